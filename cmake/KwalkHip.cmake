@@ -1,0 +1,1 @@
+# KwalkHip.cmake: placeholder

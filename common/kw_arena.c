@@ -1,0 +1,110 @@
+/* kw_arena.c: the bump allocator behind every parsed or captured document. */
+#include "kw_arena.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct kw_arena_block {
+    kw_arena_block *next;
+    size_t size;
+    _Alignas(16) unsigned char data[];
+};
+
+enum { KW_ARENA_BLOCK = 64 * 1024 };
+
+void kw_arena_init(kw_arena *a) {
+    a->head = NULL;
+    a->used = 0;
+    a->total = 0;
+}
+
+void kw_arena_free(kw_arena *a) {
+    kw_arena_block *b = a->head;
+    while (b) {
+        kw_arena_block *next = b->next;
+        free(b);
+        b = next;
+    }
+    kw_arena_init(a);
+}
+
+void *kw_arena_alloc(kw_arena *a, size_t size) {
+    size_t need = (size + 15) & ~(size_t)15;
+    if (need < size)
+        return NULL;
+    if (!a->head || a->head->size - a->used < need) {
+        size_t bsize = need > KW_ARENA_BLOCK / 4 ? need : KW_ARENA_BLOCK;
+        kw_arena_block *b = malloc(sizeof(*b) + bsize);
+        if (!b)
+            return NULL;
+        b->size = bsize;
+        if (a->head && bsize != KW_ARENA_BLOCK) {
+            /* a large block goes behind the current one so that its free tail stays usable */
+            b->next = a->head->next;
+            a->head->next = b;
+            memset(b->data, 0, need);
+            a->total += need;
+            return b->data;
+        }
+        b->next = a->head;
+        a->head = b;
+        a->used = 0;
+    }
+    void *p = a->head->data + a->used;
+    a->used += need;
+    a->total += need;
+    memset(p, 0, need);
+    return p;
+}
+
+char *kw_arena_strndup(kw_arena *a, const char *s, size_t n) {
+    if (!s)
+        return NULL;
+    char *p = kw_arena_alloc(a, n + 1);
+    if (!p)
+        return NULL;
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+char *kw_arena_strdup(kw_arena *a, const char *s) {
+    return s ? kw_arena_strndup(a, s, strlen(s)) : NULL;
+}
+
+char *kw_arena_printf(kw_arena *a, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return NULL;
+    char *p = kw_arena_alloc(a, (size_t)n + 1);
+    if (!p)
+        return NULL;
+    va_start(ap, fmt);
+    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return p;
+}
+
+void *kw_arena_grow(kw_arena *a, void **items, size_t *count, size_t *cap, size_t elem_size) {
+    if (*count == *cap) {
+        size_t ncap = *cap ? *cap * 2 : 4;
+        if (ncap > SIZE_MAX / elem_size)
+            return NULL;
+        void *n = kw_arena_alloc(a, ncap * elem_size);
+        if (!n)
+            return NULL;
+        if (*count)
+            memcpy(n, *items, *count * elem_size);
+        *items = n;
+        *cap = ncap;
+    }
+    unsigned char *slot = (unsigned char *)*items + (*count)++ * elem_size;
+    memset(slot, 0, elem_size);
+    return slot;
+}

@@ -1,0 +1,77 @@
+/* kw_buf.c: the string builder. */
+#include "kw_buf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void kw_buf_init(kw_buf *b) {
+    b->ptr = NULL;
+    b->len = b->cap = 0;
+    b->oom = false;
+}
+
+void kw_buf_free(kw_buf *b) {
+    free(b->ptr);
+    kw_buf_init(b);
+}
+
+void kw_buf_reset(kw_buf *b) {
+    b->len = 0;
+    if (b->ptr)
+        b->ptr[0] = '\0';
+}
+
+static bool kw_buf_reserve(kw_buf *b, size_t extra) {
+    if (b->oom)
+        return false;
+    size_t need = b->len + extra + 1;
+    if (need <= b->cap)
+        return true;
+    size_t ncap = b->cap ? b->cap : 64;
+    while (ncap < need)
+        ncap *= 2;
+    char *p = realloc(b->ptr, ncap);
+    if (!p) {
+        b->oom = true;
+        return false;
+    }
+    b->ptr = p;
+    b->cap = ncap;
+    return true;
+}
+
+void kw_buf_append(kw_buf *b, const void *data, size_t n) {
+    if (!kw_buf_reserve(b, n))
+        return;
+    if (n)
+        memcpy(b->ptr + b->len, data, n);
+    b->len += n;
+    b->ptr[b->len] = '\0';
+}
+
+void kw_buf_puts(kw_buf *b, const char *s) {
+    kw_buf_append(b, s, strlen(s));
+}
+
+void kw_buf_putc(kw_buf *b, char c) {
+    kw_buf_append(b, &c, 1);
+}
+
+void kw_buf_printf(kw_buf *b, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0 || !kw_buf_reserve(b, (size_t)n))
+        return;
+    va_start(ap, fmt);
+    vsnprintf(b->ptr + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+const char *kw_buf_str(const kw_buf *b) {
+    return b->ptr ? b->ptr : "";
+}

@@ -1,0 +1,193 @@
+/* kw_sidecar.h: the sidecar document in memory: plain C structs shared by the
+ * plugin (which fills them from Clang's AST and writes them), the fragment
+ * merge, and the kwalk command (which reads them back). The YAML form is
+ * documented in docs/sidecar-schema.md; KW_SCHEMA_VERSION changes when that
+ * form changes incompatibly.
+ *
+ * Every string and array lives in the document's arena. A NULL string means
+ * "not known"; a kw_loc with file == NULL means "no location". */
+#ifndef KW_SIDECAR_H
+#define KW_SIDECAR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kw_arena.h"
+#include "kw_buf.h"
+#include "kw_err.h"
+
+#define KW_SCHEMA_VERSION 1
+
+typedef struct kw_loc {
+    const char *file; /* absolute path as the compiler saw it */
+    int line;
+    int column;
+} kw_loc;
+
+typedef struct kw_template_arg {
+    const char *name;  /* template parameter name; NULL for an unnamed one */
+    const char *kind;  /* "type", "value", "template", "pack" */
+    const char *value; /* as printed by Clang */
+    bool defaulted;    /* came from the parameter's default */
+} kw_template_arg;
+
+typedef struct kw_param {
+    const char *name;
+    const char *type;
+} kw_param;
+
+typedef struct kw_attr {
+    const char *name;  /* "launch_bounds", "amdgpu_flat_work_group_size", ... */
+    const char *value; /* arguments as evaluated, e.g. "256" or "1,256" */
+} kw_attr;
+
+typedef struct kw_shared_var {
+    const char *name;
+    const char *type;
+    long long bytes; /* -1 when the size is not known (extern __shared__) */
+    const char *function; /* the function declaring it, as instantiated */
+    kw_loc location;
+} kw_shared_var;
+
+typedef struct kw_inline_asm {
+    const char *text;     /* the asm string */
+    const char *function; /* the function containing it, as instantiated */
+    kw_loc location;
+} kw_inline_asm;
+
+/* One edge of a kernel's device call tree. depth 1 = called by the kernel. */
+typedef struct kw_call {
+    const char *caller;  /* device symbol of the calling function */
+    const char *name;    /* callee, printed with template arguments */
+    const char *symbol;  /* callee device symbol */
+    int depth;
+    bool system;         /* callee defined in a system header (not expanded) */
+    kw_loc location;        /* the call site */
+    kw_loc callee_location; /* the callee's definition */
+} kw_call;
+
+/* What one arch's device job knows about a kernel. Later layers (ISA, IR
+ * facts) add members here. */
+typedef struct kw_kernel_arch {
+    const char *arch; /* "gfx942" */
+} kw_kernel_arch;
+
+typedef struct kw_kernel {
+    const char *symbol;   /* device mangled name: the join key everywhere */
+    const char *name;     /* printed with full template arguments */
+    const char *template_name; /* qualified name of the template; NULL if none */
+    kw_loc location;      /* definition */
+    const char *doc;      /* doc comment text, NULL if none */
+    KW_ARRAY(kw_template_arg) template_args;
+    KW_ARRAY(kw_param) params;
+    KW_ARRAY(kw_attr) attrs;
+    KW_ARRAY(kw_shared_var) shared;
+    KW_ARRAY(kw_inline_asm) inline_asm;
+    KW_ARRAY(kw_call) calls;
+    KW_ARRAY(kw_kernel_arch) archs;
+} kw_kernel;
+
+typedef struct kw_macro_expansion {
+    const char *macro;
+    kw_loc location; /* where the macro was expanded */
+} kw_macro_expansion;
+
+typedef struct kw_chain_link {
+    const char *function; /* the caller, as instantiated */
+    const char *symbol;   /* its host mangled name */
+    kw_loc location;      /* the call (point of instantiation) */
+} kw_chain_link;
+
+/* A launch configuration operand: grid/block (3 values), shared memory (1),
+ * stream (expression only). */
+typedef struct kw_config_item {
+    const char *expr; /* as written, or pretty-printed inside a macro; NULL if absent */
+    bool has_value;   /* constant in this instantiation */
+    int dims;         /* 3 for grid/block, 1 for shared memory */
+    long long value[3];
+} kw_config_item;
+
+typedef struct kw_launch_arg {
+    const char *param; /* kernel parameter name */
+    const char *expr;  /* argument as written */
+} kw_launch_arg;
+
+typedef struct kw_guard {
+    const char *kind;      /* "if", "case", "default", "ternary", "for", "while", "do" */
+    const char *condition; /* as written (case: "dtype == DT_FP16") */
+    bool holds;            /* true: launch sits where the condition holds */
+    kw_loc location;
+} kw_guard;
+
+typedef struct kw_launch {
+    const char *kernel;      /* device symbol of the launched kernel */
+    const char *kernel_name; /* printed name */
+    const char *kind;        /* "triple_chevron", "hipLaunchKernelGGL", "hipLaunchKernel", "other" */
+    kw_loc location;         /* where the user wrote it */
+    KW_ARRAY(kw_macro_expansion) macro_expansions; /* innermost first */
+    const char *function;        /* enclosing function as instantiated */
+    const char *function_symbol; /* its host mangled name */
+    KW_ARRAY(kw_chain_link) instantiation_chain;
+    kw_config_item grid, block, shared_mem, stream;
+    KW_ARRAY(kw_launch_arg) args;
+    KW_ARRAY(kw_guard) guards; /* outermost first */
+} kw_launch;
+
+typedef struct kw_entry {
+    const char *name;            /* Python-visible / C name */
+    const char *kind;            /* "extern_c", "pybind" */
+    const char *function;        /* the C++ function it runs */
+    const char *function_symbol; /* its host mangled name */
+    const char *module;          /* pybind module name, NULL otherwise */
+    kw_loc location;             /* the definition (extern_c) or the m.def (pybind) */
+} kw_entry;
+
+typedef struct kw_host_call {
+    const char *caller; /* host mangled names */
+    const char *callee;
+    const char *caller_name; /* printed */
+    const char *callee_name;
+    kw_loc location;
+    KW_ARRAY(kw_guard) guards;
+} kw_host_call;
+
+typedef struct kw_sidecar {
+    kw_arena arena;
+    int schema;
+    struct {
+        const char *name;
+        const char *version;
+        const char *clang_version;
+    } producer;
+    struct {
+        const char *source;
+        const char *object;
+        const char *cuid;
+        KW_ARRAY(const char *) offload_archs;
+    } tu;
+    KW_ARRAY(kw_kernel) kernels;
+    KW_ARRAY(kw_launch) launches;
+    KW_ARRAY(kw_entry) entries;
+    KW_ARRAY(kw_host_call) host_calls;
+} kw_sidecar;
+
+void kw_sidecar_init(kw_sidecar *sc);
+void kw_sidecar_free(kw_sidecar *sc);
+
+/* Emit the document as YAML into out. */
+kw_status kw_sidecar_emit(const kw_sidecar *sc, kw_buf *out, kw_err *err);
+/* Emit and write atomically to path. */
+kw_status kw_sidecar_write_file(const kw_sidecar *sc, const char *path, kw_err *err);
+
+/* Parse YAML text. name is used in error messages (a path). On failure sc is
+ * left initialized and empty, and err says "<name>: line N: what". */
+kw_status kw_sidecar_parse(kw_sidecar *sc, const char *name, const char *text, size_t len,
+                           kw_err *err);
+kw_status kw_sidecar_read_file(kw_sidecar *sc, const char *path, kw_err *err);
+
+/* Merge the kernels of a device fragment into dst: kernels are matched by
+ * symbol; a kernel already present gains the fragment's archs; offload_archs
+ * are unioned. Strings are copied into dst's arena. */
+kw_status kw_sidecar_merge_kernels(kw_sidecar *dst, const kw_sidecar *frag, kw_err *err);
+
+#endif
