@@ -1,0 +1,117 @@
+// kw_context.cpp: turning Clang locations, names and expressions into the
+// sidecar's strings.
+#include "kw_context.h"
+
+#include "clang/AST/Expr.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+
+namespace kwalk {
+
+CaptureContext::CaptureContext(ASTContext &Ctx, kw_sidecar &Doc)
+    : Ctx(Ctx), Doc(Doc), Policy(Ctx.getPrintingPolicy()),
+      Names(std::make_unique<ASTNameGenerator>(Ctx)) {
+    Policy.SuppressTagKeyword = true;
+    Policy.SuppressUnwrittenScope = true;
+    Policy.FullyQualifiedName = true;
+    Policy.PrintAsCanonical = false;
+}
+
+const char *CaptureContext::str(llvm::StringRef S) {
+    return kw_arena_strndup(arena(), S.data(), S.size());
+}
+
+kw_loc CaptureContext::loc(SourceLocation L) {
+    kw_loc out = {nullptr, 0, 0};
+    if (L.isInvalid())
+        return out;
+    SourceManager &SM = sm();
+    SourceLocation F = SM.getFileLoc(L);
+    PresumedLoc P = SM.getPresumedLoc(F, /*UseLineDirectives=*/false);
+    if (P.isInvalid())
+        return out;
+    llvm::SmallString<256> Path(P.getFilename());
+    if (!Path.empty() && Path[0] != '<') {
+        llvm::sys::fs::make_absolute(Path);
+        llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+    }
+    out.file = str(Path);
+    out.line = (int)P.getLine();
+    out.column = (int)P.getColumn();
+    return out;
+}
+
+const char *CaptureContext::symbol(const NamedDecl *D) {
+    std::string S = Names->getName(D);
+    if (S.empty())
+        S = D->getQualifiedNameAsString();
+    return str(S);
+}
+
+const char *CaptureContext::printedName(const NamedDecl *D) {
+    std::string S;
+    llvm::raw_string_ostream OS(S);
+    D->getNameForDiagnostic(OS, Policy, /*Qualified=*/true);
+    return str(OS.str());
+}
+
+std::string CaptureContext::exprString(const Expr *E) {
+    if (!E)
+        return std::string();
+    SourceManager &SM = sm();
+    // Parentheses a macro body put around its argument are not what the user wrote.
+    for (int I = 0; I < 8; I++) {
+        const auto *P = dyn_cast<ParenExpr>(E->IgnoreImplicit());
+        if (!P || !P->getLParen().isMacroID() || SM.isMacroArgExpansion(P->getLParen()))
+            break;
+        E = P->getSubExpr();
+    }
+    CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
+    CharSourceRange FR = Lexer::makeFileCharRange(R, SM, Ctx.getLangOpts());
+    if (FR.isValid()) {
+        bool Invalid = false;
+        StringRef T = Lexer::getSourceText(FR, SM, Ctx.getLangOpts(), &Invalid);
+        if (!Invalid && !T.empty()) {
+            // Fold line breaks and runs of blanks: one expression, one line.
+            std::string Out;
+            bool Space = false;
+            for (char C : T) {
+                if (C == '\n' || C == '\r' || C == '\t' || C == ' ') {
+                    Space = true;
+                    continue;
+                }
+                if (Space && !Out.empty())
+                    Out += ' ';
+                Space = false;
+                Out += C;
+            }
+            return Out;
+        }
+    }
+    std::string S;
+    llvm::raw_string_ostream OS(S);
+    E->printPretty(OS, nullptr, Policy);
+    return OS.str();
+}
+
+const char *CaptureContext::exprText(const Expr *E) {
+    if (!E)
+        return nullptr;
+    return str(exprString(E));
+}
+
+std::string CaptureContext::typeString(QualType T) {
+    return T.getAsString(Policy);
+}
+
+bool CaptureContext::inSystemHeader(SourceLocation L) {
+    if (L.isInvalid())
+        return false;
+    return sm().isInSystemHeader(sm().getFileLoc(L));
+}
+
+} // namespace kwalk

@@ -1,0 +1,57 @@
+// kw_context.h: the one object the capture visitors share: the Clang
+// ASTContext and SourceManager, the sidecar document being filled (plain C
+// structs from sidecar/kw_sidecar.h), and the helpers that turn Clang's
+// locations, names and expressions into strings in the document's arena.
+// Nothing of Clang leaves the plugin/ directory.
+#ifndef KW_CONTEXT_H
+#define KW_CONTEXT_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Mangle.h"
+#include "clang/Basic/SourceManager.h"
+
+extern "C" {
+#include "kw_sidecar.h"
+}
+
+#include <memory>
+#include <set>
+#include <string>
+
+namespace kwalk {
+
+class CaptureContext {
+  public:
+    CaptureContext(clang::ASTContext &Ctx, kw_sidecar &Doc);
+
+    clang::ASTContext &ast() { return Ctx; }
+    clang::SourceManager &sm() { return Ctx.getSourceManager(); }
+    kw_sidecar &doc() { return Doc; }
+    kw_arena *arena() { return &Doc.arena; }
+
+    // A copy of S in the document's arena.
+    const char *str(llvm::StringRef S);
+    // The file location the user wrote (SourceManager::getFileLoc), absolute path.
+    kw_loc loc(clang::SourceLocation L);
+    // Mangled name as the object file spells it (device name for kernels).
+    const char *symbol(const clang::NamedDecl *D);
+    // Qualified name with template arguments: "ns::k<float, 256>".
+    const char *printedName(const clang::NamedDecl *D);
+    // The source text of E when it lies in one file region, else E pretty-printed.
+    const char *exprText(const clang::Expr *E);
+    std::string exprString(const clang::Expr *E);
+    std::string typeString(clang::QualType T);
+    // True for locations in system headers (HIP runtime, libc++, pybind11).
+    bool inSystemHeader(clang::SourceLocation L);
+    const clang::PrintingPolicy &policy() const { return Policy; }
+
+  private:
+    clang::ASTContext &Ctx;
+    kw_sidecar &Doc;
+    clang::PrintingPolicy Policy;
+    std::unique_ptr<clang::ASTNameGenerator> Names;
+};
+
+} // namespace kwalk
+
+#endif

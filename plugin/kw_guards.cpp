@@ -1,0 +1,167 @@
+// kw_guards.cpp: walking up from a statement to its function's entry and
+// recording every condition on the way.
+#include "kw_guards.h"
+
+#include "clang/AST/ASTLambda.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/StmtCXX.h"
+
+#include <algorithm>
+
+using namespace clang;
+
+namespace kwalk {
+
+namespace {
+
+// The case labels a statement sits under inside a switch body: either the
+// labels wrapping it directly, or the last labels before it in the body.
+std::vector<const SwitchCase *> labelsBefore(const CompoundStmt *Body, const Stmt *Child) {
+    std::vector<const SwitchCase *> Labels;
+    for (const Stmt *S : Body->body()) {
+        if (auto *SC = dyn_cast<SwitchCase>(S)) {
+            Labels.clear();
+            const Stmt *Cur = SC;
+            while (auto *L = dyn_cast_or_null<SwitchCase>(Cur)) {
+                Labels.push_back(L);
+                Cur = L->getSubStmt();
+            }
+        }
+        if (S == Child)
+            return Labels;
+    }
+    return {};
+}
+
+Guard switchGuard(CaptureContext &C, const SwitchStmt *SW,
+                  const std::vector<const SwitchCase *> &Labels) {
+    std::string Cond = C.exprString(SW->getCond());
+    std::string Text;
+    bool IsDefault = false;
+    for (const SwitchCase *L : Labels) {
+        if (auto *CS = dyn_cast<CaseStmt>(L)) {
+            if (!Text.empty())
+                Text += " || ";
+            Text += Cond + " == " + C.exprString(CS->getLHS());
+            if (CS->getRHS())
+                Text += " ... " + C.exprString(CS->getRHS());
+        } else {
+            IsDefault = true;
+        }
+    }
+    Guard G;
+    if (IsDefault && Text.empty()) {
+        G.Kind = "default";
+        G.Condition = C.str(Cond + " matches no case");
+    } else {
+        G.Kind = "case";
+        G.Condition = C.str(Text);
+    }
+    G.Holds = true;
+    G.Location = C.loc(Labels.empty() ? SW->getBeginLoc() : Labels.front()->getBeginLoc());
+    return G;
+}
+
+} // namespace
+
+std::vector<Guard> collectGuards(CaptureContext &C, const Stmt *S) {
+    std::vector<Guard> Out;
+    ASTContext &Ctx = C.ast();
+    DynTypedNode Node = DynTypedNode::create(*S);
+    const Stmt *Child = S;
+    std::vector<const SwitchCase *> PendingLabels;
+    for (int Steps = 0; Steps < 4096; Steps++) {
+        DynTypedNodeList Parents = Ctx.getParents(Node);
+        if (Parents.empty())
+            break;
+        const DynTypedNode &P = Parents[0];
+        if (const auto *If = P.get<IfStmt>()) {
+            bool InThen = Child == If->getThen(), InElse = Child == If->getElse();
+            if ((InThen || InElse) && If->getCond()) {
+                Guard G;
+                G.Kind = If->isConstexpr() ? "if constexpr" : "if";
+                G.Condition = C.exprText(If->getCond());
+                G.Holds = InThen;
+                G.Location = C.loc(If->getCond()->getBeginLoc());
+                Out.push_back(G);
+            }
+        } else if (const auto *CO = P.get<ConditionalOperator>()) {
+            bool InTrue = Child == CO->getTrueExpr(), InFalse = Child == CO->getFalseExpr();
+            if (InTrue || InFalse) {
+                Guard G;
+                G.Kind = "ternary";
+                G.Condition = C.exprText(CO->getCond());
+                G.Holds = InTrue;
+                G.Location = C.loc(CO->getCond()->getBeginLoc());
+                Out.push_back(G);
+            }
+        } else if (const auto *SC = P.get<SwitchCase>()) {
+            if (Child == SC->getSubStmt())
+                PendingLabels.insert(PendingLabels.begin(), SC);
+        } else if (const auto *SW = P.get<SwitchStmt>()) {
+            if (Child == SW->getBody()) {
+                if (!PendingLabels.empty())
+                    Out.push_back(switchGuard(C, SW, PendingLabels));
+            }
+            PendingLabels.clear();
+        } else if (const auto *CS = P.get<CompoundStmt>()) {
+            DynTypedNodeList Up = Ctx.getParents(P);
+            const SwitchStmt *SW = Up.empty() ? nullptr : Up[0].get<SwitchStmt>();
+            if (SW && SW->getBody() == CS && PendingLabels.empty())
+                PendingLabels = labelsBefore(CS, Child);
+        } else if (const auto *For = P.get<ForStmt>()) {
+            if (Child == For->getBody()) {
+                Guard G;
+                G.Kind = "for";
+                G.Condition = For->getCond() ? C.exprText(For->getCond()) : C.str("true");
+                G.Holds = true;
+                G.Location = C.loc(For->getBeginLoc());
+                Out.push_back(G);
+            }
+        } else if (const auto *RF = P.get<CXXForRangeStmt>()) {
+            if (Child == RF->getBody()) {
+                Guard G;
+                G.Kind = "range_for";
+                G.Condition = C.exprText(RF->getRangeInit());
+                G.Holds = true;
+                G.Location = C.loc(RF->getBeginLoc());
+                Out.push_back(G);
+            }
+        } else if (const auto *W = P.get<WhileStmt>()) {
+            if (Child == W->getBody()) {
+                Guard G;
+                G.Kind = "while";
+                G.Condition = C.exprText(W->getCond());
+                G.Holds = true;
+                G.Location = C.loc(W->getCond()->getBeginLoc());
+                Out.push_back(G);
+            }
+        } else if (const auto *D = P.get<DoStmt>()) {
+            // "do { ... } while (0)" is how macros wrap statements, not a loop.
+            const Expr *Cond = D->getCond();
+            Expr::EvalResult R;
+            bool Once = Cond && !Cond->isValueDependent() &&
+                        Cond->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 0;
+            if (Child == D->getBody() && !Once) {
+                Guard G;
+                G.Kind = "do";
+                G.Condition = C.exprText(Cond);
+                G.Holds = true;
+                G.Location = C.loc(D->getBeginLoc());
+                Out.push_back(G);
+            }
+        } else if (const auto *FD = P.get<FunctionDecl>()) {
+            // The lambda's call operator is a step on the way out; any other
+            // function is the end of the walk.
+            if (!isLambdaCallOperator(FD))
+                break;
+        }
+        Node = P;
+        Child = P.get<Stmt>();
+    }
+    std::reverse(Out.begin(), Out.end());
+    return Out;
+}
+
+} // namespace kwalk

@@ -1,0 +1,154 @@
+// kw_host.cpp: the one traversal of the host job's AST. It keeps the stack of
+// enclosing functions (lambdas included), records host call edges with their
+// guards, and hands launches and entry points to kw_launches.cpp and
+// kw_entries.cpp.
+#include "kw_host.h"
+
+#include "kw_guards.h"
+#include "kw_host_internal.h"
+
+#include "clang/AST/ASTLambda.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+
+namespace kwalk {
+
+const char *hostFunctionName(CaptureContext &C, const FunctionDecl *FD) {
+    if (isLambdaCallOperator(FD)) {
+        const CXXRecordDecl *Closure = cast<CXXMethodDecl>(FD)->getParent();
+        std::string Outer;
+        if (const auto *P = dyn_cast_or_null<FunctionDecl>(Closure->getParent()))
+            Outer = std::string(hostFunctionName(C, P)) + "::";
+        kw_loc L = C.loc(Closure->getLocation());
+        std::string S;
+        llvm::raw_string_ostream OS(S);
+        OS << Outer << "(lambda at " << (L.file ? L.file : "?") << ":" << L.line << ":"
+           << L.column << ")";
+        return C.str(OS.str());
+    }
+    return C.printedName(FD);
+}
+
+const char *hostSymbol(CaptureContext &C, const FunctionDecl *FD) {
+    return C.symbol(FD);
+}
+
+namespace {
+
+bool isDeviceOnly(const FunctionDecl *FD) {
+    if (FD->hasAttr<CUDAGlobalAttr>())
+        return true;
+    return FD->hasAttr<CUDADeviceAttr>() && !FD->hasAttr<CUDAHostAttr>();
+}
+
+class HostVisitor : public RecursiveASTVisitor<HostVisitor> {
+    using Base = RecursiveASTVisitor<HostVisitor>;
+
+  public:
+    HostVisitor(CaptureContext &C) : C(C) {}
+
+    HostCallGraph Graph;
+    std::vector<PendingLaunch> Launches;
+
+    bool shouldVisitTemplateInstantiations() const { return true; }
+
+    bool TraverseDecl(Decl *D) {
+        auto *FD = dyn_cast_or_null<FunctionDecl>(D);
+        if (FD)
+            Stack.push_back(FD);
+        bool R = Base::TraverseDecl(D);
+        if (FD)
+            Stack.pop_back();
+        return R;
+    }
+
+    bool TraverseLambdaExpr(LambdaExpr *L) {
+        Stack.push_back(L->getCallOperator());
+        bool R = Base::TraverseLambdaExpr(L);
+        Stack.pop_back();
+        return R;
+    }
+
+    bool VisitFunctionDecl(FunctionDecl *FD) {
+        if (relevant(FD))
+            maybeRecordExternC(C, FD);
+        return true;
+    }
+
+    bool VisitCallExpr(CallExpr *CE) {
+        const FunctionDecl *Caller = current();
+        if (!Caller)
+            return true;
+        if (isa<CUDAKernelCallExpr>(CE) || isLaunchCall(CE)) {
+            Launches.push_back({CE, Caller});
+            return true;
+        }
+        if (auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+            maybeRecordPybind(C, MC, Caller);
+        edge(Caller, CE->getDirectCallee(), CE, CE->getBeginLoc());
+        return true;
+    }
+
+    bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
+        const FunctionDecl *Caller = current();
+        const CXXConstructorDecl *Ctor = CE->getConstructor();
+        if (Caller && Ctor && Ctor->isUserProvided())
+            edge(Caller, Ctor, CE, CE->getBeginLoc());
+        return true;
+    }
+
+  private:
+    CaptureContext &C;
+    std::vector<const FunctionDecl *> Stack;
+    std::map<const FunctionDecl *, bool> Relevant;
+
+    bool relevant(const FunctionDecl *FD) {
+        auto It = Relevant.find(FD);
+        if (It != Relevant.end())
+            return It->second;
+        bool R = !FD->isDependentContext() && !isDeviceOnly(FD) &&
+                 !C.inSystemHeader(FD->getLocation());
+        Relevant[FD] = R;
+        return R;
+    }
+
+    const FunctionDecl *current() {
+        if (Stack.empty())
+            return nullptr;
+        const FunctionDecl *FD = Stack.back();
+        return relevant(FD) ? FD : nullptr;
+    }
+
+    void edge(const FunctionDecl *Caller, const FunctionDecl *Callee, const Stmt *S,
+              SourceLocation Loc) {
+        if (!Callee || Callee->getBuiltinID() != 0 || isDeviceOnly(Callee))
+            return;
+        if (C.inSystemHeader(Callee->getLocation()))
+            return;
+        const FunctionDecl *Canon = Callee->getCanonicalDecl();
+        Graph.Callers[Canon].push_back({Caller, Loc});
+        kw_host_call *HC = KW_PUSH(C.arena(), C.doc().host_calls);
+        if (!HC)
+            return;
+        HC->caller = hostSymbol(C, Caller);
+        HC->callee = hostSymbol(C, Callee);
+        HC->caller_name = hostFunctionName(C, Caller);
+        HC->callee_name = hostFunctionName(C, Callee);
+        HC->location = C.loc(Loc);
+        appendGuards(C, HC->guards, collectGuards(C, S));
+    }
+};
+
+} // namespace
+
+void captureHost(CaptureContext &C) {
+    HostVisitor V(C);
+    V.TraverseDecl(C.ast().getTranslationUnitDecl());
+    for (const PendingLaunch &L : V.Launches)
+        recordLaunch(C, L, V.Graph);
+}
+
+} // namespace kwalk

@@ -1,0 +1,49 @@
+// kw_host_internal.h: what the host-job capture files share: the host call
+// graph (who calls which function, where) and the per-concept handlers the
+// one host traversal calls.
+#ifndef KW_HOST_INTERNAL_H
+#define KW_HOST_INTERNAL_H
+
+#include "kw_context.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+
+#include <map>
+#include <vector>
+
+namespace kwalk {
+
+struct CallEdge {
+    const clang::FunctionDecl *Caller;
+    clang::SourceLocation Loc;
+};
+
+// Callers of each host function, in source order of discovery.
+struct HostCallGraph {
+    std::map<const clang::FunctionDecl *, std::vector<CallEdge>> Callers;
+};
+
+// A launch found during the traversal; recorded once the call graph is whole.
+struct PendingLaunch {
+    const clang::Expr *Site; // the CUDAKernelCallExpr or the hipLaunchKernel call
+    const clang::FunctionDecl *Enclosing;
+};
+
+// Printed name of a host function; lambdas read "f(...)::(lambda at file:line)".
+const char *hostFunctionName(CaptureContext &C, const clang::FunctionDecl *FD);
+const char *hostSymbol(CaptureContext &C, const clang::FunctionDecl *FD);
+
+// kw_launches.cpp
+bool isLaunchCall(const clang::CallExpr *CE);
+void recordLaunch(CaptureContext &C, const PendingLaunch &L, const HostCallGraph &G);
+
+// kw_entries.cpp
+void maybeRecordExternC(CaptureContext &C, const clang::FunctionDecl *FD);
+void maybeRecordPybind(CaptureContext &C, const clang::CXXMemberCallExpr *CE,
+                       const clang::FunctionDecl *Enclosing);
+
+} // namespace kwalk
+
+#endif

@@ -1,0 +1,315 @@
+// kw_launches.cpp: one sidecar launch per kernel launch site in host code:
+// <<<>>> (and hipLaunchKernelGGL, which expands to it) and the
+// hipLaunchKernel family; the launched kernel's device symbol, where the user
+// wrote the launch and through which macros, the configuration with its
+// constant value in this instantiation (following dim3/int locals that are
+// initialized once and never modified), the arguments by parameter name, the
+// guards, and the chain of instantiation up to non-template code.
+#include "kw_guards.h"
+#include "kw_host_internal.h"
+#include "kw_kernels.h"
+
+#include "clang/AST/ASTLambda.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+
+namespace kwalk {
+
+namespace {
+
+const char *const LaunchFunctions[] = {"hipLaunchKernel", "hipLaunchCooperativeKernel",
+                                       "hipExtLaunchKernel"};
+
+// True when every use of a DeclRefExpr's variable only reads it.
+bool isReadOnlyUse(ASTContext &Ctx, const DeclRefExpr *DRE) {
+    DynTypedNode Node = DynTypedNode::create(*DRE);
+    for (int Steps = 0; Steps < 16; Steps++) {
+        DynTypedNodeList Ps = Ctx.getParents(Node);
+        if (Ps.empty())
+            return false;
+        const DynTypedNode &P = Ps[0];
+        if (const auto *ICE = P.get<ImplicitCastExpr>()) {
+            if (ICE->getCastKind() == CK_LValueToRValue)
+                return true;
+            if (ICE->getCastKind() != CK_NoOp)
+                return false;
+        } else if (const auto *CE = P.get<CXXConstructExpr>()) {
+            const CXXConstructorDecl *Ctor = CE->getConstructor();
+            return Ctor && Ctor->isCopyConstructor() &&
+                   Ctor->getParamDecl(0)->getType().getNonReferenceType().isConstQualified();
+        } else if (const auto *MC = P.get<CXXMemberCallExpr>()) {
+            const CXXMethodDecl *M = MC->getMethodDecl();
+            return M && M->isConst();
+        } else if (!P.get<ParenExpr>() && !P.get<MemberExpr>()) {
+            return false;
+        }
+        Node = P;
+    }
+    return false;
+}
+
+class ModificationFinder : public RecursiveASTVisitor<ModificationFinder> {
+  public:
+    ModificationFinder(ASTContext &Ctx, const VarDecl *V) : Ctx(Ctx), V(V) {}
+    bool Modified = false;
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+        if (DRE->getDecl() == V && !isReadOnlyUse(Ctx, DRE)) {
+            Modified = true;
+            return false;
+        }
+        return true;
+    }
+
+  private:
+    ASTContext &Ctx;
+    const VarDecl *V;
+};
+
+// The initializer of a local variable that is set once and only read after.
+const Expr *stableInit(CaptureContext &C, const Expr *E, const FunctionDecl *Enclosing) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD) || !VD->getInit())
+        return nullptr;
+    const FunctionDecl *Def = nullptr;
+    if (!Enclosing || !Enclosing->hasBody(Def))
+        return nullptr;
+    ModificationFinder F(C.ast(), VD);
+    F.TraverseStmt(Def->getBody());
+    return F.Modified ? nullptr : VD->getInit();
+}
+
+bool evalInt(CaptureContext &C, const Expr *E, const FunctionDecl *Enclosing, long long &Out,
+             int Depth = 0) {
+    if (!E || Depth > 8 || E->isValueDependent() || E->isTypeDependent())
+        return false;
+    Expr::EvalResult R;
+    if (E->EvaluateAsInt(R, C.ast())) {
+        Out = R.Val.getInt().getExtValue();
+        return true;
+    }
+    const Expr *Inner = E->IgnoreParenImpCasts();
+    if (const Expr *Init = stableInit(C, Inner, Enclosing))
+        return evalInt(C, Init, Enclosing, Out, Depth + 1);
+    return false;
+}
+
+// A dim3 (or an integer converted to one) as three constants.
+bool evalDim3(CaptureContext &C, const Expr *E, const FunctionDecl *Enclosing, long long Out[3],
+              int Depth = 0) {
+    for (int Steps = 0; E && Steps < 32 && Depth < 8; Steps++) {
+        if (E->isValueDependent() || E->isTypeDependent())
+            return false;
+        if (E->getType()->isIntegralOrEnumerationType()) {
+            Out[1] = Out[2] = 1;
+            return evalInt(C, E, Enclosing, Out[0]);
+        }
+        if (const auto *EWC = dyn_cast<ExprWithCleanups>(E)) {
+            E = EWC->getSubExpr();
+        } else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E)) {
+            E = MT->getSubExpr();
+        } else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E)) {
+            E = BT->getSubExpr();
+        } else if (const auto *PE = dyn_cast<ParenExpr>(E)) {
+            E = PE->getSubExpr();
+        } else if (const auto *CE = dyn_cast<CastExpr>(E)) {
+            E = CE->getSubExpr();
+        } else if (const auto *CC = dyn_cast<CXXConstructExpr>(E)) {
+            const CXXConstructorDecl *Ctor = CC->getConstructor();
+            if (Ctor && Ctor->isCopyOrMoveConstructor() && CC->getNumArgs() >= 1) {
+                E = CC->getArg(0);
+                continue;
+            }
+            if (CC->getNumArgs() > 3)
+                return false;
+            long long V[3] = {1, 1, 1};
+            for (unsigned I = 0; I < CC->getNumArgs(); I++)
+                if (!evalInt(C, CC->getArg(I), Enclosing, V[I]))
+                    return false;
+            Out[0] = V[0], Out[1] = V[1], Out[2] = V[2];
+            return true;
+        } else if (const Expr *Init = stableInit(C, E, Enclosing)) {
+            E = Init;
+            Depth++;
+        } else {
+            return false;
+        }
+    }
+    return false;
+}
+
+void configItem(CaptureContext &C, kw_config_item &Item, const Expr *E, int Dims,
+                const FunctionDecl *Enclosing) {
+    Item.dims = Dims;
+    if (!E)
+        return;
+    bool Defaulted = isa<CXXDefaultArgExpr>(E);
+    if (!Defaulted)
+        Item.expr = C.exprText(E);
+    if (Dims == 3) {
+        Item.has_value = evalDim3(C, E, Enclosing, Item.value);
+    } else if (Dims == 1) {
+        long long V = 0;
+        Item.has_value = evalInt(C, E, Enclosing, V);
+        Item.value[0] = V;
+    }
+}
+
+const FunctionDecl *kernelIn(const Expr *E) {
+    for (int Steps = 0; E && Steps < 16; Steps++) {
+        E = E->IgnoreParenCasts();
+        if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+            E = UO->getSubExpr();
+            continue;
+        }
+        if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+            const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl());
+            return FD && FD->hasAttr<CUDAGlobalAttr>() ? FD : nullptr;
+        }
+        return nullptr;
+    }
+    return nullptr;
+}
+
+// Where the user wrote the launch, and the macros it came through.
+void placeLaunch(CaptureContext &C, kw_launch &L, SourceLocation At) {
+    SourceManager &SM = C.sm();
+    const LangOptions &LO = C.ast().getLangOpts();
+    L.location = C.loc(At);
+    SourceLocation Cur = At;
+    const char *Prev = nullptr;
+    for (int Steps = 0; Cur.isMacroID() && Steps < 64; Steps++) {
+        SourceLocation Body = Cur;
+        while (SM.isMacroArgExpansion(Body))
+            Body = SM.getImmediateExpansionRange(Body).getBegin();
+        StringRef Name = Lexer::getImmediateMacroName(Cur, SM, LO);
+        SourceLocation Inv = SM.getImmediateExpansionRange(Body).getBegin();
+        if (!Name.empty() && (!Prev || Name != Prev)) {
+            kw_macro_expansion *M = KW_PUSH(C.arena(), L.macro_expansions);
+            if (!M)
+                return;
+            M->macro = C.str(Name);
+            M->location = C.loc(Inv);
+            Prev = M->macro;
+            if (Name == "hipLaunchKernelGGL" || Name == "hipLaunchKernelGGLInternal")
+                L.kind = "hipLaunchKernelGGL";
+        }
+        Cur = SM.isMacroArgExpansion(Cur) ? SM.getImmediateSpellingLoc(Cur)
+                                           : SM.getImmediateExpansionRange(Cur).getBegin();
+    }
+}
+
+void kernelArgs(CaptureContext &C, kw_launch &L, const FunctionDecl *Kernel,
+                llvm::ArrayRef<const Expr *> Args) {
+    for (unsigned I = 0; I < Args.size(); I++) {
+        if (isa<CXXDefaultArgExpr>(Args[I]))
+            continue;
+        kw_launch_arg *A = KW_PUSH(C.arena(), L.args);
+        if (!A)
+            return;
+        if (Kernel && I < Kernel->getNumParams())
+            A->param = C.str(Kernel->getParamDecl(I)->getName());
+        A->expr = C.exprText(Args[I]);
+    }
+}
+
+// hipLaunchKernel's void** args: a local array {&a, &b, ...} gives the arguments.
+std::vector<const Expr *> argsArray(CaptureContext &C, const Expr *E,
+                                    const FunctionDecl *Enclosing) {
+    std::vector<const Expr *> Out;
+    const Expr *Init = stableInit(C, E->IgnoreParenCasts(), Enclosing);
+    const auto *IL = dyn_cast_or_null<InitListExpr>(Init);
+    if (!IL)
+        return Out;
+    for (const Expr *A : IL->inits()) {
+        const Expr *X = A->IgnoreParenCasts();
+        if (const auto *UO = dyn_cast<UnaryOperator>(X); UO && UO->getOpcode() == UO_AddrOf)
+            X = UO->getSubExpr();
+        Out.push_back(X);
+    }
+    return Out;
+}
+
+void chain(CaptureContext &C, kw_launch &L, const FunctionDecl *F, const HostCallGraph &G) {
+    std::set<const FunctionDecl *> Seen;
+    for (int Steps = 0; F && Steps < 32 && Seen.insert(F).second; Steps++) {
+        if (!F->getTemplateInstantiationPattern() && !isLambdaCallOperator(F))
+            return;
+        auto It = G.Callers.find(F->getCanonicalDecl());
+        if (It == G.Callers.end() || It->second.empty())
+            return;
+        const CallEdge *Pick = &It->second.front();
+        SourceLocation POI = F->getPointOfInstantiation();
+        if (POI.isValid())
+            for (const CallEdge &E : It->second)
+                if (C.sm().getFileLoc(E.Loc) == C.sm().getFileLoc(POI))
+                    Pick = &E;
+        kw_chain_link *Link = KW_PUSH(C.arena(), L.instantiation_chain);
+        if (!Link)
+            return;
+        Link->function = hostFunctionName(C, Pick->Caller);
+        Link->symbol = hostSymbol(C, Pick->Caller);
+        Link->location = C.loc(Pick->Loc);
+        F = Pick->Caller;
+    }
+}
+
+} // namespace
+
+bool isLaunchCall(const CallExpr *CE) {
+    const FunctionDecl *F = CE->getDirectCallee();
+    if (!F || !F->getIdentifier() || CE->getNumArgs() < 6)
+        return false;
+    for (const char *N : LaunchFunctions)
+        if (F->getName() == N)
+            return kernelIn(CE->getArg(0)) != nullptr;
+    return false;
+}
+
+void recordLaunch(CaptureContext &C, const PendingLaunch &P, const HostCallGraph &G) {
+    kw_launch *L = KW_PUSH(C.arena(), C.doc().launches);
+    if (!L)
+        return;
+    const FunctionDecl *Enclosing = P.Enclosing;
+    const FunctionDecl *Kernel = nullptr;
+    if (const auto *KC = dyn_cast<CUDAKernelCallExpr>(P.Site)) {
+        Kernel = KC->getDirectCallee();
+        L->kind = "triple_chevron";
+        const CallExpr *Cfg = KC->getConfig();
+        placeLaunch(C, *L, Cfg ? Cfg->getBeginLoc() : KC->getBeginLoc());
+        if (Cfg) {
+            unsigned N = Cfg->getNumArgs();
+            configItem(C, L->grid, N > 0 ? Cfg->getArg(0) : nullptr, 3, Enclosing);
+            configItem(C, L->block, N > 1 ? Cfg->getArg(1) : nullptr, 3, Enclosing);
+            configItem(C, L->shared_mem, N > 2 ? Cfg->getArg(2) : nullptr, 1, Enclosing);
+            configItem(C, L->stream, N > 3 ? Cfg->getArg(3) : nullptr, 0, Enclosing);
+        }
+        std::vector<const Expr *> Args(KC->arg_begin(), KC->arg_end());
+        kernelArgs(C, *L, Kernel, Args);
+    } else {
+        const auto *CE = cast<CallExpr>(P.Site);
+        Kernel = kernelIn(CE->getArg(0));
+        L->kind = "hipLaunchKernel";
+        placeLaunch(C, *L, CE->getBeginLoc());
+        L->kind = "hipLaunchKernel";
+        configItem(C, L->grid, CE->getArg(1), 3, Enclosing);
+        configItem(C, L->block, CE->getArg(2), 3, Enclosing);
+        configItem(C, L->shared_mem, CE->getArg(4), 1, Enclosing);
+        configItem(C, L->stream, CE->getArg(5), 0, Enclosing);
+        kernelArgs(C, *L, Kernel, argsArray(C, CE->getArg(3), Enclosing));
+    }
+    if (Kernel) {
+        L->kernel = C.str(kernelSymbol(C.ast(), Kernel));
+        L->kernel_name = C.printedName(Kernel);
+    }
+    L->function = hostFunctionName(C, Enclosing);
+    L->function_symbol = hostSymbol(C, Enclosing);
+    chain(C, *L, Enclosing, G);
+    appendGuards(C, L->guards, collectGuards(C, P.Site));
+}
+
+} // namespace kwalk

@@ -1,0 +1,83 @@
+// kw_output.cpp: file placement, fragment exchange and the failure warning.
+#include "kw_output.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <unistd.h>
+#include <vector>
+
+namespace kwalk {
+
+std::string fragmentDir(const OutputOptions &O) {
+    llvm::SmallString<256> Dir;
+    if (!O.OutDir.empty()) {
+        Dir = O.OutDir;
+        llvm::sys::path::append(Dir, ".kwalk-fragments");
+    } else {
+        llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Dir);
+        llvm::sys::path::append(Dir, "kwalk-fragments-" + std::to_string(getuid()));
+    }
+    return std::string(Dir);
+}
+
+std::string fragmentPath(const OutputOptions &O, const std::string &Cuid,
+                         const std::string &Arch) {
+    llvm::SmallString<256> P(fragmentDir(O));
+    llvm::sys::path::append(P, Cuid + "." + Arch + ".yaml");
+    return std::string(P);
+}
+
+std::string sidecarPath(const OutputOptions &O, const std::string &Object,
+                        const std::string &Source, const std::string &Cuid) {
+    bool HaveObject = !Object.empty() && Object != "-" && Object != "/dev/null";
+    if (O.OutDir.empty()) {
+        if (HaveObject)
+            return Object + ".kwalk.yaml";
+        return Source + ".kwalk.yaml";
+    }
+    // Several builds may share one output directory: the cuid keeps the
+    // sidecars of two objects with the same name apart.
+    llvm::SmallString<256> P(O.OutDir);
+    std::string Base = std::string(llvm::sys::path::filename(HaveObject ? Object : Source));
+    if (!Cuid.empty())
+        Base += "." + Cuid.substr(0, 16);
+    llvm::sys::path::append(P, Base + ".kwalk.yaml");
+    return std::string(P);
+}
+
+kw_status mergeFragments(const OutputOptions &O, const std::string &Cuid, kw_sidecar &Doc,
+                         kw_err *Err) {
+    std::string Dir = fragmentDir(O);
+    std::string Prefix = Cuid + ".";
+    std::vector<std::string> Paths;
+    std::error_code EC;
+    for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC)) {
+        std::string Name = std::string(llvm::sys::path::filename(It->path()));
+        if (Name.rfind(Prefix, 0) == 0 && Name.size() > 5 &&
+            Name.compare(Name.size() - 5, 5, ".yaml") == 0)
+            Paths.push_back(It->path());
+    }
+    std::sort(Paths.begin(), Paths.end());
+    kw_status Status = KW_OK;
+    for (const std::string &P : Paths) {
+        kw_sidecar Frag;
+        kw_sidecar_init(&Frag);
+        if (kw_sidecar_read_file(&Frag, P.c_str(), Err) != KW_OK ||
+            kw_sidecar_merge_kernels(&Doc, &Frag, Err) != KW_OK)
+            Status = KW_ERR;
+        kw_sidecar_free(&Frag);
+        llvm::sys::fs::remove(P);
+        if (Status != KW_OK)
+            break;
+    }
+    return Status;
+}
+
+void warn(const std::string &Msg) {
+    llvm::errs() << "kwalk: warning: " << Msg << " (the compile goes on)\n";
+}
+
+} // namespace kwalk

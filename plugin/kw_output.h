@@ -1,0 +1,37 @@
+// kw_output.h: where the plugin's files go and how they get there: the
+// per-arch device fragments (keyed by the TU's -cuid), the merged sidecar next
+// to the host object (or in -fplugin-arg-kwalk-out=DIR / $KWALK_OUT), and the
+// single "kwalk:" warning that replaces any failure.
+#ifndef KW_OUTPUT_H
+#define KW_OUTPUT_H
+
+#include <string>
+
+extern "C" {
+#include "kw_sidecar.h"
+}
+
+namespace kwalk {
+
+struct OutputOptions {
+    std::string OutDir; // empty: next to the object
+};
+
+// The directory device fragments are exchanged through.
+std::string fragmentDir(const OutputOptions &O);
+std::string fragmentPath(const OutputOptions &O, const std::string &Cuid, const std::string &Arch);
+
+// Path of the sidecar for an object (or, without one, for the source).
+std::string sidecarPath(const OutputOptions &O, const std::string &Object,
+                        const std::string &Source, const std::string &Cuid);
+
+// Merge every fragment of this cuid into Doc, then delete them.
+kw_status mergeFragments(const OutputOptions &O, const std::string &Cuid, kw_sidecar &Doc,
+                         kw_err *Err);
+
+// The one warning: "kwalk: warning: <msg> (the compile goes on)".
+void warn(const std::string &Msg);
+
+} // namespace kwalk
+
+#endif

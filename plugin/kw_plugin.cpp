@@ -1,0 +1,203 @@
+// kw_plugin.cpp: the Clang frontend plugin "kwalk". It runs in every cc1 job
+// of a HIP compile. In a device job (one per --offload-arch) it notes which
+// kernels the optimized IR defines and writes a fragment with those kernels;
+// in the host job it captures launches, entry points and host calls, merges the
+// device fragments of the same -cuid and writes the sidecar. It only observes:
+// its consumer runs after code generation, and any failure becomes one
+// "kwalk:" warning while the compile goes on.
+#include "kw_context.h"
+#include "kw_host.h"
+#include "kw_kernels.h"
+#include "kw_output.h"
+
+extern "C" {
+#include "kw_fs.h"
+}
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/Basic/Version.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendPluginRegistry.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <cstdlib>
+#include <memory>
+#include <set>
+
+#ifndef KWALK_VERSION
+#define KWALK_VERSION "0.0.0"
+#endif
+
+using namespace clang;
+
+namespace kwalk {
+namespace {
+
+struct JobState {
+    bool Device = false;
+    std::string Arch, Cuid, Source, Object;
+    OutputOptions Out;
+    std::set<std::string> Emitted;
+    bool HaveEmitted = false;
+};
+
+// Records the kernels the device module defines after optimization.
+struct EmittedKernelsPass : llvm::PassInfoMixin<EmittedKernelsPass> {
+    std::shared_ptr<JobState> State;
+    explicit EmittedKernelsPass(std::shared_ptr<JobState> S) : State(std::move(S)) {}
+    llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &) {
+        State->HaveEmitted = true;
+        for (const llvm::Function &F : M)
+            if (!F.isDeclaration() && F.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL)
+                State->Emitted.insert(std::string(F.getName()));
+        return llvm::PreservedAnalyses::all();
+    }
+    static bool isRequired() { return true; }
+};
+
+std::string absolute(const std::string &P) {
+    if (P.empty() || P == "-")
+        return P;
+    llvm::SmallString<256> S(P);
+    llvm::sys::fs::make_absolute(S);
+    llvm::sys::path::remove_dots(S, true);
+    return std::string(S);
+}
+
+bool isTemporary(const std::string &Path) {
+    llvm::SmallString<256> Tmp;
+    llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Tmp);
+    return Path.rfind(std::string(Tmp) + "/", 0) == 0;
+}
+
+void fillHeader(kw_sidecar &Doc, const JobState &S) {
+    Doc.schema = KW_SCHEMA_VERSION;
+    Doc.producer.name = "kwalk";
+    Doc.producer.version = KWALK_VERSION;
+    Doc.producer.clang_version = kw_arena_strdup(&Doc.arena, getClangFullVersion().c_str());
+    Doc.tu.source = kw_arena_strdup(&Doc.arena, S.Source.c_str());
+    if (!S.Device)
+        Doc.tu.object = kw_arena_strdup(&Doc.arena, S.Object.c_str());
+    Doc.tu.cuid = S.Cuid.empty() ? nullptr : kw_arena_strdup(&Doc.arena, S.Cuid.c_str());
+}
+
+kw_status writeDoc(const kw_sidecar &Doc, const std::string &Path, kw_err *Err) {
+    std::string Dir = std::string(llvm::sys::path::parent_path(Path));
+    if (!Dir.empty() && kw_fs_mkdirs(Dir.c_str(), Err) != KW_OK)
+        return KW_ERR;
+    return kw_sidecar_write_file(&Doc, Path.c_str(), Err);
+}
+
+kw_status runDevice(ASTContext &Ctx, JobState &S, kw_err *Err) {
+    kw_sidecar Doc;
+    kw_sidecar_init(&Doc);
+    fillHeader(Doc, S);
+    const char **Arch = KW_PUSH(&Doc.arena, Doc.tu.offload_archs);
+    if (Arch)
+        *Arch = kw_arena_strdup(&Doc.arena, S.Arch.c_str());
+    CaptureContext C(Ctx, Doc);
+    captureKernels(C, S.Arch.c_str(), S.Emitted, S.HaveEmitted);
+    kw_status St = KW_OK;
+    if (!S.Cuid.empty())
+        St = writeDoc(Doc, fragmentPath(S.Out, S.Cuid, S.Arch), Err);
+    // A device-only compile with a named output has no host job to merge:
+    // it gets a sidecar of its own.
+    if (St == KW_OK && !S.Object.empty() && S.Object != "-" && !isTemporary(S.Object))
+        St = writeDoc(Doc, sidecarPath(S.Out, S.Object, S.Source, S.Cuid + "." + S.Arch), Err);
+    kw_sidecar_free(&Doc);
+    return St;
+}
+
+kw_status runHost(ASTContext &Ctx, JobState &S, kw_err *Err) {
+    kw_sidecar Doc;
+    kw_sidecar_init(&Doc);
+    fillHeader(Doc, S);
+    CaptureContext C(Ctx, Doc);
+    captureHost(C);
+    kw_status St = KW_OK;
+    if (!S.Cuid.empty())
+        St = mergeFragments(S.Out, S.Cuid, Doc, Err);
+    if (St == KW_OK)
+        St = writeDoc(Doc, sidecarPath(S.Out, S.Object, S.Source, S.Cuid), Err);
+    kw_sidecar_free(&Doc);
+    return St;
+}
+
+class KwalkConsumer : public ASTConsumer {
+  public:
+    explicit KwalkConsumer(std::shared_ptr<JobState> S) : State(std::move(S)) {}
+
+    void HandleTranslationUnit(ASTContext &Ctx) override {
+        if (Ctx.getDiagnostics().hasErrorOccurred())
+            return; // the compile itself failed: nothing to describe
+        kw_err Err;
+        Err.msg[0] = '\0';
+        kw_status St;
+        const char *Fault = std::getenv("KWALK_FAULT");
+        if (Fault && std::string(Fault) == "internal")
+            St = kw_fail(&Err, "internal failure injected by KWALK_FAULT");
+        else
+            St = State->Device ? runDevice(Ctx, *State, &Err) : runHost(Ctx, *State, &Err);
+        if (St != KW_OK)
+            warn(std::string(Err.msg) + " [" + (State->Device ? State->Arch : "host") + " job of " +
+                 State->Source + "]");
+    }
+
+  private:
+    std::shared_ptr<JobState> State;
+};
+
+class KwalkAction : public PluginASTAction {
+  protected:
+    std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) override {
+        const LangOptions &LO = CI.getLangOpts();
+        if (!LO.CUDA && !LO.HIP)
+            return std::make_unique<ASTConsumer>(); // nothing to capture outside HIP/CUDA
+        auto S = std::make_shared<JobState>();
+        S->Device = LO.CUDAIsDevice;
+        S->Arch = CI.getTargetOpts().CPU;
+        S->Cuid = LO.CUID;
+        S->Out.OutDir = OutDir;
+        if (!CI.getFrontendOpts().Inputs.empty())
+            S->Source = absolute(std::string(CI.getFrontendOpts().Inputs[0].getFile()));
+        S->Object = absolute(CI.getFrontendOpts().OutputFile);
+        if (S->Device) {
+            CI.getCodeGenOpts().PassBuilderCallbacks.push_back([S](llvm::PassBuilder &PB) {
+                PB.registerOptimizerLastEPCallback(
+                    [S](llvm::ModulePassManager &MPM, llvm::OptimizationLevel, auto...) {
+                        MPM.addPass(EmittedKernelsPass(S));
+                    });
+            });
+        }
+        return std::make_unique<KwalkConsumer>(S);
+    }
+
+    bool ParseArgs(const CompilerInstance &, const std::vector<std::string> &Args) override {
+        if (const char *Env = std::getenv("KWALK_OUT"))
+            OutDir = Env;
+        for (const std::string &A : Args) {
+            if (A.rfind("out=", 0) == 0)
+                OutDir = A.substr(4);
+            else
+                warn("unknown plugin argument '" + A + "' (known: out=DIR)");
+        }
+        if (!OutDir.empty())
+            OutDir = absolute(OutDir);
+        return true; // never stop the compile
+    }
+
+    ActionType getActionType() override { return AddAfterMainAction; }
+
+  private:
+    std::string OutDir;
+};
+
+} // namespace
+} // namespace kwalk
+
+static clang::FrontendPluginRegistry::Add<kwalk::KwalkAction>
+    X("kwalk", "capture HIP kernel instantiations, launch sites and dispatch paths");
