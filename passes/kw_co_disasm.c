@@ -1,0 +1,282 @@
+/* kw_co_disasm.c: a kernel's code -> a kw_co_listing, through LLVM's C
+ * disassembler API (llvm-c/Disassembler.h), the same instruction printer
+ * llvm-objdump uses, so the text matches `llvm-objdump -d --mcpu=ARCH`
+ * operand for operand. Adds what the text alone does not give: byte
+ * offsets, branch targets resolved to labels inside the kernel, classes,
+ * DPP patterns and memory widths, and (kw_co_lines.c) source lines.
+ * One disassembler context per processor is kept in the set and reused. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Disassembler.h>
+#include <llvm-c/Target.h>
+
+#include "kw_co_internal.h"
+
+enum { DIS_MAX_ARCHS = 16 };
+
+typedef struct dis_cache {
+    size_t n;
+    struct {
+        char arch[32];
+        LLVMDisasmContextRef dc;
+    } v[DIS_MAX_ARCHS];
+} dis_cache;
+
+void kw_co_disasm_release(kw_co_set *set) {
+    dis_cache *c = set->priv;
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->n; i++)
+        LLVMDisasmDispose(c->v[i].dc);
+    free(c);
+    set->priv = NULL;
+}
+
+static LLVMDisasmContextRef get_context(kw_co_set *set, const char *arch, kw_err *err) {
+    dis_cache *c = set->priv;
+    if (!c) {
+        c = calloc(1, sizeof *c);
+        if (!c) {
+            kw_fail(err, "out of memory");
+            return NULL;
+        }
+        set->priv = c;
+    }
+    for (size_t i = 0; i < c->n; i++)
+        if (strcmp(c->v[i].arch, arch) == 0)
+            return c->v[i].dc;
+    if (!kw_co_hw_known_processor(arch)) {
+        kw_fail(err, "processor '%s' is not one LLVM's AMDGPU disassembler knows", arch);
+        return NULL;
+    }
+    if (c->n == DIS_MAX_ARCHS) { /* many processors in one input: recycle the oldest */
+        LLVMDisasmDispose(c->v[0].dc);
+        memmove(&c->v[0], &c->v[1], sizeof c->v[0] * (DIS_MAX_ARCHS - 1));
+        c->n--;
+    }
+    /* Registration is idempotent; the plugin may already have done it. */
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUDisassembler();
+    LLVMDisasmContextRef dc =
+        LLVMCreateDisasmCPUFeatures("amdgcn-amd-amdhsa", arch, "", NULL, 0, NULL, NULL);
+    if (!dc) {
+        kw_fail(err, "LLVM could not create an AMDGPU disassembler for %s", arch);
+        return NULL;
+    }
+    snprintf(c->v[c->n].arch, sizeof c->v[0].arch, "%s", arch);
+    c->v[c->n++].dc = dc;
+    return dc;
+}
+
+void kw_co_listing_init(kw_co_listing *l) {
+    memset(l, 0, sizeof *l);
+    kw_arena_init(&l->arena);
+}
+
+void kw_co_listing_free(kw_co_listing *l) {
+    kw_arena_free(&l->arena);
+    kw_co_listing_init(l);
+}
+
+/* Count key/width in the array v[0..*n) (an arena array of capacity *cap). */
+static bool count_key(kw_arena *a, kw_co_count **v, size_t *n, size_t *cap, const char *key,
+                      unsigned width) {
+    for (size_t i = 0; i < *n; i++)
+        if ((*v)[i].width == width && strcmp((*v)[i].key, key) == 0) {
+            (*v)[i].n++;
+            return true;
+        }
+    kw_co_count *c = kw_arena_grow(a, (void **)v, n, cap, sizeof **v);
+    if (!c)
+        return false;
+    c->key = kw_arena_strdup(a, key);
+    c->width = width;
+    c->n = 1;
+    return c->key != NULL;
+}
+
+static const char *mem_kind(const kw_co_insn *in) {
+    const char *m = in->text;
+    size_t ml = strcspn(m, " ");
+    switch (in->klass) {
+    case KW_CO_VMEM_LOAD:
+        return "load";
+    case KW_CO_VMEM_STORE:
+        return "store";
+    case KW_CO_VMEM_ATOMIC:
+        return "atomic";
+    case KW_CO_SMEM:
+        if (strncmp(m, "s_load", 6) == 0 || strncmp(m, "s_buffer_load", 13) == 0 ||
+            strncmp(m, "s_scratch_load", 14) == 0)
+            return "load";
+        if (strncmp(m, "s_store", 7) == 0 || strncmp(m, "s_buffer_store", 14) == 0 ||
+            strncmp(m, "s_scratch_store", 15) == 0)
+            return "store";
+        return NULL;
+    case KW_CO_LDS:
+        if (strncmp(m, "ds_read", 7) == 0 || strncmp(m, "ds_load", 7) == 0)
+            return "load";
+        if (strncmp(m, "ds_write", 8) == 0 || strncmp(m, "ds_store", 8) == 0)
+            return "store";
+        if (ml > 3 && (strstr(m, "_rtn") || strncmp(m, "ds_add", 6) == 0 ||
+                       strncmp(m, "ds_sub", 6) == 0 || strncmp(m, "ds_min", 6) == 0 ||
+                       strncmp(m, "ds_max", 6) == 0 || strncmp(m, "ds_and", 6) == 0 ||
+                       strncmp(m, "ds_or", 5) == 0 || strncmp(m, "ds_xor", 6) == 0 ||
+                       strncmp(m, "ds_inc", 6) == 0 || strncmp(m, "ds_dec", 6) == 0 ||
+                       strncmp(m, "ds_cmp", 6) == 0 || strncmp(m, "ds_mskor", 8) == 0 ||
+                       strncmp(m, "ds_wrxchg", 9) == 0 || strncmp(m, "ds_pk_add", 9) == 0 ||
+                       strncmp(m, "ds_cond", 7) == 0))
+            return "atomic";
+        return NULL;
+    default:
+        return NULL;
+    }
+}
+
+static int cmp_i64(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static kw_co_insn *insn_at(kw_co_listing *l, int64_t off) {
+    size_t lo = 0, hi = l->insns.n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if ((int64_t)l->insns.v[mid].offset < off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < l->insns.n && l->insns.v[lo].offset == off ? &l->insns.v[lo] : NULL;
+}
+
+static kw_status assign_labels(kw_co_listing *l, kw_err *err) {
+    size_t nt = 0;
+    for (size_t i = 0; i < l->insns.n; i++)
+        if (l->insns.v[i].flags & KW_CO_INSN_TARGET)
+            nt++;
+    if (!nt)
+        return KW_OK;
+    int64_t *t = malloc(nt * sizeof *t);
+    if (!t)
+        return kw_fail(err, "out of memory");
+    nt = 0;
+    for (size_t i = 0; i < l->insns.n; i++)
+        if (l->insns.v[i].flags & KW_CO_INSN_TARGET)
+            t[nt++] = l->insns.v[i].target;
+    qsort(t, nt, sizeof *t, cmp_i64);
+    for (size_t i = 0; i < nt; i++) {
+        if (i && t[i] == t[i - 1])
+            continue;
+        kw_co_insn *in = insn_at(l, t[i]);
+        if (in && in->label < 0)
+            in->label = (int32_t)l->nlabels++;
+    }
+    free(t);
+    for (size_t i = 0; i < l->insns.n; i++) {
+        kw_co_insn *b = &l->insns.v[i];
+        if (b->flags & KW_CO_INSN_TARGET) {
+            kw_co_insn *in = insn_at(l, b->target);
+            b->target_label = in ? in->label : -1;
+        }
+    }
+    return KW_OK;
+}
+
+/* A direct branch's target, from the SOPP/SOPK simm16 (in dwords, relative
+ * to the next instruction). */
+static bool branch_target(const char *text, const unsigned char *code, uint32_t off,
+                          size_t size, int64_t *target) {
+    if (size != 4)
+        return false;
+    bool direct = strncmp(text, "s_branch ", 9) == 0 || strncmp(text, "s_call_b64 ", 11) == 0 ||
+                  (strncmp(text, "s_cbranch_", 10) == 0 && strncmp(text, "s_cbranch_join", 14) != 0 &&
+                   strncmp(text, "s_cbranch_g_fork", 16) != 0);
+    if (!direct)
+        return false;
+    int16_t simm = (int16_t)kw_co_le16(code + off);
+    *target = (int64_t)off + 4 + (int64_t)simm * 4;
+    return true;
+}
+
+kw_status kw_co_disassemble(kw_co_set *set, const kw_co_object *obj, const kw_co_kernel *k,
+                            unsigned flags, kw_co_listing *l, kw_err *err) {
+    kw_co_listing_free(l);
+    l->object = obj;
+    l->kernel = k;
+    if (!k->has_code)
+        return kw_fail(err, "%s: kernel %s: code not found (no kernel descriptor or entry)",
+                       obj->origin, k->name);
+    if (k->code_size > UINT32_MAX)
+        return kw_fail(err, "%s: kernel %s: code size out of range", obj->origin, k->name);
+    const unsigned char *code = kw_co_vaddr_bytes(obj, k->code_addr, k->code_size);
+    if (!code)
+        return kw_fail(err, "%s: kernel %s: code outside the ELF's sections", obj->origin,
+                       k->name);
+    LLVMDisasmContextRef dc = get_context(set, obj->arch, err);
+    if (!dc)
+        return KW_ERR;
+    kw_arena *a = &l->arena;
+    size_t size = (size_t)k->code_size;
+    char buf[1024];
+    for (size_t off = 0; off < size;) {
+        kw_co_insn *in = KW_PUSH(a, l->insns);
+        if (!in)
+            return kw_fail(err, "out of memory");
+        size_t n = LLVMDisasmInstruction(dc, (uint8_t *)code + off, size - off,
+                                         k->code_addr + off, buf, sizeof buf);
+        const char *text = buf;
+        if (n == 0) {
+            n = size - off >= 4 ? 4 : size - off;
+            if (n == 4)
+                snprintf(buf, sizeof buf, ".long 0x%08x", kw_co_le32(code + off));
+            else
+                snprintf(buf, sizeof buf, ".byte 0x%02x", code[off]);
+            in->flags |= KW_CO_INSN_INVALID;
+        }
+        while (*text == ' ' || *text == '\t')
+            text++;
+        in->offset = (uint32_t)off;
+        in->size = (uint8_t)n;
+        in->label = in->target_label = in->loc = -1;
+        in->text = kw_arena_strdup(a, text);
+        if (!in->text)
+            return kw_fail(err, "out of memory");
+        kw_co_classify(in->text, in);
+        if (in->flags & KW_CO_INSN_INVALID)
+            in->klass = KW_CO_OTHER;
+        if (in->dpp && !(in->dpp = kw_arena_strndup(a, in->dpp, strcspn(in->dpp, " "))))
+            return kw_fail(err, "out of memory");
+        if (in->klass == KW_CO_BRANCH && branch_target(in->text, code, (uint32_t)off, n, &in->target))
+            in->flags |= KW_CO_INSN_TARGET;
+        l->classes[in->klass]++;
+        if (in->flags & KW_CO_INSN_DPP) {
+            l->dpp++;
+            if (!count_key(a, &l->dpp_patterns.v, &l->dpp_patterns.n, &l->dpp_patterns.cap, in->dpp, 0))
+                return kw_fail(err, "out of memory");
+        }
+        if (in->flags & KW_CO_INSN_SDWA)
+            l->sdwa++;
+        const char *kind = mem_kind(in);
+        if (kind && in->space) {
+            char key[64];
+            snprintf(key, sizeof key, "%s_%s", in->space, kind);
+            if (!count_key(a, &l->memory.v, &l->memory.n, &l->memory.cap, key, in->width))
+                return kw_fail(err, "out of memory");
+        }
+        off += n;
+    }
+    if (assign_labels(l, err) != KW_OK)
+        return KW_ERR;
+    if (flags & KW_CO_WANT_LINES) {
+        if (!obj->has_debug_line)
+            l->lines_note = "no .debug_line in the code object (build the device code with "
+                            "-gline-tables-only)";
+        else
+            kw_co_map_lines(obj, l);
+    }
+    return KW_OK;
+}

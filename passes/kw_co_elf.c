@@ -1,0 +1,531 @@
+/* kw_co_elf.c: one AMDGPU ELF code object -> a kw_co_object. libelf (gelf)
+ * reads the sections, symbols and notes; msgpack-c reads the
+ * NT_AMDGPU_METADATA note (type 32, owner "AMDGPU"), whose layout is the
+ * "Code Object V3+ Metadata" of LLVM's AMDGPUUsage. Kernels come from the
+ * metadata's amdhsa.kernels joined with the symbol table: NAME.kd is the
+ * 64-byte kernel descriptor, whose kernel_code_entry_byte_offset leads to the
+ * code; kernel descriptors the metadata does not list still become kernels. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gelf.h>
+#include <libelf.h>
+#include <elfutils/libdw.h>
+#include <msgpack.h>
+
+#include "kw_co_internal.h"
+
+enum { NT_AMDGPU_METADATA = 32, KD_SIZE = 64, MP_MAX_DEPTH = 32 };
+
+typedef struct sym {
+    const char *name;
+    uint64_t value, size;
+    unsigned type;
+    unsigned shndx;
+} sym;
+
+typedef struct parse {
+    kw_co_set *set;
+    kw_co_object *obj;
+    Elf *elf;
+    sym *syms;
+    size_t nsyms;
+    const char *origin;
+} parse;
+
+/* ---- msgpack: a bounds check first, then msgpack-c ----------------------- */
+
+static uint64_t be_read(const unsigned char *d, unsigned k) {
+    uint64_t v = 0;
+    for (unsigned i = 0; i < k; i++)
+        v = v << 8 | d[i];
+    return v;
+}
+
+/* Skip one msgpack value at d[*pos]; every container count must fit in the
+ * bytes left, so msgpack-c never allocates for elements that are not there. */
+static bool mp_skip(const unsigned char *d, size_t n, size_t *pos, int depth) {
+    if (depth > MP_MAX_DEPTH || *pos >= n)
+        return false;
+    unsigned c = d[(*pos)++];
+    uint64_t len = 0, elems = 0;
+    unsigned hdr = 0;   /* bytes of big-endian length/count after c */
+    unsigned extra = 0; /* ext type byte */
+    if (c <= 0x7f || c >= 0xe0 || c == 0xc0 || c == 0xc2 || c == 0xc3)
+        return true;
+    if (c >= 0x80 && c <= 0x8f)
+        elems = 2u * (c & 0x0f);
+    else if (c >= 0x90 && c <= 0x9f)
+        elems = c & 0x0f;
+    else if (c >= 0xa0 && c <= 0xbf)
+        len = c & 0x1f;
+    else {
+        switch (c) {
+        case 0xc4: case 0xd9: hdr = 1; break;           /* bin8, str8 */
+        case 0xc5: case 0xda: hdr = 2; break;           /* bin16, str16 */
+        case 0xc6: case 0xdb: hdr = 4; break;           /* bin32, str32 */
+        case 0xc7: hdr = 1; extra = 1; break;           /* ext8 */
+        case 0xc8: hdr = 2; extra = 1; break;           /* ext16 */
+        case 0xc9: hdr = 4; extra = 1; break;           /* ext32 */
+        case 0xca: len = 4; break;                      /* float32 */
+        case 0xcb: len = 8; break;                      /* float64 */
+        case 0xcc: case 0xd0: len = 1; break;           /* (u)int8 */
+        case 0xcd: case 0xd1: len = 2; break;
+        case 0xce: case 0xd2: len = 4; break;
+        case 0xcf: case 0xd3: len = 8; break;
+        case 0xd4: len = 2; break;                      /* fixext1..16, with type */
+        case 0xd5: len = 3; break;
+        case 0xd6: len = 5; break;
+        case 0xd7: len = 9; break;
+        case 0xd8: len = 17; break;
+        case 0xdc: case 0xdd: case 0xde: case 0xdf: {   /* array16/32, map16/32 */
+            unsigned k = (c == 0xdc || c == 0xde) ? 2 : 4;
+            if (n - *pos < k)
+                return false;
+            elems = be_read(d + *pos, k);
+            *pos += k;
+            if (c >= 0xde)
+                elems *= 2;
+            break;
+        }
+        default: /* 0xc1 is never used */
+            return false;
+        }
+        if (hdr) {
+            if (n - *pos < hdr)
+                return false;
+            len = be_read(d + *pos, hdr) + extra;
+            *pos += hdr;
+        }
+    }
+    if (len) {
+        if (n - *pos < len)
+            return false;
+        *pos += (size_t)len;
+        return true;
+    }
+    if (elems > n - *pos)
+        return false;
+    for (uint64_t i = 0; i < elems; i++)
+        if (!mp_skip(d, n, pos, depth + 1))
+            return false;
+    return true;
+}
+
+static const msgpack_object *mp_get(const msgpack_object *map, const char *key) {
+    if (!map || map->type != MSGPACK_OBJECT_MAP)
+        return NULL;
+    size_t klen = strlen(key);
+    for (uint32_t i = 0; i < map->via.map.size; i++) {
+        const msgpack_object *k = &map->via.map.ptr[i].key;
+        if (k->type == MSGPACK_OBJECT_STR && k->via.str.size == klen &&
+            memcmp(k->via.str.ptr, key, klen) == 0)
+            return &map->via.map.ptr[i].val;
+    }
+    return NULL;
+}
+
+static int64_t mp_int(const msgpack_object *o) {
+    if (!o)
+        return KW_CO_ABSENT;
+    if (o->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
+        return o->via.u64 > INT64_MAX ? KW_CO_ABSENT : (int64_t)o->via.u64;
+    if (o->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
+        return o->via.i64;
+    if (o->type == MSGPACK_OBJECT_BOOLEAN)
+        return o->via.boolean ? 1 : 0;
+    return KW_CO_ABSENT;
+}
+
+static const char *mp_str(kw_arena *a, const msgpack_object *o) {
+    if (!o || o->type != MSGPACK_OBJECT_STR)
+        return NULL;
+    return kw_arena_strndup(a, o->via.str.ptr, o->via.str.size);
+}
+
+/* ---- ELF helpers --------------------------------------------------------- */
+
+const unsigned char *kw_co_vaddr_bytes(const kw_co_object *obj, uint64_t addr, uint64_t len) {
+    const kw_co_priv *pv = obj->priv;
+    Elf *e = pv ? pv->elf : NULL;
+    Elf_Scn *scn = NULL;
+    if (!e)
+        return NULL;
+    while ((scn = elf_nextscn(e, scn))) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS || !(sh.sh_flags & SHF_ALLOC))
+            continue;
+        if (addr < sh.sh_addr || addr - sh.sh_addr > sh.sh_size ||
+            len > sh.sh_size - (addr - sh.sh_addr))
+            continue;
+        Elf_Data *d = elf_rawdata(scn, NULL);
+        if (!d || !d->d_buf || d->d_size < sh.sh_size)
+            return NULL;
+        return (const unsigned char *)d->d_buf + (addr - sh.sh_addr);
+    }
+    return NULL;
+}
+
+/* The [start, end) of the allocated section holding addr, or false. */
+static bool section_span(Elf *e, uint64_t addr, uint64_t *start, uint64_t *end, size_t *idx) {
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(e, scn))) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS || !(sh.sh_flags & SHF_ALLOC))
+            continue;
+        if (addr >= sh.sh_addr && addr - sh.sh_addr < sh.sh_size) {
+            *start = sh.sh_addr;
+            *end = sh.sh_addr + sh.sh_size;
+            *idx = elf_ndxscn(scn);
+            return true;
+        }
+    }
+    return false;
+}
+
+static kw_status read_symbols(parse *p, kw_err *err) {
+    Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
+    while ((scn = elf_nextscn(p->elf, scn))) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh))
+            continue;
+        if (sh.sh_type == SHT_SYMTAB && !symtab)
+            symtab = scn;
+        if (sh.sh_type == SHT_DYNSYM && !dynsym)
+            dynsym = scn;
+    }
+    scn = symtab ? symtab : dynsym;
+    if (!scn)
+        return KW_OK; /* no symbols: kernels only from metadata, without code */
+    GElf_Shdr sh;
+    Elf_Data *d = elf_getdata(scn, NULL);
+    if (!gelf_getshdr(scn, &sh) || !d)
+        return kw_fail(err, "%s: unreadable symbol table: %s", p->origin, elf_errmsg(-1));
+    if (sh.sh_entsize == 0 || d->d_size / sh.sh_entsize == 0)
+        return KW_OK;
+    size_t n = d->d_size / sh.sh_entsize;
+    p->syms = calloc(n, sizeof *p->syms);
+    if (!p->syms)
+        return kw_fail(err, "%s: out of memory", p->origin);
+    for (size_t i = 0; i < n; i++) {
+        GElf_Sym s;
+        if (!gelf_getsym(d, (int)i, &s))
+            continue;
+        const char *nm = elf_strptr(p->elf, sh.sh_link, s.st_name);
+        if (!nm || !*nm)
+            continue;
+        sym *o = &p->syms[p->nsyms++];
+        o->name = nm;
+        o->value = s.st_value;
+        o->size = s.st_size;
+        o->type = GELF_ST_TYPE(s.st_info);
+        o->shndx = s.st_shndx;
+    }
+    return KW_OK;
+}
+
+static const sym *find_sym(const parse *p, const char *name) {
+    for (size_t i = 0; i < p->nsyms; i++)
+        if (strcmp(p->syms[i].name, name) == 0)
+            return &p->syms[i];
+    return NULL;
+}
+
+/* Find the kernel's descriptor and code through its .kd symbol. */
+static void locate_kernel(parse *p, kw_co_kernel *k, const char *kdname) {
+    const sym *kd = find_sym(p, kdname);
+    if (!kd || kd->shndx == SHN_UNDEF)
+        return;
+    k->kd_addr = kd->value;
+    const unsigned char *b = kw_co_vaddr_bytes(p->obj, kd->value, KD_SIZE);
+    if (!b)
+        return;
+    k->kd.present = true;
+    k->kd.group_segment_fixed_size = kw_co_le32(b + 0);
+    k->kd.private_segment_fixed_size = kw_co_le32(b + 4);
+    k->kd.kernarg_size = kw_co_le32(b + 8);
+    k->kd.kernel_code_entry_byte_offset = (int64_t)kw_co_le64(b + 16);
+    k->kd.compute_pgm_rsrc3 = kw_co_le32(b + 44);
+    k->kd.compute_pgm_rsrc1 = kw_co_le32(b + 48);
+    k->kd.compute_pgm_rsrc2 = kw_co_le32(b + 52);
+    k->kd.kernel_code_properties = kw_co_le16(b + 56);
+
+    uint64_t entry = kd->value + (uint64_t)k->kd.kernel_code_entry_byte_offset;
+    uint64_t sec_start, sec_end;
+    size_t sec_idx;
+    if (!section_span(p->elf, entry, &sec_start, &sec_end, &sec_idx) || (entry & 3))
+        return;
+    uint64_t size = 0, next = sec_end;
+    for (size_t i = 0; i < p->nsyms; i++) {
+        const sym *s = &p->syms[i];
+        if (s->type != STT_FUNC || s->shndx != sec_idx)
+            continue;
+        if (s->value == entry && s->size > size)
+            size = s->size;
+        if (s->value > entry && s->value < next)
+            next = s->value;
+    }
+    if (size == 0 || size > sec_end - entry)
+        size = next - entry;
+    k->code_addr = entry;
+    k->code_size = size;
+    k->has_code = true;
+}
+
+static void init_resources(kw_co_resources *r) {
+    int64_t *f = &r->vgpr;
+    for (size_t i = 0; i < sizeof *r / sizeof(int64_t); i++)
+        f[i] = KW_CO_ABSENT;
+}
+
+static kw_status read_kernel(parse *p, const msgpack_object *m, kw_err *err) {
+    kw_arena *a = &p->set->arena;
+    kw_co_kernel *k = KW_PUSH(a, p->obj->kernels);
+    if (!k)
+        return kw_fail(err, "%s: out of memory", p->origin);
+    init_resources(&k->res);
+    k->in_metadata = true;
+    k->name = mp_str(a, mp_get(m, ".name"));
+    k->symbol = mp_str(a, mp_get(m, ".symbol"));
+    if (!k->name && !k->symbol)
+        return kw_fail(err, "%s: metadata kernel %zu has neither .name nor .symbol", p->origin,
+                       p->obj->kernels.n - 1);
+    if (!k->name) {
+        size_t l = strlen(k->symbol);
+        k->name = kw_arena_strndup(a, k->symbol, l > 3 && !strcmp(k->symbol + l - 3, ".kd") ? l - 3 : l);
+    }
+    kw_co_resources *r = &k->res;
+    r->vgpr = mp_int(mp_get(m, ".vgpr_count"));
+    r->agpr = mp_int(mp_get(m, ".agpr_count"));
+    r->sgpr = mp_int(mp_get(m, ".sgpr_count"));
+    r->vgpr_spill = mp_int(mp_get(m, ".vgpr_spill_count"));
+    r->sgpr_spill = mp_int(mp_get(m, ".sgpr_spill_count"));
+    r->lds_bytes = mp_int(mp_get(m, ".group_segment_fixed_size"));
+    r->scratch_bytes = mp_int(mp_get(m, ".private_segment_fixed_size"));
+    r->kernarg_bytes = mp_int(mp_get(m, ".kernarg_segment_size"));
+    r->kernarg_align = mp_int(mp_get(m, ".kernarg_segment_align"));
+    r->max_flat_workgroup_size = mp_int(mp_get(m, ".max_flat_workgroup_size"));
+    r->wavefront_size = mp_int(mp_get(m, ".wavefront_size"));
+    const msgpack_object *ds = mp_get(m, ".uses_dynamic_stack");
+    r->uses_dynamic_stack = ds && ds->type == MSGPACK_OBJECT_BOOLEAN ? ds->via.boolean : mp_int(ds);
+    const msgpack_object *rq = mp_get(m, ".reqd_workgroup_size");
+    if (rq && rq->type == MSGPACK_OBJECT_ARRAY && rq->via.array.size == 3)
+        for (int i = 0; i < 3; i++)
+            r->reqd_workgroup_size[i] = mp_int(&rq->via.array.ptr[i]);
+
+    const msgpack_object *args = mp_get(m, ".args");
+    if (args && args->type == MSGPACK_OBJECT_ARRAY) {
+        for (uint32_t i = 0; i < args->via.array.size; i++) {
+            const msgpack_object *am = &args->via.array.ptr[i];
+            kw_co_arg *g = KW_PUSH(a, k->args);
+            if (!g)
+                return kw_fail(err, "%s: out of memory", p->origin);
+            g->name = mp_str(a, mp_get(am, ".name"));
+            g->type_name = mp_str(a, mp_get(am, ".type_name"));
+            g->offset = mp_int(mp_get(am, ".offset"));
+            g->size = mp_int(mp_get(am, ".size"));
+            g->value_kind = mp_str(a, mp_get(am, ".value_kind"));
+            g->address_space = mp_str(a, mp_get(am, ".address_space"));
+        }
+    }
+    char kdname[1024];
+    snprintf(kdname, sizeof kdname, "%s", k->symbol ? k->symbol : "");
+    if (!k->symbol)
+        snprintf(kdname, sizeof kdname, "%s.kd", k->name);
+    locate_kernel(p, k, kdname);
+    return KW_OK;
+}
+
+/* The NT_AMDGPU_METADATA descriptor, or NULL. */
+static const unsigned char *find_metadata(Elf *e, size_t *len) {
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(e, scn))) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+            continue;
+        Elf_Data *d = elf_getdata(scn, NULL);
+        if (!d || !d->d_buf)
+            continue;
+        size_t off = 0, name_off, desc_off;
+        GElf_Nhdr nh;
+        while (off < d->d_size && (off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
+            if (nh.n_type == NT_AMDGPU_METADATA && nh.n_namesz == 7 &&
+                memcmp((const char *)d->d_buf + name_off, "AMDGPU", 7) == 0) {
+                *len = nh.n_descsz;
+                return (const unsigned char *)d->d_buf + desc_off;
+            }
+        }
+    }
+    return NULL;
+}
+
+static kw_status read_metadata(parse *p, kw_err *err) {
+    size_t len = 0;
+    const unsigned char *md = find_metadata(p->elf, &len);
+    if (!md)
+        return kw_fail(err, "%s: AMDGPU code object without an NT_AMDGPU_METADATA note", p->origin);
+    size_t pos = 0;
+    if (!mp_skip(md, len, &pos, 0))
+        return kw_fail(err, "%s: NT_AMDGPU_METADATA is not valid msgpack", p->origin);
+    msgpack_unpacked up;
+    msgpack_unpacked_init(&up);
+    size_t off = 0;
+    kw_status st = KW_OK;
+    if (msgpack_unpack_next(&up, (const char *)md, pos, &off) != MSGPACK_UNPACK_SUCCESS ||
+        up.data.type != MSGPACK_OBJECT_MAP) {
+        st = kw_fail(err, "%s: NT_AMDGPU_METADATA is not a msgpack map", p->origin);
+        goto done;
+    }
+    const msgpack_object *root = &up.data;
+    kw_arena *a = &p->set->arena;
+    const char *target = mp_str(a, mp_get(root, "amdhsa.target"));
+    if (target) {
+        const char *dd = strstr(target, "--");
+        p->obj->target_id = dd ? dd + 2 : target;
+    }
+    const msgpack_object *ver = mp_get(root, "amdhsa.version");
+    if (ver && ver->type == MSGPACK_OBJECT_ARRAY && ver->via.array.size >= 2) {
+        p->obj->metadata_version[0] = mp_int(&ver->via.array.ptr[0]);
+        p->obj->metadata_version[1] = mp_int(&ver->via.array.ptr[1]);
+    }
+    const msgpack_object *ks = mp_get(root, "amdhsa.kernels");
+    if (ks && ks->type == MSGPACK_OBJECT_ARRAY)
+        for (uint32_t i = 0; i < ks->via.array.size && st == KW_OK; i++)
+            st = read_kernel(p, &ks->via.array.ptr[i], err);
+done:
+    msgpack_unpacked_destroy(&up);
+    return st;
+}
+
+/* Kernel descriptors the metadata does not list (hand-written code objects). */
+static kw_status add_unlisted_kernels(parse *p, kw_err *err) {
+    kw_arena *a = &p->set->arena;
+    for (size_t i = 0; i < p->nsyms; i++) {
+        const sym *s = &p->syms[i];
+        size_t l = strlen(s->name);
+        if (s->type != STT_OBJECT || l <= 3 || strcmp(s->name + l - 3, ".kd") != 0 ||
+            s->size != KD_SIZE)
+            continue;
+        bool listed = false;
+        for (size_t j = 0; j < p->obj->kernels.n && !listed; j++) {
+            const kw_co_kernel *k = &p->obj->kernels.v[j];
+            listed = (k->symbol && strcmp(k->symbol, s->name) == 0) ||
+                     (strncmp(k->name, s->name, l - 3) == 0 && k->name[l - 3] == '\0');
+        }
+        if (listed)
+            continue;
+        kw_co_kernel *k = KW_PUSH(a, p->obj->kernels);
+        if (!k)
+            return kw_fail(err, "%s: out of memory", p->origin);
+        init_resources(&k->res);
+        k->name = kw_arena_strndup(a, s->name, l - 3);
+        k->symbol = kw_arena_strdup(a, s->name);
+        locate_kernel(p, k, s->name);
+    }
+    return KW_OK;
+}
+
+static const char *target_from_flags(kw_arena *a, unsigned flags, unsigned abiversion) {
+    const char *arch = kw_co_hw_arch_for_mach(flags & 0xff);
+    if (!arch)
+        return kw_arena_printf(a, "unknown-mach-0x%02x", flags & 0xff);
+    if (abiversion < 2) /* code object v2/v3 encode the features differently */
+        return arch;
+    static const char *const state[4] = {NULL, "", "-", "+"}; /* unsupported, any, off, on */
+    const char *sram = state[(flags >> 10) & 3], *xnack = state[(flags >> 8) & 3];
+    return kw_arena_printf(a, "%s%s%s%s%s%s", arch, sram && *sram ? ":sramecc" : "",
+                           sram && *sram ? sram : "", xnack && *xnack ? ":xnack" : "",
+                           xnack && *xnack ? xnack : "", "");
+}
+
+kw_status kw_co_add_elf(kw_co_set *set, const char *origin, const char *container,
+                        const char *bundle_id, const unsigned char *data, size_t size,
+                        kw_err *err) {
+    kw_arena *a = &set->arena;
+    unsigned char *copy = kw_arena_alloc(a, size ? size : 1);
+    if (!copy)
+        return kw_fail(err, "%s: out of memory", origin);
+    memcpy(copy, data, size);
+    kw_co_object *obj = KW_PUSH(a, set->objects);
+    if (!obj)
+        return kw_fail(err, "%s: out of memory", origin);
+    obj->origin = kw_arena_strdup(a, origin);
+    obj->container = kw_arena_strdup(a, container);
+    obj->bundle_id = kw_arena_strdup(a, bundle_id);
+    obj->image = copy;
+    obj->image_size = size;
+    obj->metadata_version[0] = obj->metadata_version[1] = KW_CO_ABSENT;
+    parse p = {set, obj, NULL, NULL, 0, obj->origin};
+    kw_status st = KW_OK;
+    GElf_Ehdr eh;
+    kw_co_priv *pv = kw_arena_alloc(a, sizeof *pv);
+    if (!pv) {
+        set->objects.n--;
+        return kw_fail(err, "%s: out of memory", origin);
+    }
+    Elf *e = elf_memory((char *)copy, size);
+    pv->elf = e;
+    obj->priv = pv;
+    p.elf = e;
+    if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh)) {
+        st = kw_fail(err, "%s: unreadable ELF: %s", origin, elf_errmsg(-1));
+        goto done;
+    }
+    if (gelf_getclass(e) != ELFCLASS64) {
+        st = kw_fail(err, "%s: AMDGPU ELF is not 64-bit", origin);
+        goto done;
+    }
+    size_t shnum;
+    if (elf_getshdrnum(e, &shnum) || shnum == 0) {
+        st = kw_fail(err, "%s: AMDGPU ELF without section headers", origin);
+        goto done;
+    }
+    obj->e_flags = (unsigned)eh.e_flags;
+    if ((st = read_symbols(&p, err)) != KW_OK || (st = read_metadata(&p, err)) != KW_OK ||
+        (st = add_unlisted_kernels(&p, err)) != KW_OK)
+        goto done;
+    if (!obj->target_id)
+        obj->target_id = target_from_flags(a, obj->e_flags, eh.e_ident[EI_ABIVERSION]);
+    size_t colon = strcspn(obj->target_id, ":");
+    obj->arch = kw_arena_strndup(a, obj->target_id, colon);
+    size_t shstrndx;
+    if (elf_getshdrstrndx(e, &shstrndx) == 0) {
+        Elf_Scn *scn = NULL;
+        while ((scn = elf_nextscn(e, scn))) {
+            GElf_Shdr sh;
+            const char *nm;
+            if (gelf_getshdr(scn, &sh) && (nm = elf_strptr(e, shstrndx, sh.sh_name)) &&
+                strcmp(nm, ".debug_line") == 0 && sh.sh_size > 0)
+                obj->has_debug_line = true;
+        }
+    }
+    for (size_t i = 0; i < obj->kernels.n; i++) {
+        kw_co_kernel *k = &obj->kernels.v[i];
+        unsigned lo = 1, hi = 0;
+        const int64_t *rq = k->res.reqd_workgroup_size;
+        if (rq[0] > 0 && rq[1] > 0 && rq[2] > 0 && rq[0] * rq[1] * rq[2] <= 1024)
+            lo = hi = (unsigned)(rq[0] * rq[1] * rq[2]);
+        else if (k->res.max_flat_workgroup_size > 0 && k->res.max_flat_workgroup_size <= 1024)
+            hi = (unsigned)k->res.max_flat_workgroup_size;
+        kw_co_occupancy_compute(obj, k, lo, hi, &k->occ);
+    }
+done:
+    free(p.syms);
+    if (st != KW_OK) {
+        kw_co_object_release(obj);
+        set->objects.n--;
+    }
+    return st;
+}
+
+void kw_co_object_release(kw_co_object *obj) {
+    kw_co_priv *pv = obj->priv;
+    if (pv) {
+        if (pv->dwarf)
+            dwarf_end(pv->dwarf);
+        if (pv->elf)
+            elf_end(pv->elf);
+    }
+    obj->priv = NULL;
+}

@@ -1,0 +1,442 @@
+/* kw_co_write.c: code-object facts as text for people (the `kwalk isa`
+ * kernel table and listings) and as YAML in the sidecar's shape
+ * (kernels[].archs.<arch>: target_id, resources, isa, classes, lines). The
+ * YAML is written by hand with every string double-quoted and escaped; an
+ * unknown value is null and says why next to it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "kw_co_internal.h"
+
+static void put_indent(kw_buf *b, int n) {
+    for (int i = 0; i < n; i++)
+        kw_buf_putc(b, ' ');
+}
+
+static void put_qstr(kw_buf *b, const char *s) {
+    if (!s) {
+        kw_buf_puts(b, "null");
+        return;
+    }
+    kw_buf_putc(b, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') {
+            kw_buf_putc(b, '\\');
+            kw_buf_putc(b, (char)*p);
+        } else if (*p < 0x20 || *p == 0x7f)
+            kw_buf_printf(b, "\\x%02x", *p);
+        else
+            kw_buf_putc(b, (char)*p);
+    }
+    kw_buf_putc(b, '"');
+}
+
+static void put_int(kw_buf *b, int64_t v) {
+    if (v == KW_CO_ABSENT)
+        kw_buf_puts(b, "null");
+    else
+        kw_buf_printf(b, "%lld", (long long)v);
+}
+
+static void put_bool(kw_buf *b, int64_t v) {
+    kw_buf_puts(b, v == KW_CO_ABSENT ? "null" : v ? "true" : "false");
+}
+
+static void label_name(char *buf, size_t n, int32_t label) {
+    snprintf(buf, n, "L%d", (int)label);
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+static void dash_if_absent(kw_buf *b, int width, int64_t v) {
+    if (v == KW_CO_ABSENT)
+        kw_buf_printf(b, " %*s", width, "-");
+    else
+        kw_buf_printf(b, " %*lld", width, (long long)v);
+}
+
+void kw_co_write_summary(kw_buf *out, const kw_co_set *set) {
+    for (size_t i = 0; i < set->objects.n; i++) {
+        const kw_co_object *o = &set->objects.v[i];
+        kw_buf_printf(out, "%s\n  target %s (%s), %zu kernel%s\n", o->origin, o->target_id,
+                      o->container, o->kernels.n, o->kernels.n == 1 ? "" : "s");
+        if (!o->kernels.n)
+            continue;
+        kw_buf_printf(out, "  %5s %5s %5s %7s %8s %7s %5s %4s  %-14s %s\n", "vgpr", "agpr",
+                      "sgpr", "lds", "scratch", "kernarg", "wg", "occ", "limiter", "kernel");
+        for (size_t j = 0; j < o->kernels.n; j++) {
+            const kw_co_kernel *k = &o->kernels.v[j];
+            const kw_co_resources *r = &k->res;
+            kw_buf_puts(out, " ");
+            dash_if_absent(out, 5, r->vgpr);
+            dash_if_absent(out, 5, r->agpr);
+            dash_if_absent(out, 5, r->sgpr);
+            dash_if_absent(out, 7, r->lds_bytes);
+            dash_if_absent(out, 8, r->scratch_bytes);
+            dash_if_absent(out, 7, r->kernarg_bytes);
+            dash_if_absent(out, 5, r->max_flat_workgroup_size);
+            if (k->occ.known)
+                kw_buf_printf(out, " %4u  %-14s", k->occ.waves, kw_co_limiter_name(k->occ.limiters));
+            else
+                kw_buf_printf(out, " %4s  %-14s", "?", "unknown");
+            kw_buf_printf(out, " %s%s\n", k->name, k->in_metadata ? "" : "  (no metadata)");
+        }
+    }
+    for (size_t i = 0; i < set->notes.n; i++)
+        kw_buf_printf(out, "note: %s\n", set->notes.v[i]);
+}
+
+static void frame_text(kw_buf *b, const kw_co_frame *f) {
+    kw_buf_printf(b, "%s:%u", f->file ? f->file : "?", f->line);
+    if (f->column)
+        kw_buf_printf(b, ":%u", f->column);
+}
+
+void kw_co_write_listing(kw_buf *out, const kw_co_listing *l) {
+    const kw_co_kernel *k = l->kernel;
+    const kw_co_object *o = l->object;
+    kw_buf_printf(out, "kernel %s  (%s, %s)\n", k->name, o->target_id, o->origin);
+    if (k->occ.known)
+        kw_buf_printf(out, "occupancy %u waves/SIMD (limiter: %s)\n", k->occ.waves,
+                      kw_co_limiter_name(k->occ.limiters));
+    int32_t prev_loc = -1;
+    for (size_t i = 0; i < l->insns.n; i++) {
+        const kw_co_insn *in = &l->insns.v[i];
+        char lab[32];
+        if (in->loc >= 0 && in->loc != prev_loc) {
+            const kw_co_loc *loc = &l->locs.v[in->loc];
+            kw_buf_puts(out, "        ; ");
+            for (size_t f = 0; f < loc->frames.n; f++) {
+                if (f)
+                    kw_buf_puts(out, " <- ");
+                frame_text(out, &loc->frames.v[f]);
+            }
+            kw_buf_putc(out, '\n');
+            prev_loc = in->loc;
+        }
+        if (in->label >= 0) {
+            label_name(lab, sizeof lab, in->label);
+            kw_buf_printf(out, "%s:\n", lab);
+        }
+        kw_buf_printf(out, "  %04x: %s", in->offset, in->text);
+        if (in->flags & KW_CO_INSN_TARGET) {
+            if (in->target_label >= 0) {
+                label_name(lab, sizeof lab, in->target_label);
+                kw_buf_printf(out, "    ; -> %s", lab);
+            } else
+                kw_buf_printf(out, "    ; -> %+lld, outside the kernel", (long long)in->target);
+        }
+        kw_buf_putc(out, '\n');
+    }
+    kw_buf_puts(out, "classes:");
+    for (int c = 0; c < KW_CO_NCLASSES; c++)
+        if (l->classes[c])
+            kw_buf_printf(out, " %s %u", kw_co_class_name((kw_co_class)c), l->classes[c]);
+    kw_buf_printf(out, "\ncross-lane: dpp %u, sdwa %u", l->dpp, l->sdwa);
+    for (size_t i = 0; i < l->dpp_patterns.n; i++)
+        kw_buf_printf(out, "%s%s x%u", i ? ", " : " (", l->dpp_patterns.v[i].key,
+                      l->dpp_patterns.v[i].n);
+    kw_buf_puts(out, l->dpp_patterns.n ? ")\n" : "\n");
+    if (l->memory.n) {
+        kw_buf_puts(out, "memory:");
+        for (size_t i = 0; i < l->memory.n; i++)
+            kw_buf_printf(out, "%s %s %uB x%u", i ? "," : "", l->memory.v[i].key,
+                          l->memory.v[i].width, l->memory.v[i].n);
+        kw_buf_putc(out, '\n');
+    }
+    if (!l->has_lines && l->lines_note)
+        kw_buf_printf(out, "lines: none: %s\n", l->lines_note);
+}
+
+/* ---- YAML ---------------------------------------------------------------- */
+
+void kw_co_write_arch_yaml(kw_buf *b, int ind, const kw_co_object *o, const kw_co_kernel *k,
+                           const kw_co_listing *l) {
+    const kw_co_resources *r = &k->res;
+    const kw_co_occupancy *oc = &k->occ;
+    put_indent(b, ind);
+    kw_buf_puts(b, "target_id: ");
+    put_qstr(b, o->target_id);
+    kw_buf_putc(b, '\n');
+    put_indent(b, ind);
+    kw_buf_puts(b, "code_object: ");
+    put_qstr(b, o->origin);
+    kw_buf_putc(b, '\n');
+    put_indent(b, ind);
+    kw_buf_printf(b, "in_metadata: %s\n", k->in_metadata ? "true" : "false");
+
+    put_indent(b, ind);
+    kw_buf_puts(b, "resources: {vgpr: ");
+    put_int(b, r->vgpr);
+    kw_buf_puts(b, ", agpr: ");
+    put_int(b, r->agpr);
+    kw_buf_puts(b, ", sgpr: ");
+    put_int(b, r->sgpr);
+    kw_buf_puts(b, ", vgpr_spill: ");
+    put_int(b, r->vgpr_spill);
+    kw_buf_puts(b, ", sgpr_spill: ");
+    put_int(b, r->sgpr_spill);
+    kw_buf_puts(b, ",\n");
+    put_indent(b, ind + 12);
+    kw_buf_puts(b, "lds_bytes: ");
+    put_int(b, r->lds_bytes);
+    kw_buf_puts(b, ", scratch_bytes: ");
+    put_int(b, r->scratch_bytes);
+    kw_buf_puts(b, ", kernarg_bytes: ");
+    put_int(b, r->kernarg_bytes);
+    kw_buf_puts(b, ", wavefront_size: ");
+    put_int(b, r->wavefront_size);
+    kw_buf_puts(b, ",\n");
+    put_indent(b, ind + 12);
+    kw_buf_puts(b, "max_flat_workgroup_size: ");
+    put_int(b, r->max_flat_workgroup_size);
+    kw_buf_puts(b, ", uses_dynamic_stack: ");
+    put_bool(b, r->uses_dynamic_stack);
+    kw_buf_puts(b, ",\n");
+    put_indent(b, ind + 12);
+    if (oc->known)
+        kw_buf_printf(b, "occupancy: %u, occupancy_limiter: %s}\n", oc->waves,
+                      kw_co_limiter_name(oc->limiters));
+    else {
+        kw_buf_puts(b, "occupancy: null, occupancy_limiter: null}\n");
+        put_indent(b, ind);
+        kw_buf_puts(b, "occupancy_unknown: ");
+        put_qstr(b, oc->unknown_reason);
+        kw_buf_putc(b, '\n');
+    }
+    if (oc->known) {
+        put_indent(b, ind);
+        kw_buf_printf(b,
+                      "occupancy_terms: {max_waves: %u, vgpr: %u, sgpr: %u, lds: %u, "
+                      "workgroup: %u}\n",
+                      oc->max_waves, oc->by_vgpr, oc->by_sgpr, oc->by_lds, oc->by_workgroup);
+    }
+    if (k->res.reqd_workgroup_size[0] != KW_CO_ABSENT) {
+        put_indent(b, ind);
+        kw_buf_printf(b, "reqd_workgroup_size: [%lld, %lld, %lld]\n",
+                      (long long)r->reqd_workgroup_size[0], (long long)r->reqd_workgroup_size[1],
+                      (long long)r->reqd_workgroup_size[2]);
+    }
+    put_indent(b, ind);
+    kw_buf_puts(b, "kernargs:");
+    if (!k->args.n)
+        kw_buf_puts(b, " []");
+    kw_buf_putc(b, '\n');
+    for (size_t i = 0; i < k->args.n; i++) {
+        const kw_co_arg *g = &k->args.v[i];
+        put_indent(b, ind + 2);
+        kw_buf_puts(b, "- {name: ");
+        put_qstr(b, g->name);
+        kw_buf_puts(b, ", offset: ");
+        put_int(b, g->offset);
+        kw_buf_puts(b, ", size: ");
+        put_int(b, g->size);
+        kw_buf_puts(b, ", value_kind: ");
+        put_qstr(b, g->value_kind);
+        if (g->address_space) {
+            kw_buf_puts(b, ", address_space: ");
+            put_qstr(b, g->address_space);
+        }
+        if (g->type_name) {
+            kw_buf_puts(b, ", type_name: ");
+            put_qstr(b, g->type_name);
+        }
+        kw_buf_puts(b, "}\n");
+    }
+    if (!l)
+        return;
+    put_indent(b, ind);
+    kw_buf_puts(b, "isa: |\n");
+    for (size_t i = 0; i < l->insns.n; i++) {
+        put_indent(b, ind + 2);
+        kw_buf_printf(b, "%04x: %s\n", l->insns.v[i].offset, l->insns.v[i].text);
+    }
+    put_indent(b, ind);
+    kw_buf_puts(b, "branches:");
+    bool any = false;
+    for (size_t i = 0; i < l->insns.n; i++) {
+        const kw_co_insn *in = &l->insns.v[i];
+        if (!(in->flags & KW_CO_INSN_TARGET))
+            continue;
+        kw_buf_putc(b, '\n');
+        put_indent(b, ind + 2);
+        kw_buf_printf(b, "- {at: %u, target: %lld, label: ", in->offset, (long long)in->target);
+        if (in->target_label >= 0)
+            kw_buf_printf(b, "L%d}", (int)in->target_label);
+        else
+            kw_buf_puts(b, "null}");
+        any = true;
+    }
+    kw_buf_puts(b, any ? "\n" : " []\n");
+    put_indent(b, ind);
+    kw_buf_puts(b, "labels: {");
+    any = false;
+    for (size_t i = 0; i < l->insns.n; i++)
+        if (l->insns.v[i].label >= 0) {
+            kw_buf_printf(b, "%sL%d: %u", any ? ", " : "", (int)l->insns.v[i].label,
+                          l->insns.v[i].offset);
+            any = true;
+        }
+    kw_buf_puts(b, "}\n");
+    put_indent(b, ind);
+    kw_buf_puts(b, "classes: {");
+    for (int c = 0; c < KW_CO_NCLASSES; c++) {
+        if (c && c % 8 == 0) {
+            kw_buf_puts(b, "\n");
+            put_indent(b, ind + 10);
+        }
+        kw_buf_printf(b, "%s: %u%s", kw_co_class_name((kw_co_class)c), l->classes[c], ", ");
+    }
+    kw_buf_printf(b, "dpp: %u, sdwa: %u}\n", l->dpp, l->sdwa);
+    put_indent(b, ind);
+    kw_buf_puts(b, "dpp_patterns: {");
+    for (size_t i = 0; i < l->dpp_patterns.n; i++) {
+        kw_buf_puts(b, i ? ", " : "");
+        put_qstr(b, l->dpp_patterns.v[i].key);
+        kw_buf_printf(b, ": %u", l->dpp_patterns.v[i].n);
+    }
+    kw_buf_puts(b, "}\n");
+    put_indent(b, ind);
+    kw_buf_puts(b, "memory:");
+    for (size_t i = 0; i < l->memory.n; i++) {
+        kw_buf_putc(b, '\n');
+        put_indent(b, ind + 2);
+        kw_buf_printf(b, "- {op: %s, width: %u, count: %u}", l->memory.v[i].key,
+                      l->memory.v[i].width, l->memory.v[i].n);
+    }
+    kw_buf_puts(b, l->memory.n ? "\n" : " []\n");
+    put_indent(b, ind);
+    if (!l->has_lines) {
+        kw_buf_puts(b, "lines: null\n");
+        put_indent(b, ind);
+        kw_buf_puts(b, "lines_note: ");
+        put_qstr(b, l->lines_note ? l->lines_note : "line tables not requested");
+        kw_buf_putc(b, '\n');
+        return;
+    }
+    kw_buf_puts(b, "lines:\n");
+    int32_t prev = -2;
+    for (size_t i = 0; i < l->insns.n; i++) {
+        const kw_co_insn *in = &l->insns.v[i];
+        if (in->loc == prev)
+            continue;
+        prev = in->loc;
+        put_indent(b, ind + 2);
+        kw_buf_printf(b, "- {at: %u", in->offset);
+        if (in->loc < 0) {
+            kw_buf_puts(b, ", file: null}\n");
+            continue;
+        }
+        const kw_co_loc *loc = &l->locs.v[in->loc];
+        const kw_co_frame *f0 = &loc->frames.v[0];
+        kw_buf_puts(b, ", file: ");
+        put_qstr(b, f0->file);
+        kw_buf_printf(b, ", line: %u, column: %u", f0->line, f0->column);
+        if (f0->function) {
+            kw_buf_puts(b, ", function: ");
+            put_qstr(b, f0->function);
+        }
+        if (loc->frames.n > 1) {
+            kw_buf_puts(b, ", inlined_at: [");
+            for (size_t f = 1; f < loc->frames.n; f++) {
+                const kw_co_frame *fr = &loc->frames.v[f];
+                kw_buf_puts(b, f > 1 ? ", {file: " : "{file: ");
+                put_qstr(b, fr->file);
+                kw_buf_printf(b, ", line: %u, column: %u", fr->line, fr->column);
+                if (fr->function) {
+                    kw_buf_puts(b, ", function: ");
+                    put_qstr(b, fr->function);
+                }
+                kw_buf_puts(b, "}");
+            }
+            kw_buf_puts(b, "]");
+        }
+        kw_buf_puts(b, "}\n");
+    }
+}
+
+static bool arch_taken(const kw_co_set *set, size_t upto_obj, const char *symbol,
+                       const char *arch) {
+    for (size_t i = 0; i < upto_obj; i++) {
+        const kw_co_object *o = &set->objects.v[i];
+        if (strcmp(o->arch, arch) != 0)
+            continue;
+        for (size_t j = 0; j < o->kernels.n; j++)
+            if (strcmp(o->kernels.v[j].name, symbol) == 0)
+                return true;
+    }
+    return false;
+}
+
+kw_status kw_co_write_yaml(kw_buf *b, kw_co_set *set, bool with_isa, unsigned flags,
+                           kw_err *err) {
+    kw_buf_puts(b, "input: ");
+    put_qstr(b, set->name);
+    kw_buf_puts(b, "\ncode_objects:\n");
+    for (size_t i = 0; i < set->objects.n; i++) {
+        const kw_co_object *o = &set->objects.v[i];
+        kw_buf_puts(b, "  - {origin: ");
+        put_qstr(b, o->origin);
+        kw_buf_puts(b, ", container: ");
+        put_qstr(b, o->container);
+        kw_buf_puts(b, ", bundle_id: ");
+        put_qstr(b, o->bundle_id);
+        kw_buf_puts(b, ", target_id: ");
+        put_qstr(b, o->target_id);
+        kw_buf_printf(b, ", bytes: %zu, kernels: %zu}\n", o->image_size, o->kernels.n);
+    }
+    if (set->notes.n) {
+        kw_buf_puts(b, "notes:\n");
+        for (size_t i = 0; i < set->notes.n; i++) {
+            kw_buf_puts(b, "  - ");
+            put_qstr(b, set->notes.v[i]);
+            kw_buf_putc(b, '\n');
+        }
+    }
+    kw_buf_puts(b, "kernels:\n");
+    kw_co_listing l;
+    kw_co_listing_init(&l);
+    kw_status st = KW_OK;
+    for (size_t i = 0; i < set->objects.n && st == KW_OK; i++) {
+        const kw_co_object *o = &set->objects.v[i];
+        for (size_t j = 0; j < o->kernels.n && st == KW_OK; j++) {
+            const kw_co_kernel *k = &o->kernels.v[j];
+            /* one entry per symbol: skip if an earlier object had it */
+            bool seen = false;
+            for (size_t pi = 0; pi < i && !seen; pi++)
+                for (size_t pj = 0; pj < set->objects.v[pi].kernels.n && !seen; pj++)
+                    seen = strcmp(set->objects.v[pi].kernels.v[pj].name, k->name) == 0;
+            if (seen)
+                continue;
+            kw_buf_puts(b, "  - symbol: ");
+            put_qstr(b, k->name);
+            kw_buf_puts(b, "\n    archs:\n");
+            for (size_t oi = i; oi < set->objects.n && st == KW_OK; oi++) {
+                const kw_co_object *oo = &set->objects.v[oi];
+                for (size_t kj = 0; kj < oo->kernels.n && st == KW_OK; kj++) {
+                    const kw_co_kernel *kk = &oo->kernels.v[kj];
+                    if (strcmp(kk->name, k->name) != 0)
+                        continue;
+                    char key[96];
+                    snprintf(key, sizeof key, "%s", oo->arch);
+                    if (arch_taken(set, oi, k->name, oo->arch)) /* same arch again: keep both */
+                        snprintf(key, sizeof key, "%s#%zu", oo->arch, oi);
+                    put_indent(b, 6);
+                    put_qstr(b, key);
+                    kw_buf_puts(b, ":\n");
+                    const kw_co_listing *lp = NULL;
+                    if (with_isa && kk->has_code) {
+                        st = kw_co_disassemble(set, oo, kk, flags, &l, err);
+                        lp = &l;
+                    }
+                    if (st == KW_OK)
+                        kw_co_write_arch_yaml(b, 8, oo, kk, lp);
+                }
+            }
+        }
+    }
+    kw_co_listing_free(&l);
+    if (st == KW_OK && b->oom)
+        st = kw_fail(err, "out of memory writing YAML");
+    return st;
+}
