@@ -151,20 +151,26 @@ typedef struct kw_host_call {
     KW_ARRAY(kw_guard) guards;
 } kw_host_call;
 
+/* Who wrote a document (a sidecar, an index). */
+typedef struct kw_producer {
+    const char *name;
+    const char *version;
+    const char *clang_version;
+} kw_producer;
+
+/* The translation unit a sidecar describes. */
+typedef struct kw_tu {
+    const char *source;
+    const char *object;
+    const char *cuid;
+    KW_ARRAY(const char *) offload_archs;
+} kw_tu;
+
 typedef struct kw_sidecar {
     kw_arena arena;
     int schema;
-    struct {
-        const char *name;
-        const char *version;
-        const char *clang_version;
-    } producer;
-    struct {
-        const char *source;
-        const char *object;
-        const char *cuid;
-        KW_ARRAY(const char *) offload_archs;
-    } tu;
+    kw_producer producer;
+    kw_tu tu;
     KW_ARRAY(kw_kernel) kernels;
     KW_ARRAY(kw_launch) launches;
     KW_ARRAY(kw_entry) entries;

@@ -1,0 +1,53 @@
+/* kw_index.h: the kwalk index, one database file gathering the sidecars of a
+ * build (written by `kwalk index`, read by every other kwalk command). In
+ * memory and on disk it holds one kernel table, unique by device symbol with
+ * the archs of all sidecars unioned, and one record per translation unit with
+ * that unit's launches, entry points and host calls. Its YAML form is
+ * documented in docs/sidecar-schema.md ("The index"). */
+#ifndef KW_INDEX_H
+#define KW_INDEX_H
+
+#include "kw_sidecar.h"
+#include "kw_symmap.h"
+
+#define KW_INDEX_VERSION 1
+
+/* One sidecar's translation unit and its host-side records. */
+typedef struct kw_index_tu {
+    const char *sidecar; /* the sidecar file it came from, as kwalk index found it */
+    kw_producer producer;
+    kw_tu tu;
+    KW_ARRAY(kw_launch) launches;
+    KW_ARRAY(kw_entry) entries;
+    KW_ARRAY(kw_host_call) host_calls;
+} kw_index_tu;
+
+typedef struct kw_index {
+    kw_arena arena;
+    kw_producer producer; /* the kwalk that wrote the index */
+    KW_ARRAY(kw_index_tu) tus;
+    KW_ARRAY(kw_kernel) kernels; /* unique by symbol */
+    kw_symmap by_symbol;         /* kernel symbol -> index in kernels */
+} kw_index;
+
+void kw_index_init(kw_index *ix);
+void kw_index_free(kw_index *ix);
+
+/* Add a sidecar read from path: its kernels are merged into the kernel table
+ * (kw_sidecar_merge_kernels' rules), the rest becomes a new translation unit.
+ * Everything is copied into the index's arena; sc can be freed afterwards. */
+kw_status kw_index_add(kw_index *ix, const kw_sidecar *sc, const char *path, kw_err *err);
+
+/* The kernel of a device symbol, NULL when the index has none. */
+const kw_kernel *kw_index_kernel(const kw_index *ix, const char *symbol);
+
+kw_status kw_index_emit(const kw_index *ix, kw_buf *out, kw_err *err);
+kw_status kw_index_write_file(const kw_index *ix, const char *path, kw_err *err);
+
+/* Parse an index. ix is initialized by the call (free any previous contents
+ * first); on failure it is left empty and err holds one line, "<name>: ...". */
+kw_status kw_index_parse(kw_index *ix, const char *name, const char *text, size_t len,
+                         kw_err *err);
+kw_status kw_index_read_file(kw_index *ix, const char *path, kw_err *err);
+
+#endif

@@ -1,0 +1,279 @@
+/* kw_sidecar.c: the sidecar document's life cycle (init/free), the schema
+ * tables that describe its YAML form key by key (the single source of the
+ * key order documented in docs/sidecar-schema.md), and the table-driven deep
+ * copy that the merge and the index use to move records between arenas. */
+#include "kw_sidecar_int.h"
+
+#include <string.h>
+
+/* ---- Tables, in the documented key order ---------------------------------------------------- */
+
+static const kw_field kw_f_template_arg[] = {
+    {"name", KW_F_STR, offsetof(kw_template_arg, name), NULL, 0},
+    {"kind", KW_F_STR, offsetof(kw_template_arg, kind), NULL, 0},
+    {"value", KW_F_STR, offsetof(kw_template_arg, value), NULL, 0},
+    {"defaulted", KW_F_BOOL, offsetof(kw_template_arg, defaulted), NULL, 0},
+};
+static KW_TYPE(kw_t_template_arg, "template argument", kw_template_arg, true, kw_f_template_arg);
+
+static const kw_field kw_f_param[] = {
+    {"name", KW_F_STR, offsetof(kw_param, name), NULL, 0},
+    {"type", KW_F_STR, offsetof(kw_param, type), NULL, 0},
+};
+static KW_TYPE(kw_t_param, "parameter", kw_param, true, kw_f_param);
+
+static const kw_field kw_f_attr[] = {
+    {"name", KW_F_STR, offsetof(kw_attr, name), NULL, 0},
+    {"value", KW_F_STR, offsetof(kw_attr, value), NULL, 0},
+};
+static KW_TYPE(kw_t_attr, "attribute", kw_attr, true, kw_f_attr);
+
+static const kw_field kw_f_shared[] = {
+    {"name", KW_F_STR, offsetof(kw_shared_var, name), NULL, 0},
+    {"type", KW_F_STR, offsetof(kw_shared_var, type), NULL, 0},
+    {"bytes", KW_F_BYTES, offsetof(kw_shared_var, bytes), NULL, 0},
+    {"function", KW_F_STR, offsetof(kw_shared_var, function), NULL, 0},
+    {"location", KW_F_LOC, offsetof(kw_shared_var, location), NULL, 0},
+};
+static KW_TYPE(kw_t_shared, "shared variable", kw_shared_var, false, kw_f_shared);
+
+static const kw_field kw_f_inline_asm[] = {
+    {"text", KW_F_STR, offsetof(kw_inline_asm, text), NULL, 0},
+    {"function", KW_F_STR, offsetof(kw_inline_asm, function), NULL, 0},
+    {"location", KW_F_LOC, offsetof(kw_inline_asm, location), NULL, 0},
+};
+static KW_TYPE(kw_t_inline_asm, "inline asm", kw_inline_asm, false, kw_f_inline_asm);
+
+static const kw_field kw_f_call[] = {
+    {"caller", KW_F_STR, offsetof(kw_call, caller), NULL, 0},
+    {"name", KW_F_STR, offsetof(kw_call, name), NULL, 0},
+    {"symbol", KW_F_STR, offsetof(kw_call, symbol), NULL, 0},
+    {"depth", KW_F_INT, offsetof(kw_call, depth), NULL, 0},
+    {"system", KW_F_BOOL, offsetof(kw_call, system), NULL, 0},
+    {"location", KW_F_LOC, offsetof(kw_call, location), NULL, 0},
+    {"callee_location", KW_F_LOC, offsetof(kw_call, callee_location), NULL, 0},
+};
+static KW_TYPE(kw_t_call, "call", kw_call, false, kw_f_call);
+
+/* The first field is the key of the archs mapping; the others (none yet) form
+ * the value mapping. */
+static const kw_field kw_f_kernel_arch[] = {
+    {"arch", KW_F_STR, offsetof(kw_kernel_arch, arch), NULL, KW_F_REQUIRED},
+};
+KW_TYPE(kw_t_kernel_arch, "arch", kw_kernel_arch, false, kw_f_kernel_arch);
+
+static const kw_field kw_f_kernel[] = {
+    {"symbol", KW_F_STR, offsetof(kw_kernel, symbol), NULL, KW_F_REQUIRED},
+    {"name", KW_F_STR, offsetof(kw_kernel, name), NULL, 0},
+    {"template", KW_F_STR, offsetof(kw_kernel, template_name), NULL, 0},
+    {"location", KW_F_LOC, offsetof(kw_kernel, location), NULL, 0},
+    {"doc", KW_F_STR, offsetof(kw_kernel, doc), NULL, 0},
+    {"template_args", KW_F_LIST, offsetof(kw_kernel, template_args), &kw_t_template_arg, 0},
+    {"params", KW_F_LIST, offsetof(kw_kernel, params), &kw_t_param, 0},
+    {"attrs", KW_F_LIST, offsetof(kw_kernel, attrs), &kw_t_attr, 0},
+    {"shared", KW_F_LIST, offsetof(kw_kernel, shared), &kw_t_shared, 0},
+    {"inline_asm", KW_F_LIST, offsetof(kw_kernel, inline_asm), &kw_t_inline_asm, 0},
+    {"calls", KW_F_LIST, offsetof(kw_kernel, calls), &kw_t_call, 0},
+    {"archs", KW_F_KEYED, offsetof(kw_kernel, archs), &kw_t_kernel_arch, KW_F_ALWAYS},
+};
+KW_TYPE(kw_t_kernel, "kernel", kw_kernel, false, kw_f_kernel);
+
+static const kw_field kw_f_macro_expansion[] = {
+    {"macro", KW_F_STR, offsetof(kw_macro_expansion, macro), NULL, 0},
+    {"location", KW_F_LOC, offsetof(kw_macro_expansion, location), NULL, 0},
+};
+static KW_TYPE(kw_t_macro_expansion, "macro expansion", kw_macro_expansion, true,
+               kw_f_macro_expansion);
+
+static const kw_field kw_f_chain_link[] = {
+    {"function", KW_F_STR, offsetof(kw_chain_link, function), NULL, 0},
+    {"symbol", KW_F_STR, offsetof(kw_chain_link, symbol), NULL, 0},
+    {"location", KW_F_LOC, offsetof(kw_chain_link, location), NULL, 0},
+};
+static KW_TYPE(kw_t_chain_link, "instantiation chain link", kw_chain_link, true, kw_f_chain_link);
+
+/* config is a mapping of four members of kw_launch itself. */
+static const kw_field kw_f_config[] = {
+    {"grid", KW_F_DIM3, offsetof(kw_launch, grid), NULL, 0},
+    {"block", KW_F_DIM3, offsetof(kw_launch, block), NULL, 0},
+    {"shared_mem", KW_F_DIM1, offsetof(kw_launch, shared_mem), NULL, 0},
+    {"stream", KW_F_DIM1, offsetof(kw_launch, stream), NULL, 0},
+};
+static KW_TYPE(kw_t_config, "launch configuration", kw_launch, false, kw_f_config);
+
+static const kw_field kw_f_launch_arg[] = {
+    {"param", KW_F_STR, offsetof(kw_launch_arg, param), NULL, 0},
+    {"expr", KW_F_STR, offsetof(kw_launch_arg, expr), NULL, 0},
+};
+static KW_TYPE(kw_t_launch_arg, "launch argument", kw_launch_arg, true, kw_f_launch_arg);
+
+static const kw_field kw_f_guard[] = {
+    {"kind", KW_F_STR, offsetof(kw_guard, kind), NULL, 0},
+    {"condition", KW_F_STR, offsetof(kw_guard, condition), NULL, 0},
+    {"holds", KW_F_BOOL, offsetof(kw_guard, holds), NULL, 0},
+    {"location", KW_F_LOC, offsetof(kw_guard, location), NULL, 0},
+};
+static KW_TYPE(kw_t_guard, "guard", kw_guard, true, kw_f_guard);
+
+static const kw_field kw_f_launch[] = {
+    {"kernel", KW_F_STR, offsetof(kw_launch, kernel), NULL, 0},
+    {"kernel_name", KW_F_STR, offsetof(kw_launch, kernel_name), NULL, 0},
+    {"kind", KW_F_STR, offsetof(kw_launch, kind), NULL, 0},
+    {"location", KW_F_LOC, offsetof(kw_launch, location), NULL, 0},
+    {"macro_expansions", KW_F_LIST, offsetof(kw_launch, macro_expansions), &kw_t_macro_expansion,
+     0},
+    {"function", KW_F_STR, offsetof(kw_launch, function), NULL, 0},
+    {"function_symbol", KW_F_STR, offsetof(kw_launch, function_symbol), NULL, 0},
+    {"instantiation_chain", KW_F_LIST, offsetof(kw_launch, instantiation_chain), &kw_t_chain_link,
+     0},
+    {"config", KW_F_MAP, 0, &kw_t_config, 0},
+    {"args", KW_F_LIST, offsetof(kw_launch, args), &kw_t_launch_arg, 0},
+    {"guards", KW_F_LIST, offsetof(kw_launch, guards), &kw_t_guard, 0},
+};
+KW_TYPE(kw_t_launch, "launch", kw_launch, false, kw_f_launch);
+
+static const kw_field kw_f_entry[] = {
+    {"name", KW_F_STR, offsetof(kw_entry, name), NULL, 0},
+    {"kind", KW_F_STR, offsetof(kw_entry, kind), NULL, 0},
+    {"function", KW_F_STR, offsetof(kw_entry, function), NULL, 0},
+    {"function_symbol", KW_F_STR, offsetof(kw_entry, function_symbol), NULL, 0},
+    {"module", KW_F_STR, offsetof(kw_entry, module), NULL, 0},
+    {"location", KW_F_LOC, offsetof(kw_entry, location), NULL, 0},
+};
+KW_TYPE(kw_t_entry, "entry", kw_entry, false, kw_f_entry);
+
+static const kw_field kw_f_host_call[] = {
+    {"caller", KW_F_STR, offsetof(kw_host_call, caller), NULL, 0},
+    {"callee", KW_F_STR, offsetof(kw_host_call, callee), NULL, 0},
+    {"caller_name", KW_F_STR, offsetof(kw_host_call, caller_name), NULL, 0},
+    {"callee_name", KW_F_STR, offsetof(kw_host_call, callee_name), NULL, 0},
+    {"location", KW_F_LOC, offsetof(kw_host_call, location), NULL, 0},
+    {"guards", KW_F_LIST, offsetof(kw_host_call, guards), &kw_t_guard, 0},
+};
+KW_TYPE(kw_t_host_call, "host call", kw_host_call, false, kw_f_host_call);
+
+static const kw_field kw_f_producer[] = {
+    {"name", KW_F_STR, offsetof(kw_producer, name), NULL, 0},
+    {"version", KW_F_STR, offsetof(kw_producer, version), NULL, 0},
+    {"clang_version", KW_F_STR, offsetof(kw_producer, clang_version), NULL, 0},
+};
+KW_TYPE(kw_t_producer, "producer", kw_producer, true, kw_f_producer);
+
+static const kw_field kw_f_tu[] = {
+    {"source", KW_F_STR, offsetof(kw_tu, source), NULL, 0},
+    {"object", KW_F_STR, offsetof(kw_tu, object), NULL, 0},
+    {"cuid", KW_F_STR, offsetof(kw_tu, cuid), NULL, 0},
+    {"offload_archs", KW_F_STRS, offsetof(kw_tu, offload_archs), NULL, 0},
+};
+KW_TYPE(kw_t_tu, "translation unit", kw_tu, true, kw_f_tu);
+
+/* The top level after kwalk_schema (which the reader and writer handle
+ * themselves, as it must come first). */
+static const kw_field kw_f_sidecar[] = {
+    {"producer", KW_F_MAP, offsetof(kw_sidecar, producer), &kw_t_producer, KW_F_ALWAYS},
+    {"translation_unit", KW_F_MAP, offsetof(kw_sidecar, tu), &kw_t_tu, KW_F_ALWAYS},
+    {"kernels", KW_F_LIST, offsetof(kw_sidecar, kernels), &kw_t_kernel, KW_F_ALWAYS},
+    {"launches", KW_F_LIST, offsetof(kw_sidecar, launches), &kw_t_launch, KW_F_ALWAYS},
+    {"entries", KW_F_LIST, offsetof(kw_sidecar, entries), &kw_t_entry, KW_F_ALWAYS},
+    {"host_calls", KW_F_LIST, offsetof(kw_sidecar, host_calls), &kw_t_host_call, KW_F_ALWAYS},
+};
+KW_TYPE(kw_t_sidecar, "sidecar", kw_sidecar, false, kw_f_sidecar);
+
+/* ---- Life cycle ----------------------------------------------------------------------------- */
+
+void kw_sidecar_init(kw_sidecar *sc) {
+    memset(sc, 0, sizeof(*sc));
+    kw_arena_init(&sc->arena);
+    sc->schema = KW_SCHEMA_VERSION;
+}
+
+void kw_sidecar_free(kw_sidecar *sc) {
+    kw_arena_free(&sc->arena);
+    kw_sidecar_init(sc);
+}
+
+/* ---- Defaults and deep copy ----------------------------------------------------------------- */
+
+void kw_sc_defaults(const kw_type *t, void *obj) {
+    unsigned char *base = obj;
+    for (size_t i = 0; i < t->nfields; i++) {
+        const kw_field *f = &t->fields[i];
+        if (f->kind == KW_F_BYTES)
+            *(long long *)(base + f->off) = -1;
+        else if (f->kind == KW_F_MAP)
+            kw_sc_defaults(f->sub, base + f->off);
+    }
+}
+
+static kw_status kw_sc_copy_str(kw_arena *a, const char **dst, const char *src) {
+    *dst = src ? kw_arena_strdup(a, src) : NULL;
+    return (src && !*dst) ? KW_ERR : KW_OK;
+}
+
+static kw_status kw_sc_copy_array(kw_arena *a, const kw_field *f, kw_anyarr *dst,
+                                  const kw_anyarr *src) {
+    size_t esize = f->kind == KW_F_STRS ? sizeof(const char *) : f->sub->size;
+    dst->v = NULL;
+    dst->n = dst->cap = 0;
+    if (!src->n)
+        return KW_OK;
+    unsigned char *v = kw_arena_alloc(a, src->n * esize);
+    if (!v)
+        return KW_ERR;
+    dst->v = v;
+    dst->n = dst->cap = src->n;
+    const unsigned char *s = src->v;
+    for (size_t i = 0; i < src->n; i++) {
+        kw_status st = f->kind == KW_F_STRS
+                           ? kw_sc_copy_str(a, (const char **)(v + i * esize),
+                                            *(const char *const *)(s + i * esize))
+                           : kw_sc_copy(a, f->sub, v + i * esize, s + i * esize);
+        if (st != KW_OK)
+            return st;
+    }
+    return KW_OK;
+}
+
+kw_status kw_sc_copy(kw_arena *a, const kw_type *t, void *dst, const void *src) {
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    if (dst != src && t->size)
+        memmove(d, s, t->size); /* scalars; pointers are replaced below */
+    for (size_t i = 0; i < t->nfields; i++) {
+        const kw_field *f = &t->fields[i];
+        kw_status st = KW_OK;
+        switch (f->kind) {
+        case KW_F_STR:
+            st = kw_sc_copy_str(a, (const char **)(d + f->off), *(const char *const *)(s + f->off));
+            break;
+        case KW_F_LOC:
+            st = kw_sc_copy_str(a, &((kw_loc *)(d + f->off))->file,
+                                ((const kw_loc *)(s + f->off))->file);
+            break;
+        case KW_F_DIM3:
+        case KW_F_DIM1:
+            st = kw_sc_copy_str(a, &((kw_config_item *)(d + f->off))->expr,
+                                ((const kw_config_item *)(s + f->off))->expr);
+            break;
+        case KW_F_STRS:
+        case KW_F_LIST:
+        case KW_F_KEYED:
+            st = kw_sc_copy_array(a, f, (kw_anyarr *)(d + f->off), (const kw_anyarr *)(s + f->off));
+            break;
+        case KW_F_MAP: {
+            /* the embedded struct's bytes were copied with the parent's */
+            kw_type inner = *f->sub;
+            inner.size = 0;
+            st = kw_sc_copy(a, &inner, d + f->off, s + f->off);
+            break;
+        }
+        case KW_F_INT:
+        case KW_F_BYTES:
+        case KW_F_BOOL:
+            break;
+        }
+        if (st != KW_OK)
+            return st;
+    }
+    return KW_OK;
+}

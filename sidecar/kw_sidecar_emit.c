@@ -1,0 +1,433 @@
+/* kw_sidecar_emit.c: the YAML writer. Drives libyaml's emitter (events in,
+ * text out through an output handler into a kw_buf) from the schema tables of
+ * kw_sidecar.c, so the output is deterministic: keys in table order, absent
+ * values omitted, block style with small records as flow mappings.
+ *
+ * Strings are written plain when that reads back as the same string in any
+ * YAML resolver, double-quoted when they would look like a number, a boolean
+ * or null ("256", "true", "~", ""), and in whatever style libyaml needs for
+ * special characters; multi-line strings as literal blocks. Invalid UTF-8 is
+ * repaired (each bad byte becomes U+FFFD) rather than failing a whole sidecar.
+ * The document ends with "...", which the reader requires, so that a truncated
+ * file can never be taken for a complete one. */
+#include "kw_sidecar_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "kw_fs.h"
+
+/* ---- libyaml plumbing ----------------------------------------------------------------------- */
+
+static int kw_ye_output(void *data, unsigned char *buffer, size_t size) {
+    kw_buf *b = data;
+    kw_buf_append(b, buffer, size);
+    return !b->oom;
+}
+
+static void kw_ye_emit(kw_ye *e, yaml_event_t *ev, int init_ok) {
+    if (e->failed) {
+        if (init_ok)
+            yaml_event_delete(ev);
+        return;
+    }
+    if (!init_ok) {
+        e->failed = true;
+        kw_fail(e->err, "cannot write YAML: out of memory");
+        return;
+    }
+    /* yaml_emitter_emit takes ownership of the event, also on failure */
+    if (!yaml_emitter_emit(&e->em, ev)) {
+        e->failed = true;
+        kw_fail(e->err, "cannot write YAML: %s", e->em.problem ? e->em.problem : "out of memory");
+    }
+}
+
+static void kw_ye_map_start(kw_ye *e, bool flow) {
+    yaml_event_t ev;
+    int ok = yaml_mapping_start_event_initialize(
+        &ev, NULL, NULL, 1, flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
+    kw_ye_emit(e, &ev, ok);
+}
+
+static void kw_ye_map_end(kw_ye *e) {
+    yaml_event_t ev;
+    int ok = yaml_mapping_end_event_initialize(&ev);
+    kw_ye_emit(e, &ev, ok);
+}
+
+static void kw_ye_seq_start(kw_ye *e, bool flow) {
+    yaml_event_t ev;
+    int ok = yaml_sequence_start_event_initialize(
+        &ev, NULL, NULL, 1, flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE);
+    kw_ye_emit(e, &ev, ok);
+}
+
+static void kw_ye_seq_end(kw_ye *e) {
+    yaml_event_t ev;
+    int ok = yaml_sequence_end_event_initialize(&ev);
+    kw_ye_emit(e, &ev, ok);
+}
+
+static void kw_ye_scalar(kw_ye *e, const char *s, size_t n, yaml_scalar_style_t style) {
+    yaml_event_t ev;
+    int ok = yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)n, 1, 1, style);
+    kw_ye_emit(e, &ev, ok);
+}
+
+/* ---- Scalars -------------------------------------------------------------------------------- */
+
+/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid.
+ * Rejects what libyaml's reader rejects: overlong forms, surrogates, values
+ * above U+10FFFF. */
+static size_t kw_utf8_seq(const unsigned char *s, size_t n) {
+    unsigned c = s[0];
+    size_t w;
+    unsigned v, min;
+    if (c < 0x80)
+        return 1;
+    if ((c & 0xE0) == 0xC0)
+        w = 2, v = c & 0x1F, min = 0x80;
+    else if ((c & 0xF0) == 0xE0)
+        w = 3, v = c & 0x0F, min = 0x800;
+    else if ((c & 0xF8) == 0xF0)
+        w = 4, v = c & 0x07, min = 0x10000;
+    else
+        return 0;
+    if (w > n)
+        return 0;
+    for (size_t i = 1; i < w; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        v = (v << 6) | (s[i] & 0x3F);
+    }
+    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
+        return 0;
+    return w;
+}
+
+/* s as valid UTF-8: s itself, or a repaired copy in e->tmp. */
+static const char *kw_ye_utf8(kw_ye *e, const char *s, size_t *n) {
+    const unsigned char *u = (const unsigned char *)s;
+    size_t len = *n, i = 0;
+    while (i < len) {
+        size_t w = kw_utf8_seq(u + i, len - i);
+        if (!w)
+            break;
+        i += w;
+    }
+    if (i == len)
+        return s;
+    kw_buf_reset(&e->tmp);
+    kw_buf_append(&e->tmp, s, i);
+    while (i < len) {
+        size_t w = kw_utf8_seq(u + i, len - i);
+        if (w) {
+            kw_buf_append(&e->tmp, u + i, w);
+            i += w;
+        } else {
+            kw_buf_puts(&e->tmp, "\xEF\xBF\xBD");
+            i++;
+        }
+    }
+    *n = e->tmp.len;
+    return kw_buf_str(&e->tmp);
+}
+
+static bool kw_ascii_ieq(const char *a, const char *b) {
+    for (; *a && *b; a++, b++) {
+        char x = *a >= 'A' && *a <= 'Z' ? (char)(*a - 'A' + 'a') : *a;
+        if (x != *b)
+            return false;
+    }
+    return *a == *b;
+}
+
+/* Would a YAML 1.1 or 1.2 resolver read this plain scalar as something other
+ * than a string (null, a boolean, a number, a date, a merge key)? */
+static bool kw_ye_looks_typed(const char *s) {
+    static const char *const words[] = {"~",   "null", "true", "false", "yes",  "no", "on",
+                                        "off", "y",    "n",    ".inf",  ".nan", "<<", "="};
+    unsigned char c0 = (unsigned char)s[0], c1 = c0 ? (unsigned char)s[1] : 0;
+    if (!c0)
+        return true;
+    if (c0 >= '0' && c0 <= '9')
+        return true;
+    if ((c0 == '-' || c0 == '+' || c0 == '.') && ((c1 >= '0' && c1 <= '9') || c1 == '.'))
+        return true;
+    for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+        if (kw_ascii_ieq(s, words[i]))
+            return true;
+    return false;
+}
+
+static void kw_ye_str(kw_ye *e, const char *s) {
+    size_t n = strlen(s);
+    s = kw_ye_utf8(e, s, &n);
+    yaml_scalar_style_t style = YAML_ANY_SCALAR_STYLE;
+    if (kw_ye_looks_typed(s))
+        style = YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+    else if (memchr(s, '\n', n))
+        style = YAML_LITERAL_SCALAR_STYLE; /* libyaml falls back to quotes where not allowed */
+    kw_ye_scalar(e, s, n, style);
+}
+
+static void kw_ye_ll(kw_ye *e, long long v) {
+    char num[32];
+    int n = snprintf(num, sizeof(num), "%lld", v);
+    kw_ye_scalar(e, num, (size_t)n, YAML_PLAIN_SCALAR_STYLE);
+}
+
+static void kw_ye_bool(kw_ye *e, bool v) {
+    kw_ye_scalar(e, v ? "true" : "false", v ? 4 : 5, YAML_PLAIN_SCALAR_STYLE);
+}
+
+static void kw_ye_key(kw_ye *e, const char *key) {
+    kw_ye_scalar(e, key, strlen(key), YAML_PLAIN_SCALAR_STYLE);
+}
+
+void kw_ye_key_int(kw_ye *e, const char *key, long long v) {
+    kw_ye_key(e, key);
+    kw_ye_ll(e, v);
+}
+
+/* ---- Records -------------------------------------------------------------------------------- */
+
+static void kw_ye_loc(kw_ye *e, const kw_loc *l) {
+    kw_ye_map_start(e, true);
+    kw_ye_key(e, "file");
+    kw_ye_str(e, l->file);
+    kw_ye_key_int(e, "line", l->line);
+    kw_ye_key_int(e, "column", l->column);
+    kw_ye_map_end(e);
+}
+
+static void kw_ye_config(kw_ye *e, const kw_config_item *c, int dims) {
+    kw_ye_map_start(e, true);
+    if (c->expr) {
+        kw_ye_key(e, "expr");
+        kw_ye_str(e, c->expr);
+    }
+    if (c->has_value) {
+        kw_ye_key(e, "value");
+        if (dims == 3) {
+            kw_ye_seq_start(e, true);
+            for (int i = 0; i < 3; i++)
+                kw_ye_ll(e, c->value[i]);
+            kw_ye_seq_end(e);
+        } else {
+            kw_ye_ll(e, c->value[0]);
+        }
+    }
+    kw_ye_map_end(e);
+}
+
+static bool kw_ye_present(const kw_field *f, const unsigned char *base) {
+    const void *p = base + f->off;
+    if (f->flags & KW_F_ALWAYS)
+        return true;
+    switch (f->kind) {
+    case KW_F_STR:
+        return *(const char *const *)p != NULL;
+    case KW_F_INT:
+    case KW_F_BOOL:
+        return true;
+    case KW_F_BYTES:
+        return *(const long long *)p >= 0;
+    case KW_F_LOC:
+        return ((const kw_loc *)p)->file != NULL;
+    case KW_F_STRS:
+    case KW_F_LIST:
+    case KW_F_KEYED:
+        return ((const kw_anyarr *)p)->n > 0;
+    case KW_F_DIM3:
+    case KW_F_DIM1:
+        return ((const kw_config_item *)p)->expr || ((const kw_config_item *)p)->has_value;
+    case KW_F_MAP:
+        for (size_t i = 0; i < f->sub->nfields; i++)
+            if (kw_ye_present(&f->sub->fields[i], p))
+                return true;
+        return false;
+    }
+    return false;
+}
+
+static void kw_ye_record(kw_ye *e, const kw_type *t, const void *obj);
+
+static void kw_ye_keyed(kw_ye *e, const kw_field *f, const kw_anyarr *arr) {
+    const kw_type *t = f->sub;
+    const kw_field *kf = &t->fields[0];
+    kw_type body = *t; /* the element without its key field */
+    body.fields++;
+    body.nfields--;
+    kw_ye_map_start(e, false);
+    for (size_t i = 0; i < arr->n && !e->failed; i++) {
+        const unsigned char *el = (const unsigned char *)arr->v + i * t->size;
+        const char *k = *(const char *const *)(el + kf->off);
+        if (!k) {
+            e->failed = true;
+            kw_fail(e->err, "cannot write YAML: %s %zu of '%s' has no %s", t->what, i, f->key,
+                    kf->key);
+            return;
+        }
+        for (size_t j = 0; j < i; j++) {
+            const char *o = *(const char *const *)((const unsigned char *)arr->v + j * t->size +
+                                                   kf->off);
+            if (o && strcmp(o, k) == 0) {
+                e->failed = true;
+                kw_fail(e->err, "cannot write YAML: duplicate %s '%s' in '%s'", t->what, k, f->key);
+                return;
+            }
+        }
+        kw_ye_str(e, k);
+        kw_ye_record(e, &body, el);
+    }
+    kw_ye_map_end(e);
+}
+
+static void kw_ye_value(kw_ye *e, const kw_field *f, const unsigned char *base) {
+    const void *p = base + f->off;
+    switch (f->kind) {
+    case KW_F_STR:
+        kw_ye_str(e, *(const char *const *)p);
+        break;
+    case KW_F_INT:
+        kw_ye_ll(e, *(const int *)p);
+        break;
+    case KW_F_BYTES:
+        kw_ye_ll(e, *(const long long *)p);
+        break;
+    case KW_F_BOOL:
+        kw_ye_bool(e, *(const bool *)p);
+        break;
+    case KW_F_LOC:
+        kw_ye_loc(e, p);
+        break;
+    case KW_F_DIM3:
+    case KW_F_DIM1:
+        kw_ye_config(e, p, f->kind == KW_F_DIM3 ? 3 : 1);
+        break;
+    case KW_F_STRS: {
+        const kw_anyarr *a = p;
+        kw_ye_seq_start(e, true);
+        for (size_t i = 0; i < a->n; i++) {
+            const char *s = ((const char *const *)a->v)[i];
+            kw_ye_str(e, s ? s : "");
+        }
+        kw_ye_seq_end(e);
+        break;
+    }
+    case KW_F_LIST: {
+        const kw_anyarr *a = p;
+        kw_ye_seq_start(e, false);
+        for (size_t i = 0; i < a->n; i++)
+            kw_ye_record(e, f->sub, (const unsigned char *)a->v + i * f->sub->size);
+        kw_ye_seq_end(e);
+        break;
+    }
+    case KW_F_KEYED:
+        kw_ye_keyed(e, f, p);
+        break;
+    case KW_F_MAP:
+        kw_ye_record(e, f->sub, p);
+        break;
+    }
+}
+
+void kw_ye_fields(kw_ye *e, const kw_type *t, const void *obj) {
+    const unsigned char *base = obj;
+    for (size_t i = 0; i < t->nfields && !e->failed; i++) {
+        const kw_field *f = &t->fields[i];
+        if ((f->flags & KW_F_REQUIRED) && f->kind == KW_F_STR &&
+            !*(const char *const *)(base + f->off)) {
+            e->failed = true;
+            kw_fail(e->err, "cannot write YAML: a %s has no '%s'", t->what, f->key);
+            return;
+        }
+        if (!kw_ye_present(f, base))
+            continue;
+        kw_ye_key(e, f->key);
+        kw_ye_value(e, f, base);
+    }
+}
+
+static void kw_ye_record(kw_ye *e, const kw_type *t, const void *obj) {
+    kw_ye_map_start(e, t->flow);
+    kw_ye_fields(e, t, obj);
+    kw_ye_map_end(e);
+}
+
+/* ---- Documents ------------------------------------------------------------------------------ */
+
+kw_status kw_ye_begin(kw_ye *e, kw_buf *out, kw_err *err) {
+    memset(e, 0, sizeof(*e));
+    e->err = err;
+    e->out = out;
+    kw_buf_init(&e->tmp);
+    if (!yaml_emitter_initialize(&e->em)) {
+        e->failed = true;
+        return kw_fail(err, "cannot write YAML: out of memory");
+    }
+    yaml_emitter_set_output(&e->em, kw_ye_output, out);
+    yaml_emitter_set_unicode(&e->em, 1);
+    yaml_emitter_set_width(&e->em, -1); /* never fold long lines */
+    yaml_emitter_set_indent(&e->em, 2);
+    yaml_emitter_set_break(&e->em, YAML_LN_BREAK);
+
+    yaml_event_t ev;
+    int ok = yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
+    kw_ye_emit(e, &ev, ok);
+    ok = yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
+    kw_ye_emit(e, &ev, ok);
+    kw_ye_map_start(e, false);
+    return e->failed ? KW_ERR : KW_OK;
+}
+
+kw_status kw_ye_end(kw_ye *e) {
+    yaml_event_t ev;
+    kw_ye_map_end(e);
+    int ok = yaml_document_end_event_initialize(&ev, 0); /* explicit: writes "..." */
+    kw_ye_emit(e, &ev, ok);
+    ok = yaml_stream_end_event_initialize(&ev);
+    kw_ye_emit(e, &ev, ok);
+    if (!e->failed && !yaml_emitter_flush(&e->em)) {
+        e->failed = true;
+        kw_fail(e->err, "cannot write YAML: out of memory");
+    }
+    if (!e->failed && e->out->oom) {
+        e->failed = true;
+        kw_fail(e->err, "cannot write YAML: out of memory");
+    }
+    return e->failed ? KW_ERR : KW_OK;
+}
+
+void kw_ye_free(kw_ye *e) {
+    yaml_emitter_delete(&e->em);
+    kw_buf_free(&e->tmp);
+}
+
+kw_status kw_sidecar_emit(const kw_sidecar *sc, kw_buf *out, kw_err *err) {
+    kw_ye e;
+    size_t start = out->len;
+    kw_ye_begin(&e, out, err);
+    kw_ye_key_int(&e, "kwalk_schema", KW_SCHEMA_VERSION);
+    kw_ye_fields(&e, &kw_t_sidecar, sc);
+    kw_status st = kw_ye_end(&e);
+    kw_ye_free(&e);
+    if (st != KW_OK) {
+        out->len = start; /* leave no partial document behind */
+        if (out->ptr)
+            out->ptr[start] = '\0';
+    }
+    return st;
+}
+
+kw_status kw_sidecar_write_file(const kw_sidecar *sc, const char *path, kw_err *err) {
+    kw_buf b;
+    kw_buf_init(&b);
+    kw_status st = kw_sidecar_emit(sc, &b, err);
+    if (st == KW_OK)
+        st = kw_fs_write_atomic(path, b.ptr, b.len, err);
+    kw_buf_free(&b);
+    return st;
+}

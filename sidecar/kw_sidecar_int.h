@@ -1,0 +1,151 @@
+/* kw_sidecar_int.h: internal interface of the sidecar module, shared by its
+ * .c files only (like SQLite's sqliteInt.h); nothing outside sidecar/ includes
+ * it.
+ *
+ * The YAML form of every struct in kw_sidecar.h is described once, by a table
+ * of fields (kw_type / kw_field, defined in kw_sidecar.c). The writer
+ * (kw_sidecar_emit.c), the reader (kw_sidecar_parse.c), the deep copy used by
+ * the merge and the index (kw_sidecar.c) all walk the same tables, so the key
+ * order, the omission rules and the types cannot disagree between them.
+ *
+ * Adding a member to a struct of kw_sidecar.h: add the member, add one row to
+ * its table in kw_sidecar.c, document the key in docs/sidecar-schema.md. */
+#ifndef KW_SIDECAR_INT_H
+#define KW_SIDECAR_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <yaml.h>
+
+#include "kw_sidecar.h"
+#include "kw_symmap.h"
+
+/* ---- Schema tables -------------------------------------------------------------------------- */
+
+typedef enum kw_fkind {
+    KW_F_STR,   /* const char *: a string; omitted when NULL */
+    KW_F_INT,   /* int: always written */
+    KW_F_BYTES, /* long long: omitted when < 0; -1 when absent */
+    KW_F_BOOL,  /* bool: always written */
+    KW_F_LOC,   /* kw_loc: {file, line, column}; omitted when file is NULL */
+    KW_F_STRS,  /* KW_ARRAY(const char *): a flow sequence of strings */
+    KW_F_LIST,  /* KW_ARRAY(sub): a sequence of mappings; omitted when empty */
+    KW_F_MAP,   /* an embedded struct of type sub, written as a mapping; omitted when all its
+                   fields are */
+    KW_F_KEYED, /* KW_ARRAY(sub): a mapping keyed by the element's first field (a string), the
+                   value being the mapping of the element's other fields */
+    KW_F_DIM3,  /* kw_config_item: {expr, value: [x, y, z]} */
+    KW_F_DIM1,  /* kw_config_item: {expr, value: N} */
+} kw_fkind;
+
+enum {
+    KW_F_ALWAYS = 1u,  /* written even when empty (lists: as []) */
+    KW_F_REQUIRED = 2u /* a string that must be present (reader and writer check) */
+};
+
+typedef struct kw_type kw_type;
+
+typedef struct kw_field {
+    const char *key;
+    kw_fkind kind;
+    size_t off;         /* offset of the member in the struct */
+    const kw_type *sub; /* element or embedded type for LIST, MAP, KEYED */
+    unsigned flags;
+} kw_field;
+
+struct kw_type {
+    const char *what; /* used in messages: "kernel" */
+    size_t size;      /* sizeof the struct (array element size) */
+    bool flow;        /* written as a flow mapping {a: 1, b: 2} */
+    const kw_field *fields;
+    size_t nfields;   /* at most 64 */
+};
+
+/* The generic view of any KW_ARRAY(T): same layout for every T. */
+typedef struct kw_anyarr {
+    void *v;
+    size_t n, cap;
+} kw_anyarr;
+
+#define KW_N(a) (sizeof(a) / sizeof((a)[0]))
+/* Define a kw_type named var for struct T from the field table rows. */
+#define KW_TYPE(var, what_, T, flow_, rows)                                                        \
+    const kw_type var = {what_, sizeof(T), flow_, rows, KW_N(rows)}
+
+extern const kw_type kw_t_kernel, kw_t_kernel_arch, kw_t_launch, kw_t_entry, kw_t_host_call;
+extern const kw_type kw_t_producer, kw_t_tu, kw_t_sidecar;
+
+/* Deep-copy src (of type t) into dst, every string and array into arena a.
+ * dst may be a fresh zeroed slot. Returns KW_ERR only when out of memory. */
+kw_status kw_sc_copy(kw_arena *a, const kw_type *t, void *dst, const void *src);
+/* Set the defaults of a fresh zeroed struct of type t (bytes = -1, ...). */
+void kw_sc_defaults(const kw_type *t, void *obj);
+
+/* ---- Merge (kw_sidecar_merge.c) ------------------------------------------------------------- */
+
+/* Merge kernel k into kernels (a KW_ARRAY(kw_kernel) in arena a) whose
+ * symbols are indexed by map: a kernel of the same symbol gains k's archs it
+ * lacks, otherwise a deep copy of k is appended. k->symbol must be set. */
+kw_status kw_sc_merge_kernel(kw_arena *a, kw_anyarr *kernels, kw_symmap *map, const kw_kernel *k,
+                             kw_err *err);
+
+/* ---- Writer (kw_sidecar_emit.c) ------------------------------------------------------------- */
+
+typedef struct kw_ye {
+    yaml_emitter_t em;
+    bool failed;  /* sticky: once set, every call is a no-op */
+    kw_err *err;
+    kw_buf *out;
+    kw_buf tmp;   /* scratch for repaired UTF-8 */
+} kw_ye;
+
+/* Start a document whose top level is a block mapping. */
+kw_status kw_ye_begin(kw_ye *e, kw_buf *out, kw_err *err);
+/* Close the top-level mapping and the document (with its "..." end marker). */
+kw_status kw_ye_end(kw_ye *e);
+void kw_ye_free(kw_ye *e);
+void kw_ye_key_int(kw_ye *e, const char *key, long long v);
+/* Write fields of t found in obj (a key/value pair each, in table order). */
+void kw_ye_fields(kw_ye *e, const kw_type *t, const void *obj);
+
+/* ---- Reader (kw_sidecar_parse.c) ------------------------------------------------------------ */
+
+enum { KW_YP_MAXDEPTH = 32 };
+
+typedef struct kw_yp {
+    yaml_parser_t parser;
+    yaml_event_t ev; /* the current event, valid when have is true */
+    bool have;
+    const char *name; /* the file name, for messages */
+    const char *text; /* the input, to turn byte offsets into lines */
+    size_t len;
+    kw_arena *arena;
+    kw_err *err;
+    int depth; /* the path to the node being read, for messages */
+    struct {
+        const char *key; /* NULL for a sequence index */
+        size_t idx;
+    } path[KW_YP_MAXDEPTH];
+} kw_yp;
+
+/* Start reading: the document must be a mapping; on success the next call is
+ * kw_yp_next_key. */
+kw_status kw_yp_begin(kw_yp *p, const char *name, const char *text, size_t len, kw_arena *a,
+                      kw_err *err);
+/* Finish: the top-level mapping ended; check the "..." end marker and that a
+ * single document was given. */
+kw_status kw_yp_end(kw_yp *p);
+void kw_yp_free(kw_yp *p);
+/* Next key of the current mapping: *key is NULL at the mapping's end (which is
+ * consumed). The key is valid until the next call into the reader. */
+kw_status kw_yp_next_key(kw_yp *p, const char **key);
+/* Read the value of the key just returned, as field f of type t in obj, or
+ * skip it when f is NULL. *seen tracks duplicate keys (bit per field). */
+kw_status kw_yp_field(kw_yp *p, const kw_type *t, void *obj, const char *key, uint64_t *seen);
+/* Read an integer value for key. */
+kw_status kw_yp_int(kw_yp *p, const char *key, long long *v);
+/* Fail with "<name>: line N: <path>: <message>" at the current event. */
+kw_status kw_yp_fail(kw_yp *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,78 @@
+/* kw_sidecar_merge.c: merging kernels by symbol. The host job merges the
+ * fragments of its device jobs (one per --offload-arch) into one sidecar, and
+ * `kwalk index` merges the kernels of many sidecars into one table. A kernel
+ * is one instantiation, named by its device symbol: the first record of a
+ * symbol is kept whole, later ones only contribute the archs it lacks (an arch
+ * already present keeps its first record). */
+#include "kw_sidecar_int.h"
+
+#include <string.h>
+
+static bool kw_merge_has_arch(const kw_kernel *k, const char *arch) {
+    for (size_t i = 0; i < k->archs.n; i++)
+        if (k->archs.v[i].arch && !strcmp(k->archs.v[i].arch, arch))
+            return true;
+    return false;
+}
+
+static kw_status kw_merge_archs(kw_arena *a, kw_kernel *dst, const kw_kernel *src, kw_err *err) {
+    for (size_t i = 0; i < src->archs.n; i++) {
+        const kw_kernel_arch *sa = &src->archs.v[i];
+        if (!sa->arch || kw_merge_has_arch(dst, sa->arch))
+            continue;
+        kw_kernel_arch *da = KW_PUSH(a, dst->archs);
+        if (!da || kw_sc_copy(a, &kw_t_kernel_arch, da, sa) != KW_OK)
+            return kw_fail(err, "out of memory merging kernel %s", src->symbol);
+    }
+    return KW_OK;
+}
+
+kw_status kw_sc_merge_kernel(kw_arena *a, kw_anyarr *kernels, kw_symmap *map, const kw_kernel *k,
+                             kw_err *err) {
+    size_t *at = kw_symmap_get(map, k->symbol);
+    if (at)
+        return kw_merge_archs(a, (kw_kernel *)kernels->v + *at, k, err);
+    kw_kernel *nk = kw_arena_grow(a, &kernels->v, &kernels->n, &kernels->cap, sizeof(kw_kernel));
+    if (!nk || kw_sc_copy(a, &kw_t_kernel, nk, k) != KW_OK ||
+        kw_symmap_put(map, nk->symbol, kernels->n - 1) != KW_OK)
+        return kw_fail(err, "out of memory merging kernel %s", k->symbol);
+    return KW_OK;
+}
+
+static kw_status kw_merge_offload_archs(kw_sidecar *dst, const kw_sidecar *frag, kw_err *err) {
+    for (size_t i = 0; i < frag->tu.offload_archs.n; i++) {
+        const char *arch = frag->tu.offload_archs.v[i];
+        bool have = !arch;
+        for (size_t j = 0; j < dst->tu.offload_archs.n && !have; j++)
+            have = dst->tu.offload_archs.v[j] && !strcmp(dst->tu.offload_archs.v[j], arch);
+        if (have)
+            continue;
+        const char **slot = KW_PUSH(&dst->arena, dst->tu.offload_archs);
+        if (!slot || !(*slot = kw_arena_strdup(&dst->arena, arch)))
+            return kw_fail(err, "out of memory merging offload archs");
+    }
+    return KW_OK;
+}
+
+kw_status kw_sidecar_merge_kernels(kw_sidecar *dst, const kw_sidecar *frag, kw_err *err) {
+    kw_symmap map;
+    kw_symmap_init(&map);
+    kw_status st = KW_OK;
+    for (size_t i = 0; i < dst->kernels.n && st == KW_OK; i++) {
+        const char *sym = dst->kernels.v[i].symbol;
+        if (sym && !kw_symmap_get(&map, sym) && kw_symmap_put(&map, sym, i) != KW_OK)
+            st = kw_fail(err, "out of memory merging kernels");
+    }
+    for (size_t i = 0; i < frag->kernels.n && st == KW_OK; i++) {
+        const kw_kernel *k = &frag->kernels.v[i];
+        if (!k->symbol)
+            st = kw_fail(err, "cannot merge kernel %zu (%s): it has no symbol", i,
+                         k->name ? k->name : "unnamed");
+        else
+            st = kw_sc_merge_kernel(&dst->arena, (kw_anyarr *)&dst->kernels, &map, k, err);
+    }
+    if (st == KW_OK)
+        st = kw_merge_offload_archs(dst, frag, err);
+    kw_symmap_free(&map);
+    return st;
+}

@@ -1,0 +1,597 @@
+/* kw_sidecar_parse.c: the YAML reader. Pulls libyaml parser events one at a
+ * time and fills the structs of kw_sidecar.h directly from the schema tables
+ * of kw_sidecar.c (no intermediate node tree: an index of 10,000 kernels is
+ * read in one pass).
+ *
+ * Rules: unknown keys are skipped whole (forward compatibility within a
+ * schema version); a plain null ("~", "null" or nothing) means "absent" for
+ * any key; integers and booleans must be plain scalars; a key may appear once
+ * per mapping; aliases are refused. Every error is one line:
+ * "<file>: line N: <path>: <problem>", e.g.
+ * "a.kwalk.yaml: line 12: kernels[0].location.line: expected an integer, got \"x\"". */
+#include "kw_sidecar_int.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kw_fs.h"
+
+/* ---- Events --------------------------------------------------------------------------------- */
+
+static size_t kw_yp_line_of(const kw_yp *p, size_t offset) {
+    size_t line = 1;
+    for (size_t i = 0; i < offset && i < p->len; i++)
+        line += p->text[i] == '\n';
+    return line;
+}
+
+static kw_status kw_yp_syntax(kw_yp *p) {
+    const yaml_parser_t *y = &p->parser;
+    if (y->error == YAML_MEMORY_ERROR || !y->problem)
+        return kw_fail(p->err, "%s: out of memory", p->name);
+    if (y->error == YAML_READER_ERROR) {
+        if (y->problem_value >= 0)
+            return kw_fail(p->err, "%s: line %zu: %s (byte 0x%02X)", p->name,
+                           kw_yp_line_of(p, y->problem_offset), y->problem, y->problem_value);
+        return kw_fail(p->err, "%s: line %zu: %s", p->name, kw_yp_line_of(p, y->problem_offset),
+                       y->problem);
+    }
+    if (y->context)
+        return kw_fail(p->err, "%s: line %zu: %s (%s at line %zu)", p->name,
+                       y->problem_mark.line + 1, y->problem, y->context, y->context_mark.line + 1);
+    return kw_fail(p->err, "%s: line %zu: %s", p->name, y->problem_mark.line + 1, y->problem);
+}
+
+static kw_status kw_yp_failv(kw_yp *p, size_t line, const char *fmt, va_list ap) {
+    char path[256] = "", msg[300];
+    size_t used = 0;
+    for (int i = 0; i < p->depth && i < KW_YP_MAXDEPTH && used < sizeof(path); i++) {
+        int n = p->path[i].key ? snprintf(path + used, sizeof(path) - used, "%s%s",
+                                          i ? "." : "", p->path[i].key)
+                               : snprintf(path + used, sizeof(path) - used, "[%zu]",
+                                          p->path[i].idx);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    if (path[0])
+        return kw_fail(p->err, "%s: line %zu: %s: %s", p->name, line, path, msg);
+    return kw_fail(p->err, "%s: line %zu: %s", p->name, line, msg);
+}
+
+/* Fail at a given (1-based) line. */
+static kw_status kw_yp_fail_at(kw_yp *p, size_t line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static kw_status kw_yp_fail_at(kw_yp *p, size_t line, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    kw_status st = kw_yp_failv(p, line, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+/* Fail at the current event. */
+kw_status kw_yp_fail(kw_yp *p, const char *fmt, ...) {
+    size_t line = p->have ? p->ev.start_mark.line + 1 : p->parser.mark.line + 1;
+    va_list ap;
+    va_start(ap, fmt);
+    kw_status st = kw_yp_failv(p, line, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+/* Make p->ev the next event (if it is not already). */
+static kw_status kw_yp_peek(kw_yp *p) {
+    if (p->have)
+        return KW_OK;
+    if (!yaml_parser_parse(&p->parser, &p->ev))
+        return kw_yp_syntax(p);
+    p->have = true;
+    if (p->ev.type == YAML_ALIAS_EVENT)
+        return kw_yp_fail(p, "YAML aliases (*%s) are not supported", p->ev.data.alias.anchor);
+    return KW_OK;
+}
+
+static void kw_yp_consume(kw_yp *p) {
+    yaml_event_delete(&p->ev);
+    p->have = false;
+}
+
+static void kw_yp_push(kw_yp *p, const char *key, size_t idx) {
+    if (p->depth < KW_YP_MAXDEPTH) {
+        p->path[p->depth].key = key;
+        p->path[p->depth].idx = idx;
+    }
+    p->depth++;
+}
+
+static void kw_yp_pop(kw_yp *p) {
+    p->depth--;
+}
+
+static const char *kw_yp_what(const yaml_event_t *ev) {
+    switch (ev->type) {
+    case YAML_MAPPING_START_EVENT:
+        return "a mapping";
+    case YAML_SEQUENCE_START_EVENT:
+        return "a sequence";
+    case YAML_SCALAR_EVENT:
+        return ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE ? "a scalar" : "a quoted string";
+    default:
+        return "the end of a collection";
+    }
+}
+
+static bool kw_yp_is_null(const yaml_event_t *ev) {
+    if (ev->type != YAML_SCALAR_EVENT || ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+        return false;
+    const char *v = (const char *)ev->data.scalar.value;
+    return !v[0] || !strcmp(v, "~") || !strcmp(v, "null") || !strcmp(v, "Null") ||
+           !strcmp(v, "NULL");
+}
+
+/* Consume the current node whatever it is (an unknown key's value). */
+static kw_status kw_yp_skip(kw_yp *p) {
+    size_t depth = 0;
+    do {
+        if (kw_yp_peek(p) != KW_OK)
+            return KW_ERR;
+        switch (p->ev.type) {
+        case YAML_MAPPING_START_EVENT:
+        case YAML_SEQUENCE_START_EVENT:
+            depth++;
+            break;
+        case YAML_MAPPING_END_EVENT:
+        case YAML_SEQUENCE_END_EVENT:
+            depth--;
+            break;
+        default:
+            break;
+        }
+        kw_yp_consume(p);
+    } while (depth > 0);
+    return KW_OK;
+}
+
+/* Expect the start of a collection of the given type; consumes it. *line (if
+ * not NULL) gets its 1-based line. */
+static kw_status kw_yp_expect(kw_yp *p, yaml_event_type_t type, size_t *line) {
+    if (kw_yp_peek(p) != KW_OK)
+        return KW_ERR;
+    if (p->ev.type != type)
+        return kw_yp_fail(p, "expected %s, got %s",
+                          type == YAML_MAPPING_START_EVENT ? "a mapping" : "a sequence",
+                          kw_yp_what(&p->ev));
+    if (line)
+        *line = p->ev.start_mark.line + 1;
+    kw_yp_consume(p);
+    return KW_OK;
+}
+
+kw_status kw_yp_next_key(kw_yp *p, const char **key) {
+    *key = NULL;
+    if (kw_yp_peek(p) != KW_OK)
+        return KW_ERR;
+    if (p->ev.type == YAML_MAPPING_END_EVENT) {
+        kw_yp_consume(p);
+        return KW_OK;
+    }
+    if (p->ev.type != YAML_SCALAR_EVENT)
+        return kw_yp_fail(p, "expected a key, got %s", kw_yp_what(&p->ev));
+    *key = (const char *)p->ev.data.scalar.value;
+    return KW_OK;
+}
+
+/* Is there a next element in the current sequence? Consumes its end. */
+static kw_status kw_yp_next_item(kw_yp *p, bool *more) {
+    if (kw_yp_peek(p) != KW_OK)
+        return KW_ERR;
+    *more = p->ev.type != YAML_SEQUENCE_END_EVENT;
+    if (!*more)
+        kw_yp_consume(p);
+    return KW_OK;
+}
+
+/* ---- Scalars -------------------------------------------------------------------------------- */
+
+static kw_status kw_yp_scalar(kw_yp *p, const char *want) {
+    if (kw_yp_peek(p) != KW_OK)
+        return KW_ERR;
+    if (p->ev.type != YAML_SCALAR_EVENT)
+        return kw_yp_fail(p, "expected %s, got %s", want, kw_yp_what(&p->ev));
+    return KW_OK;
+}
+
+static kw_status kw_yp_str(kw_yp *p, const char **out) {
+    if (kw_yp_scalar(p, "a string") != KW_OK)
+        return KW_ERR;
+    const char *v = (const char *)p->ev.data.scalar.value;
+    size_t n = p->ev.data.scalar.length;
+    if (memchr(v, '\0', n))
+        return kw_yp_fail(p, "strings must not contain NUL characters");
+    *out = kw_arena_strndup(p->arena, v, n);
+    if (!*out)
+        return kw_fail(p->err, "%s: out of memory", p->name);
+    kw_yp_consume(p);
+    return KW_OK;
+}
+
+static kw_status kw_yp_ll(kw_yp *p, long long lo, long long hi, long long *out) {
+    if (kw_yp_scalar(p, "an integer") != KW_OK)
+        return KW_ERR;
+    const char *v = (const char *)p->ev.data.scalar.value;
+    if (p->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+        return kw_yp_fail(p, "expected an integer, got a quoted string \"%.40s\"", v);
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (!v[0] || *end || errno == ERANGE || (v[0] == ' ') || x < lo || x > hi)
+        return kw_yp_fail(p, "expected an integer, got \"%.40s\"", v);
+    *out = x;
+    kw_yp_consume(p);
+    return KW_OK;
+}
+
+kw_status kw_yp_int(kw_yp *p, const char *key, long long *v) {
+    kw_yp_consume(p); /* the key */
+    kw_yp_push(p, key, 0);
+    kw_status st = kw_yp_ll(p, -0x7FFFFFFFLL - 1, 0x7FFFFFFFLL, v);
+    kw_yp_pop(p);
+    return st;
+}
+
+static kw_status kw_yp_bool(kw_yp *p, bool *out) {
+    if (kw_yp_scalar(p, "true or false") != KW_OK)
+        return KW_ERR;
+    const char *v = (const char *)p->ev.data.scalar.value;
+    bool plain = p->ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+    if (plain && (!strcmp(v, "true") || !strcmp(v, "True") || !strcmp(v, "TRUE")))
+        *out = true;
+    else if (plain && (!strcmp(v, "false") || !strcmp(v, "False") || !strcmp(v, "FALSE")))
+        *out = false;
+    else
+        return kw_yp_fail(p, "expected true or false, got \"%.40s\"", v);
+    kw_yp_consume(p);
+    return KW_OK;
+}
+
+/* ---- Records -------------------------------------------------------------------------------- */
+
+static kw_status kw_yp_value(kw_yp *p, const kw_field *f, unsigned char *base);
+
+static const kw_field *kw_yp_lookup(const kw_type *t, const char *key, size_t *i) {
+    for (*i = 0; *i < t->nfields; (*i)++)
+        if (!strcmp(t->fields[*i].key, key))
+            return &t->fields[*i];
+    return NULL;
+}
+
+kw_status kw_yp_field(kw_yp *p, const kw_type *t, void *obj, const char *key, uint64_t *seen) {
+    size_t i;
+    const kw_field *f = t ? kw_yp_lookup(t, key, &i) : NULL;
+    if (!f) {
+        kw_yp_consume(p); /* an unknown key: skip its value */
+        return kw_yp_skip(p);
+    }
+    if (*seen & (1ull << i))
+        return kw_yp_fail(p, "duplicate key '%s'", f->key);
+    *seen |= 1ull << i;
+    kw_yp_consume(p);
+    kw_yp_push(p, f->key, 0);
+    kw_status st = kw_yp_value(p, f, obj);
+    kw_yp_pop(p);
+    return st;
+}
+
+/* The fields of t from the mapping that starts at the current event. */
+static kw_status kw_yp_record(kw_yp *p, const kw_type *t, void *obj) {
+    size_t line;
+    if (kw_yp_expect(p, YAML_MAPPING_START_EVENT, &line) != KW_OK)
+        return KW_ERR;
+    uint64_t seen = 0;
+    for (;;) {
+        const char *key;
+        if (kw_yp_next_key(p, &key) != KW_OK)
+            return KW_ERR;
+        if (!key)
+            break;
+        if (kw_yp_field(p, t, obj, key, &seen) != KW_OK)
+            return KW_ERR;
+    }
+    for (size_t i = 0; i < t->nfields; i++) {
+        const kw_field *f = &t->fields[i];
+        if ((f->flags & KW_F_REQUIRED) && f->kind == KW_F_STR &&
+            !*(const char **)((unsigned char *)obj + f->off))
+            return kw_yp_fail_at(p, line, "this %s has no '%s'", t->what, f->key);
+    }
+    return KW_OK;
+}
+
+static kw_status kw_yp_loc(kw_yp *p, kw_loc *l) {
+    static const kw_field rows[] = {
+        {"file", KW_F_STR, offsetof(kw_loc, file), NULL, 0},
+        {"line", KW_F_INT, offsetof(kw_loc, line), NULL, 0},
+        {"column", KW_F_INT, offsetof(kw_loc, column), NULL, 0},
+    };
+    static KW_TYPE(loc_type, "location", kw_loc, true, rows);
+    return kw_yp_record(p, &loc_type, l);
+}
+
+static kw_status kw_yp_config(kw_yp *p, kw_config_item *c, int dims) {
+    if (kw_yp_expect(p, YAML_MAPPING_START_EVENT, NULL) != KW_OK)
+        return KW_ERR;
+    c->dims = dims;
+    uint64_t seen = 0;
+    for (;;) {
+        const char *key;
+        if (kw_yp_next_key(p, &key) != KW_OK)
+            return KW_ERR;
+        if (!key)
+            return KW_OK;
+        int which = !strcmp(key, "expr") ? 1 : !strcmp(key, "value") ? 2 : 0;
+        if (!which) {
+            kw_yp_consume(p);
+            if (kw_yp_skip(p) != KW_OK)
+                return KW_ERR;
+            continue;
+        }
+        if (seen & (1u << which))
+            return kw_yp_fail(p, "duplicate key '%s'", key);
+        seen |= 1u << which;
+        kw_yp_consume(p);
+        kw_yp_push(p, which == 1 ? "expr" : "value", 0);
+        kw_status st = KW_OK;
+        if (kw_yp_peek(p) != KW_OK) {
+            st = KW_ERR;
+        } else if (kw_yp_is_null(&p->ev)) {
+            kw_yp_consume(p);
+        } else if (which == 1) {
+            st = kw_yp_str(p, &c->expr);
+        } else if (dims == 1) {
+            st = kw_yp_ll(p, LLONG_MIN, LLONG_MAX, &c->value[0]);
+            c->has_value = st == KW_OK;
+        } else if ((st = kw_yp_expect(p, YAML_SEQUENCE_START_EVENT, NULL)) == KW_OK) {
+            int i = 0;
+            for (;; i++) {
+                bool more;
+                if ((st = kw_yp_next_item(p, &more)) != KW_OK || !more)
+                    break;
+                if (i == 3) {
+                    st = kw_yp_fail(p, "expected 3 integers [x, y, z], got more");
+                    break;
+                }
+                kw_yp_push(p, NULL, (size_t)i);
+                st = kw_yp_ll(p, LLONG_MIN, LLONG_MAX, &c->value[i]);
+                kw_yp_pop(p);
+                if (st != KW_OK)
+                    break;
+            }
+            if (st == KW_OK && i != 3)
+                st = kw_yp_fail(p, "expected 3 integers [x, y, z], got %d", i);
+            c->has_value = st == KW_OK;
+        }
+        kw_yp_pop(p);
+        if (st != KW_OK)
+            return KW_ERR;
+    }
+}
+
+static kw_status kw_yp_oom(kw_yp *p) {
+    return kw_fail(p->err, "%s: out of memory", p->name);
+}
+
+static kw_status kw_yp_keyed(kw_yp *p, const kw_field *f, kw_anyarr *arr) {
+    const kw_type *t = f->sub;
+    const kw_field *kf = &t->fields[0];
+    kw_type body = *t;
+    body.fields++;
+    body.nfields--;
+    if (kw_yp_expect(p, YAML_MAPPING_START_EVENT, NULL) != KW_OK)
+        return KW_ERR;
+    for (;;) {
+        const char *key;
+        if (kw_yp_next_key(p, &key) != KW_OK)
+            return KW_ERR;
+        if (!key)
+            return KW_OK;
+        for (size_t j = 0; j < arr->n; j++) {
+            const char *o = *(const char **)((unsigned char *)arr->v + j * t->size + kf->off);
+            if (!strcmp(o, key))
+                return kw_yp_fail(p, "duplicate %s '%s'", t->what, key);
+        }
+        unsigned char *el = kw_arena_grow(p->arena, &arr->v, &arr->n, &arr->cap, t->size);
+        if (!el)
+            return kw_yp_oom(p);
+        kw_sc_defaults(t, el);
+        if (kw_yp_str(p, (const char **)(el + kf->off)) != KW_OK)
+            return KW_ERR;
+        kw_status st = KW_OK;
+        kw_yp_push(p, *(const char **)(el + kf->off), 0);
+        if (kw_yp_peek(p) != KW_OK)
+            st = KW_ERR;
+        else if (kw_yp_is_null(&p->ev))
+            kw_yp_consume(p);
+        else
+            st = kw_yp_record(p, &body, el);
+        kw_yp_pop(p);
+        if (st != KW_OK)
+            return KW_ERR;
+    }
+}
+
+static kw_status kw_yp_list(kw_yp *p, const kw_field *f, kw_anyarr *arr) {
+    if (kw_yp_expect(p, YAML_SEQUENCE_START_EVENT, NULL) != KW_OK)
+        return KW_ERR;
+    size_t esize = f->kind == KW_F_STRS ? sizeof(const char *) : f->sub->size;
+    for (size_t i = 0;; i++) {
+        bool more;
+        if (kw_yp_next_item(p, &more) != KW_OK)
+            return KW_ERR;
+        if (!more)
+            return KW_OK;
+        unsigned char *el = kw_arena_grow(p->arena, &arr->v, &arr->n, &arr->cap, esize);
+        if (!el)
+            return kw_yp_oom(p);
+        kw_yp_push(p, NULL, i);
+        kw_status st;
+        if (f->kind == KW_F_STRS) {
+            st = kw_yp_str(p, (const char **)el);
+        } else {
+            kw_sc_defaults(f->sub, el);
+            st = kw_yp_record(p, f->sub, el);
+        }
+        kw_yp_pop(p);
+        if (st != KW_OK)
+            return KW_ERR;
+    }
+}
+
+static kw_status kw_yp_value(kw_yp *p, const kw_field *f, unsigned char *base) {
+    void *at = base + f->off;
+    if (kw_yp_peek(p) != KW_OK)
+        return KW_ERR;
+    if (kw_yp_is_null(&p->ev) && f->kind != KW_F_STR) {
+        kw_yp_consume(p); /* absent: keep the default */
+        return KW_OK;
+    }
+    long long v;
+    switch (f->kind) {
+    case KW_F_STR:
+        if (kw_yp_is_null(&p->ev)) {
+            kw_yp_consume(p);
+            *(const char **)at = NULL;
+            return KW_OK;
+        }
+        return kw_yp_str(p, (const char **)at);
+    case KW_F_INT:
+        if (kw_yp_ll(p, -0x7FFFFFFFLL - 1, 0x7FFFFFFFLL, &v) != KW_OK)
+            return KW_ERR;
+        *(int *)at = (int)v;
+        return KW_OK;
+    case KW_F_BYTES:
+        return kw_yp_ll(p, LLONG_MIN, LLONG_MAX, (long long *)at);
+    case KW_F_BOOL:
+        return kw_yp_bool(p, (bool *)at);
+    case KW_F_LOC:
+        return kw_yp_loc(p, at);
+    case KW_F_DIM3:
+        return kw_yp_config(p, at, 3);
+    case KW_F_DIM1:
+        return kw_yp_config(p, at, 1);
+    case KW_F_STRS:
+    case KW_F_LIST:
+        return kw_yp_list(p, f, at);
+    case KW_F_KEYED:
+        return kw_yp_keyed(p, f, at);
+    case KW_F_MAP:
+        return kw_yp_record(p, f->sub, at);
+    }
+    return KW_OK;
+}
+
+/* ---- Documents ------------------------------------------------------------------------------ */
+
+kw_status kw_yp_begin(kw_yp *p, const char *name, const char *text, size_t len, kw_arena *a,
+                      kw_err *err) {
+    memset(p, 0, sizeof(*p));
+    p->name = name;
+    p->text = text;
+    p->len = len;
+    p->arena = a;
+    p->err = err;
+    if (!yaml_parser_initialize(&p->parser))
+        return kw_fail(err, "%s: out of memory", name);
+    yaml_parser_set_input_string(&p->parser, (const unsigned char *)text, len);
+    if (kw_yp_peek(p) != KW_OK)
+        return KW_ERR;
+    kw_yp_consume(p); /* stream start */
+    if (kw_yp_peek(p) != KW_OK)
+        return KW_ERR;
+    if (p->ev.type == YAML_STREAM_END_EVENT)
+        return kw_fail(err, "%s: line 1: empty file (truncated?)", name);
+    kw_yp_consume(p); /* document start */
+    if (kw_yp_peek(p) != KW_OK)
+        return KW_ERR;
+    if (p->ev.type != YAML_MAPPING_START_EVENT)
+        return kw_yp_fail(p, "expected a mapping at the top level, got %s", kw_yp_what(&p->ev));
+    kw_yp_consume(p);
+    return KW_OK;
+}
+
+kw_status kw_yp_end(kw_yp *p) {
+    if (kw_yp_peek(p) != KW_OK)
+        return KW_ERR;
+    if (p->ev.type != YAML_DOCUMENT_END_EVENT) /* cannot happen after a mapping end */
+        return kw_yp_fail(p, "expected the end of the document");
+    if (p->ev.data.document_end.implicit)
+        return kw_yp_fail(p, "truncated: the document does not end with '...'");
+    kw_yp_consume(p);
+    if (kw_yp_peek(p) != KW_OK)
+        return KW_ERR;
+    if (p->ev.type != YAML_STREAM_END_EVENT)
+        return kw_yp_fail(p, "more than one YAML document");
+    kw_yp_consume(p);
+    return KW_OK;
+}
+
+void kw_yp_free(kw_yp *p) {
+    if (p->have)
+        kw_yp_consume(p);
+    yaml_parser_delete(&p->parser);
+}
+
+kw_status kw_sidecar_parse(kw_sidecar *sc, const char *name, const char *text, size_t len,
+                           kw_err *err) {
+    kw_sidecar_init(sc);
+    kw_yp p;
+    kw_status st = kw_yp_begin(&p, name, text, len, &sc->arena, err);
+    bool have_schema = false;
+    uint64_t seen = 0;
+    while (st == KW_OK) {
+        const char *key;
+        if ((st = kw_yp_next_key(&p, &key)) != KW_OK || !key)
+            break;
+        if (!strcmp(key, "kwalk_schema") && !have_schema) {
+            long long v;
+            if ((st = kw_yp_int(&p, "kwalk_schema", &v)) != KW_OK)
+                break;
+            if (v != KW_SCHEMA_VERSION) {
+                st = kw_fail(err, "%s: unsupported kwalk_schema %lld (this kwalk reads %d)", name,
+                             v, KW_SCHEMA_VERSION);
+                break;
+            }
+            have_schema = true;
+            sc->schema = (int)v;
+        } else if (!strcmp(key, "kwalk_index")) {
+            st = kw_fail(err, "%s: a kwalk index, not a sidecar", name);
+        } else {
+            st = kw_yp_field(&p, &kw_t_sidecar, sc, key, &seen);
+        }
+    }
+    if (st == KW_OK && !have_schema)
+        st = kw_fail(err, "%s: unsupported kwalk_schema: missing (this kwalk reads %d)", name,
+                     KW_SCHEMA_VERSION);
+    if (st == KW_OK)
+        st = kw_yp_end(&p);
+    kw_yp_free(&p);
+    if (st != KW_OK)
+        kw_sidecar_free(sc);
+    return st;
+}
+
+kw_status kw_sidecar_read_file(kw_sidecar *sc, const char *path, kw_err *err) {
+    char *text;
+    size_t len;
+    if (kw_fs_read(path, &text, &len, err) != KW_OK) {
+        kw_sidecar_init(sc);
+        return KW_ERR;
+    }
+    kw_status st = kw_sidecar_parse(sc, path, text, len, err);
+    free(text);
+    return st;
+}
