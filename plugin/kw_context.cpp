@@ -63,7 +63,9 @@ std::string CaptureContext::exprString(const Expr *E) {
     if (!E)
         return std::string();
     SourceManager &SM = sm();
-    // Parentheses a macro body put around its argument are not what the user wrote.
+    // Implicit conversions and copies are not what the user wrote, nor are
+    // parentheses a macro body put around its argument.
+    E = E->IgnoreUnlessSpelledInSource();
     for (int I = 0; I < 8; I++) {
         const auto *P = dyn_cast<ParenExpr>(E->IgnoreImplicit());
         if (!P || !P->getLParen().isMacroID() || SM.isMacroArgExpansion(P->getLParen()))

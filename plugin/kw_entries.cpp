@@ -12,7 +12,9 @@ namespace kwalk {
 void maybeRecordExternC(CaptureContext &C, const FunctionDecl *FD) {
     if (!FD->isExternC() || !FD->isThisDeclarationADefinition() || !FD->getIdentifier())
         return;
-    if (FD->getName().starts_with("__"))
+    // Reserved names, and the module init function PYBIND11_MODULE generates
+    // (its m.def calls are the entries).
+    if (FD->getName().starts_with("__") || FD->getName().starts_with("PyInit_"))
         return;
     kw_entry *E = KW_PUSH(C.arena(), C.doc().entries);
     if (!E)

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# install-deps.sh: installs, from Debian 12's packages, everything kwalk needs
+# to build, to compile the bundled HIP kernels and to run its tests. Safe to
+# run again: packages already present are left alone. Needs root (or sudo).
+set -euo pipefail
+
+PACKAGES=(
+  # build
+  cmake ninja-build pkg-config gcc g++
+  # Clang/LLVM 22: the compiler the plugin loads into, its headers and tools
+  clang-22 llvm-22 llvm-22-dev llvm-22-tools libclang-22-dev lld-22
+  # C libraries of the kwalk command and the code-object reader
+  libyaml-dev libelf-dev libdw-dev libmsgpack-dev libzstd-dev zlib1g-dev
+  # HIP headers and device libraries (Debian ships ROCm 5.2 pieces)
+  libamdhip64-dev rocm-device-libs
+  # the pybind11 corpus TU, and the tests (python3 + PyYAML read sidecars
+  # independently of kwalk's own reader)
+  pybind11-dev python3-dev python3 python3-yaml
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "install-deps: installing ${missing[*]}"
+$SUDO apt-get update -q
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
