@@ -218,10 +218,13 @@ void kernelArgs(CaptureContext &C, kw_launch &L, const FunctionDecl *Kernel,
 }
 
 // hipLaunchKernel's void** args: a local array {&a, &b, ...} gives the arguments.
-std::vector<const Expr *> argsArray(CaptureContext &C, const Expr *E,
-                                    const FunctionDecl *Enclosing) {
+std::vector<const Expr *> argsArray(const Expr *E) {
     std::vector<const Expr *> Out;
-    const Expr *Init = stableInit(C, E->IgnoreParenCasts(), Enclosing);
+    // The array decays to the void** hipLaunchKernel reads: its initializer
+    // lists the addresses of the arguments.
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenCasts());
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    const Expr *Init = VD && VD->hasLocalStorage() ? VD->getInit() : nullptr;
     const auto *IL = dyn_cast_or_null<InitListExpr>(Init);
     if (!IL)
         return Out;
@@ -295,12 +298,11 @@ void recordLaunch(CaptureContext &C, const PendingLaunch &P, const HostCallGraph
         Kernel = kernelIn(CE->getArg(0));
         L->kind = "hipLaunchKernel";
         placeLaunch(C, *L, CE->getBeginLoc());
-        L->kind = "hipLaunchKernel";
         configItem(C, L->grid, CE->getArg(1), 3, Enclosing);
         configItem(C, L->block, CE->getArg(2), 3, Enclosing);
         configItem(C, L->shared_mem, CE->getArg(4), 1, Enclosing);
         configItem(C, L->stream, CE->getArg(5), 0, Enclosing);
-        kernelArgs(C, *L, Kernel, argsArray(C, CE->getArg(3), Enclosing));
+        kernelArgs(C, *L, Kernel, argsArray(CE->getArg(3)));
     }
     if (Kernel) {
         L->kernel = C.str(kernelSymbol(C.ast(), Kernel));
