@@ -212,7 +212,8 @@ kw_status kw_co_disassemble(kw_co_set *set, const kw_co_object *obj, const kw_co
                        obj->origin, k->name);
     if (k->code_size > UINT32_MAX)
         return kw_fail(err, "%s: kernel %s: code size out of range", obj->origin, k->name);
-    const unsigned char *code = kw_co_vaddr_bytes(obj, k->code_addr, k->code_size);
+    const unsigned char *code =
+        kw_co_section_bytes(obj, k->code_section, k->code_addr, k->code_size);
     if (!code)
         return kw_fail(err, "%s: kernel %s: code outside the ELF's sections", obj->origin,
                        k->name);
@@ -272,7 +273,9 @@ kw_status kw_co_disassemble(kw_co_set *set, const kw_co_object *obj, const kw_co
     if (assign_labels(l, err) != KW_OK)
         return KW_ERR;
     if (flags & KW_CO_WANT_LINES) {
-        if (!obj->has_debug_line)
+        if (obj->elf_type == 1 /* ET_REL */)
+            l->lines_note = "relocatable object: its DWARF addresses are not relocated";
+        else if (!obj->has_debug_line)
             l->lines_note = "no .debug_line in the code object (build the device code with "
                             "-gline-tables-only)";
         else

@@ -146,38 +146,34 @@ static const char *mp_str(kw_arena *a, const msgpack_object *o) {
 
 /* ---- ELF helpers --------------------------------------------------------- */
 
-const unsigned char *kw_co_vaddr_bytes(const kw_co_object *obj, uint64_t addr, uint64_t len) {
+const unsigned char *kw_co_section_bytes(const kw_co_object *obj, size_t shndx, uint64_t addr,
+                                        uint64_t len) {
     const kw_co_priv *pv = obj->priv;
-    Elf *e = pv ? pv->elf : NULL;
-    Elf_Scn *scn = NULL;
-    if (!e)
+    Elf_Scn *scn;
+    GElf_Shdr sh;
+    if (!pv || !pv->elf || !(scn = elf_getscn(pv->elf, shndx)) || !gelf_getshdr(scn, &sh) ||
+        sh.sh_type == SHT_NOBITS)
         return NULL;
-    while ((scn = elf_nextscn(e, scn))) {
-        GElf_Shdr sh;
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS || !(sh.sh_flags & SHF_ALLOC))
-            continue;
-        if (addr < sh.sh_addr || addr - sh.sh_addr > sh.sh_size ||
-            len > sh.sh_size - (addr - sh.sh_addr))
-            continue;
-        Elf_Data *d = elf_rawdata(scn, NULL);
-        if (!d || !d->d_buf || d->d_size < sh.sh_size)
-            return NULL;
-        return (const unsigned char *)d->d_buf + (addr - sh.sh_addr);
-    }
-    return NULL;
+    if (addr < sh.sh_addr || addr - sh.sh_addr > sh.sh_size ||
+        len > sh.sh_size - (addr - sh.sh_addr))
+        return NULL;
+    Elf_Data *d = elf_rawdata(scn, NULL);
+    if (!d || !d->d_buf || d->d_size < sh.sh_size)
+        return NULL;
+    return (const unsigned char *)d->d_buf + (addr - sh.sh_addr);
 }
 
-/* The [start, end) of the allocated section holding addr, or false. */
-static bool section_span(Elf *e, uint64_t addr, uint64_t *start, uint64_t *end, size_t *idx) {
+/* The executable section holding virtual address addr: its index and end. */
+static bool code_section_at(Elf *e, uint64_t addr, size_t *idx, uint64_t *end) {
     Elf_Scn *scn = NULL;
     while ((scn = elf_nextscn(e, scn))) {
         GElf_Shdr sh;
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS || !(sh.sh_flags & SHF_ALLOC))
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+            !(sh.sh_flags & SHF_EXECINSTR))
             continue;
         if (addr >= sh.sh_addr && addr - sh.sh_addr < sh.sh_size) {
-            *start = sh.sh_addr;
-            *end = sh.sh_addr + sh.sh_size;
             *idx = elf_ndxscn(scn);
+            *end = sh.sh_addr + sh.sh_size;
             return true;
         }
     }
@@ -232,13 +228,23 @@ static const sym *find_sym(const parse *p, const char *name) {
     return NULL;
 }
 
-/* Find the kernel's descriptor and code through its .kd symbol. */
+static const sym *find_func(const parse *p, const char *name) {
+    for (size_t i = 0; i < p->nsyms; i++)
+        if (p->syms[i].type == STT_FUNC && strcmp(p->syms[i].name, name) == 0)
+            return &p->syms[i];
+    return NULL;
+}
+
+/* Find the kernel's descriptor through its .kd symbol, and its code: in a
+ * linked code object at the descriptor's kernel_code_entry_byte_offset, in a
+ * relocatable one (assembler output, offset not yet relocated) at the
+ * function symbol of the kernel's name. */
 static void locate_kernel(parse *p, kw_co_kernel *k, const char *kdname) {
     const sym *kd = find_sym(p, kdname);
-    if (!kd || kd->shndx == SHN_UNDEF)
+    if (!kd || kd->shndx == SHN_UNDEF || kd->shndx >= SHN_LORESERVE)
         return;
     k->kd_addr = kd->value;
-    const unsigned char *b = kw_co_vaddr_bytes(p->obj, kd->value, KD_SIZE);
+    const unsigned char *b = kw_co_section_bytes(p->obj, kd->shndx, kd->value, KD_SIZE);
     if (!b)
         return;
     k->kd.present = true;
@@ -251,10 +257,25 @@ static void locate_kernel(parse *p, kw_co_kernel *k, const char *kdname) {
     k->kd.compute_pgm_rsrc2 = kw_co_le32(b + 52);
     k->kd.kernel_code_properties = kw_co_le16(b + 56);
 
-    uint64_t entry = kd->value + (uint64_t)k->kd.kernel_code_entry_byte_offset;
-    uint64_t sec_start, sec_end;
+    uint64_t entry, sec_end;
     size_t sec_idx;
-    if (!section_span(p->elf, entry, &sec_start, &sec_end, &sec_idx) || (entry & 3))
+    if (p->obj->elf_type == ET_REL) {
+        const sym *f = find_func(p, k->name);
+        GElf_Shdr sh;
+        Elf_Scn *scn;
+        if (!f || f->shndx == SHN_UNDEF || f->shndx >= SHN_LORESERVE ||
+            !(scn = elf_getscn(p->elf, f->shndx)) || !gelf_getshdr(scn, &sh) ||
+            f->value >= sh.sh_size)
+            return;
+        entry = f->value;
+        sec_idx = f->shndx;
+        sec_end = sh.sh_size;
+    } else {
+        entry = kd->value + (uint64_t)k->kd.kernel_code_entry_byte_offset;
+        if (!code_section_at(p->elf, entry, &sec_idx, &sec_end))
+            return;
+    }
+    if (entry & 3)
         return;
     uint64_t size = 0, next = sec_end;
     for (size_t i = 0; i < p->nsyms; i++) {
@@ -270,6 +291,7 @@ static void locate_kernel(parse *p, kw_co_kernel *k, const char *kdname) {
         size = next - entry;
     k->code_addr = entry;
     k->code_size = size;
+    k->code_section = (uint32_t)sec_idx;
     k->has_code = true;
 }
 
@@ -482,6 +504,7 @@ kw_status kw_co_add_elf(kw_co_set *set, const char *origin, const char *containe
         goto done;
     }
     obj->e_flags = (unsigned)eh.e_flags;
+    obj->elf_type = eh.e_type;
     if ((st = read_symbols(&p, err)) != KW_OK || (st = read_metadata(&p, err)) != KW_OK ||
         (st = add_unlisted_kernels(&p, err)) != KW_OK)
         goto done;
@@ -503,12 +526,16 @@ kw_status kw_co_add_elf(kw_co_set *set, const char *origin, const char *containe
     for (size_t i = 0; i < obj->kernels.n; i++) {
         kw_co_kernel *k = &obj->kernels.v[i];
         unsigned lo = 1, hi = 0;
+        bool assumed = true;
         const int64_t *rq = k->res.reqd_workgroup_size;
-        if (rq[0] > 0 && rq[1] > 0 && rq[2] > 0 && rq[0] * rq[1] * rq[2] <= 1024)
+        if (rq[0] > 0 && rq[1] > 0 && rq[2] > 0 && rq[0] <= 1024 && rq[1] <= 1024 &&
+            rq[2] <= 1024 && rq[0] * rq[1] * rq[2] <= 1024) {
             lo = hi = (unsigned)(rq[0] * rq[1] * rq[2]);
-        else if (k->res.max_flat_workgroup_size > 0 && k->res.max_flat_workgroup_size <= 1024)
+            assumed = false;
+        } else if (k->res.max_flat_workgroup_size > 0 && k->res.max_flat_workgroup_size <= 1024)
             hi = (unsigned)k->res.max_flat_workgroup_size;
         kw_co_occupancy_compute(obj, k, lo, hi, &k->occ);
+        k->occ.min_wg_assumed = assumed && k->occ.known;
     }
 done:
     free(p.syms);

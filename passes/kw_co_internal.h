@@ -42,8 +42,10 @@ kw_status kw_co_add_elf(kw_co_set *set, const char *origin, const char *containe
                         const char *bundle_id, const unsigned char *data, size_t size,
                         kw_err *err);
 void kw_co_object_release(kw_co_object *obj);
-/* Bytes at virtual address addr..addr+len of obj's ELF, or NULL. */
-const unsigned char *kw_co_vaddr_bytes(const kw_co_object *obj, uint64_t addr, uint64_t len);
+/* Bytes addr..addr+len of section shndx (addr in the section's address
+ * space: its sh_addr for linked objects, 0 for relocatable ones), or NULL. */
+const unsigned char *kw_co_section_bytes(const kw_co_object *obj, size_t shndx, uint64_t addr,
+                                        uint64_t len);
 
 /* kw_co_lines.c: fill l->locs and insns[].loc from .debug_line. */
 void kw_co_map_lines(const kw_co_object *obj, kw_co_listing *l);

@@ -126,6 +126,8 @@ void kw_co_occupancy_compute(const kw_co_object *obj, const kw_co_kernel *k, uns
     unsigned vg = r->vgpr > 0 ? (r->vgpr > 65535 ? 65535 : (unsigned)r->vgpr) : 1;
     unsigned sg = r->sgpr > 0 ? (r->sgpr > 65535 ? 65535 : (unsigned)r->sgpr) : 1;
     o->known = true;
+    o->min_wg = min_wg;
+    o->max_wg = max_wg;
     o->max_waves = hw->max_waves_per_simd;
     o->by_vgpr = waves_by_vgpr(hw, vg);
     o->by_sgpr = min_u(waves_by_sgpr(hw, sg), hw->max_waves_per_simd);

@@ -164,6 +164,12 @@ void kw_co_write_arch_yaml(kw_buf *b, int ind, const kw_co_object *o, const kw_c
     kw_buf_putc(b, '\n');
     put_indent(b, ind);
     kw_buf_printf(b, "in_metadata: %s\n", k->in_metadata ? "true" : "false");
+    put_indent(b, ind);
+    if (k->has_code)
+        kw_buf_printf(b, "code: {address: %llu, bytes: %llu}\n", (unsigned long long)k->code_addr,
+                      (unsigned long long)k->code_size);
+    else
+        kw_buf_puts(b, "code: null\n");
 
     put_indent(b, ind);
     kw_buf_puts(b, "resources: {vgpr: ");
@@ -208,8 +214,9 @@ void kw_co_write_arch_yaml(kw_buf *b, int ind, const kw_co_object *o, const kw_c
         put_indent(b, ind);
         kw_buf_printf(b,
                       "occupancy_terms: {max_waves: %u, vgpr: %u, sgpr: %u, lds: %u, "
-                      "workgroup: %u}\n",
-                      oc->max_waves, oc->by_vgpr, oc->by_sgpr, oc->by_lds, oc->by_workgroup);
+                      "workgroup: %u, workgroup_sizes: [%u, %u], min_workgroup_size_assumed: %s}\n",
+                      oc->max_waves, oc->by_vgpr, oc->by_sgpr, oc->by_lds, oc->by_workgroup,
+                      oc->min_wg, oc->max_wg, oc->min_wg_assumed ? "true" : "false");
     }
     if (k->res.reqd_workgroup_size[0] != KW_CO_ABSENT) {
         put_indent(b, ind);

@@ -118,6 +118,11 @@ typedef struct kw_co_occupancy {
     unsigned by_workgroup; /* workgroup size alone (no LDS) */
     unsigned by_lds;       /* workgroup size and static LDS together */
     unsigned limiters;     /* KW_CO_LIMIT_* bits of the terms equal to waves < max_waves */
+    unsigned min_wg, max_wg; /* the flat workgroup size range used */
+    bool min_wg_assumed;     /* min_wg = 1 by assumption: code objects do not record the
+                              * minimum of amdgpu_flat_work_group_size (HIP's
+                              * __launch_bounds__ sets 1); kw_co_occupancy_compute with
+                              * the source's range gives the exact value */
 } kw_co_occupancy;
 
 /* "vgpr", "sgpr", "lds", "workgroup", joined with '+' when several bind;
@@ -130,8 +135,9 @@ typedef struct kw_co_kernel {
     bool in_metadata;   /* listed in amdhsa.kernels */
     bool has_code;      /* code_addr/code_size are valid */
     uint64_t kd_addr;   /* virtual address of the kernel descriptor */
-    uint64_t code_addr; /* virtual address of the first instruction */
-    uint64_t code_size; /* bytes; the symbol's size, else up to the next symbol */
+    uint64_t code_addr; /* address of the first instruction (section offset in an ET_REL) */
+    uint64_t code_size; /* bytes; the symbol's size, else up to the next function symbol */
+    uint32_t code_section; /* ELF section index holding the code */
     kw_co_kd kd;
     kw_co_resources res;
     KW_ARRAY(kw_co_arg) args;
@@ -147,6 +153,7 @@ typedef struct kw_co_object {
     const unsigned char *image; /* the ELF bytes (in the set's arena) */
     size_t image_size;
     unsigned e_flags;
+    unsigned elf_type; /* ET_DYN for linked code objects, ET_REL for assembler output */
     int64_t metadata_version[2]; /* amdhsa.version */
     bool has_debug_line;         /* a .debug_line section exists */
     KW_ARRAY(kw_co_kernel) kernels;

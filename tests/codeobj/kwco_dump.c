@@ -9,6 +9,9 @@
  *   kwco-dump --kernel NAME [--lines] FILE
  *                                       listing of one kernel, every arch
  *   kwco-dump --extract DIR FILE        write each bundle entry to DIR/N.ID
+ *   --flat-wg SYMBOL=MIN,MAX            occupancy of SYMBOL for that flat
+ *                                       workgroup size range (what the source's
+ *                                       amdgpu_flat_work_group_size says)
  *
  * Errors: one line "kwco-dump: ..." on stderr, exit status 1. */
 #include <stdio.h>
@@ -19,7 +22,8 @@
 #include "kw_fs.h"
 
 static int usage(void) {
-    fputs("usage: kwco-dump [--yaml [--no-isa]] [--kernel NAME] [--lines] [--extract DIR] FILE\n",
+    fputs("usage: kwco-dump [--yaml [--no-isa]] [--kernel NAME] [--lines] [--extract DIR]\n"
+          "                 [--flat-wg SYMBOL=MIN,MAX]... FILE\n",
           stderr);
     return 2;
 }
@@ -44,6 +48,21 @@ static kw_status write_entry(void *ctx, const char *bundle_id, const void *data,
     return KW_OK;
 }
 
+/* Apply "SYMBOL=MIN,MAX" to every kernel of that name. */
+static bool apply_flat_wg(kw_co_set *set, const char *spec) {
+    const char *eq = strchr(spec, '=');
+    unsigned lo, hi;
+    if (!eq || sscanf(eq + 1, "%u,%u", &lo, &hi) != 2)
+        return false;
+    for (size_t i = 0; i < set->objects.n; i++)
+        for (size_t j = 0; j < set->objects.v[i].kernels.n; j++) {
+            kw_co_kernel *k = &set->objects.v[i].kernels.v[j];
+            if (strlen(k->name) == (size_t)(eq - spec) && strncmp(k->name, spec, eq - spec) == 0)
+                kw_co_occupancy_compute(&set->objects.v[i], k, lo, hi, &k->occ);
+        }
+    return true;
+}
+
 static int fail(const kw_err *err) {
     fprintf(stderr, "kwco-dump: %s\n", err->msg);
     return 1;
@@ -52,6 +71,8 @@ static int fail(const kw_err *err) {
 int main(int argc, char **argv) {
     bool yaml = false, isa = true, lines = false;
     const char *kernel = NULL, *extract = NULL, *file = NULL;
+    const char *flat_wg[16];
+    int nflat = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--yaml") == 0)
             yaml = true;
@@ -61,6 +82,8 @@ int main(int argc, char **argv) {
             lines = true;
         else if (strcmp(argv[i], "--kernel") == 0 && i + 1 < argc)
             kernel = argv[++i];
+        else if (strcmp(argv[i], "--flat-wg") == 0 && i + 1 < argc && nflat < 16)
+            flat_wg[nflat++] = argv[++i];
         else if (strcmp(argv[i], "--extract") == 0 && i + 1 < argc)
             extract = argv[++i];
         else if (argv[i][0] == '-' || file)
@@ -89,6 +112,11 @@ int main(int argc, char **argv) {
         kw_co_set_free(&set);
         return fail(&err);
     }
+    for (int i = 0; i < nflat; i++)
+        if (!apply_flat_wg(&set, flat_wg[i])) {
+            kw_co_set_free(&set);
+            return usage();
+        }
     kw_buf out;
     kw_buf_init(&out);
     kw_status st = KW_OK;

@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Each kernel's listing equals `llvm-objdump -d --mcpu=<arch>` instruction
+for instruction over the kernel's code (objdump's address and encoding
+comment removed), its first instruction is objdump's <kernel> symbol, and
+every branch target and label agrees with objdump's <symbol+offset>."""
+import re
+
+from kwco_common import (Check, arch_of, code_objects, dump_yaml, isa_lines, kernels_by_arch,
+                         run, tool, work)
+
+SYM = re.compile(r"^([0-9a-f]+) <(.+)>:$")
+INSN = re.compile(r"^\t(.*?)\s*// ([0-9A-F]+):[0-9A-F ]+?( <(.+?)(\+0x([0-9a-f]+))?>)?$")
+
+
+def objdump(path, arch):
+    """({address: (text, target symbol, target offset)}, {symbol: address})."""
+    insns, syms = {}, {}
+    out = run([tool("llvm-objdump"), "-d", "--mcpu=" + arch, path]).stdout
+    for line in out.splitlines():
+        m = SYM.match(line)
+        if m:
+            syms[m.group(2)] = int(m.group(1), 16)
+            continue
+        m = INSN.match(line)
+        if m:
+            tgt = (m.group(4), int(m.group(6) or "0", 16)) if m.group(3) else None
+            insns[int(m.group(2), 16)] = (m.group(1), tgt)
+    return insns, syms
+
+
+def main():
+    c = Check("disasm")
+    for path in code_objects() + [work("asm_kernel.rel.o")]:
+        doc = dump_yaml(path)
+        arch = arch_of(doc)
+        insns, syms = objdump(path, arch)
+        for (name, _), a in kernels_by_arch(doc).items():
+            where = "%s: %s" % (path, name)
+            c.eq(where + ": start", a["code"]["address"], syms.get(name))
+            base, size = a["code"]["address"], a["code"]["bytes"]
+            want = sorted((addr - base, t) for addr, (t, _) in insns.items()
+                          if base <= addr < base + size)
+            got = isa_lines(a)
+            c.eq(where + ": instruction count", len(got), len(want))
+            for (go, gt), (wo, wt) in zip(got, want):
+                c.eq("%s: +0x%x" % (where, wo), (go, gt), (wo, wt))
+            labels = a["labels"]
+            for b in a["branches"]:
+                sym, off = insns[base + b["at"]][1]
+                c.eq("%s: branch at +0x%x target" % (where, b["at"]), (name, b["target"]),
+                     (sym, off))
+                if b["label"] is not None:
+                    c.eq("%s: label %s" % (where, b["label"]), labels[b["label"]], b["target"])
+            # every objdump branch comment in the kernel is one of ours
+            n = sum(1 for addr, (_, t) in insns.items()
+                    if t and base <= addr < base + size)
+            c.eq(where + ": branches", len(a["branches"]), n)
+    c.report()
+
+
+if __name__ == "__main__":
+    main()

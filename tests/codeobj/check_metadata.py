@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Every metadata value kwco-dump reports equals llvm-readelf --notes, for
+every code object (own kernels, corpus, ASM), and the kernel list equals the
+metadata's plus every .kd symbol llvm-readelf lists."""
+from kwco_common import Check, code_objects, dump_yaml, readelf_metadata, run, tool, work
+
+FIELDS = {
+    "vgpr": ".vgpr_count", "agpr": ".agpr_count", "sgpr": ".sgpr_count",
+    "vgpr_spill": ".vgpr_spill_count", "sgpr_spill": ".sgpr_spill_count",
+    "lds_bytes": ".group_segment_fixed_size", "scratch_bytes": ".private_segment_fixed_size",
+    "kernarg_bytes": ".kernarg_segment_size", "wavefront_size": ".wavefront_size",
+    "max_flat_workgroup_size": ".max_flat_workgroup_size",
+    "uses_dynamic_stack": ".uses_dynamic_stack",
+}
+ARG_FIELDS = {"name": ".name", "offset": ".offset", "size": ".size",
+              "value_kind": ".value_kind", "address_space": ".address_space",
+              "type_name": ".type_name"}
+
+
+def kd_symbols(path):
+    out = set()
+    for line in run([tool("llvm-readelf"), "-s", path]).stdout.splitlines():
+        f = line.split()
+        if len(f) >= 8 and f[3] == "OBJECT" and f[7].endswith(".kd"):
+            out.add(f[7][:-3])
+    return out
+
+
+def main():
+    c = Check("metadata")
+    for path in code_objects() + [work("asm_kernel.rel.o")]:
+        md = readelf_metadata(path)
+        doc = dump_yaml(path, "--no-isa")
+        c.eq(path + ": code objects", len(doc["code_objects"]), 1)
+        target = md["amdhsa.target"].split("--", 1)[1]
+        c.eq(path + ": target_id", doc["code_objects"][0]["target_id"], target)
+        arch = target.split(":")[0]
+        ours = {k["symbol"]: k["archs"][arch] for k in doc["kernels"]}
+        listed = {k[".name"] for k in md["amdhsa.kernels"]}
+        c.eq(path + ": kernels in metadata",
+             {s for s, a in ours.items() if a["in_metadata"]}, listed)
+        c.eq(path + ": kernels (metadata + .kd symbols)", set(ours), listed | kd_symbols(path))
+        for k in md["amdhsa.kernels"]:
+            a = ours.get(k[".name"])
+            if a is None:
+                continue
+            where = "%s: %s" % (path, k[".name"])
+            for f, key in FIELDS.items():
+                c.eq(where + ": " + f, a["resources"][f], k.get(key))
+            args = k.get(".args", [])
+            c.eq(where + ": kernarg count", len(a["kernargs"]), len(args))
+            for i, (g, m) in enumerate(zip(a["kernargs"], args)):
+                for f, key in ARG_FIELDS.items():
+                    c.eq("%s: kernarg %d %s" % (where, i, f), g.get(f), m.get(key))
+    c.report()
+
+
+if __name__ == "__main__":
+    main()

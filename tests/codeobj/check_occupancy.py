@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Occupancy (waves/SIMD) computed by kwco-dump from the code object equals
+clang's `Occupancy [waves/SIMD]` remark (-Rpass-analysis=kernel-resource-usage)
+of the same compile, for every kernel of the test kernels and the corpus on
+gfx942 and gfx950; the other remark values agree with the metadata.
+
+A code object records only the maximum of a kernel's flat workgroup size
+range; kernels whose source sets a minimum above 1 (FLAT_WG, read off the
+test source) get their range through --flat-wg, the way the plugin passes the
+attribute it captured."""
+import glob
+import os
+
+from kwco_common import Check, dump_yaml, kernels_by_arch, parse_remarks, work
+
+
+# amdgpu_flat_work_group_size(MIN, MAX) with MIN > 1 in src/kinds.hip
+FLAT_WG = {"wg_576": (576, 576)}
+
+
+def main():
+    c = Check("occupancy")
+    pairs = []
+    for rem in sorted(glob.glob(work("remarks", "*.txt"))):
+        stem = os.path.basename(rem)[:-4]  # kinds.gfx942 / corpus.rope_kernels.gfx950
+        if stem.startswith("reqd."):
+            tu, arch = stem.rsplit(".", 1)
+            obj = work("co", "%s.co" % stem)
+        elif stem.startswith("corpus."):
+            tu, arch = stem[len("corpus."):].rsplit(".", 1)
+            obj = work("corpus", "%s.%s.dev.o" % (tu, arch))
+        else:
+            tu, arch = stem.rsplit(".", 1)
+            obj = work("%s.%s.dev.o" % (tu, arch))
+        pairs.append((rem, obj, arch))
+    limiters = set()
+    for rem, obj, arch in pairs:
+        remarks = parse_remarks(rem)
+        flags = ["--no-isa"]
+        for name, (lo, hi) in FLAT_WG.items():
+            flags += ["--flat-wg", "%s=%d,%d" % (name, lo, hi)]
+        ours = {s: a for (s, ar), a in kernels_by_arch(dump_yaml(obj, *flags)).items()
+                if ar == arch}
+        c.eq(obj + ": kernels", set(ours), set(remarks))
+        for fn, r in remarks.items():
+            a = ours.get(fn)
+            if not a:
+                continue
+            res, where = a["resources"], "%s: %s" % (obj, fn)
+            c.eq(where + ": occupancy", res["occupancy"], int(r["Occupancy [waves/SIMD]"]))
+            c.eq(where + ": LDS", res["lds_bytes"], int(r["LDS Size [bytes/block]"]))
+            c.eq(where + ": scratch", res["scratch_bytes"], int(r["ScratchSize [bytes/lane]"]))
+            c.eq(where + ": SGPRs", res["sgpr"], int(r["TotalSGPRs"]))
+            c.eq(where + ": AGPRs", res["agpr"], int(r["AGPRs"]))
+            c.eq(where + ": VGPR spills", res["vgpr_spill"], int(r["VGPRs Spill"]))
+            c.eq(where + ": SGPR spills", res["sgpr_spill"], int(r["SGPRs Spill"]))
+            # unified register file: arch VGPRs (aligned to 4) + AGPRs when any
+            v, ag = int(r["VGPRs"]), int(r["AGPRs"])
+            c.eq(where + ": unified VGPRs", res["vgpr"], (v + 3) // 4 * 4 + ag if ag else v)
+            limiters.add(res["occupancy_limiter"])
+    # the test kernels are built to reach each limiter at least once
+    for want in ("none", "vgpr", "lds", "workgroup"):
+        c.true("no kernel limited by %s" % want, want in limiters)
+    c.report()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,117 @@
+#!/bin/sh
+# gen_inputs.sh: builds every input the codeobj checks read, into $KWCO_WORK,
+# with the compilers and tools of $LLVM_BIN; nothing generated is committed.
+#
+#   <tu>.<arch>.dev.o    device-only compile for one arch (an offload bundle)
+#   remarks/<tu>.<arch>.txt  the same compile's -Rpass-analysis=kernel-resource-usage
+#   co/reqd.<arch>.co    OpenCL kernels with reqd_work_group_size (bare ELF)
+#   kinds.hipfb          device-only, two arches: what CudaGpuBinaryFileName names
+#   kinds.host.o         host object with .hip_fatbin (plain bundle)
+#   kinds.ccob3.host.o   the same with --offload-compress (CCOB v3, zstd)
+#   kinds.ccob2.host.o   the same with COMPRESSED_BUNDLE_FORMAT_VERSION=2
+#   kinds.zlib2.ccob, kinds.zlib3.ccob  CCOB with zlib (made by make_ccob.py;
+#                        clang's bundler must accept them)
+#   libtwo.so            two host objects linked: two bundles in .hip_fatbin
+#   libmixed.so          a compressed and a plain bundle in one .hip_fatbin
+#   kinds.g.dev.o        gfx942 with -gline-tables-only
+#   asm_kernel.co / asm_kernel.rel.o  the hand-written .s, linked / relocatable
+#   corpus/<tu>.<arch>.dev.o (+ remarks) the project's corpus, HIP compat flags
+#   co/*.co              every code object unbundled by clang-offload-bundler
+#   bad/*                broken inputs (make_bad.py)
+set -eu
+: "${KWCO_WORK:?}" "${KWCO_SRC:?}" "${LLVM_BIN:?}"
+W=$KWCO_WORK
+S=$KWCO_SRC/src
+B=$LLVM_BIN
+ARCHS="gfx942 gfx950"
+rm -rf "$W"
+mkdir -p "$W/remarks" "$W/co" "$W/bad" "$W/corpus"
+cd "$W"
+
+HIPCC="$B/clang++ -x hip -nogpulib -nogpuinc -O3 -I$S"
+RU=-Rpass-analysis=kernel-resource-usage
+
+for tu in kinds other; do
+  for a in $ARCHS; do
+    $HIPCC --offload-arch=$a --cuda-device-only -c "$S/$tu.hip" -o $tu.$a.dev.o $RU \
+      2> remarks/$tu.$a.txt
+  done
+done
+# OpenCL straight to a code object (no bundle); reqd_work_group_size.
+for a in $ARCHS; do
+  $B/clang -x cl -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=$a -nogpulib -O3 "$S/reqd.cl" \
+    -o co/reqd.$a.co $RU 2> remarks/reqd.$a.txt
+done
+$HIPCC --offload-arch=gfx942 --offload-arch=gfx950 --cuda-device-only -c "$S/kinds.hip" \
+  -o kinds.hipfb
+$HIPCC --offload-arch=gfx942 --offload-arch=gfx950 -c "$S/kinds.hip" -o kinds.host.o
+COMPRESSED_BUNDLE_FORMAT_VERSION=3 $HIPCC --offload-arch=gfx942 --offload-arch=gfx950 \
+  --offload-compress -c "$S/kinds.hip" -o kinds.ccob3.host.o
+COMPRESSED_BUNDLE_FORMAT_VERSION=2 $HIPCC --offload-arch=gfx942 --offload-arch=gfx950 \
+  --offload-compress -c "$S/kinds.hip" -o kinds.ccob2.host.o
+$HIPCC --offload-arch=gfx942 --offload-arch=gfx950 -c "$S/other.hip" -o other.host.o
+$B/clang -shared kinds.host.o other.host.o -o libtwo.so
+$B/clang -shared kinds.ccob3.host.o other.host.o -o libmixed.so
+$HIPCC --offload-arch=gfx942 --cuda-device-only -gline-tables-only -c "$S/kinds.hip" \
+  -o kinds.g.dev.o
+
+$B/clang -x assembler -target amdgcn-amd-amdhsa -mcpu=gfx942 "$S/asm_kernel.s" -o asm_kernel.co
+$B/clang -x assembler -target amdgcn-amd-amdhsa -mcpu=gfx942 -c "$S/asm_kernel.s" \
+  -o asm_kernel.rel.o
+cp asm_kernel.co co/asm_kernel.co
+
+# The project's corpus (real HIP with the compat flags), when it is there.
+if [ -n "${KWCO_CORPUS_FLAGS:-}" ] && [ -f "$KWCO_CORPUS_FLAGS" ] && [ -d "${KWCO_CORPUS:-}" ]; then
+  set --
+  while IFS= read -r f; do [ -n "$f" ] && set -- "$@" "$f"; done < "$KWCO_CORPUS_FLAGS"
+  for src in "$KWCO_CORPUS"/*.hip; do
+    tu=$(basename "$src" .hip)
+    for a in $ARCHS; do
+      $B/clang++ -x hip "$@" --offload-arch=$a --cuda-device-only -c "$src" \
+        -o corpus/$tu.$a.dev.o $RU 2> remarks/corpus.$tu.$a.txt
+    done
+  done
+  src=$KWCO_CORPUS/rmsnorm_quant_kernels.hip
+  $B/clang++ -x hip "$@" --offload-arch=gfx942 --offload-arch=gfx950 -cuid=kwco \
+    -c "$src" -o corpus/rmsnorm.host.o
+  $B/clang++ -x hip "$@" --offload-arch=gfx942 --offload-arch=gfx950 -cuid=kwco \
+    --offload-compress -c "$src" -o corpus/rmsnorm.ccob.host.o
+fi
+
+# CCOB with zlib: clang's bundler writes zstd whenever LLVM has it, so these
+# are made here and then must pass the bundler itself (ground truth).
+python3 "$KWCO_SRC/make_ccob.py" kinds.hipfb kinds.zlib2.ccob 2 zlib
+python3 "$KWCO_SRC/make_ccob.py" kinds.hipfb kinds.zlib3.ccob 3 zlib
+for z in kinds.zlib2.ccob kinds.zlib3.ccob; do
+  $B/clang-offload-bundler --list --type=o --input=$z > $z.list
+  grep -q gfx950 $z.list
+done
+
+# Every code object, as clang-offload-bundler unbundles it.
+unbundle() { # FILE PREFIX
+  for id in $($B/clang-offload-bundler --list --type=o --input="$1"); do
+    case $id in hip*-amdgcn-*) ;; *) continue ;; esac
+    $B/clang-offload-bundler --unbundle --type=o --input="$1" --targets="$id" \
+      --output="co/$2.${id##*--}.co"
+  done
+}
+for tu in kinds other; do
+  for a in $ARCHS; do unbundle $tu.$a.dev.o $tu; done
+done
+unbundle kinds.g.dev.o kinds.g
+for f in corpus/*.dev.o; do
+  [ -e "$f" ] || continue
+  tu=$(basename "$f" .dev.o)
+  unbundle "$f" "corpus.${tu%.*}"
+done
+
+# Pieces the bad-input generator corrupts.
+$B/llvm-objcopy --dump-section=.hip_fatbin=kinds.ccob3.fatbin kinds.ccob3.host.o
+$B/llvm-objcopy --dump-section=.hip_fatbin=kinds.ccob2.fatbin kinds.ccob2.host.o
+$B/llvm-objcopy --remove-section=.note asm_kernel.co bad/no_note.co
+printf 'int kwco_plain(void) { return 1; }\n' > plain.c
+$B/clang -c plain.c -o bad/host_without_fatbin.o
+$B/llvm-objcopy --update-section=.hip_fatbin=plain.c kinds.host.o bad/host_garbage_fatbin.o
+
+python3 "$KWCO_SRC/make_bad.py" "$W" "$W/bad"
+echo "codeobj inputs in $W: $(ls co | wc -l) code objects, $(ls bad | wc -l) bad inputs"
