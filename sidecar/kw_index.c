@@ -1,8 +1,9 @@
-/* kw_index.c: the kwalk index: building it from sidecars, writing it, and
- * reading it back fast (one pass of libyaml events straight into the structs,
- * the same tables and reader as a sidecar).
+/* kw_index.c: the kwalk index: building it from sidecars, and its YAML form
+ * (read in one pass of libyaml events straight into the structs, with the
+ * same tables and reader as a sidecar). The packed form, the default on disk,
+ * is kw_index_bin.c; kw_index_read_file takes either.
  *
- * Layout on disk (details in docs/sidecar-schema.md):
+ * The YAML form (details in docs/sidecar-schema.md):
  *   kwalk_index: 1
  *   kwalk_schema: 1            # the sidecar schema of the records inside
  *   producer: {name: kwalk, version: ...}
@@ -33,7 +34,7 @@ static const kw_field kw_f_index[] = {
     {"translation_units", KW_F_LIST, offsetof(kw_index, tus), &kw_t_index_tu, KW_F_ALWAYS},
     {"kernels", KW_F_LIST, offsetof(kw_index, kernels), &kw_t_kernel, KW_F_ALWAYS},
 };
-static KW_TYPE(kw_t_index, "index", kw_index, false, kw_f_index);
+KW_TYPE(kw_t_index, "index", kw_index, false, kw_f_index);
 
 void kw_index_init(kw_index *ix) {
     memset(ix, 0, sizeof(*ix));
@@ -94,10 +95,12 @@ kw_status kw_index_emit(const kw_index *ix, kw_buf *out, kw_err *err) {
     return st;
 }
 
-kw_status kw_index_write_file(const kw_index *ix, const char *path, kw_err *err) {
+kw_status kw_index_write_file(const kw_index *ix, const char *path, kw_index_format format,
+                             kw_err *err) {
     kw_buf b;
     kw_buf_init(&b);
-    kw_status st = kw_index_emit(ix, &b, err);
+    kw_status st = format == KW_INDEX_YAML ? kw_index_emit(ix, &b, err)
+                                           : kw_index_encode(ix, &b, err);
     if (st == KW_OK)
         st = kw_fs_write_atomic(path, b.ptr, b.len, err);
     kw_buf_free(&b);
@@ -116,7 +119,7 @@ static kw_status kw_index_version(kw_yp *p, const char *key, int want, bool *hav
     return KW_OK;
 }
 
-static kw_status kw_index_index(kw_index *ix, const char *name, kw_err *err) {
+kw_status kw_index_build_map(kw_index *ix, const char *name, kw_err *err) {
     for (size_t i = 0; i < ix->kernels.n; i++) {
         const char *sym = ix->kernels.v[i].symbol;
         if (kw_symmap_get(&ix->by_symbol, sym))
@@ -157,11 +160,14 @@ kw_status kw_index_parse(kw_index *ix, const char *name, const char *text, size_
     }
     if (st == KW_OK && !have_index)
         st = kw_fail(err, "%s: not a kwalk index (no kwalk_index key first)", name);
+    if (st == KW_OK && !have_schema)
+        st = kw_fail(err, "%s: unsupported kwalk_schema: missing (this kwalk reads %d)", name,
+                     KW_SCHEMA_VERSION);
     if (st == KW_OK)
         st = kw_yp_end(&p);
     kw_yp_free(&p);
     if (st == KW_OK)
-        st = kw_index_index(ix, name, err);
+        st = kw_index_build_map(ix, name, err);
     if (st != KW_OK)
         kw_index_free(ix);
     return st;
@@ -174,7 +180,14 @@ kw_status kw_index_read_file(kw_index *ix, const char *path, kw_err *err) {
         kw_index_init(ix);
         return KW_ERR;
     }
-    kw_status st = kw_index_parse(ix, path, text, len, err);
+    kw_status st = kw_index_load(ix, path, text, len, err);
     free(text);
     return st;
+}
+
+kw_status kw_index_load(kw_index *ix, const char *name, const void *data, size_t len,
+                        kw_err *err) {
+    if (kw_index_is_packed(data, len))
+        return kw_index_decode(ix, name, data, len, err);
+    return kw_index_parse(ix, name, data, len, err);
 }

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <yaml.h>
 
+#include "kw_index.h"
 #include "kw_sidecar.h"
 #include "kw_symmap.h"
 
@@ -89,6 +90,17 @@ void kw_sc_defaults(const kw_type *t, void *obj);
  * lacks, otherwise a deep copy of k is appended. k->symbol must be set. */
 kw_status kw_sc_merge_kernel(kw_arena *a, kw_anyarr *kernels, kw_symmap *map, const kw_kernel *k,
                              kw_err *err);
+
+/* ---- Index (kw_index.c, kw_index_bin.c) ---------------------------------------------------- */
+
+extern const kw_type kw_t_index; /* the index's fields after kwalk_index and kwalk_schema */
+/* Fill ix->by_symbol from ix->kernels; a symbol twice is an error. */
+kw_status kw_index_build_map(kw_index *ix, const char *name, kw_err *err);
+/* Does data start like the packed form? */
+bool kw_index_is_packed(const void *data, size_t len);
+/* The packed form's checksum of n bytes (its last 8 bytes hold the checksum
+ * of all the others). */
+uint64_t kw_index_checksum(const void *data, size_t n);
 
 /* ---- Writer (kw_sidecar_emit.c) ------------------------------------------------------------- */
 

@@ -290,7 +290,7 @@ kw_status kw_yp_field(kw_yp *p, const kw_type *t, void *obj, const char *key, ui
 
 /* The fields of t from the mapping that starts at the current event. */
 static kw_status kw_yp_record(kw_yp *p, const kw_type *t, void *obj) {
-    size_t line;
+    size_t line = 0;
     if (kw_yp_expect(p, YAML_MAPPING_START_EVENT, &line) != KW_OK)
         return KW_ERR;
     uint64_t seen = 0;

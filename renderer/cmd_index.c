@@ -1,0 +1,205 @@
+/* cmd_index.c: `kwalk index PATH... [-o FILE] [--format packed|yaml]`:
+ * gather the sidecars of a build into one database file (kw_index.h), by
+ * default kwalk-index.db in the current directory in the packed form, written
+ * atomically.
+ *
+ * A PATH that is a file is read as a sidecar whatever its name; a directory is
+ * searched recursively for *.kwalk.yaml (entries sorted by name, symbolic
+ * links to directories not followed, like find). A file reached twice (same
+ * real path) is read once. No sidecar found at all is an error. */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "kw_cli.h"
+#include "kw_index.h"
+
+#ifndef KWALK_VERSION
+#define KWALK_VERSION "unknown"
+#endif
+
+static const char kw_index_usage[] =
+    "usage: kwalk index PATH... [-o FILE] [--format packed|yaml]\n\n"
+    "Gather sidecars into one database. Each PATH is a sidecar file, or a directory\n"
+    "searched recursively for *.kwalk.yaml. Kernels are merged by device symbol (archs\n"
+    "unioned); launches, entry points and host calls are kept per translation unit.\n\n"
+    "  -o, --output FILE   write the database to FILE (default: " KW_INDEX_DEFAULT_PATH ")\n"
+    "  --format packed     binary, fast to load (the default)\n"
+    "  --format yaml       YAML, to read or diff (every command reads both)\n";
+
+/* The sidecar files found, in order, with their real paths for deduplication. */
+typedef struct kw_found {
+    kw_arena arena;
+    KW_ARRAY(const char *) paths;
+    kw_symmap seen; /* real path -> 1 */
+} kw_found;
+
+static int kw_found_add(kw_found *f, const char *path) {
+    char *real = realpath(path, NULL);
+    if (!real)
+        return kw_cli_failf("%s: %s", path, strerror(errno));
+    const char *key = kw_arena_strdup(&f->arena, real);
+    free(real);
+    if (!key)
+        return kw_cli_failf("out of memory");
+    if (kw_symmap_get(&f->seen, key))
+        return KW_EXIT_OK;
+    const char **slot = KW_PUSH(&f->arena, f->paths);
+    if (!slot || !(*slot = kw_arena_strdup(&f->arena, path)) ||
+        kw_symmap_put(&f->seen, key, 1) != KW_OK)
+        return kw_cli_failf("out of memory");
+    return KW_EXIT_OK;
+}
+
+static bool kw_is_sidecar_name(const char *name) {
+    static const char suffix[] = ".kwalk.yaml";
+    size_t n = strlen(name), s = sizeof(suffix) - 1;
+    return n > s && !strcmp(name + n - s, suffix);
+}
+
+static int kw_cmp_str(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int kw_walk(kw_found *f, const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d)
+        return kw_cli_failf("%s: %s", dir, strerror(errno));
+    kw_arena names_arena;
+    kw_arena_init(&names_arena);
+    KW_ARRAY(const char *) names = {0};
+    int rc = KW_EXIT_OK;
+    struct dirent *de;
+    errno = 0;
+    while (rc == KW_EXIT_OK && (de = readdir(d))) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+            continue;
+        const char **slot = KW_PUSH(&names_arena, names);
+        if (!slot || !(*slot = kw_arena_strdup(&names_arena, de->d_name)))
+            rc = kw_cli_failf("out of memory");
+    }
+    if (rc == KW_EXIT_OK && errno)
+        rc = kw_cli_failf("%s: %s", dir, strerror(errno));
+    closedir(d);
+    if (names.n)
+        qsort(names.v, names.n, sizeof(names.v[0]), kw_cmp_str);
+    size_t dlen = strlen(dir);
+    const char *sep = dlen && dir[dlen - 1] == '/' ? "" : "/";
+    for (size_t i = 0; i < names.n && rc == KW_EXIT_OK; i++) {
+        char *path = kw_arena_printf(&names_arena, "%s%s%s", dir, sep, names.v[i]);
+        struct stat st;
+        if (!path) {
+            rc = kw_cli_failf("out of memory");
+        } else if (lstat(path, &st) != 0) {
+            rc = kw_cli_failf("%s: %s", path, strerror(errno));
+        } else if (S_ISDIR(st.st_mode)) {
+            rc = kw_walk(f, path);
+        } else if (kw_is_sidecar_name(names.v[i])) {
+            /* a symbolic link counts when it leads to a regular file */
+            if (S_ISLNK(st.st_mode) && (stat(path, &st) != 0 || !S_ISREG(st.st_mode)))
+                continue;
+            if (S_ISREG(st.st_mode))
+                rc = kw_found_add(f, path);
+        }
+    }
+    kw_arena_free(&names_arena);
+    return rc;
+}
+
+static int kw_gather(kw_found *f, const char *path) {
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return kw_cli_failf("%s: %s", path, strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return kw_walk(f, path);
+    return kw_found_add(f, path);
+}
+
+static int kw_build(const kw_found *f, const char *out, kw_index_format format) {
+    kw_index ix;
+    kw_index_init(&ix);
+    ix.producer.name = "kwalk";
+    ix.producer.version = KWALK_VERSION;
+    kw_err err;
+    int rc = KW_EXIT_OK;
+    size_t launches = 0, entries = 0;
+    for (size_t i = 0; i < f->paths.n && rc == KW_EXIT_OK; i++) {
+        kw_sidecar sc;
+        if (kw_sidecar_read_file(&sc, f->paths.v[i], &err) != KW_OK ||
+            kw_index_add(&ix, &sc, f->paths.v[i], &err) != KW_OK)
+            rc = kw_cli_fail(&err);
+        launches += sc.launches.n;
+        entries += sc.entries.n;
+        kw_sidecar_free(&sc);
+    }
+    if (rc == KW_EXIT_OK && kw_index_write_file(&ix, out, format, &err) != KW_OK)
+        rc = kw_cli_fail(&err);
+    if (rc == KW_EXIT_OK) {
+        printf("%s: %zu sidecars, %zu kernels, %zu launches, %zu entry points\n", out, f->paths.n,
+               ix.kernels.n, launches, entries);
+        rc = kw_cli_flush_stdout();
+    }
+    kw_index_free(&ix);
+    return rc;
+}
+
+int kw_cmd_index(int argc, char **argv) {
+    const char *out = KW_INDEX_DEFAULT_PATH;
+    kw_index_format format = KW_INDEX_PACKED;
+    kw_found f;
+    kw_arena_init(&f.arena);
+    kw_symmap_init(&f.seen);
+    memset(&f.paths, 0, sizeof(f.paths));
+    KW_ARRAY(const char *) inputs = {0};
+    int rc = KW_EXIT_OK;
+    bool opts = true;
+    for (int i = 1; i < argc && rc == KW_EXIT_OK; i++) {
+        const char *a = argv[i], *v;
+        int r;
+        if (opts && kw_cli_is_help(a)) {
+            fputs(kw_index_usage, stdout);
+            rc = kw_cli_flush_stdout();
+            goto done;
+        } else if (opts && !strcmp(a, "--")) {
+            opts = false;
+        } else if (opts && (r = kw_cli_opt(argc, argv, &i, "--output", "-o", &v)) != 0) {
+            if (r < 0 || !*v)
+                rc = kw_cli_usage_error("index", "option %s needs a file name", a);
+            else
+                out = v;
+        } else if (opts && (r = kw_cli_opt(argc, argv, &i, "--format", NULL, &v)) != 0) {
+            if (r > 0 && !strcmp(v, "packed"))
+                format = KW_INDEX_PACKED;
+            else if (r > 0 && !strcmp(v, "yaml"))
+                format = KW_INDEX_YAML;
+            else
+                rc = kw_cli_usage_error("index", "--format takes 'packed' or 'yaml'");
+        } else if (opts && a[0] == '-' && a[1]) {
+            rc = kw_cli_usage_error("index", "unknown option '%s'", a);
+        } else {
+            const char **slot = KW_PUSH(&f.arena, inputs);
+            if (!slot)
+                rc = kw_cli_failf("out of memory");
+            else
+                *slot = a;
+        }
+    }
+    if (rc == KW_EXIT_OK && !inputs.n)
+        rc = kw_cli_usage_error("index", "no PATH given");
+    for (size_t i = 0; i < inputs.n && rc == KW_EXIT_OK; i++)
+        rc = kw_gather(&f, inputs.v[i]);
+    if (rc == KW_EXIT_OK && !f.paths.n)
+        rc = kw_cli_failf("%s%s: no sidecars (*.kwalk.yaml) found", inputs.v[0],
+                          inputs.n > 1 ? " ..." : "");
+    if (rc == KW_EXIT_OK)
+        rc = kw_build(&f, out, format);
+done:
+    kw_symmap_free(&f.seen);
+    kw_arena_free(&f.arena);
+    return rc;
+}

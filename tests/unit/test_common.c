@@ -1,0 +1,152 @@
+/* test_common.c: the shared data structures: the arena and its typed arrays
+ * (kw_arena.h), the string builder (kw_buf.h), error values (kw_err.h), the
+ * file helpers (kw_fs.h), and the symbol map of the sidecar module
+ * (kw_symmap.h). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kw_arena.h"
+#include "kw_buf.h"
+#include "kw_err.h"
+#include "kw_fs.h"
+#include "kw_symmap.h"
+#include "kw_test.h"
+
+static void test_arena(void) {
+    kw_arena a;
+    kw_arena_init(&a);
+    unsigned char *p = kw_arena_alloc(&a, 3);
+    CHECK(p && ((uintptr_t)p % 16) == 0 && p[0] == 0 && p[2] == 0);
+    unsigned char *q = kw_arena_alloc(&a, 1);
+    CHECK(q && ((uintptr_t)q % 16) == 0 && q >= p + 16);
+    /* a large block, then small allocations still work and are zeroed */
+    unsigned char *big = kw_arena_alloc(&a, 1 << 20);
+    CHECK(big && big[0] == 0 && big[(1 << 20) - 1] == 0);
+    memset(big, 0xAB, 1 << 20);
+    for (int i = 0; i < 10000; i++) {
+        unsigned char *s = kw_arena_alloc(&a, 24);
+        CHECK(s && s[0] == 0 && s[23] == 0);
+        if (s)
+            memset(s, 0xCD, 24);
+    }
+    CHECK(a.total >= (1 << 20) + 10000 * 32);
+    CHECK(kw_arena_strdup(&a, NULL) == NULL);
+    CHECK_STR(kw_arena_strdup(&a, "kernel"), "kernel");
+    CHECK_STR(kw_arena_strndup(&a, "abcdef", 3), "abc");
+    CHECK_STR(kw_arena_printf(&a, "%s:%d", "f.cu", 12), "f.cu:12");
+
+    KW_ARRAY(int) ints = {0};
+    for (int i = 0; i < 1000; i++) {
+        int *slot = KW_PUSH(&a, ints);
+        CHECK(slot && *slot == 0);
+        if (slot)
+            *slot = i * 3;
+    }
+    CHECK(ints.n == 1000 && ints.cap >= 1000);
+    int sum_ok = 1;
+    for (int i = 0; i < 1000; i++)
+        sum_ok &= ints.v[i] == i * 3;
+    CHECK(sum_ok);
+    kw_arena_free(&a);
+    CHECK(a.head == NULL && a.total == 0);
+    kw_arena_free(&a); /* twice is fine */
+}
+
+static void test_buf(void) {
+    kw_buf b;
+    kw_buf_init(&b);
+    CHECK_STR(kw_buf_str(&b), "");
+    kw_buf_puts(&b, "kernel");
+    kw_buf_putc(&b, ' ');
+    kw_buf_printf(&b, "%d-%s", 42, "x");
+    kw_buf_append(&b, "\0z", 2); /* embedded NUL: len counts it */
+    CHECK(b.len == 13 && memcmp(b.ptr, "kernel 42-x\0z", 13) == 0 && b.ptr[13] == 0);
+    kw_buf_reset(&b);
+    CHECK(b.len == 0 && strcmp(kw_buf_str(&b), "") == 0);
+    for (int i = 0; i < 5000; i++)
+        kw_buf_printf(&b, "%04d,", i);
+    CHECK(b.len == 25000 && strncmp(b.ptr + 24995, "4999,", 5) == 0 && !b.oom);
+    kw_buf_free(&b);
+    CHECK(b.ptr == NULL && b.len == 0);
+}
+
+static void test_err(void) {
+    kw_err e;
+    CHECK(kw_fail(&e, "%s: line %d: %s", "a.yaml", 3, "bad") == KW_ERR);
+    CHECK_STR(e.msg, "a.yaml: line 3: bad");
+    CHECK(kw_fail(NULL, "ignored") == KW_ERR);
+    char longer[1000];
+    memset(longer, 'x', sizeof(longer) - 1);
+    longer[sizeof(longer) - 1] = '\0';
+    kw_fail(&e, "%s", longer);
+    CHECK(strlen(e.msg) == sizeof(e.msg) - 1); /* truncated, terminated */
+}
+
+static void test_fs(void) {
+    kw_err e;
+    CHECK(kw_fs_mkdirs("fs_tmp/a/b", &e) == KW_OK);
+    CHECK(kw_fs_mkdirs("fs_tmp/a/b", &e) == KW_OK);
+    CHECK(kw_fs_write_atomic("fs_tmp/a/b/f.txt", "hello\n", 6, &e) == KW_OK);
+    CHECK(kw_fs_write_atomic("fs_tmp/a/b/f.txt", "bye\n", 4, &e) == KW_OK);
+    char *data;
+    size_t len;
+    CHECK(kw_fs_read("fs_tmp/a/b/f.txt", &data, &len, &e) == KW_OK);
+    CHECK(len == 4 && data && strcmp(data, "bye\n") == 0);
+    free(data);
+    CHECK(kw_fs_read("fs_tmp/none.txt", &data, &len, &e) == KW_ERR);
+    CHECK_STR(e.msg, "fs_tmp/none.txt: No such file or directory");
+    CHECK(data == NULL && len == 0);
+    CHECK(kw_fs_write_atomic("fs_tmp/nodir/f.txt", "x", 1, &e) == KW_ERR);
+    CHECK(strncmp(e.msg, "cannot write fs_tmp/nodir/f.txt: ", 33) == 0);
+    /* a file larger than the first read buffer */
+    size_t big = 200000;
+    char *b = malloc(big);
+    for (size_t i = 0; i < big; i++)
+        b[i] = (char)('a' + i % 26);
+    CHECK(kw_fs_write_atomic("fs_tmp/big.txt", b, big, &e) == KW_OK);
+    CHECK(kw_fs_read("fs_tmp/big.txt", &data, &len, &e) == KW_OK);
+    CHECK(len == big && data && memcmp(data, b, big) == 0 && data[big] == '\0');
+    free(data);
+    free(b);
+}
+
+static void test_symmap(void) {
+    kw_symmap m;
+    kw_symmap_init(&m);
+    CHECK(kw_symmap_get(&m, "x") == NULL);
+    kw_arena a;
+    kw_arena_init(&a);
+    enum { N = 20000 };
+    const char **keys = malloc(N * sizeof(*keys));
+    for (size_t i = 0; i < N; i++) {
+        keys[i] = kw_arena_printf(&a, "_ZN2ns1kILi%zuEEvv", i);
+        CHECK(kw_symmap_put(&m, keys[i], i * 7) == KW_OK);
+    }
+    CHECK(m.n == N && m.cap >= 2 * N);
+    int ok = 1;
+    for (size_t i = 0; i < N; i++) {
+        /* look up with a different pointer to equal text */
+        char probe[64];
+        snprintf(probe, sizeof(probe), "_ZN2ns1kILi%zuEEvv", i);
+        size_t *v = kw_symmap_get(&m, probe);
+        ok &= v && *v == i * 7;
+    }
+    CHECK(ok);
+    CHECK(kw_symmap_get(&m, "_ZN2ns1kILi20000EEvv") == NULL);
+    CHECK(kw_symmap_put(&m, keys[5], 1) == KW_OK);
+    CHECK(m.n == N && *kw_symmap_get(&m, keys[5]) == 1);
+    CHECK(kw_symmap_put(&m, "", 99) == KW_OK && *kw_symmap_get(&m, "") == 99);
+    free(keys);
+    kw_symmap_free(&m);
+    kw_arena_free(&a);
+}
+
+int main(void) {
+    test_arena();
+    test_buf();
+    test_err();
+    test_fs();
+    test_symmap();
+    return kw_test_result("test_common");
+}

@@ -1,0 +1,126 @@
+/* test_sidecar_merge.c: kw_sidecar_merge_kernels, as the host job uses it to
+ * fold its device fragments (one per --offload-arch) into one sidecar:
+ * kernels matched by symbol, archs unioned without duplicates, new kernels
+ * deep-copied (still valid once the fragment is freed), offload_archs
+ * unioned, a kernel without symbol refused. */
+#include <string.h>
+
+#include "kw_sidecar.h"
+#include "kw_test.h"
+#include "kw_test_sidecar.h"
+
+static bool has_arch(const kw_kernel *k, const char *arch) {
+    for (size_t i = 0; i < k->archs.n; i++)
+        if (!strcmp(k->archs.v[i].arch, arch))
+            return true;
+    return false;
+}
+
+static void test_merge(void) {
+    kw_sidecar dst, frag;
+    kw_err err;
+    kw_sidecar_init(&dst);
+    kw_sidecar_init(&frag);
+    *KW_PUSH(&dst.arena, dst.tu.offload_archs) = "gfx942";
+    kw_kernel *k1 = kw_tc_kernel(&dst, "_Z2k1v", "k1", "gfx942");
+    k1->doc = "dst's doc wins";
+
+    /* the fragment: k1 again (another arch, another doc), k2 new, fully populated */
+    kw_tc_full_sidecar(&frag);
+    frag.tu.offload_archs.n = 0;
+    *KW_PUSH(&frag.arena, frag.tu.offload_archs) = KW_TC_STR(&frag, "gfx950");
+    *KW_PUSH(&frag.arena, frag.tu.offload_archs) = KW_TC_STR(&frag, "gfx942");
+    kw_kernel *f1 = kw_tc_kernel(&frag, "_Z2k1v", "k1", "gfx950");
+    kw_tc_arch(&frag, f1, "gfx942");
+    f1->doc = "fragment's doc";
+    size_t full_calls = frag.kernels.v[0].calls.n;
+
+    CHECK(kw_sidecar_merge_kernels(&dst, &frag, &err) == KW_OK);
+    kw_sidecar_free(&frag); /* dst must not point into it (ASan would tell) */
+
+    CHECK(dst.kernels.n == 3);
+    if (dst.kernels.n == 3) {
+        const kw_kernel *a = &dst.kernels.v[0], *b = &dst.kernels.v[1], *t = &dst.kernels.v[2];
+        CHECK_STR(a->symbol, "_Z2k1v");
+        CHECK(a->archs.n == 2 && has_arch(a, "gfx942") && has_arch(a, "gfx950"));
+        CHECK_STR(a->doc, "dst's doc wins");
+        CHECK_STR(b->symbol, "_ZN2ns1kIfLi256ELi4ELb1ELNS_4ModeE0EEvPT_PKS2_i");
+        CHECK(b->calls.n == full_calls && b->calls.n == 2);
+        CHECK_STR(b->calls.v[0].callee_location.file, "/src/aiter/csrc/include/reduce.h");
+        CHECK(b->template_args.n == 5);
+        CHECK_STR(b->template_args.v[4].value, "ns::Mode::Plain");
+        CHECK(b->shared.n == 2 && b->shared.v[1].bytes == -1);
+        CHECK(b->archs.n == 2);
+        CHECK_STR(t->symbol, "_Z6tricky");
+        CHECK(t->params.n > 40);
+        CHECK_STR(t->params.v[1].name, "true");
+    }
+    /* only kernels and archs are merged, not the host-side records */
+    CHECK(dst.launches.n == 0 && dst.entries.n == 0 && dst.host_calls.n == 0);
+    CHECK(dst.tu.offload_archs.n == 2);
+    CHECK_STR(dst.tu.offload_archs.v[0], "gfx942");
+    CHECK_STR(dst.tu.offload_archs.v[1], "gfx950");
+
+    /* merging the same fragment twice changes nothing */
+    kw_sidecar again;
+    kw_sidecar_init(&again);
+    kw_tc_kernel(&again, "_Z2k1v", "k1", "gfx950");
+    CHECK(kw_sidecar_merge_kernels(&dst, &again, &err) == KW_OK);
+    CHECK(kw_sidecar_merge_kernels(&dst, &again, &err) == KW_OK);
+    CHECK(dst.kernels.n == 3 && dst.kernels.v[0].archs.n == 2);
+    kw_sidecar_free(&again);
+
+    /* a fragment kernel without symbol cannot be merged */
+    kw_sidecar bad;
+    kw_sidecar_init(&bad);
+    kw_tc_kernel(&bad, "_Z1xv", "nameless", "gfx942")->symbol = NULL;
+    CHECK(kw_sidecar_merge_kernels(&dst, &bad, &err) == KW_ERR);
+    CHECK_STR(err.msg, "cannot merge kernel 0 (nameless): it has no symbol");
+    kw_sidecar_free(&bad);
+
+    /* the merged document still writes and reads back */
+    kw_buf out;
+    kw_buf_init(&out);
+    CHECK(kw_sidecar_emit(&dst, &out, &err) == KW_OK);
+    kw_sidecar back;
+    CHECK(kw_sidecar_parse(&back, "m.yaml", out.ptr, out.len, &err) == KW_OK);
+    CHECK(back.kernels.n == 3);
+    kw_sidecar_free(&back);
+    kw_buf_free(&out);
+    kw_sidecar_free(&dst);
+}
+
+/* Merging into an empty sidecar copies everything; fragments in any order give
+ * the same kernels. */
+static void test_merge_order(void) {
+    kw_sidecar d1, d2, f942, f950;
+    kw_err err;
+    kw_sidecar_init(&d1);
+    kw_sidecar_init(&d2);
+    kw_sidecar_init(&f942);
+    kw_sidecar_init(&f950);
+    kw_tc_kernel(&f942, "_Z1av", "a", "gfx942");
+    kw_tc_kernel(&f942, "_Z1bv", "b", "gfx942");
+    kw_tc_kernel(&f950, "_Z1bv", "b", "gfx950");
+    kw_tc_kernel(&f950, "_Z1cv", "c", "gfx950");
+    CHECK(kw_sidecar_merge_kernels(&d1, &f942, &err) == KW_OK);
+    CHECK(kw_sidecar_merge_kernels(&d1, &f950, &err) == KW_OK);
+    CHECK(kw_sidecar_merge_kernels(&d2, &f950, &err) == KW_OK);
+    CHECK(kw_sidecar_merge_kernels(&d2, &f942, &err) == KW_OK);
+    CHECK(d1.kernels.n == 3 && d2.kernels.n == 3);
+    for (size_t i = 0; i < d1.kernels.n; i++) {
+        const kw_kernel *k = &d1.kernels.v[i];
+        size_t want = !strcmp(k->symbol, "_Z1bv") ? 2 : 1;
+        CHECK(k->archs.n == want);
+    }
+    kw_sidecar_free(&d1);
+    kw_sidecar_free(&d2);
+    kw_sidecar_free(&f942);
+    kw_sidecar_free(&f950);
+}
+
+int main(void) {
+    test_merge();
+    test_merge_order();
+    return kw_test_result("test_sidecar_merge");
+}
