@@ -127,6 +127,21 @@ kw_status runHost(ASTContext &Ctx, JobState &S, kw_err *Err) {
     return St;
 }
 
+// Only declarations written outside system headers are of interest; limiting
+// the traversal scope keeps every visitor (and the parent map the guard walk
+// builds) away from the HIP runtime, libstdc++ and pybind11 headers. Code
+// generation is over when this runs, so the scope changes nothing in the object.
+void limitToUserCode(ASTContext &Ctx) {
+    SourceManager &SM = Ctx.getSourceManager();
+    std::vector<Decl *> Scope;
+    for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+        SourceLocation L = D->getLocation();
+        if (L.isValid() && !SM.isInSystemHeader(SM.getFileLoc(L)))
+            Scope.push_back(D);
+    }
+    Ctx.setTraversalScope(Scope);
+}
+
 class KwalkConsumer : public ASTConsumer {
   public:
     explicit KwalkConsumer(std::shared_ptr<JobState> S) : State(std::move(S)) {}
@@ -134,6 +149,7 @@ class KwalkConsumer : public ASTConsumer {
     void HandleTranslationUnit(ASTContext &Ctx) override {
         if (Ctx.getDiagnostics().hasErrorOccurred())
             return; // the compile itself failed: nothing to describe
+        limitToUserCode(Ctx);
         kw_err Err;
         Err.msg[0] = '\0';
         kw_status St;
