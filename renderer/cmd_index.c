@@ -1,7 +1,7 @@
 /* cmd_index.c: `kwalk index PATH... [-o FILE] [--format packed|yaml]`:
  * gather the sidecars of a build into one database file (kw_index.h), by
- * default kwalk-index.db in the current directory in the packed form, written
- * atomically.
+ * default kwalk-index.db in the current directory, written atomically. The
+ * form is packed unless --format says otherwise or FILE ends in .yaml/.yml.
  *
  * A PATH that is a file is read as a sidecar whatever its name; a directory is
  * searched recursively for *.kwalk.yaml (entries sorted by name, symbolic
@@ -30,7 +30,8 @@ static const char kw_index_usage[] =
     "unioned); launches, entry points and host calls are kept per translation unit.\n\n"
     "  -o, --output FILE   write the database to FILE (default: " KW_INDEX_DEFAULT_PATH ")\n"
     "  --format packed     binary, fast to load (the default)\n"
-    "  --format yaml       YAML, to read or diff (every command reads both)\n";
+    "  --format yaml       YAML, to read or diff (the default for FILE.yaml, FILE.yml)\n"
+    "Every kwalk command reads both forms.\n";
 
 /* The sidecar files found, in order, with their real paths for deduplication. */
 typedef struct kw_found {
@@ -120,6 +121,14 @@ static int kw_gather(kw_found *f, const char *path) {
     return kw_found_add(f, path);
 }
 
+/* The form a file name asks for: YAML for *.yaml and *.yml, else packed. */
+static kw_index_format kw_format_of(const char *path) {
+    size_t n = strlen(path);
+    if ((n >= 5 && !strcmp(path + n - 5, ".yaml")) || (n >= 4 && !strcmp(path + n - 4, ".yml")))
+        return KW_INDEX_YAML;
+    return KW_INDEX_PACKED;
+}
+
 static int kw_build(const kw_found *f, const char *out, kw_index_format format) {
     kw_index ix;
     kw_index_init(&ix);
@@ -150,7 +159,7 @@ static int kw_build(const kw_found *f, const char *out, kw_index_format format) 
 
 int kw_cmd_index(int argc, char **argv) {
     const char *out = KW_INDEX_DEFAULT_PATH;
-    kw_index_format format = KW_INDEX_PACKED;
+    int format = -1; /* from the output name unless given */
     kw_found f;
     kw_arena_init(&f.arena);
     kw_symmap_init(&f.seen);
@@ -197,7 +206,7 @@ int kw_cmd_index(int argc, char **argv) {
         rc = kw_cli_failf("%s%s: no sidecars (*.kwalk.yaml) found", inputs.v[0],
                           inputs.n > 1 ? " ..." : "");
     if (rc == KW_EXIT_OK)
-        rc = kw_build(&f, out, format);
+        rc = kw_build(&f, out, format >= 0 ? (kw_index_format)format : kw_format_of(out));
 done:
     kw_symmap_free(&f.seen);
     kw_arena_free(&f.arena);

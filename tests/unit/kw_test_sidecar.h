@@ -92,7 +92,7 @@ static inline void kw_tc_full_sidecar(kw_sidecar *sc) {
     static const char *const tricky[] = {
         "256",       "true",         "null",      "~",           "",          "- dash",
         "key: value", "#hash",       " leading",  "trailing ",   "tab\there", "quote\"s",
-        "'single'",  "ünïcödé ∑",    "\x01" "ctrl", "-1",        ".5",        "0x10",
+        "'single'",  "ünïcödé ∑",    "\001ctrl", "-1",        ".5",        "0x10",
         "yes",       "No",           "[flow]",    "{map}",       "a, b",      "@at",
         "`tick",     "%percent",     "!bang",     "&amp",        "*star",     "|pipe",
         ">gt",       "?q",           ":colon",    "line1\nline2", "\n",       "  \n  x",

@@ -124,13 +124,21 @@ def run(tmp):
     check_list(out, "kwalk list")
 
     # the YAML form, --db both ways, -o/--output both ways; the same list
-    rc, out, err = kwalk("index", "--format", "yaml", "--output", "ix.yaml", GOOD, cwd=tmp)
-    check(rc == 0 and out.startswith("ix.yaml: 3 sidecars"), f"index --format yaml: {err!r}")
+    rc, out, err = kwalk("index", "--format", "yaml", "--output", "ix.txt", GOOD, cwd=tmp)
+    check(rc == 0 and out.startswith("ix.txt: 3 sidecars"), f"index --format yaml: {err!r}")
+    rc, out, err = kwalk("index", "--output", "ix.yaml", GOOD, cwd=tmp)
+    check(rc == 0 and out.startswith("ix.yaml: 3 sidecars"), f"index -o ix.yaml: {err!r}")
+    rc, out, err = kwalk("index", "--format=packed", "-o", "packed.yaml", GOOD, cwd=tmp)
+    check(rc == 0, f"index --format=packed: {err!r}")
+    with open(os.path.join(tmp, "packed.yaml"), "rb") as f:
+        check(f.read() == packed, "--format=packed overrides the name, same bytes as before")
     with open(os.path.join(tmp, "ix.yaml")) as f:
         text = f.read()
+    with open(os.path.join(tmp, "ix.txt")) as f:
+        check(f.read() == text, "--format yaml and -o FILE.yaml write the same")
     check(text.startswith("kwalk_index: 1\nkwalk_schema: 1\n") and text.endswith("\n...\n"),
           "the YAML index layout")
-    for db in (["--db", "ix.yaml"], ["--db=ix.yaml"]):
+    for db in (["--db", "ix.yaml"], ["--db=ix.yaml"], ["--db", "packed.yaml"]):
         rc, out, err = kwalk("list", *db, cwd=tmp)
         check(rc == 0, f"list {db}: {err!r}")
         check_list(out, f"kwalk list {' '.join(db)}")

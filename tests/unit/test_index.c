@@ -178,7 +178,7 @@ static void test_packed(void) {
         CHECK(back.tus.v[0].launches.v[1].grid.value[0] == 9223372036854775807LL);
         CHECK(back.tus.v[0].launches.v[1].grid.value[1] == -5);
         CHECK(back.tus.v[0].launches.v[0].grid.dims == 3);
-        CHECK_STR(back.kernels.v[1].params.v[14].name, "\x01" "ctrl");
+        CHECK_STR(back.kernels.v[1].params.v[14].name, "\001ctrl");
     }
     kw_index_free(&back);
 
@@ -238,7 +238,7 @@ static void test_packed(void) {
         else
             ok++;
     }
-    CHECK(bad > 0);
+    CHECK(bad > 0 && ok > 0); /* some mutations only change string bytes */
     free(m);
 
     kw_buf_free(&p1);
