@@ -500,7 +500,8 @@ kw_status kw_co_add_elf(kw_co_set *set, const char *origin, const char *containe
     }
     size_t shnum;
     if (elf_getshdrnum(e, &shnum) || shnum == 0) {
-        st = kw_fail(err, "%s: AMDGPU ELF without section headers", origin);
+        st = kw_fail(err, "%s: AMDGPU ELF section headers unreadable (truncated or corrupt file)",
+                     origin);
         goto done;
     }
     obj->e_flags = (unsigned)eh.e_flags;

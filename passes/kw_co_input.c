@@ -11,7 +11,9 @@
  *                               v2: u32 total size, u32 uncompressed size, u64 hash;
  *                               v3: u64 total size, u64 uncompressed size, u64 hash;
  *                               then the compressed bundle (layout of clang's
- *                               OffloadBundler.cpp, CompressedOffloadBundle).
+ *                               OffloadBundler.cpp, CompressedOffloadBundle);
+ *                               the hash (MD5, low 64 bits) is checked after
+ *                               decompression.
  * Every size and offset is checked against the bytes present before use. */
 #include <stdarg.h>
 #include <stdio.h>
@@ -83,13 +85,14 @@ static kw_status ccob_decompress(const char *origin, const unsigned char *d, siz
         return kw_fail(err, "%s: truncated CCOB header (%zu bytes)", origin, n);
     unsigned version = kw_co_le16(d + 4), method = kw_co_le16(d + 6);
     size_t hdr;
-    uint64_t tot, usize;
+    uint64_t tot, usize, hash;
     switch (version) {
     case 1:
         hdr = 20;
         if (n < hdr)
             return kw_fail(err, "%s: truncated CCOB v1 header", origin);
         usize = kw_co_le32(d + 8);
+        hash = kw_co_le64(d + 12);
         tot = n; /* v1 does not record its length: the rest of the input */
         break;
     case 2:
@@ -98,6 +101,7 @@ static kw_status ccob_decompress(const char *origin, const unsigned char *d, siz
             return kw_fail(err, "%s: truncated CCOB v2 header", origin);
         tot = kw_co_le32(d + 8);
         usize = kw_co_le32(d + 12);
+        hash = kw_co_le64(d + 16);
         break;
     case 3:
         hdr = 32;
@@ -105,6 +109,7 @@ static kw_status ccob_decompress(const char *origin, const unsigned char *d, siz
             return kw_fail(err, "%s: truncated CCOB v3 header", origin);
         tot = kw_co_le64(d + 8);
         usize = kw_co_le64(d + 16);
+        hash = kw_co_le64(d + 24);
         break;
     default:
         return kw_fail(err, "%s: unknown CCOB version %u", origin, version);
@@ -153,6 +158,11 @@ static kw_status ccob_decompress(const char *origin, const unsigned char *d, siz
         free(buf);
         return kw_fail(err, "%s: CCOB v%u: decompressed %zu bytes, header says %llu", origin,
                        version, got, (unsigned long long)usize);
+    }
+    if (kw_co_md5_low64(buf, got) != hash) {
+        free(buf);
+        return kw_fail(err, "%s: CCOB v%u: decompressed data does not match the header's hash",
+                       origin, version);
     }
     snprintf(desc, desc_len, "ccob-v%u-%s", version, method ? "zstd" : "zlib");
     *out = buf;

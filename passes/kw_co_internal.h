@@ -37,6 +37,9 @@ typedef struct kw_co_priv {
     bool dwarf_tried;
 } kw_co_priv;
 
+/* kw_co_md5.c: the first 8 bytes (little-endian) of the MD5 of data. */
+uint64_t kw_co_md5_low64(const unsigned char *data, size_t n);
+
 /* kw_co_elf.c: parse one AMDGPU code object into a new entry of set. */
 kw_status kw_co_add_elf(kw_co_set *set, const char *origin, const char *container,
                         const char *bundle_id, const unsigned char *data, size_t size,

@@ -3,8 +3,9 @@
  * keeps), read with elfutils' libdw. For each instruction: the line-table row
  * covering its address (file:line:column, in the innermost inlined function),
  * then for every enclosing DW_TAG_inlined_subroutine its call site, outward:
- * the same chain `llvm-addr2line -i -f` prints. Consecutive instructions
- * with the same chain share one kw_co_loc. */
+ * the same chain `llvm-symbolizer -i --no-demangle` prints (inlined
+ * functions by DWARF linkage name, else name; the outermost by the kernel's
+ * symbol). Consecutive instructions with the same chain share one kw_co_loc. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +61,33 @@ static bool cu_for(Dwarf *dw, Dwarf_Addr addr, Dwarf_Die *cu) {
     return false;
 }
 
+/* The DIEs containing addr below die, outermost first, into chain[depth..]:
+ * subprograms, inlined subroutines and lexical blocks, looking through
+ * namespaces and classes. Returns the new depth. (dwarf_getscopes leaves out
+ * the physical function around an inlined instance, which the call chain
+ * needs.) */
+static int scope_chain(Dwarf_Die *die, Dwarf_Addr addr, Dwarf_Die *chain, int depth) {
+    Dwarf_Die child;
+    if (depth >= MAX_FRAMES || dwarf_child(die, &child) != 0)
+        return depth;
+    do {
+        int tag = dwarf_tag(&child);
+        if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+            tag == DW_TAG_lexical_block) {
+            if (dwarf_haspc(&child, addr) == 1) {
+                chain[depth] = child;
+                return scope_chain(&child, addr, chain, depth + 1);
+            }
+        } else if (tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+                   tag == DW_TAG_structure_type || tag == DW_TAG_union_type) {
+            int d = scope_chain(&child, addr, chain, depth);
+            if (d > depth)
+                return d;
+        }
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return depth;
+}
+
 /* Fill f[] for address addr; returns the number of frames (0: unknown). */
 static int frames_at(Dwarf *dw, Dwarf_Addr addr, frame_tmp *f) {
     Dwarf_Die cu;
@@ -76,13 +104,13 @@ static int frames_at(Dwarf *dw, Dwarf_Addr addr, frame_tmp *f) {
         f[0].col = 0;
     f[0].function = NULL;
     n = 1;
-    Dwarf_Die *scopes = NULL;
-    int ns = dwarf_getscopes(&cu, addr, &scopes);
+    Dwarf_Die scopes[MAX_FRAMES];
+    int ns = scope_chain(&cu, addr, scopes, 0);
     Dwarf_Files *files = NULL;
     size_t nfiles = 0;
     if (dwarf_getsrcfiles(&cu, &files, &nfiles) != 0)
         files = NULL;
-    for (int i = 0; i < ns; i++) {
+    for (int i = ns - 1; i >= 0; i--) { /* innermost first */
         int tag = dwarf_tag(&scopes[i]);
         if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
             continue;
@@ -104,7 +132,6 @@ static int frames_at(Dwarf *dw, Dwarf_Addr addr, frame_tmp *f) {
         f[n].function = NULL;
         n++;
     }
-    free(scopes);
     return n;
 }
 
@@ -136,6 +163,9 @@ void kw_co_map_lines(const kw_co_object *obj, kw_co_listing *l) {
         int n = frames_at(dw, l->kernel->code_addr + in->offset, f);
         if (n == 0)
             continue;
+        /* The outermost frame is the physical function: the kernel's own
+         * symbol, as llvm-symbolizer names it from the symbol table. */
+        f[n - 1].function = l->kernel->name;
         mapped++;
         if (prev >= 0 && same_frames(&l->locs.v[prev], f, n)) {
             in->loc = prev;

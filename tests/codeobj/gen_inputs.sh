@@ -15,7 +15,8 @@
 #   libmixed.so          a compressed and a plain bundle in one .hip_fatbin
 #   kinds.g.dev.o        gfx942 with -gline-tables-only
 #   asm_kernel.co / asm_kernel.rel.o  the hand-written .s, linked / relocatable
-#   corpus/<tu>.<arch>.dev.o (+ remarks) the project's corpus, HIP compat flags
+#   corpus/<tu>.<arch>.dev.o (+ remarks) the project's corpus, HIP compat flags;
+#                        rmsnorm also with -gline-tables-only
 #   co/*.co              every code object unbundled by clang-offload-bundler
 #   bad/*                broken inputs (make_bad.py)
 set -eu
@@ -72,6 +73,8 @@ if [ -n "${KWCO_CORPUS_FLAGS:-}" ] && [ -f "$KWCO_CORPUS_FLAGS" ] && [ -d "${KWC
     done
   done
   src=$KWCO_CORPUS/rmsnorm_quant_kernels.hip
+  $B/clang++ -x hip "$@" --offload-arch=gfx942 --cuda-device-only -gline-tables-only \
+    -c "$src" -o corpus/rmsnorm_quant_kernels.g.dev.o
   $B/clang++ -x hip "$@" --offload-arch=gfx942 --offload-arch=gfx950 -cuid=kwco \
     -c "$src" -o corpus/rmsnorm.host.o
   $B/clang++ -x hip "$@" --offload-arch=gfx942 --offload-arch=gfx950 -cuid=kwco \
@@ -102,7 +105,7 @@ unbundle kinds.g.dev.o kinds.g
 for f in corpus/*.dev.o; do
   [ -e "$f" ] || continue
   tu=$(basename "$f" .dev.o)
-  unbundle "$f" "corpus.${tu%.*}"
+  case $tu in *.g) unbundle "$f" "corpus.$tu" ;; *) unbundle "$f" "corpus.${tu%.*}" ;; esac
 done
 
 # Pieces the bad-input generator corrupts.

@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""Broken inputs (truncated ELF, truncated bundle, offsets outside the file,
+wrong magic, bad zstd/zlib data, corrupt CCOB headers, an ELF without the
+metadata note, bad msgpack, garbage, a host object without or with a broken
+.hip_fatbin) make kwco-dump exit with status 1 and one line on stderr that
+names the input, in every mode, with no crash and no sanitizer report (the
+test binary is the ASan+UBSan build when KWALK_SANITIZE=ON). --extract only
+unwraps bundles, so it may succeed on a broken code object inside a sound
+bundle; when it fails, it fails the same way."""
+import glob
+import os
+import subprocess
+import tempfile
+
+from kwco_common import DUMP, Check, work
+
+MODES = [[], ["--yaml", "--lines"], ["--kernel", "vec_add"]]
+
+
+def main():
+    c = Check("bad_inputs")
+    bad = sorted(glob.glob(work("bad", "*")))
+    c.true("no bad inputs were generated", len(bad) >= 20)
+    for path in bad:
+        name = os.path.basename(path)
+        with tempfile.TemporaryDirectory() as tmp:
+            for mode in MODES + [["--extract", tmp]]:
+                p = subprocess.run([DUMP, *mode, path], capture_output=True, text=True)
+                where = "%s %s" % (name, " ".join(mode[:1]) or "(summary)")
+                lines = p.stderr.splitlines()
+                c.true(where + ": sanitizer report", "Sanitizer" not in p.stderr
+                       and "runtime error" not in p.stderr)
+                if mode[:1] == ["--extract"] and p.returncode == 0:
+                    continue
+                c.eq(where + ": exit status", p.returncode, 1)
+                c.eq(where + ": stderr lines", len(lines), 1)
+                c.true(where + ": message names the input: %r" % p.stderr[:300],
+                       len(lines) == 1 and lines[0].startswith("kwco-dump: ") and path in lines[0])
+                c.eq(where + ": stdout", p.stdout if mode[:1] != ["--extract"] else "", "")
+    c.report()
+
+
+if __name__ == "__main__":
+    main()
