@@ -176,7 +176,7 @@ kw_status kw_index_parse(kw_index *ix, const char *name, const char *text, size_
 kw_status kw_index_read_file(kw_index *ix, const char *path, kw_err *err) {
     char *text;
     size_t len;
-    if (kw_fs_read(path, &text, &len, err) != KW_OK) {
+    if (kw_sc_read_text(path, &text, &len, err) != KW_OK) {
         kw_index_init(ix);
         return KW_ERR;
     }

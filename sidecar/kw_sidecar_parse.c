@@ -9,6 +9,7 @@
  * per mapping; aliases are refused. Every error is one line:
  * "<file>: line N: <path>: <problem>", e.g.
  * "a.kwalk.yaml: line 12: kernels[0].location.line: expected an integer, got \"x\"". */
+#define _POSIX_C_SOURCE 200809L
 #include "kw_sidecar_int.h"
 
 #include <errno.h>
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "kw_fs.h"
 
@@ -440,7 +442,11 @@ static kw_status kw_yp_list(kw_yp *p, const kw_field *f, kw_anyarr *arr) {
         kw_yp_push(p, NULL, i);
         kw_status st;
         if (f->kind == KW_F_STRS) {
-            st = kw_yp_str(p, (const char **)el);
+            st = kw_yp_peek(p);
+            if (st == KW_OK && kw_yp_is_null(&p->ev))
+                st = kw_yp_fail(p, "expected a string, got null");
+            if (st == KW_OK)
+                st = kw_yp_str(p, (const char **)el);
         } else {
             kw_sc_defaults(f->sub, el);
             st = kw_yp_record(p, f->sub, el);
@@ -584,10 +590,19 @@ kw_status kw_sidecar_parse(kw_sidecar *sc, const char *name, const char *text, s
     return st;
 }
 
+kw_status kw_sc_read_text(const char *path, char **text, size_t *len, kw_err *err) {
+    struct stat st;
+    *text = NULL;
+    *len = 0;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return kw_fail(err, "%s: %s", path, strerror(EISDIR));
+    return kw_fs_read(path, text, len, err);
+}
+
 kw_status kw_sidecar_read_file(kw_sidecar *sc, const char *path, kw_err *err) {
     char *text;
     size_t len;
-    if (kw_fs_read(path, &text, &len, err) != KW_OK) {
+    if (kw_sc_read_text(path, &text, &len, err) != KW_OK) {
         kw_sidecar_init(sc);
         return KW_ERR;
     }

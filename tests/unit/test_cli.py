@@ -205,7 +205,7 @@ def run(tmp):
     expect_error(["list", "--db", a], tmp, 1,
                  exact=f"kwalk: {a}: a sidecar, not a kwalk index (build one with 'kwalk index')")
     expect_error(["list", "--db", "nope.db"], tmp, 1, exact="kwalk: nope.db: No such file or directory")
-    expect_error(["list", "--db", bad_dir], tmp, 1, contains=bad_dir)
+    expect_error(["list", "--db", bad_dir], tmp, 1, exact=f"kwalk: {bad_dir}: Is a directory")
     with open(os.path.join(tmp, "half.db"), "wb") as f:
         f.write(packed[: len(packed) // 2])
     expect_error(["list", "--db", "half.db"], tmp, 1, contains="half.db: truncated kwalk index")

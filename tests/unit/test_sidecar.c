@@ -131,6 +131,9 @@ static void test_round_trip(void) {
     kw_sidecar_free(&again);
     CHECK(kw_sidecar_read_file(&again, "does-not-exist.kwalk.yaml", &err) == KW_ERR);
     CHECK_STR(err.msg, "does-not-exist.kwalk.yaml: No such file or directory");
+    kw_sidecar_free(&again);
+    CHECK(kw_sidecar_read_file(&again, ".", &err) == KW_ERR);
+    CHECK_STR(err.msg, ".: Is a directory");
     CHECK(again.kernels.n == 0);
     kw_sidecar_free(&again);
 
@@ -279,6 +282,8 @@ static void test_errors(void) {
               "t.yaml: line 3: more than one YAML document");
     CHECK_STR(parse_err("kwalk_schema: 1\nkernels:\n- symbol: \"a\\0b\"\n...\n"),
               "t.yaml: line 3: kernels[0].symbol: strings must not contain NUL characters");
+    CHECK_STR(parse_err("kwalk_schema: 1\ntranslation_unit: {offload_archs: [gfx942, ~]}\n...\n"),
+              "t.yaml: line 2: translation_unit.offload_archs[1]: expected a string, got null");
     CHECK_STR(parse_err("kwalk_schema: 1\n? [a]\n: b\n...\n"),
               "t.yaml: line 2: expected a key, got a sequence");
 }
