@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""test_kwalk_cli: the kwalk command on the corpus's sidecars.
+
+`kwalk index <corpus out dir> -o DB` then `kwalk list --db DB` (NAME SYMBOL
+ARCHS LAUNCHES ENTRIES, tab-separated), both exit 0, and against ground truth:
+  - SYMBOL: exactly the kernels of the corpus code objects (llvm-objcopy +
+    clang-offload-bundler + llvm-readelf), one line each; ARCHS: the arches
+    whose code object has the kernel;
+  - NAME: exactly expected.json's instantiations, printed `name<args...>`;
+  - LAUNCHES: the file:line of the KW:LAUNCH markers of expected.json's
+    launches of that instantiation; ENTRIES: the entries that reach it.
+Bad sidecars, each in a directory next to a good one: cut mid-line, cut at a
+line boundary (no `...` end marker), empty, broken YAML, `kwalk_schema: 99`:
+`kwalk index DIR` exits non-zero (not by a signal) with exactly one stderr
+line, starting `kwalk:` and naming the bad file.
+Skipped (77) when the kwalk command is not built."""
+import os
+import shutil
+
+import kwcap
+
+
+def main():
+    args = kwcap.parse_args()
+    if not args.kwalk or not os.path.isfile(args.kwalk):
+        print("kwalk command not built (%r): skipped" % args.kwalk)
+        raise SystemExit(kwcap.SKIP)
+    ck = kwcap.Checker("test_kwalk_cli")
+    exp = kwcap.load_expected(args)
+    markers = kwcap.load_markers(args, ck)
+    arches = exp.get("arches") or list(kwcap.ARCHES_FALLBACK)
+    root = kwcap.tmpdir(args, "cli")
+    try:
+        # ---- ground truth: code-object kernels, expected names / launches / entries
+        co_archs = {}
+        for tu in kwcap.corpus_tus(exp):
+            obj = kwcap.object_of(args, tu)
+            if not ck.check(os.path.isfile(obj), "%s: object %s missing (kw_corpus built?)" % (tu, obj)):
+                continue
+            for arch in arches:
+                co, err = kwcap.code_object_kernels(args, obj, arch, root)
+                if ck.check(err is None, "%s/%s: %s" % (tu, arch, err)):
+                    for s in co:
+                        co_archs.setdefault(s, set()).add(arch)
+        want_names = {}
+        for kid, k in exp["kernels"].items():
+            for inst in k["instantiations"]:
+                want_names["%s<%s>" % (k["name"], ", ".join(inst["args"]))] = (kid, tuple(inst["args"]))
+        launch_sites = {}
+        for lid, le in exp["launches"].items():
+            m = markers[lid]
+            for inst in le["instantiations"]:
+                launch_sites.setdefault((le["kernel"], tuple(inst["args"])), set()).add((m["file"], m["line"]))
+        entry_names = {}
+        for eid, e in exp["entries"].items():
+            names = {"extern_c:" + e["symbol"]} if e["kind"] == "extern_c" else \
+                {"pybind:" + e["name"], "pybind:%s.%s" % (e["module"], e["name"])}
+            for lid, insts in e["reaches_instantiations"].items():
+                kid = exp["launches"][lid]["kernel"]
+                for a in insts:
+                    entry_names.setdefault((kid, tuple(a)), []).append((eid, names))
+
+        # ---- index + list
+        db = os.path.join(root, "corpus.db")
+        r = kwcap.run([args.kwalk, "index", args.corpus_out, "-o", db])
+        ck.check(r.returncode == 0, "kwalk index %s: rc=%d %s" % (args.corpus_out, r.returncode, r.stderr))
+        r = kwcap.run([args.kwalk, "list", "--db", db])
+        ck.check(r.returncode == 0, "kwalk list: rc=%d %s" % (r.returncode, r.stderr))
+        rows = {}
+        for line in r.stdout.splitlines():
+            cols = line.split("\t")
+            if not ck.check(len(cols) == 5, "kwalk list: not 5 tab-separated columns: %r" % line):
+                continue
+            name, sym, archs, launches, entries = cols
+            ck.check(sym not in rows, "kwalk list: symbol %s on two lines" % sym)
+            rows[sym] = (name, archs, launches, entries)
+        ck.check(set(rows) == set(co_archs), "kwalk list symbols vs code objects: only listed %s, "
+                 "only in code objects %s" % (sorted(set(rows) - set(co_archs)),
+                                              sorted(set(co_archs) - set(rows))))
+        ck.check({v[0] for v in rows.values()} == set(want_names),
+                 "kwalk list names vs expected.json: only listed %s, only expected %s"
+                 % (sorted({v[0] for v in rows.values()} - set(want_names)),
+                    sorted(set(want_names) - {v[0] for v in rows.values()})))
+        for sym, (name, archs, launches, entries) in sorted(rows.items()):
+            if sym in co_archs:
+                ck.eq(sorted(archs.split(",")), sorted(co_archs[sym]), "kwalk list %s: ARCHS" % name)
+            key = want_names.get(name)
+            if key is None:
+                continue
+            got_sites = set()
+            if launches != "-":
+                for site in launches.split(","):
+                    f, _, l = site.rpartition(":")
+                    got_sites.add((kwcap.rel_file(args, f), int(l) if l.isdigit() else l))
+            ck.eq(sorted(got_sites), sorted(launch_sites.get(key, set())), "kwalk list %s: LAUNCHES" % name)
+            got_entries = set() if entries == "-" else set(entries.split(","))
+            want = entry_names.get(key, [])
+            for eid, names in want:
+                ck.check(got_entries & names, "kwalk list %s: ENTRIES %r lacks %s (%s)"
+                         % (name, entries, eid, " or ".join(sorted(names))))
+            allowed = set().union(*[n for _, n in want]) if want else set()
+            ck.check(not (got_entries - allowed), "kwalk list %s: ENTRIES lists %s that do not reach it"
+                     % (name, sorted(got_entries - allowed)))
+
+        # ---- bad sidecars
+        good_src = kwcap.object_of(args, "rope_kernels.hip") + ".kwalk.yaml"
+        with open(good_src, encoding="utf-8") as f:
+            good = f.read()
+        body = good.rstrip("\n")
+        last_nl = body.rfind("\n")
+        cases = {
+            "cut_midline": good[:len(good) // 2],
+            "cut_at_line": body[:last_nl + 1],        # everything but the final '...'
+            "empty": "",
+            "broken_yaml": "kwalk_schema: 1\nkernels:\n- {symbol: _Zx, name: \"k<1>\"\n  bad: [\n",
+            "schema_99": good.replace("kwalk_schema: 1", "kwalk_schema: 99", 1),
+        }
+        ck.check(cases["schema_99"] != good and cases["cut_at_line"].rstrip().endswith("...") is False,
+                 "building the bad inputs (test bug)")
+        for name, text in cases.items():
+            d = os.path.join(root, "bad_" + name)
+            os.makedirs(d)
+            shutil.copy(good_src, os.path.join(d, "a_good.o.kwalk.yaml"))
+            bad = os.path.join(d, "m_%s.o.kwalk.yaml" % name)
+            with open(bad, "w", encoding="utf-8") as f:
+                f.write(text)
+            out = os.path.join(root, "bad_%s.db" % name)
+            r = kwcap.run([args.kwalk, "index", d, "-o", out])
+            ck.check(0 < r.returncode < 128, "%s: kwalk index exit status %d (want non-zero, no signal)"
+                     % (name, r.returncode))
+            lines = r.stderr.splitlines()
+            ck.check(len(lines) == 1 and lines[0].startswith("kwalk:")
+                     and os.path.basename(bad) in lines[0] and "a_good" not in lines[0],
+                     "%s: stderr must be one 'kwalk:' line naming %s, got %r"
+                     % (name, os.path.basename(bad), lines))
+            if os.path.exists(out):
+                ck.note("%s: kwalk index left a database %s despite the error" % (name, out))
+    finally:
+        kwcap.cleanup(args, root)
+    ck.finish()
+
+
+if __name__ == "__main__":
+    main()
