@@ -224,7 +224,7 @@ static kw_status walk_bundle(walker *w, const char *origin, const char *containe
             return kw_fail(err, "%s: offload bundle entry %llu: id holds a NUL byte", origin,
                            (unsigned long long)i);
         char sub[1024];
-        snprintf(sub, sizeof sub, "%s, %s", origin, id);
+        snprintf(sub, sizeof sub, "%.880s, %.128s", origin, id); /* bounded: fits sub */
         unsigned char *e = d + off;
         size_t elen = (size_t)size;
         if (w->all_entries) {
