@@ -159,6 +159,11 @@ def check_launches(args, ck, exp, markers, docs, src_lines):
             ln, kern = got[argv]
             what = "launch %s <%s>" % (lid, ", ".join(argv))
             ck.eq(ln.get("kind"), kind, what + ": kind")
+            col = (ln.get("location") or {}).get("column")
+            text = lines[mk["line"] - 1]
+            ck.check(isinstance(col, int) and 1 <= col <= len(text) and not text[col - 1].isspace(),
+                     what + ": column %r does not point into the code on line %d: %r"
+                     % (col, mk["line"], text.strip()[:80]))
             ck.check(func_matches(ln.get("function"), e["function"]),
                      what + ": function %r is not %r" % (ln.get("function"), e["function"]))
             ck.check(ln.get("function_symbol"), what + ": no function_symbol")
