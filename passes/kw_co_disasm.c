@@ -186,6 +186,22 @@ static kw_status assign_labels(kw_co_listing *l, kw_err *err) {
     return KW_OK;
 }
 
+/* Encodings LLVM 22's AMDGPU disassembler crashes on (found by fuzzing; the
+ * same bytes crash llvm-objdump and llvm-mc -disassemble): on GFX8/GFX9, a
+ * VOP3 instruction (bits 31:26 = 110100, not VOP3P) naming the literal
+ * constant (255) as a source, which their VOP3 cannot encode. Compilers never
+ * emit them; such bytes are reported as undecodable instead of handed to LLVM. */
+static bool llvm_would_crash(const char *arch, const unsigned char *p, size_t n) {
+    /* gfx8xx, gfx9xx, gfx9-generic, gfx9-4-generic (gfx10+ start with "gfx1") */
+    bool gfx8_9 = strncmp(arch, "gfx8", 4) == 0 || strncmp(arch, "gfx9", 4) == 0;
+    if (n < 8 || !gfx8_9)
+        return false;
+    uint32_t w0 = kw_co_le32(p), w1 = kw_co_le32(p + 4);
+    if ((w0 >> 26) != 0x34 || ((w0 >> 23) & 7) == 7)
+        return false;
+    return (w1 & 0x1ff) == 0xff || ((w1 >> 9) & 0x1ff) == 0xff || ((w1 >> 18) & 0x1ff) == 0xff;
+}
+
 /* A direct branch's target, from the SOPP/SOPK simm16 (in dwords, relative
  * to the next instruction). */
 static bool branch_target(const char *text, const unsigned char *code, uint32_t off,
@@ -222,13 +238,30 @@ kw_status kw_co_disassemble(kw_co_set *set, const kw_co_object *obj, const kw_co
         return KW_ERR;
     kw_arena *a = &l->arena;
     size_t size = (size_t)k->code_size;
+    /* LLVM 22 crashes when an instruction's literal constant runs past the
+     * end of the buffer it is given, so it gets the code followed by zeros;
+     * an instruction reaching into them is reported as undecodable. */
+    enum { PAD = 16 };
+    unsigned char *padded = malloc(size + PAD);
+    if (!padded)
+        return kw_fail(err, "out of memory");
+    memcpy(padded, code, size);
+    memset(padded + size, 0, PAD);
+    code = padded;
     char buf[1024];
+    kw_status st = KW_OK;
     for (size_t off = 0; off < size;) {
         kw_co_insn *in = KW_PUSH(a, l->insns);
-        if (!in)
-            return kw_fail(err, "out of memory");
-        size_t n = LLVMDisasmInstruction(dc, (uint8_t *)code + off, size - off,
-                                         k->code_addr + off, buf, sizeof buf);
+        if (!in) {
+            st = kw_fail(err, "out of memory");
+            break;
+        }
+        size_t n = 0;
+        if (!llvm_would_crash(obj->arch, code + off, size - off))
+            n = LLVMDisasmInstruction(dc, (uint8_t *)code + off, size - off + PAD,
+                                      k->code_addr + off, buf, sizeof buf);
+        if (n > size - off)
+            n = 0;
         const char *text = buf;
         if (n == 0) {
             n = size - off >= 4 ? 4 : size - off;
@@ -244,20 +277,27 @@ kw_status kw_co_disassemble(kw_co_set *set, const kw_co_object *obj, const kw_co
         in->size = (uint8_t)n;
         in->label = in->target_label = in->loc = -1;
         in->text = kw_arena_strdup(a, text);
-        if (!in->text)
-            return kw_fail(err, "out of memory");
+        if (!in->text) {
+            st = kw_fail(err, "out of memory");
+            break;
+        }
         kw_co_classify(in->text, in);
         if (in->flags & KW_CO_INSN_INVALID)
             in->klass = KW_CO_OTHER;
-        if (in->dpp && !(in->dpp = kw_arena_strndup(a, in->dpp, strcspn(in->dpp, " "))))
-            return kw_fail(err, "out of memory");
+        if (in->dpp && !(in->dpp = kw_arena_strndup(a, in->dpp, strcspn(in->dpp, " ")))) {
+            st = kw_fail(err, "out of memory");
+            break;
+        }
         if (in->klass == KW_CO_BRANCH && branch_target(in->text, code, (uint32_t)off, n, &in->target))
             in->flags |= KW_CO_INSN_TARGET;
         l->classes[in->klass]++;
         if (in->flags & KW_CO_INSN_DPP) {
             l->dpp++;
-            if (!count_key(a, &l->dpp_patterns.v, &l->dpp_patterns.n, &l->dpp_patterns.cap, in->dpp, 0))
-                return kw_fail(err, "out of memory");
+            if (!count_key(a, &l->dpp_patterns.v, &l->dpp_patterns.n, &l->dpp_patterns.cap,
+                           in->dpp, 0)) {
+                st = kw_fail(err, "out of memory");
+                break;
+            }
         }
         if (in->flags & KW_CO_INSN_SDWA)
             l->sdwa++;
@@ -265,11 +305,16 @@ kw_status kw_co_disassemble(kw_co_set *set, const kw_co_object *obj, const kw_co
         if (kind && in->space) {
             char key[64];
             snprintf(key, sizeof key, "%s_%s", in->space, kind);
-            if (!count_key(a, &l->memory.v, &l->memory.n, &l->memory.cap, key, in->width))
-                return kw_fail(err, "out of memory");
+            if (!count_key(a, &l->memory.v, &l->memory.n, &l->memory.cap, key, in->width)) {
+                st = kw_fail(err, "out of memory");
+                break;
+            }
         }
         off += n;
     }
+    free(padded);
+    if (st != KW_OK)
+        return st;
     if (assign_labels(l, err) != KW_OK)
         return KW_ERR;
     if (flags & KW_CO_WANT_LINES) {

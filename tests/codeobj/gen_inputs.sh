@@ -19,6 +19,7 @@
 #                        rmsnorm also with -gline-tables-only
 #   co/*.co              every code object unbundled by clang-offload-bundler
 #   bad/*                broken inputs (make_bad.py)
+#   fuzz-seeds/*         small inputs of each kind for the fuzzer
 set -eu
 : "${KWCO_WORK:?}" "${KWCO_SRC:?}" "${LLVM_BIN:?}"
 W=$KWCO_WORK
@@ -117,4 +118,13 @@ $B/clang -c plain.c -o bad/host_without_fatbin.o
 $B/llvm-objcopy --update-section=.hip_fatbin=plain.c kinds.host.o bad/host_garbage_fatbin.o
 
 python3 "$KWCO_SRC/make_bad.py" "$W" "$W/bad"
+
+# Seeds for the fuzzer: one small input of each kind.
+mkdir -p fuzz-seeds
+cp co/asm_kernel.co co/reqd.gfx942.co other.gfx942.dev.o kinds.zlib2.ccob bad/no_note.co \
+   fuzz-seeds/
+$B/llvm-objcopy --dump-section=.hip_fatbin=fuzz-seeds/other.fatbin other.host.o
+COMPRESSED_BUNDLE_FORMAT_VERSION=3 $HIPCC --offload-arch=gfx942 --offload-compress -c \
+  "$S/other.hip" -o other.ccob3.host.o
+$B/llvm-objcopy --dump-section=.hip_fatbin=fuzz-seeds/other.ccob3.fatbin other.ccob3.host.o
 echo "codeobj inputs in $W: $(ls co | wc -l) code objects, $(ls bad | wc -l) bad inputs"
