@@ -31,6 +31,9 @@ typedef struct parse {
     Elf *elf;
     sym *syms;
     size_t nsyms;
+    const sym **by_name; /* all symbols, sorted by name */
+    const sym **funcs;   /* function symbols, sorted by (section, address) */
+    size_t nfuncs;
     const char *origin;
 } parse;
 
@@ -221,18 +224,62 @@ static kw_status read_symbols(parse *p, kw_err *err) {
     return KW_OK;
 }
 
-static const sym *find_sym(const parse *p, const char *name) {
-    for (size_t i = 0; i < p->nsyms; i++)
-        if (strcmp(p->syms[i].name, name) == 0)
-            return &p->syms[i];
+/* Indexes over the symbols, so that a code object with thousands of kernels
+ * is read in O(n log n). */
+static int cmp_name(const void *a, const void *b) {
+    const sym *x = *(const sym *const *)a, *y = *(const sym *const *)b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x < y ? -1 : x > y);
+}
+
+static int cmp_place(const void *a, const void *b) {
+    const sym *x = *(const sym *const *)a, *y = *(const sym *const *)b;
+    if (x->shndx != y->shndx)
+        return x->shndx < y->shndx ? -1 : 1;
+    if (x->value != y->value)
+        return x->value < y->value ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+static kw_status index_symbols(parse *p, kw_err *err) {
+    if (!p->nsyms)
+        return KW_OK;
+    p->by_name = malloc(p->nsyms * sizeof *p->by_name);
+    p->funcs = malloc(p->nsyms * sizeof *p->funcs);
+    if (!p->by_name || !p->funcs)
+        return kw_fail(err, "%s: out of memory", p->origin);
+    for (size_t i = 0; i < p->nsyms; i++) {
+        p->by_name[i] = &p->syms[i];
+        if (p->syms[i].type == STT_FUNC)
+            p->funcs[p->nfuncs++] = &p->syms[i];
+    }
+    qsort(p->by_name, p->nsyms, sizeof *p->by_name, cmp_name);
+    qsort(p->funcs, p->nfuncs, sizeof *p->funcs, cmp_place);
+    return KW_OK;
+}
+
+/* The first symbol named name (and of the type, unless type < 0), or NULL. */
+static const sym *find_typed(const parse *p, const char *name, int type) {
+    size_t lo = 0, hi = p->nsyms;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (strcmp(p->by_name[mid]->name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < p->nsyms && strcmp(p->by_name[lo]->name, name) == 0; lo++)
+        if (type < 0 || p->by_name[lo]->type == (unsigned)type)
+            return p->by_name[lo];
     return NULL;
 }
 
+static const sym *find_sym(const parse *p, const char *name) {
+    return find_typed(p, name, -1);
+}
+
 static const sym *find_func(const parse *p, const char *name) {
-    for (size_t i = 0; i < p->nsyms; i++)
-        if (p->syms[i].type == STT_FUNC && strcmp(p->syms[i].name, name) == 0)
-            return &p->syms[i];
-    return NULL;
+    return find_typed(p, name, STT_FUNC);
 }
 
 /* Find the kernel's descriptor through its .kd symbol, and its code: in a
@@ -277,15 +324,26 @@ static void locate_kernel(parse *p, kw_co_kernel *k, const char *kdname) {
     }
     if (entry & 3)
         return;
+    /* size: the largest function symbol at entry; else up to the next one */
     uint64_t size = 0, next = sec_end;
-    for (size_t i = 0; i < p->nsyms; i++) {
-        const sym *s = &p->syms[i];
-        if (s->type != STT_FUNC || s->shndx != sec_idx)
-            continue;
-        if (s->value == entry && s->size > size)
-            size = s->size;
-        if (s->value > entry && s->value < next)
-            next = s->value;
+    size_t lo = 0, hi = p->nfuncs;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        const sym *m = p->funcs[mid];
+        if (m->shndx < sec_idx || (m->shndx == sec_idx && m->value < entry))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < p->nfuncs && p->funcs[lo]->shndx == sec_idx; lo++) {
+        const sym *f = p->funcs[lo];
+        if (f->value == entry) {
+            if (f->size > size)
+                size = f->size;
+        } else {
+            next = f->value;
+            break;
+        }
     }
     if (size == 0 || size > sec_end - entry)
         size = next - entry;
@@ -420,31 +478,45 @@ done:
     return st;
 }
 
+static int cmp_str(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 /* Kernel descriptors the metadata does not list (hand-written code objects). */
 static kw_status add_unlisted_kernels(parse *p, kw_err *err) {
     kw_arena *a = &p->set->arena;
+    size_t nlisted = p->obj->kernels.n;
+    const char **listed = malloc((nlisted ? nlisted : 1) * sizeof *listed);
+    if (!listed)
+        return kw_fail(err, "%s: out of memory", p->origin);
+    for (size_t j = 0; j < nlisted; j++) {
+        const kw_co_kernel *k = &p->obj->kernels.v[j];
+        listed[j] = k->symbol ? k->symbol : kw_arena_printf(a, "%s.kd", k->name);
+        if (!listed[j]) {
+            free(listed);
+            return kw_fail(err, "%s: out of memory", p->origin);
+        }
+    }
+    qsort(listed, nlisted, sizeof *listed, cmp_str);
     for (size_t i = 0; i < p->nsyms; i++) {
         const sym *s = &p->syms[i];
         size_t l = strlen(s->name);
         if (s->type != STT_OBJECT || l <= 3 || strcmp(s->name + l - 3, ".kd") != 0 ||
             s->size != KD_SIZE)
             continue;
-        bool listed = false;
-        for (size_t j = 0; j < p->obj->kernels.n && !listed; j++) {
-            const kw_co_kernel *k = &p->obj->kernels.v[j];
-            listed = (k->symbol && strcmp(k->symbol, s->name) == 0) ||
-                     (strncmp(k->name, s->name, l - 3) == 0 && k->name[l - 3] == '\0');
-        }
-        if (listed)
+        if (nlisted && bsearch(&s->name, listed, nlisted, sizeof *listed, cmp_str))
             continue;
         kw_co_kernel *k = KW_PUSH(a, p->obj->kernels);
-        if (!k)
+        if (!k) {
+            free(listed);
             return kw_fail(err, "%s: out of memory", p->origin);
+        }
         init_resources(&k->res);
         k->name = kw_arena_strndup(a, s->name, l - 3);
         k->symbol = kw_arena_strdup(a, s->name);
         locate_kernel(p, k, s->name);
     }
+    free(listed);
     return KW_OK;
 }
 
@@ -478,7 +550,7 @@ kw_status kw_co_add_elf(kw_co_set *set, const char *origin, const char *containe
     obj->image = copy;
     obj->image_size = size;
     obj->metadata_version[0] = obj->metadata_version[1] = KW_CO_ABSENT;
-    parse p = {set, obj, NULL, NULL, 0, obj->origin};
+    parse p = {set, obj, NULL, NULL, 0, NULL, NULL, 0, obj->origin};
     kw_status st = KW_OK;
     GElf_Ehdr eh;
     kw_co_priv *pv = kw_arena_alloc(a, sizeof *pv);
@@ -506,7 +578,8 @@ kw_status kw_co_add_elf(kw_co_set *set, const char *origin, const char *containe
     }
     obj->e_flags = (unsigned)eh.e_flags;
     obj->elf_type = eh.e_type;
-    if ((st = read_symbols(&p, err)) != KW_OK || (st = read_metadata(&p, err)) != KW_OK ||
+    if ((st = read_symbols(&p, err)) != KW_OK || (st = index_symbols(&p, err)) != KW_OK ||
+        (st = read_metadata(&p, err)) != KW_OK ||
         (st = add_unlisted_kernels(&p, err)) != KW_OK)
         goto done;
     if (!obj->target_id)
@@ -540,6 +613,8 @@ kw_status kw_co_add_elf(kw_co_set *set, const char *origin, const char *containe
     }
 done:
     free(p.syms);
+    free(p.by_name);
+    free(p.funcs);
     if (st != KW_OK) {
         kw_co_object_release(obj);
         set->objects.n--;

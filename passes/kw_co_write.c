@@ -4,6 +4,7 @@
  * YAML is written by hand with every string double-quoted and escaped; an
  * unknown value is null and says why next to it. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kw_co_internal.h"
@@ -362,17 +363,27 @@ void kw_co_write_arch_yaml(kw_buf *b, int ind, const kw_co_object *o, const kw_c
     }
 }
 
-static bool arch_taken(const kw_co_set *set, size_t upto_obj, const char *symbol,
-                       const char *arch) {
-    for (size_t i = 0; i < upto_obj; i++) {
-        const kw_co_object *o = &set->objects.v[i];
-        if (strcmp(o->arch, arch) != 0)
-            continue;
-        for (size_t j = 0; j < o->kernels.n; j++)
-            if (strcmp(o->kernels.v[j].name, symbol) == 0)
-                return true;
-    }
-    return false;
+/* A kernel of the set, for grouping by symbol. */
+typedef struct kref {
+    const char *name;
+    size_t oi, kj; /* object and kernel index: the order of appearance */
+} kref;
+
+static int cmp_kref(const void *a, const void *b) {
+    const kref *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    if (c)
+        return c;
+    if (x->oi != y->oi)
+        return x->oi < y->oi ? -1 : 1;
+    return x->kj < y->kj ? -1 : x->kj > y->kj;
+}
+
+static int cmp_first(const void *a, const void *b) {
+    const kref *x = *(const kref *const *)a, *y = *(const kref *const *)b;
+    if (x->oi != y->oi)
+        return x->oi < y->oi ? -1 : 1;
+    return x->kj < y->kj ? -1 : x->kj > y->kj;
 }
 
 kw_status kw_co_write_yaml(kw_buf *b, kw_co_set *set, bool with_isa, unsigned flags,
@@ -401,47 +412,62 @@ kw_status kw_co_write_yaml(kw_buf *b, kw_co_set *set, bool with_isa, unsigned fl
         }
     }
     kw_buf_puts(b, "kernels:\n");
+    /* one entry per symbol, in order of first appearance; its archs in
+     * object order (the same arch twice gets "arch#object") */
+    size_t nk = 0;
+    for (size_t i = 0; i < set->objects.n; i++)
+        nk += set->objects.v[i].kernels.n;
+    kref *refs = malloc((nk ? nk : 1) * sizeof *refs);
+    kref **groups = malloc((nk ? nk : 1) * sizeof *groups);
+    if (!refs || !groups) {
+        free(refs);
+        free(groups);
+        return kw_fail(err, "out of memory");
+    }
+    nk = 0;
+    for (size_t i = 0; i < set->objects.n; i++)
+        for (size_t j = 0; j < set->objects.v[i].kernels.n; j++)
+            refs[nk++] = (kref){set->objects.v[i].kernels.v[j].name, i, j};
+    qsort(refs, nk, sizeof *refs, cmp_kref);
+    size_t ng = 0;
+    for (size_t i = 0; i < nk; i++)
+        if (i == 0 || strcmp(refs[i].name, refs[i - 1].name) != 0)
+            groups[ng++] = &refs[i];
+    qsort(groups, ng, sizeof *groups, cmp_first);
     kw_co_listing l;
     kw_co_listing_init(&l);
     kw_status st = KW_OK;
-    for (size_t i = 0; i < set->objects.n && st == KW_OK; i++) {
-        const kw_co_object *o = &set->objects.v[i];
-        for (size_t j = 0; j < o->kernels.n && st == KW_OK; j++) {
-            const kw_co_kernel *k = &o->kernels.v[j];
-            /* one entry per symbol: skip if an earlier object had it */
-            bool seen = false;
-            for (size_t pi = 0; pi < i && !seen; pi++)
-                for (size_t pj = 0; pj < set->objects.v[pi].kernels.n && !seen; pj++)
-                    seen = strcmp(set->objects.v[pi].kernels.v[pj].name, k->name) == 0;
-            if (seen)
-                continue;
-            kw_buf_puts(b, "  - symbol: ");
-            put_qstr(b, k->name);
-            kw_buf_puts(b, "\n    archs:\n");
-            for (size_t oi = i; oi < set->objects.n && st == KW_OK; oi++) {
-                const kw_co_object *oo = &set->objects.v[oi];
-                for (size_t kj = 0; kj < oo->kernels.n && st == KW_OK; kj++) {
-                    const kw_co_kernel *kk = &oo->kernels.v[kj];
-                    if (strcmp(kk->name, k->name) != 0)
-                        continue;
-                    char key[96];
-                    snprintf(key, sizeof key, "%s", oo->arch);
-                    if (arch_taken(set, oi, k->name, oo->arch)) /* same arch again: keep both */
-                        snprintf(key, sizeof key, "%s#%zu", oo->arch, oi);
-                    put_indent(b, 6);
-                    put_qstr(b, key);
-                    kw_buf_puts(b, ":\n");
-                    const kw_co_listing *lp = NULL;
-                    if (with_isa && kk->has_code) {
-                        st = kw_co_disassemble(set, oo, kk, flags, &l, err);
-                        lp = &l;
-                    }
-                    if (st == KW_OK)
-                        kw_co_write_arch_yaml(b, 8, oo, kk, lp);
-                }
+    for (size_t g = 0; g < ng && st == KW_OK; g++) {
+        const kref *first = groups[g], *end = refs + nk;
+        kw_buf_puts(b, "  - symbol: ");
+        put_qstr(b, first->name);
+        kw_buf_puts(b, "\n    archs:\n");
+        for (const kref *r = first; r < end && st == KW_OK && strcmp(r->name, first->name) == 0;
+             r++) {
+            const kw_co_object *oo = &set->objects.v[r->oi];
+            const kw_co_kernel *kk = &oo->kernels.v[r->kj];
+            bool again = false;
+            for (const kref *q = first; q < r && !again; q++)
+                again = strcmp(set->objects.v[q->oi].arch, oo->arch) == 0;
+            char key[96];
+            if (again)
+                snprintf(key, sizeof key, "%s#%zu", oo->arch, r->oi);
+            else
+                snprintf(key, sizeof key, "%s", oo->arch);
+            put_indent(b, 6);
+            put_qstr(b, key);
+            kw_buf_puts(b, ":\n");
+            const kw_co_listing *lp = NULL;
+            if (with_isa && kk->has_code) {
+                st = kw_co_disassemble(set, oo, kk, flags, &l, err);
+                lp = &l;
             }
+            if (st == KW_OK)
+                kw_co_write_arch_yaml(b, 8, oo, kk, lp);
         }
     }
+    free(refs);
+    free(groups);
     kw_co_listing_free(&l);
     if (st == KW_OK && b->oom)
         st = kw_fail(err, "out of memory writing YAML");
