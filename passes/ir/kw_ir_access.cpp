@@ -1,0 +1,569 @@
+// kw_ir_access.cpp: every memory access of the kernel: loads, stores and
+// atomics on plain pointers (global, LDS, flat, scratch, constant), memcpy and
+// memset, and the AMDGPU buffer intrinsics ({raw,struct}[.ptr].[t]buffer.*,
+// global.load.lds). For each: bytes per lane, the kernel parameter (or LDS
+// variable) the address comes from, the lane and work-group strides (the
+// derivative of the address SCEV, kw_ir_deriv.cpp), exact per-lane offsets
+// where they can be computed (kw_ir_lanes.cpp), a wave's footprint in 64/128 B
+// segments, and the LDS bank-conflict degree. groupAccesses() then finds
+// accesses that together cover a contiguous run per lane (two 16-byte loads
+// at lane stride 32).
+#include "kw_ir_internal.h"
+
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+using namespace llvm;
+
+namespace kwir {
+
+namespace {
+
+kw_ir_space spaceOf(unsigned AS) {
+    switch (AS) {
+    case 0: return KW_IR_FLAT;
+    case 1: return KW_IR_GLOBAL;
+    case 3: return KW_IR_LDS;
+    case 4: return KW_IR_CONSTANT;
+    case 5: return KW_IR_SCRATCH;
+    case 7:
+    case 8: return KW_IR_BUFFER;
+    default: return KW_IR_OTHER_SPACE;
+    }
+}
+
+std::string typeText(Type *T) {
+    std::string S;
+    raw_string_ostream OS(S);
+    T->print(OS);
+    return OS.str();
+}
+
+bool isLaunchPointer(const Value *V) {
+    StringRef N = amdgcnName(V);
+    return N == "implicitarg.ptr" || N == "dispatch.ptr" || N == "kernarg.segment.ptr" ||
+           N == "queue.ptr" || N == "dispatch.id" || N == "implicit.buffer.ptr";
+}
+
+// A memory access found in the IR, before analysis.
+struct Raw {
+    const Instruction *I;
+    kw_ir_op Op;
+    kw_ir_space Space;
+    std::string What;
+    Type *Ty = nullptr;   // value moved per lane (nullptr: memcpy/memset)
+    int64_t Bytes = -1;   // -1 unknown
+    unsigned Align = 0;
+    const Value *Ptr = nullptr;    // plain pointer access
+    const Value *Rsrc = nullptr;   // buffer access: resource
+    const Value *VOff = nullptr;   // buffer: voffset, soffset, vindex
+    const Value *SOff = nullptr;
+    const Value *VIdx = nullptr;
+    int64_t ImmOff = 0;
+};
+
+// The pointer a buffer resource was made from, when visible.
+const Value *rsrcPointer(const Value *R) {
+    SmallVector<const Value *, 16> Work{R};
+    SmallPtrSet<const Value *, 16> Seen;
+    while (!Work.empty() && Seen.size() < 24) {
+        const Value *V = peel(Work.pop_back_val());
+        if (!Seen.insert(V).second)
+            continue;
+        if (amdgcnName(V) == "make.buffer.rsrc")
+            return cast<CallBase>(V)->getArgOperand(0);
+        if (const auto *PI = dyn_cast<PtrToIntInst>(V))
+            return PI->getPointerOperand();
+        if (isa<Argument>(V))
+            return V;
+        if (const auto *I = dyn_cast<Instruction>(V)) {
+            if (isa<LoadInst>(I) || isa<PHINode>(I))
+                continue;
+            for (const Value *Op : I->operands())
+                if (!isa<Constant>(Op))
+                    Work.push_back(Op);
+        }
+    }
+    return nullptr;
+}
+
+bool classifyCall(Ctx &C, const CallBase *CB, SmallVectorImpl<Raw> &Out) {
+    if (const auto *MT = dyn_cast<MemTransferInst>(CB)) {
+        const auto *Len = dyn_cast<ConstantInt>(MT->getLength());
+        int64_t Bytes = Len ? (int64_t)Len->getZExtValue() : -1;
+        std::string W = MT->getCalledFunction()->getName().str();
+        Raw Ld{CB, KW_IR_LOAD, spaceOf(MT->getSourceAddressSpace()), W};
+        Ld.Bytes = Bytes;
+        Ld.Ptr = MT->getRawSource();
+        Raw St{CB, KW_IR_STORE, spaceOf(MT->getDestAddressSpace()), W};
+        St.Bytes = Bytes;
+        St.Ptr = MT->getRawDest();
+        Out.push_back(Ld);
+        Out.push_back(St);
+        return true;
+    }
+    if (const auto *MS = dyn_cast<MemSetInst>(CB)) {
+        const auto *Len = dyn_cast<ConstantInt>(MS->getLength());
+        Raw St{CB, KW_IR_STORE, spaceOf(MS->getDestAddressSpace()),
+               MS->getCalledFunction()->getName().str()};
+        St.Bytes = Len ? (int64_t)Len->getZExtValue() : -1;
+        St.Ptr = MS->getRawDest();
+        Out.push_back(St);
+        return true;
+    }
+    StringRef N = amdgcnName(CB);
+    if (N.empty())
+        return false;
+    std::string Full = ("llvm.amdgcn." + N).str();
+    if (N == "global.load.lds") {
+        Raw R{CB, KW_IR_LOAD, KW_IR_GLOBAL, Full};
+        R.Ptr = CB->getArgOperand(0);
+        if (const auto *Sz = dyn_cast<ConstantInt>(CB->getArgOperand(2)))
+            R.Bytes = (int64_t)Sz->getZExtValue();
+        Out.push_back(R);
+        return true;
+    }
+    if (!N.contains("buffer.") || N.starts_with("buffer.wbinvl1"))
+        return false;
+    // the resource is the first <4 x i32> / ptr addrspace(8) operand
+    unsigned RI = 0, NA = CB->arg_size();
+    for (; RI < NA; RI++) {
+        Type *T = CB->getArgOperand(RI)->getType();
+        auto *VT = dyn_cast<FixedVectorType>(T);
+        if ((T->isPointerTy() && T->getPointerAddressSpace() == 8) ||
+            (VT && VT->getNumElements() == 4 && VT->getElementType()->isIntegerTy(32)))
+            break;
+    }
+    if (RI == NA)
+        return false;
+    Raw R{CB, KW_IR_LOAD, KW_IR_BUFFER, Full};
+    R.Rsrc = CB->getArgOperand(RI);
+    bool Scalar = N.starts_with("s.buffer");
+    bool IsStruct = N.starts_with("struct");
+    bool ToLds = N.ends_with(".lds");
+    unsigned K = RI + 1;
+    if (N.contains("atomic") && !N.contains("atomic.buffer.load"))
+        R.Op = KW_IR_ATOMIC;
+    else if (N.contains("store"))
+        R.Op = KW_IR_STORE;
+    if (ToLds) { // rsrc, lds ptr, size, [vindex], voffset, soffset, imm offset, aux
+        if (const auto *Sz = dyn_cast<ConstantInt>(CB->getArgOperand(K + 1)))
+            R.Bytes = (int64_t)Sz->getZExtValue();
+        K += 2;
+    } else if (R.Op == KW_IR_LOAD) {
+        R.Ty = CB->getType();
+    } else {
+        R.Ty = CB->getArgOperand(0)->getType();
+    }
+    if (Scalar) {
+        R.SOff = K < NA ? CB->getArgOperand(K) : nullptr;
+    } else {
+        if (IsStruct && K < NA)
+            R.VIdx = CB->getArgOperand(K++);
+        R.VOff = K < NA ? CB->getArgOperand(K++) : nullptr;
+        R.SOff = K < NA ? CB->getArgOperand(K++) : nullptr;
+        if (ToLds && K < NA)
+            if (const auto *Imm = dyn_cast<ConstantInt>(CB->getArgOperand(K)))
+                R.ImmOff = Imm->getSExtValue();
+    }
+    if (R.Ty && R.Bytes < 0 && R.Ty->isSized())
+        R.Bytes = (int64_t)C.DL.getTypeStoreSize(R.Ty);
+    Out.push_back(R);
+    return true;
+}
+
+void classify(Ctx &C, const Instruction &I, SmallVectorImpl<Raw> &Out) {
+    auto Plain = [&](kw_ir_op Op, const Value *Ptr, Type *Ty, Align Al, std::string What) {
+        const Value *Obj = getUnderlyingObject(Ptr, 8);
+        if (isLaunchPointer(Obj))
+            return; // kernel arguments and dispatch fields: launch data, not traffic
+        Raw R{&I, Op, spaceOf(Ptr->getType()->getPointerAddressSpace()), std::move(What)};
+        R.Ptr = Ptr;
+        R.Ty = Ty;
+        R.Bytes = Ty->isSized() ? (int64_t)C.DL.getTypeStoreSize(Ty) : -1;
+        R.Align = (unsigned)Al.value();
+        Out.push_back(R);
+    };
+    if (const auto *L = dyn_cast<LoadInst>(&I))
+        Plain(KW_IR_LOAD, L->getPointerOperand(), L->getType(), L->getAlign(), "load");
+    else if (const auto *S = dyn_cast<StoreInst>(&I))
+        Plain(KW_IR_STORE, S->getPointerOperand(), S->getValueOperand()->getType(), S->getAlign(),
+              "store");
+    else if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+        Plain(KW_IR_ATOMIC, RMW->getPointerOperand(), RMW->getValOperand()->getType(),
+              RMW->getAlign(), ("atomicrmw " + AtomicRMWInst::getOperationName(RMW->getOperation())).str());
+    else if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
+        Plain(KW_IR_ATOMIC, CX->getPointerOperand(), CX->getNewValOperand()->getType(),
+              CX->getAlign(), "cmpxchg");
+    else if (const auto *CB = dyn_cast<CallBase>(&I))
+        classifyCall(C, CB, Out);
+}
+
+// Where the address comes from: a parameter, a variable, or why unknown.
+void resolveBase(Ctx &C, const Value *Ptr, kw_ir_access &X, const Value *&Key) {
+    X.param = -1;
+    Key = nullptr;
+    if (!Ptr) {
+        X.base_why = C.str("the buffer resource's pointer is not visible in the IR");
+        return;
+    }
+    SmallVector<const Value *, 4> Objs;
+    getUnderlyingObjects(Ptr, Objs, &C.LI, 8);
+    const Value *Obj = Objs.size() == 1 ? Objs[0] : nullptr;
+    if (!Obj) {
+        X.base_why = C.str("one of several objects (select or phi of pointers)");
+        return;
+    }
+    if (amdgcnName(Obj) == "make.buffer.rsrc") {
+        resolveBase(C, cast<CallBase>(Obj)->getArgOperand(0), X, Key);
+        return;
+    }
+    Key = Obj;
+    if (const auto *A = dyn_cast<Argument>(Obj)) {
+        X.param = (int)A->getArgNo();
+    } else if (const auto *GV = dyn_cast<GlobalVariable>(Obj)) {
+        X.object = C.str(demangle(GV->getName().str()));
+    } else if (isa<AllocaInst>(Obj)) {
+        X.object = C.str(Obj->hasName() ? ("alloca " + Obj->getName()).str() : "alloca");
+    } else if (isa<LoadInst>(Obj)) {
+        X.base_why = C.str("a pointer loaded from memory");
+    } else {
+        X.base_why = C.str("a pointer computed by something other than address arithmetic");
+    }
+}
+
+const SCEV *asI64(ScalarEvolution &SE, const Value *V) {
+    if (!V || !V->getType()->isIntegerTy())
+        return nullptr;
+    return SE.getNoopOrZeroExtend(SE.getSCEV(const_cast<Value *>(V)),
+                                  Type::getInt64Ty(V->getContext()));
+}
+
+// The address (plain) or the byte offset into the resource (buffer) as a SCEV.
+const SCEV *addressSCEV(Ctx &C, const Raw &R, std::string &Why) {
+    ScalarEvolution &SE = C.SE;
+    if (R.Ptr) {
+        if (!SE.isSCEVable(R.Ptr->getType())) {
+            Why = "the address type is not analyzable";
+            return nullptr;
+        }
+        return SE.getSCEV(const_cast<Value *>(R.Ptr));
+    }
+    Type *I64 = Type::getInt64Ty(C.F.getContext());
+    const SCEV *S = SE.getConstant(I64, (uint64_t)R.ImmOff, true);
+    if (R.VOff)
+        S = SE.getAddExpr(S, asI64(SE, R.VOff));
+    if (R.SOff)
+        S = SE.getAddExpr(S, asI64(SE, R.SOff));
+    if (R.VIdx) {
+        const SCEV *Idx = asI64(SE, R.VIdx);
+        if (!Idx->isZero()) {
+            // the stride is the resource's (make.buffer.rsrc operand 1)
+            const Value *Rs = peel(R.Rsrc);
+            const ConstantInt *Stride = amdgcnName(Rs) == "make.buffer.rsrc"
+                                            ? dyn_cast<ConstantInt>(cast<CallBase>(Rs)->getArgOperand(1))
+                                            : nullptr;
+            if (!Stride) {
+                Why = "a struct buffer access whose record stride is not a constant";
+                return nullptr;
+            }
+            S = SE.getAddExpr(S, SE.getMulExpr(Idx, SE.getConstant(I64, Stride->getZExtValue())));
+        }
+    }
+    if (const Value *P = rsrcPointer(R.Rsrc))
+        if (P->getType()->isPointerTy())
+            S = SE.getAddExpr(S, SE.getPtrToIntExpr(SE.getSCEV(const_cast<Value *>(P)), I64));
+    return S;
+}
+
+kw_ir_val strideVal(Ctx &C, const SCEV *D, const std::string &Why) {
+    if (!D)
+        return C.unknown(Why);
+    if (const auto *K = dyn_cast<SCEVConstant>(D))
+        if (K->getAPInt().getSignificantBits() <= 63)
+            return C.number(K->getAPInt().getSExtValue());
+    std::string W;
+    const Expr *E = scevToExpr(C, D, W);
+    return E ? C.val(E, nullptr) : C.unknown("stride " + W);
+}
+
+// Lane offsets from the concrete evaluator, for a plain or buffer access.
+LaneOffsets concreteOffsets(Ctx &C, const Raw &R) {
+    if (R.Ptr)
+        return laneOffsetsPtr(C, R.Ptr, R.I);
+    LaneOffsets Sum;
+    Sum.Ok = true;
+    unsigned W;
+    activeLanes(C, R.I, Sum.Active, W);
+    for (const Value *V : {R.VOff, R.SOff}) {
+        if (!V)
+            continue;
+        LaneOffsets P = laneOffsetsInt(C, V, R.I);
+        if (!P.Ok)
+            return P;
+        for (unsigned L = 0; L < 64; L++)
+            Sum.Off[L] += P.Off[L];
+    }
+    if (R.VIdx && dependsOn(C, R.VIdx, TidX)) {
+        Sum.Ok = false;
+        Sum.Why = "the struct buffer index varies per lane";
+    }
+    return Sum;
+}
+
+void analyze(Ctx &C, const Raw &R) {
+    kw_ir_access *X = KW_PUSH(C.A, C.Out->accesses);
+    if (!X) {
+        C.OOM = true;
+        return;
+    }
+    int Idx = (int)C.Out->accesses.n - 1;
+    if (!C.AccessOf.count(R.I))
+        C.AccessOf[R.I] = Idx;
+    X->op = R.Op;
+    X->space = R.Space;
+    X->what = C.str(R.What);
+    X->type = R.Ty ? C.str(typeText(R.Ty)) : nullptr;
+    X->bytes_per_lane = R.Bytes > 0 ? (unsigned)R.Bytes : 0;
+    X->align = R.Align;
+    X->group = -1;
+    X->loop = C.loopOf(R.I);
+    X->conditional = C.conditional(R.I);
+    X->loc = location(C, R.I);
+    X->lds_conflict_degree = 0;
+    const Value *Key = nullptr;
+    resolveBase(C, R.Ptr ? R.Ptr : rsrcPointer(R.Rsrc), *X, Key);
+    if (R.Rsrc && !Key) {
+        const Value *Rs = peel(R.Rsrc);
+        if (const auto *A = dyn_cast<Argument>(Rs)) { // the resource itself is a parameter
+            X->param = (int)A->getArgNo();
+            X->base_why = nullptr;
+            Key = A;
+        }
+    }
+
+    std::string Why;
+    const SCEV *S = addressSCEV(C, R, Why);
+    C.AccessPtr.push_back(S);
+    C.AccessInst.push_back(R.I);
+    const SCEV *D[NumVars] = {};
+    for (int V = 0; V < NumVars; V++) {
+        std::string W;
+        if (S && scevDependsOn(C, S, (Var)V)) {
+            if (V < GidX)
+                X->tid_dims |= 1u << V;
+            else
+                X->gid_dims |= 1u << (V - GidX);
+        }
+        if (V == TidX || V >= GidX) {
+            D[V] = S ? derive(C, S, (Var)V, W) : nullptr;
+            kw_ir_val Val = strideVal(C, D[V], S ? W : Why);
+            if (V == TidX)
+                X->lane_stride = Val;
+            else
+                X->group_stride[V - GidX] = Val;
+        }
+    }
+    for (int V = TidY; V <= TidZ; V++)
+        if (X->tid_dims & (1u << V))
+            C.note("some addresses depend on workitem.id.y/z: lane strides are along x, and "
+                   "footprints assume blockDim.x is a multiple of the wave size");
+
+    // per-lane offsets: exact when computable, else from a numeric lane stride
+    LaneOffsets LO = concreteOffsets(C, R);
+    if (LO.Ok) {
+        X->lanes_exact = 1;
+        // a stride the SCEV could not give may still be regular across lanes
+        if (X->lane_stride.kind == KW_IR_UNKNOWN) {
+            int Prev = -1;
+            bool Affine = true, Have = false;
+            int64_t Step = 0;
+            for (unsigned L = 0; L < C.Wave; L++) {
+                if (!(LO.Active >> L & 1))
+                    continue;
+                if (Prev >= 0) {
+                    int64_t St = (LO.Off[L] - LO.Off[Prev]);
+                    if ((St % (int64_t)(L - Prev)) != 0 || (Have && St / (int64_t)(L - Prev) != Step))
+                        Affine = false;
+                    Step = St / (int64_t)(L - Prev);
+                    Have = true;
+                }
+                Prev = (int)L;
+            }
+            std::string Old = X->lane_stride.why ? X->lane_stride.why : "";
+            if (Affine && Have)
+                X->lane_stride = C.number(Step);
+            else if (!Have)
+                X->lane_stride = C.unknown(Old + "; one lane per wave executes it");
+            else
+                X->lane_stride = C.unknown(Old + "; not a constant stride across lanes (the footprint "
+                                                 "uses each lane's exact offset)");
+        }
+    } else if (X->lane_stride.kind == KW_IR_NUM) {
+        unsigned W;
+        activeLanes(C, R.I, LO.Active, W);
+        for (unsigned L = 0; L < 64; L++)
+            LO.Off[L] = (int64_t)L * X->lane_stride.num;
+        LO.Ok = true;
+    }
+    X->active_lanes = __builtin_popcountll(LO.Active);
+    X->wave_bytes = X->segments_64 = X->segments_128 = -1;
+    X->coalesced = -1;
+    if (LO.Ok && R.Bytes > 0) {
+        footprint(LO, R.Bytes, C.Wave, X->wave_bytes, X->segments_64, X->segments_128);
+        X->coalesced = X->segments_64 == (X->wave_bytes + 63) / 64;
+        if (X->space == KW_IR_LDS)
+            X->lds_conflict_degree = ldsConflictDegree(LO, R.Bytes, C.Wave);
+    } else if (X->space == KW_IR_LDS) {
+        X->lds_conflict_degree = -1;
+    }
+    (void)Key;
+}
+
+} // namespace
+
+void collectAccesses(Ctx &C) {
+    SmallVector<Raw, 4> Found;
+    for (const BasicBlock *BB : C.RPO) {
+        for (const Instruction &I : *BB) {
+            Found.clear();
+            classify(C, I, Found);
+            for (const Raw &R : Found)
+                analyze(C, R);
+            if (C.OOM)
+                return;
+        }
+    }
+    for (size_t I = 0; I < C.Out->accesses.n; I++) {
+        int L = C.Out->accesses.v[I].loop;
+        for (; L >= 0; L = C.Out->loops.v[L].parent)
+            C.Out->loops.v[L].accesses++;
+    }
+}
+
+// ---- groups: accesses that together cover a contiguous run per lane -----------------------
+
+void groupAccesses(Ctx &C) {
+    kw_ir_kernel_facts *F = C.Out;
+    std::vector<int> GroupOf(F->accesses.n, -1);
+    struct G {
+        std::vector<std::pair<int64_t, unsigned>> M; // (offset from the first, access)
+    };
+    std::vector<G> Groups;
+    auto Same = [&](const kw_ir_access &A, const kw_ir_access &B) {
+        bool BaseEq = A.param >= 0 ? A.param == B.param
+                                   : (A.object && B.object && !strcmp(A.object, B.object));
+        return A.op == B.op && A.space == B.space && BaseEq && A.loop == B.loop &&
+               A.lane_stride.kind == KW_IR_NUM && B.lane_stride.kind == KW_IR_NUM &&
+               A.lane_stride.num == B.lane_stride.num && A.active_lanes == B.active_lanes &&
+               A.bytes_per_lane && B.bytes_per_lane;
+    };
+    for (unsigned I = 0; I < F->accesses.n; I++) {
+        const kw_ir_access &A = F->accesses.v[I];
+        if (A.lane_stride.kind != KW_IR_NUM || A.lane_stride.num <= 0 || !C.AccessPtr[I] ||
+            (A.param < 0 && !A.object))
+            continue;
+        bool Placed = false;
+        for (G &Gr : Groups) {
+            unsigned First = Gr.M[0].second;
+            const kw_ir_access &B = F->accesses.v[First];
+            if (!Same(A, B))
+                continue;
+            const SCEV *PA = C.AccessPtr[I], *PB = C.AccessPtr[First];
+            if (PA->getType() != PB->getType() ||
+                (PA->getType()->isPointerTy() && C.SE.getPointerBase(PA) != C.SE.getPointerBase(PB)))
+                continue;
+            const auto *Diff = dyn_cast<SCEVConstant>(C.SE.getMinusSCEV(PA, PB));
+            if (!Diff)
+                continue;
+            int64_t Off = Diff->getAPInt().getSExtValue();
+            if (Off == 0 || std::llabs(Off) >= A.lane_stride.num)
+                continue;
+            bool Dup = false;
+            for (auto &M : Gr.M)
+                Dup |= M.first == Off;
+            if (Dup)
+                continue;
+            Gr.M.push_back({Off, I});
+            Placed = true;
+            break;
+        }
+        if (!Placed)
+            Groups.push_back(G{{{0, I}}});
+    }
+    for (G &Gr : Groups) {
+        if (Gr.M.size() < 2)
+            continue;
+        std::sort(Gr.M.begin(), Gr.M.end());
+        kw_ir_group *Out = KW_PUSH(C.A, F->groups);
+        if (!Out) {
+            C.OOM = true;
+            return;
+        }
+        int GI = (int)F->groups.n - 1;
+        const kw_ir_access &A0 = F->accesses.v[Gr.M[0].second];
+        int64_t S = A0.lane_stride.num, Sum = 0, End = Gr.M[0].first;
+        bool Tiles = true;
+        for (auto &M : Gr.M) {
+            unsigned *Slot = KW_PUSH(C.A, Out->members);
+            if (!Slot) {
+                C.OOM = true;
+                return;
+            }
+            *Slot = M.second;
+            F->accesses.v[M.second].group = GI;
+            const kw_ir_access &X = F->accesses.v[M.second];
+            Tiles &= M.first == End;
+            End = M.first + X.bytes_per_lane;
+            Sum += X.bytes_per_lane;
+        }
+        Tiles &= End - Gr.M[0].first == S;
+        Out->lane_stride = S;
+        Out->bytes_per_lane = Sum;
+        Out->contiguous = Tiles;
+        // the group's wave footprint: each member at its offset in every active lane
+        std::vector<std::pair<int64_t, int64_t>> Iv;
+        unsigned Lanes = (unsigned)A0.active_lanes;
+        for (unsigned L = 0; L < Lanes; L++)
+            for (auto &M : Gr.M)
+                Iv.push_back({(int64_t)L * S + M.first,
+                              (int64_t)L * S + M.first + F->accesses.v[M.second].bytes_per_lane});
+        std::sort(Iv.begin(), Iv.end());
+        int64_t Base = Iv.empty() ? 0 : Iv[0].first, Bytes = 0, Cur = INT64_MIN;
+        int64_t Last64 = INT64_MIN, Last128 = INT64_MIN, S64 = 0, S128 = 0;
+        for (auto &P : Iv) {
+            int64_t A = std::max(P.first, Cur);
+            if (P.second > A)
+                Bytes += P.second - A;
+            Cur = std::max(Cur, P.second);
+            for (int64_t B = (P.first - Base) / 64; B <= (P.second - 1 - Base) / 64; B++)
+                if (B > Last64) {
+                    S64++;
+                    Last64 = B;
+                }
+            for (int64_t B = (P.first - Base) / 128; B <= (P.second - 1 - Base) / 128; B++)
+                if (B > Last128) {
+                    S128++;
+                    Last128 = B;
+                }
+        }
+        Out->wave_bytes = Bytes;
+        Out->segments_64 = S64;
+        Out->segments_128 = S128;
+    }
+}
+
+} // namespace kwir

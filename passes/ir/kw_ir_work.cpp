@@ -1,0 +1,308 @@
+// kw_ir_work.cpp: work per thread as expressions. Each block's instructions
+// are counted (flops, transcendental, integer ops, conversions, bytes of
+// global and LDS traffic from the accesses); then, loop level by loop level,
+// the most expensive path through the acyclic graph of blocks (a loop counts
+// as one node weighing trip count x its own most expensive path) gives an
+// upper bound for one thread that is exact for straight-line code. Per-metric
+// maxima of symbolic weights that do not compare become max(a, b).
+#include "kw_ir_internal.h"
+
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+
+#include <array>
+
+using namespace llvm;
+
+namespace kwir {
+
+namespace {
+
+enum Metric { Flops, Transc, IntOps, Conv, BytesR, BytesW, LdsR, LdsW, NumMetrics };
+using Counts = std::array<int64_t, NumMetrics>;
+using Weights = std::array<const Expr *, NumMetrics>;
+
+int64_t elems(Type *T) {
+    if (auto *VT = dyn_cast<FixedVectorType>(T))
+        return VT->getNumElements();
+    return 1;
+}
+
+void countCall(Ctx &C, const CallBase *CB, Counts &K) {
+    if (CB->isInlineAsm()) {
+        auto It = C.AsmWork.find(CB);
+        if (It != C.AsmWork.end() && It->second.first >= 0) {
+            K[Flops] += It->second.first;
+            K[Transc] += It->second.second;
+        }
+        return;
+    }
+    const Function *Fn = CB->getCalledFunction();
+    if (!Fn || !Fn->isIntrinsic())
+        return;
+    int64_t N = elems(CB->getType());
+    switch (Fn->getIntrinsicID()) {
+    case Intrinsic::fma:
+    case Intrinsic::fmuladd: K[Flops] += 2 * N; return;
+    case Intrinsic::maxnum:
+    case Intrinsic::minnum:
+    case Intrinsic::maximum:
+    case Intrinsic::minimum: K[Flops] += N; return;
+    case Intrinsic::smax:
+    case Intrinsic::smin:
+    case Intrinsic::umax:
+    case Intrinsic::umin:
+    case Intrinsic::abs: K[IntOps] += N; return;
+    case Intrinsic::sqrt:
+    case Intrinsic::exp:
+    case Intrinsic::exp2:
+    case Intrinsic::exp10:
+    case Intrinsic::log:
+    case Intrinsic::log2:
+    case Intrinsic::log10:
+    case Intrinsic::sin:
+    case Intrinsic::cos:
+    case Intrinsic::tan:
+    case Intrinsic::pow:
+    case Intrinsic::powi: K[Transc] += N; return;
+    default: break;
+    }
+    StringRef Name = Fn->getName();
+    if (Name.starts_with("llvm.maximumnum") || Name.starts_with("llvm.minimumnum")) {
+        K[Flops] += N;
+        return;
+    }
+    StringRef A = amdgcnName(CB);
+    if (A == "rsq" || A == "rcp" || A == "sqrt" || A == "exp2" || A == "log" || A == "sin" ||
+        A == "cos" || A == "rsq.clamp" || A == "rcp.legacy" || A == "log.clamp" || A == "exp" ||
+        A == "rsq.legacy") {
+        K[Transc] += N;
+        return;
+    }
+    if (A.starts_with("cvt.")) {
+        int64_t F = 0;
+        for (const Value *Arg : CB->args())
+            F += Arg->getType()->isFPOrFPVectorTy() ? elems(Arg->getType()) : 0;
+        K[Conv] += F ? F : 1;
+        return;
+    }
+    if (A.starts_with("fdot2")) {
+        K[Flops] += 4;
+        return;
+    }
+}
+
+// Integer arithmetic that computes only an address (every user a GEP) is not counted.
+bool addressOnly(const Instruction &I) {
+    if (I.use_empty())
+        return false;
+    for (const User *U : I.users())
+        if (!isa<GetElementPtrInst>(U))
+            return false;
+    return true;
+}
+
+class Work {
+  public:
+    explicit Work(Ctx &C) : C(C) {
+        for (size_t I = 0; I < C.Out->accesses.n; I++) {
+            const kw_ir_access &X = C.Out->accesses.v[I];
+            Counts &K = Bytes[C.AccessInst[I]->getParent()];
+            int64_t B = X.bytes_per_lane;
+            bool Lds = X.space == KW_IR_LDS;
+            if (X.space == KW_IR_SCRATCH)
+                continue;
+            if (X.op == KW_IR_LOAD || X.op == KW_IR_ATOMIC)
+                K[Lds ? LdsR : BytesR] += B;
+            if (X.op == KW_IR_STORE || X.op == KW_IR_ATOMIC)
+                K[Lds ? LdsW : BytesW] += B;
+        }
+    }
+
+    Weights zero() {
+        Weights W;
+        W.fill(C.Pool.num(0));
+        return W;
+    }
+
+    Weights blockWeight(const BasicBlock *B) {
+        Counts K{};
+        auto It = Bytes.find(B);
+        if (It != Bytes.end())
+            K = It->second;
+        for (const Instruction &I : *B) {
+            if (const auto *CB = dyn_cast<CallBase>(&I)) {
+                countCall(C, CB, K);
+                continue;
+            }
+            int64_t N = elems(I.getType());
+            switch (I.getOpcode()) {
+            case Instruction::FAdd:
+            case Instruction::FSub:
+            case Instruction::FMul:
+            case Instruction::FDiv:
+            case Instruction::FRem: K[Flops] += N; break;
+            case Instruction::Add:
+            case Instruction::Sub:
+            case Instruction::Mul:
+            case Instruction::UDiv:
+            case Instruction::SDiv:
+            case Instruction::URem:
+            case Instruction::SRem:
+            case Instruction::Shl:
+            case Instruction::LShr:
+            case Instruction::AShr:
+            case Instruction::And:
+            case Instruction::Or:
+            case Instruction::Xor:
+                if (!I.getType()->isIntOrIntVectorTy(1) && !addressOnly(I))
+                    K[IntOps] += N;
+                break;
+            case Instruction::SIToFP:
+            case Instruction::UIToFP:
+            case Instruction::FPToSI:
+            case Instruction::FPToUI:
+            case Instruction::FPTrunc:
+            case Instruction::FPExt: K[Conv] += N; break;
+            default: break;
+            }
+        }
+        Weights W;
+        for (int M = 0; M < NumMetrics; M++)
+            W[M] = C.Pool.num(K[M]);
+        return W;
+    }
+
+    Weights add(const Weights &A, const Weights &B) {
+        Weights W;
+        for (int M = 0; M < NumMetrics; M++)
+            W[M] = C.Pool.add(A[M], B[M]);
+        return W;
+    }
+
+    Weights max(const Weights &A, const Weights &B) {
+        Weights W;
+        for (int M = 0; M < NumMetrics; M++) {
+            W[M] = C.Pool.maxOfNonneg(A[M], B[M]);
+            if (!W[M] && A[M] && B[M]) // too large to keep apart: the sum still bounds it
+                W[M] = C.Pool.add(A[M], B[M]);
+        }
+        return W;
+    }
+
+    // The node of region L that block S belongs to: S itself, or the header of
+    // the child loop of L that contains it.
+    const BasicBlock *repOf(const BasicBlock *S, const Loop *L) {
+        const Loop *SL = C.LI.getLoopFor(S);
+        if (SL == L)
+            return S;
+        while (SL && SL->getParentLoop() != L)
+            SL = SL->getParentLoop();
+        return SL ? SL->getHeader() : S;
+    }
+
+    Weights nodeWeight(const BasicBlock *B, const Loop *L) {
+        const Loop *BL = C.LI.getLoopFor(B);
+        if (BL == L)
+            return blockWeight(B);
+        // a child loop: trip count x its most expensive iteration
+        Weights Body = region(BL);
+        int Id = C.LoopId.lookup(BL);
+        const Expr *Trip = Id < (int)C.LoopTrips.size() ? C.LoopTrips[Id] : nullptr;
+        if (!Trip)
+            Trip = C.Pool.sym("loop" + std::to_string(Id) + ".trips");
+        Weights W;
+        for (int M = 0; M < NumMetrics; M++)
+            W[M] = C.Pool.mul(Trip, Body[M]);
+        return W;
+    }
+
+    Weights region(const Loop *L) {
+        const BasicBlock *Entry = L ? L->getHeader() : &C.F.getEntryBlock();
+        DenseMap<const BasicBlock *, Weights> Dp, NodeW;
+        bool HaveResult = false;
+        Weights Result = zero();
+        auto W = [&](const BasicBlock *B) -> const Weights & {
+            auto It = NodeW.find(B);
+            if (It == NodeW.end())
+                It = NodeW.insert({B, nodeWeight(B, L)}).first;
+            return It->second;
+        };
+        Dp[Entry] = W(Entry);
+        for (const BasicBlock *B : C.RPO) {
+            if (L && !L->contains(B))
+                continue;
+            if (repOf(B, L) != B)
+                continue; // inside a child loop: its header stands for it
+            auto It = Dp.find(B);
+            if (It == Dp.end())
+                continue;
+            Weights Here = It->second;
+            SmallVector<const BasicBlock *, 4> Succs;
+            const Loop *BL = C.LI.getLoopFor(B);
+            if (BL != L) {
+                SmallVector<BasicBlock *, 4> Exits;
+                BL->getExitBlocks(Exits);
+                Succs.append(Exits.begin(), Exits.end());
+            } else {
+                Succs.append(succ_begin(B), succ_end(B));
+            }
+            bool Exits = Succs.empty();
+            for (const BasicBlock *S : Succs) {
+                if (L && !L->contains(S)) {
+                    Exits = true;
+                    continue;
+                }
+                if (S == Entry)
+                    continue; // the back edge
+                const BasicBlock *R = repOf(S, L);
+                if (C.BlockIndex.lookup(R) <= C.BlockIndex.lookup(B))
+                    continue; // an irreducible edge: ignored
+                Weights Cand = add(Here, W(R));
+                auto D = Dp.find(R);
+                if (D == Dp.end())
+                    Dp[R] = Cand;
+                else
+                    D->second = max(D->second, Cand);
+            }
+            if (Exits) {
+                Result = HaveResult ? max(Result, Here) : Here;
+                HaveResult = true;
+            }
+        }
+        return Result;
+    }
+
+  private:
+    Ctx &C;
+    DenseMap<const BasicBlock *, Counts> Bytes;
+};
+
+} // namespace
+
+void collectWork(Ctx &C) {
+    Work W(C);
+    Weights T = W.region(nullptr);
+    kw_ir_work &O = C.Out->work;
+    kw_ir_val *Out[NumMetrics] = {&O.flops,      &O.transcendental, &O.int_ops,        &O.conversions,
+                                  &O.bytes_read, &O.bytes_written,  &O.lds_bytes_read, &O.lds_bytes_written};
+    for (int M = 0; M < NumMetrics; M++)
+        *Out[M] = C.val(T[M], nullptr);
+    for (const BasicBlock &BB : C.F)
+        for (const Instruction &I : BB)
+            if (const auto *CB = dyn_cast<CallBase>(&I)) {
+                StringRef A = amdgcnName(CB);
+                if (A.starts_with("mfma") || A.starts_with("smfmac") || A.starts_with("wmma"))
+                    O.mfma++;
+                if (CB->isInlineAsm()) {
+                    auto It = C.AsmWork.find(CB);
+                    if (It == C.AsmWork.end() || It->second.first < 0)
+                        O.asm_uncounted++;
+                }
+            }
+}
+
+} // namespace kwir
