@@ -10,8 +10,38 @@
 #include "kw_co_internal.h"
 
 static void put_indent(kw_buf *b, int n) {
-    for (int i = 0; i < n; i++)
-        kw_buf_putc(b, ' ');
+    static const char spaces[] = "                                ";
+    while (n > 0) {
+        int k = n < (int)sizeof spaces - 1 ? n : (int)sizeof spaces - 1;
+        kw_buf_append(b, spaces, (size_t)k);
+        n -= k;
+    }
+}
+
+/* Unsigned decimal without printf (listings are written a line per
+ * instruction; printf dominated the time). */
+static void put_u(kw_buf *b, unsigned long long v) {
+    char tmp[24];
+    int i = (int)sizeof tmp;
+    do {
+        tmp[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    kw_buf_append(b, tmp + i, sizeof tmp - (size_t)i);
+}
+
+/* "OFFSET: " with the offset in at least 4 lowercase hex digits. */
+static void put_offset(kw_buf *b, uint32_t off) {
+    static const char hex[] = "0123456789abcdef";
+    char tmp[10];
+    int i = 8;
+    tmp[8] = ':';
+    tmp[9] = ' ';
+    do {
+        tmp[--i] = hex[off & 15];
+        off >>= 4;
+    } while (off || i > 4);
+    kw_buf_append(b, tmp + i, sizeof tmp - (size_t)i);
 }
 
 static void put_qstr(kw_buf *b, const char *s) {
@@ -35,8 +65,10 @@ static void put_qstr(kw_buf *b, const char *s) {
 static void put_int(kw_buf *b, int64_t v) {
     if (v == KW_CO_ABSENT)
         kw_buf_puts(b, "null");
-    else
+    else if (v < 0)
         kw_buf_printf(b, "%lld", (long long)v);
+    else
+        put_u(b, (unsigned long long)v);
 }
 
 static void put_bool(kw_buf *b, int64_t v) {
@@ -257,7 +289,9 @@ void kw_co_write_arch_yaml(kw_buf *b, int ind, const kw_co_object *o, const kw_c
     kw_buf_puts(b, "isa: |\n");
     for (size_t i = 0; i < l->insns.n; i++) {
         put_indent(b, ind + 2);
-        kw_buf_printf(b, "%04x: %s\n", l->insns.v[i].offset, l->insns.v[i].text);
+        put_offset(b, l->insns.v[i].offset);
+        kw_buf_puts(b, l->insns.v[i].text);
+        kw_buf_putc(b, '\n');
     }
     put_indent(b, ind);
     kw_buf_puts(b, "branches:");
@@ -293,7 +327,10 @@ void kw_co_write_arch_yaml(kw_buf *b, int ind, const kw_co_object *o, const kw_c
             kw_buf_puts(b, "\n");
             put_indent(b, ind + 10);
         }
-        kw_buf_printf(b, "%s: %u%s", kw_co_class_name((kw_co_class)c), l->classes[c], ", ");
+        kw_buf_puts(b, kw_co_class_name((kw_co_class)c));
+        kw_buf_puts(b, ": ");
+        put_u(b, l->classes[c]);
+        kw_buf_puts(b, ", ");
     }
     kw_buf_printf(b, "dpp: %u, sdwa: %u}\n", l->dpp, l->sdwa);
     put_indent(b, ind);
