@@ -17,7 +17,9 @@
 /* X(name, arguments, summary) */
 #define KW_COMMANDS(X)                                                                             \
     X(index, "PATH... [-o FILE]", "gather sidecars (*.kwalk.yaml) into one database")              \
-    X(list, "[--db FILE]", "list kernel instantiations with their launch sites and entry points")
+    X(list, "[--db FILE]", "list kernel instantiations with their launch sites and entry points")  \
+    X(render, "KERNEL | --all -o DIR", "write a kernel's walkthrough (Markdown), or all of them")  \
+    X(map, "[--db FILE]", "the kernel -> Python entry -> C++ entry -> launch -> device table")
 
 #define KW_DECLARE(name, args, summary) int kw_cmd_##name(int argc, char **argv);
 KW_COMMANDS(KW_DECLARE)
@@ -39,7 +41,7 @@ static int kw_main_help(void) {
            "beside each object of a HIP build.\n\n"
            "commands:\n");
     for (size_t i = 0; i < sizeof(kw_commands) / sizeof(kw_commands[0]); i++)
-        printf("  kwalk %-6s %-20s %s\n", kw_commands[i].name, kw_commands[i].args,
+        printf("  kwalk %-6s %-24s %s\n", kw_commands[i].name, kw_commands[i].args,
                kw_commands[i].summary);
     printf("\n'kwalk COMMAND --help' describes a command.\n"
            "exit status: 0 success, 1 bad input (one 'kwalk: ...' line on stderr), 2 usage error\n");

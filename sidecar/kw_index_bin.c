@@ -128,9 +128,12 @@ static void kw_enc_record(kw_enc *e, const kw_type *t, const void *obj);
 static void kw_enc_array(kw_enc *e, const kw_field *f, const kw_anyarr *a) {
     kw_enc_varint(&e->body, a->n);
     for (size_t i = 0; i < a->n; i++) {
-        if (f->kind == KW_F_STRS)
+        if (f->kind == KW_F_STRS) {
             kw_enc_str(e, ((const char *const *)a->v)[i]);
-        else
+        } else if (f->kind == KW_F_COUNTS) {
+            kw_enc_str(e, ((const kw_count *)a->v)[i].key);
+            kw_enc_signed(&e->body, ((const kw_count *)a->v)[i].n);
+        } else
             kw_enc_record(e, f->sub, (const unsigned char *)a->v + i * f->sub->size);
     }
 }
@@ -142,6 +145,7 @@ static void kw_enc_record(kw_enc *e, const kw_type *t, const void *obj) {
         const void *p = base + f->off;
         switch (f->kind) {
         case KW_F_STR:
+        case KW_F_SCALAR:
             kw_enc_str(e, *(const char *const *)p);
             break;
         case KW_F_INT:
@@ -173,6 +177,7 @@ static void kw_enc_record(kw_enc *e, const kw_type *t, const void *obj) {
         case KW_F_STRS:
         case KW_F_LIST:
         case KW_F_KEYED:
+        case KW_F_COUNTS:
             kw_enc_array(e, f, p);
             break;
         case KW_F_MAP:
@@ -301,7 +306,7 @@ static void kw_dec_record(kw_dec *d, const kw_type *t, void *obj);
 
 static void kw_dec_array(kw_dec *d, const kw_field *f, kw_anyarr *a) {
     uint64_t n = kw_dec_varint(d);
-    size_t esize = f->kind == KW_F_STRS ? sizeof(const char *) : f->sub->size;
+    size_t esize = kw_sc_elem_size(f);
     if (n > (uint64_t)(d->end - d->p)) { /* every element takes a byte at least */
         kw_dec_bad(d, "bad element count");
         return;
@@ -319,16 +324,23 @@ static void kw_dec_array(kw_dec *d, const kw_field *f, kw_anyarr *a) {
         if (f->kind == KW_F_STRS) {
             if (!(((const char **)v)[i] = kw_dec_str(d)))
                 kw_dec_bad(d, "missing string");
+        } else if (f->kind == KW_F_COUNTS) {
+            kw_count *c = (kw_count *)(v + i * esize);
+            if (!(c->key = kw_dec_str(d)))
+                kw_dec_bad(d, "missing string");
+            c->n = kw_dec_signed(d);
         } else {
             kw_dec_record(d, f->sub, v + i * esize);
         }
     }
-    if (f->kind == KW_F_KEYED) /* keys are unique, as in YAML */
+    if (f->kind == KW_F_KEYED || f->kind == KW_F_COUNTS) { /* keys are unique, as in YAML */
+        size_t koff = f->kind == KW_F_KEYED ? f->sub->fields[0].off : offsetof(kw_count, key);
         for (size_t i = 0; i < a->n && !d->bad; i++)
             for (size_t j = 0; j < i; j++)
-                if (!strcmp(*(const char **)(v + i * esize + f->sub->fields[0].off),
-                            *(const char **)(v + j * esize + f->sub->fields[0].off)))
+                if (!strcmp(*(const char **)(v + i * esize + koff),
+                            *(const char **)(v + j * esize + koff)))
                     kw_dec_bad(d, "duplicate key");
+    }
 }
 
 static void kw_dec_record(kw_dec *d, const kw_type *t, void *obj) {
@@ -337,6 +349,9 @@ static void kw_dec_record(kw_dec *d, const kw_type *t, void *obj) {
         const kw_field *f = &t->fields[i];
         void *p = base + f->off;
         switch (f->kind) {
+        case KW_F_SCALAR:
+            *(const char **)p = kw_dec_str(d);
+            break;
         case KW_F_STR:
             *(const char **)p = kw_dec_str(d);
             if ((f->flags & KW_F_REQUIRED) && !*(const char **)p)
@@ -372,6 +387,7 @@ static void kw_dec_record(kw_dec *d, const kw_type *t, void *obj) {
         case KW_F_STRS:
         case KW_F_LIST:
         case KW_F_KEYED:
+        case KW_F_COUNTS:
             kw_dec_array(d, f, p);
             break;
         case KW_F_MAP:

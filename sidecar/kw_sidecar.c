@@ -210,9 +210,18 @@ static kw_status kw_sc_copy_str(kw_arena *a, const char **dst, const char *src) 
     return (src && !*dst) ? KW_ERR : KW_OK;
 }
 
+/* Element size of a STRS, LIST, KEYED or COUNTS field. */
+size_t kw_sc_elem_size(const kw_field *f) {
+    if (f->kind == KW_F_STRS)
+        return sizeof(const char *);
+    if (f->kind == KW_F_COUNTS)
+        return sizeof(kw_count);
+    return f->sub->size;
+}
+
 static kw_status kw_sc_copy_array(kw_arena *a, const kw_field *f, kw_anyarr *dst,
                                   const kw_anyarr *src) {
-    size_t esize = f->kind == KW_F_STRS ? sizeof(const char *) : f->sub->size;
+    size_t esize = kw_sc_elem_size(f);
     dst->v = NULL;
     dst->n = dst->cap = 0;
     if (!src->n)
@@ -224,10 +233,18 @@ static kw_status kw_sc_copy_array(kw_arena *a, const kw_field *f, kw_anyarr *dst
     dst->n = dst->cap = src->n;
     const unsigned char *s = src->v;
     for (size_t i = 0; i < src->n; i++) {
-        kw_status st = f->kind == KW_F_STRS
-                           ? kw_sc_copy_str(a, (const char **)(v + i * esize),
-                                            *(const char *const *)(s + i * esize))
-                           : kw_sc_copy(a, f->sub, v + i * esize, s + i * esize);
+        kw_status st;
+        if (f->kind == KW_F_STRS) {
+            st = kw_sc_copy_str(a, (const char **)(v + i * esize),
+                                *(const char *const *)(s + i * esize));
+        } else if (f->kind == KW_F_COUNTS) {
+            kw_count *dc = (kw_count *)(v + i * esize);
+            const kw_count *sc = (const kw_count *)(s + i * esize);
+            dc->n = sc->n;
+            st = kw_sc_copy_str(a, &dc->key, sc->key);
+        } else {
+            st = kw_sc_copy(a, f->sub, v + i * esize, s + i * esize);
+        }
         if (st != KW_OK)
             return st;
     }
@@ -244,6 +261,7 @@ kw_status kw_sc_copy(kw_arena *a, const kw_type *t, void *dst, const void *src) 
         kw_status st = KW_OK;
         switch (f->kind) {
         case KW_F_STR:
+        case KW_F_SCALAR:
             st = kw_sc_copy_str(a, (const char **)(d + f->off), *(const char *const *)(s + f->off));
             break;
         case KW_F_LOC:
@@ -258,6 +276,7 @@ kw_status kw_sc_copy(kw_arena *a, const kw_type *t, void *dst, const void *src) 
         case KW_F_STRS:
         case KW_F_LIST:
         case KW_F_KEYED:
+        case KW_F_COUNTS:
             st = kw_sc_copy_array(a, f, (kw_anyarr *)(d + f->off), (const kw_anyarr *)(s + f->off));
             break;
         case KW_F_MAP: {

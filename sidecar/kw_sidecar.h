@@ -24,6 +24,13 @@ typedef struct kw_loc {
     int column;
 } kw_loc;
 
+/* One entry of a map of counts, e.g. {salu: 12, valu: 30} (the schema kind
+ * KW_F_COUNTS: a KW_ARRAY(kw_count), in the order read or set). */
+typedef struct kw_count {
+    const char *key;
+    long long n;
+} kw_count;
+
 typedef struct kw_template_arg {
     const char *name;  /* template parameter name; NULL for an unnamed one */
     const char *kind;  /* "type", "value", "template", "pack" */

@@ -222,12 +222,14 @@ static void kw_ye_config(kw_ye *e, const kw_config_item *c, int dims) {
     kw_ye_map_end(e);
 }
 
-static bool kw_ye_present(const kw_field *f, const unsigned char *base) {
+bool kw_sc_present(const kw_field *f, const void *obj) {
+    const unsigned char *base = obj;
     const void *p = base + f->off;
     if (f->flags & KW_F_ALWAYS)
         return true;
     switch (f->kind) {
     case KW_F_STR:
+    case KW_F_SCALAR:
         return *(const char *const *)p != NULL;
     case KW_F_INT:
     case KW_F_BOOL:
@@ -239,13 +241,14 @@ static bool kw_ye_present(const kw_field *f, const unsigned char *base) {
     case KW_F_STRS:
     case KW_F_LIST:
     case KW_F_KEYED:
+    case KW_F_COUNTS:
         return ((const kw_anyarr *)p)->n > 0;
     case KW_F_DIM3:
     case KW_F_DIM1:
         return ((const kw_config_item *)p)->expr || ((const kw_config_item *)p)->has_value;
     case KW_F_MAP:
         for (size_t i = 0; i < f->sub->nfields; i++)
-            if (kw_ye_present(&f->sub->fields[i], p))
+            if (kw_sc_present(&f->sub->fields[i], p))
                 return true;
         return false;
     }
@@ -285,11 +288,55 @@ static void kw_ye_keyed(kw_ye *e, const kw_field *f, const kw_anyarr *arr) {
     kw_ye_map_end(e);
 }
 
+/* Is s a decimal integer that reads back as the same number ("-12", "0";
+ * not "012", "+1", "1e3")? */
+static bool kw_ye_is_decimal(const char *s) {
+    const char *d = s[0] == '-' ? s + 1 : s;
+    if (!d[0] || (d[0] == '0' && d[1]) || strlen(d) > 18)
+        return false;
+    for (; *d; d++)
+        if (*d < '0' || *d > '9')
+            return false;
+    return true;
+}
+
+static void kw_ye_counts(kw_ye *e, const kw_field *f, const kw_anyarr *a) {
+    const kw_count *c = a->v;
+    kw_ye_map_start(e, true);
+    for (size_t i = 0; i < a->n && !e->failed; i++) {
+        if (!c[i].key) {
+            e->failed = true;
+            kw_fail(e->err, "cannot write YAML: count %zu of '%s' has no key", i, f->key);
+            return;
+        }
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(c[j].key, c[i].key)) {
+                e->failed = true;
+                kw_fail(e->err, "cannot write YAML: duplicate key '%s' in '%s'", c[i].key, f->key);
+                return;
+            }
+        kw_ye_str(e, c[i].key);
+        kw_ye_ll(e, c[i].n);
+    }
+    kw_ye_map_end(e);
+}
+
 static void kw_ye_value(kw_ye *e, const kw_field *f, const unsigned char *base) {
     const void *p = base + f->off;
     switch (f->kind) {
     case KW_F_STR:
         kw_ye_str(e, *(const char *const *)p);
+        break;
+    case KW_F_SCALAR: {
+        const char *s = *(const char *const *)p;
+        if (kw_ye_is_decimal(s))
+            kw_ye_scalar(e, s, strlen(s), YAML_PLAIN_SCALAR_STYLE);
+        else
+            kw_ye_str(e, s);
+        break;
+    }
+    case KW_F_COUNTS:
+        kw_ye_counts(e, f, p);
         break;
     case KW_F_INT:
         kw_ye_ll(e, *(const int *)p);
@@ -344,7 +391,7 @@ void kw_ye_fields(kw_ye *e, const kw_type *t, const void *obj) {
             kw_fail(e->err, "cannot write YAML: a %s has no '%s'", t->what, f->key);
             return;
         }
-        if (!kw_ye_present(f, base))
+        if (!kw_sc_present(f, base))
             continue;
         kw_ye_key(e, f->key);
         kw_ye_value(e, f, base);

@@ -38,6 +38,11 @@ typedef enum kw_fkind {
                    value being the mapping of the element's other fields */
     KW_F_DIM3,  /* kw_config_item: {expr, value: [x, y, z]} */
     KW_F_DIM1,  /* kw_config_item: {expr, value: N} */
+    KW_F_COUNTS, /* KW_ARRAY(kw_count): a flow mapping of string keys to integers,
+                    {salu: 12, valu: 30}; omitted when empty */
+    KW_F_SCALAR, /* const char *: the text of any scalar, for values that are a number or a
+                    word or an expression (16, unknown, "ceil(n / 512)"); written plain when
+                    it is a decimal integer, else as a string; omitted when NULL */
 } kw_fkind;
 
 enum {
@@ -80,6 +85,10 @@ extern const kw_type kw_t_producer, kw_t_tu, kw_t_sidecar;
 /* Deep-copy src (of type t) into dst, every string and array into arena a.
  * dst may be a fresh zeroed slot. Returns KW_ERR only when out of memory. */
 kw_status kw_sc_copy(kw_arena *a, const kw_type *t, void *dst, const void *src);
+/* Element size of an array field (STRS, LIST, KEYED, COUNTS). */
+size_t kw_sc_elem_size(const kw_field *f);
+/* Is field f of the record at base present (would the writer write it)? */
+bool kw_sc_present(const kw_field *f, const void *base);
 /* Set the defaults of a fresh zeroed struct of type t (bytes = -1, ...). */
 void kw_sc_defaults(const kw_type *t, void *obj);
 

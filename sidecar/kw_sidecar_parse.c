@@ -426,10 +426,36 @@ static kw_status kw_yp_keyed(kw_yp *p, const kw_field *f, kw_anyarr *arr) {
     }
 }
 
+/* A map of counts: {key: int, ...}, keys unique. */
+static kw_status kw_yp_counts(kw_yp *p, kw_anyarr *arr) {
+    if (kw_yp_expect(p, YAML_MAPPING_START_EVENT, NULL) != KW_OK)
+        return KW_ERR;
+    for (;;) {
+        const char *key;
+        if (kw_yp_next_key(p, &key) != KW_OK)
+            return KW_ERR;
+        if (!key)
+            return KW_OK;
+        for (size_t j = 0; j < arr->n; j++)
+            if (!strcmp(((const kw_count *)arr->v)[j].key, key))
+                return kw_yp_fail(p, "duplicate key '%s'", key);
+        kw_count *c = kw_arena_grow(p->arena, &arr->v, &arr->n, &arr->cap, sizeof(kw_count));
+        if (!c)
+            return kw_yp_oom(p);
+        if (kw_yp_str(p, &c->key) != KW_OK)
+            return KW_ERR;
+        kw_yp_push(p, c->key, 0);
+        kw_status st = kw_yp_ll(p, LLONG_MIN, LLONG_MAX, &c->n);
+        kw_yp_pop(p);
+        if (st != KW_OK)
+            return KW_ERR;
+    }
+}
+
 static kw_status kw_yp_list(kw_yp *p, const kw_field *f, kw_anyarr *arr) {
     if (kw_yp_expect(p, YAML_SEQUENCE_START_EVENT, NULL) != KW_OK)
         return KW_ERR;
-    size_t esize = f->kind == KW_F_STRS ? sizeof(const char *) : f->sub->size;
+    size_t esize = kw_sc_elem_size(f);
     for (size_t i = 0;; i++) {
         bool more;
         if (kw_yp_next_item(p, &more) != KW_OK)
@@ -461,13 +487,14 @@ static kw_status kw_yp_value(kw_yp *p, const kw_field *f, unsigned char *base) {
     void *at = base + f->off;
     if (kw_yp_peek(p) != KW_OK)
         return KW_ERR;
-    if (kw_yp_is_null(&p->ev) && f->kind != KW_F_STR) {
+    if (kw_yp_is_null(&p->ev) && f->kind != KW_F_STR && f->kind != KW_F_SCALAR) {
         kw_yp_consume(p); /* absent: keep the default */
         return KW_OK;
     }
     long long v;
     switch (f->kind) {
     case KW_F_STR:
+    case KW_F_SCALAR:
         if (kw_yp_is_null(&p->ev)) {
             kw_yp_consume(p);
             *(const char **)at = NULL;
@@ -494,6 +521,8 @@ static kw_status kw_yp_value(kw_yp *p, const kw_field *f, unsigned char *base) {
         return kw_yp_list(p, f, at);
     case KW_F_KEYED:
         return kw_yp_keyed(p, f, at);
+    case KW_F_COUNTS:
+        return kw_yp_counts(p, at);
     case KW_F_MAP:
         return kw_yp_record(p, f->sub, at);
     }

@@ -410,7 +410,13 @@ void kw_ir_facts_print_yaml(FILE *o, const kw_ir_kernel_facts *f, int ind) {
         fprintf(o, "steps: %u\n", d->steps);
         pad(o, ind + 4);
         fprintf(o, "lanes: %u\n", d->lanes);
-        put_index(o, ind + 4, "result_lane", d->result_lane);
+        pad(o, ind + 4);
+        if (d->kind == KW_IR_BROADCAST)
+            fputs("result_lane: all\n", o);
+        else if (d->result_lane < 0)
+            fprintf(o, "result_lane: %s\n", d->kind == KW_IR_PARTIAL_REDUCE ? "each_group" : "all");
+        else
+            fprintf(o, "result_lane: %d\n", d->result_lane);
         put_index(o, ind + 4, "broadcast_lane", d->broadcast_lane);
         pad(o, ind + 4);
         fputs("cross_lane: [", o);

@@ -199,7 +199,8 @@ typedef struct kw_ir_idiom {
                            block_reduce: "<via of the wave step>+lds" */
     unsigned steps;     /* cross-lane steps of the reduction */
     unsigned lanes;     /* lanes combined into each result (64 for a wave64 reduction) */
-    int result_lane;    /* -1: every lane holds the result; else the lane that does */
+    int result_lane;    /* -1: every lane holds the result (partial_reduce: every lane
+                           holds its group's); else the lane that does */
     int broadcast_lane; /* the result is broadcast with readlane from this lane; -1 none */
     KW_ARRAY(unsigned) cross_lane; /* the cross_lane entries it consists of */
     int parts[2];       /* block_reduce: the wave_reduce idioms before and after LDS */

@@ -43,14 +43,18 @@ int64_t coeffOf(const Expr *E) {
 std::string absText(const Expr *E) {
     if (E->k == Expr::Num)
         return std::to_string(E->num < 0 ? -(uint64_t)E->num : (uint64_t)E->num);
-    if (E->k != Expr::Mul || E->ops[0]->k != Expr::Num)
+    if (E->k != Expr::Mul)
         return wrap(E, PMul);
+    // the node may be under construction (text not yet set): print its factors
+    size_t First = E->ops[0]->k == Expr::Num ? 1 : 0;
     std::string S;
-    for (size_t I = 1; I < E->ops.size(); I++) {
-        if (I > 1)
+    for (size_t I = First; I < E->ops.size(); I++) {
+        if (I > First)
             S += "*";
         S += wrap(E->ops[I], E->ops[I]->k == Expr::Div ? PAtom : PMul);
     }
+    if (!First)
+        return S;
     int64_t C = E->ops[0]->num;
     uint64_t AC = C < 0 ? -(uint64_t)C : (uint64_t)C;
     if (AC != 1)

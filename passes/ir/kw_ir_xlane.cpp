@@ -416,13 +416,21 @@ class Idioms {
         };
         unsigned BestLanes = 0;
         int ResultLane = -2; // -2 none, -1 all
+        int BestLane = 0;
+        bool Uniform = true; // every lane combines the same number of lanes, each once
         if (Sim) {
             bool All = true;
             for (unsigned L = 0; L < W; L++) {
                 unsigned Lanes = 0;
-                for (unsigned J = 0; J < W; J++)
+                for (unsigned J = 0; J < W; J++) {
                     Lanes += Cnt[L][J] != 0;
-                BestLanes = std::max(BestLanes, Lanes);
+                    Uniform &= Cnt[L][J] <= 1;
+                }
+                if (Lanes > BestLanes) {
+                    BestLanes = Lanes;
+                    BestLane = (int)L;
+                }
+                Uniform &= L == 0 || Lanes == BestLanes;
                 All &= Complete(L);
             }
             if (All)
@@ -476,7 +484,7 @@ class Idioms {
         D->via = C.str(Via);
         D->steps = (unsigned)Chain.size();
         D->lanes = Whole ? W : BestLanes;
-        D->result_lane = Whole ? ResultLane : -1;
+        D->result_lane = Whole ? ResultLane : (Sim && Uniform ? -1 : BestLane);
         D->broadcast_lane = Bcast;
         D->parts[0] = D->parts[1] = -1;
         D->loop = C.loopOf(First.B);

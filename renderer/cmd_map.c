@@ -1,0 +1,327 @@
+/* cmd_map.c: `kwalk map`: the "known kernel -> host entry -> device code"
+ * table of the walkthrough seed, regenerated from the build. One row per
+ * kernel (template), launch site and entry point reaching it (and per Python
+ * op bound to that entry), with the number of the kernel's instantiations on
+ * that path:
+ *
+ *   Kernel | Instantiations | Python entry | C++ entry | Launch site | Device code
+ *
+ * A launch no entry reaches has "-" as its entries; a kernel never launched
+ * has "-" as its launch site. --format tsv prints the same rows as tab-
+ * separated fields for scripts (docs/render.md). */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kw_app.h"
+#include "kw_cli.h"
+#include "kw_fs.h"
+#include "kw_md.h"
+
+static const char kw_map_usage[] =
+    "usage: kwalk map [--db FILE] [--python-root DIR] [--root DIR] [--format md|tsv] [-o FILE]\n\n"
+    "The known-kernel table: kernel -> Python entry (file:line) -> C++ entry -> launch\n"
+    "site -> device code, one row per kernel, launch site and entry point reaching it.\n\n"
+    "  --db FILE           the index written by 'kwalk index' (default: " KW_INDEX_DEFAULT_PATH ")\n"
+    "  --python-root DIR   scan DIR's *.py for @compile_ops ops (the Python entry column)\n"
+    "  --root DIR          print paths relative to DIR\n"
+    "  --format md|tsv     a Markdown table (default) or tab-separated fields:\n"
+    "                      KERNEL INSTANTIATIONS PYTHON PYOP ENTRY_KIND ENTRY ENTRY_AT LAUNCH DEVICE\n"
+    "  -o, --output FILE   write to FILE instead of stdout\n";
+
+typedef struct kw_map_row {
+    size_t group;
+    const kw_mlaunch *launch; /* NULL: never launched */
+    size_t entry;             /* KW_NONE: no entry reaches the launch */
+    size_t count;             /* instantiations */
+} kw_map_row;
+
+typedef struct kw_map {
+    kw_app *app;
+    const char *root;
+    bool tsv;
+    kw_arena arena;
+    KW_ARRAY(kw_map_row) rows;
+    kw_symmap row_of; /* "group|file:line|entry" -> row */
+} kw_map;
+
+static const char *kw_map_path(const kw_map *m, const char *path) {
+    if (!path)
+        return "?";
+    if (m->root && m->root[0]) {
+        size_t n = strlen(m->root);
+        while (n > 1 && m->root[n - 1] == '/')
+            n--;
+        if (!strncmp(path, m->root, n) && path[n] == '/')
+            return path + n + 1;
+    }
+    return path;
+}
+
+static bool kw_map_add(kw_map *m, size_t group, const kw_mlaunch *ml, size_t entry) {
+    char *key = ml ? kw_arena_printf(&m->arena, "%zu|%s:%d|%zu", group,
+                                     ml->l->location.file ? ml->l->location.file : "?",
+                                     ml->l->location.line, entry)
+                   : kw_arena_printf(&m->arena, "%zu|-", group);
+    if (!key)
+        return false;
+    size_t *at = kw_symmap_get(&m->row_of, key);
+    if (at) {
+        m->rows.v[*at].count++;
+        return true;
+    }
+    kw_map_row *r = KW_PUSH(&m->arena, m->rows);
+    if (!r || kw_symmap_put(&m->row_of, key, m->rows.n - 1) != KW_OK)
+        return false;
+    r->group = group;
+    r->launch = ml;
+    r->entry = entry;
+    r->count = 1;
+    return true;
+}
+
+static bool kw_map_collect(kw_map *m) {
+    kw_model *md = &m->app->model;
+    kw_arena tmp;
+    kw_arena_init(&tmp);
+    bool ok = true;
+    for (size_t g = 0; g < md->groups.n && ok; g++) {
+        const kw_mgroup *grp = &md->groups.v[g];
+        for (size_t k = 0; k < grp->kernels.n && ok; k++) {
+            const kw_mkernel *mk = &md->kernels.v[grp->kernels.v[k]];
+            if (!mk->launches.n)
+                ok = kw_map_add(m, g, NULL, KW_NONE);
+            for (size_t l = 0; l < mk->launches.n && ok; l++) {
+                kw_mpaths p;
+                kw_err err;
+                const kw_mlaunch *ml = &md->launches.v[mk->launches.v[l]];
+                if (kw_model_paths(md, mk->launches.v[l], &tmp, &p, &err) != KW_OK) {
+                    ok = false;
+                    break;
+                }
+                if (!p.v.n)
+                    ok = kw_map_add(m, g, ml, KW_NONE);
+                for (size_t e = 0; e < p.v.n && ok; e++)
+                    ok = kw_map_add(m, g, ml, p.v.v[e].entry);
+            }
+            if (k % 64 == 63) { /* keep the path scratch small */
+                kw_arena_free(&tmp);
+                kw_arena_init(&tmp);
+            }
+        }
+    }
+    kw_arena_free(&tmp);
+    return ok;
+}
+
+static int kw_row_cmp(const void *a, const void *b) {
+    const kw_map_row *x = a, *y = b;
+    if (x->group != y->group)
+        return x->group < y->group ? -1 : 1;
+    if (!x->launch || !y->launch)
+        return x->launch ? 1 : y->launch ? -1 : 0;
+    const char *fx = x->launch->l->location.file ? x->launch->l->location.file : "";
+    const char *fy = y->launch->l->location.file ? y->launch->l->location.file : "";
+    int c = strcmp(fx, fy);
+    if (c)
+        return c;
+    if (x->launch->l->location.line != y->launch->l->location.line)
+        return x->launch->l->location.line - y->launch->l->location.line;
+    return x->entry < y->entry ? -1 : x->entry > y->entry;
+}
+
+/* A field of the TSV: tabs and line breaks as spaces. */
+static void kw_tsv(kw_buf *b, const char *s) {
+    for (; s && *s; s++)
+        kw_buf_putc(b, (*s == '\t' || *s == '\n' || *s == '\r') ? ' ' : *s);
+}
+
+static void kw_map_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, const kw_py_op *op) {
+    kw_model *md = &m->app->model;
+    const kw_mgroup *grp = &md->groups.v[r->group];
+    const kw_mkernel *first = &md->kernels.v[grp->kernels.v[0]];
+    const kw_entry *e = r->entry != KW_NONE ? md->entries.v[r->entry].e : NULL;
+    char num[32];
+    snprintf(num, sizeof num, "%zu", r->count);
+    const char *entry_name = NULL;
+    if (e && e->kind && !strcmp(e->kind, "pybind"))
+        entry_name = kw_arena_printf(&m->arena, "%s.%s", e->module ? e->module : "?",
+                                     e->name ? e->name : "?");
+    else if (e)
+        entry_name = e->name;
+    char *eat = e && e->location.file
+                    ? kw_arena_printf(&m->arena, "%s:%d", kw_map_path(m, e->location.file),
+                                      e->location.line)
+                    : NULL;
+    char *py = op ? kw_arena_printf(&m->arena, "%s:%d", kw_map_path(m, op->file),
+                                    op->decorator_line)
+                  : NULL;
+    char *launch = r->launch ? kw_arena_printf(&m->arena, "%s:%d",
+                                               kw_map_path(m, r->launch->l->location.file),
+                                               r->launch->l->location.line)
+                             : NULL;
+    char *dev = first->k && first->k->location.file
+                    ? kw_arena_printf(&m->arena, "%s:%d", kw_map_path(m, first->k->location.file),
+                                      first->k->location.line)
+                    : NULL;
+    if (m->tsv) {
+        const char *f[9] = {grp->key,
+                            num,
+                            py ? py : "-",
+                            op && op->def_name ? op->def_name : "-",
+                            e && e->kind ? e->kind : "-",
+                            entry_name ? entry_name : "-",
+                            eat ? eat : "-",
+                            launch ? launch : "-",
+                            dev ? dev : "-"};
+        for (int i = 0; i < 9; i++) {
+            if (i)
+                kw_buf_putc(b, '\t');
+            kw_tsv(b, f[i]);
+        }
+        kw_buf_putc(b, '\n');
+        return;
+    }
+    kw_buf_puts(b, "| ");
+    kw_md_code(b, grp->key, true);
+    kw_buf_printf(b, " | %s | ", num);
+    if (py) {
+        kw_md_code(b, op->def_name ? op->def_name : "?", true);
+        kw_buf_puts(b, " ");
+        kw_md_code(b, py, true);
+    } else {
+        kw_buf_puts(b, "-");
+    }
+    kw_buf_puts(b, " | ");
+    if (e) {
+        kw_buf_puts(b, e->kind && !strcmp(e->kind, "pybind") ? "pybind " : "extern \"C\" ");
+        kw_md_code(b, entry_name ? entry_name : "?", true);
+        if (eat) {
+            kw_buf_puts(b, " ");
+            kw_md_code(b, eat, true);
+        }
+    } else {
+        kw_buf_puts(b, r->launch ? "(no entry point reaches it)" : "-");
+    }
+    kw_buf_puts(b, " | ");
+    if (launch)
+        kw_md_code(b, launch, true);
+    else
+        kw_buf_puts(b, "(no launch recorded)");
+    kw_buf_puts(b, " | ");
+    if (dev)
+        kw_md_code(b, dev, true);
+    else
+        kw_buf_puts(b, "(no device record)");
+    kw_buf_puts(b, " |\n");
+}
+
+static int kw_map_run(kw_map *m, kw_buf *b) {
+    if (!kw_map_collect(m))
+        return kw_cli_failf("out of memory");
+    if (m->rows.n)
+        qsort(m->rows.v, m->rows.n, sizeof(kw_map_row), kw_row_cmp);
+    kw_model *md = &m->app->model;
+    if (!m->tsv)
+        kw_buf_puts(b, "| Kernel | Instantiations | Python entry | C++ entry | Launch site | "
+                       "Device code |\n|---|---:|---|---|---|---|\n");
+    for (size_t i = 0; i < m->rows.n; i++) {
+        const kw_map_row *r = &m->rows.v[i];
+        const kw_mentry *me = r->entry != KW_NONE ? &md->entries.v[r->entry] : NULL;
+        if (me && me->ops.n)
+            for (size_t k = 0; k < me->ops.n; k++)
+                kw_map_row_out(m, b, r, &md->py->ops.v[me->ops.v[k]]);
+        else
+            kw_map_row_out(m, b, r, NULL);
+    }
+    if (!m->tsv && m->app->have_py) {
+        size_t unjoined = 0;
+        for (size_t o = 0; o < m->app->py.ops.n; o++) {
+            bool joined = false;
+            for (size_t e = 0; e < md->entries.n && !joined; e++)
+                for (size_t k = 0; k < md->entries.v[e].ops.n && !joined; k++)
+                    joined = md->entries.v[e].ops.v[k] == o;
+            if (joined)
+                continue;
+            const kw_py_op *op = &m->app->py.ops.v[o];
+            if (!unjoined++)
+                kw_buf_puts(b, "\nPython ops bound to no entry point of this index:\n\n");
+            kw_buf_puts(b, "- ");
+            kw_md_code(b, op->def_name ? op->def_name : "?", false);
+            char *s = kw_arena_printf(&m->arena, "%s:%d", kw_map_path(m, op->file),
+                                      op->decorator_line);
+            kw_buf_puts(b, " ");
+            kw_md_code(b, s ? s : "?", false);
+            kw_buf_printf(b, ": %s\n", op->why ? op->why : "no entry point of that name");
+        }
+    }
+    return b->oom ? kw_cli_failf("out of memory") : KW_EXIT_OK;
+}
+
+int kw_cmd_map(int argc, char **argv) {
+    const char *db = NULL, *py = NULL, *out = NULL;
+    kw_map m;
+    memset(&m, 0, sizeof(m));
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        int r;
+        if (kw_cli_is_help(argv[i])) {
+            fputs(kw_map_usage, stdout);
+            return kw_cli_flush_stdout();
+        } else if ((r = kw_cli_opt(argc, argv, &i, "--db", NULL, &v)) != 0) {
+            if (r < 0 || !*v)
+                return kw_cli_usage_error("map", "option --db needs a file name");
+            db = v;
+        } else if ((r = kw_cli_opt(argc, argv, &i, "--python-root", NULL, &v)) != 0) {
+            if (r < 0 || !*v)
+                return kw_cli_usage_error("map", "option --python-root needs a directory");
+            py = v;
+        } else if ((r = kw_cli_opt(argc, argv, &i, "--root", NULL, &v)) != 0) {
+            if (r < 0 || !*v)
+                return kw_cli_usage_error("map", "option --root needs a directory");
+            m.root = v;
+        } else if ((r = kw_cli_opt(argc, argv, &i, "--output", "-o", &v)) != 0) {
+            if (r < 0 || !*v)
+                return kw_cli_usage_error("map", "option -o needs a file name");
+            out = v;
+        } else if ((r = kw_cli_opt(argc, argv, &i, "--format", NULL, &v)) != 0) {
+            if (r > 0 && !strcmp(v, "tsv"))
+                m.tsv = true;
+            else if (r > 0 && !strcmp(v, "md"))
+                m.tsv = false;
+            else
+                return kw_cli_usage_error("map", "--format takes 'md' or 'tsv'");
+        } else if (argv[i][0] == '-') {
+            return kw_cli_usage_error("map", "unknown option '%s'", argv[i]);
+        } else {
+            return kw_cli_usage_error("map", "unexpected argument '%s'", argv[i]);
+        }
+    }
+    kw_app app;
+    int rc = kw_app_load(&app, db, py);
+    if (rc == KW_EXIT_OK) {
+        m.app = &app;
+        kw_arena_init(&m.arena);
+        kw_symmap_init(&m.row_of);
+        kw_buf b;
+        kw_buf_init(&b);
+        rc = kw_map_run(&m, &b);
+        kw_err err;
+        if (rc == KW_EXIT_OK && out)
+            rc = kw_fs_write_atomic(out, b.ptr, b.len, &err) == KW_OK ? KW_EXIT_OK
+                                                                      : kw_cli_fail(&err);
+        else if (rc == KW_EXIT_OK) {
+            if (fwrite(b.ptr ? b.ptr : "", 1, b.len, stdout) != b.len)
+                rc = kw_cli_failf("cannot write the output: %s", strerror(errno));
+            else
+                rc = kw_cli_flush_stdout();
+        }
+        kw_buf_free(&b);
+        kw_symmap_free(&m.row_of);
+        kw_arena_free(&m.arena);
+    }
+    kw_app_free(&app);
+    return rc;
+}

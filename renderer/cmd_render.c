@@ -1,0 +1,339 @@
+/* cmd_render.c: `kwalk render KERNEL [options]` writes the walkthrough of one
+ * kernel instantiation in Markdown (stdout, or -o FILE); `kwalk render --all
+ * -o DIR` writes one page per instantiation plus DIR/index.md. The sections
+ * are rendered by kw_render*.c; this file parses the command line, picks the
+ * kernel, and writes the files.
+ *
+ * KERNEL is matched, in order, as a device symbol, a printed name, a
+ * template's name, a substring of printed names or symbols, and finally a
+ * POSIX extended regular expression over printed names. More than one match
+ * is an error that lists the candidates. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kw_app.h"
+#include "kw_cli.h"
+#include "kw_fs.h"
+#include "kw_render.h"
+
+static const char kw_render_usage[] =
+    "usage: kwalk render KERNEL [options]\n"
+    "       kwalk render --all -o DIR [options]\n\n"
+    "Write the walkthrough of a kernel instantiation in Markdown: overview, 1. host side\n"
+    "(Python -> C++ -> launch), 2. device kernel, 3. data flow, 4. memory analysis,\n"
+    "5. ISA, 6. source file index. KERNEL is a device symbol, a printed name, a template\n"
+    "name, a substring or a regular expression; it must pick one instantiation.\n\n"
+    "  --db FILE           the index written by 'kwalk index' (default: " KW_INDEX_DEFAULT_PATH ")\n"
+    "  -o, --output PATH   write to PATH (a file; with --all, a directory) instead of stdout\n"
+    "  --all               every instantiation, one page each, plus PATH/index.md\n"
+    "  --arch ARCH         only this arch's facts (gfx942, gfx950, ...)\n"
+    "  --shape N=V,...     bind names of launch expressions, guards and IR expressions,\n"
+    "                      e.g. --shape num_rows=4096,hidden=2048 (N also binds a.N, p->N)\n"
+    "  --time-us T         a measured kernel time: achieved bandwidth against the peak\n"
+    "  --gpu NAME          the product for peaks (MI300X, MI300A, MI325X, MI350X, MI355X;\n"
+    "                      default: the arch's first-listed default)\n"
+    "  --root DIR          print paths relative to DIR\n"
+    "  --python-root DIR   scan DIR's *.py for @compile_ops ops and join them to entry points\n";
+
+typedef struct kw_render_cli {
+    const char *kernel;
+    const char *db;
+    const char *out;
+    bool all;
+    const char *python_root;
+    kw_render_opts o;
+    kw_shape shape;
+    kw_arena arena;
+} kw_render_cli;
+
+static int kw_render_args(kw_render_cli *c, int argc, char **argv) {
+    c->o.time_us = -1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        int r;
+        if (kw_cli_is_help(a)) {
+            fputs(kw_render_usage, stdout);
+            return kw_cli_flush_stdout() == KW_EXIT_OK ? -1 : KW_EXIT_INPUT;
+        }
+#define KW_OPT(name, alias)                                                                        \
+    ((r = kw_cli_opt(argc, argv, &i, name, alias, &v)) != 0)
+#define KW_NEED(name)                                                                              \
+    if (r < 0 || !*v)                                                                              \
+        return kw_cli_usage_error("render", "option %s needs a value", name);
+        if (!strcmp(a, "--all")) {
+            c->all = true;
+        } else if (KW_OPT("--db", NULL)) {
+            KW_NEED("--db");
+            c->db = v;
+        } else if (KW_OPT("--output", "-o")) {
+            KW_NEED("-o");
+            c->out = v;
+        } else if (KW_OPT("--arch", NULL)) {
+            KW_NEED("--arch");
+            c->o.arch = v;
+        } else if (KW_OPT("--root", NULL)) {
+            KW_NEED("--root");
+            c->o.root = v;
+        } else if (KW_OPT("--python-root", NULL)) {
+            KW_NEED("--python-root");
+            c->python_root = v;
+        } else if (KW_OPT("--gpu", NULL)) {
+            KW_NEED("--gpu");
+            c->o.gpu = v;
+        } else if (KW_OPT("--shape", NULL)) {
+            KW_NEED("--shape");
+            kw_err err;
+            if (kw_shape_parse(&c->shape, &c->arena, v, &err) != KW_OK)
+                return kw_cli_usage_error("render", "%s", err.msg);
+            c->o.shape = &c->shape;
+        } else if (KW_OPT("--time-us", NULL)) {
+            KW_NEED("--time-us");
+            char *end;
+            double t = strtod(v, &end);
+            if (*end || !(t > 0) || !isfinite(t))
+                return kw_cli_usage_error("render", "--time-us takes a positive number of "
+                                                    "microseconds, got '%s'",
+                                          v);
+            c->o.time_us = t;
+        } else if (a[0] == '-' && a[1]) {
+            return kw_cli_usage_error("render", "unknown option '%s'", a);
+        } else if (!c->kernel) {
+            c->kernel = a;
+        } else {
+            return kw_cli_usage_error("render", "unexpected argument '%s' (one KERNEL only)", a);
+        }
+#undef KW_OPT
+#undef KW_NEED
+    }
+    if (c->all && c->kernel)
+        return kw_cli_usage_error("render", "give KERNEL or --all, not both");
+    if (c->all && !c->out)
+        return kw_cli_usage_error("render", "--all needs -o DIR");
+    if (!c->all && !c->kernel)
+        return kw_cli_usage_error("render", "no KERNEL given (or --all)");
+    if (!c->all && !c->kernel[0])
+        return kw_cli_usage_error("render", "KERNEL is empty");
+    return KW_EXIT_OK;
+}
+
+/* ---- picking the kernel ------------------------------------------------------------------- */
+
+static bool kw_has_arch(const kw_mkernel *mk, const char *arch) {
+    if (!arch)
+        return true;
+    for (size_t i = 0; mk->k && i < mk->k->archs.n; i++)
+        if (!strcmp(mk->k->archs.v[i].arch, arch))
+            return true;
+    return false;
+}
+
+typedef struct kw_hits {
+    KW_ARRAY(size_t) v;
+} kw_hits;
+
+static void kw_hit(kw_arena *a, kw_hits *h, size_t i) {
+    size_t *slot = KW_PUSH(a, h->v);
+    if (slot)
+        *slot = i;
+}
+
+static void kw_match(const kw_model *m, const char *q, const char *arch, kw_arena *a,
+                     kw_hits *h) {
+    memset(h, 0, sizeof(*h));
+    for (int stage = 0; stage < 5 && !h->v.n; stage++) {
+        regex_t re;
+        if (stage == 4 && regcomp(&re, q, REG_EXTENDED | REG_NOSUB) != 0)
+            break;
+        for (size_t i = 0; i < m->kernels.n; i++) {
+            const kw_mkernel *mk = &m->kernels.v[i];
+            bool hit = false;
+            switch (stage) {
+            case 0:
+                hit = !strcmp(mk->symbol, q);
+                break;
+            case 1:
+                hit = !strcmp(mk->name, q);
+                break;
+            case 2:
+                hit = !strcmp(m->groups.v[mk->group].key, q);
+                break;
+            case 3:
+                hit = strstr(mk->name, q) || strstr(mk->symbol, q);
+                break;
+            default:
+                hit = regexec(&re, mk->name, 0, NULL, 0) == 0;
+                break;
+            }
+            if (hit && kw_has_arch(mk, arch))
+                kw_hit(a, h, i);
+        }
+        if (stage == 4)
+            regfree(&re);
+    }
+}
+
+static int kw_pick(const kw_model *m, const kw_render_cli *c, size_t *out) {
+    kw_arena a;
+    kw_arena_init(&a);
+    kw_hits h;
+    kw_match(m, c->kernel, c->o.arch, &a, &h);
+    int rc = KW_EXIT_OK;
+    if (!h.v.n) {
+        kw_hits any;
+        kw_match(m, c->kernel, NULL, &a, &any);
+        if (c->o.arch && any.v.n)
+            rc = kw_cli_failf("render: no kernel matching '%s' was built for %s", c->kernel,
+                              c->o.arch);
+        else
+            rc = kw_cli_failf("render: no kernel matches '%s' in %s ('kwalk list' shows them)",
+                              c->kernel, c->db ? c->db : KW_INDEX_DEFAULT_PATH);
+    } else if (h.v.n > 1) {
+        kw_cli_failf("render: '%s' matches %zu kernel instantiations; name one (a symbol or a "
+                     "full printed name). Candidates:",
+                     c->kernel, h.v.n);
+        for (size_t i = 0; i < h.v.n && i < 50; i++)
+            fprintf(stderr, "  %s\t%s\n", m->kernels.v[h.v.v[i]].name,
+                    m->kernels.v[h.v.v[i]].symbol);
+        if (h.v.n > 50)
+            fprintf(stderr, "  ... and %zu more\n", h.v.n - 50);
+        rc = KW_EXIT_INPUT;
+    } else {
+        *out = h.v.v[0];
+    }
+    kw_arena_free(&a);
+    return rc;
+}
+
+/* ---- writing ------------------------------------------------------------------------------ */
+
+static int kw_write_file(const char *path, const kw_buf *b) {
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return kw_cli_failf("%s: %s", path, strerror(errno));
+    bool ok = fwrite(b->ptr ? b->ptr : "", 1, b->len, f) == b->len;
+    ok = (fclose(f) == 0) && ok;
+    if (!ok)
+        return kw_cli_failf("%s: %s", path, strerror(errno ? errno : EIO));
+    return KW_EXIT_OK;
+}
+
+/* A page name: the printed name with [A-Za-z0-9_.-] kept and runs of anything
+ * else as one '_', at most 80 characters, then '-' and 8 hex digits of a hash
+ * of the symbol (so names stay unique), ".md". */
+static const char *kw_page_name(kw_arena *a, const kw_mkernel *mk) {
+    char buf[128];
+    size_t n = 0;
+    bool gap = false;
+    for (const char *p = mk->name; *p && n < 80; p++) {
+        char ch = *p;
+        bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                    ch == '_' || ch == '.' || ch == '-';
+        if (keep) {
+            buf[n++] = ch;
+            gap = false;
+        } else if (!gap && n) {
+            buf[n++] = '_';
+            gap = true;
+        }
+    }
+    while (n && (buf[n - 1] == '_' || buf[n - 1] == '.'))
+        n--;
+    unsigned h = 2166136261u;
+    for (const char *p = mk->symbol; *p; p++)
+        h = (h ^ (unsigned char)*p) * 16777619u;
+    return kw_arena_printf(a, "%.*s-%08x.md", (int)n, buf, h);
+}
+
+static int kw_render_all(kw_app *app, kw_render *r, const char *dir) {
+    kw_err err;
+    if (kw_fs_mkdirs(dir, &err) != KW_OK)
+        return kw_cli_fail(&err);
+    kw_model *m = &app->model;
+    for (size_t i = 0; i < m->kernels.n; i++)
+        if (!(m->kernels.v[i].page = kw_page_name(&m->arena, &m->kernels.v[i])))
+            return kw_cli_failf("out of memory");
+    kw_buf b;
+    kw_buf_init(&b);
+    int rc = KW_EXIT_OK;
+    for (size_t i = 0; i < m->kernels.n && rc == KW_EXIT_OK; i++) {
+        kw_buf_reset(&b);
+        if (kw_render_kernel(r, i, &b, &err) != KW_OK) {
+            rc = kw_cli_fail(&err);
+            break;
+        }
+        char *path = kw_arena_printf(&r->scratch, "%s/%s", dir, m->kernels.v[i].page);
+        rc = path ? kw_write_file(path, &b) : kw_cli_failf("out of memory");
+    }
+    if (rc == KW_EXIT_OK) {
+        kw_buf_reset(&b);
+        kw_render_index(r, &b);
+        char *path = kw_arena_printf(&r->scratch, "%s/index.md", dir);
+        if (b.oom || !path)
+            rc = kw_cli_failf("out of memory");
+        else if (kw_fs_write_atomic(path, b.ptr, b.len, &err) != KW_OK)
+            rc = kw_cli_fail(&err);
+        else
+            printf("%s: %zu walkthroughs and index.md\n", dir, m->kernels.n);
+        if (rc == KW_EXIT_OK)
+            rc = kw_cli_flush_stdout();
+    }
+    kw_buf_free(&b);
+    return rc;
+}
+
+int kw_cmd_render(int argc, char **argv) {
+    kw_render_cli c;
+    memset(&c, 0, sizeof(c));
+    kw_arena_init(&c.arena);
+    int rc = kw_render_args(&c, argc, argv);
+    if (rc != KW_EXIT_OK) {
+        kw_arena_free(&c.arena);
+        return rc < 0 ? KW_EXIT_OK : rc;
+    }
+    kw_app app;
+    rc = kw_app_load(&app, c.db, c.python_root);
+    if (rc == KW_EXIT_OK) {
+        c.o.db_path = app.db;
+        c.o.python_root = c.python_root;
+        c.o.all = c.all;
+        if (c.o.gpu && !kw_gpu_named(&app.gpus, c.o.gpu))
+            rc = kw_cli_usage_error("render", "--gpu: unknown product '%s' (see "
+                                              "annotations/hw/amdgpu-peaks.txt)",
+                                    c.o.gpu);
+    }
+    if (rc == KW_EXIT_OK) {
+        kw_render r;
+        kw_render_init(&r, &app.model, &app.srcs, &app.providers, &app.gpus, &app.notes, &c.o);
+        if (c.all) {
+            rc = kw_render_all(&app, &r, c.out);
+        } else {
+            size_t ki;
+            rc = kw_pick(&app.model, &c, &ki);
+            if (rc == KW_EXIT_OK) {
+                kw_buf b;
+                kw_buf_init(&b);
+                kw_err err;
+                if (kw_render_kernel(&r, ki, &b, &err) != KW_OK)
+                    rc = kw_cli_fail(&err);
+                else if (c.out)
+                    rc = kw_fs_write_atomic(c.out, b.ptr, b.len, &err) == KW_OK
+                             ? KW_EXIT_OK
+                             : kw_cli_fail(&err);
+                else if (fwrite(b.ptr ? b.ptr : "", 1, b.len, stdout) != b.len)
+                    rc = kw_cli_failf("cannot write the output: %s", strerror(errno));
+                else
+                    rc = kw_cli_flush_stdout();
+                kw_buf_free(&b);
+            }
+        }
+        kw_render_free(&r);
+    }
+    kw_app_free(&app);
+    kw_arena_free(&c.arena);
+    return rc;
+}

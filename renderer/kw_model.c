@@ -1,0 +1,298 @@
+/* kw_model.c: joining the index into the renderer's relations (see
+ * kw_model.h). */
+#include "kw_model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static kw_status kw_oom(kw_err *err) {
+    return kw_fail(err, "out of memory");
+}
+
+static size_t kw_model_node(kw_model *m, const char *symbol, const char *name, kw_err *err,
+                            bool *ok) {
+    if (!symbol)
+        return KW_NONE;
+    size_t *at = kw_symmap_get(&m->node_of, symbol);
+    if (at) {
+        if (name && !m->node_name.v[*at])
+            m->node_name.v[*at] = name;
+        return *at;
+    }
+    const char **slot = KW_PUSH(&m->arena, m->node_name);
+    if (!slot || kw_symmap_put(&m->node_of, symbol, m->node_name.n - 1) != KW_OK) {
+        *ok = false;
+        kw_oom(err);
+        return KW_NONE;
+    }
+    *slot = name;
+    return m->node_name.n - 1;
+}
+
+static int kw_kernel_cmp(const void *a, const void *b) {
+    const kw_mkernel *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : strcmp(x->symbol, y->symbol);
+}
+
+static int kw_group_cmp(const void *a, const void *b) {
+    return strcmp(((const kw_mgroup *)a)->key, ((const kw_mgroup *)b)->key);
+}
+
+static kw_status kw_model_kernels(kw_model *m, kw_err *err) {
+    const kw_index *ix = m->ix;
+    kw_symmap seen;
+    kw_symmap_init(&seen);
+    kw_status st = KW_OK;
+    for (size_t i = 0; i < ix->kernels.n && st == KW_OK; i++) {
+        const kw_kernel *k = &ix->kernels.v[i];
+        kw_mkernel *mk = KW_PUSH(&m->arena, m->kernels);
+        if (!mk || kw_symmap_put(&seen, k->symbol, 1) != KW_OK) {
+            st = kw_oom(err);
+            break;
+        }
+        mk->symbol = k->symbol;
+        mk->name = k->name ? k->name : k->symbol;
+        mk->k = k;
+    }
+    for (size_t t = 0; t < ix->tus.n && st == KW_OK; t++)
+        for (size_t i = 0; i < ix->tus.v[t].launches.n && st == KW_OK; i++) {
+            const kw_launch *l = &ix->tus.v[t].launches.v[i];
+            if (!l->kernel || kw_symmap_get(&seen, l->kernel))
+                continue;
+            kw_mkernel *mk = KW_PUSH(&m->arena, m->kernels);
+            if (!mk || kw_symmap_put(&seen, l->kernel, 1) != KW_OK) {
+                st = kw_oom(err);
+                break;
+            }
+            mk->symbol = l->kernel;
+            mk->name = l->kernel_name ? l->kernel_name : l->kernel;
+        }
+    kw_symmap_free(&seen);
+    if (st != KW_OK)
+        return st;
+    if (m->kernels.n)
+        qsort(m->kernels.v, m->kernels.n, sizeof(kw_mkernel), kw_kernel_cmp);
+    for (size_t i = 0; i < m->kernels.n; i++)
+        if (kw_symmap_put(&m->kernel_of, m->kernels.v[i].symbol, i) != KW_OK)
+            return kw_oom(err);
+    /* groups by template */
+    kw_symmap group_of;
+    kw_symmap_init(&group_of);
+    for (size_t i = 0; i < m->kernels.n && st == KW_OK; i++) {
+        kw_mkernel *mk = &m->kernels.v[i];
+        const char *key = mk->k && mk->k->template_name ? mk->k->template_name : mk->name;
+        size_t *g = kw_symmap_get(&group_of, key);
+        if (!g) {
+            kw_mgroup *ng = KW_PUSH(&m->arena, m->groups);
+            if (!ng || kw_symmap_put(&group_of, key, m->groups.n - 1) != KW_OK) {
+                st = kw_oom(err);
+                break;
+            }
+            ng->key = key;
+            g = kw_symmap_get(&group_of, key);
+        }
+        size_t *slot = KW_PUSH(&m->arena, m->groups.v[*g].kernels);
+        if (!slot)
+            st = kw_oom(err);
+        else
+            *slot = i;
+    }
+    kw_symmap_free(&group_of);
+    if (st != KW_OK)
+        return st;
+    if (m->groups.n)
+        qsort(m->groups.v, m->groups.n, sizeof(kw_mgroup), kw_group_cmp);
+    for (size_t g = 0; g < m->groups.n; g++)
+        for (size_t j = 0; j < m->groups.v[g].kernels.n; j++)
+            m->kernels.v[m->groups.v[g].kernels.v[j]].group = g;
+    return KW_OK;
+}
+
+static kw_status kw_model_host(kw_model *m, kw_err *err) {
+    const kw_index *ix = m->ix;
+    bool ok = true;
+    for (size_t t = 0; t < ix->tus.n && ok; t++) {
+        const kw_index_tu *tu = &ix->tus.v[t];
+        for (size_t i = 0; i < tu->launches.n && ok; i++) {
+            const kw_launch *l = &tu->launches.v[i];
+            kw_mlaunch *ml = KW_PUSH(&m->arena, m->launches);
+            if (!ml)
+                return kw_oom(err);
+            ml->tu = tu;
+            ml->l = l;
+            ml->node = kw_model_node(m, l->function_symbol, l->function, err, &ok);
+            size_t *k = l->kernel ? kw_symmap_get(&m->kernel_of, l->kernel) : NULL;
+            if (k) {
+                size_t *slot = KW_PUSH(&m->arena, m->kernels.v[*k].launches);
+                if (!slot)
+                    return kw_oom(err);
+                *slot = m->launches.n - 1;
+            }
+        }
+        for (size_t i = 0; i < tu->host_calls.n && ok; i++) {
+            const kw_host_call *c = &tu->host_calls.v[i];
+            if (!c->caller || !c->callee)
+                continue;
+            kw_mcall *mc = KW_PUSH(&m->arena, m->calls);
+            if (!mc)
+                return kw_oom(err);
+            mc->tu = tu;
+            mc->c = c;
+            mc->from = kw_model_node(m, c->caller, c->caller_name, err, &ok);
+            mc->to = kw_model_node(m, c->callee, c->callee_name, err, &ok);
+        }
+        for (size_t i = 0; i < tu->entries.n && ok; i++) {
+            const kw_entry *e = &tu->entries.v[i];
+            kw_mentry *me = KW_PUSH(&m->arena, m->entries);
+            if (!me)
+                return kw_oom(err);
+            me->tu = tu;
+            me->e = e;
+            me->node = kw_model_node(m, e->function_symbol, e->function, err, &ok);
+        }
+    }
+    if (!ok)
+        return KW_ERR;
+    size_t n = m->node_name.n;
+    m->rfirst = calloc(n + 2, sizeof(size_t));
+    m->efirst = calloc(n + 2, sizeof(size_t));
+    m->redge = malloc((m->calls.n + 1) * sizeof(size_t));
+    m->eidx = malloc((m->entries.n + 1) * sizeof(size_t));
+    m->stamp = calloc(n + 1, sizeof(unsigned));
+    m->next_call = malloc((n + 1) * sizeof(size_t));
+    m->queue = malloc((n + 1) * sizeof(size_t));
+    if (!m->rfirst || !m->efirst || !m->redge || !m->eidx || !m->stamp || !m->next_call ||
+        !m->queue)
+        return kw_oom(err);
+    for (size_t i = 0; i < m->calls.n; i++)
+        m->rfirst[m->calls.v[i].to + 2]++;
+    for (size_t i = 0; i < m->entries.n; i++)
+        if (m->entries.v[i].node != KW_NONE)
+            m->efirst[m->entries.v[i].node + 2]++;
+    for (size_t i = 2; i < n + 2; i++) {
+        m->rfirst[i] += m->rfirst[i - 1];
+        m->efirst[i] += m->efirst[i - 1];
+    }
+    /* fill with rfirst[i+1] as the cursor of node i; afterwards rfirst[i+1] is the end of i */
+    for (size_t i = 0; i < m->calls.n; i++)
+        m->redge[m->rfirst[m->calls.v[i].to + 1]++] = i;
+    for (size_t i = 0; i < m->entries.n; i++)
+        if (m->entries.v[i].node != KW_NONE)
+            m->eidx[m->efirst[m->entries.v[i].node + 1]++] = i;
+    return KW_OK;
+}
+
+static bool kw_streq(const char *a, const char *b) {
+    return a && b && !strcmp(a, b);
+}
+
+static kw_status kw_model_ops(kw_model *m, kw_err *err) {
+    if (!m->py)
+        return KW_OK;
+    for (size_t o = 0; o < m->py->ops.n; o++) {
+        const kw_py_op *op = &m->py->ops.v[o];
+        if (!op->entry_kind || !op->function)
+            continue;
+        bool pybind = !strcmp(op->entry_kind, "pybind");
+        for (size_t i = 0; i < m->entries.n; i++) {
+            const kw_entry *e = m->entries.v[i].e;
+            if (!kw_streq(e->kind, op->entry_kind) || !kw_streq(e->name, op->function))
+                continue;
+            if (pybind && !kw_streq(e->module, op->module))
+                continue;
+            size_t *slot = KW_PUSH(&m->arena, m->entries.v[i].ops);
+            if (!slot)
+                return kw_oom(err);
+            *slot = o;
+        }
+    }
+    return KW_OK;
+}
+
+kw_status kw_model_build(kw_model *m, const kw_index *ix, const kw_py_ops *py, kw_err *err) {
+    memset(m, 0, sizeof(*m));
+    kw_arena_init(&m->arena);
+    kw_symmap_init(&m->kernel_of);
+    kw_symmap_init(&m->node_of);
+    m->ix = ix;
+    m->py = py;
+    if (kw_model_kernels(m, err) != KW_OK || kw_model_host(m, err) != KW_OK ||
+        kw_model_ops(m, err) != KW_OK)
+        return KW_ERR;
+    return KW_OK;
+}
+
+void kw_model_free(kw_model *m) {
+    free(m->rfirst);
+    free(m->redge);
+    free(m->efirst);
+    free(m->eidx);
+    free(m->stamp);
+    free(m->next_call);
+    free(m->queue);
+    kw_symmap_free(&m->kernel_of);
+    kw_symmap_free(&m->node_of);
+    kw_arena_free(&m->arena);
+    memset(m, 0, sizeof(*m));
+}
+
+const kw_mkernel *kw_model_kernel(const kw_model *m, const char *symbol) {
+    size_t *at = symbol ? kw_symmap_get(&m->kernel_of, symbol) : NULL;
+    return at ? &m->kernels.v[*at] : NULL;
+}
+
+static int kw_path_cmp(const void *a, const void *b) {
+    size_t x = ((const kw_mpath *)a)->entry, y = ((const kw_mpath *)b)->entry;
+    return x < y ? -1 : x > y;
+}
+
+kw_status kw_model_paths(kw_model *m, size_t li, kw_arena *a, kw_mpaths *out, kw_err *err) {
+    memset(out, 0, sizeof(*out));
+    size_t target = m->launches.v[li].node;
+    if (target == KW_NONE)
+        return KW_OK;
+    if (++m->gen == 0) { /* wrapped: clear the stamps */
+        memset(m->stamp, 0, m->node_name.n * sizeof(unsigned));
+        m->gen = 1;
+    }
+    size_t head = 0, tail = 0;
+    m->stamp[target] = m->gen;
+    m->next_call[target] = KW_NONE;
+    m->queue[tail++] = target;
+    while (head < tail) {
+        size_t u = m->queue[head++];
+        for (size_t k = m->rfirst[u]; k < m->rfirst[u + 1]; k++) {
+            size_t ci = m->redge[k];
+            size_t v = m->calls.v[ci].from;
+            if (m->stamp[v] == m->gen)
+                continue;
+            m->stamp[v] = m->gen;
+            m->next_call[v] = ci;
+            m->queue[tail++] = v;
+        }
+    }
+    /* entries at the visited nodes */
+    for (size_t q = 0; q < tail; q++)
+        for (size_t k = m->efirst[m->queue[q]]; k < m->efirst[m->queue[q] + 1]; k++) {
+            kw_mpath *p = KW_PUSH(a, out->v);
+            if (!p)
+                return kw_oom(err);
+            p->entry = m->eidx[k];
+        }
+    if (out->v.n > 1)
+        qsort(out->v.v, out->v.n, sizeof(kw_mpath), kw_path_cmp);
+    for (size_t pi = 0; pi < out->v.n; pi++) {
+        kw_mpath *p = &out->v.v[pi];
+        size_t v = m->entries.v[p->entry].node;
+        for (size_t u = v, steps = 0; u != target && steps <= tail; steps++) {
+            size_t ci = m->next_call[u];
+            size_t *slot = KW_PUSH(a, p->calls);
+            if (!slot)
+                return kw_oom(err);
+            *slot = ci;
+            u = m->calls.v[ci].to;
+        }
+    }
+    return KW_OK;
+}

@@ -1,0 +1,97 @@
+/* kw_model.h: the build as the renderer sees it: the index (kw_index.h)
+ * joined once into the relations every walkthrough and the map need:
+ * kernels sorted and grouped by template, the launches of each kernel, the
+ * host call graph in both directions, which entry points reach a launch and
+ * by which calls, and the Python ops bound to each entry point.
+ *
+ * Built in time linear in the index; the per-launch reachability is a
+ * backward breadth-first search over the callers of the launching function,
+ * which only visits that function's ancestors. */
+#ifndef KW_MODEL_H
+#define KW_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kw_index.h"
+#include "kw_python_entries.h"
+
+#define KW_NONE ((size_t)-1)
+
+typedef struct kw_mlaunch {
+    const kw_index_tu *tu;
+    const kw_launch *l;
+    size_t node; /* the launching function's node, KW_NONE without function_symbol */
+} kw_mlaunch;
+
+typedef struct kw_mentry {
+    const kw_index_tu *tu;
+    const kw_entry *e;
+    size_t node;
+    KW_ARRAY(size_t) ops; /* indices into the Python ops bound to it */
+} kw_mentry;
+
+typedef struct kw_mcall {
+    const kw_index_tu *tu;
+    const kw_host_call *c;
+    size_t from, to; /* nodes */
+} kw_mcall;
+
+typedef struct kw_mkernel {
+    const char *symbol;
+    const char *name;          /* printed name (the symbol when unknown) */
+    const kw_kernel *k;        /* NULL: launched, but no device record in the index */
+    size_t group;
+    KW_ARRAY(size_t) launches; /* indices into launches, in index order */
+    const char *page;          /* file name of its walkthrough in `render --all` */
+} kw_mkernel;
+
+typedef struct kw_mgroup {
+    const char *key;          /* the template's name, or the kernel's for a non-template */
+    KW_ARRAY(size_t) kernels; /* in kernel order */
+} kw_mgroup;
+
+typedef struct kw_model {
+    kw_arena arena;
+    const kw_index *ix;
+    KW_ARRAY(kw_mkernel) kernels; /* sorted by name, then symbol */
+    kw_symmap kernel_of;          /* symbol -> kernel */
+    KW_ARRAY(kw_mgroup) groups;   /* sorted by key */
+    KW_ARRAY(kw_mlaunch) launches;
+    KW_ARRAY(kw_mentry) entries;
+    KW_ARRAY(kw_mcall) calls;
+    kw_symmap node_of;            /* host function symbol -> node */
+    KW_ARRAY(const char *) node_name; /* printed name of each node, when known */
+    size_t *rfirst, *redge;       /* callers: calls into node i are redge[rfirst[i]..rfirst[i+1]) */
+    size_t *efirst, *eidx;        /* entries whose function is node i */
+    /* breadth-first search scratch, one slot per node */
+    unsigned *stamp;
+    unsigned gen;
+    size_t *next_call, *queue;
+    /* Python ops (optional) */
+    const kw_py_ops *py;
+} kw_model;
+
+/* Join ix (and the Python ops of py, which may be NULL) into m. */
+kw_status kw_model_build(kw_model *m, const kw_index *ix, const kw_py_ops *py, kw_err *err);
+void kw_model_free(kw_model *m);
+
+const kw_mkernel *kw_model_kernel(const kw_model *m, const char *symbol);
+
+/* One way an entry point reaches a launch: the calls from the entry's
+ * function to the launching function (empty when the entry's function is the
+ * launching function itself). */
+typedef struct kw_mpath {
+    size_t entry;
+    KW_ARRAY(size_t) calls;
+} kw_mpath;
+
+typedef struct kw_mpaths {
+    KW_ARRAY(kw_mpath) v; /* in entry order */
+} kw_mpaths;
+
+/* Every entry point reaching launch li, each with a shortest call path;
+ * arrays in arena a. */
+kw_status kw_model_paths(kw_model *m, size_t li, kw_arena *a, kw_mpaths *out, kw_err *err);
+
+#endif

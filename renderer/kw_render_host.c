@@ -1,0 +1,425 @@
+/* kw_render_host.c: section 1, "Host Side: Python -> C++ -> Kernel Launch":
+ * the Python ops and C++ entry points that reach the kernel, the dispatch
+ * path from each entry to each launch site as a chain of calls with the
+ * conditions they sit under (evaluated for --shape), the grid and block
+ * chosen there, the kernel arguments, and the launch statement quoted from
+ * the source. */
+#include <stdio.h>
+#include <string.h>
+
+#include "kw_md.h"
+#include "kw_render.h"
+
+/* A guard as prose: "when `a.hidden <= 4096`", "when not `use_fp8`" ... and,
+ * with a --shape, whether it holds for that shape. Returns false when the
+ * shape makes the path impossible. */
+static bool kw_host_guard(kw_render *r, const kw_guard *g) {
+    kw_buf *o = r->out;
+    const char *kind = g->kind ? g->kind : "if";
+    const char *cond = g->condition ? g->condition : "?";
+    bool loop = !strcmp(kind, "for") || !strcmp(kind, "range_for") || !strcmp(kind, "while") ||
+                !strcmp(kind, "do");
+    if (loop) {
+        kw_buf_printf(o, "inside a `%s` loop (", !strcmp(kind, "range_for") ? "for" : kind);
+        kw_md_code(o, cond, false);
+        kw_buf_puts(o, ")");
+    } else if (!strcmp(kind, "default")) {
+        kw_buf_puts(o, "in the `default:` of a switch (");
+        kw_md_text(o, cond, false);
+        kw_buf_puts(o, ")");
+    } else {
+        kw_buf_puts(o, g->holds ? "when " : "when not ");
+        kw_md_code(o, cond, false);
+        if (!strcmp(kind, "case"))
+            kw_buf_puts(o, " (switch case)");
+        else if (!strcmp(kind, "ternary"))
+            kw_buf_puts(o, " (?:)");
+    }
+    if (g->location.file) {
+        kw_buf_puts(o, " at ");
+        kw_r_kloc(r, &g->location);
+        kw_r_ref(r, g->location.file, g->location.line, "dispatch", cond);
+    }
+    if (!r->o->shape || loop || !strcmp(kind, "default"))
+        return true;
+    kw_value v;
+    kw_err err;
+    if (kw_expr_eval(cond, &r->shape, KW_EXPR_C, &v, &err) != KW_OK) {
+        kw_buf_puts(o, " [shape: not evaluated, ");
+        kw_md_text(o, err.msg, false);
+        kw_buf_puts(o, "]");
+        return true;
+    }
+    bool holds = (v.v[0] != 0) == g->holds;
+    kw_buf_puts(o, holds ? " [shape: yes]" : " [shape: NO, this path is not taken]");
+    return holds;
+}
+
+static void kw_host_guards(kw_render *r, const kw_guard *g, size_t n, bool *taken) {
+    for (size_t i = 0; i < n; i++) {
+        kw_buf_puts(r->out, i ? ", " : ", ");
+        if (!kw_host_guard(r, &g[i]))
+            *taken = false;
+    }
+}
+
+static const char *kw_node_name(kw_render *r, size_t node, const char *fallback) {
+    const char *n = node != KW_NONE ? r->m->node_name.v[node] : NULL;
+    return n ? n : fallback ? fallback : "?";
+}
+
+static void kw_host_entry_label(kw_render *r, const kw_mentry *me) {
+    const kw_entry *e = me->e;
+    kw_buf *o = r->out;
+    if (e->kind && !strcmp(e->kind, "pybind")) {
+        char *s = kw_arena_printf(&r->scratch, "%s.%s", e->module ? e->module : "?",
+                                  e->name ? e->name : "?");
+        kw_buf_puts(o, "pybind11 ");
+        kw_md_code(o, s ? s : "?", true);
+        kw_buf_puts(o, " (runs ");
+        kw_md_code(o, e->function ? e->function : "?", true);
+        kw_buf_puts(o, ")");
+    } else {
+        kw_buf_puts(o, "extern \"C\" ");
+        kw_md_code(o, e->name ? e->name : "?", true);
+    }
+}
+
+/* The entries of all paths of all launch sites, each once, in entry order. */
+static void kw_host_entries(kw_render *r, const kw_mpaths *paths, size_t npaths) {
+    kw_buf *o = r->out;
+    kw_md_heading(o, 3, "Entry points");
+    bool any = false;
+    for (size_t i = 0; i < npaths && !any; i++)
+        any = paths[i].v.n > 0;
+    if (!any) {
+        kw_buf_puts(o, "No host entry point of this index reaches a launch of this kernel "
+                       "(no `extern \"C\"` function or pybind11 `m.def` calls its launcher); "
+                       "the instantiation chains below show where the launches are "
+                       "instantiated from.\n\n");
+        return;
+    }
+    static const char *const head[] = {"Python op", "Binding", "C++ entry point", "Defined at"};
+    kw_md_table_head(o, 4, head);
+    KW_ARRAY(size_t) seen = {0};
+    for (size_t i = 0; i < npaths; i++)
+        for (size_t j = 0; j < paths[i].v.n; j++) {
+            size_t e = paths[i].v.v[j].entry;
+            bool dup = false;
+            for (size_t s = 0; s < seen.n && !dup; s++)
+                dup = seen.v[s] == e;
+            if (dup)
+                continue;
+            size_t *slot = KW_PUSH(&r->scratch, seen);
+            if (slot)
+                *slot = e;
+            const kw_mentry *me = &r->m->entries.v[e];
+            size_t nops = me->ops.n ? me->ops.n : 1;
+            for (size_t k = 0; k < nops; k++) {
+                kw_buf_puts(o, "| ");
+                if (me->ops.n) {
+                    const kw_py_op *op = &r->m->py->ops.v[me->ops.v[k]];
+                    kw_md_code(o, op->def_name ? op->def_name : "?", true);
+                    kw_buf_puts(o, " ");
+                    kw_r_loc(r, op->file, op->decorator_line);
+                    kw_r_ref(r, op->file, op->decorator_line, "Python op", op->def_name);
+                    kw_buf_printf(o, " | @%s, %s", op->stack, op->ffi ? op->ffi : "?");
+                } else {
+                    kw_buf_puts(o, r->o->python_root ? "(no decorated op binds it)"
+                                                     : "(Python not scanned)");
+                    kw_buf_puts(o, " | ");
+                }
+                kw_buf_puts(o, " | ");
+                kw_host_entry_label(r, me);
+                kw_buf_puts(o, " | ");
+                kw_r_kloc(r, &me->e->location);
+                if (me->e->location.file)
+                    kw_r_ref(r, me->e->location.file, me->e->location.line, "entry",
+                             me->e->name);
+                kw_buf_puts(o, " |\n");
+            }
+        }
+    kw_buf_putc(o, '\n');
+    if (!r->o->python_root)
+        kw_buf_puts(o, "Python ops were not scanned: give `--python-root DIR` (the directory of "
+                       "the `@compile_ops` op files) to join them to these entry points.\n\n");
+}
+
+/* The numbered chain of one path: calls with their guards, then the launch. */
+static void kw_host_path(kw_render *r, const kw_mlaunch *ml, const kw_mpath *p) {
+    kw_buf *o = r->out;
+    const kw_mentry *me = &r->m->entries.v[p->entry];
+    kw_buf_puts(o, "From ");
+    kw_host_entry_label(r, me);
+    if (me->e->location.file) {
+        kw_buf_puts(o, ", ");
+        kw_r_kloc(r, &me->e->location);
+    }
+    kw_buf_puts(o, ":\n\n");
+    bool taken = true;
+    int step = 1;
+    for (size_t i = 0; i < p->calls.n; i++, step++) {
+        const kw_mcall *mc = &r->m->calls.v[p->calls.v[i]];
+        kw_buf_printf(o, "%d. ", step);
+        kw_md_code(o, kw_r_short(r, kw_node_name(r, mc->from, mc->c->caller_name)), false);
+        kw_buf_puts(o, " calls ");
+        kw_md_code(o, kw_node_name(r, mc->to, mc->c->callee_name), false);
+        if (mc->c->location.file) {
+            kw_buf_puts(o, " at ");
+            kw_r_kloc(r, &mc->c->location);
+            kw_r_ref(r, mc->c->location.file, mc->c->location.line, "dispatch",
+                     kw_node_name(r, mc->to, mc->c->callee_name));
+        }
+        kw_host_guards(r, mc->c->guards.v, mc->c->guards.n, &taken);
+        kw_buf_puts(o, "\n");
+    }
+    const kw_launch *l = ml->l;
+    kw_buf_printf(o, "%d. ", step);
+    kw_md_code(o, kw_r_short(r, l->function ? l->function : "?"), false);
+    kw_buf_puts(o, " launches the kernel at ");
+    kw_r_kloc(r, &l->location);
+    kw_host_guards(r, l->guards.v, l->guards.n, &taken);
+    kw_buf_puts(o, "\n\n");
+    if (r->o->shape)
+        kw_buf_puts(o, taken ? "With this shape every condition on this path that could be "
+                               "evaluated holds.\n\n"
+                             : "With this shape this path is **not** taken: a condition above "
+                               "does not hold.\n\n");
+}
+
+static void kw_host_chain(kw_render *r, const kw_launch *l) {
+    kw_buf *o = r->out;
+    if (!l->instantiation_chain.n) {
+        kw_buf_puts(o, "The launching function is not a template instantiation and no entry "
+                       "point reaches it.\n\n");
+        return;
+    }
+    kw_buf_puts(o, "Instantiation chain (each caller, at the call that instantiates the next "
+                   "function):\n\n");
+    kw_buf_puts(o, "1. ");
+    kw_md_code(o, l->function ? l->function : "?", false);
+    kw_buf_puts(o, " (launches the kernel)\n");
+    for (size_t i = 0; i < l->instantiation_chain.n; i++) {
+        const kw_chain_link *c = &l->instantiation_chain.v[i];
+        kw_buf_printf(o, "%zu. called by ", i + 2);
+        kw_md_code(o, c->function ? c->function : "?", false);
+        if (c->location.file) {
+            kw_buf_puts(o, " at ");
+            kw_r_kloc(r, &c->location);
+            kw_r_ref(r, c->location.file, c->location.line, "dispatch", c->function);
+        }
+        kw_buf_putc(o, '\n');
+    }
+    kw_buf_putc(o, '\n');
+}
+
+/* One row of the configuration table. */
+static void kw_host_config_row(kw_render *r, const kw_mlaunch *ml, const char *what,
+                               const kw_config_item *c) {
+    kw_buf *o = r->out;
+    kw_buf_printf(o, "| %s | ", what);
+    if (c->expr)
+        kw_md_code(o, c->expr, true);
+    else
+        kw_buf_puts(o, "(not written: default)");
+    kw_buf_puts(o, " | ");
+    if (c->has_value) {
+        if (c->dims == 3)
+            kw_buf_printf(o, "(%lld, %lld, %lld)", c->value[0], c->value[1], c->value[2]);
+        else
+            kw_buf_printf(o, "%lld", c->value[0]);
+    } else {
+        kw_buf_puts(o, "not a constant in this instantiation");
+    }
+    kw_buf_puts(o, " | ");
+    kw_value v;
+    const char *why = NULL, *decl = NULL;
+    int dl = 0;
+    bool ok = c->dims == 3 && kw_r_config_value(r, ml, c, &v, &why, &decl, &dl);
+    if (decl) {
+        kw_md_code(o, decl, true);
+        kw_buf_puts(o, " at ");
+        kw_r_loc(r, ml->l->location.file, dl);
+        kw_r_ref(r, ml->l->location.file, dl, "launch", decl);
+    } else {
+        kw_buf_puts(o, "-");
+    }
+    if (r->o->shape) {
+        kw_buf_puts(o, " | ");
+        if (c->has_value || c->dims != 3) {
+            kw_buf_puts(o, "-");
+        } else if (ok) {
+            char x[32], y[32], z[32];
+            kw_expr_format(v.v[0], x, sizeof x);
+            kw_expr_format(v.v[1], y, sizeof y);
+            kw_expr_format(v.v[2], z, sizeof z);
+            kw_buf_printf(o, "(%s, %s, %s)", x, y, z);
+        } else {
+            kw_md_text(o, why, true);
+        }
+    }
+    kw_buf_puts(o, " |\n");
+}
+
+static void kw_host_config(kw_render *r, const kw_mlaunch *ml) {
+    kw_buf *o = r->out;
+    const kw_launch *l = ml->l;
+    static const char *const head[] = {"Operand", "As written", "Value", "Declared as",
+                                       "With --shape"};
+    kw_md_table_head(o, r->o->shape ? 5 : 4, head);
+    kw_host_config_row(r, ml, "grid", &l->grid);
+    kw_host_config_row(r, ml, "block", &l->block);
+    kw_host_config_row(r, ml, "dynamic shared memory (bytes)", &l->shared_mem);
+    kw_host_config_row(r, ml, "stream", &l->stream);
+    kw_buf_putc(o, '\n');
+    if (l->block.has_value) {
+        long long threads = l->block.value[0] * l->block.value[1] * l->block.value[2];
+        kw_buf_printf(o, "Block: %lld threads", threads);
+        int ws = 0;
+        for (size_t a = 0; a < r->archs.n && !ws; a++) {
+            const kw_arch_hw *h = kw_arch_hw_of(r->gpus, r->archs.v[a].arch);
+            if (h)
+                ws = h->wave_size;
+        }
+        if (ws)
+            kw_buf_printf(o, " = %lld wave%s of %d lanes", (threads + ws - 1) / ws,
+                          (threads + ws - 1) / ws == 1 ? "" : "s", ws);
+        kw_buf_puts(o, ".");
+    }
+    const kw_kernel *k = r->mk->k;
+    if (k)
+        for (size_t i = 0; i < k->attrs.n; i++) {
+            kw_buf_puts(o, " Kernel attribute ");
+            kw_md_code(o, k->attrs.v[i].name ? k->attrs.v[i].name : "?", false);
+            kw_buf_puts(o, " = ");
+            kw_md_code(o, k->attrs.v[i].value ? k->attrs.v[i].value : "?", false);
+            kw_buf_puts(o, ".");
+        }
+    kw_buf_puts(o, "\n\n");
+    if (r->o->shape && r->o->shape->v.n) {
+        kw_buf_puts(o, "Shape bindings: ");
+        for (size_t i = 0; i < r->shape.v.n; i++) {
+            char num[32];
+            kw_expr_format(r->shape.v.v[i].value, num, sizeof num);
+            char *s = kw_arena_printf(&r->scratch, "%s = %s", r->shape.v.v[i].name, num);
+            kw_buf_puts(o, i ? ", " : "");
+            kw_md_code(o, s ? s : "?", false);
+            kw_buf_printf(o, " (%s)", r->shape.v.v[i].from);
+        }
+        kw_buf_puts(o, ". A name binds an expression's name that is equal to it or ends in "
+                       "`.name`, `->name` or `::name`.\n\n");
+    }
+}
+
+static void kw_host_args(kw_render *r, const kw_launch *l) {
+    if (!l->args.n)
+        return;
+    kw_buf *o = r->out;
+    const kw_kernel *k = r->mk->k;
+    kw_buf_puts(o, "Kernel arguments as written at the launch:\n\n");
+    static const char *const head[] = {"Parameter", "Type", "Argument"};
+    kw_md_table_head(o, 3, head);
+    for (size_t i = 0; i < l->args.n; i++) {
+        const kw_launch_arg *a = &l->args.v[i];
+        const char *type = NULL;
+        for (size_t p = 0; k && p < k->params.n && !type; p++)
+            if (k->params.v[p].name && a->param && !strcmp(k->params.v[p].name, a->param))
+                type = k->params.v[p].type;
+        kw_buf_puts(o, "| ");
+        kw_md_code(o, a->param ? a->param : "?", true);
+        kw_buf_puts(o, " | ");
+        if (type)
+            kw_md_code(o, type, true);
+        kw_buf_puts(o, " | ");
+        kw_md_code(o, a->expr ? a->expr : "?", true);
+        kw_buf_puts(o, " |\n");
+    }
+    kw_buf_putc(o, '\n');
+}
+
+static void kw_host_statement(kw_render *r, const kw_mlaunch *ml) {
+    kw_buf *o = r->out;
+    const kw_launch *l = ml->l;
+    if (!l->location.file) {
+        kw_buf_puts(o, "The launch has no recorded location.\n\n");
+        return;
+    }
+    kw_r_ref(r, l->location.file, l->location.line, "launch", r->mk->name);
+    const char *kind = l->kind ? l->kind : "other";
+    kw_buf_puts(o, "Launch statement (");
+    kw_md_code(o, kind, false);
+    if (l->macro_expansions.n) {
+        kw_buf_puts(o, ", through macro");
+        kw_buf_puts(o, l->macro_expansions.n > 1 ? "s " : " ");
+        for (size_t i = l->macro_expansions.n; i-- > 0;) {
+            kw_md_code(o, l->macro_expansions.v[i].macro ? l->macro_expansions.v[i].macro : "?",
+                       false);
+            kw_buf_puts(o, i ? " > " : "");
+        }
+    }
+    kw_buf_puts(o, ") in ");
+    kw_md_code(o, l->function ? l->function : "?", false);
+    kw_buf_puts(o, ", at ");
+    kw_r_kloc(r, &l->location);
+    kw_buf_puts(o, ":\n\n");
+    /* the line must still hold the kernel's name (or the launching macro's) */
+    const char *name = kw_r_base_name(r, r->mk->name);
+    const char *token = name;
+    const kw_src_file *f = kw_src_get(r->srcs, l->location.file);
+    if (token && l->macro_expansions.n && !kw_src_line_has(f, l->location.line, token, false)) {
+        const char *outer = l->macro_expansions.v[l->macro_expansions.n - 1].macro;
+        if (outer)
+            token = outer;
+    }
+    if (!kw_r_check(r, l->location.file, l->location.line, token, false, "the launch"))
+        return;
+    int last = kw_src_stmt_end(f, l->location.line, l->location.column, 30);
+    kw_r_quote(r, l->location.file, l->location.line, last, "cpp");
+}
+
+void kw_render_host(kw_render *r) {
+    kw_buf *o = r->out;
+    const kw_mkernel *mk = r->mk;
+    kw_md_heading(o, 2, "1. Host Side: Python → C++ → Kernel Launch");
+    size_t nl = mk->launches.n;
+    kw_mpaths *paths = nl ? kw_arena_alloc(&r->scratch, nl * sizeof(kw_mpaths)) : NULL;
+    for (size_t i = 0; i < nl && paths; i++) {
+        kw_err err;
+        if (kw_model_paths(r->m, mk->launches.v[i], &r->scratch, &paths[i], &err) != KW_OK)
+            memset(&paths[i], 0, sizeof(paths[i]));
+    }
+    if (!nl) {
+        kw_buf_puts(o, "No launch of this kernel was recorded in the host code of this index "
+                       "(it may be launched through a function pointer, a module loader, or "
+                       "from a translation unit whose sidecar is not indexed).\n\n");
+        return;
+    }
+    kw_host_entries(r, paths, nl);
+    for (size_t i = 0; i < nl; i++) {
+        const kw_mlaunch *ml = &r->m->launches.v[mk->launches.v[i]];
+        char *title = kw_arena_printf(&r->scratch, "Launch site %zu of %zu: %s:%d", i + 1, nl,
+                                      kw_r_path(r, ml->l->location.file),
+                                      ml->l->location.line);
+        kw_md_heading(o, 3, title ? title : "Launch site");
+        kw_buf_puts(o, "**Dispatch path.** ");
+        if (paths && paths[i].v.n) {
+            kw_buf_printf(o, "%zu entry point%s reach%s this launch:\n\n", paths[i].v.n,
+                          paths[i].v.n == 1 ? "" : "s", paths[i].v.n == 1 ? "es" : "");
+            for (size_t j = 0; j < paths[i].v.n; j++)
+                kw_host_path(r, ml, &paths[i].v.v[j]);
+        } else {
+            kw_buf_puts(o, "No entry point of this index reaches this launch.\n\n");
+            if (ml->l->guards.n) {
+                bool taken = true;
+                kw_buf_puts(o, "Conditions at the launch");
+                kw_host_guards(r, ml->l->guards.v, ml->l->guards.n, &taken);
+                kw_buf_puts(o, ".\n\n");
+            }
+            kw_host_chain(r, ml->l);
+        }
+        kw_buf_puts(o, "**Grid and block.**\n\n");
+        kw_host_config(r, ml);
+        kw_host_args(r, ml->l);
+        kw_host_statement(r, ml);
+    }
+}
