@@ -520,17 +520,20 @@ static kw_status add_unlisted_kernels(parse *p, kw_err *err) {
     return KW_OK;
 }
 
+/* The target id from ELF e_flags, for code objects without amdhsa.target:
+ * the processor from EF_AMDGPU_MACH, then sramecc and xnack when set on or
+ * off (code object v4+: EF_AMDGPU_FEATURE_*_V4), in LLVM's order. */
 static const char *target_from_flags(kw_arena *a, unsigned flags, unsigned abiversion) {
     const char *arch = kw_co_hw_arch_for_mach(flags & 0xff);
     if (!arch)
         return kw_arena_printf(a, "unknown-mach-0x%02x", flags & 0xff);
     if (abiversion < 2) /* code object v2/v3 encode the features differently */
         return arch;
-    static const char *const state[4] = {NULL, "", "-", "+"}; /* unsupported, any, off, on */
-    const char *sram = state[(flags >> 10) & 3], *xnack = state[(flags >> 8) & 3];
-    return kw_arena_printf(a, "%s%s%s%s%s%s", arch, sram && *sram ? ":sramecc" : "",
-                           sram && *sram ? sram : "", xnack && *xnack ? ":xnack" : "",
-                           xnack && *xnack ? xnack : "", "");
+    /* each 2-bit field: 0 unsupported, 1 any (both unnamed), 2 off, 3 on */
+    unsigned sr = (flags >> 10) & 3, xn = (flags >> 8) & 3;
+    return kw_arena_printf(a, "%s%s%s%s%s", arch, sr >= 2 ? ":sramecc" : "",
+                           sr == 2 ? "-" : sr == 3 ? "+" : "", xn >= 2 ? ":xnack" : "",
+                           xn == 2 ? "-" : xn == 3 ? "+" : "");
 }
 
 kw_status kw_co_add_elf(kw_co_set *set, const char *origin, const char *container,
@@ -582,8 +585,9 @@ kw_status kw_co_add_elf(kw_co_set *set, const char *origin, const char *containe
         (st = read_metadata(&p, err)) != KW_OK ||
         (st = add_unlisted_kernels(&p, err)) != KW_OK)
         goto done;
+    obj->elf_target_id = target_from_flags(a, obj->e_flags, eh.e_ident[EI_ABIVERSION]);
     if (!obj->target_id)
-        obj->target_id = target_from_flags(a, obj->e_flags, eh.e_ident[EI_ABIVERSION]);
+        obj->target_id = obj->elf_target_id;
     size_t colon = strcspn(obj->target_id, ":");
     obj->arch = kw_arena_strndup(a, obj->target_id, colon);
     size_t shstrndx;

@@ -438,6 +438,8 @@ kw_status kw_co_write_yaml(kw_buf *b, kw_co_set *set, bool with_isa, unsigned fl
         put_qstr(b, o->bundle_id);
         kw_buf_puts(b, ", target_id: ");
         put_qstr(b, o->target_id);
+        kw_buf_puts(b, ", elf_target_id: ");
+        put_qstr(b, o->elf_target_id);
         kw_buf_printf(b, ", bytes: %zu, kernels: %zu}\n", o->image_size, o->kernels.n);
     }
     if (set->notes.n) {

@@ -149,6 +149,7 @@ typedef struct kw_co_object {
     const char *container; /* how it was wrapped: "elf", "bundle", "ccob-v3-zstd+bundle", "host-elf+bundle", ... */
     const char *bundle_id; /* the bundle entry id; NULL for a bare code object */
     const char *target_id; /* "gfx942:sramecc+:xnack-" from amdhsa.target */
+    const char *elf_target_id; /* the same as e_flags (EF_AMDGPU_MACH, feature bits) say it */
     const char *arch;      /* "gfx942" */
     const unsigned char *image; /* the ELF bytes (in the set's arena) */
     size_t image_size;

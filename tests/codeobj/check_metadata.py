@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Every metadata value kwco-dump reports equals llvm-readelf --notes, for
 every code object (own kernels, corpus, ASM), and the kernel list equals the
-metadata's plus every .kd symbol llvm-readelf lists."""
+metadata's plus every .kd symbol llvm-readelf lists. The target id read from
+e_flags (used when a code object has no amdhsa.target) equals it too."""
 from kwco_common import Check, code_objects, dump_yaml, readelf_metadata, run, tool, work
 
 FIELDS = {
@@ -34,6 +35,7 @@ def main():
         c.eq(path + ": code objects", len(doc["code_objects"]), 1)
         target = md["amdhsa.target"].split("--", 1)[1]
         c.eq(path + ": target_id", doc["code_objects"][0]["target_id"], target)
+        c.eq(path + ": target id from e_flags", doc["code_objects"][0]["elf_target_id"], target)
         arch = target.split(":")[0]
         ours = {k["symbol"]: k["archs"][arch] for k in doc["kernels"]}
         listed = {k[".name"] for k in md["amdhsa.kernels"]}

@@ -52,6 +52,9 @@ COMPRESSED_BUNDLE_FORMAT_VERSION=3 $HIPCC --offload-arch=gfx942 --offload-arch=g
 COMPRESSED_BUNDLE_FORMAT_VERSION=2 $HIPCC --offload-arch=gfx942 --offload-arch=gfx950 \
   --offload-compress -c "$S/kinds.hip" -o kinds.ccob2.host.o
 $HIPCC --offload-arch=gfx942 --offload-arch=gfx950 -c "$S/other.hip" -o other.host.o
+# target-id features (sramecc, xnack) in the bundle id, amdhsa.target, e_flags
+$HIPCC --offload-arch=gfx942:sramecc+:xnack- --offload-arch=gfx950:xnack+ --cuda-device-only \
+  -c "$S/other.hip" -o other.features.dev.o
 $B/clang -shared kinds.host.o other.host.o -o libtwo.so
 $B/clang -shared kinds.ccob3.host.o other.host.o -o libmixed.so
 $HIPCC --offload-arch=gfx942 --cuda-device-only -gline-tables-only -c "$S/kinds.hip" \
@@ -103,6 +106,7 @@ for tu in kinds other; do
   for a in $ARCHS; do unbundle $tu.$a.dev.o $tu; done
 done
 unbundle kinds.g.dev.o kinds.g
+unbundle other.features.dev.o other.features
 for f in corpus/*.dev.o; do
   [ -e "$f" ] || continue
   tu=$(basename "$f" .dev.o)
