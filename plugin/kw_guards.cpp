@@ -63,6 +63,49 @@ Guard switchGuard(CaptureContext &C, const SwitchStmt *SW,
     return G;
 }
 
+// True when control never falls out of S: a return, a throw, or a block (or
+// if/else) every way through which ends in one.
+bool alwaysExits(const Stmt *S) {
+    if (!S)
+        return false;
+    if (isa<ReturnStmt>(S) || isa<CXXThrowExpr>(S))
+        return true;
+    if (const auto *CS = dyn_cast<CompoundStmt>(S))
+        return !CS->body_empty() && alwaysExits(CS->body_back());
+    if (const auto *If = dyn_cast<IfStmt>(S))
+        return If->getElse() && alwaysExits(If->getThen()) && alwaysExits(If->getElse());
+    if (const auto *E = dyn_cast<ExprWithCleanups>(S))
+        return alwaysExits(E->getSubExpr());
+    if (const auto *CE = dyn_cast<CallExpr>(S))
+        if (const FunctionDecl *F = CE->getDirectCallee())
+            return F->isNoReturn();
+    return false;
+}
+
+// Early exits before Child in a block: "if (bad) return ...;" means the
+// statements after it run only where the condition does not hold.
+void earlyExits(CaptureContext &C, const CompoundStmt *CS, const Stmt *Child,
+                std::vector<Guard> &Out) {
+    std::vector<Guard> Found;
+    for (const Stmt *S : CS->body()) {
+        if (S == Child)
+            break;
+        if (isa<SwitchCase>(S)) // another case's exits do not guard this one
+            Found.clear();
+        const auto *If = dyn_cast<IfStmt>(S);
+        if (!If || If->getElse() || !If->getCond() || !alwaysExits(If->getThen()))
+            continue;
+        Guard G;
+        G.Kind = "early_exit";
+        G.Condition = C.exprText(If->getCond());
+        G.Holds = false;
+        G.Location = C.loc(If->getCond()->getBeginLoc());
+        Found.push_back(G);
+    }
+    // Out is built innermost first and reversed at the end.
+    Out.insert(Out.end(), Found.rbegin(), Found.rend());
+}
+
 } // namespace
 
 std::vector<Guard> collectGuards(CaptureContext &C, const Stmt *S) {
@@ -110,6 +153,7 @@ std::vector<Guard> collectGuards(CaptureContext &C, const Stmt *S) {
             const SwitchStmt *SW = Up.empty() ? nullptr : Up[0].get<SwitchStmt>();
             if (SW && SW->getBody() == CS && PendingLabels.empty())
                 PendingLabels = labelsBefore(CS, Child);
+            earlyExits(C, CS, Child, Out);
         } else if (const auto *For = P.get<ForStmt>()) {
             if (Child == For->getBody()) {
                 Guard G;

@@ -306,8 +306,10 @@ void captureKernels(CaptureContext &C, const char *Arch, const std::set<std::str
         auto It = F.ExplicitArgs.find(FD->getCanonicalDecl());
         KernelCapture(C, *K, It == F.ExplicitArgs.end() ? -1 : (int)It->second).fill(FD);
         kw_kernel_arch *A = KW_PUSH(C.arena(), K->archs);
-        if (A)
+        if (A) {
+            kw_kernel_arch_init(A);
             A->arch = C.str(Arch);
+        }
     }
 }
 

@@ -5,7 +5,12 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+extern "C" {
+#include "kw_fs.h"
+}
+
 #include <algorithm>
+#include <cstdlib>
 #include <unistd.h>
 #include <vector>
 
@@ -74,6 +79,56 @@ kw_status mergeFragments(const OutputOptions &O, const std::string &Cuid, kw_sid
             break;
     }
     return Status;
+}
+
+static std::string failureNotePath(const std::string &Cuid, const std::string &Arch) {
+    llvm::SmallString<256> P(fragmentDir(OutputOptions()));
+    llvm::sys::path::append(P, Cuid + "." + Arch + ".error");
+    return std::string(P);
+}
+
+bool noteDeviceFailure(const std::string &Cuid, const std::string &Arch, const std::string &Msg) {
+    if (Cuid.empty())
+        return false;
+    kw_err Err;
+    std::string Dir = fragmentDir(OutputOptions());
+    if (kw_fs_mkdirs(Dir.c_str(), &Err) != KW_OK)
+        return false;
+    std::string Text = Arch + " job: " + Msg;
+    return kw_fs_write_atomic(failureNotePath(Cuid, Arch).c_str(), Text.data(), Text.size(),
+                              &Err) == KW_OK;
+}
+
+void clearDeviceFailure(const std::string &Cuid, const std::string &Arch) {
+    if (!Cuid.empty())
+        llvm::sys::fs::remove(failureNotePath(Cuid, Arch));
+}
+
+std::string collectDeviceFailures(const std::string &Cuid) {
+    std::string Dir = fragmentDir(OutputOptions());
+    std::string Prefix = Cuid + ".";
+    std::vector<std::string> Paths;
+    std::error_code EC;
+    for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC)) {
+        std::string Name = std::string(llvm::sys::path::filename(It->path()));
+        if (Name.rfind(Prefix, 0) == 0 && llvm::StringRef(Name).ends_with(".error"))
+            Paths.push_back(It->path());
+    }
+    std::sort(Paths.begin(), Paths.end());
+    std::string Out;
+    for (const std::string &P : Paths) {
+        char *Data = nullptr;
+        size_t Len = 0;
+        kw_err Err;
+        if (kw_fs_read(P.c_str(), &Data, &Len, &Err) == KW_OK) {
+            if (!Out.empty())
+                Out += "; ";
+            Out.append(Data, Len);
+            free(Data);
+        }
+        llvm::sys::fs::remove(P);
+    }
+    return Out;
 }
 
 void warn(const std::string &Msg) {

@@ -32,6 +32,14 @@ kw_status mergeFragments(const OutputOptions &O, const std::string &Cuid, kw_sid
 // The one warning: "kwalk: warning: <msg> (the compile goes on)".
 void warn(const std::string &Msg);
 
+// A device job's failure is reported by the host job of the same compile, so
+// that one compile prints one warning: the device job leaves a note in the
+// temporary fragment directory (false if it could not), the host job collects
+// and deletes the notes of its cuid. A device job that succeeds clears its note.
+bool noteDeviceFailure(const std::string &Cuid, const std::string &Arch, const std::string &Msg);
+void clearDeviceFailure(const std::string &Cuid, const std::string &Arch);
+std::string collectDeviceFailures(const std::string &Cuid);
+
 } // namespace kwalk
 
 #endif

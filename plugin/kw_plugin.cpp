@@ -11,6 +11,7 @@
 #include "kw_output.h"
 
 extern "C" {
+#include "kw_co_sidecar.h"
 #include "kw_fs.h"
 }
 
@@ -40,6 +41,7 @@ namespace {
 struct JobState {
     bool Device = false;
     std::string Arch, Cuid, Source, Object;
+    std::string GpuBinary; // host job: the linked device code (.hipfb bundle)
     OutputOptions Out;
     std::set<std::string> Emitted;
     bool HaveEmitted = false;
@@ -121,6 +123,10 @@ kw_status runHost(ASTContext &Ctx, JobState &S, kw_err *Err) {
     kw_status St = KW_OK;
     if (!S.Cuid.empty())
         St = mergeFragments(S.Out, S.Cuid, Doc, Err);
+    // The code objects that will run: the bundle the driver linked for this
+    // TU, still on disk while the host job runs.
+    if (St == KW_OK && !S.GpuBinary.empty())
+        St = kw_co_sidecar_fill(&Doc, S.GpuBinary.c_str(), KW_CO_SC_LISTING, Err);
     if (St == KW_OK)
         St = writeDoc(Doc, sidecarPath(S.Out, S.Object, S.Source, S.Cuid), Err);
     kw_sidecar_free(&Doc);
@@ -158,13 +164,33 @@ class KwalkConsumer : public ASTConsumer {
             St = kw_fail(&Err, "internal failure injected by KWALK_FAULT");
         else
             St = State->Device ? runDevice(Ctx, *State, &Err) : runHost(Ctx, *State, &Err);
-        if (St != KW_OK)
-            warn(std::string(Err.msg) + " [" + (State->Device ? State->Arch : "host") + " job of " +
-                 State->Source + "]");
+        report(St, Err.msg);
     }
 
   private:
     std::shared_ptr<JobState> State;
+
+    // One compile, one warning: device jobs hand their failure to the host
+    // job, unless there is no host job (a device-only compile) or the note
+    // cannot be written.
+    void report(kw_status St, const char *Msg) {
+        JobState &S = *State;
+        if (S.Device) {
+            bool DeviceOnly = !S.Object.empty() && S.Object != "-" && !isTemporary(S.Object);
+            if (St == KW_OK)
+                clearDeviceFailure(S.Cuid, S.Arch);
+            else if (DeviceOnly || !noteDeviceFailure(S.Cuid, S.Arch, Msg))
+                warn(std::string(Msg) + " [" + S.Arch + " job of " + S.Source + "]");
+            return;
+        }
+        std::string Device = S.Cuid.empty() ? std::string() : collectDeviceFailures(S.Cuid);
+        if (St == KW_OK && Device.empty())
+            return;
+        std::string Text = St == KW_OK ? std::string() : std::string(Msg) + " [host job]";
+        if (!Device.empty())
+            Text += (Text.empty() ? "" : "; ") + Device;
+        warn(Text + " [" + S.Source + "]");
+    }
 };
 
 class KwalkAction : public PluginASTAction {
@@ -181,6 +207,8 @@ class KwalkAction : public PluginASTAction {
         if (!CI.getFrontendOpts().Inputs.empty())
             S->Source = absolute(std::string(CI.getFrontendOpts().Inputs[0].getFile()));
         S->Object = absolute(CI.getFrontendOpts().OutputFile);
+        if (!S->Device)
+            S->GpuBinary = CI.getCodeGenOpts().CudaGpuBinaryFileName;
         if (S->Device) {
             CI.getCodeGenOpts().PassBuilderCallbacks.push_back([S](llvm::PassBuilder &PB) {
                 PB.registerOptimizerLastEPCallback(

@@ -55,12 +55,67 @@ static const kw_field kw_f_call[] = {
 };
 static KW_TYPE(kw_t_call, "call", kw_call, false, kw_f_call);
 
-/* The first field is the key of the archs mapping; the others (none yet) form
- * the value mapping. */
+#define KW_RES(name) {#name, KW_F_BYTES, offsetof(kw_isa_resources, name), NULL, 0}
+static const kw_field kw_f_isa_resources[] = {
+    KW_RES(vgpr), KW_RES(agpr), KW_RES(sgpr), KW_RES(vgpr_spill), KW_RES(sgpr_spill),
+    KW_RES(lds_bytes), KW_RES(scratch_bytes), KW_RES(kernarg_bytes), KW_RES(wavefront_size),
+    KW_RES(max_flat_workgroup_size), KW_RES(occupancy),
+    {"occupancy_limiter", KW_F_STR, offsetof(kw_isa_resources, occupancy_limiter), NULL, 0},
+};
+#undef KW_RES
+static KW_TYPE(kw_t_isa_resources, "resources", kw_isa_resources, true, kw_f_isa_resources);
+
+#define KW_CLS(name) {#name, KW_F_BYTES, offsetof(kw_isa_classes, name), NULL, 0}
+static const kw_field kw_f_isa_classes[] = {
+    KW_CLS(salu),        KW_CLS(valu),          KW_CLS(valu_packed),  KW_CLS(valu_trans),
+    KW_CLS(cvt_fp8_fp4),    KW_CLS(mfma),          KW_CLS(smfmac),       KW_CLS(wmma),
+    KW_CLS(readlane),    KW_CLS(writelane),     KW_CLS(readfirstlane), KW_CLS(permlane),
+    KW_CLS(vmem_load),   KW_CLS(vmem_store),    KW_CLS(vmem_atomic),  KW_CLS(smem),
+    KW_CLS(lds),         KW_CLS(ds_swizzle),   KW_CLS(ds_bpermute), KW_CLS(ds_permute),
+    KW_CLS(branch),      KW_CLS(waitcnt),       KW_CLS(barrier),      KW_CLS(nop),
+    KW_CLS(other),       KW_CLS(dpp),           KW_CLS(sdwa),         KW_CLS(insns),
+};
+#undef KW_CLS
+static KW_TYPE(kw_t_isa_classes, "classes", kw_isa_classes, true, kw_f_isa_classes);
+
+static const kw_field kw_f_isa_count[] = {
+    {"key", KW_F_STR, offsetof(kw_isa_count, key), NULL, KW_F_REQUIRED},
+    {"bytes", KW_F_BYTES, offsetof(kw_isa_count, bytes), NULL, 0},
+    {"n", KW_F_BYTES, offsetof(kw_isa_count, n), NULL, 0},
+};
+static KW_TYPE(kw_t_isa_count, "count", kw_isa_count, true, kw_f_isa_count);
+
+static const kw_field kw_f_loc_only[] = {
+    {"at", KW_F_LOC, 0, NULL, 0},
+};
+static KW_TYPE(kw_t_loc_only, "location", kw_loc, true, kw_f_loc_only);
+
+static const kw_field kw_f_isa_line[] = {
+    {"offset", KW_F_BYTES, offsetof(kw_isa_line, offset), NULL, 0},
+    {"location", KW_F_LOC, offsetof(kw_isa_line, location), NULL, 0},
+    {"inlined_at", KW_F_LIST, offsetof(kw_isa_line, inlined_at), &kw_t_loc_only, 0},
+};
+static KW_TYPE(kw_t_isa_line, "line", kw_isa_line, true, kw_f_isa_line);
+
+/* The first field is the key of the archs mapping; the others form the value
+ * mapping. */
 static const kw_field kw_f_kernel_arch[] = {
     {"arch", KW_F_STR, offsetof(kw_kernel_arch, arch), NULL, KW_F_REQUIRED},
+    {"target_id", KW_F_STR, offsetof(kw_kernel_arch, target_id), NULL, 0},
+    {"resources", KW_F_MAP, offsetof(kw_kernel_arch, resources), &kw_t_isa_resources, 0},
+    {"classes", KW_F_MAP, offsetof(kw_kernel_arch, classes), &kw_t_isa_classes, 0},
+    {"dpp_patterns", KW_F_LIST, offsetof(kw_kernel_arch, dpp_patterns), &kw_t_isa_count, 0},
+    {"memory", KW_F_LIST, offsetof(kw_kernel_arch, memory), &kw_t_isa_count, 0},
+    {"isa", KW_F_STR, offsetof(kw_kernel_arch, isa), NULL, 0},
+    {"lines_note", KW_F_STR, offsetof(kw_kernel_arch, lines_note), NULL, 0},
+    {"lines", KW_F_LIST, offsetof(kw_kernel_arch, lines), &kw_t_isa_line, 0},
 };
 KW_TYPE(kw_t_kernel_arch, "arch", kw_kernel_arch, false, kw_f_kernel_arch);
+
+void kw_kernel_arch_init(kw_kernel_arch *a) {
+    memset(a, 0, sizeof(*a));
+    kw_sc_defaults(&kw_t_kernel_arch, a);
+}
 
 static const kw_field kw_f_kernel[] = {
     {"symbol", KW_F_STR, offsetof(kw_kernel, symbol), NULL, KW_F_REQUIRED},

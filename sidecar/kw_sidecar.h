@@ -73,11 +73,59 @@ typedef struct kw_call {
     kw_loc callee_location; /* the callee's definition */
 } kw_call;
 
-/* What one arch's device job knows about a kernel. Later layers (ISA, IR
- * facts) add members here. */
+/* A kernel's resources from the code object's NT_AMDGPU_METADATA note, and
+ * the occupancy they allow. -1 = not known. */
+typedef struct kw_isa_resources {
+    long long vgpr, agpr, sgpr;
+    long long vgpr_spill, sgpr_spill;
+    long long lds_bytes, scratch_bytes, kernarg_bytes;
+    long long wavefront_size, max_flat_workgroup_size;
+    long long occupancy;           /* waves per SIMD */
+    const char *occupancy_limiter; /* "vgpr", "sgpr", "lds", "workgroup", "none", "+"-joined */
+} kw_isa_resources;
+
+/* Instruction counts of a kernel's listing, one per class (see
+ * docs/sidecar-schema.md); -1 = no listing. dpp and sdwa count modifiers
+ * across classes; insns is the total. */
+typedef struct kw_isa_classes {
+    long long salu, valu, valu_packed, valu_trans, cvt_fp8_fp4, mfma, smfmac, wmma;
+    long long readlane, writelane, readfirstlane, permlane;
+    long long vmem_load, vmem_store, vmem_atomic, smem;
+    long long lds, ds_swizzle, ds_bpermute, ds_permute;
+    long long branch, waitcnt, barrier, nop, other;
+    long long dpp, sdwa, insns;
+} kw_isa_classes;
+
+typedef struct kw_isa_count {
+    const char *key; /* "row_shr:1"; "global_load" */
+    long long bytes; /* access width per lane for memory counts, -1 otherwise */
+    long long n;
+} kw_isa_count;
+
+/* Where an instruction's code comes from (line tables); one row where the
+ * location changes. */
+typedef struct kw_isa_line {
+    long long offset; /* bytes from the kernel's first instruction */
+    kw_loc location;
+    KW_ARRAY(kw_loc) inlined_at; /* call sites it was inlined into, innermost first */
+} kw_isa_line;
+
+/* What one arch knows about a kernel: the device job records that the arch
+ * emits it; the host job adds the linked code object's facts. */
 typedef struct kw_kernel_arch {
-    const char *arch; /* "gfx942" */
+    const char *arch;      /* "gfx942" */
+    const char *target_id; /* "gfx942:sramecc+:xnack-" */
+    kw_isa_resources resources;
+    kw_isa_classes classes;
+    KW_ARRAY(kw_isa_count) dpp_patterns;
+    KW_ARRAY(kw_isa_count) memory;
+    const char *isa;        /* the listing: "OFFSET: text" lines and "label:" lines */
+    const char *lines_note; /* why there are no lines, when there are none */
+    KW_ARRAY(kw_isa_line) lines;
 } kw_kernel_arch;
+
+/* Every "not known" field of a kernel arch set (-1, NULL, empty). */
+void kw_kernel_arch_init(kw_kernel_arch *a);
 
 typedef struct kw_kernel {
     const char *symbol;   /* device mangled name: the join key everywhere */

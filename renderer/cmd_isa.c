@@ -1,0 +1,122 @@
+/* cmd_isa.c: `kwalk isa FILE...`: the ISA side of a walkthrough for code
+ * objects with no source at hand (aiter's precompiled hsa/<arch>/*.co ASM
+ * kernels) or any .o/.so/.hsaco/bundle: the kernels with their resources and
+ * occupancy, or one kernel's listing with instruction classes and DPP
+ * patterns, as text or in the sidecar's YAML shape. */
+#include <stdio.h>
+#include <string.h>
+
+#include "kw_buf.h"
+#include "kw_cli.h"
+#include "kw_codeobj.h"
+
+static int kw_isa_help(void) {
+    printf("usage: kwalk isa FILE... [--kernel NAME] [--format text|yaml] [--lines]\n\n"
+           "Reads AMDGPU code objects (ELF), offload bundles (plain or CCOB-compressed)\n"
+           "and host objects or shared libraries with a .hip_fatbin section.\n"
+           "Without --kernel: every kernel with its resources and occupancy.\n"
+           "With --kernel NAME (a substring of the symbol): that kernel's listing,\n"
+           "instruction classes, DPP patterns and memory widths.\n"
+           "--format yaml prints the same facts in the sidecar's shape.\n"
+           "--lines maps instructions to source lines when the code object has\n"
+           "line tables.\n");
+    return kw_cli_flush_stdout();
+}
+
+static int kw_isa_file(const char *path, const char *kernel, bool yaml, unsigned flags,
+                       kw_buf *out) {
+    kw_co_set set;
+    kw_co_set_init(&set);
+    kw_err err;
+    if (kw_co_open(&set, path, &err) != KW_OK) {
+        kw_co_set_free(&set);
+        return kw_cli_fail(&err);
+    }
+    int rc = KW_EXIT_OK;
+    if (!kernel) {
+        if (yaml) {
+            if (kw_co_write_yaml(out, &set, false, flags, &err) != KW_OK)
+                rc = kw_cli_fail(&err);
+        } else {
+            kw_co_write_summary(out, &set);
+        }
+        kw_co_set_free(&set);
+        return rc;
+    }
+    size_t found = 0;
+    kw_co_listing l;
+    kw_co_listing_init(&l);
+    for (size_t o = 0; o < set.objects.n && rc == KW_EXIT_OK; o++) {
+        const kw_co_object *obj = &set.objects.v[o];
+        for (size_t k = 0; k < obj->kernels.n && rc == KW_EXIT_OK; k++) {
+            const kw_co_kernel *kk = &obj->kernels.v[k];
+            if (!kk->name || !strstr(kk->name, kernel))
+                continue;
+            found++;
+            if (kw_co_disassemble(&set, obj, kk, flags, &l, &err) != KW_OK) {
+                rc = kw_cli_fail(&err);
+                break;
+            }
+            if (yaml) {
+                kw_buf_printf(out, "- symbol: %s\n  archs:\n    %s:\n", kk->name,
+                              obj->arch ? obj->arch : "unknown");
+                kw_co_write_arch_yaml(out, 6, obj, kk, &l);
+            } else {
+                kw_co_write_listing(out, &l);
+                kw_buf_putc(out, '\n');
+            }
+        }
+    }
+    kw_co_listing_free(&l);
+    kw_co_set_free(&set);
+    if (rc == KW_EXIT_OK && !found)
+        rc = kw_cli_failf("%s: no kernel matches '%s'", path, kernel);
+    return rc;
+}
+
+int kw_cmd_isa(int argc, char **argv) {
+    const char *kernel = NULL, *format = "text";
+    unsigned flags = 0;
+    const char *files[256];
+    int nfiles = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        int m;
+        if (kw_cli_is_help(argv[i]))
+            return kw_isa_help();
+        if ((m = kw_cli_opt(argc, argv, &i, "--kernel", "-k", &v)) != 0) {
+            if (m < 0)
+                return kw_cli_usage_error("isa", "--kernel needs a name");
+            kernel = v;
+        } else if ((m = kw_cli_opt(argc, argv, &i, "--format", NULL, &v)) != 0) {
+            if (m < 0 || (strcmp(v, "text") && strcmp(v, "yaml")))
+                return kw_cli_usage_error("isa", "--format takes text or yaml");
+            format = v;
+        } else if (!strcmp(argv[i], "--lines")) {
+            flags |= KW_CO_WANT_LINES;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return kw_cli_usage_error("isa", "unknown option '%s'", argv[i]);
+        } else if (nfiles < (int)(sizeof(files) / sizeof(files[0]))) {
+            files[nfiles++] = argv[i];
+        } else {
+            return kw_cli_usage_error("isa", "too many files");
+        }
+    }
+    if (!nfiles)
+        return kw_cli_usage_error("isa", "no code object given");
+    bool yaml = !strcmp(format, "yaml");
+    kw_buf out;
+    kw_buf_init(&out);
+    int rc = KW_EXIT_OK;
+    for (int f = 0; f < nfiles && rc == KW_EXIT_OK; f++) {
+        rc = kw_isa_file(files[f], kernel, yaml, flags, &out);
+        if (rc == KW_EXIT_OK) {
+            fwrite(out.ptr ? out.ptr : "", 1, out.len, stdout);
+            kw_buf_reset(&out);
+        }
+    }
+    kw_buf_free(&out);
+    if (rc != KW_EXIT_OK)
+        return rc;
+    return kw_cli_flush_stdout();
+}
