@@ -312,7 +312,7 @@ int kw_cmd_render(int argc, char **argv) {
         if (c.all) {
             rc = kw_render_all(&app, &r, c.out);
         } else {
-            size_t ki;
+            size_t ki = 0;
             rc = kw_pick(&app.model, &c, &ki);
             if (rc == KW_EXIT_OK) {
                 kw_buf b;

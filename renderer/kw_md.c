@@ -15,8 +15,12 @@ static size_t kw_md_longest_ticks(const char *s) {
 }
 
 static void kw_md_ticks(kw_buf *b, size_t n) {
-    for (size_t i = 0; i < n; i++)
-        kw_buf_putc(b, '`');
+    static const char ticks[] = "````````````````";
+    while (n > 16) {
+        kw_buf_append(b, ticks, 16);
+        n -= 16;
+    }
+    kw_buf_append(b, ticks, n);
 }
 
 void kw_md_code(kw_buf *b, const char *s, bool cell) {
@@ -28,14 +32,17 @@ void kw_md_code(kw_buf *b, const char *s, bool cell) {
     kw_md_ticks(b, fence);
     if (pad)
         kw_buf_putc(b, ' ');
+    /* runs of ordinary characters are appended whole */
+    const char *run = s;
     for (; *s; s++) {
-        if (*s == '\n' || *s == '\r' || *s == '\t')
-            kw_buf_putc(b, ' ');
-        else if (*s == '|' && cell)
-            kw_buf_puts(b, "\\|");
-        else
-            kw_buf_putc(b, *s);
+        char c = *s;
+        if (c != '\n' && c != '\r' && c != '\t' && !(c == '|' && cell))
+            continue;
+        kw_buf_append(b, run, (size_t)(s - run));
+        kw_buf_puts(b, c == '|' ? "\\|" : " ");
+        run = s + 1;
     }
+    kw_buf_append(b, run, (size_t)(s - run));
     if (pad)
         kw_buf_putc(b, ' ');
     kw_md_ticks(b, fence);
@@ -45,14 +52,21 @@ void kw_md_text(kw_buf *b, const char *s, bool cell) {
     (void)cell; /* '|' is escaped everywhere */
     if (!s)
         return;
+    const char *run = s;
     for (; *s; s++) {
-        if (*s == '\n' || *s == '\r')
+        char c = *s;
+        if (c != '\n' && c != '\r' && !strchr("\\`*_[]<>|#~", c))
+            continue;
+        kw_buf_append(b, run, (size_t)(s - run));
+        if (c == '\n' || c == '\r') {
             kw_buf_putc(b, ' ');
-        else if (strchr("\\`*_[]<>|#~", *s))
-            kw_buf_putc(b, '\\'), kw_buf_putc(b, *s);
-        else
-            kw_buf_putc(b, *s);
+        } else {
+            kw_buf_putc(b, '\\');
+            kw_buf_putc(b, c);
+        }
+        run = s + 1;
     }
+    kw_buf_append(b, run, (size_t)(s - run));
 }
 
 void kw_md_fence(kw_buf *b, const char *lang, const char *text) {

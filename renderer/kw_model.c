@@ -122,6 +122,9 @@ static kw_status kw_model_host(kw_model *m, kw_err *err) {
             ml->tu = tu;
             ml->l = l;
             ml->node = kw_model_node(m, l->function_symbol, l->function, err, &ok);
+            for (size_t c = 0; c < l->instantiation_chain.n && ok; c++)
+                kw_model_node(m, l->instantiation_chain.v[c].symbol,
+                              l->instantiation_chain.v[c].function, err, &ok);
             size_t *k = l->kernel ? kw_symmap_get(&m->kernel_of, l->kernel) : NULL;
             if (k) {
                 size_t *slot = KW_PUSH(&m->arena, m->kernels.v[*k].launches);

@@ -203,8 +203,13 @@ static size_t kw_py_call(kw_arena *ar, const kw_pyfile *f, size_t i, int *line, 
         if (c == '\n')
             ++*line;
         if (c == '#') {
+            bool blank = true; /* a comment before the argument's text: skip it */
+            for (size_t k = arg_start; k < i && blank; k++)
+                blank = strchr(" \t\r\n", f->t[k]) != NULL;
             while (i < f->n && f->t[i] != '\n')
                 i++;
+            if (blank)
+                arg_start = i;
             i--;
             continue;
         }
@@ -236,8 +241,11 @@ static size_t kw_py_call(kw_arena *ar, const kw_pyfile *f, size_t i, int *line, 
                     size_t ke = eq;
                     while (ke > a && strchr(" \t", f->t[ke - 1]))
                         ke--;
+                    size_t kb = ke; /* the keyword: the identifier before '=' */
+                    while (kb > a && kw_py_id(f->t[kb - 1]))
+                        kb--;
                     if (args->nkw < 8) {
-                        args->kw[args->nkw] = kw_arena_strndup(ar, f->t + a, ke - a);
+                        args->kw[args->nkw] = kw_arena_strndup(ar, f->t + kb, ke - kb);
                         args->kwval[args->nkw] = kw_py_literal(ar, f, eq + 1, i);
                         args->kw_lit[args->nkw] = args->kwval[args->nkw] != NULL;
                         args->nkw++;

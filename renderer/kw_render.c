@@ -20,10 +20,12 @@ void kw_render_init(kw_render *r, kw_model *m, kw_srcs *srcs, const kw_providers
     r->notes = n;
     r->o = o;
     kw_arena_init(&r->scratch);
+    kw_buf_init(&r->hw_table);
 }
 
 void kw_render_free(kw_render *r) {
     kw_arena_free(&r->scratch);
+    kw_buf_free(&r->hw_table);
 }
 
 /* ---- helpers -------------------------------------------------------------------------------- */
@@ -135,18 +137,46 @@ bool kw_r_check(kw_render *r, const char *file, int line, const char *token, boo
 const char *kw_r_base_name(kw_render *r, const char *printed) {
     if (!printed || strstr(printed, "(lambda") || strstr(printed, "operator"))
         return NULL;
-    /* drop the template argument list, then the qualification */
-    const char *end = printed + strlen(printed);
-    const char *lt = strchr(printed, '<');
-    if (lt)
-        end = lt;
-    const char *start = printed;
-    for (const char *p = printed; p + 1 < end; p++)
+    /* drop every template argument list, then the qualification */
+    kw_buf b;
+    kw_buf_init(&b);
+    int depth = 0;
+    for (const char *p = printed; *p; p++) {
+        if (*p == '<')
+            depth++;
+        else if (*p == '>' && depth > 0)
+            depth--;
+        else if (!depth)
+            kw_buf_putc(&b, *p);
+    }
+    const char *s = kw_buf_str(&b), *start = s;
+    for (const char *p = s; p[0] && p[1]; p++)
         if (p[0] == ':' && p[1] == ':')
             start = p + 2;
-    if (end <= start)
-        return NULL;
-    return kw_arena_strndup(&r->scratch, start, (size_t)(end - start));
+    const char *out = *start ? kw_arena_strdup(&r->scratch, start) : NULL;
+    kw_buf_free(&b);
+    return out;
+}
+
+const char *kw_r_name(kw_render *r, const char *printed) {
+    const char *root = r->o->root;
+    if (!printed || !root || !root[0] || !strstr(printed, root))
+        return printed;
+    size_t n = strlen(root);
+    while (n > 1 && root[n - 1] == '/')
+        n--;
+    kw_buf b;
+    kw_buf_init(&b);
+    for (const char *p = printed; *p;) {
+        if (!strncmp(p, root, n) && p[n] == '/') {
+            p += n + 1;
+            continue;
+        }
+        kw_buf_putc(&b, *p++);
+    }
+    const char *out = kw_arena_strdup(&r->scratch, kw_buf_str(&b));
+    kw_buf_free(&b);
+    return out ? out : printed;
 }
 
 const char *kw_r_short(kw_render *r, const char *printed) {
@@ -345,6 +375,13 @@ kw_status kw_render_kernel(kw_render *r, size_t ki, kw_buf *out, kw_err *err) {
                 kw_shape_set(&r->shape, &r->scratch, t->name, v, "template argument") != KW_OK)
                 return kw_fail(err, "out of memory");
         }
+    size_t nl = r->mk->launches.n;
+    r->paths = nl ? kw_arena_alloc(&r->scratch, nl * sizeof(kw_mpaths)) : NULL;
+    if (nl && !r->paths)
+        return kw_fail(err, "out of memory");
+    for (size_t i = 0; i < nl; i++)
+        if (kw_model_paths(r->m, r->mk->launches.v[i], &r->scratch, &r->paths[i], err) != KW_OK)
+            return KW_ERR;
     kw_render_title(r);
     kw_render_overview(r);
     kw_render_host(r);

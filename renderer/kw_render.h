@@ -67,6 +67,10 @@ typedef struct kw_render {
     KW_ARRAY(kw_ref) refs;
     KW_ARRAY(kw_rarch) archs; /* the archs shown (--arch filters) */
     kw_shape shape;       /* --shape plus what the kernel binds (template constants) */
+    kw_mpaths *paths;     /* per launch of the kernel: the entry points reaching it */
+    /* the hardware table of section 4 depends only on the archs shown: kept */
+    kw_buf hw_table;
+    char hw_key[128];
 } kw_render;
 
 void kw_render_init(kw_render *r, kw_model *m, kw_srcs *srcs, const kw_providers *p,
@@ -95,9 +99,12 @@ void kw_r_quote(kw_render *r, const char *file, int first, int last, const char 
  * since the build (or cannot be read) and return false. */
 bool kw_r_check(kw_render *r, const char *file, int line, const char *token, bool any_text,
                 const char *what);
-/* The unqualified name of a printed function name: "ns::k<float, 4>" -> "k";
- * lambdas and operators give NULL. In scratch. */
+/* The unqualified name of a printed function name: "ns::k<float, 4>" -> "k",
+ * "ns::A<int>::f" -> "f"; lambdas and operators give NULL. In scratch. */
 const char *kw_r_base_name(kw_render *r, const char *printed);
+/* A printed name with the --root prefix of paths inside it removed
+ * ("f::(lambda at /src/a.cu:3:5)" -> "f::(lambda at a.cu:3:5)"). */
+const char *kw_r_name(kw_render *r, const char *printed);
 /* A short form of a printed name for prose: the whole name when short,
  * else "name<...>". */
 const char *kw_r_short(kw_render *r, const char *printed);

@@ -294,7 +294,7 @@ static void kw_dev_shared(kw_render *r) {
         } else {
             kw_buf_puts(o, " | dynamic (extern) | ");
         }
-        kw_md_code(o, kw_r_short(r, s->function ? s->function : "?"), true);
+        kw_md_code(o, kw_r_name(r, kw_r_short(r, s->function ? s->function : "?")), true);
         kw_buf_puts(o, " | ");
         kw_r_kloc(r, &s->location);
         if (s->location.file)
@@ -381,6 +381,23 @@ static void kw_tree_walk(kw_tree *t, const char *caller, int depth) {
         const kw_call *c = &k->calls.v[i];
         if (!c->caller || strcmp(c->caller, caller) || c->system)
             continue;
+        /* calls of the same callee on the same line: one item, counted */
+        size_t same = 0;
+        bool earlier = false;
+        for (size_t j = 0; j < k->calls.n; j++) {
+            const kw_call *d = &k->calls.v[j];
+            bool eq = d->caller && !strcmp(d->caller, caller) && !d->system && d->name &&
+                      c->name && !strcmp(d->name, c->name) &&
+                      d->location.line == c->location.line &&
+                      (d->location.file == c->location.file ||
+                       (d->location.file && c->location.file &&
+                        !strcmp(d->location.file, c->location.file)));
+            if (eq && j < i)
+                earlier = true;
+            same += eq;
+        }
+        if (earlier)
+            continue;
         for (int d = 0; d < depth; d++)
             kw_buf_puts(o, "  ");
         kw_buf_puts(o, "- ");
@@ -398,6 +415,8 @@ static void kw_tree_walk(kw_tree *t, const char *caller, int depth) {
             kw_r_ref(r, c->callee_location.file, c->callee_location.line, "device helper",
                      c->name);
         }
+        if (same > 1)
+            kw_buf_printf(o, " (%zu calls on that line)", same);
         t->lines++;
         bool recurse = c->symbol && !kw_tree_seen(t, c->symbol) && depth < 30;
         bool has_children = false;

@@ -55,17 +55,44 @@ static bool kw_host_guard(kw_render *r, const kw_guard *g) {
     return holds;
 }
 
-static void kw_host_guards(kw_render *r, const kw_guard *g, size_t n, bool *taken) {
+/* The guards of one step; a guard already shown on an earlier step of the
+ * same path (a dispatch macro's switch around a lambda and its call) is not
+ * repeated. shown may be NULL. */
+typedef struct kw_shown {
+    KW_ARRAY(const kw_guard *) v;
+} kw_shown;
+
+static bool kw_guard_same(const kw_guard *a, const kw_guard *b) {
+    return a->holds == b->holds && a->location.line == b->location.line &&
+           a->condition && b->condition && !strcmp(a->condition, b->condition) &&
+           (a->location.file == b->location.file ||
+            (a->location.file && b->location.file && !strcmp(a->location.file, b->location.file)));
+}
+
+static void kw_host_guards(kw_render *r, const kw_guard *g, size_t n, bool *taken,
+                           kw_shown *shown) {
     for (size_t i = 0; i < n; i++) {
-        kw_buf_puts(r->out, i ? ", " : ", ");
+        bool dup = false;
+        for (size_t k = 0; shown && k < shown->v.n && !dup; k++)
+            dup = kw_guard_same(shown->v.v[k], &g[i]);
+        if (dup)
+            continue;
+        if (shown) {
+            const kw_guard **slot = KW_PUSH(&r->scratch, shown->v);
+            if (slot)
+                *slot = &g[i];
+        }
+        kw_buf_puts(r->out, ", ");
         if (!kw_host_guard(r, &g[i]))
             *taken = false;
     }
 }
 
-static const char *kw_node_name(kw_render *r, size_t node, const char *fallback) {
+/* A host function's printed name; its mangled symbol when no record names it. */
+static const char *kw_node_name(kw_render *r, size_t node, const char *fallback,
+                                const char *symbol) {
     const char *n = node != KW_NONE ? r->m->node_name.v[node] : NULL;
-    return n ? n : fallback ? fallback : "?";
+    return n ? n : fallback ? fallback : symbol ? symbol : "?";
 }
 
 static void kw_host_entry_label(kw_render *r, const kw_mentry *me) {
@@ -77,7 +104,7 @@ static void kw_host_entry_label(kw_render *r, const kw_mentry *me) {
         kw_buf_puts(o, "pybind11 ");
         kw_md_code(o, s ? s : "?", true);
         kw_buf_puts(o, " (runs ");
-        kw_md_code(o, e->function ? e->function : "?", true);
+        kw_md_code(o, kw_r_name(r, e->function ? e->function : "?"), true);
         kw_buf_puts(o, ")");
     } else {
         kw_buf_puts(o, "extern \"C\" ");
@@ -158,27 +185,30 @@ static void kw_host_path(kw_render *r, const kw_mlaunch *ml, const kw_mpath *p) 
     kw_buf_puts(o, ":\n\n");
     bool taken = true;
     int step = 1;
+    kw_shown shown;
+    memset(&shown, 0, sizeof shown);
     for (size_t i = 0; i < p->calls.n; i++, step++) {
         const kw_mcall *mc = &r->m->calls.v[p->calls.v[i]];
         kw_buf_printf(o, "%d. ", step);
-        kw_md_code(o, kw_r_short(r, kw_node_name(r, mc->from, mc->c->caller_name)), false);
+        kw_md_code(o, kw_r_name(r, kw_r_short(r, kw_node_name(r, mc->from, mc->c->caller_name, mc->c->caller))),
+                   false);
         kw_buf_puts(o, " calls ");
-        kw_md_code(o, kw_node_name(r, mc->to, mc->c->callee_name), false);
+        kw_md_code(o, kw_r_name(r, kw_node_name(r, mc->to, mc->c->callee_name, mc->c->callee)), false);
         if (mc->c->location.file) {
             kw_buf_puts(o, " at ");
             kw_r_kloc(r, &mc->c->location);
             kw_r_ref(r, mc->c->location.file, mc->c->location.line, "dispatch",
-                     kw_node_name(r, mc->to, mc->c->callee_name));
+                     kw_r_name(r, kw_node_name(r, mc->to, mc->c->callee_name, mc->c->callee)));
         }
-        kw_host_guards(r, mc->c->guards.v, mc->c->guards.n, &taken);
+        kw_host_guards(r, mc->c->guards.v, mc->c->guards.n, &taken, &shown);
         kw_buf_puts(o, "\n");
     }
     const kw_launch *l = ml->l;
     kw_buf_printf(o, "%d. ", step);
-    kw_md_code(o, kw_r_short(r, l->function ? l->function : "?"), false);
+    kw_md_code(o, kw_r_name(r, kw_r_short(r, l->function ? l->function : "?")), false);
     kw_buf_puts(o, " launches the kernel at ");
     kw_r_kloc(r, &l->location);
-    kw_host_guards(r, l->guards.v, l->guards.n, &taken);
+    kw_host_guards(r, l->guards.v, l->guards.n, &taken, &shown);
     kw_buf_puts(o, "\n\n");
     if (r->o->shape)
         kw_buf_puts(o, taken ? "With this shape every condition on this path that could be "
@@ -190,8 +220,9 @@ static void kw_host_path(kw_render *r, const kw_mlaunch *ml, const kw_mpath *p) 
 static void kw_host_chain(kw_render *r, const kw_launch *l) {
     kw_buf *o = r->out;
     if (!l->instantiation_chain.n) {
-        kw_buf_puts(o, "The launching function is not a template instantiation and no entry "
-                       "point reaches it.\n\n");
+        kw_md_code(o, kw_r_name(r, l->function ? l->function : "?"), false);
+        kw_buf_puts(o, " launches it; it is not a template instantiation, and nothing in this "
+                       "index that an entry point reaches calls it.\n\n");
         return;
     }
     kw_buf_puts(o, "Instantiation chain (each caller, at the call that instantiates the next "
@@ -202,7 +233,7 @@ static void kw_host_chain(kw_render *r, const kw_launch *l) {
     for (size_t i = 0; i < l->instantiation_chain.n; i++) {
         const kw_chain_link *c = &l->instantiation_chain.v[i];
         kw_buf_printf(o, "%zu. called by ", i + 2);
-        kw_md_code(o, c->function ? c->function : "?", false);
+        kw_md_code(o, kw_r_name(r, c->function ? c->function : "?"), false);
         if (c->location.file) {
             kw_buf_puts(o, " at ");
             kw_r_kloc(r, &c->location);
@@ -358,7 +389,7 @@ static void kw_host_statement(kw_render *r, const kw_mlaunch *ml) {
         }
     }
     kw_buf_puts(o, ") in ");
-    kw_md_code(o, l->function ? l->function : "?", false);
+    kw_md_code(o, kw_r_name(r, l->function ? l->function : "?"), false);
     kw_buf_puts(o, ", at ");
     kw_r_kloc(r, &l->location);
     kw_buf_puts(o, ":\n\n");
@@ -382,12 +413,7 @@ void kw_render_host(kw_render *r) {
     const kw_mkernel *mk = r->mk;
     kw_md_heading(o, 2, "1. Host Side: Python → C++ → Kernel Launch");
     size_t nl = mk->launches.n;
-    kw_mpaths *paths = nl ? kw_arena_alloc(&r->scratch, nl * sizeof(kw_mpaths)) : NULL;
-    for (size_t i = 0; i < nl && paths; i++) {
-        kw_err err;
-        if (kw_model_paths(r->m, mk->launches.v[i], &r->scratch, &paths[i], &err) != KW_OK)
-            memset(&paths[i], 0, sizeof(paths[i]));
-    }
+    kw_mpaths *paths = r->paths;
     if (!nl) {
         kw_buf_puts(o, "No launch of this kernel was recorded in the host code of this index "
                        "(it may be launched through a function pointer, a module loader, or "
@@ -412,7 +438,7 @@ void kw_render_host(kw_render *r) {
             if (ml->l->guards.n) {
                 bool taken = true;
                 kw_buf_puts(o, "Conditions at the launch");
-                kw_host_guards(r, ml->l->guards.v, ml->l->guards.n, &taken);
+                kw_host_guards(r, ml->l->guards.v, ml->l->guards.n, &taken, NULL);
                 kw_buf_puts(o, ".\n\n");
             }
             kw_host_chain(r, ml->l);

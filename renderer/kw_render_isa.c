@@ -106,8 +106,19 @@ static void kw_isa_scan(kw_render *r, const char *isa, size_t arch, kw_mnems *mn
         const char *e = s;
         while (e < end && *e != ' ' && *e != '\t')
             e++;
-        if (e > s && *s != ';' && *s != '<')
-            kw_mnem_add(r, mn, s, (size_t)(e - s), arch);
+        if (e > s && *s != ';' && *s != '<') {
+            /* the encoding suffix is not part of the operation: v_rsq_f32_e32 is v_rsq_f32 */
+            static const char *const suffix[] = {"_e64_dpp", "_e32", "_e64", "_sdwa", "_dpp"};
+            size_t n = (size_t)(e - s);
+            for (size_t k = 0; k < sizeof(suffix) / sizeof(suffix[0]); k++) {
+                size_t sl = strlen(suffix[k]);
+                if (n > sl && !memcmp(s + n - sl, suffix[k], sl)) {
+                    n -= sl;
+                    break;
+                }
+            }
+            kw_mnem_add(r, mn, s, n, arch);
+        }
         /* DPP controls among the operands */
         static const char *const ctl[] = {"row_shr:", "row_shl:", "row_ror:", "row_bcast:",
                                           "row_newbcast:", "quad_perm:", "wave_shr:", "wave_shl:",

@@ -107,8 +107,7 @@ static bool kw_mem_eval(kw_render *r, kw_rv ir, const char *key, const kw_shape 
     return true;
 }
 
-static void kw_mem_hw_table(kw_render *r) {
-    kw_buf *o = r->out;
+static void kw_mem_hw_table_text(kw_render *r, kw_buf *o) {
     bool any = false;
     for (size_t a = 0; a < r->archs.n; a++)
         for (size_t i = 0; i < r->gpus->v.n; i++)
@@ -136,6 +135,21 @@ static void kw_mem_hw_table(kw_render *r) {
         }
     kw_buf_puts(o, "\nThe ridge point is peak FLOP/s over peak bytes/s: a kernel doing fewer "
                    "FLOP per byte of HBM traffic than that cannot reach the compute peak.\n\n");
+}
+
+/* The table is the same for every kernel with the same archs: made once. */
+static void kw_mem_hw_table(kw_render *r) {
+    char key[128];
+    size_t n = 0;
+    key[0] = '\0';
+    for (size_t a = 0; a < r->archs.n && n + 32 < sizeof key; a++)
+        n += (size_t)snprintf(key + n, sizeof key - n, "%s,", r->archs.v[a].arch);
+    if (!r->hw_table.len || strcmp(key, r->hw_key)) {
+        kw_buf_reset(&r->hw_table);
+        kw_mem_hw_table_text(r, &r->hw_table);
+        memcpy(r->hw_key, key, sizeof key);
+    }
+    kw_buf_append(r->out, r->hw_table.ptr, r->hw_table.len);
 }
 
 static const kw_gpu *kw_mem_gpu(kw_render *r, const char *arch) {

@@ -211,11 +211,7 @@ void kw_render_overview(kw_render *r) {
                        "kernel).\n");
     size_t reach = 0;
     kw_buf_printf(o, "- Launch sites in this build: %zu", mk->launches.n);
-    for (size_t i = 0; i < mk->launches.n; i++) {
-        kw_mpaths p;
-        kw_err err;
-        if (kw_model_paths(r->m, mk->launches.v[i], &r->scratch, &p, &err) == KW_OK)
-            reach += p.v.n;
-    }
+    for (size_t i = 0; i < mk->launches.n; i++)
+        reach += r->paths[i].v.n;
     kw_buf_printf(o, "; entry-point paths reaching them: %zu (section 1).\n\n", reach);
 }

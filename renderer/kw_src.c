@@ -348,9 +348,10 @@ bool kw_src_find_decl(const kw_src_file *f, int line, const char *name, kw_arena
         return false;
     size_t w = strlen(name);
     for (int n = line; n >= 1 && line - n <= 80; n--) {
-        const char *t;
-        size_t len;
-        kw_src_line(f, n, &t, &len);
+        const char *t = NULL;
+        size_t len = 0;
+        if (!kw_src_line(f, n, &t, &len))
+            continue;
         if (n < line && len && t[0] != ' ' && t[0] != '\t' && t[0] != '#' && t[0] != '/' &&
             t[0] != '}' && t[0] != '{')
             return false; /* the function's own first line: stop */

@@ -1,0 +1,638 @@
+/* test_render_unit.c: unit tests of the renderer's helpers, each against
+ * values worked out by hand here: the expression evaluator and --shape
+ * parsing, Markdown escaping, the source scanner (definition extent,
+ * identifier uses, statement extent, local declarations) on a file written by
+ * the test, the Python decorator scanner on files written by the test, the
+ * sidecar's map-of-counts and scalar kinds and kw_reflect.h, and the sections
+ * that read ISA and IR facts, fed with a hand-built facts record (the plugin
+ * layers that will write those keys are not in this build's schema yet). */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kw_expr.h"
+#include "kw_md.h"
+#include "kw_python_entries.h"
+#include "kw_reflect.h"
+#include "kw_render.h"
+#include "kw_sidecar_int.h"
+#include "kw_src.h"
+#include "kw_test.h"
+
+static char kw_tmp[256];
+
+static void kw_write(const char *rel, const char *text) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", kw_tmp, rel);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* ---- expressions ---------------------------------------------------------------------------- */
+
+static double kw_eval(const char *text, const kw_shape *s, kw_expr_mode mode, bool *ok) {
+    kw_value v;
+    kw_err err;
+    *ok = kw_expr_eval(text, s, mode, &v, &err) == KW_OK;
+    return v.v[0];
+}
+
+static void test_expr(void) {
+    kw_arena a;
+    kw_arena_init(&a);
+    kw_shape s;
+    memset(&s, 0, sizeof s);
+    kw_err err;
+    CHECK(kw_shape_parse(&s, &a, "n=1000,num_rows=4096,x.y=2.5", &err) == KW_OK);
+    CHECK(s.v.n == 3);
+    bool ok;
+    /* C mode: integer division as in the source; exact mode: real division */
+    CHECK(kw_eval("(n + 255) / 256", &s, KW_EXPR_C, &ok) == 4 && ok);
+    CHECK(fabs(kw_eval("(n + 255) / 256", &s, KW_EXPR_EXACT, &ok) - 1255.0 / 256) < 1e-12 && ok);
+    CHECK(kw_eval("ceil(n / 512)", &s, KW_EXPR_EXACT, &ok) == 2 && ok);
+    CHECK(kw_eval("min(n, 7) * max(2, 3)", &s, KW_EXPR_C, &ok) == 21 && ok);
+    CHECK(kw_eval("a.num_rows", &s, KW_EXPR_C, &ok) == 4096 && ok);    /* suffix after '.' */
+    CHECK(kw_eval("args->num_rows", &s, KW_EXPR_C, &ok) == 4096 && ok); /* after '->' */
+    CHECK(kw_eval("x.y * 2", &s, KW_EXPR_C, &ok) == 5 && ok);
+    CHECK(kw_eval("n <= 1024 && n > 999", &s, KW_EXPR_C, &ok) == 1 && ok);
+    CHECK(kw_eval("!(n == 1000) || n != 1000", &s, KW_EXPR_C, &ok) == 0 && ok);
+    CHECK(kw_eval("n > 10 ? 1 : 2", &s, KW_EXPR_C, &ok) == 1 && ok);
+    CHECK(kw_eval("static_cast<int>(x.y)", &s, KW_EXPR_C, &ok) == 2 && ok);
+    CHECK(kw_eval("0x10 + 1u", &s, KW_EXPR_C, &ok) == 17 && ok);
+    CHECK(kw_eval("-n % 7", &s, KW_EXPR_C, &ok) == fmod(-1000, 7) && ok);
+    kw_value v;
+    CHECK(kw_expr_eval("dim3(num_rows, 8)", &s, KW_EXPR_C, &v, &err) == KW_OK);
+    CHECK(v.dims == 3 && v.v[0] == 4096 && v.v[1] == 8 && v.v[2] == 1);
+    CHECK(kw_expr_eval("dim3(a.num_rows / 2)", &s, KW_EXPR_C, &v, &err) == KW_OK);
+    CHECK(v.dims == 3 && v.v[0] == 2048 && v.v[1] == 1);
+    /* failures say why */
+    CHECK(kw_expr_eval("hidden + 1", &s, KW_EXPR_C, &v, &err) == KW_ERR);
+    CHECK(strstr(err.msg, "unknown name 'hidden'") != NULL);
+    CHECK(kw_expr_eval("n / (n - 1000)", &s, KW_EXPR_C, &v, &err) == KW_ERR);
+    CHECK(strstr(err.msg, "division by zero") != NULL);
+    CHECK(kw_expr_eval("n +", &s, KW_EXPR_C, &v, &err) == KW_ERR);
+    CHECK(kw_expr_eval("foo(n)", &s, KW_EXPR_C, &v, &err) == KW_ERR);
+    CHECK(strstr(err.msg, "foo") != NULL);
+    CHECK(kw_expr_eval("n n", &s, KW_EXPR_C, &v, &err) == KW_ERR);
+    /* --shape syntax */
+    static const char *const bad[] = {"x", "a=", "=3", "a=1,", "a=b", "1a=2", "a=1;b=2", ""};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        kw_shape t;
+        memset(&t, 0, sizeof t);
+        CHECK(kw_shape_parse(&t, &a, bad[i], &err) == KW_ERR);
+        CHECK(strstr(err.msg, "--shape") != NULL);
+    }
+    char buf[32];
+    kw_expr_format(4096, buf, sizeof buf);
+    CHECK_STR(buf, "4096");
+    kw_expr_format(2.5, buf, sizeof buf);
+    CHECK_STR(buf, "2.5");
+    kw_arena_free(&a);
+}
+
+/* ---- Markdown ------------------------------------------------------------------------------- */
+
+static void test_md(void) {
+    kw_buf b;
+    kw_buf_init(&b);
+    kw_md_code(&b, "a`b", false);
+    CHECK_STR(kw_buf_str(&b), "``a`b``");
+    kw_buf_reset(&b);
+    kw_md_code(&b, "`x`", false);
+    CHECK_STR(kw_buf_str(&b), "`` `x` ``");
+    kw_buf_reset(&b);
+    kw_md_code(&b, "a || b\nc", true);
+    CHECK_STR(kw_buf_str(&b), "`a \\|\\| b c`");
+    kw_buf_reset(&b);
+    kw_md_text(&b, "a_b <c> *d*", false);
+    CHECK_STR(kw_buf_str(&b), "a\\_b \\<c\\> \\*d\\*");
+    kw_buf_reset(&b);
+    kw_md_fence(&b, "cpp", "x ``` y");
+    CHECK_STR(kw_buf_str(&b), "````cpp\nx ``` y\n````\n\n");
+    kw_buf_reset(&b);
+    const char *lines[] = {"ab", "abcd"};
+    kw_md_box(&b, 0, 2, lines);
+    CHECK_STR(kw_buf_str(&b), "+------+\n| ab   |\n| abcd |\n+------+\n");
+    kw_buf_free(&b);
+}
+
+/* ---- the source scanner ----------------------------------------------------------------------- */
+
+static const char kw_src_text[] =
+    "// a comment naming BlockSize\n"                      /* 1 */
+    "#define X(BlockSize) BlockSize\n"                     /* 2 */
+    "\n"                                                   /* 3 */
+    "/// doc\n"                                            /* 4 */
+    "template <typename T, int BlockSize,\n"               /* 5 */
+    "          int Vec = (4 > 3) ? 4 : 2>\n"              /* 6 */
+    "__global__ void __launch_bounds__(BlockSize)\n"       /* 7 */
+    "my_kernel(T* out, int n) {\n"                         /* 8 */
+    "  const char* s = \"BlockSize { in a string\";\n"     /* 9 */
+    "  /* BlockSize in a comment } */\n"                   /* 10 */
+    "  if (n > BlockSize) { out[0] = T(Vec); }\n"          /* 11 */
+    "}\n"                                                  /* 12 */
+    "\n"                                                   /* 13 */
+    "void launch(int rows) {\n"                            /* 14 */
+    "  dim3 grid(rows / 2, 3);\n"                          /* 15 */
+    "  const int n = rows * 4;\n"                          /* 16 */
+    "  my_kernel<float, 256><<<grid, 256>>>(\n"            /* 17 */
+    "      nullptr,\n"                                     /* 18 */
+    "      n);\n"                                          /* 19 */
+    "}\n";                                                 /* 20 */
+
+static void test_src(void) {
+    kw_write("k.hip", kw_src_text);
+    char path[512];
+    snprintf(path, sizeof path, "%s/k.hip", kw_tmp);
+    kw_srcs s;
+    kw_srcs_init(&s);
+    const kw_src_file *f = kw_src_get(&s, path);
+    CHECK(f && f->ok && f->nlines == 20);
+    const char *t;
+    size_t len;
+    CHECK(kw_src_line(f, 8, &t, &len) && len == strlen("my_kernel(T* out, int n) {"));
+    CHECK(!kw_src_line(f, 21, &t, &len));
+    kw_src_def d;
+    CHECK(kw_src_def_range(f, 8, 1, &d));
+    CHECK(d.first == 5 && d.body_open == 8 && d.last == 12);
+    CHECK(d.uses_line == 6); /* after the '>' closing the template parameter list */
+    int lines[8];
+    /* uses in code only: not the #define, the comment or the string */
+    size_t n = kw_src_uses(f, d.uses_line, d.uses_col, d.last, "BlockSize", lines, 8);
+    CHECK(n == 2 && lines[0] == 7 && lines[1] == 11);
+    n = kw_src_uses(f, d.uses_line, d.uses_col, d.last, "Vec", lines, 8);
+    CHECK(n == 1 && lines[0] == 11); /* its declaration on line 6 is before uses_col */
+    CHECK(kw_src_line_has(f, 17, "my_kernel", false));
+    CHECK(!kw_src_line_has(f, 17, "my_kern", false));
+    CHECK(kw_src_line_has(f, 17, "my_kern", true));
+    CHECK(kw_src_stmt_end(f, 17, 3, 30) == 19);
+    int dl;
+    const char *decl, *init;
+    CHECK(kw_src_find_decl(f, 17, "grid", &s.arena, &dl, &decl, &init));
+    CHECK(dl == 15);
+    CHECK_STR(decl, "dim3 grid(rows / 2, 3)");
+    CHECK_STR(init, "dim3(rows / 2, 3)");
+    CHECK(kw_src_find_decl(f, 17, "n", &s.arena, &dl, &decl, &init));
+    CHECK(dl == 16);
+    CHECK_STR(init, " rows * 4");
+    /* not past the function's first line */
+    CHECK(!kw_src_find_decl(f, 17, "out", &s.arena, &dl, &decl, &init));
+    const kw_src_file *missing = kw_src_get(&s, "/nonexistent/kwalk/x.hip");
+    CHECK(missing && !missing->ok && missing->why);
+    kw_srcs_free(&s);
+}
+
+/* ---- Python ops ------------------------------------------------------------------------------- */
+
+static const char kw_rules[] = "stack aiter\n"
+                               "decorator compile_ops\n"
+                               "module 0 _md_name,module\n"
+                               "function 1 fc_name\n"
+                               "ffi - ffi_type pybind\n"
+                               "bind pybind pybind\n"
+                               "bind ctypes extern_c\n";
+
+static const char kw_py_a[] =
+    "from aiter.jit.core import compile_ops\n"                   /* 1 */
+    "NAME = 'x'\n"                                               /* 2 */
+    "@compile_ops(\"module_a\", fc_name=\"fa\")\n"               /* 3 */
+    "def op_a(x: int) -> None: ...\n"                            /* 4 */
+    "\n"                                                         /* 5 */
+    "@aiter.compile_ops(\n"                                      /* 6 */
+    "    'module_b',  # the module\n"                            /* 7 */
+    "    ffi_type=\"ctypes\",\n"                                 /* 8 */
+    ")\n"                                                        /* 9 */
+    "@functools.lru_cache(maxsize=(1,\n"                         /* 10 */
+    "    2))\n"                                                  /* 11 */
+    "# a comment\n"                                              /* 12 */
+    "async def op_b(\n"                                          /* 13 */
+    "    y: str = \"@compile_ops('no')\") -> int: ...\n"         /* 14 */
+    "@compile_ops(\"module_c\", fc_name=NAME)\n"                 /* 15 */
+    "def op_c(): ...\n"                                          /* 16 */
+    "@compile_ops(_md_name=\"module_d\", fc_name=\"fd\", ffi_type=\"cffi\")\n" /* 17 */
+    "def op_d(): ...\n";                                         /* 18 */
+
+static void test_python(void) {
+    char dir[512], path[512];
+    snprintf(dir, sizeof dir, "%s/py", kw_tmp);
+    mkdir(dir, 0755);
+    kw_write("py/ops.py", kw_py_a);
+    kw_write("py/readme.txt", "@compile_ops('x')\ndef not_python(): ...\n");
+    kw_annot a;
+    memset(&a, 0, sizeof a);
+    kw_arena_init(&a.arena);
+    kw_annot_file *rf = KW_PUSH(&a.arena, a.files);
+    rf->name = "entrypoints/test.txt";
+    rf->data = kw_rules;
+    rf->len = strlen(kw_rules);
+    kw_py_ops p;
+    kw_py_ops_init(&p);
+    kw_err err;
+    CHECK(kw_py_load_rules(&p, &a, &err) == KW_OK);
+    CHECK(kw_py_scan(&p, dir, &err) == KW_OK);
+    CHECK(p.files == 1);
+    CHECK(p.ops.n == 4);
+    if (p.ops.n == 4) {
+        const kw_py_op *o = p.ops.v;
+        CHECK(o[0].decorator_line == 3 && o[0].def_line == 4);
+        CHECK_STR(o[0].def_name, "op_a");
+        CHECK_STR(o[0].module, "module_a");
+        CHECK_STR(o[0].function, "fa");
+        CHECK_STR(o[0].entry_kind, "pybind");
+        CHECK(!o[0].why);
+        CHECK(o[1].decorator_line == 6 && o[1].def_line == 13);
+        CHECK_STR(o[1].def_name, "op_b");
+        CHECK_STR(o[1].function, "op_b"); /* fc_name defaults to the def's name */
+        CHECK_STR(o[1].entry_kind, "extern_c");
+        CHECK(o[2].decorator_line == 15 && o[2].why); /* fc_name=NAME: not a literal */
+        CHECK(o[3].decorator_line == 17);
+        CHECK_STR(o[3].module, "module_d");
+        CHECK(!o[3].entry_kind && o[3].why); /* ffi_type "cffi" has no bind rule */
+    }
+    snprintf(path, sizeof path, "%s/none", kw_tmp);
+    CHECK(kw_py_scan(&p, path, &err) == KW_ERR);
+    kw_py_ops_free(&p);
+    kw_arena_free(&a.arena);
+}
+
+/* ---- the new schema kinds and kw_reflect ---------------------------------------------------- */
+
+typedef struct kw_t_rec {
+    KW_ARRAY(kw_count) counts;
+    const char *scal_num, *scal_word, *scal_expr, *scal_bool;
+    long long bytes;
+} kw_t_rec;
+
+static const kw_field kw_f_t_rec[] = {
+    {"counts", KW_F_COUNTS, offsetof(kw_t_rec, counts), NULL, 0},
+    {"scal_num", KW_F_SCALAR, offsetof(kw_t_rec, scal_num), NULL, 0},
+    {"scal_word", KW_F_SCALAR, offsetof(kw_t_rec, scal_word), NULL, 0},
+    {"scal_expr", KW_F_SCALAR, offsetof(kw_t_rec, scal_expr), NULL, 0},
+    {"scal_bool", KW_F_SCALAR, offsetof(kw_t_rec, scal_bool), NULL, 0},
+    {"bytes", KW_F_BYTES, offsetof(kw_t_rec, bytes), NULL, 0},
+};
+static KW_TYPE(kw_t_t_rec, "test record", kw_t_rec, false, kw_f_t_rec);
+
+static void test_kinds(void) {
+    kw_arena a;
+    kw_arena_init(&a);
+    kw_t_rec r;
+    memset(&r, 0, sizeof r);
+    kw_sc_defaults(&kw_t_t_rec, &r);
+    kw_count *c = KW_PUSH(&a, r.counts);
+    c->key = "salu";
+    c->n = 12;
+    c = KW_PUSH(&a, r.counts);
+    c->key = "row_shr:1";
+    c->n = 3;
+    r.scal_num = "16";
+    r.scal_word = "unknown";
+    r.scal_expr = "ceil(n / 512)";
+    r.scal_bool = "true";
+    kw_buf out;
+    kw_buf_init(&out);
+    kw_err err;
+    kw_ye e;
+    kw_ye_begin(&e, &out, &err);
+    kw_ye_fields(&e, &kw_t_t_rec, &r);
+    CHECK(kw_ye_end(&e) == KW_OK);
+    kw_ye_free(&e);
+    const char *y = kw_buf_str(&out);
+    CHECK(strstr(y, "counts: {salu: 12, 'row_shr:1': 3}") || strstr(y, "counts: {salu: 12, \"row_shr:1\": 3}"));
+    CHECK(strstr(y, "scal_num: 16\n") != NULL);      /* a number stays a number */
+    CHECK(strstr(y, "scal_word: unknown\n") != NULL);
+    CHECK(strstr(y, "scal_bool: \"true\"\n") != NULL); /* a word that reads as a bool is quoted */
+    CHECK(strstr(y, "bytes") == NULL);               /* absent */
+    /* read it back */
+    kw_t_rec back;
+    memset(&back, 0, sizeof back);
+    kw_sc_defaults(&kw_t_t_rec, &back);
+    kw_yp p;
+    CHECK(kw_yp_begin(&p, "t.yaml", y, out.len, &a, &err) == KW_OK);
+    uint64_t seen = 0;
+    for (;;) {
+        const char *key;
+        if (kw_yp_next_key(&p, &key) != KW_OK || !key)
+            break;
+        CHECK(kw_yp_field(&p, &kw_t_t_rec, &back, key, &seen) == KW_OK);
+    }
+    CHECK(kw_yp_end(&p) == KW_OK);
+    kw_yp_free(&p);
+    CHECK(back.counts.n == 2 && back.counts.v[1].n == 3);
+    CHECK_STR(back.counts.v[1].key, "row_shr:1");
+    CHECK_STR(back.scal_num, "16");
+    CHECK_STR(back.scal_expr, "ceil(n / 512)");
+    CHECK_STR(back.scal_bool, "true");
+    CHECK(back.bytes == -1);
+    /* a deep copy keeps everything */
+    kw_t_rec copy;
+    CHECK(kw_sc_copy(&a, &kw_t_t_rec, &copy, &back) == KW_OK);
+    CHECK(copy.counts.v != back.counts.v && copy.counts.n == 2);
+    CHECK_STR(copy.counts.v[0].key, "salu");
+    /* duplicate keys in a map of counts are refused */
+    static const char dup[] = "counts: {a: 1, a: 2}\n...\n";
+    kw_t_rec d2;
+    memset(&d2, 0, sizeof d2);
+    CHECK(kw_yp_begin(&p, "d.yaml", dup, strlen(dup), &a, &err) == KW_OK);
+    const char *key;
+    seen = 0;
+    CHECK(kw_yp_next_key(&p, &key) == KW_OK && key);
+    CHECK(kw_yp_field(&p, &kw_t_t_rec, &d2, key, &seen) == KW_ERR);
+    CHECK(strstr(err.msg, "duplicate key 'a'") != NULL);
+    kw_yp_free(&p);
+    /* reflection */
+    kw_rv v = {KW_R_RECORD, &kw_t_t_rec, &back, false, false};
+    long long x;
+    CHECK(kw_rv_count_of(kw_rv_get(v, "counts"), "salu", &x) && x == 12);
+    CHECK(kw_rv_int(kw_rv_get(v, "scal_num"), &x) && x == 16);
+    CHECK(!kw_rv_int(kw_rv_get(v, "scal_expr"), &x));
+    CHECK(kw_rv_get(v, "bytes").kind == KW_R_ABSENT);
+    CHECK(kw_rv_get(v, "nope").kind == KW_R_UNKNOWN_KEY);
+    CHECK(kw_rv_get(v, "counts.salu").kind == KW_R_UNKNOWN_KEY);
+    /* the real tables: a kernel's keys */
+    kw_kernel k;
+    memset(&k, 0, sizeof k);
+    k.symbol = "_Z1kv";
+    k.location.file = "/a.hip";
+    k.location.line = 7;
+    kw_rv kv = kw_rv_kernel(&k);
+    CHECK_STR(kw_rv_str(kw_rv_get(kv, "symbol")), "_Z1kv");
+    CHECK(kw_rv_loc(kw_rv_get(kv, "location"))->line == 7);
+    CHECK(kw_rv_get(kv, "template").kind == KW_R_ABSENT);
+    CHECK(kw_rv_get(kv, "archs").kind == KW_R_LIST); /* written even when empty */
+    kw_buf_free(&out);
+    kw_arena_free(&a);
+}
+
+/* ---- sections with ISA and IR facts ------------------------------------------------------- */
+
+typedef struct kw_f_res {
+    long long vgpr, sgpr, lds_bytes, occupancy;
+    const char *occupancy_limiter;
+} kw_f_res;
+static const kw_field kw_ff_res[] = {
+    {"vgpr", KW_F_BYTES, offsetof(kw_f_res, vgpr), NULL, 0},
+    {"sgpr", KW_F_BYTES, offsetof(kw_f_res, sgpr), NULL, 0},
+    {"lds_bytes", KW_F_BYTES, offsetof(kw_f_res, lds_bytes), NULL, 0},
+    {"occupancy", KW_F_BYTES, offsetof(kw_f_res, occupancy), NULL, 0},
+    {"occupancy_limiter", KW_F_STR, offsetof(kw_f_res, occupancy_limiter), NULL, 0},
+};
+static KW_TYPE(kw_ft_res, "resources", kw_f_res, true, kw_ff_res);
+
+typedef struct kw_f_acc {
+    const char *op, *space, *param, *lane, *group, *segs, *coal;
+    long long bytes;
+} kw_f_acc;
+static const kw_field kw_ff_acc[] = {
+    {"op", KW_F_STR, offsetof(kw_f_acc, op), NULL, 0},
+    {"space", KW_F_STR, offsetof(kw_f_acc, space), NULL, 0},
+    {"bytes_per_lane", KW_F_BYTES, offsetof(kw_f_acc, bytes), NULL, 0},
+    {"param", KW_F_STR, offsetof(kw_f_acc, param), NULL, 0},
+    {"lane_stride_bytes", KW_F_SCALAR, offsetof(kw_f_acc, lane), NULL, 0},
+    {"group_stride_bytes", KW_F_SCALAR, offsetof(kw_f_acc, group), NULL, 0},
+    {"segments_per_wave", KW_F_SCALAR, offsetof(kw_f_acc, segs), NULL, 0},
+    {"coalesced", KW_F_SCALAR, offsetof(kw_f_acc, coal), NULL, 0},
+};
+static KW_TYPE(kw_ft_acc, "access", kw_f_acc, false, kw_ff_acc);
+
+typedef struct kw_f_idiom {
+    const char *kind, *op, *via;
+    long long steps;
+} kw_f_idiom;
+static const kw_field kw_ff_idiom[] = {
+    {"kind", KW_F_STR, offsetof(kw_f_idiom, kind), NULL, 0},
+    {"op", KW_F_STR, offsetof(kw_f_idiom, op), NULL, 0},
+    {"via", KW_F_STR, offsetof(kw_f_idiom, via), NULL, 0},
+    {"steps", KW_F_BYTES, offsetof(kw_f_idiom, steps), NULL, 0},
+};
+static KW_TYPE(kw_ft_idiom, "idiom", kw_f_idiom, false, kw_ff_idiom);
+
+typedef struct kw_f_work {
+    const char *flops, *bytes_read, *bytes_written;
+} kw_f_work;
+static const kw_field kw_ff_work[] = {
+    {"flops", KW_F_SCALAR, offsetof(kw_f_work, flops), NULL, 0},
+    {"bytes_read", KW_F_SCALAR, offsetof(kw_f_work, bytes_read), NULL, 0},
+    {"bytes_written", KW_F_SCALAR, offsetof(kw_f_work, bytes_written), NULL, 0},
+};
+static KW_TYPE(kw_ft_work, "work", kw_f_work, true, kw_ff_work);
+
+typedef struct kw_f_ir {
+    KW_ARRAY(kw_f_acc) accesses;
+    KW_ARRAY(kw_f_idiom) idioms;
+    long long barriers;
+    kw_f_work work;
+} kw_f_ir;
+static const kw_field kw_ff_ir[] = {
+    {"accesses", KW_F_LIST, offsetof(kw_f_ir, accesses), &kw_ft_acc, 0},
+    {"idioms", KW_F_LIST, offsetof(kw_f_ir, idioms), &kw_ft_idiom, 0},
+    {"barriers", KW_F_BYTES, offsetof(kw_f_ir, barriers), NULL, 0},
+    {"work_per_thread", KW_F_MAP, offsetof(kw_f_ir, work), &kw_ft_work, 0},
+};
+static KW_TYPE(kw_ft_ir, "ir", kw_f_ir, false, kw_ff_ir);
+
+typedef struct kw_f_arch {
+    const char *arch, *target_id;
+    kw_f_res resources;
+    KW_ARRAY(kw_count) classes;
+    const char *isa;
+    kw_f_ir ir;
+} kw_f_arch;
+static const kw_field kw_ff_arch[] = {
+    {"arch", KW_F_STR, offsetof(kw_f_arch, arch), NULL, 0},
+    {"target_id", KW_F_STR, offsetof(kw_f_arch, target_id), NULL, 0},
+    {"resources", KW_F_MAP, offsetof(kw_f_arch, resources), &kw_ft_res, 0},
+    {"classes", KW_F_COUNTS, offsetof(kw_f_arch, classes), NULL, 0},
+    {"isa", KW_F_STR, offsetof(kw_f_arch, isa), NULL, 0},
+    {"ir", KW_F_MAP, offsetof(kw_f_arch, ir), &kw_ft_ir, 0},
+};
+static KW_TYPE(kw_ft_arch, "arch", kw_f_arch, false, kw_ff_arch);
+
+static void test_facts(void) {
+    kw_arena a;
+    kw_arena_init(&a);
+    /* an index with one kernel and its launch */
+    kw_index ix;
+    kw_index_init(&ix);
+    kw_kernel *k = KW_PUSH(&ix.arena, ix.kernels);
+    k->symbol = "_Z4normPfPKfi";
+    k->name = "norm";
+    kw_param *pp = KW_PUSH(&ix.arena, k->params);
+    pp->name = "out";
+    pp->type = "float *";
+    pp = KW_PUSH(&ix.arena, k->params);
+    pp->name = "in";
+    pp->type = "const float *";
+    pp = KW_PUSH(&ix.arena, k->params);
+    pp->name = "n";
+    pp->type = "int";
+    KW_PUSH(&ix.arena, k->archs)->arch = "gfx942";
+    kw_err err;
+    CHECK(kw_index_build_map(&ix, "t", &err) == KW_OK);
+    kw_index_tu *tu = KW_PUSH(&ix.arena, ix.tus);
+    kw_launch *l = KW_PUSH(&ix.arena, tu->launches);
+    l->kernel = k->symbol;
+    l->function = "launch";
+    l->function_symbol = "_Z6launchi";
+    l->grid.expr = "dim3(rows)";
+    l->grid.dims = 3;
+    l->block.expr = "256";
+    l->block.dims = 3;
+    l->block.has_value = true;
+    l->block.value[0] = 256;
+    l->block.value[1] = l->block.value[2] = 1;
+    kw_launch_arg *la = KW_PUSH(&ix.arena, l->args);
+    la->param = "n";
+    la->expr = "cols";
+
+    /* its facts: ISA and IR */
+    kw_f_arch fa;
+    memset(&fa, 0, sizeof fa);
+    kw_sc_defaults(&kw_ft_arch, &fa);
+    fa.arch = "gfx942";
+    fa.target_id = "gfx942:sramecc+:xnack-";
+    fa.resources.vgpr = 24;
+    fa.resources.sgpr = 18;
+    fa.resources.lds_bytes = 64;
+    fa.resources.occupancy = 8;
+    fa.resources.occupancy_limiter = "none";
+    kw_count *c = KW_PUSH(&a, fa.classes);
+    c->key = "valu";
+    c->n = 40;
+    c = KW_PUSH(&a, fa.classes);
+    c->key = "vmem_load";
+    c->n = 4;
+    fa.isa = "0000: global_load_dwordx4 v[0:3], v4, s[0:1]\n"
+             "0008: v_rsq_f32_e32 v1, v1\n"
+             "000c: v_add_f32_dpp v1, v1, v1 row_shr:1 row_mask:0xf bank_mask:0xf\n"
+             "0014: v_rsq_f32_e32 v2, v2\n"
+             "0018: s_endpgm\n";
+    kw_f_acc *acc = KW_PUSH(&a, fa.ir.accesses);
+    acc->op = "load";
+    acc->space = "global";
+    acc->bytes = 16;
+    acc->param = "in";
+    acc->lane = "16";
+    acc->group = "n*4";
+    acc->segs = "16";
+    acc->coal = "true";
+    acc = KW_PUSH(&a, fa.ir.accesses);
+    acc->op = "store";
+    acc->space = "global";
+    acc->bytes = 4;
+    acc->param = "out";
+    acc->lane = "0";
+    acc->group = "4";
+    acc->segs = "1";
+    acc->coal = "true";
+    kw_f_idiom *id = KW_PUSH(&a, fa.ir.idioms);
+    id->kind = "wave_reduce";
+    id->op = "add";
+    id->via = "dpp";
+    id->steps = 6;
+    fa.ir.barriers = 1;
+    fa.ir.work.flops = "n / 64";
+    fa.ir.work.bytes_read = "n * 4 / 256";
+    fa.ir.work.bytes_written = "4";
+
+    kw_model m;
+    CHECK(kw_model_build(&m, &ix, NULL, &err) == KW_OK);
+    kw_srcs srcs;
+    kw_srcs_init(&srcs);
+    kw_annot an;
+    CHECK(kw_annot_load(&an, &err) == KW_OK);
+    kw_providers prov;
+    kw_gpus gpus;
+    kw_isa_notes notes;
+    CHECK(kw_providers_load(&prov, &an, &err) == KW_OK);
+    CHECK(kw_gpus_load(&gpus, &an, &err) == KW_OK);
+    CHECK(kw_isa_notes_load(&notes, &an, &err) == KW_OK);
+    kw_shape shape;
+    memset(&shape, 0, sizeof shape);
+    CHECK(kw_shape_parse(&shape, &a, "rows=1024,cols=8192", &err) == KW_OK);
+    kw_rarch ra = {"gfx942", {KW_R_RECORD, &kw_ft_arch, &fa, false, false}};
+    kw_render_opts o;
+    memset(&o, 0, sizeof o);
+    o.db_path = "t.db";
+    o.shape = &shape;
+    o.time_us = 10;
+    o.arch_override = &ra;
+    o.narch_override = 1;
+    kw_render r;
+    kw_render_init(&r, &m, &srcs, &prov, &gpus, &notes, &o);
+    kw_buf out;
+    kw_buf_init(&out);
+    CHECK(kw_render_kernel(&r, 0, &out, &err) == KW_OK);
+    const char *md = kw_buf_str(&out);
+    /* section 5: resources, occupancy, classes, notable instructions with notes, DPP */
+    CHECK(strstr(md, "| VGPRs | `24` |") != NULL);
+    CHECK(strstr(md, "| Occupancy (waves per SIMD) | `8` |") != NULL);
+    CHECK(strstr(md, "| Target | `gfx942:sramecc+:xnack-` |") != NULL);
+    CHECK(strstr(md, "| valu | 40 |") != NULL);
+    CHECK(strstr(md, "| `v_rsq_f32` | gfx942 2 |") != NULL); /* _e32: the encoding, not the op */
+    CHECK(strstr(md, "| `global_load_dwordx4` | gfx942 1 |") != NULL);
+    CHECK(strstr(md, "| `DPP row_shr:1` | gfx942 1 |") != NULL);
+    CHECK(strstr(md, "ISA not captured") == NULL);
+    /* sections 2 and 3: accesses, thread mapping, idioms, the diagram */
+    CHECK(strstr(md, "lanes contiguous (lane stride 16 bytes)") != NULL);
+    CHECK(strstr(md, "the same address in every lane (uniform)") != NULL);
+    CHECK(strstr(md, "in[b*(n*4) + t*16 .. + 16 - 1]") != NULL);
+    CHECK(strstr(md, "wave_reduce (add) via `dpp`, 6 cross-lane steps") != NULL);
+    CHECK(strstr(md, "| in: global_load, 16 B per lane") != NULL);
+    CHECK(strstr(md, "no IR facts") == NULL);
+    /* section 4: n = cols = 8192 through the launch argument, blockDim 256, grid 1024:
+     * per thread 8192*4/256 = 128 B read, 4 B written, 8192/64 = 128 FLOP */
+    double threads = 1024.0 * 256, rd = 8192.0 * 4 / 256, wr = 4, fl = 8192.0 / 64;
+    CHECK(strstr(md, "1024 blocks, 262144 threads") != NULL);
+    char want[128];
+    snprintf(want, sizeof want, "| invocation | %.3g MB | %.3g MB | %.0f |", rd * threads / 1e6,
+             wr * threads / 1e6, fl * threads);
+    CHECK(strstr(md, want) != NULL);
+    snprintf(want, sizeof want, "Arithmetic intensity: %.3g FLOP per byte", fl / (rd + wr));
+    CHECK(strstr(md, want) != NULL);
+    CHECK(strstr(md, "**memory-bound**") != NULL); /* 0.97 < 30.8 */
+    double tbs = (rd + wr) * threads / 10e-6 / 1e12;
+    snprintf(want, sizeof want, "%.3f TB/s achieved = %.1f%% of MI300X's 5.3 TB/s peak", tbs,
+             100 * tbs / 5.3);
+    CHECK(strstr(md, want) != NULL);
+    if (kw_test_failures)
+        fputs(md, stderr);
+    kw_buf_free(&out);
+    kw_render_free(&r);
+    kw_isa_notes_free(&notes);
+    kw_gpus_free(&gpus);
+    kw_providers_free(&prov);
+    kw_annot_free(&an);
+    kw_srcs_free(&srcs);
+    kw_model_free(&m);
+    kw_index_free(&ix);
+    kw_arena_free(&a);
+}
+
+int main(void) {
+    snprintf(kw_tmp, sizeof kw_tmp, "%s/kwalk-render-unit-XXXXXX",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(kw_tmp)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_expr();
+    test_md();
+    test_src();
+    test_python();
+    test_kinds();
+    test_facts();
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", kw_tmp);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", kw_tmp);
+    return kw_test_result("test_render_unit");
+}
