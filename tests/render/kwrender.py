@@ -1,0 +1,162 @@
+"""kwrender.py: shared helpers of the renderer's corpus tests (tests/render/).
+
+Ground truth never comes from kwalk's own output: markers are resolved by
+scripts/kw-markers.py, Python ops by grepping tests/corpus/ops/*.py here,
+expectations come from tests/corpus/expected.json, and source lines are read
+from the files. kwalk is only run to produce what is being checked.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+try:
+    import yaml
+except ImportError:  # pragma: no cover - CMake picks a python3 that has it
+    sys.stderr.write("kwrender: PyYAML is missing (Debian: python3-yaml)\n")
+    sys.exit(77)
+
+YamlLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def parse_args():
+    p = argparse.ArgumentParser()
+    p.add_argument("--kwalk", required=True)
+    p.add_argument("--corpus-out", required=True, help="the kw_corpus output (NAME.o.kwalk.yaml)")
+    p.add_argument("--corpus-src", required=True, help="tests/corpus")
+    p.add_argument("--scripts", required=True, help="scripts/ (kw-markers.py)")
+    p.add_argument("--keep", action="store_true")
+    return p.parse_args()
+
+
+class Checker:
+    def __init__(self, name):
+        self.name = name
+        self.failures = []
+        self.checks = 0
+
+    def check(self, cond, what):
+        self.checks += 1
+        if not cond:
+            self.failures.append(what)
+            print("FAIL:", what, file=sys.stderr)
+        return cond
+
+    def finish(self):
+        if self.failures:
+            print(f"{self.name}: {len(self.failures)} of {self.checks} checks failed", file=sys.stderr)
+            sys.exit(1)
+        print(f"{self.name}: {self.checks} checks passed")
+        sys.exit(0)
+
+
+def run(cmd, cwd=None):
+    p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, errors="replace")
+    return p.returncode, p.stdout, p.stderr
+
+
+def markers(args):
+    """{id: (kind, absolute file, line)} from scripts/kw-markers.py."""
+    rc, out, err = run([sys.executable, os.path.join(args.scripts, "kw-markers.py"), args.corpus_src])
+    if rc != 0:
+        sys.exit(f"kw-markers.py failed: {err}")
+    m = json.loads(out)
+    return {k: (v["kind"], os.path.join(os.path.abspath(args.corpus_src), v["file"]), v["line"])
+            for k, v in m.items()}
+
+
+def expected(args):
+    with open(os.path.join(args.corpus_src, "expected.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
+_lines_cache = {}
+
+
+def file_lines(path):
+    if path not in _lines_cache:
+        try:
+            with open(path, encoding="utf-8") as f:
+                _lines_cache[path] = f.read().split("\n")
+        except OSError:
+            _lines_cache[path] = None
+    return _lines_cache[path]
+
+
+def python_ops(args):
+    """Every `@compile_ops(...)` decorator of ops/*.py, found by grep:
+    {def name: (absolute file, decorator line, def line)}."""
+    ops = {}
+    d = os.path.join(os.path.abspath(args.corpus_src), "ops")
+    for name in sorted(os.listdir(d)):
+        if not name.endswith(".py"):
+            continue
+        path = os.path.join(d, name)
+        lines = file_lines(path)
+        for i, text in enumerate(lines):
+            if not re.match(r"\s*@compile_ops\(", text):
+                continue
+            for j in range(i + 1, len(lines)):
+                m = re.match(r"\s*def\s+(\w+)", lines[j])
+                if m:
+                    ops[m.group(1)] = (path, i + 1, j + 1)
+                    break
+    return ops
+
+
+def build_index(args, tmp):
+    """`kwalk index` of the corpus sidecars, in YAML (so the test can read it)."""
+    db = os.path.join(tmp, "corpus-index.yaml")
+    rc, out, err = run([args.kwalk, "index", args.corpus_out, "-o", db])
+    if rc != 0:
+        sys.exit(f"kwalk index failed: {err}")
+    with open(db, encoding="utf-8") as f:
+        return db, yaml.load(f, Loader=YamlLoader)
+
+
+def split_args(printed):
+    """'ns::k<float, a<b, c>, 3>' -> ('ns::k', ['float', 'a<b, c>', '3'])."""
+    lt = printed.find("<")
+    if lt < 0:
+        return printed, []
+    name, inner = printed[:lt], printed[lt + 1:printed.rfind(">")]
+    out, depth, cur = [], 0, ""
+    for ch in inner:
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return name, out
+
+
+def base_name(printed):
+    """Unqualified name without template arguments; None for operators/lambdas."""
+    if "(lambda" in printed or "operator" in printed:
+        return None
+    s, depth = "", 0
+    for ch in printed:
+        if ch == "<":
+            depth += 1
+        elif ch == ">" and depth:
+            depth -= 1
+        elif not depth:
+            s += ch
+    return s.split("::")[-1] or None
+
+
+def has_word(text, word):
+    return re.search(r"(?<![A-Za-z0-9_])" + re.escape(word) + r"(?![A-Za-z0-9_])", text) is not None
+
+
+def mkdtemp(args, prefix):
+    return tempfile.mkdtemp(prefix=prefix)
