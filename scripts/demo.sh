@@ -2,7 +2,9 @@
 # demo.sh: the main job on a fresh Debian 12 machine. Installs what is needed,
 # builds libkwalk.so and kwalk, compiles the bundled example kernels
 # (tests/corpus, aiter style) with the plugin for gfx942 and gfx950, gathers
-# their sidecars into one index and shows what was captured.
+# their sidecars into one index, shows what was captured, renders a walkthrough
+# of every kernel instantiation into $BUILD/walkthroughs/ and prints the known
+# kernel -> Python entry -> C++ entry -> launch -> device code map.
 #   scripts/demo.sh [BUILD_DIR]      (default: build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,3 +22,12 @@ ls -1 "$OUT"/*.kwalk.yaml
 echo
 echo "== Kernel instantiations, their launch sites and entry points =="
 "$BUILD/renderer/kwalk" list --db "$OUT/kwalk-index.yaml"
+echo
+echo "== Walkthroughs (one per instantiation, grouped by template in index.md) =="
+"$BUILD/renderer/kwalk" render --all --db "$OUT/kwalk-index.yaml" -o "$BUILD/walkthroughs" \
+  --root "$PWD" --python-root tests/corpus/ops
+echo
+echo "== Known kernel -> Python entry -> C++ entry -> launch site -> device code =="
+"$BUILD/renderer/kwalk" map --db "$OUT/kwalk-index.yaml" --root "$PWD" --python-root tests/corpus/ops
+echo
+echo "Walkthroughs: $BUILD/walkthroughs/index.md"
