@@ -6,7 +6,9 @@
  * A PATH that is a file is read as a sidecar whatever its name; a directory is
  * searched recursively for *.kwalk.yaml (entries sorted by name, symbolic
  * links to directories not followed, like find). A file reached twice (same
- * real path) is read once. No sidecar found at all is an error. */
+ * real path) is read once. No sidecar found at all is an error. Sidecars are
+ * parsed on a few threads ($KWALK_JOBS, default the CPUs) and added in the
+ * order found. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <dirent.h>
 #include <errno.h>
@@ -18,6 +20,7 @@
 
 #include "kw_cli.h"
 #include "kw_index.h"
+#include "kw_pool.h"
 
 #ifndef KWALK_VERSION
 #define KWALK_VERSION "unknown"
@@ -129,23 +132,55 @@ static kw_index_format kw_format_of(const char *path) {
     return KW_INDEX_PACKED;
 }
 
+/* Sidecars are parsed on a few threads (kw_pool.h) and added to the index in
+ * the order found, so the index does not depend on the thread count. */
+typedef struct kw_slot {
+    kw_sidecar sc;
+    kw_status st;
+    kw_err err;
+} kw_slot;
+
+typedef struct kw_build_ctx {
+    const kw_found *f;
+    kw_slot *slots;
+    kw_index *ix;
+    size_t launches, entries;
+    int rc;
+} kw_build_ctx;
+
+static void kw_build_parse(void *ctx, unsigned worker, size_t i) {
+    kw_build_ctx *b = ctx;
+    (void)worker;
+    b->slots[i].st = kw_sidecar_read_file(&b->slots[i].sc, b->f->paths.v[i], &b->slots[i].err);
+}
+
+static int kw_build_add(void *ctx, size_t i) {
+    kw_build_ctx *b = ctx;
+    kw_slot *s = &b->slots[i];
+    if (s->st != KW_OK || kw_index_add(b->ix, &s->sc, b->f->paths.v[i], &s->err) != KW_OK)
+        b->rc = kw_cli_fail(&s->err);
+    b->launches += s->sc.launches.n;
+    b->entries += s->sc.entries.n;
+    kw_sidecar_free(&s->sc);
+    return b->rc;
+}
+
 static int kw_build(const kw_found *f, const char *out, kw_index_format format) {
     kw_index ix;
     kw_index_init(&ix);
     ix.producer.name = "kwalk";
     ix.producer.version = KWALK_VERSION;
     kw_err err;
-    int rc = KW_EXIT_OK;
-    size_t launches = 0, entries = 0;
-    for (size_t i = 0; i < f->paths.n && rc == KW_EXIT_OK; i++) {
-        kw_sidecar sc;
-        if (kw_sidecar_read_file(&sc, f->paths.v[i], &err) != KW_OK ||
-            kw_index_add(&ix, &sc, f->paths.v[i], &err) != KW_OK)
-            rc = kw_cli_fail(&err);
-        launches += sc.launches.n;
-        entries += sc.entries.n;
-        kw_sidecar_free(&sc);
-    }
+    kw_build_ctx b = {f, calloc(f->paths.n + 1, sizeof(kw_slot)), &ix, 0, 0, KW_EXIT_OK};
+    if (!b.slots)
+        return kw_cli_failf("out of memory");
+    unsigned threads = kw_pool_threads();
+    int rc = kw_pool_run(f->paths.n, threads, 4 * (size_t)threads, kw_build_parse, kw_build_add, &b);
+    /* sidecars parsed ahead of a failure are freed here */
+    for (size_t i = 0; i < f->paths.n; i++)
+        kw_sidecar_free(&b.slots[i].sc);
+    free(b.slots);
+    size_t launches = b.launches, entries = b.entries;
     if (rc == KW_EXIT_OK && kw_index_write_file(&ix, out, format, &err) != KW_OK)
         rc = kw_cli_fail(&err);
     if (rc == KW_EXIT_OK) {

@@ -19,6 +19,7 @@
 #include "kw_app.h"
 #include "kw_cli.h"
 #include "kw_fs.h"
+#include "kw_pool.h"
 #include "kw_render.h"
 
 static const char kw_render_usage[] =
@@ -211,17 +212,6 @@ static int kw_pick(const kw_model *m, const kw_render_cli *c, size_t *out) {
 
 /* ---- writing ------------------------------------------------------------------------------ */
 
-static int kw_write_file(const char *path, const kw_buf *b) {
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return kw_cli_failf("%s: %s", path, strerror(errno));
-    bool ok = fwrite(b->ptr ? b->ptr : "", 1, b->len, f) == b->len;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok)
-        return kw_cli_failf("%s: %s", path, strerror(errno ? errno : EIO));
-    return KW_EXIT_OK;
-}
-
 /* A page name: the printed name with [A-Za-z0-9_.-] kept and runs of anything
  * else as one '_', at most 80 characters, then '-' and 8 hex digits of a hash
  * of the symbol (so names stay unique), ".md". */
@@ -249,6 +239,48 @@ static const char *kw_page_name(kw_arena *a, const kw_mkernel *mk) {
     return kw_arena_printf(a, "%.*s-%08x.md", (int)n, buf, h);
 }
 
+/* --all: pages are rendered and written on a few threads (kw_pool.h), each
+ * with its own render context and source cache; the model is read-only once
+ * every launch's paths are cached. */
+typedef struct kw_all_worker {
+    kw_render r;
+    kw_srcs srcs;
+    kw_buf page;
+} kw_all_worker;
+
+typedef struct kw_all {
+    kw_app *app;
+    const char *dir;
+    kw_all_worker *w;
+    kw_status *st;
+    kw_err *err;
+} kw_all;
+
+static void kw_all_work(void *ctx, unsigned worker, size_t i) {
+    kw_all *a = ctx;
+    kw_all_worker *w = &a->w[worker];
+    kw_buf_reset(&w->page);
+    a->st[i] = kw_render_kernel(&w->r, i, &w->page, &a->err[i]);
+    if (a->st[i] != KW_OK)
+        return;
+    char *path = kw_arena_printf(&w->r.scratch, "%s/%s", a->dir, a->app->model.kernels.v[i].page);
+    FILE *f = path ? fopen(path, "wb") : NULL;
+    if (!f) {
+        a->st[i] = kw_fail(&a->err[i], "%s: %s", path ? path : a->dir,
+                           path ? strerror(errno) : "out of memory");
+        return;
+    }
+    bool ok = fwrite(w->page.ptr ? w->page.ptr : "", 1, w->page.len, f) == w->page.len;
+    ok = (fclose(f) == 0) && ok;
+    if (!ok)
+        a->st[i] = kw_fail(&a->err[i], "%s: %s", path, strerror(errno ? errno : EIO));
+}
+
+static int kw_all_done(void *ctx, size_t i) {
+    kw_all *a = ctx;
+    return a->st[i] == KW_OK ? KW_EXIT_OK : kw_cli_fail(&a->err[i]);
+}
+
 static int kw_render_all(kw_app *app, kw_render *r, const char *dir) {
     kw_err err;
     if (kw_fs_mkdirs(dir, &err) != KW_OK)
@@ -257,20 +289,33 @@ static int kw_render_all(kw_app *app, kw_render *r, const char *dir) {
     for (size_t i = 0; i < m->kernels.n; i++)
         if (!(m->kernels.v[i].page = kw_page_name(&m->arena, &m->kernels.v[i])))
             return kw_cli_failf("out of memory");
-    kw_buf b;
-    kw_buf_init(&b);
+    if (kw_model_cache_paths(m, &err) != KW_OK)
+        return kw_cli_fail(&err);
+    unsigned threads = kw_pool_threads();
+    kw_all a = {app, dir, calloc(threads, sizeof(kw_all_worker)),
+                calloc(m->kernels.n + 1, sizeof(kw_status)), calloc(m->kernels.n + 1, sizeof(kw_err))};
     int rc = KW_EXIT_OK;
-    for (size_t i = 0; i < m->kernels.n && rc == KW_EXIT_OK; i++) {
-        kw_buf_reset(&b);
-        if (kw_render_kernel(r, i, &b, &err) != KW_OK) {
-            rc = kw_cli_fail(&err);
-            break;
+    if (!a.w || !a.st || !a.err) {
+        rc = kw_cli_failf("out of memory");
+    } else {
+        for (unsigned t = 0; t < threads; t++) {
+            kw_srcs_init(&a.w[t].srcs);
+            kw_buf_init(&a.w[t].page);
+            kw_render_init(&a.w[t].r, m, &a.w[t].srcs, r->providers, r->gpus, r->notes, r->o);
         }
-        char *path = kw_arena_printf(&r->scratch, "%s/%s", dir, m->kernels.v[i].page);
-        rc = path ? kw_write_file(path, &b) : kw_cli_failf("out of memory");
+        rc = kw_pool_run(m->kernels.n, threads, 8 * (size_t)threads, kw_all_work, kw_all_done, &a);
+        for (unsigned t = 0; t < threads; t++) {
+            kw_render_free(&a.w[t].r);
+            kw_srcs_free(&a.w[t].srcs);
+            kw_buf_free(&a.w[t].page);
+        }
     }
+    free(a.w);
+    free(a.st);
+    free(a.err);
     if (rc == KW_EXIT_OK) {
-        kw_buf_reset(&b);
+        kw_buf b;
+        kw_buf_init(&b);
         kw_render_index(r, &b);
         char *path = kw_arena_printf(&r->scratch, "%s/index.md", dir);
         if (b.oom || !path)
@@ -281,8 +326,8 @@ static int kw_render_all(kw_app *app, kw_render *r, const char *dir) {
             printf("%s: %zu walkthroughs and index.md\n", dir, m->kernels.n);
         if (rc == KW_EXIT_OK)
             rc = kw_cli_flush_stdout();
+        kw_buf_free(&b);
     }
-    kw_buf_free(&b);
     return rc;
 }
 

@@ -251,6 +251,10 @@ static int kw_path_cmp(const void *a, const void *b) {
 }
 
 kw_status kw_model_paths(kw_model *m, size_t li, kw_arena *a, kw_mpaths *out, kw_err *err) {
+    if (m->lpaths) {
+        *out = m->lpaths[li];
+        return KW_OK;
+    }
     memset(out, 0, sizeof(*out));
     size_t target = m->launches.v[li].node;
     if (target == KW_NONE)
@@ -297,5 +301,18 @@ kw_status kw_model_paths(kw_model *m, size_t li, kw_arena *a, kw_mpaths *out, kw
             u = m->calls.v[ci].to;
         }
     }
+    return KW_OK;
+}
+
+kw_status kw_model_cache_paths(kw_model *m, kw_err *err) {
+    if (m->lpaths)
+        return KW_OK;
+    kw_mpaths *p = kw_arena_alloc(&m->arena, (m->launches.n + 1) * sizeof(kw_mpaths));
+    if (!p)
+        return kw_oom(err);
+    for (size_t i = 0; i < m->launches.n; i++)
+        if (kw_model_paths(m, i, &m->arena, &p[i], err) != KW_OK)
+            return KW_ERR;
+    m->lpaths = p;
     return KW_OK;
 }

@@ -51,6 +51,18 @@ typedef struct kw_mgroup {
     KW_ARRAY(size_t) kernels; /* in kernel order */
 } kw_mgroup;
 
+/* One way an entry point reaches a launch: the calls from the entry's
+ * function to the launching function (empty when the entry's function is the
+ * launching function itself). */
+typedef struct kw_mpath {
+    size_t entry;
+    KW_ARRAY(size_t) calls;
+} kw_mpath;
+
+typedef struct kw_mpaths {
+    KW_ARRAY(kw_mpath) v; /* in entry order */
+} kw_mpaths;
+
 typedef struct kw_model {
     kw_arena arena;
     const kw_index *ix;
@@ -70,6 +82,9 @@ typedef struct kw_model {
     size_t *next_call, *queue;
     /* Python ops (optional) */
     const kw_py_ops *py;
+    /* kw_model_cache_paths: every launch's paths, computed once (read-only
+     * afterwards, so renders on several threads can share the model) */
+    kw_mpaths *lpaths;
 } kw_model;
 
 /* Join ix (and the Python ops of py, which may be NULL) into m. */
@@ -78,20 +93,11 @@ void kw_model_free(kw_model *m);
 
 const kw_mkernel *kw_model_kernel(const kw_model *m, const char *symbol);
 
-/* One way an entry point reaches a launch: the calls from the entry's
- * function to the launching function (empty when the entry's function is the
- * launching function itself). */
-typedef struct kw_mpath {
-    size_t entry;
-    KW_ARRAY(size_t) calls;
-} kw_mpath;
-
-typedef struct kw_mpaths {
-    KW_ARRAY(kw_mpath) v; /* in entry order */
-} kw_mpaths;
-
 /* Every entry point reaching launch li, each with a shortest call path;
- * arrays in arena a. */
+ * arrays in arena a (or the cached ones, after kw_model_cache_paths). Not
+ * thread-safe unless the paths are cached. */
 kw_status kw_model_paths(kw_model *m, size_t li, kw_arena *a, kw_mpaths *out, kw_err *err);
+/* Compute the paths of every launch once, in the model's arena. */
+kw_status kw_model_cache_paths(kw_model *m, kw_err *err);
 
 #endif

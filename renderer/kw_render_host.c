@@ -393,6 +393,37 @@ static void kw_host_statement(kw_render *r, const kw_mlaunch *ml) {
     kw_buf_puts(o, ", at ");
     kw_r_kloc(r, &l->location);
     kw_buf_puts(o, ":\n\n");
+    /* a launch inside a kernel library's header (the sidecar's `library` and
+     * `site`, when this build's schema has them): location is the user's
+     * call into the library, site the <<<>>> itself */
+    kw_rv lv = kw_rv_launch(l);
+    const char *library = kw_rv_str(kw_rv_get(lv, "library"));
+    const kw_loc *site = kw_rv_loc(kw_rv_get(lv, "site"));
+    if (library) {
+        kw_buf_puts(o, "The `<<<>>>` itself is inside the kernel library ");
+        kw_md_code(o, library, false);
+        if (site && site->file) {
+            kw_buf_puts(o, ", at ");
+            kw_r_kloc(r, site);
+            kw_r_ref(r, site->file, site->line, "launch", library);
+        }
+        kw_buf_puts(o, "; the launch is attributed to the first call outside the library, "
+                       "quoted here:\n\n");
+        if (kw_r_check(r, l->location.file, l->location.line, NULL, false, "the call"))
+            kw_r_quote(r, l->location.file, l->location.line,
+                       kw_src_stmt_end(kw_src_get(r->srcs, l->location.file), l->location.line,
+                                       l->location.column, 30),
+                       "cpp");
+        if (site && site->file &&
+            kw_r_check(r, site->file, site->line, NULL, false, "the library's launch")) {
+            kw_buf_puts(o, "The library's launch statement:\n\n");
+            kw_r_quote(r, site->file, site->line,
+                       kw_src_stmt_end(kw_src_get(r->srcs, site->file), site->line, site->column,
+                                       30),
+                       "cpp");
+        }
+        return;
+    }
     /* the line must still hold the kernel's name (or the launching macro's) */
     const char *name = kw_r_base_name(r, r->mk->name);
     const char *token = name;
