@@ -20,7 +20,8 @@
     X(list, "[--db FILE]", "list kernel instantiations with their launch sites and entry points")  \
     X(render, "KERNEL | --all -o DIR", "write a kernel's walkthrough (Markdown), or all of them")  \
     X(map, "[--db FILE]", "the kernel -> Python entry -> C++ entry -> launch -> device table") \
-    X(isa, "FILE... [--kernel NAME]", "kernels, resources and ISA of code objects (no source needed)")
+    X(isa, "FILE... [--kernel NAME]", "kernels, resources and ISA of code objects (no source needed)") \
+    X(trace, "FILE [--db FILE]", "join a rocprofv3 kernel trace to instantiations: time, launches, bandwidth")
 
 #define KW_DECLARE(name, args, summary) int kw_cmd_##name(int argc, char **argv);
 KW_COMMANDS(KW_DECLARE)
