@@ -6,6 +6,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DebugProgramInstruction.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -173,6 +174,77 @@ kw_ir_loc locationOf(Ctx &C, const DILocation *DL) {
     return L;
 }
 
-kw_ir_loc location(Ctx &C, const Instruction *I) { return locationOf(C, I->getDebugLoc().get()); }
+static const DILocation *ownLoc(const Instruction *I) {
+    const DILocation *DL = I->getDebugLoc().get();
+    return DL && DL->getLine() ? DL : nullptr;
+}
+
+// The pointer operand of a memory access (the first pointer argument of a call).
+static const Value *pointerOperand(const Instruction *I) {
+    if (const auto *L = dyn_cast<LoadInst>(I))
+        return L->getPointerOperand();
+    if (const auto *S = dyn_cast<StoreInst>(I))
+        return S->getPointerOperand();
+    if (const auto *R = dyn_cast<AtomicRMWInst>(I))
+        return R->getPointerOperand();
+    if (const auto *X = dyn_cast<AtomicCmpXchgInst>(I))
+        return X->getPointerOperand();
+    if (const auto *CB = dyn_cast<CallBase>(I))
+        for (const Value *A : CB->args())
+            if (A->getType()->isPointerTy() || A->getType()->isVectorTy())
+                return A;
+    return nullptr;
+}
+
+kw_ir_loc location(Ctx &C, const Instruction *I) {
+    if (const DILocation *DL = ownLoc(I))
+        return locationOf(C, DL);
+    if (!I->getFunction()->getSubprogram())
+        return kw_ir_loc{};
+    // borrowed: the debug records just before it (the variables of the code
+    // it came from, e.g. an inlined helper's), the address computation, the
+    // value, the first user
+    const Instruction *Cur = I;
+    for (int Steps = 0; Cur && Steps < 4; Steps++, Cur = Cur->getPrevNode()) {
+        const DILocation *Best = nullptr;
+        for (const DbgRecord &R : Cur->getDbgRecordRange())
+            if (const DILocation *DL = R.getDebugLoc().get(); DL && DL->getLine())
+                Best = DL;
+        if (Best) {
+            kw_ir_loc L = locationOf(C, Best);
+            L.from = "debug_record";
+            return L;
+        }
+        if (Cur != I && ownLoc(Cur))
+            break; // records further back belong to other code
+    }
+    const Value *P = pointerOperand(I);
+    for (int Steps = 0; P && Steps < 6; Steps++) {
+        const auto *PI = dyn_cast<Instruction>(P);
+        if (!PI)
+            break;
+        if (const DILocation *DL = ownLoc(PI)) {
+            kw_ir_loc L = locationOf(C, DL);
+            L.from = "address";
+            return L;
+        }
+        P = isa<GetElementPtrInst>(PI) || isa<CastInst>(PI) ? PI->getOperand(0) : nullptr;
+    }
+    for (const Value *Op : I->operands())
+        if (const auto *OI = dyn_cast<Instruction>(Op))
+            if (const DILocation *DL = ownLoc(OI)) {
+                kw_ir_loc L = locationOf(C, DL);
+                L.from = "value";
+                return L;
+            }
+    for (const User *U : I->users())
+        if (const auto *UI = dyn_cast<Instruction>(U))
+            if (const DILocation *DL = ownLoc(UI)) {
+                kw_ir_loc L = locationOf(C, DL);
+                L.from = "user";
+                return L;
+            }
+    return kw_ir_loc{};
+}
 
 } // namespace kwir

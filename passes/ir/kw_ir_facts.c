@@ -215,6 +215,10 @@ static void put_loc(FILE *o, int ind, const kw_ir_loc *l) {
     fputs("location: ", o);
     put_frame(o, &l->frames.v[0]);
     fputc('\n', o);
+    if (l->from) {
+        pad(o, ind);
+        fprintf(o, "location_from: %s\n", l->from);
+    }
     if (l->frames.n > 1) {
         pad(o, ind);
         fputs("inlined_at: [", o);

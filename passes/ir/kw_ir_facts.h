@@ -64,6 +64,13 @@ typedef struct kw_ir_frame {
  * frames.n == 0: the instruction has no debug location (compile without -g). */
 typedef struct kw_ir_loc {
     KW_ARRAY(kw_ir_frame) frames;
+    /* NULL: the instruction's own location. When the optimizer dropped it (it
+     * does for loads and stores it rewrites), the nearest one is borrowed and
+     * this says from where: "debug_record" (the variable records just before
+     * it, from the code it was generated from), "address" (the address
+     * computation), "value" (the stored or moved value), "user" (the first use
+     * of the result). */
+    const char *from;
 } kw_ir_loc;
 
 /* ---- kernel parameters ------------------------------------------------------ */

@@ -5,17 +5,21 @@
 // analyses), names parameters from the IR/debug info (or --names), and prints
 // the facts as YAML:
 //
-//   kwir-dump [--own-analyses] [--function SYMBOL] [--names a,b,c] [--time] FILE.bc|FILE.ll
+//   kwir-dump [--own-analyses] [--function SYMBOL] [--names a,b,c] [--time]
+//             [-o OUT.bc] FILE.bc|FILE.ll
 //
 // --time prints, on stderr, the seconds spent in the analysis proper (module
-// loading excluded), for scripts/bench-ir.sh-style comparisons.
+// loading excluded), for tests/ir/bench_ir.sh. -o writes the module back as
+// bitcode after the analysis, so a test can check that nothing changed.
 #include "kw_ir_analyze.h"
 
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -29,13 +33,15 @@ using namespace llvm;
 
 int main(int argc, char **argv) {
     bool Own = false, Time = false;
-    const char *Only = nullptr, *File = nullptr;
+    const char *Only = nullptr, *File = nullptr, *OutBc = nullptr;
     std::vector<std::string> Names;
     for (int I = 1; I < argc; I++) {
         if (!strcmp(argv[I], "--own-analyses"))
             Own = true;
         else if (!strcmp(argv[I], "--time"))
             Time = true;
+        else if (!strcmp(argv[I], "-o") && I + 1 < argc)
+            OutBc = argv[++I];
         else if (!strcmp(argv[I], "--function") && I + 1 < argc)
             Only = argv[++I];
         else if (!strcmp(argv[I], "--names") && I + 1 < argc) {
@@ -46,7 +52,7 @@ int main(int argc, char **argv) {
                 Names.push_back(P.str());
         } else if (argv[I][0] == '-') {
             fprintf(stderr, "usage: kwir-dump [--own-analyses] [--function SYMBOL] [--names a,b] "
-                            "[--time] FILE.bc|FILE.ll\n");
+                            "[--time] [-o OUT.bc] FILE.bc|FILE.ll\n");
             return 2;
         } else
             File = argv[I];
@@ -110,6 +116,15 @@ int main(int argc, char **argv) {
     if (verifyModule(*M, &errs())) {
         fprintf(stderr, "kwir-dump: the module no longer verifies\n");
         Rc = 1;
+    }
+    if (OutBc) {
+        std::error_code EC;
+        raw_fd_ostream OS(OutBc, EC, sys::fs::OF_None);
+        if (EC) {
+            fprintf(stderr, "kwir-dump: %s: %s\n", OutBc, EC.message().c_str());
+            return 1;
+        }
+        WriteBitcodeToFile(*M, OS, /*ShouldPreserveUseListOrder=*/true);
     }
     if (Time)
         fprintf(stderr, "kwir-dump: analysis %.6f s\n", Seconds);

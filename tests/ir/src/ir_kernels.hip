@@ -80,8 +80,8 @@ __global__ void loops_kernel(const float* __restrict__ a, float* __restrict__ ou
 __global__ void __launch_bounds__(64) xlane_kernel(const float* __restrict__ in, float* __restrict__ out) {
   const int t = threadIdx.x;
   float v = in[t];
-  for (int m = 32; m >= 1; m >>= 1)  // KWIR:XLANE xlane.butterfly
-    v += __shfl_xor(v, m);
+  for (int m = 32; m >= 1; m >>= 1)
+    v += __shfl_xor(v, m);  // KWIR:XLANE xlane.butterfly
   out[t] = v;
   int w = static_cast<int>(in[64 + t]);
   w = w + __builtin_amdgcn_ds_swizzle(w, 0x041f);              // KWIR:XLANE xlane.swizzle

@@ -1,0 +1,57 @@
+#!/bin/sh
+# gen_ir.sh: the inputs of the IR-analysis tests, generated at test time into
+# $KWIR_WORK (nothing binary is committed). For each corpus TU and
+# tests/ir/src/ir_kernels.hip: optimized device bitcode (the IR the plugin's
+# OptimizerLast pass sees: -O3 with aiter's flags, --cuda-device-only,
+# -emit-llvm), its llvm-dis text, and kwir-dump's YAML; variants with -g and
+# -gline-tables-only, gfx950, the analysis' own analyses (no
+# FunctionAnalysisManager), the module written back after the analysis, and
+# the code object of ir_kernels.hip with its llvm-objdump disassembly.
+#
+# Environment: KWIR_DUMP (kwir-dump), KWIR_WORK, KWIR_SRC (tests/ir),
+# KWIR_CORPUS (tests/corpus), KWIR_FLAGS (a file of compile flags, one per
+# line), LLVM_BIN.
+set -eu
+: "${KWIR_DUMP:?}" "${KWIR_WORK:?}" "${KWIR_SRC:?}" "${KWIR_CORPUS:?}" "${KWIR_FLAGS:?}" "${LLVM_BIN:?}"
+mkdir -p "$KWIR_WORK"
+cd "$KWIR_WORK"
+rm -f ./*.bc ./*.ll ./*.yaml ./*.co ./*.s ./*.err
+
+CXX="$LLVM_BIN/clang++"
+FLAGS=$(cat "$KWIR_FLAGS" | tr '\n' ' ')
+
+# name source arch extra-flags...
+compile() {
+    name=$1 src=$2 arch=$3
+    shift 3
+    # shellcheck disable=SC2086
+    "$CXX" -x hip $FLAGS --cuda-device-only --offload-arch="$arch" -emit-llvm -c "$@" \
+        -o "$name.bc" "$src" 2> "$name.err" || { cat "$name.err" >&2; exit 1; }
+    "$LLVM_BIN/llvm-dis" "$name.bc" -o "$name.ll"
+    "$KWIR_DUMP" -o "$name.after.bc" "$name.bc" > "$name.yaml"
+}
+
+for tu in rmsnorm_quant_kernels rope_kernels cache_kernels sample_kernels; do
+    compile "$tu.gfx942" "$KWIR_CORPUS/$tu.hip" gfx942 &
+    compile "$tu.gfx942.g" "$KWIR_CORPUS/$tu.hip" gfx942 -g
+    wait
+done
+compile ir_kernels.gfx942 "$KWIR_SRC/src/ir_kernels.hip" gfx942 &
+compile ir_kernels.gfx942.g "$KWIR_SRC/src/ir_kernels.hip" gfx942 -g
+wait
+compile rmsnorm_quant_kernels.gfx942.gl "$KWIR_CORPUS/rmsnorm_quant_kernels.hip" gfx942 -gline-tables-only &
+compile rmsnorm_quant_kernels.gfx950 "$KWIR_CORPUS/rmsnorm_quant_kernels.hip" gfx950
+wait
+compile ir_kernels.gfx950 "$KWIR_SRC/src/ir_kernels.hip" gfx950
+
+# the analysis without a FunctionAnalysisManager must say the same
+for name in rmsnorm_quant_kernels.gfx942 sample_kernels.gfx942 ir_kernels.gfx942; do
+    "$KWIR_DUMP" --own-analyses "$name.bc" > "$name.own.yaml"
+done
+
+# the code object of ir_kernels.hip, for the disassembler's view of the controls
+# shellcheck disable=SC2086
+"$CXX" -x hip $FLAGS --cuda-device-only --offload-arch=gfx942 --no-gpu-bundle-output -c \
+    -o ir_kernels.gfx942.co "$KWIR_SRC/src/ir_kernels.hip"
+"$LLVM_BIN/llvm-objdump" -d --mcpu=gfx942 ir_kernels.gfx942.co > ir_kernels.gfx942.s
+echo "gen_ir: $(ls ./*.yaml | wc -l) YAML files in $KWIR_WORK"
