@@ -1,14 +1,26 @@
 /* cmd_isa.c: `kwalk isa FILE...`: the ISA side of a walkthrough for code
- * objects with no source at hand (aiter's precompiled hsa/<arch>/*.co ASM
+ * objects with no source at hand (aiter's precompiled hsa/<arch>/ .co ASM
  * kernels) or any .o/.so/.hsaco/bundle: the kernels with their resources and
  * occupancy, or one kernel's listing with instruction classes and DPP
- * patterns, as text or in the sidecar's YAML shape. */
+ * patterns, as text or in the sidecar's YAML shape.
+ *
+ * --format yaml writes, per FILE, one YAML document that is a sidecar
+ * (docs/sidecar-schema.md) with only kernels: the archs values are filled by
+ * kw_co_sidecar_fill, the code the plugin's host job runs, so the keys and
+ * values are those of a plugin-written sidecar for the same code objects.
+ * Several FILEs give several documents ("---" between them). */
 #include <stdio.h>
 #include <string.h>
 
 #include "kw_buf.h"
 #include "kw_cli.h"
+#include "kw_co_sidecar.h"
 #include "kw_codeobj.h"
+#include "kw_sidecar.h"
+
+#ifndef KWALK_VERSION
+#define KWALK_VERSION "unknown"
+#endif
 
 static int kw_isa_help(void) {
     printf("usage: kwalk isa FILE... [--kernel NAME] [--format text|yaml] [--lines]\n\n"
@@ -17,14 +29,35 @@ static int kw_isa_help(void) {
            "Without --kernel: every kernel with its resources and occupancy.\n"
            "With --kernel NAME (a substring of the symbol): that kernel's listing,\n"
            "instruction classes, DPP patterns and memory widths.\n"
-           "--format yaml prints the same facts in the sidecar's shape.\n"
+           "--format yaml prints the same facts in the sidecar's shape (one YAML\n"
+           "document per FILE: kernels[].archs.<arch>).\n"
            "--lines maps instructions to source lines when the code object has\n"
            "line tables.\n");
     return kw_cli_flush_stdout();
 }
 
-static int kw_isa_file(const char *path, const char *kernel, bool yaml, unsigned flags,
-                       kw_buf *out) {
+static int kw_isa_yaml(const char *path, const char *kernel, bool lines, kw_buf *out) {
+    kw_sidecar sc;
+    kw_sidecar_init(&sc);
+    sc.producer.name = "kwalk";
+    sc.producer.version = KWALK_VERSION;
+    sc.tu.object = path;
+    kw_err err;
+    unsigned flags = kernel ? KW_CO_SC_LISTING : 0;
+    if (!lines)
+        flags |= KW_CO_SC_NO_LINES;
+    int rc = KW_EXIT_OK;
+    if (kw_co_sidecar_fill_kernels(&sc, path, flags, kernel, &err) != KW_OK)
+        rc = kw_cli_fail(&err);
+    else if (kernel && !sc.kernels.n)
+        rc = kw_cli_failf("%s: no kernel matches '%s'", path, kernel);
+    else if (kw_sidecar_emit(&sc, out, &err) != KW_OK)
+        rc = kw_cli_fail(&err);
+    kw_sidecar_free(&sc);
+    return rc;
+}
+
+static int kw_isa_text(const char *path, const char *kernel, unsigned flags, kw_buf *out) {
     kw_co_set set;
     kw_co_set_init(&set);
     kw_err err;
@@ -34,12 +67,7 @@ static int kw_isa_file(const char *path, const char *kernel, bool yaml, unsigned
     }
     int rc = KW_EXIT_OK;
     if (!kernel) {
-        if (yaml) {
-            if (kw_co_write_yaml(out, &set, false, flags, &err) != KW_OK)
-                rc = kw_cli_fail(&err);
-        } else {
-            kw_co_write_summary(out, &set);
-        }
+        kw_co_write_summary(out, &set);
         kw_co_set_free(&set);
         return rc;
     }
@@ -53,18 +81,17 @@ static int kw_isa_file(const char *path, const char *kernel, bool yaml, unsigned
             if (!kk->name || !strstr(kk->name, kernel))
                 continue;
             found++;
+            if (!kk->has_code) {
+                kw_buf_printf(out, "kernel %s  (%s, %s)\nno code: no kernel descriptor or entry\n\n",
+                              kk->name, obj->target_id, obj->origin);
+                continue;
+            }
             if (kw_co_disassemble(&set, obj, kk, flags, &l, &err) != KW_OK) {
                 rc = kw_cli_fail(&err);
                 break;
             }
-            if (yaml) {
-                kw_buf_printf(out, "- symbol: %s\n  archs:\n    %s:\n", kk->name,
-                              obj->arch ? obj->arch : "unknown");
-                kw_co_write_arch_yaml(out, 6, obj, kk, &l);
-            } else {
-                kw_co_write_listing(out, &l);
-                kw_buf_putc(out, '\n');
-            }
+            kw_co_write_listing(out, &l);
+            kw_buf_putc(out, '\n');
         }
     }
     kw_co_listing_free(&l);
@@ -85,7 +112,7 @@ int kw_cmd_isa(int argc, char **argv) {
         if (kw_cli_is_help(argv[i]))
             return kw_isa_help();
         if ((m = kw_cli_opt(argc, argv, &i, "--kernel", "-k", &v)) != 0) {
-            if (m < 0)
+            if (m < 0 || !*v)
                 return kw_cli_usage_error("isa", "--kernel needs a name");
             kernel = v;
         } else if ((m = kw_cli_opt(argc, argv, &i, "--format", NULL, &v)) != 0) {
@@ -109,8 +136,15 @@ int kw_cmd_isa(int argc, char **argv) {
     kw_buf_init(&out);
     int rc = KW_EXIT_OK;
     for (int f = 0; f < nfiles && rc == KW_EXIT_OK; f++) {
-        rc = kw_isa_file(files[f], kernel, yaml, flags, &out);
+        if (yaml && f)
+            kw_buf_puts(&out, "---\n");
+        rc = yaml ? kw_isa_yaml(files[f], kernel, flags & KW_CO_WANT_LINES, &out)
+                  : kw_isa_text(files[f], kernel, flags, &out);
         if (rc == KW_EXIT_OK) {
+            if (out.oom) {
+                rc = kw_cli_failf("%s: out of memory", files[f]);
+                break;
+            }
             fwrite(out.ptr ? out.ptr : "", 1, out.len, stdout);
             kw_buf_reset(&out);
         }
