@@ -401,8 +401,9 @@ static const char *kw_jsymbol_name(kw_trace *t, const kw_json *s) {
     return NULL;
 }
 
-/* The table of kernel_symbols: a list of records with kernel_id, or an object
- * keyed by the id. Records without a name are left out. */
+/* The table of kernel_symbols: a list of records with kernel_id (a record
+ * without one has its position as id), or an object keyed by the id. Records
+ * without a name are left out. */
 static kw_jsym *kw_jsyms(kw_trace *t, const kw_json *syms, size_t *n) {
     *n = 0;
     if (!syms || (syms->type != KW_J_ARR && syms->type != KW_J_OBJ) || !syms->n)
@@ -420,7 +421,7 @@ static kw_jsym *kw_jsyms(kw_trace *t, const kw_json *syms, size_t *n) {
             if (*e || errno || !syms->keys[i][0])
                 continue;
         } else if (!kw_jint(kw_jget(s, "kernel_id"), &id)) {
-            continue;
+            id = (long long)i; /* a list indexed by the id */
         }
         const char *name = kw_jsymbol_name(t, s);
         if (name)
