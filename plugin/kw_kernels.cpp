@@ -118,6 +118,7 @@ class KernelCapture {
         }
         doc(FD);
         attrs(FD);
+        functor(FD);
         walk(FD, 1);
     }
 
@@ -172,6 +173,39 @@ class KernelCapture {
                 HasDefault = TT->hasDefaultArgument();
             TA->defaulted = A.getIsDefaulted() ||
                             (HasDefault && ExplicitArgs >= 0 && (int)I >= ExplicitArgs);
+        }
+    }
+
+    // A trampoline kernel calls operator() of an object whose type is one of
+    // its template arguments (kentry<Kernel, Args> { Kernel{}(args); }): that
+    // type is the kernel the user wrote.
+    void functor(const FunctionDecl *FD) {
+        const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs();
+        const FunctionDecl *Def = nullptr;
+        if (!Args || !FD->hasBody(Def) || !Def)
+            return;
+        std::map<const CXXRecordDecl *, QualType> Candidates;
+        for (const TemplateArgument &A : Args->asArray())
+            if (A.getKind() == TemplateArgument::Type)
+                if (const CXXRecordDecl *R = A.getAsType()->getAsCXXRecordDecl())
+                    Candidates[R->getCanonicalDecl()] = A.getAsType();
+        if (Candidates.empty())
+            return;
+        BodyWalker W;
+        W.TraverseStmt(Def->getBody());
+        for (auto &[Callee, Loc] : W.Calls) {
+            const auto *M = dyn_cast<CXXMethodDecl>(Callee);
+            if (!M || M->getOverloadedOperator() != OO_Call)
+                continue;
+            const CXXRecordDecl *R = M->getParent();
+            auto It = R ? Candidates.find(R->getCanonicalDecl()) : Candidates.end();
+            if (It == Candidates.end())
+                continue;
+            K.functor = C.str(C.typeString(It->second));
+            const FunctionDecl *MD = nullptr;
+            M->hasBody(MD);
+            K.functor_location = C.loc((MD ? MD : M)->getLocation());
+            return;
         }
     }
 

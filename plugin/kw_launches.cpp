@@ -15,6 +15,8 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Lex/Lexer.h"
 
+#include <fnmatch.h>
+
 using namespace clang;
 
 namespace kwalk {
@@ -261,6 +263,40 @@ void chain(CaptureContext &C, kw_launch &L, const FunctionDecl *F, const HostCal
     }
 }
 
+struct LibraryPattern {
+    const char *Name;
+    const char *Glob;
+};
+const LibraryPattern Libraries[] = {
+#include "kw_libraries.inc"
+};
+
+const char *libraryOf(const char *File) {
+    if (!File)
+        return nullptr;
+    for (const LibraryPattern &L : Libraries)
+        if (fnmatch(L.Glob, File, 0) == 0)
+            return L.Name;
+    return nullptr;
+}
+
+// A launch inside a kernel library's header is the library's business; the
+// user asked for it at the first call outside the library.
+void attributeToUser(kw_launch &L) {
+    const char *Lib = libraryOf(L.location.file);
+    if (!Lib)
+        return;
+    for (size_t I = 0; I < L.instantiation_chain.n; I++) {
+        const kw_loc &At = L.instantiation_chain.v[I].location;
+        if (At.file && !libraryOf(At.file)) {
+            L.library = Lib;
+            L.site = L.location;
+            L.location = At;
+            return;
+        }
+    }
+}
+
 } // namespace
 
 bool isLaunchCall(const CallExpr *CE) {
@@ -311,6 +347,7 @@ void recordLaunch(CaptureContext &C, const PendingLaunch &P, const HostCallGraph
     L->function = hostFunctionName(C, Enclosing);
     L->function_symbol = hostSymbol(C, Enclosing);
     chain(C, *L, Enclosing, G);
+    attributeToUser(*L);
     appendGuards(C, L->guards, collectGuards(C, P.Site));
 }
 

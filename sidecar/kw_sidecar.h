@@ -132,6 +132,11 @@ typedef struct kw_kernel {
     const char *name;     /* printed with full template arguments */
     const char *template_name; /* qualified name of the template; NULL if none */
     kw_loc location;      /* definition */
+    /* A trampoline kernel (ck_tile's kentry<Kernel, Args> calling Kernel{}(args)):
+     * the user-level kernel type it runs, printed with its template arguments,
+     * and where that type's operator() is defined. NULL / no location otherwise. */
+    const char *functor;
+    kw_loc functor_location;
     const char *doc;      /* doc comment text, NULL if none */
     KW_ARRAY(kw_template_arg) template_args;
     KW_ARRAY(kw_param) params;
@@ -178,7 +183,12 @@ typedef struct kw_launch {
     const char *kernel;      /* device symbol of the launched kernel */
     const char *kernel_name; /* printed name */
     const char *kind;        /* "triple_chevron", "hipLaunchKernelGGL", "hipLaunchKernel", "other" */
-    kw_loc location;         /* where the user wrote it */
+    kw_loc location;         /* where the user wrote it (or asked for it, see library) */
+    /* When the <<<>>> sits in a kernel library's header (annotations/libraries/):
+     * the library's name and the <<<>>>'s own location; location is then the
+     * first call of the instantiation chain outside the library. */
+    const char *library;
+    kw_loc site;
     KW_ARRAY(kw_macro_expansion) macro_expansions; /* innermost first */
     const char *function;        /* enclosing function as instantiated */
     const char *function_symbol; /* its host mangled name */
