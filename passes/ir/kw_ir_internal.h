@@ -110,6 +110,8 @@ struct Ctx {
     std::vector<const llvm::SCEV *> AccessPtr; // per access: address SCEV (nullptr unknown)
     std::vector<const llvm::Instruction *> AccessInst; // per access: its instruction
     std::vector<const llvm::CallBase *> SBarriers;
+    // activeLanes() per block: lane mask and wave index
+    llvm::DenseMap<const llvm::BasicBlock *, std::pair<uint64_t, unsigned>> ActiveLanes;
     llvm::DenseSet<const llvm::Value *> Dep[NumVars];
     bool DepDone[NumVars] = {};
 

@@ -233,14 +233,28 @@ void activeLanes(Ctx &C, const Instruction *I, uint64_t &Mask, unsigned &WaveIdx
     Mask = All;
     WaveIdx = 0;
     const BasicBlock *BB = I->getParent();
+    auto Cached = C.ActiveLanes.find(BB);
+    if (Cached != C.ActiveLanes.end()) {
+        Mask = Cached->second.first;
+        WaveIdx = Cached->second.second;
+        return;
+    }
+    struct Store {
+        Ctx &C;
+        const BasicBlock *BB;
+        uint64_t &Mask;
+        unsigned &WaveIdx;
+        ~Store() { C.ActiveLanes[BB] = {Mask, WaveIdx}; }
+    } Save{C, BB, Mask, WaveIdx};
     SmallVector<std::pair<const Value *, bool>, 4> Conds;
     DomTreeNode *Node = C.DT.getNode(BB);
     for (DomTreeNode *D = Node ? Node->getIDom() : nullptr; D; D = D->getIDom()) {
         const auto *Br = dyn_cast<BranchInst>(D->getBlock()->getTerminator());
         if (!Br || !Br->isConditional() || Br->getSuccessor(0) == Br->getSuccessor(1))
             continue;
-        if (!dependsOn(C, Br->getCondition(), TidX))
-            continue;
+        int64_t Probe;
+        if (!dependsOn(C, Br->getCondition(), TidX) || !evalLane(C, Br->getCondition(), 0, 0, Probe))
+            continue; // says nothing about lanes, or not a function of the lane alone
         if (C.DT.dominates(BasicBlockEdge(D->getBlock(), Br->getSuccessor(0)), BB))
             Conds.push_back({Br->getCondition(), true});
         else if (C.DT.dominates(BasicBlockEdge(D->getBlock(), Br->getSuccessor(1)), BB))

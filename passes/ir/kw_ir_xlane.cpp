@@ -63,7 +63,6 @@ int64_t constArg(const CallBase *CB, unsigned I) {
 // DPP control -> assembler text and lane map (GFX9 / GFX90A+ / GFX10+).
 std::string decodeDpp(Ctx &C, int64_t Ctrl, int RowMask, int BankMask, bool BoundCtrl, XInfo &X) {
     unsigned W = C.Wave;
-    std::string Name;
     // Src(i): the lane lane i reads, or -1 when out of range
     auto Fill = [&](auto Src) {
         X.HasMap = true;
@@ -127,7 +126,6 @@ std::string decodeDpp(Ctx &C, int64_t Ctrl, int RowMask, int BankMask, bool Boun
             return fmt("row_xmask:%d", N);
         }
     }
-    (void)Name;
     return "";
 }
 
