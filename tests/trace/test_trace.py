@@ -2,9 +2,12 @@
 
 The traces name kernels of the corpus (symbols read from the corpus sidecars
 with PyYAML) the ways rocprofv3 does: mangled (--mangled-kernels), demangled
-(its default; demangled here with binutils' c++filt, not with kwalk's
-demangler), cut short with "..." (unique, and ambiguous), as the bare name
-(--truncate-kernels), plus a kernel the index does not know. Durations and
+(its default; demangled here with binutils' c++filt), cut short with "..."
+(unique, and ambiguous), as the bare name (--truncate-kernels), plus a kernel
+the index does not know. The expected candidates of the ambiguous names are
+computed here from the printed names and the C++ runtime's __cxa_demangle
+(called through ctypes: the demangler rocprofv3 and kwalk use, which may fail
+where c++filt succeeds). Durations and
 launch configurations are drawn at random (fixed seed); the dispatch count,
 total, median, min and max per instantiation and per launch configuration,
 and the grid in workgroups, are computed here independently and compared with
@@ -19,6 +22,7 @@ would make this test say so and skip that check).
 Exit 0 when all checks hold, 1 otherwise, 77 when it cannot run.
 """
 import argparse
+import ctypes
 import glob
 import json
 import math
@@ -82,6 +86,52 @@ def demangle(symbols):
     p = run([cxxfilt], input="\n".join(symbols) + "\n")
     out = p.stdout.splitlines()
     return dict(zip(symbols, out)) if p.returncode == 0 and len(out) == len(symbols) else None
+
+
+def cxa_demangle_all(symbols):
+    """The C++ runtime's __cxa_demangle (libstdc++), as kwalk and rocprofv3 call
+    it; a symbol it cannot demangle maps to None."""
+    try:
+        lib = ctypes.CDLL("libstdc++.so.6")
+    except OSError:
+        return None
+    fn = lib.__cxa_demangle
+    fn.restype = ctypes.c_char_p  # the malloc'd result leaks: a test process
+    fn.argtypes = [ctypes.c_char_p, ctypes.c_void_p, ctypes.c_void_p,
+                   ctypes.POINTER(ctypes.c_int)]
+    out = {}
+    for s in symbols:
+        st = ctypes.c_int(1)
+        r = fn(s.encode(), None, None, ctypes.byref(st))
+        out[s] = r.decode() if st.value == 0 and r else None
+    return out
+
+
+def base_name(name):
+    """rocprofv3's --truncate-kernels rule: the unqualified name before the
+    trailing (...), <...> and [...] groups."""
+    i = len(name)
+    pairs = {")": "(", ">": "<", "]": "["}
+    while i > 0:
+        ch = name[i - 1]
+        if ch == " ":
+            i -= 1
+            continue
+        if ch not in pairs:
+            break
+        depth = 0
+        while i > 0:
+            i -= 1
+            if name[i] == ch:
+                depth += 1
+            elif name[i] == pairs[ch]:
+                depth -= 1
+                if depth == 0:
+                    break
+    stop = i
+    while i > 0 and name[i - 1] not in " :":
+        i -= 1
+    return name[i:stop]
 
 
 def csv_field(v):
@@ -174,8 +224,9 @@ def main():
             for a in (k.get("archs") or {}).values():
                 has_ir |= isinstance(a, dict) and "ir" in a
     dem = demangle(sorted(kernels))
-    if dem is None:
-        print("test_trace: c++filt (binutils) is missing")
+    cxa = cxa_demangle_all(sorted(kernels))
+    if dem is None or cxa is None:
+        print("test_trace: c++filt (binutils) or libstdc++'s __cxa_demangle is missing")
         sys.exit(77)
 
     tmp = tempfile.mkdtemp(prefix="kwalk-trace-test-")
@@ -185,25 +236,32 @@ def main():
         if not c.check(p.returncode == 0, "kwalk index: %s" % p.stderr):
             c.finish()
 
-        # Kernels of the corpus, picked by name (never by line numbers).
-        by_tmpl = {}
-        for sym, k in kernels.items():
-            by_tmpl.setdefault(k.get("template") or k["name"] or sym, []).append(sym)
-        def pick(template, contains):
-            for sym in sorted(by_tmpl.get(template, [])):
-                if contains in kernels[sym]["name"]:
-                    return sym
-            return None
-        k_demangled = pick("kw::greedy_sample_kernel", "<float")
-        k_cut = pick("kw::rope_sbhd_fwd_kernel", "float") or pick("kw::rope_sbhd_fwd_kernel", "")
+        # Kernels of the corpus, picked by symbol (never by line numbers; the
+        # printed name may be absent for a kernel the AST capture missed).
+        def by_sym(*parts):
+            return next((s for s in sorted(kernels) if all(x in s for x in parts)), None)
+        k_demangled = by_sym("20greedy_sample_kernelIfLi")
+        k_cut = by_sym("rope_sbhd_fwd_kernelIf") or by_sym("rope_sbhd_fwd_kernel")
         amb_tmpl = "kw::mix_sample_kernel"
-        # named by its symbol: any kernel of another template (no name needed)
-        others = ("greedy_sample_kernel", "rope_sbhd_fwd_kernel", "mix_sample_kernel")
-        k_mangled = next((s for s in sorted(kernels) if "reshape_and_cache_kernelIf" in s), None) \
-            or next((s for s in sorted(kernels) if not any(o in s for o in others)), None)
-        if not (k_mangled and k_demangled and k_cut and by_tmpl.get(amb_tmpl)):
-            print("test_trace: the corpus lacks the kernels this test names (%r)" % sorted(by_tmpl))
+        k_mangled = by_sym("reshape_and_cache_kernelIf") or by_sym("reshape_and_cache")
+        if not (k_mangled and k_demangled and k_cut and by_sym("17mix_sample_kernel")):
+            print("test_trace: the corpus lacks the kernels this test names (%r)" % sorted(kernels))
             sys.exit(77)
+
+        # What kwalk can compare a trace name with, per kernel: the C++
+        # runtime's demangling (the demangler rocprofv3 and kwalk use; it may
+        # fail where c++filt succeeds, e.g. libstdc++ 12 on DF16b) and the
+        # printed name. The join rules are modelled here on those forms.
+        def forms(sym):
+            out = []
+            if cxa.get(sym):
+                out.append(cxa[sym])
+            if kernels[sym]["name"]:
+                out.append(kernels[sym]["name"])
+            return out
+
+        def unvoid(x):
+            return x[5:] if x.startswith("void ") else x
 
         # Trace names.
         names = {}  # trace name -> expected symbol (None: ambiguous / unknown)
@@ -214,17 +272,15 @@ def main():
         c.check(d_name != k_demangled and "," in d_name, "c++filt demangled %s" % k_demangled)
         names[d_name] = k_demangled
         mangled_of[d_name] = k_demangled
-        # A cut name: long enough to be unique among the demangled names and the
-        # printed ones (with and without the return type: a demangler may fail
-        # where c++filt does not, e.g. libstdc++ 12 on DF16b, __bf16).
+        # A cut name: long enough to be unique among every form of every kernel.
         full = dem[k_cut]
         cut = None
         for n in range(10, len(full)):
             head = full[:n]
-            bare = head[5:] if head.startswith("void ") else head
-            if sum(1 for s in kernels if dem[s].startswith(head)
-                   or kernels[s]["name"].startswith(head)
-                   or kernels[s]["name"].startswith(bare)) == 1:
+            if sum(1 for s in kernels
+                   if dem[s].startswith(head) or any(f.startswith(head) or
+                                                     unvoid(f).startswith(unvoid(head))
+                                                     for f in forms(s))) == 1:
                 cut = head + "..."
                 break
         c.check(cut is not None, "no unique prefix of %r" % full)
@@ -232,12 +288,14 @@ def main():
         mangled_of[cut] = k_cut
         # An ambiguous cut: the template's name and '<'.
         amb = "void %s<..." % amb_tmpl
-        amb_cands = sorted(s for s in kernels if kernels[s]["name"].startswith(amb_tmpl + "<"))
+        head = amb[:-3]
+        amb_cands = sorted(s for s in kernels
+                           if any(f.startswith(head) or f.startswith(unvoid(head))
+                                  for f in forms(s)))
         names[amb] = None
         # --truncate-kernels: the bare name, ambiguous across instantiations.
         base = amb_tmpl.split("::")[-1]
-        base_cands = sorted(s for s in kernels
-                            if kernels[s]["name"].split("<")[0].split("::")[-1] == base)
+        base_cands = sorted(s for s in kernels if forms(s) and base_name(forms(s)[0]) == base)
         names[base] = None
         unknown = "void not_a_corpus_kernel<int>(int*, int)"
         names[unknown] = None
