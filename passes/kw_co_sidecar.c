@@ -213,9 +213,10 @@ static kw_status kw_cosc_listing(kw_arena *a, kw_kernel_arch *arch, const kw_co_
 
     kw_buf text;
     kw_buf_init(&text);
-    /* One row where the location changes, including to "none" (code with
-     * line 0, e.g. compiler-made): a row without location, so that a reader
-     * does not give the previous row's line to that code. */
+    /* One row where the location changes, including to "none": code without
+     * a row in the line table, or with line 0 (DWARF's "no source line", e.g.
+     * compiler-made code) gets a row without location, so that a reader does
+     * not give it the previous row's line. */
     int32_t prev = -2;
     for (size_t i = 0; i < l->insns.n; i++) {
         const kw_co_insn *in = &l->insns.v[i];
@@ -225,8 +226,13 @@ static kw_status kw_cosc_listing(kw_arena *a, kw_kernel_arch *arch, const kw_co_
         if ((in->flags & KW_CO_INSN_TARGET) && in->target_label >= 0)
             kw_buf_printf(&text, "  ; -> L%d", (int)in->target_label);
         kw_buf_putc(&text, '\n');
-        if (l->has_lines && in->loc != prev && (in->loc >= 0 || prev != -2)) {
-            const kw_co_loc *loc = in->loc >= 0 ? &l->locs.v[in->loc] : NULL;
+        int32_t cur = in->loc;
+        const kw_co_loc *loc = cur >= 0 ? &l->locs.v[cur] : NULL;
+        if (loc && (!loc->frames.n || loc->frames.v[0].line == 0)) {
+            loc = NULL;
+            cur = -1;
+        }
+        if (l->has_lines && cur != prev && (cur >= 0 || prev != -2)) {
             kw_isa_line *row = KW_PUSH(a, arch->lines);
             if (!row) {
                 kw_buf_free(&text);
@@ -243,7 +249,7 @@ static kw_status kw_cosc_listing(kw_arena *a, kw_kernel_arch *arch, const kw_co_
                 }
                 kw_cosc_loc(a, at, &loc->frames.v[f]);
             }
-            prev = in->loc;
+            prev = cur;
         }
     }
     if (!l->has_lines)
