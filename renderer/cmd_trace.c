@@ -582,7 +582,11 @@ static void kw_yaml_row(kw_tctx *c, kw_buf *o, const kw_trow *r) {
             else
                 kw_buf_puts(o, "  - grid_workgroups: ~\n    workgroup_size: ~\n");
             if (cfg->arch && !cfg->mixed_arch)
-                kw_buf_printf(o, "    arch: %s\n", cfg->arch);
+            {
+                kw_buf_puts(o, "    arch: ");
+                kw_yq(o, cfg->arch);
+                kw_buf_puts(o, "\n");
+            }
             kw_ystats(o, "    ", cfg->dur.v, cfg->dur.n, cfg->total);
             kw_bytes_result b = kw_bytes_moved(c, r, cfg);
             if (!b.known) {
@@ -592,7 +596,9 @@ static void kw_yaml_row(kw_tctx *c, kw_buf *o, const kw_trow *r) {
                 continue;
             }
             double med = kw_median(cfg->dur.v, cfg->dur.n);
-            kw_buf_printf(o, "    bytes_moved: %.0f\n    ir_arch: %s\n", b.bytes, b.arch);
+            kw_buf_printf(o, "    bytes_moved: %.0f\n    ir_arch: ", b.bytes);
+            kw_yq(o, b.arch);
+            kw_buf_puts(o, "\n");
             if (med > 0) {
                 double tbs = b.bytes / med / 1000.0;
                 kw_buf_printf(o, "    achieved_tbs: %.6g\n", tbs);
@@ -606,7 +612,9 @@ static void kw_yaml_row(kw_tctx *c, kw_buf *o, const kw_trow *r) {
         kw_buf_puts(o, na ? "  peaks:\n" : "  peaks: []\n");
         for (size_t i = 0; i < na; i++) {
             const kw_gpu *g = kw_peak_gpu(c, archs[i]);
-            kw_buf_printf(o, "  - arch: %s\n", archs[i]);
+            kw_buf_puts(o, "  - arch: ");
+            kw_yq(o, archs[i]);
+            kw_buf_puts(o, "\n");
             if (g && g->hbm_tbs > 0) {
                 kw_buf_puts(o, "    gpu: ");
                 kw_yq(o, g->product);
@@ -743,7 +751,8 @@ int kw_cmd_trace(int argc, char **argv) {
     }
     if ((rc = kw_trace_collect(&c)) != KW_EXIT_OK)
         goto out;
-    qsort(c.rows.v, c.rows.n, sizeof(kw_trow), kw_row_cmp);
+    if (c.rows.n)
+        qsort(c.rows.v, c.rows.n, sizeof(kw_trow), kw_row_cmp);
     kw_buf o;
     kw_buf_init(&o);
     if (!strcmp(format, "yaml"))

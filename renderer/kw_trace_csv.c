@@ -2,6 +2,7 @@
  * (kw_trace.h), and reading a trace file of either form. */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +41,25 @@ kw_status kw_trace_read_file(kw_trace *t, const char *path, kw_err *err) {
         st = kw_trace_parse_csv(t, path, text, len, err);
     free(text);
     return st;
+}
+
+/* Input text for a message: at most 40 bytes, non-printable bytes as \xNN,
+ * so that the message stays one line of plain text. */
+static const char *kw_show(const char *text, char *buf, size_t n) {
+    size_t o = 0, i = 0;
+    for (; text[i] && i < 40 && o + 5 < n; i++) {
+        unsigned char ch = (unsigned char)text[i];
+        if (ch < 0x20 || ch == 0x7f)
+            o += (size_t)snprintf(buf + o, n - o, "\\x%02x", ch);
+        else
+            buf[o++] = (char)ch;
+    }
+    if (text[i] && o + 4 < n) {
+        memcpy(buf + o, "...", 3);
+        o += 3;
+    }
+    buf[o] = '\0';
+    return buf;
 }
 
 /* ---- CSV records ---- */
@@ -112,8 +132,9 @@ static int kw_csv_record(kw_csv *c, kw_err *err) {
                 kw_buf_putc(&c->rec, ch);
             }
             if (c->p < c->end && *c->p != ',' && *c->p != '\n' && *c->p != '\r') {
-                kw_fail(err, "%s: line %ld: unexpected '%c' after a closing quote", c->name,
-                        c->line, *c->p);
+                char ch[2] = {*c->p, '\0'}, shown[16];
+                kw_fail(err, "%s: line %ld: unexpected '%s' after a closing quote", c->name,
+                        c->line, kw_show(ch, shown, sizeof shown));
                 return -1;
             }
         } else {
@@ -189,8 +210,12 @@ static kw_status kw_csv_int(kw_csv *c, const char *col, const char *text, bool n
     errno = 0;
     long long v = *s ? strtoll(s, &e, 10) : 0;
     if (!*s || *e || errno == ERANGE || (nonneg && v < 0))
-        return kw_fail(err, "%s: line %ld: %s: expected %s integer, got \"%.40s\"", c->name,
-                       c->rec_line, col, nonneg ? "a non-negative" : "an", text);
+    {
+        char shown[200];
+        return kw_fail(err, "%s: line %ld: %s: expected %s integer, got \"%s\"", c->name,
+                       c->rec_line, col, nonneg ? "a non-negative" : "an",
+                       kw_show(text, shown, sizeof shown));
+    }
     *out = v;
     return KW_OK;
 }

@@ -474,6 +474,14 @@ def main():
                     and err[0].startswith("kwalk: %s: " % path),
                     "%s: rc %d, stdout %r, stderr %r" % (fname, p.returncode, p.stdout[:200],
                                                          p.stderr))
+        # A header without rows: a trace with no dispatches, not an error.
+        path = os.path.join(tmp, "headeronly.csv")
+        with open(path, "w") as f:
+            f.write(header)
+        p = run([args.kwalk, "trace", path, "--db", db, "--format", "yaml"])
+        rep = yaml.load(p.stdout, Loader=Loader) if p.returncode == 0 else {}
+        c.check(p.returncode == 0 and rep.get("dispatches") == 0 and rep.get("kernels") == [],
+                "header only: rc %d %r %r" % (p.returncode, p.stdout[:300], p.stderr))
         p = run([args.kwalk, "trace", os.path.join(tmp, "missing.csv"), "--db", db])
         c.check(p.returncode == 1 and len(p.stderr.splitlines()) == 1, "missing file: %r" % p.stderr)
         p = run([args.kwalk, "trace", csv1, "--db", os.path.join(tmp, "nodb.db")])
