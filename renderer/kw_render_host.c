@@ -23,6 +23,11 @@ static bool kw_host_guard(kw_render *r, const kw_guard *g) {
         kw_buf_printf(o, "inside a `%s` loop (", !strcmp(kind, "range_for") ? "for" : kind);
         kw_md_code(o, cond, false);
         kw_buf_puts(o, ")");
+    } else if (!strcmp(kind, "early_exit")) {
+        /* an `if (cond) return;` before the call: the path runs where it is false */
+        kw_buf_puts(o, g->holds ? "when " : "when not ");
+        kw_md_code(o, cond, false);
+        kw_buf_puts(o, " (early exit above)");
     } else if (!strcmp(kind, "default")) {
         kw_buf_puts(o, "in the `default:` of a switch (");
         kw_md_text(o, cond, false);

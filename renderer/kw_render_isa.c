@@ -269,9 +269,14 @@ static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
     const char *isa = kw_rv_str(kw_rv_get(a->rec, "isa"));
     if (!isa)
         return;
-    size_t n = 0;
-    for (const char *p = isa; *p; p++)
-        n += *p == '\n';
+    size_t n = 0; /* instruction lines ("OFFSET: text"), not labels */
+    for (const char *p = isa; *p;) {
+        char *end;
+        strtoul(p, &end, 16);
+        n += end != p && *end == ':';
+        const char *nl = strchr(p, '\n');
+        p = nl ? nl + 1 : p + strlen(p);
+    }
     kw_buf_printf(o, "<details><summary>%s ISA listing (%zu instructions)</summary>\n\n", a->arch,
                   n);
     kw_rv lines = kw_rv_get(a->rec, "lines");

@@ -235,23 +235,30 @@ def check_paths(c, tag, part, linst, marks, exp):
                if k == "ENTRY" and locs and (f, l) == (locs[-1][0], int(locs[-1][1]))]
         by_entry[ids[0] if ids else head] = body.split("\n\n")[0]
     for p in linst.get("paths", []):
-        want = []
+        want, early = [], []
         for g in p["guards"]:
             d = exp["guards"][g["guard"]]
-            if not d.get("enclosing", True):
-                continue
             _, gf, gl = marks[g["guard"]]
             if "case" in g:
-                want.append((False, f"{d['text']} == {g['case']}", gf, gl))
+                item = (False, f"{d['text']} == {g['case']}", gf, gl)
             else:
-                want.append((not g["holds"], d["text"], gf, gl))
+                item = (not g["holds"], d["text"], gf, gl)
+            # early returns (enclosing=false) are shown when the sidecar records them
+            (want if d.get("enclosing", True) else early).append(item)
         for e in p["entries"]:
             body = by_entry.get(e)
             if not c.check(body is not None, f"{tag}: no dispatch path from entry {e}"):
                 continue
             got = [(bool(m.group(1)), m.group(2), m.group(3), int(m.group(4))) for m in re.finditer(
-                r"when (not )?`([^`]*)`(?: \(switch case\)| \(\?:\))? at `(\S+):(\d+)`", body)]
+                r"when (not )?`([^`]*)`(?: \(switch case\)| \(\?:\)| \(early exit above\))? at `(\S+):(\d+)`",
+                body)]
+            shown_early = [x for x in got if x in early]
+            got = [x for x in got if x not in early]
             c.check(got == want, f"{tag}: guards from {e}:\n  got  {got}\n  want {want}")
+            c.check(all(x in early for x in shown_early), f"{tag}: early exits from {e}: {shown_early}")
+            for m in re.finditer(r"when (not )?`([^`]*)` \(early exit above\) at `(\S+):(\d+)`", body):
+                x = (bool(m.group(1)), m.group(2), m.group(3), int(m.group(4)))
+                c.check(x in early, f"{tag}: early exit {x} from {e} is not an expected early return")
             for cid in p.get("calls", []):
                 _, cf, cl = marks[cid]
                 c.check(f"at `{cf}:{cl}`" in body, f"{tag}: path from {e} misses call {cid} at {cf}:{cl}")
