@@ -12,7 +12,8 @@
 #                                       as the starting point of a
 #                                       KWALK_ANNOTATIONS=DIR override.
 #   P/share/doc/kwalk/...               README and docs/
-#   P/lib/cmake/kwalk/kwalkConfig.cmake (+ kwalkConfigVersion.cmake): find_package(kwalk)
+#   P/lib/cmake/kwalk/kwalkConfig.cmake (+ kwalkConfigVersion.cmake, and
+#                                       kwalkWalkthroughs.cmake): find_package(kwalk)
 #                                       gives kwalk::kwalk, kwalk::plugin, KWALK_PLUGIN,
 #                                       KWALK_EXECUTABLE and kwalk_document(TARGET ...)
 include(GNUInstallDirs)
@@ -57,4 +58,5 @@ write_basic_package_version_file(
   VERSION "${PROJECT_VERSION}" COMPATIBILITY SameMinorVersion)
 install(FILES "${PROJECT_BINARY_DIR}/package/kwalkConfig.cmake"
               "${PROJECT_BINARY_DIR}/package/kwalkConfigVersion.cmake"
+              "${PROJECT_SOURCE_DIR}/cmake/kwalkWalkthroughs.cmake"
         DESTINATION "${KWALK_INSTALL_CMAKEDIR}")

@@ -101,6 +101,7 @@ def main():
             c.finish()
         for rel in ["bin/kwalk", "bin/kwalk-env.sh", "lib/kwalk/libkwalk.so",
                     "lib/cmake/kwalk/kwalkConfig.cmake", "lib/cmake/kwalk/kwalkConfigVersion.cmake",
+                    "lib/cmake/kwalk/kwalkWalkthroughs.cmake",
                     "share/kwalk/annotations/hw/amdgpu-peaks.txt",
                     "share/kwalk/annotations/hw/amdgpu-occupancy.txt",
                     "share/kwalk/annotations/entrypoints/aiter.txt"]:
