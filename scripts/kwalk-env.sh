@@ -13,7 +13,8 @@
 #   --out DIR      where the sidecars go (default: $PWD/kwalk-sidecars)
 #   --plugin PATH  libkwalk.so to load; else $KWALK_PLUGIN, else found beside
 #                  this script: an install prefix (<prefix>/bin/kwalk-env.sh ->
-#                  <prefix>/lib/kwalk/libkwalk.so or <prefix>/lib/libkwalk.so),
+#                  <prefix>/<libdir>/kwalk/libkwalk.so, libdir lib, lib64 or
+#                  lib/<multiarch>; or <prefix>/lib/libkwalk.so),
 #                  a source tree's build/plugin/libkwalk.so, or next to a
 #                  `kwalk` command found on PATH.
 #   --exec CMD...  run CMD with the environment instead of printing it
@@ -52,11 +53,12 @@ abspath() { realpath -m -s -- "$1"; }
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 if [ -z "$plugin" ]; then
-    candidates=(
-        "$here/../lib/kwalk/libkwalk.so"
-        "$here/../lib/libkwalk.so"
-        "$here/../build/plugin/libkwalk.so"
-    )
+    # lib/, lib64/ or lib/<multiarch>/ (GNUInstallDirs' libdir under /usr on Debian)
+    candidates=("$here/../lib/kwalk/libkwalk.so" "$here/../lib64/kwalk/libkwalk.so")
+    for c in "$here"/../lib/*/kwalk/libkwalk.so; do
+        [ -f "$c" ] && candidates+=("$c")
+    done
+    candidates+=("$here/../lib/libkwalk.so" "$here/../build/plugin/libkwalk.so")
     if kw="$(command -v kwalk 2>/dev/null)"; then
         kwdir="$(dirname "$(realpath -- "$kw")")"
         candidates+=("$kwdir/../lib/kwalk/libkwalk.so" "$kwdir/../lib/libkwalk.so"
