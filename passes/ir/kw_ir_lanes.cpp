@@ -48,7 +48,11 @@ class LaneEval {
         auto It = Memo.find(V);
         if (It != Memo.end())
             return It->second;
+        if (Depth >= 128) // bounded recursion: the analysis runs on clang's stack
+            return {};
+        Depth++;
         LV R = compute(V);
+        Depth--;
         Memo[V] = R;
         return R;
     }
@@ -209,6 +213,7 @@ class LaneEval {
     Ctx &C;
     unsigned WaveIdx, Lane;
     unsigned Budget = 4000;
+    unsigned Depth = 0;
     DenseMap<const Value *, LV> Memo;
 };
 

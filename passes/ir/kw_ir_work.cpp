@@ -14,6 +14,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 
 #include <array>
+#include <optional>
 
 using namespace llvm;
 
@@ -225,6 +226,7 @@ class Work {
         DenseMap<const BasicBlock *, Weights> Dp, NodeW;
         bool HaveResult = false;
         Weights Result = zero();
+        std::optional<Weights> AnyNode;
         auto W = [&](const BasicBlock *B) -> const Weights & {
             auto It = NodeW.find(B);
             if (It == NodeW.end())
@@ -272,7 +274,11 @@ class Work {
                 Result = HaveResult ? max(Result, Here) : Here;
                 HaveResult = true;
             }
+            AnyNode = AnyNode ? max(*AnyNode, Here) : Here;
         }
+        // no way out (a loop without exits): the most expensive path anywhere
+        if (!HaveResult && AnyNode)
+            return *AnyNode;
         return Result;
     }
 

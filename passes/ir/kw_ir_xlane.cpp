@@ -414,7 +414,6 @@ class Idioms {
         };
         unsigned BestLanes = 0;
         int ResultLane = -2; // -2 none, -1 all
-        int BestLane = 0;
         bool Uniform = true; // every lane combines the same number of lanes, each once
         if (Sim) {
             bool All = true;
@@ -424,10 +423,7 @@ class Idioms {
                     Lanes += Cnt[L][J] != 0;
                     Uniform &= Cnt[L][J] <= 1;
                 }
-                if (Lanes > BestLanes) {
-                    BestLanes = Lanes;
-                    BestLane = (int)L;
-                }
+                BestLanes = std::max(BestLanes, Lanes);
                 Uniform &= L == 0 || Lanes == BestLanes;
                 All &= Complete(L);
             }
@@ -460,13 +456,24 @@ class Idioms {
                     ResultLane = (int)L;
                     break;
                 }
+        if (Sim && ResultLane == -2 && !Uniform) {
+            C.note("a cross-lane chain combines lanes unevenly (some lanes more than once): its "
+                   "steps are listed without an idiom");
+            return;
+        }
+        if (!Sim) { // what the chain computes is not known: no idiom, say so
+            C.note("a cross-lane reduction-like chain could not be simulated (a lane map that is "
+                   "not known, or an `old` value that is not the operation's identity); its "
+                   "steps are listed without an idiom");
+            return;
+        }
         kw_ir_idiom *D = KW_PUSH(C.A, C.Out->idioms);
         if (!D) {
             C.OOM = true;
             return;
         }
         int Id = (int)C.Out->idioms.n - 1;
-        bool Whole = Sim && ResultLane != -2;
+        bool Whole = ResultLane != -2;
         D->kind = Whole ? KW_IR_WAVE_REDUCE : KW_IR_PARTIAL_REDUCE;
         D->op = First.Op;
         std::string Ty;
@@ -482,7 +489,7 @@ class Idioms {
         D->via = C.str(Via);
         D->steps = (unsigned)Chain.size();
         D->lanes = Whole ? W : BestLanes;
-        D->result_lane = Whole ? ResultLane : (Sim && Uniform ? -1 : BestLane);
+        D->result_lane = Whole ? ResultLane : -1;
         D->broadcast_lane = Bcast;
         D->parts[0] = D->parts[1] = -1;
         D->loop = C.loopOf(First.B);
@@ -491,9 +498,6 @@ class Idioms {
             addMember(D, Id, Steps[SI].X);
         if (BcastX >= 0)
             addMember(D, Id, (unsigned)BcastX);
-        if (!Sim)
-            C.note("a cross-lane reduction chain could not be simulated (unknown lane map, "
-                   "or an `old` value that is not the operation's identity)");
         Wave W2{Id, Bcast >= 0 ? (const Value *)Infos[BcastX].CB : (const Value *)Last.B, First.In,
                 Whole};
         Waves.push_back(W2);

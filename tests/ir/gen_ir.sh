@@ -5,8 +5,9 @@
 # OptimizerLast pass sees: -O3 with aiter's flags, --cuda-device-only,
 # -emit-llvm), its llvm-dis text, and kwir-dump's YAML; variants with -g and
 # -gline-tables-only, gfx950, the analysis' own analyses (no
-# FunctionAnalysisManager), the module written back after the analysis, and
-# the code object of ir_kernels.hip with its llvm-objdump disassembly.
+# FunctionAnalysisManager), the module written back after the analysis, the
+# code object of ir_kernels.hip with its llvm-objdump disassembly, and the
+# hand-written odd.ll.
 #
 # Environment: KWIR_DUMP (kwir-dump), KWIR_WORK, KWIR_SRC (tests/ir),
 # KWIR_CORPUS (tests/corpus), KWIR_FLAGS (a file of compile flags, one per
@@ -44,8 +45,17 @@ compile rmsnorm_quant_kernels.gfx950 "$KWIR_CORPUS/rmsnorm_quant_kernels.hip" gf
 wait
 compile ir_kernels.gfx950 "$KWIR_SRC/src/ir_kernels.hip" gfx950
 
+# odd.ll: hand-written IR shapes (check_robust.py); ;DEEP-CHAIN becomes a
+# 300-long chain of lane-dependent adds
+awk '/^;DEEP-CHAIN/ { print "  %x0 = add i32 %t, 1"; for (i = 1; i <= 300; i++)
+                      printf "  %%x%d = add i32 %%x%d, 1\n", i, i - 1; next } { print }' \
+    "$KWIR_SRC/src/odd.ll" > odd.src.ll
+"$LLVM_BIN/llvm-as" odd.src.ll -o odd.bc
+"$LLVM_BIN/llvm-dis" odd.bc -o odd.ll
+"$KWIR_DUMP" -o odd.after.bc odd.bc > odd.yaml
+
 # the analysis without a FunctionAnalysisManager must say the same
-for name in rmsnorm_quant_kernels.gfx942 sample_kernels.gfx942 ir_kernels.gfx942; do
+for name in rmsnorm_quant_kernels.gfx942 sample_kernels.gfx942 ir_kernels.gfx942 odd; do
     "$KWIR_DUMP" --own-analyses "$name.bc" > "$name.own.yaml"
 done
 
