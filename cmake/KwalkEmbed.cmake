@@ -1,7 +1,11 @@
 # KwalkEmbed.cmake: turns a whitespace-separated data file of annotations/
-# (NAME PATTERN per line, '#' comments) into a C initializer list
-# {"NAME", "PATTERN"}, ... included by the plugin. Run with
-#   cmake -DIN=file -DOUT=file -P KwalkEmbed.cmake
+# (one record a line, '#' comments) into a C initializer list
+# {"field1", "field2", ...}, ... that the plugin includes. Run with
+#   cmake -DIN=file -DOUT=file -DFIELDS=N -P KwalkEmbed.cmake
+# A record must have exactly FIELDS fields (default 2).
+if(NOT FIELDS)
+  set(FIELDS 2)
+endif()
 file(STRINGS "${IN}" lines)
 set(body "/* generated from ${IN} by cmake/KwalkEmbed.cmake: do not edit */\n")
 foreach(line IN LISTS lines)
@@ -9,11 +13,16 @@ foreach(line IN LISTS lines)
   if(line STREQUAL "" OR line MATCHES "^#")
     continue()
   endif()
-  string(REGEX MATCH "^([^ \t]+)[ \t]+([^ \t]+)" m "${line}")
-  if(NOT m)
-    message(FATAL_ERROR "${IN}: cannot read line '${line}'")
+  string(REGEX REPLACE "[ \t]+" ";" fields "${line}")
+  list(LENGTH fields n)
+  if(NOT n EQUAL FIELDS)
+    message(FATAL_ERROR "${IN}: '${line}' has ${n} fields, ${FIELDS} expected")
   endif()
-  string(APPEND body "{\"${CMAKE_MATCH_1}\", \"${CMAKE_MATCH_2}\"},\n")
+  set(row "{")
+  foreach(f IN LISTS fields)
+    string(APPEND row "\"${f}\", ")
+  endforeach()
+  string(APPEND body "${row}},\n")
 endforeach()
 file(WRITE "${OUT}.tmp" "${body}")
 file(RENAME "${OUT}.tmp" "${OUT}")

@@ -52,6 +52,7 @@ class HostVisitor : public RecursiveASTVisitor<HostVisitor> {
 
     HostCallGraph Graph;
     std::vector<PendingLaunch> Launches;
+    std::vector<PendingLaunch> AsmLaunches;
 
     bool shouldVisitTemplateInstantiations() const { return true; }
 
@@ -85,6 +86,14 @@ class HostVisitor : public RecursiveASTVisitor<HostVisitor> {
         if (isa<CUDAKernelCallExpr>(CE) || isLaunchCall(CE)) {
             Launches.push_back({CE, Caller});
             return true;
+        }
+        if (isAsmLaunchCall(CE)) {
+            // The loader's own hipModuleLaunchKernel is its business: its
+            // callers' launch_kernel calls are the launches.
+            if (!isLoaderMethod(Caller))
+                AsmLaunches.push_back({CE, Caller});
+            if (!isa<CXXMemberCallExpr>(CE))
+                return true;
         }
         if (auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
             maybeRecordPybind(C, MC, Caller);
@@ -149,6 +158,8 @@ void captureHost(CaptureContext &C) {
     V.TraverseDecl(C.ast().getTranslationUnitDecl());
     for (const PendingLaunch &L : V.Launches)
         recordLaunch(C, L, V.Graph);
+    for (const PendingLaunch &L : V.AsmLaunches)
+        recordAsmLaunch(C, L, V.Graph);
 }
 
 } // namespace kwalk

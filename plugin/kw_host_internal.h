@@ -38,6 +38,22 @@ const char *hostSymbol(CaptureContext &C, const clang::FunctionDecl *FD);
 // kw_launches.cpp
 bool isLaunchCall(const clang::CallExpr *CE);
 void recordLaunch(CaptureContext &C, const PendingLaunch &L, const HostCallGraph &G);
+// Shared with kw_asm_launches.cpp: where the user wrote a launch (and the
+// macros on the way), its chain of instantiation, its attribution to the user
+// when it sits in a library header, and integer constants (following locals
+// set once and only read).
+void placeLaunch(CaptureContext &C, kw_launch &L, clang::SourceLocation At);
+void chainLaunch(CaptureContext &C, kw_launch &L, const clang::FunctionDecl *F,
+                 const HostCallGraph &G);
+void attributeToUser(kw_launch &L);
+bool evalInt(CaptureContext &C, const clang::Expr *E, const clang::FunctionDecl *Enclosing,
+             long long &Out);
+
+// kw_asm_launches.cpp: launches of precompiled ASM kernels, through a loader
+// class (annotations/loaders/) or hipModuleLaunchKernel.
+bool isAsmLaunchCall(const clang::CallExpr *CE);
+bool isLoaderMethod(const clang::FunctionDecl *FD);
+void recordAsmLaunch(CaptureContext &C, const PendingLaunch &L, const HostCallGraph &G);
 
 // kw_entries.cpp
 void maybeRecordExternC(CaptureContext &C, const clang::FunctionDecl *FD);

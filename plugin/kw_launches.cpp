@@ -85,8 +85,8 @@ const Expr *stableInit(CaptureContext &C, const Expr *E, const FunctionDecl *Enc
     return F.Modified ? nullptr : VD->getInit();
 }
 
-bool evalInt(CaptureContext &C, const Expr *E, const FunctionDecl *Enclosing, long long &Out,
-             int Depth = 0) {
+bool evalIntImpl(CaptureContext &C, const Expr *E, const FunctionDecl *Enclosing, long long &Out,
+                 int Depth) {
     if (!E || Depth > 8 || E->isValueDependent() || E->isTypeDependent())
         return false;
     Expr::EvalResult R;
@@ -96,9 +96,10 @@ bool evalInt(CaptureContext &C, const Expr *E, const FunctionDecl *Enclosing, lo
     }
     const Expr *Inner = E->IgnoreParenImpCasts();
     if (const Expr *Init = stableInit(C, Inner, Enclosing))
-        return evalInt(C, Init, Enclosing, Out, Depth + 1);
+        return evalIntImpl(C, Init, Enclosing, Out, Depth + 1);
     return false;
 }
+
 
 // A dim3 (or an integer converted to one) as three constants.
 bool evalDim3(CaptureContext &C, const Expr *E, const FunctionDecl *Enclosing, long long Out[3],
@@ -108,7 +109,7 @@ bool evalDim3(CaptureContext &C, const Expr *E, const FunctionDecl *Enclosing, l
             return false;
         if (E->getType()->isIntegralOrEnumerationType()) {
             Out[1] = Out[2] = 1;
-            return evalInt(C, E, Enclosing, Out[0]);
+            return evalIntImpl(C, E, Enclosing, Out[0], 0);
         }
         if (const auto *EWC = dyn_cast<ExprWithCleanups>(E)) {
             E = EWC->getSubExpr();
@@ -130,7 +131,7 @@ bool evalDim3(CaptureContext &C, const Expr *E, const FunctionDecl *Enclosing, l
                 return false;
             long long V[3] = {1, 1, 1};
             for (unsigned I = 0; I < CC->getNumArgs(); I++)
-                if (!evalInt(C, CC->getArg(I), Enclosing, V[I]))
+                if (!evalIntImpl(C, CC->getArg(I), Enclosing, V[I], 0))
                     return false;
             Out[0] = V[0], Out[1] = V[1], Out[2] = V[2];
             return true;
@@ -156,7 +157,7 @@ void configItem(CaptureContext &C, kw_config_item &Item, const Expr *E, int Dims
         Item.has_value = evalDim3(C, E, Enclosing, Item.value);
     } else if (Dims == 1) {
         long long V = 0;
-        Item.has_value = evalInt(C, E, Enclosing, V);
+        Item.has_value = evalIntImpl(C, E, Enclosing, V, 0);
         Item.value[0] = V;
     }
 }
@@ -175,6 +176,11 @@ const FunctionDecl *kernelIn(const Expr *E) {
         return nullptr;
     }
     return nullptr;
+}
+
+} // namespace
+bool evalInt(CaptureContext &C, const Expr *E, const FunctionDecl *Enclosing, long long &Out) {
+    return evalIntImpl(C, E, Enclosing, Out, 0);
 }
 
 // Where the user wrote the launch, and the macros it came through.
@@ -204,6 +210,8 @@ void placeLaunch(CaptureContext &C, kw_launch &L, SourceLocation At) {
                                            : SM.getImmediateExpansionRange(Cur).getBegin();
     }
 }
+
+namespace {
 
 void kernelArgs(CaptureContext &C, kw_launch &L, const FunctionDecl *Kernel,
                 llvm::ArrayRef<const Expr *> Args) {
@@ -239,7 +247,9 @@ std::vector<const Expr *> argsArray(const Expr *E) {
     return Out;
 }
 
-void chain(CaptureContext &C, kw_launch &L, const FunctionDecl *F, const HostCallGraph &G) {
+} // namespace
+
+void chainLaunch(CaptureContext &C, kw_launch &L, const FunctionDecl *F, const HostCallGraph &G) {
     std::set<const FunctionDecl *> Seen;
     for (int Steps = 0; F && Steps < 32 && Seen.insert(F).second; Steps++) {
         if (!F->getTemplateInstantiationPattern() && !isLambdaCallOperator(F))
@@ -263,6 +273,8 @@ void chain(CaptureContext &C, kw_launch &L, const FunctionDecl *F, const HostCal
     }
 }
 
+namespace {
+
 struct LibraryPattern {
     const char *Name;
     const char *Glob;
@@ -280,6 +292,8 @@ const char *libraryOf(const char *File) {
     return nullptr;
 }
 
+} // namespace
+
 // A launch inside a kernel library's header is the library's business; the
 // user asked for it at the first call outside the library.
 void attributeToUser(kw_launch &L) {
@@ -296,8 +310,6 @@ void attributeToUser(kw_launch &L) {
         }
     }
 }
-
-} // namespace
 
 bool isLaunchCall(const CallExpr *CE) {
     const FunctionDecl *F = CE->getDirectCallee();
@@ -346,7 +358,7 @@ void recordLaunch(CaptureContext &C, const PendingLaunch &P, const HostCallGraph
     }
     L->function = hostFunctionName(C, Enclosing);
     L->function_symbol = hostSymbol(C, Enclosing);
-    chain(C, *L, Enclosing, G);
+    chainLaunch(C, *L, Enclosing, G);
     attributeToUser(*L);
     appendGuards(C, L->guards, collectGuards(C, P.Site));
 }

@@ -182,13 +182,21 @@ typedef struct kw_guard {
 typedef struct kw_launch {
     const char *kernel;      /* device symbol of the launched kernel */
     const char *kernel_name; /* printed name */
-    const char *kind;        /* "triple_chevron", "hipLaunchKernelGGL", "hipLaunchKernel", "other" */
+    const char *kind; /* "triple_chevron", "hipLaunchKernelGGL", "hipLaunchKernel",
+                         "asm_loader", "hipModuleLaunchKernel" */
     kw_loc location;         /* where the user wrote it (or asked for it, see library) */
     /* When the <<<>>> sits in a kernel library's header (annotations/libraries/):
      * the library's name and the <<<>>>'s own location; location is then the
      * first call of the instantiation chain outside the library. */
     const char *library;
     kw_loc site;
+    /* A precompiled ASM kernel launched through a loader class
+     * (annotations/loaders/) or hipModuleLaunchKernel: the kernel's name and
+     * code object as written (literal pieces joined; other pieces as ${expr}),
+     * and the loader class. kernel is NULL for these. */
+    const char *asm_kernel;
+    const char *code_object;
+    const char *loader;
     KW_ARRAY(kw_macro_expansion) macro_expansions; /* innermost first */
     const char *function;        /* enclosing function as instantiated */
     const char *function_symbol; /* its host mangled name */
