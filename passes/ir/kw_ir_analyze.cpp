@@ -86,6 +86,43 @@ bool asmWork(StringRef Text, int64_t &Flops, int64_t &Transc) {
     return true;
 }
 
+// LLVM's inline asm operand syntax back to the source's (GCC) syntax: $N and
+// ${N} -> %N, ${N:m} -> %mN, $$ -> $.
+std::string gccAsm(StringRef T) {
+    std::string Out;
+    for (size_t I = 0; I < T.size(); I++) {
+        char Ch = T[I];
+        if (Ch != '$' || I + 1 == T.size()) {
+            Out += Ch;
+            continue;
+        }
+        char Next = T[I + 1];
+        if (Next == '$') {
+            Out += '$';
+            I++;
+        } else if (std::isdigit((unsigned char)Next)) {
+            size_t J = I + 1;
+            while (J < T.size() && std::isdigit((unsigned char)T[J]))
+                J++;
+            Out += "%" + T.substr(I + 1, J - I - 1).str();
+            I = J - 1;
+        } else if (Next == '{') {
+            size_t Close = T.find('}', I);
+            if (Close == StringRef::npos) {
+                Out += Ch;
+                continue;
+            }
+            StringRef In = T.substr(I + 2, Close - I - 2);
+            auto [Num, Mod] = In.split(':');
+            Out += "%" + Mod.str() + Num.str();
+            I = Close;
+        } else {
+            Out += Ch;
+        }
+    }
+    return Out;
+}
+
 void setTarget(Ctx &C, const Function &F) {
     kw_ir_kernel_facts *O = C.Out;
     StringRef Cpu = F.getFnAttribute("target-cpu").getValueAsString();
@@ -185,7 +222,7 @@ void collectBarriersAndAsm(Ctx &C, const Function &F) {
                         C.OOM = true;
                         return;
                     }
-                    S->text = C.str(IA->getAsmString());
+                    S->text = C.str(gccAsm(IA->getAsmString()));
                     S->constraints = C.str(IA->getConstraintString());
                     S->side_effects = IA->hasSideEffects();
                     if (const MDNode *MD = CB->getMetadata("srcloc"))

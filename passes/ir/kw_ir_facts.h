@@ -269,7 +269,8 @@ typedef struct kw_ir_work {
 /* ---- inline asm --------------------------------------------------------------------------- */
 
 typedef struct kw_ir_asm {
-    const char *text;        /* the asm string as in IR ($0, $1 operand references) */
+    const char *text;        /* the asm string, operands in the source's syntax (%0, %1;
+                                IR's $0 / ${0:m} are converted back) */
     const char *constraints; /* "=v,v,v" */
     int side_effects;        /* asm volatile */
     unsigned srcloc;         /* clang's !srcloc cookie (raw SourceLocation of the string), 0 none */

@@ -188,7 +188,7 @@ for arch in ("gfx942", "gfx950"):
 
     # ---- asm_kernel
     k = kernel(ks, "asm_kernel")
-    texts = [t.replace("%", "$") for t in re.findall(r'asm volatile\("([^"]*)"', src)]
+    texts = re.findall(r'asm volatile\("([^"]*)"', src)
     C.eq(f"{arch} asm: texts", [s["text"] for s in k["inline_asm"]], texts)
     C.eq(f"{arch} asm: v_fma_f32 counts 2 flops", k["inline_asm"][0]["flops"], 2)
     C.eq(f"{arch} asm: s_sleep has no known work", k["inline_asm"][1]["flops"], "unknown")

@@ -52,7 +52,7 @@ kernel_src = open(SRC).read()
 kbody = kernel_src[kernel_src.index("add_rmsnorm_quant_kernel(  //"):kernel_src.index("struct RmsnormQuantArgs")]
 BLOCK_REDUCES = re.findall(r"block_reduce<float, (\w+)Op<float>", kbody)
 OPS = [{"Sum": "add", "Max": "max"}[o] for o in BLOCK_REDUCES]
-ASM_TEXT = re.search(r'asm volatile\("([^"]*)"', kernel_src).group(1).replace("%", "$")
+ASM_TEXT = re.search(r'asm volatile\("([^"]*)"', kernel_src).group(1)
 
 expected = json.load(open(os.path.join(CORPUS, "expected.json")))
 insts = expected["kernels"]["rmsnorm.add_rmsnorm_quant_kernel"]["instantiations"]

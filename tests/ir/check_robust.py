@@ -13,7 +13,8 @@ from kwir_common import Checker, load
 C = Checker("ir.robust")
 ks = load("odd")
 C.eq("all kernels analyzed", sorted(ks),
-     sorted(["empty", "switchy", "irreducible", "forever", "flat_scratch", "memops", "buffers", "xodd", "deep"]))
+     sorted(["empty", "switchy", "irreducible", "forever", "flat_scratch", "memops", "buffers", "xodd", "deep",
+             "asmsyntax"]))
 
 
 def acc(k):
@@ -82,4 +83,8 @@ C.eq("deep: LDS store, stride from scalar evolution", (a["space"], a["lane_strid
 C.eq("deep: conflict-free", a["bank_conflict_degree"], 1)
 # 301 adds; the `and` only feeds the GEP index (address arithmetic is not counted)
 C.eq("deep: 301 integer adds", k["work_per_thread"]["int_ops"], 301)
+k = ks["asmsyntax"]
+C.eq("asm text in source syntax", [s["text"] for s in k["inline_asm"]], ["s_nop 0 ; %v0 %1 $"])
+# s_nop is known (no work); the rest of the line is a comment (`;`)
+C.eq("asm: s_nop has no work", (k["inline_asm"][0]["flops"], k["work_per_thread"]["asm_uncounted"]), (0, 0))
 C.done()

@@ -145,6 +145,14 @@ define amdgpu_kernel void @deep(ptr addrspace(1) %p) #0 {
   ret void
 }
 
+; inline asm in LLVM's operand syntax: the text comes back in the source's
+; (GCC) syntax: "s_nop 0 ; %v0 %1 $"
+define amdgpu_kernel void @asmsyntax() #0 {
+  %t = call i32 @llvm.amdgcn.workitem.id.x()
+  call void asm sideeffect "s_nop 0 ; ${0:v} $1 $$", "v,v"(i32 %t, i32 %t)
+  ret void
+}
+
 declare i32 @llvm.amdgcn.workitem.id.x()
 declare void @llvm.amdgcn.s.barrier()
 declare void @llvm.memcpy.p1.p1.i64(ptr addrspace(1), ptr addrspace(1), i64, i1)
