@@ -1,0 +1,147 @@
+/* test_co_sidecar.c: kw_co_sidecar_fill in C (under ASan+UBSan with
+ * KWALK_SANITIZE=ON; the plugin that calls it is built plain), on the
+ * wg_attrs object the isa_sidecar tests build (argv[1]):
+ *   - the occupancy over the source's range: attrs as the plugin records them,
+ *     and malformed attribute values (ignored: the code object's range stays);
+ *   - a kernel filter; two fills into one sidecar (the second code object of a
+ *     target is keyed TARGET#OBJECT, the first one is not appended to);
+ *   - a file that is not there: an error, the sidecar untouched. */
+#include <string.h>
+
+#include "../unit/kw_test.h"
+#include "kw_co_sidecar.h"
+
+static kw_kernel *add_kernel(kw_sidecar *sc, const char *symbol, const char *attr,
+                             const char *value) {
+    kw_kernel *k = KW_PUSH(&sc->arena, sc->kernels);
+    if (!k)
+        return NULL;
+    k->symbol = symbol;
+    if (attr) {
+        kw_attr *a = KW_PUSH(&sc->arena, k->attrs);
+        if (a) {
+            a->name = attr;
+            a->value = value;
+        }
+    }
+    return k;
+}
+
+static const kw_kernel_arch *arch_of(const kw_sidecar *sc, const char *symbol, const char *arch) {
+    for (size_t i = 0; i < sc->kernels.n; i++) {
+        const kw_kernel *k = &sc->kernels.v[i];
+        if (!k->symbol || strcmp(k->symbol, symbol))
+            continue;
+        for (size_t j = 0; j < k->archs.n; j++)
+            if (k->archs.v[j].arch && !strcmp(k->archs.v[j].arch, arch))
+                return &k->archs.v[j];
+    }
+    return NULL;
+}
+
+static long long occupancy(const kw_sidecar *sc, const char *symbol, const char *arch) {
+    const kw_kernel_arch *a = arch_of(sc, symbol, arch);
+    return a ? a->resources.occupancy : -100;
+}
+
+static int count_key(const kw_kernel_arch *a, const char *key) {
+    int n = 0;
+    for (size_t i = 0; a && i < a->memory.n; i++)
+        n += a->memory.v[i].key && !strcmp(a->memory.v[i].key, key);
+    return n;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_co_sidecar WG_ATTRS.o\n");
+        return 2;
+    }
+    const char *path = argv[1];
+    kw_err err;
+    kw_sidecar sc;
+
+    /* the source's range (attrs as the plugin records them) */
+    kw_sidecar_init(&sc);
+    add_kernel(&sc, "wg_576", "amdgpu_flat_work_group_size", "576,576");
+    add_kernel(&sc, "wg_320_640", "amdgpu_flat_work_group_size", "320, 640");
+    add_kernel(&sc, "hip_lb_256", "launch_bounds", "256,2");   /* max = the code object's */
+    add_kernel(&sc, "bare_lb_256", "launch_bounds", "256");    /* the code object says 1024 */
+    kw_kernel *both = add_kernel(&sc, "both_192", "launch_bounds", "1024");
+    kw_attr *fw = both ? KW_PUSH(&sc.arena, both->attrs) : NULL;
+    CHECK(fw != NULL);
+    if (fw) {
+        fw->name = "amdgpu_flat_work_group_size"; /* wins over launch_bounds */
+        fw->value = "192,192";
+    }
+    add_kernel(&sc, "_Z8wg_exactILi832EEvPf", "amdgpu_flat_work_group_size", "832,832");
+    size_t before = sc.kernels.n;
+    CHECK(kw_co_sidecar_fill(&sc, path, KW_CO_SC_LISTING, &err) == KW_OK);
+    CHECK(sc.kernels.n == before + 4); /* plain, 448, hip_lb_256_2, bare_lb_576_1 added */
+    for (int g = 0; g < 2; g++) {
+        const char *arch = g ? "gfx950" : "gfx942";
+        CHECK(occupancy(&sc, "wg_576", arch) == 7);
+        CHECK(occupancy(&sc, "_Z8wg_exactILi832EEvPf", arch) == 7);
+        CHECK(occupancy(&sc, "_Z8wg_exactILi448EEvPf", arch) == 8); /* no attrs here */
+        CHECK(occupancy(&sc, "wg_320_640", arch) == 8);
+        CHECK(occupancy(&sc, "bare_lb_256", arch) == 8);
+        CHECK(occupancy(&sc, "both_192", arch) == 8);
+        const kw_kernel_arch *w = arch_of(&sc, "wg_576", arch);
+        CHECK(w && w->resources.occupancy_limiter && !strcmp(w->resources.occupancy_limiter,
+                                                             "workgroup"));
+        CHECK(w && w->isa && w->classes.insns > 0 && w->lines_note && w->lines.n == 0);
+    }
+    CHECK(occupancy(&sc, "hip_lb_256", "gfx942") == 4); /* 16 KiB LDS over 1..256 */
+
+    /* the same file again: a second code object per target, keyed TARGET#OBJECT;
+     * the first entry keeps what it had */
+    const kw_kernel_arch *first = arch_of(&sc, "wg_320_640", "gfx942");
+    int loads = count_key(first, "lds_load");
+    size_t nmem = first ? first->memory.n : 0;
+    CHECK(kw_co_sidecar_fill(&sc, path, KW_CO_SC_LISTING, &err) == KW_OK);
+    first = arch_of(&sc, "wg_320_640", "gfx942");
+    CHECK(first && first->memory.n == nmem && count_key(first, "lds_load") == loads);
+    int hashed = 0;
+    for (size_t i = 0; i < sc.kernels.n; i++)
+        for (size_t j = 0; j < sc.kernels.v[i].archs.n; j++)
+            hashed += strchr(sc.kernels.v[i].archs.v[j].arch, '#') != NULL;
+    CHECK(hashed == 20); /* 10 kernels x 2 archs */
+    CHECK(occupancy(&sc, "wg_576", "gfx942#0") == 7 || occupancy(&sc, "wg_576", "gfx942#1") == 7);
+    kw_sidecar_free(&sc);
+
+    /* malformed values: ignored, the code object's own range stays (1..576: 8) */
+    static const char *const bad[] = {"",          "x",      "576",    "576,",
+                                      ",576",      "577,576", "0,576", "576,576,1",
+                                      "576;576",   "-1,576", "576,99999999999999999999",
+                                      "1,2048",    "576,576x", NULL};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        kw_sidecar_init(&sc);
+        add_kernel(&sc, "wg_576", "amdgpu_flat_work_group_size", bad[i]);
+        add_kernel(&sc, "bare_lb_256", "launch_bounds", bad[i]);
+        CHECK(kw_co_sidecar_fill(&sc, path, 0, &err) == KW_OK);
+        long long o = occupancy(&sc, "wg_576", "gfx942");
+        if (o != 8)
+            fprintf(stderr, "value '%s': occupancy %lld\n", bad[i] ? bad[i] : "(null)", o);
+        CHECK(o == 8);
+        CHECK(occupancy(&sc, "bare_lb_256", "gfx942") == 8);
+        const kw_kernel_arch *w = arch_of(&sc, "wg_576", "gfx942");
+        CHECK(w && w->isa == NULL && w->classes.insns == -1); /* no listing asked */
+        kw_sidecar_free(&sc);
+    }
+
+    /* only the kernels matching */
+    kw_sidecar_init(&sc);
+    CHECK(kw_co_sidecar_fill_kernels(&sc, path, KW_CO_SC_LISTING, "wg_5", &err) == KW_OK);
+    CHECK(sc.kernels.n == 1 && !strcmp(sc.kernels.v[0].symbol, "wg_576") &&
+          sc.kernels.v[0].archs.n == 2);
+    kw_sidecar_free(&sc);
+
+    /* no such file: an error, nothing added */
+    kw_sidecar_init(&sc);
+    add_kernel(&sc, "wg_576", NULL, NULL);
+    err.msg[0] = '\0';
+    CHECK(kw_co_sidecar_fill(&sc, "/nonexistent/x.hipfb", KW_CO_SC_LISTING, &err) == KW_ERR);
+    CHECK(strstr(err.msg, "/nonexistent/x.hipfb") != NULL);
+    CHECK(sc.kernels.n == 1 && sc.kernels.v[0].archs.n == 0 && sc.tu.offload_archs.n == 0);
+    kw_sidecar_free(&sc);
+    return kw_test_result("test_co_sidecar");
+}
