@@ -330,9 +330,6 @@ void analyze(Ctx &C, const Raw &R) {
         C.OOM = true;
         return;
     }
-    int Idx = (int)C.Out->accesses.n - 1;
-    if (!C.AccessOf.count(R.I))
-        C.AccessOf[R.I] = Idx;
     X->op = R.Op;
     X->space = R.Space;
     X->what = C.str(R.What);
@@ -430,7 +427,6 @@ void analyze(Ctx &C, const Raw &R) {
     } else if (X->space == KW_IR_LDS) {
         X->lds_conflict_degree = -1;
     }
-    (void)Key;
 }
 
 } // namespace

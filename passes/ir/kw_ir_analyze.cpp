@@ -283,6 +283,8 @@ kw_status run(const Function &F, DominatorTree &DT, LoopInfo &LI, ScalarEvolutio
     for (const BasicBlock *BB : ReversePostOrderTraversal<const Function *>(&F)) {
         C.BlockIndex[BB] = (unsigned)C.RPO.size();
         C.RPO.push_back(BB);
+        if (isa<ReturnInst>(BB->getTerminator()))
+            C.Returns.push_back(BB);
     }
     collectParams(C, F);
     collectBarriersAndAsm(C, F);

@@ -58,9 +58,8 @@ bool Ctx::conditional(const Instruction *I) const {
                 return true;
         return false;
     }
-    for (const BasicBlock &BB : F)
-        if (isa<ReturnInst>(BB.getTerminator()) && DT.isReachableFromEntry(&BB) &&
-            !DT.dominates(B, &BB))
+    for (const BasicBlock *R : Returns)
+        if (!DT.dominates(B, R))
             return true;
     return false;
 }

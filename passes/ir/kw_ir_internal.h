@@ -106,10 +106,10 @@ struct Ctx {
     llvm::DenseMap<const llvm::Instruction *, std::pair<int64_t, int64_t>> AsmWork;
     llvm::DenseMap<const llvm::BasicBlock *, unsigned> BlockIndex; // reverse post-order
     std::vector<const llvm::BasicBlock *> RPO;
-    llvm::DenseMap<const llvm::Instruction *, int> AccessOf; // first access of an instruction
     std::vector<const llvm::SCEV *> AccessPtr; // per access: address SCEV (nullptr unknown)
     std::vector<const llvm::Instruction *> AccessInst; // per access: its instruction
     std::vector<const llvm::CallBase *> SBarriers;
+    std::vector<const llvm::BasicBlock *> Returns; // reachable blocks ending in ret
     // activeLanes() per block: lane mask and wave index
     llvm::DenseMap<const llvm::BasicBlock *, std::pair<uint64_t, unsigned>> ActiveLanes;
     llvm::DenseSet<const llvm::Value *> Dep[NumVars];

@@ -535,14 +535,12 @@ class Idioms {
                 continue;
             for (const User *U : W1.Result->users()) {
                 const auto *St = dyn_cast<StoreInst>(U);
-                const Value *StVal = St ? St->getValueOperand() : nullptr;
                 if (!St && isa<BitCastInst>(U))
                     for (const User *U2 : U->users())
                         if ((St = dyn_cast<StoreInst>(U2)))
                             break;
                 if (!St || St->getPointerAddressSpace() != 3)
                     continue;
-                (void)StVal;
                 const Value *Obj = getUnderlyingObject(St->getPointerOperand(), 8);
                 for (size_t WJ = 0; WJ < Waves.size(); WJ++) {
                     if (WJ == WI)
