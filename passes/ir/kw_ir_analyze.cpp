@@ -276,7 +276,7 @@ void placeInLoops(Ctx &C, const Function &F) {
 kw_status run(const Function &F, DominatorTree &DT, LoopInfo &LI, ScalarEvolution &SE, kw_arena *A,
               kw_ir_kernel_facts *Out, kw_err *Err) {
     kw_ir_facts_init(Out);
-    Ctx C(F, F.getDataLayout(), DT, LI, SE, A, Out);
+    Ctx C(F, F.getParent()->getDataLayout(), DT, LI, SE, A, Out);
     Out->symbol = C.str(F.getName());
     Out->has_debug_info = F.getSubprogram() != nullptr;
     setTarget(C, F);

@@ -11,6 +11,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Dominators.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Operator.h"
 
@@ -67,19 +68,29 @@ class LaneEval {
             LV Base = evalPtr(GEP->getPointerOperand());
             if (!Base.Ok)
                 return {};
-            unsigned BW = C.DL.getIndexTypeSizeInBits(GEP->getType());
-            SmallMapVector<Value *, APInt, 4> VarOffs;
-            APInt Const(BW, 0);
-            if (!GEP->collectOffset(C.DL, BW, VarOffs, Const))
-                return {};
+            // the offset index by index (collectOffset's signature differs between
+            // LLVM versions)
             LV R = Base;
-            R.V += Const.getSExtValue();
-            for (auto &KV : VarOffs) {
-                LV I = eval(KV.first);
+            for (gep_type_iterator GTI = gep_type_begin(GEP), E = gep_type_end(GEP); GTI != E; ++GTI) {
+                const Value *Idx = GTI.getOperand();
+                if (StructType *STy = GTI.getStructTypeOrNull()) {
+                    const auto *F = dyn_cast<ConstantInt>(Idx);
+                    if (!F)
+                        return {};
+                    TypeSize Off = C.DL.getStructLayout(STy)->getElementOffset((unsigned)F->getZExtValue());
+                    if (Off.isScalable())
+                        return {};
+                    R.V += (int64_t)Off.getFixedValue();
+                    continue;
+                }
+                TypeSize Stride = GTI.getSequentialElementStride(C.DL);
+                if (Stride.isScalable())
+                    return {};
+                LV I = eval(Idx);
                 if (!I.Ok)
                     return {};
                 R.Uni |= I.Uni;
-                R.V += I.V * KV.second.getSExtValue();
+                R.V += I.V * (int64_t)Stride.getFixedValue();
             }
             return R;
         }
