@@ -297,6 +297,12 @@ void collectWork(Ctx &C) {
                                   &O.bytes_read, &O.bytes_written,  &O.lds_bytes_read, &O.lds_bytes_written};
     for (int M = 0; M < NumMetrics; M++)
         *Out[M] = C.val(T[M], nullptr);
+    unsigned Unsized = 0;
+    for (size_t I = 0; I < C.Out->accesses.n; I++)
+        Unsized += !C.Out->accesses.v[I].bytes_per_lane && C.Out->accesses.v[I].space != KW_IR_SCRATCH;
+    if (Unsized)
+        C.note("work_per_thread's bytes leave out " + std::to_string(Unsized) +
+               " access(es) whose size is not a constant (memcpy/memset of a variable length)");
     for (const BasicBlock &BB : C.F)
         for (const Instruction &I : BB)
             if (const auto *CB = dyn_cast<CallBase>(&I)) {
