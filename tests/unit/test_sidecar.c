@@ -302,7 +302,7 @@ static void test_forward_compat(void) {
                        "  location: {file: /a.cu, line: 3, column: 4, offset: 99}\n"
                        "  shared: [{name: s, bytes: ~}]\n"
                        "  calls: [{depth: 2, system: true, extra: x}]\n"
-                       "  archs: {gfx942: {isa: {lines: 100}}, gfx950: ~}\n"
+                       "  archs: {gfx942: {future_facts: {lines: 100}}, gfx950: ~}\n"
                        "launches:\n"
                        "- config: {grid: {expr: g, value: ~, note: z}, future: 1}\n"
                        "  kernel: _Z1kv\n"
