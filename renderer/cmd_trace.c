@@ -259,21 +259,88 @@ static const char *kw_cfg_arch(const kw_tctx *c, const kw_trow *r, const kw_tcfg
     return NULL;
 }
 
-static bool kw_ir_value(kw_rv ir, const char *key, const kw_shape *s, double *out) {
+/* The most thread/block index combinations summed one by one; beyond, an
+ * expression depending on blockIdx is "not known" rather than slow. */
+enum { KW_IR_MAX_EVALS = 1 << 20 };
+
+static void kw_set3(kw_shape *s, kw_arena *a, const char *what, const long long v[3]) {
+    static const char *const dim[3] = {"x", "y", "z"};
+    for (int d = 0; d < 3; d++) {
+        char name[32];
+        snprintf(name, sizeof name, "%s.%s", what, dim[d]);
+        kw_shape_set(s, a, name, (double)v[d], "trace");
+    }
+}
+
+/* The total of an IR per-thread quantity over all threads of one dispatch:
+ * an integer times the threads; an expression evaluated with blockDim and
+ * gridDim from the trace (and --shape), summed over every threadIdx of a
+ * block when it names threadIdx, and over every blockIdx too when it names
+ * blockIdx (while that stays under KW_IR_MAX_EVALS evaluations). */
+static bool kw_ir_total(kw_rv ir, const char *key, kw_shape *s, kw_arena *a, const kw_tcfg *cfg,
+                        double *out, const char **why) {
     char buf[64];
     kw_rv v = kw_rv_get(ir, key);
     long long n;
+    double threads = 1, blocks = 1;
+    for (int d = 0; d < 3; d++) {
+        threads *= (double)cfg->block[d];
+        blocks *= (double)cfg->grid_wg[d];
+    }
     if (kw_rv_int(v, &n)) {
-        *out = (double)n;
+        *out = (double)n * threads * blocks;
         return true;
     }
     const char *text = kw_rv_text(v, buf, sizeof buf);
+    if (!text) {
+        *why = v.kind == KW_R_UNKNOWN_KEY
+                   ? "not known (IR facts present, but this kwalk cannot read their "
+                     "work_per_thread)"
+                   : "not known (the IR facts have no bytes per thread for this kernel)";
+        return false;
+    }
+    if (!strcmp(text, "unknown")) {
+        *why = "not known (the IR analysis could not count the bytes per thread)";
+        return false;
+    }
+    bool by_thread = strstr(text, "threadIdx") != NULL;
+    bool by_block = strstr(text, "blockIdx") != NULL;
+    double evals = (by_thread ? threads : 1) * (by_block ? blocks : 1);
+    if (evals > KW_IR_MAX_EVALS) {
+        *why = "not known (the bytes per thread depend on the block index; too many blocks to "
+               "sum one by one)";
+        return false;
+    }
+    long long bmax[3] = {1, 1, 1}, tmax[3] = {1, 1, 1}, bi[3], ti[3];
+    for (int d = 0; d < 3; d++) {
+        if (by_block)
+            bmax[d] = cfg->grid_wg[d];
+        if (by_thread)
+            tmax[d] = cfg->block[d];
+    }
+    double sum = 0;
     kw_value val;
     kw_err err;
-    if (!text || !strcmp(text, "unknown") ||
-        kw_expr_eval(text, s, KW_EXPR_EXACT, &val, &err) != KW_OK)
-        return false;
-    *out = val.v[0];
+    for (bi[2] = 0; bi[2] < bmax[2]; bi[2]++)
+        for (bi[1] = 0; bi[1] < bmax[1]; bi[1]++)
+            for (bi[0] = 0; bi[0] < bmax[0]; bi[0]++) {
+                if (by_block)
+                    kw_set3(s, a, "blockIdx", bi);
+                for (ti[2] = 0; ti[2] < tmax[2]; ti[2]++)
+                    for (ti[1] = 0; ti[1] < tmax[1]; ti[1]++)
+                        for (ti[0] = 0; ti[0] < tmax[0]; ti[0]++) {
+                            if (by_thread)
+                                kw_set3(s, a, "threadIdx", ti);
+                            if (kw_expr_eval(text, s, KW_EXPR_EXACT, &val, &err) != KW_OK) {
+                                *why = "not known at this launch (the IR facts' expressions need "
+                                       "values the trace does not give: --shape NAME=VALUE)";
+                                return false;
+                            }
+                            sum += val.v[0];
+                        }
+            }
+    /* what was not enumerated is uniform: multiply */
+    *out = sum * (by_thread ? 1 : threads) * (by_block ? 1 : blocks);
     return true;
 }
 
@@ -314,27 +381,17 @@ static kw_bytes_result kw_bytes_moved(kw_tctx *c, const kw_trow *r, const kw_tcf
     for (size_t i = 0; i < c->shape.v.n; i++)
         kw_shape_set(&s, &scratch, c->shape.v.v[i].name, c->shape.v.v[i].value,
                      c->shape.v.v[i].from);
-    static const char *const dim[3] = {"x", "y", "z"};
-    double threads = 1;
-    for (int d = 0; d < 3; d++) {
-        char name[32];
-        snprintf(name, sizeof name, "blockDim.%s", dim[d]);
-        kw_shape_set(&s, &scratch, name, (double)cfg->block[d], "trace");
-        snprintf(name, sizeof name, "gridDim.%s", dim[d]);
-        kw_shape_set(&s, &scratch, name, (double)cfg->grid_wg[d], "trace");
-        threads *= (double)cfg->block[d] * (double)cfg->grid_wg[d];
-    }
+    kw_set3(&s, &scratch, "blockDim", cfg->block);
+    kw_set3(&s, &scratch, "gridDim", cfg->grid_wg);
     double rd, wr, fl;
-    if (kw_ir_value(ir, "work_per_thread.bytes_read", &s, &rd) &&
-        kw_ir_value(ir, "work_per_thread.bytes_written", &s, &wr)) {
+    if (kw_ir_total(ir, "work_per_thread.bytes_read", &s, &scratch, cfg, &rd, &b.why) &&
+        kw_ir_total(ir, "work_per_thread.bytes_written", &s, &scratch, cfg, &wr, &b.why)) {
         b.known = true;
-        b.bytes = (rd + wr) * threads;
+        b.bytes = rd + wr;
         b.arch = ka->arch;
-        if (kw_ir_value(ir, "work_per_thread.flops", &s, &fl))
-            b.flops = fl * threads;
-    } else {
-        b.why = "not known at this launch (the IR facts' expressions need values the trace does "
-                "not give: --shape NAME=VALUE)";
+        const char *ignore;
+        if (kw_ir_total(ir, "work_per_thread.flops", &s, &scratch, cfg, &fl, &ignore))
+            b.flops = fl;
     }
     kw_arena_free(&scratch);
     return b;
