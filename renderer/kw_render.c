@@ -350,6 +350,9 @@ kw_status kw_render_kernel(kw_render *r, size_t ki, kw_buf *out, kw_err *err) {
         }
         if (r->o->arch && strcmp(r->o->arch, a.arch))
             continue;
+        /* IR facts may be kept as YAML text (a raw field): read into it */
+        kw_err ierr;
+        a.ir = kw_rv_expand(kw_rv_get(a.rec, "ir"), &r->scratch, &ierr);
         kw_rarch *slot = KW_PUSH(&r->scratch, r->archs);
         if (!slot)
             return kw_fail(err, "out of memory");

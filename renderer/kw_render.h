@@ -29,6 +29,7 @@
 typedef struct kw_rarch {
     const char *arch;
     kw_rv rec;
+    kw_rv ir; /* rec's "ir", its YAML text expanded (filled by kw_render_kernel) */
 } kw_rarch;
 
 typedef struct kw_render_opts {

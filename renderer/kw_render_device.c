@@ -65,7 +65,7 @@ static const char *kw_rtext(kw_rv rec, const char *key, char *buf, size_t n) {
 /* The first arch with IR facts, or NULL (*missing says why for the first). */
 static const kw_rarch *kw_dev_ir_arch(kw_render *r, kw_rv *ir) {
     for (size_t a = 0; a < r->archs.n; a++) {
-        kw_rv v = kw_rv_get(r->archs.v[a].rec, "ir");
+        kw_rv v = r->archs.v[a].ir;
         if (kw_rv_present(v)) {
             *ir = v;
             return &r->archs.v[a];

@@ -214,7 +214,7 @@ void kw_render_flow(kw_render *r) {
     const kw_rarch *a = NULL;
     kw_rv ir;
     for (size_t i = 0; i < r->archs.n && !a; i++) {
-        ir = kw_rv_get(r->archs.v[i].rec, "ir");
+        ir = r->archs.v[i].ir;
         if (kw_rv_present(ir))
             a = &r->archs.v[i];
     }

@@ -288,7 +288,7 @@ void kw_render_memory(kw_render *r) {
     }
     for (size_t a = 0; a < r->archs.n; a++) {
         const kw_rarch *ra = &r->archs.v[a];
-        kw_rv ir = kw_rv_get(ra->rec, "ir");
+        kw_rv ir = ra->ir;
         const kw_gpu *gpu = kw_mem_gpu(r, ra->arch);
         char *t = kw_arena_printf(&r->scratch, "%s%s%s%s", ra->arch, gpu ? " (" : "",
                                   gpu ? gpu->product : "", gpu ? ")" : "");

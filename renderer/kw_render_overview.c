@@ -68,7 +68,7 @@ static void kw_list_params(kw_render *r, bool want_const) {
  * them; false when no arch has IR facts. */
 static bool kw_overview_ir(kw_render *r) {
     for (size_t a = 0; a < r->archs.n; a++) {
-        kw_rv ir = kw_rv_get(r->archs.v[a].rec, "ir");
+        kw_rv ir = r->archs.v[a].ir;
         if (!kw_rv_present(ir))
             continue;
         kw_rv idioms = kw_rv_get(ir, "idioms");

@@ -39,6 +39,9 @@ typedef struct kw_rv {
     const void *ptr;  /* the value's storage (the record for KW_R_RECORD) */
     bool scalar;      /* KW_R_STR from a KW_F_SCALAR field */
     bool narrow;      /* KW_R_INT stored as an int (else a long long) */
+    bool raw;         /* KW_R_STR holding a YAML node as text (a KW_F_RAW field):
+                         kw_rv_expand reads into it */
+    bool node;        /* a view into a parsed YAML node (ptr is a kw_ynode) */
 } kw_rv;
 
 /* Views of whole records. */
@@ -50,6 +53,12 @@ kw_rv kw_rv_launch(const kw_launch *l);
  * but the last must be a record. UNKNOWN_KEY when a step is not in the tables,
  * ABSENT when a step is absent. */
 kw_rv kw_rv_get(kw_rv rec, const char *path);
+/* A value kept as YAML text (raw) as a view of its parsed nodes, so kw_rv_get
+ * and the others read into it like into a record: mappings are records,
+ * sequences lists, scalars strings (kw_rv_int, kw_rv_bool parse them), a
+ * mapping with file and line also a location. Nodes live in arena a. Any other
+ * value is returned as is. On a YAML error: ABSENT, err set. */
+kw_rv kw_rv_expand(kw_rv v, kw_arena *a, kw_err *err);
 /* Does the value exist (neither UNKNOWN_KEY nor ABSENT)? */
 bool kw_rv_present(kw_rv v);
 

@@ -349,7 +349,7 @@ static void test_kinds(void) {
     CHECK(strstr(err.msg, "duplicate key 'a'") != NULL);
     kw_yp_free(&p);
     /* reflection */
-    kw_rv v = {KW_R_RECORD, &kw_t_t_rec, &back, false, false};
+    kw_rv v = {KW_R_RECORD, &kw_t_t_rec, &back, false, false, false, false};
     long long x;
     CHECK(kw_rv_count_of(kw_rv_get(v, "counts"), "salu", &x) && x == 12);
     CHECK(kw_rv_int(kw_rv_get(v, "scal_num"), &x) && x == 16);
@@ -558,7 +558,8 @@ static void test_facts(void) {
     kw_shape shape;
     memset(&shape, 0, sizeof shape);
     CHECK(kw_shape_parse(&shape, &a, "rows=1024,cols=8192", &err) == KW_OK);
-    kw_rarch ra = {"gfx942", {KW_R_RECORD, &kw_ft_arch, &fa, false, false}};
+    kw_rarch ra = {"gfx942", {KW_R_RECORD, &kw_ft_arch, &fa, false, false, false, false},
+                   {KW_R_UNKNOWN_KEY, NULL, NULL, false, false, false, false}};
     kw_render_opts o;
     memset(&o, 0, sizeof o);
     o.db_path = "t.db";

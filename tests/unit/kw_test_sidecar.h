@@ -14,8 +14,11 @@ static inline kw_loc kw_tc_loc(const char *file, int line, int column) {
     return l;
 }
 
+/* An arch with nothing known but its name (ISA facts absent, not zero). */
 static inline void kw_tc_arch(kw_sidecar *sc, kw_kernel *k, const char *arch) {
-    KW_PUSH(&sc->arena, k->archs)->arch = KW_TC_STR(sc, arch);
+    kw_kernel_arch *a = KW_PUSH(&sc->arena, k->archs);
+    kw_kernel_arch_init(a);
+    a->arch = KW_TC_STR(sc, arch);
 }
 
 /* A minimal kernel: symbol, name, archs. */
