@@ -13,7 +13,9 @@
 extern "C" {
 #include "kw_co_sidecar.h"
 #include "kw_fs.h"
+#include "kw_ir_facts.h"
 }
+#include "kw_ir_analyze.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/Version.h"
@@ -26,7 +28,9 @@ extern "C" {
 #include "llvm/Support/Path.h"
 
 #include <cstdlib>
+#include <map>
 #include <memory>
+#include <vector>
 #include <set>
 
 #ifndef KWALK_VERSION
@@ -45,17 +49,43 @@ struct JobState {
     OutputOptions Out;
     std::set<std::string> Emitted;
     bool HaveEmitted = false;
+    // IR facts per kernel symbol, from the OptimizerLast pass, in IrArena.
+    kw_arena IrArena;
+    std::map<std::string, kw_ir_kernel_facts *> IrFacts;
+    std::string IrError;
+    JobState() { kw_arena_init(&IrArena); }
+    ~JobState() { kw_arena_free(&IrArena); }
+    JobState(const JobState &) = delete;
+    JobState &operator=(const JobState &) = delete;
 };
 
 // Records the kernels the device module defines after optimization.
 struct EmittedKernelsPass : llvm::PassInfoMixin<EmittedKernelsPass> {
     std::shared_ptr<JobState> State;
     explicit EmittedKernelsPass(std::shared_ptr<JobState> S) : State(std::move(S)) {}
-    llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &) {
+    llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM) {
         State->HaveEmitted = true;
-        for (const llvm::Function &F : M)
-            if (!F.isDeclaration() && F.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL)
-                State->Emitted.insert(std::string(F.getName()));
+        auto &FAM = MAM.getResult<llvm::FunctionAnalysisManagerModuleProxy>(M).getManager();
+        for (const llvm::Function &F : M) {
+            if (F.isDeclaration() || F.getCallingConv() != llvm::CallingConv::AMDGPU_KERNEL)
+                continue;
+            std::string Name(F.getName());
+            State->Emitted.insert(Name);
+            // The IR facts (passes/ir): read-only analyses; the results the
+            // analysis manager caches stay valid, nothing is changed.
+            auto *Facts = static_cast<kw_ir_kernel_facts *>(
+                kw_arena_alloc(&State->IrArena, sizeof(kw_ir_kernel_facts)));
+            kw_err Err;
+            if (!Facts) {
+                State->IrError = "out of memory";
+                continue;
+            }
+            kw_ir_facts_init(Facts);
+            if (kw_ir_analyze_function(F, FAM, &State->IrArena, Facts, &Err) == KW_OK)
+                State->IrFacts[Name] = Facts;
+            else if (State->IrError.empty())
+                State->IrError = "IR facts of " + Name + ": " + Err.msg;
+        }
         return llvm::PreservedAnalyses::all();
     }
     static bool isRequired() { return true; }
@@ -94,6 +124,35 @@ kw_status writeDoc(const kw_sidecar &Doc, const std::string &Path, kw_err *Err) 
     return kw_sidecar_write_file(&Doc, Path.c_str(), Err);
 }
 
+// Give the IR facts the source's parameter names and put them, as YAML, into
+// the kernel's arch entry.
+kw_status attachIrFacts(kw_sidecar &Doc, JobState &S, kw_err *Err) {
+    for (size_t I = 0; I < Doc.kernels.n; I++) {
+        kw_kernel &K = Doc.kernels.v[I];
+        auto It = K.symbol ? S.IrFacts.find(K.symbol) : S.IrFacts.end();
+        if (It == S.IrFacts.end() || !K.archs.n)
+            continue;
+        std::vector<const char *> Names;
+        for (size_t P = 0; P < K.params.n; P++)
+            Names.push_back(K.params.v[P].name);
+        if (kw_ir_facts_name_params(It->second, Names.data(), Names.size(), &S.IrArena, Err) !=
+            KW_OK)
+            return KW_ERR;
+        char *Text = nullptr;
+        size_t Len = 0;
+        FILE *Out = open_memstream(&Text, &Len);
+        if (!Out)
+            return kw_fail(Err, "IR facts: cannot open a memory stream");
+        kw_ir_facts_print_yaml(Out, It->second, 0);
+        fclose(Out);
+        K.archs.v[0].ir = kw_arena_strndup(&Doc.arena, Text, Len);
+        free(Text);
+    }
+    if (!S.IrError.empty())
+        return kw_fail(Err, "%s", S.IrError.c_str());
+    return KW_OK;
+}
+
 kw_status runDevice(ASTContext &Ctx, JobState &S, kw_err *Err) {
     kw_sidecar Doc;
     kw_sidecar_init(&Doc);
@@ -103,6 +162,9 @@ kw_status runDevice(ASTContext &Ctx, JobState &S, kw_err *Err) {
         *Arch = kw_arena_strdup(&Doc.arena, S.Arch.c_str());
     CaptureContext C(Ctx, Doc);
     captureKernels(C, S.Arch.c_str(), S.Emitted, S.HaveEmitted);
+    // IR facts that cannot be had are reported, but the fragment is written.
+    kw_err IrErr;
+    kw_status IrSt = attachIrFacts(Doc, S, &IrErr);
     kw_status St = KW_OK;
     if (!S.Cuid.empty())
         St = writeDoc(Doc, fragmentPath(S.Out, S.Cuid, S.Arch), Err);
@@ -111,6 +173,8 @@ kw_status runDevice(ASTContext &Ctx, JobState &S, kw_err *Err) {
     if (St == KW_OK && !S.Object.empty() && S.Object != "-" && !isTemporary(S.Object))
         St = writeDoc(Doc, sidecarPath(S.Out, S.Object, S.Source, S.Cuid + "." + S.Arch), Err);
     kw_sidecar_free(&Doc);
+    if (St == KW_OK && IrSt != KW_OK)
+        return kw_fail(Err, "%s", IrErr.msg);
     return St;
 }
 
@@ -243,5 +307,30 @@ class KwalkAction : public PluginASTAction {
 } // namespace
 } // namespace kwalk
 
-static clang::FrontendPluginRegistry::Add<kwalk::KwalkAction>
-    X("kwalk", "capture HIP kernel instantiations, launch sites and dispatch paths");
+namespace {
+
+// The clang major the running compiler reports ("... clang version 22.1.8 ...").
+int runtimeClangMajor() {
+    std::string V = clang::getClangFullVersion();
+    size_t P = V.find("version ");
+    return P == std::string::npos ? -1 : std::atoi(V.c_str() + P + 8);
+}
+
+// A plugin only works inside the clang major it was built against: in any
+// other it refuses, with one line, instead of registering (and crashing).
+struct Registration {
+    Registration() {
+        int Major = runtimeClangMajor();
+        if (Major != CLANG_VERSION_MAJOR) {
+            kwalk::warn("libkwalk.so was built for clang " + std::to_string(CLANG_VERSION_MAJOR) +
+                        " but runs in clang " + std::to_string(Major) +
+                        "; the plugin stays off (rebuild it with -DLLVM_DIR/-DClang_DIR of "
+                        "this clang)");
+            return;
+        }
+        static clang::FrontendPluginRegistry::Add<kwalk::KwalkAction> X(
+            "kwalk", "capture HIP kernel instantiations, launch sites and dispatch paths");
+    }
+} TheRegistration;
+
+} // namespace

@@ -146,6 +146,7 @@ static void kw_enc_record(kw_enc *e, const kw_type *t, const void *obj) {
         switch (f->kind) {
         case KW_F_STR:
         case KW_F_SCALAR:
+        case KW_F_RAW:
             kw_enc_str(e, *(const char *const *)p);
             break;
         case KW_F_INT:
@@ -350,6 +351,7 @@ static void kw_dec_record(kw_dec *d, const kw_type *t, void *obj) {
         void *p = base + f->off;
         switch (f->kind) {
         case KW_F_SCALAR:
+        case KW_F_RAW:
             *(const char **)p = kw_dec_str(d);
             break;
         case KW_F_STR:

@@ -45,6 +45,10 @@ static kw_rv kw_rv_field(const kw_field *f, const unsigned char *base) {
         v.kind = KW_R_STR;
         v.scalar = true;
         break;
+    case KW_F_RAW: /* the YAML text of the node */
+        v.kind = KW_R_STR;
+        v.raw = true;
+        break;
     case KW_F_INT:
     case KW_F_BYTES:
         v.kind = KW_R_INT;

@@ -109,6 +109,7 @@ static const kw_field kw_f_kernel_arch[] = {
     {"isa", KW_F_STR, offsetof(kw_kernel_arch, isa), NULL, 0},
     {"lines_note", KW_F_STR, offsetof(kw_kernel_arch, lines_note), NULL, 0},
     {"lines", KW_F_LIST, offsetof(kw_kernel_arch, lines), &kw_t_isa_line, 0},
+    {"ir", KW_F_RAW, offsetof(kw_kernel_arch, ir), NULL, 0},
 };
 KW_TYPE(kw_t_kernel_arch, "arch", kw_kernel_arch, false, kw_f_kernel_arch);
 
@@ -324,6 +325,7 @@ kw_status kw_sc_copy(kw_arena *a, const kw_type *t, void *dst, const void *src) 
         switch (f->kind) {
         case KW_F_STR:
         case KW_F_SCALAR:
+        case KW_F_RAW:
             st = kw_sc_copy_str(a, (const char **)(d + f->off), *(const char *const *)(s + f->off));
             break;
         case KW_F_LOC:

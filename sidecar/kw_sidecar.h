@@ -122,6 +122,9 @@ typedef struct kw_kernel_arch {
     const char *isa;        /* the listing: "OFFSET: text" lines and "label:" lines */
     const char *lines_note; /* why there are no lines, when there are none */
     KW_ARRAY(kw_isa_line) lines;
+    /* Facts from the kernel's optimized LLVM IR (passes/ir, docs/ir-facts.md):
+     * a YAML mapping kept as text; NULL when the device job did not analyse it. */
+    const char *ir;
 } kw_kernel_arch;
 
 /* Every "not known" field of a kernel arch set (-1, NULL, empty). */

@@ -230,6 +230,7 @@ bool kw_sc_present(const kw_field *f, const void *obj) {
     switch (f->kind) {
     case KW_F_STR:
     case KW_F_SCALAR:
+    case KW_F_RAW:
         return *(const char *const *)p != NULL;
     case KW_F_INT:
     case KW_F_BOOL:
@@ -321,6 +322,54 @@ static void kw_ye_counts(kw_ye *e, const kw_field *f, const kw_anyarr *a) {
     kw_ye_map_end(e);
 }
 
+/* Splice a YAML node given as text: its events, between the document's start
+ * and end, go to the emitter as they are. */
+static void kw_ye_raw(kw_ye *e, const kw_field *f, const char *text) {
+    if (e->failed)
+        return;
+    yaml_parser_t ps;
+    if (!yaml_parser_initialize(&ps)) {
+        e->failed = true;
+        kw_fail(e->err, "cannot write YAML: out of memory");
+        return;
+    }
+    yaml_parser_set_input_string(&ps, (const unsigned char *)text, strlen(text));
+    size_t depth = 0, nodes = 0;
+    for (;;) {
+        yaml_event_t ev;
+        if (!yaml_parser_parse(&ps, &ev)) {
+            e->failed = true;
+            kw_fail(e->err, "cannot write YAML: the value of '%s' is not YAML: %s", f->key,
+                    ps.problem ? ps.problem : "out of memory");
+            break;
+        }
+        yaml_event_type_t type = ev.type;
+        if (type == YAML_STREAM_END_EVENT) {
+            yaml_event_delete(&ev);
+            break;
+        }
+        if (type == YAML_STREAM_START_EVENT || type == YAML_DOCUMENT_START_EVENT ||
+            type == YAML_DOCUMENT_END_EVENT || (depth == 0 && nodes == 1)) {
+            yaml_event_delete(&ev); /* framing, or a second node: not ours to write */
+            continue;
+        }
+        if (type == YAML_MAPPING_START_EVENT || type == YAML_SEQUENCE_START_EVENT)
+            depth++;
+        else if (type == YAML_MAPPING_END_EVENT || type == YAML_SEQUENCE_END_EVENT)
+            depth--;
+        if (depth == 0)
+            nodes++;
+        kw_ye_emit(e, &ev, 1);
+        if (e->failed)
+            break;
+    }
+    yaml_parser_delete(&ps);
+    if (!e->failed && nodes != 1) {
+        e->failed = true;
+        kw_fail(e->err, "cannot write YAML: the value of '%s' holds no YAML node", f->key);
+    }
+}
+
 static void kw_ye_value(kw_ye *e, const kw_field *f, const unsigned char *base) {
     const void *p = base + f->off;
     switch (f->kind) {
@@ -337,6 +386,9 @@ static void kw_ye_value(kw_ye *e, const kw_field *f, const unsigned char *base) 
     }
     case KW_F_COUNTS:
         kw_ye_counts(e, f, p);
+        break;
+    case KW_F_RAW:
+        kw_ye_raw(e, f, *(const char *const *)p);
         break;
     case KW_F_INT:
         kw_ye_ll(e, *(const int *)p);

@@ -43,6 +43,9 @@ typedef enum kw_fkind {
     KW_F_SCALAR, /* const char *: the text of any scalar, for values that are a number or a
                     word or an expression (16, unknown, "ceil(n / 512)"); written plain when
                     it is a decimal integer, else as a string; omitted when NULL */
+    KW_F_RAW,    /* const char *: a whole YAML node kept as YAML text (a subtree another
+                    module owns, e.g. the IR facts of passes/ir): spliced into the document
+                    when written, captured as text when read; omitted when NULL */
 } kw_fkind;
 
 enum {

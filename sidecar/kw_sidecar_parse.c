@@ -483,11 +483,59 @@ static kw_status kw_yp_list(kw_yp *p, const kw_field *f, kw_anyarr *arr) {
     }
 }
 
+static int kw_yp_raw_output(void *data, unsigned char *buffer, size_t size) {
+    kw_buf *b = data;
+    kw_buf_append(b, buffer, size);
+    return !b->oom;
+}
+
+/* A KW_F_RAW value: the node's events, handed over to an emitter writing
+ * into a string, so the text reads back as the same node. */
+static kw_status kw_yp_raw(kw_yp *p, const kw_field *f, const char **out) {
+    yaml_emitter_t em;
+    kw_buf b;
+    kw_buf_init(&b);
+    if (!yaml_emitter_initialize(&em))
+        return kw_yp_fail(p, "out of memory");
+    yaml_emitter_set_output(&em, kw_yp_raw_output, &b);
+    yaml_emitter_set_unicode(&em, 1);
+    yaml_emitter_set_width(&em, -1);
+    yaml_event_t ev;
+    bool ok = yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING) &&
+              yaml_emitter_emit(&em, &ev) &&
+              yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1) &&
+              yaml_emitter_emit(&em, &ev);
+    size_t depth = 0;
+    kw_status st = KW_OK;
+    do {
+        if (!ok || (st = kw_yp_peek(p)) != KW_OK)
+            break;
+        if (p->ev.type == YAML_MAPPING_START_EVENT || p->ev.type == YAML_SEQUENCE_START_EVENT)
+            depth++;
+        else if (p->ev.type == YAML_MAPPING_END_EVENT || p->ev.type == YAML_SEQUENCE_END_EVENT)
+            depth--;
+        ev = p->ev; /* the emitter takes the event over */
+        p->have = false;
+        ok = yaml_emitter_emit(&em, &ev);
+    } while (depth > 0);
+    if (st == KW_OK && ok)
+        ok = yaml_document_end_event_initialize(&ev, 1) && yaml_emitter_emit(&em, &ev) &&
+             yaml_stream_end_event_initialize(&ev) && yaml_emitter_emit(&em, &ev);
+    yaml_emitter_delete(&em);
+    if (st == KW_OK && (!ok || b.oom))
+        st = kw_yp_fail(p, "cannot keep the value of '%s'", f->key);
+    if (st == KW_OK)
+        *out = kw_arena_strndup(p->arena, kw_buf_str(&b), b.len);
+    kw_buf_free(&b);
+    return st;
+}
+
 static kw_status kw_yp_value(kw_yp *p, const kw_field *f, unsigned char *base) {
     void *at = base + f->off;
     if (kw_yp_peek(p) != KW_OK)
         return KW_ERR;
-    if (kw_yp_is_null(&p->ev) && f->kind != KW_F_STR && f->kind != KW_F_SCALAR) {
+    if (kw_yp_is_null(&p->ev) && f->kind != KW_F_STR && f->kind != KW_F_SCALAR &&
+        f->kind != KW_F_RAW) {
         kw_yp_consume(p); /* absent: keep the default */
         return KW_OK;
     }
@@ -523,6 +571,8 @@ static kw_status kw_yp_value(kw_yp *p, const kw_field *f, unsigned char *base) {
         return kw_yp_keyed(p, f, at);
     case KW_F_COUNTS:
         return kw_yp_counts(p, at);
+    case KW_F_RAW:
+        return kw_yp_raw(p, f, (const char **)at);
     case KW_F_MAP:
         return kw_yp_record(p, f->sub, at);
     }
