@@ -301,6 +301,8 @@ kw_status kw_co_sidecar_fill_kernels(kw_sidecar *sc, const char *path, unsigned 
             st = kw_co_disassemble(&set, obj, k, want, &l, err);
             if (st == KW_OK && kw_cosc_listing(&sc->arena, A, &l) != KW_OK)
                 st = kw_fail(err, "%s: out of memory", path);
+            if (st == KW_OK && obj->has_debug_line && !want)
+                A->lines_note = "the code object has line tables; lines not requested";
         }
     }
     kw_co_listing_free(&l);

@@ -17,7 +17,7 @@ import subprocess
 
 import yaml
 
-from kwis_common import (CORPUS, KWALK, RESOURCE_KEYS, SRC, Check, kernel_insns, load_yaml,
+from kwis_common import (CORPUS, DIR, KWALK, LINES_TU, RESOURCE_KEYS, SRC, Check, kernel_insns, load_yaml,
                          objdump, parse_isa, readelf_kernels, run, scratch, sidecar_archs,
                          symbols, tool, unbundle)
 
@@ -199,6 +199,27 @@ def main():
     sc = sidecar_archs(load_yaml(obj + ".kwalk.yaml"))
     kernels = sorted({s for s, _ in sc})
     check_file(c, obj, cos, plugin_sidecar=sc, kernel_pick=kernels[:2])
+
+    # --lines: the plugin's lines for the -gline-tables-only build; without it, a note
+    gobj = os.path.join(DIR, "objs", LINES_TU + "_g.o")
+    gsc = sidecar_archs(load_yaml(os.path.join(DIR, "objs", LINES_TU + "_g.kwalk.yaml")))
+    name = sorted({s for s, _ in gsc})[0]
+    for flags in ([], ["--lines"]):
+        y = kwalk(gobj, "--kernel", name, "--format", "yaml", *flags)
+        got = sidecar_archs(yaml.safe_load(y.stdout)) if y.returncode == 0 else {}
+        for key, a in sorted(gsc.items()):
+            if key[0] != name:
+                continue
+            g = got.get(key) or {}
+            what = "%s --kernel %s --format yaml %s: %s" % (gobj, name, " ".join(flags), key[1])
+            if flags:
+                c.eq(what + ": lines = the plugin's", g.get("lines"), a.get("lines"))
+                c.true(what + ": has lines", g.get("lines"))
+            else:
+                c.eq(what + ": lines", g.get("lines"), None)
+                c.true(what + ": lines_note says they were not requested: %r" %
+                       g.get("lines_note"), "not requested" in (g.get("lines_note") or ""))
+            c.eq(what + ": isa = the plugin's", g.get("isa"), a.get("isa"))
 
     # several files: one YAML document each
     y = kwalk(asm, obj, "--format", "yaml")
