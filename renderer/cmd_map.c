@@ -7,7 +7,8 @@
  *   Kernel | Instantiations | Python entry | C++ entry | Launch site | Device code
  *
  * A launch no entry reaches has "-" as its entries; a kernel never launched
- * has "-" as its launch site. --format tsv prints the same rows as tab-
+ * has "-" as its launch site. A precompiled ASM kernel (launched through a
+ * loader or hipModuleLaunchKernel) has its code object as device code. --format tsv prints the same rows as tab-
  * separated fields for scripts (docs/render.md). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -165,7 +166,8 @@ static void kw_map_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, const kw_p
     char *dev = first->k && first->k->location.file
                     ? kw_arena_printf(&m->arena, "%s:%d", kw_map_path(m, first->k->location.file),
                                       first->k->location.line)
-                    : NULL;
+                : first->asm_code_object ? (char *)kw_map_path(m, first->asm_code_object)
+                                         : NULL;
     if (m->tsv) {
         const char *f[9] = {grp->key,
                             num,
@@ -215,6 +217,8 @@ static void kw_map_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, const kw_p
         kw_md_code(b, dev, true);
     else
         kw_buf_puts(b, "(no device record)");
+    if (!first->k && first->asm_code_object)
+        kw_buf_puts(b, " (ASM)");
     kw_buf_puts(b, " |\n");
 }
 

@@ -58,15 +58,17 @@ static kw_status kw_model_kernels(kw_model *m, kw_err *err) {
     for (size_t t = 0; t < ix->tus.n && st == KW_OK; t++)
         for (size_t i = 0; i < ix->tus.v[t].launches.n && st == KW_OK; i++) {
             const kw_launch *l = &ix->tus.v[t].launches.v[i];
-            if (!l->kernel || kw_symmap_get(&seen, l->kernel))
+            const char *sym = l->kernel ? l->kernel : l->asm_kernel;
+            if (!sym || kw_symmap_get(&seen, sym))
                 continue;
             kw_mkernel *mk = KW_PUSH(&m->arena, m->kernels);
-            if (!mk || kw_symmap_put(&seen, l->kernel, 1) != KW_OK) {
+            if (!mk || kw_symmap_put(&seen, sym, 1) != KW_OK) {
                 st = kw_oom(err);
                 break;
             }
-            mk->symbol = l->kernel;
-            mk->name = l->kernel_name ? l->kernel_name : l->kernel;
+            mk->symbol = sym;
+            mk->name = l->kernel ? (l->kernel_name ? l->kernel_name : l->kernel) : l->asm_kernel;
+            mk->asm_code_object = l->kernel ? NULL : l->code_object;
         }
     kw_symmap_free(&seen);
     if (st != KW_OK)
@@ -125,7 +127,8 @@ static kw_status kw_model_host(kw_model *m, kw_err *err) {
             for (size_t c = 0; c < l->instantiation_chain.n && ok; c++)
                 kw_model_node(m, l->instantiation_chain.v[c].symbol,
                               l->instantiation_chain.v[c].function, err, &ok);
-            size_t *k = l->kernel ? kw_symmap_get(&m->kernel_of, l->kernel) : NULL;
+            const char *ksym = l->kernel ? l->kernel : l->asm_kernel;
+            size_t *k = ksym ? kw_symmap_get(&m->kernel_of, ksym) : NULL;
             if (k) {
                 size_t *slot = KW_PUSH(&m->arena, m->kernels.v[*k].launches);
                 if (!slot)

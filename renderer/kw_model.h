@@ -41,6 +41,10 @@ typedef struct kw_mkernel {
     const char *symbol;
     const char *name;          /* printed name (the symbol when unknown) */
     const kw_kernel *k;        /* NULL: launched, but no device record in the index */
+    /* A precompiled ASM kernel (launched through a loader or
+     * hipModuleLaunchKernel): its code object as the launch gives it. symbol and
+     * name are then the kernel's name in that code object. */
+    const char *asm_code_object;
     size_t group;
     KW_ARRAY(size_t) launches; /* indices into launches, in index order */
     const char *page;          /* file name of its walkthrough in `render --all` */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kw_co_sidecar.h"
 #include "kw_md.h"
 
 void kw_render_init(kw_render *r, kw_model *m, kw_srcs *srcs, const kw_providers *p,
@@ -21,11 +22,13 @@ void kw_render_init(kw_render *r, kw_model *m, kw_srcs *srcs, const kw_providers
     r->o = o;
     kw_arena_init(&r->scratch);
     kw_buf_init(&r->hw_table);
+    kw_sidecar_init(&r->asm_sc);
 }
 
 void kw_render_free(kw_render *r) {
     kw_arena_free(&r->scratch);
     kw_buf_free(&r->hw_table);
+    kw_sidecar_free(&r->asm_sc);
 }
 
 /* ---- helpers -------------------------------------------------------------------------------- */
@@ -318,6 +321,13 @@ static void kw_render_title(kw_render *r) {
     kw_buf_puts(o, "# Kernel Walkthrough: ");
     kw_md_code(o, mk->name, false);
     kw_buf_puts(o, "\n\n");
+    if (!k && mk->asm_code_object) {
+        kw_buf_printf(o, "> Source: %s | Language: ASM | File: ",
+                      kw_provider_of(r->providers, mk->asm_code_object));
+        kw_md_code(o, kw_r_path(r, mk->asm_code_object), false);
+        kw_buf_puts(o, " (code object)\n\n");
+        return;
+    }
     const char *file = k && k->location.file ? k->location.file : NULL;
     kw_buf_printf(o, "> Source: %s | Language: HIP C++ | File: ",
                   kw_provider_of(r->providers, file));
@@ -339,6 +349,26 @@ kw_status kw_render_kernel(kw_render *r, size_t ki, kw_buf *out, kw_err *err) {
     memset(&r->archs, 0, sizeof(r->archs));
     memset(&r->shape, 0, sizeof(r->shape));
     const kw_kernel *k = r->mk->k;
+    /* a precompiled ASM kernel: its facts from its code object */
+    kw_sidecar_free(&r->asm_sc);
+    r->asm_k = NULL;
+    r->asm_note = NULL;
+    if (!k && r->mk->asm_code_object) {
+        kw_err cerr;
+        if (kw_co_sidecar_fill_kernels(&r->asm_sc, r->mk->asm_code_object, KW_CO_SC_LISTING,
+                                       r->mk->symbol, &cerr) != KW_OK) {
+            r->asm_note = kw_arena_strdup(&r->scratch, cerr.msg);
+        } else {
+            for (size_t i = 0; i < r->asm_sc.kernels.n && !r->asm_k; i++)
+                if (r->asm_sc.kernels.v[i].symbol &&
+                    !strcmp(r->asm_sc.kernels.v[i].symbol, r->mk->symbol))
+                    r->asm_k = &r->asm_sc.kernels.v[i];
+            if (!r->asm_k)
+                r->asm_note = kw_arena_printf(&r->scratch, "%s holds no kernel named %s",
+                                              r->mk->asm_code_object, r->mk->symbol);
+        }
+        k = r->asm_k;
+    }
     size_t narch = r->o->arch_override ? r->o->narch_override : k ? k->archs.n : 0;
     for (size_t i = 0; i < narch; i++) {
         kw_rarch a;

@@ -69,6 +69,10 @@ typedef struct kw_render {
     KW_ARRAY(kw_rarch) archs; /* the archs shown (--arch filters) */
     kw_shape shape;       /* --shape plus what the kernel binds (template constants) */
     kw_mpaths *paths;     /* per launch of the kernel: the entry points reaching it */
+    /* a precompiled ASM kernel: its code object read now (kw_co_sidecar.h) */
+    kw_sidecar asm_sc;
+    const kw_kernel *asm_k;  /* the kernel found in it, or NULL */
+    const char *asm_note;    /* why not, when asm_k is NULL */
     /* the hardware table of section 4 depends only on the archs shown: kept */
     kw_buf hw_table;
     char hw_key[128];

@@ -125,6 +125,9 @@ static void kw_dev_access_line(kw_render *r, kw_rv x) {
         kw_buf_printf(o, "; %s 64-byte segments per wave", segs);
     if (coal)
         kw_buf_printf(o, " (coalesced: %s)", coal);
+    long long active;
+    if (kw_rv_int(kw_rv_get(x, "active_lanes"), &active) && active >= 0 && active < 64)
+        kw_buf_printf(o, "; executed by %lld lane%s of a wave", active, active == 1 ? "" : "s");
     /* thread t of block b */
     if (lane && param && width) {
         kw_buf_puts(o, ". Thread t of block b touches ");
@@ -142,6 +145,52 @@ static void kw_dev_access_line(kw_render *r, kw_rv x) {
     kw_buf_puts(o, ".\n");
 }
 
+/* Accesses of one instruction kind to one base that together cover a
+ * contiguous run per lane (the IR's groups): one line for all of them. */
+static void kw_dev_group_line(kw_render *r, kw_rv x, kw_rv g, const char *op) {
+    kw_buf *o = r->out;
+    char b1[32], b2[32], b3[32], b4[32], b5[32], b6[64];
+    const char *param = kw_rv_str(kw_rv_get(x, "param"));
+    const char *object = kw_rv_str(kw_rv_get(x, "object"));
+    const char *space = kw_rv_str(kw_rv_get(x, "space"));
+    const char *width = kw_rtext(x, "bytes_per_lane", b1, sizeof b1);
+    const char *total = kw_rtext(g, "bytes_per_lane", b2, sizeof b2);
+    const char *lane = kw_rtext(g, "lane_stride_bytes", b3, sizeof b3);
+    const char *wave = kw_rtext(g, "wave_bytes", b4, sizeof b4);
+    const char *segs = kw_rtext(g, "segments_per_wave", b5, sizeof b5);
+    const char *group = kw_rtext(x, "group_stride_bytes", b6, sizeof b6);
+    bool contiguous = false;
+    kw_rv_bool(kw_rv_get(g, "contiguous"), &contiguous);
+    size_t members = kw_rv_len(kw_rv_get(g, "members"));
+    kw_buf_puts(o, "- ");
+    kw_md_code(o, param ? param : object ? object : "(unknown base)", false);
+    kw_buf_printf(o, ": %zu %ss of %s bytes per lane (%s memory), together %s%s bytes per lane",
+                  members, op, width ? width : "?", space ? space : "?", total ? total : "?",
+                  contiguous ? " contiguous" : "");
+    if (lane)
+        kw_buf_printf(o, "; lane stride %s bytes", lane);
+    if (group) {
+        kw_buf_puts(o, "; block stride ");
+        kw_md_code(o, group, false);
+        kw_buf_puts(o, " bytes");
+    }
+    long long wb, sg;
+    if (wave && segs) {
+        kw_buf_printf(o, "; a wave touches %s bytes in %s 64-byte segments", wave, segs);
+        if (kw_rv_int(kw_rv_get(g, "wave_bytes"), &wb) && kw_rv_int(kw_rv_get(g, "segments_per_wave"), &sg))
+            kw_buf_puts(o, wb == sg * 64 ? " (every byte of each segment used)"
+                                         : " (segments partly used)");
+    }
+    if (lane && param && total) {
+        kw_buf_puts(o, ". Thread t of block b covers ");
+        char *s = kw_arena_printf(&r->scratch, "%s[b*(%s) + t*%s .. + %s - 1]", param,
+                                  group ? group : "?", lane, total);
+        kw_md_code(o, s ? s : "?", false);
+        kw_buf_puts(o, " (bytes)");
+    }
+    kw_buf_puts(o, ".\n");
+}
+
 static void kw_dev_accesses(kw_render *r) {
     kw_buf *o = r->out;
     kw_rv ir;
@@ -152,26 +201,64 @@ static void kw_dev_accesses(kw_render *r) {
         return;
     }
     kw_rv acc = kw_rv_get(ir, "accesses");
+    kw_rv groups = kw_rv_get(ir, "groups");
     size_t n = kw_rv_len(acc);
-    kw_buf_printf(o, "From the IR facts of %s (%zu memory access%s):\n\n", a->arch, n,
-                  n == 1 ? "" : "es");
+    kw_buf_printf(o, "From the IR facts of %s (%zu memory access%s in the optimized IR):\n\n",
+                  a->arch, n, n == 1 ? "" : "es");
     static const char *const kinds[] = {"load", "store", "atomic"};
+    kw_buf line, prev;
+    kw_buf_init(&line);
+    kw_buf_init(&prev);
+    bool *group_done = kw_arena_alloc(&r->scratch, kw_rv_len(groups) + 1);
     for (size_t k = 0; k < 3; k++) {
         bool any = false;
-        for (size_t i = 0; i < n; i++) {
-            kw_rv x = kw_rv_at(acc, i);
-            const char *op = kw_rv_str(kw_rv_get(x, "op"));
-            if (!op || strcmp(op, kinds[k]))
+        unsigned same = 0;
+        kw_buf_reset(&prev);
+        for (size_t i = 0; i <= n; i++) {
+            kw_rv x = i < n ? kw_rv_at(acc, i) : acc;
+            const char *op = i < n ? kw_rv_str(kw_rv_get(x, "op")) : NULL;
+            bool mine = op && !strcmp(op, kinds[k]);
+            long long g = -1;
+            if (mine && kw_rv_int(kw_rv_get(x, "group"), &g) && g >= 0 &&
+                (size_t)g < kw_rv_len(groups) && group_done && group_done[g])
+                continue; /* shown with its group */
+            kw_buf_reset(&line);
+            if (mine) {
+                kw_buf *save = r->out;
+                r->out = &line;
+                if (g >= 0 && (size_t)g < kw_rv_len(groups) && group_done) {
+                    kw_dev_group_line(r, x, kw_rv_at(groups, (size_t)g), op);
+                    group_done[g] = true;
+                } else {
+                    kw_dev_access_line(r, x);
+                }
+                r->out = save;
+            }
+            /* identical consecutive lines are written once, counted */
+            if (mine && prev.len && !strcmp(kw_buf_str(&line), kw_buf_str(&prev))) {
+                same++;
+                continue;
+            }
+            if (prev.len) {
+                if (same > 1)
+                    prev.len -= 2, kw_buf_printf(&prev, " (%u such accesses).\n", same);
+                kw_buf_append(o, prev.ptr, prev.len);
+            }
+            kw_buf_reset(&prev);
+            if (!mine)
                 continue;
             if (!any)
                 kw_buf_printf(o, "**%s%ss**\n\n", k == 0 ? "L" : k == 1 ? "S" : "A",
                               kinds[k] + 1);
             any = true;
-            kw_dev_access_line(r, x);
+            kw_buf_append(&prev, line.ptr, line.len);
+            same = 1;
         }
         if (any)
             kw_buf_putc(o, '\n');
     }
+    kw_buf_free(&line);
+    kw_buf_free(&prev);
     kw_rv notes = kw_rv_get(ir, "notes");
     for (size_t i = 0; i < kw_rv_len(notes); i++) {
         kw_buf_puts(o, i ? "; " : "Limits the analysis hit: ");
@@ -182,6 +269,37 @@ static void kw_dev_accesses(kw_render *r) {
 }
 
 /* ---- core computation --------------------------------------------------------------------- */
+
+/* "- wave_reduce (add) via `dpp`, 6 cross-lane steps, at `f:l`.\n" into b. */
+static void kw_dev_idiom_line(kw_render *r, kw_rv d, kw_buf *b) {
+    char b1[32], b2[32], b3[32], b4[32];
+    const char *kind = kw_rtext(d, "kind", b1, sizeof b1);
+    const char *op = kw_rtext(d, "op", b2, sizeof b2);
+    const char *via = kw_rv_str(kw_rv_get(d, "via"));
+    const char *steps = kw_rtext(d, "steps", b3, sizeof b3);
+    const char *bars = kw_rtext(d, "barriers", b4, sizeof b4);
+    kw_buf_printf(b, "- %s", kind ? kind : "idiom");
+    if (op)
+        kw_buf_printf(b, " (%s)", op);
+    if (via) {
+        kw_buf_puts(b, " via ");
+        kw_md_code(b, via, false);
+    }
+    if (steps)
+        kw_buf_printf(b, ", %s cross-lane steps", steps);
+    if (bars)
+        kw_buf_printf(b, ", %s barrier(s)", bars);
+    const kw_loc *l = kw_rv_loc(kw_rv_get(d, "location"));
+    if (l && l->file) {
+        kw_buf *save = r->out;
+        r->out = b;
+        kw_buf_puts(b, ", at ");
+        kw_r_kloc(r, l);
+        r->out = save;
+        kw_r_ref(r, l->file, l->line, "device helper", kind);
+    }
+    kw_buf_puts(b, ".\n");
+}
 
 static void kw_dev_compute(kw_render *r) {
     const kw_kernel *k = r->mk->k;
@@ -221,33 +339,31 @@ static void kw_dev_compute(kw_render *r) {
     kw_buf_printf(o, "From the IR facts of %s:\n\n", a->arch);
     if (!kw_rv_len(idioms))
         kw_buf_puts(o, "- No reduction or broadcast idiom was found.\n");
-    for (size_t i = 0; i < kw_rv_len(idioms); i++) {
-        kw_rv d = kw_rv_at(idioms, i);
-        char b1[32], b2[32], b3[32], b4[32];
-        const char *kind = kw_rtext(d, "kind", b1, sizeof b1);
-        const char *op = kw_rtext(d, "op", b2, sizeof b2);
-        const char *via = kw_rv_str(kw_rv_get(d, "via"));
-        const char *steps = kw_rtext(d, "steps", b3, sizeof b3);
-        const char *bars = kw_rtext(d, "barriers", b4, sizeof b4);
-        kw_buf_printf(o, "- %s", kind ? kind : "idiom");
-        if (op)
-            kw_buf_printf(o, " (%s)", op);
-        if (via) {
-            kw_buf_puts(o, " via ");
-            kw_md_code(o, via, false);
+    /* one line per idiom; identical consecutive lines once, counted */
+    kw_buf cur, last;
+    kw_buf_init(&cur);
+    kw_buf_init(&last);
+    unsigned count = 0;
+    size_t ni = kw_rv_len(idioms);
+    for (size_t i = 0; i <= ni; i++) {
+        kw_buf_reset(&cur);
+        if (i < ni)
+            kw_dev_idiom_line(r, kw_rv_at(idioms, i), &cur);
+        if (i < ni && last.len && !strcmp(kw_buf_str(&cur), kw_buf_str(&last))) {
+            count++;
+            continue;
         }
-        if (steps)
-            kw_buf_printf(o, ", %s cross-lane steps", steps);
-        if (bars)
-            kw_buf_printf(o, ", %s barrier(s)", bars);
-        const kw_loc *l = kw_rv_loc(kw_rv_get(d, "location"));
-        if (l && l->file) {
-            kw_buf_puts(o, ", at ");
-            kw_r_kloc(r, l);
-            kw_r_ref(r, l->file, l->line, "device helper", kind);
+        if (last.len) {
+            if (count > 1)
+                last.len -= 2, kw_buf_printf(&last, " (%u times).\n", count);
+            kw_buf_append(o, last.ptr, last.len);
         }
-        kw_buf_puts(o, ".\n");
+        kw_buf_reset(&last);
+        kw_buf_append(&last, cur.ptr, cur.len);
+        count = 1;
     }
+    kw_buf_free(&cur);
+    kw_buf_free(&last);
     char buf[32];
     const char *bars = kw_rv_text(kw_rv_get(ir, "barriers"), buf, sizeof buf);
     if (bars)
@@ -456,6 +572,11 @@ void kw_render_device(kw_render *r) {
     kw_buf *o = r->out;
     kw_md_heading(o, 2, "2. Device Kernel: Step-by-Step");
     const kw_kernel *k = r->mk->k;
+    if (!k && r->mk->asm_code_object) {
+        kw_buf_puts(o, "A precompiled ASM kernel has no source to walk through: its "
+                       "instructions are in section 5.\n\n");
+        return;
+    }
     if (!k) {
         kw_buf_puts(o, "No device record: the index has no sidecar of this kernel's device "
                        "compile.\n\n");

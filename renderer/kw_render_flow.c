@@ -5,6 +5,7 @@
  * diagram is drawn from what the AST says (const and non-const pointer
  * parameters, __shared__ variables, inline asm) and says so. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kw_md.h"
@@ -17,8 +18,20 @@ typedef struct kw_flow_box {
     size_t n;
 } kw_flow_box;
 
+/* A line of a box; the same line again is counted ("x4"), not repeated. */
 static void kw_box_add(kw_render *r, kw_flow_box *b, const char *line) {
-    if (b->n < KW_FLOW_MAXLINES && line)
+    if (!line)
+        return;
+    for (size_t i = 1; i < b->n; i++) {
+        const char *l = b->lines[i];
+        size_t n = strlen(line);
+        if (!strncmp(l, line, n) && (l[n] == '\0' || !strncmp(l + n, " (x", 3))) {
+            unsigned c = l[n] ? (unsigned)atoi(l + n + 3) : 1;
+            b->lines[i] = kw_arena_printf(&r->scratch, "%s (x%u)", line, c + 1);
+            return;
+        }
+    }
+    if (b->n < KW_FLOW_MAXLINES)
         b->lines[b->n++] = kw_arena_strdup(&r->scratch, line);
 }
 
@@ -208,7 +221,9 @@ void kw_render_flow(kw_render *r) {
     kw_buf *o = r->out;
     kw_md_heading(o, 2, "3. Data Flow Diagram");
     if (!r->mk->k) {
-        kw_buf_puts(o, "No device record: nothing to draw.\n\n");
+        kw_buf_puts(o, r->mk->asm_code_object
+                           ? "A precompiled ASM kernel: no source or IR facts to draw from.\n\n"
+                           : "No device record: nothing to draw.\n\n");
         return;
     }
     const kw_rarch *a = NULL;

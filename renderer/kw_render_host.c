@@ -259,7 +259,9 @@ static void kw_host_config_row(kw_render *r, const kw_mlaunch *ml, const char *w
     else
         kw_buf_puts(o, "(not written: default)");
     kw_buf_puts(o, " | ");
-    if (c->has_value) {
+    if (!c->expr && !c->has_value) {
+        kw_buf_puts(o, "not recorded");
+    } else if (c->has_value) {
         if (c->dims == 3)
             kw_buf_printf(o, "(%lld, %lld, %lld)", c->value[0], c->value[1], c->value[2]);
         else
@@ -431,7 +433,7 @@ static void kw_host_statement(kw_render *r, const kw_mlaunch *ml) {
     }
     /* the line must still hold the kernel's name (or the launching macro's) */
     const char *name = kw_r_base_name(r, r->mk->name);
-    const char *token = name;
+    const char *token = l->kernel ? name : NULL; /* a loader's call need not name the kernel */
     const kw_src_file *f = kw_src_get(r->srcs, l->location.file);
     if (token && l->macro_expansions.n && !kw_src_line_has(f, l->location.line, token, false)) {
         const char *outer = l->macro_expansions.v[l->macro_expansions.n - 1].macro;

@@ -334,8 +334,12 @@ static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
 void kw_render_isa(kw_render *r) {
     kw_buf *o = r->out;
     kw_md_heading(o, 2, "5. AMD ISA / Hardware Details");
-    if (!r->mk->k || !r->archs.n) {
-        kw_buf_puts(o, "No device facts for this kernel in the index.\n\n");
+    if ((!r->mk->k && !r->asm_k) || !r->archs.n) {
+        if (r->mk->asm_code_object)
+            kw_buf_printf(o, "ISA not read: %s.\n\n",
+                          r->asm_note ? r->asm_note : "the code object has no arch");
+        else
+            kw_buf_puts(o, "No device facts for this kernel in the index.\n\n");
         return;
     }
     bool any = false, known = false;
@@ -416,6 +420,10 @@ void kw_render_isa(kw_render *r) {
             kw_isa_listing(r, &r->archs.v[a]);
     }
     const kw_kernel *k = r->mk->k;
+    if (!k) {
+        kw_buf_puts(o, "Read from the code object now, not from a sidecar.\n\n");
+        return;
+    }
     long long lds = 0;
     for (size_t i = 0; i < k->shared.n; i++)
         lds += k->shared.v[i].bytes > 0 ? k->shared.v[i].bytes : 0;

@@ -266,6 +266,9 @@ static void kw_mem_launch(kw_render *r, const kw_mlaunch *ml, const kw_rarch *a,
         kw_bytes(o, bytes);
         kw_buf_printf(o, " moved, %.3f TB/s achieved = %.1f%% of %s's %.1f TB/s peak", tbs,
                       100 * tbs / gpu->hbm_tbs, gpu->product, gpu->hbm_tbs);
+        if (tbs > gpu->hbm_tbs)
+            kw_buf_puts(o, " (above the peak: the bytes are an upper bound, caches serve "
+                           "part of them, or the time is not this kernel's)");
         if (kfl)
             kw_buf_printf(o, "; %.3f TFLOP/s = %.1f%% of its FP32 vector peak",
                           fl * mult[2] / (r->o->time_us * 1e-6) / 1e12,
@@ -282,7 +285,7 @@ void kw_render_memory(kw_render *r) {
     kw_buf *o = r->out;
     kw_md_heading(o, 2, "4. Memory Access Analysis");
     const kw_mkernel *mk = r->mk;
-    if (!mk->k || !r->archs.n) {
+    if ((!mk->k && !r->asm_k) || !r->archs.n) {
         kw_buf_puts(o, "No device facts for this kernel in the index.\n\n");
         return;
     }

@@ -105,6 +105,37 @@ void kw_render_overview(kw_render *r) {
     const kw_kernel *k = mk->k;
     kw_buf *o = r->out;
     kw_md_heading(o, 2, "Overview");
+    if (!k && mk->asm_code_object) {
+        kw_buf_puts(o, "A precompiled ASM kernel: no source and no template; the host code "
+                       "loads it by name from the code object ");
+        kw_md_code(o, kw_r_path(r, mk->asm_code_object), false);
+        kw_buf_puts(o, " and launches it");
+        for (size_t i = 0; i < mk->launches.n; i++) {
+            const kw_launch *l = r->m->launches.v[mk->launches.v[i]].l;
+            kw_buf_puts(o, i ? "; " : " (");
+            if (l->loader) {
+                kw_buf_puts(o, "through the loader class ");
+                kw_md_code(o, l->loader, false);
+            } else {
+                kw_buf_puts(o, "with ");
+                kw_md_code(o, l->kind ? l->kind : "?", false);
+            }
+            kw_buf_puts(o, " at ");
+            kw_r_kloc(r, &l->location);
+        }
+        kw_buf_puts(o, mk->launches.n ? ").\n\n" : ".\n\n");
+        if (r->asm_k) {
+            kw_buf_puts(o, "Its facts below (section 5) are read from that code object now: ");
+            for (size_t i = 0; i < r->asm_k->archs.n; i++)
+                kw_buf_printf(o, "%s%s", i ? ", " : "", r->asm_k->archs.v[i].arch);
+            kw_buf_puts(o, ".\n\n");
+        } else {
+            kw_buf_puts(o, "The code object could not be read now: ");
+            kw_md_text(o, r->asm_note ? r->asm_note : "unknown reason", false);
+            kw_buf_puts(o, ".\n\n");
+        }
+        return;
+    }
     if (!k) {
         kw_buf_puts(o, "This kernel is launched by the host code of the index, but no sidecar "
                        "of the index holds its device compile: its template arguments, device "

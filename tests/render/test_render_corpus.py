@@ -53,7 +53,13 @@ def expected_instances(exp):
         for inst in l["instantiations"]:
             key = (name, tuple(inst["args"]))
             if key in out:
-                out[key]["launches"].append((lid, inst))
+                out[key]["launches"].append((lid, dict(inst, library=l.get("library"),
+                                                       site=l.get("site"))))
+    # precompiled ASM kernels: one page per kernel name, from its launches
+    for lid, l in (exp.get("asm_launches") or {}).items():
+        key = (l["asm_kernel"], ())
+        out.setdefault(key, {"kid": None, "inst": None, "asm": l, "launches": []})
+        out[key]["launches"].append((lid, dict(l, asm=True)))
     return out
 
 
@@ -97,10 +103,23 @@ def check_page(c, name, page, args, marks, exp, ops, inst_info, index_kernels):
         c.check(False, f"{tag}: no expected.json instantiation for this kernel")
         return
     kid, inst = inst_info["kid"], inst_info["inst"]
-    kexp = exp["kernels"][kid]
-    # the kernel's location
-    _, kf, kl = marks[kid]
-    c.check(f"| File: `{kf}:{kl}`" in page.split("\n", 3)[2], f"{tag}: File: is not the KW:KERNEL marker {kf}:{kl}")
+    if kid is None:  # a precompiled ASM kernel
+        co = inst_info["asm"]["code_object"].split("}")[-1]
+        head = page.split("\n", 3)[2]
+        c.check("| Language: ASM | File: `" in head and f"{co}` (code object)" in head,
+                f"{tag}: ASM title line {head!r}")
+        kexp = {}
+    else:
+        kexp = exp["kernels"][kid]
+        # the kernel's location
+        _, kf, kl = marks[kid]
+        c.check(f"| File: `{kf}:{kl}`" in page.split("\n", 3)[2], f"{tag}: File: is not the KW:KERNEL marker {kf}:{kl}")
+        # a trampoline's functor
+        fexp = inst.get("functor")
+        if fexp:
+            _, ff, fl = marks[fexp["at"]]
+            c.check(f"| Runs the functor | `{fexp['type']}`, `operator()` at `{ff}:{fl}` |" in page,
+                    f"{tag}: functor {fexp['type']} at {ff}:{fl}")
     # launch sites
     host = section(page, HEADINGS[1], HEADINGS[2])
     sites = re.findall(r"^### Launch site \d+ of \d+: (\S+):(\d+)$", host, re.M)
@@ -117,6 +136,10 @@ def check_page(c, name, page, args, marks, exp, ops, inst_info, index_kernels):
         check_config(c, f"{tag} {lid}", part, linst)
         check_paths(c, f"{tag} {lid}", part, linst, marks, exp)
         c.check(f"at `{lf}:{ll}`:" in part, f"{tag} {lid}: launch statement location")
+        if linst.get("site"):
+            _, sf, sl = marks[linst["site"]]
+            c.check(f"inside the kernel library `{linst['library']}`, at `{sf}:{sl}`" in part,
+                    f"{tag} {lid}: library launch site {sf}:{sl}")
     # entries table: expected entries reaching this instantiation, and their Python ops
     want_entries = set()
     for _, linst in inst_info["launches"]:
@@ -143,8 +166,15 @@ def check_page(c, name, page, args, marks, exp, ops, inst_info, index_kernels):
     got_ops = set(re.findall(r"^\| `(\w+)` `\S+:\d+`", table, re.M))
     c.check(got_ops == {o.split(".", 1)[1] for o in want_ops},
             f"{tag}: Python ops {sorted(got_ops)} != {sorted(want_ops)}")
-    # template parameters
     dev = section(page, HEADINGS[2], HEADINGS[3])
+    isa = section(page, HEADINGS[5], HEADINGS[6])
+    if kid is None:
+        co = inst_info["asm"]["code_object"].replace("${KW_ASM_DIR}", os.path.join(args.corpus_out, "hsa") + "/")
+        if os.path.exists(co):
+            c.check(re.search(r"^\| VGPRs \| `\d+` \|", isa, re.M) is not None,
+                    f"{tag}: the code object {co} exists but section 5 shows no registers")
+        return
+    # template parameters
     tparams = re.findall(r"^\| (\d+) \| `([^`]*)` \| (\w+) \| `([^`]*)` \| (yes \(default\)|no) \| (.*) \|$",
                          dev, re.M)
     params = kexp.get("template_params", [])
@@ -184,7 +214,6 @@ def check_page(c, name, page, args, marks, exp, ops, inst_info, index_kernels):
         else:
             c.check(m is not None and int(m.group(1)) == want, f"{tag}: shared bytes {m and m.group(1)} != {want}")
     # ISA / IR facts: shown when the sidecar has them, stated missing otherwise
-    isa = section(page, HEADINGS[5], HEADINGS[6])
     k = index_kernels.get(name)
     archs = (k or {}).get("archs") or {}
     have_res = {a: v.get("resources") for a, v in archs.items() if isinstance(v, dict) and v.get("resources")}
@@ -202,6 +231,15 @@ def check_page(c, name, page, args, marks, exp, ops, inst_info, index_kernels):
                         f"{tag}: {a} {title} shown as {cells[col] if len(cells) > col else None}, sidecar {res[key]}")
     if not any(isinstance(v, dict) and v.get("ir") for v in archs.values()):
         c.check("no IR facts" in page, f"{tag}: no IR facts but the page does not say so")
+    mem = section(page, HEADINGS[4], HEADINGS[5])
+    for a, v in archs.items():
+        w = (v.get("ir") or {}).get("work_per_thread") if isinstance(v, dict) else None
+        if not isinstance(w, dict):
+            continue
+        part = section(mem, f"### {a}", "###")
+        want = "| thread (expression) | `%s` | `%s` | `%s` |" % (w.get("bytes_read"), w.get("bytes_written"),
+                                                              w.get("flops"))
+        c.check(want in part, f"{tag}: {a} per-thread work is not the sidecar's {want}")
     # every cited file:line exists
     for f, l in LOC.findall(page):
         lines = kr.file_lines(f) if os.path.isabs(f) else None
@@ -220,9 +258,10 @@ def check_config(c, tag, part, linst):
         else:
             c.check(m.group(1).strip() == "not a constant in this instantiation",
                     f"{tag}: {what} {m.group(1)} should not be a constant ({dims})")
-    if "shmem" in linst:
+    if "shmem" in linst and not linst.get("asm"):
         m = re.search(r"^\| dynamic shared memory \(bytes\) \| [^|]* \| ([^|]*) \|", part, re.M)
-        c.check(m is not None and m.group(1).strip() == str(linst["shmem"]), f"{tag}: shared memory value")
+        want = "not a constant in this instantiation" if linst["shmem"] is None else str(linst["shmem"])
+        c.check(m is not None and m.group(1).strip() == want, f"{tag}: shared memory {m and m.group(1)} != {want}")
 
 
 def check_paths(c, tag, part, linst, marks, exp):
@@ -244,7 +283,8 @@ def check_paths(c, tag, part, linst, marks, exp):
             else:
                 item = (not g["holds"], d["text"], gf, gl)
             # early returns (enclosing=false) are shown when the sidecar records them
-            (want if d.get("enclosing", True) else early).append(item)
+            is_early = not d.get("enclosing", True) or g.get("early_exit")
+            (early if is_early else want).append(item)
         for e in p["entries"]:
             body = by_entry.get(e)
             if not c.check(body is not None, f"{tag}: no dispatch path from entry {e}"):
@@ -289,6 +329,10 @@ def check_map(c, args, db, marks, exp, ops):
             op = ops.get(pyop)
             c.check(op is not None and py == f"{op[0]}:{op[1]}", f"kwalk map: Python {pyop} at {py}, grep says {op}")
             op_rows.setdefault((e, l), set()).add(pyop)
+        asm = [d for d in (exp.get("asm_launches") or {}).values() if d["asm_kernel"] == kernel]
+        if asm:
+            co = asm[0]["code_object"].split("}")[-1]
+            c.check(dev.endswith(co), f"kwalk map: device code of ASM kernel {kernel} is {dev}, not {co}")
         kid = [k for k, d in exp["kernels"].items() if d["name"] == kernel]
         if kid and dev != "-":
             _, kf, kl = marks[kid[0]]
@@ -297,10 +341,15 @@ def check_map(c, args, db, marks, exp, ops):
     for e, d in exp["entries"].items():
         for l in d["reaches"]:
             want[(e, l)] = {len(d["reaches_instantiations"][l])}
+        for l in d.get("reaches_asm", []):
+            want[(e, l)] = {1}
     reached = {l for (_, l) in want}
     for l in exp["launches"]:
         if l not in reached:
             want[("-", l)] = {len(exp["launches"][l]["instantiations"])}
+    for l in exp.get("asm_launches") or {}:
+        if l not in reached:
+            want[("-", l)] = {1}
     c.check(got == want, f"kwalk map: (entry, launch) rows\n  got  {sorted(got.items())}\n  want {sorted(want.items())}")
     for (e, l) in want:
         if e == "-":
