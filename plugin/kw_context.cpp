@@ -2,6 +2,8 @@
 // sidecar's strings.
 #include "kw_context.h"
 
+#include "kw_compat.h"
+
 #include "clang/AST/Expr.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/FileSystem.h"
@@ -18,7 +20,7 @@ CaptureContext::CaptureContext(ASTContext &Ctx, kw_sidecar &Doc)
     Policy.SuppressTagKeyword = true;
     Policy.SuppressUnwrittenScope = true;
     Policy.FullyQualifiedName = true;
-    Policy.PrintAsCanonical = false;
+    setPrintCanonical(Policy, false);
 }
 
 const char *CaptureContext::str(llvm::StringRef S) {

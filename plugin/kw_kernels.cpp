@@ -2,6 +2,8 @@
 // arguments, and what their bodies reach (calls, __shared__, inline asm).
 #include "kw_kernels.h"
 
+#include "kw_compat.h"
+
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
@@ -92,7 +94,7 @@ const char *evalIntText(CaptureContext &C, const Expr *E) {
     if (!E->isValueDependent()) {
         Expr::EvalResult R;
         if (E->EvaluateAsInt(R, C.ast()))
-            return C.str(llvm::toString(R.Val.getInt(), 10));
+            return C.str(decimal(R.Val.getInt()));
     }
     return C.exprText(E);
 }
@@ -278,7 +280,7 @@ class KernelCapture {
             if (!I)
                 return;
             if (const auto *G = dyn_cast<GCCAsmStmt>(A))
-                I->text = C.str(G->getAsmString());
+                I->text = C.str(asmText(G->getAsmString()));
             else
                 I->text = C.str(A->generateAsmString(C.ast()));
             I->function = Func;

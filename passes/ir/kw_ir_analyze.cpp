@@ -193,8 +193,12 @@ void collectBarriersAndAsm(Ctx &C, const Function &F) {
             bool IsBarrier = false;
             if (const auto *Fe = dyn_cast<FenceInst>(&I)) {
                 B.kind = KW_IR_FENCE;
-                std::optional<StringRef> S = F.getContext().getSyncScopeName(Fe->getSyncScopeID());
-                B.scope = C.str(S && !S->empty() ? *S : StringRef("system"));
+                // getSyncScopeNames (in ID order) exists in every LLVM kwalk builds with.
+                SmallVector<StringRef, 8> Names;
+                F.getContext().getSyncScopeNames(Names);
+                unsigned Id = Fe->getSyncScopeID();
+                StringRef S = Id < Names.size() ? Names[Id] : StringRef();
+                B.scope = C.str(!S.empty() ? S : StringRef("system"));
                 B.ordering = C.str(toIRString(Fe->getOrdering()));
                 IsBarrier = true;
             } else if (const auto *CB = dyn_cast<CallBase>(&I)) {
