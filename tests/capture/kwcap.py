@@ -45,10 +45,16 @@ def parse_args(argv=None):
     p.add_argument("--llvm-bin", required=True)
     p.add_argument("--plugin", required=True, help="libkwalk.so")
     p.add_argument("--kwalk", default="", help="the kwalk command (optional)")
+    p.add_argument("--asm-dir", default="",
+                   help="KW_ASM_DIR of the corpus build: where the assembled ASM code objects "
+                        "are (default: CORPUS_OUT/hsa)")
     p.add_argument("--cflag", action="append", default=[],
                    help="one flag of a corpus compile (repeat); -x hip @rsp, arches, aiter flags, -I")
     p.add_argument("--keep", action="store_true", help="keep temporary directories")
-    return p.parse_args(argv)
+    a = p.parse_args(argv)
+    if not a.asm_dir:
+        a.asm_dir = os.path.join(a.corpus_out, "hsa")
+    return a
 
 
 class Checker:
@@ -134,6 +140,12 @@ def rel_file(args, path):
     if p == root or not p.startswith(root + os.sep):
         return None
     return os.path.relpath(p, root)
+
+
+def asm_path(args, text):
+    """An expected.json code-object path with ${KW_ASM_DIR} replaced by the
+    value the corpus build defines (the --asm-dir directory, with a slash)."""
+    return (text or "").replace("${KW_ASM_DIR}", args.asm_dir.rstrip("/") + "/")
 
 
 # ---- sidecars ----------------------------------------------------------------------

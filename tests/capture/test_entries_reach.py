@@ -13,7 +13,12 @@ with kind, C name / Python name and module; the launches of functions no
 entry calls are reached by none; and for each expected path (entry -> KW:CALL
 calls -> launch) some path of the graph has exactly those marked calls and
 exactly the expected guards along it (host_calls guards + the launch's own,
-outermost first: if conditions with polarity, switch cases, early returns).
+outermost first: if conditions with polarity, switch cases, early exits as
+kind `early_exit`).
+
+ASM launches (expected.json `asm_launches`, no kernel instantiation) join the
+same graph: each entry reaches exactly its `reaches_asm`, and each expected
+path to them holds as above.
 """
 import collections
 
@@ -28,19 +33,18 @@ def node(tu, sym):
     return ("", sym)
 
 
-def guard_key(args, g, early_lines):
+def guard_key(args, g):
     f, l = kwcap.loc_line(g)
-    where = (kwcap.rel_file(args, f), l)
-    # an early return (`if (c) return;` before the launch) may be given any kind
-    kind = None if where in early_lines else g.get("kind")
-    return where + (kind, kwcap.norm(g.get("condition")), g.get("holds"))
+    return (kwcap.rel_file(args, f), l, g.get("kind"), kwcap.norm(g.get("condition")), g.get("holds"))
 
 
 def expected_guard(exp, markers, spec):
     g = exp["guards"][spec["guard"]]
     m = markers[spec["guard"]]
     if g["kind"] == "if":
-        kind = "if" if g.get("enclosing", True) else None
+        # an early exit (`if (c) return ...;` before the call or launch on the path)
+        early = spec.get("early_exit") or not g.get("enclosing", True)
+        kind = "early_exit" if early else "if"
         return (m["file"], m["line"], kind, kwcap.norm(g["text"]), spec.get("holds", True))
     return (m["file"], m["line"], "case", kwcap.norm("%s == %s" % (g["text"], spec["case"])), True)
 
@@ -54,11 +58,10 @@ def main():
     launch_at = {(m["file"], m["line"]): i for i, m in markers.items() if m["kind"] == "LAUNCH"}
     entry_at = {(m["file"], m["line"]): i for i, m in markers.items() if m["kind"] == "ENTRY"}
     call_at = {(m["file"], m["line"]): i for i, m in markers.items() if m["kind"] == "CALL"}
-    early_lines = {(markers[g]["file"], markers[g]["line"]) for g, d in exp["guards"].items()
-                   if not d.get("enclosing", True)}
 
     edges = collections.defaultdict(list)     # node -> [(callee node, host_call)]
     launches = collections.defaultdict(list)  # node -> [(launch id, args, launch)]
+    asm_launches = collections.defaultdict(list)  # node -> [(asm launch id, launch)]
     entries = {}                              # entry id -> (tu, entry)
     for tu, doc in docs.items():
         kern = {k.get("symbol"): k for k in doc["kernels"]}
@@ -67,6 +70,9 @@ def main():
         for ln in doc["launches"]:
             f, l = kwcap.loc_line(ln)
             lid = launch_at.get((kwcap.rel_file(args, f), l))
+            if lid in exp.get("asm_launches", {}) and ln.get("asm_kernel"):
+                asm_launches[node(tu, ln.get("function_symbol"))].append((lid, ln))
+                continue
             k = kern.get(ln.get("kernel"))
             if lid is None or k is None:
                 continue  # test_launches reports these
@@ -142,13 +148,57 @@ def main():
         ck.eq(sorted({l for l, _ in got}), sorted(e["reaches"]), "entry %s: launches reached" % eid)
         ck.check(got == want, "entry %s: reached instantiations: extra %s, missing %s"
                  % (eid, sorted(got - want), sorted(want - got)))
+        got_asm = {lid for n in seen for lid, _ in asm_launches.get(n, [])}
+        ck.eq(sorted(got_asm), sorted(e.get("reaches_asm", [])), "entry %s: ASM launches reached" % eid)
 
     for u in exp.get("unreachable_host_functions", []):
         for lid in u["launches"]:
             hit = sorted(a for l, a in reached_by_any if l == lid)
             ck.check(not hit, "launch %s in %s is reached by an entry: %s" % (lid, u["function"], hit))
 
-    # ---- paths: marked calls and guards from the entry to each launch instantiation
+    # ---- paths: marked calls and guards from the entry to each launch (instantiation)
+    def check_paths(what0, targets, spec_paths):
+        for p in spec_paths:
+            want_calls = p["calls"]
+            want_guards = [expected_guard(exp, markers, g) for g in p["guards"]]
+            for eid in p["entries"]:
+                if eid not in entries:
+                    continue
+                tu, en = entries[eid]
+                start = node(tu, en.get("function_symbol"))
+                what = "path %s -> %s" % (eid, what0)
+                cands = []
+                for goal, ln in targets:
+                    for hp in paths(start, goal):
+                        calls = []
+                        guards = []
+                        for hc in hp:
+                            f, l = kwcap.loc_line(hc)
+                            cid = call_at.get((kwcap.rel_file(args, f), l))
+                            if cid:
+                                calls.append(cid)
+                            guards += [guard_key(args, g) for g in (hc.get("guards") or [])]
+                        guards += [guard_key(args, g) for g in (ln.get("guards") or [])]
+                        dedup = []
+                        for g in guards:  # a guard enclosing both a call and a lambda body
+                            if g not in dedup:
+                                dedup.append(g)
+                        cands.append((calls, dedup))
+                if not ck.check(cands, what + ": no path in the host call graph"):
+                    continue
+                ok_calls = [c for c in cands if c[0] == want_calls]
+                if not ck.check(ok_calls, what + ": no path through calls %r (paths found: %r)"
+                                % (want_calls, sorted({tuple(c[0]) for c in cands}))):
+                    continue
+                ok = [c for c in ok_calls if c[1] == want_guards]
+                if not ok:
+                    best = ok_calls[0][1]
+                    missing = [g for g in want_guards if g not in best]
+                    extra = [g for g in best if g not in want_guards]
+                    ck.fail("%s: guards along the path differ: missing %r, unexpected %r%s"
+                            % (what, missing, extra,
+                               "" if missing or extra else ", order %r vs %r" % (best, want_guards)))
+
     for lid, le in exp["launches"].items():
         for inst in le["instantiations"]:
             argv = tuple(inst["args"])
@@ -156,46 +206,12 @@ def main():
                        if l == lid and a == argv]
             if not targets:
                 continue  # test_launches reports it
-            for p in inst.get("paths", []):
-                want_calls = p["calls"]
-                want_guards = [expected_guard(exp, markers, g) for g in p["guards"]]
-                for eid in p["entries"]:
-                    if eid not in entries:
-                        continue
-                    tu, en = entries[eid]
-                    start = node(tu, en.get("function_symbol"))
-                    what = "path %s -> %s <%s>" % (eid, lid, ", ".join(argv))
-                    cands = []
-                    for goal, ln in targets:
-                        for hp in paths(start, goal):
-                            calls = []
-                            guards = []
-                            for hc in hp:
-                                f, l = kwcap.loc_line(hc)
-                                cid = call_at.get((kwcap.rel_file(args, f), l))
-                                if cid:
-                                    calls.append(cid)
-                                guards += [guard_key(args, g, early_lines) for g in (hc.get("guards") or [])]
-                            guards += [guard_key(args, g, early_lines) for g in (ln.get("guards") or [])]
-                            dedup = []
-                            for g in guards:  # a guard enclosing both a call and a lambda body
-                                if g not in dedup:
-                                    dedup.append(g)
-                            cands.append((calls, dedup))
-                    if not ck.check(cands, what + ": no path in the host call graph"):
-                        continue
-                    ok_calls = [c for c in cands if c[0] == want_calls]
-                    if not ck.check(ok_calls, what + ": no path through calls %r (paths found: %r)"
-                                    % (want_calls, sorted({tuple(c[0]) for c in cands}))):
-                        continue
-                    ok = [c for c in ok_calls if c[1] == want_guards]
-                    if not ok:
-                        best = ok_calls[0][1]
-                        missing = [g for g in want_guards if g not in best]
-                        extra = [g for g in best if g not in want_guards]
-                        ck.fail("%s: guards along the path differ: missing %r, unexpected %r%s"
-                                % (what, missing, extra,
-                                   "" if missing or extra else ", order %r vs %r" % (best, want_guards)))
+            check_paths("%s <%s>" % (lid, ", ".join(argv)), targets, inst.get("paths", []))
+    for lid, le in exp.get("asm_launches", {}).items():
+        targets = [(n, ln) for n, lst in asm_launches.items() for l, ln in lst if l == lid]
+        if not targets:
+            continue  # test_launches reports it
+        check_paths(lid, targets, le.get("paths", []))
     ck.finish()
 
 

@@ -13,11 +13,29 @@ the argument text read from the launch in the source; the local guards
 chain of a launch written through a macro; the instantiation chain's calls at
 `KW:CALL` markers.
 
+Launches through a kernel library (expected `library`/`site`): the launch is
+at the user's call (`KW:LAUNCH`), `library` is the library's name and `site`
+the real `<<<>>>` (`KW:SITE` line); config expressions and arguments are read
+at the site; the instantiation chain frame by frame (function, `KW:CALL`
+line). Launches written in user code have no `library`/`site`, and launches of
+kernels no ASM fields.
+
+ASM launches (expected.json `asm_launches`): one launch on the `KW:LAUNCH`
+line, with kind (`asm_loader` / `hipModuleLaunchKernel`), loader class, no
+`kernel`, the ASM kernel's name and code-object path (the `${KW_ASM_DIR}` the
+build defines substituted; the file must exist: the corpus build assembled
+it), grid / block values and expressions, stream, shared memory when recorded,
+function, local guards (early exits included), empty instantiation chain.
+
 Kernels: per expected kernel, the set of instantiations; definition line ==
 `KW:KERNEL` line; template parameter names / kinds and which argument came
 from a default; parameter names; doc comment; inline asm at the `KW:ASM` line
-with the asm string written there.
+with the asm string written there; a trampoline kernel's `functor` (the user
+kernel type as printed) and `functor_location` at the `KW:FUNCTOR` line, and
+no `functor` on other kernels; the launch-bounds value of the instantiation
+where expected.json gives one.
 """
+import os
 import collections
 
 import kwcap
@@ -48,6 +66,8 @@ def expected_guard(exp, gid, markers, spec):
     m = markers[gid]
     cond = g["text"] if g["kind"] == "if" else "%s == %s" % (g["text"], spec["case"])
     kind = "if" if g["kind"] == "if" else "case"
+    if kind == "if" and (spec.get("early_exit") or not g.get("enclosing", True)):
+        kind = "early_exit"  # if (c) return ...; before the launch
     holds = spec.get("holds", True) if g["kind"] == "if" else True
     return (m["file"], m["line"], kind, kwcap.norm(cond), holds)
 
@@ -59,7 +79,7 @@ def got_guard(args, g):
 
 def check_kernels(args, ck, exp, markers, docs, src_lines):
     for kid, k in exp["kernels"].items():
-        tu = k["file"]
+        tu = k["file"]  # the TU; the definition may be in a header (defined_in, the marker's file)
         doc = docs.get(tu)
         if doc is None:
             continue
@@ -97,6 +117,29 @@ def check_kernels(args, ck, exp, markers, docs, src_lines):
             ck.check(" ".join(doc_text.split()).startswith(" ".join(k["doc_starts_with"].split())),
                      what + ": doc comment %r does not start with %r"
                      % (doc_text[:80], k["doc_starts_with"]))
+            # ---- trampoline kernels: the user-level kernel type and its operator()
+            fn = inst.get("functor")
+            if fn:
+                ck.eq(x.get("functor"), fn["type"], what + ": functor (user kernel type)")
+                fm = markers[fn["at"]]
+                ff, fl = kwcap.loc_line(x, "functor_location")
+                ck.eq((kwcap.rel_file(args, ff), fl), (fm["file"], fm["line"]),
+                      what + ": functor_location vs KW:FUNCTOR %s" % fn["at"])
+                ftext = src_lines[fm["file"]][fm["line"] - 1]
+                ck.check("operator()" in ftext, "functor marker %s is not on an operator() line "
+                         "(ground truth bug): %r" % (fn["at"], ftext.strip()))
+            else:
+                ck.check(not x.get("functor") and not x.get("functor_location"),
+                         what + ": functor %r given to a kernel that is no trampoline"
+                         % x.get("functor"))
+            if isinstance(inst.get("launch_bounds"), int):
+                vals = {a.get("name"): str(a.get("value")) for a in (x.get("attrs") or [])}
+                lb = vals.get("launch_bounds")
+                fw = vals.get("amdgpu_flat_work_group_size")
+                got_max = (lb.split(",")[0].strip() if lb else
+                           fw.split(",")[-1].strip() if fw else None)
+                ck.eq(got_max, str(inst["launch_bounds"]),
+                      what + ": launch bounds (max threads) of the instantiation, attrs %r" % vals)
             asms = x.get("inline_asm") or []
             if not asm_ids:
                 ck.check(not asms, what + ": inline asm listed but the kernel has none: %r" % asms)
@@ -128,7 +171,8 @@ def check_launches(args, ck, exp, markers, docs, src_lines):
                 continue
             lid = launch_markers.get((rf, l))
             if ck.check(lid, "%s: launch of %s at %s:%s is not on a KW:LAUNCH line"
-                        % (tu, ln.get("kernel_name") or ln.get("kernel"), rf, l)):
+                        % (tu, ln.get("kernel_name") or ln.get("kernel") or ln.get("asm_kernel"),
+                           rf, l)):
                 at_marker[lid].append((doc, ln))
     for lid in sorted(i for i, m in markers.items() if m["kind"] == "LAUNCH"):
         ck.check(at_marker.get(lid), "KW:LAUNCH %s (%s:%d) has no launch in any sidecar"
@@ -152,7 +196,9 @@ def check_launches(args, ck, exp, markers, docs, src_lines):
         ck.check(set(got) == set(want), "launch %s: instantiations extra %s, missing %s"
                  % (lid, sorted(set(got) - set(want)), sorted(set(want) - set(got))))
         lines = src_lines[mk["file"]]
-        src_args = kwcap.launch_args_from_source(lines, mk["line"], kind)
+        # a launch through a kernel library: its <<<>>> (and arguments) at the KW:SITE line
+        smk = markers[e["site"]] if e.get("site") else mk
+        src_args = kwcap.launch_args_from_source(src_lines[smk["file"]], smk["line"], kind)
         for argv, inst in sorted(want.items()):
             if argv not in got:
                 continue
@@ -167,6 +213,24 @@ def check_launches(args, ck, exp, markers, docs, src_lines):
             ck.check(func_matches(ln.get("function"), e["function"]),
                      what + ": function %r is not %r" % (ln.get("function"), e["function"]))
             ck.check(ln.get("function_symbol"), what + ": no function_symbol")
+            for key in ("asm_kernel", "code_object", "loader"):
+                ck.check(ln.get(key) is None, what + ": %s %r on a kernel launch" % (key, ln.get(key)))
+            # ---- kernel library: user's call (the marker, above) and the real site
+            if e.get("site"):
+                ck.eq(ln.get("library"), e["library"], what + ": library")
+                sf, sl = kwcap.loc_line(ln, "site")
+                ck.eq((kwcap.rel_file(args, sf), sl), (smk["file"], smk["line"]),
+                      what + ": site vs KW:SITE %s" % e["site"])
+                scol = (ln.get("site") or {}).get("column")
+                stext = src_lines[smk["file"]][smk["line"] - 1]
+                ck.check(isinstance(scol, int) and 1 <= scol <= len(stext) and
+                         not stext[scol - 1].isspace(),
+                         what + ": site column %r does not point into the code of %r"
+                         % (scol, stext.strip()[:80]))
+            else:
+                ck.check(ln.get("library") is None and ln.get("site") is None,
+                         what + ": library %r / site %r on a launch written in user code"
+                         % (ln.get("library"), ln.get("site")))
             # ---- config
             cfg = ln.get("config") or {}
             for key, ekey in (("grid", "grid"), ("block", "block")):
@@ -260,6 +324,14 @@ def check_launches(args, ck, exp, markers, docs, src_lines):
                 if cid:
                     chain_calls.append(cid)
             chain_calls.reverse()
+            if "chain" in inst:
+                got_frames = [(c.get("function"),) + tuple(
+                    (kwcap.rel_file(args, kwcap.loc_line(c)[0]), kwcap.loc_line(c)[1]))
+                    for c in chain]
+                want_frames = [(c["function"], markers[c["at"]]["file"], markers[c["at"]]["line"])
+                               for c in inst["chain"]]
+                ck.eq(got_frames, want_frames,
+                      what + ": instantiation chain (function, file, line of the call)")
             if paths:
                 ck.check(any(chain_calls == p["calls"] for p in paths),
                          what + ": instantiation chain calls %r match no expected path %r"
@@ -269,6 +341,80 @@ def check_launches(args, ck, exp, markers, docs, src_lines):
                     outer = chain[-1].get("function") or ""
                     ck.check("<" not in outer.split("::(lambda")[0],
                              what + ": chain ends in a template %r, not in non-template code" % outer)
+
+
+def check_asm_launches(args, ck, exp, markers, docs, src_lines):
+    """Launches of precompiled ASM kernels: no kernel instantiation, the kernel
+    named by its code-object symbol and the code object by its path."""
+    by_marker = collections.defaultdict(list)
+    for tu, doc in docs.items():
+        for ln in doc["launches"]:
+            f, l = kwcap.loc_line(ln)
+            by_marker[(kwcap.rel_file(args, f), l)].append((tu, ln))
+    for lid, e in exp.get("asm_launches", {}).items():
+        mk = markers[lid]
+        got = by_marker.get((mk["file"], mk["line"]), [])
+        what = "asm launch %s (%s:%d)" % (lid, mk["file"], mk["line"])
+        if not ck.eq(len(got), 1, what + ": launches on the marker line"):
+            continue
+        tu, ln = got[0]
+        ck.eq(tu, e["file"], what + ": sidecar of the TU")
+        ck.eq(ln.get("kind"), e["kind"], what + ": kind")
+        ck.eq(ln.get("loader"), e["loader"], what + ": loader class")
+        ck.check(ln.get("kernel") is None and ln.get("kernel_name") is None,
+                 what + ": an ASM launch names a kernel instantiation %r / %r"
+                 % (ln.get("kernel"), ln.get("kernel_name")))
+        ck.eq(ln.get("asm_kernel"), e["asm_kernel"], what + ": asm_kernel")
+        want_co = kwcap.asm_path(args, e["code_object"])
+        ck.eq(ln.get("code_object"), want_co, what + ": code_object")
+        ck.check(os.path.isfile(want_co), what + ": the code object %s does not exist (the corpus "
+                 "build assembles it)" % want_co)
+        ck.check(ln.get("library") is None and ln.get("site") is None,
+                 what + ": library/site on a launch written in user code")
+        col = (ln.get("location") or {}).get("column")
+        text = src_lines[mk["file"]][mk["line"] - 1]
+        ck.check(isinstance(col, int) and 1 <= col <= len(text) and not text[col - 1].isspace(),
+                 what + ": column %r does not point into the code: %r" % (col, text.strip()[:80]))
+        ck.check(func_matches(ln.get("function"), e["function"]),
+                 what + ": function %r is not %r" % (ln.get("function"), e["function"]))
+        ck.check(ln.get("function_symbol"), what + ": no function_symbol")
+        cfg = ln.get("config") or {}
+        for key in ("grid", "block"):
+            item = cfg.get(key) or {}
+            dims = e[key]
+            if all(isinstance(d, int) for d in dims):
+                ck.eq(item.get("value"), dims, what + ": %s value" % key)
+            else:
+                ck.check(item.get("value") is None, what + ": %s %r is not constant (expected %r) "
+                         "but has value %r" % (key, item.get("expr"), dims, item.get("value")))
+            ck.eq(kwcap.norm(item.get("expr")), kwcap.norm(e["config_text"][key]),
+                  what + ": %s expression" % key)
+        st = cfg.get("stream") or {}
+        ck.eq(kwcap.strip_parens(st.get("expr")), kwcap.norm(e["config_text"]["stream"]),
+              what + ": stream expression")
+        sm = cfg.get("shared_mem")
+        if sm is None:
+            ck.note("%s: no shared_mem recorded (expected value %r)" % (what, e["shmem"]))
+        else:
+            ck.eq(sm.get("value"), e["shmem"], what + ": shared_mem value")
+            if e["config_text"]["shmem"] is None:
+                ck.check(not sm.get("expr"), what + ": shared_mem not written but expr %r"
+                         % sm.get("expr"))
+            else:
+                ck.eq(kwcap.strip_parens(sm.get("expr")), kwcap.norm(e["config_text"]["shmem"]),
+                      what + ": shared_mem expression")
+        want_local = []
+        for p in e.get("paths") or []:
+            loc = [expected_guard(exp, g["guard"], markers, g) for g in p["guards"]
+                   if g["scope"] == "local"]
+            if p is e["paths"][0]:
+                want_local = loc
+            ck.check(loc == want_local, what + ": expected.json paths disagree on local guards "
+                     "(ground truth bug)")
+        ck.eq([got_guard(args, g) for g in (ln.get("guards") or [])], want_local,
+              what + ": guards (file, line, kind, condition, holds)")
+        ck.eq(ln.get("instantiation_chain") or [], [],
+              what + ": instantiation chain of a launch in a non-template function")
 
 
 def main():
@@ -281,6 +427,7 @@ def main():
     src_lines = {f: kwcap.read_lines(args, f) for f in files}
     check_kernels(args, ck, exp, markers, docs, src_lines)
     check_launches(args, ck, exp, markers, docs, src_lines)
+    check_asm_launches(args, ck, exp, markers, docs, src_lines)
     ck.finish()
 
 

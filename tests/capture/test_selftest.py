@@ -100,6 +100,69 @@ def m_caller_guard(doc):
     g["holds"] = not g["holds"]
 
 
+def m_functor_swap(doc):
+    a, b = [k for k in doc["kernels"] if k.get("functor")][:2]
+    a["functor"], b["functor"] = b["functor"], a["functor"]
+
+
+def m_functor_line(doc):
+    find(doc["kernels"], lambda k: k.get("functor_location"))["functor_location"]["line"] += 1
+
+
+def m_functor_extra(doc):
+    k = find(doc["kernels"], lambda k: not k.get("functor"))
+    k["functor"] = "kw::NotAKernel"
+
+
+def m_site_line(doc):
+    find(doc["launches"], lambda l: l.get("site"))["site"]["line"] -= 1
+
+
+def m_library_dropped(doc):
+    find(doc["launches"], lambda l: l.get("library")).pop("library")
+
+
+def m_not_attributed(doc):
+    l = find(doc["launches"], lambda l: l.get("site"))
+    l["location"] = l.pop("site")
+    l.pop("library", None)
+
+
+def m_chain_frame(doc):
+    l = find(doc["launches"], lambda l: len(l.get("instantiation_chain") or []) > 1)
+    l["instantiation_chain"].pop(0)
+
+
+def m_asm_kernel(doc):
+    find(doc["launches"], lambda l: l.get("asm_kernel"))["asm_kernel"] = "kw_asm_other"
+
+
+def m_code_object(doc):
+    l = find(doc["launches"], lambda l: l.get("kind") == "hipModuleLaunchKernel")
+    l["code_object"] = l["code_object"].replace("gfx942", "gfx950")
+
+
+def m_asm_kind(doc):
+    find(doc["launches"], lambda l: l.get("kind") == "asm_loader")["kind"] = "hipModuleLaunchKernel"
+
+
+def m_asm_grid(doc):
+    find(doc["launches"], lambda l: l.get("kind") == "asm_loader")["config"]["grid"]["value"] = [1, 1, 1]
+
+
+def m_asm_guard_dropped(doc):
+    find(doc["launches"], lambda l: l.get("kind") == "hipModuleLaunchKernel")["guards"].pop()
+
+
+def m_early_exit_kind(doc):
+    h = find(doc["host_calls"], lambda h: any(g.get("kind") == "early_exit" for g in h.get("guards") or []))
+    find(h["guards"], lambda g: g.get("kind") == "early_exit")["kind"] = "if"
+
+
+def m_asm_edge(doc):
+    doc["host_calls"] = [h for h in doc["host_calls"] if h.get("callee_name") != "kw::asm_scale"]
+
+
 MUTATIONS = [
     ("kernel_symbols", "rope_kernels", "kernel dropped", m_drop_kernel),
     ("kernel_symbols", "sample_kernels", "arch dropped from a kernel", m_drop_arch),
@@ -118,6 +181,21 @@ MUTATIONS = [
     ("entries_reach", "cache_kernels", "pybind module renamed", m_pybind_module),
     ("entries_reach", "rmsnorm_quant_kernels", "caller guard polarity flipped", m_caller_guard),
     ("kwalk_cli", "sample_kernels", "kernel dropped", m_drop_kernel),
+    ("launches", "tile_kernels", "trampoline functors swapped", m_functor_swap),
+    ("launches", "tile_kernels", "functor_location moved a line", m_functor_line),
+    ("launches", "rope_kernels", "functor given to a plain kernel", m_functor_extra),
+    ("launches", "tile_kernels", "library launch site moved a line", m_site_line),
+    ("launches", "tile_kernels", "library name dropped", m_library_dropped),
+    ("launches", "tile_kernels", "library launch not attributed to the user's call", m_not_attributed),
+    ("launches", "tile_kernels", "instantiation chain frame dropped", m_chain_frame),
+    ("launches", "asm_kernels", "ASM kernel renamed", m_asm_kernel),
+    ("launches", "asm_kernels", "code object path changed", m_code_object),
+    ("launches", "asm_kernels", "asm_loader reported as hipModuleLaunchKernel", m_asm_kind),
+    ("launches", "asm_kernels", "non-constant ASM grid given a value", m_asm_grid),
+    ("launches", "asm_kernels", "early exit before hipModuleLaunchKernel dropped", m_asm_guard_dropped),
+    ("entries_reach", "tile_kernels", "early exit reported as an enclosing if", m_early_exit_kind),
+    ("entries_reach", "asm_kernels", "call edge to the ASM launch removed", m_asm_edge),
+    ("asm_kernels", "asm_kernels", "ASM kernel renamed", m_asm_kernel),
 ]
 
 
