@@ -87,11 +87,15 @@ void kw_render_index(kw_render *r, kw_buf *out) {
             kw_buf_puts(out, "| [");
             kw_md_code(out, mk->name, true);
             kw_buf_printf(out, "](%s) | ", mk->page ? mk->page : "");
-            if (mk->k)
+            if (mk->k) {
                 for (size_t a = 0; a < mk->k->archs.n; a++)
                     kw_buf_printf(out, "%s%s", a ? ", " : "", mk->k->archs.v[a].arch);
-            else
+            } else if (mk->asm_code_object) {
+                kw_buf_puts(out, "ASM, ");
+                kw_md_code(out, kw_r_path(r, mk->asm_code_object), true);
+            } else {
                 kw_buf_puts(out, "no device record");
+            }
             kw_buf_puts(out, " | ");
             for (size_t l = 0; l < mk->launches.n; l++) {
                 const kw_launch *la = m->launches.v[mk->launches.v[l]].l;
