@@ -27,7 +27,10 @@ extern "C" {
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <unistd.h>
 #include <map>
 #include <memory>
 #include <vector>
@@ -45,6 +48,10 @@ namespace {
 struct JobState {
     bool Device = false;
     std::string Arch, Cuid, Source, Object;
+    // The exchange key of this compile's fragments: the cuid alone is not
+    // unique (two builds of one file with the same flags, at the same time),
+    // so the clang driver's process id goes with it.
+    std::string FragKey;
     std::string GpuBinary; // host job: the linked device code (.hipfb bundle)
     OutputOptions Out;
     std::set<std::string> Emitted;
@@ -90,6 +97,21 @@ struct EmittedKernelsPass : llvm::PassInfoMixin<EmittedKernelsPass> {
     }
     static bool isRequired() { return true; }
 };
+
+// The process id of the clang driver running this compile: the cc1 jobs run
+// inside the driver (integrated cc1, the default) or as its children
+// (-fno-integrated-cc1), where the first argument is "-cc1".
+std::string driverKey() {
+    bool Spawned = false;
+    if (FILE *F = std::fopen("/proc/self/cmdline", "rb")) {
+        char Buf[64] = {0};
+        size_t N = std::fread(Buf, 1, sizeof(Buf) - 1, F);
+        std::fclose(F);
+        size_t First = strnlen(Buf, N);
+        Spawned = First + 1 < N && std::strcmp(Buf + First + 1, "-cc1") == 0;
+    }
+    return std::to_string(Spawned ? getppid() : getpid());
+}
 
 std::string absolute(const std::string &P) {
     if (P.empty() || P == "-")
@@ -167,7 +189,7 @@ kw_status runDevice(ASTContext &Ctx, JobState &S, kw_err *Err) {
     kw_status IrSt = attachIrFacts(Doc, S, &IrErr);
     kw_status St = KW_OK;
     if (!S.Cuid.empty())
-        St = writeDoc(Doc, fragmentPath(S.Out, S.Cuid, S.Arch), Err);
+        St = writeDoc(Doc, fragmentPath(S.Out, S.FragKey, S.Arch), Err);
     // A device-only compile with a named output has no host job to merge:
     // it gets a sidecar of its own.
     if (St == KW_OK && !S.Object.empty() && S.Object != "-" && !isTemporary(S.Object))
@@ -186,7 +208,7 @@ kw_status runHost(ASTContext &Ctx, JobState &S, kw_err *Err) {
     captureHost(C);
     kw_status St = KW_OK;
     if (!S.Cuid.empty())
-        St = mergeFragments(S.Out, S.Cuid, Doc, Err);
+        St = mergeFragments(S.Out, S.FragKey, Doc, Err);
     // The code objects that will run: the bundle the driver linked for this
     // TU, still on disk while the host job runs.
     if (St == KW_OK && !S.GpuBinary.empty())
@@ -242,12 +264,12 @@ class KwalkConsumer : public ASTConsumer {
         if (S.Device) {
             bool DeviceOnly = !S.Object.empty() && S.Object != "-" && !isTemporary(S.Object);
             if (St == KW_OK)
-                clearDeviceFailure(S.Cuid, S.Arch);
-            else if (DeviceOnly || !noteDeviceFailure(S.Cuid, S.Arch, Msg))
+                clearDeviceFailure(S.FragKey, S.Arch);
+            else if (DeviceOnly || !noteDeviceFailure(S.FragKey, S.Arch, Msg))
                 warn(std::string(Msg) + " [" + S.Arch + " job of " + S.Source + "]");
             return;
         }
-        std::string Device = S.Cuid.empty() ? std::string() : collectDeviceFailures(S.Cuid);
+        std::string Device = S.Cuid.empty() ? std::string() : collectDeviceFailures(S.FragKey);
         if (St == KW_OK && Device.empty())
             return;
         std::string Text = St == KW_OK ? std::string() : std::string(Msg) + " [host job]";
@@ -267,6 +289,8 @@ class KwalkAction : public PluginASTAction {
         S->Device = LO.CUDAIsDevice;
         S->Arch = CI.getTargetOpts().CPU;
         S->Cuid = LO.CUID;
+        if (!S->Cuid.empty())
+            S->FragKey = S->Cuid + "." + driverKey();
         S->Out.OutDir = OutDir;
         if (!CI.getFrontendOpts().Inputs.empty())
             S->Source = absolute(std::string(CI.getFrontendOpts().Inputs[0].getFile()));
