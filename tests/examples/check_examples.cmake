@@ -1,0 +1,25 @@
+# check_examples.cmake: render docs/examples/ again into OUT and compare.
+file(REMOVE_RECURSE "${OUT}")
+execute_process(COMMAND bash "${SRC}/scripts/render-examples.sh" "${BUILD}" "${OUT}"
+                RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "render-examples.sh failed (${rc})")
+endif()
+file(GLOB committed RELATIVE "${SRC}/docs/examples" "${SRC}/docs/examples/*.md")
+file(GLOB rendered RELATIVE "${OUT}" "${OUT}/*.md")
+if(NOT committed STREQUAL rendered)
+  message(FATAL_ERROR "docs/examples has [${committed}], the build renders [${rendered}]")
+endif()
+set(stale)
+foreach(f IN LISTS committed)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files "${SRC}/docs/examples/${f}"
+                          "${OUT}/${f}" RESULT_VARIABLE diff)
+  if(NOT diff EQUAL 0)
+    list(APPEND stale ${f})
+  endif()
+endforeach()
+if(stale)
+  message(FATAL_ERROR "stale docs/examples: ${stale} (differ from ${OUT}; "
+                      "run scripts/render-examples.sh <build>)")
+endif()
+message(STATUS "docs/examples: ${committed} up to date")
