@@ -450,12 +450,13 @@ kw_status kw_co_write_yaml(kw_buf *b, kw_co_set *set, bool with_isa, unsigned fl
             kw_buf_putc(b, '\n');
         }
     }
-    kw_buf_puts(b, "kernels:\n");
     /* one entry per symbol, in order of first appearance; its archs in
      * object order (the same arch twice gets "arch#object") */
     size_t nk = 0;
     for (size_t i = 0; i < set->objects.n; i++)
         nk += set->objects.v[i].kernels.n;
+    /* a code object may have no kernel at all (a TU with device functions only) */
+    kw_buf_puts(b, nk ? "kernels:\n" : "kernels: []\n");
     kref *refs = malloc((nk ? nk : 1) * sizeof *refs);
     kref **groups = malloc((nk ? nk : 1) * sizeof *groups);
     if (!refs || !groups) {

@@ -81,7 +81,7 @@ def kwco_entries(path, tmp):
 def facts(doc):
     """The kernels of a dump without where they came from."""
     out = {}
-    for k in doc["kernels"]:
+    for k in doc["kernels"] or []:
         for arch, a in k["archs"].items():
             a = dict(a)
             for key in ("code_object", "code"):

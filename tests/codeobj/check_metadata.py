@@ -37,7 +37,7 @@ def main():
         c.eq(path + ": target_id", doc["code_objects"][0]["target_id"], target)
         c.eq(path + ": target id from e_flags", doc["code_objects"][0]["elf_target_id"], target)
         arch = target.split(":")[0]
-        ours = {k["symbol"]: k["archs"][arch] for k in doc["kernels"]}
+        ours = {k["symbol"]: k["archs"][arch] for k in doc["kernels"] or []}
         listed = {k[".name"] for k in md["amdhsa.kernels"]}
         c.eq(path + ": kernels in metadata",
              {s for s, a in ours.items() if a["in_metadata"]}, listed)

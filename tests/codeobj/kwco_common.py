@@ -47,7 +47,7 @@ def arch_of(doc):
 def kernels_by_arch(doc):
     """{(symbol, arch): arch entry} of a kwco-dump --yaml document."""
     out = {}
-    for k in doc["kernels"]:
+    for k in doc["kernels"] or []:
         for arch, a in k["archs"].items():
             out[(k["symbol"], arch)] = a
     return out
