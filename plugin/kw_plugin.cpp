@@ -211,10 +211,15 @@ kw_status runHost(ASTContext &Ctx, JobState &S, kw_err *Err) {
         St = mergeFragments(S.Out, S.FragKey, Doc, Err);
     // The code objects that will run: the bundle the driver linked for this
     // TU, still on disk while the host job runs.
+    // A code object that cannot be read costs its ISA facts, not the sidecar.
+    kw_err IsaErr;
+    kw_status IsaSt = KW_OK;
     if (St == KW_OK && !S.GpuBinary.empty())
-        St = kw_co_sidecar_fill(&Doc, S.GpuBinary.c_str(), KW_CO_SC_LISTING, Err);
+        IsaSt = kw_co_sidecar_fill(&Doc, S.GpuBinary.c_str(), KW_CO_SC_LISTING, &IsaErr);
     if (St == KW_OK)
         St = writeDoc(Doc, sidecarPath(S.Out, S.Object, S.Source, S.Cuid), Err);
+    if (St == KW_OK && IsaSt != KW_OK)
+        St = kw_fail(Err, "ISA facts left out: %s", IsaErr.msg);
     kw_sidecar_free(&Doc);
     return St;
 }
