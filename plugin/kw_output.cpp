@@ -54,7 +54,8 @@ std::string sidecarPath(const OutputOptions &O, const std::string &Object,
 }
 
 kw_status mergeFragments(const OutputOptions &O, const std::string &Cuid, kw_sidecar &Doc,
-                         kw_err *Err) {
+                         size_t *Merged, kw_err *Err) {
+    *Merged = 0;
     std::string Dir = fragmentDir(O);
     std::string Prefix = Cuid + ".";
     std::vector<std::string> Paths;
@@ -77,6 +78,7 @@ kw_status mergeFragments(const OutputOptions &O, const std::string &Cuid, kw_sid
         llvm::sys::fs::remove(P);
         if (Status != KW_OK)
             break;
+        ++*Merged;
     }
     return Status;
 }

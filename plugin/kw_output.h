@@ -25,9 +25,10 @@ std::string fragmentPath(const OutputOptions &O, const std::string &Cuid, const 
 std::string sidecarPath(const OutputOptions &O, const std::string &Object,
                         const std::string &Source, const std::string &Cuid);
 
-// Merge every fragment of this cuid into Doc, then delete them.
+// Merge every fragment of this cuid into Doc, then delete them; *Merged
+// counts them.
 kw_status mergeFragments(const OutputOptions &O, const std::string &Cuid, kw_sidecar &Doc,
-                         kw_err *Err);
+                         size_t *Merged, kw_err *Err);
 
 // The one warning: "kwalk: warning: <msg> (the compile goes on)".
 void warn(const std::string &Msg);

@@ -207,8 +207,9 @@ kw_status runHost(ASTContext &Ctx, JobState &S, kw_err *Err) {
     CaptureContext C(Ctx, Doc);
     captureHost(C);
     kw_status St = KW_OK;
+    size_t Merged = 0;
     if (!S.Cuid.empty())
-        St = mergeFragments(S.Out, S.FragKey, Doc, Err);
+        St = mergeFragments(S.Out, S.FragKey, Doc, &Merged, Err);
     // The code objects that will run: the bundle the driver linked for this
     // TU, still on disk while the host job runs.
     // A code object that cannot be read costs its ISA facts, not the sidecar.
@@ -220,6 +221,11 @@ kw_status runHost(ASTContext &Ctx, JobState &S, kw_err *Err) {
         St = writeDoc(Doc, sidecarPath(S.Out, S.Object, S.Source, S.Cuid), Err);
     if (St == KW_OK && IsaSt != KW_OK)
         St = kw_fail(Err, "ISA facts left out: %s", IsaErr.msg);
+    // Device code was linked but no device job left its kernels: the sidecar
+    // then knows the kernels only from the code objects. Say so.
+    if (St == KW_OK && !S.Cuid.empty() && !S.GpuBinary.empty() && Merged == 0)
+        St = kw_fail(Err, "no device-job facts for this compile (were the device jobs run "
+                          "without the plugin?): kernels carry code-object facts only");
     kw_sidecar_free(&Doc);
     return St;
 }
