@@ -53,20 +53,25 @@ std::string sidecarPath(const OutputOptions &O, const std::string &Object,
     return std::string(P);
 }
 
-kw_status mergeFragments(const OutputOptions &O, const std::string &Cuid, kw_sidecar &Doc,
-                         size_t *Merged, kw_err *Err) {
-    *Merged = 0;
-    std::string Dir = fragmentDir(O);
-    std::string Prefix = Cuid + ".";
+// The files of Dir whose names start with Prefix and end with Suffix, sorted.
+static std::vector<std::string> filesOf(const std::string &Dir, const std::string &Prefix,
+                                        const std::string &Suffix) {
     std::vector<std::string> Paths;
     std::error_code EC;
     for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC)) {
-        std::string Name = std::string(llvm::sys::path::filename(It->path()));
-        if (Name.rfind(Prefix, 0) == 0 && Name.size() > 5 &&
-            Name.compare(Name.size() - 5, 5, ".yaml") == 0)
+        llvm::StringRef Name = llvm::sys::path::filename(It->path());
+        if (Name.starts_with(Prefix) && Name.ends_with(Suffix) &&
+            Name.size() > Prefix.size() + Suffix.size())
             Paths.push_back(It->path());
     }
     std::sort(Paths.begin(), Paths.end());
+    return Paths;
+}
+
+kw_status mergeFragments(const OutputOptions &O, const std::string &Cuid, kw_sidecar &Doc,
+                         size_t *Merged, kw_err *Err) {
+    *Merged = 0;
+    std::vector<std::string> Paths = filesOf(fragmentDir(O), Cuid + ".", ".yaml");
     kw_status Status = KW_OK;
     for (const std::string &P : Paths) {
         kw_sidecar Frag;
@@ -107,16 +112,7 @@ void clearDeviceFailure(const std::string &Cuid, const std::string &Arch) {
 }
 
 std::string collectDeviceFailures(const std::string &Cuid) {
-    std::string Dir = fragmentDir(OutputOptions());
-    std::string Prefix = Cuid + ".";
-    std::vector<std::string> Paths;
-    std::error_code EC;
-    for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC)) {
-        std::string Name = std::string(llvm::sys::path::filename(It->path()));
-        if (Name.rfind(Prefix, 0) == 0 && llvm::StringRef(Name).ends_with(".error"))
-            Paths.push_back(It->path());
-    }
-    std::sort(Paths.begin(), Paths.end());
+    std::vector<std::string> Paths = filesOf(fragmentDir(OutputOptions()), Cuid + ".", ".error");
     std::string Out;
     for (const std::string &P : Paths) {
         char *Data = nullptr;
