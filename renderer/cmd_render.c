@@ -36,6 +36,8 @@ static const char kw_render_usage[] =
     "  --shape N=V,...     bind names of launch expressions, guards and IR expressions,\n"
     "                      e.g. --shape num_rows=4096,hidden=2048 (N also binds a.N, p->N)\n"
     "  --time-us T         a measured kernel time: achieved bandwidth against the peak\n"
+    "  --trace FILE        a rocprofv3 kernel trace (CSV or JSON): section 4 shows the\n"
+    "                      dispatches of the kernel, durations, launches and bandwidth\n"
     "  --gpu NAME          the product for peaks (MI300X, MI300A, MI325X, MI350X, MI355X;\n"
     "                      default: the arch's first-listed default)\n"
     "  --root DIR          print paths relative to DIR\n"
@@ -47,6 +49,7 @@ typedef struct kw_render_cli {
     const char *out;
     bool all;
     const char *python_root;
+    const char *trace; /* --trace FILE */
     kw_render_opts o;
     kw_shape shape;
     kw_arena arena;
@@ -83,6 +86,9 @@ static int kw_render_args(kw_render_cli *c, int argc, char **argv) {
         } else if (KW_OPT("--python-root", NULL)) {
             KW_NEED("--python-root");
             c->python_root = v;
+        } else if (KW_OPT("--trace", NULL)) {
+            KW_NEED("--trace");
+            c->trace = v;
         } else if (KW_OPT("--gpu", NULL)) {
             KW_NEED("--gpu");
             c->o.gpu = v;
@@ -341,7 +347,15 @@ int kw_cmd_render(int argc, char **argv) {
         return rc < 0 ? KW_EXIT_OK : rc;
     }
     kw_app app;
+    kw_trace_loaded trace;
+    memset(&trace, 0, sizeof trace);
     rc = kw_app_load(&app, c.db, c.python_root);
+    if (rc == KW_EXIT_OK && c.trace) {
+        kw_err err;
+        if (kw_trace_load(&trace, c.trace, &app.ix, &err) != KW_OK)
+            rc = kw_cli_fail(&err);
+        c.o.trace = &trace.stats;
+    }
     if (rc == KW_EXIT_OK) {
         c.o.db_path = app.db;
         c.o.python_root = c.python_root;
@@ -378,6 +392,7 @@ int kw_cmd_render(int argc, char **argv) {
         }
         kw_render_free(&r);
     }
+    kw_trace_loaded_free(&trace);
     kw_app_free(&app);
     kw_arena_free(&c.arena);
     return rc;

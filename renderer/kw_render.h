@@ -23,6 +23,7 @@
 #include "kw_provider.h"
 #include "kw_reflect.h"
 #include "kw_src.h"
+#include "kw_trace.h"
 
 /* One arch's facts record as shown: kernels[].archs.<arch>, read through
  * kw_reflect.h so that ISA and IR keys added to the schema show up here. */
@@ -41,6 +42,7 @@ typedef struct kw_render_opts {
     const char *gpu;         /* --gpu product name, NULL for the arch's default */
     const char *python_root; /* --python-root, NULL when not scanned */
     bool all;                /* part of `render --all` (links to the index page) */
+    const kw_tstats *trace;  /* --trace: the trace's dispatches per instantiation; NULL when none */
     /* tests: arch facts records to show instead of the kernel's own */
     const kw_rarch *arch_override;
     size_t narch_override;
@@ -121,6 +123,8 @@ bool kw_r_config_value(kw_render *r, const kw_mlaunch *ml, const kw_config_item 
                        kw_value *v, const char **why, const char **decl, int *decl_line);
 /* "a, b and c" of the arch names shown */
 const char *kw_r_arch_list(kw_render *r);
+/* A byte count with a unit for prose ("72.4 MB"; "512 B"). */
+void kw_r_bytes(kw_buf *o, double b);
 
 /* ---- sections ----------------------------------------------------------------------------- */
 
@@ -129,6 +133,7 @@ void kw_render_host(kw_render *r);    /* 1 */
 void kw_render_device(kw_render *r);  /* 2 */
 void kw_render_flow(kw_render *r);    /* 3 */
 void kw_render_memory(kw_render *r);  /* 4 */
+void kw_render_trace(kw_render *r);   /* 4, the --trace subsection (kw_render_trace.c) */
 void kw_render_isa(kw_render *r);     /* 5 */
 void kw_render_files(kw_render *r);   /* 6 */
 

@@ -3,12 +3,15 @@
  * invocation (the IR facts' expressions, evaluated), arithmetic intensity,
  * the hardware's peaks and ridge point (annotations/hw/amdgpu-peaks.txt),
  * achieved bandwidth for --time-us, and the bound classification. Every
- * number is either computed from those or marked as missing. */
+ * number is either computed from those or marked as missing. The arithmetic
+ * shared with `kwalk trace` (bandwidth, ridge point, bound) is kw_perf.c; the
+ * figures of a profiler trace (--trace) are kw_render_trace.c. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "kw_md.h"
+#include "kw_perf.h"
 #include "kw_render.h"
 
 typedef struct kw_geom {
@@ -40,7 +43,7 @@ static void kw_num(kw_buf *o, double v) {
 }
 
 /* Bytes with a unit for prose. */
-static void kw_bytes(kw_buf *o, double b) {
+void kw_r_bytes(kw_buf *o, double b) {
     static const char *const unit[] = {"B", "KB", "MB", "GB", "TB"};
     int u = 0;
     double x = b;
@@ -130,8 +133,7 @@ static void kw_mem_hw_table_text(kw_render *r, kw_buf *o) {
             kw_buf_printf(o, "| %s%s | %s | %.0f | %.0f | %.1f | %.1f | %.1f / %.1f | %.1f | %.1f |\n",
                           g->product, g->is_default ? " (default)" : "", g->arch,
                           g->compute_units, g->peak_clock_mhz, g->hbm_tbs, g->fp32_vector_tflops,
-                          g->fp16_tflops, g->bf16_tflops, g->fp8_tflops,
-                          g->fp32_vector_tflops / g->hbm_tbs);
+                          g->fp16_tflops, g->bf16_tflops, g->fp8_tflops, kw_perf_ridge(g));
         }
     kw_buf_puts(o, "\nThe ridge point is peak FLOP/s over peak bytes/s: a kernel doing fewer "
                    "FLOP per byte of HBM traffic than that cannot reach the compute peak.\n\n");
@@ -153,11 +155,7 @@ static void kw_mem_hw_table(kw_render *r) {
 }
 
 static const kw_gpu *kw_mem_gpu(kw_render *r, const char *arch) {
-    if (r->o->gpu) {
-        const kw_gpu *g = kw_gpu_named(r->gpus, r->o->gpu);
-        return g && !strcmp(g->arch, arch) ? g : NULL;
-    }
-    return kw_gpu_for_arch(r->gpus, arch);
+    return kw_perf_gpu(r->gpus, r->o->gpu, arch);
 }
 
 static void kw_mem_launch(kw_render *r, const kw_mlaunch *ml, const kw_rarch *a, kw_rv ir) {
@@ -192,7 +190,7 @@ static void kw_mem_launch(kw_render *r, const kw_mlaunch *ml, const kw_rarch *a,
     if (g.grid_known && gpu && gpu->compute_units > 0)
         kw_buf_printf(o, "- %s has %.0f CUs: %.2f blocks per CU%s.\n", gpu->product,
                       gpu->compute_units, g.blocks / gpu->compute_units,
-                      g.blocks < gpu->compute_units
+                      kw_perf_classify(-1, -1, g.blocks, gpu).launch
                           ? "; fewer blocks than CUs, so part of the GPU stays idle (launch-bound at this shape)"
                           : "");
     if (!kw_rv_present(ir)) {
@@ -228,12 +226,12 @@ static void kw_mem_launch(kw_render *r, const kw_mlaunch *ml, const kw_rarch *a,
     for (int i = 0; i < 3; i++) {
         kw_buf_printf(o, "| %s | ", per[i]);
         if (krd && mk[i])
-            kw_bytes(o, rd * mult[i]);
+            kw_r_bytes(o, rd * mult[i]);
         else
             kw_buf_puts(o, "-");
         kw_buf_puts(o, " | ");
         if (kwr && mk[i])
-            kw_bytes(o, wr * mult[i]);
+            kw_r_bytes(o, wr * mult[i]);
         else
             kw_buf_puts(o, "-");
         kw_buf_puts(o, " | ");
@@ -247,26 +245,25 @@ static void kw_mem_launch(kw_render *r, const kw_mlaunch *ml, const kw_rarch *a,
                    "(an upper bound; exact for straight-line code). A '-' needs --shape "
                    "values for the names in the expression.\n\n");
     if (krd && kwr && kfl && rd + wr > 0) {
-        double ai = fl / (rd + wr);
-        kw_buf_printf(o, "- Arithmetic intensity: %.3g FLOP per byte of global traffic.\n", ai);
-        if (gpu && gpu->hbm_tbs > 0 && gpu->fp32_vector_tflops > 0) {
-            double ridge = gpu->fp32_vector_tflops / gpu->hbm_tbs;
+        kw_perf_bound b = kw_perf_classify(fl, rd + wr, -1, gpu);
+        kw_buf_printf(o, "- Arithmetic intensity: %.3g FLOP per byte of global traffic.\n",
+                      b.intensity);
+        if (b.kind != KW_BOUND_UNKNOWN)
             kw_buf_printf(o, "- Against %s's FP32 ridge point (%.1f FLOP/byte): %s.\n",
-                          gpu->product, ridge,
-                          ai < ridge ? "**memory-bound** (below the ridge)"
-                                     : "**compute-bound** (at or above the ridge)");
-        }
+                          gpu->product, b.ridge,
+                          b.kind == KW_BOUND_MEMORY ? "**memory-bound** (below the ridge)"
+                                                    : "**compute-bound** (at or above the ridge)");
     } else {
         kw_buf_puts(o, "- Bound: not classified at this shape (bytes or FLOP unknown).\n");
     }
     if (r->o->time_us >= 0 && krd && kwr && mk[2] && gpu) {
         double bytes = (rd + wr) * mult[2];
-        double tbs = bytes / (r->o->time_us * 1e-6) / 1e12;
+        kw_perf_bw bw = kw_perf_bandwidth(bytes, r->o->time_us * 1e3, gpu);
         kw_buf_printf(o, "- With --time-us %g: ", r->o->time_us);
-        kw_bytes(o, bytes);
-        kw_buf_printf(o, " moved, %.3f TB/s achieved = %.1f%% of %s's %.1f TB/s peak", tbs,
-                      100 * tbs / gpu->hbm_tbs, gpu->product, gpu->hbm_tbs);
-        if (tbs > gpu->hbm_tbs)
+        kw_r_bytes(o, bytes);
+        kw_buf_printf(o, " moved, %.3f TB/s achieved = %.1f%% of %s's %.1f TB/s peak", bw.tbs,
+                      100 * bw.of_peak, gpu->product, gpu->hbm_tbs);
+        if (bw.of_peak > 1)
             kw_buf_puts(o, " (above the peak: the bytes are an upper bound, caches serve "
                            "part of them, or the time is not this kernel's)");
         if (kfl)
@@ -287,6 +284,8 @@ void kw_render_memory(kw_render *r) {
     const kw_mkernel *mk = r->mk;
     if ((!mk->k && !r->asm_k) || !r->archs.n) {
         kw_buf_puts(o, "No device facts for this kernel in the index.\n\n");
+        if (r->o->trace)
+            kw_render_trace(r);
         return;
     }
     for (size_t a = 0; a < r->archs.n; a++) {
@@ -312,5 +311,7 @@ void kw_render_memory(kw_render *r) {
             kw_buf_putc(o, '\n');
         }
     }
+    if (r->o->trace)
+        kw_render_trace(r);
     kw_mem_hw_table(r);
 }

@@ -27,6 +27,8 @@
 #include "kw_arena.h"
 #include "kw_err.h"
 #include "kw_index.h"
+#include "kw_perf.h"
+#include "kw_symmap.h"
 
 typedef struct kw_dispatch {
     const char *name;   /* the kernel's name as the trace gives it */
@@ -110,5 +112,84 @@ kw_status kw_tjoin_match(kw_tjoin *j, const char *name, kw_tmatch *out, kw_err *
  * unqualified name before the trailing (...), <...> and [...] groups:
  * "void ns::k<float, 256>(float*, int)" -> "k". Into arena; NULL on OOM. */
 char *kw_trace_base_name(kw_arena *arena, const char *name);
+
+/* ---- Per instantiation (kw_trace_stats.c): what `kwalk trace` reports and
+ * `kwalk render --trace` shows in section 4 ---- */
+
+/* One launch configuration seen: grid in workgroups (Grid_Size /
+ * Workgroup_Size per dimension, rounded up) and workgroup size. */
+typedef struct kw_tcfg {
+    bool known;           /* the trace has grid and workgroup sizes */
+    long long grid_wg[3]; /* workgroups per dimension (rounded up) */
+    long long block[3];
+    bool partial;         /* a grid size not a multiple of the workgroup size */
+    KW_ARRAY(long long) dur; /* durations (ns), sorted */
+    long long total;
+    const char *arch;     /* the dispatches' arch when the trace says (all the same), else NULL */
+    bool mixed_arch;
+} kw_tcfg;
+
+/* A row of the report: one instantiation, or one ambiguous / unknown name. */
+typedef struct kw_trow {
+    const kw_tkernel *k;          /* NULL: ambiguous or not in the index */
+    const char *trace_name;       /* for those: the name as the trace gives it */
+    kw_tmatch match;
+    KW_ARRAY(const char *) names; /* the trace names that joined to k */
+    KW_ARRAY(long long) dur;      /* durations (ns), sorted */
+    long long total;
+    KW_ARRAY(kw_tcfg) cfgs;       /* in the order first seen */
+} kw_trow;
+
+/* Which group a row is in. */
+typedef enum kw_trow_group {
+    KW_TROW_JOINED = 0,    /* one instantiation */
+    KW_TROW_AMBIGUOUS = 1, /* a name matching several instantiations */
+    KW_TROW_UNKNOWN = 2,   /* a name not in the index */
+} kw_trow_group;
+
+typedef struct kw_tstats {
+    kw_arena arena;
+    const kw_trace *trace;
+    const kw_tjoin *join;
+    KW_ARRAY(kw_trow) rows; /* instantiations by total time (longest first), then ambiguous
+                               names, then names not in the index; ties by name */
+    kw_symmap row_of_kernel; /* symbol -> index into rows */
+} kw_tstats;
+
+void kw_tstats_init(kw_tstats *s);
+void kw_tstats_free(kw_tstats *s);
+/* Join every dispatch of t through j and gather the rows. t and j must
+ * outlive s. */
+kw_status kw_tstats_build(kw_tstats *s, const kw_trace *t, kw_tjoin *j, kw_err *err);
+/* The row of the instantiation with this symbol, or NULL when the trace has
+ * no dispatch joined to it. */
+const kw_trow *kw_tstats_kernel(const kw_tstats *s, const char *symbol);
+/* Is the instantiation with this symbol a candidate of ambiguous row r? */
+bool kw_trow_has_candidate(const kw_tstats *s, const kw_trow *r, const char *symbol);
+kw_trow_group kw_trow_group_of(const kw_trow *r);
+/* Median of sorted values: the middle one, or the mean of the two middle ones. */
+double kw_trace_median(const long long *v, size_t n);
+
+/* A trace read, joined to an index and gathered in one step (`kwalk render
+ * --trace`). ix must outlive it. On failure err holds one line (the trace's
+ * own message names the file); kw_trace_loaded_free is needed either way. */
+typedef struct kw_trace_loaded {
+    kw_trace trace;
+    kw_tjoin join;
+    kw_tstats stats;
+} kw_trace_loaded;
+kw_status kw_trace_load(kw_trace_loaded *t, const char *path, const kw_index *ix, kw_err *err);
+void kw_trace_loaded_free(kw_trace_loaded *t);
+
+/* The arch cfg's dispatches ran on: the trace's when it names one, else
+ * fallback (the arch --gpu or --arch gives; may be NULL). */
+const char *kw_tcfg_arch(const kw_tcfg *cfg, const char *fallback);
+
+/* The bytes and FLOP of one dispatch of cfg from k's IR facts for arch (NULL:
+ * not known which ran it; used only when a single arch has IR facts), with
+ * shape's bindings (--shape, template constants; may be NULL). *ir_arch: the
+ * arch whose facts were used (NULL when none). */
+void kw_tcfg_work(const kw_kernel *k, const char *arch, const kw_tcfg *cfg, const kw_shape *shape,
+                  kw_perf_work *out, const char **ir_arch);
 
 #endif

@@ -110,19 +110,25 @@ kw_status kw_tjoin_init(kw_tjoin *j, const kw_index *ix, kw_err *err) {
         if (kw_tjoin_add(j, k->symbol, k->name, k, err))
             return KW_ERR;
     }
-    /* Kernels the index only knows from a launch (no device record). */
+    /* Kernels the index only knows from a launch (no device record), and
+     * precompiled ASM kernels by their name in the code object (the symbol a
+     * profiler reports), when the launch's name is all literal. */
     kw_symmap seen;
     kw_symmap_init(&seen);
     kw_status st = KW_OK;
     for (size_t t = 0; t < ix->tus.n && st == KW_OK; t++)
         for (size_t i = 0; i < ix->tus.v[t].launches.n && st == KW_OK; i++) {
             const kw_launch *l = &ix->tus.v[t].launches.v[i];
-            if (!l->kernel || kw_index_kernel(ix, l->kernel) || kw_symmap_get(&seen, l->kernel))
+            const char *sym = l->kernel;
+            const char *name = l->kernel_name;
+            if (!sym && l->asm_kernel && !strstr(l->asm_kernel, "${"))
+                sym = name = l->asm_kernel;
+            if (!sym || kw_index_kernel(ix, sym) || kw_symmap_get(&seen, sym))
                 continue;
-            if (kw_symmap_put(&seen, l->kernel, 0))
+            if (kw_symmap_put(&seen, sym, 0))
                 st = kw_fail(err, "out of memory");
             else
-                st = kw_tjoin_add(j, l->kernel, l->kernel_name, NULL, err);
+                st = kw_tjoin_add(j, sym, name, NULL, err);
         }
     kw_symmap_free(&seen);
     return st;
