@@ -5,12 +5,22 @@
 // stream})) and hipModuleLoad / hipModuleGetFunction / hipModuleLaunchKernel.
 // The kernel name and code object are recorded when they are literals or
 // built from literals; grid and block with their constant values.
+//
+// A module launch's hipFunction_t may be set anywhere in the TU: a local of
+// the launching function, a static local set inside a lambda (call_once), a
+// global set by a static initializer, a class member set by the constructor.
+// Every hipModuleGetFunction / hipModuleLoad call of the TU is indexed by the
+// variable or member it assigns (AsmModules, built on first use); the launch
+// follows its handle to the GetFunction calls assigning it, and their module
+// to the Load calls assigning that. When they disagree (the same handle set
+// to two kernels), nothing is recorded.
 #include "kw_guards.h"
 #include "kw_host_internal.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
+#include <cstring>
 #include <string>
 
 using namespace clang;
@@ -25,6 +35,7 @@ struct LoaderSpec {
     const char *Method;
     const char *ArgsArg;
     const char *GridFields, *BlockFields;
+    const char *StreamField; // "-": the struct has none
 };
 const LoaderSpec Loaders[] = {
 #include "kw_loaders.inc"
@@ -83,10 +94,19 @@ void stringPieces(CaptureContext &C, const Expr *E, std::string &Out, bool &AnyL
         stringPieces(C, OC->getArg(1), Out, AnyLiteral, Depth + 1);
         return;
     }
+    if (const auto *EW = dyn_cast<ExprWithCleanups>(E))
+        return stringPieces(C, EW->getSubExpr(), Out, AnyLiteral, Depth + 1);
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) // s.c_str(), s.data()
         if (const CXXMethodDecl *M = MC->getMethodDecl();
             M && M->getIdentifier() && (M->getName() == "c_str" || M->getName() == "data"))
             return stringPieces(C, MC->getImplicitObjectArgument(), Out, AnyLiteral, Depth + 1);
+    // a constant named for it: `constexpr char kName[] = "k";`,
+    // `const std::string path = std::string(DIR) + "k.co";`
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+            VD && !isa<ParmVarDecl>(VD) && (VD->isConstexpr() || VD->getType().isConstQualified()))
+            if (const Expr *Init = VD->getAnyInitializer())
+                return stringPieces(C, Init, Out, AnyLiteral, Depth + 1);
     Out += "${" + C.exprString(E) + "}";
 }
 
@@ -205,31 +225,66 @@ std::vector<std::string> splitFields(const char *S) {
     return Out;
 }
 
-// hipModuleGetFunction(&f, module, "name") and hipModuleLoad(&module, "x.co")
-// calls in the enclosing function, for the hipFunction_t a launch uses.
-class ModuleCallFinder : public RecursiveASTVisitor<ModuleCallFinder> {
+// The declaration a module or function handle expression names: a variable
+// (local, static local, global, static member) or a data member (of any
+// object: the member is the key, not the object). &x and *x name x.
+const Decl *handleDecl(const Expr *E) {
+    for (int Steps = 0; E && Steps < 8; Steps++) {
+        E = E->IgnoreParenImpCasts();
+        if (const auto *UO = dyn_cast<UnaryOperator>(E);
+            UO && (UO->getOpcode() == UO_AddrOf || UO->getOpcode() == UO_Deref)) {
+            E = UO->getSubExpr();
+            continue;
+        }
+        if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+            if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+                return VD->getCanonicalDecl();
+        if (const auto *ME = dyn_cast<MemberExpr>(E))
+            if (isa<FieldDecl>(ME->getMemberDecl()) || isa<VarDecl>(ME->getMemberDecl()))
+                return ME->getMemberDecl()->getCanonicalDecl();
+        return nullptr;
+    }
+    return nullptr;
+}
+
+// Every hipModuleGetFunction(&f, module, "name") and hipModuleLoad(&module,
+// "x.co") call of the TU (function bodies, lambdas, constructors, variable
+// initializers), by the handle its first argument assigns.
+class ModuleIndexer : public RecursiveASTVisitor<ModuleIndexer> {
   public:
-    explicit ModuleCallFinder(const VarDecl *Fn) : Fn(Fn) {}
-    const CallExpr *GetFunction = nullptr;
-    std::vector<const CallExpr *> Loads;
+    explicit ModuleIndexer(AsmModules &M) : M(M) {}
+    bool shouldVisitTemplateInstantiations() const {
+        return true;
+    }
     bool VisitCallExpr(CallExpr *CE) {
         const FunctionDecl *F = CE->getDirectCallee();
         if (!F || !F->getIdentifier() || CE->getNumArgs() < 2)
             return true;
-        if (F->getName() == "hipModuleGetFunction" && CE->getNumArgs() >= 3 &&
-            varOf(CE->getArg(0)) == Fn && !GetFunction)
-            GetFunction = CE;
+        const Decl *D = handleDecl(CE->getArg(0));
+        if (!D)
+            return true;
+        if (F->getName() == "hipModuleGetFunction" && CE->getNumArgs() >= 3)
+            M.GetFunction[D].push_back(CE);
         else if (F->getName() == "hipModuleLoad")
-            Loads.push_back(CE);
+            M.Load[D].push_back(CE);
         return true;
     }
 
   private:
-    const VarDecl *Fn;
+    AsmModules &M;
 };
 
+// Fold one more assignment's text into the agreed one: Agree stays true while
+// every assignment gives the same text (a literal or built from literals).
+void agree(const char *&Text, bool &Agree, const char *Next) {
+    if (!Next || (Text && strcmp(Text, Next)))
+        Agree = false;
+    else
+        Text = Next;
+}
+
 void recordModuleLaunch(CaptureContext &C, kw_launch &L, const CallExpr *CE,
-                        const FunctionDecl *Enclosing) {
+                        const FunctionDecl *Enclosing, AsmModules &M) {
     L.kind = "hipModuleLaunchKernel";
     dims(C, L.grid, CE->getArg(1), CE->getArg(2), CE->getArg(3), Enclosing);
     dims(C, L.block, CE->getArg(4), CE->getArg(5), CE->getArg(6), Enclosing);
@@ -237,19 +292,34 @@ void recordModuleLaunch(CaptureContext &C, kw_launch &L, const CallExpr *CE,
     L.shared_mem.expr = C.exprText(CE->getArg(7));
     L.shared_mem.has_value = evalInt(C, CE->getArg(7), Enclosing, L.shared_mem.value[0]);
     L.stream.expr = C.exprText(CE->getArg(8));
-    const VarDecl *Fn = varOf(CE->getArg(0));
-    const FunctionDecl *Def = nullptr;
-    if (!Fn || !Enclosing || !Enclosing->hasBody(Def))
+    const Decl *Fn = handleDecl(CE->getArg(0));
+    if (!Fn)
         return;
-    ModuleCallFinder F(Fn);
-    F.TraverseStmt(Def->getBody());
-    if (!F.GetFunction)
+    if (!M.Built) {
+        ModuleIndexer(M).TraverseDecl(C.ast().getTranslationUnitDecl());
+        M.Built = true;
+    }
+    auto G = M.GetFunction.find(Fn);
+    if (G == M.GetFunction.end())
         return;
-    L.asm_kernel = stringText(C, F.GetFunction->getArg(2));
-    const VarDecl *Module = varOf(F.GetFunction->getArg(1));
-    for (const CallExpr *Load : F.Loads)
-        if (varOf(Load->getArg(0)) == Module)
-            L.code_object = stringText(C, Load->getArg(1));
+    const char *Kernel = nullptr, *Path = nullptr;
+    bool KernelAgrees = true, PathAgrees = true, AnyLoad = false;
+    for (const CallExpr *Get : G->second) {
+        agree(Kernel, KernelAgrees, stringText(C, Get->getArg(2)));
+        auto Loads = M.Load.find(handleDecl(Get->getArg(1)));
+        if (Loads == M.Load.end()) {
+            PathAgrees = false;
+            continue;
+        }
+        for (const CallExpr *Load : Loads->second) {
+            agree(Path, PathAgrees, stringText(C, Load->getArg(1)));
+            AnyLoad = true;
+        }
+    }
+    if (KernelAgrees)
+        L.asm_kernel = Kernel;
+    if (PathAgrees && AnyLoad)
+        L.code_object = Path;
 }
 
 void recordLoaderLaunch(CaptureContext &C, kw_launch &L, const CXXMemberCallExpr *MC,
@@ -274,8 +344,9 @@ void recordLoaderLaunch(CaptureContext &C, kw_launch &L, const CXXMemberCallExpr
     if (B.size() == 3)
         dims(C, L.block, fieldInit(IL, B[0]), fieldInit(IL, B[1]), fieldInit(IL, B[2]),
              Enclosing);
-    if (const Expr *S = fieldInit(IL, "stream"))
-        L.stream.expr = C.exprText(S);
+    if (strcmp(Spec.StreamField, "-"))
+        if (const Expr *S = fieldInit(IL, Spec.StreamField))
+            L.stream.expr = C.exprText(S);
 }
 
 } // namespace
@@ -289,7 +360,8 @@ bool isLoaderMethod(const FunctionDecl *FD) {
     return M && loaderFor(M->getParent());
 }
 
-void recordAsmLaunch(CaptureContext &C, const PendingLaunch &P, const HostCallGraph &G) {
+void recordAsmLaunch(CaptureContext &C, const PendingLaunch &P, const HostCallGraph &G,
+                     AsmModules &M) {
     const auto *CE = cast<CallExpr>(P.Site);
     kw_launch *L = KW_PUSH(C.arena(), C.doc().launches);
     if (!L)
@@ -298,7 +370,7 @@ void recordAsmLaunch(CaptureContext &C, const PendingLaunch &P, const HostCallGr
     if (const LoaderSpec *Spec = loaderCall(CE))
         recordLoaderLaunch(C, *L, cast<CXXMemberCallExpr>(CE), *Spec, P.Enclosing);
     else
-        recordModuleLaunch(C, *L, CE, P.Enclosing);
+        recordModuleLaunch(C, *L, CE, P.Enclosing, M);
     L->function = hostFunctionName(C, P.Enclosing);
     L->function_symbol = hostSymbol(C, P.Enclosing);
     chainLaunch(C, *L, P.Enclosing, G);

@@ -158,8 +158,9 @@ void captureHost(CaptureContext &C) {
     V.TraverseDecl(C.ast().getTranslationUnitDecl());
     for (const PendingLaunch &L : V.Launches)
         recordLaunch(C, L, V.Graph);
+    AsmModules Modules;
     for (const PendingLaunch &L : V.AsmLaunches)
-        recordAsmLaunch(C, L, V.Graph);
+        recordAsmLaunch(C, L, V.Graph, Modules);
 }
 
 } // namespace kwalk

@@ -53,7 +53,14 @@ bool evalInt(CaptureContext &C, const clang::Expr *E, const clang::FunctionDecl 
 // class (annotations/loaders/) or hipModuleLaunchKernel.
 bool isAsmLaunchCall(const clang::CallExpr *CE);
 bool isLoaderMethod(const clang::FunctionDecl *FD);
-void recordAsmLaunch(CaptureContext &C, const PendingLaunch &L, const HostCallGraph &G);
+// The TU's hipModuleGetFunction / hipModuleLoad calls by the variable or data
+// member their first argument assigns; filled by the first module launch.
+struct AsmModules {
+    bool Built = false;
+    std::map<const clang::Decl *, std::vector<const clang::CallExpr *>> GetFunction, Load;
+};
+void recordAsmLaunch(CaptureContext &C, const PendingLaunch &L, const HostCallGraph &G,
+                     AsmModules &M);
 
 // kw_entries.cpp
 void maybeRecordExternC(CaptureContext &C, const clang::FunctionDecl *FD);
