@@ -358,8 +358,8 @@ static void kw_yaml_row(kw_tctx *c, kw_buf *o, const kw_trow *r) {
             kw_perf_bound bd = kw_perf_classify(w.flops, w.bytes, kw_cfg_blocks(cfg), g);
             if (bd.kind != KW_BOUND_UNKNOWN)
                 kw_buf_printf(o, "    intensity: %.6g\n    ridge: %.6g\n    bound: %s\n",
-                              bd.intensity, bd.ridge, bd.kind == KW_BOUND_MEMORY ? "memory"
-                                                                                 : "compute");
+                              bd.intensity, bd.ridge,
+                              bd.kind == KW_BOUND_MEMORY ? "memory" : "compute");
             if (g)
                 kw_buf_printf(o, "    launch_bound: %s\n", bd.launch ? "true" : "false");
         }

@@ -130,10 +130,11 @@ static void kw_mem_hw_table_text(kw_render *r, kw_buf *o) {
             const kw_gpu *g = &r->gpus->v.v[i];
             if (strcmp(g->arch, r->archs.v[a].arch))
                 continue;
-            kw_buf_printf(o, "| %s%s | %s | %.0f | %.0f | %.1f | %.1f | %.1f / %.1f | %.1f | %.1f |\n",
-                          g->product, g->is_default ? " (default)" : "", g->arch,
-                          g->compute_units, g->peak_clock_mhz, g->hbm_tbs, g->fp32_vector_tflops,
-                          g->fp16_tflops, g->bf16_tflops, g->fp8_tflops, kw_perf_ridge(g));
+            kw_buf_printf(o,
+                          "| %s%s | %s | %.0f | %.0f | %.1f | %.1f | %.1f / %.1f | %.1f | %.1f |\n",
+                          g->product, g->is_default ? " (default)" : "", g->arch, g->compute_units,
+                          g->peak_clock_mhz, g->hbm_tbs, g->fp32_vector_tflops, g->fp16_tflops,
+                          g->bf16_tflops, g->fp8_tflops, kw_perf_ridge(g));
         }
     kw_buf_puts(o, "\nThe ridge point is peak FLOP/s over peak bytes/s: a kernel doing fewer "
                    "FLOP per byte of HBM traffic than that cannot reach the compute peak.\n\n");
@@ -191,7 +192,8 @@ static void kw_mem_launch(kw_render *r, const kw_mlaunch *ml, const kw_rarch *a,
         kw_buf_printf(o, "- %s has %.0f CUs: %.2f blocks per CU%s.\n", gpu->product,
                       gpu->compute_units, g.blocks / gpu->compute_units,
                       kw_perf_classify(-1, -1, g.blocks, gpu).launch
-                          ? "; fewer blocks than CUs, so part of the GPU stays idle (launch-bound at this shape)"
+                          ? "; fewer blocks than CUs, so part of the GPU stays idle (launch-bound "
+                            "at this shape)"
                           : "");
     if (!kw_rv_present(ir)) {
         kw_buf_printf(o, "- Bytes read and written: not derived, no IR facts for %s in this "

@@ -122,22 +122,22 @@ typedef struct kw_tcfg {
     bool known;           /* the trace has grid and workgroup sizes */
     long long grid_wg[3]; /* workgroups per dimension (rounded up) */
     long long block[3];
-    bool partial;         /* a grid size not a multiple of the workgroup size */
+    bool partial;            /* a grid size not a multiple of the workgroup size */
     KW_ARRAY(long long) dur; /* durations (ns), sorted */
     long long total;
-    const char *arch;     /* the dispatches' arch when the trace says (all the same), else NULL */
+    const char *arch; /* the dispatches' arch when the trace says (all the same), else NULL */
     bool mixed_arch;
 } kw_tcfg;
 
 /* A row of the report: one instantiation, or one ambiguous / unknown name. */
 typedef struct kw_trow {
-    const kw_tkernel *k;          /* NULL: ambiguous or not in the index */
-    const char *trace_name;       /* for those: the name as the trace gives it */
+    const kw_tkernel *k;    /* NULL: ambiguous or not in the index */
+    const char *trace_name; /* for those: the name as the trace gives it */
     kw_tmatch match;
     KW_ARRAY(const char *) names; /* the trace names that joined to k */
     KW_ARRAY(long long) dur;      /* durations (ns), sorted */
     long long total;
-    KW_ARRAY(kw_tcfg) cfgs;       /* in the order first seen */
+    KW_ARRAY(kw_tcfg) cfgs; /* in the order first seen */
 } kw_trow;
 
 /* Which group a row is in. */
@@ -151,8 +151,9 @@ typedef struct kw_tstats {
     kw_arena arena;
     const kw_trace *trace;
     const kw_tjoin *join;
-    KW_ARRAY(kw_trow) rows; /* instantiations by total time (longest first), then ambiguous
-                               names, then names not in the index; ties by name */
+    KW_ARRAY(kw_trow)
+    rows;                    /* instantiations by total time (longest first), then ambiguous
+                                names, then names not in the index; ties by name */
     kw_symmap row_of_kernel; /* symbol -> index into rows */
 } kw_tstats;
 
