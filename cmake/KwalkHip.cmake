@@ -4,7 +4,11 @@
 #
 # Exports:
 #   KWALK_CLANGXX         the clang++ of the LLVM we build against
-#   KWALK_HIP_ARCHS       "gfx942;gfx950": the arches tests and examples target
+#   KWALK_HIP_ARCHS       the arches tests and examples target (cache variable):
+#                         "gfx942;gfx950" by default, "gfx942" for clang 19,
+#                         which has no gfx950. The tests read the list from
+#                         here (KWALK_TEST_ARCHS in their environment).
+#   KWALK_HIP_ARCHS_CSV   the same, comma-separated (for test environments)
 #   KWALK_HIP_ARCH_FLAGS  --offload-arch=... for each of KWALK_HIP_ARCHS
 #   KWALK_HIP_RSP         ${CMAKE_BINARY_DIR}/hip-compat/hip-compat.rsp, a clang
 #                         response file with the extra flags a HIP compile needs
@@ -27,7 +31,18 @@ get_filename_component(_kw_devlibs_script
   "${CMAKE_CURRENT_LIST_DIR}/../scripts/make-devlibs.sh" ABSOLUTE)
 
 set(KWALK_CLANGXX "${KWALK_LLVM_BINDIR}/clang++")
-set(KWALK_HIP_ARCHS "gfx942;gfx950")
+if(LLVM_VERSION_MAJOR LESS 20)
+  set(_kw_archs_default "gfx942")
+else()
+  set(_kw_archs_default "gfx942;gfx950")
+endif()
+set(KWALK_HIP_ARCHS "${_kw_archs_default}" CACHE STRING
+    "Arches the corpus, examples and tests compile for (;-separated)")
+if(LLVM_VERSION_MAJOR LESS 20 AND "gfx950" IN_LIST KWALK_HIP_ARCHS)
+  message(FATAL_ERROR "kwalk: clang ${LLVM_VERSION_MAJOR} has no gfx950 (KWALK_HIP_ARCHS is "
+                      "'${KWALK_HIP_ARCHS}'): configure with -DKWALK_HIP_ARCHS=gfx942")
+endif()
+string(REPLACE ";" "," KWALK_HIP_ARCHS_CSV "${KWALK_HIP_ARCHS}")
 set(KWALK_HIP_ARCH_FLAGS)
 foreach(_kw_arch IN LISTS KWALK_HIP_ARCHS)
   list(APPEND KWALK_HIP_ARCH_FLAGS "--offload-arch=${_kw_arch}")

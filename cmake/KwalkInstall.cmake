@@ -1,8 +1,11 @@
 # KwalkInstall.cmake: `cmake --install BUILD [--prefix P]` lays out kwalk as a
 # CMake package (included at the end of the top-level CMakeLists.txt):
 #
-#   P/lib/kwalk/libkwalk.so             the Clang plugin (loads only into the clang
-#                                       major it was built against: LLVM_VERSION_MAJOR)
+#   P/lib/kwalk/libkwalk.so             the Clang plugin as -fplugin= takes it: a loader
+#                                       that loads the next file only into the clang
+#                                       major it was built against (LLVM_VERSION_MAJOR)
+#                                       and warns in any other
+#   P/lib/kwalk/libkwalk-clangNN.so     the real plugin, for clang NN
 #   P/bin/kwalk                         the command
 #   P/bin/kwalk-env.sh                  the hipcc / aiter JIT environment (scripts/)
 #   P/share/kwalk/annotations/...       the annotation data. The kwalk command
@@ -28,7 +31,7 @@ set(KWALK_INSTALL_DATADIR "${CMAKE_INSTALL_DATADIR}/kwalk")
 # The installed kwalk keeps the run path to the libraries it links outside the
 # prefix (libLLVM of a ROCm or llvm-NN tree is not on the loader's default path).
 set_target_properties(kwalk PROPERTIES INSTALL_RPATH_USE_LINK_PATH TRUE)
-install(TARGETS kwalk_plugin LIBRARY DESTINATION "${KWALK_INSTALL_PLUGINDIR}")
+install(TARGETS kwalk_plugin kwalk_clang_plugin LIBRARY DESTINATION "${KWALK_INSTALL_PLUGINDIR}")
 install(TARGETS kwalk RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 install(PROGRAMS "${PROJECT_SOURCE_DIR}/scripts/kwalk-env.sh"
         DESTINATION "${CMAKE_INSTALL_BINDIR}")

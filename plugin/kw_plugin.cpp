@@ -351,16 +351,19 @@ int runtimeClangMajor() {
     return P == std::string::npos ? -1 : std::atoi(V.c_str() + P + 8);
 }
 
-// A plugin only works inside the clang major it was built against: in any
-// other it refuses, with one line, instead of registering (and crashing).
+// A plugin only works inside the clang major it was built against. The loader
+// (kw_loader.cpp, libkwalk.so) checks before it loads this file; this is the
+// second check, for a clang that did not tell the loader its major and still
+// resolved every symbol (or for this file given to -fplugin= directly): in any
+// other major it refuses, with one line, instead of registering (and crashing).
 struct Registration {
     Registration() {
         int Major = runtimeClangMajor();
         if (Major != CLANG_VERSION_MAJOR) {
-            kwalk::warn("libkwalk.so was built for clang " + std::to_string(CLANG_VERSION_MAJOR) +
-                        " but runs in clang " + std::to_string(Major) +
-                        "; the plugin stays off (rebuild it with -DLLVM_DIR/-DClang_DIR of "
-                        "this clang)");
+            kwalk::warn("this plugin was built for clang " + std::to_string(CLANG_VERSION_MAJOR) +
+                        " but is loaded into clang " + std::to_string(Major) +
+                        "; it stays off: rebuild kwalk against this clang with "
+                        "-DLLVM_DIR/-DClang_DIR of its prefix");
             return;
         }
         static clang::FrontendPluginRegistry::Add<kwalk::KwalkAction> X(

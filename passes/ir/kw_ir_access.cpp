@@ -8,6 +8,7 @@
 // segments, and the LDS bank-conflict degree. groupAccesses() then finds
 // accesses that together cover a contiguous run per lane (two 16-byte loads
 // at lane stride 32).
+#include "kw_ir_compat.h"
 #include "kw_ir_internal.h"
 
 #include "llvm/Analysis/LoopInfo.h"
@@ -212,6 +213,17 @@ void classify(Ctx &C, const Instruction &I, SmallVectorImpl<Raw> &Out) {
         classifyCall(C, CB, Out);
 }
 
+// A pointer that went through an integer and back, inttoptr (ptrtoint P): P.
+// Clang 19 passes a HIP kernel's global pointer to a builtin that takes a
+// generic one (__builtin_amdgcn_make_buffer_rsrc) that way; 22 uses an
+// addrspacecast, which getUnderlyingObjects sees through by itself.
+const Value *throughInteger(const Value *V) {
+    if (const auto *I2P = dyn_cast<IntToPtrInst>(V))
+        if (const auto *P2I = dyn_cast<PtrToIntInst>(I2P->getOperand(0)))
+            return P2I->getPointerOperand();
+    return nullptr;
+}
+
 // Where the address comes from: a parameter, a variable, or why unknown.
 void resolveBase(Ctx &C, const Value *Ptr, kw_ir_access &X, const Value *&Key) {
     X.param = -1;
@@ -231,11 +243,15 @@ void resolveBase(Ctx &C, const Value *Ptr, kw_ir_access &X, const Value *&Key) {
         resolveBase(C, cast<CallBase>(Obj)->getArgOperand(0), X, Key);
         return;
     }
+    if (const Value *P = throughInteger(Obj)) {
+        resolveBase(C, P, X, Key);
+        return;
+    }
     Key = Obj;
     if (const auto *A = dyn_cast<Argument>(Obj)) {
         X.param = (int)A->getArgNo();
     } else if (const auto *GV = dyn_cast<GlobalVariable>(Obj)) {
-        X.object = C.str(demangle(GV->getName().str()));
+        X.object = C.str(demangleSymbol(GV->getName().str()));
     } else if (isa<AllocaInst>(Obj)) {
         X.object = C.str(Obj->hasName() ? ("alloca " + Obj->getName()).str() : "alloca");
     } else if (isa<LoadInst>(Obj)) {

@@ -9,6 +9,7 @@
 // whether a readlane broadcasts it. A wave reduction whose result is stored
 // to LDS, followed by a barrier and a load of that LDS variable feeding a
 // second wave reduction with the same operation, is a block reduction.
+#include "kw_ir_compat.h"
 #include "kw_ir_internal.h"
 
 #include "llvm/Analysis/CFG.h"
@@ -604,7 +605,7 @@ class Idioms {
         D->parts[0] = Waves[WI].Idiom;
         D->parts[1] = Waves[WJ].Idiom;
         D->barriers = Barriers;
-        D->lds_object = Obj->hasName() ? C.str(demangle(Obj->getName().str())) : nullptr;
+        D->lds_object = Obj->hasName() ? C.str(demangleSymbol(Obj->getName().str())) : nullptr;
         D->loop = C.loopOf(At);
         D->loc = D1.loc;
     }

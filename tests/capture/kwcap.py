@@ -30,8 +30,13 @@ except ImportError:  # pragma: no cover - CMake picks a python3 that has it
 
 YamlLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
+# llvm-readelf --notes of LLVM 19 tags a string that YAML could read as another
+# type with !str (`.name: !str n`, an argument named n); LLVM 22 does not.
+for _loader in (yaml.SafeLoader, getattr(yaml, "CSafeLoader", None)):
+    if _loader:
+        _loader.add_constructor("!str", lambda loader, node: loader.construct_scalar(node))
+
 SKIP = 77
-ARCHES_FALLBACK = ("gfx942", "gfx950")
 
 
 def parse_args(argv=None):
@@ -50,10 +55,13 @@ def parse_args(argv=None):
                         "are (default: CORPUS_OUT/hsa)")
     p.add_argument("--cflag", action="append", default=[],
                    help="one flag of a corpus compile (repeat); -x hip @rsp, arches, aiter flags, -I")
+    p.add_argument("--arches", required=True,
+                   help="the build's arches (KWALK_HIP_ARCHS), comma-separated")
     p.add_argument("--keep", action="store_true", help="keep temporary directories")
     a = p.parse_args(argv)
     if not a.asm_dir:
         a.asm_dir = os.path.join(a.corpus_out, "hsa")
+    a.arches = [x for x in a.arches.split(",") if x]
     return a
 
 

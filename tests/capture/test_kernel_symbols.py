@@ -13,7 +13,7 @@ def main():
     args = kwcap.parse_args()
     ck = kwcap.Checker("test_kernel_symbols")
     expected = kwcap.load_expected(args)
-    arches = expected.get("arches") or list(kwcap.ARCHES_FALLBACK)
+    arches = args.arches
     docs = kwcap.load_corpus_sidecars(args, expected, ck)
     work = kwcap.tmpdir(args, "syms")
     try:

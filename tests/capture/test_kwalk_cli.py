@@ -28,7 +28,7 @@ def main():
     ck = kwcap.Checker("test_kwalk_cli")
     exp = kwcap.load_expected(args)
     markers = kwcap.load_markers(args, ck)
-    arches = exp.get("arches") or list(kwcap.ARCHES_FALLBACK)
+    arches = args.arches
     root = kwcap.tmpdir(args, "cli")
     try:
         # ---- ground truth: code-object kernels, expected names / launches / entries

@@ -35,7 +35,7 @@ def main():
     args = kwcap.parse_args()
     ck = kwcap.Checker("test_parallel_sidecars")
     expected = kwcap.load_expected(args)
-    arches = expected.get("arches") or list(kwcap.ARCHES_FALLBACK)
+    arches = args.arches
     make = shutil.which("make") or shutil.which("gmake")
     root = kwcap.tmpdir(args, "par")
     try:

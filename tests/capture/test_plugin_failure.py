@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """test_plugin_failure: the plugin never fails a build. A small generated HIP
-TU (both arches, fixed -cuid) is compiled without the plugin (reference) and
+TU (the build's arches, fixed -cuid) is compiled without the plugin (reference) and
 with it in three failing set-ups:
   out_arg   -fplugin-arg-kwalk-out=DIR where DIR lies under a regular file
             (unwritable even for root);

@@ -62,8 +62,12 @@ def bundler_entries(path, tmp):
         for bid in run([tool("clang-offload-bundler"), "--list", "--type=o",
                         "--input=" + pf]).stdout.split():
             of = os.path.join(tmp, "out")
-            run([tool("clang-offload-bundler"), "--unbundle", "--type=o", "--input=" + pf,
-                 "--targets=" + bid, "--output=" + of])
+            cmd = [tool("clang-offload-bundler"), "--unbundle", "--type=o", "--input=" + pf,
+                   "--output=" + of]
+            # LLVM 19's bundler lists the host entry as host-<triple>-- but
+            # finds it only as host-<triple> (22 takes either)
+            if run(cmd + ["--targets=" + bid], ok_rc=(0, 1)).returncode:
+                run(cmd + ["--targets=" + bid.rstrip("-")])
             out.append((bid, hashlib.sha256(open(of, "rb").read()).hexdigest()))
     return sorted(out)
 
@@ -97,6 +101,8 @@ def main():
               "kinds.ccob2.host.o", "libtwo.so", "libmixed.so"]
     if os.path.exists(work("corpus", "rmsnorm.host.o")):
         inputs += ["corpus/rmsnorm.host.o", "corpus/rmsnorm.ccob.host.o"]
+    # no zlib v3 CCOB where LLVM has no v3 (19: gen_inputs.sh)
+    inputs = [i for i in inputs if i != "kinds.zlib3.ccob" or os.path.exists(work(i))]
     for name in inputs:
         with tempfile.TemporaryDirectory() as tmp:
             c.eq(name + ": entries", kwco_entries(work(name), tmp), bundler_entries(work(name), tmp))
@@ -111,6 +117,7 @@ def main():
     # wrapping never changes a fact
     groups = [["kinds.host.o", "kinds.ccob3.host.o", "kinds.ccob2.host.o", "kinds.hipfb",
                "kinds.zlib2.ccob", "kinds.zlib3.ccob", "kinds.ccob3.fatbin"]]
+    groups[0] = [i for i in groups[0] if i != "kinds.zlib3.ccob" or os.path.exists(work(i))]
     if os.path.exists(work("corpus", "rmsnorm.host.o")):
         groups.append(["corpus/rmsnorm.host.o", "corpus/rmsnorm.ccob.host.o"])
     for g in groups:

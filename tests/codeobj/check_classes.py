@@ -11,7 +11,7 @@
 import collections
 import re
 
-from kwco_common import Check, dump_yaml, isa_lines, kernels_by_arch, work
+from kwco_common import ARCHES, Check, dump_yaml, isa_lines, kernels_by_arch, work
 from check_disasm import objdump
 
 PREFIX = {  # class: mnemonic prefixes (from the ISA manuals' instruction names)
@@ -28,7 +28,7 @@ DPP = re.compile(r" (quad_perm:\[[0-9,]+\]|row_sh[lr]:\d+|row_ror:\d+|wave_(?:sh
 
 def main():
     c = Check("classes")
-    for arch in ("gfx942", "gfx950"):
+    for arch in ARCHES:
         path = work("co", "kinds.%s.co" % arch)
         insns, _ = objdump(path, arch)
         for (name, _), a in kernels_by_arch(dump_yaml(path)).items():

@@ -2,7 +2,7 @@
 """Occupancy (waves/SIMD) computed by kwco-dump from the code object equals
 clang's `Occupancy [waves/SIMD]` remark (-Rpass-analysis=kernel-resource-usage)
 of the same compile, for every kernel of the test kernels and the corpus on
-gfx942 and gfx950; the other remark values agree with the metadata.
+each arch of the build; the other remark values agree with the metadata.
 
 A code object records only the maximum of a kernel's flat workgroup size
 range; kernels whose source sets a minimum above 1 (FLAT_WG, read off the

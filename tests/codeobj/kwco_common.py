@@ -8,9 +8,17 @@ import sys
 
 import yaml
 
+# llvm-readelf --notes of LLVM 19 tags a string that YAML could read as another
+# type with !str (`.name: !str n`, an argument named n); LLVM 22 does not.
+for _loader in (yaml.SafeLoader, getattr(yaml, "CSafeLoader", None)):
+    if _loader:
+        _loader.add_constructor("!str", lambda loader, node: loader.construct_scalar(node))
+
 DUMP = os.environ["KWCO_DUMP"]
 WORK = os.environ["KWCO_WORK"]
 LLVM_BIN = os.environ["LLVM_BIN"]
+# the arches of the build (KWALK_HIP_ARCHS), which gen_inputs.sh compiled for
+ARCHES = os.environ["KWALK_TEST_ARCHS"].split(",")
 
 
 def tool(name):
@@ -91,7 +99,8 @@ def parse_remarks(path):
         if key == "Function Name":
             cur = out.setdefault(val, {})
         elif cur is not None:
-            cur[key] = val
+            # the SGPR total (NumSGPR): "SGPRs" in clang 19, "TotalSGPRs" from 20 on
+            cur["TotalSGPRs" if key == "SGPRs" else key] = val
     return out
 
 

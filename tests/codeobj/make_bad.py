@@ -19,11 +19,15 @@ def main():
     def wr(name, data):
         open(os.path.join(out, name), "wb").write(data)
 
-    co = rd("co/kinds.gfx942.co")
+    co = rd("co/kinds.%s.co" % os.environ["KWALK_TEST_ARCHS"].split(",")[0])
     fb = rd("kinds.hipfb")
     z3 = rd("kinds.ccob3.fatbin")
     z2 = rd("kinds.ccob2.fatbin")
-    zl = rd("kinds.zlib3.ccob")
+    # the compressed bundle clang wrote when asked for v3: v3 (LLVM 20 on), or
+    # v2 (LLVM 19); the corruptions go to that version's header fields
+    zv = struct.unpack_from("<H", z3, 4)[0]
+    hdr, size_at, size_fmt = (32, 16, "<Q") if zv == 3 else (24, 12, "<I")
+    zl = rd("kinds.zlib%d.ccob" % zv)
     rng = random.Random(42)
 
     wr("empty", b"")
@@ -57,17 +61,19 @@ def main():
     # a map claiming 2^32-1 entries right at the start of the note
     wr("note_huge_map", co[:desc] + b"\xdf\xff\xff\xff\xff" + co[desc + 5 :])
     # CCOB: corrupt zstd frame, truncated, bad sizes, unknown version/method
-    mid = 32 + (len(z3) - 32) // 2
-    wr("ccob3_bad_zstd", z3[:mid] + bytes(b ^ 0x5A for b in z3[mid : mid + 64]) + z3[mid + 64 :])
-    wr("ccob3_zstd_magic_broken", z3[:32] + b"\0\0\0\0" + z3[36:])
-    wr("ccob3_truncated", z3[: len(z3) // 2])
-    wr("ccob3_header_only", z3[:20])
-    wr("ccob3_huge_uncompressed", z3[:16] + struct.pack("<Q", 1 << 50) + z3[24:])
-    wr("ccob3_wrong_uncompressed", z3[:16] + struct.pack("<Q", 1000) + z3[24:])
+    mid = hdr + (len(z3) - hdr) // 2
+    n = struct.calcsize(size_fmt)
+    big = (1 << 50) if zv == 3 else 0xFFFFFFF0
+    wr("ccob%d_bad_zstd" % zv, z3[:mid] + bytes(b ^ 0x5A for b in z3[mid : mid + 64]) + z3[mid + 64 :])
+    wr("ccob%d_zstd_magic_broken" % zv, z3[:hdr] + b"\0\0\0\0" + z3[hdr + 4 :])
+    wr("ccob%d_truncated" % zv, z3[: len(z3) // 2])
+    wr("ccob%d_header_only" % zv, z3[: hdr - 12])
+    wr("ccob%d_huge_uncompressed" % zv, z3[:size_at] + struct.pack(size_fmt, big) + z3[size_at + n :])
+    wr("ccob%d_wrong_uncompressed" % zv, z3[:size_at] + struct.pack(size_fmt, 1000) + z3[size_at + n :])
     wr("ccob2_total_too_big", z2[:8] + struct.pack("<I", len(z2) + 100) + z2[12:])
     wr("ccob_unknown_version", z3[:4] + struct.pack("<H", 9) + z3[6:])
     wr("ccob_unknown_method", z3[:6] + struct.pack("<H", 7) + z3[8:])
-    wr("ccob3_zlib_corrupt", zl[:40] + bytes(b ^ 0xFF for b in zl[40:80]) + zl[80:])
+    wr("ccob%d_zlib_corrupt" % zv, zl[: hdr + 8] + bytes(b ^ 0xFF for b in zl[hdr + 8 : hdr + 48]) + zl[hdr + 48 :])
     # a CCOB whose payload is not a bundle
     import zlib
     payload = zlib.compress(b"not a bundle" * 10)

@@ -1,4 +1,4 @@
-"""check_own.py: tests/ir/src/ir_kernels.hip (gfx942 and gfx950), kernels
+"""check_own.py: tests/ir/src/ir_kernels.hip (each arch of the build), kernels
 written for what the corpus lacks. Every expected value is computed here from
 the source: array shapes, index expressions, intrinsic immediates (decoded by
 the small tables below, written from the GFX9 ISA's DPP and ds_swizzle
@@ -7,7 +7,7 @@ llvm-dis text and llvm-objdump of the code object of the same source."""
 import os
 import re
 
-from kwir_common import (SRC, Checker, args_env, kernel_params, kernels_by_name, ll_count,
+from kwir_common import (ARCHES, SRC, Checker, args_env, kernel_params, kernels_by_name, ll_count,
                          ll_functions, markers, value, WORK)
 
 C = Checker("ir.own")
@@ -57,7 +57,7 @@ def swizzle_text(off):
     return "swizzle(SWAP,%d)" % xor
 
 
-for arch in ("gfx942", "gfx950"):
+for arch in ARCHES:
     name = "ir_kernels." + arch
     ks = kernels_by_name(name)
     ll = ll_functions(name)

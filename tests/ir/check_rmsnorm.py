@@ -1,5 +1,5 @@
 """check_rmsnorm.py: the facts of every add_rmsnorm_quant_kernel instantiation
-(gfx942 and gfx950) against what the source says for its template arguments
+(each arch of the build) against what the source says for its template arguments
 (tests/corpus/expected.json lists them; sizes and counts follow from
 rmsnorm_quant_kernels.hip, kw_opus.h and kw_reduce.h) and against llvm-dis
 text of the same bitcode.
@@ -16,7 +16,7 @@ import json
 import os
 import re
 
-from kwir_common import (CORPUS, SIZEOF, Checker, args_env, find_line, kernel_params,
+from kwir_common import (ARCHES, CORPUS, SIZEOF, Checker, args_env, find_line, kernel_params,
                          kernels_by_name, ll_count, ll_functions, value)
 
 C = Checker("ir.rmsnorm")
@@ -185,7 +185,7 @@ def check_kernel(tag, k, body, args, arch):
     C.eq(f"{tag} flops vs llvm-dis", w["flops"], flops)
 
 
-for arch in ("gfx942", "gfx950"):
+for arch in ARCHES:
     name = "rmsnorm_quant_kernels." + arch
     ks = kernels_by_name(name)
     funcs = ll_functions(name)

@@ -4,16 +4,19 @@
 # tests/ir/src/ir_kernels.hip: optimized device bitcode (the IR the plugin's
 # OptimizerLast pass sees: -O3 with aiter's flags, --cuda-device-only,
 # -emit-llvm), its llvm-dis text, and kwir-dump's YAML; variants with -g and
-# -gline-tables-only, gfx950, the analysis' own analyses (no
+# -gline-tables-only, the build's other arches, the analysis' own analyses (no
 # FunctionAnalysisManager), the module written back after the analysis, the
 # code object of ir_kernels.hip with its llvm-objdump disassembly, and the
 # hand-written odd.ll.
 #
 # Environment: KWIR_DUMP (kwir-dump), KWIR_WORK, KWIR_SRC (tests/ir),
 # KWIR_CORPUS (tests/corpus), KWIR_FLAGS (a file of compile flags, one per
-# line), LLVM_BIN.
+# line), LLVM_BIN, KWALK_TEST_ARCHS (the build's arches, comma-separated). The
+# base arch is gfx942; rmsnorm_quant_kernels and ir_kernels are also compiled
+# for each other arch of the build.
 set -eu
 : "${KWIR_DUMP:?}" "${KWIR_WORK:?}" "${KWIR_SRC:?}" "${KWIR_CORPUS:?}" "${KWIR_FLAGS:?}" "${LLVM_BIN:?}"
+: "${KWALK_TEST_ARCHS:?}"
 mkdir -p "$KWIR_WORK"
 cd "$KWIR_WORK"
 rm -f ./*.bc ./*.ll ./*.yaml ./*.co ./*.s ./*.err
@@ -40,16 +43,26 @@ done
 compile ir_kernels.gfx942 "$KWIR_SRC/src/ir_kernels.hip" gfx942 &
 compile ir_kernels.gfx942.g "$KWIR_SRC/src/ir_kernels.hip" gfx942 -g
 wait
-compile rmsnorm_quant_kernels.gfx942.gl "$KWIR_CORPUS/rmsnorm_quant_kernels.hip" gfx942 -gline-tables-only &
-compile rmsnorm_quant_kernels.gfx950 "$KWIR_CORPUS/rmsnorm_quant_kernels.hip" gfx950
-wait
-compile ir_kernels.gfx950 "$KWIR_SRC/src/ir_kernels.hip" gfx950
+compile rmsnorm_quant_kernels.gfx942.gl "$KWIR_CORPUS/rmsnorm_quant_kernels.hip" gfx942 -gline-tables-only
+for arch in $(echo "$KWALK_TEST_ARCHS" | tr ',' ' '); do
+    [ "$arch" = gfx942 ] && continue
+    compile "rmsnorm_quant_kernels.$arch" "$KWIR_CORPUS/rmsnorm_quant_kernels.hip" "$arch" &
+    compile "ir_kernels.$arch" "$KWIR_SRC/src/ir_kernels.hip" "$arch"
+    wait
+done
 
 # odd.ll: hand-written IR shapes (check_robust.py); ;DEEP-CHAIN becomes a
-# 300-long chain of lane-dependent adds
+# 300-long chain of lane-dependent adds. odd.ll spells make.buffer.rsrc as
+# LLVM 22 does (overloaded result, i64 record count); LLVM 19's is
+# make.buffer.rsrc.p1 with an i32 record count.
+MAJOR=$("$CXX" --version | sed -n 's/.*clang version \([0-9]*\)\..*/\1/p' | head -1)
+RSRC=''
+if [ "${MAJOR:-0}" -lt 20 ]; then
+    RSRC='s/make\.buffer\.rsrc\.p8\.p1(\(ptr addrspace(1)[^,]*\), i16\([^,]*\), i64/make.buffer.rsrc.p1(\1, i16\2, i32/'
+fi
 awk '/^;DEEP-CHAIN/ { print "  %x0 = add i32 %t, 1"; for (i = 1; i <= 300; i++)
                       printf "  %%x%d = add i32 %%x%d, 1\n", i, i - 1; next } { print }' \
-    "$KWIR_SRC/src/odd.ll" > odd.src.ll
+    "$KWIR_SRC/src/odd.ll" | sed "$RSRC" > odd.src.ll
 "$LLVM_BIN/llvm-as" odd.src.ll -o odd.bc
 "$LLVM_BIN/llvm-dis" odd.bc -o odd.ll
 "$KWIR_DUMP" -o odd.after.bc odd.bc > odd.yaml

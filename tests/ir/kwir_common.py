@@ -20,6 +20,9 @@ SRC = os.environ.get("KWIR_SRC", os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.environ.get("KWIR_CORPUS", os.path.join(SRC, "..", "corpus"))
 LLVM_BIN = os.environ.get("LLVM_BIN", "/usr/lib/llvm-22/bin")
 KWIR_EXPR = os.environ.get("KWIR_EXPR", "")
+# the build's arches (KWALK_HIP_ARCHS): gen_ir.sh compiled rmsnorm_quant_kernels
+# and ir_kernels for each; everything else for gfx942
+ARCHES = os.environ.get("KWALK_TEST_ARCHS", "gfx942").split(",")
 
 SIZEOF = {"float": 4, "__half": 2, "__bf16": 2, "signed char": 1, "kw::fp8_e4m3": 1,
           "int": 4, "long": 8}
@@ -69,7 +72,15 @@ def load(name):
 def demangle(symbols):
     out = subprocess.run([os.path.join(LLVM_BIN, "llvm-cxxfilt")], input="\n".join(symbols),
                          capture_output=True, text=True, check=True).stdout.splitlines()
-    return dict(zip(symbols, out))
+    dm = dict(zip(symbols, out))
+    # LLVM 19's demangler does not know DF16b (__bf16) and leaves such symbols
+    # as they are; binutils' c++filt names them as LLVM 22's does
+    left = [s for s in symbols if dm.get(s) == s and s.startswith("_Z")]
+    if left:
+        gnu = subprocess.run(["c++filt"], input="\n".join(left), capture_output=True, text=True,
+                             check=True).stdout.splitlines()
+        dm.update(zip(left, gnu))
+    return dm
 
 
 def kernels_by_name(name):

@@ -11,7 +11,7 @@ import sys
 
 import yaml
 
-from kwis_common import CORPUS, DIR, scratch
+from kwis_common import ARCHS, CORPUS, DIR, scratch
 
 TU = "rope_kernels"
 
@@ -19,9 +19,10 @@ TU = "rope_kernels"
 def plant(doc):
     """Wrong facts, each with the text its failure line must contain."""
     ks = doc["kernels"]
-    a0 = ks[0]["archs"]["gfx942"]
-    a1 = ks[1]["archs"]["gfx950"]
-    a2 = ks[2]["archs"]["gfx942"]
+    first, last = ARCHS[0], ARCHS[-1]
+    a0 = ks[0]["archs"][first]
+    a1 = ks[1]["archs"][last]
+    a2 = ks[2]["archs"][first]
     want = []
     lines = a0["isa"].splitlines()
     i = next(n for n, l in enumerate(lines) if "v_" in l and not l.startswith("L"))
@@ -45,7 +46,7 @@ def plant(doc):
     want.append(": resources.vgpr")
     a2["resources"]["occupancy"] -= 1
     want.append(ks[2]["symbol"] + ": occupancy")
-    a0["target_id"] = "gfx942:xnack+"
+    a0["target_id"] = first + ":xnack+"
     want.append(": target_id")
     a1["classes"]["valu"] += 1
     want.append(ks[1]["symbol"] + ": classes add up")
@@ -54,8 +55,8 @@ def plant(doc):
     m = next(m for m in a0["memory"] if m["key"] == "global_load")
     m["bytes"] *= 2
     want.append(ks[0]["symbol"] + ": memory")
-    del ks[3]["archs"]["gfx950"]
-    want.append("gfx950: kernels")
+    del ks[3]["archs"][last]
+    want.append(last + ": kernels")
     return want
 
 

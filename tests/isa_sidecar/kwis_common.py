@@ -11,6 +11,12 @@ import sys
 
 import yaml
 
+# llvm-readelf --notes of LLVM 19 tags a string that YAML could read as another
+# type with !str (`.name: !str n`, an argument named n); LLVM 22 does not.
+for _loader in (yaml.SafeLoader, getattr(yaml, "CSafeLoader", None)):
+    if _loader:
+        _loader.add_constructor("!str", lambda loader, node: loader.construct_scalar(node))
+
 DIR = os.environ["KWIS_DIR"]
 CORPUS = os.environ["KWIS_CORPUS"]
 TUS = [t for t in os.environ["KWIS_TUS"].split(",") if t]
@@ -18,7 +24,8 @@ LINES_TU = os.environ["KWIS_LINES_TU"]
 LLVM_BIN = os.environ["LLVM_BIN"]
 KWALK = os.environ["KWALK"]
 SRC = os.environ["KWIS_SRC"]
-ARCHS = ("gfx942", "gfx950")
+# the build's arches (KWALK_HIP_ARCHS): the corpus and the inputs are compiled for each
+ARCHS = tuple(os.environ["KWALK_TEST_ARCHS"].split(","))
 
 
 def tool(name):
@@ -167,7 +174,8 @@ def parse_remarks(path):
         if key == "Function Name":
             cur = out.setdefault(val, {})
         elif cur is not None:
-            cur[key] = val
+            # the SGPR total (NumSGPR): "SGPRs" in clang 19, "TotalSGPRs" from 20 on
+            cur["TotalSGPRs" if key == "SGPRs" else key] = val
     return out
 
 

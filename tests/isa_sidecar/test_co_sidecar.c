@@ -1,6 +1,7 @@
 /* test_co_sidecar.c: kw_co_sidecar_fill in C (under ASan+UBSan with
  * KWALK_SANITIZE=ON; the plugin that calls it is built plain), on the
- * wg_attrs object the isa_sidecar tests build (argv[1]):
+ * wg_attrs object the isa_sidecar tests build (argv[1]) for the build's arches
+ * (argv[2], comma-separated; the values checked for gfx942 alone are its own):
  *   - the occupancy over the source's range: attrs as the plugin records them,
  *     and malformed attribute values (ignored: the code object's range stays);
  *   - a kernel filter; two fills into one sidecar (the second code object of a
@@ -52,11 +53,23 @@ static int count_key(const kw_kernel_arch *a, const char *key) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 2) {
-        fprintf(stderr, "usage: test_co_sidecar WG_ATTRS.o\n");
+    if (argc != 3) {
+        fprintf(stderr, "usage: test_co_sidecar WG_ATTRS.o ARCH[,ARCH...]\n");
         return 2;
     }
     const char *path = argv[1];
+    char arch_list[256];
+    const char *archs[8];
+    int narch = 0;
+    snprintf(arch_list, sizeof arch_list, "%s", argv[2]);
+    for (char *a = arch_list; *a && narch < 8;) {
+        archs[narch++] = a;
+        char *comma = strchr(a, ',');
+        if (!comma)
+            break;
+        *comma = '\0';
+        a = comma + 1;
+    }
     kw_err err;
     kw_sidecar sc;
 
@@ -77,8 +90,9 @@ int main(int argc, char **argv) {
     size_t before = sc.kernels.n;
     CHECK(kw_co_sidecar_fill(&sc, path, KW_CO_SC_LISTING, &err) == KW_OK);
     CHECK(sc.kernels.n == before + 4); /* plain, 448, hip_lb_256_2, bare_lb_576_1 added */
-    for (int g = 0; g < 2; g++) {
-        const char *arch = g ? "gfx950" : "gfx942";
+    CHECK(narch > 0);
+    for (int g = 0; g < narch; g++) {
+        const char *arch = archs[g];
         CHECK(occupancy(&sc, "wg_576", arch) == 7);
         CHECK(occupancy(&sc, "_Z8wg_exactILi832EEvPf", arch) == 7);
         CHECK(occupancy(&sc, "_Z8wg_exactILi448EEvPf", arch) == 8); /* no attrs here */
@@ -104,7 +118,7 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < sc.kernels.n; i++)
         for (size_t j = 0; j < sc.kernels.v[i].archs.n; j++)
             hashed += strchr(sc.kernels.v[i].archs.v[j].arch, '#') != NULL;
-    CHECK(hashed == 20); /* 10 kernels x 2 archs */
+    CHECK(hashed == 10 * narch); /* 10 kernels x the arches */
     CHECK(occupancy(&sc, "wg_576", "gfx942#0") == 7 || occupancy(&sc, "wg_576", "gfx942#1") == 7);
     kw_sidecar_free(&sc);
 
@@ -132,7 +146,7 @@ int main(int argc, char **argv) {
     kw_sidecar_init(&sc);
     CHECK(kw_co_sidecar_fill_kernels(&sc, path, KW_CO_SC_LISTING, "wg_5", &err) == KW_OK);
     CHECK(sc.kernels.n == 1 && !strcmp(sc.kernels.v[0].symbol, "wg_576") &&
-          sc.kernels.v[0].archs.n == 2);
+          sc.kernels.v[0].archs.n == (size_t)narch);
     kw_sidecar_free(&sc);
 
     /* no such file: an error, nothing added */

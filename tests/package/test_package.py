@@ -106,6 +106,9 @@ def main():
                     "share/kwalk/annotations/hw/amdgpu-occupancy.txt",
                     "share/kwalk/annotations/entrypoints/aiter.txt"]:
             c.check(os.path.isfile(os.path.join(prefix, rel)), "installed: %s" % rel)
+        # libkwalk.so loads the real plugin from beside it
+        real = glob.glob(os.path.join(prefix, "lib", "kwalk", "libkwalk-clang*.so"))
+        c.check(len(real) == 1, "installed: one lib/kwalk/libkwalk-clangNN.so, got %r" % real)
         for rel in ["bin/kwalk", "bin/kwalk-env.sh"]:
             c.check(os.access(os.path.join(prefix, rel), os.X_OK), "executable: %s" % rel)
         p = run([os.path.join(prefix, "bin", "kwalk"), "--version"])

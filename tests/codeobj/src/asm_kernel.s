@@ -2,7 +2,9 @@
 // ASM kernels (hsa/gfx942/**/*.co) are built: clang -x assembler -target
 // amdgcn-amd-amdhsa -mcpu=gfx942. asm_reduce is described by the metadata
 // note; asm_bare has a kernel descriptor only, as some hand-built code
-// objects do, and must still be listed.
+// objects do, and must still be listed. The argument name n is tagged !str:
+// LLVM 19's YAML reader takes a bare n for the boolean false ("invalid HSA
+// metadata"); 22 reads a string either way, and the code object is the same.
   .amdgcn_target "amdgcn-amd-amdhsa--gfx942"
   .text
 
@@ -86,6 +88,6 @@ amdhsa.kernels:
     .uses_dynamic_stack: false
     .args:
       - { .name: data, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
-      - { .name: n, .offset: 8, .size: 4, .value_kind: by_value }
+      - { .name: !str n, .offset: 8, .size: 4, .value_kind: by_value }
 ...
   .end_amdgpu_metadata

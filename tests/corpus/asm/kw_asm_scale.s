@@ -15,6 +15,9 @@
 // Registers at entry: s[0:1] kernarg segment pointer (user SGPRs), s2
 // workgroup id x (system SGPR), v0 work-item ids (packed on gfx942: x in bits
 // 0-9).
+// The argument name n is tagged !str in the metadata: LLVM 19's YAML reader
+// takes n, bare or quoted, for the boolean false ("invalid HSA metadata"); 22
+// reads a string either way, and the code object is the same.
   .amdgcn_target "amdgcn-amd-amdhsa--gfx942"
   .text
 
@@ -78,6 +81,6 @@ amdhsa.kernels:
       - { .name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
       - { .name: in, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global, .is_const: true }
       - { .name: scale, .offset: 16, .size: 4, .value_kind: by_value }
-      - { .name: n, .offset: 20, .size: 4, .value_kind: by_value }
+      - { .name: !str n, .offset: 20, .size: 4, .value_kind: by_value }
 ...
   .end_amdgpu_metadata
