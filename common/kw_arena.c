@@ -60,6 +60,23 @@ void *kw_arena_alloc(kw_arena *a, size_t size) {
     return p;
 }
 
+void kw_arena_adopt(kw_arena *dst, kw_arena *src) {
+    if (!src->head)
+        return;
+    if (!dst->head) {
+        *dst = *src;
+    } else {
+        /* src's blocks go behind dst's head, whose free tail stays in use */
+        kw_arena_block *last = src->head;
+        while (last->next)
+            last = last->next;
+        last->next = dst->head->next;
+        dst->head->next = src->head;
+        dst->total += src->total;
+    }
+    kw_arena_init(src);
+}
+
 char *kw_arena_strndup(kw_arena *a, const char *s, size_t n) {
     if (!s)
         return NULL;
@@ -75,13 +92,32 @@ char *kw_arena_strdup(kw_arena *a, const char *s) {
     return s ? kw_arena_strndup(a, s, strlen(s)) : NULL;
 }
 
+/* Formats into the current block's free tail when the text fits there (one
+ * pass), else measures, allocates and formats again. */
 char *kw_arena_printf(kw_arena *a, const char *fmt, ...) {
     va_list ap;
+    int n;
+    if (a->head && a->head->size > a->used) {
+        char *tail = (char *)a->head->data + a->used;
+        size_t room = a->head->size - a->used;
+        va_start(ap, fmt);
+        n = vsnprintf(tail, room, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+            return NULL;
+        if ((size_t)n < room) {
+            size_t need = ((size_t)n + 1 + 15) & ~(size_t)15;
+            a->used += need <= room ? need : room;
+            a->total += need;
+            return tail;
+        }
+    } else {
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+        n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
     if (n < 0)
         return NULL;
+    }
     char *p = kw_arena_alloc(a, (size_t)n + 1);
     if (!p)
         return NULL;

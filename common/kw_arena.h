@@ -21,8 +21,11 @@ void kw_arena_free(kw_arena *a);
 void *kw_arena_alloc(kw_arena *a, size_t size);
 char *kw_arena_strdup(kw_arena *a, const char *s);        /* NULL in, NULL out */
 char *kw_arena_strndup(kw_arena *a, const char *s, size_t n);
-char *kw_arena_printf(kw_arena *a, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+char *kw_arena_printf(kw_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Move every block of src into dst and leave src empty: what was allocated
+ * from src now lives until dst is freed (no copy). */
+void kw_arena_adopt(kw_arena *dst, kw_arena *src);
 
 /* Grow an array allocated from the arena: *items holds *count elements of
  * elem_size in a block of *cap; makes room for one more and returns a pointer

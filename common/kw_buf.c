@@ -56,19 +56,37 @@ void kw_buf_puts(kw_buf *b, const char *s) {
 }
 
 void kw_buf_putc(kw_buf *b, char c) {
+    if (b->len + 2 <= b->cap) { /* the common case: room for c and the NUL */
+        b->ptr[b->len++] = c;
+        b->ptr[b->len] = '\0';
+        return;
+    }
     kw_buf_append(b, &c, 1);
 }
 
+/* Formats into the free space first (most texts are short) and only when the
+ * text did not fit grows the buffer and formats again. */
 void kw_buf_printf(kw_buf *b, const char *fmt, ...) {
+    if (!kw_buf_reserve(b, 128))
+        return;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    size_t room = b->cap - b->len;
+    int n = vsnprintf(b->ptr + b->len, room, fmt, ap);
     va_end(ap);
-    if (n < 0 || !kw_buf_reserve(b, (size_t)n))
+    if (n < 0) {
+        b->ptr[b->len] = '\0';
         return;
+    }
+    if ((size_t)n >= room) {
+        if (!kw_buf_reserve(b, (size_t)n)) {
+            b->ptr[b->len] = '\0';
+            return;
+        }
     va_start(ap, fmt);
     vsnprintf(b->ptr + b->len, (size_t)n + 1, fmt, ap);
     va_end(ap);
+    }
     b->len += (size_t)n;
 }
 

@@ -157,7 +157,7 @@ static void kw_build_parse(void *ctx, unsigned worker, size_t i) {
 static int kw_build_add(void *ctx, size_t i) {
     kw_build_ctx *b = ctx;
     kw_slot *s = &b->slots[i];
-    if (s->st != KW_OK || kw_index_add(b->ix, &s->sc, b->f->paths.v[i], &s->err) != KW_OK)
+    if (s->st != KW_OK || kw_index_adopt(b->ix, &s->sc, b->f->paths.v[i], &s->err) != KW_OK)
         b->rc = kw_cli_fail(&s->err);
     b->launches += s->sc.launches.n;
     b->entries += s->sc.entries.n;
@@ -175,7 +175,8 @@ static int kw_build(const kw_found *f, const char *out, kw_index_format format) 
     if (!b.slots)
         return kw_cli_failf("out of memory");
     unsigned threads = kw_pool_threads();
-    int rc = kw_pool_run(f->paths.n, threads, 4 * (size_t)threads, kw_build_parse, kw_build_add, &b);
+    int rc =
+        kw_pool_run(f->paths.n, threads, 4 * (size_t)threads, kw_build_parse, kw_build_add, &b);
     /* sidecars parsed ahead of a failure are freed here */
     for (size_t i = 0; i < f->paths.n; i++)
         kw_sidecar_free(&b.slots[i].sc);

@@ -29,7 +29,8 @@ static const char kw_render_usage[] =
     "(Python -> C++ -> launch), 2. device kernel, 3. data flow, 4. memory analysis,\n"
     "5. ISA, 6. source file index. KERNEL is a device symbol, a printed name, a template\n"
     "name, a substring or a regular expression; it must pick one instantiation.\n\n"
-    "  --db FILE           the index written by 'kwalk index' (default: " KW_INDEX_DEFAULT_PATH ")\n"
+    "  --db FILE           the index written by 'kwalk index' (default: " KW_INDEX_DEFAULT_PATH
+    ")\n"
     "  -o, --output PATH   write to PATH (a file; with --all, a directory) instead of stdout\n"
     "  --all               every instantiation, one page each, plus PATH/index.md\n"
     "  --arch ARCH         only this arch's facts (gfx942, gfx950, ...)\n"
@@ -64,8 +65,7 @@ static int kw_render_args(kw_render_cli *c, int argc, char **argv) {
             fputs(kw_render_usage, stdout);
             return kw_cli_flush_stdout() == KW_EXIT_OK ? -1 : KW_EXIT_INPUT;
         }
-#define KW_OPT(name, alias)                                                                        \
-    ((r = kw_cli_opt(argc, argv, &i, name, alias, &v)) != 0)
+#define KW_OPT(name, alias) ((r = kw_cli_opt(argc, argv, &i, name, alias, &v)) != 0)
 #define KW_NEED(name)                                                                              \
     if (r < 0 || !*v)                                                                              \
         return kw_cli_usage_error("render", "option %s needs a value", name);
@@ -103,7 +103,8 @@ static int kw_render_args(kw_render_cli *c, int argc, char **argv) {
             char *end;
             double t = strtod(v, &end);
             if (*end || !(t > 0) || !isfinite(t))
-                return kw_cli_usage_error("render", "--time-us takes a positive number of "
+                return kw_cli_usage_error("render",
+                                          "--time-us takes a positive number of "
                                                     "microseconds, got '%s'",
                                           v);
             c->o.time_us = t;
@@ -149,8 +150,7 @@ static void kw_hit(kw_arena *a, kw_hits *h, size_t i) {
         *slot = i;
 }
 
-static void kw_match(const kw_model *m, const char *q, const char *arch, kw_arena *a,
-                     kw_hits *h) {
+static void kw_match(const kw_model *m, const char *q, const char *arch, kw_arena *a, kw_hits *h) {
     memset(h, 0, sizeof(*h));
     for (int stage = 0; stage < 5 && !h->v.n; stage++) {
         regex_t re;
@@ -227,8 +227,8 @@ static const char *kw_page_name(kw_arena *a, const kw_mkernel *mk) {
     bool gap = false;
     for (const char *p = mk->name; *p && n < 80; p++) {
         char ch = *p;
-        bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-                    ch == '_' || ch == '.' || ch == '-';
+        bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                    (ch >= '0' && ch <= '9') || ch == '_' || ch == '.' || ch == '-';
         if (keep) {
             buf[n++] = ch;
             gap = false;
@@ -262,9 +262,11 @@ typedef struct kw_all {
     kw_err *err;
 } kw_all;
 
-static void kw_all_work(void *ctx, unsigned worker, size_t i) {
-    kw_all *a = ctx;
-    kw_all_worker *w = &a->w[worker];
+/* Pages are rendered in chunks of KW_ALL_CHUNK: one pool item per chunk keeps
+ * the hand-offs between threads rare (a page takes tens of microseconds). */
+enum { KW_ALL_CHUNK = 32 };
+
+static void kw_all_page(kw_all *a, kw_all_worker *w, size_t i) {
     kw_buf_reset(&w->page);
     a->st[i] = kw_render_kernel(&w->r, i, &w->page, &a->err[i]);
     if (a->st[i] != KW_OK)
@@ -282,9 +284,23 @@ static void kw_all_work(void *ctx, unsigned worker, size_t i) {
         a->st[i] = kw_fail(&a->err[i], "%s: %s", path, strerror(errno ? errno : EIO));
 }
 
-static int kw_all_done(void *ctx, size_t i) {
+static void kw_all_work(void *ctx, unsigned worker, size_t chunk) {
     kw_all *a = ctx;
-    return a->st[i] == KW_OK ? KW_EXIT_OK : kw_cli_fail(&a->err[i]);
+    size_t n = a->app->model.kernels.n;
+    for (size_t i = chunk * KW_ALL_CHUNK; i < n && i < (chunk + 1) * KW_ALL_CHUNK; i++) {
+        kw_all_page(a, &a->w[worker], i);
+        if (a->st[i] != KW_OK)
+            return;
+    }
+}
+
+static int kw_all_done(void *ctx, size_t chunk) {
+    kw_all *a = ctx;
+    size_t n = a->app->model.kernels.n;
+    for (size_t i = chunk * KW_ALL_CHUNK; i < n && i < (chunk + 1) * KW_ALL_CHUNK; i++)
+        if (a->st[i] != KW_OK)
+            return kw_cli_fail(&a->err[i]);
+    return KW_EXIT_OK;
 }
 
 static int kw_render_all(kw_app *app, kw_render *r, const char *dir) {
@@ -299,7 +315,8 @@ static int kw_render_all(kw_app *app, kw_render *r, const char *dir) {
         return kw_cli_fail(&err);
     unsigned threads = kw_pool_threads();
     kw_all a = {app, dir, calloc(threads, sizeof(kw_all_worker)),
-                calloc(m->kernels.n + 1, sizeof(kw_status)), calloc(m->kernels.n + 1, sizeof(kw_err))};
+                calloc(m->kernels.n + 1, sizeof(kw_status)),
+                calloc(m->kernels.n + 1, sizeof(kw_err))};
     int rc = KW_EXIT_OK;
     if (!a.w || !a.st || !a.err) {
         rc = kw_cli_failf("out of memory");
@@ -309,7 +326,8 @@ static int kw_render_all(kw_app *app, kw_render *r, const char *dir) {
             kw_buf_init(&a.w[t].page);
             kw_render_init(&a.w[t].r, m, &a.w[t].srcs, r->providers, r->gpus, r->notes, r->o);
         }
-        rc = kw_pool_run(m->kernels.n, threads, 8 * (size_t)threads, kw_all_work, kw_all_done, &a);
+        size_t chunks = (m->kernels.n + KW_ALL_CHUNK - 1) / KW_ALL_CHUNK;
+        rc = kw_pool_run(chunks, threads, 4 * (size_t)threads, kw_all_work, kw_all_done, &a);
         for (unsigned t = 0; t < threads; t++) {
             kw_render_free(&a.w[t].r);
             kw_srcs_free(&a.w[t].srcs);
@@ -361,7 +379,8 @@ int kw_cmd_render(int argc, char **argv) {
         c.o.python_root = c.python_root;
         c.o.all = c.all;
         if (c.o.gpu && !kw_gpu_named(&app.gpus, c.o.gpu))
-            rc = kw_cli_usage_error("render", "--gpu: unknown product '%s' (see "
+            rc = kw_cli_usage_error("render",
+                                    "--gpu: unknown product '%s' (see "
                                               "annotations/hw/amdgpu-peaks.txt)",
                                     c.o.gpu);
     }
@@ -380,8 +399,7 @@ int kw_cmd_render(int argc, char **argv) {
                 if (kw_render_kernel(&r, ki, &b, &err) != KW_OK)
                     rc = kw_cli_fail(&err);
                 else if (c.out)
-                    rc = kw_fs_write_atomic(c.out, b.ptr, b.len, &err) == KW_OK
-                             ? KW_EXIT_OK
+                    rc = kw_fs_write_atomic(c.out, b.ptr, b.len, &err) == KW_OK ? KW_EXIT_OK
                              : kw_cli_fail(&err);
                 else if (fwrite(b.ptr ? b.ptr : "", 1, b.len, stdout) != b.len)
                     rc = kw_cli_failf("cannot write the output: %s", strerror(errno));

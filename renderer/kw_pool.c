@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -11,6 +12,8 @@ typedef struct kw_pool {
     pthread_mutex_t mu;
     pthread_cond_t ready_cv, space_cv;
     size_t n, window, next, consumed;
+    size_t awaited;         /* the item the calling thread waits for, or SIZE_MAX */
+    unsigned space_waiters; /* workers waiting for the window to move */
     bool stop;
     unsigned char *ready;
     kw_pool_work_fn work;
@@ -27,8 +30,11 @@ static void *kw_pool_main(void *arg) {
     kw_pool *p = w->p;
     for (;;) {
         pthread_mutex_lock(&p->mu);
-        while (!p->stop && p->next < p->n && p->next >= p->consumed + p->window)
+        while (!p->stop && p->next < p->n && p->next >= p->consumed + p->window) {
+            p->space_waiters++;
             pthread_cond_wait(&p->space_cv, &p->mu);
+            p->space_waiters--;
+        }
         if (p->stop || p->next >= p->n) {
             pthread_mutex_unlock(&p->mu);
             return NULL;
@@ -38,7 +44,8 @@ static void *kw_pool_main(void *arg) {
         p->work(p->ctx, w->id, i);
         pthread_mutex_lock(&p->mu);
         p->ready[i] = 1;
-        pthread_cond_broadcast(&p->ready_cv);
+        if (i == p->awaited) /* wake the caller only for the item it waits on */
+            pthread_cond_signal(&p->ready_cv);
         pthread_mutex_unlock(&p->mu);
     }
 }
@@ -59,7 +66,8 @@ int kw_pool_run(size_t n, unsigned threads, size_t window, kw_pool_work_fn work,
         return kw_pool_serial(n, work, done, ctx);
     if (threads > n)
         threads = (unsigned)n;
-    kw_pool p = {.n = n, .window = window ? window : 1, .work = work, .ctx = ctx};
+    kw_pool p = {
+        .n = n, .window = window ? window : 1, .awaited = SIZE_MAX, .work = work, .ctx = ctx};
     p.ready = calloc(n, 1);
     pthread_t *tid = calloc(threads, sizeof(pthread_t));
     kw_pool_worker *ws = calloc(threads, sizeof(kw_pool_worker));
@@ -85,9 +93,12 @@ int kw_pool_run(size_t n, unsigned threads, size_t window, kw_pool_work_fn work,
     } else {
         for (size_t i = 0; i < n && !rc; i++) {
             pthread_mutex_lock(&p.mu);
+            p.awaited = i;
             while (!p.ready[i])
                 pthread_cond_wait(&p.ready_cv, &p.mu);
+            p.awaited = SIZE_MAX;
             p.consumed = i + 1;
+            if (p.space_waiters)
             pthread_cond_broadcast(&p.space_cv);
             pthread_mutex_unlock(&p.mu);
             rc = done(ctx, i);

@@ -53,15 +53,18 @@ const kw_kernel *kw_index_kernel(const kw_index *ix, const char *symbol) {
     return at ? &ix->kernels.v[*at] : NULL;
 }
 
-kw_status kw_index_add(kw_index *ix, const kw_sidecar *sc, const char *path, kw_err *err) {
+static kw_status kw_index_take(kw_index *ix, kw_sidecar *sc, const char *path, bool adopt,
+                               kw_err *err) {
     kw_arena *a = &ix->arena;
-    for (size_t i = 0; i < sc->kernels.n; i++) {
-        const kw_kernel *k = &sc->kernels.v[i];
-        if (!k->symbol)
+    for (size_t i = 0; i < sc->kernels.n; i++)
+        if (!sc->kernels.v[i].symbol)
             return kw_fail(err, "%s: kernel %zu has no symbol", path, i);
-        if (kw_sc_merge_kernel(a, (kw_anyarr *)&ix->kernels, &ix->by_symbol, k, err) != KW_OK)
+    if (adopt)
+        kw_arena_adopt(a, &sc->arena);
+    for (size_t i = 0; i < sc->kernels.n; i++)
+        if (kw_sc_merge_kernel(a, (kw_anyarr *)&ix->kernels, &ix->by_symbol, &sc->kernels.v[i],
+                               adopt, err) != KW_OK)
             return KW_ERR;
-    }
     kw_index_tu *tu = KW_PUSH(a, ix->tus);
     if (!tu)
         return kw_fail(err, "%s: out of memory", path);
@@ -73,9 +76,22 @@ kw_status kw_index_add(kw_index *ix, const kw_sidecar *sc, const char *path, kw_
     memcpy(&src.launches, &sc->launches, sizeof(src.launches));
     memcpy(&src.entries, &sc->entries, sizeof(src.entries));
     memcpy(&src.host_calls, &sc->host_calls, sizeof(src.host_calls));
-    if (kw_sc_copy(a, &kw_t_index_tu, tu, &src) != KW_OK)
+    if (adopt) {
+        *tu = src;
+        if (!(tu->sidecar = kw_arena_strdup(a, path)))
         return kw_fail(err, "%s: out of memory", path);
+    } else if (kw_sc_copy(a, &kw_t_index_tu, tu, &src) != KW_OK) {
+        return kw_fail(err, "%s: out of memory", path);
+    }
     return KW_OK;
+}
+
+kw_status kw_index_add(kw_index *ix, const kw_sidecar *sc, const char *path, kw_err *err) {
+    return kw_index_take(ix, (kw_sidecar *)sc, path, false, err);
+}
+
+kw_status kw_index_adopt(kw_index *ix, kw_sidecar *sc, const char *path, kw_err *err) {
+    return kw_index_take(ix, sc, path, true, err);
 }
 
 kw_status kw_index_emit(const kw_index *ix, kw_buf *out, kw_err *err) {
@@ -99,8 +115,8 @@ kw_status kw_index_write_file(const kw_index *ix, const char *path, kw_index_for
                              kw_err *err) {
     kw_buf b;
     kw_buf_init(&b);
-    kw_status st = format == KW_INDEX_YAML ? kw_index_emit(ix, &b, err)
-                                           : kw_index_encode(ix, &b, err);
+    kw_status st =
+        format == KW_INDEX_YAML ? kw_index_emit(ix, &b, err) : kw_index_encode(ix, &b, err);
     if (st == KW_OK)
         st = kw_fs_write_atomic(path, b.ptr, b.len, err);
     kw_buf_free(&b);
@@ -130,11 +146,12 @@ kw_status kw_index_build_map(kw_index *ix, const char *name, kw_err *err) {
     return KW_OK;
 }
 
-kw_status kw_index_parse(kw_index *ix, const char *name, const char *text, size_t len,
-                         kw_err *err) {
+static kw_status kw_index_parse_mode(kw_index *ix, const char *name, const char *text, size_t len,
+                                     bool fast, bool *used_fast, kw_err *err) {
     kw_index_init(ix);
     kw_yp p;
-    kw_status st = kw_yp_begin(&p, name, text, len, &ix->arena, err);
+    kw_status st = kw_yp_begin_mode(&p, name, text, len, &ix->arena, fast, err);
+    *used_fast = p.fast;
     bool have_index = false, have_schema = false;
     uint64_t seen = 0;
     while (st == KW_OK) {
@@ -173,6 +190,15 @@ kw_status kw_index_parse(kw_index *ix, const char *name, const char *text, size_
     return st;
 }
 
+kw_status kw_index_parse(kw_index *ix, const char *name, const char *text, size_t len,
+                         kw_err *err) {
+    bool used_fast;
+    kw_status st = kw_index_parse_mode(ix, name, text, len, true, &used_fast, err);
+    if (st != KW_OK && used_fast) /* the error, as libyaml's reading reports it */
+        st = kw_index_parse_mode(ix, name, text, len, false, &used_fast, err);
+    return st;
+}
+
 kw_status kw_index_read_file(kw_index *ix, const char *path, kw_err *err) {
     char *text;
     size_t len;
@@ -185,8 +211,7 @@ kw_status kw_index_read_file(kw_index *ix, const char *path, kw_err *err) {
     return st;
 }
 
-kw_status kw_index_load(kw_index *ix, const char *name, const void *data, size_t len,
-                        kw_err *err) {
+kw_status kw_index_load(kw_index *ix, const char *name, const void *data, size_t len, kw_err *err) {
     if (kw_index_is_packed(data, len))
         return kw_index_decode(ix, name, data, len, err);
     return kw_index_parse(ix, name, data, len, err);

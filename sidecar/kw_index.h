@@ -48,6 +48,9 @@ void kw_index_free(kw_index *ix);
  * (kw_sidecar_merge_kernels' rules), the rest becomes a new translation unit.
  * Everything is copied into the index's arena; sc can be freed afterwards. */
 kw_status kw_index_add(kw_index *ix, const kw_sidecar *sc, const char *path, kw_err *err);
+/* The same without copying: sc's arena moves into the index and sc is left
+ * empty (free it as usual). On error sc may be partly taken. */
+kw_status kw_index_adopt(kw_index *ix, kw_sidecar *sc, const char *path, kw_err *err);
 
 /* The kernel of a device symbol, NULL when the index has none. */
 const kw_kernel *kw_index_kernel(const kw_index *ix, const char *symbol);
@@ -63,12 +66,10 @@ kw_status kw_index_write_file(const kw_index *ix, const char *path, kw_index_for
  * first); on failure it is left empty and err holds one line, "<name>: ...".
  * kw_index_parse reads the YAML form, kw_index_decode the packed form,
  * kw_index_load and kw_index_read_file either (by its first bytes). */
-kw_status kw_index_parse(kw_index *ix, const char *name, const char *text, size_t len,
-                         kw_err *err);
+kw_status kw_index_parse(kw_index *ix, const char *name, const char *text, size_t len, kw_err *err);
 kw_status kw_index_decode(kw_index *ix, const char *name, const void *data, size_t len,
                           kw_err *err);
-kw_status kw_index_load(kw_index *ix, const char *name, const void *data, size_t len,
-                        kw_err *err);
+kw_status kw_index_load(kw_index *ix, const char *name, const void *data, size_t len, kw_err *err);
 kw_status kw_index_read_file(kw_index *ix, const char *path, kw_err *err);
 
 #endif

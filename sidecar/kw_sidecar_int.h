@@ -21,6 +21,7 @@
 #include "kw_index.h"
 #include "kw_sidecar.h"
 #include "kw_symmap.h"
+#include "kw_yaml_fast.h"
 
 /* ---- Schema tables -------------------------------------------------------------------------- */
 
@@ -99,9 +100,11 @@ void kw_sc_defaults(const kw_type *t, void *obj);
 
 /* Merge kernel k into kernels (a KW_ARRAY(kw_kernel) in arena a) whose
  * symbols are indexed by map: a kernel of the same symbol gains k's archs it
- * lacks, otherwise a deep copy of k is appended. k->symbol must be set. */
+ * lacks, otherwise k is appended. The appended records are deep copies, or
+ * with adopt shallow ones (k's memory must then already belong to a).
+ * k->symbol must be set. */
 kw_status kw_sc_merge_kernel(kw_arena *a, kw_anyarr *kernels, kw_symmap *map, const kw_kernel *k,
-                             kw_err *err);
+                             bool adopt, kw_err *err);
 
 /* ---- Index (kw_index.c, kw_index_bin.c) ---------------------------------------------------- */
 
@@ -141,6 +144,9 @@ typedef struct kw_yp {
     yaml_parser_t parser;
     yaml_event_t ev; /* the current event, valid when have is true */
     bool have;
+    bool fast; /* events come from kw_yaml_fast.h (fy), not from parser */
+    kw_yf_doc fy;
+    size_t fy_next;   /* the next event of fy */
     const char *name; /* the file name, for messages */
     const char *text; /* the input, to turn byte offsets into lines */
     size_t len;
@@ -157,6 +163,11 @@ typedef struct kw_yp {
  * kw_yp_next_key. */
 kw_status kw_yp_begin(kw_yp *p, const char *name, const char *text, size_t len, kw_arena *a,
                       kw_err *err);
+/* The same, reading with the fast reader when fast is set and the text is
+ * within its subset (p->fast tells). A document read that way that fails
+ * must be read again without it, so that messages are libyaml's. */
+kw_status kw_yp_begin_mode(kw_yp *p, const char *name, const char *text, size_t len, kw_arena *a,
+                           bool fast, kw_err *err);
 /* Finish: the top-level mapping ended; check the "..." end marker and that a
  * single document was given. */
 kw_status kw_yp_end(kw_yp *p);

@@ -15,26 +15,32 @@ static bool kw_merge_has_arch(const kw_kernel *k, const char *arch) {
     return false;
 }
 
-static kw_status kw_merge_archs(kw_arena *a, kw_kernel *dst, const kw_kernel *src, kw_err *err) {
+static kw_status kw_merge_archs(kw_arena *a, kw_kernel *dst, const kw_kernel *src, bool adopt,
+                                kw_err *err) {
     for (size_t i = 0; i < src->archs.n; i++) {
         const kw_kernel_arch *sa = &src->archs.v[i];
         if (!sa->arch || kw_merge_has_arch(dst, sa->arch))
             continue;
         kw_kernel_arch *da = KW_PUSH(a, dst->archs);
-        if (!da || kw_sc_copy(a, &kw_t_kernel_arch, da, sa) != KW_OK)
+        if (da && adopt)
+            *da = *sa;
+        else if (!da || kw_sc_copy(a, &kw_t_kernel_arch, da, sa) != KW_OK)
             return kw_fail(err, "out of memory merging kernel %s", src->symbol);
     }
     return KW_OK;
 }
 
 kw_status kw_sc_merge_kernel(kw_arena *a, kw_anyarr *kernels, kw_symmap *map, const kw_kernel *k,
-                             kw_err *err) {
+                             bool adopt, kw_err *err) {
     size_t *at = kw_symmap_get(map, k->symbol);
     if (at)
-        return kw_merge_archs(a, (kw_kernel *)kernels->v + *at, k, err);
+        return kw_merge_archs(a, (kw_kernel *)kernels->v + *at, k, adopt, err);
     kw_kernel *nk = kw_arena_grow(a, &kernels->v, &kernels->n, &kernels->cap, sizeof(kw_kernel));
-    if (!nk || kw_sc_copy(a, &kw_t_kernel, nk, k) != KW_OK ||
-        kw_symmap_put(map, nk->symbol, kernels->n - 1) != KW_OK)
+    if (nk && adopt)
+        *nk = *k;
+    else if (!nk || kw_sc_copy(a, &kw_t_kernel, nk, k) != KW_OK)
+        nk = NULL;
+    if (!nk || kw_symmap_put(map, nk->symbol, kernels->n - 1) != KW_OK)
         return kw_fail(err, "out of memory merging kernel %s", k->symbol);
     return KW_OK;
 }
@@ -69,7 +75,7 @@ kw_status kw_sidecar_merge_kernels(kw_sidecar *dst, const kw_sidecar *frag, kw_e
             st = kw_fail(err, "cannot merge kernel %zu (%s): it has no symbol", i,
                          k->name ? k->name : "unnamed");
         else
-            st = kw_sc_merge_kernel(&dst->arena, (kw_anyarr *)&dst->kernels, &map, k, err);
+            st = kw_sc_merge_kernel(&dst->arena, (kw_anyarr *)&dst->kernels, &map, k, false, err);
     }
     if (st == KW_OK)
         st = kw_merge_offload_archs(dst, frag, err);

@@ -52,10 +52,10 @@ static kw_status kw_yp_failv(kw_yp *p, size_t line, const char *fmt, va_list ap)
     char path[256] = "", msg[300];
     size_t used = 0;
     for (int i = 0; i < p->depth && i < KW_YP_MAXDEPTH && used < sizeof(path); i++) {
-        int n = p->path[i].key ? snprintf(path + used, sizeof(path) - used, "%s%s",
-                                          i ? "." : "", p->path[i].key)
-                               : snprintf(path + used, sizeof(path) - used, "[%zu]",
-                                          p->path[i].idx);
+        int n =
+            p->path[i].key
+                ? snprintf(path + used, sizeof(path) - used, "%s%s", i ? "." : "", p->path[i].key)
+                : snprintf(path + used, sizeof(path) - used, "[%zu]", p->path[i].idx);
         if (n < 0)
             break;
         used += (size_t)n;
@@ -87,10 +87,53 @@ kw_status kw_yp_fail(kw_yp *p, const char *fmt, ...) {
     return st;
 }
 
+/* The next event of the fast reader as a libyaml event whose value points
+ * into p->fy (nothing to free). */
+static kw_status kw_yp_fast_event(kw_yp *p) {
+    if (p->fy_next >= p->fy.n)
+        return kw_fail(p->err, "%s: unexpected end of the event stream", p->name);
+    const kw_yf_event *e = &p->fy.ev[p->fy_next++];
+    memset(&p->ev, 0, sizeof(p->ev));
+    p->ev.type = (yaml_event_type_t)e->type;
+    p->ev.start_mark.line = p->ev.end_mark.line = e->line;
+    switch (p->ev.type) {
+    case YAML_SCALAR_EVENT:
+        p->ev.data.scalar.value = (yaml_char_t *)p->fy.vals + e->off;
+        p->ev.data.scalar.length = e->len;
+        p->ev.data.scalar.style = (yaml_scalar_style_t)e->style;
+        p->ev.data.scalar.plain_implicit = e->style == YAML_PLAIN_SCALAR_STYLE;
+        p->ev.data.scalar.quoted_implicit = e->style != YAML_PLAIN_SCALAR_STYLE;
+        break;
+    case YAML_MAPPING_START_EVENT:
+        p->ev.data.mapping_start.implicit = 1;
+        p->ev.data.mapping_start.style = (yaml_mapping_style_t)e->style;
+        break;
+    case YAML_SEQUENCE_START_EVENT:
+        p->ev.data.sequence_start.implicit = 1;
+        p->ev.data.sequence_start.style = (yaml_sequence_style_t)e->style;
+        break;
+    case YAML_DOCUMENT_START_EVENT:
+        p->ev.data.document_start.implicit = 1;
+        break;
+    case YAML_DOCUMENT_END_EVENT:
+        p->ev.data.document_end.implicit = e->style;
+        break;
+    default:
+        break;
+    }
+    return KW_OK;
+}
+
 /* Make p->ev the next event (if it is not already). */
 static kw_status kw_yp_peek(kw_yp *p) {
     if (p->have)
         return KW_OK;
+    if (p->fast) {
+        if (kw_yp_fast_event(p) != KW_OK)
+            return KW_ERR;
+        p->have = true;
+        return KW_OK;
+    }
     if (!yaml_parser_parse(&p->parser, &p->ev))
         return kw_yp_syntax(p);
     p->have = true;
@@ -100,6 +143,7 @@ static kw_status kw_yp_peek(kw_yp *p) {
 }
 
 static void kw_yp_consume(kw_yp *p) {
+    if (!p->fast)
     yaml_event_delete(&p->ev);
     p->have = false;
 }
@@ -489,6 +533,29 @@ static int kw_yp_raw_output(void *data, unsigned char *buffer, size_t size) {
     return !b->oom;
 }
 
+/* A copy of a fast reader's event that libyaml can own (a node event). */
+static bool kw_yp_event_copy(yaml_event_t *dst, const yaml_event_t *src) {
+    switch (src->type) {
+    case YAML_SCALAR_EVENT:
+        return yaml_scalar_event_initialize(
+            dst, NULL, NULL, src->data.scalar.value, (int)src->data.scalar.length,
+            src->data.scalar.plain_implicit, src->data.scalar.quoted_implicit,
+            src->data.scalar.style);
+    case YAML_MAPPING_START_EVENT:
+        return yaml_mapping_start_event_initialize(dst, NULL, NULL, 1,
+                                                   src->data.mapping_start.style);
+    case YAML_SEQUENCE_START_EVENT:
+        return yaml_sequence_start_event_initialize(dst, NULL, NULL, 1,
+                                                    src->data.sequence_start.style);
+    case YAML_MAPPING_END_EVENT:
+        return yaml_mapping_end_event_initialize(dst);
+    case YAML_SEQUENCE_END_EVENT:
+        return yaml_sequence_end_event_initialize(dst);
+    default:
+        return false;
+    }
+}
+
 /* A KW_F_RAW value: the node's events, handed over to an emitter writing
  * into a string, so the text reads back as the same node. */
 static kw_status kw_yp_raw(kw_yp *p, const kw_field *f, const char **out) {
@@ -514,9 +581,12 @@ static kw_status kw_yp_raw(kw_yp *p, const kw_field *f, const char **out) {
             depth++;
         else if (p->ev.type == YAML_MAPPING_END_EVENT || p->ev.type == YAML_SEQUENCE_END_EVENT)
             depth--;
+        if (p->fast)
+            ok = kw_yp_event_copy(&ev, &p->ev);
+        else
         ev = p->ev; /* the emitter takes the event over */
         p->have = false;
-        ok = yaml_emitter_emit(&em, &ev);
+        ok = ok && yaml_emitter_emit(&em, &ev);
     } while (depth > 0);
     if (st == KW_OK && ok)
         ok = yaml_document_end_event_initialize(&ev, 1) && yaml_emitter_emit(&em, &ev) &&
@@ -581,17 +651,23 @@ static kw_status kw_yp_value(kw_yp *p, const kw_field *f, unsigned char *base) {
 
 /* ---- Documents ------------------------------------------------------------------------------ */
 
-kw_status kw_yp_begin(kw_yp *p, const char *name, const char *text, size_t len, kw_arena *a,
-                      kw_err *err) {
+kw_status kw_yp_begin_mode(kw_yp *p, const char *name, const char *text, size_t len, kw_arena *a,
+                           bool fast, kw_err *err) {
     memset(p, 0, sizeof(*p));
     p->name = name;
     p->text = text;
     p->len = len;
     p->arena = a;
     p->err = err;
+    kw_yf_init(&p->fy);
+    if (fast && kw_yf_enabled() && kw_yf_parse(&p->fy, text, len)) {
+        p->fast = true;
+    } else {
+        kw_yf_free(&p->fy);
     if (!yaml_parser_initialize(&p->parser))
         return kw_fail(err, "%s: out of memory", name);
     yaml_parser_set_input_string(&p->parser, (const unsigned char *)text, len);
+    }
     if (kw_yp_peek(p) != KW_OK)
         return KW_ERR;
     kw_yp_consume(p); /* stream start */
@@ -606,6 +682,11 @@ kw_status kw_yp_begin(kw_yp *p, const char *name, const char *text, size_t len, 
         return kw_yp_fail(p, "expected a mapping at the top level, got %s", kw_yp_what(&p->ev));
     kw_yp_consume(p);
     return KW_OK;
+}
+
+kw_status kw_yp_begin(kw_yp *p, const char *name, const char *text, size_t len, kw_arena *a,
+                      kw_err *err) {
+    return kw_yp_begin_mode(p, name, text, len, a, false, err);
 }
 
 kw_status kw_yp_end(kw_yp *p) {
@@ -627,14 +708,20 @@ kw_status kw_yp_end(kw_yp *p) {
 void kw_yp_free(kw_yp *p) {
     if (p->have)
         kw_yp_consume(p);
+    if (p->fast)
+        kw_yf_free(&p->fy);
+    else
     yaml_parser_delete(&p->parser);
 }
 
-kw_status kw_sidecar_parse(kw_sidecar *sc, const char *name, const char *text, size_t len,
-                           kw_err *err) {
+/* One reading, with the fast reader when fast is set; *used_fast tells
+ * whether it was used. */
+static kw_status kw_sidecar_parse_mode(kw_sidecar *sc, const char *name, const char *text,
+                                       size_t len, bool fast, bool *used_fast, kw_err *err) {
     kw_sidecar_init(sc);
     kw_yp p;
-    kw_status st = kw_yp_begin(&p, name, text, len, &sc->arena, err);
+    kw_status st = kw_yp_begin_mode(&p, name, text, len, &sc->arena, fast, err);
+    *used_fast = p.fast;
     bool have_schema = false;
     uint64_t seen = 0;
     while (st == KW_OK) {
@@ -666,6 +753,15 @@ kw_status kw_sidecar_parse(kw_sidecar *sc, const char *name, const char *text, s
     kw_yp_free(&p);
     if (st != KW_OK)
         kw_sidecar_free(sc);
+    return st;
+}
+
+kw_status kw_sidecar_parse(kw_sidecar *sc, const char *name, const char *text, size_t len,
+                           kw_err *err) {
+    bool used_fast;
+    kw_status st = kw_sidecar_parse_mode(sc, name, text, len, true, &used_fast, err);
+    if (st != KW_OK && used_fast) /* the error, as libyaml's reading reports it */
+        st = kw_sidecar_parse_mode(sc, name, text, len, false, &used_fast, err);
     return st;
 }
 

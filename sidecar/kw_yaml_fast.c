@@ -1,0 +1,739 @@
+/* kw_yaml_fast.c: the fast reader of kw_yaml_fast.h. A recursive descent over
+ * lines: a block mapping is "key: value" lines at one column, a block
+ * sequence "- item" lines at one column (a mapping's value may be a sequence
+ * at the mapping's own column, as libyaml writes it), flow collections stay
+ * on one line. Every case it does not know returns false ("not handled"),
+ * never a guess. */
+#include "kw_yaml_fast.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+typedef struct kw_yf {
+    const char *p, *end;
+    const char *bol; /* start of the current line */
+    unsigned line;
+    int depth;
+    kw_yf_doc *d;
+} kw_yf;
+
+enum { KW_YF_MAXDEPTH = 64 };
+
+void kw_yf_init(kw_yf_doc *d) {
+    memset(d, 0, sizeof(*d));
+}
+
+void kw_yf_free(kw_yf_doc *d) {
+    free(d->ev);
+    free(d->vals);
+    kw_yf_init(d);
+}
+
+bool kw_yf_enabled(void) {
+    const char *v = getenv("KWALK_YAML_FAST");
+    return !(v && !strcmp(v, "0"));
+}
+
+/* ---- Output --------------------------------------------------------------------------------- */
+
+static bool kw_yf_event_add(kw_yf *y, int type, int style) {
+    kw_yf_doc *d = y->d;
+    if (d->n == d->cap) {
+        size_t ncap = d->cap ? d->cap * 2 : 256;
+        kw_yf_event *ev = realloc(d->ev, ncap * sizeof(*ev));
+        if (!ev)
+            return false;
+        d->ev = ev;
+        d->cap = ncap;
+    }
+    kw_yf_event *e = &d->ev[d->n++];
+    e->type = (unsigned char)type;
+    e->style = (unsigned char)style;
+    e->line = y->line;
+    e->off = e->len = 0;
+    return true;
+}
+
+/* Room for n more value bytes plus a NUL. */
+static bool kw_yf_vals_reserve(kw_yf_doc *d, size_t n) {
+    if (d->vlen + n + 1 <= d->vcap)
+        return true;
+    size_t ncap = d->vcap ? d->vcap : 4096;
+    while (ncap < d->vlen + n + 1)
+        ncap *= 2;
+    char *v = realloc(d->vals, ncap);
+    if (!v)
+        return false;
+    d->vals = v;
+    d->vcap = ncap;
+    return true;
+}
+
+/* Start a scalar event whose value bytes follow with kw_yf_put. */
+static bool kw_yf_scalar_begin(kw_yf *y, int style) {
+    if (!kw_yf_event_add(y, YAML_SCALAR_EVENT, style))
+        return false;
+    y->d->ev[y->d->n - 1].off = y->d->vlen;
+    return true;
+}
+
+static bool kw_yf_put(kw_yf *y, const char *s, size_t n) {
+    if (!kw_yf_vals_reserve(y->d, n))
+        return false;
+    memcpy(y->d->vals + y->d->vlen, s, n);
+    y->d->vlen += n;
+    return true;
+}
+
+static bool kw_yf_scalar_end(kw_yf *y) {
+    kw_yf_doc *d = y->d;
+    if (!kw_yf_vals_reserve(d, 0))
+        return false;
+    kw_yf_event *e = &d->ev[d->n - 1];
+    e->len = d->vlen - e->off;
+    d->vals[d->vlen++] = '\0';
+    return true;
+}
+
+static bool kw_yf_scalar(kw_yf *y, int style, const char *s, size_t n) {
+    return kw_yf_scalar_begin(y, style) && kw_yf_put(y, s, n) && kw_yf_scalar_end(y);
+}
+
+/* ---- Lines ---------------------------------------------------------------------------------- */
+
+static bool kw_yf_eol(const kw_yf *y) {
+    return y->p == y->end || *y->p == '\n';
+}
+
+static void kw_yf_spaces(kw_yf *y) {
+    while (y->p < y->end && *y->p == ' ')
+        y->p++;
+}
+
+/* Past the '\n' at p (or at the end). */
+static void kw_yf_next_line(kw_yf *y) {
+    if (y->p < y->end) {
+        y->p++;
+        y->line++;
+    }
+    y->bol = y->p;
+}
+
+/* At a line start: skip empty and all-space lines. Leaves p at bol. */
+static void kw_yf_skip_blank(kw_yf *y) {
+    for (;;) {
+        const char *q = y->bol;
+        while (q < y->end && *q == ' ')
+            q++;
+        if (q < y->end && *q != '\n')
+            break;
+        if (q == y->end) {
+            y->p = y->bol = y->end;
+            return;
+        }
+        y->p = q;
+        kw_yf_next_line(y);
+    }
+    y->p = y->bol;
+}
+
+/* The indentation of the line at bol (spaces only). */
+static int kw_yf_indent(const kw_yf *y) {
+    const char *q = y->bol;
+    while (q < y->end && *q == ' ')
+        q++;
+    return (int)(q - y->bol);
+}
+
+/* Only spaces, then the end of the line: step to the next line. */
+static bool kw_yf_line_end(kw_yf *y) {
+    kw_yf_spaces(y);
+    if (!kw_yf_eol(y))
+        return false;
+    kw_yf_next_line(y);
+    return true;
+}
+
+/* "-" followed by a space or the end of the line: a block sequence entry. */
+static bool kw_yf_is_dash(const kw_yf *y, const char *q) {
+    return q < y->end && *q == '-' && (q + 1 == y->end || q[1] == ' ' || q[1] == '\n');
+}
+
+static bool kw_yf_is_doc_marker(const kw_yf *y, const char *q) {
+    if (y->end - q < 3 || !(memcmp(q, "...", 3) == 0 || memcmp(q, "---", 3) == 0))
+        return false;
+    return q + 3 == y->end || q[3] == ' ' || q[3] == '\n';
+}
+
+/* ---- Scalars -------------------------------------------------------------------------------- */
+
+static bool kw_yf_printable(char c) {
+    return c >= 0x20 && c <= 0x7E;
+}
+
+/* The length of the printable character at q (printable ASCII, or UTF-8 of
+ * a code point libyaml calls printable: 0xA0-0xD7FF, 0xE000-0xFFFD but not
+ * 0xFEFF, 0x10000-0x10FFFF), 0 when it is not one. The line breaks NEL
+ * (0x85), LS (0x2028) and PS (0x2029) are 0 too: YAML folds them. */
+static int kw_yf_char(const kw_yf *y, const char *q) {
+    unsigned char c = (unsigned char)*q;
+    if (c < 0x80)
+        return kw_yf_printable((char)c) ? 1 : 0;
+    int n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 0;
+    if (!n || y->end - q < n)
+        return 0;
+    unsigned long cp = c & (0x3F >> (n - 1));
+    for (int i = 1; i < n; i++) {
+        unsigned char t = (unsigned char)q[i];
+        if ((t & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (t & 0x3F);
+    }
+    static const unsigned long min[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < min[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0; /* overlong, out of range, or a surrogate */
+    bool printable = (cp >= 0xA0 && cp <= 0xD7FF && cp != 0x2028 && cp != 0x2029) ||
+                     (cp >= 0xE000 && cp <= 0xFFFD && cp != 0xFEFF) || cp >= 0x10000;
+    return printable ? n : 0;
+}
+
+/* Can a plain scalar start with q? Indicators are left to libyaml, except a
+ * '-' that begins a number or a word ("-1", "-inf"). */
+static bool kw_yf_plain_start(const kw_yf *y, const char *q, bool flow) {
+    if (q >= y->end || !kw_yf_char(y, q) || *q == ' ')
+        return false;
+    if ((*q == '?' || *q == ':') && !flow && q + 1 < y->end && q[1] != ' ' && q[1] != '\n')
+        return kw_yf_char(y, q + 1) != 0; /* "?q", ":colon" */
+    if (strchr("?:,[]{}#&*!|>'\"%@`", *q))
+        return false;
+    if (*q == '-')
+        return q + 1 < y->end && (q[1] == '.' || (q[1] >= '0' && q[1] <= '9') ||
+                                  (q[1] >= 'a' && q[1] <= 'z') || (q[1] >= 'A' && q[1] <= 'Z'));
+    return true;
+}
+
+/* The extent of a plain scalar at q: in block context it ends at ": ", ":"
+ * before the line end, or the line end; in flow context at ",[]{}" or any
+ * ':'. *stop gets what ended it. false for a comment (" #") or a character
+ * outside printable ASCII. */
+static bool kw_yf_plain_scan(const kw_yf *y, const char *q, bool flow, const char **stop) {
+    const char *s = q;
+    for (int k; q < y->end; q += k) {
+        char c = *q;
+        if (c == '\n')
+            break;
+        if (!(k = kw_yf_char(y, q)))
+            return false;
+        if (c == '#' && q > s && q[-1] == ' ')
+            return false;
+        if (c == ':') {
+            if (flow)
+                break;
+            if (q + 1 == y->end || q[1] == ' ' || q[1] == '\n')
+                break;
+        }
+        if (flow && strchr(",[]{}", c))
+            break;
+    }
+    *stop = q;
+    return true;
+}
+
+/* A plain scalar at p (already checked by kw_yf_plain_start); p moves to
+ * what ended it. */
+static bool kw_yf_plain(kw_yf *y, bool flow) {
+    const char *stop;
+    if (!kw_yf_plain_scan(y, y->p, flow, &stop))
+        return false;
+    const char *e = stop;
+    while (e > y->p && e[-1] == ' ')
+        e--;
+    if (e == y->p)
+        return false;
+    bool ok = kw_yf_scalar(y, YAML_PLAIN_SCALAR_STYLE, y->p, (size_t)(e - y->p));
+    y->p = stop;
+    return ok;
+}
+
+static bool kw_yf_single(kw_yf *y) {
+    const char *q = y->p + 1;
+    if (!kw_yf_scalar_begin(y, YAML_SINGLE_QUOTED_SCALAR_STYLE))
+        return false;
+    const char *run = q;
+    for (int k = 0;; q += k) {
+        if (q == y->end || !(k = kw_yf_char(y, q)))
+            return false;
+        if (*q != '\'')
+            continue;
+        if (!kw_yf_put(y, run, (size_t)(q - run)))
+            return false;
+        if (q + 1 < y->end && q[1] == '\'') {
+            q++;
+            run = q; /* the second quote starts the next run */
+            continue;
+        }
+        break;
+    }
+    y->p = q + 1;
+    return kw_yf_scalar_end(y);
+}
+
+static int kw_yf_hex(char c) {
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+static bool kw_yf_put_utf8(kw_yf *y, unsigned long cp) {
+    char b[4];
+    size_t n;
+    if ((cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
+        return false;
+    if (cp < 0x80) {
+        b[0] = (char)cp;
+        n = 1;
+    } else if (cp < 0x800) {
+        b[0] = (char)(0xC0 | (cp >> 6));
+        b[1] = (char)(0x80 | (cp & 0x3F));
+        n = 2;
+    } else if (cp < 0x10000) {
+        b[0] = (char)(0xE0 | (cp >> 12));
+        b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        b[2] = (char)(0x80 | (cp & 0x3F));
+        n = 3;
+    } else {
+        b[0] = (char)(0xF0 | (cp >> 18));
+        b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+        b[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        b[3] = (char)(0x80 | (cp & 0x3F));
+        n = 4;
+    }
+    return kw_yf_put(y, b, n);
+}
+
+/* One escape after '\' at q; q moves past it. */
+static bool kw_yf_escape(kw_yf *y, const char **qp) {
+    const char *q = *qp;
+    if (q == y->end)
+        return false;
+    static const char from[] = "0abtnvfre \"/\\";
+    static const char to[] = "\0\a\b\t\n\v\f\r\x1b \"/\\";
+    const char *k = *q ? strchr(from, *q) : NULL;
+    unsigned long cp = 0;
+    int digits = 0;
+    if (k) {
+        *qp = q + 1;
+        return kw_yf_put(y, &to[k - from], 1);
+    }
+    switch (*q) {
+    case 'N':
+        cp = 0x85;
+        break;
+    case '_':
+        cp = 0xA0;
+        break;
+    case 'L':
+        cp = 0x2028;
+        break;
+    case 'P':
+        cp = 0x2029;
+        break;
+    case 'x':
+        digits = 2;
+        break;
+    case 'u':
+        digits = 4;
+        break;
+    case 'U':
+        digits = 8;
+        break;
+    default:
+        return false; /* a line continuation or an unknown escape */
+    }
+    q++;
+    for (int i = 0; i < digits; i++, q++) {
+        int h = q < y->end ? kw_yf_hex(*q) : -1;
+        if (h < 0)
+            return false;
+        cp = cp * 16 + (unsigned long)h;
+    }
+    *qp = q;
+    return kw_yf_put_utf8(y, cp);
+}
+
+static bool kw_yf_double(kw_yf *y) {
+    const char *q = y->p + 1;
+    if (!kw_yf_scalar_begin(y, YAML_DOUBLE_QUOTED_SCALAR_STYLE))
+        return false;
+    const char *run = q;
+    for (;;) {
+        int k;
+        if (q == y->end || !(k = kw_yf_char(y, q)))
+            return false;
+        if (*q == '"')
+            break;
+        if (*q != '\\') {
+            q += k;
+            continue;
+        }
+        if (!kw_yf_put(y, run, (size_t)(q - run)))
+            return false;
+        q++;
+        if (!kw_yf_escape(y, &q))
+            return false;
+        run = q;
+    }
+    if (!kw_yf_put(y, run, (size_t)(q - run)))
+        return false;
+    y->p = q + 1;
+    return kw_yf_scalar_end(y);
+}
+
+/* A literal block scalar ("|", "|-", "|+") of a node whose parent sits at
+ * column parent; p is at '|'. Ends at the start of the first line after it. */
+static bool kw_yf_literal(kw_yf *y, int parent) {
+    char chomp = 0;
+    y->p++;
+    if (y->p < y->end && (*y->p == '-' || *y->p == '+'))
+        chomp = *y->p++;
+    if (!kw_yf_line_end(y) || y->p == y->end)
+        return false;
+    int n = kw_yf_indent(y);
+    const char *first = y->bol + n;
+    if (n <= parent || first == y->end || *first == '\n')
+        return false; /* empty or leading empty lines: libyaml's rules are subtler */
+    if (!kw_yf_scalar_begin(y, YAML_LITERAL_SCALAR_STYLE))
+        return false;
+    size_t breaks = 0; /* line breaks after the last content line */
+    bool content = false;
+    while (y->bol < y->end) {
+        const char *q = y->bol;
+        while (q < y->end && *q == ' ')
+            q++;
+        if (q < y->end && *q == '\n' && q == y->bol) { /* an empty line */
+            breaks++;
+            y->p = q;
+            kw_yf_next_line(y);
+            continue;
+        }
+        if (q == y->end || *q == '\n')
+            return false; /* a line of spaces only */
+        if (q - y->bol < n)
+            break; /* less indented: the scalar is over */
+        if (content) {
+            for (size_t i = 0; i < breaks; i++)
+                if (!kw_yf_put(y, "\n", 1))
+                    return false;
+        }
+        const char *s = y->bol + n, *e = s;
+        for (int k; e < y->end && *e != '\n'; e += k)
+            if (!(k = kw_yf_char(y, e)))
+                return false;
+        if (e == y->end)
+            return false; /* no final line break */
+        if (!kw_yf_put(y, s, (size_t)(e - s)))
+            return false;
+        content = true;
+        breaks = 1;
+        y->p = e;
+        kw_yf_next_line(y);
+    }
+    size_t keep = chomp == '-' ? 0 : chomp == '+' ? breaks : 1;
+    for (size_t i = 0; i < keep; i++)
+        if (!kw_yf_put(y, "\n", 1))
+            return false;
+    y->p = y->bol;
+    return kw_yf_scalar_end(y);
+}
+
+/* ---- Flow collections (on one line) --------------------------------------------------------- */
+
+static bool kw_yf_flow_node(kw_yf *y);
+
+/* A scalar inside a flow collection: quoted, or plain ending before ",]}"
+ * (a ':' ends it too; the caller decides whether that is a key). */
+static bool kw_yf_flow_scalar(kw_yf *y) {
+    if (y->p == y->end)
+        return false;
+    if (*y->p == '"')
+        return kw_yf_double(y);
+    if (*y->p == '\'')
+        return kw_yf_single(y);
+    if (!kw_yf_plain_start(y, y->p, true))
+        return false;
+    return kw_yf_plain(y, true);
+}
+
+static bool kw_yf_flow_map(kw_yf *y) {
+    if (!kw_yf_event_add(y, YAML_MAPPING_START_EVENT, YAML_FLOW_MAPPING_STYLE))
+        return false;
+    y->p++;
+    kw_yf_spaces(y);
+    if (y->p < y->end && *y->p == '}') {
+        y->p++;
+        return kw_yf_event_add(y, YAML_MAPPING_END_EVENT, 0);
+    }
+    for (;;) {
+        if (!kw_yf_flow_scalar(y))
+            return false;
+        /* ": " then the value; an empty value before ',' or '}' is null */
+        if (y->p + 1 >= y->end || y->p[0] != ':' || y->p[1] != ' ')
+            return false;
+        y->p += 2;
+        kw_yf_spaces(y);
+        if (y->p < y->end && (*y->p == ',' || *y->p == '}')) {
+            if (!kw_yf_scalar(y, YAML_PLAIN_SCALAR_STYLE, "", 0))
+                return false;
+        } else if (!kw_yf_flow_node(y)) {
+            return false;
+        }
+        kw_yf_spaces(y);
+        if (y->p == y->end)
+            return false;
+        if (*y->p == '}') {
+            y->p++;
+            return kw_yf_event_add(y, YAML_MAPPING_END_EVENT, 0);
+        }
+        if (*y->p != ',')
+            return false;
+        y->p++;
+        kw_yf_spaces(y);
+        if (y->p < y->end && *y->p == '}')
+            return false; /* a trailing comma */
+    }
+}
+
+static bool kw_yf_flow_seq(kw_yf *y) {
+    if (!kw_yf_event_add(y, YAML_SEQUENCE_START_EVENT, YAML_FLOW_SEQUENCE_STYLE))
+        return false;
+    y->p++;
+    kw_yf_spaces(y);
+    if (y->p < y->end && *y->p == ']') {
+        y->p++;
+        return kw_yf_event_add(y, YAML_SEQUENCE_END_EVENT, 0);
+    }
+    for (;;) {
+        if (!kw_yf_flow_node(y))
+            return false;
+        kw_yf_spaces(y);
+        if (y->p == y->end)
+            return false;
+        if (*y->p == ']') {
+            y->p++;
+            return kw_yf_event_add(y, YAML_SEQUENCE_END_EVENT, 0);
+        }
+        if (*y->p != ',') /* a ':' here would make a single-pair mapping */
+            return false;
+        y->p++;
+        kw_yf_spaces(y);
+        if (y->p < y->end && *y->p == ']')
+            return false;
+    }
+}
+
+static bool kw_yf_flow_node(kw_yf *y) {
+    if (y->p == y->end || ++y->depth > KW_YF_MAXDEPTH)
+        return false;
+    bool ok = *y->p == '{'   ? kw_yf_flow_map(y)
+              : *y->p == '[' ? kw_yf_flow_seq(y)
+                             : kw_yf_flow_scalar(y);
+    y->depth--;
+    return ok;
+}
+
+/* ---- Block collections ---------------------------------------------------------------------- */
+
+static bool kw_yf_block_node(kw_yf *y, int col, bool indentless);
+
+/* Does a mapping key start at q: a quoted or plain scalar on this line
+ * followed by ':' and a space or the line end? */
+static bool kw_yf_is_key(const kw_yf *y, const char *q) {
+    if (q >= y->end)
+        return false;
+    if (*q == '"' || *q == '\'') {
+        char quote = *q++;
+        for (; q < y->end && *q != '\n'; q++) {
+            if (*q == '\\' && quote == '"' && q + 1 < y->end && q[1] != '\n') {
+                q++;
+            } else if (*q == quote) {
+                if (quote == '\'' && q + 1 < y->end && q[1] == '\'') {
+                    q++;
+                    continue;
+                }
+                q++;
+                return q < y->end && *q == ':' && (q + 1 == y->end || q[1] == ' ' || q[1] == '\n');
+            }
+        }
+        return false;
+    }
+    const char *stop;
+    if (!kw_yf_plain_start(y, q, false) || !kw_yf_plain_scan(y, q, false, &stop))
+        return false;
+    return stop < y->end && *stop == ':';
+}
+
+/* A value on the key's (or dash's) line, p at its first character; ends at
+ * the start of the next line. parent: the column of the owning collection. */
+static bool kw_yf_inline_value(kw_yf *y, int parent) {
+    char c = *y->p;
+    bool ok;
+    if (c == '|')
+        return kw_yf_literal(y, parent);
+    if (c == '{' || c == '[')
+        ok = kw_yf_flow_node(y);
+    else if (c == '"')
+        ok = kw_yf_double(y);
+    else if (c == '\'')
+        ok = kw_yf_single(y);
+    else if (kw_yf_plain_start(y, y->p, false))
+        ok = kw_yf_plain(y, false);
+    else
+        return false;
+    return ok && kw_yf_line_end(y);
+}
+
+/* After "key:" or "-" with nothing more on the line: the value is a block
+ * node on the next lines, deeper than col (or, after a key, a sequence at
+ * col itself), else null. */
+static bool kw_yf_value_below(kw_yf *y, int col, bool after_key) {
+    kw_yf_skip_blank(y);
+    int ind = kw_yf_indent(y);
+    const char *q = y->bol + ind;
+    if (y->bol < y->end && ind > col)
+        return kw_yf_block_node(y, ind, false);
+    if (y->bol < y->end && after_key && ind == col && kw_yf_is_dash(y, q))
+        return kw_yf_block_node(y, ind, true); /* an indentless sequence */
+    return kw_yf_scalar(y, YAML_PLAIN_SCALAR_STYLE, "", 0);
+}
+
+/* A block mapping whose first key is at p, column col. */
+static bool kw_yf_block_map(kw_yf *y, int col) {
+    if (!kw_yf_event_add(y, YAML_MAPPING_START_EVENT, YAML_BLOCK_MAPPING_STYLE))
+        return false;
+    for (;;) {
+        if (!kw_yf_is_key(y, y->p))
+            return false;
+        bool ok = *y->p == '"'    ? kw_yf_double(y)
+                  : *y->p == '\'' ? kw_yf_single(y)
+                                  : kw_yf_plain(y, false);
+        if (!ok || y->p == y->end || *y->p != ':')
+            return false;
+        y->p++;
+        kw_yf_spaces(y);
+        if (kw_yf_eol(y)) {
+            kw_yf_next_line(y);
+            if (!kw_yf_value_below(y, col, true))
+                return false;
+        } else if (!kw_yf_inline_value(y, col)) {
+            return false;
+        }
+        kw_yf_skip_blank(y);
+        if (y->bol == y->end)
+            break;
+        int ind = kw_yf_indent(y);
+        if (ind > col)
+            return false; /* a continuation line or a stray indent */
+        if (ind < col)
+            break;
+        const char *q = y->bol + ind;
+        if (kw_yf_is_dash(y, q) || (col == 0 && kw_yf_is_doc_marker(y, q)))
+            break;
+        y->p = q;
+    }
+    return kw_yf_event_add(y, YAML_MAPPING_END_EVENT, 0);
+}
+
+/* A block sequence whose first "-" is at p, column col; indentless: it is the
+ * value of a key at the same column. */
+static bool kw_yf_block_seq(kw_yf *y, int col, bool indentless) {
+    if (!kw_yf_event_add(y, YAML_SEQUENCE_START_EVENT, YAML_BLOCK_SEQUENCE_STYLE))
+        return false;
+    for (;;) {
+        y->p++; /* the '-' */
+        kw_yf_spaces(y);
+        if (kw_yf_eol(y)) {
+            kw_yf_next_line(y);
+            if (!kw_yf_value_below(y, col, false))
+                return false;
+        } else {
+            int icol = (int)(y->p - y->bol);
+            if (kw_yf_is_dash(y, y->p))
+                return false; /* "- - x": a compact nested sequence */
+            if (kw_yf_is_key(y, y->p)) {
+                if (!kw_yf_block_map(y, icol))
+                    return false;
+            } else if (!kw_yf_inline_value(y, col)) {
+                return false;
+            }
+        }
+        kw_yf_skip_blank(y);
+        if (y->bol == y->end)
+            break;
+        int ind = kw_yf_indent(y);
+        if (ind > col)
+            return false;
+        if (ind < col)
+            break;
+        const char *q = y->bol + ind;
+        if (!kw_yf_is_dash(y, q)) {
+            if (indentless)
+                break; /* the owning mapping's next key */
+            return false;
+        }
+        y->p = q;
+    }
+    return kw_yf_event_add(y, YAML_SEQUENCE_END_EVENT, 0);
+}
+
+/* A block node starting at column col of the current line; indentless: a
+ * sequence there is the value of a key at the same column. */
+static bool kw_yf_block_node(kw_yf *y, int col, bool indentless) {
+    if (++y->depth > KW_YF_MAXDEPTH)
+        return false;
+    y->p = y->bol + col;
+    bool ok;
+    if (kw_yf_is_dash(y, y->p))
+        ok = kw_yf_block_seq(y, col, indentless);
+    else
+        ok = !indentless && kw_yf_is_key(y, y->p) && kw_yf_block_map(y, col);
+    y->depth--;
+    return ok;
+}
+
+/* ---- Document ------------------------------------------------------------------------------- */
+
+bool kw_yf_parse(kw_yf_doc *d, const char *text, size_t len) {
+    kw_yf y = {text, text + len, text, 0, 0, d};
+    d->n = d->vlen = 0;
+    bool ok = kw_yf_event_add(&y, YAML_STREAM_START_EVENT, 0) &&
+              kw_yf_event_add(&y, YAML_DOCUMENT_START_EVENT, 0);
+    if (ok) {
+        kw_yf_skip_blank(&y);
+        ok = y.bol < y.end && kw_yf_indent(&y) == 0 && kw_yf_is_key(&y, y.bol) &&
+             kw_yf_block_map(&y, 0);
+    }
+    int implicit = 1;
+    if (ok) {
+        kw_yf_skip_blank(&y);
+        if (y.bol < y.end) {
+            ok = y.end - y.bol >= 3 && memcmp(y.bol, "...", 3) == 0;
+            if (ok) {
+                implicit = 0;
+                y.p = y.bol + 3;
+                ok = kw_yf_line_end(&y);
+                kw_yf_skip_blank(&y);
+                ok = ok && y.bol == y.end;
+            }
+        }
+    }
+    ok = ok && kw_yf_event_add(&y, YAML_DOCUMENT_END_EVENT, implicit) &&
+         kw_yf_event_add(&y, YAML_STREAM_END_EVENT, 0);
+    if (!ok)
+        d->n = d->vlen = 0;
+    return ok;
+}
