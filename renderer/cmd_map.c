@@ -104,8 +104,9 @@ static bool kw_map_collect(kw_map *m) {
                 }
                 if (!p.v.n)
                     ok = kw_map_add(m, g, ml, KW_NONE);
-                for (size_t e = 0; e < p.v.n && ok; e++)
-                    ok = kw_map_add(m, g, ml, p.v.v[e].entry);
+                for (size_t e = 0; e < p.v.n && ok; e++) /* one row per entry point */
+                    if (e == 0 || p.v.v[e].entry != p.v.v[e - 1].entry)
+                        ok = kw_map_add(m, g, ml, p.v.v[e].entry);
             }
             if (k % 64 == 63) { /* keep the path scratch small */
                 kw_arena_free(&tmp);

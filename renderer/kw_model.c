@@ -166,23 +166,33 @@ static kw_status kw_model_host(kw_model *m, kw_err *err) {
     m->redge = malloc((m->calls.n + 1) * sizeof(size_t));
     m->eidx = malloc((m->entries.n + 1) * sizeof(size_t));
     m->stamp = calloc(n + 1, sizeof(unsigned));
-    m->next_call = malloc((n + 1) * sizeof(size_t));
     m->queue = malloc((n + 1) * sizeof(size_t));
-    if (!m->rfirst || !m->efirst || !m->redge || !m->eidx || !m->stamp || !m->next_call ||
-        !m->queue)
+    m->ffirst = calloc(n + 2, sizeof(size_t));
+    m->fedge = malloc((m->calls.n + 1) * sizeof(size_t));
+    m->on_path = calloc(n + 1, 1);
+    m->dfs_node = malloc((n + 1) * sizeof(size_t));
+    m->dfs_next = malloc((n + 1) * sizeof(size_t));
+    m->dfs_calls = malloc((n + 1) * sizeof(size_t));
+    if (!m->rfirst || !m->efirst || !m->redge || !m->eidx || !m->stamp || !m->queue ||
+        !m->ffirst || !m->fedge || !m->on_path || !m->dfs_node || !m->dfs_next || !m->dfs_calls)
         return kw_oom(err);
-    for (size_t i = 0; i < m->calls.n; i++)
+    for (size_t i = 0; i < m->calls.n; i++) {
         m->rfirst[m->calls.v[i].to + 2]++;
+        m->ffirst[m->calls.v[i].from + 2]++;
+    }
     for (size_t i = 0; i < m->entries.n; i++)
         if (m->entries.v[i].node != KW_NONE)
             m->efirst[m->entries.v[i].node + 2]++;
     for (size_t i = 2; i < n + 2; i++) {
         m->rfirst[i] += m->rfirst[i - 1];
         m->efirst[i] += m->efirst[i - 1];
+        m->ffirst[i] += m->ffirst[i - 1];
     }
     /* fill with rfirst[i+1] as the cursor of node i; afterwards rfirst[i+1] is the end of i */
-    for (size_t i = 0; i < m->calls.n; i++)
+    for (size_t i = 0; i < m->calls.n; i++) {
         m->redge[m->rfirst[m->calls.v[i].to + 1]++] = i;
+        m->fedge[m->ffirst[m->calls.v[i].from + 1]++] = i;
+    }
     for (size_t i = 0; i < m->entries.n; i++)
         if (m->entries.v[i].node != KW_NONE)
             m->eidx[m->efirst[m->entries.v[i].node + 1]++] = i;
@@ -235,8 +245,13 @@ void kw_model_free(kw_model *m) {
     free(m->efirst);
     free(m->eidx);
     free(m->stamp);
-    free(m->next_call);
     free(m->queue);
+    free(m->ffirst);
+    free(m->fedge);
+    free(m->on_path);
+    free(m->dfs_node);
+    free(m->dfs_next);
+    free(m->dfs_calls);
     kw_symmap_free(&m->kernel_of);
     kw_symmap_free(&m->node_of);
     kw_arena_free(&m->arena);
@@ -248,9 +263,94 @@ const kw_mkernel *kw_model_kernel(const kw_model *m, const char *symbol) {
     return at ? &m->kernels.v[*at] : NULL;
 }
 
-static int kw_path_cmp(const void *a, const void *b) {
-    size_t x = ((const kw_mpath *)a)->entry, y = ((const kw_mpath *)b)->entry;
+static int kw_size_cmp(const void *a, const void *b) {
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
     return x < y ? -1 : x > y;
+}
+
+static bool kw_loc_same(const kw_loc *a, const kw_loc *b) {
+    return a->line == b->line && a->column == b->column &&
+           ((!a->file && !b->file) || (a->file && b->file && !strcmp(a->file, b->file)));
+}
+
+/* Is call ci the same call site as an earlier call of its caller (a header
+ * function recorded by several translation units)? */
+static bool kw_call_repeated(const kw_model *m, size_t k) {
+    const kw_mcall *c = &m->calls.v[m->fedge[k]];
+    for (size_t j = m->ffirst[c->from]; j < k; j++) {
+        const kw_mcall *d = &m->calls.v[m->fedge[j]];
+        if (d->to == c->to && kw_loc_same(&d->c->location, &c->c->location))
+            return true;
+    }
+    return false;
+}
+
+/* The call paths from node `from` to node `target` through nodes that reach
+ * target (stamped by the caller), without repeating a node, depth first in
+ * call order: the first KW_PATHS_SHOWN are pushed to out for entry e, then
+ * ordered shortest first (stable). */
+static kw_status kw_model_enumerate(kw_model *m, size_t e, size_t from, size_t target,
+                                    kw_arena *a, kw_mpaths *out, kw_err *err) {
+    size_t first = out->v.n, found = 0, steps = 0, depth = 0;
+    bool cut = false;
+    m->dfs_node[0] = from;
+    m->dfs_next[0] = m->ffirst[from];
+    m->on_path[from] = 1;
+    depth = 1;
+    while (depth) {
+        size_t u = m->dfs_node[depth - 1];
+        if (u == target) {
+            if (found < KW_PATHS_SHOWN) {
+                kw_mpath *p = KW_PUSH(a, out->v);
+                if (!p)
+                    return kw_oom(err);
+                p->entry = e;
+                for (size_t i = 0; i + 1 < depth; i++) {
+                    size_t *slot = KW_PUSH(a, p->calls);
+                    if (!slot)
+                        return kw_oom(err);
+                    *slot = m->dfs_calls[i];
+                }
+            }
+            found++;
+        } else if (found < KW_PATHS_COUNTED && steps < KW_PATHS_STEPS) {
+            size_t k = m->dfs_next[depth - 1];
+            for (; k < m->ffirst[u + 1]; k++) {
+                size_t v = m->calls.v[m->fedge[k]].to;
+                steps++;
+                if (m->stamp[v] == m->gen && !m->on_path[v] && !kw_call_repeated(m, k))
+                    break;
+            }
+            if (k < m->ffirst[u + 1]) {
+                size_t v = m->calls.v[m->fedge[k]].to;
+                m->dfs_next[depth - 1] = k + 1;
+                m->dfs_calls[depth - 1] = m->fedge[k];
+                m->dfs_node[depth] = v;
+                m->dfs_next[depth] = m->ffirst[v];
+                m->on_path[v] = 1;
+                depth++;
+                continue;
+            }
+        } else {
+            cut = true;
+        }
+        m->on_path[u] = 0;
+        depth--;
+    }
+    size_t n = out->v.n - first;
+    kw_mpath *v = out->v.v + first;
+    for (size_t i = 1; i < n; i++) /* insertion sort: stable, n <= KW_PATHS_SHOWN */
+        for (size_t j = i; j > 0 && v[j].calls.n < v[j - 1].calls.n; j--) {
+            kw_mpath t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    for (size_t i = 0; i < n; i++) {
+        v[i].nth = i + 1;
+        v[i].of = found;
+        v[i].at_least = cut;
+    }
+    return KW_OK;
 }
 
 kw_status kw_model_paths(kw_model *m, size_t li, kw_arena *a, kw_mpaths *out, kw_err *err) {
@@ -266,44 +366,35 @@ kw_status kw_model_paths(kw_model *m, size_t li, kw_arena *a, kw_mpaths *out, kw
         memset(m->stamp, 0, m->node_name.n * sizeof(unsigned));
         m->gen = 1;
     }
+    /* the nodes that reach target: a breadth-first search over the callers */
     size_t head = 0, tail = 0;
     m->stamp[target] = m->gen;
-    m->next_call[target] = KW_NONE;
     m->queue[tail++] = target;
     while (head < tail) {
         size_t u = m->queue[head++];
         for (size_t k = m->rfirst[u]; k < m->rfirst[u + 1]; k++) {
-            size_t ci = m->redge[k];
-            size_t v = m->calls.v[ci].from;
+            size_t v = m->calls.v[m->redge[k]].from;
             if (m->stamp[v] == m->gen)
                 continue;
             m->stamp[v] = m->gen;
-            m->next_call[v] = ci;
             m->queue[tail++] = v;
         }
     }
-    /* entries at the visited nodes */
+    /* the entries at those nodes, in entry order, each with its paths */
+    KW_ARRAY(size_t) entries = {0};
     for (size_t q = 0; q < tail; q++)
         for (size_t k = m->efirst[m->queue[q]]; k < m->efirst[m->queue[q] + 1]; k++) {
-            kw_mpath *p = KW_PUSH(a, out->v);
-            if (!p)
-                return kw_oom(err);
-            p->entry = m->eidx[k];
-        }
-    if (out->v.n > 1)
-        qsort(out->v.v, out->v.n, sizeof(kw_mpath), kw_path_cmp);
-    for (size_t pi = 0; pi < out->v.n; pi++) {
-        kw_mpath *p = &out->v.v[pi];
-        size_t v = m->entries.v[p->entry].node;
-        for (size_t u = v, steps = 0; u != target && steps <= tail; steps++) {
-            size_t ci = m->next_call[u];
-            size_t *slot = KW_PUSH(a, p->calls);
+            size_t *slot = KW_PUSH(a, entries);
             if (!slot)
                 return kw_oom(err);
-            *slot = ci;
-            u = m->calls.v[ci].to;
+            *slot = m->eidx[k];
         }
-    }
+    if (entries.n > 1)
+        qsort(entries.v, entries.n, sizeof(size_t), kw_size_cmp);
+    for (size_t i = 0; i < entries.n; i++)
+        if (kw_model_enumerate(m, entries.v[i], m->entries.v[entries.v[i]].node, target, a, out,
+                               err) != KW_OK)
+            return KW_ERR;
     return KW_OK;
 }
 

@@ -57,11 +57,22 @@ typedef struct kw_mgroup {
 
 /* One way an entry point reaches a launch: the calls from the entry's
  * function to the launching function (empty when the entry's function is the
- * launching function itself). */
+ * launching function itself). An entry may reach a launch along several
+ * paths (different call sites, with different guards): they are listed
+ * shortest first, nth of `of` (at_least: the search stopped, there may be
+ * more than `of`); at most KW_PATHS_SHOWN per entry are kept. */
 typedef struct kw_mpath {
     size_t entry;
     KW_ARRAY(size_t) calls;
+    size_t nth, of;
+    bool at_least;
 } kw_mpath;
+
+enum {
+    KW_PATHS_SHOWN = 8,     /* paths kept per entry and launch */
+    KW_PATHS_COUNTED = 64,  /* paths counted per entry and launch before giving up */
+    KW_PATHS_STEPS = 20000, /* call edges followed per entry and launch before giving up */
+};
 
 typedef struct kw_mpaths {
     KW_ARRAY(kw_mpath) v; /* in entry order */
@@ -83,7 +94,10 @@ typedef struct kw_model {
     /* breadth-first search scratch, one slot per node */
     unsigned *stamp;
     unsigned gen;
-    size_t *next_call, *queue;
+    size_t *queue;
+    size_t *ffirst, *fedge;       /* callees: calls from node i are fedge[ffirst[i]..ffirst[i+1]) */
+    unsigned char *on_path;       /* path enumeration scratch, one per node */
+    size_t *dfs_node, *dfs_next, *dfs_calls; /* path enumeration stack */
     /* Python ops (optional) */
     const kw_py_ops *py;
     /* kw_model_cache_paths: every launch's paths, computed once (read-only
@@ -97,7 +111,8 @@ void kw_model_free(kw_model *m);
 
 const kw_mkernel *kw_model_kernel(const kw_model *m, const char *symbol);
 
-/* Every entry point reaching launch li, each with a shortest call path;
+/* Every entry point reaching launch li, each with its call paths (distinct
+ * call sites; shortest first, KW_PATHS_SHOWN at most), in entry order;
  * arrays in arena a (or the cached ones, after kw_model_cache_paths). Not
  * thread-safe unless the paths are cached. */
 kw_status kw_model_paths(kw_model *m, size_t li, kw_arena *a, kw_mpaths *out, kw_err *err);

@@ -187,6 +187,8 @@ static void kw_host_path(kw_render *r, const kw_mlaunch *ml, const kw_mpath *p) 
         kw_buf_puts(o, ", ");
         kw_r_kloc(r, &me->e->location);
     }
+    if (p->of > 1)
+        kw_buf_printf(o, ", path %zu of %s%zu", p->nth, p->at_least ? "at least " : "", p->of);
     kw_buf_puts(o, ":\n\n");
     bool taken = true;
     int step = 1;
@@ -220,6 +222,21 @@ static void kw_host_path(kw_render *r, const kw_mlaunch *ml, const kw_mpath *p) 
                                "evaluated holds.\n\n"
                              : "With this shape this path is **not** taken: a condition above "
                                "does not hold.\n\n");
+    bool last = p->nth == KW_PATHS_SHOWN || p->nth == p->of;
+    if (last && p->of > p->nth)
+        kw_buf_printf(o, "%s%zu more path%s from this entry point %s not listed (the first %d, "
+                         "shortest first, are).\n\n",
+                      p->at_least ? "At least " : "", p->of - p->nth,
+                      p->of - p->nth == 1 ? "" : "s", p->of - p->nth == 1 ? "is" : "are",
+                      KW_PATHS_SHOWN);
+}
+
+/* The number of distinct entry points among paths (grouped by entry). */
+static size_t kw_host_nentries(const kw_mpaths *paths) {
+    size_t n = 0;
+    for (size_t j = 0; j < paths->v.n; j++)
+        n += j == 0 || paths->v.v[j].entry != paths->v.v[j - 1].entry;
+    return n;
 }
 
 static void kw_host_chain(kw_render *r, const kw_launch *l) {
@@ -467,8 +484,13 @@ void kw_render_host(kw_render *r) {
         kw_md_heading(o, 3, title ? title : "Launch site");
         kw_buf_puts(o, "**Dispatch path.** ");
         if (paths && paths[i].v.n) {
-            kw_buf_printf(o, "%zu entry point%s reach%s this launch:\n\n", paths[i].v.n,
-                          paths[i].v.n == 1 ? "" : "s", paths[i].v.n == 1 ? "es" : "");
+            size_t ne = kw_host_nentries(&paths[i]);
+            kw_buf_printf(o, "%zu entry point%s reach%s this launch", ne, ne == 1 ? "" : "s",
+                          ne == 1 ? "es" : "");
+            if (paths[i].v.n > ne)
+                kw_buf_printf(o, " along %zu%s call paths (each with its own conditions)",
+                              paths[i].v.n, paths[i].v.v[paths[i].v.n - 1].at_least ? "+" : "");
+            kw_buf_puts(o, ":\n\n");
             for (size_t j = 0; j < paths[i].v.n; j++)
                 kw_host_path(r, ml, &paths[i].v.v[j]);
         } else {

@@ -272,7 +272,8 @@ def check_paths(c, tag, part, linst, marks, exp):
         locs = LOC.findall(head)
         ids = [i for i, (k, f, l) in marks.items()
                if k == "ENTRY" and locs and (f, l) == (locs[-1][0], int(locs[-1][1]))]
-        by_entry[ids[0] if ids else head] = body.split("\n\n")[0]
+        # an entry may reach the launch along several paths: one block each
+        by_entry.setdefault(ids[0] if ids else head, []).append(body.split("\n\n")[0])
     for p in linst.get("paths", []):
         want, early = [], []
         for g in p["guards"]:
@@ -286,9 +287,15 @@ def check_paths(c, tag, part, linst, marks, exp):
             is_early = not d.get("enclosing", True) or g.get("early_exit")
             (early if is_early else want).append(item)
         for e in p["entries"]:
-            body = by_entry.get(e)
-            if not c.check(body is not None, f"{tag}: no dispatch path from entry {e}"):
+            bodies = by_entry.get(e)
+            if not c.check(bodies is not None, f"{tag}: no dispatch path from entry {e}"):
                 continue
+            # the expected path is the one through its calls (the first when it names none)
+            body = bodies[0]
+            for b in bodies:
+                if all(f"at `{marks[cid][1]}:{marks[cid][2]}`" in b for cid in p.get("calls", [])):
+                    body = b
+                    break
             got = [(bool(m.group(1)), m.group(2), m.group(3), int(m.group(4))) for m in re.finditer(
                 r"when (not )?`([^`]*)`(?: \(switch case\)| \(\?:\)| \(early exit above\))? at `(\S+):(\d+)`",
                 body)]
