@@ -146,8 +146,9 @@ kw_status kw_index_build_map(kw_index *ix, const char *name, kw_err *err) {
     return KW_OK;
 }
 
-static kw_status kw_index_parse_mode(kw_index *ix, const char *name, const char *text, size_t len,
+static kw_status kw_index_parse_mode(void *obj, const char *name, const char *text, size_t len,
                                      bool fast, bool *used_fast, kw_err *err) {
+    kw_index *ix = obj;
     kw_index_init(ix);
     kw_yp p;
     kw_status st = kw_yp_begin_mode(&p, name, text, len, &ix->arena, fast, err);
@@ -192,11 +193,7 @@ static kw_status kw_index_parse_mode(kw_index *ix, const char *name, const char 
 
 kw_status kw_index_parse(kw_index *ix, const char *name, const char *text, size_t len,
                          kw_err *err) {
-    bool used_fast;
-    kw_status st = kw_index_parse_mode(ix, name, text, len, true, &used_fast, err);
-    if (st != KW_OK && used_fast) /* the error, as libyaml's reading reports it */
-        st = kw_index_parse_mode(ix, name, text, len, false, &used_fast, err);
-    return st;
+    return kw_yp_read(kw_index_parse_mode, ix, name, text, len, err);
 }
 
 kw_status kw_index_read_file(kw_index *ix, const char *path, kw_err *err) {

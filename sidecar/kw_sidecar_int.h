@@ -168,6 +168,13 @@ kw_status kw_yp_begin(kw_yp *p, const char *name, const char *text, size_t len, 
  * must be read again without it, so that messages are libyaml's. */
 kw_status kw_yp_begin_mode(kw_yp *p, const char *name, const char *text, size_t len, kw_arena *a,
                            bool fast, kw_err *err);
+/* Read a document into obj with read(): first with the fast reader, and
+ * again without it when that reading fails. read() sets *used_fast to p->fast
+ * of its kw_yp_begin_mode. */
+typedef kw_status (*kw_yp_reader)(void *obj, const char *name, const char *text, size_t len,
+                                  bool fast, bool *used_fast, kw_err *err);
+kw_status kw_yp_read(kw_yp_reader read, void *obj, const char *name, const char *text, size_t len,
+                     kw_err *err);
 /* Finish: the top-level mapping ended; check the "..." end marker and that a
  * single document was given. */
 kw_status kw_yp_end(kw_yp *p);

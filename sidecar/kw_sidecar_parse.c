@@ -716,8 +716,9 @@ void kw_yp_free(kw_yp *p) {
 
 /* One reading, with the fast reader when fast is set; *used_fast tells
  * whether it was used. */
-static kw_status kw_sidecar_parse_mode(kw_sidecar *sc, const char *name, const char *text,
-                                       size_t len, bool fast, bool *used_fast, kw_err *err) {
+static kw_status kw_sidecar_parse_mode(void *obj, const char *name, const char *text, size_t len,
+                                       bool fast, bool *used_fast, kw_err *err) {
+    kw_sidecar *sc = obj;
     kw_sidecar_init(sc);
     kw_yp p;
     kw_status st = kw_yp_begin_mode(&p, name, text, len, &sc->arena, fast, err);
@@ -758,10 +759,15 @@ static kw_status kw_sidecar_parse_mode(kw_sidecar *sc, const char *name, const c
 
 kw_status kw_sidecar_parse(kw_sidecar *sc, const char *name, const char *text, size_t len,
                            kw_err *err) {
+    return kw_yp_read(kw_sidecar_parse_mode, sc, name, text, len, err);
+}
+
+kw_status kw_yp_read(kw_yp_reader read, void *obj, const char *name, const char *text, size_t len,
+                     kw_err *err) {
     bool used_fast;
-    kw_status st = kw_sidecar_parse_mode(sc, name, text, len, true, &used_fast, err);
+    kw_status st = read(obj, name, text, len, true, &used_fast, err);
     if (st != KW_OK && used_fast) /* the error, as libyaml's reading reports it */
-        st = kw_sidecar_parse_mode(sc, name, text, len, false, &used_fast, err);
+        st = read(obj, name, text, len, false, &used_fast, err);
     return st;
 }
 

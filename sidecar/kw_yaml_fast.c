@@ -469,79 +469,57 @@ static bool kw_yf_flow_scalar(kw_yf *y) {
     return kw_yf_plain(y, true);
 }
 
-static bool kw_yf_flow_map(kw_yf *y) {
-    if (!kw_yf_event_add(y, YAML_MAPPING_START_EVENT, YAML_FLOW_MAPPING_STYLE))
+/* One entry of a flow mapping: a scalar key, ": ", then the value (empty
+ * before ',' or '}': null). */
+static bool kw_yf_flow_pair(kw_yf *y) {
+    if (!kw_yf_flow_scalar(y))
+        return false;
+    if (y->p + 1 >= y->end || y->p[0] != ':' || y->p[1] != ' ')
+        return false;
+    y->p += 2;
+    kw_yf_spaces(y);
+    if (y->p < y->end && (*y->p == ',' || *y->p == '}'))
+        return kw_yf_scalar(y, YAML_PLAIN_SCALAR_STYLE, "", 0);
+    return kw_yf_flow_node(y);
+}
+
+/* A flow mapping ({k: v, ...}) or sequence ([a, ...]) on one line; p is at
+ * its opening bracket. In a sequence, "a: b" (a single-pair mapping) is left
+ * to libyaml: the ':' is neither ',' nor ']'. */
+static bool kw_yf_flow_collection(kw_yf *y, bool map) {
+    char close = map ? '}' : ']';
+    if (!kw_yf_event_add(y, map ? YAML_MAPPING_START_EVENT : YAML_SEQUENCE_START_EVENT,
+                         map ? (int)YAML_FLOW_MAPPING_STYLE : (int)YAML_FLOW_SEQUENCE_STYLE))
         return false;
     y->p++;
     kw_yf_spaces(y);
-    if (y->p < y->end && *y->p == '}') {
-        y->p++;
-        return kw_yf_event_add(y, YAML_MAPPING_END_EVENT, 0);
-    }
-    for (;;) {
-        if (!kw_yf_flow_scalar(y))
+    bool first = true;
+    for (;; first = false) {
+        if (first && y->p < y->end && *y->p == close)
+            break; /* empty */
+        if (!(map ? kw_yf_flow_pair(y) : kw_yf_flow_node(y)))
             return false;
-        /* ": " then the value; an empty value before ',' or '}' is null */
-        if (y->p + 1 >= y->end || y->p[0] != ':' || y->p[1] != ' ')
-            return false;
-        y->p += 2;
-        kw_yf_spaces(y);
-        if (y->p < y->end && (*y->p == ',' || *y->p == '}')) {
-            if (!kw_yf_scalar(y, YAML_PLAIN_SCALAR_STYLE, "", 0))
-                return false;
-        } else if (!kw_yf_flow_node(y)) {
-            return false;
-        }
         kw_yf_spaces(y);
         if (y->p == y->end)
             return false;
-        if (*y->p == '}') {
-            y->p++;
-            return kw_yf_event_add(y, YAML_MAPPING_END_EVENT, 0);
-        }
+        if (*y->p == close)
+            break;
         if (*y->p != ',')
             return false;
         y->p++;
         kw_yf_spaces(y);
-        if (y->p < y->end && *y->p == '}')
+        if (y->p < y->end && *y->p == close)
             return false; /* a trailing comma */
     }
-}
-
-static bool kw_yf_flow_seq(kw_yf *y) {
-    if (!kw_yf_event_add(y, YAML_SEQUENCE_START_EVENT, YAML_FLOW_SEQUENCE_STYLE))
-        return false;
     y->p++;
-    kw_yf_spaces(y);
-    if (y->p < y->end && *y->p == ']') {
-        y->p++;
-        return kw_yf_event_add(y, YAML_SEQUENCE_END_EVENT, 0);
-    }
-    for (;;) {
-        if (!kw_yf_flow_node(y))
-            return false;
-        kw_yf_spaces(y);
-        if (y->p == y->end)
-            return false;
-        if (*y->p == ']') {
-            y->p++;
-            return kw_yf_event_add(y, YAML_SEQUENCE_END_EVENT, 0);
-        }
-        if (*y->p != ',') /* a ':' here would make a single-pair mapping */
-            return false;
-        y->p++;
-        kw_yf_spaces(y);
-        if (y->p < y->end && *y->p == ']')
-            return false;
-    }
+    return kw_yf_event_add(y, map ? YAML_MAPPING_END_EVENT : YAML_SEQUENCE_END_EVENT, 0);
 }
 
 static bool kw_yf_flow_node(kw_yf *y) {
     if (y->p == y->end || ++y->depth > KW_YF_MAXDEPTH)
         return false;
-    bool ok = *y->p == '{'   ? kw_yf_flow_map(y)
-              : *y->p == '[' ? kw_yf_flow_seq(y)
-                             : kw_yf_flow_scalar(y);
+    bool ok = *y->p == '{' || *y->p == '[' ? kw_yf_flow_collection(y, *y->p == '{')
+                                           : kw_yf_flow_scalar(y);
     y->depth--;
     return ok;
 }
