@@ -52,7 +52,8 @@ def listing(d):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--plugin", required=True, help="libkwalk.so of this build")
-    ap.add_argument("--built-major", type=int, required=True, help="LLVM_VERSION_MAJOR of the build")
+    ap.add_argument("--built-major", type=int, required=True,
+                    help="LLVM_VERSION_MAJOR of the build")
     ap.add_argument("--clangxx", required=True, help="the build's clang++")
     ap.add_argument("--other-clangxx", required=True, help="a clang++ of another major")
     ap.add_argument("--arch", required=True, help="an arch both clangs know")

@@ -64,16 +64,18 @@ def main():
     mid = hdr + (len(z3) - hdr) // 2
     n = struct.calcsize(size_fmt)
     big = (1 << 50) if zv == 3 else 0xFFFFFFF0
-    wr("ccob%d_bad_zstd" % zv, z3[:mid] + bytes(b ^ 0x5A for b in z3[mid : mid + 64]) + z3[mid + 64 :])
+    flip = lambda d, a, b, x: d[:a] + bytes(c ^ x for c in d[a:b]) + d[b:]  # noqa: E731
+    put = lambda d, a, v: d[:a] + struct.pack(size_fmt, v) + d[a + n :]  # noqa: E731
+    wr("ccob%d_bad_zstd" % zv, flip(z3, mid, mid + 64, 0x5A))
     wr("ccob%d_zstd_magic_broken" % zv, z3[:hdr] + b"\0\0\0\0" + z3[hdr + 4 :])
     wr("ccob%d_truncated" % zv, z3[: len(z3) // 2])
     wr("ccob%d_header_only" % zv, z3[: hdr - 12])
-    wr("ccob%d_huge_uncompressed" % zv, z3[:size_at] + struct.pack(size_fmt, big) + z3[size_at + n :])
-    wr("ccob%d_wrong_uncompressed" % zv, z3[:size_at] + struct.pack(size_fmt, 1000) + z3[size_at + n :])
+    wr("ccob%d_huge_uncompressed" % zv, put(z3, size_at, big))
+    wr("ccob%d_wrong_uncompressed" % zv, put(z3, size_at, 1000))
     wr("ccob2_total_too_big", z2[:8] + struct.pack("<I", len(z2) + 100) + z2[12:])
     wr("ccob_unknown_version", z3[:4] + struct.pack("<H", 9) + z3[6:])
     wr("ccob_unknown_method", z3[:6] + struct.pack("<H", 7) + z3[8:])
-    wr("ccob%d_zlib_corrupt" % zv, zl[: hdr + 8] + bytes(b ^ 0xFF for b in zl[hdr + 8 : hdr + 48]) + zl[hdr + 48 :])
+    wr("ccob%d_zlib_corrupt" % zv, flip(zl, hdr + 8, hdr + 48, 0xFF))
     # a CCOB whose payload is not a bundle
     import zlib
     payload = zlib.compress(b"not a bundle" * 10)
