@@ -9,14 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <llvm-c/Disassembler.h>
-#include <llvm-c/Target.h>
-
 #include "kw_co_internal.h"
+#include "kw_co_llvm.h"
 
 enum { DIS_MAX_ARCHS = 16 };
 
 typedef struct dis_cache {
+    const kw_co_llvm *llvm;
     size_t n;
     struct {
         char arch[32];
@@ -29,7 +28,7 @@ void kw_co_disasm_release(kw_co_set *set) {
     if (!c)
         return;
     for (size_t i = 0; i < c->n; i++)
-        LLVMDisasmDispose(c->v[i].dc);
+        c->llvm->dispose(c->v[i].dc);
     free(c);
     set->priv = NULL;
 }
@@ -37,11 +36,15 @@ void kw_co_disasm_release(kw_co_set *set) {
 static LLVMDisasmContextRef get_context(kw_co_set *set, const char *arch, kw_err *err) {
     dis_cache *c = set->priv;
     if (!c) {
+        const kw_co_llvm *llvm = kw_co_llvm_get(err);
+        if (!llvm)
+            return NULL;
         c = calloc(1, sizeof *c);
         if (!c) {
             kw_fail(err, "out of memory");
             return NULL;
         }
+        c->llvm = llvm;
         set->priv = c;
     }
     for (size_t i = 0; i < c->n; i++)
@@ -52,16 +55,12 @@ static LLVMDisasmContextRef get_context(kw_co_set *set, const char *arch, kw_err
         return NULL;
     }
     if (c->n == DIS_MAX_ARCHS) { /* many processors in one input: recycle the oldest */
-        LLVMDisasmDispose(c->v[0].dc);
+        c->llvm->dispose(c->v[0].dc);
         memmove(&c->v[0], &c->v[1], sizeof c->v[0] * (DIS_MAX_ARCHS - 1));
         c->n--;
     }
-    /* Registration is idempotent; the plugin may already have done it. */
-    LLVMInitializeAMDGPUTargetInfo();
-    LLVMInitializeAMDGPUTargetMC();
-    LLVMInitializeAMDGPUDisassembler();
     LLVMDisasmContextRef dc =
-        LLVMCreateDisasmCPUFeatures("amdgcn-amd-amdhsa", arch, "", NULL, 0, NULL, NULL);
+        c->llvm->create("amdgcn-amd-amdhsa", arch, "", NULL, 0, NULL, NULL);
     if (!dc) {
         kw_fail(err, "LLVM could not create an AMDGPU disassembler for %s", arch);
         return NULL;
@@ -250,6 +249,8 @@ kw_status kw_co_disassemble(kw_co_set *set, const kw_co_object *obj, const kw_co
     LLVMDisasmContextRef dc = get_context(set, obj->arch, err);
     if (!dc)
         return KW_ERR;
+    size_t (*disasm)(LLVMDisasmContextRef, uint8_t *, uint64_t, uint64_t, char *, size_t) =
+        ((dis_cache *)set->priv)->llvm->disasm;
     kw_arena *a = &l->arena;
     size_t size = (size_t)k->code_size;
     /* LLVM 22 crashes when an instruction's literal constant runs past the
@@ -272,8 +273,8 @@ kw_status kw_co_disassemble(kw_co_set *set, const kw_co_object *obj, const kw_co
         }
         size_t n = 0;
         if (!llvm_would_crash(obj->arch, code + off, size - off))
-            n = LLVMDisasmInstruction(dc, (uint8_t *)code + off, size - off + PAD,
-                                      k->code_addr + off, buf, sizeof buf);
+            n = disasm(dc, (uint8_t *)code + off, size - off + PAD, k->code_addr + off, buf,
+                       sizeof buf);
         if (n > size - off)
             n = 0;
         const char *text = buf;

@@ -38,6 +38,10 @@ static kw_demangle_fn kw_demangler(void) {
     if (!looked) {
         looked = 1;
         void *sym = dlsym(RTLD_DEFAULT, "__cxa_demangle");
+        if (!sym) { /* kwalk links no C++ runtime: the system's, when there is one */
+            void *h = dlopen("libstdc++.so.6", RTLD_NOW | RTLD_LOCAL);
+            sym = h ? dlsym(h, "__cxa_demangle") : NULL;
+        }
         memcpy(&fn, &sym, sizeof fn); /* object pointer to function pointer (POSIX) */
     }
     return fn;

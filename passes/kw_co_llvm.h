@@ -1,0 +1,28 @@
+/* kw_co_llvm.h: LLVM's C disassembler API, looked up at run time instead of
+ * linked. Inside clang (the plugin) the functions are the host's own; in the
+ * kwalk command libLLVM is opened on first use, so the commands that never
+ * disassemble (index, list, render, map, trace) neither load it nor pay its
+ * start-up (about 20 ms of relocations and static constructors), and a
+ * missing libLLVM costs only the ISA. */
+#ifndef KW_CO_LLVM_H
+#define KW_CO_LLVM_H
+
+#include <llvm-c/Disassembler.h>
+
+#include "kw_err.h"
+
+typedef struct kw_co_llvm {
+    LLVMDisasmContextRef (*create)(const char *triple, const char *cpu, const char *features,
+                                   void *info, int tag_type, LLVMOpInfoCallback get_op_info,
+                                   LLVMSymbolLookupCallback symbol_lookup);
+    size_t (*disasm)(LLVMDisasmContextRef dc, uint8_t *bytes, uint64_t size, uint64_t pc,
+                     char *out, size_t out_size);
+    void (*dispose)(LLVMDisasmContextRef dc);
+} kw_co_llvm;
+
+/* The API with the AMDGPU target registered, or NULL with err filled
+ * ("cannot load LLVM's disassembler (...): ..."). Thread-safe; looked up
+ * once per process. */
+const kw_co_llvm *kw_co_llvm_get(kw_err *err);
+
+#endif
