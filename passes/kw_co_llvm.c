@@ -21,6 +21,7 @@
 static pthread_once_t kw_llvm_once = PTHREAD_ONCE_INIT;
 static kw_co_llvm kw_llvm_api;
 static bool kw_llvm_ok;
+static bool kw_llvm_process_only;
 static char kw_llvm_why[512];
 
 static bool kw_llvm_resolve(void *handle) {
@@ -44,9 +45,19 @@ static bool kw_llvm_resolve(void *handle) {
     return true;
 }
 
+void kw_co_llvm_process_only(void) {
+    kw_llvm_process_only = true;
+}
+
 static void kw_llvm_load(void) {
     if (kw_llvm_resolve(RTLD_DEFAULT)) {
         kw_llvm_ok = true;
+        return;
+    }
+    if (kw_llvm_process_only) {
+        snprintf(kw_llvm_why, sizeof kw_llvm_why,
+                 "cannot find LLVM's AMDGPU disassembler in this clang (its LLVM symbols are "
+                 "not exported)");
         return;
     }
     const char *tried[] = {KWALK_LIBLLVM, KWALK_LIBLLVM_SONAME};

@@ -20,6 +20,10 @@ typedef struct kw_co_llvm {
     void (*dispose)(LLVMDisasmContextRef dc);
 } kw_co_llvm;
 
+/* Look only in the process, never open a libLLVM: for the plugin, where a
+ * second LLVM next to clang's own must not be loaded. Call before any use. */
+void kw_co_llvm_process_only(void);
+
 /* The API with the AMDGPU target registered, or NULL with err filled
  * ("cannot load LLVM's disassembler (...): ..."). Thread-safe; looked up
  * once per process. */

@@ -11,6 +11,7 @@
 #include "kw_output.h"
 
 extern "C" {
+#include "kw_co_llvm.h"
 #include "kw_co_sidecar.h"
 #include "kw_fs.h"
 #include "kw_ir_facts.h"
@@ -215,6 +216,7 @@ kw_status runHost(ASTContext &Ctx, JobState &S, kw_err *Err) {
     // A code object that cannot be read costs its ISA facts, not the sidecar.
     kw_err IsaErr;
     kw_status IsaSt = KW_OK;
+    kw_co_llvm_process_only(); // clang's own LLVM, never a second one
     if (St == KW_OK && !S.GpuBinary.empty())
         IsaSt = kw_co_sidecar_fill(&Doc, S.GpuBinary.c_str(), KW_CO_SC_LISTING, &IsaErr);
     if (St == KW_OK)
