@@ -25,7 +25,7 @@ function(kw_hip_object out_var)
   if(NOT A_NO_PLUGIN)
     set(plugin_flags "-fplugin=$<TARGET_FILE:kwalk_plugin>")
     list(APPEND outputs "${obj}.kwalk.yaml")
-    list(APPEND deps kwalk_plugin)
+    list(APPEND deps kwalk_plugin kwalk_clang_plugin) # the loader and the plugin it loads
   endif()
   add_custom_command(
     OUTPUT ${outputs}

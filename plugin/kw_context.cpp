@@ -61,6 +61,32 @@ const char *CaptureContext::printedName(const NamedDecl *D) {
     return str(OS.str());
 }
 
+std::string CaptureContext::rangeString(SourceRange Range) {
+    SourceManager &SM = sm();
+    CharSourceRange R = CharSourceRange::getTokenRange(Range);
+    CharSourceRange FR = Lexer::makeFileCharRange(R, SM, Ctx.getLangOpts());
+    if (!FR.isValid())
+        return std::string();
+    bool Invalid = false;
+    StringRef T = Lexer::getSourceText(FR, SM, Ctx.getLangOpts(), &Invalid);
+    if (Invalid)
+        return std::string();
+    // Fold line breaks and runs of blanks: one line.
+    std::string Out;
+    bool Space = false;
+    for (char C : T) {
+        if (C == '\n' || C == '\r' || C == '\t' || C == ' ') {
+            Space = true;
+            continue;
+        }
+        if (Space && !Out.empty())
+            Out += ' ';
+        Space = false;
+        Out += C;
+    }
+    return Out;
+}
+
 std::string CaptureContext::exprString(const Expr *E) {
     if (!E)
         return std::string();
@@ -74,28 +100,9 @@ std::string CaptureContext::exprString(const Expr *E) {
             break;
         E = P->getSubExpr();
     }
-    CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
-    CharSourceRange FR = Lexer::makeFileCharRange(R, SM, Ctx.getLangOpts());
-    if (FR.isValid()) {
-        bool Invalid = false;
-        StringRef T = Lexer::getSourceText(FR, SM, Ctx.getLangOpts(), &Invalid);
-        if (!Invalid && !T.empty()) {
-            // Fold line breaks and runs of blanks: one expression, one line.
-            std::string Out;
-            bool Space = false;
-            for (char C : T) {
-                if (C == '\n' || C == '\r' || C == '\t' || C == ' ') {
-                    Space = true;
-                    continue;
-                }
-                if (Space && !Out.empty())
-                    Out += ' ';
-                Space = false;
-                Out += C;
-            }
-            return Out;
-        }
-    }
+    std::string Text = rangeString(E->getSourceRange());
+    if (!Text.empty())
+        return Text;
     std::string S;
     llvm::raw_string_ostream OS(S);
     E->printPretty(OS, nullptr, Policy);

@@ -40,6 +40,9 @@ class CaptureContext {
     // The source text of E when it lies in one file region, else E pretty-printed.
     const char *exprText(const clang::Expr *E);
     std::string exprString(const clang::Expr *E);
+    // The source text of R (a token range) when it lies in one file region,
+    // blanks and line breaks folded; empty otherwise.
+    std::string rangeString(clang::SourceRange R);
     std::string typeString(clang::QualType T);
     // True for locations in system headers (HIP runtime, libc++, pybind11).
     bool inSystemHeader(clang::SourceLocation L);

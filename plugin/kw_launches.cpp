@@ -145,11 +145,96 @@ bool evalDim3(CaptureContext &C, const Expr *E, const FunctionDecl *Enclosing, l
     return false;
 }
 
-void configItem(CaptureContext &C, kw_config_item &Item, const Expr *E, int Dims,
-                const FunctionDecl *Enclosing) {
+// The variable an operand is, seen through implicit casts, copies and
+// temporaries; null when the operand is not a variable.
+const VarDecl *operandVar(const Expr *E) {
+    for (int Steps = 0; E && Steps < 16; Steps++) {
+        E = E->IgnoreParens();
+        if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E)) {
+            // an int operand made a dim3: the converting constructor's argument
+            const auto *CC = dyn_cast<CXXConstructExpr>(ICE->getSubExpr()->IgnoreParens());
+            if (ICE->getCastKind() == CK_ConstructorConversion && CC && CC->getNumArgs() >= 1)
+                E = CC->getArg(0);
+            else
+                E = ICE->getSubExpr();
+        } else if (const auto *EWC = dyn_cast<ExprWithCleanups>(E)) {
+            E = EWC->getSubExpr();
+        } else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E)) {
+            E = MT->getSubExpr();
+        } else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E)) {
+            E = BT->getSubExpr();
+        } else if (const auto *CC = dyn_cast<CXXConstructExpr>(E)) {
+            // a copy; not a construction the user wrote (dim3(x, y))
+            const CXXConstructorDecl *Ctor = CC->getConstructor();
+            if (!Ctor || !Ctor->isCopyOrMoveConstructor() || CC->getNumArgs() < 1)
+                return nullptr;
+            E = CC->getArg(0);
+        } else {
+            const auto *DRE = dyn_cast<DeclRefExpr>(E);
+            return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+        }
+    }
+    return nullptr;
+}
+
+// A variable's initializer as one expression: "dim3(x, y)" for a direct or
+// list initialization of a class, else the initializer as written.
+std::string initString(CaptureContext &C, const VarDecl *VD) {
+    const Expr *Init = VD->getInit();
+    if (!Init)
+        return std::string();
+    const Expr *I = Init->IgnoreImplicit();
+    if (const auto *CC = dyn_cast<CXXConstructExpr>(I);
+        CC && !isa<CXXTemporaryObjectExpr>(CC) && VD->getInitStyle() != VarDecl::CInit) {
+        SourceRange PR = CC->getParenOrBraceRange();
+        if (PR.isInvalid())
+            return std::string();
+        std::string Inner = C.rangeString(PR); // "(x, y)" or "{x, y}"
+        if (Inner.size() < 2)
+            return std::string();
+        std::string Type = C.typeString(VD->getType().getUnqualifiedType());
+        return Type + "(" + Inner.substr(1, Inner.size() - 2) + ")";
+    }
+    return C.exprString(Init);
+}
+
+// The declaration of the variable an operand names, if it is one.
+void operandDecl(CaptureContext &C, kw_launch &L, const char *Operand, const Expr *E,
+                 const FunctionDecl *Enclosing) {
+    const VarDecl *VD = E && !isa<CXXDefaultArgExpr>(E) ? operandVar(E) : nullptr;
+    if (!VD)
+        return;
+    kw_operand_decl *D = KW_PUSH(C.arena(), L.operand_decls);
+    if (!D)
+        return;
+    D->operand = Operand;
+    D->name = C.str(VD->getName());
+    D->kind = isa<ParmVarDecl>(VD) ? "parameter" : VD->hasLocalStorage() ? "local" : "global";
+    std::string Text = C.rangeString(VD->getSourceRange());
+    D->text = Text.empty() ? nullptr : C.str(Text);
+    std::string Init = initString(C, VD);
+    D->init = Init.empty() ? nullptr : C.str(Init);
+    D->location = C.loc(VD->getLocation());
+    if (!VD->hasLocalStorage()) {
+        D->modified = !VD->getType().isConstQualified();
+        return;
+    }
+    const FunctionDecl *Def = nullptr;
+    if (Enclosing && Enclosing->hasBody(Def)) {
+        ModificationFinder F(C.ast(), VD);
+        F.TraverseStmt(Def->getBody());
+        D->modified = F.Modified;
+    } else {
+        D->modified = true; /* not seen: not known to stay */
+    }
+}
+
+void configItem(CaptureContext &C, kw_launch &L, const char *Operand, kw_config_item &Item,
+                const Expr *E, int Dims, const FunctionDecl *Enclosing) {
     Item.dims = Dims;
     if (!E)
         return;
+    operandDecl(C, L, Operand, E, Enclosing);
     bool Defaulted = isa<CXXDefaultArgExpr>(E);
     if (!Defaulted)
         Item.expr = C.exprText(E);
@@ -334,10 +419,11 @@ void recordLaunch(CaptureContext &C, const PendingLaunch &P, const HostCallGraph
         placeLaunch(C, *L, Cfg ? Cfg->getBeginLoc() : KC->getBeginLoc());
         if (Cfg) {
             unsigned N = Cfg->getNumArgs();
-            configItem(C, L->grid, N > 0 ? Cfg->getArg(0) : nullptr, 3, Enclosing);
-            configItem(C, L->block, N > 1 ? Cfg->getArg(1) : nullptr, 3, Enclosing);
-            configItem(C, L->shared_mem, N > 2 ? Cfg->getArg(2) : nullptr, 1, Enclosing);
-            configItem(C, L->stream, N > 3 ? Cfg->getArg(3) : nullptr, 0, Enclosing);
+            configItem(C, *L, "grid", L->grid, N > 0 ? Cfg->getArg(0) : nullptr, 3, Enclosing);
+            configItem(C, *L, "block", L->block, N > 1 ? Cfg->getArg(1) : nullptr, 3, Enclosing);
+            configItem(C, *L, "shared_mem", L->shared_mem, N > 2 ? Cfg->getArg(2) : nullptr, 1,
+                       Enclosing);
+            configItem(C, *L, "stream", L->stream, N > 3 ? Cfg->getArg(3) : nullptr, 0, Enclosing);
         }
         std::vector<const Expr *> Args(KC->arg_begin(), KC->arg_end());
         kernelArgs(C, *L, Kernel, Args);
@@ -346,10 +432,10 @@ void recordLaunch(CaptureContext &C, const PendingLaunch &P, const HostCallGraph
         Kernel = kernelIn(CE->getArg(0));
         L->kind = "hipLaunchKernel";
         placeLaunch(C, *L, CE->getBeginLoc());
-        configItem(C, L->grid, CE->getArg(1), 3, Enclosing);
-        configItem(C, L->block, CE->getArg(2), 3, Enclosing);
-        configItem(C, L->shared_mem, CE->getArg(4), 1, Enclosing);
-        configItem(C, L->stream, CE->getArg(5), 0, Enclosing);
+        configItem(C, *L, "grid", L->grid, CE->getArg(1), 3, Enclosing);
+        configItem(C, *L, "block", L->block, CE->getArg(2), 3, Enclosing);
+        configItem(C, *L, "shared_mem", L->shared_mem, CE->getArg(4), 1, Enclosing);
+        configItem(C, *L, "stream", L->stream, CE->getArg(5), 0, Enclosing);
         kernelArgs(C, *L, Kernel, argsArray(CE->getArg(3)));
     }
     if (Kernel) {

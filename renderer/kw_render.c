@@ -194,12 +194,21 @@ const char *kw_r_short(kw_render *r, const char *printed) {
     return s ? s : printed;
 }
 
-bool kw_r_config_value(kw_render *r, const kw_mlaunch *ml, const kw_config_item *c,
-                       kw_value *v, const char **why, const char **decl, int *decl_line) {
-    const kw_launch *l = ml->l;
+const kw_operand_decl *kw_r_operand_decl(const kw_launch *l, const kw_config_item *c) {
+    const char *op = c == &l->grid         ? "grid"
+                     : c == &l->block      ? "block"
+                     : c == &l->shared_mem ? "shared_mem"
+                     : c == &l->stream     ? "stream"
+                                           : NULL;
+    for (size_t i = 0; op && i < l->operand_decls.n; i++)
+        if (l->operand_decls.v[i].operand && !strcmp(l->operand_decls.v[i].operand, op))
+            return &l->operand_decls.v[i];
+    return NULL;
+}
+
+bool kw_r_config_value(kw_render *r, const kw_mlaunch *ml, const kw_config_item *c, kw_value *v,
+                       const char **why) {
     memset(v, 0, sizeof(*v));
-    if (decl)
-        *decl = NULL;
     if (c->has_value) {
         v->dims = c->dims;
         v->is_int = true;
@@ -212,20 +221,33 @@ bool kw_r_config_value(kw_render *r, const kw_mlaunch *ml, const kw_config_item 
         return false;
     }
     const char *expr = c->expr;
-    bool simple = true;
-    for (const char *p = expr; *p && simple; p++)
-        simple = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-                 (*p >= '0' && *p <= '9') || *p == '_';
-    if (simple && l->location.file && !kw_shape_lookup(&r->shape, expr, strlen(expr))) {
-        const kw_src_file *f = kw_src_get(r->srcs, l->location.file);
-        const char *d, *init;
-        int dl;
-        if (kw_src_find_decl(f, l->location.line, expr, &r->scratch, &dl, &d, &init)) {
-            expr = init;
-            if (decl) {
-                *decl = d;
-                *decl_line = dl;
-            }
+    const kw_operand_decl *d = kw_r_operand_decl(ml->l, c);
+    bool bound = d && d->name && kw_shape_lookup(&r->shape, d->name, strlen(d->name));
+    if (d && !bound) {
+        /* a variable: its initializer is its value only for a local nothing changes */
+        const char *name = d->name ? d->name : expr;
+        char *s = NULL;
+        if (d->kind && !strcmp(d->kind, "parameter"))
+            s = kw_arena_printf(&r->scratch,
+                                "a parameter: its value comes from the caller; give "
+                                "--shape %s=...",
+                                name);
+        else if (d->modified)
+            s = kw_arena_printf(&r->scratch,
+                                "`%s` is changed after its declaration; give --shape "
+                                "%s=... (its value at the launch)",
+                                name, name);
+        else if (!d->init)
+            s = kw_arena_printf(&r->scratch, "`%s` has no initializer; give --shape %s=...", name,
+                                name);
+        else if (d->kind && !strcmp(d->kind, "local"))
+            expr = d->init;
+        else
+            s = kw_arena_printf(&r->scratch, "a %s variable; give --shape %s=...",
+                                d->kind ? d->kind : "non-local", name);
+        if (s) {
+            *why = s;
+            return false;
         }
     }
     if (!r->o->shape) {

@@ -115,12 +115,16 @@ const char *kw_r_name(kw_render *r, const char *printed);
 /* A short form of a printed name for prose: the whole name when short,
  * else "name<...>". */
 const char *kw_r_short(kw_render *r, const char *printed);
+/* The declaration the plugin recorded for a launch operand that is a
+ * variable (c is one of l's grid, block, shared_mem, stream), or NULL. */
+const kw_operand_decl *kw_r_operand_decl(const kw_launch *l, const kw_config_item *c);
 /* The value of a launch's grid/block operand: its constant, else its
- * expression (or the initializer of the local it names, found above the
- * launch) evaluated for --shape. false with *why when not known. *decl,
- * *decl_line: that local's declaration when one was used (may be NULL). */
-bool kw_r_config_value(kw_render *r, const kw_mlaunch *ml, const kw_config_item *c,
-                       kw_value *v, const char **why, const char **decl, int *decl_line);
+ * expression evaluated for --shape; when the expression is a local variable
+ * that nothing changes after its declaration (the sidecar's operand_decls),
+ * its initializer instead (unless --shape binds the name). false with *why
+ * when not known. */
+bool kw_r_config_value(kw_render *r, const kw_mlaunch *ml, const kw_config_item *c, kw_value *v,
+                       const char **why);
 /* "a, b and c" of the arch names shown */
 const char *kw_r_arch_list(kw_render *r);
 /* A byte count with a unit for prose ("72.4 MB"; "512 B"). */

@@ -288,14 +288,20 @@ static void kw_host_config_row(kw_render *r, const kw_mlaunch *ml, const char *w
     }
     kw_buf_puts(o, " | ");
     kw_value v;
-    const char *why = NULL, *decl = NULL;
-    int dl = 0;
-    bool ok = c->dims == 3 && kw_r_config_value(r, ml, c, &v, &why, &decl, &dl);
-    if (decl) {
-        kw_md_code(o, decl, true);
-        kw_buf_puts(o, " at ");
-        kw_r_loc(r, ml->l->location.file, dl);
-        kw_r_ref(r, ml->l->location.file, dl, "launch", decl);
+    const char *why = NULL;
+    bool ok = c->dims == 3 && kw_r_config_value(r, ml, c, &v, &why);
+    const kw_operand_decl *d = kw_r_operand_decl(ml->l, c);
+    if (d && d->text) {
+        kw_md_code(o, d->text, true);
+        if (d->location.file) {
+            kw_buf_puts(o, " at ");
+            kw_r_kloc(r, &d->location);
+            kw_r_ref(r, d->location.file, d->location.line, "launch", d->text);
+        }
+        if (d->kind && strcmp(d->kind, "local"))
+            kw_buf_printf(o, " (a %s)", d->kind);
+        if (d->modified)
+            kw_buf_puts(o, " (changed after it)");
     } else {
         kw_buf_puts(o, "-");
     }

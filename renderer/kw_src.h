@@ -64,13 +64,4 @@ bool kw_src_def_range(const kw_src_file *f, int name_line, int col, kw_src_def *
 size_t kw_src_uses(const kw_src_file *f, int from, int from_col, int to, const char *id, int *out,
                    size_t max);
 
-/* A local variable's declaration above a use: the nearest line at or above
- * `line` (not above the enclosing function's first line, taken as the first
- * line starting in column 1) declaring `name` with an integer or dim3 type
- * and an initializer: `dim3 grid(a.num_rows);`, `const int n = a.n * 2;`.
- * *decl is the declaration text, *init the value as an expression
- * ("dim3(a.num_rows)", "a.n * 2"), both in arena. */
-bool kw_src_find_decl(const kw_src_file *f, int line, const char *name, kw_arena *arena,
-                      int *decl_line, const char **decl, const char **init);
-
 #endif

@@ -20,13 +20,15 @@ What each kind must be described by in the expected file:
   SITE     a launch's "site" (the real <<<>>> inside a kernel library)
   FUNCTOR  an instantiation's "functor": {"at": <id>} (operator() of the
            user-level kernel type a trampoline kernel runs)
+  DECL     the declaration of a variable a launch operand names (used by
+           tests/render/src, not by the corpus's expected file)
 """
 import json
 import os
 import re
 import sys
 
-KINDS = ("KERNEL", "LAUNCH", "GUARD", "ENTRY", "CALL", "ASM", "PYOP", "SITE", "FUNCTOR")
+KINDS = ("KERNEL", "LAUNCH", "GUARD", "ENTRY", "CALL", "ASM", "PYOP", "SITE", "FUNCTOR", "DECL")
 MARK = re.compile(r"KW:(%s)\s+([A-Za-z0-9_.\-]+)" % "|".join(KINDS))
 COMMENT = re.compile(r"(//|#)\s*KW:")
 EXTS = (".hip", ".cu", ".cpp", ".cc", ".h", ".hpp", ".py")

@@ -159,6 +159,17 @@ static const kw_field kw_f_config[] = {
 };
 static KW_TYPE(kw_t_config, "launch configuration", kw_launch, false, kw_f_config);
 
+static const kw_field kw_f_operand_decl[] = {
+    {"operand", KW_F_STR, offsetof(kw_operand_decl, operand), NULL, 0},
+    {"name", KW_F_STR, offsetof(kw_operand_decl, name), NULL, 0},
+    {"kind", KW_F_STR, offsetof(kw_operand_decl, kind), NULL, 0},
+    {"text", KW_F_STR, offsetof(kw_operand_decl, text), NULL, 0},
+    {"init", KW_F_STR, offsetof(kw_operand_decl, init), NULL, 0},
+    {"modified", KW_F_BOOL, offsetof(kw_operand_decl, modified), NULL, 0},
+    {"location", KW_F_LOC, offsetof(kw_operand_decl, location), NULL, 0},
+};
+static KW_TYPE(kw_t_operand_decl, "operand declaration", kw_operand_decl, false, kw_f_operand_decl);
+
 static const kw_field kw_f_launch_arg[] = {
     {"param", KW_F_STR, offsetof(kw_launch_arg, param), NULL, 0},
     {"expr", KW_F_STR, offsetof(kw_launch_arg, expr), NULL, 0},
@@ -190,6 +201,7 @@ static const kw_field kw_f_launch[] = {
     {"instantiation_chain", KW_F_LIST, offsetof(kw_launch, instantiation_chain), &kw_t_chain_link,
      0},
     {"config", KW_F_MAP, 0, &kw_t_config, 0},
+    {"operand_decls", KW_F_LIST, offsetof(kw_launch, operand_decls), &kw_t_operand_decl, 0},
     {"args", KW_F_LIST, offsetof(kw_launch, args), &kw_t_launch_arg, 0},
     {"guards", KW_F_LIST, offsetof(kw_launch, guards), &kw_t_guard, 0},
 };

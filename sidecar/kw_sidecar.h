@@ -182,6 +182,19 @@ typedef struct kw_guard {
     kw_loc location;
 } kw_guard;
 
+/* The variable a launch operand (grid, block, shared memory, stream) names
+ * when it is written as one: its declaration, and whether it changes after
+ * it (then the initializer is not the value at the launch). */
+typedef struct kw_operand_decl {
+    const char *operand; /* "grid", "block", "shared_mem", "stream" */
+    const char *name;    /* the variable */
+    const char *kind;    /* "local", "parameter", "global" */
+    const char *text;    /* the declaration as written, on one line */
+    const char *init;    /* its initializer as one expression ("dim3(x, y)"); NULL if none */
+    bool modified;       /* written after its declaration in the function (a global: not const) */
+    kw_loc location;     /* the variable's name in its declaration */
+} kw_operand_decl;
+
 typedef struct kw_launch {
     const char *kernel;      /* device symbol of the launched kernel */
     const char *kernel_name; /* printed name */
@@ -205,6 +218,8 @@ typedef struct kw_launch {
     const char *function_symbol; /* its host mangled name */
     KW_ARRAY(kw_chain_link) instantiation_chain;
     kw_config_item grid, block, shared_mem, stream;
+    KW_ARRAY(kw_operand_decl)
+    operand_decls; /* in operand order; only operands that are variables */
     KW_ARRAY(kw_launch_arg) args;
     KW_ARRAY(kw_guard) guards; /* outermost first */
 } kw_launch;

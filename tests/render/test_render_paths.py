@@ -12,7 +12,12 @@ text of the guarded lines. Checked:
   - kwpath_fanout reaches the double launch along 2^4 = 16 paths: 8 are
     listed (shortest first, all of the same length here), the page says 8
     more are not;
-  - `kwalk map` lists each entry -> launch pair once.
+  - `kwalk map` lists each entry -> launch pair once;
+  - launch operands that are variables (KW:DECL markers): the sidecar records
+    each one's declaration at the marker line, column of its name, kind and
+    whether it changes after; the page evaluates an initializer only for a
+    local that does not change, says so otherwise, and --shape NAME=...
+    evaluates the variable itself.
 """
 import argparse
 import json
@@ -98,6 +103,66 @@ def main():
         c.check(re.search(r" calls `kwpath::fan3` at `[^`]*:%d`" % fan[0], page) is not None and
                 re.search(r" calls `kwpath::fan3` at `[^`]*:%d`" % fan[1], page) is not None,
                 f"double: both call sites of fan3 ({fan}) appear on listed paths")
+
+        # --- launch operands that are variables: the sidecar's declarations
+        # checked against the source; the page shows them, and evaluates an
+        # initializer only for a local nothing changes
+        side = None
+        for name in os.listdir(a.out):
+            if name.endswith(".kwalk.yaml"):
+                side = kr.yaml.load(open(os.path.join(a.out, name)), Loader=kr.YamlLoader)
+        launches = {}
+        for l in side["launches"]:
+            launches[l["location"]["line"]] = l
+        want = {  # launch -> operand -> (marker, name, kind, modified)
+            "paths.rounded": {"grid": ("paths.grid_changed", "grid", "local", True),
+                              "block": ("paths.block_once", "block", "local", False)},
+            "paths.given": {"grid": ("paths.grid_param", "grid", "parameter", False)},
+        }
+        for lid, ops in want.items():
+            l = launches.get(at[lid][1])
+            if not c.check(l is not None, f"{lid}: launch at line {at[lid][1]} in the sidecar"):
+                continue
+            decls = {d["operand"]: d for d in l.get("operand_decls", [])}
+            # the stream is the function's parameter too
+            c.check(set(decls) == set(ops) | {"stream"}, f"{lid}: operand_decls for {sorted(decls)}")
+            c.check(decls.get("stream", {}).get("kind") == "parameter", f"{lid}: the stream is a parameter")
+            for op, (mid, name, kind, modified) in ops.items():
+                d = decls.get(op)
+                if not d:
+                    continue
+                line = at[mid][1]
+                text = lines[line - 1]
+                c.check(d["location"]["line"] == line, f"{lid} {op}: declared at {d['location']['line']}, marker {line}")
+                c.check(text[d["location"]["column"] - 1:].startswith(name),
+                        f"{lid} {op}: column {d['location']['column']} of line {line} is not `{name}`")
+                c.check(d["name"] == name and d["kind"] == kind and d["modified"] == modified,
+                        f"{lid} {op}: {d['name']} {d['kind']} modified={d['modified']}, want {name} {kind} {modified}")
+                c.check(" ".join(d["text"].split()) in " ".join(text.split()),
+                        f"{lid} {op}: text `{d['text']}` is not on line {line}: {text.strip()}")
+        bl = launches.get(at["paths.rounded"][1], {})
+        bdecl = {d["operand"]: d for d in bl.get("operand_decls", [])}.get("block", {})
+        c.check(bdecl.get("init") == "dim3(256)", f"block init {bdecl.get('init')} (source: `const dim3 block(256)`)")
+        rc, page, err = kr.run([a.kwalk, "render", "kwpath::scale_kernel<float, 256>", "--db", db,
+                                "--shape", "n=1000"])
+        c.check(rc == 0, f"kwalk render --shape: exit {rc}: {err}")
+        part = page.split("Launch site")
+        rounded = [p for p in part if re.search(r"^ \d+ of \d+: [^\n]*:%d\n" % at["paths.rounded"][1], p, re.M)]
+        given = [p for p in part if re.search(r"^ \d+ of \d+: [^\n]*:%d\n" % at["paths.given"][1], p, re.M)]
+        if c.check(len(rounded) == 1 and len(given) == 1, "the two operand launches have their sections"):
+            row = lambda p, op: re.search(r"^\| %s \|[^\n]*$" % op, p, re.M)
+            g, b = row(rounded[0], "grid"), row(rounded[0], "block")
+            c.check(g and "changed after its declaration" in g.group(0) and "(changed after it)" in g.group(0),
+                    f"rounded grid: not evaluated from its initializer: {g and g.group(0)}")
+            c.check(g and ":%d`" % at["paths.grid_changed"][1] in g.group(0), "rounded grid: declaration line")
+            c.check(b and "(256, 1, 1)" in b.group(0), f"block: constant (256, 1, 1): {b and b.group(0)}")
+            gp = row(given[0], "grid")
+            c.check(gp and "a parameter" in gp.group(0) and ":%d`" % at["paths.grid_param"][1] in gp.group(0),
+                    f"given grid: a parameter, declared at its line: {gp and gp.group(0)}")
+        # binding the changed variable itself evaluates it
+        rc, page, err = kr.run([a.kwalk, "render", "kwpath::scale_kernel<float, 256>", "--db", db,
+                                "--shape", "n=1000,grid=4"])
+        c.check(rc == 0 and "| (4, 1, 1) |" in page, "--shape grid=4 gives the grid (4, 1, 1)")
 
         # --- the map: one row per entry and launch
         rc, out, err = kr.run([a.kwalk, "map", "--db", db, "--format", "tsv"])

@@ -174,17 +174,6 @@ static void test_src(void) {
     CHECK(!kw_src_line_has(f, 17, "my_kern", false));
     CHECK(kw_src_line_has(f, 17, "my_kern", true));
     CHECK(kw_src_stmt_end(f, 17, 3, 30) == 19);
-    int dl;
-    const char *decl, *init;
-    CHECK(kw_src_find_decl(f, 17, "grid", &s.arena, &dl, &decl, &init));
-    CHECK(dl == 15);
-    CHECK_STR(decl, "dim3 grid(rows / 2, 3)");
-    CHECK_STR(init, "dim3(rows / 2, 3)");
-    CHECK(kw_src_find_decl(f, 17, "n", &s.arena, &dl, &decl, &init));
-    CHECK(dl == 16);
-    CHECK_STR(init, " rows * 4");
-    /* not past the function's first line */
-    CHECK(!kw_src_find_decl(f, 17, "out", &s.arena, &dl, &decl, &init));
     const kw_src_file *missing = kw_src_get(&s, "/nonexistent/kwalk/x.hip");
     CHECK(missing && !missing->ok && missing->why);
     kw_srcs_free(&s);

@@ -134,6 +134,10 @@ static inline void kw_tc_full_sidecar(kw_sidecar *sc) {
     l->shared_mem.expr = "0", l->shared_mem.has_value = true, l->shared_mem.dims = 1;
     l->shared_mem.value[0] = 0;
     l->stream.expr = "stream";
+    kw_operand_decl *od = KW_PUSH(a, l->operand_decls);
+    od->operand = "stream", od->name = "stream", od->kind = "parameter";
+    od->text = "hipStream_t stream", od->modified = false;
+    od->location = kw_tc_loc("/src/aiter/csrc/py_itfs/rmsnorm.cu", 60, 40);
     kw_launch_arg *la = KW_PUSH(a, l->args);
     la->param = "out", la->expr = "out.data_ptr<float>()";
     la = KW_PUSH(a, l->args);

@@ -51,7 +51,28 @@ void fan0(double* out, const double* in, int n, hipStream_t stream) {
   fan1(out, in, n / 2, stream);
 }
 
+// Launch operands that are variables of three kinds: a local changed after
+// its declaration (its initializer is not the value at the launch), a
+// parameter (the value comes from the caller) and a local set once.
+void launch_rounded(float* out, const float* in, int n, hipStream_t stream) {
+  dim3 grid(n / 256);  // KW:DECL paths.grid_changed
+  if (n % 256)
+    grid.x += 1;
+  const dim3 block(256);  // KW:DECL paths.block_once
+  scale_kernel<float, 256><<<grid, block, 0, stream>>>(out, in, 0.5f, n);  // KW:LAUNCH paths.rounded
+}
+
+void launch_given(float* out, const float* in, int n, dim3 grid,  // KW:DECL paths.grid_param
+                  hipStream_t stream) {
+  scale_kernel<float, 256><<<grid, 256, 0, stream>>>(out, in, 2.0f, n);  // KW:LAUNCH paths.given
+}
+
 }  // namespace kwpath
+
+extern "C" void kwpath_rounded(float* out, const float* in, int n, hipStream_t stream) {  // KW:ENTRY paths.entry_rounded
+  kwpath::launch_rounded(out, in, n, stream);
+  kwpath::launch_given(out, in, n, dim3((n + 127) / 128), stream);
+}
 
 extern "C" void kwpath_scale(float* out, const float* in, float scale, int n, int mode,  // KW:ENTRY paths.entry_scale
                              hipStream_t stream) {
