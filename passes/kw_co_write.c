@@ -75,6 +75,27 @@ static void put_bool(kw_buf *b, int64_t v) {
     kw_buf_puts(b, v == KW_CO_ABSENT ? "null" : v ? "true" : "false");
 }
 
+/* One "key: value" of a flow mapping: an int, or a bool when is_bool. */
+typedef struct co_field {
+    const char *key;
+    int64_t v;
+    bool is_bool;
+} co_field;
+
+/* "k: v, k: v, ..." for f[0..n) */
+static void put_fields(kw_buf *b, const co_field *f, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            kw_buf_puts(b, ", ");
+        kw_buf_puts(b, f[i].key);
+        kw_buf_puts(b, ": ");
+        if (f[i].is_bool)
+            put_bool(b, f[i].v);
+        else
+            put_int(b, f[i].v);
+    }
+}
+
 static void label_name(char *buf, size_t n, int32_t label) {
     snprintf(buf, n, "L%d", (int)label);
 }
@@ -204,35 +225,28 @@ void kw_co_write_arch_yaml(kw_buf *b, int ind, const kw_co_object *o, const kw_c
     else
         kw_buf_puts(b, "code: null\n");
 
+    /* resources: a flow mapping over four lines, continued under its '{' */
+    const co_field lines[3][5] = {
+        {{"vgpr", r->vgpr, false},
+         {"agpr", r->agpr, false},
+         {"sgpr", r->sgpr, false},
+         {"vgpr_spill", r->vgpr_spill, false},
+         {"sgpr_spill", r->sgpr_spill, false}},
+        {{"lds_bytes", r->lds_bytes, false},
+         {"scratch_bytes", r->scratch_bytes, false},
+         {"kernarg_bytes", r->kernarg_bytes, false},
+         {"wavefront_size", r->wavefront_size, false}},
+        {{"max_flat_workgroup_size", r->max_flat_workgroup_size, false},
+         {"uses_dynamic_stack", r->uses_dynamic_stack, true}},
+    };
+    const size_t counts[3] = {5, 4, 2};
     put_indent(b, ind);
-    kw_buf_puts(b, "resources: {vgpr: ");
-    put_int(b, r->vgpr);
-    kw_buf_puts(b, ", agpr: ");
-    put_int(b, r->agpr);
-    kw_buf_puts(b, ", sgpr: ");
-    put_int(b, r->sgpr);
-    kw_buf_puts(b, ", vgpr_spill: ");
-    put_int(b, r->vgpr_spill);
-    kw_buf_puts(b, ", sgpr_spill: ");
-    put_int(b, r->sgpr_spill);
-    kw_buf_puts(b, ",\n");
-    put_indent(b, ind + 12);
-    kw_buf_puts(b, "lds_bytes: ");
-    put_int(b, r->lds_bytes);
-    kw_buf_puts(b, ", scratch_bytes: ");
-    put_int(b, r->scratch_bytes);
-    kw_buf_puts(b, ", kernarg_bytes: ");
-    put_int(b, r->kernarg_bytes);
-    kw_buf_puts(b, ", wavefront_size: ");
-    put_int(b, r->wavefront_size);
-    kw_buf_puts(b, ",\n");
-    put_indent(b, ind + 12);
-    kw_buf_puts(b, "max_flat_workgroup_size: ");
-    put_int(b, r->max_flat_workgroup_size);
-    kw_buf_puts(b, ", uses_dynamic_stack: ");
-    put_bool(b, r->uses_dynamic_stack);
-    kw_buf_puts(b, ",\n");
-    put_indent(b, ind + 12);
+    kw_buf_puts(b, "resources: {");
+    for (int i = 0; i < 3; i++) {
+        put_fields(b, lines[i], counts[i]);
+        kw_buf_puts(b, ",\n");
+        put_indent(b, ind + 12);
+    }
     if (oc->known)
         kw_buf_printf(b, "occupancy: %u, occupancy_limiter: %s}\n", oc->waves,
                       kw_co_limiter_name(oc->limiters));
