@@ -102,6 +102,17 @@ bool evalIntImpl(CaptureContext &C, const Expr *E, const FunctionDecl *Enclosing
 
 
 // A dim3 (or an integer converted to one) as three constants.
+// The expression a temporary or cleanup wrapper holds, or null for anything else.
+const Expr *unwrapTemporary(const Expr *E) {
+    if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+        return EWC->getSubExpr();
+    if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
+        return MT->getSubExpr();
+    if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
+        return BT->getSubExpr();
+    return nullptr;
+}
+
 bool evalDim3(CaptureContext &C, const Expr *E, const FunctionDecl *Enclosing, long long Out[3],
               int Depth = 0) {
     for (int Steps = 0; E && Steps < 32 && Depth < 8; Steps++) {
@@ -111,12 +122,8 @@ bool evalDim3(CaptureContext &C, const Expr *E, const FunctionDecl *Enclosing, l
             Out[1] = Out[2] = 1;
             return evalIntImpl(C, E, Enclosing, Out[0], 0);
         }
-        if (const auto *EWC = dyn_cast<ExprWithCleanups>(E)) {
-            E = EWC->getSubExpr();
-        } else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E)) {
-            E = MT->getSubExpr();
-        } else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E)) {
-            E = BT->getSubExpr();
+        if (const Expr *Sub = unwrapTemporary(E)) {
+            E = Sub;
         } else if (const auto *PE = dyn_cast<ParenExpr>(E)) {
             E = PE->getSubExpr();
         } else if (const auto *CE = dyn_cast<CastExpr>(E)) {
@@ -157,12 +164,8 @@ const VarDecl *operandVar(const Expr *E) {
                 E = CC->getArg(0);
             else
                 E = ICE->getSubExpr();
-        } else if (const auto *EWC = dyn_cast<ExprWithCleanups>(E)) {
-            E = EWC->getSubExpr();
-        } else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E)) {
-            E = MT->getSubExpr();
-        } else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E)) {
-            E = BT->getSubExpr();
+        } else if (const Expr *Sub = unwrapTemporary(E)) {
+            E = Sub;
         } else if (const auto *CC = dyn_cast<CXXConstructExpr>(E)) {
             // a copy; not a construction the user wrote (dim3(x, y))
             const CXXConstructorDecl *Ctor = CC->getConstructor();

@@ -589,6 +589,23 @@ static bool kw_yf_value_below(kw_yf *y, int col, bool after_key) {
     return kw_yf_scalar(y, YAML_PLAIN_SCALAR_STYLE, "", 0);
 }
 
+/* After an entry of a block collection at column col: skip blank lines and
+ * say whether the next line is another entry at col (1, p at its first
+ * character), the collection's end (0), or outside the subset (-1: deeper
+ * indented). */
+static int kw_yf_next_entry(kw_yf *y, int col, const char **q) {
+    kw_yf_skip_blank(y);
+    if (y->bol == y->end)
+        return 0;
+    int ind = kw_yf_indent(y);
+    if (ind > col)
+        return -1; /* a continuation line or a stray indent */
+    if (ind < col)
+        return 0;
+    *q = y->bol + ind;
+    return 1;
+}
+
 /* A block mapping whose first key is at p, column col. */
 static bool kw_yf_block_map(kw_yf *y, int col) {
     if (!kw_yf_event_add(y, YAML_MAPPING_START_EVENT, YAML_BLOCK_MAPPING_STYLE))
@@ -610,16 +627,11 @@ static bool kw_yf_block_map(kw_yf *y, int col) {
         } else if (!kw_yf_inline_value(y, col)) {
             return false;
         }
-        kw_yf_skip_blank(y);
-        if (y->bol == y->end)
-            break;
-        int ind = kw_yf_indent(y);
-        if (ind > col)
-            return false; /* a continuation line or a stray indent */
-        if (ind < col)
-            break;
-        const char *q = y->bol + ind;
-        if (kw_yf_is_dash(y, q) || (col == 0 && kw_yf_is_doc_marker(y, q)))
+        const char *q = NULL;
+        int next = kw_yf_next_entry(y, col, &q);
+        if (next < 0)
+            return false;
+        if (!next || kw_yf_is_dash(y, q) || (col == 0 && kw_yf_is_doc_marker(y, q)))
             break;
         y->p = q;
     }
@@ -649,15 +661,12 @@ static bool kw_yf_block_seq(kw_yf *y, int col, bool indentless) {
                 return false;
             }
         }
-        kw_yf_skip_blank(y);
-        if (y->bol == y->end)
-            break;
-        int ind = kw_yf_indent(y);
-        if (ind > col)
+        const char *q = NULL;
+        int next = kw_yf_next_entry(y, col, &q);
+        if (next < 0)
             return false;
-        if (ind < col)
+        if (!next)
             break;
-        const char *q = y->bol + ind;
         if (!kw_yf_is_dash(y, q)) {
             if (indentless)
                 break; /* the owning mapping's next key */
