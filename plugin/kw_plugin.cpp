@@ -6,6 +6,7 @@
 // its consumer runs after code generation, and any failure becomes one
 // "kwalk:" warning while the compile goes on.
 #include "kw_context.h"
+#include "kw_driver.h"
 #include "kw_host.h"
 #include "kw_kernels.h"
 #include "kw_output.h"
@@ -55,6 +56,12 @@ struct JobState {
     std::string FragKey;
     std::string GpuBinary; // host job: the linked device code (.hipfb bundle)
     OutputOptions Out;
+    // Where the sidecar goes: Object names the output it describes ("" with
+    // NoSidecar set: none is written, and NoSidecar says why). A device job
+    // with HostFollows only leaves a fragment for the host job.
+    DriverView Driver;
+    bool HostFollows = true;
+    std::string NoSidecar;
     std::set<std::string> Emitted;
     bool HaveEmitted = false;
     // IR facts per kernel symbol, from the OptimizerLast pass, in IrArena.
@@ -102,7 +109,7 @@ struct EmittedKernelsPass : llvm::PassInfoMixin<EmittedKernelsPass> {
 // The process id of the clang driver running this compile: the cc1 jobs run
 // inside the driver (integrated cc1, the default) or as its children
 // (-fno-integrated-cc1), where the first argument is "-cc1".
-std::string driverKey() {
+bool spawnedCc1() {
     bool Spawned = false;
     if (FILE *F = std::fopen("/proc/self/cmdline", "rb")) {
         char Buf[64] = {0};
@@ -111,7 +118,11 @@ std::string driverKey() {
         size_t First = strnlen(Buf, N);
         Spawned = First + 1 < N && std::strcmp(Buf + First + 1, "-cc1") == 0;
     }
-    return std::to_string(Spawned ? getppid() : getpid());
+    return Spawned;
+}
+
+std::string driverKey() {
+    return std::to_string(spawnedCc1() ? getppid() : getpid());
 }
 
 std::string absolute(const std::string &P) {
@@ -127,6 +138,64 @@ bool isTemporary(const std::string &Path) {
     llvm::SmallString<256> Tmp;
     llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Tmp);
     return Path.rfind(std::string(Tmp) + "/", 0) == 0;
+}
+
+// The source the user compiled: with -save-temps the cc1 job reads the
+// preprocessed NAME-<target>.hipi; the driver's input whose stem starts that
+// name is the source.
+std::string originalSource(const DriverView &D, const std::string &Input) {
+    llvm::StringRef Ext = llvm::sys::path::extension(Input);
+    if (!D.Known || (Ext != ".hipi" && Ext != ".cui" && Ext != ".ii"))
+        return Input;
+    std::string Name = std::string(llvm::sys::path::filename(Input));
+    for (const std::string &In : D.Inputs) {
+        std::string Stem = std::string(llvm::sys::path::stem(In));
+        if (Name.rfind(Stem + "-", 0) == 0)
+            return In;
+    }
+    return Input;
+}
+
+// Which output this job's sidecar describes, decided from the driver's command
+// line: the output the user named, never a driver temporary. Without a driver
+// (a cc1 run by hand) the cc1 job's own output is all there is.
+void decideOutput(JobState &S, const std::string &Cc1Output) {
+    const DriverView &D = S.Driver;
+    if (!D.Known) {
+        bool Named = !Cc1Output.empty() && Cc1Output != "-" && !isTemporary(Cc1Output);
+        S.HostFollows = !S.Device || !Named;
+        S.Object = Cc1Output;
+        if (S.Device && Named)
+            S.Object = Cc1Output + "." + S.Arch;
+        return;
+    }
+    S.HostFollows = !D.DeviceOnly && !D.SyntaxOnly;
+    if (S.Device && S.HostFollows)
+        return; // a fragment for the host job, nothing else
+    if (D.SyntaxOnly) {
+        S.NoSidecar = "-fsyntax-only makes no object to describe";
+        return;
+    }
+    std::string Out = userOutput(D, S.Source);
+    if (Out.empty()) {
+        S.NoSidecar = "the output goes to standard output";
+        return;
+    }
+    if (Out == "/dev/null") {
+        if (S.Out.OutDir.empty()) {
+            S.NoSidecar = "the output is /dev/null (-fplugin-arg-kwalk-out=DIR or KWALK_OUT "
+                          "gives a sidecar named after the source)";
+            return;
+        }
+        Out.clear(); // named after the source in the output directory
+    } else if (!D.Compile && !D.Assemble) {
+        // compile and link in one: one sidecar per source beside the output
+        Out += "." + std::string(llvm::sys::path::filename(S.Source));
+    }
+    // A device-only compile has one sidecar per arch (no host job merges them).
+    if (S.Device && !Out.empty() && D.Archs.size() > 1)
+        Out += "." + S.Arch;
+    S.Object = Out;
 }
 
 void fillHeader(kw_sidecar &Doc, const JobState &S) {
@@ -189,11 +258,11 @@ kw_status runDevice(ASTContext &Ctx, JobState &S, kw_err *Err) {
     kw_err IrErr;
     kw_status IrSt = attachIrFacts(Doc, S, &IrErr);
     kw_status St = KW_OK;
-    if (!S.Cuid.empty())
+    if (S.HostFollows && !S.Cuid.empty())
         St = writeDoc(Doc, fragmentPath(S.Out, S.FragKey, S.Arch), Err);
-    // A device-only compile with a named output has no host job to merge:
-    // it gets a sidecar of its own.
-    if (St == KW_OK && !S.Object.empty() && S.Object != "-" && !isTemporary(S.Object))
+    // A device-only compile has no host job to merge: it gets a sidecar of
+    // its own, for the output the user named.
+    if (St == KW_OK && !S.HostFollows && S.NoSidecar.empty())
         St = writeDoc(Doc, sidecarPath(S.Out, S.Object, S.Source, S.Cuid + "." + S.Arch), Err);
     kw_sidecar_free(&Doc);
     if (St == KW_OK && IrSt != KW_OK)
@@ -219,7 +288,9 @@ kw_status runHost(ASTContext &Ctx, JobState &S, kw_err *Err) {
     kw_co_llvm_process_only(); // clang's own LLVM, never a second one
     if (St == KW_OK && !S.GpuBinary.empty())
         IsaSt = kw_co_sidecar_fill(&Doc, S.GpuBinary.c_str(), KW_CO_SC_LISTING, &IsaErr);
-    if (St == KW_OK)
+    if (St == KW_OK && !S.NoSidecar.empty())
+        St = kw_fail(Err, "no sidecar written: %s", S.NoSidecar.c_str());
+    else if (St == KW_OK)
         St = writeDoc(Doc, sidecarPath(S.Out, S.Object, S.Source, S.Cuid), Err);
     if (St == KW_OK && IsaSt != KW_OK)
         St = kw_fail(Err, "ISA facts left out: %s", IsaErr.msg);
@@ -275,7 +346,15 @@ class KwalkConsumer : public ASTConsumer {
     void report(kw_status St, const char *Msg) {
         JobState &S = *State;
         if (S.Device) {
-            bool DeviceOnly = !S.Object.empty() && S.Object != "-" && !isTemporary(S.Object);
+            bool DeviceOnly = !S.HostFollows;
+            // Nothing written by a device-only compile: its first arch's job
+            // says why (with a host job, that job says it).
+            bool First = S.Driver.Archs.empty() || S.Driver.Archs[0] == S.Arch;
+            if (St == KW_OK && !S.NoSidecar.empty()) {
+                if (S.Driver.DeviceOnly && First)
+                    warn("no sidecar written: " + S.NoSidecar + " [" + S.Source + "]");
+                return;
+            }
             if (St == KW_OK)
                 clearDeviceFailure(S.FragKey, S.Arch);
             else if (DeviceOnly || !noteDeviceFailure(S.FragKey, S.Arch, Msg))
@@ -305,9 +384,11 @@ class KwalkAction : public PluginASTAction {
         if (!S->Cuid.empty())
             S->FragKey = S->Cuid + "." + driverKey();
         S->Out.OutDir = OutDir;
+        S->Driver = readDriverView(spawnedCc1());
         if (!CI.getFrontendOpts().Inputs.empty())
-            S->Source = absolute(std::string(CI.getFrontendOpts().Inputs[0].getFile()));
-        S->Object = absolute(CI.getFrontendOpts().OutputFile);
+            S->Source = originalSource(
+                S->Driver, absolute(std::string(CI.getFrontendOpts().Inputs[0].getFile())));
+        decideOutput(*S, absolute(CI.getFrontendOpts().OutputFile));
         if (!S->Device)
             S->GpuBinary = CI.getCodeGenOpts().CudaGpuBinaryFileName;
         if (S->Device) {
