@@ -2,6 +2,11 @@
 # install-deps.sh: installs, from Debian 12's packages, everything kwalk needs
 # to build, to compile the bundled HIP kernels and to run its tests. Safe to
 # run again: packages already present are left alone. Needs root (or sudo).
+#
+# The list is checked: the ctest deps.closure (tests/deps/check_deps.py) fails,
+# naming the package, when the build, the corpus compiles (with the programs
+# clang's HIP driver spawns) or the tests use a file from a package that is
+# neither here, nor pulled in by one of these (Depends), nor Essential.
 set -euo pipefail
 
 PACKAGES=(
