@@ -36,7 +36,14 @@ if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
 SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+if [ "$(id -u)" -ne 0 ]; then
+  # a fresh Debian without sudo: say so instead of "sudo: command not found"
+  command -v sudo > /dev/null || {
+    echo "install-deps: missing ${missing[*]}; run this script as root (or install sudo)" >&2
+    exit 1
+  }
+  SUDO="sudo"
+fi
 echo "install-deps: installing ${missing[*]}"
 $SUDO apt-get update -q
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
