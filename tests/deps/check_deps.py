@@ -14,6 +14,7 @@ up with Debian's /usr/bin/python3 as well.
 
   check_deps.py --install-deps FILE --source-dir DIR --build-dir DIR
                 --cmake-vars FILE --targets FILE --clangxx CLANG++ --llvm-bindir DIR
+                [--other-clangxx CLANG++]
                 [--hip-flag=F ...] [--binary FILE ...] [--file PATH=WHY ...]
                 [--python PY ...]
                 [--corpus-source FILE ...] [--needs-out FILE] [--verbose]
@@ -44,6 +45,8 @@ def parse_args(argv):
     ap.add_argument("--targets", help="the project's target names, one a line")
     ap.add_argument("--clangxx")
     ap.add_argument("--llvm-bindir")
+    ap.add_argument("--other-clangxx", help="a clang++ of another major a test compiles with "
+                    "(skipped with a note when not installed: that test skips too)")
     ap.add_argument("--hip-flag", action="append", default=[])
     ap.add_argument("--binary", action="append", default=[])
     ap.add_argument("--file", action="append", default=[], metavar="PATH=WHY")
@@ -66,6 +69,12 @@ def gather(a, work):
             a.build_dir, work, tempfile.gettempdir()]
     deps_needs.cmake_vars(n, a.cmake_vars, a.source_dir, skip)
     jobs = deps_needs.driver_jobs(n, a.clangxx, a.hip_flag, skip, work)
+    if a.other_clangxx and os.access(a.other_clangxx, os.X_OK):
+        # tests/clang_major compiles with it: HIP without HIP headers or device libs
+        jobs += deps_needs.driver_jobs(n, a.other_clangxx, ["-x", "hip", "-nogpuinc", "-nogpulib",
+                                                          "--offload-arch=gfx942"], skip, work)
+    elif a.other_clangxx:
+        print("deps.closure: note: %s is not installed (tests/clang_major skips)" % a.other_clangxx)
     deps_needs.llvm_tools(n, a.source_dir, a.llvm_bindir)
     deps_needs.shell_commands(n, a.source_dir)
     with open(a.targets) as f:
@@ -80,7 +89,8 @@ def gather(a, work):
         path, _, why = f.partition("=")
         n.add(path, why or "named by the build")
         deps_needs.libraries(n, [path], a.source_dir)
-    deps_needs.ninja_headers(n, a.build_dir, skip)
+    if not deps_needs.ninja_headers(n, a.build_dir, skip):
+        print("deps.closure: note: not a Ninja build: the C/C++ build's headers are not checked")
     deps_needs.corpus_headers(n, a.clangxx, a.hip_flag, a.corpus_source, skip)
     print("deps.closure: %d files needed (%d driver jobs), %d optional" %
           (len(n.paths), jobs, len(n.optional)))
