@@ -21,11 +21,12 @@ up with Debian's /usr/bin/python3 as well.
   check_deps.py --install-deps FILE --source-dir DIR --build-dir DIR --needs-in FILE
 
 Exit 0: all covered; 1: a package is missing (each printed); 2: usage or a
-step that could not run.
+step that could not run; 77: no dpkg on this machine (skipped).
 """
 import argparse
 import json
 import os
+import shutil
 import sys
 import tempfile
 
@@ -34,6 +35,7 @@ import deps_dpkg  # noqa: E402
 import deps_needs  # noqa: E402
 
 DEBIAN_PYTHON = "/usr/bin/python3"
+SKIP = 77
 
 
 def parse_args(argv):
@@ -217,6 +219,9 @@ def load_needs(path):
 
 def main(argv):
     a = parse_args(argv)
+    if not (shutil.which("dpkg") and shutil.which("dpkg-query")):
+        print("deps.closure: skipped: no dpkg here (install-deps.sh is for Debian)")
+        return SKIP
     with tempfile.TemporaryDirectory(prefix="kwalk-deps-") as work:
         try:
             if a.needs_in:
