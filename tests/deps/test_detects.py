@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""test_detects.py: deps.closure_detects, the test of deps.closure. Copies
-scripts/install-deps.sh with the --remove packages taken out of its PACKAGES
-array, runs check_deps.py against the copy and expects it to fail (exit 1)
-with a MISSING PACKAGE line naming each removed package. It also runs the
-checker against the unmodified file first, so a checker that fails on
+"""test_detects.py: deps.closure_detects, the test of deps.closure. For each
+--case, copies scripts/install-deps.sh with the case's packages taken out of
+its PACKAGES array, runs check_deps.py against the copy and expects it to fail
+(exit 1) with a MISSING PACKAGE line naming each expected package. It also
+runs the checker against the unmodified file first, so a checker that fails on
 everything cannot pass this test either.
 
-  test_detects.py --install-deps FILE --remove PKG [--remove PKG ...] CHECKER ARGS...
+  test_detects.py --install-deps FILE --case PKG,...[:EXPECTED,...] [--case ...]
+                  CHECKER ARGS...
 """
 import argparse
 import os
@@ -34,10 +35,19 @@ def run(checker, args, install_deps):
     return p.returncode, p.stdout
 
 
+def parse_case(text):
+    """'A,B:C' -> (remove [A, B], expect [C]); without ':' every removed
+    package is expected."""
+    remove, _, expect = text.partition(":")
+    remove = remove.split(",")
+    return remove, expect.split(",") if expect else remove
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--install-deps", required=True)
-    ap.add_argument("--remove", action="append", required=True)
+    ap.add_argument("--case", action="append", required=True, type=parse_case,
+                    help="PKG,PKG[:EXPECTED,...]: packages to take out, packages to be named")
     ap.add_argument("checker")
     ap.add_argument("args", nargs=argparse.REMAINDER)
     a = ap.parse_args()
@@ -50,24 +60,26 @@ def main():
         return 77
     if rc != 0:
         bad.append("the checker fails on the real install-deps.sh (exit %d):\n%s" % (rc, out))
-    with tempfile.TemporaryDirectory(prefix="kwalk-deps-detects-") as tmp:
-        copy = os.path.join(tmp, "install-deps.sh")
-        with open(copy, "w", encoding="utf-8") as f:
-            f.write(without(text, a.remove))
-        rc, out = run(a.checker, a.args, copy)
-    if rc != 1:
-        bad.append("without %s the checker exited %d, not 1" % (" ".join(a.remove), rc))
-    for p in a.remove:
-        if not re.search(r"^deps\.closure: MISSING PACKAGE %s:" % re.escape(p), out, re.M):
-            bad.append("without %s the checker does not name it" % p)
+    for remove, expect in a.case:
+        with tempfile.TemporaryDirectory(prefix="kwalk-deps-detects-") as tmp:
+            copy = os.path.join(tmp, "install-deps.sh")
+            with open(copy, "w", encoding="utf-8") as f:
+                f.write(without(text, remove))
+            rc, out = run(a.checker, a.args, copy)
+        case_bad = []
+        if rc != 1:
+            case_bad.append("without %s the checker exited %d, not 1" % (" ".join(remove), rc))
+        for p in expect:
+            if not re.search(r"^deps\.closure: MISSING PACKAGE %s:" % re.escape(p), out, re.M):
+                case_bad.append("without %s the checker does not name %s" % (" ".join(remove), p))
+        if case_bad:
+            bad += case_bad + [out]
+        else:
+            print("deps.closure_detects: ok: without %s the checker names %s"
+                  % (", ".join(remove), ", ".join(expect)))
     for b in bad:
         print("deps.closure_detects: FAIL: " + b)
-    if bad:
-        print(out)
-        return 1
-    print("deps.closure_detects: ok: the checker names %s when install-deps.sh lacks them"
-          % ", ".join(a.remove))
-    return 0
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":
