@@ -57,7 +57,8 @@ class Installed:
         self.essential = set()
         self.providers = {}
         for line in out.splitlines():
-            name, status, essential, prio, predeps, deps, provides = (line.split("\t") + [""] * 7)[:7]
+            fields = (line.split("\t") + [""] * 7)[:7]
+            name, status, essential, prio, predeps, deps, provides = fields
             if not status.startswith("ii"):
                 continue
             groups = []

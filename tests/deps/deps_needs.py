@@ -1,9 +1,10 @@
 """deps_needs.py: what the build, the corpus compiles and the tests use from the
 machine, gathered from the project itself rather than from a hand-kept list:
 
-  cmake_vars     every file a CMake variable of this build names (the
-                 compilers, find_program/find_library results, ninja, cmake,
-                 the LLVM tools' directory entries the build resolved)
+  cmake_vars     every file named by a CMake variable that the project's CMake
+                 files use (KWALK_CLANGXX, KWALK_LD_LLD, Python3_EXECUTABLE,
+                 ...) or that the generator runs (the compilers, ar, ninja,
+                 cmake, ctest, pkg-config), as this build resolved them
   driver_jobs    the programs clang's HIP driver spawns for a corpus compile
                  (`clang++ -### ...` with the build's own flags: clang -cc1,
                  lld, clang-offload-bundler) and the files those jobs read
@@ -20,7 +21,7 @@ machine, gathered from the project itself rather than from a hand-kept list:
   libraries      ldd of the built programs and plugins; the libraries kwalk
                  dlopens (string literals given to dlopen in its C sources)
   headers        the headers the C/C++ build read (ninja -t deps) and the
-                 corpus TUs include (clang++ -M, host side)
+                 corpus TUs include (clang++ -M, host and device side)
 
 Each gatherer adds to a Needs: path -> reasons, plus names it could not find.
 """
@@ -134,7 +135,9 @@ def driver_jobs(needs, clangxx, flags, skip_dirs, work):
             if (path.startswith("/") and os.path.isfile(path) and
                     not any(path.startswith(d.rstrip("/") + "/") for d in skip_dirs)):
                 needs.add(path, why + ": reads it")
-            elif path.startswith("/") and os.path.islink(path) and os.path.isfile(os.path.realpath(path)):
+            elif (path.startswith("/") and os.path.islink(path) and
+                  os.path.isfile(os.path.realpath(path))):
+                # the compat dir's links to Debian's device-library bitcode
                 needs.add(os.path.realpath(path), why + ": reads it (through %s)" % path)
     return len(jobs)
 
