@@ -71,7 +71,7 @@ def options_of(words):
 
 def check_kwalk_lines(bad, lines, kwalk):
     top = run([kwalk, "--help"]).stdout
-    subs = set(re.findall(r"^\s+kwalk (\w+)", top, re.M))
+    subs = set(re.findall(r"^[ \t]+kwalk (\w+)", top, re.M))
     if not subs:
         bad.append("`kwalk --help` lists no commands:\n" + top)
     seen = 0
