@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "kw_app.h"
 #include "kw_cli.h"
@@ -105,7 +107,7 @@ static int kw_render_args(kw_render_cli *c, int argc, char **argv) {
             if (*end || !(t > 0) || !isfinite(t))
                 return kw_cli_usage_error("render",
                                           "--time-us takes a positive number of "
-                                                    "microseconds, got '%s'",
+                                          "microseconds, got '%s'",
                                           v);
             c->o.time_us = t;
         } else if (a[0] == '-' && a[1]) {
@@ -303,6 +305,50 @@ static int kw_all_done(void *ctx, size_t chunk) {
     return KW_EXIT_OK;
 }
 
+/* The pages a --all run wrote are listed in DIR/.kwalk-pages, one name a
+ * line; the next run into DIR removes the pages of that list it did not write
+ * again (instantiations that are gone), and nothing else in DIR. */
+static const char kw_manifest_name[] = ".kwalk-pages";
+
+static bool kw_manifest_has(const kw_model *m, const char *name, size_t len) {
+    for (size_t i = 0; i < m->kernels.n; i++)
+        if (strlen(m->kernels.v[i].page) == len && !memcmp(m->kernels.v[i].page, name, len))
+            return true;
+    return false;
+}
+
+static kw_status kw_manifest_update(const kw_model *m, kw_arena *a, const char *dir, kw_err *err) {
+    char *path = kw_arena_printf(a, "%s/%s", dir, kw_manifest_name);
+    if (!path)
+        return kw_fail(err, "out of memory");
+    char *old = NULL;
+    size_t len = 0;
+    struct stat st;
+    if (stat(path, &st) == 0 && kw_fs_read(path, &old, &len, err) != KW_OK)
+        return KW_ERR;
+    for (size_t at = 0; at < len;) {
+        const char *line = old + at, *nl = memchr(line, '\n', len - at);
+        size_t n = nl ? (size_t)(nl - line) : len - at;
+        at += n + 1;
+        /* only names this command gives pages: NAME.md, no directory part */
+        if (n < 4 || n > 255 || memcmp(line + n - 3, ".md", 3) || memchr(line, '/', n) ||
+            line[0] == '.' || kw_manifest_has(m, line, n))
+            continue;
+        char *stale = kw_arena_printf(a, "%s/%.*s", dir, (int)n, line);
+        if (stale)
+            unlink(stale);
+    }
+    free(old);
+    kw_buf b;
+    kw_buf_init(&b);
+    for (size_t i = 0; i < m->kernels.n; i++)
+        kw_buf_printf(&b, "%s\n", m->kernels.v[i].page);
+    kw_status s = b.oom ? kw_fail(err, "out of memory")
+                        : kw_fs_write_atomic(path, b.ptr ? b.ptr : "", b.len, err);
+    kw_buf_free(&b);
+    return s;
+}
+
 static int kw_render_all(kw_app *app, kw_render *r, const char *dir) {
     kw_err err;
     if (kw_fs_mkdirs(dir, &err) != KW_OK)
@@ -344,7 +390,8 @@ static int kw_render_all(kw_app *app, kw_render *r, const char *dir) {
         char *path = kw_arena_printf(&r->scratch, "%s/index.md", dir);
         if (b.oom || !path)
             rc = kw_cli_failf("out of memory");
-        else if (kw_fs_write_atomic(path, b.ptr, b.len, &err) != KW_OK)
+        else if (kw_fs_write_atomic(path, b.ptr, b.len, &err) != KW_OK ||
+                 kw_manifest_update(m, &r->scratch, dir, &err) != KW_OK)
             rc = kw_cli_fail(&err);
         else
             printf("%s: %zu walkthroughs and index.md\n", dir, m->kernels.n);
@@ -381,7 +428,7 @@ int kw_cmd_render(int argc, char **argv) {
         if (c.o.gpu && !kw_gpu_named(&app.gpus, c.o.gpu))
             rc = kw_cli_usage_error("render",
                                     "--gpu: unknown product '%s' (see "
-                                              "annotations/hw/amdgpu-peaks.txt)",
+                                    "annotations/hw/amdgpu-peaks.txt)",
                                     c.o.gpu);
     }
     if (rc == KW_EXIT_OK) {
@@ -400,7 +447,7 @@ int kw_cmd_render(int argc, char **argv) {
                     rc = kw_cli_fail(&err);
                 else if (c.out)
                     rc = kw_fs_write_atomic(c.out, b.ptr, b.len, &err) == KW_OK ? KW_EXIT_OK
-                             : kw_cli_fail(&err);
+                                                                                : kw_cli_fail(&err);
                 else if (fwrite(b.ptr ? b.ptr : "", 1, b.len, stdout) != b.len)
                     rc = kw_cli_failf("cannot write the output: %s", strerror(errno));
                 else
