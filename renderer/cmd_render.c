@@ -5,7 +5,8 @@
  * kernel, and writes the files.
  *
  * KERNEL is matched, in order, as a device symbol, a printed name, a
- * template's name, a substring of printed names or symbols, and finally a
+ * template's name, a printed name or full demangled signature with blanks
+ * ignored, a substring of printed names or symbols, and finally a
  * POSIX extended regular expression over printed names. More than one match
  * is an error that lists the candidates. */
 #define _POSIX_C_SOURCE 200809L
@@ -23,6 +24,7 @@
 #include "kw_fs.h"
 #include "kw_pool.h"
 #include "kw_render.h"
+#include "kw_trace.h"
 
 static const char kw_render_usage[] =
     "usage: kwalk render KERNEL [options]\n"
@@ -152,11 +154,38 @@ static void kw_hit(kw_arena *a, kw_hits *h, size_t i) {
         *slot = i;
 }
 
+/* Equal once blanks are removed: 'k<float,256>' names 'k<float, 256>'. */
+static bool kw_eq_blanks(const char *a, const char *b) {
+    for (;;) {
+        while (*a == ' ' || *a == '\t')
+            a++;
+        while (*b == ' ' || *b == '\t')
+            b++;
+        if (*a != *b)
+            return false;
+        if (!*a)
+            return true;
+        a++;
+        b++;
+    }
+}
+
+/* The query as a printed name or as the full demangled signature (with or
+ * without the leading "void "), blanks aside. */
+static bool kw_match_written(const kw_mkernel *mk, const char *q, kw_arena *a) {
+    if (kw_eq_blanks(mk->name, q))
+        return true;
+    const char *d = kw_demangle(a, mk->symbol);
+    if (!d)
+        return false;
+    return kw_eq_blanks(d, q) || (!strncmp(d, "void ", 5) && kw_eq_blanks(d + 5, q));
+}
+
 static void kw_match(const kw_model *m, const char *q, const char *arch, kw_arena *a, kw_hits *h) {
     memset(h, 0, sizeof(*h));
-    for (int stage = 0; stage < 5 && !h->v.n; stage++) {
+    for (int stage = 0; stage < 6 && !h->v.n; stage++) {
         regex_t re;
-        if (stage == 4 && regcomp(&re, q, REG_EXTENDED | REG_NOSUB) != 0)
+        if (stage == 5 && regcomp(&re, q, REG_EXTENDED | REG_NOSUB) != 0)
             break;
         for (size_t i = 0; i < m->kernels.n; i++) {
             const kw_mkernel *mk = &m->kernels.v[i];
@@ -172,6 +201,9 @@ static void kw_match(const kw_model *m, const char *q, const char *arch, kw_aren
                 hit = !strcmp(m->groups.v[mk->group].key, q);
                 break;
             case 3:
+                hit = kw_match_written(mk, q, a);
+                break;
+            case 4:
                 hit = strstr(mk->name, q) || strstr(mk->symbol, q);
                 break;
             default:
@@ -181,7 +213,7 @@ static void kw_match(const kw_model *m, const char *q, const char *arch, kw_aren
             if (hit && kw_has_arch(mk, arch))
                 kw_hit(a, h, i);
         }
-        if (stage == 4)
+        if (stage == 5)
             regfree(&re);
     }
 }
