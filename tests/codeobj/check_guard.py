@@ -12,6 +12,7 @@ next to the guard's decision. Checked, per processor:
   - a class on which the linked LLVM crashes nowhere is not guarded at all;
   - what is handed over (v255/a255 destinations above all) decodes to
     llvm-mc -disassemble's text."""
+import re
 import subprocess
 import sys
 
@@ -58,16 +59,23 @@ CASES = [
 PROCESSORS = ["gfx803", "gfx900", "gfx908", "gfx90a", "gfx942", "gfx950"]
 
 
-def encode(arch, text):
-    """llvm-mc's encoding of one instruction as 32-bit words, or None where
-    the processor has no such instruction."""
+def encode(arch, texts):
+    """llvm-mc's encoding of each instruction as 32-bit words, None where the
+    processor has no such instruction (llvm-mc names its line on stderr)."""
     p = subprocess.run([tool("llvm-mc"), "-triple=amdgcn-amd-amdhsa", "-mcpu=" + arch,
-                        "-show-encoding"], input=text + "\n", capture_output=True, text=True)
-    for line in p.stdout.splitlines():
-        if "encoding: [" in line and p.returncode == 0:
-            b = [int(x, 16) for x in line.split("encoding: [")[1].rstrip("]").split(",")]
-            return [int.from_bytes(bytes(b[i:i + 4]), "little") for i in range(0, len(b), 4)]
-    return None
+                        "-show-encoding"], input="\n".join(texts) + "\n", capture_output=True,
+                       text=True)
+    bad = {int(m.group(1)) - 1 for m in re.finditer(r"^<stdin>:(\d+):\d+: error", p.stderr, re.M)}
+    encs = [[int(x, 16) for x in line.split("encoding: [")[1].rstrip("]").split(",")]
+            for line in p.stdout.splitlines() if "encoding: [" in line]
+    good = [i for i in range(len(texts)) if i not in bad]
+    if len(encs) != len(good):
+        sys.exit("FAILED: llvm-mc -mcpu=%s gave %d encodings for %d instructions:\n%s" %
+                 (arch, len(encs), len(good), p.stderr[-2000:]))
+    out = [None] * len(texts)
+    for i, b in zip(good, encs):
+        out[i] = [int.from_bytes(bytes(b[j:j + 4]), "little") for j in range(0, len(b), 4)]
+    return out
 
 
 def mc_disassemble(arch, rows):
@@ -86,8 +94,7 @@ def main():
     procs = [a for a in PROCESSORS if a != "gfx950" or version != "19"]  # 19: no gfx950
     rows = []
     for arch in procs:
-        for klass, asm, fields in CASES:
-            words = encode(arch, asm)
+        for (klass, asm, fields), words in zip(CASES, encode(arch, [c[1] for c in CASES])):
             if not words:
                 continue
             for name, word, shift, mask, value in fields:

@@ -97,9 +97,9 @@ static int probe(const kw_co_llvm *llvm, char *line) {
     if (waitpid(pid, &status, 0) != pid)
         return 1;
     char crash[16] = "0";
-    if (WIFSIGNALED(status))
-        snprintf(crash, sizeof crash, "%s", WTERMSIG(status) == SIGALRM ? "hang" : "");
-    if (WIFSIGNALED(status) && WTERMSIG(status) != SIGALRM)
+    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+        snprintf(crash, sizeof crash, "hang");
+    else if (WIFSIGNALED(status))
         snprintf(crash, sizeof crash, "%d", WTERMSIG(status));
     if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
         return 1;
