@@ -26,8 +26,10 @@ extern "C" {
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/PrettyStackTrace.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -68,42 +70,84 @@ struct JobState {
     kw_arena IrArena;
     std::map<std::string, kw_ir_kernel_facts *> IrFacts;
     std::string IrError;
+    bool IrOff = false;     // -fplugin-arg-kwalk-ir=off or KWALK_IR=off
+    bool IrCrashed = false; // the analysis crashed on a kernel: no more of it
     JobState() { kw_arena_init(&IrArena); }
     ~JobState() { kw_arena_free(&IrArena); }
     JobState(const JobState &) = delete;
     JobState &operator=(const JobState &) = delete;
 };
 
-// Records the kernels the device module defines after optimization.
+// Runs Fn under a crash recovery context: a crash inside (a signal: a null
+// or wild pointer, an LLVM assertion's abort) comes back as false instead of
+// ending clang. Inside clang's integrated cc1 the driver has recovery enabled
+// and runs cc1 in a context of its own (ours nests inside it); in a cc1 process
+// of its own (-fno-integrated-cc1) recovery is enabled around Fn only.
+template <typename F> bool runRecovering(F &&Fn) {
+    bool Enabled = llvm::CrashRecoveryContext::GetCurrent() == nullptr;
+    if (Enabled)
+        llvm::CrashRecoveryContext::Enable();
+    const void *Pretty = llvm::SavePrettyStackState();
+    bool Ok;
+    {
+        llvm::CrashRecoveryContext CRC;
+        Ok = CRC.RunSafely(Fn);
+    }
+    if (!Ok)
+        llvm::RestorePrettyStackState(Pretty);
+    if (Enabled)
+        llvm::CrashRecoveryContext::Disable();
+    return Ok;
+}
+
+// Records the kernels the device module defines after optimization, and their
+// IR facts (unless they are off).
 struct EmittedKernelsPass : llvm::PassInfoMixin<EmittedKernelsPass> {
     std::shared_ptr<JobState> State;
     explicit EmittedKernelsPass(std::shared_ptr<JobState> S) : State(std::move(S)) {}
-    llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM) {
+    llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &) {
         State->HaveEmitted = true;
-        auto &FAM = MAM.getResult<llvm::FunctionAnalysisManagerModuleProxy>(M).getManager();
         for (const llvm::Function &F : M) {
             if (F.isDeclaration() || F.getCallingConv() != llvm::CallingConv::AMDGPU_KERNEL)
                 continue;
             std::string Name(F.getName());
             State->Emitted.insert(Name);
-            // The IR facts (passes/ir): read-only analyses; the results the
-            // analysis manager caches stay valid, nothing is changed.
-            auto *Facts = static_cast<kw_ir_kernel_facts *>(
-                kw_arena_alloc(&State->IrArena, sizeof(kw_ir_kernel_facts)));
-            kw_err Err;
-            if (!Facts) {
-                State->IrError = "out of memory";
-                continue;
-            }
-            kw_ir_facts_init(Facts);
-            if (kw_ir_analyze_function(F, FAM, &State->IrArena, Facts, &Err) == KW_OK)
-                State->IrFacts[Name] = Facts;
-            else if (State->IrError.empty())
-                State->IrError = "IR facts of " + Name + ": " + Err.msg;
+            if (!State->IrOff && !State->IrCrashed)
+                analyze(F, Name);
         }
         return llvm::PreservedAnalyses::all();
     }
     static bool isRequired() { return true; }
+
+  private:
+    // The IR facts of one kernel (passes/ir): read-only. The analysis builds
+    // its own dominator tree, loop info and scalar evolution rather than using
+    // the pipeline's analysis manager, so that a crash inside it cannot leave
+    // clang's cached analyses half-updated. After a crash (then the objects
+    // built inside are leaked, never touched again) no further kernel of the
+    // job is analyzed.
+    void analyze(const llvm::Function &F, const std::string &Name) {
+        auto *Facts = static_cast<kw_ir_kernel_facts *>(
+            kw_arena_alloc(&State->IrArena, sizeof(kw_ir_kernel_facts)));
+        if (!Facts) {
+            State->IrError = "out of memory";
+            return;
+        }
+        kw_ir_facts_init(Facts);
+        kw_err Err;
+        Err.msg[0] = '\0';
+        kw_status St = KW_ERR;
+        if (!runRecovering([&] { St = kw_ir_analyze_function(F, &State->IrArena, Facts, &Err); })) {
+            State->IrCrashed = true;
+            State->IrError = "IR facts left out: the IR analysis crashed on " + Name +
+                             " (no IR facts for it or the kernels after it in this job)";
+            return;
+        }
+        if (St == KW_OK)
+            State->IrFacts[Name] = Facts;
+        else if (State->IrError.empty())
+            State->IrError = "IR facts of " + Name + ": " + Err.msg;
+    }
 };
 
 // The process id of the clang driver running this compile: the cc1 jobs run
@@ -385,6 +429,7 @@ class KwalkAction : public PluginASTAction {
             S->FragKey = S->Cuid + "." + driverKey();
         S->Out.OutDir = OutDir;
         S->Driver = readDriverView(spawnedCc1());
+        S->IrOff = IrOff;
         if (!CI.getFrontendOpts().Inputs.empty())
             S->Source = originalSource(
                 S->Driver, absolute(std::string(CI.getFrontendOpts().Inputs[0].getFile())));
@@ -405,11 +450,15 @@ class KwalkAction : public PluginASTAction {
     bool ParseArgs(const CompilerInstance &, const std::vector<std::string> &Args) override {
         if (const char *Env = std::getenv("KWALK_OUT"))
             OutDir = Env;
+        if (const char *Env = std::getenv("KWALK_IR"))
+            setIr(Env, "KWALK_IR");
         for (const std::string &A : Args) {
             if (A.rfind("out=", 0) == 0)
                 OutDir = A.substr(4);
+            else if (A.rfind("ir=", 0) == 0)
+                setIr(A.substr(3), "-fplugin-arg-kwalk-ir");
             else
-                warn("unknown plugin argument '" + A + "' (known: out=DIR)");
+                warn("unknown plugin argument '" + A + "' (known: out=DIR, ir=on|off)");
         }
         if (!OutDir.empty())
             OutDir = absolute(OutDir);
@@ -420,6 +469,16 @@ class KwalkAction : public PluginASTAction {
 
   private:
     std::string OutDir;
+    bool IrOff = false;
+
+    // ir=off leaves the IR analysis out (an escape hatch should it ever
+    // misbehave); ir=on is the default. The argument wins over the variable.
+    void setIr(const std::string &V, const char *From) {
+        if (V == "off" || V == "on")
+            IrOff = V == "off";
+        else
+            warn(std::string("unknown value '") + V + "' of " + From + " (known: on, off)");
+    }
 };
 
 } // namespace
