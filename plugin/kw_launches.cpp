@@ -216,6 +216,10 @@ std::string declString(CaptureContext &C, const VarDecl *VD, const std::string &
     if (!Text.empty())
         return Text;
     Text = C.typeString(VD->getType()) + " " + VD->getNameAsString();
+    // a direct initialization "T(args)" reads "T name(args)"
+    std::string Type = C.typeString(VD->getType().getUnqualifiedType()) + "(";
+    if (VD->getInitStyle() != VarDecl::CInit && Init.compare(0, Type.size(), Type) == 0)
+        return Text + Init.substr(Type.size() - 1);
     return Init.empty() ? Text : Text + " = " + Init;
 }
 
