@@ -171,7 +171,7 @@ static void kw_mem_launch(kw_render *r, const kw_mlaunch *ml, const kw_rarch *a,
         kw_buf_puts(o, " threads per block");
     } else {
         kw_buf_puts(o, "threads per block unknown (");
-        kw_md_text(o, g.why_block, false);
+        kw_md_prose(o, g.why_block, false);
         kw_buf_puts(o, ")");
     }
     if (g.grid_known) {
@@ -185,7 +185,7 @@ static void kw_mem_launch(kw_render *r, const kw_mlaunch *ml, const kw_rarch *a,
         }
     } else {
         kw_buf_puts(o, "; blocks unknown (");
-        kw_md_text(o, g.why_grid, false);
+        kw_md_prose(o, g.why_grid, false);
         kw_buf_puts(o, ")");
     }
     kw_buf_puts(o, ".\n");
