@@ -195,7 +195,11 @@ kw_ir_loc locationOf(Ctx &C, const llvm::DILocation *DL);
 void collectLoops(Ctx &C);
 void collectAccesses(Ctx &C);
 void groupAccesses(Ctx &C);
-void collectCrossLane(Ctx &C);
+void collectCrossLane(Ctx &C); // also runs collectLdsTrees
+void collectLdsTrees(Ctx &C);  // kw_ir_ldstree.cpp
+// The reduction operation ("add", "max", ...) an instruction combines with, or
+// nullptr; Idem: the operation is idempotent (max, and, ...).
+const char *reductionOp(const llvm::Instruction *B, bool &Idem);
 void collectWork(Ctx &C);
 
 } // namespace kwir
