@@ -425,6 +425,17 @@ std::string launchSymbol(Ctx &C, const Value *V) {
     int64_t Off = 0;
     const Value *Base = GetPointerBaseWithConstantOffset(LI->getPointerOperand(), Off, C.DL);
     StringRef N = amdgcnName(Base);
+    // a phi of the same intrinsic's results (the optimizer merges the calls
+    // of two paths: `phi [implicitarg.ptr(), implicitarg.ptr()]`)
+    if (N.empty())
+        if (const auto *P = dyn_cast<PHINode>(Base)) {
+            for (const Value *In : P->incoming_values()) {
+                StringRef M = amdgcnName(In->stripPointerCasts());
+                if (M.empty() || (!N.empty() && M != N))
+                    return "";
+                N = M;
+            }
+        }
     unsigned Bytes = (unsigned)C.DL.getTypeStoreSize(LI->getType());
     if (N == "implicitarg.ptr") { // code object v5 hidden arguments
         if (Bytes == 4 && Off >= 0 && Off <= 8 && Off % 4 == 0)

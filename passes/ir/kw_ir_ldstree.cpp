@@ -123,6 +123,8 @@ class Trees {
                 continue;
             TStep S{St, B, Op, Obj,
                     (int64_t)C.DL.getTypeStoreSize(St->getValueOperand()->getType())};
+            if (!isa<SCEVConstant>(D))
+                D = oneLaneDelta(D, St);
             if (const auto *CD = dyn_cast<SCEVConstant>(D)) {
                 if (CD->getAPInt().getSignificantBits() > 40)
                     continue;
@@ -133,6 +135,36 @@ class Trees {
             Steps.push_back(S);
             return;
         }
+    }
+
+    // The last step of an unrolled tree often runs in one thread (`t == 0`:
+    // part[0] = op(part[0], part[1])): the store is at part + 4*t, the
+    // partner at part + 4, the delta 4 - 4*t. For a store only one lane
+    // executes, the delta at that lane when it is affine in workitem.id.x.
+    const SCEV *oneLaneDelta(const SCEV *D, const Instruction *At) {
+        ScalarEvolution &SE = C.SE;
+        uint64_t Mask = 0;
+        unsigned WaveIdx = 0;
+        activeLanes(C, At, Mask, WaveIdx);
+        if (!Mask || (Mask & (Mask - 1)))
+            return D;
+        std::string W;
+        const SCEV *D1 = derive(C, D, TidX, W);
+        const SCEVUnknown *Tid = nullptr;
+        SCEVExprContains(D, [&](const SCEV *E) {
+            const auto *U = dyn_cast<SCEVUnknown>(E);
+            if (U && varOf(U->getValue()) == TidX)
+                Tid = U;
+            return false;
+        });
+        if (!D1 || !isa<SCEVConstant>(D1) || !Tid)
+            return D;
+        Type *Ty = SE.getEffectiveSCEVType(D->getType());
+        const SCEV *Rest = SE.getMinusSCEV(D, SE.getMulExpr(D1, SE.getNoopOrZeroExtend(Tid, Ty)));
+        if (!isa<SCEVConstant>(Rest))
+            return D;
+        int64_t Lane = (int64_t)WaveIdx * C.Wave + __builtin_ctzll(Mask);
+        return SE.getAddExpr(Rest, SE.getMulExpr(D1, SE.getConstant(Ty, (uint64_t)Lane)));
     }
 
     // barriers inside loop L (its own blocks and nested ones)
