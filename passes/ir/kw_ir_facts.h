@@ -215,7 +215,7 @@ typedef struct kw_ir_idiom {
     KW_ARRAY(unsigned) cross_lane; /* the cross_lane entries it consists of */
     int parts[2];       /* block_reduce: the wave_reduce idioms before and after LDS */
     unsigned barriers;  /* block_reduce: s_barriers between the LDS store and load;
-                           lds_tree_reduce: barriers per step (loop) or in all (unrolled) */
+                           lds_tree_reduce: barriers per step */
     const char *lds_object;
     int64_t lds_bytes; /* block_reduce, lds_tree_reduce: size of lds_object; -1 unknown */
     /* lds_tree_reduce: steps of the tree (the trip count of its loop, e.g.

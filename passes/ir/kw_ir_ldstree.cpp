@@ -292,7 +292,7 @@ class Trees {
             D->tree_steps = C.number((int64_t)Run.size());
             D->steps = 0;
             D->lanes = Run.size() < 32 ? 1u << Run.size() : 0;
-            D->barriers = Bars;
+            D->barriers = Bars / (unsigned)(Run.size() - 1); // per step, as for the loop form
             D->loop = C.loopOf(S.St);
             D->first_stride = C.str(std::to_string(S.ConstDelta / (S.Elt ? S.Elt : 1)));
         }

@@ -118,11 +118,11 @@ for arch in K.ARCHES:
             bars = len(re.findall(r"\ss_barrier\b", ISA[name]))
             in_loop = "\n".join(TEXT[line:line + 4]).count("__syncthreads")
             before = body(name).count("__syncthreads") - in_loop
+            C.eq(f"{arch} {mid}: barriers per step", d["barriers"], in_loop)
             if fixed:
                 C.eq(f"{arch} {mid}: steps = the code object's s_barriers after the first",
                      d["steps"], bars - before)
             else:
-                C.eq(f"{arch} {mid}: barriers per step", d["barriers"], in_loop)
                 C.eq(f"{arch} {mid}: code object s_barriers (before + loop body)", bars,
                      before + in_loop)
         elif kind == "BLOCK":
