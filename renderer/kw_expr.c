@@ -144,7 +144,7 @@ static bool kw_ev_word(const char *s, size_t n, const char *w) {
     return strlen(w) == n && !memcmp(s, w, n);
 }
 
-/* Arguments of f( ... ): up to 3. */
+/* Arguments of f( ... ): up to max. */
 static int kw_ev_args(kw_ev *e, kw_num *args, int max) {
     int n = 0;
     kw_ev_ws(e);
@@ -244,8 +244,8 @@ static kw_num kw_ev_primary(kw_ev *e) {
     kw_ev_ws(e);
     if (*e->p == '(') {
         e->p++;
-        kw_num a[3];
-        int k = kw_ev_args(e, a, 3);
+        kw_num a[8];
+        int k = kw_ev_args(e, a, 8);
         if (k < 0)
             return kw_mk(0, true);
         e->depth--;
@@ -253,10 +253,23 @@ static kw_num kw_ev_primary(kw_ev *e) {
             return kw_mk(ceil(a[0].v), true);
         if (kw_ev_word(start, n, "floor") && k == 1)
             return kw_mk(floor(a[0].v), true);
-        if ((kw_ev_word(start, n, "min") || kw_ev_word(start, n, "std::min")) && k == 2)
-            return a[0].v <= a[1].v ? a[0] : a[1];
-        if ((kw_ev_word(start, n, "max") || kw_ev_word(start, n, "std::max")) && k == 2)
-            return a[0].v >= a[1].v ? a[0] : a[1];
+        /* the IR facts' grammar (docs/ir-facts.md): log2 of a halving loop's start */
+        if (kw_ev_word(start, n, "log2") && k == 1) {
+            if (!(a[0].v > 0))
+                return kw_ev_fail(e, "log2 of a non-positive value", NULL);
+            int ex;
+            double m = frexp(a[0].v, &ex);
+            return kw_mk(m == 0.5 ? (double)(ex - 1) : log2(a[0].v), m == 0.5);
+        }
+        /* the IR facts print n-ary min/max */
+        bool is_min = kw_ev_word(start, n, "min") || kw_ev_word(start, n, "std::min");
+        if ((is_min || kw_ev_word(start, n, "max") || kw_ev_word(start, n, "std::max")) && k >= 2) {
+            kw_num r = a[0];
+            for (int i = 1; i < k; i++)
+                if (is_min ? a[i].v < r.v : a[i].v > r.v)
+                    r = a[i];
+            return r;
+        }
         if (kw_ev_word(start, n, "dim3") && k >= 1)
             return a[0]; /* in a scalar context: x */
         char msg[96];

@@ -7,7 +7,7 @@
  *   numbers (123, 1.5, 0x1f; suffixes u l f ignored), names (a.hidden,
  *   p->n, ns::k, threadIdx.x, loop0.trips), ( ), unary - + !,
  *   * / %, + -, < <= > >= == !=, &&, ||, ?:,
- *   ceil(x) floor(x) min(a, b) max(a, b), dim3(x[, y[, z]]), static_cast<T>(x),
+ *   ceil(x) floor(x) log2(x) min(a, b, ...) max(a, b, ...), dim3(x[, y[, z]]), static_cast<T>(x),
  *   true, false, nullptr.
  * In C mode (launch expressions, guards) '/' and '%' of two integers are
  * integer operations, as in the source; in exact mode (IR expressions) '/' is

@@ -285,10 +285,11 @@ static void kw_dev_idiom_line(kw_render *r, kw_rv d, kw_buf *b) {
         kw_buf_puts(b, " via ");
         kw_md_code(b, via, false);
     }
+    bool tree = kind && !strcmp(kind, "lds_tree_reduce");
     if (steps)
-        kw_buf_printf(b, ", %s cross-lane steps", steps);
+        kw_buf_printf(b, tree ? ", %s LDS steps" : ", %s cross-lane steps", steps);
     if (bars)
-        kw_buf_printf(b, ", %s barrier(s)", bars);
+        kw_buf_printf(b, tree ? ", %s barrier(s) per step" : ", %s barrier(s)", bars);
     const kw_loc *l = kw_rv_loc(kw_rv_get(d, "location"));
     if (l && l->file) {
         kw_buf *save = r->out;

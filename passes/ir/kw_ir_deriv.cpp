@@ -17,6 +17,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Metadata.h"
 
 using namespace llvm;
 
@@ -193,6 +194,64 @@ const SCEV *lookThrough(Ctx &C, const Value *V) {
     return nullptr;
 }
 
+const Expr *scevOf(Ctx &C, const Value *V, std::string &Why) {
+    if (!C.SE.isSCEVable(V->getType()))
+        return nullptr;
+    return scevToExpr(C, C.SE.getSCEV(const_cast<Value *>(V)), Why);
+}
+
+// Integer operations by a constant that ScalarEvolution leaves opaque
+// (`sdiv i32 %hidden, 8`, `lshr i32 %n, 1`, `ashr`, `srem`): floor(a/c),
+// a - c*floor(a/c). The signed forms equal these for a >= 0 (sizes, counts),
+// which is assumed and noted.
+const Expr *binaryByConstant(Ctx &C, const Value *V, std::string &Why) {
+    const auto *BO = dyn_cast<BinaryOperator>(V);
+    if (!BO || !BO->getType()->isIntegerTy() || BO->getType()->getIntegerBitWidth() > 64)
+        return nullptr;
+    const auto *K = dyn_cast<ConstantInt>(BO->getOperand(1));
+    if (!K || K->getValue().getActiveBits() > 62 || K->isNegative() || K->isZero())
+        return nullptr;
+    int64_t N = (int64_t)K->getZExtValue();
+    bool Signed = false;
+    int64_t Den = 0;
+    bool Rem = false;
+    switch (BO->getOpcode()) {
+    case Instruction::SDiv:
+        Signed = true;
+        Den = N;
+        break;
+    case Instruction::SRem:
+        Signed = true;
+        Den = N;
+        Rem = true;
+        break;
+    case Instruction::AShr:
+        Signed = true;
+        [[fallthrough]];
+    case Instruction::LShr:
+        if (N >= 62)
+            return nullptr;
+        Den = (int64_t)1 << N;
+        break;
+    default:
+        return nullptr; // udiv, urem, shl, and: SCEV models them itself
+    }
+    std::string W;
+    const Expr *A = scevOf(C, BO->getOperand(0), W);
+    if (!A)
+        return nullptr;
+    if (Signed && !C.SE.isKnownNonNegative(C.SE.getSCEV(BO->getOperand(0))))
+        C.note(
+            "a signed division or shift of a kernel value by a constant is printed as floor(a/c), "
+            "which assumes the value is not negative");
+    ExprPool &P = C.Pool;
+    const Expr *Q = P.floor(P.div(A, P.num(Den)));
+    const Expr *E = Rem ? P.sub(A, P.mul(P.num(Den), Q)) : Q;
+    if (!E && Why.empty())
+        Why = P.why();
+    return E;
+}
+
 class Deriver {
   public:
     Deriver(Ctx &C, Var X, std::string &Why) : C(C), SE(C.SE), X(X), Why(Why) {}
@@ -367,6 +426,17 @@ std::string launchSymbol(Ctx &C, const Value *V) {
     int64_t Off = 0;
     const Value *Base = GetPointerBaseWithConstantOffset(LI->getPointerOperand(), Off, C.DL);
     StringRef N = amdgcnName(Base);
+    // a phi of the same intrinsic's results (the optimizer merges the calls
+    // of two paths: `phi [implicitarg.ptr(), implicitarg.ptr()]`)
+    if (N.empty())
+        if (const auto *P = dyn_cast<PHINode>(Base)) {
+            for (const Value *In : P->incoming_values()) {
+                StringRef M = amdgcnName(In->stripPointerCasts());
+                if (M.empty() || (!N.empty() && M != N))
+                    return "";
+                N = M;
+            }
+        }
     unsigned Bytes = (unsigned)C.DL.getTypeStoreSize(LI->getType());
     if (N == "implicitarg.ptr") { // code object v5 hidden arguments
         if (Bytes == 4 && Off >= 0 && Off <= 8 && Off % 4 == 0)
@@ -381,6 +451,34 @@ std::string launchSymbol(Ctx &C, const Value *V) {
             return std::string("globalSize.") + "xyz"[(Off - 12) / 4];
     }
     return "";
+}
+
+int64_t constBlockDim(Ctx &C, unsigned D) {
+    if (D > 2)
+        return 0;
+    if (!C.BlockDimDone) {
+        C.BlockDimDone = true;
+        if (const MDNode *MD = C.F.getMetadata("reqd_work_group_size")) {
+            if (MD->getNumOperands() == 3)
+                for (unsigned I = 0; I < 3; I++)
+                    if (auto *CI = mdconst::dyn_extract<ConstantInt>(MD->getOperand(I)))
+                        C.BlockDim[I] = CI->getSExtValue() > 0 ? CI->getSExtValue() : 0;
+        } else {
+            // a flat work-group size with min == max fixes blockDim.x when the
+            // kernel uses no y/z ids (then blockDim.y/z > 1 could only repeat
+            // the same work, which is taken not to happen)
+            StringRef FW = C.F.getFnAttribute("amdgpu-flat-work-group-size").getValueAsString();
+            unsigned Lo = 0, Hi = 0;
+            if (!FW.empty() && !FW.split(',').first.getAsInteger(10, Lo) &&
+                !FW.split(',').second.getAsInteger(10, Hi) && Lo == Hi && Hi &&
+                C.F.hasFnAttribute("amdgpu-no-workitem-id-y") &&
+                C.F.hasFnAttribute("amdgpu-no-workitem-id-z")) {
+                C.BlockDim[0] = Hi;
+                C.BlockDim[1] = C.BlockDim[2] = 1;
+            }
+        }
+    }
+    return C.BlockDim[D];
 }
 
 const Expr *scevToExpr(Ctx &C, const SCEV *S, std::string &Why) {
@@ -418,11 +516,16 @@ const Expr *scevToExpr(Ctx &C, const SCEV *S, std::string &Why) {
         }
         if (const SCEV *Inner = lookThrough(C, V))
             return scevToExpr(C, Inner, Why);
+        if (const Expr *E = binaryByConstant(C, V, Why))
+            return E;
         std::string L = launchSymbol(C, V);
         if (L.rfind("globalSize.", 0) == 0) {
             char D = L.back();
             return P.mul(P.sym(std::string("gridDim.") + D), P.sym(std::string("blockDim.") + D));
         }
+        if (L.rfind("blockDim.", 0) == 0)
+            if (int64_t N = constBlockDim(C, (unsigned)(L.back() - 'x')))
+                return P.num(N);
         if (!L.empty())
             return P.sym(L);
         return Fail("depends on " + describe(V));

@@ -7,7 +7,7 @@
  *   term  := unary (('*' | '/') unary)*
  *   unary := '-' unary | atom
  *   atom  := NUMBER | NAME | '$' DIGITS | FUNC '(' expr (',' expr)* ')' | '(' expr ')'
- *   FUNC  := ceil | floor (one argument) | min | max (two or more)
+ *   FUNC  := ceil | floor | log2 (one argument) | min | max (two or more)
  *   NAME  := [A-Za-z_][A-Za-z0-9_.]*
  */
 #include "kw_ir_facts.h"
@@ -87,6 +87,16 @@ static double parse_call(kw_ir_parser *ps, const char *name, size_t len) {
         /* results of integer division are exact; absorb rounding noise */
         double r = len == 4 ? ceil(args[0] - 1e-9) : floor(args[0] + 1e-9);
         return r;
+    }
+    if (len == 4 && !memcmp(name, "log2", 4)) {
+        if (n != 1 || !(args[0] > 0)) {
+            parse_fail(ps, n != 1 ? "log2 takes one argument" : "log2 of a non-positive value");
+            return 0;
+        }
+        /* exact for powers of two (floor(log2(64)) must be 6, not 5.999...) */
+        int e;
+        double m = frexp(args[0], &e);
+        return m == 0.5 ? (double)(e - 1) : log2(args[0]);
     }
     if (len == 3 && (!memcmp(name, "min", 3) || !memcmp(name, "max", 3))) {
         if (n < 2) {

@@ -56,6 +56,8 @@ const char *kw_ir_idiom_name(kw_ir_idiom_kind k) {
     case KW_IR_PARTIAL_REDUCE: return "partial_reduce";
     case KW_IR_BROADCAST: return "broadcast";
     case KW_IR_BLOCK_REDUCE: return "block_reduce";
+    case KW_IR_LDS_TREE_REDUCE:
+        return "lds_tree_reduce";
     }
     return "?";
 }
@@ -122,6 +124,10 @@ kw_status kw_ir_facts_name_params(kw_ir_kernel_facts *f, const char *const *name
     }
     for (size_t i = 0; i < f->loops.n; i++)
         if (rename_val(&f->loops.v[i].trip_count, final, np, a, err))
+            return KW_ERR;
+    for (size_t i = 0; i < f->idioms.n; i++)
+        if (rename_val(&f->idioms.v[i].tree_steps, final, np, a, err) ||
+            rename_str(&f->idioms.v[i].first_stride, final, np, a, err))
             return KW_ERR;
     kw_ir_val *w[] = {&f->work.flops,          &f->work.transcendental, &f->work.int_ops,
                       &f->work.conversions,    &f->work.bytes_read,     &f->work.bytes_written,
@@ -410,8 +416,12 @@ void kw_ir_facts_print_yaml(FILE *o, const kw_ir_kernel_facts *f, int ind) {
             put_key_str(o, ind + 4, "type", d->type);
         if (d->via)
             put_key_str(o, ind + 4, "via", d->via);
-        pad(o, ind + 4);
-        fprintf(o, "steps: %u\n", d->steps);
+        if (d->kind == KW_IR_LDS_TREE_REDUCE) {
+            put_val(o, ind + 4, "steps", &d->tree_steps);
+        } else {
+            pad(o, ind + 4);
+            fprintf(o, "steps: %u\n", d->steps);
+        }
         pad(o, ind + 4);
         fprintf(o, "lanes: %u\n", d->lanes);
         pad(o, ind + 4);
@@ -430,9 +440,16 @@ void kw_ir_facts_print_yaml(FILE *o, const kw_ir_kernel_facts *f, int ind) {
         if (d->kind == KW_IR_BLOCK_REDUCE) {
             pad(o, ind + 4);
             fprintf(o, "parts: [%d, %d]\n", d->parts[0], d->parts[1]);
+        }
+        if (d->kind == KW_IR_LDS_TREE_REDUCE) {
+            put_key_str(o, ind + 4, "stride", d->stride);
+            put_key_str(o, ind + 4, "first_stride", d->first_stride);
+        }
+        if (d->kind == KW_IR_BLOCK_REDUCE || d->kind == KW_IR_LDS_TREE_REDUCE) {
             pad(o, ind + 4);
             fprintf(o, "barriers: %u\n", d->barriers);
             put_key_str(o, ind + 4, "lds_object", d->lds_object);
+            put_int_or_unknown(o, ind + 4, "lds_bytes", d->lds_bytes);
         }
         put_index(o, ind + 4, "loop", d->loop);
         put_loc(o, ind + 4, &d->loc);

@@ -191,11 +191,14 @@ typedef struct kw_ir_xlane {
 } kw_ir_xlane;
 
 typedef enum kw_ir_idiom_kind {
-    KW_IR_WAVE_REDUCE = 0,  /* every lane (or one lane + broadcast) ends with the whole wave */
-    KW_IR_PARTIAL_REDUCE,   /* a reduction over groups of `lanes` lanes (rows, quads) */
-    KW_IR_BROADCAST,        /* one lane's value to the wave (readlane/readfirstlane) */
-    KW_IR_BLOCK_REDUCE      /* wave reductions, one value per wave through LDS, barrier(s),
-                               a second wave reduction of the partials */
+    KW_IR_WAVE_REDUCE = 0, /* every lane (or one lane + broadcast) ends with the whole wave */
+    KW_IR_PARTIAL_REDUCE,  /* a reduction over groups of `lanes` lanes (rows, quads) */
+    KW_IR_BROADCAST,       /* one lane's value to the wave (readlane/readfirstlane) */
+    KW_IR_BLOCK_REDUCE,    /* wave reductions, one value per wave through LDS, barrier(s),
+                              a second (wave or partial) reduction of the partials */
+    KW_IR_LDS_TREE_REDUCE  /* a tree through LDS: each step combines a thread's slot with
+                              the slot `stride` away (stride halving or doubling), stores
+                              it back, and waits at a barrier; no cross-lane operation */
 } kw_ir_idiom_kind;
 
 typedef struct kw_ir_idiom {
@@ -211,8 +214,15 @@ typedef struct kw_ir_idiom {
     int broadcast_lane; /* the result is broadcast with readlane from this lane; -1 none */
     KW_ARRAY(unsigned) cross_lane; /* the cross_lane entries it consists of */
     int parts[2];       /* block_reduce: the wave_reduce idioms before and after LDS */
-    unsigned barriers;  /* block_reduce: s_barriers between the LDS store and load */
+    unsigned barriers;  /* block_reduce: s_barriers between the LDS store and load;
+                           lds_tree_reduce: barriers per step */
     const char *lds_object;
+    int64_t lds_bytes; /* block_reduce, lds_tree_reduce: size of lds_object; -1 unknown */
+    /* lds_tree_reduce: steps of the tree (the trip count of its loop, e.g.
+       floor(log2(blockDim.x)), or the unrolled steps), and the stride order */
+    kw_ir_val tree_steps;
+    const char *stride;       /* "halving", "doubling" */
+    const char *first_stride; /* elements between partners in the first step (expression) */
     int loop;
     kw_ir_loc loc;      /* the first cross-lane step */
 } kw_ir_idiom;

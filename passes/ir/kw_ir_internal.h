@@ -42,7 +42,7 @@ namespace kwir {
 // like terms, floor(a/c)+1 -> ceil((a+1)/c)). nullptr means "not expressible";
 // ExprPool::why() says why.
 struct Expr {
-    enum Kind { Num, Sym, Add, Mul, Div, Floor, Ceil, Min, Max } k;
+    enum Kind { Num, Sym, Add, Mul, Div, Floor, Ceil, Min, Max, Log2 } k;
     explicit Expr(Kind K) : k(K) {}
     int64_t num = 0;
     std::string sym;
@@ -64,6 +64,8 @@ class ExprPool {
     const Expr *ceil(const Expr *a);
     const Expr *min(std::vector<const Expr *> ops);
     const Expr *max(std::vector<const Expr *> ops);
+    // log2(a), real-valued; floor(log2(2^k)) folds to k. For halving loops.
+    const Expr *log2(const Expr *a);
     // max(a, b) that picks one side when their difference is a constant.
     const Expr *maxOf(const Expr *a, const Expr *b);
     // The same, also picking a side when the difference is a sum of terms of
@@ -99,6 +101,11 @@ struct Ctx {
     bool Gfx9 = true;        // DPP controls of GFX9 (row_bcast, wave_shr)
     bool NewBcast = false;   // gfx90a / gfx94x / gfx95x: row_newbcast
     bool OOM = false;
+    // The launch's block size when the kernel fixes it (reqd_work_group_size,
+    // or amdgpu-flat-work-group-size N,N on a kernel using only x): per
+    // dimension, 0 unknown. BlockDimDone: computed (constBlockDim()).
+    int64_t BlockDim[3] = {0, 0, 0};
+    bool BlockDimDone = false;
     ExprPool Pool;
     llvm::DenseMap<const llvm::Loop *, int> LoopId;
     std::vector<const Expr *> LoopTrips; // per loop id: trip count, nullptr unknown
@@ -154,6 +161,8 @@ const llvm::SCEV *derive(Ctx &C, const llvm::SCEV *S, Var X, std::string &Why);
 const Expr *scevToExpr(Ctx &C, const llvm::SCEV *S, std::string &Why);
 // A symbol for a launch quantity the value is, or "" (implicit-argument loads).
 std::string launchSymbol(Ctx &C, const llvm::Value *V);
+// blockDim.<D> when the kernel fixes it at compile time, else 0.
+int64_t constBlockDim(Ctx &C, unsigned D);
 
 // ---- lane-by-lane evaluation (kw_ir_lanes.cpp) -----------------------------------------
 
@@ -186,7 +195,11 @@ kw_ir_loc locationOf(Ctx &C, const llvm::DILocation *DL);
 void collectLoops(Ctx &C);
 void collectAccesses(Ctx &C);
 void groupAccesses(Ctx &C);
-void collectCrossLane(Ctx &C);
+void collectCrossLane(Ctx &C); // also runs collectLdsTrees
+void collectLdsTrees(Ctx &C);  // kw_ir_ldstree.cpp
+// The reduction operation ("add", "max", ...) an instruction combines with, or
+// nullptr; Idem: the operation is idempotent (max, and, ...).
+const char *reductionOp(const llvm::Instruction *B, bool &Idem);
 void collectWork(Ctx &C);
 
 } // namespace kwir

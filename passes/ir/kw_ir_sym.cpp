@@ -87,8 +87,10 @@ std::string printNode(const Expr &E) {
     case Expr::Floor:
     case Expr::Ceil:
     case Expr::Min:
-    case Expr::Max: {
-        static const char *const Names[] = {"", "", "", "", "", "floor", "ceil", "min", "max"};
+    case Expr::Max:
+    case Expr::Log2: {
+        static const char *const Names[] = {"",      "",     "",    "",    "",
+                                            "floor", "ceil", "min", "max", "log2"};
         std::string S = std::string(Names[E.k]) + "(";
         for (size_t I = 0; I < E.ops.size(); I++)
             S += (I ? ", " : "") + E.ops[I]->text;
@@ -100,7 +102,7 @@ std::string printNode(const Expr &E) {
 
 // Integer-valued: no division outside floor/ceil.
 bool isInt(const Expr *E) {
-    if (E->k == Expr::Div)
+    if (E->k == Expr::Div || E->k == Expr::Log2)
         return false;
     if (E->k == Expr::Floor || E->k == Expr::Ceil)
         return true;
@@ -322,9 +324,22 @@ static bool numDiv(const Expr *A, int64_t &N, int64_t &D) {
     return false;
 }
 
+// floor/ceil of log2(n) for a number n > 0; false otherwise.
+static bool numLog2(const Expr *A, bool Up, int64_t &Out) {
+    if (A->k != Expr::Log2 || A->ops[0]->k != Expr::Num || A->ops[0]->num <= 0)
+        return false;
+    uint64_t V = (uint64_t)A->ops[0]->num;
+    int64_t F = 63 - __builtin_clzll(V);
+    Out = F + (Up && (V & (V - 1)) ? 1 : 0);
+    return true;
+}
+
 const Expr *ExprPool::floor(const Expr *A) {
     if (!A)
         return nullptr;
+    int64_t L;
+    if (numLog2(A, false, L))
+        return num(L);
     int64_t N, D;
     if (numDiv(A, N, D)) {
         if (D < 0) {
@@ -346,6 +361,9 @@ const Expr *ExprPool::floor(const Expr *A) {
 const Expr *ExprPool::ceil(const Expr *A) {
     if (!A)
         return nullptr;
+    int64_t L;
+    if (numLog2(A, true, L))
+        return num(L);
     int64_t N, D;
     if (numDiv(A, N, D)) {
         if (D < 0) {
@@ -393,6 +411,20 @@ const Expr *ExprPool::minmax(Expr::Kind K, std::vector<const Expr *> Ops) {
         return Out[0];
     Expr E(K);
     E.ops = std::move(Out);
+    return make(std::move(E));
+}
+
+const Expr *ExprPool::log2(const Expr *A) {
+    if (!A)
+        return nullptr;
+    if (A->k == Expr::Num && A->num <= 0) {
+        Why = "log2 of a non-positive number";
+        return nullptr;
+    }
+    if (A->k == Expr::Num && (A->num & (A->num - 1)) == 0)
+        return num(63 - __builtin_clzll((uint64_t)A->num));
+    Expr E(Expr::Log2);
+    E.ops = {A};
     return make(std::move(E));
 }
 

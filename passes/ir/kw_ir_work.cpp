@@ -13,6 +13,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 
+#include <algorithm>
 #include <array>
 #include <optional>
 
@@ -30,6 +31,32 @@ int64_t elems(Type *T) {
     if (auto *VT = dyn_cast<FixedVectorType>(T))
         return VT->getNumElements();
     return 1;
+}
+
+// Elements an amdgcn conversion intrinsic converts: those of its floating-point
+// result (cvt.pk.f32.fp8 -> <2 x float>: 2; cvt.scalef32.pk32.f32.fp6: 32), or
+// of its floating-point sources when the result is packed into an integer
+// (cvt.pk.fp8.f32(a, b, old, hi): 2), the scale of the scalef32 forms left
+// out; 1 when neither says (cvt.pk.i16 and other integer packs count 1). A
+// result merged into an `old` operand of its own type counts the elements
+// written (1, or 2 for a .pk form).
+int64_t cvtElements(const CallBase *CB, StringRef A) {
+    Type *RT = CB->getType();
+    if (auto *ST = dyn_cast<StructType>(RT)) // {result, ...} forms
+        RT = ST->getNumElements() ? ST->getElementType(0) : RT;
+    int64_t Res = RT->isFPOrFPVectorTy() ? elems(RT) : 0;
+    int64_t Src = 0;
+    for (const Value *Arg : CB->args()) {
+        // an `old` operand the result is merged into: one element is written
+        // (cvt.scalef32.f16.fp8(<2 x half> old, ...)), two for a .pk form
+        if (Arg->getType() == RT && Res)
+            return A.contains(".pk") ? 2 : 1;
+        Src += Arg->getType()->isFPOrFPVectorTy() ? elems(Arg->getType()) : 0;
+    }
+    if (A.starts_with("cvt.scalef32.") && Src > 0)
+        Src--; // the scale
+    int64_t N = std::max(Res, Src);
+    return N ? N : 1;
 }
 
 void countCall(Ctx &C, const CallBase *CB, Counts &K) {
@@ -84,16 +111,45 @@ void countCall(Ctx &C, const CallBase *CB, Counts &K) {
         return;
     }
     if (A.starts_with("cvt.")) {
-        int64_t F = 0;
-        for (const Value *Arg : CB->args())
-            F += Arg->getType()->isFPOrFPVectorTy() ? elems(Arg->getType()) : 0;
-        K[Conv] += F ? F : 1;
+        K[Conv] += cvtElements(CB, A);
         return;
     }
     if (A.starts_with("fdot2")) {
         K[Flops] += 4;
         return;
     }
+}
+
+// Is E >= 0 for every value of its symbols (each taken as >= 0)? Trip counts
+// like ceil((n - threadIdx.x)/blockDim.x) are not: for a thread that does not
+// enter the loop they are <= 0, so the work weighs max(trips, 0).
+bool nonneg(const Expr *E) {
+    switch (E->k) {
+    case Expr::Num:
+        return E->num >= 0;
+    case Expr::Sym:
+    case Expr::Log2:
+        return true; // a halving loop runs only for arguments >= 1
+    case Expr::Mul:
+        if (E->ops[0]->k == Expr::Num && E->ops[0]->num < 0)
+            return false;
+        [[fallthrough]];
+    case Expr::Add:
+    case Expr::Div:
+    case Expr::Floor:
+    case Expr::Ceil:
+    case Expr::Min:
+        for (const Expr *O : E->ops)
+            if (!nonneg(O))
+                return false;
+        return true;
+    case Expr::Max:
+        for (const Expr *O : E->ops)
+            if (nonneg(O))
+                return true;
+        return false;
+    }
+    return false;
 }
 
 // Integer arithmetic that computes only an address (every user a GEP) is not counted.
@@ -215,6 +271,8 @@ class Work {
         const Expr *Trip = Id < (int)C.LoopTrips.size() ? C.LoopTrips[Id] : nullptr;
         if (!Trip)
             Trip = C.Pool.sym("loop" + std::to_string(Id) + ".trips");
+        else if (!nonneg(Trip))
+            Trip = C.Pool.max({Trip, C.Pool.num(0)});
         Weights W;
         for (int M = 0; M < NumMetrics; M++)
             W[M] = C.Pool.mul(Trip, Body[M]);

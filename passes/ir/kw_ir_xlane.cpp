@@ -337,10 +337,14 @@ class Idioms {
         }
     }
 
+    // Bad[L]: lane L holds an undefined value (it read the `old` of a DPP
+    // move whose old is poison, as a bound_ctrl:0 row_bcast leaves row 0;
+    // such lanes are never the result, and whatever reads them is bad too).
     bool simulate(const std::vector<unsigned> &Chain, std::vector<std::array<uint8_t, 64>> &Cnt,
-                  bool Idem) {
+                  bool Idem, std::vector<bool> &Bad) {
         unsigned W = C.Wave;
         Cnt.assign(W, {});
+        Bad.assign(W, false);
         for (unsigned L = 0; L < W; L++)
             Cnt[L][L] = 1;
         for (unsigned SI : Chain) {
@@ -348,14 +352,21 @@ class Idioms {
             const XInfo &X = Infos[S.X];
             Type *Ty = S.B->getType();
             std::vector<std::array<uint8_t, 64>> Next = Cnt;
+            std::vector<bool> NextBad = Bad;
             for (unsigned L = 0; L < W; L++) {
                 int M = X.Map[L];
                 const std::array<uint8_t, 64> *Moved = nullptr;
                 if (M >= 0) {
                     Moved = &Cnt[M];
+                    if (Bad[M])
+                        NextBad[L] = true;
                 } else if (M == OLD) {
                     if (!X.Old)
                         return false;
+                    if (isa<UndefValue>(peel(X.Old)) && peel(X.Old) != S.In) {
+                        NextBad[L] = true;
+                        continue;
+                    }
                     if (peel(X.Old) == S.In)
                         Moved = &Cnt[L];
                     else if (!isIdentity(X.Old, S.Op, Ty))
@@ -373,6 +384,7 @@ class Idioms {
                 }
             }
             Cnt.swap(Next);
+            Bad.swap(NextBad);
         }
         return true;
     }
@@ -405,9 +417,12 @@ class Idioms {
     void record(const std::vector<unsigned> &Chain) {
         const Step &First = Steps[Chain.front()], &Last = Steps[Chain.back()];
         std::vector<std::array<uint8_t, 64>> Cnt;
-        bool Sim = simulate(Chain, Cnt, First.Idem);
+        std::vector<bool> Bad;
+        bool Sim = simulate(Chain, Cnt, First.Idem, Bad);
         unsigned W = C.Wave;
         auto Complete = [&](unsigned L) {
+            if (Bad[L])
+                return false;
             for (unsigned J = 0; J < W; J++)
                 if (Cnt[L][J] != 1)
                     return false;
@@ -420,6 +435,10 @@ class Idioms {
             bool All = true;
             for (unsigned L = 0; L < W; L++) {
                 unsigned Lanes = 0;
+                if (Bad[L]) {
+                    All = false;
+                    continue;
+                }
                 for (unsigned J = 0; J < W; J++) {
                     Lanes += Cnt[L][J] != 0;
                     Uniform &= Cnt[L][J] <= 1;
@@ -548,7 +567,8 @@ class Idioms {
                         continue;
                     const Wave &W2 = Waves[WJ];
                     const kw_ir_idiom &D1 = C.Out->idioms.v[W1.Idiom], &D2 = C.Out->idioms.v[W2.Idiom];
-                    if (strcmp(D1.op, D2.op) || D2.kind != KW_IR_WAVE_REDUCE)
+                    if (strcmp(D1.op, D2.op) ||
+                        (D2.kind != KW_IR_WAVE_REDUCE && D2.kind != KW_IR_PARTIAL_REDUCE))
                         continue;
                     // an LDS load of the same variable feeding W2
                     const LoadInst *Ld = nullptr;
@@ -570,6 +590,10 @@ class Idioms {
                     }
                     if (!Ld)
                         continue;
+                    // a partial reduction of the partials (over groups of N lanes)
+                    // completes the block when each group loads N different slots
+                    if (D2.kind == KW_IR_PARTIAL_REDUCE && !distinctSlots(Ld, D2.lanes))
+                        continue;
                     unsigned Barriers = 0;
                     for (const CallBase *B : C.SBarriers)
                         if (C.DT.dominates(cast<Instruction>(B), Ld) &&
@@ -584,6 +608,31 @@ class Idioms {
             }
         next_wave:;
         }
+    }
+
+    // Each group of N consecutive lanes of load Ld reads N different addresses.
+    bool distinctSlots(const LoadInst *Ld, unsigned N) {
+        if (!N || N > C.Wave)
+            return false;
+        LaneOffsets LO = laneOffsetsPtr(C, Ld->getPointerOperand(), Ld);
+        if (!LO.Ok)
+            return false;
+        for (unsigned G = 0; G + N <= C.Wave; G += N) {
+            std::vector<int64_t> Seen;
+            for (unsigned L = G; L < G + N; L++) {
+                if (std::find(Seen.begin(), Seen.end(), LO.Off[L]) != Seen.end())
+                    return false;
+                Seen.push_back(LO.Off[L]);
+            }
+        }
+        return true;
+    }
+
+    int64_t objectBytes(const Value *Obj) {
+        const auto *GV = dyn_cast<GlobalVariable>(Obj);
+        if (!GV || !GV->getValueType()->isSized())
+            return -1;
+        return (int64_t)C.DL.getTypeAllocSize(GV->getValueType());
     }
 
     void emitBlock(size_t WI, size_t WJ, unsigned Barriers, const Value *Obj, const Instruction *At) {
@@ -606,6 +655,9 @@ class Idioms {
         D->parts[1] = Waves[WJ].Idiom;
         D->barriers = Barriers;
         D->lds_object = Obj->hasName() ? C.str(demangleSymbol(Obj->getName().str())) : nullptr;
+        D->lds_bytes = objectBytes(Obj);
+        if (D2.kind == KW_IR_PARTIAL_REDUCE)
+            D->lanes = D2.lanes; // partials combined in the second part
         D->loop = C.loopOf(At);
         D->loc = D1.loc;
     }
@@ -823,6 +875,10 @@ bool classify(Ctx &C, const CallBase *CB, kw_ir_xlane &X, XInfo &Info) {
 
 } // namespace
 
+const char *reductionOp(const Instruction *B, bool &Idem) {
+    return combineOp(B, Idem);
+}
+
 void collectCrossLane(Ctx &C) {
     std::vector<XInfo> Infos;
     DenseMap<const Value *, unsigned> Index;
@@ -849,6 +905,8 @@ void collectCrossLane(Ctx &C) {
     Idioms D(C, Infos);
     D.XIndex = Index;
     D.run();
+    if (!C.OOM)
+        collectLdsTrees(C);
 }
 
 } // namespace kwir

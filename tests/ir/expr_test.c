@@ -120,9 +120,14 @@ int main(int argc, char **argv) {
     expect_value("a/b/c", "a=24 b=2 c=3", 4);
     expect_value("2*-x", "x=3", -6);
     expect_value("ceil(floor(n/3)/2)", "n=20", 3);
+    expect_value("floor(log2(blockDim.x))", "blockDim.x=64", 6);
+    expect_value("floor(log2(blockDim.x))", "blockDim.x=96", 6);
+    expect_value("floor(log2(floor(n/2))) + 1", "n=1024", 10);
     expect_error("1 +");
     expect_error("foo(1)");
     expect_error("ceil(1, 2)");
+    expect_error("log2(0)");
+    expect_error("log2(1, 2)");
     expect_error("max(1)");
     expect_error("n / 0");
     expect_error("unknown_name + 1");

@@ -142,7 +142,7 @@ _TOK = re.compile(r"\s*(?:(\d+(?:\.\d+)?)|(\$\d+|[A-Za-z_][A-Za-z0-9_.]*)|(.))")
 
 def evaluate(expr, env):
     """Value of a facts expression; names from env. Raises on syntax errors or
-    unknown names. `/` is exact division; ceil/floor round; min/max n-ary."""
+    unknown names. `/` is exact division; ceil/floor round; log2 real; min/max n-ary."""
     toks = []
     pos = 0
     while pos < len(expr):
@@ -203,7 +203,7 @@ def evaluate(expr, env):
             return t[1]
         if t[0] == "name":
             take("name")
-            if peek() == ("op", "(") and t[1] in ("ceil", "floor", "min", "max"):
+            if peek() == ("op", "(") and t[1] in ("ceil", "floor", "log2", "min", "max"):
                 take("op")
                 args = [expr_()]
                 while peek() == ("op", ","):
@@ -216,6 +216,9 @@ def evaluate(expr, env):
                 if t[1] == "floor":
                     assert len(args) == 1
                     return math.floor(args[0] + 1e-9)
+                if t[1] == "log2":
+                    assert len(args) == 1 and args[0] > 0
+                    return math.log2(args[0])
                 assert len(args) >= 2
                 return min(args) if t[1] == "min" else max(args)
             if t[1] not in env:

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """test_ir_fault: a fault inside the IR analysis never fails a build, and
-the IR analysis can be turned off. The corpus TU cache_kernels.hip (the
-build's arches, fixed -cuid) is compiled without the plugin (reference) and
+the IR analysis can be turned off. A small TU of its own (kwcap's tiny TU:
+a kernel template with LDS, three instantiations; the build's arches, fixed
+-cuid) is compiled without the plugin (reference) and
 with it:
   plugin     as users run it: the control (its sidecar has IR facts);
   crash      KWALK_FAULT=ir-crash: the analysis stores through a null pointer
@@ -26,8 +27,9 @@ import kwcap  # noqa: E402
 def main():
     args = kwcap.parse_args()
     ck = kwcap.Checker("test_ir_fault")
-    src = os.path.join(args.corpus_src, "cache_kernels.hip")
     root = kwcap.tmpdir(args, "irfault")
+    src = os.path.join(root, "irfault.hip")
+    kwcap.write_tiny_tu(src, "irfault")
     try:
         cases = [
             ("reference", False, [], {}),

@@ -59,6 +59,12 @@ static void test_expr(void) {
     CHECK(fabs(kw_eval("(n + 255) / 256", &s, KW_EXPR_EXACT, &ok) - 1255.0 / 256) < 1e-12 && ok);
     CHECK(kw_eval("ceil(n / 512)", &s, KW_EXPR_EXACT, &ok) == 2 && ok);
     CHECK(kw_eval("min(n, 7) * max(2, 3)", &s, KW_EXPR_C, &ok) == 21 && ok);
+    /* the IR facts' grammar: n-ary min/max, log2 (an LDS tree's steps) */
+    CHECK(kw_eval("max(1, n, 3) + min(9, 8, 7)", &s, KW_EXPR_EXACT, &ok) == 1007 && ok);
+    CHECK(kw_eval("floor(log2(n / 4))", &s, KW_EXPR_EXACT, &ok) == 7 && ok);
+    CHECK(kw_eval("floor(log2(1024))", &s, KW_EXPR_EXACT, &ok) == 10 && ok);
+    kw_eval("log2(0)", &s, KW_EXPR_EXACT, &ok);
+    CHECK(!ok);
     CHECK(kw_eval("a.num_rows", &s, KW_EXPR_C, &ok) == 4096 && ok);    /* suffix after '.' */
     CHECK(kw_eval("args->num_rows", &s, KW_EXPR_C, &ok) == 4096 && ok); /* after '->' */
     CHECK(kw_eval("x.y * 2", &s, KW_EXPR_C, &ok) == 5 && ok);
