@@ -39,6 +39,15 @@ static bool kw_llvm_resolve(void *handle) {
     memcpy(&kw_llvm_api.create, &p[3], sizeof kw_llvm_api.create);
     memcpy(&kw_llvm_api.disasm, &p[4], sizeof kw_llvm_api.disasm);
     memcpy(&kw_llvm_api.dispose, &p[5], sizeof kw_llvm_api.dispose);
+    /* the decoder's known crashes differ by version (kw_co_guard_refuses) */
+    void *ver = dlsym(handle, "LLVMGetVersion");
+    kw_llvm_api.major = 0;
+    if (ver) {
+        void (*get_version)(unsigned *, unsigned *, unsigned *);
+        unsigned minor, patch;
+        memcpy(&get_version, &ver, sizeof get_version);
+        get_version(&kw_llvm_api.major, &minor, &patch);
+    }
     /* registration is idempotent: clang may have done it already */
     for (size_t i = 0; i < 3; i++)
         init[i]();

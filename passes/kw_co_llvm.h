@@ -9,6 +9,8 @@
 
 #include <llvm-c/Disassembler.h>
 
+#include <stdbool.h>
+
 #include "kw_err.h"
 
 typedef struct kw_co_llvm {
@@ -18,6 +20,7 @@ typedef struct kw_co_llvm {
     size_t (*disasm)(LLVMDisasmContextRef dc, uint8_t *bytes, uint64_t size, uint64_t pc,
                      char *out, size_t out_size);
     void (*dispose)(LLVMDisasmContextRef dc);
+    unsigned major; /* LLVMGetVersion's major (0 when the library has none) */
 } kw_co_llvm;
 
 /* Look only in the process, never open a libLLVM: for the plugin, where a
@@ -28,5 +31,12 @@ void kw_co_llvm_process_only(void);
  * ("cannot load LLVM's disassembler (...): ..."). Thread-safe; looked up
  * once per process. */
 const kw_co_llvm *kw_co_llvm_get(kw_err *err);
+
+/* kw_co_disasm.c: whether the n bytes at p (followed by at least 16
+ * readable bytes) start an encoding llvm's AMDGPU disassembler crashes on for
+ * processor arch; dc is a context for arch (the guard asks LLVM about safe
+ * variants of the bytes). */
+bool kw_co_guard_refuses(const kw_co_llvm *llvm, LLVMDisasmContextRef dc, const char *arch,
+                         const unsigned char *p, size_t n);
 
 #endif

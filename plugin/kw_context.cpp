@@ -17,6 +17,11 @@ namespace kwalk {
 CaptureContext::CaptureContext(ASTContext &Ctx, kw_sidecar &Doc)
     : Ctx(Ctx), Doc(Doc), Policy(Ctx.getPrintingPolicy()),
       Names(std::make_unique<ASTNameGenerator>(Ctx)) {
+    SourceManager &SM = Ctx.getSourceManager();
+    if (auto FE = SM.getFileEntryRefForID(SM.getMainFileID())) {
+        llvm::StringRef Ext = llvm::sys::path::extension(FE->getName());
+        LineDirectives = Ext == ".hipi" || Ext == ".cui" || Ext == ".ii" || Ext == ".i";
+    }
     Policy.SuppressTagKeyword = true;
     Policy.SuppressUnwrittenScope = true;
     Policy.FullyQualifiedName = true;
@@ -36,7 +41,7 @@ kw_loc CaptureContext::loc(SourceLocation L) {
         return out;
     SourceManager &SM = sm();
     SourceLocation F = SM.getFileLoc(L);
-    PresumedLoc P = SM.getPresumedLoc(F, /*UseLineDirectives=*/false);
+    PresumedLoc P = SM.getPresumedLoc(F, LineDirectives);
     if (P.isInvalid())
         return out;
     llvm::SmallString<256> Path(P.getFilename());

@@ -52,6 +52,9 @@ class CaptureContext {
     clang::ASTContext &Ctx;
     kw_sidecar &Doc;
     clang::PrintingPolicy Policy;
+    // The main file is preprocessed output (-save-temps: NAME.hipi): its line
+    // markers lead back to the user's files, so locations follow them.
+    bool LineDirectives = false;
     std::unique_ptr<clang::ASTNameGenerator> Names;
 };
 

@@ -8,12 +8,87 @@
 #include "clang/AST/StmtCXX.h"
 
 #include <algorithm>
+#include <optional>
 
 using namespace clang;
 
 namespace kwalk {
 
 namespace {
+
+// The value of a condition that is a compile-time constant here (in this
+// instantiation), or nothing.
+std::optional<bool> constantBool(ASTContext &Ctx, const Expr *E) {
+    if (!E || E->isValueDependent() || E->isTypeDependent() || E->containsErrors())
+        return std::nullopt;
+    bool V = false;
+    if (!E->EvaluateAsBooleanCondition(V, Ctx))
+        return std::nullopt;
+    return V;
+}
+
+std::optional<llvm::APSInt> constantInt(ASTContext &Ctx, const Expr *E) {
+    if (!E || E->isValueDependent() || E->isTypeDependent() || E->containsErrors())
+        return std::nullopt;
+    Expr::EvalResult R;
+    if (!E->EvaluateAsInt(R, Ctx))
+        return std::nullopt;
+    return R.Val.getInt();
+}
+
+// "always" when a constant condition's value is the one the guard needs,
+// "never" when it is the other; null when the condition is not a constant.
+const char *constantOf(std::optional<bool> Value, bool Holds) {
+    if (!Value)
+        return nullptr;
+    return *Value == Holds ? "always" : "never";
+}
+
+// Does a constant switch operand V select label L (a case, or a GNU range)?
+std::optional<bool> labelMatches(ASTContext &Ctx, const llvm::APSInt &V, const CaseStmt *L) {
+    std::optional<llvm::APSInt> Lo = constantInt(Ctx, L->getLHS());
+    if (!Lo)
+        return std::nullopt;
+    if (!L->getRHS())
+        return llvm::APSInt::isSameValue(V, *Lo);
+    std::optional<llvm::APSInt> Hi = constantInt(Ctx, L->getRHS());
+    if (!Hi)
+        return std::nullopt;
+    return llvm::APSInt::compareValues(V, *Lo) >= 0 && llvm::APSInt::compareValues(V, *Hi) <= 0;
+}
+
+// Whether a switch with a constant operand comes to Labels: one of them
+// selects it, or a `default` among them does and no case of the switch does.
+std::optional<bool> switchTaken(ASTContext &Ctx, const SwitchStmt *SW,
+                                const std::vector<const SwitchCase *> &Labels) {
+    std::optional<llvm::APSInt> V = constantInt(Ctx, SW->getCond());
+    if (!V)
+        return std::nullopt;
+    bool HasDefault = false;
+    for (const SwitchCase *L : Labels) {
+        const auto *CS = dyn_cast<CaseStmt>(L);
+        if (!CS) {
+            HasDefault = true;
+            continue;
+        }
+        std::optional<bool> M = labelMatches(Ctx, *V, CS);
+        if (!M)
+            return std::nullopt;
+        if (*M)
+            return true;
+    }
+    if (!HasDefault)
+        return false;
+    for (const SwitchCase *L = SW->getSwitchCaseList(); L; L = L->getNextSwitchCase())
+        if (const auto *CS = dyn_cast<CaseStmt>(L)) {
+            std::optional<bool> M = labelMatches(Ctx, *V, CS);
+            if (!M)
+                return std::nullopt;
+            if (*M)
+                return false; // a case takes it: the default does not
+        }
+    return true;
+}
 
 // The case labels a statement sits under inside a switch body: either the
 // labels wrapping it directly, or the last labels before it in the body.
@@ -59,6 +134,7 @@ Guard switchGuard(CaptureContext &C, const SwitchStmt *SW,
         G.Condition = C.str(Text);
     }
     G.Holds = true;
+    G.Constant = constantOf(switchTaken(C.ast(), SW, Labels), true);
     G.Location = C.loc(Labels.empty() ? SW->getBeginLoc() : Labels.front()->getBeginLoc());
     return G;
 }
@@ -76,14 +152,43 @@ bool alwaysExits(const Stmt *S) {
         return If->getElse() && alwaysExits(If->getThen()) && alwaysExits(If->getElse());
     if (const auto *E = dyn_cast<ExprWithCleanups>(S))
         return alwaysExits(E->getSubExpr());
+    if (const auto *A = dyn_cast<AttributedStmt>(S)) // if (c) [[unlikely]] { ... }
+        return alwaysExits(A->getSubStmt());
     if (const auto *CE = dyn_cast<CallExpr>(S))
         if (const FunctionDecl *F = CE->getDirectCallee())
             return F->isNoReturn();
     return false;
 }
 
+// "do { ... } while (0)": how a macro makes one statement of several.
+const Stmt *onceBody(ASTContext &Ctx, const Stmt *S) {
+    const auto *D = dyn_cast<DoStmt>(S);
+    std::optional<bool> Cond = D ? constantBool(Ctx, D->getCond()) : std::nullopt;
+    return Cond && !*Cond ? D->getBody() : nullptr;
+}
+
+// The `if (bad) exit` statements S is: S itself, or, for a check macro
+// (`do { if (!(c)) fail(...); } while (0)` with a [[noreturn]] fail), those
+// at the top of its body.
+std::vector<const IfStmt *> exitIfs(ASTContext &Ctx, const Stmt *S) {
+    std::vector<const IfStmt *> Out;
+    std::vector<const Stmt *> Cands{S};
+    if (const Stmt *Body = onceBody(Ctx, S)) {
+        Cands = {Body};
+        if (const auto *CS = dyn_cast<CompoundStmt>(Body))
+            Cands.assign(CS->body_begin(), CS->body_end());
+    }
+    for (const Stmt *X : Cands) {
+        const auto *If = dyn_cast<IfStmt>(X);
+        if (If && !If->getElse() && If->getCond() && alwaysExits(If->getThen()))
+            Out.push_back(If);
+    }
+    return Out;
+}
+
 // Early exits before Child in a block: "if (bad) return ...;" means the
-// statements after it run only where the condition does not hold.
+// statements after it run only where the condition does not hold. A check
+// macro's `if (!(c))` is recorded as the condition it checks, `c`, holding.
 void earlyExits(CaptureContext &C, const CompoundStmt *CS, const Stmt *Child,
                 std::vector<Guard> &Out) {
     std::vector<Guard> Found;
@@ -92,15 +197,23 @@ void earlyExits(CaptureContext &C, const CompoundStmt *CS, const Stmt *Child,
             break;
         if (isa<SwitchCase>(S)) // another case's exits do not guard this one
             Found.clear();
-        const auto *If = dyn_cast<IfStmt>(S);
-        if (!If || If->getElse() || !If->getCond() || !alwaysExits(If->getThen()))
-            continue;
-        Guard G;
-        G.Kind = "early_exit";
-        G.Condition = C.exprText(If->getCond());
-        G.Holds = false;
-        G.Location = C.loc(If->getCond()->getBeginLoc());
-        Found.push_back(G);
+        bool Macro = onceBody(C.ast(), S) != nullptr;
+        for (const IfStmt *If : exitIfs(C.ast(), S)) {
+            const Expr *Cond = If->getCond();
+            bool Holds = false;
+            const auto *Not = dyn_cast<UnaryOperator>(Cond->IgnoreParenImpCasts());
+            if (Macro && Not && Not->getOpcode() == UO_LNot) {
+                Cond = Not->getSubExpr();
+                Holds = true;
+            }
+            Guard G;
+            G.Kind = "early_exit";
+            G.Condition = C.exprText(Cond);
+            G.Holds = Holds;
+            G.Constant = constantOf(constantBool(C.ast(), Cond), Holds);
+            G.Location = C.loc(If->getCond()->getBeginLoc());
+            Found.push_back(G);
+        }
     }
     // Out is built innermost first and reversed at the end.
     Out.insert(Out.end(), Found.rbegin(), Found.rend());
@@ -126,6 +239,7 @@ std::vector<Guard> collectGuards(CaptureContext &C, const Stmt *S) {
                 G.Kind = If->isConstexpr() ? "if constexpr" : "if";
                 G.Condition = C.exprText(If->getCond());
                 G.Holds = InThen;
+                G.Constant = constantOf(constantBool(Ctx, If->getCond()), InThen);
                 G.Location = C.loc(If->getCond()->getBeginLoc());
                 Out.push_back(G);
             }
@@ -136,6 +250,7 @@ std::vector<Guard> collectGuards(CaptureContext &C, const Stmt *S) {
                 G.Kind = "ternary";
                 G.Condition = C.exprText(CO->getCond());
                 G.Holds = InTrue;
+                G.Constant = constantOf(constantBool(Ctx, CO->getCond()), InTrue);
                 G.Location = C.loc(CO->getCond()->getBeginLoc());
                 Out.push_back(G);
             }
@@ -160,6 +275,8 @@ std::vector<Guard> collectGuards(CaptureContext &C, const Stmt *S) {
                 G.Kind = "for";
                 G.Condition = For->getCond() ? C.exprText(For->getCond()) : C.str("true");
                 G.Holds = true;
+                G.Constant =
+                    For->getCond() ? constantOf(constantBool(Ctx, For->getCond()), true) : "always";
                 G.Location = C.loc(For->getBeginLoc());
                 Out.push_back(G);
             }
@@ -178,6 +295,7 @@ std::vector<Guard> collectGuards(CaptureContext &C, const Stmt *S) {
                 G.Kind = "while";
                 G.Condition = C.exprText(W->getCond());
                 G.Holds = true;
+                G.Constant = constantOf(constantBool(Ctx, W->getCond()), true);
                 G.Location = C.loc(W->getCond()->getBeginLoc());
                 Out.push_back(G);
             }

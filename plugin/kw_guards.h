@@ -3,11 +3,17 @@
 // by walking the statement's parents. A launch written inside a lambda sees
 // the conditions of the function the lambda is written in as well, because
 // that is where a dispatch macro puts its switch.
+//
+// A condition clang can evaluate at compile time (an `if constexpr` in
+// non-template code, whose discarded branch is still compiled; `if (N > 8)`
+// in an instantiation) is marked "always" or "never": a statement under a
+// "never" guard is dead, compiled but never run.
 #ifndef KW_GUARDS_H
 #define KW_GUARDS_H
 
 #include "kw_context.h"
 
+#include <cstring>
 #include <vector>
 
 namespace kwalk {
@@ -16,11 +22,20 @@ struct Guard {
     const char *Kind;
     const char *Condition;
     bool Holds;
+    const char *Constant = nullptr; // "always", "never", or null: not a constant
     kw_loc Location;
 };
 
 // Outermost first.
 std::vector<Guard> collectGuards(CaptureContext &C, const clang::Stmt *S);
+
+// True when a guard of Gs is constant "never" (the statement never runs).
+template <class GuardArray> bool guardsDead(const GuardArray &Gs) {
+    for (size_t I = 0; I < Gs.n; I++)
+        if (Gs.v[I].constant && std::strcmp(Gs.v[I].constant, "never") == 0)
+            return true;
+    return false;
+}
 
 // Append guards to a sidecar guard array (any KW_ARRAY(kw_guard)).
 template <class GuardArray>
@@ -32,6 +47,7 @@ void appendGuards(CaptureContext &C, GuardArray &Out, const std::vector<Guard> &
         K->kind = G.Kind;
         K->condition = G.Condition;
         K->holds = G.Holds;
+        K->constant = G.Constant;
         K->location = G.Location;
     }
 }

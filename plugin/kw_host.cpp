@@ -27,6 +27,11 @@ const char *hostFunctionName(CaptureContext &C, const FunctionDecl *FD) {
         llvm::raw_string_ostream OS(S);
         OS << Outer << "(lambda at " << (L.file ? L.file : "?") << ":" << L.line << ":"
            << L.column << ")";
+        // a generic lambda's call operator: one function per argument types
+        if (const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs()) {
+            OS << "::operator()";
+            printTemplateArgumentList(OS, Args->asArray(), C.policy());
+        }
         return C.str(OS.str());
     }
     return C.printedName(FD);
@@ -70,6 +75,13 @@ class HostVisitor : public RecursiveASTVisitor<HostVisitor> {
         Stack.push_back(L->getCallOperator());
         bool R = Base::TraverseLambdaExpr(L);
         Stack.pop_back();
+        // A generic lambda's body above is its pattern; each call with other
+        // argument types instantiates the call operator, with launches of its
+        // own (the traversal of a lambda does not reach them).
+        if (FunctionTemplateDecl *FT = L->getDependentCallOperator())
+            for (FunctionDecl *Spec : FT->specializations())
+                if (R && Spec->isThisDeclarationADefinition())
+                    R = TraverseDecl(Spec);
         return R;
     }
 
@@ -161,6 +173,12 @@ void captureHost(CaptureContext &C) {
     AsmModules Modules;
     for (const PendingLaunch &L : V.AsmLaunches)
         recordAsmLaunch(C, L, V.Graph, Modules);
+    // A launch or call under a condition that is constant false never runs.
+    kw_sidecar &Doc = C.doc();
+    for (size_t I = 0; I < Doc.launches.n; I++)
+        Doc.launches.v[I].dead = guardsDead(Doc.launches.v[I].guards);
+    for (size_t I = 0; I < Doc.host_calls.n; I++)
+        Doc.host_calls.v[I].dead = guardsDead(Doc.host_calls.v[I].guards);
 }
 
 } // namespace kwalk

@@ -208,7 +208,9 @@ class BodyWalker : public RecursiveASTVisitor<BodyWalker> {
         return true;
     }
     bool VisitVarDecl(VarDecl *VD) {
-        if (VD->hasAttr<CUDASharedAttr>())
+        // A generic lambda's pattern is no code: its instantiations, reached
+        // as calls, hold the variables the code object allocates.
+        if (VD->hasAttr<CUDASharedAttr>() && !VD->getDeclContext()->isDependentContext())
             Shared.push_back(VD);
         return true;
     }
@@ -262,6 +264,9 @@ class KernelCapture {
     const std::map<unsigned, std::string> *Written; // typedef names as written; may be null
     std::set<const FunctionDecl *> Expanded;
     std::set<std::tuple<const FunctionDecl *, const FunctionDecl *, unsigned>> Edges;
+    // A lambda's body is walked with the function it is written in and again
+    // as its call operator: each variable is listed once.
+    std::set<const VarDecl *> SharedSeen;
 
     void templateArgs(const FunctionDecl *FD) {
         const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs();
@@ -400,6 +405,8 @@ class KernelCapture {
         const char *Func = C.printedName(FD);
         const char *CallerSym = nullptr;
         for (const VarDecl *V : W.Shared) {
+            if (!SharedSeen.insert(V).second)
+                continue;
             kw_shared_var *S = KW_PUSH(C.arena(), K.shared);
             if (!S)
                 return;

@@ -56,7 +56,7 @@ bool isReadOnlyUse(ASTContext &Ctx, const DeclRefExpr *DRE) {
 
 class ModificationFinder : public RecursiveASTVisitor<ModificationFinder> {
   public:
-    ModificationFinder(ASTContext &Ctx, const VarDecl *V) : Ctx(Ctx), V(V) {}
+    ModificationFinder(ASTContext &Ctx, const ValueDecl *V) : Ctx(Ctx), V(V) {}
     bool Modified = false;
     bool VisitDeclRefExpr(DeclRefExpr *DRE) {
         if (DRE->getDecl() == V && !isReadOnlyUse(Ctx, DRE)) {
@@ -68,7 +68,7 @@ class ModificationFinder : public RecursiveASTVisitor<ModificationFinder> {
 
   private:
     ASTContext &Ctx;
-    const VarDecl *V;
+    const ValueDecl *V;
 };
 
 // The initializer of a local variable that is set once and only read after.
@@ -153,8 +153,9 @@ bool evalDim3(CaptureContext &C, const Expr *E, const FunctionDecl *Enclosing, l
 }
 
 // The variable an operand is, seen through implicit casts, copies and
-// temporaries; null when the operand is not a variable.
-const VarDecl *operandVar(const Expr *E) {
+// temporaries (a VarDecl, or a BindingDecl of a structured binding); null
+// when the operand is not a variable.
+const ValueDecl *operandVar(const Expr *E) {
     for (int Steps = 0; E && Steps < 16; Steps++) {
         E = E->IgnoreParens();
         if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E)) {
@@ -174,14 +175,16 @@ const VarDecl *operandVar(const Expr *E) {
             E = CC->getArg(0);
         } else {
             const auto *DRE = dyn_cast<DeclRefExpr>(E);
-            return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+            const ValueDecl *D = DRE ? DRE->getDecl() : nullptr;
+            return D && (isa<VarDecl>(D) || isa<BindingDecl>(D)) ? D : nullptr;
         }
     }
     return nullptr;
 }
 
 // A variable's initializer as one expression: "dim3(x, y)" for a direct or
-// list initialization of a class, else the initializer as written.
+// list initialization of a class, else the initializer as written (or, inside
+// a macro body, pretty-printed).
 std::string initString(CaptureContext &C, const VarDecl *VD) {
     const Expr *Init = VD->getInit();
     if (!Init)
@@ -189,42 +192,70 @@ std::string initString(CaptureContext &C, const VarDecl *VD) {
     const Expr *I = Init->IgnoreImplicit();
     if (const auto *CC = dyn_cast<CXXConstructExpr>(I);
         CC && !isa<CXXTemporaryObjectExpr>(CC) && VD->getInitStyle() != VarDecl::CInit) {
-        SourceRange PR = CC->getParenOrBraceRange();
-        if (PR.isInvalid())
-            return std::string();
-        std::string Inner = C.rangeString(PR); // "(x, y)" or "{x, y}"
-        if (Inner.size() < 2)
-            return std::string();
         std::string Type = C.typeString(VD->getType().getUnqualifiedType());
-        return Type + "(" + Inner.substr(1, Inner.size() - 2) + ")";
+        SourceRange PR = CC->getParenOrBraceRange();
+        std::string Inner = PR.isValid() ? C.rangeString(PR) : std::string(); // "(x, y)"
+        if (Inner.size() >= 2)
+            return Type + "(" + Inner.substr(1, Inner.size() - 2) + ")";
+        // not one file region (declared inside a macro): the arguments printed
+        std::string Args;
+        for (const Expr *A : CC->arguments()) {
+            if (isa<CXXDefaultArgExpr>(A))
+                break;
+            Args += (Args.empty() ? "" : ", ") + C.exprString(A);
+        }
+        return CC->getNumArgs() && Args.empty() ? std::string() : Type + "(" + Args + ")";
     }
     return C.exprString(Init);
 }
 
-// The declaration of the variable an operand names, if it is one.
+// A declaration on one line: as written, or (inside a macro body) printed
+// from its type, name and initializer.
+std::string declString(CaptureContext &C, const VarDecl *VD, const std::string &Init) {
+    std::string Text = C.rangeString(VD->getSourceRange());
+    if (!Text.empty())
+        return Text;
+    Text = C.typeString(VD->getType()) + " " + VD->getNameAsString();
+    // a direct initialization "T(args)" reads "T name(args)"
+    std::string Type = C.typeString(VD->getType().getUnqualifiedType()) + "(";
+    if (VD->getInitStyle() != VarDecl::CInit && Init.compare(0, Type.size(), Type) == 0)
+        return Text + Init.substr(Type.size() - 1);
+    return Init.empty() ? Text : Text + " = " + Init;
+}
+
+// The declaration of the variable an operand names, if it is one. A name a
+// structured binding introduces (`auto [block, grid] = pick(...)`) is a
+// "binding": its text is the whole declaration, its init the initializer of
+// the object it is a part of.
 void operandDecl(CaptureContext &C, kw_launch &L, const char *Operand, const Expr *E,
                  const FunctionDecl *Enclosing) {
-    const VarDecl *VD = E && !isa<CXXDefaultArgExpr>(E) ? operandVar(E) : nullptr;
+    const ValueDecl *V = E && !isa<CXXDefaultArgExpr>(E) ? operandVar(E) : nullptr;
+    const auto *BD = dyn_cast_or_null<BindingDecl>(V);
+    const VarDecl *VD =
+        BD ? dyn_cast_or_null<VarDecl>(BD->getDecomposedDecl()) : dyn_cast_or_null<VarDecl>(V);
     if (!VD)
         return;
     kw_operand_decl *D = KW_PUSH(C.arena(), L.operand_decls);
     if (!D)
         return;
     D->operand = Operand;
-    D->name = C.str(VD->getName());
-    D->kind = isa<ParmVarDecl>(VD) ? "parameter" : VD->hasLocalStorage() ? "local" : "global";
-    std::string Text = C.rangeString(VD->getSourceRange());
-    D->text = Text.empty() ? nullptr : C.str(Text);
-    std::string Init = initString(C, VD);
+    D->name = C.str(V->getName());
+    D->kind = BD                      ? "binding"
+              : isa<ParmVarDecl>(VD)  ? "parameter"
+              : VD->hasLocalStorage() ? "local"
+                                      : "global";
+    std::string Init = BD ? C.exprString(VD->getInit()) : initString(C, VD);
     D->init = Init.empty() ? nullptr : C.str(Init);
-    D->location = C.loc(VD->getLocation());
+    std::string Text = declString(C, VD, Init);
+    D->text = Text.empty() ? nullptr : C.str(Text);
+    D->location = C.loc(V->getLocation());
     if (!VD->hasLocalStorage()) {
         D->modified = !VD->getType().isConstQualified();
         return;
     }
     const FunctionDecl *Def = nullptr;
     if (Enclosing && Enclosing->hasBody(Def)) {
-        ModificationFinder F(C.ast(), VD);
+        ModificationFinder F(C.ast(), V);
         F.TraverseStmt(Def->getBody());
         D->modified = F.Modified;
     } else {
@@ -301,6 +332,27 @@ void placeLaunch(CaptureContext &C, kw_launch &L, SourceLocation At) {
 
 namespace {
 
+// The name of a kernel's parameter I from the first of its declarations that
+// names it: a kernel declared with names and defined, for the host pass, as
+// a stub with unnamed parameters (aiter's opus kernels) has its names only in
+// the declaration.
+StringRef paramName(const FunctionDecl *Kernel, unsigned I) {
+    auto Named = [I](const FunctionDecl *F) {
+        return F && I < F->getNumParams() ? F->getParamDecl(I)->getName() : StringRef();
+    };
+    if (StringRef N = Named(Kernel); !N.empty())
+        return N;
+    for (const FunctionDecl *R : Kernel->redecls())
+        if (StringRef N = Named(R); !N.empty())
+            return N;
+    if (const FunctionTemplateDecl *T = Kernel->getPrimaryTemplate())
+        for (const RedeclarableTemplateDecl *R : T->redecls())
+            if (StringRef N = Named(dyn_cast_or_null<FunctionDecl>(R->getTemplatedDecl()));
+                !N.empty())
+                return N;
+    return StringRef();
+}
+
 void kernelArgs(CaptureContext &C, kw_launch &L, const FunctionDecl *Kernel,
                 llvm::ArrayRef<const Expr *> Args) {
     for (unsigned I = 0; I < Args.size(); I++) {
@@ -309,8 +361,9 @@ void kernelArgs(CaptureContext &C, kw_launch &L, const FunctionDecl *Kernel,
         kw_launch_arg *A = KW_PUSH(C.arena(), L.args);
         if (!A)
             return;
-        if (Kernel && I < Kernel->getNumParams())
-            A->param = C.str(Kernel->getParamDecl(I)->getName());
+        StringRef Name = Kernel ? paramName(Kernel, I) : StringRef();
+        if (!Name.empty())
+            A->param = C.str(Name);
         A->expr = C.exprText(Args[I]);
     }
 }

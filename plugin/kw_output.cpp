@@ -10,6 +10,7 @@ extern "C" {
 }
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <unistd.h>
 #include <vector>
@@ -68,9 +69,23 @@ static std::vector<std::string> filesOf(const std::string &Dir, const std::strin
     return Paths;
 }
 
+// Fragments and failure notes a day old belong to compiles that died before
+// their host job ran (killed, out of memory): nothing will ever collect them.
+static void removeStale(const std::string &Dir) {
+    using namespace std::chrono;
+    auto Now = system_clock::now();
+    for (const std::string &P : filesOf(Dir, "", "")) {
+        llvm::sys::fs::file_status St;
+        if (!llvm::sys::fs::status(P, St) && St.type() == llvm::sys::fs::file_type::regular_file &&
+            Now - St.getLastModificationTime() > hours(24))
+            llvm::sys::fs::remove(P);
+    }
+}
+
 kw_status mergeFragments(const OutputOptions &O, const std::string &Cuid, kw_sidecar &Doc,
                          size_t *Merged, kw_err *Err) {
     *Merged = 0;
+    removeStale(fragmentDir(O));
     std::vector<std::string> Paths = filesOf(fragmentDir(O), Cuid + ".", ".yaml");
     kw_status Status = KW_OK;
     for (const std::string &P : Paths) {

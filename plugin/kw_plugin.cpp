@@ -6,6 +6,7 @@
 // its consumer runs after code generation, and any failure becomes one
 // "kwalk:" warning while the compile goes on.
 #include "kw_context.h"
+#include "kw_driver.h"
 #include "kw_host.h"
 #include "kw_kernels.h"
 #include "kw_output.h"
@@ -25,8 +26,10 @@ extern "C" {
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/PrettyStackTrace.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -55,6 +58,12 @@ struct JobState {
     std::string FragKey;
     std::string GpuBinary; // host job: the linked device code (.hipfb bundle)
     OutputOptions Out;
+    // Where the sidecar goes: Object names the output it describes ("" with
+    // NoSidecar set: none is written, and NoSidecar says why). A device job
+    // with HostFollows only leaves a fragment for the host job.
+    DriverView Driver;
+    bool HostFollows = true;
+    std::string NoSidecar;
     std::set<std::string> Emitted;
     bool HaveEmitted = false;
     // Host job: whether its optimized module was seen, and whether it embeds
@@ -65,42 +74,84 @@ struct JobState {
     kw_arena IrArena;
     std::map<std::string, kw_ir_kernel_facts *> IrFacts;
     std::string IrError;
+    bool IrOff = false;     // -fplugin-arg-kwalk-ir=off or KWALK_IR=off
+    bool IrCrashed = false; // the analysis crashed on a kernel: no more of it
     JobState() { kw_arena_init(&IrArena); }
     ~JobState() { kw_arena_free(&IrArena); }
     JobState(const JobState &) = delete;
     JobState &operator=(const JobState &) = delete;
 };
 
-// Records the kernels the device module defines after optimization.
+// Runs Fn under a crash recovery context: a crash inside (a signal: a null
+// or wild pointer, an LLVM assertion's abort) comes back as false instead of
+// ending clang. Inside clang's integrated cc1 the driver has recovery enabled
+// and runs cc1 in a context of its own (ours nests inside it); in a cc1 process
+// of its own (-fno-integrated-cc1) recovery is enabled around Fn only.
+template <typename F> bool runRecovering(F &&Fn) {
+    bool Enabled = llvm::CrashRecoveryContext::GetCurrent() == nullptr;
+    if (Enabled)
+        llvm::CrashRecoveryContext::Enable();
+    const void *Pretty = llvm::SavePrettyStackState();
+    bool Ok;
+    {
+        llvm::CrashRecoveryContext CRC;
+        Ok = CRC.RunSafely(Fn);
+    }
+    if (!Ok)
+        llvm::RestorePrettyStackState(Pretty);
+    if (Enabled)
+        llvm::CrashRecoveryContext::Disable();
+    return Ok;
+}
+
+// Records the kernels the device module defines after optimization, and their
+// IR facts (unless they are off).
 struct EmittedKernelsPass : llvm::PassInfoMixin<EmittedKernelsPass> {
     std::shared_ptr<JobState> State;
     explicit EmittedKernelsPass(std::shared_ptr<JobState> S) : State(std::move(S)) {}
-    llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM) {
+    llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &) {
         State->HaveEmitted = true;
-        auto &FAM = MAM.getResult<llvm::FunctionAnalysisManagerModuleProxy>(M).getManager();
         for (const llvm::Function &F : M) {
             if (F.isDeclaration() || F.getCallingConv() != llvm::CallingConv::AMDGPU_KERNEL)
                 continue;
             std::string Name(F.getName());
             State->Emitted.insert(Name);
-            // The IR facts (passes/ir): read-only analyses; the results the
-            // analysis manager caches stay valid, nothing is changed.
-            auto *Facts = static_cast<kw_ir_kernel_facts *>(
-                kw_arena_alloc(&State->IrArena, sizeof(kw_ir_kernel_facts)));
-            kw_err Err;
-            if (!Facts) {
-                State->IrError = "out of memory";
-                continue;
-            }
-            kw_ir_facts_init(Facts);
-            if (kw_ir_analyze_function(F, FAM, &State->IrArena, Facts, &Err) == KW_OK)
-                State->IrFacts[Name] = Facts;
-            else if (State->IrError.empty())
-                State->IrError = "IR facts of " + Name + ": " + Err.msg;
+            if (!State->IrOff && !State->IrCrashed)
+                analyze(F, Name);
         }
         return llvm::PreservedAnalyses::all();
     }
     static bool isRequired() { return true; }
+
+  private:
+    // The IR facts of one kernel (passes/ir): read-only. The analysis builds
+    // its own dominator tree, loop info and scalar evolution rather than using
+    // the pipeline's analysis manager, so that a crash inside it cannot leave
+    // clang's cached analyses half-updated. After a crash (then the objects
+    // built inside are leaked, never touched again) no further kernel of the
+    // job is analyzed.
+    void analyze(const llvm::Function &F, const std::string &Name) {
+        auto *Facts = static_cast<kw_ir_kernel_facts *>(
+            kw_arena_alloc(&State->IrArena, sizeof(kw_ir_kernel_facts)));
+        if (!Facts) {
+            State->IrError = "out of memory";
+            return;
+        }
+        kw_ir_facts_init(Facts);
+        kw_err Err;
+        Err.msg[0] = '\0';
+        kw_status St = KW_ERR;
+        if (!runRecovering([&] { St = kw_ir_analyze_function(F, &State->IrArena, Facts, &Err); })) {
+            State->IrCrashed = true;
+            State->IrError = "IR facts left out: the IR analysis crashed on " + Name +
+                             " (no IR facts for it or the kernels after it in this job)";
+            return;
+        }
+        if (St == KW_OK)
+            State->IrFacts[Name] = Facts;
+        else if (State->IrError.empty())
+            State->IrError = "IR facts of " + Name + ": " + Err.msg;
+    }
 };
 
 // Host job: does the object embed the linked device code? Clang leaves the
@@ -126,7 +177,7 @@ struct HostEmbedPass : llvm::PassInfoMixin<HostEmbedPass> {
 // The process id of the clang driver running this compile: the cc1 jobs run
 // inside the driver (integrated cc1, the default) or as its children
 // (-fno-integrated-cc1), where the first argument is "-cc1".
-std::string driverKey() {
+bool spawnedCc1() {
     bool Spawned = false;
     if (FILE *F = std::fopen("/proc/self/cmdline", "rb")) {
         char Buf[64] = {0};
@@ -135,7 +186,11 @@ std::string driverKey() {
         size_t First = strnlen(Buf, N);
         Spawned = First + 1 < N && std::strcmp(Buf + First + 1, "-cc1") == 0;
     }
-    return std::to_string(Spawned ? getppid() : getpid());
+    return Spawned;
+}
+
+std::string driverKey() {
+    return std::to_string(spawnedCc1() ? getppid() : getpid());
 }
 
 std::string absolute(const std::string &P) {
@@ -151,6 +206,64 @@ bool isTemporary(const std::string &Path) {
     llvm::SmallString<256> Tmp;
     llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Tmp);
     return Path.rfind(std::string(Tmp) + "/", 0) == 0;
+}
+
+// The source the user compiled: with -save-temps the cc1 job reads the
+// preprocessed NAME-<target>.hipi; the driver's input whose stem starts that
+// name is the source.
+std::string originalSource(const DriverView &D, const std::string &Input) {
+    llvm::StringRef Ext = llvm::sys::path::extension(Input);
+    if (!D.Known || (Ext != ".hipi" && Ext != ".cui" && Ext != ".ii"))
+        return Input;
+    std::string Name = std::string(llvm::sys::path::filename(Input));
+    for (const std::string &In : D.Inputs) {
+        std::string Stem = std::string(llvm::sys::path::stem(In));
+        if (Name.rfind(Stem + "-", 0) == 0)
+            return In;
+    }
+    return Input;
+}
+
+// Which output this job's sidecar describes, decided from the driver's command
+// line: the output the user named, never a driver temporary. Without a driver
+// (a cc1 run by hand) the cc1 job's own output is all there is.
+void decideOutput(JobState &S, const std::string &Cc1Output) {
+    const DriverView &D = S.Driver;
+    if (!D.Known) {
+        bool Named = !Cc1Output.empty() && Cc1Output != "-" && !isTemporary(Cc1Output);
+        S.HostFollows = !S.Device || !Named;
+        S.Object = Cc1Output;
+        if (S.Device && Named)
+            S.Object = Cc1Output + "." + S.Arch;
+        return;
+    }
+    S.HostFollows = !D.DeviceOnly && !D.SyntaxOnly;
+    if (S.Device && S.HostFollows)
+        return; // a fragment for the host job, nothing else
+    if (D.SyntaxOnly) {
+        S.NoSidecar = "-fsyntax-only makes no object to describe";
+        return;
+    }
+    std::string Out = userOutput(D, S.Source);
+    if (Out.empty()) {
+        S.NoSidecar = "the output goes to standard output";
+        return;
+    }
+    if (Out == "/dev/null") {
+        if (S.Out.OutDir.empty()) {
+            S.NoSidecar = "the output is /dev/null (-fplugin-arg-kwalk-out=DIR or KWALK_OUT "
+                          "gives a sidecar named after the source)";
+            return;
+        }
+        Out.clear(); // named after the source in the output directory
+    } else if (!D.Compile && !D.Assemble) {
+        // compile and link in one: one sidecar per source beside the output
+        Out += "." + std::string(llvm::sys::path::filename(S.Source));
+    }
+    // A device-only compile has one sidecar per arch (no host job merges them).
+    if (S.Device && !Out.empty() && D.Archs.size() > 1)
+        Out += "." + S.Arch;
+    S.Object = Out;
 }
 
 void fillHeader(kw_sidecar &Doc, const JobState &S) {
@@ -213,11 +326,11 @@ kw_status runDevice(ASTContext &Ctx, JobState &S, kw_err *Err) {
     kw_err IrErr;
     kw_status IrSt = attachIrFacts(Doc, S, &IrErr);
     kw_status St = KW_OK;
-    if (!S.Cuid.empty())
+    if (S.HostFollows && !S.Cuid.empty())
         St = writeDoc(Doc, fragmentPath(S.Out, S.FragKey, S.Arch), Err);
-    // A device-only compile with a named output has no host job to merge:
-    // it gets a sidecar of its own.
-    if (St == KW_OK && !S.Object.empty() && S.Object != "-" && !isTemporary(S.Object))
+    // A device-only compile has no host job to merge: it gets a sidecar of
+    // its own, for the output the user named.
+    if (St == KW_OK && !S.HostFollows && S.NoSidecar.empty())
         St = writeDoc(Doc, sidecarPath(S.Out, S.Object, S.Source, S.Cuid + "." + S.Arch), Err);
     kw_sidecar_free(&Doc);
     if (St == KW_OK && IrSt != KW_OK)
@@ -251,7 +364,9 @@ kw_status runHost(ASTContext &Ctx, JobState &S, kw_err *Err) {
             Doc.kernels.v[I].not_in_object =
                 "the object embeds no device code: no host code of this translation unit "
                 "launches or registers a kernel, so clang left the code object out";
-    if (St == KW_OK)
+    if (St == KW_OK && !S.NoSidecar.empty())
+        St = kw_fail(Err, "no sidecar written: %s", S.NoSidecar.c_str());
+    else if (St == KW_OK)
         St = writeDoc(Doc, sidecarPath(S.Out, S.Object, S.Source, S.Cuid), Err);
     if (St == KW_OK && IsaSt != KW_OK)
         St = kw_fail(Err, "ISA facts left out: %s", IsaErr.msg);
@@ -307,7 +422,15 @@ class KwalkConsumer : public ASTConsumer {
     void report(kw_status St, const char *Msg) {
         JobState &S = *State;
         if (S.Device) {
-            bool DeviceOnly = !S.Object.empty() && S.Object != "-" && !isTemporary(S.Object);
+            bool DeviceOnly = !S.HostFollows;
+            // Nothing written by a device-only compile: its first arch's job
+            // says why (with a host job, that job says it).
+            bool First = S.Driver.Archs.empty() || S.Driver.Archs[0] == S.Arch;
+            if (St == KW_OK && !S.NoSidecar.empty()) {
+                if (S.Driver.DeviceOnly && First)
+                    warn("no sidecar written: " + S.NoSidecar + " [" + S.Source + "]");
+                return;
+            }
             if (St == KW_OK)
                 clearDeviceFailure(S.FragKey, S.Arch);
             else if (DeviceOnly || !noteDeviceFailure(S.FragKey, S.Arch, Msg))
@@ -337,9 +460,12 @@ class KwalkAction : public PluginASTAction {
         if (!S->Cuid.empty())
             S->FragKey = S->Cuid + "." + driverKey();
         S->Out.OutDir = OutDir;
+        S->Driver = readDriverView(spawnedCc1());
+        S->IrOff = IrOff;
         if (!CI.getFrontendOpts().Inputs.empty())
-            S->Source = absolute(std::string(CI.getFrontendOpts().Inputs[0].getFile()));
-        S->Object = absolute(CI.getFrontendOpts().OutputFile);
+            S->Source = originalSource(
+                S->Driver, absolute(std::string(CI.getFrontendOpts().Inputs[0].getFile())));
+        decideOutput(*S, absolute(CI.getFrontendOpts().OutputFile));
         if (!S->Device)
             S->GpuBinary = CI.getCodeGenOpts().CudaGpuBinaryFileName;
         if (S->Device) {
@@ -362,11 +488,15 @@ class KwalkAction : public PluginASTAction {
     bool ParseArgs(const CompilerInstance &, const std::vector<std::string> &Args) override {
         if (const char *Env = std::getenv("KWALK_OUT"))
             OutDir = Env;
+        if (const char *Env = std::getenv("KWALK_IR"))
+            setIr(Env, "KWALK_IR");
         for (const std::string &A : Args) {
             if (A.rfind("out=", 0) == 0)
                 OutDir = A.substr(4);
+            else if (A.rfind("ir=", 0) == 0)
+                setIr(A.substr(3), "-fplugin-arg-kwalk-ir");
             else
-                warn("unknown plugin argument '" + A + "' (known: out=DIR)");
+                warn("unknown plugin argument '" + A + "' (known: out=DIR, ir=on|off)");
         }
         if (!OutDir.empty())
             OutDir = absolute(OutDir);
@@ -377,6 +507,16 @@ class KwalkAction : public PluginASTAction {
 
   private:
     std::string OutDir;
+    bool IrOff = false;
+
+    // ir=off leaves the IR analysis out (an escape hatch should it ever
+    // misbehave); ir=on is the default. The argument wins over the variable.
+    void setIr(const std::string &V, const char *From) {
+        if (V == "off" || V == "on")
+            IrOff = V == "off";
+        else
+            warn(std::string("unknown value '") + V + "' of " + From + " (known: on, off)");
+    }
 };
 
 } // namespace

@@ -22,6 +22,7 @@
 
 #include "kw_cli.h"
 #include "kw_index.h"
+#include "kw_natcmp.h"
 
 static const char kw_list_usage[] =
     "usage: kwalk list [--db FILE]\n\n"
@@ -211,7 +212,7 @@ static bool kw_list_reach(kw_list *l) {
 
 static int kw_row_cmp(const void *a, const void *b) {
     const kw_row *x = a, *y = b;
-    int c = strcmp(x->name, y->name);
+    int c = kw_natcmp(x->name, y->name);
     return c ? c : strcmp(x->symbol, y->symbol);
 }
 

@@ -9,9 +9,13 @@
  * The Python entry is the op's def line, with the package's public functions
  * that call it. A trampoline kernel (ck_tile's kentry) names the functor
  * templates it runs. A launch no entry reaches has "-" as its entries; a
- * kernel never launched has "-" as its launch site. A precompiled ASM kernel (launched through a
- * loader or hipModuleLaunchKernel) has its code object as device code. --format tsv prints the same
- * rows as tab- separated fields for scripts (docs/render.md). */
+ * kernel never launched has "-" as its launch site. A kernel every launch of
+ * which never runs (under a condition that is constant false, or reached only
+ * through calls that are) is "emitted but unreachable from any entry point" at
+ * those launches; such launches of a kernel that another launch does run are
+ * left out. A precompiled ASM kernel (launched through a loader or
+ * hipModuleLaunchKernel) has its code object as device code. --format tsv
+ * prints the same rows as tab-separated fields for scripts (docs/render.md). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
@@ -38,10 +42,13 @@ static const char kw_map_usage[] =
     "                      FUNCTORS CALLERS\n"
     "  -o, --output FILE   write to FILE instead of stdout\n";
 
+/* The entry of a row whose launches never run. */
+#define KW_MAP_DEAD ((size_t)-2)
+
 typedef struct kw_map_row {
     size_t group;
     const kw_mlaunch *launch; /* NULL: never launched */
-    size_t entry;             /* KW_NONE: no entry reaches the launch */
+    size_t entry;             /* KW_NONE: no entry reaches the launch; KW_MAP_DEAD: never runs */
     size_t count;             /* instantiations */
     const char *functors;     /* trampoline kernels: the functor templates they run, ", "-joined */
 } kw_map_row;
@@ -123,6 +130,13 @@ static bool kw_map_collect(kw_map *m) {
             const kw_mkernel *mk = &md->kernels.v[grp->kernels.v[k]];
             if (!mk->launches.n)
                 ok = kw_map_add(m, g, NULL, KW_NONE, mk);
+            bool all_dead = true; /* every launch of the kernel never runs */
+            for (size_t l = 0; l < mk->launches.n && ok && all_dead; l++) {
+                kw_mpaths p;
+                kw_err err;
+                ok = kw_model_paths(md, mk->launches.v[l], &tmp, &p, &err) == KW_OK;
+                all_dead = p.dead;
+            }
             for (size_t l = 0; l < mk->launches.n && ok; l++) {
                 kw_mpaths p;
                 kw_err err;
@@ -131,7 +145,9 @@ static bool kw_map_collect(kw_map *m) {
                     ok = false;
                     break;
                 }
-                if (!p.v.n)
+                if (p.dead && all_dead)
+                    ok = kw_map_add(m, g, ml, KW_MAP_DEAD, mk);
+                else if (!p.v.n && !p.dead)
                     ok = kw_map_add(m, g, ml, KW_NONE, mk);
                 for (size_t e = 0; e < p.v.n && ok; e++) /* one row per entry point */
                     if (e == 0 || p.v.v[e].entry != p.v.v[e - 1].entry)
@@ -206,7 +222,7 @@ static void kw_map_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, const kw_p
     kw_model *md = &m->app->model;
     const kw_mgroup *grp = &md->groups.v[r->group];
     const kw_mkernel *first = &md->kernels.v[grp->kernels.v[0]];
-    const kw_entry *e = r->entry != KW_NONE ? md->entries.v[r->entry].e : NULL;
+    const kw_entry *e = r->entry < md->entries.n ? md->entries.v[r->entry].e : NULL;
     char num[32];
     snprintf(num, sizeof num, "%zu", r->count);
     const char *entry_name = NULL;
@@ -235,7 +251,9 @@ static void kw_map_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, const kw_p
                              num,
                              py ? py : "-",
                              op && op->def_name ? op->def_name : "-",
-                             e && e->kind ? e->kind : "-",
+                             e && e->kind              ? e->kind
+                             : r->entry == KW_MAP_DEAD ? "unreachable"
+                                                       : "-",
                              entry_name ? entry_name : "-",
                              eat ? eat : "-",
                              launch ? launch : "-",
@@ -281,7 +299,9 @@ static void kw_map_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, const kw_p
             kw_md_code(b, eat, true);
         }
     } else {
-        kw_buf_puts(b, r->launch ? "(no entry point reaches it)" : "-");
+        kw_buf_puts(b, r->entry == KW_MAP_DEAD ? "(emitted but unreachable from any entry point)"
+                       : r->launch             ? "(no entry point reaches it)"
+                                               : "-");
     }
     kw_buf_puts(b, " | ");
     if (launch)
@@ -347,7 +367,7 @@ static int kw_map_run(kw_map *m, kw_buf *b) {
                        "Device code |\n|---|---:|---|---|---|---|\n");
     for (size_t i = 0; i < m->rows.n; i++) {
         const kw_map_row *r = &m->rows.v[i];
-        const kw_mentry *me = r->entry != KW_NONE ? &md->entries.v[r->entry] : NULL;
+        const kw_mentry *me = r->entry < md->entries.n ? &md->entries.v[r->entry] : NULL;
         if (me && me->ops.n)
             for (size_t k = 0; k < me->ops.n; k++)
                 kw_map_row_out(m, b, r, &md->py->ops.v[me->ops.v[k]]);

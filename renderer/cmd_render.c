@@ -5,7 +5,8 @@
  * kernel, and writes the files.
  *
  * KERNEL is matched, in order, as a device symbol, a printed name, a
- * template's name, a substring of printed names or symbols, and finally a
+ * template's name, a printed name or full demangled signature with blanks
+ * ignored, a substring of printed names or symbols, and finally a
  * POSIX extended regular expression over printed names. More than one match
  * is an error that lists the candidates. */
 #define _POSIX_C_SOURCE 200809L
@@ -15,12 +16,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "kw_app.h"
 #include "kw_cli.h"
 #include "kw_fs.h"
 #include "kw_pool.h"
 #include "kw_render.h"
+#include "kw_trace.h"
 
 static const char kw_render_usage[] =
     "usage: kwalk render KERNEL [options]\n"
@@ -105,7 +109,7 @@ static int kw_render_args(kw_render_cli *c, int argc, char **argv) {
             if (*end || !(t > 0) || !isfinite(t))
                 return kw_cli_usage_error("render",
                                           "--time-us takes a positive number of "
-                                                    "microseconds, got '%s'",
+                                          "microseconds, got '%s'",
                                           v);
             c->o.time_us = t;
         } else if (a[0] == '-' && a[1]) {
@@ -150,11 +154,38 @@ static void kw_hit(kw_arena *a, kw_hits *h, size_t i) {
         *slot = i;
 }
 
+/* Equal once blanks are removed: 'k<float,256>' names 'k<float, 256>'. */
+static bool kw_eq_blanks(const char *a, const char *b) {
+    for (;;) {
+        while (*a == ' ' || *a == '\t')
+            a++;
+        while (*b == ' ' || *b == '\t')
+            b++;
+        if (*a != *b)
+            return false;
+        if (!*a)
+            return true;
+        a++;
+        b++;
+    }
+}
+
+/* The query as a printed name or as the full demangled signature (with or
+ * without the leading "void "), blanks aside. */
+static bool kw_match_written(const kw_mkernel *mk, const char *q, kw_arena *a) {
+    if (kw_eq_blanks(mk->name, q))
+        return true;
+    const char *d = kw_demangle(a, mk->symbol);
+    if (!d)
+        return false;
+    return kw_eq_blanks(d, q) || (!strncmp(d, "void ", 5) && kw_eq_blanks(d + 5, q));
+}
+
 static void kw_match(const kw_model *m, const char *q, const char *arch, kw_arena *a, kw_hits *h) {
     memset(h, 0, sizeof(*h));
-    for (int stage = 0; stage < 5 && !h->v.n; stage++) {
+    for (int stage = 0; stage < 6 && !h->v.n; stage++) {
         regex_t re;
-        if (stage == 4 && regcomp(&re, q, REG_EXTENDED | REG_NOSUB) != 0)
+        if (stage == 5 && regcomp(&re, q, REG_EXTENDED | REG_NOSUB) != 0)
             break;
         for (size_t i = 0; i < m->kernels.n; i++) {
             const kw_mkernel *mk = &m->kernels.v[i];
@@ -170,6 +201,9 @@ static void kw_match(const kw_model *m, const char *q, const char *arch, kw_aren
                 hit = !strcmp(m->groups.v[mk->group].key, q);
                 break;
             case 3:
+                hit = kw_match_written(mk, q, a);
+                break;
+            case 4:
                 hit = strstr(mk->name, q) || strstr(mk->symbol, q);
                 break;
             default:
@@ -179,7 +213,7 @@ static void kw_match(const kw_model *m, const char *q, const char *arch, kw_aren
             if (hit && kw_has_arch(mk, arch))
                 kw_hit(a, h, i);
         }
-        if (stage == 4)
+        if (stage == 5)
             regfree(&re);
     }
 }
@@ -303,6 +337,50 @@ static int kw_all_done(void *ctx, size_t chunk) {
     return KW_EXIT_OK;
 }
 
+/* The pages a --all run wrote are listed in DIR/.kwalk-pages, one name a
+ * line; the next run into DIR removes the pages of that list it did not write
+ * again (instantiations that are gone), and nothing else in DIR. */
+static const char kw_manifest_name[] = ".kwalk-pages";
+
+static bool kw_manifest_has(const kw_model *m, const char *name, size_t len) {
+    for (size_t i = 0; i < m->kernels.n; i++)
+        if (strlen(m->kernels.v[i].page) == len && !memcmp(m->kernels.v[i].page, name, len))
+            return true;
+    return false;
+}
+
+static kw_status kw_manifest_update(const kw_model *m, kw_arena *a, const char *dir, kw_err *err) {
+    char *path = kw_arena_printf(a, "%s/%s", dir, kw_manifest_name);
+    if (!path)
+        return kw_fail(err, "out of memory");
+    char *old = NULL;
+    size_t len = 0;
+    struct stat st;
+    if (stat(path, &st) == 0 && kw_fs_read(path, &old, &len, err) != KW_OK)
+        return KW_ERR;
+    for (size_t at = 0; at < len;) {
+        const char *line = old + at, *nl = memchr(line, '\n', len - at);
+        size_t n = nl ? (size_t)(nl - line) : len - at;
+        at += n + 1;
+        /* only names this command gives pages: NAME.md, no directory part */
+        if (n < 4 || n > 255 || memcmp(line + n - 3, ".md", 3) || memchr(line, '/', n) ||
+            line[0] == '.' || kw_manifest_has(m, line, n))
+            continue;
+        char *stale = kw_arena_printf(a, "%s/%.*s", dir, (int)n, line);
+        if (stale)
+            unlink(stale);
+    }
+    free(old);
+    kw_buf b;
+    kw_buf_init(&b);
+    for (size_t i = 0; i < m->kernels.n; i++)
+        kw_buf_printf(&b, "%s\n", m->kernels.v[i].page);
+    kw_status s = b.oom ? kw_fail(err, "out of memory")
+                        : kw_fs_write_atomic(path, b.ptr ? b.ptr : "", b.len, err);
+    kw_buf_free(&b);
+    return s;
+}
+
 static int kw_render_all(kw_app *app, kw_render *r, const char *dir) {
     kw_err err;
     if (kw_fs_mkdirs(dir, &err) != KW_OK)
@@ -344,7 +422,8 @@ static int kw_render_all(kw_app *app, kw_render *r, const char *dir) {
         char *path = kw_arena_printf(&r->scratch, "%s/index.md", dir);
         if (b.oom || !path)
             rc = kw_cli_failf("out of memory");
-        else if (kw_fs_write_atomic(path, b.ptr, b.len, &err) != KW_OK)
+        else if (kw_fs_write_atomic(path, b.ptr, b.len, &err) != KW_OK ||
+                 kw_manifest_update(m, &r->scratch, dir, &err) != KW_OK)
             rc = kw_cli_fail(&err);
         else
             printf("%s: %zu walkthroughs and index.md\n", dir, m->kernels.n);
@@ -381,7 +460,7 @@ int kw_cmd_render(int argc, char **argv) {
         if (c.o.gpu && !kw_gpu_named(&app.gpus, c.o.gpu))
             rc = kw_cli_usage_error("render",
                                     "--gpu: unknown product '%s' (see "
-                                              "annotations/hw/amdgpu-peaks.txt)",
+                                    "annotations/hw/amdgpu-peaks.txt)",
                                     c.o.gpu);
     }
     if (rc == KW_EXIT_OK) {
@@ -400,7 +479,7 @@ int kw_cmd_render(int argc, char **argv) {
                     rc = kw_cli_fail(&err);
                 else if (c.out)
                     rc = kw_fs_write_atomic(c.out, b.ptr, b.len, &err) == KW_OK ? KW_EXIT_OK
-                             : kw_cli_fail(&err);
+                                                                                : kw_cli_fail(&err);
                 else if (fwrite(b.ptr ? b.ptr : "", 1, b.len, stdout) != b.len)
                     rc = kw_cli_failf("cannot write the output: %s", strerror(errno));
                 else

@@ -3,15 +3,19 @@
 
 #include <string.h>
 
-/* Length of the longest run of backticks in s. */
-static size_t kw_md_longest_ticks(const char *s) {
+/* Length of the longest run of backticks in s[0..n). */
+static size_t kw_md_longest_ticks_n(const char *s, size_t n) {
     size_t best = 0, run = 0;
-    for (; *s; s++) {
-        run = *s == '`' ? run + 1 : 0;
+    for (size_t i = 0; i < n; i++) {
+        run = s[i] == '`' ? run + 1 : 0;
         if (run > best)
             best = run;
     }
     return best;
+}
+
+static size_t kw_md_longest_ticks(const char *s) {
+    return kw_md_longest_ticks_n(s, strlen(s));
 }
 
 static void kw_md_ticks(kw_buf *b, size_t n) {
@@ -23,18 +27,15 @@ static void kw_md_ticks(kw_buf *b, size_t n) {
     kw_buf_append(b, ticks, n);
 }
 
-void kw_md_code(kw_buf *b, const char *s, bool cell) {
-    if (!s)
-        s = "";
-    size_t fence = kw_md_longest_ticks(s) + 1;
-    size_t n = strlen(s);
+static void kw_md_code_n(kw_buf *b, const char *s, size_t n, bool cell) {
+    size_t fence = kw_md_longest_ticks_n(s, n) + 1;
     bool pad = n && (s[0] == '`' || s[n - 1] == '`' || s[0] == ' ' || s[n - 1] == ' ');
     kw_md_ticks(b, fence);
     if (pad)
         kw_buf_putc(b, ' ');
     /* runs of ordinary characters are appended whole */
-    const char *run = s;
-    for (; *s; s++) {
+    const char *run = s, *end = s + n;
+    for (; s < end; s++) {
         char c = *s;
         if (c != '\n' && c != '\r' && c != '\t' && !(c == '|' && cell))
             continue;
@@ -48,12 +49,15 @@ void kw_md_code(kw_buf *b, const char *s, bool cell) {
     kw_md_ticks(b, fence);
 }
 
-void kw_md_text(kw_buf *b, const char *s, bool cell) {
-    (void)cell; /* '|' is escaped everywhere */
+void kw_md_code(kw_buf *b, const char *s, bool cell) {
     if (!s)
-        return;
-    const char *run = s;
-    for (; *s; s++) {
+        s = "";
+    kw_md_code_n(b, s, strlen(s), cell);
+}
+
+static void kw_md_text_n(kw_buf *b, const char *s, size_t n) {
+    const char *run = s, *end = s + n;
+    for (; s < end; s++) {
         char c = *s;
         if (c != '\n' && c != '\r' && !strchr("\\`*_[]<>|#~", c))
             continue;
@@ -67,6 +71,26 @@ void kw_md_text(kw_buf *b, const char *s, bool cell) {
         run = s + 1;
     }
     kw_buf_append(b, run, (size_t)(s - run));
+}
+
+void kw_md_text(kw_buf *b, const char *s, bool cell) {
+    (void)cell; /* '|' is escaped everywhere */
+    if (s)
+        kw_md_text_n(b, s, strlen(s));
+}
+
+void kw_md_prose(kw_buf *b, const char *s, bool cell) {
+    while (s && *s) {
+        const char *open = strchr(s, '`');
+        const char *close = open ? strchr(open + 1, '`') : NULL;
+        if (!close) {
+            kw_md_text_n(b, s, strlen(s));
+            return;
+        }
+        kw_md_text_n(b, s, (size_t)(open - s));
+        kw_md_code_n(b, open + 1, (size_t)(close - open - 1), cell);
+        s = close + 1;
+    }
 }
 
 void kw_md_fence(kw_buf *b, const char *lang, const char *text) {

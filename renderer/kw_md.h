@@ -16,6 +16,10 @@
 void kw_md_code(kw_buf *b, const char *s, bool cell);
 /* Prose: Markdown punctuation escaped with a backslash, line breaks as spaces. */
 void kw_md_text(kw_buf *b, const char *s, bool cell);
+/* Prose that marks code the Markdown way, "`x` is changed": the parts
+ * between backticks as inline code (kw_md_code), the rest as kw_md_text. An
+ * unpaired backtick is text. */
+void kw_md_prose(kw_buf *b, const char *s, bool cell);
 /* A fenced code block with an info string (e.g. "cpp"); the fence is longer
  * than any backtick run inside. text need not end with a newline. */
 void kw_md_fence(kw_buf *b, const char *lang, const char *text);

@@ -316,9 +316,10 @@ static kw_status kw_model_enumerate(kw_model *m, size_t e, size_t from, size_t t
         } else if (found < KW_PATHS_COUNTED && steps < KW_PATHS_STEPS) {
             size_t k = m->dfs_next[depth - 1];
             for (; k < m->ffirst[u + 1]; k++) {
-                size_t v = m->calls.v[m->fedge[k]].to;
+                const kw_mcall *c = &m->calls.v[m->fedge[k]];
                 steps++;
-                if (m->stamp[v] == m->gen && !m->on_path[v] && !kw_call_repeated(m, k))
+                if (m->stamp[c->to] == m->gen && !m->on_path[c->to] && !c->c->dead &&
+                    !kw_call_repeated(m, k))
                     break;
             }
             if (k < m->ffirst[u + 1]) {
@@ -353,32 +354,55 @@ static kw_status kw_model_enumerate(kw_model *m, size_t e, size_t from, size_t t
     return KW_OK;
 }
 
-kw_status kw_model_paths(kw_model *m, size_t li, kw_arena *a, kw_mpaths *out, kw_err *err) {
-    if (m->lpaths) {
-        *out = m->lpaths[li];
-        return KW_OK;
-    }
-    memset(out, 0, sizeof(*out));
-    size_t target = m->launches.v[li].node;
-    if (target == KW_NONE)
-        return KW_OK;
+/* Stamp the nodes that reach target (a breadth-first search over the
+ * callers, following dead calls too when with_dead); they are queue[0..n). */
+static size_t kw_model_ancestors(kw_model *m, size_t target, bool with_dead) {
     if (++m->gen == 0) { /* wrapped: clear the stamps */
         memset(m->stamp, 0, m->node_name.n * sizeof(unsigned));
         m->gen = 1;
     }
-    /* the nodes that reach target: a breadth-first search over the callers */
     size_t head = 0, tail = 0;
     m->stamp[target] = m->gen;
     m->queue[tail++] = target;
     while (head < tail) {
         size_t u = m->queue[head++];
         for (size_t k = m->rfirst[u]; k < m->rfirst[u + 1]; k++) {
-            size_t v = m->calls.v[m->redge[k]].from;
-            if (m->stamp[v] == m->gen)
+            const kw_mcall *c = &m->calls.v[m->redge[k]];
+            if (m->stamp[c->from] == m->gen || (c->c->dead && !with_dead))
                 continue;
-            m->stamp[v] = m->gen;
-            m->queue[tail++] = v;
+            m->stamp[c->from] = m->gen;
+            m->queue[tail++] = c->from;
         }
+    }
+    return tail;
+}
+
+/* Does an entry point sit at one of the first n queued nodes? */
+static bool kw_model_any_entry(const kw_model *m, size_t n) {
+    for (size_t q = 0; q < n; q++)
+        if (m->efirst[m->queue[q]] < m->efirst[m->queue[q] + 1])
+            return true;
+    return false;
+}
+
+kw_status kw_model_paths(kw_model *m, size_t li, kw_arena *a, kw_mpaths *out, kw_err *err) {
+    if (m->lpaths) {
+        *out = m->lpaths[li];
+        return KW_OK;
+    }
+    memset(out, 0, sizeof(*out));
+    if (m->launches.v[li].l->dead) {
+        out->dead = true;
+        return KW_OK;
+    }
+    size_t target = m->launches.v[li].node;
+    if (target == KW_NONE)
+        return KW_OK;
+    size_t tail = kw_model_ancestors(m, target, false);
+    if (!kw_model_any_entry(m, tail)) {
+        /* unreached: dead when entries reach it through calls that never happen */
+        out->dead = kw_model_any_entry(m, kw_model_ancestors(m, target, true));
+        return KW_OK;
     }
     /* the entries at those nodes, in entry order, each with its paths */
     KW_ARRAY(size_t) entries = {0};

@@ -76,6 +76,10 @@ enum {
 
 typedef struct kw_mpaths {
     KW_ARRAY(kw_mpath) v; /* in entry order */
+    /* No path (v is empty) because the launch never runs: it sits under a
+     * condition that is constant false (the sidecar's `dead`), or every entry
+     * point that would reach it does so only through calls that do. */
+    bool dead;
 } kw_mpaths;
 
 typedef struct kw_model {
@@ -112,7 +116,8 @@ void kw_model_free(kw_model *m);
 const kw_mkernel *kw_model_kernel(const kw_model *m, const char *symbol);
 
 /* Every entry point reaching launch li, each with its call paths (distinct
- * call sites; shortest first, KW_PATHS_SHOWN at most), in entry order;
+ * call sites; shortest first, KW_PATHS_SHOWN at most), in entry order; calls
+ * that never happen (a host call's `dead`) are not followed;
  * arrays in arena a (or the cached ones, after kw_model_cache_paths). Not
  * thread-safe unless the paths are cached. */
 kw_status kw_model_paths(kw_model *m, size_t li, kw_arena *a, kw_mpaths *out, kw_err *err);

@@ -35,6 +35,41 @@ static void kw_box_add(kw_render *r, kw_flow_box *b, const char *line) {
         b->lines[b->n++] = kw_arena_strdup(&r->scratch, line);
 }
 
+enum { KW_FLOW_ASM_WIDTH = 72 };
+
+/* An inline asm statement as one line of a box: its instructions joined with
+ * "; ", blanks folded, cut at KW_FLOW_ASM_WIDTH characters ("..."). A
+ * multi-line asm template would otherwise break the box's frame. */
+static const char *kw_flow_asm_line(kw_render *r, const char *text) {
+    char line[KW_FLOW_ASM_WIDTH + 8];
+    size_t n = 0;
+    bool gap = false, cut = false;
+    for (const char *p = text ? text : ""; *p && !cut; p++) {
+        char c = *p;
+        if (c == '\n' || c == '\r' || c == ';') {
+            gap = false;
+            if (n && line[n - 1] != ';')
+                line[n++] = ';';
+            continue;
+        }
+        if (c == ' ' || c == '\t') {
+            gap = n > 0;
+            continue;
+        }
+        if (n && (gap || line[n - 1] == ';'))
+            line[n++] = ' ';
+        gap = false;
+        line[n++] = c;
+        cut = n >= KW_FLOW_ASM_WIDTH;
+    }
+    while (n && (line[n - 1] == ';' || line[n - 1] == ' '))
+        n--;
+    if (cut)
+        memcpy(line + n, " ...", 4), n += 4;
+    line[n] = '\0';
+    return kw_arena_printf(&r->scratch, "asm: %s", line);
+}
+
 static void kw_flow_arrow(kw_buf *t) {
     kw_buf_puts(t, "        |\n        v\n");
 }
@@ -149,7 +184,7 @@ static void kw_flow_ir(kw_render *r, const kw_rarch *a, kw_rv ir, kw_buf *t) {
     if (trans)
         kw_box_add(r, &b, kw_arena_printf(&r->scratch, "transcendental: %s", trans));
     for (size_t i = 0; i < k->inline_asm.n; i++)
-        kw_box_add(r, &b, kw_arena_printf(&r->scratch, "asm: %s", k->inline_asm.v[i].text));
+        kw_box_add(r, &b, kw_flow_asm_line(r, k->inline_asm.v[i].text));
     kw_md_box(t, 0, b.n, b.lines);
     kw_flow_arrow(t);
     memset(&b, 0, sizeof b);
@@ -195,7 +230,7 @@ static void kw_flow_ast(kw_render *r, kw_buf *t) {
     memset(&b, 0, sizeof b);
     kw_box_add(r, &b, "REGISTERS, per thread");
     for (size_t i = 0; i < k->inline_asm.n; i++)
-        kw_box_add(r, &b, kw_arena_printf(&r->scratch, "asm: %s", k->inline_asm.v[i].text));
+        kw_box_add(r, &b, kw_flow_asm_line(r, k->inline_asm.v[i].text));
     kw_md_box(t, 0, b.n, b.lines);
     if (k->shared.n) {
         kw_buf_puts(t, "        ^\n        | (through LDS, between waves of the block)\n        v\n");

@@ -40,12 +40,19 @@ static bool kw_host_guard(kw_render *r, const kw_guard *g) {
         else if (!strcmp(kind, "ternary"))
             kw_buf_puts(o, " (?:)");
     }
+    bool never = g->constant && !strcmp(g->constant, "never");
+    if (never)
+        kw_buf_puts(o, " (a compile-time constant that never holds here: dead code)");
+    else if (g->constant && !strcmp(g->constant, "always"))
+        kw_buf_puts(o, " (a compile-time constant that always holds here)");
     if (g->location.file) {
         kw_buf_puts(o, " at ");
         kw_r_kloc(r, &g->location);
         kw_r_ref(r, g->location.file, g->location.line, "dispatch", cond);
     }
-    if (!r->o->shape || loop || !strcmp(kind, "default"))
+    if (never)
+        return false;
+    if (!r->o->shape || loop || !strcmp(kind, "default") || g->constant)
         return true;
     kw_value v;
     kw_err err;
@@ -148,6 +155,14 @@ static void kw_host_op_callers(kw_render *r, const kw_py_op *const *ops, size_t 
     }
 }
 
+/* Does no launch of the kernel ever run (each one dead)? */
+static bool kw_host_all_dead(const kw_mpaths *paths, size_t npaths) {
+    for (size_t i = 0; i < npaths; i++)
+        if (!paths[i].dead)
+            return false;
+    return npaths > 0;
+}
+
 /* The entries of all paths of all launch sites, each once, in entry order. */
 static void kw_host_entries(kw_render *r, const kw_mpaths *paths, size_t npaths) {
     kw_buf *o = r->out;
@@ -155,6 +170,15 @@ static void kw_host_entries(kw_render *r, const kw_mpaths *paths, size_t npaths)
     bool any = false;
     for (size_t i = 0; i < npaths && !any; i++)
         any = paths[i].v.n > 0;
+    if (!any && kw_host_all_dead(paths, npaths)) {
+        kw_buf_puts(o, "**Emitted but unreachable from any entry point.** The code object holds "
+                       "this instantiation, but every launch of it sits under a condition that "
+                       "is a compile-time constant and false here, or is reached only through "
+                       "calls that do (clang compiles the discarded branch of an `if "
+                       "constexpr` written in non-template code, and so emits the kernels "
+                       "launched there). The launch sites below say which condition.\n\n");
+        return;
+    }
     if (!any) {
         kw_buf_puts(o, "No host entry point of this index reaches a launch of this kernel "
                        "(no `extern \"C\"` function or pybind11 `m.def` calls its launcher); "
@@ -352,7 +376,7 @@ static void kw_host_config_row(kw_render *r, const kw_mlaunch *ml, const char *w
             kw_expr_format(v.v[2], z, sizeof z);
             kw_buf_printf(o, "(%s, %s, %s)", x, y, z);
         } else {
-            kw_md_text(o, why, true);
+            kw_md_prose(o, why, true);
         }
     }
     kw_buf_puts(o, " |\n");
@@ -535,6 +559,20 @@ void kw_render_host(kw_render *r) {
             kw_buf_puts(o, ":\n\n");
             for (size_t j = 0; j < paths[i].v.n; j++)
                 kw_host_path(r, ml, &paths[i].v.v[j]);
+        } else if (paths && paths[i].dead) {
+            kw_buf_puts(o, ml->l->dead
+                               ? "This launch never runs: a condition it sits under is a "
+                                 "compile-time constant that does not hold here.\n\n"
+                               : "This launch never runs: every entry point that would reach "
+                                 "it does so only through a call under a compile-time constant "
+                                 "condition that does not hold.\n\n");
+            if (ml->l->guards.n) {
+                bool taken = true;
+                kw_buf_puts(o, "Conditions at the launch");
+                kw_host_guards(r, ml->l->guards.v, ml->l->guards.n, &taken, NULL);
+                kw_buf_puts(o, ".\n\n");
+            }
+            kw_host_chain(r, ml->l);
         } else {
             kw_buf_puts(o, "No entry point of this index reaches this launch.\n\n");
             if (ml->l->guards.n) {

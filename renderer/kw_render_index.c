@@ -11,11 +11,15 @@
  * seen (deduplicated by entry index). */
 static void kw_index_entries(kw_render *r, const kw_mkernel *mk, kw_buf *cell) {
     KW_ARRAY(size_t) seen = {0};
+    bool all_dead = mk->launches.n > 0;
     for (size_t i = 0; i < mk->launches.n; i++) {
         kw_mpaths p;
         kw_err err;
-        if (kw_model_paths(r->m, mk->launches.v[i], &r->scratch, &p, &err) != KW_OK)
+        if (kw_model_paths(r->m, mk->launches.v[i], &r->scratch, &p, &err) != KW_OK) {
+            all_dead = false;
             continue;
+        }
+        all_dead = all_dead && p.dead;
         for (size_t j = 0; j < p.v.n; j++) {
             bool dup = false;
             for (size_t s = 0; s < seen.n && !dup; s++)
@@ -38,7 +42,7 @@ static void kw_index_entries(kw_render *r, const kw_mkernel *mk, kw_buf *cell) {
         }
     }
     if (!cell->len)
-        kw_buf_puts(cell, "none");
+        kw_buf_puts(cell, all_dead ? "none: emitted but unreachable from any entry point" : "none");
 }
 
 void kw_render_index(kw_render *r, kw_buf *out) {

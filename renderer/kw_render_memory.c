@@ -42,13 +42,14 @@ static void kw_num(kw_buf *o, double v) {
     kw_buf_puts(o, b);
 }
 
-/* Bytes with a unit for prose. */
+/* Bytes with a binary unit for prose: exact below 1 KiB ("768 B"), else three
+ * significant digits of KiB, MiB, ... (1024 B is "1 KiB", never "1.02 KB"). */
 void kw_r_bytes(kw_buf *o, double b) {
-    static const char *const unit[] = {"B", "KB", "MB", "GB", "TB"};
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
     int u = 0;
     double x = b;
-    while (fabs(x) >= 1000 && u < 4) {
-        x /= 1000;
+    while (fabs(x) >= 1024 && u < 4) {
+        x /= 1024;
         u++;
     }
     if (u == 0)
@@ -170,7 +171,7 @@ static void kw_mem_launch(kw_render *r, const kw_mlaunch *ml, const kw_rarch *a,
         kw_buf_puts(o, " threads per block");
     } else {
         kw_buf_puts(o, "threads per block unknown (");
-        kw_md_text(o, g.why_block, false);
+        kw_md_prose(o, g.why_block, false);
         kw_buf_puts(o, ")");
     }
     if (g.grid_known) {
@@ -184,7 +185,7 @@ static void kw_mem_launch(kw_render *r, const kw_mlaunch *ml, const kw_rarch *a,
         }
     } else {
         kw_buf_puts(o, "; blocks unknown (");
-        kw_md_text(o, g.why_grid, false);
+        kw_md_prose(o, g.why_grid, false);
         kw_buf_puts(o, ")");
     }
     kw_buf_puts(o, ".\n");

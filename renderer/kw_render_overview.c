@@ -260,9 +260,18 @@ void kw_render_overview(kw_render *r) {
         kw_buf_puts(o, "- Reductions, conversions and fused steps: not derived, no IR facts in "
                        "this sidecar (they come from the plugin's IR analysis of the optimized "
                        "kernel).\n");
-    size_t reach = 0;
+    size_t reach = 0, dead = 0;
     kw_buf_printf(o, "- Launch sites in this build: %zu", mk->launches.n);
-    for (size_t i = 0; i < mk->launches.n; i++)
+    for (size_t i = 0; i < mk->launches.n; i++) {
         reach += r->paths[i].v.n;
-    kw_buf_printf(o, "; entry-point paths reaching them: %zu (section 1).\n\n", reach);
+        dead += r->paths[i].dead;
+    }
+    kw_buf_printf(o, "; entry-point paths reaching them: %zu (section 1)", reach);
+    if (dead && dead == mk->launches.n)
+        kw_buf_puts(o, "; emitted but unreachable from any entry point: no launch of it ever "
+                       "runs (a compile-time constant condition is false)");
+    else if (dead)
+        kw_buf_printf(o, "; %zu of them never run%s (a compile-time constant condition is false)",
+                      dead, dead == 1 ? "s" : "");
+    kw_buf_puts(o, ".\n\n");
 }

@@ -108,6 +108,10 @@ void kw_tjoin_free(kw_tjoin *j);
  * decides; several candidates are an ambiguity the caller reports. */
 kw_status kw_tjoin_match(kw_tjoin *j, const char *name, kw_tmatch *out, kw_err *err);
 
+/* The C++ runtime's demangling of a symbol, into arena; NULL when there is
+ * no demangler, the symbol is not a C++ one, or memory ran out. */
+char *kw_demangle(kw_arena *arena, const char *symbol);
+
 /* rocprofv3's truncated name of a demangled (or printed) name: the last
  * unqualified name before the trailing (...), <...> and [...] groups:
  * "void ns::k<float, 256>(float*, int)" -> "k". Into arena; NULL on OOM. */

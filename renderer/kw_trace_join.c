@@ -82,6 +82,17 @@ char *kw_trace_base_name(kw_arena *arena, const char *name) {
     return kw_arena_strndup(arena, name + i, stop - i);
 }
 
+char *kw_demangle(kw_arena *arena, const char *symbol) {
+    kw_demangle_fn dm = kw_demangler();
+    if (!dm || !symbol)
+        return NULL;
+    int status = 0;
+    char *d = dm(symbol, NULL, NULL, &status);
+    char *out = d && status == 0 ? kw_arena_strdup(arena, d) : NULL;
+    free(d);
+    return out;
+}
+
 static kw_status kw_tjoin_add(kw_tjoin *j, const char *symbol, const char *name,
                               const kw_kernel *k, kw_err *err) {
     kw_tkernel *t = KW_PUSH(&j->arena, j->kernels);
@@ -90,14 +101,7 @@ static kw_status kw_tjoin_add(kw_tjoin *j, const char *symbol, const char *name,
     t->symbol = symbol;
     t->name = name;
     t->k = k;
-    kw_demangle_fn dm = kw_demangler();
-    if (dm) {
-        int status = 0;
-        char *d = dm(symbol, NULL, NULL, &status);
-        if (d && status == 0)
-            t->demangled = kw_arena_strdup(&j->arena, d);
-        free(d);
-    }
+    t->demangled = kw_demangle(&j->arena, symbol);
     const char *full = t->demangled ? t->demangled : name;
     t->base = full ? kw_trace_base_name(&j->arena, full) : NULL;
     if (full && !t->base)

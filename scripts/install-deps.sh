@@ -2,6 +2,11 @@
 # install-deps.sh: installs, from Debian 12's packages, everything kwalk needs
 # to build, to compile the bundled HIP kernels and to run its tests. Safe to
 # run again: packages already present are left alone. Needs root (or sudo).
+#
+# The list is checked: the ctest deps.closure (tests/deps/check_deps.py) fails,
+# naming the package, when the build, the corpus compiles (with the programs
+# clang's HIP driver spawns) or the tests use a file from a package that is
+# neither here, nor pulled in by one of these (Depends), nor Essential.
 set -euo pipefail
 
 PACKAGES=(
@@ -31,7 +36,14 @@ if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
 SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+if [ "$(id -u)" -ne 0 ]; then
+  # a fresh Debian without sudo: say so instead of "sudo: command not found"
+  command -v sudo > /dev/null || {
+    echo "install-deps: missing ${missing[*]}; run this script as root (or install sudo)" >&2
+    exit 1
+  }
+  SUDO="sudo"
+fi
 echo "install-deps: installing ${missing[*]}"
 $SUDO apt-get update -q
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"

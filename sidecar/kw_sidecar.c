@@ -182,6 +182,7 @@ static const kw_field kw_f_guard[] = {
     {"kind", KW_F_STR, offsetof(kw_guard, kind), NULL, 0},
     {"condition", KW_F_STR, offsetof(kw_guard, condition), NULL, 0},
     {"holds", KW_F_BOOL, offsetof(kw_guard, holds), NULL, 0},
+    {"constant", KW_F_STR, offsetof(kw_guard, constant), NULL, 0},
     {"location", KW_F_LOC, offsetof(kw_guard, location), NULL, 0},
 };
 static KW_TYPE(kw_t_guard, "guard", kw_guard, true, kw_f_guard);
@@ -206,6 +207,7 @@ static const kw_field kw_f_launch[] = {
     {"operand_decls", KW_F_LIST, offsetof(kw_launch, operand_decls), &kw_t_operand_decl, 0},
     {"args", KW_F_LIST, offsetof(kw_launch, args), &kw_t_launch_arg, 0},
     {"guards", KW_F_LIST, offsetof(kw_launch, guards), &kw_t_guard, 0},
+    {"dead", KW_F_BOOL, offsetof(kw_launch, dead), NULL, KW_F_IF_TRUE},
 };
 KW_TYPE(kw_t_launch, "launch", kw_launch, false, kw_f_launch);
 
@@ -226,6 +228,7 @@ static const kw_field kw_f_host_call[] = {
     {"callee_name", KW_F_STR, offsetof(kw_host_call, callee_name), NULL, 0},
     {"location", KW_F_LOC, offsetof(kw_host_call, location), NULL, 0},
     {"guards", KW_F_LIST, offsetof(kw_host_call, guards), &kw_t_guard, 0},
+    {"dead", KW_F_BOOL, offsetof(kw_host_call, dead), NULL, KW_F_IF_TRUE},
 };
 KW_TYPE(kw_t_host_call, "host call", kw_host_call, false, kw_f_host_call);
 

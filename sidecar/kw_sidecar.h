@@ -185,6 +185,10 @@ typedef struct kw_guard {
     const char *kind;      /* "if", "case", "default", "ternary", "for", "while", "do" */
     const char *condition; /* as written (case: "dtype == DT_FP16") */
     bool holds;            /* true: launch sits where the condition holds */
+    /* The condition is a compile-time constant in this instantiation:
+     * "always" (the guard is always satisfied, as holds says) or "never" (it
+     * never is: the statement under it never runs); NULL when not constant. */
+    const char *constant;
     kw_loc location;
 } kw_guard;
 
@@ -228,6 +232,7 @@ typedef struct kw_launch {
     operand_decls; /* in operand order; only operands that are variables */
     KW_ARRAY(kw_launch_arg) args;
     KW_ARRAY(kw_guard) guards; /* outermost first */
+    bool dead; /* a guard is constant "never": compiled (its kernel emitted), never run */
 } kw_launch;
 
 typedef struct kw_entry {
@@ -246,6 +251,7 @@ typedef struct kw_host_call {
     const char *callee_name;
     kw_loc location;
     KW_ARRAY(kw_guard) guards;
+    bool dead; /* a guard is constant "never": the call never happens */
 } kw_host_call;
 
 /* Who wrote a document (a sidecar, an index). */

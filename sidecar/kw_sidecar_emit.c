@@ -233,8 +233,9 @@ bool kw_sc_present(const kw_field *f, const void *obj) {
     case KW_F_RAW:
         return *(const char *const *)p != NULL;
     case KW_F_INT:
-    case KW_F_BOOL:
         return true;
+    case KW_F_BOOL:
+        return !(f->flags & KW_F_IF_TRUE) || *(const bool *)p;
     case KW_F_BYTES:
         return *(const long long *)p >= 0;
     case KW_F_LOC:

@@ -50,8 +50,9 @@ typedef enum kw_fkind {
 } kw_fkind;
 
 enum {
-    KW_F_ALWAYS = 1u,  /* written even when empty (lists: as []) */
-    KW_F_REQUIRED = 2u /* a string that must be present (reader and writer check) */
+    KW_F_ALWAYS = 1u,   /* written even when empty (lists: as []) */
+    KW_F_REQUIRED = 2u, /* a string that must be present (reader and writer check) */
+    KW_F_IF_TRUE = 4u   /* a bool written only when true (absent reads as false) */
 };
 
 typedef struct kw_type kw_type;

@@ -78,6 +78,8 @@ struct Raw {
 
 // The pointer a buffer resource was made from, when visible.
 const Value *rsrcPointer(const Value *R) {
+    if (!R)
+        return nullptr;
     SmallVector<const Value *, 16> Work{R};
     SmallPtrSet<const Value *, 16> Seen;
     while (!Work.empty() && Seen.size() < 24) {
@@ -99,6 +101,190 @@ const Value *rsrcPointer(const Value *R) {
         }
     }
     return nullptr;
+}
+
+// Bytes a value of type T takes in memory; -1 when it has no fixed size.
+int64_t storeBytes(const Ctx &C, Type *T) {
+    if (!T || !T->isSized() || isa<ScalableVectorType>(T))
+        return -1;
+    return (int64_t)C.DL.getTypeStoreSize(T).getFixedValue();
+}
+
+bool isRsrcType(Type *T) {
+    if (T->isPointerTy())
+        return T->getPointerAddressSpace() == 8;
+    auto *VT = dyn_cast<FixedVectorType>(T);
+    return VT && VT->getNumElements() == 4 && VT->getElementType()->isIntegerTy(32);
+}
+
+// Operand positions of an AMDGPU memory intrinsic, as IntrinsicsAMDGPU.td
+// documents them; -1: the intrinsic has no such operand. A load without a
+// Data operand returns the data (or, with a Size operand, writes it to LDS).
+struct Layout {
+    kw_ir_op Op = KW_IR_LOAD;
+    int Data = -1, Cmp = -1, Rsrc = -1, VIdx = -1, VOff = -1, SOff = -1, Imm = -1, Size = -1,
+        Lds = -1, Ptr = -1;
+};
+
+// {raw,struct}[.ptr].NAME, positions of the raw form; the struct form takes
+// vindex where the raw form has voffset, and every operand from there on one
+// later. The .ptr forms differ only in the resource's type (ptr addrspace(8)).
+struct BufferKind {
+    const char *Name;
+    kw_ir_op Op;
+    int Data, Cmp, Rsrc, VOff, SOff, Imm, Size, Lds;
+};
+const BufferKind BufferKinds[] = {
+    // rsrc, voffset, soffset, [format,] aux -> data
+    {"buffer.load", KW_IR_LOAD, -1, -1, 0, 1, 2, -1, -1, -1},
+    {"buffer.load.format", KW_IR_LOAD, -1, -1, 0, 1, 2, -1, -1, -1},
+    {"atomic.buffer.load", KW_IR_LOAD, -1, -1, 0, 1, 2, -1, -1, -1},
+    {"tbuffer.load", KW_IR_LOAD, -1, -1, 0, 1, 2, -1, -1, -1},
+    // data, rsrc, voffset, soffset, [format,] aux
+    {"buffer.store", KW_IR_STORE, 0, -1, 1, 2, 3, -1, -1, -1},
+    {"buffer.store.format", KW_IR_STORE, 0, -1, 1, 2, 3, -1, -1, -1},
+    {"tbuffer.store", KW_IR_STORE, 0, -1, 1, 2, 3, -1, -1, -1},
+    // src, cmp, rsrc, voffset, soffset, aux
+    {"buffer.atomic.cmpswap", KW_IR_ATOMIC, 0, 1, 2, 3, 4, -1, -1, -1},
+    // rsrc, LDS pointer, size, voffset, soffset, imm offset, aux
+    {"buffer.load.lds", KW_IR_LOAD, -1, -1, 0, 3, 4, 5, 2, 1},
+};
+// Every other buffer.atomic.OP: data, rsrc, voffset, soffset, aux.
+const BufferKind BufferAtomic = {"buffer.atomic.", KW_IR_ATOMIC, 0, -1, 1, 2, 3, -1, -1, -1};
+
+// Memory intrinsics on a plain pointer (operand Ptr; the address space is the
+// pointer's). Prefix: every intrinsic whose name starts with Name.
+struct PtrKind {
+    const char *Name;
+    bool Prefix;
+    kw_ir_op Op;
+    int Ptr, Data, Lds, Size, Imm;
+};
+const PtrKind PtrKinds[] = {
+    {"global.load.lds", false, KW_IR_LOAD, 0, -1, 1, 2, 3},   // gptr, LDS ptr, size, imm, aux
+    {"load.to.lds", false, KW_IR_LOAD, 0, -1, 1, 2, 3},       // ptr, LDS ptr, size, imm, aux
+    {"global.atomic.", true, KW_IR_ATOMIC, 0, 1, -1, -1, -1}, // vaddr, vdata -> old value
+    {"flat.atomic.", true, KW_IR_ATOMIC, 0, 1, -1, -1, -1},
+    {"atomic.cond.sub.u32", false, KW_IR_ATOMIC, 0, 1, -1, -1, -1},
+    {"global.load.tr", true, KW_IR_LOAD, 0, -1, -1, -1, -1}, // ptr -> data (transposed)
+    {"ds.load.tr", true, KW_IR_LOAD, 0, -1, -1, -1, -1},
+    {"ds.read.tr", true, KW_IR_LOAD, 0, -1, -1, -1, -1},
+};
+
+// The layout of intrinsic N (its base name after "llvm.amdgcn."), if it is a
+// memory access the analysis decodes.
+bool layoutOf(StringRef N, Layout &L) {
+    L = Layout();
+    if (N == "s.buffer.load") { // rsrc, byte offset, aux -> data
+        L.Rsrc = 0;
+        L.VOff = 1;
+        return true;
+    }
+    for (const PtrKind &K : PtrKinds)
+        if (K.Prefix ? N.starts_with(K.Name) : N == K.Name) {
+            L.Op = K.Op;
+            L.Ptr = K.Ptr;
+            L.Data = K.Data;
+            L.Lds = K.Lds;
+            L.Size = K.Size;
+            L.Imm = K.Imm;
+            return true;
+        }
+    StringRef R = N;
+    bool Struct = R.consume_front("struct.");
+    if (!Struct && !R.consume_front("raw."))
+        return false;
+    R.consume_front("ptr.");
+    const BufferKind *Kind = nullptr;
+    for (const BufferKind &K : BufferKinds)
+        if (R == K.Name)
+            Kind = &K;
+    if (!Kind && R.starts_with(BufferAtomic.Name))
+        Kind = &BufferAtomic;
+    if (!Kind)
+        return false;
+    int Shift = Struct ? 1 : 0;
+    auto After = [&](int K) { return K >= Kind->VOff ? K + Shift : K; };
+    L.Op = Kind->Op;
+    L.Data = Kind->Data;
+    L.Cmp = Kind->Cmp;
+    L.Rsrc = Kind->Rsrc;
+    L.Size = Kind->Size;
+    L.Lds = Kind->Lds;
+    L.VIdx = Struct ? Kind->VOff : -1;
+    L.VOff = After(Kind->VOff);
+    L.SOff = After(Kind->SOff);
+    L.Imm = Kind->Imm >= 0 ? After(Kind->Imm) : -1;
+    return true;
+}
+
+// One access from call CB by layout L, every operand checked against the
+// type the layout says it has; false (and Bad) when one is not.
+bool decode(Ctx &C, const CallBase *CB, const Layout &L, const std::string &Full,
+            SmallVectorImpl<Raw> &Out, std::string &Bad) {
+    unsigned NA = CB->arg_size();
+    for (int K : {L.Data, L.Cmp, L.Rsrc, L.VIdx, L.VOff, L.SOff, L.Imm, L.Size, L.Lds, L.Ptr})
+        if (K >= (int)NA) {
+            Bad = "it has " + std::to_string(NA) + " operands, fewer than documented";
+            return false;
+        }
+    auto Arg = [&](int K) { return CB->getArgOperand((unsigned)K); };
+    auto Wrong = [&](int K, const char *Role, const char *Want) {
+        Bad = "operand " + std::to_string(K) + " (" + Role + ") is " + typeText(Arg(K)->getType()) +
+              ", not " + Want;
+        return false;
+    };
+    Raw R{CB, L.Op, KW_IR_BUFFER, Full};
+    if (L.Rsrc >= 0) {
+        if (!isRsrcType(Arg(L.Rsrc)->getType()))
+            return Wrong(L.Rsrc, "resource", "<4 x i32> or ptr addrspace(8)");
+        R.Rsrc = Arg(L.Rsrc);
+    }
+    if (L.Ptr >= 0) {
+        Type *T = Arg(L.Ptr)->getType();
+        if (!T->isPointerTy())
+            return Wrong(L.Ptr, "address", "a pointer");
+        R.Ptr = Arg(L.Ptr);
+        R.Space = spaceOf(T->getPointerAddressSpace());
+    }
+    if (L.Lds >= 0 && !(Arg(L.Lds)->getType()->isPointerTy() &&
+                        Arg(L.Lds)->getType()->getPointerAddressSpace() == 3))
+        return Wrong(L.Lds, "LDS address", "ptr addrspace(3)");
+    struct {
+        int K;
+        const char *Role;
+        const Value **Slot;
+    } Ints[] = {
+        {L.VIdx, "vindex", &R.VIdx}, {L.VOff, "offset", &R.VOff}, {L.SOff, "soffset", &R.SOff}};
+    for (auto &I : Ints) {
+        if (I.K < 0)
+            continue;
+        Type *T = Arg(I.K)->getType();
+        if (!T->isIntegerTy() || T->getIntegerBitWidth() > 64)
+            return Wrong(I.K, I.Role, "an integer of at most 64 bits");
+        *I.Slot = Arg(I.K);
+    }
+    if (L.Imm >= 0) {
+        const auto *Imm = dyn_cast<ConstantInt>(Arg(L.Imm));
+        if (Imm && Imm->getBitWidth() <= 64)
+            R.ImmOff = Imm->getSExtValue();
+    }
+    if (L.Size >= 0) {
+        const auto *Sz = dyn_cast<ConstantInt>(Arg(L.Size));
+        if (Sz && Sz->getBitWidth() <= 64)
+            R.Bytes = (int64_t)Sz->getZExtValue();
+    } else {
+        Type *T = L.Data >= 0 ? Arg(L.Data)->getType() : CB->getType();
+        if (T->isVoidTy() || storeBytes(C, T) < 0)
+            return L.Data >= 0 ? Wrong(L.Data, "data", "a value of a fixed size")
+                               : (Bad = "its result is not a value of a fixed size", false);
+        if (L.Cmp >= 0 && Arg(L.Cmp)->getType() != T)
+            return Wrong(L.Cmp, "compare value", "of the data's type");
+        R.Ty = T;
+        R.Bytes = storeBytes(C, T);
+    }
+    Out.push_back(R);
+    return true;
 }
 
 bool classifyCall(Ctx &C, const CallBase *CB, SmallVectorImpl<Raw> &Out) {
@@ -128,61 +314,15 @@ bool classifyCall(Ctx &C, const CallBase *CB, SmallVectorImpl<Raw> &Out) {
     StringRef N = amdgcnName(CB);
     if (N.empty())
         return false;
+    Layout L;
+    if (!layoutOf(N, L))
+        return false;
     std::string Full = ("llvm.amdgcn." + N).str();
-    if (N == "global.load.lds") {
-        Raw R{CB, KW_IR_LOAD, KW_IR_GLOBAL, Full};
-        R.Ptr = CB->getArgOperand(0);
-        if (const auto *Sz = dyn_cast<ConstantInt>(CB->getArgOperand(2)))
-            R.Bytes = (int64_t)Sz->getZExtValue();
-        Out.push_back(R);
-        return true;
-    }
-    if (!N.contains("buffer.") || N.starts_with("buffer.wbinvl1"))
+    std::string Bad;
+    if (!decode(C, CB, L, Full, Out, Bad)) {
+        C.note(Full + ": " + Bad + "; the call is not counted as a memory access");
         return false;
-    // the resource is the first <4 x i32> / ptr addrspace(8) operand
-    unsigned RI = 0, NA = CB->arg_size();
-    for (; RI < NA; RI++) {
-        Type *T = CB->getArgOperand(RI)->getType();
-        auto *VT = dyn_cast<FixedVectorType>(T);
-        if ((T->isPointerTy() && T->getPointerAddressSpace() == 8) ||
-            (VT && VT->getNumElements() == 4 && VT->getElementType()->isIntegerTy(32)))
-            break;
     }
-    if (RI == NA)
-        return false;
-    Raw R{CB, KW_IR_LOAD, KW_IR_BUFFER, Full};
-    R.Rsrc = CB->getArgOperand(RI);
-    bool Scalar = N.starts_with("s.buffer");
-    bool IsStruct = N.starts_with("struct");
-    bool ToLds = N.ends_with(".lds");
-    unsigned K = RI + 1;
-    if (N.contains("atomic") && !N.contains("atomic.buffer.load"))
-        R.Op = KW_IR_ATOMIC;
-    else if (N.contains("store"))
-        R.Op = KW_IR_STORE;
-    if (ToLds) { // rsrc, lds ptr, size, [vindex], voffset, soffset, imm offset, aux
-        if (const auto *Sz = dyn_cast<ConstantInt>(CB->getArgOperand(K + 1)))
-            R.Bytes = (int64_t)Sz->getZExtValue();
-        K += 2;
-    } else if (R.Op == KW_IR_LOAD) {
-        R.Ty = CB->getType();
-    } else {
-        R.Ty = CB->getArgOperand(0)->getType();
-    }
-    if (Scalar) {
-        R.SOff = K < NA ? CB->getArgOperand(K) : nullptr;
-    } else {
-        if (IsStruct && K < NA)
-            R.VIdx = CB->getArgOperand(K++);
-        R.VOff = K < NA ? CB->getArgOperand(K++) : nullptr;
-        R.SOff = K < NA ? CB->getArgOperand(K++) : nullptr;
-        if (ToLds && K < NA)
-            if (const auto *Imm = dyn_cast<ConstantInt>(CB->getArgOperand(K)))
-                R.ImmOff = Imm->getSExtValue();
-    }
-    if (R.Ty && R.Bytes < 0 && R.Ty->isSized())
-        R.Bytes = (int64_t)C.DL.getTypeStoreSize(R.Ty);
-    Out.push_back(R);
     return true;
 }
 
@@ -194,7 +334,7 @@ void classify(Ctx &C, const Instruction &I, SmallVectorImpl<Raw> &Out) {
         Raw R{&I, Op, spaceOf(Ptr->getType()->getPointerAddressSpace()), std::move(What)};
         R.Ptr = Ptr;
         R.Ty = Ty;
-        R.Bytes = Ty->isSized() ? (int64_t)C.DL.getTypeStoreSize(Ty) : -1;
+        R.Bytes = storeBytes(C, Ty);
         R.Align = (unsigned)Al.value();
         Out.push_back(R);
     };
@@ -232,6 +372,16 @@ void resolveBase(Ctx &C, const Value *Ptr, kw_ir_access &X, const Value *&Key) {
         X.base_why = C.str("the buffer resource's pointer is not visible in the IR");
         return;
     }
+    if (!Ptr->getType()->isPointerTy()) { // a resource built from an integer
+        if (const auto *A = dyn_cast<Argument>(Ptr)) {
+            X.param = (int)A->getArgNo();
+            Key = A;
+        } else {
+            X.base_why =
+                C.str("the buffer resource is built from an integer computed in the kernel");
+        }
+        return;
+    }
     SmallVector<const Value *, 4> Objs;
     getUnderlyingObjects(Ptr, Objs, &C.LI, 8);
     const Value *Obj = Objs.size() == 1 ? Objs[0] : nullptr;
@@ -261,14 +411,18 @@ void resolveBase(Ctx &C, const Value *Ptr, kw_ir_access &X, const Value *&Key) {
     }
 }
 
+// An integer operand as an i64 SCEV; nullptr for anything else (a vector, a
+// pointer, an integer wider than 64 bits).
 const SCEV *asI64(ScalarEvolution &SE, const Value *V) {
-    if (!V || !V->getType()->isIntegerTy())
+    if (!V || !V->getType()->isIntegerTy() || V->getType()->getIntegerBitWidth() > 64)
         return nullptr;
     return SE.getNoopOrZeroExtend(SE.getSCEV(const_cast<Value *>(V)),
                                   Type::getInt64Ty(V->getContext()));
 }
 
-// The address (plain) or the byte offset into the resource (buffer) as a SCEV.
+// The address (plain) or the byte offset into the resource (buffer) as a SCEV;
+// nullptr and Why when it cannot be formed. Every operand handed to SCEV is
+// checked first: an integer for the offsets, an integral pointer for a base.
 const SCEV *addressSCEV(Ctx &C, const Raw &R, std::string &Why) {
     ScalarEvolution &SE = C.SE;
     if (R.Ptr) {
@@ -280,28 +434,43 @@ const SCEV *addressSCEV(Ctx &C, const Raw &R, std::string &Why) {
     }
     Type *I64 = Type::getInt64Ty(C.F.getContext());
     const SCEV *S = SE.getConstant(I64, (uint64_t)R.ImmOff, true);
-    if (R.VOff)
-        S = SE.getAddExpr(S, asI64(SE, R.VOff));
-    if (R.SOff)
-        S = SE.getAddExpr(S, asI64(SE, R.SOff));
+    for (const Value *V : {R.VOff, R.SOff}) {
+        if (!V)
+            continue;
+        const SCEV *X = asI64(SE, V);
+        if (!X) {
+            Why = "a buffer offset is not an integer of at most 64 bits";
+            return nullptr;
+        }
+        S = SE.getAddExpr(S, X);
+    }
     if (R.VIdx) {
         const SCEV *Idx = asI64(SE, R.VIdx);
+        if (!Idx) {
+            Why = "the struct buffer index is not an integer of at most 64 bits";
+            return nullptr;
+        }
         if (!Idx->isZero()) {
             // the stride is the resource's (make.buffer.rsrc operand 1)
-            const Value *Rs = peel(R.Rsrc);
-            const ConstantInt *Stride = amdgcnName(Rs) == "make.buffer.rsrc"
-                                            ? dyn_cast<ConstantInt>(cast<CallBase>(Rs)->getArgOperand(1))
+            const Value *Rs = R.Rsrc ? peel(R.Rsrc) : nullptr;
+            const auto *Make = amdgcnName(Rs) == "make.buffer.rsrc" ? cast<CallBase>(Rs) : nullptr;
+            const ConstantInt *Stride = Make && Make->arg_size() > 1
+                                            ? dyn_cast<ConstantInt>(Make->getArgOperand(1))
                                             : nullptr;
-            if (!Stride) {
+            if (!Stride || Stride->getBitWidth() > 64) {
                 Why = "a struct buffer access whose record stride is not a constant";
                 return nullptr;
             }
             S = SE.getAddExpr(S, SE.getMulExpr(Idx, SE.getConstant(I64, Stride->getZExtValue())));
         }
     }
-    if (const Value *P = rsrcPointer(R.Rsrc))
-        if (P->getType()->isPointerTy())
-            S = SE.getAddExpr(S, SE.getPtrToIntExpr(SE.getSCEV(const_cast<Value *>(P)), I64));
+    // the base, where the resource's pointer is visible and has an integer value
+    if (const Value *P = R.Rsrc ? rsrcPointer(R.Rsrc) : nullptr)
+        if (P->getType()->isPointerTy() && !C.DL.isNonIntegralPointerType(P->getType())) {
+            const SCEV *Base = SE.getPtrToIntExpr(SE.getSCEV(const_cast<Value *>(P)), I64);
+            if (!isa<SCEVCouldNotCompute>(Base) && Base->getType() == I64)
+                S = SE.getAddExpr(S, Base);
+        }
     return S;
 }
 

@@ -24,6 +24,10 @@
 #include "llvm/TargetParser/Triple.h"
 
 #include <cctype>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
 
 using namespace llvm;
 
@@ -277,8 +281,19 @@ void placeInLoops(Ctx &C, const Function &F) {
     }
 }
 
+// KWALK_FAULT=ir-crash (a test hook): the analysis stores through a null
+// pointer, as a bug in it would, so that the plugin's recovery can be tested.
+void injectedFault() {
+    const char *F = std::getenv("KWALK_FAULT");
+    if (!F || std::strcmp(F, "ir-crash") != 0)
+        return;
+    static volatile uintptr_t Zero = 0;
+    *reinterpret_cast<volatile int *>(Zero) = 1;
+}
+
 kw_status run(const Function &F, DominatorTree &DT, LoopInfo &LI, ScalarEvolution &SE, kw_arena *A,
               kw_ir_kernel_facts *Out, kw_err *Err) {
+    injectedFault();
     kw_ir_facts_init(Out);
     Ctx C(F, F.getParent()->getDataLayout(), DT, LI, SE, A, Out);
     Out->symbol = C.str(F.getName());
@@ -324,16 +339,32 @@ kw_status kw_ir_analyze_function(const llvm::Function &F, llvm::FunctionAnalysis
     return kwir::run(F, DT, LI, SE, arena, out, err);
 }
 
+namespace {
+
+// The analyses the second form builds for itself, on the heap: when the
+// analysis is run under a crash recovery context and faults, the frames are
+// unwound without destructors, and these (scalar evolution and the assumption
+// cache register value handles with the function's values) must stay valid
+// memory for as long as the values live. They are then leaked on purpose.
+struct OwnAnalyses {
+    DominatorTree DT;
+    LoopInfo LI;
+    TargetLibraryInfoImpl TLII;
+    TargetLibraryInfo TLI;
+    AssumptionCache AC;
+    ScalarEvolution SE;
+    explicit OwnAnalyses(Function &F)
+        : DT(F), LI(DT), TLII{Triple(F.getParent()->getTargetTriple())}, TLI(TLII, &F), AC(F),
+          SE(F, TLI, AC, DT, LI) {}
+};
+
+} // namespace
+
 kw_status kw_ir_analyze_function(const llvm::Function &F, kw_arena *arena, kw_ir_kernel_facts *out,
                                  kw_err *err) {
     if (F.isDeclaration())
         return kw_fail(err, "%s has no body", F.getName().str().c_str());
     Function &MF = const_cast<Function &>(F);
-    DominatorTree DT(MF);
-    LoopInfo LI(DT);
-    TargetLibraryInfoImpl TLII{Triple(F.getParent()->getTargetTriple())};
-    TargetLibraryInfo TLI(TLII, &MF);
-    AssumptionCache AC(MF);
-    ScalarEvolution SE(MF, TLI, AC, DT, LI);
-    return kwir::run(F, DT, LI, SE, arena, out, err);
+    auto A = std::make_unique<OwnAnalyses>(MF);
+    return kwir::run(F, A->DT, A->LI, A->SE, arena, out, err);
 }

@@ -145,7 +145,8 @@ const SCEV *vecElem(Ctx &C, const Value *V, unsigned K, unsigned Depth = 0) {
         case Instruction::Mul: return SE.getMulExpr(A, B);
         case Instruction::Shl:
             if (const auto *Sh = dyn_cast<SCEVConstant>(B))
-                if (Sh->getAPInt().ult(SE.getTypeSizeInBits(A->getType())))
+                if (Sh->getAPInt().ult(SE.getTypeSizeInBits(A->getType())) &&
+                    Sh->getAPInt().ult(64))
                     return SE.getMulExpr(A, SE.getConstant(A->getType(), 1ull << Sh->getAPInt().getZExtValue()));
             return nullptr;
         case Instruction::Or:

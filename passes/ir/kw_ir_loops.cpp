@@ -32,7 +32,8 @@ const Expr *strideTrip(Ctx &C, Loop *L, bool &LaneDep) {
         return nullptr;
     const auto *Br = dyn_cast<BranchInst>(Latch->getTerminator());
     const auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
-    if (!Cmp || !SE.isSCEVable(Cmp->getOperand(0)->getType()))
+    // integers only: a compare of pointers would reach SE.getOne(pointer type)
+    if (!Cmp || !Cmp->getOperand(0)->getType()->isIntegerTy())
         return nullptr;
     CmpInst::Predicate P = Cmp->getPredicate();
     if (!L->contains(Br->getSuccessor(0)))

@@ -123,6 +123,16 @@ def load_markers(args, ck=None):
     return found
 
 
+def scan_markers(args, root):
+    """{id: {kind, file (relative to root), line}} of the marker comments under
+    root (scripts/kw-markers.py), and the scan's errors."""
+    path = os.path.join(args.source_dir, "scripts", "kw-markers.py")
+    spec = importlib.util.spec_from_file_location("kw_markers", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.scan(root)
+
+
 def corpus_tus(expected):
     """Relative source paths of the corpus TUs, from expected.json."""
     return list(expected["compile"]["tus"].keys())
@@ -358,6 +368,28 @@ def code_object_kernels(args, obj, arch, workdir):
     if missing:
         return None, "kernel descriptors without a FUNC symbol: %s" % sorted(missing)
     return kds, None
+
+
+def code_object_metadata(args, obj, arch, workdir):
+    """The NT_AMDGPU_METADATA document (llvm-readelf --notes) of obj's code
+    object for arch, as a dict; (None, error) when it cannot be read."""
+    kernels, err = code_object_kernels(args, obj, arch, workdir)
+    if err:
+        return None, err
+    tag = os.path.realpath(obj).strip(os.sep).replace(os.sep, "__")
+    co = os.path.join(workdir, "%s.%s.co" % (tag, arch))
+    r = run([tool(args, "llvm-readelf"), "--notes", co])
+    i = r.stdout.find("AMDGPU Metadata:")
+    if r.returncode != 0 or i < 0:
+        return None, "llvm-readelf --notes %s: no AMDGPU metadata %s" % (co, r.stderr.strip())
+    body = []
+    for line in r.stdout[i:].splitlines()[1:]:
+        if line.strip() == "---" and not body:
+            continue
+        if line.strip() == "...":
+            break
+        body.append(line)
+    return yaml.safe_load("\n".join(body)), None
 
 
 # ---- compiling -----------------------------------------------------------------------

@@ -2,13 +2,15 @@
 """Each kernel's listing equals `llvm-objdump -d --mcpu=<arch>` instruction
 for instruction over the kernel's code (objdump's address and encoding
 comment removed), its first instruction is objdump's <kernel> symbol, and
-every branch target and label agrees with objdump's <symbol+offset>."""
+every branch target and label agrees with objdump's <symbol+offset> or
+the label symbol it prints as the operand."""
 import re
 
 from kwco_common import (Check, arch_of, code_objects, dump_yaml, isa_lines, kernels_by_arch,
                          run, tool, work)
 
 SYM = re.compile(r"^([0-9a-f]+) <(.+)>:$")
+BRANCH = re.compile(r"^s_(branch|cbranch_\w+|call_b64) ")
 INSN = re.compile(r"^\t(.*?)\s*// ([0-9A-F]+):[0-9A-F ]+?( <(.+?)(\+0x([0-9a-f]+))?>)?$")
 
 
@@ -26,6 +28,16 @@ def objdump(path, arch):
             tgt = (m.group(4), int(m.group(6) or "0", 16)) if m.group(3) else None
             insns[int(m.group(2), 16)] = (m.group(1), tgt)
     return insns, syms
+
+
+def target(insn, syms):
+    """The address objdump gives a branch: its <symbol+offset> comment, or the
+    label symbol it prints as the operand (a label kept in the symbol table)."""
+    text, tgt = insn
+    if tgt:
+        return syms[tgt[0]] + tgt[1] if tgt[0] in syms else None
+    op = text.split()[-1]
+    return syms[op] if BRANCH.match(text) and op in syms else None
 
 
 def main():
@@ -46,14 +58,13 @@ def main():
                 c.eq("%s: +0x%x" % (where, wo), (go, gt), (wo, wt))
             labels = a["labels"]
             for b in a["branches"]:
-                sym, off = insns[base + b["at"]][1]
-                c.eq("%s: branch at +0x%x target" % (where, b["at"]), (name, b["target"]),
-                     (sym, off))
+                c.eq("%s: branch at +0x%x target" % (where, b["at"]), base + b["target"],
+                     target(insns[base + b["at"]], syms))
                 if b["label"] is not None:
                     c.eq("%s: label %s" % (where, b["label"]), labels[b["label"]], b["target"])
-            # every objdump branch comment in the kernel is one of ours
-            n = sum(1 for addr, (_, t) in insns.items()
-                    if t and base <= addr < base + size)
+            # every objdump branch target in the kernel is one of ours
+            n = sum(1 for addr, i in insns.items()
+                    if target(i, syms) is not None and base <= addr < base + size)
             c.eq(where + ": branches", len(a["branches"]), n)
     c.report()
 

@@ -218,6 +218,29 @@ def run(tmp):
         f.write(bytes(flipped))
     expect_error(["list", "--db", "flip.db"], tmp, 1, contains="flip.db: corrupt kwalk index")
 
+    # render --all into a directory it wrote before removes the pages of
+    # instantiations that are gone, and nothing else
+    pages = os.path.join(tmp, "pages")
+    rc, out, err = kwalk("index", "-o", "all.db", GOOD, cwd=tmp)
+    check(rc == 0, f"index for render --all: {err!r}")
+    rc, out, err = kwalk("render", "--all", "--db", "all.db", "-o", pages, cwd=tmp)
+    check(rc == 0, f"render --all: exit {rc}, {err!r}")
+    first = set(f for f in os.listdir(pages) if f.endswith(".md") and f != "index.md")
+    with open(os.path.join(pages, "notes.md"), "w") as f:
+        f.write("the user's own file\n")
+    rc, out, err = kwalk("index", "-o", "one.db", os.path.join(GOOD, "a"), cwd=tmp)
+    rc, out, err = kwalk("render", "--all", "--db", "one.db", "-o", pages, cwd=tmp)
+    check(rc == 0, f"render --all (second): exit {rc}, {err!r}")
+    fresh = os.path.join(tmp, "pages-fresh")
+    rc, out, err = kwalk("render", "--all", "--db", "one.db", "-o", fresh, cwd=tmp)
+    want = set(f for f in os.listdir(fresh) if f.endswith(".md") and f != "index.md")
+    have = set(f for f in os.listdir(pages) if f.endswith(".md") and f != "index.md")
+    check(len(want) < len(first) and want < first,
+          f"render --all: the smaller index has fewer pages ({sorted(want)} of {sorted(first)})")
+    check(have == want | {"notes.md"},
+          f"render --all into a used directory: pages {sorted(have)}, want {sorted(want)} "
+          "and the user's notes.md")
+
     # garbage never crashes either reader
     rnd = random.Random(7)
     gdir = os.path.join(tmp, "garbage")

@@ -10,6 +10,7 @@
 #include "kw_buf.h"
 #include "kw_err.h"
 #include "kw_fs.h"
+#include "kw_natcmp.h"
 #include "kw_symmap.h"
 #include "kw_test.h"
 
@@ -142,11 +143,25 @@ static void test_symmap(void) {
     kw_arena_free(&a);
 }
 
+/* Natural order: the expected orders are written out by hand. */
+static void test_natcmp(void) {
+    static const char *const sorted[] = {"", "a", "rk<0>", "rk<1>", "rk<2>", "rk<02>", "rk<9>",
+                                         "rk<10>", "rk<11>", "rk<100>", "rk<a>", "rka",
+                                         "s<1, 2>", "s<1, 10>", "s<2, 1>"};
+    size_t n = sizeof(sorted) / sizeof(sorted[0]);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) {
+            int c = kw_natcmp(sorted[i], sorted[j]);
+            CHECK(i < j ? c < 0 : i > j ? c > 0 : c == 0);
+        }
+}
+
 int main(void) {
     test_arena();
     test_buf();
     test_err();
     test_fs();
     test_symmap();
+    test_natcmp();
     return kw_test_result("test_common");
 }

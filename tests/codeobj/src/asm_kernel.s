@@ -5,6 +5,8 @@
 // objects do, and must still be listed. The argument name n is tagged !str:
 // LLVM 19's YAML reader takes a bare n for the boolean false ("invalid HSA
 // metadata"); 22 reads a string either way, and the code object is the same.
+// reduce_loop is a label kept in the symbol table, as aiter's label_XXXX are:
+// llvm-objdump prints the backward branch to it by name.
   .amdgcn_target "amdgcn-amd-amdhsa--gfx942"
   .text
 
@@ -19,7 +21,7 @@ asm_reduce:
   s_waitcnt lgkmcnt(0)
   global_load_dwordx2 v[2:3], v1, s[2:3]
   s_waitcnt vmcnt(0)
-.Lloop:
+reduce_loop:
   s_nop 1
   v_mov_b32_dpp v3, v2 row_shr:1 row_mask:0xf bank_mask:0xf
   s_nop 1
@@ -27,7 +29,7 @@ asm_reduce:
   v_pk_add_f32 v[2:3], v[2:3], v[2:3]
   s_add_u32 s5, s5, 1
   s_cmp_lt_u32 s5, s4
-  s_cbranch_scc1 .Lloop
+  s_cbranch_scc1 reduce_loop
   ds_swizzle_b32 v3, v2 offset:swizzle(SWAP,16)
   s_waitcnt lgkmcnt(0)
   v_readlane_b32 s6, v3, 63

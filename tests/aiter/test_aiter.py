@@ -1,0 +1,296 @@
+#!/usr/bin/env python3
+"""test_aiter: kwalk on real aiter code (../shared/fixtures/aiter-hip, a slice
+of ROCm/aiter compiled the way aiter's JIT does). Each fixture TU is compiled
+once per mode by the fixture's own compile.sh, and the checks read those
+objects and sidecars; ground truth comes from tools kwalk does not contain:
+
+  build MODE      compile.sh compiles every TU, without the plugin (plain) or
+                  with it (plugin): every compile succeeds; with the plugin, no
+                  `kwalk:` line is printed and no fragment is left behind.
+  identical       every object is byte-identical with and without the plugin.
+  kernels         per TU and arch, the kernels of the sidecar are exactly the
+                  kernel symbols of the TU's code object (llvm-objcopy,
+                  clang-offload-bundler, llvm-readelf: FUNC symbols with a .kd).
+  launches        every launch statement clang sees in instantiated host code
+                  (clang-query: CUDAKernelCallExpr, i.e. `<<<>>>` and HIP's
+                  hipLaunchKernelGGL macro; calls of hipModuleLaunchKernel /
+                  hipLaunchKernel) is recorded: per source line, as many launch
+                  records as instantiations clang has there.
+
+Exit 77 (ctest SKIP) when the fixture is absent."""
+import argparse
+import collections
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+
+import yaml
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "capture"))
+import kwcap  # noqa: E402  (code-object helpers shared with the capture tests)
+
+# The runtime calls that launch a kernel (loader-style launches).
+LAUNCH_CALLS = ("hipModuleLaunchKernel", "hipLaunchKernel", "hipExtModuleLaunchKernel",
+                "hipLaunchCooperativeKernel", "hipExtLaunchKernel")
+
+
+def parse_args():
+    p = argparse.ArgumentParser()
+    p.add_argument("what", choices=("build", "identical", "kernels", "launches"))
+    p.add_argument("--mode", choices=("plain", "plugin"), default="plugin")
+    p.add_argument("--fixture", required=True, help="../shared/fixtures/aiter-hip")
+    p.add_argument("--work", required=True, help="where the builds go (WORK/plain, WORK/plugin)")
+    p.add_argument("--rsp", required=True)
+    p.add_argument("--clangxx", required=True)
+    p.add_argument("--llvm-bin", required=True)
+    p.add_argument("--plugin", required=True)
+    p.add_argument("--archs", required=True, help="comma-separated")
+    p.add_argument("--tu", action="append", default=[],
+                   help="build only this TU of compile.sh (repeat; default: all)")
+    a = p.parse_args()
+    a.archs = [x for x in a.archs.split(",") if x]
+    return a
+
+
+def skip_if_absent(a):
+    if not os.path.isfile(os.path.join(a.fixture, "compile.sh")):
+        print("SKIP: the aiter fixture %s is absent (it lives in ../shared beside the "
+              "checkout)" % a.fixture)
+        sys.exit(77)
+
+
+def out_dir(a, mode):
+    return os.path.join(a.work, mode)
+
+
+def tus(a, mode):
+    """The TUs compile.sh built (from its own report), name -> ok."""
+    path = os.path.join(out_dir(a, mode), "report.txt")
+    if not os.path.exists(path):
+        return None
+    res = {}
+    for l in open(path, encoding="utf-8"):
+        f = l.split()
+        if len(f) >= 2 and f[0] in ("ok", "FAILED"):
+            res[f[1]] = f[0] == "ok"
+    return res
+
+
+def do_build(a, ck):
+    out = out_dir(a, a.mode)
+    shutil.rmtree(out, ignore_errors=True)
+    argv_dir = os.path.join(out, "argv")
+    os.makedirs(argv_dir)
+    tmp = os.path.join(out, "tmp")
+    os.makedirs(tmp)
+    env = kwcap.clean_env(TMPDIR=tmp, CXX=os.path.join(HERE, "argv_logger.py"),
+                          KW_REAL_CXX=a.clangxx, KW_ARGV_DIR=argv_dir, ARCHS=" ".join(a.archs))
+    plugin = a.plugin if a.mode == "plugin" else ""
+    r = kwcap.run(["bash", os.path.join(a.fixture, "compile.sh"), out, a.rsp, plugin] + a.tu, env=env)
+    with open(os.path.join(out, "report.txt"), "w", encoding="utf-8") as f:
+        f.write(r.stdout)
+    print(r.stdout + r.stderr)
+    built = tus(a, a.mode) or {}
+    ck.check(len(built) > 0, "compile.sh compiled nothing")
+    for name, ok in sorted(built.items()):
+        log = open(os.path.join(out, "obj", name + ".log"), encoding="utf-8", errors="replace").read()
+        if not ck.check(ok, "%s: the compile failed (%s mode):\n%s" % (name, a.mode, log[-3000:])):
+            continue
+        if a.mode == "plugin":
+            ck.eq(kwcap.kwalk_lines(log), [], "%s: kwalk: lines in the compile's output" % name)
+    ck.eq(r.returncode, 0, "compile.sh exit status")
+    left = [p for p in kwcap.files_under(tmp)]
+    ck.eq(left, [], "files left in the compiles' TMPDIR")
+    frags = os.path.join(out, "side", ".kwalk-fragments")
+    if os.path.isdir(frags):
+        ck.eq(kwcap.files_under(frags), [], "device fragments left behind")
+
+
+def need_builds(a, ck, modes):
+    for m in modes:
+        built = tus(a, m)
+        if not built:
+            ck.fail("no %s build in %s (run the aiter.build_%s test first)" % (m, a.work, m))
+            ck.finish()
+    return tus(a, modes[0])
+
+
+def do_identical(a, ck):
+    built = need_builds(a, ck, ("plain", "plugin"))
+    for name in sorted(built):
+        p = os.path.join(out_dir(a, "plain"), "obj", name + ".o")
+        q = os.path.join(out_dir(a, "plugin"), "obj", name + ".o")
+        if not (os.path.exists(p) and os.path.exists(q)):
+            ck.fail("%s: an object is missing (%s, %s)" % (name, p, q))
+            continue
+        with open(p, "rb") as f1, open(q, "rb") as f2:
+            ck.check(f1.read() == f2.read(), "%s: objects differ with and without the plugin" % name)
+
+
+def sidecar_of(a, name):
+    side = os.path.join(out_dir(a, "plugin"), "side")
+    found = [f for f in os.listdir(side) if f.startswith(name + ".o.") and f.endswith(".kwalk.yaml")]
+    if len(found) != 1:
+        return None, "%d sidecars for %s in %s: %s" % (len(found), name, side, found)
+    with open(os.path.join(side, found[0]), encoding="utf-8") as f:
+        return yaml.safe_load(f), None
+
+
+class ToolArgs:
+    def __init__(self, llvm_bin):
+        self.llvm_bin = llvm_bin
+
+
+def do_kernels(a, ck):
+    built = need_builds(a, ck, ("plugin",))
+    work = os.path.join(a.work, "kernels-work")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    ta = ToolArgs(a.llvm_bin)
+    total = 0
+    for name in sorted(built):
+        doc, err = sidecar_of(a, name)
+        if not ck.check(doc is not None, err or ""):
+            continue
+        obj = os.path.join(out_dir(a, "plugin"), "obj", name + ".o")
+        for arch in a.archs:
+            want, err = kwcap.code_object_kernels(ta, obj, arch, work)
+            if not ck.check(want is not None, "%s %s: %s" % (name, arch, err)):
+                continue
+            got = set()
+            for k in doc.get("kernels") or []:
+                archs = k.get("archs") or []
+                names = [x if isinstance(x, str) else x.get("arch") for x in archs]
+                if arch in names:
+                    got.add(k.get("symbol"))
+            total += len(want)
+            ck.eq(sorted(got - want), [], "%s %s: sidecar kernels not in the code object" % (name, arch))
+            ck.eq(sorted(want - got), [], "%s %s: code-object kernels missing from the sidecar" % (name, arch))
+    ck.note("%d kernel symbols over %d TUs and %d archs" % (total, len(built), len(a.archs)))
+    shutil.rmtree(work, ignore_errors=True)
+
+
+# ---- launches: clang-query's view of the TU ------------------------------------------
+
+def expand_rsp(argv, cwd):
+    out = []
+    for x in argv:
+        if x.startswith("@"):
+            path = os.path.join(cwd, x[1:])
+            with open(path, encoding="utf-8") as f:
+                out.extend(expand_rsp(shlex.split(f.read()), os.path.dirname(path)))
+        else:
+            out.append(x)
+    return out
+
+
+def query_args(rec, src):
+    """The compile's flags for a host-only syntax parse by clang-query."""
+    argv = expand_rsp(rec["argv"], rec["cwd"])
+    res, skip = [], False
+    for x in argv:
+        if skip:
+            skip = False
+            continue
+        if x in ("-o", "-c"):
+            skip = x == "-o"
+            continue
+        if x.startswith("-fplugin") or x == src or x.startswith("--offload-arch="):
+            continue
+        res.append(x)
+    return res + ["--cuda-host-only", "-Wno-everything"]
+
+
+MATCH_RE = re.compile(r'^(/[^:]+):(\d+):(\d+): note: "(\w+)" binds here')
+
+
+def clang_query(a, rec, src, matchers):
+    """{label: Counter((file, line))} for each (label, traversal, matcher)."""
+    qbin = os.path.join(a.llvm_bin, "clang-query")
+    cmds = ["-c", "set output diag"]
+    for label, trav, m in matchers:
+        cmds += ["-c", "set traversal " + trav, "-c", "match " + m]
+    r = subprocess.run([qbin] + cmds + [src, "--"] + query_args(rec, src), cwd=rec["cwd"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    counts = {label: collections.Counter() for label, _, _ in matchers}
+    errors = [l for l in r.stdout.splitlines() if ": error: " in l]
+    for l in r.stdout.splitlines():
+        m = MATCH_RE.match(l)
+        if m and m.group(4) in counts:
+            counts[m.group(4)][(os.path.realpath(m.group(1)), int(m.group(2)))] += 1
+    return counts, errors, r.returncode
+
+
+def user_file(a, path):
+    return os.path.realpath(path).startswith(os.path.realpath(a.fixture) + os.sep)
+
+
+def launch_lines(l):
+    """The source lines a launch record names: its location and the macro
+    expansions it comes through."""
+    lines = set()
+    for loc in [l.get("location")] + [m.get("location") for m in l.get("macro_expansions") or []]:
+        if loc and loc.get("file") and loc.get("line"):
+            lines.add((os.path.realpath(loc["file"]), int(loc["line"])))
+    return lines
+
+
+def do_launches(a, ck):
+    built = need_builds(a, ck, ("plugin",))
+    templ = "hasAncestor(decl(anyOf(functionTemplateDecl(), classTemplateDecl(), " \
+            "classTemplatePartialSpecializationDecl())))"
+    callee = "callee(functionDecl(hasAnyName(%s)))" % ", ".join('"%s"' % n for n in LAUNCH_CALLS)
+    # Launches in instantiated templates (the AsIs traversal sees the
+    # instantiations), plus launches outside any template (seen once, as
+    # spelled); template patterns themselves are not launches.
+    matchers = [
+        ("chevI", "AsIs", 'cudaKernelCallExpr(isInTemplateInstantiation()).bind("chevI")'),
+        ("chevN", "IgnoreUnlessSpelledInSource",
+         'cudaKernelCallExpr(unless(%s)).bind("chevN")' % templ),
+        ("callI", "AsIs", 'callExpr(isInTemplateInstantiation(), %s).bind("callI")' % callee),
+        ("callN", "IgnoreUnlessSpelledInSource",
+         'callExpr(unless(%s), %s).bind("callN")' % (templ, callee)),
+    ]
+    total = 0
+    for name in sorted(built):
+        doc, err = sidecar_of(a, name)
+        if not ck.check(doc is not None, err or ""):
+            continue
+        rec = json.load(open(os.path.join(out_dir(a, "plugin"), "argv", name + ".o.json")))
+        src = [x for x in rec["argv"] if x.endswith((".cu", ".hip", ".cpp"))][-1]
+        counts, errors, rc = clang_query(a, rec, src, matchers)
+        if not ck.check(rc == 0 and not errors, "%s: clang-query failed (rc %d): %s" %
+                        (name, rc, "\n".join(errors[:5]))):
+            continue
+        want = collections.Counter()
+        for c in counts.values():
+            for site, n in c.items():
+                if user_file(a, site[0]):
+                    want[site] += n
+        got = collections.Counter()
+        for l in doc.get("launches") or []:
+            for site in launch_lines(l):
+                got[site] += 1
+        for site, n in sorted(want.items()):
+            total += n
+            ck.eq(got.get(site, 0), n, "%s: launch records at %s:%d (clang sees %d launch "
+                  "statements there, one per instantiation)" % (name, site[0], site[1], n))
+    ck.note("%d launch statements in instantiated code over %d TUs" % (total, len(built)))
+
+
+def main():
+    a = parse_args()
+    skip_if_absent(a)
+    ck = kwcap.Checker("aiter." + a.what + ("_" + a.mode if a.what == "build" else ""))
+    {"build": do_build, "identical": do_identical, "kernels": do_kernels,
+     "launches": do_launches}[a.what](a, ck)
+    ck.finish()
+
+
+if __name__ == "__main__":
+    main()
