@@ -25,6 +25,9 @@ CaptureContext::CaptureContext(ASTContext &Ctx, kw_sidecar &Doc)
     Policy.SuppressTagKeyword = true;
     Policy.SuppressUnwrittenScope = true;
     Policy.FullyQualifiedName = true;
+    // Every template argument, defaulted ones included: a printed name has as
+    // many arguments as the mangled symbol.
+    Policy.SuppressDefaultTemplateArgs = false;
     setPrintCanonical(Policy, false);
 }
 

@@ -32,12 +32,124 @@ std::string kernelSymbol(ASTContext &Ctx, const FunctionDecl *FD) {
 
 namespace {
 
+// The name the source used for a type template argument when it differs
+// from the canonical type: the namespace-scope typedef or alias it was
+// spelled with (opus::fp8_t for _BitInt(8)), found by following the
+// argument's sugar through local and member aliases, substituted template
+// parameters, and alias templates whose result is one of their own arguments
+// (std::conditional_t<true, opus::fp8_t, X>). Empty when there is none.
+std::string writtenTypeName(ASTContext &Ctx, QualType T, const PrintingPolicy &Policy,
+                            int Depth = 0) {
+    if (T.isNull() || T->isDependentType() || Depth > 8)
+        return std::string();
+    QualType Canon = Ctx.getCanonicalType(T);
+    for (int Step = 0; Step < 64; Step++) {
+        if (T.hasLocalQualifiers())
+            return std::string(); // const/volatile spellings: not a plain name
+        const Type *Ty = T.getTypePtr();
+        if (const auto *TT = dyn_cast<TypedefType>(Ty)) {
+            const TypedefNameDecl *D = TT->getDecl();
+            if (D->getDeclContext()->getRedeclContext()->isFileContext()) {
+                std::string S;
+                llvm::raw_string_ostream OS(S);
+                D->printQualifiedName(OS, Policy);
+                return OS.str();
+            }
+        } else if (const auto *ST = dyn_cast<SubstTemplateTypeParmType>(Ty)) {
+            T = ST->getReplacementType();
+            continue;
+        } else if (const auto *TST = dyn_cast<TemplateSpecializationType>(Ty);
+                   TST && TST->isTypeAlias()) {
+            std::string Pick;
+            for (const TemplateArgument &A : TST->template_arguments()) {
+                if (A.getKind() != TemplateArgument::Type || !Ctx.hasSameType(A.getAsType(), Canon))
+                    continue;
+                std::string S = writtenTypeName(Ctx, A.getAsType(), Policy, Depth + 1);
+                if (!S.empty() && !Pick.empty() && S != Pick)
+                    return std::string(); // two names for the result: none is the one
+                if (!S.empty())
+                    Pick = S;
+            }
+            if (!Pick.empty())
+                return Pick;
+        }
+        QualType Next = T.getSingleStepDesugaredType(Ctx);
+        if (Next == T)
+            break;
+        T = Next;
+    }
+    return std::string();
+}
+
+// A type argument as the source spelled it: its typedef name
+// (writtenTypeName), or for a class template specialization written with
+// typedef-named arguments, the template with every argument, each as spelled
+// where written that way and canonical otherwise (defaulted ones included):
+// aiter::rmsnorm_quant_opus_traits<opus::bf16_t, opus::fp8_t, 8>. Empty when
+// no part of it was spelled with a typedef name.
+std::string spelledType(ASTContext &Ctx, QualType T, const PrintingPolicy &Policy, int Depth = 0) {
+    std::string N = writtenTypeName(Ctx, T, Policy);
+    if (!N.empty() || T.isNull() || T->isDependentType() || Depth > 8)
+        return N;
+    const TemplateSpecializationType *TST = nullptr;
+    for (int Step = 0; Step < 64 && !TST; Step++) {
+        if (T.hasLocalQualifiers())
+            return std::string();
+        const auto *S = dyn_cast<TemplateSpecializationType>(T.getTypePtr());
+        if (S && !S->isTypeAlias()) {
+            TST = S;
+            break;
+        }
+        QualType Next = isa<SubstTemplateTypeParmType>(T.getTypePtr())
+                            ? cast<SubstTemplateTypeParmType>(T.getTypePtr())->getReplacementType()
+                            : T.getSingleStepDesugaredType(Ctx);
+        if (Next == T)
+            return std::string();
+        T = Next;
+    }
+    const CXXRecordDecl *RD = TST ? T->getAsCXXRecordDecl() : nullptr;
+    const auto *CTSD = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+    if (!CTSD)
+        return std::string();
+    const TemplateParameterList *TPL = CTSD->getSpecializedTemplate()->getTemplateParameters();
+    for (const NamedDecl *P : *TPL)
+        if (P->isParameterPack())
+            return std::string(); // written arguments past a pack do not map one to one
+    llvm::ArrayRef<TemplateArgument> Written = TST->template_arguments();
+    const TemplateArgumentList &Args = CTSD->getTemplateArgs();
+    bool Changed = false;
+    std::string Out;
+    llvm::raw_string_ostream OS(Out);
+    CTSD->getSpecializedTemplate()->printQualifiedName(OS, Policy);
+    OS << '<';
+    for (unsigned I = 0; I < Args.size(); I++) {
+        if (I)
+            OS << ", ";
+        std::string S;
+        if (I < Written.size() && Written[I].getKind() == TemplateArgument::Type &&
+            Args[I].getKind() == TemplateArgument::Type)
+            S = spelledType(Ctx, Written[I].getAsType(), Policy, Depth + 1);
+        if (!S.empty()) {
+            Changed = true;
+            OS << S;
+        } else {
+            Args[I].print(Policy, OS, /*IncludeType=*/false);
+        }
+    }
+    OS << '>';
+    return Changed ? OS.str() : std::string();
+}
+
 class KernelFinder : public RecursiveASTVisitor<KernelFinder> {
   public:
+    KernelFinder(ASTContext &Ctx, const PrintingPolicy &Policy) : Ctx(Ctx), Policy(Policy) {}
     std::vector<const FunctionDecl *> Kernels;
     // Fewest template arguments written explicitly at any reference to a kernel
     // specialization: arguments past that count were deduced or defaulted.
     std::map<const FunctionDecl *, unsigned> ExplicitArgs;
+    // Per kernel specialization and argument index: how the first reference
+    // that spelled that argument with a typedef name wrote it (spelledType).
+    std::map<const FunctionDecl *, std::map<unsigned, std::string>> Written;
     bool shouldVisitTemplateInstantiations() const { return true; }
     bool VisitDeclRefExpr(DeclRefExpr *DRE) {
         const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl());
@@ -49,6 +161,20 @@ class KernelFinder : public RecursiveASTVisitor<KernelFinder> {
             ExplicitArgs[FD->getCanonicalDecl()] = N;
         else if (N < It->second)
             It->second = N;
+        // Written arguments map to parameters one to one up to the first pack.
+        const TemplateParameterList *TPL = FD->getPrimaryTemplate()->getTemplateParameters();
+        unsigned Mapped = 0;
+        while (Mapped < N && Mapped < TPL->size() && !TPL->getParam(Mapped)->isParameterPack())
+            Mapped++;
+        std::map<unsigned, std::string> &W = Written[FD->getCanonicalDecl()];
+        for (unsigned I = 0; I < Mapped; I++) {
+            const TemplateArgument &A = DRE->getTemplateArgs()[I].getArgument();
+            if (A.getKind() != TemplateArgument::Type || W.count(I))
+                continue;
+            std::string S = spelledType(Ctx, A.getAsType(), Policy);
+            if (!S.empty())
+                W[I] = S;
+        }
         return true;
     }
     bool VisitFunctionDecl(FunctionDecl *FD) {
@@ -57,6 +183,10 @@ class KernelFinder : public RecursiveASTVisitor<KernelFinder> {
             Kernels.push_back(FD);
         return true;
     }
+
+  private:
+    ASTContext &Ctx;
+    const PrintingPolicy &Policy;
 };
 
 // Walks one function body for calls, __shared__ variables and inline asm.
@@ -103,8 +233,9 @@ const char *evalIntText(CaptureContext &C, const Expr *E) {
 
 class KernelCapture {
   public:
-    KernelCapture(CaptureContext &C, kw_kernel &K, int ExplicitArgs)
-        : C(C), K(K), ExplicitArgs(ExplicitArgs) {}
+    KernelCapture(CaptureContext &C, kw_kernel &K, int ExplicitArgs,
+                  const std::map<unsigned, std::string> *Written)
+        : C(C), K(K), ExplicitArgs(ExplicitArgs), Written(Written) {}
 
     void fill(const FunctionDecl *FD) {
         K.symbol = C.str(kernelSymbol(C.ast(), FD));
@@ -130,6 +261,7 @@ class KernelCapture {
     CaptureContext &C;
     kw_kernel &K;
     int ExplicitArgs; // -1: unknown
+    const std::map<unsigned, std::string> *Written; // typedef names as written; may be null
     std::set<const FunctionDecl *> Expanded;
     std::set<std::tuple<const FunctionDecl *, const FunctionDecl *, unsigned>> Edges;
     // A lambda's body is walked with the function it is written in and again
@@ -168,6 +300,11 @@ class KernelCapture {
             llvm::raw_string_ostream OS(V);
             A.print(C.policy(), OS, /*IncludeType=*/false);
             TA->value = C.str(OS.str());
+            if (Written) {
+                auto W = Written->find(I);
+                if (W != Written->end() && W->second != OS.str())
+                    TA->written = C.str(W->second);
+            }
             // An argument is defaulted when Clang says so, or when it was not
             // written at any reference and its parameter has a default.
             const NamedDecl *Param = I < Params->size() ? Params->getParam(I) : nullptr;
@@ -334,7 +471,7 @@ class KernelCapture {
 
 void captureKernels(CaptureContext &C, const char *Arch, const std::set<std::string> &Emitted,
                     bool HaveEmitted) {
-    KernelFinder F;
+    KernelFinder F(C.ast(), C.policy());
     F.TraverseDecl(C.ast().getTranslationUnitDecl());
     std::set<std::string> Seen;
     for (const FunctionDecl *FD : F.Kernels) {
@@ -347,7 +484,10 @@ void captureKernels(CaptureContext &C, const char *Arch, const std::set<std::str
         if (!K)
             return;
         auto It = F.ExplicitArgs.find(FD->getCanonicalDecl());
-        KernelCapture(C, *K, It == F.ExplicitArgs.end() ? -1 : (int)It->second).fill(FD);
+        auto W = F.Written.find(FD->getCanonicalDecl());
+        KernelCapture(C, *K, It == F.ExplicitArgs.end() ? -1 : (int)It->second,
+                      W == F.Written.end() ? nullptr : &W->second)
+            .fill(FD);
         kw_kernel_arch *A = KW_PUSH(C.arena(), K->archs);
         if (A) {
             kw_kernel_arch_init(A);

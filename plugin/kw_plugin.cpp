@@ -66,6 +66,10 @@ struct JobState {
     std::string NoSidecar;
     std::set<std::string> Emitted;
     bool HaveEmitted = false;
+    // Host job: whether its optimized module was seen, and whether it embeds
+    // the device code (HostEmbedPass).
+    bool HostModuleSeen = false;
+    bool EmbedsDeviceCode = false;
     // IR facts per kernel symbol, from the OptimizerLast pass, in IrArena.
     kw_arena IrArena;
     std::map<std::string, kw_ir_kernel_facts *> IrFacts;
@@ -147,6 +151,26 @@ struct EmittedKernelsPass : llvm::PassInfoMixin<EmittedKernelsPass> {
             State->IrFacts[Name] = Facts;
         else if (State->IrError.empty())
             State->IrError = "IR facts of " + Name + ": " + Err.msg;
+    }
+};
+
+// Host job: does the object embed the linked device code? Clang leaves the
+// bundle out (no .hip_fatbin section, no registration) when no host code of
+// the TU launches or registers a kernel or a device variable, e.g. a pybind
+// TU whose headers define a kernel only an unused inline function launches.
+struct HostEmbedPass : llvm::PassInfoMixin<HostEmbedPass> {
+    std::shared_ptr<JobState> State;
+    explicit HostEmbedPass(std::shared_ptr<JobState> S) : State(std::move(S)) {}
+    llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &) {
+        State->HostModuleSeen = true;
+        for (const llvm::GlobalVariable &G : M.globals())
+            if (G.hasSection() &&
+                (G.getSection() == ".hip_fatbin" || G.getSection() == ".llvm.offloading"))
+                State->EmbedsDeviceCode = true;
+        return llvm::PreservedAnalyses::all();
+    }
+    static bool isRequired() {
+        return true;
     }
 };
 
@@ -330,8 +354,16 @@ kw_status runHost(ASTContext &Ctx, JobState &S, kw_err *Err) {
     kw_err IsaErr;
     kw_status IsaSt = KW_OK;
     kw_co_llvm_process_only(); // clang's own LLVM, never a second one
-    if (St == KW_OK && !S.GpuBinary.empty())
+    bool Embedded = !S.HostModuleSeen || S.EmbedsDeviceCode;
+    if (St == KW_OK && !S.GpuBinary.empty() && Embedded)
         IsaSt = kw_co_sidecar_fill(&Doc, S.GpuBinary.c_str(), KW_CO_SC_LISTING, &IsaErr);
+    // The device jobs compiled these kernels, but the object does not hold
+    // them: say so on each (and claim no code-object facts for them).
+    if (St == KW_OK && !S.GpuBinary.empty() && !Embedded)
+        for (size_t I = 0; I < Doc.kernels.n; I++)
+            Doc.kernels.v[I].not_in_object =
+                "the object embeds no device code: no host code of this translation unit "
+                "launches or registers a kernel, so clang left the code object out";
     if (St == KW_OK && !S.NoSidecar.empty())
         St = kw_fail(Err, "no sidecar written: %s", S.NoSidecar.c_str());
     else if (St == KW_OK)
@@ -442,6 +474,12 @@ class KwalkAction : public PluginASTAction {
                     [S](llvm::ModulePassManager &MPM, llvm::OptimizationLevel, auto...) {
                         MPM.addPass(EmittedKernelsPass(S));
                     });
+            });
+        } else {
+            CI.getCodeGenOpts().PassBuilderCallbacks.push_back([S](llvm::PassBuilder &PB) {
+                PB.registerOptimizerLastEPCallback([S](llvm::ModulePassManager &MPM,
+                                                       llvm::OptimizationLevel,
+                                                       auto...) { MPM.addPass(HostEmbedPass(S)); });
             });
         }
         return std::make_unique<KwalkConsumer>(S);

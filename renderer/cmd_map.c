@@ -6,14 +6,16 @@
  *
  *   Kernel | Instantiations | Python entry | C++ entry | Launch site | Device code
  *
- * A launch no entry reaches has "-" as its entries; a kernel never launched
- * has "-" as its launch site. A kernel every launch of which never runs (under
- * a condition that is constant false, or reached only through calls that
- * are) is "emitted but unreachable from any entry point" at those launches;
- * such launches of a kernel that another launch does run are left out. A
- * precompiled ASM kernel (launched through a loader or hipModuleLaunchKernel)
- * has its code object as device code. --format tsv prints the same rows as
- * tab-separated fields for scripts (docs/render.md). */
+ * The Python entry is the op's def line, with the package's public functions
+ * that call it. A trampoline kernel (ck_tile's kentry) names the functor
+ * templates it runs. A launch no entry reaches has "-" as its entries; a
+ * kernel never launched has "-" as its launch site. A kernel every launch of
+ * which never runs (under a condition that is constant false, or reached only
+ * through calls that are) is "emitted but unreachable from any entry point" at
+ * those launches; such launches of a kernel that another launch does run are
+ * left out. A precompiled ASM kernel (launched through a loader or
+ * hipModuleLaunchKernel) has its code object as device code. --format tsv
+ * prints the same rows as tab-separated fields for scripts (docs/render.md). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
@@ -29,11 +31,15 @@ static const char kw_map_usage[] =
     "usage: kwalk map [--db FILE] [--python-root DIR] [--root DIR] [--format md|tsv] [-o FILE]\n\n"
     "The known-kernel table: kernel -> Python entry (file:line) -> C++ entry -> launch\n"
     "site -> device code, one row per kernel, launch site and entry point reaching it.\n\n"
-    "  --db FILE           the index written by 'kwalk index' (default: " KW_INDEX_DEFAULT_PATH ")\n"
-    "  --python-root DIR   scan DIR's *.py for @compile_ops ops (the Python entry column)\n"
+    "  --db FILE           the index written by 'kwalk index' (default: " KW_INDEX_DEFAULT_PATH
+    ")\n"
+    "  --python-root DIR   scan DIR's *.py for @compile_ops ops and their public callers\n"
+    "                      (the Python entry column)\n"
     "  --root DIR          print paths relative to DIR\n"
     "  --format md|tsv     a Markdown table (default) or tab-separated fields:\n"
-    "                      KERNEL INSTANTIATIONS PYTHON PYOP ENTRY_KIND ENTRY ENTRY_AT LAUNCH DEVICE\n"
+    "                      KERNEL INSTANTIATIONS PYTHON PYOP ENTRY_KIND ENTRY ENTRY_AT LAUNCH "
+    "DEVICE\n"
+    "                      FUNCTORS CALLERS\n"
     "  -o, --output FILE   write to FILE instead of stdout\n";
 
 /* The entry of a row whose launches never run. */
@@ -44,6 +50,7 @@ typedef struct kw_map_row {
     const kw_mlaunch *launch; /* NULL: never launched */
     size_t entry;             /* KW_NONE: no entry reaches the launch; KW_MAP_DEAD: never runs */
     size_t count;             /* instantiations */
+    const char *functors;     /* trampoline kernels: the functor templates they run, ", "-joined */
 } kw_map_row;
 
 typedef struct kw_map {
@@ -68,7 +75,29 @@ static const char *kw_map_path(const kw_map *m, const char *path) {
     return path;
 }
 
-static bool kw_map_add(kw_map *m, size_t group, const kw_mlaunch *ml, size_t entry) {
+/* The template of a printed functor type: "ns::F<int, 4>" -> "ns::F". */
+static char *kw_map_functor_template(kw_arena *a, const char *functor) {
+    const char *lt = strchr(functor, '<');
+    return kw_arena_strndup(a, functor, lt ? (size_t)(lt - functor) : strlen(functor));
+}
+
+/* Add the functor of kernel mk (a trampoline) to the row's list, once. */
+static bool kw_map_add_functor(kw_map *m, kw_map_row *r, const kw_mkernel *mk) {
+    if (!mk || !mk->k || !mk->k->functor)
+        return true;
+    char *f = kw_map_functor_template(&m->arena, mk->k->functor);
+    if (!f)
+        return false;
+    size_t n = strlen(f);
+    for (const char *p = r->functors; p && (p = strstr(p, f)); p += n)
+        if ((p == r->functors || p[-1] == ' ') && (p[n] == ',' || !p[n]))
+            return true;
+    r->functors = r->functors ? kw_arena_printf(&m->arena, "%s, %s", r->functors, f) : f;
+    return r->functors != NULL;
+}
+
+static bool kw_map_add(kw_map *m, size_t group, const kw_mlaunch *ml, size_t entry,
+                       const kw_mkernel *mk) {
     char *key = ml ? kw_arena_printf(&m->arena, "%zu|%s:%d|%zu", group,
                                      ml->l->location.file ? ml->l->location.file : "?",
                                      ml->l->location.line, entry)
@@ -78,7 +107,7 @@ static bool kw_map_add(kw_map *m, size_t group, const kw_mlaunch *ml, size_t ent
     size_t *at = kw_symmap_get(&m->row_of, key);
     if (at) {
         m->rows.v[*at].count++;
-        return true;
+        return kw_map_add_functor(m, &m->rows.v[*at], mk);
     }
     kw_map_row *r = KW_PUSH(&m->arena, m->rows);
     if (!r || kw_symmap_put(&m->row_of, key, m->rows.n - 1) != KW_OK)
@@ -87,7 +116,7 @@ static bool kw_map_add(kw_map *m, size_t group, const kw_mlaunch *ml, size_t ent
     r->launch = ml;
     r->entry = entry;
     r->count = 1;
-    return true;
+    return kw_map_add_functor(m, r, mk);
 }
 
 static bool kw_map_collect(kw_map *m) {
@@ -100,7 +129,7 @@ static bool kw_map_collect(kw_map *m) {
         for (size_t k = 0; k < grp->kernels.n && ok; k++) {
             const kw_mkernel *mk = &md->kernels.v[grp->kernels.v[k]];
             if (!mk->launches.n)
-                ok = kw_map_add(m, g, NULL, KW_NONE);
+                ok = kw_map_add(m, g, NULL, KW_NONE, mk);
             bool all_dead = true; /* every launch of the kernel never runs */
             for (size_t l = 0; l < mk->launches.n && ok && all_dead; l++) {
                 kw_mpaths p;
@@ -117,12 +146,12 @@ static bool kw_map_collect(kw_map *m) {
                     break;
                 }
                 if (p.dead && all_dead)
-                    ok = kw_map_add(m, g, ml, KW_MAP_DEAD);
+                    ok = kw_map_add(m, g, ml, KW_MAP_DEAD, mk);
                 else if (!p.v.n && !p.dead)
-                    ok = kw_map_add(m, g, ml, KW_NONE);
+                    ok = kw_map_add(m, g, ml, KW_NONE, mk);
                 for (size_t e = 0; e < p.v.n && ok; e++) /* one row per entry point */
                     if (e == 0 || p.v.v[e].entry != p.v.v[e - 1].entry)
-                        ok = kw_map_add(m, g, ml, p.v.v[e].entry);
+                        ok = kw_map_add(m, g, ml, p.v.v[e].entry, mk);
             }
             if (k % 64 == 63) { /* keep the path scratch small */
                 kw_arena_free(&tmp);
@@ -156,6 +185,39 @@ static void kw_tsv(kw_buf *b, const char *s) {
         kw_buf_putc(b, (*s == '\t' || *s == '\n' || *s == '\r') ? ' ' : *s);
 }
 
+enum { KW_MAP_SHOWN = 4 }; /* public callers named in a Markdown row */
+
+/* The op's public callers in the package into b: up to max of them, "name
+ * file:line" each (with "(via _private)" when the call goes through a private
+ * function), "; "-joined, then "and N more". Names and places as Markdown
+ * code spans, or plain for TSV (where tabs and line breaks become blanks). */
+static void kw_map_callers(kw_map *m, kw_buf *b, const kw_py_op *op, size_t max) {
+    for (size_t i = 0; i < op->callers.n && i < max; i++) {
+        const kw_py_caller *c = &op->callers.v[i];
+        char *at = kw_arena_printf(&m->arena, "%s:%d", kw_map_path(m, c->file), c->def_line);
+        kw_buf_puts(b, i ? "; " : "");
+        if (m->tsv) {
+            kw_tsv(b, c->name);
+            kw_buf_putc(b, ' ');
+            kw_tsv(b, at ? at : "?");
+        } else {
+            kw_md_code(b, c->name, true);
+            kw_buf_putc(b, ' ');
+            kw_md_code(b, at ? at : "?", true);
+        }
+        if (c->via) {
+            kw_buf_puts(b, " (via ");
+            if (m->tsv)
+                kw_tsv(b, c->via);
+            else
+                kw_md_code(b, c->via, true);
+            kw_buf_putc(b, ')');
+        }
+    }
+    if (op->callers.n > max)
+        kw_buf_printf(b, " and %zu more", op->callers.n - max);
+}
+
 static void kw_map_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, const kw_py_op *op) {
     kw_model *md = &m->app->model;
     const kw_mgroup *grp = &md->groups.v[r->group];
@@ -173,9 +235,8 @@ static void kw_map_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, const kw_p
                     ? kw_arena_printf(&m->arena, "%s:%d", kw_map_path(m, e->location.file),
                                       e->location.line)
                     : NULL;
-    char *py = op ? kw_arena_printf(&m->arena, "%s:%d", kw_map_path(m, op->file),
-                                    op->decorator_line)
-                  : NULL;
+    char *py =
+        op ? kw_arena_printf(&m->arena, "%s:%d", kw_map_path(m, op->file), op->def_line) : NULL;
     char *launch = r->launch ? kw_arena_printf(&m->arena, "%s:%d",
                                                kw_map_path(m, r->launch->l->location.file),
                                                r->launch->l->location.line)
@@ -186,32 +247,46 @@ static void kw_map_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, const kw_p
                 : first->asm_code_object ? (char *)kw_map_path(m, first->asm_code_object)
                                          : NULL;
     if (m->tsv) {
-        const char *f[9] = {grp->key,
-                            num,
-                            py ? py : "-",
-                            op && op->def_name ? op->def_name : "-",
-                            e && e->kind              ? e->kind
-                            : r->entry == KW_MAP_DEAD ? "unreachable"
-                                                      : "-",
-                            entry_name ? entry_name : "-",
-                            eat ? eat : "-",
-                            launch ? launch : "-",
-                            dev ? dev : "-"};
-        for (int i = 0; i < 9; i++) {
+        const char *f[10] = {grp->key,
+                             num,
+                             py ? py : "-",
+                             op && op->def_name ? op->def_name : "-",
+                             e && e->kind              ? e->kind
+                             : r->entry == KW_MAP_DEAD ? "unreachable"
+                                                       : "-",
+                             entry_name ? entry_name : "-",
+                             eat ? eat : "-",
+                             launch ? launch : "-",
+                             dev ? dev : "-",
+                             r->functors ? r->functors : "-"};
+        for (int i = 0; i < 10; i++) {
             if (i)
                 kw_buf_putc(b, '\t');
             kw_tsv(b, f[i]);
         }
+        kw_buf_putc(b, '\t');
+        if (op && op->callers.n)
+            kw_map_callers(m, b, op, (size_t)-1);
+        else
+            kw_buf_putc(b, '-');
         kw_buf_putc(b, '\n');
         return;
     }
     kw_buf_puts(b, "| ");
     kw_md_code(b, grp->key, true);
+    if (r->functors) {
+        kw_buf_puts(b, " running ");
+        kw_md_code(b, r->functors, true);
+    }
     kw_buf_printf(b, " | %s | ", num);
     if (py) {
         kw_md_code(b, op->def_name ? op->def_name : "?", true);
         kw_buf_puts(b, " ");
         kw_md_code(b, py, true);
+        if (op->callers.n) {
+            kw_buf_puts(b, ", called by ");
+            kw_map_callers(m, b, op, KW_MAP_SHOWN);
+        }
     } else {
         kw_buf_puts(b, "-");
     }
@@ -241,6 +316,44 @@ static void kw_map_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, const kw_p
     if (!first->k && first->asm_code_object)
         kw_buf_puts(b, " (ASM)");
     kw_buf_puts(b, " |\n");
+}
+
+/* Why an op joins no entry point: the scanner's reason, or the entry point
+ * of that name the index has in another module (or of another kind), or
+ * none of that name at all. */
+static void kw_map_unjoined_why(kw_map *m, kw_buf *b, const kw_py_op *op) {
+    if (op->why) {
+        kw_buf_puts(b, op->why);
+        return;
+    }
+    bool pybind = op->entry_kind && !strcmp(op->entry_kind, "pybind");
+    if (pybind)
+        kw_buf_printf(b, "no pybind entry point %s.%s in this index", op->module ? op->module : "?",
+                      op->function ? op->function : "?");
+    else
+        kw_buf_printf(b, "no extern \"C\" entry point %s in this index",
+                      op->function ? op->function : "?");
+    const kw_model *md = &m->app->model;
+    size_t shown = 0;
+    for (size_t i = 0; i < md->entries.n && op->function; i++) {
+        const kw_entry *e = md->entries.v[i].e;
+        if (!e->name || strcmp(e->name, op->function))
+            continue;
+        bool epy = e->kind && !strcmp(e->kind, "pybind");
+        if (shown++ == 4) {
+            kw_buf_puts(b, ", ...");
+            break;
+        }
+        kw_buf_puts(b, shown == 1 ? "; the entry exists as " : ", as ");
+        if (epy)
+            kw_buf_printf(b, "pybind %s.%s", e->module ? e->module : "?", e->name);
+        else
+            kw_buf_printf(b, "extern \"C\" %s", e->name);
+        if (e->location.file)
+            kw_buf_printf(b, " (%s:%d)", kw_map_path(m, e->location.file), e->location.line);
+        if (epy && pybind)
+            kw_buf_puts(b, ", in another module");
+    }
 }
 
 static int kw_map_run(kw_map *m, kw_buf *b) {
@@ -275,11 +388,12 @@ static int kw_map_run(kw_map *m, kw_buf *b) {
                 kw_buf_puts(b, "\nPython ops bound to no entry point of this index:\n\n");
             kw_buf_puts(b, "- ");
             kw_md_code(b, op->def_name ? op->def_name : "?", false);
-            char *s = kw_arena_printf(&m->arena, "%s:%d", kw_map_path(m, op->file),
-                                      op->decorator_line);
+            char *s = kw_arena_printf(&m->arena, "%s:%d", kw_map_path(m, op->file), op->def_line);
             kw_buf_puts(b, " ");
             kw_md_code(b, s ? s : "?", false);
-            kw_buf_printf(b, ": %s\n", op->why ? op->why : "no entry point of that name");
+            kw_buf_puts(b, ": ");
+            kw_map_unjoined_why(m, b, op);
+            kw_buf_putc(b, '\n');
         }
     }
     return b->oom ? kw_cli_failf("out of memory") : KW_EXIT_OK;

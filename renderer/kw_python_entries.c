@@ -422,6 +422,12 @@ static kw_status kw_py_scan_file(kw_py_ops *p, const char *path, kw_err *err) {
     if (!f.path || !f.t)
         return kw_fail(err, "out of memory");
     p->files++;
+    kw_py_src *src = KW_PUSH(&p->arena, p->srcs);
+    if (!src)
+        return kw_fail(err, "out of memory");
+    src->path = f.path;
+    src->text = f.t;
+    src->len = f.n;
     return kw_py_scan_text(p, &f, err);
 }
 
@@ -482,7 +488,12 @@ kw_status kw_py_scan(kw_py_ops *p, const char *root, kw_err *err) {
     free(real);
     if (!abs)
         return kw_fail(err, "out of memory");
-    if (S_ISDIR(sb.st_mode))
-        return kw_py_walk(p, abs, 0, err);
-    return kw_py_scan_file(p, abs, err);
+    kw_status st;
+    if (S_ISDIR(sb.st_mode)) {
+        p->root = abs;
+        st = kw_py_walk(p, abs, 0, err);
+    } else {
+        st = kw_py_scan_file(p, abs, err);
+    }
+    return st == KW_OK ? kw_py_find_callers(p, err) : st;
 }

@@ -182,6 +182,14 @@ const char *kw_r_name(kw_render *r, const char *printed) {
     return out ? out : printed;
 }
 
+const char *kw_r_targ_value(kw_render *r, const kw_template_arg *t) {
+    const char *v = t->value ? t->value : "?";
+    if (!t->written)
+        return v;
+    const char *s = kw_arena_printf(&r->scratch, "%s (%s)", t->written, v);
+    return s ? s : v;
+}
+
 const char *kw_r_short(kw_render *r, const char *printed) {
     if (!printed)
         return "?";

@@ -112,6 +112,9 @@ const char *kw_r_base_name(kw_render *r, const char *printed);
 /* A printed name with the --root prefix of paths inside it removed
  * ("f::(lambda at /src/a.cu:3:5)" -> "f::(lambda at a.cu:3:5)"). */
 const char *kw_r_name(kw_render *r, const char *printed);
+/* A template argument as shown: its value, or for a type argument the source
+ * spelled with a typedef, "written (value)": "opus::fp8_t (_BitInt(8))". */
+const char *kw_r_targ_value(kw_render *r, const kw_template_arg *t);
 /* A short form of a printed name for prose: the whole name when short,
  * else "name<...>". */
 const char *kw_r_short(kw_render *r, const char *printed);

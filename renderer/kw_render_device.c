@@ -28,7 +28,7 @@ static void kw_dev_template(kw_render *r, const kw_src_file *f, const kw_src_def
         kw_buf_printf(o, "| %zu | ", i + 1);
         kw_md_code(o, t->name ? t->name : "(unnamed)", true);
         kw_buf_printf(o, " | %s | ", t->kind ? t->kind : "?");
-        kw_md_code(o, t->value ? t->value : "?", true);
+        kw_md_code(o, kw_r_targ_value(r, t), true);
         kw_buf_printf(o, " | %s | ", t->defaulted ? "yes (default)" : "no");
         if (!t->name || !have_def) {
             kw_buf_puts(o, "-");

@@ -124,6 +124,37 @@ static void kw_host_entry_label(kw_render *r, const kw_mentry *me) {
     }
 }
 
+/* Where the package calls the listed ops: their public callers, each op once. */
+static void kw_host_op_callers(kw_render *r, const kw_py_op *const *ops, size_t n) {
+    kw_buf *o = r->out;
+    for (size_t i = 0; i < n; i++) {
+        bool dup = false;
+        for (size_t j = 0; j < i && !dup; j++)
+            dup = ops[j] == ops[i];
+        if (dup)
+            continue;
+        const kw_py_op *op = ops[i];
+        kw_buf_puts(o, "Public callers of ");
+        kw_md_code(o, op->def_name ? op->def_name : "?", false);
+        kw_buf_puts(o, " in the package:");
+        for (size_t k = 0; k < op->callers.n && k < 8; k++) {
+            const kw_py_caller *c = &op->callers.v[k];
+            kw_buf_puts(o, k ? ", " : " ");
+            kw_md_code(o, c->name, false);
+            kw_buf_puts(o, " ");
+            kw_r_loc(r, c->file, c->def_line);
+            if (c->via) {
+                kw_buf_puts(o, " (via ");
+                kw_md_code(o, c->via, false);
+                kw_buf_puts(o, ")");
+            }
+        }
+        if (op->callers.n > 8)
+            kw_buf_printf(o, " and %zu more", op->callers.n - 8);
+        kw_buf_puts(o, ".\n\n");
+    }
+}
+
 /* Does no launch of the kernel ever run (each one dead)? */
 static bool kw_host_all_dead(const kw_mpaths *paths, size_t npaths) {
     for (size_t i = 0; i < npaths; i++)
@@ -158,6 +189,7 @@ static void kw_host_entries(kw_render *r, const kw_mpaths *paths, size_t npaths)
     static const char *const head[] = {"Python op", "Binding", "C++ entry point", "Defined at"};
     kw_md_table_head(o, 4, head);
     KW_ARRAY(size_t) seen = {0};
+    KW_ARRAY(const kw_py_op *) ops = {0}; /* listed ops that have callers */
     for (size_t i = 0; i < npaths; i++)
         for (size_t j = 0; j < paths[i].v.n; j++) {
             size_t e = paths[i].v.v[j].entry;
@@ -177,8 +209,11 @@ static void kw_host_entries(kw_render *r, const kw_mpaths *paths, size_t npaths)
                     const kw_py_op *op = &r->m->py->ops.v[me->ops.v[k]];
                     kw_md_code(o, op->def_name ? op->def_name : "?", true);
                     kw_buf_puts(o, " ");
-                    kw_r_loc(r, op->file, op->decorator_line);
-                    kw_r_ref(r, op->file, op->decorator_line, "Python op", op->def_name);
+                    kw_r_loc(r, op->file, op->def_line);
+                    kw_r_ref(r, op->file, op->def_line, "Python op", op->def_name);
+                    const kw_py_op **os = op->callers.n ? KW_PUSH(&r->scratch, ops) : NULL;
+                    if (os)
+                        *os = op;
                     kw_buf_printf(o, " | @%s, %s", op->stack, op->ffi ? op->ffi : "?");
                 } else {
                     kw_buf_puts(o, r->o->python_root ? "(no decorated op binds it)"
@@ -196,6 +231,7 @@ static void kw_host_entries(kw_render *r, const kw_mpaths *paths, size_t npaths)
             }
         }
     kw_buf_putc(o, '\n');
+    kw_host_op_callers(r, ops.v, ops.n);
     if (!r->o->python_root)
         kw_buf_puts(o, "Python ops were not scanned: give `--python-root DIR` (the directory of "
                        "the `@compile_ops` op files) to join them to these entry points.\n\n");

@@ -162,6 +162,10 @@ void kw_render_overview(kw_render *r) {
         kw_buf_printf(o, "%s%s", i ? ", " : "", k->archs.v[i].arch);
     if (!k->archs.n)
         kw_buf_puts(o, "(no arch recorded)");
+    if (k->not_in_object) {
+        kw_buf_puts(o, " |\n| In the object? | no: ");
+        kw_md_text(o, k->not_in_object, true);
+    }
     kw_buf_puts(o, " |\n| Defined at | ");
     kw_r_kloc(r, &k->location);
     kw_buf_puts(o, " |\n");
@@ -194,7 +198,7 @@ void kw_render_overview(kw_render *r) {
         for (size_t i = 0; i < k->template_args.n; i++) {
             const kw_template_arg *t = &k->template_args.v[i];
             char *s = kw_arena_printf(&r->scratch, "%s = %s", t->name ? t->name : "(unnamed)",
-                                      t->value ? t->value : "?");
+                                      kw_r_targ_value(r, t));
             kw_buf_puts(o, i ? ", " : "");
             kw_md_code(o, s ? s : "?", false);
             if (t->defaulted)

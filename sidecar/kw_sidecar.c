@@ -12,6 +12,7 @@ static const kw_field kw_f_template_arg[] = {
     {"name", KW_F_STR, offsetof(kw_template_arg, name), NULL, 0},
     {"kind", KW_F_STR, offsetof(kw_template_arg, kind), NULL, 0},
     {"value", KW_F_STR, offsetof(kw_template_arg, value), NULL, 0},
+    {"written", KW_F_STR, offsetof(kw_template_arg, written), NULL, 0},
     {"defaulted", KW_F_BOOL, offsetof(kw_template_arg, defaulted), NULL, 0},
 };
 static KW_TYPE(kw_t_template_arg, "template argument", kw_template_arg, true, kw_f_template_arg);
@@ -126,6 +127,7 @@ static const kw_field kw_f_kernel[] = {
     {"functor", KW_F_STR, offsetof(kw_kernel, functor), NULL, 0},
     {"functor_location", KW_F_LOC, offsetof(kw_kernel, functor_location), NULL, 0},
     {"doc", KW_F_STR, offsetof(kw_kernel, doc), NULL, 0},
+    {"not_in_object", KW_F_STR, offsetof(kw_kernel, not_in_object), NULL, 0},
     {"template_args", KW_F_LIST, offsetof(kw_kernel, template_args), &kw_t_template_arg, 0},
     {"params", KW_F_LIST, offsetof(kw_kernel, params), &kw_t_param, 0},
     {"attrs", KW_F_LIST, offsetof(kw_kernel, attrs), &kw_t_attr, 0},

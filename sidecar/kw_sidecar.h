@@ -34,7 +34,9 @@ typedef struct kw_count {
 typedef struct kw_template_arg {
     const char *name;  /* template parameter name; NULL for an unnamed one */
     const char *kind;  /* "type", "value", "template", "pack" */
-    const char *value; /* as printed by Clang */
+    const char *value; /* as printed by Clang (the canonical type or value) */
+    const char *written; /* the typedef name the source used for a type argument, when it
+                            differs from value ("opus::fp8_t" for "_BitInt(8)"); NULL if none */
     bool defaulted;    /* came from the parameter's default */
 } kw_template_arg;
 
@@ -141,6 +143,10 @@ typedef struct kw_kernel {
     const char *functor;
     kw_loc functor_location;
     const char *doc;      /* doc comment text, NULL if none */
+    /* Why the compile's object does not hold this kernel although a device
+     * job compiled it (the host object embeds no code object); NULL when it
+     * does or when that is not known. */
+    const char *not_in_object;
     KW_ARRAY(kw_template_arg) template_args;
     KW_ARRAY(kw_param) params;
     KW_ARRAY(kw_attr) attrs;

@@ -3,7 +3,8 @@
  * `kwalk index` merges the kernels of many sidecars into one table. A kernel
  * is one instantiation, named by its device symbol: the first record of a
  * symbol is kept whole, later ones only contribute the archs it lacks (an arch
- * already present keeps its first record). */
+ * already present keeps its first record) and clear not_in_object when their
+ * object holds the kernel. */
 #include "kw_sidecar_int.h"
 
 #include <string.h>
@@ -33,8 +34,12 @@ static kw_status kw_merge_archs(kw_arena *a, kw_kernel *dst, const kw_kernel *sr
 kw_status kw_sc_merge_kernel(kw_arena *a, kw_anyarr *kernels, kw_symmap *map, const kw_kernel *k,
                              bool adopt, kw_err *err) {
     size_t *at = kw_symmap_get(map, k->symbol);
-    if (at)
-        return kw_merge_archs(a, (kw_kernel *)kernels->v + *at, k, adopt, err);
+    if (at) {
+        kw_kernel *have = (kw_kernel *)kernels->v + *at;
+        if (!k->not_in_object) /* another object holds it (or may): no longer "not in" */
+            have->not_in_object = NULL;
+        return kw_merge_archs(a, have, k, adopt, err);
+    }
     kw_kernel *nk = kw_arena_grow(a, &kernels->v, &kernels->n, &kernels->cap, sizeof(kw_kernel));
     if (nk && adopt)
         *nk = *k;

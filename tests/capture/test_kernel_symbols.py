@@ -3,7 +3,8 @@
 the sidecar (kernels whose `archs` map has that arch) are exactly the kernels
 of that arch's code object, read from the host object's .hip_fatbin with
 llvm-objcopy + clang-offload-bundler + llvm-readelf (a kernel = a FUNC symbol
-with a matching `.kd` kernel descriptor). Also: one sidecar entry per symbol,
+with a matching `.kd` kernel descriptor), leaving out the kernels marked
+`not_in_object` (only when the object embeds no device code). Also: one sidecar entry per symbol,
 offload_archs lists the arches, and each code object has as many kernels as
 expected.json describes for that file (so the ground truth is complete)."""
 import kwcap
@@ -37,7 +38,10 @@ def main():
                 co, err = kwcap.code_object_kernels(args, obj, arch, work)
                 if not ck.check(err is None, "%s/%s: reading the code object: %s" % (tu, arch, err)):
                     continue
-                side = {k.get("symbol") for k in doc["kernels"] if arch in (k.get("archs") or {})}
+                # kernels the sidecar says the object holds (not_in_object: compiled
+                # by the device job, left out of the object; test_object_kernels)
+                side = {k.get("symbol") for k in doc["kernels"]
+                        if arch in (k.get("archs") or {}) and not k.get("not_in_object")}
                 only_side = sorted(side - co)
                 only_co = sorted(co - side)
                 ck.check(not only_side, "%s/%s: in the sidecar but not in the code object: %s"
@@ -49,6 +53,10 @@ def main():
                 if want_count is not None:
                     ck.eq(len(co), want_count, "%s/%s: kernels in the code object (expected.json)"
                           % (tu, arch))
+            embeds = kwcap.has_section(args, obj, ".hip_fatbin")
+            marked = sorted(k.get("symbol") for k in doc["kernels"] if k.get("not_in_object"))
+            ck.check(not (embeds and marked), "%s: the object embeds device code, yet %s are "
+                     "marked not_in_object" % (tu, marked))
             # a kernel whose archs map names an arch the TU was not built for
             for k in doc["kernels"]:
                 extra = sorted(set(k.get("archs") or {}) - set(arches))

@@ -87,24 +87,12 @@ def file_lines(path):
 
 
 def python_ops(args):
-    """Every `@compile_ops(...)` decorator of ops/*.py, found by grep:
-    {def name: (absolute file, decorator line, def line)}."""
-    ops = {}
-    d = os.path.join(os.path.abspath(args.corpus_src), "ops")
-    for name in sorted(os.listdir(d)):
-        if not name.endswith(".py"):
-            continue
-        path = os.path.join(d, name)
-        lines = file_lines(path)
-        for i, text in enumerate(lines):
-            if not re.match(r"\s*@compile_ops\(", text):
-                continue
-            for j in range(i + 1, len(lines)):
-                m = re.match(r"\s*def\s+(\w+)", lines[j])
-                if m:
-                    ops[m.group(1)] = (path, i + 1, j + 1)
-                    break
-    return ops
+    """Every def decorated with @compile_ops(...) in ops/*.py, found by Python's
+    own parser (kwpycallers.py): {def name: (absolute file, def line)}; the def
+    line is the `def` keyword's line, not the decorator's."""
+    import kwpycallers
+    pkg = kwpycallers.scan(os.path.join(os.path.abspath(args.corpus_src), "ops"))
+    return {name: (path, line) for (path, name), line in pkg.ops.items()}
 
 
 def build_index(args, tmp):

@@ -13,7 +13,7 @@ produce (see kwrender.py):
     lists exactly the expected enclosing guards (marker line, polarity or
     case), in order, and passes the expected KW:CALL lines;
   - the entry points table holds the expected entries, and the Python ops
-    bound to them at the @compile_ops line found by grep in ops/*.py;
+    bound to them at their def line found by Python's ast in ops/*.py;
   - the template parameter table equals expected.json's parameters, argument
     values and defaulted indices, and every "used on" line holds the name;
   - every call-tree line holds the callee's name at the call and at the
@@ -23,7 +23,9 @@ produce (see kwrender.py):
     it says "no IR facts";
   - `kwalk map --format tsv`: the (entry, launch) rows are exactly expected.json's
     entry -> launch reachability with the number of instantiations, plus the
-    launches no entry reaches; the Python column is the grep-found decorator;
+    launches no entry reaches; the Python column is the ast-found def line,
+    its public callers are those kwpycallers.py finds with ast, and the
+    functor column is filled exactly for expected.json's trampoline kernels;
   - --shape evaluates the grid and the dispatch conditions as the source says;
   - a source file changed since the build, or removed, is reported, not quoted.
 """
@@ -33,6 +35,7 @@ import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kwpycallers  # noqa: E402
 import kwrender as kr  # noqa: E402
 
 HEADINGS = ["## Overview", "## 1. Host Side: Python → C++ → Kernel Launch",
@@ -166,6 +169,15 @@ def check_page(c, name, page, args, marks, exp, ops, inst_info, index_kernels):
     got_ops = set(re.findall(r"^\| `(\w+)` `\S+:\d+`", table, re.M))
     c.check(got_ops == {o.split(".", 1)[1] for o in want_ops},
             f"{tag}: Python ops {sorted(got_ops)} != {sorted(want_ops)}")
+    # each listed op's public callers in the package (ast, kwpycallers.py)
+    for op_name in got_ops:
+        op = ops.get(op_name)
+        want_c = sorted(_pkg(args).callers(op[0], op_name)) if op else []
+        m = re.search(r"^Public callers of `%s` in the package: (.*)\.$" % re.escape(op_name), host, re.M)
+        c.check(bool(m) == bool(want_c), f"{tag}: public callers line of {op_name}: {bool(m)}, ast finds {want_c}")
+        for n, f, d, v in want_c:
+            c.check(m and f"`{n}` `{f}:{d}`" + (f" (via `{v}`)" if v else "") in m.group(1),
+                    f"{tag}: public caller {n} at {f}:{d} of {op_name} not on the page")
     dev = section(page, HEADINGS[2], HEADINGS[3])
     isa = section(page, HEADINGS[5], HEADINGS[6])
     if kid is None:
@@ -182,7 +194,15 @@ def check_page(c, name, page, args, marks, exp, ops, inst_info, index_kernels):
     for row, p, val, i in zip(tparams, params, inst["args"], range(len(params))):
         c.check(row[1] == p["name"], f"{tag}: template parameter {i} name {row[1]} != {p['name']}")
         c.check(row[2] == ("type" if p["kind"] == "type" else "value"), f"{tag}: parameter {p['name']} kind {row[2]}")
-        c.check(row[3] == val, f"{tag}: parameter {p['name']} value {row[3]} != {val}")
+        # a type the source spelled with a typedef shows "written (value)": the
+        # value must be expected.json's, the name a typedef the corpus declares
+        shown = row[3]
+        m = re.match(r"^([\w:]+) \((.*)\)$", shown)
+        if m and m.group(2) == val and p["kind"] == "type":
+            c.check(_declares_typedef(args, m.group(1)),
+                    f"{tag}: parameter {p['name']} written {m.group(1)}: no such typedef in the corpus or <cstdint>")
+            shown = m.group(2)
+        c.check(shown == val, f"{tag}: parameter {p['name']} value {row[3]} != {val}")
         c.check((row[4] != "no") == (i in inst.get("defaulted", [])), f"{tag}: parameter {p['name']} default flag")
         for n in re.findall(r"\d+", row[5].split(" and ")[0]) if row[5] not in ("-",) else []:
             lines = kr.file_lines(kf)
@@ -311,12 +331,39 @@ def check_paths(c, tag, part, linst, marks, exp):
                 c.check(f"at `{cf}:{cl}`" in body, f"{tag}: path from {e} misses call {cid} at {cf}:{cl}")
 
 
+_PKG = {}
+_STDINT = {"%sint%d_t" % (u, n) for u in ("", "u") for n in (8, 16, 32, 64)}
+
+
+def _declares_typedef(args, name):
+    """Is name a <cstdint> type, or a typedef/alias the corpus sources declare?"""
+    base = name.split("::")[-1]
+    if name.lstrip(":").replace("std::", "") in _STDINT:
+        return True
+    pat = re.compile(r"\b(using\s+%s\s*=|typedef\b[^;]*\b%s\s*;)" % (re.escape(base), re.escape(base)))
+    for dp, _, fn in os.walk(args.corpus_src):
+        for f in fn:
+            if f.endswith((".h", ".hip")):
+                with open(os.path.join(dp, f), encoding="utf-8") as fh:
+                    if pat.search(fh.read()):
+                        return True
+    return False
+
+
+def _pkg(args):
+    """The corpus's ops/ read by Python's ast (kwpycallers.py), once."""
+    if "ops" not in _PKG:
+        _PKG["ops"] = kwpycallers.scan(os.path.join(args.corpus_src, "ops"))
+    return _PKG["ops"]
+
+
 def check_map(c, args, db, marks, exp, ops):
     rc, out, err = kr.run([args.kwalk, "map", "--db", db, "--format", "tsv",
                            "--python-root", os.path.join(args.corpus_src, "ops")])
     c.check(rc == 0 and not err, f"kwalk map: exit {rc}: {err}")
     rows = [r.split("\t") for r in out.strip().split("\n") if r]
-    c.check(all(len(r) == 9 for r in rows), "kwalk map: 9 fields per row")
+    c.check(all(len(r) == 11 for r in rows), "kwalk map: 11 fields per row")
+    pkg = _pkg(args)
 
     def marker_at(kind, loc):
         if loc == "-":
@@ -327,15 +374,28 @@ def check_map(c, args, db, marks, exp, ops):
 
     got = {}
     op_rows = {}
+    callers_seen = 0
     for r in rows:
-        kernel, count, py, pyop, ekind, ename, eat, launch, dev = r
+        if len(r) != 11:
+            continue
+        kernel, count, py, pyop, ekind, ename, eat, launch, dev, functors, callers = r
         e, l = marker_at("ENTRY", eat), marker_at("LAUNCH", launch)
         c.check(e is not None and l is not None, f"kwalk map: row {r} does not point at markers")
         got.setdefault((e, l), set()).add(int(count))
         if pyop != "-":
             op = ops.get(pyop)
-            c.check(op is not None and py == f"{op[0]}:{op[1]}", f"kwalk map: Python {pyop} at {py}, grep says {op}")
+            c.check(op is not None and py == f"{op[0]}:{op[1]}", f"kwalk map: Python {pyop} at {py}, ast says {op}")
             op_rows.setdefault((e, l), set()).add(pyop)
+            if op is not None:
+                want_c = sorted(f"{n} {f}:{d}" + (f" (via {v})" if v else "")
+                                for n, f, d, v in pkg.callers(op[0], pyop))
+                got_c = [] if callers == "-" else sorted(callers.split("; "))
+                c.check(got_c == want_c, f"kwalk map: public callers of {pyop}: {got_c}, ast says {want_c}")
+                callers_seen += len(want_c)
+        want_f = {i["functor"]["type"].split("<")[0] for d in exp["kernels"].values()
+                  if d["name"] == kernel for i in d["instantiations"] if i.get("functor")}
+        got_f = set() if functors == "-" else set(functors.split(", "))
+        c.check(got_f == want_f, f"kwalk map: {kernel}: functors {sorted(got_f)}, expected.json {sorted(want_f)}")
         asm = [d for d in (exp.get("asm_launches") or {}).values() if d["asm_kernel"] == kernel]
         if asm:
             co = asm[0]["code_object"].split("}")[-1]
@@ -363,6 +423,18 @@ def check_map(c, args, db, marks, exp, ops):
             continue
         want_ops = {o.split(".", 1)[1] for o, d in exp["python_ops"].items() if d["entry"] == e}
         c.check(op_rows.get((e, l), set()) == want_ops, f"kwalk map: Python ops of {e}: {op_rows.get((e, l))} != {want_ops}")
+    c.check(callers_seen >= 3, f"kwalk map: only {callers_seen} public callers checked (ops/fused.py has 3)")
+    # an op naming an entry of another module: the map says where the entry is
+    entry = [e for e, d in exp["entries"].items() if d.get("kind") == "pybind"][0]
+    ed = exp["entries"][entry]
+    wrong = os.path.join(kr.mkdtemp(args, "kwalk-wrong-module-"), "wrong.py")
+    with open(wrong, "w", encoding="utf-8") as f:
+        f.write('@compile_ops("module_elsewhere", fc_name="%s")\ndef op_elsewhere(): ...\n' % ed["name"])
+    rc, out, err = kr.run([args.kwalk, "map", "--db", db, "--python-root", os.path.dirname(wrong)])
+    _, ef, el = marks[entry]
+    c.check(rc == 0 and f"no pybind entry point module_elsewhere.{ed['name']} in this index; the entry "
+            f"exists as pybind {ed['module']}.{ed['name']} ({ef}:{el}), in another module" in out,
+            f"kwalk map: an op of the wrong module does not say where the entry is: {out[-600:]} {err}")
     rc, out, err = kr.run([args.kwalk, "map", "--db", db])
     c.check(rc == 0 and out.startswith("| Kernel | Instantiations | Python entry | C++ entry | Launch site | Device code |"),
             "kwalk map: Markdown table header")
