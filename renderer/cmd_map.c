@@ -8,8 +8,9 @@
  *
  * A launch no entry reaches has "-" as its entries; a kernel never launched
  * has "-" as its launch site. A precompiled ASM kernel (launched through a
- * loader or hipModuleLaunchKernel) has its code object as device code. --format tsv prints the same rows as tab-
- * separated fields for scripts (docs/render.md). */
+ * loader or hipModuleLaunchKernel, or one of the rows of a loader's config
+ * table) has its code objects as device code. --format tsv prints the same
+ * rows as tab-separated fields for scripts (docs/render.md). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
@@ -140,6 +141,24 @@ static void kw_tsv(kw_buf *b, const char *s) {
         kw_buf_putc(b, (*s == '\t' || *s == '\n' || *s == '\r') ? ' ' : *s);
 }
 
+/* The code objects of a group of precompiled ASM kernels, ", "-separated
+ * (one kernel name may come in a code object per arch); NULL when none. */
+static char *kw_map_code_objects(kw_map *m, const kw_mgroup *grp) {
+    kw_buf b;
+    kw_buf_init(&b);
+    for (size_t k = 0; k < grp->kernels.n; k++) {
+        const kw_mkernel *mk = &m->app->model.kernels.v[grp->kernels.v[k]];
+        for (size_t c = 0; c < mk->asm_code_objects.n; c++) {
+            if (b.len)
+                kw_buf_puts(&b, ", ");
+            kw_buf_puts(&b, kw_map_path(m, mk->asm_code_objects.v[c]));
+        }
+    }
+    char *s = b.len && !b.oom ? kw_arena_printf(&m->arena, "%.*s", (int)b.len, b.ptr) : NULL;
+    kw_buf_free(&b);
+    return s;
+}
+
 static void kw_map_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, const kw_py_op *op) {
     kw_model *md = &m->app->model;
     const kw_mgroup *grp = &md->groups.v[r->group];
@@ -167,8 +186,7 @@ static void kw_map_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, const kw_p
     char *dev = first->k && first->k->location.file
                     ? kw_arena_printf(&m->arena, "%s:%d", kw_map_path(m, first->k->location.file),
                                       first->k->location.line)
-                : first->asm_code_object ? (char *)kw_map_path(m, first->asm_code_object)
-                                         : NULL;
+                    : kw_map_code_objects(m, grp);
     if (m->tsv) {
         const char *f[9] = {grp->key,
                             num,
