@@ -57,9 +57,29 @@ def expected_instances(exp):
                                                        site=l.get("site"))))
     # precompiled ASM kernels: one page per kernel name, from its launches
     for lid, l in (exp.get("asm_launches") or {}).items():
-        key = (l["asm_kernel"], ())
-        out.setdefault(key, {"kid": None, "inst": None, "asm": l, "launches": []})
-        out[key]["launches"].append((lid, dict(l, asm=True)))
+        for kernel, co in asm_targets(l):
+            la = dict(l, asm_kernel=kernel, code_object=co)
+            key = (kernel, ())
+            out.setdefault(key, {"kid": None, "inst": None, "asm": la, "launches": []})
+            out[key]["launches"].append((lid, dict(la, asm=True)))
+    return out
+
+
+def asm_targets(l):
+    """[(kernel, code object)] an expected ASM launch runs: its asm_kernel, or
+    for a loader built from a config table (`choices`) every row of the
+    table's header, read from the row-macro lines."""
+    ch = l.get("choices")
+    if not ch:
+        return [(l["asm_kernel"], l["code_object"])]
+    out = []
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "corpus", ch["header"])
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r"\s*%s\((.*)\),?\s*$" % re.escape(ch["row_macro"]), line)
+            if m:  # ROW(dtype, relu, arch, kernel, code_object)
+                a = [x.strip().strip('"') for x in m.group(1).split(",")]
+                out.append((a[3], "${KW_ASM_DIR}" + a[4]))
     return out
 
 
@@ -336,9 +356,10 @@ def check_map(c, args, db, marks, exp, ops):
             op = ops.get(pyop)
             c.check(op is not None and py == f"{op[0]}:{op[1]}", f"kwalk map: Python {pyop} at {py}, grep says {op}")
             op_rows.setdefault((e, l), set()).add(pyop)
-        asm = [d for d in (exp.get("asm_launches") or {}).values() if d["asm_kernel"] == kernel]
+        asm = [co for d in (exp.get("asm_launches") or {}).values()
+               for k, co in asm_targets(d) if k == kernel]
         if asm:
-            co = asm[0]["code_object"].split("}")[-1]
+            co = asm[0].split("}")[-1]
             c.check(dev.endswith(co), f"kwalk map: device code of ASM kernel {kernel} is {dev}, not {co}")
         kid = [k for k, d in exp["kernels"].items() if d["name"] == kernel]
         if kid and dev != "-":
