@@ -128,6 +128,20 @@ def check_page(c, name, page, args, marks, exp, ops, inst_info, index_kernels):
         head = page.split("\n", 3)[2]
         c.check("| Language: ASM | File: `" in head and f"{co}` (code object)" in head,
                 f"{tag}: ASM title line {head!r}")
+        # a launch through a config table: the rows naming this kernel, by the
+        # header line read here and the key the row's arch and kernel make
+        for lid, la in inst_info["launches"]:
+            ch = la.get("choices")
+            if not ch:
+                continue
+            hdr = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "corpus", ch["header"])
+            for no, line in enumerate(open(hdr, encoding="utf-8"), 1):
+                m = re.match(r"\s*%s\((.*)\),?\s*$" % re.escape(ch["row_macro"]), line)
+                a = [x.strip().strip('"') for x in m.group(1).split(",")] if m else None
+                if a and a[3] == la["asm_kernel"]:
+                    want = f"{os.path.basename(ch['header'])}:{no}` when `{ch['lookup']} == \"{a[2]}_{a[3]}\"`"
+                    c.check("**Selected from a table.**" in page and want in page,
+                            f"{tag}: launch {lid}: no table row {want!r} on the page")
         kexp = {}
     else:
         kexp = exp["kernels"][kid]
