@@ -6,6 +6,15 @@
 // The kernel name and code object are recorded when they are literals or
 // built from literals; grid and block with their constant values.
 //
+// A loader launch may go through a pointer, reference or smart pointer to
+// an object made elsewhere: a cache's get_or_create(key, [&] { return
+// Loader(name, co); }), new, make_unique, an assignment anywhere in the TU
+// (kw_asm_tables.cpp finds the constructions). When the constructor's name
+// and path are fields of a constant table's row picked by a lookup
+// (`cfg = table.find(key)->second; Loader(cfg.name.c_str(), ...)`), every
+// row of the table is a possible (kernel, code object): recorded as the
+// launch's asm_choices, each with the condition that selects it.
+//
 // A module launch's hipFunction_t may be set anywhere in the TU: a local of
 // the launching function, a static local set inside a lambda (call_once), a
 // global set by a static initializer, a class member set by the constructor.
@@ -20,7 +29,15 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
+#include "kw_asm_tables.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <cctype>
 #include <cstring>
+#include <map>
+#include <set>
 #include <string>
 
 using namespace clang;
@@ -36,6 +53,7 @@ struct LoaderSpec {
     const char *ArgsArg;
     const char *GridFields, *BlockFields;
     const char *StreamField; // "-": the struct has none
+    const char *CoDir;       // "-": the path is the file; else a directory ({arch})
 };
 const LoaderSpec Loaders[] = {
 #include "kw_loaders.inc"
@@ -50,14 +68,70 @@ const LoaderSpec *loaderFor(const CXXRecordDecl *R) {
     return nullptr;
 }
 
-const LoaderSpec *loaderCall(const CallExpr *CE) {
+// The loader class R is or derives from (its launch method may be a base
+// class's, brought in by `using Base::launch_kernel`), and that class.
+const LoaderSpec *loaderOf(const CXXRecordDecl *R, const CXXRecordDecl **Class = nullptr,
+                           int Depth = 0) {
+    if (!R || Depth > 8)
+        return nullptr;
+    if (const LoaderSpec *L = loaderFor(R)) {
+        if (Class)
+            *Class = R;
+        return L;
+    }
+    if (!R->hasDefinition())
+        return nullptr;
+    for (const CXXBaseSpecifier &B : R->getDefinition()->bases())
+        if (const LoaderSpec *L = loaderOf(B.getType()->getAsCXXRecordDecl(), Class, Depth + 1))
+            return L;
+    return nullptr;
+}
+
+// A call of a loader's launch method, on the loader object (by value,
+// reference or pointer) or on an object of a class deriving from it.
+const LoaderSpec *loaderCall(const CallExpr *CE, const CXXRecordDecl **Class = nullptr) {
     const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
     const CXXMethodDecl *M = MC ? MC->getMethodDecl() : nullptr;
     if (!M || !M->getIdentifier())
         return nullptr;
-    const LoaderSpec *L = loaderFor(M->getParent());
+    // the object's own class: the implicit object argument converted to the
+    // method's class (a base) is seen through
+    const CXXRecordDecl *Obj = nullptr;
+    if (const Expr *O = MC->getImplicitObjectArgument()) {
+        QualType T = O->IgnoreParenImpCasts()->getType();
+        if (T->isAnyPointerType())
+            T = T->getPointeeType();
+        Obj = T->getAsCXXRecordDecl();
+    }
+    const LoaderSpec *L = loaderOf(Obj, Class);
+    if (!L)
+        L = loaderOf(M->getParent(), Class);
     return L && M->getName() == L->Method ? L : nullptr;
 }
+
+// The bases of every loader class of the TU: their methods are the loader's
+// own business too (aiter's AiterAsmKernel launches through its private base
+// AiterAsmKernelFast).
+class LoaderBases : public RecursiveASTVisitor<LoaderBases> {
+  public:
+    std::set<const CXXRecordDecl *> Bases;
+    bool VisitCXXRecordDecl(CXXRecordDecl *R) {
+        if (R->isThisDeclarationADefinition() && loaderFor(R))
+            add(R, 0);
+        return true;
+    }
+
+  private:
+    void add(const CXXRecordDecl *R, int Depth) {
+        if (!R || Depth > 8 || !R->hasDefinition())
+            return;
+        for (const CXXBaseSpecifier &B : R->getDefinition()->bases())
+            if (const CXXRecordDecl *BR = B.getType()->getAsCXXRecordDecl()) {
+                Bases.insert(BR->getCanonicalDecl());
+                add(BR, Depth + 1);
+            }
+    }
+};
 
 bool isModuleLaunch(const CallExpr *CE) {
     const FunctionDecl *F = CE->getDirectCallee();
@@ -115,56 +189,6 @@ const char *stringText(CaptureContext &C, const Expr *E) {
     bool Any = false;
     stringPieces(C, E, S, Any);
     return Any ? C.str(S) : nullptr;
-}
-
-const VarDecl *varOf(const Expr *E) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
-        E = UO->getSubExpr()->IgnoreParenImpCasts();
-    if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_Deref)
-        E = UO->getSubExpr()->IgnoreParenImpCasts();
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-        return dyn_cast<VarDecl>(DRE->getDecl());
-    return nullptr;
-}
-
-// The constructor call that made the loader object a launch is called on:
-// the variable's initializer (by value, or a pointer from new), or a
-// "p = new Loader(...)" in the enclosing function.
-class NewAssignFinder : public RecursiveASTVisitor<NewAssignFinder> {
-  public:
-    explicit NewAssignFinder(const VarDecl *V) : V(V) {}
-    const CXXConstructExpr *Found = nullptr;
-    bool VisitBinaryOperator(BinaryOperator *BO) {
-        if (BO->getOpcode() == BO_Assign && varOf(BO->getLHS()) == V)
-            if (const auto *NE = dyn_cast<CXXNewExpr>(BO->getRHS()->IgnoreParenImpCasts()))
-                if (!Found)
-                    Found = NE->getConstructExpr();
-        return true;
-    }
-
-  private:
-    const VarDecl *V;
-};
-
-const CXXConstructExpr *constructionOf(const Expr *Obj, const FunctionDecl *Enclosing) {
-    const VarDecl *V = varOf(Obj);
-    if (!V)
-        return nullptr;
-    if (const Expr *Init = V->getInit()) {
-        Init = Init->IgnoreImplicit();
-        if (const auto *CE = dyn_cast<CXXConstructExpr>(Init))
-            return CE;
-        if (const auto *NE = dyn_cast<CXXNewExpr>(Init->IgnoreParenImpCasts()))
-            return NE->getConstructExpr();
-    }
-    const FunctionDecl *Def = nullptr;
-    if (Enclosing && Enclosing->hasBody(Def)) {
-        NewAssignFinder F(V);
-        F.TraverseStmt(Def->getBody());
-        return F.Found;
-    }
-    return nullptr;
 }
 
 // The field initializers of the launch's argument struct, by field name.
@@ -322,18 +346,154 @@ void recordModuleLaunch(CaptureContext &C, kw_launch &L, const CallExpr *CE,
         L.code_object = Path;
 }
 
+// A string argument's text: literal pieces joined, other pieces as ${expr};
+// an integer constant as its value.
+std::string valueText(CaptureContext &C, const Expr *E) {
+    if (!E)
+        return "?";
+    if (const char *S = stringText(C, E))
+        return strchr(S, '$') ? std::string(S) : "\"" + std::string(S) + "\"";
+    Expr::EvalResult R;
+    if (!E->isValueDependent() && E->EvaluateAsInt(R, C.ast()))
+        return std::to_string(R.Val.getInt().getExtValue());
+    return C.exprString(E);
+}
+
+bool isArchName(const char *S) {
+    if (!S || strncmp(S, "gfx", 3) || !S[3])
+        return false;
+    for (const char *P = S + 3; *P; P++)
+        if (!isalnum((unsigned char)*P))
+            return false;
+    return true;
+}
+
+// The code object on disk: the path itself (CoDir "-"), or CoDir with {arch}
+// replaced, under the launching file's directory or one of its ancestors.
+const char *findCodeObject(CaptureContext &C, const LoaderSpec &Spec, const char *Path,
+                           const char *Arch, const char *FromFile) {
+    if (!Path || strchr(Path, '$'))
+        return nullptr;
+    if (!strcmp(Spec.CoDir, "-"))
+        return llvm::sys::fs::exists(Path) ? Path : nullptr;
+    std::string Dir = Spec.CoDir;
+    size_t A = Dir.find("{arch}");
+    if (A != std::string::npos) {
+        if (!Arch)
+            return nullptr;
+        Dir.replace(A, 6, Arch);
+    }
+    llvm::SmallString<256> Up(FromFile ? FromFile : "");
+    llvm::sys::path::remove_filename(Up);
+    for (int Level = 0; Level < 8 && !Up.empty(); Level++) {
+        llvm::SmallString<256> P(Up);
+        llvm::sys::path::append(P, Dir, Path);
+        if (llvm::sys::fs::exists(P))
+            return C.str(P.str());
+        size_t Parent = llvm::sys::path::parent_path(Up).size();
+        if (Parent == 0 || Parent >= Up.size())
+            break;
+        Up.resize(Parent);
+    }
+    return nullptr;
+}
+
+// The rows a construction whose name / path arguments are table fields can
+// pick, as one choice of the launch.
+void tableChoice(CaptureContext &C, kw_launch &L, const LoaderConstruction &K, const Expr *NameE,
+                 const Expr *PathE, const TableField &N, bool NT, const TableField &P, bool PT,
+                 const LoaderSpec &Spec) {
+    const TableField &T = NT ? N : P;
+    if (NT && PT && N.Table != P.Table)
+        return; // two tables: which rows go together is not known
+    size_t Total = 0;
+    std::vector<TableRow> Rows = tableRows(T.Table, KW_ASM_CANDIDATES_MAX, Total);
+    if (Rows.empty())
+        return;
+    kw_asm_choice *Ch = KW_PUSH(C.arena(), L.asm_choices);
+    if (!Ch)
+        return;
+    Ch->construction = C.loc(K.At->getBeginLoc());
+    Ch->table = C.str(T.Table->getName());
+    Ch->table_location = C.loc(T.Table->getLocation());
+    if (T.Lookup)
+        Ch->lookup = C.exprText(T.Lookup);
+    Ch->rows = (int)Total;
+    const char *Fixed[2] = {NT ? nullptr : stringText(C, NameE),
+                            PT ? nullptr : stringText(C, PathE)};
+    for (size_t Index = 0; Index < Rows.size(); Index++) {
+        const TableRow &R = Rows[Index];
+        kw_asm_candidate *Cd = KW_PUSH(C.arena(), Ch->candidates);
+        if (!Cd)
+            return;
+        Cd->asm_kernel = NT ? stringText(C, rowField(R, N.Field, N.Key)) : Fixed[0];
+        Cd->code_object = PT ? stringText(C, rowField(R, P.Field, P.Key)) : Fixed[1];
+        Cd->location = C.loc(R.Value->getBeginLoc());
+        if (T.Lookup)
+            Cd->condition = C.str(C.exprString(T.Lookup) +
+                                  " == " + (R.Key ? valueText(C, R.Key) : std::to_string(Index)));
+        std::string Fields;
+        const RecordDecl *RD = R.Value->getType()->getAsRecordDecl();
+        if (!RD)
+            continue;
+        unsigned I = 0;
+        for (const FieldDecl *F : RD->fields()) {
+            const Expr *Init = I < R.Value->getNumInits() ? R.Value->getInit(I) : nullptr;
+            I++;
+            if (!Init || (NT && !N.Key && F->getName() == N.Field) ||
+                (PT && !P.Key && F->getName() == P.Field))
+                continue;
+            const char *S = stringText(C, Init);
+            if (S && isArchName(S))
+                Cd->arch = S;
+            if (Fields.size() < 400)
+                Fields +=
+                    (Fields.empty() ? "" : ", ") + F->getName().str() + "=" + valueText(C, Init);
+        }
+        Cd->fields = C.str(Fields);
+        Cd->file = findCodeObject(C, Spec, Cd->code_object, Cd->arch, L.location.file);
+    }
+}
+
 void recordLoaderLaunch(CaptureContext &C, kw_launch &L, const CXXMemberCallExpr *MC,
-                        const LoaderSpec &Spec, const FunctionDecl *Enclosing) {
+                        const LoaderSpec &Spec, const CXXRecordDecl *Class,
+                        const FunctionDecl *Enclosing, AsmModules &M) {
     L.kind = "asm_loader";
     L.loader = Spec.Class;
-    if (const CXXConstructExpr *Ctor =
-            constructionOf(MC->getImplicitObjectArgument(), Enclosing)) {
-        unsigned NameArg = (unsigned)atoi(Spec.NameArg), PathArg = (unsigned)atoi(Spec.PathArg);
-        if (NameArg < Ctor->getNumArgs())
-            L.asm_kernel = stringText(C, Ctor->getArg(NameArg));
-        if (PathArg < Ctor->getNumArgs())
-            L.code_object = stringText(C, Ctor->getArg(PathArg));
+    unsigned NameArg = (unsigned)atoi(Spec.NameArg), PathArg = (unsigned)atoi(Spec.PathArg);
+    // Every construction the launched object can come from; the kernel and
+    // code object are recorded when they all agree, the rows of a table
+    // each construction reads them from as choices.
+    const char *Kernel = nullptr, *Path = nullptr;
+    bool KernelAgrees = true, PathAgrees = true, Any = false;
+    for (const LoaderConstruction &K :
+         loaderConstructions(C, MC->getImplicitObjectArgument(), Class, M)) {
+        if (NameArg >= K.Args.size() || PathArg >= K.Args.size())
+            continue;
+        const Expr *NameE = K.Args[NameArg], *PathE = K.Args[PathArg];
+        TableField N, P;
+        bool NT = tableField(C, NameE, M, N), PT = tableField(C, PathE, M, P);
+        size_t Before = L.asm_choices.n;
+        if (NT || PT)
+            tableChoice(C, L, K, NameE, PathE, N, NT, P, PT, Spec);
+        if (L.asm_choices.n > Before) {
+            const kw_asm_choice &Ch = L.asm_choices.v[L.asm_choices.n - 1];
+            for (size_t I = 0; I < Ch.candidates.n; I++) {
+                agree(Kernel, KernelAgrees, Ch.candidates.v[I].asm_kernel);
+                agree(Path, PathAgrees, Ch.candidates.v[I].code_object);
+            }
+            if ((size_t)Ch.rows > Ch.candidates.n)
+                KernelAgrees = PathAgrees = false; // rows not read
+        } else {
+            agree(Kernel, KernelAgrees, stringText(C, NameE));
+            agree(Path, PathAgrees, stringText(C, PathE));
+        }
+        Any = true;
     }
+    if (Any && KernelAgrees)
+        L.asm_kernel = Kernel;
+    if (Any && PathAgrees)
+        L.code_object = Path;
     unsigned ArgsArg = (unsigned)atoi(Spec.ArgsArg);
     const InitListExpr *IL = ArgsArg < MC->getNumArgs() ? argsInit(MC->getArg(ArgsArg)) : nullptr;
     if (!IL)
@@ -357,7 +517,19 @@ bool isAsmLaunchCall(const CallExpr *CE) {
 
 bool isLoaderMethod(const FunctionDecl *FD) {
     const auto *M = dyn_cast<CXXMethodDecl>(FD);
-    return M && loaderFor(M->getParent());
+    if (!M)
+        return false;
+    if (loaderOf(M->getParent()))
+        return true;
+    // a base class of a loader (one scan of the TU per AST)
+    static std::map<const ASTContext *, std::set<const CXXRecordDecl *>> BasesOf;
+    auto It = BasesOf.find(&FD->getASTContext());
+    if (It == BasesOf.end()) {
+        LoaderBases V;
+        V.TraverseDecl(FD->getASTContext().getTranslationUnitDecl());
+        It = BasesOf.emplace(&FD->getASTContext(), std::move(V.Bases)).first;
+    }
+    return It->second.count(M->getParent()->getCanonicalDecl()) > 0;
 }
 
 void recordAsmLaunch(CaptureContext &C, const PendingLaunch &P, const HostCallGraph &G,
@@ -367,8 +539,9 @@ void recordAsmLaunch(CaptureContext &C, const PendingLaunch &P, const HostCallGr
     if (!L)
         return;
     placeLaunch(C, *L, CE->getBeginLoc());
-    if (const LoaderSpec *Spec = loaderCall(CE))
-        recordLoaderLaunch(C, *L, cast<CXXMemberCallExpr>(CE), *Spec, P.Enclosing);
+    const CXXRecordDecl *Class = nullptr;
+    if (const LoaderSpec *Spec = loaderCall(CE, &Class))
+        recordLoaderLaunch(C, *L, cast<CXXMemberCallExpr>(CE), *Spec, Class, P.Enclosing, M);
     else
         recordModuleLaunch(C, *L, CE, P.Enclosing, M);
     L->function = hostFunctionName(C, P.Enclosing);

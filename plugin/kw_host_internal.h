@@ -58,6 +58,10 @@ bool isLoaderMethod(const clang::FunctionDecl *FD);
 struct AsmModules {
     bool Built = false;
     std::map<const clang::Decl *, std::vector<const clang::CallExpr *>> GetFunction, Load;
+    // Every assignment in the TU (`x = e`, a constructor's `x(e)`) by the
+    // variable or data member it sets (kw_asm_tables.cpp, on first use).
+    bool AssignBuilt = false;
+    std::map<const clang::Decl *, std::vector<const clang::Expr *>> Assigned;
 };
 void recordAsmLaunch(CaptureContext &C, const PendingLaunch &L, const HostCallGraph &G,
                      AsmModules &M);

@@ -14,8 +14,9 @@
  * through calls that are) is "emitted but unreachable from any entry point" at
  * those launches; such launches of a kernel that another launch does run are
  * left out. A precompiled ASM kernel (launched through a loader or
- * hipModuleLaunchKernel) has its code object as device code. --format tsv
- * prints the same rows as tab-separated fields for scripts (docs/render.md). */
+ * hipModuleLaunchKernel, or one of the rows of a loader's config table) has
+ * its code objects as device code. --format tsv prints the same rows as
+ * tab-separated fields for scripts (docs/render.md). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
@@ -218,6 +219,24 @@ static void kw_map_callers(kw_map *m, kw_buf *b, const kw_py_op *op, size_t max)
         kw_buf_printf(b, " and %zu more", op->callers.n - max);
 }
 
+/* The code objects of a group of precompiled ASM kernels, ", "-separated
+ * (one kernel name may come in a code object per arch); NULL when none. */
+static char *kw_map_code_objects(kw_map *m, const kw_mgroup *grp) {
+    kw_buf b;
+    kw_buf_init(&b);
+    for (size_t k = 0; k < grp->kernels.n; k++) {
+        const kw_mkernel *mk = &m->app->model.kernels.v[grp->kernels.v[k]];
+        for (size_t c = 0; c < mk->asm_code_objects.n; c++) {
+            if (b.len)
+                kw_buf_puts(&b, ", ");
+            kw_buf_puts(&b, kw_map_path(m, mk->asm_code_objects.v[c]));
+        }
+    }
+    char *s = b.len && !b.oom ? kw_arena_printf(&m->arena, "%.*s", (int)b.len, b.ptr) : NULL;
+    kw_buf_free(&b);
+    return s;
+}
+
 static void kw_map_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, const kw_py_op *op) {
     kw_model *md = &m->app->model;
     const kw_mgroup *grp = &md->groups.v[r->group];
@@ -244,8 +263,7 @@ static void kw_map_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, const kw_p
     char *dev = first->k && first->k->location.file
                     ? kw_arena_printf(&m->arena, "%s:%d", kw_map_path(m, first->k->location.file),
                                       first->k->location.line)
-                : first->asm_code_object ? (char *)kw_map_path(m, first->asm_code_object)
-                                         : NULL;
+                    : kw_map_code_objects(m, grp);
     if (m->tsv) {
         const char *f[10] = {grp->key,
                              num,

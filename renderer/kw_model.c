@@ -39,6 +39,45 @@ static int kw_group_cmp(const void *a, const void *b) {
     return strcmp(((const kw_mgroup *)a)->key, ((const kw_mgroup *)b)->key);
 }
 
+/* The nth precompiled ASM kernel a launch runs (false past the last): its
+ * asm_kernel, or each row of its asm_choices; the code object is the file
+ * found on disk, else the path as written. */
+static bool kw_launch_asm(const kw_launch *l, size_t n, const char **sym, const char **co) {
+    if (l->kernel)
+        return false;
+    if (!l->asm_choices.n) {
+        *sym = l->asm_kernel;
+        *co = l->code_object;
+        return n == 0 && l->asm_kernel;
+    }
+    for (size_t c = 0; c < l->asm_choices.n; c++) {
+        const kw_asm_choice *ch = &l->asm_choices.v[c];
+        if (n < ch->candidates.n) {
+            const kw_asm_candidate *cd = &ch->candidates.v[n];
+            *sym = cd->asm_kernel;
+            *co = cd->file ? cd->file : cd->code_object;
+            return true;
+        }
+        n -= ch->candidates.n;
+    }
+    return false;
+}
+
+static kw_status kw_add_code_object(kw_model *m, kw_mkernel *mk, const char *co) {
+    if (!co)
+        return KW_OK;
+    for (size_t i = 0; i < mk->asm_code_objects.n; i++)
+        if (!strcmp(mk->asm_code_objects.v[i], co))
+            return KW_OK;
+    const char **slot = KW_PUSH(&m->arena, mk->asm_code_objects);
+    if (!slot)
+        return KW_ERR;
+    *slot = co;
+    if (!mk->asm_code_object)
+        mk->asm_code_object = co;
+    return KW_OK;
+}
+
 static kw_status kw_model_kernels(kw_model *m, kw_err *err) {
     const kw_index *ix = m->ix;
     kw_symmap seen;
@@ -47,7 +86,7 @@ static kw_status kw_model_kernels(kw_model *m, kw_err *err) {
     for (size_t i = 0; i < ix->kernels.n && st == KW_OK; i++) {
         const kw_kernel *k = &ix->kernels.v[i];
         kw_mkernel *mk = KW_PUSH(&m->arena, m->kernels);
-        if (!mk || kw_symmap_put(&seen, k->symbol, 1) != KW_OK) {
+        if (!mk || kw_symmap_put(&seen, k->symbol, m->kernels.n - 1) != KW_OK) {
             st = kw_oom(err);
             break;
         }
@@ -58,17 +97,33 @@ static kw_status kw_model_kernels(kw_model *m, kw_err *err) {
     for (size_t t = 0; t < ix->tus.n && st == KW_OK; t++)
         for (size_t i = 0; i < ix->tus.v[t].launches.n && st == KW_OK; i++) {
             const kw_launch *l = &ix->tus.v[t].launches.v[i];
-            const char *sym = l->kernel ? l->kernel : l->asm_kernel;
-            if (!sym || kw_symmap_get(&seen, sym))
-                continue;
-            kw_mkernel *mk = KW_PUSH(&m->arena, m->kernels);
-            if (!mk || kw_symmap_put(&seen, sym, 1) != KW_OK) {
-                st = kw_oom(err);
-                break;
+            const char *sym = NULL, *co = NULL;
+            if (l->kernel && !kw_symmap_get(&seen, l->kernel)) {
+                kw_mkernel *mk = KW_PUSH(&m->arena, m->kernels);
+                if (!mk || kw_symmap_put(&seen, l->kernel, m->kernels.n - 1) != KW_OK) {
+                    st = kw_oom(err);
+                    break;
+                }
+                mk->symbol = l->kernel;
+                mk->name = l->kernel_name ? l->kernel_name : l->kernel;
             }
-            mk->symbol = sym;
-            mk->name = l->kernel ? (l->kernel_name ? l->kernel_name : l->kernel) : l->asm_kernel;
-            mk->asm_code_object = l->kernel ? NULL : l->code_object;
+            for (size_t a = 0; st == KW_OK && kw_launch_asm(l, a, &sym, &co); a++) {
+                if (!sym)
+                    continue;
+                size_t *at = kw_symmap_get(&seen, sym);
+                kw_mkernel *mk = at ? &m->kernels.v[*at] : KW_PUSH(&m->arena, m->kernels);
+                if (!mk || (!at && kw_symmap_put(&seen, sym, m->kernels.n - 1) != KW_OK)) {
+                    st = kw_oom(err);
+                    break;
+                }
+                if (!at) {
+                    mk->symbol = mk->name = sym;
+                } else if (mk->k) {
+                    continue; /* a kernel with a device record of that name */
+                }
+                if (kw_add_code_object(m, mk, co) != KW_OK)
+                    st = kw_oom(err);
+            }
         }
     kw_symmap_free(&seen);
     if (st != KW_OK)
@@ -111,6 +166,22 @@ static kw_status kw_model_kernels(kw_model *m, kw_err *err) {
     return KW_OK;
 }
 
+/* The launch joins the kernel's launches, once (a table's rows may name the
+ * same kernel twice). */
+static kw_status kw_link_launch(kw_model *m, const char *sym, size_t launch) {
+    size_t *k = kw_symmap_get(&m->kernel_of, sym);
+    if (!k)
+        return KW_OK;
+    kw_mkernel *mk = &m->kernels.v[*k];
+    if (mk->launches.n && mk->launches.v[mk->launches.n - 1] == launch)
+        return KW_OK;
+    size_t *slot = KW_PUSH(&m->arena, mk->launches);
+    if (!slot)
+        return KW_ERR;
+    *slot = launch;
+    return KW_OK;
+}
+
 static kw_status kw_model_host(kw_model *m, kw_err *err) {
     const kw_index *ix = m->ix;
     bool ok = true;
@@ -127,14 +198,12 @@ static kw_status kw_model_host(kw_model *m, kw_err *err) {
             for (size_t c = 0; c < l->instantiation_chain.n && ok; c++)
                 kw_model_node(m, l->instantiation_chain.v[c].symbol,
                               l->instantiation_chain.v[c].function, err, &ok);
-            const char *ksym = l->kernel ? l->kernel : l->asm_kernel;
-            size_t *k = ksym ? kw_symmap_get(&m->kernel_of, ksym) : NULL;
-            if (k) {
-                size_t *slot = KW_PUSH(&m->arena, m->kernels.v[*k].launches);
-                if (!slot)
+            const char *ksym = l->kernel, *co = NULL;
+            if (ksym && kw_link_launch(m, ksym, m->launches.n - 1) != KW_OK)
+                return kw_oom(err);
+            for (size_t a = 0; !l->kernel && kw_launch_asm(l, a, &ksym, &co); a++)
+                if (ksym && kw_link_launch(m, ksym, m->launches.n - 1) != KW_OK)
                     return kw_oom(err);
-                *slot = m->launches.n - 1;
-            }
         }
         for (size_t i = 0; i < tu->host_calls.n && ok; i++) {
             const kw_host_call *c = &tu->host_calls.v[i];

@@ -45,6 +45,9 @@ typedef struct kw_mkernel {
      * hipModuleLaunchKernel): its code object as the launch gives it. symbol and
      * name are then the kernel's name in that code object. */
     const char *asm_code_object;
+    /* every code object launches name for it (a table's rows may give the
+     * same kernel in hsa/gfx942/ and hsa/gfx950/), the first being asm_code_object */
+    KW_ARRAY(const char *) asm_code_objects;
     size_t group;
     KW_ARRAY(size_t) launches; /* indices into launches, in index order */
     const char *page;          /* file name of its walkthrough in `render --all` */

@@ -529,6 +529,45 @@ static void kw_host_statement(kw_render *r, const kw_mlaunch *ml) {
     kw_r_quote(r, l->location.file, l->location.line, last, "cpp");
 }
 
+/* A launch whose loader is built from a config table's rows (the sidecar's
+ * asm_choices): the rows naming this kernel, with what selects each. */
+static void kw_host_table_rows(kw_render *r, const kw_launch *l, const char *symbol) {
+    kw_buf *o = r->out;
+    for (size_t c = 0; c < l->asm_choices.n; c++) {
+        const kw_asm_choice *ch = &l->asm_choices.v[c];
+        bool head = false;
+        for (size_t i = 0; i < ch->candidates.n; i++) {
+            const kw_asm_candidate *cd = &ch->candidates.v[i];
+            if (!cd->asm_kernel || !symbol || strcmp(cd->asm_kernel, symbol))
+                continue;
+            if (!head) {
+                kw_buf_printf(o, "**Selected from a table.** The loader is built from a row of "
+                                 "`%s` (%d rows) ",
+                              ch->table ? ch->table : "?", ch->rows);
+                kw_r_loc(r, ch->table_location.file, ch->table_location.line);
+                kw_buf_puts(o, "; this kernel's rows:\n\n");
+                head = true;
+            }
+            kw_buf_puts(o, "- ");
+            kw_r_loc(r, cd->location.file, cd->location.line);
+            if (cd->condition) {
+                kw_buf_puts(o, " when ");
+                kw_md_code(o, cd->condition, false);
+            }
+            if (cd->fields) {
+                kw_buf_puts(o, " (");
+                kw_md_code(o, cd->fields, false);
+                kw_buf_puts(o, ")");
+            }
+            kw_buf_puts(o, ": ");
+            kw_md_code(o, kw_r_path(r, cd->file ? cd->file : cd->code_object), false);
+            kw_buf_puts(o, "\n");
+        }
+        if (head)
+            kw_buf_puts(o, "\n");
+    }
+}
+
 void kw_render_host(kw_render *r) {
     kw_buf *o = r->out;
     const kw_mkernel *mk = r->mk;
@@ -583,6 +622,7 @@ void kw_render_host(kw_render *r) {
             }
             kw_host_chain(r, ml->l);
         }
+        kw_host_table_rows(r, ml->l, mk->symbol);
         kw_buf_puts(o, "**Grid and block.**\n\n");
         kw_host_config(r, ml);
         kw_host_args(r, ml->l);

@@ -187,6 +187,27 @@ static const kw_field kw_f_guard[] = {
 };
 static KW_TYPE(kw_t_guard, "guard", kw_guard, true, kw_f_guard);
 
+static const kw_field kw_f_asm_candidate[] = {
+    {"asm_kernel", KW_F_STR, offsetof(kw_asm_candidate, asm_kernel), NULL, 0},
+    {"code_object", KW_F_STR, offsetof(kw_asm_candidate, code_object), NULL, 0},
+    {"file", KW_F_STR, offsetof(kw_asm_candidate, file), NULL, 0},
+    {"arch", KW_F_STR, offsetof(kw_asm_candidate, arch), NULL, 0},
+    {"condition", KW_F_STR, offsetof(kw_asm_candidate, condition), NULL, 0},
+    {"fields", KW_F_STR, offsetof(kw_asm_candidate, fields), NULL, 0},
+    {"location", KW_F_LOC, offsetof(kw_asm_candidate, location), NULL, 0},
+};
+static KW_TYPE(kw_t_asm_candidate, "ASM candidate", kw_asm_candidate, true, kw_f_asm_candidate);
+
+static const kw_field kw_f_asm_choice[] = {
+    {"construction", KW_F_LOC, offsetof(kw_asm_choice, construction), NULL, 0},
+    {"table", KW_F_STR, offsetof(kw_asm_choice, table), NULL, 0},
+    {"table_location", KW_F_LOC, offsetof(kw_asm_choice, table_location), NULL, 0},
+    {"lookup", KW_F_STR, offsetof(kw_asm_choice, lookup), NULL, 0},
+    {"rows", KW_F_INT, offsetof(kw_asm_choice, rows), NULL, 0},
+    {"candidates", KW_F_LIST, offsetof(kw_asm_choice, candidates), &kw_t_asm_candidate, 0},
+};
+static KW_TYPE(kw_t_asm_choice, "ASM table choice", kw_asm_choice, false, kw_f_asm_choice);
+
 static const kw_field kw_f_launch[] = {
     {"kernel", KW_F_STR, offsetof(kw_launch, kernel), NULL, 0},
     {"kernel_name", KW_F_STR, offsetof(kw_launch, kernel_name), NULL, 0},
@@ -197,6 +218,7 @@ static const kw_field kw_f_launch[] = {
     {"asm_kernel", KW_F_STR, offsetof(kw_launch, asm_kernel), NULL, 0},
     {"code_object", KW_F_STR, offsetof(kw_launch, code_object), NULL, 0},
     {"loader", KW_F_STR, offsetof(kw_launch, loader), NULL, 0},
+    {"asm_choices", KW_F_LIST, offsetof(kw_launch, asm_choices), &kw_t_asm_choice, 0},
     {"macro_expansions", KW_F_LIST, offsetof(kw_launch, macro_expansions), &kw_t_macro_expansion,
      0},
     {"function", KW_F_STR, offsetof(kw_launch, function), NULL, 0},

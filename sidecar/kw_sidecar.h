@@ -205,6 +205,31 @@ typedef struct kw_operand_decl {
     kw_loc location;     /* the variable's name in its declaration */
 } kw_operand_decl;
 
+/* One row of a constant table a loader's constructor arguments are read
+ * from: the kernel and code object that row names, and what selects it. */
+typedef struct kw_asm_candidate {
+    const char *asm_kernel;  /* the kernel's name in the code object */
+    const char *code_object; /* the path as the row writes it */
+    const char *file;        /* the code object found on disk (absolute); NULL if not found */
+    const char *arch;        /* the row's gfx* field, when it has one */
+    const char *condition;   /* what selects the row: `kernelName == "gfx942_k"` */
+    const char *fields;      /* the row's other fields: `qType="bf16", Gqa=8` */
+    kw_loc location;         /* the row's initializer */
+} kw_asm_candidate;
+
+/* A loader object constructed from a table's fields: the construction, the
+ * table and its lookup, and the rows it can pick (at most KW_ASM_CANDIDATES_MAX). */
+typedef struct kw_asm_choice {
+    kw_loc construction;   /* the loader's constructor call */
+    const char *table;     /* the table variable */
+    kw_loc table_location; /* its declaration */
+    const char *lookup;    /* the key or index expression that selects the row */
+    int rows;              /* the table's rows (more than candidates: the list is cut) */
+    KW_ARRAY(kw_asm_candidate) candidates;
+} kw_asm_choice;
+
+#define KW_ASM_CANDIDATES_MAX 256
+
 typedef struct kw_launch {
     const char *kernel;      /* device symbol of the launched kernel */
     const char *kernel_name; /* printed name */
@@ -223,6 +248,10 @@ typedef struct kw_launch {
     const char *asm_kernel;
     const char *code_object;
     const char *loader;
+    /* When the loader's kernel and code object come from a table: the rows
+     * the launch can run, per construction of the loader (asm_kernel and
+     * code_object are then set only when every row agrees). */
+    KW_ARRAY(kw_asm_choice) asm_choices;
     KW_ARRAY(kw_macro_expansion) macro_expansions; /* innermost first */
     const char *function;        /* enclosing function as instantiated */
     const char *function_symbol; /* its host mangled name */

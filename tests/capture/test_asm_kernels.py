@@ -16,7 +16,13 @@ checked with LLVM's tools, and joined to the sidecars' ASM launches:
     an `asm_kernel` that is a kernel symbol of it, and each expected code
     object's kernel is launched by some sidecar launch;
   - `kwalk isa CO --kernel NAME` lists the same instructions (offset from the
-    kernel symbol, text) as llvm-objdump (addresses and encodings stripped).
+    kernel symbol, text) as llvm-objdump (addresses and encodings stripped);
+  - a launch whose loader is built from a config table's rows (expected.json
+    `choices`) has one candidate per row of the table, read here from the
+    header's row-macro lines: the same (kernel, code object) pairs, each
+    selected by `LOOKUP == "<arch>_<kernel>"`, its arch the row's, its
+    location the row's line, its file the code object on disk; rows = the
+    number of rows.
 """
 import os
 import re
@@ -136,6 +142,91 @@ def packed_struct(lines, name):
     return fields
 
 
+ROW_CALL = re.compile(r"^\s*(\w+)\((.*)\),?\s*(?://.*)?$")
+C_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
+def header_rows(path, macro):
+    """[(line, [arguments as written])] of the lines of a generated table
+    header that call MACRO(...) (its #define excluded)."""
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for no, line in enumerate(f, 1):
+            m = ROW_CALL.match(line)
+            if m and m.group(1) == macro:
+                out.append((no, [a.strip() for a in kwcap.split_top(m.group(2))]))
+    return out
+
+
+def literal(arg):
+    """The text of a C string argument: its literal pieces joined (a macro
+    named before them, KW_ASM_DIR, kept as ${NAME} like expected.json)."""
+    pieces = C_STRING.findall(arg)
+    head = arg.split('"')[0].strip()
+    return ("${%s}" % head if head else "") + "".join(pieces)
+
+
+def check_table_choices(args, ck, exp, markers, docs):
+    """Launches through a loader built from a config table: the candidates
+    against the rows of the table header, read here."""
+    by_marker = {}
+    for tu, doc in docs.items():
+        for ln in doc["launches"]:
+            f, l = kwcap.loc_line(ln)
+            by_marker.setdefault((kwcap.rel_file(args, f), l), []).append(ln)
+    n = 0
+    for lid, e in (exp.get("asm_launches") or {}).items():
+        want = e.get("choices")
+        if not want:
+            continue
+        n += 1
+        mk = markers[lid]
+        what = "asm launch %s (%s:%d)" % (lid, mk["file"], mk["line"])
+        got = by_marker.get((mk["file"], mk["line"]), [])
+        if not ck.eq(len(got), 1, what + ": launches on the marker line"):
+            continue
+        header = os.path.join(args.corpus_src, want["header"])
+        rows = header_rows(header, want["row_macro"])
+        ck.check(len(rows) >= 2, "%s: fewer than two %s rows (test bug)" % (header, want["row_macro"]))
+        # KW_ASM_ROW(dtype, relu, arch, kernel, code_object)
+        expect = {}
+        for line, a in rows:
+            kernel, arch = literal(a[3]), literal(a[2])
+            co = kwcap.asm_path(args, "${KW_ASM_DIR}" + literal(a[4]))
+            expect[(kernel, co)] = (line, arch, '%s == "%s_%s"' % (want["lookup"], arch, kernel))
+        choices = got[0].get("asm_choices") or []
+        if not ck.eq(len(choices), 1, what + ": table choices (one construction)"):
+            continue
+        ch = choices[0]
+        ck.eq(ch.get("table"), want["table"], what + ": table")
+        ck.eq(ch.get("lookup"), want["lookup"], what + ": lookup")
+        ck.eq(ch.get("rows"), len(rows), what + ": rows of the table")
+        tf, tl = kwcap.loc_line(ch, "table_location")
+        ck.eq(os.path.realpath(tf or ""), os.path.realpath(header), what + ": table_location file")
+        cands = ch.get("candidates") or []
+        pairs = {(c.get("asm_kernel"), c.get("code_object")): c for c in cands}
+        ck.eq(len(pairs), len(cands), what + ": candidates repeat a (kernel, code object)")
+        ck.eq(sorted(pairs), sorted(expect), what + ": (kernel, code object) of the candidates vs "
+              "the %s lines of %s" % (want["row_macro"], want["header"]))
+        for key, c in sorted(pairs.items()):
+            if key not in expect:
+                continue
+            line, arch, cond = expect[key]
+            w = "%s: candidate %s" % (what, key[0])
+            ck.eq(kwcap.norm(c.get("condition")), kwcap.norm(cond), w + ": condition")
+            ck.eq(c.get("arch"), arch, w + ": arch")
+            cf, cl = kwcap.loc_line(c)
+            ck.eq((os.path.realpath(cf or ""), cl), (os.path.realpath(header), line),
+                  w + ": location (the row's line)")
+            ck.eq(os.path.realpath(c.get("file") or ""), os.path.realpath(key[1]),
+                  w + ": file (the code object on disk)")
+        # every row differs: no single kernel for the launch
+        ck.check(got[0].get("asm_kernel") is None and got[0].get("code_object") is None,
+                 what + ": a single asm_kernel / code_object %r / %r for rows that differ"
+                 % (got[0].get("asm_kernel"), got[0].get("code_object")))
+    ck.check(n, "expected.json has no asm launch with `choices` (ground truth bug)")
+
+
 def main():
     args = kwcap.parse_args()
     ck = kwcap.Checker("test_asm_kernels")
@@ -150,18 +241,24 @@ def main():
     n_asm = 0
     for tu, doc in docs.items():
         for ln in doc["launches"]:
-            if not ln.get("asm_kernel") and not ln.get("code_object"):
+            cands = [c for ch in ln.get("asm_choices") or [] for c in ch.get("candidates") or []]
+            if not ln.get("asm_kernel") and not ln.get("code_object") and not cands:
                 continue
             n_asm += 1
             where = "%s: ASM launch at %s:%s" % (tu, *kwcap.loc_line(ln))
-            co = ln.get("code_object") or ""
-            if not ck.check(os.path.isfile(co), where + ": code object %r does not exist" % co):
-                continue
-            funcs, kds, _ = readelf_syms(args, co)
-            ck.check(ln.get("asm_kernel") in kds & set(funcs),
-                     where + ": asm_kernel %r is not a kernel of %s (kernels: %s)"
-                     % (ln.get("asm_kernel"), co, sorted(kds & set(funcs))))
-            launched.setdefault(os.path.realpath(co), set()).add(ln.get("asm_kernel"))
+            pairs = [(c.get("asm_kernel"), c.get("file") or c.get("code_object") or "",
+                      " (table row at %s:%s)" % kwcap.loc_line(c)) for c in cands]
+            if not cands:
+                pairs = [(ln.get("asm_kernel"), ln.get("code_object") or "", "")]
+            for kernel, co, row in pairs:
+                if not ck.check(os.path.isfile(co), where + row + ": code object %r does not exist"
+                                % co):
+                    continue
+                funcs, kds, _ = readelf_syms(args, co)
+                ck.check(kernel in kds & set(funcs),
+                         where + row + ": asm_kernel %r is not a kernel of %s (kernels: %s)"
+                         % (kernel, co, sorted(kds & set(funcs))))
+                launched.setdefault(os.path.realpath(co), set()).add(kernel)
     ck.eq(n_asm, len(exp.get("asm_launches") or {}), "ASM launches in the corpus sidecars")
 
     # ---- the assembled code objects
@@ -216,8 +313,12 @@ def main():
                   "kwalk isa %s --kernel %s vs llvm-objdump: (instructions, first differences)"
                   % (what, name))
 
+    check_table_choices(args, ck, exp, markers, docs)
+
     # ---- the expected ASM launches name these code objects
     for lid, e in (exp.get("asm_launches") or {}).items():
+        if e.get("choices"):
+            continue  # a table's rows: check_table_choices
         ck.check(e["code_object"] in objects, "asm launch %s: code object %s is not one the corpus "
                  "builds (ground truth bug)" % (lid, e["code_object"]))
         ck.check(e["asm_kernel"] in (objects.get(e["code_object"]) or {}).get("kernels", []),

@@ -70,7 +70,7 @@ def main():
         for ln in doc["launches"]:
             f, l = kwcap.loc_line(ln)
             lid = launch_at.get((kwcap.rel_file(args, f), l))
-            if lid in exp.get("asm_launches", {}) and ln.get("asm_kernel"):
+            if lid in exp.get("asm_launches", {}) and (ln.get("asm_kernel") or ln.get("asm_choices")):
                 asm_launches[node(tu, ln.get("function_symbol"))].append((lid, ln))
                 continue
             k = kern.get(ln.get("kernel"))

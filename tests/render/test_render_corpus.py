@@ -60,9 +60,29 @@ def expected_instances(exp):
                                                        site=l.get("site"))))
     # precompiled ASM kernels: one page per kernel name, from its launches
     for lid, l in (exp.get("asm_launches") or {}).items():
-        key = (l["asm_kernel"], ())
-        out.setdefault(key, {"kid": None, "inst": None, "asm": l, "launches": []})
-        out[key]["launches"].append((lid, dict(l, asm=True)))
+        for kernel, co in asm_targets(l):
+            la = dict(l, asm_kernel=kernel, code_object=co)
+            key = (kernel, ())
+            out.setdefault(key, {"kid": None, "inst": None, "asm": la, "launches": []})
+            out[key]["launches"].append((lid, dict(la, asm=True)))
+    return out
+
+
+def asm_targets(l):
+    """[(kernel, code object)] an expected ASM launch runs: its asm_kernel, or
+    for a loader built from a config table (`choices`) every row of the
+    table's header, read from the row-macro lines."""
+    ch = l.get("choices")
+    if not ch:
+        return [(l["asm_kernel"], l["code_object"])]
+    out = []
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "corpus", ch["header"])
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r"\s*%s\((.*)\),?\s*$" % re.escape(ch["row_macro"]), line)
+            if m:  # ROW(dtype, relu, arch, kernel, code_object)
+                a = [x.strip().strip('"') for x in m.group(1).split(",")]
+                out.append((a[3], "${KW_ASM_DIR}" + a[4]))
     return out
 
 
@@ -111,6 +131,20 @@ def check_page(c, name, page, args, marks, exp, ops, inst_info, index_kernels):
         head = page.split("\n", 3)[2]
         c.check("| Language: ASM | File: `" in head and f"{co}` (code object)" in head,
                 f"{tag}: ASM title line {head!r}")
+        # a launch through a config table: the rows naming this kernel, by the
+        # header line read here and the key the row's arch and kernel make
+        for lid, la in inst_info["launches"]:
+            ch = la.get("choices")
+            if not ch:
+                continue
+            hdr = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "corpus", ch["header"])
+            for no, line in enumerate(open(hdr, encoding="utf-8"), 1):
+                m = re.match(r"\s*%s\((.*)\),?\s*$" % re.escape(ch["row_macro"]), line)
+                a = [x.strip().strip('"') for x in m.group(1).split(",")] if m else None
+                if a and a[3] == la["asm_kernel"]:
+                    want = f"{os.path.basename(ch['header'])}:{no}` when `{ch['lookup']} == \"{a[2]}_{a[3]}\"`"
+                    c.check("**Selected from a table.**" in page and want in page,
+                            f"{tag}: launch {lid}: no table row {want!r} on the page")
         kexp = {}
     else:
         kexp = exp["kernels"][kid]
@@ -396,9 +430,10 @@ def check_map(c, args, db, marks, exp, ops):
                   if d["name"] == kernel for i in d["instantiations"] if i.get("functor")}
         got_f = set() if functors == "-" else set(functors.split(", "))
         c.check(got_f == want_f, f"kwalk map: {kernel}: functors {sorted(got_f)}, expected.json {sorted(want_f)}")
-        asm = [d for d in (exp.get("asm_launches") or {}).values() if d["asm_kernel"] == kernel]
+        asm = [co for d in (exp.get("asm_launches") or {}).values()
+               for k, co in asm_targets(d) if k == kernel]
         if asm:
-            co = asm[0]["code_object"].split("}")[-1]
+            co = asm[0].split("}")[-1]
             c.check(dev.endswith(co), f"kwalk map: device code of ASM kernel {kernel} is {dev}, not {co}")
         kid = [k for k, d in exp["kernels"].items() if d["name"] == kernel]
         if kid and dev != "-":
