@@ -12,10 +12,13 @@ objects and sidecars; ground truth comes from tools kwalk does not contain:
                   kernel symbols of the TU's code object (llvm-objcopy,
                   clang-offload-bundler, llvm-readelf: FUNC symbols with a .kd).
   launches        every launch statement clang sees in instantiated host code
-                  (clang-query: CUDAKernelCallExpr, i.e. `<<<>>>` and HIP's
-                  hipLaunchKernelGGL macro; calls of hipModuleLaunchKernel /
-                  hipLaunchKernel) is recorded: per source line, as many launch
-                  records as instantiations clang has there.
+                  is recorded: per source line, as many launch records as
+                  instantiations clang has there. clang-query finds them:
+                  CUDAKernelCallExpr (`<<<>>>` and HIP's hipLaunchKernelGGL
+                  macro) at the line of its `<<<`, calls of
+                  hipModuleLaunchKernel / hipLaunchKernel, and calls of an ASM
+                  loader's launch method (annotations/loaders; the runtime call
+                  inside that method is the loader's, not a launch).
 
 Exit 77 (ctest SKIP) when the fixture is absent."""
 import argparse
@@ -34,6 +37,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "capture"))
 import kwcap  # noqa: E402  (code-object helpers shared with the capture tests)
 
+# The calls `<<<>>>` makes to pass its configuration (clang's HIP and CUDA).
+CONFIG_CALLS = ("__hipPushCallConfiguration", "hipConfigureCall", "__cudaPushCallConfiguration",
+                "cudaConfigureCall")
 # The runtime calls that launch a kernel (loader-style launches).
 LAUNCH_CALLS = ("hipModuleLaunchKernel", "hipLaunchKernel", "hipExtModuleLaunchKernel",
                 "hipLaunchCooperativeKernel", "hipExtLaunchKernel")
@@ -138,7 +144,8 @@ def sidecar_of(a, name):
     if len(found) != 1:
         return None, "%d sidecars for %s in %s: %s" % (len(found), name, side, found)
     with open(os.path.join(side, found[0]), encoding="utf-8") as f:
-        return yaml.safe_load(f), None
+        # libyaml's loader when PyYAML has it: the largest sidecar is tens of MB
+        return yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)), None
 
 
 class ToolArgs:
@@ -245,22 +252,41 @@ def launch_lines(l):
     return lines
 
 
+def loader_classes():
+    """The ASM loader classes and their launch methods (annotations/loaders):
+    a call of such a method is a launch; the runtime call inside it is not."""
+    path = os.path.join(HERE, "..", "..", "annotations", "loaders", "loaders.txt")
+    classes, methods = set(), set()
+    for l in open(path, encoding="utf-8"):
+        f = l.split()
+        if len(f) >= 4 and not f[0].startswith("#"):
+            classes.add(f[0])
+            methods.add(f[3])
+    return sorted(classes), sorted(methods)
+
+
+def any_name(names):
+    return "hasAnyName(%s)" % ", ".join('"%s"' % n for n in names)
+
+
 def do_launches(a, ck):
     built = need_builds(a, ck, ("plugin",))
-    templ = "hasAncestor(decl(anyOf(functionTemplateDecl(), classTemplateDecl(), " \
-            "classTemplatePartialSpecializationDecl())))"
-    callee = "callee(functionDecl(hasAnyName(%s)))" % ", ".join('"%s"' % n for n in LAUNCH_CALLS)
-    # Launches in instantiated templates (the AsIs traversal sees the
-    # instantiations), plus launches outside any template (seen once, as
-    # spelled); template patterns themselves are not launches.
-    matchers = [
-        ("chevI", "AsIs", 'cudaKernelCallExpr(isInTemplateInstantiation()).bind("chevI")'),
-        ("chevN", "IgnoreUnlessSpelledInSource",
-         'cudaKernelCallExpr(unless(%s)).bind("chevN")' % templ),
-        ("callI", "AsIs", 'callExpr(isInTemplateInstantiation(), %s).bind("callI")' % callee),
-        ("callN", "IgnoreUnlessSpelledInSource",
-         'callExpr(unless(%s), %s).bind("callN")' % (templ, callee)),
-    ]
+    classes, methods = loader_classes()
+    # Launch statements in instantiated code: in a template instantiation, or
+    # outside any template (template patterns are not launches). AsIs
+    # traversal sees the instantiations.
+    live = "anyOf(isInTemplateInstantiation(), unless(hasAncestor(decl(anyOf(" \
+           "functionTemplateDecl(), classTemplateDecl(), classTemplatePartialSpecializationDecl())))))"
+    # `<<<>>>` (and hipLaunchKernelGGL, which expands to it): the line of its
+    # `<<<`, the implicit configuration call.
+    chev = ('cudaKernelCallExpr(%s, has(callExpr(callee(functionDecl(%s))).bind("chev")))' %
+            (live, any_name(CONFIG_CALLS)))
+    call = ('callExpr(callee(functionDecl(%s)), %s, unless(hasAncestor(cxxMethodDecl(%s))))'
+            '.bind("call")' % (any_name(LAUNCH_CALLS), live, any_name(methods)))
+    loader = ('cxxMemberCallExpr(callee(cxxMethodDecl(%s)), on(anyOf(hasType(cxxRecordDecl(%s)), '
+              'hasType(pointsTo(cxxRecordDecl(%s))))), %s).bind("loader")' %
+              (any_name(methods), any_name(classes), any_name(classes), live))
+    matchers = [("chev", "AsIs", chev), ("call", "AsIs", call), ("loader", "AsIs", loader)]
     total = 0
     for name in sorted(built):
         doc, err = sidecar_of(a, name)
