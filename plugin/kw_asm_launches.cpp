@@ -249,28 +249,6 @@ std::vector<std::string> splitFields(const char *S) {
     return Out;
 }
 
-// The declaration a module or function handle expression names: a variable
-// (local, static local, global, static member) or a data member (of any
-// object: the member is the key, not the object). &x and *x name x.
-const Decl *handleDecl(const Expr *E) {
-    for (int Steps = 0; E && Steps < 8; Steps++) {
-        E = E->IgnoreParenImpCasts();
-        if (const auto *UO = dyn_cast<UnaryOperator>(E);
-            UO && (UO->getOpcode() == UO_AddrOf || UO->getOpcode() == UO_Deref)) {
-            E = UO->getSubExpr();
-            continue;
-        }
-        if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-            if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-                return VD->getCanonicalDecl();
-        if (const auto *ME = dyn_cast<MemberExpr>(E))
-            if (isa<FieldDecl>(ME->getMemberDecl()) || isa<VarDecl>(ME->getMemberDecl()))
-                return ME->getMemberDecl()->getCanonicalDecl();
-        return nullptr;
-    }
-    return nullptr;
-}
-
 // Every hipModuleGetFunction(&f, module, "name") and hipModuleLoad(&module,
 // "x.co") call of the TU (function bodies, lambdas, constructors, variable
 // initializers), by the handle its first argument assigns.
@@ -510,6 +488,28 @@ void recordLoaderLaunch(CaptureContext &C, kw_launch &L, const CXXMemberCallExpr
 }
 
 } // namespace
+
+// The declaration a module or function handle expression names: a variable
+// (local, static local, global, static member) or a data member (of any
+// object: the member is the key, not the object). &x and *x name x.
+const Decl *handleDecl(const Expr *E) {
+    for (int Steps = 0; E && Steps < 8; Steps++) {
+        E = E->IgnoreParenImpCasts();
+        if (const auto *UO = dyn_cast<UnaryOperator>(E);
+            UO && (UO->getOpcode() == UO_AddrOf || UO->getOpcode() == UO_Deref)) {
+            E = UO->getSubExpr();
+            continue;
+        }
+        if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+            if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+                return VD->getCanonicalDecl();
+        if (const auto *ME = dyn_cast<MemberExpr>(E))
+            if (isa<FieldDecl>(ME->getMemberDecl()) || isa<VarDecl>(ME->getMemberDecl()))
+                return ME->getMemberDecl()->getCanonicalDecl();
+        return nullptr;
+    }
+    return nullptr;
+}
 
 bool isAsmLaunchCall(const CallExpr *CE) {
     return loaderCall(CE) || isModuleLaunch(CE);

@@ -22,27 +22,6 @@ namespace {
 
 constexpr int MaxDepth = 24;
 
-// The variable or data member an expression names (&x, *x, x->, x.get()
-// seen through): the key of the assignment index.
-const Decl *namedDecl(const Expr *E) {
-    for (int Steps = 0; E && Steps < 8; Steps++) {
-        E = E->IgnoreParenImpCasts();
-        if (const auto *UO = dyn_cast<UnaryOperator>(E);
-            UO && (UO->getOpcode() == UO_AddrOf || UO->getOpcode() == UO_Deref)) {
-            E = UO->getSubExpr();
-            continue;
-        }
-        if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-            if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-                return VD->getCanonicalDecl();
-        if (const auto *ME = dyn_cast<MemberExpr>(E))
-            if (isa<FieldDecl>(ME->getMemberDecl()) || isa<VarDecl>(ME->getMemberDecl()))
-                return ME->getMemberDecl()->getCanonicalDecl();
-        return nullptr;
-    }
-    return nullptr;
-}
-
 class AssignIndexer : public RecursiveASTVisitor<AssignIndexer> {
   public:
     explicit AssignIndexer(AsmModules &M) : M(M) {}
@@ -74,7 +53,7 @@ class AssignIndexer : public RecursiveASTVisitor<AssignIndexer> {
   private:
     AsmModules &M;
     void add(const Expr *L, const Expr *R) {
-        if (const Decl *D = namedDecl(L))
+        if (const Decl *D = handleDecl(L))
             M.Assigned[D].push_back(R);
     }
 };
@@ -212,7 +191,7 @@ class Constructions {
             InCallFinder(Loader, Out).TraverseStmt(const_cast<CallExpr *>(CE));
             return;
         }
-        if (const Decl *D = namedDecl(E)) {
+        if (const Decl *D = handleDecl(E)) {
             if (!Seen.insert(D).second)
                 return;
             if (const auto *VD = dyn_cast<VarDecl>(D)) {

@@ -53,6 +53,9 @@ bool evalInt(CaptureContext &C, const clang::Expr *E, const clang::FunctionDecl 
 // class (annotations/loaders/) or hipModuleLaunchKernel.
 bool isAsmLaunchCall(const clang::CallExpr *CE);
 bool isLoaderMethod(const clang::FunctionDecl *FD);
+// The variable or data member an expression names (&x and *x name x); the key
+// of the module and assignment indexes.
+const clang::Decl *handleDecl(const clang::Expr *E);
 // The TU's hipModuleGetFunction / hipModuleLoad calls by the variable or data
 // member their first argument assigns; filled by the first module launch.
 struct AsmModules {

@@ -531,6 +531,18 @@ static void kw_host_statement(kw_render *r, const kw_mlaunch *ml) {
 
 /* A launch whose loader is built from a config table's rows (the sidecar's
  * asm_choices): the rows naming this kernel, with what selects each. */
+
+/* A launch no entry point reaches: the conditions it sits under and the
+ * instantiation chain that emitted it. */
+static void kw_host_unreached(kw_render *r, const kw_launch *l) {
+    if (l->guards.n) {
+        bool taken = true;
+        kw_buf_puts(r->out, "Conditions at the launch");
+        kw_host_guards(r, l->guards.v, l->guards.n, &taken, NULL);
+        kw_buf_puts(r->out, ".\n\n");
+    }
+    kw_host_chain(r, l);
+}
 static void kw_host_table_rows(kw_render *r, const kw_launch *l, const char *symbol) {
     kw_buf *o = r->out;
     for (size_t c = 0; c < l->asm_choices.n; c++) {
@@ -605,22 +617,10 @@ void kw_render_host(kw_render *r) {
                                : "This launch never runs: every entry point that would reach "
                                  "it does so only through a call under a compile-time constant "
                                  "condition that does not hold.\n\n");
-            if (ml->l->guards.n) {
-                bool taken = true;
-                kw_buf_puts(o, "Conditions at the launch");
-                kw_host_guards(r, ml->l->guards.v, ml->l->guards.n, &taken, NULL);
-                kw_buf_puts(o, ".\n\n");
-            }
-            kw_host_chain(r, ml->l);
+            kw_host_unreached(r, ml->l);
         } else {
             kw_buf_puts(o, "No entry point of this index reaches this launch.\n\n");
-            if (ml->l->guards.n) {
-                bool taken = true;
-                kw_buf_puts(o, "Conditions at the launch");
-                kw_host_guards(r, ml->l->guards.v, ml->l->guards.n, &taken, NULL);
-                kw_buf_puts(o, ".\n\n");
-            }
-            kw_host_chain(r, ml->l);
+            kw_host_unreached(r, ml->l);
         }
         kw_host_table_rows(r, ml->l, mk->symbol);
         kw_buf_puts(o, "**Grid and block.**\n\n");
