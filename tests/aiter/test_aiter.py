@@ -19,6 +19,10 @@ objects and sidecars; ground truth comes from tools kwalk does not contain:
                   hipModuleLaunchKernel / hipLaunchKernel, and calls of an ASM
                   loader's launch method (annotations/loaders; the runtime call
                   inside that method is the loader's, not a launch).
+  size            per TU, the sidecar's bytes are at most --max-ratio (default
+                  1) times the object's bytes (os.stat of both files of the
+                  plugin build; nothing is compiled), the target of issue 10
+                  item 10; every ratio is printed (docs/plugin.md, "Cost").
 
 Exit 77 (ctest SKIP) when the fixture is absent."""
 import argparse
@@ -47,7 +51,7 @@ LAUNCH_CALLS = ("hipModuleLaunchKernel", "hipLaunchKernel", "hipExtModuleLaunchK
 
 def parse_args():
     p = argparse.ArgumentParser()
-    p.add_argument("what", choices=("build", "identical", "kernels", "launches"))
+    p.add_argument("what", choices=("build", "identical", "kernels", "launches", "size"))
     p.add_argument("--mode", choices=("plain", "plugin"), default="plugin")
     p.add_argument("--fixture", required=True, help="../shared/fixtures/aiter-hip")
     p.add_argument("--work", required=True, help="where the builds go (WORK/plain, WORK/plugin)")
@@ -56,6 +60,8 @@ def parse_args():
     p.add_argument("--llvm-bin", required=True)
     p.add_argument("--plugin", required=True)
     p.add_argument("--archs", required=True, help="comma-separated")
+    p.add_argument("--max-ratio", type=float, default=1.0,
+                   help="size: the largest sidecar/object byte ratio allowed per TU")
     p.add_argument("--tu", action="append", default=[],
                    help="build only this TU of compile.sh (repeat; default: all)")
     a = p.parse_args()
@@ -138,12 +144,20 @@ def do_identical(a, ck):
             ck.check(f1.read() == f2.read(), "%s: objects differ with and without the plugin" % name)
 
 
-def sidecar_of(a, name):
+def sidecar_path(a, name):
+    """The one sidecar of TU NAME in the plugin build, or (None, why)."""
     side = os.path.join(out_dir(a, "plugin"), "side")
     found = [f for f in os.listdir(side) if f.startswith(name + ".o.") and f.endswith(".kwalk.yaml")]
     if len(found) != 1:
         return None, "%d sidecars for %s in %s: %s" % (len(found), name, side, found)
-    with open(os.path.join(side, found[0]), encoding="utf-8") as f:
+    return os.path.join(side, found[0]), None
+
+
+def sidecar_of(a, name):
+    path, err = sidecar_path(a, name)
+    if path is None:
+        return None, err
+    with open(path, encoding="utf-8") as f:
         # libyaml's loader when PyYAML has it: the largest sidecar is tens of MB
         return yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)), None
 
@@ -314,12 +328,32 @@ def do_launches(a, ck):
     ck.note("%d launch statements in instantiated code over %d TUs" % (total, len(built)))
 
 
+def do_size(a, ck):
+    built = need_builds(a, ck, ("plugin",))
+    total_side = total_obj = 0
+    for name in sorted(built):
+        side, err = sidecar_path(a, name)
+        obj = os.path.join(out_dir(a, "plugin"), "obj", name + ".o")
+        if not ck.check(side is not None, err or "") or \
+                not ck.check(os.path.isfile(obj), "%s: no object %s" % (name, obj)):
+            continue
+        s, o = os.path.getsize(side), os.path.getsize(obj)
+        total_side += s
+        total_obj += o
+        ck.note("%s: sidecar %d bytes, object %d bytes, ratio %.2f" % (name, s, o, s / o))
+        ck.check(s <= a.max_ratio * o, "%s: the sidecar (%d bytes) is %.2f times the object "
+                 "(%d bytes), above %g" % (name, s, s / o, o, a.max_ratio))
+    if total_obj:
+        ck.note("all TUs: sidecars %d bytes, objects %d bytes, ratio %.2f" %
+                (total_side, total_obj, total_side / total_obj))
+
+
 def main():
     a = parse_args()
     skip_if_absent(a)
     ck = kwcap.Checker("aiter." + a.what + ("_" + a.mode if a.what == "build" else ""))
     {"build": do_build, "identical": do_identical, "kernels": do_kernels,
-     "launches": do_launches}[a.what](a, ck)
+     "launches": do_launches, "size": do_size}[a.what](a, ck)
     ck.finish()
 
 
