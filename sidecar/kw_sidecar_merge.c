@@ -4,25 +4,34 @@
  * is one instantiation, named by its device symbol: the first record of a
  * symbol is kept whole, later ones only contribute the archs it lacks (an arch
  * already present keeps its first record) and clear not_in_object when their
- * object holds the kernel. */
+ * object holds the kernel. One exception, so that the result does not depend
+ * on the order sidecars are read in: a record whose object holds the kernel
+ * replaces the archs of a first record marked not_in_object (a TU whose object
+ * has no code object, whose archs have no code-object facts). */
 #include "kw_sidecar_int.h"
 
 #include <string.h>
 
-static bool kw_merge_has_arch(const kw_kernel *k, const char *arch) {
+/* The arch record of dst for arch, or NULL. */
+static kw_kernel_arch *kw_merge_arch(kw_kernel *k, const char *arch) {
     for (size_t i = 0; i < k->archs.n; i++)
         if (k->archs.v[i].arch && !strcmp(k->archs.v[i].arch, arch))
-            return true;
-    return false;
+            return &k->archs.v[i];
+    return NULL;
 }
 
+/* replace: src's record of an arch dst has replaces dst's. */
 static kw_status kw_merge_archs(kw_arena *a, kw_kernel *dst, const kw_kernel *src, bool adopt,
-                                kw_err *err) {
+                                bool replace, kw_err *err) {
     for (size_t i = 0; i < src->archs.n; i++) {
         const kw_kernel_arch *sa = &src->archs.v[i];
-        if (!sa->arch || kw_merge_has_arch(dst, sa->arch))
+        if (!sa->arch)
             continue;
-        kw_kernel_arch *da = KW_PUSH(a, dst->archs);
+        kw_kernel_arch *da = kw_merge_arch(dst, sa->arch);
+        if (da && !replace)
+            continue;
+        if (!da)
+            da = KW_PUSH(a, dst->archs);
         if (da && adopt)
             *da = *sa;
         else if (!da || kw_sc_copy(a, &kw_t_kernel_arch, da, sa) != KW_OK)
@@ -36,9 +45,10 @@ kw_status kw_sc_merge_kernel(kw_arena *a, kw_anyarr *kernels, kw_symmap *map, co
     size_t *at = kw_symmap_get(map, k->symbol);
     if (at) {
         kw_kernel *have = (kw_kernel *)kernels->v + *at;
+        bool replace = have->not_in_object && !k->not_in_object;
         if (!k->not_in_object) /* another object holds it (or may): no longer "not in" */
             have->not_in_object = NULL;
-        return kw_merge_archs(a, have, k, adopt, err);
+        return kw_merge_archs(a, have, k, adopt, replace, err);
     }
     kw_kernel *nk = kw_arena_grow(a, &kernels->v, &kernels->n, &kernels->cap, sizeof(kw_kernel));
     if (nk && adopt)

@@ -2,9 +2,12 @@
  * fold its device fragments (one per --offload-arch) into one sidecar:
  * kernels matched by symbol, archs unioned without duplicates, new kernels
  * deep-copied (still valid once the fragment is freed), offload_archs
- * unioned, a kernel without symbol refused. */
+ * unioned, a kernel without symbol refused; and as `kwalk index` uses it
+ * (kw_index_adopt): a record whose object holds the kernel gives its archs
+ * over a not_in_object record's, read before or after it. */
 #include <string.h>
 
+#include "kw_index.h"
 #include "kw_sidecar.h"
 #include "kw_test.h"
 #include "kw_test_sidecar.h"
@@ -119,8 +122,58 @@ static void test_merge_order(void) {
     kw_sidecar_free(&f950);
 }
 
+/* One TU's object holds no code object (its kernel is not_in_object, its arch
+ * records have IR facts only); another TU's object holds the kernel (ISA,
+ * target id). Whichever sidecar is read first, the index has the second's
+ * code-object facts and the kernel is no longer "not in the object". */
+static void add_kernel_tu(kw_index *ix, bool in_object, bool adopt) {
+    kw_sidecar sc;
+    kw_err err;
+    kw_sidecar_init(&sc);
+    kw_kernel *k = kw_tc_kernel(&sc, "_Z1kv", "k", NULL);
+    const char *archs[] = {"gfx942", "gfx950"};
+    for (size_t i = 0; i < 2; i++) {
+        kw_tc_arch(&sc, k, archs[i]);
+        kw_kernel_arch *a = &k->archs.v[k->archs.n - 1];
+        a->ir = KW_TC_STR(&sc, "{loops: []}");
+        if (in_object) {
+            a->target_id = KW_TC_STR(&sc, archs[i]);
+            a->isa = KW_TC_STR(&sc, "0000: s_endpgm\n");
+        }
+    }
+    if (!in_object)
+        k->not_in_object = KW_TC_STR(&sc, "the object embeds no device code");
+    const char *path = in_object ? "quant.o.kwalk.yaml" : "entry.o.kwalk.yaml";
+    CHECK((adopt ? kw_index_adopt(ix, &sc, path, &err) : kw_index_add(ix, &sc, path, &err)) ==
+          KW_OK);
+    kw_sidecar_free(&sc);
+}
+
+static void test_merge_not_in_object(void) {
+    for (int order = 0; order < 4; order++) {
+        bool entry_first = order < 2, adopt = order & 1;
+        kw_index ix;
+        kw_index_init(&ix);
+        add_kernel_tu(&ix, !entry_first, adopt);
+        add_kernel_tu(&ix, entry_first, adopt);
+        const kw_kernel *k = kw_index_kernel(&ix, "_Z1kv");
+        CHECK(k && ix.kernels.n == 1);
+        if (k) {
+            CHECK(k->not_in_object == NULL);
+            CHECK(k->archs.n == 2);
+            for (size_t i = 0; i < k->archs.n; i++) {
+                CHECK_STR(k->archs.v[i].isa, "0000: s_endpgm\n");
+                CHECK_STR(k->archs.v[i].target_id, k->archs.v[i].arch);
+                CHECK_STR(k->archs.v[i].ir, "{loops: []}");
+            }
+        }
+        kw_index_free(&ix);
+    }
+}
+
 int main(void) {
     test_merge();
     test_merge_order();
+    test_merge_not_in_object();
     return kw_test_result("test_sidecar_merge");
 }
