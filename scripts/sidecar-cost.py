@@ -119,7 +119,8 @@ def estimate(path):
     import yaml
     with open(path, encoding="utf-8") as f:
         doc = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    return len(json.dumps(doc, separators=(",", ":"))), shared_bytes(doc, False), shared_bytes(doc, True)
+    compact = len(json.dumps(doc, separators=(",", ":")))
+    return compact, shared_bytes(doc, False), shared_bytes(doc, True)
 
 
 def pct(n, d):
