@@ -356,7 +356,7 @@ static kw_status kw_manifest_update(const kw_model *m, kw_arena *a, const char *
     char *old = NULL;
     size_t len = 0;
     struct stat st;
-    if (stat(path, &st) == 0 && kw_fs_read(path, &old, &len, err) != KW_OK)
+    if (stat(path, &st) == 0 && kw_fs_read_as(path, KW_FS_TEXT, &old, &len, err) != KW_OK)
         return KW_ERR;
     for (size_t at = 0; at < len;) {
         const char *line = old + at, *nl = memchr(line, '\n', len - at);
