@@ -208,8 +208,22 @@ kw_status kw_index_read_file(kw_index *ix, const char *path, kw_err *err) {
     return st;
 }
 
+/* Whether data can be YAML text: no control character (other than tab, line
+ * feed, carriage return) in its first bytes, where a binary file has its own
+ * magic number or header fields. */
+static bool kw_index_is_text(const unsigned char *d, size_t len) {
+    for (size_t i = 0; i < len && i < 512; i++)
+        if ((d[i] < 0x20 && d[i] != '\t' && d[i] != '\n' && d[i] != '\r') || d[i] == 0x7f)
+            return false;
+    return true;
+}
+
 kw_status kw_index_load(kw_index *ix, const char *name, const void *data, size_t len, kw_err *err) {
     if (kw_index_is_packed(data, len))
         return kw_index_decode(ix, name, data, len, err);
+    if (!kw_index_is_text(data, len)) {
+        kw_index_init(ix);
+        return kw_fail(err, "%s: not a kwalk index (neither its packed form nor YAML text)", name);
+    }
     return kw_index_parse(ix, name, data, len, err);
 }
