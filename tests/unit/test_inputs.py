@@ -60,6 +60,9 @@ def run(args, env=None, limit_as=True, cwd=None):
     cwd = cwd or TMP
     """Run kwalk ARGS; returns (rc, stdout, stderr, peak RSS in bytes, timed out)."""
     e = dict(os.environ if env is None else env)
+    # two threads: each has a stack and may get a malloc arena (64 MiB of
+    # address space), which on a many-core machine would eat into RLIMIT_AS
+    e["KWALK_JOBS"] = "2"
     if ASAN:
         e["ASAN_OPTIONS"] = (e.get("ASAN_OPTIONS", "") + ":hard_rss_limit_mb=%d"
                              % (RSS_BOUND // MiB)).lstrip(":")
