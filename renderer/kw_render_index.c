@@ -90,7 +90,14 @@ void kw_render_index(kw_render *r, kw_buf *out) {
             const kw_mkernel *mk = &m->kernels.v[grp->kernels.v[i]];
             kw_buf_puts(out, "| [");
             kw_md_code(out, mk->name, true);
-            kw_buf_printf(out, "](%s) | ", mk->page ? mk->page : "");
+            kw_buf_printf(out, "](%s)", mk->page ? mk->page : "");
+            if (mk->tu) { /* internal linkage: which unit's kernel */
+                kw_buf_puts(out, " of ");
+                kw_md_code(out,
+                           kw_r_path(r, mk->tu->tu.source ? mk->tu->tu.source : mk->tu->sidecar),
+                           true);
+            }
+            kw_buf_puts(out, " | ");
             if (mk->k) {
                 for (size_t a = 0; a < mk->k->archs.n; a++)
                     kw_buf_printf(out, "%s%s", a ? ", " : "", mk->k->archs.v[a].arch);
