@@ -244,7 +244,10 @@ static char *kw_map_code_objects(kw_map *m, const kw_mgroup *grp) {
 static void kw_map_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, const kw_py_op *op) {
     kw_model *md = &m->app->model;
     const kw_mgroup *grp = &md->groups.v[r->group];
-    const kw_mkernel *first = r->kernel ? r->kernel : &md->kernels.v[grp->kernels.v[0]];
+    /* the device code of the row's own kernel (a kernel with internal linkage:
+     * its unit's definition), else of the template's first instantiation */
+    const kw_mkernel *first =
+        r->kernel && r->kernel->k ? r->kernel : &md->kernels.v[grp->kernels.v[0]];
     const kw_entry *e = r->entry < md->entries.n ? md->entries.v[r->entry].e : NULL;
     char num[32];
     snprintf(num, sizeof num, "%zu", r->count);
