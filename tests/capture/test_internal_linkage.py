@@ -152,6 +152,11 @@ def main():
             ck.check(r.returncode == 1 and "--tu" in r.stderr and
                      all(src in r.stderr for src in UNITS.values()),
                      "render %s without --tu: rc=%d %r" % (name, r.returncode, r.stderr))
+            # a unit that has no such kernel: one line, exit 1
+            r = kwcap.run([args.kwalk, "render", name, "--tu", "no_such_unit.hip", "--db", db])
+            ck.check(r.returncode == 1 and r.stdout == "" and len(r.stderr.splitlines()) == 1 and
+                     "no_such_unit.hip" in r.stderr,
+                     "render %s --tu no_such_unit.hip: rc=%d %r" % (name, r.returncode, r.stderr))
             for u, src in UNITS.items():
                 _, lds, line = truth[(u, name)]
                 what = "render %s --tu %s" % (name, os.path.basename(src))
