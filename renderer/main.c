@@ -19,7 +19,8 @@
 #define KW_COMMANDS(X)                                                                             \
     X(index, "PATH... [-o FILE]", "gather sidecars (*.kwalk.yaml) into one database")              \
     X(list, "[--db FILE]", "list kernel instantiations with their launch sites and entry points")  \
-    X(render, "KERNEL | --all -o DIR", "write a kernel's walkthrough (Markdown), or all of them")  \
+    X(render, "KERNEL [--tu FILE] | --all -o DIR",                                                 \
+      "write a kernel's walkthrough (Markdown), or all of them")                                   \
     X(map, "[--db FILE]", "the kernel -> Python entry -> C++ entry -> launch -> device table") \
     X(isa, "FILE... [--kernel NAME]", "kernels, resources and ISA of code objects (no source needed)") \
     X(trace, "FILE [--db FILE]", "join a rocprofv3 kernel trace to instantiations: time, launches, bandwidth")

@@ -4,10 +4,36 @@
  * is one instantiation, named by its device symbol: the first record of a
  * symbol is kept whole, later ones only contribute the archs it lacks (an arch
  * already present keeps its first record) and clear not_in_object when their
- * object holds the kernel. */
+ * object holds the kernel. In an index, a kernel with internal linkage is
+ * named by its symbol and its translation unit (kw_kernel.tu, kw_kernel_key):
+ * the same symbol in two units is two kernels. */
 #include "kw_sidecar_int.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+/* symbol, then the unit after a byte no symbol or path holds */
+#define KW_KEY_SEP '\x1f'
+
+const char *kw_kernel_key(kw_arena *a, const char *symbol, const char *tu) {
+    if (!tu)
+        return symbol;
+    return kw_arena_printf(a, "%s%c%s", symbol, KW_KEY_SEP, tu);
+}
+
+char *kw_kernel_key_buf(const char *symbol, const char *tu) {
+    size_t ns = strlen(symbol), nt = tu ? strlen(tu) : 0;
+    char *k = malloc(ns + nt + 2);
+    if (!k)
+        return NULL;
+    memcpy(k, symbol, ns);
+    k[ns] = '\0';
+    if (tu) {
+        k[ns] = KW_KEY_SEP;
+        memcpy(k + ns + 1, tu, nt + 1);
+    }
+    return k;
+}
 
 static bool kw_merge_has_arch(const kw_kernel *k, const char *arch) {
     for (size_t i = 0; i < k->archs.n; i++)
@@ -33,7 +59,10 @@ static kw_status kw_merge_archs(kw_arena *a, kw_kernel *dst, const kw_kernel *sr
 
 kw_status kw_sc_merge_kernel(kw_arena *a, kw_anyarr *kernels, kw_symmap *map, const kw_kernel *k,
                              bool adopt, kw_err *err) {
-    size_t *at = kw_symmap_get(map, k->symbol);
+    const char *key = kw_kernel_key(a, k->symbol, k->tu);
+    if (!key)
+        return kw_fail(err, "out of memory merging kernel %s", k->symbol);
+    size_t *at = kw_symmap_get(map, key);
     if (at) {
         kw_kernel *have = (kw_kernel *)kernels->v + *at;
         if (!k->not_in_object) /* another object holds it (or may): no longer "not in" */
@@ -45,7 +74,7 @@ kw_status kw_sc_merge_kernel(kw_arena *a, kw_anyarr *kernels, kw_symmap *map, co
         *nk = *k;
     else if (!nk || kw_sc_copy(a, &kw_t_kernel, nk, k) != KW_OK)
         nk = NULL;
-    if (!nk || kw_symmap_put(map, nk->symbol, kernels->n - 1) != KW_OK)
+    if (!nk || kw_symmap_put(map, k->tu ? key : nk->symbol, kernels->n - 1) != KW_OK)
         return kw_fail(err, "out of memory merging kernel %s", k->symbol);
     return KW_OK;
 }
