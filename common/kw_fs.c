@@ -1,4 +1,6 @@
-/* kw_fs.c: file-system helpers. */
+/* kw_fs.c: file-system helpers: the checked reader, the mapping of code
+ * objects, atomic writes, mkdir -p. */
+#define _DEFAULT_SOURCE /* MAP_NORESERVE */
 #define _POSIX_C_SOURCE 200809L
 #include "kw_fs.h"
 
@@ -7,44 +9,176 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-kw_status kw_fs_read(const char *path, char **data, size_t *len, kw_err *err) {
+static const struct {
+    uint64_t limit;
+    const char *what;
+} kw_fs_kinds[] = {
+    [KW_FS_TEXT] = {(uint64_t)64 << 20, "a source or text file"},
+    [KW_FS_DATA] = {(uint64_t)1 << 30, "a sidecar, index or trace"},
+    [KW_FS_CODE] = {(uint64_t)4 << 30, "a code object"},
+};
+
+uint64_t kw_fs_limit(kw_fs_kind kind) {
+    return kw_fs_kinds[kind].limit;
+}
+
+static const char *kw_fs_type(mode_t m) {
+    return S_ISFIFO(m)   ? "a FIFO"
+           : S_ISCHR(m)  ? "a character device"
+           : S_ISBLK(m)  ? "a block device"
+           : S_ISSOCK(m) ? "a socket"
+                         : "not a regular file";
+}
+
+static kw_status kw_fs_not_regular(const char *path, mode_t m, kw_err *err) {
+    if (S_ISDIR(m))
+        return kw_fail(err, "%s: %s", path, strerror(EISDIR));
+    return kw_fail(err, "%s: not a regular file (%s)", path, kw_fs_type(m));
+}
+
+static kw_status kw_fs_too_big(const char *path, kw_fs_kind kind, unsigned long long size,
+                               kw_err *err) {
+    uint64_t lim = kw_fs_kinds[kind].limit;
+    int gib = lim % ((uint64_t)1 << 30) == 0;
+    return kw_fail(err, "%s: %llu bytes, over kwalk's %llu %s limit for %s", path, size,
+                   (unsigned long long)(lim >> (gib ? 30 : 20)), gib ? "GiB" : "MiB",
+                   kw_fs_kinds[kind].what);
+}
+
+/* Open path for reading if it is a regular file within the kind's limit. The
+ * open does not block on a FIFO (O_NONBLOCK, cleared once the file is known
+ * to be regular). */
+static kw_status kw_fs_open(const char *path, kw_fs_kind kind, int *fd, uint64_t *size,
+                            kw_err *err) {
+    struct stat st;
+    *fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (*fd < 0) {
+        int e = errno;
+        if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+            return kw_fs_not_regular(path, st.st_mode, err); /* a socket: ENXIO */
+        return kw_fail(err, "%s: %s", path, strerror(e));
+    }
+    kw_status s = KW_OK;
+    if (fstat(*fd, &st) != 0)
+        s = kw_fail(err, "%s: %s", path, strerror(errno));
+    else if (!S_ISREG(st.st_mode))
+        s = kw_fs_not_regular(path, st.st_mode, err);
+    else if ((uint64_t)st.st_size > kw_fs_kinds[kind].limit || (uint64_t)st.st_size >= SIZE_MAX)
+        s = kw_fs_too_big(path, kind, (unsigned long long)st.st_size, err);
+    else if (fcntl(*fd, F_SETFL, fcntl(*fd, F_GETFL) & ~O_NONBLOCK) != 0)
+        s = kw_fail(err, "%s: %s", path, strerror(errno));
+    if (s != KW_OK) {
+        close(*fd);
+        *fd = -1;
+        return s;
+    }
+    *size = (uint64_t)st.st_size;
+    return KW_OK;
+}
+
+kw_status kw_fs_read_as(const char *path, kw_fs_kind kind, char **data, size_t *len, kw_err *err) {
     *data = NULL;
     *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return kw_fail(err, "%s: %s", path, strerror(errno));
-    size_t cap = 1 << 16, n = 0;
+    int fd;
+    uint64_t size;
+    if (kw_fs_open(path, kind, &fd, &size, err) != KW_OK)
+        return KW_ERR;
+    /* the size fstat gave; a file that says 0 (in /proc) or grows is read on,
+     * in bounded chunks, up to the limit */
+    size_t limit = (size_t)kw_fs_kinds[kind].limit, cap = (size_t)size + 1, n = 0;
+    if (cap < 4096)
+        cap = 4096;
     char *buf = malloc(cap);
-    for (;;) {
-        if (!buf) {
-            fclose(f);
-            return kw_fail(err, "%s: out of memory", path);
-        }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0)
-            break;
+    kw_status s = buf ? KW_OK : kw_fail(err, "%s: out of memory", path);
+    while (s == KW_OK) {
         if (n + 1 == cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb)
-                free(buf);
+            if (n >= limit) {
+                char probe;
+                ssize_t r = read(fd, &probe, 1);
+                if (r > 0)
+                    s = kw_fs_too_big(path, kind, (unsigned long long)n + 1, err);
+                else if (r < 0 && errno != EINTR)
+                    s = kw_fail(err, "%s: %s", path, strerror(errno));
+                if (r == 0 || s != KW_OK)
+                    break;
+                continue;
+            }
+            size_t ncap = cap > limit / 2 ? limit + 1 : cap * 2;
+            char *nb = realloc(buf, ncap);
+            if (!nb) {
+                s = kw_fail(err, "%s: out of memory", path);
+                break;
+            }
             buf = nb;
-            cap *= 2;
+            cap = ncap;
         }
+        size_t want = cap - 1 - n;
+        ssize_t r = read(fd, buf + n, want < ((size_t)1 << 24) ? want : (size_t)1 << 24);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            s = kw_fail(err, "%s: %s", path, strerror(errno));
+        else if (r == 0)
+            break;
+        else
+            n += (size_t)r;
     }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
+    close(fd);
+    if (s != KW_OK) {
         free(buf);
-        return kw_fail(err, "%s: read error", path);
+        return s;
     }
     buf[n] = '\0';
     *data = buf;
     *len = n;
     return KW_OK;
+}
+
+kw_status kw_fs_read(const char *path, char **data, size_t *len, kw_err *err) {
+    return kw_fs_read_as(path, KW_FS_DATA, data, len, err);
+}
+
+static unsigned char kw_fs_empty[1];
+
+kw_status kw_fs_map_open(kw_fs_map *m, const char *path, kw_fs_kind kind, kw_err *err) {
+    m->data = NULL;
+    m->len = 0;
+    m->base_ = NULL;
+    int fd;
+    uint64_t size;
+    if (kw_fs_open(path, kind, &fd, &size, err) != KW_OK)
+        return KW_ERR;
+    if (size == 0) {
+        close(fd);
+        m->data = kw_fs_empty;
+        return KW_OK;
+    }
+    int flags = MAP_PRIVATE;
+#ifdef MAP_NORESERVE
+    flags |= MAP_NORESERVE;
+#endif
+    void *p = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, flags, fd, 0);
+    int e = errno;
+    close(fd);
+    if (p == MAP_FAILED)
+        return kw_fail(err, "%s: cannot map %llu bytes: %s", path, (unsigned long long)size,
+                       strerror(e));
+    m->base_ = p;
+    m->data = p;
+    m->len = (size_t)size;
+    return KW_OK;
+}
+
+void kw_fs_map_close(kw_fs_map *m) {
+    if (m->base_)
+        munmap(m->base_, m->len);
+    m->data = NULL;
+    m->len = 0;
+    m->base_ = NULL;
 }
 
 kw_status kw_fs_write_atomic(const char *path, const void *data, size_t len, kw_err *err) {

@@ -463,12 +463,11 @@ static kw_status load_owned(kw_co_set *set, const char *name, unsigned char *buf
 }
 
 kw_status kw_co_open(kw_co_set *set, const char *path, kw_err *err) {
-    char *buf;
-    size_t len;
-    if (kw_fs_read(path, &buf, &len, err) != KW_OK)
+    kw_fs_map m; /* mapped: a large host object costs only the pages read */
+    if (kw_fs_map_open(&m, path, KW_FS_CODE, err) != KW_OK)
         return KW_ERR;
-    kw_status st = load_owned(set, path, (unsigned char *)buf, len, err);
-    free(buf);
+    kw_status st = load_owned(set, path, m.data, m.len, err);
+    kw_fs_map_close(&m);
     return st;
 }
 

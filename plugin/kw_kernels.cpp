@@ -241,6 +241,10 @@ class KernelCapture {
         K.symbol = C.str(kernelSymbol(C.ast(), FD));
         K.name = C.printedName(FD);
         K.location = C.loc(FD->getLocation());
+        // Internal linkage (anonymous namespace, static, a TU-local template
+        // argument): another TU may have a different kernel of this symbol.
+        if (!FD->isExternallyVisible())
+            K.linkage = C.str("internal");
         if (const FunctionTemplateDecl *T = FD->getPrimaryTemplate())
             K.template_name = C.str(T->getTemplatedDecl()->getQualifiedNameAsString());
         templateArgs(FD);

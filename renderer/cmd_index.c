@@ -104,11 +104,19 @@ static int kw_walk(kw_found *f, const char *dir) {
         } else if (S_ISDIR(st.st_mode)) {
             rc = kw_walk(f, path);
         } else if (kw_is_sidecar_name(names.v[i])) {
-            /* a symbolic link counts when it leads to a regular file */
-            if (S_ISLNK(st.st_mode) && (stat(path, &st) != 0 || !S_ISREG(st.st_mode)))
+            /* a symbolic link counts when it leads to a regular file; anything
+             * else by a sidecar's name is skipped with a warning */
+            if (S_ISLNK(st.st_mode) && stat(path, &st) != 0) {
+                if (errno == ENOENT)
+                    kw_cli_warnf("%s: dangling symbolic link, skipped", path);
+                else
+                    kw_cli_warnf("%s: symbolic link: %s, skipped", path, strerror(errno));
                 continue;
+            }
             if (S_ISREG(st.st_mode))
                 rc = kw_found_add(f, path);
+            else
+                kw_cli_warnf("%s: not a regular file, skipped", path);
         }
     }
     kw_arena_free(&names_arena);

@@ -1,13 +1,16 @@
 /* cmd_list.c: `kwalk list [--db FILE]`: one line per kernel instantiation of
  * the index, tab-separated, sorted by printed name then symbol:
  *
- *   NAME <TAB> SYMBOL <TAB> ARCHS <TAB> LAUNCHES <TAB> ENTRIES
+ *   NAME <TAB> SYMBOL <TAB> ARCHS <TAB> LAUNCHES <TAB> ENTRIES <TAB> TU
  *
  * ARCHS is a comma-separated sorted list (gfx942,gfx950); LAUNCHES the launch
  * sites file:line, comma-separated, in index order; ENTRIES the host entry
  * points that reach a launch of the kernel, as KIND:NAME (pybind names as
  * pybind:MODULE.NAME). An empty field is "-". A kernel that is launched but
- * has no device record in the index is listed too, with ARCHS "-".
+ * has no device record in the index is listed too, with ARCHS "-". TU is
+ * the source of the translation unit a kernel with internal linkage belongs
+ * to ("-" for external linkage): the same symbol in two units is two kernels,
+ * two lines, each with its unit's launches.
  *
  * Reachability: an entry point reaches the functions found by a breadth-first
  * search from its function_symbol along the host_calls edges (caller ->
@@ -27,8 +30,10 @@
 static const char kw_list_usage[] =
     "usage: kwalk list [--db FILE]\n\n"
     "One line per kernel instantiation, tab-separated:\n"
-    "  NAME  SYMBOL  ARCHS  LAUNCHES  ENTRIES\n"
-    "ARCHS: arch,arch  LAUNCHES: file:line,...  ENTRIES: kind:name,...  (empty: -)\n\n"
+    "  NAME  SYMBOL  ARCHS  LAUNCHES  ENTRIES  TU\n"
+    "ARCHS: arch,arch  LAUNCHES: file:line,...  ENTRIES: kind:name,...  (empty: -)\n"
+    "TU: the source file of a kernel with internal linkage (static, anonymous namespace),\n"
+    "    whose symbol other translation units may use for other kernels; - otherwise\n\n"
     "  --db FILE   the database written by 'kwalk index' (default: " KW_INDEX_DEFAULT_PATH ")\n";
 
 /* One output line. */
@@ -36,6 +41,7 @@ typedef struct kw_row {
     const char *name;
     const char *symbol;
     const kw_kernel *kernel;         /* NULL: launched, but no device record */
+    const kw_index_tu *tu;           /* internal linkage: its translation unit */
     KW_ARRAY(const kw_launch *) launches;
     KW_ARRAY(size_t) entries;        /* indices into kw_list.entries, in discovery order */
     size_t stamp;                    /* last entry (1-based) recorded, for deduplication */
@@ -45,7 +51,7 @@ typedef struct kw_list {
     kw_arena arena;
     const kw_index *ix;
     KW_ARRAY(kw_row) rows;
-    kw_symmap row_of; /* kernel symbol -> row */
+    kw_symmap row_of; /* kw_kernel_key (symbol, or symbol and unit) -> row */
     KW_ARRAY(const kw_entry *) entries;
     /* The host call graph in compressed rows: node i calls edge[first[i] .. first[i+1]). */
     kw_symmap node_of; /* host function symbol -> node */
@@ -59,15 +65,31 @@ static bool kw_list_oom(void) {
     return false;
 }
 
+/* The row of a launch's kernel: its unit's own (internal linkage), else the build's. */
+static size_t *kw_list_find(const kw_list *l, const char *symbol, const kw_index_tu *tu) {
+    if (tu->sidecar) {
+        char *key = kw_kernel_key_buf(symbol, tu->sidecar);
+        size_t *at = key ? kw_symmap_get(&l->row_of, key) : NULL;
+        free(key);
+        if (at)
+            return at;
+    }
+    return kw_symmap_get(&l->row_of, symbol);
+}
+
 static bool kw_list_row(kw_list *l, const char *symbol, const char *name, const kw_kernel *k) {
-    if (kw_symmap_get(&l->row_of, symbol))
+    const char *key = kw_kernel_key(&l->arena, symbol, k ? k->tu : NULL);
+    if (!key)
+        return kw_list_oom();
+    if (kw_symmap_get(&l->row_of, key))
         return true;
     kw_row *r = KW_PUSH(&l->arena, l->rows);
-    if (!r || kw_symmap_put(&l->row_of, symbol, l->rows.n - 1) != KW_OK)
+    if (!r || kw_symmap_put(&l->row_of, key, l->rows.n - 1) != KW_OK)
         return kw_list_oom();
     r->symbol = symbol;
     r->name = name ? name : symbol;
     r->kernel = k;
+    r->tu = kw_index_kernel_unit(l->ix, k);
     return true;
 }
 
@@ -91,7 +113,8 @@ static bool kw_list_collect(kw_list *l) {
     KW_EACH_TU(l, tu) {
         for (size_t i = 0; i < tu->launches.n; i++) {
             const kw_launch *la = &tu->launches.v[i];
-            if (la->kernel && !kw_list_row(l, la->kernel, la->kernel_name, NULL))
+            if (la->kernel && !kw_list_find(l, la->kernel, tu) &&
+                !kw_list_row(l, la->kernel, la->kernel_name, NULL))
                 return false;
             if (!kw_list_node(l, la->function_symbol))
                 return false;
@@ -149,7 +172,7 @@ static bool kw_list_graph(kw_list *l) {
                 if (!la->kernel || !la->function_symbol)
                     continue;
                 size_t from = *kw_symmap_get(&l->node_of, la->function_symbol);
-                l->lrow[l->lfirst[from] + lfill[from]++] = *kw_symmap_get(&l->row_of, la->kernel);
+                l->lrow[l->lfirst[from] + lfill[from]++] = *kw_list_find(l, la->kernel, tu);
             }
         }
     }
@@ -165,7 +188,7 @@ static bool kw_list_reach(kw_list *l) {
             const kw_launch *la = &tu->launches.v[i];
             if (!la->kernel)
                 continue;
-            kw_row *r = &l->rows.v[*kw_symmap_get(&l->row_of, la->kernel)];
+            kw_row *r = &l->rows.v[*kw_list_find(l, la->kernel, tu)];
             const kw_launch **slot = KW_PUSH(&l->arena, r->launches);
             if (!slot)
                 return kw_list_oom();
@@ -213,7 +236,11 @@ static bool kw_list_reach(kw_list *l) {
 static int kw_row_cmp(const void *a, const void *b) {
     const kw_row *x = a, *y = b;
     int c = kw_natcmp(x->name, y->name);
-    return c ? c : strcmp(x->symbol, y->symbol);
+    if (!c)
+        c = strcmp(x->symbol, y->symbol);
+    if (!c && x->tu != y->tu) /* one internal-linkage symbol in several units */
+        c = !x->tu ? -1 : !y->tu ? 1 : strcmp(x->tu->sidecar, y->tu->sidecar);
+    return c;
 }
 
 /* A field value on one line: tabs and line breaks become spaces. */
@@ -291,6 +318,11 @@ static void kw_list_print_row(const kw_list *l, const kw_row *r, kw_buf *item, k
         kw_buf_puts(item, e->name ? e->name : e->function ? e->function : e->function_symbol);
         kw_list_add(field, kw_buf_str(item));
     }
+    kw_list_field(field);
+
+    kw_buf_reset(field);
+    if (r->tu)
+        kw_list_add(field, r->tu->tu.source ? r->tu->tu.source : r->tu->sidecar);
     kw_list_field(field);
     putchar('\n');
 }

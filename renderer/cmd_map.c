@@ -52,6 +52,7 @@ typedef struct kw_map_row {
     size_t entry;             /* KW_NONE: no entry reaches the launch; KW_MAP_DEAD: never runs */
     size_t count;             /* instantiations */
     const char *functors;     /* trampoline kernels: the functor templates they run, ", "-joined */
+    const kw_mkernel *kernel; /* the first instantiation of the row (its device code) */
 } kw_map_row;
 
 typedef struct kw_map {
@@ -99,10 +100,12 @@ static bool kw_map_add_functor(kw_map *m, kw_map_row *r, const kw_mkernel *mk) {
 
 static bool kw_map_add(kw_map *m, size_t group, const kw_mlaunch *ml, size_t entry,
                        const kw_mkernel *mk) {
-    char *key = ml ? kw_arena_printf(&m->arena, "%zu|%s:%d|%zu", group,
+    /* a kernel with internal linkage is its unit's own: a row of its own */
+    const char *unit = mk && mk->tu && mk->tu->sidecar ? mk->tu->sidecar : "";
+    char *key = ml ? kw_arena_printf(&m->arena, "%zu|%s:%d|%zu|%s", group,
                                      ml->l->location.file ? ml->l->location.file : "?",
-                                     ml->l->location.line, entry)
-                   : kw_arena_printf(&m->arena, "%zu|-", group);
+                                     ml->l->location.line, entry, unit)
+                   : kw_arena_printf(&m->arena, "%zu|-|%s", group, unit);
     if (!key)
         return false;
     size_t *at = kw_symmap_get(&m->row_of, key);
@@ -117,6 +120,7 @@ static bool kw_map_add(kw_map *m, size_t group, const kw_mlaunch *ml, size_t ent
     r->launch = ml;
     r->entry = entry;
     r->count = 1;
+    r->kernel = mk;
     return kw_map_add_functor(m, r, mk);
 }
 
@@ -240,7 +244,10 @@ static char *kw_map_code_objects(kw_map *m, const kw_mgroup *grp) {
 static void kw_map_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, const kw_py_op *op) {
     kw_model *md = &m->app->model;
     const kw_mgroup *grp = &md->groups.v[r->group];
-    const kw_mkernel *first = &md->kernels.v[grp->kernels.v[0]];
+    /* the device code of the row's own kernel (a kernel with internal linkage:
+     * its unit's definition), else of the template's first instantiation */
+    const kw_mkernel *first =
+        r->kernel && r->kernel->k ? r->kernel : &md->kernels.v[grp->kernels.v[0]];
     const kw_entry *e = r->entry < md->entries.n ? md->entries.v[r->entry].e : NULL;
     char num[32];
     snprintf(num, sizeof num, "%zu", r->count);

@@ -8,8 +8,11 @@
  * template's name, a printed name or full demangled signature with blanks
  * ignored, a substring of printed names or symbols, and finally a
  * POSIX extended regular expression over printed names. More than one match
- * is an error that lists the candidates. */
-#define _POSIX_C_SOURCE 200809L
+ * is an error that lists the candidates. A kernel with internal linkage is
+ * one translation unit's own (several units may each have one of the same
+ * symbol): --tu FILE keeps the candidates of the unit whose source, object or
+ * sidecar FILE names. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <math.h>
 #include <regex.h>
@@ -33,6 +36,9 @@ static const char kw_render_usage[] =
     "(Python -> C++ -> launch), 2. device kernel, 3. data flow, 4. memory analysis,\n"
     "5. ISA, 6. source file index. KERNEL is a device symbol, a printed name, a template\n"
     "name, a substring or a regular expression; it must pick one instantiation.\n\n"
+    "  --tu FILE           a kernel with internal linkage (static, anonymous namespace) is\n"
+    "                      its translation unit's own: pick the one of the unit whose\n"
+    "                      source (or object, or sidecar) is FILE (a path or its last parts)\n"
     "  --db FILE           the index written by 'kwalk index' (default: " KW_INDEX_DEFAULT_PATH
     ")\n"
     "  -o, --output PATH   write to PATH (a file; with --all, a directory) instead of stdout\n"
@@ -55,6 +61,7 @@ typedef struct kw_render_cli {
     bool all;
     const char *python_root;
     const char *trace; /* --trace FILE */
+    const char *tu;    /* --tu FILE */
     kw_render_opts o;
     kw_shape shape;
     kw_arena arena;
@@ -93,6 +100,9 @@ static int kw_render_args(kw_render_cli *c, int argc, char **argv) {
         } else if (KW_OPT("--trace", NULL)) {
             KW_NEED("--trace");
             c->trace = v;
+        } else if (KW_OPT("--tu", NULL)) {
+            KW_NEED("--tu");
+            c->tu = v;
         } else if (KW_OPT("--gpu", NULL)) {
             KW_NEED("--gpu");
             c->o.gpu = v;
@@ -124,6 +134,8 @@ static int kw_render_args(kw_render_cli *c, int argc, char **argv) {
     }
     if (c->all && c->kernel)
         return kw_cli_usage_error("render", "give KERNEL or --all, not both");
+    if (c->all && c->tu)
+        return kw_cli_usage_error("render", "--tu picks one KERNEL; --all renders every one");
     if (c->all && !c->out)
         return kw_cli_usage_error("render", "--all needs -o DIR");
     if (!c->all && !c->kernel)
@@ -147,6 +159,30 @@ static bool kw_has_arch(const kw_mkernel *mk, const char *arch) {
 typedef struct kw_hits {
     KW_ARRAY(size_t) v;
 } kw_hits;
+
+/* Does path name file q: the same string, path ending in "/q", or the same
+ * file on disk? */
+static bool kw_names_file(const char *path, const char *q) {
+    if (!path)
+        return false;
+    size_t np = strlen(path), nq = strlen(q);
+    if (!strcmp(path, q) || (np > nq && path[np - nq - 1] == '/' && !strcmp(path + np - nq, q)))
+        return true;
+    char *a = realpath(path, NULL), *b = a ? realpath(q, NULL) : NULL;
+    bool same = a && b && !strcmp(a, b);
+    free(a);
+    free(b);
+    return same;
+}
+
+/* --tu: a kernel with internal linkage must belong to the unit FILE names;
+ * one with external linkage is the build's, whatever the unit. */
+static bool kw_in_tu(const kw_mkernel *mk, const char *tu) {
+    if (!tu || !mk->tu)
+        return true;
+    return kw_names_file(mk->tu->tu.source, tu) || kw_names_file(mk->tu->tu.object, tu) ||
+           kw_names_file(mk->tu->sidecar, tu);
+}
 
 static void kw_hit(kw_arena *a, kw_hits *h, size_t i) {
     size_t *slot = KW_PUSH(a, h->v);
@@ -181,7 +217,8 @@ static bool kw_match_written(const kw_mkernel *mk, const char *q, kw_arena *a) {
     return kw_eq_blanks(d, q) || (!strncmp(d, "void ", 5) && kw_eq_blanks(d + 5, q));
 }
 
-static void kw_match(const kw_model *m, const char *q, const char *arch, kw_arena *a, kw_hits *h) {
+static void kw_match(const kw_model *m, const char *q, const char *arch, const char *tu,
+                     kw_arena *a, kw_hits *h) {
     memset(h, 0, sizeof(*h));
     for (int stage = 0; stage < 6 && !h->v.n; stage++) {
         regex_t re;
@@ -210,7 +247,7 @@ static void kw_match(const kw_model *m, const char *q, const char *arch, kw_aren
                 hit = regexec(&re, mk->name, 0, NULL, 0) == 0;
                 break;
             }
-            if (hit && kw_has_arch(mk, arch))
+            if (hit && kw_has_arch(mk, arch) && kw_in_tu(mk, tu))
                 kw_hit(a, h, i);
         }
         if (stage == 5)
@@ -222,24 +259,40 @@ static int kw_pick(const kw_model *m, const kw_render_cli *c, size_t *out) {
     kw_arena a;
     kw_arena_init(&a);
     kw_hits h;
-    kw_match(m, c->kernel, c->o.arch, &a, &h);
+    kw_match(m, c->kernel, c->o.arch, c->tu, &a, &h);
     int rc = KW_EXIT_OK;
     if (!h.v.n) {
-        kw_hits any;
-        kw_match(m, c->kernel, NULL, &a, &any);
-        if (c->o.arch && any.v.n)
+        kw_hits any, anytu;
+        kw_match(m, c->kernel, NULL, c->tu, &a, &any);
+        kw_match(m, c->kernel, c->o.arch, NULL, &a, &anytu);
+        if (c->tu && anytu.v.n)
+            rc = kw_cli_failf("render: no kernel matching '%s' belongs to the translation unit "
+                              "'%s' (kernels with internal linkage are their unit's own; "
+                              "'kwalk list' shows each with its unit)",
+                              c->kernel, c->tu);
+        else if (c->o.arch && any.v.n)
             rc = kw_cli_failf("render: no kernel matching '%s' was built for %s", c->kernel,
                               c->o.arch);
         else
             rc = kw_cli_failf("render: no kernel matches '%s' in %s ('kwalk list' shows them)",
                               c->kernel, c->db ? c->db : KW_INDEX_DEFAULT_PATH);
     } else if (h.v.n > 1) {
+        bool units = false;
+        for (size_t i = 0; i < h.v.n; i++)
+            units = units || m->kernels.v[h.v.v[i]].tu;
         kw_cli_failf("render: '%s' matches %zu kernel instantiations; name one (a symbol or a "
-                     "full printed name). Candidates:",
-                     c->kernel, h.v.n);
-        for (size_t i = 0; i < h.v.n && i < 50; i++)
-            fprintf(stderr, "  %s\t%s\n", m->kernels.v[h.v.v[i]].name,
-                    m->kernels.v[h.v.v[i]].symbol);
+                     "full printed name%s). Candidates:",
+                     c->kernel, h.v.n,
+                     units ? "; --tu FILE picks the translation unit of one with internal linkage"
+                           : "");
+        for (size_t i = 0; i < h.v.n && i < 50; i++) {
+            const kw_mkernel *mk = &m->kernels.v[h.v.v[i]];
+            fprintf(stderr, "  %s\t%s", mk->name, mk->symbol);
+            if (mk->tu)
+                fprintf(stderr, "\tinternal linkage, --tu %s",
+                        mk->tu->tu.source ? mk->tu->tu.source : mk->tu->sidecar);
+            fputc('\n', stderr);
+        }
         if (h.v.n > 50)
             fprintf(stderr, "  ... and %zu more\n", h.v.n - 50);
         rc = KW_EXIT_INPUT;
@@ -254,7 +307,8 @@ static int kw_pick(const kw_model *m, const kw_render_cli *c, size_t *out) {
 
 /* A page name: the printed name with [A-Za-z0-9_.-] kept and runs of anything
  * else as one '_', at most 80 characters, then '-' and 8 hex digits of a hash
- * of the symbol (so names stay unique), ".md". */
+ * of the symbol (so names stay unique; for a kernel with internal linkage, of
+ * the symbol and the file name of its unit's source), ".md". */
 static const char *kw_page_name(kw_arena *a, const kw_mkernel *mk) {
     char buf[128];
     size_t n = 0;
@@ -275,6 +329,12 @@ static const char *kw_page_name(kw_arena *a, const kw_mkernel *mk) {
         n--;
     unsigned h = 2166136261u;
     for (const char *p = mk->symbol; *p; p++)
+        h = (h ^ (unsigned char)*p) * 16777619u;
+    /* internal linkage: the symbol and the file name of the unit's source (one
+     * page per unit's kernel, the same in every build directory) */
+    const char *unit = mk->tu ? mk->tu->tu.source ? mk->tu->tu.source : mk->tu->sidecar : NULL;
+    const char *slash = unit ? strrchr(unit, '/') : NULL;
+    for (const char *p = slash ? slash + 1 : unit ? unit : ""; *p; p++)
         h = (h ^ (unsigned char)*p) * 16777619u;
     return kw_arena_printf(a, "%.*s-%08x.md", (int)n, buf, h);
 }
@@ -356,7 +416,7 @@ static kw_status kw_manifest_update(const kw_model *m, kw_arena *a, const char *
     char *old = NULL;
     size_t len = 0;
     struct stat st;
-    if (stat(path, &st) == 0 && kw_fs_read(path, &old, &len, err) != KW_OK)
+    if (stat(path, &st) == 0 && kw_fs_read_as(path, KW_FS_TEXT, &old, &len, err) != KW_OK)
         return KW_ERR;
     for (size_t at = 0; at < len;) {
         const char *line = old + at, *nl = memchr(line, '\n', len - at);
@@ -386,9 +446,20 @@ static int kw_render_all(kw_app *app, kw_render *r, const char *dir) {
     if (kw_fs_mkdirs(dir, &err) != KW_OK)
         return kw_cli_fail(&err);
     kw_model *m = &app->model;
-    for (size_t i = 0; i < m->kernels.n; i++)
-        if (!(m->kernels.v[i].page = kw_page_name(&m->arena, &m->kernels.v[i])))
+    /* page names are unique: a hash collision gets a number */
+    kw_symmap pages;
+    kw_symmap_init(&pages);
+    for (size_t i = 0; i < m->kernels.n; i++) {
+        const char *base = kw_page_name(&m->arena, &m->kernels.v[i]), *p = base;
+        for (unsigned n = 2; p && kw_symmap_get(&pages, p); n++)
+            p = kw_arena_printf(&m->arena, "%.*s-%u.md", (int)(strlen(base) - 3), base, n);
+        if (!p || kw_symmap_put(&pages, p, i) != KW_OK) {
+            kw_symmap_free(&pages);
             return kw_cli_failf("out of memory");
+        }
+        m->kernels.v[i].page = p;
+    }
+    kw_symmap_free(&pages);
     if (kw_model_cache_paths(m, &err) != KW_OK)
         return kw_cli_fail(&err);
     unsigned threads = kw_pool_threads();

@@ -61,7 +61,7 @@ static kw_status kw_annot_scan(kw_annot *a, const char *dir, const char *rel, in
         } else if (kw_annot_is_txt(de->d_name) && depth == 1) {
             char *data;
             size_t len;
-            if (kw_fs_read(full, &data, &len, err) != KW_OK) {
+            if (kw_fs_read_as(full, KW_FS_TEXT, &data, &len, err) != KW_OK) {
                 st = KW_ERR;
             } else {
                 char *copy = kw_arena_strndup(&a->arena, data, len);

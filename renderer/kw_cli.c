@@ -35,6 +35,15 @@ int kw_cli_failf(const char *fmt, ...) {
     return kw_cli_fail(&e);
 }
 
+void kw_cli_warnf(const char *fmt, ...) {
+    kw_err e;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e.msg, sizeof(e.msg), fmt, ap);
+    va_end(ap);
+    kw_cli_line("kwalk: warning: ", e.msg);
+}
+
 int kw_cli_usage_error(const char *cmd, const char *fmt, ...) {
     char msg[400];
     kw_err e;

@@ -18,6 +18,8 @@ enum {
 int kw_cli_fail(const kw_err *err);
 /* Print "kwalk: <formatted>" as one line on stderr; returns KW_EXIT_INPUT. */
 int kw_cli_failf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print "kwalk: warning: <formatted>" as one line on stderr (the command goes on). */
+void kw_cli_warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print "kwalk: <cmd>: <formatted> (see 'kwalk <cmd> --help')" as one line on
  * stderr; returns KW_EXIT_USAGE. */
 int kw_cli_usage_error(const char *cmd, const char *fmt, ...)

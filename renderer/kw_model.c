@@ -32,7 +32,26 @@ static size_t kw_model_node(kw_model *m, const char *symbol, const char *name, k
 static int kw_kernel_cmp(const void *a, const void *b) {
     const kw_mkernel *x = a, *y = b;
     int c = strcmp(x->name, y->name);
-    return c ? c : strcmp(x->symbol, y->symbol);
+    if (!c)
+        c = strcmp(x->symbol, y->symbol);
+    if (!c && x->tu != y->tu) /* the same internal-linkage symbol: by unit */
+        c = !x->tu ? -1 : !y->tu ? 1 : strcmp(x->tu->sidecar, y->tu->sidecar);
+    return c;
+}
+
+/* The kernel of symbol in map (kw_kernel_key -> kernel): unit tu's own, else
+ * the one with external linkage. */
+static size_t *kw_find(const kw_symmap *map, const char *symbol, const kw_index_tu *tu) {
+    if (!symbol)
+        return NULL;
+    if (tu && tu->sidecar) {
+        char *key = kw_kernel_key_buf(symbol, tu->sidecar);
+        size_t *at = key ? kw_symmap_get(map, key) : NULL;
+        free(key);
+        if (at)
+            return at;
+    }
+    return kw_symmap_get(map, symbol);
 }
 
 static int kw_group_cmp(const void *a, const void *b) {
@@ -86,19 +105,21 @@ static kw_status kw_model_kernels(kw_model *m, kw_err *err) {
     for (size_t i = 0; i < ix->kernels.n && st == KW_OK; i++) {
         const kw_kernel *k = &ix->kernels.v[i];
         kw_mkernel *mk = KW_PUSH(&m->arena, m->kernels);
-        if (!mk || kw_symmap_put(&seen, k->symbol, m->kernels.n - 1) != KW_OK) {
+        const char *key = kw_kernel_key(&m->arena, k->symbol, k->tu);
+        if (!mk || !key || kw_symmap_put(&seen, key, m->kernels.n - 1) != KW_OK) {
             st = kw_oom(err);
             break;
         }
         mk->symbol = k->symbol;
         mk->name = k->name ? k->name : k->symbol;
         mk->k = k;
+        mk->tu = kw_index_kernel_unit(ix, k);
     }
     for (size_t t = 0; t < ix->tus.n && st == KW_OK; t++)
         for (size_t i = 0; i < ix->tus.v[t].launches.n && st == KW_OK; i++) {
             const kw_launch *l = &ix->tus.v[t].launches.v[i];
             const char *sym = NULL, *co = NULL;
-            if (l->kernel && !kw_symmap_get(&seen, l->kernel)) {
+            if (l->kernel && !kw_find(&seen, l->kernel, &ix->tus.v[t])) {
                 kw_mkernel *mk = KW_PUSH(&m->arena, m->kernels);
                 if (!mk || kw_symmap_put(&seen, l->kernel, m->kernels.n - 1) != KW_OK) {
                     st = kw_oom(err);
@@ -130,9 +151,12 @@ static kw_status kw_model_kernels(kw_model *m, kw_err *err) {
         return st;
     if (m->kernels.n)
         qsort(m->kernels.v, m->kernels.n, sizeof(kw_mkernel), kw_kernel_cmp);
-    for (size_t i = 0; i < m->kernels.n; i++)
-        if (kw_symmap_put(&m->kernel_of, m->kernels.v[i].symbol, i) != KW_OK)
+    for (size_t i = 0; i < m->kernels.n; i++) {
+        const kw_mkernel *mk = &m->kernels.v[i];
+        const char *key = kw_kernel_key(&m->arena, mk->symbol, mk->k ? mk->k->tu : NULL);
+        if (!key || kw_symmap_put(&m->kernel_of, key, i) != KW_OK)
             return kw_oom(err);
+    }
     /* groups by template */
     kw_symmap group_of;
     kw_symmap_init(&group_of);
@@ -169,7 +193,7 @@ static kw_status kw_model_kernels(kw_model *m, kw_err *err) {
 /* The launch joins the kernel's launches, once (a table's rows may name the
  * same kernel twice). */
 static kw_status kw_link_launch(kw_model *m, const char *sym, size_t launch) {
-    size_t *k = kw_symmap_get(&m->kernel_of, sym);
+    size_t *k = kw_find(&m->kernel_of, sym, m->launches.v[launch].tu);
     if (!k)
         return KW_OK;
     kw_mkernel *mk = &m->kernels.v[*k];
@@ -327,8 +351,8 @@ void kw_model_free(kw_model *m) {
     memset(m, 0, sizeof(*m));
 }
 
-const kw_mkernel *kw_model_kernel(const kw_model *m, const char *symbol) {
-    size_t *at = symbol ? kw_symmap_get(&m->kernel_of, symbol) : NULL;
+const kw_mkernel *kw_model_kernel(const kw_model *m, const char *symbol, const kw_index_tu *tu) {
+    size_t *at = kw_find(&m->kernel_of, symbol, tu);
     return at ? &m->kernels.v[*at] : NULL;
 }
 

@@ -41,6 +41,10 @@ typedef struct kw_mkernel {
     const char *symbol;
     const char *name;          /* printed name (the symbol when unknown) */
     const kw_kernel *k;        /* NULL: launched, but no device record in the index */
+    /* A kernel with internal linkage: the translation unit it belongs to
+     * (another unit may have a different kernel of the same symbol); its
+     * launches are that unit's. NULL for a kernel with external linkage. */
+    const kw_index_tu *tu;
     /* A precompiled ASM kernel (launched through a loader or
      * hipModuleLaunchKernel): its code object as the launch gives it. symbol and
      * name are then the kernel's name in that code object. */
@@ -89,7 +93,7 @@ typedef struct kw_model {
     kw_arena arena;
     const kw_index *ix;
     KW_ARRAY(kw_mkernel) kernels; /* sorted by name, then symbol */
-    kw_symmap kernel_of;          /* symbol -> kernel */
+    kw_symmap kernel_of;          /* kw_kernel_key (symbol, or symbol and tu) -> kernel */
     KW_ARRAY(kw_mgroup) groups;   /* sorted by key */
     KW_ARRAY(kw_mlaunch) launches;
     KW_ARRAY(kw_mentry) entries;
@@ -116,7 +120,9 @@ typedef struct kw_model {
 kw_status kw_model_build(kw_model *m, const kw_index *ix, const kw_py_ops *py, kw_err *err);
 void kw_model_free(kw_model *m);
 
-const kw_mkernel *kw_model_kernel(const kw_model *m, const char *symbol);
+/* The kernel a launch of unit tu (NULL: of no unit in particular) names by
+ * symbol: the unit's own when it has internal linkage, else the build's. */
+const kw_mkernel *kw_model_kernel(const kw_model *m, const char *symbol, const kw_index_tu *tu);
 
 /* Every entry point reaching launch li, each with its call paths (distinct
  * call sites; shortest first, KW_PATHS_SHOWN at most), in entry order; calls

@@ -415,7 +415,7 @@ static kw_status kw_py_scan_text(kw_py_ops *p, const kw_pyfile *f, kw_err *err) 
 static kw_status kw_py_scan_file(kw_py_ops *p, const char *path, kw_err *err) {
     char *text;
     size_t len;
-    if (kw_fs_read(path, &text, &len, err) != KW_OK)
+    if (kw_fs_read_as(path, KW_FS_TEXT, &text, &len, err) != KW_OK)
         return KW_ERR;
     kw_pyfile f = {kw_arena_strdup(&p->arena, path), kw_arena_strndup(&p->arena, text, len), len};
     free(text);

@@ -79,9 +79,24 @@ void kw_render_index(kw_render *r, kw_buf *out) {
         if (first->k && first->k->location.file) {
             kw_buf_printf(out, "Source: %s · defined at ",
                           kw_provider_of(r->providers, first->k->location.file));
-            char *s = kw_arena_printf(&r->scratch, "%s:%d", kw_r_path(r, first->k->location.file),
-                                      first->k->location.line);
-            kw_md_code(out, s ? s : "?", false);
+            /* kernels with internal linkage of several units: each definition */
+            for (size_t i = 0; i < grp->kernels.n; i++) {
+                const kw_mkernel *mk = &m->kernels.v[grp->kernels.v[i]];
+                const kw_loc *l = mk->k ? &mk->k->location : NULL;
+                if (i && (!mk->tu || !l || !l->file))
+                    continue;
+                bool seen = false;
+                for (size_t j = 0; j < i && !seen; j++) {
+                    const kw_mkernel *pk = &m->kernels.v[grp->kernels.v[j]];
+                    seen = pk->k && pk->k->location.file && pk->k->location.line == l->line &&
+                           !strcmp(pk->k->location.file, l->file);
+                }
+                if (seen)
+                    continue;
+                char *s = kw_arena_printf(&r->scratch, "%s:%d", kw_r_path(r, l->file), l->line);
+                kw_buf_puts(out, i ? ", " : "");
+                kw_md_code(out, s ? s : "?", false);
+            }
             kw_buf_puts(out, "\n\n");
         }
         kw_buf_puts(out, "| Instantiation | Archs | Launch sites | Entry points |\n"
@@ -90,7 +105,14 @@ void kw_render_index(kw_render *r, kw_buf *out) {
             const kw_mkernel *mk = &m->kernels.v[grp->kernels.v[i]];
             kw_buf_puts(out, "| [");
             kw_md_code(out, mk->name, true);
-            kw_buf_printf(out, "](%s) | ", mk->page ? mk->page : "");
+            kw_buf_printf(out, "](%s)", mk->page ? mk->page : "");
+            if (mk->tu) { /* internal linkage: which unit's kernel */
+                kw_buf_puts(out, " of ");
+                kw_md_code(out,
+                           kw_r_path(r, mk->tu->tu.source ? mk->tu->tu.source : mk->tu->sidecar),
+                           true);
+            }
+            kw_buf_puts(out, " | ");
             if (mk->k) {
                 for (size_t a = 0; a < mk->k->archs.n; a++)
                     kw_buf_printf(out, "%s%s", a ? ", " : "", mk->k->archs.v[a].arch);

@@ -150,6 +150,12 @@ void kw_render_overview(kw_render *r) {
     kw_buf_puts(o, " |\n| Device symbol | ");
     kw_md_code(o, mk->symbol, true);
     kw_buf_puts(o, " |\n");
+    if (mk->tu) {
+        /* internal linkage: other units may have other kernels of this symbol */
+        kw_buf_puts(o, "| Linkage | internal: the kernel of the translation unit ");
+        kw_md_code(o, kw_r_path(r, mk->tu->tu.source ? mk->tu->tu.source : mk->tu->sidecar), true);
+        kw_buf_puts(o, " (another unit's kernel of the same symbol is another kernel) |\n");
+    }
     if (k->template_name) {
         const kw_mgroup *g = &r->m->groups.v[mk->group];
         kw_buf_puts(o, "| Template | ");

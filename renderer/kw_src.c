@@ -5,7 +5,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "kw_src.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,17 +29,22 @@ void kw_srcs_free(kw_srcs *s) {
     memset(s, 0, sizeof(*s));
 }
 
-static void kw_src_load(kw_src_file *f) {
+static void kw_src_load(kw_srcs *s, kw_src_file *f) {
     struct stat st;
     kw_err err;
     if (stat(f->path, &st) == 0 && S_ISDIR(st.st_mode)) {
         f->why = "a directory";
         return;
     }
-    if (kw_fs_read(f->path, &f->text, &f->len, &err) != KW_OK) {
-        f->why = stat(f->path, &st) != 0 ? strerror(errno) : "cannot be read";
-        if (stat(f->path, &st) != 0)
-            f->why = "no such file";
+    if (kw_fs_read_as(f->path, KW_FS_TEXT, &f->text, &f->len, &err) != KW_OK) {
+        /* the reader's message less its "PATH: " (not a regular file, too large) */
+        size_t n = strlen(f->path);
+        const char *why = err.msg;
+        if (!strncmp(why, f->path, n) && why[n] == ':' && why[n + 1] == ' ')
+            why += n + 2;
+        f->why = stat(f->path, &st) != 0 ? "no such file" : kw_arena_strdup(&s->arena, why);
+        if (!f->why)
+            f->why = "cannot be read";
         return;
     }
     size_t n = 1;
@@ -73,7 +77,7 @@ const kw_src_file *kw_src_get(kw_srcs *s, const char *path) {
     *slot = f;
     if (kw_symmap_put(&s->by_path, f->path, s->files.n - 1) != KW_OK)
         return NULL;
-    kw_src_load(f);
+    kw_src_load(s, f);
     return f;
 }
 

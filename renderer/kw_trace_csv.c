@@ -307,6 +307,11 @@ kw_status kw_trace_parse_csv(kw_trace *t, const char *name, const char *text, si
                     kw_csv_int(&c, kw_col_names[KW_COL_GRID_X + k], f[col[KW_COL_GRID_X + k]],
                                true, &d->grid[k], err))
                     goto out;
+                if (d->block[k] == 0) {
+                    kw_fail(err, "%s: line %ld: %s is 0 (a workgroup has at least one work item)",
+                            name, c.rec_line, kw_col_names[KW_COL_WG_X + k]);
+                    goto out;
+                }
             }
             d->has_config = true;
         }

@@ -131,7 +131,7 @@ kw_status kw_tjoin_init(kw_tjoin *j, const kw_index *ix, kw_err *err) {
             const char *name = l->kernel_name;
             if (!sym && l->asm_kernel && !strstr(l->asm_kernel, "${"))
                 sym = name = l->asm_kernel;
-            if (!sym || kw_index_kernel(ix, sym) || kw_symmap_get(&seen, sym))
+            if (!sym || kw_index_kernel_in(ix, sym, &ix->tus.v[t]) || kw_symmap_get(&seen, sym))
                 continue;
             if (kw_symmap_put(&seen, sym, 0))
                 st = kw_fail(err, "out of memory");

@@ -485,6 +485,12 @@ static kw_status kw_jtool(kw_trace *t, const char *name, const kw_json *tool, si
                            name, i, d->end_ns, d->start_ns);
         d->has_config = kw_jdim3(kw_jget(info, "grid_size"), d->grid) &&
                         kw_jdim3(kw_jget(info, "workgroup_size"), d->block);
+        for (int k = 0; d->has_config && k < 3; k++)
+            if (d->block[k] == 0)
+                return kw_fail(err,
+                               "%s: kernel_dispatch[%zu]: workgroup_size.%c is 0 (a workgroup "
+                               "has at least one work item)",
+                               name, i, "xyz"[k]);
         long long aid;
         if (kw_jid(kw_jget(info, "agent_id"), &aid))
             d->arch = kw_jagent_arch(agents, aid);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kw_cli.h"
+#include "kw_fs.h"
 
 #ifndef KWALK_VERSION
 #define KWALK_VERSION "unknown"
@@ -18,7 +19,8 @@
 #define KW_COMMANDS(X)                                                                             \
     X(index, "PATH... [-o FILE]", "gather sidecars (*.kwalk.yaml) into one database")              \
     X(list, "[--db FILE]", "list kernel instantiations with their launch sites and entry points")  \
-    X(render, "KERNEL | --all -o DIR", "write a kernel's walkthrough (Markdown), or all of them")  \
+    X(render, "KERNEL [--tu FILE] | --all -o DIR",                                                 \
+      "write a kernel's walkthrough (Markdown), or all of them")                                   \
     X(map, "[--db FILE]", "the kernel -> Python entry -> C++ entry -> launch -> device table") \
     X(isa, "FILE... [--kernel NAME]", "kernels, resources and ISA of code objects (no source needed)") \
     X(trace, "FILE [--db FILE]", "join a rocprofv3 kernel trace to instantiations: time, launches, bandwidth")
@@ -46,7 +48,13 @@ static int kw_main_help(void) {
         printf("  kwalk %-6s %-24s %s\n", kw_commands[i].name, kw_commands[i].args,
                kw_commands[i].summary);
     printf("\n'kwalk COMMAND --help' describes a command.\n"
-           "exit status: 0 success, 1 bad input (one 'kwalk: ...' line on stderr), 2 usage error\n");
+           "exit status: 0 success, 1 bad input (one 'kwalk: ...' line on stderr), 2 usage error\n"
+           "input files: regular files only, at most %llu MiB (sources, Python files,\n"
+           "annotations), %llu GiB (sidecars, indexes, traces), %llu GiB (code objects,\n"
+           "mapped, not read whole); larger ones are refused (docs/inputs.md)\n",
+           (unsigned long long)(kw_fs_limit(KW_FS_TEXT) >> 20),
+           (unsigned long long)(kw_fs_limit(KW_FS_DATA) >> 30),
+           (unsigned long long)(kw_fs_limit(KW_FS_CODE) >> 30));
     return kw_cli_flush_stdout();
 }
 

@@ -40,10 +40,12 @@ void kw_index_init(kw_index *ix) {
     memset(ix, 0, sizeof(*ix));
     kw_arena_init(&ix->arena);
     kw_symmap_init(&ix->by_symbol);
+    kw_symmap_init(&ix->tu_by_sidecar);
 }
 
 void kw_index_free(kw_index *ix) {
     kw_symmap_free(&ix->by_symbol);
+    kw_symmap_free(&ix->tu_by_sidecar);
     kw_arena_free(&ix->arena);
     kw_index_init(ix);
 }
@@ -51,6 +53,24 @@ void kw_index_free(kw_index *ix) {
 const kw_kernel *kw_index_kernel(const kw_index *ix, const char *symbol) {
     const size_t *at = symbol ? kw_symmap_get(&ix->by_symbol, symbol) : NULL;
     return at ? &ix->kernels.v[*at] : NULL;
+}
+
+const kw_index_tu *kw_index_kernel_unit(const kw_index *ix, const kw_kernel *k) {
+    const size_t *at = k && k->tu ? kw_symmap_get(&ix->tu_by_sidecar, k->tu) : NULL;
+    return at ? &ix->tus.v[*at] : NULL;
+}
+
+const kw_kernel *kw_index_kernel_in(const kw_index *ix, const char *symbol, const kw_index_tu *tu) {
+    if (!symbol)
+        return NULL;
+    if (tu && tu->sidecar) {
+        char *key = kw_kernel_key_buf(symbol, tu->sidecar);
+        const size_t *at = key ? kw_symmap_get(&ix->by_symbol, key) : NULL;
+        free(key);
+        if (at)
+            return &ix->kernels.v[*at];
+    }
+    return kw_index_kernel(ix, symbol);
 }
 
 static kw_status kw_index_take(kw_index *ix, kw_sidecar *sc, const char *path, bool adopt,
@@ -61,10 +81,17 @@ static kw_status kw_index_take(kw_index *ix, kw_sidecar *sc, const char *path, b
             return kw_fail(err, "%s: kernel %zu has no symbol", path, i);
     if (adopt)
         kw_arena_adopt(a, &sc->arena);
-    for (size_t i = 0; i < sc->kernels.n; i++)
-        if (kw_sc_merge_kernel(a, (kw_anyarr *)&ix->kernels, &ix->by_symbol, &sc->kernels.v[i],
-                               adopt, err) != KW_OK)
+    const char *sidecar = kw_arena_strdup(a, path);
+    if (!sidecar)
+        return kw_fail(err, "%s: out of memory", path);
+    for (size_t i = 0; i < sc->kernels.n; i++) {
+        /* a kernel with internal linkage is this unit's own: keyed by the unit too */
+        kw_kernel k = sc->kernels.v[i];
+        k.tu = k.linkage && !strcmp(k.linkage, "internal") ? sidecar : NULL;
+        if (kw_sc_merge_kernel(a, (kw_anyarr *)&ix->kernels, &ix->by_symbol, &k, adopt, err) !=
+            KW_OK)
             return KW_ERR;
+    }
     kw_index_tu *tu = KW_PUSH(a, ix->tus);
     if (!tu)
         return kw_fail(err, "%s: out of memory", path);
@@ -78,11 +105,13 @@ static kw_status kw_index_take(kw_index *ix, kw_sidecar *sc, const char *path, b
     memcpy(&src.host_calls, &sc->host_calls, sizeof(src.host_calls));
     if (adopt) {
         *tu = src;
-        if (!(tu->sidecar = kw_arena_strdup(a, path)))
-        return kw_fail(err, "%s: out of memory", path);
+        tu->sidecar = sidecar;
     } else if (kw_sc_copy(a, &kw_t_index_tu, tu, &src) != KW_OK) {
         return kw_fail(err, "%s: out of memory", path);
     }
+    if (!kw_symmap_get(&ix->tu_by_sidecar, tu->sidecar) &&
+        kw_symmap_put(&ix->tu_by_sidecar, tu->sidecar, ix->tus.n - 1) != KW_OK)
+        return kw_fail(err, "%s: out of memory", path);
     return KW_OK;
 }
 
@@ -136,11 +165,22 @@ static kw_status kw_index_version(kw_yp *p, const char *key, int want, bool *hav
 }
 
 kw_status kw_index_build_map(kw_index *ix, const char *name, kw_err *err) {
+    for (size_t i = 0; i < ix->tus.n; i++) {
+        const char *sc = ix->tus.v[i].sidecar;
+        if (sc && !kw_symmap_get(&ix->tu_by_sidecar, sc) &&
+            kw_symmap_put(&ix->tu_by_sidecar, sc, i) != KW_OK)
+            return kw_fail(err, "%s: out of memory", name);
+    }
     for (size_t i = 0; i < ix->kernels.n; i++) {
         const char *sym = ix->kernels.v[i].symbol;
-        if (kw_symmap_get(&ix->by_symbol, sym))
-            return kw_fail(err, "%s: kernels: symbol %s appears twice", name, sym);
-        if (kw_symmap_put(&ix->by_symbol, sym, i) != KW_OK)
+        const char *key = kw_kernel_key(&ix->arena, sym, ix->kernels.v[i].tu);
+        if (!key)
+            return kw_fail(err, "%s: out of memory", name);
+        if (kw_symmap_get(&ix->by_symbol, key))
+            return kw_fail(err, "%s: kernels: symbol %s appears twice%s%s", name, sym,
+                           ix->kernels.v[i].tu ? " for translation unit " : "",
+                           ix->kernels.v[i].tu ? ix->kernels.v[i].tu : "");
+        if (kw_symmap_put(&ix->by_symbol, key, i) != KW_OK)
             return kw_fail(err, "%s: out of memory", name);
     }
     return KW_OK;
@@ -208,8 +248,22 @@ kw_status kw_index_read_file(kw_index *ix, const char *path, kw_err *err) {
     return st;
 }
 
+/* Whether data can be YAML text: no control character (other than tab, line
+ * feed, carriage return) in its first bytes, where a binary file has its own
+ * magic number or header fields. */
+static bool kw_index_is_text(const unsigned char *d, size_t len) {
+    for (size_t i = 0; i < len && i < 512; i++)
+        if ((d[i] < 0x20 && d[i] != '\t' && d[i] != '\n' && d[i] != '\r') || d[i] == 0x7f)
+            return false;
+    return true;
+}
+
 kw_status kw_index_load(kw_index *ix, const char *name, const void *data, size_t len, kw_err *err) {
     if (kw_index_is_packed(data, len))
         return kw_index_decode(ix, name, data, len, err);
+    if (!kw_index_is_text(data, len)) {
+        kw_index_init(ix);
+        return kw_fail(err, "%s: not a kwalk index (neither its packed form nor YAML text)", name);
+    }
     return kw_index_parse(ix, name, data, len, err);
 }

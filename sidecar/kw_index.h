@@ -1,7 +1,8 @@
 /* kw_index.h: the kwalk index, one database file gathering the sidecars of a
  * build (written by `kwalk index`, read by every other kwalk command). It
  * holds one kernel table, unique by device symbol with the archs of all
- * sidecars unioned, and one record per translation unit with that unit's
+ * sidecars unioned (a kernel with internal linkage: unique by symbol and
+ * translation unit, kw_kernel.tu), and one record per translation unit with that unit's
  * launches, entry points and host calls.
  *
  * On disk it has two forms with the same content: packed (binary, the
@@ -37,8 +38,9 @@ typedef struct kw_index {
     kw_arena arena;
     kw_producer producer; /* the kwalk that wrote the index */
     KW_ARRAY(kw_index_tu) tus;
-    KW_ARRAY(kw_kernel) kernels; /* unique by symbol */
-    kw_symmap by_symbol;         /* kernel symbol -> index in kernels */
+    KW_ARRAY(kw_kernel) kernels; /* unique by kw_kernel_key (symbol, or symbol and tu) */
+    kw_symmap by_symbol;         /* kw_kernel_key -> index in kernels */
+    kw_symmap tu_by_sidecar;     /* kw_index_tu.sidecar -> index in tus */
 } kw_index;
 
 void kw_index_init(kw_index *ix);
@@ -52,8 +54,15 @@ kw_status kw_index_add(kw_index *ix, const kw_sidecar *sc, const char *path, kw_
  * empty (free it as usual). On error sc may be partly taken. */
 kw_status kw_index_adopt(kw_index *ix, kw_sidecar *sc, const char *path, kw_err *err);
 
-/* The kernel of a device symbol, NULL when the index has none. */
+/* The kernel of a device symbol with external linkage, NULL when the index has none. */
 const kw_kernel *kw_index_kernel(const kw_index *ix, const char *symbol);
+/* The kernel a launch of translation unit tu runs: the unit's own kernel of
+ * that symbol when it has internal linkage, else the one of the build. */
+const kw_kernel *kw_index_kernel_in(const kw_index *ix, const char *symbol, const kw_index_tu *tu);
+
+/* The translation unit of a kernel with internal linkage (kw_kernel.tu); NULL
+ * for one with external linkage. */
+const kw_index_tu *kw_index_kernel_unit(const kw_index *ix, const kw_kernel *k);
 
 /* Write the index: YAML text, or the packed form. */
 kw_status kw_index_emit(const kw_index *ix, kw_buf *out, kw_err *err);

@@ -124,6 +124,8 @@ static const kw_field kw_f_kernel[] = {
     {"name", KW_F_STR, offsetof(kw_kernel, name), NULL, 0},
     {"template", KW_F_STR, offsetof(kw_kernel, template_name), NULL, 0},
     {"location", KW_F_LOC, offsetof(kw_kernel, location), NULL, 0},
+    {"linkage", KW_F_STR, offsetof(kw_kernel, linkage), NULL, 0},
+    {"tu", KW_F_STR, offsetof(kw_kernel, tu), NULL, 0},
     {"functor", KW_F_STR, offsetof(kw_kernel, functor), NULL, 0},
     {"functor_location", KW_F_LOC, offsetof(kw_kernel, functor_location), NULL, 0},
     {"doc", KW_F_STR, offsetof(kw_kernel, doc), NULL, 0},

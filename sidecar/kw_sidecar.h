@@ -137,6 +137,15 @@ typedef struct kw_kernel {
     const char *name;     /* printed with full template arguments */
     const char *template_name; /* qualified name of the template; NULL if none */
     kw_loc location;      /* definition */
+    /* "internal" for a kernel with internal linkage (an anonymous namespace,
+     * `static`, or a template argument of such a type): every translation unit
+     * that defines one has a kernel of its own under the same symbol. NULL:
+     * external linkage, one kernel per symbol in a build. */
+    const char *linkage;
+    /* In a kwalk index only, for a kernel with internal linkage: the sidecar
+     * path of its translation unit (kw_index_tu.sidecar), which with the
+     * symbol identifies it. NULL otherwise (and ignored in a sidecar). */
+    const char *tu;
     /* A trampoline kernel (ck_tile's kentry<Kernel, Args> calling Kernel{}(args)):
      * the user-level kernel type it runs, printed with its template arguments,
      * and where that type's operator() is defined. NULL / no location otherwise. */
@@ -322,6 +331,12 @@ kw_status kw_sidecar_write_file(const kw_sidecar *sc, const char *path, kw_err *
 kw_status kw_sidecar_parse(kw_sidecar *sc, const char *name, const char *text, size_t len,
                            kw_err *err);
 kw_status kw_sidecar_read_file(kw_sidecar *sc, const char *path, kw_err *err);
+
+/* The key a kernel is joined by: its symbol, or, for one with a translation
+ * unit (tu, see kw_kernel), the symbol and the unit; in arena a (NULL when
+ * out of memory). kw_kernel_key_buf writes it into a malloc'ed string. */
+const char *kw_kernel_key(kw_arena *a, const char *symbol, const char *tu);
+char *kw_kernel_key_buf(const char *symbol, const char *tu);
 
 /* Merge the kernels of a device fragment into dst: kernels are matched by
  * symbol; a kernel already present gains the fragment's archs; offload_archs

@@ -188,7 +188,7 @@ kw_status kw_yp_next_key(kw_yp *p, const char **key);
 kw_status kw_yp_field(kw_yp *p, const kw_type *t, void *obj, const char *key, uint64_t *seen);
 /* Read an integer value for key. */
 kw_status kw_yp_int(kw_yp *p, const char *key, long long *v);
-/* Read a whole file (kw_fs_read, with "Is a directory" for a directory). */
+/* Read a whole sidecar or index file (kw_fs_read_as, KW_FS_DATA). */
 kw_status kw_sc_read_text(const char *path, char **text, size_t *len, kw_err *err);
 /* Fail with "<name>: line N: <path>: <message>" at the current event. */
 kw_status kw_yp_fail(kw_yp *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

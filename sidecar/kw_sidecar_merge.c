@@ -7,10 +7,36 @@
  * object holds the kernel. One exception, so that the result does not depend
  * on the order sidecars are read in: a record whose object holds the kernel
  * replaces the archs of a first record marked not_in_object (a TU whose object
- * has no code object, whose archs have no code-object facts). */
+ * has no code object, whose archs have no code-object facts). In an index, a
+ * kernel with internal linkage is named by its symbol and its translation unit
+ * (kw_kernel.tu, kw_kernel_key): the same symbol in two units is two kernels. */
 #include "kw_sidecar_int.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+/* symbol, then the unit after a byte no symbol or path holds */
+#define KW_KEY_SEP '\x1f'
+
+const char *kw_kernel_key(kw_arena *a, const char *symbol, const char *tu) {
+    if (!tu)
+        return symbol;
+    return kw_arena_printf(a, "%s%c%s", symbol, KW_KEY_SEP, tu);
+}
+
+char *kw_kernel_key_buf(const char *symbol, const char *tu) {
+    size_t ns = strlen(symbol), nt = tu ? strlen(tu) : 0;
+    char *k = malloc(ns + nt + 2);
+    if (!k)
+        return NULL;
+    memcpy(k, symbol, ns);
+    k[ns] = '\0';
+    if (tu) {
+        k[ns] = KW_KEY_SEP;
+        memcpy(k + ns + 1, tu, nt + 1);
+    }
+    return k;
+}
 
 /* The arch record of dst for arch, or NULL. */
 static kw_kernel_arch *kw_merge_arch(kw_kernel *k, const char *arch) {
@@ -42,7 +68,10 @@ static kw_status kw_merge_archs(kw_arena *a, kw_kernel *dst, const kw_kernel *sr
 
 kw_status kw_sc_merge_kernel(kw_arena *a, kw_anyarr *kernels, kw_symmap *map, const kw_kernel *k,
                              bool adopt, kw_err *err) {
-    size_t *at = kw_symmap_get(map, k->symbol);
+    const char *key = kw_kernel_key(a, k->symbol, k->tu);
+    if (!key)
+        return kw_fail(err, "out of memory merging kernel %s", k->symbol);
+    size_t *at = kw_symmap_get(map, key);
     if (at) {
         kw_kernel *have = (kw_kernel *)kernels->v + *at;
         bool replace = have->not_in_object && !k->not_in_object;
@@ -55,7 +84,7 @@ kw_status kw_sc_merge_kernel(kw_arena *a, kw_anyarr *kernels, kw_symmap *map, co
         *nk = *k;
     else if (!nk || kw_sc_copy(a, &kw_t_kernel, nk, k) != KW_OK)
         nk = NULL;
-    if (!nk || kw_symmap_put(map, nk->symbol, kernels->n - 1) != KW_OK)
+    if (!nk || kw_symmap_put(map, k->tu ? key : nk->symbol, kernels->n - 1) != KW_OK)
         return kw_fail(err, "out of memory merging kernel %s", k->symbol);
     return KW_OK;
 }

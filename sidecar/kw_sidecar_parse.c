@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "kw_fs.h"
 
@@ -772,12 +771,7 @@ kw_status kw_yp_read(kw_yp_reader read, void *obj, const char *name, const char 
 }
 
 kw_status kw_sc_read_text(const char *path, char **text, size_t *len, kw_err *err) {
-    struct stat st;
-    *text = NULL;
-    *len = 0;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return kw_fail(err, "%s: %s", path, strerror(EISDIR));
-    return kw_fs_read(path, text, len, err);
+    return kw_fs_read_as(path, KW_FS_DATA, text, len, err);
 }
 
 kw_status kw_sidecar_read_file(kw_sidecar *sc, const char *path, kw_err *err) {

@@ -69,9 +69,9 @@ def main():
         rows = {}
         for line in r.stdout.splitlines():
             cols = line.split("\t")
-            if not ck.check(len(cols) == 5, "kwalk list: not 5 tab-separated columns: %r" % line):
+            if not ck.check(len(cols) == 6, "kwalk list: not 6 tab-separated columns: %r" % line):
                 continue
-            name, sym, archs, launches, entries = cols
+            name, sym, archs, launches, entries, _ = cols
             ck.check(sym not in rows, "kwalk list: symbol %s on two lines" % sym)
             rows[sym] = (name, archs, launches, entries)
         ck.check(set(rows) == set(co_archs), "kwalk list symbols vs code objects: only listed %s, "

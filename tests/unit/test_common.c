@@ -2,9 +2,13 @@
  * (kw_arena.h), the string builder (kw_buf.h), error values (kw_err.h), the
  * file helpers (kw_fs.h), and the symbol map of the sidecar module
  * (kw_symmap.h). */
+#define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "kw_arena.h"
 #include "kw_buf.h"
@@ -112,6 +116,65 @@ static void test_fs(void) {
     free(b);
 }
 
+/* The checked reader: regular files only, without blocking on a FIFO; the
+ * size limit of each kind (a sparse file one byte past it); the mapping. The
+ * limits are the documented ones (docs/inputs.md), written out here. */
+static void test_fs_checked(void) {
+    kw_err e;
+    char *data;
+    size_t len;
+    CHECK(kw_fs_limit(KW_FS_TEXT) == (uint64_t)64 << 20);
+    CHECK(kw_fs_limit(KW_FS_DATA) == (uint64_t)1 << 30);
+    CHECK(kw_fs_limit(KW_FS_CODE) == (uint64_t)4 << 30);
+    CHECK(kw_fs_mkdirs("fs_tmp/chk", &e) == KW_OK);
+    unlink("fs_tmp/chk/fifo");
+    CHECK(mkfifo("fs_tmp/chk/fifo", 0600) == 0);
+    CHECK(kw_fs_read("fs_tmp/chk/fifo", &data, &len, &e) == KW_ERR); /* returns: no writer needed */
+    CHECK_STR(e.msg, "fs_tmp/chk/fifo: not a regular file (a FIFO)");
+    CHECK(data == NULL && len == 0);
+    CHECK(kw_fs_read("/dev/null", &data, &len, &e) == KW_ERR);
+    CHECK_STR(e.msg, "/dev/null: not a regular file (a character device)");
+    CHECK(kw_fs_read("fs_tmp/chk", &data, &len, &e) == KW_ERR);
+    CHECK_STR(e.msg, "fs_tmp/chk: Is a directory");
+    /* exactly at the limit is read; one byte more is refused before reading */
+    FILE *f = fopen("fs_tmp/chk/at.txt", "wb");
+    CHECK(f && ftruncate(fileno(f), 64 << 20) == 0);
+    fclose(f);
+    CHECK(kw_fs_read_as("fs_tmp/chk/at.txt", KW_FS_TEXT, &data, &len, &e) == KW_OK);
+    CHECK(len == 64u << 20 && data && data[0] == 0 && data[len] == 0);
+    free(data);
+    CHECK(truncate("fs_tmp/chk/at.txt", (64 << 20) + 1) == 0);
+    CHECK(kw_fs_read_as("fs_tmp/chk/at.txt", KW_FS_TEXT, &data, &len, &e) == KW_ERR);
+    CHECK_STR(e.msg, "fs_tmp/chk/at.txt: 67108865 bytes, over kwalk's 64 MiB limit for a source "
+                     "or text file");
+    CHECK(kw_fs_read_as("fs_tmp/chk/at.txt", KW_FS_DATA, &data, &len, &e) == KW_OK);
+    free(data);
+    unlink("fs_tmp/chk/at.txt");
+    /* a file whose size fstat does not know (procfs) is read to its end */
+    CHECK(kw_fs_read_as("/proc/self/status", KW_FS_TEXT, &data, &len, &e) == KW_OK);
+    CHECK(len > 0 && strncmp(data, "Name:", 5) == 0);
+    free(data);
+    /* the mapping: the bytes, private to this process; an empty file; a FIFO */
+    static const char elf[6] = {0x7f, 'E', 'L', 'F', 0, 1};
+    CHECK(kw_fs_write_atomic("fs_tmp/chk/m.bin", elf, sizeof elf, &e) == KW_OK);
+    kw_fs_map m;
+    CHECK(kw_fs_map_open(&m, "fs_tmp/chk/m.bin", KW_FS_CODE, &e) == KW_OK);
+    CHECK(m.len == 6 && memcmp(m.data, elf, 6) == 0);
+    m.data[0] = 'x';
+    kw_fs_map_close(&m);
+    CHECK(kw_fs_read("fs_tmp/chk/m.bin", &data, &len, &e) == KW_OK && len == 6 && data[0] == 0x7f);
+    free(data);
+    CHECK(kw_fs_write_atomic("fs_tmp/chk/empty", "", 0, &e) == KW_OK);
+    CHECK(kw_fs_map_open(&m, "fs_tmp/chk/empty", KW_FS_CODE, &e) == KW_OK);
+    CHECK(m.len == 0 && m.data != NULL);
+    kw_fs_map_close(&m);
+    CHECK(kw_fs_map_open(&m, "fs_tmp/chk/fifo", KW_FS_CODE, &e) == KW_ERR);
+    CHECK_STR(e.msg, "fs_tmp/chk/fifo: not a regular file (a FIFO)");
+    CHECK(kw_fs_map_open(&m, "fs_tmp/chk/none", KW_FS_CODE, &e) == KW_ERR);
+    CHECK_STR(e.msg, "fs_tmp/chk/none: No such file or directory");
+    unlink("fs_tmp/chk/fifo");
+}
+
 static void test_symmap(void) {
     kw_symmap m;
     kw_symmap_init(&m);
@@ -161,6 +224,7 @@ int main(void) {
     test_buf();
     test_err();
     test_fs();
+    test_fs_checked();
     test_symmap();
     test_natcmp();
     return kw_test_result("test_common");

@@ -1,6 +1,7 @@
 /* test_index.c: the kwalk index (kw_index.h): sidecars added, kernels
  * deduplicated by symbol with archs unioned, host-side records kept per
- * translation unit, exact round trips of the YAML and packed forms (and from
+ * translation unit (a kernel with internal linkage: by symbol and unit),
+ * exact round trips of the YAML and packed forms (and from
  * one to the other), and the errors for documents that are not an index of
  * this version, truncated or corrupt (never a crash: the packed reader is fed
  * mutated payloads with a valid checksum). */
@@ -249,9 +250,86 @@ static void test_packed(void) {
     kw_index_free(&ix);
 }
 
+/* Two units, each with its own kernel of one internal-linkage symbol, and a
+ * kernel of external linkage both have: two internal kernels (each with its
+ * unit's record, tu set), one external (merged); the same after a YAML and a
+ * packed round trip, and through kw_index_adopt. */
+static void check_internal(const kw_index *ix, const char *what) {
+    const char *sym = "_ZN12_GLOBAL__N_18helper_kEPfi";
+    CHECK(ix->kernels.n == 3 && ix->tus.n == 2);
+    if (ix->tus.n != 2) {
+        fprintf(stderr, "  (%s)\n", what);
+        return;
+    }
+    const kw_kernel *ka = kw_index_kernel_in(ix, sym, &ix->tus.v[0]);
+    const kw_kernel *kb = kw_index_kernel_in(ix, sym, &ix->tus.v[1]);
+    CHECK(ka && kb && ka != kb);
+    if (ka && kb) {
+        CHECK_STR(ka->tu, "u/a.kwalk.yaml");
+        CHECK_STR(kb->tu, "u/b.kwalk.yaml");
+        CHECK(ka->location.line == 9 && kb->location.line == 19);
+        CHECK(kw_index_kernel_unit(ix, ka) == &ix->tus.v[0]);
+        CHECK(kw_index_kernel_unit(ix, kb) == &ix->tus.v[1]);
+    }
+    CHECK(kw_index_kernel(ix, sym) == NULL); /* no external kernel of that symbol */
+    const kw_kernel *x = kw_index_kernel_in(ix, "_Z3extv", &ix->tus.v[1]);
+    CHECK(x && x == kw_index_kernel(ix, "_Z3extv") && !x->tu && x->archs.n == 2);
+    CHECK(kw_index_kernel_unit(ix, x) == NULL);
+}
+
+static void internal_unit(kw_sidecar *sc, const char *src, int line, const char *arch) {
+    kw_sidecar_init(sc);
+    sc->producer.name = "kwalk";
+    sc->tu.source = src;
+    kw_kernel *k = kw_tc_kernel(sc, "_ZN12_GLOBAL__N_18helper_kEPfi",
+                                "(anonymous namespace)::helper_k", "gfx942");
+    k->linkage = "internal";
+    k->location.file = src;
+    k->location.line = line;
+    kw_tc_kernel(sc, "_Z3extv", "ext", arch);
+}
+
+static void test_internal_linkage(void) {
+    kw_err err;
+    for (int adopt = 0; adopt < 2; adopt++) {
+        kw_index ix;
+        kw_index_init(&ix);
+        ix.producer.name = "kwalk";
+        kw_sidecar a, b;
+        internal_unit(&a, "/src/a.hip", 9, "gfx942");
+        internal_unit(&b, "/src/b.hip", 19, "gfx950");
+        if (adopt) {
+            CHECK(kw_index_adopt(&ix, &a, "u/a.kwalk.yaml", &err) == KW_OK);
+            CHECK(kw_index_adopt(&ix, &b, "u/b.kwalk.yaml", &err) == KW_OK);
+        } else {
+            CHECK(kw_index_add(&ix, &a, "u/a.kwalk.yaml", &err) == KW_OK);
+            CHECK(kw_index_add(&ix, &b, "u/b.kwalk.yaml", &err) == KW_OK);
+        }
+        kw_sidecar_free(&a);
+        kw_sidecar_free(&b);
+        check_internal(&ix, adopt ? "adopt" : "add");
+        kw_buf t, p;
+        kw_buf_init(&t);
+        kw_buf_init(&p);
+        kw_index back;
+        CHECK(kw_index_emit(&ix, &t, &err) == KW_OK);
+        CHECK(kw_index_parse(&back, "ix.yaml", t.ptr, t.len, &err) == KW_OK);
+        check_internal(&back, "yaml");
+        kw_index_free(&back);
+        CHECK(kw_index_encode(&ix, &p, &err) == KW_OK);
+        CHECK(kw_index_decode(&back, "ix.db", p.ptr, p.len, &err) == KW_OK);
+        check_internal(&back, "packed");
+        kw_index_free(&back);
+        kw_buf_free(&t);
+        kw_buf_free(&p);
+        kw_index_free(&ix);
+    }
+}
+
 int main(void) {
     test_build_and_round_trip();
     test_errors();
     test_packed();
+    test_internal_linkage();
     return kw_test_result("test_index");
 }
