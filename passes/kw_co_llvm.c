@@ -96,3 +96,39 @@ const kw_co_llvm *kw_co_llvm_get(kw_err *err) {
     }
     return &kw_llvm_api;
 }
+
+/* ---- LLVM's demangler ------------------------------------------------------------------- */
+
+/* llvm::itaniumDemangle(std::string_view, bool), what llvm-cxxfilt prints.
+ * LLVM is built against libstdc++ (the mangled name says so), whose
+ * string_view is {length, pointer}: trivially copyable, so it is passed as
+ * this struct is (two registers). The result is malloc'd. */
+typedef struct kw_llvm_sv {
+    size_t len;
+    const char *ptr;
+} kw_llvm_sv;
+typedef char *(*kw_llvm_demangle_fn)(kw_llvm_sv mangled, bool parse_params);
+
+static pthread_once_t kw_dm_once = PTHREAD_ONCE_INIT;
+static kw_llvm_demangle_fn kw_dm_fn;
+
+static void kw_dm_load(void) {
+    static const char sym[] =
+        "_ZN4llvm15itaniumDemangleESt17basic_string_viewIcSt11char_traitsIcEEb";
+    void *p = dlsym(RTLD_DEFAULT, sym);
+    const char *tried[] = {KWALK_LIBLLVM, KWALK_LIBLLVM_SONAME};
+    for (size_t i = 0; !p && !kw_llvm_process_only && i < 2; i++) {
+        void *h = dlopen(tried[i], RTLD_NOW | RTLD_LOCAL);
+        p = h ? dlsym(h, sym) : NULL; /* kept open for the life of the process */
+    }
+    memcpy(&kw_dm_fn, &p, sizeof kw_dm_fn); /* object to function pointer (POSIX) */
+}
+
+char *kw_co_llvm_demangle(const char *symbol, bool *have) {
+    pthread_once(&kw_dm_once, kw_dm_load);
+    *have = kw_dm_fn != NULL;
+    if (!kw_dm_fn || !symbol)
+        return NULL;
+    kw_llvm_sv sv = {strlen(symbol), symbol};
+    return kw_dm_fn(sv, true);
+}

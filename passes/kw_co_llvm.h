@@ -32,6 +32,11 @@ void kw_co_llvm_process_only(void);
  * once per process. */
 const kw_co_llvm *kw_co_llvm_get(kw_err *err);
 
+/* LLVM's demangling of symbol (llvm::itaniumDemangle: llvm-cxxfilt's), from
+ * the same libLLVM (the process's own inside clang), malloc'd; NULL when
+ * that libLLVM cannot be found (*have false) or does not demangle symbol. */
+char *kw_co_llvm_demangle(const char *symbol, bool *have);
+
 /* kw_co_disasm.c: whether the n bytes at p (followed by at least 16
  * readable bytes) start an encoding llvm's AMDGPU disassembler crashes on for
  * processor arch; dc is a context for arch (the guard asks LLVM about safe

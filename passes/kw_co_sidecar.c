@@ -277,6 +277,9 @@ kw_status kw_co_sidecar_fill_kernels(kw_sidecar *sc, const char *path, unsigned 
     kw_status st = KW_OK;
     kw_co_listing l;
     kw_co_listing_init(&l);
+    kw_arena names;
+    kw_arena_init(&names);
+    kw_name_rank best = match ? kw_co_match_rank(&set, match, &names) : KW_NAME_NONE;
     for (size_t o = 0; o < set.objects.n && st == KW_OK; o++) {
         const kw_co_object *obj = &set.objects.v[o];
         if (!obj->arch)
@@ -284,7 +287,7 @@ kw_status kw_co_sidecar_fill_kernels(kw_sidecar *sc, const char *path, unsigned 
         kw_cosc_offload_arch(sc, obj->arch);
         for (size_t i = 0; i < obj->kernels.n && st == KW_OK; i++) {
             const kw_co_kernel *k = &obj->kernels.v[i];
-            if (match && (!k->name || !strstr(k->name, match)))
+            if (match && !kw_co_match(k, match, best, &names))
                 continue;
             kw_kernel *K = kw_cosc_kernel(sc, k->name);
             kw_kernel_arch *A = K ? kw_cosc_arch(sc, K, obj, o) : NULL;
@@ -306,6 +309,7 @@ kw_status kw_co_sidecar_fill_kernels(kw_sidecar *sc, const char *path, unsigned 
         }
     }
     kw_co_listing_free(&l);
+    kw_arena_free(&names);
     kw_co_set_free(&set);
     return st;
 }

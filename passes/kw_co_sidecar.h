@@ -26,7 +26,8 @@ enum {
  * minimum, which changes occupancy (576,576: 7 waves/SIMD on gfx942, not 8). */
 kw_status kw_co_sidecar_fill(kw_sidecar *sc, const char *path, unsigned flags, kw_err *err);
 
-/* The same for the kernels whose symbol contains match (all when NULL). */
+/* The same for the kernels match picks (kw_co_match: the symbol, the
+ * demangled name blanks aside, else a part of either; all when NULL). */
 kw_status kw_co_sidecar_fill_kernels(kw_sidecar *sc, const char *path, unsigned flags,
                                      const char *match, kw_err *err);
 

@@ -109,15 +109,27 @@ static void dash_if_absent(kw_buf *b, int width, int64_t v) {
         kw_buf_printf(b, " %*lld", width, (long long)v);
 }
 
+/* before + the demangled name of a kernel's symbol, when the C++ runtime
+ * demangles it; true when written. */
+static bool put_demangled(kw_buf *out, kw_arena *a, const char *symbol, const char *before) {
+    const char *d = kw_demangle_llvm(a, symbol);
+    if (!d || !strcmp(d, symbol))
+        return false;
+    kw_buf_printf(out, "%s%s", before, d);
+    return true;
+}
+
 void kw_co_write_summary(kw_buf *out, const kw_co_set *set) {
+    kw_arena names;
+    kw_arena_init(&names);
     for (size_t i = 0; i < set->objects.n; i++) {
         const kw_co_object *o = &set->objects.v[i];
         kw_buf_printf(out, "%s\n  target %s (%s), %zu kernel%s\n", o->origin, o->target_id,
                       o->container, o->kernels.n, o->kernels.n == 1 ? "" : "s");
         if (!o->kernels.n)
             continue;
-        kw_buf_printf(out, "  %5s %5s %5s %7s %8s %7s %5s %4s  %-14s %s\n", "vgpr", "agpr",
-                      "sgpr", "lds", "scratch", "kernarg", "wg", "occ", "limiter", "kernel");
+        kw_buf_printf(out, "  %5s %5s %5s %7s %8s %7s %5s %4s  %-14s %s\n", "vgpr", "agpr", "sgpr",
+                      "lds", "scratch", "kernarg", "wg", "occ", "limiter", "kernel  demangled");
         for (size_t j = 0; j < o->kernels.n; j++) {
             const kw_co_kernel *k = &o->kernels.v[j];
             const kw_co_resources *r = &k->res;
@@ -133,11 +145,12 @@ void kw_co_write_summary(kw_buf *out, const kw_co_set *set) {
                 kw_buf_printf(out, " %4u  %-14s", k->occ.waves, kw_co_limiter_name(k->occ.limiters));
             else
                 kw_buf_printf(out, " %4s  %-14s", "?", "unknown");
-            kw_buf_printf(out, " %s%s\n", k->name, k->in_metadata ? "" : "  (no metadata)");
+            kw_buf_printf(out, " %s%s", k->name, k->in_metadata ? "" : "  (no metadata)");
+            put_demangled(out, &names, k->name, "  ");
+            kw_buf_putc(out, '\n');
         }
     }
-    for (size_t i = 0; i < set->notes.n; i++)
-        kw_buf_printf(out, "note: %s\n", set->notes.v[i]);
+    kw_arena_free(&names);
 }
 
 static void frame_text(kw_buf *b, const kw_co_frame *f) {
@@ -150,6 +163,11 @@ void kw_co_write_listing(kw_buf *out, const kw_co_listing *l) {
     const kw_co_kernel *k = l->kernel;
     const kw_co_object *o = l->object;
     kw_buf_printf(out, "kernel %s  (%s, %s)\n", k->name, o->target_id, o->origin);
+    kw_arena names;
+    kw_arena_init(&names);
+    if (put_demangled(out, &names, k->name, "demangled "))
+        kw_buf_putc(out, '\n');
+    kw_arena_free(&names);
     if (k->occ.known)
         kw_buf_printf(out, "occupancy %u waves/SIMD (limiter: %s)\n", k->occ.waves,
                       kw_co_limiter_name(k->occ.limiters));

@@ -28,6 +28,7 @@
 #include "kw_arena.h"
 #include "kw_buf.h"
 #include "kw_err.h"
+#include "kw_names.h"
 
 #define KW_CO_ABSENT (-1)
 
@@ -301,6 +302,14 @@ kw_status kw_co_disassemble(kw_co_set *set, const kw_co_object *obj, const kw_co
  * flags DPP/SDWA); exposed for tests. space is static; dpp points at the DPP
  * token inside text, which ends at the next space (listings hold a copy). */
 void kw_co_classify(const char *text, kw_co_insn *insn);
+
+/* ---- picking kernels by name (kw_co_match.c) ----------------------------- */
+
+/* The closest rank (common/kw_names.h) at which q names any kernel of set;
+ * KW_NAME_NONE when it names none. Demangled names go into a. */
+kw_name_rank kw_co_match_rank(const kw_co_set *set, const char *q, kw_arena *a);
+/* Does q pick kernel k, given best = kw_co_match_rank of its set? */
+bool kw_co_match(const kw_co_kernel *k, const char *q, kw_name_rank best, kw_arena *a);
 
 /* ---- output -------------------------------------------------------------- */
 

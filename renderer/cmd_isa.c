@@ -2,7 +2,10 @@
  * objects with no source at hand (aiter's precompiled hsa/<arch>/ .co ASM
  * kernels) or any .o/.so/.hsaco/bundle: the kernels with their resources and
  * occupancy, or one kernel's listing with instruction classes and DPP
- * patterns, as text or in the sidecar's YAML shape.
+ * patterns, as text or in the sidecar's YAML shape. --kernel NAME is matched
+ * by the rule `render KERNEL` uses (common/kw_names.h): the symbol, the
+ * demangled name blanks aside, else a part of either. Kernels are shown with
+ * their demangled names; notes about skipped entries go to stderr.
  *
  * --format yaml writes, per FILE, one YAML document that is a sidecar
  * (docs/sidecar-schema.md) with only kernels: the archs values are filled by
@@ -26,9 +29,13 @@ static int kw_isa_help(void) {
     printf("usage: kwalk isa FILE... [--kernel NAME] [--format text|yaml] [--lines]\n\n"
            "Reads AMDGPU code objects (ELF), offload bundles (plain or CCOB-compressed)\n"
            "and host objects or shared libraries with a .hip_fatbin section.\n"
-           "Without --kernel: every kernel with its resources and occupancy.\n"
-           "With --kernel NAME (a substring of the symbol): that kernel's listing,\n"
-           "instruction classes, DPP patterns and memory widths.\n"
+           "Without --kernel: every kernel with its resources and occupancy, its\n"
+           "symbol and demangled name.\n"
+           "With --kernel NAME: that kernel's listing, instruction classes, DPP\n"
+           "patterns and memory widths. NAME is the symbol, the demangled name with\n"
+           "or without its parameters (blanks ignored: 'k<float,256>'), else a part\n"
+           "of the symbol or demangled name (every kernel it is a part of).\n"
+           "Notes (entries skipped on purpose) go to stderr.\n"
            "--format yaml prints the same facts in the sidecar's shape (one YAML\n"
            "document per FILE: kernels[].archs.<arch>).\n"
            "--lines maps instructions to source lines when the code object has\n"
@@ -57,28 +64,29 @@ static int kw_isa_yaml(const char *path, const char *kernel, bool lines, kw_buf 
     return rc;
 }
 
-static int kw_isa_text(const char *path, const char *kernel, unsigned flags, kw_buf *out) {
-    kw_co_set set;
-    kw_co_set_init(&set);
-    kw_err err;
-    if (kw_co_open(&set, path, &err) != KW_OK) {
-        kw_co_set_free(&set);
-        return kw_cli_fail(&err);
-    }
+/* The set's notes (entries skipped on purpose) on stderr: stdout stays the
+ * table or listing, whatever it is piped into. */
+static void kw_isa_notes(const kw_co_set *set) {
+    for (size_t i = 0; i < set->notes.n; i++)
+        fprintf(stderr, "kwalk: note: %s\n", set->notes.v[i]);
+}
+
+/* The listing of every kernel kernel picks (kw_co_match). */
+static int kw_isa_listings(kw_co_set *set, const char *path, const char *kernel, unsigned flags,
+                           kw_buf *out) {
     int rc = KW_EXIT_OK;
-    if (!kernel) {
-        kw_co_write_summary(out, &set);
-        kw_co_set_free(&set);
-        return rc;
-    }
+    kw_err err;
     size_t found = 0;
+    kw_arena names;
+    kw_arena_init(&names);
+    kw_name_rank best = kw_co_match_rank(set, kernel, &names);
     kw_co_listing l;
     kw_co_listing_init(&l);
-    for (size_t o = 0; o < set.objects.n && rc == KW_EXIT_OK; o++) {
-        const kw_co_object *obj = &set.objects.v[o];
+    for (size_t o = 0; o < set->objects.n && rc == KW_EXIT_OK; o++) {
+        const kw_co_object *obj = &set->objects.v[o];
         for (size_t k = 0; k < obj->kernels.n && rc == KW_EXIT_OK; k++) {
             const kw_co_kernel *kk = &obj->kernels.v[k];
-            if (!kk->name || !strstr(kk->name, kernel))
+            if (!kw_co_match(kk, kernel, best, &names))
                 continue;
             found++;
             if (!kk->has_code) {
@@ -86,7 +94,7 @@ static int kw_isa_text(const char *path, const char *kernel, unsigned flags, kw_
                               kk->name, obj->target_id, obj->origin);
                 continue;
             }
-            if (kw_co_disassemble(&set, obj, kk, flags, &l, &err) != KW_OK) {
+            if (kw_co_disassemble(set, obj, kk, flags, &l, &err) != KW_OK) {
                 rc = kw_cli_fail(&err);
                 break;
             }
@@ -95,9 +103,27 @@ static int kw_isa_text(const char *path, const char *kernel, unsigned flags, kw_
         }
     }
     kw_co_listing_free(&l);
-    kw_co_set_free(&set);
+    kw_arena_free(&names);
     if (rc == KW_EXIT_OK && !found)
         rc = kw_cli_failf("%s: no kernel matches '%s'", path, kernel);
+    return rc;
+}
+
+static int kw_isa_text(const char *path, const char *kernel, unsigned flags, kw_buf *out) {
+    kw_co_set set;
+    kw_co_set_init(&set);
+    kw_err err;
+    if (kw_co_open(&set, path, &err) != KW_OK) {
+        kw_co_set_free(&set);
+        return kw_cli_fail(&err);
+    }
+    kw_isa_notes(&set);
+    int rc = KW_EXIT_OK;
+    if (kernel)
+        rc = kw_isa_listings(&set, path, kernel, flags, out);
+    else
+        kw_co_write_summary(out, &set);
+    kw_co_set_free(&set);
     return rc;
 }
 

@@ -1,7 +1,8 @@
 /* cmd_list.c: `kwalk list [--db FILE]`: one line per kernel instantiation of
- * the index, tab-separated, sorted by printed name then symbol:
+ * the index, and per precompiled ASM kernel a launch loads, tab-separated,
+ * sorted by printed name (in natural order, kw_natcmp) then symbol:
  *
- *   NAME <TAB> SYMBOL <TAB> ARCHS <TAB> LAUNCHES <TAB> ENTRIES <TAB> TU
+ *   NAME <TAB> SYMBOL <TAB> ARCHS <TAB> LAUNCHES <TAB> ENTRIES <TAB> TU <TAB> KIND <TAB> CODE_OBJECTS
  *
  * ARCHS is a comma-separated sorted list (gfx942,gfx950); LAUNCHES the launch
  * sites file:line, comma-separated, in index order; ENTRIES the host entry
@@ -10,7 +11,11 @@
  * has no device record in the index is listed too, with ARCHS "-". TU is
  * the source of the translation unit a kernel with internal linkage belongs
  * to ("-" for external linkage): the same symbol in two units is two kernels,
- * two lines, each with its unit's launches.
+ * two lines, each with its unit's launches. KIND is "hip" (compiled from
+ * source) or "asm" (a precompiled kernel that launches load by name from a
+ * code object, as `render` and `map` show it: its ARCHS "-", its
+ * CODE_OBJECTS the files the launches give, comma-separated; "-" for hip
+ * kernels).
  *
  * Reachability: an entry point reaches the functions found by a breadth-first
  * search from its function_symbol along the host_calls edges (caller ->
@@ -25,15 +30,18 @@
 
 #include "kw_cli.h"
 #include "kw_index.h"
+#include "kw_model.h"
 #include "kw_natcmp.h"
 
 static const char kw_list_usage[] =
     "usage: kwalk list [--db FILE]\n\n"
-    "One line per kernel instantiation, tab-separated:\n"
-    "  NAME  SYMBOL  ARCHS  LAUNCHES  ENTRIES  TU\n"
-    "ARCHS: arch,arch  LAUNCHES: file:line,...  ENTRIES: kind:name,...  (empty: -)\n"
+    "One line per kernel instantiation and per precompiled ASM kernel launched,\n"
+    "tab-separated:\n"
+    "  NAME  SYMBOL  ARCHS  LAUNCHES  ENTRIES  TU  KIND  CODE_OBJECTS\n"
+    "ARCHS: arch,arch  LAUNCHES: file:line,...  ENTRIES: kind:name,...\n"
     "TU: the source file of a kernel with internal linkage (static, anonymous namespace),\n"
-    "    whose symbol other translation units may use for other kernels; - otherwise\n\n"
+    "    whose symbol other translation units may use for other kernels; - otherwise\n"
+    "KIND: hip or asm  CODE_OBJECTS (asm): file.co,...  (empty: -)\n\n"
     "  --db FILE   the database written by 'kwalk index' (default: " KW_INDEX_DEFAULT_PATH ")\n";
 
 /* One output line. */
@@ -42,6 +50,8 @@ typedef struct kw_row {
     const char *symbol;
     const kw_kernel *kernel;         /* NULL: launched, but no device record */
     const kw_index_tu *tu;           /* internal linkage: its translation unit */
+    bool is_asm;                     /* a precompiled ASM kernel (kw_launch_asm) */
+    KW_ARRAY(const char *) code_objects; /* is_asm: the code objects launches give */
     KW_ARRAY(const kw_launch *) launches;
     KW_ARRAY(size_t) entries;        /* indices into kw_list.entries, in discovery order */
     size_t stamp;                    /* last entry (1-based) recorded, for deduplication */
@@ -77,12 +87,17 @@ static size_t *kw_list_find(const kw_list *l, const char *symbol, const kw_index
     return kw_symmap_get(&l->row_of, symbol);
 }
 
-static bool kw_list_row(kw_list *l, const char *symbol, const char *name, const kw_kernel *k) {
+/* The row of symbol (and k's unit, for internal linkage), made when new; its index in *at. */
+static bool kw_list_row(kw_list *l, const char *symbol, const char *name, const kw_kernel *k,
+                        size_t *at) {
     const char *key = kw_kernel_key(&l->arena, symbol, k ? k->tu : NULL);
     if (!key)
         return kw_list_oom();
-    if (kw_symmap_get(&l->row_of, key))
+    size_t *have = kw_symmap_get(&l->row_of, key);
+    if (have) {
+        *at = *have;
         return true;
+    }
     kw_row *r = KW_PUSH(&l->arena, l->rows);
     if (!r || kw_symmap_put(&l->row_of, key, l->rows.n - 1) != KW_OK)
         return kw_list_oom();
@@ -90,6 +105,45 @@ static bool kw_list_row(kw_list *l, const char *symbol, const char *name, const 
     r->name = name ? name : symbol;
     r->kernel = k;
     r->tu = kw_index_kernel_unit(l->ix, k);
+    *at = l->rows.n - 1;
+    return true;
+}
+
+/* The nth kernel a launch runs (false past the last): its kernel, or its
+ * precompiled ASM kernels (kw_launch_asm; *sym NULL for a table row that
+ * names none, *co their code object). */
+static bool kw_list_runs(const kw_launch *la, size_t n, const char **sym, const char **co) {
+    *co = NULL;
+    if (la->kernel) {
+        *sym = la->kernel;
+        return n == 0;
+    }
+    return kw_launch_asm(la, n, sym, co);
+}
+
+/* The rows of the kernels launch la runs; an ASM kernel's row (unless the
+ * index has a device record of that name) is marked and gets the code object. */
+static bool kw_list_launch_rows(kw_list *l, const kw_launch *la, const kw_index_tu *tu) {
+    const char *sym, *co;
+    for (size_t n = 0; kw_list_runs(la, n, &sym, &co); n++) {
+        if (!sym)
+            continue;
+        size_t *found = kw_list_find(l, sym, tu), at = found ? *found : 0;
+        if (!found && !kw_list_row(l, sym, la->kernel ? la->kernel_name : NULL, NULL, &at))
+            return false;
+        kw_row *r = &l->rows.v[at];
+        if (la->kernel || r->kernel)
+            continue;
+        r->is_asm = true;
+        bool seen = !co;
+        for (size_t i = 0; !seen && i < r->code_objects.n; i++)
+            seen = !strcmp(r->code_objects.v[i], co);
+        const char **slot = seen ? NULL : KW_PUSH(&l->arena, r->code_objects);
+        if (!seen && !slot)
+            return kw_list_oom();
+        if (slot)
+            *slot = co;
+    }
     return true;
 }
 
@@ -107,14 +161,14 @@ static bool kw_list_node(kw_list *l, const char *symbol) {
 /* Rows for every kernel (and every launched symbol), nodes for every host function. */
 static bool kw_list_collect(kw_list *l) {
     const kw_index *ix = l->ix;
+    size_t at;
     for (size_t i = 0; i < ix->kernels.n; i++)
-        if (!kw_list_row(l, ix->kernels.v[i].symbol, ix->kernels.v[i].name, &ix->kernels.v[i]))
+        if (!kw_list_row(l, ix->kernels.v[i].symbol, ix->kernels.v[i].name, &ix->kernels.v[i], &at))
             return false;
     KW_EACH_TU(l, tu) {
         for (size_t i = 0; i < tu->launches.n; i++) {
             const kw_launch *la = &tu->launches.v[i];
-            if (la->kernel && !kw_list_find(l, la->kernel, tu) &&
-                !kw_list_row(l, la->kernel, la->kernel_name, NULL))
+            if (!kw_list_launch_rows(l, la, tu))
                 return false;
             if (!kw_list_node(l, la->function_symbol))
                 return false;
@@ -146,9 +200,13 @@ static bool kw_list_graph(kw_list *l) {
         for (size_t i = 0; i < tu->host_calls.n; i++)
             if (tu->host_calls.v[i].caller && tu->host_calls.v[i].callee)
                 l->first[*kw_symmap_get(&l->node_of, tu->host_calls.v[i].caller) + 1]++;
-        for (size_t i = 0; i < tu->launches.n; i++)
-            if (tu->launches.v[i].kernel && tu->launches.v[i].function_symbol)
-                l->lfirst[*kw_symmap_get(&l->node_of, tu->launches.v[i].function_symbol) + 1]++;
+        for (size_t i = 0; i < tu->launches.n; i++) {
+            const kw_launch *la = &tu->launches.v[i];
+            const char *sym, *co;
+            for (size_t n = 0; la->function_symbol && kw_list_runs(la, n, &sym, &co); n++)
+                if (sym)
+                    l->lfirst[*kw_symmap_get(&l->node_of, la->function_symbol) + 1]++;
+        }
     }
     for (size_t i = 0; i < n; i++) {
         l->first[i + 1] += l->first[i];
@@ -169,10 +227,13 @@ static bool kw_list_graph(kw_list *l) {
             }
             for (size_t i = 0; i < tu->launches.n; i++) {
                 const kw_launch *la = &tu->launches.v[i];
-                if (!la->kernel || !la->function_symbol)
-                    continue;
-                size_t from = *kw_symmap_get(&l->node_of, la->function_symbol);
-                l->lrow[l->lfirst[from] + lfill[from]++] = *kw_list_find(l, la->kernel, tu);
+                const char *sym, *co;
+                for (size_t n = 0; la->function_symbol && kw_list_runs(la, n, &sym, &co); n++) {
+                    if (!sym)
+                        continue;
+                    size_t from = *kw_symmap_get(&l->node_of, la->function_symbol);
+                    l->lrow[l->lfirst[from] + lfill[from]++] = *kw_list_find(l, sym, tu);
+                }
             }
         }
     }
@@ -186,13 +247,16 @@ static bool kw_list_reach(kw_list *l) {
     KW_EACH_TU(l, tu) {
         for (size_t i = 0; i < tu->launches.n; i++) {
             const kw_launch *la = &tu->launches.v[i];
-            if (!la->kernel)
-                continue;
-            kw_row *r = &l->rows.v[*kw_list_find(l, la->kernel, tu)];
-            const kw_launch **slot = KW_PUSH(&l->arena, r->launches);
-            if (!slot)
-                return kw_list_oom();
-            *slot = la;
+            const char *sym, *co;
+            for (size_t n = 0; kw_list_runs(la, n, &sym, &co); n++) {
+                if (!sym)
+                    continue;
+                kw_row *r = &l->rows.v[*kw_list_find(l, sym, tu)];
+                const kw_launch **slot = KW_PUSH(&l->arena, r->launches);
+                if (!slot)
+                    return kw_list_oom();
+                *slot = la;
+            }
         }
     }
     size_t n = l->nnodes;
@@ -323,6 +387,12 @@ static void kw_list_print_row(const kw_list *l, const kw_row *r, kw_buf *item, k
     kw_buf_reset(field);
     if (r->tu)
         kw_list_add(field, r->tu->tu.source ? r->tu->tu.source : r->tu->sidecar);
+    kw_list_field(field);
+
+    printf("\t%s", r->is_asm ? "asm" : "hip");
+    kw_buf_reset(field);
+    for (size_t i = 0; i < r->code_objects.n; i++)
+        kw_list_add(field, r->code_objects.v[i]);
     kw_list_field(field);
     putchar('\n');
 }

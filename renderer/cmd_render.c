@@ -5,8 +5,9 @@
  * kernel, and writes the files.
  *
  * KERNEL is matched, in order, as a device symbol, a printed name, a
- * template's name, a printed name or full demangled signature with blanks
- * ignored, a substring of printed names or symbols, and finally a
+ * template's name, a printed name or demangled signature with blanks
+ * ignored (kw_name_written, common/kw_names.h: the matcher `isa --kernel`
+ * shares), a substring of printed names or symbols, and finally a
  * POSIX extended regular expression over printed names. More than one match
  * is an error that lists the candidates. A kernel with internal linkage is
  * one translation unit's own (several units may each have one of the same
@@ -190,33 +191,6 @@ static void kw_hit(kw_arena *a, kw_hits *h, size_t i) {
         *slot = i;
 }
 
-/* Equal once blanks are removed: 'k<float,256>' names 'k<float, 256>'. */
-static bool kw_eq_blanks(const char *a, const char *b) {
-    for (;;) {
-        while (*a == ' ' || *a == '\t')
-            a++;
-        while (*b == ' ' || *b == '\t')
-            b++;
-        if (*a != *b)
-            return false;
-        if (!*a)
-            return true;
-        a++;
-        b++;
-    }
-}
-
-/* The query as a printed name or as the full demangled signature (with or
- * without the leading "void "), blanks aside. */
-static bool kw_match_written(const kw_mkernel *mk, const char *q, kw_arena *a) {
-    if (kw_eq_blanks(mk->name, q))
-        return true;
-    const char *d = kw_demangle(a, mk->symbol);
-    if (!d)
-        return false;
-    return kw_eq_blanks(d, q) || (!strncmp(d, "void ", 5) && kw_eq_blanks(d + 5, q));
-}
-
 static void kw_match(const kw_model *m, const char *q, const char *arch, const char *tu,
                      kw_arena *a, kw_hits *h) {
     memset(h, 0, sizeof(*h));
@@ -238,7 +212,7 @@ static void kw_match(const kw_model *m, const char *q, const char *arch, const c
                 hit = !strcmp(m->groups.v[mk->group].key, q);
                 break;
             case 3:
-                hit = kw_match_written(mk, q, a);
+                hit = kw_name_written(a, mk->symbol, mk->name, q);
                 break;
             case 4:
                 hit = strstr(mk->name, q) || strstr(mk->symbol, q);

@@ -58,10 +58,7 @@ static int kw_group_cmp(const void *a, const void *b) {
     return strcmp(((const kw_mgroup *)a)->key, ((const kw_mgroup *)b)->key);
 }
 
-/* The nth precompiled ASM kernel a launch runs (false past the last): its
- * asm_kernel, or each row of its asm_choices; the code object is the file
- * found on disk, else the path as written. */
-static bool kw_launch_asm(const kw_launch *l, size_t n, const char **sym, const char **co) {
+bool kw_launch_asm(const kw_launch *l, size_t n, const char **sym, const char **co) {
     if (l->kernel)
         return false;
     if (!l->asm_choices.n) {

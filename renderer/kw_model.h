@@ -18,6 +18,12 @@
 
 #define KW_NONE ((size_t)-1)
 
+/* The nth precompiled ASM kernel a launch runs (false past the last): its
+ * asm_kernel, or each row of its asm_choices; *sym may be NULL (a row that
+ * names none); the code object is the file found on disk, else the path as
+ * written. A launch of a kernel compiled from source (l->kernel) runs none. */
+bool kw_launch_asm(const kw_launch *l, size_t n, const char **sym, const char **co);
+
 typedef struct kw_mlaunch {
     const kw_index_tu *tu;
     const kw_launch *l;

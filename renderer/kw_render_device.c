@@ -302,6 +302,32 @@ static void kw_dev_idiom_line(kw_render *r, kw_rv d, kw_buf *b) {
     kw_buf_puts(b, ".\n");
 }
 
+/* One line per IR loop: trip count and, when the IR facts have it, the
+ * file:line of its header (the `for`/`while` the loop comes from). Returns
+ * how many loops have no location. */
+static size_t kw_dev_loops(kw_render *r, kw_rv ir) {
+    kw_buf *o = r->out;
+    kw_rv loops = kw_rv_get(ir, "loops");
+    size_t unplaced = 0;
+    for (size_t i = 0; i < kw_rv_len(loops); i++) {
+        kw_rv lp = kw_rv_at(loops, i);
+        char b[64];
+        const char *trip = kw_rtext(lp, "trip_count", b, sizeof b);
+        kw_buf_printf(o, "- Loop %zu: trip count ", i);
+        kw_md_code(o, trip ? trip : "unknown", false);
+        const kw_loc *l = kw_rv_loc(kw_rv_get(lp, "location"));
+        if (l && l->file) {
+            kw_buf_puts(o, " at ");
+            kw_r_kloc(r, l);
+        } else {
+            kw_buf_puts(o, ", no source line");
+            unplaced++;
+        }
+        kw_buf_puts(o, ".\n");
+    }
+    return unplaced;
+}
+
 static void kw_dev_compute(kw_render *r) {
     const kw_kernel *k = r->mk->k;
     kw_buf *o = r->out;
@@ -369,21 +395,24 @@ static void kw_dev_compute(kw_render *r) {
     const char *bars = kw_rv_text(kw_rv_get(ir, "barriers"), buf, sizeof buf);
     if (bars)
         kw_buf_printf(o, "- Workgroup barriers: %s.\n", bars);
-    kw_rv loops = kw_rv_get(ir, "loops");
-    for (size_t i = 0; i < kw_rv_len(loops); i++) {
-        kw_rv lp = kw_rv_at(loops, i);
-        char b[64];
-        const char *trip = kw_rtext(lp, "trip_count", b, sizeof b);
-        kw_buf_printf(o, "- Loop %zu: trip count ", i);
-        kw_md_code(o, trip ? trip : "unknown", false);
-        const kw_loc *l = kw_rv_loc(kw_rv_get(lp, "location"));
-        if (l && l->file) {
-            kw_buf_puts(o, " at ");
-            kw_r_kloc(r, l);
-        }
-        kw_buf_puts(o, ".\n");
-    }
+    size_t unplaced = kw_dev_loops(r, ir);
     kw_buf_putc(o, '\n');
+    if (!unplaced)
+        return;
+    char db[16];
+    const char *dbg = kw_rtext(ir, "debug_info", db, sizeof db);
+    bool none = unplaced == kw_rv_len(kw_rv_get(ir, "loops"));
+    if (dbg && !strcmp(dbg, "false"))
+        kw_buf_printf(o,
+                      "%s: the device code was compiled without debug line "
+                      "tables, so the optimized IR the loops are read from has no locations. "
+                      "Compile it with `-Xarch_device -gline-tables-only` (or `-g`) and each "
+                      "loop gets the file:line of its `for`/`while`.\n\n",
+                      none ? "No loop has a source line" : "Some loops have no source line");
+    else
+        kw_buf_printf(o, "%s: the optimizer left no location on %s header.\n\n",
+                      none ? "No loop has a source line" : "Some loops have no source line",
+                      none ? "their" : "a loop's");
 }
 
 /* ---- shared memory ------------------------------------------------------------------------ */

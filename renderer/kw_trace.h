@@ -27,6 +27,7 @@
 #include "kw_arena.h"
 #include "kw_err.h"
 #include "kw_index.h"
+#include "kw_names.h"
 #include "kw_perf.h"
 #include "kw_symmap.h"
 
@@ -107,10 +108,6 @@ void kw_tjoin_free(kw_tjoin *j);
  * a prefix of; then the base name. The first rule that finds any candidate
  * decides; several candidates are an ambiguity the caller reports. */
 kw_status kw_tjoin_match(kw_tjoin *j, const char *name, kw_tmatch *out, kw_err *err);
-
-/* The C++ runtime's demangling of a symbol, into arena; NULL when there is
- * no demangler, the symbol is not a C++ one, or memory ran out. */
-char *kw_demangle(kw_arena *arena, const char *symbol);
 
 /* rocprofv3's truncated name of a demangled (or printed) name: the last
  * unqualified name before the trailing (...), <...> and [...] groups:

@@ -7,11 +7,8 @@
  * demangling cut to the bare name (--truncate-kernels: "k"), or cut at some
  * length by a tool along the way. The index has the symbol and the name Clang
  * printed; the demangled form is made here with the same demangler rocprofv3
- * uses (__cxa_demangle of the C++ runtime, found at run time: the kwalk
- * command is C, and the C++ runtime is loaded with LLVM). Without it, only
- * symbols and printed names match; the caller says so. */
-#define _GNU_SOURCE /* RTLD_DEFAULT */
-#include <dlfcn.h>
+ * uses (__cxa_demangle of the C++ runtime, common/kw_names.h). Without it,
+ * only symbols and printed names match; the caller says so. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,23 +25,6 @@ const char *kw_match_kind_name(kw_match_kind k) {
     case KW_MATCH_NONE: break;
     }
     return "none";
-}
-
-typedef char *(*kw_demangle_fn)(const char *mangled, char *buf, size_t *len, int *status);
-
-static kw_demangle_fn kw_demangler(void) {
-    static int looked;
-    static kw_demangle_fn fn;
-    if (!looked) {
-        looked = 1;
-        void *sym = dlsym(RTLD_DEFAULT, "__cxa_demangle");
-        if (!sym) { /* kwalk links no C++ runtime: the system's, when there is one */
-            void *h = dlopen("libstdc++.so.6", RTLD_NOW | RTLD_LOCAL);
-            sym = h ? dlsym(h, "__cxa_demangle") : NULL;
-        }
-        memcpy(&fn, &sym, sizeof fn); /* object pointer to function pointer (POSIX) */
-    }
-    return fn;
 }
 
 char *kw_trace_base_name(kw_arena *arena, const char *name) {
@@ -82,17 +62,6 @@ char *kw_trace_base_name(kw_arena *arena, const char *name) {
     return kw_arena_strndup(arena, name + i, stop - i);
 }
 
-char *kw_demangle(kw_arena *arena, const char *symbol) {
-    kw_demangle_fn dm = kw_demangler();
-    if (!dm || !symbol)
-        return NULL;
-    int status = 0;
-    char *d = dm(symbol, NULL, NULL, &status);
-    char *out = d && status == 0 ? kw_arena_strdup(arena, d) : NULL;
-    free(d);
-    return out;
-}
-
 static kw_status kw_tjoin_add(kw_tjoin *j, const char *symbol, const char *name,
                               const kw_kernel *k, kw_err *err) {
     kw_tkernel *t = KW_PUSH(&j->arena, j->kernels);
@@ -112,7 +81,7 @@ static kw_status kw_tjoin_add(kw_tjoin *j, const char *symbol, const char *name,
 kw_status kw_tjoin_init(kw_tjoin *j, const kw_index *ix, kw_err *err) {
     memset(j, 0, sizeof(*j));
     kw_arena_init(&j->arena);
-    j->have_demangler = kw_demangler() != NULL;
+    j->have_demangler = kw_have_demangler();
     for (size_t i = 0; i < ix->kernels.n; i++) {
         const kw_kernel *k = &ix->kernels.v[i];
         if (kw_tjoin_add(j, k->symbol, k->name, k, err))

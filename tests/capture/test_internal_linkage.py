@@ -113,10 +113,10 @@ def main():
         r = kwcap.run([args.kwalk, "list", "--db", db])
         ck.check(r.returncode == 0, "kwalk list: %s" % r.stderr)
         rows = [l.split("\t") for l in r.stdout.splitlines()]
-        ck.check(all(len(f) == 6 for f in rows), "kwalk list: 6 fields per line: %r" % r.stdout)
+        ck.check(all(len(f) == 8 for f in rows), "kwalk list: 8 fields per line: %r" % r.stdout)
         for name in NAMES:
             sym = truth[("a", name)][0]
-            mine = [f for f in rows if len(f) == 6 and f[1] == sym]
+            mine = [f for f in rows if len(f) == 8 and f[1] == sym]
             ck.eq(sorted(f[5] for f in mine), sorted(UNITS.values()),
                   "kwalk list: the TU field of the %s lines" % name)
             for f in mine:

@@ -2,10 +2,15 @@
 """test_kwalk_cli: the kwalk command on the corpus's sidecars.
 
 `kwalk index <corpus out dir> -o DB` then `kwalk list --db DB` (NAME SYMBOL
-ARCHS LAUNCHES ENTRIES, tab-separated), both exit 0, and against ground truth:
-  - SYMBOL: exactly the kernels of the corpus code objects (llvm-objcopy +
-    clang-offload-bundler + llvm-readelf), one line each; ARCHS: the arches
-    whose code object has the kernel;
+ARCHS LAUNCHES ENTRIES KIND CODE_OBJECTS, tab-separated), both exit 0, and
+against ground truth:
+  - SYMBOL of the KIND hip lines: exactly the kernels of the corpus code
+    objects (llvm-objcopy + clang-offload-bundler + llvm-readelf), one line
+    each; ARCHS: the arches whose code object has the kernel;
+  - SYMBOL of the KIND asm lines: exactly the kernels (FUNC + .kd, llvm-readelf
+    --syms) of the precompiled code objects the corpus's launches load
+    (expected.json compile.asm_objects, which `render` and `map` show), each
+    with CODE_OBJECTS the files holding it, ARCHS -, and launch sites;
   - NAME: exactly expected.json's instantiations, printed `name<args...>`;
   - LAUNCHES: the file:line of the KW:LAUNCH markers of expected.json's
     launches of that instantiation; ENTRIES: the entries that reach it.
@@ -18,6 +23,35 @@ import os
 import shutil
 
 import kwcap
+
+
+def check_asm_rows(args, ck, exp, root, asm_rows):
+    """The asm lines against the kernels of the code objects the launches load."""
+    want = {}  # kernel -> {realpath of the code objects holding it}
+    for path in (exp["compile"].get("asm_objects") or {}):
+        co = kwcap.asm_path(args, path)
+        if not ck.check(os.path.isfile(co), "asm code object %s missing (kw_corpus built?)" % co):
+            continue
+        r = kwcap.run([kwcap.tool(args, "llvm-readelf"), "--syms", "--wide", co])
+        funcs, kds = set(), set()
+        for l in r.stdout.splitlines():
+            f = l.split()
+            if len(f) >= 8 and f[0].endswith(":") and f[6] != "UND":
+                if f[3] == "FUNC":
+                    funcs.add(f[7])
+                elif f[3] == "OBJECT" and f[7].endswith(".kd"):
+                    kds.add(f[7][:-3])
+        for k in funcs & kds:
+            want.setdefault(k, set()).add(os.path.realpath(co))
+    ck.check(want, "no ASM kernel in expected.json's asm_objects (test input)")
+    ck.check(set(asm_rows) == set(want), "kwalk list asm kernels vs the code objects' kernels: "
+             "only listed %s, only in code objects %s" % (sorted(set(asm_rows) - set(want)),
+                                                          sorted(set(want) - set(asm_rows))))
+    for sym in sorted(set(asm_rows) & set(want)):
+        name, archs, launches, cos = asm_rows[sym]
+        ck.eq({os.path.realpath(c) for c in cos.split(",")}, want[sym], "kwalk list %s: CODE_OBJECTS" % sym)
+        ck.eq((name, archs), (sym, "-"), "kwalk list %s: NAME, ARCHS" % sym)
+        ck.check(launches != "-", "kwalk list %s: no launch site" % sym)
 
 
 def main():
@@ -66,14 +100,20 @@ def main():
         ck.check(r.returncode == 0, "kwalk index %s: rc=%d %s" % (args.corpus_out, r.returncode, r.stderr))
         r = kwcap.run([args.kwalk, "list", "--db", db])
         ck.check(r.returncode == 0, "kwalk list: rc=%d %s" % (r.returncode, r.stderr))
-        rows = {}
+        rows, asm_rows = {}, {}
         for line in r.stdout.splitlines():
             cols = line.split("\t")
-            if not ck.check(len(cols) == 6, "kwalk list: not 6 tab-separated columns: %r" % line):
+            if not ck.check(len(cols) == 8, "kwalk list: not 8 tab-separated columns: %r" % line):
                 continue
-            name, sym, archs, launches, entries, _ = cols
-            ck.check(sym not in rows, "kwalk list: symbol %s on two lines" % sym)
+            name, sym, archs, launches, entries, _, kind, cos = cols
+            ck.check(sym not in rows and sym not in asm_rows, "kwalk list: symbol %s on two lines" % sym)
+            ck.check(kind in ("hip", "asm"), "kwalk list %s: KIND %r" % (sym, kind))
+            if kind == "asm":
+                asm_rows[sym] = (name, archs, launches, cos)
+                continue
+            ck.check(cos == "-", "kwalk list %s: CODE_OBJECTS %r of a hip kernel" % (sym, cos))
             rows[sym] = (name, archs, launches, entries)
+        check_asm_rows(args, ck, exp, root, asm_rows)
         ck.check(set(rows) == set(co_archs), "kwalk list symbols vs code objects: only listed %s, "
                  "only in code objects %s" % (sorted(set(rows) - set(co_archs)),
                                               sorted(set(co_archs) - set(rows))))

@@ -58,20 +58,20 @@ def expect_error(args, cwd, code, contains=None, exact=None):
 #      dead_kernel: never launched
 #   c/sub/deep: pybind "direct" is launch<float> itself -> rmsnorm<float>
 EXPECTED = [
-    ["dead_kernel", "_Z4deadv", "gfx942", "-", "-", "-"],
-    ["orphan_kernel", "_Z6orphanv", "-", "/fx/b.cu:30", "-", "-"],
+    ["dead_kernel", "_Z4deadv", "gfx942", "-", "-", "-", "hip", "-"],
+    ["orphan_kernel", "_Z6orphanv", "-", "/fx/b.cu:30", "-", "-", "hip", "-"],
     ["rmsnorm<_Float16>", "_Z7rmsnormIDF16_EvPT_", "gfx942,gfx950", "/fx/a.cu:40",
-     "pybind:aiter.rmsnorm,pybind:aiter.cycle", "-"],
+     "pybind:aiter.rmsnorm,pybind:aiter.cycle", "-", "hip", "-"],
     ["rmsnorm<float>", "_Z7rmsnormIfEvPT_", "gfx942,gfx950", "/fx/a.cu:40,/fx/b.cu:25",
-     "pybind:aiter.rmsnorm,extern_c:rope_c,pybind:aiter.cycle,pybind:direct", "-"],
-    ["rope", "_Z4ropev", "gfx942", "/fx/b.cu:20", "extern_c:rope_c", "-"],
+     "pybind:aiter.rmsnorm,extern_c:rope_c,pybind:aiter.cycle,pybind:direct", "-", "hip", "-"],
+    ["rope", "_Z4ropev", "gfx942", "/fx/b.cu:20", "extern_c:rope_c", "-", "hip", "-"],
 ]
 
 
 def check_list(out, what):
     rows = [line.split("\t") for line in out.splitlines()]
     check(out.endswith("\n"), f"{what}: output does not end with a newline")
-    check(all(len(r) == 6 for r in rows), f"{what}: a line without 6 tab-separated fields")
+    check(all(len(r) == 8 for r in rows), f"{what}: a line without 8 tab-separated fields")
     check(rows == EXPECTED, f"{what}: got\n{out}")
 
 
@@ -166,10 +166,10 @@ def run(tmp):
     rc, out, err = kwalk("index", "-o", "b.db", os.path.join(GOOD, "b"), cwd=tmp)
     rc, out, err = kwalk("list", "--db", "b.db", cwd=tmp)
     check(out.splitlines() == [
-        "dead_kernel\t_Z4deadv\tgfx942\t-\t-\t-",
-        "orphan_kernel\t_Z6orphanv\t-\t/fx/b.cu:30\t-\t-",
-        "rmsnorm<float>\t_Z7rmsnormIfEvPT_\tgfx950\t/fx/b.cu:25\textern_c:rope_c\t-",
-        "rope\t_Z4ropev\tgfx942\t/fx/b.cu:20\textern_c:rope_c\t-",
+        "dead_kernel\t_Z4deadv\tgfx942\t-\t-\t-\thip\t-",
+        "orphan_kernel\t_Z6orphanv\t-\t/fx/b.cu:30\t-\t-\thip\t-",
+        "rmsnorm<float>\t_Z7rmsnormIfEvPT_\tgfx950\t/fx/b.cu:25\textern_c:rope_c\t-\thip\t-",
+        "rope\t_Z4ropev\tgfx942\t/fx/b.cu:20\textern_c:rope_c\t-\thip\t-",
     ], f"list of b alone:\n{out}")
 
     # bad input: exit 1, one line, no index written

@@ -169,7 +169,7 @@ def main():
             sys.exit(f"FAIL: {len(lines)} lines for {a.kernels} kernels")
         for line in lines:
             f = line.split("\t")
-            if len(f) != 6 or f[2] != "gfx942,gfx950" or f[5] != "-":
+            if len(f) != 8 or f[2] != "gfx942,gfx950" or f[5:] != ["-", "hip", "-"]:
                 sys.exit(f"FAIL: bad line {line!r}")
             i = int(f[1].split("Li")[1].split("E")[0])
             tu = i // PER_TU
