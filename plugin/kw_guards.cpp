@@ -126,6 +126,13 @@ Guard switchGuard(CaptureContext &C, const SwitchStmt *SW,
         }
     }
     Guard G;
+    G.Exprs.push_back(SW->getCond());
+    for (const SwitchCase *L : Labels)
+        if (auto *CS = dyn_cast<CaseStmt>(L)) {
+            G.Exprs.push_back(CS->getLHS());
+            if (CS->getRHS())
+                G.Exprs.push_back(CS->getRHS());
+        }
     if (IsDefault && Text.empty()) {
         G.Kind = "default";
         G.Condition = C.str(Cond + " matches no case");
@@ -209,6 +216,7 @@ void earlyExits(CaptureContext &C, const CompoundStmt *CS, const Stmt *Child,
             Guard G;
             G.Kind = "early_exit";
             G.Condition = C.exprText(Cond);
+            G.Exprs.push_back(Cond);
             G.Holds = Holds;
             G.Constant = constantOf(constantBool(C.ast(), Cond), Holds);
             G.Location = C.loc(If->getCond()->getBeginLoc());
@@ -238,6 +246,7 @@ std::vector<Guard> collectGuards(CaptureContext &C, const Stmt *S) {
                 Guard G;
                 G.Kind = If->isConstexpr() ? "if constexpr" : "if";
                 G.Condition = C.exprText(If->getCond());
+                G.Exprs.push_back(If->getCond());
                 G.Holds = InThen;
                 G.Constant = constantOf(constantBool(Ctx, If->getCond()), InThen);
                 G.Location = C.loc(If->getCond()->getBeginLoc());
@@ -249,6 +258,7 @@ std::vector<Guard> collectGuards(CaptureContext &C, const Stmt *S) {
                 Guard G;
                 G.Kind = "ternary";
                 G.Condition = C.exprText(CO->getCond());
+                G.Exprs.push_back(CO->getCond());
                 G.Holds = InTrue;
                 G.Constant = constantOf(constantBool(Ctx, CO->getCond()), InTrue);
                 G.Location = C.loc(CO->getCond()->getBeginLoc());
@@ -274,6 +284,8 @@ std::vector<Guard> collectGuards(CaptureContext &C, const Stmt *S) {
                 Guard G;
                 G.Kind = "for";
                 G.Condition = For->getCond() ? C.exprText(For->getCond()) : C.str("true");
+                if (For->getCond())
+                    G.Exprs.push_back(For->getCond());
                 G.Holds = true;
                 G.Constant =
                     For->getCond() ? constantOf(constantBool(Ctx, For->getCond()), true) : "always";
@@ -294,6 +306,7 @@ std::vector<Guard> collectGuards(CaptureContext &C, const Stmt *S) {
                 Guard G;
                 G.Kind = "while";
                 G.Condition = C.exprText(W->getCond());
+                G.Exprs.push_back(W->getCond());
                 G.Holds = true;
                 G.Constant = constantOf(constantBool(Ctx, W->getCond()), true);
                 G.Location = C.loc(W->getCond()->getBeginLoc());

@@ -24,6 +24,9 @@ struct Guard {
     bool Holds;
     const char *Constant = nullptr; // "always", "never", or null: not a constant
     kw_loc Location;
+    // the expressions the condition's text is made of (the condition; a
+    // switch's operand and labels), for the constants they name
+    std::vector<const clang::Expr *> Exprs;
 };
 
 // Outermost first.

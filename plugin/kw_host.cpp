@@ -4,6 +4,7 @@
 // kw_entries.cpp.
 #include "kw_host.h"
 
+#include "kw_constants.h"
 #include "kw_guards.h"
 #include "kw_host_internal.h"
 
@@ -159,7 +160,13 @@ class HostVisitor : public RecursiveASTVisitor<HostVisitor> {
         HC->caller_name = hostFunctionName(C, Caller);
         HC->callee_name = hostFunctionName(C, Callee);
         HC->location = C.loc(Loc);
-        appendGuards(C, HC->guards, collectGuards(C, S));
+        std::vector<Guard> Guards = collectGuards(C, S);
+        appendGuards(C, HC->guards, Guards);
+        ConstantSet K(C);
+        for (const Guard &G : Guards)
+            for (const clang::Expr *E : G.Exprs)
+                K.add(E);
+        K.store(HC->constants);
     }
 };
 

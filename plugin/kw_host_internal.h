@@ -48,6 +48,10 @@ void chainLaunch(CaptureContext &C, kw_launch &L, const clang::FunctionDecl *F,
 void attributeToUser(kw_launch &L);
 bool evalInt(CaptureContext &C, const clang::Expr *E, const clang::FunctionDecl *Enclosing,
              long long &Out);
+struct Guard;
+// The named constants of a launch's configuration and guards (kw_constants.h).
+void launchConstants(CaptureContext &C, kw_launch &L, const clang::Expr *Site,
+                     const std::vector<Guard> &Guards);
 
 // kw_asm_launches.cpp: launches of precompiled ASM kernels, through a loader
 // class (annotations/loaders/) or hipModuleLaunchKernel.

@@ -5,6 +5,7 @@
 // constant value in this instantiation (following dim3/int locals that are
 // initialized once and never modified), the arguments by parameter name, the
 // guards, and the chain of instantiation up to non-template code.
+#include "kw_constants.h"
 #include "kw_guards.h"
 #include "kw_host_internal.h"
 #include "kw_kernels.h"
@@ -26,51 +27,6 @@ namespace {
 const char *const LaunchFunctions[] = {"hipLaunchKernel", "hipLaunchCooperativeKernel",
                                        "hipExtLaunchKernel"};
 
-// True when every use of a DeclRefExpr's variable only reads it.
-bool isReadOnlyUse(ASTContext &Ctx, const DeclRefExpr *DRE) {
-    DynTypedNode Node = DynTypedNode::create(*DRE);
-    for (int Steps = 0; Steps < 16; Steps++) {
-        DynTypedNodeList Ps = Ctx.getParents(Node);
-        if (Ps.empty())
-            return false;
-        const DynTypedNode &P = Ps[0];
-        if (const auto *ICE = P.get<ImplicitCastExpr>()) {
-            if (ICE->getCastKind() == CK_LValueToRValue)
-                return true;
-            if (ICE->getCastKind() != CK_NoOp)
-                return false;
-        } else if (const auto *CE = P.get<CXXConstructExpr>()) {
-            const CXXConstructorDecl *Ctor = CE->getConstructor();
-            return Ctor && Ctor->isCopyConstructor() &&
-                   Ctor->getParamDecl(0)->getType().getNonReferenceType().isConstQualified();
-        } else if (const auto *MC = P.get<CXXMemberCallExpr>()) {
-            const CXXMethodDecl *M = MC->getMethodDecl();
-            return M && M->isConst();
-        } else if (!P.get<ParenExpr>() && !P.get<MemberExpr>()) {
-            return false;
-        }
-        Node = P;
-    }
-    return false;
-}
-
-class ModificationFinder : public RecursiveASTVisitor<ModificationFinder> {
-  public:
-    ModificationFinder(ASTContext &Ctx, const ValueDecl *V) : Ctx(Ctx), V(V) {}
-    bool Modified = false;
-    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-        if (DRE->getDecl() == V && !isReadOnlyUse(Ctx, DRE)) {
-            Modified = true;
-            return false;
-        }
-        return true;
-    }
-
-  private:
-    ASTContext &Ctx;
-    const ValueDecl *V;
-};
-
 // The initializer of a local variable that is set once and only read after.
 const Expr *stableInit(CaptureContext &C, const Expr *E, const FunctionDecl *Enclosing) {
     const auto *DRE = dyn_cast<DeclRefExpr>(E);
@@ -80,9 +36,7 @@ const Expr *stableInit(CaptureContext &C, const Expr *E, const FunctionDecl *Enc
     const FunctionDecl *Def = nullptr;
     if (!Enclosing || !Enclosing->hasBody(Def))
         return nullptr;
-    ModificationFinder F(C.ast(), VD);
-    F.TraverseStmt(Def->getBody());
-    return F.Modified ? nullptr : VD->getInit();
+    return neverChanged(C.ast(), VD, Def) ? VD->getInit() : nullptr;
 }
 
 bool evalIntImpl(CaptureContext &C, const Expr *E, const FunctionDecl *Enclosing, long long &Out,
@@ -253,14 +207,9 @@ void operandDecl(CaptureContext &C, kw_launch &L, const char *Operand, const Exp
         D->modified = !VD->getType().isConstQualified();
         return;
     }
-    const FunctionDecl *Def = nullptr;
-    if (Enclosing && Enclosing->hasBody(Def)) {
-        ModificationFinder F(C.ast(), V);
-        F.TraverseStmt(Def->getBody());
-        D->modified = F.Modified;
-    } else {
-        D->modified = true; /* not seen: not known to stay */
-    }
+    // a const local never changes; another one unless only read in the
+    // function (not seen: not known to stay)
+    D->modified = !neverChanged(C.ast(), V, Enclosing);
 }
 
 void configItem(CaptureContext &C, kw_launch &L, const char *Operand, kw_config_item &Item,
@@ -278,6 +227,11 @@ void configItem(CaptureContext &C, kw_launch &L, const char *Operand, kw_config_
         long long V = 0;
         Item.has_value = evalIntImpl(C, E, Enclosing, V, 0);
         Item.value[0] = V;
+    } else if (!E->isValueDependent()) {
+        // a stream written `0` / `nullptr` (or not written): the default stream, value 0
+        Item.has_value = E->IgnoreParenImpCasts()->isNullPointerConstant(
+                             C.ast(), Expr::NPC_ValueDependentIsNotNull) != Expr::NPCK_NotNull;
+        Item.value[0] = 0;
     }
 }
 
@@ -389,6 +343,38 @@ std::vector<const Expr *> argsArray(const Expr *E) {
 }
 
 } // namespace
+
+// The constants of the configuration operands, of the initializers of the
+// operands that are variables, and of the guards.
+void launchConstants(CaptureContext &C, kw_launch &L, const Expr *Site,
+                     const std::vector<Guard> &Guards) {
+    ConstantSet K(C);
+    std::vector<const Expr *> Ops;
+    if (const auto *KC = dyn_cast<CUDAKernelCallExpr>(Site)) {
+        if (const CallExpr *Cfg = KC->getConfig())
+            Ops.assign(Cfg->arg_begin(), Cfg->arg_end());
+    } else if (const auto *CE = dyn_cast<CallExpr>(Site)) {
+        for (unsigned I : {1u, 2u, 4u, 5u})
+            if (I < CE->getNumArgs())
+                Ops.push_back(CE->getArg(I));
+    }
+    for (const Expr *E : Ops) {
+        if (!E || isa<CXXDefaultArgExpr>(E))
+            continue;
+        const ValueDecl *V = operandVar(E);
+        const auto *BD = dyn_cast_or_null<BindingDecl>(V);
+        const auto *VD =
+            BD ? dyn_cast_or_null<VarDecl>(BD->getDecomposedDecl()) : dyn_cast_or_null<VarDecl>(V);
+        if (VD && VD->getInit() && !isa<ParmVarDecl>(VD))
+            K.add(VD->getInit());
+        else
+            K.add(E);
+    }
+    for (const Guard &G : Guards)
+        for (const Expr *E : G.Exprs)
+            K.add(E);
+    K.store(L.constants);
+}
 
 void chainLaunch(CaptureContext &C, kw_launch &L, const FunctionDecl *F, const HostCallGraph &G) {
     std::set<const FunctionDecl *> Seen;
@@ -502,7 +488,9 @@ void recordLaunch(CaptureContext &C, const PendingLaunch &P, const HostCallGraph
     L->function_symbol = hostSymbol(C, Enclosing);
     chainLaunch(C, *L, Enclosing, G);
     attributeToUser(*L);
-    appendGuards(C, L->guards, collectGuards(C, P.Site));
+    std::vector<Guard> Guards = collectGuards(C, P.Site);
+    appendGuards(C, L->guards, Guards);
+    launchConstants(C, *L, P.Site, Guards);
 }
 
 } // namespace kwalk

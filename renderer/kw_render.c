@@ -214,6 +214,41 @@ const kw_operand_decl *kw_r_operand_decl(const kw_launch *l, const kw_config_ite
     return NULL;
 }
 
+const kw_shape *kw_r_shape_with(kw_render *r, const kw_constant *k, size_t n) {
+    if (!n)
+        return &r->shape;
+    kw_shape *s = kw_arena_alloc(&r->scratch, sizeof *s);
+    if (!s)
+        return &r->shape;
+    memset(s, 0, sizeof *s);
+    for (size_t i = 0; i < r->shape.v.n; i++)
+        if (kw_shape_set(s, &r->scratch, r->shape.v.v[i].name, r->shape.v.v[i].value,
+                         r->shape.v.v[i].from) != KW_OK)
+            return &r->shape;
+    for (size_t i = 0; i < n; i++) {
+        const kw_constant *c = &k[i];
+        if (!c->name)
+            continue;
+        bool bound = false;
+        for (size_t j = 0; j < r->shape.v.n && !bound; j++)
+            bound = !strcmp(r->shape.v.v[j].name, c->name);
+        if (bound)
+            continue;
+        kw_value v;
+        kw_err err;
+        char *end = NULL;
+        if (c->value) {
+            double x = strtod(c->value, &end);
+            if (end != c->value && !*end)
+                kw_shape_set(s, &r->scratch, c->name, x, "a constant");
+        } else if (c->init && kw_expr_eval(c->init, s, KW_EXPR_C, &v, &err) == KW_OK &&
+                   v.dims == 1) {
+            kw_shape_set(s, &r->scratch, c->name, v.v[0], "its initializer");
+        }
+    }
+    return s;
+}
+
 bool kw_r_config_value(kw_render *r, const kw_mlaunch *ml, const kw_config_item *c, kw_value *v,
                        const char **why) {
     memset(v, 0, sizeof(*v));
@@ -263,7 +298,8 @@ bool kw_r_config_value(kw_render *r, const kw_mlaunch *ml, const kw_config_item 
         return false;
     }
     kw_err err;
-    if (kw_expr_eval(expr, &r->shape, KW_EXPR_C, v, &err) != KW_OK) {
+    const kw_shape *shape = kw_r_shape_with(r, ml->l->constants.v, ml->l->constants.n);
+    if (kw_expr_eval(expr, shape, KW_EXPR_C, v, &err) != KW_OK) {
         char *s = kw_arena_printf(&r->scratch, "not evaluated (%s)", err.msg);
         *why = s ? s : "not evaluated";
         return false;

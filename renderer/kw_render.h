@@ -126,6 +126,12 @@ const kw_operand_decl *kw_r_operand_decl(const kw_launch *l, const kw_config_ite
  * that nothing changes after its declaration (the sidecar's operand_decls),
  * its initializer instead (unless --shape binds the name). false with *why
  * when not known. */
+/* r->shape plus the constants a launch or host call is written with (the
+ * sidecar's constants: clang's values, and locals set once, whose
+ * initializers are evaluated with the names before them); a binding of the
+ * same name (--shape, the kernel's) wins. Lives in the scratch arena; r->shape
+ * itself when there are none. */
+const kw_shape *kw_r_shape_with(kw_render *r, const kw_constant *k, size_t n);
 bool kw_r_config_value(kw_render *r, const kw_mlaunch *ml, const kw_config_item *c, kw_value *v,
                        const char **why);
 /* "a, b and c" of the arch names shown */

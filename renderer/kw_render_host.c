@@ -10,10 +10,17 @@
 #include "kw_md.h"
 #include "kw_render.h"
 
+/* How many conditions of a path a --shape could evaluate (a compile-time
+ * constant counts as evaluated; a loop is no condition). */
+typedef struct kw_tally {
+    int conditions, evaluated;
+} kw_tally;
+
 /* A guard as prose: "when `a.hidden <= 4096`", "when not `use_fp8`" ... and,
- * with a --shape, whether it holds for that shape. Returns false when the
+ * with a --shape (shape: --shape plus the constants of the launch or call the
+ * guard is on), whether it holds for that shape. Returns false when the
  * shape makes the path impossible. */
-static bool kw_host_guard(kw_render *r, const kw_guard *g) {
+static bool kw_host_guard(kw_render *r, const kw_guard *g, const kw_shape *shape, kw_tally *tally) {
     kw_buf *o = r->out;
     const char *kind = g->kind ? g->kind : "if";
     const char *cond = g->condition ? g->condition : "?";
@@ -50,19 +57,25 @@ static bool kw_host_guard(kw_render *r, const kw_guard *g) {
         kw_r_kloc(r, &g->location);
         kw_r_ref(r, g->location.file, g->location.line, "dispatch", cond);
     }
+    if (!loop && tally) {
+        tally->conditions++;
+        tally->evaluated += g->constant != NULL;
+    }
     if (never)
         return false;
     if (!r->o->shape || loop || !strcmp(kind, "default") || g->constant)
         return true;
     kw_value v;
     kw_err err;
-    if (kw_expr_eval(cond, &r->shape, KW_EXPR_C, &v, &err) != KW_OK) {
+    if (kw_expr_eval(cond, shape, KW_EXPR_C, &v, &err) != KW_OK) {
         kw_buf_puts(o, " [shape: not evaluated, ");
         kw_md_text(o, err.msg, false);
         kw_buf_puts(o, "]");
         return true;
     }
     bool holds = (v.v[0] != 0) == g->holds;
+    if (tally)
+        tally->evaluated++;
     kw_buf_puts(o, holds ? " [shape: yes]" : " [shape: NO, this path is not taken]");
     return holds;
 }
@@ -81,8 +94,8 @@ static bool kw_guard_same(const kw_guard *a, const kw_guard *b) {
             (a->location.file && b->location.file && !strcmp(a->location.file, b->location.file)));
 }
 
-static void kw_host_guards(kw_render *r, const kw_guard *g, size_t n, bool *taken,
-                           kw_shown *shown) {
+static void kw_host_guards(kw_render *r, const kw_guard *g, size_t n, const kw_shape *shape,
+                           bool *taken, kw_shown *shown, kw_tally *tally) {
     for (size_t i = 0; i < n; i++) {
         bool dup = false;
         for (size_t k = 0; shown && k < shown->v.n && !dup; k++)
@@ -95,7 +108,7 @@ static void kw_host_guards(kw_render *r, const kw_guard *g, size_t n, bool *take
                 *slot = &g[i];
         }
         kw_buf_puts(r->out, ", ");
-        if (!kw_host_guard(r, &g[i]))
+        if (!kw_host_guard(r, &g[i], shape, tally))
             *taken = false;
     }
 }
@@ -237,6 +250,34 @@ static void kw_host_entries(kw_render *r, const kw_mpaths *paths, size_t npaths)
                        "the `@compile_ops` op files) to join them to these entry points.\n\n");
 }
 
+/* What a --shape says about a path: how many of its conditions could be
+ * evaluated, and whether those hold. */
+static void kw_host_verdict(kw_render *r, const kw_tally *t, bool taken) {
+    kw_buf *o = r->out;
+    if (!taken) {
+        kw_buf_printf(o,
+                      "With this shape this path is **not** taken: a condition above does "
+                      "not hold (%d of %d condition%s on this path could be evaluated).\n\n",
+                      t->evaluated, t->conditions, t->conditions == 1 ? "" : "s");
+        return;
+    }
+    if (!t->conditions) {
+        kw_buf_puts(o, "With this shape: the path has no conditions.\n\n");
+        return;
+    }
+    kw_buf_printf(o, "With this shape %d of %d condition%s on this path could be evaluated",
+                  t->evaluated, t->conditions, t->conditions == 1 ? "" : "s");
+    if (!t->evaluated)
+        kw_buf_puts(o, "; give --shape values for their names to decide whether it is "
+                       "taken.\n\n");
+    else if (t->evaluated == 1)
+        kw_buf_puts(o, "; it holds.\n\n");
+    else if (t->evaluated == 2)
+        kw_buf_puts(o, "; both hold.\n\n");
+    else
+        kw_buf_printf(o, "; all %d hold.\n\n", t->evaluated);
+}
+
 /* The numbered chain of one path: calls with their guards, then the launch. */
 static void kw_host_path(kw_render *r, const kw_mlaunch *ml, const kw_mpath *p) {
     kw_buf *o = r->out;
@@ -251,6 +292,7 @@ static void kw_host_path(kw_render *r, const kw_mlaunch *ml, const kw_mpath *p) 
         kw_buf_printf(o, ", path %zu of %s%zu", p->nth, p->at_least ? "at least " : "", p->of);
     kw_buf_puts(o, ":\n\n");
     bool taken = true;
+    kw_tally tally = {0, 0};
     int step = 1;
     kw_shown shown;
     memset(&shown, 0, sizeof shown);
@@ -267,7 +309,9 @@ static void kw_host_path(kw_render *r, const kw_mlaunch *ml, const kw_mpath *p) 
             kw_r_ref(r, mc->c->location.file, mc->c->location.line, "dispatch",
                      kw_r_name(r, kw_node_name(r, mc->to, mc->c->callee_name, mc->c->callee)));
         }
-        kw_host_guards(r, mc->c->guards.v, mc->c->guards.n, &taken, &shown);
+        kw_host_guards(r, mc->c->guards.v, mc->c->guards.n,
+                       kw_r_shape_with(r, mc->c->constants.v, mc->c->constants.n), &taken, &shown,
+                       &tally);
         kw_buf_puts(o, "\n");
     }
     const kw_launch *l = ml->l;
@@ -275,13 +319,11 @@ static void kw_host_path(kw_render *r, const kw_mlaunch *ml, const kw_mpath *p) 
     kw_md_code(o, kw_r_name(r, kw_r_short(r, l->function ? l->function : "?")), false);
     kw_buf_puts(o, " launches the kernel at ");
     kw_r_kloc(r, &l->location);
-    kw_host_guards(r, l->guards.v, l->guards.n, &taken, &shown);
+    kw_host_guards(r, l->guards.v, l->guards.n, kw_r_shape_with(r, l->constants.v, l->constants.n),
+                   &taken, &shown, &tally);
     kw_buf_puts(o, "\n\n");
     if (r->o->shape)
-        kw_buf_puts(o, taken ? "With this shape every condition on this path that could be "
-                               "evaluated holds.\n\n"
-                             : "With this shape this path is **not** taken: a condition above "
-                               "does not hold.\n\n");
+        kw_host_verdict(r, &tally, taken);
     bool last = p->nth == KW_PATHS_SHOWN || p->nth == p->of;
     if (last && p->of > p->nth)
         kw_buf_printf(o, "%s%zu more path%s from this entry point %s not listed (the first %d, "
@@ -341,6 +383,8 @@ static void kw_host_config_row(kw_render *r, const kw_mlaunch *ml, const char *w
     } else if (c->has_value) {
         if (c->dims == 3)
             kw_buf_printf(o, "(%lld, %lld, %lld)", c->value[0], c->value[1], c->value[2]);
+        else if (c == &ml->l->stream && !c->value[0])
+            kw_buf_puts(o, "the default stream (a null stream)");
         else
             kw_buf_printf(o, "%lld", c->value[0]);
     } else {
@@ -429,6 +473,18 @@ static void kw_host_config(kw_render *r, const kw_mlaunch *ml) {
         }
         kw_buf_puts(o, ". A name binds an expression's name that is equal to it or ends in "
                        "`.name`, `->name` or `::name`.\n\n");
+    }
+    if (r->o->shape && l->constants.n) {
+        kw_buf_puts(o, "Constants this launch is written with (clang's values; for a local "
+                       "set once and not constant here, its initializer): ");
+        for (size_t i = 0; i < l->constants.n; i++) {
+            const kw_constant *k = &l->constants.v[i];
+            const char *rhs = k->value ? k->value : k->init ? k->init : "?";
+            char *s = kw_arena_printf(&r->scratch, "%s = %s", k->name ? k->name : "?", rhs);
+            kw_buf_puts(o, i ? ", " : "");
+            kw_md_code(o, s ? s : "?", false);
+        }
+        kw_buf_puts(o, ".\n\n");
     }
 }
 
@@ -538,7 +594,8 @@ static void kw_host_unreached(kw_render *r, const kw_launch *l) {
     if (l->guards.n) {
         bool taken = true;
         kw_buf_puts(r->out, "Conditions at the launch");
-        kw_host_guards(r, l->guards.v, l->guards.n, &taken, NULL);
+        kw_host_guards(r, l->guards.v, l->guards.n,
+                       kw_r_shape_with(r, l->constants.v, l->constants.n), &taken, NULL, NULL);
         kw_buf_puts(r->out, ".\n\n");
     }
     kw_host_chain(r, l);

@@ -189,6 +189,14 @@ static const kw_field kw_f_guard[] = {
 };
 static KW_TYPE(kw_t_guard, "guard", kw_guard, true, kw_f_guard);
 
+static const kw_field kw_f_constant[] = {
+    {"name", KW_F_STR, offsetof(kw_constant, name), NULL, 0},
+    {"kind", KW_F_STR, offsetof(kw_constant, kind), NULL, 0},
+    {"value", KW_F_SCALAR, offsetof(kw_constant, value), NULL, 0},
+    {"init", KW_F_STR, offsetof(kw_constant, init), NULL, 0},
+};
+static KW_TYPE(kw_t_constant, "constant", kw_constant, true, kw_f_constant);
+
 static const kw_field kw_f_asm_candidate[] = {
     {"asm_kernel", KW_F_STR, offsetof(kw_asm_candidate, asm_kernel), NULL, 0},
     {"code_object", KW_F_STR, offsetof(kw_asm_candidate, code_object), NULL, 0},
@@ -231,6 +239,7 @@ static const kw_field kw_f_launch[] = {
     {"operand_decls", KW_F_LIST, offsetof(kw_launch, operand_decls), &kw_t_operand_decl, 0},
     {"args", KW_F_LIST, offsetof(kw_launch, args), &kw_t_launch_arg, 0},
     {"guards", KW_F_LIST, offsetof(kw_launch, guards), &kw_t_guard, 0},
+    {"constants", KW_F_LIST, offsetof(kw_launch, constants), &kw_t_constant, 0},
     {"dead", KW_F_BOOL, offsetof(kw_launch, dead), NULL, KW_F_IF_TRUE},
 };
 KW_TYPE(kw_t_launch, "launch", kw_launch, false, kw_f_launch);
@@ -252,6 +261,7 @@ static const kw_field kw_f_host_call[] = {
     {"callee_name", KW_F_STR, offsetof(kw_host_call, callee_name), NULL, 0},
     {"location", KW_F_LOC, offsetof(kw_host_call, location), NULL, 0},
     {"guards", KW_F_LIST, offsetof(kw_host_call, guards), &kw_t_guard, 0},
+    {"constants", KW_F_LIST, offsetof(kw_host_call, constants), &kw_t_constant, 0},
     {"dead", KW_F_BOOL, offsetof(kw_host_call, dead), NULL, KW_F_IF_TRUE},
 };
 KW_TYPE(kw_t_host_call, "host call", kw_host_call, false, kw_f_host_call);

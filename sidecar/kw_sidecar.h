@@ -214,6 +214,20 @@ typedef struct kw_operand_decl {
     kw_loc location;     /* the variable's name in its declaration */
 } kw_operand_decl;
 
+/* A name an expression of a launch or a condition is written with whose
+ * value the compiler knows or that stands for a fixed expression: a
+ * const/constexpr variable or an enumerator (value: clang's constant
+ * evaluation), or a local variable never changed after its declaration whose
+ * initializer is not constant here (init: that initializer, in terms of other
+ * names, e.g. parameters --shape binds). Listed in dependency order: a name's
+ * init only names parameters or names listed before it. */
+typedef struct kw_constant {
+    const char *name;  /* as written at the use: "B", "Mode::Wide", "kUnrollFour" */
+    const char *kind;  /* "local", "global", "enumerator", "member" */
+    const char *value; /* a decimal integer; NULL when not a constant here */
+    const char *init;  /* when value is NULL: the initializer as one expression */
+} kw_constant;
+
 /* One row of a constant table a loader's constructor arguments are read
  * from: the kernel and code object that row names, and what selects it. */
 typedef struct kw_asm_candidate {
@@ -270,6 +284,9 @@ typedef struct kw_launch {
     operand_decls; /* in operand order; only operands that are variables */
     KW_ARRAY(kw_launch_arg) args;
     KW_ARRAY(kw_guard) guards; /* outermost first */
+    /* the constants the configuration, the operands' initializers and the
+     * guards are written with */
+    KW_ARRAY(kw_constant) constants;
     bool dead; /* a guard is constant "never": compiled (its kernel emitted), never run */
 } kw_launch;
 
@@ -289,6 +306,7 @@ typedef struct kw_host_call {
     const char *callee_name;
     kw_loc location;
     KW_ARRAY(kw_guard) guards;
+    KW_ARRAY(kw_constant) constants; /* the constants the guards are written with */
     bool dead; /* a guard is constant "never": the call never happens */
 } kw_host_call;
 
