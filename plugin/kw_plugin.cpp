@@ -10,6 +10,7 @@
 #include "kw_host.h"
 #include "kw_kernels.h"
 #include "kw_output.h"
+#include "kw_timing.h"
 
 extern "C" {
 #include "kw_co_llvm.h"
@@ -111,6 +112,7 @@ struct EmittedKernelsPass : llvm::PassInfoMixin<EmittedKernelsPass> {
     explicit EmittedKernelsPass(std::shared_ptr<JobState> S) : State(std::move(S)) {}
     llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &) {
         State->HaveEmitted = true;
+        PhaseTimer T(State->Arch, "ir-analysis");
         for (const llvm::Function &F : M) {
             if (F.isDeclaration() || F.getCallingConv() != llvm::CallingConv::AMDGPU_KERNEL)
                 continue;
@@ -321,11 +323,19 @@ kw_status runDevice(ASTContext &Ctx, JobState &S, kw_err *Err) {
     if (Arch)
         *Arch = kw_arena_strdup(&Doc.arena, S.Arch.c_str());
     CaptureContext C(Ctx, Doc);
-    captureKernels(C, S.Arch.c_str(), S.Emitted, S.HaveEmitted);
+    {
+        PhaseTimer T(S.Arch, "capture-kernels");
+        captureKernels(C, S.Arch.c_str(), S.Emitted, S.HaveEmitted);
+    }
     // IR facts that cannot be had are reported, but the fragment is written.
     kw_err IrErr;
-    kw_status IrSt = attachIrFacts(Doc, S, &IrErr);
+    kw_status IrSt;
+    {
+        PhaseTimer T(S.Arch, "ir-yaml");
+        IrSt = attachIrFacts(Doc, S, &IrErr);
+    }
     kw_status St = KW_OK;
+    PhaseTimer TW(S.Arch, "write-fragment");
     if (S.HostFollows && !S.Cuid.empty())
         St = writeDoc(Doc, fragmentPath(S.Out, S.FragKey, S.Arch), Err);
     // A device-only compile has no host job to merge: it gets a sidecar of
@@ -343,11 +353,16 @@ kw_status runHost(ASTContext &Ctx, JobState &S, kw_err *Err) {
     kw_sidecar_init(&Doc);
     fillHeader(Doc, S);
     CaptureContext C(Ctx, Doc);
-    captureHost(C);
+    {
+        PhaseTimer T("host", "capture-host");
+        captureHost(C);
+    }
     kw_status St = KW_OK;
     size_t Merged = 0;
-    if (!S.Cuid.empty())
+    if (!S.Cuid.empty()) {
+        PhaseTimer T("host", "merge-fragments");
         St = mergeFragments(S.Out, S.FragKey, Doc, &Merged, Err);
+    }
     // The code objects that will run: the bundle the driver linked for this
     // TU, still on disk while the host job runs.
     // A code object that cannot be read costs its ISA facts, not the sidecar.
@@ -355,8 +370,10 @@ kw_status runHost(ASTContext &Ctx, JobState &S, kw_err *Err) {
     kw_status IsaSt = KW_OK;
     kw_co_llvm_process_only(); // clang's own LLVM, never a second one
     bool Embedded = !S.HostModuleSeen || S.EmbedsDeviceCode;
-    if (St == KW_OK && !S.GpuBinary.empty() && Embedded)
+    if (St == KW_OK && !S.GpuBinary.empty() && Embedded) {
+        PhaseTimer T("host", "code-objects");
         IsaSt = kw_co_sidecar_fill(&Doc, S.GpuBinary.c_str(), KW_CO_SC_LISTING, &IsaErr);
+    }
     // The device jobs compiled these kernels, but the object does not hold
     // them: say so on each (and claim no code-object facts for them).
     if (St == KW_OK && !S.GpuBinary.empty() && !Embedded)
@@ -366,8 +383,10 @@ kw_status runHost(ASTContext &Ctx, JobState &S, kw_err *Err) {
                 "launches or registers a kernel, so clang left the code object out";
     if (St == KW_OK && !S.NoSidecar.empty())
         St = kw_fail(Err, "no sidecar written: %s", S.NoSidecar.c_str());
-    else if (St == KW_OK)
+    else if (St == KW_OK) {
+        PhaseTimer T("host", "write-sidecar");
         St = writeDoc(Doc, sidecarPath(S.Out, S.Object, S.Source, S.Cuid), Err);
+    }
     if (St == KW_OK && IsaSt != KW_OK)
         St = kw_fail(Err, "ISA facts left out: %s", IsaErr.msg);
     // Device code was linked but no device job left its kernels: the sidecar
@@ -401,6 +420,7 @@ class KwalkConsumer : public ASTConsumer {
     void HandleTranslationUnit(ASTContext &Ctx) override {
         if (Ctx.getDiagnostics().hasErrorOccurred())
             return; // the compile itself failed: nothing to describe
+        PhaseTimer T(State->Device ? State->Arch : std::string("host"), "consumer-total");
         limitToUserCode(Ctx);
         kw_err Err;
         Err.msg[0] = '\0';

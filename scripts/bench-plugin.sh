@@ -2,13 +2,17 @@
 # bench-plugin.sh: what the plugin costs a real build. For each TU of the aiter
 # fixture (../shared/fixtures/aiter-hip), compiles it N times without and N
 # times with libkwalk.so, alternating, with the fixture's own flags, and
-# prints per TU: median wall time of each and their ratio, peak memory (max
-# RSS of the compile's process tree) of each and their ratio, object size,
-# sidecar size and their ratio. Targets (issue 10): wall <= 1.05x, memory
-# <= 1.10x, sidecar <= 1x the object.
+# prints per TU: median wall time of each and their ratio, median CPU time
+# (user+sys of the compile's whole process tree: driver, cc1 jobs, linker,
+# bundler) of each and their ratio, peak memory (max RSS of the process tree)
+# of each and their ratio, object size, sidecar size and their ratio; then,
+# per TU, the plugin's CPU time by phase (its KWALK_TIMING counters,
+# plugin/kw_timing.h; median over the N compiles). Targets (issue 10): wall
+# <= 1.05x, memory <= 1.10x, sidecar <= 1x the object.
 #   scripts/bench-plugin.sh [BUILD_DIR [N [TU...]]]   (default: build 3, all TUs)
 # BUILD_DIR holds a built plugin and hip-compat.rsp (scripts/demo.sh builds one).
-# Run it on an otherwise idle machine: it measures wall time.
+# Wall time wants an otherwise idle machine; on a loaded one read the CPU
+# time columns (CPU time is what the compile itself spent, whatever else runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
@@ -27,18 +31,25 @@ done
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/kwalk-bench.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 # One compile per TU through the argument logger gives each TU's exact command.
+# (The real compiler is named first: in one command's assignments bash expands
+# ${CXX} after the CXX= before it, which made the logger exec itself forever.)
 mkdir -p "$WORK/argv"
-CXX=$PWD/tests/aiter/argv_logger.py KW_REAL_CXX=${CXX:-/usr/lib/llvm-22/bin/clang++} \
+REAL_CXX=${CXX:-/usr/lib/llvm-22/bin/clang++}
+CXX=$PWD/tests/aiter/argv_logger.py KW_REAL_CXX=$REAL_CXX \
   KW_ARGV_DIR=$WORK/argv bash "$FIXTURE/compile.sh" "$WORK/first" "$RSP" "" "$@" >/dev/null
 exec python3 - "$WORK" "$PLUGIN" "$N" <<'EOF'
 import json, os, statistics, sys, time
 work, plugin, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 
-def compile_once(rec, obj, side):
+def compile_once(rec, obj, side, timing=None):
     argv = list(rec["argv"])
     argv[argv.index("-o") + 1] = obj
+    env = dict(os.environ)
+    env.pop("KWALK_TIMING", None)
     if side:
         argv += ["-fplugin=" + plugin, "-fplugin-arg-kwalk-out=" + side]
+        if timing:
+            env["KWALK_TIMING"] = timing
     real = os.environ.get("CXX", "/usr/lib/llvm-22/bin/clang++")
     t0 = time.monotonic()
     pid = os.fork()
@@ -46,16 +57,17 @@ def compile_once(rec, obj, side):
         fd = os.open(os.devnull, os.O_WRONLY)
         os.dup2(fd, 1); os.dup2(fd, 2)
         os.chdir(rec["cwd"])
-        os.execv(real, [real] + argv)
+        os.execve(real, [real] + argv, env)
     _, status, ru = os.wait4(pid, 0)
     wall = time.monotonic() - t0
     if status != 0:
         sys.exit("bench-plugin: a compile failed: %s" % " ".join(argv))
-    return wall, ru.ru_maxrss * 1024
+    return wall, ru.ru_maxrss * 1024, ru.ru_utime + ru.ru_stime
 
 def mib(b): return "%.1f" % (b / 1048576.0)
-print("%-26s %8s %8s %6s %9s %9s %6s %8s %8s %6s" % ("TU", "plain s", "kwalk s", "x",
-      "plain MiB", "kwalk MiB", "x", "obj MiB", "side MiB", "x"))
+print("%-26s %7s %7s %6s %7s %7s %6s %9s %9s %6s %8s %8s %6s" % ("TU", "plain s", "kwalk s", "x",
+      "p cpu s", "k cpu s", "x", "plain MiB", "kwalk MiB", "x", "obj MiB", "side MiB", "x"))
+phases = {}
 recs = sorted(os.listdir(os.path.join(work, "argv")))
 for name in recs:
     rec = json.load(open(os.path.join(work, "argv", name)))
@@ -66,12 +78,30 @@ for name in recs:
             side = os.path.join(work, "side-" + tu) if mode == "kwalk" else None
             if side:
                 os.makedirs(side, exist_ok=True)
-            res[mode].append(compile_once(rec, os.path.join(work, "%s.%s.o" % (tu, mode)), side))
-    pw = statistics.median(w for w, _ in res["plain"]); kw = statistics.median(w for w, _ in res["kwalk"])
-    pm = max(m for _, m in res["plain"]); km = max(m for _, m in res["kwalk"])
+            timing = os.path.join(work, "timing-%s-%d" % (tu, i)) if side else None
+            res[mode].append(compile_once(rec, os.path.join(work, "%s.%s.o" % (tu, mode)), side, timing))
+    pw = statistics.median(r[0] for r in res["plain"]); kw = statistics.median(r[0] for r in res["kwalk"])
+    pm = max(r[1] for r in res["plain"]); km = max(r[1] for r in res["kwalk"])
+    pc = statistics.median(r[2] for r in res["plain"]); kc = statistics.median(r[2] for r in res["kwalk"])
+    # the plugin's own counters: "<job> <phase> <cpu s> <maxrss KiB>" per line
+    per = {}
+    for i in range(n):
+        tf = os.path.join(work, "timing-%s-%d" % (tu, i))
+        run = {}
+        for line in open(tf) if os.path.exists(tf) else []:
+            job, phase, cpu, _ = line.split()
+            key = ("device" if job != "host" else "host") + ":" + phase
+            run[key] = run.get(key, 0.0) + float(cpu)
+        for k, v in run.items():
+            per.setdefault(k, []).append(v)
+    phases[tu] = {k: statistics.median(v) for k, v in per.items()}
     obj = os.path.getsize(os.path.join(work, "%s.plain.o" % tu))
     sdir = os.path.join(work, "side-" + tu)
     side = sum(os.path.getsize(os.path.join(sdir, f)) for f in os.listdir(sdir) if f.endswith(".kwalk.yaml"))
-    print("%-26s %8.2f %8.2f %6.3f %9s %9s %6.3f %8s %8s %6.2f" % (tu, pw, kw, kw / pw, mib(pm),
-          mib(km), km / pm, mib(obj), mib(side), side / obj if obj else float("inf")))
+    print("%-26s %7.2f %7.2f %6.3f %7.2f %7.2f %6.3f %9s %9s %6.3f %8s %8s %6.2f" % (tu, pw, kw,
+          kw / pw, pc, kc, kc / pc, mib(pm), mib(km), km / pm, mib(obj), mib(side),
+          side / obj if obj else float("inf")), flush=True)
+print("\nthe plugin's CPU seconds by phase (KWALK_TIMING; device phases summed over the archs)")
+for tu, ph in phases.items():
+    print("%-26s %s" % (tu, "  ".join("%s %.2f" % (k, v) for k, v in sorted(ph.items()))))
 EOF

@@ -1,0 +1,52 @@
+// kw_timing.h: the plugin's own cost counters, for scripts/bench-plugin.sh
+// and for finding where its time goes. With KWALK_TIMING=FILE set, each phase
+// of a job appends one line "<job> <phase> <cpu seconds> <max rss KiB>" to
+// FILE (CPU time of the process while the phase ran; the process's peak
+// resident size when it ended). Unset (the default), a phase costs one getenv.
+#ifndef KW_TIMING_H
+#define KW_TIMING_H
+
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <string>
+#include <sys/resource.h>
+
+namespace kwalk {
+
+class PhaseTimer {
+  public:
+    PhaseTimer(std::string Job, const char *Phase)
+        : File(std::getenv("KWALK_TIMING")), Job(std::move(Job)), Phase(Phase) {
+        if (File && *File)
+            Start = cpuNow();
+    }
+    ~PhaseTimer() {
+        if (!File || !*File)
+            return;
+        double Cpu = cpuNow() - Start;
+        struct rusage RU;
+        long Rss = getrusage(RUSAGE_SELF, &RU) == 0 ? RU.ru_maxrss : -1;
+        if (FILE *F = std::fopen(File, "a")) {
+            std::fprintf(F, "%s %s %.4f %ld\n", Job.c_str(), Phase, Cpu, Rss);
+            std::fclose(F);
+        }
+    }
+    PhaseTimer(const PhaseTimer &) = delete;
+    PhaseTimer &operator=(const PhaseTimer &) = delete;
+
+  private:
+    static double cpuNow() {
+        struct timespec T;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &T);
+        return T.tv_sec + T.tv_nsec * 1e-9;
+    }
+    const char *File;
+    std::string Job;
+    const char *Phase;
+    double Start = 0;
+};
+
+} // namespace kwalk
+
+#endif
