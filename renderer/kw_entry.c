@@ -63,17 +63,25 @@ bool *kw_entries_shadowed(const kw_index *ix) {
                 *prev = (size_t)-1; /* called from several TUs */
         }
     }
+    /* An inline function of a header is a cxx entry of every TU that has it:
+     * the first one stands for all. */
+    kw_symmap seen;
+    kw_symmap_init(&seen);
     size_t k = 0;
     for (size_t t = 0; t < ix->tus.n && ok; t++) {
         const kw_index_tu *tu = &ix->tus.v[t];
-        for (size_t i = 0; i < tu->entries.n; i++, k++) {
+        for (size_t i = 0; i < tu->entries.n && ok; i++, k++) {
             const kw_entry *e = &tu->entries.v[i];
             if (!kw_kind_is(e, "cxx") || !e->function_symbol)
                 continue;
             size_t *c = kw_symmap_get(&called, e->function_symbol);
-            out[k] = kw_symmap_get(&bound, e->function_symbol) || (c && *c != t);
+            out[k] = kw_symmap_get(&bound, e->function_symbol) || (c && *c != t) ||
+                     kw_symmap_get(&seen, e->function_symbol);
+            if (!out[k])
+                ok = kw_symmap_put(&seen, e->function_symbol, t) == KW_OK;
         }
     }
+    kw_symmap_free(&seen);
     kw_symmap_free(&bound);
     kw_symmap_free(&called);
     if (!ok) {

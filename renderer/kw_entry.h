@@ -20,8 +20,9 @@ bool kw_entry_binds(const kw_entry *e);
 /* One flag per entry of the index (TU by TU, in order): true for a `cxx`
  * entry (an outermost visible host function of its TU) that the index as a
  * whole shadows: its function is also bound by another kind of entry (a
- * pybind11 m.def in another TU binds it), or a host call of another TU
- * calls it. NULL when out of memory; free() it. */
+ * pybind11 m.def in another TU binds it), a host call of another TU calls
+ * it, or an earlier TU has the same cxx entry (an inline function of a
+ * header). NULL when out of memory; free() it. */
 bool *kw_entries_shadowed(const kw_index *ix);
 
 #endif
