@@ -26,8 +26,6 @@ void maybeRecordExternC(CaptureContext &C, const FunctionDecl *FD) {
     E->location = C.loc(FD->getLocation());
 }
 
-namespace {
-
 const FunctionDecl *boundFunction(const Expr *E) {
     E = E->IgnoreParenImpCasts();
     if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
@@ -36,14 +34,24 @@ const FunctionDecl *boundFunction(const Expr *E) {
         return dyn_cast<FunctionDecl>(DRE->getDecl());
     if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
         E = MT->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
+        E = BT->getSubExpr()->IgnoreParenImpCasts();
     if (const auto *CE = dyn_cast<CXXConstructExpr>(E); CE && CE->getNumArgs() == 1)
         E = CE->getArg(0)->IgnoreParenImpCasts();
     if (const auto *L = dyn_cast<LambdaExpr>(E))
         return L->getCallOperator();
+    // TORCH_FN(f): an object whose class template has f as a template argument.
+    if (const CXXRecordDecl *R = E->getType()->getAsCXXRecordDecl())
+        if (const auto *S = dyn_cast<ClassTemplateSpecializationDecl>(R))
+            for (const TemplateArgument &A : S->getTemplateArgs().asArray())
+                if (A.getKind() == TemplateArgument::Declaration)
+                    if (const auto *FD = dyn_cast<FunctionDecl>(A.getAsDecl()))
+                        return FD;
+    // torch::dispatch(key, &f): the function is the last argument.
+    if (const auto *CE = dyn_cast<CallExpr>(E); CE && CE->getNumArgs() > 0)
+        return boundFunction(CE->getArg(CE->getNumArgs() - 1));
     return nullptr;
 }
-
-} // namespace
 
 void maybeRecordPybind(CaptureContext &C, const CXXMemberCallExpr *CE,
                        const FunctionDecl *Enclosing) {

@@ -54,11 +54,13 @@ class HostVisitor : public RecursiveASTVisitor<HostVisitor> {
     using Base = RecursiveASTVisitor<HostVisitor>;
 
   public:
-    HostVisitor(CaptureContext &C) : C(C) {}
+    HostVisitor(CaptureContext &C, const std::set<std::string> &EntryNames)
+        : C(C), EntryNames(EntryNames) {}
 
     HostCallGraph Graph;
     std::vector<PendingLaunch> Launches;
     std::vector<PendingLaunch> AsmLaunches;
+    std::vector<const FunctionDecl *> Annotated; // definitions EntryNames name
 
     bool shouldVisitTemplateInstantiations() const { return true; }
 
@@ -87,8 +89,12 @@ class HostVisitor : public RecursiveASTVisitor<HostVisitor> {
     }
 
     bool VisitFunctionDecl(FunctionDecl *FD) {
-        if (relevant(FD))
-            maybeRecordExternC(C, FD);
+        if (!relevant(FD))
+            return true;
+        maybeRecordExternC(C, FD);
+        if (!EntryNames.empty() && FD->isThisDeclarationADefinition() && FD->getDeclName() &&
+            EntryNames.count(FD->getQualifiedNameAsString()))
+            Annotated.push_back(FD);
         return true;
     }
 
@@ -108,8 +114,10 @@ class HostVisitor : public RecursiveASTVisitor<HostVisitor> {
             if (!isa<CXXMemberCallExpr>(CE))
                 return true;
         }
-        if (auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+        if (auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
             maybeRecordPybind(C, MC, Caller);
+            maybeRecordTorch(C, MC, Caller);
+        }
         edge(Caller, CE->getDirectCallee(), CE, CE->getBeginLoc());
         return true;
     }
@@ -124,6 +132,7 @@ class HostVisitor : public RecursiveASTVisitor<HostVisitor> {
 
   private:
     CaptureContext &C;
+    const std::set<std::string> &EntryNames;
     std::vector<const FunctionDecl *> Stack;
     std::map<const FunctionDecl *, bool> Relevant;
 
@@ -151,8 +160,8 @@ class HostVisitor : public RecursiveASTVisitor<HostVisitor> {
         if (C.inSystemHeader(Callee->getLocation()))
             return;
         const FunctionDecl *Canon = Callee->getCanonicalDecl();
-        Graph.Callers[Canon].push_back({Caller, Loc});
         kw_host_call *HC = KW_PUSH(C.arena(), C.doc().host_calls);
+        Graph.Callers[Canon].push_back({Caller, Loc, HC ? C.doc().host_calls.n - 1 : SIZE_MAX});
         if (!HC)
             return;
         HC->caller = hostSymbol(C, Caller);
@@ -172,20 +181,31 @@ class HostVisitor : public RecursiveASTVisitor<HostVisitor> {
 
 } // namespace
 
-void captureHost(CaptureContext &C) {
-    HostVisitor V(C);
+void captureHost(CaptureContext &C, const std::set<std::string> &EntryNames) {
+    HostVisitor V(C, EntryNames);
     V.TraverseDecl(C.ast().getTranslationUnitDecl());
-    for (const PendingLaunch &L : V.Launches)
-        recordLaunch(C, L, V.Graph);
-    AsmModules Modules;
-    for (const PendingLaunch &L : V.AsmLaunches)
-        recordAsmLaunch(C, L, V.Graph, Modules);
-    // A launch or call under a condition that is constant false never runs.
     kw_sidecar &Doc = C.doc();
-    for (size_t I = 0; I < Doc.launches.n; I++)
+    // Each recorded launch's enclosing function, by launch index.
+    std::vector<const FunctionDecl *> LaunchFn;
+    for (const PendingLaunch &L : V.Launches) {
+        recordLaunch(C, L, V.Graph);
+        LaunchFn.resize(Doc.launches.n, L.Enclosing);
+    }
+    AsmModules Modules;
+    for (const PendingLaunch &L : V.AsmLaunches) {
+        recordAsmLaunch(C, L, V.Graph, Modules);
+        LaunchFn.resize(Doc.launches.n, L.Enclosing);
+    }
+    // A launch or call under a condition that is constant false never runs.
+    std::vector<const FunctionDecl *> Live;
+    for (size_t I = 0; I < Doc.launches.n; I++) {
         Doc.launches.v[I].dead = guardsDead(Doc.launches.v[I].guards);
+        if (!Doc.launches.v[I].dead && I < LaunchFn.size())
+            Live.push_back(LaunchFn[I]);
+    }
     for (size_t I = 0; I < Doc.host_calls.n; I++)
         Doc.host_calls.v[I].dead = guardsDead(Doc.host_calls.v[I].guards);
+    recordHostEntries(C, V.Graph, Live, V.Annotated);
 }
 
 } // namespace kwalk

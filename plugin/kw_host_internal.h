@@ -10,6 +10,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 
+#include <cstdint>
 #include <map>
 #include <vector>
 
@@ -18,6 +19,7 @@ namespace kwalk {
 struct CallEdge {
     const clang::FunctionDecl *Caller;
     clang::SourceLocation Loc;
+    size_t Call = SIZE_MAX; // its host_calls[] record (for `dead`), SIZE_MAX when none
 };
 
 // Callers of each host function, in source order of discovery.
@@ -77,6 +79,20 @@ void recordAsmLaunch(CaptureContext &C, const PendingLaunch &L, const HostCallGr
 void maybeRecordExternC(CaptureContext &C, const clang::FunctionDecl *FD);
 void maybeRecordPybind(CaptureContext &C, const clang::CXXMemberCallExpr *CE,
                        const clang::FunctionDecl *Enclosing);
+// kw_torch_entries.cpp: torch::Library def/impl calls in TORCH_LIBRARY blocks.
+void maybeRecordTorch(CaptureContext &C, const clang::CXXMemberCallExpr *CE,
+                      const clang::FunctionDecl *Enclosing);
+// The function a binding's argument names: &f, f, a lambda, TORCH_FN(f),
+// torch::dispatch(key, &f).
+const clang::FunctionDecl *boundFunction(const clang::Expr *E);
+
+// kw_host_entries.cpp: once launches and calls are recorded (and `dead`
+// marked): the TU's outermost visible host functions that reach a live
+// launch (kind cxx), and the functions annotations/entrypoints/functions.txt
+// or the entrypoints=FILE plugin argument name (kind annotated).
+void recordHostEntries(CaptureContext &C, const HostCallGraph &G,
+                       const std::vector<const clang::FunctionDecl *> &Launchers,
+                       const std::vector<const clang::FunctionDecl *> &Defined);
 
 } // namespace kwalk
 

@@ -7,6 +7,7 @@
 // "kwalk:" warning while the compile goes on.
 #include "kw_context.h"
 #include "kw_driver.h"
+#include "kw_entry_names.h"
 #include "kw_host.h"
 #include "kw_kernels.h"
 #include "kw_output.h"
@@ -76,6 +77,7 @@ struct JobState {
     std::map<std::string, kw_ir_kernel_facts *> IrFacts;
     std::string IrError;
     bool IrOff = false;     // -fplugin-arg-kwalk-ir=off or KWALK_IR=off
+    std::set<std::string> EntryNames; // annotated entry points (kw_entry_names.h)
     bool IrCrashed = false; // the analysis crashed on a kernel: no more of it
     JobState() { kw_arena_init(&IrArena); }
     ~JobState() { kw_arena_free(&IrArena); }
@@ -355,7 +357,7 @@ kw_status runHost(ASTContext &Ctx, JobState &S, kw_err *Err) {
     CaptureContext C(Ctx, Doc);
     {
         PhaseTimer T("host", "capture-host");
-        captureHost(C);
+        captureHost(C, S.EntryNames);
     }
     kw_status St = KW_OK;
     size_t Merged = 0;
@@ -482,6 +484,9 @@ class KwalkAction : public PluginASTAction {
         S->Out.OutDir = OutDir;
         S->Driver = readDriverView(spawnedCc1());
         S->IrOff = IrOff;
+        S->EntryNames = EntryNames;
+        if (!S->Device && !EntryError.empty())
+            warn(EntryError);
         if (!CI.getFrontendOpts().Inputs.empty())
             S->Source = originalSource(
                 S->Driver, absolute(std::string(CI.getFrontendOpts().Inputs[0].getFile())));
@@ -510,14 +515,24 @@ class KwalkAction : public PluginASTAction {
             OutDir = Env;
         if (const char *Env = std::getenv("KWALK_IR"))
             setIr(Env, "KWALK_IR");
+        std::string EntryFile;
+        if (const char *Env = std::getenv("KWALK_ENTRYPOINTS"))
+            EntryFile = Env;
         for (const std::string &A : Args) {
             if (A.rfind("out=", 0) == 0)
                 OutDir = A.substr(4);
             else if (A.rfind("ir=", 0) == 0)
                 setIr(A.substr(3), "-fplugin-arg-kwalk-ir");
+            else if (A.rfind("entrypoints=", 0) == 0)
+                EntryFile = A.substr(12);
             else
-                warn("unknown plugin argument '" + A + "' (known: out=DIR, ir=on|off)");
+                warn("unknown plugin argument '" + A +
+                     "' (known: out=DIR, ir=on|off, entrypoints=FILE)");
         }
+        // A bad file costs its names (the host job says so, once per compile).
+        EntryNames = defaultEntryNames();
+        if (!EntryFile.empty() && !readEntryNames(EntryFile, EntryNames, EntryError))
+            EntryError = "entry points: " + EntryError;
         if (!OutDir.empty())
             OutDir = absolute(OutDir);
         return true; // never stop the compile
@@ -528,6 +543,8 @@ class KwalkAction : public PluginASTAction {
   private:
     std::string OutDir;
     bool IrOff = false;
+    std::set<std::string> EntryNames;
+    std::string EntryError;
 
     // ir=off leaves the IR analysis out (an escape hatch should it ever
     // misbehave); ir=on is the default. The argument wins over the variable.

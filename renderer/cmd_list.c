@@ -7,7 +7,8 @@
  * ARCHS is a comma-separated sorted list (gfx942,gfx950); LAUNCHES the launch
  * sites file:line, comma-separated, in index order; ENTRIES the host entry
  * points that reach a launch of the kernel, as KIND:NAME (pybind names as
- * pybind:MODULE.NAME). An empty field is "-". A kernel that is launched but
+ * pybind:MODULE.NAME, torch as torch:NS.OP; a `cxx` entry the index shadows,
+ * kw_entry.h, is left out). An empty field is "-". A kernel that is launched but
  * has no device record in the index is listed too, with ARCHS "-". TU is
  * the source of the translation unit a kernel with internal linkage belongs
  * to ("-" for external linkage): the same symbol in two units is two kernels,
@@ -29,6 +30,7 @@
 #include <sys/stat.h>
 
 #include "kw_cli.h"
+#include "kw_entry.h"
 #include "kw_index.h"
 #include "kw_model.h"
 #include "kw_natcmp.h"
@@ -158,6 +160,8 @@ static bool kw_list_node(kw_list *l, const char *symbol) {
 #define KW_EACH_TU(l, tu)                                                                          \
     for (const kw_index_tu *tu = (l)->ix->tus.v; tu < (l)->ix->tus.v + (l)->ix->tus.n; tu++)
 
+static bool kw_list_collect_tus(kw_list *l, const bool *shadowed);
+
 /* Rows for every kernel (and every launched symbol), nodes for every host function. */
 static bool kw_list_collect(kw_list *l) {
     const kw_index *ix = l->ix;
@@ -165,6 +169,17 @@ static bool kw_list_collect(kw_list *l) {
     for (size_t i = 0; i < ix->kernels.n; i++)
         if (!kw_list_row(l, ix->kernels.v[i].symbol, ix->kernels.v[i].name, &ix->kernels.v[i], &at))
             return false;
+    bool *shadowed = kw_entries_shadowed(ix);
+    if (!shadowed)
+        return kw_list_oom();
+    bool ok = kw_list_collect_tus(l, shadowed);
+    free(shadowed);
+    return ok;
+}
+
+/* The host side of every TU; shadowed: kw_entries_shadowed's flags. */
+static bool kw_list_collect_tus(kw_list *l, const bool *shadowed) {
+    size_t ek = 0;
     KW_EACH_TU(l, tu) {
         for (size_t i = 0; i < tu->launches.n; i++) {
             const kw_launch *la = &tu->launches.v[i];
@@ -178,6 +193,8 @@ static bool kw_list_collect(kw_list *l) {
                 !kw_list_node(l, tu->host_calls.v[i].callee))
                 return false;
         for (size_t i = 0; i < tu->entries.n; i++) {
+            if (shadowed[ek++])
+                continue;
             const kw_entry **e = KW_PUSH(&l->arena, l->entries);
             if (!e)
                 return kw_list_oom();

@@ -25,6 +25,7 @@
 
 #include "kw_app.h"
 #include "kw_cli.h"
+#include "kw_entry.h"
 #include "kw_fs.h"
 #include "kw_md.h"
 
@@ -251,12 +252,7 @@ static void kw_map_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, const kw_p
     const kw_entry *e = r->entry < md->entries.n ? md->entries.v[r->entry].e : NULL;
     char num[32];
     snprintf(num, sizeof num, "%zu", r->count);
-    const char *entry_name = NULL;
-    if (e && e->kind && !strcmp(e->kind, "pybind"))
-        entry_name = kw_arena_printf(&m->arena, "%s.%s", e->module ? e->module : "?",
-                                     e->name ? e->name : "?");
-    else if (e)
-        entry_name = e->name;
+    const char *entry_name = e ? kw_entry_label(&m->arena, e) : NULL;
     char *eat = e && e->location.file
                     ? kw_arena_printf(&m->arena, "%s:%d", kw_map_path(m, e->location.file),
                                       e->location.line)
@@ -317,7 +313,8 @@ static void kw_map_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, const kw_p
     }
     kw_buf_puts(b, " | ");
     if (e) {
-        kw_buf_puts(b, e->kind && !strcmp(e->kind, "pybind") ? "pybind " : "extern \"C\" ");
+        kw_buf_printf(b, "%s ",
+                      e->kind && !strcmp(e->kind, "pybind") ? "pybind" : kw_entry_word(e));
         kw_md_code(b, entry_name ? entry_name : "?", true);
         if (eat) {
             kw_buf_puts(b, " ");

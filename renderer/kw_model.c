@@ -2,6 +2,8 @@
  * kw_model.h). */
 #include "kw_model.h"
 
+#include "kw_entry.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -203,8 +205,10 @@ static kw_status kw_link_launch(kw_model *m, const char *sym, size_t launch) {
     return KW_OK;
 }
 
-static kw_status kw_model_host(kw_model *m, kw_err *err) {
+/* shadowed: kw_entries_shadowed's flags (those entries are left out). */
+static kw_status kw_model_host_from(kw_model *m, const bool *shadowed, kw_err *err) {
     const kw_index *ix = m->ix;
+    size_t ek = 0; /* entry number over the whole index */
     bool ok = true;
     for (size_t t = 0; t < ix->tus.n && ok; t++) {
         const kw_index_tu *tu = &ix->tus.v[t];
@@ -240,6 +244,8 @@ static kw_status kw_model_host(kw_model *m, kw_err *err) {
         }
         for (size_t i = 0; i < tu->entries.n && ok; i++) {
             const kw_entry *e = &tu->entries.v[i];
+            if (shadowed[ek++])
+                continue;
             kw_mentry *me = KW_PUSH(&m->arena, m->entries);
             if (!me)
                 return kw_oom(err);
@@ -314,6 +320,15 @@ static kw_status kw_model_ops(kw_model *m, kw_err *err) {
         }
     }
     return KW_OK;
+}
+
+static kw_status kw_model_host(kw_model *m, kw_err *err) {
+    bool *shadowed = kw_entries_shadowed(m->ix);
+    if (!shadowed)
+        return kw_oom(err);
+    kw_status st = kw_model_host_from(m, shadowed, err);
+    free(shadowed);
+    return st;
 }
 
 kw_status kw_model_build(kw_model *m, const kw_index *ix, const kw_py_ops *py, kw_err *err) {

@@ -107,7 +107,8 @@ static kw_status kw_rule_line(void *ctx, const kw_annot_line *l, kw_err *err) {
 kw_status kw_py_load_rules(kw_py_ops *p, const kw_annot *a, kw_err *err) {
     for (size_t i = 0; i < a->files.n; i++) {
         const kw_annot_file *f = &a->files.v[i];
-        if (strncmp(f->name, "entrypoints/", 12))
+        /* entrypoints/functions.txt is the plugin's (annotated C++ entry points) */
+        if (strncmp(f->name, "entrypoints/", 12) || !strcmp(f->name, "entrypoints/functions.txt"))
             continue;
         kw_rule_ctx c = {p, NULL};
         if (kw_annot_lines(f, kw_rule_line, &c, err) != KW_OK)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kw_entry.h"
 #include "kw_md.h"
 #include "kw_render.h"
 
@@ -123,17 +124,13 @@ static const char *kw_node_name(kw_render *r, size_t node, const char *fallback,
 static void kw_host_entry_label(kw_render *r, const kw_mentry *me) {
     const kw_entry *e = me->e;
     kw_buf *o = r->out;
-    if (e->kind && !strcmp(e->kind, "pybind")) {
-        char *s = kw_arena_printf(&r->scratch, "%s.%s", e->module ? e->module : "?",
-                                  e->name ? e->name : "?");
-        kw_buf_puts(o, "pybind11 ");
-        kw_md_code(o, s ? s : "?", true);
+    const char *s = kw_entry_label(&r->scratch, e);
+    kw_buf_printf(o, "%s ", kw_entry_word(e));
+    kw_md_code(o, s ? s : "?", true);
+    if (kw_entry_binds(e)) {
         kw_buf_puts(o, " (runs ");
         kw_md_code(o, kw_r_name(r, e->function ? e->function : "?"), true);
         kw_buf_puts(o, ")");
-    } else {
-        kw_buf_puts(o, "extern \"C\" ");
-        kw_md_code(o, e->name ? e->name : "?", true);
     }
 }
 
@@ -194,8 +191,9 @@ static void kw_host_entries(kw_render *r, const kw_mpaths *paths, size_t npaths)
     }
     if (!any) {
         kw_buf_puts(o, "No host entry point of this index reaches a launch of this kernel "
-                       "(no `extern \"C\"` function or pybind11 `m.def` calls its launcher); "
-                       "the instantiation chains below show where the launches are "
+                       "(no `extern \"C\"` function, pybind11 or `TORCH_LIBRARY` binding, "
+                       "host function with external linkage or annotated function calls its "
+                       "launcher); the instantiation chains below show where the launches are "
                        "instantiated from.\n\n");
         return;
     }

@@ -4,6 +4,7 @@
  * to its walkthrough page. */
 #include <string.h>
 
+#include "kw_entry.h"
 #include "kw_md.h"
 #include "kw_render.h"
 
@@ -33,11 +34,7 @@ static void kw_index_entries(kw_render *r, const kw_mkernel *mk, kw_buf *cell) {
             const kw_entry *e = r->m->entries.v[p.v.v[j].entry].e;
             if (cell->len)
                 kw_buf_puts(cell, ", ");
-            const char *label =
-                e->kind && !strcmp(e->kind, "pybind")
-                    ? kw_arena_printf(&r->scratch, "%s.%s", e->module ? e->module : "?",
-                                      e->name ? e->name : "?")
-                    : e->name;
+            const char *label = kw_entry_label(&r->scratch, e);
             kw_md_code(cell, label ? label : "?", true);
         }
     }

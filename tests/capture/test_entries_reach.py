@@ -8,6 +8,9 @@ ones join across TUs as the linker would). A BFS from each entry gives the
 launches it reaches; they must be exactly expected.json's, both as launch
 marker ids and as (launch, template arguments) instantiations.
 
+Entries of kind `cxx` (outermost host functions with external linkage) are
+checked like the others, `shadowed_by` ones included: the sidecar has them.
+
 Also: every entry sits on a `KW:ENTRY` line and every marker has its entry,
 with kind, C name / Python name and module; the launches of functions no
 entry calls are reached by none; and for each expected path (entry -> KW:CALL
@@ -125,6 +128,10 @@ def main():
         if e["kind"] == "extern_c":
             ck.eq(en.get("name"), e["symbol"], "entry %s: name" % eid)
             ck.eq(en.get("function_symbol"), e["symbol"], "entry %s: function_symbol (C linkage)" % eid)
+        elif e["kind"] == "cxx":
+            # an outermost C++ function with external linkage: named as printed
+            ck.eq(en.get("name"), e["name"], "entry %s: name" % eid)
+            ck.eq(en.get("function"), e["name"], "entry %s: function" % eid)
         else:
             ck.eq(en.get("name"), e["name"], "entry %s: Python name" % eid)
             ck.eq(en.get("module"), e["module"], "entry %s: module" % eid)

@@ -87,8 +87,14 @@ def main():
                 launch_sites.setdefault((le["kernel"], tuple(inst["args"])), set()).add((m["file"], m["line"]))
         entry_names = {}
         for eid, e in exp["entries"].items():
-            names = {"extern_c:" + e["symbol"]} if e["kind"] == "extern_c" else \
-                {"pybind:" + e["name"], "pybind:%s.%s" % (e["module"], e["name"])}
+            if e.get("shadowed_by"):
+                continue  # another entry binds its function: kwalk list leaves it out
+            if e["kind"] == "extern_c":
+                names = {"extern_c:" + e["symbol"]}
+            elif e["kind"] == "cxx":
+                names = {"cxx:" + e["name"]}
+            else:
+                names = {"pybind:" + e["name"], "pybind:%s.%s" % (e["module"], e["name"])}
             for lid, insts in e["reaches_instantiations"].items():
                 kid = exp["launches"][lid]["kernel"]
                 for a in insts:

@@ -161,8 +161,8 @@ int add_rmsnorm_quant(const RmsnormQuantArgs& a, DType in_dtype, bool use_fp8, h
 }
 
 // Older entry kept for reference: fp32 input, int8 output, 8-byte vectors,
-// launched through hipLaunchKernel. No entry point calls it.
-int rmsnorm_quant_legacy(const RmsnormQuantArgs& a, hipStream_t stream) {
+// launched through hipLaunchKernel. Nothing calls it: a C++ entry of its own.
+int rmsnorm_quant_legacy(const RmsnormQuantArgs& a, hipStream_t stream) {  // KW:ENTRY rmsnorm.cxx_legacy
   auto* out = static_cast<int8_t*>(a.out);
   float* row_scale = a.row_scale;
   auto* residual_out = static_cast<float*>(a.residual_out);
@@ -204,7 +204,7 @@ extern "C" int kw_add_rmsnorm_quant_bf16_fp8(  // KW:ENTRY rmsnorm.c_add_rmsnorm
 }
 
 // pybind11-facing wrapper, bound in pybind/rmsnorm_quant_pybind.hip.
-void add_rmsnorm_quant_py(uintptr_t out, uintptr_t row_scale, uintptr_t residual_out,
+void add_rmsnorm_quant_py(uintptr_t out, uintptr_t row_scale, uintptr_t residual_out,  // KW:ENTRY rmsnorm.cxx_add_rmsnorm_quant_py
                           uintptr_t input, uintptr_t residual_in, uintptr_t weight,
                           int64_t num_rows, int64_t hidden, double epsilon, int64_t in_dtype,
                           bool use_fp8, uintptr_t stream) {
