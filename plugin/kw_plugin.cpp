@@ -22,6 +22,7 @@ extern "C" {
 #include "kw_ir_analyze.h"
 
 #include "clang/AST/ASTConsumer.h"
+#include "clang/Basic/CodeGenOptions.h"
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
@@ -494,6 +495,15 @@ class KwalkAction : public PluginASTAction {
         if (!S->Device)
             S->GpuBinary = CI.getCodeGenOpts().CudaGpuBinaryFileName;
         if (S->Device) {
+            // Loop and access lines: without -g the optimized IR carries no
+            // locations. Location tracking (what clang itself turns on for
+            // -Rpass remarks) keeps them in the IR and emits no debug info,
+            // so the object is unchanged (capture.objects_identical,
+            // aiter.identical check it). The CodeGenModule reads this option
+            // when the consumers are initialized, after this call.
+            if (!LinesOff &&
+                CI.getCodeGenOpts().getDebugInfo() == llvm::codegenoptions::NoDebugInfo)
+                CI.getCodeGenOpts().setDebugInfo(llvm::codegenoptions::LocTrackingOnly);
             CI.getCodeGenOpts().PassBuilderCallbacks.push_back([S](llvm::PassBuilder &PB) {
                 PB.registerOptimizerLastEPCallback(
                     [S](llvm::ModulePassManager &MPM, llvm::OptimizationLevel, auto...) {
@@ -515,6 +525,8 @@ class KwalkAction : public PluginASTAction {
             OutDir = Env;
         if (const char *Env = std::getenv("KWALK_IR"))
             setIr(Env, "KWALK_IR");
+        if (const char *Env = std::getenv("KWALK_LINES"))
+            setLines(Env, "KWALK_LINES");
         std::string EntryFile;
         if (const char *Env = std::getenv("KWALK_ENTRYPOINTS"))
             EntryFile = Env;
@@ -523,11 +535,13 @@ class KwalkAction : public PluginASTAction {
                 OutDir = A.substr(4);
             else if (A.rfind("ir=", 0) == 0)
                 setIr(A.substr(3), "-fplugin-arg-kwalk-ir");
+            else if (A.rfind("lines=", 0) == 0)
+                setLines(A.substr(6), "-fplugin-arg-kwalk-lines");
             else if (A.rfind("entrypoints=", 0) == 0)
                 EntryFile = A.substr(12);
             else
                 warn("unknown plugin argument '" + A +
-                     "' (known: out=DIR, ir=on|off, entrypoints=FILE)");
+                     "' (known: out=DIR, ir=on|off, lines=on|off, entrypoints=FILE)");
         }
         // A bad file costs its names (the host job says so, once per compile).
         EntryNames = defaultEntryNames();
@@ -543,6 +557,7 @@ class KwalkAction : public PluginASTAction {
   private:
     std::string OutDir;
     bool IrOff = false;
+    bool LinesOff = false;
     std::set<std::string> EntryNames;
     std::string EntryError;
 
@@ -551,6 +566,16 @@ class KwalkAction : public PluginASTAction {
     void setIr(const std::string &V, const char *From) {
         if (V == "off" || V == "on")
             IrOff = V == "off";
+        else
+            warn(std::string("unknown value '") + V + "' of " + From + " (known: on, off)");
+    }
+
+    // lines=off leaves the device job's debug-info setting alone: no
+    // location tracking, so IR facts (loops, accesses) have no source lines
+    // in a compile without -g.
+    void setLines(const std::string &V, const char *From) {
+        if (V == "off" || V == "on")
+            LinesOff = V == "off";
         else
             warn(std::string("unknown value '") + V + "' of " + From + " (known: on, off)");
     }

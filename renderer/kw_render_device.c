@@ -405,8 +405,10 @@ static void kw_dev_compute(kw_render *r) {
     if (dbg && !strcmp(dbg, "false"))
         kw_buf_printf(o,
                       "%s: the device code was compiled without debug line "
-                      "tables, so the optimized IR the loops are read from has no locations. "
-                      "Compile it with `-Xarch_device -gline-tables-only` (or `-g`) and each "
+                      "tables and with the plugin's location tracking off "
+                      "(`-fplugin-arg-kwalk-lines=off` or `KWALK_LINES=off`), so the optimized "
+                      "IR the loops are read from has no locations. Leave it on (the default) "
+                      "or compile with `-Xarch_device -gline-tables-only` (or `-g`) and each "
                       "loop gets the file:line of its `for`/`while`.\n\n",
                       none ? "No loop has a source line" : "Some loops have no source line");
     else

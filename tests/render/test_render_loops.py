@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """test_render_loops.py: section 2 of a page gives each loop of the kernel
 the source line of its `for` / `while` (tests/render/src/kw_loops.hip,
-compiled with the plugin twice: with device line tables and without).
+compiled with the plugin three times: with device line tables, without
+them (the plugin's location tracking, on by default, gives the lines), and
+without either (-fplugin-arg-kwalk-lines=off)).
 
 Ground truth is the source text: the lines carrying a `loop-marker:` comment
 (a `for` in an inlined helper, a `while` in the kernel), found here by
@@ -9,7 +11,8 @@ reading the file.
   - with -gline-tables-only: every "Loop N" line cites FILE:LINE, FILE is
     kw_loops.hip, the text at LINE is a `for` or `while` statement with a
     loop marker, and every marked loop is cited;
-  - without line tables: every "Loop N" line says it has no source line, and
+  - without line tables, the same (location tracking);
+  - with lines=off: every "Loop N" line says it has no source line, and
     the page says why (no debug line tables) and how to get them.
 """
 import argparse
@@ -61,6 +64,7 @@ def main():
     ap.add_argument("--kwalk", required=True)
     ap.add_argument("--g", required=True, help="kw_loops_g.o and its sidecar (line tables)")
     ap.add_argument("--plain", required=True, help="kw_loops.o and its sidecar")
+    ap.add_argument("--off", required=True, help="kw_loops_off.o and its sidecar (lines=off)")
     ap.add_argument("--src", required=True, help="tests/render/src")
     a = ap.parse_args()
     src = os.path.realpath(os.path.join(a.src, "kw_loops.hip"))
@@ -70,21 +74,22 @@ def main():
     c.check(len(marked) == 2, f"kw_loops.hip has two loop markers: {sorted(marked)}")
     tmp = tempfile.mkdtemp(prefix="kwalk-render-loops-")
     try:
-        _, loops = page_of(c, a.kwalk, a.g, tmp, "line tables")
-        cited = set()
-        for m in loops:
-            n, f, line = m.group(1), m.group(2), m.group(3)
-            if not c.check(f is not None, f"line tables: loop {n} has no source line"):
-                continue
-            line = int(line)
-            c.check(os.path.realpath(f) == src, f"line tables: loop {n} at {f}, not {src}")
-            at = text[line - 1] if 0 < line <= len(text) else ""
-            c.check(re.search(r"\b(for|while)\s*\(", at) and line in marked,
-                    f"line tables: loop {n} at line {line}: {at.strip()!r} is not a marked for/while")
-            cited.add(line)
-        c.check(cited == marked, f"line tables: cited lines {sorted(cited)}, marked {sorted(marked)}")
+        for objdir, tag in ((a.g, "line tables"), (a.plain, "location tracking")):
+            _, loops = page_of(c, a.kwalk, objdir, tmp, tag)
+            cited = set()
+            for m in loops:
+                n, f, line = m.group(1), m.group(2), m.group(3)
+                if not c.check(f is not None, f"{tag}: loop {n} has no source line"):
+                    continue
+                line = int(line)
+                c.check(os.path.realpath(f) == src, f"{tag}: loop {n} at {f}, not {src}")
+                at = text[line - 1] if 0 < line <= len(text) else ""
+                c.check(re.search(r"\b(for|while)\s*\(", at) and line in marked,
+                        f"{tag}: loop {n} at line {line}: {at.strip()!r} is not a marked for/while")
+                cited.add(line)
+            c.check(cited == marked, f"{tag}: cited lines {sorted(cited)}, marked {sorted(marked)}")
 
-        page, loops = page_of(c, a.kwalk, a.plain, tmp, "no line tables")
+        page, loops = page_of(c, a.kwalk, a.off, tmp, "no line tables")
         c.check(len(loops) == len(marked), f"no line tables: {len(loops)} loops, {len(marked)} in the source")
         for m in loops:
             c.check(m.group(4) is not None, f"no line tables: loop {m.group(1)} cites {m.group(2)}:{m.group(3)}")
