@@ -412,13 +412,9 @@ static kw_status kw_py_scan_text(kw_py_ops *p, const kw_pyfile *f, kw_err *err) 
     return KW_OK;
 }
 
-static kw_status kw_py_scan_file(kw_py_ops *p, const char *path, kw_err *err) {
-    char *text;
-    size_t len;
-    if (kw_fs_read(path, &text, &len, err) != KW_OK)
-        return KW_ERR;
+kw_status kw_py_scan_buffer(kw_py_ops *p, const char *path, const char *text, size_t len,
+                            kw_err *err) {
     kw_pyfile f = {kw_arena_strdup(&p->arena, path), kw_arena_strndup(&p->arena, text, len), len};
-    free(text);
     if (!f.path || !f.t)
         return kw_fail(err, "out of memory");
     p->files++;
@@ -429,6 +425,16 @@ static kw_status kw_py_scan_file(kw_py_ops *p, const char *path, kw_err *err) {
     src->text = f.t;
     src->len = f.n;
     return kw_py_scan_text(p, &f, err);
+}
+
+static kw_status kw_py_scan_file(kw_py_ops *p, const char *path, kw_err *err) {
+    char *text;
+    size_t len;
+    if (kw_fs_read(path, &text, &len, err) != KW_OK)
+        return KW_ERR;
+    kw_status st = kw_py_scan_buffer(p, path, text, len, err);
+    free(text);
+    return st;
 }
 
 static int kw_py_cmp(const void *a, const void *b) {
