@@ -630,8 +630,14 @@ static kw_status kw_yp_value(kw_yp *p, const kw_field *f, unsigned char *base) {
             return KW_ERR;
         *(int *)at = (int)v;
         return KW_OK;
-    case KW_F_BYTES:
-        return kw_yp_ll(p, LLONG_MIN, LLONG_MAX, (long long *)at);
+    case KW_F_BYTES: {
+        long long *n = at;
+        if (kw_yp_ll(p, LLONG_MIN, LLONG_MAX, n) != KW_OK)
+            return KW_ERR;
+        if (*n < 0) /* any negative value is "not known", as the writer leaves it out */
+            *n = -1;
+        return KW_OK;
+    }
     case KW_F_BOOL:
         return kw_yp_bool(p, (bool *)at);
     case KW_F_LOC:
