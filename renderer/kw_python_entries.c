@@ -165,7 +165,7 @@ static size_t kw_py_skip_str(const kw_pyfile *f, size_t i) {
         }
         i++;
     }
-    return i;
+    return i < f->n ? i : f->n; /* a '\\' at the very end steps past it */
 }
 
 /* The literal value of one argument text [a, b): a string literal (prefixes
@@ -185,7 +185,13 @@ static const char *kw_py_literal(kw_arena *ar, const kw_pyfile *f, size_t a, siz
         return NULL; /* "a" "b" concatenation, or an expression */
     char q = f->t[i];
     bool triple = b - i >= 6 && f->t[i + 1] == q && f->t[i + 2] == q;
-    size_t s = i + (triple ? 3 : 1), e = b - (triple ? 3 : 1);
+    size_t quotes = triple ? 3 : 1;
+    if (b - i < 2 * quotes)
+        return NULL; /* unterminated: a lone quote at the end */
+    for (size_t k = 1; k <= quotes; k++)
+        if (f->t[b - k] != q)
+            return NULL; /* unterminated */
+    size_t s = i + quotes, e = b - quotes;
     if (memchr(f->t + s, '\\', e - s))
         return NULL; /* escapes: not worth decoding for identifiers */
     return kw_arena_strndup(ar, f->t + s, e - s);
