@@ -166,7 +166,7 @@ static size_t kw_py_skip_str(const kw_pyfile *f, size_t i) {
         }
         i++;
     }
-    return i;
+    return i < f->n ? i : f->n; /* a '\\' at the very end steps past it */
 }
 
 /* The literal value of one argument text [a, b): a string literal (prefixes
@@ -186,7 +186,13 @@ static const char *kw_py_literal(kw_arena *ar, const kw_pyfile *f, size_t a, siz
         return NULL; /* "a" "b" concatenation, or an expression */
     char q = f->t[i];
     bool triple = b - i >= 6 && f->t[i + 1] == q && f->t[i + 2] == q;
-    size_t s = i + (triple ? 3 : 1), e = b - (triple ? 3 : 1);
+    size_t quotes = triple ? 3 : 1;
+    if (b - i < 2 * quotes)
+        return NULL; /* unterminated: a lone quote at the end */
+    for (size_t k = 1; k <= quotes; k++)
+        if (f->t[b - k] != q)
+            return NULL; /* unterminated */
+    size_t s = i + quotes, e = b - quotes;
     if (memchr(f->t + s, '\\', e - s))
         return NULL; /* escapes: not worth decoding for identifiers */
     return kw_arena_strndup(ar, f->t + s, e - s);
@@ -413,13 +419,9 @@ static kw_status kw_py_scan_text(kw_py_ops *p, const kw_pyfile *f, kw_err *err) 
     return KW_OK;
 }
 
-static kw_status kw_py_scan_file(kw_py_ops *p, const char *path, kw_err *err) {
-    char *text;
-    size_t len;
-    if (kw_fs_read_as(path, KW_FS_TEXT, &text, &len, err) != KW_OK)
-        return KW_ERR;
+kw_status kw_py_scan_buffer(kw_py_ops *p, const char *path, const char *text, size_t len,
+                            kw_err *err) {
     kw_pyfile f = {kw_arena_strdup(&p->arena, path), kw_arena_strndup(&p->arena, text, len), len};
-    free(text);
     if (!f.path || !f.t)
         return kw_fail(err, "out of memory");
     p->files++;
@@ -430,6 +432,16 @@ static kw_status kw_py_scan_file(kw_py_ops *p, const char *path, kw_err *err) {
     src->text = f.t;
     src->len = f.n;
     return kw_py_scan_text(p, &f, err);
+}
+
+static kw_status kw_py_scan_file(kw_py_ops *p, const char *path, kw_err *err) {
+    char *text;
+    size_t len;
+    if (kw_fs_read_as(path, KW_FS_TEXT, &text, &len, err) != KW_OK)
+        return KW_ERR;
+    kw_status st = kw_py_scan_buffer(p, path, text, len, err);
+    free(text);
+    return st;
 }
 
 static int kw_py_cmp(const void *a, const void *b) {

@@ -83,6 +83,12 @@ kw_status kw_py_load_rules(kw_py_ops *p, const kw_annot *a, kw_err *err);
 /* Scan root (a directory, searched recursively in name order, or a file) for
  * decorated defs, and each op's public callers in the scanned files. */
 kw_status kw_py_scan(kw_py_ops *p, const char *root, kw_err *err);
+/* The scan of one file's text already in memory (kw_py_scan reads each file
+ * and calls it; the fuzz target feeds it bytes): its decorated defs are
+ * added to ops and the text is kept for kw_py_find_callers. path (absolute)
+ * names the file and its module. */
+kw_status kw_py_scan_buffer(kw_py_ops *p, const char *path, const char *text, size_t len,
+                            kw_err *err);
 /* The callers step of kw_py_scan (kw_python_callers.c): fills ops[].callers
  * from p->srcs. */
 kw_status kw_py_find_callers(kw_py_ops *p, kw_err *err);

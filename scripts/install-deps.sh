@@ -16,6 +16,9 @@ PACKAGES=(
   clang-22 clang-tools-22 llvm-22 llvm-22-dev llvm-22-tools libclang-22-dev lld-22
   # Clang/LLVM 19 (ROCm 6.4's major): scripts/test.sh runs the suite against it too
   clang-19 clang-tools-19 llvm-19 llvm-19-dev llvm-19-tools libclang-19-dev lld-19
+  # clang's sanitizer and libFuzzer runtimes: a build with CC=clang-22 (or 19)
+  # links the fuzz targets (tests/fuzz, tests/codeobj) with -fsanitize=fuzzer,address
+  libclang-rt-22-dev libclang-rt-19-dev
   # C libraries of the kwalk command and the code-object reader
   libyaml-dev libelf-dev libdw-dev libmsgpack-dev libzstd-dev zlib1g-dev
   # HIP headers and device libraries (Debian ships ROCm 5.2 pieces)

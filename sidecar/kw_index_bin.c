@@ -362,9 +362,11 @@ static void kw_dec_record(kw_dec *d, const kw_type *t, void *obj) {
         case KW_F_INT:
             *(int *)p = kw_dec_int(d);
             break;
-        case KW_F_BYTES:
-            *(long long *)p = kw_dec_signed(d);
+        case KW_F_BYTES: { /* negative: "not known" (-1), as the YAML reader reads it */
+            long long n = kw_dec_signed(d);
+            *(long long *)p = n < 0 ? -1 : n;
             break;
+        }
         case KW_F_BOOL:
             *(bool *)p = kw_dec_byte(d);
             break;

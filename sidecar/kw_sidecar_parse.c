@@ -364,7 +364,13 @@ static kw_status kw_yp_loc(kw_yp *p, kw_loc *l) {
         {"column", KW_F_INT, offsetof(kw_loc, column), NULL, 0},
     };
     static KW_TYPE(loc_type, "location", kw_loc, true, rows);
-    return kw_yp_record(p, &loc_type, l);
+    if (kw_yp_record(p, &loc_type, l) != KW_OK)
+        return KW_ERR;
+    /* No file is no location (kw_sidecar.h): a line or column alone is not
+     * kept (the YAML writer would drop it, the packed index keep it). */
+    if (!l->file)
+        l->line = l->column = 0;
+    return KW_OK;
 }
 
 static kw_status kw_yp_config(kw_yp *p, kw_config_item *c, int dims) {
@@ -623,8 +629,14 @@ static kw_status kw_yp_value(kw_yp *p, const kw_field *f, unsigned char *base) {
             return KW_ERR;
         *(int *)at = (int)v;
         return KW_OK;
-    case KW_F_BYTES:
-        return kw_yp_ll(p, LLONG_MIN, LLONG_MAX, (long long *)at);
+    case KW_F_BYTES: {
+        long long *n = at;
+        if (kw_yp_ll(p, LLONG_MIN, LLONG_MAX, n) != KW_OK)
+            return KW_ERR;
+        if (*n < 0) /* any negative value is "not known", as the writer leaves it out */
+            *n = -1;
+        return KW_OK;
+    }
     case KW_F_BOOL:
         return kw_yp_bool(p, (bool *)at);
     case KW_F_LOC:

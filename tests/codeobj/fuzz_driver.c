@@ -2,9 +2,11 @@
  * mutates seed files (bit flips, interesting bytes and 64-bit fields,
  * truncation, chunk copies) and feeds them to LLVMFuzzerTestOneInput for a
  * bounded time. Deterministic per --seed. Any sanitizer report aborts the
- * process, which fails the test.
+ * process, which fails the test. Shared by every fuzz target (kwco-fuzz here,
+ * tests/fuzz's kwfuzz-*); messages and the crash file carry the program's name.
  *
- *   kwco-fuzz [--seconds N] [--seed S] FILE... */
+ *   PROGRAM [--seconds N] [--seed S] [--runs N] FILE... */
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,16 +22,28 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* The input being run, written to kwco-fuzz-crash.bin if the process dies. */
+/* The program's name, for messages. */
+static const char *prog = "kwco-fuzz";
+
+/* The input being run, written to PROGRAM-crash.bin if the process dies. */
 static const uint8_t *cur_data;
 static size_t cur_len;
 static void save_current(void) {
-    FILE *f = fopen("kwco-fuzz-crash.bin", "wb");
+    char name[256];
+    snprintf(name, sizeof name, "%s-crash.bin", prog);
+    FILE *f = fopen(name, "wb");
     if (f) {
         fwrite(cur_data, 1, cur_len, f);
         fclose(f);
-        fprintf(stderr, "kwco-fuzz: the input is in kwco-fuzz-crash.bin\n");
+        fprintf(stderr, "%s: the input is in %s\n", prog, name);
     }
+}
+
+/* A failed check of a target aborts: save the input, then die by the signal. */
+static void on_abort(int sig) {
+    save_current();
+    signal(sig, SIG_DFL);
+    raise(sig);
 }
 
 static uint64_t rng_state = 88172645463325252ull;
@@ -93,6 +107,9 @@ static double wall_seconds(void) {
 
 int main(int argc, char **argv) {
     double seconds = 10;
+    unsigned long runs = 0; /* 0: no limit but the time */
+    const char *slash = strrchr(argv[0], '/');
+    prog = slash ? slash + 1 : argv[0];
     char **files = calloc((size_t)argc, sizeof *files);
     int nfiles = 0;
     for (int i = 1; i < argc; i++) {
@@ -100,11 +117,13 @@ int main(int argc, char **argv) {
             seconds = atof(argv[++i]);
         else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
             rng_state = strtoull(argv[++i], NULL, 0) | 1;
+        else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
+            runs = strtoul(argv[++i], NULL, 0);
         else
             files[nfiles++] = argv[i];
     }
     if (!nfiles) {
-        fprintf(stderr, "usage: kwco-fuzz [--seconds N] [--seed S] FILE...\n");
+        fprintf(stderr, "usage: %s [--seconds N] [--seed S] [--runs N] FILE...\n", prog);
         return 2;
     }
     uint8_t **seeds = calloc((size_t)nfiles, sizeof *seeds);
@@ -124,12 +143,13 @@ int main(int argc, char **argv) {
         lens[nseeds++] = n;
     }
     if (!nseeds) {
-        fprintf(stderr, "kwco-fuzz: no usable seed (each must be at most 1 MiB)\n");
+        fprintf(stderr, "%s: no usable seed (each must be at most 1 MiB)\n", prog);
         return 2;
     }
 #ifdef HAVE_DEATH_CALLBACK
     __sanitizer_set_death_callback(save_current);
 #endif
+    signal(SIGABRT, on_abort);
     for (int i = 0; i < nseeds; i++) { /* the seeds themselves first */
         cur_data = seeds[i];
         cur_len = lens[i];
@@ -141,7 +161,7 @@ int main(int argc, char **argv) {
      * says on a loaded machine too (CPU time would stretch it) */
     double end = wall_seconds() + seconds;
     unsigned long iters = 0;
-    while (wall_seconds() < end) {
+    while (wall_seconds() < end && (!runs || iters < runs)) {
         int s = (int)(rnd() % (uint64_t)nseeds);
         memcpy(buf, seeds[s], lens[s]);
         size_t len = mutate(buf, lens[s], cap);
@@ -150,7 +170,7 @@ int main(int argc, char **argv) {
         LLVMFuzzerTestOneInput(buf, len);
         iters++;
     }
-    printf("kwco-fuzz: %lu inputs in %.0f s, no crash\n", iters, seconds);
+    printf("%s: %lu inputs in %.0f s, no crash\n", prog, iters, seconds - (end - wall_seconds()));
     (void)save_current;
     free(buf);
     for (int i = 0; i < nseeds; i++)

@@ -1,0 +1,76 @@
+/* fuzz_sidecar.c: the fuzz target of the sidecar reader. Each input is read
+ * by the fast reader alone (kw_yaml_fast.c), by kw_sidecar_parse as kwalk
+ * reads (the fast reader, libyaml when it declines), and by the libyaml path
+ * alone (KWALK_YAML_FAST=0). Checked: both readings accept or reject alike and,
+ * when they accept, give the same document; a document read back from its own
+ * emitted YAML is the same document; the IR facts text of every arch, which
+ * the renderer parses into nodes (kw_ynode.c), is read too. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kw_fuzz.h"
+#include "kw_sidecar.h"
+#include "kw_yaml_fast.h"
+#include "kw_ynode.h"
+
+static void emit_or_die(const kw_sidecar *sc, kw_buf *out, const char *what) {
+    kw_err err;
+    kw_buf_init(out);
+    KW_FUZZ_CHECK(kw_sidecar_emit(sc, out, &err) == KW_OK, "%s: emit failed: %s", what, err.msg);
+}
+
+static void read_ir(const kw_sidecar *sc) {
+    kw_arena a;
+    kw_arena_init(&a);
+    for (size_t i = 0; i < sc->kernels.n; i++)
+        for (size_t j = 0; j < sc->kernels.v[i].archs.n; j++) {
+            const char *ir = sc->kernels.v[i].archs.v[j].ir;
+            kw_ynode *root;
+            kw_err err;
+            if (ir)
+                (void)kw_ynode_parse(&a, ir, strlen(ir), &root, &err);
+        }
+    kw_arena_free(&a);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    const char *text = (const char *)data;
+    kw_yf_doc d;
+    kw_yf_init(&d);
+    (void)kw_yf_parse(&d, text, size);
+    kw_yf_free(&d);
+
+    kw_err err_fast, err_yaml;
+    kw_sidecar a, b;
+    kw_status sa = kw_sidecar_parse(&a, "fuzz", text, size, &err_fast);
+    setenv("KWALK_YAML_FAST", "0", 1);
+    kw_status sb = kw_sidecar_parse(&b, "fuzz", text, size, &err_yaml);
+    unsetenv("KWALK_YAML_FAST");
+    KW_FUZZ_CHECK(sa == sb, "the fast path says %s, libyaml's %s",
+                  sa == KW_OK ? "ok" : err_fast.msg, sb == KW_OK ? "ok" : err_yaml.msg);
+    if (sa == KW_OK) {
+        kw_buf ea, eb;
+        emit_or_die(&a, &ea, "fast path's document");
+        emit_or_die(&b, &eb, "libyaml's document");
+        KW_FUZZ_CHECK(ea.len == eb.len && !memcmp(ea.ptr, eb.ptr, ea.len),
+                      "the fast path and libyaml read different documents");
+        kw_sidecar c;
+        kw_err err;
+        KW_FUZZ_CHECK(kw_sidecar_parse(&c, "emitted", ea.ptr, ea.len, &err) == KW_OK,
+                      "the emitted document does not read back: %s", err.msg);
+        kw_buf ec;
+        emit_or_die(&c, &ec, "the document read back");
+        KW_FUZZ_CHECK(ec.len == ea.len && !memcmp(ec.ptr, ea.ptr, ea.len),
+                      "the document read back from its YAML differs");
+        read_ir(&a);
+        kw_buf_free(&ea);
+        kw_buf_free(&eb);
+        kw_buf_free(&ec);
+        kw_sidecar_free(&c);
+    }
+    kw_sidecar_free(&a);
+    kw_sidecar_free(&b);
+    return 0;
+}

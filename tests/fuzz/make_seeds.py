@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""make_seeds.py: the seed corpora of the fuzz.* tests, from inputs the suite
+already has, into OUT/<target>/ (emptied first): sidecars (tests/unit
+fixtures, the corpus sidecars up to 64 KiB), indexes (`kwalk index` of those
+sidecars, packed and YAML), traces (small rocprofv3 CSV and JSON traces
+written by tests/trace's own writers), Python packages (tests/corpus/ops, and
+../shared's atom-py and aiter's ops when present, as the fuzz target's
+'\\0'-separated "name\\ntext" files). tests/fuzz/regress/<target>/* (inputs
+that once crashed a reader) are added to each.
+
+  make_seeds.py --out DIR --kwalk KWALK --src PROJECT_SOURCE_DIR --corpus-out DIR
+"""
+import argparse
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+MAX_SEED = 64 * 1024
+MAX_PY_SEED = 16 * 1024  # a package seed: files up to this much text together
+
+
+def put(out, target, name, data):
+    d = os.path.join(out, target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def sidecars(args):
+    found = sorted(glob.glob(os.path.join(args.src, "tests/unit/fixtures/**/*.yaml"),
+                             recursive=True))
+    found += sorted(glob.glob(os.path.join(args.corpus_out, "*.kwalk.yaml")))
+    return [p for p in found if os.path.getsize(p) <= MAX_SEED]
+
+
+def python_packages(args):
+    """(seed name, root dir) of each package whose *.py files make one seed."""
+    roots = [("corpus-ops", os.path.join(args.src, "tests/corpus/ops"))]
+    shared = os.path.join(args.src, "..", "shared", "fixtures")
+    roots.append(("atom", os.path.join(shared, "atom-py")))
+    roots.append(("aiter", os.path.join(shared, "aiter-hip", "aiter", "aiter")))
+    return [(n, r) for n, r in roots if os.path.isdir(r)]
+
+
+def python_seeds(out, name, root):
+    files = sorted(glob.glob(os.path.join(root, "**/*.py"), recursive=True))
+    part, size, k = [], 0, 0
+    for f in files:
+        text = read(f)
+        if len(text) > MAX_SEED:
+            continue
+        rel = os.path.relpath(f, root).encode()
+        if size + len(text) > MAX_PY_SEED and part:
+            put(out, "python", "%s-%03d" % (name, k), b"\0".join(part))
+            part, size, k = [], 0, k + 1
+        part.append(rel + b"\n" + text)
+        size += len(text)
+    if part:
+        put(out, "python", "%s-%03d" % (name, k), b"\0".join(part))
+
+
+def traces(args, out):
+    sys.path.insert(0, os.path.join(args.src, "tests", "trace"))
+    import test_trace as tt  # its CSV and JSON writers (rocprofv3's layouts)
+    names = ["_Z8scale_kIfLi256EEvPT_i", "void scale_k<float, 256>(float*, int)",
+             "scale_k", "rk<0>(int) [clone .kd]"]
+    ds = []
+    for i, n in enumerate(names):
+        ds.append({"kid": i + 1, "trace_name": n, "start": 1000 * i, "end": 1000 * i + 500 + i,
+                   "block": [256, 1, 1], "grid": [256 * (i + 1), 2, 1]})
+    ds.append(dict(ds[0], kind="MEMORY_COPY"))
+    with tempfile.TemporaryDirectory() as tmp:
+        p = os.path.join(tmp, "t")
+        tt.write_csv(p, ds)
+        put(out, "trace", "lf.csv", read(p))
+        tt.write_csv(p, ds[:2], eol="\r\n")
+        put(out, "trace", "crlf.csv", read(p))
+        tt.write_csv(p, ds[:3], columns=list(reversed(tt.COLUMNS)))
+        put(out, "trace", "reordered.csv", read(p))
+        tt.write_json(p, ds, {names[1]: names[0]})
+        put(out, "trace", "trace.json", read(p))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--kwalk", required=True)
+    ap.add_argument("--src", required=True)
+    ap.add_argument("--corpus-out", required=True)
+    args = ap.parse_args()
+    shutil.rmtree(args.out, ignore_errors=True)
+    os.makedirs(args.out)
+
+    side = sidecars(args)
+    for p in side:
+        put(args.out, "sidecar", os.path.basename(os.path.dirname(p)) + "-" +
+            os.path.basename(p), read(p))
+    good = [p for p in side if "/fixtures/bad/" not in p]
+    with tempfile.TemporaryDirectory() as tmp:
+        for fmt in ("packed", "yaml"):
+            for i, p in enumerate(good):
+                db = os.path.join(tmp, "%d.%s" % (i, fmt))
+                r = subprocess.run([args.kwalk, "index", p, "-o", db, "--format", fmt],
+                                   capture_output=True, text=True)
+                if r.returncode == 0 and os.path.getsize(db) <= MAX_SEED:
+                    put(args.out, "index", "%s-%s" % (os.path.basename(p), fmt), read(db))
+    traces(args, args.out)
+    for name, root in python_packages(args):
+        python_seeds(args.out, name, root)
+
+    regress = os.path.join(args.src, "tests", "fuzz", "regress")
+    for p in sorted(glob.glob(os.path.join(regress, "*", "*"))):
+        put(args.out, os.path.basename(os.path.dirname(p)), "regress-" + os.path.basename(p),
+            read(p))
+    for t in ("sidecar", "index", "trace", "python"):
+        n = len(os.listdir(os.path.join(args.out, t)))
+        if n == 0:
+            print("make_seeds: no seed for %s" % t, file=sys.stderr)
+            return 1
+        print("make_seeds: %s: %d seeds" % (t, n))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
