@@ -140,7 +140,7 @@ static void kw_dev_access_line(kw_render *r, kw_rv x) {
     if (l && l->file) {
         kw_buf_puts(o, ", at ");
         kw_r_kloc(r, l);
-        kw_r_ref(r, l->file, l->line, "kernel", param);
+        kw_r_ref(r, l->file, l->line, "memory access", param);
     }
     kw_buf_puts(o, ".\n");
 }
@@ -319,6 +319,7 @@ static size_t kw_dev_loops(kw_render *r, kw_rv ir) {
         if (l && l->file) {
             kw_buf_puts(o, " at ");
             kw_r_kloc(r, l);
+            kw_r_ref(r, l->file, l->line, "loop", NULL);
         } else {
             kw_buf_puts(o, ", no source line");
             unplaced++;

@@ -56,7 +56,7 @@ def sanitized():
 ASAN = sanitized()
 
 
-def run(args, env=None, limit_as=True, cwd=None):
+def kwalk_run(args, env=None, limit_as=True, cwd=None):
     cwd = cwd or TMP
     """Run kwalk ARGS; returns (rc, stdout, stderr, peak RSS in bytes, timed out)."""
     e = dict(os.environ if env is None else env)
@@ -99,7 +99,7 @@ def bounded(what, rss, timed_out):
 
 def expect_error(what, args, contains, env=None, limit_as=True, exact=None):
     """Exit 1, nothing on stdout, one 'kwalk: ' line on stderr, bounded time and memory."""
-    rc, out, err, rss, timed_out = run(args, env=env, limit_as=limit_as)
+    rc, out, err, rss, timed_out = kwalk_run(args, env=env, limit_as=limit_as)
     bounded(what, rss, timed_out)
     if timed_out:
         return
@@ -145,7 +145,7 @@ launches:
   code_object: {co}
   kind: hipModuleLaunchKernel
   location: {{file: {src}, line: 12, column: 3}}
-  function: run()
+  function: kwalk_run()
   function_symbol: _Z3runv
 entries:
 - {{name: run_c, kind: extern_c, function: run, function_symbol: _Z3runv}}
@@ -202,7 +202,7 @@ def main(tmp):
     with open(os.path.join(good, "t.o.kwalk.yaml"), "w") as f:
         f.write(SIDECAR.format(src=src, co=os.path.join(tmp, "no-such.co")))
     db = os.path.join(tmp, "idx.db")
-    rc, _, err, rss, to = run(["index", good, "-o", db])
+    rc, _, err, rss, to = kwalk_run(["index", good, "-o", db])
     bounded("index good", rss, to)
     check(rc == 0 and err == "", f"index of the test's sidecar: exit {rc} {err!r}")
 
@@ -222,7 +222,7 @@ def main(tmp):
     dangling = os.path.join(mixed, "b.o.kwalk.yaml")
     os.symlink(os.path.join(tmp, "gone.kwalk.yaml"), dangling)
     mdb = os.path.join(tmp, "mixed.db")
-    rc, out, err, rss, to = run(["index", mixed, "-o", mdb])
+    rc, out, err, rss, to = kwalk_run(["index", mixed, "-o", mdb])
     bounded("index with a dangling link", rss, to)
     check(rc == 0 and os.path.isfile(mdb), f"index with a dangling link: exit {rc} {err!r}")
     check(err == f"kwalk: warning: {dangling}: dangling symbolic link, skipped\n",
@@ -230,7 +230,7 @@ def main(tmp):
     os.unlink(dangling)
     pipe_sc = os.path.join(mixed, "c.o.kwalk.yaml")
     os.mkfifo(pipe_sc)
-    rc, out, err, rss, to = run(["index", mixed, "-o", mdb])
+    rc, out, err, rss, to = kwalk_run(["index", mixed, "-o", mdb])
     bounded("index with a FIFO sidecar", rss, to)
     check(rc == 0, f"index with a FIFO by a sidecar's name: exit {rc} {err!r}")
     check(err == f"kwalk: warning: {pipe_sc}: not a regular file, skipped\n",
@@ -255,7 +255,7 @@ def main(tmp):
     ok_csv = os.path.join(tmp, "ok.csv")
     with open(ok_csv, "w") as f:
         f.write(csv_text(rows[:1]))
-    rc, out, err, rss, to = run(["trace", ok_csv, "--db", db])
+    rc, out, err, rss, to = kwalk_run(["trace", ok_csv, "--db", db])
     bounded("trace ok", rss, to)
     check(rc == 0 and err == "", f"trace of a good row: exit {rc} {err!r}")
     bad_csv = os.path.join(tmp, "wg0.csv")
@@ -271,7 +271,7 @@ def main(tmp):
     ok_json = os.path.join(tmp, "ok.json")
     with open(ok_json, "w") as f:
         f.write(json_text([(256, 1, 1)]))
-    rc, out, err, rss, to = run(["trace", ok_json, "--db", db])
+    rc, out, err, rss, to = kwalk_run(["trace", ok_json, "--db", db])
     check(rc == 0 and err == "", f"trace of a good JSON record: exit {rc} {err!r}")
     expect_error("trace workgroup 0 (JSON)", ["trace", bad_json, "--db", db],
                  [f"kwalk: {bad_json}: kernel_dispatch[2]: workgroup_size.z is 0"])
@@ -296,10 +296,10 @@ def main(tmp):
     os.mkdir(fdir)
     with open(os.path.join(fdir, "t.o.kwalk.yaml"), "w") as f:
         f.write(SIDECAR.format(src=fifo, co=fifo))
-    rc, _, err, rss, to = run(["index", fdir, "-o", fifo_db])
+    rc, _, err, rss, to = kwalk_run(["index", fdir, "-o", fifo_db])
     check(rc == 0, f"index of the FIFO sidecar: exit {rc} {err!r}")
     pages = os.path.join(tmp, "pages")
-    rc, out, err, rss, to = run(["render", "--all", "-o", pages, "--db", fifo_db])
+    rc, out, err, rss, to = kwalk_run(["render", "--all", "-o", pages, "--db", fifo_db])
     bounded("render --all with FIFOs", rss, to)
     check(rc == 0 and "Sanitizer" not in err, f"render --all with FIFOs: exit {rc} {err[-300:]!r}")
     text = ""
@@ -312,7 +312,7 @@ def main(tmp):
           "render --all: no page says the source is not quoted because it is a FIFO")
 
     # ---- the limits are documented in --help
-    rc, out, err, rss, to = run(["--help"])
+    rc, out, err, rss, to = kwalk_run(["--help"])
     check(rc == 0 and "64 MiB" in out and "1 GiB" in out and "4 GiB" in out,
           f"--help does not state the size limits: {out[-400:]!r}")
 
