@@ -497,12 +497,17 @@ class KwalkAction : public PluginASTAction {
         if (S->Device) {
             // Loop and access lines: without -g the optimized IR carries no
             // locations. Location tracking (what clang itself turns on for
-            // -Rpass remarks) keeps them in the IR and emits no debug info,
-            // so the object is unchanged (capture.objects_identical,
-            // aiter.identical check it). The CodeGenModule reads this option
-            // when the consumers are initialized, after this call.
-            if (!LinesOff &&
-                CI.getCodeGenOpts().getDebugInfo() == llvm::codegenoptions::NoDebugInfo)
+            // -Rpass remarks) keeps them in the IR and emits no debug info
+            // into a code object, so the object is unchanged
+            // (capture.objects_identical, aiter.identical check it). Only
+            // where the job writes a code object: bitcode (-fgpu-rdc,
+            // -save-temps, -emit-llvm, LTO) would carry the locations. The
+            // CodeGenModule reads this option when the consumers are
+            // initialized, after this call.
+            const CodeGenOptions &CG = CI.getCodeGenOpts();
+            bool WritesObject = CI.getFrontendOpts().ProgramAction == frontend::EmitObj &&
+                                !CG.PrepareForLTO && !CG.PrepareForThinLTO;
+            if (!LinesOff && WritesObject && CG.getDebugInfo() == llvm::codegenoptions::NoDebugInfo)
                 CI.getCodeGenOpts().setDebugInfo(llvm::codegenoptions::LocTrackingOnly);
             CI.getCodeGenOpts().PassBuilderCallbacks.push_back([S](llvm::PassBuilder &PB) {
                 PB.registerOptimizerLastEPCallback(
