@@ -330,6 +330,27 @@ def has_section(args, obj, section):
     return re.search(r"\s%s\s" % re.escape(section), r.stdout) is not None
 
 
+def elf_kernel_symbols(args, co):
+    """(FUNC symbols, names with a `.kd` kernel descriptor, None) defined in the
+    ELF code object co, by llvm-readelf --syms; (None, None, error) if it fails."""
+    r = run([tool(args, "llvm-readelf"), "--syms", "--wide", co])
+    if r.returncode != 0:
+        return None, None, "llvm-readelf --syms: " + r.stderr.strip()
+    funcs, kds = set(), set()
+    for l in r.stdout.splitlines():
+        f = l.split()
+        # Num: Value Size Type Bind Vis Ndx Name
+        if len(f) >= 8 and f[0].endswith(":") and f[0][:-1].isdigit():
+            typ, ndx, name = f[3], f[6], f[7]
+            if ndx == "UND":
+                continue
+            if typ == "FUNC":
+                funcs.add(name)
+            elif typ == "OBJECT" and name.endswith(".kd"):
+                kds.add(name[:-3])
+    return funcs, kds, None
+
+
 def code_object_kernels(args, obj, arch, workdir):
     """Kernel symbols of obj's code object for arch: FUNC symbols that have a
     matching `.kd` kernel descriptor. Returns (set, None) or (None, error)."""
@@ -349,21 +370,9 @@ def code_object_kernels(args, obj, arch, workdir):
              "--targets=hipv4-amdgcn-amd-amdhsa--" + arch, "--output=" + co])
     if r.returncode != 0:
         return None, "clang-offload-bundler: " + r.stderr.strip()
-    r = run([tool(args, "llvm-readelf"), "--syms", "--wide", co])
-    if r.returncode != 0:
-        return None, "llvm-readelf --syms: " + r.stderr.strip()
-    funcs, kds = set(), set()
-    for l in r.stdout.splitlines():
-        f = l.split()
-        # Num: Value Size Type Bind Vis Ndx Name
-        if len(f) >= 8 and f[0].endswith(":") and f[0][:-1].isdigit():
-            typ, ndx, name = f[3], f[6], f[7]
-            if ndx == "UND":
-                continue
-            if typ == "FUNC":
-                funcs.add(name)
-            elif typ == "OBJECT" and name.endswith(".kd"):
-                kds.add(name[:-3])
+    funcs, kds, err = elf_kernel_symbols(args, co)
+    if err:
+        return None, err
     missing = kds - funcs
     if missing:
         return None, "kernel descriptors without a FUNC symbol: %s" % sorted(missing)

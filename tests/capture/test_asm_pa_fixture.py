@@ -66,16 +66,8 @@ def source_launches(path):
 
 def kernel_symbols(args, co, cache):
     if co not in cache:
-        r = kwcap.run([kwcap.tool(args, "llvm-readelf"), "--syms", "--wide", co])
-        funcs, kds = set(), set()
-        for l in r.stdout.splitlines():
-            f = l.split()
-            if len(f) >= 8 and f[0].endswith(":") and f[6] != "UND":
-                if f[3] == "FUNC":
-                    funcs.add(f[7])
-                elif f[3] == "OBJECT" and f[7].endswith(".kd"):
-                    kds.add(f[7][:-3])
-        cache[co] = funcs & kds
+        funcs, kds, _ = kwcap.elf_kernel_symbols(args, co)
+        cache[co] = (funcs or set()) & (kds or set())
     return cache[co]
 
 

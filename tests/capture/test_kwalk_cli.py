@@ -32,15 +32,9 @@ def check_asm_rows(args, ck, exp, root, asm_rows):
         co = kwcap.asm_path(args, path)
         if not ck.check(os.path.isfile(co), "asm code object %s missing (kw_corpus built?)" % co):
             continue
-        r = kwcap.run([kwcap.tool(args, "llvm-readelf"), "--syms", "--wide", co])
-        funcs, kds = set(), set()
-        for l in r.stdout.splitlines():
-            f = l.split()
-            if len(f) >= 8 and f[0].endswith(":") and f[6] != "UND":
-                if f[3] == "FUNC":
-                    funcs.add(f[7])
-                elif f[3] == "OBJECT" and f[7].endswith(".kd"):
-                    kds.add(f[7][:-3])
+        funcs, kds, err = kwcap.elf_kernel_symbols(args, co)
+        if not ck.check(not err, "%s: %s" % (co, err)):
+            continue
         for k in funcs & kds:
             want.setdefault(k, set()).add(os.path.realpath(co))
     ck.check(want, "no ASM kernel in expected.json's asm_objects (test input)")
