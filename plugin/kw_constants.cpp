@@ -71,7 +71,7 @@ bool toDecimal(const llvm::APSInt &V, std::string &Out) {
 
 } // namespace
 
-bool neverChanged(ASTContext &Ctx, const ValueDecl *V, const FunctionDecl *Enclosing) {
+bool neverChanged(CaptureContext &C, const ValueDecl *V, const FunctionDecl *Enclosing) {
     const auto *VD = dyn_cast<VarDecl>(V);
     if (VD && !VD->getType()->isReferenceType() && VD->getType().isConstQualified())
         return true; // const: never changed (a const_cast write is undefined)
@@ -81,9 +81,13 @@ bool neverChanged(ASTContext &Ctx, const ValueDecl *V, const FunctionDecl *Enclo
     const FunctionDecl *Def = nullptr;
     if (!Enclosing || !Enclosing->hasBody(Def))
         return false; // not seen: not known to stay
-    ModificationFinder F(Ctx, V);
-    F.TraverseStmt(Def->getBody());
-    return !F.Modified;
+    auto [It, New] = C.NeverChanged.try_emplace({V, Def}, false);
+    if (New) {
+        ModificationFinder F(C.ast(), V);
+        F.TraverseStmt(Def->getBody());
+        It->second = !F.Modified;
+    }
+    return It->second;
 }
 
 void ConstantSet::walk(const Stmt *S, int Depth) {
@@ -126,7 +130,7 @@ void ConstantSet::name(const DeclRefExpr *DRE, int Depth) {
     }
     // a local set once: its initializer, itself written with other names
     const Expr *Init = VD->getInit();
-    if (!VD->hasLocalStorage() || !Init || Depth >= MaxDepth || !neverChanged(C.ast(), VD, nullptr))
+    if (!VD->hasLocalStorage() || !Init || Depth >= MaxDepth || !neverChanged(C, VD, nullptr))
         return;
     long long V = 0;
     if (evalInt(C, Init, dyn_cast_or_null<FunctionDecl>(VD->getDeclContext()), V)) {

@@ -20,7 +20,9 @@ namespace kwalk {
 
 // A local variable that keeps its initializer's value: const-qualified, or
 // only read after its declaration in the function that declares it.
-bool neverChanged(clang::ASTContext &Ctx, const clang::ValueDecl *V,
+// Enclosing: the function to look in (null: the one that declares V).
+// Remembered per (V, Enclosing) in C.
+bool neverChanged(CaptureContext &C, const clang::ValueDecl *V,
                   const clang::FunctionDecl *Enclosing);
 
 class ConstantSet {

@@ -14,6 +14,7 @@ extern "C" {
 #include "kw_sidecar.h"
 }
 
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -47,6 +48,10 @@ class CaptureContext {
     // True for locations in system headers (HIP runtime, libc++, pybind11).
     bool inSystemHeader(clang::SourceLocation L);
     const clang::PrintingPolicy &policy() const { return Policy; }
+    // Memo of neverChanged (kw_constants.h) per variable and function: each
+    // answer walks a function body, and one local is asked about by every
+    // launch and host call written with it.
+    std::map<std::pair<const clang::ValueDecl *, const clang::FunctionDecl *>, bool> NeverChanged;
 
   private:
     clang::ASTContext &Ctx;

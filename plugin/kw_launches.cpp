@@ -36,7 +36,7 @@ const Expr *stableInit(CaptureContext &C, const Expr *E, const FunctionDecl *Enc
     const FunctionDecl *Def = nullptr;
     if (!Enclosing || !Enclosing->hasBody(Def))
         return nullptr;
-    return neverChanged(C.ast(), VD, Def) ? VD->getInit() : nullptr;
+    return neverChanged(C, VD, Def) ? VD->getInit() : nullptr;
 }
 
 bool evalIntImpl(CaptureContext &C, const Expr *E, const FunctionDecl *Enclosing, long long &Out,
@@ -209,7 +209,7 @@ void operandDecl(CaptureContext &C, kw_launch &L, const char *Operand, const Exp
     }
     // a const local never changes; another one unless only read in the
     // function (not seen: not known to stay)
-    D->modified = !neverChanged(C.ast(), V, Enclosing);
+    D->modified = !neverChanged(C, V, Enclosing);
 }
 
 void configItem(CaptureContext &C, kw_launch &L, const char *Operand, kw_config_item &Item,
