@@ -15,20 +15,15 @@ templates, some with __bf16 arguments):
     --list shows) are on stderr, starting "kwalk: note:"."""
 import os
 import re
-import subprocess
 
 import yaml
 
-from kwis_common import CORPUS, KWALK, TUS, Check, run, scratch, symbols, tool, unbundle
+from kwis_common import (CORPUS, ISA_HEADER, TUS, Check, kwalk_isa, run, scratch, symbols,
+                         tool, unbundle)
 
-HEADER = re.compile(r"^kernel (\S+)  \(([^,]+), (.*)\)$")
 # the table's rows: seven resource columns, occupancy, limiter, symbol, demangled
 ROW = re.compile(r"^ +(?:-|\d+)(?: +(?:-|\d+)){6} +(?:\?|\d+)  \S+ +(\S+)(?:  \(no metadata\))?"
                  r"(?:  (.*))?$")
-
-
-def kwalk(*args):
-    return subprocess.run([KWALK, "isa", *args], capture_output=True, text=True)
 
 
 def cxxfilt(names):
@@ -69,7 +64,7 @@ def check_tu(c, work, tu):
             syms.setdefault(s, set()).add(tid)
     dm = cxxfilt(sorted(syms))
 
-    p = kwalk(obj)
+    p = kwalk_isa(obj)
     c.eq(tu + ": exit", p.returncode, 0)
     rows = {}
     for line in p.stdout.splitlines():
@@ -101,11 +96,11 @@ def check_tu(c, work, tu):
         queries = [s] + [q for q in spellings(dm[s])
                          if len(bases.get(q.replace(" ", ""), ())) <= 1 or "(" in q]
         for q in queries:
-            k = kwalk(obj, "--kernel", q)
+            k = kwalk_isa(obj, "--kernel", q)
             got = {}
             cur = None
             for line in k.stdout.splitlines():
-                m = HEADER.match(line)
+                m = ISA_HEADER.match(line)
                 if m:
                     cur = m.group(1)
                     got.setdefault(cur, set()).add(m.group(2))
@@ -116,7 +111,7 @@ def check_tu(c, work, tu):
             c.eq("%s --kernel %r: kernels listed" % (tu, q), got, {s: syms[s]})
             c.true("%s --kernel %r: a note on stdout" % (tu, q), "note:" not in k.stdout)
         q = spellings(dm[s])[2]  # the full signature, blanks doubled
-        y = kwalk(obj, "--kernel", q, "--format", "yaml")
+        y = kwalk_isa(obj, "--kernel", q, "--format", "yaml")
         c.eq("%s --kernel %r --format yaml: exit" % (tu, q), y.returncode, 0)
         doc = yaml.safe_load(y.stdout) if y.returncode == 0 else {}
         c.eq("%s --kernel %r --format yaml: kernels" % (tu, q),

@@ -13,29 +13,24 @@
     on stdout; usage errors: exit 2, one "kwalk:" line."""
 import os
 import re
-import subprocess
 
 import yaml
 
-from kwis_common import (CORPUS, DIR, KWALK, LINES_TU, RESOURCE_KEYS, SRC, Check, kernel_insns, load_yaml,
+from kwis_common import (CORPUS, DIR, ISA_HEADER, LINES_TU, RESOURCE_KEYS, SRC, Check,
+                         kernel_insns, kwalk_isa, load_yaml,
                          objdump, parse_isa, readelf_kernels, run, scratch, sidecar_archs,
                          symbols, tool, unbundle)
 
 LISTING = re.compile(r"^  ([0-9a-f]{4,}): (.*?)(    ; -> .*)?$")
-HEADER = re.compile(r"^kernel (\S+)  \(([^,]+), (.*)\)$")
 TABLE = re.compile(r"^ +(-|\d+) +(-|\d+) +(-|\d+) +(-|\d+) +(-|\d+) +(-|\d+) +(-|\d+) +(\?|\d+)"
                    r"  (\S+) +(\S+)")
-
-
-def kwalk(*args):
-    return subprocess.run([KWALK, "isa", *args], capture_output=True, text=True)
 
 
 def listings(text):
     """{(kernel, target_id): [(offset, text)]} of `kwalk isa --kernel` output."""
     out, cur = {}, None
     for line in text.splitlines():
-        m = HEADER.match(line)
+        m = ISA_HEADER.match(line)
         if m:
             cur = out.setdefault((m.group(1), m.group(2)), [])
             continue
@@ -76,7 +71,7 @@ def notes_only(stderr):
 
 def check_file(c, path, cos, plugin_sidecar=None, kernel_pick=None):
     """path: what kwalk reads; cos: {target_id: code object} from LLVM's tools."""
-    p = kwalk(path)
+    p = kwalk_isa(path)
     c.eq(path + ": exit", (p.returncode, notes_only(p.stderr)), (0, ""))
     tab = table(p.stdout)
     want_rows = {}
@@ -86,7 +81,7 @@ def check_file(c, path, cos, plugin_sidecar=None, kernel_pick=None):
             want_rows[(n, tid)] = [md[n].get(k) if n in md else None for k in TABLE_KEYS]
     c.eq(path + ": kernel table", tab, want_rows)
 
-    y = kwalk(path, "--format", "yaml")
+    y = kwalk_isa(path, "--format", "yaml")
     c.eq(path + ": yaml exit", (y.returncode, y.stderr), (0, ""))
     doc = yaml.safe_load(y.stdout)
     c.eq(path + ": yaml is a sidecar", doc.get("kwalk_schema"), 1)
@@ -104,7 +99,7 @@ def check_file(c, path, cos, plugin_sidecar=None, kernel_pick=None):
     names = sorted({n for n, _ in want})
     pick = kernel_pick or names
     for name in pick:
-        k = kwalk(path, "--kernel", name)
+        k = kwalk_isa(path, "--kernel", name)
         c.eq("%s --kernel %s: exit" % (path, name), (k.returncode, notes_only(k.stderr)), (0, ""))
         ls = listings(k.stdout)
         exp = {}
@@ -121,7 +116,7 @@ def check_file(c, path, cos, plugin_sidecar=None, kernel_pick=None):
             bad = [(g, w) for g, w in zip(ls[key], exp[key]) if g != w]
             c.eq("%s --kernel %s %s: instructions (count, first differences)" % (path, name, key[1]),
                  (len(ls[key]), bad[:2]), (len(exp[key]), []))
-        ky = kwalk(path, "--kernel", name, "--format", "yaml")
+        ky = kwalk_isa(path, "--kernel", name, "--format", "yaml")
         c.eq("%s --kernel %s --format yaml: exit" % (path, name), (ky.returncode, ky.stderr),
              (0, ""))
         kdoc = sidecar_archs(yaml.safe_load(ky.stdout))
@@ -141,7 +136,7 @@ def check_file(c, path, cos, plugin_sidecar=None, kernel_pick=None):
 
 def check_errors(c, work, co):
     def one_line(what, args, rc):
-        p = kwalk(*args)
+        p = kwalk_isa(*args)
         lines = p.stderr.splitlines()
         c.eq(what + ": exit", p.returncode, rc)
         c.true("%s: stderr %r is not one line starting 'kwalk:'" % (what, p.stderr),
@@ -180,7 +175,7 @@ def check_errors(c, work, co):
                        ("--format without value", [co, "--format"]),
                        ("--kernel without value", [co, "--kernel"])):
         one_line(what, args, 2)
-    h = kwalk("--help")
+    h = kwalk_isa("--help")
     c.eq("--help", (h.returncode, h.stderr, h.stdout.startswith("usage: kwalk isa")),
          (0, "", True))
 
@@ -210,7 +205,7 @@ def main():
     gsc = sidecar_archs(load_yaml(os.path.join(DIR, "objs", LINES_TU + "_g.kwalk.yaml")))
     name = sorted({s for s, _ in gsc})[0]
     for flags in ([], ["--lines"]):
-        y = kwalk(gobj, "--kernel", name, "--format", "yaml", *flags)
+        y = kwalk_isa(gobj, "--kernel", name, "--format", "yaml", *flags)
         got = sidecar_archs(yaml.safe_load(y.stdout)) if y.returncode == 0 else {}
         for key, a in sorted(gsc.items()):
             if key[0] != name:
@@ -227,7 +222,7 @@ def main():
             c.eq(what + ": isa = the plugin's", g.get("isa"), a.get("isa"))
 
     # several files: one YAML document each
-    y = kwalk(asm, obj, "--format", "yaml")
+    y = kwalk_isa(asm, obj, "--format", "yaml")
     docs = list(yaml.safe_load_all(y.stdout)) if y.returncode == 0 else []
     c.eq("two files, yaml: documents", [d.get("translation_unit", {}).get("object") for d in docs],
          [asm, obj])

@@ -28,6 +28,15 @@ SRC = os.environ["KWIS_SRC"]
 ARCHS = tuple(os.environ["KWALK_TEST_ARCHS"].split(","))
 
 
+# A kernel's header line in `kwalk isa` output: symbol, target id, the rest.
+ISA_HEADER = re.compile(r"^kernel (\S+)  \(([^,]+), (.*)\)$")
+
+
+def kwalk_isa(*args):
+    """`kwalk isa ARGS` (the CompletedProcess, text)."""
+    return subprocess.run([KWALK, "isa", *args], capture_output=True, text=True)
+
+
 def tool(name):
     return os.path.join(LLVM_BIN, name)
 

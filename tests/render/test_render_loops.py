@@ -19,28 +19,11 @@ import argparse
 import os
 import re
 import shutil
-import subprocess
-import sys
 import tempfile
 
+from kwrender import Checker, run
+
 LOOP = re.compile(r"^- Loop (\d+): trip count `[^`]*`(?: at `([^`]+):(\d+)`|(, no source line))\.$")
-
-
-def run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
-    return p.returncode, p.stdout, p.stderr
-
-
-class Checker:
-    def __init__(self):
-        self.fails, self.n = [], 0
-
-    def check(self, cond, what):
-        self.n += 1
-        if not cond:
-            self.fails.append(what)
-            print("FAIL:", what, file=sys.stderr)
-        return cond
 
 
 def section2(page):
@@ -70,7 +53,7 @@ def main():
     src = os.path.realpath(os.path.join(a.src, "kw_loops.hip"))
     text = open(src, encoding="utf-8").read().splitlines()
     marked = {i + 1 for i, l in enumerate(text) if "// loop-marker:" in l}
-    c = Checker()
+    c = Checker("test_render_loops")
     c.check(len(marked) == 2, f"kw_loops.hip has two loop markers: {sorted(marked)}")
     tmp = tempfile.mkdtemp(prefix="kwalk-render-loops-")
     try:
@@ -98,9 +81,7 @@ def main():
                 "no line tables: section 2 does not say why the loops have no line")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    if c.fails:
-        sys.exit(f"test_render_loops: {len(c.fails)} of {c.n} checks failed")
-    print(f"test_render_loops: {c.n} checks passed")
+    c.finish()
 
 
 if __name__ == "__main__":
