@@ -2,11 +2,16 @@
 # KWALK_SANITIZE is on: NAME, plain, for the plugin (a sanitized library cannot
 # be loaded into clang), and NAME_tool, with ASan+UBSan, for the kwalk command
 # and the tests. Without KWALK_SANITIZE, NAME_tool is NAME.
+#
+# Include paths name the layer: a library's public headers are included as
+# "FOLDER/kw_x.h" (the project root is its PUBLIC include directory); its own
+# folder is a PRIVATE include directory, for its internal headers and generated
+# sources. tests/arch/check_layers.py checks which folder may include which.
 
 function(kw_c_library name)
   cmake_parse_arguments(A "" "" "SOURCES;LINK" ${ARGN})
   add_library(${name} STATIC ${A_SOURCES})
-  target_include_directories(${name} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+  target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
   target_compile_options(${name} PRIVATE ${KWALK_C_WARNINGS})
   target_link_libraries(${name} PUBLIC ${A_LINK})
   if(KWALK_SANITIZE)
@@ -19,7 +24,8 @@ function(kw_c_library name)
       endif()
     endforeach()
     add_library(${name}_tool STATIC ${A_SOURCES})
-    target_include_directories(${name}_tool PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+    target_include_directories(${name}_tool PUBLIC ${PROJECT_SOURCE_DIR}
+                               PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
     target_compile_options(${name}_tool PRIVATE ${KWALK_C_WARNINGS} ${KWALK_SAN_FLAGS})
     target_link_options(${name}_tool PUBLIC ${KWALK_SAN_FLAGS})
     target_link_libraries(${name}_tool PUBLIC ${tool_links})

@@ -1,5 +1,5 @@
 /* kw_arena.c: the bump allocator behind every parsed or captured document. */
-#include "kw_arena.h"
+#include "common/kw_arena.h"
 
 #include <stdarg.h>
 #include <stdint.h>

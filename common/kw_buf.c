@@ -1,5 +1,5 @@
 /* kw_buf.c: the string builder. */
-#include "kw_buf.h"
+#include "common/kw_buf.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* kw_err.c: building error messages. */
-#include "kw_err.h"
+#include "common/kw_err.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * objects, atomic writes, mkdir -p. */
 #define _DEFAULT_SOURCE /* MAP_NORESERVE */
 #define _POSIX_C_SOURCE 200809L
-#include "kw_fs.h"
+#include "common/kw_fs.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kw_err.h"
+#include "common/kw_err.h"
 
 /* What a file is read as. Each kind has a size limit (docs/inputs.md); a larger
  * file is refused with one line before anything is allocated for it. */

@@ -1,5 +1,5 @@
 /* kw_natcmp.c: natural string order (see kw_natcmp.h). */
-#include "kw_natcmp.h"
+#include "common/kw_natcmp.h"
 
 #include <string.h>
 

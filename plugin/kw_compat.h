@@ -2,8 +2,8 @@
 // kwalk builds against (19 for ROCm 6.4, 20 for ROCm 7.0/7.1, 22 for ROCm 7.2
 // and Debian), each behind one small shim so the rest of the plugin reads the
 // same everywhere. Shims pick by overload or by the member that exists, not
-// by version numbers, where they can. The IR side (passes/ir, also built
-// without Clang) has its own: passes/ir/kw_ir_compat.h (LLVM 19's demangler).
+// by version numbers, where they can. The IR side (passes/, also built
+// without Clang) has its own: passes/kw_ir_compat.h (LLVM 19's demangler).
 // Loading into another major is refused before any of this: kw_loader.cpp.
 #ifndef KW_COMPAT_H
 #define KW_COMPAT_H

@@ -11,7 +11,7 @@
 #include "clang/Basic/SourceManager.h"
 
 extern "C" {
-#include "kw_sidecar.h"
+#include "sidecar/kw_sidecar.h"
 }
 
 #include <map>

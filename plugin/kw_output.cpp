@@ -6,7 +6,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 extern "C" {
-#include "kw_fs.h"
+#include "common/kw_fs.h"
 }
 
 #include <algorithm>

@@ -8,7 +8,7 @@
 #include <string>
 
 extern "C" {
-#include "kw_sidecar.h"
+#include "sidecar/kw_sidecar.h"
 }
 
 namespace kwalk {

@@ -14,12 +14,12 @@
 #include "kw_timing.h"
 
 extern "C" {
-#include "kw_co_llvm.h"
-#include "kw_co_sidecar.h"
-#include "kw_fs.h"
-#include "kw_ir_facts.h"
+#include "codeobj/kw_co_llvm.h"
+#include "codeobj/kw_co_sidecar.h"
+#include "common/kw_fs.h"
+#include "passes/kw_ir_facts.h"
 }
-#include "kw_ir_analyze.h"
+#include "passes/kw_ir_analyze.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/CodeGenOptions.h"
@@ -129,7 +129,7 @@ struct EmittedKernelsPass : llvm::PassInfoMixin<EmittedKernelsPass> {
     static bool isRequired() { return true; }
 
   private:
-    // The IR facts of one kernel (passes/ir): read-only. The analysis builds
+    // The IR facts of one kernel (passes/): read-only. The analysis builds
     // its own dominator tree, loop info and scalar evolution rather than using
     // the pipeline's analysis manager, so that a crash inside it cannot leave
     // clang's cached analyses half-updated. After a crash (then the objects

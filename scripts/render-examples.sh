@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:?usage: render-examples.sh BUILD_DIR [OUT_DIR]}
 OUT=${2:-docs/examples}
-KWALK="$BUILD/renderer/kwalk"
+KWALK="$BUILD/cli/kwalk"
 ROOT=$(pwd)
 DB="$BUILD/examples-index.db" # a fixed name: the pages' footer names it
 mkdir -p "$OUT"

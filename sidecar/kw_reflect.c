@@ -1,13 +1,13 @@
 /* kw_reflect.c: reading sidecar records by YAML key path through the schema
  * tables (see kw_reflect.h). Lookups are linear scans of a table's rows: a
  * table has at most 64 rows and a path a handful of steps. */
-#include "kw_reflect.h"
+#include "sidecar/kw_reflect.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kw_sidecar_int.h"
+#include "sidecar/kw_schema.h"
 #include "kw_ynode.h"
 
 static kw_rv kw_rv_record(const kw_type *t, const void *obj) {

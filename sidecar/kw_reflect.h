@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "kw_sidecar.h"
+#include "sidecar/kw_sidecar.h"
 
 typedef enum kw_rkind {
     KW_R_UNKNOWN_KEY = 0, /* the tables of this kwalk build have no such key */

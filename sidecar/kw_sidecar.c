@@ -2,7 +2,7 @@
  * tables that describe its YAML form key by key (the single source of the
  * key order documented in docs/sidecar-schema.md), and the table-driven deep
  * copy that the merge and the index use to move records between arenas. */
-#include "kw_sidecar_int.h"
+#include "sidecar/kw_schema.h"
 
 #include <string.h>
 

@@ -12,9 +12,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "kw_arena.h"
-#include "kw_buf.h"
-#include "kw_err.h"
+#include "common/kw_arena.h"
+#include "common/kw_buf.h"
+#include "common/kw_err.h"
 
 #define KW_SCHEMA_VERSION 1
 
@@ -124,7 +124,7 @@ typedef struct kw_kernel_arch {
     const char *isa;        /* the listing: "OFFSET: text" lines and "label:" lines */
     const char *lines_note; /* why there are no lines, when there are none */
     KW_ARRAY(kw_isa_line) lines;
-    /* Facts from the kernel's optimized LLVM IR (passes/ir, docs/ir-facts.md):
+    /* Facts from the kernel's optimized LLVM IR (passes/, docs/ir-facts.md):
      * a YAML mapping kept as text; NULL when the device job did not analyse it. */
     const char *ir;
 } kw_kernel_arch;

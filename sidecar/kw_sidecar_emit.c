@@ -10,12 +10,12 @@
  * repaired (each bad byte becomes U+FFFD) rather than failing a whole sidecar.
  * The document ends with "...", which the reader requires, so that a truncated
  * file can never be taken for a complete one. */
-#include "kw_sidecar_int.h"
+#include "sidecar/kw_schema.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "kw_fs.h"
+#include "common/kw_fs.h"
 
 /* ---- libyaml plumbing ----------------------------------------------------------------------- */
 

@@ -10,7 +10,7 @@
  * has no code object, whose archs have no code-object facts). In an index, a
  * kernel with internal linkage is named by its symbol and its translation unit
  * (kw_kernel.tu, kw_kernel_key): the same symbol in two units is two kernels. */
-#include "kw_sidecar_int.h"
+#include "sidecar/kw_schema.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -10,7 +10,7 @@
  * "<file>: line N: <path>: <problem>", e.g.
  * "a.kwalk.yaml: line 12: kernels[0].location.line: expected an integer, got \"x\"". */
 #define _POSIX_C_SOURCE 200809L
-#include "kw_sidecar_int.h"
+#include "sidecar/kw_schema.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kw_fs.h"
+#include "common/kw_fs.h"
 
 /* ---- Events --------------------------------------------------------------------------------- */
 

@@ -1,6 +1,6 @@
 /* kw_symmap.c: the string-keyed hash map (FNV-1a, open addressing, linear
  * probing, grown at 50% load). */
-#include "kw_symmap.h"
+#include "sidecar/kw_symmap.h"
 
 #include <stdlib.h>
 #include <string.h>

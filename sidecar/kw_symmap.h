@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kw_err.h"
+#include "common/kw_err.h"
 
 typedef struct kw_symmap_slot kw_symmap_slot;
 

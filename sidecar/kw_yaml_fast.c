@@ -4,7 +4,7 @@
  * at the mapping's own column, as libyaml writes it), flow collections stay
  * on one line. Every case it does not know returns false ("not handled"),
  * never a guess. */
-#include "kw_yaml_fast.h"
+#include "sidecar/kw_yaml_fast.h"
 
 #include <stdlib.h>
 #include <string.h>

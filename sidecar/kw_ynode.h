@@ -1,6 +1,6 @@
 /* kw_ynode.h: a YAML document as a plain tree of nodes (mappings, sequences,
  * scalars), for values a sidecar keeps as YAML text (kind KW_F_RAW, e.g. the
- * IR facts of passes/ir) so that kw_reflect.h can read into them by key like
+ * IR facts of passes/) so that kw_reflect.h can read into them by key like
  * into any record. Internal to sidecar/ (kw_reflect.c). */
 #ifndef KW_YNODE_H
 #define KW_YNODE_H
@@ -8,9 +8,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "kw_arena.h"
-#include "kw_err.h"
-#include "kw_sidecar.h"
+#include "common/kw_arena.h"
+#include "common/kw_err.h"
+#include "sidecar/kw_sidecar.h"
 
 typedef enum kw_ykind { KW_Y_NULL, KW_Y_SCALAR, KW_Y_MAP, KW_Y_SEQ } kw_ykind;
 

@@ -16,7 +16,7 @@ against ground truth kwalk did not produce:
     `__global__ void` in rmsnorm_quant_kernels.cu.
 
 Skips (77) where ../shared is absent, or where the plugin of this build still
-crashes clang on the TU (issue 10 item 1, fixed in passes/ir separately).
+crashes clang on the TU (issue 10 item 1, fixed in passes/ separately).
 """
 import os
 import re

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The disassembly guard (kw_co_guard_refuses in passes/kw_co_disasm.c)
+"""The disassembly guard (kw_co_guard_refuses in codeobj/kw_co_disasm.c)
 against the linked LLVM itself. Valid instructions are assembled by llvm-mc
 (-show-encoding), then one field is set to the value of a guarded class (255
 as a VOP3 destination or source, as MUBUF/MTBUF soffset; 7 as an SDWA

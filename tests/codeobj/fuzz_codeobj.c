@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kw_codeobj.h"
+#include "codeobj/kw_codeobj.h"
 
 static kw_status count_entry(void *ctx, const char *id, const void *data, size_t size,
                              kw_err *err) {

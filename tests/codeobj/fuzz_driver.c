@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "kw_fs.h"
+#include "common/kw_fs.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/common_interface_defs.h>

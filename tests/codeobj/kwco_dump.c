@@ -1,5 +1,5 @@
 /* kwco_dump.c: the code-object library's test driver (and a preview of
- * `kwalk isa`): prints what passes/kw_codeobj.h reads from a file, in forms
+ * `kwalk isa`): prints what codeobj/kw_codeobj.h reads from a file, in forms
  * the tests compare with llvm-readelf, llvm-objdump, clang-offload-bundler
  * and clang's resource-usage remarks.
  *
@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kw_codeobj.h"
-#include "kw_fs.h"
+#include "codeobj/kw_codeobj.h"
+#include "common/kw_fs.h"
 
 static int usage(void) {
     fputs("usage: kwco-dump [--yaml [--no-isa]] [--kernel NAME] [--lines] [--extract DIR]\n"

@@ -17,8 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "kw_co_internal.h"
-#include "kw_co_llvm.h"
+#include "codeobj/kw_co_internal.h"
+#include "codeobj/kw_co_llvm.h"
 
 enum { PAD = 16, MAXW = 8 };
 

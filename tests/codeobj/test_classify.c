@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kw_codeobj.h"
+#include "codeobj/kw_codeobj.h"
 
 typedef struct want {
     const char *text;

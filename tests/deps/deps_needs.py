@@ -400,7 +400,8 @@ def libraries(needs, binaries, src):
             m = re.match(r"\s*(/\S+) \(0x", line)
             if m:
                 needs.add(m.group(1), "%s: its program interpreter" % os.path.basename(b))
-    for f in project_files(src, ["common/*.c", "sidecar/*.c", "passes/*.c", "renderer/*.c"]):
+    for f in project_files(src, ["common/*.c", "sidecar/*.c", "codeobj/*.c", "passes/*.c", "index/*.c",
+                                   "model/*.c", "trace/*.c", "render/*.c", "cli/*.c"]):
         for lib in set(re.findall(r'dlopen\("([^"]+)"', _read(f))):
             path = soname_path(lib)
             if path:

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "kw_fuzz.h"
-#include "kw_index.h"
+#include "index/kw_index.h"
 
 static void encode_or_die(const kw_index *ix, kw_buf *packed, kw_buf *yaml, const char *what) {
     kw_err err;

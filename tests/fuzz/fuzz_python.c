@@ -1,5 +1,5 @@
 /* fuzz_python.c: the fuzz target of the Python-source scanner
- * (renderer/kw_python_entries.c: decorated ops; kw_python_callers.c: their
+ * (model/kw_python_entries.c: decorated ops; kw_python_callers.c: their
  * public callers across modules), with the embedded annotations' decorator
  * rules. An input is a small package: files separated by '\0', each a first
  * line naming it (relative, "ops/norm.py") and its text. Checked on the
@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kw_annot.h"
+#include "model/kw_annot.h"
 #include "kw_fuzz.h"
-#include "kw_python_entries.h"
+#include "model/kw_python_entries.h"
 
 #define ROOT "/kwalk-fuzz/pkg"
 

@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "kw_fuzz.h"
-#include "kw_sidecar.h"
-#include "kw_yaml_fast.h"
-#include "kw_ynode.h"
+#include "sidecar/kw_sidecar.h"
+#include "sidecar/kw_yaml_fast.h"
+#include "sidecar/kw_ynode.h"
 
 static void emit_or_die(const kw_sidecar *sc, kw_buf *out, const char *what) {
     kw_err err;

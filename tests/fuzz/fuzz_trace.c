@@ -1,5 +1,5 @@
 /* fuzz_trace.c: the fuzz target of the profiler trace readers
- * (renderer/kw_trace_csv.c, kw_trace_json.c): every input goes through both,
+ * (trace/kw_trace_csv.c, kw_trace_json.c): every input goes through both,
  * as text ending in '\0' as their contract asks. Checked on what they accept:
  * every dispatch has a name, ends no earlier than it starts (kw_trace.h), and
  * its line is within the input (CSV: a line number, JSON: a dispatch index). */
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "kw_fuzz.h"
-#include "kw_trace.h"
+#include "trace/kw_trace.h"
 
 typedef kw_status (*reader)(kw_trace *, const char *, const char *, size_t, kw_err *);
 

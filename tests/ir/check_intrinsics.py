@@ -1,5 +1,5 @@
 """check_intrinsics.py: the IR analysis against every AMDGPU memory intrinsic
-of the LLVM under test, and every amdgcn intrinsic passes/ir names.
+of the LLVM under test, and every amdgcn intrinsic passes/ names.
 
 IntrinsicsAMDGPU.td of that LLVM (LLVM_BIN/../include) is read by
 td_intrinsics.py (no llvm-tblgen): each intrinsic's operand types and the
@@ -11,7 +11,7 @@ generated that calls it with operands of the documented types: the resource
 made from parameter %b (make.buffer.rsrc for ptr addrspace(8), the pointer's
 bits for <4 x i32>), offset = threadIdx.x * STRIDE, soffset and vindex
 uniform; a plain address is %b (global), %f (flat) or @kwlds (LDS) plus
-threadIdx.x * STRIDE. Every other intrinsic named by a string in passes/ir
+threadIdx.x * STRIDE. Every other intrinsic named by a string in passes/
 that is a def of the .td gets a kernel calling it with constant operands.
 The module must pass `opt -passes=verify`; kwir-dump must analyze it without
 crashing, and each memory kernel must have exactly one access, with the
@@ -34,7 +34,7 @@ LLVM_BIN = os.environ.get("LLVM_BIN", "/usr/lib/llvm-22/bin")
 KWIR_DUMP = os.environ.get("KWIR_DUMP", "")
 WORK = os.environ.get("KWIR_WORK", "/tmp")
 SRC = os.environ.get("KWIR_SRC", os.path.dirname(os.path.abspath(__file__)))
-PASSES = os.path.join(SRC, "..", "..", "passes", "ir")
+PASSES = os.path.join(SRC, "..", "..", "passes")
 TD = os.path.normpath(os.path.join(LLVM_BIN, "..", "include", "llvm", "IR", "IntrinsicsAMDGPU.td"))
 STRIDE = 48  # bytes between lanes' addresses (offset = threadIdx.x * STRIDE)
 SOFF = 64    # the uniform soffset
@@ -59,7 +59,7 @@ ptr_re = re.compile(r"int_amdgcn_(global_load_lds|load_to_lds|global_atomic_\w+|
 ptr_defs = [n for n, r in recs.items() if r.kind == "def" and ptr_re.match(n)]
 memory = [n for n in buffer_defs + ptr_defs if n != "int_amdgcn_s_buffer_prefetch_data"]
 
-# strings in passes/ir that name an intrinsic of the .td (dots for underscores)
+# strings in passes/ that name an intrinsic of the .td (dots for underscores)
 named = set()
 for fn in sorted(os.listdir(PASSES)):
     if fn.endswith(".cpp"):
@@ -69,7 +69,7 @@ for fn in sorted(os.listdir(PASSES)):
                 if d in recs and recs[d].kind == "def":
                     named.add(d)
 others = sorted(named - set(memory))
-C.true("passes/ir names intrinsics of the .td", len(named) >= 20, f"{len(named)}")
+C.true("passes/ names intrinsics of the .td", len(named) >= 20, f"{len(named)}")
 
 # ---- types ------------------------------------------------------------------------------------
 
@@ -312,7 +312,7 @@ if r.returncode != 0:
     C.done()
 got = {k["symbol"]: k for k in yaml.safe_load(r.stdout)["kernels"] or []}
 C.eq("every kernel analyzed", len(got), len(kernels))
-print(f"{len(expect)} memory intrinsics, {len(others)} others named by passes/ir, "
+print(f"{len(expect)} memory intrinsics, {len(others)} others named by passes/, "
       f"{len(kernels)} kernels")
 
 for k, e in sorted(expect.items()):

@@ -28,7 +28,7 @@ C.eq("kernel parameters parsed", PARAMS[:6],
 
 
 def dpp_name(ctrl):
-    """GFX9 DPP control -> assembler text (independent of passes/ir)."""
+    """GFX9 DPP control -> assembler text (independent of passes/)."""
     if 0x111 <= ctrl <= 0x11F:
         return "row_shr:%d" % (ctrl - 0x110)
     if 0x101 <= ctrl <= 0x10F:

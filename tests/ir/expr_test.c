@@ -1,11 +1,11 @@
-/* expr_test.c: kwir-expr, the expression grammar of the IR facts (passes/ir/
+/* expr_test.c: kwir-expr, the expression grammar of the IR facts (passes/
  * kw_ir_expr.c) on its own.
  *
  *   kwir-expr                         run the unit cases below
  *   kwir-expr EXPR [name=value ...]   print the value of EXPR (for
  *                                     check_invariants.py, which compares it
  *                                     with an independent Python evaluator) */
-#include "kw_ir_facts.h"
+#include "passes/kw_ir_facts.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -12,7 +12,7 @@
 // loading excluded), for tests/ir/bench_ir.sh; with --repeat N the analysis of
 // the module runs N times (fresh analyses each time) and the fastest counts. -o writes the module back as
 // bitcode after the analysis, so a test can check that nothing changed.
-#include "kw_ir_analyze.h"
+#include "passes/kw_ir_analyze.h"
 
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LLVMContext.h"

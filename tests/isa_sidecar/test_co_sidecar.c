@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../unit/kw_test.h"
-#include "kw_co_sidecar.h"
+#include "codeobj/kw_co_sidecar.h"
 
 static kw_kernel *add_kernel(kw_sidecar *sc, const char *symbol, const char *attr,
                              const char *value) {

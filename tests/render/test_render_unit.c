@@ -14,13 +14,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kw_expr.h"
-#include "kw_md.h"
-#include "kw_python_entries.h"
-#include "kw_reflect.h"
-#include "kw_render.h"
-#include "kw_sidecar_int.h"
-#include "kw_src.h"
+#include "model/kw_expr.h"
+#include "render/kw_md.h"
+#include "model/kw_python_entries.h"
+#include "sidecar/kw_reflect.h"
+#include "render/kw_render.h"
+#include "index/kw_index_int.h"
+#include "model/kw_src.h"
 #include "kw_test.h"
 
 static char kw_tmp[256];

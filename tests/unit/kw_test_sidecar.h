@@ -5,7 +5,7 @@
 #ifndef KW_TEST_SIDECAR_H
 #define KW_TEST_SIDECAR_H
 
-#include "kw_sidecar.h"
+#include "sidecar/kw_sidecar.h"
 
 #define KW_TC_STR(sc, s) kw_arena_strdup(&(sc)->arena, (s))
 

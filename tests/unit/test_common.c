@@ -10,12 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kw_arena.h"
-#include "kw_buf.h"
-#include "kw_err.h"
-#include "kw_fs.h"
-#include "kw_natcmp.h"
-#include "kw_symmap.h"
+#include "common/kw_arena.h"
+#include "common/kw_buf.h"
+#include "common/kw_err.h"
+#include "common/kw_fs.h"
+#include "common/kw_natcmp.h"
+#include "sidecar/kw_symmap.h"
 #include "kw_test.h"
 
 static void test_arena(void) {

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kw_index.h"
-#include "kw_sidecar_int.h"
+#include "index/kw_index.h"
+#include "index/kw_index_int.h"
 #include "kw_test.h"
 #include "kw_test_sidecar.h"
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kw_fs.h"
-#include "kw_sidecar.h"
+#include "common/kw_fs.h"
+#include "sidecar/kw_sidecar.h"
 #include "kw_test.h"
 #include "kw_test_sidecar.h"
 

@@ -7,8 +7,8 @@
  * over a not_in_object record's, read before or after it. */
 #include <string.h>
 
-#include "kw_index.h"
-#include "kw_sidecar.h"
+#include "index/kw_index.h"
+#include "sidecar/kw_sidecar.h"
 #include "kw_test.h"
 #include "kw_test_sidecar.h"
 

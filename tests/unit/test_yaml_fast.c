@@ -14,11 +14,11 @@
 #include <sys/stat.h>
 #include <yaml.h>
 
-#include "kw_fs.h"
-#include "kw_sidecar.h"
+#include "common/kw_fs.h"
+#include "sidecar/kw_sidecar.h"
 #include "kw_test.h"
 #include "kw_test_sidecar.h"
-#include "kw_yaml_fast.h"
+#include "sidecar/kw_yaml_fast.h"
 
 /* ---- libyaml's events, compared with the fast reader's -------------------------------------- */
 

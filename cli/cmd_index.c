@@ -1,0 +1,258 @@
+/* cmd_index.c: `kwalk index PATH... [-o FILE] [--format packed|yaml]`:
+ * gather the sidecars of a build into one database file (kw_index.h), by
+ * default kwalk-index.db in the current directory, written atomically. The
+ * form is packed unless --format says otherwise or FILE ends in .yaml/.yml.
+ *
+ * A PATH that is a file is read as a sidecar whatever its name; a directory is
+ * searched recursively for *.kwalk.yaml (entries sorted by name, symbolic
+ * links to directories not followed, like find). A file reached twice (same
+ * real path) is read once. No sidecar found at all is an error. Sidecars are
+ * parsed on a few threads ($KWALK_JOBS, default the CPUs) and added in the
+ * order found. */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/kw_cli.h"
+#include "index/kw_index.h"
+#include "cli/kw_pool.h"
+
+#ifndef KWALK_VERSION
+#define KWALK_VERSION "unknown"
+#endif
+
+static const char kw_index_usage[] =
+    "usage: kwalk index PATH... [-o FILE] [--format packed|yaml]\n\n"
+    "Gather sidecars into one database. Each PATH is a sidecar file, or a directory\n"
+    "searched recursively for *.kwalk.yaml. Kernels are merged by device symbol (archs\n"
+    "unioned); launches, entry points and host calls are kept per translation unit.\n\n"
+    "  -o, --output FILE   write the database to FILE (default: " KW_INDEX_DEFAULT_PATH ")\n"
+    "  --format packed     binary, fast to load (the default)\n"
+    "  --format yaml       YAML, to read or diff (the default for FILE.yaml, FILE.yml)\n"
+    "Every kwalk command reads both forms.\n";
+
+/* The sidecar files found, in order, with their real paths for deduplication. */
+typedef struct kw_found {
+    kw_arena arena;
+    KW_ARRAY(const char *) paths;
+    kw_symmap seen; /* real path -> 1 */
+} kw_found;
+
+static int kw_found_add(kw_found *f, const char *path) {
+    char *real = realpath(path, NULL);
+    if (!real)
+        return kw_cli_failf("%s: %s", path, strerror(errno));
+    const char *key = kw_arena_strdup(&f->arena, real);
+    free(real);
+    if (!key)
+        return kw_cli_failf("out of memory");
+    if (kw_symmap_get(&f->seen, key))
+        return KW_EXIT_OK;
+    const char **slot = KW_PUSH(&f->arena, f->paths);
+    if (!slot || !(*slot = kw_arena_strdup(&f->arena, path)) ||
+        kw_symmap_put(&f->seen, key, 1) != KW_OK)
+        return kw_cli_failf("out of memory");
+    return KW_EXIT_OK;
+}
+
+static bool kw_is_sidecar_name(const char *name) {
+    static const char suffix[] = ".kwalk.yaml";
+    size_t n = strlen(name), s = sizeof(suffix) - 1;
+    return n > s && !strcmp(name + n - s, suffix);
+}
+
+static int kw_cmp_str(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int kw_walk(kw_found *f, const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d)
+        return kw_cli_failf("%s: %s", dir, strerror(errno));
+    kw_arena names_arena;
+    kw_arena_init(&names_arena);
+    KW_ARRAY(const char *) names = {0};
+    int rc = KW_EXIT_OK;
+    struct dirent *de;
+    errno = 0;
+    while (rc == KW_EXIT_OK && (de = readdir(d))) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+            continue;
+        const char **slot = KW_PUSH(&names_arena, names);
+        if (!slot || !(*slot = kw_arena_strdup(&names_arena, de->d_name)))
+            rc = kw_cli_failf("out of memory");
+    }
+    if (rc == KW_EXIT_OK && errno)
+        rc = kw_cli_failf("%s: %s", dir, strerror(errno));
+    closedir(d);
+    if (names.n)
+        qsort(names.v, names.n, sizeof(names.v[0]), kw_cmp_str);
+    size_t dlen = strlen(dir);
+    const char *sep = dlen && dir[dlen - 1] == '/' ? "" : "/";
+    for (size_t i = 0; i < names.n && rc == KW_EXIT_OK; i++) {
+        char *path = kw_arena_printf(&names_arena, "%s%s%s", dir, sep, names.v[i]);
+        struct stat st;
+        if (!path) {
+            rc = kw_cli_failf("out of memory");
+        } else if (lstat(path, &st) != 0) {
+            rc = kw_cli_failf("%s: %s", path, strerror(errno));
+        } else if (S_ISDIR(st.st_mode)) {
+            rc = kw_walk(f, path);
+        } else if (kw_is_sidecar_name(names.v[i])) {
+            /* a symbolic link counts when it leads to a regular file; anything
+             * else by a sidecar's name is skipped with a warning */
+            if (S_ISLNK(st.st_mode) && stat(path, &st) != 0) {
+                if (errno == ENOENT)
+                    kw_cli_warnf("%s: dangling symbolic link, skipped", path);
+                else
+                    kw_cli_warnf("%s: symbolic link: %s, skipped", path, strerror(errno));
+                continue;
+            }
+            if (S_ISREG(st.st_mode))
+                rc = kw_found_add(f, path);
+            else
+                kw_cli_warnf("%s: not a regular file, skipped", path);
+        }
+    }
+    kw_arena_free(&names_arena);
+    return rc;
+}
+
+static int kw_gather(kw_found *f, const char *path) {
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return kw_cli_failf("%s: %s", path, strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return kw_walk(f, path);
+    return kw_found_add(f, path);
+}
+
+/* The form a file name asks for: YAML for *.yaml and *.yml, else packed. */
+static kw_index_format kw_format_of(const char *path) {
+    size_t n = strlen(path);
+    if ((n >= 5 && !strcmp(path + n - 5, ".yaml")) || (n >= 4 && !strcmp(path + n - 4, ".yml")))
+        return KW_INDEX_YAML;
+    return KW_INDEX_PACKED;
+}
+
+/* Sidecars are parsed on a few threads (kw_pool.h) and added to the index in
+ * the order found, so the index does not depend on the thread count. */
+typedef struct kw_slot {
+    kw_sidecar sc;
+    kw_status st;
+    kw_err err;
+} kw_slot;
+
+typedef struct kw_build_ctx {
+    const kw_found *f;
+    kw_slot *slots;
+    kw_index *ix;
+    size_t launches, entries;
+    int rc;
+} kw_build_ctx;
+
+static void kw_build_parse(void *ctx, unsigned worker, size_t i) {
+    kw_build_ctx *b = ctx;
+    (void)worker;
+    b->slots[i].st = kw_sidecar_read_file(&b->slots[i].sc, b->f->paths.v[i], &b->slots[i].err);
+}
+
+static int kw_build_add(void *ctx, size_t i) {
+    kw_build_ctx *b = ctx;
+    kw_slot *s = &b->slots[i];
+    if (s->st != KW_OK || kw_index_adopt(b->ix, &s->sc, b->f->paths.v[i], &s->err) != KW_OK)
+        b->rc = kw_cli_fail(&s->err);
+    b->launches += s->sc.launches.n;
+    b->entries += s->sc.entries.n;
+    kw_sidecar_free(&s->sc);
+    return b->rc;
+}
+
+static int kw_build(const kw_found *f, const char *out, kw_index_format format) {
+    kw_index ix;
+    kw_index_init(&ix);
+    ix.producer.name = "kwalk";
+    ix.producer.version = KWALK_VERSION;
+    kw_err err;
+    kw_build_ctx b = {f, calloc(f->paths.n + 1, sizeof(kw_slot)), &ix, 0, 0, KW_EXIT_OK};
+    if (!b.slots)
+        return kw_cli_failf("out of memory");
+    unsigned threads = kw_pool_threads();
+    int rc =
+        kw_pool_run(f->paths.n, threads, 4 * (size_t)threads, kw_build_parse, kw_build_add, &b);
+    /* sidecars parsed ahead of a failure are freed here */
+    for (size_t i = 0; i < f->paths.n; i++)
+        kw_sidecar_free(&b.slots[i].sc);
+    free(b.slots);
+    size_t launches = b.launches, entries = b.entries;
+    if (rc == KW_EXIT_OK && kw_index_write_file(&ix, out, format, &err) != KW_OK)
+        rc = kw_cli_fail(&err);
+    if (rc == KW_EXIT_OK) {
+        printf("%s: %zu sidecars, %zu kernels, %zu launches, %zu entry points\n", out, f->paths.n,
+               ix.kernels.n, launches, entries);
+        rc = kw_cli_flush_stdout();
+    }
+    kw_index_free(&ix);
+    return rc;
+}
+
+int kw_cmd_index(int argc, char **argv) {
+    const char *out = KW_INDEX_DEFAULT_PATH;
+    int format = -1; /* from the output name unless given */
+    kw_found f;
+    kw_arena_init(&f.arena);
+    kw_symmap_init(&f.seen);
+    memset(&f.paths, 0, sizeof(f.paths));
+    KW_ARRAY(const char *) inputs = {0};
+    int rc = KW_EXIT_OK;
+    bool opts = true;
+    for (int i = 1; i < argc && rc == KW_EXIT_OK; i++) {
+        const char *a = argv[i], *v;
+        int r;
+        if (opts && kw_cli_is_help(a)) {
+            fputs(kw_index_usage, stdout);
+            rc = kw_cli_flush_stdout();
+            goto done;
+        } else if (opts && !strcmp(a, "--")) {
+            opts = false;
+        } else if (opts && (r = kw_cli_opt(argc, argv, &i, "--output", "-o", &v)) != 0) {
+            if (r < 0 || !*v)
+                rc = kw_cli_usage_error("index", "option %s needs a file name", a);
+            else
+                out = v;
+        } else if (opts && (r = kw_cli_opt(argc, argv, &i, "--format", NULL, &v)) != 0) {
+            if (r > 0 && !strcmp(v, "packed"))
+                format = KW_INDEX_PACKED;
+            else if (r > 0 && !strcmp(v, "yaml"))
+                format = KW_INDEX_YAML;
+            else
+                rc = kw_cli_usage_error("index", "--format takes 'packed' or 'yaml'");
+        } else if (opts && a[0] == '-' && a[1]) {
+            rc = kw_cli_usage_error("index", "unknown option '%s'", a);
+        } else {
+            const char **slot = KW_PUSH(&f.arena, inputs);
+            if (!slot)
+                rc = kw_cli_failf("out of memory");
+            else
+                *slot = a;
+        }
+    }
+    if (rc == KW_EXIT_OK && !inputs.n)
+        rc = kw_cli_usage_error("index", "no PATH given");
+    for (size_t i = 0; i < inputs.n && rc == KW_EXIT_OK; i++)
+        rc = kw_gather(&f, inputs.v[i]);
+    if (rc == KW_EXIT_OK && !f.paths.n)
+        rc = kw_cli_failf("%s%s: no sidecars (*.kwalk.yaml) found", inputs.v[0],
+                          inputs.n > 1 ? " ..." : "");
+    if (rc == KW_EXIT_OK)
+        rc = kw_build(&f, out, format >= 0 ? (kw_index_format)format : kw_format_of(out));
+done:
+    kw_symmap_free(&f.seen);
+    kw_arena_free(&f.arena);
+    return rc;
+}

@@ -1,0 +1,488 @@
+/* cmd_map.c: `kwalk map`: the "known kernel -> host entry -> device code"
+ * table of the walkthrough seed, regenerated from the build. One row per
+ * kernel (template), launch site and entry point reaching it (and per Python
+ * op bound to that entry), with the number of the kernel's instantiations on
+ * that path:
+ *
+ *   Kernel | Instantiations | Python entry | C++ entry | Launch site | Device code
+ *
+ * The Python entry is the op's def line, with the package's public functions
+ * that call it. A trampoline kernel (ck_tile's kentry) names the functor
+ * templates it runs. A launch no entry reaches has "-" as its entries; a
+ * kernel never launched has "-" as its launch site. A kernel every launch of
+ * which never runs (under a condition that is constant false, or reached only
+ * through calls that are) is "emitted but unreachable from any entry point" at
+ * those launches; such launches of a kernel that another launch does run are
+ * left out. A precompiled ASM kernel (launched through a loader or
+ * hipModuleLaunchKernel, or one of the rows of a loader's config table) has
+ * its code objects as device code. --format tsv prints the same rows as
+ * tab-separated fields for scripts (docs/render.md). */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/kw_app.h"
+#include "cli/kw_cli.h"
+#include "model/kw_entry.h"
+#include "common/kw_fs.h"
+#include "render/kw_md.h"
+
+static const char kw_map_usage[] =
+    "usage: kwalk map [--db FILE] [--python-root DIR] [--root DIR] [--format md|tsv] [-o FILE]\n\n"
+    "The known-kernel table: kernel -> Python entry (file:line) -> C++ entry -> launch\n"
+    "site -> device code, one row per kernel, launch site and entry point reaching it.\n\n"
+    "  --db FILE           the index written by 'kwalk index' (default: " KW_INDEX_DEFAULT_PATH
+    ")\n"
+    "  --python-root DIR   scan DIR's *.py for @compile_ops ops and their public callers\n"
+    "                      (the Python entry column)\n"
+    "  --root DIR          print paths relative to DIR\n"
+    "  --format md|tsv     a Markdown table (default) or tab-separated fields:\n"
+    "                      KERNEL INSTANTIATIONS PYTHON PYOP ENTRY_KIND ENTRY ENTRY_AT LAUNCH "
+    "DEVICE\n"
+    "                      FUNCTORS CALLERS\n"
+    "  -o, --output FILE   write to FILE instead of stdout\n";
+
+/* The entry of a row whose launches never run. */
+#define KW_MAP_DEAD ((size_t)-2)
+
+typedef struct kw_map_row {
+    size_t group;
+    const kw_mlaunch *launch; /* NULL: never launched */
+    size_t entry;             /* KW_NONE: no entry reaches the launch; KW_MAP_DEAD: never runs */
+    size_t count;             /* instantiations */
+    const char *functors;     /* trampoline kernels: the functor templates they run, ", "-joined */
+    const kw_mkernel *kernel; /* the first instantiation of the row (its device code) */
+} kw_map_row;
+
+typedef struct kw_map {
+    kw_app *app;
+    const char *root;
+    bool tsv;
+    kw_arena arena;
+    KW_ARRAY(kw_map_row) rows;
+    kw_symmap row_of; /* "group|file:line|entry" -> row */
+} kw_map;
+
+static const char *kw_map_path(const kw_map *m, const char *path) {
+    if (!path)
+        return "?";
+    if (m->root && m->root[0]) {
+        size_t n = strlen(m->root);
+        while (n > 1 && m->root[n - 1] == '/')
+            n--;
+        if (!strncmp(path, m->root, n) && path[n] == '/')
+            return path + n + 1;
+    }
+    return path;
+}
+
+/* The template of a printed functor type: "ns::F<int, 4>" -> "ns::F". */
+static char *kw_map_functor_template(kw_arena *a, const char *functor) {
+    const char *lt = strchr(functor, '<');
+    return kw_arena_strndup(a, functor, lt ? (size_t)(lt - functor) : strlen(functor));
+}
+
+/* Add the functor of kernel mk (a trampoline) to the row's list, once. */
+static bool kw_map_add_functor(kw_map *m, kw_map_row *r, const kw_mkernel *mk) {
+    if (!mk || !mk->k || !mk->k->functor)
+        return true;
+    char *f = kw_map_functor_template(&m->arena, mk->k->functor);
+    if (!f)
+        return false;
+    size_t n = strlen(f);
+    for (const char *p = r->functors; p && (p = strstr(p, f)); p += n)
+        if ((p == r->functors || p[-1] == ' ') && (p[n] == ',' || !p[n]))
+            return true;
+    r->functors = r->functors ? kw_arena_printf(&m->arena, "%s, %s", r->functors, f) : f;
+    return r->functors != NULL;
+}
+
+static bool kw_map_add(kw_map *m, size_t group, const kw_mlaunch *ml, size_t entry,
+                       const kw_mkernel *mk) {
+    /* a kernel with internal linkage is its unit's own: a row of its own */
+    const char *unit = mk && mk->tu && mk->tu->sidecar ? mk->tu->sidecar : "";
+    char *key = ml ? kw_arena_printf(&m->arena, "%zu|%s:%d|%zu|%s", group,
+                                     ml->l->location.file ? ml->l->location.file : "?",
+                                     ml->l->location.line, entry, unit)
+                   : kw_arena_printf(&m->arena, "%zu|-|%s", group, unit);
+    if (!key)
+        return false;
+    size_t *at = kw_symmap_get(&m->row_of, key);
+    if (at) {
+        m->rows.v[*at].count++;
+        return kw_map_add_functor(m, &m->rows.v[*at], mk);
+    }
+    kw_map_row *r = KW_PUSH(&m->arena, m->rows);
+    if (!r || kw_symmap_put(&m->row_of, key, m->rows.n - 1) != KW_OK)
+        return false;
+    r->group = group;
+    r->launch = ml;
+    r->entry = entry;
+    r->count = 1;
+    r->kernel = mk;
+    return kw_map_add_functor(m, r, mk);
+}
+
+static bool kw_map_collect(kw_map *m) {
+    kw_model *md = &m->app->model;
+    kw_arena tmp;
+    kw_arena_init(&tmp);
+    bool ok = true;
+    for (size_t g = 0; g < md->groups.n && ok; g++) {
+        const kw_mgroup *grp = &md->groups.v[g];
+        for (size_t k = 0; k < grp->kernels.n && ok; k++) {
+            const kw_mkernel *mk = &md->kernels.v[grp->kernels.v[k]];
+            if (!mk->launches.n)
+                ok = kw_map_add(m, g, NULL, KW_NONE, mk);
+            bool all_dead = true; /* every launch of the kernel never runs */
+            for (size_t l = 0; l < mk->launches.n && ok && all_dead; l++) {
+                kw_mpaths p;
+                kw_err err;
+                ok = kw_model_paths(md, mk->launches.v[l], &tmp, &p, &err) == KW_OK;
+                all_dead = p.dead;
+            }
+            for (size_t l = 0; l < mk->launches.n && ok; l++) {
+                kw_mpaths p;
+                kw_err err;
+                const kw_mlaunch *ml = &md->launches.v[mk->launches.v[l]];
+                if (kw_model_paths(md, mk->launches.v[l], &tmp, &p, &err) != KW_OK) {
+                    ok = false;
+                    break;
+                }
+                if (p.dead && all_dead)
+                    ok = kw_map_add(m, g, ml, KW_MAP_DEAD, mk);
+                else if (!p.v.n && !p.dead)
+                    ok = kw_map_add(m, g, ml, KW_NONE, mk);
+                for (size_t e = 0; e < p.v.n && ok; e++) /* one row per entry point */
+                    if (e == 0 || p.v.v[e].entry != p.v.v[e - 1].entry)
+                        ok = kw_map_add(m, g, ml, p.v.v[e].entry, mk);
+            }
+            if (k % 64 == 63) { /* keep the path scratch small */
+                kw_arena_free(&tmp);
+                kw_arena_init(&tmp);
+            }
+        }
+    }
+    kw_arena_free(&tmp);
+    return ok;
+}
+
+static int kw_row_cmp(const void *a, const void *b) {
+    const kw_map_row *x = a, *y = b;
+    if (x->group != y->group)
+        return x->group < y->group ? -1 : 1;
+    if (!x->launch || !y->launch)
+        return x->launch ? 1 : y->launch ? -1 : 0;
+    const char *fx = x->launch->l->location.file ? x->launch->l->location.file : "";
+    const char *fy = y->launch->l->location.file ? y->launch->l->location.file : "";
+    int c = strcmp(fx, fy);
+    if (c)
+        return c;
+    if (x->launch->l->location.line != y->launch->l->location.line)
+        return x->launch->l->location.line - y->launch->l->location.line;
+    return x->entry < y->entry ? -1 : x->entry > y->entry;
+}
+
+/* A field of the TSV: tabs and line breaks as spaces. */
+static void kw_tsv(kw_buf *b, const char *s) {
+    for (; s && *s; s++)
+        kw_buf_putc(b, (*s == '\t' || *s == '\n' || *s == '\r') ? ' ' : *s);
+}
+
+enum { KW_MAP_SHOWN = 4 }; /* public callers named in a Markdown row */
+
+/* The op's public callers in the package into b: up to max of them, "name
+ * file:line" each (with "(via _private)" when the call goes through a private
+ * function), "; "-joined, then "and N more". Names and places as Markdown
+ * code spans, or plain for TSV (where tabs and line breaks become blanks). */
+static void kw_map_callers(kw_map *m, kw_buf *b, const kw_py_op *op, size_t max) {
+    for (size_t i = 0; i < op->callers.n && i < max; i++) {
+        const kw_py_caller *c = &op->callers.v[i];
+        char *at = kw_arena_printf(&m->arena, "%s:%d", kw_map_path(m, c->file), c->def_line);
+        kw_buf_puts(b, i ? "; " : "");
+        if (m->tsv) {
+            kw_tsv(b, c->name);
+            kw_buf_putc(b, ' ');
+            kw_tsv(b, at ? at : "?");
+        } else {
+            kw_md_code(b, c->name, true);
+            kw_buf_putc(b, ' ');
+            kw_md_code(b, at ? at : "?", true);
+        }
+        if (c->via) {
+            kw_buf_puts(b, " (via ");
+            if (m->tsv)
+                kw_tsv(b, c->via);
+            else
+                kw_md_code(b, c->via, true);
+            kw_buf_putc(b, ')');
+        }
+    }
+    if (op->callers.n > max)
+        kw_buf_printf(b, " and %zu more", op->callers.n - max);
+}
+
+/* The code objects of a group of precompiled ASM kernels, ", "-separated
+ * (one kernel name may come in a code object per arch); NULL when none. */
+static char *kw_map_code_objects(kw_map *m, const kw_mgroup *grp) {
+    kw_buf b;
+    kw_buf_init(&b);
+    for (size_t k = 0; k < grp->kernels.n; k++) {
+        const kw_mkernel *mk = &m->app->model.kernels.v[grp->kernels.v[k]];
+        for (size_t c = 0; c < mk->asm_code_objects.n; c++) {
+            if (b.len)
+                kw_buf_puts(&b, ", ");
+            kw_buf_puts(&b, kw_map_path(m, mk->asm_code_objects.v[c]));
+        }
+    }
+    char *s = b.len && !b.oom ? kw_arena_printf(&m->arena, "%.*s", (int)b.len, b.ptr) : NULL;
+    kw_buf_free(&b);
+    return s;
+}
+
+static void kw_map_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, const kw_py_op *op) {
+    kw_model *md = &m->app->model;
+    const kw_mgroup *grp = &md->groups.v[r->group];
+    /* the device code of the row's own kernel (a kernel with internal linkage:
+     * its unit's definition), else of the template's first instantiation */
+    const kw_mkernel *first =
+        r->kernel && r->kernel->k ? r->kernel : &md->kernels.v[grp->kernels.v[0]];
+    const kw_entry *e = r->entry < md->entries.n ? md->entries.v[r->entry].e : NULL;
+    char num[32];
+    snprintf(num, sizeof num, "%zu", r->count);
+    const char *entry_name = e ? kw_entry_label(&m->arena, e) : NULL;
+    char *eat = e && e->location.file
+                    ? kw_arena_printf(&m->arena, "%s:%d", kw_map_path(m, e->location.file),
+                                      e->location.line)
+                    : NULL;
+    char *py =
+        op ? kw_arena_printf(&m->arena, "%s:%d", kw_map_path(m, op->file), op->def_line) : NULL;
+    char *launch = r->launch ? kw_arena_printf(&m->arena, "%s:%d",
+                                               kw_map_path(m, r->launch->l->location.file),
+                                               r->launch->l->location.line)
+                             : NULL;
+    char *dev = first->k && first->k->location.file
+                    ? kw_arena_printf(&m->arena, "%s:%d", kw_map_path(m, first->k->location.file),
+                                      first->k->location.line)
+                    : kw_map_code_objects(m, grp);
+    if (m->tsv) {
+        const char *f[10] = {grp->key,
+                             num,
+                             py ? py : "-",
+                             op && op->def_name ? op->def_name : "-",
+                             e && e->kind              ? e->kind
+                             : r->entry == KW_MAP_DEAD ? "unreachable"
+                                                       : "-",
+                             entry_name ? entry_name : "-",
+                             eat ? eat : "-",
+                             launch ? launch : "-",
+                             dev ? dev : "-",
+                             r->functors ? r->functors : "-"};
+        for (int i = 0; i < 10; i++) {
+            if (i)
+                kw_buf_putc(b, '\t');
+            kw_tsv(b, f[i]);
+        }
+        kw_buf_putc(b, '\t');
+        if (op && op->callers.n)
+            kw_map_callers(m, b, op, (size_t)-1);
+        else
+            kw_buf_putc(b, '-');
+        kw_buf_putc(b, '\n');
+        return;
+    }
+    kw_buf_puts(b, "| ");
+    kw_md_code(b, grp->key, true);
+    if (r->functors) {
+        kw_buf_puts(b, " running ");
+        kw_md_code(b, r->functors, true);
+    }
+    kw_buf_printf(b, " | %s | ", num);
+    if (py) {
+        kw_md_code(b, op->def_name ? op->def_name : "?", true);
+        kw_buf_puts(b, " ");
+        kw_md_code(b, py, true);
+        if (op->callers.n) {
+            kw_buf_puts(b, ", called by ");
+            kw_map_callers(m, b, op, KW_MAP_SHOWN);
+        }
+    } else {
+        kw_buf_puts(b, "-");
+    }
+    kw_buf_puts(b, " | ");
+    if (e) {
+        kw_buf_printf(b, "%s ",
+                      e->kind && !strcmp(e->kind, "pybind") ? "pybind" : kw_entry_word(e));
+        kw_md_code(b, entry_name ? entry_name : "?", true);
+        if (eat) {
+            kw_buf_puts(b, " ");
+            kw_md_code(b, eat, true);
+        }
+    } else {
+        kw_buf_puts(b, r->entry == KW_MAP_DEAD ? "(emitted but unreachable from any entry point)"
+                       : r->launch             ? "(no entry point reaches it)"
+                                               : "-");
+    }
+    kw_buf_puts(b, " | ");
+    if (launch)
+        kw_md_code(b, launch, true);
+    else
+        kw_buf_puts(b, "(no launch recorded)");
+    kw_buf_puts(b, " | ");
+    if (dev)
+        kw_md_code(b, dev, true);
+    else
+        kw_buf_puts(b, "(no device record)");
+    if (!first->k && first->asm_code_object)
+        kw_buf_puts(b, " (ASM)");
+    kw_buf_puts(b, " |\n");
+}
+
+/* Why an op joins no entry point: the scanner's reason, or the entry point
+ * of that name the index has in another module (or of another kind), or
+ * none of that name at all. */
+static void kw_map_unjoined_why(kw_map *m, kw_buf *b, const kw_py_op *op) {
+    if (op->why) {
+        kw_buf_puts(b, op->why);
+        return;
+    }
+    bool pybind = op->entry_kind && !strcmp(op->entry_kind, "pybind");
+    if (pybind)
+        kw_buf_printf(b, "no pybind entry point %s.%s in this index", op->module ? op->module : "?",
+                      op->function ? op->function : "?");
+    else
+        kw_buf_printf(b, "no extern \"C\" entry point %s in this index",
+                      op->function ? op->function : "?");
+    const kw_model *md = &m->app->model;
+    size_t shown = 0;
+    for (size_t i = 0; i < md->entries.n && op->function; i++) {
+        const kw_entry *e = md->entries.v[i].e;
+        if (!e->name || strcmp(e->name, op->function))
+            continue;
+        bool epy = e->kind && !strcmp(e->kind, "pybind");
+        if (shown++ == 4) {
+            kw_buf_puts(b, ", ...");
+            break;
+        }
+        kw_buf_puts(b, shown == 1 ? "; the entry exists as " : ", as ");
+        if (epy)
+            kw_buf_printf(b, "pybind %s.%s", e->module ? e->module : "?", e->name);
+        else
+            kw_buf_printf(b, "extern \"C\" %s", e->name);
+        if (e->location.file)
+            kw_buf_printf(b, " (%s:%d)", kw_map_path(m, e->location.file), e->location.line);
+        if (epy && pybind)
+            kw_buf_puts(b, ", in another module");
+    }
+}
+
+static int kw_map_run(kw_map *m, kw_buf *b) {
+    if (!kw_map_collect(m))
+        return kw_cli_failf("out of memory");
+    if (m->rows.n)
+        qsort(m->rows.v, m->rows.n, sizeof(kw_map_row), kw_row_cmp);
+    kw_model *md = &m->app->model;
+    if (!m->tsv)
+        kw_buf_puts(b, "| Kernel | Instantiations | Python entry | C++ entry | Launch site | "
+                       "Device code |\n|---|---:|---|---|---|---|\n");
+    for (size_t i = 0; i < m->rows.n; i++) {
+        const kw_map_row *r = &m->rows.v[i];
+        const kw_mentry *me = r->entry < md->entries.n ? &md->entries.v[r->entry] : NULL;
+        if (me && me->ops.n)
+            for (size_t k = 0; k < me->ops.n; k++)
+                kw_map_row_out(m, b, r, &md->py->ops.v[me->ops.v[k]]);
+        else
+            kw_map_row_out(m, b, r, NULL);
+    }
+    if (!m->tsv && m->app->have_py) {
+        size_t unjoined = 0;
+        for (size_t o = 0; o < m->app->py.ops.n; o++) {
+            bool joined = false;
+            for (size_t e = 0; e < md->entries.n && !joined; e++)
+                for (size_t k = 0; k < md->entries.v[e].ops.n && !joined; k++)
+                    joined = md->entries.v[e].ops.v[k] == o;
+            if (joined)
+                continue;
+            const kw_py_op *op = &m->app->py.ops.v[o];
+            if (!unjoined++)
+                kw_buf_puts(b, "\nPython ops bound to no entry point of this index:\n\n");
+            kw_buf_puts(b, "- ");
+            kw_md_code(b, op->def_name ? op->def_name : "?", false);
+            char *s = kw_arena_printf(&m->arena, "%s:%d", kw_map_path(m, op->file), op->def_line);
+            kw_buf_puts(b, " ");
+            kw_md_code(b, s ? s : "?", false);
+            kw_buf_puts(b, ": ");
+            kw_map_unjoined_why(m, b, op);
+            kw_buf_putc(b, '\n');
+        }
+    }
+    return b->oom ? kw_cli_failf("out of memory") : KW_EXIT_OK;
+}
+
+int kw_cmd_map(int argc, char **argv) {
+    const char *db = NULL, *py = NULL, *out = NULL;
+    kw_map m;
+    memset(&m, 0, sizeof(m));
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        int r;
+        if (kw_cli_is_help(argv[i])) {
+            fputs(kw_map_usage, stdout);
+            return kw_cli_flush_stdout();
+        } else if ((r = kw_cli_opt(argc, argv, &i, "--db", NULL, &v)) != 0) {
+            if (r < 0 || !*v)
+                return kw_cli_usage_error("map", "option --db needs a file name");
+            db = v;
+        } else if ((r = kw_cli_opt(argc, argv, &i, "--python-root", NULL, &v)) != 0) {
+            if (r < 0 || !*v)
+                return kw_cli_usage_error("map", "option --python-root needs a directory");
+            py = v;
+        } else if ((r = kw_cli_opt(argc, argv, &i, "--root", NULL, &v)) != 0) {
+            if (r < 0 || !*v)
+                return kw_cli_usage_error("map", "option --root needs a directory");
+            m.root = v;
+        } else if ((r = kw_cli_opt(argc, argv, &i, "--output", "-o", &v)) != 0) {
+            if (r < 0 || !*v)
+                return kw_cli_usage_error("map", "option -o needs a file name");
+            out = v;
+        } else if ((r = kw_cli_opt(argc, argv, &i, "--format", NULL, &v)) != 0) {
+            if (r > 0 && !strcmp(v, "tsv"))
+                m.tsv = true;
+            else if (r > 0 && !strcmp(v, "md"))
+                m.tsv = false;
+            else
+                return kw_cli_usage_error("map", "--format takes 'md' or 'tsv'");
+        } else if (argv[i][0] == '-') {
+            return kw_cli_usage_error("map", "unknown option '%s'", argv[i]);
+        } else {
+            return kw_cli_usage_error("map", "unexpected argument '%s'", argv[i]);
+        }
+    }
+    kw_app app;
+    int rc = kw_app_load(&app, db, py);
+    if (rc == KW_EXIT_OK) {
+        m.app = &app;
+        kw_arena_init(&m.arena);
+        kw_symmap_init(&m.row_of);
+        kw_buf b;
+        kw_buf_init(&b);
+        rc = kw_map_run(&m, &b);
+        kw_err err;
+        if (rc == KW_EXIT_OK && out)
+            rc = kw_fs_write_atomic(out, b.ptr, b.len, &err) == KW_OK ? KW_EXIT_OK
+                                                                      : kw_cli_fail(&err);
+        else if (rc == KW_EXIT_OK) {
+            if (fwrite(b.ptr ? b.ptr : "", 1, b.len, stdout) != b.len)
+                rc = kw_cli_failf("cannot write the output: %s", strerror(errno));
+            else
+                rc = kw_cli_flush_stdout();
+        }
+        kw_buf_free(&b);
+        kw_symmap_free(&m.row_of);
+        kw_arena_free(&m.arena);
+    }
+    kw_app_free(&app);
+    return rc;
+}

@@ -1,0 +1,524 @@
+/* cmd_trace.c: `kwalk trace FILE [--db FILE] [--format text|yaml] [--gpu NAME]
+ * [--shape NAME=V,...]`: a profiler's kernel trace (rocprofv3 --kernel-trace,
+ * CSV or JSON; kw_trace.h) joined to the kernel instantiations of the index.
+ *
+ * Per instantiation: the dispatches, their total and median duration, the
+ * launch configurations seen (grid in workgroups = Grid_Size / Workgroup_Size,
+ * rounded up; workgroup size), and the bytes moved per dispatch with the
+ * achieved bandwidth against the arch's peak, when the sidecar has IR facts
+ * (kernels[].archs.<arch>.ir.work_per_thread.bytes_read / bytes_written,
+ * evaluated with the dispatch's blockDim / gridDim and --shape); without them
+ * the bytes are "not known (no IR facts)", never guessed.
+ *
+ * Names the index does not know are listed apart; a name that matches several
+ * instantiations (a base name from --truncate-kernels, a name cut short) is
+ * reported as ambiguous with its candidates, and its dispatches are counted
+ * for none of them.
+ *
+ * The gathering per instantiation is kw_trace_stats.c (shared with `kwalk
+ * render --trace`), the bytes, bandwidth and bound arithmetic kw_perf.c; this
+ * file parses the command line and prints the report. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "model/kw_annot.h"
+#include "common/kw_buf.h"
+#include "cli/kw_cli.h"
+#include "model/kw_expr.h"
+#include "model/kw_hw.h"
+#include "index/kw_index.h"
+#include "model/kw_perf.h"
+#include "trace/kw_trace.h"
+
+static const char kw_trace_usage[] =
+    "usage: kwalk trace FILE [--db FILE] [--format text|yaml] [--gpu NAME] [--shape N=V,...]\n\n"
+    "Join a profiler's kernel trace to the kernel instantiations of the index:\n"
+    "per instantiation, dispatches, total and median duration, launch\n"
+    "configurations (grid in workgroups x workgroup size), bytes moved and\n"
+    "achieved bandwidth vs. the GPU's peak (from IR facts, when the sidecars\n"
+    "have them).\n\n"
+    "FILE: a rocprofv3 kernel trace, CSV (rocprofv3 --kernel-trace, the\n"
+    "*_kernel_trace.csv file) or JSON (--output-format json). Kernel names may be\n"
+    "mangled (--mangled-kernels; best), demangled (the default), truncated\n"
+    "(--truncate-kernels) or cut short; a name matching several instantiations\n"
+    "is reported as ambiguous.\n\n"
+    "  --db FILE       the database written by 'kwalk index' (default: " KW_INDEX_DEFAULT_PATH ")\n"
+    "  --format F      text (default) or yaml\n"
+    "  --gpu NAME      the GPU the trace ran on, for peaks (MI300X, MI325X, MI355X, ...;\n"
+    "                  default: the arch's default product, annotations/hw/amdgpu-peaks.txt)\n"
+    "  --shape N=V,... values for names in IR expressions the trace cannot give\n";
+
+typedef struct kw_tctx {
+    kw_arena arena;
+    const char *db;
+    const char *gpu;
+    kw_shape shape;
+    kw_trace trace;
+    kw_index ix;
+    kw_annot annot;
+    kw_gpus gpus;
+    kw_tjoin join;
+    kw_tstats stats;
+} kw_tctx;
+
+static int kw_oom(void) {
+    return kw_cli_failf("out of memory");
+}
+
+static const char *kw_row_label(const kw_trow *r) {
+    if (!r->k)
+        return r->trace_name;
+    return r->k->name ? r->k->name : r->k->symbol;
+}
+
+/* The bytes and FLOP of one dispatch of cfg (kw_tcfg_work): the IR facts of
+ * the arch the trace names, else --gpu's, else the kernel's only one. */
+static void kw_cfg_work(const kw_tctx *c, const kw_trow *r, const kw_tcfg *cfg, kw_perf_work *w,
+                        const char **ir_arch) {
+    const kw_gpu *g = c->gpu ? kw_gpu_named(&c->gpus, c->gpu) : NULL;
+    kw_tcfg_work(r->k ? r->k->k : NULL, kw_tcfg_arch(cfg, g ? g->arch : NULL), cfg, &c->shape, w,
+                 ir_arch);
+}
+
+static const kw_gpu *kw_peak_gpu(const kw_tctx *c, const char *arch) {
+    return kw_perf_gpu(&c->gpus, c->gpu, arch);
+}
+
+static double kw_cfg_blocks(const kw_tcfg *cfg) {
+    return cfg->known ? (double)cfg->grid_wg[0] * (double)cfg->grid_wg[1] * (double)cfg->grid_wg[2]
+                      : -1;
+}
+
+/* The archs whose peaks are shown for a row: the trace's, else --gpu's, else the kernel's. */
+static size_t kw_row_archs(const kw_tctx *c, const kw_trow *r, const char **out, size_t max) {
+    size_t n = 0;
+    for (size_t i = 0; i < r->cfgs.n && n < max; i++) {
+        const char *a = r->cfgs.v[i].arch;
+        bool dup = false;
+        for (size_t j = 0; j < n; j++)
+            dup |= a && !strcmp(out[j], a);
+        if (a && !dup)
+            out[n++] = a;
+    }
+    if (n)
+        return n;
+    if (c->gpu) {
+        const kw_gpu *g = kw_gpu_named(&c->gpus, c->gpu);
+        if (g) {
+            out[0] = g->arch;
+            return 1;
+        }
+    }
+    if (r->k && r->k->k)
+        for (size_t i = 0; i < r->k->k->archs.n && n < max; i++)
+            out[n++] = r->k->k->archs.v[i].arch;
+    return n;
+}
+
+/* ---- text ---- */
+
+static void kw_us(kw_buf *o, double ns) {
+    kw_buf_printf(o, "%.3f us", ns / 1000.0);
+}
+
+static void kw_text_stats(kw_buf *o, const long long *v, size_t n, long long total) {
+    kw_buf_printf(o, "%zu dispatch%s, total ", n, n == 1 ? "" : "es");
+    kw_us(o, (double)total);
+    kw_buf_puts(o, ", median ");
+    kw_us(o, kw_trace_median(v, n));
+    if (n > 1) {
+        kw_buf_puts(o, " (min ");
+        kw_us(o, (double)v[0]);
+        kw_buf_puts(o, ", max ");
+        kw_us(o, (double)v[n - 1]);
+        kw_buf_puts(o, ")");
+    }
+}
+
+static void kw_text_cfg(kw_buf *o, const kw_tcfg *cfg) {
+    if (!cfg->known) {
+        kw_buf_puts(o, "grid and workgroup size not in the trace");
+        return;
+    }
+    kw_buf_printf(o, "grid [%lld, %lld, %lld] workgroups x [%lld, %lld, %lld]", cfg->grid_wg[0],
+                  cfg->grid_wg[1], cfg->grid_wg[2], cfg->block[0], cfg->block[1], cfg->block[2]);
+    if (cfg->partial)
+        kw_buf_puts(o, " (last workgroups partial)");
+}
+
+static void kw_text_row(kw_tctx *c, kw_buf *o, const kw_trow *r) {
+    if (r->k) {
+        kw_buf_printf(o, "%s\n", kw_row_label(r));
+        kw_buf_printf(o, "  symbol: %s\n", r->k->symbol);
+        kw_buf_printf(o, "  matched by %s:", kw_match_kind_name(r->match.kind));
+        for (size_t i = 0; i < r->names.n; i++)
+            kw_buf_printf(o, "%s \"%s\"", i ? "," : "", r->names.v[i]);
+        kw_buf_puts(o, "\n  ");
+        kw_text_stats(o, r->dur.v, r->dur.n, r->total);
+        kw_buf_puts(o, "\n  launch configurations:\n");
+        for (size_t i = 0; i < r->cfgs.n; i++) {
+            const kw_tcfg *cfg = &r->cfgs.v[i];
+            kw_buf_puts(o, "    ");
+            kw_text_cfg(o, cfg);
+            kw_buf_puts(o, ": ");
+            kw_text_stats(o, cfg->dur.v, cfg->dur.n, cfg->total);
+            kw_buf_puts(o, "\n");
+            kw_perf_work w;
+            const char *ir_arch;
+            kw_cfg_work(c, r, cfg, &w, &ir_arch);
+            if (!w.known) {
+                kw_buf_printf(o, "      bytes moved: %s\n", w.why);
+                continue;
+            }
+            kw_buf_printf(o, "      bytes moved: %.0f per dispatch (%s IR facts)\n", w.bytes,
+                          ir_arch);
+            const kw_gpu *g = kw_peak_gpu(c, ir_arch);
+            kw_perf_bw bw = kw_perf_bandwidth(w.bytes, kw_trace_median(cfg->dur.v, cfg->dur.n), g);
+            if (bw.tbs >= 0) {
+                kw_buf_printf(o, "      achieved bandwidth at the median: %.3f TB/s", bw.tbs);
+                if (bw.of_peak >= 0)
+                    kw_buf_printf(o, " = %.1f%% of %s's %.2f TB/s peak", 100 * bw.of_peak,
+                                  g->product, g->hbm_tbs);
+                kw_buf_puts(o, "\n");
+            }
+            kw_perf_bound bd = kw_perf_classify(w.flops, w.bytes, kw_cfg_blocks(cfg), g);
+            if (bd.kind != KW_BOUND_UNKNOWN)
+                kw_buf_printf(o, "      bound: %s (%.3g FLOP/byte vs. %s's FP32 ridge %.1f)\n",
+                              kw_perf_bound_name(bd.kind), bd.intensity, g->product, bd.ridge);
+            if (bd.launch)
+                kw_buf_printf(o, "      launch-bound: %.0f workgroups, fewer than %s's %.0f CUs\n",
+                              kw_cfg_blocks(cfg), g->product, g->compute_units);
+        }
+        const char *archs[8];
+        size_t na = kw_row_archs(c, r, archs, 8);
+        if (na) {
+            kw_buf_puts(o, "  peak HBM bandwidth:");
+            for (size_t i = 0; i < na; i++) {
+                const kw_gpu *g = kw_peak_gpu(c, archs[i]);
+                if (g && g->hbm_tbs > 0)
+                    kw_buf_printf(o, "%s %s %.2f TB/s (%s)", i ? "," : "", g->product, g->hbm_tbs,
+                                  archs[i]);
+                else
+                    kw_buf_printf(o, "%s not known for %s", i ? "," : "", archs[i]);
+            }
+            kw_buf_puts(o, "\n");
+        }
+        kw_buf_puts(o, "\n");
+        return;
+    }
+    if (r->match.n > 1) {
+        kw_buf_printf(o, "ambiguous: \"%s\"\n  ", r->trace_name);
+        kw_text_stats(o, r->dur.v, r->dur.n, r->total);
+        kw_buf_printf(o, "\n  matches %zu instantiations (by %s); counted for none of them "
+                         "(rocprofv3 --mangled-kernels names each exactly):\n",
+                      r->match.n, kw_match_kind_name(r->match.kind));
+        for (size_t i = 0; i < r->match.n; i++) {
+            const kw_tkernel *k = &c->join.kernels.v[r->match.cand[i]];
+            kw_buf_printf(o, "    %s  %s\n", k->name ? k->name : "-", k->symbol);
+        }
+        kw_buf_puts(o, "\n");
+        return;
+    }
+    kw_buf_printf(o, "not in the index: \"%s\"\n  ", r->trace_name);
+    kw_text_stats(o, r->dur.v, r->dur.n, r->total);
+    kw_buf_puts(o, "\n\n");
+}
+
+static void kw_text(kw_tctx *c, kw_buf *o) {
+    size_t inst = 0, amb = 0, unk = 0, d_inst = 0;
+    for (size_t i = 0; i < c->stats.rows.n; i++) {
+        int g = (int)kw_trow_group_of(&c->stats.rows.v[i]);
+        inst += g == 0;
+        amb += g == 1;
+        unk += g == 2;
+        if (g == 0)
+            d_inst += c->stats.rows.v[i].dur.n;
+    }
+    kw_buf_printf(o, "%s (%s): %zu dispatches; %zu joined to %zu kernel instantiation%s, "
+                     "%zu ambiguous name%s, %zu name%s not in the index\n",
+                  c->trace.path, c->trace.format, c->trace.d.n, d_inst, inst, inst == 1 ? "" : "s",
+                  amb, amb == 1 ? "" : "s", unk, unk == 1 ? "" : "s");
+    if (!c->join.have_demangler)
+        kw_buf_puts(o, "note: no C++ demangler in this process (__cxa_demangle): demangled names "
+                       "cannot be joined; use rocprofv3 --mangled-kernels\n");
+    kw_buf_puts(o, "\n");
+    for (size_t i = 0; i < c->stats.rows.n; i++)
+        kw_text_row(c, o, &c->stats.rows.v[i]);
+}
+
+/* ---- yaml ---- */
+
+/* A double-quoted YAML scalar; invalid UTF-8 becomes U+FFFD. */
+static void kw_yq(kw_buf *o, const char *s) {
+    kw_buf_putc(o, '"');
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned char ch = *p;
+        if (ch == '"' || ch == '\\') {
+            kw_buf_putc(o, '\\');
+            kw_buf_putc(o, (char)ch);
+            p++;
+        } else if (ch < 0x20 || ch == 0x7f) {
+            kw_buf_printf(o, "\\x%02x", ch);
+            p++;
+        } else if (ch < 0x80) {
+            kw_buf_putc(o, (char)ch);
+            p++;
+        } else {
+            int n = ch >= 0xF0 && ch <= 0xF4 ? 4 : ch >= 0xE0 ? 3 : ch >= 0xC2 && ch < 0xE0 ? 2 : 0;
+            int ok = n > 0 && !(ch >= 0xF5);
+            for (int i = 1; ok && i < n; i++)
+                ok = (p[i] & 0xC0) == 0x80;
+            if (ok && n == 3 && ch == 0xE0 && p[1] < 0xA0)
+                ok = 0;
+            if (ok && n == 3 && ch == 0xED && p[1] >= 0xA0)
+                ok = 0;
+            if (ok && n == 4 && ((ch == 0xF0 && p[1] < 0x90) || (ch == 0xF4 && p[1] >= 0x90)))
+                ok = 0;
+            if (ok) {
+                kw_buf_append(o, p, (size_t)n);
+                p += n;
+            } else {
+                kw_buf_puts(o, "\xEF\xBF\xBD");
+                p++;
+            }
+        }
+    }
+    kw_buf_putc(o, '"');
+}
+
+static void kw_ystats(kw_buf *o, const char *ind, const long long *v, size_t n, long long total) {
+    char med[64];
+    double m = kw_trace_median(v, n);
+    if (m == floor(m))
+        snprintf(med, sizeof med, "%.0f", m);
+    else
+        snprintf(med, sizeof med, "%.1f", m);
+    kw_buf_printf(o, "%sdispatches: %zu\n%stotal_ns: %lld\n%smedian_ns: %s\n", ind, n, ind, total,
+                  ind, med);
+    if (n)
+        kw_buf_printf(o, "%smin_ns: %lld\n%smax_ns: %lld\n", ind, v[0], ind, v[n - 1]);
+}
+
+static void kw_yaml_row(kw_tctx *c, kw_buf *o, const kw_trow *r) {
+    if (r->k) {
+        kw_buf_puts(o, "- symbol: ");
+        kw_yq(o, r->k->symbol);
+        if (r->k->name) {
+            kw_buf_puts(o, "\n  name: ");
+            kw_yq(o, r->k->name);
+        }
+        kw_buf_printf(o, "\n  match: %s\n  trace_names:\n", kw_match_kind_name(r->match.kind));
+        for (size_t i = 0; i < r->names.n; i++) {
+            kw_buf_puts(o, "  - ");
+            kw_yq(o, r->names.v[i]);
+            kw_buf_puts(o, "\n");
+        }
+        kw_ystats(o, "  ", r->dur.v, r->dur.n, r->total);
+        kw_buf_puts(o, "  launch_configs:\n");
+        for (size_t i = 0; i < r->cfgs.n; i++) {
+            const kw_tcfg *cfg = &r->cfgs.v[i];
+            if (cfg->known)
+                kw_buf_printf(o, "  - grid_workgroups: [%lld, %lld, %lld]\n    workgroup_size: "
+                                 "[%lld, %lld, %lld]\n    partial_workgroups: %s\n",
+                              cfg->grid_wg[0], cfg->grid_wg[1], cfg->grid_wg[2], cfg->block[0],
+                              cfg->block[1], cfg->block[2], cfg->partial ? "true" : "false");
+            else
+                kw_buf_puts(o, "  - grid_workgroups: ~\n    workgroup_size: ~\n");
+            if (cfg->arch && !cfg->mixed_arch)
+            {
+                kw_buf_puts(o, "    arch: ");
+                kw_yq(o, cfg->arch);
+                kw_buf_puts(o, "\n");
+            }
+            kw_ystats(o, "    ", cfg->dur.v, cfg->dur.n, cfg->total);
+            kw_perf_work w;
+            const char *ir_arch;
+            kw_cfg_work(c, r, cfg, &w, &ir_arch);
+            if (!w.known) {
+                kw_buf_puts(o, "    bytes_moved: ~\n    bytes_moved_note: ");
+                kw_yq(o, w.why);
+                kw_buf_puts(o, "\n");
+                continue;
+            }
+            kw_buf_printf(o, "    bytes_moved: %.0f\n    ir_arch: ", w.bytes);
+            kw_yq(o, ir_arch);
+            kw_buf_puts(o, "\n");
+            if (w.flops >= 0)
+                kw_buf_printf(o, "    flops: %.0f\n", w.flops);
+            const kw_gpu *g = kw_peak_gpu(c, ir_arch);
+            kw_perf_bw bw = kw_perf_bandwidth(w.bytes, kw_trace_median(cfg->dur.v, cfg->dur.n), g);
+            if (bw.tbs >= 0) {
+                kw_buf_printf(o, "    achieved_tbs: %.6g\n", bw.tbs);
+                if (bw.of_peak >= 0)
+                    kw_buf_printf(o, "    percent_of_peak: %.4g\n", 100 * bw.of_peak);
+            }
+            kw_perf_bound bd = kw_perf_classify(w.flops, w.bytes, kw_cfg_blocks(cfg), g);
+            if (bd.kind != KW_BOUND_UNKNOWN)
+                kw_buf_printf(o, "    intensity: %.6g\n    ridge: %.6g\n    bound: %s\n",
+                              bd.intensity, bd.ridge,
+                              bd.kind == KW_BOUND_MEMORY ? "memory" : "compute");
+            if (g)
+                kw_buf_printf(o, "    launch_bound: %s\n", bd.launch ? "true" : "false");
+        }
+        const char *archs[8];
+        size_t na = kw_row_archs(c, r, archs, 8);
+        kw_buf_puts(o, na ? "  peaks:\n" : "  peaks: []\n");
+        for (size_t i = 0; i < na; i++) {
+            const kw_gpu *g = kw_peak_gpu(c, archs[i]);
+            kw_buf_puts(o, "  - arch: ");
+            kw_yq(o, archs[i]);
+            kw_buf_puts(o, "\n");
+            if (g && g->hbm_tbs > 0) {
+                kw_buf_puts(o, "    gpu: ");
+                kw_yq(o, g->product);
+                kw_buf_printf(o, "\n    hbm_tbs: %g\n", g->hbm_tbs);
+            }
+        }
+        return;
+    }
+    kw_buf_puts(o, "- trace_name: ");
+    kw_yq(o, r->trace_name);
+    kw_buf_puts(o, "\n");
+    kw_ystats(o, "  ", r->dur.v, r->dur.n, r->total);
+    if (r->match.n > 1) {
+        kw_buf_printf(o, "  match: %s\n  candidates:\n", kw_match_kind_name(r->match.kind));
+        for (size_t i = 0; i < r->match.n; i++) {
+            const kw_tkernel *k = &c->join.kernels.v[r->match.cand[i]];
+            kw_buf_puts(o, "  - symbol: ");
+            kw_yq(o, k->symbol);
+            if (k->name) {
+                kw_buf_puts(o, "\n    name: ");
+                kw_yq(o, k->name);
+            }
+            kw_buf_puts(o, "\n");
+        }
+    }
+}
+
+static void kw_yaml(kw_tctx *c, kw_buf *o) {
+    kw_buf_puts(o, "kwalk_trace: 1\ntrace: ");
+    kw_yq(o, c->trace.path);
+    kw_buf_printf(o, "\nformat: %s\ndispatches: %zu\nskipped_rows: %ld\ndemangler: %s\nindex: ",
+                  c->trace.format, c->trace.d.n, c->trace.skipped,
+                  c->join.have_demangler ? "true" : "false");
+    kw_yq(o, c->db);
+    static const char *const group[3] = {"kernels", "ambiguous", "unmatched"};
+    for (int g = 0; g < 3; g++) {
+        size_t n = 0;
+        for (size_t i = 0; i < c->stats.rows.n; i++)
+            n += (int)kw_trow_group_of(&c->stats.rows.v[i]) == g;
+        kw_buf_printf(o, "\n%s:%s\n", group[g], n ? "" : " []");
+        for (size_t i = 0; i < c->stats.rows.n; i++)
+            if ((int)kw_trow_group_of(&c->stats.rows.v[i]) == g)
+                kw_yaml_row(c, o, &c->stats.rows.v[i]);
+    }
+    kw_buf_puts(o, "...\n");
+}
+
+static void kw_tctx_free(kw_tctx *c) {
+    kw_tstats_free(&c->stats);
+    kw_tjoin_free(&c->join);
+    kw_gpus_free(&c->gpus);
+    kw_annot_free(&c->annot);
+    kw_index_free(&c->ix);
+    kw_trace_free(&c->trace);
+    kw_arena_free(&c->arena);
+}
+
+int kw_cmd_trace(int argc, char **argv) {
+    const char *file = NULL, *db = NULL, *format = "text", *gpu = NULL, *shape = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        int m;
+        if (kw_cli_is_help(argv[i])) {
+            fputs(kw_trace_usage, stdout);
+            return kw_cli_flush_stdout();
+        } else if ((m = kw_cli_opt(argc, argv, &i, "--db", NULL, &v)) != 0) {
+            if (m < 0)
+                return kw_cli_usage_error("trace", "--db needs a file");
+            db = v;
+        } else if ((m = kw_cli_opt(argc, argv, &i, "--format", NULL, &v)) != 0) {
+            if (m < 0 || (strcmp(v, "text") && strcmp(v, "yaml")))
+                return kw_cli_usage_error("trace", "--format takes text or yaml");
+            format = v;
+        } else if ((m = kw_cli_opt(argc, argv, &i, "--gpu", NULL, &v)) != 0) {
+            if (m < 0)
+                return kw_cli_usage_error("trace", "--gpu needs a product name");
+            gpu = v;
+        } else if ((m = kw_cli_opt(argc, argv, &i, "--shape", NULL, &v)) != 0) {
+            if (m < 0)
+                return kw_cli_usage_error("trace", "--shape needs NAME=VALUE,...");
+            shape = v;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return kw_cli_usage_error("trace", "unknown option '%s'", argv[i]);
+        } else if (file) {
+            return kw_cli_usage_error("trace", "one trace file at a time ('%s' and '%s')", file,
+                                      argv[i]);
+        } else {
+            file = argv[i];
+        }
+    }
+    if (!file)
+        return kw_cli_usage_error("trace", "no trace file given");
+
+    kw_tctx c;
+    memset(&c, 0, sizeof c);
+    kw_arena_init(&c.arena);
+    kw_trace_init(&c.trace);
+    kw_index_init(&c.ix);
+    kw_tstats_init(&c.stats);
+    c.db = db ? db : KW_INDEX_DEFAULT_PATH;
+    c.gpu = gpu;
+    kw_err err;
+    int rc = KW_EXIT_OK;
+    if (shape && kw_shape_parse(&c.shape, &c.arena, shape, &err) != KW_OK) {
+        rc = kw_cli_usage_error("trace", "--shape: %s", err.msg);
+        goto out;
+    }
+    if (kw_trace_read_file(&c.trace, file, &err) != KW_OK) {
+        rc = kw_cli_fail(&err);
+        goto out;
+    }
+    if (kw_index_read_file(&c.ix, c.db, &err) != KW_OK) {
+        struct stat st;
+        if (!db && stat(KW_INDEX_DEFAULT_PATH, &st) != 0)
+            rc = kw_cli_failf("%s (run 'kwalk index DIR' first, or give --db FILE)", err.msg);
+        else
+            rc = kw_cli_fail(&err);
+        goto out;
+    }
+    if (kw_annot_load(&c.annot, &err) != KW_OK || kw_gpus_load(&c.gpus, &c.annot, &err) != KW_OK ||
+        kw_tjoin_init(&c.join, &c.ix, &err) != KW_OK) {
+        rc = kw_cli_fail(&err);
+        goto out;
+    }
+    if (gpu && !kw_gpu_named(&c.gpus, gpu)) {
+        rc = kw_cli_usage_error("trace", "--gpu: unknown product '%s' (see "
+                                         "annotations/hw/amdgpu-peaks.txt)",
+                                gpu);
+        goto out;
+    }
+    if (kw_tstats_build(&c.stats, &c.trace, &c.join, &err) != KW_OK) {
+        rc = kw_cli_fail(&err);
+        goto out;
+    }
+    kw_buf o;
+    kw_buf_init(&o);
+    if (!strcmp(format, "yaml"))
+        kw_yaml(&c, &o);
+    else
+        kw_text(&c, &o);
+    if (o.oom) {
+        rc = kw_oom();
+    } else {
+        fwrite(o.ptr ? o.ptr : "", 1, o.len, stdout);
+        rc = kw_cli_flush_stdout();
+    }
+    kw_buf_free(&o);
+out:
+    kw_tctx_free(&c);
+    return rc;
+}

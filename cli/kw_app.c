@@ -1,0 +1,57 @@
+/* kw_app.c: loading the index, the annotations, the Python ops and the model
+ * for `kwalk render` and `kwalk map` (see kw_app.h). */
+#include "cli/kw_app.h"
+
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/kw_cli.h"
+
+int kw_app_load(kw_app *app, const char *db, const char *python_root) {
+    memset(app, 0, sizeof(*app));
+    kw_index_init(&app->ix);
+    kw_srcs_init(&app->srcs);
+    kw_py_ops_init(&app->py);
+    app->db = db ? db : KW_INDEX_DEFAULT_PATH;
+    kw_err err;
+    if (kw_index_read_file(&app->ix, app->db, &err) != KW_OK) {
+        struct stat st;
+        if (!db && stat(KW_INDEX_DEFAULT_PATH, &st) != 0)
+            return kw_cli_failf("%s (run 'kwalk index DIR' first, or give --db FILE)", err.msg);
+        return kw_cli_fail(&err);
+    }
+    if (!app->ix.kernels.n) {
+        bool launches = false;
+        for (size_t i = 0; i < app->ix.tus.n && !launches; i++)
+            launches = app->ix.tus.v[i].launches.n > 0;
+        if (!launches)
+            return kw_cli_failf("%s: no kernels in this index (were the sidecars written by a "
+                                "compile with device code?)",
+                                app->db);
+    }
+    if (kw_annot_load(&app->annot, &err) != KW_OK ||
+        kw_providers_load(&app->providers, &app->annot, &err) != KW_OK ||
+        kw_gpus_load(&app->gpus, &app->annot, &err) != KW_OK ||
+        kw_isa_notes_load(&app->notes, &app->annot, &err) != KW_OK)
+        return kw_cli_fail(&err);
+    if (python_root) {
+        if (kw_py_load_rules(&app->py, &app->annot, &err) != KW_OK ||
+            kw_py_scan(&app->py, python_root, &err) != KW_OK)
+            return kw_cli_fail(&err);
+        app->have_py = true;
+    }
+    if (kw_model_build(&app->model, &app->ix, app->have_py ? &app->py : NULL, &err) != KW_OK)
+        return kw_cli_fail(&err);
+    return KW_EXIT_OK;
+}
+
+void kw_app_free(kw_app *app) {
+    kw_model_free(&app->model);
+    kw_srcs_free(&app->srcs);
+    kw_py_ops_free(&app->py);
+    kw_isa_notes_free(&app->notes);
+    kw_gpus_free(&app->gpus);
+    kw_providers_free(&app->providers);
+    kw_annot_free(&app->annot);
+    kw_index_free(&app->ix);
+}

@@ -1,0 +1,37 @@
+/* kw_app.h: what `kwalk render` and `kwalk map` load before they work: the
+ * index (with the same "run kwalk index first" hint as `kwalk list`), the
+ * annotation data (providers, hardware peaks, ISA notes, entry-point rules),
+ * the Python ops under --python-root, and the joined model. One call, one
+ * error line. */
+#ifndef KW_APP_H
+#define KW_APP_H
+
+#include "model/kw_annot.h"
+#include "model/kw_hw.h"
+#include "index/kw_index.h"
+#include "model/kw_isa_notes.h"
+#include "model/kw_model.h"
+#include "model/kw_provider.h"
+#include "model/kw_python_entries.h"
+#include "model/kw_src.h"
+
+typedef struct kw_app {
+    const char *db;          /* as given, or the default path */
+    kw_index ix;
+    kw_annot annot;
+    kw_providers providers;
+    kw_gpus gpus;
+    kw_isa_notes notes;
+    kw_py_ops py;
+    bool have_py;
+    kw_model model;
+    kw_srcs srcs;
+} kw_app;
+
+/* Load everything; on failure print the one-line error and return the exit
+ * status (KW_EXIT_INPUT), else KW_EXIT_OK. db may be NULL (default path);
+ * python_root may be NULL (no scan). */
+int kw_app_load(kw_app *app, const char *db, const char *python_root);
+void kw_app_free(kw_app *app);
+
+#endif

@@ -1,0 +1,464 @@
+/* kw_expr.c: a recursive-descent evaluator for the expression grammar of
+ * kw_expr.h, and the --shape bindings it reads names from. */
+#include "model/kw_expr.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- shapes --------------------------------------------------------------------------------- */
+
+static bool kw_is_alpha(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static bool kw_is_alnum(char c) {
+    return kw_is_alpha(c) || (c >= '0' && c <= '9');
+}
+
+kw_status kw_shape_set(kw_shape *shape, kw_arena *arena, const char *name, double value,
+                       const char *from) {
+    for (size_t i = 0; i < shape->v.n; i++)
+        if (!strcmp(shape->v.v[i].name, name)) {
+            shape->v.v[i].value = value;
+            shape->v.v[i].from = from;
+            return KW_OK;
+        }
+    kw_binding *b = KW_PUSH(arena, shape->v);
+    if (!b || !(b->name = kw_arena_strdup(arena, name)))
+        return KW_ERR;
+    b->value = value;
+    b->from = from;
+    return KW_OK;
+}
+
+kw_status kw_shape_parse(kw_shape *shape, kw_arena *arena, const char *text, kw_err *err) {
+    const char *p = text;
+    if (!*p)
+        return kw_fail(err, "--shape: expected NAME=NUMBER[,NAME=NUMBER...], got nothing");
+    while (*p) {
+        const char *name = p;
+        if (!kw_is_alpha(*p))
+            return kw_fail(err, "--shape: expected NAME=NUMBER at \"%.40s\"", p);
+        while (kw_is_alnum(*p) || *p == '.')
+            p++;
+        size_t nlen = (size_t)(p - name);
+        if (*p != '=')
+            return kw_fail(err, "--shape: expected NAME=NUMBER at \"%.40s\"", name);
+        p++;
+        char *end;
+        double v = strtod(p, &end);
+        if (end == p || (*end && *end != ',') || !isfinite(v))
+            return kw_fail(err, "--shape: %.*s: expected a number at \"%.40s\"", (int)nlen, name,
+                           p);
+        char *n = kw_arena_strndup(arena, name, nlen);
+        if (!n || kw_shape_set(shape, arena, n, v, "--shape") != KW_OK)
+            return kw_fail(err, "out of memory");
+        p = end;
+        if (*p == ',') {
+            p++;
+            if (!*p)
+                return kw_fail(err, "--shape: expected NAME=NUMBER after the last ','");
+        }
+    }
+    return KW_OK;
+}
+
+const kw_binding *kw_shape_lookup(const kw_shape *shape, const char *name, size_t len) {
+    if (!shape)
+        return NULL;
+    for (size_t i = 0; i < shape->v.n; i++) { /* exact first */
+        const kw_binding *b = &shape->v.v[i];
+        if (strlen(b->name) == len && !memcmp(b->name, name, len))
+            return b;
+    }
+    for (size_t i = 0; i < shape->v.n; i++) {
+        const kw_binding *b = &shape->v.v[i];
+        size_t bl = strlen(b->name);
+        if (bl >= len || memcmp(name + len - bl, b->name, bl))
+            continue;
+        char before = name[len - bl - 1];
+        if (before == '.' || (before == '>' && len - bl >= 2 && name[len - bl - 2] == '-') ||
+            (before == ':' && len - bl >= 2 && name[len - bl - 2] == ':'))
+            return b;
+    }
+    return NULL;
+}
+
+/* ---- the evaluator -------------------------------------------------------------------------- */
+
+typedef struct kw_ev {
+    const char *p;
+    const kw_shape *shape;
+    kw_expr_mode mode;
+    kw_err *err;
+    bool failed;
+    int depth;
+} kw_ev;
+
+typedef struct kw_num {
+    double v;
+    bool is_int;
+} kw_num;
+
+static kw_num kw_ev_fail(kw_ev *e, const char *what, const char *at) {
+    if (!e->failed) {
+        e->failed = true;
+        if (at && *at)
+            kw_fail(e->err, "%s at \"%.30s\"", what, at);
+        else
+            kw_fail(e->err, "%s", what);
+    }
+    kw_num z = {0, true};
+    return z;
+}
+
+static void kw_ev_ws(kw_ev *e) {
+    while (*e->p == ' ' || *e->p == '\t' || *e->p == '\n' || *e->p == '\r')
+        e->p++;
+}
+
+static bool kw_ev_eat(kw_ev *e, const char *tok) {
+    kw_ev_ws(e);
+    size_t n = strlen(tok);
+    if (strncmp(e->p, tok, n))
+        return false;
+    /* do not split "<=" into "<" "=", "&&" into "&", "->" into "-" */
+    if (n == 1 && strchr("<>=!&|-", tok[0]) && e->p[1] &&
+        ((tok[0] != '-' && e->p[1] == '=') || (tok[0] == '&' && e->p[1] == '&') ||
+         (tok[0] == '|' && e->p[1] == '|') || (tok[0] == '-' && e->p[1] == '>')))
+        return false;
+    e->p += n;
+    return true;
+}
+
+static kw_num kw_ev_expr(kw_ev *e);
+
+static kw_num kw_mk(double v, bool is_int) {
+    kw_num r = {v, is_int};
+    return r;
+}
+
+static bool kw_ev_word(const char *s, size_t n, const char *w) {
+    return strlen(w) == n && !memcmp(s, w, n);
+}
+
+/* Arguments of f( ... ): up to max. */
+static int kw_ev_args(kw_ev *e, kw_num *args, int max) {
+    int n = 0;
+    kw_ev_ws(e);
+    if (kw_ev_eat(e, ")"))
+        return 0;
+    for (;;) {
+        kw_num v = kw_ev_expr(e);
+        if (e->failed)
+            return -1;
+        if (n == max) {
+            kw_ev_fail(e, "too many arguments", e->p);
+            return -1;
+        }
+        args[n++] = v;
+        if (kw_ev_eat(e, ","))
+            continue;
+        if (kw_ev_eat(e, ")"))
+            return n;
+        kw_ev_fail(e, "expected ',' or ')'", e->p);
+        return -1;
+    }
+}
+
+static kw_num kw_ev_primary(kw_ev *e) {
+    kw_ev_ws(e);
+    const char *start = e->p;
+    if (++e->depth > 64)
+        return kw_ev_fail(e, "expression nested too deeply", NULL);
+    if (kw_ev_eat(e, "(")) {
+        kw_num v = kw_ev_expr(e);
+        if (!kw_ev_eat(e, ")"))
+            return kw_ev_fail(e, "expected ')'", e->p);
+        e->depth--;
+        return v;
+    }
+    if ((*e->p >= '0' && *e->p <= '9') || (*e->p == '.' && e->p[1] >= '0' && e->p[1] <= '9')) {
+        char *end;
+        double v;
+        bool is_int = true;
+        if (e->p[0] == '0' && (e->p[1] == 'x' || e->p[1] == 'X')) {
+            v = (double)strtoull(e->p, &end, 16);
+        } else {
+            v = strtod(e->p, &end);
+            for (const char *q = e->p; q < end; q++)
+                if (*q == '.' || *q == 'e' || *q == 'E')
+                    is_int = false;
+        }
+        e->p = end;
+        while (*e->p == 'u' || *e->p == 'U' || *e->p == 'l' || *e->p == 'L' || *e->p == 'f' ||
+               *e->p == 'F') {
+            if (*e->p == 'f' || *e->p == 'F')
+                is_int = false;
+            e->p++;
+        }
+        e->depth--;
+        return kw_mk(v, is_int);
+    }
+    if (!kw_is_alpha(*e->p))
+        return kw_ev_fail(e, "unexpected input", e->p);
+    /* a name: identifiers joined by '.', '->', '::' */
+    for (;;) {
+        while (kw_is_alnum(*e->p))
+            e->p++;
+        if (*e->p == '.' && kw_is_alpha(e->p[1]))
+            e->p++;
+        else if (e->p[0] == '-' && e->p[1] == '>' && kw_is_alpha(e->p[2]))
+            e->p += 2;
+        else if (e->p[0] == ':' && e->p[1] == ':' && kw_is_alpha(e->p[2]))
+            e->p += 2;
+        else
+            break;
+    }
+    size_t n = (size_t)(e->p - start);
+    kw_num r;
+    if (kw_ev_word(start, n, "static_cast") && kw_ev_eat(e, "<")) {
+        /* static_cast<T>(x): the type is skipped, the value kept (integral
+         * targets truncate) */
+        const char *ty = e->p;
+        int angle = 1;
+        while (*e->p && angle) {
+            angle += *e->p == '<' ? 1 : *e->p == '>' ? -1 : 0;
+            e->p++;
+        }
+        bool to_int = strstr(ty, "int") && strstr(ty, "int") < e->p;
+        if (!kw_ev_eat(e, "("))
+            return kw_ev_fail(e, "expected '(' after static_cast<...>", e->p);
+        r = kw_ev_expr(e);
+        if (!kw_ev_eat(e, ")"))
+            return kw_ev_fail(e, "expected ')'", e->p);
+        if (to_int) {
+            r.v = trunc(r.v);
+            r.is_int = true;
+        }
+        e->depth--;
+        return r;
+    }
+    kw_ev_ws(e);
+    if (*e->p == '(') {
+        e->p++;
+        kw_num a[8];
+        int k = kw_ev_args(e, a, 8);
+        if (k < 0)
+            return kw_mk(0, true);
+        e->depth--;
+        if (kw_ev_word(start, n, "ceil") && k == 1)
+            return kw_mk(ceil(a[0].v), true);
+        if (kw_ev_word(start, n, "floor") && k == 1)
+            return kw_mk(floor(a[0].v), true);
+        /* the IR facts' grammar (docs/ir-facts.md): log2 of a halving loop's start */
+        if (kw_ev_word(start, n, "log2") && k == 1) {
+            if (!(a[0].v > 0))
+                return kw_ev_fail(e, "log2 of a non-positive value", NULL);
+            int ex;
+            double m = frexp(a[0].v, &ex);
+            return kw_mk(m == 0.5 ? (double)(ex - 1) : log2(a[0].v), m == 0.5);
+        }
+        /* the IR facts print n-ary min/max */
+        bool is_min = kw_ev_word(start, n, "min") || kw_ev_word(start, n, "std::min");
+        if ((is_min || kw_ev_word(start, n, "max") || kw_ev_word(start, n, "std::max")) && k >= 2) {
+            kw_num r = a[0];
+            for (int i = 1; i < k; i++)
+                if (is_min ? a[i].v < r.v : a[i].v > r.v)
+                    r = a[i];
+            return r;
+        }
+        if (kw_ev_word(start, n, "dim3") && k >= 1)
+            return a[0]; /* in a scalar context: x */
+        char msg[96];
+        snprintf(msg, sizeof msg, "cannot evaluate the call %.*s(...)", (int)(n > 40 ? 40 : n),
+                 start);
+        return kw_ev_fail(e, msg, NULL);
+    }
+    e->depth--;
+    if (kw_ev_word(start, n, "true"))
+        return kw_mk(1, true);
+    if (kw_ev_word(start, n, "false") || kw_ev_word(start, n, "nullptr"))
+        return kw_mk(0, true);
+    const kw_binding *b = kw_shape_lookup(e->shape, start, n);
+    if (!b) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "unknown name '%.*s'", (int)(n > 60 ? 60 : n), start);
+        return kw_ev_fail(e, msg, NULL);
+    }
+    return kw_mk(b->value, b->value == trunc(b->value));
+}
+
+static kw_num kw_ev_unary(kw_ev *e) {
+    if (kw_ev_eat(e, "-")) {
+        kw_num v = kw_ev_unary(e);
+        v.v = -v.v;
+        return v;
+    }
+    if (kw_ev_eat(e, "+"))
+        return kw_ev_unary(e);
+    if (kw_ev_eat(e, "!")) {
+        kw_num v = kw_ev_unary(e);
+        return kw_mk(v.v == 0, true);
+    }
+    return kw_ev_primary(e);
+}
+
+static kw_num kw_ev_mul(kw_ev *e) {
+    kw_num a = kw_ev_unary(e);
+    while (!e->failed) {
+        char op;
+        if (kw_ev_eat(e, "*"))
+            op = '*';
+        else if (kw_ev_eat(e, "/"))
+            op = '/';
+        else if (kw_ev_eat(e, "%"))
+            op = '%';
+        else
+            break;
+        kw_num b = kw_ev_unary(e);
+        if (e->failed)
+            break;
+        if (op == '*') {
+            a = kw_mk(a.v * b.v, a.is_int && b.is_int);
+            continue;
+        }
+        if (b.v == 0)
+            return kw_ev_fail(e, "division by zero", NULL);
+        bool ints = a.is_int && b.is_int && e->mode == KW_EXPR_C;
+        if (op == '%')
+            a = ints ? kw_mk(fmod(a.v, b.v), true) : kw_mk(fmod(a.v, b.v), false);
+        else if (ints)
+            a = kw_mk(trunc(a.v / b.v), true);
+        else {
+            double q = a.v / b.v;
+            a = kw_mk(q, q == trunc(q) && a.is_int && b.is_int);
+        }
+    }
+    return a;
+}
+
+static kw_num kw_ev_add(kw_ev *e) {
+    kw_num a = kw_ev_mul(e);
+    while (!e->failed) {
+        if (kw_ev_eat(e, "+")) {
+            kw_num b = kw_ev_mul(e);
+            a = kw_mk(a.v + b.v, a.is_int && b.is_int);
+        } else if (kw_ev_eat(e, "-")) {
+            kw_num b = kw_ev_mul(e);
+            a = kw_mk(a.v - b.v, a.is_int && b.is_int);
+        } else {
+            break;
+        }
+    }
+    return a;
+}
+
+static kw_num kw_ev_cmp(kw_ev *e) {
+    kw_num a = kw_ev_add(e);
+    while (!e->failed) {
+        double r;
+        kw_num b;
+        if (kw_ev_eat(e, "<=")) {
+            b = kw_ev_add(e);
+            r = a.v <= b.v;
+        } else if (kw_ev_eat(e, ">=")) {
+            b = kw_ev_add(e);
+            r = a.v >= b.v;
+        } else if (kw_ev_eat(e, "==")) {
+            b = kw_ev_add(e);
+            r = a.v == b.v;
+        } else if (kw_ev_eat(e, "!=")) {
+            b = kw_ev_add(e);
+            r = a.v != b.v;
+        } else if (kw_ev_eat(e, "<")) {
+            b = kw_ev_add(e);
+            r = a.v < b.v;
+        } else if (kw_ev_eat(e, ">")) {
+            b = kw_ev_add(e);
+            r = a.v > b.v;
+        } else {
+            break;
+        }
+        a = kw_mk(r, true);
+    }
+    return a;
+}
+
+static kw_num kw_ev_and(kw_ev *e) {
+    kw_num a = kw_ev_cmp(e);
+    while (!e->failed && kw_ev_eat(e, "&&")) {
+        kw_num b = kw_ev_cmp(e);
+        a = kw_mk(a.v != 0 && b.v != 0, true);
+    }
+    return a;
+}
+
+static kw_num kw_ev_or(kw_ev *e) {
+    kw_num a = kw_ev_and(e);
+    while (!e->failed && kw_ev_eat(e, "||")) {
+        kw_num b = kw_ev_and(e);
+        a = kw_mk(a.v != 0 || b.v != 0, true);
+    }
+    return a;
+}
+
+static kw_num kw_ev_expr(kw_ev *e) {
+    kw_num c = kw_ev_or(e);
+    if (!e->failed && kw_ev_eat(e, "?")) {
+        kw_num a = kw_ev_expr(e);
+        if (!kw_ev_eat(e, ":"))
+            return kw_ev_fail(e, "expected ':'", e->p);
+        kw_num b = kw_ev_expr(e);
+        return c.v != 0 ? a : b;
+    }
+    return c;
+}
+
+kw_status kw_expr_eval(const char *text, const kw_shape *shape, kw_expr_mode mode, kw_value *out,
+                       kw_err *err) {
+    kw_ev e = {text, shape, mode, err, false, 0};
+    memset(out, 0, sizeof(*out));
+    out->dims = 1;
+    kw_ev_ws(&e);
+    /* dim3(x, y, z) at the top keeps its components */
+    if (!strncmp(e.p, "dim3", 4)) {
+        const char *save = e.p;
+        e.p += 4;
+        if (kw_ev_eat(&e, "(")) {
+            kw_num a[3];
+            int k = kw_ev_args(&e, a, 3);
+            kw_ev_ws(&e);
+            if (!e.failed && k >= 1 && !*e.p) {
+                out->dims = 3;
+                out->is_int = true;
+                for (int i = 0; i < 3; i++) {
+                    out->v[i] = i < k ? a[i].v : 1;
+                    out->is_int = out->is_int && (i >= k || a[i].is_int);
+                }
+                return KW_OK;
+            }
+            if (e.failed)
+                return KW_ERR;
+        }
+        e.p = save;
+    }
+    kw_num v = kw_ev_expr(&e);
+    kw_ev_ws(&e);
+    if (!e.failed && *e.p)
+        kw_ev_fail(&e, "unexpected input", e.p);
+    if (e.failed)
+        return KW_ERR;
+    out->v[0] = v.v;
+    out->is_int = v.is_int;
+    return KW_OK;
+}
+
+void kw_expr_format(double v, char *buf, size_t n) {
+    if (v == trunc(v) && fabs(v) < 1e18)
+        snprintf(buf, n, "%.0f", v);
+    else
+        snprintf(buf, n, "%.4g", v);
+}

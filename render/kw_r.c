@@ -1,0 +1,321 @@
+/* kw_r.c: the helpers every walkthrough section shares (declared in
+ * kw_render.h): paths and locations as printed, quoting the source with a
+ * staleness check, names shortened for prose, launch operands' values, byte
+ * counts. They write into the kw_render context and call no section. */
+#include "render/kw_render.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/kw_md.h"
+
+const char *kw_r_path(const kw_render *r, const char *path) {
+    if (!path)
+        return "?";
+    const char *root = r->o->root;
+    if (root && root[0]) {
+        size_t n = strlen(root);
+        while (n > 1 && root[n - 1] == '/')
+            n--;
+        if (!strncmp(path, root, n) && path[n] == '/')
+            return path + n + 1;
+    }
+    return path;
+}
+
+void kw_r_loc(kw_render *r, const char *file, int line) {
+    char *s = kw_arena_printf(&r->scratch, "%s:%d", kw_r_path(r, file), line);
+    kw_md_code(r->out, s ? s : "?", true);
+}
+
+void kw_r_kloc(kw_render *r, const kw_loc *l) {
+    if (!l || !l->file)
+        kw_buf_puts(r->out, "(no location recorded)");
+    else
+        kw_r_loc(r, l->file, l->line);
+}
+
+void kw_r_ref(kw_render *r, const char *file, int line, const char *role, const char *label) {
+    if (!file || line < 1)
+        return;
+    for (size_t i = 0; i < r->refs.n; i++) {
+        kw_ref *x = &r->refs.v[i];
+        if (x->line == line && !strcmp(x->file, file) && !strcmp(x->role, role))
+            return;
+    }
+    kw_ref *x = KW_PUSH(&r->scratch, r->refs);
+    if (!x)
+        return;
+    x->file = file;
+    x->line = line;
+    x->role = role;
+    x->label = label;
+}
+
+void kw_r_quote(kw_render *r, const char *file, int first, int last, const char *lang) {
+    const kw_src_file *f = file ? kw_src_get(r->srcs, file) : NULL;
+    if (!f || !f->ok) {
+        kw_buf_printf(r->out, "(Source not quoted: %s: %s.)\n\n", kw_r_path(r, file),
+                      f ? f->why : "unknown file");
+        return;
+    }
+    if (last < first)
+        last = first;
+    if (first < 1 || first > f->nlines) {
+        kw_buf_printf(r->out, "(Source not quoted: %s has %d lines, the sidecar says line %d.)\n\n",
+                      kw_r_path(r, file), f->nlines, first);
+        return;
+    }
+    if (last > f->nlines)
+        last = f->nlines;
+    kw_buf text;
+    kw_buf_init(&text);
+    if (first == last)
+        kw_buf_printf(&text, "// %s:%d\n", kw_r_path(r, file), first);
+    else
+        kw_buf_printf(&text, "// %s:%d-%d\n", kw_r_path(r, file), first, last);
+    int w = snprintf(NULL, 0, "%d", last);
+    for (int n = first; n <= last; n++) {
+        const char *t;
+        size_t len;
+        kw_src_line(f, n, &t, &len);
+        kw_buf_printf(&text, "%*d | ", w, n);
+        kw_buf_append(&text, t, len);
+        kw_buf_putc(&text, '\n');
+    }
+    kw_md_fence(r->out, lang, kw_buf_str(&text));
+    kw_buf_free(&text);
+}
+
+bool kw_r_check(kw_render *r, const char *file, int line, const char *token, bool any_text,
+                const char *what) {
+    const kw_src_file *f = file ? kw_src_get(r->srcs, file) : NULL;
+    if (!f || !f->ok) {
+        kw_buf_printf(r->out, "> Note: %s cannot be read now (%s); %s is not quoted.\n\n",
+                      kw_r_path(r, file), f ? f->why : "unknown file", what);
+        return false;
+    }
+    if (line < 1 || line > f->nlines) {
+        kw_buf_printf(r->out,
+                      "> Note: the source changed since the build: %s has %d lines, the sidecar "
+                      "puts %s at line %d. Rebuild to refresh the sidecar.\n\n",
+                      kw_r_path(r, file), f->nlines, what, line);
+        return false;
+    }
+    if (token && !kw_src_line_has(f, line, token, any_text)) {
+        kw_buf_printf(r->out,
+                      "> Note: the source changed since the build: line %d of %s does not hold ",
+                      line, kw_r_path(r, file));
+        kw_md_code(r->out, token, false);
+        kw_buf_printf(r->out, " (%s). Rebuild to refresh the sidecar.\n\n", what);
+        return false;
+    }
+    return true;
+}
+
+const char *kw_r_base_name(kw_render *r, const char *printed) {
+    if (!printed || strstr(printed, "(lambda") || strstr(printed, "operator"))
+        return NULL;
+    /* drop every template argument list, then the qualification */
+    kw_buf b;
+    kw_buf_init(&b);
+    int depth = 0;
+    for (const char *p = printed; *p; p++) {
+        if (*p == '<')
+            depth++;
+        else if (*p == '>' && depth > 0)
+            depth--;
+        else if (!depth)
+            kw_buf_putc(&b, *p);
+    }
+    const char *s = kw_buf_str(&b), *start = s;
+    for (const char *p = s; p[0] && p[1]; p++)
+        if (p[0] == ':' && p[1] == ':')
+            start = p + 2;
+    const char *out = *start ? kw_arena_strdup(&r->scratch, start) : NULL;
+    kw_buf_free(&b);
+    return out;
+}
+
+const char *kw_r_name(kw_render *r, const char *printed) {
+    const char *root = r->o->root;
+    if (!printed || !root || !root[0] || !strstr(printed, root))
+        return printed;
+    size_t n = strlen(root);
+    while (n > 1 && root[n - 1] == '/')
+        n--;
+    kw_buf b;
+    kw_buf_init(&b);
+    for (const char *p = printed; *p;) {
+        if (!strncmp(p, root, n) && p[n] == '/') {
+            p += n + 1;
+            continue;
+        }
+        kw_buf_putc(&b, *p++);
+    }
+    const char *out = kw_arena_strdup(&r->scratch, kw_buf_str(&b));
+    kw_buf_free(&b);
+    return out ? out : printed;
+}
+
+const char *kw_r_targ_value(kw_render *r, const kw_template_arg *t) {
+    const char *v = t->value ? t->value : "?";
+    if (!t->written)
+        return v;
+    const char *s = kw_arena_printf(&r->scratch, "%s (%s)", t->written, v);
+    return s ? s : v;
+}
+
+const char *kw_r_short(kw_render *r, const char *printed) {
+    if (!printed)
+        return "?";
+    if (strlen(printed) <= 60)
+        return printed;
+    const char *lt = strchr(printed, '<');
+    if (!lt)
+        return printed;
+    char *s = kw_arena_printf(&r->scratch, "%.*s<...>", (int)(lt - printed), printed);
+    return s ? s : printed;
+}
+
+const kw_operand_decl *kw_r_operand_decl(const kw_launch *l, const kw_config_item *c) {
+    const char *op = c == &l->grid         ? "grid"
+                     : c == &l->block      ? "block"
+                     : c == &l->shared_mem ? "shared_mem"
+                     : c == &l->stream     ? "stream"
+                                           : NULL;
+    for (size_t i = 0; op && i < l->operand_decls.n; i++)
+        if (l->operand_decls.v[i].operand && !strcmp(l->operand_decls.v[i].operand, op))
+            return &l->operand_decls.v[i];
+    return NULL;
+}
+
+const kw_shape *kw_r_shape_with(kw_render *r, const kw_constant *k, size_t n) {
+    if (!n)
+        return &r->shape;
+    kw_shape *s = kw_arena_alloc(&r->scratch, sizeof *s);
+    if (!s)
+        return &r->shape;
+    memset(s, 0, sizeof *s);
+    for (size_t i = 0; i < r->shape.v.n; i++)
+        if (kw_shape_set(s, &r->scratch, r->shape.v.v[i].name, r->shape.v.v[i].value,
+                         r->shape.v.v[i].from) != KW_OK)
+            return &r->shape;
+    for (size_t i = 0; i < n; i++) {
+        const kw_constant *c = &k[i];
+        if (!c->name)
+            continue;
+        bool bound = false;
+        for (size_t j = 0; j < r->shape.v.n && !bound; j++)
+            bound = !strcmp(r->shape.v.v[j].name, c->name);
+        if (bound)
+            continue;
+        kw_value v;
+        kw_err err;
+        char *end = NULL;
+        if (c->value) {
+            double x = strtod(c->value, &end);
+            if (end != c->value && !*end)
+                kw_shape_set(s, &r->scratch, c->name, x, "a constant");
+        } else if (c->init && kw_expr_eval(c->init, s, KW_EXPR_C, &v, &err) == KW_OK &&
+                   v.dims == 1) {
+            kw_shape_set(s, &r->scratch, c->name, v.v[0], "its initializer");
+        }
+    }
+    return s;
+}
+
+bool kw_r_config_value(kw_render *r, const kw_mlaunch *ml, const kw_config_item *c, kw_value *v,
+                       const char **why) {
+    memset(v, 0, sizeof(*v));
+    if (c->has_value) {
+        v->dims = c->dims;
+        v->is_int = true;
+        for (int i = 0; i < c->dims && i < 3; i++)
+            v->v[i] = (double)c->value[i];
+        return true;
+    }
+    if (!c->expr) {
+        *why = "not recorded";
+        return false;
+    }
+    const char *expr = c->expr;
+    const kw_operand_decl *d = kw_r_operand_decl(ml->l, c);
+    bool bound = d && d->name && kw_shape_lookup(&r->shape, d->name, strlen(d->name));
+    if (d && !bound) {
+        /* a variable: its initializer is its value only for a local nothing changes */
+        const char *name = d->name ? d->name : expr;
+        char *s = NULL;
+        if (d->kind && !strcmp(d->kind, "parameter"))
+            s = kw_arena_printf(&r->scratch,
+                                "a parameter: its value comes from the caller; give "
+                                "--shape %s=...",
+                                name);
+        else if (d->modified)
+            s = kw_arena_printf(&r->scratch,
+                                "`%s` is changed after its declaration; give --shape "
+                                "%s=... (its value at the launch)",
+                                name, name);
+        else if (!d->init)
+            s = kw_arena_printf(&r->scratch, "`%s` has no initializer; give --shape %s=...", name,
+                                name);
+        else if (d->kind && !strcmp(d->kind, "local"))
+            expr = d->init;
+        else
+            s = kw_arena_printf(&r->scratch, "a %s variable; give --shape %s=...",
+                                d->kind ? d->kind : "non-local", name);
+        if (s) {
+            *why = s;
+            return false;
+        }
+    }
+    if (!r->o->shape) {
+        *why = "not a constant; give --shape to evaluate it";
+        return false;
+    }
+    kw_err err;
+    const kw_shape *shape = kw_r_shape_with(r, ml->l->constants.v, ml->l->constants.n);
+    if (kw_expr_eval(expr, shape, KW_EXPR_C, v, &err) != KW_OK) {
+        char *s = kw_arena_printf(&r->scratch, "not evaluated (%s)", err.msg);
+        *why = s ? s : "not evaluated";
+        return false;
+    }
+    if (c->dims == 3 && v->dims == 1) {
+        v->dims = 3;
+        v->v[1] = v->v[2] = 1;
+    }
+    return true;
+}
+
+const char *kw_r_arch_list(kw_render *r) {
+    kw_buf b;
+    kw_buf_init(&b);
+    for (size_t i = 0; i < r->archs.n; i++) {
+        if (i)
+            kw_buf_puts(&b, i + 1 == r->archs.n ? " and " : ", ");
+        kw_buf_puts(&b, r->archs.v[i].arch);
+    }
+    const char *s = kw_arena_strdup(&r->scratch, b.len ? kw_buf_str(&b) : "no arch");
+    kw_buf_free(&b);
+    return s ? s : "";
+}
+
+/* ---- section 6 ------------------------------------------------------------------------------ */
+
+/* Bytes with a binary unit for prose: exact below 1 KiB ("768 B"), else three
+ * significant digits of KiB, MiB, ... (1024 B is "1 KiB", never "1.02 KB"). */
+void kw_r_bytes(kw_buf *o, double b) {
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    double x = b;
+    while (fabs(x) >= 1024 && u < 4) {
+        x /= 1024;
+        u++;
+    }
+    if (u == 0)
+        kw_buf_printf(o, "%.0f B", b);
+    else
+        kw_buf_printf(o, "%.3g %s", x, unit[u]);
+}

@@ -1,0 +1,193 @@
+/* kw_render.c: the walkthrough of one kernel instantiation: the title block,
+ * the order of the sections, and section 6, the source file index built from
+ * every location the other sections printed. The helpers the sections share
+ * are kw_r.c. */
+#include "render/kw_render.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/kw_asm_kernel.h"
+#include "render/kw_md.h"
+
+void kw_render_init(kw_render *r, kw_model *m, kw_srcs *srcs, const kw_providers *p,
+                    const kw_gpus *g, const kw_isa_notes *n, const kw_render_opts *o) {
+    memset(r, 0, sizeof(*r));
+    r->m = m;
+    r->srcs = srcs;
+    r->providers = p;
+    r->gpus = g;
+    r->notes = n;
+    r->o = o;
+    kw_arena_init(&r->scratch);
+    kw_buf_init(&r->hw_table);
+    kw_sidecar_init(&r->asm_sc);
+}
+
+void kw_render_free(kw_render *r) {
+    kw_arena_free(&r->scratch);
+    kw_buf_free(&r->hw_table);
+    kw_sidecar_free(&r->asm_sc);
+}
+
+/* ---- helpers -------------------------------------------------------------------------------- */
+
+static int kw_ref_cmp(const void *a, const void *b) {
+    const kw_ref *x = a, *y = b;
+    int c = strcmp(x->file, y->file);
+    return c ? c : x->line - y->line;
+}
+
+void kw_render_files(kw_render *r) {
+    kw_buf *o = r->out;
+    kw_md_heading(o, 2, "6. Source File Index");
+    if (!r->refs.n) {
+        kw_buf_puts(o, "No source locations were recorded for this kernel.\n\n");
+        return;
+    }
+    qsort(r->refs.v, r->refs.n, sizeof(kw_ref), kw_ref_cmp);
+    kw_buf_puts(o, "Every file this walkthrough points into, with the lines it cites.\n\n");
+    static const char *const head[] = {"File", "Roles", "Lines"};
+    kw_md_table_head(o, 3, head);
+    for (size_t i = 0; i < r->refs.n;) {
+        size_t j = i;
+        while (j < r->refs.n && !strcmp(r->refs.v[j].file, r->refs.v[i].file))
+            j++;
+        kw_buf_puts(o, "| ");
+        kw_md_code(o, kw_r_path(r, r->refs.v[i].file), true);
+        kw_buf_puts(o, " | ");
+        /* roles, each once, in a fixed order */
+        static const char *const order[] = {
+            "Python op",     "entry", "dispatch",      "launch",     "kernel",
+            "device helper", "loop",  "memory access", "inline asm", "shared memory"};
+        bool first = true;
+        for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
+            for (size_t x = i; x < j; x++)
+                if (!strcmp(r->refs.v[x].role, order[k])) {
+                    kw_buf_printf(o, "%s%s", first ? "" : ", ", order[k]);
+                    first = false;
+                    break;
+                }
+        kw_buf_puts(o, " | ");
+        for (size_t x = i; x < j; x++) {
+            const kw_ref *f = &r->refs.v[x];
+            if (x > i && f->line == r->refs.v[x - 1].line)
+                continue;
+            kw_buf_printf(o, "%s%d", x > i ? ", " : "", f->line);
+            if (f->label) {
+                kw_buf_puts(o, " ");
+                kw_md_code(o, kw_r_short(r, f->label), true);
+            }
+        }
+        kw_buf_puts(o, " |\n");
+        i = j;
+    }
+    kw_buf_putc(o, '\n');
+}
+
+/* ---- the walkthrough ------------------------------------------------------------------------ */
+
+static void kw_render_title(kw_render *r) {
+    const kw_mkernel *mk = r->mk;
+    const kw_kernel *k = mk->k;
+    kw_buf *o = r->out;
+    kw_buf_puts(o, "# Kernel Walkthrough: ");
+    kw_md_code(o, mk->name, false);
+    kw_buf_puts(o, "\n\n");
+    if (!k && mk->asm_code_object) {
+        kw_buf_printf(o, "> Source: %s | Language: ASM | File: ",
+                      kw_provider_of(r->providers, mk->asm_code_object));
+        kw_md_code(o, kw_r_path(r, mk->asm_code_object), false);
+        kw_buf_puts(o, " (code object)\n\n");
+        return;
+    }
+    const char *file = k && k->location.file ? k->location.file : NULL;
+    kw_buf_printf(o, "> Source: %s | Language: HIP C++ | File: ",
+                  kw_provider_of(r->providers, file));
+    if (file) {
+        kw_r_loc(r, file, k->location.line);
+        kw_r_ref(r, file, k->location.line, "kernel", mk->name);
+    } else {
+        kw_buf_puts(o, "(no device record in the index)");
+    }
+    kw_buf_puts(o, "\n\n");
+}
+
+kw_status kw_render_kernel(kw_render *r, size_t ki, kw_buf *out, kw_err *err) {
+    kw_arena_free(&r->scratch);
+    kw_arena_init(&r->scratch);
+    r->out = out;
+    r->mk = &r->m->kernels.v[ki];
+    memset(&r->refs, 0, sizeof(r->refs));
+    memset(&r->archs, 0, sizeof(r->archs));
+    memset(&r->shape, 0, sizeof(r->shape));
+    const kw_kernel *k = r->mk->k;
+    /* a precompiled ASM kernel: its facts from its code object */
+    r->asm_k = NULL;
+    r->asm_note = NULL;
+    if (!k && r->mk->asm_code_object)
+        k = r->asm_k = kw_asm_kernel_read(&r->asm_sc, r->mk, &r->scratch, &r->asm_note);
+    size_t narch = r->o->arch_override ? r->o->narch_override : k ? k->archs.n : 0;
+    for (size_t i = 0; i < narch; i++) {
+        kw_rarch a;
+        if (r->o->arch_override) {
+            a = r->o->arch_override[i];
+        } else {
+            a.arch = k->archs.v[i].arch;
+            a.rec = kw_rv_kernel_arch(&k->archs.v[i]);
+        }
+        if (r->o->arch && strcmp(r->o->arch, a.arch))
+            continue;
+        /* IR facts may be kept as YAML text (a raw field): read into it */
+        kw_err ierr;
+        a.ir = kw_rv_expand(kw_rv_get(a.rec, "ir"), &r->scratch, &ierr);
+        kw_rarch *slot = KW_PUSH(&r->scratch, r->archs);
+        if (!slot)
+            return kw_fail(err, "out of memory");
+        *slot = a;
+    }
+    /* names a --shape may bind, plus the kernel's integral template constants */
+    if (r->o->shape)
+        for (size_t i = 0; i < r->o->shape->v.n; i++) {
+            const kw_binding *b = &r->o->shape->v.v[i];
+            if (kw_shape_set(&r->shape, &r->scratch, b->name, b->value, b->from) != KW_OK)
+                return kw_fail(err, "out of memory");
+        }
+    if (k)
+        for (size_t i = 0; i < k->template_args.n; i++) {
+            const kw_template_arg *t = &k->template_args.v[i];
+            char *end;
+            if (!t->name || !t->value || !t->kind || strcmp(t->kind, "value"))
+                continue;
+            double v = strtod(t->value, &end);
+            if (end == t->value || *end)
+                v = !strcmp(t->value, "true") ? 1 : !strcmp(t->value, "false") ? 0 : -1e300;
+            if (v > -1e300 && !kw_shape_lookup(&r->shape, t->name, strlen(t->name)) &&
+                kw_shape_set(&r->shape, &r->scratch, t->name, v, "template argument") != KW_OK)
+                return kw_fail(err, "out of memory");
+        }
+    size_t nl = r->mk->launches.n;
+    r->paths = nl ? kw_arena_alloc(&r->scratch, nl * sizeof(kw_mpaths)) : NULL;
+    if (nl && !r->paths)
+        return kw_fail(err, "out of memory");
+    for (size_t i = 0; i < nl; i++)
+        if (kw_model_paths(r->m, r->mk->launches.v[i], &r->scratch, &r->paths[i], err) != KW_OK)
+            return KW_ERR;
+    kw_render_title(r);
+    kw_render_overview(r);
+    kw_render_host(r);
+    kw_render_device(r);
+    kw_render_flow(r);
+    kw_render_memory(r);
+    kw_render_isa(r);
+    kw_render_files(r);
+    kw_buf_printf(out, "---\n\nGenerated by kwalk from ");
+    kw_md_code(out, kw_r_path(r, r->o->db_path), false);
+    if (r->o->all)
+        kw_buf_puts(out, " · [all kernels](index.md)");
+    kw_buf_puts(out, ".\n");
+    if (out->oom)
+        return kw_fail(err, "out of memory");
+    return KW_OK;
+}

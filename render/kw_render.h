@@ -1,0 +1,153 @@
+/* kw_render.h: rendering one kernel instantiation's walkthrough (the seed's
+ * six sections, docs/render.md) and the index page of `kwalk render --all`.
+ * Internal to the renderer: cmd_render.c drives it, one kw_render_*.c file
+ * per section writes into the shared context below.
+ *
+ * Rules every section follows:
+ *   - every statement comes from the index (sidecar facts), from the source
+ *     file at a recorded location (read now, checked against what the sidecar
+ *     says is there), or from the annotation data (hardware peaks, ISA notes);
+ *   - a location is printed as `path:line` (a code span), the path shortened
+ *     by --root;
+ *   - a missing fact is stated with what would provide it, never invented. */
+#ifndef KW_RENDER_H
+#define KW_RENDER_H
+
+#include <stdbool.h>
+
+#include "common/kw_buf.h"
+#include "model/kw_expr.h"
+#include "model/kw_hw.h"
+#include "model/kw_isa_notes.h"
+#include "model/kw_model.h"
+#include "model/kw_provider.h"
+#include "sidecar/kw_reflect.h"
+#include "model/kw_src.h"
+#include "trace/kw_trace.h"
+
+/* One arch's facts record as shown: kernels[].archs.<arch>, read through
+ * kw_reflect.h so that ISA and IR keys added to the schema show up here. */
+typedef struct kw_rarch {
+    const char *arch;
+    kw_rv rec;
+    kw_rv ir; /* rec's "ir", its YAML text expanded (filled by kw_render_kernel) */
+} kw_rarch;
+
+typedef struct kw_render_opts {
+    const char *db_path;     /* the index, as given */
+    const char *arch;        /* --arch: only this arch's facts; NULL for all */
+    const kw_shape *shape;   /* --shape bindings, NULL when none */
+    double time_us;          /* --time-us, < 0 when not given */
+    const char *root;        /* --root: printed paths are relative to it */
+    const char *gpu;         /* --gpu product name, NULL for the arch's default */
+    const char *python_root; /* --python-root, NULL when not scanned */
+    bool all;                /* part of `render --all` (links to the index page) */
+    const kw_tstats *trace;  /* --trace: the trace's dispatches per instantiation; NULL when none */
+    /* tests: arch facts records to show instead of the kernel's own */
+    const kw_rarch *arch_override;
+    size_t narch_override;
+} kw_render_opts;
+
+/* A file:line a walkthrough refers to, for the source file index. */
+typedef struct kw_ref {
+    const char *file;
+    int line;
+    const char *role;  /* "kernel", "launch", "dispatch", "entry", "Python op", "device helper" */
+    const char *label; /* what is there */
+} kw_ref;
+
+typedef struct kw_render {
+    kw_model *m;
+    kw_srcs *srcs;
+    const kw_providers *providers;
+    const kw_gpus *gpus;
+    const kw_isa_notes *notes;
+    const kw_render_opts *o;
+    kw_buf *out;
+    kw_arena scratch;     /* per kernel; reset by kw_render_kernel */
+    /* the kernel being rendered */
+    const kw_mkernel *mk;
+    KW_ARRAY(kw_ref) refs;
+    KW_ARRAY(kw_rarch) archs; /* the archs shown (--arch filters) */
+    kw_shape shape;       /* --shape plus what the kernel binds (template constants) */
+    kw_mpaths *paths;     /* per launch of the kernel: the entry points reaching it */
+    /* a precompiled ASM kernel: its code object read now (kw_co_sidecar.h) */
+    kw_sidecar asm_sc;
+    const kw_kernel *asm_k;  /* the kernel found in it, or NULL */
+    const char *asm_note;    /* why not, when asm_k is NULL */
+    /* the hardware table of section 4 depends only on the archs shown: kept */
+    kw_buf hw_table;
+    char hw_key[128];
+} kw_render;
+
+void kw_render_init(kw_render *r, kw_model *m, kw_srcs *srcs, const kw_providers *p,
+                    const kw_gpus *g, const kw_isa_notes *n, const kw_render_opts *o);
+void kw_render_free(kw_render *r);
+
+/* The whole walkthrough of kernel ki (an index into m->kernels) into out. */
+kw_status kw_render_kernel(kw_render *r, size_t ki, kw_buf *out, kw_err *err);
+/* The index page of `render --all`: kernels grouped by template. */
+void kw_render_index(kw_render *r, kw_buf *out);
+
+/* ---- shared helpers (kw_r.c) ------------------------------------------------------------- */
+
+/* path as printed: relative to --root when under it. */
+const char *kw_r_path(const kw_render *r, const char *path);
+/* `path:line` */
+void kw_r_loc(kw_render *r, const char *file, int line);
+void kw_r_kloc(kw_render *r, const kw_loc *l);
+/* Remember a file:line for section 6. */
+void kw_r_ref(kw_render *r, const char *file, int line, const char *role, const char *label);
+/* Quote lines [first, last] of file as a fenced block of "N | text" lines
+ * headed by a comment naming the place; or say why it cannot. */
+void kw_r_quote(kw_render *r, const char *file, int first, int last, const char *lang);
+/* Does line `line` of file still hold `token` (as a whole identifier, or as
+ * text with any_text)? When not, write a sentence saying the source changed
+ * since the build (or cannot be read) and return false. */
+bool kw_r_check(kw_render *r, const char *file, int line, const char *token, bool any_text,
+                const char *what);
+/* The unqualified name of a printed function name: "ns::k<float, 4>" -> "k",
+ * "ns::A<int>::f" -> "f"; lambdas and operators give NULL. In scratch. */
+const char *kw_r_base_name(kw_render *r, const char *printed);
+/* A printed name with the --root prefix of paths inside it removed
+ * ("f::(lambda at /src/a.cu:3:5)" -> "f::(lambda at a.cu:3:5)"). */
+const char *kw_r_name(kw_render *r, const char *printed);
+/* A template argument as shown: its value, or for a type argument the source
+ * spelled with a typedef, "written (value)": "opus::fp8_t (_BitInt(8))". */
+const char *kw_r_targ_value(kw_render *r, const kw_template_arg *t);
+/* A short form of a printed name for prose: the whole name when short,
+ * else "name<...>". */
+const char *kw_r_short(kw_render *r, const char *printed);
+/* The declaration the plugin recorded for a launch operand that is a
+ * variable (c is one of l's grid, block, shared_mem, stream), or NULL. */
+const kw_operand_decl *kw_r_operand_decl(const kw_launch *l, const kw_config_item *c);
+/* The value of a launch's grid/block operand: its constant, else its
+ * expression evaluated for --shape; when the expression is a local variable
+ * that nothing changes after its declaration (the sidecar's operand_decls),
+ * its initializer instead (unless --shape binds the name). false with *why
+ * when not known. */
+/* r->shape plus the constants a launch or host call is written with (the
+ * sidecar's constants: clang's values, and locals set once, whose
+ * initializers are evaluated with the names before them); a binding of the
+ * same name (--shape, the kernel's) wins. Lives in the scratch arena; r->shape
+ * itself when there are none. */
+const kw_shape *kw_r_shape_with(kw_render *r, const kw_constant *k, size_t n);
+bool kw_r_config_value(kw_render *r, const kw_mlaunch *ml, const kw_config_item *c, kw_value *v,
+                       const char **why);
+/* "a, b and c" of the arch names shown */
+const char *kw_r_arch_list(kw_render *r);
+/* A byte count with a unit for prose ("72.4 MB"; "512 B"). */
+void kw_r_bytes(kw_buf *o, double b);
+
+/* ---- sections ----------------------------------------------------------------------------- */
+
+void kw_render_overview(kw_render *r);
+void kw_render_host(kw_render *r);    /* 1 */
+void kw_render_device(kw_render *r);  /* 2 */
+void kw_render_flow(kw_render *r);    /* 3 */
+void kw_render_memory(kw_render *r);  /* 4 */
+void kw_render_trace(kw_render *r);   /* 4, the --trace subsection (kw_render_trace.c) */
+void kw_render_isa(kw_render *r);     /* 5 */
+void kw_render_files(kw_render *r);   /* 6 */
+
+#endif

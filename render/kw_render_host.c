@@ -1,0 +1,686 @@
+/* kw_render_host.c: section 1, "Host Side: Python -> C++ -> Kernel Launch":
+ * the Python ops and C++ entry points that reach the kernel, the dispatch
+ * path from each entry to each launch site as a chain of calls with the
+ * conditions they sit under (evaluated for --shape), the grid and block
+ * chosen there, the kernel arguments, and the launch statement quoted from
+ * the source. */
+#include <stdio.h>
+#include <string.h>
+
+#include "model/kw_entry.h"
+#include "render/kw_md.h"
+#include "render/kw_render.h"
+
+/* How many conditions of a path a --shape could evaluate (a compile-time
+ * constant counts as evaluated; a loop is no condition). */
+typedef struct kw_tally {
+    int conditions, evaluated;
+} kw_tally;
+
+/* A guard as prose: "when `a.hidden <= 4096`", "when not `use_fp8`" ... and,
+ * with a --shape (shape: --shape plus the constants of the launch or call the
+ * guard is on), whether it holds for that shape. Returns false when the
+ * shape makes the path impossible. */
+static bool kw_host_guard(kw_render *r, const kw_guard *g, const kw_shape *shape, kw_tally *tally) {
+    kw_buf *o = r->out;
+    const char *kind = g->kind ? g->kind : "if";
+    const char *cond = g->condition ? g->condition : "?";
+    bool loop = !strcmp(kind, "for") || !strcmp(kind, "range_for") || !strcmp(kind, "while") ||
+                !strcmp(kind, "do");
+    if (loop) {
+        kw_buf_printf(o, "inside a `%s` loop (", !strcmp(kind, "range_for") ? "for" : kind);
+        kw_md_code(o, cond, false);
+        kw_buf_puts(o, ")");
+    } else if (!strcmp(kind, "early_exit")) {
+        /* an `if (cond) return;` before the call: the path runs where it is false */
+        kw_buf_puts(o, g->holds ? "when " : "when not ");
+        kw_md_code(o, cond, false);
+        kw_buf_puts(o, " (early exit above)");
+    } else if (!strcmp(kind, "default")) {
+        kw_buf_puts(o, "in the `default:` of a switch (");
+        kw_md_text(o, cond, false);
+        kw_buf_puts(o, ")");
+    } else {
+        kw_buf_puts(o, g->holds ? "when " : "when not ");
+        kw_md_code(o, cond, false);
+        if (!strcmp(kind, "case"))
+            kw_buf_puts(o, " (switch case)");
+        else if (!strcmp(kind, "ternary"))
+            kw_buf_puts(o, " (?:)");
+    }
+    bool never = g->constant && !strcmp(g->constant, "never");
+    if (never)
+        kw_buf_puts(o, " (a compile-time constant that never holds here: dead code)");
+    else if (g->constant && !strcmp(g->constant, "always"))
+        kw_buf_puts(o, " (a compile-time constant that always holds here)");
+    if (g->location.file) {
+        kw_buf_puts(o, " at ");
+        kw_r_kloc(r, &g->location);
+        kw_r_ref(r, g->location.file, g->location.line, "dispatch", cond);
+    }
+    if (!loop && tally) {
+        tally->conditions++;
+        tally->evaluated += g->constant != NULL;
+    }
+    if (never)
+        return false;
+    if (!r->o->shape || loop || !strcmp(kind, "default") || g->constant)
+        return true;
+    kw_value v;
+    kw_err err;
+    if (kw_expr_eval(cond, shape, KW_EXPR_C, &v, &err) != KW_OK) {
+        kw_buf_puts(o, " [shape: not evaluated, ");
+        kw_md_text(o, err.msg, false);
+        kw_buf_puts(o, "]");
+        return true;
+    }
+    bool holds = (v.v[0] != 0) == g->holds;
+    if (tally)
+        tally->evaluated++;
+    kw_buf_puts(o, holds ? " [shape: yes]" : " [shape: NO, this path is not taken]");
+    return holds;
+}
+
+/* The guards of one step; a guard already shown on an earlier step of the
+ * same path (a dispatch macro's switch around a lambda and its call) is not
+ * repeated. shown may be NULL. */
+typedef struct kw_shown {
+    KW_ARRAY(const kw_guard *) v;
+} kw_shown;
+
+static bool kw_guard_same(const kw_guard *a, const kw_guard *b) {
+    return a->holds == b->holds && a->location.line == b->location.line &&
+           a->condition && b->condition && !strcmp(a->condition, b->condition) &&
+           (a->location.file == b->location.file ||
+            (a->location.file && b->location.file && !strcmp(a->location.file, b->location.file)));
+}
+
+static void kw_host_guards(kw_render *r, const kw_guard *g, size_t n, const kw_shape *shape,
+                           bool *taken, kw_shown *shown, kw_tally *tally) {
+    for (size_t i = 0; i < n; i++) {
+        bool dup = false;
+        for (size_t k = 0; shown && k < shown->v.n && !dup; k++)
+            dup = kw_guard_same(shown->v.v[k], &g[i]);
+        if (dup)
+            continue;
+        if (shown) {
+            const kw_guard **slot = KW_PUSH(&r->scratch, shown->v);
+            if (slot)
+                *slot = &g[i];
+        }
+        kw_buf_puts(r->out, ", ");
+        if (!kw_host_guard(r, &g[i], shape, tally))
+            *taken = false;
+    }
+}
+
+/* A host function's printed name; its mangled symbol when no record names it. */
+static const char *kw_node_name(kw_render *r, size_t node, const char *fallback,
+                                const char *symbol) {
+    const char *n = node != KW_NONE ? r->m->node_name.v[node] : NULL;
+    return n ? n : fallback ? fallback : symbol ? symbol : "?";
+}
+
+static void kw_host_entry_label(kw_render *r, const kw_mentry *me) {
+    const kw_entry *e = me->e;
+    kw_buf *o = r->out;
+    const char *s = kw_entry_label(&r->scratch, e);
+    kw_buf_printf(o, "%s ", kw_entry_word(e));
+    kw_md_code(o, s ? s : "?", true);
+    if (kw_entry_binds(e)) {
+        kw_buf_puts(o, " (runs ");
+        kw_md_code(o, kw_r_name(r, e->function ? e->function : "?"), true);
+        kw_buf_puts(o, ")");
+    }
+}
+
+/* Where the package calls the listed ops: their public callers, each op once. */
+static void kw_host_op_callers(kw_render *r, const kw_py_op *const *ops, size_t n) {
+    kw_buf *o = r->out;
+    for (size_t i = 0; i < n; i++) {
+        bool dup = false;
+        for (size_t j = 0; j < i && !dup; j++)
+            dup = ops[j] == ops[i];
+        if (dup)
+            continue;
+        const kw_py_op *op = ops[i];
+        kw_buf_puts(o, "Public callers of ");
+        kw_md_code(o, op->def_name ? op->def_name : "?", false);
+        kw_buf_puts(o, " in the package:");
+        for (size_t k = 0; k < op->callers.n && k < 8; k++) {
+            const kw_py_caller *c = &op->callers.v[k];
+            kw_buf_puts(o, k ? ", " : " ");
+            kw_md_code(o, c->name, false);
+            kw_buf_puts(o, " ");
+            kw_r_loc(r, c->file, c->def_line);
+            if (c->via) {
+                kw_buf_puts(o, " (via ");
+                kw_md_code(o, c->via, false);
+                kw_buf_puts(o, ")");
+            }
+        }
+        if (op->callers.n > 8)
+            kw_buf_printf(o, " and %zu more", op->callers.n - 8);
+        kw_buf_puts(o, ".\n\n");
+    }
+}
+
+/* Does no launch of the kernel ever run (each one dead)? */
+static bool kw_host_all_dead(const kw_mpaths *paths, size_t npaths) {
+    for (size_t i = 0; i < npaths; i++)
+        if (!paths[i].dead)
+            return false;
+    return npaths > 0;
+}
+
+/* The entries of all paths of all launch sites, each once, in entry order. */
+static void kw_host_entries(kw_render *r, const kw_mpaths *paths, size_t npaths) {
+    kw_buf *o = r->out;
+    kw_md_heading(o, 3, "Entry points");
+    bool any = false;
+    for (size_t i = 0; i < npaths && !any; i++)
+        any = paths[i].v.n > 0;
+    if (!any && kw_host_all_dead(paths, npaths)) {
+        kw_buf_puts(o, "**Emitted but unreachable from any entry point.** The code object holds "
+                       "this instantiation, but every launch of it sits under a condition that "
+                       "is a compile-time constant and false here, or is reached only through "
+                       "calls that do (clang compiles the discarded branch of an `if "
+                       "constexpr` written in non-template code, and so emits the kernels "
+                       "launched there). The launch sites below say which condition.\n\n");
+        return;
+    }
+    if (!any) {
+        kw_buf_puts(o, "No host entry point of this index reaches a launch of this kernel "
+                       "(no `extern \"C\"` function, pybind11 or `TORCH_LIBRARY` binding, "
+                       "host function with external linkage or annotated function calls its "
+                       "launcher); the instantiation chains below show where the launches are "
+                       "instantiated from.\n\n");
+        return;
+    }
+    static const char *const head[] = {"Python op", "Binding", "C++ entry point", "Defined at"};
+    kw_md_table_head(o, 4, head);
+    KW_ARRAY(size_t) seen = {0};
+    KW_ARRAY(const kw_py_op *) ops = {0}; /* listed ops that have callers */
+    for (size_t i = 0; i < npaths; i++)
+        for (size_t j = 0; j < paths[i].v.n; j++) {
+            size_t e = paths[i].v.v[j].entry;
+            bool dup = false;
+            for (size_t s = 0; s < seen.n && !dup; s++)
+                dup = seen.v[s] == e;
+            if (dup)
+                continue;
+            size_t *slot = KW_PUSH(&r->scratch, seen);
+            if (slot)
+                *slot = e;
+            const kw_mentry *me = &r->m->entries.v[e];
+            size_t nops = me->ops.n ? me->ops.n : 1;
+            for (size_t k = 0; k < nops; k++) {
+                kw_buf_puts(o, "| ");
+                if (me->ops.n) {
+                    const kw_py_op *op = &r->m->py->ops.v[me->ops.v[k]];
+                    kw_md_code(o, op->def_name ? op->def_name : "?", true);
+                    kw_buf_puts(o, " ");
+                    kw_r_loc(r, op->file, op->def_line);
+                    kw_r_ref(r, op->file, op->def_line, "Python op", op->def_name);
+                    const kw_py_op **os = op->callers.n ? KW_PUSH(&r->scratch, ops) : NULL;
+                    if (os)
+                        *os = op;
+                    kw_buf_printf(o, " | @%s, %s", op->stack, op->ffi ? op->ffi : "?");
+                } else {
+                    kw_buf_puts(o, r->o->python_root ? "(no decorated op binds it)"
+                                                     : "(Python not scanned)");
+                    kw_buf_puts(o, " | ");
+                }
+                kw_buf_puts(o, " | ");
+                kw_host_entry_label(r, me);
+                kw_buf_puts(o, " | ");
+                kw_r_kloc(r, &me->e->location);
+                if (me->e->location.file)
+                    kw_r_ref(r, me->e->location.file, me->e->location.line, "entry",
+                             me->e->name);
+                kw_buf_puts(o, " |\n");
+            }
+        }
+    kw_buf_putc(o, '\n');
+    kw_host_op_callers(r, ops.v, ops.n);
+    if (!r->o->python_root)
+        kw_buf_puts(o, "Python ops were not scanned: give `--python-root DIR` (the directory of "
+                       "the `@compile_ops` op files) to join them to these entry points.\n\n");
+}
+
+/* What a --shape says about a path: how many of its conditions could be
+ * evaluated, and whether those hold. */
+static void kw_host_verdict(kw_render *r, const kw_tally *t, bool taken) {
+    kw_buf *o = r->out;
+    if (!taken) {
+        kw_buf_printf(o,
+                      "With this shape this path is **not** taken: a condition above does "
+                      "not hold (%d of %d condition%s on this path could be evaluated).\n\n",
+                      t->evaluated, t->conditions, t->conditions == 1 ? "" : "s");
+        return;
+    }
+    if (!t->conditions) {
+        kw_buf_puts(o, "With this shape: the path has no conditions.\n\n");
+        return;
+    }
+    kw_buf_printf(o, "With this shape %d of %d condition%s on this path could be evaluated",
+                  t->evaluated, t->conditions, t->conditions == 1 ? "" : "s");
+    if (!t->evaluated)
+        kw_buf_puts(o, "; give --shape values for their names to decide whether it is "
+                       "taken.\n\n");
+    else if (t->evaluated == 1)
+        kw_buf_puts(o, "; it holds.\n\n");
+    else if (t->evaluated == 2)
+        kw_buf_puts(o, "; both hold.\n\n");
+    else
+        kw_buf_printf(o, "; all %d hold.\n\n", t->evaluated);
+}
+
+/* The numbered chain of one path: calls with their guards, then the launch. */
+static void kw_host_path(kw_render *r, const kw_mlaunch *ml, const kw_mpath *p) {
+    kw_buf *o = r->out;
+    const kw_mentry *me = &r->m->entries.v[p->entry];
+    kw_buf_puts(o, "From ");
+    kw_host_entry_label(r, me);
+    if (me->e->location.file) {
+        kw_buf_puts(o, ", ");
+        kw_r_kloc(r, &me->e->location);
+    }
+    if (p->of > 1)
+        kw_buf_printf(o, ", path %zu of %s%zu", p->nth, p->at_least ? "at least " : "", p->of);
+    kw_buf_puts(o, ":\n\n");
+    bool taken = true;
+    kw_tally tally = {0, 0};
+    int step = 1;
+    kw_shown shown;
+    memset(&shown, 0, sizeof shown);
+    for (size_t i = 0; i < p->calls.n; i++, step++) {
+        const kw_mcall *mc = &r->m->calls.v[p->calls.v[i]];
+        kw_buf_printf(o, "%d. ", step);
+        kw_md_code(o, kw_r_name(r, kw_r_short(r, kw_node_name(r, mc->from, mc->c->caller_name, mc->c->caller))),
+                   false);
+        kw_buf_puts(o, " calls ");
+        kw_md_code(o, kw_r_name(r, kw_node_name(r, mc->to, mc->c->callee_name, mc->c->callee)), false);
+        if (mc->c->location.file) {
+            kw_buf_puts(o, " at ");
+            kw_r_kloc(r, &mc->c->location);
+            kw_r_ref(r, mc->c->location.file, mc->c->location.line, "dispatch",
+                     kw_r_name(r, kw_node_name(r, mc->to, mc->c->callee_name, mc->c->callee)));
+        }
+        kw_host_guards(r, mc->c->guards.v, mc->c->guards.n,
+                       kw_r_shape_with(r, mc->c->constants.v, mc->c->constants.n), &taken, &shown,
+                       &tally);
+        kw_buf_puts(o, "\n");
+    }
+    const kw_launch *l = ml->l;
+    kw_buf_printf(o, "%d. ", step);
+    kw_md_code(o, kw_r_name(r, kw_r_short(r, l->function ? l->function : "?")), false);
+    kw_buf_puts(o, " launches the kernel at ");
+    kw_r_kloc(r, &l->location);
+    kw_host_guards(r, l->guards.v, l->guards.n, kw_r_shape_with(r, l->constants.v, l->constants.n),
+                   &taken, &shown, &tally);
+    kw_buf_puts(o, "\n\n");
+    if (r->o->shape)
+        kw_host_verdict(r, &tally, taken);
+    bool last = p->nth == KW_PATHS_SHOWN || p->nth == p->of;
+    if (last && p->of > p->nth)
+        kw_buf_printf(o, "%s%zu more path%s from this entry point %s not listed (the first %d, "
+                         "shortest first, are).\n\n",
+                      p->at_least ? "At least " : "", p->of - p->nth,
+                      p->of - p->nth == 1 ? "" : "s", p->of - p->nth == 1 ? "is" : "are",
+                      KW_PATHS_SHOWN);
+}
+
+/* The number of distinct entry points among paths (grouped by entry). */
+static size_t kw_host_nentries(const kw_mpaths *paths) {
+    size_t n = 0;
+    for (size_t j = 0; j < paths->v.n; j++)
+        n += j == 0 || paths->v.v[j].entry != paths->v.v[j - 1].entry;
+    return n;
+}
+
+static void kw_host_chain(kw_render *r, const kw_launch *l) {
+    kw_buf *o = r->out;
+    if (!l->instantiation_chain.n) {
+        kw_md_code(o, kw_r_name(r, l->function ? l->function : "?"), false);
+        kw_buf_puts(o, " launches it; it is not a template instantiation, and nothing in this "
+                       "index that an entry point reaches calls it.\n\n");
+        return;
+    }
+    kw_buf_puts(o, "Instantiation chain (each caller, at the call that instantiates the next "
+                   "function):\n\n");
+    kw_buf_puts(o, "1. ");
+    kw_md_code(o, l->function ? l->function : "?", false);
+    kw_buf_puts(o, " (launches the kernel)\n");
+    for (size_t i = 0; i < l->instantiation_chain.n; i++) {
+        const kw_chain_link *c = &l->instantiation_chain.v[i];
+        kw_buf_printf(o, "%zu. called by ", i + 2);
+        kw_md_code(o, kw_r_name(r, c->function ? c->function : "?"), false);
+        if (c->location.file) {
+            kw_buf_puts(o, " at ");
+            kw_r_kloc(r, &c->location);
+            kw_r_ref(r, c->location.file, c->location.line, "dispatch", c->function);
+        }
+        kw_buf_putc(o, '\n');
+    }
+    kw_buf_putc(o, '\n');
+}
+
+/* One row of the configuration table. */
+static void kw_host_config_row(kw_render *r, const kw_mlaunch *ml, const char *what,
+                               const kw_config_item *c) {
+    kw_buf *o = r->out;
+    kw_buf_printf(o, "| %s | ", what);
+    if (c->expr)
+        kw_md_code(o, c->expr, true);
+    else
+        kw_buf_puts(o, "(not written: default)");
+    kw_buf_puts(o, " | ");
+    if (!c->expr && !c->has_value) {
+        kw_buf_puts(o, "not recorded");
+    } else if (c->has_value) {
+        if (c->dims == 3)
+            kw_buf_printf(o, "(%lld, %lld, %lld)", c->value[0], c->value[1], c->value[2]);
+        else if (c == &ml->l->stream && !c->value[0])
+            kw_buf_puts(o, "the default stream (a null stream)");
+        else
+            kw_buf_printf(o, "%lld", c->value[0]);
+    } else {
+        kw_buf_puts(o, "not a constant in this instantiation");
+    }
+    kw_buf_puts(o, " | ");
+    kw_value v;
+    const char *why = NULL;
+    bool ok = c->dims == 3 && kw_r_config_value(r, ml, c, &v, &why);
+    const kw_operand_decl *d = kw_r_operand_decl(ml->l, c);
+    if (d && d->text) {
+        kw_md_code(o, d->text, true);
+        if (d->location.file) {
+            kw_buf_puts(o, " at ");
+            kw_r_kloc(r, &d->location);
+            kw_r_ref(r, d->location.file, d->location.line, "launch", d->text);
+        }
+        if (d->kind && strcmp(d->kind, "local"))
+            kw_buf_printf(o, " (a %s)", d->kind);
+        if (d->modified)
+            kw_buf_puts(o, " (changed after it)");
+    } else {
+        kw_buf_puts(o, "-");
+    }
+    if (r->o->shape) {
+        kw_buf_puts(o, " | ");
+        if (c->has_value || c->dims != 3) {
+            kw_buf_puts(o, "-");
+        } else if (ok) {
+            char x[32], y[32], z[32];
+            kw_expr_format(v.v[0], x, sizeof x);
+            kw_expr_format(v.v[1], y, sizeof y);
+            kw_expr_format(v.v[2], z, sizeof z);
+            kw_buf_printf(o, "(%s, %s, %s)", x, y, z);
+        } else {
+            kw_md_prose(o, why, true);
+        }
+    }
+    kw_buf_puts(o, " |\n");
+}
+
+static void kw_host_config(kw_render *r, const kw_mlaunch *ml) {
+    kw_buf *o = r->out;
+    const kw_launch *l = ml->l;
+    static const char *const head[] = {"Operand", "As written", "Value", "Declared as",
+                                       "With --shape"};
+    kw_md_table_head(o, r->o->shape ? 5 : 4, head);
+    kw_host_config_row(r, ml, "grid", &l->grid);
+    kw_host_config_row(r, ml, "block", &l->block);
+    kw_host_config_row(r, ml, "dynamic shared memory (bytes)", &l->shared_mem);
+    kw_host_config_row(r, ml, "stream", &l->stream);
+    kw_buf_putc(o, '\n');
+    if (l->block.has_value) {
+        long long threads = l->block.value[0] * l->block.value[1] * l->block.value[2];
+        kw_buf_printf(o, "Block: %lld threads", threads);
+        int ws = 0;
+        for (size_t a = 0; a < r->archs.n && !ws; a++) {
+            const kw_arch_hw *h = kw_arch_hw_of(r->gpus, r->archs.v[a].arch);
+            if (h)
+                ws = h->wave_size;
+        }
+        if (ws)
+            kw_buf_printf(o, " = %lld wave%s of %d lanes", (threads + ws - 1) / ws,
+                          (threads + ws - 1) / ws == 1 ? "" : "s", ws);
+        kw_buf_puts(o, ".");
+    }
+    const kw_kernel *k = r->mk->k;
+    if (k)
+        for (size_t i = 0; i < k->attrs.n; i++) {
+            kw_buf_puts(o, " Kernel attribute ");
+            kw_md_code(o, k->attrs.v[i].name ? k->attrs.v[i].name : "?", false);
+            kw_buf_puts(o, " = ");
+            kw_md_code(o, k->attrs.v[i].value ? k->attrs.v[i].value : "?", false);
+            kw_buf_puts(o, ".");
+        }
+    kw_buf_puts(o, "\n\n");
+    if (r->o->shape && r->o->shape->v.n) {
+        kw_buf_puts(o, "Shape bindings: ");
+        for (size_t i = 0; i < r->shape.v.n; i++) {
+            char num[32];
+            kw_expr_format(r->shape.v.v[i].value, num, sizeof num);
+            char *s = kw_arena_printf(&r->scratch, "%s = %s", r->shape.v.v[i].name, num);
+            kw_buf_puts(o, i ? ", " : "");
+            kw_md_code(o, s ? s : "?", false);
+            kw_buf_printf(o, " (%s)", r->shape.v.v[i].from);
+        }
+        kw_buf_puts(o, ". A name binds an expression's name that is equal to it or ends in "
+                       "`.name`, `->name` or `::name`.\n\n");
+    }
+    if (r->o->shape && l->constants.n) {
+        kw_buf_puts(o, "Constants this launch is written with (clang's values; for a local "
+                       "set once and not constant here, its initializer): ");
+        for (size_t i = 0; i < l->constants.n; i++) {
+            const kw_constant *k = &l->constants.v[i];
+            const char *rhs = k->value ? k->value : k->init ? k->init : "?";
+            char *s = kw_arena_printf(&r->scratch, "%s = %s", k->name ? k->name : "?", rhs);
+            kw_buf_puts(o, i ? ", " : "");
+            kw_md_code(o, s ? s : "?", false);
+        }
+        kw_buf_puts(o, ".\n\n");
+    }
+}
+
+static void kw_host_args(kw_render *r, const kw_launch *l) {
+    if (!l->args.n)
+        return;
+    kw_buf *o = r->out;
+    const kw_kernel *k = r->mk->k;
+    kw_buf_puts(o, "Kernel arguments as written at the launch:\n\n");
+    static const char *const head[] = {"Parameter", "Type", "Argument"};
+    kw_md_table_head(o, 3, head);
+    for (size_t i = 0; i < l->args.n; i++) {
+        const kw_launch_arg *a = &l->args.v[i];
+        const char *type = NULL;
+        for (size_t p = 0; k && p < k->params.n && !type; p++)
+            if (k->params.v[p].name && a->param && !strcmp(k->params.v[p].name, a->param))
+                type = k->params.v[p].type;
+        kw_buf_puts(o, "| ");
+        kw_md_code(o, a->param ? a->param : "?", true);
+        kw_buf_puts(o, " | ");
+        if (type)
+            kw_md_code(o, type, true);
+        kw_buf_puts(o, " | ");
+        kw_md_code(o, a->expr ? a->expr : "?", true);
+        kw_buf_puts(o, " |\n");
+    }
+    kw_buf_putc(o, '\n');
+}
+
+static void kw_host_statement(kw_render *r, const kw_mlaunch *ml) {
+    kw_buf *o = r->out;
+    const kw_launch *l = ml->l;
+    if (!l->location.file) {
+        kw_buf_puts(o, "The launch has no recorded location.\n\n");
+        return;
+    }
+    kw_r_ref(r, l->location.file, l->location.line, "launch", r->mk->name);
+    const char *kind = l->kind ? l->kind : "other";
+    kw_buf_puts(o, "Launch statement (");
+    kw_md_code(o, kind, false);
+    if (l->macro_expansions.n) {
+        kw_buf_puts(o, ", through macro");
+        kw_buf_puts(o, l->macro_expansions.n > 1 ? "s " : " ");
+        for (size_t i = l->macro_expansions.n; i-- > 0;) {
+            kw_md_code(o, l->macro_expansions.v[i].macro ? l->macro_expansions.v[i].macro : "?",
+                       false);
+            kw_buf_puts(o, i ? " > " : "");
+        }
+    }
+    kw_buf_puts(o, ") in ");
+    kw_md_code(o, kw_r_name(r, l->function ? l->function : "?"), false);
+    kw_buf_puts(o, ", at ");
+    kw_r_kloc(r, &l->location);
+    kw_buf_puts(o, ":\n\n");
+    /* a launch inside a kernel library's header (the sidecar's `library` and
+     * `site`, when this build's schema has them): location is the user's
+     * call into the library, site the <<<>>> itself */
+    kw_rv lv = kw_rv_launch(l);
+    const char *library = kw_rv_str(kw_rv_get(lv, "library"));
+    const kw_loc *site = kw_rv_loc(kw_rv_get(lv, "site"));
+    if (library) {
+        kw_buf_puts(o, "The `<<<>>>` itself is inside the kernel library ");
+        kw_md_code(o, library, false);
+        if (site && site->file) {
+            kw_buf_puts(o, ", at ");
+            kw_r_kloc(r, site);
+            kw_r_ref(r, site->file, site->line, "launch", library);
+        }
+        kw_buf_puts(o, "; the launch is attributed to the first call outside the library, "
+                       "quoted here:\n\n");
+        if (kw_r_check(r, l->location.file, l->location.line, NULL, false, "the call"))
+            kw_r_quote(r, l->location.file, l->location.line,
+                       kw_src_stmt_end(kw_src_get(r->srcs, l->location.file), l->location.line,
+                                       l->location.column, 30),
+                       "cpp");
+        if (site && site->file &&
+            kw_r_check(r, site->file, site->line, NULL, false, "the library's launch")) {
+            kw_buf_puts(o, "The library's launch statement:\n\n");
+            kw_r_quote(r, site->file, site->line,
+                       kw_src_stmt_end(kw_src_get(r->srcs, site->file), site->line, site->column,
+                                       30),
+                       "cpp");
+        }
+        return;
+    }
+    /* the line must still hold the kernel's name (or the launching macro's) */
+    const char *name = kw_r_base_name(r, r->mk->name);
+    const char *token = l->kernel ? name : NULL; /* a loader's call need not name the kernel */
+    const kw_src_file *f = kw_src_get(r->srcs, l->location.file);
+    if (token && l->macro_expansions.n && !kw_src_line_has(f, l->location.line, token, false)) {
+        const char *outer = l->macro_expansions.v[l->macro_expansions.n - 1].macro;
+        if (outer)
+            token = outer;
+    }
+    if (!kw_r_check(r, l->location.file, l->location.line, token, false, "the launch"))
+        return;
+    int last = kw_src_stmt_end(f, l->location.line, l->location.column, 30);
+    kw_r_quote(r, l->location.file, l->location.line, last, "cpp");
+}
+
+/* A launch whose loader is built from a config table's rows (the sidecar's
+ * asm_choices): the rows naming this kernel, with what selects each. */
+
+/* A launch no entry point reaches: the conditions it sits under and the
+ * instantiation chain that emitted it. */
+static void kw_host_unreached(kw_render *r, const kw_launch *l) {
+    if (l->guards.n) {
+        bool taken = true;
+        kw_buf_puts(r->out, "Conditions at the launch");
+        kw_host_guards(r, l->guards.v, l->guards.n,
+                       kw_r_shape_with(r, l->constants.v, l->constants.n), &taken, NULL, NULL);
+        kw_buf_puts(r->out, ".\n\n");
+    }
+    kw_host_chain(r, l);
+}
+static void kw_host_table_rows(kw_render *r, const kw_launch *l, const char *symbol) {
+    kw_buf *o = r->out;
+    for (size_t c = 0; c < l->asm_choices.n; c++) {
+        const kw_asm_choice *ch = &l->asm_choices.v[c];
+        bool head = false;
+        for (size_t i = 0; i < ch->candidates.n; i++) {
+            const kw_asm_candidate *cd = &ch->candidates.v[i];
+            if (!cd->asm_kernel || !symbol || strcmp(cd->asm_kernel, symbol))
+                continue;
+            if (!head) {
+                kw_buf_printf(o, "**Selected from a table.** The loader is built from a row of "
+                                 "`%s` (%d rows) ",
+                              ch->table ? ch->table : "?", ch->rows);
+                kw_r_loc(r, ch->table_location.file, ch->table_location.line);
+                kw_buf_puts(o, "; this kernel's rows:\n\n");
+                head = true;
+            }
+            kw_buf_puts(o, "- ");
+            kw_r_loc(r, cd->location.file, cd->location.line);
+            if (cd->condition) {
+                kw_buf_puts(o, " when ");
+                kw_md_code(o, cd->condition, false);
+            }
+            if (cd->fields) {
+                kw_buf_puts(o, " (");
+                kw_md_code(o, cd->fields, false);
+                kw_buf_puts(o, ")");
+            }
+            kw_buf_puts(o, ": ");
+            kw_md_code(o, kw_r_path(r, cd->file ? cd->file : cd->code_object), false);
+            kw_buf_puts(o, "\n");
+        }
+        if (head)
+            kw_buf_puts(o, "\n");
+    }
+}
+
+void kw_render_host(kw_render *r) {
+    kw_buf *o = r->out;
+    const kw_mkernel *mk = r->mk;
+    kw_md_heading(o, 2, "1. Host Side: Python → C++ → Kernel Launch");
+    size_t nl = mk->launches.n;
+    kw_mpaths *paths = r->paths;
+    if (!nl) {
+        kw_buf_puts(o, "No launch of this kernel was recorded in the host code of this index "
+                       "(it may be launched through a function pointer, a module loader, or "
+                       "from a translation unit whose sidecar is not indexed).\n\n");
+        return;
+    }
+    kw_host_entries(r, paths, nl);
+    for (size_t i = 0; i < nl; i++) {
+        const kw_mlaunch *ml = &r->m->launches.v[mk->launches.v[i]];
+        char *title = kw_arena_printf(&r->scratch, "Launch site %zu of %zu: %s:%d", i + 1, nl,
+                                      kw_r_path(r, ml->l->location.file),
+                                      ml->l->location.line);
+        kw_md_heading(o, 3, title ? title : "Launch site");
+        kw_buf_puts(o, "**Dispatch path.** ");
+        if (paths && paths[i].v.n) {
+            size_t ne = kw_host_nentries(&paths[i]);
+            kw_buf_printf(o, "%zu entry point%s reach%s this launch", ne, ne == 1 ? "" : "s",
+                          ne == 1 ? "es" : "");
+            if (paths[i].v.n > ne)
+                kw_buf_printf(o, " along %zu%s call paths (each with its own conditions)",
+                              paths[i].v.n, paths[i].v.v[paths[i].v.n - 1].at_least ? "+" : "");
+            kw_buf_puts(o, ":\n\n");
+            for (size_t j = 0; j < paths[i].v.n; j++)
+                kw_host_path(r, ml, &paths[i].v.v[j]);
+        } else if (paths && paths[i].dead) {
+            kw_buf_puts(o, ml->l->dead
+                               ? "This launch never runs: a condition it sits under is a "
+                                 "compile-time constant that does not hold here.\n\n"
+                               : "This launch never runs: every entry point that would reach "
+                                 "it does so only through a call under a compile-time constant "
+                                 "condition that does not hold.\n\n");
+            kw_host_unreached(r, ml->l);
+        } else {
+            kw_buf_puts(o, "No entry point of this index reaches this launch.\n\n");
+            kw_host_unreached(r, ml->l);
+        }
+        kw_host_table_rows(r, ml->l, mk->symbol);
+        kw_buf_puts(o, "**Grid and block.**\n\n");
+        kw_host_config(r, ml);
+        kw_host_args(r, ml->l);
+        kw_host_statement(r, ml);
+    }
+}

@@ -1,0 +1,433 @@
+/* kw_render_isa.c: section 5, AMD ISA / hardware details, from the ISA facts
+ * of each arch (kernels[].archs.<arch>: target_id, resources with occupancy,
+ * classes, isa listing, lines): resources and occupancy side by side per
+ * arch, the instruction class histogram, the notable instructions and DPP
+ * controls present with their notes (annotations/isa/notes.txt), LDS use,
+ * and the listing itself (collapsible, with source lines when the code
+ * object had line tables). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/kw_md.h"
+#include "render/kw_render.h"
+
+static bool kw_isa_has(const kw_rarch *a) {
+    return kw_rv_present(kw_rv_get(a->rec, "resources")) ||
+           kw_rv_present(kw_rv_get(a->rec, "isa")) || kw_rv_present(kw_rv_get(a->rec, "classes"));
+}
+
+/* ---- resources ---------------------------------------------------------------------------- */
+
+static void kw_isa_cell(kw_render *r, const kw_rarch *a, const char *key) {
+    char buf[64];
+    const char *t = kw_rv_text(kw_rv_get(a->rec, key), buf, sizeof buf);
+    if (!kw_isa_has(a))
+        kw_buf_puts(r->out, "not captured");
+    else if (t)
+        kw_md_code(r->out, t, true);
+    else
+        kw_buf_puts(r->out, "-");
+}
+
+static void kw_risa_resources(kw_render *r) {
+    kw_buf *o = r->out;
+    static const struct {
+        const char *title, *key;
+    } rows[] = {
+        {"Target", "target_id"},
+        {"VGPRs", "resources.vgpr"},
+        {"AGPRs", "resources.agpr"},
+        {"SGPRs", "resources.sgpr"},
+        {"VGPR spills", "resources.vgpr_spill"},
+        {"SGPR spills", "resources.sgpr_spill"},
+        {"LDS (bytes, static)", "resources.lds_bytes"},
+        {"Scratch (bytes per lane)", "resources.scratch_bytes"},
+        {"Kernel arguments (bytes)", "resources.kernarg_bytes"},
+        {"Wavefront size", "resources.wavefront_size"},
+        {"Max flat workgroup size", "resources.max_flat_workgroup_size"},
+        {"Occupancy (waves per SIMD)", "resources.occupancy"},
+        {"Occupancy limiter", "resources.occupancy_limiter"},
+    };
+    kw_buf_puts(o, "| |");
+    for (size_t a = 0; a < r->archs.n; a++)
+        kw_buf_printf(o, " %s |", r->archs.v[a].arch);
+    kw_buf_puts(o, "\n|---|");
+    for (size_t a = 0; a < r->archs.n; a++)
+        kw_buf_puts(o, "---|");
+    kw_buf_putc(o, '\n');
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        kw_buf_printf(o, "| %s |", rows[i].title);
+        for (size_t a = 0; a < r->archs.n; a++) {
+            kw_buf_putc(o, ' ');
+            kw_isa_cell(r, &r->archs.v[a], rows[i].key);
+            kw_buf_puts(o, " |");
+        }
+        kw_buf_putc(o, '\n');
+    }
+    kw_buf_puts(o, "\nFrom each code object's metadata (NT_AMDGPU_METADATA); occupancy as LLVM "
+                   "computes it for the kernel's register, LDS and workgroup-size limits.\n\n");
+}
+
+/* ---- the listing ---------------------------------------------------------------------------- */
+
+typedef struct kw_mnem {
+    const char *name;
+    unsigned count[8]; /* per arch shown (at most 8) */
+} kw_mnem;
+
+typedef struct kw_mnems {
+    KW_ARRAY(kw_mnem) v; /* first-seen order */
+} kw_mnems;
+
+static void kw_mnem_add(kw_render *r, kw_mnems *m, const char *s, size_t n, size_t arch) {
+    if (arch >= 8)
+        return;
+    for (size_t i = 0; i < m->v.n; i++)
+        if (strlen(m->v.v[i].name) == n && !memcmp(m->v.v[i].name, s, n)) {
+            m->v.v[i].count[arch]++;
+            return;
+        }
+    kw_mnem *x = KW_PUSH(&r->scratch, m->v);
+    if (x && (x->name = kw_arena_strndup(&r->scratch, s, n)))
+        x->count[arch] = 1;
+}
+
+/* Mnemonics and DPP controls of a listing "OFFSET: mnemonic operands..." */
+static void kw_isa_scan(kw_render *r, const char *isa, size_t arch, kw_mnems *mn, kw_mnems *dpp) {
+    const char *p = isa;
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        const char *end = nl ? nl : p + strlen(p);
+        const char *colon = memchr(p, ':', (size_t)(end - p));
+        const char *s = colon ? colon + 1 : p;
+        while (s < end && (*s == ' ' || *s == '\t'))
+            s++;
+        const char *e = s;
+        while (e < end && *e != ' ' && *e != '\t')
+            e++;
+        if (e > s && *s != ';' && *s != '<') {
+            /* the encoding suffix is not part of the operation: v_rsq_f32_e32 is v_rsq_f32 */
+            static const char *const suffix[] = {"_e64_dpp", "_e32", "_e64", "_sdwa", "_dpp"};
+            size_t n = (size_t)(e - s);
+            for (size_t k = 0; k < sizeof(suffix) / sizeof(suffix[0]); k++) {
+                size_t sl = strlen(suffix[k]);
+                if (n > sl && !memcmp(s + n - sl, suffix[k], sl)) {
+                    n -= sl;
+                    break;
+                }
+            }
+            kw_mnem_add(r, mn, s, n, arch);
+        }
+        /* DPP controls among the operands */
+        static const char *const ctl[] = {"row_shr:", "row_shl:", "row_ror:", "row_bcast:",
+                                          "row_newbcast:", "quad_perm:", "wave_shr:", "wave_shl:",
+                                          "wave_ror:", "wave_rol:", "row_mirror", "row_half_mirror",
+                                          "row_share:", "row_xmask:"};
+        for (const char *q = e; q < end; q++) {
+            if (q > e && q[-1] != ' ')
+                continue;
+            for (size_t c = 0; c < sizeof(ctl) / sizeof(ctl[0]); c++) {
+                size_t cl = strlen(ctl[c]);
+                if ((size_t)(end - q) < cl || memcmp(q, ctl[c], cl))
+                    continue;
+                const char *z = q + cl;
+                if (ctl[c][cl - 1] == ':')
+                    while (z < end && *z != ' ' && *z != ',')
+                        z++;
+                kw_mnem_add(r, dpp, q, (size_t)(z - q), arch);
+            }
+        }
+        p = nl ? nl + 1 : end;
+    }
+}
+
+static void kw_isa_notable(kw_render *r, const kw_mnems *mn, const kw_mnems *dpp) {
+    kw_buf *o = r->out;
+    kw_md_heading(o, 3, "Notable instructions present");
+    bool any = false;
+    for (int pass = 0; pass < 2; pass++) {
+        const kw_mnems *m = pass ? dpp : mn;
+        for (size_t i = 0; i < m->v.n; i++) {
+            const char *key = m->v.v[i].name;
+            char *dkey = pass ? kw_arena_printf(&r->scratch, "dpp:%s", key) : NULL;
+            const char *note = kw_isa_note_for(r->notes, pass ? (dkey ? dkey : key) : key);
+            if (!note || !strncmp(key, "s_waitcnt", 9) || !strcmp(key, "s_endpgm"))
+                continue;
+            if (!any) {
+                static const char *const head[] = {"Instruction", "Count", "What it does"};
+                kw_md_table_head(o, 3, head);
+            }
+            any = true;
+            kw_buf_puts(o, "| ");
+            kw_md_code(o, pass ? kw_arena_printf(&r->scratch, "DPP %s", key) : key, true);
+            kw_buf_puts(o, " | ");
+            for (size_t a = 0; a < r->archs.n && a < 8; a++)
+                kw_buf_printf(o, "%s%s %u", a ? ", " : "", r->archs.v[a].arch,
+                              m->v.v[i].count[a]);
+            kw_buf_puts(o, " | ");
+            kw_md_text(o, note, true);
+            kw_buf_puts(o, " |\n");
+        }
+    }
+    if (!any)
+        kw_buf_puts(o, "None of the instructions in annotations/isa/notes.txt appear.\n");
+    kw_buf_putc(o, '\n');
+}
+
+/* A class count of an arch: classes is a map of counts or a record of ints. */
+static bool kw_isa_class(const kw_rarch *a, const char *key, long long *v) {
+    kw_rv c = kw_rv_get(a->rec, "classes");
+    if (c.kind == KW_R_COUNTS)
+        return kw_rv_count_of(c, key, v);
+    return kw_rv_int(kw_rv_get(c, key), v) && *v >= 0;
+}
+
+static void kw_risa_classes(kw_render *r) {
+    kw_buf *o = r->out;
+    kw_md_heading(o, 3, "Instruction classes");
+    /* the union of keys, in first-seen order */
+    KW_ARRAY(const char *) keys = {0};
+    long long maxn = 0;
+    for (size_t a = 0; a < r->archs.n; a++) {
+        kw_rv c = kw_rv_get(r->archs.v[a].rec, "classes");
+        size_t n = 0;
+        const kw_count *cnt = kw_rv_counts(c, &n);
+        if (c.kind == KW_R_RECORD)
+            while (kw_rv_key_at(c, n))
+                n++;
+        for (size_t i = 0; i < n; i++) {
+            const char *key = cnt ? cnt[i].key : kw_rv_key_at(c, i);
+            bool have = false;
+            for (size_t k = 0; k < keys.n && !have; k++)
+                have = !strcmp(keys.v[k], key);
+            if (!have) {
+                const char **slot = KW_PUSH(&r->scratch, keys);
+                if (slot)
+                    *slot = key;
+            }
+            long long v;
+            if (strcmp(key, "insns") && strcmp(key, "dpp") && strcmp(key, "sdwa") &&
+                kw_isa_class(&r->archs.v[a], key, &v) && v > maxn)
+                maxn = v;
+        }
+    }
+    if (!keys.n) {
+        kw_buf_puts(o, "No instruction classes recorded.\n\n");
+        return;
+    }
+    kw_buf_puts(o, "| Class |");
+    for (size_t a = 0; a < r->archs.n; a++)
+        kw_buf_printf(o, " %s |", r->archs.v[a].arch);
+    kw_buf_puts(o, " |\n|---|");
+    for (size_t a = 0; a < r->archs.n; a++)
+        kw_buf_puts(o, "---:|");
+    kw_buf_puts(o, "---|\n");
+    for (size_t k = 0; k < keys.n; k++) {
+        long long first = -1;
+        bool nonzero = false;
+        for (size_t a = 0; a < r->archs.n; a++) {
+            long long v;
+            if (kw_isa_class(&r->archs.v[a], keys.v[k], &v)) {
+                nonzero |= v != 0;
+                if (first < 0)
+                    first = v;
+            }
+        }
+        if (!nonzero)
+            continue;
+        bool modifier = !strcmp(keys.v[k], "dpp") || !strcmp(keys.v[k], "sdwa");
+        bool total = !strcmp(keys.v[k], "insns");
+        kw_buf_printf(o, "| %s%s |", total ? "all instructions" : keys.v[k],
+                      modifier ? " (modifier, across classes)" : "");
+        for (size_t a = 0; a < r->archs.n; a++) {
+            long long v;
+            if (kw_isa_class(&r->archs.v[a], keys.v[k], &v))
+                kw_buf_printf(o, " %lld |", v);
+            else
+                kw_buf_puts(o, " - |");
+        }
+        kw_buf_puts(o, " ");
+        if (!modifier && !total && maxn > 0) {
+            int bar = (int)((first > 0 ? first : 0) * 30 / maxn);
+            if (first > 0 && bar == 0)
+                bar = 1;
+            kw_buf_puts(o, "`");
+            for (int i = 0; i < bar; i++)
+                kw_buf_putc(o, '#');
+            kw_buf_puts(o, "`");
+        }
+        kw_buf_puts(o, " |\n");
+    }
+    kw_buf_puts(o, "\n(Classes with a zero count everywhere are left out; the bar is the first "
+                   "arch's count.)\n\n");
+}
+
+/* The listing with the source lines of `lines` ({at, file, line}) interleaved. */
+static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
+    kw_buf *o = r->out;
+    const char *isa = kw_rv_str(kw_rv_get(a->rec, "isa"));
+    if (!isa)
+        return;
+    size_t n = 0; /* instruction lines ("OFFSET: text"), not labels */
+    for (const char *p = isa; *p;) {
+        char *end;
+        strtoul(p, &end, 16);
+        n += end != p && *end == ':';
+        const char *nl = strchr(p, '\n');
+        p = nl ? nl + 1 : p + strlen(p);
+    }
+    kw_buf_printf(o, "<details><summary>%s ISA listing (%zu instructions)</summary>\n\n", a->arch,
+                  n);
+    kw_rv lines = kw_rv_get(a->rec, "lines");
+    kw_buf t;
+    kw_buf_init(&t);
+    size_t li = 0, nlines = kw_rv_len(lines);
+    const char *p = isa;
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        char *oend;
+        unsigned long off = strtoul(p, &oend, 16);
+        bool is_insn = oend != p && *oend == ':';
+        while (is_insn && li < nlines) {
+            kw_rv x = kw_rv_at(lines, li);
+            long long at;
+            if (!kw_rv_int(kw_rv_get(x, "offset"), &at) && !kw_rv_int(kw_rv_get(x, "at"), &at))
+                break;
+            if ((unsigned long long)at > off)
+                break;
+            const kw_loc *lc = kw_rv_loc(kw_rv_get(x, "location"));
+            const char *file = lc ? lc->file : kw_rv_str(kw_rv_get(x, "file"));
+            long long line = lc ? lc->line : 0;
+            if (file && (lc || kw_rv_int(kw_rv_get(x, "line"), &line))) {
+                const kw_src_file *f = kw_src_get(r->srcs, file);
+                const char *text;
+                size_t tl;
+                kw_buf_printf(&t, "; %s:%lld", kw_r_path(r, file), line);
+                if (kw_src_line(f, (int)line, &text, &tl)) {
+                    while (tl && (*text == ' ' || *text == '\t'))
+                        text++, tl--;
+                    kw_buf_puts(&t, "  ");
+                    kw_buf_append(&t, text, tl);
+                }
+                kw_buf_putc(&t, '\n');
+            }
+            li++;
+        }
+        kw_buf_append(&t, p, len);
+        kw_buf_putc(&t, '\n');
+        p += len + (nl ? 1 : 0);
+    }
+    kw_md_fence(o, "asm", kw_buf_str(&t));
+    kw_buf_free(&t);
+    if (!nlines) {
+        const char *why = kw_rv_str(kw_rv_get(a->rec, "lines_note"));
+        kw_buf_puts(o, "No source lines: ");
+        kw_md_text(o, why ? why : "the code object has no line tables", false);
+        kw_buf_puts(o, " (compile with `-Xarch_device -gline-tables-only` for source-to-ISA "
+                       "lines).\n\n");
+    }
+    kw_buf_puts(o, "</details>\n\n");
+}
+
+void kw_render_isa(kw_render *r) {
+    kw_buf *o = r->out;
+    kw_md_heading(o, 2, "5. AMD ISA / Hardware Details");
+    if ((!r->mk->k && !r->asm_k) || !r->archs.n) {
+        if (r->mk->asm_code_object)
+            kw_buf_printf(o, "ISA not read: %s.\n\n",
+                          r->asm_note ? r->asm_note : "the code object has no arch");
+        else
+            kw_buf_puts(o, "No device facts for this kernel in the index.\n\n");
+        return;
+    }
+    bool any = false, known = false;
+    for (size_t a = 0; a < r->archs.n; a++) {
+        any |= kw_isa_has(&r->archs.v[a]);
+        known |= kw_rv_get(r->archs.v[a].rec, "resources").kind != KW_R_UNKNOWN_KEY;
+    }
+    if (!any) {
+        if (known)
+            kw_buf_printf(o, "ISA not captured: the sidecar has no ISA facts for %s (the "
+                             "plugin's host job records `target_id`, `resources`, `isa` and "
+                             "`classes` from the code objects it finds; check its warnings).\n\n",
+                          kw_r_arch_list(r));
+        else
+            kw_buf_printf(o, "ISA not captured: this kwalk reads no ISA facts yet (its sidecar "
+                             "schema has no `resources`, `isa` or `classes` key for %s), so "
+                             "registers, occupancy, instruction classes and the listing are "
+                             "missing here. `kwalk isa` can be run on the object file meanwhile.\n\n",
+                          kw_r_arch_list(r));
+    } else {
+        kw_md_heading(o, 3, "Resources and occupancy");
+        kw_risa_resources(r);
+        kw_risa_classes(r);
+        kw_mnems mn, dpp;
+        memset(&mn, 0, sizeof mn);
+        memset(&dpp, 0, sizeof dpp);
+        for (size_t a = 0; a < r->archs.n; a++) {
+            const char *isa = kw_rv_str(kw_rv_get(r->archs.v[a].rec, "isa"));
+            if (isa)
+                kw_isa_scan(r, isa, a, &mn, &dpp);
+        }
+        if (mn.v.n) {
+            kw_isa_notable(r, &mn, &dpp);
+            kw_md_heading(o, 3, "Cross-lane patterns");
+            if (!dpp.v.n) {
+                kw_buf_puts(o, "No DPP control in the listing.\n\n");
+            } else {
+                kw_buf_puts(o, "DPP controls in the listing: ");
+                for (size_t i = 0; i < dpp.v.n; i++) {
+                    kw_buf_puts(o, i ? ", " : "");
+                    kw_md_code(o, dpp.v.v[i].name, false);
+                }
+                bool ir = false;
+                for (size_t a = 0; a < r->archs.n; a++)
+                    ir |= kw_rv_len(kw_rv_get(r->archs.v[a].ir, "idioms")) > 0;
+                kw_buf_puts(o, ir ? ". The reductions they implement are listed in section 2 "
+                                    "(IR idioms).\n\n"
+                                  : ". Which reduction each step belongs to needs IR facts "
+                                    "(none in this sidecar).\n\n");
+            }
+            unsigned lds = 0;
+            for (size_t i = 0; i < mn.v.n; i++)
+                if (!strncmp(mn.v.v[i].name, "ds_", 3))
+                    for (size_t a = 0; a < r->archs.n && a < 8; a++)
+                        lds += mn.v.v[i].count[a];
+            kw_md_heading(o, 3, "LDS use");
+            if (!lds) {
+                kw_buf_puts(o, "No `ds_` instruction in the listing.\n\n");
+            } else {
+                kw_buf_puts(o, "LDS instructions: ");
+                bool first = true;
+                for (size_t i = 0; i < mn.v.n; i++) {
+                    if (strncmp(mn.v.v[i].name, "ds_", 3))
+                        continue;
+                    kw_buf_puts(o, first ? "" : ", ");
+                    kw_md_code(o, mn.v.v[i].name, false);
+                    kw_buf_printf(o, " x%u", mn.v.v[i].count[0]);
+                    first = false;
+                }
+                kw_buf_puts(o, " (counts for the first arch).\n\n");
+            }
+        } else {
+            kw_buf_puts(o, "No ISA listing in the sidecar: notable instructions and cross-lane "
+                           "patterns are not shown.\n\n");
+        }
+        kw_md_heading(o, 3, "Listings");
+        for (size_t a = 0; a < r->archs.n; a++)
+            kw_isa_listing(r, &r->archs.v[a]);
+    }
+    const kw_kernel *k = r->mk->k;
+    if (!k) {
+        kw_buf_puts(o, "Read from the code object now, not from a sidecar.\n\n");
+        return;
+    }
+    long long lds = 0;
+    for (size_t i = 0; i < k->shared.n; i++)
+        lds += k->shared.v[i].bytes > 0 ? k->shared.v[i].bytes : 0;
+    kw_buf_printf(o, "Shared memory declared in the source: %lld bytes of static `__shared__` "
+                     "per block (section 2).\n\n",
+                  lds);
+}

@@ -1,0 +1,304 @@
+/* kw_render_memory.c: section 4, memory access analysis: the launch
+ * geometry for --shape, bytes read and written per thread / block /
+ * invocation (the IR facts' expressions, evaluated), arithmetic intensity,
+ * the hardware's peaks and ridge point (annotations/hw/amdgpu-peaks.txt),
+ * achieved bandwidth for --time-us, and the bound classification. Every
+ * number is either computed from those or marked as missing. The arithmetic
+ * shared with `kwalk trace` (bandwidth, ridge point, bound) is kw_perf.c; the
+ * figures of a profiler trace (--trace) are kw_render_trace.c. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "render/kw_md.h"
+#include "model/kw_perf.h"
+#include "render/kw_render.h"
+
+typedef struct kw_geom {
+    bool block_known, grid_known;
+    double block[3], grid[3];
+    double threads_per_block, blocks;
+    const char *why_block, *why_grid;
+} kw_geom;
+
+static void kw_mem_geom(kw_render *r, const kw_mlaunch *ml, kw_geom *g) {
+    memset(g, 0, sizeof(*g));
+    kw_value v;
+    g->block_known = kw_r_config_value(r, ml, &ml->l->block, &v, &g->why_block);
+    if (g->block_known) {
+        memcpy(g->block, v.v, sizeof g->block);
+        g->threads_per_block = v.v[0] * v.v[1] * v.v[2];
+    }
+    g->grid_known = kw_r_config_value(r, ml, &ml->l->grid, &v, &g->why_grid);
+    if (g->grid_known) {
+        memcpy(g->grid, v.v, sizeof g->grid);
+        g->blocks = v.v[0] * v.v[1] * v.v[2];
+    }
+}
+
+static void kw_num(kw_buf *o, double v) {
+    char b[32];
+    kw_expr_format(v, b, sizeof b);
+    kw_buf_puts(o, b);
+}
+
+/* Names an IR expression may use, bound for this launch: --shape and template
+ * constants (already in r->shape), blockDim/gridDim from the geometry, and
+ * each kernel parameter from its launch argument when that evaluates. */
+static void kw_mem_bind(kw_render *r, const kw_mlaunch *ml, const kw_geom *g, kw_shape *s) {
+    memset(s, 0, sizeof(*s));
+    for (size_t i = 0; i < r->shape.v.n; i++)
+        kw_shape_set(s, &r->scratch, r->shape.v.v[i].name, r->shape.v.v[i].value,
+                     r->shape.v.v[i].from);
+    static const char *const dim[3] = {"x", "y", "z"};
+    for (int d = 0; d < 3; d++) {
+        char name[32];
+        if (g->block_known) {
+            snprintf(name, sizeof name, "blockDim.%s", dim[d]);
+            kw_shape_set(s, &r->scratch, name, g->block[d], "launch");
+        }
+        if (g->grid_known) {
+            snprintf(name, sizeof name, "gridDim.%s", dim[d]);
+            kw_shape_set(s, &r->scratch, name, g->grid[d], "launch");
+        }
+    }
+    for (size_t i = 0; i < ml->l->args.n; i++) {
+        const kw_launch_arg *a = &ml->l->args.v[i];
+        kw_value v;
+        kw_err err;
+        if (!a->param || !a->expr || kw_shape_lookup(s, a->param, strlen(a->param)))
+            continue;
+        if (kw_expr_eval(a->expr, &r->shape, KW_EXPR_C, &v, &err) == KW_OK)
+            kw_shape_set(s, &r->scratch, a->param, v.v[0], "launch argument");
+    }
+}
+
+static bool kw_mem_eval(kw_render *r, kw_rv ir, const char *key, const kw_shape *s, double *out,
+                        const char **text) {
+    char buf[64];
+    kw_rv v = kw_rv_get(ir, key);
+    *text = kw_rv_text(v, buf, sizeof buf);
+    if (*text)
+        *text = kw_arena_strdup(&r->scratch, *text);
+    long long n;
+    if (kw_rv_int(v, &n)) {
+        *out = (double)n;
+        return true;
+    }
+    if (!*text || !strcmp(*text, "unknown"))
+        return false;
+    kw_value val;
+    kw_err err;
+    if (kw_expr_eval(*text, s, KW_EXPR_EXACT, &val, &err) != KW_OK)
+        return false;
+    *out = val.v[0];
+    return true;
+}
+
+static void kw_mem_hw_table_text(kw_render *r, kw_buf *o) {
+    bool any = false;
+    for (size_t a = 0; a < r->archs.n; a++)
+        for (size_t i = 0; i < r->gpus->v.n; i++)
+            any |= !strcmp(r->gpus->v.v[i].arch, r->archs.v[a].arch);
+    if (!any) {
+        kw_buf_printf(o, "No hardware peaks are known for %s (annotations/hw/amdgpu-peaks.txt).\n\n",
+                      kw_r_arch_list(r));
+        return;
+    }
+    kw_buf_puts(o, "Hardware peaks (vendor data, dense; annotations/hw/amdgpu-peaks.txt):\n\n");
+    static const char *const head[] = {"GPU",        "Arch",      "CUs",        "Clock (MHz)",
+                                       "HBM (TB/s)", "FP32 vector (TFLOP/s)", "FP16 / BF16 matrix",
+                                       "FP8 matrix", "Ridge FP32 (FLOP/byte)"};
+    kw_md_table_head(o, 9, head);
+    for (size_t a = 0; a < r->archs.n; a++)
+        for (size_t i = 0; i < r->gpus->v.n; i++) {
+            const kw_gpu *g = &r->gpus->v.v[i];
+            if (strcmp(g->arch, r->archs.v[a].arch))
+                continue;
+            kw_buf_printf(o,
+                          "| %s%s | %s | %.0f | %.0f | %.1f | %.1f | %.1f / %.1f | %.1f | %.1f |\n",
+                          g->product, g->is_default ? " (default)" : "", g->arch, g->compute_units,
+                          g->peak_clock_mhz, g->hbm_tbs, g->fp32_vector_tflops, g->fp16_tflops,
+                          g->bf16_tflops, g->fp8_tflops, kw_perf_ridge(g));
+        }
+    kw_buf_puts(o, "\nThe ridge point is peak FLOP/s over peak bytes/s: a kernel doing fewer "
+                   "FLOP per byte of HBM traffic than that cannot reach the compute peak.\n\n");
+}
+
+/* The table is the same for every kernel with the same archs: made once. */
+static void kw_mem_hw_table(kw_render *r) {
+    char key[128];
+    size_t n = 0;
+    key[0] = '\0';
+    for (size_t a = 0; a < r->archs.n && n + 32 < sizeof key; a++)
+        n += (size_t)snprintf(key + n, sizeof key - n, "%s,", r->archs.v[a].arch);
+    if (!r->hw_table.len || strcmp(key, r->hw_key)) {
+        kw_buf_reset(&r->hw_table);
+        kw_mem_hw_table_text(r, &r->hw_table);
+        memcpy(r->hw_key, key, sizeof key);
+    }
+    kw_buf_append(r->out, r->hw_table.ptr, r->hw_table.len);
+}
+
+static const kw_gpu *kw_mem_gpu(kw_render *r, const char *arch) {
+    return kw_perf_gpu(r->gpus, r->o->gpu, arch);
+}
+
+static void kw_mem_launch(kw_render *r, const kw_mlaunch *ml, const kw_rarch *a, kw_rv ir) {
+    kw_buf *o = r->out;
+    kw_geom g;
+    kw_mem_geom(r, ml, &g);
+    const kw_gpu *gpu = kw_mem_gpu(r, a->arch);
+    kw_buf_puts(o, "- Geometry: ");
+    if (g.block_known) {
+        kw_num(o, g.threads_per_block);
+        kw_buf_puts(o, " threads per block");
+    } else {
+        kw_buf_puts(o, "threads per block unknown (");
+        kw_md_prose(o, g.why_block, false);
+        kw_buf_puts(o, ")");
+    }
+    if (g.grid_known) {
+        kw_buf_puts(o, ", ");
+        kw_num(o, g.blocks);
+        kw_buf_puts(o, " blocks");
+        if (g.block_known) {
+            kw_buf_puts(o, ", ");
+            kw_num(o, g.blocks * g.threads_per_block);
+            kw_buf_puts(o, " threads");
+        }
+    } else {
+        kw_buf_puts(o, "; blocks unknown (");
+        kw_md_prose(o, g.why_grid, false);
+        kw_buf_puts(o, ")");
+    }
+    kw_buf_puts(o, ".\n");
+    if (g.grid_known && gpu && gpu->compute_units > 0)
+        kw_buf_printf(o, "- %s has %.0f CUs: %.2f blocks per CU%s.\n", gpu->product,
+                      gpu->compute_units, g.blocks / gpu->compute_units,
+                      kw_perf_classify(-1, -1, g.blocks, gpu).launch
+                          ? "; fewer blocks than CUs, so part of the GPU stays idle (launch-bound "
+                            "at this shape)"
+                          : "");
+    if (!kw_rv_present(ir)) {
+        kw_buf_printf(o, "- Bytes read and written: not derived, no IR facts for %s in this "
+                         "sidecar (per-thread traffic comes from the plugin's IR analysis).\n",
+                      a->arch);
+        if (r->o->time_us >= 0)
+            kw_buf_puts(o, "- Achieved bandwidth for --time-us: not computed, the bytes moved "
+                           "are unknown.\n");
+        kw_buf_puts(o, "- Bound: not classified (needs the bytes and FLOP per invocation).\n");
+        return;
+    }
+    kw_shape s;
+    kw_mem_bind(r, ml, &g, &s);
+    double rd = 0, wr = 0, fl = 0;
+    const char *trd, *twr, *tfl;
+    bool krd = kw_mem_eval(r, ir, "work_per_thread.bytes_read", &s, &rd, &trd);
+    bool kwr = kw_mem_eval(r, ir, "work_per_thread.bytes_written", &s, &wr, &twr);
+    bool kfl = kw_mem_eval(r, ir, "work_per_thread.flops", &s, &fl, &tfl);
+    static const char *const head[] = {"Per", "Bytes read", "Bytes written", "FLOP"};
+    kw_buf_puts(o, "\n");
+    kw_md_table_head(o, 4, head);
+    kw_buf_puts(o, "| thread (expression) | ");
+    kw_md_code(o, trd ? trd : "unknown", true);
+    kw_buf_puts(o, " | ");
+    kw_md_code(o, twr ? twr : "unknown", true);
+    kw_buf_puts(o, " | ");
+    kw_md_code(o, tfl ? tfl : "unknown", true);
+    kw_buf_puts(o, " |\n");
+    double mult[3] = {1, g.threads_per_block, g.threads_per_block * g.blocks};
+    bool mk[3] = {true, g.block_known, g.block_known && g.grid_known};
+    static const char *const per[3] = {"thread", "block", "invocation"};
+    for (int i = 0; i < 3; i++) {
+        kw_buf_printf(o, "| %s | ", per[i]);
+        if (krd && mk[i])
+            kw_r_bytes(o, rd * mult[i]);
+        else
+            kw_buf_puts(o, "-");
+        kw_buf_puts(o, " | ");
+        if (kwr && mk[i])
+            kw_r_bytes(o, wr * mult[i]);
+        else
+            kw_buf_puts(o, "-");
+        kw_buf_puts(o, " | ");
+        if (kfl && mk[i])
+            kw_num(o, fl * mult[i]);
+        else
+            kw_buf_puts(o, "-");
+        kw_buf_puts(o, " |\n");
+    }
+    kw_buf_puts(o, "\nPer-thread counts take the most expensive path through every branch "
+                   "(an upper bound; exact for straight-line code). A '-' needs --shape "
+                   "values for the names in the expression.\n\n");
+    if (krd && kwr && kfl && rd + wr > 0) {
+        kw_perf_bound b = kw_perf_classify(fl, rd + wr, -1, gpu);
+        kw_buf_printf(o, "- Arithmetic intensity: %.3g FLOP per byte of global traffic.\n",
+                      b.intensity);
+        if (b.kind != KW_BOUND_UNKNOWN)
+            kw_buf_printf(o, "- Against %s's FP32 ridge point (%.1f FLOP/byte): %s.\n",
+                          gpu->product, b.ridge,
+                          b.kind == KW_BOUND_MEMORY ? "**memory-bound** (below the ridge)"
+                                                    : "**compute-bound** (at or above the ridge)");
+    } else {
+        kw_buf_puts(o, "- Bound: not classified at this shape (bytes or FLOP unknown).\n");
+    }
+    if (r->o->time_us >= 0 && krd && kwr && mk[2] && gpu) {
+        double bytes = (rd + wr) * mult[2];
+        kw_perf_bw bw = kw_perf_bandwidth(bytes, r->o->time_us * 1e3, gpu);
+        kw_buf_printf(o, "- With --time-us %g: ", r->o->time_us);
+        kw_r_bytes(o, bytes);
+        kw_buf_printf(o, " moved, %.3f TB/s achieved = %.1f%% of %s's %.1f TB/s peak", bw.tbs,
+                      100 * bw.of_peak, gpu->product, gpu->hbm_tbs);
+        if (bw.of_peak > 1)
+            kw_buf_puts(o, " (above the peak: the bytes are an upper bound, caches serve "
+                           "part of them, or the time is not this kernel's)");
+        if (kfl)
+            kw_buf_printf(o, "; %.3f TFLOP/s = %.1f%% of its FP32 vector peak",
+                          fl * mult[2] / (r->o->time_us * 1e-6) / 1e12,
+                          100 * fl * mult[2] / (r->o->time_us * 1e-6) / 1e12 /
+                              gpu->fp32_vector_tflops);
+        kw_buf_puts(o, ".\n");
+    } else if (r->o->time_us >= 0) {
+        kw_buf_puts(o, "- Achieved bandwidth for --time-us: not computed (bytes per invocation "
+                       "unknown at this shape).\n");
+    }
+}
+
+void kw_render_memory(kw_render *r) {
+    kw_buf *o = r->out;
+    kw_md_heading(o, 2, "4. Memory Access Analysis");
+    const kw_mkernel *mk = r->mk;
+    if ((!mk->k && !r->asm_k) || !r->archs.n) {
+        kw_buf_puts(o, "No device facts for this kernel in the index.\n\n");
+        if (r->o->trace)
+            kw_render_trace(r);
+        return;
+    }
+    for (size_t a = 0; a < r->archs.n; a++) {
+        const kw_rarch *ra = &r->archs.v[a];
+        kw_rv ir = ra->ir;
+        const kw_gpu *gpu = kw_mem_gpu(r, ra->arch);
+        char *t = kw_arena_printf(&r->scratch, "%s%s%s%s", ra->arch, gpu ? " (" : "",
+                                  gpu ? gpu->product : "", gpu ? ")" : "");
+        kw_md_heading(o, 3, t ? t : ra->arch);
+        if (r->o->gpu && !gpu)
+            kw_buf_printf(o, "--gpu %s is not a %s product in annotations/hw/amdgpu-peaks.txt.\n\n",
+                          r->o->gpu, ra->arch);
+        if (!mk->launches.n) {
+            kw_buf_puts(o, "No launch recorded: the geometry is unknown.\n\n");
+            continue;
+        }
+        for (size_t i = 0; i < mk->launches.n; i++) {
+            const kw_mlaunch *ml = &r->m->launches.v[mk->launches.v[i]];
+            if (mk->launches.n > 1)
+                kw_buf_printf(o, "Launch at %s:%d:\n\n", kw_r_path(r, ml->l->location.file),
+                              ml->l->location.line);
+            kw_mem_launch(r, ml, ra, ir);
+            kw_buf_putc(o, '\n');
+        }
+    }
+    if (r->o->trace)
+        kw_render_trace(r);
+    kw_mem_hw_table(r);
+}

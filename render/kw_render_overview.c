@@ -1,0 +1,283 @@
+/* kw_render_overview.c: the walkthrough's Overview: what the instantiation
+ * is (template, arguments, archs, symbol), what it does in its author's words
+ * (the doc comment) and as assembled from facts: the buffers it reads and
+ * may write (pointer parameters and their constness), element types, shared
+ * memory, inline asm, the device functions it calls, and, when the sidecar
+ * has IR facts, its reductions and conversions. */
+#include <string.h>
+
+#include "render/kw_md.h"
+#include "render/kw_render.h"
+
+/* Is the pointee of a pointer type const ("const float *__restrict" yes,
+ * "float *const" no)? *pointee gets the pointee type without const. */
+static bool kw_ptr_const(kw_render *r, const char *type, const char **pointee) {
+    const char *star = strrchr(type, '*');
+    *pointee = NULL;
+    if (!star)
+        return false;
+    size_t n = (size_t)(star - type);
+    bool is_const = false;
+    kw_buf b;
+    kw_buf_init(&b);
+    for (size_t i = 0; i < n;) {
+        if (!strncmp(type + i, "const", 5) && (i + 5 >= n || type[i + 5] == ' ') &&
+            (i == 0 || type[i - 1] == ' ')) {
+            is_const = true;
+            i += 5;
+            continue;
+        }
+        kw_buf_putc(&b, type[i++]);
+    }
+    /* trim */
+    const char *s = kw_buf_str(&b);
+    while (*s == ' ')
+        s++;
+    size_t len = strlen(s);
+    while (len && s[len - 1] == ' ')
+        len--;
+    *pointee = kw_arena_strndup(&r->scratch, s, len);
+    kw_buf_free(&b);
+    return is_const;
+}
+
+static void kw_list_params(kw_render *r, bool want_const) {
+    const kw_kernel *k = r->mk->k;
+    bool first = true;
+    for (size_t i = 0; i < k->params.n; i++) {
+        const kw_param *p = &k->params.v[i];
+        const char *pointee;
+        if (!p->type || !strchr(p->type, '*'))
+            continue;
+        if (kw_ptr_const(r, p->type, &pointee) != want_const)
+            continue;
+        kw_buf_puts(r->out, first ? "" : ", ");
+        kw_md_code(r->out, p->name ? p->name : "(unnamed)", false);
+        if (pointee) {
+            kw_buf_puts(r->out, " (");
+            kw_md_code(r->out, pointee, false);
+            kw_buf_puts(r->out, ")");
+        }
+        first = false;
+    }
+    if (first)
+        kw_buf_puts(r->out, "none");
+}
+
+/* Reductions and conversions from the IR facts of the first arch that has
+ * them; false when no arch has IR facts. */
+static bool kw_overview_ir(kw_render *r) {
+    for (size_t a = 0; a < r->archs.n; a++) {
+        kw_rv ir = r->archs.v[a].ir;
+        if (!kw_rv_present(ir))
+            continue;
+        kw_rv idioms = kw_rv_get(ir, "idioms");
+        kw_buf_printf(r->out, "- Reductions and cross-lane steps (IR facts, %s): ",
+                      r->archs.v[a].arch);
+        size_t n = kw_rv_len(idioms);
+        if (!n)
+            kw_buf_puts(r->out, "none found");
+        for (size_t i = 0; i < n; i++) {
+            kw_rv d = kw_rv_at(idioms, i);
+            const char *kind = kw_rv_str(kw_rv_get(d, "kind"));
+            const char *op = kw_rv_str(kw_rv_get(d, "op"));
+            const char *via = kw_rv_str(kw_rv_get(d, "via"));
+            kw_buf_printf(r->out, "%s%s%s%s%s%s", i ? "; " : "", kind ? kind : "idiom",
+                          op ? " (" : "", op ? op : "", op ? ")" : "", via ? " via " : "");
+            if (via)
+                kw_buf_puts(r->out, via);
+        }
+        kw_buf_puts(r->out, ".\n");
+        char buf[32];
+        const char *conv = kw_rv_text(kw_rv_get(ir, "work_per_thread.conversions"), buf, sizeof buf);
+        if (conv) {
+            kw_buf_puts(r->out, "- Conversions per thread (IR facts): ");
+            kw_md_code(r->out, conv, false);
+            kw_buf_puts(r->out, ".\n");
+        }
+        return true;
+    }
+    return false;
+}
+
+void kw_render_overview(kw_render *r) {
+    const kw_mkernel *mk = r->mk;
+    const kw_kernel *k = mk->k;
+    kw_buf *o = r->out;
+    kw_md_heading(o, 2, "Overview");
+    if (!k && mk->asm_code_object) {
+        kw_buf_puts(o, "A precompiled ASM kernel: no source and no template; the host code "
+                       "loads it by name from the code object ");
+        kw_md_code(o, kw_r_path(r, mk->asm_code_object), false);
+        kw_buf_puts(o, " and launches it");
+        for (size_t i = 0; i < mk->launches.n; i++) {
+            const kw_launch *l = r->m->launches.v[mk->launches.v[i]].l;
+            kw_buf_puts(o, i ? "; " : " (");
+            if (l->loader) {
+                kw_buf_puts(o, "through the loader class ");
+                kw_md_code(o, l->loader, false);
+            } else {
+                kw_buf_puts(o, "with ");
+                kw_md_code(o, l->kind ? l->kind : "?", false);
+            }
+            kw_buf_puts(o, " at ");
+            kw_r_kloc(r, &l->location);
+        }
+        kw_buf_puts(o, mk->launches.n ? ").\n\n" : ".\n\n");
+        if (r->asm_k) {
+            kw_buf_puts(o, "Its facts below (section 5) are read from that code object now: ");
+            for (size_t i = 0; i < r->asm_k->archs.n; i++)
+                kw_buf_printf(o, "%s%s", i ? ", " : "", r->asm_k->archs.v[i].arch);
+            kw_buf_puts(o, ".\n\n");
+        } else {
+            kw_buf_puts(o, "The code object could not be read now: ");
+            kw_md_text(o, r->asm_note ? r->asm_note : "unknown reason", false);
+            kw_buf_puts(o, ".\n\n");
+        }
+        return;
+    }
+    if (!k) {
+        kw_buf_puts(o, "This kernel is launched by the host code of the index, but no sidecar "
+                       "of the index holds its device compile: its template arguments, device "
+                       "code and ISA are unknown here. Index the sidecar of the translation "
+                       "unit that defines it.\n\n");
+        return;
+    }
+    static const char *const head[] = {"", ""};
+    kw_md_table_head(o, 2, head);
+    kw_buf_puts(o, "| Instantiation | ");
+    kw_md_code(o, mk->name, true);
+    kw_buf_puts(o, " |\n| Device symbol | ");
+    kw_md_code(o, mk->symbol, true);
+    kw_buf_puts(o, " |\n");
+    if (mk->tu) {
+        /* internal linkage: other units may have other kernels of this symbol */
+        kw_buf_puts(o, "| Linkage | internal: the kernel of the translation unit ");
+        kw_md_code(o, kw_r_path(r, mk->tu->tu.source ? mk->tu->tu.source : mk->tu->sidecar), true);
+        kw_buf_puts(o, " (another unit's kernel of the same symbol is another kernel) |\n");
+    }
+    if (k->template_name) {
+        const kw_mgroup *g = &r->m->groups.v[mk->group];
+        kw_buf_puts(o, "| Template | ");
+        kw_md_code(o, k->template_name, true);
+        kw_buf_printf(o, " (%zu instantiation%s in this build) |\n", g->kernels.n,
+                      g->kernels.n == 1 ? "" : "s");
+    }
+    kw_buf_puts(o, "| Built for | ");
+    for (size_t i = 0; i < k->archs.n; i++)
+        kw_buf_printf(o, "%s%s", i ? ", " : "", k->archs.v[i].arch);
+    if (!k->archs.n)
+        kw_buf_puts(o, "(no arch recorded)");
+    if (k->not_in_object) {
+        kw_buf_puts(o, " |\n| In the object? | no: ");
+        kw_md_text(o, k->not_in_object, true);
+    }
+    kw_buf_puts(o, " |\n| Defined at | ");
+    kw_r_kloc(r, &k->location);
+    kw_buf_puts(o, " |\n");
+    /* a trampoline kernel (ck_tile's kentry<Kernel, Args>): the functor it runs,
+     * when this build's schema records it */
+    kw_rv kv = kw_rv_kernel(k);
+    const char *functor = kw_rv_str(kw_rv_get(kv, "functor"));
+    if (functor) {
+        const kw_loc *fl = kw_rv_loc(kw_rv_get(kv, "functor_location"));
+        kw_buf_puts(o, "| Runs the functor | ");
+        kw_md_code(o, functor, true);
+        if (fl && fl->file) {
+            kw_buf_puts(o, ", `operator()` at ");
+            kw_r_kloc(r, fl);
+            kw_r_ref(r, fl->file, fl->line, "kernel", functor);
+        }
+        kw_buf_puts(o, " |\n");
+    }
+    kw_buf_putc(o, '\n');
+
+    if (k->doc) {
+        kw_buf_puts(o, "What the author says it does (doc comment):\n\n");
+        kw_md_quote(o, k->doc);
+    } else {
+        kw_buf_puts(o, "The kernel has no doc comment; what follows is assembled from the "
+                       "recorded facts.\n\n");
+    }
+    if (k->template_args.n) {
+        kw_buf_puts(o, "This instantiation: ");
+        for (size_t i = 0; i < k->template_args.n; i++) {
+            const kw_template_arg *t = &k->template_args.v[i];
+            char *s = kw_arena_printf(&r->scratch, "%s = %s", t->name ? t->name : "(unnamed)",
+                                      kw_r_targ_value(r, t));
+            kw_buf_puts(o, i ? ", " : "");
+            kw_md_code(o, s ? s : "?", false);
+            if (t->defaulted)
+                kw_buf_puts(o, " (default)");
+        }
+        kw_buf_puts(o, ".\n\n");
+    }
+    kw_buf_puts(o, "Facts:\n\n- Reads through (pointers to const): ");
+    kw_list_params(r, true);
+    kw_buf_puts(o, ".\n- May write through (pointers to non-const): ");
+    kw_list_params(r, false);
+    kw_buf_puts(o, ".\n");
+    long long lds = 0;
+    bool lds_known = true;
+    for (size_t i = 0; i < k->shared.n; i++) {
+        if (k->shared.v[i].bytes < 0)
+            lds_known = false;
+        else
+            lds += k->shared.v[i].bytes;
+    }
+    if (k->shared.n)
+        kw_buf_printf(o, "- `__shared__` memory: %zu variable%s, %lld bytes%s (section 2).\n",
+                      k->shared.n, k->shared.n == 1 ? "" : "s", lds,
+                      lds_known ? "" : " plus dynamic (extern) shared memory");
+    else
+        kw_buf_puts(o, "- `__shared__` memory: none declared.\n");
+    if (k->inline_asm.n) {
+        kw_buf_printf(o, "- Inline asm: %zu statement%s (", k->inline_asm.n,
+                      k->inline_asm.n == 1 ? "" : "s");
+        for (size_t i = 0; i < k->inline_asm.n; i++) {
+            kw_buf_puts(o, i ? ", " : "");
+            kw_md_code(o, k->inline_asm.v[i].text ? k->inline_asm.v[i].text : "?", false);
+        }
+        kw_buf_puts(o, ").\n");
+    }
+    size_t ncalls = 0;
+    for (size_t i = 0; i < k->calls.n; i++)
+        if (k->calls.v[i].depth == 1 && !k->calls.v[i].system)
+            ncalls++;
+    if (ncalls) {
+        kw_buf_puts(o, "- Device functions it calls: ");
+        size_t shown = 0;
+        for (size_t i = 0; i < k->calls.n; i++) {
+            const kw_call *c = &k->calls.v[i];
+            if (c->depth != 1 || c->system)
+                continue;
+            bool dup = false;
+            for (size_t j = 0; j < i && !dup; j++)
+                dup = k->calls.v[j].depth == 1 && k->calls.v[j].symbol && c->symbol &&
+                      !strcmp(k->calls.v[j].symbol, c->symbol);
+            if (dup)
+                continue;
+            kw_buf_puts(o, shown++ ? ", " : "");
+            kw_md_code(o, c->name ? c->name : "?", false);
+        }
+        kw_buf_puts(o, " (call tree in section 2).\n");
+    }
+    if (!kw_overview_ir(r))
+        kw_buf_puts(o, "- Reductions, conversions and fused steps: not derived, no IR facts in "
+                       "this sidecar (they come from the plugin's IR analysis of the optimized "
+                       "kernel).\n");
+    size_t reach = 0, dead = 0;
+    kw_buf_printf(o, "- Launch sites in this build: %zu", mk->launches.n);
+    for (size_t i = 0; i < mk->launches.n; i++) {
+        reach += r->paths[i].v.n;
+        dead += r->paths[i].dead;
+    }
+    kw_buf_printf(o, "; entry-point paths reaching them: %zu (section 1)", reach);
+    if (dead && dead == mk->launches.n)
+        kw_buf_puts(o, "; emitted but unreachable from any entry point: no launch of it ever "
+                       "runs (a compile-time constant condition is false)");
+    else if (dead)
+        kw_buf_printf(o, "; %zu of them never run%s (a compile-time constant condition is false)",
+                      dead, dead == 1 ? "s" : "");
+    kw_buf_puts(o, ".\n\n");
+}

@@ -1,0 +1,185 @@
+/* kw_schema.h: the sidecar schema as data, and the one YAML writer and reader
+ * that walk it. For the sidecar module's own .c files and for the modules that
+ * store sidecar records in documents of their own (index/); the renderer and
+ * the plugin use kw_sidecar.h.
+ *
+ * The YAML form of every struct in kw_sidecar.h is described once, by a table
+ * of fields (kw_type / kw_field, defined in kw_sidecar.c). The writer
+ * (kw_sidecar_emit.c), the reader (kw_sidecar_parse.c), the deep copy used by
+ * the merge and the index (kw_sidecar.c) all walk the same tables, so the key
+ * order, the omission rules and the types cannot disagree between them.
+ *
+ * Adding a member to a struct of kw_sidecar.h: add the member, add one row to
+ * its table in kw_sidecar.c, document the key in docs/sidecar-schema.md. */
+#ifndef KW_SCHEMA_H
+#define KW_SCHEMA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <yaml.h>
+
+#include "sidecar/kw_sidecar.h"
+#include "sidecar/kw_symmap.h"
+#include "sidecar/kw_yaml_fast.h"
+
+/* ---- Schema tables -------------------------------------------------------------------------- */
+
+typedef enum kw_fkind {
+    KW_F_STR,   /* const char *: a string; omitted when NULL */
+    KW_F_INT,   /* int: always written */
+    KW_F_BYTES, /* long long: omitted when < 0; -1 when absent */
+    KW_F_BOOL,  /* bool: always written */
+    KW_F_LOC,   /* kw_loc: {file, line, column}; omitted when file is NULL */
+    KW_F_STRS,  /* KW_ARRAY(const char *): a flow sequence of strings */
+    KW_F_LIST,  /* KW_ARRAY(sub): a sequence of mappings; omitted when empty */
+    KW_F_MAP,   /* an embedded struct of type sub, written as a mapping; omitted when all its
+                   fields are */
+    KW_F_KEYED, /* KW_ARRAY(sub): a mapping keyed by the element's first field (a string), the
+                   value being the mapping of the element's other fields */
+    KW_F_DIM3,  /* kw_config_item: {expr, value: [x, y, z]} */
+    KW_F_DIM1,  /* kw_config_item: {expr, value: N} */
+    KW_F_COUNTS, /* KW_ARRAY(kw_count): a flow mapping of string keys to integers,
+                    {salu: 12, valu: 30}; omitted when empty */
+    KW_F_SCALAR, /* const char *: the text of any scalar, for values that are a number or a
+                    word or an expression (16, unknown, "ceil(n / 512)"); written plain when
+                    it is a decimal integer, else as a string; omitted when NULL */
+    KW_F_RAW,    /* const char *: a whole YAML node kept as YAML text (a subtree another
+                    module owns, e.g. the IR facts of passes/): spliced into the document
+                    when written, captured as text when read; omitted when NULL */
+} kw_fkind;
+
+enum {
+    KW_F_ALWAYS = 1u,   /* written even when empty (lists: as []) */
+    KW_F_REQUIRED = 2u, /* a string that must be present (reader and writer check) */
+    KW_F_IF_TRUE = 4u   /* a bool written only when true (absent reads as false) */
+};
+
+typedef struct kw_type kw_type;
+
+typedef struct kw_field {
+    const char *key;
+    kw_fkind kind;
+    size_t off;         /* offset of the member in the struct */
+    const kw_type *sub; /* element or embedded type for LIST, MAP, KEYED */
+    unsigned flags;
+} kw_field;
+
+struct kw_type {
+    const char *what; /* used in messages: "kernel" */
+    size_t size;      /* sizeof the struct (array element size) */
+    bool flow;        /* written as a flow mapping {a: 1, b: 2} */
+    const kw_field *fields;
+    size_t nfields;   /* at most 64 */
+};
+
+/* The generic view of any KW_ARRAY(T): same layout for every T. */
+typedef struct kw_anyarr {
+    void *v;
+    size_t n, cap;
+} kw_anyarr;
+
+#define KW_N(a) (sizeof(a) / sizeof((a)[0]))
+/* Define a kw_type named var for struct T from the field table rows. */
+#define KW_TYPE(var, what_, T, flow_, rows)                                                        \
+    const kw_type var = {what_, sizeof(T), flow_, rows, KW_N(rows)}
+
+extern const kw_type kw_t_kernel, kw_t_kernel_arch, kw_t_launch, kw_t_entry, kw_t_host_call;
+extern const kw_type kw_t_producer, kw_t_tu, kw_t_sidecar;
+
+/* Deep-copy src (of type t) into dst, every string and array into arena a.
+ * dst may be a fresh zeroed slot. Returns KW_ERR only when out of memory. */
+kw_status kw_sc_copy(kw_arena *a, const kw_type *t, void *dst, const void *src);
+/* Element size of an array field (STRS, LIST, KEYED, COUNTS). */
+size_t kw_sc_elem_size(const kw_field *f);
+/* Is field f of the record at base present (would the writer write it)? */
+bool kw_sc_present(const kw_field *f, const void *base);
+/* Set the defaults of a fresh zeroed struct of type t (bytes = -1, ...). */
+void kw_sc_defaults(const kw_type *t, void *obj);
+
+/* ---- Merge (kw_sidecar_merge.c) ------------------------------------------------------------- */
+
+/* Merge kernel k into kernels (a KW_ARRAY(kw_kernel) in arena a) whose
+ * symbols are indexed by map: a kernel of the same symbol gains k's archs it
+ * lacks, otherwise k is appended. The appended records are deep copies, or
+ * with adopt shallow ones (k's memory must then already belong to a).
+ * k->symbol must be set. */
+kw_status kw_sc_merge_kernel(kw_arena *a, kw_anyarr *kernels, kw_symmap *map, const kw_kernel *k,
+                             bool adopt, kw_err *err);
+
+/* ---- Writer (kw_sidecar_emit.c) ------------------------------------------------------------- */
+
+typedef struct kw_ye {
+    yaml_emitter_t em;
+    bool failed;  /* sticky: once set, every call is a no-op */
+    kw_err *err;
+    kw_buf *out;
+    kw_buf tmp;   /* scratch for repaired UTF-8 */
+} kw_ye;
+
+/* Start a document whose top level is a block mapping. */
+kw_status kw_ye_begin(kw_ye *e, kw_buf *out, kw_err *err);
+/* Close the top-level mapping and the document (with its "..." end marker). */
+kw_status kw_ye_end(kw_ye *e);
+void kw_ye_free(kw_ye *e);
+void kw_ye_key_int(kw_ye *e, const char *key, long long v);
+/* Write fields of t found in obj (a key/value pair each, in table order). */
+void kw_ye_fields(kw_ye *e, const kw_type *t, const void *obj);
+
+/* ---- Reader (kw_sidecar_parse.c) ------------------------------------------------------------ */
+
+enum { KW_YP_MAXDEPTH = 32 };
+
+typedef struct kw_yp {
+    yaml_parser_t parser;
+    yaml_event_t ev; /* the current event, valid when have is true */
+    bool have;
+    bool fast; /* events come from kw_yaml_fast.h (fy), not from parser */
+    kw_yf_doc fy;
+    size_t fy_next;   /* the next event of fy */
+    const char *name; /* the file name, for messages */
+    const char *text; /* the input, to turn byte offsets into lines */
+    size_t len;
+    kw_arena *arena;
+    kw_err *err;
+    int depth; /* the path to the node being read, for messages */
+    struct {
+        const char *key; /* NULL for a sequence index */
+        size_t idx;
+    } path[KW_YP_MAXDEPTH];
+} kw_yp;
+
+/* Start reading: the document must be a mapping; on success the next call is
+ * kw_yp_next_key. */
+kw_status kw_yp_begin(kw_yp *p, const char *name, const char *text, size_t len, kw_arena *a,
+                      kw_err *err);
+/* The same, reading with the fast reader when fast is set and the text is
+ * within its subset (p->fast tells). A document read that way that fails
+ * must be read again without it, so that messages are libyaml's. */
+kw_status kw_yp_begin_mode(kw_yp *p, const char *name, const char *text, size_t len, kw_arena *a,
+                           bool fast, kw_err *err);
+/* Read a document into obj with read(): first with the fast reader, and
+ * again without it when that reading fails. read() sets *used_fast to p->fast
+ * of its kw_yp_begin_mode. */
+typedef kw_status (*kw_yp_reader)(void *obj, const char *name, const char *text, size_t len,
+                                  bool fast, bool *used_fast, kw_err *err);
+kw_status kw_yp_read(kw_yp_reader read, void *obj, const char *name, const char *text, size_t len,
+                     kw_err *err);
+/* Finish: the top-level mapping ended; check the "..." end marker and that a
+ * single document was given. */
+kw_status kw_yp_end(kw_yp *p);
+void kw_yp_free(kw_yp *p);
+/* Next key of the current mapping: *key is NULL at the mapping's end (which is
+ * consumed). The key is valid until the next call into the reader. */
+kw_status kw_yp_next_key(kw_yp *p, const char **key);
+/* Read the value of the key just returned, as field f of type t in obj, or
+ * skip it when f is NULL. *seen tracks duplicate keys (bit per field). */
+kw_status kw_yp_field(kw_yp *p, const kw_type *t, void *obj, const char *key, uint64_t *seen);
+/* Read an integer value for key. */
+kw_status kw_yp_int(kw_yp *p, const char *key, long long *v);
+/* Read a whole sidecar or index file (kw_fs_read_as, KW_FS_DATA). */
+kw_status kw_sc_read_text(const char *path, char **text, size_t *len, kw_err *err);
+/* Fail with "<name>: line N: <path>: <message>" at the current event. */
+kw_status kw_yp_fail(kw_yp *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif
