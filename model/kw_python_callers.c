@@ -139,8 +139,11 @@ static bool kw_pc_line(kw_arena *a, const char *t, size_t n, size_t *at, int *li
             start = depth == 0; /* blank or comment-only line: measure the next one */
             continue;
         }
-        if (c == '\\' && i + 1 < n && (t[i + 1] == '\n' || t[i + 1] == '\r')) {
-            i += t[i + 1] == '\r' && i + 2 < n && t[i + 2] == '\n' ? 3 : 2;
+        /* a backslash continuation: '\' then LF or CRLF. A lone CR ends no
+         * line: lines are counted by LF, as kw_python_entries.c counts them */
+        size_t lf = i + 1 + (i + 2 < n && t[i + 1] == '\r');
+        if (c == '\\' && lf < n && t[lf] == '\n') {
+            i = lf + 1;
             ++*line;
             continue;
         }

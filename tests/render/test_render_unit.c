@@ -2,10 +2,11 @@
  * values worked out by hand here: the expression evaluator and --shape
  * parsing, Markdown escaping, the source scanner (definition extent,
  * identifier uses, statement extent, local declarations) on a file written by
- * the test, the Python decorator scanner on files written by the test, the
- * sidecar's map-of-counts and scalar kinds and kw_reflect.h, and the sections
- * that read ISA and IR facts, fed with a hand-built facts record (the plugin
- * layers that will write those keys are not in this build's schema yet). */
+ * the test, the Python decorator scanner and its caller scan on files
+ * written by the test, the sidecar's map-of-counts and scalar kinds and
+ * kw_reflect.h, and the sections that read ISA and IR facts, fed with a
+ * hand-built facts record (the plugin layers that will write those keys are
+ * not in this build's schema yet). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -215,11 +216,29 @@ static const char kw_py_a[] =
     "@compile_ops(_md_name=\"module_d\", fc_name=\"fd\", ffi_type=\"cffi\")\n" /* 17 */
     "def op_d(): ...\n";                                         /* 18 */
 
+/* A caller of op_a in another module, after backslash continuations: one
+ * ended by CRLF, one by a lone CR (no line end: lines are counted by LF). */
+static const char kw_py_use[] = "from ops import op_a\n"
+                                "X = 1 + \\\r 2\n"
+                                "Y = 3 + \\\r\n    4\n"
+                                "def user():  # def\n"
+                                "    return op_a(1)  # call\n";
+
+/* The line of the first marker in text, counting LFs before it. */
+static int kw_line_of(const char *text, const char *marker) {
+    const char *at = strstr(text, marker);
+    int line = 1;
+    for (const char *c = text; at && c < at; c++)
+        line += *c == '\n';
+    return at ? line : 0;
+}
+
 static void test_python(void) {
     char dir[512], path[512];
     snprintf(dir, sizeof dir, "%s/py", kw_tmp);
     mkdir(dir, 0755);
     kw_write("py/ops.py", kw_py_a);
+    kw_write("py/use.py", kw_py_use);
     kw_write("py/readme.txt", "@compile_ops('x')\ndef not_python(): ...\n");
     kw_annot a;
     memset(&a, 0, sizeof a);
@@ -233,7 +252,7 @@ static void test_python(void) {
     kw_err err;
     CHECK(kw_py_load_rules(&p, &a, &err) == KW_OK);
     CHECK(kw_py_scan(&p, dir, &err) == KW_OK);
-    CHECK(p.files == 1);
+    CHECK(p.files == 2);
     CHECK(p.ops.n == 4);
     if (p.ops.n == 4) {
         const kw_py_op *o = p.ops.v;
@@ -243,6 +262,15 @@ static void test_python(void) {
         CHECK_STR(o[0].function, "fa");
         CHECK_STR(o[0].entry_kind, "pybind");
         CHECK(!o[0].why);
+        CHECK(o[0].callers.n == 1);
+        if (o[0].callers.n == 1) {
+            const kw_py_caller *c = o[0].callers.v;
+            CHECK_STR(c->name, "user");
+            CHECK_STR(c->module, "use");
+            CHECK(c->def_line == kw_line_of(kw_py_use, "def user"));
+            CHECK(c->call_line == kw_line_of(kw_py_use, "op_a(1)"));
+            CHECK(!c->via);
+        }
         CHECK(o[1].decorator_line == 6 && o[1].def_line == 13);
         CHECK_STR(o[1].def_name, "op_b");
         CHECK_STR(o[1].function, "op_b"); /* fc_name defaults to the def's name */
