@@ -56,6 +56,10 @@ const kw_co_hw *kw_co_hw_lookup(const char *arch);
 bool kw_co_hw_known_processor(const char *arch);
 /* The arch name for an ELF e_flags mach value, or NULL. */
 const char *kw_co_hw_arch_for_mach(unsigned mach);
+/* Why the table is empty ("annotations/hw/amdgpu-occupancy.txt:LINE: ..."),
+ * or NULL when the embedded file was read (kw_co_hw.c; read once, on first
+ * use of any kw_co_hw_* function). */
+const char *kw_co_hw_error(void);
 
 /* ---- code objects and kernels ------------------------------------------- */
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kw_codeobj.h"
 #include "kw_entry.h"
 #include "kw_md.h"
 #include "kw_render.h"
@@ -440,9 +441,9 @@ static void kw_host_config(kw_render *r, const kw_mlaunch *ml) {
         kw_buf_printf(o, "Block: %lld threads", threads);
         int ws = 0;
         for (size_t a = 0; a < r->archs.n && !ws; a++) {
-            const kw_arch_hw *h = kw_arch_hw_of(r->gpus, r->archs.v[a].arch);
+            const kw_co_hw *h = kw_co_hw_lookup(r->archs.v[a].arch);
             if (h)
-                ws = h->wave_size;
+                ws = (int)h->wave_size;
         }
         if (ws)
             kw_buf_printf(o, " = %lld wave%s of %d lanes", (threads + ws - 1) / ws,
