@@ -17,7 +17,8 @@
  *
  * The gathering per instantiation is kw_trace_stats.c (shared with `kwalk
  * render --trace`), the bytes, bandwidth and bound arithmetic kw_perf.c; this
- * file parses the command line and prints the report. */
+ * file parses the command line and prints the report (YAML through the one
+ * YAML writer, kw_yaml_emit.h). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +32,7 @@
 #include "index/kw_index.h"
 #include "model/kw_perf.h"
 #include "trace/kw_trace.h"
+#include "sidecar/kw_yaml_emit.h"
 
 static const char kw_trace_usage[] =
     "usage: kwalk trace FILE [--db FILE] [--format text|yaml] [--gpu NAME] [--shape N=V,...]\n\n"
@@ -250,172 +252,185 @@ static void kw_text(kw_tctx *c, kw_buf *o) {
 
 /* ---- yaml ---- */
 
-/* A double-quoted YAML scalar; invalid UTF-8 becomes U+FFFD. */
-static void kw_yq(kw_buf *o, const char *s) {
-    kw_buf_putc(o, '"');
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p) {
-        unsigned char ch = *p;
-        if (ch == '"' || ch == '\\') {
-            kw_buf_putc(o, '\\');
-            kw_buf_putc(o, (char)ch);
-            p++;
-        } else if (ch < 0x20 || ch == 0x7f) {
-            kw_buf_printf(o, "\\x%02x", ch);
-            p++;
-        } else if (ch < 0x80) {
-            kw_buf_putc(o, (char)ch);
-            p++;
-        } else {
-            int n = ch >= 0xF0 && ch <= 0xF4 ? 4 : ch >= 0xE0 ? 3 : ch >= 0xC2 && ch < 0xE0 ? 2 : 0;
-            int ok = n > 0 && !(ch >= 0xF5);
-            for (int i = 1; ok && i < n; i++)
-                ok = (p[i] & 0xC0) == 0x80;
-            if (ok && n == 3 && ch == 0xE0 && p[1] < 0xA0)
-                ok = 0;
-            if (ok && n == 3 && ch == 0xED && p[1] >= 0xA0)
-                ok = 0;
-            if (ok && n == 4 && ((ch == 0xF0 && p[1] < 0x90) || (ch == 0xF4 && p[1] >= 0x90)))
-                ok = 0;
-            if (ok) {
-                kw_buf_append(o, p, (size_t)n);
-                p += n;
-            } else {
-                kw_buf_puts(o, "\xEF\xBF\xBD");
-                p++;
-            }
-        }
-    }
-    kw_buf_putc(o, '"');
-}
+/* Written through the one YAML writer (kw_yaml_emit.h): strings
+ * double-quoted (libyaml's escapes; invalid UTF-8 becomes U+FFFD), numbers
+ * and enum words plain. */
 
-static void kw_ystats(kw_buf *o, const char *ind, const long long *v, size_t n, long long total) {
-    char med[64];
+static void kw_ystats(kw_ye *e, const long long *v, size_t n, long long total) {
     double m = kw_trace_median(v, n);
+    kw_ye_key(e, "dispatches");
+    kw_ye_fmt(e, "%zu", n);
+    kw_ye_key(e, "total_ns");
+    kw_ye_ll(e, total);
+    kw_ye_key(e, "median_ns");
     if (m == floor(m))
-        snprintf(med, sizeof med, "%.0f", m);
+        kw_ye_fmt(e, "%.0f", m);
     else
-        snprintf(med, sizeof med, "%.1f", m);
-    kw_buf_printf(o, "%sdispatches: %zu\n%stotal_ns: %lld\n%smedian_ns: %s\n", ind, n, ind, total,
-                  ind, med);
-    if (n)
-        kw_buf_printf(o, "%smin_ns: %lld\n%smax_ns: %lld\n", ind, v[0], ind, v[n - 1]);
+        kw_ye_fmt(e, "%.1f", m);
+    if (n) {
+        kw_ye_key(e, "min_ns");
+        kw_ye_ll(e, v[0]);
+        kw_ye_key(e, "max_ns");
+        kw_ye_ll(e, v[n - 1]);
+    }
 }
 
-static void kw_yaml_row(kw_tctx *c, kw_buf *o, const kw_trow *r) {
-    if (r->k) {
-        kw_buf_puts(o, "- symbol: ");
-        kw_yq(o, r->k->symbol);
-        if (r->k->name) {
-            kw_buf_puts(o, "\n  name: ");
-            kw_yq(o, r->k->name);
-        }
-        kw_buf_printf(o, "\n  match: %s\n  trace_names:\n", kw_match_kind_name(r->match.kind));
-        for (size_t i = 0; i < r->names.n; i++) {
-            kw_buf_puts(o, "  - ");
-            kw_yq(o, r->names.v[i]);
-            kw_buf_puts(o, "\n");
-        }
-        kw_ystats(o, "  ", r->dur.v, r->dur.n, r->total);
-        kw_buf_puts(o, "  launch_configs:\n");
-        for (size_t i = 0; i < r->cfgs.n; i++) {
-            const kw_tcfg *cfg = &r->cfgs.v[i];
-            if (cfg->known)
-                kw_buf_printf(o, "  - grid_workgroups: [%lld, %lld, %lld]\n    workgroup_size: "
-                                 "[%lld, %lld, %lld]\n    partial_workgroups: %s\n",
-                              cfg->grid_wg[0], cfg->grid_wg[1], cfg->grid_wg[2], cfg->block[0],
-                              cfg->block[1], cfg->block[2], cfg->partial ? "true" : "false");
-            else
-                kw_buf_puts(o, "  - grid_workgroups: ~\n    workgroup_size: ~\n");
-            if (cfg->arch && !cfg->mixed_arch)
-            {
-                kw_buf_puts(o, "    arch: ");
-                kw_yq(o, cfg->arch);
-                kw_buf_puts(o, "\n");
-            }
-            kw_ystats(o, "    ", cfg->dur.v, cfg->dur.n, cfg->total);
-            kw_perf_work w;
-            const char *ir_arch;
-            kw_cfg_work(c, r, cfg, &w, &ir_arch);
-            if (!w.known) {
-                kw_buf_puts(o, "    bytes_moved: ~\n    bytes_moved_note: ");
-                kw_yq(o, w.why);
-                kw_buf_puts(o, "\n");
-                continue;
-            }
-            kw_buf_printf(o, "    bytes_moved: %.0f\n    ir_arch: ", w.bytes);
-            kw_yq(o, ir_arch);
-            kw_buf_puts(o, "\n");
-            if (w.flops >= 0)
-                kw_buf_printf(o, "    flops: %.0f\n", w.flops);
-            const kw_gpu *g = kw_peak_gpu(c, ir_arch);
-            kw_perf_bw bw = kw_perf_bandwidth(w.bytes, kw_trace_median(cfg->dur.v, cfg->dur.n), g);
-            if (bw.tbs >= 0) {
-                kw_buf_printf(o, "    achieved_tbs: %.6g\n", bw.tbs);
-                if (bw.of_peak >= 0)
-                    kw_buf_printf(o, "    percent_of_peak: %.4g\n", 100 * bw.of_peak);
-            }
-            kw_perf_bound bd = kw_perf_classify(w.flops, w.bytes, kw_cfg_blocks(cfg), g);
-            if (bd.kind != KW_BOUND_UNKNOWN)
-                kw_buf_printf(o, "    intensity: %.6g\n    ridge: %.6g\n    bound: %s\n",
-                              bd.intensity, bd.ridge,
-                              bd.kind == KW_BOUND_MEMORY ? "memory" : "compute");
-            if (g)
-                kw_buf_printf(o, "    launch_bound: %s\n", bd.launch ? "true" : "false");
-        }
-        const char *archs[8];
-        size_t na = kw_row_archs(c, r, archs, 8);
-        kw_buf_puts(o, na ? "  peaks:\n" : "  peaks: []\n");
-        for (size_t i = 0; i < na; i++) {
-            const kw_gpu *g = kw_peak_gpu(c, archs[i]);
-            kw_buf_puts(o, "  - arch: ");
-            kw_yq(o, archs[i]);
-            kw_buf_puts(o, "\n");
-            if (g && g->hbm_tbs > 0) {
-                kw_buf_puts(o, "    gpu: ");
-                kw_yq(o, g->product);
-                kw_buf_printf(o, "\n    hbm_tbs: %g\n", g->hbm_tbs);
-            }
-        }
+static void kw_ytriple(kw_ye *e, const char *key, const long long *v) {
+    kw_ye_key(e, key);
+    kw_ye_seq_start(e, true);
+    for (int i = 0; i < 3; i++)
+        kw_ye_ll(e, v[i]);
+    kw_ye_seq_end(e);
+}
+
+static void kw_ykey_str(kw_ye *e, const char *key, const char *s) {
+    kw_ye_key(e, key);
+    kw_ye_quoted(e, s);
+}
+
+static void kw_yaml_cfg(kw_tctx *c, kw_ye *e, const kw_trow *r, const kw_tcfg *cfg) {
+    kw_ye_map_start(e, false);
+    if (cfg->known) {
+        kw_ytriple(e, "grid_workgroups", cfg->grid_wg);
+        kw_ytriple(e, "workgroup_size", cfg->block);
+        kw_ye_key(e, "partial_workgroups");
+        kw_ye_bool(e, cfg->partial);
+    } else {
+        kw_ye_key(e, "grid_workgroups");
+        kw_ye_null(e);
+        kw_ye_key(e, "workgroup_size");
+        kw_ye_null(e);
+    }
+    if (cfg->arch && !cfg->mixed_arch)
+        kw_ykey_str(e, "arch", cfg->arch);
+    kw_ystats(e, cfg->dur.v, cfg->dur.n, cfg->total);
+    kw_perf_work w;
+    const char *ir_arch;
+    kw_cfg_work(c, r, cfg, &w, &ir_arch);
+    if (!w.known) {
+        kw_ye_key(e, "bytes_moved");
+        kw_ye_null(e);
+        kw_ykey_str(e, "bytes_moved_note", w.why);
+        kw_ye_map_end(e);
         return;
     }
-    kw_buf_puts(o, "- trace_name: ");
-    kw_yq(o, r->trace_name);
-    kw_buf_puts(o, "\n");
-    kw_ystats(o, "  ", r->dur.v, r->dur.n, r->total);
-    if (r->match.n > 1) {
-        kw_buf_printf(o, "  match: %s\n  candidates:\n", kw_match_kind_name(r->match.kind));
-        for (size_t i = 0; i < r->match.n; i++) {
-            const kw_tkernel *k = &c->join.kernels.v[r->match.cand[i]];
-            kw_buf_puts(o, "  - symbol: ");
-            kw_yq(o, k->symbol);
-            if (k->name) {
-                kw_buf_puts(o, "\n    name: ");
-                kw_yq(o, k->name);
-            }
-            kw_buf_puts(o, "\n");
+    kw_ye_key(e, "bytes_moved");
+    kw_ye_fmt(e, "%.0f", w.bytes);
+    kw_ykey_str(e, "ir_arch", ir_arch);
+    if (w.flops >= 0) {
+        kw_ye_key(e, "flops");
+        kw_ye_fmt(e, "%.0f", w.flops);
+    }
+    const kw_gpu *g = kw_peak_gpu(c, ir_arch);
+    kw_perf_bw bw = kw_perf_bandwidth(w.bytes, kw_trace_median(cfg->dur.v, cfg->dur.n), g);
+    if (bw.tbs >= 0) {
+        kw_ye_key(e, "achieved_tbs");
+        kw_ye_fmt(e, "%.6g", bw.tbs);
+        if (bw.of_peak >= 0) {
+            kw_ye_key(e, "percent_of_peak");
+            kw_ye_fmt(e, "%.4g", 100 * bw.of_peak);
         }
     }
+    kw_perf_bound bd = kw_perf_classify(w.flops, w.bytes, kw_cfg_blocks(cfg), g);
+    if (bd.kind != KW_BOUND_UNKNOWN) {
+        kw_ye_key(e, "intensity");
+        kw_ye_fmt(e, "%.6g", bd.intensity);
+        kw_ye_key(e, "ridge");
+        kw_ye_fmt(e, "%.6g", bd.ridge);
+        kw_ye_key(e, "bound");
+        kw_ye_plain(e, bd.kind == KW_BOUND_MEMORY ? "memory" : "compute");
+    }
+    if (g) {
+        kw_ye_key(e, "launch_bound");
+        kw_ye_bool(e, bd.launch);
+    }
+    kw_ye_map_end(e);
 }
 
-static void kw_yaml(kw_tctx *c, kw_buf *o) {
-    kw_buf_puts(o, "kwalk_trace: 1\ntrace: ");
-    kw_yq(o, c->trace.path);
-    kw_buf_printf(o, "\nformat: %s\ndispatches: %zu\nskipped_rows: %ld\ndemangler: %s\nindex: ",
-                  c->trace.format, c->trace.d.n, c->trace.skipped,
-                  c->join.have_demangler ? "true" : "false");
-    kw_yq(o, c->db);
+static void kw_yaml_row(kw_tctx *c, kw_ye *e, const kw_trow *r) {
+    kw_ye_map_start(e, false);
+    if (r->k) {
+        kw_ykey_str(e, "symbol", r->k->symbol);
+        if (r->k->name)
+            kw_ykey_str(e, "name", r->k->name);
+        kw_ye_key(e, "match");
+        kw_ye_plain(e, kw_match_kind_name(r->match.kind));
+        kw_ye_key(e, "trace_names");
+        kw_ye_seq_start(e, false);
+        for (size_t i = 0; i < r->names.n; i++)
+            kw_ye_quoted(e, r->names.v[i]);
+        kw_ye_seq_end(e);
+        kw_ystats(e, r->dur.v, r->dur.n, r->total);
+        kw_ye_key(e, "launch_configs");
+        kw_ye_seq_start(e, false);
+        for (size_t i = 0; i < r->cfgs.n; i++)
+            kw_yaml_cfg(c, e, r, &r->cfgs.v[i]);
+        kw_ye_seq_end(e);
+        const char *archs[8];
+        size_t na = kw_row_archs(c, r, archs, 8);
+        kw_ye_key(e, "peaks");
+        kw_ye_seq_start(e, false);
+        for (size_t i = 0; i < na; i++) {
+            const kw_gpu *g = kw_peak_gpu(c, archs[i]);
+            kw_ye_map_start(e, false);
+            kw_ykey_str(e, "arch", archs[i]);
+            if (g && g->hbm_tbs > 0) {
+                kw_ykey_str(e, "gpu", g->product);
+                kw_ye_key(e, "hbm_tbs");
+                kw_ye_fmt(e, "%g", g->hbm_tbs);
+            }
+            kw_ye_map_end(e);
+        }
+        kw_ye_seq_end(e);
+        kw_ye_map_end(e);
+        return;
+    }
+    kw_ykey_str(e, "trace_name", r->trace_name);
+    kw_ystats(e, r->dur.v, r->dur.n, r->total);
+    if (r->match.n > 1) {
+        kw_ye_key(e, "match");
+        kw_ye_plain(e, kw_match_kind_name(r->match.kind));
+        kw_ye_key(e, "candidates");
+        kw_ye_seq_start(e, false);
+        for (size_t i = 0; i < r->match.n; i++) {
+            const kw_tkernel *k = &c->join.kernels.v[r->match.cand[i]];
+            kw_ye_map_start(e, false);
+            kw_ykey_str(e, "symbol", k->symbol);
+            if (k->name)
+                kw_ykey_str(e, "name", k->name);
+            kw_ye_map_end(e);
+        }
+        kw_ye_seq_end(e);
+    }
+    kw_ye_map_end(e);
+}
+
+static kw_status kw_yaml(kw_tctx *c, kw_buf *o, kw_err *err) {
+    kw_ye e;
+    kw_ye_begin(&e, o, err);
+    kw_ye_key_int(&e, "kwalk_trace", 1);
+    kw_ykey_str(&e, "trace", c->trace.path);
+    kw_ye_key(&e, "format");
+    kw_ye_plain(&e, c->trace.format);
+    kw_ye_key(&e, "dispatches");
+    kw_ye_fmt(&e, "%zu", c->trace.d.n);
+    kw_ye_key(&e, "skipped_rows");
+    kw_ye_fmt(&e, "%ld", c->trace.skipped);
+    kw_ye_key(&e, "demangler");
+    kw_ye_bool(&e, c->join.have_demangler);
+    kw_ykey_str(&e, "index", c->db);
     static const char *const group[3] = {"kernels", "ambiguous", "unmatched"};
     for (int g = 0; g < 3; g++) {
-        size_t n = 0;
-        for (size_t i = 0; i < c->stats.rows.n; i++)
-            n += (int)kw_trow_group_of(&c->stats.rows.v[i]) == g;
-        kw_buf_printf(o, "\n%s:%s\n", group[g], n ? "" : " []");
+        kw_ye_key(&e, group[g]);
+        kw_ye_seq_start(&e, false);
         for (size_t i = 0; i < c->stats.rows.n; i++)
             if ((int)kw_trow_group_of(&c->stats.rows.v[i]) == g)
-                kw_yaml_row(c, o, &c->stats.rows.v[i]);
+                kw_yaml_row(c, &e, &c->stats.rows.v[i]);
+        kw_ye_seq_end(&e);
     }
-    kw_buf_puts(o, "...\n");
+    kw_status st = kw_ye_end(&e);
+    kw_ye_free(&e);
+    return st;
 }
 
 static void kw_tctx_free(kw_tctx *c) {
@@ -507,11 +522,14 @@ int kw_cmd_trace(int argc, char **argv) {
     }
     kw_buf o;
     kw_buf_init(&o);
+    kw_status st = KW_OK;
     if (!strcmp(format, "yaml"))
-        kw_yaml(&c, &o);
+        st = kw_yaml(&c, &o, &err);
     else
         kw_text(&c, &o);
-    if (o.oom) {
+    if (st != KW_OK) {
+        rc = kw_cli_fail(&err);
+    } else if (o.oom) {
         rc = kw_oom();
     } else {
         fwrite(o.ptr ? o.ptr : "", 1, o.len, stdout);

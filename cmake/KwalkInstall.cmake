@@ -10,7 +10,7 @@
 #   P/bin/kwalk-env.sh                  the hipcc / aiter JIT environment (scripts/)
 #   P/share/kwalk/annotations/...       the annotation data. The kwalk command
 #                                       embeds these files at build time
-#                                       (cmake/KwalkAnnotEmbed.cmake) and needs none
+#                                       (cmake/KwalkEmbed.cmake) and needs none
 #                                       at run time; installed for reference and
 #                                       as the starting point of a
 #                                       KWALK_ANNOTATIONS=DIR override.

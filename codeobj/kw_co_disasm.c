@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "kw_co_internal.h"
-#include "kw_co_llvm.h"
+#include "codeobj/kw_co_llvm.h"
 
 enum { DIS_MAX_ARCHS = 16 };
 

@@ -6,6 +6,18 @@
 
 #include "codeobj/kw_codeobj.h"
 
+/* A data file embedded at build time (cmake/KwalkEmbed.cmake): its name
+ * under annotations/, its bytes (NUL-terminated) and their number. */
+typedef struct kw_co_data_file {
+    const char *name;
+    const char *data;
+    size_t len;
+} kw_co_data_file;
+
+/* annotations/hw/amdgpu-occupancy.txt (kw_co_hw_data.c, read by kw_co_hw.c). */
+extern const kw_co_data_file kw_co_hw_files[];
+extern const size_t kw_co_hw_nfiles;
+
 /* Little-endian reads from unaligned bytes. */
 static inline uint16_t kw_co_le16(const unsigned char *p) {
     return (uint16_t)(p[0] | p[1] << 8);

@@ -3,7 +3,7 @@
  * libLLVM this build was configured with (KWALK_LIBLLVM, an absolute path),
  * then its soname through the loader's search path. */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
-#include "kw_co_llvm.h"
+#include "codeobj/kw_co_llvm.h"
 
 #include <dlfcn.h>
 #include <pthread.h>

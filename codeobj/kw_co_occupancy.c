@@ -13,35 +13,6 @@
 
 #include "kw_co_internal.h"
 
-extern const kw_co_hw kw_co_hw_table[];
-extern const size_t kw_co_hw_count;
-extern const char *const kw_co_hw_processors[];
-extern const size_t kw_co_hw_nprocessors;
-
-bool kw_co_hw_known_processor(const char *arch) {
-    for (size_t i = 0; arch && i < kw_co_hw_nprocessors; i++)
-        if (strcmp(kw_co_hw_processors[i], arch) == 0)
-            return true;
-    return false;
-}
-
-const kw_co_hw *kw_co_hw_lookup(const char *arch) {
-    if (!arch)
-        return NULL;
-    size_t n = strcspn(arch, ":");
-    for (size_t i = 0; i < kw_co_hw_count; i++)
-        if (strlen(kw_co_hw_table[i].arch) == n && strncmp(kw_co_hw_table[i].arch, arch, n) == 0)
-            return &kw_co_hw_table[i];
-    return NULL;
-}
-
-const char *kw_co_hw_arch_for_mach(unsigned mach) {
-    for (size_t i = 0; i < kw_co_hw_count; i++)
-        if (kw_co_hw_table[i].mach == mach)
-            return kw_co_hw_table[i].arch;
-    return NULL;
-}
-
 static unsigned min_u(unsigned a, unsigned b) {
     return a < b ? a : b;
 }
@@ -107,7 +78,9 @@ void kw_co_occupancy_compute(const kw_co_object *obj, const kw_co_kernel *k, uns
     const kw_co_hw *hw = kw_co_hw_lookup(obj->arch);
     const kw_co_resources *r = &k->res;
     if (!hw) {
-        o->unknown_reason = "no hardware data for this processor in annotations/hw/amdgpu-occupancy.txt";
+        o->unknown_reason = kw_co_hw_error() ? kw_co_hw_error()
+                                             : "no hardware data for this processor in "
+                                               "annotations/hw/amdgpu-occupancy.txt";
         return;
     }
     if (r->vgpr < 0 || r->sgpr < 0) {

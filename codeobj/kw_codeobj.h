@@ -56,6 +56,10 @@ const kw_co_hw *kw_co_hw_lookup(const char *arch);
 bool kw_co_hw_known_processor(const char *arch);
 /* The arch name for an ELF e_flags mach value, or NULL. */
 const char *kw_co_hw_arch_for_mach(unsigned mach);
+/* Why the table is empty ("annotations/hw/amdgpu-occupancy.txt:LINE: ..."),
+ * or NULL when the embedded file was read (kw_co_hw.c; read once, on first
+ * use of any kw_co_hw_* function). */
+const char *kw_co_hw_error(void);
 
 /* ---- code objects and kernels ------------------------------------------- */
 
@@ -318,17 +322,7 @@ void kw_co_write_summary(kw_buf *out, const kw_co_set *set);
 /* A listing as text: labels, "OFFSET: text", branch targets, then the
  * classes, DPP patterns and memory widths. */
 void kw_co_write_listing(kw_buf *out, const kw_co_listing *l);
-/* Everything the library knows about one kernel of one code object (target
- * id, origin, code address, resources, occupancy terms, kernargs, listing,
- * branches, labels, classes, DPP patterns, memory widths, lines) as YAML at
- * the given indent: kwco-dump's form. l may be NULL (no ISA). The sidecar's
- * kernels[].archs.<arch> is written by kw_co_sidecar_fill (kw_co_sidecar.h). */
-void kw_co_write_arch_yaml(kw_buf *out, int indent, const kw_co_object *obj,
-                           const kw_co_kernel *kernel, const kw_co_listing *l);
-/* Every kernel of the set, grouped like a sidecar's kernels:
- * kernels: [{symbol, archs: {<arch>: kw_co_write_arch_yaml}}]. Disassembles
- * each kernel when with_isa. Fails only if a disassembly fails. */
-kw_status kw_co_write_yaml(kw_buf *out, kw_co_set *set, bool with_isa, unsigned flags,
-                           kw_err *err);
+/* As YAML, the facts go into a sidecar's kernels[].archs.<arch> through
+ * kw_co_sidecar_fill (kw_co_sidecar.h) and the one YAML writer. */
 
 #endif

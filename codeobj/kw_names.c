@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kw_co_llvm.h"
+#include "codeobj/kw_co_llvm.h"
 
 typedef char *(*kw_demangle_fn)(const char *mangled, char *buf, size_t *len, int *status);
 

@@ -1,6 +1,6 @@
 /* kw_annot.h: the annotation data files (annotations/ in the source tree):
  * entry-point decorators, provider path patterns, hardware peaks, ISA notes.
- * They are embedded in kwalk at build time (cmake/KwalkAnnotEmbed.cmake), so the
+ * They are embedded in kwalk at build time (cmake/KwalkEmbed.cmake), so the
  * command works from anywhere; KWALK_ANNOTATIONS=DIR adds the files of DIR
  * (same relative names, e.g. DIR/entrypoints/mystack.txt), a file of DIR
  * replacing the embedded one of the same name. Other stacks are added as data.

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codeobj/kw_codeobj.h"
+
 static const struct {
     const char *key;
     size_t off;
@@ -66,35 +68,9 @@ static kw_status kw_gpu_line(void *ctx, const kw_annot_line *l, kw_err *err) {
     return kw_fail(err, "annotations/%s:%d: unknown key '%s'", l->file, l->lineno, k);
 }
 
-/* amdgpu-occupancy.txt: "arch NAME" blocks; only a few keys are used here,
- * the rest (and the "processors" lines) are the code-object library's. */
-static kw_status kw_occ_line(void *ctx, const kw_annot_line *l, kw_err *err) {
-    kw_gpus *g = ctx;
-    const char *k = l->word[0];
-    if (!strcmp(k, "arch") && l->nwords == 2) {
-        kw_arch_hw *a = KW_PUSH(&g->arena, g->archs);
-        if (!a || !(a->arch = kw_arena_strdup(&g->arena, l->word[1])))
-            return kw_fail(err, "out of memory");
-        return KW_OK;
-    }
-    if (!g->archs.n || l->nwords != 2)
-        return KW_OK;
-    kw_arch_hw *a = &g->archs.v[g->archs.n - 1];
-    int *at = !strcmp(k, "wave_size")            ? &a->wave_size
-              : !strcmp(k, "simds_per_cu")       ? &a->simds_per_cu
-              : !strcmp(k, "max_waves_per_simd") ? &a->max_waves_per_simd
-                                                 : NULL;
-    if (at)
-        *at = atoi(l->word[1]);
-    return KW_OK;
-}
-
 kw_status kw_gpus_load(kw_gpus *g, const kw_annot *a, kw_err *err) {
     memset(g, 0, sizeof(*g));
     kw_arena_init(&g->arena);
-    const kw_annot_file *occ = kw_annot_get(a, "hw/amdgpu-occupancy.txt");
-    if (occ && kw_annot_lines(occ, kw_occ_line, g, err) != KW_OK)
-        return KW_ERR;
     const kw_annot_file *f = kw_annot_get(a, "hw/amdgpu-peaks.txt");
     if (!f)
         return KW_OK; /* no data: every section says so */
@@ -126,13 +102,6 @@ const kw_gpu *kw_gpu_named(const kw_gpus *g, const char *name) {
     return NULL;
 }
 
-const kw_arch_hw *kw_arch_hw_of(const kw_gpus *g, const char *arch) {
-    for (size_t i = 0; i < g->archs.n; i++)
-        if (!strcmp(g->archs.v[i].arch, arch))
-            return &g->archs.v[i];
-    return NULL;
-}
-
 const kw_gpu *kw_gpu_for_arch(const kw_gpus *g, const char *arch) {
     const kw_gpu *first = NULL;
     for (size_t i = 0; i < g->v.n; i++) {
@@ -144,4 +113,9 @@ const kw_gpu *kw_gpu_for_arch(const kw_gpus *g, const char *arch) {
             first = &g->v.v[i];
     }
     return first;
+}
+
+int kw_hw_wave_size(const char *arch) {
+    const kw_co_hw *h = arch ? kw_co_hw_lookup(arch) : NULL;
+    return h ? (int)h->wave_size : 0;
 }

@@ -1,6 +1,8 @@
 /* kw_hw.h: published peak rates of AMD Instinct products
  * (annotations/hw/amdgpu-peaks.txt) for the memory and bound analysis of a
- * walkthrough. A value the file does not give is negative ("not known"). */
+ * walkthrough. A value the file does not give is negative ("not known").
+ * Per-arch occupancy facts (wave size, ...) are not here: they are the
+ * code-object library's one table (kw_co_hw_lookup, kw_codeobj.h). */
 #ifndef KW_HW_H
 #define KW_HW_H
 
@@ -18,28 +20,19 @@ typedef struct kw_gpu {
     const char *source;
 } kw_gpu;
 
-/* Per-arch facts read from amdgpu-occupancy.txt (the code-object library's
- * data file): what the renderer needs of it. */
-typedef struct kw_arch_hw {
-    const char *arch;
-    int wave_size;
-    int simds_per_cu;
-    int max_waves_per_simd;
-} kw_arch_hw;
-
 typedef struct kw_gpus {
     kw_arena arena;
-    KW_ARRAY(kw_gpu) v;          /* in file order */
-    KW_ARRAY(kw_arch_hw) archs;  /* from amdgpu-occupancy.txt */
+    KW_ARRAY(kw_gpu) v; /* in file order */
 } kw_gpus;
 
 kw_status kw_gpus_load(kw_gpus *g, const kw_annot *a, kw_err *err);
 void kw_gpus_free(kw_gpus *g);
 /* The product named name (case-insensitive), or NULL. */
 const kw_gpu *kw_gpu_named(const kw_gpus *g, const char *name);
-/* The occupancy-file facts of arch, or NULL. */
-const kw_arch_hw *kw_arch_hw_of(const kw_gpus *g, const char *arch);
 /* The default product of arch (its "default" one, else its first), or NULL. */
 const kw_gpu *kw_gpu_for_arch(const kw_gpus *g, const char *arch);
+/* The wave size of arch (a target id's features ignored) from the code-object
+ * library's occupancy table, or 0 when the table does not know it. */
+int kw_hw_wave_size(const char *arch);
 
 #endif

@@ -1,9 +1,10 @@
 /* kw_ir_facts.h: what kwalk learns about one kernel from its optimized LLVM
  * IR, as plain C structs. This header is the whole C interface of the IR
  * analysis (passes/): the C++ side (kw_ir_analyze.h, which needs LLVM)
- * fills a kw_ir_kernel_facts; everything else (the sidecar writer, the
- * renderer, the tests' dump tool) reads it through this file alone and never
- * sees an LLVM type. The keys and their meaning are documented in
+ * fills a kw_ir_kernel_facts; the plugin, which puts the facts into the
+ * sidecar, and the tests' dump tool read it through this file alone and never
+ * see an LLVM type. The kwalk command reads the facts from the sidecar, not
+ * through this header. The keys and their meaning are documented in
  * docs/ir-facts.md.
  *
  * Conventions:
@@ -334,18 +335,8 @@ const char *kw_ir_barrier_name(kw_ir_barrier_kind k);
 
 /* ---- expressions ------------------------------------------------------------------------------ */
 
-/* Looks up the value of a name (a parameter name, `$N`, `threadIdx.x`,
- * `blockDim.x`, `loop2.trips`, ...): returns 1 and sets *value, or 0 when the
- * name is unknown. */
-typedef int (*kw_ir_lookup_fn)(void *ctx, const char *name, size_t len, double *value);
-
-/* Parses and evaluates an expression of the grammar. `/` is exact division;
- * ceil/floor round. KW_ERR on a syntax error, an unknown name or division by 0. */
-kw_status kw_ir_expr_eval(const char *expr, kw_ir_lookup_fn lookup, void *ctx, double *value,
-                          kw_err *err);
-
-/* Syntax check only (names are not resolved). */
-kw_status kw_ir_expr_check(const char *expr, kw_err *err);
+/* The expressions' grammar is docs/ir-facts.md's; the kwalk command
+ * evaluates them with its one evaluator (model/kw_expr.c, exact mode). */
 
 /* A copy of expr with each `$N` replaced by names[N] (or "argN" when N >= n or
  * names[N] is NULL); NULL when out of memory. */

@@ -439,11 +439,8 @@ static void kw_host_config(kw_render *r, const kw_mlaunch *ml) {
         long long threads = l->block.value[0] * l->block.value[1] * l->block.value[2];
         kw_buf_printf(o, "Block: %lld threads", threads);
         int ws = 0;
-        for (size_t a = 0; a < r->archs.n && !ws; a++) {
-            const kw_arch_hw *h = kw_arch_hw_of(r->gpus, r->archs.v[a].arch);
-            if (h)
-                ws = h->wave_size;
-        }
+        for (size_t a = 0; a < r->archs.n && !ws; a++)
+            ws = kw_hw_wave_size(r->archs.v[a].arch);
         if (ws)
             kw_buf_printf(o, " = %lld wave%s of %d lanes", (threads + ws - 1) / ws,
                           (threads + ws - 1) / ws == 1 ? "" : "s", ws);

@@ -21,6 +21,7 @@
 
 #include "sidecar/kw_sidecar.h"
 #include "sidecar/kw_symmap.h"
+#include "sidecar/kw_yaml_emit.h"
 #include "sidecar/kw_yaml_fast.h"
 
 /* ---- Schema tables -------------------------------------------------------------------------- */
@@ -109,20 +110,6 @@ kw_status kw_sc_merge_kernel(kw_arena *a, kw_anyarr *kernels, kw_symmap *map, co
 
 /* ---- Writer (kw_sidecar_emit.c) ------------------------------------------------------------- */
 
-typedef struct kw_ye {
-    yaml_emitter_t em;
-    bool failed;  /* sticky: once set, every call is a no-op */
-    kw_err *err;
-    kw_buf *out;
-    kw_buf tmp;   /* scratch for repaired UTF-8 */
-} kw_ye;
-
-/* Start a document whose top level is a block mapping. */
-kw_status kw_ye_begin(kw_ye *e, kw_buf *out, kw_err *err);
-/* Close the top-level mapping and the document (with its "..." end marker). */
-kw_status kw_ye_end(kw_ye *e);
-void kw_ye_free(kw_ye *e);
-void kw_ye_key_int(kw_ye *e, const char *key, long long v);
 /* Write fields of t found in obj (a key/value pair each, in table order). */
 void kw_ye_fields(kw_ye *e, const kw_type *t, const void *obj);
 

@@ -1,7 +1,8 @@
 /* fuzz_codeobj.c: the fuzz target of the code-object readers: bytes go
  * through the whole path a user's file takes (recognition, bundle and CCOB
  * unwrapping, .hip_fatbin scanning, ELF and symbol reading, the msgpack
- * metadata note, occupancy, disassembly, line tables, YAML) and through the
+ * metadata note, occupancy, disassembly, line tables, YAML through kwco_yaml.c
+ * and the one YAML writer) and through the
  * bare bundle walker. Built for libFuzzer when the C compiler is clang
  * (LLVMFuzzerTestOneInput), else linked with fuzz_driver.c, a small
  * mutation loop; both run under ASan+UBSan. */
@@ -9,6 +10,7 @@
 #include <stdint.h>
 
 #include "codeobj/kw_codeobj.h"
+#include "kwco_yaml.h"
 
 static kw_status count_entry(void *ctx, const char *id, const void *data, size_t size,
                              kw_err *err) {
@@ -36,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             for (size_t j = 0; j < set.objects.v[i].kernels.n; j++)
                 code += set.objects.v[i].kernels.v[j].code_size;
         /* disassemble only what is small enough to keep iterations fast */
-        (void)kw_co_write_yaml(&out, &set, code < (1u << 16), KW_CO_WANT_LINES, &err);
+        (void)kwco_write_yaml(&out, &set, code < (1u << 16), KW_CO_WANT_LINES, &err);
         kw_buf_free(&out);
     }
     kw_co_set_free(&set);

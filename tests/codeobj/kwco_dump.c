@@ -6,6 +6,7 @@
  *   kwco-dump FILE                      kernel table per code object
  *   kwco-dump --yaml [--no-isa] [--lines] FILE
  *                                       sidecar-shaped YAML of every kernel
+ *                                       (kwco_yaml.c)
  *   kwco-dump --kernel NAME [--lines] FILE
  *                                       listing of one kernel, every arch
  *   kwco-dump --extract DIR FILE        write each bundle entry to DIR/N.ID
@@ -20,6 +21,7 @@
 
 #include "codeobj/kw_codeobj.h"
 #include "common/kw_fs.h"
+#include "kwco_yaml.h"
 
 static int usage(void) {
     fputs("usage: kwco-dump [--yaml [--no-isa]] [--kernel NAME] [--lines] [--extract DIR]\n"
@@ -122,7 +124,7 @@ int main(int argc, char **argv) {
     kw_status st = KW_OK;
     unsigned flags = lines ? KW_CO_WANT_LINES : 0;
     if (yaml) {
-        st = kw_co_write_yaml(&out, &set, isa, flags, &err);
+        st = kwco_write_yaml(&out, &set, isa, flags, &err);
     } else if (kernel) {
         kw_co_listing l;
         kw_co_listing_init(&l);

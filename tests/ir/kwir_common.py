@@ -2,7 +2,7 @@
 (gen_ir.sh), kwir-dump's YAML per kernel, demangled names, llvm-dis text per
 function, source lines found by markers or patterns, kernel parameter lists
 parsed from the source, and an expression evaluator for the facts grammar
-written here independently of the C one (passes/kw_ir_expr.c).
+written here independently of the C one (model/kw_expr.c).
 
 Expected values in the checks come from the kernels' source (template
 arguments, constants, types, markers) and from llvm-dis / llvm-objdump text,

@@ -27,11 +27,15 @@ produce (see kwrender.py):
     its public callers are those kwpycallers.py finds with ast, and the
     functor column is filled exactly for expected.json's trampoline kernels;
   - --shape evaluates the grid and the dispatch conditions as the source says;
-  - a source file changed since the build, or removed, is reported, not quoted.
+  - a source file changed since the build, or removed, is reported, not quoted;
+  - the hardware table is read once (the code-object library's): an
+    amdgpu-occupancy.txt under KWALK_ANNOTATIONS changes no page, and a
+    block's waves are of 64 lanes (every GFX9 processor is wave64).
 """
 import os
 import re
 import shutil
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -525,6 +529,35 @@ def check_stale(c, args, tmp, db, marks):
     c.check(rc == 0 and f"{moved} cannot be read now" in out, "removed source: not reported")
 
 
+def check_hw_once(c, args, tmp, db):
+    """An occupancy file under KWALK_ANNOTATIONS that says wave32 (and 4 waves
+    per SIMD) must not reach the walkthrough: the wave size and occupancy come
+    from the one table the plugin and `kwalk isa` use."""
+    src = os.path.join(os.path.dirname(os.path.abspath(args.corpus_src)), "..", "annotations",
+                       "hw", "amdgpu-occupancy.txt")
+    with open(src, encoding="utf-8") as f:
+        text = f.read()
+    changed = re.sub(r"^(\s*wave_size\s+)64", r"\g<1>32", text, flags=re.M)
+    changed = re.sub(r"^(\s*max_waves_per_simd\s+)\d+", r"\g<1>4", changed, flags=re.M)
+    c.check(changed != text, "hw: the wave_size lines were not found in amdgpu-occupancy.txt")
+    over = os.path.join(tmp, "annot-override")
+    os.makedirs(os.path.join(over, "hw"))
+    with open(os.path.join(over, "hw", "amdgpu-occupancy.txt"), "w", encoding="utf-8") as f:
+        f.write(changed)
+    kernel = "kw::rope_sbhd_fwd_kernel<float, true>"
+    rc, plain, err = kr.run([args.kwalk, "render", kernel, "--db", db])
+    c.check(rc == 0, f"hw: render: exit {rc}: {err}")
+    env = dict(os.environ, KWALK_ANNOTATIONS=over)
+    p = subprocess.run([args.kwalk, "render", kernel, "--db", db], capture_output=True,
+                       text=True, errors="replace", env=env)
+    c.check(p.returncode == 0, f"hw: render under KWALK_ANNOTATIONS: exit {p.returncode}: {p.stderr}")
+    c.check(p.stdout == plain, "hw: an amdgpu-occupancy.txt under KWALK_ANNOTATIONS changed the page")
+    m = re.search(r"Block: (\d+) threads = (\d+) waves? of (\d+) lanes", plain)
+    c.check(m is not None and int(m.group(3)) == 64 and
+            int(m.group(2)) == (int(m.group(1)) + 63) // 64,
+            f"hw: block line {m and m.group(0)!r}: GFX9 waves are 64 lanes")
+
+
 def main():
     args = kr.parse_args()
     c = kr.Checker("test_render_corpus")
@@ -563,6 +596,7 @@ def main():
         check_map(c, args, db, marks, exp, ops)
         check_shape(c, args, db, marks, exp)
         check_stale(c, args, tmp, db, marks)
+        check_hw_once(c, args, tmp, db)
     finally:
         if not args.keep:
             shutil.rmtree(tmp, ignore_errors=True)

@@ -1,0 +1,261 @@
+/* kw_yaml_emit.c: the YAML writer's plumbing on libyaml's emitter (see
+ * kw_yaml_emit.h): events in, text out through an output handler into a
+ * kw_buf; scalars in the styles the sidecar and `kwalk trace` use, UTF-8
+ * repaired. The sidecar's records are written by kw_sidecar_emit.c. */
+#include "sidecar/kw_yaml_emit.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- libyaml plumbing ----------------------------------------------------------------------- */
+
+static int kw_ye_output(void *data, unsigned char *buffer, size_t size) {
+    kw_buf *b = data;
+    kw_buf_append(b, buffer, size);
+    return !b->oom;
+}
+
+void kw_ye_emit(kw_ye *e, yaml_event_t *ev, int init_ok) {
+    if (e->failed) {
+        if (init_ok)
+            yaml_event_delete(ev);
+        return;
+    }
+    if (!init_ok) {
+        e->failed = true;
+        kw_fail(e->err, "cannot write YAML: out of memory");
+        return;
+    }
+    /* yaml_emitter_emit takes ownership of the event, also on failure */
+    if (!yaml_emitter_emit(&e->em, ev)) {
+        e->failed = true;
+        kw_fail(e->err, "cannot write YAML: %s", e->em.problem ? e->em.problem : "out of memory");
+    }
+}
+
+void kw_ye_map_start(kw_ye *e, bool flow) {
+    yaml_event_t ev;
+    int ok = yaml_mapping_start_event_initialize(
+        &ev, NULL, NULL, 1, flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
+    kw_ye_emit(e, &ev, ok);
+}
+
+void kw_ye_map_end(kw_ye *e) {
+    yaml_event_t ev;
+    int ok = yaml_mapping_end_event_initialize(&ev);
+    kw_ye_emit(e, &ev, ok);
+}
+
+void kw_ye_seq_start(kw_ye *e, bool flow) {
+    yaml_event_t ev;
+    int ok = yaml_sequence_start_event_initialize(
+        &ev, NULL, NULL, 1, flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE);
+    kw_ye_emit(e, &ev, ok);
+}
+
+void kw_ye_seq_end(kw_ye *e) {
+    yaml_event_t ev;
+    int ok = yaml_sequence_end_event_initialize(&ev);
+    kw_ye_emit(e, &ev, ok);
+}
+
+void kw_ye_scalar(kw_ye *e, const char *s, size_t n, yaml_scalar_style_t style) {
+    yaml_event_t ev;
+    int ok = yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)n, 1, 1, style);
+    kw_ye_emit(e, &ev, ok);
+}
+
+/* ---- Scalars -------------------------------------------------------------------------------- */
+
+/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid.
+ * Rejects what libyaml's reader rejects: overlong forms, surrogates, values
+ * above U+10FFFF. */
+static size_t kw_utf8_seq(const unsigned char *s, size_t n) {
+    unsigned c = s[0];
+    size_t w;
+    unsigned v, min;
+    if (c < 0x80)
+        return 1;
+    if ((c & 0xE0) == 0xC0)
+        w = 2, v = c & 0x1F, min = 0x80;
+    else if ((c & 0xF0) == 0xE0)
+        w = 3, v = c & 0x0F, min = 0x800;
+    else if ((c & 0xF8) == 0xF0)
+        w = 4, v = c & 0x07, min = 0x10000;
+    else
+        return 0;
+    if (w > n)
+        return 0;
+    for (size_t i = 1; i < w; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        v = (v << 6) | (s[i] & 0x3F);
+    }
+    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
+        return 0;
+    return w;
+}
+
+/* s as valid UTF-8: s itself, or a repaired copy in e->tmp. */
+static const char *kw_ye_utf8(kw_ye *e, const char *s, size_t *n) {
+    const unsigned char *u = (const unsigned char *)s;
+    size_t len = *n, i = 0;
+    while (i < len) {
+        size_t w = kw_utf8_seq(u + i, len - i);
+        if (!w)
+            break;
+        i += w;
+    }
+    if (i == len)
+        return s;
+    kw_buf_reset(&e->tmp);
+    kw_buf_append(&e->tmp, s, i);
+    while (i < len) {
+        size_t w = kw_utf8_seq(u + i, len - i);
+        if (w) {
+            kw_buf_append(&e->tmp, u + i, w);
+            i += w;
+        } else {
+            kw_buf_puts(&e->tmp, "\xEF\xBF\xBD");
+            i++;
+        }
+    }
+    *n = e->tmp.len;
+    return kw_buf_str(&e->tmp);
+}
+
+static bool kw_ascii_ieq(const char *a, const char *b) {
+    for (; *a && *b; a++, b++) {
+        char x = *a >= 'A' && *a <= 'Z' ? (char)(*a - 'A' + 'a') : *a;
+        if (x != *b)
+            return false;
+    }
+    return *a == *b;
+}
+
+/* Would a YAML 1.1 or 1.2 resolver read this plain scalar as something other
+ * than a string (null, a boolean, a number, a date, a merge key)? */
+static bool kw_ye_looks_typed(const char *s) {
+    static const char *const words[] = {"~",   "null", "true", "false", "yes",  "no", "on",
+                                        "off", "y",    "n",    ".inf",  ".nan", "<<", "="};
+    unsigned char c0 = (unsigned char)s[0], c1 = c0 ? (unsigned char)s[1] : 0;
+    if (!c0)
+        return true;
+    if (c0 >= '0' && c0 <= '9')
+        return true;
+    if ((c0 == '-' || c0 == '+' || c0 == '.') && ((c1 >= '0' && c1 <= '9') || c1 == '.'))
+        return true;
+    for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+        if (kw_ascii_ieq(s, words[i]))
+            return true;
+    return false;
+}
+
+void kw_ye_str(kw_ye *e, const char *s) {
+    size_t n = strlen(s);
+    s = kw_ye_utf8(e, s, &n);
+    yaml_scalar_style_t style = YAML_ANY_SCALAR_STYLE;
+    if (kw_ye_looks_typed(s))
+        style = YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+    else if (memchr(s, '\n', n))
+        style = YAML_LITERAL_SCALAR_STYLE; /* libyaml falls back to quotes where not allowed */
+    kw_ye_scalar(e, s, n, style);
+}
+
+void kw_ye_ll(kw_ye *e, long long v) {
+    char num[32];
+    int n = snprintf(num, sizeof(num), "%lld", v);
+    kw_ye_scalar(e, num, (size_t)n, YAML_PLAIN_SCALAR_STYLE);
+}
+
+void kw_ye_bool(kw_ye *e, bool v) {
+    kw_ye_scalar(e, v ? "true" : "false", v ? 4 : 5, YAML_PLAIN_SCALAR_STYLE);
+}
+
+void kw_ye_key(kw_ye *e, const char *key) {
+    kw_ye_scalar(e, key, strlen(key), YAML_PLAIN_SCALAR_STYLE);
+}
+
+void kw_ye_key_int(kw_ye *e, const char *key, long long v) {
+    kw_ye_key(e, key);
+    kw_ye_ll(e, v);
+}
+
+void kw_ye_quoted(kw_ye *e, const char *s) {
+    size_t n = strlen(s);
+    s = kw_ye_utf8(e, s, &n);
+    kw_ye_scalar(e, s, n, YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+}
+
+void kw_ye_plain(kw_ye *e, const char *text) {
+    kw_ye_scalar(e, text, strlen(text), YAML_PLAIN_SCALAR_STYLE);
+}
+
+void kw_ye_fmt(kw_ye *e, const char *fmt, ...) {
+    char text[64];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof text) {
+        if (!e->failed)
+            kw_fail(e->err, "cannot write YAML: a number longer than %zu bytes", sizeof text - 1);
+        e->failed = true;
+        return;
+    }
+    kw_ye_scalar(e, text, (size_t)n, YAML_PLAIN_SCALAR_STYLE);
+}
+
+void kw_ye_null(kw_ye *e) {
+    kw_ye_scalar(e, "~", 1, YAML_PLAIN_SCALAR_STYLE);
+}
+
+/* ---- Documents ------------------------------------------------------------------------------ */
+
+kw_status kw_ye_begin(kw_ye *e, kw_buf *out, kw_err *err) {
+    memset(e, 0, sizeof(*e));
+    e->err = err;
+    e->out = out;
+    kw_buf_init(&e->tmp);
+    if (!yaml_emitter_initialize(&e->em)) {
+        e->failed = true;
+        return kw_fail(err, "cannot write YAML: out of memory");
+    }
+    yaml_emitter_set_output(&e->em, kw_ye_output, out);
+    yaml_emitter_set_unicode(&e->em, 1);
+    yaml_emitter_set_width(&e->em, -1); /* never fold long lines */
+    yaml_emitter_set_indent(&e->em, 2);
+    yaml_emitter_set_break(&e->em, YAML_LN_BREAK);
+
+    yaml_event_t ev;
+    int ok = yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
+    kw_ye_emit(e, &ev, ok);
+    ok = yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
+    kw_ye_emit(e, &ev, ok);
+    kw_ye_map_start(e, false);
+    return e->failed ? KW_ERR : KW_OK;
+}
+
+kw_status kw_ye_end(kw_ye *e) {
+    yaml_event_t ev;
+    kw_ye_map_end(e);
+    int ok = yaml_document_end_event_initialize(&ev, 0); /* explicit: writes "..." */
+    kw_ye_emit(e, &ev, ok);
+    ok = yaml_stream_end_event_initialize(&ev);
+    kw_ye_emit(e, &ev, ok);
+    if (!e->failed && !yaml_emitter_flush(&e->em)) {
+        e->failed = true;
+        kw_fail(e->err, "cannot write YAML: out of memory");
+    }
+    if (!e->failed && e->out->oom) {
+        e->failed = true;
+        kw_fail(e->err, "cannot write YAML: out of memory");
+    }
+    return e->failed ? KW_ERR : KW_OK;
+}
+
+void kw_ye_free(kw_ye *e) {
+    yaml_emitter_delete(&e->em);
+    kw_buf_free(&e->tmp);
+}

@@ -1,0 +1,61 @@
+/* kw_yaml_emit.h: the one YAML writer of kwalk, on libyaml's emitter. The
+ * sidecar writer (kw_sidecar_emit.c) and `kwalk trace --format yaml` write
+ * through it, so quoting, escaping and UTF-8 repair are libyaml's and the
+ * same everywhere. A document is one top-level block mapping, 2-space
+ * indent, long lines never folded, ended by "..." (so that a truncated file
+ * is never taken for a complete one).
+ *
+ * Errors are sticky: after the first one (out of memory, an event libyaml
+ * refuses) every call is a no-op and kw_ye_end returns KW_ERR with err set. */
+#ifndef KW_YAML_EMIT_H
+#define KW_YAML_EMIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <yaml.h>
+
+#include "common/kw_buf.h"
+#include "common/kw_err.h"
+
+typedef struct kw_ye {
+    yaml_emitter_t em;
+    bool failed; /* sticky: once set, every call is a no-op */
+    kw_err *err;
+    kw_buf *out;
+    kw_buf tmp; /* scratch for repaired UTF-8 */
+} kw_ye;
+
+/* Start a document whose top level is a block mapping, written into out. */
+kw_status kw_ye_begin(kw_ye *e, kw_buf *out, kw_err *err);
+/* Close the top-level mapping and the document (with its "..." end marker). */
+kw_status kw_ye_end(kw_ye *e);
+void kw_ye_free(kw_ye *e);
+
+/* Hand one event to the emitter (init_ok: its initializer's result). */
+void kw_ye_emit(kw_ye *e, yaml_event_t *ev, int init_ok);
+void kw_ye_map_start(kw_ye *e, bool flow);
+void kw_ye_map_end(kw_ye *e);
+void kw_ye_seq_start(kw_ye *e, bool flow);
+void kw_ye_seq_end(kw_ye *e);
+void kw_ye_scalar(kw_ye *e, const char *s, size_t n, yaml_scalar_style_t style);
+
+/* A string: plain when it reads back as the same string in any YAML
+ * resolver, double-quoted when it would look like a number, a boolean or
+ * null ("256", "true", "~", ""), a literal block when multi-line, otherwise
+ * whatever libyaml needs. Invalid UTF-8 bytes become U+FFFD. */
+void kw_ye_str(kw_ye *e, const char *s);
+/* A string always double-quoted (libyaml's escapes), UTF-8 repaired. */
+void kw_ye_quoted(kw_ye *e, const char *s);
+/* A plain scalar as given: a key, a number formatted by the caller, an enum word. */
+void kw_ye_plain(kw_ye *e, const char *text);
+/* A plain scalar from printf's fmt (numbers; at most 63 bytes). */
+void kw_ye_fmt(kw_ye *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void kw_ye_ll(kw_ye *e, long long v);
+void kw_ye_bool(kw_ye *e, bool v);
+/* "~" */
+void kw_ye_null(kw_ye *e);
+/* A mapping key (plain). */
+void kw_ye_key(kw_ye *e, const char *key);
+void kw_ye_key_int(kw_ye *e, const char *key, long long v);
+
+#endif
