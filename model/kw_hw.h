@@ -1,8 +1,8 @@
 /* kw_hw.h: published peak rates of AMD Instinct products
  * (annotations/hw/amdgpu-peaks.txt) for the memory and bound analysis of a
  * walkthrough. A value the file does not give is negative ("not known").
- * Per-arch occupancy facts (wave size, ...) are not here: they are the
- * code-object library's one table (kw_co_hw_lookup, kw_codeobj.h). */
+ * Per-arch occupancy facts are the code-object library's one table
+ * (kw_co_hw_lookup, kw_codeobj.h); kw_hw_wave_size reads the wave size from it. */
 #ifndef KW_HW_H
 #define KW_HW_H
 
