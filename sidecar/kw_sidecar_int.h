@@ -9,7 +9,8 @@
  * order, the omission rules and the types cannot disagree between them.
  *
  * Adding a member to a struct of kw_sidecar.h: add the member, add one row to
- * its table in kw_sidecar.c, document the key in docs/sidecar-schema.md. */
+ * its table in kw_sidecar.c, document the key in docs/sidecar-schema.md (for
+ * the IR facts of kw_sidecar_ir.h: kw_sidecar_ir.c and docs/ir-facts.md). */
 #ifndef KW_SIDECAR_INT_H
 #define KW_SIDECAR_INT_H
 
