@@ -11,20 +11,21 @@
 #include "index/kw_index_int.h"
 
 static const kw_field kw_f_index_tu[] = {
-    {"sidecar", KW_F_STR, offsetof(kw_index_tu, sidecar), NULL, 0},
-    {"producer", KW_F_MAP, offsetof(kw_index_tu, producer), &kw_t_producer, KW_F_ALWAYS},
-    {"translation_unit", KW_F_MAP, offsetof(kw_index_tu, tu), &kw_t_tu, KW_F_ALWAYS},
-    {"launches", KW_F_LIST, offsetof(kw_index_tu, launches), &kw_t_launch, KW_F_ALWAYS},
-    {"entries", KW_F_LIST, offsetof(kw_index_tu, entries), &kw_t_entry, KW_F_ALWAYS},
-    {"host_calls", KW_F_LIST, offsetof(kw_index_tu, host_calls), &kw_t_host_call, KW_F_ALWAYS},
+    {"sidecar", KW_F_STR, offsetof(kw_index_tu, sidecar), NULL, 0, NULL},
+    {"producer", KW_F_MAP, offsetof(kw_index_tu, producer), &kw_t_producer, KW_F_ALWAYS, NULL},
+    {"translation_unit", KW_F_MAP, offsetof(kw_index_tu, tu), &kw_t_tu, KW_F_ALWAYS, NULL},
+    {"launches", KW_F_LIST, offsetof(kw_index_tu, launches), &kw_t_launch, KW_F_ALWAYS, NULL},
+    {"entries", KW_F_LIST, offsetof(kw_index_tu, entries), &kw_t_entry, KW_F_ALWAYS, NULL},
+    {"host_calls", KW_F_LIST, offsetof(kw_index_tu, host_calls), &kw_t_host_call, KW_F_ALWAYS,
+     NULL},
 };
 static KW_TYPE(kw_t_index_tu, "translation unit", kw_index_tu, false, kw_f_index_tu);
 
 /* The top level after kwalk_index and kwalk_schema. */
 static const kw_field kw_f_index[] = {
-    {"producer", KW_F_MAP, offsetof(kw_index, producer), &kw_t_producer, KW_F_ALWAYS},
-    {"translation_units", KW_F_LIST, offsetof(kw_index, tus), &kw_t_index_tu, KW_F_ALWAYS},
-    {"kernels", KW_F_LIST, offsetof(kw_index, kernels), &kw_t_kernel, KW_F_ALWAYS},
+    {"producer", KW_F_MAP, offsetof(kw_index, producer), &kw_t_producer, KW_F_ALWAYS, NULL},
+    {"translation_units", KW_F_LIST, offsetof(kw_index, tus), &kw_t_index_tu, KW_F_ALWAYS, NULL},
+    {"kernels", KW_F_LIST, offsetof(kw_index, kernels), &kw_t_kernel, KW_F_ALWAYS, NULL},
 };
 KW_TYPE(kw_t_index, "index", kw_index, false, kw_f_index);
 

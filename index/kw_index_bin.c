@@ -20,7 +20,9 @@
  * i + 1 = string i), an int or byte count as a signed varint, a bool as one
  * byte, a location as string + line + column, a list or keyed map as a varint
  * count and the elements, an embedded map as its fields, a launch dimension
- * as expr + has_value byte + 3 (or 1) signed varints.
+ * as expr + has_value byte + 3 (or 1) signed varints, a kw_val as a signed
+ * kind + signed num + expr + why, a list of integers as a count and signed
+ * varints, a pointer to a record as a byte (0 = NULL) and the record.
  *
  * A table change changes the fingerprint, so an index written by another
  * build is refused ("rebuild it") instead of misread. The reader checks every
@@ -130,6 +132,8 @@ static void kw_enc_array(kw_enc *e, const kw_field *f, const kw_anyarr *a) {
     for (size_t i = 0; i < a->n; i++) {
         if (f->kind == KW_F_STRS) {
             kw_enc_str(e, ((const char *const *)a->v)[i]);
+        } else if (f->kind == KW_F_INTS) {
+            kw_enc_signed(&e->body, ((const long long *)a->v)[i]);
         } else if (f->kind == KW_F_COUNTS) {
             kw_enc_str(e, ((const kw_count *)a->v)[i].key);
             kw_enc_signed(&e->body, ((const kw_count *)a->v)[i].n);
@@ -146,15 +150,31 @@ static void kw_enc_record(kw_enc *e, const kw_type *t, const void *obj) {
         switch (f->kind) {
         case KW_F_STR:
         case KW_F_SCALAR:
-        case KW_F_RAW:
             kw_enc_str(e, *(const char *const *)p);
             break;
         case KW_F_INT:
+        case KW_F_TRI:
             kw_enc_signed(&e->body, *(const int *)p);
             break;
         case KW_F_BYTES:
+        case KW_F_LL:
             kw_enc_signed(&e->body, *(const long long *)p);
             break;
+        case KW_F_VAL: {
+            const kw_val *v = p;
+            kw_enc_signed(&e->body, v->kind);
+            kw_enc_signed(&e->body, v->num);
+            kw_enc_str(e, v->expr);
+            kw_enc_str(e, v->why);
+            break;
+        }
+        case KW_F_PTR: {
+            const void *r = *(const void *const *)p;
+            kw_buf_putc(&e->body, r ? 1 : 0);
+            if (r)
+                kw_enc_record(e, f->sub, r);
+            break;
+        }
         case KW_F_BOOL:
             kw_buf_putc(&e->body, *(const bool *)p ? 1 : 0);
             break;
@@ -179,6 +199,7 @@ static void kw_enc_record(kw_enc *e, const kw_type *t, const void *obj) {
         case KW_F_LIST:
         case KW_F_KEYED:
         case KW_F_COUNTS:
+        case KW_F_INTS:
             kw_enc_array(e, f, p);
             break;
         case KW_F_MAP:
@@ -304,6 +325,7 @@ static const char *kw_dec_str(kw_dec *d) {
 }
 
 static void kw_dec_record(kw_dec *d, const kw_type *t, void *obj);
+static void kw_dec_fields(kw_dec *d, const kw_type *t, unsigned char *base);
 
 static void kw_dec_array(kw_dec *d, const kw_field *f, kw_anyarr *a) {
     uint64_t n = kw_dec_varint(d);
@@ -325,6 +347,8 @@ static void kw_dec_array(kw_dec *d, const kw_field *f, kw_anyarr *a) {
         if (f->kind == KW_F_STRS) {
             if (!(((const char **)v)[i] = kw_dec_str(d)))
                 kw_dec_bad(d, "missing string");
+        } else if (f->kind == KW_F_INTS) {
+            ((long long *)v)[i] = kw_dec_signed(d);
         } else if (f->kind == KW_F_COUNTS) {
             kw_count *c = (kw_count *)(v + i * esize);
             if (!(c->key = kw_dec_str(d)))
@@ -346,14 +370,52 @@ static void kw_dec_array(kw_dec *d, const kw_field *f, kw_anyarr *a) {
 
 static void kw_dec_record(kw_dec *d, const kw_type *t, void *obj) {
     unsigned char *base = obj;
+    kw_dec_fields(d, t, base);
+    if (!d->bad)
+        kw_sc_normalize(t, obj); /* as the YAML reader keeps it */
+}
+
+static void kw_dec_fields(kw_dec *d, const kw_type *t, unsigned char *base) {
     for (size_t i = 0; i < t->nfields && !d->bad; i++) {
         const kw_field *f = &t->fields[i];
         void *p = base + f->off;
         switch (f->kind) {
         case KW_F_SCALAR:
-        case KW_F_RAW:
             *(const char **)p = kw_dec_str(d);
             break;
+        case KW_F_TRI: {
+            int v = kw_dec_int(d);
+            *(int *)p = v < 0 ? -1 : v > 0;
+            break;
+        }
+        case KW_F_LL:
+            *(long long *)p = kw_dec_signed(d);
+            break;
+        case KW_F_VAL: {
+            kw_val *v = p;
+            long long k = kw_dec_signed(d);
+            if (k < 0 || k > KW_VAL_ABSENT)
+                kw_dec_bad(d, "bad value kind");
+            v->kind = (kw_val_kind)k;
+            v->num = kw_dec_signed(d);
+            v->expr = kw_dec_str(d);
+            v->why = kw_dec_str(d);
+            break;
+        }
+        case KW_F_PTR: {
+            void *r = NULL;
+            if (kw_dec_byte(d)) {
+                r = kw_arena_alloc(d->arena, f->sub->size);
+                if (!r) {
+                    kw_dec_bad(d, "out of memory");
+                    break;
+                }
+                memset(r, 0, f->sub->size);
+                kw_dec_record(d, f->sub, r);
+            }
+            *(void **)p = r;
+            break;
+        }
         case KW_F_STR:
             *(const char **)p = kw_dec_str(d);
             if ((f->flags & KW_F_REQUIRED) && !*(const char **)p)
@@ -392,6 +454,7 @@ static void kw_dec_record(kw_dec *d, const kw_type *t, void *obj) {
         case KW_F_LIST:
         case KW_F_KEYED:
         case KW_F_COUNTS:
+        case KW_F_INTS:
             kw_dec_array(d, f, p);
             break;
         case KW_F_MAP:

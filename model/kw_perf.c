@@ -28,27 +28,21 @@ static void kw_perf_set3(kw_shape *s, kw_arena *a, const char *what, const long 
 
 /* The total of one per-thread quantity over the dispatch (kw_perf.h). s has
  * blockDim and gridDim bound; threadIdx / blockIdx are bound here. */
-static bool kw_perf_total(kw_rv ir, const char *key, kw_shape *s, kw_arena *a,
-                          const long long block[3], const long long grid[3], double *out,
-                          const char **why) {
+static bool kw_perf_total(const kw_val *v, kw_shape *s, kw_arena *a, const long long block[3],
+                          const long long grid[3], double *out, const char **why) {
     char buf[64];
-    kw_rv v = kw_rv_get(ir, key);
-    long long n;
     double threads = 1, blocks = 1;
     for (int d = 0; d < 3; d++) {
         threads *= (double)block[d];
         blocks *= (double)grid[d];
     }
-    if (kw_rv_int(v, &n)) {
-        *out = (double)n * threads * blocks;
+    if (v->kind == KW_VAL_NUM) {
+        *out = (double)v->num * threads * blocks;
         return true;
     }
-    const char *text = kw_rv_text(v, buf, sizeof buf);
+    const char *text = kw_val_text(v, buf, sizeof buf);
     if (!text) {
-        *why = v.kind == KW_R_UNKNOWN_KEY
-                   ? "not known (IR facts present, but this kwalk cannot read their "
-                     "work_per_thread)"
-                   : "not known (the IR facts have no bytes per thread for this kernel)";
+        *why = "not known (the IR facts have no bytes per thread for this kernel)";
         return false;
     }
     if (!strcmp(text, "unknown")) {
@@ -96,12 +90,12 @@ static bool kw_perf_total(kw_rv ir, const char *key, kw_shape *s, kw_arena *a,
     return true;
 }
 
-void kw_perf_dispatch_work(kw_rv ir, const kw_shape *shape, const long long block[3],
+void kw_perf_dispatch_work(const kw_irf *ir, const kw_shape *shape, const long long block[3],
                            const long long grid[3], kw_perf_work *out) {
     memset(out, 0, sizeof(*out));
     out->flops = -1;
     out->why = "not known (no IR facts)";
-    if (!kw_rv_present(ir))
+    if (!ir)
         return;
     kw_arena scratch;
     kw_arena_init(&scratch);
@@ -113,14 +107,13 @@ void kw_perf_dispatch_work(kw_rv ir, const kw_shape *shape, const long long bloc
     kw_perf_set3(&s, &scratch, "gridDim", grid, "dispatch");
     double rd, wr, fl;
     const char *ignore;
-    if (kw_perf_total(ir, "work_per_thread.bytes_read", &s, &scratch, block, grid, &rd,
-                      &out->why) &&
-        kw_perf_total(ir, "work_per_thread.bytes_written", &s, &scratch, block, grid, &wr,
+    if (kw_perf_total(&ir->work_per_thread.bytes_read, &s, &scratch, block, grid, &rd, &out->why) &&
+        kw_perf_total(&ir->work_per_thread.bytes_written, &s, &scratch, block, grid, &wr,
                       &out->why)) {
         out->known = true;
         out->bytes = rd + wr;
         out->why = NULL;
-        if (kw_perf_total(ir, "work_per_thread.flops", &s, &scratch, block, grid, &fl, &ignore))
+        if (kw_perf_total(&ir->work_per_thread.flops, &s, &scratch, block, grid, &fl, &ignore))
             out->flops = fl;
     }
     kw_arena_free(&scratch);

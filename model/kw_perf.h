@@ -12,7 +12,7 @@
 
 #include "model/kw_expr.h"
 #include "model/kw_hw.h"
-#include "sidecar/kw_reflect.h"
+#include "sidecar/kw_sidecar.h"
 
 /* The product whose peaks apply to arch: the one named gpu (--gpu) when it is
  * a product of that arch, NULL when it is not; the arch's default product
@@ -29,13 +29,13 @@ typedef struct kw_perf_work {
 } kw_perf_work;
 
 /* The work of one dispatch of grid[3] workgroups of block[3] work items. ir
- * is an arch's IR facts record (expanded: kw_rv_expand). An integer per
+ * is an arch's IR facts (NULL when none). An integer per
  * thread is multiplied by the threads; an expression is evaluated with shape
  * plus blockDim.* / gridDim.* (and threadIdx.* / blockIdx.* for every thread
  * and block when it names them, up to KW_PERF_MAX_EVALS evaluations; beyond
  * that it is not known). */
 enum { KW_PERF_MAX_EVALS = 1 << 20 };
-void kw_perf_dispatch_work(kw_rv ir, const kw_shape *shape, const long long block[3],
+void kw_perf_dispatch_work(const kw_irf *ir, const kw_shape *shape, const long long block[3],
                            const long long grid[3], kw_perf_work *out);
 
 /* Achieved bandwidth of bytes moved in ns nanoseconds, in TB/s; the share of

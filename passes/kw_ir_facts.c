@@ -1,10 +1,8 @@
 /* kw_ir_facts.c: the C side of the IR facts: initialization, names of the
- * enums, binding parameter names into the expressions, and a YAML printer for
- * tools and tests (the key names are those of docs/ir-facts.md). */
+ * enums, binding parameter names into the expressions, and the conversion into
+ * the sidecar's records (kw_sidecar_ir.h), which the sidecar writer writes. */
 #include "passes/kw_ir_facts.h"
 
-#include <ctype.h>
-#include <inttypes.h>
 #include <string.h>
 
 void kw_ir_facts_init(kw_ir_kernel_facts *f) { memset(f, 0, sizeof *f); }
@@ -138,398 +136,245 @@ kw_status kw_ir_facts_name_params(kw_ir_kernel_facts *f, const char *const *name
     return KW_OK;
 }
 
-/* ---- YAML printer --------------------------------------------------------------------------- */
+/* ---- the sidecar's records ------------------------------------------------------------------ */
 
-static int plain_ok(const char *s) {
-    if (!*s)
-        return 0;
-    static const char *const reserved[] = {"true", "false", "null", "yes", "no", "on", "off", "~"};
-    for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
-        if (!strcmp(s, reserved[i]))
-            return 0;
-    if (!isalpha((unsigned char)s[0]) && s[0] != '_' && s[0] != '/')
-        return 0;
-    for (const char *p = s; *p; p++)
-        if (!isalnum((unsigned char)*p) && !strchr("_./-+", *p))
-            return 0;
-    return 1;
-}
+#define KW_NEW_ARRAY(a, arr, count)                                                                \
+    ((arr).n = (arr).cap = (count),                                                                \
+     (arr).v = (count) ? kw_arena_alloc((a), (count) * sizeof(*(arr).v)) : NULL,                   \
+     (count) && !(arr).v ? KW_ERR : KW_OK)
 
-static void put_str(FILE *o, const char *s) {
-    if (!s) {
-        fputs("null", o);
-        return;
+static kw_val to_val(const kw_ir_val *v) {
+    kw_val r = {KW_VAL_UNKNOWN, 0, NULL, v->kind == KW_IR_UNKNOWN ? v->why : NULL};
+    if (v->kind == KW_IR_NUM) {
+        r.kind = KW_VAL_NUM;
+        r.num = v->num;
+    } else if (v->kind == KW_IR_EXPR) {
+        r.kind = KW_VAL_EXPR;
+        r.expr = v->expr;
     }
-    if (plain_ok(s)) {
-        fputs(s, o);
-        return;
-    }
-    fputc('"', o);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
-        case '"': fputs("\\\"", o); break;
-        case '\\': fputs("\\\\", o); break;
-        case '\n': fputs("\\n", o); break;
-        case '\t': fputs("\\t", o); break;
-        default:
-            if (*p < 0x20)
-                fprintf(o, "\\x%02x", *p);
-            else
-                fputc(*p, o);
-        }
-    }
-    fputc('"', o);
+    return r;
 }
 
-static void pad(FILE *o, int n) {
-    for (int i = 0; i < n; i++)
-        fputc(' ', o);
+static kw_val num_val(long long n) {
+    kw_val r = {KW_VAL_NUM, n, NULL, NULL};
+    return r;
 }
 
-/* `key: value` for a kw_ir_val; unknown values get a `<key>_why` line. */
-static void put_val(FILE *o, int ind, const char *key, const kw_ir_val *v) {
-    pad(o, ind);
-    fprintf(o, "%s: ", key);
-    if (v->kind == KW_IR_NUM)
-        fprintf(o, "%" PRId64 "\n", v->num);
-    else if (v->kind == KW_IR_EXPR) {
-        put_str(o, v->expr);
-        fputc('\n', o);
-    } else {
-        fputs("unknown\n", o);
-        if (v->why) {
-            pad(o, ind);
-            fprintf(o, "%s_why: ", key);
-            put_str(o, v->why);
-            fputc('\n', o);
-        }
-    }
-}
-
-static void put_frame(FILE *o, const kw_ir_frame *fr) {
-    fputs("{file: ", o);
-    put_str(o, fr->file);
-    fprintf(o, ", line: %u, column: %u, function: ", fr->line, fr->column);
-    put_str(o, fr->function);
-    fputc('}', o);
-}
-
-static void put_loc(FILE *o, int ind, const kw_ir_loc *l) {
+static kw_status to_loc(kw_arena *a, const kw_ir_loc *l, kw_irf_loc *o) {
+    memset(o, 0, sizeof *o);
     if (!l->frames.n)
-        return;
-    pad(o, ind);
-    fputs("location: ", o);
-    put_frame(o, &l->frames.v[0]);
-    fputc('\n', o);
-    if (l->from) {
-        pad(o, ind);
-        fprintf(o, "location_from: %s\n", l->from);
+        return KW_OK;
+    o->location_from = l->from;
+    if (KW_NEW_ARRAY(a, o->inlined_at, l->frames.n - 1))
+        return KW_ERR;
+    for (size_t i = 0; i < l->frames.n; i++) {
+        const kw_ir_frame *f = &l->frames.v[i];
+        kw_irf_frame *t = i ? &o->inlined_at.v[i - 1] : &o->location;
+        t->at.file = f->file;
+        t->at.line = (int)f->line;
+        t->at.column = (int)f->column;
+        t->function = f->function;
     }
-    if (l->frames.n > 1) {
-        pad(o, ind);
-        fputs("inlined_at: [", o);
-        for (size_t i = 1; i < l->frames.n; i++) {
-            if (i > 1)
-                fputs(", ", o);
-            put_frame(o, &l->frames.v[i]);
-        }
-        fputs("]\n", o);
-    }
+    return KW_OK;
 }
 
-static void put_int_or_unknown(FILE *o, int ind, const char *key, int64_t v) {
-    pad(o, ind);
-    if (v < 0)
-        fprintf(o, "%s: unknown\n", key);
-    else
-        fprintf(o, "%s: %" PRId64 "\n", key, v);
-}
-
-static void put_index(FILE *o, int ind, const char *key, int v) {
-    pad(o, ind);
-    if (v < 0)
-        fprintf(o, "%s: null\n", key);
-    else
-        fprintf(o, "%s: %d\n", key, v);
-}
-
-static void put_key_str(FILE *o, int ind, const char *key, const char *s) {
-    pad(o, ind);
-    fprintf(o, "%s: ", key);
-    put_str(o, s);
-    fputc('\n', o);
-}
-
-static void print_access(FILE *o, int ind, const kw_ir_kernel_facts *f, size_t i) {
+static kw_status to_access(kw_arena *a, const kw_ir_kernel_facts *f, size_t i, kw_irf_access *o) {
     const kw_ir_access *x = &f->accesses.v[i];
-    pad(o, ind - 2);
-    fprintf(o, "- id: %zu\n", i);
-    put_key_str(o, ind, "op", kw_ir_op_name(x->op));
-    put_key_str(o, ind, "space", kw_ir_space_name(x->space));
-    put_key_str(o, ind, "what", x->what);
-    put_key_str(o, ind, "type", x->type);
-    pad(o, ind);
-    fprintf(o, "bytes_per_lane: %u\n", x->bytes_per_lane);
-    pad(o, ind);
-    fprintf(o, "align: %u\n", x->align);
-    if (x->param >= 0) {
-        put_key_str(o, ind, "param", x->param_name ? x->param_name : f->params.v[x->param].name);
-        pad(o, ind);
-        fprintf(o, "param_index: %d\n", x->param);
-    } else {
-        put_key_str(o, ind, "param", NULL);
-    }
-    if (x->object)
-        put_key_str(o, ind, "object", x->object);
-    if (x->base_why)
-        put_key_str(o, ind, "base_why", x->base_why);
-    put_val(o, ind, "lane_stride_bytes", &x->lane_stride);
-    put_val(o, ind, "group_stride_bytes", &x->group_stride[0]);
-    if (x->gid_dims & 2)
-        put_val(o, ind, "group_stride_bytes_y", &x->group_stride[1]);
-    if (x->gid_dims & 4)
-        put_val(o, ind, "group_stride_bytes_z", &x->group_stride[2]);
-    pad(o, ind);
-    fprintf(o, "depends_on: [");
-    const char *sep = "";
+    o->id = (long long)i;
+    o->op = kw_ir_op_name(x->op);
+    o->space = kw_ir_space_name(x->space);
+    o->what = x->what;
+    o->type = x->type;
+    o->bytes_per_lane = x->bytes_per_lane;
+    o->align = x->align;
+    o->param = x->param >= 0 ? (x->param_name ? x->param_name : f->params.v[x->param].name) : NULL;
+    o->param_index = x->param >= 0 ? x->param : -1;
+    o->object = x->object;
+    o->base_why = x->base_why;
+    o->lane_stride_bytes = to_val(&x->lane_stride);
+    o->group_stride_bytes = to_val(&x->group_stride[0]);
+    o->group_stride_bytes_y = to_val(&x->group_stride[1]);
+    o->group_stride_bytes_z = to_val(&x->group_stride[2]);
+    if (!(x->gid_dims & 2))
+        o->group_stride_bytes_y.kind = KW_VAL_ABSENT;
+    if (!(x->gid_dims & 4))
+        o->group_stride_bytes_z.kind = KW_VAL_ABSENT;
+    static const char *const tid[] = {"threadIdx.x", "threadIdx.y", "threadIdx.z"};
+    static const char *const gid[] = {"blockIdx.x", "blockIdx.y", "blockIdx.z"};
+    size_t nd = 0;
     for (int d = 0; d < 3; d++)
-        if (x->tid_dims & (1u << d)) {
-            fprintf(o, "%sthreadIdx.%c", sep, "xyz"[d]);
-            sep = ", ";
-        }
+        nd += ((x->tid_dims >> d) & 1) + ((x->gid_dims >> d) & 1);
+    if (KW_NEW_ARRAY(a, o->depends_on, nd))
+        return KW_ERR;
+    nd = 0;
     for (int d = 0; d < 3; d++)
-        if (x->gid_dims & (1u << d)) {
-            fprintf(o, "%sblockIdx.%c", sep, "xyz"[d]);
-            sep = ", ";
-        }
-    fputs("]\n", o);
-    pad(o, ind);
-    fprintf(o, "lanes_exact: %s\n", x->lanes_exact ? "true" : "false");
-    pad(o, ind);
-    fprintf(o, "active_lanes: %d\n", x->active_lanes);
-    put_int_or_unknown(o, ind, "wave_bytes", x->wave_bytes);
-    if (x->space != KW_IR_LDS && x->space != KW_IR_SCRATCH) {
-        put_int_or_unknown(o, ind, "segments_per_wave", x->segments_64);
-        put_int_or_unknown(o, ind, "segments_per_wave_128", x->segments_128);
-        pad(o, ind);
-        fprintf(o, "coalesced: %s\n",
-                x->coalesced < 0 ? "unknown" : x->coalesced ? "true" : "false");
-    }
-    if (x->space == KW_IR_LDS) {
-        pad(o, ind);
-        if (x->lds_conflict_degree < 0)
-            fputs("bank_conflict_degree: unknown\n", o);
-        else
-            fprintf(o, "bank_conflict_degree: %d\n", x->lds_conflict_degree);
-    }
-    put_index(o, ind, "group", x->group);
-    put_index(o, ind, "loop", x->loop);
-    pad(o, ind);
-    fprintf(o, "conditional: %s\n", x->conditional ? "true" : "false");
-    put_loc(o, ind, &x->loc);
+        if (x->tid_dims & (1u << d))
+            o->depends_on.v[nd++] = tid[d];
+    for (int d = 0; d < 3; d++)
+        if (x->gid_dims & (1u << d))
+            o->depends_on.v[nd++] = gid[d];
+    o->lanes_exact = x->lanes_exact != 0;
+    o->active_lanes = x->active_lanes;
+    o->wave_bytes = x->wave_bytes;
+    o->segments_per_wave = x->segments_64;
+    o->segments_per_wave_128 = x->segments_128;
+    o->coalesced = x->coalesced < 0 ? -1 : x->coalesced != 0;
+    o->bank_conflict_degree = x->lds_conflict_degree;
+    o->group = x->group;
+    o->loop = x->loop;
+    o->conditional = x->conditional != 0;
+    return to_loc(a, &x->loc, &o->loc);
 }
 
-void kw_ir_facts_print_yaml(FILE *o, const kw_ir_kernel_facts *f, int ind) {
-    put_key_str(o, ind, "symbol", f->symbol);
-    put_key_str(o, ind, "arch", f->arch);
-    pad(o, ind);
-    fprintf(o, "wave_size: %u\n", f->wave_size);
-    pad(o, ind);
-    fprintf(o, "debug_info: %s\n", f->has_debug_info ? "true" : "false");
+static kw_status to_idiom(kw_arena *a, size_t i, const kw_ir_idiom *d, kw_irf_idiom *o) {
+    o->id = (long long)i;
+    o->kind = kw_ir_idiom_name(d->kind);
+    o->op = d->op;
+    o->type = d->type;
+    o->via = d->via;
+    o->steps = d->kind == KW_IR_LDS_TREE_REDUCE ? to_val(&d->tree_steps) : num_val(d->steps);
+    o->lanes = d->lanes;
+    if (d->kind == KW_IR_BROADCAST || (d->result_lane < 0 && d->kind != KW_IR_PARTIAL_REDUCE))
+        o->result_lane = "all";
+    else if (d->result_lane < 0)
+        o->result_lane = "each_group";
+    else if (!(o->result_lane = kw_arena_printf(a, "%d", d->result_lane)))
+        return KW_ERR;
+    o->broadcast_lane = d->broadcast_lane;
+    if (KW_NEW_ARRAY(a, o->cross_lane, d->cross_lane.n) || KW_NEW_ARRAY(a, o->parts, 2))
+        return KW_ERR;
+    for (size_t m = 0; m < d->cross_lane.n; m++)
+        o->cross_lane.v[m] = d->cross_lane.v[m];
+    o->parts.v[0] = d->parts[0];
+    o->parts.v[1] = d->parts[1];
+    o->stride = d->stride;
+    o->first_stride = d->first_stride;
+    o->barriers = d->barriers;
+    o->lds_object = d->lds_object;
+    o->lds_bytes = d->lds_bytes;
+    o->loop = d->loop;
+    return to_loc(a, &d->loc, &o->loc);
+}
 
-    pad(o, ind);
-    fputs(f->params.n ? "params:\n" : "params: []\n", o);
+kw_status kw_ir_facts_to_sidecar(const kw_ir_kernel_facts *f, kw_arena *a, kw_irf **out,
+                                 kw_err *err) {
+    kw_irf *o = kw_arena_alloc(a, sizeof *o);
+    *out = NULL;
+    if (!o)
+        return kw_fail(err, "out of memory");
+    memset(o, 0, sizeof *o);
+    o->symbol = f->symbol;
+    o->arch = f->arch;
+    o->wave_size = f->wave_size;
+    o->debug_info = f->has_debug_info != 0;
+    if (KW_NEW_ARRAY(a, o->params, f->params.n) || KW_NEW_ARRAY(a, o->accesses, f->accesses.n) ||
+        KW_NEW_ARRAY(a, o->groups, f->groups.n) ||
+        KW_NEW_ARRAY(a, o->cross_lane, f->cross_lane.n) ||
+        KW_NEW_ARRAY(a, o->idioms, f->idioms.n) || KW_NEW_ARRAY(a, o->loops, f->loops.n) ||
+        KW_NEW_ARRAY(a, o->barrier_list, f->barriers.n) ||
+        KW_NEW_ARRAY(a, o->inline_asm, f->inline_asm.n) || KW_NEW_ARRAY(a, o->notes, f->notes.n))
+        return kw_fail(err, "out of memory");
     for (size_t i = 0; i < f->params.n; i++) {
         const kw_ir_param *p = &f->params.v[i];
-        pad(o, ind + 2);
-        fprintf(o, "- {index: %zu, name: ", i);
-        put_str(o, p->name);
-        fputs(", type: ", o);
-        put_str(o, p->type);
-        if (p->is_pointer)
-            fprintf(o, ", addrspace: %u, readonly: %s, writeonly: %s, noalias: %s", p->addrspace,
-                    p->readonly ? "true" : "false", p->writeonly ? "true" : "false",
-                    p->noalias ? "true" : "false");
-        fputs("}\n", o);
+        kw_irf_param *t = &o->params.v[i];
+        t->index = (long long)i;
+        t->name = p->name;
+        t->type = p->type;
+        t->addrspace = p->is_pointer ? (long long)p->addrspace : -1;
+        t->readonly = p->readonly != 0;
+        t->writeonly = p->writeonly != 0;
+        t->noalias = p->noalias != 0;
     }
-
-    pad(o, ind);
-    fputs(f->accesses.n ? "accesses:\n" : "accesses: []\n", o);
     for (size_t i = 0; i < f->accesses.n; i++)
-        print_access(o, ind + 4, f, i);
-
-    pad(o, ind);
-    fputs(f->groups.n ? "groups:\n" : "groups: []\n", o);
+        if (to_access(a, f, i, &o->accesses.v[i]))
+            return kw_fail(err, "out of memory");
     for (size_t i = 0; i < f->groups.n; i++) {
         const kw_ir_group *g = &f->groups.v[i];
-        pad(o, ind + 2);
-        fputs("- {members: [", o);
+        kw_irf_group *t = &o->groups.v[i];
+        if (KW_NEW_ARRAY(a, t->members, g->members.n))
+            return kw_fail(err, "out of memory");
         for (size_t m = 0; m < g->members.n; m++)
-            fprintf(o, "%s%u", m ? ", " : "", g->members.v[m]);
-        fprintf(o, "], lane_stride_bytes: %" PRId64 ", bytes_per_lane: %" PRId64
-                   ", contiguous: %s, wave_bytes: %" PRId64 ", segments_per_wave: %" PRId64
-                   ", segments_per_wave_128: %" PRId64 "}\n",
-                g->lane_stride, g->bytes_per_lane, g->contiguous ? "true" : "false",
-                g->wave_bytes, g->segments_64, g->segments_128);
+            t->members.v[m] = g->members.v[m];
+        t->lane_stride_bytes = g->lane_stride;
+        t->bytes_per_lane = g->bytes_per_lane;
+        t->contiguous = g->contiguous != 0;
+        t->wave_bytes = g->wave_bytes;
+        t->segments_per_wave = g->segments_64;
+        t->segments_per_wave_128 = g->segments_128;
     }
-
-    pad(o, ind);
-    fputs(f->cross_lane.n ? "cross_lane:\n" : "cross_lane: []\n", o);
     for (size_t i = 0; i < f->cross_lane.n; i++) {
         const kw_ir_xlane *x = &f->cross_lane.v[i];
-        pad(o, ind + 2);
-        fprintf(o, "- id: %zu\n", i);
-        put_key_str(o, ind + 4, "op", kw_ir_xop_name(x->op));
-        put_key_str(o, ind + 4, "intrinsic", x->intrinsic);
-        put_key_str(o, ind + 4, "control", x->control);
-        if (x->control_why)
-            put_key_str(o, ind + 4, "control_why", x->control_why);
-        if (x->control_raw >= 0) {
-            pad(o, ind + 4);
-            fprintf(o, "control_raw: 0x%" PRIx64 "\n", x->control_raw);
-        }
-        if (x->row_mask >= 0) {
-            pad(o, ind + 4);
-            fprintf(o, "row_mask: 0x%x\n", x->row_mask);
-            pad(o, ind + 4);
-            fprintf(o, "bank_mask: 0x%x\n", x->bank_mask);
-            pad(o, ind + 4);
-            fprintf(o, "bound_ctrl: %s\n", x->bound_ctrl ? "true" : "false");
-        }
-        pad(o, ind + 4);
-        fprintf(o, "bits: %u\n", x->bits);
-        put_index(o, ind + 4, "idiom", x->idiom);
-        put_index(o, ind + 4, "loop", x->loop);
-        put_loc(o, ind + 4, &x->loc);
+        kw_irf_xlane *t = &o->cross_lane.v[i];
+        t->id = (long long)i;
+        t->op = kw_ir_xop_name(x->op);
+        t->intrinsic = x->intrinsic;
+        t->control = x->control;
+        t->control_why = x->control_why;
+        t->control_raw = x->control_raw;
+        t->row_mask = x->row_mask;
+        /* as the printer of `0x%x` wrote an int */
+        t->bank_mask = x->row_mask >= 0 ? (long long)(unsigned)x->bank_mask : -1;
+        t->bound_ctrl = x->bound_ctrl != 0;
+        t->bits = x->bits;
+        t->idiom = x->idiom;
+        t->loop = x->loop;
+        if (to_loc(a, &x->loc, &t->loc))
+            return kw_fail(err, "out of memory");
     }
-
-    pad(o, ind);
-    fputs(f->idioms.n ? "idioms:\n" : "idioms: []\n", o);
-    for (size_t i = 0; i < f->idioms.n; i++) {
-        const kw_ir_idiom *d = &f->idioms.v[i];
-        pad(o, ind + 2);
-        fprintf(o, "- id: %zu\n", i);
-        put_key_str(o, ind + 4, "kind", kw_ir_idiom_name(d->kind));
-        if (d->op)
-            put_key_str(o, ind + 4, "op", d->op);
-        if (d->type)
-            put_key_str(o, ind + 4, "type", d->type);
-        if (d->via)
-            put_key_str(o, ind + 4, "via", d->via);
-        if (d->kind == KW_IR_LDS_TREE_REDUCE) {
-            put_val(o, ind + 4, "steps", &d->tree_steps);
-        } else {
-            pad(o, ind + 4);
-            fprintf(o, "steps: %u\n", d->steps);
-        }
-        pad(o, ind + 4);
-        fprintf(o, "lanes: %u\n", d->lanes);
-        pad(o, ind + 4);
-        if (d->kind == KW_IR_BROADCAST)
-            fputs("result_lane: all\n", o);
-        else if (d->result_lane < 0)
-            fprintf(o, "result_lane: %s\n", d->kind == KW_IR_PARTIAL_REDUCE ? "each_group" : "all");
-        else
-            fprintf(o, "result_lane: %d\n", d->result_lane);
-        put_index(o, ind + 4, "broadcast_lane", d->broadcast_lane);
-        pad(o, ind + 4);
-        fputs("cross_lane: [", o);
-        for (size_t m = 0; m < d->cross_lane.n; m++)
-            fprintf(o, "%s%u", m ? ", " : "", d->cross_lane.v[m]);
-        fputs("]\n", o);
-        if (d->kind == KW_IR_BLOCK_REDUCE) {
-            pad(o, ind + 4);
-            fprintf(o, "parts: [%d, %d]\n", d->parts[0], d->parts[1]);
-        }
-        if (d->kind == KW_IR_LDS_TREE_REDUCE) {
-            put_key_str(o, ind + 4, "stride", d->stride);
-            put_key_str(o, ind + 4, "first_stride", d->first_stride);
-        }
-        if (d->kind == KW_IR_BLOCK_REDUCE || d->kind == KW_IR_LDS_TREE_REDUCE) {
-            pad(o, ind + 4);
-            fprintf(o, "barriers: %u\n", d->barriers);
-            put_key_str(o, ind + 4, "lds_object", d->lds_object);
-            put_int_or_unknown(o, ind + 4, "lds_bytes", d->lds_bytes);
-        }
-        put_index(o, ind + 4, "loop", d->loop);
-        put_loc(o, ind + 4, &d->loc);
-    }
-
-    pad(o, ind);
-    fputs(f->loops.n ? "loops:\n" : "loops: []\n", o);
+    for (size_t i = 0; i < f->idioms.n; i++)
+        if (to_idiom(a, i, &f->idioms.v[i], &o->idioms.v[i]))
+            return kw_fail(err, "out of memory");
     for (size_t i = 0; i < f->loops.n; i++) {
         const kw_ir_loop *l = &f->loops.v[i];
-        pad(o, ind + 2);
-        fprintf(o, "- id: %zu\n", i);
-        put_index(o, ind + 4, "parent", l->parent);
-        pad(o, ind + 4);
-        fprintf(o, "depth: %u\n", l->depth);
-        put_val(o, ind + 4, "trip_count", &l->trip_count);
-        pad(o, ind + 4);
-        fprintf(o, "lane_dependent: %s\n", l->lane_dependent ? "true" : "false");
-        pad(o, ind + 4);
-        fprintf(o, "accesses: %u\n", l->accesses);
-        put_loc(o, ind + 4, &l->loc);
+        kw_irf_loop *t = &o->loops.v[i];
+        t->id = (long long)i;
+        t->parent = l->parent;
+        t->depth = l->depth;
+        t->trip_count = to_val(&l->trip_count);
+        t->lane_dependent = l->lane_dependent != 0;
+        t->accesses = l->accesses;
+        if (to_loc(a, &l->loc, &t->loc))
+            return kw_fail(err, "out of memory");
     }
-
-    pad(o, ind);
-    fprintf(o, "barriers: %u\n", f->barrier_count);
-    pad(o, ind);
-    fputs(f->barriers.n ? "barrier_list:\n" : "barrier_list: []\n", o);
+    o->barriers = f->barrier_count;
     for (size_t i = 0; i < f->barriers.n; i++) {
         const kw_ir_barrier *b = &f->barriers.v[i];
-        pad(o, ind + 2);
-        fprintf(o, "- kind: %s\n", kw_ir_barrier_name(b->kind));
-        if (b->scope)
-            put_key_str(o, ind + 4, "scope", b->scope);
-        if (b->ordering)
-            put_key_str(o, ind + 4, "ordering", b->ordering);
-        put_index(o, ind + 4, "loop", b->loop);
-        pad(o, ind + 4);
-        fprintf(o, "conditional: %s\n", b->conditional ? "true" : "false");
-        put_loc(o, ind + 4, &b->loc);
+        kw_irf_barrier *t = &o->barrier_list.v[i];
+        t->kind = kw_ir_barrier_name(b->kind);
+        t->scope = b->scope;
+        t->ordering = b->ordering;
+        t->loop = b->loop;
+        t->conditional = b->conditional != 0;
+        if (to_loc(a, &b->loc, &t->loc))
+            return kw_fail(err, "out of memory");
     }
-
-    pad(o, ind);
-    fputs("work_per_thread:\n", o);
-    put_val(o, ind + 2, "flops", &f->work.flops);
-    put_val(o, ind + 2, "transcendental", &f->work.transcendental);
-    put_val(o, ind + 2, "int_ops", &f->work.int_ops);
-    put_val(o, ind + 2, "conversions", &f->work.conversions);
-    put_val(o, ind + 2, "bytes_read", &f->work.bytes_read);
-    put_val(o, ind + 2, "bytes_written", &f->work.bytes_written);
-    put_val(o, ind + 2, "lds_bytes_read", &f->work.lds_bytes_read);
-    put_val(o, ind + 2, "lds_bytes_written", &f->work.lds_bytes_written);
-    pad(o, ind + 2);
-    fprintf(o, "asm_uncounted: %u\n", f->work.asm_uncounted);
-    pad(o, ind + 2);
-    fprintf(o, "mfma: %u\n", f->work.mfma);
-
-    pad(o, ind);
-    fputs(f->inline_asm.n ? "inline_asm:\n" : "inline_asm: []\n", o);
+    const kw_ir_work *w = &f->work;
+    kw_irf_work *tw = &o->work_per_thread;
+    tw->flops = to_val(&w->flops);
+    tw->transcendental = to_val(&w->transcendental);
+    tw->int_ops = to_val(&w->int_ops);
+    tw->conversions = to_val(&w->conversions);
+    tw->bytes_read = to_val(&w->bytes_read);
+    tw->bytes_written = to_val(&w->bytes_written);
+    tw->lds_bytes_read = to_val(&w->lds_bytes_read);
+    tw->lds_bytes_written = to_val(&w->lds_bytes_written);
+    tw->asm_uncounted = w->asm_uncounted;
+    tw->mfma = w->mfma;
     for (size_t i = 0; i < f->inline_asm.n; i++) {
         const kw_ir_asm *s = &f->inline_asm.v[i];
-        pad(o, ind + 2);
-        fputs("- text: ", o);
-        put_str(o, s->text);
-        fputc('\n', o);
-        put_key_str(o, ind + 4, "constraints", s->constraints);
-        pad(o, ind + 4);
-        fprintf(o, "volatile: %s\n", s->side_effects ? "true" : "false");
-        pad(o, ind + 4);
-        fprintf(o, "srcloc: %u\n", s->srcloc);
-        put_int_or_unknown(o, ind + 4, "flops", s->flops);
-        put_int_or_unknown(o, ind + 4, "transcendental", s->transcendental);
-        put_index(o, ind + 4, "loop", s->loop);
-        put_loc(o, ind + 4, &s->loc);
+        kw_irf_asm *t = &o->inline_asm.v[i];
+        t->text = s->text;
+        t->constraints = s->constraints;
+        t->is_volatile = s->side_effects != 0;
+        t->srcloc = s->srcloc;
+        t->flops = s->flops;
+        t->transcendental = s->transcendental;
+        t->loop = s->loop;
+        if (to_loc(a, &s->loc, &t->loc))
+            return kw_fail(err, "out of memory");
     }
-
-    pad(o, ind);
-    fputs(f->notes.n ? "notes:\n" : "notes: []\n", o);
-    for (size_t i = 0; i < f->notes.n; i++) {
-        pad(o, ind + 2);
-        fputs("- ", o);
-        put_str(o, f->notes.v[i]);
-        fputc('\n', o);
-    }
+    for (size_t i = 0; i < f->notes.n; i++)
+        o->notes.v[i] = f->notes.v[i];
+    *out = o;
+    return KW_OK;
 }

@@ -1,11 +1,10 @@
 /* kw_ir_facts.h: what kwalk learns about one kernel from its optimized LLVM
- * IR, as plain C structs. This header is the whole C interface of the IR
- * analysis (passes/): the C++ side (kw_ir_analyze.h, which needs LLVM)
- * fills a kw_ir_kernel_facts; the plugin, which puts the facts into the
- * sidecar, and the tests' dump tool read it through this file alone and never
- * see an LLVM type. The kwalk command reads the facts from the sidecar, not
- * through this header. The keys and their meaning are documented in
- * docs/ir-facts.md.
+ * IR, as plain C structs: the working form of the IR analysis (passes/).
+ * The C++ side (kw_ir_analyze.h, which needs LLVM) fills a
+ * kw_ir_kernel_facts; kw_ir_facts_to_sidecar turns it into the sidecar's
+ * records (sidecar/kw_sidecar_ir.h), which the sidecar writer writes and the
+ * kwalk command reads. No LLVM type and no YAML here. The keys and their
+ * meaning are documented in docs/ir-facts.md.
  *
  * Conventions:
  *   - Every string and array lives in the kw_arena passed to the analysis;
@@ -24,7 +23,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -33,6 +31,7 @@ extern "C" {
 /* common/'s headers have no C++ linkage guards of their own */
 #include "common/kw_arena.h"
 #include "common/kw_err.h"
+#include "sidecar/kw_sidecar.h"
 
 /* ---- values: a number, an expression, or unknown with the reason ----------- */
 
@@ -322,10 +321,11 @@ void kw_ir_facts_init(kw_ir_kernel_facts *f);
 kw_status kw_ir_facts_name_params(kw_ir_kernel_facts *f, const char *const *names, size_t n,
                                   kw_arena *arena, kw_err *err);
 
-/* Writes the facts as YAML (the `ir:` mapping of a sidecar's kernel/arch),
- * each line prefixed by `indent` spaces. For tools and tests; the sidecar
- * writer has its own table-driven emitter. */
-void kw_ir_facts_print_yaml(FILE *out, const kw_ir_kernel_facts *f, int indent);
+/* The facts as the sidecar's record (the `ir:` mapping of a kernel's arch,
+ * kw_sidecar_ir.h), allocated in arena; strings are shared with f, which must
+ * outlive it (name the parameters first: kw_ir_facts_name_params). */
+kw_status kw_ir_facts_to_sidecar(const kw_ir_kernel_facts *f, kw_arena *arena, kw_irf **out,
+                                 kw_err *err);
 
 const char *kw_ir_op_name(kw_ir_op op);
 const char *kw_ir_space_name(kw_ir_space s);

@@ -289,8 +289,8 @@ kw_status writeDoc(const kw_sidecar &Doc, const std::string &Path, kw_err *Err) 
     return kw_sidecar_write_file(&Doc, Path.c_str(), Err);
 }
 
-// Give the IR facts the source's parameter names and put them, as YAML, into
-// the kernel's arch entry.
+// Give the IR facts the source's parameter names and put them, as the
+// sidecar's records, into the kernel's arch entry.
 kw_status attachIrFacts(kw_sidecar &Doc, JobState &S, kw_err *Err) {
     for (size_t I = 0; I < Doc.kernels.n; I++) {
         kw_kernel &K = Doc.kernels.v[I];
@@ -303,15 +303,9 @@ kw_status attachIrFacts(kw_sidecar &Doc, JobState &S, kw_err *Err) {
         if (kw_ir_facts_name_params(It->second, Names.data(), Names.size(), &S.IrArena, Err) !=
             KW_OK)
             return KW_ERR;
-        char *Text = nullptr;
-        size_t Len = 0;
-        FILE *Out = open_memstream(&Text, &Len);
-        if (!Out)
-            return kw_fail(Err, "IR facts: cannot open a memory stream");
-        kw_ir_facts_print_yaml(Out, It->second, 0);
-        fclose(Out);
-        K.archs.v[0].ir = kw_arena_strndup(&Doc.arena, Text, Len);
-        free(Text);
+        // in the IR arena, which lives until the document is written
+        if (kw_ir_facts_to_sidecar(It->second, &S.IrArena, &K.archs.v[0].ir, Err) != KW_OK)
+            return KW_ERR;
     }
     if (!S.IrError.empty())
         return kw_fail(Err, "%s", S.IrError.c_str());

@@ -136,12 +136,10 @@ kw_status kw_render_kernel(kw_render *r, size_t ki, kw_buf *out, kw_err *err) {
         } else {
             a.arch = k->archs.v[i].arch;
             a.rec = kw_rv_kernel_arch(&k->archs.v[i]);
+            a.ir = k->archs.v[i].ir;
         }
         if (r->o->arch && strcmp(r->o->arch, a.arch))
             continue;
-        /* IR facts may be kept as YAML text (a raw field): read into it */
-        kw_err ierr;
-        a.ir = kw_rv_expand(kw_rv_get(a.rec, "ir"), &r->scratch, &ierr);
         kw_rarch *slot = KW_PUSH(&r->scratch, r->archs);
         if (!slot)
             return kw_fail(err, "out of memory");

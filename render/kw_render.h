@@ -25,12 +25,12 @@
 #include "model/kw_src.h"
 #include "trace/kw_trace.h"
 
-/* One arch's facts record as shown: kernels[].archs.<arch>, read through
- * kw_reflect.h so that ISA and IR keys added to the schema show up here. */
+/* One arch's facts record as shown: kernels[].archs.<arch>; its ISA facts are
+ * read through kw_reflect.h so that ISA keys added to the schema show up here. */
 typedef struct kw_rarch {
     const char *arch;
     kw_rv rec;
-    kw_rv ir; /* rec's "ir", its YAML text expanded (filled by kw_render_kernel) */
+    const kw_irf *ir; /* the arch's IR facts, NULL when none */
 } kw_rarch;
 
 typedef struct kw_render_opts {

@@ -58,16 +58,22 @@ static void kw_dev_template(kw_render *r, const kw_src_file *f, const kw_src_def
 
 /* ---- IR facts: accesses --------------------------------------------------------------------- */
 
-static const char *kw_rtext(kw_rv rec, const char *key, char *buf, size_t n) {
-    return kw_rv_text(kw_rv_get(rec, key), buf, n);
+/* A count as text (into buf). */
+static const char *kw_dev_ll(long long v, char *buf, size_t n) {
+    snprintf(buf, n, "%lld", v);
+    return buf;
 }
 
-/* The first arch with IR facts, or NULL (*missing says why for the first). */
-static const kw_rarch *kw_dev_ir_arch(kw_render *r, kw_rv *ir) {
+/* An IR location's first frame, NULL when it has none. */
+static const kw_loc *kw_dev_loc(const kw_irf_loc *l) {
+    return l->location.at.file ? &l->location.at : NULL;
+}
+
+/* The first arch with IR facts, or NULL. */
+static const kw_rarch *kw_dev_ir_arch(kw_render *r, const kw_irf **ir) {
     for (size_t a = 0; a < r->archs.n; a++) {
-        kw_rv v = r->archs.v[a].ir;
-        if (kw_rv_present(v)) {
-            *ir = v;
+        if (r->archs.v[a].ir) {
+            *ir = r->archs.v[a].ir;
             return &r->archs.v[a];
         }
     }
@@ -83,19 +89,30 @@ static void kw_dev_no_ir(kw_render *r, const char *what) {
                   what);
 }
 
-static void kw_dev_access_line(kw_render *r, kw_rv x) {
+/* LDS and scratch accesses have no segments or coalescing (docs/ir-facts.md). */
+static bool kw_dev_local(const kw_irf_access *x) {
+    return x->space && (!strcmp(x->space, "lds") || !strcmp(x->space, "scratch"));
+}
+
+static void kw_dev_access_line(kw_render *r, const kw_irf_access *x) {
     kw_buf *o = r->out;
-    char b1[32], b2[32], b3[32], b4[32], b5[32];
-    const char *op = kw_rtext(x, "op", b1, sizeof b1);
-    const char *space = kw_rtext(x, "space", b2, sizeof b2);
-    const char *param = kw_rtext(x, "param", b3, sizeof b3);
-    const char *object = kw_rv_str(kw_rv_get(x, "object"));
-    const char *width = kw_rtext(x, "bytes_per_lane", b4, sizeof b4);
-    const char *lane = kw_rtext(x, "lane_stride_bytes", b5, sizeof b5);
-    char b6[64], b7[32], b8[32];
-    const char *group = kw_rtext(x, "group_stride_bytes", b6, sizeof b6);
-    const char *segs = kw_rtext(x, "segments_per_wave", b7, sizeof b7);
-    const char *coal = kw_rtext(x, "coalesced", b8, sizeof b8);
+    char b4[32], b5[32];
+    const char *op = x->op;
+    const char *space = x->space;
+    const char *param = x->param;
+    const char *object = x->object;
+    const char *width = kw_dev_ll(x->bytes_per_lane, b4, sizeof b4);
+    const char *lane = kw_val_text(&x->lane_stride_bytes, b5, sizeof b5);
+    char b6[64], b7[32];
+    const char *group = kw_val_text(&x->group_stride_bytes, b6, sizeof b6);
+    bool local = kw_dev_local(x);
+    const char *segs = local                      ? NULL
+                       : x->segments_per_wave < 0 ? "unknown"
+                                                  : kw_dev_ll(x->segments_per_wave, b7, sizeof b7);
+    const char *coal = local              ? NULL
+                       : x->coalesced < 0 ? "unknown"
+                       : x->coalesced     ? "true"
+                                          : "false";
     kw_buf_puts(o, "- ");
     kw_buf_puts(o, op ? op : "access");
     kw_buf_puts(o, " of ");
@@ -103,10 +120,9 @@ static void kw_dev_access_line(kw_render *r, kw_rv x) {
     kw_buf_printf(o, ", %s bytes per lane, %s memory", width ? width : "?",
                   space ? space : "?");
     if (lane) {
-        long long s, w;
-        bool si = kw_rv_int(kw_rv_get(x, "lane_stride_bytes"), &s);
-        bool wi = kw_rv_int(kw_rv_get(x, "bytes_per_lane"), &w);
-        if (si && wi && s == w)
+        long long s = x->lane_stride_bytes.num, w = x->bytes_per_lane;
+        bool si = x->lane_stride_bytes.kind == KW_VAL_NUM;
+        if (si && s == w)
             kw_buf_printf(o, "; lanes contiguous (lane stride %s bytes)", lane);
         else if (si && s == 0)
             kw_buf_puts(o, "; the same address in every lane (uniform)");
@@ -125,8 +141,8 @@ static void kw_dev_access_line(kw_render *r, kw_rv x) {
         kw_buf_printf(o, "; %s 64-byte segments per wave", segs);
     if (coal)
         kw_buf_printf(o, " (coalesced: %s)", coal);
-    long long active;
-    if (kw_rv_int(kw_rv_get(x, "active_lanes"), &active) && active >= 0 && active < 64)
+    long long active = x->active_lanes;
+    if (active >= 0 && active < 64)
         kw_buf_printf(o, "; executed by %lld lane%s of a wave", active, active == 1 ? "" : "s");
     /* thread t of block b */
     if (lane && param && width) {
@@ -136,7 +152,7 @@ static void kw_dev_access_line(kw_render *r, kw_rv x) {
         kw_md_code(o, s ? s : "?", false);
         kw_buf_puts(o, " (bytes)");
     }
-    const kw_loc *l = kw_rv_loc(kw_rv_get(x, "location"));
+    const kw_loc *l = kw_dev_loc(&x->loc);
     if (l && l->file) {
         kw_buf_puts(o, ", at ");
         kw_r_kloc(r, l);
@@ -147,21 +163,21 @@ static void kw_dev_access_line(kw_render *r, kw_rv x) {
 
 /* Accesses of one instruction kind to one base that together cover a
  * contiguous run per lane (the IR's groups): one line for all of them. */
-static void kw_dev_group_line(kw_render *r, kw_rv x, kw_rv g, const char *op) {
+static void kw_dev_group_line(kw_render *r, const kw_irf_access *x, const kw_irf_group *g,
+                              const char *op) {
     kw_buf *o = r->out;
     char b1[32], b2[32], b3[32], b4[32], b5[32], b6[64];
-    const char *param = kw_rv_str(kw_rv_get(x, "param"));
-    const char *object = kw_rv_str(kw_rv_get(x, "object"));
-    const char *space = kw_rv_str(kw_rv_get(x, "space"));
-    const char *width = kw_rtext(x, "bytes_per_lane", b1, sizeof b1);
-    const char *total = kw_rtext(g, "bytes_per_lane", b2, sizeof b2);
-    const char *lane = kw_rtext(g, "lane_stride_bytes", b3, sizeof b3);
-    const char *wave = kw_rtext(g, "wave_bytes", b4, sizeof b4);
-    const char *segs = kw_rtext(g, "segments_per_wave", b5, sizeof b5);
-    const char *group = kw_rtext(x, "group_stride_bytes", b6, sizeof b6);
-    bool contiguous = false;
-    kw_rv_bool(kw_rv_get(g, "contiguous"), &contiguous);
-    size_t members = kw_rv_len(kw_rv_get(g, "members"));
+    const char *param = x->param;
+    const char *object = x->object;
+    const char *space = x->space;
+    const char *width = kw_dev_ll(x->bytes_per_lane, b1, sizeof b1);
+    const char *total = kw_dev_ll(g->bytes_per_lane, b2, sizeof b2);
+    const char *lane = kw_dev_ll(g->lane_stride_bytes, b3, sizeof b3);
+    const char *wave = kw_dev_ll(g->wave_bytes, b4, sizeof b4);
+    const char *segs = kw_dev_ll(g->segments_per_wave, b5, sizeof b5);
+    const char *group = kw_val_text(&x->group_stride_bytes, b6, sizeof b6);
+    bool contiguous = g->contiguous;
+    size_t members = g->members.n;
     kw_buf_puts(o, "- ");
     kw_md_code(o, param ? param : object ? object : "(unknown base)", false);
     kw_buf_printf(o, ": %zu %ss of %s bytes per lane (%s memory), together %s%s bytes per lane",
@@ -174,12 +190,11 @@ static void kw_dev_group_line(kw_render *r, kw_rv x, kw_rv g, const char *op) {
         kw_md_code(o, group, false);
         kw_buf_puts(o, " bytes");
     }
-    long long wb, sg;
+    long long wb = g->wave_bytes, sg = g->segments_per_wave;
     if (wave && segs) {
         kw_buf_printf(o, "; a wave touches %s bytes in %s 64-byte segments", wave, segs);
-        if (kw_rv_int(kw_rv_get(g, "wave_bytes"), &wb) && kw_rv_int(kw_rv_get(g, "segments_per_wave"), &sg))
-            kw_buf_puts(o, wb == sg * 64 ? " (every byte of each segment used)"
-                                         : " (segments partly used)");
+        kw_buf_puts(o, wb == sg * 64 ? " (every byte of each segment used)"
+                                     : " (segments partly used)");
     }
     if (lane && param && total) {
         kw_buf_puts(o, ". Thread t of block b covers ");
@@ -193,41 +208,40 @@ static void kw_dev_group_line(kw_render *r, kw_rv x, kw_rv g, const char *op) {
 
 static void kw_dev_accesses(kw_render *r) {
     kw_buf *o = r->out;
-    kw_rv ir;
+    const kw_irf *ir = NULL;
     const kw_rarch *a = kw_dev_ir_arch(r, &ir);
     kw_md_heading(o, 3, "Thread-to-data mapping, loads and stores");
     if (!a) {
         kw_dev_no_ir(r, "Thread-to-data mapping and load/store patterns");
         return;
     }
-    kw_rv acc = kw_rv_get(ir, "accesses");
-    kw_rv groups = kw_rv_get(ir, "groups");
-    size_t n = kw_rv_len(acc);
+    size_t n = ir->accesses.n, ngroups = ir->groups.n;
     kw_buf_printf(o, "From the IR facts of %s (%zu memory access%s in the optimized IR):\n\n",
                   a->arch, n, n == 1 ? "" : "es");
     static const char *const kinds[] = {"load", "store", "atomic"};
     kw_buf line, prev;
     kw_buf_init(&line);
     kw_buf_init(&prev);
-    bool *group_done = kw_arena_alloc(&r->scratch, kw_rv_len(groups) + 1);
+    bool *group_done = kw_arena_alloc(&r->scratch, ngroups + 1);
+    if (group_done)
+        memset(group_done, 0, ngroups + 1);
     for (size_t k = 0; k < 3; k++) {
         bool any = false;
         unsigned same = 0;
         kw_buf_reset(&prev);
         for (size_t i = 0; i <= n; i++) {
-            kw_rv x = i < n ? kw_rv_at(acc, i) : acc;
-            const char *op = i < n ? kw_rv_str(kw_rv_get(x, "op")) : NULL;
+            const kw_irf_access *x = i < n ? &ir->accesses.v[i] : NULL;
+            const char *op = x ? x->op : NULL;
             bool mine = op && !strcmp(op, kinds[k]);
-            long long g = -1;
-            if (mine && kw_rv_int(kw_rv_get(x, "group"), &g) && g >= 0 &&
-                (size_t)g < kw_rv_len(groups) && group_done && group_done[g])
+            long long g = mine ? x->group : -1;
+            if (mine && g >= 0 && (size_t)g < ngroups && group_done && group_done[g])
                 continue; /* shown with its group */
             kw_buf_reset(&line);
             if (mine) {
                 kw_buf *save = r->out;
                 r->out = &line;
-                if (g >= 0 && (size_t)g < kw_rv_len(groups) && group_done) {
-                    kw_dev_group_line(r, x, kw_rv_at(groups, (size_t)g), op);
+                if (g >= 0 && (size_t)g < ngroups && group_done) {
+                    kw_dev_group_line(r, x, &ir->groups.v[g], op);
                     group_done[g] = true;
                 } else {
                     kw_dev_access_line(r, x);
@@ -259,25 +273,25 @@ static void kw_dev_accesses(kw_render *r) {
     }
     kw_buf_free(&line);
     kw_buf_free(&prev);
-    kw_rv notes = kw_rv_get(ir, "notes");
-    for (size_t i = 0; i < kw_rv_len(notes); i++) {
+    for (size_t i = 0; i < ir->notes.n; i++) {
         kw_buf_puts(o, i ? "; " : "Limits the analysis hit: ");
-        kw_md_text(o, kw_rv_str_at(notes, i), false);
+        kw_md_text(o, ir->notes.v[i], false);
     }
-    if (kw_rv_len(notes))
+    if (ir->notes.n)
         kw_buf_puts(o, ".\n\n");
 }
 
 /* ---- core computation --------------------------------------------------------------------- */
 
 /* "- wave_reduce (add) via `dpp`, 6 cross-lane steps, at `f:l`.\n" into b. */
-static void kw_dev_idiom_line(kw_render *r, kw_rv d, kw_buf *b) {
-    char b1[32], b2[32], b3[32], b4[32];
-    const char *kind = kw_rtext(d, "kind", b1, sizeof b1);
-    const char *op = kw_rtext(d, "op", b2, sizeof b2);
-    const char *via = kw_rv_str(kw_rv_get(d, "via"));
-    const char *steps = kw_rtext(d, "steps", b3, sizeof b3);
-    const char *bars = kw_rtext(d, "barriers", b4, sizeof b4);
+static void kw_dev_idiom_line(kw_render *r, const kw_irf_idiom *d, kw_buf *b) {
+    char b3[32], b4[32];
+    const char *kind = d->kind;
+    const char *op = d->op;
+    const char *via = d->via;
+    const char *steps = kw_val_text(&d->steps, b3, sizeof b3);
+    bool lds = kind && (!strcmp(kind, "block_reduce") || !strcmp(kind, "lds_tree_reduce"));
+    const char *bars = lds ? kw_dev_ll(d->barriers, b4, sizeof b4) : NULL;
     kw_buf_printf(b, "- %s", kind ? kind : "idiom");
     if (op)
         kw_buf_printf(b, " (%s)", op);
@@ -290,7 +304,7 @@ static void kw_dev_idiom_line(kw_render *r, kw_rv d, kw_buf *b) {
         kw_buf_printf(b, tree ? ", %s LDS steps" : ", %s cross-lane steps", steps);
     if (bars)
         kw_buf_printf(b, tree ? ", %s barrier(s) per step" : ", %s barrier(s)", bars);
-    const kw_loc *l = kw_rv_loc(kw_rv_get(d, "location"));
+    const kw_loc *l = kw_dev_loc(&d->loc);
     if (l && l->file) {
         kw_buf *save = r->out;
         r->out = b;
@@ -305,17 +319,16 @@ static void kw_dev_idiom_line(kw_render *r, kw_rv d, kw_buf *b) {
 /* One line per IR loop: trip count and, when the IR facts have it, the
  * file:line of its header (the `for`/`while` the loop comes from). Returns
  * how many loops have no location. */
-static size_t kw_dev_loops(kw_render *r, kw_rv ir) {
+static size_t kw_dev_loops(kw_render *r, const kw_irf *ir) {
     kw_buf *o = r->out;
-    kw_rv loops = kw_rv_get(ir, "loops");
     size_t unplaced = 0;
-    for (size_t i = 0; i < kw_rv_len(loops); i++) {
-        kw_rv lp = kw_rv_at(loops, i);
+    for (size_t i = 0; i < ir->loops.n; i++) {
+        const kw_irf_loop *lp = &ir->loops.v[i];
         char b[64];
-        const char *trip = kw_rtext(lp, "trip_count", b, sizeof b);
+        const char *trip = kw_val_text(&lp->trip_count, b, sizeof b);
         kw_buf_printf(o, "- Loop %zu: trip count ", i);
         kw_md_code(o, trip ? trip : "unknown", false);
-        const kw_loc *l = kw_rv_loc(kw_rv_get(lp, "location"));
+        const kw_loc *l = kw_dev_loc(&lp->loc);
         if (l && l->file) {
             kw_buf_puts(o, " at ");
             kw_r_kloc(r, l);
@@ -355,7 +368,7 @@ static void kw_dev_compute(kw_render *r) {
     } else {
         kw_buf_puts(o, "No inline asm in the kernel or its callees.\n\n");
     }
-    kw_rv ir;
+    const kw_irf *ir = NULL;
     const kw_rarch *a = kw_dev_ir_arch(r, &ir);
     if (!a) {
         kw_buf_puts(o, "Reductions (and their DPP / LDS steps), barriers, loops and "
@@ -363,20 +376,19 @@ static void kw_dev_compute(kw_render *r) {
                        "tree below shows which helpers the kernel calls.\n\n");
         return;
     }
-    kw_rv idioms = kw_rv_get(ir, "idioms");
     kw_buf_printf(o, "From the IR facts of %s:\n\n", a->arch);
-    if (!kw_rv_len(idioms))
+    if (!ir->idioms.n)
         kw_buf_puts(o, "- No reduction or broadcast idiom was found.\n");
     /* one line per idiom; identical consecutive lines once, counted */
     kw_buf cur, last;
     kw_buf_init(&cur);
     kw_buf_init(&last);
     unsigned count = 0;
-    size_t ni = kw_rv_len(idioms);
+    size_t ni = ir->idioms.n;
     for (size_t i = 0; i <= ni; i++) {
         kw_buf_reset(&cur);
         if (i < ni)
-            kw_dev_idiom_line(r, kw_rv_at(idioms, i), &cur);
+            kw_dev_idiom_line(r, &ir->idioms.v[i], &cur);
         if (i < ni && last.len && !strcmp(kw_buf_str(&cur), kw_buf_str(&last))) {
             count++;
             continue;
@@ -393,17 +405,15 @@ static void kw_dev_compute(kw_render *r) {
     kw_buf_free(&cur);
     kw_buf_free(&last);
     char buf[32];
-    const char *bars = kw_rv_text(kw_rv_get(ir, "barriers"), buf, sizeof buf);
+    const char *bars = kw_dev_ll(ir->barriers, buf, sizeof buf);
     if (bars)
         kw_buf_printf(o, "- Workgroup barriers: %s.\n", bars);
     size_t unplaced = kw_dev_loops(r, ir);
     kw_buf_putc(o, '\n');
     if (!unplaced)
         return;
-    char db[16];
-    const char *dbg = kw_rtext(ir, "debug_info", db, sizeof db);
-    bool none = unplaced == kw_rv_len(kw_rv_get(ir, "loops"));
-    if (dbg && !strcmp(dbg, "false"))
+    bool none = unplaced == ir->loops.n;
+    if (!ir->debug_info)
         kw_buf_printf(o,
                       "%s: the device code was compiled without debug line "
                       "tables and with the plugin's location tracking off "

@@ -91,31 +91,28 @@ static const char *kw_flow_family(const char *space, const char *op) {
     return atomic ? "global_atomic" : store ? "global_store" : "global_load";
 }
 
-static void kw_flow_accesses(kw_render *r, kw_rv acc, const char *want_op, bool lds,
+static void kw_flow_accesses(kw_render *r, const kw_irf *ir, const char *want_op, bool lds,
                              kw_flow_box *b) {
-    for (size_t i = 0; i < kw_rv_len(acc); i++) {
-        kw_rv x = kw_rv_at(acc, i);
-        const char *op = kw_rv_str(kw_rv_get(x, "op"));
-        const char *space = kw_rv_str(kw_rv_get(x, "space"));
+    for (size_t i = 0; i < ir->accesses.n; i++) {
+        const kw_irf_access *x = &ir->accesses.v[i];
+        const char *op = x->op;
+        const char *space = x->space;
         if (!op || strcmp(op, want_op) || !space || (!strcmp(space, "lds")) != lds)
             continue;
-        char w[32];
-        const char *width = kw_rv_text(kw_rv_get(x, "bytes_per_lane"), w, sizeof w);
-        const char *param = kw_rv_str(kw_rv_get(x, "param"));
-        const char *object = kw_rv_str(kw_rv_get(x, "object"));
-        char *line = kw_arena_printf(&r->scratch, "%s: %s, %s B per lane",
+        const char *param = x->param;
+        const char *object = x->object;
+        char *line = kw_arena_printf(&r->scratch, "%s: %s, %lld B per lane",
                                      param ? param : object ? object : "?",
-                                     kw_flow_family(space, op), width ? width : "?");
+                                     kw_flow_family(space, op), x->bytes_per_lane);
         kw_box_add(r, b, line);
     }
 }
 
-static void kw_flow_ir(kw_render *r, const kw_rarch *a, kw_rv ir, kw_buf *t) {
-    kw_rv acc = kw_rv_get(ir, "accesses");
+static void kw_flow_ir(kw_render *r, const kw_rarch *a, const kw_irf *ir, kw_buf *t) {
     kw_flow_box b;
     memset(&b, 0, sizeof b);
     kw_box_add(r, &b, "GLOBAL MEMORY, READ");
-    kw_flow_accesses(r, acc, "load", false, &b);
+    kw_flow_accesses(r, ir, "load", false, &b);
     if (b.n == 1)
         kw_box_add(r, &b, "(no global loads)");
     kw_md_box(t, 0, b.n, b.lines);
@@ -123,17 +120,15 @@ static void kw_flow_ir(kw_render *r, const kw_rarch *a, kw_rv ir, kw_buf *t) {
     memset(&b, 0, sizeof b);
     kw_box_add(r, &b, "REGISTERS (VGPRs), per thread");
     kw_md_box(t, 0, b.n, b.lines);
-    kw_rv idioms = kw_rv_get(ir, "idioms");
-    kw_rv xl = kw_rv_get(ir, "cross_lane");
-    if (kw_rv_len(idioms) || kw_rv_len(xl)) {
+    if (ir->idioms.n || ir->cross_lane.n) {
         kw_flow_arrow(t);
         memset(&b, 0, sizeof b);
         kw_box_add(r, &b, "CROSS-LANE STEPS");
-        for (size_t i = 0; i < kw_rv_len(idioms); i++) {
-            kw_rv d = kw_rv_at(idioms, i);
-            const char *kind = kw_rv_str(kw_rv_get(d, "kind"));
-            const char *op = kw_rv_str(kw_rv_get(d, "op"));
-            const char *via = kw_rv_str(kw_rv_get(d, "via"));
+        for (size_t i = 0; i < ir->idioms.n; i++) {
+            const kw_irf_idiom *d = &ir->idioms.v[i];
+            const char *kind = d->kind;
+            const char *op = d->op;
+            const char *via = d->via;
             kw_box_add(r, &b, kw_arena_printf(&r->scratch, "%s%s%s%s via %s", kind ? kind : "?",
                                               op ? " (" : "", op ? op : "", op ? ")" : "",
                                               via ? via : "?"));
@@ -141,8 +136,8 @@ static void kw_flow_ir(kw_render *r, const kw_rarch *a, kw_rv ir, kw_buf *t) {
         /* the distinct controls, in order */
         kw_buf ctl;
         kw_buf_init(&ctl);
-        for (size_t i = 0; i < kw_rv_len(xl); i++) {
-            const char *c = kw_rv_str(kw_rv_get(kw_rv_at(xl, i), "control"));
+        for (size_t i = 0; i < ir->cross_lane.n; i++) {
+            const char *c = ir->cross_lane.v[i].control;
             if (!c || strstr(kw_buf_str(&ctl), c))
                 continue;
             if (ctl.len > 40) {
@@ -166,20 +161,17 @@ static void kw_flow_ir(kw_render *r, const kw_rarch *a, kw_rv ir, kw_buf *t) {
                                               k->shared.v[i].name ? k->shared.v[i].name : "?",
                                               k->shared.v[i].type ? k->shared.v[i].type : "?",
                                               k->shared.v[i].bytes));
-        kw_flow_accesses(r, acc, "store", true, &b);
-        kw_flow_accesses(r, acc, "load", true, &b);
-        char bb[16];
-        const char *bars = kw_rv_text(kw_rv_get(ir, "barriers"), bb, sizeof bb);
-        if (bars)
-            kw_box_add(r, &b, kw_arena_printf(&r->scratch, "barriers (s_barrier): %s", bars));
+        kw_flow_accesses(r, ir, "store", true, &b);
+        kw_flow_accesses(r, ir, "load", true, &b);
+        kw_box_add(r, &b, kw_arena_printf(&r->scratch, "barriers (s_barrier): %lld", ir->barriers));
         kw_md_box(t, 0, b.n, b.lines);
     }
     kw_flow_arrow(t);
     memset(&b, 0, sizeof b);
     kw_box_add(r, &b, "COMPUTE, per thread");
     char f1[96], f2[96];
-    const char *flops = kw_rv_text(kw_rv_get(ir, "work_per_thread.flops"), f1, sizeof f1);
-    const char *trans = kw_rv_text(kw_rv_get(ir, "work_per_thread.transcendental"), f2, sizeof f2);
+    const char *flops = kw_val_text(&ir->work_per_thread.flops, f1, sizeof f1);
+    const char *trans = kw_val_text(&ir->work_per_thread.transcendental, f2, sizeof f2);
     kw_box_add(r, &b, kw_arena_printf(&r->scratch, "flops: %s", flops ? flops : "unknown"));
     if (trans)
         kw_box_add(r, &b, kw_arena_printf(&r->scratch, "transcendental: %s", trans));
@@ -189,8 +181,8 @@ static void kw_flow_ir(kw_render *r, const kw_rarch *a, kw_rv ir, kw_buf *t) {
     kw_flow_arrow(t);
     memset(&b, 0, sizeof b);
     kw_box_add(r, &b, "GLOBAL MEMORY, WRITTEN");
-    kw_flow_accesses(r, acc, "store", false, &b);
-    kw_flow_accesses(r, acc, "atomic", false, &b);
+    kw_flow_accesses(r, ir, "store", false, &b);
+    kw_flow_accesses(r, ir, "atomic", false, &b);
     if (b.n == 1)
         kw_box_add(r, &b, "(no global stores)");
     kw_md_box(t, 0, b.n, b.lines);
@@ -262,10 +254,10 @@ void kw_render_flow(kw_render *r) {
         return;
     }
     const kw_rarch *a = NULL;
-    kw_rv ir;
+    const kw_irf *ir = NULL;
     for (size_t i = 0; i < r->archs.n && !a; i++) {
         ir = r->archs.v[i].ir;
-        if (kw_rv_present(ir))
+        if (ir)
             a = &r->archs.v[i];
     }
     kw_buf t;

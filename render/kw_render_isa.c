@@ -384,7 +384,7 @@ void kw_render_isa(kw_render *r) {
                 }
                 bool ir = false;
                 for (size_t a = 0; a < r->archs.n; a++)
-                    ir |= kw_rv_len(kw_rv_get(r->archs.v[a].ir, "idioms")) > 0;
+                    ir |= r->archs.v[a].ir && r->archs.v[a].ir->idioms.n > 0;
                 kw_buf_puts(o, ir ? ". The reductions they implement are listed in section 2 "
                                     "(IR idioms).\n\n"
                                   : ". Which reduction each step belongs to needs IR facts "

@@ -73,16 +73,14 @@ static void kw_mem_bind(kw_render *r, const kw_mlaunch *ml, const kw_geom *g, kw
     }
 }
 
-static bool kw_mem_eval(kw_render *r, kw_rv ir, const char *key, const kw_shape *s, double *out,
+static bool kw_mem_eval(kw_render *r, const kw_val *v, const kw_shape *s, double *out,
                         const char **text) {
     char buf[64];
-    kw_rv v = kw_rv_get(ir, key);
-    *text = kw_rv_text(v, buf, sizeof buf);
+    *text = kw_val_text(v, buf, sizeof buf);
     if (*text)
         *text = kw_arena_strdup(&r->scratch, *text);
-    long long n;
-    if (kw_rv_int(v, &n)) {
-        *out = (double)n;
+    if (v->kind == KW_VAL_NUM) {
+        *out = (double)v->num;
         return true;
     }
     if (!*text || !strcmp(*text, "unknown"))
@@ -144,7 +142,7 @@ static const kw_gpu *kw_mem_gpu(kw_render *r, const char *arch) {
     return kw_perf_gpu(r->gpus, r->o->gpu, arch);
 }
 
-static void kw_mem_launch(kw_render *r, const kw_mlaunch *ml, const kw_rarch *a, kw_rv ir) {
+static void kw_mem_launch(kw_render *r, const kw_mlaunch *ml, const kw_rarch *a, const kw_irf *ir) {
     kw_buf *o = r->out;
     kw_geom g;
     kw_mem_geom(r, ml, &g);
@@ -180,7 +178,7 @@ static void kw_mem_launch(kw_render *r, const kw_mlaunch *ml, const kw_rarch *a,
                           ? "; fewer blocks than CUs, so part of the GPU stays idle (launch-bound "
                             "at this shape)"
                           : "");
-    if (!kw_rv_present(ir)) {
+    if (!ir) {
         kw_buf_printf(o, "- Bytes read and written: not derived, no IR facts for %s in this "
                          "sidecar (per-thread traffic comes from the plugin's IR analysis).\n",
                       a->arch);
@@ -194,9 +192,9 @@ static void kw_mem_launch(kw_render *r, const kw_mlaunch *ml, const kw_rarch *a,
     kw_mem_bind(r, ml, &g, &s);
     double rd = 0, wr = 0, fl = 0;
     const char *trd, *twr, *tfl;
-    bool krd = kw_mem_eval(r, ir, "work_per_thread.bytes_read", &s, &rd, &trd);
-    bool kwr = kw_mem_eval(r, ir, "work_per_thread.bytes_written", &s, &wr, &twr);
-    bool kfl = kw_mem_eval(r, ir, "work_per_thread.flops", &s, &fl, &tfl);
+    bool krd = kw_mem_eval(r, &ir->work_per_thread.bytes_read, &s, &rd, &trd);
+    bool kwr = kw_mem_eval(r, &ir->work_per_thread.bytes_written, &s, &wr, &twr);
+    bool kfl = kw_mem_eval(r, &ir->work_per_thread.flops, &s, &fl, &tfl);
     static const char *const head[] = {"Per", "Bytes read", "Bytes written", "FLOP"};
     kw_buf_puts(o, "\n");
     kw_md_table_head(o, 4, head);
@@ -277,7 +275,7 @@ void kw_render_memory(kw_render *r) {
     }
     for (size_t a = 0; a < r->archs.n; a++) {
         const kw_rarch *ra = &r->archs.v[a];
-        kw_rv ir = ra->ir;
+        const kw_irf *ir = ra->ir;
         const kw_gpu *gpu = kw_mem_gpu(r, ra->arch);
         char *t = kw_arena_printf(&r->scratch, "%s%s%s%s", ra->arch, gpu ? " (" : "",
                                   gpu ? gpu->product : "", gpu ? ")" : "");

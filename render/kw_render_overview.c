@@ -68,20 +68,19 @@ static void kw_list_params(kw_render *r, bool want_const) {
  * them; false when no arch has IR facts. */
 static bool kw_overview_ir(kw_render *r) {
     for (size_t a = 0; a < r->archs.n; a++) {
-        kw_rv ir = r->archs.v[a].ir;
-        if (!kw_rv_present(ir))
+        const kw_irf *ir = r->archs.v[a].ir;
+        if (!ir)
             continue;
-        kw_rv idioms = kw_rv_get(ir, "idioms");
         kw_buf_printf(r->out, "- Reductions and cross-lane steps (IR facts, %s): ",
                       r->archs.v[a].arch);
-        size_t n = kw_rv_len(idioms);
+        size_t n = ir->idioms.n;
         if (!n)
             kw_buf_puts(r->out, "none found");
         for (size_t i = 0; i < n; i++) {
-            kw_rv d = kw_rv_at(idioms, i);
-            const char *kind = kw_rv_str(kw_rv_get(d, "kind"));
-            const char *op = kw_rv_str(kw_rv_get(d, "op"));
-            const char *via = kw_rv_str(kw_rv_get(d, "via"));
+            const kw_irf_idiom *d = &ir->idioms.v[i];
+            const char *kind = d->kind;
+            const char *op = d->op;
+            const char *via = d->via;
             kw_buf_printf(r->out, "%s%s%s%s%s%s", i ? "; " : "", kind ? kind : "idiom",
                           op ? " (" : "", op ? op : "", op ? ")" : "", via ? " via " : "");
             if (via)
@@ -89,7 +88,7 @@ static bool kw_overview_ir(kw_render *r) {
         }
         kw_buf_puts(r->out, ".\n");
         char buf[32];
-        const char *conv = kw_rv_text(kw_rv_get(ir, "work_per_thread.conversions"), buf, sizeof buf);
+        const char *conv = kw_val_text(&ir->work_per_thread.conversions, buf, sizeof buf);
         if (conv) {
             kw_buf_puts(r->out, "- Conversions per thread (IR facts): ");
             kw_md_code(r->out, conv, false);

@@ -8,10 +8,9 @@
 #include <string.h>
 
 #include "sidecar/kw_schema.h"
-#include "kw_ynode.h"
 
 static kw_rv kw_rv_record(const kw_type *t, const void *obj) {
-    kw_rv v = {KW_R_RECORD, t, obj, false, false, false, false};
+    kw_rv v = {KW_R_RECORD, t, obj, false, false};
     return v;
 }
 
@@ -28,15 +27,15 @@ kw_rv kw_rv_launch(const kw_launch *l) {
 }
 
 static kw_rv kw_rv_kind(kw_rkind kind) {
-    kw_rv v = {kind, NULL, NULL, false, false, false, false};
+    kw_rv v = {kind, NULL, NULL, false, false};
     return v;
 }
 
-/* The value of field f of the record at base. */
-static kw_rv kw_rv_field(const kw_field *f, const unsigned char *base) {
-    if (!kw_sc_present(f, base))
+/* The value of field f of the record at base of type t. */
+static kw_rv kw_rv_field(const kw_type *t, const kw_field *f, const unsigned char *base) {
+    if (!kw_sc_present(t, f, base))
         return kw_rv_kind(KW_R_ABSENT);
-    kw_rv v = {KW_R_ABSENT, f->sub, base + f->off, false, false, false, false};
+    kw_rv v = {KW_R_ABSENT, f->sub, base + f->off, false, false};
     switch (f->kind) {
     case KW_F_STR:
         v.kind = KW_R_STR;
@@ -45,10 +44,13 @@ static kw_rv kw_rv_field(const kw_field *f, const unsigned char *base) {
         v.kind = KW_R_STR;
         v.scalar = true;
         break;
-    case KW_F_RAW: /* the YAML text of the node */
-        v.kind = KW_R_STR;
-        v.raw = true;
-        break;
+    case KW_F_LL:
+    case KW_F_TRI:
+    case KW_F_VAL:
+    case KW_F_INTS:
+    case KW_F_PTR:
+        /* the IR facts' kinds: the kwalk command reads them as C structs */
+        return kw_rv_kind(KW_R_UNKNOWN_KEY);
     case KW_F_INT:
     case KW_F_BYTES:
         v.kind = KW_R_INT;
@@ -81,53 +83,11 @@ static kw_rv kw_rv_field(const kw_field *f, const unsigned char *base) {
     return v;
 }
 
-/* ---- views of parsed YAML nodes (kw_rv_expand) ---------------------------------------------- */
-
-static kw_rv kw_rv_of_node(const kw_ynode *n) {
-    kw_rv v = {KW_R_ABSENT, NULL, n, false, false, false, true};
-    if (!n || n->kind == KW_Y_NULL)
-        v.kind = KW_R_ABSENT;
-    else if (n->kind == KW_Y_SCALAR)
-        v.kind = KW_R_STR;
-    else if (n->kind == KW_Y_MAP)
-        v.kind = KW_R_RECORD;
-    else
-        v.kind = KW_R_LIST;
-    return v;
-}
-
-kw_rv kw_rv_expand(kw_rv v, kw_arena *a, kw_err *err) {
-    if (v.kind != KW_R_STR || !v.raw)
-        return v;
-    const char *text = *(const char *const *)v.ptr;
-    kw_ynode *root;
-    if (kw_ynode_parse(a, text, strlen(text), &root, err) != KW_OK)
-        return kw_rv_kind(KW_R_ABSENT);
-    return kw_rv_of_node(root);
-}
-
-/* The value of key k (n bytes) in a mapping node; UNKNOWN_KEY when absent
- * (a YAML mapping has no schema: a missing key is simply not there). */
-static kw_rv kw_rv_node_get(const kw_ynode *m, const char *k, size_t n) {
-    for (size_t i = 0; i < m->n; i++)
-        if (strlen(m->keys[i]) == n && !memcmp(m->keys[i], k, n))
-            return kw_rv_of_node(&m->items[i]);
-    return kw_rv_kind(KW_R_UNKNOWN_KEY);
-}
-
 kw_rv kw_rv_get(kw_rv rec, const char *path) {
     const char *p = path;
     while (rec.kind == KW_R_RECORD) {
         const char *dot = strchr(p, '.');
         size_t n = dot ? (size_t)(dot - p) : strlen(p);
-        if (rec.node) {
-            kw_rv v = kw_rv_node_get(rec.ptr, p, n);
-            if (!dot || !kw_rv_present(v))
-                return v;
-            rec = v;
-            p = dot + 1;
-            continue;
-        }
         const kw_type *t = rec.type;
         const kw_field *f = NULL;
         for (size_t i = 0; i < t->nfields && !f; i++)
@@ -135,7 +95,7 @@ kw_rv kw_rv_get(kw_rv rec, const char *path) {
                 f = &t->fields[i];
         if (!f)
             return kw_rv_kind(KW_R_UNKNOWN_KEY);
-        kw_rv v = kw_rv_field(f, rec.ptr);
+        kw_rv v = kw_rv_field(t, f, rec.ptr);
         if (!dot)
             return v;
         if (v.kind == KW_R_ABSENT)
@@ -153,7 +113,7 @@ bool kw_rv_present(kw_rv v) {
 const char *kw_rv_str(kw_rv v) {
     if (v.kind != KW_R_STR)
         return NULL;
-    return v.node ? ((const kw_ynode *)v.ptr)->text : *(const char *const *)v.ptr;
+    return *(const char *const *)v.ptr;
 }
 
 bool kw_rv_int(kw_rv v, long long *out) {
@@ -173,11 +133,6 @@ bool kw_rv_int(kw_rv v, long long *out) {
 }
 
 bool kw_rv_bool(kw_rv v, bool *out) {
-    const char *s = v.node ? kw_rv_str(v) : NULL;
-    if (s && (!strcmp(s, "true") || !strcmp(s, "false"))) {
-        *out = s[0] == 't';
-        return true;
-    }
     if (v.kind != KW_R_BOOL)
         return false;
     *out = *(const bool *)v.ptr;
@@ -185,10 +140,6 @@ bool kw_rv_bool(kw_rv v, bool *out) {
 }
 
 const kw_loc *kw_rv_loc(kw_rv v) {
-    if (v.node)
-        return v.kind == KW_R_RECORD && ((const kw_ynode *)v.ptr)->is_loc
-                   ? &((const kw_ynode *)v.ptr)->loc
-                   : NULL;
     return v.kind == KW_R_LOC ? v.ptr : NULL;
 }
 
@@ -207,8 +158,6 @@ const char *kw_rv_text(kw_rv v, char *buf, size_t n) {
 }
 
 size_t kw_rv_len(kw_rv v) {
-    if (v.node)
-        return v.kind == KW_R_LIST ? ((const kw_ynode *)v.ptr)->n : 0;
     if (v.kind == KW_R_LIST || v.kind == KW_R_STRS || v.kind == KW_R_COUNTS)
         return ((const kw_anyarr *)v.ptr)->n;
     return 0;
@@ -217,16 +166,12 @@ size_t kw_rv_len(kw_rv v) {
 kw_rv kw_rv_at(kw_rv v, size_t i) {
     if (v.kind != KW_R_LIST || i >= kw_rv_len(v))
         return kw_rv_kind(KW_R_UNKNOWN_KEY);
-    if (v.node)
-        return kw_rv_of_node(&((const kw_ynode *)v.ptr)->items[i]);
     const kw_type *t = v.type;
     const kw_anyarr *a = v.ptr;
     return kw_rv_record(t, (const unsigned char *)a->v + i * t->size);
 }
 
 const char *kw_rv_str_at(kw_rv v, size_t i) {
-    if (v.node)
-        return kw_rv_str(kw_rv_at(v, i));
     if (v.kind != KW_R_STRS || i >= kw_rv_len(v))
         return NULL;
     return ((const char *const *)((const kw_anyarr *)v.ptr)->v)[i];
@@ -242,8 +187,6 @@ const kw_count *kw_rv_counts(kw_rv v, size_t *n) {
 }
 
 bool kw_rv_count_of(kw_rv v, const char *key, long long *out) {
-    if (v.node)
-        return v.kind == KW_R_RECORD && kw_rv_int(kw_rv_node_get(v.ptr, key, strlen(key)), out);
     size_t n;
     const kw_count *c = kw_rv_counts(v, &n);
     for (size_t i = 0; i < n; i++)
@@ -257,8 +200,6 @@ bool kw_rv_count_of(kw_rv v, const char *key, long long *out) {
 const char *kw_rv_key_at(kw_rv rec, size_t i) {
     if (rec.kind != KW_R_RECORD)
         return NULL;
-    if (rec.node)
-        return i < ((const kw_ynode *)rec.ptr)->n ? ((const kw_ynode *)rec.ptr)->keys[i] : NULL;
     const kw_type *t = rec.type;
     return i < t->nfields ? t->fields[i].key : NULL;
 }
@@ -266,12 +207,8 @@ const char *kw_rv_key_at(kw_rv rec, size_t i) {
 kw_rv kw_rv_field_at(kw_rv rec, size_t i) {
     if (rec.kind != KW_R_RECORD)
         return kw_rv_kind(KW_R_UNKNOWN_KEY);
-    if (rec.node)
-        return i < ((const kw_ynode *)rec.ptr)->n
-                   ? kw_rv_of_node(&((const kw_ynode *)rec.ptr)->items[i])
-                   : kw_rv_kind(KW_R_UNKNOWN_KEY);
     const kw_type *t = rec.type;
     if (i >= t->nfields)
         return kw_rv_kind(KW_R_UNKNOWN_KEY);
-    return kw_rv_field(&t->fields[i], rec.ptr);
+    return kw_rv_field(t, &t->fields[i], rec.ptr);
 }

@@ -1,10 +1,11 @@
-/* kw_reflect.h: read any value of a sidecar record by its YAML key path
- * ("resources.vgpr", "ir.work_per_thread.flops"), through the same schema
- * tables that drive the writer and the reader (kw_sidecar.c).
+/* kw_reflect.h: read a value of a sidecar record by its YAML key path
+ * ("resources.vgpr"), through the same schema tables that drive the writer
+ * and the reader (kw_sidecar.c). The IR facts (kw_sidecar_ir.h) are not read
+ * this way: the kwalk command reads their structs.
  *
  * Why: the kwalk command renders facts that other layers add to the records
- * (ISA facts and IR facts inside kernels[].archs.<arch>) without naming their
- * struct members. When a layer adds a row to a table, the value becomes
+ * (ISA facts inside kernels[].archs.<arch>) without naming their struct
+ * members. When a layer adds a row to a table, the value becomes
  * readable here under its key, with no change to the reader's code; until
  * then a lookup says the key is unknown to this build, which the renderer
  * reports plainly ("ISA not captured ...").
@@ -39,9 +40,6 @@ typedef struct kw_rv {
     const void *ptr;  /* the value's storage (the record for KW_R_RECORD) */
     bool scalar;      /* KW_R_STR from a KW_F_SCALAR field */
     bool narrow;      /* KW_R_INT stored as an int (else a long long) */
-    bool raw;         /* KW_R_STR holding a YAML node as text (a KW_F_RAW field):
-                         kw_rv_expand reads into it */
-    bool node;        /* a view into a parsed YAML node (ptr is a kw_ynode) */
 } kw_rv;
 
 /* Views of whole records. */
@@ -53,12 +51,6 @@ kw_rv kw_rv_launch(const kw_launch *l);
  * but the last must be a record. UNKNOWN_KEY when a step is not in the tables,
  * ABSENT when a step is absent. */
 kw_rv kw_rv_get(kw_rv rec, const char *path);
-/* A value kept as YAML text (raw) as a view of its parsed nodes, so kw_rv_get
- * and the others read into it like into a record: mappings are records,
- * sequences lists, scalars strings (kw_rv_int, kw_rv_bool parse them), a
- * mapping with file and line also a location. Nodes live in arena a. Any other
- * value is returned as is. On a YAML error: ABSENT, err set. */
-kw_rv kw_rv_expand(kw_rv v, kw_arena *a, kw_err *err);
 /* Does the value exist (neither UNKNOWN_KEY nor ABSENT)? */
 bool kw_rv_present(kw_rv v);
 

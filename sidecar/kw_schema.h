@@ -10,7 +10,8 @@
  * order, the omission rules and the types cannot disagree between them.
  *
  * Adding a member to a struct of kw_sidecar.h: add the member, add one row to
- * its table in kw_sidecar.c, document the key in docs/sidecar-schema.md. */
+ * its table in kw_sidecar.c, document the key in docs/sidecar-schema.md (for
+ * the IR facts of kw_sidecar_ir.h: kw_sidecar_ir.c and docs/ir-facts.md). */
 #ifndef KW_SCHEMA_H
 #define KW_SCHEMA_H
 
@@ -27,33 +28,45 @@
 /* ---- Schema tables -------------------------------------------------------------------------- */
 
 typedef enum kw_fkind {
-    KW_F_STR,   /* const char *: a string; omitted when NULL */
-    KW_F_INT,   /* int: always written */
-    KW_F_BYTES, /* long long: omitted when < 0; -1 when absent */
-    KW_F_BOOL,  /* bool: always written */
-    KW_F_LOC,   /* kw_loc: {file, line, column}; omitted when file is NULL */
-    KW_F_STRS,  /* KW_ARRAY(const char *): a flow sequence of strings */
-    KW_F_LIST,  /* KW_ARRAY(sub): a sequence of mappings; omitted when empty */
-    KW_F_MAP,   /* an embedded struct of type sub, written as a mapping; omitted when all its
-                   fields are */
-    KW_F_KEYED, /* KW_ARRAY(sub): a mapping keyed by the element's first field (a string), the
-                   value being the mapping of the element's other fields */
-    KW_F_DIM3,  /* kw_config_item: {expr, value: [x, y, z]} */
-    KW_F_DIM1,  /* kw_config_item: {expr, value: N} */
+    KW_F_STR,    /* const char *: a string; omitted when NULL */
+    KW_F_INT,    /* int: always written */
+    KW_F_BYTES,  /* long long: omitted when < 0; -1 when absent */
+    KW_F_BOOL,   /* bool: always written */
+    KW_F_LOC,    /* kw_loc: {file, line, column}; omitted when file is NULL */
+    KW_F_STRS,   /* KW_ARRAY(const char *): a flow sequence of strings */
+    KW_F_LIST,   /* KW_ARRAY(sub): a sequence of mappings; omitted when empty */
+    KW_F_MAP,    /* an embedded struct of type sub, written as a mapping; omitted when all its
+                    fields are */
+    KW_F_KEYED,  /* KW_ARRAY(sub): a mapping keyed by the element's first field (a string), the
+                    value being the mapping of the element's other fields */
+    KW_F_DIM3,   /* kw_config_item: {expr, value: [x, y, z]} */
+    KW_F_DIM1,   /* kw_config_item: {expr, value: N} */
     KW_F_COUNTS, /* KW_ARRAY(kw_count): a flow mapping of string keys to integers,
                     {salu: 12, valu: 30}; omitted when empty */
     KW_F_SCALAR, /* const char *: the text of any scalar, for values that are a number or a
                     word or an expression (16, unknown, "ceil(n / 512)"); written plain when
                     it is a decimal integer, else as a string; omitted when NULL */
-    KW_F_RAW,    /* const char *: a whole YAML node kept as YAML text (a subtree another
-                    module owns, e.g. the IR facts of passes/): spliced into the document
-                    when written, captured as text when read; omitted when NULL */
+    KW_F_LL,     /* long long: always written; a negative value as `unknown` (KW_F_UNKNOWN) or
+                    `null` (KW_F_NULL) when flagged; -1 when absent */
+    KW_F_TRI,    /* int: -1 `unknown`, 0 false, 1 true; always written */
+    KW_F_VAL,    /* kw_val: a number, an expression (a string), or `unknown` followed by the
+                    key `<key>_why` with the reason when there is one; omitted when absent */
+    KW_F_INTS,   /* KW_ARRAY(long long): a flow sequence of integers; omitted when empty */
+    KW_F_PTR,    /* a pointer to a struct of type sub, written as its mapping; omitted when
+                    NULL */
 } kw_fkind;
 
 enum {
     KW_F_ALWAYS = 1u,   /* written even when empty (lists: as []) */
     KW_F_REQUIRED = 2u, /* a string that must be present (reader and writer check) */
-    KW_F_IF_TRUE = 4u   /* a bool written only when true (absent reads as false) */
+    KW_F_IF_TRUE = 4u,  /* a bool written only when true (absent reads as false) */
+    KW_F_QUOTED = 8u, /* STR, STRS: double-quoted unless a simple word ([A-Za-z_/][A-Za-z0-9_./+-]*,
+                         not true/false/null/yes/no/on/off), NULL as `null`: the IR facts' style */
+    KW_F_BLOCK = 16u, /* STRS: a block sequence */
+    KW_F_FLOW = 32u,  /* LIST: a flow sequence */
+    KW_F_HEX = 64u,   /* BYTES: written as 0x... */
+    KW_F_UNKNOWN = 128u, /* LL: a negative value is `unknown` */
+    KW_F_NULL = 256u     /* LL: a negative value is `null` */
 };
 
 typedef struct kw_type kw_type;
@@ -62,8 +75,12 @@ typedef struct kw_field {
     const char *key;
     kw_fkind kind;
     size_t off;         /* offset of the member in the struct */
-    const kw_type *sub; /* element or embedded type for LIST, MAP, KEYED */
+    const kw_type *sub; /* element or embedded type for LIST, MAP, KEYED, PTR */
     unsigned flags;
+    /* NULL, or when the writer writes the field at all, by a sibling field of
+     * the same record: "kind=a|b" (a string field is one of the words),
+     * "space!=a|b" (is none of them), "row_mask" (that field is written). */
+    const char *when;
 } kw_field;
 
 struct kw_type {
@@ -87,16 +104,22 @@ typedef struct kw_anyarr {
 
 extern const kw_type kw_t_kernel, kw_t_kernel_arch, kw_t_launch, kw_t_entry, kw_t_host_call;
 extern const kw_type kw_t_producer, kw_t_tu, kw_t_sidecar;
+extern const kw_type kw_t_irf; /* the IR facts (kw_sidecar_ir.c) */
 
 /* Deep-copy src (of type t) into dst, every string and array into arena a.
  * dst may be a fresh zeroed slot. Returns KW_ERR only when out of memory. */
 kw_status kw_sc_copy(kw_arena *a, const kw_type *t, void *dst, const void *src);
 /* Element size of an array field (STRS, LIST, KEYED, COUNTS). */
 size_t kw_sc_elem_size(const kw_field *f);
-/* Is field f of the record at base present (would the writer write it)? */
-bool kw_sc_present(const kw_field *f, const void *base);
+/* Is field f of the record of type t at base present (would the writer write it)? */
+bool kw_sc_present(const kw_type *t, const kw_field *f, const void *base);
 /* Set the defaults of a fresh zeroed struct of type t (bytes = -1, ...). */
 void kw_sc_defaults(const kw_type *t, void *obj);
+/* Reset what the writer would not write (a field whose `when` does not hold,
+ * a reason of a known value, a negative "unknown"/"null" count other than
+ * -1) to the value read when it is absent, so that what was read (YAML or
+ * packed) writes and reads back as the same record. */
+void kw_sc_normalize(const kw_type *t, void *obj);
 
 /* ---- Merge (kw_sidecar_merge.c) ------------------------------------------------------------- */
 

@@ -4,6 +4,9 @@
  * documented in docs/sidecar-schema.md; KW_SCHEMA_VERSION changes when that
  * form changes incompatibly.
  *
+ * The IR facts of a kernel's arch are records of the same model, in
+ * kw_sidecar_ir.h (included below).
+ *
  * Every string and array lives in the document's arena. A NULL string means
  * "not known"; a kw_loc with file == NULL means "no location". */
 #ifndef KW_SIDECAR_H
@@ -98,6 +101,8 @@ typedef struct kw_isa_classes {
     long long dpp, sdwa, insns;
 } kw_isa_classes;
 
+#include "sidecar/kw_sidecar_ir.h"
+
 typedef struct kw_isa_count {
     const char *key; /* "row_shr:1"; "global_load" */
     long long bytes; /* access width per lane for memory counts, -1 otherwise */
@@ -124,9 +129,9 @@ typedef struct kw_kernel_arch {
     const char *isa;        /* the listing: "OFFSET: text" lines and "label:" lines */
     const char *lines_note; /* why there are no lines, when there are none */
     KW_ARRAY(kw_isa_line) lines;
-    /* Facts from the kernel's optimized LLVM IR (passes/, docs/ir-facts.md):
-     * a YAML mapping kept as text; NULL when the device job did not analyse it. */
-    const char *ir;
+    /* Facts from the kernel's optimized LLVM IR (passes/, docs/ir-facts.md);
+     * NULL when the device job did not analyse it. */
+    kw_irf *ir;
 } kw_kernel_arch;
 
 /* Every "not known" field of a kernel arch set (-1, NULL, empty). */

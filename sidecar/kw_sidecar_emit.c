@@ -21,6 +21,8 @@ static void kw_ye_loc(kw_ye *e, const kw_loc *l) {
     kw_ye_map_end(e);
 }
 
+static void kw_ye_record(kw_ye *e, const kw_type *t, const void *obj);
+
 static void kw_ye_config(kw_ye *e, const kw_config_item *c, int dims) {
     kw_ye_map_start(e, true);
     if (c->expr) {
@@ -41,18 +43,53 @@ static void kw_ye_config(kw_ye *e, const kw_config_item *c, int dims) {
     kw_ye_map_end(e);
 }
 
-bool kw_sc_present(const kw_field *f, const void *obj) {
+/* Does the field's `when` (kw_field) hold for the record at obj of type t? */
+static bool kw_sc_when(const kw_type *t, const char *when, const void *obj) {
+    const char *op = strchr(when, '=');
+    size_t klen = op ? (size_t)(op - when) : strlen(when);
+    bool negate = op && op > when && op[-1] == '!';
+    if (negate)
+        klen--;
+    for (size_t i = 0; i < t->nfields; i++) {
+        const kw_field *g = &t->fields[i];
+        if (strlen(g->key) != klen || strncmp(g->key, when, klen))
+            continue;
+        if (!op)
+            return kw_sc_present(t, g, obj);
+        const char *v = *(const char *const *)((const unsigned char *)obj + g->off);
+        bool in = false;
+        size_t vlen = v ? strlen(v) : 0;
+        for (const char *w = op + 1; v && *w;) {
+            const char *bar = strchr(w, '|');
+            size_t wlen = bar ? (size_t)(bar - w) : strlen(w);
+            if (wlen == vlen && !strncmp(w, v, wlen))
+                in = true;
+            w += wlen + (bar != NULL);
+        }
+        return in != negate;
+    }
+    return false;
+}
+
+bool kw_sc_present(const kw_type *t, const kw_field *f, const void *obj) {
     const unsigned char *base = obj;
     const void *p = base + f->off;
+    if (f->when && !kw_sc_when(t, f->when, obj))
+        return false;
     if (f->flags & KW_F_ALWAYS)
         return true;
     switch (f->kind) {
     case KW_F_STR:
     case KW_F_SCALAR:
-    case KW_F_RAW:
         return *(const char *const *)p != NULL;
+    case KW_F_PTR:
+        return *(const void *const *)p != NULL;
     case KW_F_INT:
+    case KW_F_LL:
+    case KW_F_TRI:
         return true;
+    case KW_F_VAL:
+        return ((const kw_val *)p)->kind != KW_VAL_ABSENT;
     case KW_F_BOOL:
         return !(f->flags & KW_F_IF_TRUE) || *(const bool *)p;
     case KW_F_BYTES:
@@ -63,20 +100,95 @@ bool kw_sc_present(const kw_field *f, const void *obj) {
     case KW_F_LIST:
     case KW_F_KEYED:
     case KW_F_COUNTS:
+    case KW_F_INTS:
         return ((const kw_anyarr *)p)->n > 0;
     case KW_F_DIM3:
     case KW_F_DIM1:
         return ((const kw_config_item *)p)->expr || ((const kw_config_item *)p)->has_value;
     case KW_F_MAP:
         for (size_t i = 0; i < f->sub->nfields; i++)
-            if (kw_sc_present(&f->sub->fields[i], p))
+            if (kw_sc_present(f->sub, &f->sub->fields[i], p))
                 return true;
         return false;
     }
     return false;
 }
 
-static void kw_ye_record(kw_ye *e, const kw_type *t, const void *obj);
+/* The value of field f when it is absent (a reader's default). */
+static void kw_sc_reset(const kw_field *f, unsigned char *base) {
+    void *p = base + f->off;
+    switch (f->kind) {
+    case KW_F_STR:
+    case KW_F_SCALAR:
+        *(const char **)p = NULL;
+        break;
+    case KW_F_PTR:
+        *(void **)p = NULL;
+        break;
+    case KW_F_INT:
+        *(int *)p = 0;
+        break;
+    case KW_F_TRI:
+        *(int *)p = -1;
+        break;
+    case KW_F_BYTES:
+    case KW_F_LL:
+        *(long long *)p = -1;
+        break;
+    case KW_F_BOOL:
+        *(bool *)p = false;
+        break;
+    case KW_F_VAL: {
+        kw_val *v = p;
+        v->kind = KW_VAL_ABSENT, v->num = 0, v->expr = v->why = NULL;
+        break;
+    }
+    case KW_F_LOC:
+        memset(p, 0, sizeof(kw_loc));
+        break;
+    case KW_F_DIM3:
+    case KW_F_DIM1:
+        ((kw_config_item *)p)->expr = NULL;
+        ((kw_config_item *)p)->has_value = false;
+        break;
+    case KW_F_STRS:
+    case KW_F_LIST:
+    case KW_F_KEYED:
+    case KW_F_COUNTS:
+    case KW_F_INTS:
+        memset(p, 0, sizeof(kw_anyarr));
+        break;
+    case KW_F_MAP:
+        memset(p, 0, f->sub->size);
+        kw_sc_defaults(f->sub, p);
+        break;
+    }
+}
+
+void kw_sc_normalize(const kw_type *t, void *obj) {
+    unsigned char *base = obj;
+    for (size_t i = 0; i < t->nfields; i++) {
+        const kw_field *f = &t->fields[i];
+        if (f->when && !kw_sc_when(t, f->when, obj)) {
+            kw_sc_reset(f, base);
+            continue;
+        }
+        if (f->kind == KW_F_LL && (f->flags & (KW_F_UNKNOWN | KW_F_NULL)) &&
+            *(long long *)(base + f->off) < 0)
+            *(long long *)(base + f->off) = -1;
+        if (f->kind == KW_F_VAL) {
+            kw_val *v = (kw_val *)(base + f->off);
+            if (v->kind == KW_VAL_EXPR && !v->expr)
+                v->kind = KW_VAL_UNKNOWN; /* as it reads back */
+            if (v->kind != KW_VAL_UNKNOWN)
+                v->why = NULL;
+            if (v->kind != KW_VAL_EXPR)
+                v->expr = NULL;
+            if (v->kind == KW_VAL_ABSENT || v->kind == KW_VAL_UNKNOWN)
+                v->num = 0;
+        }
+    }
+}
 
 static void kw_ye_keyed(kw_ye *e, const kw_field *f, const kw_anyarr *arr) {
     const kw_type *t = f->sub;
@@ -142,59 +254,14 @@ static void kw_ye_counts(kw_ye *e, const kw_field *f, const kw_anyarr *a) {
     kw_ye_map_end(e);
 }
 
-/* Splice a YAML node given as text: its events, between the document's start
- * and end, go to the emitter as they are. */
-static void kw_ye_raw(kw_ye *e, const kw_field *f, const char *text) {
-    if (e->failed)
-        return;
-    yaml_parser_t ps;
-    if (!yaml_parser_initialize(&ps)) {
-        e->failed = true;
-        kw_fail(e->err, "cannot write YAML: out of memory");
-        return;
-    }
-    yaml_parser_set_input_string(&ps, (const unsigned char *)text, strlen(text));
-    size_t depth = 0, nodes = 0;
-    for (;;) {
-        yaml_event_t ev;
-        if (!yaml_parser_parse(&ps, &ev)) {
-            e->failed = true;
-            kw_fail(e->err, "cannot write YAML: the value of '%s' is not YAML: %s", f->key,
-                    ps.problem ? ps.problem : "out of memory");
-            break;
-        }
-        yaml_event_type_t type = ev.type;
-        if (type == YAML_STREAM_END_EVENT) {
-            yaml_event_delete(&ev);
-            break;
-        }
-        if (type == YAML_STREAM_START_EVENT || type == YAML_DOCUMENT_START_EVENT ||
-            type == YAML_DOCUMENT_END_EVENT || (depth == 0 && nodes == 1)) {
-            yaml_event_delete(&ev); /* framing, or a second node: not ours to write */
-            continue;
-        }
-        if (type == YAML_MAPPING_START_EVENT || type == YAML_SEQUENCE_START_EVENT)
-            depth++;
-        else if (type == YAML_MAPPING_END_EVENT || type == YAML_SEQUENCE_END_EVENT)
-            depth--;
-        if (depth == 0)
-            nodes++;
-        kw_ye_emit(e, &ev, 1);
-        if (e->failed)
-            break;
-    }
-    yaml_parser_delete(&ps);
-    if (!e->failed && nodes != 1) {
-        e->failed = true;
-        kw_fail(e->err, "cannot write YAML: the value of '%s' holds no YAML node", f->key);
-    }
-}
-
 static void kw_ye_value(kw_ye *e, const kw_field *f, const unsigned char *base) {
     const void *p = base + f->off;
     switch (f->kind) {
     case KW_F_STR:
-        kw_ye_str(e, *(const char *const *)p);
+        if (f->flags & KW_F_QUOTED)
+            kw_ye_qstr(e, *(const char *const *)p);
+        else
+            kw_ye_str(e, *(const char *const *)p);
         break;
     case KW_F_SCALAR: {
         const char *s = *(const char *const *)p;
@@ -207,14 +274,55 @@ static void kw_ye_value(kw_ye *e, const kw_field *f, const unsigned char *base) 
     case KW_F_COUNTS:
         kw_ye_counts(e, f, p);
         break;
-    case KW_F_RAW:
-        kw_ye_raw(e, f, *(const char *const *)p);
+    case KW_F_LL: {
+        long long v = *(const long long *)p;
+        if (v < 0 && (f->flags & KW_F_UNKNOWN))
+            kw_ye_word(e, "unknown");
+        else if (v < 0 && (f->flags & KW_F_NULL))
+            kw_ye_word(e, "null");
+        else
+            kw_ye_ll(e, v);
+        break;
+    }
+    case KW_F_TRI: {
+        int v = *(const int *)p;
+        kw_ye_word(e, v < 0 ? "unknown" : v ? "true" : "false");
+        break;
+    }
+    case KW_F_VAL: {
+        const kw_val *v = p;
+        if (v->kind == KW_VAL_NUM)
+            kw_ye_ll(e, v->num);
+        else if (v->kind == KW_VAL_EXPR && v->expr && !strcmp(v->expr, "unknown"))
+            kw_ye_scalar(e, v->expr, 7, YAML_DOUBLE_QUOTED_SCALAR_STYLE); /* not the word */
+        else if (v->kind == KW_VAL_EXPR)
+            kw_ye_qstr(e, v->expr);
+        else
+            kw_ye_word(e, "unknown");
+        break;
+    }
+    case KW_F_INTS: {
+        const kw_anyarr *a = p;
+        kw_ye_seq_start(e, true);
+        for (size_t i = 0; i < a->n; i++)
+            kw_ye_ll(e, ((const long long *)a->v)[i]);
+        kw_ye_seq_end(e);
+        break;
+    }
+    case KW_F_PTR:
+        kw_ye_record(e, f->sub, *(const void *const *)p);
         break;
     case KW_F_INT:
         kw_ye_ll(e, *(const int *)p);
         break;
     case KW_F_BYTES:
-        kw_ye_ll(e, *(const long long *)p);
+        if (f->flags & KW_F_HEX) {
+            char num[32];
+            int n = snprintf(num, sizeof(num), "0x%llx", *(const long long *)p);
+            kw_ye_scalar(e, num, (size_t)n, YAML_PLAIN_SCALAR_STYLE);
+        } else {
+            kw_ye_ll(e, *(const long long *)p);
+        }
         break;
     case KW_F_BOOL:
         kw_ye_bool(e, *(const bool *)p);
@@ -228,17 +336,20 @@ static void kw_ye_value(kw_ye *e, const kw_field *f, const unsigned char *base) 
         break;
     case KW_F_STRS: {
         const kw_anyarr *a = p;
-        kw_ye_seq_start(e, true);
+        kw_ye_seq_start(e, !(f->flags & KW_F_BLOCK));
         for (size_t i = 0; i < a->n; i++) {
             const char *s = ((const char *const *)a->v)[i];
-            kw_ye_str(e, s ? s : "");
+            if (f->flags & KW_F_QUOTED)
+                kw_ye_qstr(e, s ? s : "");
+            else
+                kw_ye_str(e, s ? s : "");
         }
         kw_ye_seq_end(e);
         break;
     }
     case KW_F_LIST: {
         const kw_anyarr *a = p;
-        kw_ye_seq_start(e, false);
+        kw_ye_seq_start(e, (f->flags & KW_F_FLOW) != 0);
         for (size_t i = 0; i < a->n; i++)
             kw_ye_record(e, f->sub, (const unsigned char *)a->v + i * f->sub->size);
         kw_ye_seq_end(e);
@@ -263,10 +374,17 @@ void kw_ye_fields(kw_ye *e, const kw_type *t, const void *obj) {
             kw_fail(e->err, "cannot write YAML: a %s has no '%s'", t->what, f->key);
             return;
         }
-        if (!kw_sc_present(f, base))
+        if (!kw_sc_present(t, f, base))
             continue;
         kw_ye_key(e, f->key);
         kw_ye_value(e, f, base);
+        const kw_val *v = (const kw_val *)(base + f->off);
+        if (f->kind == KW_F_VAL && v->kind == KW_VAL_UNKNOWN && v->why) {
+            char key[128];
+            snprintf(key, sizeof(key), "%s_why", f->key);
+            kw_ye_key(e, key);
+            kw_ye_qstr(e, v->why);
+        }
     }
 }
 
@@ -299,5 +417,36 @@ kw_status kw_sidecar_write_file(const kw_sidecar *sc, const char *path, kw_err *
     if (st == KW_OK)
         st = kw_fs_write_atomic(path, b.ptr, b.len, err);
     kw_buf_free(&b);
+    return st;
+}
+
+/* kw_irf_emit_list's document: `kernels:`, the list of IR facts. */
+typedef struct kw_irf_list {
+    KW_ARRAY(kw_irf) kernels;
+} kw_irf_list;
+static const kw_field kw_f_irf_list[] = {
+    {"kernels", KW_F_LIST, offsetof(kw_irf_list, kernels), &kw_t_irf, KW_F_ALWAYS, NULL},
+};
+static KW_TYPE(kw_t_irf_list, "IR facts list", kw_irf_list, false, kw_f_irf_list);
+
+kw_status kw_irf_emit_list(kw_irf *const *facts, size_t n, kw_buf *out, kw_err *err) {
+    kw_arena a;
+    kw_arena_init(&a);
+    kw_irf_list l;
+    memset(&l, 0, sizeof(l));
+    for (size_t i = 0; i < n; i++) {
+        kw_irf *f = KW_PUSH(&a, l.kernels);
+        if (!f) {
+            kw_arena_free(&a);
+            return kw_fail(err, "cannot write YAML: out of memory");
+        }
+        *f = *facts[i]; /* shallow: the emitter only reads */
+    }
+    kw_ye e;
+    kw_ye_begin(&e, out, err);
+    kw_ye_fields(&e, &kw_t_irf_list, &l);
+    kw_status st = kw_ye_end(&e);
+    kw_ye_free(&e);
+    kw_arena_free(&a);
     return st;
 }

@@ -319,6 +319,26 @@ static const kw_field *kw_yp_lookup(const kw_type *t, const char *key, size_t *i
 kw_status kw_yp_field(kw_yp *p, const kw_type *t, void *obj, const char *key, uint64_t *seen) {
     size_t i;
     const kw_field *f = t ? kw_yp_lookup(t, key, &i) : NULL;
+    size_t klen = strlen(key);
+    if (!f && t && klen > 4 && klen < 128 && !strcmp(key + klen - 4, "_why")) {
+        /* the reason of a kw_val that is unknown: "<key>_why" */
+        char stem[128];
+        memcpy(stem, key, klen - 4);
+        stem[klen - 4] = '\0';
+        const kw_field *vf = kw_yp_lookup(t, stem, &i);
+        if (vf && vf->kind == KW_F_VAL) {
+            kw_yp_consume(p);
+            kw_yp_push(p, vf->key, 0);
+            kw_val *v = (kw_val *)((unsigned char *)obj + vf->off);
+            kw_status st = kw_yp_peek(p);
+            if (st == KW_OK && kw_yp_is_null(&p->ev))
+                kw_yp_consume(p);
+            else if (st == KW_OK)
+                st = kw_yp_str(p, &v->why);
+            kw_yp_pop(p);
+            return st;
+        }
+    }
     if (!f) {
         kw_yp_consume(p); /* an unknown key: skip its value */
         return kw_yp_skip(p);
@@ -354,14 +374,15 @@ static kw_status kw_yp_record(kw_yp *p, const kw_type *t, void *obj) {
             !*(const char **)((unsigned char *)obj + f->off))
             return kw_yp_fail_at(p, line, "this %s has no '%s'", t->what, f->key);
     }
+    kw_sc_normalize(t, obj); /* keep only what the writer would write */
     return KW_OK;
 }
 
 static kw_status kw_yp_loc(kw_yp *p, kw_loc *l) {
     static const kw_field rows[] = {
-        {"file", KW_F_STR, offsetof(kw_loc, file), NULL, 0},
-        {"line", KW_F_INT, offsetof(kw_loc, line), NULL, 0},
-        {"column", KW_F_INT, offsetof(kw_loc, column), NULL, 0},
+        {"file", KW_F_STR, offsetof(kw_loc, file), NULL, 0, NULL},
+        {"line", KW_F_INT, offsetof(kw_loc, line), NULL, 0, NULL},
+        {"column", KW_F_INT, offsetof(kw_loc, column), NULL, 0, NULL},
     };
     static KW_TYPE(loc_type, "location", kw_loc, true, rows);
     if (kw_yp_record(p, &loc_type, l) != KW_OK)
@@ -532,85 +553,65 @@ static kw_status kw_yp_list(kw_yp *p, const kw_field *f, kw_anyarr *arr) {
     }
 }
 
-static int kw_yp_raw_output(void *data, unsigned char *buffer, size_t size) {
-    kw_buf *b = data;
-    kw_buf_append(b, buffer, size);
-    return !b->oom;
-}
-
-/* A copy of a fast reader's event that libyaml can own (a node event). */
-static bool kw_yp_event_copy(yaml_event_t *dst, const yaml_event_t *src) {
-    switch (src->type) {
-    case YAML_SCALAR_EVENT:
-        return yaml_scalar_event_initialize(
-            dst, NULL, NULL, src->data.scalar.value, (int)src->data.scalar.length,
-            src->data.scalar.plain_implicit, src->data.scalar.quoted_implicit,
-            src->data.scalar.style);
-    case YAML_MAPPING_START_EVENT:
-        return yaml_mapping_start_event_initialize(dst, NULL, NULL, 1,
-                                                   src->data.mapping_start.style);
-    case YAML_SEQUENCE_START_EVENT:
-        return yaml_sequence_start_event_initialize(dst, NULL, NULL, 1,
-                                                    src->data.sequence_start.style);
-    case YAML_MAPPING_END_EVENT:
-        return yaml_mapping_end_event_initialize(dst);
-    case YAML_SEQUENCE_END_EVENT:
-        return yaml_sequence_end_event_initialize(dst);
-    default:
-        return false;
+/* A sequence of integers (KW_F_INTS). */
+static kw_status kw_yp_ints(kw_yp *p, kw_anyarr *arr) {
+    if (kw_yp_expect(p, YAML_SEQUENCE_START_EVENT, NULL) != KW_OK)
+        return KW_ERR;
+    for (size_t i = 0;; i++) {
+        bool more;
+        if (kw_yp_next_item(p, &more) != KW_OK)
+            return KW_ERR;
+        if (!more)
+            return KW_OK;
+        long long *el = kw_arena_grow(p->arena, &arr->v, &arr->n, &arr->cap, sizeof(long long));
+        if (!el)
+            return kw_yp_oom(p);
+        kw_yp_push(p, NULL, i);
+        kw_status st = kw_yp_ll(p, LLONG_MIN, LLONG_MAX, el);
+        kw_yp_pop(p);
+        if (st != KW_OK)
+            return KW_ERR;
     }
 }
 
-/* A KW_F_RAW value: the node's events, handed over to an emitter writing
- * into a string, so the text reads back as the same node. */
-static kw_status kw_yp_raw(kw_yp *p, const kw_field *f, const char **out) {
-    yaml_emitter_t em;
-    kw_buf b;
-    kw_buf_init(&b);
-    if (!yaml_emitter_initialize(&em))
-        return kw_yp_fail(p, "out of memory");
-    yaml_emitter_set_output(&em, kw_yp_raw_output, &b);
-    yaml_emitter_set_unicode(&em, 1);
-    yaml_emitter_set_width(&em, -1);
-    yaml_event_t ev;
-    bool ok = yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING) &&
-              yaml_emitter_emit(&em, &ev) &&
-              yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1) &&
-              yaml_emitter_emit(&em, &ev);
-    size_t depth = 0;
-    kw_status st = KW_OK;
-    do {
-        if (!ok || (st = kw_yp_peek(p)) != KW_OK)
-            break;
-        if (p->ev.type == YAML_MAPPING_START_EVENT || p->ev.type == YAML_SEQUENCE_START_EVENT)
-            depth++;
-        else if (p->ev.type == YAML_MAPPING_END_EVENT || p->ev.type == YAML_SEQUENCE_END_EVENT)
-            depth--;
-        if (p->fast)
-            ok = kw_yp_event_copy(&ev, &p->ev);
-        else
-        ev = p->ev; /* the emitter takes the event over */
-        p->have = false;
-        ok = ok && yaml_emitter_emit(&em, &ev);
-    } while (depth > 0);
-    if (st == KW_OK && ok)
-        ok = yaml_document_end_event_initialize(&ev, 1) && yaml_emitter_emit(&em, &ev) &&
-             yaml_stream_end_event_initialize(&ev) && yaml_emitter_emit(&em, &ev);
-    yaml_emitter_delete(&em);
-    if (st == KW_OK && (!ok || b.oom))
-        st = kw_yp_fail(p, "cannot keep the value of '%s'", f->key);
-    if (st == KW_OK)
-        *out = kw_arena_strndup(p->arena, kw_buf_str(&b), b.len);
-    kw_buf_free(&b);
-    return st;
+/* Is the current event the plain scalar w? */
+static bool kw_yp_is_word(const kw_yp *p, const char *w) {
+    return p->ev.type == YAML_SCALAR_EVENT && p->ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+           !strcmp((const char *)p->ev.data.scalar.value, w);
+}
+
+/* A kw_val (KW_F_VAL): a plain integer, `unknown`, or any other scalar as an
+ * expression. */
+static kw_status kw_yp_val(kw_yp *p, kw_val *v) {
+    if (kw_yp_scalar(p, "a number, an expression or unknown") != KW_OK)
+        return KW_ERR;
+    const char *t = (const char *)p->ev.data.scalar.value;
+    bool plain = p->ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+    if (plain && !strcmp(t, "unknown")) {
+        v->kind = KW_VAL_UNKNOWN;
+        kw_yp_consume(p);
+        return KW_OK;
+    }
+    char *end;
+    errno = 0;
+    long long x = plain && t[0] ? strtoll(t, &end, 10) : 0;
+    if (plain && t[0] && t[0] != ' ' && !*end && errno != ERANGE) {
+        v->kind = KW_VAL_NUM;
+        v->num = x;
+        v->expr = NULL;
+        kw_yp_consume(p);
+        return KW_OK;
+    }
+    v->kind = KW_VAL_EXPR;
+    v->num = 0;
+    return kw_yp_str(p, &v->expr);
 }
 
 static kw_status kw_yp_value(kw_yp *p, const kw_field *f, unsigned char *base) {
     void *at = base + f->off;
     if (kw_yp_peek(p) != KW_OK)
         return KW_ERR;
-    if (kw_yp_is_null(&p->ev) && f->kind != KW_F_STR && f->kind != KW_F_SCALAR &&
-        f->kind != KW_F_RAW) {
+    if (kw_yp_is_null(&p->ev) && f->kind != KW_F_STR && f->kind != KW_F_SCALAR) {
         kw_yp_consume(p); /* absent: keep the default */
         return KW_OK;
     }
@@ -631,6 +632,19 @@ static kw_status kw_yp_value(kw_yp *p, const kw_field *f, unsigned char *base) {
         return KW_OK;
     case KW_F_BYTES: {
         long long *n = at;
+        if ((f->flags & KW_F_HEX) && kw_yp_scalar(p, "an integer") == KW_OK &&
+            p->ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+            !strncmp((const char *)p->ev.data.scalar.value, "0x", 2)) {
+            const char *t = (const char *)p->ev.data.scalar.value + 2;
+            char *end;
+            errno = 0;
+            unsigned long long x = strtoull(t, &end, 16);
+            if (!t[0] || *end || errno == ERANGE || x > (unsigned long long)LLONG_MAX)
+                return kw_yp_fail(p, "expected a hexadecimal integer, got \"%.40s\"", t - 2);
+            *n = (long long)x;
+            kw_yp_consume(p);
+            return KW_OK;
+        }
         if (kw_yp_ll(p, LLONG_MIN, LLONG_MAX, n) != KW_OK)
             return KW_ERR;
         if (*n < 0) /* any negative value is "not known", as the writer leaves it out */
@@ -652,8 +666,38 @@ static kw_status kw_yp_value(kw_yp *p, const kw_field *f, unsigned char *base) {
         return kw_yp_keyed(p, f, at);
     case KW_F_COUNTS:
         return kw_yp_counts(p, at);
-    case KW_F_RAW:
-        return kw_yp_raw(p, f, (const char **)at);
+    case KW_F_LL:
+        if ((f->flags & KW_F_UNKNOWN) && kw_yp_is_word(p, "unknown")) {
+            kw_yp_consume(p);
+            *(long long *)at = -1;
+            return KW_OK;
+        }
+        return kw_yp_ll(p, LLONG_MIN, LLONG_MAX, at);
+    case KW_F_TRI:
+        if (kw_yp_is_word(p, "unknown")) {
+            kw_yp_consume(p);
+            *(int *)at = -1;
+            return KW_OK;
+        } else {
+            bool b;
+            if (kw_yp_bool(p, &b) != KW_OK)
+                return KW_ERR;
+            *(int *)at = b;
+            return KW_OK;
+        }
+    case KW_F_VAL:
+        return kw_yp_val(p, at);
+    case KW_F_INTS:
+        return kw_yp_ints(p, at);
+    case KW_F_PTR: {
+        void *rec = kw_arena_alloc(p->arena, f->sub->size);
+        if (!rec)
+            return kw_yp_oom(p);
+        memset(rec, 0, f->sub->size);
+        kw_sc_defaults(f->sub, rec);
+        *(void **)at = rec;
+        return kw_yp_record(p, f->sub, rec);
+    }
     case KW_F_MAP:
         return kw_yp_record(p, f->sub, at);
     }

@@ -259,3 +259,36 @@ void kw_ye_free(kw_ye *e) {
     yaml_emitter_delete(&e->em);
     kw_buf_free(&e->tmp);
 }
+
+/* The IR facts' style (KW_F_QUOTED): plain when s is a simple word, else
+ * double-quoted; NULL is null. */
+static bool kw_ye_simple_word(const char *s) {
+    static const char *const reserved[] = {"true", "false", "null", "yes", "no", "on", "off", "~"};
+    if (!*s)
+        return false;
+    for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
+        if (!strcmp(s, reserved[i]))
+            return false;
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_' || *s == '/'))
+        return false;
+    for (const char *p = s; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              strchr("_./-+", *p)))
+            return false;
+    return true;
+}
+
+void kw_ye_qstr(kw_ye *e, const char *s) {
+    if (!s) {
+        kw_ye_scalar(e, "null", 4, YAML_PLAIN_SCALAR_STYLE);
+        return;
+    }
+    size_t n = strlen(s);
+    s = kw_ye_utf8(e, s, &n);
+    kw_ye_scalar(e, s, n,
+                 kw_ye_simple_word(s) ? YAML_PLAIN_SCALAR_STYLE : YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+}
+
+void kw_ye_word(kw_ye *e, const char *w) {
+    kw_ye_scalar(e, w, strlen(w), YAML_PLAIN_SCALAR_STYLE);
+}

@@ -44,6 +44,12 @@ void kw_ye_scalar(kw_ye *e, const char *s, size_t n, yaml_scalar_style_t style);
  * null ("256", "true", "~", ""), a literal block when multi-line, otherwise
  * whatever libyaml needs. Invalid UTF-8 bytes become U+FFFD. */
 void kw_ye_str(kw_ye *e, const char *s);
+/* The IR facts' string style (KW_F_QUOTED): plain when s is a simple word
+ * (letters, digits, _./-+, not a YAML keyword), else double-quoted; NULL is
+ * written as null. */
+void kw_ye_qstr(kw_ye *e, const char *s);
+/* w written plain, as it is (a word the caller knows is safe: unknown, null). */
+void kw_ye_word(kw_ye *e, const char *w);
 /* A string always double-quoted (libyaml's escapes), UTF-8 repaired. */
 void kw_ye_quoted(kw_ye *e, const char *s);
 /* A plain scalar as given: a key, a number formatted by the caller, an enum word. */

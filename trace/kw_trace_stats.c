@@ -223,7 +223,7 @@ void kw_tcfg_work(const kw_kernel *k, const char *arch, const kw_tcfg *cfg, cons
     const kw_kernel_arch *ka = NULL;
     size_t with_ir = 0;
     for (size_t i = 0; i < k->archs.n; i++) {
-        if (!kw_rv_present(kw_rv_get(kw_rv_kernel_arch(&k->archs.v[i]), "ir")))
+        if (!k->archs.v[i].ir)
             continue;
         with_ir++;
         if (arch ? !strcmp(arch, k->archs.v[i].arch) : !ka)
@@ -241,18 +241,14 @@ void kw_tcfg_work(const kw_kernel *k, const char *arch, const kw_tcfg *cfg, cons
         out->why = "not known (the trace has no grid and workgroup sizes)";
         return;
     }
-    kw_arena scratch;
-    kw_arena_init(&scratch);
-    kw_err err;
-    kw_rv ir = kw_rv_expand(kw_rv_get(kw_rv_kernel_arch(ka), "ir"), &scratch, &err);
-    if (!kw_rv_present(ir)) {
+    const kw_irf *ir = ka->ir;
+    if (!ir) {
         out->why = "not known (the IR facts of this sidecar cannot be read)";
     } else {
         kw_perf_dispatch_work(ir, shape, cfg->block, cfg->grid_wg, out);
         if (out->known)
             *ir_arch = ka->arch;
     }
-    kw_arena_free(&scratch);
 }
 
 kw_status kw_trace_load(kw_trace_loaded *t, const char *path, const kw_index *ix, kw_err *err) {

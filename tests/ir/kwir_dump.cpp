@@ -3,15 +3,15 @@
 // function (through a FunctionAnalysisManager set up by PassBuilder, as the
 // plugin's pass does, or with --own-analyses through the analysis' own
 // analyses), names parameters from the IR/debug info (or --names), and prints
-// the facts as YAML:
+// the facts as YAML through the sidecar writer (`kernels:`, a list of `ir:` mappings):
 //
 //   kwir-dump [--own-analyses] [--function SYMBOL] [--names a,b,c] [--time]
 //             [--repeat N] [-o OUT.bc] FILE.bc|FILE.ll
 //
 // --time prints, on stderr, the seconds spent in the analysis proper (module
 // loading excluded), for tests/ir/bench_ir.sh; with --repeat N the analysis of
-// the module runs N times (fresh analyses each time) and the fastest counts. -o writes the module back as
-// bitcode after the analysis, so a test can check that nothing changed.
+// the module runs N times (fresh analyses each time) and the fastest counts. -o writes the module
+// back as bitcode after the analysis, so a test can check that nothing changed.
 #include "passes/kw_ir_analyze.h"
 
 #include "llvm/Bitcode/BitcodeWriter.h"
@@ -116,30 +116,47 @@ int main(int argc, char **argv) {
     FAM.clear();
 
     int Rc = 0;
-    printf("kernels:\n");
+    kw_arena Keep; // every kernel's facts and records, until they are written
+    kw_arena_init(&Keep);
+    std::vector<kw_irf *> Records;
     for (Function &F : *M) {
         if (F.isDeclaration() || F.getCallingConv() != CallingConv::AMDGPU_KERNEL)
             continue;
         if (Only && F.getName() != Only)
             continue;
-        kw_arena A;
-        kw_arena_init(&A);
-        kw_ir_kernel_facts Facts;
+        kw_ir_kernel_facts *Facts =
+            static_cast<kw_ir_kernel_facts *>(kw_arena_alloc(&Keep, sizeof(kw_ir_kernel_facts)));
+        kw_irf *Rec = nullptr;
         kw_err Err;
-        kw_status St = Own ? kw_ir_analyze_function(F, &A, &Facts, &Err)
-                           : kw_ir_analyze_function(F, FAM, &A, &Facts, &Err);
+        kw_status St = !Facts ? kw_fail(&Err, "out of memory")
+                       : Own  ? kw_ir_analyze_function(F, &Keep, Facts, &Err)
+                              : kw_ir_analyze_function(F, FAM, &Keep, Facts, &Err);
         if (St == KW_OK)
-            St = kw_ir_facts_name_params(&Facts, NamePtrs.empty() ? nullptr : NamePtrs.data(),
-                                         NamePtrs.size(), &A, &Err);
+            St = kw_ir_facts_name_params(Facts, NamePtrs.empty() ? nullptr : NamePtrs.data(),
+                                         NamePtrs.size(), &Keep, &Err);
+        if (St == KW_OK)
+            St = kw_ir_facts_to_sidecar(Facts, &Keep, &Rec, &Err);
         if (St != KW_OK) {
             fprintf(stderr, "kwir-dump: %s: %s\n", F.getName().str().c_str(), Err.msg);
             Rc = 1;
         } else {
-            printf("  -\n");
-            kw_ir_facts_print_yaml(stdout, &Facts, 4);
+            Records.push_back(Rec);
         }
-        kw_arena_free(&A);
     }
+    // through the sidecar writer: the `ir:` mappings exactly as a sidecar holds them
+    {
+        kw_buf Out;
+        kw_buf_init(&Out);
+        kw_err Err;
+        if (kw_irf_emit_list(Records.data(), Records.size(), &Out, &Err) != KW_OK) {
+            fprintf(stderr, "kwir-dump: %s\n", Err.msg);
+            Rc = 1;
+        } else {
+            fwrite(Out.ptr, 1, Out.len, stdout);
+        }
+        kw_buf_free(&Out);
+    }
+    kw_arena_free(&Keep);
     // the analysis must not have changed the module
     if (verifyModule(*M, &errs())) {
         fprintf(stderr, "kwir-dump: the module no longer verifies\n");

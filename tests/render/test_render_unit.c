@@ -295,12 +295,12 @@ typedef struct kw_t_rec {
 } kw_t_rec;
 
 static const kw_field kw_f_t_rec[] = {
-    {"counts", KW_F_COUNTS, offsetof(kw_t_rec, counts), NULL, 0},
-    {"scal_num", KW_F_SCALAR, offsetof(kw_t_rec, scal_num), NULL, 0},
-    {"scal_word", KW_F_SCALAR, offsetof(kw_t_rec, scal_word), NULL, 0},
-    {"scal_expr", KW_F_SCALAR, offsetof(kw_t_rec, scal_expr), NULL, 0},
-    {"scal_bool", KW_F_SCALAR, offsetof(kw_t_rec, scal_bool), NULL, 0},
-    {"bytes", KW_F_BYTES, offsetof(kw_t_rec, bytes), NULL, 0},
+    {"counts", KW_F_COUNTS, offsetof(kw_t_rec, counts), NULL, 0, NULL},
+    {"scal_num", KW_F_SCALAR, offsetof(kw_t_rec, scal_num), NULL, 0, NULL},
+    {"scal_word", KW_F_SCALAR, offsetof(kw_t_rec, scal_word), NULL, 0, NULL},
+    {"scal_expr", KW_F_SCALAR, offsetof(kw_t_rec, scal_expr), NULL, 0, NULL},
+    {"scal_bool", KW_F_SCALAR, offsetof(kw_t_rec, scal_bool), NULL, 0, NULL},
+    {"bytes", KW_F_BYTES, offsetof(kw_t_rec, bytes), NULL, 0, NULL},
 };
 static KW_TYPE(kw_t_t_rec, "test record", kw_t_rec, false, kw_f_t_rec);
 
@@ -372,7 +372,7 @@ static void test_kinds(void) {
     CHECK(strstr(err.msg, "duplicate key 'a'") != NULL);
     kw_yp_free(&p);
     /* reflection */
-    kw_rv v = {KW_R_RECORD, &kw_t_t_rec, &back, false, false, false, false};
+    kw_rv v = {KW_R_RECORD, &kw_t_t_rec, &back, false, false};
     long long x;
     CHECK(kw_rv_count_of(kw_rv_get(v, "counts"), "salu", &x) && x == 12);
     CHECK(kw_rv_int(kw_rv_get(v, "scal_num"), &x) && x == 16);
@@ -402,80 +402,26 @@ typedef struct kw_f_res {
     const char *occupancy_limiter;
 } kw_f_res;
 static const kw_field kw_ff_res[] = {
-    {"vgpr", KW_F_BYTES, offsetof(kw_f_res, vgpr), NULL, 0},
-    {"sgpr", KW_F_BYTES, offsetof(kw_f_res, sgpr), NULL, 0},
-    {"lds_bytes", KW_F_BYTES, offsetof(kw_f_res, lds_bytes), NULL, 0},
-    {"occupancy", KW_F_BYTES, offsetof(kw_f_res, occupancy), NULL, 0},
-    {"occupancy_limiter", KW_F_STR, offsetof(kw_f_res, occupancy_limiter), NULL, 0},
+    {"vgpr", KW_F_BYTES, offsetof(kw_f_res, vgpr), NULL, 0, NULL},
+    {"sgpr", KW_F_BYTES, offsetof(kw_f_res, sgpr), NULL, 0, NULL},
+    {"lds_bytes", KW_F_BYTES, offsetof(kw_f_res, lds_bytes), NULL, 0, NULL},
+    {"occupancy", KW_F_BYTES, offsetof(kw_f_res, occupancy), NULL, 0, NULL},
+    {"occupancy_limiter", KW_F_STR, offsetof(kw_f_res, occupancy_limiter), NULL, 0, NULL},
 };
 static KW_TYPE(kw_ft_res, "resources", kw_f_res, true, kw_ff_res);
-
-typedef struct kw_f_acc {
-    const char *op, *space, *param, *lane, *group, *segs, *coal;
-    long long bytes;
-} kw_f_acc;
-static const kw_field kw_ff_acc[] = {
-    {"op", KW_F_STR, offsetof(kw_f_acc, op), NULL, 0},
-    {"space", KW_F_STR, offsetof(kw_f_acc, space), NULL, 0},
-    {"bytes_per_lane", KW_F_BYTES, offsetof(kw_f_acc, bytes), NULL, 0},
-    {"param", KW_F_STR, offsetof(kw_f_acc, param), NULL, 0},
-    {"lane_stride_bytes", KW_F_SCALAR, offsetof(kw_f_acc, lane), NULL, 0},
-    {"group_stride_bytes", KW_F_SCALAR, offsetof(kw_f_acc, group), NULL, 0},
-    {"segments_per_wave", KW_F_SCALAR, offsetof(kw_f_acc, segs), NULL, 0},
-    {"coalesced", KW_F_SCALAR, offsetof(kw_f_acc, coal), NULL, 0},
-};
-static KW_TYPE(kw_ft_acc, "access", kw_f_acc, false, kw_ff_acc);
-
-typedef struct kw_f_idiom {
-    const char *kind, *op, *via;
-    long long steps;
-} kw_f_idiom;
-static const kw_field kw_ff_idiom[] = {
-    {"kind", KW_F_STR, offsetof(kw_f_idiom, kind), NULL, 0},
-    {"op", KW_F_STR, offsetof(kw_f_idiom, op), NULL, 0},
-    {"via", KW_F_STR, offsetof(kw_f_idiom, via), NULL, 0},
-    {"steps", KW_F_BYTES, offsetof(kw_f_idiom, steps), NULL, 0},
-};
-static KW_TYPE(kw_ft_idiom, "idiom", kw_f_idiom, false, kw_ff_idiom);
-
-typedef struct kw_f_work {
-    const char *flops, *bytes_read, *bytes_written;
-} kw_f_work;
-static const kw_field kw_ff_work[] = {
-    {"flops", KW_F_SCALAR, offsetof(kw_f_work, flops), NULL, 0},
-    {"bytes_read", KW_F_SCALAR, offsetof(kw_f_work, bytes_read), NULL, 0},
-    {"bytes_written", KW_F_SCALAR, offsetof(kw_f_work, bytes_written), NULL, 0},
-};
-static KW_TYPE(kw_ft_work, "work", kw_f_work, true, kw_ff_work);
-
-typedef struct kw_f_ir {
-    KW_ARRAY(kw_f_acc) accesses;
-    KW_ARRAY(kw_f_idiom) idioms;
-    long long barriers;
-    kw_f_work work;
-} kw_f_ir;
-static const kw_field kw_ff_ir[] = {
-    {"accesses", KW_F_LIST, offsetof(kw_f_ir, accesses), &kw_ft_acc, 0},
-    {"idioms", KW_F_LIST, offsetof(kw_f_ir, idioms), &kw_ft_idiom, 0},
-    {"barriers", KW_F_BYTES, offsetof(kw_f_ir, barriers), NULL, 0},
-    {"work_per_thread", KW_F_MAP, offsetof(kw_f_ir, work), &kw_ft_work, 0},
-};
-static KW_TYPE(kw_ft_ir, "ir", kw_f_ir, false, kw_ff_ir);
 
 typedef struct kw_f_arch {
     const char *arch, *target_id;
     kw_f_res resources;
     KW_ARRAY(kw_count) classes;
     const char *isa;
-    kw_f_ir ir;
 } kw_f_arch;
 static const kw_field kw_ff_arch[] = {
-    {"arch", KW_F_STR, offsetof(kw_f_arch, arch), NULL, 0},
-    {"target_id", KW_F_STR, offsetof(kw_f_arch, target_id), NULL, 0},
-    {"resources", KW_F_MAP, offsetof(kw_f_arch, resources), &kw_ft_res, 0},
-    {"classes", KW_F_COUNTS, offsetof(kw_f_arch, classes), NULL, 0},
-    {"isa", KW_F_STR, offsetof(kw_f_arch, isa), NULL, 0},
-    {"ir", KW_F_MAP, offsetof(kw_f_arch, ir), &kw_ft_ir, 0},
+    {"arch", KW_F_STR, offsetof(kw_f_arch, arch), NULL, 0, NULL},
+    {"target_id", KW_F_STR, offsetof(kw_f_arch, target_id), NULL, 0, NULL},
+    {"resources", KW_F_MAP, offsetof(kw_f_arch, resources), &kw_ft_res, 0, NULL},
+    {"classes", KW_F_COUNTS, offsetof(kw_f_arch, classes), NULL, 0, NULL},
+    {"isa", KW_F_STR, offsetof(kw_f_arch, isa), NULL, 0, NULL},
 };
 static KW_TYPE(kw_ft_arch, "arch", kw_f_arch, false, kw_ff_arch);
 
@@ -538,33 +484,43 @@ static void test_facts(void) {
              "000c: v_add_f32_dpp v1, v1, v1 row_shr:1 row_mask:0xf bank_mask:0xf\n"
              "0014: v_rsq_f32_e32 v2, v2\n"
              "0018: s_endpgm\n";
-    kw_f_acc *acc = KW_PUSH(&a, fa.ir.accesses);
-    acc->op = "load";
-    acc->space = "global";
-    acc->bytes = 16;
-    acc->param = "in";
-    acc->lane = "16";
-    acc->group = "n*4";
-    acc->segs = "16";
-    acc->coal = "true";
-    acc = KW_PUSH(&a, fa.ir.accesses);
-    acc->op = "store";
-    acc->space = "global";
-    acc->bytes = 4;
-    acc->param = "out";
-    acc->lane = "0";
-    acc->group = "4";
-    acc->segs = "1";
-    acc->coal = "true";
-    kw_f_idiom *id = KW_PUSH(&a, fa.ir.idioms);
+    /* the IR facts: the records of kw_sidecar_ir.h */
+    kw_irf ir;
+    kw_irf_init(&ir);
+    for (int i = 0; i < 2; i++) {
+        kw_irf_access *acc = KW_PUSH(&a, ir.accesses);
+        CHECK(acc != NULL);
+        if (!acc)
+            return;
+        memset(acc, 0, sizeof *acc);
+        acc->op = i ? "store" : "load";
+        acc->space = "global";
+        acc->bytes_per_lane = i ? 4 : 16;
+        acc->param = i ? "out" : "in";
+        acc->param_index = -1;
+        acc->lane_stride_bytes = (kw_val){KW_VAL_NUM, i ? 0 : 16, NULL, NULL};
+        acc->group_stride_bytes =
+            i ? (kw_val){KW_VAL_NUM, 4, NULL, NULL} : (kw_val){KW_VAL_EXPR, 0, "n*4", NULL};
+        acc->group_stride_bytes_y.kind = acc->group_stride_bytes_z.kind = KW_VAL_ABSENT;
+        acc->active_lanes = 64;
+        acc->segments_per_wave = i ? 1 : 16;
+        acc->coalesced = 1;
+        acc->group = acc->loop = -1;
+    }
+    kw_irf_idiom *id = KW_PUSH(&a, ir.idioms);
+    CHECK(id != NULL);
+    if (!id)
+        return;
+    memset(id, 0, sizeof *id);
     id->kind = "wave_reduce";
     id->op = "add";
     id->via = "dpp";
-    id->steps = 6;
-    fa.ir.barriers = 1;
-    fa.ir.work.flops = "n / 64";
-    fa.ir.work.bytes_read = "n * 4 / 256";
-    fa.ir.work.bytes_written = "4";
+    id->steps = (kw_val){KW_VAL_NUM, 6, NULL, NULL};
+    id->broadcast_lane = id->loop = -1;
+    ir.barriers = 1;
+    ir.work_per_thread.flops = (kw_val){KW_VAL_EXPR, 0, "n / 64", NULL};
+    ir.work_per_thread.bytes_read = (kw_val){KW_VAL_EXPR, 0, "n * 4 / 256", NULL};
+    ir.work_per_thread.bytes_written = (kw_val){KW_VAL_NUM, 4, NULL, NULL};
 
     kw_model m;
     CHECK(kw_model_build(&m, &ix, NULL, &err) == KW_OK);
@@ -581,8 +537,7 @@ static void test_facts(void) {
     kw_shape shape;
     memset(&shape, 0, sizeof shape);
     CHECK(kw_shape_parse(&shape, &a, "rows=1024,cols=8192", &err) == KW_OK);
-    kw_rarch ra = {"gfx942", {KW_R_RECORD, &kw_ft_arch, &fa, false, false, false, false},
-                   {KW_R_UNKNOWN_KEY, NULL, NULL, false, false, false, false}};
+    kw_rarch ra = {"gfx942", {KW_R_RECORD, &kw_ft_arch, &fa, false, false}, &ir};
     kw_render_opts o;
     memset(&o, 0, sizeof o);
     o.db_path = "t.db";

@@ -135,7 +135,13 @@ static void add_kernel_tu(kw_index *ix, bool in_object, bool adopt) {
     for (size_t i = 0; i < 2; i++) {
         kw_tc_arch(&sc, k, archs[i]);
         kw_kernel_arch *a = &k->archs.v[k->archs.n - 1];
-        a->ir = KW_TC_STR(&sc, "{loops: []}");
+        a->ir = kw_arena_alloc(&sc.arena, sizeof(kw_irf));
+        CHECK(a->ir);
+        if (a->ir) {
+            kw_irf_init(a->ir);
+            a->ir->symbol = KW_TC_STR(&sc, "_Z1kv");
+            a->ir->wave_size = 64;
+        }
         if (in_object) {
             a->target_id = KW_TC_STR(&sc, archs[i]);
             a->isa = KW_TC_STR(&sc, "0000: s_endpgm\n");
@@ -164,7 +170,8 @@ static void test_merge_not_in_object(void) {
             for (size_t i = 0; i < k->archs.n; i++) {
                 CHECK_STR(k->archs.v[i].isa, "0000: s_endpgm\n");
                 CHECK_STR(k->archs.v[i].target_id, k->archs.v[i].arch);
-                CHECK_STR(k->archs.v[i].ir, "{loops: []}");
+                CHECK(k->archs.v[i].ir && k->archs.v[i].ir->wave_size == 64);
+                CHECK_STR(k->archs.v[i].ir ? k->archs.v[i].ir->symbol : NULL, "_Z1kv");
             }
         }
         kw_index_free(&ix);

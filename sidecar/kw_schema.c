@@ -1,0 +1,143 @@
+/* kw_schema.c: the generic walkers of the schema tables (kw_schema.h) that
+ * are neither the writer nor the reader: a fresh record's defaults, an array
+ * field's element size, and the table-driven deep copy that the merge and the
+ * index use to move records between arenas. */
+#include "sidecar/kw_schema.h"
+
+#include <string.h>
+
+/* ---- Defaults and deep copy ----------------------------------------------------------------- */
+
+void kw_sc_defaults(const kw_type *t, void *obj) {
+    unsigned char *base = obj;
+    for (size_t i = 0; i < t->nfields; i++) {
+        const kw_field *f = &t->fields[i];
+        if (f->kind == KW_F_BYTES || f->kind == KW_F_LL)
+            *(long long *)(base + f->off) = -1;
+        else if (f->kind == KW_F_TRI)
+            *(int *)(base + f->off) = -1;
+        else if (f->kind == KW_F_VAL)
+            ((kw_val *)(base + f->off))->kind = KW_VAL_ABSENT;
+        else if (f->kind == KW_F_MAP)
+            kw_sc_defaults(f->sub, base + f->off);
+    }
+}
+
+static kw_status kw_sc_copy_str(kw_arena *a, const char **dst, const char *src) {
+    *dst = src ? kw_arena_strdup(a, src) : NULL;
+    return (src && !*dst) ? KW_ERR : KW_OK;
+}
+
+/* Element size of a STRS, LIST, KEYED or COUNTS field. */
+size_t kw_sc_elem_size(const kw_field *f) {
+    if (f->kind == KW_F_STRS)
+        return sizeof(const char *);
+    if (f->kind == KW_F_COUNTS)
+        return sizeof(kw_count);
+    if (f->kind == KW_F_INTS)
+        return sizeof(long long);
+    return f->sub->size;
+}
+
+static kw_status kw_sc_copy_array(kw_arena *a, const kw_field *f, kw_anyarr *dst,
+                                  const kw_anyarr *src) {
+    size_t esize = kw_sc_elem_size(f);
+    dst->v = NULL;
+    dst->n = dst->cap = 0;
+    if (!src->n)
+        return KW_OK;
+    unsigned char *v = kw_arena_alloc(a, src->n * esize);
+    if (!v)
+        return KW_ERR;
+    dst->v = v;
+    dst->n = dst->cap = src->n;
+    const unsigned char *s = src->v;
+    if (f->kind == KW_F_INTS)
+        memcpy(v, s, src->n * esize);
+    for (size_t i = 0; i < src->n; i++) {
+        kw_status st;
+        if (f->kind == KW_F_STRS) {
+            st = kw_sc_copy_str(a, (const char **)(v + i * esize),
+                                *(const char *const *)(s + i * esize));
+        } else if (f->kind == KW_F_INTS) {
+            st = KW_OK; /* copied with the array */
+        } else if (f->kind == KW_F_COUNTS) {
+            kw_count *dc = (kw_count *)(v + i * esize);
+            const kw_count *sc = (const kw_count *)(s + i * esize);
+            dc->n = sc->n;
+            st = kw_sc_copy_str(a, &dc->key, sc->key);
+        } else {
+            st = kw_sc_copy(a, f->sub, v + i * esize, s + i * esize);
+        }
+        if (st != KW_OK)
+            return st;
+    }
+    return KW_OK;
+}
+
+kw_status kw_sc_copy(kw_arena *a, const kw_type *t, void *dst, const void *src) {
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    if (dst != src && t->size)
+        memmove(d, s, t->size); /* scalars; pointers are replaced below */
+    for (size_t i = 0; i < t->nfields; i++) {
+        const kw_field *f = &t->fields[i];
+        kw_status st = KW_OK;
+        switch (f->kind) {
+        case KW_F_STR:
+        case KW_F_SCALAR:
+            st = kw_sc_copy_str(a, (const char **)(d + f->off), *(const char *const *)(s + f->off));
+            break;
+        case KW_F_VAL: {
+            kw_val *dv = (kw_val *)(d + f->off);
+            const kw_val *sv = (const kw_val *)(s + f->off);
+            st = kw_sc_copy_str(a, &dv->expr, sv->expr);
+            if (st == KW_OK)
+                st = kw_sc_copy_str(a, &dv->why, sv->why);
+            break;
+        }
+        case KW_F_PTR: {
+            const void *sp = *(const void *const *)(s + f->off);
+            void *dp = NULL;
+            if (sp) {
+                dp = kw_arena_alloc(a, f->sub->size);
+                st = dp ? kw_sc_copy(a, f->sub, dp, sp) : KW_ERR;
+            }
+            *(void **)(d + f->off) = dp;
+            break;
+        }
+        case KW_F_LOC:
+            st = kw_sc_copy_str(a, &((kw_loc *)(d + f->off))->file,
+                                ((const kw_loc *)(s + f->off))->file);
+            break;
+        case KW_F_DIM3:
+        case KW_F_DIM1:
+            st = kw_sc_copy_str(a, &((kw_config_item *)(d + f->off))->expr,
+                                ((const kw_config_item *)(s + f->off))->expr);
+            break;
+        case KW_F_STRS:
+        case KW_F_LIST:
+        case KW_F_KEYED:
+        case KW_F_COUNTS:
+        case KW_F_INTS:
+            st = kw_sc_copy_array(a, f, (kw_anyarr *)(d + f->off), (const kw_anyarr *)(s + f->off));
+            break;
+        case KW_F_MAP: {
+            /* the embedded struct's bytes were copied with the parent's */
+            kw_type inner = *f->sub;
+            inner.size = 0;
+            st = kw_sc_copy(a, &inner, d + f->off, s + f->off);
+            break;
+        }
+        case KW_F_INT:
+        case KW_F_BYTES:
+        case KW_F_BOOL:
+        case KW_F_LL:
+        case KW_F_TRI:
+            break;
+        }
+        if (st != KW_OK)
+            return st;
+    }
+    return KW_OK;
+}
