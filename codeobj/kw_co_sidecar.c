@@ -9,7 +9,7 @@
 #include "codeobj/kw_codeobj.h"
 
 /* Where each instruction class is counted in kw_isa_classes. */
-static const size_t kw_cosc_class_field[KW_CO_NCLASSES] = {
+static const size_t kw_co_sidecar_class_field[KW_CO_NCLASSES] = {
     [KW_CO_SALU] = offsetof(kw_isa_classes, salu),
     [KW_CO_VALU] = offsetof(kw_isa_classes, valu),
     [KW_CO_VALU_PACKED] = offsetof(kw_isa_classes, valu_packed),
@@ -37,7 +37,7 @@ static const size_t kw_cosc_class_field[KW_CO_NCLASSES] = {
     [KW_CO_OTHER] = offsetof(kw_isa_classes, other),
 };
 
-static kw_kernel *kw_cosc_kernel(kw_sidecar *sc, const char *symbol) {
+static kw_kernel *kw_co_sidecar_kernel(kw_sidecar *sc, const char *symbol) {
     for (size_t i = 0; i < sc->kernels.n; i++)
         if (sc->kernels.v[i].symbol && strcmp(sc->kernels.v[i].symbol, symbol) == 0)
             return &sc->kernels.v[i];
@@ -47,7 +47,7 @@ static kw_kernel *kw_cosc_kernel(kw_sidecar *sc, const char *symbol) {
     return k;
 }
 
-static kw_kernel_arch *kw_cosc_find_arch(kw_kernel *k, const char *key) {
+static kw_kernel_arch *kw_co_sidecar_find_arch(kw_kernel *k, const char *key) {
     for (size_t i = 0; i < k->archs.n; i++)
         if (k->archs.v[i].arch && strcmp(k->archs.v[i].arch, key) == 0)
             return &k->archs.v[i];
@@ -60,18 +60,18 @@ static kw_kernel_arch *kw_cosc_find_arch(kw_kernel *k, const char *key) {
  * (--offload-arch=gfx942:xnack+ --offload-arch=gfx942:xnack-) the second one
  * is keyed by its full target id, and a kernel found twice for one target
  * (two bundles of a linked .so) by "target#object", so nothing is overwritten. */
-static kw_kernel_arch *kw_cosc_arch(kw_sidecar *sc, kw_kernel *k, const kw_co_object *obj,
-                                    size_t obj_index) {
+static kw_kernel_arch *kw_co_sidecar_arch(kw_sidecar *sc, kw_kernel *k, const kw_co_object *obj,
+                                          size_t obj_index) {
     char key[160];
     snprintf(key, sizeof key, "%s", obj->arch);
-    kw_kernel_arch *a = kw_cosc_find_arch(k, key);
+    kw_kernel_arch *a = kw_co_sidecar_find_arch(k, key);
     if (a && a->target_id) {
         const char *tid = obj->target_id ? obj->target_id : obj->arch;
         if (strcmp(a->target_id, tid) != 0)
             snprintf(key, sizeof key, "%s", tid);
         else
             snprintf(key, sizeof key, "%s#%zu", tid, obj_index);
-        a = kw_cosc_find_arch(k, key);
+        a = kw_co_sidecar_find_arch(k, key);
     }
     if (a)
         return a;
@@ -83,7 +83,7 @@ static kw_kernel_arch *kw_cosc_arch(kw_sidecar *sc, kw_kernel *k, const kw_co_ob
     return a;
 }
 
-static void kw_cosc_offload_arch(kw_sidecar *sc, const char *arch) {
+static void kw_co_sidecar_offload_arch(kw_sidecar *sc, const char *arch) {
     for (size_t i = 0; i < sc->tu.offload_archs.n; i++)
         if (strcmp(sc->tu.offload_archs.v[i], arch) == 0)
             return;
@@ -93,7 +93,7 @@ static void kw_cosc_offload_arch(kw_sidecar *sc, const char *arch) {
 }
 
 /* "A" or "A,B" (as the plugin records attribute values): the integers. */
-static int kw_cosc_ints(const char *v, long *out, int max) {
+static int kw_co_sidecar_ints(const char *v, long *out, int max) {
     int n = 0;
     while (v && *v && n < max) {
         char *end;
@@ -123,8 +123,8 @@ static int kw_cosc_ints(const char *v, long *out, int max) {
  * is used only when its maximum is the code object's: clang 22 ignores a bare
  * launch_bounds attribute on AMDGPU (the code object then says 1024), and the
  * code object is what runs. */
-static bool kw_cosc_source_range(const kw_kernel *K, const kw_co_kernel *k, unsigned *lo,
-                                 unsigned *hi) {
+static bool kw_co_sidecar_source_range(const kw_kernel *K, const kw_co_kernel *k, unsigned *lo,
+                                       unsigned *hi) {
     if (!K || !k->occ.known || !k->occ.min_wg_assumed)
         return false; /* .reqd_workgroup_size fixed it already, or nothing to refine */
     long v[2];
@@ -135,7 +135,7 @@ static bool kw_cosc_source_range(const kw_kernel *K, const kw_co_kernel *k, unsi
             const kw_attr *at = &K->attrs.v[i];
             if (!at->name || strcmp(at->name, want) != 0)
                 continue;
-            int n = kw_cosc_ints(at->value, v, 2);
+            int n = kw_co_sidecar_ints(at->value, v, 2);
             if (pass == 0 && n == 2)
                 found = true;
             else if (pass == 1 && n >= 1) {
@@ -153,8 +153,8 @@ static bool kw_cosc_source_range(const kw_kernel *K, const kw_co_kernel *k, unsi
     return true;
 }
 
-static void kw_cosc_resources(kw_kernel_arch *a, const kw_kernel *K, const kw_co_object *obj,
-                              const kw_co_kernel *k) {
+static void kw_co_sidecar_resources(kw_kernel_arch *a, const kw_kernel *K, const kw_co_object *obj,
+                                    const kw_co_kernel *k) {
     const kw_co_resources *r = &k->res;
     kw_isa_resources *o = &a->resources;
     o->vgpr = r->vgpr;
@@ -169,7 +169,7 @@ static void kw_cosc_resources(kw_kernel_arch *a, const kw_kernel *K, const kw_co
     o->max_flat_workgroup_size = r->max_flat_workgroup_size;
     kw_co_occupancy occ = k->occ;
     unsigned lo, hi;
-    if (kw_cosc_source_range(K, k, &lo, &hi))
+    if (kw_co_sidecar_source_range(K, k, &lo, &hi))
         kw_co_occupancy_compute(obj, k, lo, hi, &occ);
     if (occ.known) {
         o->occupancy = occ.waves;
@@ -177,8 +177,8 @@ static void kw_cosc_resources(kw_kernel_arch *a, const kw_kernel *K, const kw_co
     }
 }
 
-static kw_status kw_cosc_counts(kw_arena *a, void *arr_v, const kw_co_count *src, size_t n,
-                                bool with_bytes) {
+static kw_status kw_co_sidecar_counts(kw_arena *a, void *arr_v, const kw_co_count *src, size_t n,
+                                      bool with_bytes) {
     KW_ARRAY(kw_isa_count) *arr = arr_v;
     for (size_t i = 0; i < n; i++) {
         kw_isa_count *c = KW_PUSH(a, *arr);
@@ -191,24 +191,24 @@ static kw_status kw_cosc_counts(kw_arena *a, void *arr_v, const kw_co_count *src
     return KW_OK;
 }
 
-static void kw_cosc_loc(kw_arena *a, kw_loc *out, const kw_co_frame *f) {
+static void kw_co_sidecar_loc(kw_arena *a, kw_loc *out, const kw_co_frame *f) {
     out->file = kw_arena_strdup(a, f->file);
     out->line = (int)f->line;
     out->column = (int)f->column;
 }
 
-static kw_status kw_cosc_listing(kw_arena *a, kw_kernel_arch *arch, const kw_co_listing *l) {
+static kw_status kw_co_sidecar_listing(kw_arena *a, kw_kernel_arch *arch, const kw_co_listing *l) {
     memset(&arch->classes, 0, sizeof(arch->classes));
     arch->dpp_patterns.n = 0;
     arch->memory.n = 0;
     arch->lines.n = 0;
     for (int c = 0; c < KW_CO_NCLASSES; c++)
-        *(long long *)((char *)&arch->classes + kw_cosc_class_field[c]) = l->classes[c];
+        *(long long *)((char *)&arch->classes + kw_co_sidecar_class_field[c]) = l->classes[c];
     arch->classes.dpp = l->dpp;
     arch->classes.sdwa = l->sdwa;
     arch->classes.insns = (long long)l->insns.n;
-    if (kw_cosc_counts(a, &arch->dpp_patterns, l->dpp_patterns.v, l->dpp_patterns.n, false) ||
-        kw_cosc_counts(a, &arch->memory, l->memory.v, l->memory.n, true))
+    if (kw_co_sidecar_counts(a, &arch->dpp_patterns, l->dpp_patterns.v, l->dpp_patterns.n, false) ||
+        kw_co_sidecar_counts(a, &arch->memory, l->memory.v, l->memory.n, true))
         return KW_ERR;
 
     kw_buf text;
@@ -240,14 +240,14 @@ static kw_status kw_cosc_listing(kw_arena *a, kw_kernel_arch *arch, const kw_co_
             }
             row->offset = in->offset;
             if (loc && loc->frames.n)
-                kw_cosc_loc(a, &row->location, &loc->frames.v[0]);
+                kw_co_sidecar_loc(a, &row->location, &loc->frames.v[0]);
             for (size_t f = 1; loc && f < loc->frames.n; f++) {
                 kw_loc *at = KW_PUSH(a, row->inlined_at);
                 if (!at) {
                     kw_buf_free(&text);
                     return KW_ERR;
                 }
-                kw_cosc_loc(a, at, &loc->frames.v[f]);
+                kw_co_sidecar_loc(a, at, &loc->frames.v[f]);
             }
             prev = cur;
         }
@@ -284,25 +284,25 @@ kw_status kw_co_sidecar_fill_kernels(kw_sidecar *sc, const char *path, unsigned 
         const kw_co_object *obj = &set.objects.v[o];
         if (!obj->arch)
             continue;
-        kw_cosc_offload_arch(sc, obj->arch);
+        kw_co_sidecar_offload_arch(sc, obj->arch);
         for (size_t i = 0; i < obj->kernels.n && st == KW_OK; i++) {
             const kw_co_kernel *k = &obj->kernels.v[i];
             if (match && !kw_co_match(k, match, best, &names))
                 continue;
-            kw_kernel *K = kw_cosc_kernel(sc, k->name);
-            kw_kernel_arch *A = K ? kw_cosc_arch(sc, K, obj, o) : NULL;
+            kw_kernel *K = kw_co_sidecar_kernel(sc, k->name);
+            kw_kernel_arch *A = K ? kw_co_sidecar_arch(sc, K, obj, o) : NULL;
             if (!A) {
                 st = kw_fail(err, "%s: out of memory", path);
                 break;
             }
             A->target_id = kw_arena_strdup(&sc->arena, obj->target_id);
-            kw_cosc_resources(A, K, obj, k);
+            kw_co_sidecar_resources(A, K, obj, k);
             if (!(flags & KW_CO_SC_LISTING) || !k->has_code)
                 continue;
             unsigned want =
                 obj->has_debug_line && !(flags & KW_CO_SC_NO_LINES) ? KW_CO_WANT_LINES : 0;
             st = kw_co_disassemble(&set, obj, k, want, &l, err);
-            if (st == KW_OK && kw_cosc_listing(&sc->arena, A, &l) != KW_OK)
+            if (st == KW_OK && kw_co_sidecar_listing(&sc->arena, A, &l) != KW_OK)
                 st = kw_fail(err, "%s: out of memory", path);
             if (st == KW_OK && obj->has_debug_line && !want)
                 A->lines_note = "the code object has line tables; lines not requested";

@@ -102,7 +102,7 @@ typedef struct kw_num {
     bool is_int;
 } kw_num;
 
-static kw_num kw_ev_fail(kw_ev *e, const char *what, const char *at) {
+static kw_num kw_expr_fail(kw_ev *e, const char *what, const char *at) {
     if (!e->failed) {
         e->failed = true;
         if (at && *at)
@@ -114,13 +114,13 @@ static kw_num kw_ev_fail(kw_ev *e, const char *what, const char *at) {
     return z;
 }
 
-static void kw_ev_ws(kw_ev *e) {
+static void kw_expr_ws(kw_ev *e) {
     while (*e->p == ' ' || *e->p == '\t' || *e->p == '\n' || *e->p == '\r')
         e->p++;
 }
 
-static bool kw_ev_eat(kw_ev *e, const char *tok) {
-    kw_ev_ws(e);
+static bool kw_expr_eat(kw_ev *e, const char *tok) {
+    kw_expr_ws(e);
     size_t n = strlen(tok);
     if (strncmp(e->p, tok, n))
         return false;
@@ -133,50 +133,50 @@ static bool kw_ev_eat(kw_ev *e, const char *tok) {
     return true;
 }
 
-static kw_num kw_ev_expr(kw_ev *e);
+static kw_num kw_expr_expr(kw_ev *e);
 
 static kw_num kw_mk(double v, bool is_int) {
     kw_num r = {v, is_int};
     return r;
 }
 
-static bool kw_ev_word(const char *s, size_t n, const char *w) {
+static bool kw_expr_word(const char *s, size_t n, const char *w) {
     return strlen(w) == n && !memcmp(s, w, n);
 }
 
 /* Arguments of f( ... ): up to max. */
-static int kw_ev_args(kw_ev *e, kw_num *args, int max) {
+static int kw_expr_args(kw_ev *e, kw_num *args, int max) {
     int n = 0;
-    kw_ev_ws(e);
-    if (kw_ev_eat(e, ")"))
+    kw_expr_ws(e);
+    if (kw_expr_eat(e, ")"))
         return 0;
     for (;;) {
-        kw_num v = kw_ev_expr(e);
+        kw_num v = kw_expr_expr(e);
         if (e->failed)
             return -1;
         if (n == max) {
-            kw_ev_fail(e, "too many arguments", e->p);
+            kw_expr_fail(e, "too many arguments", e->p);
             return -1;
         }
         args[n++] = v;
-        if (kw_ev_eat(e, ","))
+        if (kw_expr_eat(e, ","))
             continue;
-        if (kw_ev_eat(e, ")"))
+        if (kw_expr_eat(e, ")"))
             return n;
-        kw_ev_fail(e, "expected ',' or ')'", e->p);
+        kw_expr_fail(e, "expected ',' or ')'", e->p);
         return -1;
     }
 }
 
-static kw_num kw_ev_primary(kw_ev *e) {
-    kw_ev_ws(e);
+static kw_num kw_expr_primary(kw_ev *e) {
+    kw_expr_ws(e);
     const char *start = e->p;
     if (++e->depth > 64)
-        return kw_ev_fail(e, "expression nested too deeply", NULL);
-    if (kw_ev_eat(e, "(")) {
-        kw_num v = kw_ev_expr(e);
-        if (!kw_ev_eat(e, ")"))
-            return kw_ev_fail(e, "expected ')'", e->p);
+        return kw_expr_fail(e, "expression nested too deeply", NULL);
+    if (kw_expr_eat(e, "(")) {
+        kw_num v = kw_expr_expr(e);
+        if (!kw_expr_eat(e, ")"))
+            return kw_expr_fail(e, "expected ')'", e->p);
         e->depth--;
         return v;
     }
@@ -203,7 +203,7 @@ static kw_num kw_ev_primary(kw_ev *e) {
         return kw_mk(v, is_int);
     }
     if (!kw_is_alpha(*e->p))
-        return kw_ev_fail(e, "unexpected input", e->p);
+        return kw_expr_fail(e, "unexpected input", e->p);
     /* a name: identifiers joined by '.', '->', '::' */
     for (;;) {
         while (kw_is_alnum(*e->p))
@@ -219,7 +219,7 @@ static kw_num kw_ev_primary(kw_ev *e) {
     }
     size_t n = (size_t)(e->p - start);
     kw_num r;
-    if (kw_ev_word(start, n, "static_cast") && kw_ev_eat(e, "<")) {
+    if (kw_expr_word(start, n, "static_cast") && kw_expr_eat(e, "<")) {
         /* static_cast<T>(x): the type is skipped, the value kept (integral
          * targets truncate) */
         const char *ty = e->p;
@@ -229,11 +229,11 @@ static kw_num kw_ev_primary(kw_ev *e) {
             e->p++;
         }
         bool to_int = strstr(ty, "int") && strstr(ty, "int") < e->p;
-        if (!kw_ev_eat(e, "("))
-            return kw_ev_fail(e, "expected '(' after static_cast<...>", e->p);
-        r = kw_ev_expr(e);
-        if (!kw_ev_eat(e, ")"))
-            return kw_ev_fail(e, "expected ')'", e->p);
+        if (!kw_expr_eat(e, "("))
+            return kw_expr_fail(e, "expected '(' after static_cast<...>", e->p);
+        r = kw_expr_expr(e);
+        if (!kw_expr_eat(e, ")"))
+            return kw_expr_fail(e, "expected ')'", e->p);
         if (to_int) {
             r.v = trunc(r.v);
             r.is_int = true;
@@ -241,84 +241,85 @@ static kw_num kw_ev_primary(kw_ev *e) {
         e->depth--;
         return r;
     }
-    kw_ev_ws(e);
+    kw_expr_ws(e);
     if (*e->p == '(') {
         e->p++;
         kw_num a[8];
-        int k = kw_ev_args(e, a, 8);
+        int k = kw_expr_args(e, a, 8);
         if (k < 0)
             return kw_mk(0, true);
         e->depth--;
-        if (kw_ev_word(start, n, "ceil") && k == 1)
+        if (kw_expr_word(start, n, "ceil") && k == 1)
             return kw_mk(ceil(a[0].v), true);
-        if (kw_ev_word(start, n, "floor") && k == 1)
+        if (kw_expr_word(start, n, "floor") && k == 1)
             return kw_mk(floor(a[0].v), true);
         /* the IR facts' grammar (docs/ir-facts.md): log2 of a halving loop's start */
-        if (kw_ev_word(start, n, "log2") && k == 1) {
+        if (kw_expr_word(start, n, "log2") && k == 1) {
             if (!(a[0].v > 0))
-                return kw_ev_fail(e, "log2 of a non-positive value", NULL);
+                return kw_expr_fail(e, "log2 of a non-positive value", NULL);
             int ex;
             double m = frexp(a[0].v, &ex);
             return kw_mk(m == 0.5 ? (double)(ex - 1) : log2(a[0].v), m == 0.5);
         }
         /* the IR facts print n-ary min/max */
-        bool is_min = kw_ev_word(start, n, "min") || kw_ev_word(start, n, "std::min");
-        if ((is_min || kw_ev_word(start, n, "max") || kw_ev_word(start, n, "std::max")) && k >= 2) {
+        bool is_min = kw_expr_word(start, n, "min") || kw_expr_word(start, n, "std::min");
+        if ((is_min || kw_expr_word(start, n, "max") || kw_expr_word(start, n, "std::max")) &&
+            k >= 2) {
             kw_num r = a[0];
             for (int i = 1; i < k; i++)
                 if (is_min ? a[i].v < r.v : a[i].v > r.v)
                     r = a[i];
             return r;
         }
-        if (kw_ev_word(start, n, "dim3") && k >= 1)
+        if (kw_expr_word(start, n, "dim3") && k >= 1)
             return a[0]; /* in a scalar context: x */
         char msg[96];
         snprintf(msg, sizeof msg, "cannot evaluate the call %.*s(...)", (int)(n > 40 ? 40 : n),
                  start);
-        return kw_ev_fail(e, msg, NULL);
+        return kw_expr_fail(e, msg, NULL);
     }
     e->depth--;
-    if (kw_ev_word(start, n, "true"))
+    if (kw_expr_word(start, n, "true"))
         return kw_mk(1, true);
-    if (kw_ev_word(start, n, "false") || kw_ev_word(start, n, "nullptr"))
+    if (kw_expr_word(start, n, "false") || kw_expr_word(start, n, "nullptr"))
         return kw_mk(0, true);
     const kw_binding *b = kw_shape_lookup(e->shape, start, n);
     if (!b) {
         char msg[128];
         snprintf(msg, sizeof msg, "unknown name '%.*s'", (int)(n > 60 ? 60 : n), start);
-        return kw_ev_fail(e, msg, NULL);
+        return kw_expr_fail(e, msg, NULL);
     }
     return kw_mk(b->value, b->value == trunc(b->value));
 }
 
-static kw_num kw_ev_unary(kw_ev *e) {
-    if (kw_ev_eat(e, "-")) {
-        kw_num v = kw_ev_unary(e);
+static kw_num kw_expr_unary(kw_ev *e) {
+    if (kw_expr_eat(e, "-")) {
+        kw_num v = kw_expr_unary(e);
         v.v = -v.v;
         return v;
     }
-    if (kw_ev_eat(e, "+"))
-        return kw_ev_unary(e);
-    if (kw_ev_eat(e, "!")) {
-        kw_num v = kw_ev_unary(e);
+    if (kw_expr_eat(e, "+"))
+        return kw_expr_unary(e);
+    if (kw_expr_eat(e, "!")) {
+        kw_num v = kw_expr_unary(e);
         return kw_mk(v.v == 0, true);
     }
-    return kw_ev_primary(e);
+    return kw_expr_primary(e);
 }
 
-static kw_num kw_ev_mul(kw_ev *e) {
-    kw_num a = kw_ev_unary(e);
+static kw_num kw_expr_mul(kw_ev *e) {
+    kw_num a = kw_expr_unary(e);
     while (!e->failed) {
         char op;
-        if (kw_ev_eat(e, "*"))
+        if (kw_expr_eat(e, "*"))
             op = '*';
-        else if (kw_ev_eat(e, "/"))
+        else if (kw_expr_eat(e, "/"))
             op = '/';
-        else if (kw_ev_eat(e, "%"))
+        else if (kw_expr_eat(e, "%"))
             op = '%';
         else
             break;
-        kw_num b = kw_ev_unary(e);
+        kw_num b = kw_expr_unary(e);
         if (e->failed)
             break;
         if (op == '*') {
@@ -326,7 +327,7 @@ static kw_num kw_ev_mul(kw_ev *e) {
             continue;
         }
         if (b.v == 0)
-            return kw_ev_fail(e, "division by zero", NULL);
+            return kw_expr_fail(e, "division by zero", NULL);
         bool ints = a.is_int && b.is_int && e->mode == KW_EXPR_C;
         if (op == '%')
             a = ints ? kw_mk(fmod(a.v, b.v), true) : kw_mk(fmod(a.v, b.v), false);
@@ -340,14 +341,14 @@ static kw_num kw_ev_mul(kw_ev *e) {
     return a;
 }
 
-static kw_num kw_ev_add(kw_ev *e) {
-    kw_num a = kw_ev_mul(e);
+static kw_num kw_expr_add(kw_ev *e) {
+    kw_num a = kw_expr_mul(e);
     while (!e->failed) {
-        if (kw_ev_eat(e, "+")) {
-            kw_num b = kw_ev_mul(e);
+        if (kw_expr_eat(e, "+")) {
+            kw_num b = kw_expr_mul(e);
             a = kw_mk(a.v + b.v, a.is_int && b.is_int);
-        } else if (kw_ev_eat(e, "-")) {
-            kw_num b = kw_ev_mul(e);
+        } else if (kw_expr_eat(e, "-")) {
+            kw_num b = kw_expr_mul(e);
             a = kw_mk(a.v - b.v, a.is_int && b.is_int);
         } else {
             break;
@@ -356,28 +357,28 @@ static kw_num kw_ev_add(kw_ev *e) {
     return a;
 }
 
-static kw_num kw_ev_cmp(kw_ev *e) {
-    kw_num a = kw_ev_add(e);
+static kw_num kw_expr_cmp(kw_ev *e) {
+    kw_num a = kw_expr_add(e);
     while (!e->failed) {
         double r;
         kw_num b;
-        if (kw_ev_eat(e, "<=")) {
-            b = kw_ev_add(e);
+        if (kw_expr_eat(e, "<=")) {
+            b = kw_expr_add(e);
             r = a.v <= b.v;
-        } else if (kw_ev_eat(e, ">=")) {
-            b = kw_ev_add(e);
+        } else if (kw_expr_eat(e, ">=")) {
+            b = kw_expr_add(e);
             r = a.v >= b.v;
-        } else if (kw_ev_eat(e, "==")) {
-            b = kw_ev_add(e);
+        } else if (kw_expr_eat(e, "==")) {
+            b = kw_expr_add(e);
             r = a.v == b.v;
-        } else if (kw_ev_eat(e, "!=")) {
-            b = kw_ev_add(e);
+        } else if (kw_expr_eat(e, "!=")) {
+            b = kw_expr_add(e);
             r = a.v != b.v;
-        } else if (kw_ev_eat(e, "<")) {
-            b = kw_ev_add(e);
+        } else if (kw_expr_eat(e, "<")) {
+            b = kw_expr_add(e);
             r = a.v < b.v;
-        } else if (kw_ev_eat(e, ">")) {
-            b = kw_ev_add(e);
+        } else if (kw_expr_eat(e, ">")) {
+            b = kw_expr_add(e);
             r = a.v > b.v;
         } else {
             break;
@@ -387,31 +388,31 @@ static kw_num kw_ev_cmp(kw_ev *e) {
     return a;
 }
 
-static kw_num kw_ev_and(kw_ev *e) {
-    kw_num a = kw_ev_cmp(e);
-    while (!e->failed && kw_ev_eat(e, "&&")) {
-        kw_num b = kw_ev_cmp(e);
+static kw_num kw_expr_and(kw_ev *e) {
+    kw_num a = kw_expr_cmp(e);
+    while (!e->failed && kw_expr_eat(e, "&&")) {
+        kw_num b = kw_expr_cmp(e);
         a = kw_mk(a.v != 0 && b.v != 0, true);
     }
     return a;
 }
 
-static kw_num kw_ev_or(kw_ev *e) {
-    kw_num a = kw_ev_and(e);
-    while (!e->failed && kw_ev_eat(e, "||")) {
-        kw_num b = kw_ev_and(e);
+static kw_num kw_expr_or(kw_ev *e) {
+    kw_num a = kw_expr_and(e);
+    while (!e->failed && kw_expr_eat(e, "||")) {
+        kw_num b = kw_expr_and(e);
         a = kw_mk(a.v != 0 || b.v != 0, true);
     }
     return a;
 }
 
-static kw_num kw_ev_expr(kw_ev *e) {
-    kw_num c = kw_ev_or(e);
-    if (!e->failed && kw_ev_eat(e, "?")) {
-        kw_num a = kw_ev_expr(e);
-        if (!kw_ev_eat(e, ":"))
-            return kw_ev_fail(e, "expected ':'", e->p);
-        kw_num b = kw_ev_expr(e);
+static kw_num kw_expr_expr(kw_ev *e) {
+    kw_num c = kw_expr_or(e);
+    if (!e->failed && kw_expr_eat(e, "?")) {
+        kw_num a = kw_expr_expr(e);
+        if (!kw_expr_eat(e, ":"))
+            return kw_expr_fail(e, "expected ':'", e->p);
+        kw_num b = kw_expr_expr(e);
         return c.v != 0 ? a : b;
     }
     return c;
@@ -422,15 +423,15 @@ kw_status kw_expr_eval(const char *text, const kw_shape *shape, kw_expr_mode mod
     kw_ev e = {text, shape, mode, err, false, 0};
     memset(out, 0, sizeof(*out));
     out->dims = 1;
-    kw_ev_ws(&e);
+    kw_expr_ws(&e);
     /* dim3(x, y, z) at the top keeps its components */
     if (!strncmp(e.p, "dim3", 4)) {
         const char *save = e.p;
         e.p += 4;
-        if (kw_ev_eat(&e, "(")) {
+        if (kw_expr_eat(&e, "(")) {
             kw_num a[3];
-            int k = kw_ev_args(&e, a, 3);
-            kw_ev_ws(&e);
+            int k = kw_expr_args(&e, a, 3);
+            kw_expr_ws(&e);
             if (!e.failed && k >= 1 && !*e.p) {
                 out->dims = 3;
                 out->is_int = true;
@@ -445,10 +446,10 @@ kw_status kw_expr_eval(const char *text, const kw_shape *shape, kw_expr_mode mod
         }
         e.p = save;
     }
-    kw_num v = kw_ev_expr(&e);
-    kw_ev_ws(&e);
+    kw_num v = kw_expr_expr(&e);
+    kw_expr_ws(&e);
     if (!e.failed && *e.p)
-        kw_ev_fail(&e, "unexpected input", e.p);
+        kw_expr_fail(&e, "unexpected input", e.p);
     if (e.failed)
         return KW_ERR;
     out->v[0] = v.v;

@@ -37,7 +37,7 @@ typedef struct kw_jp {
     kw_err *err;
 } kw_jp;
 
-static kw_status kw_jp_fail(kw_jp *jp, const char *what) {
+static kw_status kw_trace_json_fail(kw_jp *jp, const char *what) {
     size_t line = 1;
     for (const char *q = jp->start; q < jp->p; q++)
         line += *q == '\n';
@@ -45,7 +45,7 @@ static kw_status kw_jp_fail(kw_jp *jp, const char *what) {
                    (size_t)(jp->p - jp->start), what);
 }
 
-static void kw_jp_ws(kw_jp *jp) {
+static void kw_trace_json_ws(kw_jp *jp) {
     while (jp->p < jp->end &&
            (*jp->p == ' ' || *jp->p == '\t' || *jp->p == '\n' || *jp->p == '\r'))
         jp->p++;
@@ -94,7 +94,7 @@ static int kw_hex4(const char *p, const char *end, unsigned long *out) {
 }
 
 /* A string at jp->p (the opening quote); the result in the arena. */
-static kw_status kw_jp_string(kw_jp *jp, const char **out) {
+static kw_status kw_trace_json_string(kw_jp *jp, const char **out) {
     jp->p++;
     kw_buf_reset(&jp->tmp);
     for (;;) {
@@ -103,16 +103,16 @@ static kw_status kw_jp_string(kw_jp *jp, const char **out) {
             jp->p++;
         kw_buf_append(&jp->tmp, s, (size_t)(jp->p - s));
         if (jp->p >= jp->end)
-            return kw_jp_fail(jp, "unterminated string");
+            return kw_trace_json_fail(jp, "unterminated string");
         char c = *jp->p;
         if (c == '"') {
             jp->p++;
             break;
         }
         if (c != '\\')
-            return kw_jp_fail(jp, "control character in a string");
+            return kw_trace_json_fail(jp, "control character in a string");
         if (jp->end - jp->p < 2)
-            return kw_jp_fail(jp, "unterminated string");
+            return kw_trace_json_fail(jp, "unterminated string");
         char e = jp->p[1];
         jp->p += 2;
         switch (e) {
@@ -127,7 +127,7 @@ static kw_status kw_jp_string(kw_jp *jp, const char **out) {
         case 'u': {
             unsigned long cp, lo;
             if (!kw_hex4(jp->p, jp->end, &cp))
-                return kw_jp_fail(jp, "bad \\u escape");
+                return kw_trace_json_fail(jp, "bad \\u escape");
             jp->p += 4;
             if (cp >= 0xD800 && cp <= 0xDBFF && jp->end - jp->p >= 6 && jp->p[0] == '\\' &&
                 jp->p[1] == 'u' && kw_hex4(jp->p + 2, jp->end, &lo) && lo >= 0xDC00 &&
@@ -138,13 +138,13 @@ static kw_status kw_jp_string(kw_jp *jp, const char **out) {
                 cp = 0xFFFD; /* a lone surrogate */
             }
             if (cp == 0)
-                return kw_jp_fail(jp, "\\u0000 in a string");
+                return kw_trace_json_fail(jp, "\\u0000 in a string");
             kw_utf8(&jp->tmp, cp);
             break;
         }
         default:
             jp->p--;
-            return kw_jp_fail(jp, "bad escape in a string");
+            return kw_trace_json_fail(jp, "bad escape in a string");
         }
     }
     if (jp->tmp.oom)
@@ -153,12 +153,12 @@ static kw_status kw_jp_string(kw_jp *jp, const char **out) {
     return *out ? KW_OK : kw_fail(jp->err, "%s: out of memory", jp->name);
 }
 
-static kw_status kw_jp_number(kw_jp *jp, kw_json *v) {
+static kw_status kw_trace_json_number(kw_jp *jp, kw_json *v) {
     const char *s = jp->p;
     if (jp->p < jp->end && *jp->p == '-')
         jp->p++;
     if (jp->p >= jp->end || *jp->p < '0' || *jp->p > '9')
-        return kw_jp_fail(jp, "unexpected character");
+        return kw_trace_json_fail(jp, "unexpected character");
     if (*jp->p == '0')
         jp->p++;
     else
@@ -169,7 +169,7 @@ static kw_status kw_jp_number(kw_jp *jp, kw_json *v) {
         integer = false;
         jp->p++;
         if (jp->p >= jp->end || *jp->p < '0' || *jp->p > '9')
-            return kw_jp_fail(jp, "bad number");
+            return kw_trace_json_fail(jp, "bad number");
         while (jp->p < jp->end && *jp->p >= '0' && *jp->p <= '9')
             jp->p++;
     }
@@ -179,7 +179,7 @@ static kw_status kw_jp_number(kw_jp *jp, kw_json *v) {
         if (jp->p < jp->end && (*jp->p == '+' || *jp->p == '-'))
             jp->p++;
         if (jp->p >= jp->end || *jp->p < '0' || *jp->p > '9')
-            return kw_jp_fail(jp, "bad number");
+            return kw_trace_json_fail(jp, "bad number");
         while (jp->p < jp->end && *jp->p >= '0' && *jp->p <= '9')
             jp->p++;
     }
@@ -202,7 +202,7 @@ static kw_status kw_jp_number(kw_jp *jp, kw_json *v) {
     return KW_OK;
 }
 
-static kw_status kw_jp_value(kw_jp *jp, kw_json *v, int depth);
+static kw_status kw_trace_json_value(kw_jp *jp, kw_json *v, int depth);
 
 /* Elements of an array or members of an object, collected in a temporary
  * growable block, then copied into the arena at their final size. */
@@ -212,7 +212,7 @@ typedef struct kw_jlist {
     size_t n, cap;
 } kw_jlist;
 
-static kw_status kw_jp_push(kw_jp *jp, kw_jlist *l, bool keys) {
+static kw_status kw_trace_json_push(kw_jp *jp, kw_jlist *l, bool keys) {
     if (l->n < l->cap)
         return KW_OK;
     size_t cap = l->cap ? 2 * l->cap : 8;
@@ -230,7 +230,7 @@ static kw_status kw_jp_push(kw_jp *jp, kw_jlist *l, bool keys) {
     return KW_OK;
 }
 
-static kw_status kw_jp_finish(kw_jp *jp, kw_jlist *l, kw_json *out, bool keys) {
+static kw_status kw_trace_json_finish(kw_jp *jp, kw_jlist *l, kw_json *out, bool keys) {
     out->n = l->n;
     if (l->n) {
         out->items = kw_arena_alloc(jp->arena, l->n * sizeof(kw_json));
@@ -245,43 +245,43 @@ static kw_status kw_jp_finish(kw_jp *jp, kw_jlist *l, kw_json *out, bool keys) {
     return KW_OK;
 }
 
-static kw_status kw_jp_compound(kw_jp *jp, kw_json *v, int depth, bool obj) {
+static kw_status kw_trace_json_compound(kw_jp *jp, kw_json *v, int depth, bool obj) {
     if (depth >= KW_JSON_MAX_DEPTH)
-        return kw_jp_fail(jp, "nested too deeply");
+        return kw_trace_json_fail(jp, "nested too deeply");
     char close = obj ? '}' : ']';
     v->type = obj ? KW_J_OBJ : KW_J_ARR;
     jp->p++;
     kw_jlist l = {0};
     kw_status st = KW_ERR;
-    kw_jp_ws(jp);
+    kw_trace_json_ws(jp);
     if (jp->p < jp->end && *jp->p == close) {
         jp->p++;
         return KW_OK;
     }
     for (;;) {
-        if (kw_jp_push(jp, &l, obj))
+        if (kw_trace_json_push(jp, &l, obj))
             goto out;
         kw_json *e = &l.v[l.n];
         memset(e, 0, sizeof *e);
-        kw_jp_ws(jp);
+        kw_trace_json_ws(jp);
         if (obj) {
             if (jp->p >= jp->end || *jp->p != '"') {
-                kw_jp_fail(jp, "expected a string key");
+                kw_trace_json_fail(jp, "expected a string key");
                 goto out;
             }
-            if (kw_jp_string(jp, &l.k[l.n]))
+            if (kw_trace_json_string(jp, &l.k[l.n]))
                 goto out;
-            kw_jp_ws(jp);
+            kw_trace_json_ws(jp);
             if (jp->p >= jp->end || *jp->p != ':') {
-                kw_jp_fail(jp, "expected ':'");
+                kw_trace_json_fail(jp, "expected ':'");
                 goto out;
             }
             jp->p++;
         }
-        if (kw_jp_value(jp, e, depth + 1))
+        if (kw_trace_json_value(jp, e, depth + 1))
             goto out;
         l.n++;
-        kw_jp_ws(jp);
+        kw_trace_json_ws(jp);
         if (jp->p < jp->end && *jp->p == ',') {
             jp->p++;
             continue;
@@ -290,26 +290,28 @@ static kw_status kw_jp_compound(kw_jp *jp, kw_json *v, int depth, bool obj) {
             jp->p++;
             break;
         }
-        kw_jp_fail(jp, obj ? "expected ',' or '}'" : "expected ',' or ']'");
+        kw_trace_json_fail(jp, obj ? "expected ',' or '}'" : "expected ',' or ']'");
         goto out;
     }
-    st = kw_jp_finish(jp, &l, v, obj);
+    st = kw_trace_json_finish(jp, &l, v, obj);
 out:
     free(l.v);
     free(l.k);
     return st;
 }
 
-static kw_status kw_jp_value(kw_jp *jp, kw_json *v, int depth) {
-    kw_jp_ws(jp);
+static kw_status kw_trace_json_value(kw_jp *jp, kw_json *v, int depth) {
+    kw_trace_json_ws(jp);
     if (jp->p >= jp->end)
-        return kw_jp_fail(jp, "unexpected end of file (truncated?)");
+        return kw_trace_json_fail(jp, "unexpected end of file (truncated?)");
     switch (*jp->p) {
-    case '{': return kw_jp_compound(jp, v, depth, true);
-    case '[': return kw_jp_compound(jp, v, depth, false);
+    case '{':
+        return kw_trace_json_compound(jp, v, depth, true);
+    case '[':
+        return kw_trace_json_compound(jp, v, depth, false);
     case '"':
         v->type = KW_J_STR;
-        return kw_jp_string(jp, &v->s);
+        return kw_trace_json_string(jp, &v->s);
     case 't':
     case 'f':
     case 'n': {
@@ -323,9 +325,10 @@ static kw_status kw_jp_value(kw_jp *jp, kw_json *v, int depth) {
                 return KW_OK;
             }
         }
-        return kw_jp_fail(jp, "unexpected word");
+        return kw_trace_json_fail(jp, "unexpected word");
     }
-    default: return kw_jp_number(jp, v);
+    default:
+        return kw_trace_json_number(jp, v);
     }
 }
 
@@ -509,13 +512,13 @@ kw_status kw_trace_parse_json(kw_trace *t, const char *name, const char *text, s
         jp.p += 3;
     kw_json root;
     memset(&root, 0, sizeof root);
-    kw_status st = kw_jp_value(&jp, &root, 0);
+    kw_status st = kw_trace_json_value(&jp, &root, 0);
     kw_buf_free(&jp.tmp);
     if (st)
         return st;
-    kw_jp_ws(&jp);
+    kw_trace_json_ws(&jp);
     if (jp.p != jp.end)
-        return kw_jp_fail(&jp, "text after the JSON value");
+        return kw_trace_json_fail(&jp, "text after the JSON value");
     const kw_json *tools = kw_jget(&root, "rocprofiler-sdk-tool");
     bool found = false;
     if (tools && tools->type == KW_J_ARR) {
