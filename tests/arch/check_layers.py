@@ -34,7 +34,7 @@ ALLOWED = {
 }
 # Headers private to their folder (besides every *_int.h / *_internal.h and
 # every header of plugin/, which nothing else links).
-INTERNAL = {"kw_ynode.h", "kw_ir_compat.h"}
+INTERNAL = {"kw_ir_compat.h"}
 # The static libraries each folder builds (plugin/ is a module: includes only).
 LIBS = {
     "common": ["kw_common"], "sidecar": ["kw_sidecar"], "codeobj": ["kw_codeobj", "kw_co_sidecar"],
