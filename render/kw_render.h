@@ -20,9 +20,10 @@
 #include "model/kw_hw.h"
 #include "model/kw_isa_notes.h"
 #include "model/kw_model.h"
+#include "model/kw_operand.h"
 #include "model/kw_provider.h"
-#include "sidecar/kw_reflect.h"
 #include "model/kw_src.h"
+#include "sidecar/kw_reflect.h"
 #include "trace/kw_trace.h"
 
 /* One arch's facts record as shown: kernels[].archs.<arch>; its ISA facts are
@@ -118,22 +119,6 @@ const char *kw_r_targ_value(kw_render *r, const kw_template_arg *t);
 /* A short form of a printed name for prose: the whole name when short,
  * else "name<...>". */
 const char *kw_r_short(kw_render *r, const char *printed);
-/* The declaration the plugin recorded for a launch operand that is a
- * variable (c is one of l's grid, block, shared_mem, stream), or NULL. */
-const kw_operand_decl *kw_r_operand_decl(const kw_launch *l, const kw_config_item *c);
-/* The value of a launch's grid/block operand: its constant, else its
- * expression evaluated for --shape; when the expression is a local variable
- * that nothing changes after its declaration (the sidecar's operand_decls),
- * its initializer instead (unless --shape binds the name). false with *why
- * when not known. */
-/* r->shape plus the constants a launch or host call is written with (the
- * sidecar's constants: clang's values, and locals set once, whose
- * initializers are evaluated with the names before them); a binding of the
- * same name (--shape, the kernel's) wins. Lives in the scratch arena; r->shape
- * itself when there are none. */
-const kw_shape *kw_r_shape_with(kw_render *r, const kw_constant *k, size_t n);
-bool kw_r_config_value(kw_render *r, const kw_mlaunch *ml, const kw_config_item *c, kw_value *v,
-                       const char **why);
 /* "a, b and c" of the arch names shown */
 const char *kw_r_arch_list(kw_render *r);
 /* A byte count with a unit for prose ("72.4 MB"; "512 B"). */

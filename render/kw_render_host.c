@@ -307,9 +307,10 @@ static void kw_host_path(kw_render *r, const kw_mlaunch *ml, const kw_mpath *p) 
             kw_r_ref(r, mc->c->location.file, mc->c->location.line, "dispatch",
                      kw_r_name(r, kw_node_name(r, mc->to, mc->c->callee_name, mc->c->callee)));
         }
-        kw_host_guards(r, mc->c->guards.v, mc->c->guards.n,
-                       kw_r_shape_with(r, mc->c->constants.v, mc->c->constants.n), &taken, &shown,
-                       &tally);
+        kw_host_guards(
+            r, mc->c->guards.v, mc->c->guards.n,
+            kw_operand_shape(&r->shape, &r->scratch, mc->c->constants.v, mc->c->constants.n),
+            &taken, &shown, &tally);
         kw_buf_puts(o, "\n");
     }
     const kw_launch *l = ml->l;
@@ -317,8 +318,9 @@ static void kw_host_path(kw_render *r, const kw_mlaunch *ml, const kw_mpath *p) 
     kw_md_code(o, kw_r_name(r, kw_r_short(r, l->function ? l->function : "?")), false);
     kw_buf_puts(o, " launches the kernel at ");
     kw_r_kloc(r, &l->location);
-    kw_host_guards(r, l->guards.v, l->guards.n, kw_r_shape_with(r, l->constants.v, l->constants.n),
-                   &taken, &shown, &tally);
+    kw_host_guards(r, l->guards.v, l->guards.n,
+                   kw_operand_shape(&r->shape, &r->scratch, l->constants.v, l->constants.n), &taken,
+                   &shown, &tally);
     kw_buf_puts(o, "\n\n");
     if (r->o->shape)
         kw_host_verdict(r, &tally, taken);
@@ -391,8 +393,9 @@ static void kw_host_config_row(kw_render *r, const kw_mlaunch *ml, const char *w
     kw_buf_puts(o, " | ");
     kw_value v;
     const char *why = NULL;
-    bool ok = c->dims == 3 && kw_r_config_value(r, ml, c, &v, &why);
-    const kw_operand_decl *d = kw_r_operand_decl(ml->l, c);
+    bool ok = c->dims == 3 &&
+              kw_operand_value(&r->shape, r->o->shape != NULL, &r->scratch, ml->l, c, &v, &why);
+    const kw_operand_decl *d = kw_operand_decl_of(ml->l, c);
     if (d && d->text) {
         kw_md_code(o, d->text, true);
         if (d->location.file) {
@@ -590,7 +593,8 @@ static void kw_host_unreached(kw_render *r, const kw_launch *l) {
         bool taken = true;
         kw_buf_puts(r->out, "Conditions at the launch");
         kw_host_guards(r, l->guards.v, l->guards.n,
-                       kw_r_shape_with(r, l->constants.v, l->constants.n), &taken, NULL, NULL);
+                       kw_operand_shape(&r->shape, &r->scratch, l->constants.v, l->constants.n),
+                       &taken, NULL, NULL);
         kw_buf_puts(r->out, ".\n\n");
     }
     kw_host_chain(r, l);

@@ -24,12 +24,14 @@ typedef struct kw_geom {
 static void kw_mem_geom(kw_render *r, const kw_mlaunch *ml, kw_geom *g) {
     memset(g, 0, sizeof(*g));
     kw_value v;
-    g->block_known = kw_r_config_value(r, ml, &ml->l->block, &v, &g->why_block);
+    g->block_known = kw_operand_value(&r->shape, r->o->shape != NULL, &r->scratch, ml->l,
+                                      &ml->l->block, &v, &g->why_block);
     if (g->block_known) {
         memcpy(g->block, v.v, sizeof g->block);
         g->threads_per_block = v.v[0] * v.v[1] * v.v[2];
     }
-    g->grid_known = kw_r_config_value(r, ml, &ml->l->grid, &v, &g->why_grid);
+    g->grid_known = kw_operand_value(&r->shape, r->o->shape != NULL, &r->scratch, ml->l,
+                                     &ml->l->grid, &v, &g->why_grid);
     if (g->grid_known) {
         memcpy(g->grid, v.v, sizeof g->grid);
         g->blocks = v.v[0] * v.v[1] * v.v[2];
