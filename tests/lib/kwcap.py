@@ -28,13 +28,9 @@ except ImportError:  # pragma: no cover - CMake picks a python3 that has it
     sys.stderr.write("kwcap: PyYAML is missing (Debian: python3-yaml)\n")
     sys.exit(77)
 
-YamlLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-# llvm-readelf --notes of LLVM 19 tags a string that YAML could read as another
-# type with !str (`.name: !str n`, an argument named n); LLVM 22 does not.
-for _loader in (yaml.SafeLoader, getattr(yaml, "CSafeLoader", None)):
-    if _loader:
-        _loader.add_constructor("!str", lambda loader, node: loader.construct_scalar(node))
+import kwllvm  # noqa: E402
+from kwcheck import Checker  # noqa: E402,F401  (the tests use kwcap.Checker)
+from kwllvm import YAML_LOADER as YamlLoader  # noqa: E402
 
 SKIP = 77
 
@@ -65,42 +61,6 @@ def parse_args(argv=None):
     return a
 
 
-class Checker:
-    """Collects failures; finish() prints them and exits."""
-
-    def __init__(self, name):
-        self.name = name
-        self.failures = []
-        self.notes = []
-        self.count = 0
-
-    def check(self, cond, msg):
-        self.count += 1
-        if not cond:
-            self.failures.append(msg)
-        return bool(cond)
-
-    def eq(self, got, want, what):
-        return self.check(got == want, "%s: got %r, want %r" % (what, got, want))
-
-    def fail(self, msg):
-        self.check(False, msg)
-
-    def note(self, msg):
-        self.notes.append(msg)
-
-    def finish(self):
-        for n in self.notes:
-            print("note: %s" % n)
-        if self.failures:
-            for f in self.failures:
-                print("FAIL: %s" % f)
-            print("%s: %d of %d checks failed" % (self.name, len(self.failures), self.count))
-            sys.exit(1)
-        print("%s: all %d checks passed" % (self.name, self.count))
-        sys.exit(0)
-
-
 # ---- ground truth: expected.json and the markers --------------------------------
 
 def load_expected(args):
@@ -108,12 +68,18 @@ def load_expected(args):
         return json.load(f)
 
 
-def load_markers(args, ck=None):
-    """{id: {kind, file (relative to the corpus), line}} from scripts/kw-markers.py."""
+def _kw_markers(args):
+    """scripts/kw-markers.py, loaded as a module."""
     path = os.path.join(args.source_dir, "scripts", "kw-markers.py")
     spec = importlib.util.spec_from_file_location("kw_markers", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
+    return mod
+
+
+def load_markers(args, ck=None):
+    """{id: {kind, file (relative to the corpus), line}} from scripts/kw-markers.py."""
+    mod = _kw_markers(args)
     found, errors = mod.scan(args.corpus_src)
     if ck is not None:
         # The ground truth must be consistent with itself before it judges kwalk.
@@ -126,11 +92,7 @@ def load_markers(args, ck=None):
 def scan_markers(args, root):
     """{id: {kind, file (relative to root), line}} of the marker comments under
     root (scripts/kw-markers.py), and the scan's errors."""
-    path = os.path.join(args.source_dir, "scripts", "kw-markers.py")
-    spec = importlib.util.spec_from_file_location("kw_markers", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod.scan(root)
+    return _kw_markers(args).scan(root)
 
 
 def corpus_tus(expected):
@@ -320,7 +282,7 @@ def run(cmd, **kw):
 
 
 def tool(args, name):
-    return os.path.join(args.llvm_bin, name)
+    return kwllvm.tool(args.llvm_bin, name)
 
 
 def has_section(args, obj, section):
@@ -388,17 +350,10 @@ def code_object_metadata(args, obj, arch, workdir):
     tag = os.path.realpath(obj).strip(os.sep).replace(os.sep, "__")
     co = os.path.join(workdir, "%s.%s.co" % (tag, arch))
     r = run([tool(args, "llvm-readelf"), "--notes", co])
-    i = r.stdout.find("AMDGPU Metadata:")
-    if r.returncode != 0 or i < 0:
+    md = kwllvm.notes_metadata(r.stdout) if r.returncode == 0 else None
+    if md is None:
         return None, "llvm-readelf --notes %s: no AMDGPU metadata %s" % (co, r.stderr.strip())
-    body = []
-    for line in r.stdout[i:].splitlines()[1:]:
-        if line.strip() == "---" and not body:
-            continue
-        if line.strip() == "...":
-            break
-        body.append(line)
-    return yaml.safe_load("\n".join(body)), None
+    return md, None
 
 
 # ---- compiling -----------------------------------------------------------------------
@@ -416,6 +371,35 @@ def clean_env(**extra):
         env.pop(k, None)
     env.update(extra)
     return env
+
+
+def compile_cases(args, root, src, obj_name, cuid, cases, unset=()):
+    """Compiles src once per case (name, with the plugin?, extra flags, extra
+    environment), two at a time, into root/NAME/obj_name with -cuid=cuid and a
+    TMPDIR of its own (root/tmp-NAME); the variables in unset are removed from
+    the environment first. {name: (rc, stdout, stderr, out dir, TMPDIR, object,
+    command)}."""
+    runs = {}
+    for i in range(0, len(cases), 2):
+        procs = []
+        for name, plugin, extra, env_extra in cases[i:i + 2]:
+            out = os.path.join(root, name)
+            tmp = os.path.join(root, "tmp-" + name)
+            os.makedirs(out)
+            os.makedirs(tmp)
+            obj = os.path.join(out, obj_name)
+            cmd = compile_cmd(args, src, obj, plugin=plugin, extra=["-cuid=" + cuid] + list(extra))
+            env = clean_env(TMPDIR=tmp)
+            for k in unset:
+                env.pop(k, None)
+            env.update(env_extra)
+            p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 text=True)
+            procs.append((name, out, tmp, obj, cmd, p))
+        for name, out, tmp, obj, cmd, p in procs:
+            so, se = p.communicate()
+            runs[name] = (p.returncode, so, se, out, tmp, obj, cmd)
+    return runs
 
 
 def tmpdir(args, prefix):

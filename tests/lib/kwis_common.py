@@ -1,21 +1,19 @@
 """kwis_common.py: what the isa_sidecar checks share: paths (from the
 environment ctest sets), the ground-truth tools (llvm-objcopy,
 clang-offload-bundler, llvm-readelf, llvm-objdump, llvm-symbolizer, clang's
-remarks), reading the sidecars' ISA facts, and collecting failures."""
+remarks; kwllvm), reading the sidecars' ISA facts, and collecting failures
+(kwcheck)."""
 import filecmp
 import os
 import re
 import shutil
 import subprocess
-import sys
 
 import yaml
 
-# llvm-readelf --notes of LLVM 19 tags a string that YAML could read as another
-# type with !str (`.name: !str n`, an argument named n); LLVM 22 does not.
-for _loader in (yaml.SafeLoader, getattr(yaml, "CSafeLoader", None)):
-    if _loader:
-        _loader.add_constructor("!str", lambda loader, node: loader.construct_scalar(node))
+import kwcheck
+import kwllvm
+from kwllvm import parse_remarks  # noqa: F401  (the checks import it from here)
 
 DIR = os.environ["KWIS_DIR"]
 CORPUS = os.environ["KWIS_CORPUS"]
@@ -38,14 +36,10 @@ def kwalk_isa(*args):
 
 
 def tool(name):
-    return os.path.join(LLVM_BIN, name)
+    return kwllvm.tool(LLVM_BIN, name)
 
 
-def run(args, ok_rc=(0,), stdin=None):
-    p = subprocess.run(args, capture_output=True, text=True, input=stdin)
-    if p.returncode not in ok_rc:
-        sys.exit("FAILED: %s\nrc=%d\n%s" % (" ".join(args), p.returncode, p.stderr[-4000:]))
-    return p
+run = kwllvm.run_or_exit
 
 
 def scratch(name):
@@ -104,19 +98,7 @@ def same_bytes(a, b):
 
 def readelf_metadata(path):
     """The NT_AMDGPU_METADATA document as llvm-readelf --notes prints it."""
-    text = run([tool("llvm-readelf"), "--notes", path]).stdout
-    start = text.find("AMDGPU Metadata:")
-    if start < 0:
-        return None
-    body = text[start:].split("\n", 1)[1]
-    doc = []
-    for line in body.splitlines():
-        if line.strip() == "---":
-            continue
-        if line.strip() == "...":
-            break
-        doc.append(line)
-    return yaml.safe_load("\n".join(doc))
+    return kwllvm.notes_metadata(run([tool("llvm-readelf"), "--notes", path]).stdout)
 
 
 def readelf_kernels(path):
@@ -171,23 +153,6 @@ def kernel_insns(insns, start, size):
     return [(a - start, t, g) for a, (t, g) in sorted(insns.items()) if start <= a < start + size]
 
 
-def parse_remarks(path):
-    """{function: {field: value}} from -Rpass-analysis=kernel-resource-usage."""
-    out, cur = {}, None
-    for line in open(path):
-        if "[-Rpass-analysis=kernel-resource-usage]" not in line or "remark:" not in line:
-            continue
-        body = line.split("remark:", 1)[1].rsplit("[-Rpass-analysis", 1)[0].strip()
-        key, _, val = body.rpartition(":")
-        key, val = key.strip(), val.strip()
-        if key == "Function Name":
-            cur = out.setdefault(val, {})
-        elif cur is not None:
-            # the SGPR total (NumSGPR): "SGPRs" in clang 19, "TotalSGPRs" from 20 on
-            cur["TotalSGPRs" if key == "SGPRs" else key] = val
-    return out
-
-
 # ---- the sidecar's ISA facts ------------------------------------------------
 
 ISA_LABEL = re.compile(r"^L(\d+):$")
@@ -232,28 +197,5 @@ CLASS_KEYS = ("salu", "valu", "valu_packed", "valu_trans", "cvt_fp8_fp4", "mfma"
 ISA_FACT_KEYS = ("target_id", "resources", "classes", "dpp_patterns", "memory", "isa")
 
 
-class Check:
-    """Collects failures; report() prints them and exits 1 if there were any."""
-
-    def __init__(self, name):
-        self.name, self.fails, self.n = name, [], 0
-
-    def eq(self, what, got, want):
-        self.n += 1
-        if got != want:
-            self.fails.append("%s: sidecar/kwalk %r, ground truth %r" % (what, got, want))
-        return got == want
-
-    def true(self, what, cond):
-        self.n += 1
-        if not cond:
-            self.fails.append(what)
-        return bool(cond)
-
-    def report(self):
-        for f in self.fails[:60]:
-            print("FAIL", f)
-        if len(self.fails) > 60:
-            print("... %d more" % (len(self.fails) - 60))
-        print("%s: %d comparisons, %d failures" % (self.name, self.n, len(self.fails)))
-        sys.exit(1 if self.fails or self.n == 0 else 0)
+class Check(kwcheck.Check):
+    who = "sidecar/kwalk"

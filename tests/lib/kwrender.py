@@ -19,7 +19,9 @@ except ImportError:  # pragma: no cover - CMake picks a python3 that has it
     sys.stderr.write("kwrender: PyYAML is missing (Debian: python3-yaml)\n")
     sys.exit(77)
 
-YamlLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+import kwcap  # noqa: E402
+from kwcheck import Checker  # noqa: E402,F401  (the tests use kwrender.Checker)
+from kwllvm import YAML_LOADER as YamlLoader  # noqa: E402
 
 
 def parse_args():
@@ -30,27 +32,6 @@ def parse_args():
     p.add_argument("--scripts", required=True, help="scripts/ (kw-markers.py)")
     p.add_argument("--keep", action="store_true")
     return p.parse_args()
-
-
-class Checker:
-    def __init__(self, name):
-        self.name = name
-        self.failures = []
-        self.checks = 0
-
-    def check(self, cond, what):
-        self.checks += 1
-        if not cond:
-            self.failures.append(what)
-            print("FAIL:", what, file=sys.stderr)
-        return cond
-
-    def finish(self):
-        if self.failures:
-            print(f"{self.name}: {len(self.failures)} of {self.checks} checks failed", file=sys.stderr)
-            sys.exit(1)
-        print(f"{self.name}: {self.checks} checks passed")
-        sys.exit(0)
 
 
 def run(cmd, cwd=None):
@@ -68,9 +49,7 @@ def markers(args):
             for k, v in m.items()}
 
 
-def expected(args):
-    with open(os.path.join(args.corpus_src, "expected.json"), encoding="utf-8") as f:
-        return json.load(f)
+expected = kwcap.load_expected
 
 
 _lines_cache = {}

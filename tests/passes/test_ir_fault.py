@@ -17,7 +17,6 @@ sidecar listing the kernels; crash and crash_cc1 print exactly one stderr
 line starting `kwalk:` (it says the IR analysis crashed), the others none;
 only the control's sidecar has `ir` facts."""
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -39,34 +38,16 @@ def main():
             ("off_arg", True, ["-fplugin-arg-kwalk-ir=off"], {}),
             ("off_env", True, [], {"KWALK_IR": "off"}),
         ]
-        runs = {}
-        for i in range(0, len(cases), 2):  # two compiles at a time
-            procs = []
-            for name, plugin, extra, env_extra in cases[i:i + 2]:
-                out = os.path.join(root, name)
-                tmp = os.path.join(root, "tmp-" + name)
-                os.makedirs(out)
-                os.makedirs(tmp)
-                obj = os.path.join(out, "cache_kernels.o")
-                cmd = kwcap.compile_cmd(args, src, obj, plugin=plugin,
-                                        extra=["-cuid=kwir_fault"] + extra)
-                env = kwcap.clean_env(TMPDIR=tmp)
-                env.pop("KWALK_IR", None)
-                env.update(env_extra)
-                p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     text=True)
-                procs.append((name, obj, cmd, p))
-            for name, obj, cmd, p in procs:
-                so, se = p.communicate()
-                runs[name] = (p.returncode, se, obj, cmd)
-        rc, se, ref_obj, cmd = runs["reference"]
+        runs = kwcap.compile_cases(args, root, src, "cache_kernels.o", "kwir_fault", cases,
+                                   unset=("KWALK_IR",))
+        rc, _, se, _, _, ref_obj, cmd = runs["reference"]
         if not ck.check(rc == 0 and os.path.isfile(ref_obj),
                         "reference compile failed rc=%d: %s\n%s" % (rc, " ".join(cmd), se)):
             ck.finish()
         with open(ref_obj, "rb") as f:
             ref = f.read()
         for name, _, _, _ in cases[1:]:
-            rc, se, obj, cmd = runs[name]
+            rc, _, se, _, _, obj, cmd = runs[name]
             ck.check(rc == 0, "%s: exit status %d (must be 0): %s\n%s" % (name, rc, " ".join(cmd), se[-4000:]))
             lines = kwcap.kwalk_lines(se)
             if name.startswith("crash"):

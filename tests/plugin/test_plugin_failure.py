@@ -10,7 +10,6 @@ Each must exit 0, produce the object byte-identical to the reference, print
 exactly one stderr line starting `kwalk:`, and leave no sidecar, fragment or
 temporary file behind (output dir and TMPDIR)."""
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -34,24 +33,7 @@ def main():
             ("out_env", True, [], {"KWALK_OUT": bad_dir}),
             ("fault", True, [], {"KWALK_FAULT": "internal"}),
         ]
-        runs = {}
-        for i in range(0, len(cases), 2):  # two compiles at a time
-            procs = []
-            for name, plugin, extra, env_extra in cases[i:i + 2]:
-                out = os.path.join(root, name)
-                tmp = os.path.join(root, "tmp-" + name)
-                os.makedirs(out)
-                os.makedirs(tmp)
-                obj = os.path.join(out, "kcap_fail.o")
-                cmd = kwcap.compile_cmd(args, src, obj, plugin=plugin,
-                                        extra=["-cuid=kwcap_fail"] + extra)
-                env = kwcap.clean_env(TMPDIR=tmp, **env_extra)
-                p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     text=True)
-                procs.append((name, out, tmp, obj, cmd, p))
-            for name, out, tmp, obj, cmd, p in procs:
-                so, se = p.communicate()
-                runs[name] = (p.returncode, so, se, out, tmp, obj, cmd)
+        runs = kwcap.compile_cases(args, root, src, "kcap_fail.o", "kwcap_fail", cases)
         rc, so, se, out, tmp, ref_obj, cmd = runs["reference"]
         if not ck.check(rc == 0 and os.path.isfile(ref_obj),
                         "reference compile (no plugin) failed rc=%d: %s\n%s" % (rc, " ".join(cmd), se)):
