@@ -2,8 +2,9 @@
  * mutates seed files (bit flips, interesting bytes and 64-bit fields,
  * truncation, chunk copies) and feeds them to LLVMFuzzerTestOneInput for a
  * bounded time. Deterministic per --seed. Any sanitizer report aborts the
- * process, which fails the test. Shared by every fuzz target (kwco-fuzz of tests/codeobj,
- * tests/fuzz's kwfuzz-*); messages and the crash file carry the program's name.
+ * process, which fails the test. Shared by every fuzz target (kwco-fuzz of
+ * tests/codeobj, tests/fuzz's kwfuzz-*); messages and the crash file carry
+ * the program's name.
  *
  *   PROGRAM [--seconds N] [--seed S] [--runs N] FILE... */
 #include <signal.h>
