@@ -90,11 +90,44 @@ static kw_status kw_page_verdicts(kw_page *p, kw_model *m, kw_arena *a, kw_err *
     return KW_OK;
 }
 
+/* ---- source files --------------------------------------------------------------------------- */
+
+static void kw_page_read(kw_page *p, const char *path) {
+    if (path)
+        kw_src_get(p->srcs, path);
+}
+
+/* Every file a section may quote or check a line of. */
+static void kw_page_sources(kw_page *p, kw_model *m) {
+    const kw_kernel *ks[2] = {p->mk->k, p->k};
+    for (int n = 0; n < 2; n++) {
+        const kw_kernel *k = ks[n];
+        if (!k || (n && k == ks[0]))
+            continue;
+        kw_page_read(p, k->location.file);
+        for (size_t i = 0; i < k->inline_asm.n; i++)
+            kw_page_read(p, k->inline_asm.v[i].location.file);
+        for (size_t i = 0; i < k->archs.n; i++)
+            for (size_t j = 0; j < k->archs.v[i].lines.n; j++)
+                kw_page_read(p, k->archs.v[i].lines.v[j].location.file);
+    }
+    for (size_t i = 0; i < p->mk->launches.n; i++) {
+        const kw_launch *l = m->launches.v[p->mk->launches.v[i]].l;
+        kw_page_read(p, l->location.file);
+        kw_page_read(p, l->site.file);
+    }
+}
+
+const kw_src_file *kw_page_src(const kw_page *p, const char *path) {
+    return path && p->srcs ? kw_src_find(p->srcs, path) : NULL;
+}
+
 /* ---- the page ------------------------------------------------------------------------------- */
 
-kw_status kw_page_open(kw_page *p, kw_model *m, const kw_mkernel *mk, const kw_shape *user_shape,
-                       kw_arena *a, kw_err *err) {
+kw_status kw_page_open(kw_page *p, kw_model *m, const kw_mkernel *mk, kw_srcs *srcs,
+                       const kw_shape *user_shape, kw_arena *a, kw_err *err) {
     p->mk = mk;
+    p->srcs = srcs;
     p->k = mk->k;
     memset(&p->shape, 0, sizeof(p->shape));
     memset(&p->verdicts, 0, sizeof(p->verdicts));
@@ -108,6 +141,7 @@ kw_status kw_page_open(kw_page *p, kw_model *m, const kw_mkernel *mk, const kw_s
     if (!p->k && mk->asm_code_object)
         p->k = p->asm_k = kw_asm_kernel_read(&p->asm_sc, mk, a, &p->asm_note);
     const kw_kernel *k = p->k;
+    kw_page_sources(p, m);
     /* names a --shape may bind, plus the kernel's integral template constants */
     if (user_shape)
         for (size_t i = 0; i < user_shape->v.n; i++) {

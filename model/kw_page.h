@@ -11,6 +11,10 @@
  *   - each launch's grid and block for the shape and, per arch shown, the IR
  *     facts' bytes and FLOP per thread evaluated for that launch (section 4).
  *   - the archs shown (--arch picks one);
+ *   - the source files its sections quote, read when it is opened: the
+ *     kernel's, each launch's (and its library <<<>>>'s), each inline asm
+ *     statement's, each line-table row's; render/ looks them up with
+ *     kw_page_src, which never reads;
  * Everything lives in the caller's arena; kw_page_free frees the code object. */
 #ifndef KW_PAGE_H
 #define KW_PAGE_H
@@ -22,6 +26,7 @@
 #include "common/kw_err.h"
 #include "model/kw_expr.h"
 #include "model/kw_model.h"
+#include "model/kw_src.h"
 #include "sidecar/kw_sidecar.h"
 #include "sidecar/kw_sidecar_ir.h"
 
@@ -74,22 +79,28 @@ typedef struct kw_page {
     KW_ARRAY(kw_page_arch) archs; /* the archs shown */
     kw_page_geom *geom;           /* per launch of the kernel */
     kw_page_work *work;           /* per arch shown with IR facts, per launch: [a * nl + i] */
+    kw_srcs *srcs;                /* the source files read (shared by the pages of a worker) */
 } kw_page;
 
 void kw_page_init(kw_page *p);
 void kw_page_free(kw_page *p);
 
 /* Start mk's page: its kernel (a precompiled ASM kernel's code object is read
- * now), the shape bindings (user_shape: --shape, or NULL) and the entry paths
- * of each launch; with user_shape, every dispatch condition's verdict. */
-kw_status kw_page_open(kw_page *p, kw_model *m, const kw_mkernel *mk, const kw_shape *user_shape,
-                       kw_arena *a, kw_err *err);
+ * now), the source files it quotes (into srcs), the shape bindings
+ * (user_shape: --shape, or NULL) and the entry paths of each launch; with
+ * user_shape, every dispatch condition's verdict. */
+kw_status kw_page_open(kw_page *p, kw_model *m, const kw_mkernel *mk, kw_srcs *srcs,
+                       const kw_shape *user_shape, kw_arena *a, kw_err *err);
 /* Finish it for the kernel's archs (or a test's): the archs shown (only
  * the one named only, --arch, when not NULL; in the order given), each
  * launch's geometry, and its work per arch shown with IR facts. user_shape:
  * the user gave --shape. */
 kw_status kw_page_finish(kw_page *p, kw_model *m, const kw_page_arch *archs, size_t narchs,
                          const char *only, bool user_shape, kw_arena *a, kw_err *err);
+
+/* The source file at path as read when the page was opened (ok false with
+ * why when it cannot be read); NULL for a file the page did not read. */
+const kw_src_file *kw_page_src(const kw_page *p, const char *path);
 
 /* The verdict of guard g (a guard of a call on a path or of a launch of the
  * page), or NULL when the page has none for it. */

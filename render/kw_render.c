@@ -120,7 +120,7 @@ kw_status kw_render_kernel(kw_render *r, size_t ki, kw_buf *out, kw_err *err) {
     r->mk = &r->m->kernels.v[ki];
     memset(&r->refs, 0, sizeof(r->refs));
     memset(&r->archs, 0, sizeof(r->archs));
-    if (kw_page_open(&r->page, r->m, r->mk, r->o->shape, &r->scratch, err) != KW_OK)
+    if (kw_page_open(&r->page, r->m, r->mk, r->srcs, r->o->shape, &r->scratch, err) != KW_OK)
         return KW_ERR;
     const kw_kernel *k = r->page.k;
     size_t narch = r->o->arch_override ? r->o->narch_override : k ? k->archs.n : 0;

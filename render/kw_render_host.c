@@ -551,23 +551,23 @@ static void kw_host_statement(kw_render *r, const kw_mlaunch *ml) {
                        "quoted here:\n\n");
         if (kw_r_check(r, l->location.file, l->location.line, NULL, false, "the call"))
             kw_r_quote(r, l->location.file, l->location.line,
-                       kw_src_stmt_end(kw_src_get(r->srcs, l->location.file), l->location.line,
+                       kw_src_stmt_end(kw_page_src(&r->page, l->location.file), l->location.line,
                                        l->location.column, 30),
                        "cpp");
         if (site && site->file &&
             kw_r_check(r, site->file, site->line, NULL, false, "the library's launch")) {
             kw_buf_puts(o, "The library's launch statement:\n\n");
-            kw_r_quote(r, site->file, site->line,
-                       kw_src_stmt_end(kw_src_get(r->srcs, site->file), site->line, site->column,
-                                       30),
-                       "cpp");
+            kw_r_quote(
+                r, site->file, site->line,
+                kw_src_stmt_end(kw_page_src(&r->page, site->file), site->line, site->column, 30),
+                "cpp");
         }
         return;
     }
     /* the line must still hold the kernel's name (or the launching macro's) */
     const char *name = kw_r_base_name(r, r->mk->name);
     const char *token = l->kernel ? name : NULL; /* a loader's call need not name the kernel */
-    const kw_src_file *f = kw_src_get(r->srcs, l->location.file);
+    const kw_src_file *f = kw_page_src(&r->page, l->location.file);
     if (token && l->macro_expansions.n && !kw_src_line_has(f, l->location.line, token, false)) {
         const char *outer = l->macro_expansions.v[l->macro_expansions.n - 1].macro;
         if (outer)
