@@ -73,7 +73,7 @@ typedef struct kw_render {
     /* the kernel being rendered */
     const kw_mkernel *mk;
     KW_ARRAY(kw_ref) refs;
-    KW_ARRAY(kw_rarch) archs; /* the archs shown (--arch filters) */
+    KW_ARRAY(kw_rarch) archs; /* the archs the page shows (--arch picks one) */
     /* what the page says, decided before it is written (model/kw_page.h) */
     kw_page page;
     /* the hardware table of section 4 depends only on the archs shown: kept */
