@@ -86,8 +86,16 @@ class _FileScan(ast.NodeVisitor):
         self.defs.append({"name": q, "kind": kind, "line": node.lineno,
                           "end_line": getattr(node, "end_lineno", node.lineno),
                           "decorators": [_decorator(d) for d in node.decorator_list]})
+        # decorators, defaults, annotations and bases run in the outer scope
         for d in node.decorator_list:
             self.visit(d)
+        if kind == "class":
+            for x in node.bases + node.keywords:
+                self.visit(x)
+        else:
+            self.visit(node.args)
+            if node.returns:
+                self.visit(node.returns)
         saved = (self.func, self.conds)
         if kind != "class":
             self.func = q
@@ -105,8 +113,6 @@ class _FileScan(ast.NodeVisitor):
         self._def(node, "def")
 
     def visit_ClassDef(self, node):
-        for b in node.bases:
-            self.visit(b)
         self._def(node, "class")
 
     def visit_If(self, node):
@@ -142,6 +148,7 @@ class _FileScan(ast.NodeVisitor):
 
     def visit_Call(self, node):
         self.calls.append({"line": node.lineno, "col": node.col_offset,
+                           "end_line": node.end_lineno, "end_col": node.end_col_offset,
                            "func": self.func, "callee": ast.unparse(node.func),
                            "conds": list(self.conds)})
         self.generic_visit(node)
