@@ -17,7 +17,8 @@ Two commands, both writing JSON to stdout:
                           function) to it, shortest first. Calls that cannot be
                           resolved statically (getattr, subscripts, values of
                           local variables) are listed as unresolved, never
-                          guessed.
+                          guessed. --format tsv: the model-entry table
+                          instead (write_tsv).
 
 A file that does not parse is reported with its error; the command still
 exits 0. Bad usage: one line on stderr, exit 2.
@@ -467,31 +468,62 @@ def chains(roots, from_pkg, decorator):
             "errors": [{"path": e["path"], "error": e["error"]} for e in ix.errors]}
 
 
+def _lit(arg):
+    return arg.get("value") if arg and "value" in arg else None
+
+
+def write_tsv(res, function_kw, out):
+    """The model-entry table: one row per chain, outermost entries first, each
+    group shortest first. Fields: OP (module.function) OP_AT (file:def_line)
+    BOUND_MODULE (the decorator's first argument when a string literal, else
+    -) BOUND_FUNCTION (keyword function_kw when a string literal, else the
+    def's name) ENTRY (module.function of the caller in --from PKG) ENTRY_AT
+    (file:line of its call that starts the chain) OUTERMOST (yes|no) LENGTH
+    (calls to the op) CONDITIONS (the `if` tests around the entry's call,
+    "; "-joined, - when none)."""
+    for op in res["ops"]:
+        dec = op["decorator"]
+        args = dec.get("args") or []
+        mod = _lit(args[0]) if args else None
+        fn = _lit((dec.get("kwargs") or {}).get(function_kw)) or op["function"].split(".")[-1]
+        for c in op["chains"]:
+            f = c["frames"][0]
+            row = ["%s.%s" % (op["module"], op["function"]),
+                   "%s:%d" % (op["file"], op["def_line"]),
+                   mod if isinstance(mod, str) else "-", str(fn), c["entry"],
+                   "%s:%d" % (f["file"], f["call_line"]),
+                   "yes" if c["outermost"] else "no", str(c["length"]),
+                   "; ".join(f["conds"]) or "-"]
+            out.write("\t".join(x.replace("\t", " ").replace("\n", " ") for x in row) + "\n")
+
+
+USAGE = ("kwalk_pyscan: usage: kwalk_pyscan.py scan FILE... | chains --root DIR... "
+         "[--from PKG] [--decorator NAME] [--function-kw NAME] [--format json|tsv]\n")
+
+
 def main(argv):
     if len(argv) < 2 or argv[1] not in ("scan", "chains"):
-        sys.stderr.write("kwalk_pyscan: usage: kwalk_pyscan.py scan FILE... | "
-                         "chains --root DIR... [--from PKG] [--decorator NAME]\n")
+        sys.stderr.write(USAGE)
         return 2
     if argv[1] == "scan":
         files = [scan_file(p) for p in argv[2:]]
         json.dump({"schema": SCHEMA, "files": files}, sys.stdout)
         sys.stdout.write("\n")
         return 0
-    roots, from_pkg, decorator = [], None, "compile_ops"
+    roots, opt = [], {"--from": None, "--decorator": "compile_ops",
+                      "--function-kw": "fc_name", "--format": "json"}
     i = 2
     while i < len(argv):
         a = argv[i]
-        if a in ("--root", "--from", "--decorator") and i + 1 < len(argv):
+        if (a == "--root" or a in opt) and i + 1 < len(argv):
             v = argv[i + 1]
             if a == "--root":
                 if not os.path.isdir(v):
                     sys.stderr.write("kwalk_pyscan: --root %s: not a directory\n" % v)
                     return 2
                 roots.append(v)
-            elif a == "--from":
-                from_pkg = v
             else:
-                decorator = v
+                opt[a] = v
             i += 2
         else:
             sys.stderr.write("kwalk_pyscan: unknown or incomplete option %s\n" % a)
@@ -499,8 +531,15 @@ def main(argv):
     if not roots:
         sys.stderr.write("kwalk_pyscan: chains needs at least one --root DIR\n")
         return 2
-    json.dump(chains(roots, from_pkg, decorator), sys.stdout)
-    sys.stdout.write("\n")
+    if opt["--format"] not in ("json", "tsv"):
+        sys.stderr.write("kwalk_pyscan: --format is json or tsv\n")
+        return 2
+    res = chains(roots, opt["--from"], opt["--decorator"])
+    if opt["--format"] == "tsv":
+        write_tsv(res, opt["--function-kw"], sys.stdout)
+    else:
+        json.dump(res, sys.stdout)
+        sys.stdout.write("\n")
     return 0
 
 

@@ -312,6 +312,25 @@ def test_chains(helper, atom, aiter_root, tmp):
                         want.append((n.lineno, "not (%s)" % t))
             check(f["conds"] == [t for _, t in sorted(want)],
                   "conditions of the call at line %d" % f["call_line"])
+    # the model-entry table (--format tsv): the outermost entries of
+    # add_rmsnorm_quant start at the marked calls of the wrapper, the module
+    # attribute call and the relative-import caller, shortest first
+    p = subprocess.run([sys.executable, helper, "chains", "--root", a, "--root", b, "--from",
+                        "atom", "--format", "tsv"], capture_output=True, text=True, timeout=300)
+    rows = [l.split("\t") for l in p.stdout.splitlines()]
+    check(p.returncode == 0 and rows and all(len(r) == 9 for r in rows), "tsv: 9 fields a row")
+    mine = [r for r in rows if r[0].endswith(".add_rmsnorm_quant")]
+    check(all(r[1] == "%s:%d" % (op_file, op_line) and r[2] == op_module
+              and r[3] == "add_rmsnorm_quant" for r in mine),
+          "tsv: the op's def line and module %s as ast reads them" % op_module)
+    outer_at = {r[5] for r in mine if r[6] == "yes"}
+    want = {"%s:%d" % (ln_path, x) for t in ("call-wrapper", "attr") for x in lm.get(t, ())}
+    want |= {"%s:%d" % (rel, x) for x in rm.get("rel", ())}
+    check(outer_at == want, "tsv: outermost entries at the marked lines: got %s want %s"
+          % (sorted(outer_at), sorted(want)))
+    lens = [int(r[7]) for r in mine if r[6] == "yes"]
+    check(lens == sorted(lens) and [r[6] for r in mine] == sorted(r[6] for r in mine)[::-1],
+          "tsv: outermost first, shortest first")
     # __all__ limits a star import: with rmsnorm.py's __all__ naming only
     # add_rmsnorm_quant, aiter's `from .ops.rmsnorm import *` no longer
     # exports rmsnorm_quant, so atom's `from aiter import rmsnorm_quant`
