@@ -159,11 +159,11 @@ def scan_text(path, text):
     out = {"path": path}
     try:
         tree = ast.parse(text, filename=path)
-    except (SyntaxError, ValueError) as e:
-        out["error"] = "%s: %s" % (type(e).__name__, e)
+        v = _FileScan()
+        v.visit(tree)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as e:
+        out["error"] = "%s: %s" % (type(e).__name__, str(e).split("\n")[0])
         return out, None
-    v = _FileScan()
-    v.visit(tree)
     out.update({"defs": v.defs, "imports": v.imports, "all": v.all, "calls": v.calls})
     return out, tree
 

@@ -202,6 +202,28 @@ def marked(path):
     return out
 
 
+def test_bad_inputs(helper, tmp):
+    """Files Python cannot parse: each listed with an error, the others read,
+    exit 0; bad usage: one line on stderr, exit 2."""
+    bad = {"syntax.py": "def f(:\n", "binary.py": "\x00\x01", "deep.py":
+           "x = " + "(" * 100000 + ")" * 100000 + "\n", "ok.py": "def g():\n    h()\n"}
+    paths = []
+    for name, text in bad.items():
+        paths.append(os.path.join(tmp, name))
+        open(paths[-1], "w", encoding="utf-8").write(text)
+    got = {os.path.basename(f["path"]): f for f in run_helper(helper, ["scan"] + paths)["files"]}
+    for name in ("syntax.py", "binary.py", "deep.py"):
+        check("error" in got.get(name, {}), "%s reported with an error" % name)
+    check(got.get("ok.py", {}).get("calls", [{}])[0].get("callee") == "h",
+          "the good file beside them is read")
+    for args in (["bogus"], ["chains"], ["chains", "--root", os.path.join(tmp, "nope")],
+                 ["chains", "--root", tmp, "--format", "xml"]):
+        p = subprocess.run([sys.executable, helper] + args, capture_output=True, text=True,
+                           timeout=60)
+        check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and not p.stdout,
+              "usage error %s: one line, exit 2" % args)
+
+
 def test_chains(helper, atom, aiter_root, tmp):
     a = os.path.join(tmp, "atom-py")
     b = os.path.join(tmp, "aiter")
@@ -358,6 +380,8 @@ def main():
         return 77
     if o.what == "scan":
         test_scan(o.helper, [atom, aiter_root])
+        with tempfile.TemporaryDirectory(prefix="kwalk-pyscan-") as tmp:
+            test_bad_inputs(o.helper, tmp)
     else:
         with tempfile.TemporaryDirectory(prefix="kwalk-pychain-") as tmp:
             test_chains(o.helper, atom, aiter_root, tmp)
