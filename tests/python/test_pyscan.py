@@ -206,7 +206,7 @@ def test_bad_inputs(helper, tmp):
     """Files Python cannot parse: each listed with an error, the others read,
     exit 0; bad usage: one line on stderr, exit 2."""
     bad = {"syntax.py": "def f(:\n", "binary.py": "\x00\x01", "deep.py":
-           "x = " + "(" * 100000 + ")" * 100000 + "\n", "ok.py": "def g():\n    h()\n"}
+           "x = 1" + " + 1" * 200000 + "\n", "ok.py": "def g():\n    h()\n"}
     paths = []
     for name, text in bad.items():
         paths.append(os.path.join(tmp, name))
