@@ -327,6 +327,20 @@ class Index:
                 return ("def", b[1], q)
         return ("unbound", name)
 
+    def is_triton(self, mod, qual):
+        """A def decorated @triton.jit (or autotune/heuristics over it), or
+        with a bare @jit/@autotune/@heuristics imported from triton."""
+        d = self.mods[mod]["defmap"].get(qual)
+        for dec in (d or {}).get("decorators", []):
+            n = dec["name"]
+            if n in ("triton.jit", "triton.autotune", "triton.heuristics"):
+                return True
+            if n in ("jit", "autotune", "heuristics"):
+                b = self.lookup(mod, "", n)
+                if b[0] == "external" and b[1].startswith("triton."):
+                    return True
+        return False
+
     def lookup(self, mod, func, name):
         """A bare name used in function func of module mod."""
         s = self.mods[mod]
@@ -360,6 +374,11 @@ class Index:
             f = ast.unparse(node.func)
             return ("dynamic", "getattr" if f == "getattr" else "result of a call")
         if isinstance(node, ast.Subscript):
+            # kernel[grid](...): a Triton launch when the subscripted name
+            # resolves to a @triton.jit def
+            k = self.resolve_call(mod, dict(call, callee=ast.unparse(node.value)))
+            if k[0] == "def" and self.is_triton(k[1], k[2]) and not chain:
+                return ("triton", k[1], k[2])
             return ("dynamic", "subscript (dispatch table)")
         if not isinstance(node, ast.Name):
             return ("dynamic", type(node).__name__)
@@ -406,7 +425,8 @@ def chains(roots, from_pkg, decorator):
         for d in s["defs"]:
             for dec in d["decorators"]:
                 if dec["name"].split(".")[-1] == decorator:
-                    ops[(m, d["name"])] = {"module": m, "function": d["name"],
+                    ops[(m, d["name"])] = {"kind": decorator, "module": m,
+                                           "function": d["name"],
                                            "file": s["path"], "def_line": d["line"],
                                            "decorator": dec}
     callers = {}  # (mod, qual) -> list of (caller key, call)
@@ -418,6 +438,18 @@ def chains(roots, from_pkg, decorator):
             b = _callee_def(ix, ix.resolve_call(m, c))
             if b[0] == "def":
                 callers.setdefault((b[1], b[2]), []).append(((m, c["func"]), c))
+            elif b[0] == "triton":
+                # the function launching Triton kernels is the op of that chain
+                kd = ix.mods[b[1]]["defmap"][b[2]]
+                fd = s["defmap"].get(c["func"], {})
+                op = ops.setdefault((m, c["func"]), {
+                    "kind": "triton", "module": m, "function": c["func"], "file": s["path"],
+                    "def_line": fd.get("line"), "launches": []})
+                if op["kind"] == "triton":
+                    op["launches"].append({"line": c["line"], "conds": c["conds"],
+                                           "module": b[1], "function": b[2],
+                                           "file": ix.mods[b[1]]["path"],
+                                           "def_line": kd["line"]})
             elif b[0] == "dynamic" and (from_pkg is None or m == from_pkg
                                         or m.startswith(from_pkg + ".")):
                 unresolved.append({"module": m, "file": s["path"], "function": c["func"],
@@ -482,10 +514,15 @@ def write_tsv(res, function_kw, out):
     (calls to the op) CONDITIONS (the `if` tests around the entry's call,
     "; "-joined, - when none)."""
     for op in res["ops"]:
-        dec = op["decorator"]
-        args = dec.get("args") or []
-        mod = _lit(args[0]) if args else None
-        fn = _lit((dec.get("kwargs") or {}).get(function_kw)) or op["function"].split(".")[-1]
+        if op["kind"] == "triton":
+            mod = "triton"
+            fn = ", ".join(sorted({"%s.%s" % (k["module"], k["function"])
+                                   for k in op["launches"]}))
+        else:
+            dec = op["decorator"]
+            args = dec.get("args") or []
+            mod = _lit(args[0]) if args else None
+            fn = _lit((dec.get("kwargs") or {}).get(function_kw)) or op["function"].split(".")[-1]
         for c in op["chains"]:
             f = c["frames"][0]
             row = ["%s.%s" % (op["module"], op["function"]),

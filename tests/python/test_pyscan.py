@@ -13,7 +13,9 @@ does not produce.
           from package atom to aiter's add_rmsnorm_quant must pass exactly
           through the marked lines; the getattr call must be listed as
           unresolved and be in no chain; an `__all__` appended to the op's
-          module must stop the star re-export of the ops it leaves out.
+          module must stop the star re-export of the ops it leaves out; a
+          caller of a Triton wrapper (a def launching KERNEL[grid](...)) must
+          reach it, the launches at the lines marked.
 
 Exit 77 (ctest SKIP) where ../shared is absent.
 """
@@ -246,6 +248,24 @@ def test_chains(helper, atom, aiter_root, tmp):
     append_marks(op_file, [(op_line, "op")])
     # in layernorm.py: the functions importing add_rmsnorm_quant from aiter
     # inside themselves, their calls of it, and the calls of those functions
+    # a Triton wrapper, found with ast: a def of aiter/ops whose body calls
+    # KERNEL[grid](...) with KERNEL a @triton.jit def of the same file
+    tw = None
+    for p in pyfiles(os.path.join(b, "aiter", "ops")):
+        mt = ast.parse(open(p, encoding="utf-8").read())
+        jit = {n.name for n in mt.body if isinstance(n, ast.FunctionDef)
+               and any(ast.unparse(d) == "triton.jit" for d in n.decorator_list)}
+        for f in mt.body:
+            if not isinstance(f, ast.FunctionDef):
+                continue
+            ls = [(n.lineno, n.func.value.id) for n in ast.walk(f) if isinstance(n, ast.Call)
+                  and isinstance(n.func, ast.Subscript) and isinstance(n.func.value, ast.Name)
+                  and n.func.value.id in jit]
+            if ls and not tw:
+                tw = (p, f.name, ls)
+    check(tw is not None, "aiter fixture has a Triton wrapper")
+    if tw:
+        append_marks(tw[0], [(x, "launch") for x, _ in tw[2]])
     ln_path = os.path.join(a, "atom", "model_ops", "layernorm.py")
     tree = ast.parse(open(ln_path, encoding="utf-8").read())
     wrappers, op_calls = set(), []
@@ -266,12 +286,27 @@ def test_chains(helper, atom, aiter_root, tmp):
                                                                for x in wrap_calls])
     with open(ln_path, "a", encoding="utf-8") as f:
         f.write(EXTRA_LAYERNORM)
+        if tw:
+            mod = os.path.relpath(tw[0], b)[:-3].replace(os.sep, ".")
+            f.write("\n\ndef _kwalk_test_triton(*a):\n    from %s import %s\n"
+                    "    return %s(*a)  # kwalk-test: triton-call\n" % (mod, tw[1], tw[1]))
     rel = os.path.join(a, "atom", "model_ops", "_kwalk_rel.py")
     open(rel, "w", encoding="utf-8").write(EXTRA_REL)
     for p in (op_file, ln_path, rel):
         ast.parse(open(p, encoding="utf-8").read())  # the marks left it valid Python
 
     out = run_helper(helper, ["chains", "--root", a, "--root", b, "--from", "atom"])
+    if tw:
+        t = [o for o in out["ops"] if o["kind"] == "triton" and o["file"] == tw[0]
+             and o["function"] == tw[1]]
+        check(len(t) == 1, "Triton wrapper %s is an op" % tw[1])
+        if t:
+            check(sorted((k["line"], k["function"]) for k in t[0]["launches"])
+                  == sorted(tw[2]) and {k["line"] for k in t[0]["launches"]}
+                  == marked(tw[0]).get("launch"), "Triton launches at the marked lines")
+            check(any(c["entry"].endswith("._kwalk_test_triton") and c["frames"][-1]["call_line"]
+                      in marked(ln_path).get("triton-call", ()) for c in t[0]["chains"]),
+                  "chain from the model to the Triton wrapper")
     ops = [o for o in out["ops"] if o["function"] == "add_rmsnorm_quant"]
     check(len(ops) == 1, "one add_rmsnorm_quant op")
     if not ops:
