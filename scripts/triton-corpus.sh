@@ -9,26 +9,29 @@
 #
 # How the committed artifacts were made: on a machine with an NVIDIA GPU,
 # Triton 3.6.0 and PyTorch (no AMD GPU: Triton's HIP backend compiles without
-# one), this script copied the corpus to /opt/kwalk (so every path inside
-# the cache and sidecars starts with /opt/kwalk/, which stands for the
-# repository root), then ran tests/corpus/triton/run_corpus.py once per arch
-# with PYTHONPATH=/opt/kwalk/python KWALK_TRITON_DIR=/opt/kwalk/sidecars and
-# TRITON_CACHE_DIR=/opt/kwalk/cache. run_corpus.py points Triton's active
-# driver at GPUTarget("hip", ARCH, 64) and calls the ops of model.py: each
-# kernel[grid](...) compiles for ARCH (the compile listener fires and the
-# hook writes a sidecar), then the launch fails on the NVIDIA GPU, which is
-# expected and caught. A third run (gfx942 again, same cache) enables the hook
-# with kwalk_triton.enable() over a listener of its own (chaining) and writes
-# sidecars-hit/. Cache folders without a .hsaco (launcher stubs) are dropped.
+# one), this script copied python/ and the corpus to /opt/kwalk (so every
+# path inside the cache and sidecars starts with /opt/kwalk/, which stands
+# for the repository root: map it with `--map-prefix /opt/kwalk=<repo>`),
+# then ran tests/corpus/triton/run_corpus.py once per arch with
+# PYTHONPATH=/opt/kwalk/python, KWALK_TRITON_DIR=$C/sidecars and
+# TRITON_CACHE_DIR=$C/cache (C=/opt/kwalk/tests/corpus/triton).
+# run_corpus.py points Triton's active driver at GPUTarget("hip", ARCH, 64)
+# and calls the ops of model.py: each kernel[grid](...) compiles for ARCH (the
+# compile listener fires and the hook writes a sidecar), then the launch
+# fails on the NVIDIA GPU, which is expected and caught. A third run (gfx942
+# again, same cache) enables the hook with kwalk_triton.enable() over a
+# listener of its own (chaining) and writes sidecars-hit/. Cache folders
+# without a .hsaco (the NVIDIA launcher stubs) are dropped.
 # OUTDIR gets triton-corpus.tar.gz (cache/ sidecars/ sidecars-hit/
-# manifest.jsonl) and triton-corpus.log; unpack the tar into
-# tests/corpus/triton/.
+# manifest.jsonl manifest-hit.jsonl) and triton-corpus.log; unpack the tar
+# into tests/corpus/triton/.
 set -euo pipefail
 out=${1:?usage: triton-corpus.sh OUTDIR}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 src=$(cd "$(dirname "$0")/.." && pwd)
 root=/opt/kwalk
+c=$root/tests/corpus/triton
 
 py=${PYTHON:-python3}
 if ! "$py" -c 'import triton, torch' 2>/dev/null; then
@@ -39,30 +42,29 @@ fi
 export PYTHONUNBUFFERED=1
 exec > >(tee "$out/triton-corpus.log") 2>&1
 echo "python: $py"
-"$py" -c 'import triton, inspect, triton.compiler.compiler as c; print("triton", triton.__version__, c.__file__)'
+"$py" -c 'import triton, triton.compiler.compiler as c; print("triton", triton.__version__, c.__file__)'
 grep -n "listener" "$("$py" -c 'import triton.compiler.compiler as c; print(c.__file__)')" || true
 
 rm -rf "$root"
-mkdir -p "$root/tests/corpus/triton" "$root/cache"
+mkdir -p "$c/cache"
 cp -r "$src/python" "$root/python"
-cp "$src"/tests/corpus/triton/*.py "$root/tests/corpus/triton/"
-cd "$root/tests/corpus/triton"
-export TRITON_CACHE_DIR=$root/cache
+cp "$src"/tests/corpus/triton/*.py "$c/"
+cd "$c"
+export TRITON_CACHE_DIR=$c/cache
 for arch in gfx942 gfx950; do
     echo "== $arch"
-    PYTHONPATH=$root/python KWALK_TRITON_DIR=$root/sidecars \
-        "$py" run_corpus.py --arch "$arch" --manifest "$root/manifest.jsonl"
+    PYTHONPATH=$root/python KWALK_TRITON_DIR=$c/sidecars \
+        "$py" run_corpus.py --arch "$arch" --manifest "$c/manifest.jsonl"
 done
 echo "== gfx942 again (cache hits, hook enabled by kwalk_triton.enable)"
 PYTHONPATH=$root/python "$py" run_corpus.py --arch gfx942 \
-    --manifest "$root/manifest-hit.jsonl" --chain-debug "$root/sidecars-hit"
+    --manifest "$c/manifest-hit.jsonl" --chain-debug "$c/sidecars-hit"
 
-for d in "$root"/cache/*/; do
+for d in "$c"/cache/*/; do
     ls "$d" | grep -q '\.hsaco$' || { echo "dropped (no .hsaco): $(ls "$d" | tr '\n' ' ')"; rm -rf "$d"; }
 done
-find "$root/cache" -name '*.tmp*' -delete
-du -sh "$root/cache" "$root/sidecars" "$root/sidecars-hit"
-ls "$root/sidecars" "$root/sidecars-hit"
-cd "$root"
+find "$c/cache" -name '*.tmp*' -delete
+du -sh "$c/cache" "$c/sidecars" "$c/sidecars-hit"
+ls "$c/sidecars" "$c/sidecars-hit"
 tar czf "$out/triton-corpus.tar.gz" cache sidecars sidecars-hit manifest.jsonl manifest-hit.jsonl
 ls -la "$out"

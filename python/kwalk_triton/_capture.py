@@ -64,7 +64,23 @@ def _option_value(v):
     return v
 
 
-def _options(md):
+def _json_key_order(group, name):
+    """The key order of the cache's NAME.json: on a cache hit Triton passes
+    its KernelMetadata with the keys sorted, the schema wants the file's."""
+    path = group.get("%s.json" % name)
+    if not isinstance(path, str):
+        return None
+    try:
+        with open(path, encoding="utf-8") as f:
+            return list(json.load(f, object_pairs_hook=lambda kv: dict(kv)))
+    except (OSError, ValueError):
+        return None
+
+
+def _options(md, order=None):
+    if order:
+        rank = {k: i for i, k in enumerate(order)}
+        md = dict(sorted(md.items(), key=lambda kv: rank.get(kv[0], len(rank))))
     out = []
     for k, v in md.items():
         if k in _NOT_OPTIONS or not isinstance(v, (bool, int, float, str)):
@@ -225,7 +241,7 @@ def build(call):
         "backend": target.get("backend") or md.get("backend_name"),
         "warp_size": target.get("warp_size") or md.get("warp_size"),
         "shared_bytes": md.get("shared") if isinstance(md.get("shared"), int) else None,
-        "options": Flow(_options(md)),
+        "options": Flow(_options(md, _json_key_order(group, name))),
         "constexprs": _constexprs(src, jf, fn, names, sig, launch),
         "cache_hit": bool(call.get("cache_hit")),
     }
