@@ -14,6 +14,9 @@
 #                                       at run time; installed for reference and
 #                                       as the starting point of a
 #                                       KWALK_ANNOTATIONS=DIR override.
+#   P/share/kwalk/python/...            the Triton capture hook (python/: kwalk_triton
+#                                       and its sitecustomize.py); put it on PYTHONPATH
+#                                       with KWALK_TRITON_DIR=DIR set (docs/triton.md)
 #   P/share/doc/kwalk/...               README and docs/
 #   P/lib/cmake/kwalk/kwalkConfig.cmake (+ kwalkConfigVersion.cmake, and
 #                                       kwalkWalkthroughs.cmake): find_package(kwalk)
@@ -38,6 +41,8 @@ install(PROGRAMS "${PROJECT_SOURCE_DIR}/scripts/kwalk-env.sh"
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/annotations/"
         DESTINATION "${KWALK_INSTALL_DATADIR}/annotations"
         FILES_MATCHING PATTERN "*.txt" PATTERN "*.h" PATTERN "*.yaml" PATTERN "*.md")
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/python/" DESTINATION "${KWALK_INSTALL_DATADIR}/python"
+        FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
 install(FILES "${PROJECT_SOURCE_DIR}/README.md" DESTINATION "${CMAKE_INSTALL_DOCDIR}")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/docs/" DESTINATION "${CMAKE_INSTALL_DOCDIR}"
         FILES_MATCHING PATTERN "*.md")
