@@ -81,6 +81,11 @@ const kw_src_file *kw_src_get(kw_srcs *s, const char *path) {
     return f;
 }
 
+const kw_src_file *kw_src_find(const kw_srcs *s, const char *path) {
+    size_t *at = kw_symmap_get(&s->by_path, path);
+    return at ? s->files.v[*at] : NULL;
+}
+
 bool kw_src_line(const kw_src_file *f, int n, const char **text, size_t *len) {
     if (!f || !f->ok || n < 1 || n > f->nlines)
         return false;

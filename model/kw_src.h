@@ -35,6 +35,9 @@ void kw_srcs_init(kw_srcs *s);
 void kw_srcs_free(kw_srcs *s);
 /* The file at path, read on first use; never NULL except when out of memory. */
 const kw_src_file *kw_src_get(kw_srcs *s, const char *path);
+/* The file at path when kw_src_get has been asked for it (read, or known
+ * unreadable), else NULL: never reads. */
+const kw_src_file *kw_src_find(const kw_srcs *s, const char *path);
 /* Line n (1-based) without its line break; false when out of range. */
 bool kw_src_line(const kw_src_file *f, int n, const char **text, size_t *len);
 /* Does line n contain word as a whole identifier (in code, not in a comment or

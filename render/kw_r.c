@@ -55,7 +55,7 @@ void kw_r_ref(kw_render *r, const char *file, int line, const char *role, const 
 }
 
 void kw_r_quote(kw_render *r, const char *file, int first, int last, const char *lang) {
-    const kw_src_file *f = file ? kw_src_get(r->srcs, file) : NULL;
+    const kw_src_file *f = file ? kw_page_src(&r->page, file) : NULL;
     if (!f || !f->ok) {
         kw_buf_printf(r->out, "(Source not quoted: %s: %s.)\n\n", kw_r_path(r, file),
                       f ? f->why : "unknown file");
@@ -91,7 +91,7 @@ void kw_r_quote(kw_render *r, const char *file, int first, int last, const char 
 
 bool kw_r_check(kw_render *r, const char *file, int line, const char *token, bool any_text,
                 const char *what) {
-    const kw_src_file *f = file ? kw_src_get(r->srcs, file) : NULL;
+    const kw_src_file *f = file ? kw_page_src(&r->page, file) : NULL;
     if (!f || !f->ok) {
         kw_buf_printf(r->out, "> Note: %s cannot be read now (%s); %s is not quoted.\n\n",
                       kw_r_path(r, file), f ? f->why : "unknown file", what);

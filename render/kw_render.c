@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/kw_asm_kernel.h"
 #include "render/kw_md.h"
 
 void kw_render_init(kw_render *r, kw_model *m, kw_srcs *srcs, const kw_providers *p,
@@ -22,13 +21,13 @@ void kw_render_init(kw_render *r, kw_model *m, kw_srcs *srcs, const kw_providers
     r->o = o;
     kw_arena_init(&r->scratch);
     kw_buf_init(&r->hw_table);
-    kw_sidecar_init(&r->asm_sc);
+    kw_page_init(&r->page);
 }
 
 void kw_render_free(kw_render *r) {
     kw_arena_free(&r->scratch);
     kw_buf_free(&r->hw_table);
-    kw_sidecar_free(&r->asm_sc);
+    kw_page_free(&r->page);
 }
 
 /* ---- helpers -------------------------------------------------------------------------------- */
@@ -121,13 +120,9 @@ kw_status kw_render_kernel(kw_render *r, size_t ki, kw_buf *out, kw_err *err) {
     r->mk = &r->m->kernels.v[ki];
     memset(&r->refs, 0, sizeof(r->refs));
     memset(&r->archs, 0, sizeof(r->archs));
-    memset(&r->shape, 0, sizeof(r->shape));
-    const kw_kernel *k = r->mk->k;
-    /* a precompiled ASM kernel: its facts from its code object */
-    r->asm_k = NULL;
-    r->asm_note = NULL;
-    if (!k && r->mk->asm_code_object)
-        k = r->asm_k = kw_asm_kernel_read(&r->asm_sc, r->mk, &r->scratch, &r->asm_note);
+    if (kw_page_open(&r->page, r->m, r->mk, r->srcs, r->o->shape, &r->scratch, err) != KW_OK)
+        return KW_ERR;
+    const kw_kernel *k = r->page.k;
     size_t narch = r->o->arch_override ? r->o->narch_override : k ? k->archs.n : 0;
     for (size_t i = 0; i < narch; i++) {
         kw_rarch a;
@@ -138,40 +133,27 @@ kw_status kw_render_kernel(kw_render *r, size_t ki, kw_buf *out, kw_err *err) {
             a.rec = kw_rv_kernel_arch(&k->archs.v[i]);
             a.ir = k->archs.v[i].ir;
         }
-        if (r->o->arch && strcmp(r->o->arch, a.arch))
-            continue;
         kw_rarch *slot = KW_PUSH(&r->scratch, r->archs);
         if (!slot)
             return kw_fail(err, "out of memory");
         *slot = a;
     }
-    /* names a --shape may bind, plus the kernel's integral template constants */
-    if (r->o->shape)
-        for (size_t i = 0; i < r->o->shape->v.n; i++) {
-            const kw_binding *b = &r->o->shape->v.v[i];
-            if (kw_shape_set(&r->shape, &r->scratch, b->name, b->value, b->from) != KW_OK)
-                return kw_fail(err, "out of memory");
-        }
-    if (k)
-        for (size_t i = 0; i < k->template_args.n; i++) {
-            const kw_template_arg *t = &k->template_args.v[i];
-            char *end;
-            if (!t->name || !t->value || !t->kind || strcmp(t->kind, "value"))
-                continue;
-            double v = strtod(t->value, &end);
-            if (end == t->value || *end)
-                v = !strcmp(t->value, "true") ? 1 : !strcmp(t->value, "false") ? 0 : -1e300;
-            if (v > -1e300 && !kw_shape_lookup(&r->shape, t->name, strlen(t->name)) &&
-                kw_shape_set(&r->shape, &r->scratch, t->name, v, "template argument") != KW_OK)
-                return kw_fail(err, "out of memory");
-        }
-    size_t nl = r->mk->launches.n;
-    r->paths = nl ? kw_arena_alloc(&r->scratch, nl * sizeof(kw_mpaths)) : NULL;
-    if (nl && !r->paths)
-        return kw_fail(err, "out of memory");
-    for (size_t i = 0; i < nl; i++)
-        if (kw_model_paths(r->m, r->mk->launches.v[i], &r->scratch, &r->paths[i], err) != KW_OK)
-            return KW_ERR;
+    /* the page decides which of them it shows (--arch) and evaluates for them */
+    KW_ARRAY(kw_page_arch) all;
+    memset(&all, 0, sizeof(all));
+    for (size_t i = 0; i < r->archs.n; i++) {
+        kw_page_arch *pa = KW_PUSH(&r->scratch, all);
+        if (!pa)
+            return kw_fail(err, "out of memory");
+        pa->arch = r->archs.v[i].arch;
+        pa->ir = r->archs.v[i].ir;
+    }
+    if (kw_page_finish(&r->page, r->m, all.v, all.n, r->o->arch, r->o->shape != NULL, &r->scratch,
+                       err) != KW_OK)
+        return KW_ERR;
+    for (size_t i = 0; i < r->page.archs.n; i++)
+        r->archs.v[i] = r->archs.v[r->page.archs.v[i].of];
+    r->archs.n = r->page.archs.n;
     kw_render_title(r);
     kw_render_overview(r);
     kw_render_host(r);

@@ -9,7 +9,10 @@
  *     says is there), or from the annotation data (hardware peaks, ISA notes);
  *   - a location is printed as `path:line` (a code span), the path shortened
  *     by --root;
- *   - a missing fact is stated with what would provide it, never invented. */
+ *   - a missing fact is stated with what would provide it, never invented;
+ *   - what is computed (shape bindings, entry paths, --shape verdicts,
+ *     geometry, IR work) is read from the page model (model/kw_page.h),
+ *     built by kw_render_kernel before the first section writes. */
 #ifndef KW_RENDER_H
 #define KW_RENDER_H
 
@@ -21,6 +24,7 @@
 #include "model/kw_isa_notes.h"
 #include "model/kw_model.h"
 #include "model/kw_operand.h"
+#include "model/kw_page.h"
 #include "model/kw_provider.h"
 #include "model/kw_src.h"
 #include "sidecar/kw_reflect.h"
@@ -69,13 +73,9 @@ typedef struct kw_render {
     /* the kernel being rendered */
     const kw_mkernel *mk;
     KW_ARRAY(kw_ref) refs;
-    KW_ARRAY(kw_rarch) archs; /* the archs shown (--arch filters) */
-    kw_shape shape;       /* --shape plus what the kernel binds (template constants) */
-    kw_mpaths *paths;     /* per launch of the kernel: the entry points reaching it */
-    /* a precompiled ASM kernel: its code object read now (kw_co_sidecar.h) */
-    kw_sidecar asm_sc;
-    const kw_kernel *asm_k;  /* the kernel found in it, or NULL */
-    const char *asm_note;    /* why not, when asm_k is NULL */
+    KW_ARRAY(kw_rarch) archs; /* the archs the page shows (--arch picks one) */
+    /* what the page says, decided before it is written (model/kw_page.h) */
+    kw_page page;
     /* the hardware table of section 4 depends only on the archs shown: kept */
     kw_buf hw_table;
     char hw_key[128];

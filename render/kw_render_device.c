@@ -625,7 +625,7 @@ void kw_render_device(kw_render *r) {
                        "compile.\n\n");
         return;
     }
-    const kw_src_file *f = k->location.file ? kw_src_get(r->srcs, k->location.file) : NULL;
+    const kw_src_file *f = k->location.file ? kw_page_src(&r->page, k->location.file) : NULL;
     kw_src_def def;
     bool have_def = false;
     if (f && f->ok) {

@@ -1,9 +1,9 @@
 /* kw_render_host.c: section 1, "Host Side: Python -> C++ -> Kernel Launch":
  * the Python ops and C++ entry points that reach the kernel, the dispatch
  * path from each entry to each launch site as a chain of calls with the
- * conditions they sit under (evaluated for --shape), the grid and block
- * chosen there, the kernel arguments, and the launch statement quoted from
- * the source. */
+ * conditions they sit under (their --shape verdicts from the page model,
+ * model/kw_page.h), the grid and block chosen there, the kernel arguments,
+ * and the launch statement quoted from the source. */
 #include <stdio.h>
 #include <string.h>
 
@@ -18,10 +18,10 @@ typedef struct kw_tally {
 } kw_tally;
 
 /* A guard as prose: "when `a.hidden <= 4096`", "when not `use_fp8`" ... and,
- * with a --shape (shape: --shape plus the constants of the launch or call the
- * guard is on), whether it holds for that shape. Returns false when the
- * shape makes the path impossible. */
-static bool kw_host_guard(kw_render *r, const kw_guard *g, const kw_shape *shape, kw_tally *tally) {
+ * with a --shape, whether it holds for that shape (the page's verdict:
+ * evaluated with --shape plus the constants of the launch or call the guard
+ * is on). Returns false when the shape makes the path impossible. */
+static bool kw_host_guard(kw_render *r, const kw_guard *g, kw_tally *tally) {
     kw_buf *o = r->out;
     const char *kind = g->kind ? g->kind : "if";
     const char *cond = g->condition ? g->condition : "?";
@@ -64,17 +64,16 @@ static bool kw_host_guard(kw_render *r, const kw_guard *g, const kw_shape *shape
     }
     if (never)
         return false;
-    if (!r->o->shape || loop || !strcmp(kind, "default") || g->constant)
+    const kw_page_verdict *v = kw_page_verdict_of(&r->page, g);
+    if (!v || !v->tried)
         return true;
-    kw_value v;
-    kw_err err;
-    if (kw_expr_eval(cond, shape, KW_EXPR_C, &v, &err) != KW_OK) {
+    if (!v->evaluated) {
         kw_buf_puts(o, " [shape: not evaluated, ");
-        kw_md_text(o, err.msg, false);
+        kw_md_text(o, v->why ? v->why : "?", false);
         kw_buf_puts(o, "]");
         return true;
     }
-    bool holds = (v.v[0] != 0) == g->holds;
+    bool holds = v->holds;
     if (tally)
         tally->evaluated++;
     kw_buf_puts(o, holds ? " [shape: yes]" : " [shape: NO, this path is not taken]");
@@ -95,8 +94,8 @@ static bool kw_guard_same(const kw_guard *a, const kw_guard *b) {
             (a->location.file && b->location.file && !strcmp(a->location.file, b->location.file)));
 }
 
-static void kw_host_guards(kw_render *r, const kw_guard *g, size_t n, const kw_shape *shape,
-                           bool *taken, kw_shown *shown, kw_tally *tally) {
+static void kw_host_guards(kw_render *r, const kw_guard *g, size_t n, bool *taken, kw_shown *shown,
+                           kw_tally *tally) {
     for (size_t i = 0; i < n; i++) {
         bool dup = false;
         for (size_t k = 0; shown && k < shown->v.n && !dup; k++)
@@ -109,7 +108,7 @@ static void kw_host_guards(kw_render *r, const kw_guard *g, size_t n, const kw_s
                 *slot = &g[i];
         }
         kw_buf_puts(r->out, ", ");
-        if (!kw_host_guard(r, &g[i], shape, tally))
+        if (!kw_host_guard(r, &g[i], tally))
             *taken = false;
     }
 }
@@ -307,10 +306,7 @@ static void kw_host_path(kw_render *r, const kw_mlaunch *ml, const kw_mpath *p) 
             kw_r_ref(r, mc->c->location.file, mc->c->location.line, "dispatch",
                      kw_r_name(r, kw_node_name(r, mc->to, mc->c->callee_name, mc->c->callee)));
         }
-        kw_host_guards(
-            r, mc->c->guards.v, mc->c->guards.n,
-            kw_operand_shape(&r->shape, &r->scratch, mc->c->constants.v, mc->c->constants.n),
-            &taken, &shown, &tally);
+        kw_host_guards(r, mc->c->guards.v, mc->c->guards.n, &taken, &shown, &tally);
         kw_buf_puts(o, "\n");
     }
     const kw_launch *l = ml->l;
@@ -318,9 +314,7 @@ static void kw_host_path(kw_render *r, const kw_mlaunch *ml, const kw_mpath *p) 
     kw_md_code(o, kw_r_name(r, kw_r_short(r, l->function ? l->function : "?")), false);
     kw_buf_puts(o, " launches the kernel at ");
     kw_r_kloc(r, &l->location);
-    kw_host_guards(r, l->guards.v, l->guards.n,
-                   kw_operand_shape(&r->shape, &r->scratch, l->constants.v, l->constants.n), &taken,
-                   &shown, &tally);
+    kw_host_guards(r, l->guards.v, l->guards.n, &taken, &shown, &tally);
     kw_buf_puts(o, "\n\n");
     if (r->o->shape)
         kw_host_verdict(r, &tally, taken);
@@ -369,7 +363,7 @@ static void kw_host_chain(kw_render *r, const kw_launch *l) {
 }
 
 /* One row of the configuration table. */
-static void kw_host_config_row(kw_render *r, const kw_mlaunch *ml, const char *what,
+static void kw_host_config_row(kw_render *r, const kw_mlaunch *ml, size_t li, const char *what,
                                const kw_config_item *c) {
     kw_buf *o = r->out;
     kw_buf_printf(o, "| %s | ", what);
@@ -391,10 +385,12 @@ static void kw_host_config_row(kw_render *r, const kw_mlaunch *ml, const char *w
         kw_buf_puts(o, "not a constant in this instantiation");
     }
     kw_buf_puts(o, " | ");
-    kw_value v;
-    const char *why = NULL;
-    bool ok = c->dims == 3 &&
-              kw_operand_value(&r->shape, r->o->shape != NULL, &r->scratch, ml->l, c, &v, &why);
+    /* grid and block for the shape: the page's geometry */
+    const kw_page_geom *g = &r->page.geom[li];
+    bool grid = c == &ml->l->grid, block = c == &ml->l->block;
+    const double *v = grid ? g->grid : g->block;
+    const char *why = grid ? g->why_grid : block ? g->why_block : NULL;
+    bool ok = c->dims == 3 && ((grid && g->grid_known) || (block && g->block_known));
     const kw_operand_decl *d = kw_operand_decl_of(ml->l, c);
     if (d && d->text) {
         kw_md_code(o, d->text, true);
@@ -416,9 +412,9 @@ static void kw_host_config_row(kw_render *r, const kw_mlaunch *ml, const char *w
             kw_buf_puts(o, "-");
         } else if (ok) {
             char x[32], y[32], z[32];
-            kw_expr_format(v.v[0], x, sizeof x);
-            kw_expr_format(v.v[1], y, sizeof y);
-            kw_expr_format(v.v[2], z, sizeof z);
+            kw_expr_format(v[0], x, sizeof x);
+            kw_expr_format(v[1], y, sizeof y);
+            kw_expr_format(v[2], z, sizeof z);
             kw_buf_printf(o, "(%s, %s, %s)", x, y, z);
         } else {
             kw_md_prose(o, why, true);
@@ -427,16 +423,16 @@ static void kw_host_config_row(kw_render *r, const kw_mlaunch *ml, const char *w
     kw_buf_puts(o, " |\n");
 }
 
-static void kw_host_config(kw_render *r, const kw_mlaunch *ml) {
+static void kw_host_config(kw_render *r, const kw_mlaunch *ml, size_t li) {
     kw_buf *o = r->out;
     const kw_launch *l = ml->l;
     static const char *const head[] = {"Operand", "As written", "Value", "Declared as",
                                        "With --shape"};
     kw_md_table_head(o, r->o->shape ? 5 : 4, head);
-    kw_host_config_row(r, ml, "grid", &l->grid);
-    kw_host_config_row(r, ml, "block", &l->block);
-    kw_host_config_row(r, ml, "dynamic shared memory (bytes)", &l->shared_mem);
-    kw_host_config_row(r, ml, "stream", &l->stream);
+    kw_host_config_row(r, ml, li, "grid", &l->grid);
+    kw_host_config_row(r, ml, li, "block", &l->block);
+    kw_host_config_row(r, ml, li, "dynamic shared memory (bytes)", &l->shared_mem);
+    kw_host_config_row(r, ml, li, "stream", &l->stream);
     kw_buf_putc(o, '\n');
     if (l->block.has_value) {
         long long threads = l->block.value[0] * l->block.value[1] * l->block.value[2];
@@ -461,13 +457,13 @@ static void kw_host_config(kw_render *r, const kw_mlaunch *ml) {
     kw_buf_puts(o, "\n\n");
     if (r->o->shape && r->o->shape->v.n) {
         kw_buf_puts(o, "Shape bindings: ");
-        for (size_t i = 0; i < r->shape.v.n; i++) {
+        for (size_t i = 0; i < r->page.shape.v.n; i++) {
             char num[32];
-            kw_expr_format(r->shape.v.v[i].value, num, sizeof num);
-            char *s = kw_arena_printf(&r->scratch, "%s = %s", r->shape.v.v[i].name, num);
+            kw_expr_format(r->page.shape.v.v[i].value, num, sizeof num);
+            char *s = kw_arena_printf(&r->scratch, "%s = %s", r->page.shape.v.v[i].name, num);
             kw_buf_puts(o, i ? ", " : "");
             kw_md_code(o, s ? s : "?", false);
-            kw_buf_printf(o, " (%s)", r->shape.v.v[i].from);
+            kw_buf_printf(o, " (%s)", r->page.shape.v.v[i].from);
         }
         kw_buf_puts(o, ". A name binds an expression's name that is equal to it or ends in "
                        "`.name`, `->name` or `::name`.\n\n");
@@ -555,23 +551,23 @@ static void kw_host_statement(kw_render *r, const kw_mlaunch *ml) {
                        "quoted here:\n\n");
         if (kw_r_check(r, l->location.file, l->location.line, NULL, false, "the call"))
             kw_r_quote(r, l->location.file, l->location.line,
-                       kw_src_stmt_end(kw_src_get(r->srcs, l->location.file), l->location.line,
+                       kw_src_stmt_end(kw_page_src(&r->page, l->location.file), l->location.line,
                                        l->location.column, 30),
                        "cpp");
         if (site && site->file &&
             kw_r_check(r, site->file, site->line, NULL, false, "the library's launch")) {
             kw_buf_puts(o, "The library's launch statement:\n\n");
-            kw_r_quote(r, site->file, site->line,
-                       kw_src_stmt_end(kw_src_get(r->srcs, site->file), site->line, site->column,
-                                       30),
-                       "cpp");
+            kw_r_quote(
+                r, site->file, site->line,
+                kw_src_stmt_end(kw_page_src(&r->page, site->file), site->line, site->column, 30),
+                "cpp");
         }
         return;
     }
     /* the line must still hold the kernel's name (or the launching macro's) */
     const char *name = kw_r_base_name(r, r->mk->name);
     const char *token = l->kernel ? name : NULL; /* a loader's call need not name the kernel */
-    const kw_src_file *f = kw_src_get(r->srcs, l->location.file);
+    const kw_src_file *f = kw_page_src(&r->page, l->location.file);
     if (token && l->macro_expansions.n && !kw_src_line_has(f, l->location.line, token, false)) {
         const char *outer = l->macro_expansions.v[l->macro_expansions.n - 1].macro;
         if (outer)
@@ -592,9 +588,7 @@ static void kw_host_unreached(kw_render *r, const kw_launch *l) {
     if (l->guards.n) {
         bool taken = true;
         kw_buf_puts(r->out, "Conditions at the launch");
-        kw_host_guards(r, l->guards.v, l->guards.n,
-                       kw_operand_shape(&r->shape, &r->scratch, l->constants.v, l->constants.n),
-                       &taken, NULL, NULL);
+        kw_host_guards(r, l->guards.v, l->guards.n, &taken, NULL, NULL);
         kw_buf_puts(r->out, ".\n\n");
     }
     kw_host_chain(r, l);
@@ -641,7 +635,7 @@ void kw_render_host(kw_render *r) {
     const kw_mkernel *mk = r->mk;
     kw_md_heading(o, 2, "1. Host Side: Python → C++ → Kernel Launch");
     size_t nl = mk->launches.n;
-    kw_mpaths *paths = r->paths;
+    kw_mpaths *paths = r->page.paths;
     if (!nl) {
         kw_buf_puts(o, "No launch of this kernel was recorded in the host code of this index "
                        "(it may be launched through a function pointer, a module loader, or "
@@ -680,7 +674,7 @@ void kw_render_host(kw_render *r) {
         }
         kw_host_table_rows(r, ml->l, mk->symbol);
         kw_buf_puts(o, "**Grid and block.**\n\n");
-        kw_host_config(r, ml);
+        kw_host_config(r, ml, i);
         kw_host_args(r, ml->l);
         kw_host_statement(r, ml);
     }

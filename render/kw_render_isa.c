@@ -334,10 +334,10 @@ static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
 void kw_render_isa(kw_render *r) {
     kw_buf *o = r->out;
     kw_md_heading(o, 2, "5. AMD ISA / Hardware Details");
-    if ((!r->mk->k && !r->asm_k) || !r->archs.n) {
+    if ((!r->mk->k && !r->page.asm_k) || !r->archs.n) {
         if (r->mk->asm_code_object)
             kw_buf_printf(o, "ISA not read: %s.\n\n",
-                          r->asm_note ? r->asm_note : "the code object has no arch");
+                          r->page.asm_note ? r->page.asm_note : "the code object has no arch");
         else
             kw_buf_puts(o, "No device facts for this kernel in the index.\n\n");
         return;

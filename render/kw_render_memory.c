@@ -1,11 +1,12 @@
 /* kw_render_memory.c: section 4, memory access analysis: the launch
  * geometry for --shape, bytes read and written per thread / block /
- * invocation (the IR facts' expressions, evaluated), arithmetic intensity,
- * the hardware's peaks and ridge point (annotations/hw/amdgpu-peaks.txt),
- * achieved bandwidth for --time-us, and the bound classification. Every
- * number is either computed from those or marked as missing. The arithmetic
- * shared with `kwalk trace` (bandwidth, ridge point, bound) is kw_perf.c; the
- * figures of a profiler trace (--trace) are kw_render_trace.c. */
+ * invocation (the IR facts' expressions, evaluated in the page model,
+ * model/kw_page.h), arithmetic intensity, the hardware's peaks and ridge
+ * point (annotations/hw/amdgpu-peaks.txt), achieved bandwidth for
+ * --time-us, and the bound classification. Every number is either computed
+ * from those or marked as missing. The arithmetic shared with `kwalk trace`
+ * (bandwidth, ridge point, bound) is kw_perf.c; the figures of a profiler
+ * trace (--trace) are kw_render_trace.c. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,85 +15,10 @@
 #include "model/kw_perf.h"
 #include "render/kw_render.h"
 
-typedef struct kw_geom {
-    bool block_known, grid_known;
-    double block[3], grid[3];
-    double threads_per_block, blocks;
-    const char *why_block, *why_grid;
-} kw_geom;
-
-static void kw_mem_geom(kw_render *r, const kw_mlaunch *ml, kw_geom *g) {
-    memset(g, 0, sizeof(*g));
-    kw_value v;
-    g->block_known = kw_operand_value(&r->shape, r->o->shape != NULL, &r->scratch, ml->l,
-                                      &ml->l->block, &v, &g->why_block);
-    if (g->block_known) {
-        memcpy(g->block, v.v, sizeof g->block);
-        g->threads_per_block = v.v[0] * v.v[1] * v.v[2];
-    }
-    g->grid_known = kw_operand_value(&r->shape, r->o->shape != NULL, &r->scratch, ml->l,
-                                     &ml->l->grid, &v, &g->why_grid);
-    if (g->grid_known) {
-        memcpy(g->grid, v.v, sizeof g->grid);
-        g->blocks = v.v[0] * v.v[1] * v.v[2];
-    }
-}
-
 static void kw_num(kw_buf *o, double v) {
     char b[32];
     kw_expr_format(v, b, sizeof b);
     kw_buf_puts(o, b);
-}
-
-/* Names an IR expression may use, bound for this launch: --shape and template
- * constants (already in r->shape), blockDim/gridDim from the geometry, and
- * each kernel parameter from its launch argument when that evaluates. */
-static void kw_mem_bind(kw_render *r, const kw_mlaunch *ml, const kw_geom *g, kw_shape *s) {
-    memset(s, 0, sizeof(*s));
-    for (size_t i = 0; i < r->shape.v.n; i++)
-        kw_shape_set(s, &r->scratch, r->shape.v.v[i].name, r->shape.v.v[i].value,
-                     r->shape.v.v[i].from);
-    static const char *const dim[3] = {"x", "y", "z"};
-    for (int d = 0; d < 3; d++) {
-        char name[32];
-        if (g->block_known) {
-            snprintf(name, sizeof name, "blockDim.%s", dim[d]);
-            kw_shape_set(s, &r->scratch, name, g->block[d], "launch");
-        }
-        if (g->grid_known) {
-            snprintf(name, sizeof name, "gridDim.%s", dim[d]);
-            kw_shape_set(s, &r->scratch, name, g->grid[d], "launch");
-        }
-    }
-    for (size_t i = 0; i < ml->l->args.n; i++) {
-        const kw_launch_arg *a = &ml->l->args.v[i];
-        kw_value v;
-        kw_err err;
-        if (!a->param || !a->expr || kw_shape_lookup(s, a->param, strlen(a->param)))
-            continue;
-        if (kw_expr_eval(a->expr, &r->shape, KW_EXPR_C, &v, &err) == KW_OK)
-            kw_shape_set(s, &r->scratch, a->param, v.v[0], "launch argument");
-    }
-}
-
-static bool kw_mem_eval(kw_render *r, const kw_val *v, const kw_shape *s, double *out,
-                        const char **text) {
-    char buf[64];
-    *text = kw_val_text(v, buf, sizeof buf);
-    if (*text)
-        *text = kw_arena_strdup(&r->scratch, *text);
-    if (v->kind == KW_VAL_NUM) {
-        *out = (double)v->num;
-        return true;
-    }
-    if (!*text || !strcmp(*text, "unknown"))
-        return false;
-    kw_value val;
-    kw_err err;
-    if (kw_expr_eval(*text, s, KW_EXPR_EXACT, &val, &err) != KW_OK)
-        return false;
-    *out = val.v[0];
-    return true;
 }
 
 static void kw_mem_hw_table_text(kw_render *r, kw_buf *o) {
@@ -144,11 +70,14 @@ static const kw_gpu *kw_mem_gpu(kw_render *r, const char *arch) {
     return kw_perf_gpu(r->gpus, r->o->gpu, arch);
 }
 
-static void kw_mem_launch(kw_render *r, const kw_mlaunch *ml, const kw_rarch *a, const kw_irf *ir) {
+/* Launch i of the kernel on arch a (the a'th shown): the page's geometry and
+ * work (model/kw_page.h) as prose and a table. */
+static void kw_mem_launch(kw_render *r, size_t i, size_t a) {
     kw_buf *o = r->out;
-    kw_geom g;
-    kw_mem_geom(r, ml, &g);
-    const kw_gpu *gpu = kw_mem_gpu(r, a->arch);
+    const kw_page_arch *pa = &r->page.archs.v[a];
+    const kw_irf *ir = pa->ir;
+    const kw_page_geom g = r->page.geom[i];
+    const kw_gpu *gpu = kw_mem_gpu(r, pa->arch);
     kw_buf_puts(o, "- Geometry: ");
     if (g.block_known) {
         kw_num(o, g.threads_per_block);
@@ -181,22 +110,20 @@ static void kw_mem_launch(kw_render *r, const kw_mlaunch *ml, const kw_rarch *a,
                             "at this shape)"
                           : "");
     if (!ir) {
-        kw_buf_printf(o, "- Bytes read and written: not derived, no IR facts for %s in this "
-                         "sidecar (per-thread traffic comes from the plugin's IR analysis).\n",
-                      a->arch);
+        kw_buf_printf(o,
+                      "- Bytes read and written: not derived, no IR facts for %s in this "
+                      "sidecar (per-thread traffic comes from the plugin's IR analysis).\n",
+                      pa->arch);
         if (r->o->time_us >= 0)
             kw_buf_puts(o, "- Achieved bandwidth for --time-us: not computed, the bytes moved "
                            "are unknown.\n");
         kw_buf_puts(o, "- Bound: not classified (needs the bytes and FLOP per invocation).\n");
         return;
     }
-    kw_shape s;
-    kw_mem_bind(r, ml, &g, &s);
-    double rd = 0, wr = 0, fl = 0;
-    const char *trd, *twr, *tfl;
-    bool krd = kw_mem_eval(r, &ir->work_per_thread.bytes_read, &s, &rd, &trd);
-    bool kwr = kw_mem_eval(r, &ir->work_per_thread.bytes_written, &s, &wr, &twr);
-    bool kfl = kw_mem_eval(r, &ir->work_per_thread.flops, &s, &fl, &tfl);
+    const kw_page_work *w = &r->page.work[a * r->mk->launches.n + i];
+    double rd = w->rd, wr = w->wr, fl = w->fl;
+    const char *trd = w->trd, *twr = w->twr, *tfl = w->tfl;
+    bool krd = w->krd, kwr = w->kwr, kfl = w->kfl;
     static const char *const head[] = {"Per", "Bytes read", "Bytes written", "FLOP"};
     kw_buf_puts(o, "\n");
     kw_md_table_head(o, 4, head);
@@ -269,7 +196,7 @@ void kw_render_memory(kw_render *r) {
     kw_buf *o = r->out;
     kw_md_heading(o, 2, "4. Memory Access Analysis");
     const kw_mkernel *mk = r->mk;
-    if ((!mk->k && !r->asm_k) || !r->archs.n) {
+    if ((!mk->k && !r->page.asm_k) || !r->archs.n) {
         kw_buf_puts(o, "No device facts for this kernel in the index.\n\n");
         if (r->o->trace)
             kw_render_trace(r);
@@ -277,7 +204,6 @@ void kw_render_memory(kw_render *r) {
     }
     for (size_t a = 0; a < r->archs.n; a++) {
         const kw_rarch *ra = &r->archs.v[a];
-        const kw_irf *ir = ra->ir;
         const kw_gpu *gpu = kw_mem_gpu(r, ra->arch);
         char *t = kw_arena_printf(&r->scratch, "%s%s%s%s", ra->arch, gpu ? " (" : "",
                                   gpu ? gpu->product : "", gpu ? ")" : "");
@@ -294,7 +220,7 @@ void kw_render_memory(kw_render *r) {
             if (mk->launches.n > 1)
                 kw_buf_printf(o, "Launch at %s:%d:\n\n", kw_r_path(r, ml->l->location.file),
                               ml->l->location.line);
-            kw_mem_launch(r, ml, ra, ir);
+            kw_mem_launch(r, i, a);
             kw_buf_putc(o, '\n');
         }
     }

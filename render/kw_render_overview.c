@@ -123,14 +123,14 @@ void kw_render_overview(kw_render *r) {
             kw_r_kloc(r, &l->location);
         }
         kw_buf_puts(o, mk->launches.n ? ").\n\n" : ".\n\n");
-        if (r->asm_k) {
+        if (r->page.asm_k) {
             kw_buf_puts(o, "Its facts below (section 5) are read from that code object now: ");
-            for (size_t i = 0; i < r->asm_k->archs.n; i++)
-                kw_buf_printf(o, "%s%s", i ? ", " : "", r->asm_k->archs.v[i].arch);
+            for (size_t i = 0; i < r->page.asm_k->archs.n; i++)
+                kw_buf_printf(o, "%s%s", i ? ", " : "", r->page.asm_k->archs.v[i].arch);
             kw_buf_puts(o, ".\n\n");
         } else {
             kw_buf_puts(o, "The code object could not be read now: ");
-            kw_md_text(o, r->asm_note ? r->asm_note : "unknown reason", false);
+            kw_md_text(o, r->page.asm_note ? r->page.asm_note : "unknown reason", false);
             kw_buf_puts(o, ".\n\n");
         }
         return;
@@ -268,8 +268,8 @@ void kw_render_overview(kw_render *r) {
     size_t reach = 0, dead = 0;
     kw_buf_printf(o, "- Launch sites in this build: %zu", mk->launches.n);
     for (size_t i = 0; i < mk->launches.n; i++) {
-        reach += r->paths[i].v.n;
-        dead += r->paths[i].dead;
+        reach += r->page.paths[i].v.n;
+        dead += r->page.paths[i].dead;
     }
     kw_buf_printf(o, "; entry-point paths reaching them: %zu (section 1)", reach);
     if (dead && dead == mk->launches.n)

@@ -100,7 +100,7 @@ static void kw_rt_config_work(kw_render *r, const kw_trow *row, const kw_tcfg *c
     }
     kw_perf_work w;
     const char *ir_arch;
-    kw_tcfg_work(row->k ? row->k->k : NULL, kw_rt_arch(r, cfg), cfg, &r->shape, &w, &ir_arch);
+    kw_tcfg_work(row->k ? row->k->k : NULL, kw_rt_arch(r, cfg), cfg, &r->page.shape, &w, &ir_arch);
     if (!w.known) {
         kw_buf_puts(o, ": bytes per dispatch ");
         kw_md_text(o, w.why, false);

@@ -99,6 +99,17 @@ def main():
         p = run([os.path.join(prefix, "bin", "kwalk"), "--version"])
         c.check(p.returncode == 0 and p.stdout.startswith("kwalk "),
                 "installed kwalk --version: rc %d %r" % (p.returncode, p.stdout))
+        # the Triton hook: installed, and started by KWALK_TRITON_DIR alone once its
+        # directory is on PYTHONPATH (importing nothing of Triton's)
+        pydir = os.path.join(prefix, "share", "kwalk", "python")
+        for rel in ["sitecustomize.py", "kwalk_triton/__init__.py", "kwalk_triton/_capture.py"]:
+            c.check(os.path.isfile(os.path.join(pydir, rel)), "installed: share/kwalk/python/%s" % rel)
+        env = dict(os.environ, PYTHONPATH=pydir, KWALK_TRITON_DIR=os.path.join(tmp, "triton-sidecars"))
+        p = subprocess.run([sys.executable, "-c", "import sys, kwalk_triton; "
+                            "print(kwalk_triton.__file__, 'triton' in sys.modules)"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, env=env)
+        c.check(p.returncode == 0 and p.stderr == "" and p.stdout.startswith(pydir) and p.stdout.endswith(" False\n"),
+                "installed kwalk_triton: %r %r" % (p.stdout, p.stderr))
         # the installed env script finds the installed plugin by itself
         env = dict(os.environ)
         env.pop("KWALK_PLUGIN", None)

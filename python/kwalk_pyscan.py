@@ -1,0 +1,584 @@
+#!/usr/bin/env python3
+"""kwalk_pyscan.py: kwalk's Python reader, stdlib only (Python's own `ast`).
+
+Two commands, both writing JSON to stdout:
+
+  scan FILE...            the facts of each file: defs (qualified name, lines,
+                          decorators with literal arguments), imports (module
+                          level and inside functions, relative level, aliases,
+                          star), `__all__`, and every call (callee expression
+                          text, line, column, enclosing function, the `if`
+                          conditions it sits under).
+  chains --root DIR ...   resolve imports and calls statically across several
+         [--from PKG]     roots (each a directory holding top-level packages,
+         [--decorator D]  like a PYTHONPATH entry) and list, for each op (a def
+                          decorated with D, default compile_ops), the chains
+                          from functions of package PKG (default: every
+                          function) to it, shortest first. Calls that cannot be
+                          resolved statically (getattr, subscripts, values of
+                          local variables) are listed as unresolved, never
+                          guessed. --format tsv: the model-entry table
+                          instead (write_tsv).
+
+A file that does not parse is reported with its error; the command still
+exits 0. Bad usage: one line on stderr, exit 2.
+"""
+
+import ast
+import builtins
+import json
+import os
+import sys
+from collections import deque
+
+SCHEMA = 1
+
+
+def _literal(node):
+    """The value of a literal argument (str, int, float, bool, None), else None
+    with a flag saying it was not a literal."""
+    try:
+        v = ast.literal_eval(node)
+    except Exception:
+        return None, False
+    if isinstance(v, (str, int, float, bool)) or v is None:
+        return v, True
+    return None, False
+
+
+def _decorator(node):
+    call = node if isinstance(node, ast.Call) else None
+    func = call.func if call else node
+    d = {"line": node.lineno, "text": ast.unparse(node), "name": ast.unparse(func)}
+    if call:
+        args = []
+        for a in call.args:
+            v, ok = _literal(a)
+            args.append({"value": v} if ok else {"expr": ast.unparse(a)})
+        kwargs = {}
+        for k in call.keywords:
+            if k.arg is None:
+                continue
+            v, ok = _literal(k.value)
+            kwargs[k.arg] = {"value": v} if ok else {"expr": ast.unparse(k.value)}
+        d["args"] = args
+        d["kwargs"] = kwargs
+    return d
+
+
+def _import_names(node):
+    return [{"name": a.name, "as": a.asname} for a in node.names]
+
+
+class _FileScan(ast.NodeVisitor):
+    """One walk of a module: scope is the qualified name of the enclosing
+    def/class ("" at module level), func the enclosing function's qualified
+    name ("" outside functions), conds the enclosing `if` tests."""
+
+    def __init__(self):
+        self.defs, self.imports, self.calls, self.all = [], [], [], None
+        self.scope, self.func, self.conds = [], "", []
+
+    def _qual(self, name):
+        return ".".join(self.scope + [name])
+
+    def _def(self, node, kind):
+        q = self._qual(node.name)
+        self.defs.append({"name": q, "kind": kind, "line": node.lineno,
+                          "end_line": getattr(node, "end_lineno", node.lineno),
+                          "decorators": [_decorator(d) for d in node.decorator_list]})
+        # decorators, defaults, annotations and bases run in the outer scope
+        for d in node.decorator_list:
+            self.visit(d)
+        if kind == "class":
+            for x in node.bases + node.keywords:
+                self.visit(x)
+        else:
+            self.visit(node.args)
+            if node.returns:
+                self.visit(node.returns)
+        saved = (self.func, self.conds)
+        if kind != "class":
+            self.func = q
+        self.conds = [] if kind != "class" else self.conds
+        self.scope.append(node.name)
+        for s in node.body:
+            self.visit(s)
+        self.scope.pop()
+        self.func, self.conds = saved
+
+    def visit_FunctionDef(self, node):
+        self._def(node, "def")
+
+    def visit_AsyncFunctionDef(self, node):
+        self._def(node, "def")
+
+    def visit_ClassDef(self, node):
+        self._def(node, "class")
+
+    def visit_If(self, node):
+        self.visit(node.test)
+        text = ast.unparse(node.test)
+        self.conds.append(text)
+        for s in node.body:
+            self.visit(s)
+        self.conds[-1] = "not (%s)" % text
+        for s in node.orelse:
+            self.visit(s)
+        self.conds.pop()
+
+    def visit_Import(self, node):
+        self.imports.append({"line": node.lineno, "func": self.func, "from": None,
+                             "level": 0, "names": _import_names(node)})
+
+    def visit_ImportFrom(self, node):
+        self.imports.append({"line": node.lineno, "func": self.func,
+                             "from": node.module or "", "level": node.level,
+                             "names": _import_names(node)})
+
+    def visit_Assign(self, node):
+        if not self.scope and any(isinstance(t, ast.Name) and t.id == "__all__"
+                                  for t in node.targets):
+            try:
+                v = ast.literal_eval(node.value)
+                if isinstance(v, (list, tuple)) and all(isinstance(x, str) for x in v):
+                    self.all = list(v)
+            except Exception:
+                pass
+        self.generic_visit(node)
+
+    def visit_Call(self, node):
+        self.calls.append({"line": node.lineno, "col": node.col_offset,
+                           "end_line": node.end_lineno, "end_col": node.end_col_offset,
+                           "func": self.func, "callee": ast.unparse(node.func),
+                           "conds": list(self.conds)})
+        self.generic_visit(node)
+
+
+def scan_text(path, text):
+    out = {"path": path}
+    try:
+        tree = ast.parse(text, filename=path)
+        v = _FileScan()
+        v.visit(tree)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as e:
+        out["error"] = "%s: %s" % (type(e).__name__, str(e).split("\n")[0])
+        return out, None
+    out.update({"defs": v.defs, "imports": v.imports, "all": v.all, "calls": v.calls})
+    return out, tree
+
+
+def scan_file(path):
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        return {"path": path, "error": "cannot read: %s" % e.strerror}
+    return scan_text(path, data)[0]
+
+
+# ---- resolution across roots -------------------------------------------------
+
+
+class Index:
+    """Every module under the roots, by dotted name, with its scan."""
+
+    def __init__(self, roots):
+        self.mods = {}  # dotted name -> scan dict (+ "pkg": bool)
+        self.errors = []
+        for root in roots:
+            root = os.path.abspath(root)
+            for d, dirs, files in os.walk(root):
+                dirs.sort()
+                for f in sorted(files):
+                    if not f.endswith(".py"):
+                        continue
+                    p = os.path.join(d, f)
+                    rel = os.path.relpath(p, root)[:-3].split(os.sep)
+                    pkg = rel[-1] == "__init__"
+                    if pkg:
+                        rel = rel[:-1]
+                    if not rel or any(not x.isidentifier() for x in rel):
+                        continue
+                    name = ".".join(rel)
+                    if name in self.mods:  # an earlier root wins, as on sys.path
+                        continue
+                    s = scan_file(p)
+                    if "error" in s:
+                        self.errors.append(s)
+                        continue
+                    s["pkg"] = pkg
+                    s["module"] = name
+                    self.mods[name] = s
+        for s in self.mods.values():
+            s["defmap"] = {d["name"]: d for d in s["defs"]}
+            top = {}
+            for imp in s["imports"]:
+                if imp["func"] == "":
+                    top.setdefault("", []).append(imp)
+                else:
+                    top.setdefault(imp["func"], []).append(imp)
+            s["imports_by_func"] = top
+
+    def absolute(self, mod, imp):
+        """The absolute module a `from` import names."""
+        if imp["level"] == 0:
+            return imp["from"]
+        s = self.mods[mod]
+        parts = mod.split(".") if s["pkg"] else mod.split(".")[:-1]
+        up = imp["level"] - 1
+        if up > len(parts):
+            return None
+        base = parts[: len(parts) - up]
+        if imp["from"]:
+            base = base + imp["from"].split(".")
+        return ".".join(base)
+
+    # A binding is ("def", module, qualname) | ("module", name) |
+    # ("external", dotted) | ("unbound", name).
+    def bind_import(self, mod, imp, local, seen=None):
+        """What `local` is bound to by import statement imp of module mod, or
+        None when imp does not bind it."""
+        if imp["from"] is None:
+            for a in imp["names"]:
+                if a["as"] == local:
+                    return self.module_binding(a["name"])
+                if a["as"] is None and a["name"].split(".")[0] == local:
+                    return self.module_binding(local)
+            return None
+        src = self.absolute(mod, imp)
+        if src is None:
+            return None
+        for a in imp["names"]:
+            if a["name"] == "*":
+                if src in self.mods and local in self.star_names(src):
+                    return self.export(src, local, seen)
+                continue
+            if (a["as"] or a["name"]) == local:
+                sub = src + "." + a["name"]
+                if src in self.mods:
+                    b = self.export(src, a["name"], seen)
+                    if b[0] != "unbound":
+                        return b
+                if sub in self.mods:
+                    return ("module", sub)
+                if src not in self.mods:
+                    return ("external", sub)
+                return ("unbound", sub)
+        return None
+
+    def module_binding(self, name):
+        return ("module", name) if name in self.mods else ("external", name)
+
+    def star_names(self, mod, seen=None):
+        s = self.mods[mod]
+        if s["all"] is not None:
+            return set(s["all"])
+        seen = seen or set()
+        if mod in seen:
+            return set()
+        seen.add(mod)
+        names = {d["name"] for d in s["defs"] if "." not in d["name"]}
+        for imp in s["imports_by_func"].get("", []):
+            for a in imp["names"]:
+                if a["name"] == "*":
+                    src = self.absolute(mod, imp)
+                    if src in self.mods:
+                        names |= self.star_names(src, seen)
+                else:
+                    names.add(a["as"] or a["name"].split(".")[0])
+        return {n for n in names if not n.startswith("_")}
+
+    def export(self, mod, name, seen=None):
+        """What module-level name `name` of module mod is bound to."""
+        seen = set() if seen is None else seen
+        if (mod, name) in seen:
+            return ("unbound", mod + "." + name)
+        seen.add((mod, name))
+        s = self.mods[mod]
+        if name in s["defmap"]:
+            return ("def", mod, name)
+        # later imports win, as at run time; stars last-resort in order
+        for imp in reversed(s["imports_by_func"].get("", [])):
+            if any(a["name"] == "*" for a in imp["names"]):
+                continue
+            b = self.bind_import(mod, imp, name, seen)
+            if b:
+                return b
+        for imp in reversed(s["imports_by_func"].get("", [])):
+            if any(a["name"] == "*" for a in imp["names"]):
+                src = self.absolute(mod, imp)
+                if src in self.mods and name in self.star_names(src):
+                    b = self.export(src, name, seen)
+                    if b[0] != "unbound":
+                        return b
+        if s["pkg"] and (mod + "." + name) in self.mods:
+            return ("module", mod + "." + name)
+        return ("unbound", mod + "." + name)
+
+    def attr(self, b, name):
+        if b[0] == "module":
+            return self.export(b[1], name)
+        if b[0] == "external":
+            return ("external", b[1] + "." + name)
+        if b[0] == "def":
+            q = b[2] + "." + name
+            if q in self.mods[b[1]]["defmap"]:
+                return ("def", b[1], q)
+        return ("unbound", name)
+
+    def is_triton(self, mod, qual):
+        """A def decorated @triton.jit (or autotune/heuristics over it), or
+        with a bare @jit/@autotune/@heuristics imported from triton."""
+        d = self.mods[mod]["defmap"].get(qual)
+        for dec in (d or {}).get("decorators", []):
+            n = dec["name"]
+            if n in ("triton.jit", "triton.autotune", "triton.heuristics"):
+                return True
+            if n in ("jit", "autotune", "heuristics"):
+                b = self.lookup(mod, "", n)
+                if b[0] == "external" and b[1].startswith("triton."):
+                    return True
+        return False
+
+    def lookup(self, mod, func, name):
+        """A bare name used in function func of module mod."""
+        s = self.mods[mod]
+        parts = func.split(".") if func else []
+        # function-level imports of func and the functions around it
+        for i in range(len(parts), 0, -1):
+            f = ".".join(parts[:i])
+            for imp in reversed(s["imports_by_func"].get(f, [])):
+                b = self.bind_import(mod, imp, name)
+                if b:
+                    return b
+        # defs nested in the enclosing functions
+        for i in range(len(parts), 0, -1):
+            q = ".".join(parts[:i] + [name])
+            if q in s["defmap"]:
+                return ("def", mod, q)
+        return self.export(mod, name)
+
+    def resolve_call(self, mod, call):
+        """A call's callee: a binding, or ("dynamic", why)."""
+        try:
+            node = ast.parse(call["callee"], mode="eval").body
+        except SyntaxError:
+            return ("dynamic", "callee not parsed")
+        chain = []
+        while isinstance(node, ast.Attribute):
+            chain.append(node.attr)
+            node = node.value
+        chain.reverse()
+        if isinstance(node, ast.Call):
+            f = ast.unparse(node.func)
+            return ("dynamic", "getattr" if f == "getattr" else "result of a call")
+        if isinstance(node, ast.Subscript):
+            # kernel[grid](...): a Triton launch when the subscripted name
+            # resolves to a @triton.jit def
+            k = self.resolve_call(mod, dict(call, callee=ast.unparse(node.value)))
+            if k[0] == "def" and self.is_triton(k[1], k[2]) and not chain:
+                return ("triton", k[1], k[2])
+            return ("dynamic", "subscript (dispatch table)")
+        if not isinstance(node, ast.Name):
+            return ("dynamic", type(node).__name__)
+        func = call["func"]
+        if node.id in ("self", "cls") and func and "." in func:
+            cls = func[: func.rfind(".")]
+            if not chain:
+                return ("dynamic", "self")
+            q = cls + "." + chain[0]
+            if q in self.mods[mod]["defmap"]:
+                b = ("def", mod, q)
+                for a in chain[1:]:
+                    b = self.attr(b, a)
+                return b
+            return ("dynamic", "attribute of " + node.id)
+        b = self.lookup(mod, func, node.id)
+        if b[0] == "unbound":
+            if hasattr(builtins, node.id):
+                return ("external", "builtins." + node.id)
+            if chain:
+                return ("dynamic", "attribute of local value " + node.id)
+            return ("dynamic", "local or unbound name " + node.id)
+        for a in chain:
+            b = self.attr(b, a)
+        return b
+
+
+def _callee_def(ix, b):
+    """A binding to a class resolves to its __init__ when the class has one."""
+    if b[0] != "def":
+        return b
+    d = ix.mods[b[1]]["defmap"].get(b[2])
+    if d and d["kind"] == "class":
+        init = b[2] + ".__init__"
+        if init in ix.mods[b[1]]["defmap"]:
+            return ("def", b[1], init)
+    return b
+
+
+def chains(roots, from_pkg, decorator):
+    ix = Index(roots)
+    ops = {}
+    for m, s in ix.mods.items():
+        for d in s["defs"]:
+            for dec in d["decorators"]:
+                if dec["name"].split(".")[-1] == decorator:
+                    ops[(m, d["name"])] = {"kind": decorator, "module": m,
+                                           "function": d["name"],
+                                           "file": s["path"], "def_line": d["line"],
+                                           "decorator": dec}
+    callers = {}  # (mod, qual) -> list of (caller key, call)
+    unresolved = []
+    for m, s in ix.mods.items():
+        for c in s["calls"]:
+            if not c["func"]:
+                continue
+            b = _callee_def(ix, ix.resolve_call(m, c))
+            if b[0] == "def":
+                callers.setdefault((b[1], b[2]), []).append(((m, c["func"]), c))
+            elif b[0] == "triton":
+                # the function launching Triton kernels is the op of that chain
+                kd = ix.mods[b[1]]["defmap"][b[2]]
+                fd = s["defmap"].get(c["func"], {})
+                op = ops.setdefault((m, c["func"]), {
+                    "kind": "triton", "module": m, "function": c["func"], "file": s["path"],
+                    "def_line": fd.get("line"), "launches": []})
+                if op["kind"] == "triton":
+                    op["launches"].append({"line": c["line"], "conds": c["conds"],
+                                           "module": b[1], "function": b[2],
+                                           "file": ix.mods[b[1]]["path"],
+                                           "def_line": kd["line"]})
+            elif b[0] == "dynamic" and (from_pkg is None or m == from_pkg
+                                        or m.startswith(from_pkg + ".")):
+                unresolved.append({"module": m, "file": s["path"], "function": c["func"],
+                                   "line": c["line"], "callee": c["callee"], "why": b[1]})
+
+    def in_from(key):
+        return from_pkg is None or key[0] == from_pkg or key[0].startswith(from_pkg + ".")
+
+    def frame(key, call):
+        s = ix.mods[key[0]]
+        d = s["defmap"].get(key[1], {})
+        return {"module": key[0], "function": key[1], "file": s["path"],
+                "def_line": d.get("line"), "call_line": call["line"],
+                "callee": call["callee"], "conds": call["conds"]}
+
+    out = []
+    for key, op in sorted(ops.items()):
+        # BFS backwards from the op: the first visit of a function is its
+        # shortest chain to the op.
+        nxt = {}
+        dist = {key: 0}
+        q = deque([key])
+        while q:
+            k = q.popleft()
+            for ck, call in callers.get(k, []):
+                if ck not in dist:
+                    dist[ck] = dist[k] + 1
+                    nxt[ck] = (k, call)
+                    q.append(ck)
+        found = [k for k in dist if k != key and in_from(k)]
+        reach = set(found)
+        entries = []
+        for k in found:
+            outer = not any(ck in reach for ck, _ in callers.get(k, []))
+            path, cur = [], k
+            while cur != key:
+                tgt, call = nxt[cur]
+                path.append(frame(cur, call))
+                cur = tgt
+            entries.append({"entry": k[0] + "." + k[1], "outermost": outer,
+                            "length": dist[k], "frames": path})
+        entries.sort(key=lambda e: (not e["outermost"], e["length"], e["entry"]))
+        op["chains"] = entries
+        out.append(op)
+    return {"schema": SCHEMA, "roots": [os.path.abspath(r) for r in roots],
+            "from": from_pkg, "decorator": decorator, "ops": out,
+            "unresolved": unresolved,
+            "errors": [{"path": e["path"], "error": e["error"]} for e in ix.errors]}
+
+
+def _lit(arg):
+    return arg.get("value") if arg and "value" in arg else None
+
+
+def write_tsv(res, function_kw, out):
+    """The model-entry table: one row per chain, outermost entries first, each
+    group shortest first. Fields: OP (module.function) OP_AT (file:def_line)
+    BOUND_MODULE (the decorator's first argument when a string literal, else
+    -) BOUND_FUNCTION (keyword function_kw when a string literal, else the
+    def's name) ENTRY (module.function of the caller in --from PKG) ENTRY_AT
+    (file:line of its call that starts the chain) OUTERMOST (yes|no) LENGTH
+    (calls to the op) CONDITIONS (the `if` tests around the entry's call,
+    "; "-joined, - when none)."""
+    for op in res["ops"]:
+        if op["kind"] == "triton":
+            mod = "triton"
+            fn = ", ".join(sorted({"%s.%s" % (k["module"], k["function"])
+                                   for k in op["launches"]}))
+        else:
+            dec = op["decorator"]
+            args = dec.get("args") or []
+            mod = _lit(args[0]) if args else None
+            fn = _lit((dec.get("kwargs") or {}).get(function_kw)) or op["function"].split(".")[-1]
+        for c in op["chains"]:
+            f = c["frames"][0]
+            row = ["%s.%s" % (op["module"], op["function"]),
+                   "%s:%d" % (op["file"], op["def_line"]),
+                   mod if isinstance(mod, str) else "-", str(fn), c["entry"],
+                   "%s:%d" % (f["file"], f["call_line"]),
+                   "yes" if c["outermost"] else "no", str(c["length"]),
+                   "; ".join(f["conds"]) or "-"]
+            out.write("\t".join(x.replace("\t", " ").replace("\n", " ") for x in row) + "\n")
+
+
+USAGE = ("kwalk_pyscan: usage: kwalk_pyscan.py scan FILE... | chains --root DIR... "
+         "[--from PKG] [--decorator NAME] [--function-kw NAME] [--format json|tsv]\n")
+
+
+def main(argv):
+    if len(argv) < 2 or argv[1] not in ("scan", "chains"):
+        sys.stderr.write(USAGE)
+        return 2
+    if argv[1] == "scan":
+        files = [scan_file(p) for p in argv[2:]]
+        json.dump({"schema": SCHEMA, "files": files}, sys.stdout)
+        sys.stdout.write("\n")
+        return 0
+    roots, opt = [], {"--from": None, "--decorator": "compile_ops",
+                      "--function-kw": "fc_name", "--format": "json"}
+    i = 2
+    while i < len(argv):
+        a = argv[i]
+        if (a == "--root" or a in opt) and i + 1 < len(argv):
+            v = argv[i + 1]
+            if a == "--root":
+                if not os.path.isdir(v):
+                    sys.stderr.write("kwalk_pyscan: --root %s: not a directory\n" % v)
+                    return 2
+                roots.append(v)
+            else:
+                opt[a] = v
+            i += 2
+        else:
+            sys.stderr.write("kwalk_pyscan: unknown or incomplete option %s\n" % a)
+            return 2
+    if not roots:
+        sys.stderr.write("kwalk_pyscan: chains needs at least one --root DIR\n")
+        return 2
+    if opt["--format"] not in ("json", "tsv"):
+        sys.stderr.write("kwalk_pyscan: --format is json or tsv\n")
+        return 2
+    res = chains(roots, opt["--from"], opt["--decorator"])
+    if opt["--format"] == "tsv":
+        write_tsv(res, opt["--function-kw"], sys.stdout)
+    else:
+        json.dump(res, sys.stdout)
+        sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

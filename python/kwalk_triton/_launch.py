@@ -1,0 +1,196 @@
+"""_launch.py: the Python frames of a Triton launch.
+
+From the listener's own frame outwards: the grid Triton's JITFunction.run
+was given, the first frame outside Triton, Python's library, torch and this
+package (the frame that called kernel[grid](...)), the call's text read from
+its source (kernel, grid and arguments as written, via ast), and the frames
+above it up to the outermost user frame.
+"""
+
+import ast
+import linecache
+import os
+import sys
+import sysconfig
+
+_MAX_CHAIN = 32
+_ast_cache = {}
+
+
+def _dirs_of(modname):
+    m = sys.modules.get(modname)
+    f = getattr(m, "__file__", None) if m is not None else None
+    return [os.path.dirname(os.path.abspath(f))] if f else []
+
+
+def _internal_dirs():
+    here = os.path.dirname(os.path.abspath(__file__))
+    lib = []
+    paths = sysconfig.get_paths()
+    for key in ("stdlib", "platstdlib"):
+        if paths.get(key):
+            lib.append(os.path.abspath(paths[key]))
+    return [here] + _dirs_of("triton") + _dirs_of("torch"), lib
+
+
+def _under(path, dirs):
+    return any(path == d or path.startswith(d + os.sep) for d in dirs)
+
+
+def is_internal(filename, dirs):
+    """True for frames of Triton, torch, this package and Python's library
+    (site-packages and dist-packages other than those are user code)."""
+    own, lib = dirs
+    if filename.startswith("<") or not filename:
+        return True
+    path = os.path.abspath(filename)
+    if _under(path, own):
+        return True
+    if _under(path, lib):
+        parts = path.split(os.sep)
+        return "site-packages" not in parts and "dist-packages" not in parts
+    return False
+
+
+def _position(frame):
+    """(line, col0, end_line, end_col0) of the instruction the frame is at,
+    or (line, None, None, None) where Python has no positions."""
+    line = frame.f_lineno
+    code = frame.f_code
+    if hasattr(code, "co_positions") and frame.f_lasti >= 0:
+        try:
+            for i, pos in enumerate(code.co_positions()):
+                if i == frame.f_lasti // 2:
+                    if pos[0] is not None:  # (line, end_line, col, end_col)
+                        return (pos[0], pos[2], pos[1], pos[3])
+                    break
+        except Exception:
+            pass
+    return (line, None, None, None)
+
+
+def _tree(filename):
+    lines = linecache.getlines(filename)
+    if not lines:
+        return None, None
+    text = "".join(lines)
+    key = (filename, len(text), hash(text))
+    hit = _ast_cache.get(filename)
+    if hit is not None and hit[0] == key:
+        return hit[1], text
+    try:
+        tree = ast.parse(text, filename)
+    except (SyntaxError, ValueError):
+        tree = None
+    _ast_cache[filename] = (key, tree)
+    return tree, text
+
+
+def _call_at(filename, pos):
+    """The ast.Call the frame is executing: the one with exactly the
+    instruction's span, else the innermost kernel[...](...) call on its line."""
+    tree, text = _tree(filename)
+    if tree is None:
+        return None, text
+    line, col, end_line, end_col = pos
+    exact, around = None, []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not hasattr(node, "end_lineno"):
+            continue
+        if col is not None and (node.lineno, node.col_offset, node.end_lineno, node.end_col_offset) == (
+            line,
+            col,
+            end_line,
+            end_col,
+        ):
+            exact = node
+        if node.lineno <= line <= node.end_lineno and isinstance(node.func, ast.Subscript):
+            around.append(node)
+    if exact is not None and isinstance(exact.func, ast.Subscript):
+        return exact, text
+    if around:
+        around.sort(key=lambda n: (n.end_lineno - n.lineno, n.end_col_offset - n.col_offset))
+        return around[0], text
+    return exact, text
+
+
+def _seg(text, node):
+    s = ast.get_source_segment(text, node)
+    return " ".join(s.split()) if s is not None else None
+
+
+def _func_name(code):
+    return getattr(code, "co_qualname", None) or code.co_name
+
+
+def _grid_value(grid):
+    if isinstance(grid, tuple) and 1 <= len(grid) <= 3 and all(type(g) is int for g in grid):
+        return list(grid) + [1] * (3 - len(grid))
+    return None
+
+
+def find(params):
+    """The launch seen from here: a dict with location, function, kernel
+    expression, grid (expr/value), args [(param, expr)] and chain, or None
+    when the compile was not reached through JITFunction.run (a direct
+    triton.compile) or no user frame called into Triton."""
+    dirs = _internal_dirs()
+    frame = sys._getframe(1)
+    grid, launched, autotuned = None, False, False
+    while frame is not None and is_internal(frame.f_code.co_filename, dirs):
+        if os.path.basename(frame.f_code.co_filename) == "autotuner.py":
+            autotuned = True  # constexprs came from a triton.Config too
+        if not launched and frame.f_code.co_name == "run" and "grid" in frame.f_code.co_varnames:
+            launched = True  # Triton's JITFunction.run(*args, grid=..., ...)
+            try:
+                grid = frame.f_locals.get("grid")
+            except Exception:
+                grid = None
+        frame = frame.f_back
+    if frame is None or not launched:
+        return None
+    filename = os.path.abspath(frame.f_code.co_filename)
+    pos = _position(frame)
+    launch = {
+        "file": filename,
+        "line": pos[0],
+        "column": 1,
+        "function": _func_name(frame.f_code),
+        "autotuned": autotuned,
+    }
+    call, text = _call_at(frame.f_code.co_filename, pos)
+    if call is not None and isinstance(call.func, ast.Subscript):
+        launch["line"], launch["column"] = call.lineno, call.col_offset + 1
+        launch["kernel_expr"] = _seg(text, call.func.value)
+        launch["grid_expr"] = _seg(text, call.func.slice)
+        args = []
+        for i, a in enumerate(call.args):
+            if isinstance(a, ast.Starred):
+                args.append((None, "*" + (_seg(text, a.value) or "?")))
+                continue
+            args.append((params[i] if i < len(params) else None, _seg(text, a)))
+        for kw in call.keywords:
+            if kw.arg is None:
+                args.append((None, "**" + (_seg(text, kw.value) or "?")))
+            else:
+                args.append((kw.arg, _seg(text, kw.value)))
+        launch["args"] = args
+    elif pos[1] is not None:
+        launch["column"] = pos[1] + 1
+    launch["grid_value"] = _grid_value(grid)
+    chain = []
+    f = frame.f_back
+    while f is not None and len(chain) < _MAX_CHAIN:
+        if not is_internal(f.f_code.co_filename, dirs):
+            p = _position(f)
+            chain.append(
+                {
+                    "function": _func_name(f.f_code),
+                    "file": os.path.abspath(f.f_code.co_filename),
+                    "line": p[0],
+                    "column": (p[1] + 1) if p[1] is not None else 1,
+                }
+            )
+        f = f.f_back
+    launch["chain"] = chain
+    return launch

@@ -1,0 +1,428 @@
+#!/usr/bin/env python3
+"""tests/python/test_pyscan.py: python/kwalk_pyscan.py against ground truth it
+does not produce.
+
+  scan    every .py file of ../shared/fixtures/atom-py and
+          ../shared/fixtures/aiter-hip/aiter: defs, decorators, imports,
+          __all__ and calls checked against Python's `ast` walked here, and
+          against the source text at the reported lines.
+  chains  copies of both fixtures with marker comments this test appends to
+          the lines it finds with `ast` (the op's def, the calls of it, the
+          calls of the wrapper) plus a few callers it writes (alias,
+          module attribute, relative import, getattr): the chains reported
+          from package atom to aiter's add_rmsnorm_quant must pass exactly
+          through the marked lines; the getattr call must be listed as
+          unresolved and be in no chain; an `__all__` appended to the op's
+          module must stop the star re-export of the ops it leaves out; a
+          caller of a Triton wrapper (a def launching KERNEL[grid](...)) must
+          reach it, the launches at the lines marked.
+
+Exit 77 (ctest SKIP) where ../shared is absent.
+"""
+
+import argparse
+import ast
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+FAILS = []
+CHECKS = [0]
+
+
+def check(ok, what):
+    CHECKS[0] += 1
+    if not ok:
+        FAILS.append(what)
+        print("FAIL:", what)
+
+
+def pyfiles(root):
+    out = []
+    for d, dirs, files in os.walk(root):
+        dirs.sort()
+        out += [os.path.join(d, f) for f in sorted(files) if f.endswith(".py")]
+    return out
+
+
+def run_helper(helper, args):
+    p = subprocess.run([sys.executable, helper] + args, capture_output=True, text=True,
+                       timeout=300)
+    if p.returncode != 0:
+        print("helper failed:", p.stderr.strip())
+        sys.exit(1)
+    return json.loads(p.stdout)
+
+
+def parents(tree):
+    par = {}
+    for n in ast.walk(tree):
+        for c in ast.iter_child_nodes(n):
+            par[c] = n
+    return par
+
+
+def enclosing_func(par, node):
+    """The function whose body holds node (decorators, defaults and
+    annotations belong to the scope around the def)."""
+    k, n = node, par.get(node)
+    while n is not None:
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and k in n.body:
+            return n
+        k, n = n, par.get(n)
+    return None
+
+
+def test_scan(helper, roots):
+    files = [f for r in roots for f in pyfiles(r)]
+    check(len(files) > 50, "both fixtures hold .py files (%d)" % len(files))
+    got = {f["path"]: f for f in run_helper(helper, ["scan"] + files)["files"]}
+    for path in files:
+        text = open(path, encoding="utf-8").read()
+        lines = text.splitlines()
+        tree = ast.parse(text)
+        par = parents(tree)
+        g = got.get(path)
+        check(g is not None and "error" not in g, "%s scanned" % path)
+        if not g or "error" in g:
+            continue
+        # defs: (name, line), kind, decorator lines; the def line's text
+        want = sorted((n.name, n.lineno, [d.lineno for d in n.decorator_list])
+                      for n in ast.walk(tree)
+                      if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
+        have = sorted((d["name"].split(".")[-1], d["line"], [x["line"] for x in d["decorators"]])
+                      for d in g["defs"])
+        check(want == have, "%s: defs and decorator lines as ast sees them" % path)
+        for d in g["defs"]:
+            short = d["name"].split(".")[-1]
+            src = lines[d["line"] - 1].lstrip()
+            check(src.startswith(("def %s" % short, "async def %s" % short, "class %s" % short)),
+                  "%s:%d: the source line defines %s" % (path, d["line"], short))
+            for x in d["decorators"]:
+                check(lines[x["line"] - 1].lstrip().startswith("@"),
+                      "%s:%d: decorator line starts with @" % (path, x["line"]))
+        # decorator literal args (the @compile_ops module names among them)
+        for n in ast.walk(tree):
+            if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for dec in n.decorator_list:
+                if not (isinstance(dec, ast.Call) and dec.args
+                        and isinstance(dec.args[0], ast.Constant)):
+                    continue
+                hd = [x for d in g["defs"] if d["line"] == n.lineno
+                      for x in d["decorators"] if x["line"] == dec.lineno]
+                check(len(hd) == 1 and hd[0]["args"][0].get("value") == dec.args[0].value,
+                      "%s:%d: decorator's first literal argument" % (path, dec.lineno))
+        # imports, with their level and whether inside a function
+        want = sorted((n.lineno, getattr(n, "module", None) if isinstance(n, ast.ImportFrom)
+                       else None, getattr(n, "level", 0) or 0,
+                       [(a.name, a.asname) for a in n.names],
+                       enclosing_func(par, n) is not None)
+                      for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom)))
+        have = sorted((i["line"], (i["from"] or None) if i["from"] is not None else None,
+                       i["level"], [(a["name"], a["as"]) for a in i["names"]], i["func"] != "")
+                      for i in g["imports"])
+        check(want == have, "%s: imports (line, module, level, names, in a function)" % path)
+        # __all__
+        alls = [n for n in tree.body if isinstance(n, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id == "__all__" for t in n.targets)]
+        if alls:
+            check(g["all"] == list(ast.literal_eval(alls[-1].value)), "%s: __all__" % path)
+        else:
+            check(g["all"] is None, "%s: no __all__" % path)
+        # calls: position, callee text, enclosing function, number of ifs
+        calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+        have = {(c["line"], c["col"], c["end_line"], c["end_col"]): c for c in g["calls"]}
+        check(len(have) == len(calls) == len(g["calls"]), "%s: %d calls" % (path, len(calls)))
+        for n in calls:
+            c = have.get((n.lineno, n.col_offset, n.end_lineno, n.end_col_offset))
+            check(c is not None, "%s:%d:%d: call reported" % (path, n.lineno, n.col_offset))
+            if not c:
+                continue
+            check(c["callee"] == ast.unparse(n.func), "%s:%d: callee text" % (path, n.lineno))
+            f = enclosing_func(par, n)
+            check((c["func"] != "") == (f is not None)
+                  and (f is None or c["func"].split(".")[-1] == f.name),
+                  "%s:%d: enclosing function" % (path, n.lineno))
+            ifs, k = 0, n
+            while par.get(k) is not None and par[k] is not f:
+                if isinstance(par[k], ast.If) and k is not par[k].test:
+                    ifs += 1
+                k = par[k]
+            check(len(c["conds"]) == ifs, "%s:%d: %d enclosing ifs" % (path, n.lineno, ifs))
+            if isinstance(n.func, ast.Name):
+                seg = lines[n.lineno - 1][n.col_offset:]
+                check(seg.startswith(n.func.id), "%s:%d: source at the call names %s"
+                      % (path, n.lineno, n.func.id))
+
+
+MARK = "  # kwalk-test: "
+
+EXTRA_LAYERNORM = '''
+
+def _kwalk_test_alias(x):
+    from aiter import add_rmsnorm_quant as arq
+    return arq(x)  # kwalk-test: alias
+
+
+import aiter as _kwalk_aiter
+
+
+def _kwalk_test_attr(x):
+    return _kwalk_aiter.add_rmsnorm_quant(x)  # kwalk-test: attr
+
+
+def _kwalk_test_dynamic(x):
+    return getattr(_kwalk_aiter, "add_rmsnorm_quant")(x)  # kwalk-test: dynamic
+'''
+
+EXTRA_REL = '''"""Written by tests/python/test_pyscan.py: a relative, aliased import."""
+from .layernorm import _kwalk_test_alias as kw_alias
+
+
+def kwalk_test_rel(x):
+    return kw_alias(x)  # kwalk-test: rel
+'''
+
+
+def append_marks(path, marks):
+    lines = open(path, encoding="utf-8").read().split("\n")
+    for ln, tag in marks:
+        check(not lines[ln - 1].rstrip().endswith("\\"), "%s:%d markable" % (path, ln))
+        lines[ln - 1] += MARK + tag
+    open(path, "w", encoding="utf-8").write("\n".join(lines))
+
+
+def marked(path):
+    out = {}
+    for i, l in enumerate(open(path, encoding="utf-8").read().split("\n"), 1):
+        if MARK.strip() in l:
+            out.setdefault(l.split("kwalk-test: ")[1].strip(), set()).add(i)
+    return out
+
+
+def test_bad_inputs(helper, tmp):
+    """Files Python cannot parse: each listed with an error, the others read,
+    exit 0; bad usage: one line on stderr, exit 2."""
+    bad = {"syntax.py": "def f(:\n", "binary.py": "\x00\x01", "deep.py":
+           "x = 1" + " + 1" * 200000 + "\n", "ok.py": "def g():\n    h()\n"}
+    paths = []
+    for name, text in bad.items():
+        paths.append(os.path.join(tmp, name))
+        open(paths[-1], "w", encoding="utf-8").write(text)
+    got = {os.path.basename(f["path"]): f for f in run_helper(helper, ["scan"] + paths)["files"]}
+    for name in ("syntax.py", "binary.py", "deep.py"):
+        check("error" in got.get(name, {}), "%s reported with an error" % name)
+    check(got.get("ok.py", {}).get("calls", [{}])[0].get("callee") == "h",
+          "the good file beside them is read")
+    for args in (["bogus"], ["chains"], ["chains", "--root", os.path.join(tmp, "nope")],
+                 ["chains", "--root", tmp, "--format", "xml"]):
+        p = subprocess.run([sys.executable, helper] + args, capture_output=True, text=True,
+                           timeout=60)
+        check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and not p.stdout,
+              "usage error %s: one line, exit 2" % args)
+
+
+def test_chains(helper, atom, aiter_root, tmp):
+    a = os.path.join(tmp, "atom-py")
+    b = os.path.join(tmp, "aiter")
+    keep_py = shutil.ignore_patterns("csrc", "hsa", "*.so", "*.hip", "*.cu", "*.h", "*.cpp")
+    shutil.copytree(atom, a)
+    shutil.copytree(aiter_root, b, ignore=keep_py)
+    # the op, found with ast: add_rmsnorm_quant decorated with compile_ops
+    op_file, op_line, op_module = None, None, None
+    for p in pyfiles(os.path.join(b, "aiter", "ops")):
+        for n in ast.walk(ast.parse(open(p, encoding="utf-8").read())):
+            if isinstance(n, ast.FunctionDef) and n.name == "add_rmsnorm_quant":
+                for d in n.decorator_list:
+                    f = d.func if isinstance(d, ast.Call) else d
+                    if ast.unparse(f).split(".")[-1] == "compile_ops":
+                        op_file, op_line = p, n.lineno
+                        op_module = d.args[0].value
+    check(op_file is not None, "aiter fixture defines @compile_ops add_rmsnorm_quant")
+    if not op_file:
+        return
+    append_marks(op_file, [(op_line, "op")])
+    # in layernorm.py: the functions importing add_rmsnorm_quant from aiter
+    # inside themselves, their calls of it, and the calls of those functions
+    # a Triton wrapper, found with ast: a def of aiter/ops whose body calls
+    # KERNEL[grid](...) with KERNEL a @triton.jit def of the same file
+    tw = None
+    for p in pyfiles(os.path.join(b, "aiter", "ops")):
+        mt = ast.parse(open(p, encoding="utf-8").read())
+        jit = {n.name for n in mt.body if isinstance(n, ast.FunctionDef)
+               and any(ast.unparse(d) == "triton.jit" for d in n.decorator_list)}
+        for f in mt.body:
+            if not isinstance(f, ast.FunctionDef):
+                continue
+            ls = [(n.lineno, n.func.value.id) for n in ast.walk(f) if isinstance(n, ast.Call)
+                  and isinstance(n.func, ast.Subscript) and isinstance(n.func.value, ast.Name)
+                  and n.func.value.id in jit]
+            if ls and not tw:
+                tw = (p, f.name, ls)
+    check(tw is not None, "aiter fixture has a Triton wrapper")
+    if tw:
+        append_marks(tw[0], [(x, "launch") for x, _ in tw[2]])
+    ln_path = os.path.join(a, "atom", "model_ops", "layernorm.py")
+    tree = ast.parse(open(ln_path, encoding="utf-8").read())
+    wrappers, op_calls = set(), []
+    for f in ast.walk(tree):
+        if not isinstance(f, ast.FunctionDef):
+            continue
+        imps = [n for n in ast.walk(f) if isinstance(n, ast.ImportFrom) and n.module == "aiter"
+                and any(x.name == "add_rmsnorm_quant" and x.asname is None for x in n.names)]
+        if imps:
+            wrappers.add(f.name)
+            op_calls += [n.lineno for n in ast.walk(f) if isinstance(n, ast.Call)
+                         and isinstance(n.func, ast.Name) and n.func.id == "add_rmsnorm_quant"]
+    check(len(wrappers) == 1 and op_calls, "layernorm.py imports add_rmsnorm_quant in a function")
+    wrap_calls = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Call)
+                  and isinstance(n.func, ast.Name) and n.func.id in wrappers]
+    check(wrap_calls, "layernorm.py calls %s" % wrappers)
+    append_marks(ln_path, [(x, "call-op") for x in op_calls] + [(x, "call-wrapper")
+                                                               for x in wrap_calls])
+    with open(ln_path, "a", encoding="utf-8") as f:
+        f.write(EXTRA_LAYERNORM)
+        if tw:
+            mod = os.path.relpath(tw[0], b)[:-3].replace(os.sep, ".")
+            f.write("\n\ndef _kwalk_test_triton(*a):\n    from %s import %s\n"
+                    "    return %s(*a)  # kwalk-test: triton-call\n" % (mod, tw[1], tw[1]))
+    rel = os.path.join(a, "atom", "model_ops", "_kwalk_rel.py")
+    open(rel, "w", encoding="utf-8").write(EXTRA_REL)
+    for p in (op_file, ln_path, rel):
+        ast.parse(open(p, encoding="utf-8").read())  # the marks left it valid Python
+
+    out = run_helper(helper, ["chains", "--root", a, "--root", b, "--from", "atom"])
+    if tw:
+        t = [o for o in out["ops"] if o["kind"] == "triton" and o["file"] == tw[0]
+             and o["function"] == tw[1]]
+        check(len(t) == 1, "Triton wrapper %s is an op" % tw[1])
+        if t:
+            check(sorted((k["line"], k["function"]) for k in t[0]["launches"])
+                  == sorted(tw[2]) and {k["line"] for k in t[0]["launches"]}
+                  == marked(tw[0]).get("launch"), "Triton launches at the marked lines")
+            check(any(c["entry"].endswith("._kwalk_test_triton") and c["frames"][-1]["call_line"]
+                      in marked(ln_path).get("triton-call", ()) for c in t[0]["chains"]),
+                  "chain from the model to the Triton wrapper")
+    ops = [o for o in out["ops"] if o["function"] == "add_rmsnorm_quant"]
+    check(len(ops) == 1, "one add_rmsnorm_quant op")
+    if not ops:
+        return
+    op = ops[0]
+    check(op["file"] == op_file and op["def_line"] in marked(op_file).get("op", ()),
+          "op's def line is the marked one")
+    check(op["decorator"]["args"][0].get("value") == op_module,
+          "op's module %s as ast reads it" % op_module)
+    lm = marked(ln_path)
+    rm = marked(rel)
+    direct = {(c["frames"][-1]["file"], c["frames"][-1]["call_line"]) for c in op["chains"]}
+    want = {(ln_path, x) for t in ("call-op", "alias", "attr") for x in lm.get(t, ())}
+    check(direct == want, "the calls of the op are the marked ones: got %s want %s"
+          % (sorted(direct), sorted(want)))
+    frames = [(f["file"], f["call_line"]) for c in op["chains"] for f in c["frames"]]
+    for x in lm.get("call-wrapper", ()):
+        check((ln_path, x) in frames, "wrapper call at marked line %d is a frame" % x)
+    for x in rm.get("rel", ()):
+        check((rel, x) in frames, "relative-import call at marked line %d is a frame" % x)
+    for x in lm.get("dynamic", ()):
+        check((ln_path, x) not in frames, "getattr call at line %d is in no chain" % x)
+        check(any(u["file"] == ln_path and u["line"] == x and "getattr" in u["why"]
+                  for u in out["unresolved"]), "getattr call at line %d listed unresolved" % x)
+    # every chain's frames link: each frame's call resolves to the next one's
+    # function, the last one's to the op; shortest first among outermost
+    for c in op["chains"]:
+        fr = c["frames"]
+        alias = {"kw_alias": "_kwalk_test_alias", "arq": "add_rmsnorm_quant"}
+        name = [alias.get(f["callee"], f["callee"]).split(".")[-1] for f in fr]
+        ok = len(fr) == c["length"] and all(
+            name[i] == fr[i + 1]["function"].split(".")[-1]
+            for i in range(len(fr) - 1)) and name[-1] == "add_rmsnorm_quant"
+        check(ok, "chain from %s links call to def" % c["entry"])
+    outer = [c for c in op["chains"] if c["outermost"]]
+    check([c["length"] for c in outer] == sorted(c["length"] for c in outer),
+          "outermost chains shortest first")
+    outer_fns = {c["entry"].split(".")[-1] for c in outer}
+    # the functions that hold the marked wrapper calls, found with ast
+    holders = set()
+    for f in ast.walk(tree):
+        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if any(f.lineno <= x <= f.end_lineno for x in lm.get("call-wrapper", ())):
+                holders.add(f.name)
+    check(holders and holders <= outer_fns, "outermost callers %s include %s"
+          % (sorted(outer_fns), sorted(holders)))
+    check("kwalk_test_rel" in outer_fns, "relative-import caller is outermost")
+    check(not any(w in outer_fns for w in wrappers), "the wrapper itself is not outermost")
+    # the if conditions of the op calls: the tests of the ifs around them
+    for c in op["chains"]:
+        f = c["frames"][-1]
+        if f["call_line"] in lm.get("call-op", ()):
+            want = []
+            for n in ast.walk(tree):
+                if isinstance(n, ast.If):
+                    t = ast.unparse(n.test)
+                    if any(s.lineno <= f["call_line"] <= s.end_lineno for s in n.body):
+                        want.append((n.lineno, t))
+                    elif any(s.lineno <= f["call_line"] <= s.end_lineno for s in n.orelse):
+                        want.append((n.lineno, "not (%s)" % t))
+            check(f["conds"] == [t for _, t in sorted(want)],
+                  "conditions of the call at line %d" % f["call_line"])
+    # the model-entry table (--format tsv): the outermost entries of
+    # add_rmsnorm_quant start at the marked calls of the wrapper, the module
+    # attribute call and the relative-import caller, shortest first
+    p = subprocess.run([sys.executable, helper, "chains", "--root", a, "--root", b, "--from",
+                        "atom", "--format", "tsv"], capture_output=True, text=True, timeout=300)
+    rows = [l.split("\t") for l in p.stdout.splitlines()]
+    check(p.returncode == 0 and rows and all(len(r) == 9 for r in rows), "tsv: 9 fields a row")
+    mine = [r for r in rows if r[0].endswith(".add_rmsnorm_quant")]
+    check(all(r[1] == "%s:%d" % (op_file, op_line) and r[2] == op_module
+              and r[3] == "add_rmsnorm_quant" for r in mine),
+          "tsv: the op's def line and module %s as ast reads them" % op_module)
+    outer_at = {r[5] for r in mine if r[6] == "yes"}
+    want = {"%s:%d" % (ln_path, x) for t in ("call-wrapper", "attr") for x in lm.get(t, ())}
+    want |= {"%s:%d" % (rel, x) for x in rm.get("rel", ())}
+    check(outer_at == want, "tsv: outermost entries at the marked lines: got %s want %s"
+          % (sorted(outer_at), sorted(want)))
+    lens = [int(r[7]) for r in mine if r[6] == "yes"]
+    check(lens == sorted(lens) and [r[6] for r in mine] == sorted(r[6] for r in mine)[::-1],
+          "tsv: outermost first, shortest first")
+    # __all__ limits a star import: with rmsnorm.py's __all__ naming only
+    # add_rmsnorm_quant, aiter's `from .ops.rmsnorm import *` no longer
+    # exports rmsnorm_quant, so atom's `from aiter import rmsnorm_quant`
+    # reaches no op while add_rmsnorm_quant still does
+    with open(op_file, "a", encoding="utf-8") as f:
+        f.write('\n__all__ = ["add_rmsnorm_quant"]\n')
+    out = run_helper(helper, ["chains", "--root", a, "--root", b, "--from", "atom"])
+    by = {o["function"]: o for o in out["ops"] if o["file"] == op_file}
+    check(by.get("add_rmsnorm_quant", {}).get("chains"), "__all__: add_rmsnorm_quant reached")
+    check("rmsnorm_quant" in by and not any(
+        c["frames"][-1]["file"] == ln_path for c in by["rmsnorm_quant"]["chains"]),
+          "__all__: rmsnorm_quant not exported, so layernorm.py's import of it reaches no op")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--helper", required=True)
+    ap.add_argument("--shared", required=True)
+    ap.add_argument("--what", choices=("scan", "chains"), required=True)
+    o = ap.parse_args()
+    atom = os.path.join(o.shared, "fixtures", "atom-py")
+    aiter_root = os.path.join(o.shared, "fixtures", "aiter-hip", "aiter")
+    if not (os.path.isdir(atom) and os.path.isdir(os.path.join(aiter_root, "aiter"))):
+        print("SKIP: %s/fixtures/{atom-py,aiter-hip/aiter} absent" % o.shared)
+        return 77
+    if o.what == "scan":
+        test_scan(o.helper, [atom, aiter_root])
+        with tempfile.TemporaryDirectory(prefix="kwalk-pyscan-") as tmp:
+            test_bad_inputs(o.helper, tmp)
+    else:
+        with tempfile.TemporaryDirectory(prefix="kwalk-pychain-") as tmp:
+            test_chains(o.helper, atom, aiter_root, tmp)
+    print("%d checks, %d failed" % (CHECKS[0], len(FAILS)))
+    return 1 if FAILS else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

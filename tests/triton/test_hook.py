@@ -1,0 +1,337 @@
+#!/usr/bin/env python3
+"""test_hook.py: kwalk's Triton hook (python/kwalk_triton) against a fake
+`triton` package (tests/triton/fake, stdlib only) that calls the compile
+listener as Triton 3.6 does.
+
+  test_hook.py --source-dir SRC --version X.Y.Z
+
+Each case runs a small program in a fresh interpreter. Expected values come
+from the program's own source (marker comments `# KWT:<KIND> <id>`, found
+here), from what the program passed, and from the fake cache on disk, never
+from the hook's output.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+
+import yaml
+
+ARGS = None
+
+PROGRAM = '''
+import triton
+
+
+@triton.jit
+def _scale_kernel(x_ptr, y_ptr, n, alpha, BLOCK: "tl.constexpr", RELU: "tl.constexpr" = False):  # KWT:JIT scale
+    pass
+
+
+def scale(x, y, n, block):
+    grid = (triton_cdiv(n, block),)
+    _scale_kernel[grid](  # KWT:LAUNCH scale
+        x, y,
+        n, 0.5,
+        BLOCK=block, num_warps=8,
+    )
+
+
+def triton_cdiv(a, b):
+    return (a + b - 1) // b
+
+
+def user_op(n):
+    scale("x", "y", n, 256)  # KWT:CALL scale
+
+
+try:
+    user_op(1000)  # KWT:OP scale
+except RuntimeError as e:
+    print("LAUNCH-FAILED", e)
+print("PROGRAM-DONE")
+'''
+
+
+def markers(path):
+    """{(kind, id): line} of `# KWT:KIND id` comments, counted here."""
+    out = {}
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            for kind, ident in re.findall(r"#\s*KWT:([A-Z]+)\s+([\w.-]+)", line):
+                out[(kind, ident)] = n
+    return out
+
+
+class HookTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory(prefix="kwalk-thook-")
+        self.dir = self.tmp.name
+        self.out = os.path.join(self.dir, "sidecars")
+        self.cache = os.path.join(self.dir, "cache")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def run_prog(self, text, env_out=True, extra_path=(), name="prog.py"):
+        prog = os.path.join(self.dir, name)
+        with open(prog, "w") as f:
+            f.write(text)
+        env = dict(os.environ)
+        env.pop(ARGS.env, None)
+        env["PYTHONPATH"] = os.pathsep.join(
+            list(extra_path) + [os.path.join(ARGS.source_dir, "tests/triton/fake"), ARGS.python_dir]
+        )
+        env["FAKE_TRITON_CACHE"] = self.cache
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        if env_out:
+            env[ARGS.env] = self.out
+        p = subprocess.run([sys.executable, prog], env=env, cwd=self.dir, capture_output=True, text=True, timeout=60)
+        return prog, p
+
+    def sidecars(self):
+        if not os.path.isdir(self.out):
+            return []
+        docs = []
+        for f in sorted(os.listdir(self.out)):
+            self.assertTrue(f.endswith(".kwalk.yaml"), "only sidecars in the out dir: %s" % f)
+            with open(os.path.join(self.out, f)) as fh:
+                text = fh.read()
+            self.assertTrue(text.endswith("\n...\n"), "%s ends with the end marker" % f)
+            doc = yaml.safe_load(text.replace("\n...\n", "\n"))
+            docs.append((f, doc))
+        return docs
+
+    def test_env_sidecar_facts(self):
+        prog, p = self.run_prog(PROGRAM)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("LAUNCH-FAILED", p.stdout)  # Triton's own launch error still reaches the program
+        self.assertNotIn("kwalk: warning", p.stderr)
+        docs = self.sidecars()
+        self.assertEqual(len(docs), 1)
+        fname, doc = docs[0]
+        m = markers(prog)
+        self.assertEqual(doc["kwalk_schema"], 1)
+        self.assertEqual(doc["producer"], {"name": "kwalk_triton", "version": ARGS.version})
+        k = doc["kernels"][0]
+        # the fake cache on disk: one folder; its files and name
+        folders = os.listdir(self.cache)
+        self.assertEqual(len(folders), 1)
+        folder = os.path.join(self.cache, folders[0])
+        files = sorted(os.path.join(folder, f) for f in os.listdir(folder))
+        self.assertEqual(k["triton"]["files"], files)
+        self.assertEqual(k["triton"]["cache_dir"], folder)
+        self.assertEqual(k["triton"]["cache_key"], folders[0])
+        self.assertEqual(doc["translation_unit"]["object"], os.path.join(folder, "_scale_kernel.hsaco"))
+        self.assertEqual(doc["translation_unit"]["source"], prog)
+        self.assertEqual(doc["translation_unit"]["offload_archs"], ["gfx942"])
+        self.assertEqual(k["name"], "_scale_kernel")
+        self.assertEqual(k["language"], "triton")
+        self.assertEqual(k["symbol"], "_scale_kernel@" + k["triton"]["hash"])
+        self.assertEqual(fname, "_scale_kernel-%s.kwalk.yaml" % k["triton"]["hash"][:16])
+        self.assertEqual(k["location"], {"file": prog, "line": m[("JIT", "scale")], "column": 1})
+        self.assertEqual([x["name"] for x in k["params"]], ["x_ptr", "y_ptr", "n", "alpha", "BLOCK", "RELU"])
+        self.assertEqual([x["type"] for x in k["params"]], ["*fp16", "*fp16", "i32", "fp32", "constexpr", "constexpr"])
+        self.assertEqual(
+            k["triton"]["constexprs"],
+            [{"name": "BLOCK", "value": "256", "from": "hook"}, {"name": "RELU", "value": "False", "from": "default"}],
+        )
+        opts = {o["name"]: o["value"] for o in k["triton"]["options"]}
+        self.assertEqual(opts["num_warps"], 8)  # passed at the launch
+        self.assertEqual(opts["debug"], "false")
+        for meta in ("hash", "name", "arch", "target", "shared", "warp_size", "triton_version", "backend_name"):
+            self.assertNotIn(meta, opts)
+        self.assertNotIn("extern_libs", opts)
+        self.assertEqual(k["triton"]["cache_hit"], False)
+        self.assertEqual(k["archs"], {"gfx942": {}})
+        (ln,) = doc["launches"]
+        self.assertEqual(ln["kernel"], k["symbol"])
+        self.assertEqual(ln["kind"], "triton")
+        launch_line = m[("LAUNCH", "scale")]
+        with open(prog) as f:
+            src_line = f.read().splitlines()[launch_line - 1]
+        self.assertEqual(ln["location"], {"file": prog, "line": launch_line, "column": src_line.index("_scale_kernel[") + 1})
+        self.assertEqual(ln["function"], "scale")
+        self.assertEqual(ln["config"]["grid"], {"expr": "grid", "value": [4, 1, 1]})  # cdiv(1000, 256)
+        self.assertEqual(
+            ln["args"],
+            [{"param": "x_ptr", "expr": "x"}, {"param": "y_ptr", "expr": "y"}, {"param": "n", "expr": "n"},
+             {"param": "alpha", "expr": "0.5"}, {"param": "BLOCK", "expr": "block"},
+             {"param": "num_warps", "expr": "8"}],
+        )
+        chain = [(c["function"], c["location"]["file"], c["location"]["line"]) for c in ln["call_chain"]]
+        self.assertEqual(chain, [("user_op", prog, m[("CALL", "scale")]), ("<module>", prog, m[("OP", "scale")])])
+
+    def test_no_env_no_hook(self):
+        prog, p = self.run_prog(PROGRAM + "print('LISTENER', triton.knobs.compilation.listener)\n", env_out=False)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("LISTENER None", p.stdout)
+        self.assertEqual(self.sidecars(), [])
+
+    def test_cache_hit_second_run(self):
+        self.run_prog(PROGRAM)
+        first = self.sidecars()[0][1]
+        prog, p = self.run_prog(PROGRAM)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        (fname, doc), = self.sidecars()
+        self.assertEqual(doc["kernels"][0]["triton"]["hash"], first["kernels"][0]["triton"]["hash"])
+        self.assertIs(doc["kernels"][0]["triton"]["cache_hit"], True)
+        # options in NAME.json's key order although the hit passes them sorted
+        jpath = [f for f in doc["kernels"][0]["triton"]["files"] if f.endswith("/_scale_kernel.json")][0]
+        with open(jpath) as f:
+            keys = list(json.load(f))
+        meta = {"hash", "name", "arch", "target", "backend_name", "triton_version", "warp_size", "shared",
+                "profile_scratch_size", "profile_scratch_align", "extern_libs"}
+        names = [o["name"] for o in doc["kernels"][0]["triton"]["options"]]
+        self.assertEqual(names, [k for k in keys if k not in meta])
+        self.assertNotEqual(names, sorted(names))
+
+    def test_chains_existing_listener_and_its_errors(self):
+        pre = textwrap.dedent('''
+            import triton, kwalk_triton
+            SEEN = []
+            def mine(**kw):
+                SEEN.append(sorted(kw))
+                raise KeyError("from the user's listener")
+            triton.knobs.compilation.listener = mine
+            kwalk_triton.enable(%r)
+        ''' % self.out)
+        body = PROGRAM.replace("except RuntimeError as e:", "except KeyError as e:")
+        body = body.replace('print("PROGRAM-DONE")', 'print("SEEN", SEEN)\nprint("PROGRAM-DONE")')
+        prog, p = self.run_prog(pre + body, env_out=False)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("LAUNCH-FAILED", p.stdout)  # the user's listener's KeyError reached the program
+        self.assertIn("SEEN [['cache_hit', 'metadata', 'metadata_group', 'src', 'times']]", p.stdout)
+        self.assertEqual(len(self.sidecars()), 1)
+
+    def test_hook_failure_is_one_warning(self):
+        os.makedirs(self.dir, exist_ok=True)
+        with open(os.path.join(self.dir, "sidecars"), "w") as f:
+            f.write("a file where the directory should be\n")
+        prog, p = self.run_prog(PROGRAM + "print('AFTER')\n")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("LAUNCH-FAILED", p.stdout)  # Triton went on to its launch
+        self.assertIn("PROGRAM-DONE", p.stdout)
+        lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
+        self.assertEqual(len(lines), 1, p.stderr)
+        self.assertTrue(lines[0].startswith("kwalk: warning: triton hook: no sidecar for _scale_kernel"), lines[0])
+
+    def test_listener_raising_inside_hook(self):
+        # the hook's own code raising (metadata without a hash): one warning, the
+        # listener chain and the program go on
+        pre = textwrap.dedent('''
+            import triton.compiler as C
+            _orig = C.compile
+            def compile(src, target, options):
+                import triton.knobs as K
+                lis = K.compilation.listener
+                lis(src=src, metadata={"name": "_scale_kernel"}, metadata_group={}, times=None, cache_hit=False)
+                return _orig(src, target, options)
+            C.compile = compile
+        ''')
+        prog, p = self.run_prog(pre + PROGRAM)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("PROGRAM-DONE", p.stdout)
+        warn = [ln for ln in p.stderr.splitlines() if ln.startswith("kwalk: warning:")]
+        self.assertEqual(len(warn), 1, p.stderr)
+        self.assertIn("no name or hash", warn[0])
+        self.assertEqual(len(self.sidecars()), 1)  # the real call still recorded
+
+    def test_enable_after_import_and_direct_compile(self):
+        body = textwrap.dedent('''
+            import triton
+            from triton.compiler import ASTSource, GPUTarget, compile
+            import kwalk_triton
+            kwalk_triton.enable(%r)
+
+            @triton.jit
+            def _k(x_ptr, B: "tl.constexpr"):  # KWT:JIT k
+                pass
+
+            compile(ASTSource(_k, {"x_ptr": "*fp32", "B": "constexpr"}, {(1,): 64}), GPUTarget("hip", "gfx950", 64), {})
+        ''' % self.out)
+        prog, p = self.run_prog(body, env_out=False)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        (fname, doc), = self.sidecars()
+        self.assertEqual(doc["launches"], [])  # no kernel[grid](...): no launch
+        k = doc["kernels"][0]
+        self.assertEqual(k["archs"], {"gfx950": {}})
+        self.assertEqual(k["triton"]["constexprs"], [{"name": "B", "value": "64", "from": "hook"}])
+        self.assertEqual(k["location"]["line"], markers(prog)[("JIT", "k")])
+
+    def test_autotuned_constexpr_from_config(self):
+        body = textwrap.dedent('''
+            import triton
+
+            @triton.autotune(configs=[triton.Config({"BLOCK": 512}, num_warps=2)], key=["n"])
+            @triton.jit
+            def _a(x_ptr, n, BLOCK: "tl.constexpr" = 512):  # KWT:JIT a
+                pass
+
+            def op():
+                _a[lambda META: (1,)](  # KWT:LAUNCH a
+                    "x", 7)
+
+            try:
+                op()
+            except RuntimeError:
+                pass
+        ''')
+        prog, p = self.run_prog(body)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        (fname, doc), = self.sidecars()
+        k = doc["kernels"][0]
+        m = markers(prog)
+        # BLOCK equals its default but the autotuner's config passed it
+        self.assertEqual(k["triton"]["constexprs"], [{"name": "BLOCK", "value": "512", "from": "hook"}])
+        self.assertEqual(k["location"]["line"], m[("JIT", "a")])
+        ln = doc["launches"][0]
+        self.assertEqual(ln["location"]["line"], m[("LAUNCH", "a")])
+        self.assertEqual(ln["config"]["grid"], {"expr": "lambda META: (1,)"})
+        self.assertEqual(ln["function"], "op")
+        opts = {o["name"]: o["value"] for o in k["triton"]["options"]}
+        self.assertEqual(opts["num_warps"], 2)
+
+    def test_sitecustomize_chains_the_shadowed_one(self):
+        other = os.path.join(self.dir, "other")
+        os.makedirs(other)
+        with open(os.path.join(other, "sitecustomize.py"), "w") as f:
+            f.write("import builtins\nbuiltins.SHADOWED_RAN = True\n")
+        # kwalk's python dir comes first on PYTHONPATH, so its sitecustomize shadows other's
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([ARGS.python_dir, other]), PYTHONDONTWRITEBYTECODE="1")
+        env[ARGS.env] = self.out
+        p = subprocess.run([sys.executable, "-c", "import sys; print(SHADOWED_RAN, 'triton' in sys.modules)"],
+                           env=env, capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout.strip(), "True False")  # other's ran; triton not imported by the hook
+        self.assertEqual(p.stderr, "")
+
+    def test_version_matches_cmake(self):
+        sys.path.insert(0, ARGS.python_dir)
+        try:
+            from kwalk_triton._version import VERSION
+        finally:
+            sys.path.pop(0)
+        self.assertEqual(VERSION, ARGS.version)
+
+
+def main():
+    global ARGS
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--source-dir", required=True)
+    ap.add_argument("--python-dir", help="where kwalk_triton is (default SRC/python)")
+    ap.add_argument("--version", required=True, help="CMake's PROJECT_VERSION")
+    ap.add_argument("--env", default="KWALK_TRITON_DIR")
+    ARGS, rest = ap.parse_known_args()
+    ARGS.python_dir = os.path.abspath(ARGS.python_dir or os.path.join(ARGS.source_dir, "python"))
+    ARGS.source_dir = os.path.abspath(ARGS.source_dir)
+    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
+
+
+if __name__ == "__main__":
+    main()
