@@ -10,7 +10,7 @@
  * kw_yf_parse return false, and the caller reads the text with libyaml. The
  * reader in kw_sidecar_parse.c also falls back to libyaml whenever a document
  * read this way fails its schema checks, so every error message comes from
- * the libyaml path. tests/unit/test_yaml_fast.c compares the two event
+ * the libyaml path. tests/sidecar/test_yaml_fast.c compares the two event
  * streams on real sidecars and on many mutated ones.
  *
  * KWALK_YAML_FAST=0 in the environment turns this reader off. */

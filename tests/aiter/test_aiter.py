@@ -38,7 +38,7 @@ import sys
 import yaml
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "capture"))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import kwcap  # noqa: E402  (code-object helpers shared with the capture tests)
 
 # The calls `<<<>>>` makes to pass its configuration (clang's HIP and CUDA).

@@ -15,7 +15,8 @@ import re
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from kwco_common import ARCHES, Check, dump_yaml, isa_lines, kernels_by_arch, run, tool
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwco_common import ARCHES, Check, dump_yaml, isa_lines, kernels_by_arch, run, tool  # noqa: E402
 
 SKIP = 77
 SRC = os.environ["KWCO_SRC"]

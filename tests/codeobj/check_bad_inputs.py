@@ -10,9 +10,11 @@ bundle; when it fails, it fails the same way."""
 import glob
 import os
 import subprocess
+import sys
 import tempfile
 
-from kwco_common import DUMP, Check, work
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwco_common import DUMP, Check, work  # noqa: E402
 
 MODES = [[], ["--yaml", "--lines"], ["--kernel", "vec_add"]]
 

@@ -12,9 +12,11 @@ import hashlib
 import os
 import struct
 import subprocess
+import sys
 import tempfile
 
-from kwco_common import Check, DUMP, dump_yaml, run, tool, work
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwco_common import Check, DUMP, dump_yaml, run, tool, work  # noqa: E402
 
 MAGIC = b"__CLANG_OFFLOAD_BUNDLE__"
 

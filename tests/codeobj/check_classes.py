@@ -9,10 +9,13 @@
     each DPP pattern, transcendental ops, fp8/bf8 conversions, buffer, flat,
     scratch and atomic accesses, 16-byte LDS accesses)."""
 import collections
+import os
 import re
+import sys
 
-from kwco_common import ARCHES, Check, dump_yaml, isa_lines, kernels_by_arch, work
-from check_disasm import objdump
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwco_common import ARCHES, Check, dump_yaml, isa_lines, kernels_by_arch, work  # noqa: E402
+from check_disasm import objdump  # noqa: E402
 
 PREFIX = {  # class: mnemonic prefixes (from the ISA manuals' instruction names)
     "waitcnt": ("s_waitcnt",), "nop": ("s_nop ",), "barrier": ("s_barrier",),

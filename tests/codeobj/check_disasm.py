@@ -4,8 +4,11 @@ for instruction over the kernel's code (objdump's address and encoding
 comment removed), its first instruction is objdump's <kernel> symbol, and
 every branch target and label agrees with objdump's <symbol+offset> or
 the label symbol it prints as the operand."""
+import os
 import re
+import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from kwco_common import (Check, arch_of, code_objects, dump_yaml, isa_lines, kernels_by_arch,
                          run, tool, work)
 

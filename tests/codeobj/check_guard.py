@@ -12,11 +12,13 @@ next to the guard's decision. Checked, per processor:
   - a class on which the linked LLVM crashes nowhere is not guarded at all;
   - what is handed over (v255/a255 destinations above all) decodes to
     llvm-mc -disassemble's text."""
+import os
 import re
 import subprocess
 import sys
 
-from kwco_common import Check, run, tool
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwco_common import Check, run, tool  # noqa: E402
 
 PROBE = sys.argv[1]
 

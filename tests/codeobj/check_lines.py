@@ -4,8 +4,11 @@ location chain (file:line:column and function of the code, then each call
 site it was inlined into) equals llvm-symbolizer -i on the instruction's
 address; without line tables kwco-dump says so instead of guessing."""
 import glob
+import os
+import sys
 
-from kwco_common import Check, code_objects, dump_yaml, isa_lines, kernels_by_arch, run, tool, work
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwco_common import Check, code_objects, dump_yaml, isa_lines, kernels_by_arch, run, tool, work  # noqa: E402
 
 
 def symbolize(path, addrs):

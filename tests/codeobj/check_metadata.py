@@ -3,7 +3,11 @@
 every code object (own kernels, corpus, ASM), and the kernel list equals the
 metadata's plus every .kd symbol llvm-readelf lists. The target id read from
 e_flags (used when a code object has no amdhsa.target) equals it too."""
-from kwco_common import Check, code_objects, dump_yaml, readelf_metadata, run, tool, work
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwco_common import Check, code_objects, dump_yaml, readelf_metadata, run, tool, work  # noqa: E402
 
 FIELDS = {
     "vgpr": ".vgpr_count", "agpr": ".agpr_count", "sgpr": ".sgpr_count",

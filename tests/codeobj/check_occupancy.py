@@ -10,8 +10,10 @@ test source) get their range through --flat-wg, the way the plugin passes the
 attribute it captured."""
 import glob
 import os
+import sys
 
-from kwco_common import Check, dump_yaml, kernels_by_arch, parse_remarks, work
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwco_common import Check, dump_yaml, kernels_by_arch, parse_remarks, work  # noqa: E402
 
 
 # amdgpu_flat_work_group_size(MIN, MAX) with MIN > 1 in src/kinds.hip

@@ -72,11 +72,11 @@ def gather(a, work):
     deps_needs.cmake_vars(n, a.cmake_vars, a.source_dir, skip)
     jobs = deps_needs.driver_jobs(n, a.clangxx, a.hip_flag, skip, work)
     if a.other_clangxx and os.access(a.other_clangxx, os.X_OK):
-        # tests/clang_major compiles with it: HIP without HIP headers or device libs
+        # clang_major.mismatch (tests/plugin) compiles with it: HIP without HIP headers or device libs
         jobs += deps_needs.driver_jobs(n, a.other_clangxx, ["-x", "hip", "-nogpuinc", "-nogpulib",
                                                           "--offload-arch=gfx942"], skip, work)
     elif a.other_clangxx:
-        print("deps.closure: note: %s is not installed (tests/clang_major skips)" % a.other_clangxx)
+        print("deps.closure: note: %s is not installed (clang_major.mismatch skips)" % a.other_clangxx)
     deps_needs.llvm_tools(n, a.source_dir, a.llvm_bindir)
     deps_needs.shell_commands(n, a.source_dir)
     with open(a.targets) as f:

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """make_seeds.py: the seed corpora of the fuzz.* tests, from inputs the suite
-already has, into OUT/<target>/ (emptied first): sidecars (tests/unit
+already has, into OUT/<target>/ (emptied first): sidecars (tests/sidecar
 fixtures, the corpus sidecars up to 64 KiB), indexes (`kwalk index` of those
 sidecars, packed and YAML), traces (small rocprofv3 CSV and JSON traces
 written by tests/trace's own writers), Python packages (tests/corpus/ops, and
@@ -35,7 +35,7 @@ def read(path):
 
 
 def sidecars(args):
-    found = sorted(glob.glob(os.path.join(args.src, "tests/unit/fixtures/**/*.yaml"),
+    found = sorted(glob.glob(os.path.join(args.src, "tests/sidecar/fixtures/**/*.yaml"),
                              recursive=True))
     found += sorted(glob.glob(os.path.join(args.corpus_out, "*.kwalk.yaml")))
     return [p for p in found if os.path.getsize(p) <= MAX_SEED]

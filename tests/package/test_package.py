@@ -24,6 +24,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwcheck import Checker  # noqa: E402
+
 try:
     import yaml
 except ImportError:  # pragma: no cover
@@ -32,24 +35,6 @@ except ImportError:  # pragma: no cover
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROJECT = os.path.join(HERE, "project")
-
-
-class Checker:
-    def __init__(self):
-        self.failures = []
-        self.count = 0
-
-    def check(self, cond, msg):
-        self.count += 1
-        if not cond:
-            self.failures.append(msg)
-        return bool(cond)
-
-    def finish(self):
-        for f in self.failures:
-            print("FAIL: %s" % f)
-        print("%d checks, %d failed" % (self.count, len(self.failures)))
-        sys.exit(1 if self.failures else 0)
 
 
 def run(cmd, **kw):

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """bench_render.py: `kwalk index` + `kwalk render --all` over a generated
-build of N kernel instantiations (the generator of tests/unit/test_index_big.py:
+build of N kernel instantiations (the generator of tests/index/test_index_big.py:
 realistic records, 50 kernels per sidecar, one launch each with its
 configuration, arguments, guard and instantiation chain, an entry point per
 sidecar). Checks that one page per instantiation and the index page were
@@ -26,7 +26,7 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "unit"))
+sys.path.insert(0, os.path.join(HERE, "..", "index"))
 import test_index_big  # noqa: E402  (the generator)
 
 

@@ -19,9 +19,11 @@ import argparse
 import os
 import re
 import shutil
+import sys
 import tempfile
 
-from kwrender import Checker, run
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwrender import Checker, run  # noqa: E402
 
 LOOP = re.compile(r"^- Loop (\d+): trip count `[^`]*`(?: at `([^`]+):(\d+)`|(, no source line))\.$")
 

@@ -33,6 +33,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwcheck import Checker  # noqa: E402
+
 try:
     import yaml
 except ImportError:  # pragma: no cover
@@ -47,30 +50,6 @@ COLUMNS = ["Kind", "Agent_Id", "Queue_Id", "Stream_Id", "Thread_Id", "Dispatch_I
            "Kernel_Name", "Correlation_Id", "Start_Timestamp", "End_Timestamp", "LDS_Block_Size",
            "Scratch_Size", "VGPR_Count", "Accum_VGPR_Count", "SGPR_Count", "Workgroup_Size_X",
            "Workgroup_Size_Y", "Workgroup_Size_Z", "Grid_Size_X", "Grid_Size_Y", "Grid_Size_Z"]
-
-
-class Checker:
-    def __init__(self):
-        self.failures = []
-        self.notes = []
-        self.count = 0
-
-    def check(self, cond, msg):
-        self.count += 1
-        if not cond:
-            self.failures.append(msg)
-        return bool(cond)
-
-    def eq(self, got, want, what):
-        return self.check(got == want, "%s: got %r, want %r" % (what, got, want))
-
-    def finish(self):
-        for n in self.notes:
-            print("note: %s" % n)
-        for f in self.failures:
-            print("FAIL: %s" % f)
-        print("%d checks, %d failed" % (self.count, len(self.failures)))
-        sys.exit(1 if self.failures else 0)
 
 
 def run(cmd, **kw):

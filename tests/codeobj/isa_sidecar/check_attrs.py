@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Occupancy that needs the source: src/wg_attrs.hip compiled with the plugin
+(objs/wg_attrs.o and its sidecar). The code object records only the maximum
+of a kernel's flat workgroup size range; the sidecar's occupancy uses the
+range from the kernel's attrs (as the plugin recorded them) and must equal
+clang's -Rpass-analysis=kernel-resource-usage remark for every kernel and
+arch, e.g. 7 waves/SIMD for amdgpu_flat_work_group_size(576, 576) where the
+code object alone gives 8 (which `kwalk isa`, with no source, reports). The
+remark compile's code objects are checked to be the sidecar's, byte for byte.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from kwis_common import (ARCHS, DIR, KWALK, Check, load_yaml, parse_remarks, readelf_kernels,
+                         run, same_bytes, scratch, sidecar_archs, unbundle)
+
+import yaml  # noqa: E402
+
+# kernel: (attrs the plugin must record, max_flat_workgroup_size in the code object)
+EXPECT = {
+    "wg_576": ({"amdgpu_flat_work_group_size": "576,576"}, 576),
+    "wg_320_640": ({"amdgpu_flat_work_group_size": "320,640"}, 640),
+    "hip_lb_256": ({"amdgpu_flat_work_group_size": "1,256"}, 256),
+    "hip_lb_256_2": ({"amdgpu_flat_work_group_size": "1,256", "amdgpu_waves_per_eu": "2"}, 256),
+    "bare_lb_256": ({"launch_bounds": "256"}, 1024),
+    "bare_lb_576_1": ({"launch_bounds": "576,1"}, 1024),
+    "both_192": ({"launch_bounds": "1024", "amdgpu_flat_work_group_size": "192,192"}, 192),
+    "plain": ({}, 1024),
+    "_Z8wg_exactILi832EEvPf": ({"amdgpu_flat_work_group_size": "832,832"}, 832),
+    "_Z8wg_exactILi448EEvPf": ({"amdgpu_flat_work_group_size": "448,448"}, 448),
+}
+# where the source's minimum changes the answer (the point of the test)
+SOURCE_MATTERS = {"wg_576": (7, 8), "_Z8wg_exactILi832EEvPf": (7, 8),
+                  "_Z8wg_exactILi448EEvPf": (7, 8)}
+
+
+def main():
+    c = Check("isa_sidecar.attrs")
+    work = scratch("attrs")
+    obj = os.path.join(DIR, "objs", "wg_attrs.o")
+    doc = load_yaml(os.path.join(DIR, "objs", "wg_attrs.kwalk.yaml"))
+    kernels = {k["symbol"]: k for k in doc["kernels"]}
+    archs = sidecar_archs(doc)
+    # what kwalk isa says from the code object alone (no attrs)
+    bare = sidecar_archs(yaml.safe_load(run([KWALK, "isa", obj, "--format", "yaml"]).stdout))
+    cos = unbundle(obj, work, "wg_attrs")
+    c.eq("kernels", sorted(kernels), sorted(EXPECT))
+    for name, (attrs, _) in EXPECT.items():
+        got = {a["name"]: a["value"] for a in (kernels.get(name) or {}).get("attrs") or []}
+        c.eq(name + ": attrs", got, attrs)
+    for tid, co in sorted(cos.items()):
+        arch = tid.split(":")[0]
+        rem_cos = unbundle(os.path.join(DIR, "remarks", "wg_attrs.%s.dev.o" % arch), work,
+                           "remarks")
+        c.true(arch + ": the remark compile's code object differs",
+               tid in rem_cos and same_bytes(rem_cos[tid], co))
+        remarks = parse_remarks(os.path.join(DIR, "remarks", "wg_attrs.%s.txt" % arch))
+        md = readelf_kernels(co)
+        c.eq(arch + ": remarks' kernels", sorted(remarks), sorted(EXPECT))
+        for name, (_, max_wg) in EXPECT.items():
+            where = "%s %s" % (arch, name)
+            a = archs.get((name, arch), {})
+            res = a.get("resources") or {}
+            c.eq(where + ": .max_flat_workgroup_size", md.get(name, {}).get(
+                ".max_flat_workgroup_size"), max_wg)
+            c.eq(where + ": max_flat_workgroup_size", res.get("max_flat_workgroup_size"), max_wg)
+            want = int(remarks.get(name, {}).get("Occupancy [waves/SIMD]", -1))
+            c.eq(where + ": occupancy", res.get("occupancy"), want)
+            b = (bare.get((name, arch)) or {}).get("resources") or {}
+            if name in SOURCE_MATTERS:
+                c.eq(where + ": occupancy (sidecar, code object alone)",
+                     (res.get("occupancy"), b.get("occupancy")), SOURCE_MATTERS[name])
+                c.eq(where + ": limiter", res.get("occupancy_limiter"), "workgroup")
+            else:
+                c.eq(where + ": kwalk isa (no source) agrees", b.get("occupancy"), want)
+    c.eq("archs", sorted(t.split(":")[0] for t in cos), sorted(ARCHS))
+    c.report()
+
+
+if __name__ == "__main__":
+    main()

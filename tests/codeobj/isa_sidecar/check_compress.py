@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""--offload-compress: the corpus TU built again with the plugin, the same
+flags and -cuid, and --offload-compress (objs/<tu>_z.o). Its .hip_fatbin is a
+CCOB compressed bundle, clang-offload-bundler unbundles from it the very code
+objects of the uncompressed corpus object, and the sidecar's ISA facts
+(target_id, resources, classes, DPP patterns, memory widths, listing,
+lines_note) equal those of the uncompressed build's sidecar for every kernel
+and arch."""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from kwis_common import (CORPUS, DIR, LINES_TU, Check, load_yaml, run, same_bytes, scratch,
+                         sidecar_archs, tool, unbundle)
+
+KEYS = ("target_id", "resources", "classes", "dpp_patterns", "memory", "isa", "lines",
+        "lines_note")
+
+
+def main():
+    c = Check("isa_sidecar.compress")
+    work = scratch("compress")
+    zobj = os.path.join(DIR, "objs", LINES_TU + "_z.o")
+    pobj = os.path.join(CORPUS, LINES_TU + ".o")
+    fat = os.path.join(work, "z.fatbin")
+    run([tool("llvm-objcopy"), "--dump-section=.hip_fatbin=" + fat, zobj])
+    with open(fat, "rb") as f:
+        c.eq("compressed .hip_fatbin magic", f.read(4), b"CCOB")
+    zc, pc = unbundle(zobj, work, "z"), unbundle(pobj, work, "plain")
+    c.eq("targets", sorted(zc), sorted(pc))
+    for tid in sorted(set(zc) & set(pc)):
+        c.true(tid + ": decompressed code object differs from the uncompressed build's",
+               same_bytes(zc[tid], pc[tid]))
+    z = sidecar_archs(load_yaml(os.path.join(DIR, "objs", LINES_TU + "_z.kwalk.yaml")))
+    p = sidecar_archs(load_yaml(pobj + ".kwalk.yaml"))
+    c.eq("kernels and archs", sorted(z), sorted(p))
+    for key in sorted(set(z) & set(p)):
+        for k in KEYS:
+            c.eq("%s %s: %s" % (key[1], key[0], k), z[key].get(k), p[key].get(k))
+        c.true("%s %s: no listing" % (key[1], key[0]), z[key].get("isa"))
+    c.report()
+
+
+if __name__ == "__main__":
+    main()

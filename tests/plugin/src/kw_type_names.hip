@@ -1,0 +1,51 @@
+// kw_type_names.hip: kernels whose template arguments the source spells with
+// typedefs (an fp8 storage type that is a _BitInt(8), as opus::fp8_t is in
+// aiter) and with templates that have defaulted parameters, for
+// tests/plugin/test_type_names.py. Each launch line carries `// KW:LAUNCH id`;
+// the test reads the arguments as written from the launch line itself.
+#include <hip/hip_runtime.h>
+
+#include <type_traits>
+
+namespace tn {
+
+using fp8_t = _BitInt(8);
+typedef unsigned _BitInt(8) bf8_t;
+
+// Rows is defaulted: a printed name must still show it.
+template <typename T, int N, int Rows = 1>
+struct traits {
+  using type = T;
+  static constexpr int vec = N;
+  static constexpr int rows = Rows;
+};
+using traits_fp8 = traits<fp8_t, 8>;
+
+// out[i] = in[i] as T, Traits::vec elements per thread; Vec is defaulted.
+template <typename T, typename Traits, int Vec = 4>
+__global__ void convert(T* out, const float* in, int n) {
+  const int i = (blockIdx.x * blockDim.x + threadIdx.x) * Traits::vec;
+  for (int k = 0; k < Traits::vec * Vec / 4; k++)
+    if (i + k < n)
+      out[i + k] = static_cast<T>(in[i + k]);
+}
+
+template <typename A, typename B>
+struct pick_first {
+  using type = A;
+};
+
+}  // namespace tn
+
+extern "C" void tn_convert_all(void* out, const float* in, int n, int mode, hipStream_t s) {
+  const dim3 grid((n + 255) / 256), block(64);
+  using local_t = tn::bf8_t;  // a local alias: the name the source means is tn::bf8_t
+  if (mode == 0)
+    tn::convert<tn::fp8_t, tn::traits_fp8><<<grid, block, 0, s>>>(static_cast<tn::fp8_t*>(out), in, n);  // KW:LAUNCH tn.fp8
+  else if (mode == 1)
+    tn::convert<local_t, tn::traits<local_t, 4>, 2><<<grid, block, 0, s>>>(static_cast<local_t*>(out), in, n);  // KW:LAUNCH tn.bf8
+  else if (mode == 2)
+    tn::convert<std::conditional_t<true, tn::fp8_t, float>, tn::traits<float, 2, 2>><<<grid, block, 0, s>>>(static_cast<tn::fp8_t*>(out), in, n);  // KW:LAUNCH tn.cond
+  else
+    tn::convert<float, tn::traits<float, 4>><<<grid, block, 0, s>>>(static_cast<float*>(out), in, n);  // KW:LAUNCH tn.float
+}
