@@ -495,6 +495,22 @@ static void test_facts(void) {
              "000c: v_add_f32_dpp v1, v1, v1 row_shr:1 row_mask:0xf bank_mask:0xf\n"
              "0014: v_rsq_f32_e32 v2, v2\n"
              "0018: s_endpgm\n";
+    /* source lines: from 0008 on, line 2 of a file written here; from 0014 on, no location */
+    char src[512];
+    snprintf(src, sizeof src, "%s/isa.hip", kw_tmp);
+    kw_write("isa.hip", "// isa.hip\n    float y = rsqrtf(x); // the line of 0008\n");
+    kw_isa_line *ln = KW_PUSH(&a, fa.lines);
+    CHECK(ln != NULL);
+    if (!ln)
+        return;
+    ln->offset = 8;
+    ln->location.file = src;
+    ln->location.line = 2;
+    ln = KW_PUSH(&a, fa.lines);
+    CHECK(ln != NULL);
+    if (!ln)
+        return;
+    ln->offset = 0x14;
     /* the IR facts: the records of kw_sidecar_ir.h */
     kw_irf ir;
     kw_irf_init(&ir);
@@ -571,6 +587,17 @@ static void test_facts(void) {
     CHECK(strstr(md, "| `global_load_dwordx4` | gfx942 1 |") != NULL);
     CHECK(strstr(md, "| `DPP row_shr:1` | gfx942 1 |") != NULL);
     CHECK(strstr(md, "ISA not captured") == NULL);
+    /* the listing: the source line (its text as written above, indent dropped)
+     * before the instruction at its offset, none before the row without location */
+    const char *lst = strstr(md, "```asm\n0000: global_load_dwordx4"); /* no line before it */
+    CHECK(lst != NULL);
+    if (lst) {
+        CHECK(strstr(lst, ":2  float y = rsqrtf(x); // the line of 0008\n"
+                          "0008: v_rsq_f32_e32") != NULL);
+        CHECK(strstr(lst, "000c: v_add_f32_dpp v1, v1, v1 row_shr:1 row_mask:0xf bank_mask:0xf\n"
+                          "0014: v_rsq_f32_e32 v2, v2\n") != NULL);
+    }
+    CHECK(strstr(md, "No source lines") == NULL);
     /* sections 2 and 3: accesses, thread mapping, idioms, the diagram */
     CHECK(strstr(md, "lanes contiguous (lane stride 16 bytes)") != NULL);
     CHECK(strstr(md, "the same address in every lane (uniform)") != NULL);
