@@ -84,12 +84,7 @@ static kw_kernel_arch *kw_co_sidecar_arch(kw_sidecar *sc, kw_kernel *k, const kw
 }
 
 static void kw_co_sidecar_offload_arch(kw_sidecar *sc, const char *arch) {
-    for (size_t i = 0; i < sc->tu.offload_archs.n; i++)
-        if (strcmp(sc->tu.offload_archs.v[i], arch) == 0)
-            return;
-    const char **slot = KW_PUSH(&sc->arena, sc->tu.offload_archs);
-    if (slot)
-        *slot = kw_arena_strdup(&sc->arena, arch);
+    KW_STRSET_ADD(&sc->arena, sc->tu.offload_archs, arch, strlen(arch));
 }
 
 /* "A" or "A,B" (as the plugin records attribute values): the integers. */

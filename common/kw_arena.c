@@ -144,3 +144,18 @@ void *kw_arena_grow(kw_arena *a, void **items, size_t *count, size_t *cap, size_
     memset(slot, 0, elem_size);
     return slot;
 }
+
+const char *kw_arena_strset_add(kw_arena *a, const char ***items, size_t *count, size_t *cap,
+                                const char *s, size_t n) {
+    for (size_t i = 0; i < *count; i++)
+        if ((*items)[i] && strlen((*items)[i]) == n && !memcmp((*items)[i], s, n))
+            return (*items)[i];
+    char *copy = kw_arena_strndup(a, s, n);
+    if (!copy)
+        return NULL;
+    const char **slot = kw_arena_grow(a, (void **)items, count, cap, sizeof(**items));
+    if (!slot)
+        return NULL;
+    *slot = copy;
+    return copy;
+}

@@ -42,4 +42,12 @@ void *kw_arena_grow(kw_arena *a, void **items, size_t *count, size_t *cap, size_
     ((__typeof__((arr).v))kw_arena_grow((arena), (void **)&(arr).v, &(arr).n, &(arr).cap,          \
                                         sizeof(*(arr).v)))
 
+/* A set of strings in a KW_ARRAY(const char *) (*items, *count, *cap): add a
+ * copy of s (n bytes) unless an equal string is there already. Returns the
+ * string in the set, or NULL when out of memory (nothing added). */
+const char *kw_arena_strset_add(kw_arena *a, const char ***items, size_t *count, size_t *cap,
+                                const char *s, size_t n);
+#define KW_STRSET_ADD(arena, arr, str, len)                                                        \
+    kw_arena_strset_add((arena), &(arr).v, &(arr).n, &(arr).cap, (str), (len))
+
 #endif

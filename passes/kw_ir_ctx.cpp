@@ -26,15 +26,8 @@ const char *Ctx::str(StringRef S) {
 }
 
 void Ctx::note(const std::string &S) {
-    for (size_t I = 0; I < Out->notes.n; I++)
-        if (S == Out->notes.v[I])
-            return;
-    const char **Slot = KW_PUSH(A, Out->notes);
-    if (!Slot) {
+    if (!KW_STRSET_ADD(A, Out->notes, S.data(), S.size()))
         OOM = true;
-        return;
-    }
-    *Slot = str(S);
 }
 
 int Ctx::loopOf(const Instruction *I) const {

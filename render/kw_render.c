@@ -130,7 +130,7 @@ kw_status kw_render_kernel(kw_render *r, size_t ki, kw_buf *out, kw_err *err) {
             a = r->o->arch_override[i];
         } else {
             a.arch = k->archs.v[i].arch;
-            a.rec = kw_rv_kernel_arch(&k->archs.v[i]);
+            a.facts = &k->archs.v[i];
             a.ir = k->archs.v[i].ir;
         }
         kw_rarch *slot = KW_PUSH(&r->scratch, r->archs);

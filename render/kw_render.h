@@ -27,14 +27,13 @@
 #include "model/kw_page.h"
 #include "model/kw_provider.h"
 #include "model/kw_src.h"
-#include "sidecar/kw_reflect.h"
+#include "sidecar/kw_sidecar.h"
 #include "trace/kw_trace.h"
 
-/* One arch's facts record as shown: kernels[].archs.<arch>; its ISA facts are
- * read through kw_reflect.h so that ISA keys added to the schema show up here. */
+/* One arch's facts record as shown: kernels[].archs.<arch>. */
 typedef struct kw_rarch {
     const char *arch;
-    kw_rv rec;
+    const kw_kernel_arch *facts; /* its ISA facts (target_id, resources, classes, isa, lines) */
     const kw_irf *ir; /* the arch's IR facts, NULL when none */
 } kw_rarch;
 

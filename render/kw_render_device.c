@@ -463,8 +463,8 @@ static void kw_dev_shared(kw_render *r) {
     kw_buf_printf(o, "\nStatic `__shared__` total from the declarations: %lld bytes per block.",
                   total);
     for (size_t a = 0; a < r->archs.n; a++) {
-        long long lds;
-        if (kw_rv_int(kw_rv_get(r->archs.v[a].rec, "resources.lds_bytes"), &lds))
+        long long lds = r->archs.v[a].facts->resources.lds_bytes;
+        if (lds >= 0)
             kw_buf_printf(o, " The %s code object reserves %lld bytes of LDS.", r->archs.v[a].arch,
                           lds);
     }

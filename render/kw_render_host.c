@@ -534,11 +534,10 @@ static void kw_host_statement(kw_render *r, const kw_mlaunch *ml) {
     kw_r_kloc(r, &l->location);
     kw_buf_puts(o, ":\n\n");
     /* a launch inside a kernel library's header (the sidecar's `library` and
-     * `site`, when this build's schema has them): location is the user's
-     * call into the library, site the <<<>>> itself */
-    kw_rv lv = kw_rv_launch(l);
-    const char *library = kw_rv_str(kw_rv_get(lv, "library"));
-    const kw_loc *site = kw_rv_loc(kw_rv_get(lv, "site"));
+     * `site`): location is the user's call into the library, site the <<<>>>
+     * itself */
+    const char *library = l->library;
+    const kw_loc *site = &l->site;
     if (library) {
         kw_buf_puts(o, "The `<<<>>>` itself is inside the kernel library ");
         kw_md_code(o, library, false);

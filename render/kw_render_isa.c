@@ -5,6 +5,7 @@
  * controls present with their notes (annotations/isa/notes.txt), LDS use,
  * and the listing itself (collapsible, with source lines when the code
  * object had line tables). */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,15 +14,14 @@
 #include "render/kw_render.h"
 
 static bool kw_isa_has(const kw_rarch *a) {
-    return kw_rv_present(kw_rv_get(a->rec, "resources")) ||
-           kw_rv_present(kw_rv_get(a->rec, "isa")) || kw_rv_present(kw_rv_get(a->rec, "classes"));
+    return kw_isa_resources_known(&a->facts->resources) || a->facts->isa ||
+           kw_isa_classes_known(&a->facts->classes);
 }
 
 /* ---- resources ---------------------------------------------------------------------------- */
 
-static void kw_isa_cell(kw_render *r, const kw_rarch *a, const char *key) {
-    char buf[64];
-    const char *t = kw_rv_text(kw_rv_get(a->rec, key), buf, sizeof buf);
+/* One cell: the text t of a fact, "-" when it is NULL (not known). */
+static void kw_isa_cell(kw_render *r, const kw_rarch *a, const char *t) {
     if (!kw_isa_has(a))
         kw_buf_puts(r->out, "not captured");
     else if (t)
@@ -32,23 +32,30 @@ static void kw_isa_cell(kw_render *r, const kw_rarch *a, const char *key) {
 
 static void kw_risa_resources(kw_render *r) {
     kw_buf *o = r->out;
+    /* the target, the counts of kw_isa_resources (off), the limiter */
+    enum { KW_ISA_TARGET, KW_ISA_COUNT, KW_ISA_LIMITER };
+#define KW_ISA_RES(title, member)                                                                  \
+    { title, KW_ISA_COUNT, offsetof(kw_isa_resources, member) }
     static const struct {
-        const char *title, *key;
+        const char *title;
+        int what;
+        size_t off;
     } rows[] = {
-        {"Target", "target_id"},
-        {"VGPRs", "resources.vgpr"},
-        {"AGPRs", "resources.agpr"},
-        {"SGPRs", "resources.sgpr"},
-        {"VGPR spills", "resources.vgpr_spill"},
-        {"SGPR spills", "resources.sgpr_spill"},
-        {"LDS (bytes, static)", "resources.lds_bytes"},
-        {"Scratch (bytes per lane)", "resources.scratch_bytes"},
-        {"Kernel arguments (bytes)", "resources.kernarg_bytes"},
-        {"Wavefront size", "resources.wavefront_size"},
-        {"Max flat workgroup size", "resources.max_flat_workgroup_size"},
-        {"Occupancy (waves per SIMD)", "resources.occupancy"},
-        {"Occupancy limiter", "resources.occupancy_limiter"},
+        {"Target", KW_ISA_TARGET, 0},
+        KW_ISA_RES("VGPRs", vgpr),
+        KW_ISA_RES("AGPRs", agpr),
+        KW_ISA_RES("SGPRs", sgpr),
+        KW_ISA_RES("VGPR spills", vgpr_spill),
+        KW_ISA_RES("SGPR spills", sgpr_spill),
+        KW_ISA_RES("LDS (bytes, static)", lds_bytes),
+        KW_ISA_RES("Scratch (bytes per lane)", scratch_bytes),
+        KW_ISA_RES("Kernel arguments (bytes)", kernarg_bytes),
+        KW_ISA_RES("Wavefront size", wavefront_size),
+        KW_ISA_RES("Max flat workgroup size", max_flat_workgroup_size),
+        KW_ISA_RES("Occupancy (waves per SIMD)", occupancy),
+        {"Occupancy limiter", KW_ISA_LIMITER, 0},
     };
+#undef KW_ISA_RES
     kw_buf_puts(o, "| |");
     for (size_t a = 0; a < r->archs.n; a++)
         kw_buf_printf(o, " %s |", r->archs.v[a].arch);
@@ -59,8 +66,23 @@ static void kw_risa_resources(kw_render *r) {
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         kw_buf_printf(o, "| %s |", rows[i].title);
         for (size_t a = 0; a < r->archs.n; a++) {
+            const kw_kernel_arch *fx = r->archs.v[a].facts;
+            char buf[32];
+            const char *t = NULL;
+            if (rows[i].what == KW_ISA_TARGET) {
+                t = fx->target_id;
+            } else if (rows[i].what == KW_ISA_LIMITER) {
+                t = fx->resources.occupancy_limiter;
+            } else {
+                long long v =
+                    *(const long long *)((const unsigned char *)&fx->resources + rows[i].off);
+                if (v >= 0) {
+                    snprintf(buf, sizeof buf, "%lld", v);
+                    t = buf;
+                }
+            }
             kw_buf_putc(o, ' ');
-            kw_isa_cell(r, &r->archs.v[a], rows[i].key);
+            kw_isa_cell(r, &r->archs.v[a], t);
             kw_buf_puts(o, " |");
         }
         kw_buf_putc(o, '\n');
@@ -175,44 +197,31 @@ static void kw_isa_notable(kw_render *r, const kw_mnems *mn, const kw_mnems *dpp
     kw_buf_putc(o, '\n');
 }
 
-/* A class count of an arch: classes is a map of counts or a record of ints. */
-static bool kw_isa_class(const kw_rarch *a, const char *key, long long *v) {
-    kw_rv c = kw_rv_get(a->rec, "classes");
-    if (c.kind == KW_R_COUNTS)
-        return kw_rv_count_of(c, key, v);
-    return kw_rv_int(kw_rv_get(c, key), v) && *v >= 0;
+/* The count of class i (kw_isa_class_key) of an arch, when known. */
+static bool kw_isa_class(const kw_rarch *a, size_t i, long long *v) {
+    *v = kw_isa_class_count(&a->facts->classes, i);
+    return *v >= 0;
 }
 
 static void kw_risa_classes(kw_render *r) {
     kw_buf *o = r->out;
     kw_md_heading(o, 3, "Instruction classes");
-    /* the union of keys, in first-seen order */
-    KW_ARRAY(const char *) keys = {0};
+    /* every class of the schema when an arch has class counts */
+    size_t nkeys = 0;
     long long maxn = 0;
     for (size_t a = 0; a < r->archs.n; a++) {
-        kw_rv c = kw_rv_get(r->archs.v[a].rec, "classes");
-        size_t n = 0;
-        const kw_count *cnt = kw_rv_counts(c, &n);
-        if (c.kind == KW_R_RECORD)
-            while (kw_rv_key_at(c, n))
-                n++;
-        for (size_t i = 0; i < n; i++) {
-            const char *key = cnt ? cnt[i].key : kw_rv_key_at(c, i);
-            bool have = false;
-            for (size_t k = 0; k < keys.n && !have; k++)
-                have = !strcmp(keys.v[k], key);
-            if (!have) {
-                const char **slot = KW_PUSH(&r->scratch, keys);
-                if (slot)
-                    *slot = key;
-            }
+        if (!kw_isa_classes_known(&r->archs.v[a].facts->classes))
+            continue;
+        for (size_t i = 0; kw_isa_class_key(i); i++) {
+            const char *key = kw_isa_class_key(i);
             long long v;
+            nkeys = i + 1;
             if (strcmp(key, "insns") && strcmp(key, "dpp") && strcmp(key, "sdwa") &&
-                kw_isa_class(&r->archs.v[a], key, &v) && v > maxn)
+                kw_isa_class(&r->archs.v[a], i, &v) && v > maxn)
                 maxn = v;
         }
     }
-    if (!keys.n) {
+    if (!nkeys) {
         kw_buf_puts(o, "No instruction classes recorded.\n\n");
         return;
     }
@@ -223,12 +232,13 @@ static void kw_risa_classes(kw_render *r) {
     for (size_t a = 0; a < r->archs.n; a++)
         kw_buf_puts(o, "---:|");
     kw_buf_puts(o, "---|\n");
-    for (size_t k = 0; k < keys.n; k++) {
+    for (size_t k = 0; k < nkeys; k++) {
+        const char *key = kw_isa_class_key(k);
         long long first = -1;
         bool nonzero = false;
         for (size_t a = 0; a < r->archs.n; a++) {
             long long v;
-            if (kw_isa_class(&r->archs.v[a], keys.v[k], &v)) {
+            if (kw_isa_class(&r->archs.v[a], k, &v)) {
                 nonzero |= v != 0;
                 if (first < 0)
                     first = v;
@@ -236,13 +246,13 @@ static void kw_risa_classes(kw_render *r) {
         }
         if (!nonzero)
             continue;
-        bool modifier = !strcmp(keys.v[k], "dpp") || !strcmp(keys.v[k], "sdwa");
-        bool total = !strcmp(keys.v[k], "insns");
-        kw_buf_printf(o, "| %s%s |", total ? "all instructions" : keys.v[k],
+        bool modifier = !strcmp(key, "dpp") || !strcmp(key, "sdwa");
+        bool total = !strcmp(key, "insns");
+        kw_buf_printf(o, "| %s%s |", total ? "all instructions" : key,
                       modifier ? " (modifier, across classes)" : "");
         for (size_t a = 0; a < r->archs.n; a++) {
             long long v;
-            if (kw_isa_class(&r->archs.v[a], keys.v[k], &v))
+            if (kw_isa_class(&r->archs.v[a], k, &v))
                 kw_buf_printf(o, " %lld |", v);
             else
                 kw_buf_puts(o, " - |");
@@ -263,10 +273,10 @@ static void kw_risa_classes(kw_render *r) {
                    "arch's count.)\n\n");
 }
 
-/* The listing with the source lines of `lines` ({at, file, line}) interleaved. */
+/* The listing with the source lines of `lines` ({offset, location}) interleaved. */
 static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
     kw_buf *o = r->out;
-    const char *isa = kw_rv_str(kw_rv_get(a->rec, "isa"));
+    const char *isa = a->facts->isa;
     if (!isa)
         return;
     size_t n = 0; /* instruction lines ("OFFSET: text"), not labels */
@@ -279,10 +289,10 @@ static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
     }
     kw_buf_printf(o, "<details><summary>%s ISA listing (%zu instructions)</summary>\n\n", a->arch,
                   n);
-    kw_rv lines = kw_rv_get(a->rec, "lines");
+    const kw_isa_line *lines = a->facts->lines.v;
     kw_buf t;
     kw_buf_init(&t);
-    size_t li = 0, nlines = kw_rv_len(lines);
+    size_t li = 0, nlines = a->facts->lines.n;
     const char *p = isa;
     while (*p) {
         const char *nl = strchr(p, '\n');
@@ -291,16 +301,13 @@ static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
         unsigned long off = strtoul(p, &oend, 16);
         bool is_insn = oend != p && *oend == ':';
         while (is_insn && li < nlines) {
-            kw_rv x = kw_rv_at(lines, li);
-            long long at;
-            if (!kw_rv_int(kw_rv_get(x, "offset"), &at) && !kw_rv_int(kw_rv_get(x, "at"), &at))
+            const kw_isa_line *x = &lines[li];
+            long long at = x->offset;
+            if (at < 0 || (unsigned long long)at > off)
                 break;
-            if ((unsigned long long)at > off)
-                break;
-            const kw_loc *lc = kw_rv_loc(kw_rv_get(x, "location"));
-            const char *file = lc ? lc->file : kw_rv_str(kw_rv_get(x, "file"));
-            long long line = lc ? lc->line : 0;
-            if (file && (lc || kw_rv_int(kw_rv_get(x, "line"), &line))) {
+            const char *file = x->location.file;
+            long long line = x->location.line;
+            if (file) {
                 const kw_src_file *f = kw_src_get(r->srcs, file);
                 const char *text;
                 size_t tl;
@@ -322,7 +329,7 @@ static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
     kw_md_fence(o, "asm", kw_buf_str(&t));
     kw_buf_free(&t);
     if (!nlines) {
-        const char *why = kw_rv_str(kw_rv_get(a->rec, "lines_note"));
+        const char *why = a->facts->lines_note;
         kw_buf_puts(o, "No source lines: ");
         kw_md_text(o, why ? why : "the code object has no line tables", false);
         kw_buf_puts(o, " (compile with `-Xarch_device -gline-tables-only` for source-to-ISA "
@@ -342,23 +349,15 @@ void kw_render_isa(kw_render *r) {
             kw_buf_puts(o, "No device facts for this kernel in the index.\n\n");
         return;
     }
-    bool any = false, known = false;
-    for (size_t a = 0; a < r->archs.n; a++) {
+    bool any = false;
+    for (size_t a = 0; a < r->archs.n; a++)
         any |= kw_isa_has(&r->archs.v[a]);
-        known |= kw_rv_get(r->archs.v[a].rec, "resources").kind != KW_R_UNKNOWN_KEY;
-    }
     if (!any) {
-        if (known)
-            kw_buf_printf(o, "ISA not captured: the sidecar has no ISA facts for %s (the "
-                             "plugin's host job records `target_id`, `resources`, `isa` and "
-                             "`classes` from the code objects it finds; check its warnings).\n\n",
-                          kw_r_arch_list(r));
-        else
-            kw_buf_printf(o, "ISA not captured: this kwalk reads no ISA facts yet (its sidecar "
-                             "schema has no `resources`, `isa` or `classes` key for %s), so "
-                             "registers, occupancy, instruction classes and the listing are "
-                             "missing here. `kwalk isa` can be run on the object file meanwhile.\n\n",
-                          kw_r_arch_list(r));
+        kw_buf_printf(o,
+                      "ISA not captured: the sidecar has no ISA facts for %s (the "
+                      "plugin's host job records `target_id`, `resources`, `isa` and "
+                      "`classes` from the code objects it finds; check its warnings).\n\n",
+                      kw_r_arch_list(r));
     } else {
         kw_md_heading(o, 3, "Resources and occupancy");
         kw_risa_resources(r);
@@ -367,7 +366,7 @@ void kw_render_isa(kw_render *r) {
         memset(&mn, 0, sizeof mn);
         memset(&dpp, 0, sizeof dpp);
         for (size_t a = 0; a < r->archs.n; a++) {
-            const char *isa = kw_rv_str(kw_rv_get(r->archs.v[a].rec, "isa"));
+            const char *isa = r->archs.v[a].facts->isa;
             if (isa)
                 kw_isa_scan(r, isa, a, &mn, &dpp);
         }

@@ -174,12 +174,10 @@ void kw_render_overview(kw_render *r) {
     kw_buf_puts(o, " |\n| Defined at | ");
     kw_r_kloc(r, &k->location);
     kw_buf_puts(o, " |\n");
-    /* a trampoline kernel (ck_tile's kentry<Kernel, Args>): the functor it runs,
-     * when this build's schema records it */
-    kw_rv kv = kw_rv_kernel(k);
-    const char *functor = kw_rv_str(kw_rv_get(kv, "functor"));
+    /* a trampoline kernel (ck_tile's kentry<Kernel, Args>): the functor it runs */
+    const char *functor = k->functor;
     if (functor) {
-        const kw_loc *fl = kw_rv_loc(kw_rv_get(kv, "functor_location"));
+        const kw_loc *fl = &k->functor_location;
         kw_buf_puts(o, "| Runs the functor | ");
         kw_md_code(o, functor, true);
         if (fl && fl->file) {

@@ -1,7 +1,8 @@
 /* kw_schema.c: the generic walkers of the schema tables (kw_schema.h) that
  * are neither the writer nor the reader: a fresh record's defaults, an array
- * field's element size, and the table-driven deep copy that the merge and the
- * index use to move records between arenas. */
+ * field's element size, whether a field is present (written) and the
+ * normalization to what reads back, and the table-driven deep copy that the
+ * merge and the index use to move records between arenas. */
 #include "sidecar/kw_schema.h"
 
 #include <string.h>
@@ -140,4 +141,153 @@ kw_status kw_sc_copy(kw_arena *a, const kw_type *t, void *dst, const void *src) 
             return st;
     }
     return KW_OK;
+}
+
+/* ---- Presence and normalization -------------------------------------------------------------- */
+
+/* Does the field's `when` (kw_field) hold for the record at obj of type t? */
+static bool kw_sc_when(const kw_type *t, const char *when, const void *obj) {
+    const char *op = strchr(when, '=');
+    size_t klen = op ? (size_t)(op - when) : strlen(when);
+    bool negate = op && op > when && op[-1] == '!';
+    if (negate)
+        klen--;
+    for (size_t i = 0; i < t->nfields; i++) {
+        const kw_field *g = &t->fields[i];
+        if (strlen(g->key) != klen || strncmp(g->key, when, klen))
+            continue;
+        if (!op)
+            return kw_sc_present(t, g, obj);
+        const char *v = *(const char *const *)((const unsigned char *)obj + g->off);
+        bool in = false;
+        size_t vlen = v ? strlen(v) : 0;
+        for (const char *w = op + 1; v && *w;) {
+            const char *bar = strchr(w, '|');
+            size_t wlen = bar ? (size_t)(bar - w) : strlen(w);
+            if (wlen == vlen && !strncmp(w, v, wlen))
+                in = true;
+            w += wlen + (bar != NULL);
+        }
+        return in != negate;
+    }
+    return false;
+}
+
+bool kw_sc_present(const kw_type *t, const kw_field *f, const void *obj) {
+    const unsigned char *base = obj;
+    const void *p = base + f->off;
+    if (f->when && !kw_sc_when(t, f->when, obj))
+        return false;
+    if (f->flags & KW_F_ALWAYS)
+        return true;
+    switch (f->kind) {
+    case KW_F_STR:
+    case KW_F_SCALAR:
+        return *(const char *const *)p != NULL;
+    case KW_F_PTR:
+        return *(const void *const *)p != NULL;
+    case KW_F_INT:
+    case KW_F_LL:
+    case KW_F_TRI:
+        return true;
+    case KW_F_VAL:
+        return ((const kw_val *)p)->kind != KW_VAL_ABSENT;
+    case KW_F_BOOL:
+        return !(f->flags & KW_F_IF_TRUE) || *(const bool *)p;
+    case KW_F_BYTES:
+        return *(const long long *)p >= 0;
+    case KW_F_LOC:
+        return ((const kw_loc *)p)->file != NULL;
+    case KW_F_STRS:
+    case KW_F_LIST:
+    case KW_F_KEYED:
+    case KW_F_COUNTS:
+    case KW_F_INTS:
+        return ((const kw_anyarr *)p)->n > 0;
+    case KW_F_DIM3:
+    case KW_F_DIM1:
+        return ((const kw_config_item *)p)->expr || ((const kw_config_item *)p)->has_value;
+    case KW_F_MAP:
+        for (size_t i = 0; i < f->sub->nfields; i++)
+            if (kw_sc_present(f->sub, &f->sub->fields[i], p))
+                return true;
+        return false;
+    }
+    return false;
+}
+
+/* The value of field f when it is absent (a reader's default). */
+static void kw_sc_reset(const kw_field *f, unsigned char *base) {
+    void *p = base + f->off;
+    switch (f->kind) {
+    case KW_F_STR:
+    case KW_F_SCALAR:
+        *(const char **)p = NULL;
+        break;
+    case KW_F_PTR:
+        *(void **)p = NULL;
+        break;
+    case KW_F_INT:
+        *(int *)p = 0;
+        break;
+    case KW_F_TRI:
+        *(int *)p = -1;
+        break;
+    case KW_F_BYTES:
+    case KW_F_LL:
+        *(long long *)p = -1;
+        break;
+    case KW_F_BOOL:
+        *(bool *)p = false;
+        break;
+    case KW_F_VAL: {
+        kw_val *v = p;
+        v->kind = KW_VAL_ABSENT, v->num = 0, v->expr = v->why = NULL;
+        break;
+    }
+    case KW_F_LOC:
+        memset(p, 0, sizeof(kw_loc));
+        break;
+    case KW_F_DIM3:
+    case KW_F_DIM1:
+        ((kw_config_item *)p)->expr = NULL;
+        ((kw_config_item *)p)->has_value = false;
+        break;
+    case KW_F_STRS:
+    case KW_F_LIST:
+    case KW_F_KEYED:
+    case KW_F_COUNTS:
+    case KW_F_INTS:
+        memset(p, 0, sizeof(kw_anyarr));
+        break;
+    case KW_F_MAP:
+        memset(p, 0, f->sub->size);
+        kw_sc_defaults(f->sub, p);
+        break;
+    }
+}
+
+void kw_sc_normalize(const kw_type *t, void *obj) {
+    unsigned char *base = obj;
+    for (size_t i = 0; i < t->nfields; i++) {
+        const kw_field *f = &t->fields[i];
+        if (f->when && !kw_sc_when(t, f->when, obj)) {
+            kw_sc_reset(f, base);
+            continue;
+        }
+        if (f->kind == KW_F_LL && (f->flags & (KW_F_UNKNOWN | KW_F_NULL)) &&
+            *(long long *)(base + f->off) < 0)
+            *(long long *)(base + f->off) = -1;
+        if (f->kind == KW_F_VAL) {
+            kw_val *v = (kw_val *)(base + f->off);
+            if (v->kind == KW_VAL_EXPR && !v->expr)
+                v->kind = KW_VAL_UNKNOWN; /* as it reads back */
+            if (v->kind != KW_VAL_UNKNOWN)
+                v->why = NULL;
+            if (v->kind != KW_VAL_EXPR)
+                v->expr = NULL;
+            if (v->kind == KW_VAL_ABSENT || v->kind == KW_VAL_UNKNOWN)
+                v->num = 0;
+        }
+    }
 }

@@ -119,6 +119,32 @@ void kw_kernel_arch_init(kw_kernel_arch *a) {
     kw_sc_defaults(&kw_t_kernel_arch, a);
 }
 
+/* Is any field of the record obj of type t present? */
+static bool kw_sc_any_present(const kw_type *t, const void *obj) {
+    for (size_t i = 0; i < t->nfields; i++)
+        if (kw_sc_present(t, &t->fields[i], obj))
+            return true;
+    return false;
+}
+
+bool kw_isa_resources_known(const kw_isa_resources *r) {
+    return kw_sc_any_present(&kw_t_isa_resources, r);
+}
+
+bool kw_isa_classes_known(const kw_isa_classes *c) {
+    return kw_sc_any_present(&kw_t_isa_classes, c);
+}
+
+const char *kw_isa_class_key(size_t i) {
+    return i < KW_N(kw_f_isa_classes) ? kw_f_isa_classes[i].key : NULL;
+}
+
+long long kw_isa_class_count(const kw_isa_classes *c, size_t i) {
+    if (i >= KW_N(kw_f_isa_classes))
+        return -1;
+    return *(const long long *)((const unsigned char *)c + kw_f_isa_classes[i].off);
+}
+
 static const kw_field kw_f_kernel[] = {
     {"symbol", KW_F_STR, offsetof(kw_kernel, symbol), NULL, KW_F_REQUIRED, NULL},
     {"name", KW_F_STR, offsetof(kw_kernel, name), NULL, 0, NULL},

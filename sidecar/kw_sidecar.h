@@ -137,6 +137,15 @@ typedef struct kw_kernel_arch {
 /* Every "not known" field of a kernel arch set (-1, NULL, empty). */
 void kw_kernel_arch_init(kw_kernel_arch *a);
 
+/* Is any resource / instruction class count known (the writer then writes
+ * the arch's `resources` / `classes`)? */
+bool kw_isa_resources_known(const kw_isa_resources *r);
+bool kw_isa_classes_known(const kw_isa_classes *c);
+/* The instruction classes in the schema's order (docs/sidecar-schema.md): the
+ * key of class i, NULL past the last one, and its count in c (-1: not known). */
+const char *kw_isa_class_key(size_t i);
+long long kw_isa_class_count(const kw_isa_classes *c, size_t i);
+
 typedef struct kw_kernel {
     const char *symbol;   /* device mangled name: the join key everywhere */
     const char *name;     /* printed with full template arguments */

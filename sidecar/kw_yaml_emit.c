@@ -182,6 +182,19 @@ void kw_ye_key_int(kw_ye *e, const char *key, long long v) {
     kw_ye_ll(e, v);
 }
 
+void kw_ye_key_bool(kw_ye *e, const char *key, bool v) {
+    kw_ye_key(e, key);
+    kw_ye_bool(e, v);
+}
+
+void kw_ye_key_str(kw_ye *e, const char *key, const char *s) {
+    kw_ye_key(e, key);
+    if (s)
+        kw_ye_str(e, s);
+    else
+        kw_ye_null(e);
+}
+
 void kw_ye_quoted(kw_ye *e, const char *s) {
     size_t n = strlen(s);
     s = kw_ye_utf8(e, s, &n);

@@ -62,6 +62,9 @@ void kw_ye_bool(kw_ye *e, bool v);
 void kw_ye_null(kw_ye *e);
 /* A mapping key (plain). */
 void kw_ye_key(kw_ye *e, const char *key);
+/* A key and its value: an integer; a boolean; a string (kw_ye_str), NULL as null. */
 void kw_ye_key_int(kw_ye *e, const char *key, long long v);
+void kw_ye_key_bool(kw_ye *e, const char *key, bool v);
+void kw_ye_key_str(kw_ye *e, const char *key, const char *s);
 
 #endif

@@ -7,37 +7,19 @@
 
 #include "sidecar/kw_yaml_emit.h"
 
-static void str_or_null(kw_ye *e, const char *s) {
-    if (s)
-        kw_ye_str(e, s);
-    else
-        kw_ye_null(e);
-}
-
-static void key_str(kw_ye *e, const char *key, const char *s) {
-    kw_ye_key(e, key);
-    str_or_null(e, s);
-}
-
+/* A metadata value of the code-object library: KW_CO_ABSENT is written as null. */
 static void key_int(kw_ye *e, const char *key, int64_t v) {
-    kw_ye_key(e, key);
     if (v == KW_CO_ABSENT)
-        kw_ye_null(e);
+        kw_ye_key_str(e, key, NULL);
     else
-        kw_ye_ll(e, (long long)v);
-}
-
-static void key_ll(kw_ye *e, const char *key, long long v) {
-    kw_ye_key(e, key);
-    kw_ye_ll(e, v);
+        kw_ye_key_int(e, key, (long long)v);
 }
 
 static void key_bool(kw_ye *e, const char *key, int64_t v) {
-    kw_ye_key(e, key);
     if (v == KW_CO_ABSENT)
-        kw_ye_null(e);
+        kw_ye_key_str(e, key, NULL);
     else
-        kw_ye_bool(e, v != 0);
+        kw_ye_key_bool(e, key, v != 0);
 }
 
 static void resources(kw_ye *e, const kw_co_kernel *k) {
@@ -68,23 +50,22 @@ static void resources(kw_ye *e, const kw_co_kernel *k) {
         kw_ye_null(e);
     kw_ye_map_end(e);
     if (!oc->known) {
-        key_str(e, "occupancy_unknown", oc->unknown_reason);
+        kw_ye_key_str(e, "occupancy_unknown", oc->unknown_reason);
         return;
     }
     kw_ye_key(e, "occupancy_terms");
     kw_ye_map_start(e, true);
-    key_ll(e, "max_waves", oc->max_waves);
-    key_ll(e, "vgpr", oc->by_vgpr);
-    key_ll(e, "sgpr", oc->by_sgpr);
-    key_ll(e, "lds", oc->by_lds);
-    key_ll(e, "workgroup", oc->by_workgroup);
+    kw_ye_key_int(e, "max_waves", oc->max_waves);
+    kw_ye_key_int(e, "vgpr", oc->by_vgpr);
+    kw_ye_key_int(e, "sgpr", oc->by_sgpr);
+    kw_ye_key_int(e, "lds", oc->by_lds);
+    kw_ye_key_int(e, "workgroup", oc->by_workgroup);
     kw_ye_key(e, "workgroup_sizes");
     kw_ye_seq_start(e, true);
     kw_ye_ll(e, oc->min_wg);
     kw_ye_ll(e, oc->max_wg);
     kw_ye_seq_end(e);
-    kw_ye_key(e, "min_workgroup_size_assumed");
-    kw_ye_bool(e, oc->min_wg_assumed);
+    kw_ye_key_bool(e, "min_workgroup_size_assumed", oc->min_wg_assumed);
     kw_ye_map_end(e);
 }
 
@@ -94,14 +75,14 @@ static void kernargs(kw_ye *e, const kw_co_kernel *k) {
     for (size_t i = 0; i < k->args.n; i++) {
         const kw_co_arg *g = &k->args.v[i];
         kw_ye_map_start(e, true);
-        key_str(e, "name", g->name);
+        kw_ye_key_str(e, "name", g->name);
         key_int(e, "offset", g->offset);
         key_int(e, "size", g->size);
-        key_str(e, "value_kind", g->value_kind);
+        kw_ye_key_str(e, "value_kind", g->value_kind);
         if (g->address_space)
-            key_str(e, "address_space", g->address_space);
+            kw_ye_key_str(e, "address_space", g->address_space);
         if (g->type_name)
-            key_str(e, "type_name", g->type_name);
+            kw_ye_key_str(e, "type_name", g->type_name);
         kw_ye_map_end(e);
     }
     kw_ye_seq_end(e);
@@ -114,18 +95,18 @@ static void label_key(kw_ye *e, int32_t label) {
 }
 
 static void frame(kw_ye *e, const kw_co_frame *f) {
-    key_str(e, "file", f->file);
-    key_ll(e, "line", f->line);
-    key_ll(e, "column", f->column);
+    kw_ye_key_str(e, "file", f->file);
+    kw_ye_key_int(e, "line", f->line);
+    kw_ye_key_int(e, "column", f->column);
     if (f->function)
-        key_str(e, "function", f->function);
+        kw_ye_key_str(e, "function", f->function);
 }
 
 static void lines(kw_ye *e, const kw_co_listing *l) {
     if (!l->has_lines) {
         kw_ye_key(e, "lines");
         kw_ye_null(e);
-        key_str(e, "lines_note", l->lines_note ? l->lines_note : "line tables not requested");
+        kw_ye_key_str(e, "lines_note", l->lines_note ? l->lines_note : "line tables not requested");
         return;
     }
     kw_ye_key(e, "lines");
@@ -137,9 +118,9 @@ static void lines(kw_ye *e, const kw_co_listing *l) {
             continue;
         prev = in->loc;
         kw_ye_map_start(e, true);
-        key_ll(e, "at", in->offset);
+        kw_ye_key_int(e, "at", in->offset);
         if (in->loc < 0) {
-            key_str(e, "file", NULL);
+            kw_ye_key_str(e, "file", NULL);
             kw_ye_map_end(e);
             continue;
         }
@@ -165,7 +146,7 @@ static void listing(kw_ye *e, const kw_co_listing *l) {
     kw_buf_init(&isa);
     for (size_t i = 0; i < l->insns.n; i++)
         kw_buf_printf(&isa, "%04x: %s\n", l->insns.v[i].offset, l->insns.v[i].text);
-    key_str(e, "isa", kw_buf_str(&isa));
+    kw_ye_key_str(e, "isa", kw_buf_str(&isa));
     if (isa.oom && !e->failed) {
         e->failed = true;
         kw_fail(e->err, "out of memory writing YAML");
@@ -178,8 +159,8 @@ static void listing(kw_ye *e, const kw_co_listing *l) {
         if (!(in->flags & KW_CO_INSN_TARGET))
             continue;
         kw_ye_map_start(e, true);
-        key_ll(e, "at", in->offset);
-        key_ll(e, "target", in->target);
+        kw_ye_key_int(e, "at", in->offset);
+        kw_ye_key_int(e, "target", in->target);
         kw_ye_key(e, "label");
         if (in->target_label >= 0)
             label_key(e, in->target_label);
@@ -199,9 +180,9 @@ static void listing(kw_ye *e, const kw_co_listing *l) {
     kw_ye_key(e, "classes");
     kw_ye_map_start(e, true);
     for (int c = 0; c < KW_CO_NCLASSES; c++)
-        key_ll(e, kw_co_class_name((kw_co_class)c), l->classes[c]);
-    key_ll(e, "dpp", l->dpp);
-    key_ll(e, "sdwa", l->sdwa);
+        kw_ye_key_int(e, kw_co_class_name((kw_co_class)c), l->classes[c]);
+    kw_ye_key_int(e, "dpp", l->dpp);
+    kw_ye_key_int(e, "sdwa", l->sdwa);
     kw_ye_map_end(e);
     kw_ye_key(e, "dpp_patterns");
     kw_ye_map_start(e, true);
@@ -214,9 +195,9 @@ static void listing(kw_ye *e, const kw_co_listing *l) {
     kw_ye_seq_start(e, false);
     for (size_t i = 0; i < l->memory.n; i++) {
         kw_ye_map_start(e, true);
-        key_str(e, "op", l->memory.v[i].key);
-        key_ll(e, "width", l->memory.v[i].width);
-        key_ll(e, "count", l->memory.v[i].n);
+        kw_ye_key_str(e, "op", l->memory.v[i].key);
+        kw_ye_key_int(e, "width", l->memory.v[i].width);
+        kw_ye_key_int(e, "count", l->memory.v[i].n);
         kw_ye_map_end(e);
     }
     kw_ye_seq_end(e);
@@ -227,15 +208,14 @@ static void listing(kw_ye *e, const kw_co_listing *l) {
 static void arch_entry(kw_ye *e, const kw_co_object *o, const kw_co_kernel *k,
                        const kw_co_listing *l) {
     kw_ye_map_start(e, false);
-    key_str(e, "target_id", o->target_id);
-    key_str(e, "code_object", o->origin);
-    kw_ye_key(e, "in_metadata");
-    kw_ye_bool(e, k->in_metadata);
+    kw_ye_key_str(e, "target_id", o->target_id);
+    kw_ye_key_str(e, "code_object", o->origin);
+    kw_ye_key_bool(e, "in_metadata", k->in_metadata);
     kw_ye_key(e, "code");
     if (k->has_code) {
         kw_ye_map_start(e, true);
-        key_ll(e, "address", (int64_t)k->code_addr);
-        key_ll(e, "bytes", (int64_t)k->code_size);
+        kw_ye_key_int(e, "address", (int64_t)k->code_addr);
+        kw_ye_key_int(e, "bytes", (int64_t)k->code_size);
         kw_ye_map_end(e);
     } else {
         kw_ye_null(e);
@@ -278,19 +258,19 @@ static int cmp_first(const void *a, const void *b) {
 }
 
 static void header(kw_ye *e, const kw_co_set *set) {
-    key_str(e, "input", set->name);
+    kw_ye_key_str(e, "input", set->name);
     kw_ye_key(e, "code_objects");
     kw_ye_seq_start(e, false);
     for (size_t i = 0; i < set->objects.n; i++) {
         const kw_co_object *o = &set->objects.v[i];
         kw_ye_map_start(e, true);
-        key_str(e, "origin", o->origin);
-        key_str(e, "container", o->container);
-        key_str(e, "bundle_id", o->bundle_id);
-        key_str(e, "target_id", o->target_id);
-        key_str(e, "elf_target_id", o->elf_target_id);
-        key_ll(e, "bytes", (int64_t)o->image_size);
-        key_ll(e, "kernels", (int64_t)o->kernels.n);
+        kw_ye_key_str(e, "origin", o->origin);
+        kw_ye_key_str(e, "container", o->container);
+        kw_ye_key_str(e, "bundle_id", o->bundle_id);
+        kw_ye_key_str(e, "target_id", o->target_id);
+        kw_ye_key_str(e, "elf_target_id", o->elf_target_id);
+        kw_ye_key_int(e, "bytes", (int64_t)o->image_size);
+        kw_ye_key_int(e, "kernels", (int64_t)o->kernels.n);
         kw_ye_map_end(e);
     }
     kw_ye_seq_end(e);
@@ -298,7 +278,10 @@ static void header(kw_ye *e, const kw_co_set *set) {
         kw_ye_key(e, "notes");
         kw_ye_seq_start(e, false);
         for (size_t i = 0; i < set->notes.n; i++)
-            str_or_null(e, set->notes.v[i]);
+            if (set->notes.v[i])
+                kw_ye_str(e, set->notes.v[i]);
+            else
+                kw_ye_null(e);
         kw_ye_seq_end(e);
     }
 }
@@ -338,7 +321,7 @@ kw_status kwco_write_yaml(kw_buf *out, kw_co_set *set, bool with_isa, unsigned f
     for (size_t g = 0; g < ng && st == KW_OK && !e.failed; g++) {
         const kref *first = groups[g], *end = refs + nk;
         kw_ye_map_start(&e, false);
-        key_str(&e, "symbol", first->name);
+        kw_ye_key_str(&e, "symbol", first->name);
         kw_ye_key(&e, "archs");
         kw_ye_map_start(&e, false);
         for (const kref *r = first; r < end && st == KW_OK && strcmp(r->name, first->name) == 0;

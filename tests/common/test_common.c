@@ -53,6 +53,23 @@ static void test_arena(void) {
     for (int i = 0; i < 1000; i++)
         sum_ok &= ints.v[i] == i * 3;
     CHECK(sum_ok);
+
+    /* a set of strings: copies, each string once, in the order first added */
+    KW_ARRAY(const char *) set = {0};
+    char word[8] = "gfx942";
+    const char *first = KW_STRSET_ADD(&a, set, word, strlen(word));
+    CHECK(first && first != word);
+    CHECK(KW_STRSET_ADD(&a, set, "gfx950:xnack", 6) != NULL); /* n bytes: "gfx950" */
+    word[5] = '0';                                            /* the caller's buffer changes */
+    CHECK_STR(first, "gfx942");
+    CHECK(KW_STRSET_ADD(&a, set, "gfx942", 6) == first); /* already there */
+    CHECK(KW_STRSET_ADD(&a, set, "gfx94", 5) != first);  /* a prefix is another string */
+    CHECK(set.n == 3);
+    if (set.n == 3) {
+        CHECK_STR(set.v[0], "gfx942");
+        CHECK_STR(set.v[1], "gfx950");
+        CHECK_STR(set.v[2], "gfx94");
+    }
     kw_arena_free(&a);
     CHECK(a.head == NULL && a.total == 0);
     kw_arena_free(&a); /* twice is fine */

@@ -3,10 +3,10 @@
  * parsing, Markdown escaping, the source scanner (definition extent,
  * identifier uses, statement extent, local declarations) on a file written by
  * the test, the Python decorator scanner and its caller scan on files
- * written by the test, the sidecar's map-of-counts and scalar kinds and
- * kw_reflect.h, and the sections that read ISA and IR facts, fed with a
- * hand-built facts record (the plugin layers that will write those keys are
- * not in this build's schema yet). */
+ * written by the test, the sidecar's map-of-counts and scalar kinds, the
+ * typed reads of the ISA facts (kw_isa_class_key / kw_isa_class_count,
+ * checked against what the writer writes), and the sections that read ISA
+ * and IR facts, fed with hand-built facts records. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -18,7 +18,6 @@
 #include "model/kw_expr.h"
 #include "render/kw_md.h"
 #include "model/kw_python_entries.h"
-#include "sidecar/kw_reflect.h"
 #include "render/kw_render.h"
 #include "index/kw_index_int.h"
 #include "model/kw_src.h"
@@ -286,7 +285,7 @@ static void test_python(void) {
     kw_arena_free(&a.arena);
 }
 
-/* ---- the new schema kinds and kw_reflect ---------------------------------------------------- */
+/* ---- the new schema kinds ------------------------------------------------------------------- */
 
 typedef struct kw_t_rec {
     KW_ARRAY(kw_count) counts;
@@ -371,59 +370,76 @@ static void test_kinds(void) {
     CHECK(kw_yp_field(&p, &kw_t_t_rec, &d2, key, &seen) == KW_ERR);
     CHECK(strstr(err.msg, "duplicate key 'a'") != NULL);
     kw_yp_free(&p);
-    /* reflection */
-    kw_rv v = {KW_R_RECORD, &kw_t_t_rec, &back, false, false};
-    long long x;
-    CHECK(kw_rv_count_of(kw_rv_get(v, "counts"), "salu", &x) && x == 12);
-    CHECK(kw_rv_int(kw_rv_get(v, "scal_num"), &x) && x == 16);
-    CHECK(!kw_rv_int(kw_rv_get(v, "scal_expr"), &x));
-    CHECK(kw_rv_get(v, "bytes").kind == KW_R_ABSENT);
-    CHECK(kw_rv_get(v, "nope").kind == KW_R_UNKNOWN_KEY);
-    CHECK(kw_rv_get(v, "counts.salu").kind == KW_R_UNKNOWN_KEY);
-    /* the real tables: a kernel's keys */
-    kw_kernel k;
-    memset(&k, 0, sizeof k);
-    k.symbol = "_Z1kv";
-    k.location.file = "/a.hip";
-    k.location.line = 7;
-    kw_rv kv = kw_rv_kernel(&k);
-    CHECK_STR(kw_rv_str(kw_rv_get(kv, "symbol")), "_Z1kv");
-    CHECK(kw_rv_loc(kw_rv_get(kv, "location"))->line == 7);
-    CHECK(kw_rv_get(kv, "template").kind == KW_R_ABSENT);
-    CHECK(kw_rv_get(kv, "archs").kind == KW_R_LIST); /* written even when empty */
     kw_buf_free(&out);
     kw_arena_free(&a);
 }
 
+/* ---- typed ISA facts ------------------------------------------------------------------------ */
+
+/* The class keys and counts kw_isa_class_key / kw_isa_class_count give are
+ * the ones the writer writes for the arch, in its order; known is what the
+ * writer's omission of `resources` / `classes` says. */
+static void test_isa_typed(void) {
+    kw_kernel_arch fa;
+    kw_kernel_arch_init(&fa);
+    CHECK(!kw_isa_resources_known(&fa.resources));
+    CHECK(!kw_isa_classes_known(&fa.classes));
+    fa.arch = "gfx942";
+    fa.classes.mfma = 7;
+    fa.classes.salu = 0;
+    fa.classes.insns = 31;
+    fa.resources.occupancy_limiter = "vgpr";
+    CHECK(kw_isa_resources_known(&fa.resources)); /* a string alone makes it known */
+    CHECK(kw_isa_classes_known(&fa.classes));
+    kw_sidecar sc;
+    kw_sidecar_init(&sc);
+    kw_kernel *k = KW_PUSH(&sc.arena, sc.kernels);
+    CHECK(k != NULL);
+    if (!k)
+        return;
+    k->symbol = "_Z1kv";
+    kw_kernel_arch *slot = KW_PUSH(&sc.arena, k->archs);
+    CHECK(slot != NULL);
+    if (!slot)
+        return;
+    *slot = fa;
+    kw_buf out;
+    kw_buf_init(&out);
+    kw_err err;
+    CHECK(kw_sidecar_emit(&sc, &out, &err) == KW_OK);
+    const char *y = kw_buf_str(&out);
+    CHECK(strstr(y, "occupancy_limiter: vgpr") != NULL);
+    /* the written classes mapping, {key: n, ...}: each written key once, in
+     * the order kw_isa_class_key gives, with kw_isa_class_count's value */
+    const char *cls = strstr(y, "classes: {");
+    CHECK(cls != NULL);
+    size_t written = 0, nkeys = 0;
+    const char *at = cls ? cls + strlen("classes: {") : NULL;
+    for (size_t i = 0; kw_isa_class_key(i); i++) {
+        nkeys++;
+        long long n = kw_isa_class_count(&fa.classes, i);
+        char want[64];
+        snprintf(want, sizeof want, "%s: %lld", kw_isa_class_key(i), n);
+        const char *w = at ? strstr(at, want) : NULL;
+        const char *end = at ? strchr(at, '}') : NULL;
+        if (n >= 0) {
+            CHECK(w != NULL && w < end); /* written, after the class before it */
+            if (w && w < end)
+                at = w + strlen(want);
+            written++;
+        } else {
+            CHECK(!w || w > end); /* not known: not written */
+        }
+    }
+    CHECK(written == 3);
+    /* every member of kw_isa_classes is one class count */
+    CHECK(nkeys == sizeof(kw_isa_classes) / sizeof(long long));
+    CHECK(kw_isa_class_key(nkeys) == NULL && kw_isa_class_count(&fa.classes, nkeys) == -1);
+    kw_buf_free(&out);
+    kw_sidecar_free(&sc);
+}
+
 /* ---- sections with ISA and IR facts ------------------------------------------------------- */
-
-typedef struct kw_f_res {
-    long long vgpr, sgpr, lds_bytes, occupancy;
-    const char *occupancy_limiter;
-} kw_f_res;
-static const kw_field kw_ff_res[] = {
-    {"vgpr", KW_F_BYTES, offsetof(kw_f_res, vgpr), NULL, 0, NULL},
-    {"sgpr", KW_F_BYTES, offsetof(kw_f_res, sgpr), NULL, 0, NULL},
-    {"lds_bytes", KW_F_BYTES, offsetof(kw_f_res, lds_bytes), NULL, 0, NULL},
-    {"occupancy", KW_F_BYTES, offsetof(kw_f_res, occupancy), NULL, 0, NULL},
-    {"occupancy_limiter", KW_F_STR, offsetof(kw_f_res, occupancy_limiter), NULL, 0, NULL},
-};
-static KW_TYPE(kw_ft_res, "resources", kw_f_res, true, kw_ff_res);
-
-typedef struct kw_f_arch {
-    const char *arch, *target_id;
-    kw_f_res resources;
-    KW_ARRAY(kw_count) classes;
-    const char *isa;
-} kw_f_arch;
-static const kw_field kw_ff_arch[] = {
-    {"arch", KW_F_STR, offsetof(kw_f_arch, arch), NULL, 0, NULL},
-    {"target_id", KW_F_STR, offsetof(kw_f_arch, target_id), NULL, 0, NULL},
-    {"resources", KW_F_MAP, offsetof(kw_f_arch, resources), &kw_ft_res, 0, NULL},
-    {"classes", KW_F_COUNTS, offsetof(kw_f_arch, classes), NULL, 0, NULL},
-    {"isa", KW_F_STR, offsetof(kw_f_arch, isa), NULL, 0, NULL},
-};
-static KW_TYPE(kw_ft_arch, "arch", kw_f_arch, false, kw_ff_arch);
 
 static void test_facts(void) {
     kw_arena a;
@@ -463,9 +479,8 @@ static void test_facts(void) {
     la->expr = "cols";
 
     /* its facts: ISA and IR */
-    kw_f_arch fa;
-    memset(&fa, 0, sizeof fa);
-    kw_sc_defaults(&kw_ft_arch, &fa);
+    kw_kernel_arch fa;
+    kw_kernel_arch_init(&fa);
     fa.arch = "gfx942";
     fa.target_id = "gfx942:sramecc+:xnack-";
     fa.resources.vgpr = 24;
@@ -473,17 +488,29 @@ static void test_facts(void) {
     fa.resources.lds_bytes = 64;
     fa.resources.occupancy = 8;
     fa.resources.occupancy_limiter = "none";
-    kw_count *c = KW_PUSH(&a, fa.classes);
-    c->key = "valu";
-    c->n = 40;
-    c = KW_PUSH(&a, fa.classes);
-    c->key = "vmem_load";
-    c->n = 4;
+    fa.classes.valu = 40;
+    fa.classes.vmem_load = 4;
     fa.isa = "0000: global_load_dwordx4 v[0:3], v4, s[0:1]\n"
              "0008: v_rsq_f32_e32 v1, v1\n"
              "000c: v_add_f32_dpp v1, v1, v1 row_shr:1 row_mask:0xf bank_mask:0xf\n"
              "0014: v_rsq_f32_e32 v2, v2\n"
              "0018: s_endpgm\n";
+    /* source lines: from 0008 on, line 2 of a file written here; from 0014 on, no location */
+    char src[512];
+    snprintf(src, sizeof src, "%s/isa.hip", kw_tmp);
+    kw_write("isa.hip", "// isa.hip\n    float y = rsqrtf(x); // the line of 0008\n");
+    kw_isa_line *ln = KW_PUSH(&a, fa.lines);
+    CHECK(ln != NULL);
+    if (!ln)
+        return;
+    ln->offset = 8;
+    ln->location.file = src;
+    ln->location.line = 2;
+    ln = KW_PUSH(&a, fa.lines);
+    CHECK(ln != NULL);
+    if (!ln)
+        return;
+    ln->offset = 0x14;
     /* the IR facts: the records of kw_sidecar_ir.h */
     kw_irf ir;
     kw_irf_init(&ir);
@@ -537,7 +564,7 @@ static void test_facts(void) {
     kw_shape shape;
     memset(&shape, 0, sizeof shape);
     CHECK(kw_shape_parse(&shape, &a, "rows=1024,cols=8192", &err) == KW_OK);
-    kw_rarch ra = {"gfx942", {KW_R_RECORD, &kw_ft_arch, &fa, false, false}, &ir};
+    kw_rarch ra = {"gfx942", &fa, &ir};
     kw_render_opts o;
     memset(&o, 0, sizeof o);
     o.db_path = "t.db";
@@ -560,6 +587,17 @@ static void test_facts(void) {
     CHECK(strstr(md, "| `global_load_dwordx4` | gfx942 1 |") != NULL);
     CHECK(strstr(md, "| `DPP row_shr:1` | gfx942 1 |") != NULL);
     CHECK(strstr(md, "ISA not captured") == NULL);
+    /* the listing: the source line (its text as written above, indent dropped)
+     * before the instruction at its offset, none before the row without location */
+    const char *lst = strstr(md, "```asm\n0000: global_load_dwordx4"); /* no line before it */
+    CHECK(lst != NULL);
+    if (lst) {
+        CHECK(strstr(lst, ":2  float y = rsqrtf(x); // the line of 0008\n"
+                          "0008: v_rsq_f32_e32") != NULL);
+        CHECK(strstr(lst, "000c: v_add_f32_dpp v1, v1, v1 row_shr:1 row_mask:0xf bank_mask:0xf\n"
+                          "0014: v_rsq_f32_e32 v2, v2\n") != NULL);
+    }
+    CHECK(strstr(md, "No source lines") == NULL);
     /* sections 2 and 3: accesses, thread mapping, idioms, the diagram */
     CHECK(strstr(md, "lanes contiguous (lane stride 16 bytes)") != NULL);
     CHECK(strstr(md, "the same address in every lane (uniform)") != NULL);
@@ -584,6 +622,17 @@ static void test_facts(void) {
     CHECK(strstr(md, want) != NULL);
     if (kw_test_failures)
         fputs(md, stderr);
+    /* the same arch without ISA facts (only its IR facts): section 5 says so */
+    kw_kernel_arch none;
+    kw_kernel_arch_init(&none);
+    none.arch = "gfx942";
+    ra.facts = &none;
+    kw_buf_reset(&out);
+    CHECK(kw_render_kernel(&r, 0, &out, &err) == KW_OK);
+    md = kw_buf_str(&out);
+    CHECK(strstr(md, "ISA not captured: the sidecar has no ISA facts for gfx942") != NULL);
+    CHECK(strstr(md, "| VGPRs |") == NULL);
+    CHECK(strstr(md, "wave_reduce (add) via `dpp`") != NULL); /* the IR facts still shown */
     kw_buf_free(&out);
     kw_render_free(&r);
     kw_isa_notes_free(&notes);
@@ -626,6 +675,7 @@ int main(void) {
     test_src();
     test_python();
     test_kinds();
+    test_isa_typed();
     test_facts();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", kw_tmp);
