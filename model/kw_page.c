@@ -245,13 +245,22 @@ static bool kw_mem_eval(kw_arena *a, const kw_val *v, const kw_shape *s, double 
 
 kw_status kw_page_finish(kw_page *p, kw_model *m, const kw_page_arch *archs, size_t narchs,
                          const char *only, bool user_shape, kw_arena *a, kw_err *err) {
+    if (!archs)
+        narchs = p->k ? p->k->archs.n : 0;
     for (size_t i = 0; i < narchs; i++) {
-        if (only && strcmp(only, archs[i].arch))
+        kw_page_arch x = {0};
+        if (archs) {
+            x = archs[i];
+        } else {
+            const kw_kernel_arch *ka = &p->k->archs.v[i];
+            x.arch = ka->arch, x.facts = ka, x.ir = ka->ir;
+        }
+        if (only && strcmp(only, x.arch))
             continue;
         kw_page_arch *slot = KW_PUSH(a, p->archs);
         if (!slot)
             return kw_fail(err, "out of memory");
-        *slot = archs[i];
+        *slot = x;
         slot->of = i;
     }
     archs = p->archs.v;

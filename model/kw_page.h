@@ -30,10 +30,12 @@
 #include "sidecar/kw_sidecar.h"
 #include "sidecar/kw_sidecar_ir.h"
 
-/* One arch of the kernel: its name and IR facts (NULL when none); of: its
- * place in the list kw_page_finish was given. */
+/* One arch of the kernel: its name, its ISA facts record
+ * (kernels[].archs.<arch>: target_id, resources, classes, isa, lines), its IR
+ * facts (NULL when none); of: its place in the list kw_page_finish chose from. */
 typedef struct kw_page_arch {
     const char *arch;
+    const kw_kernel_arch *facts;
     const kw_irf *ir;
     size_t of;
 } kw_page_arch;
@@ -91,8 +93,9 @@ void kw_page_free(kw_page *p);
  * user_shape, every dispatch condition's verdict. */
 kw_status kw_page_open(kw_page *p, kw_model *m, const kw_mkernel *mk, kw_srcs *srcs,
                        const kw_shape *user_shape, kw_arena *a, kw_err *err);
-/* Finish it for the kernel's archs (or a test's): the archs shown (only
- * the one named only, --arch, when not NULL; in the order given), each
+/* Finish it for the kernel's archs (archs NULL) or the narchs given (a
+ * test's): the archs shown (only the one named only, --arch, when not NULL;
+ * in the kernel's or the given order), each
  * launch's geometry, and its work per arch shown with IR facts. user_shape:
  * the user gave --shape. */
 kw_status kw_page_finish(kw_page *p, kw_model *m, const kw_page_arch *archs, size_t narchs,

@@ -122,37 +122,11 @@ kw_status kw_render_kernel(kw_render *r, size_t ki, kw_buf *out, kw_err *err) {
     memset(&r->archs, 0, sizeof(r->archs));
     if (kw_page_open(&r->page, r->m, r->mk, r->srcs, r->o->shape, &r->scratch, err) != KW_OK)
         return KW_ERR;
-    const kw_kernel *k = r->page.k;
-    size_t narch = r->o->arch_override ? r->o->narch_override : k ? k->archs.n : 0;
-    for (size_t i = 0; i < narch; i++) {
-        kw_rarch a;
-        if (r->o->arch_override) {
-            a = r->o->arch_override[i];
-        } else {
-            a.arch = k->archs.v[i].arch;
-            a.facts = &k->archs.v[i];
-            a.ir = k->archs.v[i].ir;
-        }
-        kw_rarch *slot = KW_PUSH(&r->scratch, r->archs);
-        if (!slot)
-            return kw_fail(err, "out of memory");
-        *slot = a;
-    }
-    /* the page decides which of them it shows (--arch) and evaluates for them */
-    KW_ARRAY(kw_page_arch) all;
-    memset(&all, 0, sizeof(all));
-    for (size_t i = 0; i < r->archs.n; i++) {
-        kw_page_arch *pa = KW_PUSH(&r->scratch, all);
-        if (!pa)
-            return kw_fail(err, "out of memory");
-        pa->arch = r->archs.v[i].arch;
-        pa->ir = r->archs.v[i].ir;
-    }
-    if (kw_page_finish(&r->page, r->m, all.v, all.n, r->o->arch, r->o->shape != NULL, &r->scratch,
-                       err) != KW_OK)
+    /* the page decides which archs it shows (--arch) and evaluates for them */
+    if (kw_page_finish(&r->page, r->m, r->o->arch_override, r->o->narch_override, r->o->arch,
+                       r->o->shape != NULL, &r->scratch, err) != KW_OK)
         return KW_ERR;
-    for (size_t i = 0; i < r->page.archs.n; i++)
-        r->archs.v[i] = r->archs.v[r->page.archs.v[i].of];
+    r->archs.v = r->page.archs.v;
     r->archs.n = r->page.archs.n;
     kw_render_title(r);
     kw_render_overview(r);

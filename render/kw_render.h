@@ -30,12 +30,8 @@
 #include "sidecar/kw_sidecar.h"
 #include "trace/kw_trace.h"
 
-/* One arch's facts record as shown: kernels[].archs.<arch>. */
-typedef struct kw_rarch {
-    const char *arch;
-    const kw_kernel_arch *facts; /* its ISA facts (target_id, resources, classes, isa, lines) */
-    const kw_irf *ir; /* the arch's IR facts, NULL when none */
-} kw_rarch;
+/* One arch as the page shows it (model/kw_page.h). */
+typedef kw_page_arch kw_rarch;
 
 typedef struct kw_render_opts {
     const char *db_path;     /* the index, as given */

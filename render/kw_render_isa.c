@@ -308,7 +308,7 @@ static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
             const char *file = x->location.file;
             long long line = x->location.line;
             if (file) {
-                const kw_src_file *f = kw_src_get(r->srcs, file);
+                const kw_src_file *f = kw_page_src(&r->page, file);
                 const char *text;
                 size_t tl;
                 kw_buf_printf(&t, "; %s:%lld", kw_r_path(r, file), line);
