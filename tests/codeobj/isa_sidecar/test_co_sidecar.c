@@ -9,7 +9,7 @@
  *   - a file that is not there: an error, the sidecar untouched. */
 #include <string.h>
 
-#include "../unit/kw_test.h"
+#include "kw_test.h"
 #include "codeobj/kw_co_sidecar.h"
 
 static kw_kernel *add_kernel(kw_sidecar *sc, const char *symbol, const char *attr,
