@@ -117,10 +117,9 @@ const char *kw_tpy_arange_end(kw_arena *a, const char *text, int line) {
     if (!eol)
         eol = p + strlen(p);
     const char *hit = NULL;
-    for (const char *q = p; q < eol; q++) {
-        q = strstr(q, "tl.arange(");
-        if (!q || q >= eol)
-            break;
+    for (const char *q = p; q + 10 <= eol; q++) {
+        if (memcmp(q, "tl.arange(", 10))
+            continue;
         if (hit)
             return NULL; /* two on one line: which one the op is, is not known */
         hit = q;

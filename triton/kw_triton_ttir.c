@@ -19,6 +19,16 @@ typedef struct kw_locdef {
 
 typedef KW_ARRAY(kw_locdef) kw_locdefs;
 
+/* needle in [p, eol), NULL when not there (strstr would scan the rest of
+ * the file for every line). */
+static const char *kw_ttir_in(const char *p, const char *eol, const char *needle) {
+    size_t n = strlen(needle);
+    for (; p + n <= eol; p++)
+        if (*p == *needle && !memcmp(p, needle, n))
+            return p;
+    return NULL;
+}
+
 static const char *kw_ttir_word_end(const char *p) {
     while (isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '$' || *p == '-')
         p++;
@@ -99,12 +109,8 @@ static kw_loc kw_ttir_resolve(const kw_locdefs *defs, const char *id) {
 static kw_loc kw_ttir_op_loc(const kw_locdefs *defs, const char *p, const char *eol) {
     kw_loc none = {0};
     const char *last = NULL;
-    for (const char *q = p; q && q < eol; q++) {
-        q = strstr(q, " loc(#");
-        if (!q || q >= eol)
-            break;
+    for (const char *q = p; (q = kw_ttir_in(q, eol, " loc(#")); q++)
         last = q;
-    }
     if (!last)
         return none;
     const char *id = last + 6, *e = kw_ttir_word_end(id);
@@ -118,8 +124,8 @@ static kw_loc kw_ttir_op_loc(const kw_locdefs *defs, const char *p, const char *
 }
 
 static long long kw_ttir_attr(const char *p, const char *eol, const char *key, bool *ok) {
-    const char *q = strstr(p, key);
-    if (!q || q >= eol) {
+    const char *q = kw_ttir_in(p, eol, key);
+    if (!q) {
         *ok = false;
         return 0;
     }
@@ -240,7 +246,7 @@ kw_status kw_ttir_parse(kw_arena *a, const char *name, const char *text, kw_ttir
             depth += kw_ttir_net(s, eol);
             if (depth <= 0 && *s == '}') { /* the function's closing brace */
                 out->def = kw_ttir_op_loc(&defs, s, eol);
-            } else if (strstr(s, "tt.make_range {") && strstr(s, "tt.make_range {") < eol) {
+            } else if (kw_ttir_in(s, eol, "tt.make_range {")) {
                 bool ok = true;
                 kw_ttir_range *r = KW_PUSH(a, out->ranges);
                 if (!r)
