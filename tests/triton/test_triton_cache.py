@@ -21,6 +21,8 @@ import tempfile
 
 import yaml
 
+Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 NOT_RECOVERABLE = "not recoverable from the cache; run with the hook"
 META = {"hash", "name", "arch", "target", "backend_name", "triton_version", "warp_size", "shared",
         "profile_scratch_size", "profile_scratch_align"}
@@ -149,7 +151,7 @@ def main():
         db = os.path.join(tmp, "idx.yaml")
         run([a.kwalk, "index", "--triton-cache", os.path.join(fx, "cache"),
              "--map-prefix", "/opt/aiter=" + src, "-o", db])
-        doc = yaml.safe_load(open(db))
+        doc = yaml.load(open(db), Loader=Loader)
         listing = run([a.kwalk, "list", "--db", db])
     kernels = [k for k in doc["kernels"] if k.get("language") == "triton"]
     check("specializations indexed", len(kernels), len(folders))
