@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """`kwalk index --triton-cache` on what is not a good cache (one error line,
-exit 1, or a usage error, exit 2; never a crash), and a hook's sidecar
+exit 1, or a usage error, exit 2; never a crash; also 60 random damages of
+NAME.json, the TTIR and the Python source), and a hook's sidecar
 written here by hand as docs/sidecar-schema.md says the hook writes it,
 indexed with the cache: the hook's record (its constexprs, its launch and
 call chain) is kept and gains the cache's code-object facts for the same
@@ -11,6 +12,7 @@ import argparse
 import glob
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -76,6 +78,57 @@ def bad_inputs(k, fx, tmp):
         open(path, "wb").write(damage(data))
         one_error(what, kwalk(k, "index", "--triton-cache", os.path.join(tmp, "bad"), "-o",
                               os.path.join(tmp, "x.db")))
+
+
+def mutations(k, fx, tmp, n=60):
+    """Damaged NAME.json, TTIR and Python source (random byte edits, fixed
+    seed) of the smallest specialization: exit 0, or 1 with one error line;
+    never a crash (or, in the sanitized build, a sanitizer report)."""
+    folder = min((d for d in glob.glob(os.path.join(fx, "cache", "*"))
+                  if glob.glob(os.path.join(d, "*.hsaco"))),
+                 key=lambda d: os.path.getsize(glob.glob(os.path.join(d, "*.hsaco"))[0]))
+    name = os.path.basename(glob.glob(os.path.join(folder, "__grp__*.json"))[0])[7:-5]
+    ttir = open(os.path.join(folder, name + ".ttir"), "rb").read()
+    m = re.search(rb'loc\("/opt/aiter/([^"]+\.py)"', ttir)
+    pyrel = m.group(1).decode()
+    py = open(os.path.join(fx, "src", pyrel), "rb").read()
+    meta = open(os.path.join(folder, name + ".json"), "rb").read()
+    rng = random.Random(13)
+    root = os.path.join(tmp, "mut")
+    for i in range(n):
+        shutil.rmtree(root, ignore_errors=True)
+        shutil.copytree(folder, os.path.join(root, "cache", "F"))
+        for p in glob.glob(os.path.join(root, "cache", "F", "*")):
+            os.chmod(p, 0o644)
+        os.makedirs(os.path.dirname(os.path.join(root, "src", pyrel)))
+        which, data = rng.choice([(name + ".ttir", ttir), (name + ".json", meta), ("py", py)])
+        b = bytearray(data)
+        for _ in range(rng.randint(1, 8)):
+            op = rng.randrange(4)
+            at = rng.randrange(len(b) + 1)
+            if op == 0 and b:
+                del b[at:at + rng.randint(1, 200)]
+            elif op == 1:
+                b[at:at] = bytes(rng.choice(b'(){}<>[]",:=#%\n 0123456789') for _ in range(3))
+            elif op == 2 and at < len(b):
+                b[at] = rng.randrange(256)
+            else:
+                b = b[:at]
+        dest = (os.path.join(root, "src", pyrel) if which == "py"
+                else os.path.join(root, "cache", "F", which))
+        if which != "py":
+            open(os.path.join(root, "src", pyrel), "wb").write(py)
+        open(dest, "wb").write(bytes(b))
+        code, _, err = kwalk(k, "index", "--triton-cache", os.path.join(root, "cache"),
+                             "--map-prefix", "/opt/aiter=" + os.path.join(root, "src"),
+                             "-o", os.path.join(root, "x.db"))
+        what = "mutation %d (%s)" % (i, which)
+        check(what + ": exit 0 or 1", code in (0, 1), True)
+        lines = err.splitlines()
+        check(what + ": at most one stderr line", len(lines) <= (1 if code else 0), True)
+        if code:
+            check(what + ": 'kwalk: ' error", lines[0].startswith("kwalk: ") if lines else False,
+                  True)
 
 
 def hook_join(k, fx, tmp):
@@ -173,6 +226,7 @@ def main():
         return 77
     with tempfile.TemporaryDirectory() as tmp:
         bad_inputs(a.kwalk, a.fixture, tmp)
+        mutations(a.kwalk, a.fixture, tmp)
         hook_join(a.kwalk, a.fixture, tmp)
     for f in failures:
         print("FAIL:", f)
