@@ -185,6 +185,24 @@ typedef struct kw_tcache {
     KW_ARRAY(kw_triton_prefix) prefixes;
 } kw_tcache;
 
+/* Add a cache folder unless its real path was added before (f->seen). */
+static int kw_tcache_add(kw_found *f, kw_tcache *tc, const char *path) {
+    char *real = realpath(path, NULL);
+    if (!real)
+        return kw_cli_failf("%s: %s", path, strerror(errno));
+    const char *key = kw_arena_printf(&f->arena, "triton:%s", real);
+    free(real);
+    if (!key)
+        return kw_cli_failf("out of memory");
+    if (kw_symmap_get(&f->seen, key))
+        return KW_EXIT_OK;
+    const char **slot = KW_PUSH(&f->arena, tc->entries);
+    if (!slot || kw_symmap_put(&f->seen, key, 1) != KW_OK)
+        return kw_cli_failf("out of memory");
+    *slot = path;
+    return KW_EXIT_OK;
+}
+
 static int kw_build_triton(kw_index *ix, const kw_tcache *tc) {
     kw_triton_opts o = {tc->prefixes.v, tc->prefixes.n, KWALK_VERSION};
     for (size_t i = 0; i < tc->entries.n; i++) {
@@ -303,12 +321,14 @@ int kw_cmd_index(int argc, char **argv) {
         rc = kw_gather(&f, inputs.v[i]);
     for (size_t i = 0; i < tdirs.n && rc == KW_EXIT_OK; i++) {
         kw_err err;
-        size_t before = tc.entries.n;
-        if (kw_triton_cache_entries(&f.arena, tdirs.v[i], &tc.entries, &err))
+        kw_triton_paths found = {0};
+        if (kw_triton_cache_entries(&f.arena, tdirs.v[i], &found, &err))
             rc = kw_cli_fail(&err);
-        else if (tc.entries.n == before)
+        else if (!found.n)
             rc = kw_cli_failf("%s: no Triton cache entries (folders with a __grp__NAME.json) found",
                               tdirs.v[i]);
+        for (size_t j = 0; j < found.n && rc == KW_EXIT_OK; j++) /* a folder given twice: once */
+            rc = kw_tcache_add(&f, &tc, found.v[j]);
     }
     if (rc == KW_EXIT_OK && !f.paths.n && inputs.n)
         rc = kw_cli_failf("%s%s: no sidecars (*.kwalk.yaml) found", inputs.v[0],

@@ -185,6 +185,13 @@ host_calls: []
 ...
 """ % dict(kfile=kfile, folder=folder, name=row["kernel"], symbol=symbol, hash=meta["hash"],
            cx=cx, wrapper=wrapper, line=launch_line)
+    twice = os.path.join(tmp, "twice.yaml")
+    code, _, err = kwalk(k, "index", "--triton-cache", folder, "--triton-cache",
+                         os.path.dirname(folder) + "/./" + os.path.basename(folder), "-o", twice)
+    check("a folder given twice: exit", (code, err), (0, ""))
+    if code == 0:
+        check("a folder given twice: read once",
+              len(yaml.load(open(twice), Loader=Loader)["translation_units"]), 1)
     hook = os.path.join(tmp, "hook")
     os.mkdir(hook)
     open(os.path.join(hook, "s.kwalk.yaml"), "w").write(doc)
