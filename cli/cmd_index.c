@@ -8,7 +8,8 @@
  * links to directories not followed, like find). A file reached twice (same
  * real path) is read once. No sidecar found at all is an error. Sidecars are
  * parsed on a few threads ($KWALK_JOBS, default the CPUs) and added in the
- * order found. */
+ * order found. --triton-cache DIR adds the specializations of a Triton cache
+ * (triton/kw_triton.h, docs/triton.md) after them, one record per folder. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <dirent.h>
 #include <errno.h>
@@ -21,19 +22,24 @@
 #include "cli/kw_cli.h"
 #include "index/kw_index.h"
 #include "cli/kw_pool.h"
+#include "triton/kw_triton.h"
 
 #ifndef KWALK_VERSION
 #define KWALK_VERSION "unknown"
 #endif
 
 static const char kw_index_usage[] =
-    "usage: kwalk index PATH... [-o FILE] [--format packed|yaml]\n\n"
+    "usage: kwalk index [PATH...] [--triton-cache DIR [--map-prefix OLD=NEW]...] [-o FILE]\n"
+    "                   [--format packed|yaml]\n\n"
     "Gather sidecars into one database. Each PATH is a sidecar file, or a directory\n"
     "searched recursively for *.kwalk.yaml. Kernels are merged by device symbol (archs\n"
     "unioned); launches, entry points and host calls are kept per translation unit.\n\n"
     "  -o, --output FILE   write the database to FILE (default: " KW_INDEX_DEFAULT_PATH ")\n"
     "  --format packed     binary, fast to load (the default)\n"
     "  --format yaml       YAML, to read or diff (the default for FILE.yaml, FILE.yml)\n"
+    "  --triton-cache DIR  add every specialization of a Triton cache (TRITON_CACHE_DIR, or\n"
+    "                      one of its folders); repeatable\n"
+    "  --map-prefix OLD=NEW  paths in the Triton cache under OLD are under NEW now\n"
     "Every kwalk command reads both forms.\n";
 
 /* The sidecar files found, in order, with their real paths for deduplication. */
@@ -173,7 +179,48 @@ static int kw_build_add(void *ctx, size_t i) {
     return b->rc;
 }
 
-static int kw_build(const kw_found *f, const char *out, kw_index_format format) {
+/* The Triton cache folders, read one by one after the sidecars. */
+typedef struct kw_tcache {
+    kw_triton_paths entries;
+    KW_ARRAY(kw_triton_prefix) prefixes;
+} kw_tcache;
+
+/* Add a cache folder unless its real path was added before (f->seen). */
+static int kw_tcache_add(kw_found *f, kw_tcache *tc, const char *path) {
+    char *real = realpath(path, NULL);
+    if (!real)
+        return kw_cli_failf("%s: %s", path, strerror(errno));
+    const char *key = kw_arena_printf(&f->arena, "triton:%s", real);
+    free(real);
+    if (!key)
+        return kw_cli_failf("out of memory");
+    if (kw_symmap_get(&f->seen, key))
+        return KW_EXIT_OK;
+    const char **slot = KW_PUSH(&f->arena, tc->entries);
+    if (!slot || kw_symmap_put(&f->seen, key, 1) != KW_OK)
+        return kw_cli_failf("out of memory");
+    *slot = path;
+    return KW_EXIT_OK;
+}
+
+static int kw_build_triton(kw_index *ix, const kw_tcache *tc) {
+    kw_triton_opts o = {tc->prefixes.v, tc->prefixes.n, KWALK_VERSION};
+    for (size_t i = 0; i < tc->entries.n; i++) {
+        kw_sidecar sc;
+        kw_sidecar_init(&sc);
+        kw_err err;
+        if (kw_triton_cache_read(&sc, tc->entries.v[i], &o, &err) ||
+            kw_index_adopt(ix, &sc, tc->entries.v[i], &err)) {
+            kw_sidecar_free(&sc);
+            return kw_cli_fail(&err);
+        }
+        kw_sidecar_free(&sc);
+    }
+    return KW_EXIT_OK;
+}
+
+static int kw_build(const kw_found *f, const kw_tcache *tc, const char *out,
+                    kw_index_format format) {
     kw_index ix;
     kw_index_init(&ix);
     ix.producer.name = "kwalk";
@@ -190,11 +237,15 @@ static int kw_build(const kw_found *f, const char *out, kw_index_format format) 
         kw_sidecar_free(&b.slots[i].sc);
     free(b.slots);
     size_t launches = b.launches, entries = b.entries;
+    if (rc == KW_EXIT_OK)
+        rc = kw_build_triton(&ix, tc);
     if (rc == KW_EXIT_OK && kw_index_write_file(&ix, out, format, &err) != KW_OK)
         rc = kw_cli_fail(&err);
     if (rc == KW_EXIT_OK) {
-        printf("%s: %zu sidecars, %zu kernels, %zu launches, %zu entry points\n", out, f->paths.n,
-               ix.kernels.n, launches, entries);
+        printf("%s: %zu sidecars, ", out, f->paths.n);
+        if (tc->entries.n)
+            printf("%zu Triton cache entries, ", tc->entries.n);
+        printf("%zu kernels, %zu launches, %zu entry points\n", ix.kernels.n, launches, entries);
         rc = kw_cli_flush_stdout();
     }
     kw_index_free(&ix);
@@ -209,6 +260,9 @@ int kw_cmd_index(int argc, char **argv) {
     kw_symmap_init(&f.seen);
     memset(&f.paths, 0, sizeof(f.paths));
     KW_ARRAY(const char *) inputs = {0};
+    KW_ARRAY(const char *) tdirs = {0};
+    kw_tcache tc;
+    memset(&tc, 0, sizeof tc);
     int rc = KW_EXIT_OK;
     bool opts = true;
     for (int i = 1; i < argc && rc == KW_EXIT_OK; i++) {
@@ -232,6 +286,23 @@ int kw_cmd_index(int argc, char **argv) {
                 format = KW_INDEX_YAML;
             else
                 rc = kw_cli_usage_error("index", "--format takes 'packed' or 'yaml'");
+        } else if (opts && (r = kw_cli_opt(argc, argv, &i, "--triton-cache", NULL, &v)) != 0) {
+            const char **slot = r > 0 && *v ? KW_PUSH(&f.arena, tdirs) : NULL;
+            if (r < 0 || !*v)
+                rc = kw_cli_usage_error("index", "option %s needs a directory", a);
+            else if (!slot)
+                rc = kw_cli_failf("out of memory");
+            else
+                *slot = v;
+        } else if (opts && (r = kw_cli_opt(argc, argv, &i, "--map-prefix", NULL, &v)) != 0) {
+            const char *eq = r > 0 ? strchr(v, '=') : NULL;
+            kw_triton_prefix *p = eq && eq != v ? KW_PUSH(&f.arena, tc.prefixes) : NULL;
+            if (!eq || eq == v)
+                rc = kw_cli_usage_error("index", "--map-prefix takes OLD=NEW");
+            else if (!p || !(p->from = kw_arena_strndup(&f.arena, v, (size_t)(eq - v))))
+                rc = kw_cli_failf("out of memory");
+            else
+                p->to = eq + 1;
         } else if (opts && a[0] == '-' && a[1]) {
             rc = kw_cli_usage_error("index", "unknown option '%s'", a);
         } else {
@@ -242,15 +313,28 @@ int kw_cmd_index(int argc, char **argv) {
                 *slot = a;
         }
     }
-    if (rc == KW_EXIT_OK && !inputs.n)
+    if (rc == KW_EXIT_OK && !inputs.n && !tdirs.n)
         rc = kw_cli_usage_error("index", "no PATH given");
+    if (rc == KW_EXIT_OK && tc.prefixes.n && !tdirs.n)
+        rc = kw_cli_usage_error("index", "--map-prefix applies to --triton-cache only");
     for (size_t i = 0; i < inputs.n && rc == KW_EXIT_OK; i++)
         rc = kw_gather(&f, inputs.v[i]);
-    if (rc == KW_EXIT_OK && !f.paths.n)
+    for (size_t i = 0; i < tdirs.n && rc == KW_EXIT_OK; i++) {
+        kw_err err;
+        kw_triton_paths found = {0};
+        if (kw_triton_cache_entries(&f.arena, tdirs.v[i], &found, &err))
+            rc = kw_cli_fail(&err);
+        else if (!found.n)
+            rc = kw_cli_failf("%s: no Triton cache entries (folders with a __grp__NAME.json) found",
+                              tdirs.v[i]);
+        for (size_t j = 0; j < found.n && rc == KW_EXIT_OK; j++) /* a folder given twice: once */
+            rc = kw_tcache_add(&f, &tc, found.v[j]);
+    }
+    if (rc == KW_EXIT_OK && !f.paths.n && inputs.n)
         rc = kw_cli_failf("%s%s: no sidecars (*.kwalk.yaml) found", inputs.v[0],
                           inputs.n > 1 ? " ..." : "");
     if (rc == KW_EXIT_OK)
-        rc = kw_build(&f, out, format >= 0 ? (kw_index_format)format : kw_format_of(out));
+        rc = kw_build(&f, &tc, out, format >= 0 ? (kw_index_format)format : kw_format_of(out));
 done:
     kw_symmap_free(&f.seen);
     kw_arena_free(&f.arena);

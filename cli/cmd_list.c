@@ -13,10 +13,11 @@
  * the source of the translation unit a kernel with internal linkage belongs
  * to ("-" for external linkage): the same symbol in two units is two kernels,
  * two lines, each with its unit's launches. KIND is "hip" (compiled from
- * source) or "asm" (a precompiled kernel that launches load by name from a
- * code object, as `render` and `map` show it: its ARCHS "-", its
- * CODE_OBJECTS the files the launches give, comma-separated; "-" for hip
- * kernels).
+ * source), "triton" (a Triton specialization, `language: triton`: its
+ * CODE_OBJECTS the cache's .hsaco) or "asm" (a precompiled kernel that
+ * launches load by name from a code object, as `render` and `map` show it:
+ * its ARCHS "-", its CODE_OBJECTS the files the launches give,
+ * comma-separated; "-" for hip kernels).
  *
  * Reachability: an entry point reaches the functions found by a breadth-first
  * search from its function_symbol along the host_calls edges (caller ->
@@ -406,10 +407,16 @@ static void kw_list_print_row(const kw_list *l, const kw_row *r, kw_buf *item, k
         kw_list_add(field, r->tu->tu.source ? r->tu->tu.source : r->tu->sidecar);
     kw_list_field(field);
 
-    printf("\t%s", r->is_asm ? "asm" : "hip");
+    const kw_triton *t = r->kernel && r->kernel->language ? r->kernel->triton : NULL;
+    printf("\t%s", r->is_asm ? "asm" : t ? "triton" : "hip");
     kw_buf_reset(field);
     for (size_t i = 0; i < r->code_objects.n; i++)
         kw_list_add(field, r->code_objects.v[i]);
+    for (size_t i = 0; t && i < t->files.n; i++) { /* a Triton kernel's .hsaco */
+        size_t n = strlen(t->files.v[i]);
+        if (n > 6 && !strcmp(t->files.v[i] + n - 6, ".hsaco"))
+            kw_list_add(field, t->files.v[i]);
+    }
     kw_list_field(field);
     putchar('\n');
 }

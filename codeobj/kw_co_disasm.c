@@ -48,6 +48,24 @@ void kw_co_disasm_release(kw_co_set *set) {
     set->priv = NULL;
 }
 
+/* Processors that an older LLVM the command may load does not know: its
+ * AMDGPU disassembler aborts the process for them ("Disassembly not yet
+ * supported for subtarget") instead of failing, so ask the version first. */
+static const struct {
+    const char *arch;
+    unsigned major; /* the first LLVM major that disassembles it */
+} kw_co_min_llvm[] = {{"gfx950", 20}};
+
+static bool too_old(const kw_co_llvm *llvm, const char *arch, unsigned *need) {
+    for (size_t i = 0; i < sizeof kw_co_min_llvm / sizeof kw_co_min_llvm[0]; i++)
+        if (!strcmp(kw_co_min_llvm[i].arch, arch) && llvm->major &&
+            llvm->major < kw_co_min_llvm[i].major) {
+            *need = kw_co_min_llvm[i].major;
+            return true;
+        }
+    return false;
+}
+
 static LLVMDisasmContextRef get_context(kw_co_set *set, const char *arch, kw_err *err) {
     dis_cache *c = set->priv;
     if (!c) {
@@ -67,6 +85,13 @@ static LLVMDisasmContextRef get_context(kw_co_set *set, const char *arch, kw_err
             return c->v[i].dc;
     if (!kw_co_hw_known_processor(arch)) {
         kw_fail(err, "processor '%s' is not one LLVM's AMDGPU disassembler knows", arch);
+        return NULL;
+    }
+    unsigned need;
+    if (too_old(c->llvm, arch, &need)) {
+        kw_fail(err,
+                "processor '%s' needs LLVM %u or later to disassemble (this kwalk loads LLVM %u)",
+                arch, need, c->llvm->major);
         return NULL;
     }
     if (c->n == DIS_MAX_ARCHS) { /* many processors in one input: recycle the oldest */

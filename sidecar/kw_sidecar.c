@@ -145,9 +145,42 @@ long long kw_isa_class_count(const kw_isa_classes *c, size_t i) {
     return *(const long long *)((const unsigned char *)c + kw_f_isa_classes[i].off);
 }
 
+static const kw_field kw_f_triton_option[] = {
+    {"name", KW_F_STR, offsetof(kw_triton_option, name), NULL, 0, NULL},
+    {"value", KW_F_SCALAR, offsetof(kw_triton_option, value), NULL, 0, NULL},
+};
+static KW_TYPE(kw_t_triton_option, "Triton option", kw_triton_option, true, kw_f_triton_option);
+
+static const kw_field kw_f_triton_constexpr[] = {
+    {"name", KW_F_STR, offsetof(kw_triton_constexpr, name), NULL, 0, NULL},
+    {"value", KW_F_STR, offsetof(kw_triton_constexpr, value), NULL, 0, NULL},
+    {"from", KW_F_STR, offsetof(kw_triton_constexpr, from), NULL, 0, NULL},
+    {"why", KW_F_STR, offsetof(kw_triton_constexpr, why), NULL, 0, NULL},
+    {"location", KW_F_LOC, offsetof(kw_triton_constexpr, location), NULL, 0, NULL},
+};
+static KW_TYPE(kw_t_triton_constexpr, "Triton constexpr", kw_triton_constexpr, true,
+               kw_f_triton_constexpr);
+
+static const kw_field kw_f_triton[] = {
+    {"hash", KW_F_STR, offsetof(kw_triton, hash), NULL, KW_F_REQUIRED, NULL},
+    {"cache_key", KW_F_STR, offsetof(kw_triton, cache_key), NULL, 0, NULL},
+    {"cache_dir", KW_F_STR, offsetof(kw_triton, cache_dir), NULL, 0, NULL},
+    {"files", KW_F_STRS, offsetof(kw_triton, files), NULL, 0, NULL},
+    {"triton_version", KW_F_STR, offsetof(kw_triton, triton_version), NULL, 0, NULL},
+    {"backend", KW_F_STR, offsetof(kw_triton, backend), NULL, 0, NULL},
+    {"warp_size", KW_F_BYTES, offsetof(kw_triton, warp_size), NULL, 0, NULL},
+    {"shared_bytes", KW_F_BYTES, offsetof(kw_triton, shared_bytes), NULL, 0, NULL},
+    {"options", KW_F_LIST, offsetof(kw_triton, options), &kw_t_triton_option, KW_F_FLOW, NULL},
+    {"constexprs", KW_F_LIST, offsetof(kw_triton, constexprs), &kw_t_triton_constexpr, 0, NULL},
+    {"constexprs_note", KW_F_STR, offsetof(kw_triton, constexprs_note), NULL, 0, NULL},
+    {"cache_hit", KW_F_BOOL, offsetof(kw_triton, cache_hit), NULL, KW_F_IF_TRUE, NULL},
+};
+KW_TYPE(kw_t_triton, "Triton facts", kw_triton, false, kw_f_triton);
+
 static const kw_field kw_f_kernel[] = {
     {"symbol", KW_F_STR, offsetof(kw_kernel, symbol), NULL, KW_F_REQUIRED, NULL},
     {"name", KW_F_STR, offsetof(kw_kernel, name), NULL, 0, NULL},
+    {"language", KW_F_STR, offsetof(kw_kernel, language), NULL, 0, NULL},
     {"template", KW_F_STR, offsetof(kw_kernel, template_name), NULL, 0, NULL},
     {"location", KW_F_LOC, offsetof(kw_kernel, location), NULL, 0, NULL},
     {"linkage", KW_F_STR, offsetof(kw_kernel, linkage), NULL, 0, NULL},
@@ -162,6 +195,7 @@ static const kw_field kw_f_kernel[] = {
     {"shared", KW_F_LIST, offsetof(kw_kernel, shared), &kw_t_shared, 0, NULL},
     {"inline_asm", KW_F_LIST, offsetof(kw_kernel, inline_asm), &kw_t_inline_asm, 0, NULL},
     {"calls", KW_F_LIST, offsetof(kw_kernel, calls), &kw_t_call, 0, NULL},
+    {"triton", KW_F_PTR, offsetof(kw_kernel, triton), &kw_t_triton, 0, NULL},
     {"archs", KW_F_KEYED, offsetof(kw_kernel, archs), &kw_t_kernel_arch, KW_F_ALWAYS, NULL},
 };
 KW_TYPE(kw_t_kernel, "kernel", kw_kernel, false, kw_f_kernel);
@@ -261,6 +295,7 @@ static const kw_field kw_f_launch[] = {
     {"function_symbol", KW_F_STR, offsetof(kw_launch, function_symbol), NULL, 0, NULL},
     {"instantiation_chain", KW_F_LIST, offsetof(kw_launch, instantiation_chain), &kw_t_chain_link,
      0, NULL},
+    {"call_chain", KW_F_LIST, offsetof(kw_launch, call_chain), &kw_t_chain_link, 0, NULL},
     {"config", KW_F_MAP, 0, &kw_t_config, 0, NULL},
     {"operand_decls", KW_F_LIST, offsetof(kw_launch, operand_decls), &kw_t_operand_decl, 0, NULL},
     {"args", KW_F_LIST, offsetof(kw_launch, args), &kw_t_launch_arg, 0, NULL},

@@ -146,6 +146,37 @@ bool kw_isa_classes_known(const kw_isa_classes *c);
 const char *kw_isa_class_key(size_t i);
 long long kw_isa_class_count(const kw_isa_classes *c, size_t i);
 
+/* A Triton specialization's facts (docs/sidecar-schema.md, "Triton
+ * specializations"): written by the Python hook or built from Triton's cache
+ * (triton/). */
+typedef struct kw_triton_option {
+    const char *name;  /* "num_warps" */
+    const char *value; /* as NAME.json writes it: "4", "true", "none" */
+} kw_triton_option;
+
+typedef struct kw_triton_constexpr {
+    const char *name;  /* the tl.constexpr argument */
+    const char *value; /* Python's repr: "8192", "True", "240.0"; NULL when not known */
+    const char *from;  /* "hook", "cache_ir", "default"; NULL with value */
+    const char *why;   /* when value is NULL: why */
+    kw_loc location;   /* from cache_ir: the source position of the IR op read */
+} kw_triton_constexpr;
+
+typedef struct kw_triton {
+    const char *hash;      /* NAME.json "hash" */
+    const char *cache_key; /* the cache folder's name */
+    const char *cache_dir; /* the cache folder, absolute */
+    KW_ARRAY(const char *) files; /* the cache files, absolute, sorted */
+    const char *triton_version;
+    const char *backend; /* "hip" */
+    long long warp_size;    /* -1 when absent */
+    long long shared_bytes; /* NAME.json "shared"; -1 when absent */
+    KW_ARRAY(kw_triton_option) options;
+    KW_ARRAY(kw_triton_constexpr) constexprs;
+    const char *constexprs_note; /* why constexprs is empty or incomplete */
+    bool cache_hit;              /* the hook: loaded from the cache */
+} kw_triton;
+
 typedef struct kw_kernel {
     const char *symbol;   /* device mangled name: the join key everywhere */
     const char *name;     /* printed with full template arguments */
@@ -176,6 +207,9 @@ typedef struct kw_kernel {
     KW_ARRAY(kw_shared_var) shared;
     KW_ARRAY(kw_inline_asm) inline_asm;
     KW_ARRAY(kw_call) calls;
+    /* "triton" for a Triton specialization (then triton is set); NULL for HIP */
+    const char *language;
+    kw_triton *triton;
     KW_ARRAY(kw_kernel_arch) archs;
 } kw_kernel;
 
@@ -293,6 +327,9 @@ typedef struct kw_launch {
     const char *function;        /* enclosing function as instantiated */
     const char *function_symbol; /* its host mangled name */
     KW_ARRAY(kw_chain_link) instantiation_chain;
+    /* a Triton launch (kind "triton"): the Python frames above the launching
+     * one, innermost first; function and location of each */
+    KW_ARRAY(kw_chain_link) call_chain;
     kw_config_item grid, block, shared_mem, stream;
     KW_ARRAY(kw_operand_decl)
     operand_decls; /* in operand order; only operands that are variables */

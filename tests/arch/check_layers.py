@@ -26,10 +26,11 @@ ALLOWED = {
     "codeobj": ["sidecar", "common"],
     "passes": ["sidecar", "common"],
     "index": ["sidecar", "common"],
+    "triton": ["codeobj", "sidecar", "common"],
     "model": ["index", "codeobj", "sidecar", "common"],
     "trace": ["model", "index", "codeobj", "sidecar", "common"],
     "render": ["trace", "model", "index", "sidecar", "common"],
-    "cli": ["render", "trace", "model", "index", "codeobj", "sidecar", "common"],
+    "cli": ["render", "trace", "model", "index", "triton", "codeobj", "sidecar", "common"],
     "plugin": ["passes", "codeobj", "sidecar", "common"],
 }
 # Headers private to their folder (besides every *_int.h / *_internal.h and
@@ -38,7 +39,7 @@ INTERNAL = {"kw_ir_compat.h"}
 # The static libraries each folder builds (plugin/ is a module: includes only).
 LIBS = {
     "common": ["kw_common"], "sidecar": ["kw_sidecar"], "codeobj": ["kw_codeobj", "kw_co_sidecar"],
-    "passes": ["kw_ir_c", "kw_ir"], "index": ["kw_index"], "model": ["kw_model"],
+    "passes": ["kw_ir_c", "kw_ir"], "index": ["kw_index"], "triton": ["kw_triton"], "model": ["kw_model"],
     "trace": ["kw_trace"], "render": ["kw_render"], "cli": ["kw_cli"],
 }
 INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

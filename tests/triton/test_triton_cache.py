@@ -1,0 +1,289 @@
+#!/usr/bin/env python3
+"""`kwalk index --triton-cache` on the shared Triton fixture
+(../shared/fixtures/triton-aiter-3.6: a cache Triton 3.6 wrote for aiter's
+rmsnorm and quant kernels, the sources as compiled, manifest.json with what
+each compile was given), checked against ground truth kwalk does not
+produce: the cache folders counted here, each folder's NAME.json read here,
+manifest.json (constexprs, options), the Python sources parsed with `ast`
+(definition line, argument names, which are tl.constexpr), `llvm-readelf
+--notes` (resources, kernel arguments), `llvm-objdump -d` (the listing) and
+`llvm-dwarfdump --debug-line` (the ISA -> Python line of every
+instruction). Exit 77 (skip) when the fixture is absent."""
+import argparse
+import ast
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import yaml
+
+Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+NOT_RECOVERABLE = "not recoverable from the cache; run with the hook"
+META = {"hash", "name", "arch", "target", "backend_name", "triton_version", "warp_size", "shared",
+        "profile_scratch_size", "profile_scratch_align"}
+
+failures = []
+checks = 0
+
+
+def check(what, got, want):
+    global checks
+    checks += 1
+    if got != want:
+        failures.append("%s: got %r, want %r" % (what, got, want))
+
+
+def run(cmd):
+    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+
+
+def jit_defs(path):
+    """{name: (def line, [arg names], {constexpr names})} of the @triton.jit
+    functions of a Python file, from Python's own parser."""
+    out = {}
+    tree = ast.parse(open(path).read(), path)
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        if not any(ast.unparse(d).startswith("triton.jit") for d in node.decorator_list):
+            continue
+        args = [a.arg for a in node.args.args]
+        cx = {a.arg for a in node.args.args
+              if a.annotation is not None and ast.unparse(a.annotation).endswith("constexpr")}
+        out[node.name] = (node.lineno, args, cx)
+    return out
+
+
+def notes(llvm, hsaco):
+    """The kernel's scalar metadata keys and its .args, from llvm-readelf --notes."""
+    text = run([os.path.join(llvm, "llvm-readelf"), "--notes", hsaco])
+    kv = {m.group(1): m.group(2).strip()
+          for m in re.finditer(r"^    \.([a-z_]+):[ \t]+(\S.*)$", text, re.M)}
+    args = []
+    block = text.split("    .args:", 1)[1] if "    .args:" in text else ""
+    for line in block.splitlines()[1:]:
+        m = re.match(r"^      (- )?  ?\.([a-z_]+):\s+(\S+)", line)
+        if not line.startswith("      "):
+            break
+        if line.startswith("      - "):
+            args.append({})
+        if m:
+            args[-1][m.group(2)] = m.group(3)
+    return kv, args
+
+
+def symbol_size(llvm, hsaco, name):
+    """The kernel's code bytes: its FUNC symbol's size, from llvm-readelf -s."""
+    for line in run([os.path.join(llvm, "llvm-readelf"), "-s", hsaco]).splitlines():
+        f = line.split()
+        if len(f) >= 8 and f[3] == "FUNC" and f[7] == name:
+            return int(f[2], 0)
+    raise SystemExit("%s: no FUNC symbol %s in llvm-readelf -s" % (hsaco, name))
+
+
+def objdump(llvm, hsaco, arch, name):
+    """[(offset, text)] of the kernel's instructions (its symbol's bytes, not
+    the padding after it), from llvm-objdump -d."""
+    size = symbol_size(llvm, hsaco, name)
+    out = run([os.path.join(llvm, "llvm-objdump"), "-d", "--mcpu=" + arch, hsaco])
+    base, insns, cur = None, [], None
+    for line in out.splitlines():
+        m = re.match(r"^([0-9a-f]+) <(.+)>:$", line)
+        if m:
+            cur = m.group(2)
+            if cur == name:
+                base = int(m.group(1), 16)
+            continue
+        m = re.match(r"^\t(.*?)\s*// ([0-9A-F]+):", line)
+        if m and cur == name:
+            insns.append((int(m.group(2), 16) - base, m.group(1)))
+    return [i for i in insns if i[0] < size]
+
+
+def debug_line(llvm, hsaco):
+    """[(address, file, line, column)] rows in order, from llvm-dwarfdump."""
+    out = run([os.path.join(llvm, "llvm-dwarfdump"), "--debug-line", hsaco])
+    dirs, files, rows, cur = {}, {}, [], None
+    for line in out.splitlines():
+        m = re.match(r'^include_directories\[\s*(\d+)\] = "(.*)"$', line)
+        if m:
+            dirs[int(m.group(1))] = m.group(2)
+        m = re.match(r"^file_names\[\s*(\d+)\]:$", line)
+        if m:
+            cur = [int(m.group(1)), None, None]
+        m = re.match(r'^\s+name: "(.*)"$', line)
+        if m and cur:
+            cur[1] = m.group(1)
+        m = re.match(r"^\s+dir_index: (\d+)$", line)
+        if m and cur:
+            cur[2] = int(m.group(1))
+            files[cur[0]] = os.path.join(dirs.get(cur[2], ""), cur[1])
+            cur = None
+        m = re.match(r"^0x([0-9a-f]+)\s+(\d+)\s+(\d+)\s+(\d+)\s+\d+\s+\d+\s+\d+\s*(.*)$", line)
+        if m:
+            rows.append((int(m.group(1), 16), files.get(int(m.group(4))), int(m.group(2)),
+                         int(m.group(3)), "end_sequence" in m.group(5)))
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kwalk", required=True)
+    ap.add_argument("--fixture", required=True)
+    ap.add_argument("--llvm-bin", required=True)
+    ap.add_argument("--archs", required=True,
+                    help="the archs this LLVM disassembles (KWALK_HIP_ARCHS), comma-separated")
+    a = ap.parse_args()
+    fx = a.fixture
+    if not os.path.isfile(os.path.join(fx, "manifest.json")):
+        print("SKIP: the shared Triton fixture %s is absent (../shared not checked out)" % fx)
+        return 77
+    src = os.path.join(fx, "src")
+    manifest = json.load(open(os.path.join(fx, "manifest.json")))
+    folders = sorted(d for d in glob.glob(os.path.join(fx, "cache", "*"))
+                     if glob.glob(os.path.join(d, "__grp__*.json")))
+    with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, "idx.yaml")
+        run([a.kwalk, "index", "--triton-cache", os.path.join(fx, "cache"),
+             "--map-prefix", "/opt/aiter=" + src, "-o", db])
+        doc = yaml.load(open(db), Loader=Loader)
+        listing = run([a.kwalk, "list", "--db", db])
+    kernels = [k for k in doc["kernels"] if k.get("language") == "triton"]
+    check("specializations indexed", len(kernels), len(folders))
+    check("specializations in the manifest", len(kernels), len(manifest["compiled"]))
+    check("kwalk list: triton rows",
+          sum(1 for l in listing.splitlines() if l.split("\t")[6] == "triton"), len(folders))
+    recovered = unrecoverable = 0
+    rows_used = []
+    for k in kernels:
+        t = k["triton"]
+        name = k["name"]
+        folder = t["cache_dir"]
+        meta = json.load(open(os.path.join(folder, name + ".json")))
+        w = "%s (%s)" % (name, os.path.basename(folder))
+        arch = meta["arch"]
+        # identity and options: NAME.json read here
+        check(w + ": symbol", k["symbol"], "%s@%s" % (meta["name"], meta["hash"]))
+        check(w + ": hash", t["hash"], meta["hash"])
+        check(w + ": archs", list(k["archs"]), [arch])
+        check(w + ": triton_version", t.get("triton_version"), meta["triton_version"])
+        check(w + ": shared_bytes", t.get("shared_bytes"), meta["shared"])
+        check(w + ": warp_size", t.get("warp_size"), meta["target"]["warp_size"])
+        want_opts = [(key, "true" if v is True else "false" if v is False else v)
+                     for key, v in meta.items()
+                     if key not in META and isinstance(v, (int, str, bool, float))]
+        got_opts = [(o["name"], o.get("value", "")) for o in t.get("options", [])]
+        check(w + ": options", got_opts, [(n, v if isinstance(v, str) else v)
+                                          for n, v in want_opts])
+        opts = dict(got_opts)
+        # definition and arguments: the source parsed with ast
+        file = k["location"]["file"]
+        check(w + ": definition under src/", file.startswith(src + "/"), True)
+        defs = jit_defs(file)
+        check(w + ": a @triton.jit def of that name in " + file, name in defs, True)
+        if name not in defs:
+            continue
+        line, args, cx = defs[name]
+        check(w + ": definition line", k["location"]["line"], line)
+        check(w + ": params (the arguments that are not constexpr)",
+              [p["name"] for p in k.get("params", [])], [x for x in args if x not in cx])
+        got_cx = t.get("constexprs", [])
+        check(w + ": constexpr names", [c["name"] for c in got_cx], [x for x in args if x in cx])
+        for c in got_cx:
+            if "value" in c:
+                recovered += 1
+                check(w + ": " + c["name"] + " from", c.get("from"), "cache_ir")
+            else:
+                unrecoverable += 1
+                check(w + ": " + c["name"] + " why", c.get("why"), NOT_RECOVERABLE)
+        # the manifest row of this compile: same kernel and arch, every value
+        # recovered and every option given equal; exactly one
+        rows = [i for i, r in enumerate(manifest["compiled"])
+                if r["kernel"] == name and r["arch"] == arch
+                and all(str(r["constexprs"].get(c["name"])) == c["value"]
+                        for c in got_cx if "value" in c)
+                and all(str(opts.get(o)) == str(v) for o, v in r["options"].items())]
+        check(w + ": manifest rows matching", len(rows), 1)
+        rows_used += rows
+        for i in rows:
+            check(w + ": constexpr names vs manifest", sorted(c["name"] for c in got_cx),
+                  sorted(manifest["compiled"][i]["constexprs"]))
+        # the code object: llvm-readelf --notes
+        hsaco = os.path.join(folder, name + ".hsaco")
+        kv, kargs = notes(a.llvm_bin, hsaco)
+        res = k["archs"][arch]["resources"]
+        for ours, theirs in [("vgpr", "vgpr_count"), ("sgpr", "sgpr_count"),
+                             ("agpr", "agpr_count"), ("vgpr_spill", "vgpr_spill_count"),
+                             ("sgpr_spill", "sgpr_spill_count"),
+                             ("lds_bytes", "group_segment_fixed_size"),
+                             ("scratch_bytes", "private_segment_fixed_size"),
+                             ("kernarg_bytes", "kernarg_segment_size"),
+                             ("wavefront_size", "wavefront_size"),
+                             ("max_flat_workgroup_size", "max_flat_workgroup_size")]:
+            if theirs in kv:
+                check(w + ": resources." + ours, res.get(ours), int(kv[theirs]))
+        check(w + ": workgroup = num_warps x warp size", res.get("max_flat_workgroup_size"),
+              meta["num_warps"] * meta["target"]["warp_size"])
+        for p, ka in zip(k.get("params", []), kargs):
+            check(w + ": param " + p["name"] + " is a pointer",
+                  p["type"].startswith("*"), ka.get("value_kind") == "global_buffer")
+            if p["type"] in ("i32", "fp32"):
+                check(w + ": param " + p["name"] + " size", int(ka["size"]), 4)
+        if arch not in a.archs.split(","):
+            # this LLVM may not know the arch (gfx950 on LLVM 19): no listing
+            # then, and a reason instead
+            print("note: %s: %s not among the archs of this LLVM (%s): listing not checked"
+                  % (w, arch, a.archs))
+            check(w + ": a listing or a reason", "isa" in k["archs"][arch]
+                  or "lines_note" in k["archs"][arch], True)
+            continue
+        # the listing: llvm-objdump -d
+        isa = k["archs"][arch]["isa"]
+        ours = []
+        for l in isa.splitlines():
+            m = re.match(r"^([0-9a-f]+): (.*?)(\s+; -> L\d+)?$", l)
+            if m:
+                ours.append((int(m.group(1), 16), m.group(2)))
+        want = objdump(a.llvm_bin, hsaco, arch, name)
+        check(w + ": instruction count", len(ours), len(want))
+        bad = [(o, wo) for o, wo in zip(ours, want) if o != wo]
+        check(w + ": instructions differing from objdump", bad[:3], [])
+        # ISA -> Python line: llvm-dwarfdump --debug-line, the row in effect
+        # at each instruction (the last row at or before its address)
+        rows_dw = debug_line(a.llvm_bin, hsaco)
+        base = min(r[0] for r in rows_dw)  # the kernel is the only code
+        lines = k["archs"][arch].get("lines", [])
+        check(w + ": has a line table", len(lines) > 0, True)
+        mism, j, cur, li, cur_ours = [], 0, None, 0, None
+        for off, _ in ours:
+            while j < len(rows_dw) and rows_dw[j][0] - base <= off:
+                cur = None if rows_dw[j][4] or rows_dw[j][2] == 0 else rows_dw[j][1:4]
+                j += 1
+            while li < len(lines) and lines[li]["offset"] <= off:
+                loc = lines[li].get("location")
+                cur_ours = (loc["file"], loc["line"], loc["column"]) if loc else None
+                li += 1
+            if cur is not None:
+                cur = (cur[0].replace("/opt/aiter", src, 1) if cur[0].startswith("/opt/aiter/")
+                       else cur[0], cur[1], cur[2])
+            if cur_ours != cur:
+                mism.append((off, cur_ours, cur))
+        check(w + ": instructions whose line differs from .debug_line", mism[:3], [])
+    check("manifest rows each matched once", sorted(rows_used), list(range(len(manifest["compiled"]))))
+    check("constexprs recovered from the IR > 0", recovered > 0, True)
+    check("constexprs marked not recoverable > 0", unrecoverable > 0, True)
+    print("constexprs: %d recovered from the cache IR, %d not recoverable" %
+          (recovered, unrecoverable))
+    for f in failures:
+        print("FAIL:", f)
+    print("%d checks, %d failed" % (checks, len(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,378 @@
+/* kw_triton_cache.c: one Triton cache folder -> a sidecar with one
+ * `language: triton` kernel (kw_triton.h). What the cache does not hold is
+ * left absent or given a reason, never guessed. */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "codeobj/kw_co_sidecar.h"
+#include "common/kw_fs.h"
+#include "common/kw_json.h"
+#include "kw_triton_int.h"
+#include "sidecar/kw_schema.h"
+#include "triton/kw_triton.h"
+
+static const char kw_triton_grp[] = "__grp__";
+static const char kw_triton_not_recoverable[] = "not recoverable from the cache; run with the hook";
+
+static int kw_triton_cmp(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The regular files of dir, sorted (names in a); *grp the NAME of its
+ * __grp__NAME.json, NULL when it has none. */
+static kw_status kw_triton_list(kw_arena *a, const char *dir, kw_triton_paths *names,
+                                const char **grp, kw_err *err) {
+    DIR *d = opendir(dir);
+    if (!d)
+        return kw_fail(err, "%s: %s", dir, strerror(errno));
+    *grp = NULL;
+    struct dirent *de;
+    kw_status st = KW_OK;
+    while (st == KW_OK && (de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        const char **slot = KW_PUSH(a, *names);
+        if (!slot || !(*slot = kw_arena_strdup(a, de->d_name)))
+            st = kw_fail(err, "out of memory");
+        size_t n = strlen(de->d_name), g = sizeof kw_triton_grp - 1;
+        if (st == KW_OK && n > g + 5 && !strncmp(de->d_name, kw_triton_grp, g) &&
+            !strcmp(de->d_name + n - 5, ".json"))
+            *grp = kw_arena_strndup(a, de->d_name + g, n - g - 5);
+    }
+    closedir(d);
+    if (names->n)
+        qsort(names->v, names->n, sizeof names->v[0], kw_triton_cmp);
+    return st;
+}
+
+kw_status kw_triton_cache_entries(kw_arena *a, const char *dir, kw_triton_paths *out, kw_err *err) {
+    kw_triton_paths names = {0};
+    const char *grp;
+    if (kw_triton_list(a, dir, &names, &grp, err))
+        return KW_ERR;
+    if (grp) {
+        const char **slot = KW_PUSH(a, *out);
+        return slot && (*slot = kw_arena_strdup(a, dir)) ? KW_OK : kw_fail(err, "out of memory");
+    }
+    for (size_t i = 0; i < names.n; i++) {
+        char *sub = kw_arena_printf(a, "%s/%s", dir, names.v[i]);
+        struct stat st;
+        if (!sub)
+            return kw_fail(err, "out of memory");
+        if (lstat(sub, &st) != 0 || !S_ISDIR(st.st_mode))
+            continue;
+        kw_triton_paths inner = {0};
+        const char *g;
+        if (kw_triton_list(a, sub, &inner, &g, err))
+            return KW_ERR;
+        if (g) {
+            const char **slot = KW_PUSH(a, *out);
+            if (!slot)
+                return kw_fail(err, "out of memory");
+            *slot = sub;
+        }
+    }
+    return KW_OK;
+}
+
+/* file with the first matching prefix rewritten (a whole path component). */
+static const char *kw_triton_map(kw_arena *a, const kw_triton_opts *o, const char *file) {
+    if (!file)
+        return NULL;
+    for (size_t i = 0; i < o->nprefixes; i++) {
+        const char *f = o->prefixes[i].from;
+        size_t n = strlen(f);
+        while (n > 1 && f[n - 1] == '/')
+            n--;
+        if (!strncmp(file, f, n) && (file[n] == '/' || file[n] == '\0')) {
+            const char *m = kw_arena_printf(a, "%s%s", o->prefixes[i].to, file + n);
+            return m ? m : file;
+        }
+    }
+    return file;
+}
+
+static void kw_triton_map_loc(kw_arena *a, const kw_triton_opts *o, kw_loc *l) {
+    l->file = kw_triton_map(a, o, l->file);
+}
+
+/* A JSON scalar as the options list writes it; NULL for anything else. */
+static const char *kw_triton_scalar(const kw_json *v) {
+    switch (v->type) {
+    case KW_J_BOOL:
+        return v->b ? "true" : "false";
+    case KW_J_NUM:
+    case KW_J_STR:
+        return v->s;
+    default:
+        return NULL;
+    }
+}
+
+/* NAME.json's keys that are metadata, not options (docs/sidecar-schema.md). */
+static bool kw_triton_is_metadata(const char *key) {
+    static const char *const keys[] = {"hash",
+                                       "name",
+                                       "arch",
+                                       "target",
+                                       "backend_name",
+                                       "triton_version",
+                                       "warp_size",
+                                       "shared",
+                                       "profile_scratch_size",
+                                       "profile_scratch_align"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (!strcmp(key, keys[i]))
+            return true;
+    return false;
+}
+
+static kw_status kw_triton_read_json(kw_sidecar *sc, kw_triton *t, const char *path,
+                                     const char **name, const char **arch, kw_err *err) {
+    char *text;
+    size_t len;
+    if (kw_fs_read_as(path, KW_FS_TEXT, &text, &len, err))
+        return KW_ERR;
+    kw_json root;
+    kw_status st = kw_json_parse(&sc->arena, path, text, len, &root, err);
+    free(text);
+    if (st)
+        return st;
+    if (root.type != KW_J_OBJ)
+        return kw_fail(err, "%s: not a JSON object (not Triton's metadata?)", path);
+    const kw_json *target = kw_json_get(&root, "target");
+    t->hash = kw_json_str(kw_json_get(&root, "hash"));
+    if (!t->hash)
+        return kw_fail(err, "%s: no \"hash\" (not Triton's metadata?)", path);
+    *name = kw_json_str(kw_json_get(&root, "name"));
+    *arch = kw_json_str(kw_json_get(&root, "arch"));
+    if (!*arch)
+        *arch = kw_json_str(kw_json_get(target, "arch"));
+    t->triton_version = kw_json_str(kw_json_get(&root, "triton_version"));
+    t->backend = kw_json_str(kw_json_get(target, "backend"));
+    long long v;
+    if (kw_json_int(kw_json_get(target, "warp_size"), &v) ||
+        kw_json_int(kw_json_get(&root, "warp_size"), &v))
+        t->warp_size = v;
+    if (kw_json_int(kw_json_get(&root, "shared"), &v))
+        t->shared_bytes = v;
+    for (size_t i = 0; i < root.n; i++) {
+        const char *val = kw_triton_scalar(&root.items[i]);
+        if (!val || kw_triton_is_metadata(root.keys[i]))
+            continue;
+        kw_triton_option *opt = KW_PUSH(&sc->arena, t->options);
+        if (!opt)
+            return kw_fail(err, "out of memory");
+        opt->name = root.keys[i];
+        opt->value = val;
+    }
+    return KW_OK;
+}
+
+/* The constexprs: names from the def in the source, values where the TTIR's
+ * make_range ops show them (kw_triton_int.h). */
+static kw_status kw_triton_constexprs(kw_sidecar *sc, kw_triton *t, const kw_ttir *ir,
+                                      const char *def_file, const kw_triton_opts *o, kw_err *err) {
+    kw_arena *a = &sc->arena;
+    char *src = NULL;
+    size_t len;
+    kw_err ferr;
+    if (!def_file || kw_fs_read_as(def_file, KW_FS_TEXT, &src, &len, &ferr)) {
+        t->constexprs_note = kw_arena_printf(
+            a, "the constexpr names are not in the cache and the source was not read (%s); %s",
+            def_file ? ferr.msg : "no definition location", kw_triton_not_recoverable);
+        return t->constexprs_note ? KW_OK : kw_fail(err, "out of memory");
+    }
+    kw_tpy_names names = {0};
+    const char *why = NULL;
+    if (!kw_tpy_constexprs(a, src, ir->def.line, &names, &why)) {
+        t->constexprs_note =
+            kw_arena_printf(a, "%s: %s; %s", def_file, why, kw_triton_not_recoverable);
+        free(src);
+        return t->constexprs_note ? KW_OK : kw_fail(err, "out of memory");
+    }
+    for (size_t i = 0; i < names.n; i++) {
+        kw_triton_constexpr *c = KW_PUSH(a, t->constexprs);
+        if (!c) {
+            free(src);
+            return kw_fail(err, "out of memory");
+        }
+        memset(c, 0, sizeof *c);
+        c->name = names.v[i];
+        bool conflict = false;
+        for (size_t r = 0; r < ir->ranges.n; r++) {
+            const kw_ttir_range *rg = &ir->ranges.v[r];
+            const char *f = kw_triton_map(a, o, rg->loc.file);
+            if (rg->start != 0 || !f || strcmp(f, def_file))
+                continue;
+            const char *n = kw_tpy_arange_end(a, src, rg->loc.line);
+            if (!n || strcmp(n, c->name))
+                continue;
+            char *val = kw_arena_printf(a, "%lld", rg->end);
+            if (c->value && strcmp(c->value, val))
+                conflict = true;
+            if (!c->value) {
+                c->value = val;
+                c->location = rg->loc;
+                c->location.file = f;
+            }
+        }
+        if (conflict || !c->value) {
+            c->value = NULL;
+            c->location.file = NULL;
+            c->location.line = c->location.column = 0;
+            c->why = kw_triton_not_recoverable;
+        } else {
+            c->from = "cache_ir";
+        }
+    }
+    free(src);
+    return KW_OK;
+}
+
+static kw_status kw_triton_params(kw_sidecar *sc, kw_kernel *k, const kw_ttir *ir, kw_err *err) {
+    for (size_t i = 0; i < ir->args.n; i++) {
+        kw_param *p = KW_PUSH(&sc->arena, k->params);
+        if (!p)
+            return kw_fail(err, "out of memory");
+        p->name = ir->args.v[i].name;
+        p->type = kw_ttir_triton_type(&sc->arena, ir->args.v[i].mlir_type);
+        if (!p->type)
+            p->type = ir->args.v[i].mlir_type;
+    }
+    return KW_OK;
+}
+
+static kw_status kw_triton_fill(kw_sidecar *sc, const char *dir, const char *grp,
+                                const kw_triton_paths *names, const kw_triton_opts *o,
+                                kw_err *err) {
+    kw_arena *a = &sc->arena;
+    kw_triton *t = kw_arena_alloc(a, sizeof *t);
+    if (!t)
+        return kw_fail(err, "out of memory");
+    memset(t, 0, sizeof *t);
+    kw_sc_defaults(&kw_t_triton, t);
+    char *slash = strrchr(dir, '/');
+    t->cache_key = slash ? slash + 1 : dir;
+    t->cache_dir = dir;
+    for (size_t i = 0; i < names->n; i++) {
+        const char **f = KW_PUSH(a, t->files);
+        if (!f || !(*f = kw_arena_printf(a, "%s/%s", dir, names->v[i])))
+            return kw_fail(err, "out of memory");
+    }
+    const char *name = NULL, *arch = NULL;
+    char *json = kw_arena_printf(a, "%s/%s.json", dir, grp);
+    if (!json || kw_triton_read_json(sc, t, json, &name, &arch, err))
+        return KW_ERR;
+    if (!name)
+        name = grp;
+    /* the signature and definition from the TTIR (NAME.source is the same IR
+     * before Triton's passes) */
+    kw_ttir ir;
+    char *text = NULL;
+    size_t len;
+    const char *ttir = kw_arena_printf(a, "%s/%s.ttir", dir, grp);
+    struct stat st;
+    if (ttir && stat(ttir, &st) != 0)
+        ttir = kw_arena_printf(a, "%s/%s.source", dir, grp);
+    if (!ttir || kw_fs_read_as(ttir, KW_FS_TEXT, &text, &len, err))
+        return KW_ERR;
+    kw_status s = kw_ttir_parse(a, ttir, text, &ir, err);
+    free(text);
+    if (s)
+        return s;
+    /* the code object: every fact a HIP kernel's archs have */
+    const char *hsaco = kw_arena_printf(a, "%s/%s.hsaco", dir, grp);
+    bool have_co = hsaco && stat(hsaco, &st) == 0;
+    const char *no_listing = NULL;
+    if (have_co && kw_co_sidecar_fill_kernels(sc, hsaco, KW_CO_SC_LISTING, name, err)) {
+        /* an arch this LLVM cannot disassemble (gfx950 on LLVM 19): keep the
+         * metadata's facts and say why there is no listing */
+        no_listing = kw_arena_printf(a, "no listing: %s", err->msg);
+        sc->kernels.n = 0;
+        if (!no_listing || kw_co_sidecar_fill_kernels(sc, hsaco, 0, name, err))
+            return KW_ERR;
+    }
+    kw_kernel *k = NULL;
+    for (size_t i = 0; i < sc->kernels.n; i++)
+        if (!strcmp(sc->kernels.v[i].symbol, name))
+            k = &sc->kernels.v[i];
+    if (!k) {
+        if (!(k = KW_PUSH(a, sc->kernels)))
+            return kw_fail(err, "out of memory");
+        memset(k, 0, sizeof *k);
+    }
+    k->symbol = kw_arena_printf(a, "%s@%s", name, t->hash);
+    k->name = name;
+    k->language = "triton";
+    k->triton = t;
+    k->location = ir.def;
+    if (k->location.column < 1 && k->location.file)
+        k->location.column = 1;
+    kw_triton_map_loc(a, o, &k->location);
+    if (kw_triton_params(sc, k, &ir, err))
+        return KW_ERR;
+    if (arch && !k->archs.n) {
+        kw_kernel_arch *ka = KW_PUSH(a, k->archs);
+        if (!ka)
+            return kw_fail(err, "out of memory");
+        kw_kernel_arch_init(ka);
+        ka->arch = arch;
+        ka->lines_note = have_co ? NULL : "no .hsaco in the cache folder";
+    }
+    for (size_t i = 0; i < k->archs.n && no_listing; i++)
+        k->archs.v[i].lines_note = no_listing;
+    for (size_t i = 0; i < k->archs.n; i++)
+        for (size_t j = 0; j < k->archs.v[i].lines.n; j++) {
+            kw_isa_line *l = &k->archs.v[i].lines.v[j];
+            kw_triton_map_loc(a, o, &l->location);
+            for (size_t m = 0; m < l->inlined_at.n; m++)
+                kw_triton_map_loc(a, o, &l->inlined_at.v[m]);
+        }
+    if (kw_triton_constexprs(sc, t, &ir, k->location.file, o, err))
+        return KW_ERR;
+    sc->producer.name = "kwalk";
+    sc->producer.version = o->version;
+    sc->tu.source = k->location.file;
+    sc->tu.object = have_co ? hsaco : NULL;
+    if (arch && !sc->tu.offload_archs.n) {
+        const char **slot = KW_PUSH(a, sc->tu.offload_archs);
+        if (!slot)
+            return kw_fail(err, "out of memory");
+        *slot = arch;
+    }
+    return KW_OK;
+}
+
+kw_status kw_triton_cache_read(kw_sidecar *sc, const char *entry, const kw_triton_opts *o,
+                               kw_err *err) {
+    char *real = realpath(entry, NULL);
+    if (!real)
+        return kw_fail(err, "%s: %s", entry, strerror(errno));
+    const char *dir = kw_arena_strdup(&sc->arena, real);
+    free(real);
+    if (!dir)
+        return kw_fail(err, "out of memory");
+    kw_triton_paths names = {0};
+    const char *grp;
+    if (kw_triton_list(&sc->arena, dir, &names, &grp, err))
+        return KW_ERR;
+    if (!grp)
+        return kw_fail(err, "%s: no __grp__NAME.json (not a Triton cache folder)", entry);
+    if (kw_triton_fill(sc, dir, grp, &names, o, err)) {
+        /* name the folder when the message does not */
+        if (!strstr(err->msg, dir)) {
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            kw_fail(err, "%s: %s", entry, msg);
+        }
+        return KW_ERR;
+    }
+    return KW_OK;
+}

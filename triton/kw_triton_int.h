@@ -1,0 +1,51 @@
+/* kw_triton_int.h: triton/'s internal pieces: the TTIR reader
+ * (kw_triton_ttir.c) and the Python source reader (kw_triton_py.c) that the
+ * cache reader (kw_triton_cache.c) joins into a kernel record. */
+#ifndef KW_TRITON_INT_H
+#define KW_TRITON_INT_H
+
+#include <stdbool.h>
+
+#include "common/kw_arena.h"
+#include "common/kw_err.h"
+#include "sidecar/kw_sidecar.h"
+
+typedef struct kw_ttir_arg {
+    const char *name;
+    const char *mlir_type; /* as the IR writes it: "!tt.ptr<f32>", "i32" */
+} kw_ttir_arg;
+
+/* A tt.make_range op: {start, end} and the source position it comes from. */
+typedef struct kw_ttir_range {
+    long long start, end;
+    kw_loc loc; /* file NULL when the op's location is not a file position */
+} kw_ttir_range;
+
+typedef struct kw_ttir {
+    const char *func; /* the public tt.func's name */
+    kw_loc def;       /* its location (the def line; column 0 as the IR writes it) */
+    KW_ARRAY(kw_ttir_arg) args;
+    KW_ARRAY(kw_ttir_range) ranges;
+} kw_ttir;
+
+/* Read the public tt.func of a TTIR text (NAME.ttir or NAME.source): its name,
+ * location, arguments and make_range ops. Strings in a. Errors name `name`. */
+kw_status kw_ttir_parse(kw_arena *a, const char *name, const char *text, kw_ttir *out, kw_err *err);
+
+/* Triton's signature type for an MLIR argument type ("!tt.ptr<f32>" ->
+ * "*fp32", "i32" -> "i32", "f8E4M3FNUZ" -> "fp8e4b8"); NULL when it has no
+ * Triton name. Static strings or strings in a. */
+const char *kw_ttir_triton_type(kw_arena *a, const char *mlir_type);
+
+/* The tl.constexpr arguments of the Python function whose `def` is at line
+ * def_line of text (a NUL-terminated source file), in order; false (and *why
+ * set) when the def cannot be read there. */
+typedef KW_ARRAY(const char *) kw_tpy_names;
+bool kw_tpy_constexprs(kw_arena *a, const char *text, int def_line, kw_tpy_names *out,
+                       const char **why);
+
+/* The NAME of `tl.arange(0, NAME)` when line `line` of text holds exactly one
+ * `tl.arange(` call and it is written so; NULL otherwise. */
+const char *kw_tpy_arange_end(kw_arena *a, const char *text, int line);
+
+#endif

@@ -1,0 +1,313 @@
+/* kw_triton_ttir.c: the few facts the cache reader takes from a TTIR text
+ * (MLIR): the #loc table, the public tt.func's signature and location, and
+ * its tt.make_range ops. A line-oriented scan of the text Triton writes, not
+ * an MLIR parser: what it does not recognize it leaves out. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kw_triton_int.h"
+
+/* One #loc alias: a file position, a name around another alias, or a
+ * call site (the callee's position, `at` the call). */
+typedef struct kw_locdef {
+    const char *id; /* "loc12" ("loc" for #loc) */
+    const char *file;
+    int line, column;
+    const char *ref; /* the alias it names or is a call site of; NULL for a position */
+} kw_locdef;
+
+typedef KW_ARRAY(kw_locdef) kw_locdefs;
+
+/* needle in [p, eol), NULL when not there (strstr would scan the rest of
+ * the file for every line). */
+static const char *kw_ttir_in(const char *p, const char *eol, const char *needle) {
+    size_t n = strlen(needle);
+    for (; p + n <= eol; p++)
+        if (*p == *needle && !memcmp(p, needle, n))
+            return p;
+    return NULL;
+}
+
+static const char *kw_ttir_word_end(const char *p) {
+    while (isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '$' || *p == '-')
+        p++;
+    return p;
+}
+
+/* A quoted MLIR string at p (the opening quote): its contents (escapes kept
+ * as written; Triton writes plain paths and names); *end after the quote. */
+static const char *kw_ttir_string(kw_arena *a, const char *p, const char **end) {
+    const char *q = ++p;
+    while (*q && *q != '"' && *q != '\n')
+        q += q[0] == '\\' && q[1] ? 2 : 1;
+    if (*q != '"')
+        return NULL;
+    *end = q + 1;
+    return kw_arena_strndup(a, p, (size_t)(q - p));
+}
+
+/* The body of loc(...) at p (just after "loc("): fills d. */
+static void kw_ttir_locbody(kw_arena *a, const char *p, kw_locdef *d) {
+    const char *e;
+    if (!strncmp(p, "callsite(#", 10)) {
+        p += 10; /* the callee: its position is where the code is */
+        e = kw_ttir_word_end(p);
+        d->ref = kw_arena_strndup(a, p, (size_t)(e - p));
+        return;
+    }
+    if (*p == '#') {
+        e = kw_ttir_word_end(p + 1);
+        d->ref = kw_arena_strndup(a, p + 1, (size_t)(e - p - 1));
+        return;
+    }
+    if (*p != '"')
+        return;
+    const char *s = kw_ttir_string(a, p, &e);
+    if (!s)
+        return;
+    if (*e == ':') { /* "file":line:col */
+        char *end;
+        long l = strtol(e + 1, &end, 10);
+        if (*end == ':' && l > 0) {
+            d->file = s;
+            d->line = (int)l;
+            d->column = (int)strtol(end + 1, NULL, 10);
+        }
+    } else if (*e == '(' && e[1] == '#') { /* "name"(#locN) */
+        const char *r = e + 2, *re = kw_ttir_word_end(r);
+        d->ref = kw_arena_strndup(a, r, (size_t)(re - r));
+    }
+}
+
+static const kw_locdef *kw_ttir_find(const kw_locdefs *defs, const char *id) {
+    for (size_t i = 0; i < defs->n; i++)
+        if (!strcmp(defs->v[i].id, id))
+            return &defs->v[i];
+    return NULL;
+}
+
+/* The file position an alias leads to (following names and call sites). */
+static kw_loc kw_ttir_resolve(const kw_locdefs *defs, const char *id) {
+    kw_loc l = {0};
+    for (int hops = 0; id && hops < 64; hops++) {
+        const kw_locdef *d = kw_ttir_find(defs, id);
+        if (!d)
+            break;
+        if (d->file) {
+            l.file = d->file;
+            l.line = d->line;
+            l.column = d->column;
+            break;
+        }
+        id = d->ref;
+    }
+    return l;
+}
+
+/* The location of an op: its trailing ` loc(#locN)` on the line [p, eol). */
+static kw_loc kw_ttir_op_loc(const kw_locdefs *defs, const char *p, const char *eol) {
+    kw_loc none = {0};
+    const char *last = NULL;
+    for (const char *q = p; (q = kw_ttir_in(q, eol, " loc(#")); q++)
+        last = q;
+    if (!last)
+        return none;
+    const char *id = last + 6, *e = kw_ttir_word_end(id);
+    char buf[64];
+    size_t n = (size_t)(e - id);
+    if (n >= sizeof buf)
+        return none;
+    memcpy(buf, id, n);
+    buf[n] = '\0';
+    return kw_ttir_resolve(defs, buf);
+}
+
+static long long kw_ttir_attr(const char *p, const char *eol, const char *key, bool *ok) {
+    const char *q = kw_ttir_in(p, eol, key);
+    if (!q) {
+        *ok = false;
+        return 0;
+    }
+    return strtoll(q + strlen(key), NULL, 10);
+}
+
+/* The arguments of `tt.func public @name(ARGS)` at p (after the '('). */
+static kw_status kw_ttir_args(kw_arena *a, const char *p, const char *eol, kw_ttir *out) {
+    while (p < eol && *p == '%') {
+        const char *ne = kw_ttir_word_end(p + 1);
+        if (ne[0] != ':' || ne[1] != ' ')
+            return KW_ERR;
+        const char *t = ne + 2, *te = t;
+        int depth = 0; /* the type ends at " loc(" or at ',' / ')' outside <> */
+        while (te < eol) {
+            if (*te == '<')
+                depth++;
+            else if (*te == '>')
+                depth--;
+            else if (depth == 0 &&
+                     (*te == ',' || *te == ')' || !strncmp(te, " loc(", 5) || *te == ' '))
+                break;
+            te++;
+        }
+        kw_ttir_arg *g = KW_PUSH(a, out->args);
+        if (!g || !(g->name = kw_arena_strndup(a, p + 1, (size_t)(ne - p - 1))) ||
+            !(g->mlir_type = kw_arena_strndup(a, t, (size_t)(te - t))))
+            return KW_ERR;
+        p = te;
+        if (!strncmp(p, " loc(", 5)) { /* skip the balanced loc(...) */
+            int d = 0;
+            for (p += 4; p < eol; p++) {
+                if (*p == '(')
+                    d++;
+                else if (*p == ')' && --d == 0) {
+                    p++;
+                    break;
+                }
+            }
+        }
+        while (p < eol && *p == ' ')
+            p++; /* attributes such as {tt.divisibility = 16 : i32} are not read */
+        if (*p == '{') {
+            int d = 0;
+            for (; p < eol; p++) {
+                if (*p == '{')
+                    d++;
+                else if (*p == '}' && --d == 0) {
+                    p++;
+                    break;
+                }
+            }
+        }
+        if (*p == ')')
+            return KW_OK;
+        if (p[0] != ',' || p[1] != ' ')
+            return KW_ERR;
+        p += 2;
+    }
+    return *p == ')' ? KW_OK : KW_ERR;
+}
+
+/* Braces opened minus closed on [p, eol): regions open and close on lines
+ * of their own, attribute dictionaries close on the line they open. */
+static int kw_ttir_net(const char *p, const char *eol) {
+    int n = 0;
+    for (; p < eol; p++)
+        n += (*p == '{') - (*p == '}');
+    return n;
+}
+
+kw_status kw_ttir_parse(kw_arena *a, const char *name, const char *text, kw_ttir *out,
+                        kw_err *err) {
+    memset(out, 0, sizeof *out);
+    kw_locdefs defs = {0};
+    /* pass 1: the #loc aliases (written before and after the module) */
+    for (const char *p = text; *p;) {
+        const char *eol = strchr(p, '\n');
+        if (!eol)
+            eol = p + strlen(p);
+        if (!strncmp(p, "#loc", 4)) {
+            const char *ie = kw_ttir_word_end(p + 1);
+            if (!strncmp(ie, " = loc(", 7)) {
+                kw_locdef *d = KW_PUSH(a, defs);
+                if (!d || !(d->id = kw_arena_strndup(a, p + 1, (size_t)(ie - p - 1))))
+                    return kw_fail(err, "%s: out of memory", name);
+                d->file = d->ref = NULL;
+                d->line = d->column = 0;
+                kw_ttir_locbody(a, ie + 7, d);
+            }
+        }
+        p = *eol ? eol + 1 : eol;
+    }
+    /* pass 2: the public function and its make_range ops */
+    const char *func_line = NULL;
+    int depth = 0; /* braces inside the public function */
+    for (const char *p = text; *p;) {
+        const char *eol = strchr(p, '\n');
+        if (!eol)
+            eol = p + strlen(p);
+        const char *s = p;
+        while (*s == ' ')
+            s++;
+        if (!func_line && !strncmp(s, "tt.func public @", 16)) {
+            func_line = s;
+            const char *n = s + 16, *ne;
+            if (*n == '"') {
+                out->func = kw_ttir_string(a, n, &ne);
+            } else {
+                ne = kw_ttir_word_end(n);
+                out->func = kw_arena_strndup(a, n, (size_t)(ne - n));
+            }
+            if (!out->func || *ne != '(' || kw_ttir_args(a, ne + 1, eol, out))
+                return kw_fail(err, "%s: cannot read the signature of tt.func public @%s", name,
+                               out->func ? out->func : "?");
+            depth = kw_ttir_net(s, eol);
+        } else if (func_line && depth > 0) {
+            depth += kw_ttir_net(s, eol);
+            if (depth <= 0 && *s == '}') { /* the function's closing brace */
+                out->def = kw_ttir_op_loc(&defs, s, eol);
+            } else if (kw_ttir_in(s, eol, "tt.make_range {")) {
+                bool ok = true;
+                kw_ttir_range *r = KW_PUSH(a, out->ranges);
+                if (!r)
+                    return kw_fail(err, "%s: out of memory", name);
+                r->start = kw_ttir_attr(s, eol, "start = ", &ok);
+                r->end = kw_ttir_attr(s, eol, "end = ", &ok);
+                r->loc = kw_ttir_op_loc(&defs, s, eol);
+                if (!ok)
+                    out->ranges.n--;
+            }
+        }
+        p = *eol ? eol + 1 : eol;
+    }
+    if (!func_line)
+        return kw_fail(err, "%s: no 'tt.func public' (not a Triton TTIR file?)", name);
+    if (!out->def.file) { /* the function's own loc is the arguments' (#loc) */
+        kw_loc l = kw_ttir_resolve(&defs, "loc");
+        out->def = l;
+    }
+    return KW_OK;
+}
+
+/* MLIR element types and Triton's names for them (triton/language/core.py's
+ * dtype names as ASTSource.signature writes them). */
+static const char *const kw_ttir_types[][2] = {
+    {"i1", "i1"},
+    {"i8", "i8"},
+    {"i16", "i16"},
+    {"i32", "i32"},
+    {"i64", "i64"},
+    {"ui8", "u8"},
+    {"ui16", "u16"},
+    {"ui32", "u32"},
+    {"ui64", "u64"},
+    {"f16", "fp16"},
+    {"bf16", "bf16"},
+    {"f32", "fp32"},
+    {"f64", "fp64"},
+    {"f8E4M3FNUZ", "fp8e4b8"},
+    {"f8E5M2FNUZ", "fp8e5b16"},
+    {"f8E4M3FN", "fp8e4nv"},
+    {"f8E5M2", "fp8e5"},
+};
+
+static const char *kw_ttir_scalar(const char *t, size_t n) {
+    for (size_t i = 0; i < sizeof kw_ttir_types / sizeof kw_ttir_types[0]; i++)
+        if (strlen(kw_ttir_types[i][0]) == n && !strncmp(kw_ttir_types[i][0], t, n))
+            return kw_ttir_types[i][1];
+    return NULL;
+}
+
+const char *kw_ttir_triton_type(kw_arena *a, const char *t) {
+    size_t n = strlen(t);
+    if (!strncmp(t, "!tt.ptr<", 8) && n > 9 && t[n - 1] == '>') {
+        const char *e = t + 8;
+        size_t en = n - 9;
+        const char *comma = memchr(e, ',', en); /* !tt.ptr<f32, 1>: address space */
+        if (comma)
+            return NULL;
+        const char *s = kw_ttir_scalar(e, en);
+        return s ? kw_arena_printf(a, "*%s", s) : NULL;
+    }
+    return kw_ttir_scalar(t, n);
+}
