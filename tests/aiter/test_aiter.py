@@ -203,7 +203,8 @@ def load_parts(stream, parts):
                 if isinstance(e, yaml.MappingEndEvent):
                     return out if build or isinstance(spec, dict) else skip
                 if not isinstance(e, yaml.ScalarEvent):
-                    raise yaml.YAMLError("a non-scalar key at %s: sidecars have none" % e.start_mark)
+                    raise yaml.YAMLError("a non-scalar key at %s: sidecars have none"
+                                         % e.start_mark)
                 key = scalar(e)
                 if build:
                     sub = True
