@@ -153,13 +153,92 @@ def sidecar_path(a, name):
     return os.path.join(side, found[0]), None
 
 
-def sidecar_of(a, name):
+# What each check reads of a sidecar (load_parts): a key names a mapping key,
+# "*" any key or sequence item; True builds the value whole, None keeps the key
+# with no value (a mapping's keys are all `kernels` reads of `archs`).
+KERNELS_PARTS = {"kernels": {"*": {"symbol": True, "not_in_object": True, "archs": {"*": None}}}}
+LAUNCHES_PARTS = {"launches": True}
+
+
+def load_parts(stream, parts):
+    """The YAML document of STREAM as yaml.safe_load reads it, but built only
+    where PARTS (above) says: libyaml still parses every byte (a malformed
+    sidecar fails as it would with a full load), while the Python objects for
+    what no check reads (call trees, IR, ISA: most of a real aiter sidecar's
+    hundreds of MB) are never made. Scalars are resolved and constructed by
+    PyYAML's own SafeLoader rules."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    events = yaml.parse(stream, Loader=loader)
+    ctor = yaml.SafeLoader("")
+    skip = object()
+
+    def scalar(ev):
+        tag = ev.tag
+        if tag is None or tag == "!":
+            tag = ctor.resolve(yaml.ScalarNode, ev.value, ev.implicit)
+        node = yaml.ScalarNode(tag, ev.value, ev.start_mark, ev.end_mark, ev.style)
+        value = ctor.construct_object(node, deep=True)
+        ctor.constructed_objects.clear()
+        return value
+
+    def node(ev, spec):
+        """The value of the node that starts with event EV, per SPEC."""
+        build = spec is True
+        if isinstance(ev, yaml.AliasEvent):
+            raise yaml.YAMLError("alias *%s at %s: sidecars have none" % (ev.anchor, ev.start_mark))
+        if isinstance(ev, yaml.ScalarEvent):
+            return scalar(ev) if build else skip
+        if isinstance(ev, yaml.SequenceStartEvent):
+            sub = True if build else (spec.get("*") if isinstance(spec, dict) else None)
+            out = []
+            for e in events:
+                if isinstance(e, yaml.SequenceEndEvent):
+                    return out if sub is not None or build else skip
+                v = node(e, sub)
+                if v is not skip:
+                    out.append(v)
+        if isinstance(ev, yaml.MappingStartEvent):
+            out = {}
+            for e in events:
+                if isinstance(e, yaml.MappingEndEvent):
+                    return out if build or isinstance(spec, dict) else skip
+                if not isinstance(e, yaml.ScalarEvent):
+                    raise yaml.YAMLError("a non-scalar key at %s: sidecars have none"
+                                         % e.start_mark)
+                key = scalar(e)
+                if build:
+                    sub = True
+                elif isinstance(spec, dict) and key in spec:
+                    sub = spec[key]
+                elif isinstance(spec, dict) and "*" in spec:
+                    sub = spec["*"]
+                else:
+                    sub = skip
+                v = node(next(events), None if sub is skip else sub)
+                if sub is not skip:
+                    out[key] = None if v is skip else v
+        raise yaml.YAMLError("unexpected %s" % ev)
+
+    doc = skip
+    for ev in events:
+        if isinstance(ev, (yaml.StreamStartEvent, yaml.StreamEndEvent, yaml.DocumentEndEvent)):
+            continue
+        if isinstance(ev, yaml.DocumentStartEvent):
+            if doc is not skip:
+                raise yaml.YAMLError("more than one document")
+            doc = node(next(events), parts)
+    return None if doc is skip else doc
+
+
+def sidecar_of(a, name, parts):
     path, err = sidecar_path(a, name)
     if path is None:
         return None, err
     with open(path, encoding="utf-8") as f:
-        # libyaml's loader when PyYAML has it: the largest sidecar is tens of MB
-        return yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)), None
+        try:
+            return load_parts(f, parts), None
+        except yaml.YAMLError as e:
+            return None, "%s: not YAML: %s" % (path, e)
 
 
 class ToolArgs:
@@ -175,7 +254,7 @@ def do_kernels(a, ck):
     ta = ToolArgs(a.llvm_bin)
     total = 0
     for name in sorted(built):
-        doc, err = sidecar_of(a, name)
+        doc, err = sidecar_of(a, name, KERNELS_PARTS)
         if not ck.check(doc is not None, err or ""):
             continue
         obj = os.path.join(out_dir(a, "plugin"), "obj", name + ".o")
@@ -303,7 +382,7 @@ def do_launches(a, ck):
     matchers = [("chev", "AsIs", chev), ("call", "AsIs", call), ("loader", "AsIs", loader)]
     total = 0
     for name in sorted(built):
-        doc, err = sidecar_of(a, name)
+        doc, err = sidecar_of(a, name, LAUNCHES_PARTS)
         if not ck.check(doc is not None, err or ""):
             continue
         rec = json.load(open(os.path.join(out_dir(a, "plugin"), "argv", name + ".o.json")))

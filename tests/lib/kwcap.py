@@ -14,9 +14,11 @@ checks hold, 1 when one fails (all failures are printed, not just the first),
 77 when it cannot run (ctest SKIP_RETURN_CODE).
 """
 import argparse
+import hashlib
 import importlib.util
 import json
 import os
+import pickle
 import re
 import subprocess
 import sys
@@ -131,8 +133,29 @@ def asm_path(args, text):
 # ---- sidecars ----------------------------------------------------------------------
 
 def load_yaml_file(path):
-    with open(path, encoding="utf-8") as f:
-        return yaml.load(f, Loader=YamlLoader)
+    """The YAML document at PATH. Where $KWCAP_YAML_CACHE names a directory
+    (test_selftest sets it for the checkers it runs, dozens of times on copies
+    of one corpus), a file whose exact bytes were parsed before is read back
+    from that parse (pickled, keyed by the bytes' SHA-256) instead of parsed
+    again; any other file, a planted mutation among them, is parsed."""
+    cache = os.environ.get("KWCAP_YAML_CACHE")
+    if not cache:
+        with open(path, encoding="utf-8") as f:
+            return yaml.load(f, Loader=YamlLoader)
+    with open(path, "rb") as f:
+        data = f.read()
+    key = os.path.join(cache, hashlib.sha256(data).hexdigest() + ".pickle")
+    try:
+        with open(key, "rb") as f:
+            return pickle.load(f)
+    except OSError:
+        pass
+    doc = yaml.load(data.decode("utf-8"), Loader=YamlLoader)
+    tmp = "%s.%d" % (key, os.getpid())
+    with open(tmp, "wb") as f:
+        pickle.dump(doc, f, protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(tmp, key)
+    return doc
 
 
 def load_corpus_sidecars(args, expected, ck):

@@ -16,6 +16,9 @@ import yaml
 
 import kwcheck
 
+# libyaml's loader when PyYAML has it (the same documents, many times faster)
+YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 WORK = os.environ.get("KWIR_WORK", "")
 SRC = os.environ.get("KWIR_SRC", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
                                               "passes"))
@@ -50,7 +53,7 @@ def load(name):
     """kwir-dump's kernels of WORK/name.yaml, keyed by symbol."""
     if name not in _yaml_cache:
         with open(os.path.join(WORK, name + ".yaml")) as f:
-            doc = yaml.safe_load(f)
+            doc = yaml.load(f, Loader=YAML_LOADER)
         _yaml_cache[name] = {k["symbol"]: k for k in doc["kernels"] or []}
     return _yaml_cache[name]
 
