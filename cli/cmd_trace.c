@@ -256,50 +256,50 @@ static void kw_text(kw_tctx *c, kw_buf *o) {
  * double-quoted (libyaml's escapes; invalid UTF-8 becomes U+FFFD), numbers
  * and enum words plain. */
 
-static void kw_ystats(kw_ye *e, const long long *v, size_t n, long long total) {
+static void kw_ystats(kw_yaml_emitter *e, const long long *v, size_t n, long long total) {
     double m = kw_trace_median(v, n);
-    kw_ye_key(e, "dispatches");
-    kw_ye_fmt(e, "%zu", n);
-    kw_ye_key(e, "total_ns");
-    kw_ye_ll(e, total);
-    kw_ye_key(e, "median_ns");
+    kw_yaml_emit_key(e, "dispatches");
+    kw_yaml_emit_fmt(e, "%zu", n);
+    kw_yaml_emit_key(e, "total_ns");
+    kw_yaml_emit_ll(e, total);
+    kw_yaml_emit_key(e, "median_ns");
     if (m == floor(m))
-        kw_ye_fmt(e, "%.0f", m);
+        kw_yaml_emit_fmt(e, "%.0f", m);
     else
-        kw_ye_fmt(e, "%.1f", m);
+        kw_yaml_emit_fmt(e, "%.1f", m);
     if (n) {
-        kw_ye_key(e, "min_ns");
-        kw_ye_ll(e, v[0]);
-        kw_ye_key(e, "max_ns");
-        kw_ye_ll(e, v[n - 1]);
+        kw_yaml_emit_key(e, "min_ns");
+        kw_yaml_emit_ll(e, v[0]);
+        kw_yaml_emit_key(e, "max_ns");
+        kw_yaml_emit_ll(e, v[n - 1]);
     }
 }
 
-static void kw_ytriple(kw_ye *e, const char *key, const long long *v) {
-    kw_ye_key(e, key);
-    kw_ye_seq_start(e, true);
+static void kw_ytriple(kw_yaml_emitter *e, const char *key, const long long *v) {
+    kw_yaml_emit_key(e, key);
+    kw_yaml_emit_seq_start(e, true);
     for (int i = 0; i < 3; i++)
-        kw_ye_ll(e, v[i]);
-    kw_ye_seq_end(e);
+        kw_yaml_emit_ll(e, v[i]);
+    kw_yaml_emit_seq_end(e);
 }
 
-static void kw_ykey_str(kw_ye *e, const char *key, const char *s) {
-    kw_ye_key(e, key);
-    kw_ye_quoted(e, s);
+static void kw_ykey_str(kw_yaml_emitter *e, const char *key, const char *s) {
+    kw_yaml_emit_key(e, key);
+    kw_yaml_emit_quoted(e, s);
 }
 
-static void kw_yaml_cfg(kw_tctx *c, kw_ye *e, const kw_trow *r, const kw_tcfg *cfg) {
-    kw_ye_map_start(e, false);
+static void kw_yaml_cfg(kw_tctx *c, kw_yaml_emitter *e, const kw_trow *r, const kw_tcfg *cfg) {
+    kw_yaml_emit_map_start(e, false);
     if (cfg->known) {
         kw_ytriple(e, "grid_workgroups", cfg->grid_wg);
         kw_ytriple(e, "workgroup_size", cfg->block);
-        kw_ye_key(e, "partial_workgroups");
-        kw_ye_bool(e, cfg->partial);
+        kw_yaml_emit_key(e, "partial_workgroups");
+        kw_yaml_emit_bool(e, cfg->partial);
     } else {
-        kw_ye_key(e, "grid_workgroups");
-        kw_ye_null(e);
-        kw_ye_key(e, "workgroup_size");
-        kw_ye_null(e);
+        kw_yaml_emit_key(e, "grid_workgroups");
+        kw_yaml_emit_null(e);
+        kw_yaml_emit_key(e, "workgroup_size");
+        kw_yaml_emit_null(e);
     }
     if (cfg->arch && !cfg->mixed_arch)
         kw_ykey_str(e, "arch", cfg->arch);
@@ -308,128 +308,128 @@ static void kw_yaml_cfg(kw_tctx *c, kw_ye *e, const kw_trow *r, const kw_tcfg *c
     const char *ir_arch;
     kw_cfg_work(c, r, cfg, &w, &ir_arch);
     if (!w.known) {
-        kw_ye_key(e, "bytes_moved");
-        kw_ye_null(e);
+        kw_yaml_emit_key(e, "bytes_moved");
+        kw_yaml_emit_null(e);
         kw_ykey_str(e, "bytes_moved_note", w.why);
-        kw_ye_map_end(e);
+        kw_yaml_emit_map_end(e);
         return;
     }
-    kw_ye_key(e, "bytes_moved");
-    kw_ye_fmt(e, "%.0f", w.bytes);
+    kw_yaml_emit_key(e, "bytes_moved");
+    kw_yaml_emit_fmt(e, "%.0f", w.bytes);
     kw_ykey_str(e, "ir_arch", ir_arch);
     if (w.flops >= 0) {
-        kw_ye_key(e, "flops");
-        kw_ye_fmt(e, "%.0f", w.flops);
+        kw_yaml_emit_key(e, "flops");
+        kw_yaml_emit_fmt(e, "%.0f", w.flops);
     }
     const kw_gpu *g = kw_peak_gpu(c, ir_arch);
     kw_perf_bw bw = kw_perf_bandwidth(w.bytes, kw_trace_median(cfg->dur.v, cfg->dur.n), g);
     if (bw.tbs >= 0) {
-        kw_ye_key(e, "achieved_tbs");
-        kw_ye_fmt(e, "%.6g", bw.tbs);
+        kw_yaml_emit_key(e, "achieved_tbs");
+        kw_yaml_emit_fmt(e, "%.6g", bw.tbs);
         if (bw.of_peak >= 0) {
-            kw_ye_key(e, "percent_of_peak");
-            kw_ye_fmt(e, "%.4g", 100 * bw.of_peak);
+            kw_yaml_emit_key(e, "percent_of_peak");
+            kw_yaml_emit_fmt(e, "%.4g", 100 * bw.of_peak);
         }
     }
     kw_perf_bound bd = kw_perf_classify(w.flops, w.bytes, kw_cfg_blocks(cfg), g);
     if (bd.kind != KW_BOUND_UNKNOWN) {
-        kw_ye_key(e, "intensity");
-        kw_ye_fmt(e, "%.6g", bd.intensity);
-        kw_ye_key(e, "ridge");
-        kw_ye_fmt(e, "%.6g", bd.ridge);
-        kw_ye_key(e, "bound");
-        kw_ye_plain(e, bd.kind == KW_BOUND_MEMORY ? "memory" : "compute");
+        kw_yaml_emit_key(e, "intensity");
+        kw_yaml_emit_fmt(e, "%.6g", bd.intensity);
+        kw_yaml_emit_key(e, "ridge");
+        kw_yaml_emit_fmt(e, "%.6g", bd.ridge);
+        kw_yaml_emit_key(e, "bound");
+        kw_yaml_emit_plain(e, bd.kind == KW_BOUND_MEMORY ? "memory" : "compute");
     }
     if (g) {
-        kw_ye_key(e, "launch_bound");
-        kw_ye_bool(e, bd.launch);
+        kw_yaml_emit_key(e, "launch_bound");
+        kw_yaml_emit_bool(e, bd.launch);
     }
-    kw_ye_map_end(e);
+    kw_yaml_emit_map_end(e);
 }
 
-static void kw_yaml_row(kw_tctx *c, kw_ye *e, const kw_trow *r) {
-    kw_ye_map_start(e, false);
+static void kw_yaml_row(kw_tctx *c, kw_yaml_emitter *e, const kw_trow *r) {
+    kw_yaml_emit_map_start(e, false);
     if (r->k) {
         kw_ykey_str(e, "symbol", r->k->symbol);
         if (r->k->name)
             kw_ykey_str(e, "name", r->k->name);
-        kw_ye_key(e, "match");
-        kw_ye_plain(e, kw_match_kind_name(r->match.kind));
-        kw_ye_key(e, "trace_names");
-        kw_ye_seq_start(e, false);
+        kw_yaml_emit_key(e, "match");
+        kw_yaml_emit_plain(e, kw_match_kind_name(r->match.kind));
+        kw_yaml_emit_key(e, "trace_names");
+        kw_yaml_emit_seq_start(e, false);
         for (size_t i = 0; i < r->names.n; i++)
-            kw_ye_quoted(e, r->names.v[i]);
-        kw_ye_seq_end(e);
+            kw_yaml_emit_quoted(e, r->names.v[i]);
+        kw_yaml_emit_seq_end(e);
         kw_ystats(e, r->dur.v, r->dur.n, r->total);
-        kw_ye_key(e, "launch_configs");
-        kw_ye_seq_start(e, false);
+        kw_yaml_emit_key(e, "launch_configs");
+        kw_yaml_emit_seq_start(e, false);
         for (size_t i = 0; i < r->cfgs.n; i++)
             kw_yaml_cfg(c, e, r, &r->cfgs.v[i]);
-        kw_ye_seq_end(e);
+        kw_yaml_emit_seq_end(e);
         const char *archs[8];
         size_t na = kw_row_archs(c, r, archs, 8);
-        kw_ye_key(e, "peaks");
-        kw_ye_seq_start(e, false);
+        kw_yaml_emit_key(e, "peaks");
+        kw_yaml_emit_seq_start(e, false);
         for (size_t i = 0; i < na; i++) {
             const kw_gpu *g = kw_peak_gpu(c, archs[i]);
-            kw_ye_map_start(e, false);
+            kw_yaml_emit_map_start(e, false);
             kw_ykey_str(e, "arch", archs[i]);
             if (g && g->hbm_tbs > 0) {
                 kw_ykey_str(e, "gpu", g->product);
-                kw_ye_key(e, "hbm_tbs");
-                kw_ye_fmt(e, "%g", g->hbm_tbs);
+                kw_yaml_emit_key(e, "hbm_tbs");
+                kw_yaml_emit_fmt(e, "%g", g->hbm_tbs);
             }
-            kw_ye_map_end(e);
+            kw_yaml_emit_map_end(e);
         }
-        kw_ye_seq_end(e);
-        kw_ye_map_end(e);
+        kw_yaml_emit_seq_end(e);
+        kw_yaml_emit_map_end(e);
         return;
     }
     kw_ykey_str(e, "trace_name", r->trace_name);
     kw_ystats(e, r->dur.v, r->dur.n, r->total);
     if (r->match.n > 1) {
-        kw_ye_key(e, "match");
-        kw_ye_plain(e, kw_match_kind_name(r->match.kind));
-        kw_ye_key(e, "candidates");
-        kw_ye_seq_start(e, false);
+        kw_yaml_emit_key(e, "match");
+        kw_yaml_emit_plain(e, kw_match_kind_name(r->match.kind));
+        kw_yaml_emit_key(e, "candidates");
+        kw_yaml_emit_seq_start(e, false);
         for (size_t i = 0; i < r->match.n; i++) {
             const kw_tkernel *k = &c->join.kernels.v[r->match.cand[i]];
-            kw_ye_map_start(e, false);
+            kw_yaml_emit_map_start(e, false);
             kw_ykey_str(e, "symbol", k->symbol);
             if (k->name)
                 kw_ykey_str(e, "name", k->name);
-            kw_ye_map_end(e);
+            kw_yaml_emit_map_end(e);
         }
-        kw_ye_seq_end(e);
+        kw_yaml_emit_seq_end(e);
     }
-    kw_ye_map_end(e);
+    kw_yaml_emit_map_end(e);
 }
 
 static kw_status kw_yaml(kw_tctx *c, kw_buf *o, kw_err *err) {
-    kw_ye e;
-    kw_ye_begin(&e, o, err);
-    kw_ye_key_int(&e, "kwalk_trace", 1);
+    kw_yaml_emitter e;
+    kw_yaml_emit_begin(&e, o, err);
+    kw_yaml_emit_key_int(&e, "kwalk_trace", 1);
     kw_ykey_str(&e, "trace", c->trace.path);
-    kw_ye_key(&e, "format");
-    kw_ye_plain(&e, c->trace.format);
-    kw_ye_key(&e, "dispatches");
-    kw_ye_fmt(&e, "%zu", c->trace.d.n);
-    kw_ye_key(&e, "skipped_rows");
-    kw_ye_fmt(&e, "%ld", c->trace.skipped);
-    kw_ye_key(&e, "demangler");
-    kw_ye_bool(&e, c->join.have_demangler);
+    kw_yaml_emit_key(&e, "format");
+    kw_yaml_emit_plain(&e, c->trace.format);
+    kw_yaml_emit_key(&e, "dispatches");
+    kw_yaml_emit_fmt(&e, "%zu", c->trace.d.n);
+    kw_yaml_emit_key(&e, "skipped_rows");
+    kw_yaml_emit_fmt(&e, "%ld", c->trace.skipped);
+    kw_yaml_emit_key(&e, "demangler");
+    kw_yaml_emit_bool(&e, c->join.have_demangler);
     kw_ykey_str(&e, "index", c->db);
     static const char *const group[3] = {"kernels", "ambiguous", "unmatched"};
     for (int g = 0; g < 3; g++) {
-        kw_ye_key(&e, group[g]);
-        kw_ye_seq_start(&e, false);
+        kw_yaml_emit_key(&e, group[g]);
+        kw_yaml_emit_seq_start(&e, false);
         for (size_t i = 0; i < c->stats.rows.n; i++)
             if ((int)kw_trow_group_of(&c->stats.rows.v[i]) == g)
                 kw_yaml_row(c, &e, &c->stats.rows.v[i]);
-        kw_ye_seq_end(&e);
+        kw_yaml_emit_seq_end(&e);
     }
-    kw_status st = kw_ye_end(&e);
-    kw_ye_free(&e);
+    kw_status st = kw_yaml_emit_end(&e);
+    kw_yaml_emit_free(&e);
     return st;
 }
 

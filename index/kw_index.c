@@ -81,7 +81,7 @@ static kw_status kw_index_take(kw_index *ix, kw_sidecar *sc, const char *path, b
         /* a kernel with internal linkage is this unit's own: keyed by the unit too */
         kw_kernel k = sc->kernels.v[i];
         k.tu = k.linkage && !strcmp(k.linkage, "internal") ? sidecar : NULL;
-        if (kw_sc_merge_kernel(a, (kw_anyarr *)&ix->kernels, &ix->by_symbol, &k, adopt, err) !=
+        if (kw_sidecar_merge_kernel(a, (kw_anyarr *)&ix->kernels, &ix->by_symbol, &k, adopt, err) !=
             KW_OK)
             return KW_ERR;
     }
@@ -99,7 +99,7 @@ static kw_status kw_index_take(kw_index *ix, kw_sidecar *sc, const char *path, b
     if (adopt) {
         *tu = src;
         tu->sidecar = sidecar;
-    } else if (kw_sc_copy(a, &kw_t_index_tu, tu, &src) != KW_OK) {
+    } else if (kw_schema_copy(a, &kw_t_index_tu, tu, &src) != KW_OK) {
         return kw_fail(err, "%s: out of memory", path);
     }
     if (!kw_symmap_get(&ix->tu_by_sidecar, tu->sidecar) &&

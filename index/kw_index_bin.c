@@ -329,7 +329,7 @@ static void kw_dec_fields(kw_dec *d, const kw_type *t, unsigned char *base);
 
 static void kw_dec_array(kw_dec *d, const kw_field *f, kw_anyarr *a) {
     uint64_t n = kw_dec_varint(d);
-    size_t esize = kw_sc_elem_size(f);
+    size_t esize = kw_schema_elem_size(f);
     if (n > (uint64_t)(d->end - d->p)) { /* every element takes a byte at least */
         kw_dec_bad(d, "bad element count");
         return;
@@ -372,7 +372,7 @@ static void kw_dec_record(kw_dec *d, const kw_type *t, void *obj) {
     unsigned char *base = obj;
     kw_dec_fields(d, t, base);
     if (!d->bad)
-        kw_sc_normalize(t, obj); /* as the YAML reader keeps it */
+        kw_schema_normalize(t, obj); /* as the YAML reader keeps it */
 }
 
 static void kw_dec_fields(kw_dec *d, const kw_type *t, unsigned char *base) {

@@ -23,7 +23,7 @@ kw_status kw_index_write_file(const kw_index *ix, const char *path, kw_index_for
 kw_status kw_index_read_file(kw_index *ix, const char *path, kw_err *err) {
     char *text;
     size_t len;
-    if (kw_sc_read_text(path, &text, &len, err) != KW_OK) {
+    if (kw_sidecar_read_text(path, &text, &len, err) != KW_OK) {
         kw_index_init(ix);
         return KW_ERR;
     }

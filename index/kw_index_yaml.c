@@ -16,14 +16,14 @@
 #include "index/kw_index_int.h"
 
 kw_status kw_index_emit(const kw_index *ix, kw_buf *out, kw_err *err) {
-    kw_ye e;
+    kw_yaml_emitter e;
     size_t start = out->len;
-    kw_ye_begin(&e, out, err);
-    kw_ye_key_int(&e, "kwalk_index", KW_INDEX_VERSION);
-    kw_ye_key_int(&e, "kwalk_schema", KW_SCHEMA_VERSION);
-    kw_ye_fields(&e, &kw_t_index, ix);
-    kw_status st = kw_ye_end(&e);
-    kw_ye_free(&e);
+    kw_yaml_emit_begin(&e, out, err);
+    kw_yaml_emit_key_int(&e, "kwalk_index", KW_INDEX_VERSION);
+    kw_yaml_emit_key_int(&e, "kwalk_schema", KW_SCHEMA_VERSION);
+    kw_sidecar_emit_fields(&e, &kw_t_index, ix);
+    kw_status st = kw_yaml_emit_end(&e);
+    kw_yaml_emit_free(&e);
     if (st != KW_OK) {
         out->len = start;
         if (out->ptr)
@@ -33,9 +33,9 @@ kw_status kw_index_emit(const kw_index *ix, kw_buf *out, kw_err *err) {
 }
 
 /* The version keys, which come first. */
-static kw_status kw_index_version(kw_yp *p, const char *key, int want, bool *have) {
+static kw_status kw_index_version(kw_sidecar_parser *p, const char *key, int want, bool *have) {
     long long v;
-    if (kw_yp_int(p, key, &v) != KW_OK)
+    if (kw_sidecar_parse_int(p, key, &v) != KW_OK)
         return KW_ERR;
     if (v != want)
         return kw_fail(p->err, "%s: unsupported %s %lld (this kwalk reads %d)", p->name, key, v,
@@ -48,14 +48,14 @@ static kw_status kw_index_parse_mode(void *obj, const char *name, const char *te
                                      bool fast, bool *used_fast, kw_err *err) {
     kw_index *ix = obj;
     kw_index_init(ix);
-    kw_yp p;
-    kw_status st = kw_yp_begin_mode(&p, name, text, len, &ix->arena, fast, err);
+    kw_sidecar_parser p;
+    kw_status st = kw_sidecar_parse_begin_mode(&p, name, text, len, &ix->arena, fast, err);
     *used_fast = p.fast;
     bool have_index = false, have_schema = false;
     uint64_t seen = 0;
     while (st == KW_OK) {
         const char *key;
-        if ((st = kw_yp_next_key(&p, &key)) != KW_OK || !key)
+        if ((st = kw_sidecar_parse_next_key(&p, &key)) != KW_OK || !key)
             break;
         if (!have_index) {
             if (!strcmp(key, "kwalk_index"))
@@ -71,7 +71,7 @@ static kw_status kw_index_parse_mode(void *obj, const char *name, const char *te
             st = kw_fail(err, "%s: unsupported kwalk_schema: missing (this kwalk reads %d)", name,
                          KW_SCHEMA_VERSION);
         } else {
-            st = kw_yp_field(&p, &kw_t_index, ix, key, &seen);
+            st = kw_sidecar_parse_field(&p, &kw_t_index, ix, key, &seen);
         }
     }
     if (st == KW_OK && !have_index)
@@ -80,8 +80,8 @@ static kw_status kw_index_parse_mode(void *obj, const char *name, const char *te
         st = kw_fail(err, "%s: unsupported kwalk_schema: missing (this kwalk reads %d)", name,
                      KW_SCHEMA_VERSION);
     if (st == KW_OK)
-        st = kw_yp_end(&p);
-    kw_yp_free(&p);
+        st = kw_sidecar_parse_end(&p);
+    kw_sidecar_parse_free(&p);
     if (st == KW_OK)
         st = kw_index_build_map(ix, name, err);
     if (st != KW_OK)
@@ -91,5 +91,5 @@ static kw_status kw_index_parse_mode(void *obj, const char *name, const char *te
 
 kw_status kw_index_parse(kw_index *ix, const char *name, const char *text, size_t len,
                          kw_err *err) {
-    return kw_yp_read(kw_index_parse_mode, ix, name, text, len, err);
+    return kw_sidecar_parse_read(kw_index_parse_mode, ix, name, text, len, err);
 }

@@ -9,7 +9,7 @@
 
 /* ---- Defaults and deep copy ----------------------------------------------------------------- */
 
-void kw_sc_defaults(const kw_type *t, void *obj) {
+void kw_schema_defaults(const kw_type *t, void *obj) {
     unsigned char *base = obj;
     for (size_t i = 0; i < t->nfields; i++) {
         const kw_field *f = &t->fields[i];
@@ -20,17 +20,17 @@ void kw_sc_defaults(const kw_type *t, void *obj) {
         else if (f->kind == KW_F_VAL)
             ((kw_val *)(base + f->off))->kind = KW_VAL_ABSENT;
         else if (f->kind == KW_F_MAP)
-            kw_sc_defaults(f->sub, base + f->off);
+            kw_schema_defaults(f->sub, base + f->off);
     }
 }
 
-static kw_status kw_sc_copy_str(kw_arena *a, const char **dst, const char *src) {
+static kw_status kw_schema_copy_str(kw_arena *a, const char **dst, const char *src) {
     *dst = src ? kw_arena_strdup(a, src) : NULL;
     return (src && !*dst) ? KW_ERR : KW_OK;
 }
 
 /* Element size of a STRS, LIST, KEYED or COUNTS field. */
-size_t kw_sc_elem_size(const kw_field *f) {
+size_t kw_schema_elem_size(const kw_field *f) {
     if (f->kind == KW_F_STRS)
         return sizeof(const char *);
     if (f->kind == KW_F_COUNTS)
@@ -40,9 +40,9 @@ size_t kw_sc_elem_size(const kw_field *f) {
     return f->sub->size;
 }
 
-static kw_status kw_sc_copy_array(kw_arena *a, const kw_field *f, kw_anyarr *dst,
-                                  const kw_anyarr *src) {
-    size_t esize = kw_sc_elem_size(f);
+static kw_status kw_schema_copy_array(kw_arena *a, const kw_field *f, kw_anyarr *dst,
+                                      const kw_anyarr *src) {
+    size_t esize = kw_schema_elem_size(f);
     dst->v = NULL;
     dst->n = dst->cap = 0;
     if (!src->n)
@@ -58,17 +58,17 @@ static kw_status kw_sc_copy_array(kw_arena *a, const kw_field *f, kw_anyarr *dst
     for (size_t i = 0; i < src->n; i++) {
         kw_status st;
         if (f->kind == KW_F_STRS) {
-            st = kw_sc_copy_str(a, (const char **)(v + i * esize),
-                                *(const char *const *)(s + i * esize));
+            st = kw_schema_copy_str(a, (const char **)(v + i * esize),
+                                    *(const char *const *)(s + i * esize));
         } else if (f->kind == KW_F_INTS) {
             st = KW_OK; /* copied with the array */
         } else if (f->kind == KW_F_COUNTS) {
             kw_count *dc = (kw_count *)(v + i * esize);
             const kw_count *sc = (const kw_count *)(s + i * esize);
             dc->n = sc->n;
-            st = kw_sc_copy_str(a, &dc->key, sc->key);
+            st = kw_schema_copy_str(a, &dc->key, sc->key);
         } else {
-            st = kw_sc_copy(a, f->sub, v + i * esize, s + i * esize);
+            st = kw_schema_copy(a, f->sub, v + i * esize, s + i * esize);
         }
         if (st != KW_OK)
             return st;
@@ -76,7 +76,7 @@ static kw_status kw_sc_copy_array(kw_arena *a, const kw_field *f, kw_anyarr *dst
     return KW_OK;
 }
 
-kw_status kw_sc_copy(kw_arena *a, const kw_type *t, void *dst, const void *src) {
+kw_status kw_schema_copy(kw_arena *a, const kw_type *t, void *dst, const void *src) {
     unsigned char *d = dst;
     const unsigned char *s = src;
     if (dst != src && t->size)
@@ -87,14 +87,15 @@ kw_status kw_sc_copy(kw_arena *a, const kw_type *t, void *dst, const void *src) 
         switch (f->kind) {
         case KW_F_STR:
         case KW_F_SCALAR:
-            st = kw_sc_copy_str(a, (const char **)(d + f->off), *(const char *const *)(s + f->off));
+            st = kw_schema_copy_str(a, (const char **)(d + f->off),
+                                    *(const char *const *)(s + f->off));
             break;
         case KW_F_VAL: {
             kw_val *dv = (kw_val *)(d + f->off);
             const kw_val *sv = (const kw_val *)(s + f->off);
-            st = kw_sc_copy_str(a, &dv->expr, sv->expr);
+            st = kw_schema_copy_str(a, &dv->expr, sv->expr);
             if (st == KW_OK)
-                st = kw_sc_copy_str(a, &dv->why, sv->why);
+                st = kw_schema_copy_str(a, &dv->why, sv->why);
             break;
         }
         case KW_F_PTR: {
@@ -102,32 +103,33 @@ kw_status kw_sc_copy(kw_arena *a, const kw_type *t, void *dst, const void *src) 
             void *dp = NULL;
             if (sp) {
                 dp = kw_arena_alloc(a, f->sub->size);
-                st = dp ? kw_sc_copy(a, f->sub, dp, sp) : KW_ERR;
+                st = dp ? kw_schema_copy(a, f->sub, dp, sp) : KW_ERR;
             }
             *(void **)(d + f->off) = dp;
             break;
         }
         case KW_F_LOC:
-            st = kw_sc_copy_str(a, &((kw_loc *)(d + f->off))->file,
-                                ((const kw_loc *)(s + f->off))->file);
+            st = kw_schema_copy_str(a, &((kw_loc *)(d + f->off))->file,
+                                    ((const kw_loc *)(s + f->off))->file);
             break;
         case KW_F_DIM3:
         case KW_F_DIM1:
-            st = kw_sc_copy_str(a, &((kw_config_item *)(d + f->off))->expr,
-                                ((const kw_config_item *)(s + f->off))->expr);
+            st = kw_schema_copy_str(a, &((kw_config_item *)(d + f->off))->expr,
+                                    ((const kw_config_item *)(s + f->off))->expr);
             break;
         case KW_F_STRS:
         case KW_F_LIST:
         case KW_F_KEYED:
         case KW_F_COUNTS:
         case KW_F_INTS:
-            st = kw_sc_copy_array(a, f, (kw_anyarr *)(d + f->off), (const kw_anyarr *)(s + f->off));
+            st = kw_schema_copy_array(a, f, (kw_anyarr *)(d + f->off),
+                                      (const kw_anyarr *)(s + f->off));
             break;
         case KW_F_MAP: {
             /* the embedded struct's bytes were copied with the parent's */
             kw_type inner = *f->sub;
             inner.size = 0;
-            st = kw_sc_copy(a, &inner, d + f->off, s + f->off);
+            st = kw_schema_copy(a, &inner, d + f->off, s + f->off);
             break;
         }
         case KW_F_INT:
@@ -146,7 +148,7 @@ kw_status kw_sc_copy(kw_arena *a, const kw_type *t, void *dst, const void *src) 
 /* ---- Presence and normalization -------------------------------------------------------------- */
 
 /* Does the field's `when` (kw_field) hold for the record at obj of type t? */
-static bool kw_sc_when(const kw_type *t, const char *when, const void *obj) {
+static bool kw_schema_when(const kw_type *t, const char *when, const void *obj) {
     const char *op = strchr(when, '=');
     size_t klen = op ? (size_t)(op - when) : strlen(when);
     bool negate = op && op > when && op[-1] == '!';
@@ -157,7 +159,7 @@ static bool kw_sc_when(const kw_type *t, const char *when, const void *obj) {
         if (strlen(g->key) != klen || strncmp(g->key, when, klen))
             continue;
         if (!op)
-            return kw_sc_present(t, g, obj);
+            return kw_schema_present(t, g, obj);
         const char *v = *(const char *const *)((const unsigned char *)obj + g->off);
         bool in = false;
         size_t vlen = v ? strlen(v) : 0;
@@ -173,10 +175,10 @@ static bool kw_sc_when(const kw_type *t, const char *when, const void *obj) {
     return false;
 }
 
-bool kw_sc_present(const kw_type *t, const kw_field *f, const void *obj) {
+bool kw_schema_present(const kw_type *t, const kw_field *f, const void *obj) {
     const unsigned char *base = obj;
     const void *p = base + f->off;
-    if (f->when && !kw_sc_when(t, f->when, obj))
+    if (f->when && !kw_schema_when(t, f->when, obj))
         return false;
     if (f->flags & KW_F_ALWAYS)
         return true;
@@ -209,7 +211,7 @@ bool kw_sc_present(const kw_type *t, const kw_field *f, const void *obj) {
         return ((const kw_config_item *)p)->expr || ((const kw_config_item *)p)->has_value;
     case KW_F_MAP:
         for (size_t i = 0; i < f->sub->nfields; i++)
-            if (kw_sc_present(f->sub, &f->sub->fields[i], p))
+            if (kw_schema_present(f->sub, &f->sub->fields[i], p))
                 return true;
         return false;
     }
@@ -217,7 +219,7 @@ bool kw_sc_present(const kw_type *t, const kw_field *f, const void *obj) {
 }
 
 /* The value of field f when it is absent (a reader's default). */
-static void kw_sc_reset(const kw_field *f, unsigned char *base) {
+static void kw_schema_reset(const kw_field *f, unsigned char *base) {
     void *p = base + f->off;
     switch (f->kind) {
     case KW_F_STR:
@@ -262,17 +264,17 @@ static void kw_sc_reset(const kw_field *f, unsigned char *base) {
         break;
     case KW_F_MAP:
         memset(p, 0, f->sub->size);
-        kw_sc_defaults(f->sub, p);
+        kw_schema_defaults(f->sub, p);
         break;
     }
 }
 
-void kw_sc_normalize(const kw_type *t, void *obj) {
+void kw_schema_normalize(const kw_type *t, void *obj) {
     unsigned char *base = obj;
     for (size_t i = 0; i < t->nfields; i++) {
         const kw_field *f = &t->fields[i];
-        if (f->when && !kw_sc_when(t, f->when, obj)) {
-            kw_sc_reset(f, base);
+        if (f->when && !kw_schema_when(t, f->when, obj)) {
+            kw_schema_reset(f, base);
             continue;
         }
         if (f->kind == KW_F_LL && (f->flags & (KW_F_UNKNOWN | KW_F_NULL)) &&

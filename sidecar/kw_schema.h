@@ -109,18 +109,18 @@ extern const kw_type kw_t_triton; /* a Triton specialization's facts */
 
 /* Deep-copy src (of type t) into dst, every string and array into arena a.
  * dst may be a fresh zeroed slot. Returns KW_ERR only when out of memory. */
-kw_status kw_sc_copy(kw_arena *a, const kw_type *t, void *dst, const void *src);
+kw_status kw_schema_copy(kw_arena *a, const kw_type *t, void *dst, const void *src);
 /* Element size of an array field (STRS, LIST, KEYED, COUNTS). */
-size_t kw_sc_elem_size(const kw_field *f);
+size_t kw_schema_elem_size(const kw_field *f);
 /* Is field f of the record of type t at base present (would the writer write it)? */
-bool kw_sc_present(const kw_type *t, const kw_field *f, const void *base);
+bool kw_schema_present(const kw_type *t, const kw_field *f, const void *base);
 /* Set the defaults of a fresh zeroed struct of type t (bytes = -1, ...). */
-void kw_sc_defaults(const kw_type *t, void *obj);
+void kw_schema_defaults(const kw_type *t, void *obj);
 /* Reset what the writer would not write (a field whose `when` does not hold,
  * a reason of a known value, a negative "unknown"/"null" count other than
  * -1) to the value read when it is absent, so that what was read (YAML or
  * packed) writes and reads back as the same record. */
-void kw_sc_normalize(const kw_type *t, void *obj);
+void kw_schema_normalize(const kw_type *t, void *obj);
 
 /* ---- Merge (kw_sidecar_merge.c) ------------------------------------------------------------- */
 
@@ -129,24 +129,24 @@ void kw_sc_normalize(const kw_type *t, void *obj);
  * lacks, otherwise k is appended. The appended records are deep copies, or
  * with adopt shallow ones (k's memory must then already belong to a).
  * k->symbol must be set. */
-kw_status kw_sc_merge_kernel(kw_arena *a, kw_anyarr *kernels, kw_symmap *map, const kw_kernel *k,
-                             bool adopt, kw_err *err);
+kw_status kw_sidecar_merge_kernel(kw_arena *a, kw_anyarr *kernels, kw_symmap *map,
+                                  const kw_kernel *k, bool adopt, kw_err *err);
 
 /* ---- Writer (kw_sidecar_emit.c) ------------------------------------------------------------- */
 
 /* Write fields of t found in obj (a key/value pair each, in table order). */
-void kw_ye_fields(kw_ye *e, const kw_type *t, const void *obj);
+void kw_sidecar_emit_fields(kw_yaml_emitter *e, const kw_type *t, const void *obj);
 
 /* ---- Reader (kw_sidecar_parse.c) ------------------------------------------------------------ */
 
-enum { KW_YP_MAXDEPTH = 32 };
+enum { KW_SIDECAR_PARSE_MAXDEPTH = 32 };
 
-typedef struct kw_yp {
+typedef struct kw_sidecar_parser {
     yaml_parser_t parser;
     yaml_event_t ev; /* the current event, valid when have is true */
     bool have;
     bool fast; /* events come from kw_yaml_fast.h (fy), not from parser */
-    kw_yf_doc fy;
+    kw_yaml_fast_doc fy;
     size_t fy_next;   /* the next event of fy */
     const char *name; /* the file name, for messages */
     const char *text; /* the input, to turn byte offsets into lines */
@@ -157,40 +157,42 @@ typedef struct kw_yp {
     struct {
         const char *key; /* NULL for a sequence index */
         size_t idx;
-    } path[KW_YP_MAXDEPTH];
-} kw_yp;
+    } path[KW_SIDECAR_PARSE_MAXDEPTH];
+} kw_sidecar_parser;
 
 /* Start reading: the document must be a mapping; on success the next call is
- * kw_yp_next_key. */
-kw_status kw_yp_begin(kw_yp *p, const char *name, const char *text, size_t len, kw_arena *a,
-                      kw_err *err);
+ * kw_sidecar_parse_next_key. */
+kw_status kw_sidecar_parse_begin(kw_sidecar_parser *p, const char *name, const char *text,
+                                 size_t len, kw_arena *a, kw_err *err);
 /* The same, reading with the fast reader when fast is set and the text is
  * within its subset (p->fast tells). A document read that way that fails
  * must be read again without it, so that messages are libyaml's. */
-kw_status kw_yp_begin_mode(kw_yp *p, const char *name, const char *text, size_t len, kw_arena *a,
-                           bool fast, kw_err *err);
+kw_status kw_sidecar_parse_begin_mode(kw_sidecar_parser *p, const char *name, const char *text,
+                                      size_t len, kw_arena *a, bool fast, kw_err *err);
 /* Read a document into obj with read(): first with the fast reader, and
  * again without it when that reading fails. read() sets *used_fast to p->fast
- * of its kw_yp_begin_mode. */
-typedef kw_status (*kw_yp_reader)(void *obj, const char *name, const char *text, size_t len,
-                                  bool fast, bool *used_fast, kw_err *err);
-kw_status kw_yp_read(kw_yp_reader read, void *obj, const char *name, const char *text, size_t len,
-                     kw_err *err);
+ * of its kw_sidecar_parse_begin_mode. */
+typedef kw_status (*kw_sidecar_parse_reader)(void *obj, const char *name, const char *text,
+                                             size_t len, bool fast, bool *used_fast, kw_err *err);
+kw_status kw_sidecar_parse_read(kw_sidecar_parse_reader read, void *obj, const char *name,
+                                const char *text, size_t len, kw_err *err);
 /* Finish: the top-level mapping ended; check the "..." end marker and that a
  * single document was given. */
-kw_status kw_yp_end(kw_yp *p);
-void kw_yp_free(kw_yp *p);
+kw_status kw_sidecar_parse_end(kw_sidecar_parser *p);
+void kw_sidecar_parse_free(kw_sidecar_parser *p);
 /* Next key of the current mapping: *key is NULL at the mapping's end (which is
  * consumed). The key is valid until the next call into the reader. */
-kw_status kw_yp_next_key(kw_yp *p, const char **key);
+kw_status kw_sidecar_parse_next_key(kw_sidecar_parser *p, const char **key);
 /* Read the value of the key just returned, as field f of type t in obj, or
  * skip it when f is NULL. *seen tracks duplicate keys (bit per field). */
-kw_status kw_yp_field(kw_yp *p, const kw_type *t, void *obj, const char *key, uint64_t *seen);
+kw_status kw_sidecar_parse_field(kw_sidecar_parser *p, const kw_type *t, void *obj, const char *key,
+                                 uint64_t *seen);
 /* Read an integer value for key. */
-kw_status kw_yp_int(kw_yp *p, const char *key, long long *v);
+kw_status kw_sidecar_parse_int(kw_sidecar_parser *p, const char *key, long long *v);
 /* Read a whole sidecar or index file (kw_fs_read_as, KW_FS_DATA). */
-kw_status kw_sc_read_text(const char *path, char **text, size_t *len, kw_err *err);
+kw_status kw_sidecar_read_text(const char *path, char **text, size_t *len, kw_err *err);
 /* Fail with "<name>: line N: <path>: <message>" at the current event. */
-kw_status kw_yp_fail(kw_yp *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+kw_status kw_sidecar_parse_fail(kw_sidecar_parser *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 #endif

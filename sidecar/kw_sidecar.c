@@ -116,23 +116,23 @@ KW_TYPE(kw_t_kernel_arch, "arch", kw_kernel_arch, false, kw_f_kernel_arch);
 
 void kw_kernel_arch_init(kw_kernel_arch *a) {
     memset(a, 0, sizeof(*a));
-    kw_sc_defaults(&kw_t_kernel_arch, a);
+    kw_schema_defaults(&kw_t_kernel_arch, a);
 }
 
 /* Is any field of the record obj of type t present? */
-static bool kw_sc_any_present(const kw_type *t, const void *obj) {
+static bool kw_sidecar_any_present(const kw_type *t, const void *obj) {
     for (size_t i = 0; i < t->nfields; i++)
-        if (kw_sc_present(t, &t->fields[i], obj))
+        if (kw_schema_present(t, &t->fields[i], obj))
             return true;
     return false;
 }
 
 bool kw_isa_resources_known(const kw_isa_resources *r) {
-    return kw_sc_any_present(&kw_t_isa_resources, r);
+    return kw_sidecar_any_present(&kw_t_isa_resources, r);
 }
 
 bool kw_isa_classes_known(const kw_isa_classes *c) {
-    return kw_sc_any_present(&kw_t_isa_classes, c);
+    return kw_sidecar_any_present(&kw_t_isa_classes, c);
 }
 
 const char *kw_isa_class_key(size_t i) {

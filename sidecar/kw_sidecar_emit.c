@@ -1,7 +1,7 @@
 /* kw_sidecar_emit.c: the sidecar's YAML writer. Walks the schema tables of
  * kw_sidecar.c and writes through kw_yaml_emit.h (libyaml), so the output is
  * deterministic: keys in table order, absent values omitted, block style with
- * small records as flow mappings. Strings are quoted as kw_ye_str says; the
+ * small records as flow mappings. Strings are quoted as kw_yaml_emit_str says; the
  * document ends with "...", which the reader requires. */
 #include "sidecar/kw_schema.h"
 
@@ -12,44 +12,44 @@
 
 /* ---- Records -------------------------------------------------------------------------------- */
 
-static void kw_ye_loc(kw_ye *e, const kw_loc *l) {
-    kw_ye_map_start(e, true);
-    kw_ye_key(e, "file");
-    kw_ye_str(e, l->file);
-    kw_ye_key_int(e, "line", l->line);
-    kw_ye_key_int(e, "column", l->column);
-    kw_ye_map_end(e);
+static void kw_sidecar_emit_loc(kw_yaml_emitter *e, const kw_loc *l) {
+    kw_yaml_emit_map_start(e, true);
+    kw_yaml_emit_key(e, "file");
+    kw_yaml_emit_str(e, l->file);
+    kw_yaml_emit_key_int(e, "line", l->line);
+    kw_yaml_emit_key_int(e, "column", l->column);
+    kw_yaml_emit_map_end(e);
 }
 
-static void kw_ye_record(kw_ye *e, const kw_type *t, const void *obj);
+static void kw_sidecar_emit_record(kw_yaml_emitter *e, const kw_type *t, const void *obj);
 
-static void kw_ye_config(kw_ye *e, const kw_config_item *c, int dims) {
-    kw_ye_map_start(e, true);
+static void kw_sidecar_emit_config(kw_yaml_emitter *e, const kw_config_item *c, int dims) {
+    kw_yaml_emit_map_start(e, true);
     if (c->expr) {
-        kw_ye_key(e, "expr");
-        kw_ye_str(e, c->expr);
+        kw_yaml_emit_key(e, "expr");
+        kw_yaml_emit_str(e, c->expr);
     }
     if (c->has_value) {
-        kw_ye_key(e, "value");
+        kw_yaml_emit_key(e, "value");
         if (dims == 3) {
-            kw_ye_seq_start(e, true);
+            kw_yaml_emit_seq_start(e, true);
             for (int i = 0; i < 3; i++)
-                kw_ye_ll(e, c->value[i]);
-            kw_ye_seq_end(e);
+                kw_yaml_emit_ll(e, c->value[i]);
+            kw_yaml_emit_seq_end(e);
         } else {
-            kw_ye_ll(e, c->value[0]);
+            kw_yaml_emit_ll(e, c->value[0]);
         }
     }
-    kw_ye_map_end(e);
+    kw_yaml_emit_map_end(e);
 }
 
-static void kw_ye_keyed(kw_ye *e, const kw_field *f, const kw_anyarr *arr) {
+static void kw_sidecar_emit_keyed(kw_yaml_emitter *e, const kw_field *f, const kw_anyarr *arr) {
     const kw_type *t = f->sub;
     const kw_field *kf = &t->fields[0];
     kw_type body = *t; /* the element without its key field */
     body.fields++;
     body.nfields--;
-    kw_ye_map_start(e, false);
+    kw_yaml_emit_map_start(e, false);
     for (size_t i = 0; i < arr->n && !e->failed; i++) {
         const unsigned char *el = (const unsigned char *)arr->v + i * t->size;
         const char *k = *(const char *const *)(el + kf->off);
@@ -68,15 +68,15 @@ static void kw_ye_keyed(kw_ye *e, const kw_field *f, const kw_anyarr *arr) {
                 return;
             }
         }
-        kw_ye_str(e, k);
-        kw_ye_record(e, &body, el);
+        kw_yaml_emit_str(e, k);
+        kw_sidecar_emit_record(e, &body, el);
     }
-    kw_ye_map_end(e);
+    kw_yaml_emit_map_end(e);
 }
 
 /* Is s a decimal integer that reads back as the same number ("-12", "0";
  * not "012", "+1", "1e3")? */
-static bool kw_ye_is_decimal(const char *s) {
+static bool kw_sidecar_emit_is_decimal(const char *s) {
     const char *d = s[0] == '-' ? s + 1 : s;
     if (!d[0] || (d[0] == '0' && d[1]) || strlen(d) > 18)
         return false;
@@ -86,9 +86,9 @@ static bool kw_ye_is_decimal(const char *s) {
     return true;
 }
 
-static void kw_ye_counts(kw_ye *e, const kw_field *f, const kw_anyarr *a) {
+static void kw_sidecar_emit_counts(kw_yaml_emitter *e, const kw_field *f, const kw_anyarr *a) {
     const kw_count *c = a->v;
-    kw_ye_map_start(e, true);
+    kw_yaml_emit_map_start(e, true);
     for (size_t i = 0; i < a->n && !e->failed; i++) {
         if (!c[i].key) {
             e->failed = true;
@@ -101,123 +101,124 @@ static void kw_ye_counts(kw_ye *e, const kw_field *f, const kw_anyarr *a) {
                 kw_fail(e->err, "cannot write YAML: duplicate key '%s' in '%s'", c[i].key, f->key);
                 return;
             }
-        kw_ye_str(e, c[i].key);
-        kw_ye_ll(e, c[i].n);
+        kw_yaml_emit_str(e, c[i].key);
+        kw_yaml_emit_ll(e, c[i].n);
     }
-    kw_ye_map_end(e);
+    kw_yaml_emit_map_end(e);
 }
 
-static void kw_ye_value(kw_ye *e, const kw_field *f, const unsigned char *base) {
+static void kw_sidecar_emit_value(kw_yaml_emitter *e, const kw_field *f,
+                                  const unsigned char *base) {
     const void *p = base + f->off;
     switch (f->kind) {
     case KW_F_STR:
         if (f->flags & KW_F_QUOTED)
-            kw_ye_qstr(e, *(const char *const *)p);
+            kw_yaml_emit_qstr(e, *(const char *const *)p);
         else
-            kw_ye_str(e, *(const char *const *)p);
+            kw_yaml_emit_str(e, *(const char *const *)p);
         break;
     case KW_F_SCALAR: {
         const char *s = *(const char *const *)p;
-        if (kw_ye_is_decimal(s))
-            kw_ye_scalar(e, s, strlen(s), YAML_PLAIN_SCALAR_STYLE);
+        if (kw_sidecar_emit_is_decimal(s))
+            kw_yaml_emit_scalar(e, s, strlen(s), YAML_PLAIN_SCALAR_STYLE);
         else
-            kw_ye_str(e, s);
+            kw_yaml_emit_str(e, s);
         break;
     }
     case KW_F_COUNTS:
-        kw_ye_counts(e, f, p);
+        kw_sidecar_emit_counts(e, f, p);
         break;
     case KW_F_LL: {
         long long v = *(const long long *)p;
         if (v < 0 && (f->flags & KW_F_UNKNOWN))
-            kw_ye_word(e, "unknown");
+            kw_yaml_emit_word(e, "unknown");
         else if (v < 0 && (f->flags & KW_F_NULL))
-            kw_ye_word(e, "null");
+            kw_yaml_emit_word(e, "null");
         else
-            kw_ye_ll(e, v);
+            kw_yaml_emit_ll(e, v);
         break;
     }
     case KW_F_TRI: {
         int v = *(const int *)p;
-        kw_ye_word(e, v < 0 ? "unknown" : v ? "true" : "false");
+        kw_yaml_emit_word(e, v < 0 ? "unknown" : v ? "true" : "false");
         break;
     }
     case KW_F_VAL: {
         const kw_val *v = p;
         if (v->kind == KW_VAL_NUM)
-            kw_ye_ll(e, v->num);
+            kw_yaml_emit_ll(e, v->num);
         else if (v->kind == KW_VAL_EXPR && v->expr && !strcmp(v->expr, "unknown"))
-            kw_ye_scalar(e, v->expr, 7, YAML_DOUBLE_QUOTED_SCALAR_STYLE); /* not the word */
+            kw_yaml_emit_scalar(e, v->expr, 7, YAML_DOUBLE_QUOTED_SCALAR_STYLE); /* not the word */
         else if (v->kind == KW_VAL_EXPR)
-            kw_ye_qstr(e, v->expr);
+            kw_yaml_emit_qstr(e, v->expr);
         else
-            kw_ye_word(e, "unknown");
+            kw_yaml_emit_word(e, "unknown");
         break;
     }
     case KW_F_INTS: {
         const kw_anyarr *a = p;
-        kw_ye_seq_start(e, true);
+        kw_yaml_emit_seq_start(e, true);
         for (size_t i = 0; i < a->n; i++)
-            kw_ye_ll(e, ((const long long *)a->v)[i]);
-        kw_ye_seq_end(e);
+            kw_yaml_emit_ll(e, ((const long long *)a->v)[i]);
+        kw_yaml_emit_seq_end(e);
         break;
     }
     case KW_F_PTR:
-        kw_ye_record(e, f->sub, *(const void *const *)p);
+        kw_sidecar_emit_record(e, f->sub, *(const void *const *)p);
         break;
     case KW_F_INT:
-        kw_ye_ll(e, *(const int *)p);
+        kw_yaml_emit_ll(e, *(const int *)p);
         break;
     case KW_F_BYTES:
         if (f->flags & KW_F_HEX) {
             char num[32];
             int n = snprintf(num, sizeof(num), "0x%llx", *(const long long *)p);
-            kw_ye_scalar(e, num, (size_t)n, YAML_PLAIN_SCALAR_STYLE);
+            kw_yaml_emit_scalar(e, num, (size_t)n, YAML_PLAIN_SCALAR_STYLE);
         } else {
-            kw_ye_ll(e, *(const long long *)p);
+            kw_yaml_emit_ll(e, *(const long long *)p);
         }
         break;
     case KW_F_BOOL:
-        kw_ye_bool(e, *(const bool *)p);
+        kw_yaml_emit_bool(e, *(const bool *)p);
         break;
     case KW_F_LOC:
-        kw_ye_loc(e, p);
+        kw_sidecar_emit_loc(e, p);
         break;
     case KW_F_DIM3:
     case KW_F_DIM1:
-        kw_ye_config(e, p, f->kind == KW_F_DIM3 ? 3 : 1);
+        kw_sidecar_emit_config(e, p, f->kind == KW_F_DIM3 ? 3 : 1);
         break;
     case KW_F_STRS: {
         const kw_anyarr *a = p;
-        kw_ye_seq_start(e, !(f->flags & KW_F_BLOCK));
+        kw_yaml_emit_seq_start(e, !(f->flags & KW_F_BLOCK));
         for (size_t i = 0; i < a->n; i++) {
             const char *s = ((const char *const *)a->v)[i];
             if (f->flags & KW_F_QUOTED)
-                kw_ye_qstr(e, s ? s : "");
+                kw_yaml_emit_qstr(e, s ? s : "");
             else
-                kw_ye_str(e, s ? s : "");
+                kw_yaml_emit_str(e, s ? s : "");
         }
-        kw_ye_seq_end(e);
+        kw_yaml_emit_seq_end(e);
         break;
     }
     case KW_F_LIST: {
         const kw_anyarr *a = p;
-        kw_ye_seq_start(e, (f->flags & KW_F_FLOW) != 0);
+        kw_yaml_emit_seq_start(e, (f->flags & KW_F_FLOW) != 0);
         for (size_t i = 0; i < a->n; i++)
-            kw_ye_record(e, f->sub, (const unsigned char *)a->v + i * f->sub->size);
-        kw_ye_seq_end(e);
+            kw_sidecar_emit_record(e, f->sub, (const unsigned char *)a->v + i * f->sub->size);
+        kw_yaml_emit_seq_end(e);
         break;
     }
     case KW_F_KEYED:
-        kw_ye_keyed(e, f, p);
+        kw_sidecar_emit_keyed(e, f, p);
         break;
     case KW_F_MAP:
-        kw_ye_record(e, f->sub, p);
+        kw_sidecar_emit_record(e, f->sub, p);
         break;
     }
 }
 
-void kw_ye_fields(kw_ye *e, const kw_type *t, const void *obj) {
+void kw_sidecar_emit_fields(kw_yaml_emitter *e, const kw_type *t, const void *obj) {
     const unsigned char *base = obj;
     for (size_t i = 0; i < t->nfields && !e->failed; i++) {
         const kw_field *f = &t->fields[i];
@@ -227,34 +228,34 @@ void kw_ye_fields(kw_ye *e, const kw_type *t, const void *obj) {
             kw_fail(e->err, "cannot write YAML: a %s has no '%s'", t->what, f->key);
             return;
         }
-        if (!kw_sc_present(t, f, base))
+        if (!kw_schema_present(t, f, base))
             continue;
-        kw_ye_key(e, f->key);
-        kw_ye_value(e, f, base);
+        kw_yaml_emit_key(e, f->key);
+        kw_sidecar_emit_value(e, f, base);
         const kw_val *v = (const kw_val *)(base + f->off);
         if (f->kind == KW_F_VAL && v->kind == KW_VAL_UNKNOWN && v->why) {
             char key[128];
             snprintf(key, sizeof(key), "%s_why", f->key);
-            kw_ye_key(e, key);
-            kw_ye_qstr(e, v->why);
+            kw_yaml_emit_key(e, key);
+            kw_yaml_emit_qstr(e, v->why);
         }
     }
 }
 
-static void kw_ye_record(kw_ye *e, const kw_type *t, const void *obj) {
-    kw_ye_map_start(e, t->flow);
-    kw_ye_fields(e, t, obj);
-    kw_ye_map_end(e);
+static void kw_sidecar_emit_record(kw_yaml_emitter *e, const kw_type *t, const void *obj) {
+    kw_yaml_emit_map_start(e, t->flow);
+    kw_sidecar_emit_fields(e, t, obj);
+    kw_yaml_emit_map_end(e);
 }
 
 kw_status kw_sidecar_emit(const kw_sidecar *sc, kw_buf *out, kw_err *err) {
-    kw_ye e;
+    kw_yaml_emitter e;
     size_t start = out->len;
-    kw_ye_begin(&e, out, err);
-    kw_ye_key_int(&e, "kwalk_schema", KW_SCHEMA_VERSION);
-    kw_ye_fields(&e, &kw_t_sidecar, sc);
-    kw_status st = kw_ye_end(&e);
-    kw_ye_free(&e);
+    kw_yaml_emit_begin(&e, out, err);
+    kw_yaml_emit_key_int(&e, "kwalk_schema", KW_SCHEMA_VERSION);
+    kw_sidecar_emit_fields(&e, &kw_t_sidecar, sc);
+    kw_status st = kw_yaml_emit_end(&e);
+    kw_yaml_emit_free(&e);
     if (st != KW_OK) {
         out->len = start; /* leave no partial document behind */
         if (out->ptr)
@@ -295,11 +296,11 @@ kw_status kw_irf_emit_list(kw_irf *const *facts, size_t n, kw_buf *out, kw_err *
         }
         *f = *facts[i]; /* shallow: the emitter only reads */
     }
-    kw_ye e;
-    kw_ye_begin(&e, out, err);
-    kw_ye_fields(&e, &kw_t_irf_list, &l);
-    kw_status st = kw_ye_end(&e);
-    kw_ye_free(&e);
+    kw_yaml_emitter e;
+    kw_yaml_emit_begin(&e, out, err);
+    kw_sidecar_emit_fields(&e, &kw_t_irf_list, &l);
+    kw_status st = kw_yaml_emit_end(&e);
+    kw_yaml_emit_free(&e);
     kw_arena_free(&a);
     return st;
 }

@@ -197,7 +197,7 @@ KW_TYPE(kw_t_irf, "IR facts", kw_irf, false, kw_f_irf);
 
 void kw_irf_init(kw_irf *f) {
     memset(f, 0, sizeof(*f));
-    kw_sc_defaults(&kw_t_irf, f);
+    kw_schema_defaults(&kw_t_irf, f);
 }
 
 const char *kw_val_text(const kw_val *v, char *buf, size_t n) {

@@ -60,14 +60,14 @@ static kw_status kw_merge_archs(kw_arena *a, kw_kernel *dst, const kw_kernel *sr
             da = KW_PUSH(a, dst->archs);
         if (da && adopt)
             *da = *sa;
-        else if (!da || kw_sc_copy(a, &kw_t_kernel_arch, da, sa) != KW_OK)
+        else if (!da || kw_schema_copy(a, &kw_t_kernel_arch, da, sa) != KW_OK)
             return kw_fail(err, "out of memory merging kernel %s", src->symbol);
     }
     return KW_OK;
 }
 
-kw_status kw_sc_merge_kernel(kw_arena *a, kw_anyarr *kernels, kw_symmap *map, const kw_kernel *k,
-                             bool adopt, kw_err *err) {
+kw_status kw_sidecar_merge_kernel(kw_arena *a, kw_anyarr *kernels, kw_symmap *map,
+                                  const kw_kernel *k, bool adopt, kw_err *err) {
     const char *key = kw_kernel_key(a, k->symbol, k->tu);
     if (!key)
         return kw_fail(err, "out of memory merging kernel %s", k->symbol);
@@ -82,7 +82,7 @@ kw_status kw_sc_merge_kernel(kw_arena *a, kw_anyarr *kernels, kw_symmap *map, co
     kw_kernel *nk = kw_arena_grow(a, &kernels->v, &kernels->n, &kernels->cap, sizeof(kw_kernel));
     if (nk && adopt)
         *nk = *k;
-    else if (!nk || kw_sc_copy(a, &kw_t_kernel, nk, k) != KW_OK)
+    else if (!nk || kw_schema_copy(a, &kw_t_kernel, nk, k) != KW_OK)
         nk = NULL;
     if (!nk || kw_symmap_put(map, k->tu ? key : nk->symbol, kernels->n - 1) != KW_OK)
         return kw_fail(err, "out of memory merging kernel %s", k->symbol);
@@ -119,7 +119,8 @@ kw_status kw_sidecar_merge_kernels(kw_sidecar *dst, const kw_sidecar *frag, kw_e
             st = kw_fail(err, "cannot merge kernel %zu (%s): it has no symbol", i,
                          k->name ? k->name : "unnamed");
         else
-            st = kw_sc_merge_kernel(&dst->arena, (kw_anyarr *)&dst->kernels, &map, k, false, err);
+            st = kw_sidecar_merge_kernel(&dst->arena, (kw_anyarr *)&dst->kernels, &map, k, false,
+                                         err);
     }
     if (st == KW_OK)
         st = kw_merge_offload_archs(dst, frag, err);

@@ -23,23 +23,24 @@
 
 /* ---- Events --------------------------------------------------------------------------------- */
 
-static size_t kw_yp_line_of(const kw_yp *p, size_t offset) {
+static size_t kw_sidecar_parse_line_of(const kw_sidecar_parser *p, size_t offset) {
     size_t line = 1;
     for (size_t i = 0; i < offset && i < p->len; i++)
         line += p->text[i] == '\n';
     return line;
 }
 
-static kw_status kw_yp_syntax(kw_yp *p) {
+static kw_status kw_sidecar_parse_syntax(kw_sidecar_parser *p) {
     const yaml_parser_t *y = &p->parser;
     if (y->error == YAML_MEMORY_ERROR || !y->problem)
         return kw_fail(p->err, "%s: out of memory", p->name);
     if (y->error == YAML_READER_ERROR) {
         if (y->problem_value >= 0)
             return kw_fail(p->err, "%s: line %zu: %s (byte 0x%02X)", p->name,
-                           kw_yp_line_of(p, y->problem_offset), y->problem, y->problem_value);
-        return kw_fail(p->err, "%s: line %zu: %s", p->name, kw_yp_line_of(p, y->problem_offset),
-                       y->problem);
+                           kw_sidecar_parse_line_of(p, y->problem_offset), y->problem,
+                           y->problem_value);
+        return kw_fail(p->err, "%s: line %zu: %s", p->name,
+                       kw_sidecar_parse_line_of(p, y->problem_offset), y->problem);
     }
     if (y->context)
         return kw_fail(p->err, "%s: line %zu: %s (%s at line %zu)", p->name,
@@ -47,10 +48,11 @@ static kw_status kw_yp_syntax(kw_yp *p) {
     return kw_fail(p->err, "%s: line %zu: %s", p->name, y->problem_mark.line + 1, y->problem);
 }
 
-static kw_status kw_yp_failv(kw_yp *p, size_t line, const char *fmt, va_list ap) {
+static kw_status kw_sidecar_parse_failv(kw_sidecar_parser *p, size_t line, const char *fmt,
+                                        va_list ap) {
     char path[256] = "", msg[300];
     size_t used = 0;
-    for (int i = 0; i < p->depth && i < KW_YP_MAXDEPTH && used < sizeof(path); i++) {
+    for (int i = 0; i < p->depth && i < KW_SIDECAR_PARSE_MAXDEPTH && used < sizeof(path); i++) {
         int n =
             p->path[i].key
                 ? snprintf(path + used, sizeof(path) - used, "%s%s", i ? "." : "", p->path[i].key)
@@ -66,32 +68,32 @@ static kw_status kw_yp_failv(kw_yp *p, size_t line, const char *fmt, va_list ap)
 }
 
 /* Fail at a given (1-based) line. */
-static kw_status kw_yp_fail_at(kw_yp *p, size_t line, const char *fmt, ...)
+static kw_status kw_sidecar_parse_fail_at(kw_sidecar_parser *p, size_t line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-static kw_status kw_yp_fail_at(kw_yp *p, size_t line, const char *fmt, ...) {
+static kw_status kw_sidecar_parse_fail_at(kw_sidecar_parser *p, size_t line, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    kw_status st = kw_yp_failv(p, line, fmt, ap);
+    kw_status st = kw_sidecar_parse_failv(p, line, fmt, ap);
     va_end(ap);
     return st;
 }
 
 /* Fail at the current event. */
-kw_status kw_yp_fail(kw_yp *p, const char *fmt, ...) {
+kw_status kw_sidecar_parse_fail(kw_sidecar_parser *p, const char *fmt, ...) {
     size_t line = p->have ? p->ev.start_mark.line + 1 : p->parser.mark.line + 1;
     va_list ap;
     va_start(ap, fmt);
-    kw_status st = kw_yp_failv(p, line, fmt, ap);
+    kw_status st = kw_sidecar_parse_failv(p, line, fmt, ap);
     va_end(ap);
     return st;
 }
 
 /* The next event of the fast reader as a libyaml event whose value points
  * into p->fy (nothing to free). */
-static kw_status kw_yp_fast_event(kw_yp *p) {
+static kw_status kw_sidecar_parse_fast_event(kw_sidecar_parser *p) {
     if (p->fy_next >= p->fy.n)
         return kw_fail(p->err, "%s: unexpected end of the event stream", p->name);
-    const kw_yf_event *e = &p->fy.ev[p->fy_next++];
+    const kw_yaml_fast_event *e = &p->fy.ev[p->fy_next++];
     memset(&p->ev, 0, sizeof(p->ev));
     p->ev.type = (yaml_event_type_t)e->type;
     p->ev.start_mark.line = p->ev.end_mark.line = e->line;
@@ -124,42 +126,43 @@ static kw_status kw_yp_fast_event(kw_yp *p) {
 }
 
 /* Make p->ev the next event (if it is not already). */
-static kw_status kw_yp_peek(kw_yp *p) {
+static kw_status kw_sidecar_parse_peek(kw_sidecar_parser *p) {
     if (p->have)
         return KW_OK;
     if (p->fast) {
-        if (kw_yp_fast_event(p) != KW_OK)
+        if (kw_sidecar_parse_fast_event(p) != KW_OK)
             return KW_ERR;
         p->have = true;
         return KW_OK;
     }
     if (!yaml_parser_parse(&p->parser, &p->ev))
-        return kw_yp_syntax(p);
+        return kw_sidecar_parse_syntax(p);
     p->have = true;
     if (p->ev.type == YAML_ALIAS_EVENT)
-        return kw_yp_fail(p, "YAML aliases (*%s) are not supported", p->ev.data.alias.anchor);
+        return kw_sidecar_parse_fail(p, "YAML aliases (*%s) are not supported",
+                                     p->ev.data.alias.anchor);
     return KW_OK;
 }
 
-static void kw_yp_consume(kw_yp *p) {
+static void kw_sidecar_parse_consume(kw_sidecar_parser *p) {
     if (!p->fast)
     yaml_event_delete(&p->ev);
     p->have = false;
 }
 
-static void kw_yp_push(kw_yp *p, const char *key, size_t idx) {
-    if (p->depth < KW_YP_MAXDEPTH) {
+static void kw_sidecar_parse_push(kw_sidecar_parser *p, const char *key, size_t idx) {
+    if (p->depth < KW_SIDECAR_PARSE_MAXDEPTH) {
         p->path[p->depth].key = key;
         p->path[p->depth].idx = idx;
     }
     p->depth++;
 }
 
-static void kw_yp_pop(kw_yp *p) {
+static void kw_sidecar_parse_pop(kw_sidecar_parser *p) {
     p->depth--;
 }
 
-static const char *kw_yp_what(const yaml_event_t *ev) {
+static const char *kw_sidecar_parse_what(const yaml_event_t *ev) {
     switch (ev->type) {
     case YAML_MAPPING_START_EVENT:
         return "a mapping";
@@ -172,7 +175,7 @@ static const char *kw_yp_what(const yaml_event_t *ev) {
     }
 }
 
-static bool kw_yp_is_null(const yaml_event_t *ev) {
+static bool kw_sidecar_parse_is_null(const yaml_event_t *ev) {
     if (ev->type != YAML_SCALAR_EVENT || ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
         return false;
     const char *v = (const char *)ev->data.scalar.value;
@@ -181,10 +184,10 @@ static bool kw_yp_is_null(const yaml_event_t *ev) {
 }
 
 /* Consume the current node whatever it is (an unknown key's value). */
-static kw_status kw_yp_skip(kw_yp *p) {
+static kw_status kw_sidecar_parse_skip(kw_sidecar_parser *p) {
     size_t depth = 0;
     do {
-        if (kw_yp_peek(p) != KW_OK)
+        if (kw_sidecar_parse_peek(p) != KW_OK)
             return KW_ERR;
         switch (p->ev.type) {
         case YAML_MAPPING_START_EVENT:
@@ -198,100 +201,102 @@ static kw_status kw_yp_skip(kw_yp *p) {
         default:
             break;
         }
-        kw_yp_consume(p);
+        kw_sidecar_parse_consume(p);
     } while (depth > 0);
     return KW_OK;
 }
 
 /* Expect the start of a collection of the given type; consumes it. *line (if
  * not NULL) gets its 1-based line. */
-static kw_status kw_yp_expect(kw_yp *p, yaml_event_type_t type, size_t *line) {
-    if (kw_yp_peek(p) != KW_OK)
+static kw_status kw_sidecar_parse_expect(kw_sidecar_parser *p, yaml_event_type_t type,
+                                         size_t *line) {
+    if (kw_sidecar_parse_peek(p) != KW_OK)
         return KW_ERR;
     if (p->ev.type != type)
-        return kw_yp_fail(p, "expected %s, got %s",
-                          type == YAML_MAPPING_START_EVENT ? "a mapping" : "a sequence",
-                          kw_yp_what(&p->ev));
+        return kw_sidecar_parse_fail(p, "expected %s, got %s",
+                                     type == YAML_MAPPING_START_EVENT ? "a mapping" : "a sequence",
+                                     kw_sidecar_parse_what(&p->ev));
     if (line)
         *line = p->ev.start_mark.line + 1;
-    kw_yp_consume(p);
+    kw_sidecar_parse_consume(p);
     return KW_OK;
 }
 
-kw_status kw_yp_next_key(kw_yp *p, const char **key) {
+kw_status kw_sidecar_parse_next_key(kw_sidecar_parser *p, const char **key) {
     *key = NULL;
-    if (kw_yp_peek(p) != KW_OK)
+    if (kw_sidecar_parse_peek(p) != KW_OK)
         return KW_ERR;
     if (p->ev.type == YAML_MAPPING_END_EVENT) {
-        kw_yp_consume(p);
+        kw_sidecar_parse_consume(p);
         return KW_OK;
     }
     if (p->ev.type != YAML_SCALAR_EVENT)
-        return kw_yp_fail(p, "expected a key, got %s", kw_yp_what(&p->ev));
+        return kw_sidecar_parse_fail(p, "expected a key, got %s", kw_sidecar_parse_what(&p->ev));
     *key = (const char *)p->ev.data.scalar.value;
     return KW_OK;
 }
 
 /* Is there a next element in the current sequence? Consumes its end. */
-static kw_status kw_yp_next_item(kw_yp *p, bool *more) {
-    if (kw_yp_peek(p) != KW_OK)
+static kw_status kw_sidecar_parse_next_item(kw_sidecar_parser *p, bool *more) {
+    if (kw_sidecar_parse_peek(p) != KW_OK)
         return KW_ERR;
     *more = p->ev.type != YAML_SEQUENCE_END_EVENT;
     if (!*more)
-        kw_yp_consume(p);
+        kw_sidecar_parse_consume(p);
     return KW_OK;
 }
 
 /* ---- Scalars -------------------------------------------------------------------------------- */
 
-static kw_status kw_yp_scalar(kw_yp *p, const char *want) {
-    if (kw_yp_peek(p) != KW_OK)
+static kw_status kw_sidecar_parse_scalar(kw_sidecar_parser *p, const char *want) {
+    if (kw_sidecar_parse_peek(p) != KW_OK)
         return KW_ERR;
     if (p->ev.type != YAML_SCALAR_EVENT)
-        return kw_yp_fail(p, "expected %s, got %s", want, kw_yp_what(&p->ev));
+        return kw_sidecar_parse_fail(p, "expected %s, got %s", want, kw_sidecar_parse_what(&p->ev));
     return KW_OK;
 }
 
-static kw_status kw_yp_str(kw_yp *p, const char **out) {
-    if (kw_yp_scalar(p, "a string") != KW_OK)
+static kw_status kw_sidecar_parse_str(kw_sidecar_parser *p, const char **out) {
+    if (kw_sidecar_parse_scalar(p, "a string") != KW_OK)
         return KW_ERR;
     const char *v = (const char *)p->ev.data.scalar.value;
     size_t n = p->ev.data.scalar.length;
     if (memchr(v, '\0', n))
-        return kw_yp_fail(p, "strings must not contain NUL characters");
+        return kw_sidecar_parse_fail(p, "strings must not contain NUL characters");
     *out = kw_arena_strndup(p->arena, v, n);
     if (!*out)
         return kw_fail(p->err, "%s: out of memory", p->name);
-    kw_yp_consume(p);
+    kw_sidecar_parse_consume(p);
     return KW_OK;
 }
 
-static kw_status kw_yp_ll(kw_yp *p, long long lo, long long hi, long long *out) {
-    if (kw_yp_scalar(p, "an integer") != KW_OK)
+static kw_status kw_sidecar_parse_ll(kw_sidecar_parser *p, long long lo, long long hi,
+                                     long long *out) {
+    if (kw_sidecar_parse_scalar(p, "an integer") != KW_OK)
         return KW_ERR;
     const char *v = (const char *)p->ev.data.scalar.value;
     if (p->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-        return kw_yp_fail(p, "expected an integer, got a quoted string \"%.40s\"", v);
+        return kw_sidecar_parse_fail(p, "expected an integer, got a quoted string \"%.40s\"", v);
     char *end;
     errno = 0;
     long long x = strtoll(v, &end, 10);
     if (!v[0] || *end || errno == ERANGE || (v[0] == ' ') || x < lo || x > hi)
-        return kw_yp_fail(p, "expected an integer, got \"%.40s\"", v);
+        return kw_sidecar_parse_fail(p, "expected an integer, got \"%.40s\"", v);
     *out = x;
-    kw_yp_consume(p);
+    kw_sidecar_parse_consume(p);
     return KW_OK;
 }
 
-kw_status kw_yp_int(kw_yp *p, const char *key, long long *v) {
-    kw_yp_consume(p); /* the key */
-    kw_yp_push(p, key, 0);
-    kw_status st = kw_yp_ll(p, -0x7FFFFFFFLL - 1, 0x7FFFFFFFLL, v);
-    kw_yp_pop(p);
+kw_status kw_sidecar_parse_int(kw_sidecar_parser *p, const char *key, long long *v) {
+    kw_sidecar_parse_consume(p); /* the key */
+    kw_sidecar_parse_push(p, key, 0);
+    kw_status st = kw_sidecar_parse_ll(p, -0x7FFFFFFFLL - 1, 0x7FFFFFFFLL, v);
+    kw_sidecar_parse_pop(p);
     return st;
 }
 
-static kw_status kw_yp_bool(kw_yp *p, bool *out) {
-    if (kw_yp_scalar(p, "true or false") != KW_OK)
+static kw_status kw_sidecar_parse_bool(kw_sidecar_parser *p, bool *out) {
+    if (kw_sidecar_parse_scalar(p, "true or false") != KW_OK)
         return KW_ERR;
     const char *v = (const char *)p->ev.data.scalar.value;
     bool plain = p->ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
@@ -300,92 +305,94 @@ static kw_status kw_yp_bool(kw_yp *p, bool *out) {
     else if (plain && (!strcmp(v, "false") || !strcmp(v, "False") || !strcmp(v, "FALSE")))
         *out = false;
     else
-        return kw_yp_fail(p, "expected true or false, got \"%.40s\"", v);
-    kw_yp_consume(p);
+        return kw_sidecar_parse_fail(p, "expected true or false, got \"%.40s\"", v);
+    kw_sidecar_parse_consume(p);
     return KW_OK;
 }
 
 /* ---- Records -------------------------------------------------------------------------------- */
 
-static kw_status kw_yp_value(kw_yp *p, const kw_field *f, unsigned char *base);
+static kw_status kw_sidecar_parse_value(kw_sidecar_parser *p, const kw_field *f,
+                                        unsigned char *base);
 
-static const kw_field *kw_yp_lookup(const kw_type *t, const char *key, size_t *i) {
+static const kw_field *kw_sidecar_parse_lookup(const kw_type *t, const char *key, size_t *i) {
     for (*i = 0; *i < t->nfields; (*i)++)
         if (!strcmp(t->fields[*i].key, key))
             return &t->fields[*i];
     return NULL;
 }
 
-kw_status kw_yp_field(kw_yp *p, const kw_type *t, void *obj, const char *key, uint64_t *seen) {
+kw_status kw_sidecar_parse_field(kw_sidecar_parser *p, const kw_type *t, void *obj, const char *key,
+                                 uint64_t *seen) {
     size_t i;
-    const kw_field *f = t ? kw_yp_lookup(t, key, &i) : NULL;
+    const kw_field *f = t ? kw_sidecar_parse_lookup(t, key, &i) : NULL;
     size_t klen = strlen(key);
     if (!f && t && klen > 4 && klen < 128 && !strcmp(key + klen - 4, "_why")) {
         /* the reason of a kw_val that is unknown: "<key>_why" */
         char stem[128];
         memcpy(stem, key, klen - 4);
         stem[klen - 4] = '\0';
-        const kw_field *vf = kw_yp_lookup(t, stem, &i);
+        const kw_field *vf = kw_sidecar_parse_lookup(t, stem, &i);
         if (vf && vf->kind == KW_F_VAL) {
-            kw_yp_consume(p);
-            kw_yp_push(p, vf->key, 0);
+            kw_sidecar_parse_consume(p);
+            kw_sidecar_parse_push(p, vf->key, 0);
             kw_val *v = (kw_val *)((unsigned char *)obj + vf->off);
-            kw_status st = kw_yp_peek(p);
-            if (st == KW_OK && kw_yp_is_null(&p->ev))
-                kw_yp_consume(p);
+            kw_status st = kw_sidecar_parse_peek(p);
+            if (st == KW_OK && kw_sidecar_parse_is_null(&p->ev))
+                kw_sidecar_parse_consume(p);
             else if (st == KW_OK)
-                st = kw_yp_str(p, &v->why);
-            kw_yp_pop(p);
+                st = kw_sidecar_parse_str(p, &v->why);
+            kw_sidecar_parse_pop(p);
             return st;
         }
     }
     if (!f) {
-        kw_yp_consume(p); /* an unknown key: skip its value */
-        return kw_yp_skip(p);
+        kw_sidecar_parse_consume(p); /* an unknown key: skip its value */
+        return kw_sidecar_parse_skip(p);
     }
     if (*seen & (1ull << i))
-        return kw_yp_fail(p, "duplicate key '%s'", f->key);
+        return kw_sidecar_parse_fail(p, "duplicate key '%s'", f->key);
     *seen |= 1ull << i;
-    kw_yp_consume(p);
-    kw_yp_push(p, f->key, 0);
-    kw_status st = kw_yp_value(p, f, obj);
-    kw_yp_pop(p);
+    kw_sidecar_parse_consume(p);
+    kw_sidecar_parse_push(p, f->key, 0);
+    kw_status st = kw_sidecar_parse_value(p, f, obj);
+    kw_sidecar_parse_pop(p);
     return st;
 }
 
 /* The fields of t from the mapping that starts at the current event. */
-static kw_status kw_yp_record(kw_yp *p, const kw_type *t, void *obj) {
+static kw_status kw_sidecar_parse_record(kw_sidecar_parser *p, const kw_type *t, void *obj) {
     size_t line = 0;
-    if (kw_yp_expect(p, YAML_MAPPING_START_EVENT, &line) != KW_OK)
+    if (kw_sidecar_parse_expect(p, YAML_MAPPING_START_EVENT, &line) != KW_OK)
         return KW_ERR;
     uint64_t seen = 0;
     for (;;) {
         const char *key;
-        if (kw_yp_next_key(p, &key) != KW_OK)
+        if (kw_sidecar_parse_next_key(p, &key) != KW_OK)
             return KW_ERR;
         if (!key)
             break;
-        if (kw_yp_field(p, t, obj, key, &seen) != KW_OK)
+        if (kw_sidecar_parse_field(p, t, obj, key, &seen) != KW_OK)
             return KW_ERR;
     }
     for (size_t i = 0; i < t->nfields; i++) {
         const kw_field *f = &t->fields[i];
         if ((f->flags & KW_F_REQUIRED) && f->kind == KW_F_STR &&
             !*(const char **)((unsigned char *)obj + f->off))
-            return kw_yp_fail_at(p, line, "this %s has no '%s'", t->what, f->key);
+            return kw_sidecar_parse_fail_at(p, line, "this %s has no '%s'", t->what, f->key);
     }
-    kw_sc_normalize(t, obj); /* keep only what the writer would write */
+    kw_schema_normalize(t, obj); /* keep only what the writer would write */
     return KW_OK;
 }
 
-static kw_status kw_yp_loc(kw_yp *p, kw_loc *l) {
+static kw_status kw_sidecar_parse_loc(kw_sidecar_parser *p, kw_loc *l) {
     static const kw_field rows[] = {
         {"file", KW_F_STR, offsetof(kw_loc, file), NULL, 0, NULL},
         {"line", KW_F_INT, offsetof(kw_loc, line), NULL, 0, NULL},
         {"column", KW_F_INT, offsetof(kw_loc, column), NULL, 0, NULL},
     };
     static KW_TYPE(loc_type, "location", kw_loc, true, rows);
-    if (kw_yp_record(p, &loc_type, l) != KW_OK)
+    if (kw_sidecar_parse_record(p, &loc_type, l) != KW_OK)
         return KW_ERR;
     /* No file is no location (kw_sidecar.h): a line or column alone is not
      * kept (the YAML writer would drop it, the packed index keep it). */
@@ -394,202 +401,202 @@ static kw_status kw_yp_loc(kw_yp *p, kw_loc *l) {
     return KW_OK;
 }
 
-static kw_status kw_yp_config(kw_yp *p, kw_config_item *c, int dims) {
-    if (kw_yp_expect(p, YAML_MAPPING_START_EVENT, NULL) != KW_OK)
+static kw_status kw_sidecar_parse_config(kw_sidecar_parser *p, kw_config_item *c, int dims) {
+    if (kw_sidecar_parse_expect(p, YAML_MAPPING_START_EVENT, NULL) != KW_OK)
         return KW_ERR;
     c->dims = dims;
     uint64_t seen = 0;
     for (;;) {
         const char *key;
-        if (kw_yp_next_key(p, &key) != KW_OK)
+        if (kw_sidecar_parse_next_key(p, &key) != KW_OK)
             return KW_ERR;
         if (!key)
             return KW_OK;
         int which = !strcmp(key, "expr") ? 1 : !strcmp(key, "value") ? 2 : 0;
         if (!which) {
-            kw_yp_consume(p);
-            if (kw_yp_skip(p) != KW_OK)
+            kw_sidecar_parse_consume(p);
+            if (kw_sidecar_parse_skip(p) != KW_OK)
                 return KW_ERR;
             continue;
         }
         if (seen & (1u << which))
-            return kw_yp_fail(p, "duplicate key '%s'", key);
+            return kw_sidecar_parse_fail(p, "duplicate key '%s'", key);
         seen |= 1u << which;
-        kw_yp_consume(p);
-        kw_yp_push(p, which == 1 ? "expr" : "value", 0);
+        kw_sidecar_parse_consume(p);
+        kw_sidecar_parse_push(p, which == 1 ? "expr" : "value", 0);
         kw_status st = KW_OK;
-        if (kw_yp_peek(p) != KW_OK) {
+        if (kw_sidecar_parse_peek(p) != KW_OK) {
             st = KW_ERR;
-        } else if (kw_yp_is_null(&p->ev)) {
-            kw_yp_consume(p);
+        } else if (kw_sidecar_parse_is_null(&p->ev)) {
+            kw_sidecar_parse_consume(p);
         } else if (which == 1) {
-            st = kw_yp_str(p, &c->expr);
+            st = kw_sidecar_parse_str(p, &c->expr);
         } else if (dims == 1) {
-            st = kw_yp_ll(p, LLONG_MIN, LLONG_MAX, &c->value[0]);
+            st = kw_sidecar_parse_ll(p, LLONG_MIN, LLONG_MAX, &c->value[0]);
             c->has_value = st == KW_OK;
-        } else if ((st = kw_yp_expect(p, YAML_SEQUENCE_START_EVENT, NULL)) == KW_OK) {
+        } else if ((st = kw_sidecar_parse_expect(p, YAML_SEQUENCE_START_EVENT, NULL)) == KW_OK) {
             int i = 0;
             for (;; i++) {
                 bool more;
-                if ((st = kw_yp_next_item(p, &more)) != KW_OK || !more)
+                if ((st = kw_sidecar_parse_next_item(p, &more)) != KW_OK || !more)
                     break;
                 if (i == 3) {
-                    st = kw_yp_fail(p, "expected 3 integers [x, y, z], got more");
+                    st = kw_sidecar_parse_fail(p, "expected 3 integers [x, y, z], got more");
                     break;
                 }
-                kw_yp_push(p, NULL, (size_t)i);
-                st = kw_yp_ll(p, LLONG_MIN, LLONG_MAX, &c->value[i]);
-                kw_yp_pop(p);
+                kw_sidecar_parse_push(p, NULL, (size_t)i);
+                st = kw_sidecar_parse_ll(p, LLONG_MIN, LLONG_MAX, &c->value[i]);
+                kw_sidecar_parse_pop(p);
                 if (st != KW_OK)
                     break;
             }
             if (st == KW_OK && i != 3)
-                st = kw_yp_fail(p, "expected 3 integers [x, y, z], got %d", i);
+                st = kw_sidecar_parse_fail(p, "expected 3 integers [x, y, z], got %d", i);
             c->has_value = st == KW_OK;
         }
-        kw_yp_pop(p);
+        kw_sidecar_parse_pop(p);
         if (st != KW_OK)
             return KW_ERR;
     }
 }
 
-static kw_status kw_yp_oom(kw_yp *p) {
+static kw_status kw_sidecar_parse_oom(kw_sidecar_parser *p) {
     return kw_fail(p->err, "%s: out of memory", p->name);
 }
 
-static kw_status kw_yp_keyed(kw_yp *p, const kw_field *f, kw_anyarr *arr) {
+static kw_status kw_sidecar_parse_keyed(kw_sidecar_parser *p, const kw_field *f, kw_anyarr *arr) {
     const kw_type *t = f->sub;
     const kw_field *kf = &t->fields[0];
     kw_type body = *t;
     body.fields++;
     body.nfields--;
-    if (kw_yp_expect(p, YAML_MAPPING_START_EVENT, NULL) != KW_OK)
+    if (kw_sidecar_parse_expect(p, YAML_MAPPING_START_EVENT, NULL) != KW_OK)
         return KW_ERR;
     for (;;) {
         const char *key;
-        if (kw_yp_next_key(p, &key) != KW_OK)
+        if (kw_sidecar_parse_next_key(p, &key) != KW_OK)
             return KW_ERR;
         if (!key)
             return KW_OK;
         for (size_t j = 0; j < arr->n; j++) {
             const char *o = *(const char **)((unsigned char *)arr->v + j * t->size + kf->off);
             if (!strcmp(o, key))
-                return kw_yp_fail(p, "duplicate %s '%s'", t->what, key);
+                return kw_sidecar_parse_fail(p, "duplicate %s '%s'", t->what, key);
         }
         unsigned char *el = kw_arena_grow(p->arena, &arr->v, &arr->n, &arr->cap, t->size);
         if (!el)
-            return kw_yp_oom(p);
-        kw_sc_defaults(t, el);
-        if (kw_yp_str(p, (const char **)(el + kf->off)) != KW_OK)
+            return kw_sidecar_parse_oom(p);
+        kw_schema_defaults(t, el);
+        if (kw_sidecar_parse_str(p, (const char **)(el + kf->off)) != KW_OK)
             return KW_ERR;
         kw_status st = KW_OK;
-        kw_yp_push(p, *(const char **)(el + kf->off), 0);
-        if (kw_yp_peek(p) != KW_OK)
+        kw_sidecar_parse_push(p, *(const char **)(el + kf->off), 0);
+        if (kw_sidecar_parse_peek(p) != KW_OK)
             st = KW_ERR;
-        else if (kw_yp_is_null(&p->ev))
-            kw_yp_consume(p);
+        else if (kw_sidecar_parse_is_null(&p->ev))
+            kw_sidecar_parse_consume(p);
         else
-            st = kw_yp_record(p, &body, el);
-        kw_yp_pop(p);
+            st = kw_sidecar_parse_record(p, &body, el);
+        kw_sidecar_parse_pop(p);
         if (st != KW_OK)
             return KW_ERR;
     }
 }
 
 /* A map of counts: {key: int, ...}, keys unique. */
-static kw_status kw_yp_counts(kw_yp *p, kw_anyarr *arr) {
-    if (kw_yp_expect(p, YAML_MAPPING_START_EVENT, NULL) != KW_OK)
+static kw_status kw_sidecar_parse_counts(kw_sidecar_parser *p, kw_anyarr *arr) {
+    if (kw_sidecar_parse_expect(p, YAML_MAPPING_START_EVENT, NULL) != KW_OK)
         return KW_ERR;
     for (;;) {
         const char *key;
-        if (kw_yp_next_key(p, &key) != KW_OK)
+        if (kw_sidecar_parse_next_key(p, &key) != KW_OK)
             return KW_ERR;
         if (!key)
             return KW_OK;
         for (size_t j = 0; j < arr->n; j++)
             if (!strcmp(((const kw_count *)arr->v)[j].key, key))
-                return kw_yp_fail(p, "duplicate key '%s'", key);
+                return kw_sidecar_parse_fail(p, "duplicate key '%s'", key);
         kw_count *c = kw_arena_grow(p->arena, &arr->v, &arr->n, &arr->cap, sizeof(kw_count));
         if (!c)
-            return kw_yp_oom(p);
-        if (kw_yp_str(p, &c->key) != KW_OK)
+            return kw_sidecar_parse_oom(p);
+        if (kw_sidecar_parse_str(p, &c->key) != KW_OK)
             return KW_ERR;
-        kw_yp_push(p, c->key, 0);
-        kw_status st = kw_yp_ll(p, LLONG_MIN, LLONG_MAX, &c->n);
-        kw_yp_pop(p);
+        kw_sidecar_parse_push(p, c->key, 0);
+        kw_status st = kw_sidecar_parse_ll(p, LLONG_MIN, LLONG_MAX, &c->n);
+        kw_sidecar_parse_pop(p);
         if (st != KW_OK)
             return KW_ERR;
     }
 }
 
-static kw_status kw_yp_list(kw_yp *p, const kw_field *f, kw_anyarr *arr) {
-    if (kw_yp_expect(p, YAML_SEQUENCE_START_EVENT, NULL) != KW_OK)
+static kw_status kw_sidecar_parse_list(kw_sidecar_parser *p, const kw_field *f, kw_anyarr *arr) {
+    if (kw_sidecar_parse_expect(p, YAML_SEQUENCE_START_EVENT, NULL) != KW_OK)
         return KW_ERR;
-    size_t esize = kw_sc_elem_size(f);
+    size_t esize = kw_schema_elem_size(f);
     for (size_t i = 0;; i++) {
         bool more;
-        if (kw_yp_next_item(p, &more) != KW_OK)
+        if (kw_sidecar_parse_next_item(p, &more) != KW_OK)
             return KW_ERR;
         if (!more)
             return KW_OK;
         unsigned char *el = kw_arena_grow(p->arena, &arr->v, &arr->n, &arr->cap, esize);
         if (!el)
-            return kw_yp_oom(p);
-        kw_yp_push(p, NULL, i);
+            return kw_sidecar_parse_oom(p);
+        kw_sidecar_parse_push(p, NULL, i);
         kw_status st;
         if (f->kind == KW_F_STRS) {
-            st = kw_yp_peek(p);
-            if (st == KW_OK && kw_yp_is_null(&p->ev))
-                st = kw_yp_fail(p, "expected a string, got null");
+            st = kw_sidecar_parse_peek(p);
+            if (st == KW_OK && kw_sidecar_parse_is_null(&p->ev))
+                st = kw_sidecar_parse_fail(p, "expected a string, got null");
             if (st == KW_OK)
-                st = kw_yp_str(p, (const char **)el);
+                st = kw_sidecar_parse_str(p, (const char **)el);
         } else {
-            kw_sc_defaults(f->sub, el);
-            st = kw_yp_record(p, f->sub, el);
+            kw_schema_defaults(f->sub, el);
+            st = kw_sidecar_parse_record(p, f->sub, el);
         }
-        kw_yp_pop(p);
+        kw_sidecar_parse_pop(p);
         if (st != KW_OK)
             return KW_ERR;
     }
 }
 
 /* A sequence of integers (KW_F_INTS). */
-static kw_status kw_yp_ints(kw_yp *p, kw_anyarr *arr) {
-    if (kw_yp_expect(p, YAML_SEQUENCE_START_EVENT, NULL) != KW_OK)
+static kw_status kw_sidecar_parse_ints(kw_sidecar_parser *p, kw_anyarr *arr) {
+    if (kw_sidecar_parse_expect(p, YAML_SEQUENCE_START_EVENT, NULL) != KW_OK)
         return KW_ERR;
     for (size_t i = 0;; i++) {
         bool more;
-        if (kw_yp_next_item(p, &more) != KW_OK)
+        if (kw_sidecar_parse_next_item(p, &more) != KW_OK)
             return KW_ERR;
         if (!more)
             return KW_OK;
         long long *el = kw_arena_grow(p->arena, &arr->v, &arr->n, &arr->cap, sizeof(long long));
         if (!el)
-            return kw_yp_oom(p);
-        kw_yp_push(p, NULL, i);
-        kw_status st = kw_yp_ll(p, LLONG_MIN, LLONG_MAX, el);
-        kw_yp_pop(p);
+            return kw_sidecar_parse_oom(p);
+        kw_sidecar_parse_push(p, NULL, i);
+        kw_status st = kw_sidecar_parse_ll(p, LLONG_MIN, LLONG_MAX, el);
+        kw_sidecar_parse_pop(p);
         if (st != KW_OK)
             return KW_ERR;
     }
 }
 
 /* Is the current event the plain scalar w? */
-static bool kw_yp_is_word(const kw_yp *p, const char *w) {
+static bool kw_sidecar_parse_is_word(const kw_sidecar_parser *p, const char *w) {
     return p->ev.type == YAML_SCALAR_EVENT && p->ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
            !strcmp((const char *)p->ev.data.scalar.value, w);
 }
 
 /* A kw_val (KW_F_VAL): a plain integer, `unknown`, or any other scalar as an
  * expression. */
-static kw_status kw_yp_val(kw_yp *p, kw_val *v) {
-    if (kw_yp_scalar(p, "a number, an expression or unknown") != KW_OK)
+static kw_status kw_sidecar_parse_val(kw_sidecar_parser *p, kw_val *v) {
+    if (kw_sidecar_parse_scalar(p, "a number, an expression or unknown") != KW_OK)
         return KW_ERR;
     const char *t = (const char *)p->ev.data.scalar.value;
     bool plain = p->ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
     if (plain && !strcmp(t, "unknown")) {
         v->kind = KW_VAL_UNKNOWN;
-        kw_yp_consume(p);
+        kw_sidecar_parse_consume(p);
         return KW_OK;
     }
     char *end;
@@ -599,40 +606,41 @@ static kw_status kw_yp_val(kw_yp *p, kw_val *v) {
         v->kind = KW_VAL_NUM;
         v->num = x;
         v->expr = NULL;
-        kw_yp_consume(p);
+        kw_sidecar_parse_consume(p);
         return KW_OK;
     }
     v->kind = KW_VAL_EXPR;
     v->num = 0;
-    return kw_yp_str(p, &v->expr);
+    return kw_sidecar_parse_str(p, &v->expr);
 }
 
-static kw_status kw_yp_value(kw_yp *p, const kw_field *f, unsigned char *base) {
+static kw_status kw_sidecar_parse_value(kw_sidecar_parser *p, const kw_field *f,
+                                        unsigned char *base) {
     void *at = base + f->off;
-    if (kw_yp_peek(p) != KW_OK)
+    if (kw_sidecar_parse_peek(p) != KW_OK)
         return KW_ERR;
-    if (kw_yp_is_null(&p->ev) && f->kind != KW_F_STR && f->kind != KW_F_SCALAR) {
-        kw_yp_consume(p); /* absent: keep the default */
+    if (kw_sidecar_parse_is_null(&p->ev) && f->kind != KW_F_STR && f->kind != KW_F_SCALAR) {
+        kw_sidecar_parse_consume(p); /* absent: keep the default */
         return KW_OK;
     }
     long long v;
     switch (f->kind) {
     case KW_F_STR:
     case KW_F_SCALAR:
-        if (kw_yp_is_null(&p->ev)) {
-            kw_yp_consume(p);
+        if (kw_sidecar_parse_is_null(&p->ev)) {
+            kw_sidecar_parse_consume(p);
             *(const char **)at = NULL;
             return KW_OK;
         }
-        return kw_yp_str(p, (const char **)at);
+        return kw_sidecar_parse_str(p, (const char **)at);
     case KW_F_INT:
-        if (kw_yp_ll(p, -0x7FFFFFFFLL - 1, 0x7FFFFFFFLL, &v) != KW_OK)
+        if (kw_sidecar_parse_ll(p, -0x7FFFFFFFLL - 1, 0x7FFFFFFFLL, &v) != KW_OK)
             return KW_ERR;
         *(int *)at = (int)v;
         return KW_OK;
     case KW_F_BYTES: {
         long long *n = at;
-        if ((f->flags & KW_F_HEX) && kw_yp_scalar(p, "an integer") == KW_OK &&
+        if ((f->flags & KW_F_HEX) && kw_sidecar_parse_scalar(p, "an integer") == KW_OK &&
             p->ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
             !strncmp((const char *)p->ev.data.scalar.value, "0x", 2)) {
             const char *t = (const char *)p->ev.data.scalar.value + 2;
@@ -640,131 +648,133 @@ static kw_status kw_yp_value(kw_yp *p, const kw_field *f, unsigned char *base) {
             errno = 0;
             unsigned long long x = strtoull(t, &end, 16);
             if (!t[0] || *end || errno == ERANGE || x > (unsigned long long)LLONG_MAX)
-                return kw_yp_fail(p, "expected a hexadecimal integer, got \"%.40s\"", t - 2);
+                return kw_sidecar_parse_fail(p, "expected a hexadecimal integer, got \"%.40s\"",
+                                             t - 2);
             *n = (long long)x;
-            kw_yp_consume(p);
+            kw_sidecar_parse_consume(p);
             return KW_OK;
         }
-        if (kw_yp_ll(p, LLONG_MIN, LLONG_MAX, n) != KW_OK)
+        if (kw_sidecar_parse_ll(p, LLONG_MIN, LLONG_MAX, n) != KW_OK)
             return KW_ERR;
         if (*n < 0) /* any negative value is "not known", as the writer leaves it out */
             *n = -1;
         return KW_OK;
     }
     case KW_F_BOOL:
-        return kw_yp_bool(p, (bool *)at);
+        return kw_sidecar_parse_bool(p, (bool *)at);
     case KW_F_LOC:
-        return kw_yp_loc(p, at);
+        return kw_sidecar_parse_loc(p, at);
     case KW_F_DIM3:
-        return kw_yp_config(p, at, 3);
+        return kw_sidecar_parse_config(p, at, 3);
     case KW_F_DIM1:
-        return kw_yp_config(p, at, 1);
+        return kw_sidecar_parse_config(p, at, 1);
     case KW_F_STRS:
     case KW_F_LIST:
-        return kw_yp_list(p, f, at);
+        return kw_sidecar_parse_list(p, f, at);
     case KW_F_KEYED:
-        return kw_yp_keyed(p, f, at);
+        return kw_sidecar_parse_keyed(p, f, at);
     case KW_F_COUNTS:
-        return kw_yp_counts(p, at);
+        return kw_sidecar_parse_counts(p, at);
     case KW_F_LL:
-        if ((f->flags & KW_F_UNKNOWN) && kw_yp_is_word(p, "unknown")) {
-            kw_yp_consume(p);
+        if ((f->flags & KW_F_UNKNOWN) && kw_sidecar_parse_is_word(p, "unknown")) {
+            kw_sidecar_parse_consume(p);
             *(long long *)at = -1;
             return KW_OK;
         }
-        return kw_yp_ll(p, LLONG_MIN, LLONG_MAX, at);
+        return kw_sidecar_parse_ll(p, LLONG_MIN, LLONG_MAX, at);
     case KW_F_TRI:
-        if (kw_yp_is_word(p, "unknown")) {
-            kw_yp_consume(p);
+        if (kw_sidecar_parse_is_word(p, "unknown")) {
+            kw_sidecar_parse_consume(p);
             *(int *)at = -1;
             return KW_OK;
         } else {
             bool b;
-            if (kw_yp_bool(p, &b) != KW_OK)
+            if (kw_sidecar_parse_bool(p, &b) != KW_OK)
                 return KW_ERR;
             *(int *)at = b;
             return KW_OK;
         }
     case KW_F_VAL:
-        return kw_yp_val(p, at);
+        return kw_sidecar_parse_val(p, at);
     case KW_F_INTS:
-        return kw_yp_ints(p, at);
+        return kw_sidecar_parse_ints(p, at);
     case KW_F_PTR: {
         void *rec = kw_arena_alloc(p->arena, f->sub->size);
         if (!rec)
-            return kw_yp_oom(p);
+            return kw_sidecar_parse_oom(p);
         memset(rec, 0, f->sub->size);
-        kw_sc_defaults(f->sub, rec);
+        kw_schema_defaults(f->sub, rec);
         *(void **)at = rec;
-        return kw_yp_record(p, f->sub, rec);
+        return kw_sidecar_parse_record(p, f->sub, rec);
     }
     case KW_F_MAP:
-        return kw_yp_record(p, f->sub, at);
+        return kw_sidecar_parse_record(p, f->sub, at);
     }
     return KW_OK;
 }
 
 /* ---- Documents ------------------------------------------------------------------------------ */
 
-kw_status kw_yp_begin_mode(kw_yp *p, const char *name, const char *text, size_t len, kw_arena *a,
-                           bool fast, kw_err *err) {
+kw_status kw_sidecar_parse_begin_mode(kw_sidecar_parser *p, const char *name, const char *text,
+                                      size_t len, kw_arena *a, bool fast, kw_err *err) {
     memset(p, 0, sizeof(*p));
     p->name = name;
     p->text = text;
     p->len = len;
     p->arena = a;
     p->err = err;
-    kw_yf_init(&p->fy);
-    if (fast && kw_yf_enabled() && kw_yf_parse(&p->fy, text, len)) {
+    kw_yaml_fast_init(&p->fy);
+    if (fast && kw_yaml_fast_enabled() && kw_yaml_fast_parse(&p->fy, text, len)) {
         p->fast = true;
     } else {
-        kw_yf_free(&p->fy);
-    if (!yaml_parser_initialize(&p->parser))
-        return kw_fail(err, "%s: out of memory", name);
-    yaml_parser_set_input_string(&p->parser, (const unsigned char *)text, len);
+        kw_yaml_fast_free(&p->fy);
+        if (!yaml_parser_initialize(&p->parser))
+            return kw_fail(err, "%s: out of memory", name);
+        yaml_parser_set_input_string(&p->parser, (const unsigned char *)text, len);
     }
-    if (kw_yp_peek(p) != KW_OK)
+    if (kw_sidecar_parse_peek(p) != KW_OK)
         return KW_ERR;
-    kw_yp_consume(p); /* stream start */
-    if (kw_yp_peek(p) != KW_OK)
+    kw_sidecar_parse_consume(p); /* stream start */
+    if (kw_sidecar_parse_peek(p) != KW_OK)
         return KW_ERR;
     if (p->ev.type == YAML_STREAM_END_EVENT)
         return kw_fail(err, "%s: line 1: empty file (truncated?)", name);
-    kw_yp_consume(p); /* document start */
-    if (kw_yp_peek(p) != KW_OK)
+    kw_sidecar_parse_consume(p); /* document start */
+    if (kw_sidecar_parse_peek(p) != KW_OK)
         return KW_ERR;
     if (p->ev.type != YAML_MAPPING_START_EVENT)
-        return kw_yp_fail(p, "expected a mapping at the top level, got %s", kw_yp_what(&p->ev));
-    kw_yp_consume(p);
+        return kw_sidecar_parse_fail(p, "expected a mapping at the top level, got %s",
+                                     kw_sidecar_parse_what(&p->ev));
+    kw_sidecar_parse_consume(p);
     return KW_OK;
 }
 
-kw_status kw_yp_begin(kw_yp *p, const char *name, const char *text, size_t len, kw_arena *a,
-                      kw_err *err) {
-    return kw_yp_begin_mode(p, name, text, len, a, false, err);
+kw_status kw_sidecar_parse_begin(kw_sidecar_parser *p, const char *name, const char *text,
+                                 size_t len, kw_arena *a, kw_err *err) {
+    return kw_sidecar_parse_begin_mode(p, name, text, len, a, false, err);
 }
 
-kw_status kw_yp_end(kw_yp *p) {
-    if (kw_yp_peek(p) != KW_OK)
+kw_status kw_sidecar_parse_end(kw_sidecar_parser *p) {
+    if (kw_sidecar_parse_peek(p) != KW_OK)
         return KW_ERR;
     if (p->ev.type != YAML_DOCUMENT_END_EVENT) /* cannot happen after a mapping end */
-        return kw_yp_fail(p, "expected the end of the document");
+        return kw_sidecar_parse_fail(p, "expected the end of the document");
     if (p->ev.data.document_end.implicit)
-        return kw_yp_fail(p, "truncated: the document does not end with '...'");
-    kw_yp_consume(p);
-    if (kw_yp_peek(p) != KW_OK)
+        return kw_sidecar_parse_fail(p, "truncated: the document does not end with '...'");
+    kw_sidecar_parse_consume(p);
+    if (kw_sidecar_parse_peek(p) != KW_OK)
         return KW_ERR;
     if (p->ev.type != YAML_STREAM_END_EVENT)
-        return kw_yp_fail(p, "more than one YAML document");
-    kw_yp_consume(p);
+        return kw_sidecar_parse_fail(p, "more than one YAML document");
+    kw_sidecar_parse_consume(p);
     return KW_OK;
 }
 
-void kw_yp_free(kw_yp *p) {
+void kw_sidecar_parse_free(kw_sidecar_parser *p) {
     if (p->have)
-        kw_yp_consume(p);
+        kw_sidecar_parse_consume(p);
     if (p->fast)
-        kw_yf_free(&p->fy);
+        kw_yaml_fast_free(&p->fy);
     else
     yaml_parser_delete(&p->parser);
 }
@@ -775,18 +785,18 @@ static kw_status kw_sidecar_parse_mode(void *obj, const char *name, const char *
                                        bool fast, bool *used_fast, kw_err *err) {
     kw_sidecar *sc = obj;
     kw_sidecar_init(sc);
-    kw_yp p;
-    kw_status st = kw_yp_begin_mode(&p, name, text, len, &sc->arena, fast, err);
+    kw_sidecar_parser p;
+    kw_status st = kw_sidecar_parse_begin_mode(&p, name, text, len, &sc->arena, fast, err);
     *used_fast = p.fast;
     bool have_schema = false;
     uint64_t seen = 0;
     while (st == KW_OK) {
         const char *key;
-        if ((st = kw_yp_next_key(&p, &key)) != KW_OK || !key)
+        if ((st = kw_sidecar_parse_next_key(&p, &key)) != KW_OK || !key)
             break;
         if (!strcmp(key, "kwalk_schema") && !have_schema) {
             long long v;
-            if ((st = kw_yp_int(&p, "kwalk_schema", &v)) != KW_OK)
+            if ((st = kw_sidecar_parse_int(&p, "kwalk_schema", &v)) != KW_OK)
                 break;
             if (v != KW_SCHEMA_VERSION) {
                 st = kw_fail(err, "%s: unsupported kwalk_schema %lld (this kwalk reads %d)", name,
@@ -798,15 +808,15 @@ static kw_status kw_sidecar_parse_mode(void *obj, const char *name, const char *
         } else if (!strcmp(key, "kwalk_index")) {
             st = kw_fail(err, "%s: a kwalk index, not a sidecar", name);
         } else {
-            st = kw_yp_field(&p, &kw_t_sidecar, sc, key, &seen);
+            st = kw_sidecar_parse_field(&p, &kw_t_sidecar, sc, key, &seen);
         }
     }
     if (st == KW_OK && !have_schema)
         st = kw_fail(err, "%s: unsupported kwalk_schema: missing (this kwalk reads %d)", name,
                      KW_SCHEMA_VERSION);
     if (st == KW_OK)
-        st = kw_yp_end(&p);
-    kw_yp_free(&p);
+        st = kw_sidecar_parse_end(&p);
+    kw_sidecar_parse_free(&p);
     if (st != KW_OK)
         kw_sidecar_free(sc);
     return st;
@@ -814,11 +824,11 @@ static kw_status kw_sidecar_parse_mode(void *obj, const char *name, const char *
 
 kw_status kw_sidecar_parse(kw_sidecar *sc, const char *name, const char *text, size_t len,
                            kw_err *err) {
-    return kw_yp_read(kw_sidecar_parse_mode, sc, name, text, len, err);
+    return kw_sidecar_parse_read(kw_sidecar_parse_mode, sc, name, text, len, err);
 }
 
-kw_status kw_yp_read(kw_yp_reader read, void *obj, const char *name, const char *text, size_t len,
-                     kw_err *err) {
+kw_status kw_sidecar_parse_read(kw_sidecar_parse_reader read, void *obj, const char *name,
+                                const char *text, size_t len, kw_err *err) {
     bool used_fast;
     kw_status st = read(obj, name, text, len, true, &used_fast, err);
     if (st != KW_OK && used_fast) /* the error, as libyaml's reading reports it */
@@ -826,14 +836,14 @@ kw_status kw_yp_read(kw_yp_reader read, void *obj, const char *name, const char 
     return st;
 }
 
-kw_status kw_sc_read_text(const char *path, char **text, size_t *len, kw_err *err) {
+kw_status kw_sidecar_read_text(const char *path, char **text, size_t *len, kw_err *err) {
     return kw_fs_read_as(path, KW_FS_DATA, text, len, err);
 }
 
 kw_status kw_sidecar_read_file(kw_sidecar *sc, const char *path, kw_err *err) {
     char *text;
     size_t len;
-    if (kw_sc_read_text(path, &text, &len, err) != KW_OK) {
+    if (kw_sidecar_read_text(path, &text, &len, err) != KW_OK) {
         kw_sidecar_init(sc);
         return KW_ERR;
     }

@@ -10,13 +10,13 @@
 
 /* ---- libyaml plumbing ----------------------------------------------------------------------- */
 
-static int kw_ye_output(void *data, unsigned char *buffer, size_t size) {
+static int kw_yaml_emit_output(void *data, unsigned char *buffer, size_t size) {
     kw_buf *b = data;
     kw_buf_append(b, buffer, size);
     return !b->oom;
 }
 
-void kw_ye_emit(kw_ye *e, yaml_event_t *ev, int init_ok) {
+void kw_yaml_emit_emit(kw_yaml_emitter *e, yaml_event_t *ev, int init_ok) {
     if (e->failed) {
         if (init_ok)
             yaml_event_delete(ev);
@@ -34,36 +34,36 @@ void kw_ye_emit(kw_ye *e, yaml_event_t *ev, int init_ok) {
     }
 }
 
-void kw_ye_map_start(kw_ye *e, bool flow) {
+void kw_yaml_emit_map_start(kw_yaml_emitter *e, bool flow) {
     yaml_event_t ev;
     int ok = yaml_mapping_start_event_initialize(
         &ev, NULL, NULL, 1, flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
-    kw_ye_emit(e, &ev, ok);
+    kw_yaml_emit_emit(e, &ev, ok);
 }
 
-void kw_ye_map_end(kw_ye *e) {
+void kw_yaml_emit_map_end(kw_yaml_emitter *e) {
     yaml_event_t ev;
     int ok = yaml_mapping_end_event_initialize(&ev);
-    kw_ye_emit(e, &ev, ok);
+    kw_yaml_emit_emit(e, &ev, ok);
 }
 
-void kw_ye_seq_start(kw_ye *e, bool flow) {
+void kw_yaml_emit_seq_start(kw_yaml_emitter *e, bool flow) {
     yaml_event_t ev;
     int ok = yaml_sequence_start_event_initialize(
         &ev, NULL, NULL, 1, flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE);
-    kw_ye_emit(e, &ev, ok);
+    kw_yaml_emit_emit(e, &ev, ok);
 }
 
-void kw_ye_seq_end(kw_ye *e) {
+void kw_yaml_emit_seq_end(kw_yaml_emitter *e) {
     yaml_event_t ev;
     int ok = yaml_sequence_end_event_initialize(&ev);
-    kw_ye_emit(e, &ev, ok);
+    kw_yaml_emit_emit(e, &ev, ok);
 }
 
-void kw_ye_scalar(kw_ye *e, const char *s, size_t n, yaml_scalar_style_t style) {
+void kw_yaml_emit_scalar(kw_yaml_emitter *e, const char *s, size_t n, yaml_scalar_style_t style) {
     yaml_event_t ev;
     int ok = yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)n, 1, 1, style);
-    kw_ye_emit(e, &ev, ok);
+    kw_yaml_emit_emit(e, &ev, ok);
 }
 
 /* ---- Scalars -------------------------------------------------------------------------------- */
@@ -98,7 +98,7 @@ static size_t kw_utf8_seq(const unsigned char *s, size_t n) {
 }
 
 /* s as valid UTF-8: s itself, or a repaired copy in e->tmp. */
-static const char *kw_ye_utf8(kw_ye *e, const char *s, size_t *n) {
+static const char *kw_yaml_emit_utf8(kw_yaml_emitter *e, const char *s, size_t *n) {
     const unsigned char *u = (const unsigned char *)s;
     size_t len = *n, i = 0;
     while (i < len) {
@@ -136,7 +136,7 @@ static bool kw_ascii_ieq(const char *a, const char *b) {
 
 /* Would a YAML 1.1 or 1.2 resolver read this plain scalar as something other
  * than a string (null, a boolean, a number, a date, a merge key)? */
-static bool kw_ye_looks_typed(const char *s) {
+static bool kw_yaml_emit_looks_typed(const char *s) {
     static const char *const words[] = {"~",   "null", "true", "false", "yes",  "no", "on",
                                         "off", "y",    "n",    ".inf",  ".nan", "<<", "="};
     unsigned char c0 = (unsigned char)s[0], c1 = c0 ? (unsigned char)s[1] : 0;
@@ -152,60 +152,60 @@ static bool kw_ye_looks_typed(const char *s) {
     return false;
 }
 
-void kw_ye_str(kw_ye *e, const char *s) {
+void kw_yaml_emit_str(kw_yaml_emitter *e, const char *s) {
     size_t n = strlen(s);
-    s = kw_ye_utf8(e, s, &n);
+    s = kw_yaml_emit_utf8(e, s, &n);
     yaml_scalar_style_t style = YAML_ANY_SCALAR_STYLE;
-    if (kw_ye_looks_typed(s))
+    if (kw_yaml_emit_looks_typed(s))
         style = YAML_DOUBLE_QUOTED_SCALAR_STYLE;
     else if (memchr(s, '\n', n))
         style = YAML_LITERAL_SCALAR_STYLE; /* libyaml falls back to quotes where not allowed */
-    kw_ye_scalar(e, s, n, style);
+    kw_yaml_emit_scalar(e, s, n, style);
 }
 
-void kw_ye_ll(kw_ye *e, long long v) {
+void kw_yaml_emit_ll(kw_yaml_emitter *e, long long v) {
     char num[32];
     int n = snprintf(num, sizeof(num), "%lld", v);
-    kw_ye_scalar(e, num, (size_t)n, YAML_PLAIN_SCALAR_STYLE);
+    kw_yaml_emit_scalar(e, num, (size_t)n, YAML_PLAIN_SCALAR_STYLE);
 }
 
-void kw_ye_bool(kw_ye *e, bool v) {
-    kw_ye_scalar(e, v ? "true" : "false", v ? 4 : 5, YAML_PLAIN_SCALAR_STYLE);
+void kw_yaml_emit_bool(kw_yaml_emitter *e, bool v) {
+    kw_yaml_emit_scalar(e, v ? "true" : "false", v ? 4 : 5, YAML_PLAIN_SCALAR_STYLE);
 }
 
-void kw_ye_key(kw_ye *e, const char *key) {
-    kw_ye_scalar(e, key, strlen(key), YAML_PLAIN_SCALAR_STYLE);
+void kw_yaml_emit_key(kw_yaml_emitter *e, const char *key) {
+    kw_yaml_emit_scalar(e, key, strlen(key), YAML_PLAIN_SCALAR_STYLE);
 }
 
-void kw_ye_key_int(kw_ye *e, const char *key, long long v) {
-    kw_ye_key(e, key);
-    kw_ye_ll(e, v);
+void kw_yaml_emit_key_int(kw_yaml_emitter *e, const char *key, long long v) {
+    kw_yaml_emit_key(e, key);
+    kw_yaml_emit_ll(e, v);
 }
 
-void kw_ye_key_bool(kw_ye *e, const char *key, bool v) {
-    kw_ye_key(e, key);
-    kw_ye_bool(e, v);
+void kw_yaml_emit_key_bool(kw_yaml_emitter *e, const char *key, bool v) {
+    kw_yaml_emit_key(e, key);
+    kw_yaml_emit_bool(e, v);
 }
 
-void kw_ye_key_str(kw_ye *e, const char *key, const char *s) {
-    kw_ye_key(e, key);
+void kw_yaml_emit_key_str(kw_yaml_emitter *e, const char *key, const char *s) {
+    kw_yaml_emit_key(e, key);
     if (s)
-        kw_ye_str(e, s);
+        kw_yaml_emit_str(e, s);
     else
-        kw_ye_null(e);
+        kw_yaml_emit_null(e);
 }
 
-void kw_ye_quoted(kw_ye *e, const char *s) {
+void kw_yaml_emit_quoted(kw_yaml_emitter *e, const char *s) {
     size_t n = strlen(s);
-    s = kw_ye_utf8(e, s, &n);
-    kw_ye_scalar(e, s, n, YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+    s = kw_yaml_emit_utf8(e, s, &n);
+    kw_yaml_emit_scalar(e, s, n, YAML_DOUBLE_QUOTED_SCALAR_STYLE);
 }
 
-void kw_ye_plain(kw_ye *e, const char *text) {
-    kw_ye_scalar(e, text, strlen(text), YAML_PLAIN_SCALAR_STYLE);
+void kw_yaml_emit_plain(kw_yaml_emitter *e, const char *text) {
+    kw_yaml_emit_scalar(e, text, strlen(text), YAML_PLAIN_SCALAR_STYLE);
 }
 
-void kw_ye_fmt(kw_ye *e, const char *fmt, ...) {
+void kw_yaml_emit_fmt(kw_yaml_emitter *e, const char *fmt, ...) {
     char text[64];
     va_list ap;
     va_start(ap, fmt);
@@ -217,16 +217,16 @@ void kw_ye_fmt(kw_ye *e, const char *fmt, ...) {
         e->failed = true;
         return;
     }
-    kw_ye_scalar(e, text, (size_t)n, YAML_PLAIN_SCALAR_STYLE);
+    kw_yaml_emit_scalar(e, text, (size_t)n, YAML_PLAIN_SCALAR_STYLE);
 }
 
-void kw_ye_null(kw_ye *e) {
-    kw_ye_scalar(e, "~", 1, YAML_PLAIN_SCALAR_STYLE);
+void kw_yaml_emit_null(kw_yaml_emitter *e) {
+    kw_yaml_emit_scalar(e, "~", 1, YAML_PLAIN_SCALAR_STYLE);
 }
 
 /* ---- Documents ------------------------------------------------------------------------------ */
 
-kw_status kw_ye_begin(kw_ye *e, kw_buf *out, kw_err *err) {
+kw_status kw_yaml_emit_begin(kw_yaml_emitter *e, kw_buf *out, kw_err *err) {
     memset(e, 0, sizeof(*e));
     e->err = err;
     e->out = out;
@@ -235,7 +235,7 @@ kw_status kw_ye_begin(kw_ye *e, kw_buf *out, kw_err *err) {
         e->failed = true;
         return kw_fail(err, "cannot write YAML: out of memory");
     }
-    yaml_emitter_set_output(&e->em, kw_ye_output, out);
+    yaml_emitter_set_output(&e->em, kw_yaml_emit_output, out);
     yaml_emitter_set_unicode(&e->em, 1);
     yaml_emitter_set_width(&e->em, -1); /* never fold long lines */
     yaml_emitter_set_indent(&e->em, 2);
@@ -243,20 +243,20 @@ kw_status kw_ye_begin(kw_ye *e, kw_buf *out, kw_err *err) {
 
     yaml_event_t ev;
     int ok = yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
-    kw_ye_emit(e, &ev, ok);
+    kw_yaml_emit_emit(e, &ev, ok);
     ok = yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
-    kw_ye_emit(e, &ev, ok);
-    kw_ye_map_start(e, false);
+    kw_yaml_emit_emit(e, &ev, ok);
+    kw_yaml_emit_map_start(e, false);
     return e->failed ? KW_ERR : KW_OK;
 }
 
-kw_status kw_ye_end(kw_ye *e) {
+kw_status kw_yaml_emit_end(kw_yaml_emitter *e) {
     yaml_event_t ev;
-    kw_ye_map_end(e);
+    kw_yaml_emit_map_end(e);
     int ok = yaml_document_end_event_initialize(&ev, 0); /* explicit: writes "..." */
-    kw_ye_emit(e, &ev, ok);
+    kw_yaml_emit_emit(e, &ev, ok);
     ok = yaml_stream_end_event_initialize(&ev);
-    kw_ye_emit(e, &ev, ok);
+    kw_yaml_emit_emit(e, &ev, ok);
     if (!e->failed && !yaml_emitter_flush(&e->em)) {
         e->failed = true;
         kw_fail(e->err, "cannot write YAML: out of memory");
@@ -268,14 +268,14 @@ kw_status kw_ye_end(kw_ye *e) {
     return e->failed ? KW_ERR : KW_OK;
 }
 
-void kw_ye_free(kw_ye *e) {
+void kw_yaml_emit_free(kw_yaml_emitter *e) {
     yaml_emitter_delete(&e->em);
     kw_buf_free(&e->tmp);
 }
 
 /* The IR facts' style (KW_F_QUOTED): plain when s is a simple word, else
  * double-quoted; NULL is null. */
-static bool kw_ye_simple_word(const char *s) {
+static bool kw_yaml_emit_simple_word(const char *s) {
     static const char *const reserved[] = {"true", "false", "null", "yes", "no", "on", "off", "~"};
     if (!*s)
         return false;
@@ -291,17 +291,18 @@ static bool kw_ye_simple_word(const char *s) {
     return true;
 }
 
-void kw_ye_qstr(kw_ye *e, const char *s) {
+void kw_yaml_emit_qstr(kw_yaml_emitter *e, const char *s) {
     if (!s) {
-        kw_ye_scalar(e, "null", 4, YAML_PLAIN_SCALAR_STYLE);
+        kw_yaml_emit_scalar(e, "null", 4, YAML_PLAIN_SCALAR_STYLE);
         return;
     }
     size_t n = strlen(s);
-    s = kw_ye_utf8(e, s, &n);
-    kw_ye_scalar(e, s, n,
-                 kw_ye_simple_word(s) ? YAML_PLAIN_SCALAR_STYLE : YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+    s = kw_yaml_emit_utf8(e, s, &n);
+    kw_yaml_emit_scalar(e, s, n,
+                        kw_yaml_emit_simple_word(s) ? YAML_PLAIN_SCALAR_STYLE
+                                                    : YAML_DOUBLE_QUOTED_SCALAR_STYLE);
 }
 
-void kw_ye_word(kw_ye *e, const char *w) {
-    kw_ye_scalar(e, w, strlen(w), YAML_PLAIN_SCALAR_STYLE);
+void kw_yaml_emit_word(kw_yaml_emitter *e, const char *w) {
+    kw_yaml_emit_scalar(e, w, strlen(w), YAML_PLAIN_SCALAR_STYLE);
 }

@@ -6,7 +6,7 @@
  * is never taken for a complete one).
  *
  * Errors are sticky: after the first one (out of memory, an event libyaml
- * refuses) every call is a no-op and kw_ye_end returns KW_ERR with err set. */
+ * refuses) every call is a no-op and kw_yaml_emit_end returns KW_ERR with err set. */
 #ifndef KW_YAML_EMIT_H
 #define KW_YAML_EMIT_H
 
@@ -17,54 +17,55 @@
 #include "common/kw_buf.h"
 #include "common/kw_err.h"
 
-typedef struct kw_ye {
+typedef struct kw_yaml_emitter {
     yaml_emitter_t em;
     bool failed; /* sticky: once set, every call is a no-op */
     kw_err *err;
     kw_buf *out;
     kw_buf tmp; /* scratch for repaired UTF-8 */
-} kw_ye;
+} kw_yaml_emitter;
 
 /* Start a document whose top level is a block mapping, written into out. */
-kw_status kw_ye_begin(kw_ye *e, kw_buf *out, kw_err *err);
+kw_status kw_yaml_emit_begin(kw_yaml_emitter *e, kw_buf *out, kw_err *err);
 /* Close the top-level mapping and the document (with its "..." end marker). */
-kw_status kw_ye_end(kw_ye *e);
-void kw_ye_free(kw_ye *e);
+kw_status kw_yaml_emit_end(kw_yaml_emitter *e);
+void kw_yaml_emit_free(kw_yaml_emitter *e);
 
 /* Hand one event to the emitter (init_ok: its initializer's result). */
-void kw_ye_emit(kw_ye *e, yaml_event_t *ev, int init_ok);
-void kw_ye_map_start(kw_ye *e, bool flow);
-void kw_ye_map_end(kw_ye *e);
-void kw_ye_seq_start(kw_ye *e, bool flow);
-void kw_ye_seq_end(kw_ye *e);
-void kw_ye_scalar(kw_ye *e, const char *s, size_t n, yaml_scalar_style_t style);
+void kw_yaml_emit_emit(kw_yaml_emitter *e, yaml_event_t *ev, int init_ok);
+void kw_yaml_emit_map_start(kw_yaml_emitter *e, bool flow);
+void kw_yaml_emit_map_end(kw_yaml_emitter *e);
+void kw_yaml_emit_seq_start(kw_yaml_emitter *e, bool flow);
+void kw_yaml_emit_seq_end(kw_yaml_emitter *e);
+void kw_yaml_emit_scalar(kw_yaml_emitter *e, const char *s, size_t n, yaml_scalar_style_t style);
 
 /* A string: plain when it reads back as the same string in any YAML
  * resolver, double-quoted when it would look like a number, a boolean or
  * null ("256", "true", "~", ""), a literal block when multi-line, otherwise
  * whatever libyaml needs. Invalid UTF-8 bytes become U+FFFD. */
-void kw_ye_str(kw_ye *e, const char *s);
+void kw_yaml_emit_str(kw_yaml_emitter *e, const char *s);
 /* The IR facts' string style (KW_F_QUOTED): plain when s is a simple word
  * (letters, digits, _./-+, not a YAML keyword), else double-quoted; NULL is
  * written as null. */
-void kw_ye_qstr(kw_ye *e, const char *s);
+void kw_yaml_emit_qstr(kw_yaml_emitter *e, const char *s);
 /* w written plain, as it is (a word the caller knows is safe: unknown, null). */
-void kw_ye_word(kw_ye *e, const char *w);
+void kw_yaml_emit_word(kw_yaml_emitter *e, const char *w);
 /* A string always double-quoted (libyaml's escapes), UTF-8 repaired. */
-void kw_ye_quoted(kw_ye *e, const char *s);
+void kw_yaml_emit_quoted(kw_yaml_emitter *e, const char *s);
 /* A plain scalar as given: a key, a number formatted by the caller, an enum word. */
-void kw_ye_plain(kw_ye *e, const char *text);
+void kw_yaml_emit_plain(kw_yaml_emitter *e, const char *text);
 /* A plain scalar from printf's fmt (numbers; at most 63 bytes). */
-void kw_ye_fmt(kw_ye *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void kw_ye_ll(kw_ye *e, long long v);
-void kw_ye_bool(kw_ye *e, bool v);
+void kw_yaml_emit_fmt(kw_yaml_emitter *e, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void kw_yaml_emit_ll(kw_yaml_emitter *e, long long v);
+void kw_yaml_emit_bool(kw_yaml_emitter *e, bool v);
 /* "~" */
-void kw_ye_null(kw_ye *e);
+void kw_yaml_emit_null(kw_yaml_emitter *e);
 /* A mapping key (plain). */
-void kw_ye_key(kw_ye *e, const char *key);
-/* A key and its value: an integer; a boolean; a string (kw_ye_str), NULL as null. */
-void kw_ye_key_int(kw_ye *e, const char *key, long long v);
-void kw_ye_key_bool(kw_ye *e, const char *key, bool v);
-void kw_ye_key_str(kw_ye *e, const char *key, const char *s);
+void kw_yaml_emit_key(kw_yaml_emitter *e, const char *key);
+/* A key and its value: an integer; a boolean; a string (kw_yaml_emit_str), NULL as null. */
+void kw_yaml_emit_key_int(kw_yaml_emitter *e, const char *key, long long v);
+void kw_yaml_emit_key_bool(kw_yaml_emitter *e, const char *key, bool v);
+void kw_yaml_emit_key_str(kw_yaml_emitter *e, const char *key, const char *s);
 
 #endif

@@ -10,44 +10,44 @@
 #include <string.h>
 #include <yaml.h>
 
-typedef struct kw_yf {
+typedef struct kw_yaml_fast {
     const char *p, *end;
     const char *bol; /* start of the current line */
     unsigned line;
     int depth;
-    kw_yf_doc *d;
-} kw_yf;
+    kw_yaml_fast_doc *d;
+} kw_yaml_fast;
 
-enum { KW_YF_MAXDEPTH = 64 };
+enum { KW_YAML_FAST_MAXDEPTH = 64 };
 
-void kw_yf_init(kw_yf_doc *d) {
+void kw_yaml_fast_init(kw_yaml_fast_doc *d) {
     memset(d, 0, sizeof(*d));
 }
 
-void kw_yf_free(kw_yf_doc *d) {
+void kw_yaml_fast_free(kw_yaml_fast_doc *d) {
     free(d->ev);
     free(d->vals);
-    kw_yf_init(d);
+    kw_yaml_fast_init(d);
 }
 
-bool kw_yf_enabled(void) {
+bool kw_yaml_fast_enabled(void) {
     const char *v = getenv("KWALK_YAML_FAST");
     return !(v && !strcmp(v, "0"));
 }
 
 /* ---- Output --------------------------------------------------------------------------------- */
 
-static bool kw_yf_event_add(kw_yf *y, int type, int style) {
-    kw_yf_doc *d = y->d;
+static bool kw_yaml_fast_event_add(kw_yaml_fast *y, int type, int style) {
+    kw_yaml_fast_doc *d = y->d;
     if (d->n == d->cap) {
         size_t ncap = d->cap ? d->cap * 2 : 256;
-        kw_yf_event *ev = realloc(d->ev, ncap * sizeof(*ev));
+        kw_yaml_fast_event *ev = realloc(d->ev, ncap * sizeof(*ev));
         if (!ev)
             return false;
         d->ev = ev;
         d->cap = ncap;
     }
-    kw_yf_event *e = &d->ev[d->n++];
+    kw_yaml_fast_event *e = &d->ev[d->n++];
     e->type = (unsigned char)type;
     e->style = (unsigned char)style;
     e->line = y->line;
@@ -56,7 +56,7 @@ static bool kw_yf_event_add(kw_yf *y, int type, int style) {
 }
 
 /* Room for n more value bytes plus a NUL. */
-static bool kw_yf_vals_reserve(kw_yf_doc *d, size_t n) {
+static bool kw_yaml_fast_vals_reserve(kw_yaml_fast_doc *d, size_t n) {
     if (d->vlen + n + 1 <= d->vcap)
         return true;
     size_t ncap = d->vcap ? d->vcap : 4096;
@@ -70,49 +70,50 @@ static bool kw_yf_vals_reserve(kw_yf_doc *d, size_t n) {
     return true;
 }
 
-/* Start a scalar event whose value bytes follow with kw_yf_put. */
-static bool kw_yf_scalar_begin(kw_yf *y, int style) {
-    if (!kw_yf_event_add(y, YAML_SCALAR_EVENT, style))
+/* Start a scalar event whose value bytes follow with kw_yaml_fast_put. */
+static bool kw_yaml_fast_scalar_begin(kw_yaml_fast *y, int style) {
+    if (!kw_yaml_fast_event_add(y, YAML_SCALAR_EVENT, style))
         return false;
     y->d->ev[y->d->n - 1].off = y->d->vlen;
     return true;
 }
 
-static bool kw_yf_put(kw_yf *y, const char *s, size_t n) {
-    if (!kw_yf_vals_reserve(y->d, n))
+static bool kw_yaml_fast_put(kw_yaml_fast *y, const char *s, size_t n) {
+    if (!kw_yaml_fast_vals_reserve(y->d, n))
         return false;
     memcpy(y->d->vals + y->d->vlen, s, n);
     y->d->vlen += n;
     return true;
 }
 
-static bool kw_yf_scalar_end(kw_yf *y) {
-    kw_yf_doc *d = y->d;
-    if (!kw_yf_vals_reserve(d, 0))
+static bool kw_yaml_fast_scalar_end(kw_yaml_fast *y) {
+    kw_yaml_fast_doc *d = y->d;
+    if (!kw_yaml_fast_vals_reserve(d, 0))
         return false;
-    kw_yf_event *e = &d->ev[d->n - 1];
+    kw_yaml_fast_event *e = &d->ev[d->n - 1];
     e->len = d->vlen - e->off;
     d->vals[d->vlen++] = '\0';
     return true;
 }
 
-static bool kw_yf_scalar(kw_yf *y, int style, const char *s, size_t n) {
-    return kw_yf_scalar_begin(y, style) && kw_yf_put(y, s, n) && kw_yf_scalar_end(y);
+static bool kw_yaml_fast_scalar(kw_yaml_fast *y, int style, const char *s, size_t n) {
+    return kw_yaml_fast_scalar_begin(y, style) && kw_yaml_fast_put(y, s, n) &&
+           kw_yaml_fast_scalar_end(y);
 }
 
 /* ---- Lines ---------------------------------------------------------------------------------- */
 
-static bool kw_yf_eol(const kw_yf *y) {
+static bool kw_yaml_fast_eol(const kw_yaml_fast *y) {
     return y->p == y->end || *y->p == '\n';
 }
 
-static void kw_yf_spaces(kw_yf *y) {
+static void kw_yaml_fast_spaces(kw_yaml_fast *y) {
     while (y->p < y->end && *y->p == ' ')
         y->p++;
 }
 
 /* Past the '\n' at p (or at the end). */
-static void kw_yf_next_line(kw_yf *y) {
+static void kw_yaml_fast_next_line(kw_yaml_fast *y) {
     if (y->p < y->end) {
         y->p++;
         y->line++;
@@ -121,7 +122,7 @@ static void kw_yf_next_line(kw_yf *y) {
 }
 
 /* At a line start: skip empty and all-space lines. Leaves p at bol. */
-static void kw_yf_skip_blank(kw_yf *y) {
+static void kw_yaml_fast_skip_blank(kw_yaml_fast *y) {
     for (;;) {
         const char *q = y->bol;
         while (q < y->end && *q == ' ')
@@ -133,13 +134,13 @@ static void kw_yf_skip_blank(kw_yf *y) {
             return;
         }
         y->p = q;
-        kw_yf_next_line(y);
+        kw_yaml_fast_next_line(y);
     }
     y->p = y->bol;
 }
 
 /* The indentation of the line at bol (spaces only). */
-static int kw_yf_indent(const kw_yf *y) {
+static int kw_yaml_fast_indent(const kw_yaml_fast *y) {
     const char *q = y->bol;
     while (q < y->end && *q == ' ')
         q++;
@@ -147,20 +148,20 @@ static int kw_yf_indent(const kw_yf *y) {
 }
 
 /* Only spaces, then the end of the line: step to the next line. */
-static bool kw_yf_line_end(kw_yf *y) {
-    kw_yf_spaces(y);
-    if (!kw_yf_eol(y))
+static bool kw_yaml_fast_line_end(kw_yaml_fast *y) {
+    kw_yaml_fast_spaces(y);
+    if (!kw_yaml_fast_eol(y))
         return false;
-    kw_yf_next_line(y);
+    kw_yaml_fast_next_line(y);
     return true;
 }
 
 /* "-" followed by a space or the end of the line: a block sequence entry. */
-static bool kw_yf_is_dash(const kw_yf *y, const char *q) {
+static bool kw_yaml_fast_is_dash(const kw_yaml_fast *y, const char *q) {
     return q < y->end && *q == '-' && (q + 1 == y->end || q[1] == ' ' || q[1] == '\n');
 }
 
-static bool kw_yf_is_doc_marker(const kw_yf *y, const char *q) {
+static bool kw_yaml_fast_is_doc_marker(const kw_yaml_fast *y, const char *q) {
     if (y->end - q < 3 || !(memcmp(q, "...", 3) == 0 || memcmp(q, "---", 3) == 0))
         return false;
     return q + 3 == y->end || q[3] == ' ' || q[3] == '\n';
@@ -168,7 +169,7 @@ static bool kw_yf_is_doc_marker(const kw_yf *y, const char *q) {
 
 /* ---- Scalars -------------------------------------------------------------------------------- */
 
-static bool kw_yf_printable(char c) {
+static bool kw_yaml_fast_printable(char c) {
     return c >= 0x20 && c <= 0x7E;
 }
 
@@ -176,10 +177,10 @@ static bool kw_yf_printable(char c) {
  * a code point libyaml calls printable: 0xA0-0xD7FF, 0xE000-0xFFFD but not
  * 0xFEFF, 0x10000-0x10FFFF), 0 when it is not one. The line breaks NEL
  * (0x85), LS (0x2028) and PS (0x2029) are 0 too: YAML folds them. */
-static int kw_yf_char(const kw_yf *y, const char *q) {
+static int kw_yaml_fast_char(const kw_yaml_fast *y, const char *q) {
     unsigned char c = (unsigned char)*q;
     if (c < 0x80)
-        return kw_yf_printable((char)c) ? 1 : 0;
+        return kw_yaml_fast_printable((char)c) ? 1 : 0;
     int n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 0;
     if (!n || y->end - q < n)
         return 0;
@@ -200,11 +201,11 @@ static int kw_yf_char(const kw_yf *y, const char *q) {
 
 /* Can a plain scalar start with q? Indicators are left to libyaml, except a
  * '-' that begins a number or a word ("-1", "-inf"). */
-static bool kw_yf_plain_start(const kw_yf *y, const char *q, bool flow) {
-    if (q >= y->end || !kw_yf_char(y, q) || *q == ' ')
+static bool kw_yaml_fast_plain_start(const kw_yaml_fast *y, const char *q, bool flow) {
+    if (q >= y->end || !kw_yaml_fast_char(y, q) || *q == ' ')
         return false;
     if ((*q == '?' || *q == ':') && !flow && q + 1 < y->end && q[1] != ' ' && q[1] != '\n')
-        return kw_yf_char(y, q + 1) != 0; /* "?q", ":colon" */
+        return kw_yaml_fast_char(y, q + 1) != 0; /* "?q", ":colon" */
     if (strchr("?:,[]{}#&*!|>'\"%@`", *q))
         return false;
     if (*q == '-')
@@ -217,13 +218,14 @@ static bool kw_yf_plain_start(const kw_yf *y, const char *q, bool flow) {
  * before the line end, or the line end; in flow context at ",[]{}" or any
  * ':'. *stop gets what ended it. false for a comment (" #") or a character
  * outside printable ASCII. */
-static bool kw_yf_plain_scan(const kw_yf *y, const char *q, bool flow, const char **stop) {
+static bool kw_yaml_fast_plain_scan(const kw_yaml_fast *y, const char *q, bool flow,
+                                    const char **stop) {
     const char *s = q;
     for (int k; q < y->end; q += k) {
         char c = *q;
         if (c == '\n')
             break;
-        if (!(k = kw_yf_char(y, q)))
+        if (!(k = kw_yaml_fast_char(y, q)))
             return false;
         if (c == '#' && q > s && q[-1] == ' ')
             return false;
@@ -240,33 +242,33 @@ static bool kw_yf_plain_scan(const kw_yf *y, const char *q, bool flow, const cha
     return true;
 }
 
-/* A plain scalar at p (already checked by kw_yf_plain_start); p moves to
+/* A plain scalar at p (already checked by kw_yaml_fast_plain_start); p moves to
  * what ended it. */
-static bool kw_yf_plain(kw_yf *y, bool flow) {
+static bool kw_yaml_fast_plain(kw_yaml_fast *y, bool flow) {
     const char *stop;
-    if (!kw_yf_plain_scan(y, y->p, flow, &stop))
+    if (!kw_yaml_fast_plain_scan(y, y->p, flow, &stop))
         return false;
     const char *e = stop;
     while (e > y->p && e[-1] == ' ')
         e--;
     if (e == y->p)
         return false;
-    bool ok = kw_yf_scalar(y, YAML_PLAIN_SCALAR_STYLE, y->p, (size_t)(e - y->p));
+    bool ok = kw_yaml_fast_scalar(y, YAML_PLAIN_SCALAR_STYLE, y->p, (size_t)(e - y->p));
     y->p = stop;
     return ok;
 }
 
-static bool kw_yf_single(kw_yf *y) {
+static bool kw_yaml_fast_single(kw_yaml_fast *y) {
     const char *q = y->p + 1;
-    if (!kw_yf_scalar_begin(y, YAML_SINGLE_QUOTED_SCALAR_STYLE))
+    if (!kw_yaml_fast_scalar_begin(y, YAML_SINGLE_QUOTED_SCALAR_STYLE))
         return false;
     const char *run = q;
     for (int k = 0;; q += k) {
-        if (q == y->end || !(k = kw_yf_char(y, q)))
+        if (q == y->end || !(k = kw_yaml_fast_char(y, q)))
             return false;
         if (*q != '\'')
             continue;
-        if (!kw_yf_put(y, run, (size_t)(q - run)))
+        if (!kw_yaml_fast_put(y, run, (size_t)(q - run)))
             return false;
         if (q + 1 < y->end && q[1] == '\'') {
             q++;
@@ -276,10 +278,10 @@ static bool kw_yf_single(kw_yf *y) {
         break;
     }
     y->p = q + 1;
-    return kw_yf_scalar_end(y);
+    return kw_yaml_fast_scalar_end(y);
 }
 
-static int kw_yf_hex(char c) {
+static int kw_yaml_fast_hex(char c) {
     if (c >= '0' && c <= '9')
         return c - '0';
     if (c >= 'a' && c <= 'f')
@@ -289,7 +291,7 @@ static int kw_yf_hex(char c) {
     return -1;
 }
 
-static bool kw_yf_put_utf8(kw_yf *y, unsigned long cp) {
+static bool kw_yaml_fast_put_utf8(kw_yaml_fast *y, unsigned long cp) {
     char b[4];
     size_t n;
     if ((cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
@@ -313,11 +315,11 @@ static bool kw_yf_put_utf8(kw_yf *y, unsigned long cp) {
         b[3] = (char)(0x80 | (cp & 0x3F));
         n = 4;
     }
-    return kw_yf_put(y, b, n);
+    return kw_yaml_fast_put(y, b, n);
 }
 
 /* One escape after '\' at q; q moves past it. */
-static bool kw_yf_escape(kw_yf *y, const char **qp) {
+static bool kw_yaml_fast_escape(kw_yaml_fast *y, const char **qp) {
     const char *q = *qp;
     if (q == y->end)
         return false;
@@ -328,7 +330,7 @@ static bool kw_yf_escape(kw_yf *y, const char **qp) {
     int digits = 0;
     if (k) {
         *qp = q + 1;
-        return kw_yf_put(y, &to[k - from], 1);
+        return kw_yaml_fast_put(y, &to[k - from], 1);
     }
     switch (*q) {
     case 'N':
@@ -357,23 +359,23 @@ static bool kw_yf_escape(kw_yf *y, const char **qp) {
     }
     q++;
     for (int i = 0; i < digits; i++, q++) {
-        int h = q < y->end ? kw_yf_hex(*q) : -1;
+        int h = q < y->end ? kw_yaml_fast_hex(*q) : -1;
         if (h < 0)
             return false;
         cp = cp * 16 + (unsigned long)h;
     }
     *qp = q;
-    return kw_yf_put_utf8(y, cp);
+    return kw_yaml_fast_put_utf8(y, cp);
 }
 
-static bool kw_yf_double(kw_yf *y) {
+static bool kw_yaml_fast_double(kw_yaml_fast *y) {
     const char *q = y->p + 1;
-    if (!kw_yf_scalar_begin(y, YAML_DOUBLE_QUOTED_SCALAR_STYLE))
+    if (!kw_yaml_fast_scalar_begin(y, YAML_DOUBLE_QUOTED_SCALAR_STYLE))
         return false;
     const char *run = q;
     for (;;) {
         int k;
-        if (q == y->end || !(k = kw_yf_char(y, q)))
+        if (q == y->end || !(k = kw_yaml_fast_char(y, q)))
             return false;
         if (*q == '"')
             break;
@@ -381,33 +383,33 @@ static bool kw_yf_double(kw_yf *y) {
             q += k;
             continue;
         }
-        if (!kw_yf_put(y, run, (size_t)(q - run)))
+        if (!kw_yaml_fast_put(y, run, (size_t)(q - run)))
             return false;
         q++;
-        if (!kw_yf_escape(y, &q))
+        if (!kw_yaml_fast_escape(y, &q))
             return false;
         run = q;
     }
-    if (!kw_yf_put(y, run, (size_t)(q - run)))
+    if (!kw_yaml_fast_put(y, run, (size_t)(q - run)))
         return false;
     y->p = q + 1;
-    return kw_yf_scalar_end(y);
+    return kw_yaml_fast_scalar_end(y);
 }
 
 /* A literal block scalar ("|", "|-", "|+") of a node whose parent sits at
  * column parent; p is at '|'. Ends at the start of the first line after it. */
-static bool kw_yf_literal(kw_yf *y, int parent) {
+static bool kw_yaml_fast_literal(kw_yaml_fast *y, int parent) {
     char chomp = 0;
     y->p++;
     if (y->p < y->end && (*y->p == '-' || *y->p == '+'))
         chomp = *y->p++;
-    if (!kw_yf_line_end(y) || y->p == y->end)
+    if (!kw_yaml_fast_line_end(y) || y->p == y->end)
         return false;
-    int n = kw_yf_indent(y);
+    int n = kw_yaml_fast_indent(y);
     const char *first = y->bol + n;
     if (n <= parent || first == y->end || *first == '\n')
         return false; /* empty or leading empty lines: libyaml's rules are subtler */
-    if (!kw_yf_scalar_begin(y, YAML_LITERAL_SCALAR_STYLE))
+    if (!kw_yaml_fast_scalar_begin(y, YAML_LITERAL_SCALAR_STYLE))
         return false;
     size_t breaks = 0; /* line breaks after the last content line */
     bool content = false;
@@ -418,7 +420,7 @@ static bool kw_yf_literal(kw_yf *y, int parent) {
         if (q < y->end && *q == '\n' && q == y->bol) { /* an empty line */
             breaks++;
             y->p = q;
-            kw_yf_next_line(y);
+            kw_yaml_fast_next_line(y);
             continue;
         }
         if (q == y->end || *q == '\n')
@@ -427,79 +429,79 @@ static bool kw_yf_literal(kw_yf *y, int parent) {
             break; /* less indented: the scalar is over */
         if (content) {
             for (size_t i = 0; i < breaks; i++)
-                if (!kw_yf_put(y, "\n", 1))
+                if (!kw_yaml_fast_put(y, "\n", 1))
                     return false;
         }
         const char *s = y->bol + n, *e = s;
         for (int k; e < y->end && *e != '\n'; e += k)
-            if (!(k = kw_yf_char(y, e)))
+            if (!(k = kw_yaml_fast_char(y, e)))
                 return false;
         if (e == y->end)
             return false; /* no final line break */
-        if (!kw_yf_put(y, s, (size_t)(e - s)))
+        if (!kw_yaml_fast_put(y, s, (size_t)(e - s)))
             return false;
         content = true;
         breaks = 1;
         y->p = e;
-        kw_yf_next_line(y);
+        kw_yaml_fast_next_line(y);
     }
     size_t keep = chomp == '-' ? 0 : chomp == '+' ? breaks : 1;
     for (size_t i = 0; i < keep; i++)
-        if (!kw_yf_put(y, "\n", 1))
+        if (!kw_yaml_fast_put(y, "\n", 1))
             return false;
     y->p = y->bol;
-    return kw_yf_scalar_end(y);
+    return kw_yaml_fast_scalar_end(y);
 }
 
 /* ---- Flow collections (on one line) --------------------------------------------------------- */
 
-static bool kw_yf_flow_node(kw_yf *y);
+static bool kw_yaml_fast_flow_node(kw_yaml_fast *y);
 
 /* A scalar inside a flow collection: quoted, or plain ending before ",]}"
  * (a ':' ends it too; the caller decides whether that is a key). */
-static bool kw_yf_flow_scalar(kw_yf *y) {
+static bool kw_yaml_fast_flow_scalar(kw_yaml_fast *y) {
     if (y->p == y->end)
         return false;
     if (*y->p == '"')
-        return kw_yf_double(y);
+        return kw_yaml_fast_double(y);
     if (*y->p == '\'')
-        return kw_yf_single(y);
-    if (!kw_yf_plain_start(y, y->p, true))
+        return kw_yaml_fast_single(y);
+    if (!kw_yaml_fast_plain_start(y, y->p, true))
         return false;
-    return kw_yf_plain(y, true);
+    return kw_yaml_fast_plain(y, true);
 }
 
 /* One entry of a flow mapping: a scalar key, ": ", then the value (empty
  * before ',' or '}': null). */
-static bool kw_yf_flow_pair(kw_yf *y) {
-    if (!kw_yf_flow_scalar(y))
+static bool kw_yaml_fast_flow_pair(kw_yaml_fast *y) {
+    if (!kw_yaml_fast_flow_scalar(y))
         return false;
     if (y->p + 1 >= y->end || y->p[0] != ':' || y->p[1] != ' ')
         return false;
     y->p += 2;
-    kw_yf_spaces(y);
+    kw_yaml_fast_spaces(y);
     if (y->p < y->end && (*y->p == ',' || *y->p == '}'))
-        return kw_yf_scalar(y, YAML_PLAIN_SCALAR_STYLE, "", 0);
-    return kw_yf_flow_node(y);
+        return kw_yaml_fast_scalar(y, YAML_PLAIN_SCALAR_STYLE, "", 0);
+    return kw_yaml_fast_flow_node(y);
 }
 
 /* A flow mapping ({k: v, ...}) or sequence ([a, ...]) on one line; p is at
  * its opening bracket. In a sequence, "a: b" (a single-pair mapping) is left
  * to libyaml: the ':' is neither ',' nor ']'. */
-static bool kw_yf_flow_collection(kw_yf *y, bool map) {
+static bool kw_yaml_fast_flow_collection(kw_yaml_fast *y, bool map) {
     char close = map ? '}' : ']';
-    if (!kw_yf_event_add(y, map ? YAML_MAPPING_START_EVENT : YAML_SEQUENCE_START_EVENT,
-                         map ? (int)YAML_FLOW_MAPPING_STYLE : (int)YAML_FLOW_SEQUENCE_STYLE))
+    if (!kw_yaml_fast_event_add(y, map ? YAML_MAPPING_START_EVENT : YAML_SEQUENCE_START_EVENT,
+                                map ? (int)YAML_FLOW_MAPPING_STYLE : (int)YAML_FLOW_SEQUENCE_STYLE))
         return false;
     y->p++;
-    kw_yf_spaces(y);
+    kw_yaml_fast_spaces(y);
     bool first = true;
     for (;; first = false) {
         if (first && y->p < y->end && *y->p == close)
             break; /* empty */
-        if (!(map ? kw_yf_flow_pair(y) : kw_yf_flow_node(y)))
+        if (!(map ? kw_yaml_fast_flow_pair(y) : kw_yaml_fast_flow_node(y)))
             return false;
-        kw_yf_spaces(y);
+        kw_yaml_fast_spaces(y);
         if (y->p == y->end)
             return false;
         if (*y->p == close)
@@ -507,30 +509,30 @@ static bool kw_yf_flow_collection(kw_yf *y, bool map) {
         if (*y->p != ',')
             return false;
         y->p++;
-        kw_yf_spaces(y);
+        kw_yaml_fast_spaces(y);
         if (y->p < y->end && *y->p == close)
             return false; /* a trailing comma */
     }
     y->p++;
-    return kw_yf_event_add(y, map ? YAML_MAPPING_END_EVENT : YAML_SEQUENCE_END_EVENT, 0);
+    return kw_yaml_fast_event_add(y, map ? YAML_MAPPING_END_EVENT : YAML_SEQUENCE_END_EVENT, 0);
 }
 
-static bool kw_yf_flow_node(kw_yf *y) {
-    if (y->p == y->end || ++y->depth > KW_YF_MAXDEPTH)
+static bool kw_yaml_fast_flow_node(kw_yaml_fast *y) {
+    if (y->p == y->end || ++y->depth > KW_YAML_FAST_MAXDEPTH)
         return false;
-    bool ok = *y->p == '{' || *y->p == '[' ? kw_yf_flow_collection(y, *y->p == '{')
-                                           : kw_yf_flow_scalar(y);
+    bool ok = *y->p == '{' || *y->p == '[' ? kw_yaml_fast_flow_collection(y, *y->p == '{')
+                                           : kw_yaml_fast_flow_scalar(y);
     y->depth--;
     return ok;
 }
 
 /* ---- Block collections ---------------------------------------------------------------------- */
 
-static bool kw_yf_block_node(kw_yf *y, int col, bool indentless);
+static bool kw_yaml_fast_block_node(kw_yaml_fast *y, int col, bool indentless);
 
 /* Does a mapping key start at q: a quoted or plain scalar on this line
  * followed by ':' and a space or the line end? */
-static bool kw_yf_is_key(const kw_yf *y, const char *q) {
+static bool kw_yaml_fast_is_key(const kw_yaml_fast *y, const char *q) {
     if (q >= y->end)
         return false;
     if (*q == '"' || *q == '\'') {
@@ -550,54 +552,54 @@ static bool kw_yf_is_key(const kw_yf *y, const char *q) {
         return false;
     }
     const char *stop;
-    if (!kw_yf_plain_start(y, q, false) || !kw_yf_plain_scan(y, q, false, &stop))
+    if (!kw_yaml_fast_plain_start(y, q, false) || !kw_yaml_fast_plain_scan(y, q, false, &stop))
         return false;
     return stop < y->end && *stop == ':';
 }
 
 /* A value on the key's (or dash's) line, p at its first character; ends at
  * the start of the next line. parent: the column of the owning collection. */
-static bool kw_yf_inline_value(kw_yf *y, int parent) {
+static bool kw_yaml_fast_inline_value(kw_yaml_fast *y, int parent) {
     char c = *y->p;
     bool ok;
     if (c == '|')
-        return kw_yf_literal(y, parent);
+        return kw_yaml_fast_literal(y, parent);
     if (c == '{' || c == '[')
-        ok = kw_yf_flow_node(y);
+        ok = kw_yaml_fast_flow_node(y);
     else if (c == '"')
-        ok = kw_yf_double(y);
+        ok = kw_yaml_fast_double(y);
     else if (c == '\'')
-        ok = kw_yf_single(y);
-    else if (kw_yf_plain_start(y, y->p, false))
-        ok = kw_yf_plain(y, false);
+        ok = kw_yaml_fast_single(y);
+    else if (kw_yaml_fast_plain_start(y, y->p, false))
+        ok = kw_yaml_fast_plain(y, false);
     else
         return false;
-    return ok && kw_yf_line_end(y);
+    return ok && kw_yaml_fast_line_end(y);
 }
 
 /* After "key:" or "-" with nothing more on the line: the value is a block
  * node on the next lines, deeper than col (or, after a key, a sequence at
  * col itself), else null. */
-static bool kw_yf_value_below(kw_yf *y, int col, bool after_key) {
-    kw_yf_skip_blank(y);
-    int ind = kw_yf_indent(y);
+static bool kw_yaml_fast_value_below(kw_yaml_fast *y, int col, bool after_key) {
+    kw_yaml_fast_skip_blank(y);
+    int ind = kw_yaml_fast_indent(y);
     const char *q = y->bol + ind;
     if (y->bol < y->end && ind > col)
-        return kw_yf_block_node(y, ind, false);
-    if (y->bol < y->end && after_key && ind == col && kw_yf_is_dash(y, q))
-        return kw_yf_block_node(y, ind, true); /* an indentless sequence */
-    return kw_yf_scalar(y, YAML_PLAIN_SCALAR_STYLE, "", 0);
+        return kw_yaml_fast_block_node(y, ind, false);
+    if (y->bol < y->end && after_key && ind == col && kw_yaml_fast_is_dash(y, q))
+        return kw_yaml_fast_block_node(y, ind, true); /* an indentless sequence */
+    return kw_yaml_fast_scalar(y, YAML_PLAIN_SCALAR_STYLE, "", 0);
 }
 
 /* After an entry of a block collection at column col: skip blank lines and
  * say whether the next line is another entry at col (1, p at its first
  * character), the collection's end (0), or outside the subset (-1: deeper
  * indented). */
-static int kw_yf_next_entry(kw_yf *y, int col, const char **q) {
-    kw_yf_skip_blank(y);
+static int kw_yaml_fast_next_entry(kw_yaml_fast *y, int col, const char **q) {
+    kw_yaml_fast_skip_blank(y);
     if (y->bol == y->end)
         return 0;
-    int ind = kw_yf_indent(y);
+    int ind = kw_yaml_fast_indent(y);
     if (ind > col)
         return -1; /* a continuation line or a stray indent */
     if (ind < col)
@@ -607,119 +609,119 @@ static int kw_yf_next_entry(kw_yf *y, int col, const char **q) {
 }
 
 /* A block mapping whose first key is at p, column col. */
-static bool kw_yf_block_map(kw_yf *y, int col) {
-    if (!kw_yf_event_add(y, YAML_MAPPING_START_EVENT, YAML_BLOCK_MAPPING_STYLE))
+static bool kw_yaml_fast_block_map(kw_yaml_fast *y, int col) {
+    if (!kw_yaml_fast_event_add(y, YAML_MAPPING_START_EVENT, YAML_BLOCK_MAPPING_STYLE))
         return false;
     for (;;) {
-        if (!kw_yf_is_key(y, y->p))
+        if (!kw_yaml_fast_is_key(y, y->p))
             return false;
-        bool ok = *y->p == '"'    ? kw_yf_double(y)
-                  : *y->p == '\'' ? kw_yf_single(y)
-                                  : kw_yf_plain(y, false);
+        bool ok = *y->p == '"'    ? kw_yaml_fast_double(y)
+                  : *y->p == '\'' ? kw_yaml_fast_single(y)
+                                  : kw_yaml_fast_plain(y, false);
         if (!ok || y->p == y->end || *y->p != ':')
             return false;
         y->p++;
-        kw_yf_spaces(y);
-        if (kw_yf_eol(y)) {
-            kw_yf_next_line(y);
-            if (!kw_yf_value_below(y, col, true))
+        kw_yaml_fast_spaces(y);
+        if (kw_yaml_fast_eol(y)) {
+            kw_yaml_fast_next_line(y);
+            if (!kw_yaml_fast_value_below(y, col, true))
                 return false;
-        } else if (!kw_yf_inline_value(y, col)) {
+        } else if (!kw_yaml_fast_inline_value(y, col)) {
             return false;
         }
         const char *q = NULL;
-        int next = kw_yf_next_entry(y, col, &q);
+        int next = kw_yaml_fast_next_entry(y, col, &q);
         if (next < 0)
             return false;
-        if (!next || kw_yf_is_dash(y, q) || (col == 0 && kw_yf_is_doc_marker(y, q)))
+        if (!next || kw_yaml_fast_is_dash(y, q) || (col == 0 && kw_yaml_fast_is_doc_marker(y, q)))
             break;
         y->p = q;
     }
-    return kw_yf_event_add(y, YAML_MAPPING_END_EVENT, 0);
+    return kw_yaml_fast_event_add(y, YAML_MAPPING_END_EVENT, 0);
 }
 
 /* A block sequence whose first "-" is at p, column col; indentless: it is the
  * value of a key at the same column. */
-static bool kw_yf_block_seq(kw_yf *y, int col, bool indentless) {
-    if (!kw_yf_event_add(y, YAML_SEQUENCE_START_EVENT, YAML_BLOCK_SEQUENCE_STYLE))
+static bool kw_yaml_fast_block_seq(kw_yaml_fast *y, int col, bool indentless) {
+    if (!kw_yaml_fast_event_add(y, YAML_SEQUENCE_START_EVENT, YAML_BLOCK_SEQUENCE_STYLE))
         return false;
     for (;;) {
         y->p++; /* the '-' */
-        kw_yf_spaces(y);
-        if (kw_yf_eol(y)) {
-            kw_yf_next_line(y);
-            if (!kw_yf_value_below(y, col, false))
+        kw_yaml_fast_spaces(y);
+        if (kw_yaml_fast_eol(y)) {
+            kw_yaml_fast_next_line(y);
+            if (!kw_yaml_fast_value_below(y, col, false))
                 return false;
         } else {
             int icol = (int)(y->p - y->bol);
-            if (kw_yf_is_dash(y, y->p))
+            if (kw_yaml_fast_is_dash(y, y->p))
                 return false; /* "- - x": a compact nested sequence */
-            if (kw_yf_is_key(y, y->p)) {
-                if (!kw_yf_block_map(y, icol))
+            if (kw_yaml_fast_is_key(y, y->p)) {
+                if (!kw_yaml_fast_block_map(y, icol))
                     return false;
-            } else if (!kw_yf_inline_value(y, col)) {
+            } else if (!kw_yaml_fast_inline_value(y, col)) {
                 return false;
             }
         }
         const char *q = NULL;
-        int next = kw_yf_next_entry(y, col, &q);
+        int next = kw_yaml_fast_next_entry(y, col, &q);
         if (next < 0)
             return false;
         if (!next)
             break;
-        if (!kw_yf_is_dash(y, q)) {
+        if (!kw_yaml_fast_is_dash(y, q)) {
             if (indentless)
                 break; /* the owning mapping's next key */
             return false;
         }
         y->p = q;
     }
-    return kw_yf_event_add(y, YAML_SEQUENCE_END_EVENT, 0);
+    return kw_yaml_fast_event_add(y, YAML_SEQUENCE_END_EVENT, 0);
 }
 
 /* A block node starting at column col of the current line; indentless: a
  * sequence there is the value of a key at the same column. */
-static bool kw_yf_block_node(kw_yf *y, int col, bool indentless) {
-    if (++y->depth > KW_YF_MAXDEPTH)
+static bool kw_yaml_fast_block_node(kw_yaml_fast *y, int col, bool indentless) {
+    if (++y->depth > KW_YAML_FAST_MAXDEPTH)
         return false;
     y->p = y->bol + col;
     bool ok;
-    if (kw_yf_is_dash(y, y->p))
-        ok = kw_yf_block_seq(y, col, indentless);
+    if (kw_yaml_fast_is_dash(y, y->p))
+        ok = kw_yaml_fast_block_seq(y, col, indentless);
     else
-        ok = !indentless && kw_yf_is_key(y, y->p) && kw_yf_block_map(y, col);
+        ok = !indentless && kw_yaml_fast_is_key(y, y->p) && kw_yaml_fast_block_map(y, col);
     y->depth--;
     return ok;
 }
 
 /* ---- Document ------------------------------------------------------------------------------- */
 
-bool kw_yf_parse(kw_yf_doc *d, const char *text, size_t len) {
-    kw_yf y = {text, text + len, text, 0, 0, d};
+bool kw_yaml_fast_parse(kw_yaml_fast_doc *d, const char *text, size_t len) {
+    kw_yaml_fast y = {text, text + len, text, 0, 0, d};
     d->n = d->vlen = 0;
-    bool ok = kw_yf_event_add(&y, YAML_STREAM_START_EVENT, 0) &&
-              kw_yf_event_add(&y, YAML_DOCUMENT_START_EVENT, 0);
+    bool ok = kw_yaml_fast_event_add(&y, YAML_STREAM_START_EVENT, 0) &&
+              kw_yaml_fast_event_add(&y, YAML_DOCUMENT_START_EVENT, 0);
     if (ok) {
-        kw_yf_skip_blank(&y);
-        ok = y.bol < y.end && kw_yf_indent(&y) == 0 && kw_yf_is_key(&y, y.bol) &&
-             kw_yf_block_map(&y, 0);
+        kw_yaml_fast_skip_blank(&y);
+        ok = y.bol < y.end && kw_yaml_fast_indent(&y) == 0 && kw_yaml_fast_is_key(&y, y.bol) &&
+             kw_yaml_fast_block_map(&y, 0);
     }
     int implicit = 1;
     if (ok) {
-        kw_yf_skip_blank(&y);
+        kw_yaml_fast_skip_blank(&y);
         if (y.bol < y.end) {
             ok = y.end - y.bol >= 3 && memcmp(y.bol, "...", 3) == 0;
             if (ok) {
                 implicit = 0;
                 y.p = y.bol + 3;
-                ok = kw_yf_line_end(&y);
-                kw_yf_skip_blank(&y);
+                ok = kw_yaml_fast_line_end(&y);
+                kw_yaml_fast_skip_blank(&y);
                 ok = ok && y.bol == y.end;
             }
         }
     }
-    ok = ok && kw_yf_event_add(&y, YAML_DOCUMENT_END_EVENT, implicit) &&
-         kw_yf_event_add(&y, YAML_STREAM_END_EVENT, 0);
+    ok = ok && kw_yaml_fast_event_add(&y, YAML_DOCUMENT_END_EVENT, implicit) &&
+         kw_yaml_fast_event_add(&y, YAML_STREAM_END_EVENT, 0);
     if (!ok)
         d->n = d->vlen = 0;
     return ok;

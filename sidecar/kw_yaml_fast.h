@@ -7,7 +7,7 @@
  * reader does not replace libyaml: whatever falls outside the subset (a
  * comment, an anchor, a tag, a tab, a non-ASCII byte, a multi-line plain or
  * quoted scalar, a folded scalar, odd indentation, any syntax error) makes
- * kw_yf_parse return false, and the caller reads the text with libyaml. The
+ * kw_yaml_fast_parse return false, and the caller reads the text with libyaml. The
  * reader in kw_sidecar_parse.c also falls back to libyaml whenever a document
  * read this way fails its schema checks, so every error message comes from
  * the libyaml path. tests/sidecar/test_yaml_fast.c compares the two event
@@ -23,27 +23,27 @@
 /* One event. type is a yaml_event_type_t; style a yaml_scalar_style_t for a
  * scalar, a yaml_mapping_style_t / yaml_sequence_style_t for a collection
  * start, and for a document end 1 when it was implicit (no "..."). */
-typedef struct kw_yf_event {
+typedef struct kw_yaml_fast_event {
     unsigned char type;
     unsigned char style;
     unsigned line; /* 0-based line where the event starts (approximate for ends) */
     size_t off;    /* a scalar's value: vals + off, NUL-terminated, len bytes */
     size_t len;
-} kw_yf_event;
+} kw_yaml_fast_event;
 
-typedef struct kw_yf_doc {
-    kw_yf_event *ev;
+typedef struct kw_yaml_fast_doc {
+    kw_yaml_fast_event *ev;
     size_t n, cap;
     char *vals;
     size_t vlen, vcap;
-} kw_yf_doc;
+} kw_yaml_fast_doc;
 
-void kw_yf_init(kw_yf_doc *d);
-void kw_yf_free(kw_yf_doc *d);
+void kw_yaml_fast_init(kw_yaml_fast_doc *d);
+void kw_yaml_fast_free(kw_yaml_fast_doc *d);
 /* Parse text into d's events (STREAM_START ... STREAM_END). false: the text
  * is outside the subset (or memory ran out); d then holds no events. */
-bool kw_yf_parse(kw_yf_doc *d, const char *text, size_t len);
+bool kw_yaml_fast_parse(kw_yaml_fast_doc *d, const char *text, size_t len);
 /* Whether the fast reader is enabled (KWALK_YAML_FAST is not "0"). */
-bool kw_yf_enabled(void);
+bool kw_yaml_fast_enabled(void);
 
 #endif

@@ -257,7 +257,7 @@ static kw_status kw_triton_fill(kw_sidecar *sc, const char *dir, const char *grp
     if (!t)
         return kw_fail(err, "out of memory");
     memset(t, 0, sizeof *t);
-    kw_sc_defaults(&kw_t_triton, t);
+    kw_schema_defaults(&kw_t_triton, t);
     char *slash = strrchr(dir, '/');
     t->cache_key = slash ? slash + 1 : dir;
     t->cache_dir = dir;

@@ -22,10 +22,10 @@ static void emit_or_die(const kw_sidecar *sc, kw_buf *out, const char *what) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const char *text = (const char *)data;
-    kw_yf_doc d;
-    kw_yf_init(&d);
-    (void)kw_yf_parse(&d, text, size);
-    kw_yf_free(&d);
+    kw_yaml_fast_doc d;
+    kw_yaml_fast_init(&d);
+    (void)kw_yaml_fast_parse(&d, text, size);
+    kw_yaml_fast_free(&d);
 
     kw_err err_fast, err_yaml;
     kw_sidecar a, b;

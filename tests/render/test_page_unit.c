@@ -99,7 +99,7 @@ static void test_page(void) {
         return;
     kw_srcs srcs;
     kw_srcs_init(&srcs);
-    kw_page_arch archs[2] = {{"gfx942", &ir, 0}, {"gfx950", NULL, 0}};
+    kw_page_arch archs[2] = {{.arch = "gfx942", .ir = &ir}, {.arch = "gfx950"}};
     static const struct {
         const char *shape, *only;
         bool rows_gt; /* rows > 1024 */

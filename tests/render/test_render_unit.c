@@ -308,7 +308,7 @@ static void test_kinds(void) {
     kw_arena_init(&a);
     kw_t_rec r;
     memset(&r, 0, sizeof r);
-    kw_sc_defaults(&kw_t_t_rec, &r);
+    kw_schema_defaults(&kw_t_t_rec, &r);
     kw_count *c = KW_PUSH(&a, r.counts);
     c->key = "salu";
     c->n = 12;
@@ -322,11 +322,11 @@ static void test_kinds(void) {
     kw_buf out;
     kw_buf_init(&out);
     kw_err err;
-    kw_ye e;
-    kw_ye_begin(&e, &out, &err);
-    kw_ye_fields(&e, &kw_t_t_rec, &r);
-    CHECK(kw_ye_end(&e) == KW_OK);
-    kw_ye_free(&e);
+    kw_yaml_emitter e;
+    kw_yaml_emit_begin(&e, &out, &err);
+    kw_sidecar_emit_fields(&e, &kw_t_t_rec, &r);
+    CHECK(kw_yaml_emit_end(&e) == KW_OK);
+    kw_yaml_emit_free(&e);
     const char *y = kw_buf_str(&out);
     CHECK(strstr(y, "counts: {salu: 12, 'row_shr:1': 3}") || strstr(y, "counts: {salu: 12, \"row_shr:1\": 3}"));
     CHECK(strstr(y, "scal_num: 16\n") != NULL);      /* a number stays a number */
@@ -336,18 +336,18 @@ static void test_kinds(void) {
     /* read it back */
     kw_t_rec back;
     memset(&back, 0, sizeof back);
-    kw_sc_defaults(&kw_t_t_rec, &back);
-    kw_yp p;
-    CHECK(kw_yp_begin(&p, "t.yaml", y, out.len, &a, &err) == KW_OK);
+    kw_schema_defaults(&kw_t_t_rec, &back);
+    kw_sidecar_parser p;
+    CHECK(kw_sidecar_parse_begin(&p, "t.yaml", y, out.len, &a, &err) == KW_OK);
     uint64_t seen = 0;
     for (;;) {
         const char *key;
-        if (kw_yp_next_key(&p, &key) != KW_OK || !key)
+        if (kw_sidecar_parse_next_key(&p, &key) != KW_OK || !key)
             break;
-        CHECK(kw_yp_field(&p, &kw_t_t_rec, &back, key, &seen) == KW_OK);
+        CHECK(kw_sidecar_parse_field(&p, &kw_t_t_rec, &back, key, &seen) == KW_OK);
     }
-    CHECK(kw_yp_end(&p) == KW_OK);
-    kw_yp_free(&p);
+    CHECK(kw_sidecar_parse_end(&p) == KW_OK);
+    kw_sidecar_parse_free(&p);
     CHECK(back.counts.n == 2 && back.counts.v[1].n == 3);
     CHECK_STR(back.counts.v[1].key, "row_shr:1");
     CHECK_STR(back.scal_num, "16");
@@ -356,20 +356,20 @@ static void test_kinds(void) {
     CHECK(back.bytes == -1);
     /* a deep copy keeps everything */
     kw_t_rec copy;
-    CHECK(kw_sc_copy(&a, &kw_t_t_rec, &copy, &back) == KW_OK);
+    CHECK(kw_schema_copy(&a, &kw_t_t_rec, &copy, &back) == KW_OK);
     CHECK(copy.counts.v != back.counts.v && copy.counts.n == 2);
     CHECK_STR(copy.counts.v[0].key, "salu");
     /* duplicate keys in a map of counts are refused */
     static const char dup[] = "counts: {a: 1, a: 2}\n...\n";
     kw_t_rec d2;
     memset(&d2, 0, sizeof d2);
-    CHECK(kw_yp_begin(&p, "d.yaml", dup, strlen(dup), &a, &err) == KW_OK);
+    CHECK(kw_sidecar_parse_begin(&p, "d.yaml", dup, strlen(dup), &a, &err) == KW_OK);
     const char *key;
     seen = 0;
-    CHECK(kw_yp_next_key(&p, &key) == KW_OK && key);
-    CHECK(kw_yp_field(&p, &kw_t_t_rec, &d2, key, &seen) == KW_ERR);
+    CHECK(kw_sidecar_parse_next_key(&p, &key) == KW_OK && key);
+    CHECK(kw_sidecar_parse_field(&p, &kw_t_t_rec, &d2, key, &seen) == KW_ERR);
     CHECK(strstr(err.msg, "duplicate key 'a'") != NULL);
-    kw_yp_free(&p);
+    kw_sidecar_parse_free(&p);
     kw_buf_free(&out);
     kw_arena_free(&a);
 }
@@ -564,7 +564,7 @@ static void test_facts(void) {
     kw_shape shape;
     memset(&shape, 0, sizeof shape);
     CHECK(kw_shape_parse(&shape, &a, "rows=1024,cols=8192", &err) == KW_OK);
-    kw_rarch ra = {"gfx942", &fa, &ir};
+    kw_rarch ra = {.arch = "gfx942", .facts = &fa, .ir = &ir};
     kw_render_opts o;
     memset(&o, 0, sizeof o);
     o.db_path = "t.db";

@@ -61,14 +61,14 @@ static bool ref_parse(ref_events *r, const char *text, size_t len) {
 }
 
 /* Why the two streams differ, or NULL when they are the same. */
-static const char *streams_differ(const ref_events *r, const kw_yf_doc *d, size_t *at) {
+static const char *streams_differ(const ref_events *r, const kw_yaml_fast_doc *d, size_t *at) {
     if (r->n != d->n) {
         *at = r->n < d->n ? r->n : d->n;
         return "event count";
     }
     for (size_t i = 0; i < r->n; i++) {
         const yaml_event_t *a = &r->v[i];
-        const kw_yf_event *b = &d->ev[i];
+        const kw_yaml_fast_event *b = &d->ev[i];
         *at = i;
         if ((int)a->type != b->type)
             return "event type";
@@ -120,9 +120,9 @@ static int accepted, declined, compared;
 /* The core property: if the fast reader accepts text, libyaml reads the same
  * events from it. Returns whether the fast reader accepted. */
 static bool check_text(const char *what, const char *text, size_t len) {
-    kw_yf_doc d;
-    kw_yf_init(&d);
-    bool fast = kw_yf_parse(&d, text, len);
+    kw_yaml_fast_doc d;
+    kw_yaml_fast_init(&d);
+    bool fast = kw_yaml_fast_parse(&d, text, len);
     if (fast) {
         accepted++;
         ref_events r;
@@ -150,7 +150,7 @@ static bool check_text(const char *what, const char *text, size_t len) {
     } else {
         declined++;
     }
-    kw_yf_free(&d);
+    kw_yaml_fast_free(&d);
     return fast;
 }
 
