@@ -97,7 +97,8 @@ static void kw_page_read(kw_page *p, const char *path) {
         kw_src_get(p->srcs, path);
 }
 
-/* Every file a section may quote or check a line of. */
+/* Every file a section may quote or check a line of (the files of the line
+ * table rows are read per arch shown, in kw_page_finish). */
 static void kw_page_sources(kw_page *p, kw_model *m) {
     const kw_kernel *ks[2] = {p->mk->k, p->k};
     for (int n = 0; n < 2; n++) {
@@ -107,9 +108,6 @@ static void kw_page_sources(kw_page *p, kw_model *m) {
         kw_page_read(p, k->location.file);
         for (size_t i = 0; i < k->inline_asm.n; i++)
             kw_page_read(p, k->inline_asm.v[i].location.file);
-        for (size_t i = 0; i < k->archs.n; i++)
-            for (size_t j = 0; j < k->archs.v[i].lines.n; j++)
-                kw_page_read(p, k->archs.v[i].lines.v[j].location.file);
     }
     for (size_t i = 0; i < p->mk->launches.n; i++) {
         const kw_launch *l = m->launches.v[p->mk->launches.v[i]].l;
@@ -262,6 +260,9 @@ kw_status kw_page_finish(kw_page *p, kw_model *m, const kw_page_arch *archs, siz
             return kw_fail(err, "out of memory");
         *slot = x;
         slot->of = i;
+        /* section 5's listing quotes the line of each line-table row */
+        for (size_t j = 0; x.facts && j < x.facts->lines.n; j++)
+            kw_page_read(p, x.facts->lines.v[j].location.file);
     }
     archs = p->archs.v;
     narchs = p->archs.n;

@@ -79,9 +79,14 @@ def rel(src, path):
 
 
 def is_bench(path):
-    """Benchmarks (scripts/bench-*.sh, tests/*/bench_*): run by hand, not by
-    the build or ctest; what they use is reported, not required."""
-    return os.path.basename(path).startswith("bench")
+    """Run by hand, not by the build or ctest; what they use is reported, not
+    required: benchmarks (scripts/bench-*.sh, tests/*/bench_*) and the Triton
+    corpus generator with the programs it runs on a machine with Triton and
+    PyTorch (scripts/triton-corpus.sh, tests/corpus/triton/*.py; CI checks
+    their committed output)."""
+    base = os.path.basename(path)
+    return (base.startswith("bench") or base == "triton-corpus.sh" or
+            os.sep + os.path.join("tests", "corpus", "triton") + os.sep in path)
 
 
 # ---- CMake: the values of the build's variables ----------------------------
@@ -321,6 +326,9 @@ def _local_modules(src):
         names.add(os.path.splitext(os.path.basename(f))[0])
     for d in glob.glob(os.path.join(src, "tests", "**", ""), recursive=True):
         names.add(os.path.basename(os.path.dirname(d)))
+    # the project's own packages (python/kwalk_triton)
+    for d in glob.glob(os.path.join(src, "python", "*", "__init__.py")):
+        names.add(os.path.basename(os.path.dirname(d)))
     return names
 
 
@@ -330,6 +338,8 @@ def imported_modules(src):
     local = _local_modules(src)
     mods = {}
     for f in project_files(src, PYTHON_FILES):
+        if is_bench(f):
+            continue
         for node in ast.walk(_tree(f)):
             names = []
             if isinstance(node, ast.Import):
