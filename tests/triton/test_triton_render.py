@@ -290,6 +290,7 @@ def check_corpus(a):
         run([a.kwalk, "render", "--all", "--db", db, "-o", out])
         pages = {p: open(os.path.join(out, p)).read()
                  for p in os.listdir(out) if p.endswith(".md") and p != "index.md"}
+        index = open(os.path.join(out, "index.md")).read()
     check("pages", len(pages), len(folders))
     listed, used = 0, []
     for p, page in sorted(pages.items()):
@@ -349,6 +350,13 @@ def check_corpus(a):
                  and {k: repr(v) for k, v in r["constexprs"].items()} == got
                  and all(str(meta.get(o)) == str(v) for o, v in r["options"].items())]
         check(w + ": manifest rows with its constexprs and options", len(match) >= 1, True)
+        # index.md: the page's row tells it apart by its constexprs and num_warps
+        for i in match[:1]:
+            want = ", ".join("%s=%r" % kv for kv in manifest[i]["constexprs"].items())
+            row = re.search(r"^\| \[`%s`\]\(%s\) `(.*?)` \|" % (re.escape(name), re.escape(p)),
+                            index, re.M)
+            check(w + ": index.md row", row.group(1) if row else None,
+                  want + ", num_warps=%d" % meta["num_warps"])
         used += match
     check("manifest rows each matched", sorted(set(used)), list(range(len(manifest))))
     check("instructions checked > 0", listed > 0, True)
