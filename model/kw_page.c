@@ -11,6 +11,7 @@
 
 #include "model/kw_asm_kernel.h"
 #include "model/kw_operand.h"
+#include "model/kw_pysrc.h"
 
 void kw_page_init(kw_page *p) {
     memset(p, 0, sizeof(*p));
@@ -113,7 +114,37 @@ static void kw_page_sources(kw_page *p, kw_model *m) {
         const kw_launch *l = m->launches.v[p->mk->launches.v[i]].l;
         kw_page_read(p, l->location.file);
         kw_page_read(p, l->site.file);
+        for (size_t j = 0; j < l->call_chain.n; j++)
+            kw_page_read(p, l->call_chain.v[j].location.file);
     }
+}
+
+/* ---- a Triton specialization ----------------------------------------------------------------- */
+
+/* The lines section 1 and 2 quote: the @triton.jit function (def to the end
+ * of its body) and each launch's kernel[grid](...) statement. */
+static kw_status kw_page_triton(kw_page *p, kw_model *m, kw_arena *a, kw_err *err) {
+    const kw_kernel *k = p->k;
+    p->def_first = p->def_last = 0;
+    p->def_why = NULL;
+    const kw_src_file *f = kw_page_src(p, k->location.file);
+    if (!k->location.file || k->location.line < 1)
+        p->def_why = "no definition recorded";
+    else if (!f || !f->ok)
+        p->def_why = f ? f->why : "unknown file";
+    else if ((p->def_last = kw_py_def_end(f, k->location.line, &p->def_why)) > 0)
+        p->def_first = k->location.line;
+    size_t nl = p->mk->launches.n;
+    p->launch_last = nl ? kw_arena_alloc(a, nl * sizeof(int)) : NULL;
+    if (nl && !p->launch_last)
+        return kw_fail(err, "out of memory");
+    for (size_t i = 0; i < nl; i++) {
+        const kw_launch *l = m->launches.v[p->mk->launches.v[i]].l;
+        const kw_src_file *lf = kw_page_src(p, l->location.file);
+        p->launch_last[i] =
+            lf && lf->ok && l->location.line > 0 ? kw_py_stmt_end(lf, l->location.line) : 0;
+    }
+    return KW_OK;
 }
 
 const kw_src_file *kw_page_src(const kw_page *p, const char *path) {
@@ -133,6 +164,8 @@ kw_status kw_page_open(kw_page *p, kw_model *m, const kw_mkernel *mk, kw_srcs *s
     p->paths = NULL;
     p->geom = NULL;
     p->work = NULL;
+    p->triton = NULL;
+    p->launch_last = NULL;
     /* a precompiled ASM kernel: its facts from its code object */
     p->asm_k = NULL;
     p->asm_note = NULL;
@@ -140,6 +173,11 @@ kw_status kw_page_open(kw_page *p, kw_model *m, const kw_mkernel *mk, kw_srcs *s
         p->k = p->asm_k = kw_asm_kernel_read(&p->asm_sc, mk, a, &p->asm_note);
     const kw_kernel *k = p->k;
     kw_page_sources(p, m);
+    if (k && k->triton && k->language && !strcmp(k->language, "triton")) {
+        p->triton = k->triton;
+        if (kw_page_triton(p, m, a, err) != KW_OK)
+            return KW_ERR;
+    }
     /* names a --shape may bind, plus the kernel's integral template constants */
     if (user_shape)
         for (size_t i = 0; i < user_shape->v.n; i++) {

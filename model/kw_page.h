@@ -15,6 +15,10 @@
  *     kernel's, each launch's (and its library <<<>>>'s), each inline asm
  *     statement's, each line-table row's; render/ looks them up with
  *     kw_page_src, which never reads;
+ *   - for a Triton specialization (language: triton, docs/triton.md): its
+ *     facts, the lines of the @triton.jit function (def to the end of its
+ *     body) and of each launch's kernel[grid](...) statement, found in the
+ *     Python source; the files of the launches' call chains are read too.
  * Everything lives in the caller's arena; kw_page_free frees the code object. */
 #ifndef KW_PAGE_H
 #define KW_PAGE_H
@@ -82,6 +86,14 @@ typedef struct kw_page {
     kw_page_geom *geom;           /* per launch of the kernel */
     kw_page_work *work;           /* per arch shown with IR facts, per launch: [a * nl + i] */
     kw_srcs *srcs;                /* the source files read (shared by the pages of a worker) */
+    /* a Triton specialization: its facts (NULL for every other kernel), the
+     * @triton.jit function's lines [def_first, def_last] in its source (0
+     * when not found: def_why says why), and per launch the last line of its
+     * kernel[grid](...) statement (0 when not found) */
+    const kw_triton *triton;
+    int def_first, def_last;
+    const char *def_why;
+    int *launch_last;
 } kw_page;
 
 void kw_page_init(kw_page *p);

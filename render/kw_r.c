@@ -72,10 +72,11 @@ void kw_r_quote(kw_render *r, const char *file, int first, int last, const char 
         last = f->nlines;
     kw_buf text;
     kw_buf_init(&text);
+    const char *cmt = lang && !strcmp(lang, "python") ? "#" : "//";
     if (first == last)
-        kw_buf_printf(&text, "// %s:%d\n", kw_r_path(r, file), first);
+        kw_buf_printf(&text, "%s %s:%d\n", cmt, kw_r_path(r, file), first);
     else
-        kw_buf_printf(&text, "// %s:%d-%d\n", kw_r_path(r, file), first, last);
+        kw_buf_printf(&text, "%s %s:%d-%d\n", cmt, kw_r_path(r, file), first, last);
     int w = snprintf(NULL, 0, "%d", last);
     for (int n = first; n <= last; n++) {
         const char *t;

@@ -129,5 +129,8 @@ void kw_render_memory(kw_render *r);  /* 4 */
 void kw_render_trace(kw_render *r);   /* 4, the --trace subsection (kw_render_trace.c) */
 void kw_render_isa(kw_render *r);     /* 5 */
 void kw_render_files(kw_render *r);   /* 6 */
+/* A Triton specialization (page.triton): title, overview and sections 1 to 4
+ * (kw_render_triton.c); 5 and 6 are the writers above. */
+void kw_render_triton(kw_render *r);
 
 #endif

@@ -109,6 +109,22 @@ void kw_render_index(kw_render *r, kw_buf *out) {
                            kw_r_path(r, mk->tu->tu.source ? mk->tu->tu.source : mk->tu->sidecar),
                            true);
             }
+            const kw_triton *t = mk->k ? mk->k->triton : NULL;
+            if (t) { /* a Triton specialization: what tells it apart from its siblings */
+                kw_buf_reset(&cell);
+                for (size_t c = 0; c < t->constexprs.n; c++)
+                    if (t->constexprs.v[c].name && t->constexprs.v[c].value)
+                        kw_buf_printf(&cell, "%s%s=%s", cell.len ? ", " : "",
+                                      t->constexprs.v[c].name, t->constexprs.v[c].value);
+                for (size_t o = 0; o < t->options.n; o++)
+                    if (t->options.v[o].name && !strcmp(t->options.v[o].name, "num_warps"))
+                        kw_buf_printf(&cell, "%snum_warps=%s", cell.len ? ", " : "",
+                                      t->options.v[o].value ? t->options.v[o].value : "?");
+                if (cell.len) {
+                    kw_buf_puts(out, " ");
+                    kw_md_code(out, kw_buf_str(&cell), true);
+                }
+            }
             kw_buf_puts(out, " | ");
             if (mk->k) {
                 for (size_t a = 0; a < mk->k->archs.n; a++)

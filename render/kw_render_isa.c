@@ -423,6 +423,14 @@ void kw_render_isa(kw_render *r) {
         kw_buf_puts(o, "Read from the code object now, not from a sidecar.\n\n");
         return;
     }
+    if (r->page.triton) {
+        kw_buf_puts(o, "LDS Triton allocated for this specialization (`shared` in `NAME.json`): ");
+        if (r->page.triton->shared_bytes >= 0)
+            kw_buf_printf(o, "%lld bytes per program.\n\n", r->page.triton->shared_bytes);
+        else
+            kw_buf_puts(o, "not recorded.\n\n");
+        return;
+    }
     long long lds = 0;
     for (size_t i = 0; i < k->shared.n; i++)
         lds += k->shared.v[i].bytes > 0 ? k->shared.v[i].bytes : 0;

@@ -7,9 +7,11 @@
  * object holds the kernel. One exception, so that the result does not depend
  * on the order sidecars are read in: a record whose object holds the kernel
  * replaces the archs of a first record marked not_in_object (a TU whose object
- * has no code object, whose archs have no code-object facts). In an index, a
- * kernel with internal linkage is named by its symbol and its translation unit
- * (kw_kernel.tu, kw_kernel_key): the same symbol in two units is two kernels. */
+ * has no code object, whose archs have no code-object facts); and an arch
+ * record with no fact at all (a Triton hook's) is replaced by a later one. In
+ * an index, a kernel with internal linkage is named by its symbol and its
+ * translation unit (kw_kernel.tu, kw_kernel_key): the same symbol in two units
+ * is two kernels. */
 #include "sidecar/kw_schema.h"
 
 #include <stdlib.h>
@@ -46,6 +48,14 @@ static kw_kernel_arch *kw_merge_arch(kw_kernel *k, const char *arch) {
     return NULL;
 }
 
+/* An arch record with no fact at all (a Triton hook's `gfx942: {}`, which
+ * reads no code object): a later record of the arch replaces it. */
+static bool kw_merge_arch_empty(const kw_kernel_arch *x) {
+    return !x->target_id && !kw_isa_resources_known(&x->resources) &&
+           !kw_isa_classes_known(&x->classes) && !x->dpp_patterns.n && !x->memory.n && !x->isa &&
+           !x->lines_note && !x->lines.n && !x->ir;
+}
+
 /* replace: src's record of an arch dst has replaces dst's. */
 static kw_status kw_merge_archs(kw_arena *a, kw_kernel *dst, const kw_kernel *src, bool adopt,
                                 bool replace, kw_err *err) {
@@ -54,7 +64,7 @@ static kw_status kw_merge_archs(kw_arena *a, kw_kernel *dst, const kw_kernel *sr
         if (!sa->arch)
             continue;
         kw_kernel_arch *da = kw_merge_arch(dst, sa->arch);
-        if (da && !replace)
+        if (da && !replace && (!kw_merge_arch_empty(da) || kw_merge_arch_empty(sa)))
             continue;
         if (!da)
             da = KW_PUSH(a, dst->archs);

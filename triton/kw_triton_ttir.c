@@ -155,25 +155,20 @@ static kw_status kw_ttir_args(kw_arena *a, const char *p, const char *eol, kw_tt
             !(g->mlir_type = kw_arena_strndup(a, t, (size_t)(te - t))))
             return KW_ERR;
         p = te;
-        if (!strncmp(p, " loc(", 5)) { /* skip the balanced loc(...) */
+        /* then a loc(...) and an attribute dictionary ({tt.divisibility = 16 :
+         * i32}, not read), in either order: Triton writes both orders */
+        for (;;) {
+            while (p < eol && *p == ' ')
+                p++;
+            char open = !strncmp(p, "loc(", 4) ? '(' : *p == '{' ? '{' : 0;
+            if (!open)
+                break;
+            char close = open == '(' ? ')' : '}';
             int d = 0;
-            for (p += 4; p < eol; p++) {
-                if (*p == '(')
+            for (p += open == '(' ? 3 : 0; p < eol; p++) {
+                if (*p == open)
                     d++;
-                else if (*p == ')' && --d == 0) {
-                    p++;
-                    break;
-                }
-            }
-        }
-        while (p < eol && *p == ' ')
-            p++; /* attributes such as {tt.divisibility = 16 : i32} are not read */
-        if (*p == '{') {
-            int d = 0;
-            for (; p < eol; p++) {
-                if (*p == '{')
-                    d++;
-                else if (*p == '}' && --d == 0) {
+                else if (*p == close && --d == 0) {
                     p++;
                     break;
                 }

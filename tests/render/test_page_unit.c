@@ -4,7 +4,8 @@
  * integral template constants), the dispatch conditions' verdicts for two
  * shapes, the --arch filter, the launch geometry, the IR work per arch, and
  * the source files read when the page is opened (and only those: the
- * lookup render/ uses never reads). */
+ * lookup render/ uses never reads); and the Python extents a Triton page
+ * quotes (model/kw_pysrc.h), their lines found from marker comments. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "index/kw_index_int.h"
 #include "kw_test.h"
 #include "model/kw_page.h"
+#include "model/kw_pysrc.h"
 
 static char kw_tmp[256];
 
@@ -162,6 +164,68 @@ static void test_page(void) {
     kw_arena_free(&a);
 }
 
+/* The 1-based line of text that holds marker. */
+static int kw_line_of(const char *text, const char *marker) {
+    const char *at = strstr(text, marker);
+    CHECK(at != NULL);
+    int n = 1;
+    for (const char *p = text; at && p < at; p++)
+        n += *p == '\n';
+    return at ? n : -1;
+}
+
+static void test_pysrc(void) {
+    kw_arena a;
+    kw_arena_init(&a);
+    static const char text[] = "import triton\n"
+                               "@triton.jit\n"
+                               "def k(x,  # DEF1\n"
+                               "      y: \"a ) in a string\",\n"
+                               "):\n"
+                               "    \"\"\"doc\n"
+                               "not indented ) inside a docstring\n"
+                               "    \"\"\"\n"
+                               "    a = (1,\n"
+                               "2)\n"
+                               "# a comment at column 0 inside the body\n"
+                               "    s = \"# not a comment (\"\n"
+                               "    return a  # END1\n"
+                               "\n"
+                               "\n"
+                               "def g(): return 1  # DEF2\n"
+                               "x = 1\n"
+                               "def h(  # DEF3\n"
+                               "):\n"
+                               "    pass  # END3\n"
+                               "    # a comment after the body\n"
+                               "\n"
+                               "y = k[grid](  # STMT\n"
+                               "    x, \"b)\",\n"
+                               "    [x])  # STMTEND\n"
+                               "z = 1 + \\\n"
+                               "    2  # BSEND\n"
+                               "w = (1,  # OPEN\n";
+    const char *path = kw_write(&a, "k.py", text);
+    kw_srcs srcs;
+    kw_srcs_init(&srcs);
+    const kw_src_file *f = kw_src_get(&srcs, path);
+    CHECK(f && f->ok);
+    const char *why = NULL;
+    CHECK(kw_py_def_end(f, kw_line_of(text, "DEF1"), &why) == kw_line_of(text, "END1"));
+    CHECK(kw_py_def_end(f, kw_line_of(text, "DEF2"), &why) == kw_line_of(text, "DEF2"));
+    CHECK(kw_py_def_end(f, kw_line_of(text, "DEF3"), &why) == kw_line_of(text, "END3"));
+    why = NULL;
+    CHECK(kw_py_def_end(f, kw_line_of(text, "@triton.jit"), &why) == 0);
+    CHECK_STR(why, "the line does not start with `def`");
+    CHECK(kw_py_def_end(f, 1000, &why) == 0);
+    CHECK(kw_py_stmt_end(f, kw_line_of(text, "STMT")) == kw_line_of(text, "STMTEND"));
+    CHECK(kw_py_stmt_end(f, kw_line_of(text, "z = 1")) == kw_line_of(text, "BSEND"));
+    CHECK(kw_py_stmt_end(f, kw_line_of(text, "x = 1")) == kw_line_of(text, "x = 1"));
+    CHECK(kw_py_stmt_end(f, kw_line_of(text, "OPEN")) == 0); /* the file ends first */
+    kw_srcs_free(&srcs);
+    kw_arena_free(&a);
+}
+
 int main(void) {
     snprintf(kw_tmp, sizeof kw_tmp, "%s/kwalk-page-unit-XXXXXX",
              getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -170,6 +234,7 @@ int main(void) {
         return 1;
     }
     test_page();
+    test_pysrc();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", kw_tmp);
     if (system(cmd) != 0)

@@ -4,7 +4,9 @@
  * deep-copied (still valid once the fragment is freed), offload_archs
  * unioned, a kernel without symbol refused; and as `kwalk index` uses it
  * (kw_index_adopt): a record whose object holds the kernel gives its archs
- * over a not_in_object record's, read before or after it. */
+ * over a not_in_object record's, read before or after it; an arch record
+ * with no fact (a Triton hook's `gfx950: {}`) takes the facts of a later
+ * record of the arch (the cache's), and never replaces one that has facts. */
 #include <string.h>
 
 #include "index/kw_index.h"
@@ -178,9 +180,46 @@ static void test_merge_not_in_object(void) {
     }
 }
 
+/* A Triton hook's record (its arch empty: the hook reads no code object) and
+ * the cache's record of the same compile (target id, listing), in both orders:
+ * the index has the cache's facts. */
+static void add_triton(kw_index *ix, bool facts) {
+    kw_sidecar sc;
+    kw_err err;
+    kw_sidecar_init(&sc);
+    kw_kernel *k = kw_tc_kernel(&sc, "_k@abc", "_k", "gfx950");
+    k->doc = facts ? "cache" : "hook";
+    if (facts) {
+        k->archs.v[0].target_id = KW_TC_STR(&sc, "gfx950");
+        k->archs.v[0].isa = KW_TC_STR(&sc, "0000: s_endpgm\n");
+        k->archs.v[0].resources.vgpr = 25;
+    }
+    CHECK(kw_index_add(ix, &sc, facts ? "cache" : "hook.kwalk.yaml", &err) == KW_OK);
+    kw_sidecar_free(&sc);
+}
+
+static void test_merge_empty_arch(void) {
+    for (int hook_first = 0; hook_first < 2; hook_first++) {
+        kw_index ix;
+        kw_index_init(&ix);
+        add_triton(&ix, !hook_first);
+        add_triton(&ix, hook_first);
+        const kw_kernel *k = kw_index_kernel(&ix, "_k@abc");
+        CHECK(k && ix.kernels.n == 1 && k->archs.n == 1);
+        if (k && k->archs.n == 1) {
+            CHECK_STR(k->doc, hook_first ? "hook" : "cache"); /* the first record is kept */
+            CHECK_STR(k->archs.v[0].target_id, "gfx950");
+            CHECK_STR(k->archs.v[0].isa, "0000: s_endpgm\n");
+            CHECK(k->archs.v[0].resources.vgpr == 25);
+        }
+        kw_index_free(&ix);
+    }
+}
+
 int main(void) {
     test_merge();
     test_merge_order();
     test_merge_not_in_object();
+    test_merge_empty_arch();
     return kw_test_result("test_sidecar_merge");
 }

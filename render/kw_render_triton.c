@@ -1,0 +1,325 @@
+/* kw_render_triton.c: the walkthrough of a Triton specialization (a kernel
+ * with language: triton, docs/triton.md): the title, the overview, section
+ * 1 (the hook's launch: call chain, grid and arguments as written; the
+ * constexpr values and compile options), section 2 (the @triton.jit function
+ * quoted), and sections 3 and 4 as far as the captured facts go. Sections 5
+ * and 6 are the shared writers. What is quoted and where is decided in the
+ * page model (model/kw_page.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/kw_md.h"
+#include "render/kw_render.h"
+
+static const char *const kw_rt_no_ir =
+    "not captured for Triton yet: it needs the IR facts of the cache's `.llir` and the "
+    "layouts of its `.ttgir`, which kwalk does not read for Triton kernels yet (docs/triton.md)";
+
+/* The option named name, or NULL. */
+static const char *kw_rt_option(const kw_triton *t, const char *name) {
+    for (size_t i = 0; i < t->options.n; i++)
+        if (t->options.v[i].name && !strcmp(t->options.v[i].name, name))
+            return t->options.v[i].value;
+    return NULL;
+}
+
+static void kw_rt_title(kw_render *r) {
+    const kw_kernel *k = r->page.k;
+    kw_buf *o = r->out;
+    kw_buf_puts(o, "# Kernel Walkthrough: ");
+    kw_md_code(o, r->mk->name, false);
+    kw_buf_puts(o, "\n\n");
+    const char *file = k->location.file;
+    kw_buf_printf(o,
+                  "> Source: %s | Language: Triton | File: ", kw_provider_of(r->providers, file));
+    if (file) {
+        kw_r_loc(r, file, k->location.line);
+        kw_r_ref(r, file, k->location.line, "kernel", r->mk->name);
+    } else {
+        kw_buf_puts(o, "(no definition recorded)");
+    }
+    kw_buf_puts(o, "\n\n");
+}
+
+static void kw_rt_row(kw_buf *o, const char *key, const char *code) {
+    kw_buf_printf(o, "| %s | ", key);
+    kw_md_code(o, code ? code : "?", true);
+    kw_buf_puts(o, " |\n");
+}
+
+static void kw_rt_overview(kw_render *r) {
+    const kw_kernel *k = r->page.k;
+    const kw_triton *t = r->page.triton;
+    kw_buf *o = r->out;
+    kw_md_heading(o, 2, "Overview");
+    kw_buf_puts(o, "|  |  |\n|---|---|\n");
+    kw_rt_row(o, "Specialization", r->mk->name);
+    kw_rt_row(o, "Symbol", k->symbol);
+    kw_buf_printf(o, "| Built for | %s |\n", kw_r_arch_list(r));
+    kw_buf_puts(o, "| Defined at | ");
+    kw_r_kloc(r, &k->location);
+    kw_buf_puts(o, " |\n");
+    if (t->triton_version)
+        kw_buf_printf(o, "| Triton | %s, backend %s, wave size %lld |\n", t->triton_version,
+                      t->backend ? t->backend : "?", t->warp_size);
+    if (t->cache_dir) {
+        kw_buf_puts(o, "| Cache folder | ");
+        kw_md_code(o, kw_r_path(r, t->cache_dir), true);
+        kw_buf_puts(o, " |\n");
+    }
+    if (t->cache_hit)
+        kw_buf_puts(o, "| Compile | loaded from Triton's cache by the run the hook recorded |\n");
+    kw_buf_puts(o, "\nA Triton specialization: the `@triton.jit` function compiled with the "
+                   "constexpr values and options of section 1 for one arch, one folder of "
+                   "Triton's cache.\n\n");
+}
+
+/* ---- section 1 ------------------------------------------------------------------------------ */
+
+static const char *kw_rt_param_type(const kw_kernel *k, const kw_triton *t, const char *name) {
+    for (size_t i = 0; name && i < k->params.n; i++)
+        if (k->params.v[i].name && !strcmp(k->params.v[i].name, name))
+            return k->params.v[i].type;
+    for (size_t i = 0; name && i < t->constexprs.n; i++)
+        if (t->constexprs.v[i].name && !strcmp(t->constexprs.v[i].name, name))
+            return "constexpr";
+    return name && kw_rt_option(t, name) ? "(compile option)" : NULL;
+}
+
+static void kw_rt_launch(kw_render *r, size_t i) {
+    kw_buf *o = r->out;
+    const kw_kernel *k = r->page.k;
+    const kw_launch *l = r->m->launches.v[r->mk->launches.v[i]].l;
+    char *h = kw_arena_printf(&r->scratch, "Launch site %zu of %zu: %s:%d", i + 1,
+                              r->mk->launches.n, kw_r_path(r, l->location.file), l->location.line);
+    kw_md_heading(o, 3, h ? h : "Launch site");
+    kw_buf_puts(o, "**Call chain**, from the outermost Python frame down to the launch:\n\n");
+    size_t n = 0;
+    for (size_t j = l->call_chain.n; j-- > 0;) {
+        const kw_chain_link *c = &l->call_chain.v[j];
+        kw_buf_printf(o, "%zu. ", ++n);
+        kw_md_code(o, c->function ? c->function : "?", false);
+        kw_buf_puts(o, " at ");
+        kw_r_kloc(r, &c->location);
+        kw_buf_putc(o, '\n');
+        kw_r_ref(r, c->location.file, c->location.line, "Python op", c->function);
+    }
+    kw_buf_printf(o, "%zu. ", ++n);
+    kw_md_code(o, l->function ? l->function : "?", false);
+    kw_buf_puts(o, " launches ");
+    char *call =
+        kw_arena_printf(&r->scratch, "%s[%s](...)", r->mk->name, l->grid.expr ? l->grid.expr : "?");
+    kw_md_code(o, call ? call : "?", false);
+    kw_buf_puts(o, " at ");
+    kw_r_kloc(r, &l->location);
+    kw_buf_puts(o, "\n\n");
+    kw_r_ref(r, l->location.file, l->location.line, "launch", r->mk->name);
+
+    kw_buf_puts(o, "**Grid.** As written: ");
+    kw_md_code(o, l->grid.expr ? l->grid.expr : "(not recorded)", false);
+    if (l->grid.has_value)
+        kw_buf_printf(o, "; at the launch: (%lld, %lld, %lld) programs.\n\n", l->grid.value[0],
+                      l->grid.value[1], l->grid.value[2]);
+    else
+        kw_buf_puts(o, "; its value is not recorded (the hook records it when the grid is a "
+                       "tuple of ints at the call).\n\n");
+
+    if (l->args.n) {
+        kw_buf_puts(o, "Arguments as written at the launch:\n\n");
+        static const char *const head[] = {"Parameter", "Triton type", "Argument"};
+        kw_md_table_head(o, 3, head);
+        for (size_t j = 0; j < l->args.n; j++) {
+            const kw_launch_arg *a = &l->args.v[j];
+            const char *type = kw_rt_param_type(k, r->page.triton, a->param);
+            kw_buf_puts(o, "| ");
+            if (a->param) /* none for `**config`: its keys are not known here */
+                kw_md_code(o, a->param, true);
+            else
+                kw_buf_puts(o, "-");
+            kw_buf_puts(o, " | ");
+            if (type)
+                kw_md_code(o, type, true);
+            else
+                kw_buf_puts(o, "-");
+            kw_buf_puts(o, " | ");
+            kw_md_code(o, a->expr ? a->expr : "?", true);
+            kw_buf_puts(o, " |\n");
+        }
+        kw_buf_putc(o, '\n');
+    } else {
+        kw_buf_puts(o, "The arguments as written are not recorded (the call's source text could "
+                       "not be read when it ran).\n\n");
+    }
+    int last = r->page.launch_last ? r->page.launch_last[i] : 0;
+    kw_buf_puts(o, "Launch statement in ");
+    kw_md_code(o, l->function ? l->function : "?", false);
+    kw_buf_puts(o, ":\n\n");
+    if (kw_r_check(r, l->location.file, l->location.line, r->mk->name, false, "the launch"))
+        kw_r_quote(r, l->location.file, l->location.line, last ? last : l->location.line, "python");
+}
+
+static void kw_rt_constexprs(kw_render *r) {
+    kw_buf *o = r->out;
+    const kw_triton *t = r->page.triton;
+    kw_md_heading(o, 3, "Constexpr values of this specialization");
+    if (!t->constexprs.n) {
+        kw_buf_puts(o, t->constexprs_note ? "None listed: " : "The function has no ");
+        if (t->constexprs_note) {
+            kw_md_text(o, t->constexprs_note, false);
+            kw_buf_puts(o, ".\n\n");
+        } else {
+            kw_buf_puts(o, "`tl.constexpr` argument.\n\n");
+        }
+        return;
+    }
+    kw_buf_puts(o, "The `tl.constexpr` arguments pick the code, as template arguments do in "
+                   "C++:\n\n");
+    static const char *const head[] = {"Name", "Value", "From"};
+    kw_md_table_head(o, 3, head);
+    for (size_t i = 0; i < t->constexprs.n; i++) {
+        const kw_triton_constexpr *c = &t->constexprs.v[i];
+        kw_buf_puts(o, "| ");
+        kw_md_code(o, c->name ? c->name : "?", true);
+        kw_buf_puts(o, " | ");
+        if (c->value)
+            kw_md_code(o, c->value, true);
+        else
+            kw_buf_puts(o, "not known");
+        kw_buf_puts(o, " | ");
+        const char *from = c->from ? c->from : "";
+        if (!c->value) {
+            kw_md_text(o, c->why ? c->why : "not recorded", true);
+        } else if (!strcmp(from, "hook")) {
+            kw_buf_puts(o, "the launch passed it (hook)");
+        } else if (!strcmp(from, "default")) {
+            kw_buf_puts(o, "the `def`'s default, not passed (hook)");
+        } else if (!strcmp(from, "cache_ir")) {
+            kw_buf_puts(o, "the cache's TTIR: `tl.arange(0, ");
+            kw_md_text(o, c->name ? c->name : "?", true);
+            kw_buf_puts(o, ")` at ");
+            kw_r_kloc(r, &c->location);
+        } else {
+            kw_md_text(o, from, true);
+        }
+        kw_buf_puts(o, " |\n");
+    }
+    kw_buf_putc(o, '\n');
+}
+
+static void kw_rt_options(kw_render *r) {
+    kw_buf *o = r->out;
+    const kw_triton *t = r->page.triton;
+    kw_md_heading(o, 3, "Compile options");
+    if (!t->options.n) {
+        kw_buf_puts(o, "No compile options recorded.\n\n");
+        return;
+    }
+    kw_buf_puts(o, "As Triton's `NAME.json` for this compile writes them:\n\n");
+    static const char *const head[] = {"Option", "Value"};
+    kw_md_table_head(o, 2, head);
+    for (size_t i = 0; i < t->options.n; i++) {
+        kw_buf_puts(o, "| ");
+        kw_md_code(o, t->options.v[i].name ? t->options.v[i].name : "?", true);
+        kw_buf_puts(o, " | ");
+        const char *v = t->options.v[i].value;
+        if (v && *v)
+            kw_md_code(o, v, true);
+        else
+            kw_buf_puts(o, "(empty)");
+        kw_buf_puts(o, " |\n");
+    }
+    kw_buf_putc(o, '\n');
+}
+
+static void kw_rt_host(kw_render *r) {
+    kw_buf *o = r->out;
+    kw_md_heading(o, 2, "1. Host Side: Python → Kernel Launch");
+    if (!r->mk->launches.n)
+        kw_buf_puts(o, "No launch recorded (cache-only; run with the hook: docs/triton.md).\n\n");
+    for (size_t i = 0; i < r->mk->launches.n; i++)
+        kw_rt_launch(r, i);
+    kw_rt_constexprs(r);
+    kw_rt_options(r);
+}
+
+/* ---- sections 2, 3, 4 ----------------------------------------------------------------------- */
+
+static void kw_rt_device(kw_render *r) {
+    kw_buf *o = r->out;
+    const kw_kernel *k = r->page.k;
+    kw_md_heading(o, 2, "2. Device Kernel: Step-by-Step");
+    kw_buf_puts(o, "The `@triton.jit` function, from its `def` to the end of its body:\n\n");
+    if (!r->page.def_first) {
+        kw_buf_printf(o, "(Source not quoted: %s: ", kw_r_path(r, k->location.file));
+        kw_md_text(o, r->page.def_why ? r->page.def_why : "not found", false);
+        kw_buf_puts(o, ".)\n\n");
+    } else if (kw_r_check(r, k->location.file, r->page.def_first, r->mk->name, false,
+                          "the kernel")) {
+        kw_r_quote(r, k->location.file, r->page.def_first, r->page.def_last, "python");
+    }
+    kw_md_heading(o, 3, "Arguments");
+    if (!k->params.n) {
+        kw_buf_puts(o, "No arguments recorded.\n\n");
+    } else {
+        static const char *const head[] = {"Name", "Triton type"};
+        kw_md_table_head(o, 2, head);
+        for (size_t i = 0; i < k->params.n; i++) {
+            kw_buf_puts(o, "| ");
+            kw_md_code(o, k->params.v[i].name ? k->params.v[i].name : "?", true);
+            kw_buf_puts(o, " | ");
+            kw_md_code(o, k->params.v[i].type ? k->params.v[i].type : "?", true);
+            kw_buf_puts(o, " |\n");
+        }
+        kw_buf_puts(o, "\nThe `tl.constexpr` arguments and their values are in section 1.\n\n");
+    }
+    kw_md_heading(o, 3, "Thread-to-data mapping, loads and stores, loops");
+    kw_buf_printf(o,
+                  "The `tl.program_id` to data mapping, the accesses, loops, `tl.dot` and "
+                  "reductions are %s. Section 5 gives the Python line of each "
+                  "instruction.\n\n",
+                  kw_rt_no_ir);
+}
+
+static void kw_rt_flow(kw_render *r) {
+    kw_md_heading(r->out, 2, "3. Data Flow Diagram");
+    kw_buf_printf(r->out, "The data flow diagram is %s.\n\n", kw_rt_no_ir);
+}
+
+static void kw_rt_memory(kw_render *r) {
+    kw_buf *o = r->out;
+    const kw_triton *t = r->page.triton;
+    kw_md_heading(o, 2, "4. Memory Access Analysis");
+    const char *nw = kw_rt_option(t, "num_warps");
+    char *end = NULL;
+    long long warps = nw ? strtoll(nw, &end, 10) : 0;
+    if (nw && end && !*end && warps > 0 && t->warp_size > 0)
+        kw_buf_printf(o, "- Threads per program: `num_warps` × wave size = %lld × %lld = %lld.\n",
+                      warps, t->warp_size, warps * t->warp_size);
+    else
+        kw_buf_puts(o, "- Threads per program: not known (no `num_warps` or wave size).\n");
+    for (size_t i = 0; i < r->mk->launches.n; i++) {
+        const kw_launch *l = r->m->launches.v[r->mk->launches.v[i]].l;
+        kw_buf_printf(o, "- Programs at launch site %zu: ", i + 1);
+        if (l->grid.has_value)
+            kw_buf_printf(o, "%lld.\n", l->grid.value[0] * l->grid.value[1] * l->grid.value[2]);
+        else
+            kw_buf_puts(o, "not recorded.\n");
+    }
+    kw_buf_puts(o, "- LDS per program: ");
+    if (t->shared_bytes >= 0) {
+        kw_r_bytes(o, (double)t->shared_bytes);
+        kw_buf_puts(o, " (Triton's `shared`, `NAME.json`).\n");
+    } else {
+        kw_buf_puts(o, "not recorded.\n");
+    }
+    kw_buf_printf(o, "- Bytes read and written per program, FLOP: %s.\n\n", kw_rt_no_ir);
+}
+
+void kw_render_triton(kw_render *r) {
+    kw_rt_title(r);
+    kw_rt_overview(r);
+    kw_rt_host(r);
+    kw_rt_device(r);
+    kw_rt_flow(r);
+    kw_rt_memory(r);
+}

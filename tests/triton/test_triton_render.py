@@ -1,0 +1,385 @@
+#!/usr/bin/env python3
+"""Triton walkthrough pages (kwalk render --all of Triton specializations),
+checked against ground truth this test computes itself, never against
+kwalk's own output:
+
+  --fixture DIR   the shared aiter cache (../shared/fixtures/triton-aiter-3.6;
+                  skips, 77, where absent): cache-only, so every page says no
+                  launch was recorded; constexpr values vs manifest.json.
+  --corpus DIR    the committed corpus (tests/corpus/triton): hook sidecars
+                  (their /opt/kwalk/ paths rewritten to the source tree in a
+                  copy) indexed with the cache; launch line, call chain, grid
+                  and arguments vs the `# KWT:` markers and the call parsed
+                  with Python's ast; constexprs vs manifest.jsonl.
+
+Both: one page per cache folder, each `Language: Triton`; the File: line and
+the quoted function (def to the end of its body) vs ast; options vs each
+folder's NAME.json; resources vs llvm-readelf --notes; the LDS sentence vs
+NAME.json's shared; each listed instruction's Python line vs llvm-dwarfdump
+--debug-line (and its quoted text vs the source)."""
+import argparse
+import ast
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_triton_cache import META, debug_line, jit_defs, notes  # noqa: E402
+
+checks = 0
+failures = []
+
+
+def check(what, got, want):
+    global checks
+    checks += 1
+    if got != want:
+        failures.append("%s: got %r, want %r" % (what, got, want))
+
+
+def run(cmd):
+    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+
+
+def cache_folders(cache):
+    """{hash: (folder, NAME.json)} of every cache folder."""
+    out = {}
+    for d in sorted(glob.glob(os.path.join(cache, "*"))):
+        grp = glob.glob(os.path.join(d, "__grp__*.json"))
+        if not grp:
+            continue
+        name = os.path.basename(grp[0])[len("__grp__"):-len(".json")]
+        meta = json.load(open(os.path.join(d, name + ".json")))
+        out[meta["hash"]] = (d, meta)
+    return out
+
+
+def section(page, title):
+    m = re.search(r"^## " + re.escape(title) + r".*?$(.*?)(?=^## |\Z)", page, re.M | re.S)
+    return m.group(1) if m else ""
+
+
+def subsection(text, title):
+    m = re.search(r"^### " + re.escape(title) + r".*?$(.*?)(?=^###? |\Z)", text, re.M | re.S)
+    return m.group(1) if m else ""
+
+
+def table(text):
+    """[[cells]] of the first Markdown table in text (header and rule dropped)."""
+    rows = []
+    for l in text.splitlines():
+        if l.startswith("|"):
+            rows.append(l)
+        elif rows:
+            break
+    out = []
+    for l in rows[2:]:
+        out.append([c.strip() for c in re.split(r"(?<!\\)\|", l.strip())[1:-1]])
+    return out
+
+
+def code(cell):
+    m = re.fullmatch(r"`(.*)`", cell)
+    return m.group(1).replace("\\|", "|") if m else None
+
+
+def fences(text, lang):
+    return re.findall(r"^```" + lang + r"\n(.*?)^```$", text, re.M | re.S)
+
+
+def def_node(path, name):
+    tree = ast.parse(open(path).read(), path)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            return node
+    return None
+
+
+def check_page(w, page, meta, folder, src_lines, llvm, archs, unmap):
+    """What every Triton page must show, whatever its producer."""
+    name = meta["name"]
+    check(w + ": language", "| Language: Triton |" in page, True)
+    m = re.search(r"^> Source: .*\| File: `(.*):(\d+)`$", page, re.M)
+    check(w + ": File: in the header", bool(m), True)
+    if not m:
+        return
+    file, line = m.group(1), int(m.group(2))
+    defs = jit_defs(file)
+    check(w + ": File: is the def line (ast)", line, defs.get(name, (None,))[0])
+    node = def_node(file, name)
+    # section 2: the function quoted, def to the end of its body
+    dev = section(page, "2. Device Kernel")
+    q = fences(dev, "python")
+    check(w + ": the function is quoted", len(q) >= 1, True)
+    if q and node:
+        head = q[0].splitlines()[0]
+        check(w + ": quote header", head, "# %s:%d-%d" % (file, line, node.end_lineno))
+        text = open(file).read().splitlines()
+        for l in q[0].splitlines()[1:]:
+            mm = re.match(r"^\s*(\d+) \| (.*)$", l)
+            if mm and text[int(mm.group(1)) - 1] != mm.group(2):
+                check(w + ": quoted line %s vs the source" % mm.group(1), mm.group(2),
+                      text[int(mm.group(1)) - 1])
+    # section 1: the options as NAME.json writes them
+    host = section(page, "1. Host Side")
+    want_opts = [(k, "true" if v is True else "false" if v is False else str(v) if v != "" else "")
+                 for k, v in meta.items()
+                 if k not in META and isinstance(v, (int, str, bool, float))]
+    got_opts = [(code(r[0]), code(r[1]) if r[1] != "(empty)" else "")
+                for r in table(subsection(host, "Compile options"))]
+    check(w + ": options vs NAME.json", got_opts, want_opts)
+    # section 5: resources vs llvm-readelf --notes; LDS vs NAME.json
+    isa = section(page, "5. AMD ISA")
+    arch = meta["arch"]
+    kv, _ = notes(llvm, os.path.join(folder, name + ".hsaco"))
+    res = {r[0]: code(r[1]) for r in table(subsection(isa, "Resources and occupancy"))}
+    for label, key in [("VGPRs", "vgpr_count"), ("SGPRs", "sgpr_count"),
+                       ("AGPRs", "agpr_count"), ("LDS (bytes, static)", "group_segment_fixed_size"),
+                       ("Kernel arguments (bytes)", "kernarg_segment_size"),
+                       ("Wavefront size", "wavefront_size"),
+                       ("Max flat workgroup size", "max_flat_workgroup_size")]:
+        if key in kv:
+            check(w + ": " + label, res.get(label), kv[key])
+    check(w + ": LDS Triton allocated",
+          re.search(r"\(`shared` in `NAME.json`\): (\d+) bytes per program", isa).group(1)
+          if re.search(r"\(`shared` in `NAME.json`\): (\d+) bytes", isa) else None,
+          str(meta["shared"]))
+    if arch not in archs:
+        print("note: %s: %s not disassembled by this LLVM: listing not checked" % (w, arch))
+        return 0
+    # the listing: each instruction's Python line vs llvm-dwarfdump --debug-line
+    listing = fences(isa, "asm")
+    check(w + ": one listing", len(listing), 1)
+    if not listing:
+        return 0
+    rows = debug_line(llvm, os.path.join(folder, name + ".hsaco"))
+    base = min(r[0] for r in rows)
+    j, want, cur, n, bad = 0, None, None, 0, []
+    for l in listing[0].splitlines():
+        mm = re.match(r"^; (.*):(\d+)(?:  (.*))?$", l)
+        if mm:
+            cur = (mm.group(1), int(mm.group(2)))
+            f = src_lines(mm.group(1))
+            if f is not None and (mm.group(3) or "") != f[cur[1] - 1].strip():
+                bad.append(("text", l))
+            continue
+        mm = re.match(r"^([0-9a-f]+): ", l)
+        if not mm:
+            continue
+        off = int(mm.group(1), 16)
+        while j < len(rows) and rows[j][0] - base <= off:
+            if not rows[j][4] and rows[j][2] != 0:
+                want = (unmap(rows[j][1]), rows[j][2])
+            j += 1
+        n += 1
+        if cur != want:
+            bad.append((off, cur, want))
+    check(w + ": listed instructions whose Python line differs from .debug_line", bad[:3], [])
+    return n
+
+
+def check_fixture(a):
+    fx = a.fixture
+    if not os.path.isfile(os.path.join(fx, "manifest.json")):
+        print("SKIP: the shared Triton fixture %s is absent (../shared not checked out)" % fx)
+        return 77
+    src = os.path.join(fx, "src")
+    manifest = json.load(open(os.path.join(fx, "manifest.json")))["compiled"]
+    folders = cache_folders(os.path.join(fx, "cache"))
+    with tempfile.TemporaryDirectory() as tmp:
+        db, out = os.path.join(tmp, "t.yaml"), os.path.join(tmp, "pages")
+        run([a.kwalk, "index", "--triton-cache", os.path.join(fx, "cache"),
+             "--map-prefix", "/opt/aiter=" + src, "-o", db])
+        run([a.kwalk, "render", "--all", "--db", db, "-o", out])
+        pages = {p: open(os.path.join(out, p)).read()
+                 for p in os.listdir(out) if p.endswith(".md") and p != "index.md"}
+    check("pages", len(pages), len(folders))
+    check("pages vs manifest rows", len(pages), len(manifest))
+    used, listed = [], 0
+    cache = {}
+
+    def src_lines(path):
+        if path not in cache:
+            cache[path] = open(path).read().splitlines() if os.path.isfile(path) else None
+        return cache[path]
+
+    def unmap(p):
+        return src + p[len("/opt/aiter"):] if p.startswith("/opt/aiter/") else p
+    for p, page in sorted(pages.items()):
+        sym = re.search(r"^\| Symbol \| `(.*?)@([0-9a-f]{64})` \|$", page, re.M)
+        check(p + ": symbol row", bool(sym) and sym.group(2) in folders, True)
+        if not sym or sym.group(2) not in folders:
+            continue
+        folder, meta = folders[sym.group(2)]
+        w = "%s (%s)" % (p, os.path.basename(folder))
+        check(w + ": no launch (cache-only)", "No launch recorded (cache-only; run with the "
+              "hook: docs/triton.md)." in section(page, "1. Host Side"), True)
+        listed += check_page(w, page, meta, folder, src_lines, a.llvm_bin,
+                             a.archs.split(","), unmap) or 0
+        # constexprs: the known values select exactly one manifest row
+        rows = table(subsection(section(page, "1. Host Side"), "Constexpr values"))
+        got = {code(r[0]): code(r[1]) for r in rows}
+        file = re.search(r"^> Source: .*\| File: `(.*):\d+`$", page, re.M).group(1)
+        names = [x for x in jit_defs(file)[meta["name"]][1]
+                 if x in jit_defs(file)[meta["name"]][2]]
+        check(w + ": constexpr names (ast)", list(got), names)
+        match = [i for i, r in enumerate(manifest)
+                 if r["kernel"] == meta["name"] and r["arch"] == meta["arch"]
+                 and all(repr(r["constexprs"].get(n)) == v for n, v in got.items() if v)]
+        check(w + ": manifest rows matching its constexpr values", len(match), 1)
+        used += match
+        for r in rows:
+            if code(r[1]) is None:
+                check(w + ": " + r[0] + " not known, why", r[2],
+                      "not recoverable from the cache; run with the hook")
+    check("manifest rows each matched once", sorted(used), list(range(len(manifest))))
+    check("instructions checked > 0", listed > 0, True)
+    print("fixture: %d pages, %d listed instructions checked" % (len(pages), listed))
+    return None
+
+
+def markers(corpus):
+    """{(kind, id): (file, line)} of the `# KWT:KIND id` comments."""
+    out = {}
+    for py in glob.glob(os.path.join(corpus, "*.py")):
+        for i, l in enumerate(open(py).read().splitlines(), 1):
+            m = re.search(r"# KWT:(JIT|LAUNCH|CALL|OP) (\w+)$", l)
+            if m:
+                out[(m.group(1), m.group(2))] = (py, i)
+    return out
+
+
+def call_at(path, line):
+    text = open(path).read()
+    for node in ast.walk(ast.parse(text, path)):
+        if isinstance(node, ast.Call) and node.lineno == line and \
+                isinstance(node.func, ast.Subscript):
+            return text, node
+    return text, None
+
+
+def check_corpus(a):
+    corpus = os.path.abspath(a.corpus)
+    root = os.path.dirname(os.path.dirname(os.path.dirname(corpus)))
+    mk = markers(corpus)
+    manifest = [json.loads(l) for l in open(os.path.join(corpus, "manifest.jsonl")) if l.strip()]
+    folders = cache_folders(os.path.join(corpus, "cache"))
+    cache = {}
+
+    def src_lines(path):
+        if path not in cache:
+            cache[path] = open(path).read().splitlines() if os.path.isfile(path) else None
+        return cache[path]
+
+    def unmap(p):
+        return root + "/" + p[len("/opt/kwalk/"):] if p.startswith("/opt/kwalk/") else p
+    with tempfile.TemporaryDirectory() as tmp:
+        sc = os.path.join(tmp, "sidecars")
+        os.mkdir(sc)
+        for f in glob.glob(os.path.join(corpus, "sidecars", "*.kwalk.yaml")):
+            text = open(f).read().replace("/opt/kwalk/", root + "/")
+            open(os.path.join(sc, os.path.basename(f)), "w").write(text)
+        db, out = os.path.join(tmp, "t.yaml"), os.path.join(tmp, "pages")
+        run([a.kwalk, "index", sc, "--triton-cache", os.path.join(corpus, "cache"),
+             "--map-prefix", "/opt/kwalk=" + root, "-o", db])
+        run([a.kwalk, "render", "--all", "--db", db, "-o", out])
+        pages = {p: open(os.path.join(out, p)).read()
+                 for p in os.listdir(out) if p.endswith(".md") and p != "index.md"}
+        index = open(os.path.join(out, "index.md")).read()
+    check("pages", len(pages), len(folders))
+    listed, used = 0, []
+    for p, page in sorted(pages.items()):
+        sym = re.search(r"^\| Symbol \| `(.*?)@([0-9a-f]{64})` \|$", page, re.M)
+        check(p + ": symbol row", bool(sym) and sym.group(2) in folders, True)
+        if not sym or sym.group(2) not in folders:
+            continue
+        folder, meta = folders[sym.group(2)]
+        name = meta["name"]
+        w = "%s (%s)" % (p, os.path.basename(folder))
+        listed += check_page(w, page, meta, folder, src_lines, a.llvm_bin,
+                             a.archs.split(","), unmap) or 0
+        ids = [i for (k, i), (f, l) in mk.items() if k == "JIT" and name in src_lines(f)[l - 1]]
+        check(w + ": one KWT:JIT marker", len(ids), 1)
+        if len(ids) != 1:
+            continue
+        kid = ids[0]
+        jf, jl = mk[("JIT", kid)]
+        check(w + ": File: vs KWT:JIT", "| File: `%s:%d`" % (jf, jl) in page, True)
+        host = section(page, "1. Host Side")
+        # the launch: its line vs KWT:LAUNCH, the chain through KWT:CALL and KWT:OP
+        lf, ll = mk[("LAUNCH", kid)]
+        check(w + ": launch site heading", "### Launch site 1 of 1: %s:%d" % (lf, ll) in host,
+              True)
+        chain = re.findall(r"^\d+\. `(.*?)` (?:launches `(.*?)` )?at `(.*?):(\d+)`$", host, re.M)
+        locs = [(f, int(l)) for _, _, f, l in chain]
+        check(w + ": call chain ends at the launch", locs[-1:], [(lf, ll)])
+        check(w + ": call chain through KWT:CALL", mk[("CALL", kid)] in locs, True)
+        check(w + ": call chain through KWT:OP", mk[("OP", kid)] in locs, True)
+        for fn, _, f, l in [(c[0], c[1], c[2], int(c[3])) for c in chain]:  # each frame's function encloses its line (ast)
+            tree = ast.parse(open(f).read(), f)
+            encl = [n.name for n in ast.walk(tree)
+                    if isinstance(n, ast.FunctionDef) and n.lineno <= l <= n.end_lineno]
+            if fn not in ("<module>",) and "<lambda>" not in fn:
+                check(w + ": frame %s:%s in %s" % (f, l, fn), fn.split(".")[-1] in encl, True)
+        text, call = call_at(lf, ll)
+        check(w + ": a kernel[grid](...) call at KWT:LAUNCH", call is not None, True)
+        if call:
+            grid = ast.get_source_segment(text, call.func.slice)
+            check(w + ": grid as written", "**Grid.** As written: `%s`" % grid in host, True)
+            q = fences(host, "python")
+            check(w + ": launch statement quoted",
+                  q[0].splitlines()[0] if q else None,
+                  "# %s:%d" % (lf, ll) + ("-%d" % call.end_lineno if call.end_lineno > ll else ""))
+            params = [x.arg for x in def_node(jf, name).args.args]
+            want = [(params[i], ast.get_source_segment(text, x)) for i, x in enumerate(call.args)]
+            want += [(k.arg, ast.get_source_segment(text, k.value)) if k.arg else
+                     ("-", "**" + ast.get_source_segment(text, k.value)) for k in call.keywords]
+            got = [(code(r[0]) or r[0], code(r[2]))
+                   for r in table(host.split("Arguments as written")[1])]
+            check(w + ": arguments as written (ast)", got, want)
+        # constexprs vs the generator's manifest
+        got = {code(r[0]): code(r[1])
+               for r in table(subsection(host, "Constexpr values"))}
+        match = [i for i, r in enumerate(manifest)
+                 if r["kernel"] == name and r["arch"] == meta["arch"]
+                 and {k: repr(v) for k, v in r["constexprs"].items()} == got
+                 and all(str(meta.get(o)) == str(v) for o, v in r["options"].items())]
+        check(w + ": manifest rows with its constexprs and options", len(match) >= 1, True)
+        # index.md: the page's row tells it apart by its constexprs and num_warps
+        for i in match[:1]:
+            want = ", ".join("%s=%r" % kv for kv in manifest[i]["constexprs"].items())
+            row = re.search(r"^\| \[`%s`\]\(%s\) `(.*?)` \|" % (re.escape(name), re.escape(p)),
+                            index, re.M)
+            check(w + ": index.md row", row.group(1) if row else None,
+                  want + ", num_warps=%d" % meta["num_warps"])
+        used += match
+    check("manifest rows each matched", sorted(set(used)), list(range(len(manifest))))
+    check("instructions checked > 0", listed > 0, True)
+    print("corpus: %d pages, %d listed instructions checked" % (len(pages), listed))
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kwalk", required=True)
+    ap.add_argument("--fixture")
+    ap.add_argument("--corpus")
+    ap.add_argument("--llvm-bin", required=True)
+    ap.add_argument("--archs", required=True, help="the archs this LLVM disassembles")
+    a = ap.parse_args()
+    rc = check_fixture(a) if a.fixture else check_corpus(a)
+    if rc is not None:
+        return rc
+    for f in failures:
+        print("FAIL:", f)
+    print("%d checks, %d failed" % (checks, len(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
