@@ -53,7 +53,9 @@ static const char kw_render_usage[] =
     "  --gpu NAME          the product for peaks (MI300X, MI300A, MI325X, MI350X, MI355X;\n"
     "                      default: the arch's first-listed default)\n"
     "  --root DIR          print paths relative to DIR\n"
-    "  --python-root DIR   scan DIR's *.py for @compile_ops ops and join them to entry points\n";
+    "  --python-root DIR   scan DIR's *.py for @compile_ops ops and join them to entry points;\n"
+    "                      repeated (a model's tree and aiter's): python3 reads the chains\n"
+    "                      from the model's code to the ops (section 1)\n";
 
 typedef struct kw_render_cli {
     const char *kernel;

@@ -20,9 +20,10 @@ of the wrapper) and against the `if` tests around those calls, unparsed here:
   nopy    without python3 (empty PATH): one `kwalk: note:` line, the table
           without the column;
   bad     a helper (KWALK_PYTHON) that writes damaged rows (from a real row:
-          a field short, a bad line number, a frame missing, a NUL byte) or
-          fails: one-line error, exit 1, nothing on stdout; the real row
-          itself is read.
+          a field short, a bad line number, a frame missing, a bad test
+          count, a NUL byte) or fails, or a KWALK_PYTHON that is not there:
+          one-line error, exit 1, nothing on stdout; the real row itself is
+          read.
 
 Exit 77 (ctest SKIP) where ../shared is absent.
 """
@@ -393,6 +394,10 @@ def test_bad(K, db, roots, env, tmp, a, b):
     check(rc == 1 and out == "" and err.count("\n") == 1 and "(exit 3): kwalk_pyscan: it broke"
           in err, "a failing helper: one-line error with its first stderr line (%d %r)"
           % (rc, err))
+    rc, out, err = run([K, "map", "--db", db] + roots,
+                       dict(env, KWALK_PYTHON=os.path.join(tmp, "no-such-python")))
+    check(rc == 1 and out == "" and err.count("\n") == 1 and "no-such-python" in err,
+          "KWALK_PYTHON not there: one-line error (%d %r)" % (rc, err))
     rc, out, err = run([K, "map", "--db", db, "--python-root", a, "--python-root",
                         os.path.join(tmp, "nope")], env)
     check(rc == 1 and err.count("\n") == 1, "a missing second root: one-line error (%d %r)"
