@@ -1,11 +1,10 @@
 /* kw_render_host.c: section 1, "Host Side: Python -> C++ -> Kernel Launch":
  * the Python ops and C++ entry points that reach the kernel (with the chains
  * of calls from the model's code down to each op, when kwalk_pyscan.py read
- * them), the dispatch
- * path from each entry to each launch site as a chain of calls with the
- * conditions they sit under (their --shape verdicts from the page model,
- * model/kw_page.h), the grid and block chosen there, the kernel arguments,
- * and the launch statement quoted from the source. */
+ * them), the dispatch path from each entry to each launch site as a chain of
+ * calls with the conditions they sit under (their --shape verdicts from the
+ * page model, model/kw_page.h), the grid and block chosen there, the kernel
+ * arguments, and the launch statement quoted from the source. */
 #include <stdio.h>
 #include <string.h>
 
@@ -156,9 +155,9 @@ static void kw_host_op_chains(kw_render *r, const kw_py_op *op) {
         return;
     }
     if (!n) {
-        kw_buf_puts(o, "No function of the Python trees calls ");
+        kw_buf_puts(o, "No outermost caller in the Python trees reaches ");
         kw_md_code(o, op->def_name ? op->def_name : "?", false);
-        kw_buf_puts(o, " (as far as its calls resolve statically).\n\n");
+        kw_buf_puts(o, " (as far as calls resolve statically).\n\n");
         return;
     }
     for (size_t i = 0; i < n && i < KW_HOST_CHAINS; i++) {
@@ -177,6 +176,7 @@ static void kw_host_op_chains(kw_render *r, const kw_py_op *op) {
             kw_md_code(o, fr->callee, false);
             kw_buf_puts(o, " at ");
             kw_r_loc(r, fr->file, fr->line);
+            kw_r_ref(r, fr->file, fr->line, "Python call", fr->function);
             for (size_t k = 0; k < fr->conds.n; k++) {
                 kw_buf_puts(o, k ? " and " : ", when ");
                 kw_md_code(o, fr->conds.v[k], false);

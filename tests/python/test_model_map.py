@@ -323,6 +323,13 @@ def test_render(K, db, roots, env, tmp, mod, wrapper, wqual, callers, op_conds, 
           % (mod, wqual, rel_ln, op_at[0], when2),
           "render: frame 2, the marked call of the op under %s: %s" % (op_conds, f2))
     check(op_conds, "the call of the op sits under an if (ast)")
+    # section 6 cites the chain's calls: the layernorm copy with role
+    # "Python call" at the marked lines
+    row = [l for l in text.split("\n") if l.startswith("| `%s` |" % rel_ln)]
+    want = sorted({line} | set(op_at))
+    check(row and "Python call" in row[0] and all(
+        re.search(r"[| ,]%d `" % x, row[0]) for x in want),
+        "section 6: %s cited as Python call at %s: %s" % (rel_ln, want, row))
     check(op_line in marked(op_file, "op") and
           f3 == "the op `aiter.ops.rmsnorm.add_rmsnorm_quant` at `%s:%d`, bound to `%s`.`%s`"
           % (os.path.relpath(op_file, tmp), op_line, op_module, op_fn),
