@@ -7,13 +7,16 @@
  *   Kernel | Instantiations | Python entry | C++ entry | Launch site | Device code
  *
  * The Python entry is the op's def line, with the package's public functions
- * that call it. A trampoline kernel (ck_tile's kentry) names the functor
- * templates it runs. A launch no entry reaches has "-" as its entries; a
- * kernel never launched has "-" as its launch site. A kernel every launch of
- * which never runs (under a condition that is constant false, or reached only
- * through calls that are) is "emitted but unreachable from any entry point" at
- * those launches; such launches of a kernel that another launch does run are
- * left out. A precompiled ASM kernel (launched through a loader or
+ * that call it. With two --python-root or more (a model's tree and aiter's),
+ * a Model entry column follows it: the outermost callers in those trees that
+ * reach the op (python/kwalk_pyscan.py's chains, kw_python_chains.h), each
+ * at the call that starts its chain, shortest chain first. A trampoline
+ * kernel (ck_tile's kentry) names the functor templates it runs. A launch no
+ * entry reaches has "-" as its entries; a kernel never launched has "-" as
+ * its launch site. A kernel every launch of which never runs (under a
+ * condition that is constant false, or reached only through calls that are)
+ * is "emitted but unreachable from any entry point" at those launches; such
+ * launches of a kernel that another launch does run are left out. A precompiled ASM kernel (launched through a loader or
  * hipModuleLaunchKernel, or one of the rows of a loader's config table) has
  * its code objects as device code. --format tsv prints the same rows as
  * tab-separated fields for scripts (docs/render.md). */
@@ -26,22 +29,26 @@
 #include "cli/kw_app.h"
 #include "cli/kw_cli.h"
 #include "model/kw_entry.h"
+#include "model/kw_python_chains.h"
 #include "common/kw_fs.h"
 #include "render/kw_md.h"
 
 static const char kw_map_usage[] =
-    "usage: kwalk map [--db FILE] [--python-root DIR] [--root DIR] [--format md|tsv] [-o FILE]\n\n"
+    "usage: kwalk map [--db FILE] [--python-root DIR]... [--root DIR] [--format md|tsv]\n"
+    "                 [-o FILE]\n\n"
     "The known-kernel table: kernel -> Python entry (file:line) -> C++ entry -> launch\n"
     "site -> device code, one row per kernel, launch site and entry point reaching it.\n\n"
     "  --db FILE           the index written by 'kwalk index' (default: " KW_INDEX_DEFAULT_PATH
     ")\n"
     "  --python-root DIR   scan DIR's *.py for @compile_ops ops and their public callers\n"
-    "                      (the Python entry column)\n"
+    "                      (the Python entry column); repeated (a model's tree and aiter's):\n"
+    "                      python3 reads the chains from the model's code to the ops, the\n"
+    "                      Model entry column (the TSV's 12th field, MODEL)\n"
     "  --root DIR          print paths relative to DIR\n"
     "  --format md|tsv     a Markdown table (default) or tab-separated fields:\n"
     "                      KERNEL INSTANTIATIONS PYTHON PYOP ENTRY_KIND ENTRY ENTRY_AT LAUNCH "
     "DEVICE\n"
-    "                      FUNCTORS CALLERS\n"
+    "                      FUNCTORS CALLERS [MODEL]\n"
     "  -o, --output FILE   write to FILE instead of stdout\n";
 
 /* The entry of a row whose launches never run. */
@@ -224,6 +231,42 @@ static void kw_map_callers(kw_map *m, kw_buf *b, const kw_py_op *op, size_t max)
         kw_buf_printf(b, " and %zu more", op->callers.n - max);
 }
 
+/* The op's model entries into b (with two --python-root or more): the
+ * outermost callers the helper found, "entry file:line" each (the call that
+ * starts the chain), shortest chain first, up to max, then "and N more";
+ * "-" when none. */
+static void kw_map_model(kw_map *m, kw_buf *b, const kw_py_op *op, size_t max) {
+    const kw_py_chains *pc = m->app->py.chains;
+    size_t *ix = NULL;
+    bool pybind = op && op->entry_kind && !strcmp(op->entry_kind, "pybind");
+    size_t n = pc && op ? kw_py_chains_for(pc, pybind ? op->module : NULL, op->function, true,
+                                           &m->arena, &ix)
+                        : 0;
+    if (n == (size_t)-1) {
+        b->oom = true;
+        return;
+    }
+    if (!n)
+        kw_buf_putc(b, '-');
+    for (size_t i = 0; i < n && i < max; i++) {
+        const kw_py_chain *c = &pc->v.v[ix[i]];
+        char *at =
+            kw_arena_printf(&m->arena, "%s:%d", kw_map_path(m, c->entry_file), c->entry_line);
+        kw_buf_puts(b, i ? "; " : "");
+        if (m->tsv) {
+            kw_tsv(b, c->entry);
+            kw_buf_putc(b, ' ');
+            kw_tsv(b, at ? at : "?");
+        } else {
+            kw_md_code(b, c->entry, true);
+            kw_buf_putc(b, ' ');
+            kw_md_code(b, at ? at : "?", true);
+        }
+    }
+    if (n > max)
+        kw_buf_printf(b, " and %zu more", n - max);
+}
+
 /* The code objects of a group of precompiled ASM kernels, ", "-separated
  * (one kernel name may come in a code object per arch); NULL when none. */
 static char *kw_map_code_objects(kw_map *m, const kw_mgroup *grp) {
@@ -290,6 +333,10 @@ static void kw_map_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, const kw_p
             kw_map_callers(m, b, op, (size_t)-1);
         else
             kw_buf_putc(b, '-');
+        if (m->app->have_chains) {
+            kw_buf_putc(b, '\t');
+            kw_map_model(m, b, op, (size_t)-1);
+        }
         kw_buf_putc(b, '\n');
         return;
     }
@@ -310,6 +357,10 @@ static void kw_map_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, const kw_p
         }
     } else {
         kw_buf_puts(b, "-");
+    }
+    if (m->app->have_chains) {
+        kw_buf_puts(b, " | ");
+        kw_map_model(m, b, op, KW_MAP_SHOWN);
     }
     kw_buf_puts(b, " | ");
     if (e) {
@@ -384,7 +435,10 @@ static int kw_map_run(kw_map *m, kw_buf *b) {
     if (m->rows.n)
         qsort(m->rows.v, m->rows.n, sizeof(kw_map_row), kw_row_cmp);
     kw_model *md = &m->app->model;
-    if (!m->tsv)
+    if (!m->tsv && m->app->have_chains)
+        kw_buf_puts(b, "| Kernel | Instantiations | Python entry | Model entry | C++ entry | "
+                       "Launch site | Device code |\n|---|---:|---|---|---|---|---|\n");
+    else if (!m->tsv)
         kw_buf_puts(b, "| Kernel | Instantiations | Python entry | C++ entry | Launch site | "
                        "Device code |\n|---|---:|---|---|---|---|\n");
     for (size_t i = 0; i < m->rows.n; i++) {
@@ -422,7 +476,9 @@ static int kw_map_run(kw_map *m, kw_buf *b) {
 }
 
 int kw_cmd_map(int argc, char **argv) {
-    const char *db = NULL, *py = NULL, *out = NULL;
+    const char *db = NULL, *out = NULL;
+    const char *py[64]; /* --python-root, repeatable */
+    size_t npy = 0;
     kw_map m;
     memset(&m, 0, sizeof(m));
     for (int i = 1; i < argc; i++) {
@@ -438,7 +494,9 @@ int kw_cmd_map(int argc, char **argv) {
         } else if ((r = kw_cli_opt(argc, argv, &i, "--python-root", NULL, &v)) != 0) {
             if (r < 0 || !*v)
                 return kw_cli_usage_error("map", "option --python-root needs a directory");
-            py = v;
+            if (npy == sizeof py / sizeof py[0])
+                return kw_cli_usage_error("map", "at most 64 --python-root directories");
+            py[npy++] = v;
         } else if ((r = kw_cli_opt(argc, argv, &i, "--root", NULL, &v)) != 0) {
             if (r < 0 || !*v)
                 return kw_cli_usage_error("map", "option --root needs a directory");
@@ -461,7 +519,7 @@ int kw_cmd_map(int argc, char **argv) {
         }
     }
     kw_app app;
-    int rc = kw_app_load(&app, db, py);
+    int rc = kw_app_load(&app, db, py, npy);
     if (rc == KW_EXIT_OK) {
         m.app = &app;
         kw_arena_init(&m.arena);

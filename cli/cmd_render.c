@@ -53,14 +53,17 @@ static const char kw_render_usage[] =
     "  --gpu NAME          the product for peaks (MI300X, MI300A, MI325X, MI350X, MI355X;\n"
     "                      default: the arch's first-listed default)\n"
     "  --root DIR          print paths relative to DIR\n"
-    "  --python-root DIR   scan DIR's *.py for @compile_ops ops and join them to entry points\n";
+    "  --python-root DIR   scan DIR's *.py for @compile_ops ops and join them to entry points;\n"
+    "                      repeated (a model's tree and aiter's): python3 reads the chains\n"
+    "                      from the model's code to the ops (section 1)\n";
 
 typedef struct kw_render_cli {
     const char *kernel;
     const char *db;
     const char *out;
     bool all;
-    const char *python_root;
+    const char *python_roots[64]; /* --python-root, repeatable */
+    size_t npython_roots;
     const char *trace; /* --trace FILE */
     const char *tu;    /* --tu FILE */
     kw_render_opts o;
@@ -97,7 +100,9 @@ static int kw_render_args(kw_render_cli *c, int argc, char **argv) {
             c->o.root = v;
         } else if (KW_OPT("--python-root", NULL)) {
             KW_NEED("--python-root");
-            c->python_root = v;
+            if (c->npython_roots == sizeof c->python_roots / sizeof c->python_roots[0])
+                return kw_cli_usage_error("render", "at most 64 --python-root directories");
+            c->python_roots[c->npython_roots++] = v;
         } else if (KW_OPT("--trace", NULL)) {
             KW_NEED("--trace");
             c->trace = v;
@@ -491,7 +496,7 @@ int kw_cmd_render(int argc, char **argv) {
     kw_app app;
     kw_trace_loaded trace;
     memset(&trace, 0, sizeof trace);
-    rc = kw_app_load(&app, c.db, c.python_root);
+    rc = kw_app_load(&app, c.db, c.python_roots, c.npython_roots);
     if (rc == KW_EXIT_OK && c.trace) {
         kw_err err;
         if (kw_trace_load(&trace, c.trace, &app.ix, &err) != KW_OK)
@@ -500,7 +505,7 @@ int kw_cmd_render(int argc, char **argv) {
     }
     if (rc == KW_EXIT_OK) {
         c.o.db_path = app.db;
-        c.o.python_root = c.python_root;
+        c.o.python_root = c.npython_roots ? c.python_roots[0] : NULL;
         c.o.all = c.all;
         if (c.o.gpu && !kw_gpu_named(&app.gpus, c.o.gpu))
             rc = kw_cli_usage_error("render",

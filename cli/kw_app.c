@@ -2,16 +2,35 @@
  * for `kwalk render` and `kwalk map` (see kw_app.h). */
 #include "cli/kw_app.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cli/kw_cli.h"
+#include "cli/kw_pyhelper.h"
 
-int kw_app_load(kw_app *app, const char *db, const char *python_root) {
+/* The built-in scanner on the first root with decorated ops (else the last). */
+static kw_status kw_app_scan(kw_app *app, const char *const *roots, size_t n, kw_err *err) {
+    for (size_t i = 0; i < n; i++) {
+        if (i) {
+            kw_py_ops_free(&app->py);
+            kw_py_ops_init(&app->py);
+        }
+        if (kw_py_load_rules(&app->py, &app->annot, err) != KW_OK ||
+            kw_py_scan(&app->py, roots[i], err) != KW_OK)
+            return KW_ERR;
+        if (app->py.ops.n)
+            break;
+    }
+    return KW_OK;
+}
+
+int kw_app_load(kw_app *app, const char *db, const char *const *python_roots, size_t nroots) {
     memset(app, 0, sizeof(*app));
     kw_index_init(&app->ix);
     kw_srcs_init(&app->srcs);
     kw_py_ops_init(&app->py);
+    kw_py_chains_init(&app->chains);
     app->db = db ? db : KW_INDEX_DEFAULT_PATH;
     kw_err err;
     if (kw_index_read_file(&app->ix, app->db, &err) != KW_OK) {
@@ -34,11 +53,24 @@ int kw_app_load(kw_app *app, const char *db, const char *python_root) {
         kw_gpus_load(&app->gpus, &app->annot, &err) != KW_OK ||
         kw_isa_notes_load(&app->notes, &app->annot, &err) != KW_OK)
         return kw_cli_fail(&err);
-    if (python_root) {
-        if (kw_py_load_rules(&app->py, &app->annot, &err) != KW_OK ||
-            kw_py_scan(&app->py, python_root, &err) != KW_OK)
+    if (nroots) {
+        if (kw_app_scan(app, python_roots, nroots, &err) != KW_OK)
             return kw_cli_fail(&err);
         app->have_py = true;
+    }
+    if (nroots > 1) { /* a model and the library: the chains across them */
+        switch (kw_pyhelper_chains(python_roots, nroots, &app->chains, &err)) {
+        case KW_PYHELPER_OK:
+            app->have_chains = true;
+            app->py.chains = &app->chains;
+            break;
+        case KW_PYHELPER_NONE:
+            fprintf(stderr, "kwalk: note: %s: Python chains from the model are left out\n",
+                    err.msg);
+            break;
+        case KW_PYHELPER_FAILED:
+            return kw_cli_fail(&err);
+        }
     }
     if (kw_model_build(&app->model, &app->ix, app->have_py ? &app->py : NULL, &err) != KW_OK)
         return kw_cli_fail(&err);
@@ -49,6 +81,7 @@ void kw_app_free(kw_app *app) {
     kw_model_free(&app->model);
     kw_srcs_free(&app->srcs);
     kw_py_ops_free(&app->py);
+    kw_py_chains_free(&app->chains);
     kw_isa_notes_free(&app->notes);
     kw_gpus_free(&app->gpus);
     kw_providers_free(&app->providers);

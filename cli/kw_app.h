@@ -1,8 +1,9 @@
 /* kw_app.h: what `kwalk render` and `kwalk map` load before they work: the
  * index (with the same "run kwalk index first" hint as `kwalk list`), the
  * annotation data (providers, hardware peaks, ISA notes, entry-point rules),
- * the Python ops under --python-root, and the joined model. One call, one
- * error line. */
+ * the Python ops under --python-root, the chains from the model's code to
+ * them (python/kwalk_pyscan.py over every --python-root, kw_pyhelper.h), and
+ * the joined model. One call, one error line. */
 #ifndef KW_APP_H
 #define KW_APP_H
 
@@ -12,6 +13,7 @@
 #include "model/kw_isa_notes.h"
 #include "model/kw_model.h"
 #include "model/kw_provider.h"
+#include "model/kw_python_chains.h"
 #include "model/kw_python_entries.h"
 #include "model/kw_src.h"
 
@@ -24,14 +26,18 @@ typedef struct kw_app {
     kw_isa_notes notes;
     kw_py_ops py;
     bool have_py;
+    kw_py_chains chains; /* the helper's model-entry table */
+    bool have_chains;    /* the helper ran (python3 found) */
     kw_model model;
     kw_srcs srcs;
 } kw_app;
 
 /* Load everything; on failure print the one-line error and return the exit
  * status (KW_EXIT_INPUT), else KW_EXIT_OK. db may be NULL (default path);
- * python_root may be NULL (no scan). */
-int kw_app_load(kw_app *app, const char *db, const char *python_root);
+ * no python_roots: no scan. The built-in scanner reads the first root that
+ * holds decorated ops; with two roots or more the helper reads them all
+ * (without a python3: one `kwalk: note:` line, no chains). */
+int kw_app_load(kw_app *app, const char *db, const char *const *python_roots, size_t nroots);
 void kw_app_free(kw_app *app);
 
 #endif

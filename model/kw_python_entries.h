@@ -74,6 +74,7 @@ typedef struct kw_py_ops {
     size_t files; /* *.py files scanned */
     KW_ARRAY(kw_py_src) srcs;
     const char *root; /* the scanned directory (absolute), NULL for a single file */
+    const struct kw_py_chains *chains; /* the helper's chains (kw_python_chains.h), or NULL */
 } kw_py_ops;
 
 void kw_py_ops_init(kw_py_ops *p);

@@ -512,7 +512,10 @@ def write_tsv(res, function_kw, out):
     def's name) ENTRY (module.function of the caller in --from PKG) ENTRY_AT
     (file:line of its call that starts the chain) OUTERMOST (yes|no) LENGTH
     (calls to the op) CONDITIONS (the `if` tests around the entry's call,
-    "; "-joined, - when none)."""
+    "; "-joined, - when none) FRAMES (every call of the chain, entry first,
+    as one list separated by US (0x1f; not a line break to str.splitlines):
+    per call module.function, file:call_line, the callee as written, the
+    number N of its `if` tests, then those N tests, outermost first)."""
     for op in res["ops"]:
         if op["kind"] == "triton":
             mod = "triton"
@@ -531,7 +534,20 @@ def write_tsv(res, function_kw, out):
                    "%s:%d" % (f["file"], f["call_line"]),
                    "yes" if c["outermost"] else "no", str(c["length"]),
                    "; ".join(f["conds"]) or "-"]
-            out.write("\t".join(x.replace("\t", " ").replace("\n", " ") for x in row) + "\n")
+            row = [_field(x) for x in row]
+            row.append("\x1f".join(
+                _field(x) for g in c["frames"]
+                for x in ["%s.%s" % (g["module"], g["function"]),
+                          "%s:%d" % (g["file"], g["call_line"]), g["callee"],
+                          str(len(g["conds"]))] + g["conds"]))
+            out.write("\t".join(row) + "\n")
+
+
+def _field(x):
+    """A TSV field: tabs, line breaks (str.splitlines' too) and US as blanks."""
+    for ch in "\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\u2028\u2029":
+        x = x.replace(ch, " ")
+    return x
 
 
 USAGE = ("kwalk_pyscan: usage: kwalk_pyscan.py scan FILE... | chains --root DIR... "

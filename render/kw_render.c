@@ -58,8 +58,8 @@ void kw_render_files(kw_render *r) {
         kw_buf_puts(o, " | ");
         /* roles, each once, in a fixed order */
         static const char *const order[] = {
-            "Python op",     "entry", "dispatch",      "launch",     "kernel",
-            "device helper", "loop",  "memory access", "inline asm", "shared memory"};
+            "Python call",   "Python op", "entry",         "dispatch",   "launch",       "kernel",
+            "device helper", "loop",      "memory access", "inline asm", "shared memory"};
         bool first = true;
         for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
             for (size_t x = i; x < j; x++)

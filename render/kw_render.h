@@ -52,7 +52,8 @@ typedef struct kw_render_opts {
 typedef struct kw_ref {
     const char *file;
     int line;
-    const char *role;  /* "kernel", "launch", "dispatch", "entry", "Python op", "device helper" */
+    const char *role;  /* "kernel", "launch", "dispatch", "entry", "Python op", "Python call",
+                          "device helper" */
     const char *label; /* what is there */
 } kw_ref;
 

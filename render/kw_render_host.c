@@ -1,13 +1,15 @@
 /* kw_render_host.c: section 1, "Host Side: Python -> C++ -> Kernel Launch":
- * the Python ops and C++ entry points that reach the kernel, the dispatch
- * path from each entry to each launch site as a chain of calls with the
- * conditions they sit under (their --shape verdicts from the page model,
- * model/kw_page.h), the grid and block chosen there, the kernel arguments,
- * and the launch statement quoted from the source. */
+ * the Python ops and C++ entry points that reach the kernel (with the chains
+ * of calls from the model's code down to each op, when kwalk_pyscan.py read
+ * them), the dispatch path from each entry to each launch site as a chain of
+ * calls with the conditions they sit under (their --shape verdicts from the
+ * page model, model/kw_page.h), the grid and block chosen there, the kernel
+ * arguments, and the launch statement quoted from the source. */
 #include <stdio.h>
 #include <string.h>
 
 #include "model/kw_entry.h"
+#include "model/kw_python_chains.h"
 #include "render/kw_md.h"
 #include "render/kw_render.h"
 
@@ -133,7 +135,74 @@ static void kw_host_entry_label(kw_render *r, const kw_mentry *me) {
     }
 }
 
-/* Where the package calls the listed ops: their public callers, each op once. */
+enum { KW_HOST_CHAINS = 3 }; /* chains from the model shown per op */
+
+/* The chains of calls from the model's code to op (python/kwalk_pyscan.py
+ * over the --python-root trees): the outermost callers, shortest chain
+ * first, each a numbered list of its calls (file:line, the `if` tests around
+ * the call) ending at the op; the rest counted. */
+static void kw_host_op_chains(kw_render *r, const kw_py_op *op) {
+    const kw_py_chains *pc = r->m->py ? r->m->py->chains : NULL;
+    if (!pc)
+        return;
+    kw_buf *o = r->out;
+    size_t *ix = NULL;
+    bool pybind = op->entry_kind && !strcmp(op->entry_kind, "pybind");
+    size_t n =
+        kw_py_chains_for(pc, pybind ? op->module : NULL, op->function, true, &r->scratch, &ix);
+    if (n == (size_t)-1) {
+        o->oom = true;
+        return;
+    }
+    if (!n) {
+        kw_buf_puts(o, "No outermost caller in the Python trees reaches ");
+        kw_md_code(o, op->def_name ? op->def_name : "?", false);
+        kw_buf_puts(o, " (as far as calls resolve statically).\n\n");
+        return;
+    }
+    for (size_t i = 0; i < n && i < KW_HOST_CHAINS; i++) {
+        const kw_py_chain *c = &pc->v.v[ix[i]];
+        kw_buf_puts(o, "Python chain from ");
+        kw_md_code(o, c->entry, false);
+        kw_buf_printf(o, ", %d call%s down to ", c->length, c->length == 1 ? "" : "s");
+        kw_md_code(o, op->def_name ? op->def_name : "?", false);
+        kw_buf_puts(o, ":\n\n");
+        int step = 1;
+        for (size_t f = 0; f < c->frames.n; f++, step++) {
+            const kw_py_frame *fr = &c->frames.v[f];
+            kw_buf_printf(o, "%d. ", step);
+            kw_md_code(o, fr->function, false);
+            kw_buf_puts(o, " calls ");
+            kw_md_code(o, fr->callee, false);
+            kw_buf_puts(o, " at ");
+            kw_r_loc(r, fr->file, fr->line);
+            kw_r_ref(r, fr->file, fr->line, "Python call", fr->function);
+            for (size_t k = 0; k < fr->conds.n; k++) {
+                kw_buf_puts(o, k ? " and " : ", when ");
+                kw_md_code(o, fr->conds.v[k], false);
+            }
+            kw_buf_putc(o, '\n');
+        }
+        kw_buf_printf(o, "%d. the op ", step);
+        kw_md_code(o, c->op, false);
+        kw_buf_puts(o, " at ");
+        kw_r_loc(r, c->op_file, c->op_line);
+        kw_buf_puts(o, ", bound to ");
+        if (c->bound_module) {
+            kw_md_code(o, c->bound_module, false);
+            kw_buf_puts(o, ".");
+        }
+        kw_md_code(o, c->bound_function, false);
+        kw_buf_puts(o, "\n\n");
+    }
+    if (n > KW_HOST_CHAINS)
+        kw_buf_printf(o, "And %zu more outermost caller%s in the Python trees reach%s it.\n\n",
+                      n - KW_HOST_CHAINS, n - KW_HOST_CHAINS == 1 ? "" : "s",
+                      n - KW_HOST_CHAINS == 1 ? "es" : "");
+}
+
+/* Where the package calls the listed ops: their public callers, each op once
+ * (and the chains from the model's code, when read). */
 static void kw_host_op_callers(kw_render *r, const kw_py_op *const *ops, size_t n) {
     kw_buf *o = r->out;
     for (size_t i = 0; i < n; i++) {
@@ -143,6 +212,9 @@ static void kw_host_op_callers(kw_render *r, const kw_py_op *const *ops, size_t 
         if (dup)
             continue;
         const kw_py_op *op = ops[i];
+        kw_host_op_chains(r, op);
+        if (!op->callers.n)
+            continue;
         kw_buf_puts(o, "Public callers of ");
         kw_md_code(o, op->def_name ? op->def_name : "?", false);
         kw_buf_puts(o, " in the package:");
@@ -199,7 +271,7 @@ static void kw_host_entries(kw_render *r, const kw_mpaths *paths, size_t npaths)
     static const char *const head[] = {"Python op", "Binding", "C++ entry point", "Defined at"};
     kw_md_table_head(o, 4, head);
     KW_ARRAY(size_t) seen = {0};
-    KW_ARRAY(const kw_py_op *) ops = {0}; /* listed ops that have callers */
+    KW_ARRAY(const kw_py_op *) ops = {0}; /* listed ops that have callers or chains */
     for (size_t i = 0; i < npaths; i++)
         for (size_t j = 0; j < paths[i].v.n; j++) {
             size_t e = paths[i].v.v[j].entry;
@@ -221,7 +293,9 @@ static void kw_host_entries(kw_render *r, const kw_mpaths *paths, size_t npaths)
                     kw_buf_puts(o, " ");
                     kw_r_loc(r, op->file, op->def_line);
                     kw_r_ref(r, op->file, op->def_line, "Python op", op->def_name);
-                    const kw_py_op **os = op->callers.n ? KW_PUSH(&r->scratch, ops) : NULL;
+                    const kw_py_op **os = op->callers.n || r->m->py->chains
+                                              ? KW_PUSH(&r->scratch, ops)
+                                              : NULL;
                     if (os)
                         *os = op;
                     kw_buf_printf(o, " | @%s, %s", op->stack, op->ffi ? op->ffi : "?");

@@ -5,8 +5,10 @@ fixtures, the corpus sidecars up to 64 KiB), indexes (`kwalk index` of those
 sidecars, packed and YAML), traces (small rocprofv3 CSV and JSON traces
 written by tests/trace's own writers), Python packages (tests/corpus/ops, and
 ../shared's atom-py and aiter's ops when present, as the fuzz target's
-'\\0'-separated "name\\ntext" files). tests/fuzz/regress/<target>/* (inputs
-that once crashed a reader) are added to each.
+'\\0'-separated "name\\ntext" files), model-entry tables (python/kwalk_pyscan.py
+chains --format tsv over a two-package tree written here and over those
+fixtures, whole rows up to 16 KiB a seed). tests/fuzz/regress/<target>/*
+(inputs that once crashed a reader) are added to each.
 
   make_seeds.py --out DIR --kwalk KWALK --src PROJECT_SOURCE_DIR --corpus-out DIR
 """
@@ -67,6 +69,56 @@ def python_seeds(out, name, root):
         put(out, "python", "%s-%03d" % (name, k), b"\0".join(part))
 
 
+# a model package calling a library's op through a wrapper, under ifs
+PYCHAINS_TREE = {
+    "lib/lib/__init__.py": "from .ops import *\n",
+    "lib/lib/ops.py": "from .core import compile_ops\n\n\n"
+                      "@compile_ops(\"module_ops\", fc_name=\"op_fwd\")\ndef op(x): ...\n",
+    "lib/lib/core.py": "def compile_ops(*a, **k):\n    return lambda f: f\n",
+    "model/model/__init__.py": "",
+    "model/model/layer.py": "import lib\n\n\ndef _run(x, fast):\n    if fast:\n"
+                            "        return lib.op(x)\n    else:\n        return lib.op(x + 1)\n"
+                            "\n\nclass Layer:\n    def forward(self, x):\n"
+                            "        if x is not None and x > 0:\n"
+                            "            return _run(x, True)\n        return _run(x, False)\n",
+}
+
+
+def pychains_seeds(args, out):
+    """The helper's model-entry table over PYCHAINS_TREE and over ../shared's
+    atom-py and aiter."""
+    helper = os.path.join(args.src, "python", "kwalk_pyscan.py")
+    shared = os.path.join(args.src, "..", "shared", "fixtures")
+    with tempfile.TemporaryDirectory() as tmp:
+        for rel, text in PYCHAINS_TREE.items():
+            os.makedirs(os.path.dirname(os.path.join(tmp, rel)), exist_ok=True)
+            with open(os.path.join(tmp, rel), "w") as f:
+                f.write(text)
+        trees = [("tree", [os.path.join(tmp, "model"), os.path.join(tmp, "lib")]),
+                 ("fixtures", [os.path.join(shared, "atom-py"),
+                               os.path.join(shared, "aiter-hip", "aiter")])]
+        for name, roots in trees:
+            if all(os.path.isdir(r) for r in roots):
+                cmd = [sys.executable, helper, "chains", "--format", "tsv"]
+                for r in roots:
+                    cmd += ["--root", r]
+                r = subprocess.run(cmd, capture_output=True, timeout=300)
+                if r.returncode == 0:
+                    table_seeds(out, name, r.stdout)
+
+
+def table_seeds(out, name, table):
+    part, k = b"", 0
+    for row in table.split(b"\n"):
+        if part and len(part) + len(row) > MAX_PY_SEED:
+            put(out, "pychains", "%s-%03d" % (name, k), part)
+            part, k = b"", k + 1
+        if row:
+            part += row + b"\n"
+    if part:
+        put(out, "pychains", "%s-%03d" % (name, k), part)
+
+
 def traces(args, out):
     sys.path.insert(0, os.path.join(args.src, "tests", "trace"))
     import test_trace as tt  # its CSV and JSON writers (rocprofv3's layouts)
@@ -115,12 +167,13 @@ def main():
     traces(args, args.out)
     for name, root in python_packages(args):
         python_seeds(args.out, name, root)
+    pychains_seeds(args, args.out)
 
     regress = os.path.join(args.src, "tests", "fuzz", "regress")
     for p in sorted(glob.glob(os.path.join(regress, "*", "*"))):
         put(args.out, os.path.basename(os.path.dirname(p)), "regress-" + os.path.basename(p),
             read(p))
-    for t in ("sidecar", "index", "trace", "python"):
+    for t in ("sidecar", "index", "trace", "python", "pychains"):
         n = len(os.listdir(os.path.join(args.out, t)))
         if n == 0:
             print("make_seeds: no seed for %s" % t, file=sys.stderr)

@@ -375,8 +375,28 @@ def test_chains(helper, atom, aiter_root, tmp):
     p = subprocess.run([sys.executable, helper, "chains", "--root", a, "--root", b, "--from",
                         "atom", "--format", "tsv"], capture_output=True, text=True, timeout=300)
     rows = [l.split("\t") for l in p.stdout.splitlines()]
-    check(p.returncode == 0 and rows and all(len(r) == 9 for r in rows), "tsv: 9 fields a row")
+    check(p.returncode == 0 and rows and all(len(r) == 10 for r in rows), "tsv: 10 fields a row")
     mine = [r for r in rows if r[0].endswith(".add_rmsnorm_quant")]
+    # FRAMES (field 10): the chain's calls, entry first, as the JSON checked
+    # above has them; the last one a marked call of the op
+    by_entry = {c["entry"]: c for c in op["chains"]}
+    op_calls = {"%s:%d" % (ln_path, x) for t in ("call-op", "alias", "attr")
+                for x in lm.get(t, ())}
+    for r in mine:
+        fr, tok = [], r[9].split("\x1f") if len(r) == 10 else []
+        while len(tok) >= 4 and tok[3].isdigit() and len(tok) >= 4 + int(tok[3]):
+            n = int(tok[3])
+            fr.append(tok[:3] + tok[4:4 + n])
+            tok = tok[4 + n:]
+        check(not tok, "tsv: FRAMES of %s read to its end" % r[4])
+        c = by_entry.get(r[4])
+        check(c and len(fr) == int(r[7]) == len(c["frames"]) and fr[0][1] == r[5] and
+              [(x[0], x[1], x[2], x[3:]) for x in fr] ==
+              [("%s.%s" % (f["module"], f["function"]), "%s:%d" % (f["file"], f["call_line"]),
+                f["callee"], f["conds"]) for f in c["frames"]],
+              "tsv: the frames of the chain from %s" % r[4])
+        check(fr and fr[-1][1] in op_calls, "tsv: the chain from %s ends at a marked call of "
+              "the op" % r[4])
     check(all(r[1] == "%s:%d" % (op_file, op_line) and r[2] == op_module
               and r[3] == "add_rmsnorm_quant" for r in mine),
           "tsv: the op's def line and module %s as ast reads them" % op_module)
