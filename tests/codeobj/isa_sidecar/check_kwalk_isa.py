@@ -190,7 +190,7 @@ def main():
     work = scratch("kwalk_isa")
     asm = os.path.join(work, "asm_kernel.co")
     run([tool("clang"), "-x", "assembler", "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx942",
-         os.path.join(SRC, "..", "codeobj", "src", "asm_kernel.s"), "-o", asm])
+         os.path.join(SRC, "..", "src", "asm_kernel.s"), "-o", asm])
     md, names = truth(asm)
     c.true("the .s has a kernel outside the metadata (asm_bare) and one in it",
            "asm_bare" in names - set(md) and "asm_reduce" in md)
