@@ -27,15 +27,11 @@ NOT_RECOVERABLE = "not recoverable from the cache; run with the hook"
 META = {"hash", "name", "arch", "target", "backend_name", "triton_version", "warp_size", "shared",
         "profile_scratch_size", "profile_scratch_align"}
 
-failures = []
-checks = 0
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import kwcheck  # noqa: E402
 
-
-def check(what, got, want):
-    global checks
-    checks += 1
-    if got != want:
-        failures.append("%s: got %r, want %r" % (what, got, want))
+CK = kwcheck.Check("triton.cache")
+check = CK.eq
 
 
 def run(cmd):
@@ -279,10 +275,7 @@ def main():
     check("constexprs marked not recoverable > 0", unrecoverable > 0, True)
     print("constexprs: %d recovered from the cache IR, %d not recoverable" %
           (recovered, unrecoverable))
-    for f in failures:
-        print("FAIL:", f)
-    print("%d checks, %d failed" % (checks, len(failures)))
-    return 1 if failures else 0
+    CK.report()
 
 
 if __name__ == "__main__":

@@ -29,21 +29,14 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_triton_cache import META, debug_line, jit_defs, notes  # noqa: E402
+from test_triton_cache import META, debug_line, jit_defs, notes, run  # noqa: E402
 
-checks = 0
-failures = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import kwcheck  # noqa: E402
 
+CK = kwcheck.Check("triton.render")
+check = CK.eq
 
-def check(what, got, want):
-    global checks
-    checks += 1
-    if got != want:
-        failures.append("%s: got %r, want %r" % (what, got, want))
-
-
-def run(cmd):
-    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
 
 
 def cache_folders(cache):
@@ -375,10 +368,7 @@ def main():
     rc = check_fixture(a) if a.fixture else check_corpus(a)
     if rc is not None:
         return rc
-    for f in failures:
-        print("FAIL:", f)
-    print("%d checks, %d failed" % (checks, len(failures)))
-    return 1 if failures else 0
+    CK.report()
 
 
 if __name__ == "__main__":
