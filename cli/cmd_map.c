@@ -34,8 +34,8 @@
 #include "render/kw_md.h"
 
 static const char kw_map_usage[] =
-    "usage: kwalk map [--db FILE] [--python-root DIR]... [--root DIR] [--format md|tsv]\n"
-    "                 [-o FILE]\n\n"
+    "usage: kwalk map [--db FILE] [--python-root DIR]... [--python-from PKG] [--root DIR]\n"
+    "                 [--format md|tsv] [-o FILE]\n\n"
     "The known-kernel table: kernel -> Python entry (file:line) -> C++ entry -> launch\n"
     "site -> device code, one row per kernel, launch site and entry point reaching it.\n\n"
     "  --db FILE           the index written by 'kwalk index' (default: " KW_INDEX_DEFAULT_PATH
@@ -44,6 +44,8 @@ static const char kw_map_usage[] =
     "                      (the Python entry column); repeated (a model's tree and aiter's):\n"
     "                      python3 reads the chains from the model's code to the ops, the\n"
     "                      Model entry column (the TSV's 12th field, MODEL)\n"
+    "  --python-from PKG   with two --python-root or more: only chains that start in\n"
+    "                      package PKG (e.g. atom), not the library's own callers\n"
     "  --root DIR          print paths relative to DIR\n"
     "  --format md|tsv     a Markdown table (default) or tab-separated fields:\n"
     "                      KERNEL INSTANTIATIONS PYTHON PYOP ENTRY_KIND ENTRY ENTRY_AT LAUNCH "
@@ -476,7 +478,7 @@ static int kw_map_run(kw_map *m, kw_buf *b) {
 }
 
 int kw_cmd_map(int argc, char **argv) {
-    const char *db = NULL, *out = NULL;
+    const char *db = NULL, *out = NULL, *py_from = NULL;
     const char *py[64]; /* --python-root, repeatable */
     size_t npy = 0;
     kw_map m;
@@ -497,6 +499,10 @@ int kw_cmd_map(int argc, char **argv) {
             if (npy == sizeof py / sizeof py[0])
                 return kw_cli_usage_error("map", "at most 64 --python-root directories");
             py[npy++] = v;
+        } else if ((r = kw_cli_opt(argc, argv, &i, "--python-from", NULL, &v)) != 0) {
+            if (r < 0 || !*v)
+                return kw_cli_usage_error("map", "option --python-from needs a package name");
+            py_from = v;
         } else if ((r = kw_cli_opt(argc, argv, &i, "--root", NULL, &v)) != 0) {
             if (r < 0 || !*v)
                 return kw_cli_usage_error("map", "option --root needs a directory");
@@ -519,7 +525,7 @@ int kw_cmd_map(int argc, char **argv) {
         }
     }
     kw_app app;
-    int rc = kw_app_load(&app, db, py, npy);
+    int rc = kw_app_load(&app, db, py, npy, py_from);
     if (rc == KW_EXIT_OK) {
         m.app = &app;
         kw_arena_init(&m.arena);

@@ -55,7 +55,9 @@ static const char kw_render_usage[] =
     "  --root DIR          print paths relative to DIR\n"
     "  --python-root DIR   scan DIR's *.py for @compile_ops ops and join them to entry points;\n"
     "                      repeated (a model's tree and aiter's): python3 reads the chains\n"
-    "                      from the model's code to the ops (section 1)\n";
+    "                      from the model's code to the ops (section 1)\n"
+    "  --python-from PKG   with two --python-root or more: only chains that start in\n"
+    "                      package PKG (e.g. atom), not the library's own callers\n";
 
 typedef struct kw_render_cli {
     const char *kernel;
@@ -64,6 +66,7 @@ typedef struct kw_render_cli {
     bool all;
     const char *python_roots[64]; /* --python-root, repeatable */
     size_t npython_roots;
+    const char *python_from; /* --python-from PKG */
     const char *trace; /* --trace FILE */
     const char *tu;    /* --tu FILE */
     kw_render_opts o;
@@ -103,6 +106,9 @@ static int kw_render_args(kw_render_cli *c, int argc, char **argv) {
             if (c->npython_roots == sizeof c->python_roots / sizeof c->python_roots[0])
                 return kw_cli_usage_error("render", "at most 64 --python-root directories");
             c->python_roots[c->npython_roots++] = v;
+        } else if (KW_OPT("--python-from", NULL)) {
+            KW_NEED("--python-from");
+            c->python_from = v;
         } else if (KW_OPT("--trace", NULL)) {
             KW_NEED("--trace");
             c->trace = v;
@@ -496,7 +502,7 @@ int kw_cmd_render(int argc, char **argv) {
     kw_app app;
     kw_trace_loaded trace;
     memset(&trace, 0, sizeof trace);
-    rc = kw_app_load(&app, c.db, c.python_roots, c.npython_roots);
+    rc = kw_app_load(&app, c.db, c.python_roots, c.npython_roots, c.python_from);
     if (rc == KW_EXIT_OK && c.trace) {
         kw_err err;
         if (kw_trace_load(&trace, c.trace, &app.ix, &err) != KW_OK)

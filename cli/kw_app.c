@@ -25,7 +25,8 @@ static kw_status kw_app_scan(kw_app *app, const char *const *roots, size_t n, kw
     return KW_OK;
 }
 
-int kw_app_load(kw_app *app, const char *db, const char *const *python_roots, size_t nroots) {
+int kw_app_load(kw_app *app, const char *db, const char *const *python_roots, size_t nroots,
+                const char *python_from) {
     memset(app, 0, sizeof(*app));
     kw_index_init(&app->ix);
     kw_srcs_init(&app->srcs);
@@ -59,7 +60,7 @@ int kw_app_load(kw_app *app, const char *db, const char *const *python_roots, si
         app->have_py = true;
     }
     if (nroots > 1) { /* a model and the library: the chains across them */
-        switch (kw_pyhelper_chains(python_roots, nroots, &app->chains, &err)) {
+        switch (kw_pyhelper_chains(python_roots, nroots, python_from, &app->chains, &err)) {
         case KW_PYHELPER_OK:
             app->have_chains = true;
             app->py.chains = &app->chains;

@@ -36,8 +36,10 @@ typedef struct kw_app {
  * status (KW_EXIT_INPUT), else KW_EXIT_OK. db may be NULL (default path);
  * no python_roots: no scan. The built-in scanner reads the first root that
  * holds decorated ops; with two roots or more the helper reads them all
- * (without a python3: one `kwalk: note:` line, no chains). */
-int kw_app_load(kw_app *app, const char *db, const char *const *python_roots, size_t nroots);
+ * (without a python3: one `kwalk: note:` line, no chains), its chains
+ * starting in package python_from when that is not NULL. */
+int kw_app_load(kw_app *app, const char *db, const char *const *python_roots, size_t nroots,
+                const char *python_from);
 void kw_app_free(kw_app *app);
 
 #endif

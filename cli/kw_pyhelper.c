@@ -1,11 +1,13 @@
 /* kw_pyhelper.c: finding python3 and kwalk_pyscan.py, running the helper
- * with posix_spawn (no shell), its table from a pipe, its first stderr line
- * from a temporary file (see kw_pyhelper.h). */
+ * with posix_spawn (no shell, its own process group), its table from a pipe
+ * within a time limit, its first stderr line from a temporary file (see
+ * kw_pyhelper.h). */
 #define _GNU_SOURCE /* readlink, mkstemp under strict C11 */
 #include "cli/kw_pyhelper.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -13,13 +15,59 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/kw_buf.h"
 
 extern char **environ;
 
-enum { KW_PH_MAX_ROOTS = 64 };
+enum { KW_PH_MAX_ROOTS = 64, KW_PH_DEFAULT_TIMEOUT_S = 300 };
+
+/* The helper's time limit in seconds: $KWALK_PYTHON_TIMEOUT when it is a
+ * positive whole number, else the default. */
+static long kw_ph_timeout_s(void) {
+    const char *env = getenv("KWALK_PYTHON_TIMEOUT");
+    if (env && *env) {
+        char *end;
+        errno = 0;
+        long v = strtol(env, &end, 10);
+        if (errno == 0 && *end == '\0' && v > 0 && v <= 86400)
+            return v;
+    }
+    return KW_PH_DEFAULT_TIMEOUT_S;
+}
+
+static double kw_ph_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Read fd to its end into b, until the deadline (monotonic seconds): false
+ * when the deadline passed first. */
+static bool kw_ph_read_all(int fd, kw_buf *b, double deadline) {
+    char chunk[65536];
+    for (;;) {
+        double left = deadline - kw_ph_now();
+        if (left <= 0)
+            return false;
+        struct pollfd pfd = {.fd = fd, .events = POLLIN};
+        int ready = poll(&pfd, 1, left > 1000 ? 1000000 : (int)(left * 1000) + 1);
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready < 0)
+            return true; /* cannot wait: what was read is what there is */
+        if (ready == 0)
+            continue;
+        ssize_t got = read(fd, chunk, sizeof chunk);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return true;
+        kw_buf_append(b, chunk, (size_t)got);
+    }
+}
 
 static bool kw_ph_exec(const char *path) {
     struct stat sb;
@@ -81,8 +129,8 @@ static void kw_ph_first_line(int fd, char *line, size_t size) {
     line[strcspn(line, "\n\r")] = '\0';
 }
 
-kw_pyhelper_status kw_pyhelper_chains(const char *const *roots, size_t n, kw_py_chains *out,
-                                      kw_err *err) {
+kw_pyhelper_status kw_pyhelper_chains(const char *const *roots, size_t n, const char *from,
+                                      kw_py_chains *out, kw_err *err) {
     char python[4096], script[4096];
     if (!kw_ph_python(python, sizeof python)) {
         kw_fail(err, "no python3 on PATH (or set KWALK_PYTHON)");
@@ -96,7 +144,7 @@ kw_pyhelper_status kw_pyhelper_chains(const char *const *roots, size_t n, kw_py_
         kw_fail(err, "at most %d --python-root directories", KW_PH_MAX_ROOTS);
         return KW_PYHELPER_FAILED;
     }
-    char *argv[2 * KW_PH_MAX_ROOTS + 8];
+    char *argv[2 * KW_PH_MAX_ROOTS + 10];
     size_t k = 0;
     argv[k++] = python;
     argv[k++] = script;
@@ -104,6 +152,10 @@ kw_pyhelper_status kw_pyhelper_chains(const char *const *roots, size_t n, kw_py_
     for (size_t i = 0; i < n; i++) {
         argv[k++] = (char *)"--root";
         argv[k++] = (char *)roots[i];
+    }
+    if (from) {
+        argv[k++] = (char *)"--from";
+        argv[k++] = (char *)from;
     }
     argv[k++] = (char *)"--format";
     argv[k++] = (char *)"tsv";
@@ -129,8 +181,15 @@ kw_pyhelper_status kw_pyhelper_chains(const char *const *roots, size_t n, kw_py_
     posix_spawn_file_actions_adddup2(&fa, errfd, STDERR_FILENO);
     posix_spawn_file_actions_addclose(&fa, pipefd[1]);
     posix_spawn_file_actions_addclose(&fa, errfd);
+    /* Its own process group, so that a helper past its time limit is
+     * stopped with whatever it started. */
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0);
     pid_t pid;
-    int rc = posix_spawnp(&pid, python, &fa, NULL, argv, environ);
+    int rc = posix_spawnp(&pid, python, &fa, &attr, argv, environ);
+    posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&fa);
     close(pipefd[1]);
     if (rc != 0) {
@@ -141,21 +200,33 @@ kw_pyhelper_status kw_pyhelper_chains(const char *const *roots, size_t n, kw_py_
     }
     kw_buf b;
     kw_buf_init(&b);
-    char chunk[65536];
-    for (;;) {
-        ssize_t got = read(pipefd[0], chunk, sizeof chunk);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            break;
-        kw_buf_append(&b, chunk, (size_t)got);
-    }
+    long limit = kw_ph_timeout_s();
+    double deadline = kw_ph_now() + (double)limit;
+    bool in_time = kw_ph_read_all(pipefd[0], &b, deadline);
     close(pipefd[0]);
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
+    /* Its output ended: it should exit now, but it may not (it closed its
+     * stdout and went on). */
+    while (in_time) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid || (w < 0 && errno != EINTR))
+            break;
+        if (kw_ph_now() >= deadline)
+            in_time = false;
+        else
+            nanosleep(&(struct timespec){.tv_nsec = 5000000}, NULL);
+    }
+    if (!in_time) {
+        kill(-pid, SIGKILL);
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+    }
     kw_pyhelper_status st = KW_PYHELPER_OK;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    if (!in_time) {
+        kw_fail(err, "%s %s did not finish within %ld s (KWALK_PYTHON_TIMEOUT): stopped", python,
+                script, limit);
+        st = KW_PYHELPER_FAILED;
+    } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         char line[400];
         kw_ph_first_line(errfd, line, sizeof line);
         if (WIFEXITED(status))

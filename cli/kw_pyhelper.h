@@ -16,8 +16,12 @@ typedef enum kw_pyhelper_status {
     KW_PYHELPER_FAILED /* the helper failed or wrote a damaged table: err */
 } kw_pyhelper_status;
 
-/* Run the helper over roots[0..n) and read its table into out (initialized). */
-kw_pyhelper_status kw_pyhelper_chains(const char *const *roots, size_t n, kw_py_chains *out,
-                                      kw_err *err);
+/* Run the helper over roots[0..n) and read its table into out (initialized);
+ * with from (a package name, e.g. "atom"), only chains that start in it.
+ * It has $KWALK_PYTHON_TIMEOUT seconds (a positive whole number; default
+ * 300) to write its table and exit; past that it and every process it started
+ * (its process group) are killed and the result is KW_PYHELPER_FAILED. */
+kw_pyhelper_status kw_pyhelper_chains(const char *const *roots, size_t n, const char *from,
+                                      kw_py_chains *out, kw_err *err);
 
 #endif

@@ -35,6 +35,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 import tempfile
 
 FAILS = []
@@ -278,6 +279,23 @@ def test_map(K, db, roots, env, tmp, mod, wqual, callers, rel_ln, ln, a, b):
             path = os.path.join(tmp, m.group(2))
             check(os.path.isfile(path) and int(m.group(3)) in call_lines(path),
                   "map: %s is a call per ast" % x)
+    # --python-from: only chains that start in the package named
+    for pkg in ("atom", "atom.model_ops", "nosuchpkg"):
+        rc, out, err = run([K, "map", "--db", db, "--root", tmp, "--format", "tsv",
+                            "--python-from", pkg] + roots, env)
+        fops = [r.split("\t") for r in out.split("\n") if r]
+        fops = [r for r in fops if len(r) == 12 and r[3] == "add_rmsnorm_quant"]
+        if not check(rc == 0 and err == "" and fops, "map --python-from %s: the op's row "
+                     "(%d %r)" % (pkg, rc, err)):
+            continue
+        fmodel = [x for x in fops[0][11].split("; ") if x and x != "-"]
+        if pkg == "nosuchpkg":
+            check(fmodel == [], "map --python-from nosuchpkg: no model entry: %s" % fmodel)
+            continue
+        check(all(x.startswith(pkg + ".") for x in fmodel),
+              "map --python-from %s: every entry in the package: %s" % (pkg, fmodel))
+        for w in want:
+            check(w in fmodel, "map --python-from %s: %s still there: %s" % (pkg, w, fmodel))
     # Markdown: the column after the Python entry
     rc, out, err = run([K, "map", "--db", db, "--root", tmp] + roots, env)
     lines = out.split("\n")
@@ -401,6 +419,20 @@ def test_bad(K, db, roots, env, tmp, a, b):
     check(rc == 1 and out == "" and err.count("\n") == 1 and "(exit 3): kwalk_pyscan: it broke"
           in err, "a failing helper: one-line error with its first stderr line (%d %r)"
           % (rc, err))
+    for what, body in [("sleeps", "sleep 60\n"),
+                       ("closes its output and sleeps", "exec >&-\nsleep 60\n")]:
+        fake = os.path.join(tmp, "slow.sh")
+        with open(fake, "w") as f:
+            f.write("#!/bin/sh\n" + body)
+        os.chmod(fake, 0o755)
+        began = time.monotonic()
+        rc, out, err = run([K, "map", "--db", db] + roots,
+                           dict(env, KWALK_PYTHON=fake, KWALK_PYTHON_TIMEOUT="1"))
+        took = time.monotonic() - began
+        check(rc == 1 and out == "" and err.count("\n") == 1 and
+              "did not finish within 1 s" in err and took < 30,
+              "a helper that %s: stopped after KWALK_PYTHON_TIMEOUT, one-line error "
+              "(%d %r, %.1f s)" % (what, rc, err, took))
     rc, out, err = run([K, "map", "--db", db] + roots,
                        dict(env, KWALK_PYTHON=os.path.join(tmp, "no-such-python")))
     check(rc == 1 and out == "" and err.count("\n") == 1 and "no-such-python" in err,
