@@ -13,13 +13,15 @@
  * at the call that starts its chain, shortest chain first. A trampoline
  * kernel (ck_tile's kentry) names the functor templates it runs. A launch no
  * entry reaches has "-" as its entries; a kernel never launched has "-" as
- * its launch site. A kernel every launch of which never runs (under a
+ * its launch site. A Triton kernel's Python entry is the function that
+ * launches it, called by the Python frames its hook recorded (a row per
+ * distinct chain); it has no C++ entry. A kernel every launch of which never runs (under a
  * condition that is constant false, or reached only through calls that are)
  * is "emitted but unreachable from any entry point" at those launches; such
- * launches of a kernel that another launch does run are left out. A precompiled ASM kernel (launched through a loader or
- * hipModuleLaunchKernel, or one of the rows of a loader's config table) has
- * its code objects as device code. --format tsv prints the same rows as
- * tab-separated fields for scripts (docs/render.md). */
+ * launches of a kernel that another launch does run are left out. A precompiled ASM kernel
+ * (launched through a loader or hipModuleLaunchKernel, or one of the rows of a loader's config
+ * table) has its code objects as device code. --format tsv prints the same rows as tab-separated
+ * fields for scripts (docs/render.md). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
@@ -116,6 +118,12 @@ static bool kw_map_add(kw_map *m, size_t group, const kw_mlaunch *ml, size_t ent
                                      ml->l->location.file ? ml->l->location.file : "?",
                                      ml->l->location.line, entry, unit)
                    : kw_arena_printf(&m->arena, "%zu|-|%s", group, unit);
+    /* a Triton launch reached through other Python callers: a row of its own */
+    for (size_t i = 0; key && ml && i < ml->l->call_chain.n; i++)
+        key = kw_arena_printf(
+            &m->arena, "%s|%s:%d", key,
+            ml->l->call_chain.v[i].location.file ? ml->l->call_chain.v[i].location.file : "?",
+            ml->l->call_chain.v[i].location.line);
     if (!key)
         return false;
     size_t *at = kw_symmap_get(&m->row_of, key);
@@ -191,7 +199,19 @@ static int kw_row_cmp(const void *a, const void *b) {
         return c;
     if (x->launch->l->location.line != y->launch->l->location.line)
         return x->launch->l->location.line - y->launch->l->location.line;
-    return x->entry < y->entry ? -1 : x->entry > y->entry;
+    if (x->entry != y->entry)
+        return x->entry < y->entry ? -1 : 1;
+    /* Triton launches of one site: by their recorded Python frames */
+    const kw_launch *lx = x->launch->l, *ly = y->launch->l;
+    for (size_t i = 0; i < lx->call_chain.n && i < ly->call_chain.n; i++) {
+        const kw_loc *a = &lx->call_chain.v[i].location, *b = &ly->call_chain.v[i].location;
+        c = strcmp(a->file ? a->file : "", b->file ? b->file : "");
+        if (c)
+            return c;
+        if (a->line != b->line)
+            return a->line < b->line ? -1 : 1;
+    }
+    return lx->call_chain.n < ly->call_chain.n ? -1 : lx->call_chain.n > ly->call_chain.n;
 }
 
 /* A field of the TSV: tabs and line breaks as spaces. */
@@ -269,6 +289,89 @@ static void kw_map_model(kw_map *m, kw_buf *b, const kw_py_op *op, size_t max) {
         kw_buf_printf(b, " and %zu more", n - max);
 }
 
+/* Is the row's launch a Triton kernel's (`kernel[grid](...)` in Python)? */
+static bool kw_map_triton(const kw_map_row *r) {
+    return r->launch && r->launch->l->kind && !strcmp(r->launch->l->kind, "triton");
+}
+
+/* A Triton launch's recorded Python frames above the launching function into
+ * b: "function file:line" each (the call), innermost first, up to max, then
+ * "and N more"; "-" when none. */
+static void kw_map_frames(kw_map *m, kw_buf *b, const kw_launch *l, size_t max) {
+    if (!l->call_chain.n)
+        kw_buf_putc(b, '-');
+    for (size_t i = 0; i < l->call_chain.n && i < max; i++) {
+        const kw_chain_link *c = &l->call_chain.v[i];
+        char *at =
+            kw_arena_printf(&m->arena, "%s:%d", kw_map_path(m, c->location.file), c->location.line);
+        kw_buf_puts(b, i ? "; " : "");
+        if (m->tsv) {
+            kw_tsv(b, c->function ? c->function : "?");
+            kw_buf_putc(b, ' ');
+            kw_tsv(b, at ? at : "?");
+        } else {
+            kw_md_code(b, c->function ? c->function : "?", true);
+            kw_buf_putc(b, ' ');
+            kw_md_code(b, at ? at : "?", true);
+        }
+    }
+    if (l->call_chain.n > max)
+        kw_buf_printf(b, " and %zu more", l->call_chain.n - max);
+}
+
+/* A Triton kernel's row: its Python entry is the function that launches it
+ * (at the launch), called by the frames the hook recorded; it has no C++
+ * entry. */
+static void kw_map_triton_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, const char *num,
+                                  const char *launch, const char *dev) {
+    const kw_launch *l = r->launch->l;
+    const char *fn = l->function ? l->function : "?";
+    const char *key = m->app->model.groups.v[r->group].key;
+    if (m->tsv) {
+        const char *f[10] = {key,
+                             num,
+                             launch ? launch : "-",
+                             fn,
+                             "triton",
+                             "-",
+                             "-",
+                             launch ? launch : "-",
+                             dev ? dev : "-",
+                             "-"};
+        for (int i = 0; i < 10; i++) {
+            if (i)
+                kw_buf_putc(b, '\t');
+            kw_tsv(b, f[i]);
+        }
+        kw_buf_putc(b, '\t');
+        kw_map_frames(m, b, l, (size_t)-1);
+        if (m->app->have_chains)
+            kw_buf_puts(b, "\t-");
+        kw_buf_putc(b, '\n');
+        return;
+    }
+    kw_buf_puts(b, "| ");
+    kw_md_code(b, key, true);
+    kw_buf_printf(b, " | %s | ", num);
+    kw_md_code(b, fn, true);
+    kw_buf_puts(b, " launches at ");
+    kw_md_code(b, launch ? launch : "?", true);
+    if (l->call_chain.n) {
+        kw_buf_puts(b, ", called by ");
+        kw_map_frames(m, b, l, KW_MAP_SHOWN);
+    }
+    if (m->app->have_chains)
+        kw_buf_puts(b, " | -");
+    kw_buf_puts(b, " | (Triton: launched from Python) | ");
+    kw_md_code(b, launch ? launch : "?", true);
+    kw_buf_puts(b, " | ");
+    if (dev)
+        kw_md_code(b, dev, true);
+    else
+        kw_buf_puts(b, "(no device record)");
+    kw_buf_puts(b, " (Triton) |\n");
+}
+
 /* The code objects of a group of precompiled ASM kernels, ", "-separated
  * (one kernel name may come in a code object per arch); NULL when none. */
 static char *kw_map_code_objects(kw_map *m, const kw_mgroup *grp) {
@@ -312,6 +415,10 @@ static void kw_map_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, const kw_p
                     ? kw_arena_printf(&m->arena, "%s:%d", kw_map_path(m, first->k->location.file),
                                       first->k->location.line)
                     : kw_map_code_objects(m, grp);
+    if (kw_map_triton(r)) {
+        kw_map_triton_row_out(m, b, r, num, launch, dev);
+        return;
+    }
     if (m->tsv) {
         const char *f[10] = {grp->key,
                              num,

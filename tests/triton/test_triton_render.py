@@ -256,6 +256,62 @@ def call_at(path, line):
     return text, None
 
 
+def enclosing_def(path, line):
+    """The innermost function (ast) whose body holds line, qualified by its
+    enclosing functions as Python's co_qualname is (`f.<locals>.g`)."""
+    best = None
+
+    def walk(node, prefix):
+        nonlocal best
+        for n in ast.iter_child_nodes(node):
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                q = prefix + n.name
+                if n.lineno <= line <= n.end_lineno:
+                    best = q
+                walk(n, q + ".<locals>.")
+            elif isinstance(n, ast.ClassDef):
+                walk(n, prefix + n.name + ".")
+            else:
+                walk(n, prefix)
+    walk(ast.parse(open(path).read(), path), "")
+    return best
+
+
+def check_map(tsv, md, mk, folders):
+    """kwalk map's Triton rows vs the KWT markers and ast: the launching
+    function at its launch, the first recorded caller at KWT:CALL, the def at
+    KWT:JIT, no C++ entry; instantiations = the cache folders of the name."""
+    rows = [r.split("\t") for r in tsv.splitlines() if r]
+    check("map: 11 fields a row", sorted({len(r) for r in rows}), [11])
+    names = {}
+    for _, meta in folders.values():
+        names[meta["name"]] = names.get(meta["name"], 0) + 1
+    for (kind, kid), (lf, ll) in sorted(mk.items()):
+        if kind != "LAUNCH":
+            continue
+        jf, jl = mk[("JIT", kid)]
+        cf, cl = mk[("CALL", kid)]
+        mine = [r for r in rows if r[7] == "%s:%d" % (lf, ll)]
+        w = "map row of KWT:LAUNCH %s" % kid
+        if check(w + ": one", len(mine), 1) is False or len(mine) != 1:
+            continue
+        r = mine[0]
+        check(w + ": kernel named at KWT:JIT", r[0] in open(jf).read().splitlines()[jl - 1],
+              True)
+        check(w + ": instantiations = cache folders of the name", int(r[1]),
+              names.get(r[0]))
+        check(w + ": Python entry at the launch", r[2], "%s:%d" % (lf, ll))
+        check(w + ": the launching function (ast)", r[3], enclosing_def(lf, ll))
+        check(w + ": no C++ entry", r[4:7], ["triton", "-", "-"])
+        check(w + ": device code at KWT:JIT", r[8], "%s:%d" % (jf, jl))
+        first = r[10].split("; ")[0]
+        check(w + ": first caller at KWT:CALL (ast)", first,
+              "%s %s:%d" % (enclosing_def(cf, cl), cf, cl))
+        line = [l for l in md.splitlines() if l.startswith("| `%s` |" % r[0])]
+        check(w + ": Markdown row says no C++ entry", bool(line) and
+              "| (Triton: launched from Python) |" in line[0], True)
+
+
 def check_corpus(a):
     corpus = os.path.abspath(a.corpus)
     root = os.path.dirname(os.path.dirname(os.path.dirname(corpus)))
@@ -284,7 +340,10 @@ def check_corpus(a):
         pages = {p: open(os.path.join(out, p)).read()
                  for p in os.listdir(out) if p.endswith(".md") and p != "index.md"}
         index = open(os.path.join(out, "index.md")).read()
+        tsv = run([a.kwalk, "map", "--db", db, "--format", "tsv"])
+        md = run([a.kwalk, "map", "--db", db])
     check("pages", len(pages), len(folders))
+    check_map(tsv, md, mk, folders)
     listed, used = 0, []
     for p, page in sorted(pages.items()):
         sym = re.search(r"^\| Symbol \| `(.*?)@([0-9a-f]{64})` \|$", page, re.M)
