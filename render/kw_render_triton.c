@@ -12,8 +12,13 @@
 #include "render/kw_render.h"
 
 static const char *const kw_rt_no_ir =
-    "not captured for Triton yet: it needs the IR facts of the cache's `.llir` and the "
-    "layouts of its `.ttgir`, which kwalk does not read for Triton kernels yet (docs/triton.md)";
+    "not captured for this kernel: they need the IR facts of the cache's `.llir`, which kwalk "
+    "does not read for Triton kernels yet, and the layouts of its `.ttgir`, which `kwalk index "
+    "--triton-cache` reads but this index does not have (docs/triton.md)";
+/* the same when the TTGIR's layouts were read (kwalk index --triton-cache) */
+static const char *const kw_rt_no_llir =
+    "not captured for Triton yet: they need the IR facts of the cache's `.llir`, which kwalk "
+    "does not read for Triton kernels yet (docs/triton.md)";
 
 /* The option named name, or NULL. */
 static const char *kw_rt_option(const kw_triton *t, const char *name) {
@@ -244,6 +249,170 @@ static void kw_rt_host(kw_render *r) {
 
 /* ---- sections 2, 3, 4 ----------------------------------------------------------------------- */
 
+enum { KW_RT_MAXDIM = 8 };
+
+/* The integers of `key = [a, b]` in a layout's params; their count (0 when
+ * the key is not there or not a list of integers). */
+static size_t kw_rt_ints(const char *params, const char *key, long long *out) {
+    size_t kn = strlen(key);
+    for (const char *p = params; p && (p = strstr(p, key)); p += kn) {
+        if ((p != params && p[-1] != ' ') || strncmp(p + kn, " = [", 4))
+            continue;
+        const char *q = p + kn + 4;
+        size_t n = 0;
+        while (n < KW_RT_MAXDIM) {
+            char *end;
+            long long v = strtoll(q, &end, 10);
+            if (end == q)
+                return 0;
+            out[n++] = v;
+            if (*end == ']')
+                return n;
+            if (end[0] != ',' || end[1] != ' ')
+                return 0;
+            q = end + 2;
+        }
+        return 0;
+    }
+    return 0;
+}
+
+static const kw_triton_layout *kw_rt_layout(const kw_triton *t, const char *name) {
+    for (size_t i = 0; name && i < t->layouts.n; i++)
+        if (t->layouts.v[i].name && !strcmp(t->layouts.v[i].name, name))
+            return &t->layouts.v[i];
+    return NULL;
+}
+
+/* A blocked layout's tile per dim (sizePerThread x threadsPerWarp x
+ * warpsPerCTA) into tile and its sizePerThread and order; the rank, 0 when
+ * the params do not give all three lists of one rank. */
+static size_t kw_rt_blocked(const kw_triton_layout *l, long long *tile, long long *spt,
+                            long long *order) {
+    if (!l || !l->kind || strcmp(l->kind, "blocked"))
+        return 0;
+    long long tpw[KW_RT_MAXDIM], wpc[KW_RT_MAXDIM];
+    size_t n = kw_rt_ints(l->params, "sizePerThread", spt);
+    if (!n || kw_rt_ints(l->params, "threadsPerWarp", tpw) != n ||
+        kw_rt_ints(l->params, "warpsPerCTA", wpc) != n ||
+        kw_rt_ints(l->params, "order", order) != n)
+        return 0;
+    for (size_t d = 0; d < n; d++) {
+        if (spt[d] < 1 || tpw[d] < 1 || wpc[d] < 1 || order[d] < 0 || order[d] >= (long long)n)
+            return 0;
+        tile[d] = spt[d] * tpw[d] * wpc[d];
+    }
+    return n;
+}
+
+/* The elements a thread holds of memory op m under a blocked layout, when
+ * every dimension is a whole number of tiles; false otherwise. */
+static bool kw_rt_per_thread(const kw_triton *t, const kw_triton_memop *m, long long *elems,
+                             long long *vec, long long *vec_dim) {
+    long long tile[KW_RT_MAXDIM], spt[KW_RT_MAXDIM], order[KW_RT_MAXDIM];
+    size_t n = kw_rt_blocked(kw_rt_layout(t, m->layout), tile, spt, order);
+    if (!n || n != m->shape.n)
+        return false;
+    long long e = 1;
+    for (size_t d = 0; d < n; d++) {
+        if (m->shape.v[d] < tile[d] || m->shape.v[d] % tile[d])
+            return false;
+        e *= spt[d] * (m->shape.v[d] / tile[d]);
+    }
+    *elems = e;
+    *vec_dim = order[0];
+    *vec = spt[order[0]];
+    return true;
+}
+
+/* Section 2's TTGIR part: the layouts, each blocked layout's tile, and the
+ * loads, stores, LDS and dot ops with their tensors. */
+static void kw_rt_ttgir(kw_render *r, const kw_triton *t) {
+    kw_buf *o = r->out;
+    kw_buf_puts(o, "The layouts of the kernel's TTGIR (`NAME.ttgir` in the cache folder), as "
+                   "Triton wrote them:\n\n");
+    static const char *const lhead[] = {"Layout", "Kind", "Parameters"};
+    kw_md_table_head(o, 3, lhead);
+    for (size_t i = 0; i < t->layouts.n; i++) {
+        const kw_triton_layout *l = &t->layouts.v[i];
+        kw_buf_puts(o, "| ");
+        kw_md_code(o, l->name, true);
+        kw_buf_puts(o, " | ");
+        kw_md_code(o, l->kind ? l->kind : "?", true);
+        kw_buf_puts(o, " | ");
+        if (l->params)
+            kw_md_code(o, l->params, true);
+        else
+            kw_buf_puts(o, "-");
+        kw_buf_puts(o, " |\n");
+    }
+    kw_buf_puts(o, "\n");
+    bool listed = false;
+    for (size_t i = 0; i < t->layouts.n; i++) {
+        long long tile[KW_RT_MAXDIM], spt[KW_RT_MAXDIM], order[KW_RT_MAXDIM];
+        size_t n = kw_rt_blocked(&t->layouts.v[i], tile, spt, order);
+        if (!n)
+            continue;
+        listed = true;
+        kw_buf_puts(o, "- ");
+        kw_md_code(o, t->layouts.v[i].name, false);
+        kw_buf_puts(o, ": one tile of the program (sizePerThread × threadsPerWarp × "
+                       "warpsPerCTA) is ");
+        for (size_t d = 0; d < n; d++)
+            kw_buf_printf(o, "%s%lld", d ? " × " : "", tile[d]);
+        kw_buf_printf(o,
+                      " elements; each thread holds %lld consecutive element%s along dim %lld "
+                      "(`order[0]`) of a tile.\n",
+                      spt[order[0]], spt[order[0]] == 1 ? "" : "s", order[0]);
+    }
+    if (listed)
+        kw_buf_puts(o, "\n");
+    kw_md_heading(o, 3, "Loads, stores, LDS and dot ops (TTGIR)");
+    if (!t->memory_ops.n) {
+        kw_buf_puts(o, "None in the TTGIR's kernel function.\n\n");
+        return;
+    }
+    static const char *const mhead[] = {"Op",     "Result", "Python line",
+                                        "Tensor", "Layout", "Per thread"};
+    kw_md_table_head(o, 6, mhead);
+    for (size_t i = 0; i < t->memory_ops.n; i++) {
+        const kw_triton_memop *m = &t->memory_ops.v[i];
+        kw_buf_puts(o, "| ");
+        kw_md_code(o, m->op, true);
+        kw_buf_puts(o, " | ");
+        char *val = m->value ? kw_arena_printf(&r->scratch, "%%%s", m->value) : NULL;
+        if (val)
+            kw_md_code(o, val, true);
+        else
+            kw_buf_puts(o, "-");
+        kw_buf_puts(o, " | ");
+        if (m->location.file)
+            kw_buf_printf(o, "`%s:%d`", kw_r_path(r, m->location.file), m->location.line);
+        else
+            kw_buf_puts(o, "-");
+        kw_buf_puts(o, " | ");
+        for (size_t d = 0; d < m->shape.n; d++)
+            kw_buf_printf(o, "%lld × ", m->shape.v[d]);
+        kw_md_code(o, m->element ? m->element : "?", true);
+        if (!m->shape.n)
+            kw_buf_puts(o, " (scalar)");
+        kw_buf_puts(o, " | ");
+        if (m->layout)
+            kw_md_code(o, m->layout, true);
+        else
+            kw_buf_puts(o, "-");
+        long long e, v, vd;
+        if (kw_rt_per_thread(t, m, &e, &v, &vd))
+            kw_buf_printf(o, " | %lld elements, %lld consecutive along dim %lld at a time |\n", e,
+                          v, vd);
+        else
+            kw_buf_puts(o, " | - |\n");
+    }
+    kw_buf_puts(o, "\nPer thread: the tensor's elements one thread holds under a blocked layout "
+                   "whose tile divides the tensor (Π sizePerThread × tensor / tile); \"-\" where "
+                   "the layout is not blocked or a dimension is not a whole number of tiles.\n\n");
+}
+
 static void kw_rt_device(kw_render *r) {
     kw_buf *o = r->out;
     const kw_kernel *k = r->page.k;
@@ -273,11 +442,20 @@ static void kw_rt_device(kw_render *r) {
         kw_buf_puts(o, "\nThe `tl.constexpr` arguments and their values are in section 1.\n\n");
     }
     kw_md_heading(o, 3, "Thread-to-data mapping, loads and stores, loops");
-    kw_buf_printf(o,
-                  "The `tl.program_id` to data mapping, the accesses, loops, `tl.dot` and "
-                  "reductions are %s. Section 5 gives the Python line of each "
-                  "instruction.\n\n",
-                  kw_rt_no_ir);
+    const kw_triton *t = r->page.triton;
+    if (t && t->layouts.n) {
+        kw_rt_ttgir(r, t);
+        kw_buf_printf(o,
+                      "The `tl.program_id` to data mapping, loops and reductions are %s. "
+                      "Section 5 gives the Python line of each instruction.\n\n",
+                      kw_rt_no_llir);
+    } else {
+        kw_buf_printf(o,
+                      "The `tl.program_id` to data mapping, the accesses, loops, `tl.dot` and "
+                      "reductions are %s. Section 5 gives the Python line of each "
+                      "instruction.\n\n",
+                      kw_rt_no_ir);
+    }
 }
 
 static void kw_rt_flow(kw_render *r) {

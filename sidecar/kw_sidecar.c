@@ -161,6 +161,23 @@ static const kw_field kw_f_triton_constexpr[] = {
 static KW_TYPE(kw_t_triton_constexpr, "Triton constexpr", kw_triton_constexpr, true,
                kw_f_triton_constexpr);
 
+static const kw_field kw_f_triton_layout[] = {
+    {"name", KW_F_STR, offsetof(kw_triton_layout, name), NULL, KW_F_REQUIRED, NULL},
+    {"kind", KW_F_STR, offsetof(kw_triton_layout, kind), NULL, 0, NULL},
+    {"params", KW_F_STR, offsetof(kw_triton_layout, params), NULL, 0, NULL},
+};
+static KW_TYPE(kw_t_triton_layout, "Triton layout", kw_triton_layout, true, kw_f_triton_layout);
+
+static const kw_field kw_f_triton_memop[] = {
+    {"op", KW_F_STR, offsetof(kw_triton_memop, op), NULL, KW_F_REQUIRED, NULL},
+    {"value", KW_F_STR, offsetof(kw_triton_memop, value), NULL, 0, NULL},
+    {"location", KW_F_LOC, offsetof(kw_triton_memop, location), NULL, 0, NULL},
+    {"shape", KW_F_INTS, offsetof(kw_triton_memop, shape), NULL, 0, NULL},
+    {"element", KW_F_STR, offsetof(kw_triton_memop, element), NULL, 0, NULL},
+    {"layout", KW_F_STR, offsetof(kw_triton_memop, layout), NULL, 0, NULL},
+};
+static KW_TYPE(kw_t_triton_memop, "Triton memory op", kw_triton_memop, true, kw_f_triton_memop);
+
 static const kw_field kw_f_triton[] = {
     {"hash", KW_F_STR, offsetof(kw_triton, hash), NULL, KW_F_REQUIRED, NULL},
     {"cache_key", KW_F_STR, offsetof(kw_triton, cache_key), NULL, 0, NULL},
@@ -174,6 +191,8 @@ static const kw_field kw_f_triton[] = {
     {"constexprs", KW_F_LIST, offsetof(kw_triton, constexprs), &kw_t_triton_constexpr, 0, NULL},
     {"constexprs_note", KW_F_STR, offsetof(kw_triton, constexprs_note), NULL, 0, NULL},
     {"cache_hit", KW_F_BOOL, offsetof(kw_triton, cache_hit), NULL, KW_F_IF_TRUE, NULL},
+    {"layouts", KW_F_LIST, offsetof(kw_triton, layouts), &kw_t_triton_layout, 0, NULL},
+    {"memory_ops", KW_F_LIST, offsetof(kw_triton, memory_ops), &kw_t_triton_memop, 0, NULL},
 };
 KW_TYPE(kw_t_triton, "Triton facts", kw_triton, false, kw_f_triton);
 

@@ -162,6 +162,27 @@ typedef struct kw_triton_constexpr {
     kw_loc location;   /* from cache_ir: the source position of the IR op read */
 } kw_triton_constexpr;
 
+/* A layout of the TTGIR (`#blocked = #ttg.blocked<{...}>`). */
+typedef struct kw_triton_layout {
+    const char *name;   /* the alias as written: "#blocked" */
+    const char *kind;   /* the attribute after "#ttg.": "blocked", "amd_mfma", "swizzled_shared" */
+    const char *params; /* the attribute dictionary as written, braces aside; NULL when none */
+} kw_triton_layout;
+
+/* A load, store, LDS or dot op of the TTGIR's kernel function. */
+typedef struct kw_triton_memop {
+    const char *op;    /* "amdg.buffer_load", "tt.store", "ttg.local_load", "tt.dot", ... */
+    const char *value; /* its result's name as written ("x"); NULL when it has none */
+    kw_loc location;   /* the Python position of the op */
+    KW_ARRAY(long long)
+    shape;               /* the tensor's (stores: the stored value's; tt.dot: the
+                          * result's) dimensions; empty for a scalar */
+    const char *element; /* MLIR element type: "bf16" (a tensor of pointers: the pointee's);
+                          * NULL when not read */
+    const char *layout;  /* its encoding as written: "#blocked" or "#ttg.dot_op<{...}>";
+                          * NULL when none */
+} kw_triton_memop;
+
 typedef struct kw_triton {
     const char *hash;      /* NAME.json "hash" */
     const char *cache_key; /* the cache folder's name */
@@ -175,6 +196,10 @@ typedef struct kw_triton {
     KW_ARRAY(kw_triton_constexpr) constexprs;
     const char *constexprs_note; /* why constexprs is empty or incomplete */
     bool cache_hit;              /* the hook: loaded from the cache */
+    /* From NAME.ttgir (the cache reader): the layouts and the memory ops of
+     * the kernel function in the order written. */
+    KW_ARRAY(kw_triton_layout) layouts;
+    KW_ARRAY(kw_triton_memop) memory_ops;
 } kw_triton;
 
 typedef struct kw_kernel {

@@ -76,6 +76,21 @@ static kw_status kw_merge_archs(kw_arena *a, kw_kernel *dst, const kw_kernel *sr
     return KW_OK;
 }
 
+/* The TTGIR layouts and memory ops of src into dst (which has none). */
+static kw_status kw_merge_ttgir(kw_arena *a, kw_triton *dst, const kw_triton *src, bool adopt) {
+    kw_triton copy;
+    if (!adopt) {
+        if (kw_schema_copy(a, &kw_t_triton, &copy, src) != KW_OK)
+            return KW_ERR;
+        src = &copy;
+    }
+    dst->layouts.v = src->layouts.v;
+    dst->layouts.n = dst->layouts.cap = src->layouts.n;
+    dst->memory_ops.v = src->memory_ops.v;
+    dst->memory_ops.n = dst->memory_ops.cap = src->memory_ops.n;
+    return KW_OK;
+}
+
 kw_status kw_sidecar_merge_kernel(kw_arena *a, kw_anyarr *kernels, kw_symmap *map,
                                   const kw_kernel *k, bool adopt, kw_err *err) {
     const char *key = kw_kernel_key(a, k->symbol, k->tu);
@@ -85,6 +100,11 @@ kw_status kw_sidecar_merge_kernel(kw_arena *a, kw_anyarr *kernels, kw_symmap *ma
     if (at) {
         kw_kernel *have = (kw_kernel *)kernels->v + *at;
         bool replace = have->not_in_object && !k->not_in_object;
+        /* a Triton specialization from the hook and from its cache: the
+         * cache's TTGIR facts join the hook's record */
+        if (have->triton && k->triton && !have->triton->layouts.n && k->triton->layouts.n &&
+            kw_merge_ttgir(a, have->triton, k->triton, adopt) != KW_OK)
+            return kw_fail(err, "out of memory merging kernel %s", k->symbol);
         if (!k->not_in_object) /* another object holds it (or may): no longer "not in" */
             have->not_in_object = NULL;
         return kw_merge_archs(a, have, k, adopt, replace, err);

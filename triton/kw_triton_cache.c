@@ -249,6 +249,40 @@ static kw_status kw_triton_params(kw_sidecar *sc, kw_kernel *k, const kw_ttir *i
     return KW_OK;
 }
 
+/* NAME.ttgir's layouts and memory ops into t, when the folder has one (a
+ * TTGIR that cannot be read costs those facts only: the page then says the
+ * layouts were not read). */
+static kw_status kw_triton_ttgir(kw_sidecar *sc, kw_triton *t, const char *dir, const char *grp,
+                                 const kw_triton_opts *o, kw_err *err) {
+    kw_arena *a = &sc->arena;
+    const char *path = kw_arena_printf(a, "%s/%s.ttgir", dir, grp);
+    struct stat st;
+    if (!path)
+        return kw_fail(err, "out of memory");
+    if (stat(path, &st) != 0)
+        return KW_OK;
+    char *text = NULL;
+    size_t len;
+    kw_err ignored;
+    kw_ttir g;
+    if (kw_fs_read_as(path, KW_FS_TEXT, &text, &len, &ignored) ||
+        kw_ttir_parse(a, path, text, &g, &ignored)) {
+        free(text);
+        return KW_OK; /* no layouts: the page says they were not read */
+    }
+    free(text);
+    t->layouts.v = g.layouts.v;
+    t->layouts.n = g.layouts.n;
+    t->layouts.cap = g.layouts.cap;
+    t->memory_ops.v = g.memops.v;
+    t->memory_ops.n = g.memops.n;
+    t->memory_ops.cap = g.memops.cap;
+    for (size_t i = 0; i < t->memory_ops.n; i++)
+        kw_triton_map_loc(a, o, &t->memory_ops.v[i].location);
+    (void)err;
+    return KW_OK;
+}
+
 static kw_status kw_triton_fill(kw_sidecar *sc, const char *dir, const char *grp,
                                 const kw_triton_paths *names, const kw_triton_opts *o,
                                 kw_err *err) {
@@ -335,7 +369,8 @@ static kw_status kw_triton_fill(kw_sidecar *sc, const char *dir, const char *grp
             for (size_t m = 0; m < l->inlined_at.n; m++)
                 kw_triton_map_loc(a, o, &l->inlined_at.v[m]);
         }
-    if (kw_triton_constexprs(sc, t, &ir, k->location.file, o, err))
+    if (kw_triton_constexprs(sc, t, &ir, k->location.file, o, err) ||
+        kw_triton_ttgir(sc, t, dir, grp, o, err))
         return KW_ERR;
     sc->producer.name = "kwalk";
     sc->producer.version = o->version;

@@ -26,10 +26,15 @@ typedef struct kw_ttir {
     kw_loc def;       /* its location (the def line; column 0 as the IR writes it) */
     KW_ARRAY(kw_ttir_arg) args;
     KW_ARRAY(kw_ttir_range) ranges;
+    /* TTGIR only (a TTIR has none): the `#NAME = #ttg.KIND<{...}>` layouts
+     * and the function's load, store, LDS and dot ops (kw_ttir_memop_ops) */
+    KW_ARRAY(kw_triton_layout) layouts;
+    KW_ARRAY(kw_triton_memop) memops;
 } kw_ttir;
 
-/* Read the public tt.func of a TTIR text (NAME.ttir or NAME.source): its name,
- * location, arguments and make_range ops. Strings in a. Errors name `name`. */
+/* Read the public tt.func of a TTIR or TTGIR text (NAME.ttir, NAME.source,
+ * NAME.ttgir): its name, location, arguments and make_range ops, and with a
+ * TTGIR its layouts and memory ops. Strings in a. Errors name `name`. */
 kw_status kw_ttir_parse(kw_arena *a, const char *name, const char *text, kw_ttir *out, kw_err *err);
 
 /* Triton's signature type for an MLIR argument type ("!tt.ptr<f32>" ->

@@ -1,7 +1,9 @@
-/* kw_triton_ttir.c: the few facts the cache reader takes from a TTIR text
- * (MLIR): the #loc table, the public tt.func's signature and location, and
- * its tt.make_range ops. A line-oriented scan of the text Triton writes, not
- * an MLIR parser: what it does not recognize it leaves out. */
+/* kw_triton_ttir.c: the few facts the cache reader takes from a TTIR or
+ * TTGIR text (MLIR): the #loc table, the public tt.func's signature and
+ * location, its tt.make_range ops, and in a TTGIR the layouts and the load,
+ * store, LDS and dot ops with their tensor types. A line-oriented scan of the
+ * text Triton writes, not an MLIR parser: what it does not recognize it
+ * leaves out. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,6 +185,161 @@ static kw_status kw_ttir_args(kw_arena *a, const char *p, const char *eol, kw_tt
     return *p == ')' ? KW_OK : KW_ERR;
 }
 
+/* `#NAME = #ttg.KIND<{PARAMS}>` or `#NAME = #ttg.KIND` on the line [p, eol)
+ * (p at the '#'): a layout; false when the line is something else. */
+static bool kw_ttir_layout_line(kw_arena *a, const char *p, const char *eol,
+                                kw_triton_layout *out) {
+    const char *ne = kw_ttir_word_end(p + 1);
+    if (ne == p + 1 || strncmp(ne, " = #ttg.", 8))
+        return false;
+    const char *k = ne + 8, *ke = k;
+    while (ke < eol && (isalnum((unsigned char)*ke) || *ke == '_'))
+        ke++;
+    if (ke == k)
+        return false;
+    out->name = kw_arena_strndup(a, p, (size_t)(ne - p));
+    out->kind = kw_arena_strndup(a, k, (size_t)(ke - k));
+    out->params = NULL;
+    if (ke + 2 <= eol && ke[0] == '<' && ke[1] == '{') {
+        const char *q = eol;
+        while (q > ke && q[-1] != '}')
+            q--;
+        if (q > ke + 2 && q[0] == '>')
+            out->params = kw_arena_strndup(a, ke + 2, (size_t)(q - 1 - (ke + 2)));
+    }
+    return out->name && out->kind;
+}
+
+/* The ops whose tensor types say how data moves (docs/triton.md). */
+static const char *const kw_ttir_memop_ops[] = {
+    "tt.load",
+    "tt.store",
+    "tt.atomic_rmw",
+    "tt.atomic_cas",
+    "amdg.buffer_load",
+    "amdg.buffer_store",
+    "amdg.buffer_atomic_rmw",
+    "amdg.buffer_load_to_local",
+    "ttg.async_copy_global_to_local",
+    "ttg.local_alloc",
+    "ttg.local_load",
+    "ttg.local_store",
+    "ttg.convert_layout",
+    "tt.dot",
+};
+
+/* The last occurrence of needle at angle-bracket depth 0 in [p, eol). */
+static const char *kw_ttir_last_top(const char *p, const char *eol, const char *needle) {
+    size_t n = strlen(needle);
+    const char *last = NULL;
+    int depth = 0;
+    for (const char *q = p; q + n <= eol; q++) {
+        if (*q == '<')
+            depth++;
+        else if (*q == '>' && depth > 0 && q[-1] != '-')
+            depth--;
+        else if (depth == 0 && !memcmp(q, needle, n))
+            last = q;
+    }
+    return last;
+}
+
+/* A type as written on [t, te): `tensor<DxDxELEM[, ENC]>`,
+ * `!ttg.memdesc<DxDxELEM, ENC, ...>` or `!tt.ptr<ELEM>` into m. */
+static bool kw_ttir_type(kw_arena *a, const char *t, const char *te, kw_triton_memop *m) {
+    const char *b;
+    if (te - t > 7 && !strncmp(t, "tensor<", 7))
+        b = t + 7;
+    else if (te - t > 14 && !strncmp(t, "!ttg.memdesc<", 13))
+        b = t + 13;
+    else if (te - t > 8 && !strncmp(t, "!tt.ptr<", 8)) {
+        const char *e = b = t + 8;
+        while (e < te && *e != '>' && *e != ',')
+            e++;
+        m->element = kw_arena_strndup(a, b, (size_t)(e - b));
+        return m->element != NULL;
+    } else
+        return false;
+    if (te[-1] != '>')
+        return false;
+    te--; /* the closing '>' */
+    const char *p = b;
+    while (p < te && isdigit((unsigned char)*p)) { /* DxDx... */
+        char *end;
+        long long d = strtoll(p, &end, 10);
+        if (*end != 'x')
+            break;
+        long long *slot = KW_PUSH(a, m->shape);
+        if (!slot)
+            return false;
+        *slot = d;
+        p = end + 1;
+    }
+    const char *e = p;
+    int pd = 0;
+    while (e < te && !(pd == 0 && *e == ','))
+        pd += (*e == '<') - (*e == '>'), e++;
+    /* a tensor of pointers (tt.load / tt.store): the element is the pointee */
+    if (e - p > 9 && !strncmp(p, "!tt.ptr<", 8) && e[-1] == '>') {
+        const char *pe = p + 8;
+        while (pe < e - 1 && *pe != ',')
+            pe++;
+        m->element = kw_arena_strndup(a, p + 8, (size_t)(pe - (p + 8)));
+    } else {
+        m->element = kw_arena_strndup(a, p, (size_t)(e - p));
+    }
+    if (e < te && e[0] == ',' && e + 1 < te && e[1] == ' ') {
+        const char *enc = e + 2, *ee = enc;
+        int depth = 0;
+        while (ee < te && !(depth == 0 && *ee == ',')) {
+            depth += (*ee == '<') - (*ee == '>');
+            ee++;
+        }
+        m->layout = kw_arena_strndup(a, enc, (size_t)(ee - enc));
+    }
+    return m->element != NULL;
+}
+
+/* A memory op on the trimmed function line [s, eol) into m; false when the
+ * line is no such op or its type cannot be read. */
+static bool kw_ttir_memop_line(kw_arena *a, const kw_locdefs *defs, const char *s, const char *eol,
+                               kw_triton_memop *m) {
+    memset(m, 0, sizeof *m);
+    const char *op = s;
+    if (*s == '%') {
+        const char *eq = kw_ttir_in(s, eol, " = ");
+        if (!eq)
+            return false;
+        const char *ve = s + 1;
+        while (ve < eq && *ve != ':' && *ve != ' ' && *ve != '#')
+            ve++;
+        m->value = kw_arena_strndup(a, s + 1, (size_t)(ve - s - 1));
+        op = eq + 3;
+    }
+    const char *oe = kw_ttir_word_end(op);
+    size_t on = (size_t)(oe - op);
+    bool known = false;
+    for (size_t i = 0; i < sizeof kw_ttir_memop_ops / sizeof kw_ttir_memop_ops[0] && !known; i++)
+        known = strlen(kw_ttir_memop_ops[i]) == on && !strncmp(kw_ttir_memop_ops[i], op, on);
+    if (!known || (*oe != ' ' && oe != eol))
+        return false;
+    m->op = kw_arena_strndup(a, op, on);
+    /* the type: after the last " : ", before " loc(", after "->" when there is one */
+    const char *end = kw_ttir_last_top(oe, eol, " loc(");
+    if (!end)
+        end = eol;
+    const char *colon = kw_ttir_last_top(oe, end, " : ");
+    if (!colon)
+        return false;
+    const char *t = colon + 3, *arrow = kw_ttir_last_top(t, end, " -> ");
+    if (arrow)
+        t = arrow + 4;
+    if (!kw_ttir_type(a, t, end, m))
+        return false;
+    m->location = kw_ttir_op_loc(defs, s, eol);
+    return m->op != NULL;
+}
+
 /* Braces opened minus closed on [p, eol): regions open and close on lines
  * of their own, attribute dictionaries close on the line they open. */
 static int kw_ttir_net(const char *p, const char *eol) {
@@ -201,6 +358,13 @@ kw_status kw_ttir_parse(kw_arena *a, const char *name, const char *text, kw_ttir
         const char *eol = strchr(p, '\n');
         if (!eol)
             eol = p + strlen(p);
+        kw_triton_layout lay;
+        if (*p == '#' && strncmp(p, "#loc", 4) && kw_ttir_layout_line(a, p, eol, &lay)) {
+            kw_triton_layout *slot = KW_PUSH(a, out->layouts);
+            if (!slot)
+                return kw_fail(err, "%s: out of memory", name);
+            *slot = lay;
+        }
         if (!strncmp(p, "#loc", 4)) {
             const char *ie = kw_ttir_word_end(p + 1);
             if (!strncmp(ie, " = loc(", 7)) {
@@ -251,6 +415,14 @@ kw_status kw_ttir_parse(kw_arena *a, const char *name, const char *text, kw_ttir
                 r->loc = kw_ttir_op_loc(&defs, s, eol);
                 if (!ok)
                     out->ranges.n--;
+            } else if (out->layouts.n) { /* a TTGIR: its memory ops */
+                kw_triton_memop m;
+                if (kw_ttir_memop_line(a, &defs, s, eol, &m)) {
+                    kw_triton_memop *slot = KW_PUSH(a, out->memops);
+                    if (!slot)
+                        return kw_fail(err, "%s: out of memory", name);
+                    *slot = m;
+                }
             }
         }
         p = *eol ? eol + 1 : eol;

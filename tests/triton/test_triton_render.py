@@ -93,6 +93,99 @@ def def_node(path, name):
     return None
 
 
+MEMOPS = ("tt.load", "tt.store", "tt.atomic_rmw", "tt.atomic_cas", "amdg.buffer_load",
+          "amdg.buffer_store", "amdg.buffer_atomic_rmw", "amdg.buffer_load_to_local",
+          "ttg.async_copy_global_to_local", "ttg.local_alloc", "ttg.local_load",
+          "ttg.local_store", "ttg.convert_layout", "tt.dot")
+
+
+def ttgir_facts(path, unmap):
+    """(layout rows, memory op rows) of a NAME.ttgir, read here with regular
+    expressions: [(name, kind, params or "-")], [(op, %value or "-",
+    file:line, tensor text, layout or "-", per-thread text)]."""
+    text = open(path).read()
+    layouts = {}
+    rows_l = []
+    for m in re.finditer(r"^(#\w+) = #ttg\.(\w+)(?:<\{(.*)\}>)?$", text, re.M):
+        if m.group(1).startswith("#loc"):
+            continue
+        rows_l.append((m.group(1), m.group(2), m.group(3) or "-"))
+        layouts[m.group(1)] = (m.group(2), m.group(3) or "")
+    locs = {}
+    for m in re.finditer(r"^#(loc\d*) = loc\((.*)\)$", text, re.M):
+        locs[m.group(1)] = m.group(2)
+
+    def where(lid):
+        for _ in range(64):
+            body = locs.get(lid)
+            if body is None:
+                return "-"
+            f = re.match(r'^"([^"]*)":(\d+):\d+$', body)
+            if f:
+                return "%s:%s" % (unmap(f.group(1)), f.group(2))
+            r = re.match(r'^(?:callsite\(#|"[^"]*"\(#)(loc\d*)', body)
+            if not r:
+                return "-"
+            lid = r.group(1)
+        return "-"
+
+    def ints(params, key):
+        m = re.search(r"(?:^|, )%s = \[([\d, ]+)\]" % key, params)
+        return [int(x) for x in m.group(1).split(", ")] if m else None
+
+    rows_m = []
+    ops = "|".join(re.escape(o) for o in MEMOPS)
+    for m in re.finditer(r"^\s+(?:%%([\w$.-]+?)(?::\d+)? = )?(%s) (.*)$" % ops, text, re.M):
+        rest = m.group(3)
+        lid = re.findall(r" loc\(#(loc\d*)\)$", rest)
+        rest = rest.rsplit(" loc(", 1)[0]
+        ty = re.split(r"(?:^| ): ", rest)[-1].split(" -> ")[-1]
+        t = re.match(r"^(?:tensor|!ttg\.memdesc)<((?:\d+x)*)(?:!tt\.ptr<(\w+)>|(\w+))"
+                     r"(?:, (.*?))?>$", ty)
+        p = re.match(r"^!tt\.ptr<(\w+)>$", ty)
+        if t:
+            shape = [int(x) for x in t.group(1).split("x") if x]
+            enc = t.group(4).split(", #")[0] if t.group(4) and "<" not in t.group(4) \
+                else t.group(4)
+            tensor = "".join("%d × " % d for d in shape) + "`%s`" % (t.group(2) or t.group(3))
+        elif p:
+            shape, enc, tensor = [], None, "`%s` (scalar)" % p.group(1)
+        else:
+            continue
+        per = "-"
+        kind, params = layouts.get(enc, (None, ""))
+        spt, tpw, wpc, order = (ints(params, k) for k in
+                                ("sizePerThread", "threadsPerWarp", "warpsPerCTA", "order"))
+        if kind == "blocked" and spt and len(spt) == len(shape) and tpw and wpc and order:
+            tile = [a * b * c for a, b, c in zip(spt, tpw, wpc)]
+            if all(s >= t and s % t == 0 for s, t in zip(shape, tile)):
+                e = 1
+                for s, t, a in zip(shape, tile, spt):
+                    e *= a * (s // t)
+                per = "%d elements, %d consecutive along dim %d at a time" % (
+                    e, spt[order[0]], order[0])
+        rows_m.append(("`%s`" % m.group(2), "`%%%s`" % m.group(1) if m.group(1) else "-",
+                       "`%s`" % where(lid[0]) if lid else "-", tensor,
+                       "`%s`" % enc if enc else "-", per))
+    return rows_l, rows_m
+
+
+def check_ttgir(w, dev, folder, name, unmap):
+    """Section 2's layouts and memory ops vs the folder's NAME.ttgir."""
+    path = os.path.join(folder, name + ".ttgir")
+    if not os.path.isfile(path):
+        return
+    want_l, want_m = ttgir_facts(path, unmap)
+    got_l = [(code(r[0]), code(r[1]), code(r[2]) or r[2])
+             for r in table(dev.split("as Triton wrote them:")[1])] \
+        if "as Triton wrote them:" in dev else None
+    check(w + ": TTGIR layouts", got_l, want_l)
+    sub = subsection(dev, "Loads, stores, LDS and dot ops (TTGIR)")
+    got_m = [tuple(r) for r in table(sub)] if sub else None
+    check(w + ": TTGIR memory ops", got_m, want_m)
+    check(w + ": memory ops > 0", len(want_m) > 0, True)
+
+
 def check_page(w, page, meta, folder, src_lines, llvm, archs, unmap):
     """What every Triton page must show, whatever its producer."""
     name = meta["name"]
@@ -107,6 +200,7 @@ def check_page(w, page, meta, folder, src_lines, llvm, archs, unmap):
     node = def_node(file, name)
     # section 2: the function quoted, def to the end of its body
     dev = section(page, "2. Device Kernel")
+    check_ttgir(w, dev, folder, name, unmap)
     q = fences(dev, "python")
     check(w + ": the function is quoted", len(q) >= 1, True)
     if q and node:
