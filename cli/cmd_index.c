@@ -9,7 +9,14 @@
  * real path) is read once. No sidecar found at all is an error. Sidecars are
  * parsed on a few threads ($KWALK_JOBS, default the CPUs) and added in the
  * order found. --triton-cache DIR adds the specializations of a Triton cache
- * (triton/kw_triton.h, docs/triton.md) after them, one record per folder. */
+ * (triton/kw_triton.h, docs/triton.md) after them, one record per folder.
+ *
+ * A schema 2 sidecar names its object's code objects instead of carrying the
+ * listings: each is read back from translation_unit.object (under a
+ * --map-prefix NEW when it moved) while the sidecar is parsed, checked by
+ * size and MD5 (codeobj/kw_co_sidecar.h, kw_co_sidecar_refill). A missing or
+ * changed object costs its kernels' listings, each arch gets a note, and the
+ * run warns once per sidecar; it is not an error. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <dirent.h>
 #include <errno.h>
@@ -20,8 +27,9 @@
 #include <sys/stat.h>
 
 #include "cli/kw_cli.h"
-#include "index/kw_index.h"
 #include "cli/kw_pool.h"
+#include "codeobj/kw_co_sidecar.h"
+#include "index/kw_index.h"
 #include "triton/kw_triton.h"
 
 #ifndef KWALK_VERSION
@@ -29,7 +37,7 @@
 #endif
 
 static const char kw_index_usage[] =
-    "usage: kwalk index [PATH...] [--triton-cache DIR [--map-prefix OLD=NEW]...] [-o FILE]\n"
+    "usage: kwalk index [PATH...] [--triton-cache DIR]... [--map-prefix OLD=NEW]... [-o FILE]\n"
     "                   [--format packed|yaml]\n\n"
     "Gather sidecars into one database. Each PATH is a sidecar file, or a directory\n"
     "searched recursively for *.kwalk.yaml. Kernels are merged by device symbol (archs\n"
@@ -39,7 +47,9 @@ static const char kw_index_usage[] =
     "  --format yaml       YAML, to read or diff (the default for FILE.yaml, FILE.yml)\n"
     "  --triton-cache DIR  add every specialization of a Triton cache (TRITON_CACHE_DIR, or\n"
     "                      one of its folders); repeatable\n"
-    "  --map-prefix OLD=NEW  paths in the Triton cache under OLD are under NEW now\n"
+    "  --map-prefix OLD=NEW  paths under OLD are under NEW now: the objects sidecars name\n"
+    "                      (their listings are read from there) and the Triton cache's\n"
+    "                      files; repeatable, the first match wins\n"
     "Every kwalk command reads both forms.\n";
 
 /* The sidecar files found, in order, with their real paths for deduplication. */
@@ -152,25 +162,54 @@ typedef struct kw_slot {
     kw_sidecar sc;
     kw_status st;
     kw_err err;
+    const char *isa_note; /* why listings were not read back (sc's arena) */
 } kw_slot;
 
 typedef struct kw_build_ctx {
     const kw_found *f;
+    const kw_triton_prefix *prefixes; /* --map-prefix */
+    size_t nprefixes;
     kw_slot *slots;
     kw_index *ix;
     size_t launches, entries;
     int rc;
 } kw_build_ctx;
 
+/* path with the first --map-prefix whose OLD is a leading part of it (whole
+ * path components) rewritten, in arena a. */
+static const char *kw_build_map(kw_arena *a, const kw_build_ctx *b, const char *path) {
+    for (size_t i = 0; path && i < b->nprefixes; i++) {
+        const char *f = b->prefixes[i].from;
+        size_t n = strlen(f);
+        while (n > 1 && f[n - 1] == '/')
+            n--;
+        if (!strncmp(path, f, n) && (path[n] == '/' || path[n] == '\0'))
+            return kw_arena_printf(a, "%s%s", b->prefixes[i].to, path + n);
+    }
+    return path;
+}
+
 static void kw_build_parse(void *ctx, unsigned worker, size_t i) {
     kw_build_ctx *b = ctx;
+    kw_slot *s = &b->slots[i];
     (void)worker;
-    b->slots[i].st = kw_sidecar_read_file(&b->slots[i].sc, b->f->paths.v[i], &b->slots[i].err);
+    s->st = kw_sidecar_read_file(&s->sc, b->f->paths.v[i], &s->err);
+    if (s->st == KW_OK && s->sc.tu.code_objects.n) {
+        const char *obj = kw_build_map(&s->sc.arena, b, s->sc.tu.object);
+        s->st = obj || !s->sc.tu.object ? kw_co_sidecar_refill(&s->sc, obj, &s->isa_note, &s->err)
+                                        : kw_fail(&s->err, "out of memory");
+        if (s->st != KW_OK) {
+            kw_err e = s->err;
+            kw_fail(&s->err, "%s: %s", b->f->paths.v[i], e.msg);
+        }
+    }
 }
 
 static int kw_build_add(void *ctx, size_t i) {
     kw_build_ctx *b = ctx;
     kw_slot *s = &b->slots[i];
+    if (s->st == KW_OK && s->isa_note)
+        kw_cli_warnf("%s: ISA not shown: %s", b->f->paths.v[i], s->isa_note);
     if (s->st != KW_OK || kw_index_adopt(b->ix, &s->sc, b->f->paths.v[i], &s->err) != KW_OK)
         b->rc = kw_cli_fail(&s->err);
     b->launches += s->sc.launches.n;
@@ -226,7 +265,9 @@ static int kw_build(const kw_found *f, const kw_tcache *tc, const char *out,
     ix.producer.name = "kwalk";
     ix.producer.version = KWALK_VERSION;
     kw_err err;
-    kw_build_ctx b = {f, calloc(f->paths.n + 1, sizeof(kw_slot)), &ix, 0, 0, KW_EXIT_OK};
+    kw_build_ctx b = {
+        f, tc->prefixes.v, tc->prefixes.n, calloc(f->paths.n + 1, sizeof(kw_slot)), &ix, 0,
+        0, KW_EXIT_OK};
     if (!b.slots)
         return kw_cli_failf("out of memory");
     unsigned threads = kw_pool_threads();
@@ -315,8 +356,6 @@ int kw_cmd_index(int argc, char **argv) {
     }
     if (rc == KW_EXIT_OK && !inputs.n && !tdirs.n)
         rc = kw_cli_usage_error("index", "no PATH given");
-    if (rc == KW_EXIT_OK && tc.prefixes.n && !tdirs.n)
-        rc = kw_cli_usage_error("index", "--map-prefix applies to --triton-cache only");
     for (size_t i = 0; i < inputs.n && rc == KW_EXIT_OK; i++)
         rc = kw_gather(&f, inputs.v[i]);
     for (size_t i = 0; i < tdirs.n && rc == KW_EXIT_OK; i++) {

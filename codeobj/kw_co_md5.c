@@ -1,7 +1,9 @@
-/* kw_co_md5.c: MD5 (RFC 1321), only to check the hash a CCOB header stores:
+/* kw_co_md5.c: MD5 (RFC 1321), to check the hash a CCOB header stores:
  * clang's OffloadBundler writes the low 64 bits (the first 8 digest bytes,
  * little-endian) of the MD5 of the uncompressed bundle. A corrupt payload can
- * still decompress without error; the hash catches it. Not for security. */
+ * still decompress without error; the hash catches it. Also the whole digest
+ * in hex, which a schema 2 sidecar records per code object (kw_co_md5_hex in
+ * kw_codeobj.h). Not for security. */
 #include <string.h>
 
 #include "kw_co_internal.h"
@@ -63,7 +65,7 @@ static void md5_block(md5 *m, const unsigned char *p) {
     m->h[3] += d;
 }
 
-uint64_t kw_co_md5_low64(const unsigned char *data, size_t n) {
+static void kw_co_md5_digest(const unsigned char *data, size_t n, uint32_t h[4]) {
     md5 m = {{0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476}, 0};
     m.len = (uint64_t)n * 8;
     size_t i = 0;
@@ -79,5 +81,24 @@ uint64_t kw_co_md5_low64(const unsigned char *data, size_t n) {
     md5_block(&m, tail);
     if (tlen == 128)
         md5_block(&m, tail + 64);
-    return (uint64_t)m.h[0] | (uint64_t)m.h[1] << 32;
+    memcpy(h, m.h, sizeof m.h);
+}
+
+uint64_t kw_co_md5_low64(const unsigned char *data, size_t n) {
+    uint32_t h[4];
+    kw_co_md5_digest(data, n, h);
+    return (uint64_t)h[0] | (uint64_t)h[1] << 32;
+}
+
+void kw_co_md5_hex(const void *data, size_t n, char out[33]) {
+    static const char hex[] = "0123456789abcdef";
+    uint32_t h[4];
+    kw_co_md5_digest(data, n, h);
+    for (int w = 0; w < 4; w++)
+        for (int b = 0; b < 4; b++) {
+            unsigned byte = (h[w] >> (8 * b)) & 0xffu;
+            out[8 * w + 2 * b] = hex[byte >> 4];
+            out[8 * w + 2 * b + 1] = hex[byte & 15];
+        }
+    out[32] = '\0';
 }

@@ -265,21 +265,42 @@ kw_status kw_co_sidecar_fill_kernels(kw_sidecar *sc, const char *path, unsigned 
                                      const char *match, kw_err *err) {
     kw_co_set set;
     kw_co_set_init(&set);
-    if (kw_co_open(&set, path, err) != KW_OK) {
-        kw_co_set_free(&set);
-        return KW_ERR;
-    }
+    kw_status st = kw_co_open(&set, path, err);
+    if (st == KW_OK)
+        st = kw_co_sidecar_fill_set(sc, &set, flags, match, NULL, err);
+    kw_co_set_free(&set);
+    return st;
+}
+
+/* translation_unit.code_objects: each code object's arch, target id, size and MD5. */
+static kw_status kw_co_sidecar_table(kw_sidecar *sc, const kw_co_object *obj, kw_err *err) {
+    kw_code_object *c = KW_PUSH(&sc->arena, sc->tu.code_objects);
+    char md5[33];
+    kw_co_md5_hex(obj->image, obj->image_size, md5);
+    if (!c || !(c->arch = kw_arena_strdup(&sc->arena, obj->arch)) ||
+        !(c->md5 = kw_arena_strdup(&sc->arena, md5)))
+        return kw_fail(err, "out of memory");
+    c->target_id = obj->target_id ? kw_arena_strdup(&sc->arena, obj->target_id) : NULL;
+    c->bytes = (long long)obj->image_size;
+    return KW_OK;
+}
+
+kw_status kw_co_sidecar_fill_set(kw_sidecar *sc, kw_co_set *set, unsigned flags, const char *match,
+                                 const bool *skip, kw_err *err) {
+    const char *path = set->name ? set->name : "code objects";
     kw_status st = KW_OK;
     kw_co_listing l;
     kw_co_listing_init(&l);
     kw_arena names;
     kw_arena_init(&names);
-    kw_name_rank best = match ? kw_co_match_rank(&set, match, &names) : KW_NAME_NONE;
-    for (size_t o = 0; o < set.objects.n && st == KW_OK; o++) {
-        const kw_co_object *obj = &set.objects.v[o];
-        if (!obj->arch)
+    kw_name_rank best = match ? kw_co_match_rank(set, match, &names) : KW_NAME_NONE;
+    for (size_t o = 0; o < set->objects.n && st == KW_OK; o++) {
+        const kw_co_object *obj = &set->objects.v[o];
+        if (!obj->arch || (skip && skip[o]))
             continue;
         kw_co_sidecar_offload_arch(sc, obj->arch);
+        if (flags & KW_CO_SC_CODE_OBJECTS)
+            st = kw_co_sidecar_table(sc, obj, err);
         for (size_t i = 0; i < obj->kernels.n && st == KW_OK; i++) {
             const kw_co_kernel *k = &obj->kernels.v[i];
             if (match && !kw_co_match(k, match, best, &names))
@@ -296,7 +317,7 @@ kw_status kw_co_sidecar_fill_kernels(kw_sidecar *sc, const char *path, unsigned 
                 continue;
             unsigned want =
                 obj->has_debug_line && !(flags & KW_CO_SC_NO_LINES) ? KW_CO_WANT_LINES : 0;
-            st = kw_co_disassemble(&set, obj, k, want, &l, err);
+            st = kw_co_disassemble(set, obj, k, want, &l, err);
             if (st == KW_OK && kw_co_sidecar_listing(&sc->arena, A, &l) != KW_OK)
                 st = kw_fail(err, "%s: out of memory", path);
             if (st == KW_OK && obj->has_debug_line && !want)
@@ -305,6 +326,5 @@ kw_status kw_co_sidecar_fill_kernels(kw_sidecar *sc, const char *path, unsigned 
     }
     kw_co_listing_free(&l);
     kw_arena_free(&names);
-    kw_co_set_free(&set);
     return st;
 }

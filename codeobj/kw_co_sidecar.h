@@ -3,7 +3,13 @@
  * kernel and arch, target id, resources and occupancy from the code object's
  * metadata, instruction classes, DPP patterns, memory widths, the listing and,
  * with line tables, the source lines. Kernels found in a code object but not
- * captured from the AST (e.g. written in inline asm only) get an entry too. */
+ * captured from the AST (e.g. written in inline asm only) get an entry too.
+ *
+ * Schema 2 (docs/sidecar-schema.md): the plugin records only what is small
+ * (target id, resources, occupancy) and a table of the code objects
+ * (KW_CO_SC_CODE_OBJECTS); `kwalk index` reads the listing and what is
+ * derived from it back from the object with kw_co_sidecar_refill, the same
+ * code, so the facts are the same. */
 #ifndef KW_CO_SIDECAR_H
 #define KW_CO_SIDECAR_H
 
@@ -11,9 +17,10 @@
 #include "sidecar/kw_sidecar.h"
 
 enum {
-    KW_CO_SC_LISTING = 1u << 0,  /* disassemble: classes, patterns, listing, lines */
-    KW_CO_SC_NO_LINES = 1u << 1, /* with KW_CO_SC_LISTING: no source lines even when
-                                  * the code object has line tables */
+    KW_CO_SC_LISTING = 1u << 0,      /* disassemble: classes, patterns, listing, lines */
+    KW_CO_SC_NO_LINES = 1u << 1,     /* with KW_CO_SC_LISTING: no source lines even when
+                                      * the code object has line tables */
+    KW_CO_SC_CODE_OBJECTS = 1u << 2, /* record translation_unit.code_objects */
 };
 
 /* Read the code objects in path (any container kw_co_open reads) and fill
@@ -30,5 +37,24 @@ kw_status kw_co_sidecar_fill(kw_sidecar *sc, const char *path, unsigned flags, k
  * demangled name blanks aside, else a part of either; all when NULL). */
 kw_status kw_co_sidecar_fill_kernels(kw_sidecar *sc, const char *path, unsigned flags,
                                      const char *match, kw_err *err);
+
+/* The same from code objects already read (set->name names them in
+ * messages), leaving out objects i with skip[i] (skip may be NULL). */
+typedef struct kw_co_set kw_co_set;
+kw_status kw_co_sidecar_fill_set(kw_sidecar *sc, kw_co_set *set, unsigned flags, const char *match,
+                                 const bool *skip, kw_err *err);
+
+/* Schema 2: read back what a sidecar whose translation unit names code
+ * objects (tu.code_objects) left out. object is the TU's object (its
+ * tu.object, or where it lies now). Each named code object is looked up in
+ * the object by target id, in order, and checked by size and MD5; the kernels'
+ * archs are filled from those that match (KW_CO_SC_LISTING: listing, classes,
+ * DPP patterns, memory widths, lines). Every kernel arch of a code object
+ * that is missing or changed gets isa_note instead (all of them when the
+ * object cannot be read), and *note says the first such problem in one line
+ * (NULL when everything matched); both live in sc's arena. A sidecar without
+ * code objects is left alone. KW_ERR only when filling fails (out of memory,
+ * a disassembly error): the object's state is never an error. */
+kw_status kw_co_sidecar_refill(kw_sidecar *sc, const char *object, const char **note, kw_err *err);
 
 #endif

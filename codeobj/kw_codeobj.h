@@ -194,6 +194,10 @@ typedef kw_status (*kw_co_entry_fn)(void *ctx, const char *bundle_id, const void
 kw_status kw_co_foreach_entry(const char *name, const void *data, size_t size,
                               kw_co_entry_fn fn, void *ctx, kw_err *err);
 
+/* The MD5 of n bytes as 32 lowercase hex digits and a NUL (a code object's
+ * identity in a schema 2 sidecar; not for security). */
+void kw_co_md5_hex(const void *data, size_t n, char out[33]);
+
 /* Recompute kernel->occ for the flat workgroup size range [min_wg, max_wg]
  * (e.g. a launch's known block size); the default comes from the metadata. */
 void kw_co_occupancy_compute(const kw_co_object *obj, const kw_co_kernel *kernel,

@@ -369,15 +369,26 @@ kw_status runHost(ASTContext &Ctx, JobState &S, kw_err *Err) {
     bool Embedded = !S.HostModuleSeen || S.EmbedsDeviceCode;
     if (St == KW_OK && !S.GpuBinary.empty() && Embedded) {
         PhaseTimer T("host", "code-objects");
-        IsaSt = kw_co_sidecar_fill(&Doc, S.GpuBinary.c_str(), KW_CO_SC_LISTING, &IsaErr);
+        // Schema 2: what the object itself holds (the listing, classes,
+        // lines) is read back from it by `kwalk index`; the sidecar keeps
+        // target ids, resources, occupancy and the code objects' identity.
+        IsaSt = kw_co_sidecar_fill(&Doc, S.GpuBinary.c_str(), KW_CO_SC_CODE_OBJECTS, &IsaErr);
     }
     // The device jobs compiled these kernels, but the object does not hold
-    // them: say so on each (and claim no code-object facts for them).
+    // them: say so on each, and keep no per-arch facts (another TU's object
+    // holds the kernel, and its sidecar has them); the arch names stay.
     if (St == KW_OK && !S.GpuBinary.empty() && !Embedded)
-        for (size_t I = 0; I < Doc.kernels.n; I++)
-            Doc.kernels.v[I].not_in_object =
+        for (size_t I = 0; I < Doc.kernels.n; I++) {
+            kw_kernel &K = Doc.kernels.v[I];
+            K.not_in_object =
                 "the object embeds no device code: no host code of this translation unit "
                 "launches or registers a kernel, so clang left the code object out";
+            for (size_t A = 0; A < K.archs.n; A++) {
+                const char *Arch = K.archs.v[A].arch;
+                kw_kernel_arch_init(&K.archs.v[A]);
+                K.archs.v[A].arch = Arch;
+            }
+        }
     if (St == KW_OK && !S.NoSidecar.empty())
         St = kw_fail(Err, "no sidecar written: %s", S.NoSidecar.c_str());
     else if (St == KW_OK) {

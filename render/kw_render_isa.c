@@ -15,7 +15,7 @@
 
 static bool kw_isa_has(const kw_rarch *a) {
     return kw_isa_resources_known(&a->facts->resources) || a->facts->isa ||
-           kw_isa_classes_known(&a->facts->classes);
+           kw_isa_classes_known(&a->facts->classes) || a->facts->isa_note;
 }
 
 /* ---- resources ---------------------------------------------------------------------------- */
@@ -277,6 +277,12 @@ static void kw_risa_classes(kw_render *r) {
 static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
     kw_buf *o = r->out;
     const char *isa = a->facts->isa;
+    if (!isa && a->facts->isa_note) {
+        /* schema 2: the object is gone or changed; never another object's ISA */
+        kw_buf_printf(o, "%s ISA not shown: ", a->arch);
+        kw_md_text(o, a->facts->isa_note, false);
+        kw_buf_puts(o, ".\n\n");
+    }
     if (!isa)
         return;
     size_t n = 0; /* instruction lines ("OFFSET: text"), not labels */

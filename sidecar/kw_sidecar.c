@@ -110,6 +110,7 @@ static const kw_field kw_f_kernel_arch[] = {
     {"isa", KW_F_STR, offsetof(kw_kernel_arch, isa), NULL, 0, NULL},
     {"lines_note", KW_F_STR, offsetof(kw_kernel_arch, lines_note), NULL, 0, NULL},
     {"lines", KW_F_LIST, offsetof(kw_kernel_arch, lines), &kw_t_isa_line, 0, NULL},
+    {"isa_note", KW_F_STR, offsetof(kw_kernel_arch, isa_note), NULL, 0, NULL},
     {"ir", KW_F_PTR, offsetof(kw_kernel_arch, ir), &kw_t_irf, 0, NULL},
 };
 KW_TYPE(kw_t_kernel_arch, "arch", kw_kernel_arch, false, kw_f_kernel_arch);
@@ -353,11 +354,20 @@ static const kw_field kw_f_producer[] = {
 };
 KW_TYPE(kw_t_producer, "producer", kw_producer, true, kw_f_producer);
 
+static const kw_field kw_f_code_object[] = {
+    {"arch", KW_F_STR, offsetof(kw_code_object, arch), NULL, 0, NULL},
+    {"target_id", KW_F_STR, offsetof(kw_code_object, target_id), NULL, 0, NULL},
+    {"bytes", KW_F_BYTES, offsetof(kw_code_object, bytes), NULL, 0, NULL},
+    {"md5", KW_F_STR, offsetof(kw_code_object, md5), NULL, 0, NULL},
+};
+static KW_TYPE(kw_t_code_object, "code object", kw_code_object, true, kw_f_code_object);
+
 static const kw_field kw_f_tu[] = {
     {"source", KW_F_STR, offsetof(kw_tu, source), NULL, 0, NULL},
     {"object", KW_F_STR, offsetof(kw_tu, object), NULL, 0, NULL},
     {"cuid", KW_F_STR, offsetof(kw_tu, cuid), NULL, 0, NULL},
     {"offload_archs", KW_F_STRS, offsetof(kw_tu, offload_archs), NULL, 0, NULL},
+    {"code_objects", KW_F_LIST, offsetof(kw_tu, code_objects), &kw_t_code_object, 0, NULL},
 };
 KW_TYPE(kw_t_tu, "translation unit", kw_tu, true, kw_f_tu);
 

@@ -20,6 +20,10 @@
 #include "common/kw_err.h"
 
 #define KW_SCHEMA_VERSION 1
+/* The oldest kwalk_schema the reader accepts: schema 1 carries each kernel
+ * arch's listing inline, schema 2 names the code objects instead
+ * (translation_unit.code_objects) and `kwalk index` reads the listing back. */
+#define KW_SCHEMA_OLDEST 1
 
 typedef struct kw_loc {
     const char *file; /* absolute path as the compiler saw it */
@@ -129,6 +133,10 @@ typedef struct kw_kernel_arch {
     const char *isa;        /* the listing: "OFFSET: text" lines and "label:" lines */
     const char *lines_note; /* why there are no lines, when there are none */
     KW_ARRAY(kw_isa_line) lines;
+    /* Why the listing (and what is derived from it) is not shown: the code
+     * object the sidecar names is missing or changed since the compile. Set
+     * by `kwalk index` only; NULL otherwise. */
+    const char *isa_note;
     /* Facts from the kernel's optimized LLVM IR (passes/, docs/ir-facts.md);
      * NULL when the device job did not analyse it. */
     kw_irf *ir;
@@ -393,12 +401,25 @@ typedef struct kw_producer {
     const char *clang_version;
 } kw_producer;
 
+/* A device code object the compile's object embeds (schema 2): what
+ * `kwalk index` checks before it reads the listing back from the object. */
+typedef struct kw_code_object {
+    const char *arch;      /* "gfx942" */
+    const char *target_id; /* "gfx942:sramecc+:xnack-" */
+    long long bytes;       /* the code object's size (the ELF image in the bundle) */
+    const char *md5;       /* MD5 of those bytes, 32 lowercase hex digits */
+} kw_code_object;
+
 /* The translation unit a sidecar describes. */
 typedef struct kw_tu {
     const char *source;
     const char *object;
     const char *cuid;
     KW_ARRAY(const char *) offload_archs;
+    /* Schema 2: the code objects of the object's .hip_fatbin, in bundle
+     * order; empty in schema 1 (the listing is then inline) and when the
+     * object embeds no device code. */
+    KW_ARRAY(kw_code_object) code_objects;
 } kw_tu;
 
 typedef struct kw_sidecar {

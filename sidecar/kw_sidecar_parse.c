@@ -798,9 +798,15 @@ static kw_status kw_sidecar_parse_mode(void *obj, const char *name, const char *
             long long v;
             if ((st = kw_sidecar_parse_int(&p, "kwalk_schema", &v)) != KW_OK)
                 break;
-            if (v != KW_SCHEMA_VERSION) {
+            if ((v < KW_SCHEMA_OLDEST || v > KW_SCHEMA_VERSION) &&
+                KW_SCHEMA_OLDEST == KW_SCHEMA_VERSION) {
                 st = kw_fail(err, "%s: unsupported kwalk_schema %lld (this kwalk reads %d)", name,
                              v, KW_SCHEMA_VERSION);
+                break;
+            }
+            if (v < KW_SCHEMA_OLDEST || v > KW_SCHEMA_VERSION) {
+                st = kw_fail(err, "%s: unsupported kwalk_schema %lld (this kwalk reads %d to %d)",
+                             name, v, KW_SCHEMA_OLDEST, KW_SCHEMA_VERSION);
                 break;
             }
             have_schema = true;

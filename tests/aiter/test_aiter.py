@@ -156,7 +156,8 @@ def sidecar_path(a, name):
 # What each check reads of a sidecar (load_parts): a key names a mapping key,
 # "*" any key or sequence item; True builds the value whole, None keeps the key
 # with no value (a mapping's keys are all `kernels` reads of `archs`).
-KERNELS_PARTS = {"kernels": {"*": {"symbol": True, "not_in_object": True, "archs": {"*": None}}}}
+KERNELS_PARTS = {"kernels": {"*": {"symbol": True, "not_in_object": True,
+                                   "archs": {"*": {"*": None}}}}}
 LAUNCHES_PARTS = {"launches": True}
 
 
@@ -266,6 +267,13 @@ def do_kernels(a, ck):
             for k in doc.get("kernels") or []:
                 if k.get("not_in_object"):  # compiled, but the object holds no code object
                     marked.add(k.get("symbol"))
+                    # schema 2: its arch list without per-arch facts (the TU
+                    # whose object holds it has them; rmsnorm_opus_norm_entry)
+                    ck.check(arch in (k.get("archs") or {}), "%s %s: %s (not in the object) "
+                             "lost its arch list" % (name, arch, k.get("symbol")))
+                    facts = (k.get("archs") or {}).get(arch)
+                    ck.eq(sorted(facts or {}), [], "%s %s: %s is not in the object but has "
+                          "per-arch facts" % (name, arch, k.get("symbol")))
                     continue
                 archs = k.get("archs") or []
                 names = [x if isinstance(x, str) else x.get("arch") for x in archs]

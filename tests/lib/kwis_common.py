@@ -55,6 +55,27 @@ def load_yaml(path):
         return yaml.safe_load(f)
 
 
+# the sidecar keys that schema 2 reads back from the object instead of storing
+DERIVED_KEYS = ("classes", "dpp_patterns", "memory", "isa", "lines_note", "lines")
+
+
+def read_back(sidecar, work):
+    """The sidecar's document with its kernels as `kwalk index` reads them: a
+    schema 2 sidecar names its code objects (translation_unit.code_objects)
+    and the index reads each kernel arch's listing, classes, DPP patterns,
+    memory widths and lines back from the object; a sidecar with the listing
+    inline is taken as it is. The index is written as YAML into work."""
+    doc = load_yaml(sidecar)
+    out = os.path.join(work, os.path.basename(sidecar) + ".index.yaml")
+    p = subprocess.run([KWALK, "index", sidecar, "-o", out, "--format", "yaml"],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit("kwalk index %s failed (%d): %s" % (sidecar, p.returncode, p.stderr))
+    doc["kernels"] = load_yaml(out).get("kernels") or []
+    doc["index_stderr"] = p.stderr
+    return doc
+
+
 # ---- code objects, as LLVM's own tools get them out ------------------------
 
 def target_of(co):

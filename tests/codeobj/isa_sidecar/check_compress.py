@@ -10,7 +10,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
-from kwis_common import (CORPUS, DIR, LINES_TU, Check, load_yaml, run, same_bytes, scratch,
+from kwis_common import (CORPUS, DIR, LINES_TU, Check, read_back, run, same_bytes, scratch,
                          sidecar_archs, tool, unbundle)
 
 KEYS = ("target_id", "resources", "classes", "dpp_patterns", "memory", "isa", "lines",
@@ -31,8 +31,8 @@ def main():
     for tid in sorted(set(zc) & set(pc)):
         c.true(tid + ": decompressed code object differs from the uncompressed build's",
                same_bytes(zc[tid], pc[tid]))
-    z = sidecar_archs(load_yaml(os.path.join(DIR, "objs", LINES_TU + "_z.kwalk.yaml")))
-    p = sidecar_archs(load_yaml(pobj + ".kwalk.yaml"))
+    z = sidecar_archs(read_back(os.path.join(DIR, "objs", LINES_TU + "_z.kwalk.yaml"), work))
+    p = sidecar_archs(read_back(pobj + ".kwalk.yaml", work))
     c.eq("kernels and archs", sorted(z), sorted(p))
     for key in sorted(set(z) & set(p)):
         for k in KEYS:

@@ -15,16 +15,21 @@ kernel and arch:
     instruction (offset and text), and every "-> L<n>" is objdump's branch
     target;
   - classes add up to the listing; counts a mnemonic decides, DPP patterns and
-    global/buffer/flat/scratch/SMEM widths equal counts over objdump's text."""
+    global/buffer/flat/scratch/SMEM widths equal counts over objdump's text;
+  - schema 2: the sidecar itself carries none of the listing and what derives
+    from it; its translation_unit.code_objects names each unbundled code
+    object (target id, size, MD5 by Python's hashlib), and the facts above are
+    those `kwalk index` reads back from the object (kwis_common.read_back)."""
 import collections
 import glob
+import hashlib
 import os
 import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
-from kwis_common import (ARCHS, CLASS_KEYS, CORPUS, DIR, RESOURCE_KEYS, TUS, Check,
-                         kernel_insns, load_yaml, objdump, parse_isa, parse_remarks,
+from kwis_common import (ARCHS, CLASS_KEYS, CORPUS, DERIVED_KEYS, DIR, RESOURCE_KEYS, TUS, Check,
+                         kernel_insns, load_yaml, objdump, read_back, parse_isa, parse_remarks,
                          readelf_kernels, run, same_bytes, scratch, sidecar_archs, symbols,
                          target_of, tool, unbundle)
 
@@ -136,6 +141,24 @@ def check_kernel(c, where, a, md, sym, insns, remark):
     c.true(where + ": lines_note without line tables", a.get("lines_note") and not a.get("lines"))
 
 
+def check_code_objects(c, tu, stored, cos):
+    """The schema 2 form: code objects named, no listing stored."""
+    if not stored["translation_unit"].get("code_objects") and any(
+            a.get("isa") for a in sidecar_archs(stored).values()):
+        return  # the listing inline (schema 1 form, e.g. check_selftest's copy)
+    table = stored["translation_unit"].get("code_objects") or []
+    want = []
+    for tid, co in sorted(cos.items()):
+        with open(co, "rb") as f:
+            data = f.read()
+        want.append({"arch": tid.split(":")[0], "target_id": tid, "bytes": len(data),
+                     "md5": hashlib.md5(data).hexdigest()})
+    c.eq(tu + ": translation_unit.code_objects", sorted(table, key=lambda x: x["target_id"]), want)
+    for (sym, arch), a in sorted(sidecar_archs(stored).items()):
+        c.eq("%s %s: %s: keys read back from the object, not stored" % (tu, arch, sym),
+             sorted(k for k in (a or {}) if k in DERIVED_KEYS), [])
+
+
 def main():
     c = Check("isa_sidecar.corpus")
     work = scratch("corpus")
@@ -144,9 +167,11 @@ def main():
     c.eq("corpus sidecars", have, sorted(TUS))
     for tu in TUS:
         obj = os.path.join(CORPUS, tu + ".o")
-        doc = load_yaml(obj + ".kwalk.yaml")
+        stored = load_yaml(obj + ".kwalk.yaml")
+        doc = read_back(obj + ".kwalk.yaml", work)
         archs = sidecar_archs(doc)
         cos = unbundle(obj, work, tu)
+        check_code_objects(c, tu, stored, cos)
         if not cos:
             # a TU without kernels (the pybind glue): no .hip_fatbin, and then
             # no ISA facts and no remarks either

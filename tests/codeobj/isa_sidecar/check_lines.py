@@ -11,7 +11,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
-from kwis_common import (DIR, LINES_TU, Check, load_yaml, parse_isa, run, scratch,
+from kwis_common import (DIR, LINES_TU, Check, parse_isa, read_back, run, scratch,
                          sidecar_archs, symbols, tool, unbundle)
 
 
@@ -44,7 +44,7 @@ def main():
     c = Check("isa_sidecar.lines")
     work = scratch("lines")
     obj = os.path.join(DIR, "objs", LINES_TU + "_g.o")
-    doc = load_yaml(os.path.join(DIR, "objs", LINES_TU + "_g.kwalk.yaml"))
+    doc = read_back(os.path.join(DIR, "objs", LINES_TU + "_g.kwalk.yaml"), work)
     archs = sidecar_archs(doc)
     cos = unbundle(obj, work, LINES_TU)
     nlines = {}

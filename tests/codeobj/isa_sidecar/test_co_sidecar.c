@@ -6,7 +6,11 @@
  *     and malformed attribute values (ignored: the code object's range stays);
  *   - a kernel filter; two fills into one sidecar (the second code object of a
  *     target is keyed TARGET#OBJECT, the first one is not appended to);
- *   - a file that is not there: an error, the sidecar untouched. */
+ *   - a file that is not there: an error, the sidecar untouched;
+ *   - schema 2: a fill with KW_CO_SC_CODE_OBJECTS records one code object per
+ *     arch and no listing; kw_co_sidecar_refill on the same file adds the
+ *     listings a KW_CO_SC_LISTING fill gives (same keys: no TARGET#OBJECT
+ *     entry), and on a missing file or a changed MD5 an isa_note instead. */
 #include <string.h>
 
 #include "kw_test.h"
@@ -148,6 +152,53 @@ int main(int argc, char **argv) {
     CHECK(sc.kernels.n == 1 && !strcmp(sc.kernels.v[0].symbol, "wg_576") &&
           sc.kernels.v[0].archs.n == (size_t)narch);
     kw_sidecar_free(&sc);
+
+    /* schema 2: the table, then the listing read back */
+    kw_sidecar full;
+    kw_sidecar_init(&full);
+    CHECK(kw_co_sidecar_fill(&full, path, KW_CO_SC_LISTING, &err) == KW_OK);
+    for (int pass = 0; pass < 3; pass++) {
+        kw_sidecar_init(&sc);
+        CHECK(kw_co_sidecar_fill(&sc, path, KW_CO_SC_CODE_OBJECTS, &err) == KW_OK);
+        CHECK(sc.tu.code_objects.n == (size_t)narch);
+        for (size_t i = 0; i < sc.tu.code_objects.n; i++) {
+            const kw_code_object *c = &sc.tu.code_objects.v[i];
+            CHECK(c->arch && c->target_id && c->bytes > 0 && c->md5 && strlen(c->md5) == 32);
+        }
+        const kw_kernel_arch *w = arch_of(&sc, "wg_576", "gfx942");
+        CHECK(w && w->isa == NULL && w->classes.insns == -1 && w->target_id);
+        const char *note = NULL;
+        if (pass == 1) /* a changed code object */
+            sc.tu.code_objects.v[0].md5 = "00000000000000000000000000000000";
+        CHECK(kw_co_sidecar_refill(&sc, pass == 2 ? "/nonexistent/x.o" : path, &note, &err) ==
+              KW_OK);
+        CHECK(sc.kernels.n == full.kernels.n);
+        for (size_t i = 0; i < sc.kernels.n; i++) {
+            const kw_kernel *k = &sc.kernels.v[i];
+            CHECK(k->archs.n == (size_t)narch);
+            for (size_t j = 0; j < k->archs.n; j++) {
+                const kw_kernel_arch *a = &k->archs.v[j];
+                const kw_kernel_arch *f = arch_of(&full, k->symbol, a->arch);
+                bool noted =
+                    pass == 2 || (pass == 1 && !strcmp(a->arch, sc.tu.code_objects.v[0].arch));
+                CHECK(f && a->target_id && f->target_id && !strcmp(a->target_id, f->target_id));
+                if (noted) {
+                    CHECK(a->isa == NULL && a->isa_note && note && a->classes.insns == -1);
+                } else {
+                    CHECK(a->isa && f && f->isa && !strcmp(a->isa, f->isa) && !a->isa_note);
+                    CHECK(f && a->classes.insns == f->classes.insns && a->memory.n == f->memory.n);
+                }
+            }
+        }
+        CHECK((pass == 0) == (note == NULL));
+        if (pass == 2)
+            CHECK(note && strstr(note, "/nonexistent/x.o not found") != NULL);
+        if (pass == 1)
+            CHECK(note && strstr(note, "changed since the compile") && strstr(note, "was ") &&
+                  strstr(note, "00000000000000000000000000000000"));
+        kw_sidecar_free(&sc);
+    }
+    kw_sidecar_free(&full);
 
     /* no such file: an error, nothing added */
     kw_sidecar_init(&sc);
