@@ -374,7 +374,7 @@ static int kw_build_db(const kw_found *f, const kw_tcache *tc, const char *out) 
         return kw_cli_fail(&err);
     printf("%s: %zu sidecars, ", out, f->paths.n);
     if (b.read < f->paths.n)
-        printf("%zu read, %zu unchanged, ", b.read, f->paths.n - b.read);
+        printf("%zu updated, %zu unchanged, ", b.read, f->paths.n - b.read);
     if (tc->entries.n)
         printf("%zu Triton cache entries, ", tc->entries.n);
     printf("%zu kernels, %zu launches, %zu entry points\n", n.kernels, n.launches, n.entries);
