@@ -5,9 +5,9 @@
 #include "index/kw_index.h"
 
 #include <stdio.h>
-#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common/kw_fs.h"
 #include "index/kw_index_int.h"
