@@ -172,6 +172,7 @@ def main():
     ap.add_argument("--sidecars", required=True)
     ap.add_argument("--min-nonempty", type=int, default=3)
     a = ap.parse_args()
+    a.kwalk = os.path.abspath(a.kwalk)
     c = C("index.queries")
     qs = queries(a.doc)
     c.check(len(qs) == 10, f"{a.doc}: {len(qs)} queries, want 10")
