@@ -248,7 +248,7 @@ def run(tmp):
     for i in range(30):
         blob = bytes(rnd.randrange(256) for _ in range(rnd.randrange(1, 400)))
         if i % 3 == 0:
-            blob = b"KWALKIDX" + blob
+            blob = b"SQLite format 3\x00" + blob
         elif i % 3 == 1:
             blob = text.encode()[: rnd.randrange(len(text))] + blob
         g = os.path.join(gdir, f"g{i}.kwalk.yaml")

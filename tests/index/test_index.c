@@ -78,9 +78,9 @@ static void test_build_and_round_trip(void) {
     CHECK(kw_index_emit(&back, &t2, &err) == KW_OK);
     CHECK(t1.len == t2.len && strcmp(kw_buf_str(&t1), kw_buf_str(&t2)) == 0);
 
-    CHECK(kw_index_write_yaml(&back, "ix.kwalk-index.yaml", &err) == KW_OK);
+    CHECK(kw_index_write_yaml(&back, "ix-index.yaml", &err) == KW_OK);
     kw_index again;
-    CHECK(kw_index_read_file(&again, "ix.kwalk-index.yaml", &err) == KW_OK);
+    CHECK(kw_index_read_file(&again, "ix-index.yaml", &err) == KW_OK);
     CHECK(again.kernels.n == 3);
     kw_index_free(&again);
     CHECK(kw_index_read_file(&again, "missing-index.yaml", &err) == KW_ERR);
