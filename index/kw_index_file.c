@@ -46,6 +46,13 @@ kw_status kw_index_read_file(kw_index *ix, const char *path, kw_err *err) {
     }
     if (f && n >= sizeof kw_sqlite_magic && !memcmp(head, kw_sqlite_magic, sizeof kw_sqlite_magic))
         return kw_index_db_read(ix, path, err);
+    if (f && n >= 8 && !memcmp(head, "KWALKIDX", 8)) {
+        kw_index_init(ix);
+        return kw_fail(err,
+                       "%s: an index in the packed form of an earlier kwalk; rebuild it with "
+                       "'kwalk index'",
+                       path);
+    }
     if (f && !kw_index_is_text(head, n)) {
         kw_index_init(ix);
         return kw_fail(err, "%s: not a kwalk index (neither its database nor YAML text)", path);

@@ -218,6 +218,10 @@ static void test_db(void) {
     for (size_t cut = 0; cut < n; cut += cut < 200 ? 37 : 1024, tried++)
         refused += load_err(d, cut) != NULL;
     CHECK(refused == tried);
+    /* the packed form of earlier kwalks */
+    CHECK_STR(load_err("KWALKIDX\x01\x00\x00\x00", 12),
+              "c.db: an index in the packed form of an earlier kwalk; rebuild it with 'kwalk "
+              "index'");
     /* not SQLite */
     CHECK_STR(load_err("\x7f"
                        "ELF\x02\x01\x01",
