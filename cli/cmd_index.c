@@ -1,7 +1,9 @@
-/* cmd_index.c: `kwalk index PATH... [-o FILE] [--format packed|yaml]`:
- * gather the sidecars of a build into one database file (kw_index.h), by
- * default kwalk-index.db in the current directory, written atomically. The
- * form is packed unless --format says otherwise or FILE ends in .yaml/.yml.
+/* cmd_index.c: `kwalk index PATH... [-o FILE]`: gather the sidecars of a
+ * build into one SQLite database (kw_index.h, docs/index-schema.md), by
+ * default kwalk.db in the current directory, updated incrementally: a sidecar
+ * whose size and mtime (or else content hash) are the ones stored is not
+ * parsed again, one no longer given is removed, in one transaction. FILE.yaml
+ * or FILE.yml (or --format yaml) exports the index as YAML instead.
  *
  * A PATH that is a file is read as a sidecar whatever its name; a directory is
  * searched recursively for *.kwalk.yaml (entries sorted by name, symbolic
@@ -29,6 +31,7 @@
 #include "cli/kw_cli.h"
 #include "cli/kw_pool.h"
 #include "codeobj/kw_co_sidecar.h"
+#include "common/kw_fs.h"
 #include "index/kw_index.h"
 #include "triton/kw_triton.h"
 
@@ -38,19 +41,21 @@
 
 static const char kw_index_usage[] =
     "usage: kwalk index [PATH...] [--triton-cache DIR]... [--map-prefix OLD=NEW]... [-o FILE]\n"
-    "                   [--format packed|yaml]\n\n"
+    "                   [--format db|yaml]\n"
+    "       kwalk index --db FILE -o OUT.yaml\n\n"
     "Gather sidecars into one database. Each PATH is a sidecar file, or a directory\n"
     "searched recursively for *.kwalk.yaml. Kernels are merged by device symbol (archs\n"
     "unioned); launches, entry points and host calls are kept per translation unit.\n\n"
     "  -o, --output FILE   write the database to FILE (default: " KW_INDEX_DEFAULT_PATH ")\n"
-    "  --format packed     binary, fast to load (the default)\n"
-    "  --format yaml       YAML, to read or diff (the default for FILE.yaml, FILE.yml)\n"
+    "  --format db         an SQLite database, updated incrementally (the default)\n"
+    "  --format yaml       export as YAML, to read or diff (the default for FILE.yaml, .yml)\n"
     "  --triton-cache DIR  add every specialization of a Triton cache (TRITON_CACHE_DIR, or\n"
     "                      one of its folders); repeatable\n"
     "  --map-prefix OLD=NEW  paths under OLD are under NEW now: the objects sidecars name\n"
     "                      (their listings are read from there) and the Triton cache's\n"
     "                      files; repeatable, the first match wins\n"
-    "Every kwalk command reads both forms.\n";
+    "  --db FILE           (without PATHs) export the index FILE as YAML to OUT.yaml\n"
+    "Every kwalk command reads both forms; docs/index-schema.md describes the tables.\n";
 
 /* The sidecar files found, in order, with their real paths for deduplication. */
 typedef struct kw_found {
@@ -148,12 +153,10 @@ static int kw_gather(kw_found *f, const char *path) {
     return kw_found_add(f, path);
 }
 
-/* The form a file name asks for: YAML for *.yaml and *.yml, else packed. */
-static kw_index_format kw_format_of(const char *path) {
+/* Whether a file name asks for the YAML export: *.yaml and *.yml. */
+static bool kw_yaml_name(const char *path) {
     size_t n = strlen(path);
-    if ((n >= 5 && !strcmp(path + n - 5, ".yaml")) || (n >= 4 && !strcmp(path + n - 4, ".yml")))
-        return KW_INDEX_YAML;
-    return KW_INDEX_PACKED;
+    return (n >= 5 && !strcmp(path + n - 5, ".yaml")) || (n >= 4 && !strcmp(path + n - 4, ".yml"));
 }
 
 /* Sidecars are parsed on a few threads (kw_pool.h) and added to the index in
@@ -258,8 +261,7 @@ static int kw_build_triton(kw_index *ix, const kw_tcache *tc) {
     return KW_EXIT_OK;
 }
 
-static int kw_build(const kw_found *f, const kw_tcache *tc, const char *out,
-                    kw_index_format format) {
+static int kw_build_yaml(const kw_found *f, const kw_tcache *tc, const char *out) {
     kw_index ix;
     kw_index_init(&ix);
     ix.producer.name = "kwalk";
@@ -280,7 +282,7 @@ static int kw_build(const kw_found *f, const kw_tcache *tc, const char *out,
     size_t launches = b.launches, entries = b.entries;
     if (rc == KW_EXIT_OK)
         rc = kw_build_triton(&ix, tc);
-    if (rc == KW_EXIT_OK && kw_index_write_file(&ix, out, format, &err) != KW_OK)
+    if (rc == KW_EXIT_OK && kw_index_write_yaml(&ix, out, &err) != KW_OK)
         rc = kw_cli_fail(&err);
     if (rc == KW_EXIT_OK) {
         printf("%s: %zu sidecars, ", out, f->paths.n);
@@ -293,9 +295,156 @@ static int kw_build(const kw_found *f, const kw_tcache *tc, const char *out,
     return rc;
 }
 
+/* `kwalk index --db FILE -o OUT.yaml`: the index FILE as YAML. */
+static int kw_export(const char *from, const char *out) {
+    kw_index ix;
+    kw_err err;
+    if (kw_index_read_file(&ix, from, &err) != KW_OK)
+        return kw_cli_fail(&err);
+    int rc = kw_index_write_yaml(&ix, out, &err) == KW_OK ? KW_EXIT_OK : kw_cli_fail(&err);
+    kw_index_free(&ix);
+    return rc;
+}
+
+/* ---- The database, incrementally ------------------------------------------------------------ */
+
+/* A sidecar of this run: kept (its stored records are current) or parsed. */
+typedef struct kw_dbslot {
+    long long size, mtime_ns;
+    bool stored;   /* the database has records of this path */
+    bool keep;     /* ... and they are current: same size and mtime, or same content */
+    uint64_t hash; /* of the content (the stored one when kept unread) */
+    kw_sidecar sc;
+    kw_status st;
+    kw_err err;
+    const char *isa_note; /* why listings were not read back (sc's arena) */
+} kw_dbslot;
+
+typedef struct kw_dbctx {
+    const kw_found *f;
+    const kw_triton_prefix *prefixes; /* --map-prefix */
+    size_t nprefixes;
+    kw_dbslot *slots;
+    kw_index_db *db;
+    size_t read;
+    int rc;
+} kw_dbctx;
+
+static void kw_db_parse(void *ctx, unsigned worker, size_t i) {
+    kw_dbctx *b = ctx;
+    kw_dbslot *s = &b->slots[i];
+    (void)worker;
+    if (s->keep)
+        return;
+    char *text;
+    size_t len;
+    s->st = kw_fs_read(b->f->paths.v[i], &text, &len, &s->err);
+    if (s->st != KW_OK)
+        return;
+    uint64_t h = kw_index_hash(text, len);
+    if (s->stored && h == s->hash) { /* touched, not changed */
+        s->keep = true;
+    } else {
+        s->hash = h;
+        s->st = kw_sidecar_parse(&s->sc, b->f->paths.v[i], text, len, &s->err);
+        if (s->st == KW_OK && s->sc.tu.code_objects.n) {
+            kw_build_ctx m = {0};
+            m.prefixes = b->prefixes;
+            m.nprefixes = b->nprefixes;
+            const char *obj = kw_build_map(&s->sc.arena, &m, s->sc.tu.object);
+            s->st = obj || !s->sc.tu.object
+                        ? kw_co_sidecar_refill(&s->sc, obj, &s->isa_note, &s->err)
+                        : kw_fail(&s->err, "out of memory");
+            if (s->st != KW_OK) {
+                kw_err e = s->err;
+                kw_fail(&s->err, "%s: %s", b->f->paths.v[i], e.msg);
+            }
+        }
+    }
+    free(text);
+}
+
+static int kw_db_add(void *ctx, size_t i) {
+    kw_dbctx *b = ctx;
+    kw_dbslot *s = &b->slots[i];
+    const char *path = b->f->paths.v[i];
+    if (s->st == KW_OK && s->isa_note)
+        kw_cli_warnf("%s: ISA not shown: %s", path, s->isa_note);
+    if (s->st != KW_OK)
+        b->rc = kw_cli_fail(&s->err);
+    else if (s->keep)
+        s->st = kw_index_db_keep(b->db, path, s->size, s->mtime_ns, s->hash, i, &s->err);
+    else if ((s->st = kw_index_db_put(b->db, path, &s->sc, s->size, s->mtime_ns, s->hash, i,
+                                      &s->err)) == KW_OK)
+        b->read++;
+    if (b->rc == KW_EXIT_OK && s->st != KW_OK)
+        b->rc = kw_cli_fail(&s->err);
+    kw_sidecar_free(&s->sc);
+    return b->rc;
+}
+
+static int kw_build_db(const kw_found *f, const kw_tcache *tc, const char *out) {
+    kw_producer prod = {"kwalk", KWALK_VERSION, NULL};
+    kw_err err;
+    kw_dbctx b = {
+        f, tc->prefixes.v, tc->prefixes.n, calloc(f->paths.n + 1, sizeof(kw_dbslot)), NULL,
+        0, KW_EXIT_OK};
+    if (!b.slots)
+        return kw_cli_failf("out of memory");
+    for (size_t i = 0; i <= f->paths.n; i++)
+        kw_sidecar_init(&b.slots[i].sc);
+    if (kw_index_db_begin(&b.db, out, &prod, &err) != KW_OK) {
+        free(b.slots);
+        return kw_cli_fail(&err);
+    }
+    int rc = KW_EXIT_OK;
+    for (size_t i = 0; i < f->paths.n && rc == KW_EXIT_OK; i++) {
+        kw_dbslot *s = &b.slots[i];
+        struct stat st;
+        if (stat(f->paths.v[i], &st) != 0) {
+            rc = kw_cli_failf("%s: %s", f->paths.v[i], strerror(errno));
+            break;
+        }
+        s->size = (long long)st.st_size;
+        s->mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+        long long size, mtime;
+        s->stored = kw_index_db_stored(b.db, f->paths.v[i], &size, &mtime, &s->hash);
+        s->keep = s->stored && size == s->size && mtime == s->mtime_ns;
+    }
+    unsigned threads = kw_pool_threads();
+    if (rc == KW_EXIT_OK)
+        rc = kw_pool_run(f->paths.n, threads, 4 * (size_t)threads, kw_db_parse, kw_db_add, &b);
+    for (size_t i = 0; i < f->paths.n; i++)
+        kw_sidecar_free(&b.slots[i].sc);
+    free(b.slots);
+    kw_triton_opts o = {tc->prefixes.v, tc->prefixes.n, KWALK_VERSION};
+    for (size_t i = 0; i < tc->entries.n && rc == KW_EXIT_OK; i++) {
+        kw_sidecar sc;
+        kw_sidecar_init(&sc);
+        if (kw_triton_cache_read(&sc, tc->entries.v[i], &o, &err) ||
+            kw_index_db_put(b.db, tc->entries.v[i], &sc, -1, 0, 0, f->paths.n + i, &err))
+            rc = kw_cli_fail(&err);
+        kw_sidecar_free(&sc);
+    }
+    if (rc != KW_EXIT_OK) {
+        kw_index_db_abort(b.db);
+        return rc;
+    }
+    kw_index_db_counts n;
+    if (kw_index_db_commit(b.db, &n, &err) != KW_OK)
+        return kw_cli_fail(&err);
+    printf("%s: %zu sidecars, ", out, f->paths.n);
+    if (b.read < f->paths.n)
+        printf("%zu updated, %zu unchanged, ", b.read, f->paths.n - b.read);
+    if (tc->entries.n)
+        printf("%zu Triton cache entries, ", tc->entries.n);
+    printf("%zu kernels, %zu launches, %zu entry points\n", n.kernels, n.launches, n.entries);
+    return kw_cli_flush_stdout();
+}
+
 int kw_cmd_index(int argc, char **argv) {
-    const char *out = KW_INDEX_DEFAULT_PATH;
-    int format = -1; /* from the output name unless given */
+    const char *out = KW_INDEX_DEFAULT_PATH, *from = NULL;
+    int yaml = -1; /* from the output name unless given */
     kw_found f;
     kw_arena_init(&f.arena);
     kw_symmap_init(&f.seen);
@@ -321,12 +470,17 @@ int kw_cmd_index(int argc, char **argv) {
             else
                 out = v;
         } else if (opts && (r = kw_cli_opt(argc, argv, &i, "--format", NULL, &v)) != 0) {
-            if (r > 0 && !strcmp(v, "packed"))
-                format = KW_INDEX_PACKED;
+            if (r > 0 && !strcmp(v, "db"))
+                yaml = 0;
             else if (r > 0 && !strcmp(v, "yaml"))
-                format = KW_INDEX_YAML;
+                yaml = 1;
             else
-                rc = kw_cli_usage_error("index", "--format takes 'packed' or 'yaml'");
+                rc = kw_cli_usage_error("index", "--format takes 'db' or 'yaml'");
+        } else if (opts && (r = kw_cli_opt(argc, argv, &i, "--db", NULL, &v)) != 0) {
+            if (r < 0 || !*v)
+                rc = kw_cli_usage_error("index", "option %s needs a file name", a);
+            else
+                from = v;
         } else if (opts && (r = kw_cli_opt(argc, argv, &i, "--triton-cache", NULL, &v)) != 0) {
             const char **slot = r > 0 && *v ? KW_PUSH(&f.arena, tdirs) : NULL;
             if (r < 0 || !*v)
@@ -354,6 +508,15 @@ int kw_cmd_index(int argc, char **argv) {
                 *slot = a;
         }
     }
+    if (rc == KW_EXIT_OK && from) {
+        if (inputs.n || tdirs.n)
+            rc = kw_cli_usage_error("index", "--db exports an index: give no PATH");
+        else if (!(yaml >= 0 ? yaml : kw_yaml_name(out)))
+            rc = kw_cli_usage_error("index", "--db exports as YAML: -o FILE.yaml");
+        else
+            rc = kw_export(from, out);
+        goto done;
+    }
     if (rc == KW_EXIT_OK && !inputs.n && !tdirs.n)
         rc = kw_cli_usage_error("index", "no PATH given");
     for (size_t i = 0; i < inputs.n && rc == KW_EXIT_OK; i++)
@@ -373,7 +536,8 @@ int kw_cmd_index(int argc, char **argv) {
         rc = kw_cli_failf("%s%s: no sidecars (*.kwalk.yaml) found", inputs.v[0],
                           inputs.n > 1 ? " ..." : "");
     if (rc == KW_EXIT_OK)
-        rc = kw_build(&f, &tc, out, format >= 0 ? (kw_index_format)format : kw_format_of(out));
+        rc = (yaml >= 0 ? yaml : kw_yaml_name(out)) ? kw_build_yaml(&f, &tc, out)
+                                                    : kw_build_db(&f, &tc, out);
 done:
     kw_symmap_free(&f.seen);
     kw_arena_free(&f.arena);

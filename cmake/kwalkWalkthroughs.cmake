@@ -1,7 +1,7 @@
 # kwalkWalkthroughs.cmake: the command of the TARGET_walkthroughs targets that
 # kwalk_document() adds (installed beside kwalkConfig.cmake). Run as
 #   cmake -DKWALK=<kwalk> -DOUT=<sidecar dir> [-DSTRICT=ON] -P kwalkWalkthroughs.cmake
-# It gathers the sidecars of OUT into OUT/kwalk-index.db and renders every
+# It gathers the sidecars of OUT into OUT/kwalk.db and renders every
 # instantiation into OUT/walkthroughs/ (replaced as a whole, so pages of
 # kernels that are gone do not linger). A kwalk failure (no sidecars yet, a
 # bad sidecar) is a warning, like the plugin's own problems, unless STRICT.
@@ -26,10 +26,10 @@ function(_kwalk_step what)
 endfunction()
 
 set(_kwalk_failed FALSE)
-_kwalk_step(index "${KWALK}" index "${OUT}" -o "${OUT}/kwalk-index.db")
+_kwalk_step(index "${KWALK}" index "${OUT}" -o "${OUT}/kwalk.db")
 if(NOT _kwalk_failed)
   file(REMOVE_RECURSE "${OUT}/walkthroughs")
-  _kwalk_step(render "${KWALK}" render --all --db "${OUT}/kwalk-index.db"
+  _kwalk_step(render "${KWALK}" render --all --db "${OUT}/kwalk.db"
               -o "${OUT}/walkthroughs")
 endif()
 if(NOT _kwalk_failed)

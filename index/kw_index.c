@@ -1,8 +1,8 @@
 /* kw_index.c: the kwalk index in memory: building it from sidecars (one
  * translation-unit record each, kernels unique by symbol, their archs
- * unioned), looking kernels up, and the schema table of its top level. Its two
- * stored forms are kw_index_yaml.c and kw_index_bin.c; kw_index_file.c reads
- * and writes either. */
+ * unioned), looking kernels up, and the schema table of its top level. Its
+ * stored forms are the database (kw_index_db_*.c) and YAML (kw_index_yaml.c);
+ * kw_index_file.c reads either. */
 #include "index/kw_index.h"
 
 #include <stdlib.h>

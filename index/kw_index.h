@@ -5,10 +5,11 @@
  * translation unit, kw_kernel.tu), and one record per translation unit with that unit's
  * launches, entry points and host calls.
  *
- * On disk it has two forms with the same content: packed (binary, the
- * default: loads 10,000 kernels in tens of milliseconds) and YAML (readable,
- * about 50x slower to load). Readers take either. Both are documented in
- * docs/sidecar-schema.md ("The index"). */
+ * On disk it is an SQLite database (docs/index-schema.md) holding every
+ * sidecar's records as they are, one row per record, and updated
+ * incrementally; reading it merges them as kw_index_add does. It can also be
+ * exported as YAML (docs/sidecar-schema.md, "The index"), which readers take
+ * too. */
 #ifndef KW_INDEX_H
 #define KW_INDEX_H
 
@@ -17,12 +18,7 @@
 
 #define KW_INDEX_VERSION 1
 /* Where `kwalk index` writes and the other commands look by default. */
-#define KW_INDEX_DEFAULT_PATH "kwalk-index.db"
-
-typedef enum kw_index_format {
-    KW_INDEX_PACKED = 0, /* binary, fast to load */
-    KW_INDEX_YAML = 1
-} kw_index_format;
+#define KW_INDEX_DEFAULT_PATH "kwalk.db"
 
 /* One sidecar's translation unit and its host-side records. */
 typedef struct kw_index_tu {
@@ -64,21 +60,53 @@ const kw_kernel *kw_index_kernel_in(const kw_index *ix, const char *symbol, cons
  * for one with external linkage. */
 const kw_index_tu *kw_index_kernel_unit(const kw_index *ix, const kw_kernel *k);
 
-/* Write the index: YAML text, or the packed form. */
+/* Write the index as YAML text (the export), or atomically to a file. */
 kw_status kw_index_emit(const kw_index *ix, kw_buf *out, kw_err *err);
-kw_status kw_index_encode(const kw_index *ix, kw_buf *out, kw_err *err);
-/* Write atomically to path in the given form. */
-kw_status kw_index_write_file(const kw_index *ix, const char *path, kw_index_format format,
-                             kw_err *err);
+kw_status kw_index_write_yaml(const kw_index *ix, const char *path, kw_err *err);
 
 /* Read an index. ix is initialized by the call (free any previous contents
  * first); on failure it is left empty and err holds one line, "<name>: ...".
- * kw_index_parse reads the YAML form, kw_index_decode the packed form,
- * kw_index_load and kw_index_read_file either (by its first bytes). */
+ * kw_index_parse reads the YAML form, kw_index_db_read the database,
+ * kw_index_read_file either (by the file's first bytes). */
 kw_status kw_index_parse(kw_index *ix, const char *name, const char *text, size_t len, kw_err *err);
-kw_status kw_index_decode(kw_index *ix, const char *name, const void *data, size_t len,
-                          kw_err *err);
-kw_status kw_index_load(kw_index *ix, const char *name, const void *data, size_t len, kw_err *err);
+kw_status kw_index_db_read(kw_index *ix, const char *path, kw_err *err);
 kw_status kw_index_read_file(kw_index *ix, const char *path, kw_err *err);
+
+/* ---- Writing the database (kw_index_db_write.c) ---------------------------------------------- */
+
+/* One run of `kwalk index` on the database at path: begin, then per sidecar
+ * in order either keep (stored and unchanged) or put (written anew), then
+ * commit, which deletes the sidecars given neither, all in one transaction.
+ * A sidecar is known by its path as given (kw_index_tu.sidecar). */
+typedef struct kw_index_db kw_index_db;
+typedef struct kw_index_db_counts {
+    size_t sidecars, kernels, launches, entries;
+} kw_index_db_counts;
+
+kw_status kw_index_db_begin(kw_index_db **db, const char *path, const kw_producer *producer,
+                            kw_err *err);
+/* Is path stored, and with which size, mtime and content hash? */
+bool kw_index_db_stored(kw_index_db *db, const char *path, long long *size, long long *mtime_ns,
+                        uint64_t *hash);
+/* Keep the stored records of path, now at position ord, with this size, mtime and hash. */
+kw_status kw_index_db_keep(kw_index_db *db, const char *path, long long size, long long mtime_ns,
+                           uint64_t hash, size_t ord, kw_err *err);
+/* Store sc as the records of path (replacing any), at position ord; size < 0
+ * when the records do not come from one file (a Triton cache folder). */
+kw_status kw_index_db_put(kw_index_db *db, const char *path, const kw_sidecar *sc, long long size,
+                          long long mtime_ns, uint64_t hash, size_t ord, kw_err *err);
+/* Delete what was not kept or put, commit, and count (n may be NULL). db is
+ * freed either way. */
+kw_status kw_index_db_commit(kw_index_db *db, kw_index_db_counts *n, kw_err *err);
+/* Give up: nothing of this run is written. db is freed. */
+void kw_index_db_abort(kw_index_db *db);
+/* Write a new database at path (replacing any) holding sidecars scs, named
+ * names, in that order, written by producer: the whole run above in one call
+ * (tests, tools). */
+kw_status kw_index_db_write(const char *path, const kw_producer *producer,
+                            const kw_sidecar *const *scs, const char *const *names, size_t n,
+                            kw_err *err);
+/* The content hash stored for a sidecar. */
+uint64_t kw_index_hash(const void *data, size_t n);
 
 #endif

@@ -1,34 +1,24 @@
-/* kw_index_file.c: the kwalk index on disk: written in either form (packed,
- * kw_index_bin.c, the default; or YAML, kw_index_yaml.c), read in the form its
- * first bytes show. */
+/* kw_index_file.c: the kwalk index on disk: the YAML export written
+ * atomically, and either stored form read, told by the file's first bytes
+ * (an SQLite database: kw_index_db_read.c; YAML text: kw_index_yaml.c). */
+#define _POSIX_C_SOURCE 200809L
 #include "index/kw_index.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "common/kw_fs.h"
 #include "index/kw_index_int.h"
 
-kw_status kw_index_write_file(const kw_index *ix, const char *path, kw_index_format format,
-                             kw_err *err) {
+kw_status kw_index_write_yaml(const kw_index *ix, const char *path, kw_err *err) {
     kw_buf b;
     kw_buf_init(&b);
-    kw_status st =
-        format == KW_INDEX_YAML ? kw_index_emit(ix, &b, err) : kw_index_encode(ix, &b, err);
+    kw_status st = kw_index_emit(ix, &b, err);
     if (st == KW_OK)
         st = kw_fs_write_atomic(path, b.ptr, b.len, err);
     kw_buf_free(&b);
-    return st;
-}
-
-kw_status kw_index_read_file(kw_index *ix, const char *path, kw_err *err) {
-    char *text;
-    size_t len;
-    if (kw_sidecar_read_text(path, &text, &len, err) != KW_OK) {
-        kw_index_init(ix);
-        return KW_ERR;
-    }
-    kw_status st = kw_index_load(ix, path, text, len, err);
-    free(text);
     return st;
 }
 
@@ -42,12 +32,38 @@ static bool kw_index_is_text(const unsigned char *d, size_t len) {
     return true;
 }
 
-kw_status kw_index_load(kw_index *ix, const char *name, const void *data, size_t len, kw_err *err) {
-    if (kw_index_is_packed(data, len))
-        return kw_index_decode(ix, name, data, len, err);
-    if (!kw_index_is_text(data, len)) {
-        kw_index_init(ix);
-        return kw_fail(err, "%s: not a kwalk index (neither its packed form nor YAML text)", name);
+static const char kw_sqlite_magic[16] = "SQLite format 3";
+
+kw_status kw_index_read_file(kw_index *ix, const char *path, kw_err *err) {
+    unsigned char head[512];
+    size_t n = 0;
+    /* a FIFO or device is left to kw_sidecar_read_text, which refuses it */
+    struct stat sb;
+    FILE *f = stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? fopen(path, "rb") : NULL;
+    if (f) {
+        n = fread(head, 1, sizeof head, f);
+        fclose(f);
     }
-    return kw_index_parse(ix, name, data, len, err);
+    if (f && n >= sizeof kw_sqlite_magic && !memcmp(head, kw_sqlite_magic, sizeof kw_sqlite_magic))
+        return kw_index_db_read(ix, path, err);
+    if (f && n >= 8 && !memcmp(head, "KWALKIDX", 8)) {
+        kw_index_init(ix);
+        return kw_fail(err,
+                       "%s: an index in the packed form of an earlier kwalk; rebuild it with "
+                       "'kwalk index'",
+                       path);
+    }
+    if (f && !kw_index_is_text(head, n)) {
+        kw_index_init(ix);
+        return kw_fail(err, "%s: not a kwalk index (neither its database nor YAML text)", path);
+    }
+    char *text;
+    size_t len;
+    if (kw_sidecar_read_text(path, &text, &len, err) != KW_OK) {
+        kw_index_init(ix);
+        return KW_ERR;
+    }
+    kw_status st = kw_index_parse(ix, path, text, len, err);
+    free(text);
+    return st;
 }

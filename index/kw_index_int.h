@@ -13,10 +13,5 @@
 extern const kw_type kw_t_index; /* the index's fields after kwalk_index and kwalk_schema */
 /* Fill ix->by_symbol from ix->kernels; a symbol twice is an error. */
 kw_status kw_index_build_map(kw_index *ix, const char *name, kw_err *err);
-/* Does data start like the packed form? */
-bool kw_index_is_packed(const void *data, size_t len);
-/* The packed form's checksum of n bytes (its last 8 bytes hold the checksum
- * of all the others). */
-uint64_t kw_index_checksum(const void *data, size_t n);
 
 #endif

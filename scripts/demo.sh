@@ -15,19 +15,19 @@ cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build "$BUILD" --target kwalk_plugin kwalk kw_corpus
 
 OUT="$BUILD/corpus"
-"$BUILD/cli/kwalk" index "$OUT" -o "$OUT/kwalk-index.yaml"
+"$BUILD/cli/kwalk" index "$OUT" -o "$OUT/kwalk.yaml"
 echo
 echo "== Sidecars (one per translation unit) =="
 ls -1 "$OUT"/*.kwalk.yaml
 echo
 echo "== Kernel instantiations, their launch sites and entry points =="
-"$BUILD/cli/kwalk" list --db "$OUT/kwalk-index.yaml"
+"$BUILD/cli/kwalk" list --db "$OUT/kwalk.yaml"
 echo
 echo "== Walkthroughs (one per instantiation, grouped by template in index.md) =="
-"$BUILD/cli/kwalk" render --all --db "$OUT/kwalk-index.yaml" -o "$BUILD/walkthroughs" \
+"$BUILD/cli/kwalk" render --all --db "$OUT/kwalk.yaml" -o "$BUILD/walkthroughs" \
   --root "$PWD" --python-root tests/corpus/ops
 echo
 echo "== Known kernel -> Python entry -> C++ entry -> launch site -> device code =="
-"$BUILD/cli/kwalk" map --db "$OUT/kwalk-index.yaml" --root "$PWD" --python-root tests/corpus/ops
+"$BUILD/cli/kwalk" map --db "$OUT/kwalk.yaml" --root "$PWD" --python-root tests/corpus/ops
 echo
 echo "Walkthroughs: $BUILD/walkthroughs/index.md"

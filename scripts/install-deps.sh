@@ -20,7 +20,7 @@ PACKAGES=(
   # links the fuzz targets (tests/fuzz, tests/codeobj) with -fsanitize=fuzzer,address
   libclang-rt-22-dev libclang-rt-19-dev
   # C libraries of the kwalk command and the code-object reader
-  libyaml-dev libelf-dev libdw-dev libmsgpack-dev libzstd-dev zlib1g-dev
+  libyaml-dev libsqlite3-dev libelf-dev libdw-dev libmsgpack-dev libzstd-dev zlib1g-dev
   # HIP headers and device libraries (Debian ships ROCm 5.2 pieces)
   libamdhip64-dev rocm-device-libs
   # the pybind11 corpus TU, and the tests (python3 + PyYAML read sidecars

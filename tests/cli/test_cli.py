@@ -108,17 +108,17 @@ def run(tmp):
     expect_error(["list", "-x"], tmp, 2, contains="unknown option '-x'")
 
     # list before any index
-    expect_error(["list"], tmp, 1, contains="kwalk-index.db: No such file or directory (run 'kwalk index")
+    expect_error(["list"], tmp, 1, contains="kwalk.db: No such file or directory (run 'kwalk index")
 
     # index + list, default names
     rc, out, err = kwalk("index", GOOD, cwd=tmp)
     check(rc == 0 and err == "", f"kwalk index: exit {rc}, {err!r}")
-    check(out == "kwalk-index.db: 3 sidecars, 4 kernels, 5 launches, 4 entry points\n",
+    check(out == "kwalk.db: 3 sidecars, 4 kernels, 5 launches, 4 entry points\n",
           f"kwalk index summary: {out!r}")
-    check(os.path.isfile(os.path.join(tmp, "kwalk-index.db")), "kwalk-index.db written")
-    with open(os.path.join(tmp, "kwalk-index.db"), "rb") as f:
+    check(os.path.isfile(os.path.join(tmp, "kwalk.db")), "kwalk.db written")
+    with open(os.path.join(tmp, "kwalk.db"), "rb") as f:
         packed = f.read()
-    check(packed.startswith(b"KWALKIDX"), "the default index is packed")
+    check(packed.startswith(b"SQLite format 3\0"), "the default index is an SQLite database")
     rc, out, err = kwalk("list", cwd=tmp)
     check(rc == 0 and err == "", f"kwalk list: exit {rc}, {err!r}")
     check_list(out, "kwalk list")
@@ -128,10 +128,10 @@ def run(tmp):
     check(rc == 0 and out.startswith("ix.txt: 3 sidecars"), f"index --format yaml: {err!r}")
     rc, out, err = kwalk("index", "--output", "ix.yaml", GOOD, cwd=tmp)
     check(rc == 0 and out.startswith("ix.yaml: 3 sidecars"), f"index -o ix.yaml: {err!r}")
-    rc, out, err = kwalk("index", "--format=packed", "-o", "packed.yaml", GOOD, cwd=tmp)
-    check(rc == 0, f"index --format=packed: {err!r}")
+    rc, out, err = kwalk("index", "--format=db", "-o", "packed.yaml", GOOD, cwd=tmp)
+    check(rc == 0, f"index --format=db: {err!r}")
     with open(os.path.join(tmp, "packed.yaml"), "rb") as f:
-        check(f.read() == packed, "--format=packed overrides the name, same bytes as before")
+        check(f.read().startswith(b"SQLite format 3\0"), "--format=db overrides the name")
     with open(os.path.join(tmp, "ix.yaml")) as f:
         text = f.read()
     with open(os.path.join(tmp, "ix.txt")) as f:
@@ -197,9 +197,9 @@ def run(tmp):
                  contains="ix.yaml: a kwalk index, not a sidecar")
     check(os.listdir(bad_dir) == ["empty"], f"files left behind: {os.listdir(bad_dir)}")
     # a failed index leaves the previous one alone
-    before = open(os.path.join(tmp, "kwalk-index.db"), "rb").read()
+    before = open(os.path.join(tmp, "kwalk.db"), "rb").read()
     expect_error(["index", GOOD, os.path.join(BAD, "schema2.kwalk.yaml")], tmp, 1)
-    check(open(os.path.join(tmp, "kwalk-index.db"), "rb").read() == before, "index kept")
+    check(open(os.path.join(tmp, "kwalk.db"), "rb").read() == before, "index kept")
 
     # bad databases
     expect_error(["list", "--db", a], tmp, 1,
@@ -208,12 +208,12 @@ def run(tmp):
     expect_error(["list", "--db", bad_dir], tmp, 1, exact=f"kwalk: {bad_dir}: Is a directory")
     with open(os.path.join(tmp, "half.db"), "wb") as f:
         f.write(packed[: len(packed) // 2])
-    expect_error(["list", "--db", "half.db"], tmp, 1, contains="half.db: truncated kwalk index")
+    expect_error(["list", "--db", "half.db"], tmp, 1, contains="half.db: corrupt kwalk index")
     with open(os.path.join(tmp, "half.yaml"), "w") as f:
         f.write(text[: len(text) // 2])
     expect_error(["list", "--db", "half.yaml"], tmp, 1, contains="half.yaml: line ")
     flipped = bytearray(packed)
-    flipped[len(flipped) // 2] ^= 0x10
+    flipped[16:18] = b"\x00\x03"  # the page size: not a power of two
     with open(os.path.join(tmp, "flip.db"), "wb") as f:
         f.write(bytes(flipped))
     expect_error(["list", "--db", "flip.db"], tmp, 1, contains="flip.db: corrupt kwalk index")
@@ -248,7 +248,7 @@ def run(tmp):
     for i in range(30):
         blob = bytes(rnd.randrange(256) for _ in range(rnd.randrange(1, 400)))
         if i % 3 == 0:
-            blob = b"KWALKIDX" + blob
+            blob = b"SQLite format 3\x00" + blob
         elif i % 3 == 1:
             blob = text.encode()[: rnd.randrange(len(text))] + blob
         g = os.path.join(gdir, f"g{i}.kwalk.yaml")

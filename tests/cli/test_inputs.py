@@ -238,12 +238,12 @@ def main(tmp):
 
     # a foreign binary as --db: this kwalk executable itself (ELF), and gzip's magic
     expect_error("--db ELF", ["list", "--db", KWALK], [],
-                 exact=f"kwalk: {KWALK}: not a kwalk index (neither its packed form nor YAML text)")
+                 exact=f"kwalk: {KWALK}: not a kwalk index (neither its database nor YAML text)")
     gz = os.path.join(tmp, "x.gz")
     with open(gz, "wb") as f:
         f.write(b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03kwalk_index: 1\n")
     expect_error("--db gzip", ["render", "src_kernel", "--db", gz], [],
-                 exact=f"kwalk: {gz}: not a kwalk index (neither its packed form nor YAML text)")
+                 exact=f"kwalk: {gz}: not a kwalk index (neither its database nor YAML text)")
 
     # ---- traces: FIFO, past the limit, workgroup size 0 (CSV row, JSON record)
     expect_error("trace FIFO", ["trace", fifo, "--db", db],

@@ -2,8 +2,9 @@
 """make_seeds.py: the seed corpora of the fuzz.* tests, from inputs the suite
 already has, into OUT/<target>/ (emptied first): sidecars (tests/sidecar
 fixtures, the corpus sidecars up to 64 KiB), indexes (`kwalk index` of those
-sidecars, packed and YAML), traces (small rocprofv3 CSV and JSON traces
-written by tests/trace's own writers), Python packages (tests/corpus/ops, and
+sidecars, the database when within the size limit, and the YAML export),
+traces (small rocprofv3 CSV and JSON traces written by tests/trace's own
+writers), Python packages (tests/corpus/ops, and
 ../shared's atom-py and aiter's ops when present, as the fuzz target's
 '\\0'-separated "name\\ntext" files), model-entry tables (python/kwalk_pyscan.py
 chains --format tsv over a two-package tree written here and over those
@@ -157,7 +158,7 @@ def main():
             os.path.basename(p), read(p))
     good = [p for p in side if "/fixtures/bad/" not in p]
     with tempfile.TemporaryDirectory() as tmp:
-        for fmt in ("packed", "yaml"):
+        for fmt in ("db", "yaml"):
             for i, p in enumerate(good):
                 db = os.path.join(tmp, "%d.%s" % (i, fmt))
                 r = subprocess.run([args.kwalk, "index", p, "-o", db, "--format", fmt],

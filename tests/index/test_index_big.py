@@ -157,7 +157,7 @@ def main():
         p, t_index = run([a.kwalk, "index", build], tmp)
         if p.returncode != 0:
             sys.exit(f"FAIL: kwalk index: exit {p.returncode}: {p.stderr}")
-        size = os.path.getsize(os.path.join(tmp, "kwalk-index.db"))
+        size = os.path.getsize(os.path.join(tmp, "kwalk.db"))
         best = None
         for _ in range(3):
             p, t_list = run([a.kwalk, "list"], tmp)

@@ -146,7 +146,7 @@ def main():
             archs = sorted((doc["kernels"][0].get("archs") or {}).keys()) if names else []
             c.check(archs == [args.arch], "archs %r" % archs)
         wt = os.path.join(out, "walkthroughs")
-        c.check(os.path.isfile(os.path.join(out, "kwalk-index.db")), "kwalk-index.db in %s" % out)
+        c.check(os.path.isfile(os.path.join(out, "kwalk.db")), "kwalk.db in %s" % out)
         c.check(os.path.isfile(os.path.join(wt, "index.md")), "walkthroughs/index.md")
         pages = [pg for pg in glob.glob(os.path.join(wt, "*.md"))
                  if os.path.basename(pg) != "index.md"]

@@ -50,7 +50,7 @@ def main():
         one_line(c, "missing db", [K, "render", "x", "--db", os.path.join(tmp, "none.db")], 1)
         garbage = os.path.join(tmp, "garbage.db")
         with open(garbage, "wb") as f:
-            f.write(b"KWALKIDX\x01\x00\x00\x00garbage")
+            f.write(b"SQLite format 3\x00\x10\x00garbage")
         one_line(c, "garbage db", [K, "render", "x", "--db", garbage], 1)
         sidecar = [os.path.join(args.corpus_out, f) for f in os.listdir(args.corpus_out)
                    if f.endswith(".kwalk.yaml")][0]

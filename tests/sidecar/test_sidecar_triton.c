@@ -1,7 +1,7 @@
 /* test_sidecar_triton.c: the Triton rows of the schema (kernel `language`
  * and `triton`, launch `call_chain`; docs/sidecar-schema.md, "Triton
  * specializations"): written in the documented layout, read back to the same
- * bytes by the YAML reader and through the packed index, absent from a HIP
+ * bytes by the YAML reader and through the index database, absent from a HIP
  * kernel, and a hook's hand-written sidecar in the documented form read. */
 #include <stdlib.h>
 #include <string.h>
@@ -105,7 +105,7 @@ static void test_yaml(void) {
         CHECK(back.kernels.v[0].triton == NULL && back.kernels.v[0].language == NULL);
         CHECK(back.kernels.v[1].triton && back.kernels.v[1].triton->shared_bytes == -1);
     }
-    /* the packed index: the same records */
+    /* the index database: the same records */
     kw_index ix, ix2;
     kw_index_init(&ix);
     CHECK(kw_index_add(&ix, &back, "t.kwalk.yaml", &err) == KW_OK);
@@ -113,8 +113,10 @@ static void test_yaml(void) {
     kw_buf_init(&p);
     kw_buf_init(&a);
     kw_buf_init(&b);
-    CHECK(kw_index_encode(&ix, &p, &err) == KW_OK);
-    CHECK(kw_index_load(&ix2, "t.db", p.ptr, p.len, &err) == KW_OK);
+    const kw_sidecar *scs[] = {&back};
+    const char *names[] = {"t.kwalk.yaml"};
+    CHECK(kw_index_db_write("t-triton.db", &ix.producer, scs, names, 1, &err) == KW_OK);
+    CHECK(kw_index_read_file(&ix2, "t-triton.db", &err) == KW_OK);
     CHECK(kw_index_emit(&ix, &a, &err) == KW_OK && kw_index_emit(&ix2, &b, &err) == KW_OK);
     CHECK(a.ptr && b.ptr && strcmp(a.ptr, b.ptr) == 0);
     CHECK(a.ptr && strstr(a.ptr, "call_chain:") && strstr(a.ptr, "cache_hit: true"));

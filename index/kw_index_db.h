@@ -1,0 +1,85 @@
+/* kw_index_db.h: internal interface of the index's SQLite database
+ * (docs/index-schema.md), shared by kw_index_db_plan.c (the tables derived
+ * from the sidecar schema tables), kw_index_db_write.c and kw_index_db_read.c.
+ *
+ * Every record type reachable from kw_t_sidecar is a table: the root table
+ * `sidecars` has one row per sidecar; a list, keyed map or pointer field of a
+ * record is a child table named <parent table>_<field> (the top level's lists
+ * drop the prefix: `kernels`, `launches`, ...) with the columns _id, _sidecar
+ * (the root row), _parent (the _id of the parent row) and _ord (the position
+ * in the parent's list); scalar fields are columns; embedded mappings are
+ * flattened into columns named <field>_<member>. */
+#ifndef KW_INDEX_DB_H
+#define KW_INDEX_DB_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "index/kw_index.h"
+#include "sidecar/kw_schema.h"
+#include "sidecar/kw_symmap.h"
+
+enum { KW_DB_MAXTABS = 128 };
+
+/* What the rows of a table hold. */
+typedef enum kw_dbkind {
+    KW_DB_RECORD, /* a record of type t (LIST, KEYED, PTR; the root: kw_t_sidecar) */
+    KW_DB_STRS,   /* one string: column value */
+    KW_DB_INTS,   /* one integer: column value */
+    KW_DB_COUNTS  /* a kw_count: columns key, n */
+} kw_dbkind;
+
+typedef struct kw_dbtab {
+    char name[128];
+    int parent;        /* the parent table; -1 for the root */
+    const kw_field *f; /* the parent's field holding the rows (NULL for the root) */
+    size_t off;        /* that field's offset in the parent's element */
+    kw_dbkind kind;
+    const kw_type *t; /* KW_DB_RECORD: the record type */
+    size_t esize;     /* element size */
+    int ncols;        /* data columns */
+    kw_buf decl;      /* "\"a\" TEXT, \"b\" INTEGER" */
+    kw_buf names;     /* "\"a\", \"b\"" */
+} kw_dbtab;
+
+typedef struct kw_dbplan {
+    kw_dbtab tabs[KW_DB_MAXTABS];
+    int n;
+    uint64_t fingerprint; /* of the table names, columns and their types */
+    bool oom;
+} kw_dbplan;
+
+/* Make the plan (tabs[0] is the root, every parent before its children). */
+kw_status kw_db_plan_make(kw_dbplan *pl, kw_err *err);
+void kw_db_plan_free(kw_dbplan *pl);
+
+/* Column walks over the data columns of one row, in plan order. */
+typedef enum kw_dbmode { KW_DB_BIND, KW_DB_READ } kw_dbmode;
+typedef struct kw_dbcur {
+    kw_dbmode mode;
+    sqlite3_stmt *st;
+    int col;           /* next column (BIND: 1-based parameter; READ: 0-based column) */
+    kw_arena *arena;   /* READ: where strings go */
+    kw_symmap *intern; /* READ: short strings read so far (string -> itself), or NULL */
+    const char *bad;   /* READ: first problem */
+} kw_dbcur;
+/* Bind (BIND) or read (READ) the data columns of an element of table tab. */
+void kw_db_row(kw_dbcur *c, const kw_dbtab *tab, void *elem);
+
+/* The database's identity: PRAGMA application_id and the meta table's keys. */
+#define KW_DB_APP_ID 0x6B77616C /* "kwal" */
+#define KW_INDEX_DB_VERSION 2
+
+/* SQLite's message for db's last error on one line (a message may quote a
+ * corrupt schema's text): control characters become '?'. In buf. */
+const char *kw_db_msg(sqlite3 *db, char buf[256]);
+/* Run SQL; on error fail with "<name>: <what>: <sqlite message>". */
+kw_status kw_db_exec(sqlite3 *db, const char *name, const char *sql, kw_err *err);
+/* Create the tables, indexes and views of plan pl in an empty database. */
+kw_status kw_db_create(sqlite3 *db, const kw_dbplan *pl, const char *name, kw_err *err);
+/* Check application_id, kwalk_index, kwalk_schema and the layout of an open
+ * database: KW_OK, or an error saying what (not an index, other version). */
+kw_status kw_db_check(sqlite3 *db, const kw_dbplan *pl, const char *name, kw_err *err);
+
+#endif

@@ -1,0 +1,437 @@
+/* kw_index_db_plan.c: the tables of the index database, derived from the
+ * sidecar schema tables (kw_type / kw_field): the plan of tables and columns,
+ * the one walk that binds or reads a row's columns in that order, and the
+ * creation and identity checks of a database (docs/index-schema.md). */
+#include "index/kw_index_db.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void kw_plan_col(kw_dbplan *pl, kw_dbtab *tab, const char *name, const char *sfx,
+                        const char *type) {
+    if (tab->ncols) {
+        kw_buf_puts(&tab->decl, ", ");
+        kw_buf_puts(&tab->names, ", ");
+    }
+    kw_buf_printf(&tab->decl, "\"%s%s\" %s", name, sfx, type);
+    kw_buf_printf(&tab->names, "\"%s%s\"", name, sfx);
+    tab->ncols++;
+    pl->oom |= tab->decl.oom || tab->names.oom;
+}
+
+static int kw_plan_add(kw_dbplan *pl, int parent, const kw_field *f, size_t off, const char *name);
+
+/* The columns of record type t embedded at offset off of the table's element. */
+static void kw_plan_cols(kw_dbplan *pl, int ti, const kw_type *t, size_t off, const char *prefix) {
+    for (size_t i = 0; i < t->nfields; i++) {
+        const kw_field *f = &t->fields[i];
+        kw_dbtab *tab = &pl->tabs[ti];
+        char name[128];
+        snprintf(name, sizeof name, "%s%s", prefix, f->key);
+        switch (f->kind) {
+        case KW_F_STR:
+        case KW_F_SCALAR:
+            kw_plan_col(pl, tab, name, "", "TEXT");
+            break;
+        case KW_F_INT:
+        case KW_F_TRI:
+        case KW_F_LL:
+        case KW_F_BYTES:
+        case KW_F_BOOL:
+            kw_plan_col(pl, tab, name, "", "INTEGER");
+            break;
+        case KW_F_LOC:
+            kw_plan_col(pl, tab, name, "_file", "TEXT");
+            kw_plan_col(pl, tab, name, "_line", "INTEGER");
+            kw_plan_col(pl, tab, name, "_column", "INTEGER");
+            break;
+        case KW_F_VAL:
+            kw_plan_col(pl, tab, name, "_kind", "INTEGER");
+            kw_plan_col(pl, tab, name, "", "INTEGER");
+            kw_plan_col(pl, tab, name, "_expr", "TEXT");
+            kw_plan_col(pl, tab, name, "_why", "TEXT");
+            break;
+        case KW_F_DIM3:
+            kw_plan_col(pl, tab, name, "_expr", "TEXT");
+            kw_plan_col(pl, tab, name, "_x", "INTEGER");
+            kw_plan_col(pl, tab, name, "_y", "INTEGER");
+            kw_plan_col(pl, tab, name, "_z", "INTEGER");
+            break;
+        case KW_F_DIM1:
+            kw_plan_col(pl, tab, name, "_expr", "TEXT");
+            kw_plan_col(pl, tab, name, "", "INTEGER");
+            break;
+        case KW_F_MAP: {
+            char sub[132];
+            snprintf(sub, sizeof sub, "%s_", name);
+            kw_plan_cols(pl, ti, f->sub, off + f->off, sub);
+            break;
+        }
+        case KW_F_STRS:
+        case KW_F_INTS:
+        case KW_F_COUNTS:
+        case KW_F_LIST:
+        case KW_F_KEYED:
+        case KW_F_PTR:
+            if (kw_plan_add(pl, ti, f, off + f->off, name) < 0)
+                pl->oom = true;
+            break;
+        }
+    }
+}
+
+static int kw_plan_add(kw_dbplan *pl, int parent, const kw_field *f, size_t off, const char *name) {
+    if (pl->n >= KW_DB_MAXTABS)
+        return -1;
+    kw_dbtab *tab = &pl->tabs[pl->n];
+    memset(tab, 0, sizeof *tab);
+    kw_buf_init(&tab->decl);
+    kw_buf_init(&tab->names);
+    tab->parent = parent;
+    tab->f = f;
+    tab->off = off;
+    if (parent > 0) { /* the top level's tables and the root: the field's name */
+        char full[sizeof tab->name];
+        snprintf(full, sizeof full, "%s_%s", pl->tabs[parent].name, name);
+        memcpy(tab->name, full, sizeof full);
+    } else {
+        snprintf(tab->name, sizeof tab->name, "%s", name);
+    }
+    if (!f || f->kind == KW_F_LIST || f->kind == KW_F_KEYED || f->kind == KW_F_PTR) {
+        tab->kind = KW_DB_RECORD;
+        tab->t = f ? f->sub : &kw_t_sidecar;
+        tab->esize = tab->t->size;
+    } else {
+        tab->kind = f->kind == KW_F_STRS   ? KW_DB_STRS
+                    : f->kind == KW_F_INTS ? KW_DB_INTS
+                                           : KW_DB_COUNTS;
+        tab->esize = kw_schema_elem_size(f);
+    }
+    return pl->n++;
+}
+
+static uint64_t kw_plan_hash(uint64_t h, const char *s, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h;
+}
+
+kw_status kw_db_plan_make(kw_dbplan *pl, kw_err *err) {
+    memset(pl, 0, sizeof *pl);
+    kw_plan_add(pl, -1, NULL, 0, "sidecars");
+    /* breadth first: a table's columns, then its children's */
+    for (int i = 0; i < pl->n && !pl->oom; i++) {
+        kw_dbtab *tab = &pl->tabs[i];
+        if (tab->kind == KW_DB_RECORD)
+            kw_plan_cols(pl, i, tab->t, 0, "");
+        else if (tab->kind == KW_DB_STRS)
+            kw_plan_col(pl, tab, "value", "", "TEXT");
+        else if (tab->kind == KW_DB_INTS)
+            kw_plan_col(pl, tab, "value", "", "INTEGER");
+        else {
+            kw_plan_col(pl, tab, "key", "", "TEXT");
+            kw_plan_col(pl, tab, "n", "", "INTEGER");
+        }
+    }
+    uint64_t h = 14695981039346656037ull;
+    for (int i = 0; i < pl->n; i++) {
+        h = kw_plan_hash(h, pl->tabs[i].name, strlen(pl->tabs[i].name) + 1);
+        h = kw_plan_hash(h, pl->tabs[i].decl.ptr ? pl->tabs[i].decl.ptr : "", pl->tabs[i].decl.len);
+    }
+    pl->fingerprint = h;
+    if (pl->oom) {
+        kw_db_plan_free(pl);
+        return kw_fail(err, "index database: out of memory (or more than %d tables)",
+                       KW_DB_MAXTABS);
+    }
+    return KW_OK;
+}
+
+void kw_db_plan_free(kw_dbplan *pl) {
+    for (int i = 0; i < pl->n; i++) {
+        kw_buf_free(&pl->tabs[i].decl);
+        kw_buf_free(&pl->tabs[i].names);
+    }
+    pl->n = 0;
+}
+
+/* ---- One row's columns ---------------------------------------------------------------------- */
+
+static void kw_cur_text_in(kw_dbcur *c, const char **s, bool intern) {
+    if (c->mode == KW_DB_BIND) {
+        if (*s)
+            sqlite3_bind_text(c->st, c->col++, *s, -1, SQLITE_STATIC);
+        else
+            sqlite3_bind_null(c->st, c->col++);
+        return;
+    }
+    const unsigned char *t = sqlite3_column_text(c->st, c->col);
+    int n = sqlite3_column_bytes(c->st, c->col++);
+    *s = NULL;
+    if (!t)
+        return;
+    /* short strings (file names, names, types) repeat: one copy each */
+    bool in = (intern || n <= 256) && c->intern && !memchr(t, '\0', (size_t)n);
+    const size_t *have = in ? kw_symmap_get(c->intern, (const char *)t) : NULL;
+    if (have) {
+        *s = (const char *)(uintptr_t)*have;
+        return;
+    }
+    if (!(*s = kw_arena_strndup(c->arena, (const char *)t, (size_t)n)) ||
+        (in && kw_symmap_put(c->intern, *s, (size_t)(uintptr_t)*s) != KW_OK))
+        c->bad = c->bad ? c->bad : "out of memory";
+}
+
+static void kw_cur_text(kw_dbcur *c, const char **s) {
+    kw_cur_text_in(c, s, false);
+}
+
+/* An integer column; NULL reads as dflt, and with nullable a value below 0
+ * is written as NULL. */
+static long long kw_cur_ll(kw_dbcur *c, long long v, bool nullable, long long dflt) {
+    if (c->mode == KW_DB_BIND) {
+        if (nullable && v < 0)
+            sqlite3_bind_null(c->st, c->col++);
+        else
+            sqlite3_bind_int64(c->st, c->col++, v);
+        return v;
+    }
+    int col = c->col++;
+    if (sqlite3_column_type(c->st, col) == SQLITE_NULL)
+        return dflt;
+    return sqlite3_column_int64(c->st, col);
+}
+
+static void kw_cur_int(kw_dbcur *c, int *p) {
+    long long v = kw_cur_ll(c, *p, false, 0);
+    if (c->mode == KW_DB_READ) {
+        if (v < -0x7FFFFFFFLL - 1 || v > 0x7FFFFFFFLL)
+            c->bad = c->bad ? c->bad : "integer out of range";
+        *p = (int)v;
+    }
+}
+
+static void kw_cur_fields(kw_dbcur *c, const kw_type *t, unsigned char *base) {
+    bool rd = c->mode == KW_DB_READ;
+    for (size_t i = 0; i < t->nfields; i++) {
+        const kw_field *f = &t->fields[i];
+        void *p = base + f->off;
+        switch (f->kind) {
+        case KW_F_STR:
+        case KW_F_SCALAR:
+            kw_cur_text(c, (const char **)p);
+            if (rd && (f->flags & KW_F_REQUIRED) && !*(const char **)p)
+                c->bad = c->bad ? c->bad : "missing required string";
+            break;
+        case KW_F_INT:
+            kw_cur_int(c, p);
+            break;
+        case KW_F_TRI: {
+            long long v = kw_cur_ll(c, *(int *)p, false, -1);
+            if (rd)
+                *(int *)p = v < 0 ? -1 : v > 0;
+            break;
+        }
+        case KW_F_LL: {
+            long long v = kw_cur_ll(c, *(long long *)p, false, -1);
+            if (rd)
+                *(long long *)p = v;
+            break;
+        }
+        case KW_F_BYTES: {
+            long long v = kw_cur_ll(c, *(long long *)p, true, -1);
+            if (rd)
+                *(long long *)p = v < 0 ? -1 : v;
+            break;
+        }
+        case KW_F_BOOL: {
+            long long v = kw_cur_ll(c, *(bool *)p, false, 0);
+            if (rd)
+                *(bool *)p = v != 0;
+            break;
+        }
+        case KW_F_LOC: {
+            kw_loc *l = p;
+            kw_cur_text_in(c, &l->file, true);
+            kw_cur_int(c, &l->line);
+            kw_cur_int(c, &l->column);
+            break;
+        }
+        case KW_F_VAL: {
+            kw_val *v = p;
+            long long k = kw_cur_ll(c, v->kind, false, KW_VAL_ABSENT);
+            if (rd && (k < 0 || k > KW_VAL_ABSENT))
+                c->bad = c->bad ? c->bad : "bad value kind";
+            if (rd)
+                v->kind = (kw_val_kind)(k < 0 || k > KW_VAL_ABSENT ? KW_VAL_ABSENT : k);
+            v->num = kw_cur_ll(c, v->num, false, 0);
+            kw_cur_text(c, &v->expr);
+            kw_cur_text(c, &v->why);
+            break;
+        }
+        case KW_F_DIM3:
+        case KW_F_DIM1: {
+            kw_config_item *ci = p;
+            int dims = f->kind == KW_F_DIM3 ? 3 : 1;
+            kw_cur_text(c, &ci->expr);
+            if (rd) {
+                ci->dims = dims;
+                ci->has_value = sqlite3_column_type(c->st, c->col) != SQLITE_NULL;
+            }
+            for (int k = 0; k < dims; k++) {
+                if (!rd && !ci->has_value)
+                    sqlite3_bind_null(c->st, c->col++);
+                else
+                    ci->value[k] = kw_cur_ll(c, ci->value[k], false, 0);
+            }
+            break;
+        }
+        case KW_F_MAP:
+            kw_cur_fields(c, f->sub, p);
+            if (rd)
+                kw_schema_normalize(f->sub, p);
+            break;
+        default: /* arrays and pointers: rows of a child table */
+            break;
+        }
+    }
+}
+
+void kw_db_row(kw_dbcur *c, const kw_dbtab *tab, void *elem) {
+    switch (tab->kind) {
+    case KW_DB_RECORD:
+        kw_cur_fields(c, tab->t, elem);
+        if (c->mode == KW_DB_READ)
+            kw_schema_normalize(tab->t, elem);
+        break;
+    case KW_DB_STRS:
+        kw_cur_text(c, (const char **)elem);
+        if (c->mode == KW_DB_READ && !*(const char **)elem)
+            c->bad = c->bad ? c->bad : "missing string";
+        break;
+    case KW_DB_INTS: {
+        long long *v = elem;
+        *v = kw_cur_ll(c, *v, false, 0);
+        break;
+    }
+    case KW_DB_COUNTS: {
+        kw_count *k = elem;
+        kw_cur_text(c, &k->key);
+        if (c->mode == KW_DB_READ && !k->key)
+            c->bad = c->bad ? c->bad : "missing string";
+        k->n = kw_cur_ll(c, k->n, false, 0);
+        break;
+    }
+    }
+}
+
+/* ---- Creation and checks -------------------------------------------------------------------- */
+
+const char *kw_db_msg(sqlite3 *db, char buf[256]) {
+    snprintf(buf, 256, "%s", db ? sqlite3_errmsg(db) : "out of memory");
+    for (char *p = buf; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    return buf;
+}
+
+kw_status kw_db_exec(sqlite3 *db, const char *name, const char *sql, kw_err *err) {
+    if (sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK)
+        return KW_OK;
+    char m[256];
+    return kw_fail(err, "%s: %s", name, kw_db_msg(db, m));
+}
+
+/* Views with friendly names for what users ask (docs/index-schema.md). */
+static const char kw_db_views[] =
+#include "index/kw_index_db_views.inc"
+    ;
+
+kw_status kw_db_create(sqlite3 *db, const kw_dbplan *pl, const char *name, kw_err *err) {
+    kw_buf b;
+    kw_buf_init(&b);
+    kw_buf_printf(&b, "PRAGMA application_id = %d;\n", KW_DB_APP_ID);
+    kw_buf_puts(&b, "CREATE TABLE kwalk_meta (key TEXT PRIMARY KEY, value TEXT);\n");
+    for (int i = 0; i < pl->n; i++) {
+        const kw_dbtab *t = &pl->tabs[i];
+        if (i == 0)
+            kw_buf_printf(&b,
+                          "CREATE TABLE sidecars (_id INTEGER PRIMARY KEY, path TEXT NOT NULL "
+                          "UNIQUE, size INTEGER, mtime_ns INTEGER, hash TEXT, _ord INTEGER, %s);\n",
+                          t->decl.ptr);
+        else
+            kw_buf_printf(
+                &b,
+                "CREATE TABLE \"%s\" (_id INTEGER PRIMARY KEY, _sidecar INTEGER NOT NULL, "
+                "_parent INTEGER NOT NULL, _ord INTEGER NOT NULL, %s);\n"
+                "CREATE INDEX \"%s_sidecar\" ON \"%s\"(_sidecar);\n",
+                t->name, t->decl.ptr, t->name, t->name);
+        if (i && pl->tabs[i].parent > 0) /* the top level's: _parent is _sidecar */
+            kw_buf_printf(&b, "CREATE INDEX \"%s_parent\" ON \"%s\"(_parent);\n", t->name, t->name);
+    }
+    kw_buf_puts(&b, "CREATE INDEX kernels_symbol ON kernels(symbol);\n"
+                    "CREATE INDEX launches_kernel ON launches(kernel);\n");
+    kw_buf_puts(&b, kw_db_views);
+    kw_buf_printf(&b,
+                  "INSERT INTO kwalk_meta VALUES ('kwalk_index', '%d'), ('kwalk_schema', '%d'), "
+                  "('layout', '%016llx');\n",
+                  KW_INDEX_DB_VERSION, KW_SCHEMA_VERSION, (unsigned long long)pl->fingerprint);
+    kw_status st =
+        b.oom ? kw_fail(err, "%s: out of memory", name) : kw_db_exec(db, name, b.ptr, err);
+    kw_buf_free(&b);
+    return st;
+}
+
+/* The meta table's value of key, as text in buf ("" when absent). */
+static bool kw_db_meta(sqlite3 *db, const char *key, char *buf, size_t n) {
+    sqlite3_stmt *st = NULL;
+    buf[0] = '\0';
+    if (sqlite3_prepare_v2(db, "SELECT value FROM kwalk_meta WHERE key = ?", -1, &st, NULL) !=
+        SQLITE_OK)
+        return false;
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+    bool ok = true;
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        const unsigned char *v = sqlite3_column_text(st, 0);
+        snprintf(buf, n, "%s", v ? (const char *)v : "");
+    } else if (rc != SQLITE_DONE) {
+        ok = false;
+    }
+    sqlite3_finalize(st);
+    return ok;
+}
+
+kw_status kw_db_check(sqlite3 *db, const kw_dbplan *pl, const char *name, kw_err *err) {
+    char m[256];
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db, "PRAGMA application_id", -1, &st, NULL);
+    long long app = -1;
+    if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
+        app = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW)
+        return kw_fail(err, "%s: corrupt kwalk index (%s); rebuild it with 'kwalk index'", name,
+                       kw_db_msg(db, m));
+    if (app != KW_DB_APP_ID)
+        return kw_fail(err, "%s: an SQLite database, not a kwalk index", name);
+    char v[64];
+    if (!kw_db_meta(db, "kwalk_index", v, sizeof v))
+        return kw_fail(err, "%s: corrupt kwalk index (%s); rebuild it with 'kwalk index'", name,
+                       kw_db_msg(db, m));
+    if (atoi(v) != KW_INDEX_DB_VERSION)
+        return kw_fail(err, "%s: unsupported kwalk_index %s (this kwalk reads %d)", name,
+                       v[0] ? v : "missing", KW_INDEX_DB_VERSION);
+    if (!kw_db_meta(db, "kwalk_schema", v, sizeof v) || atoi(v) != KW_SCHEMA_VERSION)
+        return kw_fail(err, "%s: unsupported kwalk_schema %s (this kwalk reads %d)", name,
+                       v[0] ? v : "missing", KW_SCHEMA_VERSION);
+    char want[32];
+    snprintf(want, sizeof want, "%016llx", (unsigned long long)pl->fingerprint);
+    if (!kw_db_meta(db, "layout", v, sizeof v) || strcmp(v, want))
+        return kw_fail(err,
+                       "%s: written by a kwalk build with another record layout; rebuild it with "
+                       "'kwalk index'",
+                       name);
+    return KW_OK;
+}

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""test_index_incremental.py: `kwalk index` updating an existing database.
+A build of sidecars (the query fixtures and tests/sidecar's good ones) is
+indexed, then sidecars are touched, changed, deleted, added and given in
+another order; after each step the updated database must read exactly as a
+fresh index of the same sidecars (their YAML exports byte-identical, and the
+same as `-o X.yaml` built in memory), hold no row of a sidecar that is gone,
+and `kwalk index` must say how many sidecars it wrote again (the ground
+truth: which files this test changed). A reader inside a read transaction
+during an update keeps seeing the old index; after it ends the update
+commits. A file at the output path that is not an index is replaced.
+
+usage: test_index_incremental.py --kwalk KWALK --src SOURCE_DIR
+"""
+import argparse
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwcheck import Check  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kwalk", required=True)
+    ap.add_argument("--src", required=True)
+    a = ap.parse_args()
+    a.kwalk = os.path.abspath(a.kwalk)
+    c = Check("index.incremental")
+    tmp = tempfile.mkdtemp(prefix="kwalk-inc-")
+
+    def kw(*args):
+        return subprocess.run([a.kwalk, *args], cwd=tmp, capture_output=True, text=True)
+
+    def export(db, out):
+        r = kw("index", "--db", db, "-o", out)
+        c.true(f"export {db}", r.returncode == 0, r.stderr)
+        return open(os.path.join(tmp, out), "rb").read() if r.returncode == 0 else b""
+
+    def compare(step, paths, updated=None):
+        """Update inc.db with paths; compare with fresh indexes of the same."""
+        r = kw("index", *paths, "-o", "inc.db")
+        c.true(f"{step}: kwalk index", r.returncode == 0, r.stderr)
+        m = re.search(r"(\d+) updated, (\d+) unchanged", r.stdout)
+        if updated is not None:
+            got = int(m.group(1)) if m else len(paths)  # no clause: all written
+            c.eq(f"{step}: sidecars written again ({r.stdout.strip()})", got, updated)
+        for f in ("fresh.db", "fresh.yaml"):
+            if os.path.exists(os.path.join(tmp, f)):
+                os.unlink(os.path.join(tmp, f))
+        r = kw("index", *paths, "-o", "fresh.db")
+        c.true(f"{step}: fresh index", r.returncode == 0, r.stderr)
+        r = kw("index", *paths, "-o", "fresh.yaml")
+        mem = open(os.path.join(tmp, "fresh.yaml"), "rb").read()
+        inc, fresh = export("inc.db", "inc.yaml"), export("fresh.db", "fresh-db.yaml")
+        c.true(f"{step}: the updated index reads as a fresh one", inc == fresh and len(inc) > 100)
+        c.true(f"{step}: the database reads as the in-memory index", fresh == mem)
+        con = sqlite3.connect(os.path.join(tmp, "inc.db"))
+        stored = sorted(p for (p,) in con.execute("SELECT path FROM sidecars"))
+        c.eq(f"{step}: sidecars stored", stored, sorted(paths))
+        tables = [t for (t,) in con.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN "
+            "('sidecars', 'kwalk_meta')")]
+        orphans = sum(con.execute(f'SELECT count(*) FROM "{t}" WHERE _sidecar NOT IN '
+                                  "(SELECT _id FROM sidecars)").fetchone()[0] for t in tables)
+        c.eq(f"{step}: rows of sidecars that are gone", orphans, 0)
+        con.close()
+
+    try:
+        build = os.path.join(tmp, "build")
+        os.makedirs(build)
+        srcs = [os.path.join(a.src, "tests", "index", "fixtures", "queries", f)
+                for f in ("a.kwalk.yaml", "b.kwalk.yaml")]
+        good = os.path.join(a.src, "tests", "sidecar", "fixtures", "good")
+        for d, _, files in os.walk(good):
+            srcs += [os.path.join(d, f) for f in sorted(files) if f.endswith(".kwalk.yaml")]
+        names = []
+        for i, s in enumerate(srcs):
+            n = "build/%d-%s" % (i, os.path.basename(s))
+            shutil.copy(s, os.path.join(tmp, n))
+            names.append(n)
+        compare("first", names, updated=len(names))
+        compare("again", names, updated=0)
+        # touched: read and hashed, not written again
+        t = time.time() + 5
+        os.utime(os.path.join(tmp, names[1]), (t, t))
+        compare("touched", names, updated=0)
+        # changed: a kernel's resources
+        p = os.path.join(tmp, names[0])
+        text = open(p).read()
+        open(p, "w").write(text.replace("vgpr: 256, agpr: 64", "vgpr: 255, agpr: 60", 1))
+        compare("changed", names, updated=1)
+        # a kernel of two sidecars: the first one's record changed, the
+        # other's kept; then the other gone
+        compare("deleted", [n for n in names if n != names[1]], updated=0)
+        compare("added back", names, updated=1)
+        compare("another order", list(reversed(names)), updated=0)
+        compare("back in order", names, updated=0)
+
+        # a reader in a read transaction keeps its view; the update waits
+        con = sqlite3.connect(os.path.join(tmp, "inc.db"), isolation_level=None)
+        con.execute("BEGIN")
+        before = con.execute("SELECT count(*) FROM kernels").fetchone()[0]
+        proc = subprocess.Popen([a.kwalk, "index", *names[:2], "-o", "inc.db"], cwd=tmp,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(1.0)
+        during = con.execute("SELECT count(*) FROM kernels").fetchone()[0]
+        c.eq("a reader during an update: kernel rows", during, before)
+        con.execute("COMMIT")
+        out, err = proc.communicate(timeout=60)
+        c.true("the update after the reader ended", proc.returncode == 0, err)
+        after = con.execute("SELECT count(*) FROM kernels").fetchone()[0]
+        con.close()
+        yaml_two = [len(open(os.path.join(tmp, n)).read().split("\n- symbol:")) - 1
+                    for n in names[:2]]
+        c.eq("kernel rows after the update (the two sidecars' '- symbol:' lines)",
+             after, sum(yaml_two))
+        c.true("fewer kernels after the update", after < before)
+
+        # a file that is not an index at the output path is replaced
+        with open(os.path.join(tmp, "junk.db"), "w") as f:
+            f.write("not a database\n")
+        r = kw("index", *names, "-o", "junk.db")
+        c.true("junk replaced", r.returncode == 0 and "updated" not in r.stdout, r.stderr)
+        c.true("junk replaced: the same index as a fresh one of the same sidecars",
+               export("junk.db", "junk.yaml") == export("fresh.db", "fresh2.yaml"))
+        r = kw("list", "--db", "junk.db")
+        c.true("junk replaced: list reads it", r.returncode == 0, r.stderr)
+        c.true("no temporary file left", not [f for f in os.listdir(tmp) if ".tmp." in f])
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    c.report()
+
+
+if __name__ == "__main__":
+    main()
