@@ -229,7 +229,9 @@ static kw_status kw_sidecar_parse_alias(kw_sidecar_parser *p, size_t i) {
         return kw_sidecar_parse_fail_at(p, e->line + 1, "alias *%s inside its own anchored node",
                                         name);
     p->replayed += a->end - a->ev;
-    size_t cap = (size_t)KW_SIDECAR_REPLAY_FACTOR * p->fy.n + KW_SIDECAR_REPLAY_EXTRA;
+    /* the document's events read so far: the same count on both paths */
+    size_t own = p->fast ? p->fy_next : p->fy.n;
+    size_t cap = (size_t)KW_SIDECAR_REPLAY_FACTOR * own + KW_SIDECAR_REPLAY_EXTRA;
     if (p->replayed > cap)
         return kw_sidecar_parse_fail_at(
             p, e->line + 1, "aliases expand to more than %zu events (%d times the document's own)",
