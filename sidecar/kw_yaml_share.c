@@ -112,14 +112,6 @@ void kw_yaml_share_free(kw_yaml_share *sh) {
     free(sh);
 }
 
-size_t kw_yaml_share_nodes(const kw_yaml_share *sh) {
-    return sh->nn;
-}
-
-size_t kw_yaml_share_anchors(const kw_yaml_share *sh) {
-    return sh->nanchors;
-}
-
 static bool kw_share_grow(void **p, size_t *cap, size_t need, size_t el) {
     if (need <= *cap)
         return true;

@@ -18,9 +18,6 @@ void kw_yaml_share_free(kw_yaml_share *sh);
 /* After pass 1: decide which nodes are anchored and aliased, start pass 2.
  * false: out of memory. */
 bool kw_yaml_share_plan(kw_yaml_share *sh);
-/* Statistics of the write (for measurements): nodes hashed, anchors written. */
-size_t kw_yaml_share_nodes(const kw_yaml_share *sh);
-size_t kw_yaml_share_anchors(const kw_yaml_share *sh);
 
 /* A collection starts (map: a mapping; style: its yaml_*_style_t). true:
  * write it, with *anchor (NULL or a name valid until the next call). */
