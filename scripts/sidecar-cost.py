@@ -14,6 +14,10 @@ line: N, column: N} mappings), file paths inside them, and mangled symbols
 It reads the block-style YAML kwalk writes line by line (no YAML library, so
 a 50 MB sidecar takes a second): a line's bytes count for the keys of the
 lines above it by indentation; arch names (gfx942, ...) are folded into ARCH.
+The bytes are those written: in a sidecar whose repeated subtrees are shared
+(kwalk_schema 2, docs/sidecar-schema.md) an alias (`*3`) counts its own few
+bytes where it stands, and the location and symbol counts see only the text
+written (an aliased file path is not counted again).
 
 --estimate (needs PyYAML) adds two estimates of the same document written
 with every repeated subtree of 16 or more bytes (a mapping, list or string)
@@ -50,7 +54,8 @@ def object_of(path):
             line = f.readline().decode("utf-8", "replace")
             m = re.search(r"\bobject: ([^,}]+)", line)
             if line.startswith("translation_unit:") and m:
-                return m.group(1).strip().strip("'\"")
+                value = re.sub(r"^&[A-Za-z0-9_-]+ +", "", m.group(1).strip())  # an anchor
+                return None if value.startswith("*") else value.strip("'\"")
     return None
 
 

@@ -141,13 +141,28 @@ void kw_sidecar_emit_fields(kw_yaml_emitter *e, const kw_type *t, const void *ob
 
 enum { KW_SIDECAR_PARSE_MAXDEPTH = 32 };
 
+/* An alias being read: the next event of its anchored node, and the end. */
+typedef struct kw_sidecar_replay {
+    size_t pos, end;
+} kw_sidecar_replay;
+/* libyaml path: an anchored collection not yet ended, at collection depth. */
+typedef struct kw_sidecar_open {
+    unsigned anchor;
+    size_t depth;
+} kw_sidecar_open;
+
 typedef struct kw_sidecar_parser {
     yaml_parser_t parser;
     yaml_event_t ev; /* the current event, valid when have is true */
     bool have;
     bool fast; /* events come from kw_yaml_fast.h (fy), not from parser */
-    kw_yaml_fast_doc fy;
-    size_t fy_next;   /* the next event of fy */
+    kw_yaml_fast_doc fy;       /* the events: all of them (fast), or those read so far (libyaml) */
+    size_t fy_next;            /* the next event of fy */
+    kw_sidecar_replay *replay; /* the aliases being read, innermost last */
+    size_t nreplay, creplay;
+    size_t replayed; /* events read through aliases, capped (kw_sidecar_parse.c) */
+    kw_sidecar_open *open;
+    size_t nopen, copen, cdepth;
     const char *name; /* the file name, for messages */
     const char *text; /* the input, to turn byte offsets into lines */
     size_t len;

@@ -248,14 +248,14 @@ static void kw_sidecar_emit_record(kw_yaml_emitter *e, const kw_type *t, const v
     kw_yaml_emit_map_end(e);
 }
 
+static void kw_sidecar_emit_body(kw_yaml_emitter *e, const void *sc) {
+    kw_yaml_emit_key_int(e, "kwalk_schema", KW_SCHEMA_VERSION);
+    kw_sidecar_emit_fields(e, &kw_t_sidecar, sc);
+}
+
 kw_status kw_sidecar_emit(const kw_sidecar *sc, kw_buf *out, kw_err *err) {
-    kw_yaml_emitter e;
     size_t start = out->len;
-    kw_yaml_emit_begin(&e, out, err);
-    kw_yaml_emit_key_int(&e, "kwalk_schema", KW_SCHEMA_VERSION);
-    kw_sidecar_emit_fields(&e, &kw_t_sidecar, sc);
-    kw_status st = kw_yaml_emit_end(&e);
-    kw_yaml_emit_free(&e);
+    kw_status st = kw_yaml_emit_shared(out, err, kw_sidecar_emit_body, sc);
     if (st != KW_OK) {
         out->len = start; /* leave no partial document behind */
         if (out->ptr)
@@ -283,6 +283,10 @@ static const kw_field kw_f_irf_list[] = {
 };
 static KW_TYPE(kw_t_irf_list, "IR facts list", kw_irf_list, false, kw_f_irf_list);
 
+static void kw_irf_emit_list_body(kw_yaml_emitter *e, const void *l) {
+    kw_sidecar_emit_fields(e, &kw_t_irf_list, l);
+}
+
 kw_status kw_irf_emit_list(kw_irf *const *facts, size_t n, kw_buf *out, kw_err *err) {
     kw_arena a;
     kw_arena_init(&a);
@@ -296,11 +300,7 @@ kw_status kw_irf_emit_list(kw_irf *const *facts, size_t n, kw_buf *out, kw_err *
         }
         *f = *facts[i]; /* shallow: the emitter only reads */
     }
-    kw_yaml_emitter e;
-    kw_yaml_emit_begin(&e, out, err);
-    kw_sidecar_emit_fields(&e, &kw_t_irf_list, &l);
-    kw_status st = kw_yaml_emit_end(&e);
-    kw_yaml_emit_free(&e);
+    kw_status st = kw_yaml_emit_shared(out, err, kw_irf_emit_list_body, &l);
     kw_arena_free(&a);
     return st;
 }

@@ -6,7 +6,9 @@
  * Rules: unknown keys are skipped whole (forward compatibility within a
  * schema version); a plain null ("~", "null" or nothing) means "absent" for
  * any key; integers and booleans must be plain scalars; a key may appear once
- * per mapping; aliases are refused. Every error is one line:
+ * per mapping; an alias reads as its anchored node (kw_sidecar_parse_alias:
+ * an undefined or recursive alias is an error, and the events aliases may
+ * replay are capped). Every error is one line:
  * "<file>: line N: <path>: <problem>", e.g.
  * "a.kwalk.yaml: line 12: kernels[0].location.line: expected an integer, got \"x\"". */
 #define _POSIX_C_SOURCE 200809L
@@ -88,12 +90,10 @@ kw_status kw_sidecar_parse_fail(kw_sidecar_parser *p, const char *fmt, ...) {
     return st;
 }
 
-/* The next event of the fast reader as a libyaml event whose value points
- * into p->fy (nothing to free). */
-static kw_status kw_sidecar_parse_fast_event(kw_sidecar_parser *p) {
-    if (p->fy_next >= p->fy.n)
-        return kw_fail(p->err, "%s: unexpected end of the event stream", p->name);
-    const kw_yaml_fast_event *e = &p->fy.ev[p->fy_next++];
+/* Event i of p->fy as a libyaml event whose value points into p->fy
+ * (nothing to free; valid until the next event is read from libyaml). */
+static void kw_sidecar_parse_fill(kw_sidecar_parser *p, size_t i) {
+    const kw_yaml_fast_event *e = &p->fy.ev[i];
     memset(&p->ev, 0, sizeof(p->ev));
     p->ev.type = (yaml_event_type_t)e->type;
     p->ev.start_mark.line = p->ev.end_mark.line = e->line;
@@ -122,31 +122,160 @@ static kw_status kw_sidecar_parse_fast_event(kw_sidecar_parser *p) {
     default:
         break;
     }
+}
+
+/* Room for need elements of el bytes in *v (capacity *cap). */
+static bool kw_sidecar_parse_grow(void **v, size_t *cap, size_t need, size_t el) {
+    if (need <= *cap)
+        return true;
+    size_t n = *cap ? *cap * 2 : 16;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(*v, n * el);
+    if (!q)
+        return false;
+    *v = q;
+    *cap = n;
+    return true;
+}
+#define KW_GROW(arr, need, cap) kw_sidecar_parse_grow((void **)&(arr), cap, need, sizeof(*(arr)))
+
+static kw_status kw_sidecar_parse_oom_at(kw_sidecar_parser *p) {
+    return kw_fail(p->err, "%s: out of memory", p->name);
+}
+
+/* libyaml's next event, recorded in p->fy (with its anchor, or an alias's
+ * target) so that an alias can replay it; *i gets its index. */
+static kw_status kw_sidecar_parse_record_next(kw_sidecar_parser *p, size_t *i) {
+    yaml_event_t ev;
+    if (!yaml_parser_parse(&p->parser, &ev))
+        return kw_sidecar_parse_syntax(p);
+    kw_yaml_fast_doc *d = &p->fy;
+    const yaml_char_t *anchor = NULL, *value = NULL;
+    size_t n = 0;
+    int style = 0;
+    switch (ev.type) {
+    case YAML_SCALAR_EVENT:
+        anchor = ev.data.scalar.anchor;
+        value = ev.data.scalar.value;
+        n = ev.data.scalar.length;
+        style = ev.data.scalar.style;
+        break;
+    case YAML_ALIAS_EVENT:
+        value = ev.data.alias.anchor;
+        n = strlen((const char *)value);
+        break;
+    case YAML_MAPPING_START_EVENT:
+        anchor = ev.data.mapping_start.anchor;
+        style = ev.data.mapping_start.style;
+        break;
+    case YAML_SEQUENCE_START_EVENT:
+        anchor = ev.data.sequence_start.anchor;
+        style = ev.data.sequence_start.style;
+        break;
+    case YAML_DOCUMENT_END_EVENT:
+        style = ev.data.document_end.implicit;
+        break;
+    default:
+        break;
+    }
+    bool ok = kw_yaml_fast_doc_add(d, ev.type, style, (unsigned)ev.start_mark.line,
+                                   (const char *)value, n);
+    *i = d->n - 1;
+    if (ok && anchor) {
+        ok = kw_yaml_fast_anchor_define(d, (const char *)anchor, strlen((const char *)anchor), *i);
+        if (ok) {
+            unsigned a = (unsigned)d->nanchors;
+            d->ev[*i].anchor = a;
+            if (ev.type == YAML_SCALAR_EVENT) {
+                kw_yaml_fast_anchor_close(d, a, *i + 1);
+            } else if (KW_GROW(p->open, p->nopen + 1, &p->copen)) {
+                p->open[p->nopen].anchor = a;
+                p->open[p->nopen++].depth = p->cdepth;
+            } else {
+                ok = false;
+            }
+        }
+    } else if (ok && ev.type == YAML_ALIAS_EVENT) {
+        d->ev[*i].anchor = kw_yaml_fast_anchor_find(d, (const char *)value, n);
+    }
+    if (ev.type == YAML_MAPPING_START_EVENT || ev.type == YAML_SEQUENCE_START_EVENT) {
+        p->cdepth++;
+    } else if ((ev.type == YAML_MAPPING_END_EVENT || ev.type == YAML_SEQUENCE_END_EVENT) &&
+               p->cdepth) {
+        p->cdepth--;
+        while (p->nopen && p->open[p->nopen - 1].depth == p->cdepth)
+            kw_yaml_fast_anchor_close(d, p->open[--p->nopen].anchor, *i + 1);
+    }
+    yaml_event_delete(&ev);
+    return ok ? KW_OK : kw_sidecar_parse_oom_at(p);
+}
+
+/* How many events aliases may replay: KW_SIDECAR_REPLAY_FACTOR times the
+ * document's own events (read so far) plus KW_SIDECAR_REPLAY_EXTRA. kwalk's
+ * writer shares far less than that; a document built to expand
+ * exponentially ("billion laughs") is refused. */
+enum { KW_SIDECAR_REPLAY_FACTOR = 64, KW_SIDECAR_REPLAY_EXTRA = 1 << 20 };
+
+/* An alias, event i: read its anchored node's events next. */
+static kw_status kw_sidecar_parse_alias(kw_sidecar_parser *p, size_t i) {
+    const kw_yaml_fast_event *e = &p->fy.ev[i];
+    const char *name = p->fy.vals + e->off;
+    if (!e->anchor)
+        return kw_sidecar_parse_fail_at(p, e->line + 1, "alias *%s: no anchor &%s before it", name,
+                                        name);
+    const kw_yaml_fast_anchor *a = &p->fy.anchors[e->anchor - 1];
+    if (!a->end || (i >= a->ev && i < a->end))
+        return kw_sidecar_parse_fail_at(p, e->line + 1, "alias *%s inside its own anchored node",
+                                        name);
+    p->replayed += a->end - a->ev;
+    /* the document's events read so far: the same count on both paths */
+    size_t own = p->fast ? p->fy_next : p->fy.n;
+    size_t cap = (size_t)KW_SIDECAR_REPLAY_FACTOR * own + KW_SIDECAR_REPLAY_EXTRA;
+    if (p->replayed > cap)
+        return kw_sidecar_parse_fail_at(
+            p, e->line + 1, "aliases expand to more than %zu events (%d times the document's own)",
+            cap, KW_SIDECAR_REPLAY_FACTOR);
+    if (!KW_GROW(p->replay, p->nreplay + 1, &p->creplay))
+        return kw_sidecar_parse_oom_at(p);
+    p->replay[p->nreplay].pos = a->ev;
+    p->replay[p->nreplay++].end = a->end;
     return KW_OK;
 }
 
-/* Make p->ev the next event (if it is not already). */
+/* Make p->ev the next event (if it is not already): the next of an alias
+ * being replayed, else the document's next. */
 static kw_status kw_sidecar_parse_peek(kw_sidecar_parser *p) {
     if (p->have)
         return KW_OK;
-    if (p->fast) {
-        if (kw_sidecar_parse_fast_event(p) != KW_OK)
+    for (;;) {
+        size_t i = 0;
+        if (p->nreplay) {
+            kw_sidecar_replay *r = &p->replay[p->nreplay - 1];
+            if (r->pos == r->end) {
+                p->nreplay--;
+                continue;
+            }
+            i = r->pos++;
+        } else if (p->fast) {
+            if (p->fy_next >= p->fy.n)
+                return kw_fail(p->err, "%s: unexpected end of the event stream", p->name);
+            i = p->fy_next++;
+        } else if (kw_sidecar_parse_record_next(p, &i) != KW_OK) {
             return KW_ERR;
+        }
+        if (p->fy.ev[i].type == YAML_ALIAS_EVENT) {
+            if (kw_sidecar_parse_alias(p, i) != KW_OK)
+                return KW_ERR;
+            continue;
+        }
+        kw_sidecar_parse_fill(p, i);
         p->have = true;
         return KW_OK;
     }
-    if (!yaml_parser_parse(&p->parser, &p->ev))
-        return kw_sidecar_parse_syntax(p);
-    p->have = true;
-    if (p->ev.type == YAML_ALIAS_EVENT)
-        return kw_sidecar_parse_fail(p, "YAML aliases (*%s) are not supported",
-                                     p->ev.data.alias.anchor);
-    return KW_OK;
 }
 
 static void kw_sidecar_parse_consume(kw_sidecar_parser *p) {
-    if (!p->fast)
-    yaml_event_delete(&p->ev);
     p->have = false;
 }
 
@@ -773,10 +902,11 @@ kw_status kw_sidecar_parse_end(kw_sidecar_parser *p) {
 void kw_sidecar_parse_free(kw_sidecar_parser *p) {
     if (p->have)
         kw_sidecar_parse_consume(p);
-    if (p->fast)
-        kw_yaml_fast_free(&p->fy);
-    else
-    yaml_parser_delete(&p->parser);
+    kw_yaml_fast_free(&p->fy);
+    if (!p->fast)
+        yaml_parser_delete(&p->parser);
+    free(p->replay);
+    free(p->open);
 }
 
 /* One reading, with the fast reader when fast is set; *used_fast tells

@@ -4,9 +4,13 @@
  * repaired. The sidecar's records are written by kw_sidecar_emit.c. */
 #include "sidecar/kw_yaml_emit.h"
 
+#include <stdlib.h>
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "sidecar/kw_yaml_share.h"
 
 /* ---- libyaml plumbing ----------------------------------------------------------------------- */
 
@@ -35,34 +39,48 @@ void kw_yaml_emit_emit(kw_yaml_emitter *e, yaml_event_t *ev, int init_ok) {
 }
 
 void kw_yaml_emit_map_start(kw_yaml_emitter *e, bool flow) {
+    yaml_mapping_style_t style = flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE;
+    const char *anchor = NULL;
+    if (e->sh && !kw_yaml_share_start(e, true, (int)style, &anchor))
+        return;
     yaml_event_t ev;
-    int ok = yaml_mapping_start_event_initialize(
-        &ev, NULL, NULL, 1, flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
+    int ok = yaml_mapping_start_event_initialize(&ev, (yaml_char_t *)anchor, NULL, 1, style);
     kw_yaml_emit_emit(e, &ev, ok);
 }
 
 void kw_yaml_emit_map_end(kw_yaml_emitter *e) {
+    if (e->sh && !kw_yaml_share_end(e))
+        return;
     yaml_event_t ev;
     int ok = yaml_mapping_end_event_initialize(&ev);
     kw_yaml_emit_emit(e, &ev, ok);
 }
 
 void kw_yaml_emit_seq_start(kw_yaml_emitter *e, bool flow) {
+    yaml_sequence_style_t style = flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE;
+    const char *anchor = NULL;
+    if (e->sh && !kw_yaml_share_start(e, false, (int)style, &anchor))
+        return;
     yaml_event_t ev;
-    int ok = yaml_sequence_start_event_initialize(
-        &ev, NULL, NULL, 1, flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE);
+    int ok = yaml_sequence_start_event_initialize(&ev, (yaml_char_t *)anchor, NULL, 1, style);
     kw_yaml_emit_emit(e, &ev, ok);
 }
 
 void kw_yaml_emit_seq_end(kw_yaml_emitter *e) {
+    if (e->sh && !kw_yaml_share_end(e))
+        return;
     yaml_event_t ev;
     int ok = yaml_sequence_end_event_initialize(&ev);
     kw_yaml_emit_emit(e, &ev, ok);
 }
 
 void kw_yaml_emit_scalar(kw_yaml_emitter *e, const char *s, size_t n, yaml_scalar_style_t style) {
+    const char *anchor = NULL;
+    if (e->sh && !kw_yaml_share_scalar(e, s, n, (int)style, &anchor))
+        return;
     yaml_event_t ev;
-    int ok = yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)n, 1, 1, style);
+    int ok = yaml_scalar_event_initialize(&ev, (yaml_char_t *)anchor, NULL, (yaml_char_t *)s,
+                                          (int)n, 1, 1, style);
     kw_yaml_emit_emit(e, &ev, ok);
 }
 
@@ -305,4 +323,58 @@ void kw_yaml_emit_qstr(kw_yaml_emitter *e, const char *s) {
 
 void kw_yaml_emit_word(kw_yaml_emitter *e, const char *w) {
     kw_yaml_emit_scalar(e, w, strlen(w), YAML_PLAIN_SCALAR_STYLE);
+}
+
+/* ---- Shared documents ----------------------------------------------------------------------- */
+
+bool kw_yaml_share_enabled(void) {
+    const char *v = getenv("KWALK_YAML_SHARE");
+    return !(v && !strcmp(v, "0"));
+}
+
+static kw_status kw_yaml_emit_once(kw_buf *out, kw_err *err, kw_yaml_emit_body body,
+                                   const void *arg) {
+    kw_yaml_emitter e;
+    kw_yaml_emit_begin(&e, out, err);
+    body(&e, arg);
+    kw_status st = kw_yaml_emit_end(&e);
+    kw_yaml_emit_free(&e);
+    return st;
+}
+
+kw_status kw_yaml_emit_shared(kw_buf *out, kw_err *err, kw_yaml_emit_body body, const void *arg) {
+    if (!kw_yaml_share_enabled())
+        return kw_yaml_emit_once(out, err, body, arg);
+    kw_yaml_share *sh = kw_yaml_share_new();
+    if (!sh)
+        return kw_fail(err, "cannot write YAML: out of memory");
+    const char *anchor;
+    /* pass 1: hashes only, nothing reaches libyaml */
+    kw_yaml_emitter h;
+    memset(&h, 0, sizeof(h));
+    h.err = err;
+    h.sh = sh;
+    kw_buf_init(&h.tmp);
+    kw_yaml_share_start(&h, true, YAML_BLOCK_MAPPING_STYLE, &anchor);
+    body(&h, arg);
+    kw_yaml_share_end(&h);
+    kw_buf_free(&h.tmp);
+    if (h.failed) {
+        kw_yaml_share_free(sh);
+        return KW_ERR;
+    }
+    if (!kw_yaml_share_plan(sh)) {
+        kw_yaml_share_free(sh);
+        return kw_fail(err, "cannot write YAML: out of memory");
+    }
+    /* pass 2: the document, the top-level mapping's start written by begin */
+    kw_yaml_emitter e;
+    kw_yaml_emit_begin(&e, out, err);
+    e.sh = sh;
+    kw_yaml_share_start(&e, true, YAML_BLOCK_MAPPING_STYLE, &anchor);
+    body(&e, arg);
+    kw_status st = kw_yaml_emit_end(&e);
+    kw_yaml_emit_free(&e);
+    kw_yaml_share_free(sh);
+    return st;
 }

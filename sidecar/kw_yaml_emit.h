@@ -17,13 +17,32 @@
 #include "common/kw_buf.h"
 #include "common/kw_err.h"
 
+struct kw_yaml_share; /* kw_yaml_share.c: the tables of a sharing write */
+
 typedef struct kw_yaml_emitter {
     yaml_emitter_t em;
     bool failed; /* sticky: once set, every call is a no-op */
     kw_err *err;
     kw_buf *out;
-    kw_buf tmp; /* scratch for repaired UTF-8 */
+    kw_buf tmp;               /* scratch for repaired UTF-8 */
+    struct kw_yaml_share *sh; /* a sharing write (kw_yaml_emit_shared), else NULL */
 } kw_yaml_emitter;
+
+/* Write the document that body writes (its top-level mapping's keys and
+ * values) into out with repeated subtrees written once: every node other
+ * than a mapping key whose events (types, styles, scalar bytes) occur more
+ * than once and that takes at least KW_YAML_SHARE_MIN bytes is written once
+ * with an anchor (&0 ... &z, &10, ...: base 36 in order of first use) and aliased
+ * (*a) where it occurs again. Two passes over body: the first hashes every
+ * node, the second writes. body must write the same events both times. The
+ * output is deterministic; the data a YAML reader loads is the same as that
+ * of the unshared document. KWALK_YAML_SHARE=0 in the environment writes
+ * the document unshared (one pass). */
+enum { KW_YAML_SHARE_MIN = 16 };
+typedef void (*kw_yaml_emit_body)(kw_yaml_emitter *e, const void *arg);
+kw_status kw_yaml_emit_shared(kw_buf *out, kw_err *err, kw_yaml_emit_body body, const void *arg);
+/* Whether writes share (KWALK_YAML_SHARE is not "0"). */
+bool kw_yaml_share_enabled(void);
 
 /* Start a document whose top level is a block mapping, written into out. */
 kw_status kw_yaml_emit_begin(kw_yaml_emitter *e, kw_buf *out, kw_err *err);

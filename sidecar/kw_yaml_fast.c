@@ -27,6 +27,8 @@ void kw_yaml_fast_init(kw_yaml_fast_doc *d) {
 void kw_yaml_fast_free(kw_yaml_fast_doc *d) {
     free(d->ev);
     free(d->vals);
+    free(d->anchors);
+    free(d->names);
     kw_yaml_fast_init(d);
 }
 
@@ -51,7 +53,8 @@ static bool kw_yaml_fast_event_add(kw_yaml_fast *y, int type, int style) {
     e->type = (unsigned char)type;
     e->style = (unsigned char)style;
     e->line = y->line;
-    e->off = e->len = 0;
+    e->anchor = e->len = 0;
+    e->off = 0;
     return true;
 }
 
@@ -91,7 +94,9 @@ static bool kw_yaml_fast_scalar_end(kw_yaml_fast *y) {
     if (!kw_yaml_fast_vals_reserve(d, 0))
         return false;
     kw_yaml_fast_event *e = &d->ev[d->n - 1];
-    e->len = d->vlen - e->off;
+    if (d->vlen - e->off >= 0xFFFFFFFFu)
+        return false;
+    e->len = (unsigned)(d->vlen - e->off);
     d->vals[d->vlen++] = '\0';
     return true;
 }
@@ -99,6 +104,139 @@ static bool kw_yaml_fast_scalar_end(kw_yaml_fast *y) {
 static bool kw_yaml_fast_scalar(kw_yaml_fast *y, int style, const char *s, size_t n) {
     return kw_yaml_fast_scalar_begin(y, style) && kw_yaml_fast_put(y, s, n) &&
            kw_yaml_fast_scalar_end(y);
+}
+
+/* ---- Anchors and aliases -------------------------------------------------------------------- */
+
+static void kw_yaml_fast_spaces(kw_yaml_fast *y);
+
+static size_t kw_yaml_fast_name_hash(const char *name, size_t n) {
+    size_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)name[i]) * 1099511628211ull;
+    return h;
+}
+
+/* The slot of name in the table (an empty one when absent). */
+static size_t kw_yaml_fast_name_slot(const kw_yaml_fast_doc *d, const char *name, size_t n) {
+    size_t j = kw_yaml_fast_name_hash(name, n) & (d->ncap - 1);
+    for (; d->names[j]; j = (j + 1) & (d->ncap - 1)) {
+        const char *o = d->vals + d->anchors[d->names[j] - 1].name;
+        if (!strncmp(o, name, n) && !o[n])
+            break;
+    }
+    return j;
+}
+
+unsigned kw_yaml_fast_anchor_find(const kw_yaml_fast_doc *d, const char *name, size_t n) {
+    if (!d->ncap)
+        return 0;
+    return d->names[kw_yaml_fast_name_slot(d, name, n)];
+}
+
+bool kw_yaml_fast_anchor_define(kw_yaml_fast_doc *d, const char *name, size_t n, size_t ev) {
+    if (d->nanchors >= 0x7FFFFFFFu)
+        return false;
+    if ((d->nanchors + 1) * 2 > d->ncap) { /* grow and rehash the latest definitions */
+        size_t ncap = d->ncap ? d->ncap * 2 : 64;
+        unsigned *t = calloc(ncap, sizeof(*t));
+        if (!t)
+            return false;
+        for (size_t j = 0; j < d->ncap; j++) {
+            if (!d->names[j])
+                continue;
+            const char *o = d->vals + d->anchors[d->names[j] - 1].name;
+            size_t k = kw_yaml_fast_name_hash(o, strlen(o)) & (ncap - 1);
+            while (t[k])
+                k = (k + 1) & (ncap - 1);
+            t[k] = d->names[j];
+        }
+        free(d->names);
+        d->names = t;
+        d->ncap = ncap;
+    }
+    if (d->nanchors == d->acap) {
+        size_t acap = d->acap ? d->acap * 2 : 64;
+        kw_yaml_fast_anchor *a = realloc(d->anchors, acap * sizeof(*a));
+        if (!a)
+            return false;
+        d->anchors = a;
+        d->acap = acap;
+    }
+    if (!kw_yaml_fast_vals_reserve(d, n))
+        return false;
+    kw_yaml_fast_anchor *a = &d->anchors[d->nanchors++];
+    a->name = d->vlen;
+    memcpy(d->vals + d->vlen, name, n);
+    d->vlen += n;
+    d->vals[d->vlen++] = '\0';
+    a->ev = ev;
+    a->end = 0;
+    d->names[kw_yaml_fast_name_slot(d, name, n)] = (unsigned)d->nanchors;
+    return true;
+}
+
+void kw_yaml_fast_anchor_close(kw_yaml_fast_doc *d, unsigned a, size_t end) {
+    if (a && a <= d->nanchors)
+        d->anchors[a - 1].end = end;
+}
+
+bool kw_yaml_fast_doc_add(kw_yaml_fast_doc *d, int type, int style, unsigned line,
+                          const char *value, size_t n) {
+    kw_yaml_fast y = {NULL, NULL, NULL, line, 0, d};
+    if (!kw_yaml_fast_event_add(&y, type, style))
+        return false;
+    if (type != YAML_SCALAR_EVENT && type != YAML_ALIAS_EVENT)
+        return true;
+    d->ev[d->n - 1].off = d->vlen;
+    return kw_yaml_fast_put(&y, value, n) && kw_yaml_fast_scalar_end(&y);
+}
+
+/* The length of the anchor or alias name at q ([0-9A-Za-z_-], as libyaml
+ * scans it), followed by a space, the line end or, in flow context, ",]}";
+ * 0 when there is none such. */
+static size_t kw_yaml_fast_name_len(const kw_yaml_fast *y, const char *q, bool flow) {
+    const char *s = q;
+    while (q < y->end && ((*q >= '0' && *q <= '9') || (*q >= 'a' && *q <= 'z') ||
+                          (*q >= 'A' && *q <= 'Z') || *q == '_' || *q == '-'))
+        q++;
+    if (q == s)
+        return 0;
+    if (q < y->end && *q != ' ' && *q != '\n' && !(flow && strchr(",]}", *q)))
+        return 0;
+    return (size_t)(q - s);
+}
+
+/* An alias ("*name") at p: its event, p past the name. */
+static bool kw_yaml_fast_alias(kw_yaml_fast *y, bool flow) {
+    size_t n = kw_yaml_fast_name_len(y, y->p + 1, flow);
+    if (!n || !kw_yaml_fast_doc_add(y->d, YAML_ALIAS_EVENT, 0, y->line, y->p + 1, n))
+        return false;
+    y->d->ev[y->d->n - 1].anchor = kw_yaml_fast_anchor_find(y->d, y->p + 1, n);
+    y->p += 1 + n;
+    return true;
+}
+
+/* An anchor ("&name " or "&name" at the line end) at p, of the node that starts with the next
+ * event: defined, p past it and the spaces after it; *a gets its number. */
+static bool kw_yaml_fast_anchor_prop(kw_yaml_fast *y, bool flow, unsigned *a) {
+    size_t n = kw_yaml_fast_name_len(y, y->p + 1, flow);
+    if (!n || y->p + 1 + n == y->end || (y->p[1 + n] != ' ' && y->p[1 + n] != '\n') ||
+        !kw_yaml_fast_anchor_define(y->d, y->p + 1, n, y->d->n))
+        return false;
+    *a = (unsigned)y->d->nanchors;
+    y->p += 1 + n;
+    kw_yaml_fast_spaces(y);
+    return true;
+}
+
+/* After the node of anchor a, which started at event start, was read (ok). */
+static bool kw_yaml_fast_anchored(kw_yaml_fast *y, bool ok, size_t start, unsigned a) {
+    if (!ok || start >= y->d->n)
+        return false;
+    y->d->ev[start].anchor = a;
+    kw_yaml_fast_anchor_close(y->d, a, y->d->n);
+    return true;
 }
 
 /* ---- Lines ---------------------------------------------------------------------------------- */
@@ -520,8 +658,20 @@ static bool kw_yaml_fast_flow_collection(kw_yaml_fast *y, bool map) {
 static bool kw_yaml_fast_flow_node(kw_yaml_fast *y) {
     if (y->p == y->end || ++y->depth > KW_YAML_FAST_MAXDEPTH)
         return false;
-    bool ok = *y->p == '{' || *y->p == '[' ? kw_yaml_fast_flow_collection(y, *y->p == '{')
-                                           : kw_yaml_fast_flow_scalar(y);
+    bool ok;
+    if (*y->p == '*') {
+        ok = kw_yaml_fast_alias(y, true);
+    } else {
+        unsigned a = 0;
+        size_t start = y->d->n;
+        ok = *y->p != '&' || kw_yaml_fast_anchor_prop(y, true, &a);
+        ok = ok && y->p < y->end && *y->p != '&' && *y->p != '*';
+        if (ok)
+            ok = *y->p == '{' || *y->p == '[' ? kw_yaml_fast_flow_collection(y, *y->p == '{')
+                                              : kw_yaml_fast_flow_scalar(y);
+        if (a)
+            ok = kw_yaml_fast_anchored(y, ok, start, a);
+    }
     y->depth--;
     return ok;
 }
@@ -557,11 +707,30 @@ static bool kw_yaml_fast_is_key(const kw_yaml_fast *y, const char *q) {
     return stop < y->end && *stop == ':';
 }
 
+static bool kw_yaml_fast_value_below(kw_yaml_fast *y, int col, bool after_key);
+
 /* A value on the key's (or dash's) line, p at its first character; ends at
- * the start of the next line. parent: the column of the owning collection. */
-static bool kw_yaml_fast_inline_value(kw_yaml_fast *y, int parent) {
+ * the start of the next line. parent: the column of the owning collection;
+ * after_key: the value is a mapping's (else a sequence's item). An alias, or
+ * an anchor before an inline value or before a node on the next lines. */
+static bool kw_yaml_fast_inline_value(kw_yaml_fast *y, int parent, bool after_key) {
     char c = *y->p;
     bool ok;
+    if (c == '*')
+        return kw_yaml_fast_alias(y, false) && kw_yaml_fast_line_end(y);
+    if (c == '&') {
+        unsigned a;
+        size_t start = y->d->n;
+        if (!kw_yaml_fast_anchor_prop(y, false, &a))
+            return false;
+        if (kw_yaml_fast_eol(y)) {
+            kw_yaml_fast_next_line(y);
+            ok = kw_yaml_fast_value_below(y, parent, after_key);
+        } else {
+            ok = *y->p != '&' && *y->p != '*' && kw_yaml_fast_inline_value(y, parent, after_key);
+        }
+        return kw_yaml_fast_anchored(y, ok, start, a);
+    }
     if (c == '|')
         return kw_yaml_fast_literal(y, parent);
     if (c == '{' || c == '[')
@@ -626,7 +795,7 @@ static bool kw_yaml_fast_block_map(kw_yaml_fast *y, int col) {
             kw_yaml_fast_next_line(y);
             if (!kw_yaml_fast_value_below(y, col, true))
                 return false;
-        } else if (!kw_yaml_fast_inline_value(y, col)) {
+        } else if (!kw_yaml_fast_inline_value(y, col, true)) {
             return false;
         }
         const char *q = NULL;
@@ -659,7 +828,7 @@ static bool kw_yaml_fast_block_seq(kw_yaml_fast *y, int col, bool indentless) {
             if (kw_yaml_fast_is_key(y, y->p)) {
                 if (!kw_yaml_fast_block_map(y, icol))
                     return false;
-            } else if (!kw_yaml_fast_inline_value(y, col)) {
+            } else if (!kw_yaml_fast_inline_value(y, col, false)) {
                 return false;
             }
         }
@@ -698,7 +867,9 @@ static bool kw_yaml_fast_block_node(kw_yaml_fast *y, int col, bool indentless) {
 
 bool kw_yaml_fast_parse(kw_yaml_fast_doc *d, const char *text, size_t len) {
     kw_yaml_fast y = {text, text + len, text, 0, 0, d};
-    d->n = d->vlen = 0;
+    d->n = d->vlen = d->nanchors = 0;
+    if (d->names)
+        memset(d->names, 0, d->ncap * sizeof(*d->names));
     bool ok = kw_yaml_fast_event_add(&y, YAML_STREAM_START_EVENT, 0) &&
               kw_yaml_fast_event_add(&y, YAML_DOCUMENT_START_EVENT, 0);
     if (ok) {
@@ -722,7 +893,10 @@ bool kw_yaml_fast_parse(kw_yaml_fast_doc *d, const char *text, size_t len) {
     }
     ok = ok && kw_yaml_fast_event_add(&y, YAML_DOCUMENT_END_EVENT, implicit) &&
          kw_yaml_fast_event_add(&y, YAML_STREAM_END_EVENT, 0);
-    if (!ok)
-        d->n = d->vlen = 0;
+    if (!ok) {
+        d->n = d->vlen = d->nanchors = 0;
+        if (d->names)
+            memset(d->names, 0, d->ncap * sizeof(*d->names));
+    }
     return ok;
 }

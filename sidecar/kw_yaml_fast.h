@@ -5,8 +5,8 @@
  * Why: libyaml tokenizes about 75 MB/s here, so reading the sidecars of a
  * 10,000-kernel build took longer than the whole `kwalk index` budget. This
  * reader does not replace libyaml: whatever falls outside the subset (a
- * comment, an anchor, a tag, a tab, a non-ASCII byte, a multi-line plain or
- * quoted scalar, a folded scalar, odd indentation, any syntax error) makes
+ * comment, a tag, an anchor or alias other than before a value, a tab, a non-ASCII byte, a
+ * multi-line plain or quoted scalar, a folded scalar, odd indentation, any syntax error) makes
  * kw_yaml_fast_parse return false, and the caller reads the text with libyaml. The
  * reader in kw_sidecar_parse.c also falls back to libyaml whenever a document
  * read this way fails its schema checks, so every error message comes from
@@ -26,17 +26,43 @@
 typedef struct kw_yaml_fast_event {
     unsigned char type;
     unsigned char style;
-    unsigned line; /* 0-based line where the event starts (approximate for ends) */
-    size_t off;    /* a scalar's value: vals + off, NUL-terminated, len bytes */
-    size_t len;
+    unsigned line;   /* 0-based line where the event starts (approximate for ends) */
+    unsigned anchor; /* a node's anchor, an alias's target: 1 + index in anchors, 0 none */
+    unsigned len;
+    size_t off; /* a scalar's value, an alias's name: vals + off, NUL-terminated, len bytes */
 } kw_yaml_fast_event;
+
+/* An anchor (&name): its node is events [ev, end); end is 0 until the node is
+ * complete. A name defined again names the later node from there on. */
+typedef struct kw_yaml_fast_anchor {
+    size_t name; /* vals + name, NUL-terminated */
+    size_t ev, end;
+} kw_yaml_fast_anchor;
 
 typedef struct kw_yaml_fast_doc {
     kw_yaml_fast_event *ev;
     size_t n, cap;
     char *vals;
     size_t vlen, vcap;
+    kw_yaml_fast_anchor *anchors;
+    size_t nanchors, acap;
+    unsigned *names; /* hash table of the names: 1 + anchor index, 0 empty */
+    size_t ncap;
 } kw_yaml_fast_doc;
+
+/* Anchors and aliases, also for events that come from libyaml (the reader
+ * in kw_sidecar_parse.c records libyaml's events in a kw_yaml_fast_doc).
+ * Define name (n bytes) as the anchor of the node whose first event is ev
+ * (set ev's anchor); false: out of memory. */
+bool kw_yaml_fast_anchor_define(kw_yaml_fast_doc *d, const char *name, size_t n, size_t ev);
+/* The node of anchor a (1-based) ends before event end. */
+void kw_yaml_fast_anchor_close(kw_yaml_fast_doc *d, unsigned a, size_t end);
+/* The anchor (1-based) name (n bytes) names now, 0 when none. */
+unsigned kw_yaml_fast_anchor_find(const kw_yaml_fast_doc *d, const char *name, size_t n);
+/* Append an event; value (n bytes) is copied for a scalar or an alias.
+ * false: out of memory or a value of 4 GiB or more. */
+bool kw_yaml_fast_doc_add(kw_yaml_fast_doc *d, int type, int style, unsigned line,
+                          const char *value, size_t n);
 
 void kw_yaml_fast_init(kw_yaml_fast_doc *d);
 void kw_yaml_fast_free(kw_yaml_fast_doc *d);

@@ -161,15 +161,56 @@ KERNELS_PARTS = {"kernels": {"*": {"symbol": True, "not_in_object": True,
 LAUNCHES_PARTS = {"launches": True}
 
 
+def resolve_aliases(events):
+    """EVENTS with each alias replaced by the events of its anchored node
+    (kwalk writes repeated subtrees once: docs/sidecar-schema.md, "Schema 2").
+    The raw events of every anchored node are kept (an alias inside them is
+    expanded when replayed); an alias to an anchor not yet complete
+    (undefined, or inside its own node) is an error, as for any loader."""
+    anchors = {}
+    opened = []  # [anchor, events, depth]
+    depth = 0
+
+    def expand(ev):
+        if ev.anchor not in anchors:
+            raise yaml.YAMLError("alias *%s at %s: no complete anchor before it"
+                                 % (ev.anchor, ev.start_mark))
+        for e in anchors[ev.anchor]:
+            if isinstance(e, yaml.AliasEvent):
+                yield from expand(e)
+            else:
+                yield e
+
+    for ev in events:
+        for o in opened:
+            o[1].append(ev)
+        if isinstance(ev, yaml.AliasEvent):
+            yield from expand(ev)
+            continue
+        if isinstance(ev, yaml.ScalarEvent) and ev.anchor is not None:
+            anchors[ev.anchor] = [ev]
+        elif isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            if ev.anchor is not None:
+                opened.append([ev.anchor, [ev], depth])
+            depth += 1
+        elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            depth -= 1
+            while opened and opened[-1][2] == depth:
+                name, evs, _ = opened.pop()
+                anchors[name] = evs
+        yield ev
+
+
 def load_parts(stream, parts):
     """The YAML document of STREAM as yaml.safe_load reads it, but built only
     where PARTS (above) says: libyaml still parses every byte (a malformed
     sidecar fails as it would with a full load), while the Python objects for
     what no check reads (call trees, IR, ISA: most of a real aiter sidecar's
     hundreds of MB) are never made. Scalars are resolved and constructed by
-    PyYAML's own SafeLoader rules."""
+    PyYAML's own SafeLoader rules. Aliases read as their anchored nodes
+    (resolve_aliases)."""
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    events = yaml.parse(stream, Loader=loader)
+    events = resolve_aliases(yaml.parse(stream, Loader=loader))
     ctor = yaml.SafeLoader("")
     skip = object()
 
@@ -185,8 +226,6 @@ def load_parts(stream, parts):
     def node(ev, spec):
         """The value of the node that starts with event EV, per SPEC."""
         build = spec is True
-        if isinstance(ev, yaml.AliasEvent):
-            raise yaml.YAMLError("alias *%s at %s: sidecars have none" % (ev.anchor, ev.start_mark))
         if isinstance(ev, yaml.ScalarEvent):
             return scalar(ev) if build else skip
         if isinstance(ev, yaml.SequenceStartEvent):

@@ -22,6 +22,17 @@ def find(lst, pred):
     raise LookupError("mutation target not found")
 
 
+def unshared(o):
+    """O with every mapping and list its own: a sidecar's repeated subtrees
+    are YAML aliases (docs/sidecar-schema.md, "Schema 2"), which PyYAML loads
+    as one shared object; a mutation must change one place only."""
+    if isinstance(o, dict):
+        return {k: unshared(v) for k, v in o.items()}
+    if isinstance(o, list):
+        return [unshared(v) for v in o]
+    return o
+
+
 def launches_at(doc, name_part):
     return [l for l in doc["launches"] if name_part in (l.get("kernel_name") or "")]
 
@@ -245,7 +256,7 @@ def main():
             d = os.path.join(root, "m%02d" % n)
             shutil.copytree(base, d)
             path = os.path.join(d, tu + ".o.kwalk.yaml")
-            doc = kwcap.load_yaml_file(path)
+            doc = unshared(kwcap.load_yaml_file(path))
             try:
                 fn(doc)
             except (LookupError, KeyError, IndexError, TypeError) as e:

@@ -3,6 +3,7 @@
  * with every field, the documented layout (golden file), the one-line error
  * messages for truncated, malformed, wrong-schema and wrong-type input,
  * forward compatibility (unknown keys), and mutated input never crashing. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
 
@@ -276,8 +277,10 @@ static void test_errors(void) {
                         "\n...\n"),
               "t.yaml: line 3: kernels[0].location.line: expected an integer, got "
               "\"99999999999\"");
-    CHECK_STR(parse_err("kwalk_schema: 1\nproducer: &p {name: x}\ntranslation_unit: *p\n...\n"),
-              "t.yaml: line 3: translation_unit: YAML aliases (*p) are not supported");
+    CHECK_STR(parse_err("kwalk_schema: 1\nproducer: {name: x}\ntranslation_unit: *p\n...\n"),
+              "t.yaml: line 3: translation_unit: alias *p: no anchor &p before it");
+    CHECK_STR(parse_err("kwalk_schema: 1\ntranslation_unit: &p {source: *p}\n...\n"),
+              "t.yaml: line 2: translation_unit.source: alias *p inside its own anchored node");
     CHECK_STR(parse_err("kwalk_schema: 1\n...\n---\nkwalk_schema: 1\n...\n"),
               "t.yaml: line 3: more than one YAML document");
     CHECK_STR(parse_err("kwalk_schema: 1\nkernels:\n- symbol: \"a\\0b\"\n...\n"),
@@ -371,6 +374,9 @@ static void test_mutations(void) {
 }
 
 int main(void) {
+    /* the unshared layout (the golden file, the documented text); sharing is
+     * test_yaml_share's */
+    setenv("KWALK_YAML_SHARE", "0", 1);
     test_round_trip();
     test_invalid_utf8();
     test_emit_errors();

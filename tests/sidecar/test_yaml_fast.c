@@ -60,7 +60,18 @@ static bool ref_parse(ref_events *r, const char *text, size_t len) {
     return ok;
 }
 
-/* Why the two streams differ, or NULL when they are the same. */
+/* Does libyaml's anchor a equal the fast event's (its name, or none)? */
+static bool anchor_same(const yaml_char_t *a, const kw_yaml_fast_doc *d,
+                        const kw_yaml_fast_event *b) {
+    if (!a || !b->anchor)
+        return !a && !b->anchor;
+    return b->anchor <= d->nanchors &&
+           !strcmp((const char *)a, d->vals + d->anchors[b->anchor - 1].name);
+}
+
+/* Why the two streams differ, or NULL when they are the same. Also checks
+ * that an alias names the anchor that libyaml's document defined last
+ * before it under that name, and that each anchor spans its node. */
 static const char *streams_differ(const ref_events *r, const kw_yaml_fast_doc *d, size_t *at) {
     if (r->n != d->n) {
         *at = r->n < d->n ? r->n : d->n;
@@ -74,8 +85,12 @@ static const char *streams_differ(const ref_events *r, const kw_yaml_fast_doc *d
             return "event type";
         switch (a->type) {
         case YAML_SCALAR_EVENT:
-            if (a->data.scalar.anchor || a->data.scalar.tag)
-                return "anchor or tag";
+            if (a->data.scalar.tag)
+                return "tag";
+            if (!anchor_same(a->data.scalar.anchor, d, b))
+                return "scalar anchor";
+            if (b->anchor && d->anchors[b->anchor - 1].end != i + 1)
+                return "scalar anchor's extent";
             if ((int)a->data.scalar.style != b->style)
                 return "scalar style";
             if (a->data.scalar.length != b->len ||
@@ -87,19 +102,39 @@ static const char *streams_differ(const ref_events *r, const kw_yaml_fast_doc *d
                 return "scalar implicit flags";
             break;
         case YAML_MAPPING_START_EVENT:
-            if (a->data.mapping_start.anchor || a->data.mapping_start.tag ||
-                !a->data.mapping_start.implicit)
-                return "mapping anchor, tag or implicit";
+            if (a->data.mapping_start.tag || !a->data.mapping_start.implicit)
+                return "mapping tag or implicit";
+            if (!anchor_same(a->data.mapping_start.anchor, d, b))
+                return "mapping anchor";
             if ((int)a->data.mapping_start.style != b->style)
                 return "mapping style";
             break;
         case YAML_SEQUENCE_START_EVENT:
-            if (a->data.sequence_start.anchor || a->data.sequence_start.tag ||
-                !a->data.sequence_start.implicit)
-                return "sequence anchor, tag or implicit";
+            if (a->data.sequence_start.tag || !a->data.sequence_start.implicit)
+                return "sequence tag or implicit";
+            if (!anchor_same(a->data.sequence_start.anchor, d, b))
+                return "sequence anchor";
             if ((int)a->data.sequence_start.style != b->style)
                 return "sequence style";
             break;
+        case YAML_ALIAS_EVENT: {
+            if (strlen((const char *)a->data.alias.anchor) != b->len ||
+                strcmp((const char *)a->data.alias.anchor, d->vals + b->off))
+                return "alias name";
+            size_t want = 0; /* the last anchor of that name before i, in libyaml's events */
+            for (size_t j = 0, k = 0; j < i; j++) {
+                const yaml_char_t *an =
+                    r->v[j].type == YAML_SCALAR_EVENT           ? r->v[j].data.scalar.anchor
+                    : r->v[j].type == YAML_MAPPING_START_EVENT  ? r->v[j].data.mapping_start.anchor
+                    : r->v[j].type == YAML_SEQUENCE_START_EVENT ? r->v[j].data.sequence_start.anchor
+                                                                : NULL;
+                if (an && ++k && !strcmp((const char *)an, (const char *)a->data.alias.anchor))
+                    want = k;
+            }
+            if (b->anchor != want)
+                return "alias target";
+            break;
+        }
         case YAML_DOCUMENT_START_EVENT:
             if (!a->data.document_start.implicit || a->data.document_start.version_directive)
                 return "document start";
@@ -188,13 +223,28 @@ static const char *const in_subset[] = {
     "row: {key: 'row_shr:1', n: 4}\n",
     "a: caf\xc3\xa9 \xe2\x88\x91 \xf0\x9f\x98\x80\nb: \"\xc3\xbc\"\n",
     "k:\n- q: ?q\n  c: :colon\n",
+    /* anchors and aliases, as the sharing writer puts them */
+    "a: &x 1\nb: *x\n",
+    "a: &0 {file: /a/b.hip, line: 12, column: 3}\nb: [*0, &1 x, *1]\nc: {k: *0, l: *1}\n",
+    "a: &x\n  b: &y\n  - 1\n  - &z 'q w'\nc: *x\nd: *y\ne:\n- *z\n- &w\n  k: v\n- *w\n",
+    "a: &x\n- 1\nb: *x\n",
+    "a: &x |-\n  two\n  lines\nb: *x\n",
+    "a: &x-_9 1\nb: &x 2\nc: *x\nd: *x-_9\n",
+    "a: *undefined\n",
+    "a: &x [*x]\n",
+    "a: &x\nb: *x\n",
 };
 
 /* Outside the subset: the fast reader must decline (libyaml reads them). */
 static const char *const outside[] = {
     "a: 1 # comment\n",
     "# comment\na: 1\n",
-    "a: &x 1\nb: *x\n",
+    "a: &x &y 1\n",
+    "&x a: 1\n",
+    "a: 1\n*x : 2\n",
+    "k:\n- &a b: 1\n",
+    "a: &x!t 1\n",
+    "a: *x, 1\n",
     "a: !tag 1\n",
     "a:\tb\n",
     "a: plain\n  continued\n",
