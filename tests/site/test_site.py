@@ -1,0 +1,326 @@
+#!/usr/bin/env python3
+"""test_site.py: `kwalk site` in a real browser (Debian's chromium, headless,
+--dump-dom of file:// URLs; docs/site.md). Input: tests/site/src/kw_site.hip
+compiled with the plugin and device line tables.
+
+  - every page and index.html loads from file:// with no script error and
+    no console.error (the pages' own collector writes them into #kw-errors;
+    chromium's log is searched for "Uncaught" too);
+  - index.html lists exactly the kernels of the code objects (llvm-readelf
+    --notes), each row's VGPR value is the largest .vgpr_count over the
+    archs, clicking the VGPR header sorts the rows ascending, again
+    descending, and the search box keeps exactly the rows whose text holds
+    the query (the demangled names from llvm-cxxfilt);
+  - on each page and arch, clicking a source line highlights exactly the
+    instructions whose address the line table maps to it, clicking an
+    instruction highlights its line, and the instructions without a line are
+    the ones marked (llvm-objdump -d + llvm-dwarfdump --debug-line of the same
+    code object, unbundled with clang-offload-bundler);
+  - screenshots of index.html and of a HIP page are kept in --out.
+
+Exit 77 (skip) only when chromium is missing or cannot start."""
+import argparse
+import glob
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import urllib.parse
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwcheck import Checker  # noqa: E402
+from kwllvm import notes_metadata  # noqa: E402
+
+
+def run(cmd, **kw):
+    p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", **kw)
+    return p.returncode, p.stdout, p.stderr
+
+
+def chromium_cmd(args):
+    exe = args.chromium or shutil.which("chromium") or shutil.which("chromium-browser")
+    if not exe:
+        print("SKIP: chromium is not installed (Debian: apt-get install chromium)")
+        sys.exit(77)
+    # a profile of our own: no shared state, no first-run work
+    prof = tempfile.mkdtemp(prefix="kwsite-chromium-")
+    return [exe, "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run",
+            "--disable-extensions", "--user-data-dir=" + prof, "--enable-logging=stderr",
+            "--v=0"]
+
+
+def load(chrome, url, extra=()):
+    """(dom, stderr) of url after load."""
+    try:
+        p = subprocess.run(chrome + list(extra) + ["--dump-dom", url], capture_output=True,
+                           text=True, errors="replace", timeout=120)
+    except subprocess.TimeoutExpired:
+        return "", "timeout"
+    return p.stdout, p.stderr
+
+
+def pre(dom, pid):
+    m = re.search(r'<pre id="%s"[^>]*>(.*?)</pre>' % pid, dom, re.S)
+    return json.loads(html.unescape(m.group(1))) if m else None
+
+
+def short(v, n=6):
+    """A list (or None) for a message: its first n items and how many more."""
+    if v is None:
+        return "nothing"
+    v = list(v)
+    return repr(v[:n]) + (" and %d more" % (len(v) - n) if len(v) > n else "")
+
+
+def check_loaded(c, dom, err, what):
+    c.check('data-kw-loaded="1"' in dom, "%s: the page did not finish loading (no data-kw-loaded)" % what)
+    errs = pre(dom, "kw-errors")
+    c.check(errs == [], "%s: script or console errors: %r" % (what, errs))
+    bad = [l for l in err.splitlines() if "Uncaught" in l or ("CONSOLE" in l and "rror" in l)]
+    c.check(not bad, "%s: chromium logged errors: %r" % (what, bad[:5]))
+
+
+# ---- ground truth from LLVM's tools ------------------------------------------------------
+
+def code_objects(bindir, obj, tmp):
+    """{arch: path of the code object} unbundled from obj's .hip_fatbin."""
+    fat = os.path.join(tmp, "fatbin")
+    rc, _, err = run([os.path.join(bindir, "llvm-objcopy"), "--dump-section=.hip_fatbin=" + fat,
+                      obj, os.path.join(tmp, "host.o")])
+    if rc:
+        sys.exit("llvm-objcopy: %s" % err)
+    bundler = os.path.join(bindir, "clang-offload-bundler")
+    rc, out, err = run([bundler, "--list", "--type=o", "--input=" + fat])
+    if rc:
+        sys.exit("clang-offload-bundler --list: %s" % err)
+    cos = {}
+    for bid in out.split():
+        m = re.search(r"(gfx[0-9a-f]+)", bid)
+        if not m or not bid.startswith("hip"):
+            continue
+        path = os.path.join(tmp, m.group(1) + ".co")
+        rc, _, err = run([bundler, "--unbundle", "--type=o", "--input=" + fat,
+                          "--output=" + path, "--targets=" + bid])
+        if rc:
+            sys.exit("clang-offload-bundler --unbundle: %s" % err)
+        cos[m.group(1)] = path
+    return cos
+
+
+def disasm(bindir, co):
+    """{symbol: [offset of each instruction from the symbol]} and
+    {symbol: start address}."""
+    rc, out, err = run([os.path.join(bindir, "llvm-objdump"), "-d", "--no-show-raw-insn", co])
+    if rc:
+        sys.exit("llvm-objdump: %s" % err)
+    insns, start, cur = {}, {}, None
+    for line in out.splitlines():
+        m = re.match(r"^([0-9a-f]+) <([^>]+)>:$", line)
+        if m:
+            cur = m.group(2)
+            start[cur] = int(m.group(1), 16)
+            insns[cur] = []
+            continue
+        # "\ts_load_dword s3, s[0:1], 0x1c   // 000000002A00: C00200C0 0000001C"
+        m = re.match(r"^\s+\S.*//\s*([0-9A-Fa-f]+):", line)
+        if m and cur:
+            insns[cur].append(int(m.group(1), 16))
+        elif not line.strip():
+            cur = None
+    return insns, start
+
+
+def line_rows(bindir, co):
+    """[(address, path, line, end_sequence)] of every line table of co."""
+    rc, out, err = run([os.path.join(bindir, "llvm-dwarfdump"), "--debug-line", co])
+    if rc:
+        sys.exit("llvm-dwarfdump: %s" % err)
+    rows, dirs, files, fname = [], {}, {}, None
+    for line in out.splitlines():
+        if line.startswith("debug_line["):
+            dirs, files = {}, {}
+        m = re.match(r'^include_directories\[\s*(\d+)\] = "(.*)"$', line)
+        if m:
+            dirs[int(m.group(1))] = m.group(2)
+        m = re.match(r"^file_names\[\s*(\d+)\]:", line)
+        if m:
+            fname = int(m.group(1))
+        m = re.match(r'^\s+name: "(.*)"$', line)
+        if m and fname is not None:
+            files[fname] = [m.group(1), 0]
+        m = re.match(r"^\s+dir_index: (\d+)$", line)
+        if m and fname is not None:
+            files[fname][1] = int(m.group(1))
+        m = re.match(r"^0x([0-9a-f]+)\s+(\d+)\s+(\d+)\s+(\d+)\s.*?$", line)
+        if m:
+            name, di = files.get(int(m.group(4)), ["?", 0])
+            d = dirs.get(di, "")
+            if not os.path.isabs(d):
+                d = os.path.join(dirs.get(0, ""), d)
+            path = os.path.normpath(os.path.join(d, name))
+            rows.append((int(m.group(1), 16), path, int(m.group(2)), "end_sequence" in line))
+    return rows
+
+
+def line_of(rows, addr):
+    """(path, line) the line table gives addr, or None (line 0 or no row)."""
+    best = None
+    for i, (a, path, line, end) in enumerate(rows):
+        if end or a > addr:
+            continue
+        # the row covers [a, next row of its sequence)
+        nxt = rows[i + 1][0] if i + 1 < len(rows) else None
+        if nxt is not None and addr >= nxt:
+            continue
+        best = (path, line) if line else None
+    return best
+
+
+# ---- the checks --------------------------------------------------------------------------
+
+def check_index(c, chrome, site, kernels, vgprs, bindir):
+    url = "file://" + os.path.join(site, "index.html")
+    dom, err = load(chrome, url)
+    check_loaded(c, dom, err, "index.html")
+    rows = re.findall(r'<tr data-i="\d+" data-g="\d+" data-sym="([^"]+)"', dom)
+    c.eq(sorted(rows), sorted(kernels), "index.html rows (symbols) against llvm-readelf --notes")
+    # sort by VGPR, then filter by a demangled name
+    rc, out, _ = run([os.path.join(bindir, "llvm-cxxfilt")], input="\n".join(kernels) + "\n")
+    demangled = dict(zip(kernels, out.splitlines()))
+    query = "kwsite_kernel<8>"
+    dom, err = load(chrome, url + "?kwtest=index&col=vgpr&filter=" + urllib.parse.quote(query))
+    check_loaded(c, dom, err, "index.html?kwtest=index")
+    res = pre(dom, "kw-test-result")
+    if not c.check(res is not None, "index.html: the test hook wrote no #kw-test-result"):
+        return
+    for sym, v in res["initial"]:
+        c.eq(int(v) if v else None, vgprs.get(sym), "index.html: VGPR of %s (max .vgpr_count)" % sym)
+    initial = [s for s, _ in res["initial"]]
+    key = {s: vgprs[s] for s in kernels}
+    c.eq([s for s, _ in res["asc"]],
+         sorted(initial, key=lambda s: key[s]), "rows after one click on VGPR (ascending)")
+    c.eq([s for s, _ in res["desc"]],
+         sorted(initial, key=lambda s: -key[s]), "rows after two clicks on VGPR (descending)")
+    c.check(len(set(key.values())) > 1, "the kernels' VGPR counts differ (else sorting proves nothing): %r" % key)
+    want = [s for s, _ in res["desc"] if query.lower() in demangled[s].lower()]
+    c.check(len(want) == 1, "one kernel is %s: %r" % (query, want))
+    c.eq([s for s, _ in res["filtered"]], want, "rows left by the filter %r" % query)
+
+
+def check_page(c, chrome, site, page, sym, cos, truth):
+    url = "file://" + os.path.join(site, page)
+    dom, err = load(chrome, url + "?kwtest=isa")
+    check_loaded(c, dom, err, page)
+    res = pre(dom, "kw-test-result")
+    if not c.check(res is not None, "%s: the test hook wrote no #kw-test-result" % page):
+        return
+    c.eq(sorted(res), sorted(cos), "%s: arch tabs" % page)
+    for arch in sorted(cos):
+        got = res.get(arch)
+        if not got:
+            continue
+        offs, by_line = truth[arch][sym]
+        where = "%s %s" % (page, arch)
+        # source line -> instructions
+        want = {}
+        for off, loc in offs.items():
+            if loc:
+                want.setdefault("%s:%d" % loc, []).append(off)
+        gotl = {}
+        for k, v in got["lines"].items():
+            path, _, line = k.rpartition(":")
+            gotl["%s:%s" % (os.path.realpath(path), line)] = sorted(v)
+        for k, v in sorted(want.items()):
+            g = gotl.get(k)
+            c.check(g == sorted(v), "%s: a click on %s highlights %s, the line table maps %s there"
+                    % (where, k, short(g), short(sorted(v))))
+        extra = sorted(k for k, v in gotl.items() if v and k not in want)
+        c.check(not extra, "%s: lines that highlight instructions the line table maps nowhere "
+                "near them: %s" % (where, short(extra)))
+        c.eq(sorted(got["noline"]), sorted(o for o, loc in offs.items() if not loc),
+             "%s: instructions marked as having no line" % where)
+        rev = {int(o): (lambda s: None if s is None else "%s:%s" % (
+            os.path.realpath(s.rpartition(":")[0]), s.rpartition(":")[2]))(s)
+               for o, s in got["rev"].items()}
+        wrev = {o: ("%s:%d" % loc if loc else None) for o, loc in offs.items()}
+        bad = sorted(o for o in set(rev) | set(wrev) if rev.get(o, "-") != wrev.get(o, "-"))
+        c.check(not bad, "%s: a click on the instructions at %s highlights %s, the line table "
+                "says %s" % (where, short(bad), short([rev.get(o, "-") for o in bad]),
+                             short([wrev.get(o, "-") for o in bad])))
+        c.check(any(loc for loc in offs.values()), "%s: the line table maps no instruction" % where)
+        c.check(all(t for _, t in got["titles"]), "%s: an instruction without a hover title" % where)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kwalk", required=True)
+    ap.add_argument("--obj", required=True, help="kw_site.o (its sidecar beside it)")
+    ap.add_argument("--llvm-bindir", required=True)
+    ap.add_argument("--out", required=True, help="where the site and the screenshots go")
+    ap.add_argument("--chromium")
+    a = ap.parse_args()
+    chrome = chromium_cmd(a)
+    dom, err = load(chrome, "data:text/html,<p id=ok>ok</p>")
+    if 'id="ok"' not in dom:
+        print("SKIP: chromium cannot start: %s" % err.strip().splitlines()[-1:] )
+        sys.exit(77)
+    c = Checker("site.browser")
+    shutil.rmtree(a.out, ignore_errors=True)
+    os.makedirs(a.out)
+    tmp = tempfile.mkdtemp(prefix="kwsite-")
+    db, site = os.path.join(tmp, "kw.db"), os.path.join(a.out, "site")
+    rc, _, err = run([a.kwalk, "index", os.path.dirname(os.path.abspath(a.obj)), "-o", db])
+    c.check(rc == 0, "kwalk index: exit %d %s" % (rc, err))
+    rc, out, err = run([a.kwalk, "site", "--db", db, "-o", site])
+    c.check(rc == 0, "kwalk site: exit %d %s" % (rc, err))
+    # ground truth
+    cos = code_objects(a.llvm_bindir, a.obj, tmp)
+    c.check(len(cos) > 0, "no code object in %s" % a.obj)
+    truth, vgprs, kernels = {}, {}, set()
+    for arch, co in cos.items():
+        insns, start = disasm(a.llvm_bindir, co)
+        rows = line_rows(a.llvm_bindir, co)
+        # the kernel is its symbol's bytes (objdump runs on into the padding after it)
+        _, nm, _ = run([os.path.join(a.llvm_bindir, "llvm-nm"), "--print-size", co])
+        sizes = {f[3]: int(f[1], 16) for f in (l.split() for l in nm.splitlines()) if len(f) == 4}
+        _, notes, _ = run([os.path.join(a.llvm_bindir, "llvm-readelf"), "--notes", co])
+        md = notes_metadata(notes) or {}
+        truth[arch] = {}
+        for k in md.get("amdhsa.kernels", []):
+            sym = k[".name"]
+            kernels.add(sym)
+            vgprs[sym] = max(vgprs.get(sym, 0), k[".vgpr_count"])
+            offs = {addr - start[sym]: line_of(rows, addr) for addr in insns.get(sym, [])
+                    if addr < start[sym] + sizes.get(sym, 0)}
+            offs = {o: (os.path.realpath(l[0]), l[1]) if l else None for o, l in offs.items()}
+            truth[arch][sym] = (offs, None)
+    kernels = sorted(kernels)
+    c.check(len(kernels) == 4, "kw_site.hip has four kernels: %r" % kernels)
+    check_index(c, chrome, site, kernels, vgprs, a.llvm_bindir)
+    # pages: the link of each row
+    idx = open(os.path.join(site, "index.html"), encoding="utf-8").read()
+    pages = dict(re.findall(r'<tr data-i="\d+" data-g="\d+" data-sym="([^"]+)"><td>.*?<a href="([^"]+)"', idx))
+    for sym in kernels:
+        if c.check(sym in pages, "index.html links no page for %s" % sym):
+            check_page(c, chrome, site, pages[sym], sym, cos, truth)
+    # screenshots (test artifacts)
+    for name, page in (("index", "index.html"), ("hip", pages.get(kernels[-1], "index.html"))):
+        shot = os.path.join(a.out, "site-%s.png" % name)
+        url = "file://" + os.path.join(site, page) + ("?kwtest=shot" if name != "index" else "")
+        try:
+            subprocess.run(chrome + ["--window-size=1400,1000", "--hide-scrollbars",
+                                     "--screenshot=" + shot, url], capture_output=True, timeout=120)
+        except subprocess.TimeoutExpired:
+            pass
+        c.check(os.path.exists(shot) and os.path.getsize(shot) > 1000, "no screenshot %s" % shot)
+    c.note("site and screenshots in %s" % a.out)
+    shutil.rmtree(tmp, ignore_errors=True)
+    c.finish()
+
+
+if __name__ == "__main__":
+    main()
