@@ -70,6 +70,8 @@ const char kw_html_page_js[] =
     "seg[1].forEach(function(t,k){var l=seg[0]+k,e=el('div','kw-sl');e.dataset.f=fi;"
     "e.dataset.l=l;e.appendChild(el('span','kw-ln',String(l)));"
     "e.appendChild(document.createTextNode(t));src.appendChild(e);srcLines[fi+':'+l]=e})})});"
+    "if(!src.children.length)src.appendChild(el('div','kw-why','No source lines: the line tables "
+    "name no file (or the code has none).'));"
     "function clear(){[].forEach.call(root.querySelectorAll('.kw-hl'),function(e){"
     "e.classList.remove('kw-hl')})}"
     "function scrollTo(pane,e){pane.scrollTop=Math.max(0,e.offsetTop-pane.clientHeight/3)}"

@@ -36,4 +36,4 @@ echo "== Known kernel -> Python entry -> C++ entry -> launch site -> device code
 "$BUILD/cli/kwalk" map --db "$OUT/kwalk-index.yaml" --root "$PWD" --python-root tests/corpus/ops
 echo
 echo "Walkthroughs: $BUILD/walkthroughs/index.md"
-echo "Site: $PWD/$BUILD/site/index.html (file://$PWD/$BUILD/site/index.html)"
+echo "Site: file://$(cd "$BUILD/site" && pwd)/index.html"
