@@ -10,8 +10,11 @@
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
 
+#include "codeobj/kw_codeobj.h"
+
 void kw_html_global_init(void) {
     cmark_gfm_core_extensions_ensure_registered();
+    (void)kw_co_hw_lookup("gfx942"); /* the occupancy table, read once before the threads */
 }
 
 void kw_html_escn(kw_buf *b, const char *s, size_t n) {
@@ -113,8 +116,10 @@ kw_status kw_html_page(kw_render *r, size_t ki, kw_buf *md, kw_buf *out, kw_err 
         return KW_ERR;
     const kw_mkernel *mk = &r->m->kernels.v[ki];
     kw_html_open(out, mk->name);
-    kw_buf_puts(out, "<nav class=\"kw-nav\"><a href=\"index.html\">All kernels</a> · "
-                     "<a href=\"#kw-si\">Source ↔ ISA</a></nav>\n<main>\n");
+    kw_buf_puts(out,
+                "<nav class=\"kw-nav\"><a href=\"index.html\">All kernels</a> · "
+                "<a href=\"#kw-charts\">Charts</a> · <a href=\"#kw-si\">Source ↔ ISA</a></nav>\n"
+                "<main>\n");
     size_t at = out->len;
     if (kw_html_from_md(md->ptr ? md->ptr : "", md->len, out, err) != KW_OK)
         return KW_ERR;
@@ -127,10 +132,12 @@ kw_status kw_html_page(kw_render *r, size_t ki, kw_buf *md, kw_buf *out, kw_err 
         kw_buf_init(&tail);
         kw_buf_append(&tail, out->ptr + cut, out->len - cut);
         out->len = cut;
+        kw_html_charts(r, out);
         kw_html_isa(r, out);
         kw_buf_append(out, tail.ptr ? tail.ptr : "", tail.len);
         kw_buf_free(&tail);
     } else {
+        kw_html_charts(r, out);
         kw_html_isa(r, out);
     }
     kw_buf_puts(out, "</main>\n<script>");

@@ -46,6 +46,10 @@ kw_status kw_html_page(kw_render *r, size_t ki, kw_buf *md, kw_buf *out, kw_err 
  * its container and its data as inline JSON. */
 void kw_html_isa(kw_render *r, kw_buf *out);
 
+/* The charts of that page: occupancy against VGPRs and the instruction-class
+ * mix per arch, as inline SVG (kw_html_charts.c). */
+void kw_html_charts(kw_render *r, kw_buf *out);
+
 /* DIR/index.html: every instantiation in one table (mk->page links). */
 void kw_html_index(kw_render *r, kw_buf *out);
 

@@ -16,6 +16,9 @@ compiled with the plugin and device line tables.
     instruction highlights its line, and the instructions without a line are
     the ones marked (llvm-objdump -d + llvm-dwarfdump --debug-line of the same
     code object, unbundled with clang-offload-bundler);
+  - each page's charts: the occupancy point at .vgpr_count + .agpr_count
+    (llvm-readelf --notes), the class mix counting every instruction of the
+    kernel (llvm-objdump -d);
   - screenshots of index.html and of a HIP page are kept in --out.
 
 Exit 77 (skip) only when chromium is missing or cannot start."""
@@ -255,6 +258,25 @@ def check_page(c, chrome, site, page, sym, cos, truth):
         c.check(all(t for _, t in got["titles"]), "%s: an instruction without a hover title" % where)
 
 
+def check_charts(c, site, page, sym, cos, truth, notes):
+    """The charts' numbers against the code object: the occupancy chart's
+    point sits at .vgpr_count + .agpr_count, the class mix counts every
+    instruction llvm-objdump shows in the kernel."""
+    text = open(os.path.join(site, page), encoding="utf-8").read()
+    occ = {m.group(1): int(m.group(2)) for m in re.finditer(
+        r'<svg class="kw-chart kw-occ" data-arch="([^"]+)" data-vgprs="(-?\d+)"', text)}
+    mix = {m.group(1): int(m.group(2)) for m in re.finditer(
+        r'<svg class="kw-chart kw-mix" data-arch="([^"]+)" data-total="(-?\d+)"', text)}
+    for arch in sorted(cos):
+        k = notes[arch][sym]
+        c.eq(occ.get(arch), k[".vgpr_count"] + k.get(".agpr_count", 0),
+             "%s %s: the occupancy chart's VGPRs (llvm-readelf --notes .vgpr_count + .agpr_count)"
+             % (page, arch))
+        c.eq(mix.get(arch), len(truth[arch][sym][0]),
+             "%s %s: instructions in the class mix (llvm-objdump -d)" % (page, arch))
+    c.check(re.search(r'<g data-class="[^"]+" data-n="\d+">', text), "%s: the class mix has no bars" % page)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kwalk", required=True)
@@ -280,7 +302,7 @@ def main():
     # ground truth
     cos = code_objects(a.llvm_bindir, a.obj, tmp)
     c.check(len(cos) > 0, "no code object in %s" % a.obj)
-    truth, vgprs, kernels = {}, {}, set()
+    truth, vgprs, kernels, knotes = {}, {}, set(), {}
     for arch, co in cos.items():
         insns, start = disasm(a.llvm_bindir, co)
         rows = line_rows(a.llvm_bindir, co)
@@ -289,9 +311,10 @@ def main():
         sizes = {f[3]: int(f[1], 16) for f in (l.split() for l in nm.splitlines()) if len(f) == 4}
         _, notes, _ = run([os.path.join(a.llvm_bindir, "llvm-readelf"), "--notes", co])
         md = notes_metadata(notes) or {}
-        truth[arch] = {}
+        truth[arch], knotes[arch] = {}, {}
         for k in md.get("amdhsa.kernels", []):
             sym = k[".name"]
+            knotes[arch][sym] = k
             kernels.add(sym)
             vgprs[sym] = max(vgprs.get(sym, 0), k[".vgpr_count"])
             offs = {addr - start[sym]: line_of(rows, addr) for addr in insns.get(sym, [])
@@ -307,6 +330,7 @@ def main():
     for sym in kernels:
         if c.check(sym in pages, "index.html links no page for %s" % sym):
             check_page(c, chrome, site, pages[sym], sym, cos, truth)
+            check_charts(c, site, pages[sym], sym, cos, truth, knotes)
     # screenshots (test artifacts)
     for name, page in (("index", "index.html"), ("hip", pages.get(kernels[-1], "index.html"))):
         shot = os.path.join(a.out, "site-%s.png" % name)
