@@ -214,7 +214,12 @@ def check_index(c, chrome, site, kernels, vgprs, bindir):
     c.eq([s for s, _ in res["filtered"]], want, "rows left by the filter %r" % query)
 
 
-def check_page(c, chrome, site, page, sym, cos, truth):
+def real(path, root):
+    """A path as the page prints it (relative to --root when under it), on disk."""
+    return os.path.realpath(os.path.join(root, path) if root and not os.path.isabs(path) else path)
+
+
+def check_page(c, chrome, site, page, sym, cos, truth, root):
     url = "file://" + os.path.join(site, page)
     dom, err = load(chrome, url + "?kwtest=isa")
     check_loaded(c, dom, err, page)
@@ -236,7 +241,7 @@ def check_page(c, chrome, site, page, sym, cos, truth):
         gotl = {}
         for k, v in got["lines"].items():
             path, _, line = k.rpartition(":")
-            gotl["%s:%s" % (os.path.realpath(path), line)] = sorted(v)
+            gotl["%s:%s" % (real(path, root), line)] = sorted(v)
         for k, v in sorted(want.items()):
             g = gotl.get(k)
             c.check(g == sorted(v), "%s: a click on %s highlights %s, the line table maps %s there"
@@ -247,7 +252,7 @@ def check_page(c, chrome, site, page, sym, cos, truth):
         c.eq(sorted(got["noline"]), sorted(o for o, loc in offs.items() if not loc),
              "%s: instructions marked as having no line" % where)
         rev = {int(o): (lambda s: None if s is None else "%s:%s" % (
-            os.path.realpath(s.rpartition(":")[0]), s.rpartition(":")[2]))(s)
+            real(s.rpartition(":")[0], root), s.rpartition(":")[2]))(s)
                for o, s in got["rev"].items()}
         wrev = {o: ("%s:%d" % loc if loc else None) for o, loc in offs.items()}
         bad = sorted(o for o in set(rev) | set(wrev) if rev.get(o, "-") != wrev.get(o, "-"))
@@ -277,27 +282,62 @@ def check_charts(c, site, page, sym, cos, truth, notes):
     c.check(re.search(r'<g data-class="[^"]+" data-n="\d+">', text), "%s: the class mix has no bars" % page)
 
 
+def check_cli(c, kwalk, db, tmp):
+    """Bad input: one line on stderr, a non-zero exit; a rerun into the same
+    directory removes the pages the previous run listed and no longer
+    writes, and nothing else."""
+    cases = [("no -o", ["site", "--db", db], 2),
+             ("missing index", ["site", "--db", os.path.join(tmp, "none.db"), "-o", tmp], 1),
+             ("index is a directory", ["site", "--db", tmp, "-o", os.path.join(tmp, "o")], 1),
+             ("unknown option", ["site", "--db", db, "-o", tmp, "--bogus"], 2),
+             ("output under a file", ["site", "--db", db, "-o", os.path.join(db, "x")], 1)]
+    for what, args, want in cases:
+        rc, out, err = run([kwalk] + args)
+        c.check(rc == want and len(err.splitlines()) == 1 and err.startswith("kwalk: "),
+                "kwalk %s (%s): exit %d (want %d), stderr %r" % (" ".join(args), what, rc, want, err))
+    d = os.path.join(tmp, "rerun")
+    rc, _, err = run([kwalk, "site", "--db", db, "-o", d])
+    c.check(rc == 0, "kwalk site: exit %d %s" % (rc, err))
+    stale, mine = os.path.join(d, "gone-0123abcd.html"), os.path.join(d, "mine.html")
+    for f in (stale, mine):
+        open(f, "w").write("x")
+    with open(os.path.join(d, ".kwalk-site"), "a") as f:
+        f.write("gone-0123abcd.html\n")
+    rc, _, err = run([kwalk, "site", "--db", db, "-o", d])
+    c.check(rc == 0 and not os.path.exists(stale) and os.path.exists(mine),
+            "a rerun removes the listed page no instantiation has (%s) and keeps other files (%s)"
+            % (os.path.exists(stale), os.path.exists(mine)))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kwalk", required=True)
     ap.add_argument("--obj", required=True, help="kw_site.o (its sidecar beside it)")
     ap.add_argument("--llvm-bindir", required=True)
     ap.add_argument("--out", required=True, help="where the site and the screenshots go")
+    ap.add_argument("--root", help="kwalk site --root: paths printed relative to it")
     ap.add_argument("--chromium")
     a = ap.parse_args()
+    tmp = tempfile.mkdtemp(prefix="kwsite-")
+    db = os.path.join(tmp, "kw.db")
+    rc, _, err = run([a.kwalk, "index", os.path.dirname(os.path.abspath(a.obj)), "-o", db])
+    if rc:
+        sys.exit("FAIL: kwalk index: exit %d %s" % (rc, err))
+    # without a browser first: a missing chromium must not hide these
+    c = Checker("site.browser")
+    check_cli(c, a.kwalk, db, tmp)
+    if c.failures:
+        c.finish()
     chrome = chromium_cmd(a)
     dom, err = load(chrome, "data:text/html,<p id=ok>ok</p>")
     if 'id="ok"' not in dom:
         print("SKIP: chromium cannot start: %s" % err.strip().splitlines()[-1:] )
         sys.exit(77)
-    c = Checker("site.browser")
     shutil.rmtree(a.out, ignore_errors=True)
     os.makedirs(a.out)
-    tmp = tempfile.mkdtemp(prefix="kwsite-")
-    db, site = os.path.join(tmp, "kw.db"), os.path.join(a.out, "site")
-    rc, _, err = run([a.kwalk, "index", os.path.dirname(os.path.abspath(a.obj)), "-o", db])
-    c.check(rc == 0, "kwalk index: exit %d %s" % (rc, err))
-    rc, out, err = run([a.kwalk, "site", "--db", db, "-o", site])
+    site = os.path.join(a.out, "site")
+    rc, out, err = run([a.kwalk, "site", "--db", db, "-o", site]
+                       + (["--root", a.root] if a.root else []))
     c.check(rc == 0, "kwalk site: exit %d %s" % (rc, err))
     # ground truth
     cos = code_objects(a.llvm_bindir, a.obj, tmp)
@@ -329,7 +369,7 @@ def main():
     pages = dict(re.findall(r'<tr data-i="\d+" data-g="\d+" data-sym="([^"]+)"><td>.*?<a href="([^"]+)"', idx))
     for sym in kernels:
         if c.check(sym in pages, "index.html links no page for %s" % sym):
-            check_page(c, chrome, site, pages[sym], sym, cos, truth)
+            check_page(c, chrome, site, pages[sym], sym, cos, truth, a.root)
             check_charts(c, site, pages[sym], sym, cos, truth, knotes)
     # screenshots (test artifacts)
     for name, page in (("index", "index.html"), ("hip", pages.get(kernels[-1], "index.html"))):
