@@ -158,8 +158,9 @@ static void kw_site_work(void *ctx, unsigned worker, size_t chunk) {
     for (size_t i = chunk * KW_SITE_CHUNK; i < n && i < (chunk + 1) * KW_SITE_CHUNK; i++) {
         kw_site_page(s, &s->w[worker], i);
         if (s->st[i] != KW_OK)
-            return;
+            break;
     }
+    kw_html_thread_free(); /* the pool's threads end without a word: free per chunk */
 }
 
 static int kw_site_done(void *ctx, size_t chunk) {

@@ -24,6 +24,10 @@ extern const char kw_html_errors_js[];
 /* Call once before pages are converted on several threads. */
 void kw_html_global_init(void);
 
+/* Frees the calling thread's Markdown conversion memory (kw_html_from_md
+ * keeps it from page to page). */
+void kw_html_thread_free(void);
+
 /* s as HTML text (or attribute value): & < > " ' escaped. */
 void kw_html_esc(kw_buf *b, const char *s);
 void kw_html_escn(kw_buf *b, const char *s, size_t n);
