@@ -227,6 +227,18 @@ static int kw_site_write(kw_app *app, kw_render *r, const char *dir) {
     if (kw_model_cache_paths(m, &err) != KW_OK)
         return kw_cli_fail(&err);
     kw_html_global_init();
+    static const struct {
+        const char *name, *text;
+    } assets[] = {{KW_HTML_CSS, kw_html_css},
+                  {KW_HTML_PAGE_JS, kw_html_page_js},
+                  {KW_HTML_INDEX_JS, kw_html_index_js}};
+    for (size_t i = 0; i < sizeof assets / sizeof assets[0]; i++) {
+        char *path = kw_arena_printf(&r->scratch, "%s/%s", dir, assets[i].name);
+        if (!path)
+            return kw_cli_failf("out of memory");
+        if (kw_fs_write_atomic(path, assets[i].text, strlen(assets[i].text), &err) != KW_OK)
+            return kw_cli_fail(&err);
+    }
     unsigned threads = kw_pool_threads();
     kw_site s = {app, dir, calloc(threads, sizeof(kw_site_worker)),
                  calloc(m->kernels.n + 1, sizeof(kw_status)),

@@ -77,9 +77,7 @@ void kw_html_open(kw_buf *b, const char *title) {
                    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                    "<title>");
     kw_html_esc(b, title);
-    kw_buf_puts(b, "</title>\n<style>");
-    kw_buf_puts(b, kw_html_css);
-    kw_buf_puts(b, "</style>\n<script>");
+    kw_buf_puts(b, "</title>\n<link rel=\"stylesheet\" href=\"" KW_HTML_CSS "\">\n<script>");
     kw_buf_puts(b, kw_html_errors_js);
     kw_buf_puts(b, "</script>\n</head>\n<body>\n");
 }
@@ -249,9 +247,7 @@ kw_status kw_html_page(kw_render *r, size_t ki, kw_buf *md, kw_buf *out, kw_err 
         kw_html_charts(r, out);
         kw_html_isa(r, out);
     }
-    kw_buf_puts(out, "</main>\n<script>");
-    kw_buf_puts(out, kw_html_page_js);
-    kw_buf_puts(out, "</script>\n");
+    kw_buf_puts(out, "</main>\n<script src=\"" KW_HTML_PAGE_JS "\"></script>\n");
     kw_html_close(out);
     return out->oom || md->oom ? kw_fail(err, "out of memory") : KW_OK;
 }

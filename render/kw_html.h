@@ -4,7 +4,7 @@
  * raw HTML kept), plus a source <-> ISA view per arch drawn from the page
  * model's line table (kw_html_isa.c); the index is one sortable, filterable
  * table of every instantiation (kw_html_index.c). Everything a page needs is
- * inline: it opens from file:// with no server and no network. */
+ * inline or in DIR: it opens from file:// with no server and no network. */
 #ifndef KW_HTML_H
 #define KW_HTML_H
 
@@ -14,7 +14,13 @@
 #include "common/kw_err.h"
 #include "render/kw_render.h"
 
-/* The inline assets (kw_html_assets.c). */
+/* The assets (kw_html_assets.c): the style sheet and the scripts of the pages
+ * and of the index, written once into DIR under these names (pages link to
+ * them: 10,000 pages do not carry 10,000 copies); and the error collector,
+ * inline in every page so that it runs first and sees a missing asset. */
+#define KW_HTML_CSS "kwalk-site.css"
+#define KW_HTML_PAGE_JS "kwalk-page.js"
+#define KW_HTML_INDEX_JS "kwalk-index.js"
 extern const char kw_html_css[];
 extern const char kw_html_page_js[];
 extern const char kw_html_index_js[];

@@ -1,5 +1,6 @@
-/* kw_html_assets.c: the CSS and scripts every site page carries inline (no
- * network, opens from file://). The page script draws the source <-> ISA
+/* kw_html_assets.c: the CSS and scripts of the site: written into DIR once
+ * (KW_HTML_CSS, ...), the error collector inline in every page (no network,
+ * opens from file://). The page script draws the source <-> ISA
  * view from #kw-data (kw_html_isa.c); the index script sorts and filters the
  * table of index.html (kw_html_index.c). Both answer a test hook: with
  * ?kwtest=... in the URL they perform the clicks at load and write what they

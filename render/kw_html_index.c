@@ -228,8 +228,6 @@ void kw_html_index(kw_render *r, kw_buf *out) {
         kw_arena_free(&r->scratch);
         kw_arena_init(&r->scratch);
     }
-    kw_buf_puts(out, "</tbody></table>\n</main>\n<script>");
-    kw_buf_puts(out, kw_html_index_js);
-    kw_buf_puts(out, "</script>\n");
+    kw_buf_puts(out, "</tbody></table>\n</main>\n<script src=\"" KW_HTML_INDEX_JS "\"></script>\n");
     kw_html_close(out);
 }
