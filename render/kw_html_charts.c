@@ -22,7 +22,7 @@ static unsigned kw_ch_waves(const kw_co_hw *hw, unsigned v) {
     return w < hw->max_waves_per_simd ? w : hw->max_waves_per_simd;
 }
 
-static void kw_ch_occupancy(kw_buf *o, const kw_rarch *a) {
+static void kw_ch_occupancy(kw_buf *o, const kw_rarch *a, const char *arch) {
     const kw_isa_resources *res = &a->facts->resources;
     const kw_co_hw *hw = kw_co_hw_lookup(a->arch);
     if (!hw || !hw->vgprs_per_lane || !hw->max_waves_per_simd || !hw->vgpr_granule)
@@ -36,9 +36,9 @@ static void kw_ch_occupancy(kw_buf *o, const kw_rarch *a) {
                   "<svg class=\"kw-chart kw-occ\" data-arch=\"%s\" data-vgprs=\"%lld\" "
                   "data-waves=\"%lld\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
                   "role=\"img\"><title>%s: occupancy against VGPRs</title>",
-                  a->arch, v, res->occupancy, KW_CH_W, KW_CH_H, KW_CH_W, KW_CH_H, a->arch);
+                  arch, v, res->occupancy, KW_CH_W, KW_CH_H, KW_CH_W, KW_CH_H, arch);
     kw_buf_printf(o, "<text x=\"%d\" y=\"14\" class=\"kw-ct\">%s: waves per SIMD against VGPRs",
-                  KW_CH_L, a->arch);
+                  KW_CH_L, arch);
     kw_buf_puts(o, res->agpr > 0 ? " + AGPRs</text>" : "</text>");
     /* axes, ticks */
     kw_buf_printf(o, "<path class=\"kw-ax\" d=\"M%d %d V%.1f H%.1f\"/>", KW_CH_L, KW_CH_T,
@@ -81,7 +81,7 @@ static void kw_ch_occupancy(kw_buf *o, const kw_rarch *a) {
     kw_buf_puts(o, "</svg>\n");
 }
 
-static void kw_ch_classes(kw_buf *o, const kw_rarch *a) {
+static void kw_ch_classes(kw_buf *o, const kw_rarch *a, const char *arch) {
     const kw_isa_classes *c = &a->facts->classes;
     if (!kw_isa_classes_known(c))
         return;
@@ -102,7 +102,7 @@ static void kw_ch_classes(kw_buf *o, const kw_rarch *a) {
                   "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\"><title>%s: "
                   "instruction classes</title><text x=\"0\" y=\"14\" class=\"kw-ct\">%s: "
                   "instruction classes (%lld instructions)</text>",
-                  a->arch, total, KW_CH_W, h, KW_CH_W, h, a->arch, a->arch, total);
+                  arch, total, KW_CH_W, h, KW_CH_W, h, arch, arch, total);
     size_t row = 0;
     for (size_t i = 0; kw_isa_class_key(i); i++) {
         const char *k = kw_isa_class_key(i);
@@ -125,12 +125,17 @@ static void kw_ch_classes(kw_buf *o, const kw_rarch *a) {
 void kw_html_charts(kw_render *r, kw_buf *out) {
     kw_buf_puts(out, "<section id=\"kw-charts\"><h2>Charts</h2>\n<div class=\"kw-charts\">");
     size_t drawn = out->len;
+    kw_buf arch; /* the arch name as HTML (it comes from the sidecar) */
+    kw_buf_init(&arch);
     for (size_t a = 0; a < r->archs.n; a++) {
         if (!r->archs.v[a].facts)
             continue;
-        kw_ch_occupancy(out, &r->archs.v[a]);
-        kw_ch_classes(out, &r->archs.v[a]);
+        kw_buf_reset(&arch);
+        kw_html_esc(&arch, r->archs.v[a].arch);
+        kw_ch_occupancy(out, &r->archs.v[a], kw_buf_str(&arch));
+        kw_ch_classes(out, &r->archs.v[a], kw_buf_str(&arch));
     }
+    kw_buf_free(&arch);
     if (out->len == drawn)
         kw_buf_puts(out, "<p>No resources or instruction classes were captured for this "
                          "kernel: nothing to draw.</p>");

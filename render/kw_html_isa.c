@@ -84,8 +84,9 @@ static void kw_si_arch(kw_si *s, const kw_rarch *a, kw_buf *o) {
     kw_buf_puts(o, "{\"a\":");
     kw_html_json(o, a->arch, strlen(a->arch));
     kw_buf_puts(o, ",\"why\":");
+    static const char no_isa[] = "no ISA listing was captured for this arch";
     if (!fx->isa)
-        kw_html_json(o, "no ISA listing was captured for this arch", 41);
+        kw_html_json(o, no_isa, sizeof no_isa - 1);
     else if (!fx->lines.n) {
         const char *why = fx->lines_note ? fx->lines_note : "the code object has no line tables";
         kw_html_json(o, why, strlen(why));
@@ -163,7 +164,8 @@ static void kw_si_file_json(kw_si *s, kw_si_file *f, kw_buf *o) {
         kw_buf_putc(o, '}');
         return;
     }
-    qsort(f->lines.v, f->lines.n, sizeof(int), kw_int_cmp);
+    if (f->lines.n)
+        qsort(f->lines.v, f->lines.n, sizeof(int), kw_int_cmp);
     kw_buf_puts(o, ",\"s\":[");
     size_t i = 0;
     bool firstseg = true;
