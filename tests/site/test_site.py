@@ -7,7 +7,7 @@ compiled with the plugin and device line tables.
     no console.error (the pages' own collector writes them into #kw-errors;
     chromium's log is searched for "Uncaught" too);
   - index.html lists exactly the kernels of the code objects (llvm-readelf
-    --notes), each row's VGPR value is the largest .vgpr_count over the
+    --notes), under one header row per template (llvm-cxxfilt), each row's VGPR value is the largest .vgpr_count over the
     archs, clicking the VGPR header sorts the rows ascending, again
     descending, and the search box keeps exactly the rows whose text holds
     the query (the demangled names from llvm-cxxfilt);
@@ -194,6 +194,24 @@ def check_index(c, chrome, site, kernels, vgprs, bindir):
     # sort by VGPR, then filter by a demangled name
     rc, out, _ = run([os.path.join(bindir, "llvm-cxxfilt")], input="\n".join(kernels) + "\n")
     demangled = dict(zip(kernels, out.splitlines()))
+    # grouped by template: a header row, then its instantiations; the rows of a
+    # group are the instantiations of one template (the demangled name before '<')
+    seq = re.findall(r'<tr class="kw-g" data-g="(\d+)">|<tr data-i="\d+" data-g="(\d+)" '
+                     r'data-sym="([^"]+)"', dom)
+    cur, groups = None, {}
+    for g_head, g_row, sym in seq:
+        if g_head:
+            cur = g_head
+            c.check(cur not in groups, "index.html: template group %s appears twice" % cur)
+            groups[cur] = set()
+        else:
+            c.check(g_row == cur, "index.html: %s sits under group %s, not its own %s" % (sym, cur, g_row))
+            base = re.sub(r"^void ", "", demangled.get(sym, sym)).split("<")[0].split("(")[0]
+            groups.setdefault(g_row, set()).add(base)
+    c.eq(sorted(sorted(v) for v in groups.values()),
+         sorted([[t] for t in {re.sub(r"^void ", "", demangled[k]).split("<")[0].split("(")[0]
+                               for k in kernels}]),
+         "index.html: one group per template (llvm-cxxfilt), each with only its instantiations")
     query = "kwsite_kernel<8>"
     dom, err = load(chrome, url + "?kwtest=index&col=vgpr&filter=" + urllib.parse.quote(query))
     check_loaded(c, dom, err, "index.html?kwtest=index")
