@@ -19,7 +19,11 @@ compiled with the plugin and device line tables.
   - each page's charts: the occupancy point at .vgpr_count + .agpr_count
     (llvm-readelf --notes), the class mix counting every instruction of the
     kernel (llvm-objdump -d);
-  - screenshots of index.html and of a HIP page are kept in --out.
+  - a screenshot of a HIP page is kept in --out (site-hip.png).
+
+Chromium starts once for every page: a harness page frames them all (with
+--allow-file-access-from-files it reads each frame's errors and test-hook
+result).
 
 Exit 77 (skip) only when chromium is missing or cannot start."""
 import argparse
@@ -85,6 +89,54 @@ def check_loaded(c, dom, err, what):
     c.check(errs == [], "%s: script or console errors: %r" % (what, errs))
     bad = [l for l in err.splitlines() if "Uncaught" in l or ("CONSOLE" in l and "rror" in l)]
     c.check(not bad, "%s: chromium logged errors: %r" % (what, bad[:5]))
+
+
+HARNESS = """<!doctype html><meta charset="utf-8"><title>harness</title>
+<script>
+window.addEventListener('load', function () {
+  var out = {};
+  [].forEach.call(document.querySelectorAll('iframe'), function (f) {
+    var w = f.contentWindow, d = f.contentDocument;
+    var r = d && d.getElementById('kw-test-result');
+    out[f.getAttribute('src')] = {
+      loaded: !!(d && d.body && d.body.getAttribute('data-kw-loaded') === '1'),
+      errors: w && w.kwErrors ? w.kwErrors : null,
+      result: r ? JSON.parse(r.textContent) : null};
+  });
+  var p = document.createElement('pre');
+  p.id = 'harness';
+  p.textContent = JSON.stringify(out);
+  document.body.appendChild(p);
+});
+</script>
+%s
+"""
+
+
+def framed(chrome, site, srcs):
+    """Loads srcs (URLs relative to site) at once, each in an iframe of a
+    harness page (one chromium start; --allow-file-access-from-files lets the
+    harness read the frames): {src: {loaded, errors, result}}, and chromium's
+    stderr. The frames' own test hooks run as they load."""
+    frames = "".join('<iframe src="%s" width="900" height="300"></iframe>\n' % html.escape(u)
+                     for u in srcs)
+    harness = os.path.join(site, "zz-harness.html")
+    with open(harness, "w") as f:
+        f.write(HARNESS % frames)
+    dom, err = load(chrome, "file://" + harness, ["--allow-file-access-from-files"])
+    os.unlink(harness)
+    m = re.search(r'<pre id="harness">(.*?)</pre>', dom, re.S)
+    return (json.loads(html.unescape(m.group(1))) if m else None), err
+
+
+def check_framed(c, got, src):
+    """The frame loaded with no error; its test hook's result (or None)."""
+    r = (got or {}).get(src)
+    if not c.check(r is not None, "%s: not loaded by the harness" % src):
+        return None
+    c.check(r["loaded"], "%s: the page did not finish loading (no data-kw-loaded)" % src)
+    c.check(r["errors"] == [], "%s: script or console errors: %r" % (src, r["errors"]))
+    return r["result"]
 
 
 # ---- ground truth from LLVM's tools ------------------------------------------------------
@@ -185,10 +237,12 @@ def line_of(rows, addr):
 
 # ---- the checks --------------------------------------------------------------------------
 
-def check_index(c, chrome, site, kernels, vgprs, bindir):
-    url = "file://" + os.path.join(site, "index.html")
-    dom, err = load(chrome, url)
-    check_loaded(c, dom, err, "index.html")
+INDEX_QUERY = "kwsite_kernel<8>"
+INDEX_HOOK = "index.html?kwtest=index&col=vgpr&filter=" + urllib.parse.quote(INDEX_QUERY)
+
+
+def check_index(c, res, site, kernels, vgprs, bindir):
+    dom = open(os.path.join(site, "index.html"), encoding="utf-8").read()
     rows = re.findall(r'<tr data-i="\d+" data-g="\d+" data-sym="([^"]+)"', dom)
     c.eq(sorted(rows), sorted(kernels), "index.html rows (symbols) against llvm-readelf --notes")
     # sort by VGPR, then filter by a demangled name
@@ -212,10 +266,7 @@ def check_index(c, chrome, site, kernels, vgprs, bindir):
          sorted([[t] for t in {re.sub(r"^void ", "", demangled[k]).split("<")[0].split("(")[0]
                                for k in kernels}]),
          "index.html: one group per template (llvm-cxxfilt), each with only its instantiations")
-    query = "kwsite_kernel<8>"
-    dom, err = load(chrome, url + "?kwtest=index&col=vgpr&filter=" + urllib.parse.quote(query))
-    check_loaded(c, dom, err, "index.html?kwtest=index")
-    res = pre(dom, "kw-test-result")
+    query = INDEX_QUERY
     if not c.check(res is not None, "index.html: the test hook wrote no #kw-test-result"):
         return
     for sym, v in res["initial"]:
@@ -237,11 +288,7 @@ def real(path, root):
     return os.path.realpath(os.path.join(root, path) if root and not os.path.isabs(path) else path)
 
 
-def check_page(c, chrome, site, page, sym, cos, truth, root):
-    url = "file://" + os.path.join(site, page)
-    dom, err = load(chrome, url + "?kwtest=isa")
-    check_loaded(c, dom, err, page)
-    res = pre(dom, "kw-test-result")
+def check_page(c, res, page, sym, cos, truth, root):
     if not c.check(res is not None, "%s: the test hook wrote no #kw-test-result" % page):
         return
     c.eq(sorted(res), sorted(cos), "%s: arch tabs" % page)
@@ -381,16 +428,25 @@ def main():
             truth[arch][sym] = (offs, None)
     kernels = sorted(kernels)
     c.check(len(kernels) == 4, "kw_site.hip has four kernels: %r" % kernels)
-    check_index(c, chrome, site, kernels, vgprs, a.llvm_bindir)
     # pages: the link of each row
     idx = open(os.path.join(site, "index.html"), encoding="utf-8").read()
     pages = dict(re.findall(r'<tr data-i="\d+" data-g="\d+" data-sym="([^"]+)"><td>.*?<a href="([^"]+)"', idx))
+    # the index and every page in one chromium load, each running its test hook
+    srcs = [INDEX_HOOK] + [pages[s] + "?kwtest=isa" for s in kernels if s in pages]
+    got, err = framed(chrome, site, srcs)
+    c.check(got is not None, "the harness page wrote no result (chromium: %s)" % err[-400:])
+    bad = [l for l in err.splitlines() if "Uncaught" in l]
+    c.check(not bad, "chromium logged errors: %r" % bad[:5])
+    res = check_framed(c, got, INDEX_HOOK)
+    if c.check(res is not None, "index.html: the test hook wrote no result"):
+        check_index(c, res, site, kernels, vgprs, a.llvm_bindir)
     for sym in kernels:
         if c.check(sym in pages, "index.html links no page for %s" % sym):
-            check_page(c, chrome, site, pages[sym], sym, cos, truth, a.root)
+            res = check_framed(c, got, pages[sym] + "?kwtest=isa")
+            check_page(c, res, pages[sym], sym, cos, truth, a.root)
             check_charts(c, site, pages[sym], sym, cos, truth, knotes)
     # screenshots (test artifacts)
-    for name, page in (("index", "index.html"), ("hip", pages.get(kernels[-1], "index.html"))):
+    for name, page in (("hip", pages.get(kernels[-1], "index.html")),):
         shot = os.path.join(a.out, "site-%s.png" % name)
         url = "file://" + os.path.join(site, page) + ("?kwtest=shot" if name != "index" else "")
         try:
