@@ -19,6 +19,9 @@ compiled with the plugin and device line tables.
   - each page's charts: the occupancy point at .vgpr_count + .agpr_count
     (llvm-readelf --notes), the class mix counting every instruction of the
     kernel (llvm-objdump -d);
+  - hovering an instruction shows a title: its class, and the note
+    annotations/isa/notes.txt gives its mnemonic (llvm-objdump's), no note
+    where none matches;
   - a screenshot of a HIP page is kept in --out (site-hip.png).
 
 Chromium starts once for every page: a harness page frames them all (with
@@ -166,6 +169,39 @@ def code_objects(bindir, obj, tmp):
     return cos
 
 
+MNEMONIC = {}  # address -> mnemonic of the code object disassembled last
+
+
+def notes_table():
+    """[(pattern, text)] of annotations/isa/notes.txt, in order."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "annotations",
+                        "isa", "notes.txt")
+    out = []
+    for line in open(path, encoding="utf-8"):
+        line = line.strip()
+        if line and not line.startswith("#"):
+            pat, _, text = line.partition(" ")
+            out.append((pat, text.strip()))
+    return out
+
+
+def note_for(table, mnemonic):
+    """The note a mnemonic gets (the first matching pattern; the encoding
+    suffix dropped; none for s_waitcnt* and s_endpgm), or None."""
+    for suf in ("_e64_dpp", "_e32", "_e64", "_sdwa", "_dpp"):
+        if mnemonic.endswith(suf) and len(mnemonic) > len(suf):
+            mnemonic = mnemonic[:-len(suf)]
+            break
+    if mnemonic.startswith("s_waitcnt") or mnemonic == "s_endpgm":
+        return None
+    for pat, text in table:
+        if pat.startswith("dpp:"):
+            continue
+        if pat == mnemonic or (pat.endswith("*") and mnemonic.startswith(pat[:-1])):
+            return text
+    return None
+
+
 def disasm(bindir, co):
     """{symbol: [offset of each instruction from the symbol]} and
     {symbol: start address}."""
@@ -181,9 +217,10 @@ def disasm(bindir, co):
             insns[cur] = []
             continue
         # "\ts_load_dword s3, s[0:1], 0x1c   // 000000002A00: C00200C0 0000001C"
-        m = re.match(r"^\s+\S.*//\s*([0-9A-Fa-f]+):", line)
+        m = re.match(r"^\s+(\S+).*//\s*([0-9A-Fa-f]+):", line)
         if m and cur:
-            insns[cur].append(int(m.group(1), 16))
+            insns[cur].append(int(m.group(2), 16))
+            MNEMONIC[int(m.group(2), 16)] = m.group(1)
         elif not line.strip():
             cur = None
     return insns, start
@@ -325,7 +362,18 @@ def check_page(c, res, page, sym, cos, truth, root):
                 "says %s" % (where, short(bad), short([rev.get(o, "-") for o in bad]),
                              short([wrev.get(o, "-") for o in bad])))
         c.check(any(loc for loc in offs.values()), "%s: the line table maps no instruction" % where)
-        c.check(all(t for _, t in got["titles"]), "%s: an instruction without a hover title" % where)
+        # hover: the class, and the note annotations/isa/notes.txt has for the mnemonic
+        table, mn = notes_table(), truth[arch][sym][1]
+        bad = []
+        for off, title in got["titles"]:
+            want = note_for(table, mn.get(off) or "")
+            if not title or (want and want not in title) or (not want and "\u2014" in title):
+                bad.append((off, mn.get(off), title))
+        c.check(not bad, "%s: hover titles without the class or with the wrong note: %s"
+                % (where, short(bad, 3)))
+        c.check(any("\u2014" in t for _, t in got["titles"]) or
+                not any(note_for(table, m or "") for m in mn.values()),
+                "%s: no instruction shows a note" % where)
 
 
 def check_charts(c, site, page, sym, cos, truth, notes):
@@ -425,7 +473,8 @@ def main():
             offs = {addr - start[sym]: line_of(rows, addr) for addr in insns.get(sym, [])
                     if addr < start[sym] + sizes.get(sym, 0)}
             offs = {o: (os.path.realpath(l[0]), l[1]) if l else None for o, l in offs.items()}
-            truth[arch][sym] = (offs, None)
+            mn = {addr - start[sym]: MNEMONIC.get(addr) for addr in insns.get(sym, [])}
+            truth[arch][sym] = (offs, mn)
     kernels = sorted(kernels)
     c.check(len(kernels) == 4, "kw_site.hip has four kernels: %r" % kernels)
     # pages: the link of each row
