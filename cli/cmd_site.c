@@ -282,6 +282,55 @@ static int kw_site_write(kw_app *app, kw_render *r, const char *dir) {
     return rc == KW_EXIT_OK ? kw_cli_flush_stdout() : rc;
 }
 
+/* `kwalk map` (cmd_map.c) writes the map's Markdown; the site converts it. */
+int kw_cmd_map(int argc, char **argv);
+
+/* DIR/map.html: `kwalk map` with the site's index and options into a
+ * temporary DIR/.kwalk-map.md, converted and linked (kw_html_map). */
+static int kw_site_map(const kw_site_cli *c, kw_app *app, kw_render *r) {
+    kw_arena *a = &r->scratch;
+    char *md = kw_arena_printf(a, "%s/.kwalk-map.md", c->out);
+    char *html = kw_arena_printf(a, "%s/map.html", c->out);
+    if (!md || !html)
+        return kw_cli_failf("out of memory");
+    char *argv[12 + 2 * 64]; /* up to 64 --python-root */
+    int n = 0;
+    argv[n++] = "map";
+    argv[n++] = "--db";
+    argv[n++] = (char *)app->db;
+    argv[n++] = "-o";
+    argv[n++] = md;
+    if (c->o.root) {
+        argv[n++] = "--root";
+        argv[n++] = (char *)c->o.root;
+    }
+    for (size_t i = 0; i < c->npython_roots; i++) {
+        argv[n++] = "--python-root";
+        argv[n++] = (char *)c->python_roots[i];
+    }
+    if (c->python_from) {
+        argv[n++] = "--python-from";
+        argv[n++] = (char *)c->python_from;
+    }
+    argv[n] = NULL;
+    int rc = kw_cmd_map(n, argv);
+    if (rc != KW_EXIT_OK)
+        return rc;
+    kw_err err;
+    char *text = NULL;
+    size_t len = 0;
+    kw_buf b;
+    kw_buf_init(&b);
+    if (kw_fs_read_as(md, KW_FS_TEXT, &text, &len, &err) != KW_OK ||
+        kw_html_map(r, text, len, &b, &err) != KW_OK ||
+        kw_fs_write_atomic(html, b.ptr ? b.ptr : "", b.len, &err) != KW_OK)
+        rc = kw_cli_fail(&err);
+    free(text);
+    kw_buf_free(&b);
+    unlink(md);
+    return rc;
+}
+
 int kw_cmd_site(int argc, char **argv) {
     kw_site_cli c;
     memset(&c, 0, sizeof(c));
@@ -303,6 +352,8 @@ int kw_cmd_site(int argc, char **argv) {
         kw_render r;
         kw_render_init(&r, &app.model, &app.srcs, &app.providers, &app.gpus, &app.notes, &c.o);
         rc = kw_site_write(&app, &r, c.out);
+        if (rc == KW_EXIT_OK)
+            rc = kw_site_map(&c, &app, &r);
         kw_render_free(&r);
     }
     kw_app_free(&app);

@@ -223,10 +223,10 @@ kw_status kw_html_page(kw_render *r, size_t ki, kw_buf *md, kw_buf *out, kw_err 
         return KW_ERR;
     const kw_mkernel *mk = &r->m->kernels.v[ki];
     kw_html_open(out, mk->name);
-    kw_buf_puts(out,
-                "<nav class=\"kw-nav\"><a href=\"index.html\">All kernels</a> · "
-                "<a href=\"#kw-charts\">Charts</a> · <a href=\"#kw-si\">Source ↔ ISA</a></nav>\n"
-                "<main>\n");
+    kw_buf_puts(out, "<nav class=\"kw-nav\"><a href=\"index.html\">All kernels</a> · "
+                     "<a href=\"map.html\">Map</a> · <a href=\"#kw-charts\">Charts</a> · <a "
+                     "href=\"#kw-si\">Source ↔ ISA</a></nav>\n"
+                     "<main>\n");
     size_t at = out->len;
     if (kw_html_from_md(md->ptr ? md->ptr : "", md->len, out, err) != KW_OK)
         return KW_ERR;

@@ -60,6 +60,11 @@ void kw_html_isa(kw_render *r, kw_buf *out);
  * mix per arch, as inline SVG (kw_html_charts.c). */
 void kw_html_charts(kw_render *r, kw_buf *out);
 
+/* DIR/map.html: the Markdown of `kwalk map` (md[0, len)) as HTML, its launch
+ * sites linked to the page of the instantiation they launch (or, like
+ * template names, to index.html filtered by them: ?q=TEXT). */
+kw_status kw_html_map(kw_render *r, const char *md, size_t len, kw_buf *out, kw_err *err);
+
 /* DIR/index.html: every instantiation in one table (mk->page links). */
 void kw_html_index(kw_render *r, kw_buf *out);
 

@@ -148,7 +148,10 @@ const char kw_html_index_js[] =
     "[].forEach.call(heads,function(h,i){h.addEventListener('click',function(){sortBy(i)})});"
     "document.getElementById('kw-grouped').addEventListener('click',function(e){"
     "e.preventDefault();grouped()});"
-    "q.addEventListener('input',apply);apply();"
+    "q.addEventListener('input',apply);"
+    /* ?q=TEXT (the map's links): the filter typed in */
+    "var pq=/[?&]q=([^&]*)/.exec(location.search);"
+    "if(pq)q.value=decodeURIComponent(pq[1].replace(/\\+/g,' '));apply();"
     "var m=/[?&]kwtest=index(?:&col=([^&]*))?(?:&filter=([^&]*))?/.exec(location.search);"
     "if(m){var key=decodeURIComponent(m[1]||'name'),ci=-1;"
     "[].forEach.call(heads,function(h,i){if(h.dataset.key===key)ci=i});"

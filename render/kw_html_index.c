@@ -197,7 +197,8 @@ void kw_html_index(kw_render *r, kw_buf *out) {
                   "</code>: %zu kernel instantiations of %zu kernels (templates), %zu "
                   "launch sites, %zu host entry points. Click a column header to sort "
                   "(again to reverse; <a href=\"#\" id=\"kw-grouped\">back to grouped by "
-                  "template</a>); type to filter.</p>\n",
+                  "template</a>); type to filter. The map: kernel, Python entry, C++ entry, "
+                  "launch site, device code: <a href=\"map.html\">map.html</a>.</p>\n",
                   m->kernels.n, m->groups.n, m->launches.n, m->entries.n);
     kw_buf_puts(out, "<input id=\"kw-q\" type=\"search\" placeholder=\"Filter: name, template "
                      "argument, arch, file...\" autofocus> <span id=\"kw-count\"></span>\n"

@@ -22,6 +22,8 @@ compiled with the plugin and device line tables.
   - hovering an instruction shows a title: its class, and the note
     annotations/isa/notes.txt gives its mnemonic (llvm-objdump's), no note
     where none matches;
+  - map.html loads with no error, and each launch site it links to a page
+    is a source line that launches (<<<) that page's instantiation;
   - a screenshot of a HIP page is kept in --out (site-hip.png).
 
 Chromium starts once for every page: a harness page frames them all (with
@@ -376,6 +378,28 @@ def check_page(c, res, page, sym, cos, truth, root):
                 "%s: no instruction shows a note" % where)
 
 
+def check_map(c, site, pages, root, bindir):
+    """map.html links each launch site that launches one instantiation to its
+    page: the source line there launches (<<<) that instantiation (its
+    demangled name, llvm-cxxfilt, without the parameters)."""
+    text = open(os.path.join(site, "map.html"), encoding="utf-8").read()
+    links = re.findall(r'<a href="([^"?]+\.html)"><code>([^<]+):(\d+)</code></a>', text)
+    c.check(links, "map.html links no launch site to a page")
+    sym_of = {p: s for s, p in pages.items()}
+    rc, out, _ = run([os.path.join(bindir, "llvm-cxxfilt")], input="\n".join(sym_of.values()) + "\n")
+    name = dict(zip(sym_of.values(), out.splitlines()))
+    for href, path, line in links:
+        sym = sym_of.get(href)
+        if not c.check(sym is not None, "map.html links %s, not a page of the site" % href):
+            continue
+        want = re.sub(r"^void ", "", name[sym]).split("(")[0]
+        src = real(html.unescape(path), root)
+        lines = open(src, encoding="utf-8").read().splitlines() if os.path.exists(src) else []
+        at = lines[int(line) - 1] if 0 < int(line) <= len(lines) else ""
+        c.check("<<<" in at and want in at.replace(" ", ""),
+                "map.html: %s:%s (%r) does not launch %s, the page it links" % (path, line, at, want))
+
+
 def check_charts(c, site, page, sym, cos, truth, notes):
     """The charts' numbers against the code object: the occupancy chart's
     point sits at .vgpr_count + .agpr_count, the class mix counts every
@@ -481,11 +505,13 @@ def main():
     idx = open(os.path.join(site, "index.html"), encoding="utf-8").read()
     pages = dict(re.findall(r'<tr data-i="\d+" data-g="\d+" data-sym="([^"]+)"><td>.*?<a href="([^"]+)"', idx))
     # the index and every page in one chromium load, each running its test hook
-    srcs = [INDEX_HOOK] + [pages[s] + "?kwtest=isa" for s in kernels if s in pages]
+    srcs = [INDEX_HOOK, "map.html"] + [pages[s] + "?kwtest=isa" for s in kernels if s in pages]
     got, err = framed(chrome, site, srcs)
     c.check(got is not None, "the harness page wrote no result (chromium: %s)" % err[-400:])
     bad = [l for l in err.splitlines() if "Uncaught" in l]
     c.check(not bad, "chromium logged errors: %r" % bad[:5])
+    check_framed(c, got, "map.html")
+    check_map(c, site, pages, a.root, a.llvm_bindir)
     res = check_framed(c, got, INDEX_HOOK)
     if c.check(res is not None, "index.html: the test hook wrote no result"):
         check_index(c, res, site, kernels, vgprs, a.llvm_bindir)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """test_site_languages.py: `kwalk site` over the test corpus (the HIP corpus
 kernels, the ASM kernels they launch through code objects, the Triton
-corpus cache): every page and index.html load in headless chromium from
+corpus cache): every page, index.html and map.html load in headless chromium from
 file:// with no script or console error (one load of a harness page that
 frames them all, with --allow-file-access-from-files so it can read their
 error lists), the index has a row per language the corpus has (HIP, ASM,
@@ -97,11 +97,11 @@ def main():
         langs.setdefault(lang, page)
     c.eq(sorted(langs), sorted(want), "languages of index.html's rows")
     pages = sorted(set(p for p, _ in rows))
-    c.eq(len(pages), len([f for f in os.listdir(site) if f.endswith(".html") and f != "index.html"]),
+    c.eq(len(pages), len([f for f in os.listdir(site) if f.endswith(".html") and f not in ("index.html", "map.html")]),
          "index.html links every page once")
     # every page (and the index) in one load
     frames = "".join('<iframe src="%s" width="800" height="200"></iframe>\n' % html.escape(p)
-                     for p in ["index.html"] + pages)
+                     for p in ["index.html", "map.html"] + pages)
     harness = os.path.join(site, "zz-harness.html")
     open(harness, "w").write(HARNESS % frames)
     p = subprocess.run(chrome + ["--allow-file-access-from-files", "--dump-dom",
@@ -110,7 +110,7 @@ def main():
     m = re.search(r'<pre id="harness">(.*?)</pre>', p.stdout, re.S)
     res = json.loads(html.unescape(m.group(1))) if m else {}
     c.check(m is not None, "the harness wrote no result (chromium: %s)" % p.stderr[-300:])
-    for page in ["index.html"] + pages:
+    for page in ["index.html", "map.html"] + pages:
         r = res.get(page)
         if m and c.check(r is not None, "%s: not framed" % page):
             c.check(r["loaded"], "%s: did not finish loading" % page)
