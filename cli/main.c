@@ -21,6 +21,8 @@
     X(list, "[--db FILE]", "list kernel instantiations with their launch sites and entry points")  \
     X(render, "KERNEL [--tu FILE] | --all -o DIR",                                                 \
       "write a kernel's walkthrough (Markdown), or all of them")                                   \
+    X(site, "-o DIR [--db FILE]",                                                                  \
+      "write the walkthroughs as a static HTML site (index table, source <-> ISA)")               \
     X(map, "[--db FILE]", "the kernel -> Python entry -> C++ entry -> launch -> device table") \
     X(isa, "FILE... [--kernel NAME]", "kernels, resources and ISA of code objects (no source needed)") \
     X(trace, "FILE [--db FILE]", "join a rocprofv3 kernel trace to instantiations: time, launches, bandwidth")

@@ -3,7 +3,8 @@
 # builds libkwalk.so and kwalk, compiles the bundled example kernels
 # (tests/corpus, aiter style) with the plugin for gfx942 and gfx950, gathers
 # their sidecars into one index, shows what was captured, renders a walkthrough
-# of every kernel instantiation into $BUILD/walkthroughs/ and prints the known
+# of every kernel instantiation into $BUILD/walkthroughs/ (and as a static
+# HTML site into $BUILD/site/, kwalk site) and prints the known
 # kernel -> Python entry -> C++ entry -> launch -> device code map.
 #   scripts/demo.sh [BUILD_DIR]      (default: build)
 set -euo pipefail
@@ -27,7 +28,12 @@ echo "== Walkthroughs (one per instantiation, grouped by template in index.md) =
 "$BUILD/cli/kwalk" render --all --db "$OUT/kwalk.yaml" -o "$BUILD/walkthroughs" \
   --root "$PWD" --python-root tests/corpus/ops
 echo
+echo "== The same walkthroughs as a static site (open index.html in a browser) =="
+"$BUILD/cli/kwalk" site --db "$OUT/kwalk-index.yaml" -o "$BUILD/site" \
+  --root "$PWD" --python-root tests/corpus/ops
+echo
 echo "== Known kernel -> Python entry -> C++ entry -> launch site -> device code =="
 "$BUILD/cli/kwalk" map --db "$OUT/kwalk.yaml" --root "$PWD" --python-root tests/corpus/ops
 echo
 echo "Walkthroughs: $BUILD/walkthroughs/index.md"
+echo "Site: file://$(cd "$BUILD/site" && pwd)/index.html"

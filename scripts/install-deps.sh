@@ -26,6 +26,10 @@ PACKAGES=(
   # the pybind11 corpus TU, and the tests (python3 + PyYAML read sidecars
   # independently of kwalk's own reader)
   pybind11-dev python3-dev python3 python3-yaml
+  # `kwalk site`: libcmark-gfm converts the Markdown walkthroughs to HTML (GFM
+  # tables from the extensions library); the site tests load the pages in
+  # headless chromium
+  libcmark-gfm-dev libcmark-gfm-extensions-dev chromium
 )
 
 missing=()

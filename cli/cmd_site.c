@@ -1,0 +1,361 @@
+/* cmd_site.c: `kwalk site -o DIR` writes the walkthroughs as a static HTML
+ * site (docs/site.md): DIR/index.html, one table of every instantiation, and
+ * one page per instantiation (the Markdown walkthrough of `kwalk render`
+ * converted by libcmark-gfm, with the source <-> ISA view per arch). Pages
+ * are rendered on a few threads as `render --all` does; the files of a
+ * previous run that no instantiation has now are removed (DIR/.kwalk-site). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/kw_app.h"
+#include "cli/kw_cli.h"
+#include "cli/kw_pool.h"
+#include "common/kw_fs.h"
+#include "render/kw_html.h"
+#include "sidecar/kw_symmap.h"
+
+static const char kw_site_usage[] =
+    "usage: kwalk site -o DIR [options]\n\n"
+    "Write every kernel instantiation's walkthrough as a static HTML site that opens from\n"
+    "file:// (no server, no network): DIR/index.html, a sortable, filterable table of every\n"
+    "instantiation grouped by template, and one page per instantiation with the six\n"
+    "sections of 'kwalk render' and its source and ISA side by side per arch.\n\n"
+    "  -o, --output DIR    the directory to write (created when missing)\n"
+    "  --db FILE           the index written by 'kwalk index' (default: " KW_INDEX_DEFAULT_PATH
+    ")\n"
+    "  --arch ARCH         only this arch's facts (gfx942, gfx950, ...)\n"
+    "  --gpu NAME          the product for peaks (see 'kwalk render --help')\n"
+    "  --root DIR          print paths relative to DIR\n"
+    "  --python-root DIR   scan DIR's *.py for ops (repeatable; see 'kwalk render --help')\n"
+    "  --python-from PKG   with two --python-root or more: only chains starting in PKG\n";
+
+typedef struct kw_site_cli {
+    const char *db, *out;
+    const char *python_roots[64]; /* --python-root, repeatable */
+    size_t npython_roots;
+    const char *python_from;
+    kw_render_opts o;
+} kw_site_cli;
+
+static int kw_site_args(kw_site_cli *c, int argc, char **argv) {
+    c->o.time_us = -1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        int r;
+        if (kw_cli_is_help(a)) {
+            fputs(kw_site_usage, stdout);
+            return kw_cli_flush_stdout() == KW_EXIT_OK ? -1 : KW_EXIT_INPUT;
+        }
+#define KW_OPT(name, alias) ((r = kw_cli_opt(argc, argv, &i, name, alias, &v)) != 0)
+#define KW_NEED(name)                                                                              \
+    if (r < 0 || !*v)                                                                              \
+        return kw_cli_usage_error("site", "option %s needs a value", name);
+        if (KW_OPT("--db", NULL)) {
+            KW_NEED("--db");
+            c->db = v;
+        } else if (KW_OPT("--output", "-o")) {
+            KW_NEED("-o");
+            c->out = v;
+        } else if (KW_OPT("--arch", NULL)) {
+            KW_NEED("--arch");
+            c->o.arch = v;
+        } else if (KW_OPT("--root", NULL)) {
+            KW_NEED("--root");
+            c->o.root = v;
+        } else if (KW_OPT("--python-root", NULL)) {
+            KW_NEED("--python-root");
+            if (c->npython_roots == sizeof c->python_roots / sizeof c->python_roots[0])
+                return kw_cli_usage_error("site", "at most 64 --python-root directories");
+            c->python_roots[c->npython_roots++] = v;
+        } else if (KW_OPT("--python-from", NULL)) {
+            KW_NEED("--python-from");
+            c->python_from = v;
+        } else if (KW_OPT("--gpu", NULL)) {
+            KW_NEED("--gpu");
+            c->o.gpu = v;
+        } else {
+            return kw_cli_usage_error("site", "unexpected argument '%s'", a);
+        }
+#undef KW_OPT
+#undef KW_NEED
+    }
+    if (!c->out)
+        return kw_cli_usage_error("site", "-o DIR is required");
+    return KW_EXIT_OK;
+}
+
+/* A page name: the printed name with [A-Za-z0-9_.-] kept and runs of anything
+ * else as one '_' (at most 80 characters), '-' and 8 hex digits of a hash of
+ * the symbol and, for a kernel with internal linkage, its unit's file name. */
+static const char *kw_site_name(kw_arena *a, const kw_mkernel *mk) {
+    char buf[96];
+    size_t n = 0;
+    bool gap = false;
+    for (const char *p = mk->name; *p && n < 80; p++) {
+        char ch = *p;
+        if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+            ch == '_' || ch == '.' || ch == '-') {
+            buf[n++] = ch;
+            gap = false;
+        } else if (!gap && n) {
+            buf[n++] = '_';
+            gap = true;
+        }
+    }
+    while (n && (buf[n - 1] == '_' || buf[n - 1] == '.'))
+        n--;
+    unsigned h = 2166136261u;
+    for (const char *p = mk->symbol; *p; p++)
+        h = (h ^ (unsigned char)*p) * 16777619u;
+    const char *unit = mk->tu ? mk->tu->tu.source ? mk->tu->tu.source : mk->tu->sidecar : NULL;
+    const char *slash = unit ? strrchr(unit, '/') : NULL;
+    for (const char *p = slash ? slash + 1 : unit ? unit : ""; *p; p++)
+        h = (h ^ (unsigned char)*p) * 16777619u;
+    return kw_arena_printf(a, "%.*s-%08x.html", (int)n, buf, h);
+}
+
+typedef struct kw_site_worker {
+    kw_render r;
+    kw_srcs srcs;
+    kw_buf md, page;
+} kw_site_worker;
+
+typedef struct kw_site {
+    kw_app *app;
+    const char *dir;
+    kw_site_worker *w;
+    kw_status *st;
+    kw_err *err;
+} kw_site;
+
+enum { KW_SITE_CHUNK = 32 };
+
+static void kw_site_page(kw_site *s, kw_site_worker *w, size_t i) {
+    kw_buf_reset(&w->page);
+    s->st[i] = kw_html_page(&w->r, i, &w->md, &w->page, &s->err[i]);
+    if (s->st[i] != KW_OK)
+        return;
+    char *path = kw_arena_printf(&w->r.scratch, "%s/%s", s->dir, s->app->model.kernels.v[i].page);
+    FILE *f = path ? fopen(path, "wb") : NULL;
+    if (!f) {
+        s->st[i] = kw_fail(&s->err[i], "%s: %s", path ? path : s->dir,
+                           path ? strerror(errno) : "out of memory");
+        return;
+    }
+    bool ok = fwrite(w->page.ptr ? w->page.ptr : "", 1, w->page.len, f) == w->page.len;
+    ok = (fclose(f) == 0) && ok;
+    if (!ok)
+        s->st[i] = kw_fail(&s->err[i], "%s: %s", path, strerror(errno ? errno : EIO));
+}
+
+static void kw_site_work(void *ctx, unsigned worker, size_t chunk) {
+    kw_site *s = ctx;
+    size_t n = s->app->model.kernels.n;
+    for (size_t i = chunk * KW_SITE_CHUNK; i < n && i < (chunk + 1) * KW_SITE_CHUNK; i++) {
+        kw_site_page(s, &s->w[worker], i);
+        if (s->st[i] != KW_OK)
+            break;
+    }
+    kw_html_thread_free(); /* the pool's threads end without a word: free per chunk */
+}
+
+static int kw_site_done(void *ctx, size_t chunk) {
+    kw_site *s = ctx;
+    size_t n = s->app->model.kernels.n;
+    for (size_t i = chunk * KW_SITE_CHUNK; i < n && i < (chunk + 1) * KW_SITE_CHUNK; i++)
+        if (s->st[i] != KW_OK)
+            return kw_cli_fail(&s->err[i]);
+    return KW_EXIT_OK;
+}
+
+/* DIR/.kwalk-site lists the pages a run wrote; the next run removes those of
+ * the list it does not write again, and nothing else in DIR. */
+static kw_status kw_site_manifest(const kw_model *m, kw_arena *a, const char *dir, kw_err *err) {
+    char *path = kw_arena_printf(a, "%s/.kwalk-site", dir);
+    if (!path)
+        return kw_fail(err, "out of memory");
+    char *old = NULL;
+    size_t len = 0;
+    struct stat st;
+    if (stat(path, &st) == 0 && kw_fs_read_as(path, KW_FS_TEXT, &old, &len, err) != KW_OK)
+        return KW_ERR;
+    for (size_t at = 0; at < len;) {
+        const char *line = old + at, *nl = memchr(line, '\n', len - at);
+        size_t n = nl ? (size_t)(nl - line) : len - at;
+        at += n + 1;
+        bool keep = n < 6 || n > 255 || memcmp(line + n - 5, ".html", 5) || memchr(line, '/', n) ||
+                    line[0] == '.';
+        for (size_t i = 0; i < m->kernels.n && !keep; i++)
+            keep = strlen(m->kernels.v[i].page) == n && !memcmp(m->kernels.v[i].page, line, n);
+        char *stale = keep ? NULL : kw_arena_printf(a, "%s/%.*s", dir, (int)n, line);
+        if (stale)
+            unlink(stale);
+    }
+    free(old);
+    kw_buf b;
+    kw_buf_init(&b);
+    for (size_t i = 0; i < m->kernels.n; i++)
+        kw_buf_printf(&b, "%s\n", m->kernels.v[i].page);
+    kw_status s = b.oom ? kw_fail(err, "out of memory")
+                        : kw_fs_write_atomic(path, b.ptr ? b.ptr : "", b.len, err);
+    kw_buf_free(&b);
+    return s;
+}
+
+static int kw_site_write(kw_app *app, kw_render *r, const char *dir) {
+    kw_err err;
+    if (kw_fs_mkdirs(dir, &err) != KW_OK)
+        return kw_cli_fail(&err);
+    kw_model *m = &app->model;
+    kw_symmap pages;
+    kw_symmap_init(&pages);
+    for (size_t i = 0; i < m->kernels.n; i++) {
+        const char *base = kw_site_name(&m->arena, &m->kernels.v[i]), *p = base;
+        for (unsigned n = 2; p && kw_symmap_get(&pages, p); n++)
+            p = kw_arena_printf(&m->arena, "%.*s-%u.html", (int)(strlen(base) - 5), base, n);
+        if (!p || kw_symmap_put(&pages, p, i) != KW_OK) {
+            kw_symmap_free(&pages);
+            return kw_cli_failf("out of memory");
+        }
+        m->kernels.v[i].page = p;
+    }
+    kw_symmap_free(&pages);
+    if (kw_model_cache_paths(m, &err) != KW_OK)
+        return kw_cli_fail(&err);
+    kw_html_global_init();
+    static const struct {
+        const char *name, *text;
+    } assets[] = {{KW_HTML_CSS, kw_html_css},
+                  {KW_HTML_PAGE_JS, kw_html_page_js},
+                  {KW_HTML_INDEX_JS, kw_html_index_js}};
+    for (size_t i = 0; i < sizeof assets / sizeof assets[0]; i++) {
+        char *path = kw_arena_printf(&r->scratch, "%s/%s", dir, assets[i].name);
+        if (!path)
+            return kw_cli_failf("out of memory");
+        if (kw_fs_write_atomic(path, assets[i].text, strlen(assets[i].text), &err) != KW_OK)
+            return kw_cli_fail(&err);
+    }
+    unsigned threads = kw_pool_threads();
+    kw_site s = {app, dir, calloc(threads, sizeof(kw_site_worker)),
+                 calloc(m->kernels.n + 1, sizeof(kw_status)),
+                 calloc(m->kernels.n + 1, sizeof(kw_err))};
+    int rc = KW_EXIT_OK;
+    if (!s.w || !s.st || !s.err) {
+        rc = kw_cli_failf("out of memory");
+    } else {
+        for (unsigned t = 0; t < threads; t++) {
+            kw_srcs_init(&s.w[t].srcs);
+            kw_buf_init(&s.w[t].md);
+            kw_buf_init(&s.w[t].page);
+            kw_render_init(&s.w[t].r, m, &s.w[t].srcs, r->providers, r->gpus, r->notes, r->o);
+        }
+        size_t chunks = (m->kernels.n + KW_SITE_CHUNK - 1) / KW_SITE_CHUNK;
+        rc = kw_pool_run(chunks, threads, 4 * (size_t)threads, kw_site_work, kw_site_done, &s);
+        for (unsigned t = 0; t < threads; t++) {
+            kw_render_free(&s.w[t].r);
+            kw_srcs_free(&s.w[t].srcs);
+            kw_buf_free(&s.w[t].md);
+            kw_buf_free(&s.w[t].page);
+        }
+    }
+    free(s.w);
+    free(s.st);
+    free(s.err);
+    if (rc != KW_EXIT_OK)
+        return rc;
+    kw_buf b;
+    kw_buf_init(&b);
+    kw_html_index(r, &b);
+    char *path = kw_arena_printf(&r->scratch, "%s/index.html", dir);
+    if (b.oom || !path)
+        rc = kw_cli_failf("out of memory");
+    else if (kw_fs_write_atomic(path, b.ptr, b.len, &err) != KW_OK ||
+             kw_site_manifest(m, &r->scratch, dir, &err) != KW_OK)
+        rc = kw_cli_fail(&err);
+    else
+        printf("%s/index.html: %zu pages\n", dir, m->kernels.n);
+    kw_buf_free(&b);
+    return rc == KW_EXIT_OK ? kw_cli_flush_stdout() : rc;
+}
+
+/* `kwalk map` (cmd_map.c) writes the map's Markdown; the site converts it. */
+int kw_cmd_map(int argc, char **argv);
+
+/* DIR/map.html: `kwalk map` with the site's index and options into a
+ * temporary DIR/.kwalk-map.md, converted and linked (kw_html_map). */
+static int kw_site_map(const kw_site_cli *c, kw_app *app, kw_render *r) {
+    kw_arena *a = &r->scratch;
+    char *md = kw_arena_printf(a, "%s/.kwalk-map.md", c->out);
+    char *html = kw_arena_printf(a, "%s/map.html", c->out);
+    if (!md || !html)
+        return kw_cli_failf("out of memory");
+    char *argv[12 + 2 * 64]; /* up to 64 --python-root */
+    int n = 0;
+    argv[n++] = "map";
+    argv[n++] = "--db";
+    argv[n++] = (char *)app->db;
+    argv[n++] = "-o";
+    argv[n++] = md;
+    if (c->o.root) {
+        argv[n++] = "--root";
+        argv[n++] = (char *)c->o.root;
+    }
+    for (size_t i = 0; i < c->npython_roots; i++) {
+        argv[n++] = "--python-root";
+        argv[n++] = (char *)c->python_roots[i];
+    }
+    if (c->python_from) {
+        argv[n++] = "--python-from";
+        argv[n++] = (char *)c->python_from;
+    }
+    argv[n] = NULL;
+    int rc = kw_cmd_map(n, argv);
+    if (rc != KW_EXIT_OK)
+        return rc;
+    kw_err err;
+    char *text = NULL;
+    size_t len = 0;
+    kw_buf b;
+    kw_buf_init(&b);
+    if (kw_fs_read_as(md, KW_FS_TEXT, &text, &len, &err) != KW_OK ||
+        kw_html_map(r, text, len, &b, &err) != KW_OK ||
+        kw_fs_write_atomic(html, b.ptr ? b.ptr : "", b.len, &err) != KW_OK)
+        rc = kw_cli_fail(&err);
+    free(text);
+    kw_buf_free(&b);
+    unlink(md);
+    return rc;
+}
+
+int kw_cmd_site(int argc, char **argv) {
+    kw_site_cli c;
+    memset(&c, 0, sizeof(c));
+    int rc = kw_site_args(&c, argc, argv);
+    if (rc != KW_EXIT_OK)
+        return rc < 0 ? KW_EXIT_OK : rc;
+    kw_app app;
+    rc = kw_app_load(&app, c.db, c.python_roots, c.npython_roots, c.python_from);
+    if (rc == KW_EXIT_OK) {
+        c.o.db_path = app.db;
+        c.o.python_root = c.npython_roots ? c.python_roots[0] : NULL;
+        if (c.o.gpu && !kw_gpu_named(&app.gpus, c.o.gpu))
+            rc = kw_cli_usage_error("site",
+                                    "--gpu: unknown product '%s' (see "
+                                    "annotations/hw/amdgpu-peaks.txt)",
+                                    c.o.gpu);
+    }
+    if (rc == KW_EXIT_OK) {
+        kw_render r;
+        kw_render_init(&r, &app.model, &app.srcs, &app.providers, &app.gpus, &app.notes, &c.o);
+        rc = kw_site_write(&app, &r, c.out);
+        if (rc == KW_EXIT_OK)
+            rc = kw_site_map(&c, &app, &r);
+        kw_render_free(&r);
+    }
+    kw_app_free(&app);
+    return rc;
+}

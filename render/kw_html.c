@@ -1,0 +1,253 @@
+/* kw_html.c: the HTML side of a site page: escaping, the page shell, the
+ * Markdown walkthrough converted by libcmark-gfm (GFM tables; the raw HTML
+ * the renderer writes, <details> and anchors, kept), and the page itself. */
+#include "render/kw_html.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmark-gfm-core-extensions.h>
+#include <cmark-gfm.h>
+
+#include "codeobj/kw_codeobj.h"
+
+void kw_html_global_init(void) {
+    cmark_gfm_core_extensions_ensure_registered();
+    (void)kw_co_hw_lookup("gfx942"); /* the occupancy table, read once before the threads */
+}
+
+void kw_html_escn(kw_buf *b, const char *s, size_t n) {
+    size_t run = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *rep = NULL;
+        switch (s[i]) {
+        case '&':
+            rep = "&amp;";
+            break;
+        case '<':
+            rep = "&lt;";
+            break;
+        case '>':
+            rep = "&gt;";
+            break;
+        case '"':
+            rep = "&quot;";
+            break;
+        case '\'':
+            rep = "&#39;";
+            break;
+        default:
+            continue;
+        }
+        kw_buf_append(b, s + run, i - run);
+        kw_buf_puts(b, rep);
+        run = i + 1;
+    }
+    kw_buf_append(b, s + run, n - run);
+}
+
+void kw_html_esc(kw_buf *b, const char *s) {
+    kw_html_escn(b, s ? s : "", s ? strlen(s) : 0);
+}
+
+void kw_html_json(kw_buf *b, const char *s, size_t n) {
+    kw_buf_putc(b, '"');
+    size_t run = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        /* '<' and '>' as escapes: no "</script>" or "<!--" inside the element */
+        if (c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&')
+            continue;
+        kw_buf_append(b, s + run, i - run);
+        if (c == '"' || c == '\\')
+            kw_buf_printf(b, "\\%c", c);
+        else if (c == '\t')
+            kw_buf_puts(b, "\\t");
+        else
+            kw_buf_printf(b, "\\u%04x", c);
+        run = i + 1;
+    }
+    kw_buf_append(b, s + run, n - run);
+    kw_buf_putc(b, '"');
+}
+
+void kw_html_open(kw_buf *b, const char *title) {
+    kw_buf_puts(b, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+                   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                   "<title>");
+    kw_html_esc(b, title);
+    kw_buf_puts(b, "</title>\n<link rel=\"stylesheet\" href=\"" KW_HTML_CSS "\">\n<script>");
+    kw_buf_puts(b, kw_html_errors_js);
+    kw_buf_puts(b, "</script>\n</head>\n<body>\n");
+}
+
+void kw_html_close(kw_buf *b) {
+    kw_buf_puts(b, "<pre id=\"kw-errors\" hidden></pre>\n</body></html>\n");
+}
+
+/* libcmark-gfm allocates every node, inline and buffer on its own: through
+ * the default allocator, malloc and free were most of a page's time. A page
+ * is parsed and rendered with this bump allocator instead, one per thread
+ * (cmark_mem has no context pointer), emptied after each page: free only
+ * takes back the last block, realloc grows the last block in place. */
+typedef struct kw_cm_chunk {
+    struct kw_cm_chunk *next;
+    size_t cap, used;
+    _Alignas(16) unsigned char data[];
+} kw_cm_chunk;
+
+typedef struct kw_cm_arena {
+    kw_cm_chunk *head, *cur; /* cur: the chunk allocated from, head..cur used */
+    unsigned char *last;     /* the last block (for free and realloc) */
+} kw_cm_arena;
+
+static _Thread_local kw_cm_arena kw_cm;
+
+enum { KW_CM_CHUNK = 1 << 20, KW_CM_HDR = 16 };
+
+/* A block of n bytes (uninitialized) with its size in the 16 bytes before it. */
+static void *kw_cm_take(size_t n) {
+    size_t need = KW_CM_HDR + ((n + 15) & ~(size_t)15);
+    kw_cm_chunk *c = kw_cm.cur;
+    while (c && c->used + need > c->cap) {
+        c = c->next;
+        if (c)
+            c->used = 0;
+    }
+    if (!c) {
+        size_t cap = need > KW_CM_CHUNK ? need : KW_CM_CHUNK;
+        c = malloc(sizeof(kw_cm_chunk) + cap);
+        if (!c)
+            return NULL;
+        c->cap = cap;
+        c->used = 0;
+        c->next = NULL;
+        if (kw_cm.cur) { /* after cur, keeping the chunks past it for reuse */
+            c->next = kw_cm.cur->next;
+            kw_cm.cur->next = c;
+        } else {
+            c->next = kw_cm.head;
+            kw_cm.head = c;
+        }
+    }
+    kw_cm.cur = c;
+    unsigned char *p = c->data + c->used + KW_CM_HDR;
+    c->used += need;
+    memcpy(p - KW_CM_HDR, &n, sizeof n);
+    kw_cm.last = p;
+    return p;
+}
+
+static void *kw_cm_calloc(size_t n, size_t size) {
+    if (size && n > (size_t)-1 / 2 / size)
+        return NULL;
+    void *p = kw_cm_take(n * size);
+    if (p)
+        memset(p, 0, n * size);
+    return p;
+}
+
+static void *kw_cm_realloc(void *old, size_t n) {
+    if (!old)
+        return kw_cm_take(n);
+    size_t had;
+    memcpy(&had, (unsigned char *)old - KW_CM_HDR, sizeof had);
+    kw_cm_chunk *c = kw_cm.cur;
+    if (old == kw_cm.last && c) { /* the last block grows (or shrinks) in place */
+        size_t start = (size_t)((unsigned char *)old - c->data);
+        size_t need = (n + 15) & ~(size_t)15;
+        if (start + need <= c->cap) {
+            c->used = start + need;
+            memcpy((unsigned char *)old - KW_CM_HDR, &n, sizeof n);
+            return old;
+        }
+    }
+    void *p = kw_cm_take(n);
+    if (p)
+        memcpy(p, old, had < n ? had : n);
+    return p;
+}
+
+static void kw_cm_free(void *p) {
+    kw_cm_chunk *c = kw_cm.cur;
+    if (p && p == kw_cm.last && c) {
+        c->used = (size_t)((unsigned char *)p - KW_CM_HDR - c->data);
+        kw_cm.last = NULL;
+    }
+}
+
+/* Every block given out is free again; the chunks are kept. */
+static void kw_cm_reset(void) {
+    kw_cm.cur = kw_cm.head;
+    if (kw_cm.cur)
+        kw_cm.cur->used = 0;
+    kw_cm.last = NULL;
+}
+
+static cmark_mem kw_cm_mem = {kw_cm_calloc, kw_cm_realloc, kw_cm_free};
+
+void kw_html_thread_free(void) {
+    for (kw_cm_chunk *c = kw_cm.head, *n; c; c = n) {
+        n = c->next;
+        free(c);
+    }
+    memset(&kw_cm, 0, sizeof kw_cm);
+}
+
+kw_status kw_html_from_md(const char *md, size_t len, kw_buf *out, kw_err *err) {
+    int opts = CMARK_OPT_UNSAFE; /* the renderer's own <details> and anchors */
+    kw_cm_reset();
+    cmark_parser *p = cmark_parser_new_with_mem(opts, &kw_cm_mem);
+    cmark_syntax_extension *table = cmark_find_syntax_extension("table");
+    if (!p || !table) {
+        if (p)
+            cmark_parser_free(p);
+        return kw_fail(err, "libcmark-gfm: %s", p ? "no table extension" : "out of memory");
+    }
+    cmark_parser_attach_syntax_extension(p, table);
+    cmark_parser_feed(p, md, len);
+    cmark_node *doc = cmark_parser_finish(p);
+    char *html = doc ? cmark_render_html_with_mem(doc, opts, cmark_parser_get_syntax_extensions(p),
+                                                  &kw_cm_mem)
+                     : NULL;
+    if (html)
+        kw_buf_puts(out, html);
+    kw_cm_reset(); /* the document, the parser and the HTML at once */
+    return html ? KW_OK : kw_fail(err, "libcmark-gfm: cannot convert the page");
+}
+
+kw_status kw_html_page(kw_render *r, size_t ki, kw_buf *md, kw_buf *out, kw_err *err) {
+    kw_buf_reset(md);
+    if (kw_render_kernel(r, ki, md, err) != KW_OK)
+        return KW_ERR;
+    const kw_mkernel *mk = &r->m->kernels.v[ki];
+    kw_html_open(out, mk->name);
+    kw_buf_puts(out, "<nav class=\"kw-nav\"><a href=\"index.html\">All kernels</a> · "
+                     "<a href=\"map.html\">Map</a> · <a href=\"#kw-charts\">Charts</a> · <a "
+                     "href=\"#kw-si\">Source ↔ ISA</a></nav>\n"
+                     "<main>\n");
+    size_t at = out->len;
+    if (kw_html_from_md(md->ptr ? md->ptr : "", md->len, out, err) != KW_OK)
+        return KW_ERR;
+    /* the source <-> ISA view goes before section 6 (or at the end) */
+    const char *body = out->ptr ? out->ptr + at : "";
+    const char *six = strstr(body, "<h2>6. ");
+    if (six) {
+        size_t cut = (size_t)(six - out->ptr);
+        kw_buf tail;
+        kw_buf_init(&tail);
+        kw_buf_append(&tail, out->ptr + cut, out->len - cut);
+        out->len = cut;
+        kw_html_charts(r, out);
+        kw_html_isa(r, out);
+        kw_buf_append(out, tail.ptr ? tail.ptr : "", tail.len);
+        kw_buf_free(&tail);
+    } else {
+        kw_html_charts(r, out);
+        kw_html_isa(r, out);
+    }
+    kw_buf_puts(out, "</main>\n<script src=\"" KW_HTML_PAGE_JS "\"></script>\n");
+    kw_html_close(out);
+    return out->oom || md->oom ? kw_fail(err, "out of memory") : KW_OK;
+}

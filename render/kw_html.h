@@ -1,0 +1,71 @@
+/* kw_html.h: the static site of `kwalk site -o DIR` (docs/site.md): one HTML
+ * page per kernel instantiation and DIR/index.html. A page is the Markdown
+ * walkthrough kw_render_kernel writes, converted by libcmark-gfm (tables and
+ * raw HTML kept), plus a source <-> ISA view per arch drawn from the page
+ * model's line table (kw_html_isa.c); the index is one sortable, filterable
+ * table of every instantiation (kw_html_index.c). Everything a page needs is
+ * inline or in DIR: it opens from file:// with no server and no network. */
+#ifndef KW_HTML_H
+#define KW_HTML_H
+
+#include <stddef.h>
+
+#include "common/kw_buf.h"
+#include "common/kw_err.h"
+#include "render/kw_render.h"
+
+/* The assets (kw_html_assets.c): the style sheet and the scripts of the pages
+ * and of the index, written once into DIR under these names (pages link to
+ * them: 10,000 pages do not carry 10,000 copies); and the error collector,
+ * inline in every page so that it runs first and sees a missing asset. */
+#define KW_HTML_CSS "kwalk-site.css"
+#define KW_HTML_PAGE_JS "kwalk-page.js"
+#define KW_HTML_INDEX_JS "kwalk-index.js"
+extern const char kw_html_css[];
+extern const char kw_html_page_js[];
+extern const char kw_html_index_js[];
+/* Collects script errors and console.error calls into #kw-errors at load. */
+extern const char kw_html_errors_js[];
+
+/* Call once before pages are converted on several threads. */
+void kw_html_global_init(void);
+
+/* Frees the calling thread's Markdown conversion memory (kw_html_from_md
+ * keeps it from page to page). */
+void kw_html_thread_free(void);
+
+/* s as HTML text (or attribute value): & < > " ' escaped. */
+void kw_html_esc(kw_buf *b, const char *s);
+void kw_html_escn(kw_buf *b, const char *s, size_t n);
+/* s as a JSON string literal that is safe inside a <script> element. */
+void kw_html_json(kw_buf *b, const char *s, size_t n);
+
+/* "<!doctype html>...<body>" with title, the CSS and the error collector;
+ * and the matching end. */
+void kw_html_open(kw_buf *b, const char *title);
+void kw_html_close(kw_buf *b);
+
+/* The HTML of the GFM document md[0, len) appended to out. */
+kw_status kw_html_from_md(const char *md, size_t len, kw_buf *out, kw_err *err);
+
+/* The whole page of kernel ki: kw_render_kernel's walkthrough as HTML with
+ * the source <-> ISA view before section 6. md is scratch for the Markdown. */
+kw_status kw_html_page(kw_render *r, size_t ki, kw_buf *md, kw_buf *out, kw_err *err);
+
+/* The source <-> ISA view of the page r last rendered (r->page, r->archs):
+ * its container and its data as inline JSON. */
+void kw_html_isa(kw_render *r, kw_buf *out);
+
+/* The charts of that page: occupancy against VGPRs and the instruction-class
+ * mix per arch, as inline SVG (kw_html_charts.c). */
+void kw_html_charts(kw_render *r, kw_buf *out);
+
+/* DIR/map.html: the Markdown of `kwalk map` (md[0, len)) as HTML, its launch
+ * sites linked to the page of the instantiation they launch (or, like
+ * template names, to index.html filtered by them: ?q=TEXT). */
+kw_status kw_html_map(kw_render *r, const char *md, size_t len, kw_buf *out, kw_err *err);
+
+/* DIR/index.html: every instantiation in one table (mk->page links). */
+void kw_html_index(kw_render *r, kw_buf *out);
+
+#endif

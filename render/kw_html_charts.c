@@ -1,0 +1,143 @@
+/* kw_html_charts.c: the charts of a site page, inline SVG drawn from the
+ * facts of each arch shown: occupancy (waves per SIMD) against VGPRs, the
+ * VGPR bound from the processor's occupancy table (kw_co_hw_lookup,
+ * annotations/hw/amdgpu-occupancy.txt) with the kernel's point (its VGPRs
+ * plus AGPRs, its recorded occupancy and limiter); and the instruction-class
+ * mix of its listing (kernels[].archs.<arch>.classes). Each chart carries its
+ * numbers as data- attributes (tests/site checks them against the code object). */
+#include <string.h>
+
+#include "codeobj/kw_codeobj.h"
+#include "render/kw_html.h"
+
+enum { KW_CH_W = 420, KW_CH_H = 220, KW_CH_L = 40, KW_CH_B = 30, KW_CH_T = 24, KW_CH_R = 12 };
+
+/* The VGPR bound on waves per SIMD, as kw_co_occupancy computes it. */
+static unsigned kw_ch_waves(const kw_co_hw *hw, unsigned v) {
+    if (v < hw->vgpr_granule)
+        return hw->max_waves_per_simd;
+    unsigned rounded = (v + hw->vgpr_granule - 1) / hw->vgpr_granule * hw->vgpr_granule;
+    unsigned w = hw->vgprs_per_lane / rounded;
+    w = w ? w : 1;
+    return w < hw->max_waves_per_simd ? w : hw->max_waves_per_simd;
+}
+
+static void kw_ch_occupancy(kw_buf *o, const kw_rarch *a, const char *arch) {
+    const kw_isa_resources *res = &a->facts->resources;
+    const kw_co_hw *hw = kw_co_hw_lookup(a->arch);
+    if (!hw || !hw->vgprs_per_lane || !hw->max_waves_per_simd || !hw->vgpr_granule)
+        return;
+    double pw = KW_CH_W - KW_CH_L - KW_CH_R, ph = KW_CH_H - KW_CH_T - KW_CH_B;
+    double xmax = hw->vgprs_per_lane, ymax = hw->max_waves_per_simd;
+#define KW_X(v) (KW_CH_L + (v) / xmax * pw)
+#define KW_Y(w) (KW_CH_T + ph - (w) / ymax * ph)
+    long long v = res->vgpr >= 0 ? res->vgpr + (res->agpr > 0 ? res->agpr : 0) : -1;
+    kw_buf_printf(o,
+                  "<svg class=\"kw-chart kw-occ\" data-arch=\"%s\" data-vgprs=\"%lld\" "
+                  "data-waves=\"%lld\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+                  "role=\"img\"><title>%s: occupancy against VGPRs</title>",
+                  arch, v, res->occupancy, KW_CH_W, KW_CH_H, KW_CH_W, KW_CH_H, arch);
+    kw_buf_printf(o, "<text x=\"%d\" y=\"14\" class=\"kw-ct\">%s: waves per SIMD against VGPRs",
+                  KW_CH_L, arch);
+    kw_buf_puts(o, res->agpr > 0 ? " + AGPRs</text>" : "</text>");
+    /* axes, ticks */
+    kw_buf_printf(o, "<path class=\"kw-ax\" d=\"M%d %d V%.1f H%.1f\"/>", KW_CH_L, KW_CH_T,
+                  KW_CH_T + ph, KW_CH_L + pw);
+    for (unsigned w = 0; w <= hw->max_waves_per_simd; w += hw->max_waves_per_simd > 8 ? 2 : 1)
+        kw_buf_printf(o, "<text x=\"%d\" y=\"%.1f\" class=\"kw-tk\" text-anchor=\"end\">%u</text>",
+                      KW_CH_L - 4, KW_Y(w) + 4, w);
+    for (unsigned x = 0; x <= hw->vgprs_per_lane; x += hw->vgprs_per_lane / 4)
+        kw_buf_printf(o,
+                      "<text x=\"%.1f\" y=\"%d\" class=\"kw-tk\" text-anchor=\"middle\">%u</text>",
+                      KW_X(x), KW_CH_H - 12, x);
+    /* the VGPR bound: a step curve */
+    kw_buf_puts(o, "<path class=\"kw-curve\" d=\"");
+    unsigned prev = kw_ch_waves(hw, 0);
+    kw_buf_printf(o, "M%.1f %.1f", KW_X(0), KW_Y(prev));
+    for (unsigned x = 1; x <= hw->vgprs_per_lane; x++) {
+        unsigned w = kw_ch_waves(hw, x);
+        if (w != prev) {
+            kw_buf_printf(o, " H%.1f V%.1f", KW_X(x - 1), KW_Y(w));
+            prev = w;
+        }
+    }
+    kw_buf_printf(o, " H%.1f\"/>", KW_X(xmax));
+    if (v >= 0 && res->occupancy >= 0) {
+        double px = KW_X(v > (long long)xmax ? xmax : (double)v), py = KW_Y((double)res->occupancy);
+        kw_buf_printf(o,
+                      "<circle class=\"kw-pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\"><title>%lld "
+                      "VGPRs, %lld waves per SIMD, limited by ",
+                      px, py, v, res->occupancy);
+        kw_html_esc(o, res->occupancy_limiter ? res->occupancy_limiter : "?");
+        kw_buf_printf(o,
+                      "</title></circle><text x=\"%.1f\" y=\"%.1f\" class=\"kw-tk\">%lld "
+                      "waves (",
+                      px + 8, py < KW_CH_T + 20 ? py + 16 : py - 6, res->occupancy);
+        kw_html_esc(o, res->occupancy_limiter ? res->occupancy_limiter : "?");
+        kw_buf_puts(o, ")</text>");
+    }
+#undef KW_X
+#undef KW_Y
+    kw_buf_puts(o, "</svg>\n");
+}
+
+static void kw_ch_classes(kw_buf *o, const kw_rarch *a, const char *arch) {
+    const kw_isa_classes *c = &a->facts->classes;
+    if (!kw_isa_classes_known(c))
+        return;
+    long long maxn = 0, total = 0;
+    size_t nbars = 0;
+    for (size_t i = 0; kw_isa_class_key(i); i++) {
+        const char *k = kw_isa_class_key(i);
+        long long n = kw_isa_class_count(c, i);
+        if (n <= 0 || !strcmp(k, "insns") || !strcmp(k, "dpp") || !strcmp(k, "sdwa"))
+            continue;
+        maxn = n > maxn ? n : maxn;
+        total += n;
+        nbars++;
+    }
+    int bh = 14, h = KW_CH_T + (int)nbars * bh + 8, lw = 110;
+    kw_buf_printf(o,
+                  "<svg class=\"kw-chart kw-mix\" data-arch=\"%s\" data-total=\"%lld\" "
+                  "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\"><title>%s: "
+                  "instruction classes</title><text x=\"0\" y=\"14\" class=\"kw-ct\">%s: "
+                  "instruction classes (%lld instructions)</text>",
+                  arch, total, KW_CH_W, h, KW_CH_W, h, arch, arch, total);
+    size_t row = 0;
+    for (size_t i = 0; kw_isa_class_key(i); i++) {
+        const char *k = kw_isa_class_key(i);
+        long long n = kw_isa_class_count(c, i);
+        if (n <= 0 || !strcmp(k, "insns") || !strcmp(k, "dpp") || !strcmp(k, "sdwa"))
+            continue;
+        double y = KW_CH_T + (double)row++ * bh;
+        double w = (KW_CH_W - lw - 60) * (double)n / (double)maxn;
+        kw_buf_printf(o,
+                      "<g data-class=\"%s\" data-n=\"%lld\"><text x=\"%d\" y=\"%.1f\" "
+                      "class=\"kw-tk\" text-anchor=\"end\">%s</text><rect class=\"kw-bar\" "
+                      "x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%d\"/><text x=\"%.1f\" "
+                      "y=\"%.1f\" class=\"kw-tk\">%lld</text></g>",
+                      k, n, lw - 4, y + 10, k, lw, y + 2, w > 1 ? w : 1, bh - 4, lw + w + 4, y + 10,
+                      n);
+    }
+    kw_buf_puts(o, "</svg>\n");
+}
+
+void kw_html_charts(kw_render *r, kw_buf *out) {
+    kw_buf_puts(out, "<section id=\"kw-charts\"><h2>Charts</h2>\n<div class=\"kw-charts\">");
+    size_t drawn = out->len;
+    kw_buf arch; /* the arch name as HTML (it comes from the sidecar) */
+    kw_buf_init(&arch);
+    for (size_t a = 0; a < r->archs.n; a++) {
+        if (!r->archs.v[a].facts)
+            continue;
+        kw_buf_reset(&arch);
+        kw_html_esc(&arch, r->archs.v[a].arch);
+        kw_ch_occupancy(out, &r->archs.v[a], kw_buf_str(&arch));
+        kw_ch_classes(out, &r->archs.v[a], kw_buf_str(&arch));
+    }
+    kw_buf_free(&arch);
+    if (out->len == drawn)
+        kw_buf_puts(out, "<p>No resources or instruction classes were captured for this "
+                         "kernel: nothing to draw.</p>");
+    kw_buf_puts(out, "</div></section>\n");
+}

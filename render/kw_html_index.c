@@ -1,0 +1,234 @@
+/* kw_html_index.c: DIR/index.html of `kwalk site`: every kernel
+ * instantiation of the index in one table, grouped by template (a header row
+ * per template), each row linking to its page. Numeric cells carry data-v
+ * (the value the script sorts by: the largest over the archs, the smallest
+ * for occupancy); a cell of several archs lists them in the kernel's order. */
+#include <stdio.h>
+#include <string.h>
+
+#include "model/kw_entry.h"
+#include "render/kw_html.h"
+
+static const struct {
+    const char *key, *title;
+    bool num;
+} kw_cols[] = {
+    {"tmpl", "Template", false},
+    {"name", "Instantiation", false},
+    {"targs", "Template arguments", false},
+    {"lang", "Language", false},
+    {"archs", "Archs", false},
+    {"vgpr", "VGPR", true},
+    {"agpr", "AGPR", true},
+    {"sgpr", "SGPR", true},
+    {"lds", "LDS (B)", true},
+    {"scratch", "Scratch (B/lane)", true},
+    {"spills", "Spills (V+S)", true},
+    {"occ", "Occupancy (waves/SIMD)", true},
+    {"launches", "Launch sites", true},
+    {"entries", "Entry points", true},
+};
+enum { KW_NCOLS = sizeof(kw_cols) / sizeof(kw_cols[0]) };
+
+/* A numeric cell: per arch its value ("-" unknown), data-v the max (min). */
+static void kw_hi_num(kw_buf *o, const kw_kernel *k, size_t off, size_t off2, bool min) {
+    long long best = -1;
+    kw_buf_puts(o, "<td class=\"n\"");
+    kw_buf t;
+    kw_buf_init(&t);
+    for (size_t a = 0; k && a < k->archs.n; a++) {
+        const unsigned char *res = (const unsigned char *)&k->archs.v[a].resources;
+        long long v = *(const long long *)(res + off);
+        if (off2 != (size_t)-1 && v >= 0) {
+            long long w = *(const long long *)(res + off2);
+            v = w >= 0 ? v + w : v;
+        }
+        if (a)
+            kw_buf_puts(&t, " / ");
+        if (v >= 0)
+            kw_buf_printf(&t, "%lld", v);
+        else
+            kw_buf_puts(&t, "-");
+        if (v >= 0 && (best < 0 || (min ? v < best : v > best)))
+            best = v;
+    }
+    if (best >= 0)
+        kw_buf_printf(o, " data-v=\"%lld\"", best);
+    kw_buf_puts(o, ">");
+    kw_buf_append(o, t.ptr ? t.ptr : "", t.len);
+    kw_buf_free(&t);
+    kw_buf_puts(o, "</td>");
+}
+
+static void kw_hi_entries(kw_render *r, const kw_mkernel *mk, kw_buf *o) {
+    KW_ARRAY(size_t) seen = {0};
+    kw_buf t;
+    kw_buf_init(&t);
+    for (size_t i = 0; i < mk->launches.n; i++) {
+        kw_mpaths p;
+        kw_err err;
+        if (kw_model_paths(r->m, mk->launches.v[i], &r->scratch, &p, &err) != KW_OK)
+            continue;
+        for (size_t j = 0; j < p.v.n; j++) {
+            bool dup = false;
+            for (size_t s = 0; s < seen.n && !dup; s++)
+                dup = seen.v[s] == p.v.v[j].entry;
+            size_t *slot = dup ? NULL : KW_PUSH(&r->scratch, seen);
+            if (!slot)
+                continue;
+            *slot = p.v.v[j].entry;
+            const char *label = kw_entry_label(&r->scratch, r->m->entries.v[p.v.v[j].entry].e);
+            kw_buf_puts(&t, seen.n > 1 ? "<br>" : "");
+            kw_buf_puts(&t, "<code>");
+            kw_html_esc(&t, label ? label : "?");
+            kw_buf_puts(&t, "</code>");
+        }
+    }
+    kw_buf_printf(o, "<td data-v=\"%zu\">", seen.n);
+    kw_buf_append(o, t.ptr ? t.ptr : "", t.len);
+    kw_buf_puts(o, "</td>");
+    kw_buf_free(&t);
+}
+
+static void kw_hi_row(kw_render *r, size_t g, size_t ki, kw_buf *o) {
+    const kw_mkernel *mk = &r->m->kernels.v[ki];
+    const kw_kernel *k = mk->k;
+    kw_buf_printf(o, "<tr data-i=\"%zu\" data-g=\"%zu\" data-sym=\"", ki, g);
+    kw_html_esc(o, mk->symbol);
+    kw_buf_puts(o, "\"><td>");
+    kw_html_esc(o, r->m->groups.v[g].key);
+    kw_buf_puts(o, "</td><td><a href=\"");
+    kw_html_esc(o, mk->page ? mk->page : "");
+    kw_buf_puts(o, "\"><code>");
+    kw_html_esc(o, kw_r_name(r, mk->name));
+    kw_buf_puts(o, "</code></a>");
+    if (mk->tu) {
+        kw_buf_puts(o, " of <code>");
+        kw_html_esc(o, kw_r_path(r, mk->tu->tu.source ? mk->tu->tu.source : mk->tu->sidecar));
+        kw_buf_puts(o, "</code>");
+    }
+    kw_buf_puts(o, "</td><td>");
+    const kw_triton *tr = k ? k->triton : NULL;
+    for (size_t i = 0; k && i < k->template_args.n; i++) {
+        const kw_template_arg *t = &k->template_args.v[i];
+        kw_buf_puts(o, i ? "<br><code>" : "<code>");
+        if (t->name) {
+            kw_html_esc(o, t->name);
+            kw_buf_puts(o, " = ");
+        }
+        kw_html_esc(o, kw_r_targ_value(r, t));
+        kw_buf_puts(o, "</code>");
+    }
+    for (size_t c = 0; tr && c < tr->constexprs.n; c++) {
+        if (!tr->constexprs.v[c].name || !tr->constexprs.v[c].value)
+            continue;
+        kw_buf_puts(o, c ? "<br><code>" : "<code>");
+        kw_html_esc(o, tr->constexprs.v[c].name);
+        kw_buf_puts(o, " = ");
+        kw_html_esc(o, tr->constexprs.v[c].value);
+        kw_buf_puts(o, "</code>");
+    }
+    const char *lang = tr || (k && k->language && !strcmp(k->language, "triton")) ? "Triton"
+                       : k                                                        ? "HIP"
+                       : mk->asm_code_object                                      ? "ASM"
+                                                                                  : "?";
+    kw_buf_printf(o, "</td><td>%s</td><td>", lang);
+    for (size_t a = 0; k && a < k->archs.n; a++) {
+        kw_buf_puts(o, a ? " " : "");
+        kw_html_esc(o, k->archs.v[a].arch);
+    }
+    if (!k)
+        kw_buf_puts(o, mk->asm_code_object ? "(code object)" : "no device record");
+    kw_buf_puts(o, "</td>");
+#define KW_OFF(m) offsetof(kw_isa_resources, m)
+    kw_hi_num(o, k, KW_OFF(vgpr), (size_t)-1, false);
+    kw_hi_num(o, k, KW_OFF(agpr), (size_t)-1, false);
+    kw_hi_num(o, k, KW_OFF(sgpr), (size_t)-1, false);
+    kw_hi_num(o, k, KW_OFF(lds_bytes), (size_t)-1, false);
+    kw_hi_num(o, k, KW_OFF(scratch_bytes), (size_t)-1, false);
+    kw_hi_num(o, k, KW_OFF(vgpr_spill), KW_OFF(sgpr_spill), false);
+    /* occupancy: the smallest over the archs, each with its limiter */
+    long long occ = -1;
+    kw_buf t;
+    kw_buf_init(&t);
+    for (size_t a = 0; k && a < k->archs.n; a++) {
+        const kw_isa_resources *res = &k->archs.v[a].resources;
+        kw_buf_puts(&t, a ? " / " : "");
+        if (res->occupancy < 0) {
+            kw_buf_puts(&t, "-");
+            continue;
+        }
+        kw_buf_printf(&t, "%lld", res->occupancy);
+        if (res->occupancy_limiter) {
+            kw_buf_puts(&t, " (");
+            kw_html_esc(&t, res->occupancy_limiter);
+            kw_buf_puts(&t, ")");
+        }
+        if (occ < 0 || res->occupancy < occ)
+            occ = res->occupancy;
+    }
+#undef KW_OFF
+    kw_buf_puts(o, "<td class=\"n\"");
+    if (occ >= 0)
+        kw_buf_printf(o, " data-v=\"%lld\"", occ);
+    kw_buf_puts(o, ">");
+    kw_buf_append(o, t.ptr ? t.ptr : "", t.len);
+    kw_buf_free(&t);
+    kw_buf_printf(o, "</td><td data-v=\"%zu\">", mk->launches.n);
+    for (size_t l = 0; l < mk->launches.n; l++) {
+        const kw_launch *la = r->m->launches.v[mk->launches.v[l]].l;
+        kw_buf_puts(o, l ? "<br><code>" : "<code>");
+        kw_html_esc(o, kw_r_path(r, la->location.file));
+        kw_buf_printf(o, ":%d</code>", la->location.line);
+    }
+    kw_buf_puts(o, "</td>");
+    kw_hi_entries(r, mk, o);
+    kw_buf_puts(o, "</tr>\n");
+}
+
+void kw_html_index(kw_render *r, kw_buf *out) {
+    kw_arena_free(&r->scratch);
+    kw_arena_init(&r->scratch);
+    const kw_model *m = r->m;
+    kw_html_open(out, "Kernel walkthroughs");
+    kw_buf_puts(out, "<main>\n<h1>Kernel walkthroughs</h1>\n<p>Generated by kwalk from <code>");
+    kw_html_esc(out, kw_r_path(r, r->o->db_path));
+    kw_buf_printf(out,
+                  "</code>: %zu kernel instantiations of %zu kernels (templates), %zu "
+                  "launch sites, %zu host entry points. Click a column header to sort "
+                  "(again to reverse; <a href=\"#\" id=\"kw-grouped\">back to grouped by "
+                  "template</a>); type to filter. The map: kernel, Python entry, C++ entry, "
+                  "launch site, device code: <a href=\"map.html\">map.html</a>.</p>\n",
+                  m->kernels.n, m->groups.n, m->launches.n, m->entries.n);
+    kw_buf_puts(out, "<input id=\"kw-q\" type=\"search\" placeholder=\"Filter: name, template "
+                     "argument, arch, file...\" autofocus> <span id=\"kw-count\"></span>\n"
+                     "<table id=\"kw-idx\"><thead><tr>");
+    for (size_t c = 0; c < KW_NCOLS; c++)
+        kw_buf_printf(out, "<th data-key=\"%s\" data-num=\"%d\">%s</th>", kw_cols[c].key,
+                      kw_cols[c].num ? 1 : 0, kw_cols[c].title);
+    kw_buf_puts(out, "</tr></thead>\n<tbody>\n");
+    for (size_t g = 0; g < m->groups.n; g++) {
+        const kw_mgroup *grp = &m->groups.v[g];
+        const kw_mkernel *first = &m->kernels.v[grp->kernels.v[0]];
+        kw_buf_printf(out, "<tr class=\"kw-g\" data-g=\"%zu\"><td colspan=\"%d\"><code>", g,
+                      (int)KW_NCOLS);
+        kw_html_esc(out, grp->key);
+        kw_buf_printf(out, "</code> · %zu instantiation%s", grp->kernels.n,
+                      grp->kernels.n == 1 ? "" : "s");
+        if (first->k && first->k->location.file) {
+            kw_buf_puts(out, " · ");
+            kw_html_esc(out, kw_provider_of(r->providers, first->k->location.file));
+            kw_buf_puts(out, " · <code>");
+            kw_html_esc(out, kw_r_path(r, first->k->location.file));
+            kw_buf_printf(out, ":%d</code>", first->k->location.line);
+        }
+        kw_buf_puts(out, "</td></tr>\n");
+        for (size_t i = 0; i < grp->kernels.n; i++)
+            kw_hi_row(r, g, grp->kernels.v[i], out);
+        /* keep the scratch arena small over thousands of kernels */
+        kw_arena_free(&r->scratch);
+        kw_arena_init(&r->scratch);
+    }
+    kw_buf_puts(out, "</tbody></table>\n</main>\n<script src=\"" KW_HTML_INDEX_JS "\"></script>\n");
+    kw_html_close(out);
+}

@@ -1,0 +1,244 @@
+/* kw_html_isa.c: the source <-> ISA view of a site page. Its data is inline
+ * JSON (#kw-data) read by the page's script (kw_html_assets.c):
+ *   files: [{p: path as printed, s: [[first line, [text, ...]], ...]}] -- the
+ *          source lines the line tables name, with a few lines of context,
+ *          or {p, why} when the file cannot be read;
+ *   notes: [text, ...] -- the ISA notes (annotations/isa) the listing uses;
+ *   archs: [{a: arch, why: why there are no lines or null,
+ *            i: [[offset, text, class, file, line, note], ...]}]
+ * per instruction of the listing (kernels[].archs.<arch>.isa): its class
+ * (codeobj/'s classifier), its source line from `lines` (file -1: none) and
+ * its note (-1: none); a label is [null, "L0:"]. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "codeobj/kw_codeobj.h"
+#include "render/kw_html.h"
+
+enum { KW_SI_CONTEXT = 2, KW_SI_JOIN = 6 };
+
+typedef struct kw_si_file {
+    const char *path;
+    KW_ARRAY(int) lines; /* referenced lines, then sorted and unique */
+} kw_si_file;
+
+typedef struct kw_si {
+    kw_render *r;
+    KW_ARRAY(kw_si_file) files;
+    KW_ARRAY(const char *) notes;
+} kw_si;
+
+static int kw_si_file_of(kw_si *s, const char *path) {
+    for (size_t i = 0; i < s->files.n; i++)
+        if (!strcmp(s->files.v[i].path, path))
+            return (int)i;
+    kw_si_file *f = KW_PUSH(&s->r->scratch, s->files);
+    if (!f)
+        return -1;
+    memset(f, 0, sizeof(*f));
+    f->path = path;
+    return (int)(s->files.n - 1);
+}
+
+static int kw_si_note_of(kw_si *s, const char *note) {
+    for (size_t i = 0; i < s->notes.n; i++)
+        if (s->notes.v[i] == note)
+            return (int)i;
+    const char **slot = KW_PUSH(&s->r->scratch, s->notes);
+    if (!slot)
+        return -1;
+    *slot = note;
+    return (int)(s->notes.n - 1);
+}
+
+static int kw_int_cmp(const void *a, const void *b) {
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The note of the mnemonic at text[0, n): the encoding suffix stripped as
+ * section 5 does (v_rsq_f32_e32 is v_rsq_f32). */
+static const char *kw_si_note(kw_render *r, const char *text, size_t n) {
+    static const char *const suffix[] = {"_e64_dpp", "_e32", "_e64", "_sdwa", "_dpp"};
+    for (size_t k = 0; k < sizeof(suffix) / sizeof(suffix[0]); k++) {
+        size_t sl = strlen(suffix[k]);
+        if (n > sl && !memcmp(text + n - sl, suffix[k], sl)) {
+            n -= sl;
+            break;
+        }
+    }
+    char buf[96];
+    if (!r->notes || n == 0 || n >= sizeof buf)
+        return NULL;
+    memcpy(buf, text, n);
+    buf[n] = 0;
+    if (!strncmp(buf, "s_waitcnt", 9) || !strcmp(buf, "s_endpgm"))
+        return NULL;
+    return kw_isa_note_for(r->notes, buf);
+}
+
+/* One arch's instructions as JSON; files referenced are added to s. */
+static void kw_si_arch(kw_si *s, const kw_rarch *a, kw_buf *o) {
+    kw_render *r = s->r;
+    const kw_kernel_arch *fx = a->facts;
+    kw_buf_puts(o, "{\"a\":");
+    kw_html_json(o, a->arch, strlen(a->arch));
+    kw_buf_puts(o, ",\"why\":");
+    static const char no_isa[] = "no ISA listing was captured for this arch";
+    if (!fx->isa)
+        kw_html_json(o, no_isa, sizeof no_isa - 1);
+    else if (!fx->lines.n) {
+        const char *why = fx->lines_note ? fx->lines_note : "the code object has no line tables";
+        kw_html_json(o, why, strlen(why));
+    } else
+        kw_buf_puts(o, "null");
+    kw_buf_puts(o, ",\"i\":[");
+    const char *p = fx->isa ? fx->isa : "";
+    size_t li = 0;
+    int cur_f = -1, cur_l = 0;
+    bool first = true;
+    char text[512];
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        char *oend;
+        unsigned long off = strtoul(p, &oend, 16);
+        bool is_insn = oend != p && *oend == ':';
+        if (!first)
+            kw_buf_putc(o, ',');
+        first = false;
+        if (!is_insn) {
+            kw_buf_puts(o, "[null,");
+            kw_html_json(o, p, len);
+            kw_buf_putc(o, ']');
+        } else {
+            while (li < fx->lines.n && fx->lines.v[li].offset >= 0 &&
+                   (unsigned long long)fx->lines.v[li].offset <= off) {
+                const kw_loc *l = &fx->lines.v[li].location;
+                cur_f = l->file && l->line > 0 ? kw_si_file_of(s, l->file) : -1;
+                cur_l = cur_f >= 0 ? (int)l->line : 0;
+                li++;
+            }
+            const char *t = oend + 1;
+            while (t < p + len && (*t == ' ' || *t == '\t'))
+                t++;
+            size_t tl = (size_t)(p + len - t);
+            if (tl >= sizeof text)
+                tl = sizeof text - 1;
+            memcpy(text, t, tl);
+            text[tl] = 0;
+            kw_co_insn insn;
+            memset(&insn, 0, sizeof insn);
+            kw_co_classify(text, &insn);
+            size_t mn = strcspn(text, " \t");
+            const char *note = kw_si_note(r, text, mn);
+            kw_buf_printf(o, "[%lu,", off);
+            kw_html_json(o, t, (size_t)(p + len - t));
+            kw_buf_printf(o, ",\"%s\",%d,%d,%d]", kw_co_class_name((kw_co_class)insn.klass), cur_f,
+                          cur_l, note ? kw_si_note_of(s, note) : -1);
+            if (cur_f >= 0) {
+                int *slot = KW_PUSH(&r->scratch, s->files.v[cur_f].lines);
+                if (slot)
+                    *slot = cur_l;
+            }
+        }
+        p += len + (nl ? 1 : 0);
+    }
+    kw_buf_puts(o, "]}");
+}
+
+/* A file's referenced lines with KW_SI_CONTEXT lines around them, runs
+ * closer than KW_SI_JOIN joined. */
+static void kw_si_file_json(kw_si *s, kw_si_file *f, kw_buf *o) {
+    kw_render *r = s->r;
+    kw_buf_puts(o, "{\"p\":");
+    const char *shown = kw_r_path(r, f->path);
+    kw_html_json(o, shown, strlen(shown));
+    const kw_src_file *sf = kw_page_src(&r->page, f->path);
+    if (!sf)
+        sf = kw_src_get(r->srcs, f->path);
+    if (!sf || !sf->ok) {
+        const char *why = sf && sf->why ? sf->why : "not read";
+        kw_buf_puts(o, ",\"why\":");
+        kw_html_json(o, why, strlen(why));
+        kw_buf_putc(o, '}');
+        return;
+    }
+    if (f->lines.n)
+        qsort(f->lines.v, f->lines.n, sizeof(int), kw_int_cmp);
+    kw_buf_puts(o, ",\"s\":[");
+    size_t i = 0;
+    bool firstseg = true;
+    while (i < f->lines.n) {
+        int lo = f->lines.v[i] - KW_SI_CONTEXT, hi = f->lines.v[i] + KW_SI_CONTEXT;
+        while (i < f->lines.n && f->lines.v[i] - KW_SI_CONTEXT <= hi + KW_SI_JOIN) {
+            if (f->lines.v[i] + KW_SI_CONTEXT > hi)
+                hi = f->lines.v[i] + KW_SI_CONTEXT;
+            i++;
+        }
+        if (lo < 1)
+            lo = 1;
+        const char *text;
+        size_t tl;
+        while (hi >= lo && !kw_src_line(sf, hi, &text, &tl))
+            hi--;
+        if (hi < lo)
+            continue;
+        kw_buf_printf(o, "%s[%d,[", firstseg ? "" : ",", lo);
+        firstseg = false;
+        for (int l = lo; l <= hi; l++) {
+            if (!kw_src_line(sf, l, &text, &tl))
+                text = "", tl = 0;
+            if (l > lo)
+                kw_buf_putc(o, ',');
+            kw_html_json(o, text, tl);
+        }
+        kw_buf_puts(o, "]]");
+    }
+    kw_buf_puts(o, "]}");
+}
+
+void kw_html_isa(kw_render *r, kw_buf *out) {
+    kw_si s;
+    memset(&s, 0, sizeof s);
+    s.r = r;
+    kw_buf archs;
+    kw_buf_init(&archs);
+    size_t shown = 0;
+    /* the kernel's own file first, then the others as the listing meets them */
+    if (r->mk->k && r->mk->k->location.file)
+        kw_si_file_of(&s, r->mk->k->location.file);
+    for (size_t a = 0; a < r->archs.n; a++) {
+        if (!r->archs.v[a].facts)
+            continue;
+        kw_buf_puts(&archs, shown++ ? "," : "");
+        kw_si_arch(&s, &r->archs.v[a], &archs);
+    }
+    kw_buf_puts(out, "<section id=\"kw-si\"><h2>Source ↔ ISA</h2>\n");
+    if (!shown) {
+        kw_buf_puts(out, "<p>No ISA was captured for this kernel, so there is nothing to show "
+                         "side by side.</p>\n");
+    } else {
+        kw_buf_puts(out,
+                    "<p class=\"kw-help\">From the code object's line table: click a source "
+                    "line to highlight its instructions, an instruction to highlight its "
+                    "line. Instructions without a line are marked ∅; hover one for its class "
+                    "and note.</p>\n<div class=\"kw-tabs\"></div><div class=\"kw-why\"></div>\n"
+                    "<div class=\"kw-panes\"><div class=\"kw-src\"></div>"
+                    "<div class=\"kw-isa\"></div></div>\n");
+    }
+    kw_buf_puts(out, "</section>\n<script type=\"application/json\" id=\"kw-data\">{\"files\":[");
+    for (size_t f = 0; f < s.files.n; f++) {
+        kw_buf_puts(out, f ? "," : "");
+        kw_si_file_json(&s, &s.files.v[f], out);
+    }
+    kw_buf_puts(out, "],\"notes\":[");
+    for (size_t n = 0; n < s.notes.n; n++) {
+        kw_buf_puts(out, n ? "," : "");
+        kw_html_json(out, s.notes.v[n], strlen(s.notes.v[n]));
+    }
+    kw_buf_puts(out, "],\"archs\":[");
+    kw_buf_append(out, archs.ptr ? archs.ptr : "", archs.len);
+    kw_buf_puts(out, "]}</script>\n");
+    kw_buf_free(&archs);
+}

@@ -1,0 +1,539 @@
+#!/usr/bin/env python3
+"""test_site.py: `kwalk site` in a real browser (Debian's chromium, headless,
+--dump-dom of file:// URLs; docs/site.md). Input: tests/site/src/kw_site.hip
+compiled with the plugin and device line tables.
+
+  - every page and index.html loads from file:// with no script error and
+    no console.error (the pages' own collector writes them into #kw-errors;
+    chromium's log is searched for "Uncaught" too);
+  - index.html lists exactly the kernels of the code objects (llvm-readelf
+    --notes), under one header row per template (llvm-cxxfilt), each row's VGPR value is the largest .vgpr_count over the
+    archs, clicking the VGPR header sorts the rows ascending, again
+    descending, and the search box keeps exactly the rows whose text holds
+    the query (the demangled names from llvm-cxxfilt);
+  - on each page and arch, clicking a source line highlights exactly the
+    instructions whose address the line table maps to it, clicking an
+    instruction highlights its line, and the instructions without a line are
+    the ones marked (llvm-objdump -d + llvm-dwarfdump --debug-line of the same
+    code object, unbundled with clang-offload-bundler);
+  - each page's charts: the occupancy point at .vgpr_count + .agpr_count
+    (llvm-readelf --notes), the class mix counting every instruction of the
+    kernel (llvm-objdump -d);
+  - hovering an instruction shows a title: its class, and the note
+    annotations/isa/notes.txt gives its mnemonic (llvm-objdump's), no note
+    where none matches;
+  - map.html loads with no error, and each launch site it links to a page
+    is a source line that launches (<<<) that page's instantiation;
+  - a screenshot of a HIP page is kept in --out (site-hip.png).
+
+Chromium starts once for every page: a harness page frames them all (with
+--allow-file-access-from-files it reads each frame's errors and test-hook
+result).
+
+Exit 77 (skip) only when chromium is missing or cannot start."""
+import argparse
+import glob
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import urllib.parse
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwcheck import Checker  # noqa: E402
+from kwllvm import notes_metadata  # noqa: E402
+
+
+def run(cmd, **kw):
+    p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", **kw)
+    return p.returncode, p.stdout, p.stderr
+
+
+def chromium_cmd(args):
+    exe = args.chromium or shutil.which("chromium") or shutil.which("chromium-browser")
+    if not exe:
+        print("SKIP: chromium is not installed (Debian: apt-get install chromium)")
+        sys.exit(77)
+    # a profile of our own: no shared state, no first-run work
+    prof = tempfile.mkdtemp(prefix="kwsite-chromium-")
+    return [exe, "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run",
+            "--disable-extensions", "--user-data-dir=" + prof, "--enable-logging=stderr",
+            "--v=0"]
+
+
+def load(chrome, url, extra=()):
+    """(dom, stderr) of url after load."""
+    try:
+        p = subprocess.run(chrome + list(extra) + ["--dump-dom", url], capture_output=True,
+                           text=True, errors="replace", timeout=120)
+    except subprocess.TimeoutExpired:
+        return "", "timeout"
+    return p.stdout, p.stderr
+
+
+def pre(dom, pid):
+    m = re.search(r'<pre id="%s"[^>]*>(.*?)</pre>' % pid, dom, re.S)
+    return json.loads(html.unescape(m.group(1))) if m else None
+
+
+def short(v, n=6):
+    """A list (or None) for a message: its first n items and how many more."""
+    if v is None:
+        return "nothing"
+    v = list(v)
+    return repr(v[:n]) + (" and %d more" % (len(v) - n) if len(v) > n else "")
+
+
+def check_loaded(c, dom, err, what):
+    c.check('data-kw-loaded="1"' in dom, "%s: the page did not finish loading (no data-kw-loaded)" % what)
+    errs = pre(dom, "kw-errors")
+    c.check(errs == [], "%s: script or console errors: %r" % (what, errs))
+    bad = [l for l in err.splitlines() if "Uncaught" in l or ("CONSOLE" in l and "rror" in l)]
+    c.check(not bad, "%s: chromium logged errors: %r" % (what, bad[:5]))
+
+
+HARNESS = """<!doctype html><meta charset="utf-8"><title>harness</title>
+<script>
+window.addEventListener('load', function () {
+  var out = {};
+  [].forEach.call(document.querySelectorAll('iframe'), function (f) {
+    var w = f.contentWindow, d = f.contentDocument;
+    var r = d && d.getElementById('kw-test-result');
+    out[f.getAttribute('src')] = {
+      loaded: !!(d && d.body && d.body.getAttribute('data-kw-loaded') === '1'),
+      errors: w && w.kwErrors ? w.kwErrors : null,
+      result: r ? JSON.parse(r.textContent) : null};
+  });
+  var p = document.createElement('pre');
+  p.id = 'harness';
+  p.textContent = JSON.stringify(out);
+  document.body.appendChild(p);
+});
+</script>
+%s
+"""
+
+
+def framed(chrome, site, srcs):
+    """Loads srcs (URLs relative to site) at once, each in an iframe of a
+    harness page (one chromium start; --allow-file-access-from-files lets the
+    harness read the frames): {src: {loaded, errors, result}}, and chromium's
+    stderr. The frames' own test hooks run as they load."""
+    frames = "".join('<iframe src="%s" width="900" height="300"></iframe>\n' % html.escape(u)
+                     for u in srcs)
+    harness = os.path.join(site, "zz-harness.html")
+    with open(harness, "w") as f:
+        f.write(HARNESS % frames)
+    dom, err = load(chrome, "file://" + harness, ["--allow-file-access-from-files"])
+    os.unlink(harness)
+    m = re.search(r'<pre id="harness">(.*?)</pre>', dom, re.S)
+    return (json.loads(html.unescape(m.group(1))) if m else None), err
+
+
+def check_framed(c, got, src):
+    """The frame loaded with no error; its test hook's result (or None)."""
+    r = (got or {}).get(src)
+    if not c.check(r is not None, "%s: not loaded by the harness" % src):
+        return None
+    c.check(r["loaded"], "%s: the page did not finish loading (no data-kw-loaded)" % src)
+    c.check(r["errors"] == [], "%s: script or console errors: %r" % (src, r["errors"]))
+    return r["result"]
+
+
+# ---- ground truth from LLVM's tools ------------------------------------------------------
+
+def code_objects(bindir, obj, tmp):
+    """{arch: path of the code object} unbundled from obj's .hip_fatbin."""
+    fat = os.path.join(tmp, "fatbin")
+    rc, _, err = run([os.path.join(bindir, "llvm-objcopy"), "--dump-section=.hip_fatbin=" + fat,
+                      obj, os.path.join(tmp, "host.o")])
+    if rc:
+        sys.exit("llvm-objcopy: %s" % err)
+    bundler = os.path.join(bindir, "clang-offload-bundler")
+    rc, out, err = run([bundler, "--list", "--type=o", "--input=" + fat])
+    if rc:
+        sys.exit("clang-offload-bundler --list: %s" % err)
+    cos = {}
+    for bid in out.split():
+        m = re.search(r"(gfx[0-9a-f]+)", bid)
+        if not m or not bid.startswith("hip"):
+            continue
+        path = os.path.join(tmp, m.group(1) + ".co")
+        rc, _, err = run([bundler, "--unbundle", "--type=o", "--input=" + fat,
+                          "--output=" + path, "--targets=" + bid])
+        if rc:
+            sys.exit("clang-offload-bundler --unbundle: %s" % err)
+        cos[m.group(1)] = path
+    return cos
+
+
+MNEMONIC = {}  # address -> mnemonic of the code object disassembled last
+
+
+def notes_table():
+    """[(pattern, text)] of annotations/isa/notes.txt, in order."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "annotations",
+                        "isa", "notes.txt")
+    out = []
+    for line in open(path, encoding="utf-8"):
+        line = line.strip()
+        if line and not line.startswith("#"):
+            pat, _, text = line.partition(" ")
+            out.append((pat, text.strip()))
+    return out
+
+
+def note_for(table, mnemonic):
+    """The note a mnemonic gets (the first matching pattern; the encoding
+    suffix dropped; none for s_waitcnt* and s_endpgm), or None."""
+    for suf in ("_e64_dpp", "_e32", "_e64", "_sdwa", "_dpp"):
+        if mnemonic.endswith(suf) and len(mnemonic) > len(suf):
+            mnemonic = mnemonic[:-len(suf)]
+            break
+    if mnemonic.startswith("s_waitcnt") or mnemonic == "s_endpgm":
+        return None
+    for pat, text in table:
+        if pat.startswith("dpp:"):
+            continue
+        if pat == mnemonic or (pat.endswith("*") and mnemonic.startswith(pat[:-1])):
+            return text
+    return None
+
+
+def disasm(bindir, co):
+    """{symbol: [offset of each instruction from the symbol]} and
+    {symbol: start address}."""
+    rc, out, err = run([os.path.join(bindir, "llvm-objdump"), "-d", "--no-show-raw-insn", co])
+    if rc:
+        sys.exit("llvm-objdump: %s" % err)
+    insns, start, cur = {}, {}, None
+    for line in out.splitlines():
+        m = re.match(r"^([0-9a-f]+) <([^>]+)>:$", line)
+        if m:
+            cur = m.group(2)
+            start[cur] = int(m.group(1), 16)
+            insns[cur] = []
+            continue
+        # "\ts_load_dword s3, s[0:1], 0x1c   // 000000002A00: C00200C0 0000001C"
+        m = re.match(r"^\s+(\S+).*//\s*([0-9A-Fa-f]+):", line)
+        if m and cur:
+            insns[cur].append(int(m.group(2), 16))
+            MNEMONIC[int(m.group(2), 16)] = m.group(1)
+        elif not line.strip():
+            cur = None
+    return insns, start
+
+
+def line_rows(bindir, co):
+    """[(address, path, line, end_sequence)] of every line table of co."""
+    rc, out, err = run([os.path.join(bindir, "llvm-dwarfdump"), "--debug-line", co])
+    if rc:
+        sys.exit("llvm-dwarfdump: %s" % err)
+    rows, dirs, files, fname = [], {}, {}, None
+    for line in out.splitlines():
+        if line.startswith("debug_line["):
+            dirs, files = {}, {}
+        m = re.match(r'^include_directories\[\s*(\d+)\] = "(.*)"$', line)
+        if m:
+            dirs[int(m.group(1))] = m.group(2)
+        m = re.match(r"^file_names\[\s*(\d+)\]:", line)
+        if m:
+            fname = int(m.group(1))
+        m = re.match(r'^\s+name: "(.*)"$', line)
+        if m and fname is not None:
+            files[fname] = [m.group(1), 0]
+        m = re.match(r"^\s+dir_index: (\d+)$", line)
+        if m and fname is not None:
+            files[fname][1] = int(m.group(1))
+        m = re.match(r"^0x([0-9a-f]+)\s+(\d+)\s+(\d+)\s+(\d+)\s.*?$", line)
+        if m:
+            name, di = files.get(int(m.group(4)), ["?", 0])
+            d = dirs.get(di, "")
+            if not os.path.isabs(d):
+                d = os.path.join(dirs.get(0, ""), d)
+            path = os.path.normpath(os.path.join(d, name))
+            rows.append((int(m.group(1), 16), path, int(m.group(2)), "end_sequence" in line))
+    return rows
+
+
+def line_of(rows, addr):
+    """(path, line) the line table gives addr, or None (line 0 or no row)."""
+    best = None
+    for i, (a, path, line, end) in enumerate(rows):
+        if end or a > addr:
+            continue
+        # the row covers [a, next row of its sequence)
+        nxt = rows[i + 1][0] if i + 1 < len(rows) else None
+        if nxt is not None and addr >= nxt:
+            continue
+        best = (path, line) if line else None
+    return best
+
+
+# ---- the checks --------------------------------------------------------------------------
+
+INDEX_QUERY = "kwsite_kernel<8>"
+INDEX_HOOK = "index.html?kwtest=index&col=vgpr&filter=" + urllib.parse.quote(INDEX_QUERY)
+
+
+def check_index(c, res, site, kernels, vgprs, bindir):
+    dom = open(os.path.join(site, "index.html"), encoding="utf-8").read()
+    rows = re.findall(r'<tr data-i="\d+" data-g="\d+" data-sym="([^"]+)"', dom)
+    c.eq(sorted(rows), sorted(kernels), "index.html rows (symbols) against llvm-readelf --notes")
+    # sort by VGPR, then filter by a demangled name
+    rc, out, _ = run([os.path.join(bindir, "llvm-cxxfilt")], input="\n".join(kernels) + "\n")
+    demangled = dict(zip(kernels, out.splitlines()))
+    # grouped by template: a header row, then its instantiations; the rows of a
+    # group are the instantiations of one template (the demangled name before '<')
+    seq = re.findall(r'<tr class="kw-g" data-g="(\d+)">|<tr data-i="\d+" data-g="(\d+)" '
+                     r'data-sym="([^"]+)"', dom)
+    cur, groups = None, {}
+    for g_head, g_row, sym in seq:
+        if g_head:
+            cur = g_head
+            c.check(cur not in groups, "index.html: template group %s appears twice" % cur)
+            groups[cur] = set()
+        else:
+            c.check(g_row == cur, "index.html: %s sits under group %s, not its own %s" % (sym, cur, g_row))
+            base = re.sub(r"^void ", "", demangled.get(sym, sym)).split("<")[0].split("(")[0]
+            groups.setdefault(g_row, set()).add(base)
+    c.eq(sorted(sorted(v) for v in groups.values()),
+         sorted([[t] for t in {re.sub(r"^void ", "", demangled[k]).split("<")[0].split("(")[0]
+                               for k in kernels}]),
+         "index.html: one group per template (llvm-cxxfilt), each with only its instantiations")
+    query = INDEX_QUERY
+    if not c.check(res is not None, "index.html: the test hook wrote no #kw-test-result"):
+        return
+    for sym, v in res["initial"]:
+        c.eq(int(v) if v else None, vgprs.get(sym), "index.html: VGPR of %s (max .vgpr_count)" % sym)
+    initial = [s for s, _ in res["initial"]]
+    key = {s: vgprs[s] for s in kernels}
+    c.eq([s for s, _ in res["asc"]],
+         sorted(initial, key=lambda s: key[s]), "rows after one click on VGPR (ascending)")
+    c.eq([s for s, _ in res["desc"]],
+         sorted(initial, key=lambda s: -key[s]), "rows after two clicks on VGPR (descending)")
+    c.check(len(set(key.values())) > 1, "the kernels' VGPR counts differ (else sorting proves nothing): %r" % key)
+    want = [s for s, _ in res["desc"] if query.lower() in demangled[s].lower()]
+    c.check(len(want) == 1, "one kernel is %s: %r" % (query, want))
+    c.eq([s for s, _ in res["filtered"]], want, "rows left by the filter %r" % query)
+
+
+def real(path, root):
+    """A path as the page prints it (relative to --root when under it), on disk."""
+    return os.path.realpath(os.path.join(root, path) if root and not os.path.isabs(path) else path)
+
+
+def check_page(c, res, page, sym, cos, truth, root):
+    if not c.check(res is not None, "%s: the test hook wrote no #kw-test-result" % page):
+        return
+    c.eq(sorted(res), sorted(cos), "%s: arch tabs" % page)
+    for arch in sorted(cos):
+        got = res.get(arch)
+        if not got:
+            continue
+        offs, by_line = truth[arch][sym]
+        where = "%s %s" % (page, arch)
+        # source line -> instructions
+        want = {}
+        for off, loc in offs.items():
+            if loc:
+                want.setdefault("%s:%d" % loc, []).append(off)
+        gotl = {}
+        for k, v in got["lines"].items():
+            path, _, line = k.rpartition(":")
+            gotl["%s:%s" % (real(path, root), line)] = sorted(v)
+        for k, v in sorted(want.items()):
+            g = gotl.get(k)
+            c.check(g == sorted(v), "%s: a click on %s highlights %s, the line table maps %s there"
+                    % (where, k, short(g), short(sorted(v))))
+        extra = sorted(k for k, v in gotl.items() if v and k not in want)
+        c.check(not extra, "%s: lines that highlight instructions the line table maps nowhere "
+                "near them: %s" % (where, short(extra)))
+        c.eq(sorted(got["noline"]), sorted(o for o, loc in offs.items() if not loc),
+             "%s: instructions marked as having no line" % where)
+        rev = {int(o): (lambda s: None if s is None else "%s:%s" % (
+            real(s.rpartition(":")[0], root), s.rpartition(":")[2]))(s)
+               for o, s in got["rev"].items()}
+        wrev = {o: ("%s:%d" % loc if loc else None) for o, loc in offs.items()}
+        bad = sorted(o for o in set(rev) | set(wrev) if rev.get(o, "-") != wrev.get(o, "-"))
+        c.check(not bad, "%s: a click on the instructions at %s highlights %s, the line table "
+                "says %s" % (where, short(bad), short([rev.get(o, "-") for o in bad]),
+                             short([wrev.get(o, "-") for o in bad])))
+        c.check(any(loc for loc in offs.values()), "%s: the line table maps no instruction" % where)
+        # hover: the class, and the note annotations/isa/notes.txt has for the mnemonic
+        table, mn = notes_table(), truth[arch][sym][1]
+        bad = []
+        for off, title in got["titles"]:
+            want = note_for(table, mn.get(off) or "")
+            if not title or (want and want not in title) or (not want and "\u2014" in title):
+                bad.append((off, mn.get(off), title))
+        c.check(not bad, "%s: hover titles without the class or with the wrong note: %s"
+                % (where, short(bad, 3)))
+        c.check(any("\u2014" in t for _, t in got["titles"]) or
+                not any(note_for(table, m or "") for m in mn.values()),
+                "%s: no instruction shows a note" % where)
+
+
+def check_map(c, site, pages, root, bindir):
+    """map.html links each launch site that launches one instantiation to its
+    page: the source line there launches (<<<) that instantiation (its
+    demangled name, llvm-cxxfilt, without the parameters)."""
+    text = open(os.path.join(site, "map.html"), encoding="utf-8").read()
+    links = re.findall(r'<a href="([^"?]+\.html)"><code>([^<]+):(\d+)</code></a>', text)
+    c.check(links, "map.html links no launch site to a page")
+    sym_of = {p: s for s, p in pages.items()}
+    rc, out, _ = run([os.path.join(bindir, "llvm-cxxfilt")], input="\n".join(sym_of.values()) + "\n")
+    name = dict(zip(sym_of.values(), out.splitlines()))
+    for href, path, line in links:
+        sym = sym_of.get(href)
+        if not c.check(sym is not None, "map.html links %s, not a page of the site" % href):
+            continue
+        want = re.sub(r"^void ", "", name[sym]).split("(")[0]
+        src = real(html.unescape(path), root)
+        lines = open(src, encoding="utf-8").read().splitlines() if os.path.exists(src) else []
+        at = lines[int(line) - 1] if 0 < int(line) <= len(lines) else ""
+        c.check("<<<" in at and want in at.replace(" ", ""),
+                "map.html: %s:%s (%r) does not launch %s, the page it links" % (path, line, at, want))
+
+
+def check_charts(c, site, page, sym, cos, truth, notes):
+    """The charts' numbers against the code object: the occupancy chart's
+    point sits at .vgpr_count + .agpr_count, the class mix counts every
+    instruction llvm-objdump shows in the kernel."""
+    text = open(os.path.join(site, page), encoding="utf-8").read()
+    occ = {m.group(1): int(m.group(2)) for m in re.finditer(
+        r'<svg class="kw-chart kw-occ" data-arch="([^"]+)" data-vgprs="(-?\d+)"', text)}
+    mix = {m.group(1): int(m.group(2)) for m in re.finditer(
+        r'<svg class="kw-chart kw-mix" data-arch="([^"]+)" data-total="(-?\d+)"', text)}
+    for arch in sorted(cos):
+        k = notes[arch][sym]
+        c.eq(occ.get(arch), k[".vgpr_count"] + k.get(".agpr_count", 0),
+             "%s %s: the occupancy chart's VGPRs (llvm-readelf --notes .vgpr_count + .agpr_count)"
+             % (page, arch))
+        c.eq(mix.get(arch), len(truth[arch][sym][0]),
+             "%s %s: instructions in the class mix (llvm-objdump -d)" % (page, arch))
+    c.check(re.search(r'<g data-class="[^"]+" data-n="\d+">', text), "%s: the class mix has no bars" % page)
+
+
+def check_cli(c, kwalk, db, tmp):
+    """Bad input: one line on stderr, a non-zero exit; a rerun into the same
+    directory removes the pages the previous run listed and no longer
+    writes, and nothing else."""
+    cases = [("no -o", ["site", "--db", db], 2),
+             ("missing index", ["site", "--db", os.path.join(tmp, "none.db"), "-o", tmp], 1),
+             ("index is a directory", ["site", "--db", tmp, "-o", os.path.join(tmp, "o")], 1),
+             ("unknown option", ["site", "--db", db, "-o", tmp, "--bogus"], 2),
+             ("output under a file", ["site", "--db", db, "-o", os.path.join(db, "x")], 1)]
+    for what, args, want in cases:
+        rc, out, err = run([kwalk] + args)
+        c.check(rc == want and len(err.splitlines()) == 1 and err.startswith("kwalk: "),
+                "kwalk %s (%s): exit %d (want %d), stderr %r" % (" ".join(args), what, rc, want, err))
+    d = os.path.join(tmp, "rerun")
+    rc, _, err = run([kwalk, "site", "--db", db, "-o", d])
+    c.check(rc == 0, "kwalk site: exit %d %s" % (rc, err))
+    stale, mine = os.path.join(d, "gone-0123abcd.html"), os.path.join(d, "mine.html")
+    for f in (stale, mine):
+        open(f, "w").write("x")
+    with open(os.path.join(d, ".kwalk-site"), "a") as f:
+        f.write("gone-0123abcd.html\n")
+    rc, _, err = run([kwalk, "site", "--db", db, "-o", d])
+    c.check(rc == 0 and not os.path.exists(stale) and os.path.exists(mine),
+            "a rerun removes the listed page no instantiation has (%s) and keeps other files (%s)"
+            % (os.path.exists(stale), os.path.exists(mine)))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kwalk", required=True)
+    ap.add_argument("--obj", required=True, help="kw_site.o (its sidecar beside it)")
+    ap.add_argument("--llvm-bindir", required=True)
+    ap.add_argument("--out", required=True, help="where the site and the screenshots go")
+    ap.add_argument("--root", help="kwalk site --root: paths printed relative to it")
+    ap.add_argument("--chromium")
+    a = ap.parse_args()
+    tmp = tempfile.mkdtemp(prefix="kwsite-")
+    db = os.path.join(tmp, "kw.db")
+    rc, _, err = run([a.kwalk, "index", os.path.dirname(os.path.abspath(a.obj)), "-o", db])
+    if rc:
+        sys.exit("FAIL: kwalk index: exit %d %s" % (rc, err))
+    # without a browser first: a missing chromium must not hide these
+    c = Checker("site.browser")
+    check_cli(c, a.kwalk, db, tmp)
+    if c.failures:
+        c.finish()
+    chrome = chromium_cmd(a)
+    dom, err = load(chrome, "data:text/html,<p id=ok>ok</p>")
+    if 'id="ok"' not in dom:
+        print("SKIP: chromium cannot start: %s" % err.strip().splitlines()[-1:] )
+        sys.exit(77)
+    shutil.rmtree(a.out, ignore_errors=True)
+    os.makedirs(a.out)
+    site = os.path.join(a.out, "site")
+    rc, out, err = run([a.kwalk, "site", "--db", db, "-o", site]
+                       + (["--root", a.root] if a.root else []))
+    c.check(rc == 0, "kwalk site: exit %d %s" % (rc, err))
+    # ground truth
+    cos = code_objects(a.llvm_bindir, a.obj, tmp)
+    c.check(len(cos) > 0, "no code object in %s" % a.obj)
+    truth, vgprs, kernels, knotes = {}, {}, set(), {}
+    for arch, co in cos.items():
+        insns, start = disasm(a.llvm_bindir, co)
+        rows = line_rows(a.llvm_bindir, co)
+        # the kernel is its symbol's bytes (objdump runs on into the padding after it)
+        _, nm, _ = run([os.path.join(a.llvm_bindir, "llvm-nm"), "--print-size", co])
+        sizes = {f[3]: int(f[1], 16) for f in (l.split() for l in nm.splitlines()) if len(f) == 4}
+        _, notes, _ = run([os.path.join(a.llvm_bindir, "llvm-readelf"), "--notes", co])
+        md = notes_metadata(notes) or {}
+        truth[arch], knotes[arch] = {}, {}
+        for k in md.get("amdhsa.kernels", []):
+            sym = k[".name"]
+            knotes[arch][sym] = k
+            kernels.add(sym)
+            vgprs[sym] = max(vgprs.get(sym, 0), k[".vgpr_count"])
+            offs = {addr - start[sym]: line_of(rows, addr) for addr in insns.get(sym, [])
+                    if addr < start[sym] + sizes.get(sym, 0)}
+            offs = {o: (os.path.realpath(l[0]), l[1]) if l else None for o, l in offs.items()}
+            mn = {addr - start[sym]: MNEMONIC.get(addr) for addr in insns.get(sym, [])}
+            truth[arch][sym] = (offs, mn)
+    kernels = sorted(kernels)
+    c.check(len(kernels) == 4, "kw_site.hip has four kernels: %r" % kernels)
+    # pages: the link of each row
+    idx = open(os.path.join(site, "index.html"), encoding="utf-8").read()
+    pages = dict(re.findall(r'<tr data-i="\d+" data-g="\d+" data-sym="([^"]+)"><td>.*?<a href="([^"]+)"', idx))
+    # the index and every page in one chromium load, each running its test hook
+    srcs = [INDEX_HOOK, "map.html"] + [pages[s] + "?kwtest=isa" for s in kernels if s in pages]
+    got, err = framed(chrome, site, srcs)
+    c.check(got is not None, "the harness page wrote no result (chromium: %s)" % err[-400:])
+    bad = [l for l in err.splitlines() if "Uncaught" in l]
+    c.check(not bad, "chromium logged errors: %r" % bad[:5])
+    check_framed(c, got, "map.html")
+    check_map(c, site, pages, a.root, a.llvm_bindir)
+    res = check_framed(c, got, INDEX_HOOK)
+    if c.check(res is not None, "index.html: the test hook wrote no result"):
+        check_index(c, res, site, kernels, vgprs, a.llvm_bindir)
+    for sym in kernels:
+        if c.check(sym in pages, "index.html links no page for %s" % sym):
+            res = check_framed(c, got, pages[sym] + "?kwtest=isa")
+            check_page(c, res, pages[sym], sym, cos, truth, a.root)
+            check_charts(c, site, pages[sym], sym, cos, truth, knotes)
+    # screenshots (test artifacts)
+    for name, page in (("hip", pages.get(kernels[-1], "index.html")),):
+        shot = os.path.join(a.out, "site-%s.png" % name)
+        url = "file://" + os.path.join(site, page) + ("?kwtest=shot" if name != "index" else "")
+        try:
+            subprocess.run(chrome + ["--window-size=1400,1000", "--hide-scrollbars",
+                                     "--screenshot=" + shot, url], capture_output=True, timeout=120)
+        except subprocess.TimeoutExpired:
+            pass
+        c.check(os.path.exists(shot) and os.path.getsize(shot) > 1000, "no screenshot %s" % shot)
+    c.note("site and screenshots in %s" % a.out)
+    shutil.rmtree(tmp, ignore_errors=True)
+    c.finish()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""test_site_languages.py: `kwalk site` over the test corpus (the HIP corpus
+kernels, the ASM kernels they launch through code objects, the Triton
+corpus cache): every page, index.html and map.html load in headless chromium from
+file:// with no script or console error (one load of a harness page that
+frames them all, with --allow-file-access-from-files so it can read their
+error lists), the index has a row per language the corpus has (HIP, ASM,
+Triton: ground truth from the corpus source and its Triton cache), and a
+screenshot of one page per language is kept in --out (site-hip.png,
+site-asm.png, site-triton.png). Exit 77 only when chromium cannot start."""
+import argparse
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwcheck import Checker  # noqa: E402
+
+HARNESS = """<!doctype html><meta charset="utf-8"><title>harness</title>
+<script>
+window.addEventListener('load', function () {
+  var out = {};
+  [].forEach.call(document.querySelectorAll('iframe'), function (f) {
+    var w = f.contentWindow, d = f.contentDocument;
+    out[f.getAttribute('src')] = {
+      loaded: !!(d && d.body && d.body.getAttribute('data-kw-loaded') === '1'),
+      errors: w && w.kwErrors ? w.kwErrors : null};
+  });
+  var p = document.createElement('pre');
+  p.id = 'harness';
+  p.textContent = JSON.stringify(out);
+  document.body.appendChild(p);
+});
+</script>
+%s
+"""
+
+
+def run(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
+    return p.returncode, p.stdout, p.stderr
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kwalk", required=True)
+    ap.add_argument("--corpus-out", required=True, help="the kw_corpus output directory")
+    ap.add_argument("--source-dir", required=True, help="the repository")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--chromium")
+    a = ap.parse_args()
+    exe = a.chromium or shutil.which("chromium") or shutil.which("chromium-browser")
+    if not exe:
+        print("SKIP: chromium is not installed (Debian: apt-get install chromium)")
+        sys.exit(77)
+    prof = tempfile.mkdtemp(prefix="kwsite-chromium-")
+    chrome = [exe, "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run",
+              "--disable-extensions", "--user-data-dir=" + prof]
+    try:
+        p = subprocess.run(chrome + ["--dump-dom", "data:text/html,<p id=ok>ok</p>"],
+                           capture_output=True, text=True, errors="replace", timeout=120)
+        ok = 'id="ok"' in p.stdout
+    except subprocess.TimeoutExpired:
+        ok, p = False, None
+    if not ok:
+        print("SKIP: chromium cannot start: %s" % (p.stderr.strip().splitlines()[-1:] if p else "timeout"))
+        sys.exit(77)
+    c = Checker("site.languages")
+    shutil.rmtree(a.out, ignore_errors=True)
+    os.makedirs(a.out)
+    site, db = os.path.join(a.out, "site"), os.path.join(a.out, "kw.db")
+    cache = os.path.join(a.source_dir, "tests", "corpus", "triton", "cache")
+    rc, _, err = run([a.kwalk, "index", a.corpus_out, "--triton-cache", cache,
+                      "--map-prefix", "/opt/kwalk=" + a.source_dir, "-o", db])
+    c.check(rc == 0, "kwalk index: exit %d %s" % (rc, err))
+    rc, _, err = run([a.kwalk, "site", "--db", db, "-o", site, "--root", a.source_dir])
+    c.check(rc == 0, "kwalk site: exit %d %s" % (rc, err))
+    idx = open(os.path.join(site, "index.html"), encoding="utf-8").read()
+    rows = re.findall(r'<tr data-i="\d+"[^>]*><td>.*?<a href="([^"]+)".*?</td><td>.*?</td>'
+                      r'<td>(HIP|ASM|Triton|\?)</td>', idx)
+    # the languages the corpus has: HIP sources, ASM code objects they launch
+    # (hipModuleLaunchKernel), Triton cache entries
+    want = {"HIP"}
+    corpus_src = os.path.join(a.source_dir, "tests", "corpus")
+    if any("hipModuleLaunchKernel" in open(os.path.join(corpus_src, f), errors="replace").read()
+           for f in os.listdir(corpus_src) if f.endswith(".hip")):
+        want.add("ASM")
+    if os.path.isdir(cache) and os.listdir(cache):
+        want.add("Triton")
+    langs = {}
+    for page, lang in rows:
+        langs.setdefault(lang, page)
+    c.eq(sorted(langs), sorted(want), "languages of index.html's rows")
+    pages = sorted(set(p for p, _ in rows))
+    c.eq(len(pages), len([f for f in os.listdir(site) if f.endswith(".html") and f not in ("index.html", "map.html")]),
+         "index.html links every page once")
+    # every page (and the index) in one load
+    frames = "".join('<iframe src="%s" width="800" height="200"></iframe>\n' % html.escape(p)
+                     for p in ["index.html", "map.html"] + pages)
+    harness = os.path.join(site, "zz-harness.html")
+    open(harness, "w").write(HARNESS % frames)
+    p = subprocess.run(chrome + ["--allow-file-access-from-files", "--dump-dom",
+                                 "file://" + harness], capture_output=True, text=True,
+                       errors="replace", timeout=300)
+    m = re.search(r'<pre id="harness">(.*?)</pre>', p.stdout, re.S)
+    res = json.loads(html.unescape(m.group(1))) if m else {}
+    c.check(m is not None, "the harness wrote no result (chromium: %s)" % p.stderr[-300:])
+    for page in ["index.html", "map.html"] + pages:
+        r = res.get(page)
+        if m and c.check(r is not None, "%s: not framed" % page):
+            c.check(r["loaded"], "%s: did not finish loading" % page)
+            c.check(r["errors"] == [], "%s: script or console errors %r" % (page, r["errors"]))
+    os.unlink(harness)
+    for lang, page in sorted(langs.items()):
+        shot = os.path.join(a.out, "site-%s.png" % lang.lower())
+        subprocess.run(chrome + ["--window-size=1400,1000", "--hide-scrollbars",
+                                 "--screenshot=" + shot, "file://%s/%s?kwtest=shot" % (site, page)],
+                       capture_output=True, timeout=120)
+        c.check(os.path.exists(shot) and os.path.getsize(shot) > 1000, "no screenshot %s" % shot)
+    c.note("site and screenshots in %s" % a.out)
+    shutil.rmtree(prof, ignore_errors=True)
+    c.finish()
+
+
+if __name__ == "__main__":
+    main()
