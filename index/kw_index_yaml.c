@@ -33,13 +33,18 @@ kw_status kw_index_emit(const kw_index *ix, kw_buf *out, kw_err *err) {
 }
 
 /* The version keys, which come first. */
-static kw_status kw_index_version(kw_sidecar_parser *p, const char *key, int want, bool *have) {
+/* The version under key, which must be in [oldest, want]. */
+static kw_status kw_index_version(kw_sidecar_parser *p, const char *key, int oldest, int want,
+                                  bool *have) {
     long long v;
     if (kw_sidecar_parse_int(p, key, &v) != KW_OK)
         return KW_ERR;
-    if (v != want)
+    if ((v < oldest || v > want) && oldest == want)
         return kw_fail(p->err, "%s: unsupported %s %lld (this kwalk reads %d)", p->name, key, v,
                        want);
+    if (v < oldest || v > want)
+        return kw_fail(p->err, "%s: unsupported %s %lld (this kwalk reads %d to %d)", p->name, key,
+                       v, oldest, want);
     *have = true;
     return KW_OK;
 }
@@ -59,17 +64,19 @@ static kw_status kw_index_parse_mode(void *obj, const char *name, const char *te
             break;
         if (!have_index) {
             if (!strcmp(key, "kwalk_index"))
-                st = kw_index_version(&p, "kwalk_index", KW_INDEX_VERSION, &have_index);
+                st = kw_index_version(&p, "kwalk_index", KW_INDEX_VERSION, KW_INDEX_VERSION,
+                                      &have_index);
             else if (!strcmp(key, "kwalk_schema"))
                 st = kw_fail(err, "%s: a sidecar, not a kwalk index (build one with 'kwalk index')",
                              name);
             else
                 st = kw_fail(err, "%s: not a kwalk index (no kwalk_index key first)", name);
         } else if (!have_schema && !strcmp(key, "kwalk_schema")) {
-            st = kw_index_version(&p, "kwalk_schema", KW_SCHEMA_VERSION, &have_schema);
+            st = kw_index_version(&p, "kwalk_schema", KW_SCHEMA_OLDEST, KW_SCHEMA_VERSION,
+                                  &have_schema);
         } else if (!have_schema) {
-            st = kw_fail(err, "%s: unsupported kwalk_schema: missing (this kwalk reads %d)", name,
-                         KW_SCHEMA_VERSION);
+            st = kw_fail(err, "%s: unsupported kwalk_schema: missing (this kwalk reads %d to %d)",
+                         name, KW_SCHEMA_OLDEST, KW_SCHEMA_VERSION);
         } else {
             st = kw_sidecar_parse_field(&p, &kw_t_index, ix, key, &seen);
         }
@@ -77,8 +84,8 @@ static kw_status kw_index_parse_mode(void *obj, const char *name, const char *te
     if (st == KW_OK && !have_index)
         st = kw_fail(err, "%s: not a kwalk index (no kwalk_index key first)", name);
     if (st == KW_OK && !have_schema)
-        st = kw_fail(err, "%s: unsupported kwalk_schema: missing (this kwalk reads %d)", name,
-                     KW_SCHEMA_VERSION);
+        st = kw_fail(err, "%s: unsupported kwalk_schema: missing (this kwalk reads %d to %d)", name,
+                     KW_SCHEMA_OLDEST, KW_SCHEMA_VERSION);
     if (st == KW_OK)
         st = kw_sidecar_parse_end(&p);
     kw_sidecar_parse_free(&p);

@@ -948,8 +948,11 @@ static kw_status kw_sidecar_parse_mode(void *obj, const char *name, const char *
         }
     }
     if (st == KW_OK && !have_schema)
-        st = kw_fail(err, "%s: unsupported kwalk_schema: missing (this kwalk reads %d)", name,
-                     KW_SCHEMA_VERSION);
+        st = KW_SCHEMA_OLDEST == KW_SCHEMA_VERSION
+                 ? kw_fail(err, "%s: unsupported kwalk_schema: missing (this kwalk reads %d)", name,
+                           KW_SCHEMA_VERSION)
+                 : kw_fail(err, "%s: unsupported kwalk_schema: missing (this kwalk reads %d to %d)",
+                           name, KW_SCHEMA_OLDEST, KW_SCHEMA_VERSION);
     if (st == KW_OK)
         st = kw_sidecar_parse_end(&p);
     kw_sidecar_parse_free(&p);

@@ -68,7 +68,7 @@ static void test_build_and_round_trip(void) {
     kw_buf_init(&t2);
     CHECK(kw_index_emit(&ix, &t1, &err) == KW_OK);
     CHECK(strncmp(kw_buf_str(&t1),
-                  "kwalk_index: 1\nkwalk_schema: 1\nproducer: {name: kwalk, version: \"0.1.0\"}\n"
+                  "kwalk_index: 1\nkwalk_schema: 2\nproducer: {name: kwalk, version: \"0.1.0\"}\n"
                   "translation_units:\n- sidecar: build/a.kwalk.yaml\n",
                   118) == 0);
     kw_index back;
@@ -105,11 +105,11 @@ static void test_errors(void) {
     CHECK_STR(parse_err("kwalk_index: 2\nkwalk_schema: 1\n...\n"),
               "i.yaml: unsupported kwalk_index 2 (this kwalk reads 1)");
     CHECK_STR(parse_err("kwalk_index: 1\nkwalk_schema: 3\n...\n"),
-              "i.yaml: unsupported kwalk_schema 3 (this kwalk reads 1)");
+              "i.yaml: unsupported kwalk_schema 3 (this kwalk reads 1 to 2)");
     CHECK_STR(parse_err("kwalk_index: 1\nkernels: []\n...\n"),
-              "i.yaml: unsupported kwalk_schema: missing (this kwalk reads 1)");
+              "i.yaml: unsupported kwalk_schema: missing (this kwalk reads 1 to 2)");
     CHECK_STR(parse_err("kwalk_index: 1\n...\n"),
-              "i.yaml: unsupported kwalk_schema: missing (this kwalk reads 1)");
+              "i.yaml: unsupported kwalk_schema: missing (this kwalk reads 1 to 2)");
     CHECK_STR(parse_err("hello: world\n...\n"),
               "i.yaml: not a kwalk index (no kwalk_index key first)");
     CHECK_STR(parse_err("kwalk_index: 1\nkwalk_schema: 1\ntranslation_units:\n- launches: {}\n"
@@ -213,11 +213,26 @@ static void test_db(void) {
     if (!d)
         return;
     CHECK(load_err(d, n) == NULL);
-    /* truncated: every page boundary and a few bytes into the pages */
-    size_t refused = 0, tried = 0;
-    for (size_t cut = 0; cut < n; cut += cut < 200 ? 37 : 1024, tried++)
-        refused += load_err(d, cut) != NULL;
-    CHECK(refused == tried);
+    /* truncated: every page boundary and a few bytes into the pages. SQLite
+     * reads a short last page as zeros, so a cut that leaves every page the
+     * reader needs (an index page or a free page lost) may still load: then
+     * it must load the same index, else be refused. */
+    size_t refused = 0, tried = 0, same = 0;
+    for (size_t cut = 0; cut < n; cut += cut < 200 ? 37 : 1024, tried++) {
+        if (load_err(d, cut) != NULL) {
+            refused++;
+            continue;
+        }
+        kw_index cutix;
+        kw_buf y3;
+        kw_buf_init(&y3);
+        if (kw_index_read_file(&cutix, "c.db", &err) == KW_OK &&
+            kw_index_emit(&cutix, &y3, &err) == KW_OK && !strcmp(kw_buf_str(&y1), kw_buf_str(&y3)))
+            same++;
+        kw_index_free(&cutix);
+        kw_buf_free(&y3);
+    }
+    CHECK(refused + same == tried && refused > tried / 2);
     /* the packed form of earlier kwalks */
     CHECK_STR(load_err("KWALKIDX\x01\x00\x00\x00", 12),
               "c.db: an index in the packed form of an earlier kwalk; rebuild it with 'kwalk "

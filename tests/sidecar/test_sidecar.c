@@ -58,7 +58,7 @@ static void test_round_trip(void) {
         fprintf(stderr, "first emit:\n%s\nsecond emit:\n%s\n", a, b);
 
     /* the values themselves came back, not only the same bytes */
-    CHECK(back.schema == 1);
+    CHECK(back.schema == KW_SCHEMA_VERSION);
     CHECK_STR(back.producer.clang_version, "22.1.8");
     CHECK_STR(back.tu.cuid, "1a2b3c4d");
     CHECK(back.tu.offload_archs.n == 2);
@@ -100,7 +100,7 @@ static void test_round_trip(void) {
     }
 
     /* the layout: kwalk_schema first, quoted numbers-as-strings, the end marker */
-    CHECK(strncmp(a, "kwalk_schema: 1\nproducer: {name: kwalk, version: \"0.1.0\"", 56) == 0);
+    CHECK(strncmp(a, "kwalk_schema: 2\nproducer: {name: kwalk, version: \"0.1.0\"", 56) == 0);
     CHECK(strstr(a, "{name: BlockSize, kind: value, value: \"256\", defaulted: false}"));
     CHECK(strstr(a, "\n  archs:\n    gfx942: {}\n    gfx950: {}\n"));
     CHECK(strstr(a, "\n  archs: {}\n"));
@@ -236,10 +236,12 @@ static void test_errors(void) {
     CHECK_STR(parse_err("kwalk_schema: 1\nkernels: []\n\xff\n...\n"),
               "t.yaml: line 3: invalid leading UTF-8 octet (byte 0xFF)");
     /* schema */
-    CHECK_STR(parse_err("kwalk_schema: 2\nkernels: {}\n...\n"),
-              "t.yaml: unsupported kwalk_schema 2 (this kwalk reads 1)");
+    CHECK_STR(parse_err("kwalk_schema: 3\nkernels: {}\n...\n"),
+              "t.yaml: unsupported kwalk_schema 3 (this kwalk reads 1 to 2)");
+    CHECK_STR(parse_err("kwalk_schema: 0\nkernels: {}\n...\n"),
+              "t.yaml: unsupported kwalk_schema 0 (this kwalk reads 1 to 2)");
     CHECK_STR(parse_err("kernels: []\n...\n"),
-              "t.yaml: unsupported kwalk_schema: missing (this kwalk reads 1)");
+              "t.yaml: unsupported kwalk_schema: missing (this kwalk reads 1 to 2)");
     CHECK_STR(parse_err("kwalk_schema: \"1\"\n...\n"),
               "t.yaml: line 1: kwalk_schema: expected an integer, got a quoted string \"1\"");
     CHECK_STR(parse_err("kwalk_index: 1\nkwalk_schema: 1\n...\n"),
