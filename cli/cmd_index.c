@@ -33,6 +33,7 @@
 #include "codeobj/kw_co_sidecar.h"
 #include "common/kw_fs.h"
 #include "index/kw_index.h"
+#include "sidecar/kw_schema.h"
 #include "triton/kw_triton.h"
 
 #ifndef KWALK_VERSION
@@ -51,9 +52,9 @@ static const char kw_index_usage[] =
     "  --format yaml       export as YAML, to read or diff (the default for FILE.yaml, .yml)\n"
     "  --triton-cache DIR  add every specialization of a Triton cache (TRITON_CACHE_DIR, or\n"
     "                      one of its folders); repeatable\n"
-    "  --map-prefix OLD=NEW  paths under OLD are under NEW now: the objects sidecars name\n"
-    "                      (their listings are read from there) and the Triton cache's\n"
-    "                      files; repeatable, the first match wins\n"
+    "  --map-prefix OLD=NEW  paths under OLD are under NEW now: the sidecars' source\n"
+    "                      locations, the objects they name (listings are read from there)\n"
+    "                      and the Triton cache's files; repeatable, the first match wins\n"
     "  --db FILE           (without PATHs) export the index FILE as YAML to OUT.yaml\n"
     "Every kwalk command reads both forms; docs/index-schema.md describes the tables.\n";
 
@@ -192,11 +193,51 @@ static const char *kw_build_map(kw_arena *a, const kw_build_ctx *b, const char *
     return path;
 }
 
+typedef struct kw_map_locs {
+    kw_arena *a;
+    const kw_build_ctx *b;
+} kw_map_locs;
+
+static void kw_build_map_loc(void *ctx, kw_loc *l) {
+    kw_map_locs *m = ctx;
+    const char *p = kw_build_map(m->a, m->b, l->file);
+    if (p) /* out of memory: the path stays as written */
+        l->file = p;
+}
+
+static void kw_build_map_str(kw_arena *a, const kw_build_ctx *b, const char **s) {
+    const char *p = kw_build_map(a, b, *s);
+    if (p) /* out of memory: the path stays as written */
+        *s = p;
+}
+
+/* Every path of sc under the first --map-prefix that matches: its source
+ * locations, the unit's source and object, a Triton record's cache folder
+ * and files. */
+static void kw_build_map_paths(kw_sidecar *sc, const kw_build_ctx *b) {
+    if (!b->nprefixes)
+        return;
+    kw_map_locs m = {&sc->arena, b};
+    kw_schema_each_loc(&kw_t_sidecar, sc, kw_build_map_loc, &m);
+    kw_build_map_str(&sc->arena, b, &sc->tu.source);
+    kw_build_map_str(&sc->arena, b, &sc->tu.object);
+    for (size_t i = 0; i < sc->kernels.n; i++) {
+        kw_triton *t = sc->kernels.v[i].triton;
+        if (!t)
+            continue;
+        kw_build_map_str(&sc->arena, b, &t->cache_dir);
+        for (size_t j = 0; j < t->files.n; j++)
+            kw_build_map_str(&sc->arena, b, &t->files.v[j]);
+    }
+}
+
 static void kw_build_parse(void *ctx, unsigned worker, size_t i) {
     kw_build_ctx *b = ctx;
     kw_slot *s = &b->slots[i];
     (void)worker;
     s->st = kw_sidecar_read_file(&s->sc, b->f->paths.v[i], &s->err);
+    if (s->st == KW_OK)
+        kw_build_map_paths(&s->sc, b);
     if (s->st == KW_OK && s->sc.tu.code_objects.n) {
         const char *obj = kw_build_map(&s->sc.arena, b, s->sc.tu.object);
         s->st = obj || !s->sc.tu.object ? kw_co_sidecar_refill(&s->sc, obj, &s->isa_note, &s->err)
@@ -347,10 +388,12 @@ static void kw_db_parse(void *ctx, unsigned worker, size_t i) {
     } else {
         s->hash = h;
         s->st = kw_sidecar_parse(&s->sc, b->f->paths.v[i], text, len, &s->err);
+        kw_build_ctx m = {0};
+        m.prefixes = b->prefixes;
+        m.nprefixes = b->nprefixes;
+        if (s->st == KW_OK)
+            kw_build_map_paths(&s->sc, &m);
         if (s->st == KW_OK && s->sc.tu.code_objects.n) {
-            kw_build_ctx m = {0};
-            m.prefixes = b->prefixes;
-            m.nprefixes = b->nprefixes;
             const char *obj = kw_build_map(&s->sc.arena, &m, s->sc.tu.object);
             s->st = obj || !s->sc.tu.object
                         ? kw_co_sidecar_refill(&s->sc, obj, &s->isa_note, &s->err)

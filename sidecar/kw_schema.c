@@ -29,6 +29,36 @@ static kw_status kw_schema_copy_str(kw_arena *a, const char **dst, const char *s
     return (src && !*dst) ? KW_ERR : KW_OK;
 }
 
+void kw_schema_each_loc(const kw_type *t, void *obj, void (*fn)(void *ctx, kw_loc *l), void *ctx) {
+    unsigned char *b = obj;
+    for (size_t i = 0; i < t->nfields; i++) {
+        const kw_field *f = &t->fields[i];
+        switch (f->kind) {
+        case KW_F_LOC:
+            fn(ctx, (kw_loc *)(b + f->off));
+            break;
+        case KW_F_MAP:
+            kw_schema_each_loc(f->sub, b + f->off, fn, ctx);
+            break;
+        case KW_F_PTR: {
+            void *p = *(void **)(b + f->off);
+            if (p)
+                kw_schema_each_loc(f->sub, p, fn, ctx);
+            break;
+        }
+        case KW_F_LIST:
+        case KW_F_KEYED: {
+            kw_anyarr *arr = (kw_anyarr *)(b + f->off);
+            for (size_t j = 0; j < arr->n; j++)
+                kw_schema_each_loc(f->sub, (unsigned char *)arr->v + j * f->sub->size, fn, ctx);
+            break;
+        }
+        default:
+            break;
+        }
+    }
+}
+
 /* Element size of a STRS, LIST, KEYED or COUNTS field. */
 size_t kw_schema_elem_size(const kw_field *f) {
     if (f->kind == KW_F_STRS)

@@ -110,6 +110,9 @@ extern const kw_type kw_t_triton; /* a Triton specialization's facts */
 /* Deep-copy src (of type t) into dst, every string and array into arena a.
  * dst may be a fresh zeroed slot. Returns KW_ERR only when out of memory. */
 kw_status kw_schema_copy(kw_arena *a, const kw_type *t, void *dst, const void *src);
+/* Call fn on every source location (KW_F_LOC field) of obj, of type t, at any
+ * depth (records, lists, keyed maps, pointed-to records). */
+void kw_schema_each_loc(const kw_type *t, void *obj, void (*fn)(void *ctx, kw_loc *l), void *ctx);
 /* Element size of an array field (STRS, LIST, KEYED, COUNTS). */
 size_t kw_schema_elem_size(const kw_field *f);
 /* Is field f of the record of type t at base present (would the writer write it)? */
