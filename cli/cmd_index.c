@@ -231,22 +231,27 @@ static void kw_build_map_paths(kw_sidecar *sc, const kw_build_ctx *b) {
     }
 }
 
+/* A sidecar just read, made ready for the index: its paths mapped, and a
+ * schema 2 sidecar's listings read back from its object (*isa_note: why
+ * they were not, in sc's arena). Errors name path. */
+static kw_status kw_build_prepare(kw_sidecar *sc, const kw_build_ctx *b, const char *path,
+                                  const char **isa_note, kw_err *err) {
+    kw_build_map_paths(sc, b);
+    if (!sc->tu.code_objects.n)
+        return KW_OK;
+    if (kw_co_sidecar_refill(sc, sc->tu.object, isa_note, err) == KW_OK)
+        return KW_OK;
+    kw_err e = *err;
+    return kw_fail(err, "%s: %s", path, e.msg);
+}
+
 static void kw_build_parse(void *ctx, unsigned worker, size_t i) {
     kw_build_ctx *b = ctx;
     kw_slot *s = &b->slots[i];
     (void)worker;
     s->st = kw_sidecar_read_file(&s->sc, b->f->paths.v[i], &s->err);
     if (s->st == KW_OK)
-        kw_build_map_paths(&s->sc, b);
-    if (s->st == KW_OK && s->sc.tu.code_objects.n) {
-        const char *obj = kw_build_map(&s->sc.arena, b, s->sc.tu.object);
-        s->st = obj || !s->sc.tu.object ? kw_co_sidecar_refill(&s->sc, obj, &s->isa_note, &s->err)
-                                        : kw_fail(&s->err, "out of memory");
-        if (s->st != KW_OK) {
-            kw_err e = s->err;
-            kw_fail(&s->err, "%s: %s", b->f->paths.v[i], e.msg);
-        }
-    }
+        s->st = kw_build_prepare(&s->sc, b, b->f->paths.v[i], &s->isa_note, &s->err);
 }
 
 static int kw_build_add(void *ctx, size_t i) {
@@ -392,17 +397,7 @@ static void kw_db_parse(void *ctx, unsigned worker, size_t i) {
         m.prefixes = b->prefixes;
         m.nprefixes = b->nprefixes;
         if (s->st == KW_OK)
-            kw_build_map_paths(&s->sc, &m);
-        if (s->st == KW_OK && s->sc.tu.code_objects.n) {
-            const char *obj = kw_build_map(&s->sc.arena, &m, s->sc.tu.object);
-            s->st = obj || !s->sc.tu.object
-                        ? kw_co_sidecar_refill(&s->sc, obj, &s->isa_note, &s->err)
-                        : kw_fail(&s->err, "out of memory");
-            if (s->st != KW_OK) {
-                kw_err e = s->err;
-                kw_fail(&s->err, "%s: %s", b->f->paths.v[i], e.msg);
-            }
-        }
+            s->st = kw_build_prepare(&s->sc, &m, b->f->paths.v[i], &s->isa_note, &s->err);
     }
     free(text);
 }
