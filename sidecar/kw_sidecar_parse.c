@@ -50,6 +50,14 @@ static kw_status kw_sidecar_parse_syntax(kw_sidecar_parser *p) {
     return kw_fail(p->err, "%s: line %zu: %s", p->name, y->problem_mark.line + 1, y->problem);
 }
 
+/* An error is one line: a value quoted in msg (a scalar that held a line
+ * break or another control character) has those written as blanks. */
+static void kw_sidecar_parse_one_line(char *msg) {
+    for (char *c = msg; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = ' ';
+}
+
 static kw_status kw_sidecar_parse_failv(kw_sidecar_parser *p, size_t line, const char *fmt,
                                         va_list ap) {
     char path[256] = "", msg[300];
@@ -64,6 +72,7 @@ static kw_status kw_sidecar_parse_failv(kw_sidecar_parser *p, size_t line, const
         used += (size_t)n;
     }
     vsnprintf(msg, sizeof(msg), fmt, ap);
+    kw_sidecar_parse_one_line(msg);
     if (path[0])
         return kw_fail(p->err, "%s: line %zu: %s: %s", p->name, line, path, msg);
     return kw_fail(p->err, "%s: line %zu: %s", p->name, line, msg);

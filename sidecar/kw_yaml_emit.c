@@ -38,11 +38,23 @@ void kw_yaml_emit_emit(kw_yaml_emitter *e, yaml_event_t *ev, int init_ok) {
     }
 }
 
+/* A node the sharing plan refused: its alias, when it has one. */
+static void kw_yaml_emit_alias(kw_yaml_emitter *e) {
+    const char *name = kw_yaml_share_alias(e->sh);
+    if (!name)
+        return;
+    yaml_event_t ev;
+    int ok = yaml_alias_event_initialize(&ev, (yaml_char_t *)name);
+    kw_yaml_emit_emit(e, &ev, ok);
+}
+
 void kw_yaml_emit_map_start(kw_yaml_emitter *e, bool flow) {
     yaml_mapping_style_t style = flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE;
     const char *anchor = NULL;
-    if (e->sh && !kw_yaml_share_start(e, true, (int)style, &anchor))
+    if (e->sh && !kw_yaml_share_start(e, true, (int)style, &anchor)) {
+        kw_yaml_emit_alias(e);
         return;
+    }
     yaml_event_t ev;
     int ok = yaml_mapping_start_event_initialize(&ev, (yaml_char_t *)anchor, NULL, 1, style);
     kw_yaml_emit_emit(e, &ev, ok);
@@ -59,8 +71,10 @@ void kw_yaml_emit_map_end(kw_yaml_emitter *e) {
 void kw_yaml_emit_seq_start(kw_yaml_emitter *e, bool flow) {
     yaml_sequence_style_t style = flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE;
     const char *anchor = NULL;
-    if (e->sh && !kw_yaml_share_start(e, false, (int)style, &anchor))
+    if (e->sh && !kw_yaml_share_start(e, false, (int)style, &anchor)) {
+        kw_yaml_emit_alias(e);
         return;
+    }
     yaml_event_t ev;
     int ok = yaml_sequence_start_event_initialize(&ev, (yaml_char_t *)anchor, NULL, 1, style);
     kw_yaml_emit_emit(e, &ev, ok);
@@ -76,8 +90,10 @@ void kw_yaml_emit_seq_end(kw_yaml_emitter *e) {
 
 void kw_yaml_emit_scalar(kw_yaml_emitter *e, const char *s, size_t n, yaml_scalar_style_t style) {
     const char *anchor = NULL;
-    if (e->sh && !kw_yaml_share_scalar(e, s, n, (int)style, &anchor))
+    if (e->sh && !kw_yaml_share_scalar(e, s, n, (int)style, &anchor)) {
+        kw_yaml_emit_alias(e);
         return;
+    }
     yaml_event_t ev;
     int ok = yaml_scalar_event_initialize(&ev, (yaml_char_t *)anchor, NULL, (yaml_char_t *)s,
                                           (int)n, 1, 1, style);

@@ -50,6 +50,7 @@ struct kw_yaml_share {
     size_t skip; /* pass 2: depth inside an aliased collection */
     uint32_t nanchors;
     char name[16];
+    bool alias; /* pass 2: the node just refused is written as an alias of name */
 };
 
 /* ---- Hashing -------------------------------------------------------------------------------- */
@@ -264,10 +265,16 @@ static bool kw_share_write(kw_yaml_emitter *e, uint32_t u, const char **anchor) 
         *anchor = sh->name;
         return true;
     }
-    yaml_event_t ev;
-    int ok = yaml_alias_event_initialize(&ev, (yaml_char_t *)sh->name);
-    kw_yaml_emit_emit(e, &ev, ok);
+    (void)e;
+    sh->alias = true; /* the writer emits the alias (kw_yaml_share_alias) */
     return false;
+}
+
+const char *kw_yaml_share_alias(kw_yaml_share *sh) {
+    if (!sh || !sh->alias)
+        return NULL;
+    sh->alias = false;
+    return sh->name;
 }
 
 static bool kw_share_fail(kw_yaml_emitter *e) {

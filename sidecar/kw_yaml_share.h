@@ -24,6 +24,10 @@ bool kw_yaml_share_plan(kw_yaml_share *sh);
 bool kw_yaml_share_start(kw_yaml_emitter *e, bool map, int style, const char **anchor);
 /* A collection ends. true: write its end event. */
 bool kw_yaml_share_end(kw_yaml_emitter *e);
+/* After kw_yaml_share_start or kw_yaml_share_scalar refused a node in pass
+ * 2: the anchor name the writer writes an alias of instead, NULL when the
+ * node is simply left out (pass 1, or inside an aliased collection). */
+const char *kw_yaml_share_alias(kw_yaml_share *sh);
 /* A scalar. true: write it, with *anchor as above. */
 bool kw_yaml_share_scalar(kw_yaml_emitter *e, const char *s, size_t n, int style,
                           const char **anchor);

@@ -20,6 +20,7 @@ line boundary (no `...` end marker), empty, broken YAML, `kwalk_schema: 99`:
 line, starting `kwalk:` and naming the bad file.
 Skipped (77) when the kwalk command is not built."""
 import os
+import re
 import shutil
 import sys
 
@@ -155,7 +156,8 @@ def main():
             "cut_at_line": body[:last_nl + 1],        # everything but the final '...'
             "empty": "",
             "broken_yaml": "kwalk_schema: 1\nkernels:\n- {symbol: _Zx, name: \"k<1>\"\n  bad: [\n",
-            "schema_99": good.replace("kwalk_schema: 1", "kwalk_schema: 99", 1),
+            "schema_99": re.sub(r"^kwalk_schema: \d+", "kwalk_schema: 99", good, count=1,
+                                flags=re.M),
         }
         ck.check(cases["schema_99"] != good and cases["cut_at_line"].rstrip().endswith("...") is False,
                  "building the bad inputs (test bug)")

@@ -56,8 +56,11 @@ def bad_inputs(k, fx, tmp):
                                         os.path.join(tmp, "x.db")))
     one_error("--map-prefix without =", kwalk(k, "index", "--triton-cache", empty,
                                               "--map-prefix", "abc"), rc=2)
-    one_error("--map-prefix without --triton-cache",
-              kwalk(k, "index", empty, "--map-prefix", "a=b"), rc=2)
+    # --map-prefix maps the sidecars' paths too: without --triton-cache it is
+    # no usage error; an empty folder is then the only error
+    r = kwalk(k, "index", empty, "--map-prefix", "a=b", "-o", os.path.join(tmp, "x.db"))
+    one_error("--map-prefix without --triton-cache, no sidecar", r, rc=1)
+    check("--map-prefix without --triton-cache: not a usage error", "usage" in r[2], False)
     src = sorted(glob.glob(os.path.join(fx, "cache", "*")))[0]
     name = os.path.basename(glob.glob(os.path.join(src, "__grp__*.json"))[0])[7:-5]
     damages = {
