@@ -160,6 +160,12 @@ static bool kw_yaml_name(const char *path) {
     return (n >= 5 && !strcmp(path + n - 5, ".yaml")) || (n >= 4 && !strcmp(path + n - 4, ".yml"));
 }
 
+/* The --map-prefix rewrites of a run. */
+typedef struct kw_prefixes {
+    const kw_triton_prefix *v;
+    size_t n;
+} kw_prefixes;
+
 /* Sidecars are parsed on a few threads (kw_pool.h) and added to the index in
  * the order found, so the index does not depend on the thread count. */
 typedef struct kw_slot {
@@ -171,72 +177,53 @@ typedef struct kw_slot {
 
 typedef struct kw_build_ctx {
     const kw_found *f;
-    const kw_triton_prefix *prefixes; /* --map-prefix */
-    size_t nprefixes;
+    kw_prefixes prefixes; /* --map-prefix */
     kw_slot *slots;
     kw_index *ix;
     size_t launches, entries;
     int rc;
 } kw_build_ctx;
 
-/* path with the first --map-prefix whose OLD is a leading part of it (whole
- * path components) rewritten, in arena a. */
-static const char *kw_build_map(kw_arena *a, const kw_build_ctx *b, const char *path) {
-    for (size_t i = 0; path && i < b->nprefixes; i++) {
-        const char *f = b->prefixes[i].from;
-        size_t n = strlen(f);
-        while (n > 1 && f[n - 1] == '/')
-            n--;
-        if (!strncmp(path, f, n) && (path[n] == '/' || path[n] == '\0'))
-            return kw_arena_printf(a, "%s%s", b->prefixes[i].to, path + n);
-    }
-    return path;
-}
-
 typedef struct kw_map_locs {
     kw_arena *a;
-    const kw_build_ctx *b;
+    kw_prefixes p;
 } kw_map_locs;
 
 static void kw_build_map_loc(void *ctx, kw_loc *l) {
     kw_map_locs *m = ctx;
-    const char *p = kw_build_map(m->a, m->b, l->file);
-    if (p) /* out of memory: the path stays as written */
-        l->file = p;
+    l->file = kw_triton_map_path(m->a, m->p.v, m->p.n, l->file);
 }
 
-static void kw_build_map_str(kw_arena *a, const kw_build_ctx *b, const char **s) {
-    const char *p = kw_build_map(a, b, *s);
-    if (p) /* out of memory: the path stays as written */
-        *s = p;
+static void kw_build_map_str(kw_arena *a, kw_prefixes p, const char **s) {
+    *s = kw_triton_map_path(a, p.v, p.n, *s);
 }
 
 /* Every path of sc under the first --map-prefix that matches: its source
  * locations, the unit's source and object, a Triton record's cache folder
  * and files. */
-static void kw_build_map_paths(kw_sidecar *sc, const kw_build_ctx *b) {
-    if (!b->nprefixes)
+static void kw_build_map_paths(kw_sidecar *sc, kw_prefixes p) {
+    if (!p.n)
         return;
-    kw_map_locs m = {&sc->arena, b};
+    kw_map_locs m = {&sc->arena, p};
     kw_schema_each_loc(&kw_t_sidecar, sc, kw_build_map_loc, &m);
-    kw_build_map_str(&sc->arena, b, &sc->tu.source);
-    kw_build_map_str(&sc->arena, b, &sc->tu.object);
+    kw_build_map_str(&sc->arena, p, &sc->tu.source);
+    kw_build_map_str(&sc->arena, p, &sc->tu.object);
     for (size_t i = 0; i < sc->kernels.n; i++) {
         kw_triton *t = sc->kernels.v[i].triton;
         if (!t)
             continue;
-        kw_build_map_str(&sc->arena, b, &t->cache_dir);
+        kw_build_map_str(&sc->arena, p, &t->cache_dir);
         for (size_t j = 0; j < t->files.n; j++)
-            kw_build_map_str(&sc->arena, b, &t->files.v[j]);
+            kw_build_map_str(&sc->arena, p, &t->files.v[j]);
     }
 }
 
 /* A sidecar just read, made ready for the index: its paths mapped, and a
  * schema 2 sidecar's listings read back from its object (*isa_note: why
  * they were not, in sc's arena). Errors name path. */
-static kw_status kw_build_prepare(kw_sidecar *sc, const kw_build_ctx *b, const char *path,
+static kw_status kw_build_prepare(kw_sidecar *sc, kw_prefixes p, const char *path,
                                   const char **isa_note, kw_err *err) {
-    kw_build_map_paths(sc, b);
+    kw_build_map_paths(sc, p);
     if (!sc->tu.code_objects.n)
         return KW_OK;
     if (kw_co_sidecar_refill(sc, sc->tu.object, isa_note, err) == KW_OK)
@@ -251,7 +238,7 @@ static void kw_build_parse(void *ctx, unsigned worker, size_t i) {
     (void)worker;
     s->st = kw_sidecar_read_file(&s->sc, b->f->paths.v[i], &s->err);
     if (s->st == KW_OK)
-        s->st = kw_build_prepare(&s->sc, b, b->f->paths.v[i], &s->isa_note, &s->err);
+        s->st = kw_build_prepare(&s->sc, b->prefixes, b->f->paths.v[i], &s->isa_note, &s->err);
 }
 
 static int kw_build_add(void *ctx, size_t i) {
@@ -313,9 +300,13 @@ static int kw_build_yaml(const kw_found *f, const kw_tcache *tc, const char *out
     ix.producer.name = "kwalk";
     ix.producer.version = KWALK_VERSION;
     kw_err err;
-    kw_build_ctx b = {
-        f, tc->prefixes.v, tc->prefixes.n, calloc(f->paths.n + 1, sizeof(kw_slot)), &ix, 0,
-        0, KW_EXIT_OK};
+    kw_build_ctx b = {f,
+                      {tc->prefixes.v, tc->prefixes.n},
+                      calloc(f->paths.n + 1, sizeof(kw_slot)),
+                      &ix,
+                      0,
+                      0,
+                      KW_EXIT_OK};
     if (!b.slots)
         return kw_cli_failf("out of memory");
     unsigned threads = kw_pool_threads();
@@ -368,8 +359,7 @@ typedef struct kw_dbslot {
 
 typedef struct kw_dbctx {
     const kw_found *f;
-    const kw_triton_prefix *prefixes; /* --map-prefix */
-    size_t nprefixes;
+    kw_prefixes prefixes; /* --map-prefix */
     kw_dbslot *slots;
     kw_index_db *db;
     size_t read;
@@ -393,11 +383,8 @@ static void kw_db_parse(void *ctx, unsigned worker, size_t i) {
     } else {
         s->hash = h;
         s->st = kw_sidecar_parse(&s->sc, b->f->paths.v[i], text, len, &s->err);
-        kw_build_ctx m = {0};
-        m.prefixes = b->prefixes;
-        m.nprefixes = b->nprefixes;
         if (s->st == KW_OK)
-            s->st = kw_build_prepare(&s->sc, &m, b->f->paths.v[i], &s->isa_note, &s->err);
+            s->st = kw_build_prepare(&s->sc, b->prefixes, b->f->paths.v[i], &s->isa_note, &s->err);
     }
     free(text);
 }
@@ -424,9 +411,12 @@ static int kw_db_add(void *ctx, size_t i) {
 static int kw_build_db(const kw_found *f, const kw_tcache *tc, const char *out) {
     kw_producer prod = {"kwalk", KWALK_VERSION, NULL};
     kw_err err;
-    kw_dbctx b = {
-        f, tc->prefixes.v, tc->prefixes.n, calloc(f->paths.n + 1, sizeof(kw_dbslot)), NULL,
-        0, KW_EXIT_OK};
+    kw_dbctx b = {f,
+                  {tc->prefixes.v, tc->prefixes.n},
+                  calloc(f->paths.n + 1, sizeof(kw_dbslot)),
+                  NULL,
+                  0,
+                  KW_EXIT_OK};
     if (!b.slots)
         return kw_cli_failf("out of memory");
     for (size_t i = 0; i <= f->paths.n; i++)

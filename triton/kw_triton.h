@@ -20,6 +20,12 @@ typedef struct kw_triton_prefix {
     const char *to;
 } kw_triton_prefix;
 
+/* path with the first prefix whose `from` is a leading part of it (whole
+ * path components) replaced by its `to`, in arena a; path itself when none
+ * matches (or when out of memory); NULL for NULL. */
+const char *kw_triton_map_path(kw_arena *a, const kw_triton_prefix *prefixes, size_t n,
+                               const char *path);
+
 typedef struct kw_triton_opts {
     const kw_triton_prefix *prefixes; /* the first whose `from` matches wins */
     size_t nprefixes;

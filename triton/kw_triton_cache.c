@@ -82,20 +82,25 @@ kw_status kw_triton_cache_entries(kw_arena *a, const char *dir, kw_triton_paths 
 }
 
 /* file with the first matching prefix rewritten (a whole path component). */
-static const char *kw_triton_map(kw_arena *a, const kw_triton_opts *o, const char *file) {
+const char *kw_triton_map_path(kw_arena *a, const kw_triton_prefix *prefixes, size_t np,
+                               const char *file) {
     if (!file)
         return NULL;
-    for (size_t i = 0; i < o->nprefixes; i++) {
-        const char *f = o->prefixes[i].from;
+    for (size_t i = 0; i < np; i++) {
+        const char *f = prefixes[i].from;
         size_t n = strlen(f);
         while (n > 1 && f[n - 1] == '/')
             n--;
         if (!strncmp(file, f, n) && (file[n] == '/' || file[n] == '\0')) {
-            const char *m = kw_arena_printf(a, "%s%s", o->prefixes[i].to, file + n);
+            const char *m = kw_arena_printf(a, "%s%s", prefixes[i].to, file + n);
             return m ? m : file;
         }
     }
     return file;
+}
+
+static const char *kw_triton_map(kw_arena *a, const kw_triton_opts *o, const char *file) {
+    return kw_triton_map_path(a, o->prefixes, o->nprefixes, file);
 }
 
 static void kw_triton_map_loc(kw_arena *a, const kw_triton_opts *o, kw_loc *l) {
