@@ -222,6 +222,23 @@ static void kw_tsv(kw_buf *b, const char *s) {
 
 enum { KW_MAP_SHOWN = 4 }; /* public callers named in a Markdown row */
 
+/* One "name file:line" item of a list into b, after "; " unless it is the
+ * first: Markdown code spans, or plain for TSV. */
+static void kw_map_item(kw_map *m, kw_buf *b, size_t i, const char *name, const char *file,
+                        int line) {
+    char *at = kw_arena_printf(&m->arena, "%s:%d", kw_map_path(m, file), line);
+    kw_buf_puts(b, i ? "; " : "");
+    if (m->tsv) {
+        kw_tsv(b, name);
+        kw_buf_putc(b, ' ');
+        kw_tsv(b, at ? at : "?");
+    } else {
+        kw_md_code(b, name, true);
+        kw_buf_putc(b, ' ');
+        kw_md_code(b, at ? at : "?", true);
+    }
+}
+
 /* The op's public callers in the package into b: up to max of them, "name
  * file:line" each (with "(via _private)" when the call goes through a private
  * function), "; "-joined, then "and N more". Names and places as Markdown
@@ -229,17 +246,7 @@ enum { KW_MAP_SHOWN = 4 }; /* public callers named in a Markdown row */
 static void kw_map_callers(kw_map *m, kw_buf *b, const kw_py_op *op, size_t max) {
     for (size_t i = 0; i < op->callers.n && i < max; i++) {
         const kw_py_caller *c = &op->callers.v[i];
-        char *at = kw_arena_printf(&m->arena, "%s:%d", kw_map_path(m, c->file), c->def_line);
-        kw_buf_puts(b, i ? "; " : "");
-        if (m->tsv) {
-            kw_tsv(b, c->name);
-            kw_buf_putc(b, ' ');
-            kw_tsv(b, at ? at : "?");
-        } else {
-            kw_md_code(b, c->name, true);
-            kw_buf_putc(b, ' ');
-            kw_md_code(b, at ? at : "?", true);
-        }
+        kw_map_item(m, b, i, c->name, c->file, c->def_line);
         if (c->via) {
             kw_buf_puts(b, " (via ");
             if (m->tsv)
@@ -272,18 +279,7 @@ static void kw_map_model(kw_map *m, kw_buf *b, const kw_py_op *op, size_t max) {
         kw_buf_putc(b, '-');
     for (size_t i = 0; i < n && i < max; i++) {
         const kw_py_chain *c = &pc->v.v[ix[i]];
-        char *at =
-            kw_arena_printf(&m->arena, "%s:%d", kw_map_path(m, c->entry_file), c->entry_line);
-        kw_buf_puts(b, i ? "; " : "");
-        if (m->tsv) {
-            kw_tsv(b, c->entry);
-            kw_buf_putc(b, ' ');
-            kw_tsv(b, at ? at : "?");
-        } else {
-            kw_md_code(b, c->entry, true);
-            kw_buf_putc(b, ' ');
-            kw_md_code(b, at ? at : "?", true);
-        }
+        kw_map_item(m, b, i, c->entry, c->entry_file, c->entry_line);
     }
     if (n > max)
         kw_buf_printf(b, " and %zu more", n - max);
@@ -302,18 +298,7 @@ static void kw_map_frames(kw_map *m, kw_buf *b, const kw_launch *l, size_t max) 
         kw_buf_putc(b, '-');
     for (size_t i = 0; i < l->call_chain.n && i < max; i++) {
         const kw_chain_link *c = &l->call_chain.v[i];
-        char *at =
-            kw_arena_printf(&m->arena, "%s:%d", kw_map_path(m, c->location.file), c->location.line);
-        kw_buf_puts(b, i ? "; " : "");
-        if (m->tsv) {
-            kw_tsv(b, c->function ? c->function : "?");
-            kw_buf_putc(b, ' ');
-            kw_tsv(b, at ? at : "?");
-        } else {
-            kw_md_code(b, c->function ? c->function : "?", true);
-            kw_buf_putc(b, ' ');
-            kw_md_code(b, at ? at : "?", true);
-        }
+        kw_map_item(m, b, i, c->function ? c->function : "?", c->location.file, c->location.line);
     }
     if (l->call_chain.n > max)
         kw_buf_printf(b, " and %zu more", l->call_chain.n - max);
