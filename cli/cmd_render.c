@@ -20,13 +20,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli/kw_app.h"
 #include "cli/kw_cli.h"
-#include "common/kw_fs.h"
+#include "cli/kw_pages.h"
 #include "cli/kw_pool.h"
+#include "common/kw_fs.h"
 #include "render/kw_render.h"
 #include "trace/kw_trace.h"
 
@@ -290,40 +289,6 @@ static int kw_pick(const kw_model *m, const kw_render_cli *c, size_t *out) {
 
 /* ---- writing ------------------------------------------------------------------------------ */
 
-/* A page name: the printed name with [A-Za-z0-9_.-] kept and runs of anything
- * else as one '_', at most 80 characters, then '-' and 8 hex digits of a hash
- * of the symbol (so names stay unique; for a kernel with internal linkage, of
- * the symbol and the file name of its unit's source), ".md". */
-static const char *kw_page_name(kw_arena *a, const kw_mkernel *mk) {
-    char buf[128];
-    size_t n = 0;
-    bool gap = false;
-    for (const char *p = mk->name; *p && n < 80; p++) {
-        char ch = *p;
-        bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-                    (ch >= '0' && ch <= '9') || ch == '_' || ch == '.' || ch == '-';
-        if (keep) {
-            buf[n++] = ch;
-            gap = false;
-        } else if (!gap && n) {
-            buf[n++] = '_';
-            gap = true;
-        }
-    }
-    while (n && (buf[n - 1] == '_' || buf[n - 1] == '.'))
-        n--;
-    unsigned h = 2166136261u;
-    for (const char *p = mk->symbol; *p; p++)
-        h = (h ^ (unsigned char)*p) * 16777619u;
-    /* internal linkage: the symbol and the file name of the unit's source (one
-     * page per unit's kernel, the same in every build directory) */
-    const char *unit = mk->tu ? mk->tu->tu.source ? mk->tu->tu.source : mk->tu->sidecar : NULL;
-    const char *slash = unit ? strrchr(unit, '/') : NULL;
-    for (const char *p = slash ? slash + 1 : unit ? unit : ""; *p; p++)
-        h = (h ^ (unsigned char)*p) * 16777619u;
-    return kw_arena_printf(a, "%.*s-%08x.md", (int)n, buf, h);
-}
-
 /* --all: pages are rendered and written on a few threads (kw_pool.h), each
  * with its own render context and source cache; the model is read-only once
  * every launch's paths are cached. */
@@ -382,49 +347,8 @@ static int kw_all_done(void *ctx, size_t chunk) {
     return KW_EXIT_OK;
 }
 
-/* The pages a --all run wrote are listed in DIR/.kwalk-pages, one name a
- * line; the next run into DIR removes the pages of that list it did not write
- * again (instantiations that are gone), and nothing else in DIR. */
+/* The pages a --all run wrote are listed in DIR/.kwalk-pages (kw_pages.h). */
 static const char kw_manifest_name[] = ".kwalk-pages";
-
-static bool kw_manifest_has(const kw_model *m, const char *name, size_t len) {
-    for (size_t i = 0; i < m->kernels.n; i++)
-        if (strlen(m->kernels.v[i].page) == len && !memcmp(m->kernels.v[i].page, name, len))
-            return true;
-    return false;
-}
-
-static kw_status kw_manifest_update(const kw_model *m, kw_arena *a, const char *dir, kw_err *err) {
-    char *path = kw_arena_printf(a, "%s/%s", dir, kw_manifest_name);
-    if (!path)
-        return kw_fail(err, "out of memory");
-    char *old = NULL;
-    size_t len = 0;
-    struct stat st;
-    if (stat(path, &st) == 0 && kw_fs_read_as(path, KW_FS_TEXT, &old, &len, err) != KW_OK)
-        return KW_ERR;
-    for (size_t at = 0; at < len;) {
-        const char *line = old + at, *nl = memchr(line, '\n', len - at);
-        size_t n = nl ? (size_t)(nl - line) : len - at;
-        at += n + 1;
-        /* only names this command gives pages: NAME.md, no directory part */
-        if (n < 4 || n > 255 || memcmp(line + n - 3, ".md", 3) || memchr(line, '/', n) ||
-            line[0] == '.' || kw_manifest_has(m, line, n))
-            continue;
-        char *stale = kw_arena_printf(a, "%s/%.*s", dir, (int)n, line);
-        if (stale)
-            unlink(stale);
-    }
-    free(old);
-    kw_buf b;
-    kw_buf_init(&b);
-    for (size_t i = 0; i < m->kernels.n; i++)
-        kw_buf_printf(&b, "%s\n", m->kernels.v[i].page);
-    kw_status s = b.oom ? kw_fail(err, "out of memory")
-                        : kw_fs_write_atomic(path, b.ptr ? b.ptr : "", b.len, err);
-    kw_buf_free(&b);
-    return s;
-}
 
 static int kw_render_all(kw_app *app, kw_render *r, const char *dir) {
     kw_err err;
@@ -432,20 +356,7 @@ static int kw_render_all(kw_app *app, kw_render *r, const char *dir) {
         return kw_cli_fail(&err);
     kw_model *m = &app->model;
     /* page names are unique: a hash collision gets a number */
-    kw_symmap pages;
-    kw_symmap_init(&pages);
-    for (size_t i = 0; i < m->kernels.n; i++) {
-        const char *base = kw_page_name(&m->arena, &m->kernels.v[i]), *p = base;
-        for (unsigned n = 2; p && kw_symmap_get(&pages, p); n++)
-            p = kw_arena_printf(&m->arena, "%.*s-%u.md", (int)(strlen(base) - 3), base, n);
-        if (!p || kw_symmap_put(&pages, p, i) != KW_OK) {
-            kw_symmap_free(&pages);
-            return kw_cli_failf("out of memory");
-        }
-        m->kernels.v[i].page = p;
-    }
-    kw_symmap_free(&pages);
-    if (kw_model_cache_paths(m, &err) != KW_OK)
+    if (kw_pages_name(m, ".md", &err) != KW_OK || kw_model_cache_paths(m, &err) != KW_OK)
         return kw_cli_fail(&err);
     unsigned threads = kw_pool_threads();
     kw_all a = {app, dir, calloc(threads, sizeof(kw_all_worker)),
@@ -479,7 +390,7 @@ static int kw_render_all(kw_app *app, kw_render *r, const char *dir) {
         if (b.oom || !path)
             rc = kw_cli_failf("out of memory");
         else if (kw_fs_write_atomic(path, b.ptr, b.len, &err) != KW_OK ||
-                 kw_manifest_update(m, &r->scratch, dir, &err) != KW_OK)
+                 kw_pages_manifest(m, &r->scratch, dir, kw_manifest_name, ".md", &err) != KW_OK)
             rc = kw_cli_fail(&err);
         else
             printf("%s: %zu walkthroughs and index.md\n", dir, m->kernels.n);

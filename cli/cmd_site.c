@@ -8,15 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/kw_app.h"
 #include "cli/kw_cli.h"
+#include "cli/kw_pages.h"
 #include "cli/kw_pool.h"
 #include "common/kw_fs.h"
 #include "render/kw_html.h"
-#include "sidecar/kw_symmap.h"
 
 static const char kw_site_usage[] =
     "usage: kwalk site -o DIR [options]\n\n"
@@ -88,36 +87,6 @@ static int kw_site_args(kw_site_cli *c, int argc, char **argv) {
     return KW_EXIT_OK;
 }
 
-/* A page name: the printed name with [A-Za-z0-9_.-] kept and runs of anything
- * else as one '_' (at most 80 characters), '-' and 8 hex digits of a hash of
- * the symbol and, for a kernel with internal linkage, its unit's file name. */
-static const char *kw_site_name(kw_arena *a, const kw_mkernel *mk) {
-    char buf[96];
-    size_t n = 0;
-    bool gap = false;
-    for (const char *p = mk->name; *p && n < 80; p++) {
-        char ch = *p;
-        if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-            ch == '_' || ch == '.' || ch == '-') {
-            buf[n++] = ch;
-            gap = false;
-        } else if (!gap && n) {
-            buf[n++] = '_';
-            gap = true;
-        }
-    }
-    while (n && (buf[n - 1] == '_' || buf[n - 1] == '.'))
-        n--;
-    unsigned h = 2166136261u;
-    for (const char *p = mk->symbol; *p; p++)
-        h = (h ^ (unsigned char)*p) * 16777619u;
-    const char *unit = mk->tu ? mk->tu->tu.source ? mk->tu->tu.source : mk->tu->sidecar : NULL;
-    const char *slash = unit ? strrchr(unit, '/') : NULL;
-    for (const char *p = slash ? slash + 1 : unit ? unit : ""; *p; p++)
-        h = (h ^ (unsigned char)*p) * 16777619u;
-    return kw_arena_printf(a, "%.*s-%08x.html", (int)n, buf, h);
-}
-
 typedef struct kw_site_worker {
     kw_render r;
     kw_srcs srcs;
@@ -172,59 +141,13 @@ static int kw_site_done(void *ctx, size_t chunk) {
     return KW_EXIT_OK;
 }
 
-/* DIR/.kwalk-site lists the pages a run wrote; the next run removes those of
- * the list it does not write again, and nothing else in DIR. */
-static kw_status kw_site_manifest(const kw_model *m, kw_arena *a, const char *dir, kw_err *err) {
-    char *path = kw_arena_printf(a, "%s/.kwalk-site", dir);
-    if (!path)
-        return kw_fail(err, "out of memory");
-    char *old = NULL;
-    size_t len = 0;
-    struct stat st;
-    if (stat(path, &st) == 0 && kw_fs_read_as(path, KW_FS_TEXT, &old, &len, err) != KW_OK)
-        return KW_ERR;
-    for (size_t at = 0; at < len;) {
-        const char *line = old + at, *nl = memchr(line, '\n', len - at);
-        size_t n = nl ? (size_t)(nl - line) : len - at;
-        at += n + 1;
-        bool keep = n < 6 || n > 255 || memcmp(line + n - 5, ".html", 5) || memchr(line, '/', n) ||
-                    line[0] == '.';
-        for (size_t i = 0; i < m->kernels.n && !keep; i++)
-            keep = strlen(m->kernels.v[i].page) == n && !memcmp(m->kernels.v[i].page, line, n);
-        char *stale = keep ? NULL : kw_arena_printf(a, "%s/%.*s", dir, (int)n, line);
-        if (stale)
-            unlink(stale);
-    }
-    free(old);
-    kw_buf b;
-    kw_buf_init(&b);
-    for (size_t i = 0; i < m->kernels.n; i++)
-        kw_buf_printf(&b, "%s\n", m->kernels.v[i].page);
-    kw_status s = b.oom ? kw_fail(err, "out of memory")
-                        : kw_fs_write_atomic(path, b.ptr ? b.ptr : "", b.len, err);
-    kw_buf_free(&b);
-    return s;
-}
-
 static int kw_site_write(kw_app *app, kw_render *r, const char *dir) {
     kw_err err;
     if (kw_fs_mkdirs(dir, &err) != KW_OK)
         return kw_cli_fail(&err);
     kw_model *m = &app->model;
-    kw_symmap pages;
-    kw_symmap_init(&pages);
-    for (size_t i = 0; i < m->kernels.n; i++) {
-        const char *base = kw_site_name(&m->arena, &m->kernels.v[i]), *p = base;
-        for (unsigned n = 2; p && kw_symmap_get(&pages, p); n++)
-            p = kw_arena_printf(&m->arena, "%.*s-%u.html", (int)(strlen(base) - 5), base, n);
-        if (!p || kw_symmap_put(&pages, p, i) != KW_OK) {
-            kw_symmap_free(&pages);
-            return kw_cli_failf("out of memory");
-        }
-        m->kernels.v[i].page = p;
-    }
-    kw_symmap_free(&pages);
-    if (kw_model_cache_paths(m, &err) != KW_OK)
+    /* DIR/.kwalk-site lists the pages a run wrote (kw_pages.h) */
+    if (kw_pages_name(m, ".html", &err) != KW_OK || kw_model_cache_paths(m, &err) != KW_OK)
         return kw_cli_fail(&err);
     kw_html_global_init();
     static const struct {
@@ -274,7 +197,7 @@ static int kw_site_write(kw_app *app, kw_render *r, const char *dir) {
     if (b.oom || !path)
         rc = kw_cli_failf("out of memory");
     else if (kw_fs_write_atomic(path, b.ptr, b.len, &err) != KW_OK ||
-             kw_site_manifest(m, &r->scratch, dir, &err) != KW_OK)
+             kw_pages_manifest(m, &r->scratch, dir, ".kwalk-site", ".html", &err) != KW_OK)
         rc = kw_cli_fail(&err);
     else
         printf("%s/index.html: %zu pages\n", dir, m->kernels.n);
