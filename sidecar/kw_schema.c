@@ -208,6 +208,8 @@ static bool kw_schema_when(const kw_type *t, const char *when, const void *obj) 
 bool kw_schema_present(const kw_type *t, const kw_field *f, const void *obj) {
     const unsigned char *base = obj;
     const void *p = base + f->off;
+    if (f->flags & KW_F_POS)
+        return false;
     if (f->when && !kw_schema_when(t, f->when, obj))
         return false;
     if (f->flags & KW_F_ALWAYS)

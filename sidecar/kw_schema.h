@@ -66,7 +66,9 @@ enum {
     KW_F_FLOW = 32u,  /* LIST: a flow sequence */
     KW_F_HEX = 64u,   /* BYTES: written as 0x... */
     KW_F_UNKNOWN = 128u, /* LL: a negative value is `unknown` */
-    KW_F_NULL = 256u     /* LL: a negative value is `null` */
+    KW_F_NULL = 256u,    /* LL: a negative value is `null` */
+    KW_F_POS = 512u      /* LL in a LIST's record: the record's position in its list; not
+                            written (kwalk_schema 3), read as the position when absent */
 };
 
 typedef struct kw_type kw_type;

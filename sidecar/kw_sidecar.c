@@ -54,7 +54,7 @@ static const kw_field kw_f_call[] = {
     {"location", KW_F_LOC, offsetof(kw_call, location), NULL, 0, NULL},
     {"callee_location", KW_F_LOC, offsetof(kw_call, callee_location), NULL, 0, NULL},
 };
-static KW_TYPE(kw_t_call, "call", kw_call, false, kw_f_call);
+static KW_TYPE(kw_t_call, "call", kw_call, true, kw_f_call);
 
 #define KW_RES(name) {#name, KW_F_BYTES, offsetof(kw_isa_resources, name), NULL, 0, NULL}
 static const kw_field kw_f_isa_resources[] = {
@@ -345,7 +345,7 @@ static const kw_field kw_f_host_call[] = {
     {"constants", KW_F_LIST, offsetof(kw_host_call, constants), &kw_t_constant, 0, NULL},
     {"dead", KW_F_BOOL, offsetof(kw_host_call, dead), NULL, KW_F_IF_TRUE, NULL},
 };
-KW_TYPE(kw_t_host_call, "host call", kw_host_call, false, kw_f_host_call);
+KW_TYPE(kw_t_host_call, "host call", kw_host_call, true, kw_f_host_call);
 
 static const kw_field kw_f_producer[] = {
     {"name", KW_F_STR, offsetof(kw_producer, name), NULL, 0, NULL},

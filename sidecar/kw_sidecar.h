@@ -19,7 +19,7 @@
 #include "common/kw_buf.h"
 #include "common/kw_err.h"
 
-#define KW_SCHEMA_VERSION 2
+#define KW_SCHEMA_VERSION 3
 /* The oldest kwalk_schema the reader accepts: schema 1 carries each kernel
  * arch's listing inline, schema 2 names the code objects instead
  * (translation_unit.code_objects) and `kwalk index` reads the listing back. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/kw_fs.h"
+#include "sidecar/kw_call_graph.h"
 
 /* ---- Records -------------------------------------------------------------------------------- */
 
@@ -248,14 +249,34 @@ static void kw_sidecar_emit_record(kw_yaml_emitter *e, const kw_type *t, const v
     kw_yaml_emit_map_end(e);
 }
 
-static void kw_sidecar_emit_body(kw_yaml_emitter *e, const void *sc) {
+/* The document as written: the kernels without the calls the device call
+ * graph gives back (kw_call_graph.h), and that graph. */
+typedef struct kw_sidecar_written {
+    kw_sidecar sc; /* a shallow copy of the sidecar with its own kernels array */
+    kw_call_graph graph;
+} kw_sidecar_written;
+
+static void kw_sidecar_emit_body(kw_yaml_emitter *e, const void *arg) {
+    const kw_sidecar_written *w = arg;
     kw_yaml_emit_key_int(e, "kwalk_schema", KW_SCHEMA_VERSION);
-    kw_sidecar_emit_fields(e, &kw_t_sidecar, sc);
+    kw_sidecar_emit_fields(e, &kw_t_sidecar, &w->sc);
+    kw_sidecar_emit_fields(e, &kw_t_call_graph, &w->graph);
 }
 
 kw_status kw_sidecar_emit(const kw_sidecar *sc, kw_buf *out, kw_err *err) {
     size_t start = out->len;
-    kw_status st = kw_yaml_emit_shared(out, err, kw_sidecar_emit_body, sc);
+    kw_arena a;
+    kw_arena_init(&a);
+    kw_sidecar_written w;
+    w.sc = *sc;
+    kw_kernel *kernels;
+    kw_status st = kw_call_graph_factor(sc, &a, &w.graph, &kernels, err);
+    if (st == KW_OK) {
+        if (kernels)
+            w.sc.kernels.v = kernels;
+        st = kw_yaml_emit_shared(out, err, kw_sidecar_emit_body, &w);
+    }
+    kw_arena_free(&a);
     if (st != KW_OK) {
         out->len = start; /* leave no partial document behind */
         if (out->ptr)

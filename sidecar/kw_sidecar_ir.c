@@ -38,7 +38,7 @@ static KW_TYPE(kw_t_irf_param, "IR parameter", kw_irf_param, true, kw_f_irf_para
 #define KW_NOT_LOCAL "space!=lds|scratch"
 
 static const kw_field kw_f_irf_access[] = {
-    {"id", KW_F_LL, offsetof(kw_irf_access, id), NULL, 0, NULL},
+    {"id", KW_F_LL, offsetof(kw_irf_access, id), NULL, KW_F_POS, NULL},
     {"op", KW_F_STR, offsetof(kw_irf_access, op), NULL, QA, NULL},
     {"space", KW_F_STR, offsetof(kw_irf_access, space), NULL, QA, NULL},
     {"what", KW_F_STR, offsetof(kw_irf_access, what), NULL, QA, NULL},
@@ -71,7 +71,7 @@ static const kw_field kw_f_irf_access[] = {
     {"conditional", KW_F_BOOL, offsetof(kw_irf_access, conditional), NULL, 0, NULL},
     KW_IRF_LOC_ROWS(kw_irf_access),
 };
-static KW_TYPE(kw_t_irf_access, "IR access", kw_irf_access, false, kw_f_irf_access);
+static KW_TYPE(kw_t_irf_access, "IR access", kw_irf_access, true, kw_f_irf_access);
 
 static const kw_field kw_f_irf_group[] = {
     {"members", KW_F_INTS, offsetof(kw_irf_group, members), NULL, KW_F_ALWAYS, NULL},
@@ -86,7 +86,7 @@ static const kw_field kw_f_irf_group[] = {
 static KW_TYPE(kw_t_irf_group, "IR access group", kw_irf_group, true, kw_f_irf_group);
 
 static const kw_field kw_f_irf_xlane[] = {
-    {"id", KW_F_LL, offsetof(kw_irf_xlane, id), NULL, 0, NULL},
+    {"id", KW_F_LL, offsetof(kw_irf_xlane, id), NULL, KW_F_POS, NULL},
     {"op", KW_F_STR, offsetof(kw_irf_xlane, op), NULL, QA, NULL},
     {"intrinsic", KW_F_STR, offsetof(kw_irf_xlane, intrinsic), NULL, QA, NULL},
     {"control", KW_F_STR, offsetof(kw_irf_xlane, control), NULL, QA, NULL},
@@ -100,12 +100,12 @@ static const kw_field kw_f_irf_xlane[] = {
     {"loop", KW_F_LL, offsetof(kw_irf_xlane, loop), NULL, KW_F_NULL, NULL},
     KW_IRF_LOC_ROWS(kw_irf_xlane),
 };
-static KW_TYPE(kw_t_irf_xlane, "IR cross-lane operation", kw_irf_xlane, false, kw_f_irf_xlane);
+static KW_TYPE(kw_t_irf_xlane, "IR cross-lane operation", kw_irf_xlane, true, kw_f_irf_xlane);
 
 #define KW_LDS_IDIOM "kind=block_reduce|lds_tree_reduce"
 
 static const kw_field kw_f_irf_idiom[] = {
-    {"id", KW_F_LL, offsetof(kw_irf_idiom, id), NULL, 0, NULL},
+    {"id", KW_F_LL, offsetof(kw_irf_idiom, id), NULL, KW_F_POS, NULL},
     {"kind", KW_F_STR, offsetof(kw_irf_idiom, kind), NULL, QA, NULL},
     {"op", KW_F_STR, offsetof(kw_irf_idiom, op), NULL, Q, NULL},
     {"type", KW_F_STR, offsetof(kw_irf_idiom, type), NULL, Q, NULL},
@@ -125,10 +125,10 @@ static const kw_field kw_f_irf_idiom[] = {
     {"loop", KW_F_LL, offsetof(kw_irf_idiom, loop), NULL, KW_F_NULL, NULL},
     KW_IRF_LOC_ROWS(kw_irf_idiom),
 };
-static KW_TYPE(kw_t_irf_idiom, "IR idiom", kw_irf_idiom, false, kw_f_irf_idiom);
+static KW_TYPE(kw_t_irf_idiom, "IR idiom", kw_irf_idiom, true, kw_f_irf_idiom);
 
 static const kw_field kw_f_irf_loop[] = {
-    {"id", KW_F_LL, offsetof(kw_irf_loop, id), NULL, 0, NULL},
+    {"id", KW_F_LL, offsetof(kw_irf_loop, id), NULL, KW_F_POS, NULL},
     {"parent", KW_F_LL, offsetof(kw_irf_loop, parent), NULL, KW_F_NULL, NULL},
     {"depth", KW_F_LL, offsetof(kw_irf_loop, depth), NULL, 0, NULL},
     {"trip_count", KW_F_VAL, offsetof(kw_irf_loop, trip_count), NULL, Q, NULL},
@@ -136,7 +136,7 @@ static const kw_field kw_f_irf_loop[] = {
     {"accesses", KW_F_LL, offsetof(kw_irf_loop, accesses), NULL, 0, NULL},
     KW_IRF_LOC_ROWS(kw_irf_loop),
 };
-static KW_TYPE(kw_t_irf_loop, "IR loop", kw_irf_loop, false, kw_f_irf_loop);
+static KW_TYPE(kw_t_irf_loop, "IR loop", kw_irf_loop, true, kw_f_irf_loop);
 
 static const kw_field kw_f_irf_barrier[] = {
     {"kind", KW_F_STR, offsetof(kw_irf_barrier, kind), NULL, QA, NULL},
@@ -146,7 +146,7 @@ static const kw_field kw_f_irf_barrier[] = {
     {"conditional", KW_F_BOOL, offsetof(kw_irf_barrier, conditional), NULL, 0, NULL},
     KW_IRF_LOC_ROWS(kw_irf_barrier),
 };
-static KW_TYPE(kw_t_irf_barrier, "IR barrier", kw_irf_barrier, false, kw_f_irf_barrier);
+static KW_TYPE(kw_t_irf_barrier, "IR barrier", kw_irf_barrier, true, kw_f_irf_barrier);
 
 static const kw_field kw_f_irf_work[] = {
     {"flops", KW_F_VAL, offsetof(kw_irf_work, flops), NULL, Q, NULL},
@@ -172,7 +172,7 @@ static const kw_field kw_f_irf_asm[] = {
     {"loop", KW_F_LL, offsetof(kw_irf_asm, loop), NULL, KW_F_NULL, NULL},
     KW_IRF_LOC_ROWS(kw_irf_asm),
 };
-static KW_TYPE(kw_t_irf_asm, "IR inline asm", kw_irf_asm, false, kw_f_irf_asm);
+static KW_TYPE(kw_t_irf_asm, "IR inline asm", kw_irf_asm, true, kw_f_irf_asm);
 
 static const kw_field kw_f_irf[] = {
     {"symbol", KW_F_STR, offsetof(kw_irf, symbol), NULL, QA, NULL},

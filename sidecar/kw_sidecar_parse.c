@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "common/kw_fs.h"
+#include "sidecar/kw_call_graph.h"
 
 /* ---- Events --------------------------------------------------------------------------------- */
 
@@ -691,6 +692,12 @@ static kw_status kw_sidecar_parse_list(kw_sidecar_parser *p, const kw_field *f, 
         } else {
             kw_schema_defaults(f->sub, el);
             st = kw_sidecar_parse_record(p, f->sub, el);
+            for (size_t k = 0; st == KW_OK && k < f->sub->nfields; k++) {
+                const kw_field *g = &f->sub->fields[k];
+                long long *pos = (long long *)(el + g->off);
+                if ((g->flags & KW_F_POS) && *pos < 0) /* left out: the position */
+                    *pos = (long long)i;
+            }
         }
         kw_sidecar_parse_pop(p);
         if (st != KW_OK)
@@ -928,7 +935,9 @@ static kw_status kw_sidecar_parse_mode(void *obj, const char *name, const char *
     kw_status st = kw_sidecar_parse_begin_mode(&p, name, text, len, &sc->arena, fast, err);
     *used_fast = p.fast;
     bool have_schema = false;
-    uint64_t seen = 0;
+    uint64_t seen = 0, seen_graph = 0;
+    kw_call_graph graph;
+    memset(&graph, 0, sizeof graph);
     while (st == KW_OK) {
         const char *key;
         if ((st = kw_sidecar_parse_next_key(&p, &key)) != KW_OK || !key)
@@ -952,6 +961,8 @@ static kw_status kw_sidecar_parse_mode(void *obj, const char *name, const char *
             sc->schema = (int)v;
         } else if (!strcmp(key, "kwalk_index")) {
             st = kw_fail(err, "%s: a kwalk index, not a sidecar", name);
+        } else if (!strcmp(key, "device_calls")) {
+            st = kw_sidecar_parse_field(&p, &kw_t_call_graph, &graph, key, &seen_graph);
         } else {
             st = kw_sidecar_parse_field(&p, &kw_t_sidecar, sc, key, &seen);
         }
@@ -964,6 +975,8 @@ static kw_status kw_sidecar_parse_mode(void *obj, const char *name, const char *
                            name, KW_SCHEMA_OLDEST, KW_SCHEMA_VERSION);
     if (st == KW_OK)
         st = kw_sidecar_parse_end(&p);
+    if (st == KW_OK && kw_call_graph_replay(sc, &graph, err) != KW_OK)
+        st = kw_fail(err, "%s: out of memory", name);
     kw_sidecar_parse_free(&p);
     if (st != KW_OK)
         kw_sidecar_free(sc);

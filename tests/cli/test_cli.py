@@ -136,7 +136,7 @@ def run(tmp):
         text = f.read()
     with open(os.path.join(tmp, "ix.txt")) as f:
         check(f.read() == text, "--format yaml and -o FILE.yaml write the same")
-    check(text.startswith("kwalk_index: 1\nkwalk_schema: 2\n") and text.endswith("\n...\n"),
+    check(text.startswith("kwalk_index: 1\nkwalk_schema: 3\n") and text.endswith("\n...\n"),
           "the YAML index layout")
     for db in (["--db", "ix.yaml"], ["--db=ix.yaml"], ["--db", "packed.yaml"]):
         rc, out, err = kwalk("list", *db, cwd=tmp)
@@ -180,8 +180,8 @@ def run(tmp):
                        "not end with '...'")
     expect_error(["index", os.path.join(BAD, "broken.kwalk.yaml")], bad_dir, 1,
                  contains=f"kwalk: {BAD}/broken.kwalk.yaml: line 3: did not find expected ',' or '}}'")
-    expect_error(["index", os.path.join(BAD, "schema3.kwalk.yaml")], bad_dir, 1,
-                 exact=f"kwalk: {BAD}/schema3.kwalk.yaml: unsupported kwalk_schema 3 (this kwalk reads 1 to 2)")
+    expect_error(["index", os.path.join(BAD, "schema4.kwalk.yaml")], bad_dir, 1,
+                 exact=f"kwalk: {BAD}/schema4.kwalk.yaml: unsupported kwalk_schema 4 (this kwalk reads 1 to 3)")
     expect_error(["index", os.path.join(BAD, "wrongtype.kwalk.yaml")], bad_dir, 1,
                  exact=f"kwalk: {BAD}/wrongtype.kwalk.yaml: line 5: kernels[0].location.line: "
                        "expected an integer, got a quoted string \"12\"")

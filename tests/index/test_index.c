@@ -68,7 +68,7 @@ static void test_build_and_round_trip(void) {
     kw_buf_init(&t2);
     CHECK(kw_index_emit(&ix, &t1, &err) == KW_OK);
     CHECK(strncmp(kw_buf_str(&t1),
-                  "kwalk_index: 1\nkwalk_schema: 2\nproducer: {name: kwalk, version: \"0.1.0\"}\n"
+                  "kwalk_index: 1\nkwalk_schema: 3\nproducer: {name: kwalk, version: \"0.1.0\"}\n"
                   "translation_units:\n- sidecar: build/a.kwalk.yaml\n",
                   118) == 0);
     kw_index back;
@@ -104,12 +104,12 @@ static void test_errors(void) {
               "i.yaml: a sidecar, not a kwalk index (build one with 'kwalk index')");
     CHECK_STR(parse_err("kwalk_index: 2\nkwalk_schema: 1\n...\n"),
               "i.yaml: unsupported kwalk_index 2 (this kwalk reads 1)");
-    CHECK_STR(parse_err("kwalk_index: 1\nkwalk_schema: 3\n...\n"),
-              "i.yaml: unsupported kwalk_schema 3 (this kwalk reads 1 to 2)");
+    CHECK_STR(parse_err("kwalk_index: 1\nkwalk_schema: 4\n...\n"),
+              "i.yaml: unsupported kwalk_schema 4 (this kwalk reads 1 to 3)");
     CHECK_STR(parse_err("kwalk_index: 1\nkernels: []\n...\n"),
-              "i.yaml: unsupported kwalk_schema: missing (this kwalk reads 1 to 2)");
+              "i.yaml: unsupported kwalk_schema: missing (this kwalk reads 1 to 3)");
     CHECK_STR(parse_err("kwalk_index: 1\n...\n"),
-              "i.yaml: unsupported kwalk_schema: missing (this kwalk reads 1 to 2)");
+              "i.yaml: unsupported kwalk_schema: missing (this kwalk reads 1 to 3)");
     CHECK_STR(parse_err("hello: world\n...\n"),
               "i.yaml: not a kwalk index (no kwalk_index key first)");
     CHECK_STR(parse_err("kwalk_index: 1\nkwalk_schema: 1\ntranslation_units:\n- launches: {}\n"

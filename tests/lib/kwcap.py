@@ -172,7 +172,7 @@ def load_corpus_sidecars(args, expected, ck):
             continue
         if not ck.check(isinstance(doc, dict), "%s: sidecar %s is not a mapping" % (tu, sc)):
             continue
-        ck.eq(doc.get("kwalk_schema"), 2, "%s: kwalk_schema" % tu)
+        ck.eq(doc.get("kwalk_schema"), 3, "%s: kwalk_schema" % tu)
         for key in ("kernels", "launches", "entries", "host_calls"):
             doc[key] = doc.get(key) or []
         docs[tu] = doc

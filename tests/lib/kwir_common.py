@@ -54,8 +54,27 @@ def load(name):
     if name not in _yaml_cache:
         with open(os.path.join(WORK, name + ".yaml")) as f:
             doc = yaml.load(f, Loader=YAML_LOADER)
-        _yaml_cache[name] = {k["symbol"]: k for k in doc["kernels"] or []}
+        ks = doc["kernels"] or []
+        for k in ks:
+            number_records(k)
+        _yaml_cache[name] = {k["symbol"]: k for k in ks}
     return _yaml_cache[name]
+
+
+# Lists whose records are numbered by their position (`id`, left out since
+# kwalk_schema 3: docs/ir-facts.md).
+NUMBERED = ("accesses", "cross_lane", "idioms", "loops")
+
+
+def number_records(facts):
+    """Give the records of the numbered lists of one kernel's IR facts their
+    position as `id` where the file leaves it out (a copy of each, since an
+    alias may share one record between positions)."""
+    for key in NUMBERED:
+        recs = facts.get(key) or []
+        for i, r in enumerate(recs):
+            if isinstance(r, dict) and "id" not in r:
+                recs[i] = dict(r, id=i)
 
 
 def demangle(symbols):

@@ -6,7 +6,7 @@ place device fragments go when no output directory is given):
   - the two .o files are byte-identical (compared byte for byte);
   - the with-plugin directory holds exactly the object and its sidecar
     `<object>.kwalk.yaml`, the without-plugin one only the object;
-  - the sidecar is whole (parses, kwalk_schema 2, names this source and
+  - the sidecar is whole (parses, kwalk_schema 3, names this source and
     object) and lists the code object's kernels for each arch of the build;
   - no fragment or temporary file is left in either TMPDIR;
   - neither compile prints a `kwalk:` line.
@@ -79,7 +79,7 @@ def main():
             except Exception as e:  # noqa: BLE001 - any parse failure is the finding
                 ck.fail("%s: sidecar does not parse: %s" % (tu, e))
                 continue
-            ck.eq(doc.get("kwalk_schema"), 2, "%s: kwalk_schema" % tu)
+            ck.eq(doc.get("kwalk_schema"), 3, "%s: kwalk_schema" % tu)
             tu_info = doc.get("translation_unit") or {}
             ck.eq(os.path.realpath(tu_info.get("source") or ""),
                   os.path.realpath(os.path.join(args.corpus_src, tu)), "%s: translation_unit.source" % tu)

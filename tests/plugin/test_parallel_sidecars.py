@@ -10,7 +10,7 @@ aiter's JIT builds. Afterwards:
   - every compile exits 0 and prints no `kwalk:` line;
   - KWALK_OUT holds exactly eight sidecars, and each object has exactly one
     whose translation_unit.object is that object;
-  - each parses as YAML (a whole document), has kwalk_schema 2, names its own
+  - each parses as YAML (a whole document), has kwalk_schema 3, names its own
     source, and lists exactly its code object's kernels for each arch (read
     from the object with llvm-objcopy + clang-offload-bundler + llvm-readelf),
     all of them instances of its own template;
@@ -123,7 +123,7 @@ def main():
                             % (tag, len(docs), obj, [s for s, _ in docs])):
                 continue
             s, doc = docs[0]
-            ck.eq(doc.get("kwalk_schema"), 2, "%s: kwalk_schema" % s)
+            ck.eq(doc.get("kwalk_schema"), 3, "%s: kwalk_schema" % s)
             tu = doc.get("translation_unit") or {}
             ck.eq(os.path.realpath(tu.get("source") or ""), os.path.realpath(src),
                   "%s: translation_unit.source" % s)

@@ -100,7 +100,7 @@ static void test_round_trip(void) {
     }
 
     /* the layout: kwalk_schema first, quoted numbers-as-strings, the end marker */
-    CHECK(strncmp(a, "kwalk_schema: 2\nproducer: {name: kwalk, version: \"0.1.0\"", 56) == 0);
+    CHECK(strncmp(a, "kwalk_schema: 3\nproducer: {name: kwalk, version: \"0.1.0\"", 56) == 0);
     CHECK(strstr(a, "{name: BlockSize, kind: value, value: \"256\", defaulted: false}"));
     CHECK(strstr(a, "\n  archs:\n    gfx942: {}\n    gfx950: {}\n"));
     CHECK(strstr(a, "\n  archs: {}\n"));
@@ -236,12 +236,12 @@ static void test_errors(void) {
     CHECK_STR(parse_err("kwalk_schema: 1\nkernels: []\n\xff\n...\n"),
               "t.yaml: line 3: invalid leading UTF-8 octet (byte 0xFF)");
     /* schema */
-    CHECK_STR(parse_err("kwalk_schema: 3\nkernels: {}\n...\n"),
-              "t.yaml: unsupported kwalk_schema 3 (this kwalk reads 1 to 2)");
+    CHECK_STR(parse_err("kwalk_schema: 4\nkernels: {}\n...\n"),
+              "t.yaml: unsupported kwalk_schema 4 (this kwalk reads 1 to 3)");
     CHECK_STR(parse_err("kwalk_schema: 0\nkernels: {}\n...\n"),
-              "t.yaml: unsupported kwalk_schema 0 (this kwalk reads 1 to 2)");
+              "t.yaml: unsupported kwalk_schema 0 (this kwalk reads 1 to 3)");
     CHECK_STR(parse_err("kernels: []\n...\n"),
-              "t.yaml: unsupported kwalk_schema: missing (this kwalk reads 1 to 2)");
+              "t.yaml: unsupported kwalk_schema: missing (this kwalk reads 1 to 3)");
     CHECK_STR(parse_err("kwalk_schema: \"1\"\n...\n"),
               "t.yaml: line 1: kwalk_schema: expected an integer, got a quoted string \"1\"");
     CHECK_STR(parse_err("kwalk_index: 1\nkwalk_schema: 1\n...\n"),
