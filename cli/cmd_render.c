@@ -416,7 +416,7 @@ int kw_cmd_render(int argc, char **argv) {
     rc = kw_app_load(&app, c.db, c.python_roots, c.npython_roots, c.python_from);
     if (rc == KW_EXIT_OK && c.trace) {
         kw_err err;
-        if (kw_trace_load(&trace, c.trace, &app.ix, &err) != KW_OK)
+        if (kw_trace_load(&trace, c.trace, &app.ix, app.db, &err) != KW_OK)
             rc = kw_cli_fail(&err);
         c.o.trace = &trace.stats;
     }

@@ -1,6 +1,7 @@
 /* cmd_trace.c: `kwalk trace FILE [--db FILE] [--format text|yaml] [--gpu NAME]
- * [--shape NAME=V,...]`: a profiler's kernel trace (rocprofv3 --kernel-trace,
- * CSV or JSON; kw_trace.h) joined to the kernel instantiations of the index.
+ * [--shape NAME=V,...]`: a profiler's kernel trace (rocprofv3 --kernel-trace:
+ * the rocpd database, CSV or JSON; kw_trace.h) joined to the kernel
+ * instantiations of the index.
  *
  * Per instantiation: the dispatches, their total and median duration, the
  * launch configurations seen (grid in workgroups = Grid_Size / Workgroup_Size,
@@ -41,8 +42,9 @@ static const char kw_trace_usage[] =
     "configurations (grid in workgroups x workgroup size), bytes moved and\n"
     "achieved bandwidth vs. the GPU's peak (from IR facts, when the sidecars\n"
     "have them).\n\n"
-    "FILE: a rocprofv3 kernel trace, CSV (rocprofv3 --kernel-trace, the\n"
-    "*_kernel_trace.csv file) or JSON (--output-format json). Kernel names may be\n"
+    "FILE: a rocprofv3 kernel trace: its default rocpd database (rocprofv3\n"
+    "--kernel-trace, the %hostname%/%pid%_results.db file), CSV (--output-format\n"
+    "csv, *_kernel_trace.csv) or JSON (--output-format json). Kernel names may be\n"
     "mangled (--mangled-kernels; best), demangled (the default), truncated\n"
     "(--truncate-kernels) or cut short; a name matching several instantiations\n"
     "is reported as ambiguous.\n\n"
@@ -493,16 +495,17 @@ int kw_cmd_trace(int argc, char **argv) {
         rc = kw_cli_usage_error("trace", "--shape: %s", err.msg);
         goto out;
     }
-    if (kw_trace_read_file(&c.trace, file, &err) != KW_OK) {
-        rc = kw_cli_fail(&err);
-        goto out;
-    }
+    /* the index first: a rocpd trace is joined to it in SQL as it is read */
     if (kw_index_read_file(&c.ix, c.db, &err) != KW_OK) {
         struct stat st;
         if (!db && stat(KW_INDEX_DEFAULT_PATH, &st) != 0)
             rc = kw_cli_failf("%s (run 'kwalk index DIR' first, or give --db FILE)", err.msg);
         else
             rc = kw_cli_fail(&err);
+        goto out;
+    }
+    if (kw_trace_read_file(&c.trace, file, c.db, &err) != KW_OK) {
+        rc = kw_cli_fail(&err);
         goto out;
     }
     if (kw_annot_load(&c.annot, &err) != KW_OK || kw_gpus_load(&c.gpus, &c.annot, &err) != KW_OK ||
