@@ -81,3 +81,58 @@ char *kw_jansson_scalar(kw_arena *arena, const json_t *v) {
         return NULL;
     }
 }
+
+/* The length of the valid UTF-8 sequence at p (1 to 4 bytes), 0 if none. */
+static size_t kw_jansson_utf8(const unsigned char *p) {
+    if (p[0] < 0x80)
+        return 1;
+    size_t n = p[0] >= 0xF0 && p[0] <= 0xF4 ? 4 : p[0] >= 0xE0 ? 3 : p[0] >= 0xC2 ? 2 : 0;
+    if (!n || (p[0] >= 0xF0 && n != 4))
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+    unsigned cp = p[0] & (0x7F >> n);
+    for (size_t i = 1; i < n; i++)
+        cp = cp << 6 | (p[i] & 0x3F);
+    bool overlong = (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000);
+    return overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ? 0 : n;
+}
+
+json_t *kw_jansson_text(const char *s) {
+    if (!s)
+        return json_null();
+    json_t *v = json_string(s);
+    if (v)
+        return v;
+    size_t len = strlen(s), o = 0;
+    char *fix = malloc(3 * len + 1);
+    if (!fix)
+        return NULL;
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        size_t n = kw_jansson_utf8(p);
+        if (n) {
+            memcpy(fix + o, p, n);
+            o += n;
+            p += n;
+        } else {
+            memcpy(fix + o, "\xEF\xBF\xBD", 3);
+            o += 3;
+            p++;
+        }
+    }
+    fix[o] = '\0';
+    v = json_string(fix);
+    free(fix);
+    return v;
+}
+
+void kw_jansson_set(json_t *obj, const char *key, json_t *value, bool *oom) {
+    if (!value || json_object_set_new(obj, key, value) != 0)
+        *oom = true;
+}
+
+void kw_jansson_push(json_t *arr, json_t *value, bool *oom) {
+    if (!value || json_array_append_new(arr, value) != 0)
+        *oom = true;
+}

@@ -36,4 +36,16 @@ const char *kw_jansson_str(const json_t *v);
  * when out of memory. */
 char *kw_jansson_scalar(kw_arena *arena, const json_t *v);
 
+/* ---- Writing (--json output) ---- */
+
+/* A JSON string of s, invalid UTF-8 bytes replaced by U+FFFD (jansson takes
+ * valid UTF-8 only); json null for NULL s. NULL when out of memory. */
+json_t *kw_jansson_text(const char *s);
+
+/* obj[key] = value, value's reference taken (json_object_set_new); a NULL
+ * value (out of memory) marks obj with *oom instead. */
+void kw_jansson_set(json_t *obj, const char *key, json_t *value, bool *oom);
+/* arr += value, the same way. */
+void kw_jansson_push(json_t *arr, json_t *value, bool *oom);
+
 #endif
