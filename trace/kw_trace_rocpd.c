@@ -118,7 +118,7 @@ static char *kw_rp_sql(sqlite3 *db, bool attached, kw_arena *a, const char **why
                                        "rocpd_info_agent"};
     for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
         if (!kw_rp_has(db, need[i])) {
-            *why = need[i];
+            *why = kw_arena_printf(a, "no %s table or view", need[i]);
             return NULL;
         }
     const char *t0, *t1, *joins;
@@ -133,7 +133,8 @@ static char *kw_rp_sql(sqlite3 *db, bool attached, kw_arena *a, const char **why
         t1 = kw_rp_times_ts_end;
         joins = kw_rp_agent_ts;
     } else {
-        *why = "start/end or start_id/end_id (rocpd_timestamp, rocpd_track)";
+        *why = "rocpd_kernel_dispatch has neither start and end nor start_id and end_id "
+               "(with rocpd_timestamp and rocpd_track)";
         return NULL;
     }
     return kw_arena_printf(a, kw_rp_select, t0, t1, joins, attached ? kw_rp_join : "NULL");
@@ -232,8 +233,8 @@ kw_status kw_trace_read_rocpd(kw_trace *t, const char *path, const char *index_d
     char *sql = s == KW_OK ? kw_rp_sql(db, attached, &t->arena, &why) : NULL;
     if (s == KW_OK && !sql)
         s = why ? kw_fail(err,
-                          "%s: an SQLite database without %s: not a rocprofv3 rocpd database "
-                          "(rocprofv3 writes one by default, %%hostname%%/%%pid%%_results.db)",
+                          "%s: an SQLite database, not rocprofv3's rocpd database: %s (rocprofv3 "
+                          "writes one by default, %%hostname%%/%%pid%%_results.db)",
                           path, why)
                 : kw_fail(err, "%s: out of memory", path);
     sqlite3_stmt *st = NULL;
