@@ -47,7 +47,7 @@ static const char kw_render_usage[] =
     "  --shape N=V,...     bind names of launch expressions, guards and IR expressions,\n"
     "                      e.g. --shape num_rows=4096,hidden=2048 (N also binds a.N, p->N)\n"
     "  --time-us T         a measured kernel time: achieved bandwidth against the peak\n"
-    "  --trace FILE        a rocprofv3 kernel trace (CSV or JSON): section 4 shows the\n"
+    "  --trace FILE        a rocprofv3 trace (rocpd .db, CSV, JSON): section 4 shows the\n"
     "                      dispatches of the kernel, durations, launches and bandwidth\n"
     "  --gpu NAME          the product for peaks (MI300X, MI300A, MI325X, MI350X, MI355X;\n"
     "                      default: the arch's first-listed default)\n"

@@ -21,13 +21,14 @@ compared with `kwalk trace --format yaml`. kernel_name (the mangled symbol with
 ".kd", as rocprofv3 writes it) joins by symbol even where display_name would
 join otherwise; a symbol row without kernel_name falls back to display_name.
 The same database with the index given as its YAML export must give the same
-figures. Damaged and foreign databases get one `kwalk: FILE: ...` line and
+figures, and `--json` (read with Python's json) the same report. Damaged and foreign databases get one `kwalk: FILE: ...` line and
 exit 1.
 
 Exit 0 when all checks hold, 1 otherwise, 77 when it cannot run.
 """
 import argparse
 import glob
+import json
 import os
 import random
 import shutil
@@ -291,6 +292,14 @@ def main():
                 if c.check(p.returncode == 0 and p.stderr == "",
                            "%s: rc %d %r" % (what, p.returncode, p.stderr)):
                     check_report(yaml.load(p.stdout, Loader=Loader), what)
+            # --json (docs/json.md): read with Python's json, the same checks
+            p = run([args.kwalk, "trace", rp, "--db", db, "--json"])
+            if c.check(p.returncode == 0 and p.stderr == "",
+                       "%s --json: rc %d %r" % (layout, p.returncode, p.stderr)):
+                try:
+                    check_report(json.loads(p.stdout), layout + " layout --json")
+                except ValueError as e:
+                    c.check(False, "%s --json: not JSON: %s" % (layout, e))
             # render --trace FILE.db: section 4's Measured subsection counts them
             sym = picked[0]
             p = run([args.kwalk, "render", sym, "--db", db, "--trace", rp])
