@@ -420,6 +420,10 @@ static kw_status kw_yaml(kw_tctx *c, kw_buf *o, kw_err *err) {
     kw_yaml_emit_fmt(&e, "%zu", c->trace.d.n);
     kw_yaml_emit_key(&e, "skipped_rows");
     kw_yaml_emit_fmt(&e, "%ld", c->trace.skipped);
+    if (!strcmp(c->trace.format, "rocpd")) {
+        kw_yaml_emit_key(&e, "joined_in_sql");
+        kw_yaml_emit_fmt(&e, "%ld", c->trace.joined_sql);
+    }
     kw_yaml_emit_key(&e, "demangler");
     kw_yaml_emit_bool(&e, c->join.have_demangler);
     kw_ykey_str(&e, "index", c->db);
@@ -568,6 +572,8 @@ static int kw_json(kw_tctx *c) {
     kw_jansson_set(doc, "format", json_string(c->trace.format), &oom);
     kw_jansson_set(doc, "dispatches", json_integer((json_int_t)c->trace.d.n), &oom);
     kw_jansson_set(doc, "skipped_rows", json_integer(c->trace.skipped), &oom);
+    if (!strcmp(c->trace.format, "rocpd"))
+        kw_jansson_set(doc, "joined_in_sql", json_integer(c->trace.joined_sql), &oom);
     kw_jansson_set(doc, "demangler", json_boolean(c->join.have_demangler), &oom);
     kw_jansson_set(doc, "index", kw_jansson_text(c->db), &oom);
     static const char *const group[3] = {"kernels", "ambiguous", "unmatched"};

@@ -48,7 +48,8 @@ typedef struct kw_trace {
     const char *path;
     const char *format; /* "csv", "json" or "rocpd" */
     KW_ARRAY(kw_dispatch) d;
-    long skipped; /* CSV rows of another Kind */
+    long skipped;    /* CSV rows of another Kind */
+    long joined_sql; /* rocpd: dispatches whose kernel_name the index's symbols matched in SQL */
 } kw_trace;
 
 void kw_trace_init(kw_trace *t);

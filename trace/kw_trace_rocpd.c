@@ -183,6 +183,7 @@ static kw_status kw_rp_row(kw_trace *t, const char *name, sqlite3_stmt *st, kw_e
     if (agent && !strncmp(agent, "gfx", 3) && !(d->arch = kw_arena_strdup(&t->arena, agent)))
         return kw_fail(err, "%s: out of memory", name);
     /* the index's symbol, else kernel_name, else display_name */
+    t->joined_sql += sqlite3_column_type(st, 13) == SQLITE_TEXT;
     static const int cols[] = {13, 11, 12};
     for (int i = 0; i < 3 && !d->name; i++) {
         const char *s = (const char *)sqlite3_column_text(st, cols[i]);

@@ -17,9 +17,11 @@ sqlite3 (`instantiations`, docs/index-schema.md); the durations, launch
 configurations and the arch are drawn and inserted here; the dispatch count,
 total, median, min and max per instantiation and per launch configuration,
 the grid in workgroups and the names not in the index are computed here and
-compared with `kwalk trace --format yaml`. kernel_name (the mangled symbol with
-".kd", as rocprofv3 writes it) joins by symbol even where display_name would
-join otherwise; a symbol row without kernel_name falls back to display_name.
+compared with `kwalk trace --format yaml`. With the index database ATTACHed,
+`joined_in_sql` counts the dispatches whose kernel_name (".kd" removed) is a
+symbol of the index (computed here); with its YAML export, none. kernel_name
+(the mangled symbol with ".kd", as rocprofv3 writes it) joins by symbol even
+where display_name would join otherwise; a symbol row without kernel_name falls back to display_name.
 The same database with the index given as its YAML export must give the same
 figures, and `--json` (read with Python's json) the same report. Damaged and foreign databases get one `kwalk: FILE: ...` line and
 exit 1.
@@ -250,8 +252,13 @@ def main():
             wg = tuple(-(-g // b) for g, b in zip(d["grid"], d["block"]))
             cfgs.setdefault(key, {}).setdefault((wg, d["block"]), []).append(d["end"] - d["start"])
 
-        def check_report(rep, what):
+        def check_report(rep, what, sql):
             c.eq(rep.get("format"), "rocpd", what + ": format")
+            # the join in SQL: every dispatch whose kernel_name is an index symbol
+            c.eq(rep.get("joined_in_sql"),
+                 sum(1 for d in dispatches if symbols[d["sym"] - 1][0]
+                     and symbols[d["sym"] - 1][0][:-3] in names) if sql else 0,
+                 what + ": dispatches joined in SQL")
             c.eq(rep.get("dispatches"), len(dispatches), what + ": dispatches")
             got = {k["symbol"]: k for k in rep.get("kernels") or []}
             c.eq(sorted(got), sorted(k for k in per if isinstance(k, str)),
@@ -291,13 +298,13 @@ def main():
                 p = run([args.kwalk, "trace", rp, "--db", index, "--format", "yaml"])
                 if c.check(p.returncode == 0 and p.stderr == "",
                            "%s: rc %d %r" % (what, p.returncode, p.stderr)):
-                    check_report(yaml.load(p.stdout, Loader=Loader), what)
+                    check_report(yaml.load(p.stdout, Loader=Loader), what, index == db)
             # --json (docs/json.md): read with Python's json, the same checks
             p = run([args.kwalk, "trace", rp, "--db", db, "--json"])
             if c.check(p.returncode == 0 and p.stderr == "",
                        "%s --json: rc %d %r" % (layout, p.returncode, p.stderr)):
                 try:
-                    check_report(json.loads(p.stdout), layout + " layout --json")
+                    check_report(json.loads(p.stdout), layout + " layout --json", True)
                 except ValueError as e:
                     c.check(False, "%s --json: not JSON: %s" % (layout, e))
             # render --trace FILE.db: section 4's Measured subsection counts them
