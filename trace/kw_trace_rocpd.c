@@ -149,6 +149,23 @@ static bool kw_rp_is_sqlite(const char *path) {
            got == sizeof head && !memcmp(head, "SQLite format 3", 16);
 }
 
+/* ATTACH the index database index_db (read-only) as schema kw. */
+static kw_status kw_rp_attach(sqlite3 *db, kw_arena *a, const char *index_db, kw_err *err) {
+    char m[256];
+    const char *uri = kw_rp_uri(a, index_db);
+    sqlite3_stmt *st = NULL;
+    kw_status s = KW_OK;
+    if (!uri || sqlite3_prepare_v2(db, "ATTACH DATABASE ?1 AS kw", -1, &st, NULL) != SQLITE_OK) {
+        s = kw_fail(err, "%s: attaching the index: %s", index_db, kw_rp_msg(uri ? db : NULL, m));
+    } else {
+        sqlite3_bind_text(st, 1, uri, -1, SQLITE_STATIC);
+        if (sqlite3_step(st) != SQLITE_DONE)
+            s = kw_fail(err, "%s: attaching the index: %s", index_db, kw_rp_msg(db, m));
+    }
+    sqlite3_finalize(st);
+    return s;
+}
+
 static kw_status kw_rp_row(kw_trace *t, const char *name, sqlite3_stmt *st, kw_err *err) {
     long long id = sqlite3_column_int64(st, 0);
     kw_dispatch *d = KW_PUSH(&t->arena, t->d);
@@ -218,17 +235,8 @@ kw_status kw_trace_read_rocpd(kw_trace *t, const char *path, const char *index_d
     if (kw_rp_has(db, "rocpd_kernel_dispatch") < 0)
         s = kw_fail(err, "%s: an unreadable SQLite database (%s)", path, kw_rp_msg(db, m));
     if (s == KW_OK && kw_rp_is_sqlite(index_db)) {
-        const char *iuri = kw_rp_uri(&t->arena, index_db);
-        sqlite3_stmt *st = NULL;
-        if (!iuri || sqlite3_prepare_v2(db, "ATTACH DATABASE ?1 AS kw", -1, &st, NULL) != SQLITE_OK)
-            s = kw_fail(err, "%s: %s", path, kw_rp_msg(db, m));
-        else {
-            sqlite3_bind_text(st, 1, iuri, -1, SQLITE_STATIC);
-            if (sqlite3_step(st) != SQLITE_DONE)
-                s = kw_fail(err, "%s: attaching the index: %s", index_db, kw_rp_msg(db, m));
-            attached = s == KW_OK;
-        }
-        sqlite3_finalize(st);
+        s = kw_rp_attach(db, &t->arena, index_db, err);
+        attached = s == KW_OK;
     }
     const char *why = NULL;
     char *sql = s == KW_OK ? kw_rp_sql(db, attached, &t->arena, &why) : NULL;
