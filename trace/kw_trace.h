@@ -1,7 +1,8 @@
 /* kw_trace.h: profiler kernel traces for `kwalk trace`: the dispatches of a
- * rocprofv3 kernel trace (CSV, `--kernel-trace --output-format csv`, or its
- * JSON form, `--output-format json`), and the join of each dispatch's kernel
- * name to a kernel instantiation of the kwalk index.
+ * rocprofv3 kernel trace (its default rocpd SQLite database, kw_trace_rocpd.c;
+ * CSV, `--kernel-trace --output-format csv`; or its JSON form,
+ * `--output-format json`), and the join of each dispatch's kernel name to a
+ * kernel instantiation of the kwalk index.
  *
  * CSV (kw_trace_csv.c): RFC 4180 (quoted fields, "" inside quotes, CRLF or LF,
  * line breaks inside quotes); the first record is the header, columns are
@@ -10,7 +11,7 @@
  * items; optional, as a set of three), Kind (rows of another kind than
  * KERNEL_DISPATCH are skipped). Other columns are ignored.
  *
- * JSON (kw_trace_json.c): {"rocprofiler-sdk-tool": [{"agents": [...],
+ * JSON (kw_trace_json.c, parsed by jansson): {"rocprofiler-sdk-tool": [{"agents": [...],
  * "kernel_symbols": [...], "buffer_records": {"kernel_dispatch": [...]}}]}:
  * each dispatch's dispatch_info.kernel_id names a kernel symbol (its
  * kernel_name, the mangled symbol, is preferred; ".kd" stripped), its
