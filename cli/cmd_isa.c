@@ -11,14 +11,19 @@
  * (docs/sidecar-schema.md) with only kernels: the archs values are filled by
  * kw_co_sidecar_fill, the code the plugin's host job runs, so the keys and
  * values are those of a plugin-written sidecar for the same code objects.
- * Several FILEs give several documents ("---" between them). */
+ * Several FILEs give several documents ("---" between them).
+ *
+ * --json writes one JSON document (docs/json.md), {"kwalk_isa": 1,
+ * "files": [{"file": FILE, "kernels": [...]}]}, each file's kernels those of
+ * its YAML document (the same values, read back by kw_cli_json_of_yaml). */
 #include <stdio.h>
 #include <string.h>
 
-#include "common/kw_buf.h"
 #include "cli/kw_cli.h"
+#include "cli/kw_cli_json.h"
 #include "codeobj/kw_co_sidecar.h"
 #include "codeobj/kw_codeobj.h"
+#include "common/kw_buf.h"
 #include "sidecar/kw_sidecar.h"
 
 #ifndef KWALK_VERSION
@@ -26,7 +31,8 @@
 #endif
 
 static int kw_isa_help(void) {
-    printf("usage: kwalk isa FILE... [--kernel NAME] [--format text|yaml] [--lines]\n\n"
+    printf("usage: kwalk isa FILE... [--kernel NAME] [--format text|yaml|json] [--json] "
+           "[--lines]\n\n"
            "Reads AMDGPU code objects (ELF), offload bundles (plain or CCOB-compressed)\n"
            "and host objects or shared libraries with a .hip_fatbin section.\n"
            "Without --kernel: every kernel with its resources and occupancy, its\n"
@@ -38,6 +44,8 @@ static int kw_isa_help(void) {
            "Notes (entries skipped on purpose) go to stderr.\n"
            "--format yaml prints the same facts in the sidecar's shape (one YAML\n"
            "document per FILE: kernels[].archs.<arch>).\n"
+           "--json (or --format json) prints them as one JSON document:\n"
+           "{\"kwalk_isa\": 1, \"files\": [{\"file\": FILE, \"kernels\": [...]}]}.\n"
            "--lines maps instructions to source lines when the code object has\n"
            "line tables.\n");
     return kw_cli_flush_stdout();
@@ -62,6 +70,46 @@ static int kw_isa_yaml(const char *path, const char *kernel, bool lines, kw_buf 
         rc = kw_cli_fail(&err);
     kw_sidecar_free(&sc);
     return rc;
+}
+
+/* Every FILE's YAML document as JSON, in one document. */
+static int kw_isa_json(const char *const *files, int nfiles, const char *kernel, bool lines) {
+    bool oom = false;
+    json_t *doc = json_object(), *list = json_array();
+    kw_buf yaml;
+    kw_buf_init(&yaml);
+    int rc = KW_EXIT_OK;
+    for (int f = 0; f < nfiles && rc == KW_EXIT_OK && !oom; f++) {
+        kw_buf_reset(&yaml);
+        rc = kw_isa_yaml(files[f], kernel, lines, &yaml);
+        if (rc != KW_EXIT_OK)
+            break;
+        kw_err err;
+        json_t *sc = yaml.oom ? NULL : kw_cli_json_of_yaml(files[f], yaml.ptr, yaml.len, &err);
+        if (!sc) {
+            rc = yaml.oom ? kw_cli_failf("%s: out of memory", files[f]) : kw_cli_fail(&err);
+            break;
+        }
+        json_t *kernels = json_incref(json_object_get(sc, "kernels"));
+        json_decref(sc);
+        kw_jansson_push(list,
+                        json_pack("{s:o, s:o}", "file", kw_jansson_text(files[f]), "kernels",
+                                  kernels ? kernels : json_array()),
+                        &oom);
+    }
+    kw_buf_free(&yaml);
+    if (rc != KW_EXIT_OK) {
+        json_decref(doc);
+        json_decref(list);
+        return rc;
+    }
+    if (doc) {
+        kw_jansson_set(doc, "kwalk_isa", json_integer(1), &oom);
+        kw_jansson_set(doc, "files", list, &oom);
+    } else {
+        json_decref(list);
+    }
+    return kw_cli_json_print(doc, oom);
 }
 
 /* The set's notes (entries skipped on purpose) on stderr: stdout stays the
@@ -142,9 +190,11 @@ int kw_cmd_isa(int argc, char **argv) {
                 return kw_cli_usage_error("isa", "--kernel needs a name");
             kernel = v;
         } else if ((m = kw_cli_opt(argc, argv, &i, "--format", NULL, &v)) != 0) {
-            if (m < 0 || (strcmp(v, "text") && strcmp(v, "yaml")))
-                return kw_cli_usage_error("isa", "--format takes text or yaml");
+            if (m < 0 || (strcmp(v, "text") && strcmp(v, "yaml") && strcmp(v, "json")))
+                return kw_cli_usage_error("isa", "--format takes text, yaml or json");
             format = v;
+        } else if (!strcmp(argv[i], "--json")) {
+            format = "json";
         } else if (!strcmp(argv[i], "--lines")) {
             flags |= KW_CO_WANT_LINES;
         } else if (argv[i][0] == '-' && argv[i][1]) {
@@ -157,6 +207,8 @@ int kw_cmd_isa(int argc, char **argv) {
     }
     if (!nfiles)
         return kw_cli_usage_error("isa", "no code object given");
+    if (!strcmp(format, "json"))
+        return kw_isa_json(files, nfiles, kernel, flags & KW_CO_WANT_LINES);
     bool yaml = !strcmp(format, "yaml");
     kw_buf out;
     kw_buf_init(&out);

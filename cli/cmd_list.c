@@ -2,7 +2,8 @@
  * the index, and per precompiled ASM kernel a launch loads, tab-separated,
  * sorted by printed name (in natural order, kw_natcmp) then symbol:
  *
- *   NAME <TAB> SYMBOL <TAB> ARCHS <TAB> LAUNCHES <TAB> ENTRIES <TAB> TU <TAB> KIND <TAB> CODE_OBJECTS
+ *   NAME <TAB> SYMBOL <TAB> ARCHS <TAB> LAUNCHES <TAB> ENTRIES <TAB> TU <TAB> KIND <TAB>
+ * CODE_OBJECTS
  *
  * ARCHS is a comma-separated sorted list (gfx942,gfx950); LAUNCHES the launch
  * sites file:line, comma-separated, in index order; ENTRIES the host entry
@@ -23,7 +24,11 @@
  * search from its function_symbol along the host_calls edges (caller ->
  * callee, across all translation units); it reaches a kernel when one of those
  * functions (the entry's own function included) is the function_symbol of a
- * launch of that kernel. */
+ * launch of that kernel.
+ *
+ * --json: the same rows as one JSON document (docs/json.md), written with
+ * jansson: {"kwalk_list": 1, "kernels": [{name, symbol, archs, launches
+ * [{file, line}], entries [{kind, module, name}], tu, kind, code_objects}]}. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,13 +36,14 @@
 #include <sys/stat.h>
 
 #include "cli/kw_cli.h"
-#include "model/kw_entry.h"
-#include "index/kw_index.h"
-#include "model/kw_model.h"
+#include "cli/kw_cli_json.h"
 #include "common/kw_natcmp.h"
+#include "index/kw_index.h"
+#include "model/kw_entry.h"
+#include "model/kw_model.h"
 
 static const char kw_list_usage[] =
-    "usage: kwalk list [--db FILE]\n\n"
+    "usage: kwalk list [--db FILE] [--json]\n\n"
     "One line per kernel instantiation and per precompiled ASM kernel launched,\n"
     "tab-separated:\n"
     "  NAME  SYMBOL  ARCHS  LAUNCHES  ENTRIES  TU  KIND  CODE_OBJECTS\n"
@@ -45,7 +51,8 @@ static const char kw_list_usage[] =
     "TU: the source file of a kernel with internal linkage (static, anonymous namespace),\n"
     "    whose symbol other translation units may use for other kernels; - otherwise\n"
     "KIND: hip or asm  CODE_OBJECTS (asm): file.co,...  (empty: -)\n\n"
-    "  --db FILE   the database written by 'kwalk index' (default: " KW_INDEX_DEFAULT_PATH ")\n";
+    "  --db FILE   the database written by 'kwalk index' (default: " KW_INDEX_DEFAULT_PATH ")\n"
+    "  --json      one JSON document instead (docs/json.md): the same fields, as lists\n";
 
 /* One output line. */
 typedef struct kw_row {
@@ -421,7 +428,92 @@ static void kw_list_print_row(const kw_list *l, const kw_row *r, kw_buf *item, k
     putchar('\n');
 }
 
-static int kw_list_run(const kw_index *ix) {
+/* The row's sorted archs (without duplicates) as JSON, or NULL when out of memory. */
+static json_t *kw_list_json_archs(const kw_row *r, bool *oom) {
+    json_t *a = json_array();
+    size_t n = r->kernel ? r->kernel->archs.n : 0;
+    const char **archs = n ? malloc(n * sizeof(*archs)) : NULL;
+    if (!a || (n && !archs)) {
+        free(archs);
+        *oom = true;
+        return a;
+    }
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (r->kernel->archs.v[i].arch)
+            archs[m++] = r->kernel->archs.v[i].arch;
+    if (m)
+        qsort(archs, m, sizeof(archs[0]), kw_cmp_strp);
+    for (size_t i = 0; i < m; i++)
+        if (!i || strcmp(archs[i], archs[i - 1]))
+            kw_jansson_push(a, kw_jansson_text(archs[i]), oom);
+    free(archs);
+    return a;
+}
+
+static json_t *kw_list_json_row(const kw_list *l, const kw_row *r, bool *oom) {
+    json_t *o = json_object(), *launches = json_array(), *entries = json_array(),
+           *cos = json_array();
+    if (!o || !launches || !entries || !cos) {
+        json_decref(launches);
+        json_decref(entries);
+        json_decref(cos);
+        *oom = true;
+        return o;
+    }
+    kw_jansson_set(o, "name", kw_jansson_text(r->name), oom);
+    kw_jansson_set(o, "symbol", kw_jansson_text(r->symbol), oom);
+    kw_jansson_set(o, "archs", kw_list_json_archs(r, oom), oom);
+    for (size_t i = 0; i < r->launches.n; i++) {
+        const kw_loc *loc = &r->launches.v[i]->location;
+        kw_jansson_push(launches,
+                        json_pack("{s:o, s:o}", "file", kw_jansson_text(loc->file), "line",
+                                  loc->file ? json_integer(loc->line) : json_null()),
+                        oom);
+    }
+    kw_jansson_set(o, "launches", launches, oom);
+    for (size_t i = 0; i < r->entries.n; i++) {
+        const kw_entry *e = l->entries.v[r->entries.v[i]];
+        const char *name = e->name ? e->name : e->function ? e->function : e->function_symbol;
+        kw_jansson_push(entries,
+                        json_pack("{s:o, s:o, s:o}", "kind", kw_jansson_text(e->kind), "module",
+                                  kw_jansson_text(e->module), "name", kw_jansson_text(name)),
+                        oom);
+    }
+    kw_jansson_set(o, "entries", entries, oom);
+    kw_jansson_set(
+        o, "tu",
+        kw_jansson_text(r->tu ? r->tu->tu.source ? r->tu->tu.source : r->tu->sidecar : NULL), oom);
+    const kw_triton *t = r->kernel && r->kernel->language ? r->kernel->triton : NULL;
+    kw_jansson_set(o, "kind", json_string(r->is_asm ? "asm" : t ? "triton" : "hip"), oom);
+    for (size_t i = 0; i < r->code_objects.n; i++)
+        kw_jansson_push(cos, kw_jansson_text(r->code_objects.v[i]), oom);
+    for (size_t i = 0; t && i < t->files.n; i++) {
+        size_t n = strlen(t->files.v[i]);
+        if (n > 6 && !strcmp(t->files.v[i] + n - 6, ".hsaco"))
+            kw_jansson_push(cos, kw_jansson_text(t->files.v[i]), oom);
+    }
+    kw_jansson_set(o, "code_objects", cos, oom);
+    return o;
+}
+
+static int kw_list_json(const kw_list *l) {
+    bool oom = false;
+    json_t *doc = json_object(), *rows = json_array();
+    if (!doc || !rows)
+        oom = true;
+    for (size_t i = 0; i < l->rows.n && !oom; i++)
+        kw_jansson_push(rows, kw_list_json_row(l, &l->rows.v[i], &oom), &oom);
+    if (doc) {
+        kw_jansson_set(doc, "kwalk_list", json_integer(1), &oom);
+        kw_jansson_set(doc, "kernels", rows, &oom);
+    } else {
+        json_decref(rows);
+    }
+    return kw_cli_json_print(doc, oom);
+}
+
+static int kw_list_run(const kw_index *ix, bool json) {
     kw_list l;
     memset(&l, 0, sizeof(l));
     kw_arena_init(&l.arena);
@@ -435,9 +527,12 @@ static int kw_list_run(const kw_index *ix) {
         kw_buf item, field;
         kw_buf_init(&item);
         kw_buf_init(&field);
-        for (size_t i = 0; i < l.rows.n; i++)
+        for (size_t i = 0; i < l.rows.n && !json; i++)
             kw_list_print_row(&l, &l.rows.v[i], &item, &field);
-        rc = item.oom || field.oom ? kw_cli_failf("out of memory") : kw_cli_flush_stdout();
+        if (json)
+            rc = kw_list_json(&l);
+        else
+            rc = item.oom || field.oom ? kw_cli_failf("out of memory") : kw_cli_flush_stdout();
         kw_buf_free(&item);
         kw_buf_free(&field);
     }
@@ -453,12 +548,15 @@ static int kw_list_run(const kw_index *ix) {
 
 int kw_cmd_list(int argc, char **argv) {
     const char *db = NULL;
+    bool json = false;
     for (int i = 1; i < argc; i++) {
         const char *v;
         int r;
         if (kw_cli_is_help(argv[i])) {
             fputs(kw_list_usage, stdout);
             return kw_cli_flush_stdout();
+        } else if (!strcmp(argv[i], "--json")) {
+            json = true;
         } else if ((r = kw_cli_opt(argc, argv, &i, "--db", NULL, &v)) != 0) {
             if (r < 0 || !*v)
                 return kw_cli_usage_error("list", "option --db needs a file name");
@@ -477,7 +575,7 @@ int kw_cmd_list(int argc, char **argv) {
             return kw_cli_failf("%s (run 'kwalk index DIR' first, or give --db FILE)", err.msg);
         return kw_cli_fail(&err);
     }
-    int rc = kw_list_run(&ix);
+    int rc = kw_list_run(&ix, json);
     kw_index_free(&ix);
     return rc;
 }

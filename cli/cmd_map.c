@@ -21,7 +21,8 @@
  * launches of a kernel that another launch does run are left out. A precompiled ASM kernel
  * (launched through a loader or hipModuleLaunchKernel, or one of the rows of a loader's config
  * table) has its code objects as device code. --format tsv prints the same rows as tab-separated
- * fields for scripts (docs/render.md). */
+ * fields for scripts (docs/render.md), --format json (--json) as one JSON document written
+ * with jansson (docs/json.md). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
@@ -30,14 +31,15 @@
 
 #include "cli/kw_app.h"
 #include "cli/kw_cli.h"
+#include "cli/kw_cli_json.h"
+#include "common/kw_fs.h"
 #include "model/kw_entry.h"
 #include "model/kw_python_chains.h"
-#include "common/kw_fs.h"
 #include "render/kw_md.h"
 
 static const char kw_map_usage[] =
     "usage: kwalk map [--db FILE] [--python-root DIR]... [--python-from PKG] [--root DIR]\n"
-    "                 [--format md|tsv] [-o FILE]\n\n"
+    "                 [--format md|tsv|json] [--json] [-o FILE]\n\n"
     "The known-kernel table: kernel -> Python entry (file:line) -> C++ entry -> launch\n"
     "site -> device code, one row per kernel, launch site and entry point reaching it.\n\n"
     "  --db FILE           the index written by 'kwalk index' (default: " KW_INDEX_DEFAULT_PATH
@@ -53,6 +55,8 @@ static const char kw_map_usage[] =
     "                      KERNEL INSTANTIATIONS PYTHON PYOP ENTRY_KIND ENTRY ENTRY_AT LAUNCH "
     "DEVICE\n"
     "                      FUNCTORS CALLERS [MODEL]\n"
+    "                      or json: one JSON document, the same rows (docs/json.md)\n"
+    "  --json              the same as --format json\n"
     "  -o, --output FILE   write to FILE instead of stdout\n";
 
 /* The entry of a row whose launches never run. */
@@ -71,6 +75,9 @@ typedef struct kw_map {
     kw_app *app;
     const char *root;
     bool tsv;
+    bool json;
+    json_t *rows_json; /* --json: the rows so far */
+    bool oom;          /* --json: out of memory while building them */
     kw_arena arena;
     KW_ARRAY(kw_map_row) rows;
     kw_symmap row_of; /* "group|file:line|entry" -> row */
@@ -375,7 +382,141 @@ static char *kw_map_code_objects(kw_map *m, const kw_mgroup *grp) {
     return s;
 }
 
+/* ---- --json ---- */
+
+static json_t *kw_mj_at(const kw_map *m, const char *file, int line) {
+    return json_pack("{s:o, s:i}", "file", kw_jansson_text(kw_map_path(m, file)), "line", line);
+}
+
+/* The op's public callers, model entries (NULL without chains) or a Triton
+ * launch's frames, as JSON lists. */
+static json_t *kw_mj_callers(kw_map *m, const kw_py_op *op) {
+    json_t *a = json_array();
+    for (size_t i = 0; a && op && i < op->callers.n; i++) {
+        const kw_py_caller *c = &op->callers.v[i];
+        json_t *o = kw_mj_at(m, c->file, c->def_line);
+        if (o) {
+            kw_jansson_set(o, "name", kw_jansson_text(c->name), &m->oom);
+            kw_jansson_set(o, "via", kw_jansson_text(c->via), &m->oom);
+        }
+        kw_jansson_push(a, o, &m->oom);
+    }
+    return a;
+}
+
+static json_t *kw_mj_model(kw_map *m, const kw_py_op *op) {
+    const kw_py_chains *pc = m->app->py.chains;
+    size_t *ix = NULL;
+    bool pybind = op && op->entry_kind && !strcmp(op->entry_kind, "pybind");
+    size_t n = pc && op ? kw_py_chains_for(pc, pybind ? op->module : NULL, op->function, true,
+                                           &m->arena, &ix)
+                        : 0;
+    json_t *a = json_array();
+    if (n == (size_t)-1)
+        m->oom = true;
+    for (size_t i = 0; a && n != (size_t)-1 && i < n; i++) {
+        const kw_py_chain *c = &pc->v.v[ix[i]];
+        json_t *o = kw_mj_at(m, c->entry_file, c->entry_line);
+        if (o)
+            kw_jansson_set(o, "name", kw_jansson_text(c->entry), &m->oom);
+        kw_jansson_push(a, o, &m->oom);
+    }
+    return a;
+}
+
+static json_t *kw_mj_frames(kw_map *m, const kw_launch *l) {
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < l->call_chain.n; i++) {
+        const kw_chain_link *c = &l->call_chain.v[i];
+        json_t *o = kw_mj_at(m, c->location.file, c->location.line);
+        if (o)
+            kw_jansson_set(o, "name", kw_jansson_text(c->function), &m->oom);
+        kw_jansson_push(a, o, &m->oom);
+    }
+    return a;
+}
+
+/* One row as a JSON object (docs/json.md), appended to m->rows_json. */
+static void kw_map_row_json(kw_map *m, const kw_map_row *r, const kw_py_op *op) {
+    kw_model *md = &m->app->model;
+    const kw_mgroup *grp = &md->groups.v[r->group];
+    const kw_mkernel *first =
+        r->kernel && r->kernel->k ? r->kernel : &md->kernels.v[grp->kernels.v[0]];
+    const kw_entry *e = r->entry < md->entries.n ? md->entries.v[r->entry].e : NULL;
+    bool triton = kw_map_triton(r);
+    bool *oom = &m->oom;
+    json_t *o = json_object();
+    if (!o) {
+        *oom = true;
+        return;
+    }
+    kw_jansson_set(o, "kernel", kw_jansson_text(grp->key), oom);
+    kw_jansson_set(o, "kind",
+                   json_string(triton                                ? "triton"
+                               : !first->k && first->asm_code_object ? "asm"
+                                                                     : "hip"),
+                   oom);
+    kw_jansson_set(o, "instantiations", json_integer((json_int_t)r->count), oom);
+    kw_jansson_set(o, "functors", kw_jansson_text(r->functors), oom);
+    json_t *py = json_null();
+    if (triton) { /* the launching function, at the launch, and the recorded frames */
+        const kw_launch *l = r->launch->l;
+        py = kw_mj_at(m, l->location.file, l->location.line);
+        if (py) {
+            kw_jansson_set(py, "function", kw_jansson_text(l->function), oom);
+            kw_jansson_set(py, "callers", kw_mj_frames(m, l), oom);
+        }
+    } else if (op) {
+        py = kw_mj_at(m, op->file, op->def_line);
+        if (py) {
+            kw_jansson_set(py, "function", kw_jansson_text(op->def_name), oom);
+            kw_jansson_set(py, "callers", kw_mj_callers(m, op), oom);
+        }
+    }
+    kw_jansson_set(o, "python", py, oom);
+    if (m->app->have_chains)
+        kw_jansson_set(o, "model_entries", triton ? json_array() : kw_mj_model(m, op), oom);
+    json_t *entry = json_null();
+    if (e && !triton) {
+        entry = e->location.file ? kw_mj_at(m, e->location.file, e->location.line)
+                                 : json_pack("{s:n, s:n}", "file", "line");
+        if (entry) {
+            kw_jansson_set(entry, "kind", kw_jansson_text(e->kind), oom);
+            kw_jansson_set(entry, "name", kw_jansson_text(kw_entry_label(&m->arena, e)), oom);
+        }
+    }
+    kw_jansson_set(o, "entry", entry, oom);
+    kw_jansson_set(o, "reached",
+                   json_string(triton                    ? "python"
+                               : e                       ? "entry"
+                               : r->entry == KW_MAP_DEAD ? "unreachable"
+                               : r->launch               ? "no_entry"
+                                                         : "not_launched"),
+                   oom);
+    kw_jansson_set(o, "launch",
+                   r->launch ? kw_mj_at(m, r->launch->l->location.file, r->launch->l->location.line)
+                             : json_null(),
+                   oom);
+    json_t *cos = json_array();
+    for (size_t k = 0; cos && !(first->k && first->k->location.file) && k < grp->kernels.n; k++) {
+        const kw_mkernel *mk = &md->kernels.v[grp->kernels.v[k]];
+        for (size_t c = 0; c < mk->asm_code_objects.n; c++)
+            kw_jansson_push(cos, kw_jansson_text(kw_map_path(m, mk->asm_code_objects.v[c])), oom);
+    }
+    kw_jansson_set(o, "device",
+                   first->k && first->k->location.file
+                       ? kw_mj_at(m, first->k->location.file, first->k->location.line)
+                       : json_null(),
+                   oom);
+    kw_jansson_set(o, "code_objects", cos, oom);
+    kw_jansson_push(m->rows_json, o, oom);
+}
+
 static void kw_map_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, const kw_py_op *op) {
+    if (m->json) {
+        kw_map_row_json(m, r, op);
+        return;
+    }
     kw_model *md = &m->app->model;
     const kw_mgroup *grp = &md->groups.v[r->group];
     /* the device code of the row's own kernel (a kernel with internal linkage:
@@ -529,10 +670,12 @@ static int kw_map_run(kw_map *m, kw_buf *b) {
     if (m->rows.n)
         qsort(m->rows.v, m->rows.n, sizeof(kw_map_row), kw_row_cmp);
     kw_model *md = &m->app->model;
-    if (!m->tsv && m->app->have_chains)
+    if (m->json)
+        m->rows_json = json_array();
+    if (!m->tsv && !m->json && m->app->have_chains)
         kw_buf_puts(b, "| Kernel | Instantiations | Python entry | Model entry | C++ entry | "
                        "Launch site | Device code |\n|---|---:|---|---|---|---|---|\n");
-    else if (!m->tsv)
+    else if (!m->tsv && !m->json)
         kw_buf_puts(b, "| Kernel | Instantiations | Python entry | C++ entry | Launch site | "
                        "Device code |\n|---|---:|---|---|---|---|\n");
     for (size_t i = 0; i < m->rows.n; i++) {
@@ -544,6 +687,8 @@ static int kw_map_run(kw_map *m, kw_buf *b) {
         else
             kw_map_row_out(m, b, r, NULL);
     }
+    if (m->json)
+        return m->oom ? kw_cli_failf("out of memory") : KW_EXIT_OK;
     if (!m->tsv && m->app->have_py) {
         size_t unjoined = 0;
         for (size_t o = 0; o < m->app->py.ops.n; o++) {
@@ -566,6 +711,24 @@ static int kw_map_run(kw_map *m, kw_buf *b) {
             kw_buf_putc(b, '\n');
         }
     }
+    return b->oom ? kw_cli_failf("out of memory") : KW_EXIT_OK;
+}
+
+/* --json: {"kwalk_map": 1, "rows": [...]} written into b. */
+static int kw_map_json_doc(kw_map *m, kw_buf *b) {
+    json_t *doc = json_object();
+    bool oom = !doc || !m->rows_json;
+    if (!oom) {
+        kw_jansson_set(doc, "kwalk_map", json_integer(1), &oom);
+        kw_jansson_set(doc, "rows", json_incref(m->rows_json), &oom);
+    }
+    char *text = oom ? NULL : json_dumps(doc, JSON_INDENT(2));
+    json_decref(doc);
+    if (!text)
+        return kw_cli_failf("out of memory");
+    kw_buf_puts(b, text);
+    kw_buf_putc(b, '\n');
+    free(text);
     return b->oom ? kw_cli_failf("out of memory") : KW_EXIT_OK;
 }
 
@@ -605,11 +768,15 @@ int kw_cmd_map(int argc, char **argv) {
             out = v;
         } else if ((r = kw_cli_opt(argc, argv, &i, "--format", NULL, &v)) != 0) {
             if (r > 0 && !strcmp(v, "tsv"))
-                m.tsv = true;
+                m.tsv = true, m.json = false;
             else if (r > 0 && !strcmp(v, "md"))
-                m.tsv = false;
+                m.tsv = false, m.json = false;
+            else if (r > 0 && !strcmp(v, "json"))
+                m.tsv = false, m.json = true;
             else
-                return kw_cli_usage_error("map", "--format takes 'md' or 'tsv'");
+                return kw_cli_usage_error("map", "--format takes 'md', 'tsv' or 'json'");
+        } else if (!strcmp(argv[i], "--json")) {
+            m.tsv = false, m.json = true;
         } else if (argv[i][0] == '-') {
             return kw_cli_usage_error("map", "unknown option '%s'", argv[i]);
         } else {
@@ -625,6 +792,9 @@ int kw_cmd_map(int argc, char **argv) {
         kw_buf b;
         kw_buf_init(&b);
         rc = kw_map_run(&m, &b);
+        if (rc == KW_EXIT_OK && m.json) /* the rows as one document, into b */
+            rc = kw_map_json_doc(&m, &b);
+        json_decref(m.rows_json);
         kw_err err;
         if (rc == KW_EXIT_OK && out)
             rc = kw_fs_write_atomic(out, b.ptr, b.len, &err) == KW_OK ? KW_EXIT_OK

@@ -47,7 +47,7 @@ static const char kw_render_usage[] =
     "  --shape N=V,...     bind names of launch expressions, guards and IR expressions,\n"
     "                      e.g. --shape num_rows=4096,hidden=2048 (N also binds a.N, p->N)\n"
     "  --time-us T         a measured kernel time: achieved bandwidth against the peak\n"
-    "  --trace FILE        a rocprofv3 kernel trace (CSV or JSON): section 4 shows the\n"
+    "  --trace FILE        a rocprofv3 trace (rocpd .db, CSV, JSON): section 4 shows the\n"
     "                      dispatches of the kernel, durations, launches and bandwidth\n"
     "  --gpu NAME          the product for peaks (MI300X, MI300A, MI325X, MI350X, MI355X;\n"
     "                      default: the arch's first-listed default)\n"
@@ -416,7 +416,7 @@ int kw_cmd_render(int argc, char **argv) {
     rc = kw_app_load(&app, c.db, c.python_roots, c.npython_roots, c.python_from);
     if (rc == KW_EXIT_OK && c.trace) {
         kw_err err;
-        if (kw_trace_load(&trace, c.trace, &app.ix, &err) != KW_OK)
+        if (kw_trace_load(&trace, c.trace, &app.ix, app.db, &err) != KW_OK)
             rc = kw_cli_fail(&err);
         c.o.trace = &trace.stats;
     }

@@ -1,6 +1,7 @@
-/* cmd_trace.c: `kwalk trace FILE [--db FILE] [--format text|yaml] [--gpu NAME]
- * [--shape NAME=V,...]`: a profiler's kernel trace (rocprofv3 --kernel-trace,
- * CSV or JSON; kw_trace.h) joined to the kernel instantiations of the index.
+/* cmd_trace.c: `kwalk trace FILE [--db FILE] [--format text|yaml|json] [--gpu NAME]
+ * [--shape NAME=V,...]`: a profiler's kernel trace (rocprofv3 --kernel-trace:
+ * the rocpd database, CSV or JSON; kw_trace.h) joined to the kernel
+ * instantiations of the index.
  *
  * Per instantiation: the dispatches, their total and median duration, the
  * launch configurations seen (grid in workgroups = Grid_Size / Workgroup_Size,
@@ -18,36 +19,39 @@
  * The gathering per instantiation is kw_trace_stats.c (shared with `kwalk
  * render --trace`), the bytes, bandwidth and bound arithmetic kw_perf.c; this
  * file parses the command line and prints the report (YAML through the one
- * YAML writer, kw_yaml_emit.h). */
+ * YAML writer, kw_yaml_emit.h; JSON, the same shape, through jansson). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "model/kw_annot.h"
-#include "common/kw_buf.h"
 #include "cli/kw_cli.h"
+#include "cli/kw_cli_json.h"
+#include "common/kw_buf.h"
+#include "index/kw_index.h"
+#include "model/kw_annot.h"
 #include "model/kw_expr.h"
 #include "model/kw_hw.h"
-#include "index/kw_index.h"
 #include "model/kw_perf.h"
-#include "trace/kw_trace.h"
 #include "sidecar/kw_yaml_emit.h"
+#include "trace/kw_trace.h"
 
 static const char kw_trace_usage[] =
-    "usage: kwalk trace FILE [--db FILE] [--format text|yaml] [--gpu NAME] [--shape N=V,...]\n\n"
+    "usage: kwalk trace FILE [--db FILE] [--format text|yaml|json] [--json] [--gpu NAME]\n"
+    "                   [--shape N=V,...]\n\n"
     "Join a profiler's kernel trace to the kernel instantiations of the index:\n"
     "per instantiation, dispatches, total and median duration, launch\n"
     "configurations (grid in workgroups x workgroup size), bytes moved and\n"
     "achieved bandwidth vs. the GPU's peak (from IR facts, when the sidecars\n"
     "have them).\n\n"
-    "FILE: a rocprofv3 kernel trace, CSV (rocprofv3 --kernel-trace, the\n"
-    "*_kernel_trace.csv file) or JSON (--output-format json). Kernel names may be\n"
+    "FILE: a rocprofv3 kernel trace: its default rocpd database (rocprofv3\n"
+    "--kernel-trace, the %hostname%/%pid%_results.db file), CSV (--output-format\n"
+    "csv, *_kernel_trace.csv) or JSON (--output-format json). Kernel names may be\n"
     "mangled (--mangled-kernels; best), demangled (the default), truncated\n"
     "(--truncate-kernels) or cut short; a name matching several instantiations\n"
     "is reported as ambiguous.\n\n"
     "  --db FILE       the database written by 'kwalk index' (default: " KW_INDEX_DEFAULT_PATH ")\n"
-    "  --format F      text (default) or yaml\n"
+    "  --format F      text (default), yaml or json (docs/json.md; --json is the same)\n"
     "  --gpu NAME      the GPU the trace ran on, for peaks (MI300X, MI325X, MI355X, ...;\n"
     "                  default: the arch's default product, annotations/hw/amdgpu-peaks.txt)\n"
     "  --shape N=V,... values for names in IR expressions the trace cannot give\n";
@@ -416,6 +420,10 @@ static kw_status kw_yaml(kw_tctx *c, kw_buf *o, kw_err *err) {
     kw_yaml_emit_fmt(&e, "%zu", c->trace.d.n);
     kw_yaml_emit_key(&e, "skipped_rows");
     kw_yaml_emit_fmt(&e, "%ld", c->trace.skipped);
+    if (!strcmp(c->trace.format, "rocpd")) {
+        kw_yaml_emit_key(&e, "joined_in_sql");
+        kw_yaml_emit_fmt(&e, "%ld", c->trace.joined_sql);
+    }
     kw_yaml_emit_key(&e, "demangler");
     kw_yaml_emit_bool(&e, c->join.have_demangler);
     kw_ykey_str(&e, "index", c->db);
@@ -431,6 +439,152 @@ static kw_status kw_yaml(kw_tctx *c, kw_buf *o, kw_err *err) {
     kw_status st = kw_yaml_emit_end(&e);
     kw_yaml_emit_free(&e);
     return st;
+}
+
+/* ---- json ---- */
+
+/* The YAML document's shape (docs/trace.md) as one JSON document, written
+ * with jansson (docs/json.md): the same keys, numbers as numbers, null where
+ * the YAML has ~. */
+
+static void kw_jstats(json_t *o, const long long *v, size_t n, long long total, bool *oom) {
+    double m = kw_trace_median(v, n);
+    kw_jansson_set(o, "dispatches", json_integer((json_int_t)n), oom);
+    kw_jansson_set(o, "total_ns", json_integer(total), oom);
+    kw_jansson_set(o, "median_ns", m == floor(m) ? json_integer((json_int_t)m) : json_real(m), oom);
+    if (n) {
+        kw_jansson_set(o, "min_ns", json_integer(v[0]), oom);
+        kw_jansson_set(o, "max_ns", json_integer(v[n - 1]), oom);
+    }
+}
+
+static json_t *kw_jtriple(const long long *v) {
+    return json_pack("[I, I, I]", (json_int_t)v[0], (json_int_t)v[1], (json_int_t)v[2]);
+}
+
+static json_t *kw_json_cfg(kw_tctx *c, const kw_trow *r, const kw_tcfg *cfg, bool *oom) {
+    json_t *o = json_object();
+    if (!o) {
+        *oom = true;
+        return NULL;
+    }
+    kw_jansson_set(o, "grid_workgroups", cfg->known ? kw_jtriple(cfg->grid_wg) : json_null(), oom);
+    kw_jansson_set(o, "workgroup_size", cfg->known ? kw_jtriple(cfg->block) : json_null(), oom);
+    if (cfg->known)
+        kw_jansson_set(o, "partial_workgroups", json_boolean(cfg->partial), oom);
+    if (cfg->arch && !cfg->mixed_arch)
+        kw_jansson_set(o, "arch", kw_jansson_text(cfg->arch), oom);
+    kw_jstats(o, cfg->dur.v, cfg->dur.n, cfg->total, oom);
+    kw_perf_work w;
+    const char *ir_arch;
+    kw_cfg_work(c, r, cfg, &w, &ir_arch);
+    if (!w.known) {
+        kw_jansson_set(o, "bytes_moved", json_null(), oom);
+        kw_jansson_set(o, "bytes_moved_note", kw_jansson_text(w.why), oom);
+        return o;
+    }
+    kw_jansson_set(o, "bytes_moved", json_real(w.bytes), oom);
+    kw_jansson_set(o, "ir_arch", kw_jansson_text(ir_arch), oom);
+    if (w.flops >= 0)
+        kw_jansson_set(o, "flops", json_real(w.flops), oom);
+    const kw_gpu *g = kw_peak_gpu(c, ir_arch);
+    kw_perf_bw bw = kw_perf_bandwidth(w.bytes, kw_trace_median(cfg->dur.v, cfg->dur.n), g);
+    if (bw.tbs >= 0) {
+        kw_jansson_set(o, "achieved_tbs", json_real(bw.tbs), oom);
+        if (bw.of_peak >= 0)
+            kw_jansson_set(o, "percent_of_peak", json_real(100 * bw.of_peak), oom);
+    }
+    kw_perf_bound bd = kw_perf_classify(w.flops, w.bytes, kw_cfg_blocks(cfg), g);
+    if (bd.kind != KW_BOUND_UNKNOWN) {
+        kw_jansson_set(o, "intensity", json_real(bd.intensity), oom);
+        kw_jansson_set(o, "ridge", json_real(bd.ridge), oom);
+        kw_jansson_set(o, "bound", json_string(bd.kind == KW_BOUND_MEMORY ? "memory" : "compute"),
+                       oom);
+    }
+    if (g)
+        kw_jansson_set(o, "launch_bound", json_boolean(bd.launch), oom);
+    return o;
+}
+
+static json_t *kw_json_candidate(const kw_tkernel *k) {
+    json_t *o = json_pack("{s:o}", "symbol", kw_jansson_text(k->symbol));
+    if (o && k->name && json_object_set_new(o, "name", kw_jansson_text(k->name))) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+static json_t *kw_json_row(kw_tctx *c, const kw_trow *r, bool *oom) {
+    json_t *o = json_object(), *list = json_array();
+    if (!o || !list) {
+        json_decref(list);
+        *oom = true;
+        return o;
+    }
+    if (!r->k) {
+        kw_jansson_set(o, "trace_name", kw_jansson_text(r->trace_name), oom);
+        kw_jstats(o, r->dur.v, r->dur.n, r->total, oom);
+        if (r->match.n > 1) {
+            kw_jansson_set(o, "match", json_string(kw_match_kind_name(r->match.kind)), oom);
+            for (size_t i = 0; i < r->match.n; i++)
+                kw_jansson_push(list, kw_json_candidate(&c->join.kernels.v[r->match.cand[i]]), oom);
+            kw_jansson_set(o, "candidates", list, oom);
+        } else {
+            json_decref(list);
+        }
+        return o;
+    }
+    kw_jansson_set(o, "symbol", kw_jansson_text(r->k->symbol), oom);
+    if (r->k->name)
+        kw_jansson_set(o, "name", kw_jansson_text(r->k->name), oom);
+    kw_jansson_set(o, "match", json_string(kw_match_kind_name(r->match.kind)), oom);
+    for (size_t i = 0; i < r->names.n; i++)
+        kw_jansson_push(list, kw_jansson_text(r->names.v[i]), oom);
+    kw_jansson_set(o, "trace_names", list, oom);
+    kw_jstats(o, r->dur.v, r->dur.n, r->total, oom);
+    json_t *cfgs = json_array(), *peaks = json_array();
+    for (size_t i = 0; cfgs && i < r->cfgs.n; i++)
+        kw_jansson_push(cfgs, kw_json_cfg(c, r, &r->cfgs.v[i], oom), oom);
+    kw_jansson_set(o, "launch_configs", cfgs, oom);
+    const char *archs[8];
+    size_t na = kw_row_archs(c, r, archs, 8);
+    for (size_t i = 0; peaks && i < na; i++) {
+        const kw_gpu *g = kw_peak_gpu(c, archs[i]);
+        json_t *p = json_pack("{s:o}", "arch", kw_jansson_text(archs[i]));
+        if (p && g && g->hbm_tbs > 0) {
+            kw_jansson_set(p, "gpu", kw_jansson_text(g->product), oom);
+            kw_jansson_set(p, "hbm_tbs", json_real(g->hbm_tbs), oom);
+        }
+        kw_jansson_push(peaks, p, oom);
+    }
+    kw_jansson_set(o, "peaks", peaks, oom);
+    return o;
+}
+
+static int kw_json(kw_tctx *c) {
+    bool oom = false;
+    json_t *doc = json_object();
+    if (!doc)
+        return kw_cli_json_print(NULL, true);
+    kw_jansson_set(doc, "kwalk_trace", json_integer(1), &oom);
+    kw_jansson_set(doc, "trace", kw_jansson_text(c->trace.path), &oom);
+    kw_jansson_set(doc, "format", json_string(c->trace.format), &oom);
+    kw_jansson_set(doc, "dispatches", json_integer((json_int_t)c->trace.d.n), &oom);
+    kw_jansson_set(doc, "skipped_rows", json_integer(c->trace.skipped), &oom);
+    if (!strcmp(c->trace.format, "rocpd"))
+        kw_jansson_set(doc, "joined_in_sql", json_integer(c->trace.joined_sql), &oom);
+    kw_jansson_set(doc, "demangler", json_boolean(c->join.have_demangler), &oom);
+    kw_jansson_set(doc, "index", kw_jansson_text(c->db), &oom);
+    static const char *const group[3] = {"kernels", "ambiguous", "unmatched"};
+    for (int g = 0; g < 3; g++) {
+        json_t *rows = json_array();
+        for (size_t i = 0; rows && i < c->stats.rows.n && !oom; i++)
+            if ((int)kw_trow_group_of(&c->stats.rows.v[i]) == g)
+                kw_jansson_push(rows, kw_json_row(c, &c->stats.rows.v[i], &oom), &oom);
+        kw_jansson_set(doc, group[g], rows, &oom);
+    }
+    return kw_cli_json_print(doc, oom);
 }
 
 static void kw_tctx_free(kw_tctx *c) {
@@ -456,9 +610,11 @@ int kw_cmd_trace(int argc, char **argv) {
                 return kw_cli_usage_error("trace", "--db needs a file");
             db = v;
         } else if ((m = kw_cli_opt(argc, argv, &i, "--format", NULL, &v)) != 0) {
-            if (m < 0 || (strcmp(v, "text") && strcmp(v, "yaml")))
-                return kw_cli_usage_error("trace", "--format takes text or yaml");
+            if (m < 0 || (strcmp(v, "text") && strcmp(v, "yaml") && strcmp(v, "json")))
+                return kw_cli_usage_error("trace", "--format takes text, yaml or json");
             format = v;
+        } else if (!strcmp(argv[i], "--json")) {
+            format = "json";
         } else if ((m = kw_cli_opt(argc, argv, &i, "--gpu", NULL, &v)) != 0) {
             if (m < 0)
                 return kw_cli_usage_error("trace", "--gpu needs a product name");
@@ -493,16 +649,17 @@ int kw_cmd_trace(int argc, char **argv) {
         rc = kw_cli_usage_error("trace", "--shape: %s", err.msg);
         goto out;
     }
-    if (kw_trace_read_file(&c.trace, file, &err) != KW_OK) {
-        rc = kw_cli_fail(&err);
-        goto out;
-    }
+    /* the index first: a rocpd trace is joined to it in SQL as it is read */
     if (kw_index_read_file(&c.ix, c.db, &err) != KW_OK) {
         struct stat st;
         if (!db && stat(KW_INDEX_DEFAULT_PATH, &st) != 0)
             rc = kw_cli_failf("%s (run 'kwalk index DIR' first, or give --db FILE)", err.msg);
         else
             rc = kw_cli_fail(&err);
+        goto out;
+    }
+    if (kw_trace_read_file(&c.trace, file, c.db, &err) != KW_OK) {
+        rc = kw_cli_fail(&err);
         goto out;
     }
     if (kw_annot_load(&c.annot, &err) != KW_OK || kw_gpus_load(&c.gpus, &c.annot, &err) != KW_OK ||
@@ -518,6 +675,10 @@ int kw_cmd_trace(int argc, char **argv) {
     }
     if (kw_tstats_build(&c.stats, &c.trace, &c.join, &err) != KW_OK) {
         rc = kw_cli_fail(&err);
+        goto out;
+    }
+    if (!strcmp(format, "json")) {
+        rc = kw_json(&c);
         goto out;
     }
     kw_buf o;

@@ -80,6 +80,28 @@ static kw_status kw_fs_open(const char *path, kw_fs_kind kind, int *fd, uint64_t
     return KW_OK;
 }
 
+kw_status kw_fs_head(const char *path, kw_fs_kind kind, void *buf, size_t n, size_t *got,
+                     kw_err *err) {
+    *got = 0;
+    int fd;
+    uint64_t size;
+    if (kw_fs_open(path, kind, &fd, &size, err) != KW_OK)
+        return KW_ERR;
+    kw_status s = KW_OK;
+    while (*got < n) {
+        ssize_t r = read(fd, (char *)buf + *got, n - *got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            s = kw_fail(err, "%s: %s", path, strerror(errno));
+        if (r <= 0)
+            break;
+        *got += (size_t)r;
+    }
+    close(fd);
+    return s;
+}
+
 kw_status kw_fs_read_as(const char *path, kw_fs_kind kind, char **data, size_t *len, kw_err *err) {
     *data = NULL;
     *len = 0;

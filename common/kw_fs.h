@@ -27,6 +27,11 @@ uint64_t kw_fs_limit(kw_fs_kind kind);
  * is a file larger than the kind's limit (also one that grows past it while it
  * is read). On error *data is NULL and *len 0. */
 kw_status kw_fs_read_as(const char *path, kw_fs_kind kind, char **data, size_t *len, kw_err *err);
+/* The first bytes of a file (up to n; *got says how many), with
+ * kw_fs_read_as's checks: what a reader looks at to tell a file's form
+ * before it reads it whole or hands it to a library (an SQLite database). */
+kw_status kw_fs_head(const char *path, kw_fs_kind kind, void *buf, size_t n, size_t *got,
+                     kw_err *err);
 /* kw_fs_read_as(path, KW_FS_DATA, ...). */
 kw_status kw_fs_read(const char *path, char **data, size_t *len, kw_err *err);
 

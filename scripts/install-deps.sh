@@ -21,6 +21,8 @@ PACKAGES=(
   libclang-rt-22-dev libclang-rt-19-dev
   # C libraries of the kwalk command and the code-object reader
   libyaml-dev libsqlite3-dev libelf-dev libdw-dev libmsgpack-dev libzstd-dev zlib1g-dev
+  # JSON input (rocprofv3's JSON traces, Triton's NAME.json) and --json output
+  libjansson-dev
   # HIP headers and device libraries (Debian ships ROCm 5.2 pieces)
   libamdhip64-dev rocm-device-libs
   # the pybind11 corpus TU, and the tests (python3 + PyYAML read sidecars

@@ -1,7 +1,8 @@
 /* kw_trace.h: profiler kernel traces for `kwalk trace`: the dispatches of a
- * rocprofv3 kernel trace (CSV, `--kernel-trace --output-format csv`, or its
- * JSON form, `--output-format json`), and the join of each dispatch's kernel
- * name to a kernel instantiation of the kwalk index.
+ * rocprofv3 kernel trace (its default rocpd SQLite database, kw_trace_rocpd.c;
+ * CSV, `--kernel-trace --output-format csv`; or its JSON form,
+ * `--output-format json`), and the join of each dispatch's kernel name to a
+ * kernel instantiation of the kwalk index.
  *
  * CSV (kw_trace_csv.c): RFC 4180 (quoted fields, "" inside quotes, CRLF or LF,
  * line breaks inside quotes); the first record is the header, columns are
@@ -10,7 +11,7 @@
  * items; optional, as a set of three), Kind (rows of another kind than
  * KERNEL_DISPATCH are skipped). Other columns are ignored.
  *
- * JSON (kw_trace_json.c): {"rocprofiler-sdk-tool": [{"agents": [...],
+ * JSON (kw_trace_json.c, parsed by jansson): {"rocprofiler-sdk-tool": [{"agents": [...],
  * "kernel_symbols": [...], "buffer_records": {"kernel_dispatch": [...]}}]}:
  * each dispatch's dispatch_info.kernel_id names a kernel symbol (its
  * kernel_name, the mangled symbol, is preferred; ".kd" stripped), its
@@ -39,24 +40,32 @@ typedef struct kw_dispatch {
     long long grid[3];  /* Grid_Size_X/Y/Z: work items */
     long long block[3]; /* Workgroup_Size_X/Y/Z */
     const char *arch;   /* the agent's arch ("gfx942") when the trace says; NULL otherwise */
-    long line;          /* CSV line of the record, JSON dispatch index (1-based): for messages */
+    long line; /* CSV line of the record, JSON dispatch index (1-based), rocpd row id: for messages
+                */
 } kw_dispatch;
 
 typedef struct kw_trace {
     kw_arena arena;
     const char *path;
-    const char *format; /* "csv" or "json" */
+    const char *format; /* "csv", "json" or "rocpd" */
     KW_ARRAY(kw_dispatch) d;
-    long skipped; /* CSV rows of another Kind */
+    long skipped;    /* CSV rows of another Kind */
+    long joined_sql; /* rocpd: dispatches whose kernel_name the index's symbols matched in SQL */
 } kw_trace;
 
 void kw_trace_init(kw_trace *t);
 void kw_trace_free(kw_trace *t);
 
-/* Read a trace file; the form is told by its first non-blank byte ('{' or '['
- * is JSON, anything else CSV). t must be initialized; on failure err holds one
- * line starting with path. */
-kw_status kw_trace_read_file(kw_trace *t, const char *path, kw_err *err);
+/* Read a trace file; the form is told by its content: an SQLite database
+ * (the header "SQLite format 3\0") is rocpd, else the first non-blank byte
+ * ('{' or '[' is JSON, anything else CSV). index_db: the kwalk index database
+ * that a rocpd trace's dispatches are joined to in SQL (NULL, or a file that is
+ * not an SQLite database: no join in SQL, the names go through the join's
+ * rules alone). t must be initialized; on failure err holds one line starting
+ * with path. */
+kw_status kw_trace_read_file(kw_trace *t, const char *path, const char *index_db, kw_err *err);
+/* The rocpd reader (kw_trace_rocpd.c) on its own. */
+kw_status kw_trace_read_rocpd(kw_trace *t, const char *path, const char *index_db, kw_err *err);
 /* The two readers on text in memory (text[len] must be '\0'); name is used in
  * messages. */
 kw_status kw_trace_parse_csv(kw_trace *t, const char *name, const char *text, size_t len,
@@ -173,14 +182,15 @@ kw_trow_group kw_trow_group_of(const kw_trow *r);
 double kw_trace_median(const long long *v, size_t n);
 
 /* A trace read, joined to an index and gathered in one step (`kwalk render
- * --trace`). ix must outlive it. On failure err holds one line (the trace's
- * own message names the file); kw_trace_loaded_free is needed either way. */
+ * --trace`). ix (read from the file index_db) must outlive it. On failure err holds one line (the
+ * trace's own message names the file); kw_trace_loaded_free is needed either way. */
 typedef struct kw_trace_loaded {
     kw_trace trace;
     kw_tjoin join;
     kw_tstats stats;
 } kw_trace_loaded;
-kw_status kw_trace_load(kw_trace_loaded *t, const char *path, const kw_index *ix, kw_err *err);
+kw_status kw_trace_load(kw_trace_loaded *t, const char *path, const kw_index *ix,
+                        const char *index_db, kw_err *err);
 void kw_trace_loaded_free(kw_trace_loaded *t);
 
 /* The arch cfg's dispatches ran on: the trace's when it names one, else

@@ -1,5 +1,5 @@
 /* kw_trace_csv.c: reading a rocprofv3 kernel trace in its CSV form
- * (kw_trace.h), and reading a trace file of either form. */
+ * (kw_trace.h), and reading a trace file of any form, told by its content. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -20,7 +20,13 @@ void kw_trace_free(kw_trace *t) {
     memset(t, 0, sizeof(*t));
 }
 
-kw_status kw_trace_read_file(kw_trace *t, const char *path, kw_err *err) {
+kw_status kw_trace_read_file(kw_trace *t, const char *path, const char *index_db, kw_err *err) {
+    char head[16];
+    size_t got;
+    if (kw_fs_head(path, KW_FS_DATA, head, sizeof head, &got, err) != KW_OK)
+        return KW_ERR;
+    if (got == sizeof head && !memcmp(head, "SQLite format 3", sizeof head))
+        return kw_trace_read_rocpd(t, path, index_db, err);
     char *text;
     size_t len;
     if (kw_fs_read(path, &text, &len, err) != KW_OK)

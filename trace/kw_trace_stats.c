@@ -251,11 +251,12 @@ void kw_tcfg_work(const kw_kernel *k, const char *arch, const kw_tcfg *cfg, cons
     }
 }
 
-kw_status kw_trace_load(kw_trace_loaded *t, const char *path, const kw_index *ix, kw_err *err) {
+kw_status kw_trace_load(kw_trace_loaded *t, const char *path, const kw_index *ix,
+                        const char *index_db, kw_err *err) {
     memset(t, 0, sizeof(*t));
     kw_trace_init(&t->trace);
     kw_tstats_init(&t->stats);
-    if (kw_trace_read_file(&t->trace, path, err) != KW_OK ||
+    if (kw_trace_read_file(&t->trace, path, index_db, err) != KW_OK ||
         kw_tjoin_init(&t->join, ix, err) != KW_OK)
         return KW_ERR;
     return kw_tstats_build(&t->stats, &t->trace, &t->join, err);

@@ -12,7 +12,7 @@
 
 #include "codeobj/kw_co_sidecar.h"
 #include "common/kw_fs.h"
-#include "common/kw_json.h"
+#include "common/kw_jansson.h"
 #include "kw_triton_int.h"
 #include "sidecar/kw_schema.h"
 #include "triton/kw_triton.h"
@@ -107,19 +107,6 @@ static void kw_triton_map_loc(kw_arena *a, const kw_triton_opts *o, kw_loc *l) {
     l->file = kw_triton_map(a, o, l->file);
 }
 
-/* A JSON scalar as the options list writes it; NULL for anything else. */
-static const char *kw_triton_scalar(const kw_json *v) {
-    switch (v->type) {
-    case KW_J_BOOL:
-        return v->b ? "true" : "false";
-    case KW_J_NUM:
-    case KW_J_STR:
-        return v->s;
-    default:
-        return NULL;
-    }
-}
-
 /* NAME.json's keys that are metadata, not options (docs/sidecar-schema.md). */
 static bool kw_triton_is_metadata(const char *key) {
     static const char *const keys[] = {"hash",
@@ -138,46 +125,62 @@ static bool kw_triton_is_metadata(const char *key) {
     return false;
 }
 
+/* A string of NAME.json, copied into the sidecar's arena (the document is
+ * released once read). */
+static const char *kw_triton_keep(kw_arena *a, const json_t *v) {
+    const char *s = kw_jansson_str(v);
+    return s ? kw_arena_strdup(a, s) : NULL;
+}
+
 static kw_status kw_triton_read_json(kw_sidecar *sc, kw_triton *t, const char *path,
                                      const char **name, const char **arch, kw_err *err) {
     char *text;
     size_t len;
     if (kw_fs_read_as(path, KW_FS_TEXT, &text, &len, err))
         return KW_ERR;
-    kw_json root;
-    kw_status st = kw_json_parse(&sc->arena, path, text, len, &root, err);
+    json_t *root;
+    kw_status st = kw_jansson_load(path, text, len, &root, err);
     free(text);
     if (st)
         return st;
-    if (root.type != KW_J_OBJ)
-        return kw_fail(err, "%s: not a JSON object (not Triton's metadata?)", path);
-    const kw_json *target = kw_json_get(&root, "target");
-    t->hash = kw_json_str(kw_json_get(&root, "hash"));
-    if (!t->hash)
-        return kw_fail(err, "%s: no \"hash\" (not Triton's metadata?)", path);
-    *name = kw_json_str(kw_json_get(&root, "name"));
-    *arch = kw_json_str(kw_json_get(&root, "arch"));
-    if (!*arch)
-        *arch = kw_json_str(kw_json_get(target, "arch"));
-    t->triton_version = kw_json_str(kw_json_get(&root, "triton_version"));
-    t->backend = kw_json_str(kw_json_get(target, "backend"));
-    long long v;
-    if (kw_json_int(kw_json_get(target, "warp_size"), &v) ||
-        kw_json_int(kw_json_get(&root, "warp_size"), &v))
-        t->warp_size = v;
-    if (kw_json_int(kw_json_get(&root, "shared"), &v))
-        t->shared_bytes = v;
-    for (size_t i = 0; i < root.n; i++) {
-        const char *val = kw_triton_scalar(&root.items[i]);
-        if (!val || kw_triton_is_metadata(root.keys[i]))
-            continue;
-        kw_triton_option *opt = KW_PUSH(&sc->arena, t->options);
-        if (!opt)
-            return kw_fail(err, "out of memory");
-        opt->name = root.keys[i];
-        opt->value = val;
+    kw_arena *a = &sc->arena;
+    const json_t *target = json_object_get(root, "target");
+    if (!json_is_object(root))
+        st = kw_fail(err, "%s: not a JSON object (not Triton's metadata?)", path);
+    else if (!(t->hash = kw_triton_keep(a, json_object_get(root, "hash"))))
+        st = kw_fail(err, "%s: no \"hash\" (not Triton's metadata?)", path);
+    if (st) {
+        json_decref(root);
+        return st;
     }
-    return KW_OK;
+    *name = kw_triton_keep(a, json_object_get(root, "name"));
+    *arch = kw_triton_keep(a, json_object_get(root, "arch"));
+    if (!*arch)
+        *arch = kw_triton_keep(a, json_object_get(target, "arch"));
+    t->triton_version = kw_triton_keep(a, json_object_get(root, "triton_version"));
+    t->backend = kw_triton_keep(a, json_object_get(target, "backend"));
+    long long v;
+    if (kw_jansson_int(json_object_get(target, "warp_size"), &v) ||
+        kw_jansson_int(json_object_get(root, "warp_size"), &v))
+        t->warp_size = v;
+    if (kw_jansson_int(json_object_get(root, "shared"), &v))
+        t->shared_bytes = v;
+    /* the options: NAME.json's other scalars, in its key order */
+    const char *key;
+    json_t *val;
+    json_object_foreach(root, key, val) {
+        if (json_is_null(val) || json_is_array(val) || json_is_object(val) ||
+            kw_triton_is_metadata(key))
+            continue;
+        kw_triton_option *opt = KW_PUSH(a, t->options);
+        if (!opt || !(opt->name = kw_arena_strdup(a, key)) ||
+            !(opt->value = kw_jansson_scalar(a, val))) {
+            st = kw_fail(err, "out of memory");
+            break;
+        }
+    }
+    json_decref(root);
+    return st;
 }
 
 /* The constexprs: names from the def in the source, values where the TTIR's

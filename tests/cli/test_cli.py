@@ -3,12 +3,14 @@
 fixtures/: `kwalk index` and `kwalk list` output (reachability from entry
 points over a host call graph designed by hand: cross-TU edges, a cycle, an
 entry that launches directly, an unreachable launcher, a launched kernel with
-no device record, a kernel never launched), both index forms, exit codes,
+no device record, a kernel never launched), both index forms, `kwalk list
+--json` (read with Python's json: the same rows, docs/json.md), exit codes,
 and the one-line "kwalk: ..." error contract on bad input, including garbage
 that must never crash the tool.
 
 usage: test_cli.py KWALK FIXTURES_DIR
 """
+import json
 import os
 import random
 import shutil
@@ -75,6 +77,28 @@ def check_list(out, what):
     check(rows == EXPECTED, f"{what}: got\n{out}")
 
 
+def check_list_json(out, what):
+    """list --json, read with Python's json, against the same expected rows:
+    each field of a row is the JSON key's value (lists joined as the TSV
+    joins them, null as "-")."""
+    try:
+        doc = json.loads(out)
+    except ValueError as e:
+        check(False, f"{what}: not JSON: {e}: {out[:300]!r}")
+        return
+    check(doc.get("kwalk_list") == 1 and isinstance(doc.get("kernels"), list),
+          f"{what}: kwalk_list 1 and a kernels list: {out[:300]!r}")
+    rows = []
+    for k in doc.get("kernels") or []:
+        entries = ["%s:%s%s" % (e["kind"], e["module"] + "." if e["module"] else "", e["name"])
+                   for e in k["entries"]]
+        rows.append([k["name"], k["symbol"], ",".join(k["archs"]) or "-",
+                     ",".join("%s:%d" % (la["file"], la["line"]) for la in k["launches"]) or "-",
+                     ",".join(entries) or "-", k["tu"] or "-", k["kind"],
+                     ",".join(k["code_objects"]) or "-"])
+    check(rows == EXPECTED, f"{what}: got\n{rows}")
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="kwalk-cli-")
     try:
@@ -122,6 +146,9 @@ def run(tmp):
     rc, out, err = kwalk("list", cwd=tmp)
     check(rc == 0 and err == "", f"kwalk list: exit {rc}, {err!r}")
     check_list(out, "kwalk list")
+    rc, out, err = kwalk("list", "--json", cwd=tmp)
+    check(rc == 0 and err == "", f"kwalk list --json: exit {rc}, {err!r}")
+    check_list_json(out, "kwalk list --json")
 
     # the YAML form, --db both ways, -o/--output both ways; the same list
     rc, out, err = kwalk("index", "--format", "yaml", "--output", "ix.txt", GOOD, cwd=tmp)
@@ -142,6 +169,8 @@ def run(tmp):
         rc, out, err = kwalk("list", *db, cwd=tmp)
         check(rc == 0, f"list {db}: {err!r}")
         check_list(out, f"kwalk list {' '.join(db)}")
+        rc, out, err = kwalk("list", "--json", *db, cwd=tmp)
+        check_list_json(out, f"kwalk list --json {' '.join(db)}")
 
     # the same file reached twice, sidecars given one by one, order of arguments
     a = os.path.join(GOOD, "a", "rmsnorm.kwalk.yaml")

@@ -1,7 +1,8 @@
 /* test_common.c: the shared data structures: the arena and its typed arrays
  * (kw_arena.h), the string builder (kw_buf.h), error values (kw_err.h), the
- * file helpers (kw_fs.h), and the symbol map of the sidecar module
- * (kw_symmap.h). */
+ * file helpers (kw_fs.h), the JSON helpers over jansson (kw_jansson.h:
+ * values checked against the JSON text written here, RFC 8259), and the
+ * symbol map of the sidecar module (kw_symmap.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
@@ -14,9 +15,10 @@
 #include "common/kw_buf.h"
 #include "common/kw_err.h"
 #include "common/kw_fs.h"
+#include "common/kw_jansson.h"
 #include "common/kw_natcmp.h"
-#include "sidecar/kw_symmap.h"
 #include "kw_test.h"
+#include "sidecar/kw_symmap.h"
 
 static void test_arena(void) {
     kw_arena a;
@@ -189,7 +191,80 @@ static void test_fs_checked(void) {
     CHECK_STR(e.msg, "fs_tmp/chk/fifo: not a regular file (a FIFO)");
     CHECK(kw_fs_map_open(&m, "fs_tmp/chk/none", KW_FS_CODE, &e) == KW_ERR);
     CHECK_STR(e.msg, "fs_tmp/chk/none: No such file or directory");
+    /* the head of a file, with the same checks */
+    char head[16];
+    size_t got;
+    CHECK(kw_fs_head("fs_tmp/chk/m.bin", KW_FS_DATA, head, sizeof head, &got, &e) == KW_OK);
+    CHECK(got == 6 && memcmp(head, elf, 6) == 0);
+    CHECK(kw_fs_head("fs_tmp/chk/fifo", KW_FS_DATA, head, sizeof head, &got, &e) == KW_ERR);
+    CHECK_STR(e.msg, "fs_tmp/chk/fifo: not a regular file (a FIFO)");
+    CHECK(kw_fs_head("fs_tmp/chk", KW_FS_DATA, head, sizeof head, &got, &e) == KW_ERR);
+    CHECK_STR(e.msg, "fs_tmp/chk: Is a directory");
     unlink("fs_tmp/chk/fifo");
+}
+
+static void test_jansson(void) {
+    kw_err e;
+    json_t *v;
+    /* exact 64-bit integers (ns timestamps), integral reals, a byte order mark */
+    static const char doc[] = "\xEF\xBB\xBF{\"t\": 1700000000000000001, \"r\": 3.0, \"h\": 0.5,"
+                              " \"s\": \"x\", \"e\": \"\", \"b\": true, \"n\": null}";
+    CHECK(kw_jansson_load("d.json", doc, sizeof doc - 1, &v, &e) == KW_OK);
+    long long i = 0;
+    CHECK(kw_jansson_int(json_object_get(v, "t"), &i) && i == 1700000000000000001LL);
+    CHECK(kw_jansson_int(json_object_get(v, "r"), &i) && i == 3);
+    CHECK(!kw_jansson_int(json_object_get(v, "h"), &i));
+    CHECK(!kw_jansson_int(json_object_get(v, "s"), &i) && !kw_jansson_int(NULL, &i));
+    CHECK_STR(kw_jansson_str(json_object_get(v, "s")), "x");
+    CHECK(kw_jansson_str(json_object_get(v, "e")) == NULL);
+    kw_arena a;
+    kw_arena_init(&a);
+    CHECK_STR(kw_jansson_scalar(&a, json_object_get(v, "b")), "true");
+    CHECK_STR(kw_jansson_scalar(&a, json_object_get(v, "t")), "1700000000000000001");
+    CHECK_STR(kw_jansson_scalar(&a, json_object_get(v, "r")), "3.0");
+    CHECK_STR(kw_jansson_scalar(&a, json_object_get(v, "h")), "0.5");
+    CHECK_STR(kw_jansson_scalar(&a, json_object_get(v, "e")), "");
+    CHECK(kw_jansson_scalar(&a, json_object_get(v, "n")) == NULL);
+    json_t *r = json_real(0.1);
+    CHECK_STR(kw_jansson_scalar(&a, r), "0.1");
+    json_decref(r);
+    r = json_real(1e-05);
+    CHECK_STR(kw_jansson_scalar(&a, r), "1e-05");
+    json_decref(r);
+    kw_arena_free(&a);
+    json_decref(v);
+    /* errors: one line with the place; truncated; beyond 64 bits */
+    static const char cut[] = "{\"a\": [1,\n 2";
+    CHECK(kw_jansson_load("c.json", cut, sizeof cut - 1, &v, &e) == KW_ERR && v == NULL);
+    CHECK(!strncmp(e.msg, "c.json: line 2, column ", 23) && strstr(e.msg, "(truncated?)") &&
+          !strchr(e.msg, '\n'));
+    static const char big[] = "[18446744073709551616]";
+    CHECK(kw_jansson_load("b.json", big, sizeof big - 1, &v, &e) == KW_ERR);
+    CHECK(strstr(e.msg, "(an integer beyond 64 bits)") != NULL);
+    static const char ctl[] = "[\"a\x01\"]";
+    CHECK(kw_jansson_load("k.json", ctl, sizeof ctl - 1, &v, &e) == KW_ERR);
+    for (const char *p = e.msg; *p; p++)
+        CHECK((unsigned char)*p >= 0x20);
+    /* writing: invalid UTF-8 becomes U+FFFD; NULL is null */
+    json_t *t = kw_jansson_text("a\xFF"
+                                "b\xC3\xA9");
+    CHECK(t && !strcmp(json_string_value(t), "a\xEF\xBF\xBD"
+                                             "b\xC3\xA9"));
+    json_decref(t);
+    t = kw_jansson_text("\xED\xA0\x80"); /* a surrogate: 3 bytes, 3 replacements */
+    CHECK(t && !strcmp(json_string_value(t), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"));
+    json_decref(t);
+    t = kw_jansson_text(NULL);
+    CHECK(json_is_null(t));
+    bool oom = false;
+    json_t *o = json_object(), *arr = json_array();
+    kw_jansson_set(o, "k", json_integer(1), &oom);
+    kw_jansson_push(arr, json_true(), &oom);
+    CHECK(!oom);
+    kw_jansson_set(o, "x", NULL, &oom);
+    CHECK(oom && json_object_size(o) == 1);
+    json_decref(o);
+    json_decref(arr);
 }
 
 static void test_symmap(void) {
@@ -242,6 +317,7 @@ int main(void) {
     test_err();
     test_fs();
     test_fs_checked();
+    test_jansson();
     test_symmap();
     test_natcmp();
     return kw_test_result("test_common");

@@ -1,5 +1,6 @@
 /* fuzz_trace.c: the fuzz target of the profiler trace readers
- * (trace/kw_trace_csv.c, kw_trace_json.c): every input goes through both,
+ * of text (trace/kw_trace_csv.c, kw_trace_json.c over jansson): every input
+ * goes through both,
  * as text ending in '\0' as their contract asks. Checked on what they accept:
  * every dispatch has a name, ends no earlier than it starts (kw_trace.h), and
  * its line is within the input (CSV: a line number, JSON: a dispatch index). */

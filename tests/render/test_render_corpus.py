@@ -26,12 +26,15 @@ produce (see kwrender.py):
     launches no entry reaches; the Python column is the ast-found def line,
     its public callers are those kwpycallers.py finds with ast, and the
     functor column is filled exactly for expected.json's trampoline kernels;
+    `kwalk map --json` (Python's json, docs/json.md) passes the same checks,
+    each row's keys read as the TSV's fields;
   - --shape evaluates the grid and the dispatch conditions as the source says;
   - a source file changed since the build, or removed, is reported, not quoted;
   - the hardware table is read once (the code-object library's): an
     amdgpu-occupancy.txt under KWALK_ANNOTATIONS changes no page, and a
     block's waves are of 64 lanes (every GFX9 processor is wave64).
 """
+import json
 import os
 import re
 import shutil
@@ -395,12 +398,47 @@ def _pkg(args):
     return _PKG["ops"]
 
 
+def map_json_rows(c, text):
+    """`kwalk map --json`'s rows as the TSV's 11 fields (docs/json.md)."""
+    try:
+        doc = json.loads(text)
+    except ValueError as e:
+        c.check(False, f"kwalk map --json: not JSON: {e}")
+        return []
+    c.check(doc.get("kwalk_map") == 1, "kwalk map --json: kwalk_map 1")
+
+    def at(x):
+        return f"{x['file']}:{x['line']}" if x else "-"
+    rows = []
+    for r in doc.get("rows") or []:
+        py, e = r.get("python"), r.get("entry")
+        callers = "; ".join(f"{x['name']} {at(x)}" + (f" (via {x['via']})" if x.get("via") else "")
+                            for x in (py or {}).get("callers") or [])
+        ekind = e["kind"] if e else {"unreachable": "unreachable",
+                                     "python": "triton"}.get(r.get("reached"), "-")
+        dev = at(r.get("device")) if r.get("device") else ", ".join(r.get("code_objects")) or "-"
+        rows.append([r["kernel"], str(r["instantiations"]), at(py),
+                     (py or {}).get("function") or "-", ekind, (e or {}).get("name") or "-",
+                     at(e) if e and e.get("file") else "-", at(r.get("launch")), dev,
+                     r.get("functors") or "-", callers or "-"])
+    return rows
+
+
 def check_map(c, args, db, marks, exp, ops):
     rc, out, err = kr.run([args.kwalk, "map", "--db", db, "--format", "tsv",
                            "--python-root", os.path.join(args.corpus_src, "ops")])
     c.check(rc == 0 and not err, f"kwalk map: exit {rc}: {err}")
     rows = [r.split("\t") for r in out.strip().split("\n") if r]
     c.check(all(len(r) == 11 for r in rows), "kwalk map: 11 fields per row")
+    check_map_rows(c, args, rows, marks, exp, ops)
+    rc, out, err = kr.run([args.kwalk, "map", "--db", db, "--json",
+                           "--python-root", os.path.join(args.corpus_src, "ops")])
+    c.check(rc == 0 and not err, f"kwalk map --json: exit {rc}: {err}")
+    check_map_rows(c, args, map_json_rows(c, out), marks, exp, ops, "kwalk map --json")
+    check_map_python(c, args, db, exp, marks)
+
+
+def check_map_rows(c, args, rows, marks, exp, ops, what="kwalk map"):
     pkg = _pkg(args)
 
     def marker_at(kind, loc):
@@ -418,31 +456,31 @@ def check_map(c, args, db, marks, exp, ops):
             continue
         kernel, count, py, pyop, ekind, ename, eat, launch, dev, functors, callers = r
         e, l = marker_at("ENTRY", eat), marker_at("LAUNCH", launch)
-        c.check(e is not None and l is not None, f"kwalk map: row {r} does not point at markers")
+        c.check(e is not None and l is not None, f"{what}: row {r} does not point at markers")
         got.setdefault((e, l), set()).add(int(count))
         if pyop != "-":
             op = ops.get(pyop)
-            c.check(op is not None and py == f"{op[0]}:{op[1]}", f"kwalk map: Python {pyop} at {py}, ast says {op}")
+            c.check(op is not None and py == f"{op[0]}:{op[1]}", f"{what}: Python {pyop} at {py}, ast says {op}")
             op_rows.setdefault((e, l), set()).add(pyop)
             if op is not None:
                 want_c = sorted(f"{n} {f}:{d}" + (f" (via {v})" if v else "")
                                 for n, f, d, v in pkg.callers(op[0], pyop))
                 got_c = [] if callers == "-" else sorted(callers.split("; "))
-                c.check(got_c == want_c, f"kwalk map: public callers of {pyop}: {got_c}, ast says {want_c}")
+                c.check(got_c == want_c, f"{what}: public callers of {pyop}: {got_c}, ast says {want_c}")
                 callers_seen += len(want_c)
         want_f = {i["functor"]["type"].split("<")[0] for d in exp["kernels"].values()
                   if d["name"] == kernel for i in d["instantiations"] if i.get("functor")}
         got_f = set() if functors == "-" else set(functors.split(", "))
-        c.check(got_f == want_f, f"kwalk map: {kernel}: functors {sorted(got_f)}, expected.json {sorted(want_f)}")
+        c.check(got_f == want_f, f"{what}: {kernel}: functors {sorted(got_f)}, expected.json {sorted(want_f)}")
         asm = [co for d in (exp.get("asm_launches") or {}).values()
                for k, co in asm_targets(d) if k == kernel]
         if asm:
             co = asm[0].split("}")[-1]
-            c.check(dev.endswith(co), f"kwalk map: device code of ASM kernel {kernel} is {dev}, not {co}")
+            c.check(dev.endswith(co), f"{what}: device code of ASM kernel {kernel} is {dev}, not {co}")
         kid = [k for k, d in exp["kernels"].items() if d["name"] == kernel]
         if kid and dev != "-":
             _, kf, kl = marks[kid[0]]
-            c.check(dev == f"{kf}:{kl}", f"kwalk map: device code of {kernel} at {dev}, marker {kf}:{kl}")
+            c.check(dev == f"{kf}:{kl}", f"{what}: device code of {kernel} at {dev}, marker {kf}:{kl}")
     want = {}
     for e, d in exp["entries"].items():
         if d.get("shadowed_by"):
@@ -458,13 +496,16 @@ def check_map(c, args, db, marks, exp, ops):
     for l in exp.get("asm_launches") or {}:
         if l not in reached:
             want[("-", l)] = {1}
-    c.check(got == want, f"kwalk map: (entry, launch) rows\n  got  {sorted(got.items())}\n  want {sorted(want.items())}")
+    c.check(got == want, f"{what}: (entry, launch) rows\n  got  {sorted(got.items())}\n  want {sorted(want.items())}")
     for (e, l) in want:
         if e == "-":
             continue
         want_ops = {o.split(".", 1)[1] for o, d in exp["python_ops"].items() if d["entry"] == e}
-        c.check(op_rows.get((e, l), set()) == want_ops, f"kwalk map: Python ops of {e}: {op_rows.get((e, l))} != {want_ops}")
-    c.check(callers_seen >= 3, f"kwalk map: only {callers_seen} public callers checked (ops/fused.py has 3)")
+        c.check(op_rows.get((e, l), set()) == want_ops, f"{what}: Python ops of {e}: {op_rows.get((e, l))} != {want_ops}")
+    c.check(callers_seen >= 3, f"{what}: only {callers_seen} public callers checked (ops/fused.py has 3)")
+
+
+def check_map_python(c, args, db, exp, marks):
     # an op naming an entry of another module: the map says where the entry is
     entry = [e for e, d in exp["entries"].items() if d.get("kind") == "pybind"][0]
     ed = exp["entries"][entry]

@@ -9,8 +9,12 @@
   - --format yaml: PyYAML reads it (one document per FILE), it is a sidecar
     (kwalk_schema, kernels[].archs.<arch>), resources equal readelf, and with
     --kernel the ISA facts equal the plugin's sidecar for the same object;
+  - --json (docs/json.md): Python's json reads it, its resources equal
+    readelf, and each file's kernels equal the YAML document's, value for
+    value;
   - bad inputs: exit 1 and exactly one stderr line starting "kwalk:", nothing
     on stdout; usage errors: exit 2, one "kwalk:" line."""
+import json
 import os
 import re
 
@@ -100,6 +104,22 @@ def check_file(c, path, cos, plugin_sidecar=None, kernel_pick=None):
     got = {key: (a.get("target_id"), {k: (a.get("resources") or {}).get(k)
                                       for k in RESOURCE_KEYS}) for key, a in archs.items()}
     c.eq(path + ": yaml kernels, target ids and resources", got, want)
+
+    j = kwalk_isa(path, "--json")
+    c.eq(path + ": json exit", (j.returncode, j.stderr), (0, ""))
+    try:
+        jdoc = json.loads(j.stdout) if j.returncode == 0 else {}
+    except ValueError as e:
+        c.true(path + ": --json is JSON: %s" % e, False)
+        jdoc = {}
+    files = jdoc.get("files") or [{}]
+    c.eq(path + ": json: kwalk_isa and the files", (jdoc.get("kwalk_isa"),
+                                                     [f.get("file") for f in files]), (1, [path]))
+    jarchs = sidecar_archs({"kernels": files[0].get("kernels")})
+    jgot = {key: (a.get("target_id"), {k: (a.get("resources") or {}).get(k)
+                                       for k in RESOURCE_KEYS}) for key, a in jarchs.items()}
+    c.eq(path + ": json kernels, target ids and resources", jgot, want)
+    c.eq(path + ": json kernels = the yaml document's", files[0].get("kernels"), doc.get("kernels"))
 
     names = sorted({n for n, _ in want})
     pick = kernel_pick or names
