@@ -97,11 +97,13 @@ static void kw_rf_trace(kw_rf *f, const char *arch) {
     for (size_t i = 0; i < row->cfgs.n; i++) {
         const kw_tcfg *cfg = &row->cfgs.v[i];
         const char *ran = kw_r_trace_arch(r, cfg);
-        if (ran && strcmp(ran, arch))
-            continue; /* another arch's chart shows it */
         kw_perf_work w;
         const char *ir_arch = NULL;
         kw_tcfg_work(row->k ? row->k->k : NULL, ran, cfg, &r->page.shape, &w, &ir_arch);
+        /* not known where it ran: the only arch with IR facts, as section 4 */
+        ran = ran ? ran : ir_arch;
+        if (ran && strcmp(ran, arch))
+            continue; /* another arch's chart shows it */
         const char *at =
             cfg->known ? kw_arena_printf(&r->scratch,
                                          "trace: grid [%lld, %lld, %lld] x "
