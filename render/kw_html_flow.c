@@ -7,7 +7,8 @@
 
 #include "render/kw_html.h"
 
-enum { KW_FL_CHAR = 7, KW_FL_LINE = 15, KW_FL_PAD = 8, KW_FL_GAP = 34, KW_FL_X = 10 };
+/* KW_FL_CHAR10: a character's width in tenths of a pixel (12px monospace) */
+enum { KW_FL_CHAR10 = 75, KW_FL_LINE = 15, KW_FL_PAD = 8, KW_FL_GAP = 34, KW_FL_X = 10 };
 
 /* The text width of a line in the monospace font the CSS gives (bytes past
  * ASCII are counted once per character). */
@@ -31,7 +32,7 @@ void kw_html_flow(kw_render *r, kw_buf *out) {
         }
         h += (i ? KW_FL_GAP : 0) + b->n * KW_FL_LINE + 2 * KW_FL_PAD;
     }
-    size_t bw = wmax * KW_FL_CHAR + 2 * KW_FL_PAD, w = bw + 2 * KW_FL_X + 260;
+    size_t bw = wmax * KW_FL_CHAR10 / 10 + 2 * KW_FL_PAD, w = bw + 2 * KW_FL_X + 260;
     h += KW_FL_X;
     kw_buf_printf(out,
                   "<svg class=\"kw-flow\" data-boxes=\"%zu\" width=\"%zu\" height=\"%zu\" "
