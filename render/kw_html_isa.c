@@ -2,9 +2,9 @@
  * JSON (#kw-data) read by the page's script (kw_html_assets.c):
  *   files: [{p: path as printed, s: [[first line, [text, ...]], ...]}] -- the
  *          files the line tables name: the kernel's whole definition and the
- *          whole definition of each device function inlined into it (a call
- *          of the device call tree whose definition holds a line the line
- *          table names), every other line named with a few lines of context;
+ *          whole definition of each function of its device call tree (not a
+ *          system header's) in those files, every other line named with a
+ *          few lines of context;
  *          or {p, why} when the file cannot be read;
  *   notes: [text, ...] -- the ISA notes (annotations/isa) the listing uses;
  *   archs: [{a: arch, why: why there are no lines or null,
@@ -183,10 +183,11 @@ static const kw_src_file *kw_si_src(kw_render *r, const char *path) {
     return sf ? sf : kw_src_get(r->srcs, path);
 }
 
-/* The definition whose name is at l, shown whole when it is the kernel's
- * (always) or when the line table names a line inside it (a device function
- * inlined into the kernel). Only files the line table names are shown. */
-static void kw_si_def(kw_si *s, const kw_loc *l, bool always) {
+/* The definition whose name is at l (the kernel, a function of its device
+ * call tree) shown whole, when its file is shown (the kernel's, or one the
+ * line table names). A helper the optimizer folded away entirely (no line
+ * of it left in the line table) is shown too: its code is in the kernel's. */
+static void kw_si_def(kw_si *s, const kw_loc *l) {
     if (!l->file || l->line <= 0)
         return;
     int fi = -1;
@@ -198,12 +199,10 @@ static void kw_si_def(kw_si *s, const kw_loc *l, bool always) {
     if (!sf || !sf->ok || !kw_src_def_range(sf, l->line, l->column, &def))
         return;
     kw_si_file *f = &s->files.v[fi];
-    bool named = always;
-    for (size_t i = 0; i < f->lines.n && !named; i++)
-        named = f->lines.v[i] >= def.first && f->lines.v[i] <= def.last;
-    for (size_t i = 0; i < f->defs.n && named; i++)
-        named = !(f->defs.v[i].lo == def.first && f->defs.v[i].hi == def.last);
-    kw_si_span *sp = named ? KW_PUSH(&s->r->scratch, f->defs) : NULL;
+    bool fresh = true;
+    for (size_t i = 0; i < f->defs.n && fresh; i++)
+        fresh = !(f->defs.v[i].lo == def.first && f->defs.v[i].hi == def.last);
+    kw_si_span *sp = fresh ? KW_PUSH(&s->r->scratch, f->defs) : NULL;
     if (sp)
         *sp = (kw_si_span){def.first, def.last};
 }
@@ -283,10 +282,10 @@ void kw_html_isa(kw_render *r, kw_buf *out) {
     /* whole definitions: the kernel's, and each device function inlined into it */
     const kw_kernel *k = r->mk->k;
     if (k && shown) {
-        kw_si_def(&s, &k->location, true);
+        kw_si_def(&s, &k->location);
         for (size_t i = 0; i < k->calls.n; i++)
             if (!k->calls.v[i].system)
-                kw_si_def(&s, &k->calls.v[i].callee_location, false);
+                kw_si_def(&s, &k->calls.v[i].callee_location);
     }
     kw_buf_puts(out, "<section id=\"kw-si\"><h2>Source ↔ ISA</h2>\n");
     if (!shown) {
