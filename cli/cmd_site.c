@@ -5,6 +5,7 @@
  * are rendered on a few threads as `render --all` does; the files of a
  * previous run that no instantiation has now are removed (DIR/.kwalk-site). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "cli/kw_pool.h"
 #include "common/kw_fs.h"
 #include "render/kw_html.h"
+#include "trace/kw_trace.h"
 
 static const char kw_site_usage[] =
     "usage: kwalk site -o DIR [options]\n\n"
@@ -29,6 +31,11 @@ static const char kw_site_usage[] =
     "  --arch ARCH         only this arch's facts (gfx942, gfx950, ...)\n"
     "  --gpu NAME          the product for peaks (see 'kwalk render --help')\n"
     "  --root DIR          print paths relative to DIR\n"
+    "  --shape N=V,...     bind names of launch expressions, guards and IR expressions\n"
+    "                      (see 'kwalk render --help'): the bytes of the roofline's point\n"
+    "  --time-us T         a measured kernel time: with --shape, the roofline's point\n"
+    "  --trace FILE        a rocprofv3 kernel trace (CSV or JSON): section 4's measured\n"
+    "                      figures and a roofline point per launch configuration\n"
     "  --python-root DIR   scan DIR's *.py for ops (repeatable; see 'kwalk render --help')\n"
     "  --python-from PKG   with two --python-root or more: only chains starting in PKG\n";
 
@@ -37,7 +44,10 @@ typedef struct kw_site_cli {
     const char *python_roots[64]; /* --python-root, repeatable */
     size_t npython_roots;
     const char *python_from;
+    const char *trace; /* --trace FILE */
     kw_render_opts o;
+    kw_shape shape;
+    kw_arena arena;
 } kw_site_cli;
 
 static int kw_site_args(kw_site_cli *c, int argc, char **argv) {
@@ -76,6 +86,25 @@ static int kw_site_args(kw_site_cli *c, int argc, char **argv) {
         } else if (KW_OPT("--gpu", NULL)) {
             KW_NEED("--gpu");
             c->o.gpu = v;
+        } else if (KW_OPT("--trace", NULL)) {
+            KW_NEED("--trace");
+            c->trace = v;
+        } else if (KW_OPT("--shape", NULL)) {
+            KW_NEED("--shape");
+            kw_err err;
+            if (kw_shape_parse(&c->shape, &c->arena, v, &err) != KW_OK)
+                return kw_cli_usage_error("site", "%s", err.msg);
+            c->o.shape = &c->shape;
+        } else if (KW_OPT("--time-us", NULL)) {
+            KW_NEED("--time-us");
+            char *end;
+            double t = strtod(v, &end);
+            if (*end || !(t > 0) || !isfinite(t))
+                return kw_cli_usage_error("site",
+                                          "--time-us takes a positive number of "
+                                          "microseconds, got '%s'",
+                                          v);
+            c->o.time_us = t;
         } else {
             return kw_cli_usage_error("site", "unexpected argument '%s'", a);
         }
@@ -257,11 +286,22 @@ static int kw_site_map(const kw_site_cli *c, kw_app *app, kw_render *r) {
 int kw_cmd_site(int argc, char **argv) {
     kw_site_cli c;
     memset(&c, 0, sizeof(c));
+    kw_arena_init(&c.arena);
     int rc = kw_site_args(&c, argc, argv);
-    if (rc != KW_EXIT_OK)
+    if (rc != KW_EXIT_OK) {
+        kw_arena_free(&c.arena);
         return rc < 0 ? KW_EXIT_OK : rc;
+    }
     kw_app app;
+    kw_trace_loaded trace;
+    memset(&trace, 0, sizeof trace);
     rc = kw_app_load(&app, c.db, c.python_roots, c.npython_roots, c.python_from);
+    if (rc == KW_EXIT_OK && c.trace) {
+        kw_err err;
+        if (kw_trace_load(&trace, c.trace, &app.ix, &err) != KW_OK)
+            rc = kw_cli_fail(&err);
+        c.o.trace = &trace.stats;
+    }
     if (rc == KW_EXIT_OK) {
         c.o.db_path = app.db;
         c.o.python_root = c.npython_roots ? c.python_roots[0] : NULL;
@@ -279,6 +319,8 @@ int kw_cmd_site(int argc, char **argv) {
             rc = kw_site_map(&c, &app, &r);
         kw_render_free(&r);
     }
+    kw_trace_loaded_free(&trace);
     kw_app_free(&app);
+    kw_arena_free(&c.arena);
     return rc;
 }

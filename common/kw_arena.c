@@ -80,7 +80,16 @@ void kw_arena_adopt(kw_arena *dst, kw_arena *src) {
 char *kw_arena_strndup(kw_arena *a, const char *s, size_t n) {
     if (!s)
         return NULL;
-    char *p = kw_arena_alloc(a, n + 1);
+    /* not zeroed first: every byte is written (the index's listings are big) */
+    char *p = NULL;
+    size_t need = (n + 1 + 15) & ~(size_t)15;
+    if (n < need && a->head && a->head->size - a->used >= need) {
+        p = (char *)a->head->data + a->used;
+        a->used += need;
+        a->total += need;
+    } else {
+        p = kw_arena_alloc(a, n + 1);
+    }
     if (!p)
         return NULL;
     memcpy(p, s, n);

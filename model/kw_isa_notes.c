@@ -12,6 +12,16 @@ static kw_status kw_note_line(void *ctx, const kw_annot_line *l, kw_err *err) {
     if (!note || !(note->pattern = kw_arena_strdup(&n->arena, l->word[0])) ||
         !(note->text = kw_arena_strdup(&n->arena, l->rest)))
         return kw_fail(err, "out of memory");
+    size_t at = n->v.n - 1, len = strlen(note->pattern);
+    if (len && note->pattern[len - 1] == '*') {
+        size_t *slot = KW_PUSH(&n->arena, n->prefix);
+        if (!slot)
+            return kw_fail(err, "out of memory");
+        *slot = at;
+    } else if (!kw_symmap_get(&n->exact, note->pattern) &&
+               kw_symmap_put(&n->exact, note->pattern, at) != KW_OK) {
+        return kw_fail(err, "out of memory");
+    }
     return KW_OK;
 }
 
@@ -26,16 +36,18 @@ kw_status kw_isa_notes_load(kw_isa_notes *n, const kw_annot *a, kw_err *err) {
 }
 
 void kw_isa_notes_free(kw_isa_notes *n) {
+    kw_symmap_free(&n->exact);
     kw_arena_free(&n->arena);
     memset(n, 0, sizeof(*n));
 }
 
 const char *kw_isa_note_for(const kw_isa_notes *n, const char *what) {
-    for (size_t i = 0; i < n->v.n; i++) {
-        const char *p = n->v.v[i].pattern;
-        size_t len = strlen(p);
-        if (len && p[len - 1] == '*' ? !strncmp(p, what, len - 1) : !strcmp(p, what))
-            return n->v.v[i].text;
+    /* the first match in file order: a prefix pattern before the exact one */
+    const size_t *exact = kw_symmap_get(&n->exact, what);
+    for (size_t i = 0; i < n->prefix.n && (!exact || n->prefix.v[i] < *exact); i++) {
+        const char *p = n->v.v[n->prefix.v[i]].pattern;
+        if (!strncmp(p, what, strlen(p) - 1))
+            return n->v.v[n->prefix.v[i]].text;
     }
-    return NULL;
+    return exact ? n->v.v[*exact].text : NULL;
 }

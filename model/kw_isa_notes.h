@@ -5,6 +5,7 @@
 #define KW_ISA_NOTES_H
 
 #include "model/kw_annot.h"
+#include "sidecar/kw_symmap.h"
 
 typedef struct kw_isa_note {
     const char *pattern;
@@ -14,6 +15,10 @@ typedef struct kw_isa_note {
 typedef struct kw_isa_notes {
     kw_arena arena;
     KW_ARRAY(kw_isa_note) v; /* first match wins */
+    /* for kw_isa_note_for, called per instruction of every listing: the
+     * first exact pattern of each text, and the prefix patterns in order */
+    kw_symmap exact;
+    KW_ARRAY(size_t) prefix;
 } kw_isa_notes;
 
 kw_status kw_isa_notes_load(kw_isa_notes *n, const kw_annot *a, kw_err *err);

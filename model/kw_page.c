@@ -304,6 +304,12 @@ kw_status kw_page_finish(kw_page *p, kw_model *m, const kw_page_arch *archs, siz
     }
     archs = p->archs.v;
     narchs = p->archs.n;
+    size_t ir_at = 0;
+    while (ir_at < narchs && !archs[ir_at].ir)
+        ir_at++;
+    /* a Triton specialization has no diagram (kw_render_triton.c says why) */
+    kw_flow_build(&p->flow, p->triton ? NULL : p->mk->k, ir_at < narchs ? archs[ir_at].arch : NULL,
+                  ir_at < narchs ? archs[ir_at].ir : NULL, a);
     size_t nl = p->mk->launches.n;
     if (!nl)
         return KW_OK;

@@ -11,6 +11,8 @@
  *   - each launch's grid and block for the shape and, per arch shown, the IR
  *     facts' bytes and FLOP per thread evaluated for that launch (section 4).
  *   - the archs shown (--arch picks one);
+ *   - the data-flow diagram's boxes (kw_flow.h), from the IR facts of the
+ *     first arch shown that has them;
  *   - the source files its sections quote, read when it is opened: the
  *     kernel's, each launch's (and its library <<<>>>'s), each inline asm
  *     statement's, each line-table row's; render/ looks them up with
@@ -29,6 +31,7 @@
 #include "common/kw_arena.h"
 #include "common/kw_err.h"
 #include "model/kw_expr.h"
+#include "model/kw_flow.h"
 #include "model/kw_model.h"
 #include "model/kw_src.h"
 #include "sidecar/kw_sidecar.h"
@@ -85,6 +88,7 @@ typedef struct kw_page {
     KW_ARRAY(kw_page_arch) archs; /* the archs shown */
     kw_page_geom *geom;           /* per launch of the kernel */
     kw_page_work *work;           /* per arch shown with IR facts, per launch: [a * nl + i] */
+    kw_flow flow;                 /* section 3's diagram (kw_flow.h) */
     kw_srcs *srcs;                /* the source files read (shared by the pages of a worker) */
     /* a Triton specialization: its facts (NULL for every other kernel), the
      * @triton.jit function's lines [def_first, def_last] in its source (0

@@ -187,7 +187,12 @@ static void kw_cm_reset(void) {
 
 static cmark_mem kw_cm_mem = {kw_cm_calloc, kw_cm_realloc, kw_cm_free};
 
+/* The converted walkthrough of the page being written (one per thread). */
+static _Thread_local kw_buf kw_html_body;
+
 void kw_html_thread_free(void) {
+    kw_buf_free(&kw_html_body);
+    kw_buf_init(&kw_html_body);
     for (kw_cm_chunk *c = kw_cm.head, *n; c; c = n) {
         n = c->next;
         free(c);
@@ -217,6 +222,24 @@ kw_status kw_html_from_md(const char *md, size_t len, kw_buf *out, kw_err *err) 
     return html ? KW_OK : kw_fail(err, "libcmark-gfm: cannot convert the page");
 }
 
+/* Where the browser-only parts go in the converted walkthrough b[0, n): the
+ * ASCII diagram of section 3 (its <pre> ... </pre>, flow_at..flow_end, 0 when
+ * absent) and the start of section 6 (n when absent). */
+static void kw_html_cuts(const char *b, size_t n, size_t *flow_at, size_t *flow_end,
+                         size_t *six_at) {
+    const char *three = strstr(b, "<h2>3. ");
+    const char *pre = three ? strstr(three, "<pre") : NULL;
+    const char *next = three ? strstr(three + 4, "<h2") : NULL;
+    const char *end = pre ? strstr(pre, "</pre>") : NULL;
+    *flow_at = *flow_end = 0;
+    if (pre && end && (!next || pre < next)) {
+        *flow_at = (size_t)(pre - b);
+        *flow_end = (size_t)(end - b) + 6;
+    }
+    const char *six = strstr(b, "<h2>6. ");
+    *six_at = six ? (size_t)(six - b) : n;
+}
+
 kw_status kw_html_page(kw_render *r, size_t ki, kw_buf *md, kw_buf *out, kw_err *err) {
     kw_buf_reset(md);
     if (kw_render_kernel(r, ki, md, err) != KW_OK)
@@ -227,27 +250,29 @@ kw_status kw_html_page(kw_render *r, size_t ki, kw_buf *md, kw_buf *out, kw_err 
                      "<a href=\"map.html\">Map</a> · <a href=\"#kw-charts\">Charts</a> · <a "
                      "href=\"#kw-si\">Source ↔ ISA</a></nav>\n"
                      "<main>\n");
-    size_t at = out->len;
-    if (kw_html_from_md(md->ptr ? md->ptr : "", md->len, out, err) != KW_OK)
+    kw_buf *body = &kw_html_body;
+    kw_buf_reset(body);
+    if (kw_html_from_md(md->ptr ? md->ptr : "", md->len, body, err) != KW_OK)
         return KW_ERR;
-    /* the source <-> ISA view goes before section 6 (or at the end) */
-    const char *body = out->ptr ? out->ptr + at : "";
-    const char *six = strstr(body, "<h2>6. ");
-    if (six) {
-        size_t cut = (size_t)(six - out->ptr);
-        kw_buf tail;
-        kw_buf_init(&tail);
-        kw_buf_append(&tail, out->ptr + cut, out->len - cut);
-        out->len = cut;
-        kw_html_charts(r, out);
-        kw_html_isa(r, out);
-        kw_buf_append(out, tail.ptr ? tail.ptr : "", tail.len);
-        kw_buf_free(&tail);
-    } else {
-        kw_html_charts(r, out);
-        kw_html_isa(r, out);
+    const char *b = body->ptr ? body->ptr : "";
+    size_t flow_at, flow_end, six_at;
+    kw_html_cuts(b, body->len, &flow_at, &flow_end, &six_at);
+    size_t at = 0;
+    if (flow_end && flow_end <= six_at && r->page.flow.drawn) {
+        /* section 3: the diagram as SVG, the ASCII one folded under it */
+        kw_buf_append(out, b, flow_at);
+        kw_html_flow(r, out);
+        kw_buf_puts(out, "<details class=\"kw-flow-text\"><summary>As text</summary>");
+        kw_buf_append(out, b + flow_at, flow_end - flow_at);
+        kw_buf_puts(out, "</details>");
+        at = flow_end;
     }
+    /* the charts and the source <-> ISA view go before section 6 (or at the end) */
+    kw_buf_append(out, b + at, six_at - at);
+    kw_html_charts(r, out);
+    kw_html_isa(r, out);
+    kw_buf_append(out, b + six_at, body->len - six_at);
     kw_buf_puts(out, "</main>\n<script src=\"" KW_HTML_PAGE_JS "\"></script>\n");
     kw_html_close(out);
-    return out->oom || md->oom ? kw_fail(err, "out of memory") : KW_OK;
+    return out->oom || md->oom || body->oom ? kw_fail(err, "out of memory") : KW_OK;
 }

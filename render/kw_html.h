@@ -60,6 +60,15 @@ void kw_html_isa(kw_render *r, kw_buf *out);
  * mix per arch, as inline SVG (kw_html_charts.c). */
 void kw_html_charts(kw_render *r, kw_buf *out);
 
+/* The roofline of that page per arch shown: the GPU's HBM and FP32 roof
+ * and the kernel's point where bytes, FLOP and a time are known (--shape
+ * and --time-us, or --trace), else what is missing (kw_html_roofline.c). */
+void kw_html_roofline(kw_render *r, kw_buf *out);
+
+/* Section 3's data-flow diagram of that page (r->page.flow) as SVG boxes and
+ * arrows (kw_html_flow.c); nothing when the page has none. */
+void kw_html_flow(kw_render *r, kw_buf *out);
+
 /* DIR/map.html: the Markdown of `kwalk map` (md[0, len)) as HTML, its launch
  * sites linked to the page of the instantiation they launch (or, like
  * template names, to index.html filtered by them: ?q=TEXT). */

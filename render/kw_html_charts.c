@@ -3,7 +3,8 @@
  * VGPR bound from the processor's occupancy table (kw_co_hw_lookup,
  * annotations/hw/amdgpu-occupancy.txt) with the kernel's point (its VGPRs
  * plus AGPRs, its recorded occupancy and limiter); and the instruction-class
- * mix of its listing (kernels[].archs.<arch>.classes). Each chart carries its
+ * mix of its listing (kernels[].archs.<arch>.classes); then the roofline
+ * (kw_html_roofline.c). Each chart carries its
  * numbers as data- attributes (tests/site checks them against the code object). */
 #include <string.h>
 
@@ -139,5 +140,6 @@ void kw_html_charts(kw_render *r, kw_buf *out) {
     if (out->len == drawn)
         kw_buf_puts(out, "<p>No resources or instruction classes were captured for this "
                          "kernel: nothing to draw.</p>");
+    kw_html_roofline(r, out);
     kw_buf_puts(out, "</div></section>\n");
 }

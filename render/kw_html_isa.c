@@ -1,7 +1,10 @@
 /* kw_html_isa.c: the source <-> ISA view of a site page. Its data is inline
  * JSON (#kw-data) read by the page's script (kw_html_assets.c):
  *   files: [{p: path as printed, s: [[first line, [text, ...]], ...]}] -- the
- *          source lines the line tables name, with a few lines of context,
+ *          files the line tables name: the kernel's whole definition and the
+ *          whole definition of each function of its device call tree (not a
+ *          system header's) in those files, every other line named with a
+ *          few lines of context;
  *          or {p, why} when the file cannot be read;
  *   notes: [text, ...] -- the ISA notes (annotations/isa) the listing uses;
  *   archs: [{a: arch, why: why there are no lines or null,
@@ -17,9 +20,15 @@
 
 enum { KW_SI_CONTEXT = 2, KW_SI_JOIN = 6 };
 
+/* Lines [lo, hi] of a file shown in the source pane. */
+typedef struct kw_si_span {
+    int lo, hi;
+} kw_si_span;
+
 typedef struct kw_si_file {
     const char *path;
-    KW_ARRAY(int) lines; /* referenced lines, then sorted and unique */
+    KW_ARRAY(int) lines;       /* referenced lines */
+    KW_ARRAY(kw_si_span) defs; /* whole definitions shown: the kernel, inlined helpers */
 } kw_si_file;
 
 typedef struct kw_si {
@@ -51,9 +60,9 @@ static int kw_si_note_of(kw_si *s, const char *note) {
     return (int)(s->notes.n - 1);
 }
 
-static int kw_int_cmp(const void *a, const void *b) {
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
+static int kw_span_cmp(const void *a, const void *b) {
+    const kw_si_span *x = a, *y = b;
+    return (x->lo > y->lo) - (x->lo < y->lo);
 }
 
 /* The note of the mnemonic at text[0, n): the encoding suffix stripped as
@@ -75,6 +84,18 @@ static const char *kw_si_note(kw_render *r, const char *text, size_t n) {
     if (!strncmp(buf, "s_waitcnt", 9) || !strcmp(buf, "s_endpgm"))
         return NULL;
     return kw_isa_note_for(r->notes, buf);
+}
+
+/* v in decimal (printf is a tenth of a page's time at one call per field). */
+static void kw_si_int(kw_buf *o, long long v) {
+    char b[24], *e = b + sizeof b, *q = e;
+    unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
+    do
+        *--q = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0)
+        *--q = '-';
+    kw_buf_append(o, q, (size_t)(e - q));
 }
 
 /* One arch's instructions as JSON; files referenced are added to s. */
@@ -132,10 +153,19 @@ static void kw_si_arch(kw_si *s, const kw_rarch *a, kw_buf *o) {
             kw_co_classify(text, &insn);
             size_t mn = strcspn(text, " \t");
             const char *note = kw_si_note(r, text, mn);
-            kw_buf_printf(o, "[%lu,", off);
+            kw_buf_putc(o, '[');
+            kw_si_int(o, (long long)off);
+            kw_buf_putc(o, ',');
             kw_html_json(o, t, (size_t)(p + len - t));
-            kw_buf_printf(o, ",\"%s\",%d,%d,%d]", kw_co_class_name((kw_co_class)insn.klass), cur_f,
-                          cur_l, note ? kw_si_note_of(s, note) : -1);
+            kw_buf_puts(o, ",\"");
+            kw_buf_puts(o, kw_co_class_name((kw_co_class)insn.klass));
+            kw_buf_puts(o, "\",");
+            kw_si_int(o, cur_f);
+            kw_buf_putc(o, ',');
+            kw_si_int(o, cur_l);
+            kw_buf_putc(o, ',');
+            kw_si_int(o, note ? kw_si_note_of(s, note) : -1);
+            kw_buf_putc(o, ']');
             if (cur_f >= 0) {
                 int *slot = KW_PUSH(&r->scratch, s->files.v[cur_f].lines);
                 if (slot)
@@ -147,16 +177,44 @@ static void kw_si_arch(kw_si *s, const kw_rarch *a, kw_buf *o) {
     kw_buf_puts(o, "]}");
 }
 
-/* A file's referenced lines with KW_SI_CONTEXT lines around them, runs
- * closer than KW_SI_JOIN joined. */
+/* The source file at path as the page read it (or read now). */
+static const kw_src_file *kw_si_src(kw_render *r, const char *path) {
+    const kw_src_file *sf = kw_page_src(&r->page, path);
+    return sf ? sf : kw_src_get(r->srcs, path);
+}
+
+/* The definition whose name is at l (the kernel, a function of its device
+ * call tree) shown whole, when its file is shown (the kernel's, or one the
+ * line table names). A helper the optimizer folded away entirely (no line
+ * of it left in the line table) is shown too: its code is in the kernel's. */
+static void kw_si_def(kw_si *s, const kw_loc *l) {
+    if (!l->file || l->line <= 0)
+        return;
+    int fi = -1;
+    for (size_t i = 0; i < s->files.n && fi < 0; i++)
+        if (!strcmp(s->files.v[i].path, l->file))
+            fi = (int)i;
+    const kw_src_file *sf = fi >= 0 ? kw_si_src(s->r, l->file) : NULL;
+    kw_src_def def;
+    if (!sf || !sf->ok || !kw_src_def_range(sf, l->line, l->column, &def))
+        return;
+    kw_si_file *f = &s->files.v[fi];
+    bool fresh = true;
+    for (size_t i = 0; i < f->defs.n && fresh; i++)
+        fresh = !(f->defs.v[i].lo == def.first && f->defs.v[i].hi == def.last);
+    kw_si_span *sp = fresh ? KW_PUSH(&s->r->scratch, f->defs) : NULL;
+    if (sp)
+        *sp = (kw_si_span){def.first, def.last};
+}
+
+/* A file's lines: the whole definitions, and each referenced line with
+ * KW_SI_CONTEXT lines around it; runs closer than KW_SI_JOIN joined. */
 static void kw_si_file_json(kw_si *s, kw_si_file *f, kw_buf *o) {
     kw_render *r = s->r;
     kw_buf_puts(o, "{\"p\":");
     const char *shown = kw_r_path(r, f->path);
     kw_html_json(o, shown, strlen(shown));
-    const kw_src_file *sf = kw_page_src(&r->page, f->path);
-    if (!sf)
-        sf = kw_src_get(r->srcs, f->path);
+    const kw_src_file *sf = kw_si_src(r, f->path);
     if (!sf || !sf->ok) {
         const char *why = sf && sf->why ? sf->why : "not read";
         kw_buf_puts(o, ",\"why\":");
@@ -164,24 +222,31 @@ static void kw_si_file_json(kw_si *s, kw_si_file *f, kw_buf *o) {
         kw_buf_putc(o, '}');
         return;
     }
-    if (f->lines.n)
-        qsort(f->lines.v, f->lines.n, sizeof(int), kw_int_cmp);
+    size_t n = f->defs.n + f->lines.n;
+    kw_si_span *sp = kw_arena_alloc(&r->scratch, (n ? n : 1) * sizeof *sp);
+    if (!sp) {
+        kw_buf_puts(o, ",\"why\":\"out of memory\"}");
+        return;
+    }
+    for (size_t i = 0; i < f->defs.n; i++)
+        sp[i] = f->defs.v[i];
+    for (size_t i = 0; i < f->lines.n; i++)
+        sp[f->defs.n + i] =
+            (kw_si_span){f->lines.v[i] - KW_SI_CONTEXT, f->lines.v[i] + KW_SI_CONTEXT};
+    qsort(sp, n, sizeof *sp, kw_span_cmp);
     kw_buf_puts(o, ",\"s\":[");
     size_t i = 0;
     bool firstseg = true;
-    while (i < f->lines.n) {
-        int lo = f->lines.v[i] - KW_SI_CONTEXT, hi = f->lines.v[i] + KW_SI_CONTEXT;
-        while (i < f->lines.n && f->lines.v[i] - KW_SI_CONTEXT <= hi + KW_SI_JOIN) {
-            if (f->lines.v[i] + KW_SI_CONTEXT > hi)
-                hi = f->lines.v[i] + KW_SI_CONTEXT;
-            i++;
-        }
+    while (i < n) {
+        int lo = sp[i].lo, hi = sp[i].hi;
+        for (i++; i < n && sp[i].lo <= hi + KW_SI_JOIN; i++)
+            hi = sp[i].hi > hi ? sp[i].hi : hi;
         if (lo < 1)
             lo = 1;
         const char *text;
         size_t tl;
-        while (hi >= lo && !kw_src_line(sf, hi, &text, &tl))
-            hi--;
+        if (hi > sf->nlines)
+            hi = sf->nlines;
         if (hi < lo)
             continue;
         kw_buf_printf(o, "%s[%d,[", firstseg ? "" : ",", lo);
@@ -213,6 +278,14 @@ void kw_html_isa(kw_render *r, kw_buf *out) {
             continue;
         kw_buf_puts(&archs, shown++ ? "," : "");
         kw_si_arch(&s, &r->archs.v[a], &archs);
+    }
+    /* whole definitions: the kernel's, and each device function inlined into it */
+    const kw_kernel *k = r->mk->k;
+    if (k && shown) {
+        kw_si_def(&s, &k->location);
+        for (size_t i = 0; i < k->calls.n; i++)
+            if (!k->calls.v[i].system)
+                kw_si_def(&s, &k->calls.v[i].callee_location);
     }
     kw_buf_puts(out, "<section id=\"kw-si\"><h2>Source ↔ ISA</h2>\n");
     if (!shown) {

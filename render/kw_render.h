@@ -119,6 +119,9 @@ const char *kw_r_short(kw_render *r, const char *printed);
 const char *kw_r_arch_list(kw_render *r);
 /* A byte count with a unit for prose ("72.4 MB"; "512 B"). */
 void kw_r_bytes(kw_buf *o, double b);
+/* The arch a trace configuration's dispatches ran on (--trace), when known:
+ * the trace's, else --gpu's, else --arch, else the kernel's only arch shown. */
+const char *kw_r_trace_arch(const kw_render *r, const kw_tcfg *cfg);
 
 /* ---- sections ----------------------------------------------------------------------------- */
 

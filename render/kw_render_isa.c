@@ -95,6 +95,7 @@ static void kw_risa_resources(kw_render *r) {
 
 typedef struct kw_mnem {
     const char *name;
+    size_t len;        /* strlen(name) */
     unsigned count[8]; /* per arch shown (at most 8) */
 } kw_mnem;
 
@@ -106,13 +107,15 @@ static void kw_mnem_add(kw_render *r, kw_mnems *m, const char *s, size_t n, size
     if (arch >= 8)
         return;
     for (size_t i = 0; i < m->v.n; i++)
-        if (strlen(m->v.v[i].name) == n && !memcmp(m->v.v[i].name, s, n)) {
+        if (m->v.v[i].len == n && !memcmp(m->v.v[i].name, s, n)) {
             m->v.v[i].count[arch]++;
             return;
         }
     kw_mnem *x = KW_PUSH(&r->scratch, m->v);
-    if (x && (x->name = kw_arena_strndup(&r->scratch, s, n)))
+    if (x && (x->name = kw_arena_strndup(&r->scratch, s, n))) {
+        x->len = n;
         x->count[arch] = 1;
+    }
 }
 
 /* Mnemonics and DPP controls of a listing "OFFSET: mnemonic operands..." */

@@ -23,20 +23,6 @@ static void kw_rt_dims(kw_buf *o, const long long v[3]) {
     kw_buf_printf(o, "[%lld, %lld, %lld]", v[0], v[1], v[2]);
 }
 
-/* The arch a configuration's dispatches ran on, when known: the trace's, else
- * --gpu's, else --arch, else the kernel's only arch shown. */
-static const char *kw_rt_arch(const kw_render *r, const kw_tcfg *cfg) {
-    const char *fallback = NULL;
-    const kw_gpu *g = r->o->gpu ? kw_gpu_named(r->gpus, r->o->gpu) : NULL;
-    if (g)
-        fallback = g->arch;
-    else if (r->o->arch)
-        fallback = r->o->arch;
-    else if (r->archs.n == 1)
-        fallback = r->archs.v[0].arch;
-    return kw_tcfg_arch(cfg, fallback);
-}
-
 /* Ambiguous trace names this instantiation is a candidate of. */
 static void kw_rt_ambiguous(kw_render *r, const kw_tstats *ts) {
     kw_buf *o = r->out;
@@ -71,7 +57,7 @@ static void kw_rt_config_table(kw_render *r, const kw_trow *row) {
         } else {
             kw_buf_puts(o, "not in the trace | not in the trace");
         }
-        const char *arch = kw_rt_arch(r, cfg);
+        const char *arch = kw_r_trace_arch(r, cfg);
         kw_buf_printf(o, " | %s%s | %zu | ", arch ? arch : "not known",
                       arch && cfg->arch && !cfg->mixed_arch ? " (trace)" : "", cfg->dur.n);
         kw_rt_us(o, (double)cfg->total);
@@ -100,7 +86,8 @@ static void kw_rt_config_work(kw_render *r, const kw_trow *row, const kw_tcfg *c
     }
     kw_perf_work w;
     const char *ir_arch;
-    kw_tcfg_work(row->k ? row->k->k : NULL, kw_rt_arch(r, cfg), cfg, &r->page.shape, &w, &ir_arch);
+    kw_tcfg_work(row->k ? row->k->k : NULL, kw_r_trace_arch(r, cfg), cfg, &r->page.shape, &w,
+                 &ir_arch);
     if (!w.known) {
         kw_buf_puts(o, ": bytes per dispatch ");
         kw_md_text(o, w.why, false);

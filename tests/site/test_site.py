@@ -24,6 +24,20 @@ compiled with the plugin and device line tables.
     where none matches;
   - map.html loads with no error, and each launch site it links to a page
     is a source line that launches (<<<) that page's instantiation;
+  - each page's source pane holds the whole definition of the kernel and of
+    each device function inlined into it (found in the source text by
+    matching braces), not only the lines the line table names;
+  - each page draws section 3's data flow as SVG boxes, as many as the
+    ASCII diagram folded under it, the loads box naming the kernel's
+    pointers to const (the source's parameter list);
+  - the roofline: without --trace no point is drawn and the chart says what
+    is missing; with a rocprofv3 trace the test writes (--trace, --gpu
+    MI300X), kwsite_scale's point sits at the bytes of its global loads and
+    stores (llvm-objdump -d: the access widths of its global_load /
+    global_store instructions, times the trace's work items), the FLOP of
+    its IR facts (the sidecar) and the median duration the test wrote, on
+    the axes the chart declares; the roof is MI300X's HBM and FP32 peaks
+    (annotations/hw/amdgpu-peaks.txt);
   - a screenshot of a HIP page is kept in --out (site-hip.png).
 
 Chromium starts once for every page: a harness page frames them all (with
@@ -35,6 +49,7 @@ import argparse
 import glob
 import html
 import json
+import math
 import os
 import re
 import shutil
@@ -419,6 +434,174 @@ def check_charts(c, site, page, sym, cos, truth, notes):
     c.check(re.search(r'<g data-class="[^"]+" data-n="\d+">', text), "%s: the class mix has no bars" % page)
 
 
+def kw_data(text):
+    """The source <-> ISA view's inline JSON (#kw-data) of a page."""
+    m = re.search(r'<script type="application/json" id="kw-data">(.*?)</script>', text, re.S)
+    return json.loads(m.group(1)) if m else None
+
+
+def def_ranges(path):
+    """{function name: (first line, last line)} of the template or
+    __global__ / __device__ definitions in path: from the line of its
+    `template` header (or its own line) to the '}' that closes its body."""
+    lines = open(path, encoding="utf-8").read().splitlines()
+    out = {}
+    for i, line in enumerate(lines):
+        m = re.match(r"^(?:__global__|__device__)\s.*?\b(\w+)\s*\(", line) or \
+            re.match(r"^template\s*<.*>\s*(?:__global__|__device__)\s.*?\b(\w+)\s*\(", line)
+        if not m:
+            continue
+        first = i - 1 if i and lines[i - 1].startswith("template") else i
+        depth, seen, j = 0, False, i
+        while j < len(lines):
+            depth += lines[j].count("{") - lines[j].count("}")
+            seen = seen or "{" in lines[j]
+            if seen and depth == 0:
+                break
+            j += 1
+        out[m.group(1)] = (first + 1, j + 1)
+    return out
+
+
+def check_source_pane(c, site, page, src, root):
+    """The pane of src shows the whole kernel and each inlined helper."""
+    data = kw_data(open(os.path.join(site, page), encoding="utf-8").read())
+    if not c.check(data is not None, "%s: no #kw-data" % page):
+        return
+    shown = set()
+    for f in data["files"]:
+        if real(f["p"], root) == os.path.realpath(src):
+            for first, texts in f.get("s", []):
+                shown.update(range(first, first + len(texts)))
+    defs = def_ranges(src)
+    want = ["kwsite_kernel", "kwsite_dot"] if "kwsite_kernel" in page else ["kwsite_scale"]
+    for name in want:
+        lo, hi = defs[name]
+        missing = [n for n in range(lo, hi + 1) if n not in shown]
+        c.check(not missing, "%s: the source pane lacks lines %s of %s (lines %d-%d of %s)"
+                % (page, short(missing), name, lo, hi, os.path.basename(src)))
+
+
+def check_flow(c, site, page, src):
+    """Section 3 as SVG: as many boxes as the ASCII diagram, the read box
+    naming the kernel's pointers to const."""
+    text = open(os.path.join(site, page), encoding="utf-8").read()
+    m = re.search(r'<svg class="kw-flow" data-boxes="(\d+)"', text)
+    if not c.check(m, "%s: no data-flow SVG" % page):
+        return
+    pre = re.search(r'<details class="kw-flow-text">.*?<pre[^>]*>(.*?)</pre>', text, re.S)
+    c.check(pre, "%s: no ASCII diagram folded under the SVG" % page)
+    if pre:
+        ascii_boxes = html.unescape(pre.group(1)).count("+\n|") 
+        c.eq(int(m.group(1)), ascii_boxes, "%s: SVG boxes against the ASCII diagram's" % page)
+    titles = [html.unescape(t) for t in re.findall(r'<g class="kw-fl-box" data-title="([^"]*)"', text)]
+    c.eq(len(titles), int(m.group(1)), "%s: boxes drawn against data-boxes" % page)
+    kname = "kwsite_kernel" if "kwsite_kernel" in page else "kwsite_scale"
+    sig = re.search(r"void %s\(([^)]*)\)" % kname, open(src, encoding="utf-8").read())
+    consts = [p.split("*")[-1].strip() for p in sig.group(1).split(",") if "const" in p and "*" in p]
+    box = re.search(r'<g class="kw-fl-box" data-title="GLOBAL MEMORY, READ[^"]*".*?</g>', text, re.S)
+    if c.check(box, "%s: no box of global reads" % page):
+        for p in consts:
+            c.check(re.search(r"<text[^>]*>%s[: ]" % re.escape(p), box.group(0)),
+                    "%s: the read box does not name %s (a pointer to const of %s)" % (page, p, kname))
+
+
+def ir_flops(obj, sym, arch):
+    """ir.work_per_thread.flops of sym's arch in the sidecar beside obj."""
+    import yaml
+    doc = yaml.safe_load(open(obj + ".kwalk.yaml", encoding="utf-8"))
+    for k in doc.get("kernels", []):
+        if k.get("symbol") == sym:
+            return int(k["archs"][arch]["ir"]["work_per_thread"]["flops"])
+    sys.exit("FAIL: %s not in the sidecar of %s" % (sym, obj))
+
+
+def peaks(product):
+    """{key: value} of product in annotations/hw/amdgpu-peaks.txt."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "annotations",
+                        "hw", "amdgpu-peaks.txt")
+    out, cur = {}, None
+    for line in open(path, encoding="utf-8"):
+        f = line.split()
+        if not f or f[0].startswith("#"):
+            continue
+        if f[0] == "product":
+            cur = f[1]
+        elif cur == product and len(f) == 2:
+            out[f[0]] = f[1]
+    return out
+
+
+def check_no_point(c, site, page):
+    text = open(os.path.join(site, page), encoding="utf-8").read()
+    roofs = re.findall(r'<svg class="kw-chart kw-roof".*?</svg>', text, re.S)
+    c.check(roofs, "%s: no roofline" % page)
+    c.check(not any("<circle" in r for r in roofs), "%s: a roofline point without a time" % page)
+    c.check("without --trace or --time-us" in text,
+            "%s: the roofline does not say what is missing for a point" % page)
+
+
+GLOBAL_WIDTH = {"byte": 1, "ubyte": 1, "sbyte": 1, "short": 2, "ushort": 2, "sshort": 2,
+                "dword": 4, "dwordx2": 8, "dwordx3": 12, "dwordx4": 16}
+
+
+def check_roofline_trace(c, a, db, tmp, sym, page, mn, ir_flops):
+    """kwalk site --trace: kwsite_scale's point against the test's own
+    bytes (global access widths from llvm-objdump times the work items),
+    FLOP (the sidecar's IR facts) and median time."""
+    work_items, block, durs = 1 << 20, 256, [10000, 12000, 30000]
+    trace = os.path.join(tmp, "trace.csv")
+    with open(trace, "w") as f:
+        f.write("Kind,Kernel_Name,Start_Timestamp,End_Timestamp,Workgroup_Size_X,Workgroup_Size_Y,"
+                "Workgroup_Size_Z,Grid_Size_X,Grid_Size_Y,Grid_Size_Z\n")
+        t = 1000
+        for d in durs:
+            f.write("KERNEL_DISPATCH,%s,%d,%d,%d,1,1,%d,1,1\n" % (sym, t, t + d, block, work_items))
+            t += d + 500
+    site = os.path.join(a.out, "site-trace")
+    rc, _, err = run([a.kwalk, "site", "--db", db, "-o", site, "--trace", trace, "--gpu", "MI300X"])
+    if not c.check(rc == 0, "kwalk site --trace: exit %d %s" % (rc, err)):
+        return
+    per_thread = 0
+    for m in mn.values():
+        g = re.match(r"^global_(?:load|store)_(\w+)$", m or "")
+        if g:
+            per_thread += GLOBAL_WIDTH.get(g.group(1), 0)
+    c.check(per_thread > 0, "kwsite_scale has no global loads or stores in llvm-objdump -d")
+    bytes_ = float(per_thread * work_items)
+    flops = float(ir_flops) * work_items
+    ns = float(sorted(durs)[len(durs) // 2])
+    text = open(os.path.join(site, page), encoding="utf-8").read()
+    m = re.search(r'<svg class="kw-chart kw-roof" data-arch="gfx942"[^>]*>.*?</svg>', text, re.S)
+    if not c.check(m, "%s: no gfx942 roofline with --trace" % page):
+        return
+    svg = m.group(0)
+    attr = dict(re.findall(r'(data-[\w-]+)="([^"]*)"', svg.split(">", 1)[0]))
+    pk = peaks("MI300X")
+    c.eq(float(attr["data-hbm-tbs"]), float(pk["hbm_tbs"]), "roofline HBM peak (MI300X)")
+    c.eq(float(attr["data-fp32-tflops"]), float(pk["fp32_vector_tflops"]), "roofline FP32 peak")
+    pts = re.findall(r'<circle class="kw-pt" cx="([\d.]+)" cy="([\d.]+)" r="5" data-bytes="([^"]+)" '
+                     r'data-flops="([^"]+)" data-ns="([^"]+)"', svg)
+    if not c.check(len(pts) == 1, "%s: one roofline point with --trace, got %d" % (page, len(pts))):
+        return
+    cx, cy, gb, gf, gns = (float(v) for v in pts[0])
+    c.eq(gb, bytes_, "roofline point: bytes (llvm-objdump widths x work items)")
+    c.eq(gf, flops, "roofline point: FLOP (the sidecar's ir.work_per_thread.flops x work items)")
+    c.eq(gns, ns, "roofline point: the median duration written into the trace")
+    L, T, W, H = (float(v) for v in attr["data-plot"].split())
+    xlo, xhi = (float(v) for v in attr["data-xlog"].split())
+    ylo, yhi = (float(v) for v in attr["data-ylog"].split())
+    ai, tf = flops / bytes_, flops / ns / 1e3
+    wx = L + (math.log10(ai) - xlo) / (xhi - xlo) * W
+    wy = T + H - (math.log10(tf) - ylo) / (yhi - ylo) * H
+    c.check(abs(cx - wx) < 0.02 and abs(cy - wy) < 0.02,
+            "roofline point at (%.2f, %.2f), want (%.2f, %.2f) for %.4g FLOP/byte, %.4g TFLOP/s"
+            % (cx, cy, wx, wy, ai, tf))
+    c.check(xlo < math.log10(ai) < xhi and ylo < math.log10(tf) < yhi,
+            "roofline point outside the declared axes")
+
+
+
 def check_cli(c, kwalk, db, tmp):
     """Bad input: one line on stderr, a non-zero exit; a rerun into the same
     directory removes the pages the previous run listed and no longer
@@ -454,6 +637,7 @@ def main():
     ap.add_argument("--out", required=True, help="where the site and the screenshots go")
     ap.add_argument("--root", help="kwalk site --root: paths printed relative to it")
     ap.add_argument("--chromium")
+    ap.add_argument("--src", required=True, help="kw_site.hip")
     a = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="kwsite-")
     db = os.path.join(tmp, "kw.db")
@@ -520,6 +704,14 @@ def main():
             res = check_framed(c, got, pages[sym] + "?kwtest=isa")
             check_page(c, res, pages[sym], sym, cos, truth, a.root)
             check_charts(c, site, pages[sym], sym, cos, truth, knotes)
+            check_source_pane(c, site, pages[sym], a.src, a.root)
+            check_flow(c, site, pages[sym], a.src)
+            check_no_point(c, site, pages[sym])
+    scale = [s for s in kernels if "kwsite_scale" in s]
+    if c.check(len(scale) == 1 and scale[0] in pages and "gfx942" in truth,
+               "kwsite_scale has a page and a gfx942 code object"):
+        check_roofline_trace(c, a, db, tmp, scale[0], pages[scale[0]], truth["gfx942"][scale[0]][1],
+                             ir_flops(a.obj, scale[0], "gfx942"))
     # screenshots (test artifacts)
     for name, page in (("hip", pages.get(kernels[-1], "index.html")),):
         shot = os.path.join(a.out, "site-%s.png" % name)
