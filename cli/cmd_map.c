@@ -712,13 +712,14 @@ static void kw_map_unresolved(kw_map *m, kw_buf *b) {
             kw_buf_printf(b, "  - and %zu more\n", listed - KW_MAP_UNRESOLVED);
         if (!dropped)
             continue;
-        kw_buf_printf(b, "  - %zu other%s left out:", dropped, dropped == 1 ? "" : "s");
+        kw_buf_printf(b, "  - %zu other unresolved call%s left out:", dropped,
+                      dropped == 1 ? "" : "s");
         const char *sep = " ";
         for (size_t i = 0; i < pc->dropped.n; i++) {
             const kw_py_dropped *d = &pc->dropped.v[i];
             if (d->op != op)
                 continue;
-            kw_buf_printf(b, "%s%zu: ", sep, d->count);
+            kw_buf_printf(b, "%s%zu ", sep, d->count);
             kw_md_text(b, d->reason, false);
             sep = "; ";
         }

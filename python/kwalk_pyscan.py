@@ -414,7 +414,7 @@ def _dynamic_target(ix, mod, call):
     try:
         node = ast.parse(call["callee"], mode="eval").body
     except SyntaxError:
-        return (None, "a callee computed by an expression")
+        return (None, "calls of a callee computed by an expression")
     if isinstance(node, ast.Attribute):
         return ("name", node.attr)
     if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
@@ -425,16 +425,16 @@ def _dynamic_target(ix, mod, call):
         b = ix.resolve_call(mod, dict(call, callee=ast.unparse(node.args[0])))
         if b[0] == "module":
             return ("module", b[1])
-        return (None, "getattr on a value that is not a module of the roots")
+        return (None, "getattr calls on a value that is not a module of the roots")
     if isinstance(node, ast.Subscript):
-        return (None, "a dispatch table (subscript): its entries are not read")
+        return (None, "calls through a dispatch table (a subscript; its entries are not read)")
     if isinstance(node, ast.Name):
-        return (None, "a local name or parameter: its value is not known statically")
-    return (None, "a callee computed by an expression")
+        return (None, "calls of a local name or parameter (its value is not known statically)")
+    return (None, "calls of a callee computed by an expression")
 
 
-DROP_NAME = "its name (attribute or getattr) names no function that reaches the op"
-DROP_MODULE = "getattr on a module of the roots that holds no function reaching the op"
+DROP_NAME = "attribute or getattr calls naming no function that reaches the op"
+DROP_MODULE = "getattr calls on a module of the roots that holds no function reaching the op"
 
 
 def _could_lead(ix, reach, unresolved):
@@ -632,7 +632,7 @@ def write_tsv(res, function_kw, out):
         for u in op.get("unresolved", []):
             w(["@unresolved", name(op), "%s.%s" % (u["module"], u["function"]),
                "%s:%d" % (u["file"], u["line"]), u["callee"], u["why"], ", ".join(u["names"])])
-        for why, n in sorted(op.get("dropped", {}).items()):
+        for why, n in sorted(op.get("dropped", {}).items(), key=lambda x: (-x[1], x[0])):
             w(["@dropped", name(op), n, why])
 
 

@@ -309,7 +309,7 @@ def check_unresolved(out, op, roots, ln_path, wrapper):
                       for n in ast.walk(trees[x[0]]))}
     check(not bad, "no call of a method that is no def of the trees listed: %s" % sorted(bad))
     check(op["dropped"].get(
-        "its name (attribute or getattr) names no function that reaches the op", 0) > 0,
+        "attribute or getattr calls naming no function that reaches the op", 0) > 0,
         "the op's dropped calls count the attribute calls naming nothing that reaches it")
 
 
