@@ -23,6 +23,10 @@ ATOM's layernorm.py a function calling that public function, and a
           marked calls in order, ending at the wrapper's marked launch, with
           the `if` tests ast finds around each call; the getattr call listed;
           a page of another kernel says no model caller reaches its wrapper.
+  hook    kwalk's Triton corpus (tests/corpus/triton: hook sidecars, with a
+          launch recorded): every row's Model entry is a call per ast, and
+          each page's static chain passes through the corpus's `# KWT:OP` and
+          `# KWT:CALL` lines of its kernel and ends at its `# KWT:LAUNCH`.
 
 Exit 77 (ctest SKIP) where ../shared is absent.
 """
@@ -145,6 +149,12 @@ def main():
     tmp = tempfile.mkdtemp(prefix="kwalk-triton-chains-")
     try:
         test(args.kwalk, fx, tmp)
+    finally:
+        if not os.environ.get("KWALK_TEST_KEEP"):
+            shutil.rmtree(tmp, ignore_errors=True)
+    tmp = tempfile.mkdtemp(prefix="kwalk-triton-hook-")
+    try:
+        test_hook(args.kwalk, tmp)
     finally:
         if not os.environ.get("KWALK_TEST_KEEP"):
             shutil.rmtree(tmp, ignore_errors=True)
@@ -304,6 +314,64 @@ def test_render(K, db, roots, env, tmp, expect):
         check("Python chains to the launch (static)" in sec and
               "no outermost caller in the Python trees reaches the wrapper" in sec,
               "render: another kernel's page says no model caller reaches its wrapper")
+
+
+def test_hook(K, tmp):
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    corpus = os.path.join(repo, "tests", "corpus", "triton")
+    env = dict(os.environ, KWALK_PYTHON=sys.executable)
+    env.pop("KWALK_ANNOTATIONS", None)
+    marks = {}  # (KIND, id) -> (file, line)
+    for p in pyfiles(corpus):
+        for i, l in enumerate(open(p, encoding="utf-8").read().split("\n"), 1):
+            m = re.search(r"# KWT:(JIT|LAUNCH|CALL|OP) (\w+)$", l)
+            if m:
+                marks[(m.group(1), m.group(2))] = (p, i)
+    jit = {}  # kernel name -> id
+    for (kind, i), (p, n) in marks.items():
+        if kind == "JIT":
+            t = ast.parse(open(p, encoding="utf-8").read())
+            jit.update({f.name: i for f in t.body if isinstance(f, ast.FunctionDef)
+                        and f.lineno == n})
+    db, empty = os.path.join(tmp, "h.yaml"), os.path.join(tmp, "empty")
+    os.makedirs(empty)
+    rc, _, err = run([K, "index", os.path.join(corpus, "sidecars"), "--triton-cache",
+                      os.path.join(corpus, "cache"), "--map-prefix", "/opt/kwalk=" + repo,
+                      "-o", db], env)
+    if not check(rc == 0 and jit, "hook: kwalk index of the corpus: %s" % err):
+        return
+    roots = ["--python-root", corpus, "--python-root", empty]
+    rc, out, err = run([K, "map", "--db", db, "--format", "tsv"] + roots, env)
+    rows = [r.split("\t") for r in out.split("\n") if r]
+    check(rc == 0 and rows and all(len(r) == 12 for r in rows), "hook: map %d %r" % (rc, err))
+    for r in rows:
+        ok = r[11] != "-"
+        for x in r[11].split("; "):
+            m = re.fullmatch(r"(\S+) (\S+):(\d+)", x)
+            ok = ok and m and int(m.group(3)) in {
+                n.lineno for n in ast.walk(ast.parse(open(m.group(2), encoding="utf-8").read()))
+                if isinstance(n, ast.Call)}
+        check(ok, "hook: %s at %s: Model entry %r, each a call per ast" % (r[0], r[7], r[11]))
+    pages = os.path.join(tmp, "pages")
+    rc, _, err = run([K, "render", "--all", "--db", db, "-o", pages] + roots, env)
+    seen = set()
+    for f in sorted(os.listdir(pages)) if rc == 0 else []:
+        text = open(os.path.join(pages, f), encoding="utf-8").read()
+        k = [n for n in jit if "`%s@" % n in text]
+        if not k:
+            continue
+        i = jit[k[0]]
+        seen.add(k[0])
+        sec = text.split("### Python chains to the launch (static)", 1)
+        chain = sec[1].split("Python chain from ", 1)[1].split("\n\n", 2)[1] \
+            if len(sec) == 2 and "Python chain from " in sec[1] else ""
+        cited = [tuple(x) for x in re.findall(r"`([^`]+):(\d+)`", chain)]
+        want = [marks.get((kind, i)) for kind in ("OP", "CALL", "LAUNCH")]
+        check(all(w and (w[0], str(w[1])) in cited for w in want) and
+              cited[-1:] == [(want[2][0], str(want[2][1]))],
+              "hook: %s's static chain passes through KWT:OP/CALL %s and ends at KWT:LAUNCH: %s"
+              % (k[0], i, cited))
+    check(rc == 0 and seen == set(jit), "hook: a page of each corpus kernel (%d %r)" % (rc, err))
 
 
 if __name__ == "__main__":
