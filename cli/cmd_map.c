@@ -80,7 +80,8 @@ typedef struct kw_map {
     bool oom;          /* --json: out of memory while building them */
     kw_arena arena;
     KW_ARRAY(kw_map_row) rows;
-    kw_symmap row_of; /* "group|file:line|entry" -> row */
+    kw_symmap row_of;          /* "group|file:line|entry" -> row */
+    KW_ARRAY(size_t) py_shown; /* the helper's ops in rows (kw_py_chains ops), each once */
 } kw_map;
 
 static const char *kw_map_path(const kw_map *m, const char *path) {
@@ -267,29 +268,119 @@ static void kw_map_callers(kw_map *m, kw_buf *b, const kw_py_op *op, size_t max)
         kw_buf_printf(b, " and %zu more", op->callers.n - max);
 }
 
+/* Remember the helper's op (an index into its ops) for the section on
+ * unresolved calls after the table, once. */
+static void kw_map_shown(kw_map *m, size_t op) {
+    for (size_t i = 0; i < m->py_shown.n; i++)
+        if (m->py_shown.v[i] == op)
+            return;
+    size_t *slot = KW_PUSH(&m->arena, m->py_shown);
+    if (slot)
+        *slot = op;
+}
+
+/* The model entries of the helper's ops ops[0..nops) into b: their
+ * outermost callers, "entry file:line" each (the call that starts the
+ * chain), shortest chain first, up to max, then "and N more"; "-" when
+ * none. */
+static void kw_map_model_of(kw_map *m, kw_buf *b, const size_t *ops, size_t nops, size_t max) {
+    const kw_py_chains *pc = m->app->py.chains;
+    KW_ARRAY(size_t) all = {0};
+    for (size_t o = 0; pc && o < nops; o++) {
+        size_t *ix = NULL;
+        size_t n = kw_py_chains_of_op(pc, ops[o], true, &m->arena, &ix);
+        if (n == (size_t)-1) {
+            b->oom = true;
+            return;
+        }
+        kw_map_shown(m, ops[o]);
+        for (size_t i = 0; i < n; i++) { /* merged shortest first, stable */
+            size_t *slot = KW_PUSH(&m->arena, all);
+            if (!slot) {
+                b->oom = true;
+                return;
+            }
+            size_t j = all.n - 1;
+            for (; j > 0 && pc->v.v[all.v[j - 1]].length > pc->v.v[ix[i]].length; j--)
+                all.v[j] = all.v[j - 1];
+            all.v[j] = ix[i];
+        }
+    }
+    if (!all.n)
+        kw_buf_putc(b, '-');
+    for (size_t i = 0; i < all.n && i < max; i++) {
+        const kw_py_chain *c = &pc->v.v[all.v[i]];
+        kw_map_item(m, b, i, c->entry, c->entry_file, c->entry_line);
+    }
+    if (all.n > max)
+        kw_buf_printf(b, " and %zu more", all.n - max);
+}
+
 /* The op's model entries into b (with two --python-root or more): the
- * outermost callers the helper found, "entry file:line" each (the call that
- * starts the chain), shortest chain first, up to max, then "and N more";
- * "-" when none. */
+ * helper's ops bound to its module and function (kw_map_model_of). */
 static void kw_map_model(kw_map *m, kw_buf *b, const kw_py_op *op, size_t max) {
     const kw_py_chains *pc = m->app->py.chains;
-    size_t *ix = NULL;
+    size_t *ops = NULL;
     bool pybind = op && op->entry_kind && !strcmp(op->entry_kind, "pybind");
-    size_t n = pc && op ? kw_py_chains_for(pc, pybind ? op->module : NULL, op->function, true,
-                                           &m->arena, &ix)
-                        : 0;
+    size_t n = pc && op
+                   ? kw_py_chains_ops(pc, pybind ? op->module : NULL, op->function, &m->arena, &ops)
+                   : 0;
     if (n == (size_t)-1) {
         b->oom = true;
         return;
     }
-    if (!n)
-        kw_buf_putc(b, '-');
-    for (size_t i = 0; i < n && i < max; i++) {
-        const kw_py_chain *c = &pc->v.v[ix[i]];
-        kw_map_item(m, b, i, c->entry, c->entry_file, c->entry_line);
+    kw_map_model_of(m, b, ops, n, max);
+}
+
+/* The helper's launches of the row's Triton kernel (kw_py_chains_kernel_launches);
+ * with l (a launch the hook recorded), those at its line in a file of its
+ * name. Their number, (size_t)-1 when out of memory. */
+static size_t kw_map_py_launches(kw_map *m, const kw_map_row *r, const kw_launch *l, size_t **out) {
+    const kw_py_chains *pc = m->app->py.chains;
+    const kw_kernel *k = r->kernel ? r->kernel->k : NULL;
+    *out = NULL;
+    if (!pc || !k || !k->location.file)
+        return 0;
+    size_t n = kw_py_chains_kernel_launches(pc, k->name, k->location.file, k->location.line,
+                                            &m->arena, out);
+    if (!l || n == (size_t)-1)
+        return n;
+    const char *base = l->location.file ? strrchr(l->location.file, '/') : NULL;
+    base = base ? base + 1 : l->location.file;
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        const kw_py_launch *pl = &pc->launches.v[(*out)[i]];
+        const char *pb = strrchr(pl->file, '/');
+        if (base && pl->line == l->location.line && !strcmp(pb ? pb + 1 : pl->file, base))
+            (*out)[kept++] = (*out)[i];
     }
-    if (n > max)
-        kw_buf_printf(b, " and %zu more", n - max);
+    return kept;
+}
+
+/* The Model entry of a Triton row: the chains to the wrappers that launch
+ * its kernel (at the hook's launch, when recorded) */
+static void kw_map_triton_model(kw_map *m, kw_buf *b, const kw_map_row *r, const kw_launch *l,
+                                size_t max) {
+    size_t *ix = NULL;
+    size_t n = kw_map_py_launches(m, r, l, &ix);
+    if (n == (size_t)-1) {
+        b->oom = true;
+        return;
+    }
+    size_t *ops = n ? kw_arena_alloc(&m->arena, n * sizeof(size_t)) : NULL;
+    if (n && !ops) {
+        b->oom = true;
+        return;
+    }
+    size_t nops = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t op = m->app->py.chains->launches.v[ix[i]].op, j = 0;
+        while (j < nops && ops[j] != op)
+            j++;
+        if (j == nops)
+            ops[nops++] = op;
+    }
+    kw_map_model_of(m, b, ops, nops, max);
 }
 
 /* Is the row's launch a Triton kernel's (`kernel[grid](...)` in Python)? */
@@ -337,8 +428,10 @@ static void kw_map_triton_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, con
         }
         kw_buf_putc(b, '\t');
         kw_map_frames(m, b, l, (size_t)-1);
-        if (m->app->have_chains)
-            kw_buf_puts(b, "\t-");
+        if (m->app->have_chains) {
+            kw_buf_putc(b, '\t');
+            kw_map_triton_model(m, b, r, l, (size_t)-1);
+        }
         kw_buf_putc(b, '\n');
         return;
     }
@@ -352,8 +445,10 @@ static void kw_map_triton_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, con
         kw_buf_puts(b, ", called by ");
         kw_map_frames(m, b, l, KW_MAP_SHOWN);
     }
-    if (m->app->have_chains)
-        kw_buf_puts(b, " | -");
+    if (m->app->have_chains) {
+        kw_buf_puts(b, " | ");
+        kw_map_triton_model(m, b, r, l, KW_MAP_SHOWN);
+    }
     kw_buf_puts(b, " | (Triton: launched from Python) | ");
     kw_md_code(b, launch ? launch : "?", true);
     kw_buf_puts(b, " | ");
@@ -362,6 +457,55 @@ static void kw_map_triton_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, con
     else
         kw_buf_puts(b, "(no device record)");
     kw_buf_puts(b, " (Triton) |\n");
+}
+
+/* A Triton kernel no launch of which was recorded (cache-only): a row per
+ * `kernel[grid](...)` of it the helper found in the Python trees, the
+ * wrapper as its Python entry, the chains to the wrapper as its Model
+ * entry. False when the helper found none. */
+static bool kw_map_triton_static(kw_map *m, kw_buf *b, const kw_map_row *r, const char *num,
+                                 const char *dev) {
+    size_t *ix = NULL;
+    size_t n = kw_map_py_launches(m, r, NULL, &ix);
+    if (n == (size_t)-1)
+        b->oom = true;
+    if (n == (size_t)-1 || !n)
+        return false;
+    const char *key = m->app->model.groups.v[r->group].key;
+    for (size_t i = 0; i < n; i++) {
+        const kw_py_launch *pl = &m->app->py.chains->launches.v[ix[i]];
+        const char *fn = m->app->py.chains->ops.v[pl->op].name;
+        char *at = kw_arena_printf(&m->arena, "%s:%d", kw_map_path(m, pl->file), pl->line);
+        if (m->tsv) {
+            const char *f[11] = {key, num,           at ? at : "?",   fn,  "triton", "-",
+                                 "-", at ? at : "?", dev ? dev : "-", "-", "-"};
+            for (int k = 0; k < 11; k++) {
+                kw_buf_puts(b, k ? "\t" : "");
+                kw_tsv(b, f[k]);
+            }
+            kw_buf_putc(b, '\t');
+            kw_map_model_of(m, b, &pl->op, 1, (size_t)-1);
+            kw_buf_putc(b, '\n');
+            continue;
+        }
+        kw_buf_puts(b, "| ");
+        kw_md_code(b, key, true);
+        kw_buf_printf(b, " | %s | ", num);
+        kw_md_code(b, fn, true);
+        kw_buf_puts(b, " launches at ");
+        kw_md_code(b, at ? at : "?", true);
+        kw_buf_puts(b, " (found statically, no launch recorded) | ");
+        kw_map_model_of(m, b, &pl->op, 1, KW_MAP_SHOWN);
+        kw_buf_puts(b, " | (Triton: launched from Python) | ");
+        kw_md_code(b, at ? at : "?", true);
+        kw_buf_puts(b, " | ");
+        if (dev)
+            kw_md_code(b, dev, true);
+        else
+            kw_buf_puts(b, "(no device record)");
+        kw_buf_puts(b, " (Triton) |\n");
+    }
+    return true;
 }
 
 /* The code objects of a group of precompiled ASM kernels, ", "-separated
@@ -545,6 +689,9 @@ static void kw_map_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, const kw_p
         kw_map_triton_row_out(m, b, r, num, launch, dev);
         return;
     }
+    bool triton = first->k && first->k->language && !strcmp(first->k->language, "triton");
+    if (triton && !r->launch && m->app->have_chains && kw_map_triton_static(m, b, r, num, dev))
+        return;
     if (m->tsv) {
         const char *f[10] = {grp->key,
                              num,
@@ -664,6 +811,63 @@ static void kw_map_unjoined_why(kw_map *m, kw_buf *b, const kw_py_op *op) {
     }
 }
 
+enum { KW_MAP_UNRESOLVED = 8 }; /* unresolved calls listed per op */
+
+/* After the table (Markdown, with the chains): per op of its rows, the calls
+ * not resolved statically that could lead to it (file:line, why, what they
+ * may name), and how many others were left out, by reason. */
+static void kw_map_unresolved(kw_map *m, kw_buf *b) {
+    const kw_py_chains *pc = m->app->py.chains;
+    bool head = false;
+    for (size_t s = 0; pc && s < m->py_shown.n; s++) {
+        size_t op = m->py_shown.v[s], listed = 0, dropped = 0;
+        for (size_t i = 0; i < pc->dropped.n; i++)
+            dropped += pc->dropped.v[i].op == op ? pc->dropped.v[i].count : 0;
+        for (size_t i = 0; i < pc->unresolved.n; i++)
+            listed += pc->unresolved.v[i].op == op;
+        if (!listed && !dropped)
+            continue;
+        if (!head)
+            kw_buf_puts(b, "\nCalls not resolved statically that could lead to the ops above "
+                           "(listed, never followed; python/kwalk_pyscan.py):\n\n");
+        head = true;
+        kw_buf_puts(b, "- ");
+        kw_md_code(b, pc->ops.v[op].name, false);
+        kw_buf_printf(b, ": %zu listed\n", listed);
+        for (size_t i = 0, k = 0; i < pc->unresolved.n && k < KW_MAP_UNRESOLVED; i++) {
+            const kw_py_unresolved *u = &pc->unresolved.v[i];
+            if (u->op != op)
+                continue;
+            kw_buf_puts(b, "  - ");
+            kw_map_item(m, b, 0, u->function, u->file, u->line);
+            kw_buf_puts(b, " calls ");
+            kw_md_code(b, u->callee, false);
+            kw_buf_puts(b, " (");
+            kw_md_text(b, u->why, false);
+            kw_buf_puts(b, "), may name ");
+            kw_md_code(b, u->names, false);
+            kw_buf_putc(b, '\n');
+            k++;
+        }
+        if (listed > KW_MAP_UNRESOLVED)
+            kw_buf_printf(b, "  - and %zu more\n", listed - KW_MAP_UNRESOLVED);
+        if (!dropped)
+            continue;
+        kw_buf_printf(b, "  - %zu other unresolved call%s left out:", dropped,
+                      dropped == 1 ? "" : "s");
+        const char *sep = " ";
+        for (size_t i = 0; i < pc->dropped.n; i++) {
+            const kw_py_dropped *d = &pc->dropped.v[i];
+            if (d->op != op)
+                continue;
+            kw_buf_printf(b, "%s%zu ", sep, d->count);
+            kw_md_text(b, d->reason, false);
+            sep = "; ";
+        }
+        kw_buf_putc(b, '\n');
+    }
+}
+
 static int kw_map_run(kw_map *m, kw_buf *b) {
     if (!kw_map_collect(m))
         return kw_cli_failf("out of memory");
@@ -689,6 +893,8 @@ static int kw_map_run(kw_map *m, kw_buf *b) {
     }
     if (m->json)
         return m->oom ? kw_cli_failf("out of memory") : KW_EXIT_OK;
+    if (!m->tsv && m->app->have_chains)
+        kw_map_unresolved(m, b);
     if (!m->tsv && m->app->have_py) {
         size_t unjoined = 0;
         for (size_t o = 0; o < m->app->py.ops.n; o++) {

@@ -406,6 +406,64 @@ class Index:
         return b
 
 
+def _dynamic_target(ix, mod, call):
+    """What an unresolved call may name: ("name", N) for an attribute call
+    (`obj.N(...)`, `self.N(...)`, `f().N(...)`) or `getattr(obj, "N")(...)`;
+    ("module", M) for `getattr(M, expr)(...)` with M a module of the roots and
+    a name computed at run time; else (None, why-it-names-nothing)."""
+    try:
+        node = ast.parse(call["callee"], mode="eval").body
+    except SyntaxError:
+        return (None, "calls of a callee computed by an expression")
+    if isinstance(node, ast.Attribute):
+        return ("name", node.attr)
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "getattr" and len(node.args) >= 2):
+        name = node.args[1]
+        if isinstance(name, ast.Constant) and isinstance(name.value, str):
+            return ("name", name.value)
+        b = ix.resolve_call(mod, dict(call, callee=ast.unparse(node.args[0])))
+        if b[0] == "module":
+            return ("module", b[1])
+        return (None, "getattr calls on a value that is not a module of the roots")
+    if isinstance(node, ast.Subscript):
+        return (None, "calls through a dispatch table (a subscript; its entries are not read)")
+    if isinstance(node, ast.Name):
+        return (None, "calls of a local name or parameter (its value is not known statically)")
+    return (None, "calls of a callee computed by an expression")
+
+
+DROP_NAME = "attribute or getattr calls naming no function that reaches the op"
+DROP_MODULE = "getattr calls on a module of the roots that holds no function reaching the op"
+
+
+def _could_lead(ix, reach, unresolved):
+    """The unresolved calls that could lead to an op whose callers (and the op
+    itself) are the keys of reach: (listed, dropped) where listed has, per
+    call, the functions it may name, and dropped counts the others by
+    reason."""
+    by_name = {}
+    for k in reach:
+        by_name.setdefault(k[1].split(".")[-1], []).append(k)
+    listed, dropped = [], {}
+    for u in unresolved:
+        kind, what = u["target"]
+        names = []
+        if kind == "name":
+            names = by_name.get(what, [])
+        elif kind == "module":
+            names = [k for k in reach if "." not in k[1] and
+                     (k[0] == what or ix.export(what, k[1]) == ("def", k[0], k[1]))]
+        if names:
+            v = {x: u[x] for x in ("module", "file", "function", "line", "callee", "why")}
+            v["names"] = sorted("%s.%s" % k for k in names)
+            listed.append(v)
+        else:
+            why = DROP_NAME if kind == "name" else DROP_MODULE if kind == "module" else what
+            dropped[why] = dropped.get(why, 0) + 1
+    return listed, dropped
+
+
 def _callee_def(ix, b):
     """A binding to a class resolves to its __init__ when the class has one."""
     if b[0] != "def":
@@ -453,7 +511,8 @@ def chains(roots, from_pkg, decorator):
             elif b[0] == "dynamic" and (from_pkg is None or m == from_pkg
                                         or m.startswith(from_pkg + ".")):
                 unresolved.append({"module": m, "file": s["path"], "function": c["func"],
-                                   "line": c["line"], "callee": c["callee"], "why": b[1]})
+                                   "line": c["line"], "callee": c["callee"], "why": b[1],
+                                   "target": _dynamic_target(ix, m, c)})
 
     def in_from(key):
         return from_pkg is None or key[0] == from_pkg or key[0].startswith(from_pkg + ".")
@@ -493,10 +552,12 @@ def chains(roots, from_pkg, decorator):
                             "length": dist[k], "frames": path})
         entries.sort(key=lambda e: (not e["outermost"], e["length"], e["entry"]))
         op["chains"] = entries
+        op["unresolved"], op["dropped"] = _could_lead(ix, dist, unresolved)
         out.append(op)
     return {"schema": SCHEMA, "roots": [os.path.abspath(r) for r in roots],
             "from": from_pkg, "decorator": decorator, "ops": out,
-            "unresolved": unresolved,
+            "unresolved": [{k: v for k, v in u.items() if k != "target"}
+                           for u in unresolved],
             "errors": [{"path": e["path"], "error": e["error"]} for e in ix.errors]}
 
 
@@ -504,33 +565,55 @@ def _lit(arg):
     return arg.get("value") if arg and "value" in arg else None
 
 
+def _bound(op, function_kw):
+    """An op's BOUND_MODULE and BOUND_FUNCTION (see write_tsv)."""
+    if op["kind"] == "triton":
+        return "triton", ", ".join(sorted({"%s.%s" % (k["module"], k["function"])
+                                           for k in op["launches"]}))
+    dec = op["decorator"]
+    args = dec.get("args") or []
+    mod = _lit(args[0]) if args else None
+    fn = _lit((dec.get("kwargs") or {}).get(function_kw)) or op["function"].split(".")[-1]
+    return (mod if isinstance(mod, str) else "-"), str(fn)
+
+
 def write_tsv(res, function_kw, out):
-    """The model-entry table: one row per chain, outermost entries first, each
-    group shortest first. Fields: OP (module.function) OP_AT (file:def_line)
-    BOUND_MODULE (the decorator's first argument when a string literal, else
-    -) BOUND_FUNCTION (keyword function_kw when a string literal, else the
+    """The model-entry table. First one `@op` row per op, then one row per
+    chain (outermost entries first, each group shortest first), then the
+    Triton launches, the unresolved calls that could lead to an op and the
+    counts of the others (docs/python-chains.md has every field).
+
+    Chain rows: OP (module.function) OP_AT (file:def_line) BOUND_MODULE (the
+    decorator's first argument when a string literal, else -)
+    BOUND_FUNCTION (keyword function_kw when a string literal, else the
     def's name) ENTRY (module.function of the caller in --from PKG) ENTRY_AT
     (file:line of its call that starts the chain) OUTERMOST (yes|no) LENGTH
     (calls to the op) CONDITIONS (the `if` tests around the entry's call,
     "; "-joined, - when none) FRAMES (every call of the chain, entry first,
     as one list separated by US (0x1f; not a line break to str.splitlines):
     per call module.function, file:call_line, the callee as written, the
-    number N of its `if` tests, then those N tests, outermost first)."""
+    number N of its `if` tests, then those N tests, outermost first).
+
+    `@op OP OP_AT BOUND_MODULE BOUND_FUNCTION KIND`;
+    `@launch OP KERNEL KERNEL_AT LAUNCH_AT CONDS` (a Triton wrapper's
+    `kernel[grid](...)`: the kernel's module.name and def line, the launch's
+    line, CONDS the number N of its `if` tests then those tests, US-joined);
+    `@unresolved OP FUNCTION AT CALLEE WHY NAMES` (a call in --from PKG not
+    resolved statically whose name could be a function reaching OP: NAMES,
+    ", "-joined module.function); `@dropped OP COUNT REASON` (the other
+    unresolved calls of --from PKG, counted by reason)."""
+    def w(row, lists=""):  # lists: a last field already joined with US
+        out.write("\t".join([_field(str(x)) for x in row] + ([lists] if lists else [])) + "\n")
+
+    name = lambda op: "%s.%s" % (op["module"], op["function"])
     for op in res["ops"]:
-        if op["kind"] == "triton":
-            mod = "triton"
-            fn = ", ".join(sorted({"%s.%s" % (k["module"], k["function"])
-                                   for k in op["launches"]}))
-        else:
-            dec = op["decorator"]
-            args = dec.get("args") or []
-            mod = _lit(args[0]) if args else None
-            fn = _lit((dec.get("kwargs") or {}).get(function_kw)) or op["function"].split(".")[-1]
+        mod, fn = _bound(op, function_kw)
+        w(["@op", name(op), "%s:%d" % (op["file"], op["def_line"]), mod, fn, op["kind"]])
+    for op in res["ops"]:
+        mod, fn = _bound(op, function_kw)
         for c in op["chains"]:
             f = c["frames"][0]
-            row = ["%s.%s" % (op["module"], op["function"]),
-                   "%s:%d" % (op["file"], op["def_line"]),
-                   mod if isinstance(mod, str) else "-", str(fn), c["entry"],
+            row = [name(op), "%s:%d" % (op["file"], op["def_line"]), mod, fn, c["entry"],
                    "%s:%d" % (f["file"], f["call_line"]),
                    "yes" if c["outermost"] else "no", str(c["length"]),
                    "; ".join(f["conds"]) or "-"]
@@ -541,6 +624,16 @@ def write_tsv(res, function_kw, out):
                           "%s:%d" % (g["file"], g["call_line"]), g["callee"],
                           str(len(g["conds"]))] + g["conds"]))
             out.write("\t".join(row) + "\n")
+    for op in res["ops"]:
+        for k in op.get("launches", []):
+            w(["@launch", name(op), "%s.%s" % (k["module"], k["function"]),
+               "%s:%d" % (k["file"], k["def_line"]), "%s:%d" % (op["file"], k["line"])],
+              "\x1f".join([str(len(k["conds"]))] + [_field(t) for t in k["conds"]]))
+        for u in op.get("unresolved", []):
+            w(["@unresolved", name(op), "%s.%s" % (u["module"], u["function"]),
+               "%s:%d" % (u["file"], u["line"]), u["callee"], u["why"], ", ".join(u["names"])])
+        for why, n in sorted(op.get("dropped", {}).items(), key=lambda x: (-x[1], x[0])):
+            w(["@dropped", name(op), n, why])
 
 
 def _field(x):

@@ -26,6 +26,7 @@
 #include "model/kw_operand.h"
 #include "model/kw_page.h"
 #include "model/kw_provider.h"
+#include "model/kw_python_chains.h"
 #include "model/kw_src.h"
 #include "sidecar/kw_sidecar.h"
 #include "trace/kw_trace.h"
@@ -122,6 +123,18 @@ void kw_r_bytes(kw_buf *o, double b);
 /* The arch a trace configuration's dispatches ran on (--trace), when known:
  * the trace's, else --gpu's, else --arch, else the kernel's only arch shown. */
 const char *kw_r_trace_arch(const kw_render *r, const kw_tcfg *cfg);
+
+/* ---- the Python side's helpers (kw_r_python.c) ------------------------------------------- */
+
+/* A chain of calls from the model's code (python/kwalk_pyscan.py) as a
+ * numbered list, op_label its title's op: each call with its file:line and
+ * `if` tests, then the op at its def line and its binding, or with launch
+ * (a Triton wrapper's) the wrapper launching `kernel[grid](...)` there. */
+void kw_r_python_chain(kw_render *r, const kw_py_chain *c, const char *op_label,
+                       const kw_py_launch *launch, const char *kernel);
+/* The calls not resolved statically that could lead to op pc->ops.v[op],
+ * with the names they may call; then how many others were left out, and why. */
+void kw_r_python_unresolved(kw_render *r, const kw_py_chains *pc, size_t op);
 
 /* ---- sections ----------------------------------------------------------------------------- */
 

@@ -140,65 +140,36 @@ enum { KW_HOST_CHAINS = 3 }; /* chains from the model shown per op */
 /* The chains of calls from the model's code to op (python/kwalk_pyscan.py
  * over the --python-root trees): the outermost callers, shortest chain
  * first, each a numbered list of its calls (file:line, the `if` tests around
- * the call) ending at the op; the rest counted. */
+ * the call) ending at the op; the rest counted; then the calls not resolved
+ * statically that could lead to it. */
 static void kw_host_op_chains(kw_render *r, const kw_py_op *op) {
     const kw_py_chains *pc = r->m->py ? r->m->py->chains : NULL;
     if (!pc)
         return;
     kw_buf *o = r->out;
-    size_t *ix = NULL;
+    size_t *ix = NULL, *ops = NULL;
     bool pybind = op->entry_kind && !strcmp(op->entry_kind, "pybind");
-    size_t n =
-        kw_py_chains_for(pc, pybind ? op->module : NULL, op->function, true, &r->scratch, &ix);
-    if (n == (size_t)-1) {
+    const char *mod = pybind ? op->module : NULL;
+    size_t n = kw_py_chains_for(pc, mod, op->function, true, &r->scratch, &ix);
+    size_t nops = kw_py_chains_ops(pc, mod, op->function, &r->scratch, &ops);
+    if (n == (size_t)-1 || nops == (size_t)-1) {
         o->oom = true;
         return;
     }
+    const char *label = op->def_name ? op->def_name : "?";
     if (!n) {
         kw_buf_puts(o, "No outermost caller in the Python trees reaches ");
-        kw_md_code(o, op->def_name ? op->def_name : "?", false);
+        kw_md_code(o, label, false);
         kw_buf_puts(o, " (as far as calls resolve statically).\n\n");
-        return;
     }
-    for (size_t i = 0; i < n && i < KW_HOST_CHAINS; i++) {
-        const kw_py_chain *c = &pc->v.v[ix[i]];
-        kw_buf_puts(o, "Python chain from ");
-        kw_md_code(o, c->entry, false);
-        kw_buf_printf(o, ", %d call%s down to ", c->length, c->length == 1 ? "" : "s");
-        kw_md_code(o, op->def_name ? op->def_name : "?", false);
-        kw_buf_puts(o, ":\n\n");
-        int step = 1;
-        for (size_t f = 0; f < c->frames.n; f++, step++) {
-            const kw_py_frame *fr = &c->frames.v[f];
-            kw_buf_printf(o, "%d. ", step);
-            kw_md_code(o, fr->function, false);
-            kw_buf_puts(o, " calls ");
-            kw_md_code(o, fr->callee, false);
-            kw_buf_puts(o, " at ");
-            kw_r_loc(r, fr->file, fr->line);
-            kw_r_ref(r, fr->file, fr->line, "Python call", fr->function);
-            for (size_t k = 0; k < fr->conds.n; k++) {
-                kw_buf_puts(o, k ? " and " : ", when ");
-                kw_md_code(o, fr->conds.v[k], false);
-            }
-            kw_buf_putc(o, '\n');
-        }
-        kw_buf_printf(o, "%d. the op ", step);
-        kw_md_code(o, c->op, false);
-        kw_buf_puts(o, " at ");
-        kw_r_loc(r, c->op_file, c->op_line);
-        kw_buf_puts(o, ", bound to ");
-        if (c->bound_module) {
-            kw_md_code(o, c->bound_module, false);
-            kw_buf_puts(o, ".");
-        }
-        kw_md_code(o, c->bound_function, false);
-        kw_buf_puts(o, "\n\n");
-    }
+    for (size_t i = 0; i < n && i < KW_HOST_CHAINS; i++)
+        kw_r_python_chain(r, &pc->v.v[ix[i]], label, NULL, NULL);
     if (n > KW_HOST_CHAINS)
         kw_buf_printf(o, "And %zu more outermost caller%s in the Python trees reach%s it.\n\n",
                       n - KW_HOST_CHAINS, n - KW_HOST_CHAINS == 1 ? "" : "s",
                       n - KW_HOST_CHAINS == 1 ? "es" : "");
+    for (size_t i = 0; i < nops; i++)
+        kw_r_python_unresolved(r, pc, ops[i]);
 }
 
 /* Where the package calls the listed ops: their public callers, each op once

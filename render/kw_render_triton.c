@@ -236,6 +236,65 @@ static void kw_rt_options(kw_render *r) {
     kw_buf_putc(o, '\n');
 }
 
+enum { KW_RT_CHAINS = 3 }; /* chains from the model shown per launch */
+
+/* The chains python/kwalk_pyscan.py found statically over the --python-root
+ * trees: per `kernel[grid](...)` of this kernel in a wrapper, the outermost
+ * callers' chains down to that launch, then the calls not resolved
+ * statically that could lead to the wrapper. */
+static void kw_rt_chains(kw_render *r) {
+    const kw_py_chains *pc = r->m->py ? r->m->py->chains : NULL;
+    const kw_kernel *k = r->page.k;
+    if (!pc || !k || !k->location.file)
+        return;
+    kw_buf *o = r->out;
+    size_t *ix = NULL;
+    size_t n = kw_py_chains_kernel_launches(pc, k->name, k->location.file, k->location.line,
+                                            &r->scratch, &ix);
+    if (n == (size_t)-1) {
+        o->oom = true;
+        return;
+    }
+    kw_md_heading(o, 3, "Python chains to the launch (static)");
+    if (!n) {
+        kw_buf_puts(o, "No `kernel[grid](...)` of this kernel in the Python trees (as far as "
+                       "calls resolve statically).\n\n");
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const kw_py_launch *pl = &pc->launches.v[ix[i]];
+        const char *wrapper = pc->ops.v[pl->op].name;
+        size_t *cx = NULL;
+        size_t nc = kw_py_chains_of_op(pc, pl->op, true, &r->scratch, &cx);
+        if (nc == (size_t)-1) {
+            o->oom = true;
+            return;
+        }
+        kw_md_code(o, wrapper, false);
+        kw_buf_puts(o, " launches it at ");
+        kw_r_loc(r, pl->file, pl->line);
+        kw_r_ref(r, pl->file, pl->line, "launch", r->mk->name);
+        for (size_t c = 0; c < pl->conds.n; c++) {
+            kw_buf_puts(o, c ? " and " : ", when ");
+            kw_md_code(o, pl->conds.v[c], false);
+        }
+        if (!nc)
+            kw_buf_puts(o, "; no outermost caller in the Python trees reaches the wrapper");
+        kw_buf_puts(o, ".\n\n");
+        for (size_t c = 0; c < nc && c < KW_RT_CHAINS; c++)
+            kw_r_python_chain(r, &pc->v.v[cx[c]], wrapper, pl, r->mk->name);
+        if (nc > KW_RT_CHAINS)
+            kw_buf_printf(o, "And %zu more outermost caller%s in the Python trees reach%s it.\n\n",
+                          nc - KW_RT_CHAINS, nc - KW_RT_CHAINS == 1 ? "" : "s",
+                          nc - KW_RT_CHAINS == 1 ? "es" : "");
+        bool again = false; /* the wrapper's unresolved calls once */
+        for (size_t j = 0; j < i && !again; j++)
+            again = pc->launches.v[ix[j]].op == pl->op;
+        if (!again)
+            kw_r_python_unresolved(r, pc, pl->op);
+    }
+}
+
 static void kw_rt_host(kw_render *r) {
     kw_buf *o = r->out;
     kw_md_heading(o, 2, "1. Host Side: Python → Kernel Launch");
@@ -243,6 +302,7 @@ static void kw_rt_host(kw_render *r) {
         kw_buf_puts(o, "No launch recorded (cache-only; run with the hook: docs/triton.md).\n\n");
     for (size_t i = 0; i < r->mk->launches.n; i++)
         kw_rt_launch(r, i);
+    kw_rt_chains(r);
     kw_rt_constexprs(r);
     kw_rt_options(r);
 }

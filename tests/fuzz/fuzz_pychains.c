@@ -3,14 +3,68 @@
  * bytes. Checked: a failure is one non-empty line; a table read has every
  * line number positive, as many frames as calls (or none), every string set,
  * no more chains than lines; the chains of the first row's bound function
- * come back shortest first and include it. */
+ * come back shortest first and include it; every @op, @launch, @unresolved
+ * and @dropped record has its strings set, positive lines and an op that
+ * exists, and each launch's kernel finds that launch again. */
 #include <stdbool.h>
 #include <string.h>
 
 #include "kw_fuzz.h"
 #include "model/kw_python_chains.h"
 
+/* The @-rows' records (see the header comment). */
+static void check_tagged(const kw_py_chains *c, size_t lines) {
+    size_t all = c->ops.n + c->launches.n + c->unresolved.n + c->dropped.n + c->v.n;
+    KW_FUZZ_CHECK(all <= lines, "%zu records from %zu lines", all, lines);
+    for (size_t i = 0; i < c->ops.n; i++) {
+        const kw_py_opdef *d = &c->ops.v[i];
+        KW_FUZZ_CHECK(d->name && d->file && d->bound_function && d->kind && d->line > 0,
+                      "op %zu: unset or line %d", i, d->line);
+    }
+    kw_arena a;
+    kw_arena_init(&a);
+    for (size_t i = 0; i < c->launches.n; i++) {
+        const kw_py_launch *l = &c->launches.v[i];
+        KW_FUZZ_CHECK(l->op < c->ops.n && l->kernel && l->kernel_file && l->file &&
+                          l->kernel_line > 0 && l->line > 0,
+                      "launch %zu: op %zu, unset or bad line", i, l->op);
+        for (size_t k = 0; k < l->conds.n; k++)
+            KW_FUZZ_CHECK(l->conds.v[k], "launch %zu: test %zu unset", i, k);
+        const char *dot = strrchr(l->kernel, '.');
+        if (!dot)
+            continue;
+        size_t *ix = NULL;
+        size_t n =
+            kw_py_chains_kernel_launches(c, dot + 1, l->kernel_file, l->kernel_line, &a, &ix);
+        bool found = false;
+        for (size_t k = 0; n != (size_t)-1 && k < n; k++)
+            found = found || ix[k] == i;
+        KW_FUZZ_CHECK(n != (size_t)-1, "kernel_launches: out of memory");
+        /* found again when its file is its module's file */
+        char module[256];
+        size_t mlen = (size_t)(dot - l->kernel);
+        if (mlen < sizeof module) {
+            memcpy(module, l->kernel, mlen);
+            module[mlen] = '\0';
+            KW_FUZZ_CHECK(!kw_py_chains_module_file(module, l->kernel_file) || found,
+                          "launch %zu: not found again by its kernel", i);
+        }
+    }
+    kw_arena_free(&a);
+    for (size_t i = 0; i < c->unresolved.n; i++) {
+        const kw_py_unresolved *u = &c->unresolved.v[i];
+        KW_FUZZ_CHECK(u->op < c->ops.n && u->function && u->file && u->callee && u->why &&
+                          u->names && u->line > 0,
+                      "unresolved %zu: op %zu, unset or bad line", i, u->op);
+    }
+    for (size_t i = 0; i < c->dropped.n; i++)
+        KW_FUZZ_CHECK(c->dropped.v[i].op < c->ops.n && c->dropped.v[i].reason &&
+                          c->dropped.v[i].count > 0,
+                      "dropped %zu: op, reason or count", i);
+}
+
 static void check(const kw_py_chains *c, size_t lines) {
+    check_tagged(c, lines);
     KW_FUZZ_CHECK(c->v.n <= lines, "%zu chains from %zu lines", c->v.n, lines);
     for (size_t i = 0; i < c->v.n; i++) {
         const kw_py_chain *ch = &c->v.v[i];

@@ -81,7 +81,13 @@ PYCHAINS_TREE = {
                             "        return lib.op(x)\n    else:\n        return lib.op(x + 1)\n"
                             "\n\nclass Layer:\n    def forward(self, x):\n"
                             "        if x is not None and x > 0:\n"
-                            "            return _run(x, True)\n        return _run(x, False)\n",
+                            "            return _run(x, True)\n        return _run(x, False)\n"
+                            "\n    def dyn(self, x, name):\n"
+                            "        self.op(x)\n        getattr(lib, name)(x)\n"
+                            "        return lib.tk.wrap(x)\n",
+    # a Triton wrapper (@launch rows) and calls not resolved (@unresolved)
+    "lib/lib/tk.py": "import triton\n\n\n@triton.jit\ndef kern(x):\n    pass\n\n\n"
+                     "def wrap(x):\n    if x:\n        kern[(1,)](x)\n",
 }
 
 

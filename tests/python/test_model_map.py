@@ -15,13 +15,19 @@ of the wrapper) and against the `if` tests around those calls, unparsed here:
           functions holding the calls of the wrapper, at those marked lines,
           and not the wrapper (it has a caller); every place it lists is a
           call per ast; one --python-root keeps the 11 fields of today;
+          after the table, the getattr call this test writes into ATOM's
+          copy is listed under the op at its marked line, the other
+          unresolved calls counted by reason;
   render  section 1 shows the chain: the call of the wrapper, the call of the
           op with its `if` tests, the op's def line and its bound module;
+          then that getattr call and the count of the others;
   nopy    without python3 (empty PATH): one `kwalk: note:` line, the table
           without the column;
   bad     a helper (KWALK_PYTHON) that writes damaged rows (from a real row:
           a field short, a bad line number, a frame missing, a bad test
-          count, a NUL byte) or fails, or a KWALK_PYTHON that is not there:
+          count, a NUL byte; an @op twice, an unknown @-row, an @launch of an
+          op not declared or with too few tests, an @unresolved a field
+          short, an @dropped of 0) or fails, or a KWALK_PYTHON not there:
           one-line error, exit 1, nothing on stdout; the real row itself is
           read.
 
@@ -143,6 +149,14 @@ entries:
 """
 
 
+DYNAMIC_CALL = '''
+
+def _kwalk_test_dynamic(x):
+    import aiter as _kwalk_a
+    return getattr(_kwalk_a, "add_rmsnorm_quant")(x)  # kwalk-test: dynamic
+'''
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kwalk", required=True)
@@ -223,6 +237,8 @@ def test(args, atom, aiter_root, tmp):
     if not check(callers, "layernorm.py calls %s from another function" % wrapper):
         return
     mark(ln, [(op_calls[0].lineno, "call-op")] + [(n.lineno, "call-wrapper") for n in wcalls])
+    with open(ln, "a", encoding="utf-8") as f:  # a call not resolved statically
+        f.write(DYNAMIC_CALL)
     ast.parse(open(ln, encoding="utf-8").read())  # the marks left it valid Python
     mod = "atom.model_ops.layernorm"
     rel_ln = os.path.relpath(ln, tmp)
@@ -308,6 +324,20 @@ def test_map(K, db, roots, env, tmp, mod, wqual, callers, rel_ln, ln, a, b):
         first = sorted(callers.items())[0]
         check(len(cells) == 7 and "`%s.%s` `%s:%d`" % (mod, first[0], rel_ln, first[1][0])
               in cells[3], "map (md): the model entry in column 4: %s" % cells)
+    # after the table: the getattr call that could lead to the op, at its
+    # marked line, and the other unresolved calls counted
+    dyn = sorted(marked(ln, "dynamic"))
+    sect = out.split("\nCalls not resolved statically that could lead to the ops above", 1)
+    item = sect[1].split("\n- `aiter.ops.rmsnorm.add_rmsnorm_quant`: ", 1) if len(sect) == 2 \
+        else []
+    item = item[1].split("\n- ", 1)[0] if len(item) == 2 else ""
+    check(dyn and "`%s.%s` `%s:%d` calls `getattr(_kwalk_a, 'add_rmsnorm_quant')` (getattr), "
+          "may name `aiter.ops.rmsnorm.add_rmsnorm_quant`" % (mod, "_kwalk_test_dynamic", rel_ln,
+                                                                dyn[0]) in item,
+          "map (md): the getattr call listed under the op: %r" % item)
+    check(re.search(r"\d+ other unresolved calls left out: \d+ attribute or getattr calls "
+                    r"naming no function that reaches the op", item),
+          "map (md): the others counted, by reason: %r" % item)
     # one root: the table of today (11 fields), the helper not run
     rc, out, err = run([K, "map", "--db", db, "--format", "tsv", "--python-root", b], env)
     check(rc == 0 and all(len(r.split("\t")) == 11 for r in out.split("\n") if r),
@@ -348,6 +378,14 @@ def test_render(K, db, roots, env, tmp, mod, wrapper, wqual, callers, op_conds, 
     check(row and "Python call" in row[0] and all(
         re.search(r"[| ,]%d `" % x, row[0]) for x in want),
         "section 6: %s cited as Python call at %s: %s" % (rel_ln, want, row))
+    dyn = sorted(marked(ln, "dynamic"))
+    check(dyn and "- `%s._kwalk_test_dynamic` calls `getattr(_kwalk_a, 'add_rmsnorm_quant')` at "
+          "`%s:%d` (getattr); it may name `aiter.ops.rmsnorm.add_rmsnorm_quant`"
+          % (mod, rel_ln, dyn[0]) in s1,
+          "render: section 1 lists the getattr call that could lead to the op")
+    check(re.search(r"\d+ other calls not resolved statically are left out, as none could lead "
+                    r"to `aiter.ops.rmsnorm.add_rmsnorm_quant`: \d+ ", s1),
+          "render: section 1 counts the other unresolved calls")
     check(op_line in marked(op_file, "op") and
           f3 == "the op `aiter.ops.rmsnorm.add_rmsnorm_quant` at `%s:%d`, bound to `%s`.`%s`"
           % (os.path.relpath(op_file, tmp), op_line, op_module, op_fn),
@@ -392,6 +430,19 @@ def test_bad(K, db, roots, env, tmp, a, b):
             tok[:3] + ["two"] + tok[4:])]),
         "a NUL byte": "\t".join(row[:4] + ["a\0b"] + row[5:]),
     }
+    first = rows[0].split("\t")  # an @op row
+    check(first[0] == "@op" and len(first) == 6, "helper: the table starts with an @op row")
+    bad.update({
+        "@op twice": rows[0],
+        "an unknown @-row": "\t".join(["@bogus"] + first[1:]),
+        "@launch of an op not declared": "\t".join(
+            ["@launch", "no.such.op", "k.kern", "k.py:3", "w.py:9", "0"]),
+        "@launch with a test count past the end": "\t".join(
+            ["@launch", first[1], "k.kern", "k.py:3", "w.py:9", "2\x1fa"]),
+        "@unresolved a field short": "\t".join(
+            ["@unresolved", first[1], "m.f", "m.py:4", "x.y", "getattr"]),
+        "@dropped count 0": "\t".join(["@dropped", first[1], "0", "a reason"]),
+    })
     n = 0
     for what, line in [("the real row", real[0])] + sorted(bad.items()):
         n += 1

@@ -179,6 +179,16 @@ def _kwalk_test_dynamic(x):
     return getattr(_kwalk_aiter, "add_rmsnorm_quant")(x)  # kwalk-test: dynamic
 '''
 
+EXTRA_DYNAMIC = '''
+
+def _kwalk_test_dyn_module(x, name):
+    return getattr(_kwalk_aiter, name)(x)  # kwalk-test: dyn-module
+
+
+def _kwalk_test_dyn_attr(obj, x):
+    return obj.%(w)s(x)  # kwalk-test: dyn-attr
+'''
+
 EXTRA_REL = '''"""Written by tests/python/test_pyscan.py: a relative, aliased import."""
 from .layernorm import _kwalk_test_alias as kw_alias
 
@@ -202,6 +212,105 @@ def marked(path):
         if MARK.strip() in l:
             out.setdefault(l.split("kwalk-test: ")[1].strip(), set()).add(i)
     return out
+
+
+def check_tagged(out, tagged, tw):
+    """The table's @-rows are the JSON's ops, launches, unresolved calls and
+    dropped counts; the Triton wrapper's @launch rows are at the launches ast
+    found, the kernel at its def line per ast."""
+    name = lambda o: "%s.%s" % (o["module"], o["function"])
+    got = {k: [r for r in tagged if r[0] == k]
+           for k in ("@op", "@launch", "@unresolved", "@dropped")}
+    check(len(tagged) == sum(len(v) for v in got.values()), "tsv: every @-row of a known kind")
+    check(sorted((r[1], r[2]) for r in got["@op"]) ==
+          sorted((name(o), "%s:%d" % (o["file"], o["def_line"])) for o in out["ops"])
+          and all(len(r) == 6 for r in got["@op"]), "tsv: one @op row per op")
+    want = sorted((name(o), "%s.%s" % (k["module"], k["function"]), "%s:%d" % (o["file"], k["line"]))
+                  for o in out["ops"] for k in o.get("launches", []))
+    check(sorted((r[1], r[2], r[4]) for r in got["@launch"]) == want, "tsv: @launch rows")
+    want = sorted((name(o), "%s.%s" % (u["module"], u["function"]), "%s:%d" % (u["file"], u["line"]),
+                   u["callee"]) for o in out["ops"] for u in o["unresolved"])
+    check(sorted(tuple(r[1:5]) for r in got["@unresolved"]) == want, "tsv: @unresolved rows")
+    check(sorted((r[1], int(r[2]), r[3]) for r in got["@dropped"]) ==
+          sorted((name(o), n, why) for o in out["ops"] for why, n in o["dropped"].items()),
+          "tsv: @dropped rows")
+    if not tw:
+        return
+    p, fn, launches = tw
+    mt = ast.parse(open(p, encoding="utf-8").read())
+    jit = {n.name: n.lineno for n in mt.body if isinstance(n, ast.FunctionDef)}
+    mine = [r for r in got["@launch"] if r[1].endswith("." + fn) and r[4].startswith(p + ":")]
+    check(sorted((int(r[4].rsplit(":", 1)[1]), r[2].split(".")[-1]) for r in mine)
+          == sorted(launches), "tsv: %s's @launch rows at the launches ast finds" % fn)
+    check(mine and all(r[3] == "%s:%d" % (p, jit.get(r[2].split(".")[-1], -1)) for r in mine),
+          "tsv: the kernels' def lines per ast")
+    conds = [r[5].split("\x1f") for r in got["@launch"]]
+    check(all(c[0].isdigit() and len(c) == int(c[0]) + 1 for c in conds),
+          "tsv: @launch CONDS is a count and that many tests")
+
+
+def check_unresolved(out, op, roots, ln_path, wrapper):
+    """The calls not resolved statically that could lead to the op: the
+    marked getattr calls and the attribute call named like ATOM's wrapper are
+    listed with the function they may name; every listed call is, per ast, a
+    call at that line whose attribute (or getattr's constant) names a def of
+    the trees; no attribute call of ATOM whose name is no def of the trees
+    (tensor methods) is listed for any op; the listed and dropped calls of
+    each op add up to every unresolved call of the package."""
+    lm = marked(ln_path)
+    opname = "%s.%s" % (op["module"], op["function"])
+    listed = {(u["file"], u["line"]): u for u in op["unresolved"]}
+    for tag, want in (("dynamic", opname), ("dyn-module", opname),
+                      ("dyn-attr", "atom.model_ops.layernorm." + wrapper)):
+        for x in lm.get(tag, ()):
+            u = listed.get((ln_path, x))
+            check(u and want in u["names"], "%s call at line %d listed for the op, naming %s"
+                  % (tag, x, want))
+    defs, trees = set(), {}
+    for r in roots:
+        for p in pyfiles(r):
+            try:
+                t = ast.parse(open(p, encoding="utf-8").read())
+            except SyntaxError:
+                continue
+            trees[p] = t
+            defs |= {n.name for n in ast.walk(t)
+                     if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    for o in out["ops"]:
+        for u in o["unresolved"]:
+            calls = [n for n in ast.walk(trees.get(u["file"], ast.Module(body=[])))
+                     if isinstance(n, ast.Call) and n.lineno == u["line"]
+                     and ast.unparse(n.func) == u["callee"]]
+            check(calls, "%s:%d: a call of %s per ast" % (u["file"], u["line"], u["callee"]))
+            for c in calls[:1]:
+                f = c.func
+                if isinstance(f, ast.Attribute):
+                    ok = f.attr in defs and all(x.split(".")[-1] == f.attr for x in u["names"])
+                elif isinstance(f, ast.Call) and len(f.args) > 1 and \
+                        isinstance(f.args[1], ast.Constant):
+                    ok = f.args[1].value in defs and all(
+                        x.split(".")[-1] == f.args[1].value for x in u["names"])
+                else:
+                    ok = ast.unparse(f).startswith("getattr(")
+                check(ok, "%s:%d: the name of %s is a def of the trees" %
+                      (u["file"], u["line"], u["callee"]))
+        total = len(o["unresolved"]) + sum(o["dropped"].values())
+        check(total == len(out["unresolved"]), "%s: %d listed + dropped = %d unresolved"
+              % (o["function"], total, len(out["unresolved"])))
+    atom_files = [p for p in trees if os.sep + "atom" + os.sep in p]
+    tensorish = {(p, n.lineno) for p in atom_files for n in ast.walk(trees[p])
+                 if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                 and n.func.attr not in defs}
+    check(tensorish, "ATOM calls methods that are no def of the trees")
+    shown = {(u["file"], u["line"]) for o in out["ops"] for u in o["unresolved"]}
+    bad = {x for x in tensorish & shown
+           if not any(isinstance(n, ast.Call) and n.lineno == x[1]
+                      and isinstance(n.func, ast.Attribute) and n.func.attr in defs
+                      for n in ast.walk(trees[x[0]]))}
+    check(not bad, "no call of a method that is no def of the trees listed: %s" % sorted(bad))
+    check(op["dropped"].get(
+        "attribute or getattr calls naming no function that reaches the op", 0) > 0,
+        "the op's dropped calls count the attribute calls naming nothing that reaches it")
 
 
 def test_bad_inputs(helper, tmp):
@@ -286,6 +395,7 @@ def test_chains(helper, atom, aiter_root, tmp):
                                                                for x in wrap_calls])
     with open(ln_path, "a", encoding="utf-8") as f:
         f.write(EXTRA_LAYERNORM)
+        f.write(EXTRA_DYNAMIC % {"w": sorted(wrappers)[0]})
         if tw:
             mod = os.path.relpath(tw[0], b)[:-3].replace(os.sep, ".")
             f.write("\n\ndef _kwalk_test_triton(*a):\n    from %s import %s\n"
@@ -374,8 +484,11 @@ def test_chains(helper, atom, aiter_root, tmp):
     # attribute call and the relative-import caller, shortest first
     p = subprocess.run([sys.executable, helper, "chains", "--root", a, "--root", b, "--from",
                         "atom", "--format", "tsv"], capture_output=True, text=True, timeout=300)
-    rows = [l.split("\t") for l in p.stdout.splitlines()]
+    tagged = [l.split("\t") for l in p.stdout.splitlines() if l.startswith("@")]
+    rows = [l.split("\t") for l in p.stdout.splitlines() if not l.startswith("@")]
     check(p.returncode == 0 and rows and all(len(r) == 10 for r in rows), "tsv: 10 fields a row")
+    check_tagged(out, tagged, tw)
+    check_unresolved(out, op, [a, b], ln_path, sorted(wrappers)[0])
     mine = [r for r in rows if r[0].endswith(".add_rmsnorm_quant")]
     # FRAMES (field 10): the chain's calls, entry first, as the JSON checked
     # above has them; the last one a marked call of the op
