@@ -34,7 +34,8 @@ static const char kw_site_usage[] =
     "  --shape N=V,...     bind names of launch expressions, guards and IR expressions\n"
     "                      (see 'kwalk render --help'): the bytes of the roofline's point\n"
     "  --time-us T         a measured kernel time: with --shape, the roofline's point\n"
-    "  --trace FILE        a rocprofv3 kernel trace (CSV or JSON): section 4's measured\n"
+    "  --trace FILE        a rocprofv3 kernel trace (rocpd database, CSV or JSON): section 4's "
+    "measured\n"
     "                      figures and a roofline point per launch configuration\n"
     "  --python-root DIR   scan DIR's *.py for ops (repeatable; see 'kwalk render --help')\n"
     "  --python-from PKG   with two --python-root or more: only chains starting in PKG\n";
@@ -298,7 +299,7 @@ int kw_cmd_site(int argc, char **argv) {
     rc = kw_app_load(&app, c.db, c.python_roots, c.npython_roots, c.python_from);
     if (rc == KW_EXIT_OK && c.trace) {
         kw_err err;
-        if (kw_trace_load(&trace, c.trace, &app.ix, &err) != KW_OK)
+        if (kw_trace_load(&trace, c.trace, &app.ix, app.db, &err) != KW_OK)
             rc = kw_cli_fail(&err);
         c.o.trace = &trace.stats;
     }
