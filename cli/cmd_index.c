@@ -19,7 +19,7 @@
  * size and MD5 (codeobj/kw_co_sidecar.h, kw_co_sidecar_refill). A missing or
  * changed object costs its kernels' listings, each arch gets a note, and the
  * run warns once per sidecar; it is not an error. */
-#define _XOPEN_SOURCE 700 /* realpath */
+#define _XOPEN_SOURCE 700 /* realpath, readlink */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/kw_cli.h"
 #include "cli/kw_pool.h"
@@ -278,8 +279,44 @@ static int kw_tcache_add(kw_found *f, kw_tcache *tc, const char *path) {
     return KW_EXIT_OK;
 }
 
+static bool kw_irfacts_exec(const char *path) {
+    struct stat sb;
+    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && access(path, X_OK) == 0;
+}
+
+/* The cache reader's options: the prefixes, and kwalk-irfacts for the IR
+ * facts of each .llir: $KWALK_IRFACTS ("off": none), else the one beside this
+ * kwalk (installed together), else a build tree's. */
+static kw_triton_opts kw_tcache_opts(const kw_tcache *tc) {
+    static char tool[4096];
+    kw_triton_opts o = {tc->prefixes.v, tc->prefixes.n, KWALK_VERSION, NULL, NULL};
+    const char *env = getenv("KWALK_IRFACTS");
+    if (env && !strcmp(env, "off")) {
+        o.irfacts_why = "not derived (KWALK_IRFACTS=off)";
+        return o;
+    }
+    if (env && *env) {
+        o.irfacts = env; /* given: used as is, its failure is the note */
+        return o;
+    }
+    ssize_t n = readlink("/proc/self/exe", tool, sizeof tool - 1);
+    char *slash = n > 0 ? (tool[n] = '\0', strrchr(tool, '/')) : NULL;
+    if (slash && (size_t)(slash - tool) + sizeof "/kwalk-irfacts" <= sizeof tool) {
+        strcpy(slash, "/kwalk-irfacts");
+        if (kw_irfacts_exec(tool))
+            o.irfacts = tool;
+    }
+#ifdef KWALK_BUILD_IRFACTS
+    if (!o.irfacts && kw_irfacts_exec(KWALK_BUILD_IRFACTS))
+        o.irfacts = KWALK_BUILD_IRFACTS;
+#endif
+    if (!o.irfacts)
+        o.irfacts_why = "not derived: kwalk-irfacts not found beside kwalk (or set KWALK_IRFACTS)";
+    return o;
+}
+
 static int kw_build_triton(kw_index *ix, const kw_tcache *tc) {
-    kw_triton_opts o = {tc->prefixes.v, tc->prefixes.n, KWALK_VERSION};
+    kw_triton_opts o = kw_tcache_opts(tc);
     for (size_t i = 0; i < tc->entries.n; i++) {
         kw_sidecar sc;
         kw_sidecar_init(&sc);
@@ -445,7 +482,7 @@ static int kw_build_db(const kw_found *f, const kw_tcache *tc, const char *out) 
     for (size_t i = 0; i < f->paths.n; i++)
         kw_sidecar_free(&b.slots[i].sc);
     free(b.slots);
-    kw_triton_opts o = {tc->prefixes.v, tc->prefixes.n, KWALK_VERSION};
+    kw_triton_opts o = kw_tcache_opts(tc);
     for (size_t i = 0; i < tc->entries.n && rc == KW_EXIT_OK; i++) {
         kw_sidecar sc;
         kw_sidecar_init(&sc);

@@ -120,6 +120,16 @@ const char *kw_r_arch_list(kw_render *r);
 /* A byte count with a unit for prose ("72.4 MB"; "512 B"). */
 void kw_r_bytes(kw_buf *o, double b);
 
+/* ---- IR facts as lines (kw_r_ir.c) ------------------------------------------------------ */
+
+/* "From the IR facts of ARCH (N memory accesses ...):" and a line per load,
+ * store and atomic (groups as one line), then the analysis' notes. */
+void kw_r_ir_accesses(kw_render *r, const char *arch, const kw_irf *ir);
+/* A line per reduction / broadcast idiom, then the workgroup barriers. */
+void kw_r_ir_idioms(kw_render *r, const kw_irf *ir);
+/* A line per loop (trip count, header line); returns how many have no line. */
+size_t kw_r_ir_loops(kw_render *r, const kw_irf *ir);
+
 /* ---- sections ----------------------------------------------------------------------------- */
 
 void kw_render_overview(kw_render *r);

@@ -375,7 +375,7 @@ static kw_status kw_triton_fill(kw_sidecar *sc, const char *dir, const char *grp
                 kw_triton_map_loc(a, o, &l->inlined_at.v[m]);
         }
     if (kw_triton_constexprs(sc, t, &ir, k->location.file, o, err) ||
-        kw_triton_ttgir(sc, t, dir, grp, o, err))
+        kw_triton_ttgir(sc, t, dir, grp, o, err) || kw_triton_llir(sc, k, dir, grp, &ir, o, err))
         return KW_ERR;
     sc->producer.name = "kwalk";
     sc->producer.version = o->version;
