@@ -11,7 +11,6 @@
 #include "common/kw_buf.h"
 #include "common/kw_proc.h"
 #include "kw_triton_int.h"
-#include "sidecar/kw_schema.h"
 #include "triton/kw_triton.h"
 
 enum { KW_TLL_TIMEOUT_S = 120, KW_TLL_MAX_OUT = 64 << 20 };
@@ -86,14 +85,30 @@ static const char *kw_tll_mismatch(kw_arena *a, const kw_irf *f, const kw_ttir *
     return NULL;
 }
 
-typedef struct kw_tll_map {
-    kw_arena *a;
-    const kw_triton_opts *o;
-} kw_tll_map;
+/* One IR location's frames under the prefix map (the frames are not
+ * kw_loc fields of the schema, so kw_schema_each_loc does not see them). */
+static void kw_tll_map_loc(kw_arena *a, const kw_triton_opts *o, kw_irf_loc *l) {
+    l->location.at.file = kw_triton_map_path(a, o->prefixes, o->nprefixes, l->location.at.file);
+    for (size_t i = 0; i < l->inlined_at.n; i++)
+        l->inlined_at.v[i].at.file =
+            kw_triton_map_path(a, o->prefixes, o->nprefixes, l->inlined_at.v[i].at.file);
+}
 
-static void kw_tll_map_loc(void *ctx, kw_loc *l) {
-    kw_tll_map *m = ctx;
-    l->file = kw_triton_map_path(m->a, m->o->prefixes, m->o->nprefixes, l->file);
+/* Every location of f (accesses, cross-lane operations, idioms, loops,
+ * barriers, inline asm) under the prefix map. */
+static void kw_tll_map(kw_arena *a, const kw_triton_opts *o, kw_irf *f) {
+    for (size_t i = 0; i < f->accesses.n; i++)
+        kw_tll_map_loc(a, o, &f->accesses.v[i].loc);
+    for (size_t i = 0; i < f->cross_lane.n; i++)
+        kw_tll_map_loc(a, o, &f->cross_lane.v[i].loc);
+    for (size_t i = 0; i < f->idioms.n; i++)
+        kw_tll_map_loc(a, o, &f->idioms.v[i].loc);
+    for (size_t i = 0; i < f->loops.n; i++)
+        kw_tll_map_loc(a, o, &f->loops.v[i].loc);
+    for (size_t i = 0; i < f->barrier_list.n; i++)
+        kw_tll_map_loc(a, o, &f->barrier_list.v[i].loc);
+    for (size_t i = 0; i < f->inline_asm.n; i++)
+        kw_tll_map_loc(a, o, &f->inline_asm.v[i].loc);
 }
 
 kw_status kw_triton_llir(kw_sidecar *sc, kw_kernel *k, const char *dir, const char *grp,
@@ -155,8 +170,7 @@ kw_status kw_triton_llir(kw_sidecar *sc, kw_kernel *k, const char *dir, const ch
     }
     if ((why = kw_tll_mismatch(a, f, ir)))
         return kw_tll_note(sc, t, why, err);
-    kw_tll_map m = {a, o};
-    kw_schema_each_loc(&kw_t_irf, f, kw_tll_map_loc, &m);
+    kw_tll_map(a, o, f);
     ka->ir = f;
     return KW_OK;
 }
