@@ -1,7 +1,8 @@
 /* kw_triton_llir.c: a cache folder's NAME.llir -> the IR facts of its
  * kernel (the arch's `ir`, docs/ir-facts.md), through kwalk-irfacts
  * (passes/kwalk_irfacts.cpp) run as its own process within a time and an
- * output limit, with the TTIR's argument names. Whatever goes wrong (no
+ * output limit, with the TTIR's argument names (the cache reader maps its
+ * paths). Whatever goes wrong (no
  * .llir, IR this LLVM cannot read, a tool that fails or hangs) costs the IR
  * facts only: triton.ir_note says why, in one line. */
 #include <stdio.h>
@@ -85,32 +86,6 @@ static const char *kw_tll_mismatch(kw_arena *a, const kw_irf *f, const kw_ttir *
     return NULL;
 }
 
-/* One IR location's frames under the prefix map (the frames are not
- * kw_loc fields of the schema, so kw_schema_each_loc does not see them). */
-static void kw_tll_map_loc(kw_arena *a, const kw_triton_opts *o, kw_irf_loc *l) {
-    l->location.at.file = kw_triton_map_path(a, o->prefixes, o->nprefixes, l->location.at.file);
-    for (size_t i = 0; i < l->inlined_at.n; i++)
-        l->inlined_at.v[i].at.file =
-            kw_triton_map_path(a, o->prefixes, o->nprefixes, l->inlined_at.v[i].at.file);
-}
-
-/* Every location of f (accesses, cross-lane operations, idioms, loops,
- * barriers, inline asm) under the prefix map. */
-static void kw_tll_map(kw_arena *a, const kw_triton_opts *o, kw_irf *f) {
-    for (size_t i = 0; i < f->accesses.n; i++)
-        kw_tll_map_loc(a, o, &f->accesses.v[i].loc);
-    for (size_t i = 0; i < f->cross_lane.n; i++)
-        kw_tll_map_loc(a, o, &f->cross_lane.v[i].loc);
-    for (size_t i = 0; i < f->idioms.n; i++)
-        kw_tll_map_loc(a, o, &f->idioms.v[i].loc);
-    for (size_t i = 0; i < f->loops.n; i++)
-        kw_tll_map_loc(a, o, &f->loops.v[i].loc);
-    for (size_t i = 0; i < f->barrier_list.n; i++)
-        kw_tll_map_loc(a, o, &f->barrier_list.v[i].loc);
-    for (size_t i = 0; i < f->inline_asm.n; i++)
-        kw_tll_map_loc(a, o, &f->inline_asm.v[i].loc);
-}
-
 kw_status kw_triton_llir(kw_sidecar *sc, kw_kernel *k, const char *dir, const char *grp,
                          const kw_ttir *ir, const kw_triton_opts *o, kw_err *err) {
     kw_arena *a = &sc->arena;
@@ -170,7 +145,6 @@ kw_status kw_triton_llir(kw_sidecar *sc, kw_kernel *k, const char *dir, const ch
     }
     if ((why = kw_tll_mismatch(a, f, ir)))
         return kw_tll_note(sc, t, why, err);
-    kw_tll_map(a, o, f);
     ka->ir = f;
     return KW_OK;
 }
