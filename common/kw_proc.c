@@ -34,7 +34,9 @@ static kw_proc_end kw_proc_read(int fd, kw_buf *b, double deadline, size_t max) 
         int ready = poll(&pfd, 1, left > 1000 ? 1000000 : (int)(left * 1000) + 1);
         if (ready < 0 && errno == EINTR)
             continue;
-        if (ready <= 0)
+        if (ready < 0)
+            return KW_PROC_EXITED; /* cannot wait: what was read is what there is */
+        if (ready == 0)
             continue;
         ssize_t got = read(fd, chunk, sizeof chunk);
         if (got < 0 && errno == EINTR)
