@@ -1,7 +1,7 @@
 /* test_common.c: the shared data structures: the arena and its typed arrays
  * (kw_arena.h), the string builder (kw_buf.h), error values (kw_err.h), the
- * file helpers (kw_fs.h), and the symbol map of the sidecar module
- * (kw_symmap.h). */
+ * file helpers (kw_fs.h), running a helper program (kw_proc.h), and the
+ * symbol map of the sidecar module (kw_symmap.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
@@ -15,8 +15,9 @@
 #include "common/kw_err.h"
 #include "common/kw_fs.h"
 #include "common/kw_natcmp.h"
-#include "sidecar/kw_symmap.h"
+#include "common/kw_proc.h"
 #include "kw_test.h"
+#include "sidecar/kw_symmap.h"
 
 static void test_arena(void) {
     kw_arena a;
@@ -225,9 +226,9 @@ static void test_symmap(void) {
 
 /* Natural order: the expected orders are written out by hand. */
 static void test_natcmp(void) {
-    static const char *const sorted[] = {"", "a", "rk<0>", "rk<1>", "rk<2>", "rk<02>", "rk<9>",
-                                         "rk<10>", "rk<11>", "rk<100>", "rk<a>", "rka",
-                                         "s<1, 2>", "s<1, 10>", "s<2, 1>"};
+    static const char *const sorted[] = {"",       "a",     "rk<0>",   "rk<1>",    "rk<2>",
+                                         "rk<02>", "rk<9>", "rk<10>",  "rk<11>",   "rk<100>",
+                                         "rk<a>",  "rka",   "s<1, 2>", "s<1, 10>", "s<2, 1>"};
     size_t n = sizeof(sorted) / sizeof(sorted[0]);
     for (size_t i = 0; i < n; i++)
         for (size_t j = 0; j < n; j++) {
@@ -236,7 +237,35 @@ static void test_natcmp(void) {
         }
 }
 
+/* kw_proc_run: output, exit codes, the first stderr line, the limits. */
+static void test_proc(void) {
+    kw_buf out;
+    kw_proc_result res;
+    kw_buf_init(&out);
+    char *echo[] = {"/bin/sh", "-c", "printf 'a\\nb'; printf 'why\\nmore\\n' >&2; exit 3", NULL};
+    kw_proc_run(echo, 30, 1 << 20, &out, &res);
+    CHECK(res.end == KW_PROC_EXITED && res.code == 3);
+    CHECK(!strcmp(kw_buf_str(&out), "a\nb"));
+    CHECK(!strcmp(res.errline, "why"));
+    kw_buf_reset(&out);
+    char *sleeper[] = {"/bin/sh", "-c", "sleep 30", NULL};
+    kw_proc_run(sleeper, 0.3, 1 << 20, &out, &res);
+    CHECK(res.end == KW_PROC_TIMEOUT);
+    char *yes[] = {"/bin/sh", "-c", "while :; do echo yyyyyyyy; done", NULL};
+    kw_proc_run(yes, 30, 4096, &out, &res);
+    CHECK(res.end == KW_PROC_TOO_BIG && out.len <= 4096);
+    kw_buf_reset(&out);
+    char *killed[] = {"/bin/sh", "-c", "kill -9 $$", NULL};
+    kw_proc_run(killed, 30, 4096, &out, &res);
+    CHECK(res.end == KW_PROC_SIGNALED && res.code == 9);
+    char *none[] = {"/nonexistent/kwalk-tool", NULL};
+    kw_proc_run(none, 30, 4096, &out, &res);
+    CHECK(res.end == KW_PROC_NOT_RUN && strstr(res.errline, "/nonexistent/kwalk-tool"));
+    kw_buf_free(&out);
+}
+
 int main(void) {
+    test_proc();
     test_arena();
     test_buf();
     test_err();
