@@ -226,9 +226,9 @@ static void test_symmap(void) {
 
 /* Natural order: the expected orders are written out by hand. */
 static void test_natcmp(void) {
-    static const char *const sorted[] = {"",       "a",     "rk<0>",   "rk<1>",    "rk<2>",
-                                         "rk<02>", "rk<9>", "rk<10>",  "rk<11>",   "rk<100>",
-                                         "rk<a>",  "rka",   "s<1, 2>", "s<1, 10>", "s<2, 1>"};
+    static const char *const sorted[] = {"", "a", "rk<0>", "rk<1>", "rk<2>", "rk<02>", "rk<9>",
+                                         "rk<10>", "rk<11>", "rk<100>", "rk<a>", "rka",
+                                         "s<1, 2>", "s<1, 10>", "s<2, 1>"};
     size_t n = sizeof(sorted) / sizeof(sorted[0]);
     for (size_t i = 0; i < n; i++)
         for (size_t j = 0; j < n; j++) {
