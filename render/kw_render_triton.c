@@ -421,15 +421,18 @@ static const kw_irf *kw_rt_ir(kw_render *r, const kw_rarch **a) {
     return NULL;
 }
 
-/* "WHAT: not derived: <the cache reader's note>." (the sentence alone
- * when what is NULL) */
-static void kw_rt_ir_missing(kw_render *r, const char *what) {
+/* "WHAT: not derived, no IR facts for this kernel (<the cache reader's
+ * note>)." (the sentence alone when what is NULL); the note itself only where
+ * why is set (section 2), the later sections point there. */
+static void kw_rt_ir_missing(kw_render *r, const char *what, bool why) {
     const kw_triton *t = r->page.triton;
     kw_buf *o = r->out;
     if (what)
         kw_buf_printf(o, "%s: ", what);
     kw_buf_puts(o, "not derived, no IR facts for this kernel");
-    if (t && t->ir_note) {
+    if (!why) {
+        kw_buf_puts(o, " (section 2 says why)");
+    } else if (t && t->ir_note) {
         kw_buf_puts(o, " (");
         kw_md_text(o, t->ir_note, false);
         kw_buf_putc(o, ')');
@@ -486,8 +489,8 @@ static void kw_rt_device(kw_render *r) {
         kw_r_ir_idioms(r, ir);
         kw_r_ir_loops(r, ir);
         kw_buf_puts(o, "\nSection 5 gives the Python line of each instruction.\n\n");
-    } else if (t && t->layouts.n) {
-        kw_rt_ir_missing(r, "The `tl.program_id` to data mapping, loops and reductions");
+    } else if (t && (t->layouts.n || t->ir_note)) {
+        kw_rt_ir_missing(r, "The `tl.program_id` to data mapping, loops and reductions", true);
     } else {
         kw_buf_printf(o,
                       "The `tl.program_id` to data mapping, the accesses, loops, `tl.dot` and "
@@ -533,7 +536,7 @@ static void kw_rt_flow(kw_render *r) {
     const kw_rarch *a = NULL;
     const kw_irf *ir = kw_rt_ir(r, &a);
     if (!ir) {
-        kw_rt_ir_missing(r, "The data flow diagram");
+        kw_rt_ir_missing(r, "The data flow diagram", false);
         return;
     }
     kw_buf_printf(r->out,
@@ -594,7 +597,7 @@ static void kw_rt_memory(kw_render *r) {
     const kw_irf *ir = kw_rt_ir(r, &a);
     if (!ir) {
         kw_buf_puts(o, "- Bytes read and written per program, FLOP: ");
-        kw_rt_ir_missing(r, NULL);
+        kw_rt_ir_missing(r, NULL, false);
         return;
     }
     long long threads =
