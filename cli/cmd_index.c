@@ -19,7 +19,7 @@
  * size and MD5 (codeobj/kw_co_sidecar.h, kw_co_sidecar_refill). A missing or
  * changed object costs its kernels' listings, each arch gets a note, and the
  * run warns once per sidecar; it is not an error. */
-#define _XOPEN_SOURCE 700 /* realpath */
+#define _XOPEN_SOURCE 700 /* realpath, readlink */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/kw_cli.h"
 #include "cli/kw_pool.h"
@@ -278,20 +279,101 @@ static int kw_tcache_add(kw_found *f, kw_tcache *tc, const char *path) {
     return KW_EXIT_OK;
 }
 
-static int kw_build_triton(kw_index *ix, const kw_tcache *tc) {
-    kw_triton_opts o = {tc->prefixes.v, tc->prefixes.n, KWALK_VERSION};
-    for (size_t i = 0; i < tc->entries.n; i++) {
-        kw_sidecar sc;
-        kw_sidecar_init(&sc);
-        kw_err err;
-        if (kw_triton_cache_read(&sc, tc->entries.v[i], &o, &err) ||
-            kw_index_adopt(ix, &sc, tc->entries.v[i], &err)) {
-            kw_sidecar_free(&sc);
-            return kw_cli_fail(&err);
-        }
-        kw_sidecar_free(&sc);
+static bool kw_irfacts_exec(const char *path) {
+    struct stat sb;
+    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && access(path, X_OK) == 0;
+}
+
+/* The cache reader's options: the prefixes, and kwalk-irfacts for the IR
+ * facts of each .llir: $KWALK_IRFACTS ("off": none), else the one beside this
+ * kwalk (installed together), else a build tree's. */
+static kw_triton_opts kw_tcache_opts(const kw_tcache *tc) {
+    static char tool[4096];
+    kw_triton_opts o = {tc->prefixes.v, tc->prefixes.n, KWALK_VERSION, NULL, NULL};
+    const char *env = getenv("KWALK_IRFACTS");
+    if (env && !strcmp(env, "off")) {
+        o.irfacts_why = "not derived (KWALK_IRFACTS=off)";
+        return o;
     }
-    return KW_EXIT_OK;
+    if (env && *env) {
+        o.irfacts = env; /* given: used as is, its failure is the note */
+        return o;
+    }
+    ssize_t n = readlink("/proc/self/exe", tool, sizeof tool - 1);
+    char *slash = n > 0 ? (tool[n] = '\0', strrchr(tool, '/')) : NULL;
+    if (slash && (size_t)(slash - tool) + sizeof "/kwalk-irfacts" <= sizeof tool) {
+        strcpy(slash, "/kwalk-irfacts");
+        if (kw_irfacts_exec(tool))
+            o.irfacts = tool;
+    }
+#ifdef KWALK_BUILD_IRFACTS
+    if (!o.irfacts && kw_irfacts_exec(KWALK_BUILD_IRFACTS))
+        o.irfacts = KWALK_BUILD_IRFACTS;
+#endif
+    if (!o.irfacts)
+        o.irfacts_why = "not derived: kwalk-irfacts not found beside kwalk (or set KWALK_IRFACTS)";
+    return o;
+}
+
+/* The Triton cache folders are read on the pool's threads (each runs
+ * kwalk-irfacts on its .llir) and handed to add() in order. */
+typedef struct kw_tread {
+    const kw_tcache *tc;
+    kw_triton_opts o;
+    kw_slot *slots;
+    int (*add)(void *actx, size_t i, kw_sidecar *sc, kw_err *err);
+    void *actx;
+    int rc;
+} kw_tread;
+
+static void kw_tread_work(void *ctx, unsigned worker, size_t i) {
+    kw_tread *t = ctx;
+    kw_slot *s = &t->slots[i];
+    (void)worker;
+    kw_sidecar_init(&s->sc);
+    s->st = kw_triton_cache_read(&s->sc, t->tc->entries.v[i], &t->o, &s->err);
+}
+
+static int kw_tread_done(void *ctx, size_t i) {
+    kw_tread *t = ctx;
+    kw_slot *s = &t->slots[i];
+    if (s->st != KW_OK || t->add(t->actx, i, &s->sc, &s->err) != KW_OK)
+        t->rc = kw_cli_fail(&s->err);
+    kw_sidecar_free(&s->sc);
+    return t->rc;
+}
+
+static int kw_read_triton(const kw_tcache *tc,
+                          int (*add)(void *actx, size_t i, kw_sidecar *sc, kw_err *err),
+                          void *actx) {
+    if (!tc->entries.n)
+        return KW_EXIT_OK;
+    kw_tread t = {tc,   kw_tcache_opts(tc), calloc(tc->entries.n, sizeof(kw_slot)), add,
+                  actx, KW_EXIT_OK};
+    if (!t.slots)
+        return kw_cli_failf("out of memory");
+    unsigned threads = kw_pool_threads();
+    int rc =
+        kw_pool_run(tc->entries.n, threads, 2 * (size_t)threads, kw_tread_work, kw_tread_done, &t);
+    for (size_t i = 0; i < tc->entries.n; i++) /* read ahead of a failure */
+        kw_sidecar_free(&t.slots[i].sc);
+    free(t.slots);
+    return rc ? rc : t.rc;
+}
+
+typedef struct kw_tadd_index {
+    kw_index *ix;
+    const kw_tcache *tc;
+} kw_tadd_index;
+
+static int kw_tadd_index_fn(void *actx, size_t i, kw_sidecar *sc, kw_err *err) {
+    kw_tadd_index *a = actx;
+    return kw_index_adopt(a->ix, sc, a->tc->entries.v[i], err);
+}
+
+static int kw_build_triton(kw_index *ix, const kw_tcache *tc) {
+    kw_tadd_index a = {ix, tc};
+    return kw_read_triton(tc, kw_tadd_index_fn, &a);
 }
 
 static int kw_build_yaml(const kw_found *f, const kw_tcache *tc, const char *out) {
@@ -408,6 +490,17 @@ static int kw_db_add(void *ctx, size_t i) {
     return b->rc;
 }
 
+typedef struct kw_tadd_db {
+    kw_index_db *db;
+    const kw_tcache *tc;
+    size_t first; /* the order of the first cache folder: after the sidecars */
+} kw_tadd_db;
+
+static int kw_tadd_db_fn(void *actx, size_t i, kw_sidecar *sc, kw_err *err) {
+    kw_tadd_db *a = actx;
+    return kw_index_db_put(a->db, a->tc->entries.v[i], sc, -1, 0, 0, a->first + i, err);
+}
+
 static int kw_build_db(const kw_found *f, const kw_tcache *tc, const char *out) {
     kw_producer prod = {"kwalk", KWALK_VERSION, NULL};
     kw_err err;
@@ -445,15 +538,9 @@ static int kw_build_db(const kw_found *f, const kw_tcache *tc, const char *out) 
     for (size_t i = 0; i < f->paths.n; i++)
         kw_sidecar_free(&b.slots[i].sc);
     free(b.slots);
-    kw_triton_opts o = {tc->prefixes.v, tc->prefixes.n, KWALK_VERSION};
-    for (size_t i = 0; i < tc->entries.n && rc == KW_EXIT_OK; i++) {
-        kw_sidecar sc;
-        kw_sidecar_init(&sc);
-        if (kw_triton_cache_read(&sc, tc->entries.v[i], &o, &err) ||
-            kw_index_db_put(b.db, tc->entries.v[i], &sc, -1, 0, 0, f->paths.n + i, &err))
-            rc = kw_cli_fail(&err);
-        kw_sidecar_free(&sc);
-    }
+    kw_tadd_db adb = {b.db, tc, f->paths.n};
+    if (rc == KW_EXIT_OK)
+        rc = kw_read_triton(tc, kw_tadd_db_fn, &adb);
     if (rc != KW_EXIT_OK) {
         kw_index_db_abort(b.db);
         return rc;

@@ -38,7 +38,7 @@ set(KWALK_INSTALL_DATADIR "${CMAKE_INSTALL_DATADIR}/kwalk")
 # prefix (libLLVM of a ROCm or llvm-NN tree is not on the loader's default path).
 set_target_properties(kwalk PROPERTIES INSTALL_RPATH_USE_LINK_PATH TRUE)
 install(TARGETS kwalk_plugin kwalk_clang_plugin LIBRARY DESTINATION "${KWALK_INSTALL_PLUGINDIR}")
-install(TARGETS kwalk RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+install(TARGETS kwalk kwalk-irfacts RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 install(PROGRAMS "${PROJECT_SOURCE_DIR}/scripts/kwalk-env.sh"
         DESTINATION "${CMAKE_INSTALL_BINDIR}")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/annotations/"

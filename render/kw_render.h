@@ -136,6 +136,16 @@ void kw_r_python_chain(kw_render *r, const kw_py_chain *c, const char *op_label,
  * with the names they may call; then how many others were left out, and why. */
 void kw_r_python_unresolved(kw_render *r, const kw_py_chains *pc, size_t op);
 
+/* ---- IR facts as lines (kw_r_ir.c) ------------------------------------------------------ */
+
+/* "From the IR facts of ARCH (N memory accesses ...):" and a line per load,
+ * store and atomic (groups as one line), then the analysis' notes. */
+void kw_r_ir_accesses(kw_render *r, const char *arch, const kw_irf *ir);
+/* A line per reduction / broadcast idiom, then the workgroup barriers. */
+void kw_r_ir_idioms(kw_render *r, const kw_irf *ir);
+/* A line per loop (trip count, header line); returns how many have no line. */
+size_t kw_r_ir_loops(kw_render *r, const kw_irf *ir);
+
 /* ---- sections ----------------------------------------------------------------------------- */
 
 void kw_render_overview(kw_render *r);

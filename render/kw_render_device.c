@@ -58,17 +58,6 @@ static void kw_dev_template(kw_render *r, const kw_src_file *f, const kw_src_def
 
 /* ---- IR facts: accesses --------------------------------------------------------------------- */
 
-/* A count as text (into buf). */
-static const char *kw_dev_ll(long long v, char *buf, size_t n) {
-    snprintf(buf, n, "%lld", v);
-    return buf;
-}
-
-/* An IR location's first frame, NULL when it has none. */
-static const kw_loc *kw_dev_loc(const kw_irf_loc *l) {
-    return l->location.at.file ? &l->location.at : NULL;
-}
-
 /* The first arch with IR facts, or NULL. */
 static const kw_rarch *kw_dev_ir_arch(kw_render *r, const kw_irf **ir) {
     for (size_t a = 0; a < r->archs.n; a++) {
@@ -89,123 +78,6 @@ static void kw_dev_no_ir(kw_render *r, const char *what) {
                   what);
 }
 
-/* LDS and scratch accesses have no segments or coalescing (docs/ir-facts.md). */
-static bool kw_dev_local(const kw_irf_access *x) {
-    return x->space && (!strcmp(x->space, "lds") || !strcmp(x->space, "scratch"));
-}
-
-static void kw_dev_access_line(kw_render *r, const kw_irf_access *x) {
-    kw_buf *o = r->out;
-    char b4[32], b5[32];
-    const char *op = x->op;
-    const char *space = x->space;
-    const char *param = x->param;
-    const char *object = x->object;
-    const char *width = kw_dev_ll(x->bytes_per_lane, b4, sizeof b4);
-    const char *lane = kw_val_text(&x->lane_stride_bytes, b5, sizeof b5);
-    char b6[64], b7[32];
-    const char *group = kw_val_text(&x->group_stride_bytes, b6, sizeof b6);
-    bool local = kw_dev_local(x);
-    const char *segs = local                      ? NULL
-                       : x->segments_per_wave < 0 ? "unknown"
-                                                  : kw_dev_ll(x->segments_per_wave, b7, sizeof b7);
-    const char *coal = local              ? NULL
-                       : x->coalesced < 0 ? "unknown"
-                       : x->coalesced     ? "true"
-                                          : "false";
-    kw_buf_puts(o, "- ");
-    kw_buf_puts(o, op ? op : "access");
-    kw_buf_puts(o, " of ");
-    kw_md_code(o, param ? param : object ? object : "(unknown base)", false);
-    kw_buf_printf(o, ", %s bytes per lane, %s memory", width ? width : "?",
-                  space ? space : "?");
-    if (lane) {
-        long long s = x->lane_stride_bytes.num, w = x->bytes_per_lane;
-        bool si = x->lane_stride_bytes.kind == KW_VAL_NUM;
-        if (si && s == w)
-            kw_buf_printf(o, "; lanes contiguous (lane stride %s bytes)", lane);
-        else if (si && s == 0)
-            kw_buf_puts(o, "; the same address in every lane (uniform)");
-        else {
-            kw_buf_puts(o, "; lane stride ");
-            kw_md_code(o, lane, false);
-            kw_buf_puts(o, " bytes");
-        }
-    }
-    if (group) {
-        kw_buf_puts(o, "; block stride ");
-        kw_md_code(o, group, false);
-        kw_buf_puts(o, " bytes");
-    }
-    if (segs)
-        kw_buf_printf(o, "; %s 64-byte segments per wave", segs);
-    if (coal)
-        kw_buf_printf(o, " (coalesced: %s)", coal);
-    long long active = x->active_lanes;
-    if (active >= 0 && active < 64)
-        kw_buf_printf(o, "; executed by %lld lane%s of a wave", active, active == 1 ? "" : "s");
-    /* thread t of block b */
-    if (lane && param && width) {
-        kw_buf_puts(o, ". Thread t of block b touches ");
-        char *s = kw_arena_printf(&r->scratch, "%s[b*(%s) + t*%s .. + %s - 1]", param,
-                                  group ? group : "?", lane, width);
-        kw_md_code(o, s ? s : "?", false);
-        kw_buf_puts(o, " (bytes)");
-    }
-    const kw_loc *l = kw_dev_loc(&x->loc);
-    if (l && l->file) {
-        kw_buf_puts(o, ", at ");
-        kw_r_kloc(r, l);
-        kw_r_ref(r, l->file, l->line, "memory access", param);
-    }
-    kw_buf_puts(o, ".\n");
-}
-
-/* Accesses of one instruction kind to one base that together cover a
- * contiguous run per lane (the IR's groups): one line for all of them. */
-static void kw_dev_group_line(kw_render *r, const kw_irf_access *x, const kw_irf_group *g,
-                              const char *op) {
-    kw_buf *o = r->out;
-    char b1[32], b2[32], b3[32], b4[32], b5[32], b6[64];
-    const char *param = x->param;
-    const char *object = x->object;
-    const char *space = x->space;
-    const char *width = kw_dev_ll(x->bytes_per_lane, b1, sizeof b1);
-    const char *total = kw_dev_ll(g->bytes_per_lane, b2, sizeof b2);
-    const char *lane = kw_dev_ll(g->lane_stride_bytes, b3, sizeof b3);
-    const char *wave = kw_dev_ll(g->wave_bytes, b4, sizeof b4);
-    const char *segs = kw_dev_ll(g->segments_per_wave, b5, sizeof b5);
-    const char *group = kw_val_text(&x->group_stride_bytes, b6, sizeof b6);
-    bool contiguous = g->contiguous;
-    size_t members = g->members.n;
-    kw_buf_puts(o, "- ");
-    kw_md_code(o, param ? param : object ? object : "(unknown base)", false);
-    kw_buf_printf(o, ": %zu %ss of %s bytes per lane (%s memory), together %s%s bytes per lane",
-                  members, op, width ? width : "?", space ? space : "?", total ? total : "?",
-                  contiguous ? " contiguous" : "");
-    if (lane)
-        kw_buf_printf(o, "; lane stride %s bytes", lane);
-    if (group) {
-        kw_buf_puts(o, "; block stride ");
-        kw_md_code(o, group, false);
-        kw_buf_puts(o, " bytes");
-    }
-    long long wb = g->wave_bytes, sg = g->segments_per_wave;
-    if (wave && segs) {
-        kw_buf_printf(o, "; a wave touches %s bytes in %s 64-byte segments", wave, segs);
-        kw_buf_puts(o, wb == sg * 64 ? " (every byte of each segment used)"
-                                     : " (segments partly used)");
-    }
-    if (lane && param && total) {
-        kw_buf_puts(o, ". Thread t of block b covers ");
-        char *s = kw_arena_printf(&r->scratch, "%s[b*(%s) + t*%s .. + %s - 1]", param,
-                                  group ? group : "?", lane, total);
-        kw_md_code(o, s ? s : "?", false);
-        kw_buf_puts(o, " (bytes)");
-    }
-    kw_buf_puts(o, ".\n");
-}
-
 static void kw_dev_accesses(kw_render *r) {
     kw_buf *o = r->out;
     const kw_irf *ir = NULL;
@@ -215,132 +87,10 @@ static void kw_dev_accesses(kw_render *r) {
         kw_dev_no_ir(r, "Thread-to-data mapping and load/store patterns");
         return;
     }
-    size_t n = ir->accesses.n, ngroups = ir->groups.n;
-    kw_buf_printf(o, "From the IR facts of %s (%zu memory access%s in the optimized IR):\n\n",
-                  a->arch, n, n == 1 ? "" : "es");
-    static const char *const kinds[] = {"load", "store", "atomic"};
-    kw_buf line, prev;
-    kw_buf_init(&line);
-    kw_buf_init(&prev);
-    bool *group_done = kw_arena_alloc(&r->scratch, ngroups + 1);
-    if (group_done)
-        memset(group_done, 0, ngroups + 1);
-    for (size_t k = 0; k < 3; k++) {
-        bool any = false;
-        unsigned same = 0;
-        kw_buf_reset(&prev);
-        for (size_t i = 0; i <= n; i++) {
-            const kw_irf_access *x = i < n ? &ir->accesses.v[i] : NULL;
-            const char *op = x ? x->op : NULL;
-            bool mine = op && !strcmp(op, kinds[k]);
-            long long g = mine ? x->group : -1;
-            if (mine && g >= 0 && (size_t)g < ngroups && group_done && group_done[g])
-                continue; /* shown with its group */
-            kw_buf_reset(&line);
-            if (mine) {
-                kw_buf *save = r->out;
-                r->out = &line;
-                if (g >= 0 && (size_t)g < ngroups && group_done) {
-                    kw_dev_group_line(r, x, &ir->groups.v[g], op);
-                    group_done[g] = true;
-                } else {
-                    kw_dev_access_line(r, x);
-                }
-                r->out = save;
-            }
-            /* identical consecutive lines are written once, counted */
-            if (mine && prev.len && !strcmp(kw_buf_str(&line), kw_buf_str(&prev))) {
-                same++;
-                continue;
-            }
-            if (prev.len) {
-                if (same > 1)
-                    prev.len -= 2, kw_buf_printf(&prev, " (%u such accesses).\n", same);
-                kw_buf_append(o, prev.ptr, prev.len);
-            }
-            kw_buf_reset(&prev);
-            if (!mine)
-                continue;
-            if (!any)
-                kw_buf_printf(o, "**%s%ss**\n\n", k == 0 ? "L" : k == 1 ? "S" : "A",
-                              kinds[k] + 1);
-            any = true;
-            kw_buf_append(&prev, line.ptr, line.len);
-            same = 1;
-        }
-        if (any)
-            kw_buf_putc(o, '\n');
-    }
-    kw_buf_free(&line);
-    kw_buf_free(&prev);
-    for (size_t i = 0; i < ir->notes.n; i++) {
-        kw_buf_puts(o, i ? "; " : "Limits the analysis hit: ");
-        kw_md_text(o, ir->notes.v[i], false);
-    }
-    if (ir->notes.n)
-        kw_buf_puts(o, ".\n\n");
+    kw_r_ir_accesses(r, a->arch, ir);
 }
 
 /* ---- core computation --------------------------------------------------------------------- */
-
-/* "- wave_reduce (add) via `dpp`, 6 cross-lane steps, at `f:l`.\n" into b. */
-static void kw_dev_idiom_line(kw_render *r, const kw_irf_idiom *d, kw_buf *b) {
-    char b3[32], b4[32];
-    const char *kind = d->kind;
-    const char *op = d->op;
-    const char *via = d->via;
-    const char *steps = kw_val_text(&d->steps, b3, sizeof b3);
-    bool lds = kind && (!strcmp(kind, "block_reduce") || !strcmp(kind, "lds_tree_reduce"));
-    const char *bars = lds ? kw_dev_ll(d->barriers, b4, sizeof b4) : NULL;
-    kw_buf_printf(b, "- %s", kind ? kind : "idiom");
-    if (op)
-        kw_buf_printf(b, " (%s)", op);
-    if (via) {
-        kw_buf_puts(b, " via ");
-        kw_md_code(b, via, false);
-    }
-    bool tree = kind && !strcmp(kind, "lds_tree_reduce");
-    if (steps)
-        kw_buf_printf(b, tree ? ", %s LDS steps" : ", %s cross-lane steps", steps);
-    if (bars)
-        kw_buf_printf(b, tree ? ", %s barrier(s) per step" : ", %s barrier(s)", bars);
-    const kw_loc *l = kw_dev_loc(&d->loc);
-    if (l && l->file) {
-        kw_buf *save = r->out;
-        r->out = b;
-        kw_buf_puts(b, ", at ");
-        kw_r_kloc(r, l);
-        r->out = save;
-        kw_r_ref(r, l->file, l->line, "device helper", kind);
-    }
-    kw_buf_puts(b, ".\n");
-}
-
-/* One line per IR loop: trip count and, when the IR facts have it, the
- * file:line of its header (the `for`/`while` the loop comes from). Returns
- * how many loops have no location. */
-static size_t kw_dev_loops(kw_render *r, const kw_irf *ir) {
-    kw_buf *o = r->out;
-    size_t unplaced = 0;
-    for (size_t i = 0; i < ir->loops.n; i++) {
-        const kw_irf_loop *lp = &ir->loops.v[i];
-        char b[64];
-        const char *trip = kw_val_text(&lp->trip_count, b, sizeof b);
-        kw_buf_printf(o, "- Loop %zu: trip count ", i);
-        kw_md_code(o, trip ? trip : "unknown", false);
-        const kw_loc *l = kw_dev_loc(&lp->loc);
-        if (l && l->file) {
-            kw_buf_puts(o, " at ");
-            kw_r_kloc(r, l);
-            kw_r_ref(r, l->file, l->line, "loop", NULL);
-        } else {
-            kw_buf_puts(o, ", no source line");
-            unplaced++;
-        }
-        kw_buf_puts(o, ".\n");
-    }
-    return unplaced;
-}
 
 static void kw_dev_compute(kw_render *r) {
     const kw_kernel *k = r->mk->k;
@@ -377,38 +127,8 @@ static void kw_dev_compute(kw_render *r) {
         return;
     }
     kw_buf_printf(o, "From the IR facts of %s:\n\n", a->arch);
-    if (!ir->idioms.n)
-        kw_buf_puts(o, "- No reduction or broadcast idiom was found.\n");
-    /* one line per idiom; identical consecutive lines once, counted */
-    kw_buf cur, last;
-    kw_buf_init(&cur);
-    kw_buf_init(&last);
-    unsigned count = 0;
-    size_t ni = ir->idioms.n;
-    for (size_t i = 0; i <= ni; i++) {
-        kw_buf_reset(&cur);
-        if (i < ni)
-            kw_dev_idiom_line(r, &ir->idioms.v[i], &cur);
-        if (i < ni && last.len && !strcmp(kw_buf_str(&cur), kw_buf_str(&last))) {
-            count++;
-            continue;
-        }
-        if (last.len) {
-            if (count > 1)
-                last.len -= 2, kw_buf_printf(&last, " (%u times).\n", count);
-            kw_buf_append(o, last.ptr, last.len);
-        }
-        kw_buf_reset(&last);
-        kw_buf_append(&last, cur.ptr, cur.len);
-        count = 1;
-    }
-    kw_buf_free(&cur);
-    kw_buf_free(&last);
-    char buf[32];
-    const char *bars = kw_dev_ll(ir->barriers, buf, sizeof buf);
-    if (bars)
-        kw_buf_printf(o, "- Workgroup barriers: %s.\n", bars);
-    size_t unplaced = kw_dev_loops(r, ir);
+    kw_r_ir_idioms(r, ir);
+    size_t unplaced = kw_r_ir_loops(r, ir);
     kw_buf_putc(o, '\n');
     if (!unplaced)
         return;

@@ -2,7 +2,9 @@
  * with language: triton, docs/triton.md): the title, the overview, section
  * 1 (the hook's launch: call chain, grid and arguments as written; the
  * constexpr values and compile options), section 2 (the @triton.jit function
- * quoted), and sections 3 and 4 as far as the captured facts go. Sections 5
+ * quoted, the TTGIR's layouts and the .llir's IR facts), section 3 (where
+ * the data comes from and goes) and 4 (work per program) from the IR facts,
+ * as far as the captured facts go. Sections 5
  * and 6 are the shared writers. What is quoted and where is decided in the
  * page model (model/kw_page.c). */
 #include <stdlib.h>
@@ -12,13 +14,9 @@
 #include "render/kw_render.h"
 
 static const char *const kw_rt_no_ir =
-    "not captured for this kernel: they need the IR facts of the cache's `.llir`, which kwalk "
-    "does not read for Triton kernels yet, and the layouts of its `.ttgir`, which `kwalk index "
-    "--triton-cache` reads but this index does not have (docs/triton.md)";
-/* the same when the TTGIR's layouts were read (kwalk index --triton-cache) */
-static const char *const kw_rt_no_llir =
-    "not captured for Triton yet: they need the IR facts of the cache's `.llir`, which kwalk "
-    "does not read for Triton kernels yet (docs/triton.md)";
+    "not captured for this kernel: they need the IR facts of the cache's `.llir` and the "
+    "layouts of its `.ttgir`, which `kwalk index --triton-cache` reads but this index does not "
+    "have (docs/triton.md)";
 
 /* The option named name, or NULL. */
 static const char *kw_rt_option(const kw_triton *t, const char *name) {
@@ -473,6 +471,38 @@ static void kw_rt_ttgir(kw_render *r, const kw_triton *t) {
                    "the layout is not blocked or a dimension is not a whole number of tiles.\n\n");
 }
 
+/* The IR facts of the first arch shown that has them (NULL: none; *a set). */
+static const kw_irf *kw_rt_ir(kw_render *r, const kw_rarch **a) {
+    for (size_t i = 0; i < r->archs.n; i++)
+        if (r->archs.v[i].ir) {
+            *a = &r->archs.v[i];
+            return r->archs.v[i].ir;
+        }
+    return NULL;
+}
+
+/* "WHAT: not derived, no IR facts for this kernel (<the cache reader's
+ * note>)." (the sentence alone when what is NULL); the note itself only where
+ * why is set (section 2), the later sections point there. */
+static void kw_rt_ir_missing(kw_render *r, const char *what, bool why) {
+    const kw_triton *t = r->page.triton;
+    kw_buf *o = r->out;
+    if (what)
+        kw_buf_printf(o, "%s: ", what);
+    kw_buf_puts(o, "not derived, no IR facts for this kernel");
+    if (!why) {
+        kw_buf_puts(o, " (section 2 says why)");
+    } else if (t && t->ir_note) {
+        kw_buf_puts(o, " (");
+        kw_md_text(o, t->ir_note, false);
+        kw_buf_putc(o, ')');
+    } else {
+        kw_buf_puts(o, " (indexed without the cache's `.llir`: `kwalk index --triton-cache` reads "
+                       "it, docs/triton.md)");
+    }
+    kw_buf_puts(o, ".\n\n");
+}
+
 static void kw_rt_device(kw_render *r) {
     kw_buf *o = r->out;
     const kw_kernel *k = r->page.k;
@@ -503,12 +533,24 @@ static void kw_rt_device(kw_render *r) {
     }
     kw_md_heading(o, 3, "Thread-to-data mapping, loads and stores, loops");
     const kw_triton *t = r->page.triton;
-    if (t && t->layouts.n) {
+    if (t && t->layouts.n)
         kw_rt_ttgir(r, t);
-        kw_buf_printf(o,
-                      "The `tl.program_id` to data mapping, loops and reductions are %s. "
-                      "Section 5 gives the Python line of each instruction.\n\n",
-                      kw_rt_no_llir);
+    const kw_rarch *a = NULL;
+    const kw_irf *ir = kw_rt_ir(r, &a);
+    if (ir) {
+        kw_buf_puts(o,
+                    "From the IR facts of the cache's `.llir` (kwalk-irfacts, docs/ir-facts.md): "
+                    "a lane is one thread of the program, a block one program "
+                    "(`tl.program_id(0)` is `blockIdx.x`); the arguments are named by the "
+                    "TTIR signature, the ones Triton appends to the `.llir` (scratch "
+                    "pointers) keep `argN`.\n\n");
+        kw_r_ir_accesses(r, a->arch, ir);
+        kw_md_heading(o, 3, "Loops, reductions, barriers");
+        kw_r_ir_idioms(r, ir);
+        kw_r_ir_loops(r, ir);
+        kw_buf_puts(o, "\nSection 5 gives the Python line of each instruction.\n\n");
+    } else if (t && (t->layouts.n || t->ir_note)) {
+        kw_rt_ir_missing(r, "The `tl.program_id` to data mapping, loops and reductions", true);
     } else {
         kw_buf_printf(o,
                       "The `tl.program_id` to data mapping, the accesses, loops, `tl.dot` and "
@@ -518,9 +560,70 @@ static void kw_rt_device(kw_render *r) {
     }
 }
 
+/* One line per base of the IR's accesses of one kind: "`x_ptr`: 2 loads,
+ * 4 bytes per lane each". */
+static void kw_rt_flow_bases(kw_render *r, const kw_irf *ir, const char *op, const char *verb) {
+    kw_buf *o = r->out;
+    for (size_t i = 0; i < ir->accesses.n; i++) {
+        const kw_irf_access *x = &ir->accesses.v[i];
+        const char *base = x->param ? x->param : x->object;
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++) {
+            const kw_irf_access *y = &ir->accesses.v[j];
+            const char *yb = y->param ? y->param : y->object;
+            seen = !strcmp(y->op, x->op) && yb && base && !strcmp(yb, base) &&
+                   !strcmp(y->space, x->space);
+        }
+        if (seen || strcmp(x->op, op) || !base)
+            continue;
+        size_t n = 0;
+        long long bytes = 0;
+        for (size_t j = i; j < ir->accesses.n; j++) {
+            const kw_irf_access *y = &ir->accesses.v[j];
+            const char *yb = y->param ? y->param : y->object;
+            if (!strcmp(y->op, x->op) && yb && !strcmp(yb, base) && !strcmp(y->space, x->space))
+                n++, bytes += y->bytes_per_lane > 0 ? y->bytes_per_lane : 0;
+        }
+        kw_buf_printf(o, "- %s ", verb);
+        kw_md_code(o, base, false);
+        kw_buf_printf(o, " (%s memory): %zu %s%s in the IR, %lld bytes per lane together.\n",
+                      x->space, n, op, n == 1 ? "" : "s", bytes);
+    }
+}
+
 static void kw_rt_flow(kw_render *r) {
     kw_md_heading(r->out, 2, "3. Data Flow Diagram");
-    kw_buf_printf(r->out, "The data flow diagram is %s.\n\n", kw_rt_no_ir);
+    const kw_rarch *a = NULL;
+    const kw_irf *ir = kw_rt_ir(r, &a);
+    if (!ir) {
+        kw_rt_ir_missing(r, "The data flow diagram", false);
+        return;
+    }
+    kw_buf_printf(r->out,
+                  "Where the program's data comes from and goes, from the IR facts of %s "
+                  "(section 2 has each access):\n\n",
+                  a->arch);
+    kw_rt_flow_bases(r, ir, "load", "reads");
+    kw_rt_flow_bases(r, ir, "atomic", "updates");
+    kw_rt_flow_bases(r, ir, "store", "writes");
+    kw_buf_putc(r->out, '\n');
+}
+
+/* "- LABEL per thread: `v` (x N threads = M per program)." */
+static void kw_rt_work(kw_render *r, const char *label, const kw_val *v, long long threads,
+                       const char *unit) {
+    char b[64];
+    const char *text = kw_val_text(v, b, sizeof b);
+    if (!text)
+        return;
+    kw_buf_printf(r->out, "- %s per thread: ", label);
+    kw_md_code(r->out, text, false);
+    if (v->kind == KW_VAL_NUM && threads > 0)
+        kw_buf_printf(r->out, " %s; × %lld threads = %lld %s per program", unit, threads,
+                      v->num * threads, unit);
+    else if (v->kind == KW_VAL_UNKNOWN && v->why)
+        kw_buf_printf(r->out, " (%s)", v->why);
+    kw_buf_puts(r->out, ".\n");
 }
 
 static void kw_rt_memory(kw_render *r) {
@@ -550,7 +653,33 @@ static void kw_rt_memory(kw_render *r) {
     } else {
         kw_buf_puts(o, "not recorded.\n");
     }
-    kw_buf_printf(o, "- Bytes read and written per program, FLOP: %s.\n\n", kw_rt_no_ir);
+    const kw_rarch *a = NULL;
+    const kw_irf *ir = kw_rt_ir(r, &a);
+    if (!ir) {
+        kw_buf_puts(o, "- Bytes read and written per program, FLOP: ");
+        kw_rt_ir_missing(r, NULL, false);
+        return;
+    }
+    long long threads =
+        nw && end && !*end && warps > 0 && t->warp_size > 0 ? warps * t->warp_size : 0;
+    kw_buf_printf(o,
+                  "\nFrom the IR facts of %s (an upper bound per thread: the most expensive "
+                  "path, docs/ir-facts.md):\n\n",
+                  a->arch);
+    const kw_irf_work *w = &ir->work_per_thread;
+    kw_rt_work(r, "Global bytes read", &w->bytes_read, threads, "bytes");
+    kw_rt_work(r, "Global bytes written", &w->bytes_written, threads, "bytes");
+    kw_rt_work(r, "LDS bytes read", &w->lds_bytes_read, threads, "bytes");
+    kw_rt_work(r, "LDS bytes written", &w->lds_bytes_written, threads, "bytes");
+    kw_rt_work(r, "FLOP", &w->flops, threads, "FLOP");
+    kw_rt_work(r, "Transcendental operations", &w->transcendental, threads, "operations");
+    kw_rt_work(r, "Conversions", &w->conversions, threads, "elements");
+    if (w->mfma > 0)
+        kw_buf_printf(o,
+                      "- Matrix (MFMA) instructions per thread: %lld (their FLOP not "
+                      "counted).\n",
+                      w->mfma);
+    kw_buf_putc(o, '\n');
 }
 
 void kw_render_triton(kw_render *r) {

@@ -106,7 +106,8 @@ typedef struct kw_anyarr {
 
 extern const kw_type kw_t_kernel, kw_t_kernel_arch, kw_t_launch, kw_t_entry, kw_t_host_call;
 extern const kw_type kw_t_producer, kw_t_tu, kw_t_sidecar;
-extern const kw_type kw_t_irf; /* the IR facts (kw_sidecar_ir.c) */
+extern const kw_type kw_t_irf;      /* the IR facts (kw_sidecar_ir.c) */
+extern const kw_type kw_t_irf_list; /* kw_irf_emit_list's document */
 extern const kw_type kw_t_triton; /* a Triton specialization's facts */
 
 /* Deep-copy src (of type t) into dst, every string and array into arena a.

@@ -194,6 +194,7 @@ static const kw_field kw_f_triton[] = {
     {"cache_hit", KW_F_BOOL, offsetof(kw_triton, cache_hit), NULL, KW_F_IF_TRUE, NULL},
     {"layouts", KW_F_LIST, offsetof(kw_triton, layouts), &kw_t_triton_layout, 0, NULL},
     {"memory_ops", KW_F_LIST, offsetof(kw_triton, memory_ops), &kw_t_triton_memop, 0, NULL},
+    {"ir_note", KW_F_STR, offsetof(kw_triton, ir_note), NULL, 0, NULL},
 };
 KW_TYPE(kw_t_triton, "Triton facts", kw_triton, false, kw_f_triton);
 

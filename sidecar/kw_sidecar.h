@@ -208,6 +208,9 @@ typedef struct kw_triton {
      * the kernel function in the order written. */
     KW_ARRAY(kw_triton_layout) layouts;
     KW_ARRAY(kw_triton_memop) memory_ops;
+    /* Why the kernel's arch has no IR facts from NAME.llir (cache reader):
+     * "IR facts: not readable by LLVM 19.1.7: ..."; NULL when it has them. */
+    const char *ir_note;
 } kw_triton;
 
 typedef struct kw_kernel {

@@ -295,15 +295,6 @@ kw_status kw_sidecar_write_file(const kw_sidecar *sc, const char *path, kw_err *
     return st;
 }
 
-/* kw_irf_emit_list's document: `kernels:`, the list of IR facts. */
-typedef struct kw_irf_list {
-    KW_ARRAY(kw_irf) kernels;
-} kw_irf_list;
-static const kw_field kw_f_irf_list[] = {
-    {"kernels", KW_F_LIST, offsetof(kw_irf_list, kernels), &kw_t_irf, KW_F_ALWAYS, NULL},
-};
-static KW_TYPE(kw_t_irf_list, "IR facts list", kw_irf_list, false, kw_f_irf_list);
-
 static void kw_irf_emit_list_body(kw_yaml_emitter *e, const void *l) {
     kw_sidecar_emit_fields(e, &kw_t_irf_list, l);
 }

@@ -195,6 +195,11 @@ static const kw_field kw_f_irf[] = {
 };
 KW_TYPE(kw_t_irf, "IR facts", kw_irf, false, kw_f_irf);
 
+static const kw_field kw_f_irf_list[] = {
+    {"kernels", KW_F_LIST, offsetof(kw_irf_list, kernels), &kw_t_irf, KW_F_ALWAYS, NULL},
+};
+KW_TYPE(kw_t_irf_list, "IR facts list", kw_irf_list, false, kw_f_irf_list);
+
 void kw_irf_init(kw_irf *f) {
     memset(f, 0, sizeof(*f));
     kw_schema_defaults(&kw_t_irf, f);

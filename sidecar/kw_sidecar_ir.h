@@ -185,4 +185,14 @@ void kw_irf_init(kw_irf *f);
  * writer; for tools and tests). */
 kw_status kw_irf_emit_list(kw_irf *const *facts, size_t n, kw_buf *out, kw_err *err);
 
+/* That document as records: `kernels:`, a list of IR facts. */
+typedef struct kw_irf_list {
+    KW_ARRAY(kw_irf) kernels;
+} kw_irf_list;
+
+/* Read a document kw_irf_emit_list wrote (kwalk-irfacts' output, named name
+ * in messages) into out (zeroed here), every string and array in arena a. */
+kw_status kw_irf_parse_list(kw_irf_list *out, kw_arena *a, const char *name, const char *text,
+                            size_t len, kw_err *err);
+
 #endif

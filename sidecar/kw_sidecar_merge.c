@@ -101,9 +101,15 @@ kw_status kw_sidecar_merge_kernel(kw_arena *a, kw_anyarr *kernels, kw_symmap *ma
         kw_kernel *have = (kw_kernel *)kernels->v + *at;
         bool replace = have->not_in_object && !k->not_in_object;
         /* a Triton specialization from the hook and from its cache: the
-         * cache's TTGIR facts join the hook's record */
+         * cache's TTGIR facts join the hook's record (its IR facts come
+         * with its arch) */
         if (have->triton && k->triton && !have->triton->layouts.n && k->triton->layouts.n &&
             kw_merge_ttgir(a, have->triton, k->triton, adopt) != KW_OK)
+            return kw_fail(err, "out of memory merging kernel %s", k->symbol);
+        /* and why the cache's .llir gave no IR facts */
+        if (have->triton && k->triton && !have->triton->ir_note && k->triton->ir_note &&
+            !(have->triton->ir_note =
+                  adopt ? k->triton->ir_note : kw_arena_strdup(a, k->triton->ir_note)))
             return kw_fail(err, "out of memory merging kernel %s", k->symbol);
         if (!k->not_in_object) /* another object holds it (or may): no longer "not in" */
             have->not_in_object = NULL;

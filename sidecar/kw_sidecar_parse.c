@@ -1012,3 +1012,35 @@ kw_status kw_sidecar_read_file(kw_sidecar *sc, const char *path, kw_err *err) {
     free(text);
     return st;
 }
+
+/* kw_irf_parse_list's reading: the document and the arena it fills. */
+typedef struct kw_irf_list_read {
+    kw_irf_list *out;
+    kw_arena *arena;
+} kw_irf_list_read;
+
+static kw_status kw_irf_parse_list_mode(void *obj, const char *name, const char *text, size_t len,
+                                        bool fast, bool *used_fast, kw_err *err) {
+    kw_irf_list_read *r = obj;
+    memset(r->out, 0, sizeof *r->out);
+    kw_sidecar_parser p;
+    kw_status st = kw_sidecar_parse_begin_mode(&p, name, text, len, r->arena, fast, err);
+    *used_fast = p.fast;
+    uint64_t seen = 0;
+    while (st == KW_OK) {
+        const char *key;
+        if ((st = kw_sidecar_parse_next_key(&p, &key)) != KW_OK || !key)
+            break;
+        st = kw_sidecar_parse_field(&p, &kw_t_irf_list, r->out, key, &seen);
+    }
+    if (st == KW_OK)
+        st = kw_sidecar_parse_end(&p);
+    kw_sidecar_parse_free(&p);
+    return st;
+}
+
+kw_status kw_irf_parse_list(kw_irf_list *out, kw_arena *a, const char *name, const char *text,
+                            size_t len, kw_err *err) {
+    kw_irf_list_read r = {out, a};
+    return kw_sidecar_parse_read(kw_irf_parse_list_mode, &r, name, text, len, err);
+}

@@ -30,6 +30,10 @@ typedef struct kw_triton_opts {
     const kw_triton_prefix *prefixes; /* the first whose `from` matches wins */
     size_t nprefixes;
     const char *version; /* kwalk's version, for producer */
+    /* kwalk-irfacts, run on each folder's NAME.llir for the IR facts
+     * (kw_triton_llir.c); NULL: not found, irfacts_why says why */
+    const char *irfacts;
+    const char *irfacts_why;
 } kw_triton_opts;
 
 typedef KW_ARRAY(const char *) kw_triton_paths;

@@ -107,6 +107,31 @@ static void kw_triton_map_loc(kw_arena *a, const kw_triton_opts *o, kw_loc *l) {
     l->file = kw_triton_map(a, o, l->file);
 }
 
+/* One IR location's frames under the prefix map (the frames are not
+ * kw_loc fields of the schema, so kw_schema_each_loc does not see them). */
+static void kw_triton_map_irloc(kw_arena *a, const kw_triton_opts *o, kw_irf_loc *l) {
+    l->location.at.file = kw_triton_map(a, o, l->location.at.file);
+    for (size_t i = 0; i < l->inlined_at.n; i++)
+        l->inlined_at.v[i].at.file = kw_triton_map(a, o, l->inlined_at.v[i].at.file);
+}
+
+/* Every location of f (accesses, cross-lane operations, idioms, loops,
+ * barriers, inline asm) under the prefix map. */
+static void kw_triton_map_ir(kw_arena *a, const kw_triton_opts *o, kw_irf *f) {
+    for (size_t i = 0; i < f->accesses.n; i++)
+        kw_triton_map_irloc(a, o, &f->accesses.v[i].loc);
+    for (size_t i = 0; i < f->cross_lane.n; i++)
+        kw_triton_map_irloc(a, o, &f->cross_lane.v[i].loc);
+    for (size_t i = 0; i < f->idioms.n; i++)
+        kw_triton_map_irloc(a, o, &f->idioms.v[i].loc);
+    for (size_t i = 0; i < f->loops.n; i++)
+        kw_triton_map_irloc(a, o, &f->loops.v[i].loc);
+    for (size_t i = 0; i < f->barrier_list.n; i++)
+        kw_triton_map_irloc(a, o, &f->barrier_list.v[i].loc);
+    for (size_t i = 0; i < f->inline_asm.n; i++)
+        kw_triton_map_irloc(a, o, &f->inline_asm.v[i].loc);
+}
+
 /* NAME.json's keys that are metadata, not options (docs/sidecar-schema.md). */
 static bool kw_triton_is_metadata(const char *key) {
     static const char *const keys[] = {"hash",
@@ -378,8 +403,11 @@ static kw_status kw_triton_fill(kw_sidecar *sc, const char *dir, const char *grp
                 kw_triton_map_loc(a, o, &l->inlined_at.v[m]);
         }
     if (kw_triton_constexprs(sc, t, &ir, k->location.file, o, err) ||
-        kw_triton_ttgir(sc, t, dir, grp, o, err))
+        kw_triton_ttgir(sc, t, dir, grp, o, err) || kw_triton_llir(sc, k, dir, grp, &ir, o, err))
         return KW_ERR;
+    for (size_t i = 0; i < k->archs.n; i++)
+        if (k->archs.v[i].ir)
+            kw_triton_map_ir(a, o, k->archs.v[i].ir);
     sc->producer.name = "kwalk";
     sc->producer.version = o->version;
     sc->tu.source = k->location.file;

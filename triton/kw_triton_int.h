@@ -9,6 +9,7 @@
 #include "common/kw_arena.h"
 #include "common/kw_err.h"
 #include "sidecar/kw_sidecar.h"
+#include "triton/kw_triton.h"
 
 typedef struct kw_ttir_arg {
     const char *name;
@@ -52,5 +53,12 @@ bool kw_tpy_constexprs(kw_arena *a, const char *text, int def_line, kw_tpy_names
 /* The NAME of `tl.arange(0, NAME)` when line `line` of text holds exactly one
  * `tl.arange(` call and it is written so; NULL otherwise. */
 const char *kw_tpy_arange_end(kw_arena *a, const char *text, int line);
+
+/* The IR facts of kernel k (its first arch; k->triton set) from the cache
+ * folder's NAME.llir through o->irfacts, parameters named by ir's arguments
+ * (paths as the .llir has them); when there are none, k->triton->ir_note says
+ * why. KW_ERR only when out of memory (kw_triton_llir.c). */
+kw_status kw_triton_llir(kw_sidecar *sc, kw_kernel *k, const char *dir, const char *grp,
+                         const kw_ttir *ir, const kw_triton_opts *o, kw_err *err);
 
 #endif

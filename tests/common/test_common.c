@@ -1,7 +1,8 @@
 /* test_common.c: the shared data structures: the arena and its typed arrays
  * (kw_arena.h), the string builder (kw_buf.h), error values (kw_err.h), the
- * file helpers (kw_fs.h), the JSON helpers over jansson (kw_jansson.h:
- * values checked against the JSON text written here, RFC 8259), and the
+ * file helpers (kw_fs.h), running a helper program (kw_proc.h), the JSON
+ * helpers over jansson (kw_jansson.h: values checked against the JSON text
+ * written here, RFC 8259), and the
  * symbol map of the sidecar module (kw_symmap.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -17,6 +18,7 @@
 #include "common/kw_fs.h"
 #include "common/kw_jansson.h"
 #include "common/kw_natcmp.h"
+#include "common/kw_proc.h"
 #include "kw_test.h"
 #include "sidecar/kw_symmap.h"
 
@@ -311,7 +313,35 @@ static void test_natcmp(void) {
         }
 }
 
+/* kw_proc_run: output, exit codes, the first stderr line, the limits. */
+static void test_proc(void) {
+    kw_buf out;
+    kw_proc_result res;
+    kw_buf_init(&out);
+    char *echo[] = {"/bin/sh", "-c", "printf 'a\\nb'; printf 'why\\nmore\\n' >&2; exit 3", NULL};
+    kw_proc_run(echo, 30, 1 << 20, &out, &res);
+    CHECK(res.end == KW_PROC_EXITED && res.code == 3);
+    CHECK(!strcmp(kw_buf_str(&out), "a\nb"));
+    CHECK(!strcmp(res.errline, "why"));
+    kw_buf_reset(&out);
+    char *sleeper[] = {"/bin/sh", "-c", "sleep 30", NULL};
+    kw_proc_run(sleeper, 0.3, 1 << 20, &out, &res);
+    CHECK(res.end == KW_PROC_TIMEOUT);
+    char *yes[] = {"/bin/sh", "-c", "while :; do echo yyyyyyyy; done", NULL};
+    kw_proc_run(yes, 30, 4096, &out, &res);
+    CHECK(res.end == KW_PROC_TOO_BIG && out.len <= 4096);
+    kw_buf_reset(&out);
+    char *killed[] = {"/bin/sh", "-c", "kill -9 $$", NULL};
+    kw_proc_run(killed, 30, 4096, &out, &res);
+    CHECK(res.end == KW_PROC_SIGNALED && res.code == 9);
+    char *none[] = {"/nonexistent/kwalk-tool", NULL};
+    kw_proc_run(none, 30, 4096, &out, &res);
+    CHECK(res.end == KW_PROC_NOT_RUN && strstr(res.errline, "/nonexistent/kwalk-tool"));
+    kw_buf_free(&out);
+}
+
 int main(void) {
+    test_proc();
     test_arena();
     test_buf();
     test_err();

@@ -2,7 +2,8 @@
  * a sidecar whose arch holds IR facts with every field kind and omission rule
  * is written, read back and written again (same bytes), copied through the
  * index (deep copy) and through the index database (same YAML again); the YAML
- * holds each value in the form docs/ir-facts.md gives it. */
+ * holds each value in the form docs/ir-facts.md gives it; the `kernels:` list
+ * of kw_irf_emit_list reads back (kw_irf_parse_list) to the same bytes. */
 #include <string.h>
 
 #include "index/kw_index.h"
@@ -309,8 +310,45 @@ static void test_read_forms(void) {
     }
 }
 
+/* kw_irf_emit_list's document (kwalk-irfacts' output) read back by
+ * kw_irf_parse_list and written again: the same bytes; damaged: an error. */
+static void test_list(void) {
+    kw_arena a;
+    kw_arena_init(&a);
+    kw_irf *facts[2] = {make_ir(&a), make_ir(&a)};
+    CHECK(facts[0] && facts[1]);
+    if (!facts[0] || !facts[1]) {
+        kw_arena_free(&a);
+        return;
+    }
+    facts[1]->symbol = "second";
+    kw_err err;
+    kw_buf y1, y2;
+    kw_buf_init(&y1);
+    kw_buf_init(&y2);
+    CHECK(kw_irf_emit_list(facts, 2, &y1, &err) == KW_OK);
+    kw_irf_list l;
+    CHECK(kw_irf_parse_list(&l, &a, "list", y1.ptr, y1.len, &err) == KW_OK);
+    CHECK(l.kernels.n == 2 && !strcmp(l.kernels.v[1].symbol, "second"));
+    kw_irf *back[2] = {l.kernels.n > 0 ? &l.kernels.v[0] : NULL,
+                       l.kernels.n > 1 ? &l.kernels.v[1] : NULL};
+    if (back[0] && back[1]) {
+        CHECK(kw_irf_emit_list(back, 2, &y2, &err) == KW_OK);
+        CHECK(y1.len == y2.len && !memcmp(y1.ptr, y2.ptr, y1.len));
+    }
+    /* cut in the middle, or not a list of mappings: one error naming the input */
+    CHECK(kw_irf_parse_list(&l, &a, "cut", y1.ptr, y1.len / 2, &err) == KW_ERR);
+    CHECK(strstr(err.msg, "cut") != NULL);
+    static const char notlist[] = "kernels: 3\n";
+    CHECK(kw_irf_parse_list(&l, &a, "notlist", notlist, sizeof notlist - 1, &err) == KW_ERR);
+    kw_buf_free(&y1);
+    kw_buf_free(&y2);
+    kw_arena_free(&a);
+}
+
 int main(void) {
     test_round_trip();
     test_read_forms();
+    test_list();
     return kw_test_result("test_sidecar_ir");
 }
