@@ -34,9 +34,9 @@ static const char kw_site_usage[] =
     "  --shape N=V,...     bind names of launch expressions, guards and IR expressions\n"
     "                      (see 'kwalk render --help'): the bytes of the roofline's point\n"
     "  --time-us T         a measured kernel time: with --shape, the roofline's point\n"
-    "  --trace FILE        a rocprofv3 kernel trace (rocpd database, CSV or JSON): section 4's "
-    "measured\n"
-    "                      figures and a roofline point per launch configuration\n"
+    "  --trace FILE        a rocprofv3 kernel trace (rocpd database, CSV or JSON):\n"
+    "                      section 4's measured figures and a roofline point per launch\n"
+    "                      configuration\n"
     "  --python-root DIR   scan DIR's *.py for ops (repeatable; see 'kwalk render --help')\n"
     "  --python-from PKG   with two --python-root or more: only chains starting in PKG\n";
 

@@ -93,7 +93,7 @@ def check_file(c, path, cos, plugin_sidecar=None, kernel_pick=None):
     y = kwalk_isa(path, "--format", "yaml")
     c.eq(path + ": yaml exit", (y.returncode, y.stderr), (0, ""))
     doc = yaml.load(y.stdout, Loader=YAML_LOADER)
-    c.true(path + ": yaml is a sidecar", doc.get("kwalk_schema") in (1, 2))
+    c.true(path + ": yaml is a sidecar", doc.get("kwalk_schema") in (1, 2, 3))
     archs = sidecar_archs(doc)
     want = {}
     for tid, co in cos.items():
