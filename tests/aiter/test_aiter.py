@@ -459,7 +459,8 @@ def do_launches(a, ck):
 
 def do_size(a, ck):
     """Issue 14's target: at most --max-kb KB of sidecar per instantiation per
-    arch in each TU whose object holds device code, the instantiations counted
+    arch in each TU whose object holds device code (checked where the build has
+    two archs or more, the issue's measure), the instantiations counted
     in the object's code objects (kwcap.code_object_kernels: llvm-objcopy,
     clang-offload-bundler, llvm-readelf), not in the sidecar. Issue 10's
     sidecar/object ratio is reported per TU and over all TUs; --max-ratio
@@ -489,7 +490,9 @@ def do_size(a, ck):
         per = " (%d instantiation-archs, %.1f KB each)" % (inst, s / 1024 / inst) if inst else \
             " (no device code in the object)"
         ck.note("%s: sidecar %d bytes, object %d bytes, ratio %.2f%s" % (name, s, o, s / o, per))
-        if inst:
+        # the target is issue 14's measure: the fixture's two archs (with one, as
+        # clang 19 builds it, nothing is shared between archs: reported only)
+        if inst and len(a.archs) >= 2:
             ck.check(s <= a.max_kb * 1024 * inst, "%s: %.1f KB of sidecar per instantiation per "
                      "arch, above %g" % (name, s / 1024 / inst, a.max_kb))
         if a.max_ratio is not None:
