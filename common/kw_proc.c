@@ -95,7 +95,7 @@ void kw_proc_run(char *const *argv, double timeout_s, size_t max_out, kw_buf *ou
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
     posix_spawnattr_setpgroup(&attr, 0);
     pid_t pid;
-    int rc = posix_spawn(&pid, argv[0], &fa, &attr, argv, environ);
+    int rc = posix_spawnp(&pid, argv[0], &fa, &attr, argv, environ);
     posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&fa);
     close(pipefd[1]);

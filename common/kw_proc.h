@@ -1,4 +1,4 @@
-/* kw_proc.h: running a helper program kwalk ships (kwalk-irfacts) with no
+/* kw_proc.h: running a helper program (kwalk-irfacts, the Python helper) with no
  * shell, in its own process group, its stdout read into a buffer within a
  * time limit and a size limit, its first stderr line kept for the message. */
 #ifndef KW_PROC_H
@@ -23,7 +23,7 @@ typedef struct kw_proc_result {
     char errline[512]; /* its first stderr line ("" when none) */
 } kw_proc_result;
 
-/* Run argv[0] (a path) with argv, stdout into out (initialized by the
+/* Run argv[0] (a path, or a name looked up on PATH) with argv, stdout into out (initialized by the
  * caller), at most timeout_s seconds and max_out bytes of output. */
 void kw_proc_run(char *const *argv, double timeout_s, size_t max_out, kw_buf *out,
                  kw_proc_result *res);
