@@ -6,7 +6,7 @@
  * or FILE.yml (or --format yaml) exports the index as YAML instead.
  *
  * A PATH that is a file is read as a sidecar whatever its name; a directory is
- * searched recursively for *.kwalk.yaml (entries sorted by name, symbolic
+ * searched recursively for *.kwalk.yaml and *.kwalk.yaml.zst (entries sorted by name, symbolic
  * links to directories not followed, like find). A file reached twice (same
  * real path) is read once. No sidecar found at all is an error. Sidecars are
  * parsed on a few threads ($KWALK_JOBS, default the CPUs) and added in the
@@ -35,6 +35,7 @@
 #include "common/kw_fs.h"
 #include "index/kw_index.h"
 #include "sidecar/kw_schema.h"
+#include "sidecar/kw_sidecar_zstd.h"
 #include "triton/kw_triton.h"
 
 #ifndef KWALK_VERSION
@@ -46,8 +47,9 @@ static const char kw_index_usage[] =
     "                   [--format db|yaml]\n"
     "       kwalk index --db FILE -o OUT.yaml\n\n"
     "Gather sidecars into one database. Each PATH is a sidecar file, or a directory\n"
-    "searched recursively for *.kwalk.yaml. Kernels are merged by device symbol (archs\n"
-    "unioned); launches, entry points and host calls are kept per translation unit.\n\n"
+    "searched recursively for *.kwalk.yaml and *.kwalk.yaml.zst (zstd). Kernels are merged\n"
+    "by device symbol (archs unioned); launches, entry points and host calls are kept per\n"
+    "translation unit.\n\n"
     "  -o, --output FILE   write the database to FILE (default: " KW_INDEX_DEFAULT_PATH ")\n"
     "  --format db         an SQLite database, updated incrementally (the default)\n"
     "  --format yaml       export as YAML, to read or diff (the default for FILE.yaml, .yml)\n"
@@ -83,10 +85,16 @@ static int kw_found_add(kw_found *f, const char *path) {
     return KW_EXIT_OK;
 }
 
-static bool kw_is_sidecar_name(const char *name) {
-    static const char suffix[] = ".kwalk.yaml";
-    size_t n = strlen(name), s = sizeof(suffix) - 1;
+static bool kw_has_suffix(const char *name, const char *suffix) {
+    size_t n = strlen(name), s = strlen(suffix);
     return n > s && !strcmp(name + n - s, suffix);
+}
+
+/* FILE.kwalk.yaml, or FILE.kwalk.yaml.zst, the plugin's default form (its
+ * content, not its name, decides how it is read: kw_sidecar_parse). */
+static bool kw_is_sidecar_name(const char *name) {
+    return kw_has_suffix(name, ".kwalk.yaml") ||
+           kw_has_suffix(name, ".kwalk.yaml" KW_SIDECAR_ZSTD_SUFFIX);
 }
 
 static int kw_cmp_str(const void *a, const void *b) {
@@ -648,7 +656,7 @@ int kw_cmd_index(int argc, char **argv) {
             rc = kw_tcache_add(&f, &tc, found.v[j]);
     }
     if (rc == KW_EXIT_OK && !f.paths.n && inputs.n)
-        rc = kw_cli_failf("%s%s: no sidecars (*.kwalk.yaml) found", inputs.v[0],
+        rc = kw_cli_failf("%s%s: no sidecars (*.kwalk.yaml, *.kwalk.yaml.zst) found", inputs.v[0],
                           inputs.n > 1 ? " ..." : "");
     if (rc == KW_EXIT_OK)
         rc = (yaml >= 0 ? yaml : kw_yaml_name(out)) ? kw_build_yaml(&f, &tc, out)

@@ -43,8 +43,8 @@ static const kw_command kw_commands[] = {KW_COMMANDS(KW_ROW)};
 static int kw_main_help(void) {
     printf("usage: kwalk COMMAND [ARGS...]\n"
            "       kwalk --help | --version\n\n"
-           "kwalk reads the sidecars (*.kwalk.yaml) that the kwalk Clang plugin writes\n"
-           "beside each object of a HIP build.\n\n"
+           "kwalk reads the sidecars (*.kwalk.yaml.zst, or *.kwalk.yaml) that the kwalk\n"
+           "Clang plugin writes beside each object of a HIP build.\n\n"
            "commands:\n");
     for (size_t i = 0; i < sizeof(kw_commands) / sizeof(kw_commands[0]); i++)
         printf("  kwalk %-6s %-24s %s\n", kw_commands[i].name, kw_commands[i].args,

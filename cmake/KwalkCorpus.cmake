@@ -23,7 +23,9 @@ function(kw_hip_object out_var)
   set(plugin_flags)
   set(deps kw_devlibs "${src}" ${A_DEPENDS})
   if(NOT A_NO_PLUGIN)
-    set(plugin_flags "-fplugin=$<TARGET_FILE:kwalk_plugin>")
+    # plain YAML (the plugin's default is FILE.kwalk.yaml.zst): the tests read
+    # these sidecars with PyYAML, independently of kwalk
+    set(plugin_flags "-fplugin=$<TARGET_FILE:kwalk_plugin>" -fplugin-arg-kwalk-compress=none)
     list(APPEND outputs "${obj}.kwalk.yaml")
     list(APPEND deps kwalk_plugin kwalk_clang_plugin) # the loader and the plugin it loads
   endif()

@@ -15,13 +15,18 @@ namespace kwalk {
 
 struct OutputOptions {
     std::string OutDir; // empty: next to the object
+    // The sidecar as one zstd frame (FILE.kwalk.yaml.zst), the default;
+    // -fplugin-arg-kwalk-compress=none or KWALK_COMPRESS=none: plain YAML.
+    // Fragments between the jobs are always plain.
+    bool Zstd = true;
 };
 
 // The directory device fragments are exchanged through.
 std::string fragmentDir(const OutputOptions &O);
 std::string fragmentPath(const OutputOptions &O, const std::string &Cuid, const std::string &Arch);
 
-// Path of the sidecar for an object (or, without one, for the source).
+// Path of the sidecar for an object (or, without one, for the source), with
+// the suffix of its form (".kwalk.yaml", ".kwalk.yaml.zst").
 std::string sidecarPath(const OutputOptions &O, const std::string &Object,
                         const std::string &Source, const std::string &Cuid);
 

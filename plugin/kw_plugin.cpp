@@ -18,6 +18,7 @@ extern "C" {
 #include "codeobj/kw_co_sidecar.h"
 #include "common/kw_fs.h"
 #include "passes/kw_ir_facts.h"
+#include "sidecar/kw_sidecar_zstd.h"
 }
 #include "passes/kw_ir_analyze.h"
 
@@ -26,6 +27,7 @@ extern "C" {
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
+#include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -78,6 +80,9 @@ struct JobState {
     std::map<std::string, kw_ir_kernel_facts *> IrFacts;
     std::string IrError;
     bool IrOff = false;     // -fplugin-arg-kwalk-ir=off or KWALK_IR=off
+    // Device job: the plugin turned on location tracking (the compile has no
+    // -g), so the IR pass drops the locations once it has read them.
+    bool DropLocations = false;
     std::set<std::string> EntryNames; // annotated entry points (kw_entry_names.h)
     bool IrCrashed = false; // the analysis crashed on a kernel: no more of it
     JobState() { kw_arena_init(&IrArena); }
@@ -124,6 +129,13 @@ struct EmittedKernelsPass : llvm::PassInfoMixin<EmittedKernelsPass> {
             if (!State->IrOff && !State->IrCrashed)
                 analyze(F, Name);
         }
+        // The locations the plugin asked for (LocTrackingOnly) have been read:
+        // the code generator, most of a device job's time, need not carry them.
+        // It emits no debug info for them and its output does not depend on
+        // them (the objects are byte-identical with and without the plugin:
+        // capture.objects_identical, aiter.identical).
+        if (State->DropLocations && llvm::StripDebugInfo(M))
+            return llvm::PreservedAnalyses::none();
         return llvm::PreservedAnalyses::all();
     }
     static bool isRequired() { return true; }
@@ -282,11 +294,23 @@ void fillHeader(kw_sidecar &Doc, const JobState &S) {
     Doc.tu.cuid = S.Cuid.empty() ? nullptr : kw_arena_strdup(&Doc.arena, S.Cuid.c_str());
 }
 
-kw_status writeDoc(const kw_sidecar &Doc, const std::string &Path, kw_err *Err) {
+kw_status writeDoc(const kw_sidecar &Doc, const std::string &Path, kw_err *Err, bool Zstd = false) {
     std::string Dir = std::string(llvm::sys::path::parent_path(Path));
     if (!Dir.empty() && kw_fs_mkdirs(Dir.c_str(), Err) != KW_OK)
         return KW_ERR;
-    return kw_sidecar_write_file(&Doc, Path.c_str(), Err);
+    return kw_sidecar_write_file_as(&Doc, Path.c_str(), Zstd, Err);
+}
+
+// The sidecar, in the form the options ask for. The other form's file of the
+// same name, left by an earlier compile, goes: it would describe an older object.
+kw_status writeSidecar(const kw_sidecar &Doc, const OutputOptions &O, const std::string &Path,
+                       kw_err *Err) {
+    kw_status St = writeDoc(Doc, Path, Err, O.Zstd);
+    if (St == KW_OK) {
+        const std::string Zst = KW_SIDECAR_ZSTD_SUFFIX;
+        llvm::sys::fs::remove(O.Zstd ? Path.substr(0, Path.size() - Zst.size()) : Path + Zst);
+    }
+    return St;
 }
 
 // Give the IR facts the source's parameter names and put them, as the
@@ -338,7 +362,8 @@ kw_status runDevice(ASTContext &Ctx, JobState &S, kw_err *Err) {
     // A device-only compile has no host job to merge: it gets a sidecar of
     // its own, for the output the user named.
     if (St == KW_OK && !S.HostFollows && S.NoSidecar.empty())
-        St = writeDoc(Doc, sidecarPath(S.Out, S.Object, S.Source, S.Cuid + "." + S.Arch), Err);
+        St = writeSidecar(Doc, S.Out, sidecarPath(S.Out, S.Object, S.Source, S.Cuid + "." + S.Arch),
+                          Err);
     kw_sidecar_free(&Doc);
     if (St == KW_OK && IrSt != KW_OK)
         return kw_fail(Err, "%s", IrErr.msg);
@@ -393,7 +418,7 @@ kw_status runHost(ASTContext &Ctx, JobState &S, kw_err *Err) {
         St = kw_fail(Err, "no sidecar written: %s", S.NoSidecar.c_str());
     else if (St == KW_OK) {
         PhaseTimer T("host", "write-sidecar");
-        St = writeDoc(Doc, sidecarPath(S.Out, S.Object, S.Source, S.Cuid), Err);
+        St = writeSidecar(Doc, S.Out, sidecarPath(S.Out, S.Object, S.Source, S.Cuid), Err);
     }
     if (St == KW_OK && IsaSt != KW_OK)
         St = kw_fail(Err, "ISA facts left out: %s", IsaErr.msg);
@@ -488,11 +513,17 @@ class KwalkAction : public PluginASTAction {
         if (!S->Cuid.empty())
             S->FragKey = S->Cuid + "." + driverKey();
         S->Out.OutDir = OutDir;
+        S->Out.Zstd = Zstd;
         S->Driver = readDriverView(spawnedCc1());
         S->IrOff = IrOff;
         S->EntryNames = EntryNames;
         if (!S->Device && !EntryError.empty())
             warn(EntryError);
+        // Every job of the compile parses the same arguments: the host job,
+        // or a device-only compile's first arch, says what was wrong.
+        bool FirstArch = S->Driver.Archs.empty() || S->Driver.Archs[0] == S->Arch;
+        if (!ArgError.empty() && (!S->Device || (S->Driver.DeviceOnly && FirstArch)))
+            warn(ArgError);
         if (!CI.getFrontendOpts().Inputs.empty())
             S->Source = originalSource(
                 S->Driver, absolute(std::string(CI.getFrontendOpts().Inputs[0].getFile())));
@@ -512,8 +543,11 @@ class KwalkAction : public PluginASTAction {
             const CodeGenOptions &CG = CI.getCodeGenOpts();
             bool WritesObject = CI.getFrontendOpts().ProgramAction == frontend::EmitObj &&
                                 !CG.PrepareForLTO && !CG.PrepareForThinLTO;
-            if (!LinesOff && WritesObject && CG.getDebugInfo() == llvm::codegenoptions::NoDebugInfo)
+            if (!LinesOff && WritesObject &&
+                CG.getDebugInfo() == llvm::codegenoptions::NoDebugInfo) {
                 CI.getCodeGenOpts().setDebugInfo(llvm::codegenoptions::LocTrackingOnly);
+                S->DropLocations = true;
+            }
             CI.getCodeGenOpts().PassBuilderCallbacks.push_back([S](llvm::PassBuilder &PB) {
                 PB.registerOptimizerLastEPCallback(
                     [S](llvm::ModulePassManager &MPM, llvm::OptimizationLevel, auto...) {
@@ -537,6 +571,8 @@ class KwalkAction : public PluginASTAction {
             setIr(Env, "KWALK_IR");
         if (const char *Env = std::getenv("KWALK_LINES"))
             setLines(Env, "KWALK_LINES");
+        if (const char *Env = std::getenv("KWALK_COMPRESS"))
+            setCompress(Env, "KWALK_COMPRESS");
         std::string EntryFile;
         if (const char *Env = std::getenv("KWALK_ENTRYPOINTS"))
             EntryFile = Env;
@@ -549,9 +585,12 @@ class KwalkAction : public PluginASTAction {
                 setLines(A.substr(6), "-fplugin-arg-kwalk-lines");
             else if (A.rfind("entrypoints=", 0) == 0)
                 EntryFile = A.substr(12);
+            else if (A.rfind("compress=", 0) == 0)
+                setCompress(A.substr(9), "-fplugin-arg-kwalk-compress");
             else
-                warn("unknown plugin argument '" + A +
-                     "' (known: out=DIR, ir=on|off, lines=on|off, entrypoints=FILE)");
+                argProblem("unknown plugin argument '" + A +
+                           "' (known: out=DIR, ir=on|off, lines=on|off, entrypoints=FILE, "
+                           "compress=zstd|none)");
         }
         // A bad file costs its names (the host job says so, once per compile).
         EntryNames = defaultEntryNames();
@@ -568,8 +607,16 @@ class KwalkAction : public PluginASTAction {
     std::string OutDir;
     bool IrOff = false;
     bool LinesOff = false;
+    bool Zstd = true;
     std::set<std::string> EntryNames;
     std::string EntryError;
+    // What was wrong with the arguments or variables: said once per compile,
+    // by the job that reports for it (CreateASTConsumer).
+    std::string ArgError;
+
+    void argProblem(const std::string &Msg) {
+        ArgError += (ArgError.empty() ? "" : "; ") + Msg;
+    }
 
     // ir=off leaves the IR analysis out (an escape hatch should it ever
     // misbehave); ir=on is the default. The argument wins over the variable.
@@ -577,7 +624,17 @@ class KwalkAction : public PluginASTAction {
         if (V == "off" || V == "on")
             IrOff = V == "off";
         else
-            warn(std::string("unknown value '") + V + "' of " + From + " (known: on, off)");
+            argProblem(std::string("unknown value '") + V + "' of " + From + " (known: on, off)");
+    }
+
+    // compress=zstd (the default) writes the sidecar as one zstd frame of its
+    // YAML, FILE.kwalk.yaml.zst; compress=none writes FILE.kwalk.yaml.
+    void setCompress(const std::string &V, const char *From) {
+        if (V == "zstd" || V == "none")
+            Zstd = V == "zstd";
+        else
+            argProblem(std::string("unknown value '") + V + "' of " + From +
+                       " (known: zstd, none)");
     }
 
     // lines=off leaves the device job's debug-info setting alone: no
@@ -587,7 +644,7 @@ class KwalkAction : public PluginASTAction {
         if (V == "off" || V == "on")
             LinesOff = V == "off";
         else
-            warn(std::string("unknown value '") + V + "' of " + From + " (known: on, off)");
+            argProblem(std::string("unknown value '") + V + "' of " + From + " (known: on, off)");
     }
 };
 

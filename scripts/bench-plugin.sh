@@ -97,7 +97,7 @@ for name in recs:
     phases[tu] = {k: statistics.median(v) for k, v in per.items()}
     obj = os.path.getsize(os.path.join(work, "%s.plain.o" % tu))
     sdir = os.path.join(work, "side-" + tu)
-    side = sum(os.path.getsize(os.path.join(sdir, f)) for f in os.listdir(sdir) if f.endswith(".kwalk.yaml"))
+    side = sum(os.path.getsize(os.path.join(sdir, f)) for f in os.listdir(sdir) if f.endswith((".kwalk.yaml", ".kwalk.yaml.zst")))
     print("%-26s %7.2f %7.2f %6.3f %7.2f %7.2f %6.3f %9s %9s %6.3f %8s %8s %6.2f" % (tu, pw, kw,
           kw / pw, pc, kc, kc / pc, mib(pm), mib(km), km / pm, mib(obj), mib(side),
           side / obj if obj else float("inf")), flush=True)

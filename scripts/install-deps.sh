@@ -28,6 +28,9 @@ PACKAGES=(
   # the pybind11 corpus TU, and the tests (python3 + PyYAML read sidecars
   # independently of kwalk's own reader)
   pybind11-dev python3-dev python3 python3-yaml
+  # the zstd command: the tests decompress the plugin's sidecars (zstd frames
+  # by default) with it, independently of kwalk's reader
+  zstd
   # `kwalk site`: libcmark-gfm converts the Markdown walkthroughs to HTML (GFM
   # tables from the extensions library); the site tests load the pages in
   # headless chromium

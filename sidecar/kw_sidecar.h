@@ -443,6 +443,9 @@ void kw_sidecar_free(kw_sidecar *sc);
 kw_status kw_sidecar_emit(const kw_sidecar *sc, kw_buf *out, kw_err *err);
 /* Emit and write atomically to path. */
 kw_status kw_sidecar_write_file(const kw_sidecar *sc, const char *path, kw_err *err);
+/* The same, as one zstd frame of that text where zstd is set
+ * (sidecar/kw_sidecar_zstd.h; every reader takes both forms). */
+kw_status kw_sidecar_write_file_as(const kw_sidecar *sc, const char *path, bool zstd, kw_err *err);
 
 /* Parse YAML text. name is used in error messages (a path). On failure sc is
  * left initialized and empty, and err says "<name>: line N: what". */

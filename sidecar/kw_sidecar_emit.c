@@ -6,10 +6,12 @@
 #include "sidecar/kw_schema.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/kw_fs.h"
 #include "sidecar/kw_call_graph.h"
+#include "sidecar/kw_sidecar_zstd.h"
 
 /* ---- Records -------------------------------------------------------------------------------- */
 
@@ -286,11 +288,24 @@ kw_status kw_sidecar_emit(const kw_sidecar *sc, kw_buf *out, kw_err *err) {
 }
 
 kw_status kw_sidecar_write_file(const kw_sidecar *sc, const char *path, kw_err *err) {
+    return kw_sidecar_write_file_as(sc, path, false, err);
+}
+
+kw_status kw_sidecar_write_file_as(const kw_sidecar *sc, const char *path, bool zstd, kw_err *err) {
     kw_buf b;
     kw_buf_init(&b);
     kw_status st = kw_sidecar_emit(sc, &b, err);
-    if (st == KW_OK)
+    if (st == KW_OK && zstd) {
+        char *packed;
+        size_t packed_len;
+        st = kw_sidecar_zstd_compress(b.ptr, b.len, &packed, &packed_len, err);
+        if (st == KW_OK) {
+            st = kw_fs_write_atomic(path, packed, packed_len, err);
+            free(packed);
+        }
+    } else if (st == KW_OK) {
         st = kw_fs_write_atomic(path, b.ptr, b.len, err);
+    }
     kw_buf_free(&b);
     return st;
 }

@@ -23,6 +23,7 @@
 
 #include "common/kw_fs.h"
 #include "sidecar/kw_call_graph.h"
+#include "sidecar/kw_sidecar_zstd.h"
 
 /* ---- Events --------------------------------------------------------------------------------- */
 
@@ -985,7 +986,19 @@ static kw_status kw_sidecar_parse_mode(void *obj, const char *name, const char *
 
 kw_status kw_sidecar_parse(kw_sidecar *sc, const char *name, const char *text, size_t len,
                            kw_err *err) {
-    return kw_sidecar_parse_read(kw_sidecar_parse_mode, sc, name, text, len, err);
+    if (!kw_sidecar_is_zstd(text, len))
+        return kw_sidecar_parse_read(kw_sidecar_parse_mode, sc, name, text, len, err);
+    /* the compressed form: the same YAML inside one zstd frame */
+    char *plain;
+    size_t plain_len;
+    if (kw_sidecar_zstd_decompress(name, text, len, (size_t)kw_fs_limit(KW_FS_DATA), &plain,
+                                   &plain_len, err) != KW_OK) {
+        kw_sidecar_init(sc);
+        return KW_ERR;
+    }
+    kw_status st = kw_sidecar_parse_read(kw_sidecar_parse_mode, sc, name, plain, plain_len, err);
+    free(plain);
+    return st;
 }
 
 kw_status kw_sidecar_parse_read(kw_sidecar_parse_reader read, void *obj, const char *name,

@@ -127,10 +127,10 @@ def run_compile_block(bad, blocks, a):
         bad.append("README: no code block compiles with -fplugin=")
         return
     text = "\n".join(block)
-    sidecar = re.search(r"->\s*(\S+\.kwalk\.yaml)", text)
+    sidecar = re.search(r"->\s*(\S+\.kwalk\.yaml(?:\.zst)?)", text)
     kernel = re.search(r"kwalk render (?:--db \S+ )?'([^']+)'", text)
     if not sidecar or not kernel:
-        bad.append("README: the -fplugin= block names no sidecar (# -> X.kwalk.yaml) or no "
+        bad.append("README: the -fplugin= block names no sidecar (# -> X.kwalk.yaml.zst) or no "
                    "quoted kernel for kwalk render")
         return
     sidecar = adapt(sidecar.group(1), a)

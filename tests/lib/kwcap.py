@@ -31,10 +31,17 @@ except ImportError:  # pragma: no cover - CMake picks a python3 that has it
     sys.exit(77)
 
 import kwllvm  # noqa: E402
+import kwzstd  # noqa: E402
 from kwcheck import Checker  # noqa: E402,F401  (the tests use kwcap.Checker)
 from kwllvm import YAML_LOADER as YamlLoader  # noqa: E402
 
 SKIP = 77
+
+# The capture tests read the plugin's sidecars as plain YAML (FILE.kwalk.yaml):
+# every compile they start (and clang's jobs under it) inherits this. The
+# default form, FILE.kwalk.yaml.zst, is checked by capture.compress and by the
+# aiter tests, which ask for it explicitly.
+os.environ["KWALK_COMPRESS"] = "none"
 
 
 def parse_args(argv=None):
@@ -133,17 +140,15 @@ def asm_path(args, text):
 # ---- sidecars ----------------------------------------------------------------------
 
 def load_yaml_file(path):
-    """The YAML document at PATH. Where $KWCAP_YAML_CACHE names a directory
+    """The YAML document at PATH (plain or zstd). Where $KWCAP_YAML_CACHE names a directory
     (test_selftest sets it for the checkers it runs, dozens of times on copies
     of one corpus), a file whose exact bytes were parsed before is read back
     from that parse (pickled, keyed by the bytes' SHA-256) instead of parsed
     again; any other file, a planted mutation among them, is parsed."""
     cache = os.environ.get("KWCAP_YAML_CACHE")
+    data = kwzstd.read_bytes(path)  # either form (kwzstd.py)
     if not cache:
-        with open(path, encoding="utf-8") as f:
-            return yaml.load(f, Loader=YamlLoader)
-    with open(path, "rb") as f:
-        data = f.read()
+        return yaml.load(data.decode("utf-8"), Loader=YamlLoader)
     key = os.path.join(cache, hashlib.sha256(data).hexdigest() + ".pickle")
     try:
         with open(key, "rb") as f:

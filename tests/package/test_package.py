@@ -26,6 +26,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from kwcheck import Checker  # noqa: E402
+import kwzstd  # noqa: E402
 
 try:
     import yaml
@@ -131,10 +132,9 @@ def main():
         c.check(p.returncode == 0, "build the project: rc %d\n%s" % (p.returncode, p.stdout[-4000:]))
         c.check("kwalk: warning" not in p.stdout, "the plugin warned:\n%s" % p.stdout[-4000:])
         out = os.path.join(build, "kwalk", "tinyaxpy")
-        sidecars = glob.glob(os.path.join(out, "*.kwalk.yaml"))
+        sidecars = glob.glob(os.path.join(out, "*.kwalk.yaml.zst"))  # the default form
         if c.check(len(sidecars) == 1, "sidecars in %s: %r" % (out, sidecars)):
-            with open(sidecars[0]) as f:
-                doc = yaml.safe_load(f)
+            doc = yaml.safe_load(kwzstd.read_text(sidecars[0]))
             names = [k.get("name") for k in doc.get("kernels") or []]
             c.check(names == ["axpy_kernel<float, 256>"], "sidecar kernels: %r" % names)
             launches = doc.get("launches") or []

@@ -25,6 +25,9 @@ import tempfile
 
 import yaml
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import kwzstd  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(HERE, "src", "major.hip")
 
@@ -114,10 +117,10 @@ def main():
                           ["-fplugin=" + a.plugin, "-fplugin-arg-kwalk-out=" + own_out])
         check(own.returncode == 0 and "kwalk:" not in own.stderr,
               "clang %d with the plugin: rc %d\n%s" % (a.built_major, own.returncode, own.stderr))
-        sidecars = [f for f in listing(own_out) if f.endswith(".kwalk.yaml")]
+        # the plugin's default form: FILE.kwalk.yaml.zst
+        sidecars = [f for f in listing(own_out) if f.endswith(".kwalk.yaml.zst")]
         if check(len(sidecars) == 1, "clang %d: sidecars %r" % (a.built_major, listing(own_out))):
-            with open(os.path.join(own_out, sidecars[0])) as f:
-                doc = yaml.safe_load(f)
+            doc = yaml.safe_load(kwzstd.read_text(os.path.join(own_out, sidecars[0])))
             line = next(i for i, l in enumerate(open(SRC).read().splitlines(), 1)
                         if "KW:LAUNCH major.scale" in l)
             syms = [k.get("symbol") for k in doc.get("kernels") or []]

@@ -22,6 +22,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from kwcheck import Checker  # noqa: E402
+import kwzstd  # noqa: E402
 
 try:
     import yaml
@@ -60,12 +61,11 @@ def value_after_eval(script, script_args, env, cwd=None):
 
 
 def check_sidecar(c, outdir, what):
-    found = glob.glob(os.path.join(outdir, "tiny.o.*.kwalk.yaml"))
-    if not c.check(len(found) == 1, "%s: expected one tiny.o.<cuid>.kwalk.yaml in %s, found %r"
+    found = glob.glob(os.path.join(outdir, "tiny.o.*.kwalk.yaml.zst"))  # the default form
+    if not c.check(len(found) == 1, "%s: expected one tiny.o.<cuid>.kwalk.yaml.zst in %s, found %r"
                    % (what, outdir, os.listdir(outdir) if os.path.isdir(outdir) else None)):
         return
-    with open(found[0]) as f:
-        doc = yaml.safe_load(f)
+    doc = yaml.safe_load(kwzstd.read_text(found[0]))
     names = [k.get("name") for k in doc.get("kernels", [])]
     c.check(names == ["scale_kernel<float, 256>"], "%s: kernels %r" % (what, names))
     archs = sorted(doc["kernels"][0].get("archs", {}).keys()) if names else []
