@@ -116,7 +116,7 @@ void kw_r_python_unresolved(kw_render *r, const kw_py_chains *pc, size_t op) {
         const kw_py_dropped *d = &pc->dropped.v[i];
         if (d->op != op)
             continue;
-        kw_buf_printf(o, "%s%zu ", sep, d->count);
+        kw_buf_printf(o, "%s%zu call%s ", sep, d->count, d->count == 1 ? "" : "s");
         kw_md_text(o, d->reason, false);
         sep = "; ";
     }
