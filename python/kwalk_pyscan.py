@@ -504,7 +504,6 @@ class Index:
             b = self.attr(b, a)
         return b
 
-
     def table_access(self, mod, func, node, depth=0):
         """An entry of a dispatch table taken at run time: `T[key]` (nested
         `T[a][b]` too), `T.get(key[, default])`, or a local name of function

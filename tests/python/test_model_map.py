@@ -15,12 +15,16 @@ of the wrapper) and against the `if` tests around those calls, unparsed here:
           functions holding the calls of the wrapper, at those marked lines,
           and not the wrapper (it has a caller); every place it lists is a
           call per ast; one --python-root keeps the 11 fields of today;
-          after the table, the getattr call this test writes into ATOM's
-          copy is listed under the op at its marked line, the other
-          unresolved calls counted by reason;
+          after the table, the getattr call and the call through a dispatch
+          table holding the wrapper this test writes into ATOM's copy are
+          listed under the op at their marked lines, the other unresolved
+          calls counted once, by reason, never "1 calls"; the same as TSV
+          @unresolved/@left-out rows after the rows and as map --json's
+          unresolved keys, listed plus left out being every unresolved call
+          the helper finds;
   render  section 1 shows the chain: the call of the wrapper, the call of the
           op with its `if` tests, the op's def line and its bound module;
-          then that getattr call and the count of the others;
+          then the getattr and table calls and the count of the others;
   nopy    without python3 (empty PATH): one `kwalk: note:` line, the table
           without the column;
   bad     a helper (KWALK_PYTHON) that writes damaged rows (from a real row:

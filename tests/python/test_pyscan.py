@@ -5,15 +5,21 @@ does not produce.
   scan    every .py file of ../shared/fixtures/atom-py and
           ../shared/fixtures/aiter-hip/aiter: defs, decorators, imports,
           __all__ and calls checked against Python's `ast` walked here, and
-          against the source text at the reported lines.
+          against the source text at the reported lines; dispatch tables
+          and local names bound to their entries are assignments ast finds.
   chains  copies of both fixtures with marker comments this test appends to
           the lines it finds with `ast` (the op's def, the calls of it, the
           calls of the wrapper) plus a few callers it writes (alias,
-          module attribute, relative import, getattr): the chains reported
+          module attribute, relative import, getattr, dispatch tables
+          holding the wrapper: subscript, .get, a local name, self.table,
+          a table imported; a table of builtins only): the chains reported
           from package atom to aiter's add_rmsnorm_quant must pass exactly
           through the marked lines; the getattr call must be listed as
-          unresolved and be in no chain; an `__all__` appended to the op's
-          module must stop the star re-export of the ops it leaves out; a
+          unresolved and be in no chain; the table calls listed under the
+          op naming the wrapper, the builtins' one under no op and counted;
+          the calls no op lists are the `unreached` counts; an `__all__`
+          appended to the op's module must stop the star re-export of the
+          ops it leaves out; a
           caller of a Triton wrapper (a def launching KERNEL[grid](...)) must
           reach it, the launches at the lines marked.
 
@@ -424,15 +430,12 @@ def check_unresolved(out, op, roots, ln_path, wrapper, rel):
     check(not any(r.endswith(" the op") for r in out["unreached"]),
           "unreached: reasons about no op in particular: %s" % sorted(out["unreached"]))
     atom_files = [p for p in trees if os.sep + "atom" + os.sep in p]
-    tensorish = {(p, n.lineno) for p in atom_files for n in ast.walk(trees[p])
-                 if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                 and n.func.attr not in defs}
+    tensorish = {(p, n.lineno, ast.unparse(n.func)) for p in atom_files
+                 for n in ast.walk(trees[p]) if isinstance(n, ast.Call)
+                 and isinstance(n.func, ast.Attribute) and n.func.attr not in defs}
     check(tensorish, "ATOM calls methods that are no def of the trees")
-    shown = {(u["file"], u["line"]) for o in out["ops"] for u in o["unresolved"]}
-    bad = {x for x in tensorish & shown
-           if not any(isinstance(n, ast.Call) and n.lineno == x[1]
-                      and isinstance(n.func, ast.Attribute) and n.func.attr in defs
-                      for n in ast.walk(trees[x[0]]))}
+    shown = {(u["file"], u["line"], u["callee"]) for o in out["ops"] for u in o["unresolved"]}
+    bad = tensorish & shown
     check(not bad, "no call of a method that is no def of the trees listed: %s" % sorted(bad))
     check(op["dropped"].get(
         "naming, as an attribute or through getattr, no function that reaches the op", 0) > 0,
