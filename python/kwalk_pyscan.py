@@ -473,7 +473,9 @@ class Index:
             k = self.resolve_call(mod, dict(call, callee=ast.unparse(node.value)))
             if k[0] == "def" and self.is_triton(k[1], k[2]) and not chain:
                 return ("triton", k[1], k[2])
-            return ("dynamic", "subscript (dispatch table)")
+            if chain:  # x[0].item(...), config["k"].split(...)
+                return ("dynamic", "attribute of a subscript")
+            return ("dynamic", "subscript (no dispatch table of the trees)")
         if not isinstance(node, ast.Name):
             return ("dynamic", type(node).__name__)
         func = call["func"]
