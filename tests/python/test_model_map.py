@@ -483,6 +483,8 @@ def test_render(K, db, roots, env, tmp, mod, wrapper, wqual, callers, op_conds, 
                     r"lead to `aiter.ops.rmsnorm.add_rmsnorm_quant`: \d+ calls? ", s1),
           "render: section 1 counts the other unresolved calls")
     check(not re.search(r"\b1 calls\b", s1), "render: '1 call', never '1 calls'")
+    check(len(re.findall(r"\d+ other calls? not resolved statically (is|are) left out, as none",
+                         s1)) == 1, "render: the calls left out counted once in section 1")
     check(op_line in marked(op_file, "op") and
           f3 == "the op `aiter.ops.rmsnorm.add_rmsnorm_quant` at `%s:%d`, bound to `%s`.`%s`"
           % (os.path.relpath(op_file, tmp), op_line, op_module, op_fn),

@@ -22,6 +22,8 @@ ATOM's layernorm.py a function calling that public function, and a
   render  section 1 of each page of that kernel: the chain's steps are the
           marked calls in order, ending at the wrapper's marked launch, with
           the `if` tests ast finds around each call; the getattr call listed;
+          the calls left out counted once a page (several wrappers: "the
+          same N ... as for" the first);
           a page of another kernel says no model caller reaches its wrapper.
   hook    kwalk's Triton corpus (tests/corpus/triton: hook sidecars, with a
           launch recorded): every row's Model entry is a call per ast (and
@@ -295,6 +297,8 @@ def test_render(K, db, roots, env, tmp, expect):
         text = open(os.path.join(pages, f), encoding="utf-8").read()
         if "Language: Triton" not in text:
             continue
+        check(len(re.findall(r"other calls? not resolved statically (is|are) left out, as none",
+                             text)) <= 1, "render: %s counts the calls left out once" % f)
         k = [n for n in kernels if "`%s@" % n in text]
         (mine if k else others).append((kernels[k[0]] if k else None, text))
     check(mine and others, "render: pages of the kernels reached and of others")
