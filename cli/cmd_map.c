@@ -22,7 +22,9 @@
  * (launched through a loader or hipModuleLaunchKernel, or one of the rows of a loader's config
  * table) has its code objects as device code. --format tsv prints the same rows as tab-separated
  * fields for scripts (docs/render.md), --format json (--json) as one JSON document written
- * with jansson (docs/json.md). */
+ * with jansson (docs/json.md). With the chains, the Python calls not resolved
+ * statically that could lead to an op of the rows follow them
+ * (kw_map_unresolved.c). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
@@ -32,6 +34,7 @@
 #include "cli/kw_app.h"
 #include "cli/kw_cli.h"
 #include "cli/kw_cli_json.h"
+#include "cli/kw_map_unresolved.h"
 #include "common/kw_fs.h"
 #include "model/kw_entry.h"
 #include "model/kw_python_chains.h"
@@ -55,7 +58,9 @@ static const char kw_map_usage[] =
     "                      KERNEL INSTANTIATIONS PYTHON PYOP ENTRY_KIND ENTRY ENTRY_AT LAUNCH "
     "DEVICE\n"
     "                      FUNCTORS CALLERS [MODEL]\n"
-    "                      or json: one JSON document, the same rows (docs/json.md)\n"
+    "                      or json: one JSON document, the same rows (docs/json.md);\n"
+    "                      with the chains, then @unresolved and @left-out rows (TSV)\n"
+    "                      or keys (JSON): Python calls not resolved statically\n"
     "  --json              the same as --format json\n"
     "  -o, --output FILE   write to FILE instead of stdout\n";
 
@@ -85,16 +90,7 @@ typedef struct kw_map {
 } kw_map;
 
 static const char *kw_map_path(const kw_map *m, const char *path) {
-    if (!path)
-        return "?";
-    if (m->root && m->root[0]) {
-        size_t n = strlen(m->root);
-        while (n > 1 && m->root[n - 1] == '/')
-            n--;
-        if (!strncmp(path, m->root, n) && path[n] == '/')
-            return path + n + 1;
-    }
-    return path;
+    return kw_map_unres_path(m->root, path);
 }
 
 /* The template of a printed functor type: "ns::F<int, 4>" -> "ns::F". */
@@ -279,52 +275,70 @@ static void kw_map_shown(kw_map *m, size_t op) {
         *slot = op;
 }
 
-/* The model entries of the helper's ops ops[0..nops) into b: their
- * outermost callers, "entry file:line" each (the call that starts the
- * chain), shortest chain first, up to max, then "and N more"; "-" when
- * none. */
-static void kw_map_model_of(kw_map *m, kw_buf *b, const size_t *ops, size_t nops, size_t max) {
+/* The outermost chains of the helper's ops ops[0..nops), merged shortest
+ * first (stable), into *out (indexes into the chains); the ops are
+ * remembered for the unresolved calls after the rows. Their number,
+ * (size_t)-1 when out of memory. */
+static size_t kw_map_model_chains(kw_map *m, const size_t *ops, size_t nops, size_t **out) {
     const kw_py_chains *pc = m->app->py.chains;
     KW_ARRAY(size_t) all = {0};
     for (size_t o = 0; pc && o < nops; o++) {
         size_t *ix = NULL;
         size_t n = kw_py_chains_of_op(pc, ops[o], true, &m->arena, &ix);
-        if (n == (size_t)-1) {
-            b->oom = true;
-            return;
-        }
+        if (n == (size_t)-1)
+            return n;
         kw_map_shown(m, ops[o]);
-        for (size_t i = 0; i < n; i++) { /* merged shortest first, stable */
+        for (size_t i = 0; i < n; i++) {
             size_t *slot = KW_PUSH(&m->arena, all);
-            if (!slot) {
-                b->oom = true;
-                return;
-            }
+            if (!slot)
+                return (size_t)-1;
             size_t j = all.n - 1;
             for (; j > 0 && pc->v.v[all.v[j - 1]].length > pc->v.v[ix[i]].length; j--)
                 all.v[j] = all.v[j - 1];
             all.v[j] = ix[i];
         }
     }
-    if (!all.n)
+    *out = all.v;
+    return all.n;
+}
+
+/* The model entries of the helper's ops ops[0..nops) into b: their
+ * outermost callers, "entry file:line" each (the call that starts the
+ * chain), shortest chain first, up to max, then "and N more"; "-" when
+ * none. */
+static void kw_map_model_of(kw_map *m, kw_buf *b, const size_t *ops, size_t nops, size_t max) {
+    const kw_py_chains *pc = m->app->py.chains;
+    size_t *all = NULL;
+    size_t n = kw_map_model_chains(m, ops, nops, &all);
+    if (n == (size_t)-1) {
+        b->oom = true;
+        return;
+    }
+    if (!n)
         kw_buf_putc(b, '-');
-    for (size_t i = 0; i < all.n && i < max; i++) {
-        const kw_py_chain *c = &pc->v.v[all.v[i]];
+    for (size_t i = 0; i < n && i < max; i++) {
+        const kw_py_chain *c = &pc->v.v[all[i]];
         kw_map_item(m, b, i, c->entry, c->entry_file, c->entry_line);
     }
-    if (all.n > max)
-        kw_buf_printf(b, " and %zu more", all.n - max);
+    if (n > max)
+        kw_buf_printf(b, " and %zu more", n - max);
+}
+
+/* The helper's ops bound to op's module (pybind ops) and function, into
+ * *ops; their number, (size_t)-1 when out of memory. */
+static size_t kw_map_op_ops(kw_map *m, const kw_py_op *op, size_t **ops) {
+    const kw_py_chains *pc = m->app->py.chains;
+    bool pybind = op && op->entry_kind && !strcmp(op->entry_kind, "pybind");
+    *ops = NULL;
+    return pc && op ? kw_py_chains_ops(pc, pybind ? op->module : NULL, op->function, &m->arena, ops)
+                    : 0;
 }
 
 /* The op's model entries into b (with two --python-root or more): the
  * helper's ops bound to its module and function (kw_map_model_of). */
 static void kw_map_model(kw_map *m, kw_buf *b, const kw_py_op *op, size_t max) {
-    const kw_py_chains *pc = m->app->py.chains;
     size_t *ops = NULL;
-    bool pybind = op && op->entry_kind && !strcmp(op->entry_kind, "pybind");
-    size_t n = pc && op
-                   ? kw_py_chains_ops(pc, pybind ? op->module : NULL, op->function, &m->arena, &ops)
-                   : 0;
+    size_t n = kw_map_op_ops(m, op, &ops);
     if (n == (size_t)-1) {
         b->oom = true;
         return;
@@ -357,28 +371,35 @@ static size_t kw_map_py_launches(kw_map *m, const kw_map_row *r, const kw_launch
     return kept;
 }
 
+/* The wrappers (the helper's ops) that launch the row's Triton kernel (at
+ * the hook's launch l, when recorded), each once, into *ops; their number,
+ * (size_t)-1 when out of memory. */
+static size_t kw_map_triton_ops(kw_map *m, const kw_map_row *r, const kw_launch *l, size_t **ops) {
+    size_t *ix = NULL;
+    size_t n = kw_map_py_launches(m, r, l, &ix);
+    *ops = n && n != (size_t)-1 ? kw_arena_alloc(&m->arena, n * sizeof(size_t)) : NULL;
+    if (n == (size_t)-1 || (n && !*ops))
+        return (size_t)-1;
+    size_t nops = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t op = m->app->py.chains->launches.v[ix[i]].op, j = 0;
+        while (j < nops && (*ops)[j] != op)
+            j++;
+        if (j == nops)
+            (*ops)[nops++] = op;
+    }
+    return nops;
+}
+
 /* The Model entry of a Triton row: the chains to the wrappers that launch
  * its kernel (at the hook's launch, when recorded) */
 static void kw_map_triton_model(kw_map *m, kw_buf *b, const kw_map_row *r, const kw_launch *l,
                                 size_t max) {
-    size_t *ix = NULL;
-    size_t n = kw_map_py_launches(m, r, l, &ix);
-    if (n == (size_t)-1) {
+    size_t *ops = NULL;
+    size_t nops = kw_map_triton_ops(m, r, l, &ops);
+    if (nops == (size_t)-1) {
         b->oom = true;
         return;
-    }
-    size_t *ops = n ? kw_arena_alloc(&m->arena, n * sizeof(size_t)) : NULL;
-    if (n && !ops) {
-        b->oom = true;
-        return;
-    }
-    size_t nops = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t op = m->app->py.chains->launches.v[ix[i]].op, j = 0;
-        while (j < nops && ops[j] != op)
-            j++;
-        if (j == nops)
-            ops[nops++] = op;
     }
     kw_map_model_of(m, b, ops, nops, max);
 }
@@ -548,17 +569,15 @@ static json_t *kw_mj_callers(kw_map *m, const kw_py_op *op) {
     return a;
 }
 
-static json_t *kw_mj_model(kw_map *m, const kw_py_op *op) {
+/* The model entries of the helper's ops ops[0..n) (kw_map_model_chains). */
+static json_t *kw_mj_model(kw_map *m, const size_t *ops, size_t n) {
     const kw_py_chains *pc = m->app->py.chains;
     size_t *ix = NULL;
-    bool pybind = op && op->entry_kind && !strcmp(op->entry_kind, "pybind");
-    size_t n = pc && op ? kw_py_chains_for(pc, pybind ? op->module : NULL, op->function, true,
-                                           &m->arena, &ix)
-                        : 0;
+    size_t k = n == (size_t)-1 ? n : kw_map_model_chains(m, ops, n, &ix);
     json_t *a = json_array();
-    if (n == (size_t)-1)
+    if (k == (size_t)-1)
         m->oom = true;
-    for (size_t i = 0; a && n != (size_t)-1 && i < n; i++) {
+    for (size_t i = 0; a && k != (size_t)-1 && i < k; i++) {
         const kw_py_chain *c = &pc->v.v[ix[i]];
         json_t *o = kw_mj_at(m, c->entry_file, c->entry_line);
         if (o)
@@ -618,8 +637,12 @@ static void kw_map_row_json(kw_map *m, const kw_map_row *r, const kw_py_op *op) 
         }
     }
     kw_jansson_set(o, "python", py, oom);
-    if (m->app->have_chains)
-        kw_jansson_set(o, "model_entries", triton ? json_array() : kw_mj_model(m, op), oom);
+    if (m->app->have_chains) { /* a Triton row: the chains to the wrappers launching it */
+        size_t *ops = NULL;
+        size_t n =
+            triton ? kw_map_triton_ops(m, r, r->launch->l, &ops) : kw_map_op_ops(m, op, &ops);
+        kw_jansson_set(o, "model_entries", kw_mj_model(m, ops, n), oom);
+    }
     json_t *entry = json_null();
     if (e && !triton) {
         entry = e->location.file ? kw_mj_at(m, e->location.file, e->location.line)
@@ -811,63 +834,6 @@ static void kw_map_unjoined_why(kw_map *m, kw_buf *b, const kw_py_op *op) {
     }
 }
 
-enum { KW_MAP_UNRESOLVED = 8 }; /* unresolved calls listed per op */
-
-/* After the table (Markdown, with the chains): per op of its rows, the calls
- * not resolved statically that could lead to it (file:line, why, what they
- * may name), and how many others were left out, by reason. */
-static void kw_map_unresolved(kw_map *m, kw_buf *b) {
-    const kw_py_chains *pc = m->app->py.chains;
-    bool head = false;
-    for (size_t s = 0; pc && s < m->py_shown.n; s++) {
-        size_t op = m->py_shown.v[s], listed = 0, dropped = 0;
-        for (size_t i = 0; i < pc->dropped.n; i++)
-            dropped += pc->dropped.v[i].op == op ? pc->dropped.v[i].count : 0;
-        for (size_t i = 0; i < pc->unresolved.n; i++)
-            listed += pc->unresolved.v[i].op == op;
-        if (!listed && !dropped)
-            continue;
-        if (!head)
-            kw_buf_puts(b, "\nCalls not resolved statically that could lead to the ops above "
-                           "(listed, never followed; python/kwalk_pyscan.py):\n\n");
-        head = true;
-        kw_buf_puts(b, "- ");
-        kw_md_code(b, pc->ops.v[op].name, false);
-        kw_buf_printf(b, ": %zu listed\n", listed);
-        for (size_t i = 0, k = 0; i < pc->unresolved.n && k < KW_MAP_UNRESOLVED; i++) {
-            const kw_py_unresolved *u = &pc->unresolved.v[i];
-            if (u->op != op)
-                continue;
-            kw_buf_puts(b, "  - ");
-            kw_map_item(m, b, 0, u->function, u->file, u->line);
-            kw_buf_puts(b, " calls ");
-            kw_md_code(b, u->callee, false);
-            kw_buf_puts(b, " (");
-            kw_md_text(b, u->why, false);
-            kw_buf_puts(b, "), may name ");
-            kw_md_code(b, u->names, false);
-            kw_buf_putc(b, '\n');
-            k++;
-        }
-        if (listed > KW_MAP_UNRESOLVED)
-            kw_buf_printf(b, "  - and %zu more\n", listed - KW_MAP_UNRESOLVED);
-        if (!dropped)
-            continue;
-        kw_buf_printf(b, "  - %zu other unresolved call%s left out:", dropped,
-                      dropped == 1 ? "" : "s");
-        const char *sep = " ";
-        for (size_t i = 0; i < pc->dropped.n; i++) {
-            const kw_py_dropped *d = &pc->dropped.v[i];
-            if (d->op != op)
-                continue;
-            kw_buf_printf(b, "%s%zu ", sep, d->count);
-            kw_md_text(b, d->reason, false);
-            sep = "; ";
-        }
-        kw_buf_putc(b, '\n');
-    }
-}
-
 static int kw_map_run(kw_map *m, kw_buf *b) {
     if (!kw_map_collect(m))
         return kw_cli_failf("out of memory");
@@ -893,8 +859,11 @@ static int kw_map_run(kw_map *m, kw_buf *b) {
     }
     if (m->json)
         return m->oom ? kw_cli_failf("out of memory") : KW_EXIT_OK;
-    if (!m->tsv && m->app->have_chains)
-        kw_map_unresolved(m, b);
+    kw_map_unres u = {m->app->py.chains, m->py_shown.v, m->py_shown.n, m->root, &m->arena};
+    if (m->app->have_chains && m->tsv)
+        kw_map_unres_tsv(&u, b);
+    else if (m->app->have_chains)
+        kw_map_unres_md(&u, b);
     if (!m->tsv && m->app->have_py) {
         size_t unjoined = 0;
         for (size_t o = 0; o < m->app->py.ops.n; o++) {
@@ -927,6 +896,10 @@ static int kw_map_json_doc(kw_map *m, kw_buf *b) {
     if (!oom) {
         kw_jansson_set(doc, "kwalk_map", json_integer(1), &oom);
         kw_jansson_set(doc, "rows", json_incref(m->rows_json), &oom);
+    }
+    if (!oom && m->app->have_chains) {
+        kw_map_unres u = {m->app->py.chains, m->py_shown.v, m->py_shown.n, m->root, &m->arena};
+        kw_map_unres_json(&u, doc, &oom);
     }
     char *text = oom ? NULL : json_dumps(doc, JSON_INDENT(2));
     json_decref(doc);

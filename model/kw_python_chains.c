@@ -209,6 +209,18 @@ static bool kw_pc_dropped(kw_py_chains *c, char **f, size_t n, bool *oom) {
     return true;
 }
 
+/* `@unreached COUNT REASON` */
+static bool kw_pc_unreached(kw_py_chains *c, char **f, size_t n, bool *oom) {
+    long k = n == 3 ? kw_pc_count(f[1], 1L << 30) : -1;
+    if (k < 1)
+        return false;
+    kw_py_unreached *u = KW_PUSH(&c->arena, c->unreached);
+    if (!u || !kw_pc_dup(c, &f[2], 1, &u->reason, oom))
+        return *oom = true, false;
+    u->count = (size_t)k;
+    return true;
+}
+
 /* A row naming its kind (`@op`, `@launch`, ...); false: damaged or unknown. */
 static bool kw_pc_tagged(kw_py_chains *c, char *row, bool *oom) {
     char *f[8];
@@ -224,6 +236,8 @@ static bool kw_pc_tagged(kw_py_chains *c, char *row, bool *oom) {
         return kw_pc_unresolved(c, f, n, oom);
     if (!strcmp(f[0], "@dropped"))
         return kw_pc_dropped(c, f, n, oom);
+    if (!strcmp(f[0], "@unreached"))
+        return kw_pc_unreached(c, f, n, oom);
     return false;
 }
 
@@ -292,7 +306,8 @@ kw_status kw_py_chains_parse(kw_py_chains *c, const char *name, const char *text
                                      "%s:%zu: not a model-entry row (9 or 10 tab-separated "
                                      "fields: OP OP_AT BOUND_MODULE BOUND_FUNCTION ENTRY "
                                      "ENTRY_AT OUTERMOST LENGTH CONDITIONS [FRAMES]; or "
-                                     "@op, @launch, @unresolved, @dropped after their @op)",
+                                     "@op, @launch, @unresolved, @dropped after their @op, "
+                                     "@unreached)",
                                      name, lineno);
         }
         at += n + 1;

@@ -4,7 +4,8 @@
  * through the calls down to an op bound to a C++ entry (@compile_ops) or a
  * Triton wrapper, with every frame's file:line and `if` tests; a Triton
  * wrapper's launches (`@launch`); the calls not resolved statically that
- * could lead to an op (`@unresolved`) and the others counted (`@dropped`).
+ * could lead to an op (`@unresolved`) and the others counted (`@dropped`,
+ * per op; `@unreached`, those no op lists).
  * Joined to the index's ops by bound module and function (kw_py_chains_for,
  * kw_py_chains_ops), to a Triton kernel by its module, name and def line
  * (kw_py_chains_kernel_launches). */
@@ -72,12 +73,19 @@ typedef struct kw_py_unresolved {
     const char *names;  /* the functions reaching the op it may name, ", "-joined */
 } kw_py_unresolved;
 
-/* The other unresolved calls, counted by reason, per op (`@dropped`). */
+/* The other unresolved calls, counted by reason, per op (`@dropped`); the
+ * reason is a phrase read after "N call(s)". */
 typedef struct kw_py_dropped {
     size_t op; /* into ops */
     size_t count;
     const char *reason;
 } kw_py_dropped;
+
+/* The unresolved calls no op lists, counted by reason (`@unreached`). */
+typedef struct kw_py_unreached {
+    size_t count;
+    const char *reason; /* read after "N call(s)" */
+} kw_py_unreached;
 
 typedef struct kw_py_chains {
     kw_arena arena;
@@ -86,14 +94,15 @@ typedef struct kw_py_chains {
     KW_ARRAY(kw_py_launch) launches;
     KW_ARRAY(kw_py_unresolved) unresolved;
     KW_ARRAY(kw_py_dropped) dropped;
+    KW_ARRAY(kw_py_unreached) unreached;
 } kw_py_chains;
 
 void kw_py_chains_init(kw_py_chains *c);
 void kw_py_chains_free(kw_py_chains *c);
 /* Read the table text (len bytes; name for messages). Chain rows of 9
  * fields, or 10 with the frames; `@op` rows (before the rows naming their
- * op), `@launch`, `@unresolved`, `@dropped`; a damaged row is an error naming
- * its line. */
+ * op), `@launch`, `@unresolved`, `@dropped`, `@unreached`; a damaged row is an
+ * error naming its line. */
 kw_status kw_py_chains_parse(kw_py_chains *c, const char *name, const char *text, size_t len,
                              kw_err *err);
 /* The chains of the ops bound to module (NULL: any) and function, outermost

@@ -6,19 +6,25 @@ Two commands, both writing JSON to stdout:
   scan FILE...            the facts of each file: defs (qualified name, lines,
                           decorators with literal arguments), imports (module
                           level and inside functions, relative level, aliases,
-                          star), `__all__`, and every call (callee expression
+                          star), `__all__`, every call (callee expression
                           text, line, column, enclosing function, the `if`
-                          conditions it sits under).
+                          conditions it sits under), dispatch tables (names
+                          assigned a dict/list/tuple/set display or dict(...),
+                          with the names among their entries; `T[k] = f`
+                          items) and local names bound to a table's entry
+                          (`fn = T[k]`, `fn = T.get(k)`).
   chains --root DIR ...   resolve imports and calls statically across several
          [--from PKG]     roots (each a directory holding top-level packages,
          [--decorator D]  like a PYTHONPATH entry) and list, for each op (a def
                           decorated with D, default compile_ops), the chains
                           from functions of package PKG (default: every
                           function) to it, shortest first. Calls that cannot be
-                          resolved statically (getattr, subscripts, values of
-                          local variables) are listed as unresolved, never
-                          guessed. --format tsv: the model-entry table
-                          instead (write_tsv).
+                          resolved statically (getattr, dispatch tables,
+                          values of local variables) are listed as
+                          unresolved, never guessed; per op, those that could
+                          lead to it (by name, or a dispatch table holding a
+                          function that reaches it). --format tsv: the
+                          model-entry table instead (write_tsv).
 
 A file that does not parse is reported with its error; the command still
 exits 0. Bad usage: one line on stderr, exit 2.
@@ -77,7 +83,8 @@ class _FileScan(ast.NodeVisitor):
 
     def __init__(self):
         self.defs, self.imports, self.calls, self.all = [], [], [], None
-        self.scope, self.func, self.conds = [], "", []
+        self.tables, self.table_items, self.aliases = [], [], []
+        self.scope, self.kinds, self.func, self.conds = [], [], "", []
 
     def _qual(self, name):
         return ".".join(self.scope + [name])
@@ -102,9 +109,11 @@ class _FileScan(ast.NodeVisitor):
             self.func = q
         self.conds = [] if kind != "class" else self.conds
         self.scope.append(node.name)
+        self.kinds.append(kind)
         for s in node.body:
             self.visit(s)
         self.scope.pop()
+        self.kinds.pop()
         self.func, self.conds = saved
 
     def visit_FunctionDef(self, node):
@@ -145,7 +154,43 @@ class _FileScan(ast.NodeVisitor):
                     self.all = list(v)
             except Exception:
                 pass
+        for t in node.targets:
+            self._assigned(t, node.value, node.lineno)
         self.generic_visit(node)
+
+    def visit_AnnAssign(self, node):
+        if node.value is not None:
+            self._assigned(node.target, node.value, node.lineno)
+        self.generic_visit(node)
+
+    def _assigned(self, target, value, line):
+        """A dispatch table (`NAME = {...}`, `self.NAME = [...]` in a method,
+        `NAME[key] = f`) or, inside a function, a local name bound to an entry
+        of one (`fn = NAME[key]`, `fn = NAME.get(key)`)."""
+        if isinstance(value, (ast.Dict, ast.List, ast.Tuple, ast.Set)) or (
+                isinstance(value, ast.Call) and ast.unparse(value.func) == "dict"):
+            name = None
+            if isinstance(target, ast.Name):
+                name = self._qual(target.id)
+            elif (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                  and target.value.id == "self" and len(self.kinds) >= 2
+                  and self.kinds[-1] == "def" and self.kinds[-2] == "class"):
+                name = ".".join(self.scope[:-1] + [target.attr])
+            vals = table_values(value)
+            if name and vals:
+                self.tables.append({"name": name, "line": line, "func": self.func,
+                                    "values": vals})
+        elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+            vals = table_values(value)
+            if vals:
+                self.table_items.append({"table": target.value.id, "line": line,
+                                         "func": self.func, "values": vals})
+        if (self.func and isinstance(target, ast.Name) and
+                (isinstance(value, ast.Subscript) or (
+                    isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+                    and value.func.attr == "get"))):
+            self.aliases.append({"name": target.id, "line": line, "func": self.func,
+                                 "expr": ast.unparse(value)})
 
     def visit_Call(self, node):
         self.calls.append({"line": node.lineno, "col": node.col_offset,
@@ -153,6 +198,30 @@ class _FileScan(ast.NodeVisitor):
                            "func": self.func, "callee": ast.unparse(node.func),
                            "conds": list(self.conds)})
         self.generic_visit(node)
+
+
+def table_values(node):
+    """The entries of a dispatch table that may be functions, as written: the
+    names and attributes among a display's values (a dict's values, a list's,
+    tuple's or set's elements, `dict(...)`'s arguments), through nested
+    displays, a lambda's body when it is a call (its callee) and
+    `partial(f, ...)` (f)."""
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        return [ast.unparse(node)]
+    if isinstance(node, ast.Dict):
+        return [v for x in node.values if x is not None for v in table_values(x)]
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return [v for x in node.elts for v in table_values(x)]
+    if isinstance(node, ast.Lambda) and isinstance(node.body, ast.Call):
+        return table_values(node.body.func)
+    if isinstance(node, ast.Call):
+        f = ast.unparse(node.func)
+        if f == "dict":
+            return [v for x in node.args + [k.value for k in node.keywords]
+                    for v in table_values(x)]
+        if f.split(".")[-1] == "partial" and node.args:
+            return table_values(node.args[0])
+    return []
 
 
 def scan_text(path, text):
@@ -164,7 +233,8 @@ def scan_text(path, text):
     except (SyntaxError, ValueError, RecursionError, MemoryError) as e:
         out["error"] = "%s: %s" % (type(e).__name__, str(e).split("\n")[0])
         return out, None
-    out.update({"defs": v.defs, "imports": v.imports, "all": v.all, "calls": v.calls})
+    out.update({"defs": v.defs, "imports": v.imports, "all": v.all, "calls": v.calls,
+                "tables": v.tables, "table_items": v.table_items, "aliases": v.aliases})
     return out, tree
 
 
@@ -186,6 +256,7 @@ class Index:
     def __init__(self, roots):
         self.mods = {}  # dotted name -> scan dict (+ "pkg": bool)
         self.errors = []
+        self._aliases_open = set()  # local names being resolved (table_access)
         for root in roots:
             root = os.path.abspath(root)
             for d, dirs, files in os.walk(root):
@@ -219,6 +290,17 @@ class Index:
                 else:
                     top.setdefault(imp["func"], []).append(imp)
             s["imports_by_func"] = top
+            s["tablemap"] = {}  # qualified name -> [(func, values), ...]
+            for t in s["tables"]:
+                s["tablemap"].setdefault(t["name"], []).append((t["func"], t["values"]))
+            s["aliasmap"] = {}  # (func, local name) -> [expr, ...]
+            for a in s["aliases"]:
+                s["aliasmap"].setdefault((a["func"], a["name"]), []).append(a["expr"])
+        for m, s in self.mods.items():  # `NAME[key] = f` adds f to table NAME
+            for it in s["table_items"]:
+                b = self.lookup(m, it["func"], it["table"])
+                if b[0] == "table":
+                    self.mods[b[1]]["tablemap"][b[2]].append((it["func"], it["values"]))
 
     def absolute(self, mod, imp):
         """The absolute module a `from` import names."""
@@ -235,7 +317,8 @@ class Index:
         return ".".join(base)
 
     # A binding is ("def", module, qualname) | ("module", name) |
-    # ("external", dotted) | ("unbound", name).
+    # ("table", module, qualname) (a dispatch table) | ("external", dotted) |
+    # ("unbound", name).
     def bind_import(self, mod, imp, local, seen=None):
         """What `local` is bound to by import statement imp of module mod, or
         None when imp does not bind it."""
@@ -279,6 +362,7 @@ class Index:
             return set()
         seen.add(mod)
         names = {d["name"] for d in s["defs"] if "." not in d["name"]}
+        names |= {t for t in s["tablemap"] if "." not in t}
         for imp in s["imports_by_func"].get("", []):
             for a in imp["names"]:
                 if a["name"] == "*":
@@ -298,6 +382,8 @@ class Index:
         s = self.mods[mod]
         if name in s["defmap"]:
             return ("def", mod, name)
+        if name in s["tablemap"]:
+            return ("table", mod, name)
         # later imports win, as at run time; stars last-resort in order
         for imp in reversed(s["imports_by_func"].get("", [])):
             if any(a["name"] == "*" for a in imp["names"]):
@@ -325,6 +411,8 @@ class Index:
             q = b[2] + "." + name
             if q in self.mods[b[1]]["defmap"]:
                 return ("def", b[1], q)
+            if q in self.mods[b[1]]["tablemap"]:
+                return ("table", b[1], q)
         return ("unbound", name)
 
     def is_triton(self, mod, qual):
@@ -352,11 +440,13 @@ class Index:
                 b = self.bind_import(mod, imp, name)
                 if b:
                     return b
-        # defs nested in the enclosing functions
+        # defs and tables of the enclosing functions
         for i in range(len(parts), 0, -1):
             q = ".".join(parts[:i] + [name])
             if q in s["defmap"]:
                 return ("def", mod, q)
+            if q in s["tablemap"]:
+                return ("table", mod, q)
         return self.export(mod, name)
 
     def resolve_call(self, mod, call):
@@ -370,6 +460,10 @@ class Index:
             chain.append(node.attr)
             node = node.value
         chain.reverse()
+        if isinstance(node, (ast.Call, ast.Subscript)) and not chain:
+            t = self.table_access(mod, call["func"], node)
+            if t:
+                return ("dynamic", "dispatch table %s.%s%s" % (t[0][1], t[0][2], t[2]))
         if isinstance(node, ast.Call):
             f = ast.unparse(node.func)
             return ("dynamic", "getattr" if f == "getattr" else "result of a call")
@@ -379,7 +473,9 @@ class Index:
             k = self.resolve_call(mod, dict(call, callee=ast.unparse(node.value)))
             if k[0] == "def" and self.is_triton(k[1], k[2]) and not chain:
                 return ("triton", k[1], k[2])
-            return ("dynamic", "subscript (dispatch table)")
+            if chain:  # x[0].item(...), config["k"].split(...)
+                return ("dynamic", "attribute of a subscript")
+            return ("dynamic", "subscript (no dispatch table of the trees)")
         if not isinstance(node, ast.Name):
             return ("dynamic", type(node).__name__)
         func = call["func"]
@@ -393,6 +489,8 @@ class Index:
                 for a in chain[1:]:
                     b = self.attr(b, a)
                 return b
+            if q in self.mods[mod]["tablemap"] and len(chain) == 1:
+                return ("table", mod, q)
             return ("dynamic", "attribute of " + node.id)
         b = self.lookup(mod, func, node.id)
         if b[0] == "unbound":
@@ -400,21 +498,87 @@ class Index:
                 return ("external", "builtins." + node.id)
             if chain:
                 return ("dynamic", "attribute of local value " + node.id)
+            t = self.table_access(mod, func, node)
+            if t:
+                return ("dynamic", "dispatch table %s.%s%s" % (t[0][1], t[0][2], t[2]))
             return ("dynamic", "local or unbound name " + node.id)
         for a in chain:
             b = self.attr(b, a)
         return b
+
+    def table_access(self, mod, func, node, depth=0):
+        """An entry of a dispatch table taken at run time: `T[key]` (nested
+        `T[a][b]` too), `T.get(key[, default])`, or a local name of function
+        func bound to one of those (`fn = T[key]`). (table binding, the
+        default's expression text or None, how it is written) or None."""
+        default, how = None, ""
+        if isinstance(node, ast.Name) and depth == 0:
+            key = (mod, func, node.id)
+            if key in self._aliases_open:  # `fn = fn[k]`
+                return None
+            self._aliases_open.add(key)
+            try:
+                for expr in self.mods[mod]["aliasmap"].get((func, node.id), []):
+                    t = self.table_access(mod, func, ast.parse(expr, mode="eval").body, 1)
+                    if t:
+                        return t[0], t[1], ", through local name " + node.id
+            finally:
+                self._aliases_open.discard(key)
+            return None
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "get" and node.args):
+            default = ast.unparse(node.args[1]) if len(node.args) > 1 else None
+            how, node = " (.get)", node.func.value
+        elif isinstance(node, ast.Subscript):
+            while isinstance(node, ast.Subscript):
+                node = node.value
+        else:
+            return None
+        b = self.resolve_call(mod, {"callee": ast.unparse(node), "func": func, "line": 0,
+                                    "conds": []})
+        return (b, default, how) if b[0] == "table" else None
+
+    def table_defs(self, mod, qual, seen=None):
+        """The defs (module, qualname) a dispatch table's entries name (a class
+        as its __init__), through tables it holds."""
+        seen = set() if seen is None else seen
+        if (mod, qual) in seen:
+            return set()
+        seen.add((mod, qual))
+        out = set()
+        for func, values in self.mods[mod]["tablemap"].get(qual, []):
+            for v in values:
+                b = _callee_def(self, self.resolve_call(
+                    mod, {"callee": v, "func": func, "line": 0, "conds": []}))
+                if b[0] == "def":
+                    out.add((b[1], b[2]))
+                elif b[0] == "table":
+                    out |= self.table_defs(b[1], b[2], seen)
+        return out
 
 
 def _dynamic_target(ix, mod, call):
     """What an unresolved call may name: ("name", N) for an attribute call
     (`obj.N(...)`, `self.N(...)`, `f().N(...)`) or `getattr(obj, "N")(...)`;
     ("module", M) for `getattr(M, expr)(...)` with M a module of the roots and
-    a name computed at run time; else (None, why-it-names-nothing)."""
+    a name computed at run time; ("table", defs) for an entry of a dispatch
+    table of the trees (`T[key](...)`, `T.get(key)(...)`, a local name bound
+    to one), defs the functions its entries (and .get's default) name; else
+    (None, reason) (the reasons below)."""
     try:
         node = ast.parse(call["callee"], mode="eval").body
     except SyntaxError:
-        return (None, "calls of a callee computed by an expression")
+        return (None, R_EXPR)
+    t = ix.table_access(mod, call["func"], node)
+    if t:
+        defs = ix.table_defs(t[0][1], t[0][2])
+        if t[1]:
+            b = _callee_def(ix, ix.resolve_call(mod, dict(call, callee=t[1])))
+            if b[0] == "def":
+                defs.add((b[1], b[2]))
+            elif b[0] == "table":
+                defs |= ix.table_defs(b[1], b[2])
+        return ("table", defs)
     if isinstance(node, ast.Attribute):
         return ("name", node.attr)
     if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
@@ -425,43 +589,66 @@ def _dynamic_target(ix, mod, call):
         b = ix.resolve_call(mod, dict(call, callee=ast.unparse(node.args[0])))
         if b[0] == "module":
             return ("module", b[1])
-        return (None, "getattr calls on a value that is not a module of the roots")
+        return (None, R_GETATTR_VALUE)
     if isinstance(node, ast.Subscript):
-        return (None, "calls through a dispatch table (a subscript; its entries are not read)")
+        return (None, R_SUBSCRIPT)
     if isinstance(node, ast.Name):
-        return (None, "calls of a local name or parameter (its value is not known statically)")
-    return (None, "calls of a callee computed by an expression")
+        return (None, R_LOCAL)
+    return (None, R_EXPR)
 
 
-DROP_NAME = "attribute or getattr calls naming no function that reaches the op"
-DROP_MODULE = "getattr calls on a module of the roots that holds no function reaching the op"
+# Why an unresolved call is left out, each a phrase read after "N call(s)";
+# "%s" is "the op" (per op) or "an op" (the calls no op's list holds).
+R_NAME = "naming, as an attribute or through getattr, no function that reaches %s"
+R_MODULE = "through getattr on a module of the roots that holds no function reaching %s"
+R_TABLE = "through a dispatch table none of whose entries reaches %s"
+R_GETATTR_VALUE = "through getattr on a value that is not a module of the roots"
+R_SUBSCRIPT = "through a subscript of a value that is no dispatch table of the trees"
+R_LOCAL = "of a local name or parameter (its value is not known statically)"
+R_EXPR = "of a callee computed by an expression"
+
+
+def _drop_reason(target, op_word):
+    kind, what = target
+    if kind is None:
+        return what
+    return {"name": R_NAME, "module": R_MODULE, "table": R_TABLE}[kind] % op_word
+
+
+def _may_name(ix, reach, by_name, target):
+    """The functions of reach (keys (module, qualname)) an unresolved call's
+    target may name."""
+    kind, what = target
+    if kind == "name":
+        return by_name.get(what, [])
+    if kind == "module":
+        return [k for k in reach if "." not in k[1] and
+                (k[0] == what or ix.export(what, k[1]) == ("def", k[0], k[1]))]
+    if kind == "table":
+        return [k for k in what if k in reach]
+    return []
 
 
 def _could_lead(ix, reach, unresolved):
     """The unresolved calls that could lead to an op whose callers (and the op
-    itself) are the keys of reach: (listed, dropped) where listed has, per
-    call, the functions it may name, and dropped counts the others by
-    reason."""
+    itself) are the keys of reach: (listed, dropped, ids) where listed has,
+    per call, the functions it may name, dropped counts the others by
+    reason, and ids are the listed calls' indexes in unresolved."""
     by_name = {}
     for k in reach:
         by_name.setdefault(k[1].split(".")[-1], []).append(k)
-    listed, dropped = [], {}
-    for u in unresolved:
-        kind, what = u["target"]
-        names = []
-        if kind == "name":
-            names = by_name.get(what, [])
-        elif kind == "module":
-            names = [k for k in reach if "." not in k[1] and
-                     (k[0] == what or ix.export(what, k[1]) == ("def", k[0], k[1]))]
+    listed, dropped, ids = [], {}, []
+    for i, u in enumerate(unresolved):
+        names = _may_name(ix, reach, by_name, u["target"])
         if names:
             v = {x: u[x] for x in ("module", "file", "function", "line", "callee", "why")}
             v["names"] = sorted("%s.%s" % k for k in names)
             listed.append(v)
+            ids.append(i)
         else:
-            why = DROP_NAME if kind == "name" else DROP_MODULE if kind == "module" else what
+            why = _drop_reason(u["target"], "the op")
             dropped[why] = dropped.get(why, 0) + 1
-    return listed, dropped
+    return listed, dropped, ids
 
 
 def _callee_def(ix, b):
@@ -524,7 +711,7 @@ def chains(roots, from_pkg, decorator):
                 "def_line": d.get("line"), "call_line": call["line"],
                 "callee": call["callee"], "conds": call["conds"]}
 
-    out = []
+    out, listed_any = [], set()
     for key, op in sorted(ops.items()):
         # BFS backwards from the op: the first visit of a function is its
         # shortest chain to the op.
@@ -552,12 +739,19 @@ def chains(roots, from_pkg, decorator):
                             "length": dist[k], "frames": path})
         entries.sort(key=lambda e: (not e["outermost"], e["length"], e["entry"]))
         op["chains"] = entries
-        op["unresolved"], op["dropped"] = _could_lead(ix, dist, unresolved)
+        op["unresolved"], op["dropped"], ids = _could_lead(ix, dist, unresolved)
+        listed_any.update(ids)
         out.append(op)
+    unreached = {}  # the unresolved calls no op lists, by reason
+    for i, u in enumerate(unresolved):
+        if i not in listed_any:
+            why = _drop_reason(u["target"], "an op")
+            unreached[why] = unreached.get(why, 0) + 1
     return {"schema": SCHEMA, "roots": [os.path.abspath(r) for r in roots],
             "from": from_pkg, "decorator": decorator, "ops": out,
             "unresolved": [{k: v for k, v in u.items() if k != "target"}
                            for u in unresolved],
+            "unreached": unreached,
             "errors": [{"path": e["path"], "error": e["error"]} for e in ix.errors]}
 
 
@@ -601,7 +795,9 @@ def write_tsv(res, function_kw, out):
     `@unresolved OP FUNCTION AT CALLEE WHY NAMES` (a call in --from PKG not
     resolved statically whose name could be a function reaching OP: NAMES,
     ", "-joined module.function); `@dropped OP COUNT REASON` (the other
-    unresolved calls of --from PKG, counted by reason)."""
+    unresolved calls of --from PKG, counted by reason, REASON a phrase read
+    after "N call(s)"); `@unreached COUNT REASON` (the unresolved calls of
+    --from PKG no op lists, counted by reason)."""
     def w(row, lists=""):  # lists: a last field already joined with US
         out.write("\t".join([_field(str(x)) for x in row] + ([lists] if lists else [])) + "\n")
 
@@ -634,6 +830,8 @@ def write_tsv(res, function_kw, out):
                "%s:%d" % (u["file"], u["line"]), u["callee"], u["why"], ", ".join(u["names"])])
         for why, n in sorted(op.get("dropped", {}).items(), key=lambda x: (-x[1], x[0])):
             w(["@dropped", name(op), n, why])
+    for why, n in sorted(res.get("unreached", {}).items(), key=lambda x: (-x[1], x[0])):
+        w(["@unreached", n, why])
 
 
 def _field(x):

@@ -69,7 +69,24 @@ void kw_r_python_chain(kw_render *r, const kw_py_chain *c, const char *op_label,
 
 enum { KW_R_PYTHON_UNRESOLVED = 8 }; /* unresolved calls listed per op */
 
-void kw_r_python_unresolved(kw_render *r, const kw_py_chains *pc, size_t op) {
+/* Are the calls left out for ops a and b the same counts, reason by reason? */
+static bool kw_r_python_same_dropped(const kw_py_chains *pc, size_t a, size_t b) {
+    size_t i = 0, j = 0;
+    for (;;) {
+        while (i < pc->dropped.n && pc->dropped.v[i].op != a)
+            i++;
+        while (j < pc->dropped.n && pc->dropped.v[j].op != b)
+            j++;
+        if (i == pc->dropped.n || j == pc->dropped.n)
+            return i == pc->dropped.n && j == pc->dropped.n;
+        if (pc->dropped.v[i].count != pc->dropped.v[j].count ||
+            strcmp(pc->dropped.v[i].reason, pc->dropped.v[j].reason))
+            return false;
+        i++, j++;
+    }
+}
+
+void kw_r_python_unresolved(kw_render *r, const kw_py_chains *pc, size_t op, size_t before) {
     kw_buf *o = r->out;
     const char *name = pc->ops.v[op].name;
     size_t listed = 0, dropped = 0;
@@ -105,6 +122,15 @@ void kw_r_python_unresolved(kw_render *r, const kw_py_chains *pc, size_t op) {
         dropped += pc->dropped.v[i].op == op ? pc->dropped.v[i].count : 0;
     if (!dropped)
         return;
+    if (before < pc->ops.n && before != op && kw_r_python_same_dropped(pc, op, before)) {
+        kw_buf_printf(o, "The same %zu other call%s not resolved statically %s left out for ",
+                      dropped, dropped == 1 ? "" : "s", dropped == 1 ? "is" : "are");
+        kw_md_code(o, name, false);
+        kw_buf_puts(o, " as for ");
+        kw_md_code(o, pc->ops.v[before].name, false);
+        kw_buf_puts(o, ".\n\n");
+        return;
+    }
     kw_buf_printf(o,
                   "%zu other call%s not resolved statically %s left out, as none could "
                   "lead to ",
@@ -116,7 +142,7 @@ void kw_r_python_unresolved(kw_render *r, const kw_py_chains *pc, size_t op) {
         const kw_py_dropped *d = &pc->dropped.v[i];
         if (d->op != op)
             continue;
-        kw_buf_printf(o, "%s%zu ", sep, d->count);
+        kw_buf_printf(o, "%s%zu call%s ", sep, d->count, d->count == 1 ? "" : "s");
         kw_md_text(o, d->reason, false);
         sep = "; ";
     }

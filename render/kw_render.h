@@ -71,6 +71,7 @@ typedef struct kw_render {
     const kw_mkernel *mk;
     KW_ARRAY(kw_ref) refs;
     KW_ARRAY(kw_rarch) archs; /* the archs the page shows (--arch picks one) */
+    size_t py_counted;        /* the Python op whose left-out calls the page counted first */
     /* what the page says, decided before it is written (model/kw_page.h) */
     kw_page page;
     /* the hardware table of section 4 depends only on the archs shown: kept */
@@ -133,8 +134,10 @@ const char *kw_r_trace_arch(const kw_render *r, const kw_tcfg *cfg);
 void kw_r_python_chain(kw_render *r, const kw_py_chain *c, const char *op_label,
                        const kw_py_launch *launch, const char *kernel);
 /* The calls not resolved statically that could lead to op pc->ops.v[op],
- * with the names they may call; then how many others were left out, and why. */
-void kw_r_python_unresolved(kw_render *r, const kw_py_chains *pc, size_t op);
+ * with the names they may call; then how many others were left out, and why:
+ * said once per page, a line referring to op `before` (an op whose calls
+ * this page showed already; (size_t)-1: none) when its counts are the same. */
+void kw_r_python_unresolved(kw_render *r, const kw_py_chains *pc, size_t op, size_t before);
 
 /* ---- IR facts as lines (kw_r_ir.c) ------------------------------------------------------ */
 

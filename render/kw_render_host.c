@@ -168,8 +168,11 @@ static void kw_host_op_chains(kw_render *r, const kw_py_op *op) {
         kw_buf_printf(o, "And %zu more outermost caller%s in the Python trees reach%s it.\n\n",
                       n - KW_HOST_CHAINS, n - KW_HOST_CHAINS == 1 ? "" : "s",
                       n - KW_HOST_CHAINS == 1 ? "es" : "");
-    for (size_t i = 0; i < nops; i++)
-        kw_r_python_unresolved(r, pc, ops[i]);
+    for (size_t i = 0; i < nops; i++) {
+        kw_r_python_unresolved(r, pc, ops[i], r->py_counted);
+        if (r->py_counted == (size_t)-1)
+            r->py_counted = ops[i]; /* later ops refer to its counts */
+    }
 }
 
 /* Where the package calls the listed ops: their public callers, each op once

@@ -289,7 +289,7 @@ static void kw_rt_chains(kw_render *r) {
         for (size_t j = 0; j < i && !again; j++)
             again = pc->launches.v[ix[j]].op == pl->op;
         if (!again)
-            kw_r_python_unresolved(r, pc, pl->op);
+            kw_r_python_unresolved(r, pc, pl->op, i ? pc->launches.v[ix[0]].op : (size_t)-1);
     }
 }
 

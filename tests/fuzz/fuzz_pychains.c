@@ -5,7 +5,8 @@
  * no more chains than lines; the chains of the first row's bound function
  * come back shortest first and include it; every @op, @launch, @unresolved
  * and @dropped record has its strings set, positive lines and an op that
- * exists, and each launch's kernel finds that launch again. */
+ * exists (@unreached: its reason set, a positive count), and each launch's
+ * kernel finds that launch again. */
 #include <stdbool.h>
 #include <string.h>
 
@@ -14,7 +15,8 @@
 
 /* The @-rows' records (see the header comment). */
 static void check_tagged(const kw_py_chains *c, size_t lines) {
-    size_t all = c->ops.n + c->launches.n + c->unresolved.n + c->dropped.n + c->v.n;
+    size_t all =
+        c->ops.n + c->launches.n + c->unresolved.n + c->dropped.n + c->unreached.n + c->v.n;
     KW_FUZZ_CHECK(all <= lines, "%zu records from %zu lines", all, lines);
     for (size_t i = 0; i < c->ops.n; i++) {
         const kw_py_opdef *d = &c->ops.v[i];
@@ -61,6 +63,9 @@ static void check_tagged(const kw_py_chains *c, size_t lines) {
         KW_FUZZ_CHECK(c->dropped.v[i].op < c->ops.n && c->dropped.v[i].reason &&
                           c->dropped.v[i].count > 0,
                       "dropped %zu: op, reason or count", i);
+    for (size_t i = 0; i < c->unreached.n; i++)
+        KW_FUZZ_CHECK(c->unreached.v[i].reason && c->unreached.v[i].count > 0,
+                      "unreached %zu: reason or count", i);
 }
 
 static void check(const kw_py_chains *c, size_t lines) {

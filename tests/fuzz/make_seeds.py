@@ -88,6 +88,10 @@ PYCHAINS_TREE = {
     # a Triton wrapper (@launch rows) and calls not resolved (@unresolved)
     "lib/lib/tk.py": "import triton\n\n\n@triton.jit\ndef kern(x):\n    pass\n\n\n"
                      "def wrap(x):\n    if x:\n        kern[(1,)](x)\n",
+    # a dispatch table (@unresolved naming its entry, @unreached)
+    "model/model/disp.py": "import lib\n\nOPS = {\"a\": lib.op, \"b\": print}\n\n\n"
+                           "def run(k, x):\n    fn = OPS.get(k)\n    OPS[k](x)\n"
+                           "    return fn(x)\n",
 }
 
 

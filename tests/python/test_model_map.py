@@ -15,12 +15,16 @@ of the wrapper) and against the `if` tests around those calls, unparsed here:
           functions holding the calls of the wrapper, at those marked lines,
           and not the wrapper (it has a caller); every place it lists is a
           call per ast; one --python-root keeps the 11 fields of today;
-          after the table, the getattr call this test writes into ATOM's
-          copy is listed under the op at its marked line, the other
-          unresolved calls counted by reason;
+          after the table, the getattr call and the call through a dispatch
+          table holding the wrapper this test writes into ATOM's copy are
+          listed under the op at their marked lines, the other unresolved
+          calls counted once, by reason, never "1 calls"; the same as TSV
+          @unresolved/@left-out rows after the rows and as map --json's
+          unresolved keys, listed plus left out being every unresolved call
+          the helper finds;
   render  section 1 shows the chain: the call of the wrapper, the call of the
           op with its `if` tests, the op's def line and its bound module;
-          then that getattr call and the count of the others;
+          then the getattr and table calls and the count of the others;
   nopy    without python3 (empty PATH): one `kwalk: note:` line, the table
           without the column;
   bad     a helper (KWALK_PYTHON) that writes damaged rows (from a real row:
@@ -36,6 +40,7 @@ Exit 77 (ctest SKIP) where ../shared is absent.
 
 import argparse
 import ast
+import json
 import os
 import re
 import shutil
@@ -154,7 +159,35 @@ DYNAMIC_CALL = '''
 def _kwalk_test_dynamic(x):
     import aiter as _kwalk_a
     return getattr(_kwalk_a, "add_rmsnorm_quant")(x)  # kwalk-test: dynamic
+
+
+_KWALK_TABLE = {"quant": %(w)s, "plain": print}
+
+
+def _kwalk_test_table(x, k):
+    return _KWALK_TABLE[k](x)  # kwalk-test: table
 '''
+
+
+def md_plain(s):
+    """Markdown text with its backslash escapes removed."""
+    return re.sub(r"\\([\\`*_\[\]<>|#~])", r"\1", s)
+
+
+def callee_at(path, line):
+    """The callee texts of the calls at path:line, per ast."""
+    tree = ast.parse(open(path, encoding="utf-8").read())
+    return {ast.unparse(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)
+            and n.lineno == line}
+
+
+def helper_unresolved(a, b):
+    """The helper's own JSON: every unresolved call of the trees."""
+    helper = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__)))), "python", "kwalk_pyscan.py")
+    p = subprocess.run([sys.executable, helper, "chains", "--root", a, "--root", b],
+                       capture_output=True, text=True, timeout=300)
+    return json.loads(p.stdout)["unresolved"] if p.returncode == 0 else None
 
 
 def main():
@@ -238,7 +271,7 @@ def test(args, atom, aiter_root, tmp):
         return
     mark(ln, [(op_calls[0].lineno, "call-op")] + [(n.lineno, "call-wrapper") for n in wcalls])
     with open(ln, "a", encoding="utf-8") as f:  # a call not resolved statically
-        f.write(DYNAMIC_CALL)
+        f.write(DYNAMIC_CALL % {"w": wrapper})
     ast.parse(open(ln, encoding="utf-8").read())  # the marks left it valid Python
     mod = "atom.model_ops.layernorm"
     rel_ln = os.path.relpath(ln, tmp)
@@ -272,10 +305,15 @@ def test(args, atom, aiter_root, tmp):
 
 def test_map(K, db, roots, env, tmp, mod, wqual, callers, rel_ln, ln, a, b):
     rc, out, err = run([K, "map", "--db", db, "--root", tmp, "--format", "tsv"] + roots, env)
-    rows = [r.split("\t") for r in out.split("\n") if r]
+    rows = [r.split("\t") for r in out.split("\n") if r and not r.startswith("@")]
+    tagged = [r.split("\t") for r in out.split("\n") if r.startswith("@")]
     if not check(rc == 0 and err == "" and rows, "map (tsv): exit %d %s" % (rc, err)):
         return
     check(all(len(r) == 12 for r in rows), "map: 12 fields a row with two roots")
+    check(out.split("\n").index("\t".join(tagged[0])) > max(
+        i for i, r in enumerate(out.split("\n")) if r and not r.startswith("@"))
+          if tagged else False, "map (tsv): the @-rows follow the rows")
+    test_map_unresolved(K, db, roots, env, tmp, mod, wqual, rel_ln, ln, a, b, tagged)
     ops = [r for r in rows if len(r) == 12 and r[3] == "add_rmsnorm_quant"]
     if not check(ops, "map: a row of the op add_rmsnorm_quant: %s" % rows):
         return
@@ -324,24 +362,78 @@ def test_map(K, db, roots, env, tmp, mod, wqual, callers, rel_ln, ln, a, b):
         first = sorted(callers.items())[0]
         check(len(cells) == 7 and "`%s.%s` `%s:%d`" % (mod, first[0], rel_ln, first[1][0])
               in cells[3], "map (md): the model entry in column 4: %s" % cells)
-    # after the table: the getattr call that could lead to the op, at its
-    # marked line, and the other unresolved calls counted
+    # after the table: the getattr call and the call through the dispatch
+    # table holding the wrapper, which could lead to the op, at their marked
+    # lines; the other unresolved calls counted once for all ops
     dyn = sorted(marked(ln, "dynamic"))
+    tab = sorted(marked(ln, "table"))
     sect = out.split("\nCalls not resolved statically that could lead to the ops above", 1)
     item = sect[1].split("\n- `aiter.ops.rmsnorm.add_rmsnorm_quant`: ", 1) if len(sect) == 2 \
         else []
-    item = item[1].split("\n- ", 1)[0] if len(item) == 2 else ""
+    item = md_plain(item[1].split("\n- ", 1)[0].split("\n\n", 1)[0]) if len(item) == 2 else ""
     check(dyn and "`%s.%s` `%s:%d` calls `getattr(_kwalk_a, 'add_rmsnorm_quant')` (getattr), "
           "may name `aiter.ops.rmsnorm.add_rmsnorm_quant`" % (mod, "_kwalk_test_dynamic", rel_ln,
                                                                 dyn[0]) in item,
           "map (md): the getattr call listed under the op: %r" % item)
-    check(re.search(r"\d+ other unresolved calls left out: \d+ attribute or getattr calls "
-                    r"naming no function that reaches the op", item),
-          "map (md): the others counted, by reason: %r" % item)
+    check(tab and "_KWALK_TABLE[k]" in callee_at(ln, tab[0]) and
+          "`%s._kwalk_test_table` `%s:%d` calls `_KWALK_TABLE[k]` (dispatch table "
+          "%s._KWALK_TABLE), may name `%s.%s`" % (mod, rel_ln, tab[0], mod, mod, wqual) in item,
+          "map (md): the call through the dispatch table listed under the op: %r" % item)
+    left = re.findall(r"\n\d+ other calls? not resolved statically could lead to none of the "
+                      r"ops above, left out: \d+ calls? ", out)
+    check(len(left) == 1, "map (md): the calls left out said once: %r" % left)
+    check(not re.search(r"\b1 calls\b", out), "map (md): '1 call', never '1 calls'")
     # one root: the table of today (11 fields), the helper not run
     rc, out, err = run([K, "map", "--db", db, "--format", "tsv", "--python-root", b], env)
     check(rc == 0 and all(len(r.split("\t")) == 11 for r in out.split("\n") if r),
           "map with one root: 11 fields (%d) %s" % (rc, err))
+
+
+def test_map_unresolved(K, db, roots, env, tmp, mod, wqual, rel_ln, ln, a, b, tagged):
+    """The TSV's @unresolved and @left-out rows and the JSON's unresolved
+    keys: the getattr and dispatch-table calls the test wrote, at their
+    marked lines (callee as ast unparses it); listed plus left out is every
+    unresolved call the helper finds."""
+    want_op = "aiter.ops.rmsnorm.add_rmsnorm_quant"
+    unres = [r for r in tagged if r[0] == "@unresolved"]
+    left = [r for r in tagged if r[0] == "@left-out"]
+    check(len(unres) + len(left) == len(tagged) and all(len(r) == 7 for r in unres)
+          and all(len(r) == 3 and r[1].isdigit() and int(r[1]) > 0 for r in left),
+          "map (tsv): @unresolved (7 fields) and @left-out (3) rows only: %s" % tagged[:3])
+    for tag in ("dynamic", "table"):
+        at = sorted(marked(ln, tag))
+        mine = [r for r in unres if r[1] == want_op and at and r[3] == "%s:%d" % (rel_ln, at[0])]
+        check(len(mine) == 1 and mine[0][4] in callee_at(ln, at[0]) and
+              mine[0][2] == "%s._kwalk_test_%s" % (mod, "dynamic" if tag == "dynamic" else tag),
+              "map (tsv): the %s call at its marked line: %s" % (tag, mine))
+        if tag == "table" and mine:
+            check(mine[0][5].startswith("dispatch table %s._KWALK_TABLE" % mod),
+                  "map (tsv): why names the table: %s" % mine[0][5])
+    every = helper_unresolved(a, b)
+    listed = {(r[2], r[3], r[4]) for r in unres}
+    if check(every is not None, "the helper's JSON"):
+        check(len(listed) + sum(int(r[1]) for r in left) == len(every),
+              "map (tsv): %d listed + %d left out = %d unresolved calls"
+              % (len(listed), sum(int(r[1]) for r in left), len(every)))
+    rc, out, err = run([K, "map", "--db", db, "--root", tmp, "--json"] + roots, env)
+    doc = json.loads(out) if rc == 0 else {}
+    ops = {o["op"]: o for o in doc.get("unresolved", [])}
+    op = ops.get(want_op, {})
+    calls = {(c["file"], c["line"]): c for c in op.get("calls", [])}
+    tab = sorted(marked(ln, "table"))
+    c = calls.get((rel_ln, tab[0])) if tab else None
+    check(c and c["names"] == ["%s.%s" % (mod, wqual)],
+          "map --json: the table call under the op, naming the wrapper %s: %s" % (wqual, c))
+    check(sorted((r[1], r[2], r[3], r[4]) for r in unres) == sorted(
+        (o["op"], x["function"], "%s:%d" % (x["file"], x["line"]), x["callee"])
+        for o in doc.get("unresolved", []) for x in o["calls"]),
+        "map --json: the unresolved calls are the TSV's @unresolved rows")
+    check(sorted((int(r[1]), r[2]) for r in left) == sorted(
+        (x["count"], x["reason"]) for x in doc.get("unresolved_left_out", [])),
+        "map --json: unresolved_left_out is the TSV's @left-out rows")
+    check(all(len(r["model_entries"]) for r in doc.get("rows", [])
+              if (r.get("python") or {}).get("function") == "add_rmsnorm_quant"),
+          "map --json: the op's rows have model entries")
 
 
 def test_render(K, db, roots, env, tmp, mod, wrapper, wqual, callers, op_conds, rel_ln, ln,
@@ -383,9 +475,16 @@ def test_render(K, db, roots, env, tmp, mod, wrapper, wqual, callers, op_conds, 
           "`%s:%d` (getattr); it may name `aiter.ops.rmsnorm.add_rmsnorm_quant`"
           % (mod, rel_ln, dyn[0]) in s1,
           "render: section 1 lists the getattr call that could lead to the op")
-    check(re.search(r"\d+ other calls not resolved statically are left out, as none could lead "
-                    r"to `aiter.ops.rmsnorm.add_rmsnorm_quant`: \d+ ", s1),
+    tab = sorted(marked(ln, "table"))
+    check(tab and "- `%s._kwalk_test_table` calls `_KWALK_TABLE[k]` at `%s:%d` (dispatch table "
+          "%s._KWALK_TABLE); it may name `%s.%s`" % (mod, rel_ln, tab[0], mod, mod, wqual)
+          in md_plain(s1), "render: section 1 lists the call through the dispatch table")
+    check(re.search(r"\d+ other calls? not resolved statically (is|are) left out, as none could "
+                    r"lead to `aiter.ops.rmsnorm.add_rmsnorm_quant`: \d+ calls? ", s1),
           "render: section 1 counts the other unresolved calls")
+    check(not re.search(r"\b1 calls\b", s1), "render: '1 call', never '1 calls'")
+    check(len(re.findall(r"\d+ other calls? not resolved statically (is|are) left out, as none",
+                         s1)) == 1, "render: the calls left out counted once in section 1")
     check(op_line in marked(op_file, "op") and
           f3 == "the op `aiter.ops.rmsnorm.add_rmsnorm_quant` at `%s:%d`, bound to `%s`.`%s`"
           % (os.path.relpath(op_file, tmp), op_line, op_module, op_fn),

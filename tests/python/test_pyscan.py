@@ -5,15 +5,21 @@ does not produce.
   scan    every .py file of ../shared/fixtures/atom-py and
           ../shared/fixtures/aiter-hip/aiter: defs, decorators, imports,
           __all__ and calls checked against Python's `ast` walked here, and
-          against the source text at the reported lines.
+          against the source text at the reported lines; dispatch tables
+          and local names bound to their entries are assignments ast finds.
   chains  copies of both fixtures with marker comments this test appends to
           the lines it finds with `ast` (the op's def, the calls of it, the
           calls of the wrapper) plus a few callers it writes (alias,
-          module attribute, relative import, getattr): the chains reported
+          module attribute, relative import, getattr, dispatch tables
+          holding the wrapper: subscript, .get, a local name, self.table,
+          a table imported; a table of builtins only): the chains reported
           from package atom to aiter's add_rmsnorm_quant must pass exactly
           through the marked lines; the getattr call must be listed as
-          unresolved and be in no chain; an `__all__` appended to the op's
-          module must stop the star re-export of the ops it leaves out; a
+          unresolved and be in no chain; the table calls listed under the
+          op naming the wrapper, the builtins' one under no op and counted;
+          the calls no op lists are the `unreached` counts; an `__all__`
+          appended to the op's module must stop the star re-export of the
+          ops it leaves out; a
           caller of a Triton wrapper (a def launching KERNEL[grid](...)) must
           reach it, the launches at the lines marked.
 
@@ -76,6 +82,53 @@ def enclosing_func(par, node):
     return None
 
 
+def check_tables(path, tree, par, g):
+    """Dispatch tables and local names bound to their entries, against the
+    assignments ast finds at the reported lines: a table's name is a target
+    there (a name, or `self.NAME`), assigned a display or dict(...), and each
+    entry reported is the text of a name or attribute inside that value;
+    every assignment of a display holding a bare name to a name is reported.
+    An alias is an assignment of a subscript or `.get(...)` to that name
+    inside a function."""
+    assigns = {}
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None:
+            assigns.setdefault(n.lineno, []).append(n)
+    names = lambda v: {ast.unparse(x) for x in ast.walk(v)
+                       if isinstance(x, (ast.Name, ast.Attribute))}
+    for t in g["tables"] + g["table_items"]:
+        short = t.get("name", t.get("table", "")).split(".")[-1]
+        ok = False
+        for n in assigns.get(t["line"], []):
+            tg = n.targets if isinstance(n, ast.Assign) else [n.target]
+            tg_names = {x.id if isinstance(x, ast.Name) else x.attr if isinstance(
+                x, ast.Attribute) else x.value.id if isinstance(x, ast.Subscript) and isinstance(
+                    x.value, ast.Name) else None for x in tg}
+            ok = ok or (short in tg_names and set(t["values"]) <= names(n.value))
+        check(ok and t["values"], "%s:%d: table %s and its entries as ast reads them"
+              % (path, t["line"], short))
+    have = {(t["line"], t["name"].split(".")[-1]) for t in g["tables"]}
+    for line, ns in assigns.items():
+        for n in ns:
+            v = n.value
+            tg = n.targets if isinstance(n, ast.Assign) else [n.target]
+            display = isinstance(v, (ast.List, ast.Tuple, ast.Set, ast.Dict))
+            elems = (v.values if isinstance(v, ast.Dict) else v.elts) if display else []
+            if any(isinstance(e, ast.Name) for e in elems):
+                for x in tg:
+                    if isinstance(x, ast.Name):
+                        check((line, x.id) in have, "%s:%d: table %s reported" % (path, line, x.id))
+    for a in g["aliases"]:
+        ok = any(isinstance(n, ast.Assign) and any(isinstance(x, ast.Name) and x.id == a["name"]
+                                                   for x in n.targets)
+                 and ast.unparse(n.value) == a["expr"] and enclosing_func(par, n) is not None
+                 and (isinstance(n.value, ast.Subscript) or (
+                     isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute)
+                     and n.value.func.attr == "get"))
+                 for n in assigns.get(a["line"], []))
+        check(ok, "%s:%d: local name %s bound to %s" % (path, a["line"], a["name"], a["expr"]))
+
+
 def test_scan(helper, roots):
     files = [f for r in roots for f in pyfiles(r)]
     check(len(files) > 50, "both fixtures hold .py files (%d)" % len(files))
@@ -133,6 +186,7 @@ def test_scan(helper, roots):
             check(g["all"] == list(ast.literal_eval(alls[-1].value)), "%s: __all__" % path)
         else:
             check(g["all"] is None, "%s: no __all__" % path)
+        check_tables(path, tree, par, g)
         # calls: position, callee text, enclosing function, number of ifs
         calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
         have = {(c["line"], c["col"], c["end_line"], c["end_col"]): c for c in g["calls"]}
@@ -189,13 +243,53 @@ def _kwalk_test_dyn_attr(obj, x):
     return obj.%(w)s(x)  # kwalk-test: dyn-attr
 '''
 
+EXTRA_TABLES = '''
+
+_KWALK_OPS = {"quant": %(w)s, "plain": print}
+_KWALK_NONE = [print, len]
+
+
+def _kwalk_test_table(x, k):
+    return _KWALK_OPS[k](x)  # kwalk-test: table
+
+
+def _kwalk_test_table_get(x, k):
+    return _KWALK_OPS.get(k, print)(x)  # kwalk-test: table-get
+
+
+def _kwalk_test_table_local(x, k):
+    fn = _KWALK_OPS[k]
+    return fn(x)  # kwalk-test: table-local
+
+
+def _kwalk_test_table_none(x, k):
+    return _KWALK_NONE[k](x)  # kwalk-test: table-none
+
+
+class _KwalkDisp:
+    def __init__(self):
+        self.ops = {"quant": %(w)s}
+
+    def run(self, k, x):
+        return self.ops[k](x)  # kwalk-test: table-self
+'''
+
 EXTRA_REL = '''"""Written by tests/python/test_pyscan.py: a relative, aliased import."""
 from .layernorm import _kwalk_test_alias as kw_alias
+from .layernorm import _KWALK_OPS as kw_ops
 
 
 def kwalk_test_rel(x):
     return kw_alias(x)  # kwalk-test: rel
+
+
+def kwalk_test_rel_table(x, k):
+    return kw_ops[k](x)  # kwalk-test: table-import
 '''
+
+# dispatch tables written above: the calls through the table that holds
+# ATOM's wrapper, and the one through a table of builtins only
+TABLE_TAGS = ("table", "table-get", "table-local", "table-self", "table-import")
 
 
 def append_marks(path, marks):
@@ -220,7 +314,7 @@ def check_tagged(out, tagged, tw):
     found, the kernel at its def line per ast."""
     name = lambda o: "%s.%s" % (o["module"], o["function"])
     got = {k: [r for r in tagged if r[0] == k]
-           for k in ("@op", "@launch", "@unresolved", "@dropped")}
+           for k in ("@op", "@launch", "@unresolved", "@dropped", "@unreached")}
     check(len(tagged) == sum(len(v) for v in got.values()), "tsv: every @-row of a known kind")
     check(sorted((r[1], r[2]) for r in got["@op"]) ==
           sorted((name(o), "%s:%d" % (o["file"], o["def_line"])) for o in out["ops"])
@@ -234,6 +328,9 @@ def check_tagged(out, tagged, tw):
     check(sorted((r[1], int(r[2]), r[3]) for r in got["@dropped"]) ==
           sorted((name(o), n, why) for o in out["ops"] for why, n in o["dropped"].items()),
           "tsv: @dropped rows")
+    check(sorted((int(r[1]), r[2]) for r in got["@unreached"]) ==
+          sorted((n, why) for why, n in out["unreached"].items())
+          and all(len(r) == 3 for r in got["@unreached"]), "tsv: @unreached rows")
     if not tw:
         return
     p, fn, launches = tw
@@ -249,23 +346,41 @@ def check_tagged(out, tagged, tw):
           "tsv: @launch CONDS is a count and that many tests")
 
 
-def check_unresolved(out, op, roots, ln_path, wrapper):
+def check_unresolved(out, op, roots, ln_path, wrapper, rel):
     """The calls not resolved statically that could lead to the op: the
-    marked getattr calls and the attribute call named like ATOM's wrapper are
-    listed with the function they may name; every listed call is, per ast, a
-    call at that line whose attribute (or getattr's constant) names a def of
-    the trees; no attribute call of ATOM whose name is no def of the trees
-    (tensor methods) is listed for any op; the listed and dropped calls of
-    each op add up to every unresolved call of the package."""
+    marked getattr calls, the attribute call named like ATOM's wrapper and
+    the calls through the dispatch tables holding the wrapper are listed with
+    the function they may name; the call through a table of builtins is
+    listed for no op and counted; every listed call is, per ast, a call at
+    that line whose attribute (or getattr's constant, or an entry of a
+    table display of the trees) names a def of the trees; no attribute call
+    of ATOM whose name is no def of the trees (tensor methods) is listed for
+    any op; the listed and dropped calls of each op add up to every
+    unresolved call of the package, and the calls no op lists are the
+    `unreached` counts."""
     lm = marked(ln_path)
     opname = "%s.%s" % (op["module"], op["function"])
+    wq = "atom.model_ops.layernorm." + wrapper
     listed = {(u["file"], u["line"]): u for u in op["unresolved"]}
-    for tag, want in (("dynamic", opname), ("dyn-module", opname),
-                      ("dyn-attr", "atom.model_ops.layernorm." + wrapper)):
-        for x in lm.get(tag, ()):
-            u = listed.get((ln_path, x))
+    tagged = [("dynamic", ln_path, opname), ("dyn-module", ln_path, opname),
+              ("dyn-attr", ln_path, wq)]
+    tagged += [(t, rel if t == "table-import" else ln_path, wq) for t in TABLE_TAGS]
+    for tag, path, want in tagged:
+        at = marked(path).get(tag, ())
+        check(at, "%s: a call marked %s" % (path, tag))
+        for x in at:
+            u = listed.get((path, x))
             check(u and want in u["names"], "%s call at line %d listed for the op, naming %s"
                   % (tag, x, want))
+            check(not tag.startswith("table") or (u and u["why"].startswith(
+                "dispatch table atom.model_ops.layernorm.")),
+                  "%s call at line %d: why names its table: %s" % (tag, x, u and u["why"]))
+    for x in lm.get("table-none", ()):
+        check(not any(u["file"] == ln_path and u["line"] == x
+                      for o in out["ops"] for u in o["unresolved"]),
+              "the call through a table of builtins (line %d) is listed for no op" % x)
+    check(op["dropped"].get("through a dispatch table none of whose entries reaches the op", 0)
+          >= 1, "the op's dropped calls count the call through a table of builtins")
     defs, trees = set(), {}
     for r in roots:
         for p in pyfiles(r):
@@ -276,6 +391,11 @@ def check_unresolved(out, op, roots, ln_path, wrapper):
             trees[p] = t
             defs |= {n.name for n in ast.walk(t)
                      if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    # the names among the entries of list, tuple, set and dict displays
+    table_names = {ast.unparse(x).split(".")[-1] for t in trees.values() for n in ast.walk(t)
+                   if isinstance(n, (ast.Dict, ast.List, ast.Tuple, ast.Set))
+                   for x in (n.values if isinstance(n, ast.Dict) else n.elts)
+                   if isinstance(x, (ast.Name, ast.Attribute))}
     for o in out["ops"]:
         for u in o["unresolved"]:
             calls = [n for n in ast.walk(trees.get(u["file"], ast.Module(body=[])))
@@ -284,7 +404,11 @@ def check_unresolved(out, op, roots, ln_path, wrapper):
             check(calls, "%s:%d: a call of %s per ast" % (u["file"], u["line"], u["callee"]))
             for c in calls[:1]:
                 f = c.func
-                if isinstance(f, ast.Attribute):
+                if u["why"].startswith("dispatch table "):
+                    ok = all(x.split(".")[-1] in defs and x.split(".")[-1] in table_names
+                             for x in u["names"]) and isinstance(f, (ast.Subscript, ast.Call,
+                                                                      ast.Name))
+                elif isinstance(f, ast.Attribute):
                     ok = f.attr in defs and all(x.split(".")[-1] == f.attr for x in u["names"])
                 elif isinstance(f, ast.Call) and len(f.args) > 1 and \
                         isinstance(f.args[1], ast.Constant):
@@ -297,19 +421,24 @@ def check_unresolved(out, op, roots, ln_path, wrapper):
         total = len(o["unresolved"]) + sum(o["dropped"].values())
         check(total == len(out["unresolved"]), "%s: %d listed + dropped = %d unresolved"
               % (o["function"], total, len(out["unresolved"])))
+    key = lambda u: (u["file"], u["line"], u["function"], u["callee"])
+    anywhere = {key(u) for o in out["ops"] for u in o["unresolved"]}
+    rest = sum(1 for u in out["unresolved"] if key(u) not in anywhere)
+    check(sum(out["unreached"].values()) == rest and rest > 0,
+          "unreached: %d counted, %d unresolved calls no op lists"
+          % (sum(out["unreached"].values()), rest))
+    check(not any(r.endswith(" the op") for r in out["unreached"]),
+          "unreached: reasons about no op in particular: %s" % sorted(out["unreached"]))
     atom_files = [p for p in trees if os.sep + "atom" + os.sep in p]
-    tensorish = {(p, n.lineno) for p in atom_files for n in ast.walk(trees[p])
-                 if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                 and n.func.attr not in defs}
+    tensorish = {(p, n.lineno, ast.unparse(n.func)) for p in atom_files
+                 for n in ast.walk(trees[p]) if isinstance(n, ast.Call)
+                 and isinstance(n.func, ast.Attribute) and n.func.attr not in defs}
     check(tensorish, "ATOM calls methods that are no def of the trees")
-    shown = {(u["file"], u["line"]) for o in out["ops"] for u in o["unresolved"]}
-    bad = {x for x in tensorish & shown
-           if not any(isinstance(n, ast.Call) and n.lineno == x[1]
-                      and isinstance(n.func, ast.Attribute) and n.func.attr in defs
-                      for n in ast.walk(trees[x[0]]))}
+    shown = {(u["file"], u["line"], u["callee"]) for o in out["ops"] for u in o["unresolved"]}
+    bad = tensorish & shown
     check(not bad, "no call of a method that is no def of the trees listed: %s" % sorted(bad))
     check(op["dropped"].get(
-        "attribute or getattr calls naming no function that reaches the op", 0) > 0,
+        "naming, as an attribute or through getattr, no function that reaches the op", 0) > 0,
         "the op's dropped calls count the attribute calls naming nothing that reaches it")
 
 
@@ -396,6 +525,7 @@ def test_chains(helper, atom, aiter_root, tmp):
     with open(ln_path, "a", encoding="utf-8") as f:
         f.write(EXTRA_LAYERNORM)
         f.write(EXTRA_DYNAMIC % {"w": sorted(wrappers)[0]})
+        f.write(EXTRA_TABLES % {"w": sorted(wrappers)[0]})
         if tw:
             mod = os.path.relpath(tw[0], b)[:-3].replace(os.sep, ".")
             f.write("\n\ndef _kwalk_test_triton(*a):\n    from %s import %s\n"
@@ -488,7 +618,7 @@ def test_chains(helper, atom, aiter_root, tmp):
     rows = [l.split("\t") for l in p.stdout.splitlines() if not l.startswith("@")]
     check(p.returncode == 0 and rows and all(len(r) == 10 for r in rows), "tsv: 10 fields a row")
     check_tagged(out, tagged, tw)
-    check_unresolved(out, op, [a, b], ln_path, sorted(wrappers)[0])
+    check_unresolved(out, op, [a, b], ln_path, sorted(wrappers)[0], rel)
     mine = [r for r in rows if r[0].endswith(".add_rmsnorm_quant")]
     # FRAMES (field 10): the chain's calls, entry first, as the JSON checked
     # above has them; the last one a marked call of the op
