@@ -31,10 +31,23 @@ typedef struct kw_si_file {
     KW_ARRAY(kw_si_span) defs; /* whole definitions shown: the kernel, inlined helpers */
 } kw_si_file;
 
+/* A mnemonic's class and note (both depend on the mnemonic alone), looked
+ * up once per page: the classifier and the notes were a fifth of a page. */
+typedef struct kw_si_mn {
+    const char *text; /* the mnemonic in the listing, NULL for a free slot */
+    size_t len;
+    const char *klass;
+    int note;
+} kw_si_mn;
+
+enum { KW_SI_MNS = 256 }; /* slots; a page rarely has 100 mnemonics */
+
 typedef struct kw_si {
     kw_render *r;
     KW_ARRAY(kw_si_file) files;
     KW_ARRAY(const char *) notes;
+    kw_si_mn mns[KW_SI_MNS];
+    size_t nmns;
 } kw_si;
 
 static int kw_si_file_of(kw_si *s, const char *path) {
@@ -86,6 +99,35 @@ static const char *kw_si_note(kw_render *r, const char *text, size_t n) {
     return kw_isa_note_for(r->notes, buf);
 }
 
+/* The class and note of the instruction text (its mnemonic: text up to the
+ * first space, as the classifier reads it); kept as stable[0, len), the same
+ * characters in the listing, which outlives the page. */
+static const kw_si_mn *kw_si_mnem(kw_si *s, const char *text, const char *stable, kw_si_mn *tmp) {
+    size_t len = strcspn(text, " ");
+    unsigned h = 2166136261u;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)text[i]) * 16777619u;
+    kw_si_mn *slot = NULL;
+    for (size_t k = 0; k < KW_SI_MNS; k++) {
+        kw_si_mn *m = &s->mns[(h + k) % KW_SI_MNS];
+        if (!m->text) {
+            slot = s->nmns < KW_SI_MNS * 3 / 4 ? m : NULL; /* else: not kept */
+            break;
+        }
+        if (m->len == len && !memcmp(m->text, text, len))
+            return m;
+    }
+    kw_si_mn *m = slot ? slot : tmp;
+    kw_co_insn insn;
+    memset(&insn, 0, sizeof insn);
+    kw_co_classify(text, &insn);
+    const char *note = kw_si_note(s->r, text, strcspn(text, " \t"));
+    *m = (kw_si_mn){stable, len, kw_co_class_name((kw_co_class)insn.klass),
+                    note ? kw_si_note_of(s, note) : -1};
+    s->nmns += slot != NULL;
+    return m;
+}
+
 /* v in decimal (printf is a tenth of a page's time at one call per field). */
 static void kw_si_int(kw_buf *o, long long v) {
     char b[24], *e = b + sizeof b, *q = e;
@@ -116,7 +158,7 @@ static void kw_si_arch(kw_si *s, const kw_rarch *a, kw_buf *o) {
     kw_buf_puts(o, ",\"i\":[");
     const char *p = fx->isa ? fx->isa : "";
     size_t li = 0;
-    int cur_f = -1, cur_l = 0;
+    int cur_f = -1, cur_l = 0, last_f = -1, last_l = 0;
     bool first = true;
     char text[512];
     while (*p) {
@@ -148,28 +190,27 @@ static void kw_si_arch(kw_si *s, const kw_rarch *a, kw_buf *o) {
                 tl = sizeof text - 1;
             memcpy(text, t, tl);
             text[tl] = 0;
-            kw_co_insn insn;
-            memset(&insn, 0, sizeof insn);
-            kw_co_classify(text, &insn);
-            size_t mn = strcspn(text, " \t");
-            const char *note = kw_si_note(r, text, mn);
+            kw_si_mn tmp;
+            const kw_si_mn *mn = kw_si_mnem(s, text, t, &tmp);
             kw_buf_putc(o, '[');
             kw_si_int(o, (long long)off);
             kw_buf_putc(o, ',');
             kw_html_json(o, t, (size_t)(p + len - t));
             kw_buf_puts(o, ",\"");
-            kw_buf_puts(o, kw_co_class_name((kw_co_class)insn.klass));
+            kw_buf_puts(o, mn->klass);
             kw_buf_puts(o, "\",");
             kw_si_int(o, cur_f);
             kw_buf_putc(o, ',');
             kw_si_int(o, cur_l);
             kw_buf_putc(o, ',');
-            kw_si_int(o, note ? kw_si_note_of(s, note) : -1);
+            kw_si_int(o, mn->note);
             kw_buf_putc(o, ']');
-            if (cur_f >= 0) {
+            if (cur_f >= 0 && (cur_f != last_f || cur_l != last_l)) { /* once per run */
                 int *slot = KW_PUSH(&r->scratch, s->files.v[cur_f].lines);
                 if (slot)
                     *slot = cur_l;
+                last_f = cur_f;
+                last_l = cur_l;
             }
         }
         p += len + (nl ? 1 : 0);
