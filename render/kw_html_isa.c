@@ -7,11 +7,12 @@
  *          few lines of context;
  *          or {p, why} when the file cannot be read;
  *   notes: [text, ...] -- the ISA notes (annotations/isa) the listing uses;
+ *   classes: [name, ...] -- the instruction classes it uses;
  *   archs: [{a: arch, why: why there are no lines or null,
  *            i: [[offset, text, class, file, line, note], ...]}]
  * per instruction of the listing (kernels[].archs.<arch>.isa): its class
- * (codeobj/'s classifier), its source line from `lines` (file -1: none) and
- * its note (-1: none); a label is [null, "L0:"]. */
+ * (codeobj/'s classifier, an index into classes), its source line from
+ * `lines` (file -1: none) and its note (-1: none); a label is [null, "L0:"]. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,7 +37,7 @@ typedef struct kw_si_file {
 typedef struct kw_si_mn {
     const char *text; /* the mnemonic in the listing, NULL for a free slot */
     size_t len;
-    const char *klass;
+    int klass; /* in kw_si.classes */
     int note;
 } kw_si_mn;
 
@@ -46,6 +47,7 @@ typedef struct kw_si {
     kw_render *r;
     KW_ARRAY(kw_si_file) files;
     KW_ARRAY(const char *) notes;
+    KW_ARRAY(const char *) classes; /* the class names the listing uses */
     kw_si_mn mns[KW_SI_MNS];
     size_t nmns;
 } kw_si;
@@ -71,6 +73,17 @@ static int kw_si_note_of(kw_si *s, const char *note) {
         return -1;
     *slot = note;
     return (int)(s->notes.n - 1);
+}
+
+static int kw_si_class_of(kw_si *s, const char *name) {
+    for (size_t i = 0; i < s->classes.n; i++)
+        if (!strcmp(s->classes.v[i], name))
+            return (int)i;
+    const char **slot = KW_PUSH(&s->r->scratch, s->classes);
+    if (!slot)
+        return -1;
+    *slot = name;
+    return (int)(s->classes.n - 1);
 }
 
 static int kw_span_cmp(const void *a, const void *b) {
@@ -122,7 +135,7 @@ static const kw_si_mn *kw_si_mnem(kw_si *s, const char *text, const char *stable
     memset(&insn, 0, sizeof insn);
     kw_co_classify(text, &insn);
     const char *note = kw_si_note(s->r, text, strcspn(text, " \t"));
-    *m = (kw_si_mn){stable, len, kw_co_class_name((kw_co_class)insn.klass),
+    *m = (kw_si_mn){stable, len, kw_si_class_of(s, kw_co_class_name((kw_co_class)insn.klass)),
                     note ? kw_si_note_of(s, note) : -1};
     s->nmns += slot != NULL;
     return m;
@@ -196,9 +209,9 @@ static void kw_si_arch(kw_si *s, const kw_rarch *a, kw_buf *o) {
             kw_si_int(o, (long long)off);
             kw_buf_putc(o, ',');
             kw_html_json(o, t, (size_t)(p + len - t));
-            kw_buf_puts(o, ",\"");
-            kw_buf_puts(o, mn->klass);
-            kw_buf_puts(o, "\",");
+            kw_buf_putc(o, ',');
+            kw_si_int(o, mn->klass);
+            kw_buf_putc(o, ',');
             kw_si_int(o, cur_f);
             kw_buf_putc(o, ',');
             kw_si_int(o, cur_l);
@@ -350,6 +363,11 @@ void kw_html_isa(kw_render *r, kw_buf *out) {
     for (size_t n = 0; n < s.notes.n; n++) {
         kw_buf_puts(out, n ? "," : "");
         kw_html_json(out, s.notes.v[n], strlen(s.notes.v[n]));
+    }
+    kw_buf_puts(out, "],\"classes\":[");
+    for (size_t n = 0; n < s.classes.n; n++) {
+        kw_buf_puts(out, n ? "," : "");
+        kw_html_json(out, s.classes.v[n], strlen(s.classes.v[n]));
     }
     kw_buf_puts(out, "],\"archs\":[");
     kw_buf_append(out, archs.ptr ? archs.ptr : "", archs.len);
