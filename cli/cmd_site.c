@@ -53,6 +53,7 @@ typedef struct kw_site_cli {
 
 static int kw_site_args(kw_site_cli *c, int argc, char **argv) {
     c->o.time_us = -1;
+    c->o.listing_in_view = true; /* section 5's listings from the view's data */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         int r;

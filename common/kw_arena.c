@@ -31,7 +31,9 @@ void kw_arena_free(kw_arena *a) {
     kw_arena_init(a);
 }
 
-void *kw_arena_alloc(kw_arena *a, size_t size) {
+/* size bytes, not zeroed (callers that write every byte skip the memset:
+ * the index's listings are big). */
+static void *kw_arena_take(kw_arena *a, size_t size) {
     size_t need = (size + 15) & ~(size_t)15;
     if (need < size)
         return NULL;
@@ -45,7 +47,6 @@ void *kw_arena_alloc(kw_arena *a, size_t size) {
             /* a large block goes behind the current one so that its free tail stays usable */
             b->next = a->head->next;
             a->head->next = b;
-            memset(b->data, 0, need);
             a->total += need;
             return b->data;
         }
@@ -56,7 +57,13 @@ void *kw_arena_alloc(kw_arena *a, size_t size) {
     void *p = a->head->data + a->used;
     a->used += need;
     a->total += need;
-    memset(p, 0, need);
+    return p;
+}
+
+void *kw_arena_alloc(kw_arena *a, size_t size) {
+    void *p = kw_arena_take(a, size);
+    if (p)
+        memset(p, 0, (size + 15) & ~(size_t)15); /* the padding too, as always */
     return p;
 }
 
@@ -81,15 +88,7 @@ char *kw_arena_strndup(kw_arena *a, const char *s, size_t n) {
     if (!s)
         return NULL;
     /* not zeroed first: every byte is written (the index's listings are big) */
-    char *p = NULL;
-    size_t need = (n + 1 + 15) & ~(size_t)15;
-    if (n < need && a->head && a->head->size - a->used >= need) {
-        p = (char *)a->head->data + a->used;
-        a->used += need;
-        a->total += need;
-    } else {
-        p = kw_arena_alloc(a, n + 1);
-    }
+    char *p = n + 1 > n ? kw_arena_take(a, n + 1) : NULL;
     if (!p)
         return NULL;
     memcpy(p, s, n);

@@ -1,15 +1,22 @@
 /* kw_index_db_read.c: reading the index database into a kw_index. Each table
  * is read once in _id order (the order it was written in: the rows of one
  * parent are consecutive and in _ord order, which the reader checks) into one
- * block of elements; a row finds its parent's element by binary search on the
- * parent table's ids. The sidecars are then added in _ord order with
- * kw_index_adopt's rules, so the index equals the one built from the same
- * sidecars in memory. All of it in one read transaction. */
+ * block of elements; then, parents first, a row finds its parent's element by
+ * binary search on the parent table's ids. The sidecars are then added in
+ * _ord order with kw_index_adopt's rules, so the index equals the one built
+ * from the same sidecars in memory. The tables are read on a few threads,
+ * each with its own connection, arena and string table (the ISA listings and
+ * line tables of a big build are most of the time); the first connection's
+ * read transaction stays open until they are done, so that no writer can
+ * commit in between (the database is in rollback-journal mode). */
+#define _POSIX_C_SOURCE 200809L
 #include "index/kw_index.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "index/kw_index_db.h"
 #include "index/kw_index_int.h"
@@ -17,9 +24,10 @@
 typedef struct kw_dbread {
     unsigned char *block[KW_DB_MAXTABS];
     sqlite3_int64 *ids[KW_DB_MAXTABS];
+    sqlite3_int64 *parents[KW_DB_MAXTABS]; /* each row's _parent (the root: none) */
+    long long *ords[KW_DB_MAXTABS];        /* each row's _ord */
     size_t n[KW_DB_MAXTABS];
     const char **paths; /* of the root rows */
-    long long *ords;
 } kw_dbread;
 
 static long long kw_dbr_find(const sqlite3_int64 *ids, size_t n, sqlite3_int64 id) {
@@ -45,28 +53,25 @@ static kw_status kw_dbr_count(sqlite3 *db, const char *table, size_t *n) {
     return rc == SQLITE_ROW ? KW_OK : KW_ERR;
 }
 
-/* Read table ti; *why says what is wrong with its rows. */
-static kw_status kw_dbr_table(sqlite3 *db, const kw_dbplan *pl, int ti, kw_dbread *r, kw_arena *a,
-                              kw_symmap *intern, const char **why) {
+/* Read the rows of table ti into its block (strings in a, short ones
+ * interned); *why says what is wrong with them. */
+static kw_status kw_dbr_rows(sqlite3 *db, const kw_dbplan *pl, int ti, kw_dbread *r, kw_arena *a,
+                             kw_symmap *intern, const char **why) {
     const kw_dbtab *t = &pl->tabs[ti];
     size_t cap = 0;
     if (kw_dbr_count(db, t->name, &cap) != KW_OK)
         return KW_ERR;
     r->block[ti] = cap ? kw_arena_alloc(a, cap * t->esize) : NULL;
     r->ids[ti] = malloc((cap ? cap : 1) * sizeof(sqlite3_int64));
-    if ((cap && !r->block[ti]) || !r->ids[ti]) {
+    r->parents[ti] = malloc((cap ? cap : 1) * sizeof(sqlite3_int64));
+    r->ords[ti] = malloc((cap ? cap : 1) * sizeof(long long));
+    if ((cap && !r->block[ti]) || !r->ids[ti] || !r->parents[ti] || !r->ords[ti]) {
         *why = "out of memory";
         return KW_ERR;
     }
-    if (cap)
-        memset(r->block[ti], 0, cap * t->esize);
-    if (ti == 0) {
-        r->paths = calloc(cap ? cap : 1, sizeof(*r->paths));
-        r->ords = calloc(cap ? cap : 1, sizeof(*r->ords));
-        if (!r->paths || !r->ords) {
-            *why = "out of memory";
-            return KW_ERR;
-        }
+    if (ti == 0 && !(r->paths = calloc(cap ? cap : 1, sizeof(*r->paths)))) {
+        *why = "out of memory";
+        return KW_ERR;
     }
     char *sql = ti == 0 ? sqlite3_mprintf("SELECT _id, path, _ord, %s FROM sidecars ORDER BY _id",
                                           t->names.ptr)
@@ -77,9 +82,6 @@ static kw_status kw_dbr_table(sqlite3 *db, const kw_dbplan *pl, int ti, kw_dbrea
     sqlite3_free(sql);
     if (rc != SQLITE_OK)
         return KW_ERR;
-    const kw_dbtab *pt = t->parent >= 0 ? &pl->tabs[t->parent] : NULL;
-    sqlite3_int64 prev = 0;
-    kw_anyarr *arr = NULL;
     size_t i = 0;
     kw_dbcur cur = {KW_DB_READ, st, 3, a, intern, NULL};
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -87,57 +89,24 @@ static kw_status kw_dbr_table(sqlite3 *db, const kw_dbplan *pl, int ti, kw_dbrea
             *why = "more rows than counted";
             break;
         }
-        unsigned char *e = r->block[ti] + i * t->esize;
         sqlite3_int64 id = sqlite3_column_int64(st, 0);
-        long long ord = sqlite3_column_int64(st, 2);
         if (i && id <= r->ids[ti][i - 1]) {
             *why = "rows out of order";
             break;
         }
         r->ids[ti][i] = id;
-        if (!pt) {
+        r->ords[ti][i] = sqlite3_column_int64(st, 2);
+        if (ti == 0) {
             const unsigned char *p = sqlite3_column_text(st, 1);
             if (!p || !(r->paths[i] = kw_arena_strdup(a, (const char *)p))) {
                 *why = p ? "out of memory" : "a sidecar without a path";
                 break;
             }
-            r->ords[i] = ord;
         } else {
-            sqlite3_int64 parent = sqlite3_column_int64(st, 1);
-            if (t->f->kind == KW_F_PTR) { /* at most one row per parent */
-                long long at = kw_dbr_find(r->ids[t->parent], r->n[t->parent], parent);
-                void **pp = at < 0
-                                ? NULL
-                                : (void **)(r->block[t->parent] + (size_t)at * pt->esize + t->off);
-                if (!pp || *pp || ord != 0) {
-                    *why = pp ? "two records for one" : "a row without its parent";
-                    break;
-                }
-                *pp = e;
-            } else {
-                if (!arr || parent != prev) {
-                    long long at = kw_dbr_find(r->ids[t->parent], r->n[t->parent], parent);
-                    if (at < 0) {
-                        *why = "a row without its parent";
-                        break;
-                    }
-                    arr = (kw_anyarr *)(r->block[t->parent] + (size_t)at * pt->esize + t->off);
-                    if (arr->n) {
-                        *why = "rows of one list apart";
-                        break;
-                    }
-                    arr->v = e;
-                    prev = parent;
-                }
-                if (ord != (long long)arr->n) {
-                    *why = "a gap in a list";
-                    break;
-                }
-                arr->n = arr->cap = arr->n + 1;
-            }
+            r->parents[ti][i] = sqlite3_column_int64(st, 1);
         }
         cur.col = 3;
-        kw_db_row(&cur, t, e);
+        kw_db_row(&cur, t, r->block[ti] + i * t->esize);
         if (cur.bad) {
             *why = cur.bad;
             break;
@@ -149,6 +118,160 @@ static kw_status kw_dbr_table(sqlite3 *db, const kw_dbplan *pl, int ti, kw_dbrea
     if (*why)
         return KW_ERR;
     return rc == SQLITE_DONE ? KW_OK : KW_ERR;
+}
+
+/* Hang the rows of table ti (not the root) on their parents' elements (the
+ * parent table linked before); *why says what is wrong. */
+static kw_status kw_dbr_link(const kw_dbplan *pl, int ti, kw_dbread *r, const char **why) {
+    const kw_dbtab *t = &pl->tabs[ti], *pt = &pl->tabs[t->parent];
+    sqlite3_int64 prev = 0;
+    kw_anyarr *arr = NULL;
+    for (size_t i = 0; i < r->n[ti]; i++) {
+        unsigned char *e = r->block[ti] + i * t->esize;
+        sqlite3_int64 parent = r->parents[ti][i];
+        long long ord = r->ords[ti][i];
+        if (t->f->kind == KW_F_PTR) { /* at most one row per parent */
+            long long at = kw_dbr_find(r->ids[t->parent], r->n[t->parent], parent);
+            void **pp =
+                at < 0 ? NULL : (void **)(r->block[t->parent] + (size_t)at * pt->esize + t->off);
+            if (!pp || *pp || ord != 0) {
+                *why = pp ? "two records for one" : "a row without its parent";
+                return KW_ERR;
+            }
+            *pp = e;
+            continue;
+        }
+        if (!arr || parent != prev) {
+            long long at = kw_dbr_find(r->ids[t->parent], r->n[t->parent], parent);
+            if (at < 0) {
+                *why = "a row without its parent";
+                return KW_ERR;
+            }
+            arr = (kw_anyarr *)(r->block[t->parent] + (size_t)at * pt->esize + t->off);
+            if (arr->n) {
+                *why = "rows of one list apart";
+                return KW_ERR;
+            }
+            arr->v = e;
+            prev = parent;
+        }
+        if (ord != (long long)arr->n) {
+            *why = "a gap in a list";
+            return KW_ERR;
+        }
+        arr->n = arr->cap = arr->n + 1;
+    }
+    return KW_OK;
+}
+
+/* ---- reading the tables on a few threads ------------------------------------------------------
+ */
+
+typedef struct kw_dbr_tab {
+    kw_status st;
+    const char *why; /* NULL: SQLite's message, in msg */
+    char msg[256];
+} kw_dbr_tab;
+
+typedef struct kw_dbr_pool {
+    const char *path;
+    const kw_dbplan *pl;
+    kw_dbread *r;
+    kw_dbr_tab tab[KW_DB_MAXTABS];
+    pthread_mutex_t mu;
+    int next; /* the next table to read */
+} kw_dbr_pool;
+
+typedef struct kw_dbr_worker {
+    kw_dbr_pool *p;
+    sqlite3 *db; /* the caller's for worker 0, else its own */
+    kw_arena arena;
+    kw_symmap intern;
+    kw_status st; /* its own connection could not be opened */
+    char msg[256];
+} kw_dbr_worker;
+
+static sqlite3 *kw_dbr_open(const char *path, char msg[256]) {
+    sqlite3 *db = NULL;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
+        sqlite3_exec(db, "PRAGMA mmap_size = 4294967296; BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+        kw_db_msg(db, msg);
+        sqlite3_close(db);
+        return NULL;
+    }
+    sqlite3_busy_timeout(db, 10000);
+    return db;
+}
+
+static void *kw_dbr_main(void *arg) {
+    kw_dbr_worker *w = arg;
+    kw_dbr_pool *p = w->p;
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        int ti = p->next < p->pl->n ? p->next++ : -1;
+        pthread_mutex_unlock(&p->mu);
+        if (ti < 0)
+            return NULL;
+        kw_dbr_tab *t = &p->tab[ti];
+        t->why = NULL;
+        t->st = kw_dbr_rows(w->db, p->pl, ti, p->r, &w->arena, &w->intern, &t->why);
+        if (t->st != KW_OK && !t->why)
+            kw_db_msg(w->db, t->msg);
+    }
+}
+
+/* Threads that read tables: $KWALK_JOBS when set (1..64), else the online
+ * CPUs, at most 4 (the big tables are two or three). */
+static unsigned kw_dbr_threads(void) {
+    const char *env = getenv("KWALK_JOBS");
+    long v = env && *env ? strtol(env, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+    return v < 1 ? 1 : v > 4 ? 4 : (unsigned)v;
+}
+
+/* Read every table of pl: db (in its read transaction) on this thread, other
+ * connections on the others; then link them, parents first. */
+static kw_status kw_dbr_tables(sqlite3 *db, const char *path, const kw_dbplan *pl, kw_dbread *r,
+                               kw_arena *a, kw_err *err) {
+    kw_dbr_pool p;
+    memset(&p, 0, sizeof p);
+    p.path = path;
+    p.pl = pl;
+    p.r = r;
+    pthread_mutex_init(&p.mu, NULL);
+    enum { KW_DBR_MAXW = 4 };
+    kw_dbr_worker w[KW_DBR_MAXW];
+    pthread_t tid[KW_DBR_MAXW];
+    bool started[KW_DBR_MAXW] = {false};
+    unsigned nw = kw_dbr_threads();
+    for (unsigned i = 0; i < nw; i++) {
+        memset(&w[i], 0, sizeof w[i]);
+        w[i].p = &p;
+        kw_arena_init(&w[i].arena);
+        kw_symmap_init(&w[i].intern);
+        w[i].db = i ? kw_dbr_open(path, w[i].msg) : db;
+        /* a connection that cannot be opened reads nothing: the others do it all */
+        if (i && w[i].db && pthread_create(&tid[i], NULL, kw_dbr_main, &w[i]) == 0)
+            started[i] = true;
+    }
+    kw_dbr_main(&w[0]);
+    kw_status st = KW_OK;
+    for (unsigned i = 0; i < nw; i++) {
+        if (started[i])
+            pthread_join(tid[i], NULL);
+        if (i && w[i].db)
+            sqlite3_close(w[i].db);
+        kw_symmap_free(&w[i].intern);
+        kw_arena_adopt(a, &w[i].arena);
+    }
+    pthread_mutex_destroy(&p.mu);
+    for (int ti = 0; ti < pl->n && st == KW_OK; ti++) {
+        const kw_dbr_tab *t = &p.tab[ti];
+        const char *why = NULL;
+        if (t->st != KW_OK || (ti && kw_dbr_link(pl, ti, r, &why) != KW_OK))
+            st = kw_fail(err, "%s: corrupt kwalk index (%s: %s); rebuild it with 'kwalk index'",
+                         path, pl->tabs[ti].name, t->st != KW_OK ? t->why ? t->why : t->msg : why);
+    }
+    return st;
 }
 
 /* Keys of a keyed map or map of counts are unique, as in YAML. */
@@ -229,18 +352,13 @@ kw_status kw_index_db_read(kw_index *ix, const char *path, kw_err *err) {
     kw_dbread r;
     memset(&r, 0, sizeof r);
     const char *why = NULL;
-    kw_symmap intern;
-    kw_symmap_init(&intern);
-    for (int ti = 0; ti < pl.n && st == KW_OK; ti++)
-        if (kw_dbr_table(db, &pl, ti, &r, &ix->arena, &intern, &why) != KW_OK)
-            st = kw_fail(err, "%s: corrupt kwalk index (%s: %s); rebuild it with 'kwalk index'",
-                         path, pl.tabs[ti].name, why ? why : kw_db_msg(db, m));
+    if (st == KW_OK)
+        st = kw_dbr_tables(db, path, &pl, &r, &ix->arena, err);
     if (st == KW_OK && (why = kw_dbr_unique(&pl, &r)))
         st = kw_fail(err, "%s: corrupt kwalk index (%s); rebuild it with 'kwalk index'", path, why);
     if (st == KW_OK && kw_dbr_meta_producer(db, ix) != KW_OK)
         st = kw_fail(err, "%s: corrupt kwalk index (%s); rebuild it with 'kwalk index'", path,
                      kw_db_msg(db, m));
-    kw_symmap_free(&intern);
     if (db) {
         sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
         sqlite3_close(db);
@@ -252,7 +370,7 @@ kw_status kw_index_db_read(kw_index *ix, const char *path, kw_err *err) {
         st = kw_fail(err, "%s: out of memory", path);
     if (st == KW_OK) {
         for (size_t i = 0; i < ns; i++)
-            order[i] = (kw_dbr_ord){r.ords[i], i};
+            order[i] = (kw_dbr_ord){r.ords[0][i], i};
         qsort(order, ns, sizeof *order, kw_dbr_by_ord);
     }
     for (size_t i = 0; i < ns && st == KW_OK; i++) {
@@ -260,10 +378,12 @@ kw_status kw_index_db_read(kw_index *ix, const char *path, kw_err *err) {
         st = kw_index_adopt(ix, sc, r.paths[order[i].i], err);
     }
     free(order);
-    for (int ti = 0; ti < KW_DB_MAXTABS; ti++)
+    for (int ti = 0; ti < KW_DB_MAXTABS; ti++) {
         free(r.ids[ti]);
+        free(r.parents[ti]);
+        free(r.ords[ti]);
+    }
     free(r.paths);
-    free(r.ords);
     kw_db_plan_free(&pl);
     if (st != KW_OK)
         kw_index_free(ix);

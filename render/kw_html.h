@@ -2,7 +2,9 @@
  * page per kernel instantiation and DIR/index.html. A page is the Markdown
  * walkthrough kw_render_kernel writes, converted by libcmark-gfm (tables and
  * raw HTML kept), plus a source <-> ISA view per arch drawn from the page
- * model's line table (kw_html_isa.c); the index is one sortable, filterable
+ * model's line table (kw_html_isa.c), whose data the page script also
+ * writes section 5's listings from (kw_render_opts.listing_in_view: the
+ * Markdown leaves them empty); the index is one sortable, filterable
  * table of every instantiation (kw_html_index.c). Everything a page needs is
  * inline or in DIR: it opens from file:// with no server and no network. */
 #ifndef KW_HTML_H

@@ -67,6 +67,18 @@ const char kw_html_errors_js[] =
 const char kw_html_page_js[] =
     "(function(){"
     "var D=JSON.parse(document.getElementById('kw-data').textContent);"
+    "function hex(o){var h=o.toString(16);while(h.length<4)h='0'+h;return h}"
+    /* section 5's listings (<details class=kw-listing data-arch=ARCH>): the
+     * view's instructions as OFFSET: text, a '; path:line  source' line
+     * before each run of instructions the line table maps to one line */
+    "function srcText(fi,l){var f=D.files[fi],t=null;(f.s||[]).forEach(function(g){"
+    "if(l>=g[0]&&l<g[0]+g[1].length)t=g[1][l-g[0]]});return t?'  '+t.replace(/^[ \\t]+/,''):''}"
+    "[].forEach.call(document.querySelectorAll('details.kw-listing'),function(d){"
+    "var A=D.archs.filter(function(x){return x.a===d.dataset.arch})[0],c=d.querySelector('code');"
+    "if(!A||!c)return;var o=[],pf=-1,pl=0;A.i.forEach(function(x){"
+    "if(x[0]===null){o.push(x[1]);return}"
+    "if(x[3]>=0&&(x[3]!==pf||x[4]!==pl))o.push('; '+D.files[x[3]].p+':'+x[4]+srcText(x[3],x[4]));"
+    "pf=x[3];pl=x[4];o.push(hex(x[0])+': '+x[1])});c.textContent=o.join('\\n')});"
     "var root=document.getElementById('kw-si');"
     "var src=root.querySelector('.kw-src'),isa=root.querySelector('.kw-isa'),"
     "tabs=root.querySelector('.kw-tabs'),why=root.querySelector('.kw-why');"
@@ -92,9 +104,10 @@ const char kw_html_page_js[] =
     "A.i.forEach(function(x){if(x[0]===null){isa.appendChild(el('div','kw-lab',x[1]));return}"
     "var e=el('div','kw-in'+(x[3]<0?' kw-nol':''));e.dataset.o=x[0];"
     "e.dataset.k=x[3]<0?'':x[3]+':'+x[4];"
-    "e.appendChild(el('span','kw-off',('000'+x[0].toString(16)).slice(-4)));"
+    "e.appendChild(el('span','kw-off',hex(x[0])));"
     "e.appendChild(document.createTextNode(x[1]));"
-    "e.title=x[2]+(x[5]>=0?' \\u2014 '+D.notes[x[5]]:'')+(x[3]<0?' (no source line)':'');"
+    "e.title=D.classes[x[2]]+(x[5]>=0?' \\u2014 '+D.notes[x[5]]:'')+(x[3]<0?' (no source "
+    "line)':'');"
     "isa.appendChild(e);insns.push(e);if(x[3]>=0)(byLine[e.dataset.k]=byLine[e.dataset.k]||[])"
     ".push(e)});"
     "for(var k in srcLines)srcLines[k].classList.toggle('kw-has',!!byLine[k]);clear()}"
@@ -119,7 +132,9 @@ const char kw_html_page_js[] =
     "rev[e.dataset.o]=s?D.files[+s.dataset.f].p+':'+s.dataset.l:null});"
     "res[A.a]={lines:m,rev:rev,noline:[].map.call(isa.querySelectorAll('.kw-in.kw-nol'),"
     "function(e){return +e.dataset.o}),titles:insns.slice(0,400).map(function(e){"
-    "return [+e.dataset.o,e.title]})}});"
+    "return [+e.dataset.o,e.title]}),listing:[].filter.call(document.querySelectorAll("
+    "'details.kw-listing code'),function(c){return c.parentNode.parentNode.dataset.arch===A.a})"
+    ".map(function(c){return c.textContent})[0]}});"
     "tabs.children[0].click();var o=el('pre','',JSON.stringify(res));o.id='kw-test-result';"
     "document.body.appendChild(o)}"
     "})();";

@@ -7,11 +7,12 @@
  *          few lines of context;
  *          or {p, why} when the file cannot be read;
  *   notes: [text, ...] -- the ISA notes (annotations/isa) the listing uses;
+ *   classes: [name, ...] -- the instruction classes it uses;
  *   archs: [{a: arch, why: why there are no lines or null,
  *            i: [[offset, text, class, file, line, note], ...]}]
  * per instruction of the listing (kernels[].archs.<arch>.isa): its class
- * (codeobj/'s classifier), its source line from `lines` (file -1: none) and
- * its note (-1: none); a label is [null, "L0:"]. */
+ * (codeobj/'s classifier, an index into classes), its source line from
+ * `lines` (file -1: none) and its note (-1: none); a label is [null, "L0:"]. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,10 +32,24 @@ typedef struct kw_si_file {
     KW_ARRAY(kw_si_span) defs; /* whole definitions shown: the kernel, inlined helpers */
 } kw_si_file;
 
+/* A mnemonic's class and note (both depend on the mnemonic alone), looked
+ * up once per page: the classifier and the notes were a fifth of a page. */
+typedef struct kw_si_mn {
+    const char *text; /* the mnemonic in the listing, NULL for a free slot */
+    size_t len;
+    int klass; /* in kw_si.classes */
+    int note;
+} kw_si_mn;
+
+enum { KW_SI_MNS = 256 }; /* slots; a page rarely has 100 mnemonics */
+
 typedef struct kw_si {
     kw_render *r;
     KW_ARRAY(kw_si_file) files;
     KW_ARRAY(const char *) notes;
+    KW_ARRAY(const char *) classes; /* the class names the listing uses */
+    kw_si_mn mns[KW_SI_MNS];
+    size_t nmns;
 } kw_si;
 
 static int kw_si_file_of(kw_si *s, const char *path) {
@@ -58,6 +73,17 @@ static int kw_si_note_of(kw_si *s, const char *note) {
         return -1;
     *slot = note;
     return (int)(s->notes.n - 1);
+}
+
+static int kw_si_class_of(kw_si *s, const char *name) {
+    for (size_t i = 0; i < s->classes.n; i++)
+        if (!strcmp(s->classes.v[i], name))
+            return (int)i;
+    const char **slot = KW_PUSH(&s->r->scratch, s->classes);
+    if (!slot)
+        return -1;
+    *slot = name;
+    return (int)(s->classes.n - 1);
 }
 
 static int kw_span_cmp(const void *a, const void *b) {
@@ -84,6 +110,35 @@ static const char *kw_si_note(kw_render *r, const char *text, size_t n) {
     if (!strncmp(buf, "s_waitcnt", 9) || !strcmp(buf, "s_endpgm"))
         return NULL;
     return kw_isa_note_for(r->notes, buf);
+}
+
+/* The class and note of the instruction text (its mnemonic: text up to the
+ * first space, as the classifier reads it); kept as stable[0, len), the same
+ * characters in the listing, which outlives the page. */
+static const kw_si_mn *kw_si_mnem(kw_si *s, const char *text, const char *stable, kw_si_mn *tmp) {
+    size_t len = strcspn(text, " ");
+    unsigned h = 2166136261u;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)text[i]) * 16777619u;
+    kw_si_mn *slot = NULL;
+    for (size_t k = 0; k < KW_SI_MNS; k++) {
+        kw_si_mn *m = &s->mns[(h + k) % KW_SI_MNS];
+        if (!m->text) {
+            slot = s->nmns < KW_SI_MNS * 3 / 4 ? m : NULL; /* else: not kept */
+            break;
+        }
+        if (m->len == len && !memcmp(m->text, text, len))
+            return m;
+    }
+    kw_si_mn *m = slot ? slot : tmp;
+    kw_co_insn insn;
+    memset(&insn, 0, sizeof insn);
+    kw_co_classify(text, &insn);
+    const char *note = kw_si_note(s->r, text, strcspn(text, " \t"));
+    *m = (kw_si_mn){stable, len, kw_si_class_of(s, kw_co_class_name((kw_co_class)insn.klass)),
+                    note ? kw_si_note_of(s, note) : -1};
+    s->nmns += slot != NULL;
+    return m;
 }
 
 /* v in decimal (printf is a tenth of a page's time at one call per field). */
@@ -116,7 +171,7 @@ static void kw_si_arch(kw_si *s, const kw_rarch *a, kw_buf *o) {
     kw_buf_puts(o, ",\"i\":[");
     const char *p = fx->isa ? fx->isa : "";
     size_t li = 0;
-    int cur_f = -1, cur_l = 0;
+    int cur_f = -1, cur_l = 0, last_f = -1, last_l = 0;
     bool first = true;
     char text[512];
     while (*p) {
@@ -148,28 +203,27 @@ static void kw_si_arch(kw_si *s, const kw_rarch *a, kw_buf *o) {
                 tl = sizeof text - 1;
             memcpy(text, t, tl);
             text[tl] = 0;
-            kw_co_insn insn;
-            memset(&insn, 0, sizeof insn);
-            kw_co_classify(text, &insn);
-            size_t mn = strcspn(text, " \t");
-            const char *note = kw_si_note(r, text, mn);
+            kw_si_mn tmp;
+            const kw_si_mn *mn = kw_si_mnem(s, text, t, &tmp);
             kw_buf_putc(o, '[');
             kw_si_int(o, (long long)off);
             kw_buf_putc(o, ',');
             kw_html_json(o, t, (size_t)(p + len - t));
-            kw_buf_puts(o, ",\"");
-            kw_buf_puts(o, kw_co_class_name((kw_co_class)insn.klass));
-            kw_buf_puts(o, "\",");
+            kw_buf_putc(o, ',');
+            kw_si_int(o, mn->klass);
+            kw_buf_putc(o, ',');
             kw_si_int(o, cur_f);
             kw_buf_putc(o, ',');
             kw_si_int(o, cur_l);
             kw_buf_putc(o, ',');
-            kw_si_int(o, note ? kw_si_note_of(s, note) : -1);
+            kw_si_int(o, mn->note);
             kw_buf_putc(o, ']');
-            if (cur_f >= 0) {
+            if (cur_f >= 0 && (cur_f != last_f || cur_l != last_l)) { /* once per run */
                 int *slot = KW_PUSH(&r->scratch, s->files.v[cur_f].lines);
                 if (slot)
                     *slot = cur_l;
+                last_f = cur_f;
+                last_l = cur_l;
             }
         }
         p += len + (nl ? 1 : 0);
@@ -309,6 +363,11 @@ void kw_html_isa(kw_render *r, kw_buf *out) {
     for (size_t n = 0; n < s.notes.n; n++) {
         kw_buf_puts(out, n ? "," : "");
         kw_html_json(out, s.notes.v[n], strlen(s.notes.v[n]));
+    }
+    kw_buf_puts(out, "],\"classes\":[");
+    for (size_t n = 0; n < s.classes.n; n++) {
+        kw_buf_puts(out, n ? "," : "");
+        kw_html_json(out, s.classes.v[n], strlen(s.classes.v[n]));
     }
     kw_buf_puts(out, "],\"archs\":[");
     kw_buf_append(out, archs.ptr ? archs.ptr : "", archs.len);

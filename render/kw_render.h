@@ -43,6 +43,10 @@ typedef struct kw_render_opts {
     const char *gpu;         /* --gpu product name, NULL for the arch's default */
     const char *python_root; /* --python-root, NULL when not scanned */
     bool all;                /* part of `render --all` (links to the index page) */
+    /* `kwalk site`: section 5's listings are left for the page script to
+     * write from the source <-> ISA view's data (kw_html_isa.c): an empty
+     * <details class="kw-listing" data-arch=ARCH> per arch, not the text */
+    bool listing_in_view;
     const kw_tstats *trace;  /* --trace: the trace's dispatches per instantiation; NULL when none */
     /* tests: arch facts records to show instead of the kernel's own */
     const kw_rarch *arch_override;

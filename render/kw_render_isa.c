@@ -150,8 +150,8 @@ static void kw_isa_scan(kw_render *r, const char *isa, size_t arch, kw_mnems *mn
                                           "wave_ror:", "wave_rol:", "row_mirror", "row_half_mirror",
                                           "row_share:", "row_xmask:"};
         for (const char *q = e; q < end; q++) {
-            if (q > e && q[-1] != ' ')
-                continue;
+            if ((q > e && q[-1] != ' ') || (*q != 'r' && *q != 'q' && *q != 'w'))
+                continue; /* every control starts a word with r, q or w */
             for (size_t c = 0; c < sizeof(ctl) / sizeof(ctl[0]); c++) {
                 size_t cl = strlen(ctl[c]);
                 if ((size_t)(end - q) < cl || memcmp(q, ctl[c], cl))
@@ -276,6 +276,23 @@ static void kw_risa_classes(kw_render *r) {
                    "arch's count.)\n\n");
 }
 
+/* Can the arch's name go into an HTML attribute as it is? */
+static bool kw_isa_attr_safe(const char *arch) {
+    return *arch && strspn(arch, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                 "0123456789:+_.-") == strlen(arch);
+}
+
+/* Why a listing has no source lines, when it has none. */
+static void kw_isa_no_lines(kw_render *r, const kw_rarch *a) {
+    if (a->facts->lines.n)
+        return;
+    const char *why = a->facts->lines_note;
+    kw_buf_puts(r->out, "No source lines: ");
+    kw_md_text(r->out, why ? why : "the code object has no line tables", false);
+    kw_buf_puts(r->out, " (compile with `-Xarch_device -gline-tables-only` for source-to-ISA "
+                        "lines).\n\n");
+}
+
 /* The listing with the source lines of `lines` ({offset, location}) interleaved. */
 static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
     kw_buf *o = r->out;
@@ -295,6 +312,17 @@ static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
         n += end != p && *end == ':';
         const char *nl = strchr(p, '\n');
         p = nl ? nl + 1 : p + strlen(p);
+    }
+    if (r->o->listing_in_view && kw_isa_attr_safe(a->arch)) {
+        /* the site's page script writes the text from the view's data */
+        kw_buf_printf(o,
+                      "<details class=\"kw-listing\" data-arch=\"%s\"><summary>%s ISA listing "
+                      "(%zu instructions)</summary>\n\n<pre class=\"kw-listing-text\"><code "
+                      "class=\"language-asm\"></code></pre>\n\n",
+                      a->arch, a->arch, n);
+        kw_isa_no_lines(r, a);
+        kw_buf_puts(o, "</details>\n\n");
+        return;
     }
     kw_buf_printf(o, "<details><summary>%s ISA listing (%zu instructions)</summary>\n\n", a->arch,
                   n);
@@ -337,13 +365,7 @@ static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
     }
     kw_md_fence(o, "asm", kw_buf_str(&t));
     kw_buf_free(&t);
-    if (!nlines) {
-        const char *why = a->facts->lines_note;
-        kw_buf_puts(o, "No source lines: ");
-        kw_md_text(o, why ? why : "the code object has no line tables", false);
-        kw_buf_puts(o, " (compile with `-Xarch_device -gline-tables-only` for source-to-ISA "
-                       "lines).\n\n");
-    }
+    kw_isa_no_lines(r, a);
     kw_buf_puts(o, "</details>\n\n");
 }
 

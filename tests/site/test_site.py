@@ -15,7 +15,9 @@ compiled with the plugin and device line tables.
     instructions whose address the line table maps to it, clicking an
     instruction highlights its line, and the instructions without a line are
     the ones marked (llvm-objdump -d + llvm-dwarfdump --debug-line of the same
-    code object, unbundled with clang-offload-bundler);
+    code object, unbundled with clang-offload-bundler); section 5's listing
+    (written by the page script) has every instruction of llvm-objdump -d
+    in order with its mnemonic, the line-table line above each that has one;
   - each page's charts: the occupancy point at .vgpr_count + .agpr_count
     (llvm-readelf --notes), the class mix counting every instruction of the
     kernel (llvm-objdump -d);
@@ -379,6 +381,7 @@ def check_page(c, res, page, sym, cos, truth, root):
                 "says %s" % (where, short(bad), short([rev.get(o, "-") for o in bad]),
                              short([wrev.get(o, "-") for o in bad])))
         c.check(any(loc for loc in offs.values()), "%s: the line table maps no instruction" % where)
+        check_listing(c, where, got.get("listing"), offs, truth[arch][sym][1], root)
         # hover: the class, and the note annotations/isa/notes.txt has for the mnemonic
         table, mn = notes_table(), truth[arch][sym][1]
         bad = []
@@ -391,6 +394,32 @@ def check_page(c, res, page, sym, cos, truth, root):
         c.check(any("\u2014" in t for _, t in got["titles"]) or
                 not any(note_for(table, m or "") for m in mn.values()),
                 "%s: no instruction shows a note" % where)
+
+
+def check_listing(c, where, text, offs, mn, root):
+    """Section 5's listing, written by the page script: every instruction of
+    llvm-objdump -d in the kernel, in order, with its mnemonic; the nearest
+    '; path:line' line above an instruction the line table maps is that line
+    (llvm-dwarfdump --debug-line)."""
+    if not c.check(text is not None, "%s: section 5 has no listing" % where):
+        return
+    got, loc, bad = [], None, []
+    for line in text.splitlines():
+        m = re.match(r"^; (.*):(\d+)(?:  |$)", line)
+        if m:
+            loc = "%s:%s" % (real(m.group(1), root), m.group(2))
+            continue
+        m = re.match(r"^([0-9a-f]+): (\S+)", line)
+        if m:
+            off = int(m.group(1), 16)
+            got.append((off, m.group(2)))
+            want = offs.get(off)
+            if want and loc != "%s:%d" % want:
+                bad.append((off, loc, "%s:%d" % want))
+    c.eq(got, [(o, mn.get(o)) for o in sorted(offs)],
+         "%s: section 5's listing against llvm-objdump -d" % where)
+    c.check(not bad, "%s: section 5's listing names another line above these instructions "
+            "(offset, listing, line table): %s" % (where, short(bad, 3)))
 
 
 def check_map(c, site, pages, root, bindir):
