@@ -8,22 +8,14 @@
 
 #include <string.h>
 
+#include "common/kw_fs.h"
 #include "render/kw_md.h"
 #include "sidecar/kw_symmap.h"
 
 enum { KW_MU_SHOWN = 8 }; /* calls listed per op in Markdown */
 
 const char *kw_map_unres_path(const char *root, const char *path) {
-    if (!path)
-        return "?";
-    if (root && root[0]) {
-        size_t n = strlen(root);
-        while (n > 1 && root[n - 1] == '/')
-            n--;
-        if (!strncmp(path, root, n) && path[n] == '/')
-            return path + n + 1;
-    }
-    return path;
+    return kw_fs_rel(root, path);
 }
 
 static bool kw_mu_shown(const kw_map_unres *u, size_t op) {

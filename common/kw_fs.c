@@ -266,3 +266,16 @@ kw_status kw_fs_mkdirs(const char *path, kw_err *err) {
         return kw_fail(err, "%s: not a directory", path);
     return KW_OK;
 }
+
+const char *kw_fs_rel(const char *root, const char *path) {
+    if (!path)
+        return "?";
+    if (root && root[0]) {
+        size_t n = strlen(root);
+        while (n > 1 && root[n - 1] == '/')
+            n--;
+        if (!strncmp(path, root, n) && path[n] == '/')
+            return path + n + 1;
+    }
+    return path;
+}

@@ -52,4 +52,8 @@ kw_status kw_fs_write_atomic(const char *path, const void *data, size_t len, kw_
 /* Create a directory and its parents; existing directories are fine. */
 kw_status kw_fs_mkdirs(const char *path, kw_err *err);
 
+/* path relative to root when it lies under root (trailing slashes of root
+ * ignored), else path itself; "?" for NULL. Text only: nothing is resolved. */
+const char *kw_fs_rel(const char *root, const char *path);
+
 #endif

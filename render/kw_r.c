@@ -9,20 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/kw_fs.h"
 #include "render/kw_md.h"
 
 const char *kw_r_path(const kw_render *r, const char *path) {
-    if (!path)
-        return "?";
-    const char *root = r->o->root;
-    if (root && root[0]) {
-        size_t n = strlen(root);
-        while (n > 1 && root[n - 1] == '/')
-            n--;
-        if (!strncmp(path, root, n) && path[n] == '/')
-            return path + n + 1;
-    }
-    return path;
+    return kw_fs_rel(r->o->root, path);
 }
 
 void kw_r_loc(kw_render *r, const char *file, int line) {
