@@ -38,12 +38,11 @@ std::string fragmentPath(const OutputOptions &O, const std::string &Cuid,
 
 std::string sidecarPath(const OutputOptions &O, const std::string &Object,
                         const std::string &Source, const std::string &Cuid) {
-    const std::string Suffix = O.Zstd ? ".kwalk.yaml.zst" : ".kwalk.yaml";
     bool HaveObject = !Object.empty() && Object != "-" && Object != "/dev/null";
     if (O.OutDir.empty()) {
         if (HaveObject)
-            return Object + Suffix;
-        return Source + Suffix;
+            return Object + ".kwalk.yaml";
+        return Source + ".kwalk.yaml";
     }
     // Several builds may share one output directory: the cuid keeps the
     // sidecars of two objects with the same name apart.
@@ -51,7 +50,7 @@ std::string sidecarPath(const OutputOptions &O, const std::string &Object,
     std::string Base = std::string(llvm::sys::path::filename(HaveObject ? Object : Source));
     if (!Cuid.empty())
         Base += "." + Cuid.substr(0, 16);
-    llvm::sys::path::append(P, Base + Suffix);
+    llvm::sys::path::append(P, Base + ".kwalk.yaml");
     return std::string(P);
 }
 

@@ -25,8 +25,8 @@ struct OutputOptions {
 std::string fragmentDir(const OutputOptions &O);
 std::string fragmentPath(const OutputOptions &O, const std::string &Cuid, const std::string &Arch);
 
-// Path of the sidecar for an object (or, without one, for the source), with
-// the suffix of its form (".kwalk.yaml", ".kwalk.yaml.zst").
+// Path of the sidecar for an object (or, without one, for the source), in its
+// plain form (FILE.kwalk.yaml); the zstd form adds KW_SIDECAR_ZSTD_SUFFIX.
 std::string sidecarPath(const OutputOptions &O, const std::string &Object,
                         const std::string &Source, const std::string &Cuid);
 

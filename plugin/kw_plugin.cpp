@@ -301,15 +301,15 @@ kw_status writeDoc(const kw_sidecar &Doc, const std::string &Path, kw_err *Err, 
     return kw_sidecar_write_file_as(&Doc, Path.c_str(), Zstd, Err);
 }
 
-// The sidecar, in the form the options ask for. The other form's file of the
-// same name, left by an earlier compile, goes: it would describe an older object.
-kw_status writeSidecar(const kw_sidecar &Doc, const OutputOptions &O, const std::string &Path,
+// The sidecar at Plain (sidecarPath), or Plain + ".zst" in the zstd form the
+// options ask for by default. The other form's file, left by an earlier
+// compile, goes: it would describe an older object.
+kw_status writeSidecar(const kw_sidecar &Doc, const OutputOptions &O, const std::string &Plain,
                        kw_err *Err) {
-    kw_status St = writeDoc(Doc, Path, Err, O.Zstd);
-    if (St == KW_OK) {
-        const std::string Zst = KW_SIDECAR_ZSTD_SUFFIX;
-        llvm::sys::fs::remove(O.Zstd ? Path.substr(0, Path.size() - Zst.size()) : Path + Zst);
-    }
+    const std::string Zst = Plain + KW_SIDECAR_ZSTD_SUFFIX;
+    kw_status St = writeDoc(Doc, O.Zstd ? Zst : Plain, Err, O.Zstd);
+    if (St == KW_OK)
+        llvm::sys::fs::remove(O.Zstd ? Plain : Zst);
     return St;
 }
 
