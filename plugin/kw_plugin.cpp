@@ -85,8 +85,27 @@ struct JobState {
     bool DropLocations = false;
     std::set<std::string> EntryNames; // annotated entry points (kw_entry_names.h)
     bool IrCrashed = false; // the analysis crashed on a kernel: no more of it
-    JobState() { kw_arena_init(&IrArena); }
-    ~JobState() { kw_arena_free(&IrArena); }
+    // The document between its capture (HandleTranslationUnit, before code
+    // generation, while the AST lives) and its completion (finishJob: in the
+    // IR pass, once code generation has said which kernels it emitted and
+    // whether the host object embeds device code; clang may have freed the
+    // AST by then, so the document holds copies only). PassWillRun: the
+    // compile generates code through the optimizer, so the IR pass finishes
+    // the job; otherwise HandleTranslationUnit does.
+    kw_sidecar Doc;
+    bool Captured = false, Finished = false, PassWillRun = false;
+    kw_status CaptureSt = KW_OK;
+    kw_err CaptureErr;
+    size_t Merged = 0; // host job: device fragments merged into Doc
+    JobState() {
+        kw_arena_init(&IrArena);
+        kw_sidecar_init(&Doc);
+        CaptureErr.msg[0] = '\0';
+    }
+    ~JobState() {
+        kw_sidecar_free(&Doc);
+        kw_arena_free(&IrArena);
+    }
     JobState(const JobState &) = delete;
     JobState &operator=(const JobState &) = delete;
 };
@@ -113,8 +132,10 @@ template <typename F> bool runRecovering(F &&Fn) {
     return Ok;
 }
 
+void finishJob(JobState &S);
+
 // Records the kernels the device module defines after optimization, and their
-// IR facts (unless they are off).
+// IR facts (unless they are off); then finishes the device job.
 struct EmittedKernelsPass : llvm::PassInfoMixin<EmittedKernelsPass> {
     std::shared_ptr<JobState> State;
     explicit EmittedKernelsPass(std::shared_ptr<JobState> S) : State(std::move(S)) {}
@@ -134,6 +155,7 @@ struct EmittedKernelsPass : llvm::PassInfoMixin<EmittedKernelsPass> {
         // It emits no debug info for them and its output does not depend on
         // them (the objects are byte-identical with and without the plugin:
         // capture.objects_identical, aiter.identical).
+        finishJob(*State);
         if (State->DropLocations && llvm::StripDebugInfo(M))
             return llvm::PreservedAnalyses::none();
         return llvm::PreservedAnalyses::all();
@@ -184,6 +206,7 @@ struct HostEmbedPass : llvm::PassInfoMixin<HostEmbedPass> {
             if (G.hasSection() &&
                 (G.getSection() == ".hip_fatbin" || G.getSection() == ".llvm.offloading"))
                 State->EmbedsDeviceCode = true;
+        finishJob(*State);
         return llvm::PreservedAnalyses::all();
     }
     static bool isRequired() {
@@ -336,18 +359,36 @@ kw_status attachIrFacts(kw_sidecar &Doc, JobState &S, kw_err *Err) {
     return KW_OK;
 }
 
-kw_status runDevice(ASTContext &Ctx, JobState &S, kw_err *Err) {
-    kw_sidecar Doc;
-    kw_sidecar_init(&Doc);
+// Device job, before code generation: every kernel the AST instantiates
+// (code generation says later which of them it emitted: keepEmitted).
+kw_status captureDevice(ASTContext &Ctx, JobState &S) {
+    kw_sidecar &Doc = S.Doc;
     fillHeader(Doc, S);
     const char **Arch = KW_PUSH(&Doc.arena, Doc.tu.offload_archs);
     if (Arch)
         *Arch = kw_arena_strdup(&Doc.arena, S.Arch.c_str());
     CaptureContext C(Ctx, Doc);
-    {
-        PhaseTimer T(S.Arch, "capture-kernels");
-        captureKernels(C, S.Arch.c_str(), S.Emitted, S.HaveEmitted);
+    PhaseTimer T(S.Arch, "capture-kernels");
+    captureKernels(C, S.Arch.c_str(), S.Emitted, /*HaveEmitted=*/false);
+    return KW_OK;
+}
+
+// The kernels code generation emitted (all, where it did not say).
+void keepEmitted(kw_sidecar &Doc, const JobState &S) {
+    if (!S.HaveEmitted)
+        return;
+    size_t N = 0;
+    for (size_t I = 0; I < Doc.kernels.n; I++) {
+        const kw_kernel &K = Doc.kernels.v[I];
+        if (K.symbol && S.Emitted.count(K.symbol))
+            Doc.kernels.v[N++] = K;
     }
+    Doc.kernels.n = N;
+}
+
+kw_status finishDevice(JobState &S, kw_err *Err) {
+    kw_sidecar &Doc = S.Doc;
+    keepEmitted(Doc, S);
     // IR facts that cannot be had are reported, but the fragment is written.
     kw_err IrErr;
     kw_status IrSt;
@@ -364,26 +405,30 @@ kw_status runDevice(ASTContext &Ctx, JobState &S, kw_err *Err) {
     if (St == KW_OK && !S.HostFollows && S.NoSidecar.empty())
         St = writeSidecar(Doc, S.Out, sidecarPath(S.Out, S.Object, S.Source, S.Cuid + "." + S.Arch),
                           Err);
-    kw_sidecar_free(&Doc);
     if (St == KW_OK && IrSt != KW_OK)
         return kw_fail(Err, "%s", IrErr.msg);
     return St;
 }
 
-kw_status runHost(ASTContext &Ctx, JobState &S, kw_err *Err) {
-    kw_sidecar Doc;
-    kw_sidecar_init(&Doc);
+// Host job, before code generation: launches, entries, host calls.
+kw_status captureHostJob(ASTContext &Ctx, JobState &S, kw_err *) {
+    kw_sidecar &Doc = S.Doc;
     fillHeader(Doc, S);
     CaptureContext C(Ctx, Doc);
-    {
-        PhaseTimer T("host", "capture-host");
-        captureHost(C, S.EntryNames);
-    }
+    PhaseTimer T("host", "capture-host");
+    captureHost(C, S.EntryNames);
+    return KW_OK;
+}
+
+kw_status finishHost(JobState &S, kw_err *Err) {
+    kw_sidecar &Doc = S.Doc;
     kw_status St = KW_OK;
-    size_t Merged = 0;
+    // The device jobs' fragments (written before this job started), merged
+    // here, where clang may have freed the AST: the two are never alive at once.
     if (!S.Cuid.empty()) {
         PhaseTimer T("host", "merge-fragments");
-        St = mergeFragments(S.Out, S.FragKey, Doc, &Merged, Err);
+        if (mergeFragments(S.Out, S.FragKey, Doc, &S.Merged, Err) != KW_OK)
+            return KW_ERR;
     }
     // The code objects that will run: the bundle the driver linked for this
     // TU, still on disk while the host job runs.
@@ -392,7 +437,7 @@ kw_status runHost(ASTContext &Ctx, JobState &S, kw_err *Err) {
     kw_status IsaSt = KW_OK;
     kw_co_llvm_process_only(); // clang's own LLVM, never a second one
     bool Embedded = !S.HostModuleSeen || S.EmbedsDeviceCode;
-    if (St == KW_OK && !S.GpuBinary.empty() && Embedded) {
+    if (!S.GpuBinary.empty() && Embedded) {
         PhaseTimer T("host", "code-objects");
         // Schema 2: what the object itself holds (the listing, classes,
         // lines) is read back from it by `kwalk index`; the sidecar keeps
@@ -402,7 +447,7 @@ kw_status runHost(ASTContext &Ctx, JobState &S, kw_err *Err) {
     // The device jobs compiled these kernels, but the object does not hold
     // them: say so on each, and keep no per-arch facts (another TU's object
     // holds the kernel, and its sidecar has them); the arch names stay.
-    if (St == KW_OK && !S.GpuBinary.empty() && !Embedded)
+    if (!S.GpuBinary.empty() && !Embedded)
         for (size_t I = 0; I < Doc.kernels.n; I++) {
             kw_kernel &K = Doc.kernels.v[I];
             K.not_in_object =
@@ -414,9 +459,9 @@ kw_status runHost(ASTContext &Ctx, JobState &S, kw_err *Err) {
                 K.archs.v[A].arch = Arch;
             }
         }
-    if (St == KW_OK && !S.NoSidecar.empty())
+    if (!S.NoSidecar.empty())
         St = kw_fail(Err, "no sidecar written: %s", S.NoSidecar.c_str());
-    else if (St == KW_OK) {
+    else {
         PhaseTimer T("host", "write-sidecar");
         St = writeSidecar(Doc, S.Out, sidecarPath(S.Out, S.Object, S.Source, S.Cuid), Err);
     }
@@ -424,17 +469,63 @@ kw_status runHost(ASTContext &Ctx, JobState &S, kw_err *Err) {
         St = kw_fail(Err, "ISA facts left out: %s", IsaErr.msg);
     // Device code was linked but no device job left its kernels: the sidecar
     // then knows the kernels only from the code objects. Say so.
-    if (St == KW_OK && !S.Cuid.empty() && !S.GpuBinary.empty() && Merged == 0)
+    if (St == KW_OK && !S.Cuid.empty() && !S.GpuBinary.empty() && S.Merged == 0)
         St = kw_fail(Err, "no device-job facts for this compile (were the device jobs run "
                           "without the plugin?): kernels carry code-object facts only");
-    kw_sidecar_free(&Doc);
     return St;
+}
+
+// One compile, one warning: device jobs hand their failure to the host
+// job, unless there is no host job (a device-only compile) or the note
+// cannot be written.
+void reportJob(JobState &S, kw_status St, const char *Msg) {
+    if (S.Device) {
+        bool DeviceOnly = !S.HostFollows;
+        // Nothing written by a device-only compile: its first arch's job
+        // says why (with a host job, that job says it).
+        bool First = S.Driver.Archs.empty() || S.Driver.Archs[0] == S.Arch;
+        if (St == KW_OK && !S.NoSidecar.empty()) {
+            if (S.Driver.DeviceOnly && First)
+                warn("no sidecar written: " + S.NoSidecar + " [" + S.Source + "]");
+            return;
+        }
+        if (St == KW_OK)
+            clearDeviceFailure(S.FragKey, S.Arch);
+        else if (DeviceOnly || !noteDeviceFailure(S.FragKey, S.Arch, Msg))
+            warn(std::string(Msg) + " [" + S.Arch + " job of " + S.Source + "]");
+        return;
+    }
+    std::string Device = S.Cuid.empty() ? std::string() : collectDeviceFailures(S.FragKey);
+    if (St == KW_OK && Device.empty())
+        return;
+    std::string Text = St == KW_OK ? std::string() : std::string(Msg) + " [host job]";
+    if (!Device.empty())
+        Text += (Text.empty() ? "" : "; ") + Device;
+    warn(Text + " [" + S.Source + "]");
+}
+
+// The second half of a job, once: from the IR pass (code generation has
+// run its optimizer), or right after the capture where no pass will run.
+void finishJob(JobState &S) {
+    if (!S.Captured || S.Finished)
+        return;
+    S.Finished = true;
+    kw_err Err;
+    Err.msg[0] = '\0';
+    kw_status St = S.CaptureSt;
+    if (St != KW_OK)
+        Err = S.CaptureErr;
+    else
+        St = S.Device ? finishDevice(S, &Err) : finishHost(S, &Err);
+    reportJob(S, St, Err.msg);
+    kw_sidecar_free(&S.Doc); // written: its memory goes back now
+    kw_sidecar_init(&S.Doc);
 }
 
 // Only declarations written outside system headers are of interest; limiting
 // the traversal scope keeps every visitor (and the parent map the guard walk
-// builds) away from the HIP runtime, libstdc++ and pybind11 headers. Code
-// generation is over when this runs, so the scope changes nothing in the object.
+// builds) away from the HIP runtime, libstdc++ and pybind11 headers. The
+// consumer sets the whole TU back before clang's code generation runs.
 void limitToUserCode(ASTContext &Ctx) {
     SourceManager &SM = Ctx.getSourceManager();
     std::vector<Decl *> Scope;
@@ -446,6 +537,9 @@ void limitToUserCode(ASTContext &Ctx) {
     Ctx.setTraversalScope(Scope);
 }
 
+// Runs before clang's own code generation consumer (AddBeforeMainAction):
+// with no plugin consumer after it, clang frees the AST before its back end
+// (ClearASTBeforeBackend), as it does without the plugin.
 class KwalkConsumer : public ASTConsumer {
   public:
     explicit KwalkConsumer(std::shared_ptr<JobState> S) : State(std::move(S)) {}
@@ -453,51 +547,27 @@ class KwalkConsumer : public ASTConsumer {
     void HandleTranslationUnit(ASTContext &Ctx) override {
         if (Ctx.getDiagnostics().hasErrorOccurred())
             return; // the compile itself failed: nothing to describe
-        PhaseTimer T(State->Device ? State->Arch : std::string("host"), "consumer-total");
-        limitToUserCode(Ctx);
-        kw_err Err;
-        Err.msg[0] = '\0';
-        kw_status St;
-        const char *Fault = std::getenv("KWALK_FAULT");
-        if (Fault && std::string(Fault) == "internal")
-            St = kw_fail(&Err, "internal failure injected by KWALK_FAULT");
-        else
-            St = State->Device ? runDevice(Ctx, *State, &Err) : runHost(Ctx, *State, &Err);
-        report(St, Err.msg);
+        JobState &S = *State;
+        {
+            PhaseTimer T(S.Device ? S.Arch : std::string("host"), "consumer-total");
+            limitToUserCode(Ctx);
+            const char *Fault = std::getenv("KWALK_FAULT");
+            if (Fault && std::string(Fault) == "internal")
+                S.CaptureSt = kw_fail(&S.CaptureErr, "internal failure injected by KWALK_FAULT");
+            else if (S.Device)
+                S.CaptureSt = captureDevice(Ctx, S);
+            else
+                S.CaptureSt = captureHostJob(Ctx, S, &S.CaptureErr);
+            // code generation runs next: the whole TU, as clang had it
+            Ctx.setTraversalScope({Ctx.getTranslationUnitDecl()});
+        }
+        S.Captured = true;
+        if (!S.PassWillRun)
+            finishJob(S);
     }
 
   private:
     std::shared_ptr<JobState> State;
-
-    // One compile, one warning: device jobs hand their failure to the host
-    // job, unless there is no host job (a device-only compile) or the note
-    // cannot be written.
-    void report(kw_status St, const char *Msg) {
-        JobState &S = *State;
-        if (S.Device) {
-            bool DeviceOnly = !S.HostFollows;
-            // Nothing written by a device-only compile: its first arch's job
-            // says why (with a host job, that job says it).
-            bool First = S.Driver.Archs.empty() || S.Driver.Archs[0] == S.Arch;
-            if (St == KW_OK && !S.NoSidecar.empty()) {
-                if (S.Driver.DeviceOnly && First)
-                    warn("no sidecar written: " + S.NoSidecar + " [" + S.Source + "]");
-                return;
-            }
-            if (St == KW_OK)
-                clearDeviceFailure(S.FragKey, S.Arch);
-            else if (DeviceOnly || !noteDeviceFailure(S.FragKey, S.Arch, Msg))
-                warn(std::string(Msg) + " [" + S.Arch + " job of " + S.Source + "]");
-            return;
-        }
-        std::string Device = S.Cuid.empty() ? std::string() : collectDeviceFailures(S.FragKey);
-        if (St == KW_OK && Device.empty())
-            return;
-        std::string Text = St == KW_OK ? std::string() : std::string(Msg) + " [host job]";
-        if (!Device.empty())
-            Text += (Text.empty() ? "" : "; ") + Device;
-        warn(Text + " [" + S.Source + "]");
-    }
 };
 
 class KwalkAction : public PluginASTAction {
@@ -528,6 +598,13 @@ class KwalkAction : public PluginASTAction {
             S->Source = originalSource(
                 S->Driver, absolute(std::string(CI.getFrontendOpts().Inputs[0].getFile())));
         decideOutput(*S, absolute(CI.getFrontendOpts().OutputFile));
+        // The IR passes below finish the job where clang runs its optimizer
+        // (every optimization level calls the OptimizerLast callbacks).
+        frontend::ActionKind PA = CI.getFrontendOpts().ProgramAction;
+        bool Codegen = PA == frontend::EmitObj || PA == frontend::EmitAssembly ||
+                       PA == frontend::EmitBC || PA == frontend::EmitLLVM ||
+                       PA == frontend::EmitLLVMOnly || PA == frontend::EmitCodeGenOnly;
+        S->PassWillRun = Codegen && !CI.getCodeGenOpts().DisableLLVMPasses;
         if (!S->Device)
             S->GpuBinary = CI.getCodeGenOpts().CudaGpuBinaryFileName;
         if (S->Device) {
@@ -601,7 +678,11 @@ class KwalkAction : public PluginASTAction {
         return true; // never stop the compile
     }
 
-    ActionType getActionType() override { return AddAfterMainAction; }
+    // Before the main action: the capture reads the AST before clang's code
+    // generation (which may then free it), and the IR passes finish the job.
+    ActionType getActionType() override {
+        return AddBeforeMainAction;
+    }
 
   private:
     std::string OutDir;
