@@ -5,10 +5,15 @@
  * parsed again, one no longer given is removed, in one transaction. FILE.yaml
  * or FILE.yml (or --format yaml) exports the index as YAML instead.
  *
- * A PATH that is a file is read as a sidecar whatever its name; a directory is
- * searched recursively for *.kwalk.yaml and *.kwalk.yaml.zst (entries sorted by name, symbolic
- * links to directories not followed, like find). A file reached twice (same
- * real path) is read once. No sidecar found at all is an error. Sidecars are
+ * A PATH that is a file is read as a sidecar whatever its name, unless it is
+ * an ELF file or an ar archive: then the sidecars the plugin's embed mode put
+ * into it are read (codeobj/kw_co_embedded.h), one per translation unit, and
+ * it is an error that it holds none. A directory is searched recursively for
+ * *.kwalk.yaml and *.kwalk.yaml.zst, and for embedded sidecars in *.o, *.a,
+ * *.so and *.so.N files (entries sorted by name, symbolic links to
+ * directories not followed, like find; objects without any are skipped
+ * silently, unreadable ones with a warning). A file reached twice (same real
+ * path) is read once. No sidecar found at all is an error. Sidecars are
  * parsed on a few threads ($KWALK_JOBS, default the CPUs) and added in the
  * order found. --triton-cache DIR adds the specializations of a Triton cache
  * (triton/kw_triton.h, docs/triton.md) after them, one record per folder.
@@ -31,10 +36,12 @@
 
 #include "cli/kw_cli.h"
 #include "cli/kw_pool.h"
+#include "codeobj/kw_co_embedded.h"
 #include "codeobj/kw_co_sidecar.h"
 #include "common/kw_fs.h"
 #include "index/kw_index.h"
 #include "sidecar/kw_schema.h"
+#include "sidecar/kw_sidecar_embed.h"
 #include "sidecar/kw_sidecar_zstd.h"
 #include "triton/kw_triton.h"
 
@@ -46,8 +53,10 @@ static const char kw_index_usage[] =
     "usage: kwalk index [PATH...] [--triton-cache DIR]... [--map-prefix OLD=NEW]... [-o FILE]\n"
     "                   [--format db|yaml]\n"
     "       kwalk index --db FILE -o OUT.yaml\n\n"
-    "Gather sidecars into one database. Each PATH is a sidecar file, or a directory\n"
-    "searched recursively for *.kwalk.yaml and *.kwalk.yaml.zst (zstd). Kernels are merged\n"
+    "Gather sidecars into one database. Each PATH is a sidecar file, an object, archive\n"
+    "or shared library holding sidecars (the plugin's embed mode), or a directory searched\n"
+    "recursively for *.kwalk.yaml, *.kwalk.yaml.zst (zstd) and for sidecars embedded in\n"
+    "*.o, *.a, *.so and *.so.N files. Kernels are merged\n"
     "by device symbol (archs unioned); launches, entry points and host calls are kept per\n"
     "translation unit.\n\n"
     "  -o, --output FILE   write the database to FILE (default: " KW_INDEX_DEFAULT_PATH ")\n"
@@ -61,12 +70,39 @@ static const char kw_index_usage[] =
     "  --db FILE           (without PATHs) export the index FILE as YAML to OUT.yaml\n"
     "Every kwalk command reads both forms; docs/index-schema.md describes the tables.\n";
 
-/* The sidecar files found, in order, with their real paths for deduplication. */
+/* Where a sidecar found is read from: a whole file, or a record embedded in
+ * one (the byte range of its payload). */
+typedef struct kw_found_src {
+    const char *file;
+    bool record;
+    uint64_t off;
+    size_t len;
+    const char *object; /* a record of a relocatable object: that object, which
+                         * the listings are read back from (it is where the
+                         * object is now, whatever the sidecar says) */
+} kw_found_src;
+
+/* The sidecars found, in order: their names (paths.v[i]: the file, or for a
+ * record FILE, FILE(MEMBER) with #K when the ELF file holds several), where
+ * they are read from (src.v[i]), and their real paths for deduplication. */
 typedef struct kw_found {
     kw_arena arena;
     KW_ARRAY(const char *) paths;
-    kw_symmap seen; /* real path -> 1 */
+    KW_ARRAY(kw_found_src) src;
+    kw_symmap seen; /* real path (a record: "real path@offset") -> 1 */
 } kw_found;
+
+static int kw_found_push(kw_found *f, const char *seen_key, const char *name, kw_found_src src) {
+    if (kw_symmap_get(&f->seen, seen_key))
+        return KW_EXIT_OK;
+    const char **slot = KW_PUSH(&f->arena, f->paths);
+    kw_found_src *s = slot ? KW_PUSH(&f->arena, f->src) : NULL;
+    if (!s || !(*slot = kw_arena_strdup(&f->arena, name)) ||
+        kw_symmap_put(&f->seen, seen_key, 1) != KW_OK)
+        return kw_cli_failf("out of memory");
+    *s = src;
+    return KW_EXIT_OK;
+}
 
 static int kw_found_add(kw_found *f, const char *path) {
     char *real = realpath(path, NULL);
@@ -74,15 +110,66 @@ static int kw_found_add(kw_found *f, const char *path) {
         return kw_cli_failf("%s: %s", path, strerror(errno));
     const char *key = kw_arena_strdup(&f->arena, real);
     free(real);
-    if (!key)
+    const char *file = key ? kw_arena_strdup(&f->arena, path) : NULL;
+    if (!file)
         return kw_cli_failf("out of memory");
-    if (kw_symmap_get(&f->seen, key))
+    kw_found_src src = {file, false, 0, 0, NULL};
+    return kw_found_push(f, key, path, src);
+}
+
+/* The sidecars embedded in path (an ELF file or an archive). *container:
+ * whether it is one. In a directory walk (walking) an unreadable container
+ * costs a warning; given by name, it is an error. */
+static int kw_found_records(kw_found *f, const char *path, bool walking, bool *container,
+                            size_t *added) {
+    kw_co_embedded_list l;
+    kw_err err;
+    *added = 0;
+    *container = false;
+    if (kw_co_embedded_scan(path, &f->arena, &l, &err) != KW_OK) {
+        *container = true;
+        if (!walking)
+            return kw_cli_fail(&err);
+        kw_cli_warnf("%s, skipped", err.msg);
         return KW_EXIT_OK;
-    const char **slot = KW_PUSH(&f->arena, f->paths);
-    if (!slot || !(*slot = kw_arena_strdup(&f->arena, path)) ||
-        kw_symmap_put(&f->seen, key, 1) != KW_OK)
-        return kw_cli_failf("out of memory");
-    return KW_EXIT_OK;
+    }
+    *container = l.container;
+    if (!l.n)
+        return KW_EXIT_OK;
+    char *real = realpath(path, NULL);
+    if (!real)
+        return kw_cli_failf("%s: %s", path, strerror(errno));
+    const char *file = kw_arena_strdup(&f->arena, path);
+    int rc = file ? KW_EXIT_OK : kw_cli_failf("out of memory");
+    for (size_t i = 0; i < l.n && rc == KW_EXIT_OK; i++) {
+        const kw_co_embedded *r = &l.v[i];
+        const char *name = kw_arena_printf(&f->arena, "%s%s%s%s", path, r->member ? "(" : "",
+                                           r->member ? r->member : "", r->member ? ")" : "");
+        if (name && r->count > 1)
+            name = kw_arena_printf(&f->arena, "%s#%u", name, r->ordinal + 1);
+        const char *key =
+            kw_arena_printf(&f->arena, "%s@%llu", real, (unsigned long long)r->offset);
+        if (!name || !key) {
+            rc = kw_cli_failf("out of memory");
+            break;
+        }
+        kw_found_src src = {file, true, r->offset, r->len, !l.archive && !l.shared ? file : NULL};
+        size_t before = f->paths.n;
+        rc = kw_found_push(f, key, name, src);
+        *added += f->paths.n - before;
+    }
+    free(real);
+    return rc;
+}
+
+/* A found sidecar's bytes (a whole file, or an embedded record's zstd
+ * frame), malloc'ed and NUL-terminated. */
+static kw_status kw_found_read(const kw_found *f, size_t i, char **text, size_t *len, kw_err *err) {
+    const kw_found_src *s = &f->src.v[i];
+    if (!s->record)
+        return kw_fs_read(s->file, text, len, err);
+    *len = s->len;
+    return kw_fs_read_range(s->file, KW_FS_DATA, s->off, s->len, text, err);
 }
 
 static bool kw_has_suffix(const char *name, const char *suffix) {
@@ -95,6 +182,19 @@ static bool kw_has_suffix(const char *name, const char *suffix) {
 static bool kw_is_sidecar_name(const char *name) {
     return kw_has_suffix(name, ".kwalk.yaml") ||
            kw_has_suffix(name, ".kwalk.yaml" KW_SIDECAR_ZSTD_SUFFIX);
+}
+
+/* Names of files that may hold embedded sidecars: *.o, *.a, *.so, *.so.N... */
+static bool kw_is_object_name(const char *name) {
+    if (kw_has_suffix(name, ".o") || kw_has_suffix(name, ".a") || kw_has_suffix(name, ".so"))
+        return true;
+    const char *so = strstr(name, ".so.");
+    if (!so || so == name)
+        return false;
+    for (const char *p = so + 4; *p; p++)
+        if (!((*p >= '0' && *p <= '9') || *p == '.'))
+            return false;
+    return true;
 }
 
 static int kw_cmp_str(const void *a, const void *b) {
@@ -148,6 +248,11 @@ static int kw_walk(kw_found *f, const char *dir) {
                 rc = kw_found_add(f, path);
             else
                 kw_cli_warnf("%s: not a regular file, skipped", path);
+        } else if (kw_is_object_name(names.v[i])) {
+            bool container;
+            size_t added;
+            if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+                rc = kw_found_records(f, path, true, &container, &added);
         }
     }
     kw_arena_free(&names_arena);
@@ -160,7 +265,16 @@ static int kw_gather(kw_found *f, const char *path) {
         return kw_cli_failf("%s: %s", path, strerror(errno));
     if (S_ISDIR(st.st_mode))
         return kw_walk(f, path);
-    return kw_found_add(f, path);
+    bool container;
+    size_t added;
+    int rc = kw_found_records(f, path, false, &container, &added);
+    if (rc != KW_EXIT_OK || !container)
+        return rc != KW_EXIT_OK ? rc : kw_found_add(f, path);
+    if (!added)
+        return kw_cli_failf("%s: no sidecar embedded (no %s section): compile with "
+                            "-fplugin-arg-kwalk-embed (docs/plugin.md)",
+                            path, KW_EMBED_SECTION);
+    return KW_EXIT_OK;
 }
 
 /* Whether a file name asks for the YAML export: *.yaml and *.yml. */
@@ -228,11 +342,14 @@ static void kw_build_map_paths(kw_sidecar *sc, kw_prefixes p) {
 }
 
 /* A sidecar just read, made ready for the index: its paths mapped, and a
- * schema 2 sidecar's listings read back from its object (*isa_note: why
- * they were not, in sc's arena). Errors name path. */
+ * schema 2 sidecar's listings read back from its object (object when given:
+ * the object an embedded sidecar was found in; *isa_note: why they were not,
+ * in sc's arena). Errors name path. */
 static kw_status kw_build_prepare(kw_sidecar *sc, kw_prefixes p, const char *path,
-                                  const char **isa_note, kw_err *err) {
+                                  const char *object, const char **isa_note, kw_err *err) {
     kw_build_map_paths(sc, p);
+    if (object && !(sc->tu.object = kw_arena_strdup(&sc->arena, object)))
+        return kw_fail(err, "out of memory");
     if (!sc->tu.code_objects.n)
         return KW_OK;
     if (kw_co_sidecar_refill(sc, sc->tu.object, isa_note, err) == KW_OK)
@@ -245,9 +362,17 @@ static void kw_build_parse(void *ctx, unsigned worker, size_t i) {
     kw_build_ctx *b = ctx;
     kw_slot *s = &b->slots[i];
     (void)worker;
-    s->st = kw_sidecar_read_file(&s->sc, b->f->paths.v[i], &s->err);
+    char *text;
+    size_t len;
+    kw_sidecar_init(&s->sc);
+    s->st = kw_found_read(b->f, i, &text, &len, &s->err);
+    if (s->st != KW_OK)
+        return;
+    s->st = kw_sidecar_parse(&s->sc, b->f->paths.v[i], text, len, &s->err);
+    free(text);
     if (s->st == KW_OK)
-        s->st = kw_build_prepare(&s->sc, b->prefixes, b->f->paths.v[i], &s->isa_note, &s->err);
+        s->st = kw_build_prepare(&s->sc, b->prefixes, b->f->paths.v[i], b->f->src.v[i].object,
+                                 &s->isa_note, &s->err);
 }
 
 static int kw_build_add(void *ctx, size_t i) {
@@ -464,7 +589,7 @@ static void kw_db_parse(void *ctx, unsigned worker, size_t i) {
         return;
     char *text;
     size_t len;
-    s->st = kw_fs_read(b->f->paths.v[i], &text, &len, &s->err);
+    s->st = kw_found_read(b->f, i, &text, &len, &s->err);
     if (s->st != KW_OK)
         return;
     uint64_t h = kw_index_hash(text, len);
@@ -474,7 +599,8 @@ static void kw_db_parse(void *ctx, unsigned worker, size_t i) {
         s->hash = h;
         s->st = kw_sidecar_parse(&s->sc, b->f->paths.v[i], text, len, &s->err);
         if (s->st == KW_OK)
-            s->st = kw_build_prepare(&s->sc, b->prefixes, b->f->paths.v[i], &s->isa_note, &s->err);
+            s->st = kw_build_prepare(&s->sc, b->prefixes, b->f->paths.v[i], b->f->src.v[i].object,
+                                     &s->isa_note, &s->err);
     }
     free(text);
 }
@@ -530,8 +656,8 @@ static int kw_build_db(const kw_found *f, const kw_tcache *tc, const char *out) 
     for (size_t i = 0; i < f->paths.n && rc == KW_EXIT_OK; i++) {
         kw_dbslot *s = &b.slots[i];
         struct stat st;
-        if (stat(f->paths.v[i], &st) != 0) {
-            rc = kw_cli_failf("%s: %s", f->paths.v[i], strerror(errno));
+        if (stat(f->src.v[i].file, &st) != 0) {
+            rc = kw_cli_failf("%s: %s", f->src.v[i].file, strerror(errno));
             break;
         }
         s->size = (long long)st.st_size;
@@ -572,6 +698,7 @@ int kw_cmd_index(int argc, char **argv) {
     kw_arena_init(&f.arena);
     kw_symmap_init(&f.seen);
     memset(&f.paths, 0, sizeof(f.paths));
+    memset(&f.src, 0, sizeof(f.src));
     KW_ARRAY(const char *) inputs = {0};
     KW_ARRAY(const char *) tdirs = {0};
     kw_tcache tc;
@@ -656,8 +783,9 @@ int kw_cmd_index(int argc, char **argv) {
             rc = kw_tcache_add(&f, &tc, found.v[j]);
     }
     if (rc == KW_EXIT_OK && !f.paths.n && inputs.n)
-        rc = kw_cli_failf("%s%s: no sidecars (*.kwalk.yaml, *.kwalk.yaml.zst) found", inputs.v[0],
-                          inputs.n > 1 ? " ..." : "");
+        rc = kw_cli_failf(
+            "%s%s: no sidecars (*.kwalk.yaml, *.kwalk.yaml.zst, or embedded in objects) found",
+            inputs.v[0], inputs.n > 1 ? " ..." : "");
     if (rc == KW_EXIT_OK)
         rc = (yaml >= 0 ? yaml : kw_yaml_name(out)) ? kw_build_yaml(&f, &tc, out)
                                                     : kw_build_db(&f, &tc, out);

@@ -102,6 +102,41 @@ kw_status kw_fs_head(const char *path, kw_fs_kind kind, void *buf, size_t n, siz
     return s;
 }
 
+kw_status kw_fs_read_range(const char *path, kw_fs_kind kind, uint64_t off, size_t len, char **data,
+                           kw_err *err) {
+    *data = NULL;
+    int fd;
+    uint64_t size;
+    if (kw_fs_open(path, kind, &fd, &size, err) != KW_OK)
+        return KW_ERR;
+    kw_status s = KW_OK;
+    char *buf = NULL;
+    if (off > size || len > size - off || len > kw_fs_kinds[kind].limit)
+        s = kw_fail(err, "%s: %zu bytes at offset %llu are outside the file (%llu bytes)", path,
+                    len, (unsigned long long)off, (unsigned long long)size);
+    else if (!(buf = malloc(len + 1)))
+        s = kw_fail(err, "%s: out of memory", path);
+    for (size_t n = 0; s == KW_OK && n < len;) {
+        ssize_t r = pread(fd, buf + n, len - n, (off_t)(off + n));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            s = kw_fail(err, "%s: %s", path, strerror(errno));
+        else if (r == 0)
+            s = kw_fail(err, "%s: the file shrank while it was read", path);
+        else
+            n += (size_t)r;
+    }
+    close(fd);
+    if (s != KW_OK) {
+        free(buf);
+        return s;
+    }
+    buf[len] = '\0';
+    *data = buf;
+    return KW_OK;
+}
+
 kw_status kw_fs_read_as(const char *path, kw_fs_kind kind, char **data, size_t *len, kw_err *err) {
     *data = NULL;
     *len = 0;

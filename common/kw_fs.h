@@ -32,6 +32,11 @@ kw_status kw_fs_read_as(const char *path, kw_fs_kind kind, char **data, size_t *
  * before it reads it whole or hands it to a library (an SQLite database). */
 kw_status kw_fs_head(const char *path, kw_fs_kind kind, void *buf, size_t n, size_t *got,
                      kw_err *err);
+/* len bytes of a file from offset off (NUL-terminated, malloc'd): a record
+ * inside a larger file (a sidecar embedded in an object). The range must lie
+ * in the file and len within the kind's limit. */
+kw_status kw_fs_read_range(const char *path, kw_fs_kind kind, uint64_t off, size_t len, char **data,
+                           kw_err *err);
 /* kw_fs_read_as(path, KW_FS_DATA, ...). */
 kw_status kw_fs_read(const char *path, char **data, size_t *len, kw_err *err);
 

@@ -19,6 +19,9 @@ struct OutputOptions {
     // -fplugin-arg-kwalk-compress=none or KWALK_COMPRESS=none: plain YAML.
     // Fragments between the jobs are always plain.
     bool Zstd = true;
+    // Embed mode (-fplugin-arg-kwalk-embed, KWALK_EMBED=1): the host job puts
+    // the sidecar into the host object (kw_embed_sidecar.h) instead of a file.
+    bool Embed = false;
 };
 
 // The directory device fragments are exchanged through.

@@ -7,6 +7,7 @@
 // "kwalk:" warning while the compile goes on.
 #include "kw_context.h"
 #include "kw_driver.h"
+#include "kw_embed_sidecar.h"
 #include "kw_entry_names.h"
 #include "kw_host.h"
 #include "kw_kernels.h"
@@ -75,6 +76,10 @@ struct JobState {
     // the device code (HostEmbedPass).
     bool HostModuleSeen = false;
     bool EmbedsDeviceCode = false;
+    // Host job, while HostEmbedPass finishes the job: its module, which the
+    // embed mode adds the sidecar to (ModuleChanged then).
+    llvm::Module *HostModule = nullptr;
+    bool ModuleChanged = false;
     // IR facts per kernel symbol, from the OptimizerLast pass, in IrArena.
     kw_arena IrArena;
     std::map<std::string, kw_ir_kernel_facts *> IrFacts;
@@ -206,8 +211,11 @@ struct HostEmbedPass : llvm::PassInfoMixin<HostEmbedPass> {
             if (G.hasSection() &&
                 (G.getSection() == ".hip_fatbin" || G.getSection() == ".llvm.offloading"))
                 State->EmbedsDeviceCode = true;
+        State->HostModule = &M;
         finishJob(*State);
-        return llvm::PreservedAnalyses::all();
+        State->HostModule = nullptr;
+        return State->ModuleChanged ? llvm::PreservedAnalyses::none()
+                                    : llvm::PreservedAnalyses::all();
     }
     static bool isRequired() {
         return true;
@@ -459,11 +467,28 @@ kw_status finishHost(JobState &S, kw_err *Err) {
                 K.archs.v[A].arch = Arch;
             }
         }
-    if (!S.NoSidecar.empty())
+    std::string Plain = sidecarPath(S.Out, S.Object, S.Source, S.Cuid);
+    if (!S.NoSidecar.empty()) {
         St = kw_fail(Err, "no sidecar written: %s", S.NoSidecar.c_str());
-    else {
+    } else if (S.Out.Embed && S.HostModule) {
+        // Embed mode: the object carries the sidecar, and no file is
+        // written (a file left by an earlier compile goes: `kwalk index`
+        // would read the unit twice).
+        PhaseTimer T("host", "embed-sidecar");
+        kw_err EmbedErr;
+        if (embedSidecar(*S.HostModule, Doc, &EmbedErr) == KW_OK) {
+            S.ModuleChanged = true;
+            llvm::sys::fs::remove(Plain);
+            llvm::sys::fs::remove(Plain + KW_SIDECAR_ZSTD_SUFFIX);
+        } else if ((St = writeSidecar(Doc, S.Out, Plain, Err)) == KW_OK) {
+            St = kw_fail(Err, "sidecar not embedded (%s): written as a file", EmbedErr.msg);
+        }
+    } else {
         PhaseTimer T("host", "write-sidecar");
-        St = writeSidecar(Doc, S.Out, sidecarPath(S.Out, S.Object, S.Source, S.Cuid), Err);
+        St = writeSidecar(Doc, S.Out, Plain, Err);
+        if (St == KW_OK && S.Out.Embed)
+            St = kw_fail(Err, "sidecar not embedded (this compile runs no LLVM optimizer "
+                              "pipeline on the host module): written as a file");
     }
     if (St == KW_OK && IsaSt != KW_OK)
         St = kw_fail(Err, "ISA facts left out: %s", IsaErr.msg);
@@ -584,6 +609,7 @@ class KwalkAction : public PluginASTAction {
             S->FragKey = S->Cuid + "." + driverKey();
         S->Out.OutDir = OutDir;
         S->Out.Zstd = Zstd;
+        S->Out.Embed = Embed;
         S->Driver = readDriverView(spawnedCc1());
         S->IrOff = IrOff;
         S->EntryNames = EntryNames;
@@ -650,6 +676,8 @@ class KwalkAction : public PluginASTAction {
             setLines(Env, "KWALK_LINES");
         if (const char *Env = std::getenv("KWALK_COMPRESS"))
             setCompress(Env, "KWALK_COMPRESS");
+        if (const char *Env = std::getenv("KWALK_EMBED"))
+            setEmbed(Env, "KWALK_EMBED");
         std::string EntryFile;
         if (const char *Env = std::getenv("KWALK_ENTRYPOINTS"))
             EntryFile = Env;
@@ -664,10 +692,14 @@ class KwalkAction : public PluginASTAction {
                 EntryFile = A.substr(12);
             else if (A.rfind("compress=", 0) == 0)
                 setCompress(A.substr(9), "-fplugin-arg-kwalk-compress");
+            else if (A == "embed")
+                Embed = true;
+            else if (A.rfind("embed=", 0) == 0)
+                setEmbed(A.substr(6), "-fplugin-arg-kwalk-embed");
             else
                 argProblem("unknown plugin argument '" + A +
                            "' (known: out=DIR, ir=on|off, lines=on|off, entrypoints=FILE, "
-                           "compress=zstd|none)");
+                           "compress=zstd|none, embed[=on|off])");
         }
         // A bad file costs its names (the host job says so, once per compile).
         EntryNames = defaultEntryNames();
@@ -689,6 +721,7 @@ class KwalkAction : public PluginASTAction {
     bool IrOff = false;
     bool LinesOff = false;
     bool Zstd = true;
+    bool Embed = false;
     std::set<std::string> EntryNames;
     std::string EntryError;
     // What was wrong with the arguments or variables: said once per compile,
@@ -716,6 +749,16 @@ class KwalkAction : public PluginASTAction {
         else
             argProblem(std::string("unknown value '") + V + "' of " + From +
                        " (known: zstd, none)");
+    }
+
+    // embed (embed=on, KWALK_EMBED=1 or on) puts the host job's sidecar into
+    // the host object (kw_embed_sidecar.h) instead of a file; off (0) is the default.
+    void setEmbed(const std::string &V, const char *From) {
+        if (V == "on" || V == "1" || V == "off" || V == "0")
+            Embed = V == "on" || V == "1";
+        else
+            argProblem(std::string("unknown value '") + V + "' of " + From +
+                       " (known: on, off, 1, 0)");
     }
 
     // lines=off leaves the device job's debug-info setting alone: no

@@ -219,7 +219,7 @@ def run(tmp):
                  exact="kwalk: no/such/dir: No such file or directory")
     os.mkdir(os.path.join(bad_dir, "empty"))
     expect_error(["index", "empty"], bad_dir, 1,
-                 exact="kwalk: empty: no sidecars (*.kwalk.yaml, *.kwalk.yaml.zst) found")
+                 exact="kwalk: empty: no sidecars (*.kwalk.yaml, *.kwalk.yaml.zst, or embedded in objects) found")
     expect_error(["index", "-o", "/no/such/dir/x.db", GOOD], bad_dir, 1,
                  contains="cannot write /no/such/dir/x.db")
     expect_error(["index", os.path.join(tmp, "ix.yaml")], bad_dir, 1,
