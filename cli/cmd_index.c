@@ -77,9 +77,9 @@ typedef struct kw_found_src {
     bool record;
     uint64_t off;
     size_t len;
-    const char *object; /* a record of a relocatable object: that object, which
-                         * the listings are read back from (it is where the
-                         * object is now, whatever the sidecar says) */
+    const char *object; /* a record of an ELF file (not an archive): that file,
+                         * which the listings are read back from (it is where
+                         * the code is now, whatever the sidecar says) */
 } kw_found_src;
 
 /* The sidecars found, in order: their names (paths.v[i]: the file, or for a
@@ -153,7 +153,7 @@ static int kw_found_records(kw_found *f, const char *path, bool walking, bool *c
             rc = kw_cli_failf("out of memory");
             break;
         }
-        kw_found_src src = {file, true, r->offset, r->len, !l.archive && !l.shared ? file : NULL};
+        kw_found_src src = {file, true, r->offset, r->len, !l.archive ? file : NULL};
         size_t before = f->paths.n;
         rc = kw_found_push(f, key, name, src);
         *added += f->paths.n - before;

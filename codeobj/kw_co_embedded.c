@@ -3,6 +3,7 @@
  * mapped into memory. */
 #include "codeobj/kw_co_embedded.h"
 
+#include <ar.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <string.h>
@@ -83,7 +84,7 @@ kw_status kw_co_embedded_scan(const char *path, kw_arena *a, kw_co_embedded_list
         st = kw_scan_elf(e, path, NULL, 0, a, out, err);
     } else if (elf_kind(e) == ELF_K_AR) {
         out->archive = true;
-        Elf_Cmd cmd = ELF_C_READ;
+        Elf_Cmd cmd = ELF_C_READ_MMAP; /* as elf_memory opened it */
         for (Elf *mem; st == KW_OK && (mem = elf_begin(-1, cmd, e));) {
             Elf_Arhdr *ar = elf_getarhdr(mem);
             /* the archive's symbol and name tables ("/", "//") are not ELF */

@@ -33,19 +33,31 @@ static void kw_refill_note(kw_sidecar *sc, const kw_code_object *c, const char *
         }
 }
 
-/* The object's code object for table entry c: the first one not taken yet
- * with c's target id (its arch when c has none); -1 when there is none. */
+/* The object's code object for table entry c, among those not taken yet
+ * with c's target id (its arch when c has none): the one of c's size and
+ * MD5, else the first (which then reads as changed); -1 when there is none.
+ * A file linked from several units (`ld -r`, a shared library: embedded
+ * sidecars, kw_co_embedded.h) holds several code objects of one target. */
 static long kw_refill_find(const kw_co_set *set, const kw_code_object *c, const bool *taken) {
+    long first = -1;
     for (size_t o = 0; o < set->objects.n; o++) {
         const kw_co_object *obj = &set->objects.v[o];
         if (taken[o] || !obj->arch)
             continue;
         const char *want = c->target_id ? c->target_id : c->arch;
         const char *have = c->target_id ? obj->target_id : obj->arch;
-        if (want && have && !strcmp(want, have))
-            return (long)o;
+        if (!want || !have || strcmp(want, have))
+            continue;
+        if (first < 0)
+            first = (long)o;
+        if (c->md5 && (long long)obj->image_size == c->bytes) {
+            char md5[33];
+            kw_co_md5_hex(obj->image, obj->image_size, md5);
+            if (!strcmp(md5, c->md5))
+                return (long)o;
+        }
     }
-    return -1;
+    return first;
 }
 
 /* The fill keys a second code object of one target apart by its target id
