@@ -81,7 +81,8 @@ kw_status kw_index_read_file(kw_index *ix, const char *path, kw_err *err);
  * either keeps its row (kw_kernel_arch.db_row), an empty listing ("") and no
  * lines until kw_index_read_listing reads them. `readers` connections are
  * opened in the load's read transaction, so they read the same state of the
- * database; a YAML index is read whole. */
+ * database (none: a command that shows no listing). A YAML index is read
+ * whole. */
 kw_status kw_index_read_file_later(kw_index *ix, const char *path, unsigned readers, kw_err *err);
 /* Read arch a's listing and line table on connection `reader` (< readers;
  * one thread at a time each) into arena, replacing a->isa and a->lines.

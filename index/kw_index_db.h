@@ -106,8 +106,9 @@ kw_status kw_db_fill(sqlite3_stmt *st, size_t cap, const kw_dbplan *pl, int ti, 
  * parent table's rows in r); *why says what is wrong. */
 kw_status kw_db_link(const kw_dbplan *pl, int ti, kw_dbread *r, const char **why);
 /* kw_index_db_read, leaving the listings for `readers` connections when
- * readers > 0 (kw_index_read_file_later). */
-kw_status kw_index_db_read_in(kw_index *ix, const char *path, unsigned readers, kw_err *err);
+ * later is true (kw_index_read_file_later). */
+kw_status kw_index_db_read_in(kw_index *ix, const char *path, bool later, unsigned readers,
+                              kw_err *err);
 
 /* ---- Listings read later (kw_index_db_later.c) ---- */
 

@@ -151,7 +151,7 @@ kw_status kw_db_later_open(kw_index *ix, const char *path, const kw_dblater *l, 
     if (kw_db_plan_make(&later->pl, err) != KW_OK)
         return KW_ERR;
     later->path = strdup(path);
-    later->c = calloc(readers, sizeof *later->c);
+    later->c = calloc(readers ? readers : 1, sizeof *later->c);
     if (!later->path || !later->c)
         return kw_fail(err, "%s: out of memory", path);
     later->n = readers;

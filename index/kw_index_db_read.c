@@ -350,16 +350,17 @@ static int kw_dbr_by_ord(const void *a, const void *b) {
 }
 
 kw_status kw_index_db_read(kw_index *ix, const char *path, kw_err *err) {
-    return kw_index_db_read_in(ix, path, 0, err);
+    return kw_index_db_read_in(ix, path, false, 0, err);
 }
 
-kw_status kw_index_db_read_in(kw_index *ix, const char *path, unsigned readers, kw_err *err) {
+kw_status kw_index_db_read_in(kw_index *ix, const char *path, bool later, unsigned readers,
+                              kw_err *err) {
     kw_index_init(ix);
     kw_dbplan pl;
     if (kw_db_plan_make(&pl, err) != KW_OK)
         return KW_ERR;
-    kw_dblater later;
-    bool lazy = readers && kw_db_later_plan(&later, &pl);
+    kw_dblater lt;
+    bool lazy = later && kw_db_later_plan(&lt, &pl);
     sqlite3 *db = NULL;
     kw_status st = KW_OK;
     char m[256];
@@ -376,7 +377,7 @@ kw_status kw_index_db_read_in(kw_index *ix, const char *path, unsigned readers, 
     memset(&r, 0, sizeof r);
     const char *why = NULL;
     if (st == KW_OK)
-        st = kw_dbr_tables(db, path, &pl, lazy ? &later : NULL, &r, &ix->arena, err);
+        st = kw_dbr_tables(db, path, &pl, lazy ? &lt : NULL, &r, &ix->arena, err);
     if (st == KW_OK && (why = kw_dbr_unique(&pl, &r)))
         st = kw_fail(err, "%s: corrupt kwalk index (%s); rebuild it with 'kwalk index'", path, why);
     if (st == KW_OK && kw_dbr_meta_producer(db, ix) != KW_OK)
@@ -384,9 +385,9 @@ kw_status kw_index_db_read_in(kw_index *ix, const char *path, unsigned readers, 
                      kw_db_msg(db, m));
     /* the readers of the listings begin while this transaction holds the state read */
     if (st == KW_OK && lazy)
-        st = kw_db_later_open(ix, path, &later, readers, err);
+        st = kw_db_later_open(ix, path, &lt, readers, err);
     if (lazy)
-        kw_db_later_free_plan(&later);
+        kw_db_later_free_plan(&lt);
     if (db) {
         sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
         sqlite3_close(db);

@@ -35,8 +35,9 @@ static bool kw_index_is_text(const unsigned char *d, size_t len) {
 
 static const char kw_sqlite_magic[16] = "SQLite format 3";
 
-/* Read either form; the database's listings later on `readers` connections when readers > 0. */
-static kw_status kw_index_read_any(kw_index *ix, const char *path, unsigned readers, kw_err *err) {
+/* Read either form; the database's listings later on `readers` connections when later is true. */
+static kw_status kw_index_read_any(kw_index *ix, const char *path, bool later, unsigned readers,
+                                   kw_err *err) {
     unsigned char head[512];
     size_t n = 0;
     /* a FIFO or device is left to kw_sidecar_read_text, which refuses it */
@@ -47,7 +48,7 @@ static kw_status kw_index_read_any(kw_index *ix, const char *path, unsigned read
         fclose(f);
     }
     if (f && n >= sizeof kw_sqlite_magic && !memcmp(head, kw_sqlite_magic, sizeof kw_sqlite_magic))
-        return kw_index_db_read_in(ix, path, readers, err);
+        return kw_index_db_read_in(ix, path, later, readers, err);
     if (f && n >= 8 && !memcmp(head, "KWALKIDX", 8)) {
         kw_index_init(ix);
         return kw_fail(err,
@@ -71,9 +72,9 @@ static kw_status kw_index_read_any(kw_index *ix, const char *path, unsigned read
 }
 
 kw_status kw_index_read_file(kw_index *ix, const char *path, kw_err *err) {
-    return kw_index_read_any(ix, path, 0, err);
+    return kw_index_read_any(ix, path, false, 0, err);
 }
 
 kw_status kw_index_read_file_later(kw_index *ix, const char *path, unsigned readers, kw_err *err) {
-    return kw_index_read_any(ix, path, readers, err);
+    return kw_index_read_any(ix, path, true, readers, err);
 }
