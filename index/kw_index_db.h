@@ -96,12 +96,13 @@ typedef struct kw_dbread {
 } kw_dbread;
 
 /* Step st (columns _id, then _parent, or path for the root, then _ord, then
- * table ti's data columns) through at most cap rows into r's arrays for ti
- * (strings in a, short ones interned when intern is not NULL; each row's _id
- * also into its element at row_off unless that is negative). *why says what
- * is wrong with the rows; NULL with KW_ERR: SQLite's error. */
-kw_status kw_db_fill(sqlite3_stmt *st, size_t cap, const kw_dbplan *pl, int ti, kw_dbread *r,
-                     kw_arena *a, kw_symmap *intern, long row_off, const char **why);
+ * table ti's data columns) into r's arrays for ti: at most cap rows, or as
+ * many as there are when grow is true (not for the root); strings in a,
+ * short ones interned when intern is not NULL; each row's _id also into its
+ * element at row_off unless that is negative. *why says what is wrong with
+ * the rows; NULL with KW_ERR: SQLite's error. */
+kw_status kw_db_fill(sqlite3_stmt *st, size_t cap, bool grow, const kw_dbplan *pl, int ti,
+                     kw_dbread *r, kw_arena *a, kw_symmap *intern, long row_off, const char **why);
 /* Hang the rows of table ti (not the root) on their parents' elements (the
  * parent table's rows in r); *why says what is wrong. */
 kw_status kw_db_link(const kw_dbplan *pl, int ti, kw_dbread *r, const char **why);

@@ -13,10 +13,10 @@
 #include "index/kw_index.h"
 #include "index/kw_index_db.h"
 
-/* The statements of one lazily read table: its rows under one arch, and how many. */
+/* The statement of one lazily read table: its rows under one arch. */
 typedef struct kw_later_tab {
     int ti;
-    sqlite3_stmt *count, *rows;
+    sqlite3_stmt *rows;
 } kw_later_tab;
 
 typedef struct kw_later_conn {
@@ -105,13 +105,9 @@ static kw_status kw_later_conn_open(kw_later_conn *c, const char *path, const kw
         kw_buf_init(&w);
         kw_buf_init(&q);
         kw_later_where(&w, pl, ti, l->lines);
-        kw_buf_printf(&q, "SELECT count(*) FROM \"%s\" WHERE %s", pl->tabs[ti].name,
-                      kw_buf_str(&w));
-        ok = !q.oom && kw_later_prepare(c->db, q.ptr, &t->count);
-        kw_buf_reset(&q);
         kw_buf_printf(&q, "SELECT _id, _parent, _ord, %s FROM \"%s\" WHERE %s ORDER BY _id",
                       pl->tabs[ti].names.ptr, pl->tabs[ti].name, kw_buf_str(&w));
-        ok = ok && !q.oom && kw_later_prepare(c->db, q.ptr, &t->rows);
+        ok = !q.oom && kw_later_prepare(c->db, q.ptr, &t->rows);
         kw_buf_free(&w);
         kw_buf_free(&q);
     }
@@ -121,7 +117,6 @@ static kw_status kw_later_conn_open(kw_later_conn *c, const char *path, const kw
 static void kw_later_conn_close(kw_later_conn *c) {
     sqlite3_finalize(c->isa);
     for (int i = 0; i < c->ntabs; i++) {
-        sqlite3_finalize(c->tabs[i].count);
         sqlite3_finalize(c->tabs[i].rows);
     }
     if (c->db) {
@@ -161,19 +156,12 @@ kw_status kw_db_later_open(kw_index *ix, const char *path, const kw_dblater *l, 
     return KW_OK;
 }
 
-/* The rows of lazily read table t under the arch bound as ?1 into r. */
+/* The rows of lazily read table t under the arch bound as ?1 into r (as
+ * many as there are: a count would cost a third of the reading). */
 static kw_status kw_later_rows(const struct kw_index_later *L, kw_later_tab *t, sqlite3_int64 row,
                                kw_dbread *r, kw_arena *arena, const char **why) {
-    size_t cap = 0;
-    sqlite3_bind_int64(t->count, 1, row);
-    int rc = sqlite3_step(t->count);
-    if (rc == SQLITE_ROW)
-        cap = (size_t)sqlite3_column_int64(t->count, 0);
-    sqlite3_reset(t->count);
-    if (rc != SQLITE_ROW)
-        return KW_ERR;
     sqlite3_bind_int64(t->rows, 1, row);
-    kw_status st = kw_db_fill(t->rows, cap, &L->pl, t->ti, r, arena, NULL, -1, why);
+    kw_status st = kw_db_fill(t->rows, 0, true, &L->pl, t->ti, r, arena, NULL, -1, why);
     sqlite3_reset(t->rows);
     if (st == KW_OK && kw_db_link(&L->pl, t->ti, r, why) != KW_OK)
         st = KW_ERR;

@@ -45,13 +45,30 @@ static kw_status kw_dbr_count(sqlite3 *db, const char *table, size_t *n) {
     return rc == SQLITE_ROW ? KW_OK : KW_ERR;
 }
 
-/* Step st (columns _id, then _parent, or path for the root, then _ord, then
- * table ti's data columns) through at most cap rows into r's arrays for ti
- * (strings in a, short ones interned when intern is not NULL; the _id also
- * into each element at row_off unless that is negative); *why says what is
- * wrong with them. */
-kw_status kw_db_fill(sqlite3_stmt *st, size_t cap, const kw_dbplan *pl, int ti, kw_dbread *r,
-                     kw_arena *a, kw_symmap *intern, long row_off, const char **why) {
+/* Room for twice the n rows of table ti read so far (the block in a). */
+static bool kw_dbr_grow(kw_dbread *r, int ti, size_t esize, kw_arena *a, size_t n, size_t *cap) {
+    size_t ncap = n < 8 ? 16 : 2 * n;
+    unsigned char *b = kw_arena_alloc(a, ncap * esize);
+    sqlite3_int64 *ids = realloc(r->ids[ti], ncap * sizeof *ids);
+    if (ids)
+        r->ids[ti] = ids;
+    sqlite3_int64 *parents = realloc(r->parents[ti], ncap * sizeof *parents);
+    if (parents)
+        r->parents[ti] = parents;
+    long long *ords = realloc(r->ords[ti], ncap * sizeof *ords);
+    if (ords)
+        r->ords[ti] = ords;
+    if (!b || !ids || !parents || !ords)
+        return false;
+    if (n)
+        memcpy(b, r->block[ti], n * esize);
+    r->block[ti] = b;
+    *cap = ncap;
+    return true;
+}
+
+kw_status kw_db_fill(sqlite3_stmt *st, size_t cap, bool grow, const kw_dbplan *pl, int ti,
+                     kw_dbread *r, kw_arena *a, kw_symmap *intern, long row_off, const char **why) {
     const kw_dbtab *t = &pl->tabs[ti];
     r->block[ti] = cap ? kw_arena_alloc(a, cap * t->esize) : NULL;
     r->ids[ti] = malloc((cap ? cap : 1) * sizeof(sqlite3_int64));
@@ -69,8 +86,8 @@ kw_status kw_db_fill(sqlite3_stmt *st, size_t cap, const kw_dbplan *pl, int ti, 
     size_t i = 0;
     kw_dbcur cur = {KW_DB_READ, st, 3, a, intern, NULL};
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (i >= cap) {
-            *why = "more rows than counted";
+        if (i >= cap && (ti == 0 || !grow || !kw_dbr_grow(r, ti, t->esize, a, i, &cap))) {
+            *why = grow ? "out of memory" : "more rows than counted";
             break;
         }
         sqlite3_int64 id = sqlite3_column_int64(st, 0);
@@ -124,7 +141,7 @@ static kw_status kw_dbr_rows(sqlite3 *db, const kw_dbplan *pl, int ti, const cha
     sqlite3_free(sql);
     if (rc != SQLITE_OK)
         return KW_ERR;
-    kw_status s = kw_db_fill(st, cap, pl, ti, r, a, intern, row_off, why);
+    kw_status s = kw_db_fill(st, cap, false, pl, ti, r, a, intern, row_off, why);
     sqlite3_finalize(st);
     return s;
 }
