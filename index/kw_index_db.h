@@ -82,7 +82,7 @@ kw_status kw_db_create(sqlite3 *db, const kw_dbplan *pl, const char *name, kw_er
  * database: KW_OK, or an error saying what (not an index, other version). */
 kw_status kw_db_check(sqlite3 *db, const kw_dbplan *pl, const char *name, kw_err *err);
 
-/* ---- Reading (kw_index_db_read.c) ---- */
+/* ---- Reading (kw_index_db_rows.c, kw_index_db_read.c) ---- */
 
 /* The tables as read: per table, its elements (one block) and each row's
  * _id, _parent (the root: none) and _ord. */
