@@ -963,7 +963,8 @@ int kw_cmd_map(int argc, char **argv) {
         }
     }
     kw_app app;
-    int rc = kw_app_load(&app, db, py, npy, py_from);
+    /* the map shows no ISA listing or line table: they stay in the index */
+    int rc = kw_app_load_later(&app, 0, db, py, npy, py_from);
     if (rc == KW_EXIT_OK) {
         m.app = &app;
         kw_arena_init(&m.arena);

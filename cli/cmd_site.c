@@ -2,8 +2,10 @@
  * site (docs/site.md): DIR/index.html, one table of every instantiation, and
  * one page per instantiation (the Markdown walkthrough of `kwalk render`
  * converted by libcmark-gfm, with the source <-> ISA view per arch). Pages
- * are rendered on a few threads as `render --all` does; the files of a
- * previous run that no instantiation has now are removed (DIR/.kwalk-site). */
+ * are rendered on a few threads as `render --all` does, each thread reading
+ * its kernels' listings and line tables from the index as it writes their
+ * pages (the load leaves them); the files of a previous run that no
+ * instantiation has now are removed (DIR/.kwalk-site). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -122,6 +124,7 @@ typedef struct kw_site_worker {
     kw_render r;
     kw_srcs srcs;
     kw_buf md, page;
+    kw_arena listing; /* the page's kernel's listings and line tables */
 } kw_site_worker;
 
 typedef struct kw_site {
@@ -134,9 +137,52 @@ typedef struct kw_site {
 
 enum { KW_SITE_CHUNK = 32 };
 
-static void kw_site_page(kw_site *s, kw_site_worker *w, size_t i) {
+/* An arch's listing and line table as the load left them. */
+typedef struct kw_site_saved {
+    const char *isa;
+    KW_ARRAY(kw_isa_line) lines;
+} kw_site_saved;
+
+/* Read the listings and line tables of kernel k's archs (left for later by
+ * the load) into w->listing on reader `worker`; *saved: the archs as the
+ * load read them, for kw_site_listings_done. */
+static kw_status kw_site_listings(kw_site *s, kw_site_worker *w, unsigned worker, kw_kernel *k,
+                                  kw_site_saved **saved, kw_err *err) {
+    *saved = NULL;
+    if (!k || !k->archs.n)
+        return KW_OK;
+    *saved = kw_arena_alloc(&w->listing, k->archs.n * sizeof **saved);
+    if (!*saved)
+        return kw_fail(err, "out of memory");
+    for (size_t j = 0; j < k->archs.n; j++) {
+        (*saved)[j].isa = k->archs.v[j].isa;
+        memcpy(&(*saved)[j].lines, &k->archs.v[j].lines, sizeof k->archs.v[j].lines);
+    }
+    for (size_t j = 0; j < k->archs.n; j++)
+        if (kw_index_read_listing(&s->app->ix, worker, &k->archs.v[j], &w->listing, err) != KW_OK)
+            return KW_ERR;
+    return KW_OK;
+}
+
+/* Put back what the load read (only this page reads the listings) and free them. */
+static void kw_site_listings_done(kw_site_worker *w, kw_kernel *k, const kw_site_saved *saved) {
+    for (size_t j = 0; k && saved && j < k->archs.n; j++) {
+        k->archs.v[j].isa = saved[j].isa;
+        memcpy(&k->archs.v[j].lines, &saved[j].lines, sizeof k->archs.v[j].lines);
+    }
+    kw_arena_free(&w->listing);
+    kw_arena_init(&w->listing);
+}
+
+static void kw_site_page(kw_site *s, kw_site_worker *w, unsigned worker, size_t i) {
     kw_buf_reset(&w->page);
-    s->st[i] = kw_html_page(&w->r, i, &w->md, &w->page, &s->err[i]);
+    /* the model's kernel is the index's: this page's alone while it is written */
+    kw_kernel *k = (kw_kernel *)s->app->model.kernels.v[i].k;
+    kw_site_saved *saved;
+    s->st[i] = kw_site_listings(s, w, worker, k, &saved, &s->err[i]);
+    if (s->st[i] == KW_OK)
+        s->st[i] = kw_html_page(&w->r, i, &w->md, &w->page, &s->err[i]);
+    kw_site_listings_done(w, k, saved);
     if (s->st[i] != KW_OK)
         return;
     char *path = kw_arena_printf(&w->r.scratch, "%s/%s", s->dir, s->app->model.kernels.v[i].page);
@@ -156,7 +202,7 @@ static void kw_site_work(void *ctx, unsigned worker, size_t chunk) {
     kw_site *s = ctx;
     size_t n = s->app->model.kernels.n;
     for (size_t i = chunk * KW_SITE_CHUNK; i < n && i < (chunk + 1) * KW_SITE_CHUNK; i++) {
-        kw_site_page(s, &s->w[worker], i);
+        kw_site_page(s, &s->w[worker], worker, i);
         if (s->st[i] != KW_OK)
             break;
     }
@@ -205,6 +251,7 @@ static int kw_site_write(kw_app *app, kw_render *r, const char *dir) {
             kw_srcs_init(&s.w[t].srcs);
             kw_buf_init(&s.w[t].md);
             kw_buf_init(&s.w[t].page);
+            kw_arena_init(&s.w[t].listing);
             kw_render_init(&s.w[t].r, m, &s.w[t].srcs, r->providers, r->gpus, r->notes, r->o);
         }
         size_t chunks = (m->kernels.n + KW_SITE_CHUNK - 1) / KW_SITE_CHUNK;
@@ -214,6 +261,7 @@ static int kw_site_write(kw_app *app, kw_render *r, const char *dir) {
             kw_srcs_free(&s.w[t].srcs);
             kw_buf_free(&s.w[t].md);
             kw_buf_free(&s.w[t].page);
+            kw_arena_free(&s.w[t].listing);
         }
     }
     free(s.w);
@@ -297,7 +345,9 @@ int kw_cmd_site(int argc, char **argv) {
     kw_app app;
     kw_trace_loaded trace;
     memset(&trace, 0, sizeof trace);
-    rc = kw_app_load(&app, c.db, c.python_roots, c.npython_roots, c.python_from);
+    /* each page thread reads its kernels' listings (the largest part of the index) */
+    rc = kw_app_load_later(&app, kw_pool_threads(), c.db, c.python_roots, c.npython_roots,
+                           c.python_from);
     if (rc == KW_EXIT_OK && c.trace) {
         kw_err err;
         if (kw_trace_load(&trace, c.trace, &app.ix, app.db, &err) != KW_OK)

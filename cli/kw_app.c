@@ -25,8 +25,8 @@ static kw_status kw_app_scan(kw_app *app, const char *const *roots, size_t n, kw
     return KW_OK;
 }
 
-int kw_app_load(kw_app *app, const char *db, const char *const *python_roots, size_t nroots,
-                const char *python_from) {
+static int kw_app_load_in(kw_app *app, bool later, unsigned readers, const char *db,
+                          const char *const *python_roots, size_t nroots, const char *python_from) {
     memset(app, 0, sizeof(*app));
     kw_index_init(&app->ix);
     kw_srcs_init(&app->srcs);
@@ -34,7 +34,8 @@ int kw_app_load(kw_app *app, const char *db, const char *const *python_roots, si
     kw_py_chains_init(&app->chains);
     app->db = db ? db : KW_INDEX_DEFAULT_PATH;
     kw_err err;
-    if (kw_index_read_file(&app->ix, app->db, &err) != KW_OK) {
+    if ((later ? kw_index_read_file_later(&app->ix, app->db, readers, &err)
+               : kw_index_read_file(&app->ix, app->db, &err)) != KW_OK) {
         struct stat st;
         if (!db && stat(KW_INDEX_DEFAULT_PATH, &st) != 0)
             return kw_cli_failf("%s (run 'kwalk index DIR' first, or give --db FILE)", err.msg);
@@ -76,6 +77,16 @@ int kw_app_load(kw_app *app, const char *db, const char *const *python_roots, si
     if (kw_model_build(&app->model, &app->ix, app->have_py ? &app->py : NULL, &err) != KW_OK)
         return kw_cli_fail(&err);
     return KW_EXIT_OK;
+}
+
+int kw_app_load(kw_app *app, const char *db, const char *const *python_roots, size_t nroots,
+                const char *python_from) {
+    return kw_app_load_in(app, false, 0, db, python_roots, nroots, python_from);
+}
+
+int kw_app_load_later(kw_app *app, unsigned readers, const char *db,
+                      const char *const *python_roots, size_t nroots, const char *python_from) {
+    return kw_app_load_in(app, true, readers, db, python_roots, nroots, python_from);
 }
 
 void kw_app_free(kw_app *app) {

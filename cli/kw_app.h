@@ -40,6 +40,11 @@ typedef struct kw_app {
  * starting in package python_from when that is not NULL. */
 int kw_app_load(kw_app *app, const char *db, const char *const *python_roots, size_t nroots,
                 const char *python_from);
+/* The same with the index's listings and line tables read later, one kernel
+ * at a time, on `readers` connections (kw_index_read_file_later; none: a
+ * command that shows no listing). */
+int kw_app_load_later(kw_app *app, unsigned readers, const char *db,
+                      const char *const *python_roots, size_t nroots, const char *python_from);
 void kw_app_free(kw_app *app);
 
 #endif

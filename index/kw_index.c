@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "index/kw_index_db.h"
 #include "index/kw_index_int.h"
 
 static const kw_field kw_f_index_tu[] = {
@@ -37,6 +38,7 @@ void kw_index_init(kw_index *ix) {
 }
 
 void kw_index_free(kw_index *ix) {
+    kw_db_later_free(ix->later);
     kw_symmap_free(&ix->by_symbol);
     kw_symmap_free(&ix->tu_by_sidecar);
     kw_arena_free(&ix->arena);

@@ -37,6 +37,7 @@ typedef struct kw_index {
     KW_ARRAY(kw_kernel) kernels; /* unique by kw_kernel_key (symbol, or symbol and tu) */
     kw_symmap by_symbol;         /* kw_kernel_key -> index in kernels */
     kw_symmap tu_by_sidecar;     /* kw_index_tu.sidecar -> index in tus */
+    struct kw_index_later *later; /* kw_index_read_file_later's readers, or NULL */
 } kw_index;
 
 void kw_index_init(kw_index *ix);
@@ -71,6 +72,23 @@ kw_status kw_index_write_yaml(const kw_index *ix, const char *path, kw_err *err)
 kw_status kw_index_parse(kw_index *ix, const char *name, const char *text, size_t len, kw_err *err);
 kw_status kw_index_db_read(kw_index *ix, const char *path, kw_err *err);
 kw_status kw_index_read_file(kw_index *ix, const char *path, kw_err *err);
+
+/* ---- Listings read later (kw_index_db_later.c) ----------------------------------------------- */
+
+/* kw_index_read_file without the ISA listings and line tables when path is
+ * the database (they are most of a big build's index, and a command that
+ * writes a page per kernel needs one kernel's at a time): an arch that has
+ * either keeps its row (kw_kernel_arch.db_row), an empty listing ("") and no
+ * lines until kw_index_read_listing reads them. `readers` connections are
+ * opened in the load's read transaction, so they read the same state of the
+ * database (none: a command that shows no listing). A YAML index is read
+ * whole. */
+kw_status kw_index_read_file_later(kw_index *ix, const char *path, unsigned readers, kw_err *err);
+/* Read arch a's listing and line table on connection `reader` (< readers;
+ * one thread at a time each) into arena, replacing a->isa and a->lines.
+ * KW_OK and nothing done when a's were read with the rest. */
+kw_status kw_index_read_listing(const kw_index *ix, unsigned reader, kw_kernel_arch *a,
+                                kw_arena *arena, kw_err *err);
 
 /* ---- Writing the database (kw_index_db_write.c) ---------------------------------------------- */
 

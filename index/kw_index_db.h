@@ -82,4 +82,55 @@ kw_status kw_db_create(sqlite3 *db, const kw_dbplan *pl, const char *name, kw_er
  * database: KW_OK, or an error saying what (not an index, other version). */
 kw_status kw_db_check(sqlite3 *db, const kw_dbplan *pl, const char *name, kw_err *err);
 
+/* ---- Reading (kw_index_db_rows.c, kw_index_db_read.c) ---- */
+
+/* The tables as read: per table, its elements (one block) and each row's
+ * _id, _parent (the root: none) and _ord. */
+typedef struct kw_dbread {
+    unsigned char *block[KW_DB_MAXTABS];
+    sqlite3_int64 *ids[KW_DB_MAXTABS];
+    sqlite3_int64 *parents[KW_DB_MAXTABS];
+    long long *ords[KW_DB_MAXTABS];
+    size_t n[KW_DB_MAXTABS];
+    const char **paths; /* of the root rows */
+} kw_dbread;
+
+/* Step st (columns _id, then _parent, or path for the root, then _ord, then
+ * table ti's data columns) into r's arrays for ti: at most cap rows, or as
+ * many as there are when grow is true (not for the root); strings in a,
+ * short ones interned when intern is not NULL; each row's _id also into its
+ * element at row_off unless that is negative. *why says what is wrong with
+ * the rows; NULL with KW_ERR: SQLite's error. */
+kw_status kw_db_fill(sqlite3_stmt *st, size_t cap, bool grow, const kw_dbplan *pl, int ti,
+                     kw_dbread *r, kw_arena *a, kw_symmap *intern, long row_off, const char **why);
+/* Hang the rows of table ti (not the root) on their parents' elements (the
+ * parent table's rows in r); *why says what is wrong. */
+kw_status kw_db_link(const kw_dbplan *pl, int ti, kw_dbread *r, const char **why);
+/* kw_index_db_read, leaving the listings for `readers` connections when
+ * later is true (kw_index_read_file_later). */
+kw_status kw_index_db_read_in(kw_index *ix, const char *path, bool later, unsigned readers,
+                              kw_err *err);
+
+/* ---- Listings read later (kw_index_db_later.c) ---- */
+
+/* What a load leaves for later: the line table and the tables under it, and
+ * the listing column of kernels_archs (archs_names lists that table's
+ * columns with the listing replaced by "" where the arch has a listing or a
+ * line table, NULL elsewhere). */
+typedef struct kw_dblater {
+    int archs, lines; /* the tables kernels_archs and kernels_archs_lines */
+    bool skip[KW_DB_MAXTABS];
+    kw_buf archs_names;
+} kw_dblater;
+
+/* Fill l from plan pl: false (and nothing to free) when pl has not these tables. */
+bool kw_db_later_plan(kw_dblater *l, const kw_dbplan *pl);
+void kw_db_later_free_plan(kw_dblater *l);
+/* Open ix->later: `readers` connections to path in read transactions (begun
+ * while the caller's still holds the state it read). */
+kw_status kw_db_later_open(kw_index *ix, const char *path, const kw_dblater *l, unsigned readers,
+                           kw_err *err);
+/* Free ix->later (kw_index_free). */
+void kw_db_later_free(struct kw_index_later *later);
+
 #endif

@@ -13,6 +13,7 @@
 #include "index/kw_index.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,27 +21,6 @@
 
 #include "index/kw_index_db.h"
 #include "index/kw_index_int.h"
-
-typedef struct kw_dbread {
-    unsigned char *block[KW_DB_MAXTABS];
-    sqlite3_int64 *ids[KW_DB_MAXTABS];
-    sqlite3_int64 *parents[KW_DB_MAXTABS]; /* each row's _parent (the root: none) */
-    long long *ords[KW_DB_MAXTABS];        /* each row's _ord */
-    size_t n[KW_DB_MAXTABS];
-    const char **paths; /* of the root rows */
-} kw_dbread;
-
-static long long kw_dbr_find(const sqlite3_int64 *ids, size_t n, sqlite3_int64 id) {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ids[mid] < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < n && ids[lo] == id ? (long long)lo : -1;
-}
 
 static kw_status kw_dbr_count(sqlite3 *db, const char *table, size_t *n) {
     char *sql = sqlite3_mprintf("SELECT count(*) FROM \"%w\"", table);
@@ -53,115 +33,27 @@ static kw_status kw_dbr_count(sqlite3 *db, const char *table, size_t *n) {
     return rc == SQLITE_ROW ? KW_OK : KW_ERR;
 }
 
-/* Read the rows of table ti into its block (strings in a, short ones
- * interned); *why says what is wrong with them. */
-static kw_status kw_dbr_rows(sqlite3 *db, const kw_dbplan *pl, int ti, kw_dbread *r, kw_arena *a,
-                             kw_symmap *intern, const char **why) {
+/* Read the rows of table ti, its data columns as names lists them, into its
+ * block (kw_db_fill). */
+static kw_status kw_dbr_rows(sqlite3 *db, const kw_dbplan *pl, int ti, const char *names,
+                             kw_dbread *r, kw_arena *a, kw_symmap *intern, long row_off,
+                             const char **why) {
     const kw_dbtab *t = &pl->tabs[ti];
     size_t cap = 0;
     if (kw_dbr_count(db, t->name, &cap) != KW_OK)
         return KW_ERR;
-    r->block[ti] = cap ? kw_arena_alloc(a, cap * t->esize) : NULL;
-    r->ids[ti] = malloc((cap ? cap : 1) * sizeof(sqlite3_int64));
-    r->parents[ti] = malloc((cap ? cap : 1) * sizeof(sqlite3_int64));
-    r->ords[ti] = malloc((cap ? cap : 1) * sizeof(long long));
-    if ((cap && !r->block[ti]) || !r->ids[ti] || !r->parents[ti] || !r->ords[ti]) {
-        *why = "out of memory";
-        return KW_ERR;
-    }
-    if (ti == 0 && !(r->paths = calloc(cap ? cap : 1, sizeof(*r->paths)))) {
-        *why = "out of memory";
-        return KW_ERR;
-    }
-    char *sql = ti == 0 ? sqlite3_mprintf("SELECT _id, path, _ord, %s FROM sidecars ORDER BY _id",
-                                          t->names.ptr)
-                        : sqlite3_mprintf("SELECT _id, _parent, _ord, %s FROM \"%w\" ORDER BY _id",
-                                          t->names.ptr, t->name);
+    char *sql =
+        ti == 0 ? sqlite3_mprintf("SELECT _id, path, _ord, %s FROM sidecars ORDER BY _id", names)
+                : sqlite3_mprintf("SELECT _id, _parent, _ord, %s FROM \"%w\" ORDER BY _id", names,
+                                  t->name);
     sqlite3_stmt *st = NULL;
     int rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_NOMEM;
     sqlite3_free(sql);
     if (rc != SQLITE_OK)
         return KW_ERR;
-    size_t i = 0;
-    kw_dbcur cur = {KW_DB_READ, st, 3, a, intern, NULL};
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (i >= cap) {
-            *why = "more rows than counted";
-            break;
-        }
-        sqlite3_int64 id = sqlite3_column_int64(st, 0);
-        if (i && id <= r->ids[ti][i - 1]) {
-            *why = "rows out of order";
-            break;
-        }
-        r->ids[ti][i] = id;
-        r->ords[ti][i] = sqlite3_column_int64(st, 2);
-        if (ti == 0) {
-            const unsigned char *p = sqlite3_column_text(st, 1);
-            if (!p || !(r->paths[i] = kw_arena_strdup(a, (const char *)p))) {
-                *why = p ? "out of memory" : "a sidecar without a path";
-                break;
-            }
-        } else {
-            r->parents[ti][i] = sqlite3_column_int64(st, 1);
-        }
-        cur.col = 3;
-        kw_db_row(&cur, t, r->block[ti] + i * t->esize);
-        if (cur.bad) {
-            *why = cur.bad;
-            break;
-        }
-        i++;
-    }
-    r->n[ti] = i;
+    kw_status s = kw_db_fill(st, cap, false, pl, ti, r, a, intern, row_off, why);
     sqlite3_finalize(st);
-    if (*why)
-        return KW_ERR;
-    return rc == SQLITE_DONE ? KW_OK : KW_ERR;
-}
-
-/* Hang the rows of table ti (not the root) on their parents' elements (the
- * parent table linked before); *why says what is wrong. */
-static kw_status kw_dbr_link(const kw_dbplan *pl, int ti, kw_dbread *r, const char **why) {
-    const kw_dbtab *t = &pl->tabs[ti], *pt = &pl->tabs[t->parent];
-    sqlite3_int64 prev = 0;
-    kw_anyarr *arr = NULL;
-    for (size_t i = 0; i < r->n[ti]; i++) {
-        unsigned char *e = r->block[ti] + i * t->esize;
-        sqlite3_int64 parent = r->parents[ti][i];
-        long long ord = r->ords[ti][i];
-        if (t->f->kind == KW_F_PTR) { /* at most one row per parent */
-            long long at = kw_dbr_find(r->ids[t->parent], r->n[t->parent], parent);
-            void **pp =
-                at < 0 ? NULL : (void **)(r->block[t->parent] + (size_t)at * pt->esize + t->off);
-            if (!pp || *pp || ord != 0) {
-                *why = pp ? "two records for one" : "a row without its parent";
-                return KW_ERR;
-            }
-            *pp = e;
-            continue;
-        }
-        if (!arr || parent != prev) {
-            long long at = kw_dbr_find(r->ids[t->parent], r->n[t->parent], parent);
-            if (at < 0) {
-                *why = "a row without its parent";
-                return KW_ERR;
-            }
-            arr = (kw_anyarr *)(r->block[t->parent] + (size_t)at * pt->esize + t->off);
-            if (arr->n) {
-                *why = "rows of one list apart";
-                return KW_ERR;
-            }
-            arr->v = e;
-            prev = parent;
-        }
-        if (ord != (long long)arr->n) {
-            *why = "a gap in a list";
-            return KW_ERR;
-        }
-        arr->n = arr->cap = arr->n + 1;
-    }
-    return KW_OK;
+    return s;
 }
 
 /* ---- reading the tables on a few threads ------------------------------------------------------
@@ -177,6 +69,7 @@ typedef struct kw_dbr_pool {
     const char *path;
     const kw_dbplan *pl;
     kw_dbread *r;
+    const kw_dblater *later; /* tables left for later, or NULL */
     kw_dbr_tab tab[KW_DB_MAXTABS];
     pthread_mutex_t mu;
     int next; /* the next table to read */
@@ -214,7 +107,13 @@ static void *kw_dbr_main(void *arg) {
             return NULL;
         kw_dbr_tab *t = &p->tab[ti];
         t->why = NULL;
-        t->st = kw_dbr_rows(w->db, p->pl, ti, p->r, &w->arena, &w->intern, &t->why);
+        const kw_dblater *l = p->later;
+        if (l && l->skip[ti])
+            continue; /* no rows now: kw_index_read_listing reads them */
+        bool archs = l && ti == l->archs;
+        t->st = kw_dbr_rows(
+            w->db, p->pl, ti, archs ? l->archs_names.ptr : p->pl->tabs[ti].names.ptr, p->r,
+            &w->arena, &w->intern, archs ? (long)offsetof(kw_kernel_arch, db_row) : -1, &t->why);
         if (t->st != KW_OK && !t->why)
             kw_db_msg(w->db, t->msg);
     }
@@ -230,13 +129,14 @@ static unsigned kw_dbr_threads(void) {
 
 /* Read every table of pl: db (in its read transaction) on this thread, other
  * connections on the others; then link them, parents first. */
-static kw_status kw_dbr_tables(sqlite3 *db, const char *path, const kw_dbplan *pl, kw_dbread *r,
-                               kw_arena *a, kw_err *err) {
+static kw_status kw_dbr_tables(sqlite3 *db, const char *path, const kw_dbplan *pl,
+                               const kw_dblater *later, kw_dbread *r, kw_arena *a, kw_err *err) {
     kw_dbr_pool p;
     memset(&p, 0, sizeof p);
     p.path = path;
     p.pl = pl;
     p.r = r;
+    p.later = later;
     pthread_mutex_init(&p.mu, NULL);
     enum { KW_DBR_MAXW = 4 };
     kw_dbr_worker w[KW_DBR_MAXW];
@@ -267,7 +167,7 @@ static kw_status kw_dbr_tables(sqlite3 *db, const char *path, const kw_dbplan *p
     for (int ti = 0; ti < pl->n && st == KW_OK; ti++) {
         const kw_dbr_tab *t = &p.tab[ti];
         const char *why = NULL;
-        if (t->st != KW_OK || (ti && kw_dbr_link(pl, ti, r, &why) != KW_OK))
+        if (t->st != KW_OK || (ti && kw_db_link(pl, ti, r, &why) != KW_OK))
             st = kw_fail(err, "%s: corrupt kwalk index (%s: %s); rebuild it with 'kwalk index'",
                          path, pl->tabs[ti].name, t->st != KW_OK ? t->why ? t->why : t->msg : why);
     }
@@ -333,10 +233,17 @@ static int kw_dbr_by_ord(const void *a, const void *b) {
 }
 
 kw_status kw_index_db_read(kw_index *ix, const char *path, kw_err *err) {
+    return kw_index_db_read_in(ix, path, false, 0, err);
+}
+
+kw_status kw_index_db_read_in(kw_index *ix, const char *path, bool later, unsigned readers,
+                              kw_err *err) {
     kw_index_init(ix);
     kw_dbplan pl;
     if (kw_db_plan_make(&pl, err) != KW_OK)
         return KW_ERR;
+    kw_dblater lt;
+    bool lazy = later && kw_db_later_plan(&lt, &pl);
     sqlite3 *db = NULL;
     kw_status st = KW_OK;
     char m[256];
@@ -353,12 +260,17 @@ kw_status kw_index_db_read(kw_index *ix, const char *path, kw_err *err) {
     memset(&r, 0, sizeof r);
     const char *why = NULL;
     if (st == KW_OK)
-        st = kw_dbr_tables(db, path, &pl, &r, &ix->arena, err);
+        st = kw_dbr_tables(db, path, &pl, lazy ? &lt : NULL, &r, &ix->arena, err);
     if (st == KW_OK && (why = kw_dbr_unique(&pl, &r)))
         st = kw_fail(err, "%s: corrupt kwalk index (%s); rebuild it with 'kwalk index'", path, why);
     if (st == KW_OK && kw_dbr_meta_producer(db, ix) != KW_OK)
         st = kw_fail(err, "%s: corrupt kwalk index (%s); rebuild it with 'kwalk index'", path,
                      kw_db_msg(db, m));
+    /* the readers of the listings begin while this transaction holds the state read */
+    if (st == KW_OK && lazy)
+        st = kw_db_later_open(ix, path, &lt, readers, err);
+    if (lazy)
+        kw_db_later_free_plan(&lt);
     if (db) {
         sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
         sqlite3_close(db);

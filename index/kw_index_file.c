@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "common/kw_fs.h"
+#include "index/kw_index_db.h"
 #include "index/kw_index_int.h"
 
 kw_status kw_index_write_yaml(const kw_index *ix, const char *path, kw_err *err) {
@@ -34,7 +35,9 @@ static bool kw_index_is_text(const unsigned char *d, size_t len) {
 
 static const char kw_sqlite_magic[16] = "SQLite format 3";
 
-kw_status kw_index_read_file(kw_index *ix, const char *path, kw_err *err) {
+/* Read either form; the database's listings later on `readers` connections when later is true. */
+static kw_status kw_index_read_any(kw_index *ix, const char *path, bool later, unsigned readers,
+                                   kw_err *err) {
     unsigned char head[512];
     size_t n = 0;
     /* a FIFO or device is left to kw_sidecar_read_text, which refuses it */
@@ -45,7 +48,7 @@ kw_status kw_index_read_file(kw_index *ix, const char *path, kw_err *err) {
         fclose(f);
     }
     if (f && n >= sizeof kw_sqlite_magic && !memcmp(head, kw_sqlite_magic, sizeof kw_sqlite_magic))
-        return kw_index_db_read(ix, path, err);
+        return kw_index_db_read_in(ix, path, later, readers, err);
     if (f && n >= 8 && !memcmp(head, "KWALKIDX", 8)) {
         kw_index_init(ix);
         return kw_fail(err,
@@ -66,4 +69,12 @@ kw_status kw_index_read_file(kw_index *ix, const char *path, kw_err *err) {
     kw_status st = kw_index_parse(ix, path, text, len, err);
     free(text);
     return st;
+}
+
+kw_status kw_index_read_file(kw_index *ix, const char *path, kw_err *err) {
+    return kw_index_read_any(ix, path, false, 0, err);
+}
+
+kw_status kw_index_read_file_later(kw_index *ix, const char *path, unsigned readers, kw_err *err) {
+    return kw_index_read_any(ix, path, true, readers, err);
 }

@@ -140,6 +140,10 @@ typedef struct kw_kernel_arch {
     /* Facts from the kernel's optimized LLVM IR (passes/, docs/ir-facts.md);
      * NULL when the device job did not analyse it. */
     kw_irf *ir;
+    /* Not a sidecar field: the index database's row of this record when its
+     * listing and line table are read later (kw_index_read_listing); 0
+     * otherwise. */
+    long long db_row;
 } kw_kernel_arch;
 
 /* Every "not known" field of a kernel arch set (-1, NULL, empty). */

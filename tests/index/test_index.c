@@ -4,7 +4,8 @@
  * exact round trips of the YAML form and of the database (the same YAML
  * again), and the errors for files that are not an index of this version,
  * truncated or corrupt (never a crash: the database reader is fed truncated
- * and mutated files, and rows it cannot place). */
+ * and mutated files, and rows it cannot place), and the listings read one
+ * arch at a time after the rest (kw_index_read_listing). */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -291,6 +292,105 @@ static void test_db(void) {
     kw_sidecar_free(&a);
 }
 
+/* A sidecar whose first kernel has a listing and line table (with inlining
+ * chains) on gfx942 and only a line table on gfx950. */
+static void listing_sidecar(kw_sidecar *sc) {
+    kw_sidecar_init(sc);
+    kw_tc_full_sidecar(sc);
+    kw_arena *a = &sc->arena;
+    kw_kernel_arch *x = &sc->kernels.v[0].archs.v[0], *y = &sc->kernels.v[0].archs.v[1];
+    x->isa = "0: s_load_dword s0, s[0:1], 0x0\nloop:\n4: v_add_f32 v0, v1, v2\n8: s_endpgm\n";
+    for (int i = 0; i < 3; i++) {
+        kw_isa_line *l = KW_PUSH(a, x->lines);
+        l->offset = 4 * i;
+        l->location = kw_tc_loc(i == 1 ? "/src/h.h" : "/src/k.hip", 10 + i, 3);
+        for (int j = 0; j < i; j++)
+            *KW_PUSH(a, l->inlined_at) = kw_tc_loc("/src/k.hip", 20 + j, 5);
+    }
+    kw_isa_line *l = KW_PUSH(a, y->lines);
+    l->offset = 0;
+    l->location = kw_tc_loc("/src/k.hip", 7, 1);
+}
+
+/* Listings read later (kw_index_read_file_later): the same index once each
+ * arch's is read, on either reader; none when a YAML index is read whole;
+ * a corrupt line table is an error of the arch that has it. */
+static void test_db_later(void) {
+    kw_index ix, back;
+    kw_sidecar a;
+    kw_err err;
+    kw_index_init(&ix);
+    ix.producer.name = "kwalk";
+    listing_sidecar(&a);
+    CHECK(kw_index_add(&ix, &a, "a.kwalk.yaml", &err) == KW_OK);
+    const kw_sidecar *scs[] = {&a};
+    const char *names[] = {"a.kwalk.yaml"};
+    CHECK(kw_index_db_write("l.db", &ix.producer, scs, names, 1, &err) == KW_OK);
+    kw_buf y1, y2;
+    kw_buf_init(&y1);
+    kw_buf_init(&y2);
+    CHECK(kw_index_emit(&ix, &y1, &err) == KW_OK);
+    CHECK(strstr(kw_buf_str(&y1), "v_add_f32") && strstr(kw_buf_str(&y1), "inlined_at"));
+    CHECK(kw_index_read_file_later(&back, "l.db", 2, &err) == KW_OK);
+    kw_arena listings;
+    kw_arena_init(&listings);
+    unsigned reader = 0;
+    for (size_t i = 0; i < back.kernels.n; i++) {
+        kw_kernel *k = &back.kernels.v[i];
+        for (size_t j = 0; j < k->archs.n; j++) {
+            kw_kernel_arch *x = &k->archs.v[j];
+            bool has = i == 0 && j < 2; /* a listing or a line table */
+            CHECK(x->lines.n == 0 && (x->db_row > 0) == has);
+            CHECK(has ? x->isa && !*x->isa : !x->isa);
+            CHECK(kw_index_read_listing(&back, reader++ % 2, x, &listings, &err) == KW_OK);
+        }
+    }
+    CHECK(kw_index_emit(&back, &y2, &err) == KW_OK);
+    CHECK_STR(kw_buf_str(&y2), kw_buf_str(&y1));
+    if (back.kernels.n && back.kernels.v[0].archs.n == 2)
+        CHECK(!back.kernels.v[0].archs.v[1].isa && back.kernels.v[0].archs.v[1].lines.n == 1);
+    /* the second connection: no such reader */
+    if (back.kernels.n && back.kernels.v[0].archs.n) {
+        CHECK(kw_index_read_listing(&back, 2, &back.kernels.v[0].archs.v[0], &listings, &err) ==
+              KW_ERR);
+        CHECK_STR(err.msg, "l.db: no listing reader 2");
+    }
+    kw_index_free(&back);
+    kw_arena_free(&listings);
+    /* a YAML index: read whole */
+    CHECK(kw_index_write_yaml(&ix, "l.yaml", &err) == KW_OK);
+    CHECK(kw_index_read_file_later(&back, "l.yaml", 2, &err) == KW_OK);
+    CHECK(back.kernels.n && back.kernels.v[0].archs.v[0].lines.n == 3 &&
+          !back.kernels.v[0].archs.v[0].db_row);
+    kw_index_free(&back);
+    /* a gap in a line table: the load succeeds, reading that arch's does not */
+    size_t n;
+    char *d = slurp("l.db", &n);
+    CHECK(d != NULL);
+    if (d) {
+        spit("c.db", d, n);
+        sql("c.db", "UPDATE kernels_archs_lines SET _ord = 5 WHERE _ord = 2");
+        CHECK(kw_index_read_file(&back, "c.db", &err) == KW_ERR);
+        CHECK(kw_index_read_file_later(&back, "c.db", 1, &err) == KW_OK);
+        kw_arena_init(&listings);
+        if (back.kernels.n && back.kernels.v[0].archs.n == 2) {
+            CHECK(kw_index_read_listing(&back, 0, &back.kernels.v[0].archs.v[1], &listings, &err) ==
+                  KW_OK);
+            CHECK(kw_index_read_listing(&back, 0, &back.kernels.v[0].archs.v[0], &listings, &err) ==
+                  KW_ERR);
+            CHECK(strstr(err.msg, "c.db: corrupt kwalk index (listing of row ") == err.msg &&
+                  strstr(err.msg, ": a gap in a list); rebuild it with 'kwalk index'"));
+        }
+        kw_arena_free(&listings);
+        kw_index_free(&back);
+    }
+    free(d);
+    kw_buf_free(&y1);
+    kw_buf_free(&y2);
+    kw_index_free(&ix);
+    kw_sidecar_free(&a);
+}
+
 static void check_internal(const kw_index *ix, const char *what) {
     const char *sym = "_ZN12_GLOBAL__N_18helper_kEPfi";
     CHECK(ix->kernels.n == 3 && ix->tus.n == 2);
@@ -361,6 +461,7 @@ int main(void) {
     test_build_and_round_trip();
     test_errors();
     test_db();
+    test_db_later();
     test_internal_linkage();
     return kw_test_result("test_index");
 }

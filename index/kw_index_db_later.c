@@ -1,0 +1,221 @@
+/* kw_index_db_later.c: the ISA listings and line tables of the index
+ * database read one kernel arch at a time, after the rest
+ * (kw_index_read_file_later). They are most of a big build's index; a
+ * command that writes a page per kernel reads each when it writes the page,
+ * on its worker threads, instead of all of them before the first page. Each
+ * reader is its own connection with prepared statements, in a read
+ * transaction begun inside the load's, so that all read one state of the
+ * database (rollback-journal mode: no writer commits while they read). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+
+#include "index/kw_index.h"
+#include "index/kw_index_db.h"
+
+/* The statement of one lazily read table: its rows under one arch. */
+typedef struct kw_later_tab {
+    int ti;
+    sqlite3_stmt *rows;
+} kw_later_tab;
+
+typedef struct kw_later_conn {
+    sqlite3 *db;
+    sqlite3_stmt *isa; /* the arch's listing */
+    kw_later_tab tabs[KW_DB_MAXTABS];
+    int ntabs;
+} kw_later_conn;
+
+struct kw_index_later {
+    char *path;
+    kw_dbplan pl;
+    int archs; /* the table kernels_archs */
+    kw_later_conn *c;
+    unsigned n;
+};
+
+static int kw_later_table(const kw_dbplan *pl, const char *name) {
+    for (int ti = 0; ti < pl->n; ti++)
+        if (!strcmp(pl->tabs[ti].name, name))
+            return ti;
+    return -1;
+}
+
+bool kw_db_later_plan(kw_dblater *l, const kw_dbplan *pl) {
+    memset(l, 0, sizeof *l);
+    l->archs = kw_later_table(pl, "kernels_archs");
+    l->lines = kw_later_table(pl, "kernels_archs_lines");
+    const char *names = l->archs >= 0 ? pl->tabs[l->archs].names.ptr : NULL;
+    const char *isa = names ? strstr(names, "\"isa\"") : NULL;
+    if (l->lines < 0 || !isa || pl->tabs[l->lines].parent != l->archs)
+        return false;
+    for (int ti = 0; ti < pl->n; ti++) /* parents come first */
+        l->skip[ti] = ti == l->lines || (pl->tabs[ti].parent >= 0 && l->skip[pl->tabs[ti].parent]);
+    kw_buf_init(&l->archs_names);
+    kw_buf_append(&l->archs_names, names, (size_t)(isa - names));
+    kw_buf_puts(&l->archs_names,
+                "(CASE WHEN \"isa\" IS NOT NULL OR EXISTS (SELECT 1 FROM \"kernels_archs_lines\" "
+                "AS l WHERE l._parent = \"kernels_archs\"._id) THEN '' END)");
+    kw_buf_puts(&l->archs_names, isa + strlen("\"isa\""));
+    if (l->archs_names.oom) {
+        kw_buf_free(&l->archs_names);
+        return false;
+    }
+    return true;
+}
+
+void kw_db_later_free_plan(kw_dblater *l) {
+    kw_buf_free(&l->archs_names);
+}
+
+/* "_parent = ?1" for the line table, "_parent IN (SELECT _id FROM <parent>
+ * WHERE <its condition>)" below it: the rows under one arch. */
+static void kw_later_where(kw_buf *b, const kw_dbplan *pl, int ti, int lines) {
+    if (ti == lines) {
+        kw_buf_puts(b, "_parent = ?1");
+        return;
+    }
+    const char *parent = pl->tabs[pl->tabs[ti].parent].name;
+    kw_buf_printf(b, "_parent IN (SELECT _id FROM \"%s\" WHERE ", parent);
+    kw_later_where(b, pl, pl->tabs[ti].parent, lines);
+    kw_buf_putc(b, ')');
+}
+
+static bool kw_later_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st) {
+    return sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) == SQLITE_OK;
+}
+
+/* Open one reader: a connection, a read transaction holding its lock, the statements. */
+static kw_status kw_later_conn_open(kw_later_conn *c, const char *path, const kw_dbplan *pl,
+                                    const kw_dblater *l, kw_err *err) {
+    char m[256];
+    if (sqlite3_open_v2(path, &c->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
+            SQLITE_OK ||
+        sqlite3_exec(c->db, "PRAGMA mmap_size = 4294967296; BEGIN; SELECT count(*) FROM kwalk_meta",
+                     NULL, NULL, NULL) != SQLITE_OK)
+        return kw_fail(err, "%s: %s", path, kw_db_msg(c->db, m));
+    sqlite3_busy_timeout(c->db, 10000);
+    bool ok = kw_later_prepare(c->db, "SELECT isa FROM kernels_archs WHERE _id = ?1", &c->isa);
+    for (int ti = 0; ti < pl->n && ok; ti++) {
+        if (!l->skip[ti])
+            continue;
+        kw_later_tab *t = &c->tabs[c->ntabs++];
+        t->ti = ti;
+        kw_buf w, q;
+        kw_buf_init(&w);
+        kw_buf_init(&q);
+        kw_later_where(&w, pl, ti, l->lines);
+        kw_buf_printf(&q, "SELECT _id, _parent, _ord, %s FROM \"%s\" WHERE %s ORDER BY _id",
+                      pl->tabs[ti].names.ptr, pl->tabs[ti].name, kw_buf_str(&w));
+        ok = !q.oom && kw_later_prepare(c->db, q.ptr, &t->rows);
+        kw_buf_free(&w);
+        kw_buf_free(&q);
+    }
+    return ok ? KW_OK : kw_fail(err, "%s: %s", path, kw_db_msg(c->db, m));
+}
+
+static void kw_later_conn_close(kw_later_conn *c) {
+    sqlite3_finalize(c->isa);
+    for (int i = 0; i < c->ntabs; i++) {
+        sqlite3_finalize(c->tabs[i].rows);
+    }
+    if (c->db) {
+        sqlite3_exec(c->db, "COMMIT", NULL, NULL, NULL);
+        sqlite3_close(c->db);
+    }
+}
+
+void kw_db_later_free(struct kw_index_later *later) {
+    if (!later)
+        return;
+    for (unsigned i = 0; later->c && i < later->n; i++)
+        kw_later_conn_close(&later->c[i]);
+    free(later->c);
+    kw_db_plan_free(&later->pl);
+    free(later->path);
+    free(later);
+}
+
+kw_status kw_db_later_open(kw_index *ix, const char *path, const kw_dblater *l, unsigned readers,
+                           kw_err *err) {
+    struct kw_index_later *later = calloc(1, sizeof *later);
+    if (!later)
+        return kw_fail(err, "%s: out of memory", path);
+    ix->later = later;
+    later->archs = l->archs;
+    if (kw_db_plan_make(&later->pl, err) != KW_OK)
+        return KW_ERR;
+    later->path = strdup(path);
+    later->c = calloc(readers ? readers : 1, sizeof *later->c);
+    if (!later->path || !later->c)
+        return kw_fail(err, "%s: out of memory", path);
+    later->n = readers;
+    for (unsigned i = 0; i < readers; i++)
+        if (kw_later_conn_open(&later->c[i], path, &later->pl, l, err) != KW_OK)
+            return KW_ERR;
+    return KW_OK;
+}
+
+/* The rows of lazily read table t under the arch bound as ?1 into r (as
+ * many as there are: a count would cost a third of the reading). */
+static kw_status kw_later_rows(const struct kw_index_later *L, kw_later_tab *t, sqlite3_int64 row,
+                               kw_dbread *r, kw_arena *arena, const char **why) {
+    sqlite3_bind_int64(t->rows, 1, row);
+    kw_status st = kw_db_fill(t->rows, 0, true, &L->pl, t->ti, r, arena, NULL, -1, why);
+    sqlite3_reset(t->rows);
+    if (st == KW_OK && kw_db_link(&L->pl, t->ti, r, why) != KW_OK)
+        st = KW_ERR;
+    return st;
+}
+
+/* The listing of the arch bound as ?1 (NULL when it has none) into arena. */
+static kw_status kw_later_isa(kw_later_conn *c, sqlite3_int64 row, kw_kernel_arch *a,
+                              kw_arena *arena, const char **why) {
+    sqlite3_bind_int64(c->isa, 1, row);
+    int rc = sqlite3_step(c->isa);
+    const unsigned char *t = rc == SQLITE_ROW ? sqlite3_column_text(c->isa, 0) : NULL;
+    a->isa = t ? kw_arena_strndup(arena, (const char *)t, (size_t)sqlite3_column_bytes(c->isa, 0))
+               : NULL;
+    sqlite3_reset(c->isa);
+    if (rc == SQLITE_DONE)
+        *why = "a listing's arch is gone";
+    else if (rc == SQLITE_ROW && t && !a->isa)
+        *why = "out of memory";
+    return rc == SQLITE_ROW && !*why ? KW_OK : KW_ERR;
+}
+
+kw_status kw_index_read_listing(const kw_index *ix, unsigned reader, kw_kernel_arch *a,
+                                kw_arena *arena, kw_err *err) {
+    struct kw_index_later *L = ix->later;
+    if (!L || a->db_row <= 0)
+        return KW_OK;
+    if (reader >= L->n)
+        return kw_fail(err, "%s: no listing reader %u", L->path, reader);
+    kw_later_conn *c = &L->c[reader];
+    sqlite3_int64 row = a->db_row;
+    memset(&a->lines, 0, sizeof a->lines);
+    const char *why = NULL;
+    kw_status st = kw_later_isa(c, row, a, arena, &why);
+    /* the arch is the one row of its table, as kw_db_link finds parents */
+    kw_dbread r;
+    memset(&r, 0, sizeof r);
+    r.block[L->archs] = (unsigned char *)a;
+    r.ids[L->archs] = &row;
+    r.n[L->archs] = 1;
+    for (int i = 0; i < c->ntabs && st == KW_OK; i++)
+        st = kw_later_rows(L, &c->tabs[i], row, &r, arena, &why);
+    for (int i = 0; i < c->ntabs; i++) {
+        int ti = c->tabs[i].ti;
+        free(r.ids[ti]);
+        free(r.parents[ti]);
+        free(r.ords[ti]);
+    }
+    if (st != KW_OK) {
+        char m[256];
+        return kw_fail(err,
+                       "%s: corrupt kwalk index (listing of row %lld: %s); rebuild it with "
+                       "'kwalk index'",
+                       L->path, (long long)row, why ? why : kw_db_msg(c->db, m));
+    }
+    return KW_OK;
+}
