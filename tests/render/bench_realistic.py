@@ -83,9 +83,9 @@ def main():
         build = os.path.join(tmp, "build")
         shutil.rmtree(build, ignore_errors=True)
         t = time.perf_counter()
-        n, sides, _ = realistic_build.write_build(a.src, build, a.kernels)
+        n, sides, _, distinct = realistic_build.write_build(a.src, build, a.kernels)
         ysize = sum(os.path.getsize(s) for s in sides)
-        print(f"generated {n} kernels in {len(sides)} sidecars ({ysize / 1e6:.1f} MB compressed) "
+        print(f"generated {n} kernels ({distinct} distinct symbols) in {len(sides)} sidecars ({ysize / 1e6:.1f} MB compressed) "
               f"in {time.perf_counter() - t:.1f} s")
         db = os.path.join(tmp, "big.db")
         if os.path.exists(db):
@@ -100,8 +100,8 @@ def main():
             if best is None or w < best[0]:
                 best = (w, c, r)
         pages = [f for f in os.listdir(out) if f.endswith(".md") and f != "index.md"]
-        if len(pages) != n or not os.path.exists(os.path.join(out, "index.md")):
-            sys.exit(f"FAIL: {len(pages)} pages for {n} kernels")
+        if len(pages) != distinct or not os.path.exists(os.path.join(out, "index.md")):
+            sys.exit(f"FAIL: {len(pages)} pages for {distinct} kernels")
         size = sum(os.path.getsize(os.path.join(out, f)) for f in os.listdir(out))
         print(fmt(f"kwalk render --all (best of {a.repeat})", *best), f"({len(pages) + 1} pages, {size / 1e6:.0f} MB)")
         print(f"index + render --all: {wi + best[0]:.2f} s wall, {ci + best[1]:.2f} s CPU; "
@@ -113,7 +113,7 @@ def main():
         small = os.path.join(tmp, "small")
         shutil.rmtree(small, ignore_errors=True)
         per = n / len(sides)
-        m, ssides, _ = realistic_build.write_build(a.src, small, int(a.sidecars * per * 1.2))
+        m, ssides, _, _ = realistic_build.write_build(a.src, small, int(a.sidecars * per * 1.2))
         ssides = ssides[:a.sidecars]
         for extra in sorted(set(_walk(small)) - set(ssides)):
             os.unlink(extra)

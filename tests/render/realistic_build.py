@@ -72,6 +72,7 @@ class Source:
             self.text = f.read()
         doc = yaml.load(self.text, Loader=LOADER)
         self.kernels = len(doc.get("kernels") or [])
+        self.symbols = [k["symbol"] for k in doc.get("kernels") or []]
         tu = doc["translation_unit"]
         self.object = tu["object"]
         self.cuid = str(tu.get("cuid", ""))
@@ -90,6 +91,12 @@ class Source:
             if not at:
                 raise ValueError(f"{path}: code object {md5} not in {self.object}")
             self.cos.append((at[0], size, md5))
+
+    def renamed(self, c):
+        """The kernel symbols of copy c."""
+        rx = re.compile("|".join(re.escape(i) for i in self.idents)) if self.idents else None
+        sfx = code(c)
+        return [rx.sub(lambda m: m.group(0)[:-2] + sfx, s) if rx else s for s in self.symbols]
 
     def copy(self, c, out_dir):
         """Writes copy c into out_dir; returns the sidecar's path."""
@@ -137,7 +144,9 @@ def last_round(sources, left):
 
 
 def write_build(src_dir, out_dir, n, compress="zstd"):
-    """Writes the build; returns (kernels, sidecar paths, sources used)."""
+    """Writes the build; returns (kernel records, sidecar paths, sources
+    used, distinct kernel symbols: fewer than the records when one kernel
+    is in several sidecars, as aiter's flush_cache is)."""
     out_dir = os.path.abspath(out_dir)
     sources = [Source(p) for p in sorted(glob.glob(os.path.join(src_dir, "*.kwalk.yaml")))]
     sources = [s for s in sources if s.kernels > 0]
@@ -159,7 +168,8 @@ def write_build(src_dir, out_dir, n, compress="zstd"):
         for j in range(0, len(sides), 500):
             subprocess.run(["zstd", "-q", "--rm", "-f", *sides[j:j + 500]], check=True)
         sides = [p + ".zst" for p in sides]
-    return sum(s.kernels for _, s in plan), sides, sources
+    distinct = len({sym for c, s in plan for sym in s.renamed(c)})
+    return sum(s.kernels for _, s in plan), sides, sources, distinct
 
 
 def main():
@@ -170,10 +180,10 @@ def main():
     ap.add_argument("--compress", choices=["zstd", "none"], default="zstd")
     a = ap.parse_args()
     try:
-        n, sides, _ = write_build(a.src_dir, a.out_dir, a.kernels, a.compress)
+        n, sides, _, distinct = write_build(a.src_dir, a.out_dir, a.kernels, a.compress)
     except (OSError, ValueError, subprocess.CalledProcessError) as e:
         sys.exit(f"realistic_build.py: {e}")
-    print(f"{n} kernels in {len(sides)} sidecars under {a.out_dir}")
+    print(f"{n} kernels ({distinct} distinct symbols) in {len(sides)} sidecars under {a.out_dir}")
 
 
 if __name__ == "__main__":

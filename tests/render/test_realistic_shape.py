@@ -148,12 +148,13 @@ def main():
         rtot, _ = figures(real, a.llvm_bin, work, check, strict=False)
         # three rounds of the corpus and a part of a fourth
         want = 3 * rtot["kernels"] + rtot["kernels"] // 3
-        n, sides, _ = realistic_build.write_build(a.corpus_out, os.path.join(tmp, "build"), want)
+        n, sides, _, distinct = realistic_build.write_build(a.corpus_out, os.path.join(tmp, "build"), want)
         check.eq(n, want, "kernels generated")
         check.check(all(s.endswith(".kwalk.yaml.zst") for s in sides), "sidecars compressed by default")
         gtot, syms = figures(sides, a.llvm_bin, work, check, strict=True)
         check.eq(gtot["kernels"], want, "kernels in the generated sidecars")
         check.eq(len(set(syms)), len(syms), "kernel symbols unique across the build")
+        check.eq(distinct, len(syms), "distinct symbols write_build counted")
         for key in ("bytes", "listing", "ir", "calls", "launches", "targs"):
             r = rtot[key] / rtot["kernels"]
             g = gtot[key] / gtot["kernels"]
