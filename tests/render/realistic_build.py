@@ -20,7 +20,11 @@ Renaming: each kernel's identifier (the last component of its template, or
 of its name for a non-template kernel) keeps its length and gets its last
 two characters replaced by the copy's number in base 36, everywhere in the
 object (symbols, code-object metadata, host stubs) and in the sidecar text
-outside paths. Equal length keeps the mangled names valid and every offset
+outside paths. The host functions' symbols the sidecar names (launchers,
+entries, host call edges) get `.k<code>` appended in the sidecar (the
+object's host code is not read by kwalk): without it every copy's launches
+would hang off the same host call graph and each page would list every
+copy's entry points. Equal length keeps the mangled names valid and every offset
 in the object unchanged; each code object's size stays and its new MD5
 replaces the old one in `translation_unit.code_objects`. A kernel
 identifier shorter than 6 characters is not renamed (its bytes could occur
@@ -56,6 +60,23 @@ def code(c):
     return DIGITS[c // len(DIGITS)] + DIGITS[c % len(DIGITS)]
 
 
+def host_symbols(doc):
+    """The host functions' symbols a sidecar names (launchers, their
+    instantiation chains, entries, host call edges)."""
+    out = set()
+    for ln in doc.get("launches") or []:
+        out.add(ln.get("function_symbol"))
+        for link in (ln.get("instantiation_chain") or []) + (ln.get("call_chain") or []):
+            if isinstance(link, dict):
+                out.add(link.get("symbol"))
+    for e in doc.get("entries") or []:
+        out.add(e.get("function_symbol"))
+    for h in doc.get("host_calls") or []:
+        out.add(h.get("caller"))
+        out.add(h.get("callee"))
+    return {x for x in out if isinstance(x, str) and x}
+
+
 def ident_of(k):
     """The identifier a kernel is renamed by."""
     base = k.get("template") or k.get("name") or ""
@@ -73,6 +94,7 @@ class Source:
         doc = yaml.load(self.text, Loader=LOADER)
         self.kernels = len(doc.get("kernels") or [])
         self.symbols = [k["symbol"] for k in doc.get("kernels") or []]
+        self.host = sorted(host_symbols(doc) - set(self.symbols), key=len, reverse=True)
         tu = doc["translation_unit"]
         self.object = tu["object"]
         self.cuid = str(tu.get("cuid", ""))
@@ -110,14 +132,15 @@ class Source:
         obj_path = os.path.join(out_dir, f"{stem}_{sfx}.o")
         with open(obj_path, "wb") as f:
             f.write(obj)
-        if ren:
-            rx = re.compile("|".join(re.escape(i) for i in self.idents))
-            parts = PATH_RE.split(self.text)
-            for j in range(0, len(parts), 2):  # the even parts are not paths
+        rx = re.compile("|".join(re.escape(i) for i in self.idents)) if ren else None
+        hx = re.compile(r"(?<![\w$.])(?:%s)(?![\w$.])" % "|".join(re.escape(h) for h in self.host)) if self.host else None
+        parts = PATH_RE.split(self.text)
+        for j in range(0, len(parts), 2):  # the even parts are not paths
+            if hx:  # host symbols first: a kernel identifier may be part of one
+                parts[j] = hx.sub(lambda m: m.group(0) + ".k" + sfx, parts[j])
+            if rx:
                 parts[j] = rx.sub(lambda m: ren[m.group(0)], parts[j])
-            text = "".join(parts)
-        else:
-            text = self.text
+        text = "".join(parts)
         for at, size, md5 in self.cos:
             text = text.replace(md5, hashlib.md5(obj[at:at + size]).hexdigest())
         text = text.replace(f"object: {self.object},", f"object: {obj_path},", 1)
