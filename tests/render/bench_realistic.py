@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""bench_realistic.py: `kwalk index` + `kwalk render --all` over a realistic
+generated build of N kernel instantiations (realistic_build.py: renamed
+copies of real sidecars and of their objects, zstd-compressed, so the index
+reads real-sized sidecars and disassembles real code objects), with the
+peak memory of each (/usr/bin/time -f %M); then an incremental re-index of
+a build of S sidecars after one of them changed.
+
+usage: bench_realistic.py KWALK --src DIR [--kernels N] [--sidecars S]
+                          [--repeat R] [--out-dir DIR] [--keep DIR]
+
+--src: real sidecars (plain `*.kwalk.yaml`) with their objects, e.g. the
+corpus sidecars of a build dir (`BUILD/corpus`, compiled with
+compress=none). Not a test: it only fails when a command fails or the page
+count is wrong. Prints wall and CPU (user + system) seconds, peak resident
+memory and the load average; on a loaded machine CPU time is the figure to
+compare. Measure with a Release or RelWithDebInfo build, never a sanitized
+one.
+"""
+import argparse
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import realistic_build  # noqa: E402
+
+
+def run(cmd, cwd):
+    """(process, wall s, CPU s, peak RSS MB) of cmd run under /usr/bin/time."""
+    rss_file = os.path.join(cwd, "time.out")
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    p = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file, *cmd], cwd=cwd,
+                       capture_output=True, text=True)
+    wall = time.perf_counter() - t
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if p.returncode != 0:
+        sys.exit(f"FAIL: {' '.join(cmd)}: exit {p.returncode}: {p.stderr[-2000:]}")
+    with open(rss_file) as f:
+        rss = int(f.read().split()[-1]) / 1024
+    cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+    return p, wall, cpu, rss
+
+
+def change_one(side):
+    """Changes one sidecar's content (the producer's version), as a rebuild
+    of its TU would."""
+    plain = side[:-4] if side.endswith(".zst") else side
+    if side.endswith(".zst"):
+        subprocess.run(["zstd", "-q", "-d", "-f", side, "-o", plain], check=True)
+    with open(plain, encoding="utf-8") as f:
+        text = f.read()
+    with open(plain, "w", encoding="utf-8") as f:
+        f.write(text.replace('version: "0.1.0"', 'version: "0.1.1"', 1))
+    if side.endswith(".zst"):
+        subprocess.run(["zstd", "-q", "--rm", "-f", plain, "-o", side], check=True)
+
+
+def fmt(label, wall, cpu, rss):
+    return f"{label}: {wall:.2f} s wall, {cpu:.2f} s CPU, {rss:.0f} MB peak"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("kwalk")
+    ap.add_argument("--src", required=True)
+    ap.add_argument("--kernels", type=int, default=10000)
+    ap.add_argument("--sidecars", type=int, default=200)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--out-dir", help="write the pages there (e.g. on /dev/shm) instead of the temp dir")
+    ap.add_argument("--keep")
+    a = ap.parse_args()
+    kwalk = os.path.abspath(a.kwalk)
+    tmp = a.keep or tempfile.mkdtemp(prefix="kwalk-realistic-bench-")
+    os.makedirs(tmp, exist_ok=True)
+    try:
+        build = os.path.join(tmp, "build")
+        shutil.rmtree(build, ignore_errors=True)
+        t = time.perf_counter()
+        n, sides, _, distinct = realistic_build.write_build(a.src, build, a.kernels)
+        ysize = sum(os.path.getsize(s) for s in sides)
+        print(f"generated {n} kernels ({distinct} distinct symbols) in {len(sides)} sidecars ({ysize / 1e6:.1f} MB compressed) "
+              f"in {time.perf_counter() - t:.1f} s")
+        db = os.path.join(tmp, "big.db")
+        if os.path.exists(db):
+            os.unlink(db)
+        _, wi, ci, ri = run([kwalk, "index", build, "-o", db], tmp)
+        print(fmt("kwalk index", wi, ci, ri), f"(database {os.path.getsize(db) / 1e6:.0f} MB)")
+        out = a.out_dir or os.path.join(tmp, "pages")
+        best = None
+        for _ in range(max(1, a.repeat)):
+            shutil.rmtree(out, ignore_errors=True)
+            _, w, c, r = run([kwalk, "render", "--all", "--db", db, "-o", out], tmp)
+            if best is None or w < best[0]:
+                best = (w, c, r)
+        pages = [f for f in os.listdir(out) if f.endswith(".md") and f != "index.md"]
+        if len(pages) != distinct or not os.path.exists(os.path.join(out, "index.md")):
+            sys.exit(f"FAIL: {len(pages)} pages for {distinct} kernels")
+        size = sum(os.path.getsize(os.path.join(out, f)) for f in os.listdir(out))
+        print(fmt(f"kwalk render --all (best of {a.repeat})", *best), f"({len(pages) + 1} pages, {size / 1e6:.0f} MB)")
+        print(f"index + render --all: {wi + best[0]:.2f} s wall, {ci + best[1]:.2f} s CPU; "
+              f"peak {max(ri, best[2]):.0f} MB")
+        if a.out_dir:
+            shutil.rmtree(out, ignore_errors=True)
+
+        # incremental: a build of S sidecars, indexed, then one changed
+        small = os.path.join(tmp, "small")
+        shutil.rmtree(small, ignore_errors=True)
+        per = n / len(sides)
+        m, ssides, _, _ = realistic_build.write_build(a.src, small, int(a.sidecars * per * 1.2))
+        ssides = ssides[:a.sidecars]
+        for extra in sorted(set(_walk(small)) - set(ssides)):
+            os.unlink(extra)
+        sdb = os.path.join(tmp, "small.db")
+        if os.path.exists(sdb):
+            os.unlink(sdb)
+        _, w0, c0, r0 = run([kwalk, "index", small, "-o", sdb], tmp)
+        _, w1, c1, r1 = run([kwalk, "index", small, "-o", sdb], tmp)
+        change_one(ssides[len(ssides) // 2])
+        p, w2, c2, r2 = run([kwalk, "index", small, "-o", sdb], tmp)
+        print(f"{len(ssides)} sidecars: " + fmt("first index", w0, c0, r0) + "; " + fmt("nothing changed", w1, c1, r1)
+              + "; " + fmt("one changed", w2, c2, r2) + f" [{p.stderr.strip() or p.stdout.strip()}]")
+        load = os.getloadavg()
+        print(f"{os.cpu_count()} CPUs, load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
+    finally:
+        if not a.keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _walk(root):
+    for d, _, files in os.walk(root):
+        for f in files:
+            if f.endswith(".kwalk.yaml.zst") or f.endswith(".kwalk.yaml"):
+                yield os.path.join(d, f)
+
+
+if __name__ == "__main__":
+    main()
