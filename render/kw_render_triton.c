@@ -2,11 +2,11 @@
  * with language: triton, docs/triton.md): the title, the overview, section
  * 1 (the hook's launch: call chain, grid and arguments as written; the
  * constexpr values and compile options), section 2 (the @triton.jit function
- * quoted, the TTGIR's layouts and the .llir's IR facts), section 3 (where
- * the data comes from and goes) and 4 (work per program) from the IR facts,
- * as far as the captured facts go. Sections 5
- * and 6 are the shared writers. What is quoted and where is decided in the
- * page model (model/kw_page.c). */
+ * quoted, the TTGIR's layouts and tl.dot ops (kw_r_ttgir.c) and the .llir's
+ * IR facts), section 3 (where the data comes from and goes) and 4 (work per
+ * program from the IR facts and the tl.dot ops, against the hardware peaks),
+ * as far as the captured facts go. Sections 5 and 6 are the shared writers.
+ * What is quoted and where is decided in the page model (model/kw_page.c). */
 #include <stdlib.h>
 #include <string.h>
 
