@@ -6,7 +6,7 @@ derive(files, name, arch, wave, names) -> (lines, note): `lines` the kernel's
 or None, `note` one line saying why not (`IR facts: ...`) or None. The tool is
 KWALK_IRFACTS when set (`off`: none), else the kwalk-irfacts installed beside
 kwalk (<prefix>/bin, this package being <prefix>/share/kwalk/python/...), else
-the one on PATH. It runs for at most TIMEOUT_S seconds and MAX_OUT bytes of
+the one on PATH. It is stopped after TIMEOUT_S seconds or MAX_OUT bytes of
 output; nothing here raises.
 """
 
@@ -14,6 +14,8 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
+import time
 
 TIMEOUT_S = 60
 MAX_OUT = 64 << 20
@@ -67,26 +69,48 @@ def _record(text, name):
     return None
 
 
-def _run(tool, argv):
-    """(stdout text, None) or (None, why)."""
+def _too_much():
+    size = "%d MiB" % (MAX_OUT >> 20) if MAX_OUT % (1 << 20) == 0 else "%d bytes" % MAX_OUT
+    return "kwalk-irfacts wrote more than " + size
+
+
+def _stop(p):
     try:
-        p = subprocess.run(
-            [tool] + argv,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            timeout=TIMEOUT_S,
-        )
-    except subprocess.TimeoutExpired:
-        return None, "kwalk-irfacts stopped after %d s" % TIMEOUT_S
-    except OSError as e:
-        return None, "cannot run %s (%s)" % (tool, e.strerror or e)
-    if p.returncode != 0:
-        err = p.stderr.decode("utf-8", "replace").strip().splitlines()
-        return None, err[0] if err else "kwalk-irfacts exited with %d" % p.returncode
-    if len(p.stdout) > MAX_OUT:
-        return None, "kwalk-irfacts wrote more than %d MiB" % (MAX_OUT >> 20)
-    return p.stdout.decode("utf-8", "replace"), None
+        p.kill()
+        p.wait(timeout=5)
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+
+
+def _run(tool, argv):
+    """(stdout text, None) or (None, why). Output goes to a temporary file,
+    watched while the tool runs: stopped past TIMEOUT_S or MAX_OUT bytes."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        try:
+            p = subprocess.Popen([tool] + argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+        except OSError as e:
+            return None, "cannot run %s (%s)" % (tool, e.strerror or e)
+        deadline = time.monotonic() + TIMEOUT_S
+        while True:
+            try:
+                rc = p.wait(timeout=0.05)
+                break
+            except subprocess.TimeoutExpired:
+                pass
+            if os.fstat(out.fileno()).st_size > MAX_OUT:
+                _stop(p)
+                return None, _too_much()
+            if time.monotonic() > deadline:
+                _stop(p)
+                return None, "kwalk-irfacts stopped after %d s" % TIMEOUT_S
+        if os.fstat(out.fileno()).st_size > MAX_OUT:
+            return None, _too_much()
+        out.seek(0)
+        err.seek(0)
+        if rc != 0:
+            lines = err.read(4096).decode("utf-8", "replace").strip().splitlines()
+            return None, lines[0] if lines else "kwalk-irfacts exited with %d" % rc
+        return out.read().decode("utf-8", "replace"), None
 
 
 def _derive(files, name, arch, wave, names):

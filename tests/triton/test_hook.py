@@ -331,6 +331,10 @@ class HookTest(unittest.TestCase):
                     sys.exit(1)
                 if mode == "hang":
                     time.sleep(30)
+                if mode == "flood":
+                    sys.stdout.write("x" * 100000)
+                    sys.stdout.flush()
+                    time.sleep(30)
                 sys.stdout.write(open(os.environ["FAKE_IRFACTS_TEXT"]).read())
             ''' % sys.executable))
         os.chmod(tool, 0o755)
@@ -416,6 +420,15 @@ class HookTest(unittest.TestCase):
         self.assertLess(took, 15)  # the tool sleeps 30 s
         (fname, doc), = self.sidecars()
         self.assertEqual(doc["kernels"][0]["triton"]["ir_note"], "IR facts: kwalk-irfacts stopped after 1 s")
+
+    def test_irfacts_bounded_in_output(self):
+        env, _ = self.fake_irfacts("flood")
+        text = "import kwalk_triton._irfacts as I\nI.MAX_OUT = 10000\n" + PROGRAM
+        prog, p = self.run_with(env, text)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        (fname, doc), = self.sidecars()
+        self.assertEqual(doc["kernels"][0]["triton"]["ir_note"],
+                         "IR facts: kwalk-irfacts wrote more than 10000 bytes")
 
     def test_irfacts_absent(self):
         # no KWALK_IRFACTS, none beside kwalk (a source tree), none on PATH
