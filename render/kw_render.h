@@ -153,6 +153,43 @@ void kw_r_ir_idioms(kw_render *r, const kw_irf *ir);
 /* A line per loop (trip count, header line); returns how many have no line. */
 size_t kw_r_ir_loops(kw_render *r, const kw_irf *ir);
 
+/* ---- a Triton page's TTGIR: layouts and tt.dot (kw_r_ttgir.c) ---------------------------- */
+
+enum { KW_R_TTGIR_MAXDIM = 8 };
+/* The integers of `key = [a, b]` in a layout's params; their count (0 when
+ * the key is not there or not a list of integers). */
+size_t kw_r_ttgir_ints(const char *params, const char *key, long long *out);
+/* The layout named name ("#blocked") of t, or NULL. */
+const kw_triton_layout *kw_r_ttgir_layout(const kw_triton *t, const char *name);
+/* A blocked layout's tile per dim (sizePerThread x threadsPerWarp x
+ * warpsPerCTA), its sizePerThread and order; the rank, 0 when l is not a
+ * blocked layout with all three lists of one rank. */
+size_t kw_r_ttgir_blocked(const kw_triton_layout *l, long long *tile, long long *spt,
+                          long long *order);
+/* An MFMA layout (#ttg.amd_mfma): its instrShape (M, N, K) and warpsPerCTA. */
+typedef struct kw_r_mfma {
+    long long shape[3];
+    long long warps[2];
+} kw_r_mfma;
+bool kw_r_ttgir_mfma(const kw_triton_layout *l, kw_r_mfma *m);
+/* A tt.dot op: M, N, K, its FLOP (2MNK), its result's MFMA layout and the
+ * MFMA instructions one execution needs (0 when the shapes do not divide). */
+typedef struct kw_r_dot {
+    long long m, n, k, flop;
+    bool has_mfma;
+    kw_r_mfma mfma;
+    long long per_program, per_wave;
+} kw_r_dot;
+bool kw_r_ttgir_dot(const kw_triton *t, const kw_triton_memop *m, kw_r_dot *d);
+/* Section 2: a line per layout whose parameters explain more than the table
+ * (blocked tile, MFMA instruction shape and waves, LDS swizzle). */
+void kw_r_ttgir_layout_notes(kw_render *r, const kw_triton *t);
+/* Section 2: the tt.dot ops as a table (nothing when there is none). */
+void kw_r_ttgir_dots(kw_render *r, const kw_triton *t);
+/* Section 4: each tt.dot's FLOP and operand bytes per execution against
+ * the matrix peak of the archs' GPUs. */
+void kw_r_ttgir_dot_work(kw_render *r, const kw_triton *t);
+
 /* ---- sections ----------------------------------------------------------------------------- */
 
 void kw_render_overview(kw_render *r);
@@ -161,6 +198,8 @@ void kw_render_device(kw_render *r);  /* 2 */
 void kw_render_flow(kw_render *r);    /* 3 */
 void kw_render_memory(kw_render *r);  /* 4 */
 void kw_render_trace(kw_render *r);   /* 4, the --trace subsection (kw_render_trace.c) */
+/* 4: the hardware peaks of the archs shown, as a table (kw_render_memory.c) */
+void kw_render_memory_peaks(kw_render *r);
 void kw_render_isa(kw_render *r);     /* 5 */
 void kw_render_files(kw_render *r);   /* 6 */
 /* A Triton specialization (page.triton): title, overview and sections 1 to 4

@@ -52,7 +52,7 @@ static void kw_mem_hw_table_text(kw_render *r, kw_buf *o) {
 }
 
 /* The table is the same for every kernel with the same archs: made once. */
-static void kw_mem_hw_table(kw_render *r) {
+void kw_render_memory_peaks(kw_render *r) {
     char key[128];
     size_t n = 0;
     key[0] = '\0';
@@ -226,5 +226,5 @@ void kw_render_memory(kw_render *r) {
     }
     if (r->o->trace)
         kw_render_trace(r);
-    kw_mem_hw_table(r);
+    kw_render_memory_peaks(r);
 }

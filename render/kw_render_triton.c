@@ -2,14 +2,15 @@
  * with language: triton, docs/triton.md): the title, the overview, section
  * 1 (the hook's launch: call chain, grid and arguments as written; the
  * constexpr values and compile options), section 2 (the @triton.jit function
- * quoted, the TTGIR's layouts and the .llir's IR facts), section 3 (where
- * the data comes from and goes) and 4 (work per program) from the IR facts,
- * as far as the captured facts go. Sections 5
- * and 6 are the shared writers. What is quoted and where is decided in the
- * page model (model/kw_page.c). */
+ * quoted, the TTGIR's layouts and tl.dot ops (kw_r_ttgir.c) and the .llir's
+ * IR facts), section 3 (where the data comes from and goes) and 4 (work per
+ * program from the IR facts and the tl.dot ops, against the hardware peaks),
+ * as far as the captured facts go. Sections 5 and 6 are the shared writers.
+ * What is quoted and where is decided in the page model (model/kw_page.c). */
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/kw_perf.h"
 #include "render/kw_md.h"
 #include "render/kw_render.h"
 
@@ -307,68 +308,12 @@ static void kw_rt_host(kw_render *r) {
 
 /* ---- sections 2, 3, 4 ----------------------------------------------------------------------- */
 
-enum { KW_RT_MAXDIM = 8 };
-
-/* The integers of `key = [a, b]` in a layout's params; their count (0 when
- * the key is not there or not a list of integers). */
-static size_t kw_rt_ints(const char *params, const char *key, long long *out) {
-    size_t kn = strlen(key);
-    for (const char *p = params; p && (p = strstr(p, key)); p += kn) {
-        if ((p != params && p[-1] != ' ') || strncmp(p + kn, " = [", 4))
-            continue;
-        const char *q = p + kn + 4;
-        size_t n = 0;
-        while (n < KW_RT_MAXDIM) {
-            char *end;
-            long long v = strtoll(q, &end, 10);
-            if (end == q)
-                return 0;
-            out[n++] = v;
-            if (*end == ']')
-                return n;
-            if (end[0] != ',' || end[1] != ' ')
-                return 0;
-            q = end + 2;
-        }
-        return 0;
-    }
-    return 0;
-}
-
-static const kw_triton_layout *kw_rt_layout(const kw_triton *t, const char *name) {
-    for (size_t i = 0; name && i < t->layouts.n; i++)
-        if (t->layouts.v[i].name && !strcmp(t->layouts.v[i].name, name))
-            return &t->layouts.v[i];
-    return NULL;
-}
-
-/* A blocked layout's tile per dim (sizePerThread x threadsPerWarp x
- * warpsPerCTA) into tile and its sizePerThread and order; the rank, 0 when
- * the params do not give all three lists of one rank. */
-static size_t kw_rt_blocked(const kw_triton_layout *l, long long *tile, long long *spt,
-                            long long *order) {
-    if (!l || !l->kind || strcmp(l->kind, "blocked"))
-        return 0;
-    long long tpw[KW_RT_MAXDIM], wpc[KW_RT_MAXDIM];
-    size_t n = kw_rt_ints(l->params, "sizePerThread", spt);
-    if (!n || kw_rt_ints(l->params, "threadsPerWarp", tpw) != n ||
-        kw_rt_ints(l->params, "warpsPerCTA", wpc) != n ||
-        kw_rt_ints(l->params, "order", order) != n)
-        return 0;
-    for (size_t d = 0; d < n; d++) {
-        if (spt[d] < 1 || tpw[d] < 1 || wpc[d] < 1 || order[d] < 0 || order[d] >= (long long)n)
-            return 0;
-        tile[d] = spt[d] * tpw[d] * wpc[d];
-    }
-    return n;
-}
-
 /* The elements a thread holds of memory op m under a blocked layout, when
  * every dimension is a whole number of tiles; false otherwise. */
 static bool kw_rt_per_thread(const kw_triton *t, const kw_triton_memop *m, long long *elems,
                              long long *vec, long long *vec_dim) {
-    long long tile[KW_RT_MAXDIM], spt[KW_RT_MAXDIM], order[KW_RT_MAXDIM];
-    size_t n = kw_rt_blocked(kw_rt_layout(t, m->layout), tile, spt, order);
+    long long tile[KW_R_TTGIR_MAXDIM], spt[KW_R_TTGIR_MAXDIM], order[KW_R_TTGIR_MAXDIM];
+    size_t n = kw_r_ttgir_blocked(kw_r_ttgir_layout(t, m->layout), tile, spt, order);
     if (!n || n != m->shape.n)
         return false;
     long long e = 1;
@@ -405,26 +350,7 @@ static void kw_rt_ttgir(kw_render *r, const kw_triton *t) {
         kw_buf_puts(o, " |\n");
     }
     kw_buf_puts(o, "\n");
-    bool listed = false;
-    for (size_t i = 0; i < t->layouts.n; i++) {
-        long long tile[KW_RT_MAXDIM], spt[KW_RT_MAXDIM], order[KW_RT_MAXDIM];
-        size_t n = kw_rt_blocked(&t->layouts.v[i], tile, spt, order);
-        if (!n)
-            continue;
-        listed = true;
-        kw_buf_puts(o, "- ");
-        kw_md_code(o, t->layouts.v[i].name, false);
-        kw_buf_puts(o, ": one tile of the program (sizePerThread × threadsPerWarp × "
-                       "warpsPerCTA) is ");
-        for (size_t d = 0; d < n; d++)
-            kw_buf_printf(o, "%s%lld", d ? " × " : "", tile[d]);
-        kw_buf_printf(o,
-                      " elements; each thread holds %lld consecutive element%s along dim %lld "
-                      "(`order[0]`) of a tile.\n",
-                      spt[order[0]], spt[order[0]] == 1 ? "" : "s", order[0]);
-    }
-    if (listed)
-        kw_buf_puts(o, "\n");
+    kw_r_ttgir_layout_notes(r, t);
     kw_md_heading(o, 3, "Loads, stores, LDS and dot ops (TTGIR)");
     if (!t->memory_ops.n) {
         kw_buf_puts(o, "None in the TTGIR's kernel function.\n\n");
@@ -469,6 +395,7 @@ static void kw_rt_ttgir(kw_render *r, const kw_triton *t) {
     kw_buf_puts(o, "\nPer thread: the tensor's elements one thread holds under a blocked layout "
                    "whose tile divides the tensor (Π sizePerThread × tensor / tile); \"-\" where "
                    "the layout is not blocked or a dimension is not a whole number of tiles.\n\n");
+    kw_r_ttgir_dots(r, t);
 }
 
 /* The IR facts of the first arch shown that has them (NULL: none; *a set). */
@@ -626,6 +553,55 @@ static void kw_rt_work(kw_render *r, const char *label, const kw_val *v, long lo
     kw_buf_puts(r->out, ".\n");
 }
 
+/* Per arch shown with a launch's grid value: its GPU's CUs and the programs
+ * per CU (fewer programs than CUs: launch-bound). */
+static void kw_rt_programs_per_cu(kw_render *r) {
+    kw_buf *o = r->out;
+    for (size_t i = 0; i < r->mk->launches.n; i++) {
+        const kw_launch *l = r->m->launches.v[r->mk->launches.v[i]].l;
+        if (!l->grid.has_value)
+            continue;
+        double programs = (double)l->grid.value[0] * l->grid.value[1] * l->grid.value[2];
+        for (size_t a = 0; a < r->archs.n; a++) {
+            const kw_gpu *g = kw_perf_gpu(r->gpus, r->o->gpu, r->archs.v[a].arch);
+            if (!g || g->compute_units <= 0)
+                continue;
+            kw_buf_printf(o, "- Launch site %zu on %s (%s, %.0f CUs): %.2f programs per CU%s.\n",
+                          i + 1, g->product, g->arch, g->compute_units, programs / g->compute_units,
+                          kw_perf_classify(-1, -1, programs, g).launch
+                              ? "; fewer programs than CUs, so part of the GPU stays idle "
+                                "(launch-bound at this grid)"
+                              : "");
+        }
+    }
+}
+
+/* The IR facts' FLOP per byte of global traffic against the FP32 ridge point
+ * of the arch's GPU, as a HIP page's section 4 says it. */
+static void kw_rt_bound(kw_render *r, const kw_rarch *a, const kw_irf_work *w) {
+    kw_buf *o = r->out;
+    const kw_val *rd = &w->bytes_read, *wr = &w->bytes_written, *fl = &w->flops;
+    if (rd->kind != KW_VAL_NUM || wr->kind != KW_VAL_NUM || fl->kind != KW_VAL_NUM ||
+        rd->num + wr->num <= 0) {
+        kw_buf_puts(o, "- Arithmetic intensity: not computed (global bytes or FLOP per thread "
+                       "are not a number).\n");
+        return;
+    }
+    const kw_gpu *g = kw_perf_gpu(r->gpus, r->o->gpu, a->arch);
+    kw_perf_bound b = kw_perf_classify((double)fl->num, (double)(rd->num + wr->num), -1, g);
+    kw_buf_printf(o, "- Arithmetic intensity: %.3g FLOP per byte of global traffic", b.intensity);
+    if (w->mfma > 0)
+        kw_buf_puts(o, " (vector FLOP only: the MFMA instructions' are not in it)");
+    if (b.kind != KW_BOUND_UNKNOWN)
+        kw_buf_printf(o, "; against %s's FP32 ridge point (%.1f FLOP/byte): %s", g->product,
+                      b.ridge,
+                      b.kind == KW_BOUND_MEMORY ? "**memory-bound** (below the ridge)"
+                                                : "**compute-bound** (at or above the ridge)");
+    else
+        kw_buf_printf(o, "; no %s peaks in annotations/hw/amdgpu-peaks.txt", a->arch);
+    kw_buf_puts(o, ".\n");
+}
+
 static void kw_rt_memory(kw_render *r) {
     kw_buf *o = r->out;
     const kw_triton *t = r->page.triton;
@@ -653,11 +629,14 @@ static void kw_rt_memory(kw_render *r) {
     } else {
         kw_buf_puts(o, "not recorded.\n");
     }
+    kw_rt_programs_per_cu(r);
+    kw_r_ttgir_dot_work(r, t);
     const kw_rarch *a = NULL;
     const kw_irf *ir = kw_rt_ir(r, &a);
     if (!ir) {
         kw_buf_puts(o, "- Bytes read and written per program, FLOP: ");
         kw_rt_ir_missing(r, NULL, false);
+        kw_render_memory_peaks(r);
         return;
     }
     long long threads =
@@ -679,7 +658,9 @@ static void kw_rt_memory(kw_render *r) {
                       "- Matrix (MFMA) instructions per thread: %lld (their FLOP not "
                       "counted).\n",
                       w->mfma);
+    kw_rt_bound(r, a, w);
     kw_buf_putc(o, '\n');
+    kw_render_memory_peaks(r);
 }
 
 void kw_render_triton(kw_render *r) {

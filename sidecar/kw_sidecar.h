@@ -193,6 +193,9 @@ typedef struct kw_triton_memop {
                           * NULL when not read */
     const char *layout;  /* its encoding as written: "#blocked" or "#ttg.dot_op<{...}>";
                           * NULL when none */
+    long long dot_k;     /* tt.dot: K, the first operand's last dimension; -1 otherwise */
+    const char *dot_element; /* tt.dot: the first operand's element type ("f16"); NULL
+                              * otherwise */
 } kw_triton_memop;
 
 typedef struct kw_triton {

@@ -48,12 +48,17 @@ static kw_kernel_arch *kw_merge_arch(kw_kernel *k, const char *arch) {
     return NULL;
 }
 
+/* An arch record with no code-object fact; with ir_too, no IR facts either. */
+static bool kw_merge_arch_bare(const kw_kernel_arch *x, bool ir_too) {
+    return !x->target_id && !kw_isa_resources_known(&x->resources) &&
+           !kw_isa_classes_known(&x->classes) && !x->dpp_patterns.n && !x->memory.n && !x->isa &&
+           !x->lines_note && !x->lines.n && (!ir_too || !x->ir);
+}
+
 /* An arch record with no fact at all (a Triton hook's `gfx942: {}`, which
  * reads no code object): a later record of the arch replaces it. */
 static bool kw_merge_arch_empty(const kw_kernel_arch *x) {
-    return !x->target_id && !kw_isa_resources_known(&x->resources) &&
-           !kw_isa_classes_known(&x->classes) && !x->dpp_patterns.n && !x->memory.n && !x->isa &&
-           !x->lines_note && !x->lines.n && !x->ir;
+    return kw_merge_arch_bare(x, true);
 }
 
 /* replace: src's record of an arch dst has replaces dst's. */
@@ -64,14 +69,22 @@ static kw_status kw_merge_archs(kw_arena *a, kw_kernel *dst, const kw_kernel *sr
         if (!sa->arch)
             continue;
         kw_kernel_arch *da = kw_merge_arch(dst, sa->arch);
-        if (da && !replace && (!kw_merge_arch_empty(da) || kw_merge_arch_empty(sa)))
+        /* a Triton hook's record with the IR facts kwalk-irfacts gave it and
+         * no code-object fact: the cache's record replaces it, keeping those
+         * IR facts when the cache's has none */
+        bool hook_ir = da && dst->triton && da->ir && kw_merge_arch_bare(da, false) &&
+                       !kw_merge_arch_bare(sa, false);
+        if (da && !replace && !hook_ir && (!kw_merge_arch_empty(da) || kw_merge_arch_empty(sa)))
             continue;
+        kw_irf *keep = hook_ir && !sa->ir ? da->ir : NULL;
         if (!da)
             da = KW_PUSH(a, dst->archs);
         if (da && adopt)
             *da = *sa;
         else if (!da || kw_schema_copy(a, &kw_t_kernel_arch, da, sa) != KW_OK)
             return kw_fail(err, "out of memory merging kernel %s", src->symbol);
+        if (keep)
+            da->ir = keep;
     }
     return KW_OK;
 }

@@ -300,11 +300,26 @@ static bool kw_ttir_type(kw_arena *a, const char *t, const char *te, kw_triton_m
     return m->element != NULL;
 }
 
+/* A tt.dot's first operand, the type on [t, te) before the top-level " * "
+ * (`tensor<64x32xf16, #ttg.dot_op<...>>`): K, its last dimension, and its
+ * element type into m; false when it does not read. */
+static bool kw_ttir_dot_operand(kw_arena *a, const char *t, const char *te, kw_triton_memop *m) {
+    const char *star = kw_ttir_last_top(t, te, " * ");
+    kw_triton_memop op;
+    memset(&op, 0, sizeof op);
+    if (!star || !kw_ttir_type(a, t, star, &op) || op.shape.n < 2)
+        return false;
+    m->dot_k = op.shape.v[op.shape.n - 1];
+    m->dot_element = op.element;
+    return true;
+}
+
 /* A memory op on the trimmed function line [s, eol) into m; false when the
  * line is no such op or its type cannot be read. */
 static bool kw_ttir_memop_line(kw_arena *a, const kw_locdefs *defs, const char *s, const char *eol,
                                kw_triton_memop *m) {
     memset(m, 0, sizeof *m);
+    m->dot_k = -1;
     const char *op = s;
     if (*s == '%') {
         const char *eq = kw_ttir_in(s, eol, " = ");
@@ -335,6 +350,8 @@ static bool kw_ttir_memop_line(kw_arena *a, const kw_locdefs *defs, const char *
     if (arrow)
         t = arrow + 4;
     if (!kw_ttir_type(a, t, end, m))
+        return false;
+    if (!strcmp(m->op, "tt.dot") && arrow && !kw_ttir_dot_operand(a, colon + 3, arrow, m))
         return false;
     m->location = kw_ttir_op_loc(defs, s, eol);
     return m->op != NULL;

@@ -15,9 +15,9 @@ import os
 import re
 import tempfile
 
-from . import _launch
+from . import _irfacts, _launch
 from ._version import VERSION
-from ._yaml import Flow, dump
+from ._yaml import Flow, Raw, dump
 
 # NAME.json keys that are metadata, not options (docs/sidecar-schema.md)
 _NOT_OPTIONS = {
@@ -230,6 +230,10 @@ def build(call):
     hsaco = [p for p in files if p.endswith(".hsaco")]
 
     launch = _launch.find(names)
+    # the .llir's parameters are the runtime arguments (constexprs folded away)
+    runtime = [n for n in names if str(sig.get(n)) != "constexpr"]
+    warp = target.get("warp_size") or md.get("warp_size")
+    ir, ir_note = _irfacts.derive(files, name, arch, warp, runtime)
     definition = _def_location(fn, name) if fn is not None else None
 
     triton = {
@@ -244,6 +248,7 @@ def build(call):
         "options": Flow(_options(md, _json_key_order(group, name))),
         "constexprs": _constexprs(src, jf, fn, names, sig, launch),
         "cache_hit": bool(call.get("cache_hit")),
+        "ir_note": ir_note if arch else None,
     }
     kernel = {
         "symbol": symbol,
@@ -252,7 +257,7 @@ def build(call):
         "location": _loc(definition) if definition else None,
         "params": [Flow({"name": n, "type": str(sig[n]) if n in sig else None}) for n in names],
         "triton": triton,
-        "archs": {arch: {}} if arch else {},
+        "archs": {arch: {"ir": Raw(ir)} if ir else {}} if arch else {},
     }
     launches = []
     if launch is not None:

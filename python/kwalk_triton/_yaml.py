@@ -14,6 +14,14 @@ _WORD = re.compile(r"[A-Za-z_/][A-Za-z0-9_./+-]*\Z")
 _RESERVED = {"true", "false", "null", "yes", "no", "on", "off", "y", "n", "~"}
 
 
+class Raw:
+    """A block mapping already written as YAML lines (from column 0), kept as
+    is under its key (kwalk-irfacts' `ir:` record)."""
+
+    def __init__(self, lines):
+        self.lines = list(lines)
+
+
 class Flow:
     """Marks a dict or list to be written in flow style on one line."""
 
@@ -52,6 +60,10 @@ def _block(v, indent, out):
         raise ValueError("a flow value needs a key")
     for k, x in v.items():
         if x is None:
+            continue
+        if isinstance(x, Raw):
+            out.append("%s%s:" % (pad, k))
+            out.extend(pad + "  " + line if line else line for line in x.lines)
             continue
         if isinstance(x, Flow) or not isinstance(x, (dict, list, tuple)):
             out.append("%s%s: %s" % (pad, k, _flow(x)))

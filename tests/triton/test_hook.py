@@ -11,9 +11,11 @@ here), from what the program passed, and from the fake cache on disk, never
 from the hook's output.
 """
 import argparse
+import glob
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -311,6 +313,137 @@ class HookTest(unittest.TestCase):
         self.assertEqual(p.stdout.strip(), "True False")  # other's ran; triton not imported by the hook
         self.assertEqual(p.stderr, "")
 
+    # ---- IR facts: the hook runs kwalk-irfacts on the cache folder's NAME.llir ----
+
+    def fake_irfacts(self, mode):
+        """A stand-in kwalk-irfacts: records its argv, then prints CANNED
+        (or fails, or hangs); returns (env, canned text)."""
+        tool = os.path.join(self.dir, "fake-irfacts")
+        with open(tool, "w") as f:
+            f.write(textwrap.dedent('''\
+                #!%s
+                import json, os, sys, time
+                with open(os.environ["FAKE_IRFACTS_ARGV"], "w") as f:
+                    json.dump(sys.argv[1:], f)
+                mode = os.environ["FAKE_IRFACTS_MODE"]
+                if mode == "fail":
+                    sys.stderr.write("kwalk-irfacts: cannot read it\\n")
+                    sys.exit(1)
+                if mode == "hang":
+                    time.sleep(30)
+                if mode == "flood":
+                    sys.stdout.write("x" * 100000)
+                    sys.stdout.flush()
+                    time.sleep(30)
+                sys.stdout.write(open(os.environ["FAKE_IRFACTS_TEXT"]).read())
+            ''' % sys.executable))
+        os.chmod(tool, 0o755)
+        if ARGS.irfacts:  # a real record: the tool's on a corpus .llir, renamed
+            llir = sorted(glob.glob(os.path.join(ARGS.source_dir, "tests/corpus/triton/cache/*/_rms_norm_kernel.llir")))[0]
+            canned = subprocess.run([ARGS.irfacts, "--arch", "gfx942", "--wave", "64", llir],
+                                    capture_output=True, text=True, check=True).stdout
+            canned = canned.replace("_rms_norm_kernel", "_scale_kernel")
+        else:
+            canned = "kernels:\n- symbol: &0 _scale_kernel\n  arch: gfx942\n  wave_size: 64\n"
+        text = os.path.join(self.dir, "canned.yaml")
+        with open(text, "w") as f:
+            f.write(canned)
+        env = {"KWALK_IRFACTS": tool, "FAKE_IRFACTS_MODE": mode, "FAKE_IRFACTS_TEXT": text,
+               "FAKE_IRFACTS_ARGV": os.path.join(self.dir, "argv.json")}
+        return env, canned
+
+    def run_with(self, env, text=PROGRAM):
+        saved = {k: os.environ.get(k) for k in env}
+        os.environ.update(env)
+        try:
+            return self.run_prog(text)
+        finally:
+            for k, v in saved.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+
+    def test_irfacts_in_the_sidecar(self):
+        env, canned = self.fake_irfacts("ok")
+        prog, p = self.run_with(env)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotIn("kwalk: warning", p.stderr)
+        (fname, doc), = self.sidecars()
+        k = doc["kernels"][0]
+        folder = k["triton"]["cache_dir"]
+        with open(env["FAKE_IRFACTS_ARGV"]) as f:
+            argv = json.load(f)
+        # arch and wave from the target; the names: the runtime arguments
+        # (the constexprs BLOCK and RELU are folded away in the .llir)
+        self.assertEqual(argv, ["--arch", "gfx942", "--wave", "64", "--names", "x_ptr,y_ptr,n,alpha",
+                                os.path.join(folder, "_scale_kernel.llir")])
+        want = [x for x in yaml.safe_load(canned)["kernels"] if x["symbol"] == "_scale_kernel"][0]
+        self.assertEqual(k["archs"]["gfx942"]["ir"], want)
+        self.assertNotIn("ir_note", k["triton"])
+        if not (ARGS.irfacts and ARGS.kwalk):
+            return
+        db, out = os.path.join(self.dir, "t.yaml"), os.path.join(self.dir, "pages")
+        subprocess.run([ARGS.kwalk, "index", self.out, "-o", db], check=True, capture_output=True)
+        subprocess.run([ARGS.kwalk, "render", "--all", "--db", db, "-o", out], check=True, capture_output=True)
+        (page,) = [os.path.join(out, x) for x in os.listdir(out) if x.startswith("_scale_kernel")]
+        with open(page) as f:
+            text = f.read()
+        self.assertIn("From the IR facts of gfx942 (%d memory accesses" % len(want["accesses"]), text)
+        self.assertNotIn("no IR facts for this kernel", text)
+
+    def test_irfacts_notes(self):
+        cases = [("fail", {}, "IR facts: kwalk-irfacts: cannot read it"),
+                 ("ok", {"KWALK_IRFACTS": "off"}, "IR facts: not derived (KWALK_IRFACTS=off)"),
+                 ("ok", {"KWALK_IRFACTS": os.path.join(self.dir, "none")},
+                  "IR facts: KWALK_IRFACTS=%s is not an executable file" % os.path.join(self.dir, "none"))]
+        for mode, extra, note in cases:
+            env, _ = self.fake_irfacts(mode)
+            env.update(extra)
+            shutil.rmtree(self.out, ignore_errors=True)
+            prog, p = self.run_with(env)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertIn("PROGRAM-DONE", p.stdout)
+            self.assertNotIn("kwalk: warning", p.stderr)
+            (fname, doc), = self.sidecars()
+            k = doc["kernels"][0]
+            self.assertEqual(k["triton"]["ir_note"], note)
+            self.assertEqual(k["archs"], {"gfx942": {}})
+
+    def test_irfacts_bounded_in_time(self):
+        env, _ = self.fake_irfacts("hang")
+        text = "import kwalk_triton._irfacts as I\nI.TIMEOUT_S = 1\nimport time\nT0 = time.time()\n" + \
+            PROGRAM.replace('print("PROGRAM-DONE")', 'print("PROGRAM-DONE", round(time.time() - T0))')
+        prog, p = self.run_with(env, text)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        took = int(re.search(r"PROGRAM-DONE (\d+)", p.stdout).group(1))
+        self.assertLess(took, 15)  # the tool sleeps 30 s
+        (fname, doc), = self.sidecars()
+        self.assertEqual(doc["kernels"][0]["triton"]["ir_note"], "IR facts: kwalk-irfacts stopped after 1 s")
+
+    def test_irfacts_bounded_in_output(self):
+        env, _ = self.fake_irfacts("flood")
+        text = "import kwalk_triton._irfacts as I\nI.MAX_OUT = 10000\n" + PROGRAM
+        prog, p = self.run_with(env, text)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        (fname, doc), = self.sidecars()
+        self.assertEqual(doc["kernels"][0]["triton"]["ir_note"],
+                         "IR facts: kwalk-irfacts wrote more than 10000 bytes")
+
+    def test_irfacts_absent(self):
+        # no KWALK_IRFACTS, none beside kwalk (a source tree), none on PATH
+        env = {"PATH": self.dir}
+        saved = os.environ.pop("KWALK_IRFACTS", None)
+        try:
+            prog, p = self.run_with(env)
+        finally:
+            if saved is not None:
+                os.environ["KWALK_IRFACTS"] = saved
+        self.assertEqual(p.returncode, 0, p.stderr)
+        (fname, doc), = self.sidecars()
+        self.assertEqual(doc["kernels"][0]["triton"]["ir_note"],
+                         "IR facts: kwalk-irfacts not found (beside kwalk, on PATH or in KWALK_IRFACTS)")
+
     def test_version_matches_cmake(self):
         sys.path.insert(0, ARGS.python_dir)
         try:
@@ -327,6 +460,8 @@ def main():
     ap.add_argument("--python-dir", help="where kwalk_triton is (default SRC/python)")
     ap.add_argument("--version", required=True, help="CMake's PROJECT_VERSION")
     ap.add_argument("--env", default="KWALK_TRITON_DIR")
+    ap.add_argument("--irfacts", help="a built kwalk-irfacts: real IR facts records")
+    ap.add_argument("--kwalk", help="a built kwalk: index and render the hook's sidecar")
     ARGS, rest = ap.parse_known_args()
     ARGS.python_dir = os.path.abspath(ARGS.python_dir or os.path.join(ARGS.source_dir, "python"))
     ARGS.source_dir = os.path.abspath(ARGS.source_dir)

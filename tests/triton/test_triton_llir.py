@@ -304,6 +304,49 @@ def check_index(kwalk, d, name, tmp, readable, prefixes):
         "IR facts: "))
 
 
+def check_hook_merge(kwalk, tool, llvm_bin, corpus, root, tmp):
+    """A hook sidecar whose arch holds the IR facts kwalk-irfacts gave the
+    hook (no code-object fact), indexed with the corpus cache whose record of
+    the arch has the code object's facts and no IR facts (KWALK_IRFACTS=off):
+    the arch gets both, the resources as llvm-readelf --notes says, the IR
+    facts the tool's record."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from test_triton_cache import notes
+    sc = sorted(glob.glob(os.path.join(corpus, "sidecars", "_rms_norm_kernel-*.kwalk.yaml")))[0]
+    text = open(sc).read().replace("/opt/kwalk/", root + "/")
+    m = re.search(r"^    (gfx\w+): \{\}$", text, re.M)
+    folder = re.search(r"^    cache_dir: (.*)$", text, re.M).group(1)
+    if not CK.true("merge: the sidecar's empty arch record", bool(m)):
+        return
+    arch, name = m.group(1), "_rms_norm_kernel"
+    out = run_tool(tool, ["--arch", arch, "--wave", "64", os.path.join(folder, name + ".llir")])
+    body = [x for x in out.stdout.split("\n- ", 1)[1].rstrip("\n").split("\n") if x != "..."]
+    rec = "\n".join(["    %s:" % arch, "      ir:", "        " + body[0]] +
+                    ["      " + x for x in body[1:]])
+    d = os.path.join(tmp, "hook")
+    os.mkdir(d)
+    with open(os.path.join(d, os.path.basename(sc)), "w") as f:
+        f.write(text[:m.start()] + rec + text[m.end():])
+    db = os.path.join(tmp, "merge.yaml")
+    e = dict(os.environ, KWALK_IRFACTS="off")
+    subprocess.run([kwalk, "index", d, "--triton-cache", os.path.join(corpus, "cache"),
+                    "--map-prefix", "/opt/kwalk=" + root, "-o", db], check=True,
+                   capture_output=True, text=True, env=e)
+    doc = yaml.load(open(db), Loader=Loader)
+    ks = [k for k in doc["kernels"] if k.get("language") == "triton" and
+          k["triton"].get("cache_dir") == folder]
+    if not CK.true("merge: one kernel of that folder", len(ks) == 1):
+        return
+    a = ks[0]["archs"].get(arch) or {}
+    kv, _ = notes(llvm_bin, os.path.join(folder, name + ".hsaco"))
+    CK.eq("merge: resources.vgpr (llvm-readelf)", (a.get("resources") or {}).get("vgpr"),
+          int(kv["vgpr_count"]))
+    CK.eq("merge: the hook's IR facts kept", (a.get("ir") or {}).get("symbol"), name)
+    want = yaml.load(out.stdout, Loader=Loader)["kernels"][0]
+    CK.eq("merge: accesses as the tool wrote them", len((a.get("ir") or {}).get("accesses") or []),
+          len(want.get("accesses") or []))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kwalk", required=True)
@@ -333,6 +376,8 @@ def main():
         os.mkdir(os.path.join(tmp, "bad"))
         check_bad_input(a.tool, os.path.join(d, name + ".llir"), os.path.join(tmp, "bad"))
         check_index(a.kwalk, d, name, tmp, readable, prefixes)
+        if readable:
+            check_hook_merge(a.kwalk, a.tool, a.llvm_bin, a.corpus, root, tmp)
     CK.report()
 
 

@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""Triton pages' tl.dot, MFMA and shared layouts and hardware peaks (ctest
+triton.dot), checked against ground truth this test computes itself:
+
+  test_triton_dot.py --kwalk K --corpus tests/corpus/triton --llvm-bin DIR
+                     --peaks annotations/hw/amdgpu-peaks.txt
+
+The committed corpus cache is indexed (cache only) and rendered. Per page:
+the `tt.dot` ops of its NAME.ttgir, read here with regular expressions (M x N
+from the result type, K from the first operand's, the result's #mma layout's
+instrShape and warpsPerCTA), give section 2's tl.dot table (2MNK FLOP, the
+MFMA instructions one execution needs per program and per wave) and section
+4's FLOP and operand bytes; `llvm-objdump -d` of the .hsaco gives the v_mfma
+instructions: their count is the page's, a whole multiple of one
+execution's per-wave count, and their mnemonic's shape and type are the
+layout's instrShape and the operands' element type. The MFMA and shared
+layouts' lines vs their TTGIR parameters; the hardware peaks table and the
+matrix ridge vs amdgpu-peaks.txt read here."""
+import argparse
+import glob
+import json
+import os
+import re
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_triton_cache import run  # noqa: E402
+from test_triton_render import section, subsection, table, ttgir_facts  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import kwcheck  # noqa: E402
+
+CK = kwcheck.Check("triton.dot")
+check = CK.eq
+
+
+def peaks(path):
+    """{product: {key: value}} of amdgpu-peaks.txt, read here."""
+    out, cur = {}, None
+    for line in open(path):
+        line = line.split("#", 1)[0].rstrip()
+        if not line.strip():
+            continue
+        m = re.match(r"^product (\S+)$", line)
+        if m:
+            cur = out.setdefault(m.group(1), {})
+            continue
+        kv = line.split()
+        if cur is not None:
+            cur[kv[0]] = kv[1] if len(kv) > 1 else True
+    return out
+
+
+def default_gpu(pk, arch):
+    for name, p in pk.items():
+        if p.get("arch") == arch and p.get("default"):
+            return name, p
+    return None, None
+
+
+def dots(ttgir):
+    """[(M, N, K, a element, result element, layout)] of the tt.dot ops."""
+    out = []
+    for m in re.finditer(r"= tt\.dot [^:]*: tensor<(\d+)x(\d+)x(\w+), .*?> \* tensor<.*?> -> "
+                         r"tensor<(\d+)x(\d+)x(\w+), (#\w+)>", ttgir):
+        out.append((int(m.group(4)), int(m.group(5)), int(m.group(2)), m.group(3),
+                    m.group(6), m.group(7)))
+    return out
+
+
+def layout_params(ttgir, name):
+    m = re.search(r"^%s = #ttg\.\w+<\{(.*)\}>$" % re.escape(name), ttgir, re.M)
+    return m.group(1) if m else ""
+
+
+def ints(params, key):
+    m = re.search(r"(?:^|, )%s = \[([\d, ]+)\]" % key, params)
+    return [int(x) for x in m.group(1).split(", ")] if m else None
+
+
+def one_int(params, key):
+    m = re.search(r"(?:^|, )%s = (\d+)" % key, params)
+    return int(m.group(1)) if m else None
+
+
+def check_layouts(w, dev, ttgir):
+    for m in re.finditer(r"^(#\w+) = #ttg\.(amd_mfma|swizzled_shared)<\{(.*)\}>$", ttgir, re.M):
+        name, kind, params = m.groups()
+        line = re.search(r"^- `%s`: (.*)$" % re.escape(name), dev, re.M)
+        check(w + ": a line for " + name, bool(line), True)
+        if not line:
+            continue
+        if kind == "amd_mfma":
+            s, wp = ints(params, "instrShape"), ints(params, "warpsPerCTA")
+            check(w + ": " + name + " instrShape", "M × N × K = %d × %d × %d" % tuple(s) in
+                  line.group(1), True)
+            check(w + ": " + name + " warpsPerCTA", "arranged %d × %d" % tuple(wp) in
+                  line.group(1), True)
+        else:
+            vec, per, mx = (one_int(params, k) for k in ("vec", "perPhase", "maxPhase"))
+            want = ("groups of %d elements" % vec in line.group(1) and
+                    "(r / %d) mod %d" % (per, mx) in line.group(1)) if mx > 1 else \
+                "not swizzled" in line.group(1)
+            check(w + ": " + name + " swizzle", want, True)
+
+
+def check_page(w, page, folder, meta, pk, llvm, unmap):
+    name, arch = meta["name"], meta["target"]["arch"]
+    ttgir = open(os.path.join(folder, name + ".ttgir")).read()
+    dev = section(page, "2. Device Kernel")
+    mem = section(page, "4. Memory Access Analysis")
+    product, gpu = default_gpu(pk, arch)
+    # hardware peaks: every Triton page, as a HIP page shows them
+    check(w + ": peaks table", "Hardware peaks (vendor data" in mem, True)
+    if gpu:
+        row = re.search(r"^\| %s \(default\) \| %s \| (\d+) \| [\d.]+ \| ([\d.]+) \|" %
+                        (re.escape(product), arch), mem, re.M)
+        check(w + ": peaks row CUs, HBM", row and (row.group(1), float(row.group(2))),
+              (gpu["compute_units"], float(gpu["hbm_tbs"])))
+    check_layouts(w, dev, ttgir)
+    want = dots(ttgir)
+    memops = [r for r in ttgir_facts(os.path.join(folder, name + ".ttgir"), unmap)[1]
+              if r[0] == "`tt.dot`"]
+    check(w + ": tt.dot ops read", len(want), len(memops))
+    sub = subsection(dev, "`tl.dot` (TTGIR `tt.dot`)")
+    if not want:
+        check(w + ": no tl.dot table", sub, "")
+        return 0
+    objdump = run([os.path.join(llvm, "llvm-objdump"), "-d", os.path.join(folder, name + ".hsaco")])
+    mfma = re.findall(r"^\s+(v_mfma_\w+)", objdump, re.M)
+    rows, per_wave = [], []
+    for (M, N, K, ae, re_, lay), op in zip(want, memops):
+        p = layout_params(ttgir, lay)
+        s, wp = ints(p, "instrShape"), ints(p, "warpsPerCTA")
+        prog = (M // s[0]) * (N // s[1]) * (K // s[2])
+        wave = prog // (wp[0] * wp[1])
+        per_wave.append(wave)
+        rows.append([op[2], "%d × %d × %d" % (M, N, K), "`%s` → `%s`" % (ae, re_),
+                     "MFMA %d × %d × %d (`%s`)" % (s[0], s[1], s[2], lay),
+                     "%d per program, %d per wave" % (prog, wave), str(2 * M * N * K)])
+        for mn in sorted(set(mfma)):
+            g = re.match(r"v_mfma_\w+?_(\d+)x(\d+)x(\d+)_?(\w*)$", mn)
+            check(w + ": %s shape = instrShape" % mn, g and [int(x) for x in g.groups()[:3]], s)
+            check(w + ": %s type = operands'" % mn, g and g.group(4).startswith(ae), True)
+        bytes_ = 2 * (M * K + K * N) if ae in ("f16", "bf16") else None
+        line = re.search(r"^- `tl\.dot` at %s: 2 × %d × %d × %d = %d FLOP per execution per "
+                         r"program; its operands are %d × %d \+ %d × %d elements of 2 bytes = "
+                         % (re.escape(op[2]), M, N, K, 2 * M * N * K, M, K, K, N),
+                         mem, re.M)
+        check(w + ": section 4 tl.dot line", bool(line) and bytes_ is not None, True)
+        if gpu and bytes_:
+            peak = float(gpu["fp16_tflops" if ae == "f16" else "bf16_tflops"])
+            ridge = peak / float(gpu["hbm_tbs"])
+            ai = 2 * M * N * K / bytes_
+            cmp = "below" if ai < ridge else "at or above"
+            check(w + ": matrix ridge line", "a ridge of %.1f FLOP/byte; %.3g FLOP per operand "
+                  "byte is %s it" % (ridge, ai, cmp) in mem, True)
+    check(w + ": tl.dot table", table(sub), rows)
+    got = re.search(r"listing \(section 5\) holds (\d+) MFMA instruction", sub)
+    check(w + ": MFMA count = llvm-objdump's", got and int(got.group(1)), len(mfma))
+    for wv in per_wave:
+        check(w + ": ISA MFMA count a multiple of one execution's per wave (%d)" % wv,
+              wv > 0 and len(mfma) % wv == 0, True)
+    return len(want)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kwalk", required=True)
+    ap.add_argument("--corpus", required=True)
+    ap.add_argument("--llvm-bin", required=True)
+    ap.add_argument("--peaks", required=True)
+    a = ap.parse_args()
+    root = os.path.abspath(os.path.join(a.corpus, "..", "..", ".."))
+    pk = peaks(a.peaks)
+    folders = {}
+    for d in sorted(glob.glob(os.path.join(a.corpus, "cache", "*"))):
+        grp = glob.glob(os.path.join(d, "__grp__*.json"))
+        if grp:
+            name = os.path.basename(grp[0])[len("__grp__"):-len(".json")]
+            meta = json.load(open(os.path.join(d, name + ".json")))
+            folders[meta["hash"]] = (d, meta)
+
+    def unmap(p):
+        return root + "/" + p[len("/opt/kwalk/"):] if p.startswith("/opt/kwalk/") else p
+    with tempfile.TemporaryDirectory() as tmp:
+        db, out = os.path.join(tmp, "t.yaml"), os.path.join(tmp, "pages")
+        run([a.kwalk, "index", "--triton-cache", os.path.join(a.corpus, "cache"),
+             "--map-prefix", "/opt/kwalk=" + root, "-o", db])
+        run([a.kwalk, "render", "--all", "--db", db, "-o", out])
+        pages = {p: open(os.path.join(out, p)).read()
+                 for p in os.listdir(out) if p.endswith(".md") and p != "index.md"}
+    ndots = 0
+    for p, page in sorted(pages.items()):
+        sym = re.search(r"^\| Symbol \| `(.*?)@([0-9a-f]{64})` \|$", page, re.M)
+        if not sym or sym.group(2) not in folders:
+            check(p + ": a cache folder's page", False, True)
+            continue
+        folder, meta = folders[sym.group(2)]
+        ndots += check_page(p, page, folder, meta, pk, a.llvm_bin, unmap)
+    check("tt.dot ops seen in the corpus (the GEMM tile, two archs)", ndots >= 2, True)
+    CK.report()
+
+
+if __name__ == "__main__":
+    main()
