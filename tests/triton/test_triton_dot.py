@@ -21,6 +21,7 @@ import glob
 import json
 import os
 import re
+import subprocess
 import sys
 import tempfile
 
@@ -127,8 +128,15 @@ def check_page(w, page, folder, meta, pk, llvm, unmap):
     if not want:
         check(w + ": no tl.dot table", sub, "")
         return 0
-    objdump = run([os.path.join(llvm, "llvm-objdump"), "-d", os.path.join(folder, name + ".hsaco")])
-    mfma = re.findall(r"^\s+(v_mfma_\w+)", objdump, re.M)
+    # LLVM 19's llvm-objdump aborts on some of Triton 3.6's code objects (the
+    # gfx950 ones): the ISA checks of such a page are left out, and said so
+    hsaco = os.path.join(folder, name + ".hsaco")
+    r = subprocess.run([os.path.join(llvm, "llvm-objdump"), "-d", hsaco], capture_output=True,
+                       text=True)
+    mfma = re.findall(r"^\s+(v_mfma_\w+)", r.stdout, re.M) if r.returncode == 0 else None
+    if mfma is None:
+        print("%s: llvm-objdump (%s) cannot disassemble %s (exit %d): its ISA checks are left out"
+              % (w, llvm, hsaco, r.returncode))
     rows, per_wave = [], []
     for (M, N, K, ae, re_, lay), op in zip(want, memops):
         p = layout_params(ttgir, lay)
@@ -139,7 +147,7 @@ def check_page(w, page, folder, meta, pk, llvm, unmap):
         rows.append([op[2], "%d × %d × %d" % (M, N, K), "`%s` → `%s`" % (ae, re_),
                      "MFMA %d × %d × %d (`%s`)" % (s[0], s[1], s[2], lay),
                      "%d per program, %d per wave" % (prog, wave), str(2 * M * N * K)])
-        for mn in sorted(set(mfma)):
+        for mn in sorted(set(mfma or [])):
             g = re.match(r"v_mfma_\w+?_(\d+)x(\d+)x(\d+)_?(\w*)$", mn)
             check(w + ": %s shape = instrShape" % mn, g and [int(x) for x in g.groups()[:3]], s)
             check(w + ": %s type = operands'" % mn, g and g.group(4).startswith(ae), True)
@@ -157,6 +165,8 @@ def check_page(w, page, folder, meta, pk, llvm, unmap):
             check(w + ": matrix ridge line", "a ridge of %.1f FLOP/byte; %.3g FLOP per operand "
                   "byte is %s it" % (ridge, ai, cmp) in mem, True)
     check(w + ": tl.dot table", table(sub), rows)
+    if mfma is None:
+        return len(want)
     got = re.search(r"listing \(section 5\) holds (\d+) MFMA instruction", sub)
     check(w + ": MFMA count = llvm-objdump's", got and int(got.group(1)), len(mfma))
     for wv in per_wave:
