@@ -35,11 +35,14 @@ static void kw_refill_note(kw_sidecar *sc, const kw_code_object *c, const char *
 
 /* The object's code object for table entry c, among those not taken yet
  * with c's target id (its arch when c has none): the one of c's size and
- * MD5, else the first (which then reads as changed); -1 when there is none.
+ * MD5 (*same set), else the first (which then reads as changed); -1 when
+ * there is none.
  * A file linked from several units (`ld -r`, a shared library: embedded
  * sidecars, kw_co_embedded.h) holds several code objects of one target. */
-static long kw_refill_find(const kw_co_set *set, const kw_code_object *c, const bool *taken) {
+static long kw_refill_find(const kw_co_set *set, const kw_code_object *c, const bool *taken,
+                           bool *same) {
     long first = -1;
+    *same = false;
     for (size_t o = 0; o < set->objects.n; o++) {
         const kw_co_object *obj = &set->objects.v[o];
         if (taken[o] || !obj->arch)
@@ -53,8 +56,10 @@ static long kw_refill_find(const kw_co_set *set, const kw_code_object *c, const 
         if (c->md5 && (long long)obj->image_size == c->bytes) {
             char md5[33];
             kw_co_md5_hex(obj->image, obj->image_size, md5);
-            if (!strcmp(md5, c->md5))
+            if (!strcmp(md5, c->md5)) {
+                *same = true;
                 return (long)o;
+            }
         }
     }
     return first;
@@ -116,24 +121,25 @@ kw_status kw_co_sidecar_refill(kw_sidecar *sc, const char *object, const char **
     kw_status st = taken && skip ? KW_OK : kw_fail(err, "out of memory");
     for (size_t i = 0; i < sc->tu.code_objects.n && st == KW_OK; i++) {
         const kw_code_object *c = &sc->tu.code_objects.v[i];
-        long o = kw_refill_find(&set, c, taken);
+        bool same;
+        long o = kw_refill_find(&set, c, taken, &same);
         const char *why = NULL;
-        bool bad = o < 0;
+        bool bad = !same;
         if (o < 0) {
             why = kw_arena_printf(A, "%s changed since the compile: it has no %s code object now",
                                   obj_name, c->target_id ? c->target_id : c->arch);
         } else {
             const kw_co_object *obj = &set.objects.v[o];
-            char md5[33];
-            kw_co_md5_hex(obj->image, obj->image_size, md5);
             taken[o] = true;
-            bad = (long long)obj->image_size != c->bytes || !c->md5 || strcmp(md5, c->md5);
-            if (bad)
+            if (bad) { /* kw_refill_find compared them; the MD5 again for the message */
+                char md5[33];
+                kw_co_md5_hex(obj->image, obj->image_size, md5);
                 why = kw_arena_printf(A,
                                       "%s changed since the compile (%s code object: %zu bytes, "
                                       "md5 %s; was %lld bytes, md5 %s)",
                                       obj_name, obj->arch, obj->image_size, md5, c->bytes,
                                       c->md5 ? c->md5 : "not recorded");
+            }
         }
         if (bad && !why) {
             st = kw_fail(err, "out of memory");
