@@ -157,7 +157,11 @@ static void kw_isa_scan(kw_render *r, const char *isa, size_t arch, kw_mnems *mn
                 if ((size_t)(end - q) < cl || memcmp(q, ctl[c], cl))
                     continue;
                 const char *z = q + cl;
-                if (ctl[c][cl - 1] == ':')
+                if (z < end && *z == '[') { /* quad_perm:[2,3,0,1]: through the bracket */
+                    while (z < end && *z != ']' && *z != ' ')
+                        z++;
+                    z += z < end && *z == ']';
+                } else if (ctl[c][cl - 1] == ':')
                     while (z < end && *z != ' ' && *z != ',')
                         z++;
                 kw_mnem_add(r, dpp, q, (size_t)(z - q), arch);

@@ -197,10 +197,26 @@ static void kw_rt_constexprs(kw_render *r) {
             kw_buf_puts(o, "the launch passed it (hook)");
         } else if (!strcmp(from, "default")) {
             kw_buf_puts(o, "the `def`'s default, not passed (hook)");
+        } else if (!strcmp(from, "cache_ir_branch")) {
+            kw_buf_printf(o, "the cache's TTIR: it holds code of the %s branch only of ",
+                          !strcmp(c->value, "True") ? "`if`" : "`else`");
+            kw_md_code(o, kw_arena_printf(&r->scratch, "if %s:", c->name ? c->name : "?"), true);
+            kw_buf_puts(o, " at ");
+            kw_r_kloc(r, &c->location);
         } else if (!strcmp(from, "cache_ir")) {
-            kw_buf_puts(o, "the cache's TTIR: `tl.arange(0, ");
-            kw_md_text(o, c->name ? c->name : "?", true);
-            kw_buf_puts(o, ")` at ");
+            /* the source line the op comes from, as it reads now */
+            const kw_src_file *f =
+                c->location.file ? kw_page_src(&r->page, c->location.file) : NULL;
+            const char *text;
+            size_t tl;
+            kw_buf_puts(o, "the cache's TTIR: the op of ");
+            if (f && kw_src_line(f, c->location.line, &text, &tl)) {
+                while (tl && (*text == ' ' || *text == '\t'))
+                    text++, tl--;
+                char *line = kw_arena_strndup(&r->scratch, text, tl);
+                kw_md_code(o, line ? line : "?", true);
+                kw_buf_puts(o, " at ");
+            }
             kw_r_kloc(r, &c->location);
         } else {
             kw_md_text(o, from, true);
@@ -653,6 +669,13 @@ static void kw_rt_memory(kw_render *r) {
     kw_rt_work(r, "FLOP", &w->flops, threads, "FLOP");
     kw_rt_work(r, "Transcendental operations", &w->transcendental, threads, "operations");
     kw_rt_work(r, "Conversions", &w->conversions, threads, "elements");
+    char cb[64];
+    if (kw_val_text(&w->conversions, cb, sizeof cb))
+        kw_buf_puts(o,
+                    "  (Conversion operations of the IR: int ↔ float, `fpext`/`fptrunc` and "
+                    "`amdgcn.cvt` intrinsics. A conversion Triton writes as integer code, such as "
+                    "bf16 → fp32 by a 16-bit shift or a software fp8 rounding, counts among the "
+                    "integer operations.)\n");
     if (w->mfma > 0)
         kw_buf_printf(o,
                       "- Matrix (MFMA) instructions per thread: %lld (their FLOP not "

@@ -209,7 +209,7 @@ static kw_status kw_triton_read_json(kw_sidecar *sc, kw_triton *t, const char *p
 }
 
 /* The constexprs: names from the def in the source, values where the TTIR's
- * make_range ops show them (kw_triton_int.h). */
+ * make_range ops or loop bounds show them (kw_triton_int.h). */
 static kw_status kw_triton_constexprs(kw_sidecar *sc, kw_triton *t, const kw_ttir *ir,
                                       const char *def_file, const kw_triton_opts *o, kw_err *err) {
     kw_arena *a = &sc->arena;
@@ -229,6 +229,16 @@ static kw_status kw_triton_constexprs(kw_sidecar *sc, kw_triton *t, const kw_tti
             kw_arena_printf(a, "%s: %s; %s", def_file, why, kw_triton_not_recoverable);
         free(src);
         return t->constexprs_note ? KW_OK : kw_fail(err, "out of memory");
+    }
+    /* the lines of the def's file that ops of the IR come from */
+    KW_ARRAY(int) op_lines = {0};
+    const char *raw = NULL, *mapped = NULL; /* ops of one #loc alias share their file string */
+    for (size_t k = 0; k < ir->op_locs.n; k++) {
+        if (ir->op_locs.v[k].file != raw)
+            mapped = kw_triton_map(a, o, raw = ir->op_locs.v[k].file);
+        int *slot = mapped && !strcmp(mapped, def_file) ? KW_PUSH(a, op_lines) : NULL;
+        if (slot)
+            *slot = ir->op_locs.v[k].line;
     }
     for (size_t i = 0; i < names.n; i++) {
         kw_triton_constexpr *c = KW_PUSH(a, t->constexprs);
@@ -256,12 +266,67 @@ static kw_status kw_triton_constexprs(kw_sidecar *sc, kw_triton *t, const kw_tti
                 c->location.file = f;
             }
         }
+        for (size_t l = 0; l < ir->loops.n; l++) { /* range(..., NAME) bounds */
+            const kw_ttir_loop *lp = &ir->loops.v[l];
+            const char *f = kw_triton_map(a, o, lp->loc.file);
+            if (!f || strcmp(f, def_file))
+                continue;
+            for (int b = 0; b < 3; b++) {
+                if (!lp->known[b])
+                    continue;
+                const char *n = kw_tpy_range_arg(a, src, lp->loc.line, b);
+                if (!n || strcmp(n, c->name))
+                    continue;
+                char *val = kw_arena_printf(a, "%lld", lp->bound[b]);
+                if (c->value && strcmp(c->value, val))
+                    conflict = true;
+                if (!c->value) {
+                    c->value = val;
+                    c->location = lp->loc;
+                    c->location.file = f;
+                }
+            }
+        }
+        if (!c->value && !conflict) { /* `if NAME:`: which branch was compiled */
+            kw_tpy_ifs ifs = {0};
+            if (!kw_tpy_if_statements(a, src, ir->def.line, c->name, &ifs)) {
+                free(src);
+                return kw_fail(err, "out of memory");
+            }
+            int verdict = -1; /* -1 none yet, 0 False, 1 True */
+            for (size_t i = 0; i < ifs.n && !conflict; i++) {
+                const kw_tpy_if *st = &ifs.v[i];
+                size_t in_then = 0, in_else = 0;
+                for (size_t k = 0; k < op_lines.n; k++) {
+                    int l = op_lines.v[k];
+                    in_then += l >= st->then_first && l <= st->then_last;
+                    in_else += st->else_first && l >= st->else_first && l <= st->else_last;
+                }
+                /* code of one branch only; without an else, only code of the
+                 * body says anything (no code: False, or code removed) */
+                int v = in_then && !in_else ? 1 : !in_then && in_else ? 0 : -1;
+                if (v < 0)
+                    continue;
+                if (verdict >= 0 && verdict != v)
+                    conflict = true;
+                if (verdict < 0) {
+                    c->location.file = def_file;
+                    c->location.line = st->if_line;
+                    c->location.column = 0;
+                }
+                verdict = v;
+            }
+            if (verdict >= 0 && !conflict) {
+                c->value = verdict ? "True" : "False";
+                c->from = "cache_ir_branch";
+            }
+        }
         if (conflict || !c->value) {
             c->value = NULL;
             c->location.file = NULL;
             c->location.line = c->location.column = 0;
             c->why = kw_triton_not_recoverable;
-        } else {
+        } else if (!c->from) {
             c->from = "cache_ir";
         }
     }

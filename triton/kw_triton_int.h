@@ -22,11 +22,22 @@ typedef struct kw_ttir_range {
     kw_loc loc; /* file NULL when the op's location is not a file position */
 } kw_ttir_range;
 
+/* An scf.for op: which of its bounds (start, end, step) are integer
+ * constants of the function (`%c304_i32 = arith.constant 304 : i32`), their
+ * values, and the op's own source position (its closing `} loc(...)`). */
+typedef struct kw_ttir_loop {
+    bool known[3];
+    long long bound[3];
+    kw_loc loc; /* file NULL when not a file position */
+} kw_ttir_loop;
+
 typedef struct kw_ttir {
     const char *func; /* the public tt.func's name */
     kw_loc def;       /* its location (the def line; column 0 as the IR writes it) */
     KW_ARRAY(kw_ttir_arg) args;
     KW_ARRAY(kw_ttir_range) ranges;
+    KW_ARRAY(kw_ttir_loop) loops;
+    KW_ARRAY(kw_loc) op_locs; /* every op's file position, in order */
     /* TTGIR only (a TTIR has none): the `#NAME = #ttg.KIND<{...}>` layouts
      * and the function's load, store, LDS and dot ops (kw_ttir_memop_ops) */
     KW_ARRAY(kw_triton_layout) layouts;
@@ -34,7 +45,7 @@ typedef struct kw_ttir {
 } kw_ttir;
 
 /* Read the public tt.func of a TTIR or TTGIR text (NAME.ttir, NAME.source,
- * NAME.ttgir): its name, location, arguments and make_range ops, and with a
+ * NAME.ttgir): its name, location, arguments, make_range and scf.for ops, and with a
  * TTGIR its layouts and memory ops. Strings in a. Errors name `name`. */
 kw_status kw_ttir_parse(kw_arena *a, const char *name, const char *text, kw_ttir *out, kw_err *err);
 
@@ -53,6 +64,25 @@ bool kw_tpy_constexprs(kw_arena *a, const char *text, int def_line, kw_tpy_names
 /* The NAME of `tl.arange(0, NAME)` when line `line` of text holds exactly one
  * `tl.arange(` call and it is written so; NULL otherwise. */
 const char *kw_tpy_arange_end(kw_arena *a, const char *text, int line);
+
+/* The NAME written as the argument of the `range(...)` / `tl.range(...)` call
+ * on line `line` of text that gives a loop's bound `which` (0 start, 1 end,
+ * 2 step, by Python's positional rules: `range(end)`, `range(start, end)`,
+ * `range(start, end, step)`), when the line holds exactly one such call and
+ * that argument is a bare identifier; NULL otherwise. */
+const char *kw_tpy_range_arg(kw_arena *a, const char *text, int line, int which);
+
+/* An `if NAME:` statement of the function whose def is at def_line: its
+ * line and the line ranges of its body and of its `else:` body (0, 0 when
+ * it has none). Statements with an `elif` are left out. */
+typedef struct kw_tpy_if {
+    int if_line;
+    int then_first, then_last;
+    int else_first, else_last;
+} kw_tpy_if;
+typedef KW_ARRAY(kw_tpy_if) kw_tpy_ifs;
+bool kw_tpy_if_statements(kw_arena *a, const char *text, int def_line, const char *name,
+                          kw_tpy_ifs *out);
 
 /* The IR facts of kernel k (its first arch; k->triton set) from the cache
  * folder's NAME.llir through o->irfacts, parameters named by ir's arguments

@@ -1,6 +1,7 @@
 /* kw_triton_py.c: what the cache reader reads from a @triton.jit function's
  * Python source: the names of its tl.constexpr arguments (the cache keeps
- * none) and the `tl.arange(0, NAME)` a make_range op comes from. A scan of
+ * none), the `tl.arange(0, NAME)` a make_range op comes from and the
+ * `range(..., NAME)` a loop bound comes from. A scan of
  * the text, not a Python parser: a def it cannot read gives a reason. */
 #include <ctype.h>
 #include <string.h>
@@ -148,4 +149,175 @@ const char *kw_tpy_arange_end(kw_arena *a, const char *text, int line) {
     while (*s == ' ')
         s++;
     return *s == ')' ? kw_arena_strndup(a, n, (size_t)(ne - n)) : NULL;
+}
+
+/* Is [p, p+5) "range" the name of a call: `range(` or `tl.range(`, not
+ * `static_range(` or `x.range(`? */
+static bool kw_tpy_range_call(const char *line, const char *p) {
+    if (memcmp(p, "range(", 6))
+        return false;
+    if (p == line || (!kw_tpy_ident_char(p[-1]) && p[-1] != '.'))
+        return true;
+    return p - line >= 3 && !memcmp(p - 3, "tl.", 3) &&
+           (p - 3 == line || (!kw_tpy_ident_char(p[-4]) && p[-4] != '.'));
+}
+
+const char *kw_tpy_range_arg(kw_arena *a, const char *text, int line, int which) {
+    const char *p = kw_tpy_line(text, line);
+    if (!p || which < 0 || which > 2)
+        return NULL;
+    const char *eol = strchr(p, '\n');
+    if (!eol)
+        eol = p + strlen(p);
+    const char *hit = NULL;
+    for (const char *q = p; q + 6 <= eol; q++) {
+        if (!kw_tpy_range_call(p, q))
+            continue;
+        if (hit)
+            return NULL; /* two calls on one line: which one the loop is, is not known */
+        hit = q;
+    }
+    if (!hit)
+        return NULL;
+    /* the positional arguments, split at commas outside brackets */
+    const char *arg[3], *arg_end[3];
+    int n = 0, depth = 0;
+    const char *s = hit + 6;
+    for (const char *q = s; q < eol; q++) {
+        char c = *q;
+        if (c == '(' || c == '[' || c == '{') {
+            depth++;
+        } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
+            depth--;
+        } else if (c == '"' || c == '\'' || c == '#') {
+            return NULL; /* strings and comments: not read */
+        } else if (depth == 0 && (c == ',' || c == ')')) {
+            const char *b = s, *e = q;
+            while (b < e && *b == ' ')
+                b++;
+            while (e > b && e[-1] == ' ')
+                e--;
+            const char *k = b;
+            while (k < e && kw_tpy_ident_char(*k))
+                k++;
+            bool keyword = k < e && *k == '=' && (k + 1 >= e || k[1] != '=');
+            if (keyword) { /* keywords (num_stages=2) end the positional ones */
+                if (c == ')')
+                    break;
+                s = q + 1;
+                continue;
+            }
+            if (b < e) {
+                if (n == 3)
+                    return NULL;
+                arg[n] = b;
+                arg_end[n++] = e;
+            }
+            if (c == ')')
+                break;
+            s = q + 1;
+        }
+    }
+    int idx = n == 1   ? (which == 1 ? 0 : -1)
+              : n == 2 ? (which < 2 ? which : -1)
+              : n == 3 ? which
+                       : -1;
+    if (idx < 0)
+        return NULL;
+    const char *b = arg[idx], *e = arg_end[idx];
+    if (!isalpha((unsigned char)*b) && *b != '_')
+        return NULL;
+    for (const char *q = b; q < e; q++)
+        if (!kw_tpy_ident_char(*q))
+            return NULL;
+    return kw_arena_strndup(a, b, (size_t)(e - b));
+}
+
+/* The indentation of the line at p, or -1 for a blank or comment-only line. */
+static int kw_tpy_indent(const char *p) {
+    int n = 0;
+    while (p[n] == ' ' || p[n] == '\t')
+        n++;
+    return p[n] == '\n' || p[n] == '\0' || p[n] == '#' ? -1 : n;
+}
+
+/* The last line of the block whose first line follows `line` and is
+ * indented more than `outer`; *next: the first line after it (0 at the end). */
+static int kw_tpy_block_end(const char *text, int line, int outer, int *next) {
+    int last = line;
+    *next = 0;
+    for (int n = line + 1;; n++) {
+        const char *p = kw_tpy_line(text, n);
+        if (!p)
+            return last;
+        int ind = kw_tpy_indent(p);
+        if (ind < 0)
+            continue;
+        if (ind <= outer) {
+            *next = n;
+            return last;
+        }
+        last = n;
+    }
+}
+
+bool kw_tpy_if_statements(kw_arena *a, const char *text, int def_line, const char *name,
+                          kw_tpy_ifs *out) {
+    const char *d = kw_tpy_line(text, def_line);
+    if (!d)
+        return true;
+    int def_ind = kw_tpy_indent(d), next = 0, head_last = def_line, depth = 0;
+    /* the def's header ends at the ':' after its parameters' ')' */
+    for (const char *q = d; *q; q++) {
+        if (*q == '\n') {
+            head_last++;
+        } else if (*q == '#') {
+            while (q[1] && q[1] != '\n')
+                q++;
+        } else if (*q == '(' || *q == '[' || *q == '{') {
+            depth++;
+        } else if (*q == ')' || *q == ']' || *q == '}') {
+            depth--;
+        } else if (*q == ':' && depth == 0) {
+            break;
+        }
+    }
+    int def_last = kw_tpy_block_end(text, head_last, def_ind < 0 ? 0 : def_ind, &next);
+    size_t nl = strlen(name);
+    for (int n = head_last + 1; n <= def_last; n++) {
+        const char *p = kw_tpy_line(text, n);
+        int ind = p ? kw_tpy_indent(p) : -1;
+        if (ind < 0)
+            continue;
+        const char *s = p + ind;
+        if (strncmp(s, "if ", 3) || strncmp(s + 3, name, nl))
+            continue;
+        const char *e = s + 3 + nl;
+        while (*e == ' ')
+            e++;
+        if (*e != ':')
+            continue;
+        e++;
+        while (*e == ' ')
+            e++;
+        if (*e != '\n' && *e != '#' && *e)
+            continue; /* `if NAME: stmt` on one line: not read */
+        kw_tpy_if st = {.if_line = n, .then_first = n + 1};
+        st.then_last = kw_tpy_block_end(text, n, ind, &next);
+        const char *q = next ? kw_tpy_line(text, next) : NULL;
+        if (q && kw_tpy_indent(q) == ind) {
+            const char *k = q + ind;
+            if (!strncmp(k, "elif", 4) && !kw_tpy_ident_char(k[4]))
+                continue;
+            if (!strncmp(k, "else", 4) && (k[4] == ':' || k[4] == ' ')) {
+                st.else_first = next + 1;
+                st.else_last = kw_tpy_block_end(text, next, ind, &next);
+            }
+        }
+        kw_tpy_if *slot = KW_PUSH(a, *out);
+        if (!slot)
+            return false;
+        *slot = st;
+    }
+    return true;
 }

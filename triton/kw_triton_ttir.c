@@ -1,10 +1,12 @@
 /* kw_triton_ttir.c: the few facts the cache reader takes from a TTIR or
  * TTGIR text (MLIR): the #loc table, the public tt.func's signature and
- * location, its tt.make_range ops, and in a TTGIR the layouts and the load,
+ * location, its tt.make_range and scf.for ops (with the loop bounds that are
+ * integer constants), and in a TTGIR the layouts and the load,
  * store, LDS and dot ops with their tensor types. A line-oriented scan of the
  * text Triton writes, not an MLIR parser: what it does not recognize it
  * leaves out. */
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -357,6 +359,58 @@ static bool kw_ttir_memop_line(kw_arena *a, const kw_locdefs *defs, const char *
     return m->op != NULL;
 }
 
+/* An integer constant of the function: `%NAME = arith.constant V : iN`. */
+typedef struct kw_ttir_iconst {
+    const char *name; /* "%c304_i32", not NUL-terminated */
+    size_t len;
+    long long value;
+} kw_ttir_iconst;
+typedef KW_ARRAY(kw_ttir_iconst) kw_ttir_iconsts;
+
+/* Record the line [s, eol) when it defines a scalar integer constant. */
+static bool kw_ttir_iconst_line(kw_arena *a, const char *s, const char *eol, kw_ttir_iconsts *c) {
+    if (*s != '%')
+        return true;
+    const char *ne = kw_ttir_word_end(s + 1);
+    if (strncmp(ne, " = arith.constant ", 18))
+        return true;
+    const char *v = ne + 18, *ve;
+    if (!isdigit((unsigned char)*v) && !(*v == '-' && isdigit((unsigned char)v[1])))
+        return true;
+    errno = 0;
+    char *end;
+    long long value = strtoll(v, &end, 10);
+    ve = end;
+    if (errno || ve > eol || strncmp(ve, " : i", 4) || !isdigit((unsigned char)ve[4]))
+        return true; /* a float, a dense tensor, or out of range */
+    kw_ttir_iconst *k = KW_PUSH(a, *c);
+    if (!k)
+        return false;
+    k->name = s;
+    k->len = (size_t)(ne - s);
+    k->value = value;
+    return true;
+}
+
+/* The operand after `key` on [p, eol) ("%c304_i32"), looked up among the
+ * integer constants: true and *v when it is one. */
+static bool kw_ttir_const_operand(const kw_ttir_iconsts *c, const char *p, const char *eol,
+                                  const char *key, long long *v) {
+    const char *q = kw_ttir_in(p, eol, key);
+    if (!q)
+        return false;
+    q += strlen(key);
+    if (*q != '%')
+        return false;
+    size_t n = (size_t)(kw_ttir_word_end(q + 1) - q);
+    for (size_t i = c->n; i-- > 0;) /* the latest definition of the name */
+        if (c->v[i].len == n && !memcmp(c->v[i].name, q, n)) {
+            *v = c->v[i].value;
+            return true;
+        }
+    return false;
+}
+
 /* Braces opened minus closed on [p, eol): regions open and close on lines
  * of their own, attribute dictionaries close on the line they open. */
 static int kw_ttir_net(const char *p, const char *eol) {
@@ -398,6 +452,12 @@ kw_status kw_ttir_parse(kw_arena *a, const char *name, const char *text, kw_ttir
     /* pass 2: the public function and its make_range ops */
     const char *func_line = NULL;
     int depth = 0; /* braces inside the public function */
+    kw_ttir_iconsts iconsts = {0};
+    struct {
+        size_t loop; /* index in out->loops */
+        int depth;   /* the depth before its line */
+    } open[32];
+    int nopen = 0;
     for (const char *p = text; *p;) {
         const char *eol = strchr(p, '\n');
         if (!eol)
@@ -419,9 +479,33 @@ kw_status kw_ttir_parse(kw_arena *a, const char *name, const char *text, kw_ttir
                                out->func ? out->func : "?");
             depth = kw_ttir_net(s, eol);
         } else if (func_line && depth > 0) {
+            int before = depth;
             depth += kw_ttir_net(s, eol);
+            const char *for_op = kw_ttir_in(s, eol, "scf.for %");
+            if (!kw_ttir_iconst_line(a, s, eol, &iconsts))
+                return kw_fail(err, "%s: out of memory", name);
+            kw_loc here = kw_ttir_op_loc(&defs, s, eol);
+            if (here.file) {
+                kw_loc *slot = KW_PUSH(a, out->op_locs);
+                if (!slot)
+                    return kw_fail(err, "%s: out of memory", name);
+                *slot = here;
+            }
             if (depth <= 0 && *s == '}') { /* the function's closing brace */
                 out->def = kw_ttir_op_loc(&defs, s, eol);
+            } else if (*s == '}' && nopen > 0 && depth == open[nopen - 1].depth) {
+                out->loops.v[open[--nopen].loop].loc = kw_ttir_op_loc(&defs, s, eol);
+            } else if (for_op && depth > before && nopen < (int)(sizeof open / sizeof open[0])) {
+                kw_ttir_loop *l = KW_PUSH(a, out->loops);
+                if (!l)
+                    return kw_fail(err, "%s: out of memory", name);
+                memset(l, 0, sizeof *l);
+                static const char *const keys[3] = {" = ", " to ", " step "};
+                for (int b = 0; b < 3; b++)
+                    l->known[b] =
+                        kw_ttir_const_operand(&iconsts, for_op + 8, eol, keys[b], &l->bound[b]);
+                open[nopen].loop = out->loops.n - 1;
+                open[nopen++].depth = before;
             } else if (kw_ttir_in(s, eol, "tt.make_range {")) {
                 bool ok = true;
                 kw_ttir_range *r = KW_PUSH(a, out->ranges);

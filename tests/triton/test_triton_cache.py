@@ -193,7 +193,16 @@ def main():
         for c in got_cx:
             if "value" in c:
                 recovered += 1
-                check(w + ": " + c["name"] + " from", c.get("from"), "cache_ir")
+                check(w + ": " + c["name"] + " from", c.get("from") in ("cache_ir", "cache_ir_branch"),
+                      True)
+                if c.get("from") == "cache_ir_branch":
+                    # the location is an `if NAME:` statement of the def (Python's ast)
+                    ifs = [n for n in ast.walk(ast.parse(open(file).read(), file))
+                           if isinstance(n, ast.If) and isinstance(n.test, ast.Name)
+                           and n.test.id == c["name"]
+                           and n.lineno == c.get("location", {}).get("line")]
+                    check(w + ": " + c["name"] + " at an `if` of it (ast)", len(ifs), 1)
+                    check(w + ": " + c["name"] + " a bool", c["value"] in ("True", "False"), True)
             else:
                 unrecoverable += 1
                 check(w + ": " + c["name"] + " why", c.get("why"), NOT_RECOVERABLE)

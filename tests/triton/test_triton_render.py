@@ -267,6 +267,21 @@ def check_page(w, page, meta, folder, src_lines, llvm, archs, unmap):
         if cur != want:
             bad.append((off, cur, want))
     check(w + ": listed instructions whose Python line differs from .debug_line", bad[:3], [])
+    # the DPP controls of "Notable instructions present", whole, vs llvm-objdump -d
+    dis = run([os.path.join(llvm, "llvm-objdump"), "-d", "--no-show-raw-insn",
+               "--mcpu=" + arch, os.path.join(folder, name + ".hsaco")])
+    want_dpp = {}
+    for mm in re.finditer(r"[ ,](quad_perm:\[[0-9,]+\]|row_[a-z_]+:\d+|row_(?:half_)?mirror"
+                          r"|wave_[a-z]+:\d+)", dis):
+        want_dpp[mm.group(1)] = want_dpp.get(mm.group(1), 0) + 1
+    got_dpp = {}
+    for r in table(subsection(isa, "Notable instructions present")):
+        if code(r[0]).startswith("DPP "):
+            got_dpp[code(r[0])[4:]] = int(r[1].split()[-1])
+    check(w + ": DPP controls listed are llvm-objdump's, whole and counted",
+          {k: v for k, v in got_dpp.items() if want_dpp.get(k) != v}, {})
+    check(w + ": some DPP control is listed where objdump shows one",
+          bool(got_dpp) or not want_dpp, True)
     return n
 
 
