@@ -678,8 +678,10 @@ static void kw_rt_memory(kw_render *r) {
                     "integer operations.)\n");
     if (w->mfma > 0)
         kw_buf_printf(o,
-                      "- Matrix (MFMA) instructions per thread: %lld (their FLOP not "
-                      "counted).\n",
+                      "- Matrix (MFMA) intrinsic calls in the IR: %lld (a count of the calls "
+                      "written in the function, not weighted by loop trip counts as the figures "
+                      "above are; their FLOP are not in the FLOP above: the `tl.dot` table "
+                      "gives them).\n",
                       w->mfma);
     kw_rt_bound(r, a, w);
     kw_buf_putc(o, '\n');

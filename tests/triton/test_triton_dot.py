@@ -165,6 +165,12 @@ def check_page(w, page, folder, meta, pk, llvm, unmap):
             check(w + ": matrix ridge line", "a ridge of %.1f FLOP/byte; %.3g FLOP per operand "
                   "byte is %s it" % (ridge, ai, cmp) in mem, True)
     check(w + ": tl.dot table", table(sub), rows)
+    # section 4's MFMA figure: the calls of matrix intrinsics in the .llir
+    llir = open(os.path.join(folder, name + ".llir")).read()
+    calls = len(re.findall(r"call [^@\n]*@llvm\.amdgcn\.(?:mfma|smfmac|wmma)\.", llir))
+    fig = re.search(r"^- Matrix \(MFMA\) intrinsic calls in the IR: (\d+) ", mem, re.M)
+    if fig or calls:
+        check(w + ": MFMA intrinsic calls = the .llir's", fig and int(fig.group(1)), calls)
     if mfma is None:
         return len(want)
     got = re.search(r"listing \(section 5\) holds (\d+) MFMA instruction", sub)
