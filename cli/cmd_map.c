@@ -911,6 +911,21 @@ static int kw_map_json_doc(kw_map *m, kw_buf *b) {
     return b->oom ? kw_cli_failf("out of memory") : KW_EXIT_OK;
 }
 
+/* The map's Markdown of a loaded index into b (kwalk site's map.html, with
+ * the site's own index: no second load). */
+int kw_map_markdown(kw_app *app, const char *root, kw_buf *b) {
+    kw_map m;
+    memset(&m, 0, sizeof(m));
+    m.app = app;
+    m.root = root;
+    kw_arena_init(&m.arena);
+    kw_symmap_init(&m.row_of);
+    int rc = kw_map_run(&m, b);
+    kw_symmap_free(&m.row_of);
+    kw_arena_free(&m.arena);
+    return rc;
+}
+
 int kw_cmd_map(int argc, char **argv) {
     const char *db = NULL, *out = NULL, *py_from = NULL;
     const char *py[64]; /* --python-root, repeatable */

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/kw_app.h"
 #include "cli/kw_cli.h"
@@ -284,52 +283,28 @@ static int kw_site_write(kw_app *app, kw_render *r, const char *dir) {
     return rc == KW_EXIT_OK ? kw_cli_flush_stdout() : rc;
 }
 
-/* `kwalk map` (cmd_map.c) writes the map's Markdown; the site converts it. */
-int kw_cmd_map(int argc, char **argv);
+/* The map's Markdown of a loaded index (cmd_map.c); the site converts it. */
+int kw_map_markdown(kw_app *app, const char *root, kw_buf *b);
 
-/* DIR/map.html: `kwalk map` with the site's index and options into a
- * temporary DIR/.kwalk-map.md, converted and linked (kw_html_map). */
+/* DIR/map.html: the map of `kwalk map` from the site's own index (loaded
+ * once for both), converted and linked (kw_html_map). */
 static int kw_site_map(const kw_site_cli *c, kw_app *app, kw_render *r) {
-    kw_arena *a = &r->scratch;
-    char *md = kw_arena_printf(a, "%s/.kwalk-map.md", c->out);
-    char *html = kw_arena_printf(a, "%s/map.html", c->out);
-    if (!md || !html)
+    char *html = kw_arena_printf(&r->scratch, "%s/map.html", c->out);
+    if (!html)
         return kw_cli_failf("out of memory");
-    char *argv[12 + 2 * 64]; /* up to 64 --python-root */
-    int n = 0;
-    argv[n++] = "map";
-    argv[n++] = "--db";
-    argv[n++] = (char *)app->db;
-    argv[n++] = "-o";
-    argv[n++] = md;
-    if (c->o.root) {
-        argv[n++] = "--root";
-        argv[n++] = (char *)c->o.root;
-    }
-    for (size_t i = 0; i < c->npython_roots; i++) {
-        argv[n++] = "--python-root";
-        argv[n++] = (char *)c->python_roots[i];
-    }
-    if (c->python_from) {
-        argv[n++] = "--python-from";
-        argv[n++] = (char *)c->python_from;
-    }
-    argv[n] = NULL;
-    int rc = kw_cmd_map(n, argv);
-    if (rc != KW_EXIT_OK)
-        return rc;
-    kw_err err;
-    char *text = NULL;
-    size_t len = 0;
-    kw_buf b;
+    kw_buf md, b;
+    kw_buf_init(&md);
     kw_buf_init(&b);
-    if (kw_fs_read_as(md, KW_FS_TEXT, &text, &len, &err) != KW_OK ||
-        kw_html_map(r, text, len, &b, &err) != KW_OK ||
-        kw_fs_write_atomic(html, b.ptr ? b.ptr : "", b.len, &err) != KW_OK)
+    int rc = kw_map_markdown(app, c->o.root, &md);
+    kw_err err;
+    if (rc == KW_EXIT_OK && md.oom)
+        rc = kw_cli_failf("out of memory");
+    else if (rc == KW_EXIT_OK &&
+             (kw_html_map(r, md.ptr ? md.ptr : "", md.len, &b, &err) != KW_OK ||
+              kw_fs_write_atomic(html, b.ptr ? b.ptr : "", b.len, &err) != KW_OK))
         rc = kw_cli_fail(&err);
-    free(text);
+    kw_buf_free(&md);
     kw_buf_free(&b);
-    unlink(md);
     return rc;
 }
 

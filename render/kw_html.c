@@ -57,8 +57,8 @@ void kw_html_json(kw_buf *b, const char *s, size_t n) {
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         /* '<' and '>' as escapes: no "</script>" or "<!--" inside the element */
-        if (c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&')
-            continue;
+        if (c > '>' ? c != '\\' : c >= 0x20 && c != '"' && c != '<' && c != '>' && c != '&')
+            continue; /* letters first: one comparison for most characters */
         kw_buf_append(b, s + run, i - run);
         if (c == '"' || c == '\\')
             kw_buf_printf(b, "\\%c", c);

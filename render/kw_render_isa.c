@@ -96,6 +96,7 @@ static void kw_risa_resources(kw_render *r) {
 typedef struct kw_mnem {
     const char *name;
     size_t len;        /* strlen(name) */
+    unsigned hash;     /* kw_mnem_hash(name, len) */
     unsigned count[8]; /* per arch shown (at most 8) */
 } kw_mnem;
 
@@ -103,17 +104,28 @@ typedef struct kw_mnems {
     KW_ARRAY(kw_mnem) v; /* first-seen order */
 } kw_mnems;
 
+/* FNV-1a: a listing line is matched against every mnemonic seen so far, and
+ * comparing the names themselves was a third of the scan. */
+static unsigned kw_mnem_hash(const char *s, size_t n) {
+    unsigned h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
 static void kw_mnem_add(kw_render *r, kw_mnems *m, const char *s, size_t n, size_t arch) {
     if (arch >= 8)
         return;
+    unsigned h = kw_mnem_hash(s, n);
     for (size_t i = 0; i < m->v.n; i++)
-        if (m->v.v[i].len == n && !memcmp(m->v.v[i].name, s, n)) {
+        if (m->v.v[i].hash == h && m->v.v[i].len == n && !memcmp(m->v.v[i].name, s, n)) {
             m->v.v[i].count[arch]++;
             return;
         }
     kw_mnem *x = KW_PUSH(&r->scratch, m->v);
     if (x && (x->name = kw_arena_strndup(&r->scratch, s, n))) {
         x->len = n;
+        x->hash = h;
         x->count[arch] = 1;
     }
 }
