@@ -241,16 +241,30 @@ static int kw_tpy_indent(const char *p) {
     return p[n] == '\n' || p[n] == '\0' || p[n] == '#' ? -1 : n;
 }
 
+/* Where each line of a text starts: v[0] is line 1. */
+typedef KW_ARRAY(const char *) kw_tpy_starts;
+
+static bool kw_tpy_line_starts(kw_arena *a, const char *text, kw_tpy_starts *out) {
+    for (const char *p = text; *p;) {
+        const char **slot = KW_PUSH(a, *out);
+        if (!slot)
+            return false;
+        *slot = p;
+        p = strchr(p, '\n');
+        if (!p)
+            break;
+        p++;
+    }
+    return true;
+}
+
 /* The last line of the block whose first line follows `line` and is
  * indented more than `outer`; *next: the first line after it (0 at the end). */
-static int kw_tpy_block_end(const char *text, int line, int outer, int *next) {
+static int kw_tpy_block_end(const kw_tpy_starts *ls, int line, int outer, int *next) {
     int last = line;
     *next = 0;
-    for (int n = line + 1;; n++) {
-        const char *p = kw_tpy_line(text, n);
-        if (!p)
-            return last;
-        int ind = kw_tpy_indent(p);
+    for (int n = line + 1; n <= (int)ls->n; n++) {
+        int ind = kw_tpy_indent(ls->v[n - 1]);
         if (ind < 0)
             continue;
         if (ind <= outer) {
@@ -259,13 +273,17 @@ static int kw_tpy_block_end(const char *text, int line, int outer, int *next) {
         }
         last = n;
     }
+    return last;
 }
 
 bool kw_tpy_if_statements(kw_arena *a, const char *text, int def_line, const char *name,
                           kw_tpy_ifs *out) {
-    const char *d = kw_tpy_line(text, def_line);
-    if (!d)
+    kw_tpy_starts ls = {0};
+    if (!kw_tpy_line_starts(a, text, &ls))
+        return false;
+    if (def_line < 1 || def_line > (int)ls.n)
         return true;
+    const char *d = ls.v[def_line - 1];
     int def_ind = kw_tpy_indent(d), next = 0, head_last = def_line, depth = 0;
     /* the def's header ends at the ':' after its parameters' ')' */
     for (const char *q = d; *q; q++) {
@@ -282,11 +300,11 @@ bool kw_tpy_if_statements(kw_arena *a, const char *text, int def_line, const cha
             break;
         }
     }
-    int def_last = kw_tpy_block_end(text, head_last, def_ind < 0 ? 0 : def_ind, &next);
+    int def_last = kw_tpy_block_end(&ls, head_last, def_ind < 0 ? 0 : def_ind, &next);
     size_t nl = strlen(name);
     for (int n = head_last + 1; n <= def_last; n++) {
-        const char *p = kw_tpy_line(text, n);
-        int ind = p ? kw_tpy_indent(p) : -1;
+        const char *p = ls.v[n - 1];
+        int ind = kw_tpy_indent(p);
         if (ind < 0)
             continue;
         const char *s = p + ind;
@@ -303,15 +321,15 @@ bool kw_tpy_if_statements(kw_arena *a, const char *text, int def_line, const cha
         if (*e != '\n' && *e != '#' && *e)
             continue; /* `if NAME: stmt` on one line: not read */
         kw_tpy_if st = {.if_line = n, .then_first = n + 1};
-        st.then_last = kw_tpy_block_end(text, n, ind, &next);
-        const char *q = next ? kw_tpy_line(text, next) : NULL;
+        st.then_last = kw_tpy_block_end(&ls, n, ind, &next);
+        const char *q = next ? ls.v[next - 1] : NULL;
         if (q && kw_tpy_indent(q) == ind) {
             const char *k = q + ind;
             if (!strncmp(k, "elif", 4) && !kw_tpy_ident_char(k[4]))
                 continue;
             if (!strncmp(k, "else", 4) && (k[4] == ':' || k[4] == ' ')) {
                 st.else_first = next + 1;
-                st.else_last = kw_tpy_block_end(text, next, ind, &next);
+                st.else_last = kw_tpy_block_end(&ls, next, ind, &next);
             }
         }
         kw_tpy_if *slot = KW_PUSH(a, *out);
