@@ -85,14 +85,15 @@ static bool kw_later_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st) {
     return sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) == SQLITE_OK;
 }
 
-/* Open one reader: a connection, a read transaction holding its lock, the statements. */
+/* Open one reader: a connection, a read transaction holding its lock, the
+ * statements. No mapping of the file (kw_index_db_read_in says why). */
 static kw_status kw_later_conn_open(kw_later_conn *c, const char *path, const kw_dbplan *pl,
                                     const kw_dblater *l, kw_err *err) {
     char m[256];
     if (sqlite3_open_v2(path, &c->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
             SQLITE_OK ||
-        sqlite3_exec(c->db, "PRAGMA mmap_size = 4294967296; BEGIN; SELECT count(*) FROM kwalk_meta",
-                     NULL, NULL, NULL) != SQLITE_OK)
+        sqlite3_exec(c->db, "PRAGMA mmap_size = 0; BEGIN; SELECT count(*) FROM kwalk_meta", NULL,
+                     NULL, NULL) != SQLITE_OK)
         return kw_fail(err, "%s: %s", path, kw_db_msg(c->db, m));
     sqlite3_busy_timeout(c->db, 10000);
     bool ok = kw_later_prepare(c->db, "SELECT isa FROM kernels_archs WHERE _id = ?1", &c->isa);
