@@ -41,8 +41,8 @@ typedef struct dis_cache {
 } dis_cache;
 
 /* Contexts of released sets, by processor. Creating a context builds LLVM's
- * AMDGPU target description, and `kwalk index` makes a set per sidecar, so
- * contexts outlive their set.
+ * AMDGPU target tables (about as much CPU as disassembling a small kernel),
+ * and `kwalk index` makes a set per sidecar, so contexts outlive their set.
  * A context holds no state between instructions (no callbacks, no options),
  * and it is used by one set, so by one thread, at a time: it is taken out of
  * the pool while a set has it. The pool is bounded (threads x processors in
