@@ -4,11 +4,8 @@
  * operand for operand. Adds what the text alone does not give: byte
  * offsets, branch targets resolved to labels inside the kernel, classes,
  * DPP patterns and memory widths, and (kw_co_lines.c) source lines.
- * One disassembler context per processor is kept in the set and reused;
- * a released set hands its contexts to a process-wide pool, where the next
- * set (on any thread) takes them instead of creating new ones. */
+ * One disassembler context per processor is kept in the set and reused. */
 #include <gelf.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,55 +37,12 @@ typedef struct dis_cache {
     } v[DIS_MAX_ARCHS];
 } dis_cache;
 
-/* Contexts of released sets, by processor. Creating a context builds LLVM's
- * AMDGPU target tables (about as much CPU as disassembling a small kernel),
- * and `kwalk index` makes a set per sidecar, so contexts outlive their set.
- * A context holds no state between instructions (no callbacks, no options),
- * and it is used by one set, so by one thread, at a time: it is taken out of
- * the pool while a set has it. The pool is bounded (threads x processors in
- * practice); the contexts in it stay until the process ends. */
-enum { DIS_POOL_MAX = 64 };
-static pthread_mutex_t dis_pool_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct {
-    char arch[32];
-    LLVMDisasmContextRef dc;
-} dis_pool[DIS_POOL_MAX];
-static size_t dis_pool_n;
-
-/* A pooled context for arch, or NULL. */
-static LLVMDisasmContextRef dis_pool_take(const char *arch) {
-    LLVMDisasmContextRef dc = NULL;
-    pthread_mutex_lock(&dis_pool_lock);
-    for (size_t i = dis_pool_n; i-- > 0;)
-        if (strcmp(dis_pool[i].arch, arch) == 0) {
-            dc = dis_pool[i].dc;
-            dis_pool[i] = dis_pool[--dis_pool_n];
-            break;
-        }
-    pthread_mutex_unlock(&dis_pool_lock);
-    return dc;
-}
-
-/* Give dc (for arch) to the pool; false when it is full (the caller disposes of it). */
-static bool dis_pool_give(const char *arch, LLVMDisasmContextRef dc) {
-    bool kept = false;
-    pthread_mutex_lock(&dis_pool_lock);
-    if (dis_pool_n < DIS_POOL_MAX) {
-        snprintf(dis_pool[dis_pool_n].arch, sizeof dis_pool[0].arch, "%s", arch);
-        dis_pool[dis_pool_n++].dc = dc;
-        kept = true;
-    }
-    pthread_mutex_unlock(&dis_pool_lock);
-    return kept;
-}
-
 void kw_co_disasm_release(kw_co_set *set) {
     dis_cache *c = set->priv;
     if (!c)
         return;
     for (size_t i = 0; i < c->n; i++)
-        if (!dis_pool_give(c->v[i].arch, c->v[i].dc))
-            c->llvm->dispose(c->v[i].dc);
+        c->llvm->dispose(c->v[i].dc);
     free(c->labels);
     free(c);
     set->priv = NULL;
@@ -145,9 +99,8 @@ static LLVMDisasmContextRef get_context(kw_co_set *set, const char *arch, kw_err
         memmove(&c->v[0], &c->v[1], sizeof c->v[0] * (DIS_MAX_ARCHS - 1));
         c->n--;
     }
-    LLVMDisasmContextRef dc = dis_pool_take(arch);
-    if (!dc)
-        dc = c->llvm->create("amdgcn-amd-amdhsa", arch, "", NULL, 0, NULL, NULL);
+    LLVMDisasmContextRef dc =
+        c->llvm->create("amdgcn-amd-amdhsa", arch, "", NULL, 0, NULL, NULL);
     if (!dc) {
         kw_fail(err, "LLVM could not create an AMDGPU disassembler for %s", arch);
         return NULL;
