@@ -291,11 +291,16 @@ static int kw_pick(const kw_model *m, const kw_render_cli *c, size_t *out) {
 
 /* --all: pages are rendered and written on a few threads (kw_pool.h), each
  * with its own render context and source cache; the model is read-only once
- * every launch's paths are cached. */
+ * every launch's paths are cached, but for the listings: the load leaves the
+ * ISA listings and line tables in the database (kw_index_read_file_later),
+ * and each page reads its kernel's on its worker's own connection, into the
+ * worker's arena, freed once the page is written, so that the run never
+ * holds more than a page's listings per thread. */
 typedef struct kw_all_worker {
     kw_render r;
     kw_srcs srcs;
     kw_buf page;
+    kw_arena listing; /* the listings of the page being written */
 } kw_all_worker;
 
 typedef struct kw_all {
@@ -310,9 +315,51 @@ typedef struct kw_all {
  * the hand-offs between threads rare (a page takes tens of microseconds). */
 enum { KW_ALL_CHUNK = 32 };
 
-static void kw_all_page(kw_all *a, kw_all_worker *w, size_t i) {
+/* An arch's listing and line table as the load left them. */
+typedef struct kw_all_saved {
+    const char *isa;
+    KW_ARRAY(kw_isa_line) lines;
+} kw_all_saved;
+
+/* Read the listings and line tables of kernel k's archs into w->listing on
+ * reader `worker`; *saved: the archs as the load left them. */
+static kw_status kw_all_listings(kw_all *a, kw_all_worker *w, unsigned worker, kw_kernel *k,
+                                 kw_all_saved **saved, kw_err *err) {
+    *saved = NULL;
+    if (!k || !k->archs.n)
+        return KW_OK;
+    *saved = kw_arena_alloc(&w->listing, k->archs.n * sizeof **saved);
+    if (!*saved)
+        return kw_fail(err, "out of memory");
+    for (size_t j = 0; j < k->archs.n; j++) {
+        (*saved)[j].isa = k->archs.v[j].isa;
+        memcpy(&(*saved)[j].lines, &k->archs.v[j].lines, sizeof k->archs.v[j].lines);
+    }
+    for (size_t j = 0; j < k->archs.n; j++)
+        if (kw_index_read_listing(&a->app->ix, worker, &k->archs.v[j], &w->listing, err) != KW_OK)
+            return KW_ERR;
+    return KW_OK;
+}
+
+/* Put back what the load left (only this page reads the listings) and free them. */
+static void kw_all_listings_done(kw_all_worker *w, kw_kernel *k, const kw_all_saved *saved) {
+    for (size_t j = 0; k && saved && j < k->archs.n; j++) {
+        k->archs.v[j].isa = saved[j].isa;
+        memcpy(&k->archs.v[j].lines, &saved[j].lines, sizeof k->archs.v[j].lines);
+    }
+    kw_arena_free(&w->listing);
+    kw_arena_init(&w->listing);
+}
+
+static void kw_all_page(kw_all *a, kw_all_worker *w, unsigned worker, size_t i) {
     kw_buf_reset(&w->page);
-    a->st[i] = kw_render_kernel(&w->r, i, &w->page, &a->err[i]);
+    /* the model's kernel is the index's: this page's alone while it is written */
+    kw_kernel *k = (kw_kernel *)a->app->model.kernels.v[i].k;
+    kw_all_saved *saved;
+    a->st[i] = kw_all_listings(a, w, worker, k, &saved, &a->err[i]);
+    if (a->st[i] == KW_OK)
+        a->st[i] = kw_render_kernel(&w->r, i, &w->page, &a->err[i]);
+    kw_all_listings_done(w, k, saved);
     if (a->st[i] != KW_OK)
         return;
     char *path = kw_arena_printf(&w->r.scratch, "%s/%s", a->dir, a->app->model.kernels.v[i].page);
@@ -332,7 +379,7 @@ static void kw_all_work(void *ctx, unsigned worker, size_t chunk) {
     kw_all *a = ctx;
     size_t n = a->app->model.kernels.n;
     for (size_t i = chunk * KW_ALL_CHUNK; i < n && i < (chunk + 1) * KW_ALL_CHUNK; i++) {
-        kw_all_page(a, &a->w[worker], i);
+        kw_all_page(a, &a->w[worker], worker, i);
         if (a->st[i] != KW_OK)
             return;
     }
@@ -369,6 +416,7 @@ static int kw_render_all(kw_app *app, kw_render *r, const char *dir) {
         for (unsigned t = 0; t < threads; t++) {
             kw_srcs_init(&a.w[t].srcs);
             kw_buf_init(&a.w[t].page);
+            kw_arena_init(&a.w[t].listing);
             kw_render_init(&a.w[t].r, m, &a.w[t].srcs, r->providers, r->gpus, r->notes, r->o);
         }
         size_t chunks = (m->kernels.n + KW_ALL_CHUNK - 1) / KW_ALL_CHUNK;
@@ -377,6 +425,7 @@ static int kw_render_all(kw_app *app, kw_render *r, const char *dir) {
             kw_render_free(&a.w[t].r);
             kw_srcs_free(&a.w[t].srcs);
             kw_buf_free(&a.w[t].page);
+            kw_arena_free(&a.w[t].listing);
         }
     }
     free(a.w);
@@ -413,7 +462,10 @@ int kw_cmd_render(int argc, char **argv) {
     kw_app app;
     kw_trace_loaded trace;
     memset(&trace, 0, sizeof trace);
-    rc = kw_app_load(&app, c.db, c.python_roots, c.npython_roots, c.python_from);
+    /* --all reads each page's listings when it writes the page (kw_render_all) */
+    rc = c.all ? kw_app_load_later(&app, kw_pool_threads(), c.db, c.python_roots, c.npython_roots,
+                                   c.python_from)
+               : kw_app_load(&app, c.db, c.python_roots, c.npython_roots, c.python_from);
     if (rc == KW_EXIT_OK && c.trace) {
         kw_err err;
         if (kw_trace_load(&trace, c.trace, &app.ix, app.db, &err) != KW_OK)

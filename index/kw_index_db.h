@@ -76,8 +76,12 @@ void kw_db_row(kw_dbcur *c, const kw_dbtab *tab, void *elem);
 const char *kw_db_msg(sqlite3 *db, char buf[256]);
 /* Run SQL; on error fail with "<name>: <what>: <sqlite message>". */
 kw_status kw_db_exec(sqlite3 *db, const char *name, const char *sql, kw_err *err);
-/* Create the tables, indexes and views of plan pl in an empty database. */
-kw_status kw_db_create(sqlite3 *db, const kw_dbplan *pl, const char *name, kw_err *err);
+/* Create the tables, views and (when indexes) indexes of plan pl in an
+ * empty database. A database filled anew is faster to fill without its
+ * indexes: kw_db_create_indexes adds them once the rows are in. */
+kw_status kw_db_create(sqlite3 *db, const kw_dbplan *pl, bool indexes, const char *name,
+                       kw_err *err);
+kw_status kw_db_create_indexes(sqlite3 *db, const kw_dbplan *pl, const char *name, kw_err *err);
 /* Check application_id, kwalk_index, kwalk_schema and the layout of an open
  * database: KW_OK, or an error saying what (not an index, other version). */
 kw_status kw_db_check(sqlite3 *db, const kw_dbplan *pl, const char *name, kw_err *err);

@@ -85,7 +85,8 @@ static bool kw_later_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st) {
     return sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) == SQLITE_OK;
 }
 
-/* Open one reader: a connection, a read transaction holding its lock, the statements. */
+/* Open one reader: a connection, a read transaction holding its lock, the
+ * statements. No mapping of the file (kw_index_db_read_in says why). */
 static kw_status kw_later_conn_open(kw_later_conn *c, const char *path, const kw_dbplan *pl,
                                     const kw_dblater *l, kw_err *err) {
     char m[256];

@@ -348,7 +348,20 @@ static const char kw_db_views[] =
 #include "index/kw_index_db_views.inc"
     ;
 
-kw_status kw_db_create(sqlite3 *db, const kw_dbplan *pl, const char *name, kw_err *err) {
+/* The indexes of plan pl's tables, as SQL, into b. */
+static void kw_db_indexes_sql(kw_buf *b, const kw_dbplan *pl) {
+    for (int i = 1; i < pl->n; i++) {
+        const kw_dbtab *t = &pl->tabs[i];
+        kw_buf_printf(b, "CREATE INDEX \"%s_sidecar\" ON \"%s\"(_sidecar);\n", t->name, t->name);
+        if (t->parent > 0) /* the top level's: _parent is _sidecar */
+            kw_buf_printf(b, "CREATE INDEX \"%s_parent\" ON \"%s\"(_parent);\n", t->name, t->name);
+    }
+    kw_buf_puts(b, "CREATE INDEX kernels_symbol ON kernels(symbol);\n"
+                   "CREATE INDEX launches_kernel ON launches(kernel);\n");
+}
+
+kw_status kw_db_create(sqlite3 *db, const kw_dbplan *pl, bool indexes, const char *name,
+                       kw_err *err) {
     kw_buf b;
     kw_buf_init(&b);
     kw_buf_printf(&b, "PRAGMA application_id = %d;\n", KW_DB_APP_ID);
@@ -364,19 +377,26 @@ kw_status kw_db_create(sqlite3 *db, const kw_dbplan *pl, const char *name, kw_er
             kw_buf_printf(
                 &b,
                 "CREATE TABLE \"%s\" (_id INTEGER PRIMARY KEY, _sidecar INTEGER NOT NULL, "
-                "_parent INTEGER NOT NULL, _ord INTEGER NOT NULL, %s);\n"
-                "CREATE INDEX \"%s_sidecar\" ON \"%s\"(_sidecar);\n",
-                t->name, t->decl.ptr, t->name, t->name);
-        if (i && pl->tabs[i].parent > 0) /* the top level's: _parent is _sidecar */
-            kw_buf_printf(&b, "CREATE INDEX \"%s_parent\" ON \"%s\"(_parent);\n", t->name, t->name);
+                "_parent INTEGER NOT NULL, _ord INTEGER NOT NULL, %s);\n",
+                t->name, t->decl.ptr);
     }
-    kw_buf_puts(&b, "CREATE INDEX kernels_symbol ON kernels(symbol);\n"
-                    "CREATE INDEX launches_kernel ON launches(kernel);\n");
+    if (indexes)
+        kw_db_indexes_sql(&b, pl);
     kw_buf_puts(&b, kw_db_views);
     kw_buf_printf(&b,
                   "INSERT INTO kwalk_meta VALUES ('kwalk_index', '%d'), ('kwalk_schema', '%d'), "
                   "('layout', '%016llx');\n",
                   KW_INDEX_DB_VERSION, KW_SCHEMA_VERSION, (unsigned long long)pl->fingerprint);
+    kw_status st =
+        b.oom ? kw_fail(err, "%s: out of memory", name) : kw_db_exec(db, name, b.ptr, err);
+    kw_buf_free(&b);
+    return st;
+}
+
+kw_status kw_db_create_indexes(sqlite3 *db, const kw_dbplan *pl, const char *name, kw_err *err) {
+    kw_buf b;
+    kw_buf_init(&b);
+    kw_db_indexes_sql(&b, pl);
     kw_status st =
         b.oom ? kw_fail(err, "%s: out of memory", name) : kw_db_exec(db, name, b.ptr, err);
     kw_buf_free(&b);

@@ -251,9 +251,12 @@ kw_status kw_index_db_read_in(kw_index *ix, const char *path, bool later, unsign
         st = kw_fail(err, "%s: %s", path, kw_db_msg(db, m));
     if (st == KW_OK) {
         sqlite3_busy_timeout(db, 10000);
-        /* no mapping of the file: SQLite's page cache reads it for less CPU than
-         * faulting in and fetching mapped pages (kwalk render of one kernel from
-         * a 10,000-kernel index: 4.2 s instead of 4.8 s; docs/site.md) */
+        /* no mapping of the file: SQLite's page cache reads it for less CPU
+         * than faulting in mapped pages (kwalk render of one kernel from a
+         * 10,000-kernel index: 4.2 s instead of 4.8 s; docs/site.md), and a
+         * mapped page stays in the resident set once per connection that read
+         * it (`render --all` of a 220 MB index peaked at 541 MB mapped, 115 MB
+         * not; docs/render.md) */
         st = kw_db_exec(db, path, "PRAGMA mmap_size = 0; BEGIN", err);
     }
     if (st == KW_OK)

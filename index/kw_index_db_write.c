@@ -125,7 +125,8 @@ void kw_index_db_abort(kw_index_db *w) {
 static bool kw_dbw_open_existing(kw_index_db *w) {
     if (access(w->name, F_OK) != 0)
         return false;
-    if (sqlite3_open_v2(w->name, &w->db, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK) {
+    if (sqlite3_open_v2(w->name, &w->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) ==
+        SQLITE_OK) {
         sqlite3_busy_timeout(w->db, 10000);
         kw_err ignored;
         if (kw_db_check(w->db, &w->plan, w->name, &ignored) == KW_OK)
@@ -155,14 +156,15 @@ kw_status kw_index_db_begin(kw_index_db **out, const char *path, const kw_produc
         } else {
             sprintf(w->tmp, "%s.tmp.%ld", path, (long)getpid());
             unlink(w->tmp);
-            if (sqlite3_open_v2(w->tmp, &w->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
-                SQLITE_OK)
+            if (sqlite3_open_v2(w->tmp, &w->db,
+                                SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                                NULL) != SQLITE_OK)
                 st = kw_fail(err, "cannot write %s: %s", path, kw_db_msg(w->db, m));
             else
                 st = kw_db_exec(w->db, w->tmp,
                                 "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF", err);
             if (st == KW_OK)
-                st = kw_db_create(w->db, &w->plan, w->tmp, err);
+                st = kw_db_create(w->db, &w->plan, false, w->tmp, err); /* indexes at the commit */
         }
     }
     if (st == KW_OK)
@@ -364,6 +366,8 @@ kw_status kw_index_db_commit(kw_index_db *w, kw_index_db_counts *n, kw_err *err)
         st = kw_db_exec(w->db, w->name, b.ptr, err);
         kw_buf_free(&b);
     }
+    if (st == KW_OK && w->tmp) /* a database written anew gets its indexes once filled */
+        st = kw_db_create_indexes(w->db, &w->plan, w->tmp, err);
     if (st == KW_OK && n) {
         memset(n, 0, sizeof *n);
         st = kw_dbw_count(w, "SELECT count(*) FROM sidecars", &n->sidecars, err);
