@@ -315,51 +315,15 @@ typedef struct kw_all {
  * the hand-offs between threads rare (a page takes tens of microseconds). */
 enum { KW_ALL_CHUNK = 32 };
 
-/* An arch's listing and line table as the load left them. */
-typedef struct kw_all_saved {
-    const char *isa;
-    KW_ARRAY(kw_isa_line) lines;
-} kw_all_saved;
-
-/* Read the listings and line tables of kernel k's archs into w->listing on
- * reader `worker`; *saved: the archs as the load left them. */
-static kw_status kw_all_listings(kw_all *a, kw_all_worker *w, unsigned worker, kw_kernel *k,
-                                 kw_all_saved **saved, kw_err *err) {
-    *saved = NULL;
-    if (!k || !k->archs.n)
-        return KW_OK;
-    *saved = kw_arena_alloc(&w->listing, k->archs.n * sizeof **saved);
-    if (!*saved)
-        return kw_fail(err, "out of memory");
-    for (size_t j = 0; j < k->archs.n; j++) {
-        (*saved)[j].isa = k->archs.v[j].isa;
-        memcpy(&(*saved)[j].lines, &k->archs.v[j].lines, sizeof k->archs.v[j].lines);
-    }
-    for (size_t j = 0; j < k->archs.n; j++)
-        if (kw_index_read_listing(&a->app->ix, worker, &k->archs.v[j], &w->listing, err) != KW_OK)
-            return KW_ERR;
-    return KW_OK;
-}
-
-/* Put back what the load left (only this page reads the listings) and free them. */
-static void kw_all_listings_done(kw_all_worker *w, kw_kernel *k, const kw_all_saved *saved) {
-    for (size_t j = 0; k && saved && j < k->archs.n; j++) {
-        k->archs.v[j].isa = saved[j].isa;
-        memcpy(&k->archs.v[j].lines, &saved[j].lines, sizeof k->archs.v[j].lines);
-    }
-    kw_arena_free(&w->listing);
-    kw_arena_init(&w->listing);
-}
-
 static void kw_all_page(kw_all *a, kw_all_worker *w, unsigned worker, size_t i) {
     kw_buf_reset(&w->page);
     /* the model's kernel is the index's: this page's alone while it is written */
     kw_kernel *k = (kw_kernel *)a->app->model.kernels.v[i].k;
-    kw_all_saved *saved;
-    a->st[i] = kw_all_listings(a, w, worker, k, &saved, &a->err[i]);
+    kw_index_saved_listing *saved;
+    a->st[i] = kw_index_kernel_listings(&a->app->ix, worker, k, &w->listing, &saved, &a->err[i]);
     if (a->st[i] == KW_OK)
         a->st[i] = kw_render_kernel(&w->r, i, &w->page, &a->err[i]);
-    kw_all_listings_done(w, k, saved);
+    kw_index_kernel_listings_done(k, saved, &w->listing);
     if (a->st[i] != KW_OK)
         return;
     char *path = kw_arena_printf(&w->r.scratch, "%s/%s", a->dir, a->app->model.kernels.v[i].page);

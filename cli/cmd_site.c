@@ -136,52 +136,15 @@ typedef struct kw_site {
 
 enum { KW_SITE_CHUNK = 32 };
 
-/* An arch's listing and line table as the load left them. */
-typedef struct kw_site_saved {
-    const char *isa;
-    KW_ARRAY(kw_isa_line) lines;
-} kw_site_saved;
-
-/* Read the listings and line tables of kernel k's archs (left for later by
- * the load) into w->listing on reader `worker`; *saved: the archs as the
- * load read them, for kw_site_listings_done. */
-static kw_status kw_site_listings(kw_site *s, kw_site_worker *w, unsigned worker, kw_kernel *k,
-                                  kw_site_saved **saved, kw_err *err) {
-    *saved = NULL;
-    if (!k || !k->archs.n)
-        return KW_OK;
-    *saved = kw_arena_alloc(&w->listing, k->archs.n * sizeof **saved);
-    if (!*saved)
-        return kw_fail(err, "out of memory");
-    for (size_t j = 0; j < k->archs.n; j++) {
-        (*saved)[j].isa = k->archs.v[j].isa;
-        memcpy(&(*saved)[j].lines, &k->archs.v[j].lines, sizeof k->archs.v[j].lines);
-    }
-    for (size_t j = 0; j < k->archs.n; j++)
-        if (kw_index_read_listing(&s->app->ix, worker, &k->archs.v[j], &w->listing, err) != KW_OK)
-            return KW_ERR;
-    return KW_OK;
-}
-
-/* Put back what the load read (only this page reads the listings) and free them. */
-static void kw_site_listings_done(kw_site_worker *w, kw_kernel *k, const kw_site_saved *saved) {
-    for (size_t j = 0; k && saved && j < k->archs.n; j++) {
-        k->archs.v[j].isa = saved[j].isa;
-        memcpy(&k->archs.v[j].lines, &saved[j].lines, sizeof k->archs.v[j].lines);
-    }
-    kw_arena_free(&w->listing);
-    kw_arena_init(&w->listing);
-}
-
 static void kw_site_page(kw_site *s, kw_site_worker *w, unsigned worker, size_t i) {
     kw_buf_reset(&w->page);
     /* the model's kernel is the index's: this page's alone while it is written */
     kw_kernel *k = (kw_kernel *)s->app->model.kernels.v[i].k;
-    kw_site_saved *saved;
-    s->st[i] = kw_site_listings(s, w, worker, k, &saved, &s->err[i]);
+    kw_index_saved_listing *saved;
+    s->st[i] = kw_index_kernel_listings(&s->app->ix, worker, k, &w->listing, &saved, &s->err[i]);
     if (s->st[i] == KW_OK)
         s->st[i] = kw_html_page(&w->r, i, &w->md, &w->page, &s->err[i]);
-    kw_site_listings_done(w, k, saved);
+    kw_index_kernel_listings_done(k, saved, &w->listing);
     if (s->st[i] != KW_OK)
         return;
     char *path = kw_arena_printf(&w->r.scratch, "%s/%s", s->dir, s->app->model.kernels.v[i].page);

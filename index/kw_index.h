@@ -90,6 +90,21 @@ kw_status kw_index_read_file_later(kw_index *ix, const char *path, unsigned read
 kw_status kw_index_read_listing(const kw_index *ix, unsigned reader, kw_kernel_arch *a,
                                 kw_arena *arena, kw_err *err);
 
+/* What a kernel's archs held before kw_index_kernel_listings replaced their
+ * listings and line tables. */
+typedef struct kw_index_saved_listing {
+    const char *isa;
+    KW_ARRAY(kw_isa_line) lines;
+} kw_index_saved_listing;
+/* Read the listings and line tables of kernel k's archs on connection
+ * `reader` into arena, for one page: *saved (in arena) holds what the archs
+ * held, for kw_index_kernel_listings_done, which puts it back (only the page
+ * of k reads them meanwhile) and frees arena. */
+kw_status kw_index_kernel_listings(const kw_index *ix, unsigned reader, kw_kernel *k,
+                                   kw_arena *arena, kw_index_saved_listing **saved, kw_err *err);
+void kw_index_kernel_listings_done(kw_kernel *k, const kw_index_saved_listing *saved,
+                                   kw_arena *arena);
+
 /* ---- Writing the database (kw_index_db_write.c) ---------------------------------------------- */
 
 /* One run of `kwalk index` on the database at path: begin, then per sidecar

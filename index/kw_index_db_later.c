@@ -223,3 +223,31 @@ kw_status kw_index_read_listing(const kw_index *ix, unsigned reader, kw_kernel_a
     }
     return KW_OK;
 }
+
+kw_status kw_index_kernel_listings(const kw_index *ix, unsigned reader, kw_kernel *k,
+                                   kw_arena *arena, kw_index_saved_listing **saved, kw_err *err) {
+    *saved = NULL;
+    if (!k || !k->archs.n)
+        return KW_OK;
+    *saved = kw_arena_alloc(arena, k->archs.n * sizeof **saved);
+    if (!*saved)
+        return kw_fail(err, "out of memory");
+    for (size_t j = 0; j < k->archs.n; j++) {
+        (*saved)[j].isa = k->archs.v[j].isa;
+        memcpy(&(*saved)[j].lines, &k->archs.v[j].lines, sizeof k->archs.v[j].lines);
+    }
+    for (size_t j = 0; j < k->archs.n; j++)
+        if (kw_index_read_listing(ix, reader, &k->archs.v[j], arena, err) != KW_OK)
+            return KW_ERR;
+    return KW_OK;
+}
+
+void kw_index_kernel_listings_done(kw_kernel *k, const kw_index_saved_listing *saved,
+                                   kw_arena *arena) {
+    for (size_t j = 0; k && saved && j < k->archs.n; j++) {
+        k->archs.v[j].isa = saved[j].isa;
+        memcpy(&k->archs.v[j].lines, &saved[j].lines, sizeof k->archs.v[j].lines);
+    }
+    kw_arena_free(arena);
+    kw_arena_init(arena);
+}
