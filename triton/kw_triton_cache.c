@@ -208,6 +208,24 @@ static kw_status kw_triton_read_json(kw_sidecar *sc, kw_triton *t, const char *p
     return st;
 }
 
+/* One reading V of constexpr c from the op at `at` (its file mapped: file):
+ * the first sets the value and location, a different later one is a
+ * conflict. false: out of memory. */
+static bool kw_triton_cx_value(kw_arena *a, kw_triton_constexpr *c, long long v, kw_loc at,
+                               const char *file, bool *conflict) {
+    char *val = kw_arena_printf(a, "%lld", v);
+    if (!val)
+        return false;
+    if (c->value && strcmp(c->value, val))
+        *conflict = true;
+    if (!c->value) {
+        c->value = val;
+        c->location = at;
+        c->location.file = file;
+    }
+    return true;
+}
+
 /* The constexprs: names from the def in the source, values where the TTIR's
  * make_range ops or loop bounds show them (kw_triton_int.h). */
 static kw_status kw_triton_constexprs(kw_sidecar *sc, kw_triton *t, const kw_ttir *ir,
@@ -257,13 +275,9 @@ static kw_status kw_triton_constexprs(kw_sidecar *sc, kw_triton *t, const kw_tti
             const char *n = kw_tpy_arange_end(a, src, rg->loc.line);
             if (!n || strcmp(n, c->name))
                 continue;
-            char *val = kw_arena_printf(a, "%lld", rg->end);
-            if (c->value && strcmp(c->value, val))
-                conflict = true;
-            if (!c->value) {
-                c->value = val;
-                c->location = rg->loc;
-                c->location.file = f;
+            if (!kw_triton_cx_value(a, c, rg->end, rg->loc, f, &conflict)) {
+                free(src);
+                return kw_fail(err, "out of memory");
             }
         }
         for (size_t l = 0; l < ir->loops.n; l++) { /* range(..., NAME) bounds */
@@ -277,13 +291,9 @@ static kw_status kw_triton_constexprs(kw_sidecar *sc, kw_triton *t, const kw_tti
                 const char *n = kw_tpy_range_arg(a, src, lp->loc.line, b);
                 if (!n || strcmp(n, c->name))
                     continue;
-                char *val = kw_arena_printf(a, "%lld", lp->bound[b]);
-                if (c->value && strcmp(c->value, val))
-                    conflict = true;
-                if (!c->value) {
-                    c->value = val;
-                    c->location = lp->loc;
-                    c->location.file = f;
+                if (!kw_triton_cx_value(a, c, lp->bound[b], lp->loc, f, &conflict)) {
+                    free(src);
+                    return kw_fail(err, "out of memory");
                 }
             }
         }
