@@ -169,7 +169,8 @@ def check_page(w, page, folder, meta, pk, llvm, unmap):
     llir = open(os.path.join(folder, name + ".llir")).read()
     calls = len(re.findall(r"call [^@\n]*@llvm\.amdgcn\.(?:mfma|smfmac|wmma)\.", llir))
     fig = re.search(r"^- Matrix \(MFMA\) intrinsic calls in the IR: (\d+) ", mem, re.M)
-    if fig or calls:
+    # (no IR facts where kwalk-irfacts cannot read the .llir: LLVM 19)
+    if fig or (calls and "From the IR facts of" in mem):
         check(w + ": MFMA intrinsic calls = the .llir's", fig and int(fig.group(1)), calls)
     if mfma is None:
         return len(want)
