@@ -492,9 +492,9 @@ kw_status kw_ttir_parse(kw_arena *a, const char *name, const char *text, kw_ttir
                 *slot = here;
             }
             if (depth <= 0 && *s == '}') { /* the function's closing brace */
-                out->def = kw_ttir_op_loc(&defs, s, eol);
+                out->def = here;
             } else if (*s == '}' && nopen > 0 && depth == open[nopen - 1].depth) {
-                out->loops.v[open[--nopen].loop].loc = kw_ttir_op_loc(&defs, s, eol);
+                out->loops.v[open[--nopen].loop].loc = here;
             } else if (for_op && depth > before && nopen < (int)(sizeof open / sizeof open[0])) {
                 kw_ttir_loop *l = KW_PUSH(a, out->loops);
                 if (!l)
@@ -513,7 +513,7 @@ kw_status kw_ttir_parse(kw_arena *a, const char *name, const char *text, kw_ttir
                     return kw_fail(err, "%s: out of memory", name);
                 r->start = kw_ttir_attr(s, eol, "start = ", &ok);
                 r->end = kw_ttir_attr(s, eol, "end = ", &ok);
-                r->loc = kw_ttir_op_loc(&defs, s, eol);
+                r->loc = here;
                 if (!ok)
                     out->ranges.n--;
             } else if (out->layouts.n) { /* a TTGIR: its memory ops */
