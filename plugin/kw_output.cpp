@@ -7,6 +7,7 @@
 
 extern "C" {
 #include "common/kw_fs.h"
+#include "sidecar/kw_sidecar_pack.h"
 }
 
 #include <algorithm>
@@ -32,7 +33,7 @@ std::string fragmentDir(const OutputOptions &O) {
 std::string fragmentPath(const OutputOptions &O, const std::string &Cuid,
                          const std::string &Arch) {
     llvm::SmallString<256> P(fragmentDir(O));
-    llvm::sys::path::append(P, Cuid + "." + Arch + ".yaml");
+    llvm::sys::path::append(P, Cuid + "." + Arch + KW_FRAGMENT_SUFFIX);
     return std::string(P);
 }
 
@@ -86,12 +87,12 @@ kw_status mergeFragments(const OutputOptions &O, const std::string &Cuid, kw_sid
                          size_t *Merged, kw_err *Err) {
     *Merged = 0;
     removeStale(fragmentDir(O));
-    std::vector<std::string> Paths = filesOf(fragmentDir(O), Cuid + ".", ".yaml");
+    std::vector<std::string> Paths = filesOf(fragmentDir(O), Cuid + ".", KW_FRAGMENT_SUFFIX);
     kw_status Status = KW_OK;
     for (const std::string &P : Paths) {
         kw_sidecar Frag;
         kw_sidecar_init(&Frag);
-        if (kw_sidecar_read_file(&Frag, P.c_str(), Err) != KW_OK ||
+        if (kw_sidecar_unpack_file(&Frag, P.c_str(), Err) != KW_OK ||
             kw_sidecar_merge_kernels(&Doc, &Frag, Err) != KW_OK)
             Status = KW_ERR;
         kw_sidecar_free(&Frag);

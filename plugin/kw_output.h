@@ -17,12 +17,16 @@ struct OutputOptions {
     std::string OutDir; // empty: next to the object
     // The sidecar as one zstd frame (FILE.kwalk.yaml.zst), the default;
     // -fplugin-arg-kwalk-compress=none or KWALK_COMPRESS=none: plain YAML.
-    // Fragments between the jobs are always plain.
+    // Fragments between the jobs are always in the packed form.
     bool Zstd = true;
     // Embed mode (-fplugin-arg-kwalk-embed, KWALK_EMBED=1): the host job puts
     // the sidecar into the host object (kw_embed_sidecar.h) instead of a file.
     bool Embed = false;
 };
+
+// Device fragments are in the packed form of sidecar/kw_sidecar_pack.h: the
+// device jobs write them and the host job of the same compile reads them.
+#define KW_FRAGMENT_SUFFIX ".kwf"
 
 // The directory device fragments are exchanged through.
 std::string fragmentDir(const OutputOptions &O);

@@ -19,6 +19,7 @@ extern "C" {
 #include "codeobj/kw_co_sidecar.h"
 #include "common/kw_fs.h"
 #include "passes/kw_ir_facts.h"
+#include "sidecar/kw_sidecar_pack.h"
 #include "sidecar/kw_sidecar_zstd.h"
 }
 #include "passes/kw_ir_analyze.h"
@@ -332,6 +333,14 @@ kw_status writeDoc(const kw_sidecar &Doc, const std::string &Path, kw_err *Err, 
     return kw_sidecar_write_file_as(&Doc, Path.c_str(), Zstd, Err);
 }
 
+// A device job's fragment, in the packed form the host job reads.
+kw_status writeFragment(const kw_sidecar &Doc, const std::string &Path, kw_err *Err) {
+    std::string Dir = std::string(llvm::sys::path::parent_path(Path));
+    if (!Dir.empty() && kw_fs_mkdirs(Dir.c_str(), Err) != KW_OK)
+        return KW_ERR;
+    return kw_sidecar_pack_write_file(&Doc, Path.c_str(), Err);
+}
+
 // The sidecar at Plain (sidecarPath), or Plain + ".zst" in the zstd form the
 // options ask for by default. The other form's file, left by an earlier
 // compile, goes: it would describe an older object.
@@ -407,7 +416,7 @@ kw_status finishDevice(JobState &S, kw_err *Err) {
     kw_status St = KW_OK;
     PhaseTimer TW(S.Arch, "write-fragment");
     if (S.HostFollows && !S.Cuid.empty())
-        St = writeDoc(Doc, fragmentPath(S.Out, S.FragKey, S.Arch), Err);
+        St = writeFragment(Doc, fragmentPath(S.Out, S.FragKey, S.Arch), Err);
     // A device-only compile has no host job to merge: it gets a sidecar of
     // its own, for the output the user named.
     if (St == KW_OK && !S.HostFollows && S.NoSidecar.empty())

@@ -175,17 +175,20 @@ static uint32_t kw_share_insert(kw_yaml_share *sh, uint64_t a, uint64_t b) {
 static size_t kw_share_node(kw_yaml_share *sh) {
     if (sh->pass == 2)
         return sh->node++;
+    size_t cap = sh->cn;
     if (sh->nn >= KW_NONE - 1 ||
         !kw_share_grow((void **)&sh->uid, &sh->cn, sh->nn + 1, sizeof(*sh->uid))) {
         sh->oom = true;
         return KW_NONE;
     }
-    uint32_t *end = realloc(sh->end, sh->cn * sizeof(*end)); /* end: uid's capacity */
-    if (!end) {
-        sh->oom = true;
-        return KW_NONE;
+    if (sh->cn != cap) { /* end has uid's capacity */
+        uint32_t *end = realloc(sh->end, sh->cn * sizeof(*end));
+        if (!end) {
+            sh->oom = true;
+            return KW_NONE;
+        }
+        sh->end = end;
     }
-    sh->end = end;
     sh->uid[sh->nn] = KW_NONE;
     sh->end[sh->nn] = (uint32_t)sh->nn + 1;
     return sh->nn++;
