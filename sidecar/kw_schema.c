@@ -186,7 +186,7 @@ static bool kw_schema_when(const kw_type *t, const char *when, const void *obj) 
         klen--;
     for (size_t i = 0; i < t->nfields; i++) {
         const kw_field *g = &t->fields[i];
-        if (strlen(g->key) != klen || strncmp(g->key, when, klen))
+        if (strncmp(g->key, when, klen) || g->key[klen])
             continue;
         if (!op)
             return kw_schema_present(t, g, obj);

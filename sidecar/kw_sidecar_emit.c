@@ -52,6 +52,8 @@ static void kw_sidecar_emit_keyed(kw_yaml_emitter *e, const kw_field *f, const k
     kw_type body = *t; /* the element without its key field */
     body.fields++;
     body.nfields--;
+    kw_symmap seen; /* the keys written so far */
+    kw_symmap_init(&seen);
     kw_yaml_emit_map_start(e, false);
     for (size_t i = 0; i < arr->n && !e->failed; i++) {
         const unsigned char *el = (const unsigned char *)arr->v + i * t->size;
@@ -60,21 +62,24 @@ static void kw_sidecar_emit_keyed(kw_yaml_emitter *e, const kw_field *f, const k
             e->failed = true;
             kw_fail(e->err, "cannot write YAML: %s %zu of '%s' has no %s", t->what, i, f->key,
                     kf->key);
-            return;
+            break;
         }
-        for (size_t j = 0; j < i; j++) {
-            const char *o = *(const char *const *)((const unsigned char *)arr->v + j * t->size +
-                                                   kf->off);
-            if (o && strcmp(o, k) == 0) {
-                e->failed = true;
-                kw_fail(e->err, "cannot write YAML: duplicate %s '%s' in '%s'", t->what, k, f->key);
-                return;
-            }
+        if (kw_symmap_get(&seen, k)) {
+            e->failed = true;
+            kw_fail(e->err, "cannot write YAML: duplicate %s '%s' in '%s'", t->what, k, f->key);
+            break;
+        }
+        if (kw_symmap_put(&seen, k, i) != KW_OK) {
+            e->failed = true;
+            kw_fail(e->err, "cannot write YAML: out of memory");
+            break;
         }
         kw_yaml_emit_str(e, k);
         kw_sidecar_emit_record(e, &body, el);
     }
-    kw_yaml_emit_map_end(e);
+    kw_symmap_free(&seen);
+    if (!e->failed)
+        kw_yaml_emit_map_end(e);
 }
 
 /* Is s a decimal integer that reads back as the same number ("-12", "0";

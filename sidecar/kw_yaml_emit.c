@@ -136,6 +136,10 @@ static const char *kw_yaml_emit_utf8(kw_yaml_emitter *e, const char *s, size_t *
     const unsigned char *u = (const unsigned char *)s;
     size_t len = *n, i = 0;
     while (i < len) {
+        if (u[i] < 0x80) { /* ASCII, nearly every byte a sidecar has */
+            i++;
+            continue;
+        }
         size_t w = kw_utf8_seq(u + i, len - i);
         if (!w)
             break;
@@ -311,16 +315,17 @@ void kw_yaml_emit_free(kw_yaml_emitter *e) {
  * double-quoted; NULL is null. */
 static bool kw_yaml_emit_simple_word(const char *s) {
     static const char *const reserved[] = {"true", "false", "null", "yes", "no", "on", "off", "~"};
-    if (!*s)
-        return false;
-    for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
-        if (!strcmp(s, reserved[i]))
-            return false;
     if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_' || *s == '/'))
         return false;
-    for (const char *p = s; *p; p++)
+    const char *p = s;
+    for (; *p; p++)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-              strchr("_./-+", *p)))
+              *p == '_' || *p == '.' || *p == '/' || *p == '-' || *p == '+'))
+            return false;
+    if (p - s > 5) /* longer than any reserved word */
+        return true;
+    for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
+        if (!strcmp(s, reserved[i]))
             return false;
     return true;
 }
