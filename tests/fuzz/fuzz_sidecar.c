@@ -4,7 +4,9 @@
  * alone (KWALK_YAML_FAST=0). Checked: both readings accept or reject alike and,
  * when they accept, give the same document; a document read back from its own
  * emitted YAML is the same document (the IR facts of every arch included:
- * they are typed records of the same schema tables). */
+ * they are typed records of the same schema tables), and so is the document
+ * packed and unpacked (kw_sidecar_pack.h, the plugin's fragments). The input
+ * is also read as a packed document, which must fail or succeed cleanly. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -12,6 +14,7 @@
 
 #include "kw_fuzz.h"
 #include "sidecar/kw_sidecar.h"
+#include "sidecar/kw_sidecar_pack.h"
 #include "sidecar/kw_yaml_fast.h"
 
 static void emit_or_die(const kw_sidecar *sc, kw_buf *out, const char *what) {
@@ -49,11 +52,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         emit_or_die(&c, &ec, "the document read back");
         KW_FUZZ_CHECK(ec.len == ea.len && !memcmp(ec.ptr, ea.ptr, ea.len),
                       "the document read back from its YAML differs");
+        kw_buf packed, ep;
+        kw_buf_init(&packed);
+        kw_sidecar p;
+        KW_FUZZ_CHECK(kw_sidecar_pack(&a, &packed, &err) == KW_OK, "pack failed: %s", err.msg);
+        KW_FUZZ_CHECK(kw_sidecar_unpack(&p, "packed", packed.ptr, packed.len, &err) == KW_OK,
+                      "the packed document does not unpack: %s", err.msg);
+        emit_or_die(&p, &ep, "the document unpacked");
+        KW_FUZZ_CHECK(ep.len == ea.len && !memcmp(ep.ptr, ea.ptr, ea.len),
+                      "the document packed and unpacked differs");
+        kw_buf_free(&packed);
+        kw_buf_free(&ep);
+        kw_sidecar_free(&p);
         kw_buf_free(&ea);
         kw_buf_free(&eb);
         kw_buf_free(&ec);
         kw_sidecar_free(&c);
     }
+    kw_sidecar u;
+    kw_err err_u;
+    if (kw_sidecar_unpack(&u, "raw", data, size, &err_u) == KW_OK) {
+        kw_buf eu;
+        kw_buf_init(&eu);
+        (void)kw_sidecar_emit(&u, &eu, &err_u); /* may refuse (a key missing), never crash */
+        kw_buf_free(&eu);
+    }
+    kw_sidecar_free(&u);
     kw_sidecar_free(&a);
     kw_sidecar_free(&b);
     return 0;
