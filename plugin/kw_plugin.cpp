@@ -326,17 +326,21 @@ void fillHeader(kw_sidecar &Doc, const JobState &S) {
     Doc.tu.cuid = S.Cuid.empty() ? nullptr : kw_arena_strdup(&Doc.arena, S.Cuid.c_str());
 }
 
-kw_status writeDoc(const kw_sidecar &Doc, const std::string &Path, kw_err *Err, bool Zstd = false) {
+// The folder a file of the plugin goes into, created when missing.
+kw_status makeParentDir(const std::string &Path, kw_err *Err) {
     std::string Dir = std::string(llvm::sys::path::parent_path(Path));
-    if (!Dir.empty() && kw_fs_mkdirs(Dir.c_str(), Err) != KW_OK)
+    return Dir.empty() ? KW_OK : kw_fs_mkdirs(Dir.c_str(), Err);
+}
+
+kw_status writeDoc(const kw_sidecar &Doc, const std::string &Path, kw_err *Err, bool Zstd) {
+    if (makeParentDir(Path, Err) != KW_OK)
         return KW_ERR;
     return kw_sidecar_write_file_as(&Doc, Path.c_str(), Zstd, Err);
 }
 
 // A device job's fragment, in the packed form the host job reads.
 kw_status writeFragment(const kw_sidecar &Doc, const std::string &Path, kw_err *Err) {
-    std::string Dir = std::string(llvm::sys::path::parent_path(Path));
-    if (!Dir.empty() && kw_fs_mkdirs(Dir.c_str(), Err) != KW_OK)
+    if (makeParentDir(Path, Err) != KW_OK)
         return KW_ERR;
     return kw_sidecar_pack_write_file(&Doc, Path.c_str(), Err);
 }
