@@ -548,7 +548,7 @@ void recordAsmLaunch(CaptureContext &C, const PendingLaunch &P, const HostCallGr
     L->function_symbol = hostSymbol(C, P.Enclosing);
     chainLaunch(C, *L, P.Enclosing, G);
     attributeToUser(*L);
-    appendGuards(C, L->guards, collectGuards(C, P.Site));
+    appendGuards(C, L->guards, collectGuards(C, P.Site, P.Enclosing));
 }
 
 } // namespace kwalk

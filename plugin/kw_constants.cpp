@@ -18,13 +18,12 @@ const int MaxDepth = 8;     // initializers followed through at most this many l
 const size_t MaxNames = 64; // per launch or call
 
 // True when a use of a variable only reads it.
-bool isReadOnlyUse(ASTContext &Ctx, const DeclRefExpr *DRE) {
+bool isReadOnlyUse(CaptureContext &C, const DeclRefExpr *DRE) {
     DynTypedNode Node = DynTypedNode::create(*DRE);
     for (int Steps = 0; Steps < 16; Steps++) {
-        DynTypedNodeList Ps = Ctx.getParents(Node);
-        if (Ps.empty())
+        const DynTypedNode P = C.Parents.parentOf(C.ast(), Node);
+        if (P.getNodeKind().isNone())
             return false;
-        const DynTypedNode &P = Ps[0];
         if (const auto *ICE = P.get<ImplicitCastExpr>()) {
             if (ICE->getCastKind() == CK_LValueToRValue)
                 return true;
@@ -47,10 +46,10 @@ bool isReadOnlyUse(ASTContext &Ctx, const DeclRefExpr *DRE) {
 
 class ModificationFinder : public RecursiveASTVisitor<ModificationFinder> {
   public:
-    ModificationFinder(ASTContext &Ctx, const ValueDecl *V) : Ctx(Ctx), V(V) {}
+    ModificationFinder(CaptureContext &C, const ValueDecl *V) : C(C), V(V) {}
     bool Modified = false;
     bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-        if (DRE->getDecl() == V && !isReadOnlyUse(Ctx, DRE)) {
+        if (DRE->getDecl() == V && !isReadOnlyUse(C, DRE)) {
             Modified = true;
             return false;
         }
@@ -58,7 +57,7 @@ class ModificationFinder : public RecursiveASTVisitor<ModificationFinder> {
     }
 
   private:
-    ASTContext &Ctx;
+    CaptureContext &C;
     const ValueDecl *V;
 };
 
@@ -67,6 +66,22 @@ bool toDecimal(const llvm::APSInt &V, std::string &Out) {
         return false;
     Out = std::to_string(static_cast<long long>(V.getExtValue()));
     return true;
+}
+
+// The decimal value clang's constant evaluation gives E, or null; remembered
+// per expression (a name in a dispatch macro's conditions is asked about by
+// every call and launch under them).
+const char *intText(CaptureContext &C, const Expr *E) {
+    auto Known = C.IntTexts.find(E);
+    if (Known != C.IntTexts.end())
+        return Known->second;
+    const char *Text = nullptr;
+    Expr::EvalResult R;
+    std::string Value;
+    if (E->EvaluateAsInt(R, C.ast()) && toDecimal(R.Val.getInt(), Value))
+        Text = C.str(Value);
+    C.IntTexts[E] = Text;
+    return Text;
 }
 
 } // namespace
@@ -83,7 +98,8 @@ bool neverChanged(CaptureContext &C, const ValueDecl *V, const FunctionDecl *Enc
         return false; // not seen: not known to stay
     auto [It, New] = C.NeverChanged.try_emplace({V, Def}, false);
     if (New) {
-        ModificationFinder F(C.ast(), V);
+        C.Parents.index(Def);
+        ModificationFinder F(C, V);
         F.TraverseStmt(Def->getBody());
         It->second = !F.Modified;
     }
@@ -107,11 +123,11 @@ void ConstantSet::name(const DeclRefExpr *DRE, int Depth) {
     const auto *ECD = dyn_cast<EnumConstantDecl>(D);
     if (!ECD && (!VD || isa<ParmVarDecl>(VD) || !VD->getType()->isIntegralOrEnumerationType()))
         return;
-    std::string Name = C.exprString(DRE);
-    if (Name.empty() || !Seen.insert(Name).second)
+    const char *Name = C.exprText(DRE);
+    if (!Name || !*Name || !Seen.insert(Name).second)
         return;
     kw_constant K = {};
-    K.name = C.str(Name);
+    K.name = Name;
     std::string Value;
     if (ECD) {
         K.kind = "enumerator";
@@ -122,9 +138,8 @@ void ConstantSet::name(const DeclRefExpr *DRE, int Depth) {
         return;
     }
     K.kind = VD->isStaticDataMember() ? "member" : VD->hasLocalStorage() ? "local" : "global";
-    Expr::EvalResult R;
-    if (DRE->EvaluateAsInt(R, C.ast()) && toDecimal(R.Val.getInt(), Value)) {
-        K.value = C.str(Value);
+    if (const char *Known = intText(C, DRE)) {
+        K.value = Known;
         Found.push_back(K);
         return;
     }
@@ -137,10 +152,10 @@ void ConstantSet::name(const DeclRefExpr *DRE, int Depth) {
         K.value = C.str(std::to_string(V));
     } else {
         walk(Init, Depth + 1);
-        std::string Text = C.exprString(Init);
-        if (Text.empty())
+        const char *Text = C.exprText(Init);
+        if (!Text || !*Text)
             return;
-        K.init = C.str(Text);
+        K.init = Text;
     }
     Found.push_back(K);
 }

@@ -39,34 +39,51 @@ kw_loc CaptureContext::loc(SourceLocation L) {
     kw_loc out = {nullptr, 0, 0};
     if (L.isInvalid())
         return out;
+    auto Known = Locs.find(L.getRawEncoding());
+    if (Known != Locs.end())
+        return Known->second;
     SourceManager &SM = sm();
     SourceLocation F = SM.getFileLoc(L);
     PresumedLoc P = SM.getPresumedLoc(F, LineDirectives);
     if (P.isInvalid())
         return out;
-    llvm::SmallString<256> Path(P.getFilename());
-    if (!Path.empty() && Path[0] != '<') {
-        llvm::sys::fs::make_absolute(Path);
-        llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+    // The presumed name is owned by the SourceManager and stays put: one
+    // absolute path per file, not one per location.
+    const char *&File = Paths[P.getFilename()];
+    if (!File) {
+        llvm::SmallString<256> Path(P.getFilename());
+        if (!Path.empty() && Path[0] != '<') {
+            llvm::sys::fs::make_absolute(Path);
+            llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+        }
+        File = str(Path);
     }
-    out.file = str(Path);
+    out.file = File;
     out.line = (int)P.getLine();
     out.column = (int)P.getColumn();
+    if (out.file)
+        Locs[L.getRawEncoding()] = out;
     return out;
 }
 
 const char *CaptureContext::symbol(const NamedDecl *D) {
+    const char *&Known = Symbols[D];
+    if (Known)
+        return Known;
     std::string S = Names->getName(D);
     if (S.empty())
         S = D->getQualifiedNameAsString();
-    return str(S);
+    return Known = str(S);
 }
 
 const char *CaptureContext::printedName(const NamedDecl *D) {
+    const char *&Known = Printed[D];
+    if (Known)
+        return Known;
     std::string S;
     llvm::raw_string_ostream OS(S);
     D->getNameForDiagnostic(OS, Policy, /*Qualified=*/true);
-    return str(OS.str());
+    return Known = str(OS.str());
 }
 
 std::string CaptureContext::rangeString(SourceRange Range) {
@@ -120,7 +137,10 @@ std::string CaptureContext::exprString(const Expr *E) {
 const char *CaptureContext::exprText(const Expr *E) {
     if (!E)
         return nullptr;
-    return str(exprString(E));
+    const char *&Known = Texts[E];
+    if (!Known)
+        Known = str(exprString(E));
+    return Known;
 }
 
 std::string CaptureContext::typeString(QualType T) {

@@ -6,9 +6,12 @@
 #ifndef KW_CONTEXT_H
 #define KW_CONTEXT_H
 
+#include "kw_parents.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Mangle.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
 
 extern "C" {
 #include "sidecar/kw_sidecar.h"
@@ -52,6 +55,19 @@ class CaptureContext {
     // answer walks a function body, and one local is asked about by every
     // launch and host call written with it.
     std::map<std::pair<const clang::ValueDecl *, const clang::FunctionDecl *>, bool> NeverChanged;
+    // Memo of hostFunctionName (kw_host.cpp) per function: every host call
+    // edge names its caller and its callee.
+    llvm::DenseMap<const clang::FunctionDecl *, const char *> HostNames;
+    // Parents of statements in the host functions walked up from.
+    ParentIndex Parents;
+    // Memo of kernelSymbolText (kw_kernels.h): a device function's symbol is
+    // asked for by every call edge of every kernel that reaches it.
+    llvm::DenseMap<const clang::FunctionDecl *, const char *> KernelSymbols;
+    // Memo of kw_guards.cpp's constant conditions: -1 not constant, else 0/1.
+    llvm::DenseMap<const clang::Expr *, signed char> Bools;
+    // Memo of kw_constants.cpp's integer values per expression: its decimal
+    // text, or null where clang's evaluation gives none.
+    llvm::DenseMap<const clang::Expr *, const char *> IntTexts;
 
   private:
     clang::ASTContext &Ctx;
@@ -61,6 +77,14 @@ class CaptureContext {
     // markers lead back to the user's files, so locations follow them.
     bool LineDirectives = false;
     std::unique_ptr<clang::ASTNameGenerator> Names;
+    // Memos: the same location, declaration or expression is asked for by
+    // every guard, launch and call edge under it (a dispatch macro's nested
+    // conditions, thousands of times in one aiter TU). The strings live in
+    // the document's arena, so sharing them is safe.
+    llvm::DenseMap<clang::SourceLocation::UIntTy, kw_loc> Locs;
+    llvm::DenseMap<const char *, const char *> Paths; // presumed name -> absolute
+    llvm::DenseMap<const clang::NamedDecl *, const char *> Symbols, Printed;
+    llvm::DenseMap<const clang::Expr *, const char *> Texts;
 };
 
 } // namespace kwalk

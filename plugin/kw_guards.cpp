@@ -17,14 +17,20 @@ namespace kwalk {
 namespace {
 
 // The value of a condition that is a compile-time constant here (in this
-// instantiation), or nothing.
-std::optional<bool> constantBool(ASTContext &Ctx, const Expr *E) {
+// instantiation), or nothing. Remembered per condition in C: every call and
+// launch under it asks again.
+std::optional<bool> constantBool(CaptureContext &C, const Expr *E) {
     if (!E || E->isValueDependent() || E->isTypeDependent() || E->containsErrors())
         return std::nullopt;
-    bool V = false;
-    if (!E->EvaluateAsBooleanCondition(V, Ctx))
+    auto [It, New] = C.Bools.try_emplace(E, -1);
+    if (New) {
+        bool V = false;
+        if (E->EvaluateAsBooleanCondition(V, C.ast()))
+            It->second = V ? 1 : 0;
+    }
+    if (It->second < 0)
         return std::nullopt;
-    return V;
+    return It->second == 1;
 }
 
 std::optional<llvm::APSInt> constantInt(ASTContext &Ctx, const Expr *E) {
@@ -168,19 +174,19 @@ bool alwaysExits(const Stmt *S) {
 }
 
 // "do { ... } while (0)": how a macro makes one statement of several.
-const Stmt *onceBody(ASTContext &Ctx, const Stmt *S) {
+const Stmt *onceBody(CaptureContext &C, const Stmt *S) {
     const auto *D = dyn_cast<DoStmt>(S);
-    std::optional<bool> Cond = D ? constantBool(Ctx, D->getCond()) : std::nullopt;
+    std::optional<bool> Cond = D ? constantBool(C, D->getCond()) : std::nullopt;
     return Cond && !*Cond ? D->getBody() : nullptr;
 }
 
 // The `if (bad) exit` statements S is: S itself, or, for a check macro
 // (`do { if (!(c)) fail(...); } while (0)` with a [[noreturn]] fail), those
 // at the top of its body.
-std::vector<const IfStmt *> exitIfs(ASTContext &Ctx, const Stmt *S) {
+std::vector<const IfStmt *> exitIfs(CaptureContext &C, const Stmt *S) {
     std::vector<const IfStmt *> Out;
     std::vector<const Stmt *> Cands{S};
-    if (const Stmt *Body = onceBody(Ctx, S)) {
+    if (const Stmt *Body = onceBody(C, S)) {
         Cands = {Body};
         if (const auto *CS = dyn_cast<CompoundStmt>(Body))
             Cands.assign(CS->body_begin(), CS->body_end());
@@ -204,8 +210,8 @@ void earlyExits(CaptureContext &C, const CompoundStmt *CS, const Stmt *Child,
             break;
         if (isa<SwitchCase>(S)) // another case's exits do not guard this one
             Found.clear();
-        bool Macro = onceBody(C.ast(), S) != nullptr;
-        for (const IfStmt *If : exitIfs(C.ast(), S)) {
+        bool Macro = onceBody(C, S) != nullptr;
+        for (const IfStmt *If : exitIfs(C, S)) {
             const Expr *Cond = If->getCond();
             bool Holds = false;
             const auto *Not = dyn_cast<UnaryOperator>(Cond->IgnoreParenImpCasts());
@@ -218,7 +224,7 @@ void earlyExits(CaptureContext &C, const CompoundStmt *CS, const Stmt *Child,
             G.Condition = C.exprText(Cond);
             G.Exprs.push_back(Cond);
             G.Holds = Holds;
-            G.Constant = constantOf(constantBool(C.ast(), Cond), Holds);
+            G.Constant = constantOf(constantBool(C, Cond), Holds);
             G.Location = C.loc(If->getCond()->getBeginLoc());
             Found.push_back(G);
         }
@@ -229,17 +235,17 @@ void earlyExits(CaptureContext &C, const CompoundStmt *CS, const Stmt *Child,
 
 } // namespace
 
-std::vector<Guard> collectGuards(CaptureContext &C, const Stmt *S) {
+std::vector<Guard> collectGuards(CaptureContext &C, const Stmt *S, const FunctionDecl *Fn) {
     std::vector<Guard> Out;
     ASTContext &Ctx = C.ast();
+    C.Parents.index(Fn);
     DynTypedNode Node = DynTypedNode::create(*S);
     const Stmt *Child = S;
     std::vector<const SwitchCase *> PendingLabels;
     for (int Steps = 0; Steps < 4096; Steps++) {
-        DynTypedNodeList Parents = Ctx.getParents(Node);
-        if (Parents.empty())
+        const DynTypedNode P = C.Parents.parentOf(Ctx, Node);
+        if (P.getNodeKind().isNone())
             break;
-        const DynTypedNode &P = Parents[0];
         if (const auto *If = P.get<IfStmt>()) {
             bool InThen = Child == If->getThen(), InElse = Child == If->getElse();
             if ((InThen || InElse) && If->getCond()) {
@@ -248,7 +254,7 @@ std::vector<Guard> collectGuards(CaptureContext &C, const Stmt *S) {
                 G.Condition = C.exprText(If->getCond());
                 G.Exprs.push_back(If->getCond());
                 G.Holds = InThen;
-                G.Constant = constantOf(constantBool(Ctx, If->getCond()), InThen);
+                G.Constant = constantOf(constantBool(C, If->getCond()), InThen);
                 G.Location = C.loc(If->getCond()->getBeginLoc());
                 Out.push_back(G);
             }
@@ -260,7 +266,7 @@ std::vector<Guard> collectGuards(CaptureContext &C, const Stmt *S) {
                 G.Condition = C.exprText(CO->getCond());
                 G.Exprs.push_back(CO->getCond());
                 G.Holds = InTrue;
-                G.Constant = constantOf(constantBool(Ctx, CO->getCond()), InTrue);
+                G.Constant = constantOf(constantBool(C, CO->getCond()), InTrue);
                 G.Location = C.loc(CO->getCond()->getBeginLoc());
                 Out.push_back(G);
             }
@@ -274,8 +280,7 @@ std::vector<Guard> collectGuards(CaptureContext &C, const Stmt *S) {
             }
             PendingLabels.clear();
         } else if (const auto *CS = P.get<CompoundStmt>()) {
-            DynTypedNodeList Up = Ctx.getParents(P);
-            const SwitchStmt *SW = Up.empty() ? nullptr : Up[0].get<SwitchStmt>();
+            const SwitchStmt *SW = C.Parents.parentOf(Ctx, P).get<SwitchStmt>();
             if (SW && SW->getBody() == CS && PendingLabels.empty())
                 PendingLabels = labelsBefore(CS, Child);
             earlyExits(C, CS, Child, Out);
@@ -288,7 +293,7 @@ std::vector<Guard> collectGuards(CaptureContext &C, const Stmt *S) {
                     G.Exprs.push_back(For->getCond());
                 G.Holds = true;
                 G.Constant =
-                    For->getCond() ? constantOf(constantBool(Ctx, For->getCond()), true) : "always";
+                    For->getCond() ? constantOf(constantBool(C, For->getCond()), true) : "always";
                 G.Location = C.loc(For->getBeginLoc());
                 Out.push_back(G);
             }
@@ -308,7 +313,7 @@ std::vector<Guard> collectGuards(CaptureContext &C, const Stmt *S) {
                 G.Condition = C.exprText(W->getCond());
                 G.Exprs.push_back(W->getCond());
                 G.Holds = true;
-                G.Constant = constantOf(constantBool(Ctx, W->getCond()), true);
+                G.Constant = constantOf(constantBool(C, W->getCond()), true);
                 G.Location = C.loc(W->getCond()->getBeginLoc());
                 Out.push_back(G);
             }

@@ -29,8 +29,9 @@ struct Guard {
     std::vector<const clang::Expr *> Exprs;
 };
 
-// Outermost first.
-std::vector<Guard> collectGuards(CaptureContext &C, const clang::Stmt *S);
+// Outermost first. Fn: the function S is written in (the host traversal's).
+std::vector<Guard> collectGuards(CaptureContext &C, const clang::Stmt *S,
+                                 const clang::FunctionDecl *Fn);
 
 // True when a guard of Gs is constant "never" (the statement never runs).
 template <class GuardArray> bool guardsDead(const GuardArray &Gs) {

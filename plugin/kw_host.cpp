@@ -17,7 +17,9 @@ using namespace clang;
 
 namespace kwalk {
 
-const char *hostFunctionName(CaptureContext &C, const FunctionDecl *FD) {
+namespace {
+
+const char *hostFunctionNameOf(CaptureContext &C, const FunctionDecl *FD) {
     if (isLambdaCallOperator(FD)) {
         const CXXRecordDecl *Closure = cast<CXXMethodDecl>(FD)->getParent();
         std::string Outer;
@@ -36,6 +38,19 @@ const char *hostFunctionName(CaptureContext &C, const FunctionDecl *FD) {
         return C.str(OS.str());
     }
     return C.printedName(FD);
+}
+
+} // namespace
+
+const char *hostFunctionName(CaptureContext &C, const FunctionDecl *FD) {
+    auto Known = C.HostNames.find(FD);
+    if (Known != C.HostNames.end())
+        return Known->second;
+    // Not a reference into the map: naming a lambda names its enclosing
+    // function first, which may grow the map.
+    const char *Name = hostFunctionNameOf(C, FD);
+    C.HostNames[FD] = Name;
+    return Name;
 }
 
 const char *hostSymbol(CaptureContext &C, const FunctionDecl *FD) {
@@ -75,6 +90,7 @@ class HostVisitor : public RecursiveASTVisitor<HostVisitor> {
     }
 
     bool TraverseLambdaExpr(LambdaExpr *L) {
+        C.Parents.noteLambda(L, Stack.empty() ? nullptr : Stack.back());
         Stack.push_back(L->getCallOperator());
         bool R = Base::TraverseLambdaExpr(L);
         Stack.pop_back();
@@ -169,7 +185,7 @@ class HostVisitor : public RecursiveASTVisitor<HostVisitor> {
         HC->caller_name = hostFunctionName(C, Caller);
         HC->callee_name = hostFunctionName(C, Callee);
         HC->location = C.loc(Loc);
-        std::vector<Guard> Guards = collectGuards(C, S);
+        std::vector<Guard> Guards = collectGuards(C, S, Caller);
         appendGuards(C, HC->guards, Guards);
         ConstantSet K(C);
         for (const Guard &G : Guards)

@@ -13,6 +13,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
+#include <unordered_map>
 #include <vector>
 
 using namespace clang;
@@ -28,6 +29,15 @@ std::string kernelSymbol(ASTContext &Ctx, const FunctionDecl *FD) {
     else
         OS << FD->getName();
     return OS.str();
+}
+
+const char *kernelSymbolText(CaptureContext &C, const FunctionDecl *FD) {
+    auto Known = C.KernelSymbols.find(FD);
+    if (Known != C.KernelSymbols.end())
+        return Known->second;
+    const char *S = C.str(kernelSymbol(C.ast(), FD));
+    C.KernelSymbols[FD] = S;
+    return S;
 }
 
 namespace {
@@ -189,13 +199,16 @@ class KernelFinder : public RecursiveASTVisitor<KernelFinder> {
     const PrintingPolicy &Policy;
 };
 
-// Walks one function body for calls, __shared__ variables and inline asm.
-class BodyWalker : public RecursiveASTVisitor<BodyWalker> {
-  public:
+// What one function body holds: calls, __shared__ variables, inline asm.
+struct BodyFacts {
     std::vector<std::pair<const FunctionDecl *, SourceLocation>> Calls;
     std::vector<const VarDecl *> Shared;
     std::vector<const AsmStmt *> Asms;
+};
 
+// Walks one function body for its BodyFacts.
+class BodyWalker : public RecursiveASTVisitor<BodyWalker>, public BodyFacts {
+  public:
     bool VisitCallExpr(CallExpr *CE) {
         if (const FunctionDecl *F = CE->getDirectCallee())
             Calls.push_back({F, CE->getBeginLoc()});
@@ -231,14 +244,17 @@ const char *evalIntText(CaptureContext &C, const Expr *E) {
     return C.exprText(E);
 }
 
+// Each function's body is walked once per job, however many kernels reach it.
+using BodyCache = std::unordered_map<const FunctionDecl *, BodyFacts>;
+
 class KernelCapture {
   public:
     KernelCapture(CaptureContext &C, kw_kernel &K, int ExplicitArgs,
-                  const std::map<unsigned, std::string> *Written)
-        : C(C), K(K), ExplicitArgs(ExplicitArgs), Written(Written) {}
+                  const std::map<unsigned, std::string> *Written, BodyCache &Bodies)
+        : C(C), K(K), ExplicitArgs(ExplicitArgs), Written(Written), Bodies(Bodies) {}
 
     void fill(const FunctionDecl *FD) {
-        K.symbol = C.str(kernelSymbol(C.ast(), FD));
+        K.symbol = kernelSymbolText(C, FD);
         K.name = C.printedName(FD);
         K.location = C.loc(FD->getLocation());
         // Internal linkage (anonymous namespace, static, a TU-local template
@@ -266,6 +282,7 @@ class KernelCapture {
     kw_kernel &K;
     int ExplicitArgs; // -1: unknown
     const std::map<unsigned, std::string> *Written; // typedef names as written; may be null
+    BodyCache &Bodies;
     std::set<const FunctionDecl *> Expanded;
     std::set<std::tuple<const FunctionDecl *, const FunctionDecl *, unsigned>> Edges;
     // A lambda's body is walked with the function it is written in and again
@@ -404,8 +421,13 @@ class KernelCapture {
         const FunctionDecl *Def = nullptr;
         if (!FD->hasBody(Def) || !Def)
             return;
-        BodyWalker W;
-        W.TraverseStmt(Def->getBody());
+        auto [Cached, New] = Bodies.try_emplace(Def);
+        if (New) {
+            BodyWalker W;
+            W.TraverseStmt(Def->getBody());
+            Cached->second = std::move(static_cast<BodyFacts &>(W));
+        }
+        const BodyFacts &W = Cached->second;
         const char *Func = C.printedName(FD);
         const char *CallerSym = nullptr;
         for (const VarDecl *V : W.Shared) {
@@ -445,13 +467,13 @@ class KernelCapture {
             if (!Edges.insert({FD, Callee, Raw}).second)
                 continue;
             if (!CallerSym)
-                CallerSym = C.str(kernelSymbolOrName(FD));
+                CallerSym = kernelSymbolText(C, FD);
             kw_call *Call = KW_PUSH(C.arena(), K.calls);
             if (!Call)
                 return;
             Call->caller = CallerSym;
             Call->name = C.printedName(Callee);
-            Call->symbol = C.str(kernelSymbolOrName(Callee));
+            Call->symbol = kernelSymbolText(C, Callee);
             Call->depth = Depth;
             const FunctionDecl *CalleeDef = nullptr;
             Callee->hasBody(CalleeDef);
@@ -465,10 +487,6 @@ class KernelCapture {
         for (const FunctionDecl *N : Next)
             walk(N, Depth + 1);
     }
-
-    std::string kernelSymbolOrName(const FunctionDecl *FD) {
-        return kernelSymbol(C.ast(), FD);
-    }
 };
 
 } // namespace
@@ -478,8 +496,9 @@ void captureKernels(CaptureContext &C, const char *Arch, const std::set<std::str
     KernelFinder F(C.ast(), C.policy());
     F.TraverseDecl(C.ast().getTranslationUnitDecl());
     std::set<std::string> Seen;
+    BodyCache Bodies;
     for (const FunctionDecl *FD : F.Kernels) {
-        std::string Sym = kernelSymbol(C.ast(), FD);
+        std::string Sym = kernelSymbolText(C, FD);
         if (HaveEmitted && !Emitted.count(Sym))
             continue;
         if (!Seen.insert(Sym).second)
@@ -490,7 +509,7 @@ void captureKernels(CaptureContext &C, const char *Arch, const std::set<std::str
         auto It = F.ExplicitArgs.find(FD->getCanonicalDecl());
         auto W = F.Written.find(FD->getCanonicalDecl());
         KernelCapture(C, *K, It == F.ExplicitArgs.end() ? -1 : (int)It->second,
-                      W == F.Written.end() ? nullptr : &W->second)
+                      W == F.Written.end() ? nullptr : &W->second, Bodies)
             .fill(FD);
         kw_kernel_arch *A = KW_PUSH(C.arena(), K->archs);
         if (A) {

@@ -20,6 +20,8 @@ void captureKernels(CaptureContext &C, const char *Arch, const std::set<std::str
 
 // The device-side mangled name of a kernel (never the host __device_stub__).
 std::string kernelSymbol(clang::ASTContext &Ctx, const clang::FunctionDecl *FD);
+// The same, in the document's arena, mangled once per function and job.
+const char *kernelSymbolText(CaptureContext &C, const clang::FunctionDecl *FD);
 
 } // namespace kwalk
 

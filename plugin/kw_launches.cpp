@@ -481,14 +481,14 @@ void recordLaunch(CaptureContext &C, const PendingLaunch &P, const HostCallGraph
         kernelArgs(C, *L, Kernel, argsArray(CE->getArg(3)));
     }
     if (Kernel) {
-        L->kernel = C.str(kernelSymbol(C.ast(), Kernel));
+        L->kernel = kernelSymbolText(C, Kernel);
         L->kernel_name = C.printedName(Kernel);
     }
     L->function = hostFunctionName(C, Enclosing);
     L->function_symbol = hostSymbol(C, Enclosing);
     chainLaunch(C, *L, Enclosing, G);
     attributeToUser(*L);
-    std::vector<Guard> Guards = collectGuards(C, P.Site);
+    std::vector<Guard> Guards = collectGuards(C, P.Site, P.Enclosing);
     appendGuards(C, L->guards, Guards);
     launchConstants(C, *L, P.Site, Guards);
 }
