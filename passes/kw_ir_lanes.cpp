@@ -45,6 +45,17 @@ class LaneEval {
   public:
     LaneEval(Ctx &C, unsigned WaveIdx, unsigned Lane) : C(C), WaveIdx(WaveIdx), Lane(Lane) {}
 
+    // The same evaluator for another lane: one memo's buckets serve every
+    // lane of a wave (a new map per lane was most of the analysis's
+    // allocations).
+    void reset(unsigned NewWave, unsigned NewLane) {
+        WaveIdx = NewWave;
+        Lane = NewLane;
+        Budget = 4000;
+        Depth = 0;
+        Memo.clear();
+    }
+
     LV eval(const Value *V) {
         auto It = Memo.find(V);
         if (It != Memo.end())
@@ -281,16 +292,18 @@ void activeLanes(Ctx &C, const Instruction *I, uint64_t &Mask, unsigned &WaveIdx
     if (Conds.empty())
         return;
     int Best = -1;
+    LaneEval E(C, 0, 0);
     for (unsigned W = 0; W < wavesToTry(C); W++) {
         uint64_t M = All;
         for (auto &Cd : Conds) {
             uint64_t CM = 0;
             bool Known = true;
             for (unsigned L = 0; L < C.Wave && Known; L++) {
-                int64_t V;
-                if (!evalLane(C, Cd.first, W, L, V))
+                E.reset(W, L);
+                LV V = E.eval(Cd.first);
+                if (!V.Ok || V.Uni)
                     Known = false;
-                else if ((V != 0) == Cd.second)
+                else if ((V.V != 0) == Cd.second)
                     CM |= 1ull << L;
             }
             if (Known) // a condition that is not a function of the lane says nothing
@@ -315,10 +328,11 @@ static LaneOffsets laneOffsets(Ctx &C, const Value *V, bool IsPtr, const Instruc
         R.Ok = true; // the same address in every lane
         return R;
     }
+    LaneEval E(C, W, 0);
     for (unsigned L = 0; L < C.Wave; L++) {
         if (!(R.Active >> L & 1))
             continue;
-        LaneEval E(C, W, L);
+        E.reset(W, L);
         LV X = IsPtr ? E.evalPtr(V) : E.eval(V);
         if (!X.Ok) {
             R.Why = "the per-lane address is not computable lane by lane";
