@@ -6,7 +6,8 @@
 # (user+sys of the compile's whole process tree: driver, cc1 jobs, linker,
 # bundler) of each and their ratio, peak memory (max RSS of the process tree)
 # of each and their ratio, object size, sidecar size and their ratio; then,
-# per TU, the plugin's CPU time by phase (its KWALK_TIMING counters,
+# per TU, minor page faults and system time of both kinds of compile, and
+# the plugin's CPU time by phase (its KWALK_TIMING counters,
 # plugin/kw_timing.h; median over the N compiles). Targets (issue 10): wall
 # <= 1.05x, memory <= 1.10x, sidecar <= 1x the object.
 #   scripts/bench-plugin.sh [BUILD_DIR [N [TU...]]]   (default: build 3, all TUs)
@@ -62,12 +63,13 @@ def compile_once(rec, obj, side, timing=None):
     wall = time.monotonic() - t0
     if status != 0:
         sys.exit("bench-plugin: a compile failed: %s" % " ".join(argv))
-    return wall, ru.ru_maxrss * 1024, ru.ru_utime + ru.ru_stime
+    return wall, ru.ru_maxrss * 1024, ru.ru_utime + ru.ru_stime, ru.ru_minflt, ru.ru_stime
 
 def mib(b): return "%.1f" % (b / 1048576.0)
 print("%-26s %7s %7s %6s %7s %7s %6s %9s %9s %6s %8s %8s %6s" % ("TU", "plain s", "kwalk s", "x",
       "p cpu s", "k cpu s", "x", "plain MiB", "kwalk MiB", "x", "obj MiB", "side MiB", "x"))
 phases = {}
+faults = {}
 recs = sorted(os.listdir(os.path.join(work, "argv")))
 for name in recs:
     rec = json.load(open(os.path.join(work, "argv", name)))
@@ -83,6 +85,9 @@ for name in recs:
     pw = statistics.median(r[0] for r in res["plain"]); kw = statistics.median(r[0] for r in res["kwalk"])
     pm = max(r[1] for r in res["plain"]); km = max(r[1] for r in res["kwalk"])
     pc = statistics.median(r[2] for r in res["plain"]); kc = statistics.median(r[2] for r in res["kwalk"])
+    pf = statistics.median(r[3] for r in res["plain"]); kf = statistics.median(r[3] for r in res["kwalk"])
+    ps = statistics.median(r[4] for r in res["plain"]); ks = statistics.median(r[4] for r in res["kwalk"])
+    faults[tu] = (pf, kf, ps, ks)
     # the plugin's own counters: "<job> <phase> <cpu s> <maxrss KiB>" per line
     per = {}
     for i in range(n):
@@ -101,6 +106,10 @@ for name in recs:
     print("%-26s %7.2f %7.2f %6.3f %7.2f %7.2f %6.3f %9s %9s %6.3f %8s %8s %6.2f" % (tu, pw, kw,
           kw / pw, pc, kc, kc / pc, mib(pm), mib(km), km / pm, mib(obj), mib(side),
           side / obj if obj else float("inf")), flush=True)
+print("\nminor page faults and system CPU seconds of the compile's process tree (median; on a VM"
+      " each fault can cost microseconds of system time the plugin's counters do not see)")
+for tu, (pf, kf, ps, ks) in faults.items():
+    print("%-26s faults %d -> %d (%+d)  sys s %.2f -> %.2f" % (tu, pf, kf, kf - pf, ps, ks))
 print("\nthe plugin's CPU seconds by phase (KWALK_TIMING; device phases summed over the archs)")
 for tu, ph in phases.items():
     print("%-26s %s" % (tu, "  ".join("%s %.2f" % (k, v) for k, v in sorted(ph.items()))))
