@@ -1,8 +1,9 @@
 // kw_timing.h: the plugin's own cost counters, for scripts/bench-plugin.sh
 // and for finding where its time goes. With KWALK_TIMING=FILE set, each phase
-// of a job appends one line "<job> <phase> <cpu seconds> <max rss KiB>" to
-// FILE (CPU time of the process while the phase ran; the process's peak
-// resident size when it ended). Unset (the default), a phase costs one getenv.
+// of a job appends one line "<job> <phase> <cpu seconds> <max rss KiB>
+// <minor faults>" to FILE (CPU time of the process while the phase ran; the
+// process's peak resident size when it ended; the minor page faults taken
+// while it ran). Unset (the default), a phase costs one getenv.
 #ifndef KW_TIMING_H
 #define KW_TIMING_H
 
@@ -18,17 +19,21 @@ class PhaseTimer {
   public:
     PhaseTimer(std::string Job, const char *Phase)
         : File(std::getenv("KWALK_TIMING")), Job(std::move(Job)), Phase(Phase) {
-        if (File && *File)
+        if (File && *File) {
             Start = cpuNow();
+            Faults = minorFaults();
+        }
     }
     ~PhaseTimer() {
         if (!File || !*File)
             return;
         double Cpu = cpuNow() - Start;
         struct rusage RU;
-        long Rss = getrusage(RUSAGE_SELF, &RU) == 0 ? RU.ru_maxrss : -1;
+        bool Have = getrusage(RUSAGE_SELF, &RU) == 0;
+        long Rss = Have ? RU.ru_maxrss : -1;
+        long Flt = Have && Faults >= 0 ? RU.ru_minflt - Faults : -1;
         if (FILE *F = std::fopen(File, "a")) {
-            std::fprintf(F, "%s %s %.4f %ld\n", Job.c_str(), Phase, Cpu, Rss);
+            std::fprintf(F, "%s %s %.4f %ld %ld\n", Job.c_str(), Phase, Cpu, Rss, Flt);
             std::fclose(F);
         }
     }
@@ -36,6 +41,10 @@ class PhaseTimer {
     PhaseTimer &operator=(const PhaseTimer &) = delete;
 
   private:
+    static long minorFaults() {
+        struct rusage RU;
+        return getrusage(RUSAGE_SELF, &RU) == 0 ? RU.ru_minflt : -1;
+    }
     static double cpuNow() {
         struct timespec T;
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &T);
@@ -45,6 +54,7 @@ class PhaseTimer {
     std::string Job;
     const char *Phase;
     double Start = 0;
+    long Faults = -1;
 };
 
 } // namespace kwalk

@@ -70,6 +70,7 @@ print("%-26s %7s %7s %6s %7s %7s %6s %9s %9s %6s %8s %8s %6s" % ("TU", "plain s"
       "p cpu s", "k cpu s", "x", "plain MiB", "kwalk MiB", "x", "obj MiB", "side MiB", "x"))
 phases = {}
 faults = {}
+phase_faults = {}
 recs = sorted(os.listdir(os.path.join(work, "argv")))
 for name in recs:
     rec = json.load(open(os.path.join(work, "argv", name)))
@@ -88,18 +89,23 @@ for name in recs:
     pf = statistics.median(r[3] for r in res["plain"]); kf = statistics.median(r[3] for r in res["kwalk"])
     ps = statistics.median(r[4] for r in res["plain"]); ks = statistics.median(r[4] for r in res["kwalk"])
     faults[tu] = (pf, kf, ps, ks)
-    # the plugin's own counters: "<job> <phase> <cpu s> <maxrss KiB>" per line
-    per = {}
+    # the plugin's own counters: "<job> <phase> <cpu s> <maxrss KiB> [<minor faults>]" per line
+    per, flt = {}, {}
     for i in range(n):
         tf = os.path.join(work, "timing-%s-%d" % (tu, i))
-        run = {}
+        run, runf = {}, {}
         for line in open(tf) if os.path.exists(tf) else []:
-            job, phase, cpu, _ = line.split()
-            key = ("device" if job != "host" else "host") + ":" + phase
-            run[key] = run.get(key, 0.0) + float(cpu)
+            f = line.split()
+            key = ("device" if f[0] != "host" else "host") + ":" + f[1]
+            run[key] = run.get(key, 0.0) + float(f[2])
+            if len(f) > 4 and int(f[4]) >= 0:
+                runf[key] = runf.get(key, 0) + int(f[4])
         for k, v in run.items():
             per.setdefault(k, []).append(v)
+        for k, v in runf.items():
+            flt.setdefault(k, []).append(v)
     phases[tu] = {k: statistics.median(v) for k, v in per.items()}
+    phase_faults[tu] = {k: statistics.median(v) for k, v in flt.items()}
     obj = os.path.getsize(os.path.join(work, "%s.plain.o" % tu))
     sdir = os.path.join(work, "side-" + tu)
     side = sum(os.path.getsize(os.path.join(sdir, f)) for f in os.listdir(sdir) if f.endswith((".kwalk.yaml", ".kwalk.yaml.zst")))
@@ -113,4 +119,7 @@ for tu, (pf, kf, ps, ks) in faults.items():
 print("\nthe plugin's CPU seconds by phase (KWALK_TIMING; device phases summed over the archs)")
 for tu, ph in phases.items():
     print("%-26s %s" % (tu, "  ".join("%s %.2f" % (k, v) for k, v in sorted(ph.items()))))
+print("\nthe minor page faults taken during each of the plugin's phases (median)")
+for tu, ph in phase_faults.items():
+    print("%-26s %s" % (tu, "  ".join("%s %d" % (k, v) for k, v in sorted(ph.items()))))
 EOF

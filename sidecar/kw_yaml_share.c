@@ -86,8 +86,11 @@ static void kw_hash_scalar(const char *s, size_t n, int style, uint64_t *ha, uin
         memcpy(&w, s + i, 8);
         kw_mix(&a, &b, w, w);
     }
+    /* the tail's bytes, little-endian: what memcpy into a zeroed word gives
+     * on x86, without its store-to-load stall */
     uint64_t t = 0;
-    memcpy(&t, s + i, n - i);
+    for (size_t k = 0; k < n - i; k++)
+        t |= (uint64_t)(unsigned char)s[i + k] << (8 * k);
     kw_mix(&a, &b, t ^ ((uint64_t)n << 56), t + n);
     *ha = kw_fmix(a);
     *hb = kw_fmix(b ^ 0xA4093822299F31D0ull);
