@@ -5,6 +5,7 @@
 // device fragments of the same -cuid and writes the sidecar. It only observes:
 // its consumer runs after code generation, and any failure becomes one
 // "kwalk:" warning while the compile goes on.
+#include "kw_background.h"
 #include "kw_context.h"
 #include "kw_driver.h"
 #include "kw_embed_sidecar.h"
@@ -139,6 +140,19 @@ template <typename F> bool runRecovering(F &&Fn) {
 }
 
 void finishJob(JobState &S);
+bool claimFinish(JobState &S);
+void completeJob(JobState &S);
+
+// The rest of a job once code generation has said what it needs: on a thread
+// of its own (kw_background.h) while clang generates code. The job's document
+// and IR facts are the plugin's own memory, and the caller touches the job's
+// state no more.
+void finishJobInBackground(const std::shared_ptr<JobState> &S) {
+    if (!claimFinish(*S))
+        return;
+    std::shared_ptr<JobState> Keep = S;
+    runInBackground([Keep] { completeJob(*Keep); });
+}
 
 // Records the kernels the device module defines after optimization, and their
 // IR facts (unless they are off); then finishes the device job.
@@ -146,22 +160,25 @@ struct EmittedKernelsPass : llvm::PassInfoMixin<EmittedKernelsPass> {
     std::shared_ptr<JobState> State;
     explicit EmittedKernelsPass(std::shared_ptr<JobState> S) : State(std::move(S)) {}
     llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &) {
-        State->HaveEmitted = true;
-        PhaseTimer T(State->Arch, "ir-analysis");
-        for (const llvm::Function &F : M) {
-            if (F.isDeclaration() || F.getCallingConv() != llvm::CallingConv::AMDGPU_KERNEL)
-                continue;
-            std::string Name(F.getName());
-            State->Emitted.insert(Name);
-            if (!State->IrOff && !State->IrCrashed)
-                analyze(F, Name);
+        if (!State->Finished) {
+            State->HaveEmitted = true;
+            PhaseTimer T(State->Arch, "ir-analysis");
+            for (const llvm::Function &F : M) {
+                if (F.isDeclaration() || F.getCallingConv() != llvm::CallingConv::AMDGPU_KERNEL)
+                    continue;
+                std::string Name(F.getName());
+                State->Emitted.insert(Name);
+                if (!State->IrOff && !State->IrCrashed)
+                    analyze(F, Name);
+            }
+            // The fragment is written while the code generator runs.
+            finishJobInBackground(State);
         }
         // The locations the plugin asked for (LocTrackingOnly) have been read:
         // the code generator, most of a device job's time, need not carry them.
         // It emits no debug info for them and its output does not depend on
         // them (the objects are byte-identical with and without the plugin:
         // capture.objects_identical, aiter.identical).
-        finishJob(*State);
         if (State->DropLocations && llvm::StripDebugInfo(M))
             return llvm::PreservedAnalyses::none();
         return llvm::PreservedAnalyses::all();
@@ -207,12 +224,21 @@ struct HostEmbedPass : llvm::PassInfoMixin<HostEmbedPass> {
     std::shared_ptr<JobState> State;
     explicit HostEmbedPass(std::shared_ptr<JobState> S) : State(std::move(S)) {}
     llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &) {
+        if (State->Finished)
+            return llvm::PreservedAnalyses::all();
         State->HostModuleSeen = true;
         for (const llvm::GlobalVariable &G : M.globals())
             if (G.hasSection() &&
                 (G.getSection() == ".hip_fatbin" || G.getSection() == ".llvm.offloading"))
                 State->EmbedsDeviceCode = true;
-        State->HostModule = &M;
+        // Fragments a device job of this process may still be writing.
+        waitForBackground();
+        if (!State->Out.Embed) {
+            // Merging and writing the sidecar overlap the host code generator.
+            finishJobInBackground(State);
+            return llvm::PreservedAnalyses::all();
+        }
+        State->HostModule = &M; // embed mode: the sidecar goes into M, now
         finishJob(*State);
         State->HostModule = nullptr;
         return State->ModuleChanged ? llvm::PreservedAnalyses::none()
@@ -544,10 +570,21 @@ void reportJob(JobState &S, kw_status St, const char *Msg) {
 
 // The second half of a job, once: from the IR pass (code generation has
 // run its optimizer), or right after the capture where no pass will run.
-void finishJob(JobState &S) {
+// Whether the caller is the one to finish the job (once: captured, not yet
+// finished).
+bool claimFinish(JobState &S) {
     if (!S.Captured || S.Finished)
-        return;
+        return false;
     S.Finished = true;
+    return true;
+}
+
+void finishJob(JobState &S) {
+    if (claimFinish(S))
+        completeJob(S);
+}
+
+void completeJob(JobState &S) {
     kw_err Err;
     Err.msg[0] = '\0';
     kw_status St = S.CaptureSt;
@@ -600,8 +637,11 @@ class KwalkConsumer : public ASTConsumer {
             Ctx.setTraversalScope({Ctx.getTranslationUnitDecl()});
         }
         S.Captured = true;
-        if (!S.PassWillRun)
+        if (!S.PassWillRun) {
+            if (!S.Device)
+                waitForBackground(); // fragments a device job of this process writes
             finishJob(S);
+        }
     }
 
   private:

@@ -1,9 +1,10 @@
 // kw_timing.h: the plugin's own cost counters, for scripts/bench-plugin.sh
 // and for finding where its time goes. With KWALK_TIMING=FILE set, each phase
 // of a job appends one line "<job> <phase> <cpu seconds> <max rss KiB>
-// <minor faults>" to FILE (CPU time of the process while the phase ran; the
-// process's peak resident size when it ended; the minor page faults taken
-// while it ran). Unset (the default), a phase costs one getenv.
+// <minor faults>" to FILE (CPU time of the thread that ran the phase, a job's
+// end may run on a thread of its own: kw_background.h; the process's peak
+// resident size when it ended; the minor page faults that thread took while
+// it ran). Unset (the default), a phase costs one getenv.
 #ifndef KW_TIMING_H
 #define KW_TIMING_H
 
@@ -28,10 +29,9 @@ class PhaseTimer {
         if (!File || !*File)
             return;
         double Cpu = cpuNow() - Start;
-        struct rusage RU;
-        bool Have = getrusage(RUSAGE_SELF, &RU) == 0;
-        long Rss = Have ? RU.ru_maxrss : -1;
-        long Flt = Have && Faults >= 0 ? RU.ru_minflt - Faults : -1;
+        struct rusage RU, TU;
+        long Rss = getrusage(RUSAGE_SELF, &RU) == 0 ? RU.ru_maxrss : -1;
+        long Flt = Faults >= 0 && getrusage(RUSAGE_THREAD, &TU) == 0 ? TU.ru_minflt - Faults : -1;
         if (FILE *F = std::fopen(File, "a")) {
             std::fprintf(F, "%s %s %.4f %ld %ld\n", Job.c_str(), Phase, Cpu, Rss, Flt);
             std::fclose(F);
@@ -43,11 +43,11 @@ class PhaseTimer {
   private:
     static long minorFaults() {
         struct rusage RU;
-        return getrusage(RUSAGE_SELF, &RU) == 0 ? RU.ru_minflt : -1;
+        return getrusage(RUSAGE_THREAD, &RU) == 0 ? RU.ru_minflt : -1;
     }
     static double cpuNow() {
         struct timespec T;
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &T);
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &T);
         return T.tv_sec + T.tv_nsec * 1e-9;
     }
     const char *File;
