@@ -119,6 +119,9 @@ struct Ctx {
     std::vector<const llvm::BasicBlock *> Returns; // reachable blocks ending in ret
     // activeLanes() per block: lane mask and wave index
     llvm::DenseMap<const llvm::BasicBlock *, std::pair<uint64_t, unsigned>> ActiveLanes;
+    // What the lane evaluator (kw_ir_lanes.cpp) makes of a value, the same in
+    // every lane: found once per value, not once per lane.
+    llvm::DenseMap<const llvm::Value *, uint8_t> LaneKinds;
     llvm::DenseSet<const llvm::Value *> Dep[NumVars];
     bool DepDone[NumVars] = {};
 

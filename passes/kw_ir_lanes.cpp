@@ -41,31 +41,89 @@ int64_t norm(int64_t X, unsigned W) {
 }
 uint64_t uns(int64_t X, unsigned W) { return (uint64_t)X & maskOf(W); }
 
+// How a value is evaluated, lane by lane; the same for every lane.
+enum LaneKind : uint8_t {
+    KFail,    // not computable lane by lane
+    KConst,   // an integer constant
+    KTid,     // workitem.id.x
+    KLane,    // the lane id
+    KUniform, // does not depend on the lane: one unknown for the wave
+    KMbcntLo, // mbcnt.lo(-1, acc)
+    KMbcntHi, // mbcnt.hi(-1, acc)
+    KBinary,
+    KCompare,
+    KSelect,
+    KCast,
+    KFreeze,
+};
+
+LaneKind classify(Ctx &C, const Value *V) {
+    if (const auto *CI = dyn_cast<ConstantInt>(V))
+        return CI->getBitWidth() > 64 ? KFail : KConst;
+    auto *ITy = dyn_cast<IntegerType>(V->getType());
+    if (!ITy || ITy->getBitWidth() > 64)
+        return KFail;
+    if (varOf(V) == TidX)
+        return KTid;
+    if (isLaneId(C, V))
+        return KLane;
+    if (!dependsOn(C, V, TidX))
+        return KUniform;
+    const auto *I = dyn_cast<Instruction>(V);
+    if (!I)
+        return KFail;
+    StringRef N = amdgcnName(I);
+    if ((N == "mbcnt.lo" || N == "mbcnt.hi") && isa<ConstantInt>(I->getOperand(0)) &&
+        cast<ConstantInt>(I->getOperand(0))->isMinusOne())
+        return N == "mbcnt.lo" ? KMbcntLo : KMbcntHi;
+    if (isa<BinaryOperator>(I))
+        return KBinary;
+    if (isa<ICmpInst>(I))
+        return KCompare;
+    if (isa<SelectInst>(I))
+        return KSelect;
+    if (isa<CastInst>(I))
+        return KCast;
+    if (isa<FreezeInst>(I))
+        return KFreeze;
+    return KFail;
+}
+
+LaneKind kindOf(Ctx &C, const Value *V) {
+    auto It = C.LaneKinds.find(V);
+    if (It != C.LaneKinds.end())
+        return (LaneKind)It->second;
+    LaneKind K = classify(C, V);
+    C.LaneKinds[V] = K;
+    return K;
+}
+
 class LaneEval {
   public:
     LaneEval(Ctx &C, unsigned WaveIdx, unsigned Lane) : C(C), WaveIdx(WaveIdx), Lane(Lane) {}
 
-    // The same evaluator for another lane: one memo's buckets serve every
-    // lane of a wave (a new map per lane was most of the analysis's
-    // allocations).
+    // The same evaluator for another lane: one memo serves every lane of a
+    // wave, its entries of earlier lanes told apart by their generation (a
+    // new map per lane, then clearing one per lane, were most of the
+    // analysis's time).
     void reset(unsigned NewWave, unsigned NewLane) {
         WaveIdx = NewWave;
         Lane = NewLane;
         Budget = 4000;
         Depth = 0;
-        Memo.clear();
+        Gen++;
     }
 
     LV eval(const Value *V) {
         auto It = Memo.find(V);
-        if (It != Memo.end())
-            return It->second;
+        if (It != Memo.end() && It->second.Gen == Gen)
+            return It->second.R;
         if (Depth >= 128) // bounded recursion: the analysis runs on clang's stack
             return {};
         Depth++;
         LV R = compute(V);
         Depth--;
-        Memo[V] = R;
+        Memo[V] = {Gen, R};
         return R;
     }
 
@@ -112,89 +170,45 @@ class LaneEval {
     }
 
   private:
+    struct Entry {
+        unsigned Gen;
+        LV R;
+    };
+
     LV known(int64_t V, unsigned W) { return {true, false, norm(V, W)}; }
+
+    static unsigned widthOf(const Value *V) {
+        return cast<IntegerType>(V->getType())->getBitWidth();
+    }
 
     LV compute(const Value *V) {
         if (Budget-- == 0)
             return {};
-        if (const auto *CI = dyn_cast<ConstantInt>(V)) {
-            if (CI->getBitWidth() > 64)
-                return {};
-            return {true, false, CI->getSExtValue()};
-        }
-        auto *ITy = dyn_cast<IntegerType>(V->getType());
-        if (!ITy || ITy->getBitWidth() > 64)
+        switch (kindOf(C, V)) {
+        case KFail:
             return {};
-        unsigned W = ITy->getBitWidth();
-        if (varOf(V) == TidX)
-            return known((int64_t)(WaveIdx * C.Wave + Lane), W);
-        if (isLaneId(C, V))
-            return known(Lane, W);
-        if (!dependsOn(C, V, TidX))
+        case KConst:
+            return {true, false, cast<ConstantInt>(V)->getSExtValue()};
+        case KTid:
+            return known((int64_t)(WaveIdx * C.Wave + Lane), widthOf(V));
+        case KLane:
+            return known(Lane, widthOf(V));
+        case KUniform:
             return {true, true, 0};
-        const auto *I = dyn_cast<Instruction>(V);
-        if (!I)
-            return {};
-        StringRef N = amdgcnName(I);
-        if ((N == "mbcnt.lo" || N == "mbcnt.hi") && isa<ConstantInt>(I->getOperand(0)) &&
-            cast<ConstantInt>(I->getOperand(0))->isMinusOne()) {
+        case KMbcntLo:
+        case KMbcntHi: {
+            const auto *I = cast<Instruction>(V);
             LV Acc = eval(I->getOperand(1));
             if (!Acc.Ok || Acc.Uni)
                 return {};
-            unsigned Below = N == "mbcnt.lo" ? std::min(Lane, 32u) : (Lane >= 32 ? Lane - 32 : 0);
-            return known(Acc.V + Below, W);
+            unsigned Below =
+                kindOf(C, V) == KMbcntLo ? std::min(Lane, 32u) : (Lane >= 32 ? Lane - 32 : 0);
+            return known(Acc.V + Below, widthOf(V));
         }
-        if (const auto *BO = dyn_cast<BinaryOperator>(I)) {
-            LV A = eval(BO->getOperand(0)), B = eval(BO->getOperand(1));
-            if (!A.Ok || !B.Ok)
-                return {};
-            bool AnyUni = A.Uni || B.Uni;
-            switch (BO->getOpcode()) {
-            case Instruction::Add: return AnyUni ? LV{true, true, A.V + B.V} : known(A.V + B.V, W);
-            case Instruction::Sub: return AnyUni ? LV{true, true, A.V - B.V} : known(A.V - B.V, W);
-            case Instruction::Mul:
-                if (!AnyUni)
-                    return known((int64_t)((uint64_t)A.V * (uint64_t)B.V), W);
-                if (A.Uni && B.Uni)
-                    return {};
-                // (U + a) * b is U*b + a*b only when b is the same in every lane
-                if (dependsOn(C, A.Uni ? BO->getOperand(1) : BO->getOperand(0), TidX))
-                    return {};
-                return {true, true, A.V * B.V};
-            case Instruction::Shl:
-                if (B.Uni || B.V < 0 || B.V >= (int64_t)W)
-                    return {};
-                if (A.Uni) {
-                    if (dependsOn(C, BO->getOperand(1), TidX))
-                        return {};
-                    return {true, true, (int64_t)((uint64_t)A.V << B.V)};
-                }
-                return known((int64_t)((uint64_t)A.V << B.V), W);
-            case Instruction::Or:
-                if (AnyUni) {
-                    if (const auto *PD = dyn_cast<PossiblyDisjointInst>(BO); PD && PD->isDisjoint())
-                        return {true, true, A.V + B.V};
-                    return {};
-                }
-                return known(A.V | B.V, W);
-            default: break;
-            }
-            if (AnyUni)
-                return {};
-            uint64_t UA = uns(A.V, W), UB = uns(B.V, W);
-            switch (BO->getOpcode()) {
-            case Instruction::And: return known(A.V & B.V, W);
-            case Instruction::Xor: return known(A.V ^ B.V, W);
-            case Instruction::LShr: return UB >= W ? LV{} : known((int64_t)(UA >> UB), W);
-            case Instruction::AShr: return UB >= W ? LV{} : known(A.V >> UB, W);
-            case Instruction::UDiv: return UB == 0 ? LV{} : known((int64_t)(UA / UB), W);
-            case Instruction::URem: return UB == 0 ? LV{} : known((int64_t)(UA % UB), W);
-            case Instruction::SDiv: return B.V == 0 ? LV{} : known(A.V / B.V, W);
-            case Instruction::SRem: return B.V == 0 ? LV{} : known(A.V % B.V, W);
-            default: return {};
-            }
-        }
-        if (const auto *Cmp = dyn_cast<ICmpInst>(I)) {
+        case KBinary:
+            return binary(cast<BinaryOperator>(V), widthOf(V));
+        case KCompare: {
+            const auto *Cmp = cast<ICmpInst>(V);
             LV A = eval(Cmp->getOperand(0)), B = eval(Cmp->getOperand(1));
             if (!A.Ok || !B.Ok || A.Uni || B.Uni)
                 return {};
@@ -205,13 +219,15 @@ class LaneEval {
             APInt AA(OW, uns(A.V, OW)), BB(OW, uns(B.V, OW));
             return {true, false, ICmpInst::compare(AA, BB, Cmp->getPredicate()) ? 1 : 0};
         }
-        if (const auto *Sel = dyn_cast<SelectInst>(I)) {
+        case KSelect: {
+            const auto *Sel = cast<SelectInst>(V);
             LV Cond = eval(Sel->getCondition());
             if (!Cond.Ok || Cond.Uni)
                 return {};
             return eval(Cond.V ? Sel->getTrueValue() : Sel->getFalseValue());
         }
-        if (const auto *Cast = dyn_cast<CastInst>(I)) {
+        case KCast: {
+            const auto *Cast = cast<CastInst>(V);
             LV A = eval(Cast->getOperand(0));
             if (!A.Ok)
                 return {};
@@ -220,6 +236,7 @@ class LaneEval {
                 return {};
             if (A.Uni) // no wrap assumed, as in address arithmetic
                 return A;
+            unsigned W = widthOf(V);
             switch (Cast->getOpcode()) {
             case Instruction::ZExt: return known((int64_t)uns(A.V, STy->getBitWidth()), W);
             case Instruction::SExt:
@@ -227,16 +244,81 @@ class LaneEval {
             default: return {};
             }
         }
-        if (const auto *Fr = dyn_cast<FreezeInst>(I))
-            return eval(Fr->getOperand(0));
+        case KFreeze:
+            return eval(cast<FreezeInst>(V)->getOperand(0));
+        }
         return {};
+    }
+
+    LV binary(const BinaryOperator *BO, unsigned W) {
+        LV A = eval(BO->getOperand(0)), B = eval(BO->getOperand(1));
+        if (!A.Ok || !B.Ok)
+            return {};
+        bool AnyUni = A.Uni || B.Uni;
+        switch (BO->getOpcode()) {
+        case Instruction::Add:
+            return AnyUni ? LV{true, true, A.V + B.V} : known(A.V + B.V, W);
+        case Instruction::Sub:
+            return AnyUni ? LV{true, true, A.V - B.V} : known(A.V - B.V, W);
+        case Instruction::Mul:
+            if (!AnyUni)
+                return known((int64_t)((uint64_t)A.V * (uint64_t)B.V), W);
+            if (A.Uni && B.Uni)
+                return {};
+            // (U + a) * b is U*b + a*b only when b is the same in every lane
+            if (dependsOn(C, A.Uni ? BO->getOperand(1) : BO->getOperand(0), TidX))
+                return {};
+            return {true, true, A.V * B.V};
+        case Instruction::Shl:
+            if (B.Uni || B.V < 0 || B.V >= (int64_t)W)
+                return {};
+            if (A.Uni) {
+                if (dependsOn(C, BO->getOperand(1), TidX))
+                    return {};
+                return {true, true, (int64_t)((uint64_t)A.V << B.V)};
+            }
+            return known((int64_t)((uint64_t)A.V << B.V), W);
+        case Instruction::Or:
+            if (AnyUni) {
+                if (const auto *PD = dyn_cast<PossiblyDisjointInst>(BO); PD && PD->isDisjoint())
+                    return {true, true, A.V + B.V};
+                return {};
+            }
+            return known(A.V | B.V, W);
+        default:
+            break;
+        }
+        if (AnyUni)
+            return {};
+        uint64_t UA = uns(A.V, W), UB = uns(B.V, W);
+        switch (BO->getOpcode()) {
+        case Instruction::And:
+            return known(A.V & B.V, W);
+        case Instruction::Xor:
+            return known(A.V ^ B.V, W);
+        case Instruction::LShr:
+            return UB >= W ? LV{} : known((int64_t)(UA >> UB), W);
+        case Instruction::AShr:
+            return UB >= W ? LV{} : known(A.V >> UB, W);
+        case Instruction::UDiv:
+            return UB == 0 ? LV{} : known((int64_t)(UA / UB), W);
+        case Instruction::URem:
+            return UB == 0 ? LV{} : known((int64_t)(UA % UB), W);
+        case Instruction::SDiv:
+            return B.V == 0 ? LV{} : known(A.V / B.V, W);
+        case Instruction::SRem:
+            return B.V == 0 ? LV{} : known(A.V % B.V, W);
+        default:
+            return {};
+        }
     }
 
     Ctx &C;
     unsigned WaveIdx, Lane;
     unsigned Budget = 4000;
     unsigned Depth = 0;
-    DenseMap<const Value *, LV> Memo;
+    unsigned Gen = 0;
+    DenseMap<const Value *, Entry> Memo;
 };
 
 unsigned wavesToTry(const Ctx &C) {

@@ -378,10 +378,19 @@ class Idioms {
                 }
                 if (!Moved)
                     continue;
-                for (unsigned J = 0; J < W; J++) {
-                    unsigned V = Next[L][J] + (*Moved)[J];
-                    Next[L][J] = (uint8_t)(Idem ? (V ? 1 : 0) : (V > 255 ? 255 : V));
-                }
+                // all 64 entries (those of lanes >= W stay 0), in loops the
+                // compiler vectorizes: counts saturate at 255, an idempotent
+                // operation's are 0 or 1
+                uint8_t *To = Next[L].data();
+                const uint8_t *From = Moved->data();
+                if (Idem)
+                    for (unsigned J = 0; J < 64; J++)
+                        To[J] = (uint8_t)((To[J] | From[J]) != 0);
+                else
+                    for (unsigned J = 0; J < 64; J++) {
+                        unsigned V = (unsigned)To[J] + From[J];
+                        To[J] = (uint8_t)(V > 255 ? 255 : V);
+                    }
             }
             Cnt.swap(Next);
             Bad.swap(NextBad);
