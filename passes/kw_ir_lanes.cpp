@@ -116,14 +116,20 @@ class LaneEval {
 
     LV eval(const Value *V) {
         auto It = Memo.find(V);
-        if (It != Memo.end() && It->second.Gen == Gen)
-            return It->second.R;
+        LaneKind K;
+        if (It != Memo.end()) {
+            if (It->second.Gen == Gen)
+                return It->second.R;
+            K = It->second.Kind; // an earlier lane's entry
+        } else {
+            K = kindOf(C, V);
+        }
         if (Depth >= 128) // bounded recursion: the analysis runs on clang's stack
             return {};
         Depth++;
-        LV R = compute(V);
+        LV R = compute(V, K);
         Depth--;
-        Memo[V] = {Gen, R};
+        Memo[V] = {Gen, K, R};
         return R;
     }
 
@@ -172,6 +178,7 @@ class LaneEval {
   private:
     struct Entry {
         unsigned Gen;
+        LaneKind Kind;
         LV R;
     };
 
@@ -181,10 +188,10 @@ class LaneEval {
         return cast<IntegerType>(V->getType())->getBitWidth();
     }
 
-    LV compute(const Value *V) {
+    LV compute(const Value *V, LaneKind K) {
         if (Budget-- == 0)
             return {};
-        switch (kindOf(C, V)) {
+        switch (K) {
         case KFail:
             return {};
         case KConst:
@@ -201,8 +208,7 @@ class LaneEval {
             LV Acc = eval(I->getOperand(1));
             if (!Acc.Ok || Acc.Uni)
                 return {};
-            unsigned Below =
-                kindOf(C, V) == KMbcntLo ? std::min(Lane, 32u) : (Lane >= 32 ? Lane - 32 : 0);
+            unsigned Below = K == KMbcntLo ? std::min(Lane, 32u) : (Lane >= 32 ? Lane - 32 : 0);
             return known(Acc.V + Below, widthOf(V));
         }
         case KBinary:

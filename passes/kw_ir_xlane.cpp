@@ -304,6 +304,31 @@ void peeledUsers(const Value *V, SmallVectorImpl<const Instruction *> &Out, int 
     }
 }
 
+// Eight lanes' counts (one byte each) as one word.
+uint64_t loadWord(const uint8_t *P) {
+    uint64_t W;
+    std::memcpy(&W, P, 8);
+    return W;
+}
+
+void storeWord(uint8_t *P, uint64_t W) {
+    std::memcpy(P, &W, 8);
+}
+
+// The bytes of A + B, each saturating at 255.
+uint64_t addSaturating(uint64_t A, uint64_t B) {
+    const uint64_t Low = 0x7f7f7f7f7f7f7f7full, High = 0x8080808080808080ull;
+    uint64_t Sum = ((A & Low) + (B & Low)) ^ ((A ^ B) & High); // each byte modulo 256
+    uint64_t Carry = ((A & B) | ((A | B) & ~Sum)) & High;      // the bytes that overflowed
+    return Sum | (Carry >> 7) * 0xff;
+}
+
+// 0x80 in each nonzero byte of X, 0 in the others.
+uint64_t nonzeroBytes(uint64_t X) {
+    const uint64_t Low = 0x7f7f7f7f7f7f7f7full, High = 0x8080808080808080ull;
+    return (X | ((X & Low) + Low)) & High;
+}
+
 class Idioms {
   public:
     Idioms(Ctx &C, std::vector<XInfo> &Infos) : C(C), Infos(Infos) {}
@@ -378,19 +403,16 @@ class Idioms {
                 }
                 if (!Moved)
                     continue;
-                // all 64 entries (those of lanes >= W stay 0), in loops the
-                // compiler vectorizes: counts saturate at 255, an idempotent
-                // operation's are 0 or 1
+                // all 64 entries (those of lanes >= W stay 0): counts saturate
+                // at 255, an idempotent operation's are 0 or 1
                 uint8_t *To = Next[L].data();
                 const uint8_t *From = Moved->data();
-                if (Idem)
-                    for (unsigned J = 0; J < 64; J++)
-                        To[J] = (uint8_t)((To[J] | From[J]) != 0);
+                if (Idem) // counts of 0 or 1: a bytewise or
+                    for (unsigned J = 0; J < 64; J += 8)
+                        storeWord(To + J, loadWord(To + J) | loadWord(From + J));
                 else
-                    for (unsigned J = 0; J < 64; J++) {
-                        unsigned V = (unsigned)To[J] + From[J];
-                        To[J] = (uint8_t)(V > 255 ? 255 : V);
-                    }
+                    for (unsigned J = 0; J < 64; J += 8)
+                        storeWord(To + J, addSaturating(loadWord(To + J), loadWord(From + J)));
             }
             Cnt.swap(Next);
             Bad.swap(NextBad);
@@ -448,9 +470,10 @@ class Idioms {
                     All = false;
                     continue;
                 }
-                for (unsigned J = 0; J < W; J++) {
-                    Lanes += Cnt[L][J] != 0;
-                    Uniform &= Cnt[L][J] <= 1;
+                for (unsigned J = 0; J < 64; J += 8) { // lanes >= W count 0
+                    uint64_t X = loadWord(Cnt[L].data() + J);
+                    Lanes += (unsigned)__builtin_popcountll(nonzeroBytes(X));
+                    Uniform &= (X & 0xfefefefefefefefeull) == 0; // every count <= 1
                 }
                 BestLanes = std::max(BestLanes, Lanes);
                 Uniform &= L == 0 || Lanes == BestLanes;

@@ -5,6 +5,7 @@
 #include "kw_background.h"
 
 #include <cstdlib>
+#include <malloc.h>
 #include <memory>
 #include <mutex>
 #include <pthread.h>
@@ -46,8 +47,15 @@ void runInBackground(std::function<void()> Work) {
     Pending &P = pending();
     {
         std::lock_guard<std::mutex> Lock(P.Mu);
-        if (!P.AtExit && std::atexit(waitAtExit) == 0)
+        if (!P.AtExit && std::atexit(waitAtExit) == 0) {
             P.AtExit = true;
+            // One malloc arena for the process, as it has while clang runs
+            // alone: the job's end then reuses the memory clang freed (the
+            // AST, gone before its back end) instead of a fresh arena's pages
+            // (measured: 20,000 more page faults and 40 MiB more peak memory
+            // on aiter's rmsnorm_quant_kernels with an arena of its own).
+            mallopt(M_ARENA_MAX, 1);
+        }
         if (P.AtExit) {
             auto *J = new Job{std::move(Work)};
             pthread_t T;
