@@ -2,7 +2,8 @@
 # bench-plugin.sh: what the plugin costs a real build. For each TU of the aiter
 # fixture (../shared/fixtures/aiter-hip), compiles it N times without and N
 # times with libkwalk.so, alternating, with the fixture's own flags, and
-# prints per TU: median wall time of each and their ratio, median CPU time
+# prints per TU: median wall time of each and their ratio, the median ratio of
+# the pairs (each plugin compile against the plain one run next to it), median CPU time
 # (user+sys of the compile's whole process tree: driver, cc1 jobs, linker,
 # bundler) of each and their ratio, peak memory (max RSS of the process tree)
 # of each and their ratio, object size, sidecar size and their ratio; then,
@@ -66,7 +67,7 @@ def compile_once(rec, obj, side, timing=None):
     return wall, ru.ru_maxrss * 1024, ru.ru_utime + ru.ru_stime, ru.ru_minflt, ru.ru_stime
 
 def mib(b): return "%.1f" % (b / 1048576.0)
-print("%-26s %7s %7s %6s %7s %7s %6s %9s %9s %6s %8s %8s %6s" % ("TU", "plain s", "kwalk s", "x",
+print("%-26s %7s %7s %6s %6s %7s %7s %6s %9s %9s %6s %8s %8s %6s" % ("TU", "plain s", "kwalk s", "x", "pair x",
       "p cpu s", "k cpu s", "x", "plain MiB", "kwalk MiB", "x", "obj MiB", "side MiB", "x"))
 phases = {}
 faults = {}
@@ -84,6 +85,9 @@ for name in recs:
             timing = os.path.join(work, "timing-%s-%d" % (tu, i)) if side else None
             res[mode].append(compile_once(rec, os.path.join(work, "%s.%s.o" % (tu, mode)), side, timing))
     pw = statistics.median(r[0] for r in res["plain"]); kw = statistics.median(r[0] for r in res["kwalk"])
+    # each compile with the plugin against the plain one run next to it: the
+    # machine's speed drifts between pairs more than within one
+    pair = statistics.median(k[0] / p[0] for p, k in zip(res["plain"], res["kwalk"]))
     pm = max(r[1] for r in res["plain"]); km = max(r[1] for r in res["kwalk"])
     pc = statistics.median(r[2] for r in res["plain"]); kc = statistics.median(r[2] for r in res["kwalk"])
     pf = statistics.median(r[3] for r in res["plain"]); kf = statistics.median(r[3] for r in res["kwalk"])
@@ -109,8 +113,8 @@ for name in recs:
     obj = os.path.getsize(os.path.join(work, "%s.plain.o" % tu))
     sdir = os.path.join(work, "side-" + tu)
     side = sum(os.path.getsize(os.path.join(sdir, f)) for f in os.listdir(sdir) if f.endswith((".kwalk.yaml", ".kwalk.yaml.zst")))
-    print("%-26s %7.2f %7.2f %6.3f %7.2f %7.2f %6.3f %9s %9s %6.3f %8s %8s %6.2f" % (tu, pw, kw,
-          kw / pw, pc, kc, kc / pc, mib(pm), mib(km), km / pm, mib(obj), mib(side),
+    print("%-26s %7.2f %7.2f %6.3f %6.3f %7.2f %7.2f %6.3f %9s %9s %6.3f %8s %8s %6.2f" % (tu, pw, kw,
+          kw / pw, pair, pc, kc, kc / pc, mib(pm), mib(km), km / pm, mib(obj), mib(side),
           side / obj if obj else float("inf")), flush=True)
 print("\nminor page faults and system CPU seconds of the compile's process tree (median; on a VM"
       " each fault can cost microseconds of system time the plugin's counters do not see)")
