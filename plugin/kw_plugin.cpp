@@ -3,8 +3,10 @@
 // kernels the optimized IR defines and writes a fragment with those kernels;
 // in the host job it captures launches, entry points and host calls, merges the
 // device fragments of the same -cuid and writes the sidecar. It only observes:
-// its consumer runs after code generation, and any failure becomes one
-// "kwalk:" warning while the compile goes on.
+// its consumer reads the AST before clang's code generation, its passes read
+// the optimized IR and hand the rest of the job (writing) to a thread that
+// runs beside clang's code generator, and any failure becomes one "kwalk:"
+// warning while the compile goes on.
 #include "kw_background.h"
 #include "kw_context.h"
 #include "kw_driver.h"
@@ -568,8 +570,6 @@ void reportJob(JobState &S, kw_status St, const char *Msg) {
     warn(Text + " [" + S.Source + "]");
 }
 
-// The second half of a job, once: from the IR pass (code generation has
-// run its optimizer), or right after the capture where no pass will run.
 // Whether the caller is the one to finish the job (once: captured, not yet
 // finished).
 bool claimFinish(JobState &S) {
@@ -584,6 +584,9 @@ void finishJob(JobState &S) {
         completeJob(S);
 }
 
+// The second half of a job: from the IR pass (code generation has run its
+// optimizer; on the job's own thread unless the sidecar is embedded), or
+// right after the capture where no pass will run.
 void completeJob(JobState &S) {
     kw_err Err;
     Err.msg[0] = '\0';
