@@ -5,6 +5,8 @@
 // libkwalk-clang<major>.so beside it, whose static registration then registers
 // "kwalk" with clang. A clang of another major, or a real plugin that cannot be
 // loaded, costs one "kwalk: warning:" line; the compile goes on unchanged.
+#include "kw_warn.h"
+
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -21,9 +23,7 @@
 
 namespace {
 
-void warn(const std::string &Msg) {
-    std::fprintf(stderr, "kwalk: warning: %s (the compile goes on)\n", Msg.c_str());
-}
+using kwalk::warn;
 
 // The major in "... clang version 22.1.8 (...)", or -1.
 int majorOfVersionText(const std::string &V) {

@@ -1,11 +1,8 @@
 // kw_output.cpp: file placement, fragment exchange and the failure warning.
 #include "kw_output.h"
 
-#include <cstdio>
-
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/raw_ostream.h"
 
 extern "C" {
 #include "common/kw_fs.h"
@@ -145,12 +142,6 @@ std::string collectDeviceFailures(const std::string &Cuid) {
         llvm::sys::fs::remove(P);
     }
     return Out;
-}
-
-// One write of the whole line: a job's end may run on its own thread
-// (kw_background.h) while clang prints diagnostics.
-void warn(const std::string &Msg) {
-    std::fprintf(stderr, "kwalk: warning: %s (the compile goes on)\n", Msg.c_str());
 }
 
 } // namespace kwalk

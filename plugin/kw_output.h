@@ -7,6 +7,8 @@
 
 #include <string>
 
+#include "kw_warn.h"
+
 extern "C" {
 #include "sidecar/kw_sidecar.h"
 }
@@ -41,9 +43,6 @@ std::string sidecarPath(const OutputOptions &O, const std::string &Object,
 // counts them.
 kw_status mergeFragments(const OutputOptions &O, const std::string &Cuid, kw_sidecar &Doc,
                          size_t *Merged, kw_err *Err);
-
-// The one warning: "kwalk: warning: <msg> (the compile goes on)".
-void warn(const std::string &Msg);
 
 // A device job's failure is reported by the host job of the same compile, so
 // that one compile prints one warning: the device job leaves a note in the
