@@ -315,18 +315,19 @@ void storeWord(uint8_t *P, uint64_t W) {
     std::memcpy(P, &W, 8);
 }
 
+// Each byte's low seven bits, and its top bit.
+constexpr uint64_t ByteLow = 0x7f7f7f7f7f7f7f7full, ByteHigh = 0x8080808080808080ull;
+
 // The bytes of A + B, each saturating at 255.
 uint64_t addSaturating(uint64_t A, uint64_t B) {
-    const uint64_t Low = 0x7f7f7f7f7f7f7f7full, High = 0x8080808080808080ull;
-    uint64_t Sum = ((A & Low) + (B & Low)) ^ ((A ^ B) & High); // each byte modulo 256
-    uint64_t Carry = ((A & B) | ((A | B) & ~Sum)) & High;      // the bytes that overflowed
+    uint64_t Sum = ((A & ByteLow) + (B & ByteLow)) ^ ((A ^ B) & ByteHigh); // each byte modulo 256
+    uint64_t Carry = ((A & B) | ((A | B) & ~Sum)) & ByteHigh; // the bytes that overflowed
     return Sum | (Carry >> 7) * 0xff;
 }
 
 // 0x80 in each nonzero byte of X, 0 in the others.
 uint64_t nonzeroBytes(uint64_t X) {
-    const uint64_t Low = 0x7f7f7f7f7f7f7f7full, High = 0x8080808080808080ull;
-    return (X | ((X & Low) + Low)) & High;
+    return (X | ((X & ByteLow) + ByteLow)) & ByteHigh;
 }
 
 class Idioms {
