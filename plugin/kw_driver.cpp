@@ -4,6 +4,8 @@
 // understands it), response files expanded as the driver expands them.
 #include "kw_driver.h"
 
+#include <algorithm>
+
 #if __has_include("clang/Options/Options.h")
 #include "clang/Options/Options.h" // clang 22 and later
 namespace kwopts = clang::options;
@@ -101,8 +103,23 @@ DriverView readDriverView(bool Spawned) {
         D.Output = O->getValue() == llvm::StringRef("-") ? "-" : absoluteIn(Cwd, O->getValue());
     for (const llvm::opt::Arg *A : Args.filtered(kwopts::OPT_INPUT))
         D.Inputs.push_back(absoluteIn(Cwd, A->getValue()));
-    for (const llvm::opt::Arg *A : Args.filtered(kwopts::OPT_offload_arch_EQ))
-        D.Archs.push_back(A->getValue());
+    // The archs the driver compiles for, as it reads them: in order, each
+    // option's values (a comma-separated list), --no-offload-arch= removing
+    // one (all: every one named so far).
+    for (const llvm::opt::Arg *A :
+         Args.filtered(kwopts::OPT_offload_arch_EQ, kwopts::OPT_no_offload_arch_EQ)) {
+        bool Add = A->getOption().matches(kwopts::OPT_offload_arch_EQ);
+        llvm::SmallVector<llvm::StringRef, 4> Values;
+        for (const char *Value : A->getValues())
+            llvm::StringRef(Value).split(Values, ',', -1, false);
+        for (llvm::StringRef V : Values) {
+            if (!Add && V == "all")
+                D.Archs.clear();
+            D.Archs.erase(std::remove(D.Archs.begin(), D.Archs.end(), V.str()), D.Archs.end());
+            if (Add)
+                D.Archs.push_back(V.str());
+        }
+    }
     D.Compile = Args.hasArg(kwopts::OPT_c);
     D.Assemble = Args.hasArg(kwopts::OPT_S);
     D.Preprocess = Args.hasArg(kwopts::OPT_E);

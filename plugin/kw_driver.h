@@ -24,7 +24,7 @@ struct DriverView {
     bool HostOnly = false;           // --offload-host-only / --cuda-host-only
     bool Rdc = false;                // -fgpu-rdc
     bool SaveTemps = false;          // -save-temps[=...]
-    std::vector<std::string> Archs;  // --offload-arch= values, in order
+    std::vector<std::string> Archs;  // --offload-arch= values, in order, less --no-offload-arch=
 };
 
 // The command line of the clang driver running this cc1 job: this process

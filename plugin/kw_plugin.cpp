@@ -14,6 +14,7 @@
 #include "kw_entry_names.h"
 #include "kw_host.h"
 #include "kw_kernels.h"
+#include "kw_lines_owner.h"
 #include "kw_output.h"
 #include "kw_timing.h"
 
@@ -92,6 +93,9 @@ struct JobState {
     // Device job: the plugin turned on location tracking (the compile has no
     // -g), so the IR pass drops the locations once it has read them.
     bool DropLocations = false;
+    // Device job: the arch of the job of the same compile that tracks the
+    // locations, where this one does not (kw_lines_owner.h); "" otherwise.
+    std::string LinesIn;
     std::set<std::string> EntryNames; // annotated entry points (kw_entry_names.h)
     bool IrCrashed = false; // the analysis crashed on a kernel: no more of it
     // The document between its capture (HandleTranslationUnit, before code
@@ -400,8 +404,12 @@ kw_status attachIrFacts(kw_sidecar &Doc, JobState &S, kw_err *Err) {
             KW_OK)
             return KW_ERR;
         // in the IR arena, which lives until the document is written
-        if (kw_ir_facts_to_sidecar(It->second, &S.IrArena, &K.archs.v[0].ir, Err) != KW_OK)
+        kw_irf *&Ir = K.archs.v[0].ir;
+        if (kw_ir_facts_to_sidecar(It->second, &S.IrArena, &Ir, Err) != KW_OK)
             return KW_ERR;
+        if (!Ir->debug_info && !S.LinesIn.empty() &&
+            !(Ir->lines_in = kw_arena_strdup(&S.IrArena, S.LinesIn.c_str())))
+            return kw_fail(Err, "out of memory");
     }
     if (!S.IrError.empty())
         return kw_fail(Err, "%s", S.IrError.c_str());
@@ -702,8 +710,13 @@ class KwalkAction : public PluginASTAction {
             const CodeGenOptions &CG = CI.getCodeGenOpts();
             bool WritesObject = CI.getFrontendOpts().ProgramAction == frontend::EmitObj &&
                                 !CG.PrepareForLTO && !CG.PrepareForThinLTO;
-            if (!LinesOff && WritesObject &&
-                CG.getDebugInfo() == llvm::codegenoptions::NoDebugInfo) {
+            // By default one device job per compile tracks them (the pages
+            // read IR-fact lines from one arch): kw_lines_owner.h.
+            bool Track =
+                !LinesOff && WritesObject && CG.getDebugInfo() == llvm::codegenoptions::NoDebugInfo;
+            if (Track && !LinesAll)
+                S->LinesIn = linesOwnerElsewhere(S->Arch, S->Driver.Archs);
+            if (Track && S->LinesIn.empty()) {
                 CI.getCodeGenOpts().setDebugInfo(llvm::codegenoptions::LocTrackingOnly);
                 // Lines only: IR facts cite file:line, never a column, and
                 // without columns the IR holds fewer distinct locations (about
@@ -758,7 +771,7 @@ class KwalkAction : public PluginASTAction {
                 setEmbed(A.substr(6), "-fplugin-arg-kwalk-embed");
             else
                 argProblem("unknown plugin argument '" + A +
-                           "' (known: out=DIR, ir=on|off, lines=on|off, entrypoints=FILE, "
+                           "' (known: out=DIR, ir=on|off, lines=on|all|off, entrypoints=FILE, "
                            "compress=zstd|none, embed[=on|off])");
         }
         // A bad file costs its names (the host job says so, once per compile).
@@ -780,6 +793,7 @@ class KwalkAction : public PluginASTAction {
     std::string OutDir;
     bool IrOff = false;
     bool LinesOff = false;
+    bool LinesAll = false;
     bool Zstd = true;
     bool Embed = false;
     std::set<std::string> EntryNames;
@@ -821,14 +835,18 @@ class KwalkAction : public PluginASTAction {
                        " (known: on, off, 1, 0)");
     }
 
-    // lines=off leaves the device job's debug-info setting alone: no
-    // location tracking, so IR facts (loops, accesses) have no source lines
-    // in a compile without -g.
+    // lines=on (the default) turns location tracking on in one device job
+    // per compile (kw_lines_owner.h), lines=all in every one; lines=off leaves
+    // the device jobs' debug-info setting alone: no location tracking, so IR
+    // facts (loops, accesses) have no source lines in a compile without -g.
     void setLines(const std::string &V, const char *From) {
-        if (V == "off" || V == "on")
+        if (V == "off" || V == "on" || V == "all") {
             LinesOff = V == "off";
-        else
-            argProblem(std::string("unknown value '") + V + "' of " + From + " (known: on, off)");
+            LinesAll = V == "all";
+        } else {
+            argProblem(std::string("unknown value '") + V + "' of " + From +
+                       " (known: on, all, off)");
+        }
     }
 };
 

@@ -58,15 +58,23 @@ static void kw_dev_template(kw_render *r, const kw_src_file *f, const kw_src_def
 
 /* ---- IR facts: accesses --------------------------------------------------------------------- */
 
-/* The first arch with IR facts, or NULL. */
+/* The first arch whose IR facts have source locations, else the first with IR
+ * facts, or NULL. By default the plugin tracks locations in one device job
+ * per compile (the alphabetically first arch's), so the others have none. */
 static const kw_rarch *kw_dev_ir_arch(kw_render *r, const kw_irf **ir) {
+    const kw_rarch *first = NULL;
     for (size_t a = 0; a < r->archs.n; a++) {
-        if (r->archs.v[a].ir) {
-            *ir = r->archs.v[a].ir;
+        const kw_irf *f = r->archs.v[a].ir;
+        if (f && f->debug_info) {
+            *ir = f;
             return &r->archs.v[a];
         }
+        if (f && !first)
+            first = &r->archs.v[a];
     }
-    return NULL;
+    if (first)
+        *ir = first->ir;
+    return first;
 }
 
 static void kw_dev_no_ir(kw_render *r, const char *what) {
@@ -133,7 +141,14 @@ static void kw_dev_compute(kw_render *r) {
     if (!unplaced)
         return;
     bool none = unplaced == ir->loops.n;
-    if (!ir->debug_info)
+    if (!ir->debug_info && ir->lines_in)
+        kw_buf_printf(o,
+                      "%s: the plugin tracked source locations in one device job of this "
+                      "compile only, %s's (`-fplugin-arg-kwalk-lines=all` tracks them in "
+                      "every one), and this page has no IR facts of %s.\n\n",
+                      none ? "No loop has a source line" : "Some loops have no source line",
+                      ir->lines_in, ir->lines_in);
+    else if (!ir->debug_info)
         kw_buf_printf(o,
                       "%s: the device code was compiled without debug line "
                       "tables and with the plugin's location tracking off "

@@ -179,6 +179,7 @@ static const kw_field kw_f_irf[] = {
     {"arch", KW_F_STR, offsetof(kw_irf, arch), NULL, QA, NULL},
     {"wave_size", KW_F_LL, offsetof(kw_irf, wave_size), NULL, 0, NULL},
     {"debug_info", KW_F_BOOL, offsetof(kw_irf, debug_info), NULL, 0, NULL},
+    {"lines_in", KW_F_STR, offsetof(kw_irf, lines_in), NULL, KW_F_QUOTED, NULL},
     {"params", KW_F_LIST, offsetof(kw_irf, params), &kw_t_irf_param, KW_F_ALWAYS, NULL},
     {"accesses", KW_F_LIST, offsetof(kw_irf, accesses), &kw_t_irf_access, KW_F_ALWAYS, NULL},
     {"groups", KW_F_LIST, offsetof(kw_irf, groups), &kw_t_irf_group, KW_F_ALWAYS, NULL},

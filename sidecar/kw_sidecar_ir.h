@@ -161,6 +161,9 @@ typedef struct kw_irf {
     const char *arch;
     long long wave_size;
     bool debug_info;
+    /* Set where this arch's IR has no locations because the plugin tracked
+     * them in another device job of the same compile only: that job's arch. */
+    const char *lines_in;
     KW_ARRAY(kw_irf_param) params;
     KW_ARRAY(kw_irf_access) accesses;
     KW_ARRAY(kw_irf_group) groups;
