@@ -100,6 +100,12 @@ kw_status mergeFragments(const OutputOptions &O, const std::string &Cuid, kw_sid
             break;
         ++*Merged;
     }
+    // Under an output directory the fragment directory is the user's to see:
+    // it goes once empty. rmdir fails while another compile's fragments are
+    // in it, and a device job that finds it gone makes it again
+    // (writeFragment).
+    if (!O.OutDir.empty())
+        ::rmdir(fragmentDir(O).c_str());
     return Status;
 }
 

@@ -371,10 +371,18 @@ kw_status writeDoc(const kw_sidecar &Doc, const std::string &Path, kw_err *Err, 
 }
 
 // A device job's fragment, in the packed form the host job reads.
+// The host job of another compile removes the directory once it is empty
+// (mergeFragments), perhaps between making it and writing into it: then the
+// write is tried again.
 kw_status writeFragment(const kw_sidecar &Doc, const std::string &Path, kw_err *Err) {
-    if (makeParentDir(Path, Err) != KW_OK)
-        return KW_ERR;
-    return kw_sidecar_pack_write_file(&Doc, Path.c_str(), Err);
+    for (int Try = 0;; Try++) {
+        if (makeParentDir(Path, Err) != KW_OK)
+            return KW_ERR;
+        if (kw_sidecar_pack_write_file(&Doc, Path.c_str(), Err) == KW_OK)
+            return KW_OK;
+        if (Try == 2 || llvm::sys::fs::is_directory(llvm::sys::path::parent_path(Path)))
+            return KW_ERR;
+    }
 }
 
 // The sidecar at Plain (sidecarPath), or Plain + ".zst" in the zstd form the

@@ -72,6 +72,7 @@ print("%-26s %7s %7s %6s %6s %7s %7s %6s %9s %9s %6s %8s %8s %6s" % ("TU", "plai
 phases = {}
 faults = {}
 phase_faults = {}
+pairs = {}
 recs = sorted(os.listdir(os.path.join(work, "argv")))
 for name in recs:
     rec = json.load(open(os.path.join(work, "argv", name)))
@@ -93,6 +94,7 @@ for name in recs:
     pf = statistics.median(r[3] for r in res["plain"]); kf = statistics.median(r[3] for r in res["kwalk"])
     ps = statistics.median(r[4] for r in res["plain"]); ks = statistics.median(r[4] for r in res["kwalk"])
     faults[tu] = (pf, kf, ps, ks)
+    pairs[tu] = [(p[0], k[0]) for p, k in zip(res["plain"], res["kwalk"])]
     # the plugin's own counters: "<job> <phase> <cpu s> <maxrss KiB> [<minor faults>]" per line
     per, flt = {}, {}
     for i in range(n):
@@ -120,6 +122,9 @@ print("\nminor page faults and system CPU seconds of the compile's process tree 
       " each fault can cost microseconds of system time the plugin's counters do not see)")
 for tu, (pf, kf, ps, ks) in faults.items():
     print("%-26s faults %d -> %d (%+d)  sys s %.2f -> %.2f" % (tu, pf, kf, kf - pf, ps, ks))
+print("\neach pair's wall seconds, plain / plugin, in the order run (the 2nd, 4th, ... ran the plugin first)")
+for tu, runs in pairs.items():
+    print("%-26s %s" % (tu, "  ".join("%.2f/%.2f" % r for r in runs)))
 print("\nthe plugin's CPU seconds by phase (KWALK_TIMING; device phases summed over the archs)")
 for tu, ph in phases.items():
     print("%-26s %s" % (tu, "  ".join("%s %.2f" % (k, v) for k, v in sorted(ph.items()))))

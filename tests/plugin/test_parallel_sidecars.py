@@ -14,8 +14,9 @@ aiter's JIT builds. Afterwards:
     source, and lists exactly its code object's kernels for each arch (read
     from the object with llvm-objcopy + clang-offload-bundler + llvm-readelf),
     all of them instances of its own template;
-  - no `*.tmp.*` file and no fragment is left anywhere in KWALK_OUT, and no
-    sidecar was written next to the objects.
+  - no `*.tmp.*` file, no fragment and no directory (the fragment directory
+    `.kwalk-fragments`) is left anywhere in KWALK_OUT, and no sidecar was
+    written next to the objects.
 """
 import fnmatch
 import os
@@ -101,6 +102,8 @@ def main():
         sidecars = [f for f in all_files if f.endswith(".kwalk.yaml") and os.sep not in f]
         leftovers = sorted(set(all_files) - set(sidecars) - set(tmps))
         ck.eq(leftovers, [], "other files (fragments?) left in KWALK_OUT")
+        dirs = sorted(e for e in os.listdir(outdir) if os.path.isdir(os.path.join(outdir, e)))
+        ck.eq(dirs, [], "directories left in KWALK_OUT")
         ck.eq(len(sidecars), N, "number of sidecars in KWALK_OUT (%r)" % sidecars)
         by_object = {}
         for s in sidecars:
