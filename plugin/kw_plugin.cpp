@@ -719,10 +719,12 @@ class KwalkAction : public PluginASTAction {
             bool WritesObject = CI.getFrontendOpts().ProgramAction == frontend::EmitObj &&
                                 !CG.PrepareForLTO && !CG.PrepareForThinLTO;
             // By default one device job per compile tracks them (the pages
-            // read IR-fact lines from one arch): kw_lines_owner.h.
+            // read IR-fact lines from one arch): kw_lines_owner.h. Not where
+            // each job writes a sidecar of its own (a device-only compile):
+            // each must stand alone.
             bool Track =
                 !LinesOff && WritesObject && CG.getDebugInfo() == llvm::codegenoptions::NoDebugInfo;
-            if (Track && !LinesAll)
+            if (Track && !LinesAll && S->HostFollows)
                 S->LinesIn = linesOwnerElsewhere(S->Arch, S->Driver.Archs);
             if (Track && S->LinesIn.empty()) {
                 CI.getCodeGenOpts().setDebugInfo(llvm::codegenoptions::LocTrackingOnly);

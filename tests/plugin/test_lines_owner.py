@@ -14,6 +14,8 @@ two archs, named to the driver in reverse order, in these cases:
   - a third, alphabetically smaller arch named and then removed again
     (`--offload-arch=X,B --no-offload-arch=X`, a comma list): the first of the
     archs left tracks them;
+  - a device-only compile (one sidecar per arch, no host job to merge them):
+    every arch's IR facts have the lines;
 and every object is byte-identical to the plain compile's. The page kwalk
 renders from the default sidecar cites the loop's marker line.
 """
@@ -103,6 +105,8 @@ def main():
         ("all", True, reverse, {"KWALK_LINES": "all"}),
         ("off", True, reverse, {"KWALK_LINES": "off"}),
         ("removed", True, removed, {}),
+        # no host job: each arch's sidecar stands alone, so each has the lines
+        ("device_only", True, reverse + ["--cuda-device-only"], {}),
     ]
     runs = kwcap.compile_cases(args, root, src, "lines.o", "lines_owner", cases,
                                unset=("KWALK_LINES",))
@@ -159,6 +163,16 @@ def main():
         else:
             for a in archs:
                 expect_none(name, a, irs[a], None)
+
+    # device-only: one sidecar per arch (docs/plugin.md), each with the lines
+    out = runs["device_only"][3]
+    for a in archs:
+        side = os.path.join(out, "lines.o.%s.kwalk.yaml" % a)
+        ir = ir_of(kwcap.load_yaml_file(side), a) if os.path.exists(side) else None
+        if not ir:
+            ck.fail("device_only: no IR facts of %s in %s" % (a, side))
+        else:
+            expect_lines("device_only", a, ir)
 
     # The page reads the loop's line from the arch that has it.
     if args.kwalk and not ck.failures:
