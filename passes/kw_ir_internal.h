@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <deque>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace llvm {
@@ -55,7 +56,7 @@ class ExprPool {
     const Expr *num(int64_t v);
     const Expr *sym(llvm::StringRef name);
     const Expr *add(std::vector<const Expr *> ops);
-    const Expr *add(const Expr *a, const Expr *b) { return add(std::vector<const Expr *>{a, b}); }
+    const Expr *add(const Expr *a, const Expr *b);
     const Expr *sub(const Expr *a, const Expr *b);
     const Expr *mul(std::vector<const Expr *> ops);
     const Expr *mul(const Expr *a, const Expr *b) { return mul(std::vector<const Expr *>{a, b}); }
@@ -72,14 +73,23 @@ class ExprPool {
     // one sign, every symbol and function being taken as >= 0 (work per
     // thread: the terms are loop trip counts).
     const Expr *maxOfNonneg(const Expr *a, const Expr *b);
+    // The general ways of add() and maxOfNonneg(), which their short ways
+    // (a sum and a constant; the signs of the terms of a - b) must agree with
+    // (tests/passes/pool_test.cpp checks it).
+    const Expr *addTerms(std::vector<const Expr *> ops);
+    const Expr *maxOfNonnegBySub(const Expr *a, const Expr *b);
     const std::string &why() const { return Why; }
     void setWhy(std::string W) { Why = std::move(W); }
 
   private:
     const Expr *make(Expr E);
     const Expr *minmax(Expr::Kind K, std::vector<const Expr *> ops);
+    // add() of a term or sum and a constant, the short way; false where
+    // add()'s general pass must decide.
+    bool addConst(const Expr *A, int64_t B, const Expr *&R);
     std::deque<Expr> Store;
     llvm::DenseMap<llvm::StringRef, const Expr *> ByText;
+    std::unordered_map<int64_t, const Expr *> Nums; // num()'s nodes by value
     std::string Why;
 };
 

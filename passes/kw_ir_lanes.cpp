@@ -310,10 +310,10 @@ class LaneEval {
             return UB == 0 ? LV{} : known((int64_t)(UA / UB), W);
         case Instruction::URem:
             return UB == 0 ? LV{} : known((int64_t)(UA % UB), W);
-        case Instruction::SDiv:
-            return B.V == 0 ? LV{} : known(A.V / B.V, W);
+        case Instruction::SDiv: // INT64_MIN / -1 overflows (and traps, as its remainder does)
+            return B.V == 0 || (B.V == -1 && A.V == INT64_MIN) ? LV{} : known(A.V / B.V, W);
         case Instruction::SRem:
-            return B.V == 0 ? LV{} : known(A.V % B.V, W);
+            return B.V == 0 || (B.V == -1 && A.V == INT64_MIN) ? LV{} : known(A.V % B.V, W);
         default:
             return {};
         }

@@ -113,6 +113,12 @@ bool anyNull(const std::vector<const Expr *> &V) {
     return std::any_of(V.begin(), V.end(), [](const Expr *E) { return !E; });
 }
 
+// b divides a with a quotient that fits (INT64_MIN / -1 does not, and its
+// remainder traps like a division by zero).
+bool divides(int64_t B, int64_t A) {
+    return B != 0 && !(B == -1 && A == INT64_MIN) && A % B == 0;
+}
+
 } // namespace
 
 const Expr *ExprPool::make(Expr E) {
@@ -131,9 +137,15 @@ const Expr *ExprPool::make(Expr E) {
 }
 
 const Expr *ExprPool::num(int64_t V) {
+    auto It = Nums.find(V);
+    if (It != Nums.end())
+        return It->second;
     Expr E(Expr::Num);
     E.num = V;
-    return make(std::move(E));
+    const Expr *P = make(std::move(E));
+    if (P)
+        Nums.emplace(V, P);
+    return P;
 }
 
 const Expr *ExprPool::sym(llvm::StringRef Name) {
@@ -148,7 +160,76 @@ const Expr *ExprPool::sub(const Expr *A, const Expr *B) {
     return add(A, mul(num(-1), B));
 }
 
+// add({A, num(B)}) the short way, for what the work per thread adds most (a
+// block's counts to a path's): A is a constant, a term, or a sum add() built,
+// whose terms are combined and ordered already, so only the constant changes.
+// The result is add()'s own; false where add()'s general pass must decide (a
+// floor term, which it may rewrite, or a sum it did not build).
+bool ExprPool::addConst(const Expr *A, int64_t B, const Expr *&R) {
+    if (A->k == Expr::Num) {
+        int64_t V;
+        if (__builtin_add_overflow(A->num, B, &V)) {
+            Why = "integer overflow";
+            R = nullptr;
+        } else {
+            R = num(V);
+        }
+        return true;
+    }
+    std::vector<const Expr *> Out;
+    int64_t Const = 0;
+    int Nums = 0;
+    const Expr *const *Ts = A->k == Expr::Add ? A->ops.data() : &A;
+    size_t N = A->k == Expr::Add ? A->ops.size() : 1;
+    for (size_t I = 0; I < N; I++) {
+        const Expr *T = Ts[I];
+        if (T->k == Expr::Add || T->k == Expr::Floor ||
+            (T->k == Expr::Num && (++Nums > 1 || A->k != Expr::Add)))
+            return false;
+        if (T->k == Expr::Num)
+            Const = T->num;
+        else
+            Out.push_back(T);
+    }
+    if (B == 0) { // the same terms and constant in the same order: A
+        R = A;
+        return true;
+    }
+    if (__builtin_add_overflow(Const, B, &Const)) {
+        Why = "integer overflow";
+        R = nullptr;
+        return true;
+    }
+    if (Const != 0 || Out.empty())
+        Out.push_back(num(Const));
+    if (Out.size() == 1) {
+        R = Out[0];
+        return true;
+    }
+    std::stable_partition(Out.begin(), Out.end(), [](const Expr *E) { return E->k != Expr::Num; });
+    std::stable_partition(Out.begin(), Out.end(), [](const Expr *E) { return coeffOf(E) > 0; });
+    Expr E(Expr::Add);
+    E.ops = std::move(Out);
+    R = make(std::move(E));
+    return true;
+}
+
+const Expr *ExprPool::add(const Expr *A, const Expr *B) {
+    if (!A || !B)
+        return nullptr;
+    const Expr *R;
+    if (B->k == Expr::Num ? addConst(A, B->num, R) : A->k == Expr::Num && addConst(B, A->num, R))
+        return R;
+    return addTerms({A, B});
+}
+
 const Expr *ExprPool::add(std::vector<const Expr *> Ops) {
+    if (Ops.size() == 2)
+        return add(Ops[0], Ops[1]);
+    return addTerms(std::move(Ops));
+}
+
+const Expr *ExprPool::addTerms(std::vector<const Expr *> Ops) {
     if (anyNull(Ops))
         return nullptr;
     // flatten, fold constants, combine like terms (keyed by the term without
@@ -276,7 +357,7 @@ const Expr *ExprPool::mul(std::vector<const Expr *> Ops) {
     }
     // c * (a / d) with d | c -> (c/d) * a
     if (Factors.size() == 1 && Factors[0]->k == Expr::Div && Factors[0]->ops[1]->k == Expr::Num &&
-        Factors[0]->ops[1]->num != 0 && Coeff % Factors[0]->ops[1]->num == 0)
+        divides(Factors[0]->ops[1]->num, Coeff))
         return mul(num(Coeff / Factors[0]->ops[1]->num), Factors[0]->ops[0]);
     Expr E(Expr::Mul);
     if (Coeff != 1)
@@ -295,9 +376,9 @@ const Expr *ExprPool::div(const Expr *A, const Expr *B) {
         }
         if (B->num == 1)
             return A;
-        if (A->k == Expr::Num && A->num % B->num == 0)
+        if (A->k == Expr::Num && divides(B->num, A->num))
             return num(A->num / B->num);
-        if (A->k == Expr::Mul && A->ops[0]->k == Expr::Num && A->ops[0]->num % B->num == 0) {
+        if (A->k == Expr::Mul && A->ops[0]->k == Expr::Num && divides(B->num, A->ops[0]->num)) {
             std::vector<const Expr *> Rest(A->ops.begin() + 1, A->ops.end());
             Rest.push_back(num(A->ops[0]->num / B->num));
             return mul(std::move(Rest));
@@ -341,7 +422,7 @@ const Expr *ExprPool::floor(const Expr *A) {
     if (numLog2(A, false, L))
         return num(L);
     int64_t N, D;
-    if (numDiv(A, N, D)) {
+    if (numDiv(A, N, D) && N != INT64_MIN && D != INT64_MIN) { // -N and -D fit
         if (D < 0) {
             N = -N;
             D = -D;
@@ -365,7 +446,7 @@ const Expr *ExprPool::ceil(const Expr *A) {
     if (numLog2(A, true, L))
         return num(L);
     int64_t N, D;
-    if (numDiv(A, N, D)) {
+    if (numDiv(A, N, D) && N != INT64_MIN && D != INT64_MIN) { // -N and -D fit
         if (D < 0) {
             N = -N;
             D = -D;
@@ -456,7 +537,99 @@ static bool signOk(const Expr *E, bool Neg) {
     }
 }
 
+namespace {
+
+// A term of a sum as add() combines like terms: its coefficient and its
+// factors without it (the term itself when it is not a product).
+struct LinTerm {
+    int64_t c;
+    const Expr *const *f;
+    size_t n;
+    const Expr *self; // the factor when f is null
+    const Expr *at(size_t I) const {
+        return f ? f[I] : self;
+    }
+    bool like(const LinTerm &O) const {
+        if (n != O.n)
+            return false;
+        for (size_t I = 0; I < n; I++)
+            if (at(I) != O.at(I))
+                return false;
+        return true;
+    }
+};
+
+// Adds Sign x E's terms into T (like terms combined) and its constant into
+// K. False where the arithmetic overflows, or where building A - B could
+// rewrite a term: c*(a/d) becomes (c/d)*a once d divides the coefficient,
+// which can change its sign and split a sum a into terms; -floor(...) may
+// become a ceil in a sum of its own (linSign checks the sum A - B itself).
+// The general way decides those.
+bool linAdd(const Expr *E, int64_t Sign, llvm::SmallVectorImpl<LinTerm> &T, int64_t &K) {
+    if (E->k == Expr::Add) {
+        for (const Expr *O : E->ops)
+            if (!linAdd(O, Sign, T, K))
+                return false;
+        return true;
+    }
+    int64_t V;
+    if (E->k == Expr::Num)
+        return !__builtin_mul_overflow(E->num, Sign, &V) && !__builtin_add_overflow(K, V, &K);
+    LinTerm L{1, nullptr, 1, E};
+    if (E->k == Expr::Mul) {
+        bool C = E->ops[0]->k == Expr::Num;
+        L.c = C ? E->ops[0]->num : 1;
+        L.f = E->ops.data() + C;
+        L.n = E->ops.size() - C;
+        L.self = nullptr;
+    }
+    if (L.n == 1 && ((L.at(0)->k == Expr::Div && L.at(0)->ops[1]->k == Expr::Num) ||
+                     (Sign < 0 && L.at(0)->k == Expr::Floor && L.c == -1)))
+        return false;
+    if (__builtin_mul_overflow(L.c, Sign, &L.c))
+        return false;
+    for (LinTerm &O : T)
+        if (O.like(L))
+            return !__builtin_add_overflow(O.c, L.c, &O.c);
+    T.push_back(L);
+    return true;
+}
+
+} // namespace
+
+// The sign of A - B the way maxOfNonneg() reads it (every symbol and function
+// >= 0), from the terms of A and B instead of building A - B: 1 when every
+// coefficient and the constant are >= 0, -1 when all are <= 0, 0 when
+// neither; false where sub() must be asked.
+static bool linSign(const Expr *A, const Expr *B, int &Sign) {
+    llvm::SmallVector<LinTerm, 16> T;
+    int64_t K = 0;
+    if (!linAdd(A, 1, T, K) || !linAdd(B, -1, T, K))
+        return false;
+    bool Pos = K >= 0, Neg = K <= 0;
+    for (const LinTerm &L : T) {
+        // floor(a/c) + 1 may become ceil((a+1)/c), and that simplify further
+        if (K >= 1 && L.c == 1 && L.n == 1 && L.at(0)->k == Expr::Floor)
+            return false;
+        Pos = Pos && L.c >= 0;
+        Neg = Neg && L.c <= 0;
+    }
+    Sign = Pos ? 1 : Neg ? -1 : 0;
+    return true;
+}
+
 const Expr *ExprPool::maxOfNonneg(const Expr *A, const Expr *B) {
+    if (!A || !B)
+        return nullptr;
+    if (A == B)
+        return A;
+    int Sign;
+    if (linSign(A, B, Sign))
+        return Sign > 0 ? A : Sign < 0 ? B : max({A, B});
+    return maxOfNonnegBySub(A, B);
+}
+
+const Expr *ExprPool::maxOfNonnegBySub(const Expr *A, const Expr *B) {
     if (!A || !B)
         return nullptr;
     if (A == B)
