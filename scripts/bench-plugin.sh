@@ -25,8 +25,9 @@ if [ ! -f "$FIXTURE/compile.sh" ]; then
   echo "bench-plugin: the aiter fixture $FIXTURE is absent" >&2
   exit 1
 fi
-RSP=$PWD/$BUILD/hip-compat/hip-compat.rsp
-PLUGIN=$PWD/$BUILD/plugin/libkwalk.so
+case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
+RSP=$BUILD/hip-compat/hip-compat.rsp
+PLUGIN=$BUILD/plugin/libkwalk.so
 for f in "$RSP" "$PLUGIN"; do
   [ -f "$f" ] || { echo "bench-plugin: $f is missing: build first (scripts/demo.sh)" >&2; exit 1; }
 done
