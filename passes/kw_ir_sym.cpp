@@ -119,6 +119,39 @@ bool divides(int64_t B, int64_t A) {
     return B != 0 && !(B == -1 && A == INT64_MIN) && A % B == 0;
 }
 
+// A term of a sum as add() combines like terms: its coefficient and its
+// factors without it (the term itself when it is not a product).
+struct LinTerm {
+    int64_t c;
+    const Expr *const *f;
+    size_t n;
+    const Expr *self; // the factor when f is null
+    const Expr *at(size_t I) const {
+        return f ? f[I] : self;
+    }
+    bool like(const LinTerm &O) const {
+        if (n != O.n)
+            return false;
+        for (size_t I = 0; I < n; I++)
+            if (at(I) != O.at(I))
+                return false;
+        return true;
+    }
+};
+
+// E as a term: its coefficient and factors.
+LinTerm termOf(const Expr *E) {
+    LinTerm L{1, nullptr, 1, E};
+    if (E->k == Expr::Mul) {
+        bool C = E->ops[0]->k == Expr::Num;
+        L.c = C ? E->ops[0]->num : 1;
+        L.f = E->ops.data() + C;
+        L.n = E->ops.size() - C;
+        L.self = nullptr;
+    }
+    return L;
+}
+
 } // namespace
 
 const Expr *ExprPool::make(Expr E) {
@@ -186,10 +219,17 @@ bool ExprPool::addConst(const Expr *A, int64_t B, const Expr *&R) {
         if (T->k == Expr::Add || T->k == Expr::Floor ||
             (T->k == Expr::Num && (++Nums > 1 || A->k != Expr::Add)))
             return false;
-        if (T->k == Expr::Num)
+        if (T->k == Expr::Num) {
             Const = T->num;
-        else
-            Out.push_back(T);
+            continue;
+        }
+        // a sum whose rewritten floor met another term (add() does not
+        // combine them again there) is combined by the general pass
+        LinTerm L = termOf(T);
+        for (const Expr *O : Out)
+            if (termOf(O).like(L))
+                return false;
+        Out.push_back(T);
     }
     if (B == 0) { // the same terms and constant in the same order: A
         R = A;
@@ -539,26 +579,6 @@ static bool signOk(const Expr *E, bool Neg) {
 
 namespace {
 
-// A term of a sum as add() combines like terms: its coefficient and its
-// factors without it (the term itself when it is not a product).
-struct LinTerm {
-    int64_t c;
-    const Expr *const *f;
-    size_t n;
-    const Expr *self; // the factor when f is null
-    const Expr *at(size_t I) const {
-        return f ? f[I] : self;
-    }
-    bool like(const LinTerm &O) const {
-        if (n != O.n)
-            return false;
-        for (size_t I = 0; I < n; I++)
-            if (at(I) != O.at(I))
-                return false;
-        return true;
-    }
-};
-
 // Adds Sign x E's terms into T (like terms combined) and its constant into
 // K. False where the arithmetic overflows, or where building A - B could
 // rewrite a term: c*(a/d) becomes (c/d)*a once d divides the coefficient,
@@ -575,14 +595,7 @@ bool linAdd(const Expr *E, int64_t Sign, llvm::SmallVectorImpl<LinTerm> &T, int6
     int64_t V;
     if (E->k == Expr::Num)
         return !__builtin_mul_overflow(E->num, Sign, &V) && !__builtin_add_overflow(K, V, &K);
-    LinTerm L{1, nullptr, 1, E};
-    if (E->k == Expr::Mul) {
-        bool C = E->ops[0]->k == Expr::Num;
-        L.c = C ? E->ops[0]->num : 1;
-        L.f = E->ops.data() + C;
-        L.n = E->ops.size() - C;
-        L.self = nullptr;
-    }
+    LinTerm L = termOf(E);
     if (L.n == 1 && ((L.at(0)->k == Expr::Div && L.at(0)->ops[1]->k == Expr::Num) ||
                      (Sign < 0 && L.at(0)->k == Expr::Floor && L.c == -1)))
         return false;
