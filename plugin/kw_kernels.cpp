@@ -12,6 +12,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <map>
 #include <unordered_map>
 #include <vector>
@@ -42,14 +43,28 @@ const char *kernelSymbolText(CaptureContext &C, const FunctionDecl *FD) {
 
 namespace {
 
+// The type arguments each reference to a function template specialization
+// wrote (launch_quant_t<bf16_t, fp8_t>(...)), per specialization and
+// parameter index, in the order found. Clang substitutes a function
+// template's canonical arguments into its body, so a kernel launched there
+// with `traits<in_t, out_t, 8>` sees `in_t` as __bf16; the caller's
+// spelling is found here instead.
+struct CallArgs {
+    std::map<const Decl *, std::map<unsigned, std::vector<QualType>>> Args;
+    std::string spelled(ASTContext &Ctx, const Decl *Spec, unsigned Index, QualType Canon,
+                        const PrintingPolicy &Policy, int Depth) const;
+};
+
 // The name the source used for a type template argument when it differs
 // from the canonical type: the namespace-scope typedef or alias it was
 // spelled with (opus::fp8_t for _BitInt(8)), found by following the
 // argument's sugar through local and member aliases, substituted template
-// parameters, and alias templates whose result is one of their own arguments
-// (std::conditional_t<true, opus::fp8_t, X>). Empty when there is none.
+// parameters (to what a caller wrote for a function template's parameter,
+// with Calls), and alias templates whose result is one of their own
+// arguments (std::conditional_t<true, opus::fp8_t, X>). Empty when there is
+// none.
 std::string writtenTypeName(ASTContext &Ctx, QualType T, const PrintingPolicy &Policy,
-                            int Depth = 0) {
+                            int Depth = 0, const CallArgs *Calls = nullptr) {
     if (T.isNull() || T->isDependentType() || Depth > 8)
         return std::string();
     QualType Canon = Ctx.getCanonicalType(T);
@@ -66,15 +81,19 @@ std::string writtenTypeName(ASTContext &Ctx, QualType T, const PrintingPolicy &P
                 return OS.str();
             }
         } else if (const auto *ST = dyn_cast<SubstTemplateTypeParmType>(Ty)) {
-            T = ST->getReplacementType();
-            continue;
+            std::string S =
+                writtenTypeName(Ctx, ST->getReplacementType(), Policy, Depth + 1, Calls);
+            if (S.empty() && Calls)
+                S = Calls->spelled(Ctx, ST->getAssociatedDecl(), ST->getIndex(), Canon, Policy,
+                                   Depth + 1);
+            return S;
         } else if (const auto *TST = dyn_cast<TemplateSpecializationType>(Ty);
                    TST && TST->isTypeAlias()) {
             std::string Pick;
             for (const TemplateArgument &A : TST->template_arguments()) {
                 if (A.getKind() != TemplateArgument::Type || !Ctx.hasSameType(A.getAsType(), Canon))
                     continue;
-                std::string S = writtenTypeName(Ctx, A.getAsType(), Policy, Depth + 1);
+                std::string S = writtenTypeName(Ctx, A.getAsType(), Policy, Depth + 1, Calls);
                 if (!S.empty() && !Pick.empty() && S != Pick)
                     return std::string(); // two names for the result: none is the one
                 if (!S.empty())
@@ -91,14 +110,34 @@ std::string writtenTypeName(ASTContext &Ctx, QualType T, const PrintingPolicy &P
     return std::string();
 }
 
+std::string CallArgs::spelled(ASTContext &Ctx, const Decl *Spec, unsigned Index, QualType Canon,
+                              const PrintingPolicy &Policy, int Depth) const {
+    const auto *FD = dyn_cast_or_null<FunctionDecl>(Spec);
+    auto F = FD ? Args.find(FD->getCanonicalDecl()) : Args.end();
+    if (F == Args.end())
+        return std::string();
+    auto I = F->second.find(Index);
+    if (I == F->second.end())
+        return std::string();
+    for (QualType Q : I->second) {
+        if (!Ctx.hasSameType(Q, Canon))
+            continue;
+        std::string S = writtenTypeName(Ctx, Q, Policy, Depth, this);
+        if (!S.empty())
+            return S;
+    }
+    return std::string();
+}
+
 // A type argument as the source spelled it: its typedef name
 // (writtenTypeName), or for a class template specialization written with
 // typedef-named arguments, the template with every argument, each as spelled
 // where written that way and canonical otherwise (defaulted ones included):
 // aiter::rmsnorm_quant_opus_traits<opus::bf16_t, opus::fp8_t, 8>. Empty when
 // no part of it was spelled with a typedef name.
-std::string spelledType(ASTContext &Ctx, QualType T, const PrintingPolicy &Policy, int Depth = 0) {
-    std::string N = writtenTypeName(Ctx, T, Policy);
+std::string spelledType(ASTContext &Ctx, QualType T, const PrintingPolicy &Policy, int Depth = 0,
+                        const CallArgs *Calls = nullptr) {
+    std::string N = writtenTypeName(Ctx, T, Policy, 0, Calls);
     if (!N.empty() || T.isNull() || T->isDependentType() || Depth > 8)
         return N;
     const TemplateSpecializationType *TST = nullptr;
@@ -138,7 +177,7 @@ std::string spelledType(ASTContext &Ctx, QualType T, const PrintingPolicy &Polic
         std::string S;
         if (I < Written.size() && Written[I].getKind() == TemplateArgument::Type &&
             Args[I].getKind() == TemplateArgument::Type)
-            S = spelledType(Ctx, Written[I].getAsType(), Policy, Depth + 1);
+            S = spelledType(Ctx, Written[I].getAsType(), Policy, Depth + 1, Calls);
         if (!S.empty()) {
             Changed = true;
             OS << S;
@@ -158,34 +197,57 @@ class KernelFinder : public RecursiveASTVisitor<KernelFinder> {
     // specialization: arguments past that count were deduced or defaulted.
     std::map<const FunctionDecl *, unsigned> ExplicitArgs;
     // Per kernel specialization and argument index: how the first reference
-    // that spelled that argument with a typedef name wrote it (spelledType).
+    // that spelled that argument with a typedef name wrote it (spelledType),
+    // filled by resolveWritten() once every reference has been seen.
     std::map<const FunctionDecl *, std::map<unsigned, std::string>> Written;
     bool shouldVisitTemplateInstantiations() const { return true; }
     bool VisitDeclRefExpr(DeclRefExpr *DRE) {
         const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl());
-        if (!FD || !FD->hasAttr<CUDAGlobalAttr>() || !FD->getPrimaryTemplate())
+        if (!FD || !FD->getPrimaryTemplate())
             return true;
         unsigned N = DRE->getNumTemplateArgs();
-        auto It = ExplicitArgs.find(FD->getCanonicalDecl());
-        if (It == ExplicitArgs.end())
-            ExplicitArgs[FD->getCanonicalDecl()] = N;
-        else if (N < It->second)
-            It->second = N;
+        bool Kernel = FD->hasAttr<CUDAGlobalAttr>();
+        if (Kernel) {
+            auto It = ExplicitArgs.find(FD->getCanonicalDecl());
+            if (It == ExplicitArgs.end())
+                ExplicitArgs[FD->getCanonicalDecl()] = N;
+            else if (N < It->second)
+                It->second = N;
+        }
         // Written arguments map to parameters one to one up to the first pack.
         const TemplateParameterList *TPL = FD->getPrimaryTemplate()->getTemplateParameters();
         unsigned Mapped = 0;
         while (Mapped < N && Mapped < TPL->size() && !TPL->getParam(Mapped)->isParameterPack())
             Mapped++;
-        std::map<unsigned, std::string> &W = Written[FD->getCanonicalDecl()];
         for (unsigned I = 0; I < Mapped; I++) {
             const TemplateArgument &A = DRE->getTemplateArgs()[I].getArgument();
-            if (A.getKind() != TemplateArgument::Type || W.count(I))
+            if (A.getKind() != TemplateArgument::Type)
                 continue;
-            std::string S = spelledType(Ctx, A.getAsType(), Policy);
-            if (!S.empty())
-                W[I] = S;
+            std::vector<QualType> &Seen = Calls.Args[FD->getCanonicalDecl()][I];
+            // distinct spellings, enough to find a typedef among
+            if (Seen.size() < 16 &&
+                std::find(Seen.begin(), Seen.end(), A.getAsType()) == Seen.end())
+                Seen.push_back(A.getAsType());
         }
         return true;
+    }
+    // Written, from every reference's arguments: a kernel launched inside a
+    // function template gets the spelling of that template's callers.
+    void resolveWritten() {
+        for (const FunctionDecl *FD : Kernels) {
+            auto It = Calls.Args.find(FD->getCanonicalDecl());
+            if (It == Calls.Args.end() || Written.count(FD->getCanonicalDecl()))
+                continue;
+            std::map<unsigned, std::string> &W = Written[FD->getCanonicalDecl()];
+            for (const auto &[I, Types] : It->second)
+                for (QualType Q : Types) {
+                    std::string S = spelledType(Ctx, Q, Policy, 0, &Calls);
+                    if (!S.empty()) {
+                        W[I] = S;
+                        break;
+                    }
+                }
+        }
     }
     bool VisitFunctionDecl(FunctionDecl *FD) {
         if (FD->hasAttr<CUDAGlobalAttr>() && FD->doesThisDeclarationHaveABody() &&
@@ -197,6 +259,7 @@ class KernelFinder : public RecursiveASTVisitor<KernelFinder> {
   private:
     ASTContext &Ctx;
     const PrintingPolicy &Policy;
+    CallArgs Calls;
 };
 
 // What one function body holds: calls, __shared__ variables, inline asm.
@@ -495,6 +558,7 @@ void captureKernels(CaptureContext &C, const char *Arch, const std::set<std::str
                     bool HaveEmitted) {
     KernelFinder F(C.ast(), C.policy());
     F.TraverseDecl(C.ast().getTranslationUnitDecl());
+    F.resolveWritten();
     std::set<std::string> Seen;
     BodyCache Bodies;
     for (const FunctionDecl *FD : F.Kernels) {

@@ -15,6 +15,10 @@ plugin and checks each kernel launched at a `KW:LAUNCH tn.*` line against:
     template_args list have as many arguments as the symbol, at every nesting
     level (defaulted arguments included: `Vec = 4`, `traits<..., Rows = 1>`);
   - `kwalk render` (when given): the template table shows `written (value)`.
+
+A launch inside a function template (`tn.chain`) writes the template's own
+parameters; each is replaced by the argument its caller wrote (the line
+marked `KW:CALL` with the id and `_call`) before the checks above.
 """
 import os
 import re
@@ -123,7 +127,19 @@ def main():
             m = re.search(r"KW:LAUNCH (tn\.\w+)", l)
             if m:
                 marks[i + 1] = m.group(1)
-        ck.eq(len(marks), 4, "launch markers in the source")
+        ck.eq(len(marks), 5, "launch markers in the source")
+        callers = {}  # id -> {template parameter: the caller's argument text}
+        for i, l in enumerate(lines):
+            m = re.search(r"KW:CALL (tn\.\w+_call)\b", l)
+            c = re.search(r"tn::(\w+)<(.*?)>\(", kwcap.strip_comment(l)) if m else None
+            if not c:
+                continue
+            head = next((lines[j] for j in range(i, -1, -1)
+                         if re.search(r"\bvoid\s+%s\s*\(" % c.group(1), lines[j])), "")
+            tpl = lines[lines.index(head) - 1] if head else ""
+            params = re.findall(r"typename\s+(\w+)", tpl)
+            callers[m.group(1)[:-len("_call")]] = dict(zip(params, kwcap.split_top(c.group(2))))
+        ck.check(callers.get("tn.chain"), "source: the caller of tn.chain and its template")
         seen = set()
         for l in launches:
             line = (l.get("location") or {}).get("line")
@@ -137,6 +153,8 @@ def main():
                 continue
             m = re.search(r"tn::convert<(.*)>\s*<<<", kwcap.strip_comment(lines[line - 1]))
             written_args = kwcap.split_top(m.group(1)) if m else []
+            for param, arg in (callers.get(tag) or {}).items():
+                written_args = [re.sub(r"\b%s\b" % param, arg.strip(), a) for a in written_args]
             targs = k.get("template_args") or []
             # the symbol, demangled by llvm-cxxfilt: as many arguments at every level
             dm = kwcap.run([kwcap.tool(args, "llvm-cxxfilt"), k["symbol"]])

@@ -35,6 +35,14 @@ struct pick_first {
   using type = A;
 };
 
+// A kernel launched inside a function template with that template's own
+// parameters, as aiter's launch_quant_t<in_t, out_t> does: the names the
+// source used are those of the caller's template arguments (KW:CALL).
+template <typename In, typename Out>
+void launch_as(Out* out, const float* in, int n, hipStream_t s) {
+  tn::convert<Out, tn::traits<In, 2>><<<dim3(1), dim3(64), 0, s>>>(out, in, n);  // KW:LAUNCH tn.chain
+}
+
 }  // namespace tn
 
 extern "C" void tn_convert_all(void* out, const float* in, int n, int mode, hipStream_t s) {
@@ -46,6 +54,8 @@ extern "C" void tn_convert_all(void* out, const float* in, int n, int mode, hipS
     tn::convert<local_t, tn::traits<local_t, 4>, 2><<<grid, block, 0, s>>>(static_cast<local_t*>(out), in, n);  // KW:LAUNCH tn.bf8
   else if (mode == 2)
     tn::convert<std::conditional_t<true, tn::fp8_t, float>, tn::traits<float, 2, 2>><<<grid, block, 0, s>>>(static_cast<tn::fp8_t*>(out), in, n);  // KW:LAUNCH tn.cond
+  else if (mode == 3)
+    tn::launch_as<tn::bf8_t, tn::fp8_t>(static_cast<tn::fp8_t*>(out), in, n, s);  // KW:CALL tn.chain_call
   else
     tn::convert<float, tn::traits<float, 4>><<<grid, block, 0, s>>>(static_cast<float*>(out), in, n);  // KW:LAUNCH tn.float
 }
