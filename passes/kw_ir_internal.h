@@ -87,6 +87,7 @@ class ExprPool {
     // add() of a term or sum and a constant, the short way; false where
     // add()'s general pass must decide.
     bool addConst(const Expr *A, int64_t B, const Expr *&R);
+    const Expr *sumOf(std::vector<const Expr *> terms, int64_t c); // add()'s last step
     std::deque<Expr> Store;
     llvm::DenseMap<llvm::StringRef, const Expr *> ByText;
     std::unordered_map<int64_t, const Expr *> Nums; // num()'s nodes by value

@@ -240,17 +240,7 @@ bool ExprPool::addConst(const Expr *A, int64_t B, const Expr *&R) {
         R = nullptr;
         return true;
     }
-    if (Const != 0 || Out.empty())
-        Out.push_back(num(Const));
-    if (Out.size() == 1) {
-        R = Out[0];
-        return true;
-    }
-    std::stable_partition(Out.begin(), Out.end(), [](const Expr *E) { return E->k != Expr::Num; });
-    std::stable_partition(Out.begin(), Out.end(), [](const Expr *E) { return coeffOf(E) > 0; });
-    Expr E(Expr::Add);
-    E.ops = std::move(Out);
-    R = make(std::move(E));
+    R = sumOf(std::move(Out), Const);
     return true;
 }
 
@@ -349,15 +339,21 @@ const Expr *ExprPool::addTerms(std::vector<const Expr *> Ops) {
             break;
         }
     }
-    if (Const != 0 || Out.empty())
-        Out.push_back(num(Const));
-    if (Out.size() == 1)
-        return Out[0];
+    return sumOf(std::move(Out), Const);
+}
+
+// The sum node of combined terms and a constant, as add() orders them.
+const Expr *ExprPool::sumOf(std::vector<const Expr *> Terms, int64_t Const) {
+    if (Const != 0 || Terms.empty())
+        Terms.push_back(num(Const));
+    if (Terms.size() == 1)
+        return Terms[0];
     // the constant goes last; a leading negative term after a positive one reads better
-    std::stable_partition(Out.begin(), Out.end(), [](const Expr *E) { return E->k != Expr::Num; });
-    std::stable_partition(Out.begin(), Out.end(), [](const Expr *E) { return coeffOf(E) > 0; });
+    std::stable_partition(Terms.begin(), Terms.end(),
+                          [](const Expr *E) { return E->k != Expr::Num; });
+    std::stable_partition(Terms.begin(), Terms.end(), [](const Expr *E) { return coeffOf(E) > 0; });
     Expr E(Expr::Add);
-    E.ops = std::move(Out);
+    E.ops = std::move(Terms);
     return make(std::move(E));
 }
 

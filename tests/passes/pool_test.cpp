@@ -54,6 +54,27 @@ const char *show(const Expr *E) {
     return E ? E->text.c_str() : "(none)";
 }
 
+// add(X, Y) the short way against the general pass: 1 (printed) when they differ.
+long checkAdd(ExprPool &P, const Expr *X, const Expr *Y) {
+    const Expr *Short = P.add(X, Y), *General = P.addTerms({X, Y});
+    if (Short == General)
+        return 0;
+    std::printf("FAIL: add(%s, %s): %s, the general pass: %s\n", show(X), show(Y), show(Short),
+                show(General));
+    return 1;
+}
+
+// maxOfNonneg(A, B) against the same through sub(): 1 (printed) when they differ.
+long checkMax(ExprPool &P, const Expr *A, const Expr *B, const Expr *&Short) {
+    Short = P.maxOfNonneg(A, B);
+    const Expr *General = P.maxOfNonnegBySub(A, B);
+    if (Short == General)
+        return 0;
+    std::printf("FAIL: maxOfNonneg(%s, %s): %s, through sub(): %s\n", show(A), show(B), show(Short),
+                show(General));
+    return 1;
+}
+
 } // namespace
 
 // One seed's N pairs; prints the counts, returns the differences (or 1 where
@@ -67,22 +88,10 @@ static long run(long N, unsigned long long Seed) {
         if (!A || !B)
             continue;
         const Expr *C = P.num(R() % 8 == 0 ? INT64_MAX : (int64_t)(R() % 41) - 20);
-        for (int Side = 0; Side < 2; Side++) {
-            const Expr *X = Side ? C : A, *Y = Side ? A : C;
-            const Expr *Short = P.add(X, Y), *General = P.addTerms({X, Y});
-            Sums++;
-            if (Short != General) {
-                std::printf("FAIL: add(%s, %s): %s, the general pass: %s\n", show(X), show(Y),
-                            show(Short), show(General));
-                Bad++;
-            }
-        }
-        const Expr *Short = P.maxOfNonneg(A, B), *General = P.maxOfNonnegBySub(A, B);
-        if (Short != General) {
-            std::printf("FAIL: maxOfNonneg(%s, %s): %s, through sub(): %s\n", show(A), show(B),
-                        show(Short), show(General));
-            Bad++;
-        }
+        Bad += checkAdd(P, A, C) + checkAdd(P, C, A);
+        Sums += 2;
+        const Expr *Short;
+        Bad += checkMax(P, A, B, Short);
         PickA += Short == A;
         PickB += Short == B && A != B;
         Both += Short && Short != A && Short != B;
@@ -104,19 +113,11 @@ static long directed() {
     const Expr *Odd = P.add(std::vector<const Expr *>{Floor, P.num(1), P.mul(P.num(-1), L)});
     long Bad = 0;
     for (const Expr *A : {Odd, P.add(Odd, P.sym("n"))}) {
-        for (int64_t C : {0, 1, 5, -3}) {
-            const Expr *Short = P.add(A, P.num(C)), *General = P.addTerms({A, P.num(C)});
-            if (Short != General) {
-                std::printf("FAIL: add(%s, %lld): %s, the general pass: %s\n", show(A),
-                            (long long)C, show(Short), show(General));
-                Bad++;
-            }
-        }
+        for (int64_t C : {0, 1, 5, -3})
+            Bad += checkAdd(P, A, P.num(C));
+        const Expr *Short;
         for (const Expr *B : {L, P.num(2), P.sym("n")})
-            if (P.maxOfNonneg(A, B) != P.maxOfNonnegBySub(A, B)) {
-                std::printf("FAIL: maxOfNonneg(%s, %s)\n", show(A), show(B));
-                Bad++;
-            }
+            Bad += checkMax(P, A, B, Short);
     }
     std::printf("directed: %s (%ld differences)\n", show(Odd), Bad);
     return Bad;

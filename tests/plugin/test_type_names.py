@@ -134,9 +134,9 @@ def main():
             c = re.search(r"tn::(\w+)<(.*?)>\(", kwcap.strip_comment(l)) if m else None
             if not c:
                 continue
-            head = next((lines[j] for j in range(i, -1, -1)
-                         if re.search(r"\bvoid\s+%s\s*\(" % c.group(1), lines[j])), "")
-            tpl = lines[lines.index(head) - 1] if head else ""
+            head = next((j for j in range(i, -1, -1)
+                         if re.search(r"\bvoid\s+%s\s*\(" % c.group(1), lines[j])), None)
+            tpl = lines[head - 1] if head else ""
             params = re.findall(r"typename\s+(\w+)", tpl)
             callers[m.group(1)[:-len("_call")]] = dict(zip(params, kwcap.split_top(c.group(2))))
         ck.check(callers.get("tn.chain"), "source: the caller of tn.chain and its template")
