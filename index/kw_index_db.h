@@ -117,7 +117,8 @@ kw_status kw_index_db_read_in(kw_index *ix, const char *path, bool later, unsign
 
 /* ---- Listings read later (kw_index_db_later.c) ---- */
 
-/* What a load leaves for later: the line table and the tables under it, and
+/* What a load leaves for later: the line table (the tables under it, the
+ * inlined-at chains, are not read at all), and
  * the listing column of kernels_archs (archs_names lists that table's
  * columns with the listing replaced by "" where the arch has a listing or a
  * line table, NULL elsewhere). */

@@ -5,7 +5,9 @@
  * on its worker threads, instead of all of them before the first page. Each
  * reader is its own connection with prepared statements, in a read
  * transaction begun inside the load's, so that all read one state of the
- * database (rollback-journal mode: no writer commits while they read). */
+ * database (rollback-journal mode: no writer commits while they read). A
+ * page shows each instruction's innermost location only, so the rows under
+ * the line table's (inlined-at chains) are read by neither. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
@@ -13,23 +15,16 @@
 #include "index/kw_index.h"
 #include "index/kw_index_db.h"
 
-/* The statement of one lazily read table: its rows under one arch. */
-typedef struct kw_later_tab {
-    int ti;
-    sqlite3_stmt *rows;
-} kw_later_tab;
-
 typedef struct kw_later_conn {
     sqlite3 *db;
-    sqlite3_stmt *isa; /* the arch's listing */
-    kw_later_tab tabs[KW_DB_MAXTABS];
-    int ntabs;
+    sqlite3_stmt *isa;   /* the arch's listing */
+    sqlite3_stmt *lines; /* its line table's rows */
 } kw_later_conn;
 
 struct kw_index_later {
     char *path;
     kw_dbplan pl;
-    int archs; /* the table kernels_archs */
+    int archs, lines; /* the tables kernels_archs and kernels_archs_lines */
     kw_later_conn *c;
     unsigned n;
 };
@@ -68,19 +63,6 @@ void kw_db_later_free_plan(kw_dblater *l) {
     kw_buf_free(&l->archs_names);
 }
 
-/* "_parent = ?1" for the line table, "_parent IN (SELECT _id FROM <parent>
- * WHERE <its condition>)" below it: the rows under one arch. */
-static void kw_later_where(kw_buf *b, const kw_dbplan *pl, int ti, int lines) {
-    if (ti == lines) {
-        kw_buf_puts(b, "_parent = ?1");
-        return;
-    }
-    const char *parent = pl->tabs[pl->tabs[ti].parent].name;
-    kw_buf_printf(b, "_parent IN (SELECT _id FROM \"%s\" WHERE ", parent);
-    kw_later_where(b, pl, pl->tabs[ti].parent, lines);
-    kw_buf_putc(b, ')');
-}
-
 static bool kw_later_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st) {
     return sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) == SQLITE_OK;
 }
@@ -99,30 +81,20 @@ static kw_status kw_later_conn_open(kw_later_conn *c, const char *path, const kw
                      NULL, NULL) != SQLITE_OK)
         return kw_fail(err, "%s: %s", path, kw_db_msg(c->db, m));
     sqlite3_busy_timeout(c->db, 10000);
-    bool ok = kw_later_prepare(c->db, "SELECT isa FROM kernels_archs WHERE _id = ?1", &c->isa);
-    for (int ti = 0; ti < pl->n && ok; ti++) {
-        if (!l->skip[ti])
-            continue;
-        kw_later_tab *t = &c->tabs[c->ntabs++];
-        t->ti = ti;
-        kw_buf w, q;
-        kw_buf_init(&w);
-        kw_buf_init(&q);
-        kw_later_where(&w, pl, ti, l->lines);
-        kw_buf_printf(&q, "SELECT _id, _parent, _ord, %s FROM \"%s\" WHERE %s ORDER BY _id",
-                      pl->tabs[ti].names.ptr, pl->tabs[ti].name, kw_buf_str(&w));
-        ok = !q.oom && kw_later_prepare(c->db, q.ptr, &t->rows);
-        kw_buf_free(&w);
-        kw_buf_free(&q);
-    }
+    kw_buf q;
+    kw_buf_init(&q);
+    kw_buf_printf(&q, "SELECT _id, _parent, _ord, %s FROM \"%s\" WHERE _parent = ?1 ORDER BY _id",
+                  pl->tabs[l->lines].names.ptr, pl->tabs[l->lines].name);
+    bool ok = !q.oom &&
+              kw_later_prepare(c->db, "SELECT isa FROM kernels_archs WHERE _id = ?1", &c->isa) &&
+              kw_later_prepare(c->db, q.ptr, &c->lines);
+    kw_buf_free(&q);
     return ok ? KW_OK : kw_fail(err, "%s: %s", path, kw_db_msg(c->db, m));
 }
 
 static void kw_later_conn_close(kw_later_conn *c) {
     sqlite3_finalize(c->isa);
-    for (int i = 0; i < c->ntabs; i++) {
-        sqlite3_finalize(c->tabs[i].rows);
-    }
+    sqlite3_finalize(c->lines);
     if (c->db) {
         sqlite3_exec(c->db, "COMMIT", NULL, NULL, NULL);
         sqlite3_close(c->db);
@@ -147,6 +119,7 @@ kw_status kw_db_later_open(kw_index *ix, const char *path, const kw_dblater *l, 
         return kw_fail(err, "%s: out of memory", path);
     ix->later = later;
     later->archs = l->archs;
+    later->lines = l->lines;
     if (kw_db_plan_make(&later->pl, err) != KW_OK)
         return KW_ERR;
     later->path = strdup(path);
@@ -160,15 +133,19 @@ kw_status kw_db_later_open(kw_index *ix, const char *path, const kw_dblater *l, 
     return KW_OK;
 }
 
-/* The rows of lazily read table t under the arch bound as ?1 into r (as
- * many as there are: a count would cost a third of the reading). */
-static kw_status kw_later_rows(const struct kw_index_later *L, kw_later_tab *t, sqlite3_int64 row,
+/* The line table of the arch bound as ?1 into r (as many rows as there
+ * are: a count would cost a third of the reading), hung on the arch. */
+static kw_status kw_later_rows(const struct kw_index_later *L, kw_later_conn *c, sqlite3_int64 row,
                                kw_dbread *r, kw_arena *arena, const char **why) {
-    sqlite3_bind_int64(t->rows, 1, row);
-    kw_status st = kw_db_fill(t->rows, 0, true, &L->pl, t->ti, r, arena, NULL, -1, why);
-    sqlite3_reset(t->rows);
-    if (st == KW_OK && kw_db_link(&L->pl, t->ti, r, why) != KW_OK)
+    int ti = L->lines;
+    sqlite3_bind_int64(c->lines, 1, row);
+    kw_status st = kw_db_fill(c->lines, 0, true, &L->pl, ti, r, arena, NULL, -1, why);
+    sqlite3_reset(c->lines);
+    if (st == KW_OK && kw_db_link(&L->pl, ti, r, why) != KW_OK)
         st = KW_ERR;
+    free(r->ids[ti]);
+    free(r->parents[ti]);
+    free(r->ords[ti]);
     return st;
 }
 
@@ -206,14 +183,8 @@ kw_status kw_index_read_listing(const kw_index *ix, unsigned reader, kw_kernel_a
     r.block[L->archs] = (unsigned char *)a;
     r.ids[L->archs] = &row;
     r.n[L->archs] = 1;
-    for (int i = 0; i < c->ntabs && st == KW_OK; i++)
-        st = kw_later_rows(L, &c->tabs[i], row, &r, arena, &why);
-    for (int i = 0; i < c->ntabs; i++) {
-        int ti = c->tabs[i].ti;
-        free(r.ids[ti]);
-        free(r.parents[ti]);
-        free(r.ords[ti]);
-    }
+    if (st == KW_OK)
+        st = kw_later_rows(L, c, row, &r, arena, &why);
     if (st != KW_OK) {
         char m[256];
         return kw_fail(err,
