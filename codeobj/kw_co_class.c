@@ -60,12 +60,12 @@ static unsigned part_width(const char *p, size_t n) {
         const char *part;
         unsigned bytes;
     } w[] = {
-        {"dword", 4},  {"dwordx2", 8}, {"dwordx3", 12}, {"dwordx4", 16}, {"dwordx8", 32},
-        {"dwordx16", 64}, {"ubyte", 1}, {"sbyte", 1},   {"byte", 1},     {"ushort", 2},
-        {"sshort", 2}, {"short", 2},   {"b8", 1},       {"u8", 1},       {"i8", 1},
-        {"b16", 2},    {"u16", 2},     {"i16", 2},      {"f16", 2},      {"bf16", 2},
-        {"b32", 4},    {"u32", 4},     {"i32", 4},      {"f32", 4},      {"b64", 8},
-        {"u64", 8},    {"i64", 8},     {"f64", 8},      {"b96", 12},     {"b128", 16},
+        {"dword", 4},     {"dwordx2", 8}, {"dwordx3", 12}, {"dwordx4", 16}, {"dwordx8", 32},
+        {"dwordx16", 64}, {"ubyte", 1},   {"sbyte", 1},    {"byte", 1},     {"ushort", 2},
+        {"sshort", 2},    {"short", 2},   {"b8", 1},       {"u8", 1},       {"i8", 1},
+        {"b16", 2},       {"u16", 2},     {"i16", 2},      {"f16", 2},      {"bf16", 2},
+        {"b32", 4},       {"u32", 4},     {"i32", 4},      {"f32", 4},      {"b64", 8},
+        {"u64", 8},       {"i64", 8},     {"f64", 8},      {"b96", 12},     {"b128", 16},
         {"x2", 8},
     };
     for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
@@ -107,32 +107,41 @@ static unsigned mem_width(const char *m, size_t mlen, bool atomic) {
     return atomic ? 4 : 0;
 }
 
-static const char *const dpp_prefixes[] = {
-    "quad_perm:", "row_shl:",  "row_shr:",  "row_ror:",      "wave_shl:",    "wave_rol:",
-    "wave_shr:",  "wave_ror:", "row_mirror", "row_half_mirror", "row_bcast:", "row_share:",
-    "row_xmask:", "row_newbcast:", "dpp8:",
+#define KW_DPP(s)                                                                                  \
+    { s, sizeof s - 1 }
+static const struct {
+    const char *s;
+    size_t n;
+} dpp_prefixes[] = {
+    KW_DPP("quad_perm:"), KW_DPP("row_shl:"),        KW_DPP("row_shr:"),   KW_DPP("row_ror:"),
+    KW_DPP("wave_shl:"),  KW_DPP("wave_rol:"),       KW_DPP("wave_shr:"),  KW_DPP("wave_ror:"),
+    KW_DPP("row_mirror"), KW_DPP("row_half_mirror"), KW_DPP("row_bcast:"), KW_DPP("row_share:"),
+    KW_DPP("row_xmask:"), KW_DPP("row_newbcast:"),   KW_DPP("dpp8:"),
 };
+#undef KW_DPP
 
 /* The DPP control among the operands: a pointer to its token inside ops
- * (the token ends at the next space or the end), or NULL. */
+ * (the token ends at the next space or the end), or NULL. Every prefix
+ * begins with d, q, r or w, so other tokens are skipped on their first
+ * letter (comparing each token with every prefix, a strlen each, was most
+ * of the classifier's time in `kwalk index`). */
 static const char *find_dpp(const char *ops) {
     const char *p = ops;
     while (p && *p) {
         while (*p == ' ' || *p == ',')
             p++;
         size_t n = strcspn(p, " ");
-        for (size_t i = 0; i < sizeof dpp_prefixes / sizeof dpp_prefixes[0]; i++) {
-            size_t pl = strlen(dpp_prefixes[i]);
-            if (n >= pl && strncmp(p, dpp_prefixes[i], pl) == 0)
-                return p;
-        }
+        if (*p == 'q' || *p == 'r' || *p == 'w' || *p == 'd')
+            for (size_t i = 0; i < sizeof dpp_prefixes / sizeof dpp_prefixes[0]; i++)
+                if (n >= dpp_prefixes[i].n && !memcmp(p, dpp_prefixes[i].s, dpp_prefixes[i].n))
+                    return p;
         p += n;
     }
     return NULL;
 }
 
 static bool is_trans(const char *m) {
-    static const char *const t[] = {"v_rcp_", "v_rsq_", "v_exp_", "v_log_",
+    static const char *const t[] = {"v_rcp_",  "v_rsq_", "v_exp_", "v_log_",
                                     "v_sqrt_", "v_sin_", "v_cos_"};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         if (starts(m, t[i]))
@@ -162,10 +171,10 @@ static kw_co_class classify_scalar(const char *m, size_t mlen, kw_co_insn *in) {
     if (starts(m, "s_branch") || starts(m, "s_cbranch_") || starts(m, "s_setpc_") ||
         starts(m, "s_swappc_") || starts(m, "s_call_"))
         return KW_CO_BRANCH;
-    static const char *const smem[] = {"s_load_", "s_buffer_load_", "s_store_",
-                                       "s_buffer_store_", "s_scratch_", "s_dcache_",
-                                       "s_atc_probe", "s_memtime", "s_memrealtime",
-                                       "s_atomic_", "s_buffer_atomic_", "s_prefetch_"};
+    static const char *const smem[] = {"s_load_",         "s_buffer_load_",   "s_store_",
+                                       "s_buffer_store_", "s_scratch_",       "s_dcache_",
+                                       "s_atc_probe",     "s_memtime",        "s_memrealtime",
+                                       "s_atomic_",       "s_buffer_atomic_", "s_prefetch_"};
     for (size_t i = 0; i < sizeof smem / sizeof smem[0]; i++)
         if (starts(m, smem[i])) {
             in->space = "smem";

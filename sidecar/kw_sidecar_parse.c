@@ -455,24 +455,34 @@ static kw_status kw_sidecar_parse_bool(kw_sidecar_parser *p, bool *out) {
 static kw_status kw_sidecar_parse_value(kw_sidecar_parser *p, const kw_field *f,
                                         unsigned char *base);
 
-static const kw_field *kw_sidecar_parse_lookup(const kw_type *t, const char *key, size_t *i) {
-    for (*i = 0; *i < t->nfields; (*i)++)
+/* The field named key, its index in *i. Writers put the keys in the
+ * schema's order, so the search begins after the last field of seen (the
+ * fields read so far) and wraps round: one comparison for most keys
+ * instead of half the fields' (a few percent of `kwalk index`). */
+static const kw_field *kw_sidecar_parse_lookup(const kw_type *t, const char *key, uint64_t seen,
+                                               size_t *i) {
+    size_t start = seen ? (size_t)(64 - __builtin_clzll(seen)) : 0;
+    if (start >= t->nfields)
+        start = 0;
+    for (size_t k = 0; k < t->nfields; k++) {
+        *i = start + k < t->nfields ? start + k : start + k - t->nfields;
         if (!strcmp(t->fields[*i].key, key))
             return &t->fields[*i];
+    }
     return NULL;
 }
 
 kw_status kw_sidecar_parse_field(kw_sidecar_parser *p, const kw_type *t, void *obj, const char *key,
                                  uint64_t *seen) {
     size_t i;
-    const kw_field *f = t ? kw_sidecar_parse_lookup(t, key, &i) : NULL;
+    const kw_field *f = t ? kw_sidecar_parse_lookup(t, key, *seen, &i) : NULL;
     size_t klen = strlen(key);
     if (!f && t && klen > 4 && klen < 128 && !strcmp(key + klen - 4, "_why")) {
         /* the reason of a kw_val that is unknown: "<key>_why" */
         char stem[128];
         memcpy(stem, key, klen - 4);
         stem[klen - 4] = '\0';
-        const kw_field *vf = kw_sidecar_parse_lookup(t, stem, &i);
+        const kw_field *vf = kw_sidecar_parse_lookup(t, stem, 0, &i);
         if (vf && vf->kind == KW_F_VAL) {
             kw_sidecar_parse_consume(p);
             kw_sidecar_parse_push(p, vf->key, 0);
