@@ -8,6 +8,12 @@ a build of S sidecars after one of them changed.
 
 usage: bench_realistic.py KWALK --src DIR [--kernels N] [--sidecars S]
                           [--repeat R] [--out-dir DIR] [--keep DIR]
+                          [--objdump PATH]
+
+--objdump: also time that llvm-objdump disassembling every code object of
+the build once (`-d --no-show-raw-insn`, one process, output discarded):
+the work LLVM's own tool does for the listings alone, a floor for `kwalk
+index` + `render --all`, which disassemble them with the same library.
 
 --src: real sidecars (plain `*.kwalk.yaml`) with their objects, e.g. the
 corpus sidecars of a build dir (`BUILD/corpus`, compiled with
@@ -62,6 +68,42 @@ def change_one(side):
         subprocess.run(["zstd", "-q", "--rm", "-f", plain, "-o", side], check=True)
 
 
+def objdump_floor(objdump, sources, sides, work):
+    """(wall s, CPU s, instruction lines, code objects) of objdump
+    disassembling each code object of the build once into /dev/null: each
+    source's code objects (cut from its object, Source.cos) named once per
+    copy of it in the build (a copy's code differs only in its kernels'
+    names, which keep their length). The lines are counted on one run of
+    each source's code objects, times its copies."""
+    copies = {}
+    for side in sides:  # .../<stem>_<copy>.o.kwalk.yaml[.zst]
+        stem = os.path.basename(side).split(".o.kwalk.yaml")[0][:-3]
+        copies[stem] = copies.get(stem, 0) + 1
+    args, insns = [], 0
+    for i, src in enumerate(sources):
+        stem = os.path.basename(src.object)[:-2]
+        for j, (at, size, _) in enumerate(src.cos):
+            path = os.path.join(work, f"co{i}_{j}.o")
+            with open(path, "wb") as f:
+                f.write(src.obj[at:at + size])
+            n = copies.get(stem, 0)
+            if n:
+                one = subprocess.run([objdump, "-d", "--no-show-raw-insn", path],
+                                     capture_output=True, check=True).stdout
+                insns += n * sum(1 for line in one.split(b"\n") if line.startswith(b"\t"))
+            args += [path] * n
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    p = subprocess.run([objdump, "-d", "--no-show-raw-insn", *args], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE)
+    wall = time.perf_counter() - t
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if p.returncode != 0:
+        sys.exit(f"FAIL: {objdump}: exit {p.returncode}: {p.stderr[-2000:]}")
+    cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+    return wall, cpu, insns, len(args)
+
+
 def fmt(label, wall, cpu, rss):
     return f"{label}: {wall:.2f} s wall, {cpu:.2f} s CPU, {rss:.0f} MB peak"
 
@@ -75,6 +117,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--out-dir", help="write the pages there (e.g. on /dev/shm) instead of the temp dir")
     ap.add_argument("--keep")
+    ap.add_argument("--objdump", help="llvm-objdump to time over the build's code objects")
     a = ap.parse_args()
     kwalk = os.path.abspath(a.kwalk)
     tmp = a.keep or tempfile.mkdtemp(prefix="kwalk-realistic-bench-")
@@ -83,7 +126,7 @@ def main():
         build = os.path.join(tmp, "build")
         shutil.rmtree(build, ignore_errors=True)
         t = time.perf_counter()
-        n, sides, _, distinct = realistic_build.write_build(a.src, build, a.kernels)
+        n, sides, sources, distinct = realistic_build.write_build(a.src, build, a.kernels)
         ysize = sum(os.path.getsize(s) for s in sides)
         print(f"generated {n} kernels ({distinct} distinct symbols) in {len(sides)} sidecars ({ysize / 1e6:.1f} MB compressed) "
               f"in {time.perf_counter() - t:.1f} s")
@@ -108,6 +151,13 @@ def main():
               f"peak {max(ri, best[2]):.0f} MB")
         if a.out_dir:
             shutil.rmtree(out, ignore_errors=True)
+        if a.objdump:
+            work = os.path.join(tmp, "objdump")
+            os.makedirs(work, exist_ok=True)
+            w, c, insns, cos = objdump_floor(a.objdump, sources, sides, work)
+            print(f"{a.objdump} -d of the build's {cos} code objects ({insns} instruction lines): "
+                  f"{w:.2f} s wall, {c:.2f} s CPU")
+            shutil.rmtree(work, ignore_errors=True)
 
         # incremental: a build of S sidecars, indexed, then one changed
         small = os.path.join(tmp, "small")
