@@ -4,6 +4,7 @@
  * the core computation (inline asm quoted at its line, reductions, barriers),
  * __shared__ memory, and the device call tree with its lines. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render/kw_md.h"
@@ -232,12 +233,44 @@ static const char *kw_dev_hip_name(const char *name) {
     return name;
 }
 
+/* A call edge by its caller, for finding a caller's calls by binary search. */
+typedef struct kw_tree_edge {
+    const char *caller;
+    size_t i; /* in kernel.calls */
+} kw_tree_edge;
+
 typedef struct kw_tree {
     kw_render *r;
     const kw_kernel *k;
     KW_ARRAY(const char *) expanded; /* callee symbols already expanded */
     size_t lines;                    /* list items written */
+    kw_tree_edge *by_caller;         /* the calls with a caller, by caller then order */
+    size_t nedges;
 } kw_tree;
+
+static int kw_tree_edge_cmp(const void *a, const void *b) {
+    const kw_tree_edge *x = a, *y = b;
+    int c = strcmp(x->caller, y->caller);
+    return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* The calls made by caller, in the kernel's order: by_caller[*lo, return). A
+ * kernel of aiter's opus family has hundreds of call edges: scanning them all
+ * for each node, and again for each call, was most of section 2. */
+static size_t kw_tree_calls_of(const kw_tree *t, const char *caller, size_t *lo) {
+    size_t a = 0, b = caller ? t->nedges : 0;
+    while (a < b) { /* the first edge whose caller is not below */
+        size_t m = a + (b - a) / 2;
+        if (strcmp(t->by_caller[m].caller, caller) < 0)
+            a = m + 1;
+        else
+            b = m;
+    }
+    *lo = a;
+    while (caller && b < t->nedges && !strcmp(t->by_caller[b].caller, caller))
+        b++;
+    return b;
+}
 
 static bool kw_tree_seen(kw_tree *t, const char *sym) {
     for (size_t i = 0; i < t->expanded.n; i++)
@@ -250,11 +283,12 @@ static void kw_tree_walk(kw_tree *t, const char *caller, int depth) {
     kw_render *r = t->r;
     kw_buf *o = r->out;
     const kw_kernel *k = t->k;
+    size_t lo, hi = kw_tree_calls_of(t, caller, &lo);
     /* system callees: one line per caller, names with their lines */
     bool any_system = false;
-    for (size_t i = 0; i < k->calls.n; i++) {
-        const kw_call *c = &k->calls.v[i];
-        if (!c->caller || strcmp(c->caller, caller) || !c->system)
+    for (size_t e = lo; e < hi; e++) {
+        const kw_call *c = &k->calls.v[t->by_caller[e].i];
+        if (!c->system)
             continue;
         if (!any_system) {
             for (int d = 0; d < depth; d++)
@@ -271,17 +305,18 @@ static void kw_tree_walk(kw_tree *t, const char *caller, int depth) {
     }
     if (any_system)
         kw_buf_putc(o, '\n');
-    for (size_t i = 0; i < k->calls.n; i++) {
+    for (size_t e = lo; e < hi; e++) {
+        size_t i = t->by_caller[e].i;
         const kw_call *c = &k->calls.v[i];
-        if (!c->caller || strcmp(c->caller, caller) || c->system)
+        if (c->system)
             continue;
         /* calls of the same callee on the same line: one item, counted */
         size_t same = 0;
         bool earlier = false;
-        for (size_t j = 0; j < k->calls.n; j++) {
+        for (size_t f = lo; f < hi; f++) {
+            size_t j = t->by_caller[f].i;
             const kw_call *d = &k->calls.v[j];
-            bool eq = d->caller && !strcmp(d->caller, caller) && !d->system && d->name &&
-                      c->name && !strcmp(d->name, c->name) &&
+            bool eq = !d->system && d->name && c->name && !strcmp(d->name, c->name) &&
                       d->location.line == c->location.line &&
                       (d->location.file == c->location.file ||
                        (d->location.file && c->location.file &&
@@ -313,9 +348,8 @@ static void kw_tree_walk(kw_tree *t, const char *caller, int depth) {
             kw_buf_printf(o, " (%zu calls on that line)", same);
         t->lines++;
         bool recurse = c->symbol && !kw_tree_seen(t, c->symbol) && depth < 30;
-        bool has_children = false;
-        for (size_t j = 0; j < k->calls.n && c->symbol && !has_children; j++)
-            has_children = k->calls.v[j].caller && !strcmp(k->calls.v[j].caller, c->symbol);
+        size_t clo, chi = c->symbol ? kw_tree_calls_of(t, c->symbol, &clo) : 0;
+        bool has_children = c->symbol && chi > clo;
         if (c->symbol && !recurse && has_children)
             kw_buf_puts(o, " (its calls are listed above)");
         kw_buf_putc(o, '\n');
@@ -342,6 +376,15 @@ static void kw_dev_calls(kw_render *r) {
     memset(&t, 0, sizeof(t));
     t.r = r;
     t.k = k;
+    t.by_caller = kw_arena_alloc(&r->scratch, k->calls.n * sizeof *t.by_caller);
+    if (!t.by_caller) {
+        kw_buf_puts(o, "(out of memory)\n\n");
+        return;
+    }
+    for (size_t i = 0; i < k->calls.n; i++)
+        if (k->calls.v[i].caller)
+            t.by_caller[t.nedges++] = (kw_tree_edge){k->calls.v[i].caller, i};
+    qsort(t.by_caller, t.nedges, sizeof *t.by_caller, kw_tree_edge_cmp);
     kw_tree_walk(&t, k->symbol, 0);
     kw_buf_putc(o, '\n');
 }
