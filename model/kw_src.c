@@ -97,6 +97,14 @@ bool kw_src_line(const kw_src_file *f, int n, const char **text, size_t *len) {
     return true;
 }
 
+bool kw_src_line_unindented(const kw_src_file *f, int n, const char **text, size_t *len) {
+    if (!kw_src_line(f, n, text, len))
+        return false;
+    while (*len && (**text == ' ' || **text == '\t'))
+        ++*text, --*len;
+    return true;
+}
+
 /* ---- the scanner ------------------------------------------------------------------------- */
 
 typedef struct kw_scan {

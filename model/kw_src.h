@@ -40,6 +40,9 @@ const kw_src_file *kw_src_get(kw_srcs *s, const char *path);
 const kw_src_file *kw_src_find(const kw_srcs *s, const char *path);
 /* Line n (1-based) without its line break; false when out of range. */
 bool kw_src_line(const kw_src_file *f, int n, const char **text, size_t *len);
+/* kw_src_line without the line's indentation (leading spaces and tabs), as
+ * a page quotes one line after a location. */
+bool kw_src_line_unindented(const kw_src_file *f, int n, const char **text, size_t *len);
 /* Does line n contain word as a whole identifier (in code, not in a comment or
  * string)? With any_text, a plain substring anywhere on the line counts. */
 bool kw_src_line_has(const kw_src_file *f, int n, const char *word, bool any_text);

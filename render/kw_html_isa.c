@@ -171,23 +171,20 @@ static void kw_si_arch(kw_si *s, const kw_rarch *a, kw_buf *o) {
     } else
         kw_buf_puts(o, "null");
     kw_buf_puts(o, ",\"i\":[");
-    const char *p = fx->isa ? fx->isa : "";
     size_t li = 0;
     int cur_f = -1, cur_l = 0, last_f = -1, last_l = 0;
     bool first = true;
     char text[512];
-    while (*p) {
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        char *oend;
-        unsigned long off = strtoul(p, &oend, 16);
-        bool is_insn = oend != p && *oend == ':';
+    kw_r_isa_line ln;
+    for (const char *p = fx->isa ? fx->isa : ""; kw_r_isa_next(&p, &ln);) {
+        unsigned long off = ln.offset;
+        const char *end = ln.p + ln.len;
         if (!first)
             kw_buf_putc(o, ',');
         first = false;
-        if (!is_insn) {
+        if (!ln.insn) {
             kw_buf_puts(o, "[null,");
-            kw_html_json(o, p, len);
+            kw_html_json(o, ln.p, ln.len);
             kw_buf_putc(o, ']');
         } else {
             while (li < fx->lines.n && fx->lines.v[li].offset >= 0 &&
@@ -197,10 +194,10 @@ static void kw_si_arch(kw_si *s, const kw_rarch *a, kw_buf *o) {
                 cur_l = cur_f >= 0 ? (int)l->line : 0;
                 li++;
             }
-            const char *t = oend + 1;
-            while (t < p + len && (*t == ' ' || *t == '\t'))
+            const char *t = ln.after;
+            while (t < end && (*t == ' ' || *t == '\t'))
                 t++;
-            size_t tl = (size_t)(p + len - t);
+            size_t tl = (size_t)(end - t);
             if (tl >= sizeof text)
                 tl = sizeof text - 1;
             memcpy(text, t, tl);
@@ -214,7 +211,7 @@ static void kw_si_arch(kw_si *s, const kw_rarch *a, kw_buf *o) {
             q = kw_si_int(q, (long long)off);
             *q++ = ',';
             kw_buf_append(o, num, (size_t)(q - num));
-            kw_html_json(o, t, (size_t)(p + len - t));
+            kw_html_json(o, t, (size_t)(end - t));
             q = num;
             *q++ = ',';
             q = kw_si_int(q, mn->klass);
@@ -234,7 +231,6 @@ static void kw_si_arch(kw_si *s, const kw_rarch *a, kw_buf *o) {
                 last_l = cur_l;
             }
         }
-        p += len + (nl ? 1 : 0);
     }
     kw_buf_puts(o, "]}");
 }

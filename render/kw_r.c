@@ -214,3 +214,18 @@ const char *kw_r_trace_arch(const kw_render *r, const kw_tcfg *cfg) {
         fallback = r->archs.v[0].arch;
     return kw_tcfg_arch(cfg, fallback);
 }
+
+bool kw_r_isa_next(const char **at, kw_r_isa_line *l) {
+    const char *p = *at;
+    if (!*p)
+        return false;
+    const char *nl = strchr(p, '\n');
+    char *end;
+    l->p = p;
+    l->len = nl ? (size_t)(nl - p) : strlen(p);
+    l->offset = strtoul(p, &end, 16);
+    l->insn = end != p && *end == ':';
+    l->after = l->insn ? end + 1 : NULL;
+    *at = p + l->len + (nl ? 1 : 0);
+    return true;
+}

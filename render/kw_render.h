@@ -128,6 +128,17 @@ void kw_r_bytes(kw_buf *o, double b);
 /* The arch a trace configuration's dispatches ran on (--trace), when known:
  * the trace's, else --gpu's, else --arch, else the kernel's only arch shown. */
 const char *kw_r_trace_arch(const kw_render *r, const kw_tcfg *cfg);
+/* One line of an ISA listing (kernels[].archs.<arch>.isa), without its
+ * newline: an instruction "OFFSET: text" (insn, its offset) or a label. */
+typedef struct kw_r_isa_line {
+    const char *p;
+    size_t len;
+    bool insn;
+    unsigned long offset;
+    const char *after; /* just after the instruction's "OFFSET:" */
+} kw_r_isa_line;
+/* The line at *at into l and *at past it; false at the listing's end. */
+bool kw_r_isa_next(const char **at, kw_r_isa_line *l);
 
 /* ---- the Python side's helpers (kw_r_python.c) ------------------------------------------- */
 

@@ -322,13 +322,9 @@ static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
     if (!isa)
         return;
     size_t n = 0; /* instruction lines ("OFFSET: text"), not labels */
-    for (const char *p = isa; *p;) {
-        char *end;
-        strtoul(p, &end, 16);
-        n += end != p && *end == ':';
-        const char *nl = strchr(p, '\n');
-        p = nl ? nl + 1 : p + strlen(p);
-    }
+    kw_r_isa_line ln;
+    for (const char *p = isa; kw_r_isa_next(&p, &ln);)
+        n += ln.insn;
     if (r->o->listing_in_view && kw_isa_attr_safe(a->arch)) {
         /* the site's page script writes the text from the view's data */
         kw_buf_printf(o,
@@ -346,17 +342,11 @@ static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
     kw_buf t;
     kw_buf_init(&t);
     size_t li = 0, nlines = a->facts->lines.n;
-    const char *p = isa;
-    while (*p) {
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        char *oend;
-        unsigned long off = strtoul(p, &oend, 16);
-        bool is_insn = oend != p && *oend == ':';
-        while (is_insn && li < nlines) {
+    for (const char *p = isa; kw_r_isa_next(&p, &ln);) {
+        while (ln.insn && li < nlines) {
             const kw_isa_line *x = &lines[li];
             long long at = x->offset;
-            if (at < 0 || (unsigned long long)at > off)
+            if (at < 0 || (unsigned long long)at > ln.offset)
                 break;
             const char *file = x->location.file;
             long long line = x->location.line;
@@ -365,9 +355,7 @@ static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
                 const char *text;
                 size_t tl;
                 kw_buf_printf(&t, "; %s:%lld", kw_r_path(r, file), line);
-                if (kw_src_line(f, (int)line, &text, &tl)) {
-                    while (tl && (*text == ' ' || *text == '\t'))
-                        text++, tl--;
+                if (kw_src_line_unindented(f, (int)line, &text, &tl)) {
                     kw_buf_puts(&t, "  ");
                     kw_buf_append(&t, text, tl);
                 }
@@ -375,9 +363,8 @@ static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
             }
             li++;
         }
-        kw_buf_append(&t, p, len);
+        kw_buf_append(&t, ln.p, ln.len);
         kw_buf_putc(&t, '\n');
-        p += len + (nl ? 1 : 0);
     }
     kw_md_fence(o, "asm", kw_buf_str(&t));
     kw_buf_free(&t);

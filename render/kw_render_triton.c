@@ -210,9 +210,7 @@ static void kw_rt_constexprs(kw_render *r) {
             const char *text;
             size_t tl;
             kw_buf_puts(o, "the cache's TTIR: the op of ");
-            if (f && kw_src_line(f, c->location.line, &text, &tl)) {
-                while (tl && (*text == ' ' || *text == '\t'))
-                    text++, tl--;
+            if (f && kw_src_line_unindented(f, c->location.line, &text, &tl)) {
                 char *line = kw_arena_strndup(&r->scratch, text, tl);
                 kw_md_code(o, line ? line : "?", true);
                 kw_buf_puts(o, " at ");
