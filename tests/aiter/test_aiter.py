@@ -25,6 +25,18 @@ objects and sidecars; ground truth comes from tools kwalk does not contain:
                   10), and its YAML at most --max-kb per instantiation per arch
                   (issue 14); nothing is compiled; every ratio is printed
                   (docs/plugin.md, "Cost").
+  site_lines      one opus TU (LINES_TU) compiled with the plugin and
+                  `-Xarch_device -gline-tables-only` into WORK/lines (aiter's
+                  JIT compiles without line tables, so the builds above have
+                  none), indexed and written as a site by --kwalk: on every
+                  page and arch, each instruction of the source <-> ISA view's
+                  data (what the page script highlights) has the file and
+                  line the code object's line table gives its address
+                  (llvm-dwarfdump --debug-line; the kernel's address from
+                  llvm-nm), or none where the table gives none; among them,
+                  lines of the device functions inlined into the kernel
+                  (another file than the kernel's), as the innermost row of
+                  the table names them.
 
 Exit 77 (ctest SKIP) when the fixture is absent."""
 import argparse
@@ -42,6 +54,7 @@ import yaml
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import kwcap  # noqa: E402  (code-object helpers shared with the capture tests)
+import kwllvm  # noqa: E402
 import kwzstd  # noqa: E402
 
 # The calls `<<<>>>` makes to pass its configuration (clang's HIP and CUDA).
@@ -54,7 +67,8 @@ LAUNCH_CALLS = ("hipModuleLaunchKernel", "hipLaunchKernel", "hipExtModuleLaunchK
 
 def parse_args():
     p = argparse.ArgumentParser()
-    p.add_argument("what", choices=("build", "identical", "kernels", "launches", "size"))
+    p.add_argument("what", choices=("build", "identical", "kernels", "launches", "size",
+                                    "site_lines"))
     p.add_argument("--mode", choices=("plain", "plugin"), default="plugin")
     p.add_argument("--fixture", required=True, help="../shared/fixtures/aiter-hip")
     p.add_argument("--work", required=True, help="where the builds go (WORK/plain, WORK/plugin)")
@@ -62,6 +76,7 @@ def parse_args():
     p.add_argument("--clangxx", required=True)
     p.add_argument("--llvm-bin", required=True)
     p.add_argument("--plugin", required=True)
+    p.add_argument("--kwalk", help="site_lines: the kwalk command")
     p.add_argument("--archs", required=True, help="comma-separated")
     p.add_argument("--max-kb", type=float, default=25.0,
                    help="size: the most KB of sidecar YAML allowed per instantiation per arch "
@@ -523,12 +538,95 @@ def do_size(a, ck):
                    total_text / total_obj, total_inst, total_text / 1024 / max(total_inst, 1)))
 
 
+# ---- site_lines: the source <-> ISA view of real code with line tables ------------------
+
+LINES_TU = "rmsnorm_opus_norm_bf16"  # opus: deep inlining into a few kernels
+
+
+def page_data(path):
+    """The source <-> ISA data (#kw-data) of a site page."""
+    text = open(path, encoding="utf-8").read()
+    m = re.search(r'<script type="application/json" id="kw-data">(.*?)</script>', text, re.S)
+    return json.loads(m.group(1)) if m else None
+
+
+def do_site_lines(a, ck):
+    out = os.path.join(a.work, "lines")
+    shutil.rmtree(out, ignore_errors=True)
+    tmp = os.path.join(out, "tmp")
+    os.makedirs(tmp)
+    cxx = os.path.join(out, "clang-lines.sh")
+    with open(cxx, "w", encoding="utf-8") as f:
+        f.write("#!/bin/sh\nexec %s \"$@\" -Xarch_device -gline-tables-only\n"
+                % shlex.quote(a.clangxx))
+    os.chmod(cxx, 0o755)
+    env = kwcap.clean_env(TMPDIR=tmp, CXX=cxx, ARCHS=" ".join(a.archs), KWALK_COMPRESS="zstd")
+    r = kwcap.run(["bash", os.path.join(a.fixture, "compile.sh"), out, a.rsp, a.plugin, LINES_TU],
+                  env=env)
+    log = os.path.join(out, "obj", LINES_TU + ".log")
+    log = open(log, encoding="utf-8", errors="replace").read() if os.path.exists(log) else ""
+    if not ck.check(r.returncode == 0, "%s with line tables: the compile failed:\n%s%s"
+                    % (LINES_TU, r.stdout, log[-3000:])):
+        ck.finish()
+    ck.eq(kwcap.kwalk_lines(log), [], "%s: kwalk: lines in the compile's output" % LINES_TU)
+    db, site = os.path.join(out, "lines.db"), os.path.join(out, "site")
+    for cmd in ([a.kwalk, "index", os.path.join(out, "side"), "-o", db],
+                [a.kwalk, "site", "--db", db, "-o", site]):
+        r = kwcap.run(cmd)
+        if not ck.check(r.returncode == 0, "%s: exit %d: %s" % (" ".join(cmd), r.returncode,
+                                                             r.stderr)):
+            ck.finish()
+    idx = open(os.path.join(site, "index.html"), encoding="utf-8").read()
+    pages = dict(re.findall(r'<tr data-i="\d+" data-g="\d+" data-sym="([^"]+)"><td>.*?'
+                            r'<a href="([^"]+)"', idx))
+    obj = os.path.join(out, "obj", LINES_TU + ".o")
+    ta = ToolArgs(a.llvm_bin)
+    checked = lined = inlined = 0
+    for arch in a.archs:
+        co, err = kwcap.unbundle_code_object(ta, obj, arch, tmp)
+        if not ck.check(co is not None, "%s: %s" % (arch, err)):
+            continue
+        table = kwllvm.LineTable(kwllvm.tool(a.llvm_bin, "llvm-dwarfdump"), co)
+        nm = kwllvm.run_or_exit([kwllvm.tool(a.llvm_bin, "llvm-nm"), co]).stdout
+        start = {f[2]: int(f[0], 16) for f in (l.split() for l in nm.splitlines()) if len(f) == 3}
+        kernels, err = kwcap.code_object_kernels(ta, obj, arch, tmp)
+        ck.check(kernels, "%s: no kernel in the code object: %s" % (arch, err))
+        for sym in sorted(kernels or ()):
+            if not ck.check(sym in pages, "%s: no page for %s" % (arch, sym)):
+                continue
+            data = page_data(os.path.join(site, pages[sym]))
+            views = [v for v in (data or {}).get("archs", []) if v.get("a") == arch]
+            if not ck.check(len(views) == 1, "%s %s: the page has no %s view" % (arch, sym, arch)):
+                continue
+            files = [f["p"] for f in data["files"]]
+            bad = []
+            for ins in views[0]["i"]:
+                if ins[0] is None:  # a label
+                    continue
+                want = table.at(start[sym] + ins[0])
+                got = (os.path.realpath(files[ins[3]]), ins[4]) if ins[3] >= 0 else None
+                if want:
+                    want = (os.path.realpath(want[0]), want[1])
+                checked += 1
+                lined += want is not None
+                inlined += bool(want and data["files"] and want[0] != os.path.realpath(files[0]))
+                if got != want:
+                    bad.append((hex(ins[0]), ins[1], got, want))
+            ck.eq(bad[:3], [], "%s %s: instructions whose line is not the line table's "
+                  "(offset, text, page, line table; %d in all)" % (arch, sym, len(bad)))
+    ck.check(lined > checked // 2, "fewer than half the instructions have a line (%d of %d): "
+             "were line tables compiled?" % (lined, checked))
+    ck.check(inlined > 0, "no instruction maps to a device function inlined from another file")
+    ck.note("%d instructions checked, %d with a line, %d of them in inlined code of another file"
+            % (checked, lined, inlined))
+
+
 def main():
     a = parse_args()
     skip_if_absent(a)
     ck = kwcap.Checker("aiter." + a.what + ("_" + a.mode if a.what == "build" else ""))
     {"build": do_build, "identical": do_identical, "kernels": do_kernels,
-     "launches": do_launches, "size": do_size}[a.what](a, ck)
+     "launches": do_launches, "size": do_size, "site_lines": do_site_lines}[a.what](a, ck)
     ck.finish()
 
 

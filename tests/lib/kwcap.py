@@ -341,11 +341,9 @@ def elf_kernel_symbols(args, co):
     return funcs, kds, None
 
 
-def code_object_kernels(args, obj, arch, workdir):
-    """Kernel symbols of obj's code object for arch: FUNC symbols that have a
-    matching `.kd` kernel descriptor. Returns (set, None) or (None, error)."""
-    if not has_section(args, obj, ".hip_fatbin"):
-        return set(), None  # no device code at all (e.g. a pybind-only TU)
+def unbundle_code_object(args, obj, arch, workdir):
+    """obj's code object for arch, written into workdir by llvm-objcopy and
+    clang-offload-bundler: (path, None), or (None, error)."""
     # one work file per object path (objects of the same name in different dirs)
     tag = os.path.realpath(obj).strip(os.sep).replace(os.sep, "__")
     fatbin = os.path.join(workdir, tag + ".hip_fatbin")
@@ -360,6 +358,17 @@ def code_object_kernels(args, obj, arch, workdir):
              "--targets=hipv4-amdgcn-amd-amdhsa--" + arch, "--output=" + co])
     if r.returncode != 0:
         return None, "clang-offload-bundler: " + r.stderr.strip()
+    return co, None
+
+
+def code_object_kernels(args, obj, arch, workdir):
+    """Kernel symbols of obj's code object for arch: FUNC symbols that have a
+    matching `.kd` kernel descriptor. Returns (set, None) or (None, error)."""
+    if not has_section(args, obj, ".hip_fatbin"):
+        return set(), None  # no device code at all (e.g. a pybind-only TU)
+    co, err = unbundle_code_object(args, obj, arch, workdir)
+    if err:
+        return None, err
     funcs, kds, err = elf_kernel_symbols(args, co)
     if err:
         return None, err

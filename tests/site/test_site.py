@@ -62,7 +62,7 @@ import urllib.parse
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from kwcheck import Checker  # noqa: E402
-from kwllvm import notes_metadata  # noqa: E402
+from kwllvm import LineTable, notes_metadata  # noqa: E402
 
 
 def run(cmd, **kw):
@@ -243,52 +243,6 @@ def disasm(bindir, co):
         elif not line.strip():
             cur = None
     return insns, start
-
-
-def line_rows(bindir, co):
-    """[(address, path, line, end_sequence)] of every line table of co."""
-    rc, out, err = run([os.path.join(bindir, "llvm-dwarfdump"), "--debug-line", co])
-    if rc:
-        sys.exit("llvm-dwarfdump: %s" % err)
-    rows, dirs, files, fname = [], {}, {}, None
-    for line in out.splitlines():
-        if line.startswith("debug_line["):
-            dirs, files = {}, {}
-        m = re.match(r'^include_directories\[\s*(\d+)\] = "(.*)"$', line)
-        if m:
-            dirs[int(m.group(1))] = m.group(2)
-        m = re.match(r"^file_names\[\s*(\d+)\]:", line)
-        if m:
-            fname = int(m.group(1))
-        m = re.match(r'^\s+name: "(.*)"$', line)
-        if m and fname is not None:
-            files[fname] = [m.group(1), 0]
-        m = re.match(r"^\s+dir_index: (\d+)$", line)
-        if m and fname is not None:
-            files[fname][1] = int(m.group(1))
-        m = re.match(r"^0x([0-9a-f]+)\s+(\d+)\s+(\d+)\s+(\d+)\s.*?$", line)
-        if m:
-            name, di = files.get(int(m.group(4)), ["?", 0])
-            d = dirs.get(di, "")
-            if not os.path.isabs(d):
-                d = os.path.join(dirs.get(0, ""), d)
-            path = os.path.normpath(os.path.join(d, name))
-            rows.append((int(m.group(1), 16), path, int(m.group(2)), "end_sequence" in line))
-    return rows
-
-
-def line_of(rows, addr):
-    """(path, line) the line table gives addr, or None (line 0 or no row)."""
-    best = None
-    for i, (a, path, line, end) in enumerate(rows):
-        if end or a > addr:
-            continue
-        # the row covers [a, next row of its sequence)
-        nxt = rows[i + 1][0] if i + 1 < len(rows) else None
-        if nxt is not None and addr >= nxt:
-            continue
-        best = (path, line) if line else None
-    return best
 
 
 # ---- the checks --------------------------------------------------------------------------
@@ -695,7 +649,7 @@ def main():
     truth, vgprs, kernels, knotes = {}, {}, set(), {}
     for arch, co in cos.items():
         insns, start = disasm(a.llvm_bindir, co)
-        rows = line_rows(a.llvm_bindir, co)
+        lines = LineTable(os.path.join(a.llvm_bindir, "llvm-dwarfdump"), co)
         # the kernel is its symbol's bytes (objdump runs on into the padding after it)
         _, nm, _ = run([os.path.join(a.llvm_bindir, "llvm-nm"), "--print-size", co])
         sizes = {f[3]: int(f[1], 16) for f in (l.split() for l in nm.splitlines()) if len(f) == 4}
@@ -707,7 +661,7 @@ def main():
             knotes[arch][sym] = k
             kernels.add(sym)
             vgprs[sym] = max(vgprs.get(sym, 0), k[".vgpr_count"])
-            offs = {addr - start[sym]: line_of(rows, addr) for addr in insns.get(sym, [])
+            offs = {addr - start[sym]: lines.at(addr) for addr in insns.get(sym, [])
                     if addr < start[sym] + sizes.get(sym, 0)}
             offs = {o: (os.path.realpath(l[0]), l[1]) if l else None for o, l in offs.items()}
             mn = {addr - start[sym]: MNEMONIC.get(addr) for addr in insns.get(sym, [])}
