@@ -8,8 +8,10 @@ a build of S sidecars after one of them changed.
 
 usage: bench_realistic.py KWALK --src DIR [--kernels N] [--sidecars S]
                           [--repeat R] [--out-dir DIR] [--keep DIR]
-                          [--objdump PATH]
+                          [--objdump PATH] [--site]
 
+--site: also time `kwalk site` of the build (best of --repeat), into
+--out-dir when given: the site's pages from real sidecars and code objects.
 --objdump: also time that llvm-objdump disassembling every code object of
 the build once (`-d --no-show-raw-insn`, one process, output discarded):
 the work LLVM's own tool does for the listings alone, a floor for `kwalk
@@ -118,6 +120,7 @@ def main():
     ap.add_argument("--out-dir", help="write the pages there (e.g. on /dev/shm) instead of the temp dir")
     ap.add_argument("--keep")
     ap.add_argument("--objdump", help="llvm-objdump to time over the build's code objects")
+    ap.add_argument("--site", action="store_true", help="also time kwalk site of the build")
     a = ap.parse_args()
     kwalk = os.path.abspath(a.kwalk)
     tmp = a.keep or tempfile.mkdtemp(prefix="kwalk-realistic-bench-")
@@ -150,6 +153,20 @@ def main():
         print(f"index + render --all: {wi + best[0]:.2f} s wall, {ci + best[1]:.2f} s CPU; "
               f"peak {max(ri, best[2]):.0f} MB")
         if a.out_dir:
+            shutil.rmtree(out, ignore_errors=True)
+        if a.site:
+            best = None
+            for _ in range(max(1, a.repeat)):
+                shutil.rmtree(out, ignore_errors=True)
+                _, w, c, r = run([kwalk, "site", "--db", db, "-o", out], tmp)
+                if best is None or w < best[0]:
+                    best = (w, c, r)
+            pages = [f for f in os.listdir(out) if f.endswith(".html")
+                     and f not in ("index.html", "map.html")]
+            if len(pages) != distinct:
+                sys.exit(f"FAIL: {len(pages)} site pages for {distinct} kernels")
+            size = sum(os.path.getsize(os.path.join(out, f)) for f in os.listdir(out))
+            print(fmt(f"kwalk site (best of {a.repeat})", *best), f"({len(pages)} pages, {size / 1e6:.0f} MB)")
             shutil.rmtree(out, ignore_errors=True)
         if a.objdump:
             work = os.path.join(tmp, "objdump")
