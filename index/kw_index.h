@@ -79,12 +79,12 @@ kw_status kw_index_read_file(kw_index *ix, const char *path, kw_err *err);
  * the database (they are most of a big build's index, and a command that
  * writes a page per kernel needs one kernel's at a time): an arch that has
  * either keeps its row (kw_kernel_arch.db_row), an empty listing ("") and no
- * lines until kw_index_read_listing reads them; those lines have their
- * innermost location only (no inlined_at chain: a page shows no more, and
- * the chains were about half of the reading). `readers` connections are
- * opened in the load's read transaction, so they read the same state of the
- * database (none: a command that shows no listing). A YAML index is read
- * whole. */
+ * lines until kw_index_read_listing reads them. Nothing a page does not
+ * show is read at all: no inlined_at chain (of a line row or an IR record:
+ * pages give the innermost location) and no access's depends_on.
+ * `readers` connections are opened in the load's read transaction, so they
+ * read the same state of the database (none: a command that shows no
+ * listing). A YAML index is read whole. */
 kw_status kw_index_read_file_later(kw_index *ix, const char *path, unsigned readers, kw_err *err);
 /* Read arch a's listing and line table (without inlined_at) on connection
  * `reader` (< readers; one thread at a time each) into arena, replacing

@@ -117,11 +117,11 @@ kw_status kw_index_db_read_in(kw_index *ix, const char *path, bool later, unsign
 
 /* ---- Listings read later (kw_index_db_later.c) ---- */
 
-/* What a load leaves for later: the line table (the tables under it, the
- * inlined-at chains, are not read at all), and
- * the listing column of kernels_archs (archs_names lists that table's
- * columns with the listing replaced by "" where the arch has a listing or a
- * line table, NULL elsewhere). */
+/* What a load leaves for later: the line table, and the listing column of
+ * kernels_archs (archs_names lists that table's columns with the listing
+ * replaced by "" where the arch has a listing or a line table, NULL
+ * elsewhere). skip also marks the tables no page shows, read by neither
+ * the load nor the readers (kw_index_db_later.c, kw_later_unshown). */
 typedef struct kw_dblater {
     int archs, lines; /* the tables kernels_archs and kernels_archs_lines */
     bool skip[KW_DB_MAXTABS];

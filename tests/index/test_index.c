@@ -293,7 +293,8 @@ static void test_db(void) {
 }
 
 /* A sidecar whose first kernel has a listing and line table (with inlining
- * chains) on gfx942 and only a line table on gfx950. */
+ * chains) and IR facts (an access with its depends_on and inlining chain)
+ * on gfx942, and only a line table on gfx950. */
 static void listing_sidecar(kw_sidecar *sc) {
     kw_sidecar_init(sc);
     kw_tc_full_sidecar(sc);
@@ -310,6 +311,25 @@ static void listing_sidecar(kw_sidecar *sc) {
     kw_isa_line *l = KW_PUSH(a, y->lines);
     l->offset = 0;
     l->location = kw_tc_loc("/src/k.hip", 7, 1);
+    kw_irf *ir = kw_arena_alloc(a, sizeof *ir);
+    kw_irf_access *acc = ir ? KW_PUSH(a, ir->accesses) : NULL;
+    if (!acc)
+        return;
+    ir->symbol = sc->kernels.v[0].symbol, ir->arch = "gfx942", ir->wave_size = 64;
+    acc->op = "load", acc->space = "global", acc->what = "load", acc->type = "float";
+    acc->bytes_per_lane = 4, acc->align = 4, acc->param_index = -1;
+    acc->lane_stride_bytes.kind = KW_VAL_NUM, acc->lane_stride_bytes.num = 4;
+    acc->group_stride_bytes.kind = acc->group_stride_bytes_y.kind = KW_VAL_ABSENT;
+    acc->group_stride_bytes_z.kind = KW_VAL_ABSENT;
+    acc->active_lanes = 64, acc->wave_bytes = 256, acc->segments_per_wave = 4;
+    acc->segments_per_wave_128 = -1, acc->coalesced = 1, acc->bank_conflict_degree = -1;
+    acc->group = acc->loop = -1;
+    *KW_PUSH(a, acc->depends_on) = "threadIdx.x";
+    acc->loc.location.at = kw_tc_loc("/src/h.h", 11, 3);
+    kw_irf_frame *f = KW_PUSH(a, acc->loc.inlined_at);
+    if (f)
+        f->at = kw_tc_loc("/src/k.hip", 20, 5), f->function = "helper";
+    x->ir = ir;
 }
 
 /* Listings read later (kw_index_read_file_later): the same index once each
@@ -338,14 +358,23 @@ static void test_db_later(void) {
     CHECK_STR(kw_buf_str(&y2), kw_buf_str(&y1));
     kw_index_free(&back);
     kw_buf_reset(&y2);
-    /* what the later read gives: the same without the chains */
+    CHECK(strstr(kw_buf_str(&y1), "depends_on: [threadIdx.x]") &&
+          strstr(kw_buf_str(&y1), "helper"));
+    /* what the later read gives: the same without what no page shows, the
+     * chains and depends_on */
     for (size_t i = 0; i < ix.kernels.n; i++)
-        for (size_t j = 0; j < ix.kernels.v[i].archs.n; j++)
-            for (size_t k = 0; k < ix.kernels.v[i].archs.v[j].lines.n; k++)
-                ix.kernels.v[i].archs.v[j].lines.v[k].inlined_at.n = 0;
+        for (size_t j = 0; j < ix.kernels.v[i].archs.n; j++) {
+            kw_kernel_arch *x = &ix.kernels.v[i].archs.v[j];
+            for (size_t k = 0; k < x->lines.n; k++)
+                x->lines.v[k].inlined_at.n = 0;
+            for (size_t k = 0; x->ir && k < x->ir->accesses.n; k++)
+                x->ir->accesses.v[k].depends_on.n = x->ir->accesses.v[k].loc.inlined_at.n = 0;
+        }
     kw_buf_reset(&y1);
     CHECK(kw_index_emit(&ix, &y1, &err) == KW_OK);
-    CHECK(strstr(kw_buf_str(&y1), "v_add_f32") && !strstr(kw_buf_str(&y1), "inlined_at"));
+    CHECK(strstr(kw_buf_str(&y1), "v_add_f32") && !strstr(kw_buf_str(&y1), "inlined_at") &&
+          strstr(kw_buf_str(&y1), "depends_on: []") &&
+          strstr(kw_buf_str(&y1), "segments_per_wave"));
     CHECK(kw_index_read_file_later(&back, "l.db", 2, &err) == KW_OK);
     kw_arena listings;
     kw_arena_init(&listings);
