@@ -348,8 +348,8 @@ static void kw_tree_walk(kw_tree *t, const char *caller, int depth) {
             kw_buf_printf(o, " (%zu calls on that line)", same);
         t->lines++;
         bool recurse = c->symbol && !kw_tree_seen(t, c->symbol) && depth < 30;
-        size_t clo, chi = c->symbol ? kw_tree_calls_of(t, c->symbol, &clo) : 0;
-        bool has_children = c->symbol && chi > clo;
+        size_t clo, chi = kw_tree_calls_of(t, c->symbol, &clo); /* none for no symbol */
+        bool has_children = chi > clo;
         if (c->symbol && !recurse && has_children)
             kw_buf_puts(o, " (its calls are listed above)");
         kw_buf_putc(o, '\n');

@@ -41,6 +41,7 @@ objects and sidecars; ground truth comes from tools kwalk does not contain:
 Exit 77 (ctest SKIP) when the fixture is absent."""
 import argparse
 import collections
+import functools
 import json
 import os
 import re
@@ -543,6 +544,12 @@ def do_size(a, ck):
 LINES_TU = "rmsnorm_opus_norm_bf16"  # opus: deep inlining into a few kernels
 
 
+@functools.lru_cache(maxsize=None)
+def real(path):
+    """os.path.realpath, once per path (a few files, tens of thousands of lines)."""
+    return os.path.realpath(path)
+
+
 def page_data(path):
     """The source <-> ISA data (#kw-data) of a site page."""
     text = open(path, encoding="utf-8").read()
@@ -589,27 +596,29 @@ def do_site_lines(a, ck):
         table = kwllvm.LineTable(kwllvm.tool(a.llvm_bin, "llvm-dwarfdump"), co)
         nm = kwllvm.run_or_exit([kwllvm.tool(a.llvm_bin, "llvm-nm"), co]).stdout
         start = {f[2]: int(f[0], 16) for f in (l.split() for l in nm.splitlines()) if len(f) == 3}
-        kernels, err = kwcap.code_object_kernels(ta, obj, arch, tmp)
+        funcs, kernels, err = kwcap.elf_kernel_symbols(ta, co)
         ck.check(kernels, "%s: no kernel in the code object: %s" % (arch, err))
-        for sym in sorted(kernels or ()):
+        ck.eq(sorted((kernels or set()) - (funcs or set())), [],
+              "%s: kernel descriptors without a FUNC symbol" % arch)
+        for sym in sorted((kernels or set()) & (funcs or set())):
             if not ck.check(sym in pages, "%s: no page for %s" % (arch, sym)):
                 continue
             data = page_data(os.path.join(site, pages[sym]))
             views = [v for v in (data or {}).get("archs", []) if v.get("a") == arch]
             if not ck.check(len(views) == 1, "%s %s: the page has no %s view" % (arch, sym, arch)):
                 continue
-            files = [f["p"] for f in data["files"]]
+            files = [real(f["p"]) for f in data["files"]]  # the kernel's own first
             bad = []
             for ins in views[0]["i"]:
                 if ins[0] is None:  # a label
                     continue
                 want = table.at(start[sym] + ins[0])
-                got = (os.path.realpath(files[ins[3]]), ins[4]) if ins[3] >= 0 else None
+                got = (files[ins[3]], ins[4]) if ins[3] >= 0 else None
                 if want:
-                    want = (os.path.realpath(want[0]), want[1])
+                    want = (real(want[0]), want[1])
                 checked += 1
                 lined += want is not None
-                inlined += bool(want and data["files"] and want[0] != os.path.realpath(files[0]))
+                inlined += bool(want and files and want[0] != files[0])
                 if got != want:
                     bad.append((hex(ins[0]), ins[1], got, want))
             ck.eq(bad[:3], [], "%s %s: instructions whose line is not the line table's "

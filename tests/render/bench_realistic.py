@@ -106,6 +106,22 @@ def objdump_floor(objdump, sources, sides, work):
     return wall, cpu, insns, len(args)
 
 
+def best_run(cmd, out, repeat, cwd):
+    """(wall s, CPU s, peak MB) of the fastest of `repeat` runs of cmd, which
+    writes into out (emptied before each run)."""
+    best = None
+    for _ in range(max(1, repeat)):
+        shutil.rmtree(out, ignore_errors=True)
+        _, w, c, r = run(cmd, cwd)
+        if best is None or w < best[0]:
+            best = (w, c, r)
+    return best
+
+
+def dir_mb(d):
+    return sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d)) / 1e6
+
+
 def fmt(label, wall, cpu, rss):
     return f"{label}: {wall:.2f} s wall, {cpu:.2f} s CPU, {rss:.0f} MB peak"
 
@@ -139,34 +155,22 @@ def main():
         _, wi, ci, ri = run([kwalk, "index", build, "-o", db], tmp)
         print(fmt("kwalk index", wi, ci, ri), f"(database {os.path.getsize(db) / 1e6:.0f} MB)")
         out = a.out_dir or os.path.join(tmp, "pages")
-        best = None
-        for _ in range(max(1, a.repeat)):
-            shutil.rmtree(out, ignore_errors=True)
-            _, w, c, r = run([kwalk, "render", "--all", "--db", db, "-o", out], tmp)
-            if best is None or w < best[0]:
-                best = (w, c, r)
+        best = best_run([kwalk, "render", "--all", "--db", db, "-o", out], out, a.repeat, tmp)
         pages = [f for f in os.listdir(out) if f.endswith(".md") and f != "index.md"]
         if len(pages) != distinct or not os.path.exists(os.path.join(out, "index.md")):
             sys.exit(f"FAIL: {len(pages)} pages for {distinct} kernels")
-        size = sum(os.path.getsize(os.path.join(out, f)) for f in os.listdir(out))
-        print(fmt(f"kwalk render --all (best of {a.repeat})", *best), f"({len(pages) + 1} pages, {size / 1e6:.0f} MB)")
+        print(fmt(f"kwalk render --all (best of {a.repeat})", *best), f"({len(pages) + 1} pages, {dir_mb(out):.0f} MB)")
         print(f"index + render --all: {wi + best[0]:.2f} s wall, {ci + best[1]:.2f} s CPU; "
               f"peak {max(ri, best[2]):.0f} MB")
         if a.out_dir:
             shutil.rmtree(out, ignore_errors=True)
         if a.site:
-            best = None
-            for _ in range(max(1, a.repeat)):
-                shutil.rmtree(out, ignore_errors=True)
-                _, w, c, r = run([kwalk, "site", "--db", db, "-o", out], tmp)
-                if best is None or w < best[0]:
-                    best = (w, c, r)
+            best = best_run([kwalk, "site", "--db", db, "-o", out], out, a.repeat, tmp)
             pages = [f for f in os.listdir(out) if f.endswith(".html")
                      and f not in ("index.html", "map.html")]
             if len(pages) != distinct:
                 sys.exit(f"FAIL: {len(pages)} site pages for {distinct} kernels")
-            size = sum(os.path.getsize(os.path.join(out, f)) for f in os.listdir(out))
-            print(fmt(f"kwalk site (best of {a.repeat})", *best), f"({len(pages)} pages, {size / 1e6:.0f} MB)")
+            print(fmt(f"kwalk site (best of {a.repeat})", *best), f"({len(pages)} pages, {dir_mb(out):.0f} MB)")
             shutil.rmtree(out, ignore_errors=True)
         if a.objdump:
             work = os.path.join(tmp, "objdump")
