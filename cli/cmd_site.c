@@ -39,7 +39,10 @@ static const char kw_site_usage[] =
     "                      section 4's measured figures and a roofline point per launch\n"
     "                      configuration\n"
     "  --python-root DIR   scan DIR's *.py for ops (repeatable; see 'kwalk render --help')\n"
-    "  --python-from PKG   with two --python-root or more: only chains starting in PKG\n";
+    "  --python-from PKG   with two --python-root or more: only chains starting in PKG\n"
+    "  --via-markdown      convert every table the way the Markdown pages have it, as a GFM\n"
+    "                      table, with libcmark-gfm (slower; the same pages: the reference\n"
+    "                      the tests check the tables written as HTML against)\n";
 
 typedef struct kw_site_cli {
     const char *db, *out;
@@ -55,6 +58,7 @@ typedef struct kw_site_cli {
 static int kw_site_args(kw_site_cli *c, int argc, char **argv) {
     c->o.time_us = -1;
     c->o.listing_in_view = true; /* section 5's listings from the view's data */
+    c->o.html_tables = true;     /* tables as HTML, not through GFM's table parser */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         int r;
@@ -98,6 +102,8 @@ static int kw_site_args(kw_site_cli *c, int argc, char **argv) {
             if (kw_shape_parse(&c->shape, &c->arena, v, &err) != KW_OK)
                 return kw_cli_usage_error("site", "%s", err.msg);
             c->o.shape = &c->shape;
+        } else if (!strcmp(a, "--via-markdown")) {
+            c->o.html_tables = false;
         } else if (KW_OPT("--time-us", NULL)) {
             KW_NEED("--time-us");
             char *end;

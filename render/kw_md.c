@@ -27,9 +27,70 @@ static void kw_md_ticks(kw_buf *b, size_t n) {
     kw_buf_append(b, ticks, n);
 }
 
-static void kw_md_code_n(kw_buf *b, const char *s, size_t n, bool cell) {
-    size_t fence = kw_md_longest_ticks_n(s, n) + 1;
+/* s[0, n) escaped as libcmark-gfm escapes text: & < > " (not ' or /). */
+static void kw_md_esc(kw_buf *b, const char *s, size_t n) {
+    const char *run = s, *end = s + n;
+    for (; s < end; s++) {
+        char c = *s;
+        if (c != '&' && c != '<' && c != '>' && c != '"')
+            continue;
+        kw_buf_append(b, run, (size_t)(s - run));
+        kw_buf_puts(b, c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : "&quot;");
+        run = s + 1;
+    }
+    kw_buf_append(b, run, (size_t)(s - run));
+}
+
+void kw_md_plain(kw_buf *b, const char *s, size_t n, kw_md_in in) {
+    if (in == KW_MD_HTML)
+        kw_md_esc(b, s, n);
+    else
+        kw_buf_append(b, s, n);
+}
+
+static bool kw_md_space(char c) {
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+/* The HTML of the code span kw_md_code_n writes for s[0, n): its text with
+ * line breaks and tabs as spaces, and (CommonMark) one space stripped from
+ * each end when both ends have one and not every character is a space,
+ * which takes back the padding kw_md_code_n adds. */
+static void kw_md_code_html(kw_buf *b, const char *s, size_t n, bool pad) {
+    if (!n) { /* "``" is not a code span: two backticks of text */
+        kw_buf_puts(b, "``");
+        return;
+    }
+    bool blank = true;
+    for (size_t i = 0; i < n && blank; i++)
+        blank = kw_md_space(s[i]);
+    bool strip = (pad || (kw_md_space(s[0]) && kw_md_space(s[n - 1]))) && !blank;
+    size_t lo = strip && !pad ? 1 : 0, hi = strip && !pad ? n - 1 : n;
+    kw_buf_puts(b, pad && !strip ? "<code> " : "<code>");
+    const char *run = s + lo, *end = s + hi, *p = run;
+    for (; p < end; p++) {
+        char c = *p;
+        if (c != '\n' && c != '\r' && c != '\t' && c != '&' && c != '<' && c != '>' && c != '"')
+            continue;
+        kw_buf_append(b, run, (size_t)(p - run));
+        if (kw_md_space(c))
+            kw_buf_putc(b, ' ');
+        else
+            kw_md_esc(b, p, 1);
+        run = p + 1;
+    }
+    kw_buf_append(b, run, (size_t)(p - run));
+    kw_buf_puts(b, pad && !strip ? " </code>" : "</code>");
+}
+
+static void kw_md_code_n(kw_buf *b, const char *s, size_t n, kw_md_in in) {
     bool pad = n && (s[0] == '`' || s[n - 1] == '`' || s[0] == ' ' || s[n - 1] == ' ');
+    if (in == KW_MD_HTML) {
+        kw_md_code_html(b, s, n, pad);
+        return;
+    }
+    bool cell = in == KW_MD_CELL;
+    size_t fence = kw_md_longest_ticks_n(s, n) + 1;
     kw_md_ticks(b, fence);
     if (pad)
         kw_buf_putc(b, ' ');
@@ -49,21 +110,33 @@ static void kw_md_code_n(kw_buf *b, const char *s, size_t n, bool cell) {
     kw_md_ticks(b, fence);
 }
 
-void kw_md_code(kw_buf *b, const char *s, bool cell) {
+void kw_md_code(kw_buf *b, const char *s, kw_md_in in) {
     if (!s)
         s = "";
-    kw_md_code_n(b, s, strlen(s), cell);
+    kw_md_code_n(b, s, strlen(s), in);
 }
 
-static void kw_md_text_n(kw_buf *b, const char *s, size_t n) {
+/* Could an '&' at s (before end) begin an entity or a character reference? */
+static bool kw_md_entity_like(const char *s, const char *end) {
+    char c = s + 1 < end ? s[1] : 0;
+    return c == '#' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+static void kw_md_text_n(kw_buf *b, const char *s, size_t n, kw_md_in in) {
     const char *run = s, *end = s + n;
+    bool html = in == KW_MD_HTML;
     for (; s < end; s++) {
         char c = *s;
-        if (c != '\n' && c != '\r' && !strchr("\\`*_[]<>|#~", c))
+        if (html ? c != '\n' && c != '\r' && c != '&' && c != '<' && c != '>' && c != '"'
+                 : c != '\n' && c != '\r' && !strchr("\\`*_[]<>|#~&", c))
+            continue;
+        if (!html && c == '&' && !kw_md_entity_like(s, end))
             continue;
         kw_buf_append(b, run, (size_t)(s - run));
         if (c == '\n' || c == '\r') {
             kw_buf_putc(b, ' ');
+        } else if (html) {
+            kw_md_esc(b, s, 1);
         } else {
             kw_buf_putc(b, '\\');
             kw_buf_putc(b, c);
@@ -73,22 +146,21 @@ static void kw_md_text_n(kw_buf *b, const char *s, size_t n) {
     kw_buf_append(b, run, (size_t)(s - run));
 }
 
-void kw_md_text(kw_buf *b, const char *s, bool cell) {
-    (void)cell; /* '|' is escaped everywhere */
-    if (s)
-        kw_md_text_n(b, s, strlen(s));
+void kw_md_text(kw_buf *b, const char *s, kw_md_in in) {
+    if (s) /* '|' is escaped everywhere */
+        kw_md_text_n(b, s, strlen(s), in);
 }
 
-void kw_md_prose(kw_buf *b, const char *s, bool cell) {
+void kw_md_prose(kw_buf *b, const char *s, kw_md_in in) {
     while (s && *s) {
         const char *open = strchr(s, '`');
         const char *close = open ? strchr(open + 1, '`') : NULL;
         if (!close) {
-            kw_md_text_n(b, s, strlen(s));
+            kw_md_text_n(b, s, strlen(s), in);
             return;
         }
-        kw_md_text_n(b, s, (size_t)(open - s));
-        kw_md_code_n(b, open + 1, (size_t)(close - open - 1), cell);
+        kw_md_text_n(b, s, (size_t)(open - s), in);
+        kw_md_code_n(b, open + 1, (size_t)(close - open - 1), in);
         s = close + 1;
     }
 }
@@ -142,6 +214,100 @@ void kw_md_table_head(kw_buf *b, int n, const char *const *titles) {
     for (int i = 0; i < n; i++)
         kw_buf_puts(b, "---|");
     kw_buf_putc(b, '\n');
+}
+
+static bool kw_md_right(const kw_md_table *t, int col) {
+    return t->align && col < t->n && t->align[col] == 'r';
+}
+
+void kw_md_table_open(kw_md_table *t, kw_buf *b, bool html, int n, const char *const *titles,
+                      const char *align) {
+    *t = (kw_md_table){.b = b, .html = html, .n = n, .align = align};
+    if (!html) {
+        kw_buf_putc(b, '|');
+        for (int i = 0; i < n; i++) {
+            kw_buf_putc(b, ' ');
+            kw_buf_puts(b, titles[i]);
+            kw_buf_puts(b, " |");
+        }
+        kw_buf_puts(b, "\n|");
+        for (int i = 0; i < n; i++)
+            kw_buf_puts(b, kw_md_right(t, i) ? "---:|" : "---|");
+        kw_buf_putc(b, '\n');
+        return;
+    }
+    kw_buf_puts(b, "<table>\n<thead>\n<tr>\n");
+    for (int i = 0; i < n; i++) {
+        kw_buf_puts(b, kw_md_right(t, i) ? "<th align=\"right\">" : "<th>");
+        kw_md_prose(b, titles[i], KW_MD_HTML);
+        kw_buf_puts(b, "</th>\n");
+    }
+    kw_buf_puts(b, "</tr>\n</thead>\n");
+}
+
+/* html: the open cell ends: its text trimmed as GFM trims a cell's, or the
+ * whole cell dropped when the row has more cells than the table columns. */
+static void kw_md_cell_end(kw_md_table *t) {
+    kw_buf *b = t->b;
+    if (!t->html || !t->col || b->oom)
+        return;
+    if (t->col > t->n) {
+        b->len = t->cell_at;
+        b->ptr[b->len] = 0;
+        return;
+    }
+    size_t at = t->text_at, lo = at;
+    while (b->len > at && (b->ptr[b->len - 1] == ' ' || b->ptr[b->len - 1] == '\t'))
+        b->len--;
+    while (lo < b->len && (b->ptr[lo] == ' ' || b->ptr[lo] == '\t'))
+        lo++;
+    memmove(b->ptr + at, b->ptr + lo, b->len - lo);
+    b->len -= lo - at;
+    b->ptr[b->len] = 0;
+    kw_buf_puts(b, "</td>\n");
+}
+
+static void kw_md_row_end(kw_md_table *t) {
+    if (!t->row)
+        return;
+    if (!t->html) {
+        kw_buf_puts(t->b, " |\n");
+    } else {
+        kw_md_cell_end(t);
+        for (; t->col < t->n; t->col++) /* GFM fills a short row */
+            kw_buf_puts(t->b, kw_md_right(t, t->col) ? "<td align=\"right\"></td>\n"
+                                                     : "<td></td>\n");
+        kw_buf_puts(t->b, "</tr>\n");
+    }
+    t->row = false;
+}
+
+void kw_md_table_row(kw_md_table *t) {
+    kw_md_row_end(t);
+    if (t->html) {
+        kw_buf_puts(t->b, t->body ? "<tr>\n" : "<tbody>\n<tr>\n");
+        t->body = true;
+    }
+    t->row = true;
+    t->col = 0;
+}
+
+void kw_md_table_cell(kw_md_table *t) {
+    if (!t->html) {
+        kw_buf_puts(t->b, t->col++ ? " | " : "| ");
+        return;
+    }
+    kw_md_cell_end(t);
+    t->cell_at = t->b->len;
+    kw_buf_puts(t->b, kw_md_right(t, t->col) ? "<td align=\"right\">" : "<td>");
+    t->text_at = t->b->len;
+    t->col++;
+}
+
+void kw_md_table_close(kw_md_table *t) {
+    kw_md_row_end(t);
+    if (t->html)
+        kw_buf_puts(t->b, t->body ? "</tbody>\n</table>\n" : "</table>\n");
 }
 
 static void kw_md_spaces(kw_buf *b, size_t n) {

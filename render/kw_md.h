@@ -11,15 +11,21 @@
 
 #include "common/kw_buf.h"
 
-/* Inline code `s`; line breaks become spaces. In a table cell (cell = true),
+/* Where inline text goes: prose (false), a GFM table cell (true), or a cell
+ * of a table written as HTML (kw_md_table with html): there the HTML that
+ * libcmark-gfm makes of the Markdown the other two would write. */
+typedef enum kw_md_in { KW_MD_TEXT = 0, KW_MD_CELL = 1, KW_MD_HTML = 2 } kw_md_in;
+
+/* Inline code `s`; line breaks become spaces. In a table cell (KW_MD_CELL),
  * '|' is written as "\|" (GFM splits cells on it even inside code). */
-void kw_md_code(kw_buf *b, const char *s, bool cell);
-/* Prose: Markdown punctuation escaped with a backslash, line breaks as spaces. */
-void kw_md_text(kw_buf *b, const char *s, bool cell);
+void kw_md_code(kw_buf *b, const char *s, kw_md_in in);
+/* Prose: Markdown punctuation escaped with a backslash (an '&' that could
+ * begin an entity too), line breaks as spaces. */
+void kw_md_text(kw_buf *b, const char *s, kw_md_in in);
 /* Prose that marks code the Markdown way, "`x` is changed": the parts
  * between backticks as inline code (kw_md_code), the rest as kw_md_text. An
  * unpaired backtick is text. */
-void kw_md_prose(kw_buf *b, const char *s, bool cell);
+void kw_md_prose(kw_buf *b, const char *s, kw_md_in in);
 /* A fenced code block with an info string (e.g. "cpp"); the fence is longer
  * than any backtick run inside. text need not end with a newline. */
 void kw_md_fence(kw_buf *b, const char *lang, const char *text);
@@ -29,6 +35,36 @@ void kw_md_heading(kw_buf *b, int level, const char *text);
 void kw_md_quote(kw_buf *b, const char *text);
 /* A table header: "| a | b |" and "|---|---|" for n columns. */
 void kw_md_table_head(kw_buf *b, int n, const char *const *titles);
+
+/* A table written cell by cell: as a GFM table ("| a | b |" rows), or with
+ * html as the HTML libcmark-gfm makes of that table (<table> ... </table>,
+ * no blank line inside), which a Markdown converter passes through as an
+ * HTML block: the same page, without GFM's table parsing. Titles are plain
+ * text and `code`. A blank line must follow the table. */
+typedef struct kw_md_table {
+    kw_buf *b;
+    bool html, row, body; /* a row is open; html: <tbody> is open */
+    int n, col;           /* columns; cells begun in the row */
+    const char *align;    /* per column, 'r': right-aligned ("---:"); NULL: none */
+    size_t cell_at;       /* html: where the open cell's <td> begins */
+    size_t text_at;       /* html: and its text */
+} kw_md_table;
+
+/* align: NULL, or a character per column, 'r' for right-aligned ("---:"),
+ * anything else for GFM's default; it must outlive the table. */
+void kw_md_table_open(kw_md_table *t, kw_buf *b, bool html, int n, const char *const *titles,
+                      const char *align);
+/* Begin a row, then each of its cells; what goes in a cell is written into
+ * t->b with kw_md_table_in(t). */
+void kw_md_table_row(kw_md_table *t);
+void kw_md_table_cell(kw_md_table *t);
+void kw_md_table_close(kw_md_table *t);
+static inline kw_md_in kw_md_table_in(const kw_md_table *t) {
+    return t->html ? KW_MD_HTML : KW_MD_CELL;
+}
+/* Text with no Markdown syntax in it (numbers, words): as is, or escaped
+ * for HTML. */
+void kw_md_plain(kw_buf *b, const char *s, size_t n, kw_md_in in);
 /* An ASCII box around lines (English only, so widths line up): each line
  * padded to the widest. */
 void kw_md_box(kw_buf *b, int indent, size_t n, const char *const *lines);

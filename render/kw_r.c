@@ -5,6 +5,7 @@
 #include "render/kw_render.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,14 +19,55 @@ const char *kw_r_path(const kw_render *r, const char *path) {
 
 void kw_r_loc(kw_render *r, const char *file, int line) {
     char *s = kw_arena_printf(&r->scratch, "%s:%d", kw_r_path(r, file), line);
-    kw_md_code(r->out, s ? s : "?", true);
+    kw_md_code(r->out, s ? s : "?", r->in);
 }
 
 void kw_r_kloc(kw_render *r, const kw_loc *l) {
     if (!l || !l->file)
-        kw_buf_puts(r->out, "(no location recorded)");
+        kw_md_plain(r->out, "(no location recorded)", 22, r->in);
     else
         kw_r_loc(r, l->file, l->line);
+}
+
+void kw_r_table(kw_render *r, int n, const char *const *titles) {
+    kw_r_table_aligned(r, n, titles, NULL);
+}
+
+void kw_r_table_aligned(kw_render *r, int n, const char *const *titles, const char *align) {
+    kw_md_table_open(&r->tab, r->out, r->o->html_tables, n, titles, align);
+    r->in = kw_md_table_in(&r->tab);
+}
+
+void kw_r_row(kw_render *r) {
+    kw_md_table_row(&r->tab);
+}
+
+void kw_r_cell(kw_render *r) {
+    kw_md_table_cell(&r->tab);
+}
+
+void kw_r_table_end(kw_render *r) {
+    kw_md_table_close(&r->tab);
+    r->in = KW_MD_CELL;
+}
+
+void kw_r_cellf(kw_render *r, const char *fmt, ...) {
+    char b[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(b, sizeof b, fmt, ap);
+    va_end(ap);
+    if (n >= (int)sizeof b) { /* long: formatted again */
+        char *s = malloc((size_t)n + 1);
+        va_start(ap, fmt);
+        if (s)
+            vsnprintf(s, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+        kw_md_plain(r->out, s ? s : "", s ? (size_t)n : 0, r->in);
+        free(s);
+    } else if (n > 0) {
+        kw_md_plain(r->out, b, (size_t)n, r->in);
+    }
 }
 
 void kw_r_ref(kw_render *r, const char *file, int line, const char *role, const char *label) {

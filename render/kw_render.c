@@ -13,6 +13,7 @@
 void kw_render_init(kw_render *r, kw_model *m, kw_srcs *srcs, const kw_providers *p,
                     const kw_gpus *g, const kw_isa_notes *n, const kw_render_opts *o) {
     memset(r, 0, sizeof(*r));
+    r->in = KW_MD_CELL;
     r->m = m;
     r->srcs = srcs;
     r->providers = p;
@@ -48,14 +49,15 @@ void kw_render_files(kw_render *r) {
     qsort(r->refs.v, r->refs.n, sizeof(kw_ref), kw_ref_cmp);
     kw_buf_puts(o, "Every file this walkthrough points into, with the lines it cites.\n\n");
     static const char *const head[] = {"File", "Roles", "Lines"};
-    kw_md_table_head(o, 3, head);
+    kw_r_table(r, 3, head);
     for (size_t i = 0; i < r->refs.n;) {
         size_t j = i;
         while (j < r->refs.n && !strcmp(r->refs.v[j].file, r->refs.v[i].file))
             j++;
-        kw_buf_puts(o, "| ");
-        kw_md_code(o, kw_r_path(r, r->refs.v[i].file), true);
-        kw_buf_puts(o, " | ");
+        kw_r_row(r);
+        kw_r_cell(r);
+        kw_md_code(o, kw_r_path(r, r->refs.v[i].file), r->in);
+        kw_r_cell(r);
         /* roles, each once, in a fixed order */
         static const char *const order[] = {
             "Python call",   "Python op", "entry",         "dispatch",   "launch",       "kernel",
@@ -64,24 +66,24 @@ void kw_render_files(kw_render *r) {
         for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
             for (size_t x = i; x < j; x++)
                 if (!strcmp(r->refs.v[x].role, order[k])) {
-                    kw_buf_printf(o, "%s%s", first ? "" : ", ", order[k]);
+                    kw_r_cellf(r, "%s%s", first ? "" : ", ", order[k]);
                     first = false;
                     break;
                 }
-        kw_buf_puts(o, " | ");
+        kw_r_cell(r);
         for (size_t x = i; x < j; x++) {
             const kw_ref *f = &r->refs.v[x];
             if (x > i && f->line == r->refs.v[x - 1].line)
                 continue;
-            kw_buf_printf(o, "%s%d", x > i ? ", " : "", f->line);
+            kw_r_cellf(r, "%s%d", x > i ? ", " : "", f->line);
             if (f->label) {
                 kw_buf_puts(o, " ");
-                kw_md_code(o, kw_r_short(r, f->label), true);
+                kw_md_code(o, kw_r_short(r, f->label), r->in);
             }
         }
-        kw_buf_puts(o, " |\n");
         i = j;
     }
+    kw_r_table_end(r);
     kw_buf_putc(o, '\n');
 }
 

@@ -28,6 +28,7 @@
 #include "model/kw_provider.h"
 #include "model/kw_python_chains.h"
 #include "model/kw_src.h"
+#include "render/kw_md.h"
 #include "sidecar/kw_sidecar.h"
 #include "trace/kw_trace.h"
 
@@ -47,6 +48,9 @@ typedef struct kw_render_opts {
      * write from the source <-> ISA view's data (kw_html_isa.c): an empty
      * <details class="kw-listing" data-arch=ARCH> per arch, not the text */
     bool listing_in_view;
+    /* `kwalk site`: tables written as the HTML libcmark-gfm makes of them
+     * (kw_md_table), which it passes through as HTML blocks, not parses */
+    bool html_tables;
     const kw_tstats *trace;  /* --trace: the trace's dispatches per instantiation; NULL when none */
     /* tests: arch facts records to show instead of the kernel's own */
     const kw_rarch *arch_override;
@@ -78,6 +82,10 @@ typedef struct kw_render {
     size_t py_counted;        /* the Python op whose left-out calls the page counted first */
     /* what the page says, decided before it is written (model/kw_page.h) */
     kw_page page;
+    /* the table being written (kw_r_table), and where a cell's inline text
+     * goes: KW_MD_CELL outside tables, the table's kw_md_table_in inside */
+    kw_md_table tab;
+    kw_md_in in;
     /* the hardware table of section 4 depends only on the archs shown: kept */
     kw_buf hw_table;
     char hw_key[128];
@@ -123,6 +131,17 @@ const char *kw_r_targ_value(kw_render *r, const kw_template_arg *t);
 const char *kw_r_short(kw_render *r, const char *printed);
 /* "a, b and c" of the arch names shown */
 const char *kw_r_arch_list(kw_render *r);
+/* A table of n columns (kw_md_table: GFM, or HTML with html_tables) into
+ * r->out, written row by row, cell by cell; r->in is for the cells' text. A
+ * blank line must follow kw_r_table_end. */
+void kw_r_table(kw_render *r, int n, const char *const *titles);
+/* align as kw_md_table_open's */
+void kw_r_table_aligned(kw_render *r, int n, const char *const *titles, const char *align);
+void kw_r_row(kw_render *r);
+void kw_r_cell(kw_render *r);
+void kw_r_table_end(kw_render *r);
+/* Formatted text with no Markdown syntax in it (numbers, words) in a cell. */
+void kw_r_cellf(kw_render *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A byte count with a unit for prose ("72.4 MB"; "512 B"). */
 void kw_r_bytes(kw_buf *o, double b);
 /* The arch a trace configuration's dispatches ran on (--trace), when known:

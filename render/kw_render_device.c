@@ -23,14 +23,21 @@ static void kw_dev_template(kw_render *r, const kw_src_file *f, const kw_src_def
     }
     static const char *const head[] = {"#", "Parameter", "Kind", "Value", "Default?",
                                        "Used on lines"};
-    kw_md_table_head(o, 6, head);
+    kw_r_table(r, 6, head);
     for (size_t i = 0; i < k->template_args.n; i++) {
         const kw_template_arg *t = &k->template_args.v[i];
-        kw_buf_printf(o, "| %zu | ", i + 1);
-        kw_md_code(o, t->name ? t->name : "(unnamed)", true);
-        kw_buf_printf(o, " | %s | ", t->kind ? t->kind : "?");
-        kw_md_code(o, kw_r_targ_value(r, t), true);
-        kw_buf_printf(o, " | %s | ", t->defaulted ? "yes (default)" : "no");
+        kw_r_row(r);
+        kw_r_cell(r);
+        kw_r_cellf(r, "%zu", i + 1);
+        kw_r_cell(r);
+        kw_md_code(o, t->name ? t->name : "(unnamed)", r->in);
+        kw_r_cell(r);
+        kw_r_cellf(r, "%s", t->kind ? t->kind : "?");
+        kw_r_cell(r);
+        kw_md_code(o, kw_r_targ_value(r, t), r->in);
+        kw_r_cell(r);
+        kw_buf_puts(o, t->defaulted ? "yes (default)" : "no");
+        kw_r_cell(r);
         if (!t->name || !have_def) {
             kw_buf_puts(o, "-");
         } else {
@@ -45,8 +52,8 @@ static void kw_dev_template(kw_render *r, const kw_src_file *f, const kw_src_def
             if (n > 12)
                 kw_buf_printf(o, " and %zu more", n - 12);
         }
-        kw_buf_puts(o, " |\n");
     }
+    kw_r_table_end(r);
     kw_buf_putc(o, '\n');
     if (have_def)
         kw_buf_printf(o, "Lines are those of the kernel's definition (%s:%d-%d) where the "
@@ -175,27 +182,30 @@ static void kw_dev_shared(kw_render *r) {
         return;
     }
     static const char *const head[] = {"Variable", "Type", "Bytes", "Declared in", "At"};
-    kw_md_table_head(o, 5, head);
+    kw_r_table(r, 5, head);
     long long total = 0;
     for (size_t i = 0; i < k->shared.n; i++) {
         const kw_shared_var *s = &k->shared.v[i];
-        kw_buf_puts(o, "| ");
-        kw_md_code(o, s->name ? s->name : "?", true);
-        kw_buf_puts(o, " | ");
-        kw_md_code(o, s->type ? s->type : "?", true);
+        kw_r_row(r);
+        kw_r_cell(r);
+        kw_md_code(o, s->name ? s->name : "?", r->in);
+        kw_r_cell(r);
+        kw_md_code(o, s->type ? s->type : "?", r->in);
+        kw_r_cell(r);
         if (s->bytes >= 0) {
-            kw_buf_printf(o, " | %lld | ", s->bytes);
+            kw_r_cellf(r, "%lld", s->bytes);
             total += s->bytes;
         } else {
-            kw_buf_puts(o, " | dynamic (extern) | ");
+            kw_buf_puts(o, "dynamic (extern)");
         }
-        kw_md_code(o, kw_r_name(r, kw_r_short(r, s->function ? s->function : "?")), true);
-        kw_buf_puts(o, " | ");
+        kw_r_cell(r);
+        kw_md_code(o, kw_r_name(r, kw_r_short(r, s->function ? s->function : "?")), r->in);
+        kw_r_cell(r);
         kw_r_kloc(r, &s->location);
         if (s->location.file)
             kw_r_ref(r, s->location.file, s->location.line, "shared memory", s->name);
-        kw_buf_puts(o, " |\n");
     }
+    kw_r_table_end(r);
     kw_buf_printf(o, "\nStatic `__shared__` total from the declarations: %lld bytes per block.",
                   total);
     for (size_t a = 0; a < r->archs.n; a++) {

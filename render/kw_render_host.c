@@ -126,11 +126,11 @@ static void kw_host_entry_label(kw_render *r, const kw_mentry *me) {
     const kw_entry *e = me->e;
     kw_buf *o = r->out;
     const char *s = kw_entry_label(&r->scratch, e);
-    kw_buf_printf(o, "%s ", kw_entry_word(e));
-    kw_md_code(o, s ? s : "?", true);
+    kw_r_cellf(r, "%s ", kw_entry_word(e));
+    kw_md_code(o, s ? s : "?", r->in);
     if (kw_entry_binds(e)) {
         kw_buf_puts(o, " (runs ");
-        kw_md_code(o, kw_r_name(r, e->function ? e->function : "?"), true);
+        kw_md_code(o, kw_r_name(r, e->function ? e->function : "?"), r->in);
         kw_buf_puts(o, ")");
     }
 }
@@ -243,7 +243,7 @@ static void kw_host_entries(kw_render *r, const kw_mpaths *paths, size_t npaths)
         return;
     }
     static const char *const head[] = {"Python op", "Binding", "C++ entry point", "Defined at"};
-    kw_md_table_head(o, 4, head);
+    kw_r_table(r, 4, head);
     KW_ARRAY(size_t) seen = {0};
     KW_ARRAY(const kw_py_op *) ops = {0}; /* listed ops that have callers or chains */
     for (size_t i = 0; i < npaths; i++)
@@ -260,10 +260,11 @@ static void kw_host_entries(kw_render *r, const kw_mpaths *paths, size_t npaths)
             const kw_mentry *me = &r->m->entries.v[e];
             size_t nops = me->ops.n ? me->ops.n : 1;
             for (size_t k = 0; k < nops; k++) {
-                kw_buf_puts(o, "| ");
+                kw_r_row(r);
+                kw_r_cell(r);
                 if (me->ops.n) {
                     const kw_py_op *op = &r->m->py->ops.v[me->ops.v[k]];
-                    kw_md_code(o, op->def_name ? op->def_name : "?", true);
+                    kw_md_code(o, op->def_name ? op->def_name : "?", r->in);
                     kw_buf_puts(o, " ");
                     kw_r_loc(r, op->file, op->def_line);
                     kw_r_ref(r, op->file, op->def_line, "Python op", op->def_name);
@@ -272,22 +273,23 @@ static void kw_host_entries(kw_render *r, const kw_mpaths *paths, size_t npaths)
                                               : NULL;
                     if (os)
                         *os = op;
-                    kw_buf_printf(o, " | @%s, %s", op->stack, op->ffi ? op->ffi : "?");
+                    kw_r_cell(r);
+                    kw_r_cellf(r, "@%s, %s", op->stack, op->ffi ? op->ffi : "?");
                 } else {
                     kw_buf_puts(o, r->o->python_root ? "(no decorated op binds it)"
                                                      : "(Python not scanned)");
-                    kw_buf_puts(o, " | ");
+                    kw_r_cell(r);
                 }
-                kw_buf_puts(o, " | ");
+                kw_r_cell(r);
                 kw_host_entry_label(r, me);
-                kw_buf_puts(o, " | ");
+                kw_r_cell(r);
                 kw_r_kloc(r, &me->e->location);
                 if (me->e->location.file)
                     kw_r_ref(r, me->e->location.file, me->e->location.line, "entry",
                              me->e->name);
-                kw_buf_puts(o, " |\n");
             }
         }
+    kw_r_table_end(r);
     kw_buf_putc(o, '\n');
     kw_host_op_callers(r, ops.v, ops.n);
     if (!r->o->python_root)
@@ -414,12 +416,15 @@ static void kw_host_chain(kw_render *r, const kw_launch *l) {
 static void kw_host_config_row(kw_render *r, const kw_mlaunch *ml, size_t li, const char *what,
                                const kw_config_item *c) {
     kw_buf *o = r->out;
-    kw_buf_printf(o, "| %s | ", what);
+    kw_r_row(r);
+    kw_r_cell(r);
+    kw_buf_puts(o, what);
+    kw_r_cell(r);
     if (c->expr)
-        kw_md_code(o, c->expr, true);
+        kw_md_code(o, c->expr, r->in);
     else
         kw_buf_puts(o, "(not written: default)");
-    kw_buf_puts(o, " | ");
+    kw_r_cell(r);
     if (!c->expr && !c->has_value) {
         kw_buf_puts(o, "not recorded");
     } else if (c->has_value) {
@@ -432,7 +437,7 @@ static void kw_host_config_row(kw_render *r, const kw_mlaunch *ml, size_t li, co
     } else {
         kw_buf_puts(o, "not a constant in this instantiation");
     }
-    kw_buf_puts(o, " | ");
+    kw_r_cell(r);
     /* grid and block for the shape: the page's geometry */
     const kw_page_geom *g = &r->page.geom[li];
     bool grid = c == &ml->l->grid, block = c == &ml->l->block;
@@ -441,21 +446,21 @@ static void kw_host_config_row(kw_render *r, const kw_mlaunch *ml, size_t li, co
     bool ok = c->dims == 3 && ((grid && g->grid_known) || (block && g->block_known));
     const kw_operand_decl *d = kw_operand_decl_of(ml->l, c);
     if (d && d->text) {
-        kw_md_code(o, d->text, true);
+        kw_md_code(o, d->text, r->in);
         if (d->location.file) {
             kw_buf_puts(o, " at ");
             kw_r_kloc(r, &d->location);
             kw_r_ref(r, d->location.file, d->location.line, "launch", d->text);
         }
         if (d->kind && strcmp(d->kind, "local"))
-            kw_buf_printf(o, " (a %s)", d->kind);
+            kw_r_cellf(r, " (a %s)", d->kind);
         if (d->modified)
             kw_buf_puts(o, " (changed after it)");
     } else {
         kw_buf_puts(o, "-");
     }
     if (r->o->shape) {
-        kw_buf_puts(o, " | ");
+        kw_r_cell(r);
         if (c->has_value || c->dims != 3) {
             kw_buf_puts(o, "-");
         } else if (ok) {
@@ -465,10 +470,9 @@ static void kw_host_config_row(kw_render *r, const kw_mlaunch *ml, size_t li, co
             kw_expr_format(v[2], z, sizeof z);
             kw_buf_printf(o, "(%s, %s, %s)", x, y, z);
         } else {
-            kw_md_prose(o, why, true);
+            kw_md_prose(o, why, r->in);
         }
     }
-    kw_buf_puts(o, " |\n");
 }
 
 static void kw_host_config(kw_render *r, const kw_mlaunch *ml, size_t li) {
@@ -476,11 +480,12 @@ static void kw_host_config(kw_render *r, const kw_mlaunch *ml, size_t li) {
     const kw_launch *l = ml->l;
     static const char *const head[] = {"Operand", "As written", "Value", "Declared as",
                                        "With --shape"};
-    kw_md_table_head(o, r->o->shape ? 5 : 4, head);
+    kw_r_table(r, r->o->shape ? 5 : 4, head);
     kw_host_config_row(r, ml, li, "grid", &l->grid);
     kw_host_config_row(r, ml, li, "block", &l->block);
     kw_host_config_row(r, ml, li, "dynamic shared memory (bytes)", &l->shared_mem);
     kw_host_config_row(r, ml, li, "stream", &l->stream);
+    kw_r_table_end(r);
     kw_buf_putc(o, '\n');
     if (l->block.has_value) {
         long long threads = l->block.value[0] * l->block.value[1] * l->block.value[2];
@@ -537,22 +542,23 @@ static void kw_host_args(kw_render *r, const kw_launch *l) {
     const kw_kernel *k = r->mk->k;
     kw_buf_puts(o, "Kernel arguments as written at the launch:\n\n");
     static const char *const head[] = {"Parameter", "Type", "Argument"};
-    kw_md_table_head(o, 3, head);
+    kw_r_table(r, 3, head);
     for (size_t i = 0; i < l->args.n; i++) {
         const kw_launch_arg *a = &l->args.v[i];
         const char *type = NULL;
         for (size_t p = 0; k && p < k->params.n && !type; p++)
             if (k->params.v[p].name && a->param && !strcmp(k->params.v[p].name, a->param))
                 type = k->params.v[p].type;
-        kw_buf_puts(o, "| ");
-        kw_md_code(o, a->param ? a->param : "?", true);
-        kw_buf_puts(o, " | ");
+        kw_r_row(r);
+        kw_r_cell(r);
+        kw_md_code(o, a->param ? a->param : "?", r->in);
+        kw_r_cell(r);
         if (type)
-            kw_md_code(o, type, true);
-        kw_buf_puts(o, " | ");
-        kw_md_code(o, a->expr ? a->expr : "?", true);
-        kw_buf_puts(o, " |\n");
+            kw_md_code(o, type, r->in);
+        kw_r_cell(r);
+        kw_md_code(o, a->expr ? a->expr : "?", r->in);
     }
+    kw_r_table_end(r);
     kw_buf_putc(o, '\n');
 }
 

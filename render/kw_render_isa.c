@@ -25,7 +25,7 @@ static void kw_isa_cell(kw_render *r, const kw_rarch *a, const char *t) {
     if (!kw_isa_has(a))
         kw_buf_puts(r->out, "not captured");
     else if (t)
-        kw_md_code(r->out, t, true);
+        kw_md_code(r->out, t, r->in);
     else
         kw_buf_puts(r->out, "-");
 }
@@ -56,15 +56,17 @@ static void kw_risa_resources(kw_render *r) {
         {"Occupancy limiter", KW_ISA_LIMITER, 0},
     };
 #undef KW_ISA_RES
-    kw_buf_puts(o, "| |");
+    const char **head = kw_arena_alloc(&r->scratch, (r->archs.n + 1) * sizeof *head);
+    if (!head)
+        return;
+    head[0] = "";
     for (size_t a = 0; a < r->archs.n; a++)
-        kw_buf_printf(o, " %s |", r->archs.v[a].arch);
-    kw_buf_puts(o, "\n|---|");
-    for (size_t a = 0; a < r->archs.n; a++)
-        kw_buf_puts(o, "---|");
-    kw_buf_putc(o, '\n');
+        head[a + 1] = r->archs.v[a].arch;
+    kw_r_table(r, (int)r->archs.n + 1, head);
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-        kw_buf_printf(o, "| %s |", rows[i].title);
+        kw_r_row(r);
+        kw_r_cell(r);
+        kw_buf_puts(o, rows[i].title);
         for (size_t a = 0; a < r->archs.n; a++) {
             const kw_kernel_arch *fx = r->archs.v[a].facts;
             char buf[32];
@@ -81,12 +83,11 @@ static void kw_risa_resources(kw_render *r) {
                     t = buf;
                 }
             }
-            kw_buf_putc(o, ' ');
+            kw_r_cell(r);
             kw_isa_cell(r, &r->archs.v[a], t);
-            kw_buf_puts(o, " |");
         }
-        kw_buf_putc(o, '\n');
     }
+    kw_r_table_end(r);
     kw_buf_puts(o, "\nFrom each code object's metadata (NT_AMDGPU_METADATA); occupancy as LLVM "
                    "computes it for the kernel's register, LDS and workgroup-size limits.\n\n");
 }
@@ -197,20 +198,21 @@ static void kw_isa_notable(kw_render *r, const kw_mnems *mn, const kw_mnems *dpp
                 continue;
             if (!any) {
                 static const char *const head[] = {"Instruction", "Count", "What it does"};
-                kw_md_table_head(o, 3, head);
+                kw_r_table(r, 3, head);
             }
             any = true;
-            kw_buf_puts(o, "| ");
-            kw_md_code(o, pass ? kw_arena_printf(&r->scratch, "DPP %s", key) : key, true);
-            kw_buf_puts(o, " | ");
+            kw_r_row(r);
+            kw_r_cell(r);
+            kw_md_code(o, pass ? kw_arena_printf(&r->scratch, "DPP %s", key) : key, r->in);
+            kw_r_cell(r);
             for (size_t a = 0; a < r->archs.n && a < 8; a++)
-                kw_buf_printf(o, "%s%s %u", a ? ", " : "", r->archs.v[a].arch,
-                              m->v.v[i].count[a]);
-            kw_buf_puts(o, " | ");
-            kw_md_text(o, note, true);
-            kw_buf_puts(o, " |\n");
+                kw_r_cellf(r, "%s%s %u", a ? ", " : "", r->archs.v[a].arch, m->v.v[i].count[a]);
+            kw_r_cell(r);
+            kw_md_text(o, note, r->in);
         }
     }
+    if (any)
+        kw_r_table_end(r);
     if (!any)
         kw_buf_puts(o, "None of the instructions in annotations/isa/notes.txt appear.\n");
     kw_buf_putc(o, '\n');
@@ -244,13 +246,19 @@ static void kw_risa_classes(kw_render *r) {
         kw_buf_puts(o, "No instruction classes recorded.\n\n");
         return;
     }
-    kw_buf_puts(o, "| Class |");
+    size_t ncol = r->archs.n + 2;
+    const char **head = kw_arena_alloc(&r->scratch, ncol * sizeof *head);
+    char *align = kw_arena_alloc(&r->scratch, ncol + 1);
+    if (!head || !align)
+        return;
+    head[0] = "Class";
+    head[ncol - 1] = "";
+    memset(align, 'r', ncol);
+    align[0] = align[ncol - 1] = '-';
+    align[ncol] = 0;
     for (size_t a = 0; a < r->archs.n; a++)
-        kw_buf_printf(o, " %s |", r->archs.v[a].arch);
-    kw_buf_puts(o, " |\n|---|");
-    for (size_t a = 0; a < r->archs.n; a++)
-        kw_buf_puts(o, "---:|");
-    kw_buf_puts(o, "---|\n");
+        head[a + 1] = r->archs.v[a].arch;
+    kw_r_table_aligned(r, (int)ncol, head, align);
     for (size_t k = 0; k < nkeys; k++) {
         const char *key = kw_isa_class_key(k);
         long long first = -1;
@@ -267,27 +275,30 @@ static void kw_risa_classes(kw_render *r) {
             continue;
         bool modifier = !strcmp(key, "dpp") || !strcmp(key, "sdwa");
         bool total = !strcmp(key, "insns");
-        kw_buf_printf(o, "| %s%s |", total ? "all instructions" : key,
-                      modifier ? " (modifier, across classes)" : "");
+        kw_r_row(r);
+        kw_r_cell(r);
+        kw_r_cellf(r, "%s%s", total ? "all instructions" : key,
+                   modifier ? " (modifier, across classes)" : "");
         for (size_t a = 0; a < r->archs.n; a++) {
             long long v;
+            kw_r_cell(r);
             if (kw_isa_class(&r->archs.v[a], k, &v))
-                kw_buf_printf(o, " %lld |", v);
+                kw_r_cellf(r, "%lld", v);
             else
-                kw_buf_puts(o, " - |");
+                kw_buf_puts(o, "-");
         }
-        kw_buf_puts(o, " ");
+        kw_r_cell(r);
         if (!modifier && !total && maxn > 0) {
             int bar = (int)((first > 0 ? first : 0) * 30 / maxn);
             if (first > 0 && bar == 0)
                 bar = 1;
-            kw_buf_puts(o, "`");
-            for (int i = 0; i < bar; i++)
-                kw_buf_putc(o, '#');
-            kw_buf_puts(o, "`");
+            char hashes[32];
+            memset(hashes, '#', (size_t)bar);
+            hashes[bar] = 0;
+            kw_md_code(o, hashes, r->in);
         }
-        kw_buf_puts(o, " |\n");
     }
+    kw_r_table_end(r);
     kw_buf_puts(o, "\n(Classes with a zero count everywhere are left out; the bar is the first "
                    "arch's count.)\n\n");
 }

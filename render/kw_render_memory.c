@@ -35,18 +35,32 @@ static void kw_mem_hw_table_text(kw_render *r, kw_buf *o) {
     static const char *const head[] = {"GPU",        "Arch",      "CUs",        "Clock (MHz)",
                                        "HBM (TB/s)", "FP32 vector (TFLOP/s)", "FP16 / BF16 matrix",
                                        "FP8 matrix", "Ridge FP32 (FLOP/byte)"};
-    kw_md_table_head(o, 9, head);
+    kw_r_table(r, 9, head);
     for (size_t a = 0; a < r->archs.n; a++)
         for (size_t i = 0; i < r->gpus->v.n; i++) {
             const kw_gpu *g = &r->gpus->v.v[i];
             if (strcmp(g->arch, r->archs.v[a].arch))
                 continue;
-            kw_buf_printf(o,
-                          "| %s%s | %s | %.0f | %.0f | %.1f | %.1f | %.1f / %.1f | %.1f | %.1f |\n",
-                          g->product, g->is_default ? " (default)" : "", g->arch, g->compute_units,
-                          g->peak_clock_mhz, g->hbm_tbs, g->fp32_vector_tflops, g->fp16_tflops,
-                          g->bf16_tflops, g->fp8_tflops, kw_perf_ridge(g));
+            kw_r_row(r);
+            kw_r_cell(r);
+            kw_r_cellf(r, "%s%s", g->product, g->is_default ? " (default)" : "");
+            kw_r_cell(r);
+            kw_r_cellf(r, "%s", g->arch);
+            static const char *const fmt[] = {"%.0f", "%.0f", "%.1f", "%.1f", "%.1f / %.1f",
+                                              "%.1f", "%.1f"};
+            double v[] = {g->compute_units, g->peak_clock_mhz, g->hbm_tbs, g->fp32_vector_tflops,
+                          g->fp16_tflops,   g->bf16_tflops,    g->fp8_tflops, kw_perf_ridge(g)};
+            for (size_t c = 0, x = 0; c < sizeof fmt / sizeof fmt[0]; c++) {
+                kw_r_cell(r);
+                if (c == 4) {
+                    kw_r_cellf(r, fmt[c], v[x], v[x + 1]);
+                    x += 2;
+                } else {
+                    kw_r_cellf(r, fmt[c], v[x++]);
+                }
+            }
         }
+    kw_r_table_end(r);
     kw_buf_puts(o, "\nThe ridge point is peak FLOP/s over peak bytes/s: a kernel doing fewer "
                    "FLOP per byte of HBM traffic than that cannot reach the compute peak.\n\n");
 }
@@ -54,13 +68,16 @@ static void kw_mem_hw_table_text(kw_render *r, kw_buf *o) {
 /* The table is the same for every kernel with the same archs: made once. */
 void kw_render_memory_peaks(kw_render *r) {
     char key[128];
-    size_t n = 0;
-    key[0] = '\0';
+    /* the archs, and the form: a Markdown or HTML table */
+    size_t n = (size_t)snprintf(key, sizeof key, "%s:", r->o->html_tables ? "html" : "md");
     for (size_t a = 0; a < r->archs.n && n + 32 < sizeof key; a++)
         n += (size_t)snprintf(key + n, sizeof key - n, "%s,", r->archs.v[a].arch);
     if (!r->hw_table.len || strcmp(key, r->hw_key)) {
         kw_buf_reset(&r->hw_table);
+        kw_buf *out = r->out; /* the tables write into r->out */
+        r->out = &r->hw_table;
         kw_mem_hw_table_text(r, &r->hw_table);
+        r->out = out;
         memcpy(r->hw_key, key, sizeof key);
     }
     kw_buf_append(r->out, r->hw_table.ptr, r->hw_table.len);
@@ -126,35 +143,40 @@ static void kw_mem_launch(kw_render *r, size_t i, size_t a) {
     bool krd = w->krd, kwr = w->kwr, kfl = w->kfl;
     static const char *const head[] = {"Per", "Bytes read", "Bytes written", "FLOP"};
     kw_buf_puts(o, "\n");
-    kw_md_table_head(o, 4, head);
-    kw_buf_puts(o, "| thread (expression) | ");
-    kw_md_code(o, trd ? trd : "unknown", true);
-    kw_buf_puts(o, " | ");
-    kw_md_code(o, twr ? twr : "unknown", true);
-    kw_buf_puts(o, " | ");
-    kw_md_code(o, tfl ? tfl : "unknown", true);
-    kw_buf_puts(o, " |\n");
+    kw_r_table(r, 4, head);
+    kw_r_row(r);
+    kw_r_cell(r);
+    kw_buf_puts(o, "thread (expression)");
+    kw_r_cell(r);
+    kw_md_code(o, trd ? trd : "unknown", r->in);
+    kw_r_cell(r);
+    kw_md_code(o, twr ? twr : "unknown", r->in);
+    kw_r_cell(r);
+    kw_md_code(o, tfl ? tfl : "unknown", r->in);
     double mult[3] = {1, g.threads_per_block, g.threads_per_block * g.blocks};
     bool mk[3] = {true, g.block_known, g.block_known && g.grid_known};
     static const char *const per[3] = {"thread", "block", "invocation"};
     for (int i = 0; i < 3; i++) {
-        kw_buf_printf(o, "| %s | ", per[i]);
+        kw_r_row(r);
+        kw_r_cell(r);
+        kw_buf_puts(o, per[i]);
+        kw_r_cell(r);
         if (krd && mk[i])
             kw_r_bytes(o, rd * mult[i]);
         else
             kw_buf_puts(o, "-");
-        kw_buf_puts(o, " | ");
+        kw_r_cell(r);
         if (kwr && mk[i])
             kw_r_bytes(o, wr * mult[i]);
         else
             kw_buf_puts(o, "-");
-        kw_buf_puts(o, " | ");
+        kw_r_cell(r);
         if (kfl && mk[i])
             kw_num(o, fl * mult[i]);
         else
             kw_buf_puts(o, "-");
-        kw_buf_puts(o, " |\n");
     }
+    kw_r_table_end(r);
     kw_buf_puts(o, "\nPer-thread counts take the most expensive path through every branch "
                    "(an upper bound; exact for straight-line code). A '-' needs --shape "
                    "values for the names in the expression.\n\n");

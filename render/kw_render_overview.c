@@ -143,50 +143,77 @@ void kw_render_overview(kw_render *r) {
         return;
     }
     static const char *const head[] = {"", ""};
-    kw_md_table_head(o, 2, head);
-    kw_buf_puts(o, "| Instantiation | ");
-    kw_md_code(o, mk->name, true);
-    kw_buf_puts(o, " |\n| Device symbol | ");
-    kw_md_code(o, mk->symbol, true);
-    kw_buf_puts(o, " |\n");
+    kw_r_table(r, 2, head);
+    kw_r_row(r);
+    kw_r_cell(r);
+    kw_buf_puts(o, "Instantiation");
+    kw_r_cell(r);
+    kw_md_code(o, mk->name, r->in);
+    kw_r_row(r);
+    kw_r_cell(r);
+    kw_buf_puts(o, "Device symbol");
+    kw_r_cell(r);
+    kw_md_code(o, mk->symbol, r->in);
     if (mk->tu) {
         /* internal linkage: other units may have other kernels of this symbol */
-        kw_buf_puts(o, "| Linkage | internal: the kernel of the translation unit ");
-        kw_md_code(o, kw_r_path(r, mk->tu->tu.source ? mk->tu->tu.source : mk->tu->sidecar), true);
-        kw_buf_puts(o, " (another unit's kernel of the same symbol is another kernel) |\n");
+        kw_r_row(r);
+        kw_r_cell(r);
+        kw_buf_puts(o, "Linkage");
+        kw_r_cell(r);
+        kw_buf_puts(o, "internal: the kernel of the translation unit ");
+        kw_md_code(o, kw_r_path(r, mk->tu->tu.source ? mk->tu->tu.source : mk->tu->sidecar),
+                   r->in);
+        kw_r_cellf(r, " (another unit's kernel of the same symbol is another kernel)");
     }
     if (k->template_name) {
         const kw_mgroup *g = &r->m->groups.v[mk->group];
-        kw_buf_puts(o, "| Template | ");
-        kw_md_code(o, k->template_name, true);
-        kw_buf_printf(o, " (%zu instantiation%s in this build) |\n", g->kernels.n,
-                      g->kernels.n == 1 ? "" : "s");
+        kw_r_row(r);
+        kw_r_cell(r);
+        kw_buf_puts(o, "Template");
+        kw_r_cell(r);
+        kw_md_code(o, k->template_name, r->in);
+        kw_r_cellf(r, " (%zu instantiation%s in this build)", g->kernels.n,
+                   g->kernels.n == 1 ? "" : "s");
     }
-    kw_buf_puts(o, "| Built for | ");
+    kw_r_row(r);
+    kw_r_cell(r);
+    kw_buf_puts(o, "Built for");
+    kw_r_cell(r);
     for (size_t i = 0; i < k->archs.n; i++)
-        kw_buf_printf(o, "%s%s", i ? ", " : "", k->archs.v[i].arch);
+        kw_r_cellf(r, "%s%s", i ? ", " : "", k->archs.v[i].arch);
     if (!k->archs.n)
         kw_buf_puts(o, "(no arch recorded)");
     if (k->not_in_object) {
-        kw_buf_puts(o, " |\n| In the object? | no: ");
-        kw_md_text(o, k->not_in_object, true);
+        kw_r_row(r);
+        kw_r_cell(r);
+        kw_buf_puts(o, "In the object?");
+        kw_r_cell(r);
+        kw_buf_puts(o, "no: ");
+        kw_md_text(o, k->not_in_object, r->in);
     }
-    kw_buf_puts(o, " |\n| Defined at | ");
+    kw_r_row(r);
+    kw_r_cell(r);
+    kw_buf_puts(o, "Defined at");
+    kw_r_cell(r);
     kw_r_kloc(r, &k->location);
-    kw_buf_puts(o, " |\n");
     /* a trampoline kernel (ck_tile's kentry<Kernel, Args>): the functor it runs */
     const char *functor = k->functor;
     if (functor) {
         const kw_loc *fl = &k->functor_location;
-        kw_buf_puts(o, "| Runs the functor | ");
-        kw_md_code(o, functor, true);
+        kw_r_row(r);
+        kw_r_cell(r);
+        kw_buf_puts(o, "Runs the functor");
+        kw_r_cell(r);
+        kw_md_code(o, functor, r->in);
         if (fl && fl->file) {
-            kw_buf_puts(o, ", `operator()` at ");
+            kw_buf_puts(o, ", ");
+            kw_md_code(o, "operator()", r->in);
+            kw_buf_puts(o, " at ");
             kw_r_kloc(r, fl);
             kw_r_ref(r, fl->file, fl->line, "kernel", functor);
         }
-        kw_buf_puts(o, " |\n");
     }
+    kw_r_table_end(r);
     kw_buf_putc(o, '\n');
 
     if (k->doc) {

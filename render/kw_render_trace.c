@@ -44,31 +44,38 @@ static void kw_rt_config_table(kw_render *r, const kw_trow *row) {
     kw_buf *o = r->out;
     static const char *const head[] = {
         "Grid (workgroups)", "Workgroup", "Arch", "Dispatches", "Total", "Median", "Min", "Max"};
-    kw_md_table_head(o, 8, head);
+    kw_r_table(r, 8, head);
     for (size_t i = 0; i < row->cfgs.n; i++) {
         const kw_tcfg *cfg = &row->cfgs.v[i];
-        kw_buf_puts(o, "| ");
+        kw_r_row(r);
+        kw_r_cell(r);
         if (cfg->known) {
             kw_rt_dims(o, cfg->grid_wg);
             if (cfg->partial)
                 kw_buf_puts(o, " (last partial)");
-            kw_buf_puts(o, " | ");
+            kw_r_cell(r);
             kw_rt_dims(o, cfg->block);
         } else {
-            kw_buf_puts(o, "not in the trace | not in the trace");
+            kw_buf_puts(o, "not in the trace");
+            kw_r_cell(r);
+            kw_buf_puts(o, "not in the trace");
         }
         const char *arch = kw_r_trace_arch(r, cfg);
-        kw_buf_printf(o, " | %s%s | %zu | ", arch ? arch : "not known",
-                      arch && cfg->arch && !cfg->mixed_arch ? " (trace)" : "", cfg->dur.n);
+        kw_r_cell(r);
+        kw_r_cellf(r, "%s%s", arch ? arch : "not known",
+                   arch && cfg->arch && !cfg->mixed_arch ? " (trace)" : "");
+        kw_r_cell(r);
+        kw_r_cellf(r, "%zu", cfg->dur.n);
+        kw_r_cell(r);
         kw_rt_us(o, (double)cfg->total);
-        kw_buf_puts(o, " | ");
+        kw_r_cell(r);
         kw_rt_us(o, kw_trace_median(cfg->dur.v, cfg->dur.n));
-        kw_buf_puts(o, " | ");
+        kw_r_cell(r);
         kw_rt_us(o, cfg->dur.n ? (double)cfg->dur.v[0] : 0);
-        kw_buf_puts(o, " | ");
+        kw_r_cell(r);
         kw_rt_us(o, cfg->dur.n ? (double)cfg->dur.v[cfg->dur.n - 1] : 0);
-        kw_buf_puts(o, " |\n");
     }
+    kw_r_table_end(r);
     kw_buf_puts(o, "\n");
 }
 
