@@ -101,11 +101,16 @@ typedef struct kw_mnem {
     unsigned count[8]; /* per arch shown (at most 8) */
 } kw_mnem;
 
+enum { KW_MNEM_SLOTS = 512 }; /* a listing rarely has 150 mnemonics */
+
 typedef struct kw_mnems {
     KW_ARRAY(kw_mnem) v; /* first-seen order */
+    /* open addressing by hash: 1 + the index into v, 0 for a free slot; the
+     * table is used while at most 3/4 full, then v is searched in order */
+    unsigned short slot[KW_MNEM_SLOTS];
 } kw_mnems;
 
-/* FNV-1a: a listing line is matched against every mnemonic seen so far, and
+/* FNV-1a: a listing line is matched against the mnemonics seen so far, and
  * comparing the names themselves was a third of the scan. */
 static unsigned kw_mnem_hash(const char *s, size_t n) {
     unsigned h = 2166136261u;
@@ -118,7 +123,21 @@ static void kw_mnem_add(kw_render *r, kw_mnems *m, const char *s, size_t n, size
     if (arch >= 8)
         return;
     unsigned h = kw_mnem_hash(s, n);
-    for (size_t i = 0; i < m->v.n; i++)
+    bool hashed = m->v.n < KW_MNEM_SLOTS * 3 / 4;
+    unsigned short *free_slot = NULL;
+    for (size_t k = 0; hashed && k < KW_MNEM_SLOTS; k++) {
+        unsigned short *sl = &m->slot[(h + k) % KW_MNEM_SLOTS];
+        if (!*sl) {
+            free_slot = sl;
+            break;
+        }
+        kw_mnem *x = &m->v.v[*sl - 1];
+        if (x->hash == h && x->len == n && !memcmp(x->name, s, n)) {
+            x->count[arch]++;
+            return;
+        }
+    }
+    for (size_t i = 0; !hashed && i < m->v.n; i++)
         if (m->v.v[i].hash == h && m->v.v[i].len == n && !memcmp(m->v.v[i].name, s, n)) {
             m->v.v[i].count[arch]++;
             return;
@@ -128,6 +147,10 @@ static void kw_mnem_add(kw_render *r, kw_mnems *m, const char *s, size_t n, size
         x->len = n;
         x->hash = h;
         x->count[arch] = 1;
+        if (free_slot)
+            *free_slot = (unsigned short)m->v.n;
+    } else if (x) {
+        m->v.n--; /* out of memory: the name is not kept */
     }
 }
 
