@@ -58,7 +58,7 @@ typedef struct kw_site_cli {
 static int kw_site_args(kw_site_cli *c, int argc, char **argv) {
     c->o.time_us = -1;
     c->o.listing_in_view = true; /* section 5's listings from the view's data */
-    c->o.html_tables = true;     /* tables as HTML, not through GFM's table parser */
+    c->o.html_blocks = true;     /* tables as HTML, not through GFM's table parser */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         int r;
@@ -103,7 +103,7 @@ static int kw_site_args(kw_site_cli *c, int argc, char **argv) {
                 return kw_cli_usage_error("site", "%s", err.msg);
             c->o.shape = &c->shape;
         } else if (!strcmp(a, "--via-markdown")) {
-            c->o.html_tables = false;
+            c->o.html_blocks = false;
         } else if (KW_OPT("--time-us", NULL)) {
             KW_NEED("--time-us");
             char *end;

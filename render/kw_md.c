@@ -310,6 +310,60 @@ void kw_md_table_close(kw_md_table *t) {
         kw_buf_puts(t->b, t->body ? "</tbody>\n</table>\n" : "</table>\n");
 }
 
+void kw_md_list_open(kw_md_list *l, kw_buf *b, bool html) {
+    *l = (kw_md_list){.b = b, .html = html, .level = -1};
+}
+
+/* html: the open item's text loses its trailing blanks, as a paragraph's. */
+static void kw_md_item_trim(kw_md_list *l) {
+    kw_buf *b = l->b;
+    while (!b->oom && b->len > l->text_at &&
+           (b->ptr[b->len - 1] == ' ' || b->ptr[b->len - 1] == '\t'))
+        b->ptr[--b->len] = 0;
+}
+
+/* html: close the open item and the lists nested deeper than level. */
+static void kw_md_items_end(kw_md_list *l, int level) {
+    kw_md_item_trim(l);
+    kw_buf_puts(l->b, "</li>\n");
+    for (int d = l->level; d > level; d--)
+        kw_buf_puts(l->b, "</ul>\n</li>\n");
+}
+
+void kw_md_list_item(kw_md_list *l, int level) {
+    if (level < 0 || level > l->level + 1)
+        level = l->level + 1;
+    if (!l->html) {
+        if (l->level >= 0)
+            kw_buf_putc(l->b, '\n');
+        for (int d = 0; d < level; d++)
+            kw_buf_puts(l->b, "  ");
+        kw_buf_puts(l->b, "- ");
+    } else if (l->level < 0) {
+        kw_buf_puts(l->b, "<ul>\n<li>");
+    } else if (level > l->level) { /* a list in the open item */
+        kw_md_item_trim(l);
+        kw_buf_puts(l->b, "\n<ul>\n<li>");
+    } else {
+        kw_md_items_end(l, level);
+        kw_buf_puts(l->b, "<li>");
+    }
+    l->level = level;
+    l->text_at = l->b->len;
+}
+
+void kw_md_list_close(kw_md_list *l) {
+    if (l->level < 0)
+        return;
+    if (!l->html) {
+        kw_buf_putc(l->b, '\n');
+    } else {
+        kw_md_items_end(l, 0);
+        kw_buf_puts(l->b, "</ul>\n");
+    }
+    l->level = -1;
+}
+
 static void kw_md_spaces(kw_buf *b, size_t n) {
     for (size_t i = 0; i < n; i++)
         kw_buf_putc(b, ' ');

@@ -62,6 +62,25 @@ void kw_md_table_close(kw_md_table *t);
 static inline kw_md_in kw_md_table_in(const kw_md_table *t) {
     return t->html ? KW_MD_HTML : KW_MD_CELL;
 }
+/* A bullet list, tight (no blank line between items), written item by item:
+ * as Markdown ("- " indented two spaces a level), or with html as the HTML
+ * libcmark-gfm makes of it (<ul><li>...), which a converter passes through
+ * as an HTML block. An item's text is one line, written into l->b after
+ * kw_md_list_item (with KW_MD_HTML inline text when html); an item of
+ * level d + 1 nests in the item of level d before it. A blank line must
+ * follow the list. */
+typedef struct kw_md_list {
+    kw_buf *b;
+    bool html;
+    int level;      /* of the open item; -1: none yet */
+    size_t text_at; /* html: where the open item's text begins */
+} kw_md_list;
+
+void kw_md_list_open(kw_md_list *l, kw_buf *b, bool html);
+/* Begin an item of level 0 (top), or at most one deeper than the item before. */
+void kw_md_list_item(kw_md_list *l, int level);
+void kw_md_list_close(kw_md_list *l);
+
 /* Text with no Markdown syntax in it (numbers, words): as is, or escaped
  * for HTML. */
 void kw_md_plain(kw_buf *b, const char *s, size_t n, kw_md_in in);

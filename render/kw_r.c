@@ -34,7 +34,7 @@ void kw_r_table(kw_render *r, int n, const char *const *titles) {
 }
 
 void kw_r_table_aligned(kw_render *r, int n, const char *const *titles, const char *align) {
-    kw_md_table_open(&r->tab, r->out, r->o->html_tables, n, titles, align);
+    kw_md_table_open(&r->tab, r->out, r->o->html_blocks, n, titles, align);
     r->in = kw_md_table_in(&r->tab);
 }
 

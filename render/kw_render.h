@@ -48,9 +48,10 @@ typedef struct kw_render_opts {
      * write from the source <-> ISA view's data (kw_html_isa.c): an empty
      * <details class="kw-listing" data-arch=ARCH> per arch, not the text */
     bool listing_in_view;
-    /* `kwalk site`: tables written as the HTML libcmark-gfm makes of them
-     * (kw_md_table), which it passes through as HTML blocks, not parses */
-    bool html_tables;
+    /* `kwalk site`: tables and the device call tree written as the HTML
+     * libcmark-gfm makes of them (kw_md_table, kw_md_list), which it passes
+     * through as HTML blocks, not parses */
+    bool html_blocks;
     const kw_tstats *trace;  /* --trace: the trace's dispatches per instantiation; NULL when none */
     /* tests: arch facts records to show instead of the kernel's own */
     const kw_rarch *arch_override;
@@ -131,7 +132,7 @@ const char *kw_r_targ_value(kw_render *r, const kw_template_arg *t);
 const char *kw_r_short(kw_render *r, const char *printed);
 /* "a, b and c" of the arch names shown */
 const char *kw_r_arch_list(kw_render *r);
-/* A table of n columns (kw_md_table: GFM, or HTML with html_tables) into
+/* A table of n columns (kw_md_table: GFM, or HTML with html_blocks) into
  * r->out, written row by row, cell by cell; r->in is for the cells' text. A
  * blank line must follow kw_r_table_end. */
 void kw_r_table(kw_render *r, int n, const char *const *titles);

@@ -256,6 +256,8 @@ typedef struct kw_tree {
     size_t lines;                    /* list items written */
     kw_tree_edge *by_caller;         /* the calls with a caller, by caller then order */
     size_t nedges;
+    kw_md_list list; /* the tree as nested lists */
+    kw_md_in text;   /* code spans in an item: prose, or HTML */
 } kw_tree;
 
 static int kw_tree_edge_cmp(const void *a, const void *b) {
@@ -301,20 +303,17 @@ static void kw_tree_walk(kw_tree *t, const char *caller, int depth) {
         if (!c->system)
             continue;
         if (!any_system) {
-            for (int d = 0; d < depth; d++)
-                kw_buf_puts(o, "  ");
-            kw_buf_puts(o, "- HIP runtime: ");
+            kw_md_list_item(&t->list, depth);
+            kw_buf_puts(o, "HIP runtime: ");
             t->lines++;
         } else {
             kw_buf_puts(o, ", ");
         }
         any_system = true;
-        kw_md_code(o, kw_dev_hip_name(c->name ? c->name : "?"), false);
+        kw_md_code(o, kw_dev_hip_name(c->name ? c->name : "?"), t->text);
         if (c->location.file)
             kw_buf_printf(o, " (%d)", c->location.line);
     }
-    if (any_system)
-        kw_buf_putc(o, '\n');
     for (size_t e = lo; e < hi; e++) {
         size_t i = t->by_caller[e].i;
         const kw_call *c = &k->calls.v[i];
@@ -337,10 +336,8 @@ static void kw_tree_walk(kw_tree *t, const char *caller, int depth) {
         }
         if (earlier)
             continue;
-        for (int d = 0; d < depth; d++)
-            kw_buf_puts(o, "  ");
-        kw_buf_puts(o, "- ");
-        kw_md_code(o, c->name ? c->name : "?", false);
+        kw_md_list_item(&t->list, depth);
+        kw_md_code(o, c->name ? c->name : "?", t->text);
         if (c->location.file) {
             kw_buf_puts(o, " called at ");
             kw_r_kloc(r, &c->location);
@@ -362,7 +359,6 @@ static void kw_tree_walk(kw_tree *t, const char *caller, int depth) {
         bool has_children = chi > clo;
         if (c->symbol && !recurse && has_children)
             kw_buf_puts(o, " (its calls are listed above)");
-        kw_buf_putc(o, '\n');
         if (recurse) {
             const char **slot = KW_PUSH(&r->scratch, t->expanded);
             if (slot)
@@ -395,7 +391,13 @@ static void kw_dev_calls(kw_render *r) {
         if (k->calls.v[i].caller)
             t.by_caller[t.nedges++] = (kw_tree_edge){k->calls.v[i].caller, i};
     qsort(t.by_caller, t.nedges, sizeof *t.by_caller, kw_tree_edge_cmp);
+    bool html = r->o->html_blocks;
+    kw_md_list_open(&t.list, o, html);
+    t.text = html ? KW_MD_HTML : KW_MD_TEXT;
+    r->in = html ? KW_MD_HTML : KW_MD_CELL; /* kw_r_kloc's code spans */
     kw_tree_walk(&t, k->symbol, 0);
+    kw_md_list_close(&t.list);
+    r->in = KW_MD_CELL;
     kw_buf_putc(o, '\n');
 }
 
