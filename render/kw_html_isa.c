@@ -175,8 +175,10 @@ static void kw_si_arch(kw_si *s, const kw_rarch *a, kw_buf *o) {
     int cur_f = -1, cur_l = 0, last_f = -1, last_l = 0;
     bool first = true;
     char text[512];
-    kw_r_isa_line ln;
-    for (const char *p = fx->isa ? fx->isa : ""; kw_r_isa_next(&p, &ln);) {
+    size_t nl = 0, ninsn;
+    const kw_r_isa_line *lns = fx->isa ? kw_r_isa_lines(r, fx, &nl, &ninsn) : NULL;
+    for (size_t i = 0; lns && i < nl; i++) {
+        const kw_r_isa_line ln = lns[i];
         unsigned long off = ln.offset;
         const char *end = ln.p + ln.len;
         if (!first)

@@ -257,6 +257,32 @@ const char *kw_r_trace_arch(const kw_render *r, const kw_tcfg *cfg) {
     return kw_tcfg_arch(cfg, fallback);
 }
 
+const kw_r_isa_line *kw_r_isa_lines(kw_render *r, const kw_kernel_arch *fx, size_t *n,
+                                    size_t *ninsn) {
+    for (size_t i = 0; i < r->nisa_lines; i++)
+        if (r->isa_lines[i].fx == fx) {
+            *n = r->isa_lines[i].n;
+            *ninsn = r->isa_lines[i].ninsn;
+            return r->isa_lines[i].v;
+        }
+    *n = *ninsn = 0;
+    size_t cap = 1;
+    for (const char *p = fx->isa ? fx->isa : ""; *p; p++)
+        cap += *p == '\n';
+    kw_r_isa_line *v = kw_arena_alloc(&r->scratch, cap * sizeof *v);
+    if (!v)
+        return NULL;
+    for (const char *p = fx->isa ? fx->isa : ""; *n < cap && kw_r_isa_next(&p, &v[*n]);)
+        *ninsn += v[(*n)++].insn;
+    if (r->nisa_lines < sizeof r->isa_lines / sizeof r->isa_lines[0]) {
+        r->isa_lines[r->nisa_lines].fx = fx;
+        r->isa_lines[r->nisa_lines].v = v;
+        r->isa_lines[r->nisa_lines].n = *n;
+        r->isa_lines[r->nisa_lines++].ninsn = *ninsn;
+    }
+    return v;
+}
+
 bool kw_r_isa_next(const char **at, kw_r_isa_line *l) {
     const char *p = *at;
     if (!*p)

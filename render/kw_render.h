@@ -67,6 +67,16 @@ typedef struct kw_ref {
     const char *label; /* what is there */
 } kw_ref;
 
+/* One line of an ISA listing (kernels[].archs.<arch>.isa), without its
+ * newline: an instruction "OFFSET: text" (insn, its offset) or a label. */
+typedef struct kw_r_isa_line {
+    const char *p;
+    size_t len;
+    bool insn;
+    unsigned long offset;
+    const char *after; /* just after the instruction's "OFFSET:" */
+} kw_r_isa_line;
+
 typedef struct kw_render {
     kw_model *m;
     kw_srcs *srcs;
@@ -87,6 +97,13 @@ typedef struct kw_render {
      * goes: KW_MD_CELL outside tables, the table's kw_md_table_in inside */
     kw_md_table tab;
     kw_md_in in;
+    /* the listings split into lines on this page (kw_r_isa_lines) */
+    struct {
+        const kw_kernel_arch *fx;
+        kw_r_isa_line *v;
+        size_t n, ninsn;
+    } isa_lines[8];
+    size_t nisa_lines;
     /* the hardware table of section 4 depends only on the archs shown: kept */
     kw_buf hw_table;
     char hw_key[128];
@@ -148,17 +165,13 @@ void kw_r_bytes(kw_buf *o, double b);
 /* The arch a trace configuration's dispatches ran on (--trace), when known:
  * the trace's, else --gpu's, else --arch, else the kernel's only arch shown. */
 const char *kw_r_trace_arch(const kw_render *r, const kw_tcfg *cfg);
-/* One line of an ISA listing (kernels[].archs.<arch>.isa), without its
- * newline: an instruction "OFFSET: text" (insn, its offset) or a label. */
-typedef struct kw_r_isa_line {
-    const char *p;
-    size_t len;
-    bool insn;
-    unsigned long offset;
-    const char *after; /* just after the instruction's "OFFSET:" */
-} kw_r_isa_line;
 /* The line at *at into l and *at past it; false at the listing's end. */
 bool kw_r_isa_next(const char **at, kw_r_isa_line *l);
+/* The lines of an arch's listing (fx->isa; none when NULL), split once per
+ * page: section 5 and the site's source <-> ISA view read them all. *n
+ * lines, *ninsn of them instructions; NULL when out of memory. */
+const kw_r_isa_line *kw_r_isa_lines(kw_render *r, const kw_kernel_arch *fx, size_t *n,
+                                    size_t *ninsn);
 
 /* ---- the Python side's helpers (kw_r_python.c) ------------------------------------------- */
 

@@ -155,12 +155,14 @@ static void kw_mnem_add(kw_render *r, kw_mnems *m, const char *s, size_t n, size
 }
 
 /* Mnemonics and DPP controls of a listing "OFFSET: mnemonic operands..." */
-static void kw_isa_scan(kw_render *r, const char *isa, size_t arch, kw_mnems *mn, kw_mnems *dpp) {
-    const char *p = isa;
-    while (*p) {
-        const char *nl = strchr(p, '\n');
-        const char *end = nl ? nl : p + strlen(p);
-        const char *colon = memchr(p, ':', (size_t)(end - p));
+static void kw_isa_scan(kw_render *r, const kw_kernel_arch *fx, size_t arch, kw_mnems *mn,
+                        kw_mnems *dpp) {
+    size_t nl, ninsn;
+    const kw_r_isa_line *ln = kw_r_isa_lines(r, fx, &nl, &ninsn);
+    for (size_t i = 0; ln && i < nl; i++) {
+        const char *p = ln[i].p, *end = p + ln[i].len;
+        /* the text after the line's first colon (an instruction's, after its offset) */
+        const char *colon = ln[i].insn ? ln[i].after - 1 : memchr(p, ':', ln[i].len);
         const char *s = colon ? colon + 1 : p;
         while (s < end && (*s == ' ' || *s == '\t'))
             s++;
@@ -203,7 +205,6 @@ static void kw_isa_scan(kw_render *r, const char *isa, size_t arch, kw_mnems *mn
                 kw_mnem_add(r, dpp, q, (size_t)(z - q), arch);
             }
         }
-        p = nl ? nl + 1 : end;
     }
 }
 
@@ -355,10 +356,12 @@ static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
     }
     if (!isa)
         return;
-    size_t n = 0; /* instruction lines ("OFFSET: text"), not labels */
-    kw_r_isa_line ln;
-    for (const char *p = isa; kw_r_isa_next(&p, &ln);)
-        n += ln.insn;
+    size_t nl, n; /* lines; instruction lines ("OFFSET: text"), not labels */
+    const kw_r_isa_line *lns = kw_r_isa_lines(r, a->facts, &nl, &n);
+    if (!lns) {
+        kw_buf_puts(o, "(out of memory)\n\n");
+        return;
+    }
     if (r->o->listing_in_view && kw_isa_attr_safe(a->arch)) {
         /* the site's page script writes the text from the view's data */
         kw_buf_printf(o,
@@ -376,7 +379,8 @@ static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
     kw_buf t;
     kw_buf_init(&t);
     size_t li = 0, nlines = a->facts->lines.n;
-    for (const char *p = isa; kw_r_isa_next(&p, &ln);) {
+    for (size_t i = 0; i < nl; i++) {
+        const kw_r_isa_line ln = lns[i];
         while (ln.insn && li < nlines) {
             const kw_isa_line *x = &lines[li];
             long long at = x->offset;
@@ -434,9 +438,8 @@ void kw_render_isa(kw_render *r) {
         memset(&mn, 0, sizeof mn);
         memset(&dpp, 0, sizeof dpp);
         for (size_t a = 0; a < r->archs.n; a++) {
-            const char *isa = r->archs.v[a].facts->isa;
-            if (isa)
-                kw_isa_scan(r, isa, a, &mn, &dpp);
+            if (r->archs.v[a].facts->isa)
+                kw_isa_scan(r, r->archs.v[a].facts, a, &mn, &dpp);
         }
         if (mn.v.n) {
             kw_isa_notable(r, &mn, &dpp);
