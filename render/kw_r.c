@@ -265,22 +265,35 @@ const kw_r_isa_line *kw_r_isa_lines(kw_render *r, const kw_kernel_arch *fx, size
             *ninsn = r->isa_lines[i].ninsn;
             return r->isa_lines[i].v;
         }
+    KW_ARRAY(kw_r_isa_line) v = {0};
     *n = *ninsn = 0;
-    size_t cap = 1;
-    for (const char *p = fx->isa ? fx->isa : ""; *p; p++)
-        cap += *p == '\n';
-    kw_r_isa_line *v = kw_arena_alloc(&r->scratch, cap * sizeof *v);
-    if (!v)
+    kw_r_isa_line *l;
+    for (const char *p = fx->isa ? fx->isa : ""; (l = KW_PUSH(&r->scratch, v)) != NULL;)
+        if (!kw_r_isa_next(&p, l)) {
+            v.n--; /* the slot past the last line */
+            break;
+        } else {
+            *ninsn += l->insn;
+        }
+    if (!l)
         return NULL;
-    for (const char *p = fx->isa ? fx->isa : ""; *n < cap && kw_r_isa_next(&p, &v[*n]);)
-        *ninsn += v[(*n)++].insn;
+    *n = v.n;
     if (r->nisa_lines < sizeof r->isa_lines / sizeof r->isa_lines[0]) {
         r->isa_lines[r->nisa_lines].fx = fx;
-        r->isa_lines[r->nisa_lines].v = v;
+        r->isa_lines[r->nisa_lines].v = v.v;
         r->isa_lines[r->nisa_lines].n = *n;
         r->isa_lines[r->nisa_lines++].ninsn = *ninsn;
     }
-    return v;
+    static const kw_r_isa_line none; /* no line: not NULL, which is out of memory */
+    return v.v ? v.v : &none;
+}
+
+/* The value of the hex digit c, or -1. */
+static int kw_r_hex(char c) {
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    c = (char)(c | 0x20);
+    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
 bool kw_r_isa_next(const char **at, kw_r_isa_line *l) {
@@ -288,12 +301,19 @@ bool kw_r_isa_next(const char **at, kw_r_isa_line *l) {
     if (!*p)
         return false;
     const char *nl = strchr(p, '\n');
-    char *end;
     l->p = p;
     l->len = nl ? (size_t)(nl - p) : strlen(p);
-    l->offset = strtoul(p, &end, 16);
-    l->insn = end != p && *end == ':';
-    l->after = l->insn ? end + 1 : NULL;
+    /* "OFFSET:" with OFFSET in hex (at most 16 digits: strtoul's range) */
+    const char *q = p;
+    unsigned long v = 0;
+    int d;
+    while (q - p < 16 && (d = kw_r_hex(*q)) >= 0) {
+        v = v << 4 | (unsigned long)d;
+        q++;
+    }
+    l->insn = q != p && *q == ':';
+    l->offset = l->insn ? v : 0;
+    l->after = l->insn ? q + 1 : NULL;
     *at = p + l->len + (nl ? 1 : 0);
     return true;
 }

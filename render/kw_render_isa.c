@@ -171,11 +171,17 @@ static void kw_isa_scan(kw_render *r, const kw_kernel_arch *fx, size_t arch, kw_
             e++;
         if (e > s && *s != ';' && *s != '<') {
             /* the encoding suffix is not part of the operation: v_rsq_f32_e32 is v_rsq_f32 */
-            static const char *const suffix[] = {"_e64_dpp", "_e32", "_e64", "_sdwa", "_dpp"};
+            static const struct {
+                const char *s;
+                size_t n;
+            } suffix[] = {{"_e64_dpp", 8}, {"_e32", 4}, {"_e64", 4}, {"_sdwa", 5}, {"_dpp", 4}};
             size_t n = (size_t)(e - s);
-            for (size_t k = 0; k < sizeof(suffix) / sizeof(suffix[0]); k++) {
-                size_t sl = strlen(suffix[k]);
-                if (n > sl && !memcmp(s + n - sl, suffix[k], sl)) {
+            char last = s[n - 1]; /* every suffix ends in 2, 4, a or p */
+            for (size_t k = 0; (last == '2' || last == '4' || last == 'a' || last == 'p') &&
+                               k < sizeof(suffix) / sizeof(suffix[0]);
+                 k++) {
+                size_t sl = suffix[k].n;
+                if (n > sl && !memcmp(s + n - sl, suffix[k].s, sl)) {
                     n -= sl;
                     break;
                 }
@@ -191,6 +197,8 @@ static void kw_isa_scan(kw_render *r, const kw_kernel_arch *fx, size_t arch, kw_
             if ((q > e && q[-1] != ' ') || (*q != 'r' && *q != 'q' && *q != 'w'))
                 continue; /* every control starts a word with r, q or w */
             for (size_t c = 0; c < sizeof(ctl) / sizeof(ctl[0]); c++) {
+                if (*q != ctl[c][0])
+                    continue;
                 size_t cl = strlen(ctl[c]);
                 if ((size_t)(end - q) < cl || memcmp(q, ctl[c], cl))
                     continue;
