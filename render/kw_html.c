@@ -51,14 +51,24 @@ void kw_html_esc(kw_buf *b, const char *s) {
     kw_html_escn(b, s ? s : "", s ? strlen(s) : 0);
 }
 
+/* The characters kw_html_json escapes: control characters, '"', '\\', and
+ * '<', '>', '&' (no "</script>" or "<!--" inside the element). */
+static const unsigned char kw_json_esc[256] = {
+    [0x00] = 1, [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1, [0x05] = 1, [0x06] = 1,
+    [0x07] = 1, [0x08] = 1, [0x09] = 1, [0x0a] = 1, [0x0b] = 1, [0x0c] = 1, [0x0d] = 1,
+    [0x0e] = 1, [0x0f] = 1, [0x10] = 1, [0x11] = 1, [0x12] = 1, [0x13] = 1, [0x14] = 1,
+    [0x15] = 1, [0x16] = 1, [0x17] = 1, [0x18] = 1, [0x19] = 1, [0x1a] = 1, [0x1b] = 1,
+    [0x1c] = 1, [0x1d] = 1, [0x1e] = 1, [0x1f] = 1, ['"'] = 1,  ['\\'] = 1, ['<'] = 1,
+    ['>'] = 1,  ['&'] = 1,
+};
+
 void kw_html_json(kw_buf *b, const char *s, size_t n) {
     kw_buf_putc(b, '"');
     size_t run = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        /* '<' and '>' as escapes: no "</script>" or "<!--" inside the element */
-        if (c > '>' ? c != '\\' : c >= 0x20 && c != '"' && c != '<' && c != '>' && c != '&')
-            continue; /* letters first: one comparison for most characters */
+        if (!kw_json_esc[c])
+            continue;
         kw_buf_append(b, s + run, i - run);
         if (c == '"' || c == '\\')
             kw_buf_printf(b, "\\%c", c);
