@@ -69,7 +69,7 @@ void kw_db_row(kw_dbcur *c, const kw_dbtab *tab, void *elem);
 
 /* The database's identity: PRAGMA application_id and the meta table's keys. */
 #define KW_DB_APP_ID 0x6B77616C /* "kwal" */
-#define KW_INDEX_DB_VERSION 2
+#define KW_INDEX_DB_VERSION 3 /* 3: kernels_archs_lines_packed */
 
 /* SQLite's message for db's last error on one line (a message may quote a
  * corrupt schema's text): control characters become '?'. In buf. */
@@ -85,6 +85,17 @@ kw_status kw_db_create_indexes(sqlite3 *db, const kw_dbplan *pl, const char *nam
 /* Check application_id, kwalk_index, kwalk_schema and the layout of an open
  * database: KW_OK, or an error saying what (not an index, other version). */
 kw_status kw_db_check(sqlite3 *db, const kw_dbplan *pl, const char *name, kw_err *err);
+
+/* ---- Packed line tables (kw_index_db_lines.c) ---- */
+
+/* The table of each arch's line table in one BLOB (_id: the arch's row). */
+#define KW_DB_LINES_PACKED "kernels_archs_lines_packed"
+/* v[0, n) (offsets and locations, not the inlining chains) into out. */
+kw_status kw_db_lines_pack(kw_buf *out, const kw_isa_line *v, size_t n, const char **why);
+/* A BLOB of kw_db_lines_pack back into *out (n entries, in a; files shared
+ * by their entries, no inlining chains); *why says what is wrong. */
+kw_status kw_db_lines_unpack(const void *data, size_t len, kw_arena *a, kw_isa_line **out,
+                             size_t *n, const char **why);
 
 /* ---- Reading (kw_index_db_rows.c, kw_index_db_read.c) ---- */
 
@@ -133,7 +144,7 @@ bool kw_db_later_plan(kw_dblater *l, const kw_dbplan *pl);
 void kw_db_later_free_plan(kw_dblater *l);
 /* Open ix->later: `readers` connections to path in read transactions (begun
  * while the caller's still holds the state it read). */
-kw_status kw_db_later_open(kw_index *ix, const char *path, const kw_dblater *l, unsigned readers,
+kw_status kw_db_later_open(kw_index *ix, const char *path, unsigned readers,
                            kw_err *err);
 /* Free ix->later (kw_index_free). */
 void kw_db_later_free(struct kw_index_later *later);

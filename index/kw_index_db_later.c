@@ -7,7 +7,8 @@
  * transaction begun inside the load's, so that all read one state of the
  * database (rollback-journal mode: no writer commits while they read).
  * Neither reads what no page shows (kw_later_unshown): the inlined-at chains
- * of line rows and IR records, and the indices accesses depend on. */
+ * of line rows and IR records, and the indices accesses depend on. A line
+ * table is read as one BLOB, not a row per entry (a tenth of a site's CPU). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
@@ -18,13 +19,11 @@
 typedef struct kw_later_conn {
     sqlite3 *db;
     sqlite3_stmt *isa;   /* the arch's listing */
-    sqlite3_stmt *lines; /* its line table's rows */
+    sqlite3_stmt *lines; /* its line table, packed (kw_index_db_lines.c) */
 } kw_later_conn;
 
 struct kw_index_later {
     char *path;
-    kw_dbplan pl;
-    int archs, lines; /* the tables kernels_archs and kernels_archs_lines */
     kw_later_conn *c;
     unsigned n;
 };
@@ -82,8 +81,7 @@ static bool kw_later_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st) {
 
 /* Open one reader: a connection, a read transaction holding its lock, the
  * statements. No mapping of the file (kw_index_db_read_in says why). */
-static kw_status kw_later_conn_open(kw_later_conn *c, const char *path, const kw_dbplan *pl,
-                                    const kw_dblater *l, kw_err *err) {
+static kw_status kw_later_conn_open(kw_later_conn *c, const char *path, kw_err *err) {
     char m[256];
     /* no mapping of the file: each page reads a few scattered pages of it,
      * which SQLite's page cache serves for less than mapped pages (their
@@ -94,14 +92,10 @@ static kw_status kw_later_conn_open(kw_later_conn *c, const char *path, const kw
                      NULL, NULL) != SQLITE_OK)
         return kw_fail(err, "%s: %s", path, kw_db_msg(c->db, m));
     sqlite3_busy_timeout(c->db, 10000);
-    kw_buf q;
-    kw_buf_init(&q);
-    kw_buf_printf(&q, "SELECT _id, _parent, _ord, %s FROM \"%s\" WHERE _parent = ?1 ORDER BY _id",
-                  pl->tabs[l->lines].names.ptr, pl->tabs[l->lines].name);
-    bool ok = !q.oom &&
-              kw_later_prepare(c->db, "SELECT isa FROM kernels_archs WHERE _id = ?1", &c->isa) &&
-              kw_later_prepare(c->db, q.ptr, &c->lines);
-    kw_buf_free(&q);
+    bool ok =
+        kw_later_prepare(c->db, "SELECT isa FROM kernels_archs WHERE _id = ?1", &c->isa) &&
+        kw_later_prepare(c->db, "SELECT data FROM \"" KW_DB_LINES_PACKED "\" WHERE _id = ?1",
+                         &c->lines);
     return ok ? KW_OK : kw_fail(err, "%s: %s", path, kw_db_msg(c->db, m));
 }
 
@@ -120,45 +114,47 @@ void kw_db_later_free(struct kw_index_later *later) {
     for (unsigned i = 0; later->c && i < later->n; i++)
         kw_later_conn_close(&later->c[i]);
     free(later->c);
-    kw_db_plan_free(&later->pl);
     free(later->path);
     free(later);
 }
 
-kw_status kw_db_later_open(kw_index *ix, const char *path, const kw_dblater *l, unsigned readers,
+kw_status kw_db_later_open(kw_index *ix, const char *path, unsigned readers,
                            kw_err *err) {
     struct kw_index_later *later = calloc(1, sizeof *later);
     if (!later)
         return kw_fail(err, "%s: out of memory", path);
     ix->later = later;
-    later->archs = l->archs;
-    later->lines = l->lines;
-    if (kw_db_plan_make(&later->pl, err) != KW_OK)
-        return KW_ERR;
     later->path = strdup(path);
     later->c = calloc(readers ? readers : 1, sizeof *later->c);
     if (!later->path || !later->c)
         return kw_fail(err, "%s: out of memory", path);
     later->n = readers;
     for (unsigned i = 0; i < readers; i++)
-        if (kw_later_conn_open(&later->c[i], path, &later->pl, l, err) != KW_OK)
+        if (kw_later_conn_open(&later->c[i], path, err) != KW_OK)
             return KW_ERR;
     return KW_OK;
 }
 
-/* The line table of the arch bound as ?1 into r (as many rows as there
- * are: a count would cost a third of the reading), hung on the arch. */
-static kw_status kw_later_rows(const struct kw_index_later *L, kw_later_conn *c, sqlite3_int64 row,
-                               kw_dbread *r, kw_arena *arena, const char **why) {
-    int ti = L->lines;
+/* The line table of arch row `row` into a (none when it has none). */
+static kw_status kw_later_lines(kw_later_conn *c, sqlite3_int64 row, kw_kernel_arch *a,
+                                kw_arena *arena, const char **why) {
     sqlite3_bind_int64(c->lines, 1, row);
-    kw_status st = kw_db_fill(c->lines, 0, true, &L->pl, ti, r, arena, NULL, -1, why);
-    sqlite3_reset(c->lines);
-    if (st == KW_OK && kw_db_link(&L->pl, ti, r, why) != KW_OK)
+    int rc = sqlite3_step(c->lines);
+    kw_status st = KW_OK;
+    if (rc == SQLITE_ROW) {
+        const void *data = sqlite3_column_blob(c->lines, 0);
+        int n = sqlite3_column_bytes(c->lines, 0);
+        kw_isa_line *v;
+        size_t nv;
+        st = kw_db_lines_unpack(data, (size_t)(n > 0 ? n : 0), arena, &v, &nv, why);
+        if (st == KW_OK) {
+            a->lines.v = v;
+            a->lines.n = a->lines.cap = nv;
+        }
+    } else if (rc != SQLITE_DONE) {
         st = KW_ERR;
-    free(r->ids[ti]);
-    free(r->parents[ti]);
-    free(r->ords[ti]);
+    }
+    sqlite3_reset(c->lines);
     return st;
 }
 
@@ -190,14 +186,8 @@ kw_status kw_index_read_listing(const kw_index *ix, unsigned reader, kw_kernel_a
     memset(&a->lines, 0, sizeof a->lines);
     const char *why = NULL;
     kw_status st = kw_later_isa(c, row, a, arena, &why);
-    /* the arch is the one row of its table, as kw_db_link finds parents */
-    kw_dbread r;
-    memset(&r, 0, sizeof r);
-    r.block[L->archs] = (unsigned char *)a;
-    r.ids[L->archs] = &row;
-    r.n[L->archs] = 1;
     if (st == KW_OK)
-        st = kw_later_rows(L, c, row, &r, arena, &why);
+        st = kw_later_lines(c, row, a, arena, &why);
     if (st != KW_OK) {
         char m[256];
         return kw_fail(err,

@@ -357,7 +357,9 @@ static void kw_db_indexes_sql(kw_buf *b, const kw_dbplan *pl) {
             kw_buf_printf(b, "CREATE INDEX \"%s_parent\" ON \"%s\"(_parent);\n", t->name, t->name);
     }
     kw_buf_puts(b, "CREATE INDEX kernels_symbol ON kernels(symbol);\n"
-                   "CREATE INDEX launches_kernel ON launches(kernel);\n");
+                   "CREATE INDEX launches_kernel ON launches(kernel);\n"
+                   "CREATE INDEX \"" KW_DB_LINES_PACKED "_sidecar\" ON \"" KW_DB_LINES_PACKED
+                   "\"(_sidecar);\n");
 }
 
 kw_status kw_db_create(sqlite3 *db, const kw_dbplan *pl, bool indexes, const char *name,
@@ -380,6 +382,9 @@ kw_status kw_db_create(sqlite3 *db, const kw_dbplan *pl, bool indexes, const cha
                 "_parent INTEGER NOT NULL, _ord INTEGER NOT NULL, %s);\n",
                 t->name, t->decl.ptr);
     }
+    /* page readers' copy of the line tables (kw_index_db_lines.c) */
+    kw_buf_puts(&b, "CREATE TABLE \"" KW_DB_LINES_PACKED "\" (_id INTEGER PRIMARY KEY, _sidecar "
+                    "INTEGER NOT NULL, data BLOB NOT NULL);\n");
     if (indexes)
         kw_db_indexes_sql(&b, pl);
     kw_buf_puts(&b, kw_db_views);

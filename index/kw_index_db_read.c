@@ -273,7 +273,7 @@ kw_status kw_index_db_read_in(kw_index *ix, const char *path, bool later, unsign
                      kw_db_msg(db, m));
     /* the readers of the listings begin while this transaction holds the state read */
     if (st == KW_OK && lazy)
-        st = kw_db_later_open(ix, path, &lt, readers, err);
+        st = kw_db_later_open(ix, path, readers, err);
     if (lazy)
         kw_db_later_free_plan(&lt);
     if (db) {

@@ -26,6 +26,11 @@ struct kw_index_db {
     sqlite3_stmt *ins[KW_DB_MAXTABS];
     sqlite3_stmt *del[KW_DB_MAXTABS];
     sqlite3_stmt *find, *keep, *root_ins;
+    /* each arch's line table packed (kw_index_db_lines.c): the table of the
+     * archs in the plan, the statements, the BLOB being made */
+    int archs;
+    sqlite3_stmt *pack_ins, *pack_del;
+    kw_buf pack;
     int children[KW_DB_MAXTABS][16]; /* child tables of each table */
     int nchildren[KW_DB_MAXTABS];
     kw_arena arena;
@@ -87,6 +92,20 @@ static kw_status kw_dbw_statements(kw_index_db *w, kw_err *err) {
             st = kw_dbw_prepare(w, b.ptr, &w->del[i], err);
     }
     kw_buf_free(&b);
+    w->archs = -1;
+    for (int i = 0; i < w->plan.n; i++)
+        if (!strcmp(w->plan.tabs[i].name, "kernels_archs"))
+            w->archs = i;
+    if (st == KW_OK && w->archs < 0)
+        st = kw_fail(err, "%s: the schema has no kernels_archs table", w->name);
+    if (st == KW_OK)
+        st = kw_dbw_prepare(w,
+                            "INSERT INTO \"" KW_DB_LINES_PACKED "\" (_id, _sidecar, data) "
+                            "VALUES (?, ?, ?)",
+                            &w->pack_ins, err);
+    if (st == KW_OK)
+        st = kw_dbw_prepare(w, "DELETE FROM \"" KW_DB_LINES_PACKED "\" WHERE _sidecar = ?",
+                            &w->pack_del, err);
     if (st == KW_OK)
         st = kw_dbw_prepare(w, "SELECT _id, size, mtime_ns, hash FROM sidecars WHERE path = ?",
                             &w->find, err);
@@ -106,6 +125,9 @@ void kw_index_db_abort(kw_index_db *w) {
     }
     sqlite3_finalize(w->find);
     sqlite3_finalize(w->keep);
+    sqlite3_finalize(w->pack_ins);
+    sqlite3_finalize(w->pack_del);
+    kw_buf_free(&w->pack);
     if (w->db) {
         sqlite3_exec(w->db, "ROLLBACK", NULL, NULL, NULL);
         sqlite3_close(w->db);
@@ -242,12 +264,29 @@ kw_status kw_index_db_keep(kw_index_db *w, const char *path, long long size, lon
 }
 
 static kw_status kw_dbw_delete(kw_index_db *w, long long id, kw_err *err) {
+    sqlite3_bind_int64(w->pack_del, 1, id);
+    if (kw_dbw_step(w, w->pack_del, err) != KW_OK)
+        return KW_ERR;
     for (int i = w->plan.n - 1; i >= 0; i--) {
         sqlite3_bind_int64(w->del[i], 1, id);
         if (kw_dbw_step(w, w->del[i], err) != KW_OK)
             return KW_ERR;
     }
     return KW_OK;
+}
+
+/* The line table of arch a (row id) packed, when it has one. */
+static kw_status kw_dbw_pack(kw_index_db *w, const kw_kernel_arch *a, long long id, long long sid,
+                             kw_err *err) {
+    if (!a->lines.n)
+        return KW_OK;
+    const char *why = NULL;
+    if (kw_db_lines_pack(&w->pack, a->lines.v, a->lines.n, &why) != KW_OK)
+        return kw_fail(err, "%s: %s", w->name, why);
+    sqlite3_bind_int64(w->pack_ins, 1, id);
+    sqlite3_bind_int64(w->pack_ins, 2, sid);
+    sqlite3_bind_blob(w->pack_ins, 3, w->pack.ptr, (int)w->pack.len, SQLITE_STATIC);
+    return kw_dbw_step(w, w->pack_ins, err);
 }
 
 /* Insert the rows of the children of element elem (row id) of table ti. */
@@ -279,8 +318,10 @@ static kw_status kw_dbw_children(kw_index_db *w, int ti, const void *elem, long 
             kw_db_row(&cur, c, (void *)e);
             if (kw_dbw_step(w, st, err) != KW_OK)
                 return KW_ERR;
-            if (w->nchildren[ci] &&
-                kw_dbw_children(w, ci, e, sqlite3_last_insert_rowid(w->db), sid, err) != KW_OK)
+            long long row = sqlite3_last_insert_rowid(w->db);
+            if (w->nchildren[ci] && kw_dbw_children(w, ci, e, row, sid, err) != KW_OK)
+                return KW_ERR;
+            if (ci == w->archs && kw_dbw_pack(w, e, row, sid, err) != KW_OK)
                 return KW_ERR;
         }
     }
@@ -391,6 +432,9 @@ kw_status kw_index_db_commit(kw_index_db *w, kw_index_db_counts *n, kw_err *err)
     sqlite3_finalize(w->find);
     sqlite3_finalize(w->keep);
     w->find = w->keep = NULL;
+    sqlite3_finalize(w->pack_ins);
+    sqlite3_finalize(w->pack_del);
+    w->pack_ins = w->pack_del = NULL;
     if (st == KW_OK && w->tmp) {
         st = kw_db_exec(w->db, w->tmp, "PRAGMA journal_mode = DELETE", err);
         if (sqlite3_close(w->db) != SQLITE_OK && st == KW_OK)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "index/kw_index.h"
+#include "index/kw_index_db.h"
 #include "index/kw_index_int.h"
 #include "kw_test.h"
 #include "kw_test_sidecar.h"
@@ -264,7 +265,7 @@ static void test_db(void) {
     spit("c.db", d, n);
     sql("c.db", "UPDATE kwalk_meta SET value = '99' WHERE key = 'kwalk_index'");
     CHECK(kw_index_read_file(&other, "c.db", &err) == KW_ERR);
-    CHECK_STR(err.msg, "c.db: unsupported kwalk_index 99 (this kwalk reads 2)");
+    CHECK_STR(err.msg, "c.db: unsupported kwalk_index 99 (this kwalk reads 3)");
     spit("c.db", d, n);
     sql("c.db", "UPDATE kwalk_meta SET value = '0' WHERE key = 'layout'");
     CHECK(kw_index_read_file(&other, "c.db", &err) == KW_ERR);
@@ -407,14 +408,17 @@ static void test_db_later(void) {
     CHECK(back.kernels.n && back.kernels.v[0].archs.v[0].lines.n == 3 &&
           !back.kernels.v[0].archs.v[0].db_row);
     kw_index_free(&back);
-    /* a gap in a line table: the load succeeds, reading that arch's does not */
+    /* a damaged packed line table (its last byte gone): the load succeeds,
+     * reading that arch's listing does not; the whole read has the rows */
     size_t n;
     char *d = slurp("l.db", &n);
     CHECK(d != NULL);
     if (d) {
         spit("c.db", d, n);
-        sql("c.db", "UPDATE kernels_archs_lines SET _ord = 5 WHERE _ord = 2");
-        CHECK(kw_index_read_file(&back, "c.db", &err) == KW_ERR);
+        sql("c.db", "UPDATE kernels_archs_lines_packed SET data = substr(data, 1, length(data) - "
+                    "1) WHERE _id = (SELECT min(_id) FROM kernels_archs_lines_packed)");
+        CHECK(kw_index_read_file(&back, "c.db", &err) == KW_OK);
+        kw_index_free(&back);
         CHECK(kw_index_read_file_later(&back, "c.db", 1, &err) == KW_OK);
         kw_arena_init(&listings);
         if (back.kernels.n && back.kernels.v[0].archs.n == 2) {
@@ -423,7 +427,8 @@ static void test_db_later(void) {
             CHECK(kw_index_read_listing(&back, 0, &back.kernels.v[0].archs.v[0], &listings, &err) ==
                   KW_ERR);
             CHECK(strstr(err.msg, "c.db: corrupt kwalk index (listing of row ") == err.msg &&
-                  strstr(err.msg, ": a gap in a list); rebuild it with 'kwalk index'"));
+                  strstr(err.msg, ": a damaged packed line table); rebuild it with 'kwalk "
+                                  "index'"));
         }
         kw_arena_free(&listings);
         kw_index_free(&back);
@@ -433,6 +438,54 @@ static void test_db_later(void) {
     kw_buf_free(&y2);
     kw_index_free(&ix);
     kw_sidecar_free(&a);
+}
+
+/* kw_db_lines_pack / unpack: every entry back (100 files, negative and
+ * large numbers, entries without a file); every truncation of the BLOB and
+ * a byte past it refused, never read past. */
+static void test_lines_packed(void) {
+    enum { N = 300 };
+    kw_isa_line v[N];
+    char names[100][32];
+    for (int i = 0; i < 100; i++)
+        snprintf(names[i], sizeof names[i], "/src/file_%d.hpp", i);
+    for (int i = 0; i < N; i++) {
+        memset(&v[i], 0, sizeof v[i]);
+        v[i].offset = i == 7 ? -1 : (long long)i * 4 + (i == 9 ? (1ll << 40) : 0);
+        v[i].location.file = i % 13 == 5 ? NULL : names[(i * 7) % 100];
+        v[i].location.line = i % 11 == 3 ? -1 : i * 37 + 1;
+        v[i].location.column = i % 17;
+    }
+    kw_buf b;
+    kw_buf_init(&b);
+    const char *why = NULL;
+    CHECK(kw_db_lines_pack(&b, v, N, &why) == KW_OK);
+    kw_arena a;
+    kw_arena_init(&a);
+    kw_isa_line *back = NULL;
+    size_t n = 0;
+    CHECK(kw_db_lines_unpack(b.ptr, b.len, &a, &back, &n, &why) == KW_OK);
+    CHECK(n == N);
+    for (size_t i = 0; i < n && i < N; i++) {
+        CHECK(back[i].offset == v[i].offset && back[i].location.line == v[i].location.line &&
+              back[i].location.column == v[i].location.column && !back[i].inlined_at.n);
+        CHECK(v[i].location.file ? back[i].location.file &&
+                                       !strcmp(back[i].location.file, v[i].location.file)
+                                 : !back[i].location.file);
+    }
+    size_t refused = 0;
+    for (size_t cut = 0; cut < b.len; cut++) {
+        char *t = malloc(cut ? cut : 1); /* exactly cut bytes: ASan sees a read past */
+        memcpy(t, b.ptr, cut);
+        refused += kw_db_lines_unpack(t, cut, &a, &back, &n, &why) == KW_ERR;
+        free(t);
+    }
+    CHECK(refused == b.len);
+    kw_buf_putc(&b, 0);
+    CHECK(kw_db_lines_unpack(b.ptr, b.len, &a, &back, &n, &why) == KW_ERR);
+    CHECK_STR(why, "a damaged packed line table");
+    kw_arena_free(&a);
+    kw_buf_free(&b);
 }
 
 static void check_internal(const kw_index *ix, const char *what) {
@@ -506,6 +559,7 @@ int main(void) {
     test_errors();
     test_db();
     test_db_later();
+    test_lines_packed();
     test_internal_linkage();
     return kw_test_result("test_index");
 }

@@ -1,0 +1,174 @@
+/* kw_index_db_lines.c: an arch's line table packed into one BLOB of
+ * kernels_archs_lines_packed, which page readers (kw_index_db_later.c) read
+ * in one step instead of a row per entry (docs/index-schema.md, "Packed
+ * line tables"). The rows of kernels_archs_lines stay what SQL and the whole
+ * load read; the BLOB holds the same entries without their inlining chains:
+ *   version 1; the number of files, each as its length and bytes; the number
+ *   of entries, each as offset, 1 + its file's number (0: none), line and
+ *   column.
+ * Every number is a LEB128 varint, signed ones zigzag-coded. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "index/kw_index_db.h"
+
+enum { KW_PACK_VERSION = 1 };
+
+static void kw_pack_u(kw_buf *b, uint64_t v) {
+    unsigned char t[10];
+    size_t n = 0;
+    do {
+        t[n] = (unsigned char)(v & 0x7f);
+        v >>= 7;
+        t[n] |= v ? 0x80 : 0;
+        n++;
+    } while (v);
+    kw_buf_append(b, t, n);
+}
+
+static void kw_pack_s(kw_buf *b, long long v) {
+    kw_pack_u(b, ((uint64_t)v << 1) ^ (uint64_t)(v < 0 ? -1 : 0));
+}
+
+/* The number of file f among files[0, n) (comparing pointers first: the
+ * entries of one file share its string), or -1. */
+static long kw_pack_file(const char *const *files, size_t n, const char *f) {
+    for (size_t i = n; i-- > 0;)
+        if (files[i] == f || !strcmp(files[i], f))
+            return (long)i;
+    return -1;
+}
+
+kw_status kw_db_lines_pack(kw_buf *out, const kw_isa_line *v, size_t n, const char **why) {
+    const char **files = NULL;
+    size_t nfiles = 0, cap = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *f = v[i].location.file;
+        if (!f || kw_pack_file(files, nfiles, f) >= 0)
+            continue;
+        if (nfiles == cap) {
+            cap = cap ? 2 * cap : 16;
+            const char **more = realloc(files, cap * sizeof *files);
+            if (!more) {
+                free(files);
+                *why = "out of memory";
+                return KW_ERR;
+            }
+            files = more;
+        }
+        files[nfiles++] = f;
+    }
+    kw_buf_reset(out);
+    kw_pack_u(out, KW_PACK_VERSION);
+    kw_pack_u(out, nfiles);
+    for (size_t i = 0; i < nfiles; i++) {
+        size_t len = strlen(files[i]);
+        kw_pack_u(out, len);
+        kw_buf_append(out, files[i], len);
+    }
+    kw_pack_u(out, n);
+    for (size_t i = 0; i < n; i++) {
+        const kw_isa_line *l = &v[i];
+        kw_pack_s(out, l->offset);
+        kw_pack_u(out, l->location.file ? (uint64_t)kw_pack_file(files, nfiles, l->location.file) + 1
+                                        : 0);
+        kw_pack_s(out, l->location.line);
+        kw_pack_s(out, l->location.column);
+    }
+    free(files);
+    if (out->oom) {
+        *why = "out of memory";
+        return KW_ERR;
+    }
+    return KW_OK;
+}
+
+typedef struct kw_unpack {
+    const unsigned char *p, *end;
+    bool bad;
+} kw_unpack;
+
+static uint64_t kw_unpack_u(kw_unpack *u) {
+    uint64_t v = 0;
+    for (unsigned shift = 0; shift < 64; shift += 7) {
+        if (u->p >= u->end)
+            break;
+        unsigned char c = *u->p++;
+        v |= (uint64_t)(c & 0x7f) << shift;
+        if (!(c & 0x80))
+            return v;
+    }
+    u->bad = true;
+    return 0;
+}
+
+static long long kw_unpack_s(kw_unpack *u) {
+    uint64_t z = kw_unpack_u(u);
+    return (long long)(z >> 1) ^ -(long long)(z & 1);
+}
+
+kw_status kw_db_lines_unpack(const void *data, size_t len, kw_arena *a, kw_isa_line **out,
+                             size_t *nout, const char **why) {
+    kw_unpack u = {data, (const unsigned char *)data + len, false};
+    *out = NULL;
+    *nout = 0;
+    if (kw_unpack_u(&u) != KW_PACK_VERSION) {
+        *why = "a packed line table of another version";
+        return KW_ERR;
+    }
+    uint64_t nfiles = kw_unpack_u(&u);
+    if (u.bad || nfiles > (uint64_t)(u.end - u.p)) { /* a byte per file at least */
+        *why = "a damaged packed line table";
+        return KW_ERR;
+    }
+    const char **files = nfiles ? kw_arena_alloc(a, (size_t)nfiles * sizeof *files) : NULL;
+    if (nfiles && !files) {
+        *why = "out of memory";
+        return KW_ERR;
+    }
+    for (uint64_t i = 0; i < nfiles; i++) {
+        uint64_t fl = kw_unpack_u(&u);
+        if (u.bad || fl > (uint64_t)(u.end - u.p)) {
+            *why = "a damaged packed line table";
+            return KW_ERR;
+        }
+        files[i] = kw_arena_strndup(a, (const char *)u.p, (size_t)fl);
+        if (!files[i]) {
+            *why = "out of memory";
+            return KW_ERR;
+        }
+        u.p += fl;
+    }
+    uint64_t n = kw_unpack_u(&u);
+    /* each entry takes 4 bytes at least: no more entries than that */
+    if (u.bad || n > (uint64_t)(u.end - u.p) / 4) {
+        *why = "a damaged packed line table";
+        return KW_ERR;
+    }
+    kw_isa_line *v = n ? kw_arena_alloc(a, (size_t)n * sizeof *v) : NULL;
+    if (n && !v) {
+        *why = "out of memory";
+        return KW_ERR;
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        kw_isa_line *l = &v[i];
+        memset(l, 0, sizeof *l);
+        l->offset = kw_unpack_s(&u);
+        uint64_t f = kw_unpack_u(&u);
+        l->location.file = f && f <= nfiles ? files[f - 1] : NULL;
+        l->location.line = (int)kw_unpack_s(&u);
+        l->location.column = (int)kw_unpack_s(&u);
+        if (u.bad || f > nfiles) {
+            *why = "a damaged packed line table";
+            return KW_ERR;
+        }
+    }
+    if (u.p != u.end) {
+        *why = "a damaged packed line table";
+        return KW_ERR;
+    }
+    *out = v;
+    *nout = (size_t)n;
+    return KW_OK;
+}
