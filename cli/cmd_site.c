@@ -40,9 +40,9 @@ static const char kw_site_usage[] =
     "                      configuration\n"
     "  --python-root DIR   scan DIR's *.py for ops (repeatable; see 'kwalk render --help')\n"
     "  --python-from PKG   with two --python-root or more: only chains starting in PKG\n"
-    "  --via-markdown      convert every table the way the Markdown pages have it, as a GFM\n"
-    "                      table, with libcmark-gfm (slower; the same pages: the reference\n"
-    "                      the tests check the tables written as HTML against)\n";
+    "  --via-markdown      convert the tables and lists as the Markdown pages have them\n"
+    "                      with libcmark-gfm (slower; the same pages: the reference the\n"
+    "                      tests check the tables and lists written as HTML against)\n";
 
 typedef struct kw_site_cli {
     const char *db, *out;
@@ -58,7 +58,7 @@ typedef struct kw_site_cli {
 static int kw_site_args(kw_site_cli *c, int argc, char **argv) {
     c->o.time_us = -1;
     c->o.listing_in_view = true; /* section 5's listings from the view's data */
-    c->o.html_blocks = true;     /* tables as HTML, not through GFM's table parser */
+    c->o.html_blocks = true;     /* tables and lists as HTML, not through libcmark-gfm */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         int r;

@@ -41,6 +41,12 @@ static void kw_md_esc(kw_buf *b, const char *s, size_t n) {
     kw_buf_append(b, run, (size_t)(s - run));
 }
 
+void kw_md_strong(kw_buf *b, const char *s, kw_md_in in) {
+    kw_buf_puts(b, in == KW_MD_HTML ? "<strong>" : "**");
+    kw_md_plain(b, s, strlen(s), in);
+    kw_buf_puts(b, in == KW_MD_HTML ? "</strong>" : "**");
+}
+
 void kw_md_plain(kw_buf *b, const char *s, size_t n, kw_md_in in) {
     if (in == KW_MD_HTML)
         kw_md_esc(b, s, n);

@@ -81,6 +81,8 @@ void kw_md_list_open(kw_md_list *l, kw_buf *b, bool html);
 void kw_md_list_item(kw_md_list *l, int level);
 void kw_md_list_close(kw_md_list *l);
 
+/* **s**: s is plain text (no Markdown syntax), strong. */
+void kw_md_strong(kw_buf *b, const char *s, kw_md_in in);
 /* Text with no Markdown syntax in it (numbers, words): as is, or escaped
  * for HTML. */
 void kw_md_plain(kw_buf *b, const char *s, size_t n, kw_md_in in);

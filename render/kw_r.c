@@ -51,7 +51,21 @@ void kw_r_table_end(kw_render *r) {
     r->in = KW_MD_CELL;
 }
 
-void kw_r_cellf(kw_render *r, const char *fmt, ...) {
+void kw_r_list(kw_render *r) {
+    kw_md_list_open(&r->list, r->out, r->o->html_blocks);
+    r->in = r->o->html_blocks ? KW_MD_HTML : KW_MD_CELL;
+}
+
+void kw_r_item(kw_render *r, int level) {
+    kw_md_list_item(&r->list, level);
+}
+
+void kw_r_list_end(kw_render *r) {
+    kw_md_list_close(&r->list);
+    r->in = KW_MD_CELL;
+}
+
+void kw_r_plainf(kw_render *r, const char *fmt, ...) {
     char b[256];
     va_list ap;
     va_start(ap, fmt);

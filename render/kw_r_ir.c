@@ -43,33 +43,32 @@ static void kw_ri_access_line(kw_render *r, const kw_irf_access *x) {
                        : x->coalesced < 0 ? "unknown"
                        : x->coalesced     ? "true"
                                           : "false";
-    kw_buf_puts(o, "- ");
-    kw_buf_puts(o, op ? op : "access");
-    kw_buf_puts(o, " of ");
-    kw_md_code(o, param ? param : object ? object : "(unknown base)", false);
-    kw_buf_printf(o, ", %s bytes per lane, %s memory", width ? width : "?", space ? space : "?");
+    kw_md_in in = kw_r_prose_in(r);
+    kw_r_plainf(r, "%s of ", op ? op : "access");
+    kw_md_code(o, param ? param : object ? object : "(unknown base)", in);
+    kw_r_plainf(r, ", %s bytes per lane, %s memory", width ? width : "?", space ? space : "?");
     if (lane) {
         long long s = x->lane_stride_bytes.num, w = x->bytes_per_lane;
         bool si = x->lane_stride_bytes.kind == KW_VAL_NUM;
         if (si && s == w)
-            kw_buf_printf(o, "; lanes contiguous (lane stride %s bytes)", lane);
+            kw_r_plainf(r, "; lanes contiguous (lane stride %s bytes)", lane);
         else if (si && s == 0)
             kw_buf_puts(o, "; the same address in every lane (uniform)");
         else {
             kw_buf_puts(o, "; lane stride ");
-            kw_md_code(o, lane, false);
+            kw_md_code(o, lane, in);
             kw_buf_puts(o, " bytes");
         }
     }
     if (group) {
         kw_buf_puts(o, "; block stride ");
-        kw_md_code(o, group, false);
+        kw_md_code(o, group, in);
         kw_buf_puts(o, " bytes");
     }
     if (segs)
-        kw_buf_printf(o, "; %s 64-byte segments per wave", segs);
+        kw_r_plainf(r, "; %s 64-byte segments per wave", segs);
     if (coal)
-        kw_buf_printf(o, " (coalesced: %s)", coal);
+        kw_r_plainf(r, " (coalesced: %s)", coal);
     long long active = x->active_lanes;
     if (active >= 0 && active < 64)
         kw_buf_printf(o, "; executed by %lld lane%s of a wave", active, active == 1 ? "" : "s");
@@ -78,7 +77,7 @@ static void kw_ri_access_line(kw_render *r, const kw_irf_access *x) {
         kw_buf_puts(o, ". Thread t of block b touches ");
         char *s = kw_arena_printf(&r->scratch, "%s[b*(%s) + t*%s .. + %s - 1]", param,
                                   group ? group : "?", lane, width);
-        kw_md_code(o, s ? s : "?", false);
+        kw_md_code(o, s ? s : "?", in);
         kw_buf_puts(o, " (bytes)");
     }
     const kw_loc *l = kw_ri_loc(&x->loc);
@@ -87,7 +86,6 @@ static void kw_ri_access_line(kw_render *r, const kw_irf_access *x) {
         kw_r_kloc(r, l);
         kw_r_ref(r, l->file, l->line, "memory access", param);
     }
-    kw_buf_puts(o, ".\n");
 }
 
 /* Accesses of one instruction kind to one base that together cover a
@@ -107,21 +105,21 @@ static void kw_ri_group_line(kw_render *r, const kw_irf_access *x, const kw_irf_
     const char *group = kw_val_text(&x->group_stride_bytes, b6, sizeof b6);
     bool contiguous = g->contiguous;
     size_t members = g->members.n;
-    kw_buf_puts(o, "- ");
-    kw_md_code(o, param ? param : object ? object : "(unknown base)", false);
-    kw_buf_printf(o, ": %zu %ss of %s bytes per lane (%s memory), together %s%s bytes per lane",
-                  members, op, width ? width : "?", space ? space : "?", total ? total : "?",
-                  contiguous ? " contiguous" : "");
+    kw_md_in in = kw_r_prose_in(r);
+    kw_md_code(o, param ? param : object ? object : "(unknown base)", in);
+    kw_r_plainf(r, ": %zu %ss of %s bytes per lane (%s memory), together %s%s bytes per lane",
+                members, op, width ? width : "?", space ? space : "?", total ? total : "?",
+                contiguous ? " contiguous" : "");
     if (lane)
-        kw_buf_printf(o, "; lane stride %s bytes", lane);
+        kw_r_plainf(r, "; lane stride %s bytes", lane);
     if (group) {
         kw_buf_puts(o, "; block stride ");
-        kw_md_code(o, group, false);
+        kw_md_code(o, group, in);
         kw_buf_puts(o, " bytes");
     }
     long long wb = g->wave_bytes, sg = g->segments_per_wave;
     if (wave && segs) {
-        kw_buf_printf(o, "; a wave touches %s bytes in %s 64-byte segments", wave, segs);
+        kw_r_plainf(r, "; a wave touches %s bytes in %s 64-byte segments", wave, segs);
         kw_buf_puts(o, wb == sg * 64 ? " (every byte of each segment used)"
                                      : " (segments partly used)");
     }
@@ -129,13 +127,13 @@ static void kw_ri_group_line(kw_render *r, const kw_irf_access *x, const kw_irf_
         kw_buf_puts(o, ". Thread t of block b covers ");
         char *s = kw_arena_printf(&r->scratch, "%s[b*(%s) + t*%s .. + %s - 1]", param,
                                   group ? group : "?", lane, total);
-        kw_md_code(o, s ? s : "?", false);
+        kw_md_code(o, s ? s : "?", in);
         kw_buf_puts(o, " (bytes)");
     }
-    kw_buf_puts(o, ".\n");
 }
 
-/* "- wave_reduce (add) via `dpp`, 6 cross-lane steps, at `f:l`.\n" into b. */
+/* "wave_reduce (add) via `dpp`, 6 cross-lane steps, at `f:l`" into b (an
+ * item's text, as r->in has it). */
 static void kw_ri_idiom_line(kw_render *r, const kw_irf_idiom *d, kw_buf *b) {
     char b3[32], b4[32];
     const char *kind = d->kind;
@@ -144,12 +142,17 @@ static void kw_ri_idiom_line(kw_render *r, const kw_irf_idiom *d, kw_buf *b) {
     const char *steps = kw_val_text(&d->steps, b3, sizeof b3);
     bool lds = kind && (!strcmp(kind, "block_reduce") || !strcmp(kind, "lds_tree_reduce"));
     const char *bars = lds ? kw_ri_ll(d->barriers, b4, sizeof b4) : NULL;
-    kw_buf_printf(b, "- %s", kind ? kind : "idiom");
-    if (op)
-        kw_buf_printf(b, " (%s)", op);
+    kw_md_in in = kw_r_prose_in(r);
+    const char *what = kind ? kind : "idiom";
+    kw_md_plain(b, what, strlen(what), in);
+    if (op) {
+        kw_buf_puts(b, " (");
+        kw_md_plain(b, op, strlen(op), in);
+        kw_buf_puts(b, ")");
+    }
     if (via) {
         kw_buf_puts(b, " via ");
-        kw_md_code(b, via, false);
+        kw_md_code(b, via, in);
     }
     bool tree = kind && !strcmp(kind, "lds_tree_reduce");
     if (steps)
@@ -165,7 +168,6 @@ static void kw_ri_idiom_line(kw_render *r, const kw_irf_idiom *d, kw_buf *b) {
         r->out = save;
         kw_r_ref(r, l->file, l->line, "device helper", kind);
     }
-    kw_buf_puts(b, ".\n");
 }
 
 /* One line per IR loop: trip count and, when the IR facts have it, the
@@ -178,8 +180,9 @@ size_t kw_r_ir_loops(kw_render *r, const kw_irf *ir) {
         const kw_irf_loop *lp = &ir->loops.v[i];
         char b[64];
         const char *trip = kw_val_text(&lp->trip_count, b, sizeof b);
-        kw_buf_printf(o, "- Loop %zu: trip count ", i);
-        kw_md_code(o, trip ? trip : "unknown", false);
+        kw_r_item(r, 0);
+        kw_buf_printf(o, "Loop %zu: trip count ", i);
+        kw_md_code(o, trip ? trip : "unknown", kw_r_prose_in(r));
         const kw_loc *l = kw_ri_loc(&lp->loc);
         if (l && l->file) {
             kw_buf_puts(o, " at ");
@@ -189,7 +192,7 @@ size_t kw_r_ir_loops(kw_render *r, const kw_irf *ir) {
             kw_buf_puts(o, ", no source line");
             unplaced++;
         }
-        kw_buf_puts(o, ".\n");
+        kw_buf_puts(o, ".");
     }
     return unplaced;
 }
@@ -206,6 +209,9 @@ void kw_r_ir_accesses(kw_render *r, const char *arch, const kw_irf *ir) {
     bool *group_done = kw_arena_alloc(&r->scratch, ngroups + 1);
     if (group_done)
         memset(group_done, 0, ngroups + 1);
+    /* an item's text is made before its list is begun: as the list will have it */
+    kw_md_in item_in = r->o->html_blocks ? KW_MD_HTML : KW_MD_CELL;
+    r->in = item_in;
     for (size_t k = 0; k < 3; k++) {
         bool any = false;
         unsigned same = 0;
@@ -235,22 +241,30 @@ void kw_r_ir_accesses(kw_render *r, const char *arch, const kw_irf *ir) {
                 continue;
             }
             if (prev.len) {
-                if (same > 1)
-                    prev.len -= 2, kw_buf_printf(&prev, " (%u such accesses).\n", same);
+                kw_r_item(r, 0);
                 kw_buf_append(o, prev.ptr, prev.len);
+                if (same > 1)
+                    kw_buf_printf(o, " (%u such accesses)", same);
+                kw_buf_putc(o, '.');
             }
             kw_buf_reset(&prev);
             if (!mine)
                 continue;
-            if (!any)
+            if (!any) {
                 kw_buf_printf(o, "**%s%ss**\n\n", k == 0 ? "L" : k == 1 ? "S" : "A", kinds[k] + 1);
+                kw_r_list(r);
+            }
             any = true;
             kw_buf_append(&prev, line.ptr, line.len);
             same = 1;
         }
-        if (any)
+        if (any) {
+            kw_r_list_end(r);
             kw_buf_putc(o, '\n');
+            r->in = item_in;
+        }
     }
+    r->in = KW_MD_CELL;
     kw_buf_free(&line);
     kw_buf_free(&prev);
     for (size_t i = 0; i < ir->notes.n; i++) {
@@ -263,8 +277,10 @@ void kw_r_ir_accesses(kw_render *r, const char *arch, const kw_irf *ir) {
 
 void kw_r_ir_idioms(kw_render *r, const kw_irf *ir) {
     kw_buf *o = r->out;
-    if (!ir->idioms.n)
-        kw_buf_puts(o, "- No reduction or broadcast idiom was found.\n");
+    if (!ir->idioms.n) {
+        kw_r_item(r, 0);
+        kw_buf_puts(o, "No reduction or broadcast idiom was found.");
+    }
     /* one line per idiom; identical consecutive lines once, counted */
     kw_buf cur, last;
     kw_buf_init(&cur);
@@ -280,9 +296,11 @@ void kw_r_ir_idioms(kw_render *r, const kw_irf *ir) {
             continue;
         }
         if (last.len) {
-            if (count > 1)
-                last.len -= 2, kw_buf_printf(&last, " (%u times).\n", count);
+            kw_r_item(r, 0);
             kw_buf_append(o, last.ptr, last.len);
+            if (count > 1)
+                kw_buf_printf(o, " (%u times)", count);
+            kw_buf_putc(o, '.');
         }
         kw_buf_reset(&last);
         kw_buf_append(&last, cur.ptr, cur.len);
@@ -292,6 +310,8 @@ void kw_r_ir_idioms(kw_render *r, const kw_irf *ir) {
     kw_buf_free(&last);
     char buf[32];
     const char *bars = kw_ri_ll(ir->barriers, buf, sizeof buf);
-    if (bars)
-        kw_buf_printf(o, "- Workgroup barriers: %s.\n", bars);
+    if (bars) {
+        kw_r_item(r, 0);
+        kw_buf_printf(o, "Workgroup barriers: %s.", bars);
+    }
 }

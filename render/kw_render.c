@@ -66,7 +66,7 @@ void kw_render_files(kw_render *r) {
         for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
             for (size_t x = i; x < j; x++)
                 if (!strcmp(r->refs.v[x].role, order[k])) {
-                    kw_r_cellf(r, "%s%s", first ? "" : ", ", order[k]);
+                    kw_r_plainf(r, "%s%s", first ? "" : ", ", order[k]);
                     first = false;
                     break;
                 }
@@ -75,7 +75,7 @@ void kw_render_files(kw_render *r) {
             const kw_ref *f = &r->refs.v[x];
             if (x > i && f->line == r->refs.v[x - 1].line)
                 continue;
-            kw_r_cellf(r, "%s%d", x > i ? ", " : "", f->line);
+            kw_r_plainf(r, "%s%d", x > i ? ", " : "", f->line);
             if (f->label) {
                 kw_buf_puts(o, " ");
                 kw_md_code(o, kw_r_short(r, f->label), r->in);

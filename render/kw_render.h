@@ -48,7 +48,7 @@ typedef struct kw_render_opts {
      * write from the source <-> ISA view's data (kw_html_isa.c): an empty
      * <details class="kw-listing" data-arch=ARCH> per arch, not the text */
     bool listing_in_view;
-    /* `kwalk site`: tables and the device call tree written as the HTML
+    /* `kwalk site`: tables and bullet lists written as the HTML
      * libcmark-gfm makes of them (kw_md_table, kw_md_list), which it passes
      * through as HTML blocks, not parses */
     bool html_blocks;
@@ -96,6 +96,7 @@ typedef struct kw_render {
     /* the table being written (kw_r_table), and where a cell's inline text
      * goes: KW_MD_CELL outside tables, the table's kw_md_table_in inside */
     kw_md_table tab;
+    kw_md_list list; /* the list being written (kw_r_list) */
     kw_md_in in;
     /* the listings split into lines on this page (kw_r_isa_lines) */
     struct {
@@ -158,8 +159,20 @@ void kw_r_table_aligned(kw_render *r, int n, const char *const *titles, const ch
 void kw_r_row(kw_render *r);
 void kw_r_cell(kw_render *r);
 void kw_r_table_end(kw_render *r);
-/* Formatted text with no Markdown syntax in it (numbers, words) in a cell. */
-void kw_r_cellf(kw_render *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A bullet list into r->out (kw_md_list: Markdown, or HTML with
+ * html_blocks), item by item; r->in is for the items' text. A blank line
+ * must follow kw_r_list_end. */
+void kw_r_list(kw_render *r);
+void kw_r_item(kw_render *r, int level);
+void kw_r_list_end(kw_render *r);
+/* Where a code span or prose written as Markdown prose goes now: KW_MD_TEXT,
+ * or KW_MD_HTML inside an HTML table or list. */
+static inline kw_md_in kw_r_prose_in(const kw_render *r) {
+    return r->in == KW_MD_HTML ? KW_MD_HTML : KW_MD_TEXT;
+}
+/* Formatted text with no Markdown syntax in it (numbers, words) in a cell
+ * or an item. */
+void kw_r_plainf(kw_render *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A byte count with a unit for prose ("72.4 MB"; "512 B"). */
 void kw_r_bytes(kw_buf *o, double b);
 /* The arch a trace configuration's dispatches ran on (--trace), when known:
@@ -192,9 +205,11 @@ void kw_r_python_unresolved(kw_render *r, const kw_py_chains *pc, size_t op, siz
 /* "From the IR facts of ARCH (N memory accesses ...):" and a line per load,
  * store and atomic (groups as one line), then the analysis' notes. */
 void kw_r_ir_accesses(kw_render *r, const char *arch, const kw_irf *ir);
-/* A line per reduction / broadcast idiom, then the workgroup barriers. */
+/* An item of the open list (kw_r_list) per reduction / broadcast idiom,
+ * then the workgroup barriers. */
 void kw_r_ir_idioms(kw_render *r, const kw_irf *ir);
-/* A line per loop (trip count, header line); returns how many have no line. */
+/* An item of the open list per loop (trip count, header line); returns how
+ * many have no line. */
 size_t kw_r_ir_loops(kw_render *r, const kw_irf *ir);
 
 /* ---- a Triton page's TTGIR: layouts and tt.dot (kw_r_ttgir.c) ---------------------------- */

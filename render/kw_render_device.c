@@ -28,11 +28,11 @@ static void kw_dev_template(kw_render *r, const kw_src_file *f, const kw_src_def
         const kw_template_arg *t = &k->template_args.v[i];
         kw_r_row(r);
         kw_r_cell(r);
-        kw_r_cellf(r, "%zu", i + 1);
+        kw_r_plainf(r, "%zu", i + 1);
         kw_r_cell(r);
         kw_md_code(o, t->name ? t->name : "(unnamed)", r->in);
         kw_r_cell(r);
-        kw_r_cellf(r, "%s", t->kind ? t->kind : "?");
+        kw_r_plainf(r, "%s", t->kind ? t->kind : "?");
         kw_r_cell(r);
         kw_md_code(o, kw_r_targ_value(r, t), r->in);
         kw_r_cell(r);
@@ -143,8 +143,10 @@ static void kw_dev_compute(kw_render *r) {
         return;
     }
     kw_buf_printf(o, "From the IR facts of %s:\n\n", a->arch);
+    kw_r_list(r);
     kw_r_ir_idioms(r, ir);
     size_t unplaced = kw_r_ir_loops(r, ir);
+    kw_r_list_end(r);
     kw_buf_putc(o, '\n');
     if (!unplaced)
         return;
@@ -193,7 +195,7 @@ static void kw_dev_shared(kw_render *r) {
         kw_md_code(o, s->type ? s->type : "?", r->in);
         kw_r_cell(r);
         if (s->bytes >= 0) {
-            kw_r_cellf(r, "%lld", s->bytes);
+            kw_r_plainf(r, "%lld", s->bytes);
             total += s->bytes;
         } else {
             kw_buf_puts(o, "dynamic (extern)");
@@ -256,8 +258,6 @@ typedef struct kw_tree {
     size_t lines;                    /* list items written */
     kw_tree_edge *by_caller;         /* the calls with a caller, by caller then order */
     size_t nedges;
-    kw_md_list list; /* the tree as nested lists */
-    kw_md_in text;   /* code spans in an item: prose, or HTML */
 } kw_tree;
 
 static int kw_tree_edge_cmp(const void *a, const void *b) {
@@ -303,14 +303,14 @@ static void kw_tree_walk(kw_tree *t, const char *caller, int depth) {
         if (!c->system)
             continue;
         if (!any_system) {
-            kw_md_list_item(&t->list, depth);
+            kw_r_item(r, depth);
             kw_buf_puts(o, "HIP runtime: ");
             t->lines++;
         } else {
             kw_buf_puts(o, ", ");
         }
         any_system = true;
-        kw_md_code(o, kw_dev_hip_name(c->name ? c->name : "?"), t->text);
+        kw_md_code(o, kw_dev_hip_name(c->name ? c->name : "?"), kw_r_prose_in(r));
         if (c->location.file)
             kw_buf_printf(o, " (%d)", c->location.line);
     }
@@ -336,8 +336,8 @@ static void kw_tree_walk(kw_tree *t, const char *caller, int depth) {
         }
         if (earlier)
             continue;
-        kw_md_list_item(&t->list, depth);
-        kw_md_code(o, c->name ? c->name : "?", t->text);
+        kw_r_item(r, depth);
+        kw_md_code(o, c->name ? c->name : "?", kw_r_prose_in(r));
         if (c->location.file) {
             kw_buf_puts(o, " called at ");
             kw_r_kloc(r, &c->location);
@@ -391,13 +391,9 @@ static void kw_dev_calls(kw_render *r) {
         if (k->calls.v[i].caller)
             t.by_caller[t.nedges++] = (kw_tree_edge){k->calls.v[i].caller, i};
     qsort(t.by_caller, t.nedges, sizeof *t.by_caller, kw_tree_edge_cmp);
-    bool html = r->o->html_blocks;
-    kw_md_list_open(&t.list, o, html);
-    t.text = html ? KW_MD_HTML : KW_MD_TEXT;
-    r->in = html ? KW_MD_HTML : KW_MD_CELL; /* kw_r_kloc's code spans */
+    kw_r_list(r);
     kw_tree_walk(&t, k->symbol, 0);
-    kw_md_list_close(&t.list);
-    r->in = KW_MD_CELL;
+    kw_r_list_end(r);
     kw_buf_putc(o, '\n');
 }
 

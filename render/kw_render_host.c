@@ -126,7 +126,7 @@ static void kw_host_entry_label(kw_render *r, const kw_mentry *me) {
     const kw_entry *e = me->e;
     kw_buf *o = r->out;
     const char *s = kw_entry_label(&r->scratch, e);
-    kw_r_cellf(r, "%s ", kw_entry_word(e));
+    kw_r_plainf(r, "%s ", kw_entry_word(e));
     kw_md_code(o, s ? s : "?", r->in);
     if (kw_entry_binds(e)) {
         kw_buf_puts(o, " (runs ");
@@ -274,7 +274,7 @@ static void kw_host_entries(kw_render *r, const kw_mpaths *paths, size_t npaths)
                     if (os)
                         *os = op;
                     kw_r_cell(r);
-                    kw_r_cellf(r, "@%s, %s", op->stack, op->ffi ? op->ffi : "?");
+                    kw_r_plainf(r, "@%s, %s", op->stack, op->ffi ? op->ffi : "?");
                 } else {
                     kw_buf_puts(o, r->o->python_root ? "(no decorated op binds it)"
                                                      : "(Python not scanned)");
@@ -453,7 +453,7 @@ static void kw_host_config_row(kw_render *r, const kw_mlaunch *ml, size_t li, co
             kw_r_ref(r, d->location.file, d->location.line, "launch", d->text);
         }
         if (d->kind && strcmp(d->kind, "local"))
-            kw_r_cellf(r, " (a %s)", d->kind);
+            kw_r_plainf(r, " (a %s)", d->kind);
         if (d->modified)
             kw_buf_puts(o, " (changed after it)");
     } else {

@@ -238,7 +238,7 @@ static void kw_isa_notable(kw_render *r, const kw_mnems *mn, const kw_mnems *dpp
             kw_md_code(o, pass ? kw_arena_printf(&r->scratch, "DPP %s", key) : key, r->in);
             kw_r_cell(r);
             for (size_t a = 0; a < r->archs.n && a < 8; a++)
-                kw_r_cellf(r, "%s%s %u", a ? ", " : "", r->archs.v[a].arch, m->v.v[i].count[a]);
+                kw_r_plainf(r, "%s%s %u", a ? ", " : "", r->archs.v[a].arch, m->v.v[i].count[a]);
             kw_r_cell(r);
             kw_md_text(o, note, r->in);
         }
@@ -309,13 +309,13 @@ static void kw_risa_classes(kw_render *r) {
         bool total = !strcmp(key, "insns");
         kw_r_row(r);
         kw_r_cell(r);
-        kw_r_cellf(r, "%s%s", total ? "all instructions" : key,
+        kw_r_plainf(r, "%s%s", total ? "all instructions" : key,
                    modifier ? " (modifier, across classes)" : "");
         for (size_t a = 0; a < r->archs.n; a++) {
             long long v;
             kw_r_cell(r);
             if (kw_isa_class(&r->archs.v[a], k, &v))
-                kw_r_cellf(r, "%lld", v);
+                kw_r_plainf(r, "%lld", v);
             else
                 kw_buf_puts(o, "-");
         }

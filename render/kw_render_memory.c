@@ -43,9 +43,9 @@ static void kw_mem_hw_table_text(kw_render *r, kw_buf *o) {
                 continue;
             kw_r_row(r);
             kw_r_cell(r);
-            kw_r_cellf(r, "%s%s", g->product, g->is_default ? " (default)" : "");
+            kw_r_plainf(r, "%s%s", g->product, g->is_default ? " (default)" : "");
             kw_r_cell(r);
-            kw_r_cellf(r, "%s", g->arch);
+            kw_r_plainf(r, "%s", g->arch);
             static const char *const fmt[] = {"%.0f", "%.0f", "%.1f", "%.1f", "%.1f / %.1f",
                                               "%.1f", "%.1f"};
             double v[] = {g->compute_units, g->peak_clock_mhz, g->hbm_tbs, g->fp32_vector_tflops,
@@ -53,10 +53,10 @@ static void kw_mem_hw_table_text(kw_render *r, kw_buf *o) {
             for (size_t c = 0, x = 0; c < sizeof fmt / sizeof fmt[0]; c++) {
                 kw_r_cell(r);
                 if (c == 4) {
-                    kw_r_cellf(r, fmt[c], v[x], v[x + 1]);
+                    kw_r_plainf(r, fmt[c], v[x], v[x + 1]);
                     x += 2;
                 } else {
-                    kw_r_cellf(r, fmt[c], v[x++]);
+                    kw_r_plainf(r, fmt[c], v[x++]);
                 }
             }
         }
@@ -95,13 +95,15 @@ static void kw_mem_launch(kw_render *r, size_t i, size_t a) {
     const kw_irf *ir = pa->ir;
     const kw_page_geom g = r->page.geom[i];
     const kw_gpu *gpu = kw_mem_gpu(r, pa->arch);
-    kw_buf_puts(o, "- Geometry: ");
+    kw_r_list(r);
+    kw_r_item(r, 0);
+    kw_buf_puts(o, "Geometry: ");
     if (g.block_known) {
         kw_num(o, g.threads_per_block);
         kw_buf_puts(o, " threads per block");
     } else {
         kw_buf_puts(o, "threads per block unknown (");
-        kw_md_prose(o, g.why_block, false);
+        kw_md_prose(o, g.why_block, kw_r_prose_in(r));
         kw_buf_puts(o, ")");
     }
     if (g.grid_known) {
@@ -115,28 +117,36 @@ static void kw_mem_launch(kw_render *r, size_t i, size_t a) {
         }
     } else {
         kw_buf_puts(o, "; blocks unknown (");
-        kw_md_prose(o, g.why_grid, false);
+        kw_md_prose(o, g.why_grid, kw_r_prose_in(r));
         kw_buf_puts(o, ")");
     }
-    kw_buf_puts(o, ".\n");
-    if (g.grid_known && gpu && gpu->compute_units > 0)
-        kw_buf_printf(o, "- %s has %.0f CUs: %.2f blocks per CU%s.\n", gpu->product,
-                      gpu->compute_units, g.blocks / gpu->compute_units,
-                      kw_perf_classify(-1, -1, g.blocks, gpu).launch
-                          ? "; fewer blocks than CUs, so part of the GPU stays idle (launch-bound "
-                            "at this shape)"
-                          : "");
+    kw_buf_puts(o, ".");
+    if (g.grid_known && gpu && gpu->compute_units > 0) {
+        kw_r_item(r, 0);
+        kw_r_plainf(r, "%s has %.0f CUs: %.2f blocks per CU%s.", gpu->product,
+                    gpu->compute_units, g.blocks / gpu->compute_units,
+                    kw_perf_classify(-1, -1, g.blocks, gpu).launch
+                        ? "; fewer blocks than CUs, so part of the GPU stays idle (launch-bound "
+                          "at this shape)"
+                        : "");
+    }
     if (!ir) {
-        kw_buf_printf(o,
-                      "- Bytes read and written: not derived, no IR facts for %s in this "
-                      "sidecar (per-thread traffic comes from the plugin's IR analysis).\n",
-                      pa->arch);
-        if (r->o->time_us >= 0)
-            kw_buf_puts(o, "- Achieved bandwidth for --time-us: not computed, the bytes moved "
-                           "are unknown.\n");
-        kw_buf_puts(o, "- Bound: not classified (needs the bytes and FLOP per invocation).\n");
+        kw_r_item(r, 0);
+        kw_r_plainf(r,
+                    "Bytes read and written: not derived, no IR facts for %s in this "
+                    "sidecar (per-thread traffic comes from the plugin's IR analysis).",
+                    pa->arch);
+        if (r->o->time_us >= 0) {
+            kw_r_item(r, 0);
+            kw_buf_puts(o, "Achieved bandwidth for --time-us: not computed, the bytes moved "
+                           "are unknown.");
+        }
+        kw_r_item(r, 0);
+        kw_buf_puts(o, "Bound: not classified (needs the bytes and FLOP per invocation).");
+        kw_r_list_end(r);
         return;
     }
+    kw_r_list_end(r);
     const kw_page_work *w = &r->page.work[a * r->mk->launches.n + i];
     double rd = w->rd, wr = w->wr, fl = w->fl;
     const char *trd = w->trd, *twr = w->twr, *tfl = w->tfl;
@@ -180,25 +190,31 @@ static void kw_mem_launch(kw_render *r, size_t i, size_t a) {
     kw_buf_puts(o, "\nPer-thread counts take the most expensive path through every branch "
                    "(an upper bound; exact for straight-line code). A '-' needs --shape "
                    "values for the names in the expression.\n\n");
+    kw_r_list(r);
     if (krd && kwr && kfl && rd + wr > 0) {
         kw_perf_bound b = kw_perf_classify(fl, rd + wr, -1, gpu);
-        kw_buf_printf(o, "- Arithmetic intensity: %.3g FLOP per byte of global traffic.\n",
-                      b.intensity);
-        if (b.kind != KW_BOUND_UNKNOWN)
-            kw_buf_printf(o, "- Against %s's FP32 ridge point (%.1f FLOP/byte): %s.\n",
-                          gpu->product, b.ridge,
-                          b.kind == KW_BOUND_MEMORY ? "**memory-bound** (below the ridge)"
-                                                    : "**compute-bound** (at or above the ridge)");
+        kw_r_item(r, 0);
+        kw_r_plainf(r, "Arithmetic intensity: %.3g FLOP per byte of global traffic.", b.intensity);
+        if (b.kind != KW_BOUND_UNKNOWN) {
+            kw_r_item(r, 0);
+            kw_r_plainf(r, "Against %s's FP32 ridge point (%.1f FLOP/byte): ", gpu->product,
+                        b.ridge);
+            kw_md_strong(o, b.kind == KW_BOUND_MEMORY ? "memory-bound" : "compute-bound", r->in);
+            kw_buf_puts(o, b.kind == KW_BOUND_MEMORY ? " (below the ridge)."
+                                                     : " (at or above the ridge).");
+        }
     } else {
-        kw_buf_puts(o, "- Bound: not classified at this shape (bytes or FLOP unknown).\n");
+        kw_r_item(r, 0);
+        kw_buf_puts(o, "Bound: not classified at this shape (bytes or FLOP unknown).");
     }
     if (r->o->time_us >= 0 && krd && kwr && mk[2] && gpu) {
         double bytes = (rd + wr) * mult[2];
         kw_perf_bw bw = kw_perf_bandwidth(bytes, r->o->time_us * 1e3, gpu);
-        kw_buf_printf(o, "- With --time-us %g: ", r->o->time_us);
+        kw_r_item(r, 0);
+        kw_r_plainf(r, "With --time-us %g: ", r->o->time_us);
         kw_r_bytes(o, bytes);
-        kw_buf_printf(o, " moved, %.3f TB/s achieved = %.1f%% of %s's %.1f TB/s peak", bw.tbs,
-                      100 * bw.of_peak, gpu->product, gpu->hbm_tbs);
+        kw_r_plainf(r, " moved, %.3f TB/s achieved = %.1f%% of %s's %.1f TB/s peak", bw.tbs,
+                    100 * bw.of_peak, gpu->product, gpu->hbm_tbs);
         if (bw.of_peak > 1)
             kw_buf_puts(o, " (above the peak: the bytes are an upper bound, caches serve "
                            "part of them, or the time is not this kernel's)");
@@ -207,11 +223,13 @@ static void kw_mem_launch(kw_render *r, size_t i, size_t a) {
                           fl * mult[2] / (r->o->time_us * 1e-6) / 1e12,
                           100 * fl * mult[2] / (r->o->time_us * 1e-6) / 1e12 /
                               gpu->fp32_vector_tflops);
-        kw_buf_puts(o, ".\n");
+        kw_buf_puts(o, ".");
     } else if (r->o->time_us >= 0) {
-        kw_buf_puts(o, "- Achieved bandwidth for --time-us: not computed (bytes per invocation "
-                       "unknown at this shape).\n");
+        kw_r_item(r, 0);
+        kw_buf_puts(o, "Achieved bandwidth for --time-us: not computed (bytes per invocation "
+                       "unknown at this shape).");
     }
+    kw_r_list_end(r);
 }
 
 void kw_render_memory(kw_render *r) {

@@ -52,10 +52,10 @@ static void kw_list_params(kw_render *r, bool want_const) {
         if (kw_ptr_const(r, p->type, &pointee) != want_const)
             continue;
         kw_buf_puts(r->out, first ? "" : ", ");
-        kw_md_code(r->out, p->name ? p->name : "(unnamed)", false);
+        kw_md_code(r->out, p->name ? p->name : "(unnamed)", kw_r_prose_in(r));
         if (pointee) {
             kw_buf_puts(r->out, " (");
-            kw_md_code(r->out, pointee, false);
+            kw_md_code(r->out, pointee, kw_r_prose_in(r));
             kw_buf_puts(r->out, ")");
         }
         first = false;
@@ -71,8 +71,8 @@ static bool kw_overview_ir(kw_render *r) {
         const kw_irf *ir = r->archs.v[a].ir;
         if (!ir)
             continue;
-        kw_buf_printf(r->out, "- Reductions and cross-lane steps (IR facts, %s): ",
-                      r->archs.v[a].arch);
+        kw_r_item(r, 0);
+        kw_r_plainf(r, "Reductions and cross-lane steps (IR facts, %s): ", r->archs.v[a].arch);
         size_t n = ir->idioms.n;
         if (!n)
             kw_buf_puts(r->out, "none found");
@@ -81,18 +81,18 @@ static bool kw_overview_ir(kw_render *r) {
             const char *kind = d->kind;
             const char *op = d->op;
             const char *via = d->via;
-            kw_buf_printf(r->out, "%s%s%s%s%s%s", i ? "; " : "", kind ? kind : "idiom",
-                          op ? " (" : "", op ? op : "", op ? ")" : "", via ? " via " : "");
-            if (via)
-                kw_buf_puts(r->out, via);
+            kw_r_plainf(r, "%s%s%s%s%s%s%s", i ? "; " : "", kind ? kind : "idiom",
+                        op ? " (" : "", op ? op : "", op ? ")" : "", via ? " via " : "",
+                        via ? via : "");
         }
-        kw_buf_puts(r->out, ".\n");
+        kw_buf_puts(r->out, ".");
         char buf[32];
         const char *conv = kw_val_text(&ir->work_per_thread.conversions, buf, sizeof buf);
         if (conv) {
-            kw_buf_puts(r->out, "- Conversions per thread (IR facts): ");
-            kw_md_code(r->out, conv, false);
-            kw_buf_puts(r->out, ".\n");
+            kw_r_item(r, 0);
+            kw_buf_puts(r->out, "Conversions per thread (IR facts): ");
+            kw_md_code(r->out, conv, kw_r_prose_in(r));
+            kw_buf_puts(r->out, ".");
         }
         return true;
     }
@@ -163,7 +163,7 @@ void kw_render_overview(kw_render *r) {
         kw_buf_puts(o, "internal: the kernel of the translation unit ");
         kw_md_code(o, kw_r_path(r, mk->tu->tu.source ? mk->tu->tu.source : mk->tu->sidecar),
                    r->in);
-        kw_r_cellf(r, " (another unit's kernel of the same symbol is another kernel)");
+        kw_r_plainf(r, " (another unit's kernel of the same symbol is another kernel)");
     }
     if (k->template_name) {
         const kw_mgroup *g = &r->m->groups.v[mk->group];
@@ -172,7 +172,7 @@ void kw_render_overview(kw_render *r) {
         kw_buf_puts(o, "Template");
         kw_r_cell(r);
         kw_md_code(o, k->template_name, r->in);
-        kw_r_cellf(r, " (%zu instantiation%s in this build)", g->kernels.n,
+        kw_r_plainf(r, " (%zu instantiation%s in this build)", g->kernels.n,
                    g->kernels.n == 1 ? "" : "s");
     }
     kw_r_row(r);
@@ -180,7 +180,7 @@ void kw_render_overview(kw_render *r) {
     kw_buf_puts(o, "Built for");
     kw_r_cell(r);
     for (size_t i = 0; i < k->archs.n; i++)
-        kw_r_cellf(r, "%s%s", i ? ", " : "", k->archs.v[i].arch);
+        kw_r_plainf(r, "%s%s", i ? ", " : "", k->archs.v[i].arch);
     if (!k->archs.n)
         kw_buf_puts(o, "(no arch recorded)");
     if (k->not_in_object) {
@@ -236,11 +236,16 @@ void kw_render_overview(kw_render *r) {
         }
         kw_buf_puts(o, ".\n\n");
     }
-    kw_buf_puts(o, "Facts:\n\n- Reads through (pointers to const): ");
+    kw_buf_puts(o, "Facts:\n\n");
+    kw_r_list(r);
+    kw_r_item(r, 0);
+    kw_buf_puts(o, "Reads through (pointers to const): ");
     kw_list_params(r, true);
-    kw_buf_puts(o, ".\n- May write through (pointers to non-const): ");
+    kw_buf_puts(o, ".");
+    kw_r_item(r, 0);
+    kw_buf_puts(o, "May write through (pointers to non-const): ");
     kw_list_params(r, false);
-    kw_buf_puts(o, ".\n");
+    kw_buf_puts(o, ".");
     long long lds = 0;
     bool lds_known = true;
     for (size_t i = 0; i < k->shared.n; i++) {
@@ -249,27 +254,32 @@ void kw_render_overview(kw_render *r) {
         else
             lds += k->shared.v[i].bytes;
     }
+    kw_r_item(r, 0);
+    kw_md_code(o, "__shared__", kw_r_prose_in(r));
     if (k->shared.n)
-        kw_buf_printf(o, "- `__shared__` memory: %zu variable%s, %lld bytes%s (section 2).\n",
-                      k->shared.n, k->shared.n == 1 ? "" : "s", lds,
-                      lds_known ? "" : " plus dynamic (extern) shared memory");
+        kw_r_plainf(r, " memory: %zu variable%s, %lld bytes%s (section 2).", k->shared.n,
+                    k->shared.n == 1 ? "" : "s", lds,
+                    lds_known ? "" : " plus dynamic (extern) shared memory");
     else
-        kw_buf_puts(o, "- `__shared__` memory: none declared.\n");
+        kw_buf_puts(o, " memory: none declared.");
     if (k->inline_asm.n) {
-        kw_buf_printf(o, "- Inline asm: %zu statement%s (", k->inline_asm.n,
-                      k->inline_asm.n == 1 ? "" : "s");
+        kw_r_item(r, 0);
+        kw_r_plainf(r, "Inline asm: %zu statement%s (", k->inline_asm.n,
+                    k->inline_asm.n == 1 ? "" : "s");
         for (size_t i = 0; i < k->inline_asm.n; i++) {
             kw_buf_puts(o, i ? ", " : "");
-            kw_md_code(o, k->inline_asm.v[i].text ? k->inline_asm.v[i].text : "?", false);
+            kw_md_code(o, k->inline_asm.v[i].text ? k->inline_asm.v[i].text : "?",
+                       kw_r_prose_in(r));
         }
-        kw_buf_puts(o, ").\n");
+        kw_buf_puts(o, ").");
     }
     size_t ncalls = 0;
     for (size_t i = 0; i < k->calls.n; i++)
         if (k->calls.v[i].depth == 1 && !k->calls.v[i].system)
             ncalls++;
     if (ncalls) {
-        kw_buf_puts(o, "- Device functions it calls: ");
+        kw_r_item(r, 0);
+        kw_buf_puts(o, "Device functions it calls: ");
         size_t shown = 0;
         for (size_t i = 0; i < k->calls.n; i++) {
             const kw_call *c = &k->calls.v[i];
@@ -282,16 +292,19 @@ void kw_render_overview(kw_render *r) {
             if (dup)
                 continue;
             kw_buf_puts(o, shown++ ? ", " : "");
-            kw_md_code(o, c->name ? c->name : "?", false);
+            kw_md_code(o, c->name ? c->name : "?", kw_r_prose_in(r));
         }
-        kw_buf_puts(o, " (call tree in section 2).\n");
+        kw_buf_puts(o, " (call tree in section 2).");
     }
-    if (!kw_overview_ir(r))
-        kw_buf_puts(o, "- Reductions, conversions and fused steps: not derived, no IR facts in "
+    if (!kw_overview_ir(r)) {
+        kw_r_item(r, 0);
+        kw_buf_puts(o, "Reductions, conversions and fused steps: not derived, no IR facts in "
                        "this sidecar (they come from the plugin's IR analysis of the optimized "
-                       "kernel).\n");
+                       "kernel).");
+    }
     size_t reach = 0, dead = 0;
-    kw_buf_printf(o, "- Launch sites in this build: %zu", mk->launches.n);
+    kw_r_item(r, 0);
+    kw_r_plainf(r, "Launch sites in this build: %zu", mk->launches.n);
     for (size_t i = 0; i < mk->launches.n; i++) {
         reach += r->page.paths[i].v.n;
         dead += r->page.paths[i].dead;
@@ -301,7 +314,9 @@ void kw_render_overview(kw_render *r) {
         kw_buf_puts(o, "; emitted but unreachable from any entry point: no launch of it ever "
                        "runs (a compile-time constant condition is false)");
     else if (dead)
-        kw_buf_printf(o, "; %zu of them never run%s (a compile-time constant condition is false)",
-                      dead, dead == 1 ? "s" : "");
-    kw_buf_puts(o, ".\n\n");
+        kw_r_plainf(r, "; %zu of them never run%s (a compile-time constant condition is false)",
+                    dead, dead == 1 ? "s" : "");
+    kw_buf_puts(o, ".");
+    kw_r_list_end(r);
+    kw_buf_puts(o, "\n");
 }

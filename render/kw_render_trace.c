@@ -62,10 +62,10 @@ static void kw_rt_config_table(kw_render *r, const kw_trow *row) {
         }
         const char *arch = kw_r_trace_arch(r, cfg);
         kw_r_cell(r);
-        kw_r_cellf(r, "%s%s", arch ? arch : "not known",
+        kw_r_plainf(r, "%s%s", arch ? arch : "not known",
                    arch && cfg->arch && !cfg->mixed_arch ? " (trace)" : "");
         kw_r_cell(r);
-        kw_r_cellf(r, "%zu", cfg->dur.n);
+        kw_r_plainf(r, "%zu", cfg->dur.n);
         kw_r_cell(r);
         kw_rt_us(o, (double)cfg->total);
         kw_r_cell(r);

@@ -487,8 +487,10 @@ static void kw_rt_device(kw_render *r) {
                     "pointers) keep `argN`.\n\n");
         kw_r_ir_accesses(r, a->arch, ir);
         kw_md_heading(o, 3, "Loops, reductions, barriers");
+        kw_r_list(r);
         kw_r_ir_idioms(r, ir);
         kw_r_ir_loops(r, ir);
+        kw_r_list_end(r);
         kw_buf_puts(o, "\nSection 5 gives the Python line of each instruction.\n\n");
     } else if (t && (t->layouts.n || t->ir_note)) {
         kw_rt_ir_missing(r, "The `tl.program_id` to data mapping, loops and reductions", true);
