@@ -3,17 +3,41 @@
  * the renderer writes, <details> and anchors, kept), and the page itself. */
 #include "render/kw_html.h"
 
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
 
 #include "codeobj/kw_codeobj.h"
 
+/* A line that stands for an HTML block of the page in the converter's input
+ * ("<!--kwalk-block NONCE-->"): an HTML comment block, which the converter
+ * writes out as it is, and which no page's text can make (the nonce is drawn
+ * for the process; the page's own text reaches the output escaped, except a
+ * doc comment's raw HTML, which would need to guess it). */
+static char kw_html_mark[48];
+static size_t kw_html_markn;
+
+static void kw_html_mark_init(void) {
+    unsigned long long x = (unsigned long long)time(NULL) ^
+                           ((unsigned long long)getpid() << 32) ^
+                           (unsigned long long)(uintptr_t)&kw_html_markn;
+    x ^= x >> 29;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 32;
+    kw_html_markn = (size_t)snprintf(kw_html_mark, sizeof kw_html_mark, "<!--kwalk-block %016llx-->",
+                                     x);
+}
+
 void kw_html_global_init(void) {
     cmark_gfm_core_extensions_ensure_registered();
+    kw_html_mark_init();
     (void)kw_co_hw_lookup("gfx942"); /* the occupancy table, read once before the threads */
 }
 
@@ -197,12 +221,18 @@ static void kw_cm_reset(void) {
 
 static cmark_mem kw_cm_mem = {kw_cm_calloc, kw_cm_realloc, kw_cm_free};
 
-/* The converted walkthrough of the page being written (one per thread). */
-static _Thread_local kw_buf kw_html_body;
+/* The converted walkthrough of the page being written, and the Markdown the
+ * converter reads (one each per thread). */
+static _Thread_local kw_buf kw_html_body, kw_html_md, kw_html_conv;
+
 
 void kw_html_thread_free(void) {
     kw_buf_free(&kw_html_body);
     kw_buf_init(&kw_html_body);
+    kw_buf_free(&kw_html_md);
+    kw_buf_init(&kw_html_md);
+    kw_buf_free(&kw_html_conv);
+    kw_buf_init(&kw_html_conv);
     for (kw_cm_chunk *c = kw_cm.head, *n; c; c = n) {
         n = c->next;
         free(c);
@@ -230,6 +260,46 @@ kw_status kw_html_from_md(const char *md, size_t len, kw_buf *out, kw_err *err) 
         kw_buf_puts(out, html);
     kw_cm_reset(); /* the document, the parser and the HTML at once */
     return html ? KW_OK : kw_fail(err, "libcmark-gfm: cannot convert the page");
+}
+
+/* The page's Markdown md converted into out, its HTML tables and lists
+ * (r->html, written by kw_md_table and kw_md_list as the HTML the converter
+ * makes of them) not read by the converter: each is one marker line in its
+ * input, and the marker in its output is the block. */
+static kw_status kw_html_from_md_blocks(const kw_render *r, const kw_buf *md, kw_buf *out,
+                                        kw_err *err) {
+    const char *m = md->ptr ? md->ptr : "";
+    if (!r->html.n)
+        return kw_html_from_md(m, md->len, out, err);
+    kw_buf *in = &kw_html_md;
+    kw_buf_reset(in);
+    size_t at = 0;
+    for (size_t i = 0; i < r->html.n; i++) {
+        kw_buf_append(in, m + at, r->html.v[i].at - at);
+        kw_buf_append(in, kw_html_mark, kw_html_markn);
+        kw_buf_putc(in, '\n');
+        at = r->html.v[i].end;
+    }
+    kw_buf_append(in, m + at, md->len - at);
+    kw_buf *conv = &kw_html_conv;
+    kw_buf_reset(conv);
+    kw_status st = in->oom ? kw_fail(err, "out of memory")
+                           : kw_html_from_md(in->ptr, in->len, conv, err);
+    /* each marker line of the output, in order, is its block */
+    const char *c = conv->ptr ? conv->ptr : "", *p = c;
+    for (size_t i = 0; st == KW_OK && i < r->html.n; i++) {
+        const char *q = strstr(p, kw_html_mark);
+        if (!q || (q > c && q[-1] != '\n') || q[kw_html_markn] != '\n') {
+            st = kw_fail(err, "libcmark-gfm did not keep an HTML block of the page");
+            break;
+        }
+        kw_buf_append(out, p, (size_t)(q - p));
+        kw_buf_append(out, m + r->html.v[i].at, r->html.v[i].end - r->html.v[i].at);
+        p = q + kw_html_markn + 1;
+    }
+    if (st == KW_OK)
+        kw_buf_puts(out, p);
+    return st;
 }
 
 /* Where the browser-only parts go in the converted walkthrough b[0, n): the
@@ -262,7 +332,7 @@ kw_status kw_html_page(kw_render *r, size_t ki, kw_buf *md, kw_buf *out, kw_err 
                      "<main>\n");
     kw_buf *body = &kw_html_body;
     kw_buf_reset(body);
-    if (kw_html_from_md(md->ptr ? md->ptr : "", md->len, body, err) != KW_OK)
+    if (kw_html_from_md_blocks(r, md, body, err) != KW_OK)
         return KW_ERR;
     const char *b = body->ptr ? body->ptr : "";
     size_t flow_at, flow_end, six_at;

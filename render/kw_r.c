@@ -33,7 +33,23 @@ void kw_r_table(kw_render *r, int n, const char *const *titles) {
     kw_r_table_aligned(r, n, titles, NULL);
 }
 
+/* The HTML table or list that begins now in the page: where (kw_r_html_end). */
+static void kw_r_html_begin(kw_render *r) {
+    r->html_at = r->out->len;
+}
+
+static void kw_r_html_end(kw_render *r) {
+    if (!r->o->html_blocks || r->out != r->page_out)
+        return;
+    kw_r_span *s = KW_PUSH(&r->scratch, r->html);
+    if (s)
+        *s = (kw_r_span){r->html_at, r->out->len};
+    else
+        r->out->oom = true; /* a page without it would be wrong: fail the page */
+}
+
 void kw_r_table_aligned(kw_render *r, int n, const char *const *titles, const char *align) {
+    kw_r_html_begin(r);
     kw_md_table_open(&r->tab, r->out, r->o->html_blocks, n, titles, align);
     r->in = kw_md_table_in(&r->tab);
 }
@@ -49,9 +65,11 @@ void kw_r_cell(kw_render *r) {
 void kw_r_table_end(kw_render *r) {
     kw_md_table_close(&r->tab);
     r->in = KW_MD_CELL;
+    kw_r_html_end(r);
 }
 
 void kw_r_list(kw_render *r) {
+    kw_r_html_begin(r);
     kw_md_list_open(&r->list, r->out, r->o->html_blocks);
     r->in = r->o->html_blocks ? KW_MD_HTML : KW_MD_CELL;
 }
@@ -61,8 +79,11 @@ void kw_r_item(kw_render *r, int level) {
 }
 
 void kw_r_list_end(kw_render *r) {
+    bool any = r->list.level >= 0;
     kw_md_list_close(&r->list);
     r->in = KW_MD_CELL;
+    if (any) /* an empty list writes nothing */
+        kw_r_html_end(r);
 }
 
 void kw_r_plainf(kw_render *r, const char *fmt, ...) {

@@ -119,6 +119,8 @@ kw_status kw_render_kernel(kw_render *r, size_t ki, kw_buf *out, kw_err *err) {
     kw_arena_free(&r->scratch);
     kw_arena_init(&r->scratch);
     r->out = out;
+    r->page_out = out;
+    memset(&r->html, 0, sizeof r->html);
     r->mk = &r->m->kernels.v[ki];
     memset(&r->refs, 0, sizeof(r->refs));
     memset(&r->archs, 0, sizeof(r->archs));

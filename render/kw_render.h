@@ -77,6 +77,11 @@ typedef struct kw_r_isa_line {
     const char *after; /* just after the instruction's "OFFSET:" */
 } kw_r_isa_line;
 
+/* A part [at, end) of a buffer. */
+typedef struct kw_r_span {
+    size_t at, end;
+} kw_r_span;
+
 typedef struct kw_render {
     kw_model *m;
     kw_srcs *srcs;
@@ -98,6 +103,12 @@ typedef struct kw_render {
     kw_md_table tab;
     kw_md_list list; /* the list being written (kw_r_list) */
     kw_md_in in;
+    /* html_blocks: where the tables and lists written as HTML are in the
+     * page (kw_render_kernel's out), [at, end) each, so that the Markdown
+     * converter need not read them (kw_html.c) */
+    kw_buf *page_out;
+    KW_ARRAY(kw_r_span) html;
+    size_t html_at; /* where the open table or list began */
     /* the listings split into lines on this page (kw_r_isa_lines) */
     struct {
         const kw_kernel_arch *fx;
