@@ -166,9 +166,10 @@ static void kw_isa_scan(kw_render *r, const kw_kernel_arch *fx, size_t arch, kw_
         const char *s = colon ? colon + 1 : p;
         while (s < end && (*s == ' ' || *s == '\t'))
             s++;
-        const char *e = s;
-        while (e < end && *e != ' ' && *e != '\t')
-            e++;
+        const char *e = memchr(s, ' ', (size_t)(end - s)); /* the mnemonic's end */
+        e = e ? e : end;
+        const char *tab = memchr(s, '\t', (size_t)(e - s));
+        e = tab ? tab : e;
         if (e > s && *s != ';' && *s != '<') {
             /* the encoding suffix is not part of the operation: v_rsq_f32_e32 is v_rsq_f32 */
             static const struct {
@@ -193,8 +194,10 @@ static void kw_isa_scan(kw_render *r, const kw_kernel_arch *fx, size_t arch, kw_
                                           "row_newbcast:", "quad_perm:", "wave_shr:", "wave_shl:",
                                           "wave_ror:", "wave_rol:", "row_mirror", "row_half_mirror",
                                           "row_share:", "row_xmask:"};
-        for (const char *q = e; q < end; q++) {
-            if ((q > e && q[-1] != ' ') || (*q != 'r' && *q != 'q' && *q != 'w'))
+        for (const char *sp = e; sp < end && (sp = memchr(sp, ' ', (size_t)(end - sp)));
+             sp++) {
+            const char *q = sp + 1; /* a word after a space */
+            if (q >= end || (*q != 'r' && *q != 'q' && *q != 'w'))
                 continue; /* every control starts a word with r, q or w */
             for (size_t c = 0; c < sizeof(ctl) / sizeof(ctl[0]); c++) {
                 if (*q != ctl[c][0])
