@@ -154,16 +154,10 @@ static void kw_site_page(kw_site *s, kw_site_worker *w, unsigned worker, size_t 
     if (s->st[i] != KW_OK)
         return;
     char *path = kw_arena_printf(&w->r.scratch, "%s/%s", s->dir, s->app->model.kernels.v[i].page);
-    FILE *f = path ? fopen(path, "wb") : NULL;
-    if (!f) {
-        s->st[i] = kw_fail(&s->err[i], "%s: %s", path ? path : s->dir,
-                           path ? strerror(errno) : "out of memory");
-        return;
-    }
-    bool ok = fwrite(w->page.ptr ? w->page.ptr : "", 1, w->page.len, f) == w->page.len;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok)
-        s->st[i] = kw_fail(&s->err[i], "%s: %s", path, strerror(errno ? errno : EIO));
+    if (!path)
+        s->st[i] = kw_fail(&s->err[i], "%s: out of memory", s->dir);
+    else
+        s->st[i] = kw_fs_write(path, w->page.ptr ? w->page.ptr : "", w->page.len, &s->err[i]);
 }
 
 static void kw_site_work(void *ctx, unsigned worker, size_t chunk) {

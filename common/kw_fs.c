@@ -5,6 +5,7 @@
 #include "common/kw_fs.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -238,6 +239,35 @@ void kw_fs_map_close(kw_fs_map *m) {
     m->base_ = NULL;
 }
 
+/* All of data[0, len) to fd; false (errno set) when a write fails. */
+static bool kw_fs_write_all(int fd, const void *data, size_t len) {
+    const char *p = data;
+    while (len) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return false;
+        }
+        p += w;
+        len -= (size_t)w;
+    }
+    return true;
+}
+
+kw_status kw_fs_write(const char *path, const void *data, size_t len, kw_err *err) {
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return kw_fail(err, "cannot write %s: %s", path, strerror(errno));
+    bool ok = kw_fs_write_all(fd, data, len);
+    int e = errno;
+    if (close(fd) != 0 && ok) {
+        ok = false;
+        e = errno;
+    }
+    return ok ? KW_OK : kw_fail(err, "cannot write %s: %s", path, strerror(e));
+}
+
 kw_status kw_fs_write_atomic(const char *path, const void *data, size_t len, kw_err *err) {
     static unsigned counter;
     size_t plen = strlen(path) + 64;
@@ -251,21 +281,12 @@ kw_status kw_fs_write_atomic(const char *path, const void *data, size_t len, kw_
         free(tmp);
         return s;
     }
-    const char *p = data;
-    size_t left = len;
-    while (left) {
-        ssize_t w = write(fd, p, left);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            kw_status s = kw_fail(err, "cannot write %s: %s", path, strerror(errno));
-            close(fd);
-            unlink(tmp);
-            free(tmp);
-            return s;
-        }
-        p += w;
-        left -= (size_t)w;
+    if (!kw_fs_write_all(fd, data, len)) {
+        kw_status s = kw_fail(err, "cannot write %s: %s", path, strerror(errno));
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        return s;
     }
     if (close(fd) != 0 || rename(tmp, path) != 0) {
         kw_status s = kw_fail(err, "cannot write %s: %s", path, strerror(errno));

@@ -52,6 +52,8 @@ typedef struct kw_fs_map {
 kw_status kw_fs_map_open(kw_fs_map *m, const char *path, kw_fs_kind kind, kw_err *err);
 void kw_fs_map_close(kw_fs_map *m);
 
+/* Write data to path (created, or truncated): one write for most files. */
+kw_status kw_fs_write(const char *path, const void *data, size_t len, kw_err *err);
 /* Write data to path atomically: path.tmp.<pid>.<n>, fsync-free, then rename. */
 kw_status kw_fs_write_atomic(const char *path, const void *data, size_t len, kw_err *err);
 /* Create a directory and its parents; existing directories are fine. */

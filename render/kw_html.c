@@ -227,6 +227,7 @@ static _Thread_local kw_buf kw_html_body, kw_html_md, kw_html_conv;
 
 
 void kw_html_thread_free(void) {
+    kw_html_charts_thread_free();
     kw_buf_free(&kw_html_body);
     kw_buf_init(&kw_html_body);
     kw_buf_free(&kw_html_md);

@@ -35,6 +35,8 @@ void kw_html_global_init(void);
 /* Frees the calling thread's Markdown conversion memory (kw_html_from_md
  * keeps it from page to page). */
 void kw_html_thread_free(void);
+/* The charts' parts kept on this thread (kw_html_charts.c); kw_html_thread_free. */
+void kw_html_charts_thread_free(void);
 
 /* s as HTML text (or attribute value): & < > " ' escaped. */
 void kw_html_esc(kw_buf *b, const char *s);

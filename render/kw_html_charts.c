@@ -23,25 +23,27 @@ static unsigned kw_ch_waves(const kw_co_hw *hw, unsigned v) {
     return w < hw->max_waves_per_simd ? w : hw->max_waves_per_simd;
 }
 
-static void kw_ch_occupancy(kw_buf *o, const kw_rarch *a, const char *arch) {
-    const kw_isa_resources *res = &a->facts->resources;
-    const kw_co_hw *hw = kw_co_hw_lookup(a->arch);
-    if (!hw || !hw->vgprs_per_lane || !hw->max_waves_per_simd || !hw->vgpr_granule)
-        return;
+/* The occupancy charts' parts made on this thread, per processor. */
+typedef struct kw_ch_axes_made {
+    const kw_co_hw *hw;
+    kw_buf svg;
+} kw_ch_axes_made;
+static _Thread_local kw_ch_axes_made kw_ch_made[4];
+
+void kw_html_charts_thread_free(void) {
+    for (size_t i = 0; i < 4; i++) {
+        kw_buf_free(&kw_ch_made[i].svg);
+        kw_ch_made[i].hw = NULL;
+    }
+}
+
+/* The axes, ticks and the VGPR bound (a step curve) of the occupancy chart
+ * of processor hw. */
+static void kw_ch_occupancy_axes(kw_buf *o, const kw_co_hw *hw) {
     double pw = KW_CH_W - KW_CH_L - KW_CH_R, ph = KW_CH_H - KW_CH_T - KW_CH_B;
     double xmax = hw->vgprs_per_lane, ymax = hw->max_waves_per_simd;
 #define KW_X(v) (KW_CH_L + (v) / xmax * pw)
 #define KW_Y(w) (KW_CH_T + ph - (w) / ymax * ph)
-    long long v = res->vgpr >= 0 ? res->vgpr + (res->agpr > 0 ? res->agpr : 0) : -1;
-    kw_buf_printf(o,
-                  "<svg class=\"kw-chart kw-occ\" data-arch=\"%s\" data-vgprs=\"%lld\" "
-                  "data-waves=\"%lld\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-                  "role=\"img\"><title>%s: occupancy against VGPRs</title>",
-                  arch, v, res->occupancy, KW_CH_W, KW_CH_H, KW_CH_W, KW_CH_H, arch);
-    kw_buf_printf(o, "<text x=\"%d\" y=\"14\" class=\"kw-ct\">%s: waves per SIMD against VGPRs",
-                  KW_CH_L, arch);
-    kw_buf_puts(o, res->agpr > 0 ? " + AGPRs</text>" : "</text>");
-    /* axes, ticks */
     kw_buf_printf(o, "<path class=\"kw-ax\" d=\"M%d %d V%.1f H%.1f\"/>", KW_CH_L, KW_CH_T,
                   KW_CH_T + ph, KW_CH_L + pw);
     for (unsigned w = 0; w <= hw->max_waves_per_simd; w += hw->max_waves_per_simd > 8 ? 2 : 1)
@@ -63,6 +65,47 @@ static void kw_ch_occupancy(kw_buf *o, const kw_rarch *a, const char *arch) {
         }
     }
     kw_buf_printf(o, " H%.1f\"/>", KW_X(xmax));
+#undef KW_X
+#undef KW_Y
+}
+
+static void kw_ch_occupancy(kw_buf *o, const kw_rarch *a, const char *arch) {
+    const kw_isa_resources *res = &a->facts->resources;
+    const kw_co_hw *hw = kw_co_hw_lookup(a->arch);
+    if (!hw || !hw->vgprs_per_lane || !hw->max_waves_per_simd || !hw->vgpr_granule)
+        return;
+    double pw = KW_CH_W - KW_CH_L - KW_CH_R, ph = KW_CH_H - KW_CH_T - KW_CH_B;
+    double xmax = hw->vgprs_per_lane, ymax = hw->max_waves_per_simd;
+#define KW_X(v) (KW_CH_L + (v) / xmax * pw)
+#define KW_Y(w) (KW_CH_T + ph - (w) / ymax * ph)
+    long long v = res->vgpr >= 0 ? res->vgpr + (res->agpr > 0 ? res->agpr : 0) : -1;
+    kw_buf_printf(o,
+                  "<svg class=\"kw-chart kw-occ\" data-arch=\"%s\" data-vgprs=\"%lld\" "
+                  "data-waves=\"%lld\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+                  "role=\"img\"><title>%s: occupancy against VGPRs</title>",
+                  arch, v, res->occupancy, KW_CH_W, KW_CH_H, KW_CH_W, KW_CH_H, arch);
+    kw_buf_printf(o, "<text x=\"%d\" y=\"14\" class=\"kw-ct\">%s: waves per SIMD against VGPRs",
+                  KW_CH_L, arch);
+    kw_buf_puts(o, res->agpr > 0 ? " + AGPRs</text>" : "</text>");
+    /* axes, ticks and the VGPR bound depend on the processor alone: made once per thread */
+    kw_ch_axes_made *made = kw_ch_made;
+    size_t m = 0;
+    while (m < 4 && made[m].hw && made[m].hw != hw)
+        m++;
+    if (m < 4 && made[m].hw == hw) {
+        kw_buf_append(o, made[m].svg.ptr, made[m].svg.len);
+    } else {
+        kw_buf part;
+        kw_buf_init(&part);
+        kw_ch_occupancy_axes(&part, hw);
+        kw_buf_append(o, part.ptr ? part.ptr : "", part.len);
+        if (m < 4 && !part.oom) {
+            made[m].hw = hw;
+            made[m].svg = part; /* kept for the thread's life */
+        } else {
+            kw_buf_free(&part);
+        }
+    }
     if (v >= 0 && res->occupancy >= 0) {
         double px = KW_X(v > (long long)xmax ? xmax : (double)v), py = KW_Y((double)res->occupancy);
         kw_buf_printf(o,
