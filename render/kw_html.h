@@ -37,6 +37,7 @@ void kw_html_global_init(void);
 void kw_html_thread_free(void);
 /* The charts' parts kept on this thread (kw_html_charts.c); kw_html_thread_free. */
 void kw_html_charts_thread_free(void);
+void kw_html_roofline_thread_free(void);
 
 /* s as HTML text (or attribute value): & < > " ' escaped. */
 void kw_html_esc(kw_buf *b, const char *s);

@@ -31,6 +31,7 @@ typedef struct kw_ch_axes_made {
 static _Thread_local kw_ch_axes_made kw_ch_made[4];
 
 void kw_html_charts_thread_free(void) {
+    kw_html_roofline_thread_free();
     for (size_t i = 0; i < 4; i++) {
         kw_buf_free(&kw_ch_made[i].svg);
         kw_ch_made[i].hw = NULL;

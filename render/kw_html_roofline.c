@@ -13,6 +13,7 @@
  * The svg carries its axes (data-plot, data-xlog, data-ylog) and each point
  * its bytes, FLOP and nanoseconds, for tests/site to check. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "model/kw_perf.h"
@@ -134,24 +135,11 @@ static double kw_rf_max(double a, double b) {
     return a > b ? a : b;
 }
 
-/* The chart of one arch: the roof of g and the points of f. */
-static void kw_rf_svg(kw_rf *f, kw_buf *o, const char *arch, const kw_gpu *g) {
+/* The svg element, axes, ticks and roof of a roofline of g on the scales
+ * xlo..xhi, ylo..yhi (decades). */
+static void kw_rf_frame(kw_buf *o, const char *arch, const kw_gpu *g, double xlo, double xhi,
+                        double ylo, double yhi) {
     double peak = g->fp32_vector_tflops, bw = g->hbm_tbs, ridge = peak / bw;
-    double xmin = ridge, xmax = ridge, ymin = bw * ridge / 100;
-    bool drawn[KW_RF_MAXPTS];
-    for (size_t i = 0; i < f->npts; i++) {
-        const kw_rf_point *p = &f->pts[i];
-        drawn[i] = p->flops > 0 && p->bytes > 0 && p->ns > 0;
-        if (!drawn[i])
-            continue;
-        double ai = p->flops / p->bytes, tf = p->flops / p->ns / 1e3;
-        xmin = kw_rf_min(xmin, ai);
-        xmax = kw_rf_max(xmax, ai);
-        ymin = kw_rf_min(ymin, tf);
-    }
-    double xlo = floor(log10(xmin)) - 1, xhi = ceil(log10(xmax)) + 1;
-    ymin = kw_rf_min(ymin, bw * pow(10, xlo));
-    double ylo = floor(log10(ymin)), yhi = ceil(log10(peak * 1.5));
     double pw = KW_RF_W - KW_RF_L - KW_RF_R, ph = KW_RF_H - KW_RF_T - KW_RF_B;
 #define KW_X(ai) (KW_RF_L + (log10(ai) - xlo) / (xhi - xlo) * pw)
 #define KW_Y(tf) (KW_RF_T + ph - (log10(tf) - ylo) / (yhi - ylo) * ph)
@@ -185,6 +173,69 @@ static void kw_rf_svg(kw_rf *f, kw_buf *o, const char *arch, const kw_gpu *g) {
                   "HBM, %g TFLOP/s FP32 vector; ridge %.1f FLOP/byte</title></path>",
                   KW_X(pow(10, xlo)), KW_Y(bw * pow(10, xlo)), KW_X(ridge), KW_Y(peak),
                   KW_X(pow(10, xhi)), bw, peak, ridge);
+#undef KW_X
+#undef KW_Y
+}
+
+/* The charts' frames made on this thread (the svg element, axes and roof
+ * up to the points), by arch, GPU and scales: most pages of a build repeat
+ * them. kw_html_charts_thread_free frees them. */
+typedef struct kw_rf_made {
+    char arch[32];
+    const kw_gpu *g;
+    double xlo, xhi, ylo, yhi;
+    kw_buf svg;
+} kw_rf_made;
+static _Thread_local kw_rf_made kw_rf_frames[4];
+
+void kw_html_roofline_thread_free(void) {
+    for (size_t i = 0; i < 4; i++) {
+        kw_buf_free(&kw_rf_frames[i].svg);
+        kw_rf_frames[i].g = NULL;
+    }
+}
+
+/* The chart of one arch: the roof of g and the points of f. */
+static void kw_rf_svg(kw_rf *f, kw_buf *o, const char *arch, const kw_gpu *g) {
+    double peak = g->fp32_vector_tflops, bw = g->hbm_tbs, ridge = peak / bw;
+    double xmin = ridge, xmax = ridge, ymin = bw * ridge / 100;
+    bool drawn[KW_RF_MAXPTS];
+    for (size_t i = 0; i < f->npts; i++) {
+        const kw_rf_point *p = &f->pts[i];
+        drawn[i] = p->flops > 0 && p->bytes > 0 && p->ns > 0;
+        if (!drawn[i])
+            continue;
+        double ai = p->flops / p->bytes, tf = p->flops / p->ns / 1e3;
+        xmin = kw_rf_min(xmin, ai);
+        xmax = kw_rf_max(xmax, ai);
+        ymin = kw_rf_min(ymin, tf);
+    }
+    double xlo = floor(log10(xmin)) - 1, xhi = ceil(log10(xmax)) + 1;
+    ymin = kw_rf_min(ymin, bw * pow(10, xlo));
+    double ylo = floor(log10(ymin)), yhi = ceil(log10(peak * 1.5));
+    double pw = KW_RF_W - KW_RF_L - KW_RF_R, ph = KW_RF_H - KW_RF_T - KW_RF_B;
+#define KW_X(ai) (KW_RF_L + (log10(ai) - xlo) / (xhi - xlo) * pw)
+#define KW_Y(tf) (KW_RF_T + ph - (log10(tf) - ylo) / (yhi - ylo) * ph)
+    size_t m = 0;
+    while (m < 4 && kw_rf_frames[m].g &&
+           !(kw_rf_frames[m].g == g && !strcmp(kw_rf_frames[m].arch, arch) &&
+             kw_rf_frames[m].xlo == xlo && kw_rf_frames[m].xhi == xhi &&
+             kw_rf_frames[m].ylo == ylo && kw_rf_frames[m].yhi == yhi))
+        m++;
+    if (m < 4 && kw_rf_frames[m].g) {
+        kw_buf_append(o, kw_rf_frames[m].svg.ptr, kw_rf_frames[m].svg.len);
+    } else {
+        size_t at = o->len;
+        kw_rf_frame(o, arch, g, xlo, xhi, ylo, yhi);
+        kw_rf_made *k = &kw_rf_frames[m < 4 ? m : 0]; /* full: the first is made again */
+        if (!o->oom && strlen(arch) < sizeof k->arch) {
+            kw_buf_reset(&k->svg);
+            kw_buf_append(&k->svg, o->ptr + at, o->len - at);
+            snprintf(k->arch, sizeof k->arch, "%s", arch);
+            k->g = k->svg.oom ? NULL : g;
+            k->xlo = xlo, k->xhi = xhi, k->ylo = ylo, k->yhi = yhi;
+        }
+    }
     for (size_t i = 0; i < f->npts; i++) {
         const kw_rf_point *p = &f->pts[i];
         if (!drawn[i]) {
