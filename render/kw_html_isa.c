@@ -112,14 +112,18 @@ static const char *kw_si_note(kw_render *r, const char *text, size_t n) {
     return kw_isa_note_for(r->notes, buf);
 }
 
-/* The class and note of the instruction text (its mnemonic: text up to the
- * first space, as the classifier reads it); kept as stable[0, len), the same
- * characters in the listing, which outlives the page. */
-static const kw_si_mn *kw_si_mnem(kw_si *s, const char *text, const char *stable, kw_si_mn *tmp) {
-    size_t len = strcspn(text, " ");
+/* The class and note of the instruction t[0, n) (its mnemonic: the text up
+ * to the first space, as the classifier reads it); kept as t[0, len), the
+ * characters in the listing, which outlives the page. Only a mnemonic not
+ * seen on the page is copied (a C string for the classifier) and classified. */
+static const kw_si_mn *kw_si_mnem(kw_si *s, const char *t, size_t n, kw_si_mn *tmp) {
+    if (n >= 512)
+        n = 511; /* as the classifier's copy holds it */
+    const char *sp = memchr(t, ' ', n);
+    size_t len = sp ? (size_t)(sp - t) : n;
     unsigned h = 2166136261u;
     for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)text[i]) * 16777619u;
+        h = (h ^ (unsigned char)t[i]) * 16777619u;
     kw_si_mn *slot = NULL;
     for (size_t k = 0; k < KW_SI_MNS; k++) {
         kw_si_mn *m = &s->mns[(h + k) % KW_SI_MNS];
@@ -127,15 +131,18 @@ static const kw_si_mn *kw_si_mnem(kw_si *s, const char *text, const char *stable
             slot = s->nmns < KW_SI_MNS * 3 / 4 ? m : NULL; /* else: not kept */
             break;
         }
-        if (m->len == len && !memcmp(m->text, text, len))
+        if (m->len == len && !memcmp(m->text, t, len))
             return m;
     }
+    char text[512];
+    memcpy(text, t, n);
+    text[n] = 0;
     kw_si_mn *m = slot ? slot : tmp;
     kw_co_insn insn;
     memset(&insn, 0, sizeof insn);
     kw_co_classify(text, &insn);
     const char *note = kw_si_note(s->r, text, strcspn(text, " \t"));
-    *m = (kw_si_mn){stable, len, kw_si_class_of(s, kw_co_class_name((kw_co_class)insn.klass)),
+    *m = (kw_si_mn){t, len, kw_si_class_of(s, kw_co_class_name((kw_co_class)insn.klass)),
                     note ? kw_si_note_of(s, note) : -1};
     s->nmns += slot != NULL;
     return m;
@@ -174,7 +181,6 @@ static void kw_si_arch(kw_si *s, const kw_rarch *a, kw_buf *o) {
     size_t li = 0;
     int cur_f = -1, cur_l = 0, last_f = -1, last_l = 0;
     bool first = true;
-    char text[512];
     size_t nl = 0, ninsn;
     const kw_r_isa_line *lns = fx->isa ? kw_r_isa_lines(r, fx, &nl, &ninsn) : NULL;
     for (size_t i = 0; lns && i < nl; i++) {
@@ -199,13 +205,8 @@ static void kw_si_arch(kw_si *s, const kw_rarch *a, kw_buf *o) {
             const char *t = ln.after;
             while (t < end && (*t == ' ' || *t == '\t'))
                 t++;
-            size_t tl = (size_t)(end - t);
-            if (tl >= sizeof text)
-                tl = sizeof text - 1;
-            memcpy(text, t, tl);
-            text[tl] = 0;
             kw_si_mn tmp;
-            const kw_si_mn *mn = kw_si_mnem(s, text, t, &tmp);
+            const kw_si_mn *mn = kw_si_mnem(s, t, (size_t)(end - t), &tmp);
             /* "[offset,text,class,file,line,note]", the numbers formatted here
              * and appended at once (a call per character was a tenth of this) */
             char num[4 * 24], *q = num;
