@@ -87,6 +87,11 @@ typedef struct kw_map {
     KW_ARRAY(kw_map_row) rows;
     kw_symmap row_of;          /* "group|file:line|entry" -> row */
     KW_ARRAY(size_t) py_shown; /* the helper's ops in rows (kw_py_chains ops), each once */
+    /* the Markdown table (kw_md_table: GFM, or HTML for `kwalk site`), and
+     * where its cells' code spans go */
+    bool html;
+    kw_md_table tab;
+    kw_md_in in;
 } kw_map;
 
 static const char *kw_map_path(const kw_map *m, const char *path) {
@@ -237,9 +242,9 @@ static void kw_map_item(kw_map *m, kw_buf *b, size_t i, const char *name, const 
         kw_buf_putc(b, ' ');
         kw_tsv(b, at ? at : "?");
     } else {
-        kw_md_code(b, name, true);
+        kw_md_code(b, name, m->in);
         kw_buf_putc(b, ' ');
-        kw_md_code(b, at ? at : "?", true);
+        kw_md_code(b, at ? at : "?", m->in);
     }
 }
 
@@ -256,7 +261,7 @@ static void kw_map_callers(kw_map *m, kw_buf *b, const kw_py_op *op, size_t max)
             if (m->tsv)
                 kw_tsv(b, c->via);
             else
-                kw_md_code(b, c->via, true);
+                kw_md_code(b, c->via, m->in);
             kw_buf_putc(b, ')');
         }
     }
@@ -456,28 +461,33 @@ static void kw_map_triton_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, con
         kw_buf_putc(b, '\n');
         return;
     }
-    kw_buf_puts(b, "| ");
-    kw_md_code(b, key, true);
-    kw_buf_printf(b, " | %s | ", num);
-    kw_md_code(b, fn, true);
+    kw_md_table_row(&m->tab);
+    kw_md_table_cell(&m->tab);
+    kw_md_code(b, key, m->in);
+    kw_md_table_cell(&m->tab);
+    kw_buf_puts(b, num);
+    kw_md_table_cell(&m->tab);
+    kw_md_code(b, fn, m->in);
     kw_buf_puts(b, " launches at ");
-    kw_md_code(b, launch ? launch : "?", true);
+    kw_md_code(b, launch ? launch : "?", m->in);
     if (l->call_chain.n) {
         kw_buf_puts(b, ", called by ");
         kw_map_frames(m, b, l, KW_MAP_SHOWN);
     }
     if (m->app->have_chains) {
-        kw_buf_puts(b, " | ");
+        kw_md_table_cell(&m->tab);
         kw_map_triton_model(m, b, r, l, KW_MAP_SHOWN);
     }
-    kw_buf_puts(b, " | (Triton: launched from Python) | ");
-    kw_md_code(b, launch ? launch : "?", true);
-    kw_buf_puts(b, " | ");
+    kw_md_table_cell(&m->tab);
+    kw_buf_puts(b, "(Triton: launched from Python)");
+    kw_md_table_cell(&m->tab);
+    kw_md_code(b, launch ? launch : "?", m->in);
+    kw_md_table_cell(&m->tab);
     if (dev)
-        kw_md_code(b, dev, true);
+        kw_md_code(b, dev, m->in);
     else
         kw_buf_puts(b, "(no device record)");
-    kw_buf_puts(b, " (Triton) |\n");
+    kw_buf_puts(b, " (Triton)");
 }
 
 /* A Triton kernel no launch of which was recorded (cache-only): a row per
@@ -509,22 +519,28 @@ static bool kw_map_triton_static(kw_map *m, kw_buf *b, const kw_map_row *r, cons
             kw_buf_putc(b, '\n');
             continue;
         }
-        kw_buf_puts(b, "| ");
-        kw_md_code(b, key, true);
-        kw_buf_printf(b, " | %s | ", num);
-        kw_md_code(b, fn, true);
+        kw_md_table_row(&m->tab);
+        kw_md_table_cell(&m->tab);
+        kw_md_code(b, key, m->in);
+        kw_md_table_cell(&m->tab);
+        kw_buf_puts(b, num);
+        kw_md_table_cell(&m->tab);
+        kw_md_code(b, fn, m->in);
         kw_buf_puts(b, " launches at ");
-        kw_md_code(b, at ? at : "?", true);
-        kw_buf_puts(b, " (found statically, no launch recorded) | ");
+        kw_md_code(b, at ? at : "?", m->in);
+        kw_buf_puts(b, " (found statically, no launch recorded)");
+        kw_md_table_cell(&m->tab);
         kw_map_model_of(m, b, &pl->op, 1, KW_MAP_SHOWN);
-        kw_buf_puts(b, " | (Triton: launched from Python) | ");
-        kw_md_code(b, at ? at : "?", true);
-        kw_buf_puts(b, " | ");
+        kw_md_table_cell(&m->tab);
+        kw_buf_puts(b, "(Triton: launched from Python)");
+        kw_md_table_cell(&m->tab);
+        kw_md_code(b, at ? at : "?", m->in);
+        kw_md_table_cell(&m->tab);
         if (dev)
-            kw_md_code(b, dev, true);
+            kw_md_code(b, dev, m->in);
         else
             kw_buf_puts(b, "(no device record)");
-        kw_buf_puts(b, " (Triton) |\n");
+        kw_buf_puts(b, " (Triton)");
     }
     return true;
 }
@@ -745,17 +761,20 @@ static void kw_map_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, const kw_p
         kw_buf_putc(b, '\n');
         return;
     }
-    kw_buf_puts(b, "| ");
-    kw_md_code(b, grp->key, true);
+    kw_md_table_row(&m->tab);
+    kw_md_table_cell(&m->tab);
+    kw_md_code(b, grp->key, m->in);
     if (r->functors) {
         kw_buf_puts(b, " running ");
-        kw_md_code(b, r->functors, true);
+        kw_md_code(b, r->functors, m->in);
     }
-    kw_buf_printf(b, " | %s | ", num);
+    kw_md_table_cell(&m->tab);
+    kw_buf_puts(b, num);
+    kw_md_table_cell(&m->tab);
     if (py) {
-        kw_md_code(b, op->def_name ? op->def_name : "?", true);
+        kw_md_code(b, op->def_name ? op->def_name : "?", m->in);
         kw_buf_puts(b, " ");
-        kw_md_code(b, py, true);
+        kw_md_code(b, py, m->in);
         if (op->callers.n) {
             kw_buf_puts(b, ", called by ");
             kw_map_callers(m, b, op, KW_MAP_SHOWN);
@@ -764,36 +783,36 @@ static void kw_map_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, const kw_p
         kw_buf_puts(b, "-");
     }
     if (m->app->have_chains) {
-        kw_buf_puts(b, " | ");
+        kw_md_table_cell(&m->tab);
         kw_map_model(m, b, op, KW_MAP_SHOWN);
     }
-    kw_buf_puts(b, " | ");
+    kw_md_table_cell(&m->tab);
     if (e) {
-        kw_buf_printf(b, "%s ",
-                      e->kind && !strcmp(e->kind, "pybind") ? "pybind" : kw_entry_word(e));
-        kw_md_code(b, entry_name ? entry_name : "?", true);
+        const char *word = e->kind && !strcmp(e->kind, "pybind") ? "pybind" : kw_entry_word(e);
+        kw_md_plain(b, word, strlen(word), m->in);
+        kw_buf_putc(b, ' ');
+        kw_md_code(b, entry_name ? entry_name : "?", m->in);
         if (eat) {
             kw_buf_puts(b, " ");
-            kw_md_code(b, eat, true);
+            kw_md_code(b, eat, m->in);
         }
     } else {
         kw_buf_puts(b, r->entry == KW_MAP_DEAD ? "(emitted but unreachable from any entry point)"
                        : r->launch             ? "(no entry point reaches it)"
                                                : "-");
     }
-    kw_buf_puts(b, " | ");
+    kw_md_table_cell(&m->tab);
     if (launch)
-        kw_md_code(b, launch, true);
+        kw_md_code(b, launch, m->in);
     else
         kw_buf_puts(b, "(no launch recorded)");
-    kw_buf_puts(b, " | ");
+    kw_md_table_cell(&m->tab);
     if (dev)
-        kw_md_code(b, dev, true);
+        kw_md_code(b, dev, m->in);
     else
         kw_buf_puts(b, "(no device record)");
     if (!first->k && first->asm_code_object)
         kw_buf_puts(b, " (ASM)");
-    kw_buf_puts(b, " |\n");
 }
 
 /* Why an op joins no entry point: the scanner's reason, or the entry point
@@ -842,12 +861,17 @@ static int kw_map_run(kw_map *m, kw_buf *b) {
     kw_model *md = &m->app->model;
     if (m->json)
         m->rows_json = json_array();
-    if (!m->tsv && !m->json && m->app->have_chains)
-        kw_buf_puts(b, "| Kernel | Instantiations | Python entry | Model entry | C++ entry | "
-                       "Launch site | Device code |\n|---|---:|---|---|---|---|---|\n");
-    else if (!m->tsv && !m->json)
-        kw_buf_puts(b, "| Kernel | Instantiations | Python entry | C++ entry | Launch site | "
-                       "Device code |\n|---|---:|---|---|---|---|\n");
+    static const char *const head7[] = {"Kernel",    "Instantiations", "Python entry",
+                                        "Model entry", "C++ entry",    "Launch site",
+                                        "Device code"};
+    static const char *const head6[] = {"Kernel",    "Instantiations", "Python entry",
+                                        "C++ entry", "Launch site",    "Device code"};
+    bool table = !m->tsv && !m->json;
+    m->in = m->html ? KW_MD_HTML : KW_MD_CELL;
+    if (table && m->app->have_chains)
+        kw_md_table_open(&m->tab, b, m->html, 7, head7, "-r-----");
+    else if (table)
+        kw_md_table_open(&m->tab, b, m->html, 6, head6, "-r----");
     for (size_t i = 0; i < m->rows.n; i++) {
         const kw_map_row *r = &m->rows.v[i];
         const kw_mentry *me = r->entry < md->entries.n ? &md->entries.v[r->entry] : NULL;
@@ -857,6 +881,8 @@ static int kw_map_run(kw_map *m, kw_buf *b) {
         else
             kw_map_row_out(m, b, r, NULL);
     }
+    if (table)
+        kw_md_table_close(&m->tab);
     if (m->json)
         return m->oom ? kw_cli_failf("out of memory") : KW_EXIT_OK;
     kw_map_unres u = {m->app->py.chains, m->py_shown.v, m->py_shown.n, m->root, &m->arena};
@@ -913,11 +939,12 @@ static int kw_map_json_doc(kw_map *m, kw_buf *b) {
 
 /* The map's Markdown of a loaded index into b (kwalk site's map.html, with
  * the site's own index: no second load). */
-int kw_map_markdown(kw_app *app, const char *root, kw_buf *b) {
+int kw_map_markdown(kw_app *app, const char *root, bool html, kw_buf *b) {
     kw_map m;
     memset(&m, 0, sizeof(m));
     m.app = app;
     m.root = root;
+    m.html = html;
     kw_arena_init(&m.arena);
     kw_symmap_init(&m.row_of);
     int rc = kw_map_run(&m, b);

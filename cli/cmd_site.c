@@ -247,7 +247,7 @@ static int kw_site_write(kw_app *app, kw_render *r, const char *dir) {
 }
 
 /* The map's Markdown of a loaded index (cmd_map.c); the site converts it. */
-int kw_map_markdown(kw_app *app, const char *root, kw_buf *b);
+int kw_map_markdown(kw_app *app, const char *root, bool html, kw_buf *b);
 
 /* DIR/map.html: the map of `kwalk map` from the site's own index (loaded
  * once for both), converted and linked (kw_html_map). */
@@ -258,7 +258,7 @@ static int kw_site_map(const kw_site_cli *c, kw_app *app, kw_render *r) {
     kw_buf md, b;
     kw_buf_init(&md);
     kw_buf_init(&b);
-    int rc = kw_map_markdown(app, c->o.root, &md);
+    int rc = kw_map_markdown(app, c->o.root, c->o.html_blocks, &md);
     kw_err err;
     if (rc == KW_EXIT_OK && md.oom)
         rc = kw_cli_failf("out of memory");
