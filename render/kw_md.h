@@ -2,7 +2,10 @@
  * fenced blocks that survive any content (backtick runs, pipes inside table
  * cells), escaped prose, tables, quotes, collapsible blocks and ASCII boxes.
  * The walkthroughs and index pages are built with these only, so what is
- * escaped where is decided here once. */
+ * escaped where is decided here once. Tables and bullet lists, with the
+ * code spans and text in them, can also be written as the HTML that
+ * libcmark-gfm makes of that Markdown (`kwalk site`; tests/render/
+ * test_md_html.c compares the two). */
 #ifndef KW_MD_H
 #define KW_MD_H
 
