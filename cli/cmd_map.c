@@ -861,8 +861,8 @@ static int kw_map_run(kw_map *m, kw_buf *b) {
     kw_model *md = &m->app->model;
     if (m->json)
         m->rows_json = json_array();
-    static const char *const head7[] = {"Kernel",    "Instantiations", "Python entry",
-                                        "Model entry", "C++ entry",    "Launch site",
+    static const char *const head7[] = {"Kernel",      "Instantiations", "Python entry",
+                                        "Model entry", "C++ entry",      "Launch site",
                                         "Device code"};
     static const char *const head6[] = {"Kernel",    "Instantiations", "Python entry",
                                         "C++ entry", "Launch site",    "Device code"};

@@ -69,7 +69,7 @@ void kw_db_row(kw_dbcur *c, const kw_dbtab *tab, void *elem);
 
 /* The database's identity: PRAGMA application_id and the meta table's keys. */
 #define KW_DB_APP_ID 0x6B77616C /* "kwal" */
-#define KW_INDEX_DB_VERSION 3 /* 3: kernels_archs_lines_packed */
+#define KW_INDEX_DB_VERSION 3   /* 3: kernels_archs_lines_packed */
 
 /* SQLite's message for db's last error on one line (a message may quote a
  * corrupt schema's text): control characters become '?'. In buf. */
@@ -144,8 +144,7 @@ bool kw_db_later_plan(kw_dblater *l, const kw_dbplan *pl);
 void kw_db_later_free_plan(kw_dblater *l);
 /* Open ix->later: `readers` connections to path in read transactions (begun
  * while the caller's still holds the state it read). */
-kw_status kw_db_later_open(kw_index *ix, const char *path, unsigned readers,
-                           kw_err *err);
+kw_status kw_db_later_open(kw_index *ix, const char *path, unsigned readers, kw_err *err);
 /* Free ix->later (kw_index_free). */
 void kw_db_later_free(struct kw_index_later *later);
 

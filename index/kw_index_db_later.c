@@ -92,10 +92,9 @@ static kw_status kw_later_conn_open(kw_later_conn *c, const char *path, kw_err *
                      NULL, NULL) != SQLITE_OK)
         return kw_fail(err, "%s: %s", path, kw_db_msg(c->db, m));
     sqlite3_busy_timeout(c->db, 10000);
-    bool ok =
-        kw_later_prepare(c->db, "SELECT isa FROM kernels_archs WHERE _id = ?1", &c->isa) &&
-        kw_later_prepare(c->db, "SELECT data FROM \"" KW_DB_LINES_PACKED "\" WHERE _id = ?1",
-                         &c->lines);
+    bool ok = kw_later_prepare(c->db, "SELECT isa FROM kernels_archs WHERE _id = ?1", &c->isa) &&
+              kw_later_prepare(c->db, "SELECT data FROM \"" KW_DB_LINES_PACKED "\" WHERE _id = ?1",
+                               &c->lines);
     return ok ? KW_OK : kw_fail(err, "%s: %s", path, kw_db_msg(c->db, m));
 }
 
@@ -118,8 +117,7 @@ void kw_db_later_free(struct kw_index_later *later) {
     free(later);
 }
 
-kw_status kw_db_later_open(kw_index *ix, const char *path, unsigned readers,
-                           kw_err *err) {
+kw_status kw_db_later_open(kw_index *ix, const char *path, unsigned readers, kw_err *err) {
     struct kw_index_later *later = calloc(1, sizeof *later);
     if (!later)
         return kw_fail(err, "%s: out of memory", path);

@@ -71,8 +71,9 @@ kw_status kw_db_lines_pack(kw_buf *out, const kw_isa_line *v, size_t n, const ch
     for (size_t i = 0; i < n; i++) {
         const kw_isa_line *l = &v[i];
         kw_pack_s(out, l->offset);
-        kw_pack_u(out, l->location.file ? (uint64_t)kw_pack_file(files, nfiles, l->location.file) + 1
-                                        : 0);
+        kw_pack_u(out, l->location.file
+                           ? (uint64_t)kw_pack_file(files, nfiles, l->location.file) + 1
+                           : 0);
         kw_pack_s(out, l->location.line);
         kw_pack_s(out, l->location.column);
     }

@@ -25,14 +25,13 @@ static char kw_html_mark[48];
 static size_t kw_html_markn;
 
 static void kw_html_mark_init(void) {
-    unsigned long long x = (unsigned long long)time(NULL) ^
-                           ((unsigned long long)getpid() << 32) ^
+    unsigned long long x = (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 32) ^
                            (unsigned long long)(uintptr_t)&kw_html_markn;
     x ^= x >> 29;
     x *= 0xbf58476d1ce4e5b9ull;
     x ^= x >> 32;
-    kw_html_markn = (size_t)snprintf(kw_html_mark, sizeof kw_html_mark, "<!--kwalk-block %016llx-->",
-                                     x);
+    kw_html_markn =
+        (size_t)snprintf(kw_html_mark, sizeof kw_html_mark, "<!--kwalk-block %016llx-->", x);
 }
 
 void kw_html_global_init(void) {
@@ -78,12 +77,11 @@ void kw_html_esc(kw_buf *b, const char *s) {
 /* The characters kw_html_json escapes: control characters, '"', '\\', and
  * '<', '>', '&' (no "</script>" or "<!--" inside the element). */
 static const unsigned char kw_json_esc[256] = {
-    [0x00] = 1, [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1, [0x05] = 1, [0x06] = 1,
-    [0x07] = 1, [0x08] = 1, [0x09] = 1, [0x0a] = 1, [0x0b] = 1, [0x0c] = 1, [0x0d] = 1,
-    [0x0e] = 1, [0x0f] = 1, [0x10] = 1, [0x11] = 1, [0x12] = 1, [0x13] = 1, [0x14] = 1,
-    [0x15] = 1, [0x16] = 1, [0x17] = 1, [0x18] = 1, [0x19] = 1, [0x1a] = 1, [0x1b] = 1,
-    [0x1c] = 1, [0x1d] = 1, [0x1e] = 1, [0x1f] = 1, ['"'] = 1,  ['\\'] = 1, ['<'] = 1,
-    ['>'] = 1,  ['&'] = 1,
+    [0x00] = 1, [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1, [0x05] = 1, [0x06] = 1, [0x07] = 1,
+    [0x08] = 1, [0x09] = 1, [0x0a] = 1, [0x0b] = 1, [0x0c] = 1, [0x0d] = 1, [0x0e] = 1, [0x0f] = 1,
+    [0x10] = 1, [0x11] = 1, [0x12] = 1, [0x13] = 1, [0x14] = 1, [0x15] = 1, [0x16] = 1, [0x17] = 1,
+    [0x18] = 1, [0x19] = 1, [0x1a] = 1, [0x1b] = 1, [0x1c] = 1, [0x1d] = 1, [0x1e] = 1, [0x1f] = 1,
+    ['"'] = 1,  ['\\'] = 1, ['<'] = 1,  ['>'] = 1,  ['&'] = 1,
 };
 
 void kw_html_json(kw_buf *b, const char *s, size_t n) {
@@ -225,7 +223,6 @@ static cmark_mem kw_cm_mem = {kw_cm_calloc, kw_cm_realloc, kw_cm_free};
  * converter reads (one each per thread). */
 static _Thread_local kw_buf kw_html_body, kw_html_md, kw_html_conv;
 
-
 void kw_html_thread_free(void) {
     kw_html_charts_thread_free();
     kw_buf_free(&kw_html_body);
@@ -284,8 +281,8 @@ static kw_status kw_html_from_md_blocks(const kw_render *r, const kw_buf *md, kw
     kw_buf_append(in, m + at, md->len - at);
     kw_buf *conv = &kw_html_conv;
     kw_buf_reset(conv);
-    kw_status st = in->oom ? kw_fail(err, "out of memory")
-                           : kw_html_from_md(in->ptr, in->len, conv, err);
+    kw_status st =
+        in->oom ? kw_fail(err, "out of memory") : kw_html_from_md(in->ptr, in->len, conv, err);
     /* each marker line of the output, in order, is its block */
     const char *c = conv->ptr ? conv->ptr : "", *p = c;
     for (size_t i = 0; st == KW_OK && i < r->html.n; i++) {

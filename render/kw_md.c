@@ -281,8 +281,8 @@ static void kw_md_row_end(kw_md_table *t) {
     } else {
         kw_md_cell_end(t);
         for (; t->col < t->n; t->col++) /* GFM fills a short row */
-            kw_buf_puts(t->b, kw_md_right(t, t->col) ? "<td align=\"right\"></td>\n"
-                                                     : "<td></td>\n");
+            kw_buf_puts(t->b,
+                        kw_md_right(t, t->col) ? "<td align=\"right\"></td>\n" : "<td></td>\n");
         kw_buf_puts(t->b, "</tr>\n");
     }
     t->row = false;

@@ -285,8 +285,7 @@ static void kw_host_entries(kw_render *r, const kw_mpaths *paths, size_t npaths)
                 kw_r_cell(r);
                 kw_r_kloc(r, &me->e->location);
                 if (me->e->location.file)
-                    kw_r_ref(r, me->e->location.file, me->e->location.line, "entry",
-                             me->e->name);
+                    kw_r_ref(r, me->e->location.file, me->e->location.line, "entry", me->e->name);
             }
         }
     kw_r_table_end(r);

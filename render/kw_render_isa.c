@@ -194,8 +194,7 @@ static void kw_isa_scan(kw_render *r, const kw_kernel_arch *fx, size_t arch, kw_
                                           "row_newbcast:", "quad_perm:", "wave_shr:", "wave_shl:",
                                           "wave_ror:", "wave_rol:", "row_mirror", "row_half_mirror",
                                           "row_share:", "row_xmask:"};
-        for (const char *sp = e; sp < end && (sp = memchr(sp, ' ', (size_t)(end - sp)));
-             sp++) {
+        for (const char *sp = e; sp < end && (sp = memchr(sp, ' ', (size_t)(end - sp))); sp++) {
             const char *q = sp + 1; /* a word after a space */
             if (q >= end || (*q != 'r' && *q != 'q' && *q != 'w'))
                 continue; /* every control starts a word with r, q or w */
@@ -313,7 +312,7 @@ static void kw_risa_classes(kw_render *r) {
         kw_r_row(r);
         kw_r_cell(r);
         kw_r_plainf(r, "%s%s", total ? "all instructions" : key,
-                   modifier ? " (modifier, across classes)" : "");
+                    modifier ? " (modifier, across classes)" : "");
         for (size_t a = 0; a < r->archs.n; a++) {
             long long v;
             kw_r_cell(r);

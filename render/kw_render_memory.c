@@ -46,9 +46,9 @@ static void kw_mem_hw_table_text(kw_render *r, kw_buf *o) {
             kw_r_plainf(r, "%s%s", g->product, g->is_default ? " (default)" : "");
             kw_r_cell(r);
             kw_r_plainf(r, "%s", g->arch);
-            static const char *const fmt[] = {"%.0f", "%.0f", "%.1f", "%.1f", "%.1f / %.1f",
-                                              "%.1f", "%.1f"};
-            double v[] = {g->compute_units, g->peak_clock_mhz, g->hbm_tbs, g->fp32_vector_tflops,
+            static const char *const fmt[] = {"%.0f",        "%.0f", "%.1f", "%.1f",
+                                              "%.1f / %.1f", "%.1f", "%.1f"};
+            double v[] = {g->compute_units, g->peak_clock_mhz, g->hbm_tbs,    g->fp32_vector_tflops,
                           g->fp16_tflops,   g->bf16_tflops,    g->fp8_tflops, kw_perf_ridge(g)};
             for (size_t c = 0, x = 0; c < sizeof fmt / sizeof fmt[0]; c++) {
                 kw_r_cell(r);
@@ -123,8 +123,8 @@ static void kw_mem_launch(kw_render *r, size_t i, size_t a) {
     kw_buf_puts(o, ".");
     if (g.grid_known && gpu && gpu->compute_units > 0) {
         kw_r_item(r, 0);
-        kw_r_plainf(r, "%s has %.0f CUs: %.2f blocks per CU%s.", gpu->product,
-                    gpu->compute_units, g.blocks / gpu->compute_units,
+        kw_r_plainf(r, "%s has %.0f CUs: %.2f blocks per CU%s.", gpu->product, gpu->compute_units,
+                    g.blocks / gpu->compute_units,
                     kw_perf_classify(-1, -1, g.blocks, gpu).launch
                         ? "; fewer blocks than CUs, so part of the GPU stays idle (launch-bound "
                           "at this shape)"

@@ -81,9 +81,8 @@ static bool kw_overview_ir(kw_render *r) {
             const char *kind = d->kind;
             const char *op = d->op;
             const char *via = d->via;
-            kw_r_plainf(r, "%s%s%s%s%s%s%s", i ? "; " : "", kind ? kind : "idiom",
-                        op ? " (" : "", op ? op : "", op ? ")" : "", via ? " via " : "",
-                        via ? via : "");
+            kw_r_plainf(r, "%s%s%s%s%s%s%s", i ? "; " : "", kind ? kind : "idiom", op ? " (" : "",
+                        op ? op : "", op ? ")" : "", via ? " via " : "", via ? via : "");
         }
         kw_buf_puts(r->out, ".");
         char buf[32];
@@ -161,8 +160,7 @@ void kw_render_overview(kw_render *r) {
         kw_buf_puts(o, "Linkage");
         kw_r_cell(r);
         kw_buf_puts(o, "internal: the kernel of the translation unit ");
-        kw_md_code(o, kw_r_path(r, mk->tu->tu.source ? mk->tu->tu.source : mk->tu->sidecar),
-                   r->in);
+        kw_md_code(o, kw_r_path(r, mk->tu->tu.source ? mk->tu->tu.source : mk->tu->sidecar), r->in);
         kw_r_plainf(r, " (another unit's kernel of the same symbol is another kernel)");
     }
     if (k->template_name) {
@@ -173,7 +171,7 @@ void kw_render_overview(kw_render *r) {
         kw_r_cell(r);
         kw_md_code(o, k->template_name, r->in);
         kw_r_plainf(r, " (%zu instantiation%s in this build)", g->kernels.n,
-                   g->kernels.n == 1 ? "" : "s");
+                    g->kernels.n == 1 ? "" : "s");
     }
     kw_r_row(r);
     kw_r_cell(r);

@@ -63,7 +63,7 @@ static void kw_rt_config_table(kw_render *r, const kw_trow *row) {
         const char *arch = kw_r_trace_arch(r, cfg);
         kw_r_cell(r);
         kw_r_plainf(r, "%s%s", arch ? arch : "not known",
-                   arch && cfg->arch && !cfg->mixed_arch ? " (trace)" : "");
+                    arch && cfg->arch && !cfg->mixed_arch ? " (trace)" : "");
         kw_r_cell(r);
         kw_r_plainf(r, "%zu", cfg->dur.n);
         kw_r_cell(r);

@@ -469,9 +469,9 @@ static void test_lines_packed(void) {
     for (size_t i = 0; i < n && i < N; i++) {
         CHECK(back[i].offset == v[i].offset && back[i].location.line == v[i].location.line &&
               back[i].location.column == v[i].location.column && !back[i].inlined_at.n);
-        CHECK(v[i].location.file ? back[i].location.file &&
-                                       !strcmp(back[i].location.file, v[i].location.file)
-                                 : !back[i].location.file);
+        CHECK(v[i].location.file
+                  ? back[i].location.file && !strcmp(back[i].location.file, v[i].location.file)
+                  : !back[i].location.file);
     }
     size_t refused = 0;
     for (size_t cut = 0; cut < b.len; cut++) {

@@ -15,12 +15,42 @@
 #include "render/kw_md.h"
 
 static const char *const cases[] = {
-    "plain",     " lead",         "trail ",          " both ",     "  two  ",       " ",
-    "   ",       "",              "`tick`",          "a``b",       "``",            "` x `",
-    "a|b",       "a\\|b",         "\\",              "&amp; &#38;", "&copy x&",      "a < b > c",
-    "\"q\" 'q'", "*em* _u_ **b**", "[link](x) ![i]", "# not h",    "1. not list",   "~~s~~",
-    "tab\there", "line\nbreak",   "cr\rx",           "<b>raw</b>", "x <!-- c -->",  "#",
-    "`",         "a` b",          "é ü → ∅",         "T *__restrict", "v[0:1], 0x10", "-",
+    "plain",
+    " lead",
+    "trail ",
+    " both ",
+    "  two  ",
+    " ",
+    "   ",
+    "",
+    "`tick`",
+    "a``b",
+    "``",
+    "` x `",
+    "a|b",
+    "a\\|b",
+    "\\",
+    "&amp; &#38;",
+    "&copy x&",
+    "a < b > c",
+    "\"q\" 'q'",
+    "*em* _u_ **b**",
+    "[link](x) ![i]",
+    "# not h",
+    "1. not list",
+    "~~s~~",
+    "tab\there",
+    "line\nbreak",
+    "cr\rx",
+    "<b>raw</b>",
+    "x <!-- c -->",
+    "#",
+    "`",
+    "a` b",
+    "é ü → ∅",
+    "T *__restrict",
+    "v[0:1], 0x10",
+    "-",
 };
 
 static void table(kw_buf *b, bool html, const char *s) {
@@ -68,8 +98,7 @@ static void list(kw_buf *b, bool html, const char *s) {
         kw_buf_putc(b, '\n');
 }
 
-static void check(const char *what, void (*write)(kw_buf *, bool, const char *),
-                  const char *s) {
+static void check(const char *what, void (*write)(kw_buf *, bool, const char *), const char *s) {
     kw_buf md, want, got;
     kw_buf_init(&md);
     kw_buf_init(&want);
@@ -80,8 +109,8 @@ static void check(const char *what, void (*write)(kw_buf *, bool, const char *),
     CHECK(kw_html_from_md(kw_buf_str(&md), md.len, &want, &err) == KW_OK);
     if (strcmp(kw_buf_str(&want), kw_buf_str(&got))) {
         CHECK(!"the HTML form is libcmark-gfm's");
-        fprintf(stderr, "%s of \"%s\":\n--- Markdown:\n%s--- libcmark-gfm:\n%s--- kw_md:\n%s",
-                what, s, kw_buf_str(&md), kw_buf_str(&want), kw_buf_str(&got));
+        fprintf(stderr, "%s of \"%s\":\n--- Markdown:\n%s--- libcmark-gfm:\n%s--- kw_md:\n%s", what,
+                s, kw_buf_str(&md), kw_buf_str(&want), kw_buf_str(&got));
     }
     kw_buf_free(&md);
     kw_buf_free(&want);
