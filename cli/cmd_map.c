@@ -428,6 +428,21 @@ static void kw_map_frames(kw_map *m, kw_buf *b, const kw_launch *l, size_t max) 
         kw_buf_printf(b, " and %zu more", l->call_chain.n - max);
 }
 
+/* A Triton row's first cells: the kernel, the count, and "FN launches at
+ * AT" (its Python entry, to be continued). */
+static void kw_map_triton_cells(kw_map *m, kw_buf *b, const char *key, const char *num,
+                                const char *fn, const char *at) {
+    kw_md_table_row(&m->tab);
+    kw_md_table_cell(&m->tab);
+    kw_md_code(b, key, m->in);
+    kw_md_table_cell(&m->tab);
+    kw_buf_puts(b, num);
+    kw_md_table_cell(&m->tab);
+    kw_md_code(b, fn, m->in);
+    kw_buf_puts(b, " launches at ");
+    kw_md_code(b, at ? at : "?", m->in);
+}
+
 /* A Triton kernel's row: its Python entry is the function that launches it
  * (at the launch), called by the frames the hook recorded; it has no C++
  * entry. */
@@ -461,15 +476,7 @@ static void kw_map_triton_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, con
         kw_buf_putc(b, '\n');
         return;
     }
-    kw_md_table_row(&m->tab);
-    kw_md_table_cell(&m->tab);
-    kw_md_code(b, key, m->in);
-    kw_md_table_cell(&m->tab);
-    kw_buf_puts(b, num);
-    kw_md_table_cell(&m->tab);
-    kw_md_code(b, fn, m->in);
-    kw_buf_puts(b, " launches at ");
-    kw_md_code(b, launch ? launch : "?", m->in);
+    kw_map_triton_cells(m, b, key, num, fn, launch);
     if (l->call_chain.n) {
         kw_buf_puts(b, ", called by ");
         kw_map_frames(m, b, l, KW_MAP_SHOWN);
@@ -519,15 +526,7 @@ static bool kw_map_triton_static(kw_map *m, kw_buf *b, const kw_map_row *r, cons
             kw_buf_putc(b, '\n');
             continue;
         }
-        kw_md_table_row(&m->tab);
-        kw_md_table_cell(&m->tab);
-        kw_md_code(b, key, m->in);
-        kw_md_table_cell(&m->tab);
-        kw_buf_puts(b, num);
-        kw_md_table_cell(&m->tab);
-        kw_md_code(b, fn, m->in);
-        kw_buf_puts(b, " launches at ");
-        kw_md_code(b, at ? at : "?", m->in);
+        kw_map_triton_cells(m, b, key, num, fn, at);
         kw_buf_puts(b, " (found statically, no launch recorded)");
         kw_md_table_cell(&m->tab);
         kw_map_model_of(m, b, &pl->op, 1, KW_MAP_SHOWN);

@@ -209,7 +209,8 @@ void kw_md_quote(kw_buf *b, const char *text) {
     kw_buf_putc(b, '\n');
 }
 
-void kw_md_table_head(kw_buf *b, int n, const char *const *titles) {
+/* A GFM table's header and delimiter rows; align as kw_md_table_open's. */
+static void kw_md_head(kw_buf *b, int n, const char *const *titles, const char *align) {
     kw_buf_putc(b, '|');
     for (int i = 0; i < n; i++) {
         kw_buf_putc(b, ' ');
@@ -218,8 +219,12 @@ void kw_md_table_head(kw_buf *b, int n, const char *const *titles) {
     }
     kw_buf_puts(b, "\n|");
     for (int i = 0; i < n; i++)
-        kw_buf_puts(b, "---|");
+        kw_buf_puts(b, align && align[i] == 'r' ? "---:|" : "---|");
     kw_buf_putc(b, '\n');
+}
+
+void kw_md_table_head(kw_buf *b, int n, const char *const *titles) {
+    kw_md_head(b, n, titles, NULL);
 }
 
 static bool kw_md_right(const kw_md_table *t, int col) {
@@ -230,16 +235,7 @@ void kw_md_table_open(kw_md_table *t, kw_buf *b, bool html, int n, const char *c
                       const char *align) {
     *t = (kw_md_table){.b = b, .html = html, .n = n, .align = align};
     if (!html) {
-        kw_buf_putc(b, '|');
-        for (int i = 0; i < n; i++) {
-            kw_buf_putc(b, ' ');
-            kw_buf_puts(b, titles[i]);
-            kw_buf_puts(b, " |");
-        }
-        kw_buf_puts(b, "\n|");
-        for (int i = 0; i < n; i++)
-            kw_buf_puts(b, kw_md_right(t, i) ? "---:|" : "---|");
-        kw_buf_putc(b, '\n');
+        kw_md_head(b, n, titles, align);
         return;
     }
     kw_buf_puts(b, "<table>\n<thead>\n<tr>\n");
