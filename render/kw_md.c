@@ -223,10 +223,6 @@ static void kw_md_head(kw_buf *b, int n, const char *const *titles, const char *
     kw_buf_putc(b, '\n');
 }
 
-void kw_md_table_head(kw_buf *b, int n, const char *const *titles) {
-    kw_md_head(b, n, titles, NULL);
-}
-
 static bool kw_md_right(const kw_md_table *t, int col) {
     return t->align && col < t->n && t->align[col] == 'r';
 }

@@ -36,9 +36,6 @@ void kw_md_fence(kw_buf *b, const char *lang, const char *text);
 void kw_md_heading(kw_buf *b, int level, const char *text);
 /* Every line of text as a block quote ("> "), then a blank line. */
 void kw_md_quote(kw_buf *b, const char *text);
-/* A table header: "| a | b |" and "|---|---|" for n columns. */
-void kw_md_table_head(kw_buf *b, int n, const char *const *titles);
-
 /* A table written cell by cell: as a GFM table ("| a | b |" rows), or with
  * html as the HTML libcmark-gfm makes of that table (<table> ... </table>,
  * no blank line inside), which a Markdown converter passes through as an

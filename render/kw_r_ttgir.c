@@ -207,34 +207,42 @@ void kw_r_ttgir_dots(kw_render *r, const kw_triton *t) {
                                                "Matrix instruction",
                                                "Instructions per execution",
                                                "FLOP per execution"};
-            kw_md_table_head(o, 6, head);
+            kw_r_table(r, 6, head);
         }
         const kw_triton_memop *m = &t->memory_ops.v[i];
+        kw_r_row(r);
+        kw_r_cell(r);
         if (m->location.file)
-            kw_buf_printf(o, "| `%s:%d` | ", kw_r_path(r, m->location.file), m->location.line);
+            kw_r_loc(r, m->location.file, m->location.line);
         else
-            kw_buf_puts(o, "| - | ");
-        kw_buf_printf(o, "%lld × %lld × %lld | ", d.m, d.n, d.k);
-        kw_md_code(o, m->dot_element ? m->dot_element : "?", true);
+            kw_buf_puts(o, "-");
+        kw_r_cell(r);
+        kw_buf_printf(o, "%lld × %lld × %lld", d.m, d.n, d.k);
+        kw_r_cell(r);
+        kw_md_code(o, m->dot_element ? m->dot_element : "?", r->in);
         kw_buf_puts(o, " → ");
-        kw_md_code(o, m->element ? m->element : "?", true);
+        kw_md_code(o, m->element ? m->element : "?", r->in);
+        kw_r_cell(r);
         if (d.has_mfma)
-            kw_buf_printf(o, " | MFMA %lld × %lld × %lld (", d.mfma.shape[0], d.mfma.shape[1],
+            kw_buf_printf(o, "MFMA %lld × %lld × %lld (", d.mfma.shape[0], d.mfma.shape[1],
                           d.mfma.shape[2]);
         else
-            kw_buf_puts(o, " | no MFMA layout (");
-        kw_md_code(o, m->layout ? m->layout : "?", true);
-        kw_buf_puts(o, ") | ");
+            kw_buf_puts(o, "no MFMA layout (");
+        kw_md_code(o, m->layout ? m->layout : "?", r->in);
+        kw_buf_puts(o, ")");
+        kw_r_cell(r);
         if (d.per_program)
             kw_buf_printf(o, "%lld per program", d.per_program);
         else
             kw_buf_puts(o, "-");
         if (d.per_wave)
             kw_buf_printf(o, ", %lld per wave", d.per_wave);
-        kw_buf_printf(o, " | %lld |\n", d.flop);
+        kw_r_cell(r);
+        kw_buf_printf(o, "%lld", d.flop);
     }
     if (!n)
         return;
+    kw_r_table_end(r);
     kw_buf_puts(o, "\nM × N from the result's type, K from the first operand's; FLOP = 2 × M × "
                    "N × K per execution of the op (a `tl.dot` inside a `for` runs once per "
                    "iteration; Triton's pipelining may write one `tl.dot` as two ops, the loop's "

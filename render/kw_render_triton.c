@@ -45,10 +45,17 @@ static void kw_rt_title(kw_render *r) {
     kw_buf_puts(o, "\n\n");
 }
 
-static void kw_rt_row(kw_buf *o, const char *key, const char *code) {
-    kw_buf_printf(o, "| %s | ", key);
-    kw_md_code(o, code ? code : "?", true);
-    kw_buf_puts(o, " |\n");
+/* A row of the overview table: a key and its value's first cell text. */
+static void kw_rt_key(kw_render *r, const char *key) {
+    kw_r_row(r);
+    kw_r_cell(r);
+    kw_buf_puts(r->out, key);
+    kw_r_cell(r);
+}
+
+static void kw_rt_row(kw_render *r, const char *key, const char *code) {
+    kw_rt_key(r, key);
+    kw_md_code(r->out, code ? code : "?", r->in);
 }
 
 static void kw_rt_overview(kw_render *r) {
@@ -56,23 +63,28 @@ static void kw_rt_overview(kw_render *r) {
     const kw_triton *t = r->page.triton;
     kw_buf *o = r->out;
     kw_md_heading(o, 2, "Overview");
-    kw_buf_puts(o, "|  |  |\n|---|---|\n");
-    kw_rt_row(o, "Specialization", r->mk->name);
-    kw_rt_row(o, "Symbol", k->symbol);
-    kw_buf_printf(o, "| Built for | %s |\n", kw_r_arch_list(r));
-    kw_buf_puts(o, "| Defined at | ");
+    static const char *const head[] = {"", ""};
+    kw_r_table(r, 2, head);
+    kw_rt_row(r, "Specialization", r->mk->name);
+    kw_rt_row(r, "Symbol", k->symbol);
+    kw_rt_key(r, "Built for");
+    kw_r_plainf(r, "%s", kw_r_arch_list(r));
+    kw_rt_key(r, "Defined at");
     kw_r_kloc(r, &k->location);
-    kw_buf_puts(o, " |\n");
-    if (t->triton_version)
-        kw_buf_printf(o, "| Triton | %s, backend %s, wave size %lld |\n", t->triton_version,
-                      t->backend ? t->backend : "?", t->warp_size);
-    if (t->cache_dir) {
-        kw_buf_puts(o, "| Cache folder | ");
-        kw_md_code(o, kw_r_path(r, t->cache_dir), true);
-        kw_buf_puts(o, " |\n");
+    if (t->triton_version) {
+        kw_rt_key(r, "Triton");
+        kw_r_plainf(r, "%s, backend %s, wave size %lld", t->triton_version,
+                    t->backend ? t->backend : "?", t->warp_size);
     }
-    if (t->cache_hit)
-        kw_buf_puts(o, "| Compile | loaded from Triton's cache by the run the hook recorded |\n");
+    if (t->cache_dir) {
+        kw_rt_key(r, "Cache folder");
+        kw_md_code(o, kw_r_path(r, t->cache_dir), r->in);
+    }
+    if (t->cache_hit) {
+        kw_rt_key(r, "Compile");
+        kw_buf_puts(o, "loaded from Triton's cache by the run the hook recorded");
+    }
+    kw_r_table_end(r);
     kw_buf_puts(o, "\nA Triton specialization: the `@triton.jit` function compiled with the "
                    "constexpr values and options of section 1 for one arch, one folder of "
                    "Triton's cache.\n\n");
@@ -131,24 +143,25 @@ static void kw_rt_launch(kw_render *r, size_t i) {
     if (l->args.n) {
         kw_buf_puts(o, "Arguments as written at the launch:\n\n");
         static const char *const head[] = {"Parameter", "Triton type", "Argument"};
-        kw_md_table_head(o, 3, head);
+        kw_r_table(r, 3, head);
         for (size_t j = 0; j < l->args.n; j++) {
             const kw_launch_arg *a = &l->args.v[j];
             const char *type = kw_rt_param_type(k, r->page.triton, a->param);
-            kw_buf_puts(o, "| ");
+            kw_r_row(r);
+            kw_r_cell(r);
             if (a->param) /* none for `**config`: its keys are not known here */
-                kw_md_code(o, a->param, true);
+                kw_md_code(o, a->param, r->in);
             else
                 kw_buf_puts(o, "-");
-            kw_buf_puts(o, " | ");
+            kw_r_cell(r);
             if (type)
-                kw_md_code(o, type, true);
+                kw_md_code(o, type, r->in);
             else
                 kw_buf_puts(o, "-");
-            kw_buf_puts(o, " | ");
-            kw_md_code(o, a->expr ? a->expr : "?", true);
-            kw_buf_puts(o, " |\n");
+            kw_r_cell(r);
+            kw_md_code(o, a->expr ? a->expr : "?", r->in);
         }
+        kw_r_table_end(r);
         kw_buf_putc(o, '\n');
     } else {
         kw_buf_puts(o, "The arguments as written are not recorded (the call's source text could "
@@ -179,28 +192,32 @@ static void kw_rt_constexprs(kw_render *r) {
     kw_buf_puts(o, "The `tl.constexpr` arguments pick the code, as template arguments do in "
                    "C++:\n\n");
     static const char *const head[] = {"Name", "Value", "From"};
-    kw_md_table_head(o, 3, head);
+    kw_r_table(r, 3, head);
     for (size_t i = 0; i < t->constexprs.n; i++) {
         const kw_triton_constexpr *c = &t->constexprs.v[i];
-        kw_buf_puts(o, "| ");
-        kw_md_code(o, c->name ? c->name : "?", true);
-        kw_buf_puts(o, " | ");
+        kw_r_row(r);
+        kw_r_cell(r);
+        kw_md_code(o, c->name ? c->name : "?", r->in);
+        kw_r_cell(r);
         if (c->value)
-            kw_md_code(o, c->value, true);
+            kw_md_code(o, c->value, r->in);
         else
             kw_buf_puts(o, "not known");
-        kw_buf_puts(o, " | ");
+        kw_r_cell(r);
         const char *from = c->from ? c->from : "";
         if (!c->value) {
-            kw_md_text(o, c->why ? c->why : "not recorded", true);
+            kw_md_text(o, c->why ? c->why : "not recorded", r->in);
         } else if (!strcmp(from, "hook")) {
             kw_buf_puts(o, "the launch passed it (hook)");
         } else if (!strcmp(from, "default")) {
-            kw_buf_puts(o, "the `def`'s default, not passed (hook)");
+            kw_buf_puts(o, "the ");
+            kw_md_code(o, "def", r->in);
+            kw_buf_puts(o, "'s default, not passed (hook)");
         } else if (!strcmp(from, "cache_ir_branch")) {
-            kw_buf_printf(o, "the cache's TTIR: it holds code of the %s branch only of ",
-                          !strcmp(c->value, "True") ? "`if`" : "`else`");
-            kw_md_code(o, kw_arena_printf(&r->scratch, "if %s:", c->name ? c->name : "?"), true);
+            kw_buf_puts(o, "the cache's TTIR: it holds code of the ");
+            kw_md_code(o, !strcmp(c->value, "True") ? "if" : "else", r->in);
+            kw_buf_puts(o, " branch only of ");
+            kw_md_code(o, kw_arena_printf(&r->scratch, "if %s:", c->name ? c->name : "?"), r->in);
             kw_buf_puts(o, " at ");
             kw_r_kloc(r, &c->location);
         } else if (!strcmp(from, "cache_ir")) {
@@ -212,15 +229,15 @@ static void kw_rt_constexprs(kw_render *r) {
             kw_buf_puts(o, "the cache's TTIR: the op of ");
             if (f && kw_src_line_unindented(f, c->location.line, &text, &tl)) {
                 char *line = kw_arena_strndup(&r->scratch, text, tl);
-                kw_md_code(o, line ? line : "?", true);
+                kw_md_code(o, line ? line : "?", r->in);
                 kw_buf_puts(o, " at ");
             }
             kw_r_kloc(r, &c->location);
         } else {
-            kw_md_text(o, from, true);
+            kw_md_text(o, from, r->in);
         }
-        kw_buf_puts(o, " |\n");
     }
+    kw_r_table_end(r);
     kw_buf_putc(o, '\n');
 }
 
@@ -234,18 +251,19 @@ static void kw_rt_options(kw_render *r) {
     }
     kw_buf_puts(o, "As Triton's `NAME.json` for this compile writes them:\n\n");
     static const char *const head[] = {"Option", "Value"};
-    kw_md_table_head(o, 2, head);
+    kw_r_table(r, 2, head);
     for (size_t i = 0; i < t->options.n; i++) {
-        kw_buf_puts(o, "| ");
-        kw_md_code(o, t->options.v[i].name ? t->options.v[i].name : "?", true);
-        kw_buf_puts(o, " | ");
+        kw_r_row(r);
+        kw_r_cell(r);
+        kw_md_code(o, t->options.v[i].name ? t->options.v[i].name : "?", r->in);
+        kw_r_cell(r);
         const char *v = t->options.v[i].value;
         if (v && *v)
-            kw_md_code(o, v, true);
+            kw_md_code(o, v, r->in);
         else
             kw_buf_puts(o, "(empty)");
-        kw_buf_puts(o, " |\n");
     }
+    kw_r_table_end(r);
     kw_buf_putc(o, '\n');
 }
 
@@ -349,20 +367,21 @@ static void kw_rt_ttgir(kw_render *r, const kw_triton *t) {
     kw_buf_puts(o, "The layouts of the kernel's TTGIR (`NAME.ttgir` in the cache folder), as "
                    "Triton wrote them:\n\n");
     static const char *const lhead[] = {"Layout", "Kind", "Parameters"};
-    kw_md_table_head(o, 3, lhead);
+    kw_r_table(r, 3, lhead);
     for (size_t i = 0; i < t->layouts.n; i++) {
         const kw_triton_layout *l = &t->layouts.v[i];
-        kw_buf_puts(o, "| ");
-        kw_md_code(o, l->name, true);
-        kw_buf_puts(o, " | ");
-        kw_md_code(o, l->kind ? l->kind : "?", true);
-        kw_buf_puts(o, " | ");
+        kw_r_row(r);
+        kw_r_cell(r);
+        kw_md_code(o, l->name, r->in);
+        kw_r_cell(r);
+        kw_md_code(o, l->kind ? l->kind : "?", r->in);
+        kw_r_cell(r);
         if (l->params)
-            kw_md_code(o, l->params, true);
+            kw_md_code(o, l->params, r->in);
         else
             kw_buf_puts(o, "-");
-        kw_buf_puts(o, " |\n");
     }
+    kw_r_table_end(r);
     kw_buf_puts(o, "\n");
     kw_r_ttgir_layout_notes(r, t);
     kw_md_heading(o, 3, "Loads, stores, LDS and dot ops (TTGIR)");
@@ -372,40 +391,42 @@ static void kw_rt_ttgir(kw_render *r, const kw_triton *t) {
     }
     static const char *const mhead[] = {"Op",     "Result", "Python line",
                                         "Tensor", "Layout", "Per thread"};
-    kw_md_table_head(o, 6, mhead);
+    kw_r_table(r, 6, mhead);
     for (size_t i = 0; i < t->memory_ops.n; i++) {
         const kw_triton_memop *m = &t->memory_ops.v[i];
-        kw_buf_puts(o, "| ");
-        kw_md_code(o, m->op, true);
-        kw_buf_puts(o, " | ");
+        kw_r_row(r);
+        kw_r_cell(r);
+        kw_md_code(o, m->op, r->in);
+        kw_r_cell(r);
         char *val = m->value ? kw_arena_printf(&r->scratch, "%%%s", m->value) : NULL;
         if (val)
-            kw_md_code(o, val, true);
+            kw_md_code(o, val, r->in);
         else
             kw_buf_puts(o, "-");
-        kw_buf_puts(o, " | ");
+        kw_r_cell(r);
         if (m->location.file)
-            kw_buf_printf(o, "`%s:%d`", kw_r_path(r, m->location.file), m->location.line);
+            kw_r_loc(r, m->location.file, m->location.line);
         else
             kw_buf_puts(o, "-");
-        kw_buf_puts(o, " | ");
+        kw_r_cell(r);
         for (size_t d = 0; d < m->shape.n; d++)
             kw_buf_printf(o, "%lld × ", m->shape.v[d]);
-        kw_md_code(o, m->element ? m->element : "?", true);
+        kw_md_code(o, m->element ? m->element : "?", r->in);
         if (!m->shape.n)
             kw_buf_puts(o, " (scalar)");
-        kw_buf_puts(o, " | ");
+        kw_r_cell(r);
         if (m->layout)
-            kw_md_code(o, m->layout, true);
+            kw_md_code(o, m->layout, r->in);
         else
             kw_buf_puts(o, "-");
+        kw_r_cell(r);
         long long e, v, vd;
         if (kw_rt_per_thread(t, m, &e, &v, &vd))
-            kw_buf_printf(o, " | %lld elements, %lld consecutive along dim %lld at a time |\n", e,
-                          v, vd);
+            kw_buf_printf(o, "%lld elements, %lld consecutive along dim %lld at a time", e, v, vd);
         else
-            kw_buf_puts(o, " | - |\n");
+            kw_buf_puts(o, "-");
     }
+    kw_r_table_end(r);
     kw_buf_puts(o, "\nPer thread: the tensor's elements one thread holds under a blocked layout "
                    "whose tile divides the tensor (Π sizePerThread × tensor / tile); \"-\" where "
                    "the layout is not blocked or a dimension is not a whole number of tiles.\n\n");
@@ -462,14 +483,15 @@ static void kw_rt_device(kw_render *r) {
         kw_buf_puts(o, "No arguments recorded.\n\n");
     } else {
         static const char *const head[] = {"Name", "Triton type"};
-        kw_md_table_head(o, 2, head);
+        kw_r_table(r, 2, head);
         for (size_t i = 0; i < k->params.n; i++) {
-            kw_buf_puts(o, "| ");
-            kw_md_code(o, k->params.v[i].name ? k->params.v[i].name : "?", true);
-            kw_buf_puts(o, " | ");
-            kw_md_code(o, k->params.v[i].type ? k->params.v[i].type : "?", true);
-            kw_buf_puts(o, " |\n");
+            kw_r_row(r);
+            kw_r_cell(r);
+            kw_md_code(o, k->params.v[i].name ? k->params.v[i].name : "?", r->in);
+            kw_r_cell(r);
+            kw_md_code(o, k->params.v[i].type ? k->params.v[i].type : "?", r->in);
         }
+        kw_r_table_end(r);
         kw_buf_puts(o, "\nThe `tl.constexpr` arguments and their values are in section 1.\n\n");
     }
     kw_md_heading(o, 3, "Thread-to-data mapping, loads and stores, loops");
