@@ -23,8 +23,9 @@ void kw_r_loc(kw_render *r, const char *file, int line) {
 }
 
 void kw_r_kloc(kw_render *r, const kw_loc *l) {
+    static const char none[] = "(no location recorded)";
     if (!l || !l->file)
-        kw_md_plain(r->out, "(no location recorded)", 22, r->in);
+        kw_md_plain(r->out, none, sizeof none - 1, r->in);
     else
         kw_r_loc(r, l->file, l->line);
 }
