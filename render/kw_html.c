@@ -1,9 +1,10 @@
 /* kw_html.c: the HTML side of a site page: escaping, the page shell, the
  * Markdown walkthrough converted by libcmark-gfm (GFM tables; the raw HTML
- * the renderer writes, <details> and anchors, kept), and the page itself. */
+ * the renderer writes, <details> and anchors, kept; the tables and lists
+ * the renderer wrote as HTML spliced in around it), and the page itself. */
+#define _POSIX_C_SOURCE 200809L /* getpid */
 #include "render/kw_html.h"
 
-#define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -267,7 +268,7 @@ kw_status kw_html_from_md(const char *md, size_t len, kw_buf *out, kw_err *err) 
 static kw_status kw_html_from_md_blocks(const kw_render *r, const kw_buf *md, kw_buf *out,
                                         kw_err *err) {
     const char *m = md->ptr ? md->ptr : "";
-    if (!r->html.n)
+    if (!r->html.n || !kw_html_markn) /* (no marker without kw_html_global_init) */
         return kw_html_from_md(m, md->len, out, err);
     kw_buf *in = &kw_html_md;
     kw_buf_reset(in);
