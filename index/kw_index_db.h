@@ -53,6 +53,8 @@ typedef struct kw_dbplan {
 /* Make the plan (tabs[0] is the root, every parent before its children). */
 kw_status kw_db_plan_make(kw_dbplan *pl, kw_err *err);
 void kw_db_plan_free(kw_dbplan *pl);
+/* The plan's table called name ("kernels_archs"), or -1. */
+int kw_db_table(const kw_dbplan *pl, const char *name);
 
 /* Column walks over the data columns of one row, in plan order. */
 typedef enum kw_dbmode { KW_DB_BIND, KW_DB_READ } kw_dbmode;

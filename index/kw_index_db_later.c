@@ -28,13 +28,6 @@ struct kw_index_later {
     unsigned n;
 };
 
-static int kw_later_table(const kw_dbplan *pl, const char *name) {
-    for (int ti = 0; ti < pl->n; ti++)
-        if (!strcmp(pl->tabs[ti].name, name))
-            return ti;
-    return -1;
-}
-
 /* Tables no page shows, which a load for pages leaves unread: the call-site
  * chains of located records (a line row's, an IR record's: pages give the
  * innermost location) and the thread indices an access depends on (pages
@@ -49,8 +42,8 @@ static bool kw_later_unshown(const char *name) {
 
 bool kw_db_later_plan(kw_dblater *l, const kw_dbplan *pl) {
     memset(l, 0, sizeof *l);
-    l->archs = kw_later_table(pl, "kernels_archs");
-    l->lines = kw_later_table(pl, "kernels_archs_lines");
+    l->archs = kw_db_table(pl, "kernels_archs");
+    l->lines = kw_db_table(pl, "kernels_archs_lines");
     const char *names = l->archs >= 0 ? pl->tabs[l->archs].names.ptr : NULL;
     const char *isa = names ? strstr(names, "\"isa\"") : NULL;
     if (l->lines < 0 || !isa || pl->tabs[l->lines].parent != l->archs)

@@ -41,23 +41,33 @@ static long kw_pack_file(const char *const *files, size_t n, const char *f) {
 }
 
 kw_status kw_db_lines_pack(kw_buf *out, const kw_isa_line *v, size_t n, const char **why) {
+    /* the entries into body as the files are met, each file numbered once */
     const char **files = NULL;
     size_t nfiles = 0, cap = 0;
+    kw_buf body;
+    kw_buf_init(&body);
     for (size_t i = 0; i < n; i++) {
         const char *f = v[i].location.file;
-        if (!f || kw_pack_file(files, nfiles, f) >= 0)
-            continue;
-        if (nfiles == cap) {
-            cap = cap ? 2 * cap : 16;
-            const char **more = realloc(files, cap * sizeof *files);
-            if (!more) {
-                free(files);
-                *why = "out of memory";
-                return KW_ERR;
+        long fi = f ? kw_pack_file(files, nfiles, f) : -1;
+        if (f && fi < 0) {
+            if (nfiles == cap) {
+                cap = cap ? 2 * cap : 16;
+                const char **more = realloc(files, cap * sizeof *files);
+                if (!more) {
+                    free(files);
+                    kw_buf_free(&body);
+                    *why = "out of memory";
+                    return KW_ERR;
+                }
+                files = more;
             }
-            files = more;
+            fi = (long)nfiles;
+            files[nfiles++] = f;
         }
-        files[nfiles++] = f;
+        kw_pack_s(&body, v[i].offset);
+        kw_pack_u(&body, f ? (uint64_t)fi + 1 : 0);
+        kw_pack_s(&body, v[i].location.line);
+        kw_pack_s(&body, v[i].location.column);
     }
     kw_buf_reset(out);
     kw_pack_u(out, KW_PACK_VERSION);
@@ -68,17 +78,12 @@ kw_status kw_db_lines_pack(kw_buf *out, const kw_isa_line *v, size_t n, const ch
         kw_buf_append(out, files[i], len);
     }
     kw_pack_u(out, n);
-    for (size_t i = 0; i < n; i++) {
-        const kw_isa_line *l = &v[i];
-        kw_pack_s(out, l->offset);
-        kw_pack_u(out, l->location.file
-                           ? (uint64_t)kw_pack_file(files, nfiles, l->location.file) + 1
-                           : 0);
-        kw_pack_s(out, l->location.line);
-        kw_pack_s(out, l->location.column);
-    }
+    if (body.len)
+        kw_buf_append(out, body.ptr, body.len);
+    bool oom = out->oom || body.oom;
     free(files);
-    if (out->oom) {
+    kw_buf_free(&body);
+    if (oom) {
         *why = "out of memory";
         return KW_ERR;
     }

@@ -148,6 +148,13 @@ kw_status kw_db_plan_make(kw_dbplan *pl, kw_err *err) {
     return KW_OK;
 }
 
+int kw_db_table(const kw_dbplan *pl, const char *name) {
+    for (int ti = 0; ti < pl->n; ti++)
+        if (!strcmp(pl->tabs[ti].name, name))
+            return ti;
+    return -1;
+}
+
 void kw_db_plan_free(kw_dbplan *pl) {
     for (int i = 0; i < pl->n; i++) {
         kw_buf_free(&pl->tabs[i].decl);

@@ -92,10 +92,7 @@ static kw_status kw_dbw_statements(kw_index_db *w, kw_err *err) {
             st = kw_dbw_prepare(w, b.ptr, &w->del[i], err);
     }
     kw_buf_free(&b);
-    w->archs = -1;
-    for (int i = 0; i < w->plan.n; i++)
-        if (!strcmp(w->plan.tabs[i].name, "kernels_archs"))
-            w->archs = i;
+    w->archs = kw_db_table(&w->plan, "kernels_archs");
     if (st == KW_OK && w->archs < 0)
         st = kw_fail(err, "%s: the schema has no kernels_archs table", w->name);
     if (st == KW_OK)
