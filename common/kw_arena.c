@@ -102,35 +102,35 @@ char *kw_arena_strdup(kw_arena *a, const char *s) {
 
 /* Formats into the current block's free tail when the text fits there (one
  * pass), else measures, allocates and formats again. */
-char *kw_arena_printf(kw_arena *a, const char *fmt, ...) {
-    va_list ap;
+char *kw_arena_vprintf(kw_arena *a, const char *fmt, va_list ap) {
+    va_list again;
+    va_copy(again, ap);
     int n;
+    char *p = NULL;
     if (a->head && a->head->size > a->used) {
         char *tail = (char *)a->head->data + a->used;
         size_t room = a->head->size - a->used;
-        va_start(ap, fmt);
         n = vsnprintf(tail, room, fmt, ap);
-        va_end(ap);
-        if (n < 0)
-            return NULL;
-        if ((size_t)n < room) {
+        if (n >= 0 && (size_t)n < room) {
             size_t need = ((size_t)n + 1 + 15) & ~(size_t)15;
             a->used += need <= room ? need : room;
             a->total += need;
+            va_end(again);
             return tail;
         }
     } else {
-    va_start(ap, fmt);
         n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return NULL;
     }
-    char *p = kw_arena_alloc(a, (size_t)n + 1);
-    if (!p)
-        return NULL;
+    if (n >= 0 && (p = kw_arena_alloc(a, (size_t)n + 1)) != NULL)
+        vsnprintf(p, (size_t)n + 1, fmt, again);
+    va_end(again);
+    return p;
+}
+
+char *kw_arena_printf(kw_arena *a, const char *fmt, ...) {
+    va_list ap;
     va_start(ap, fmt);
-    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    char *p = kw_arena_vprintf(a, fmt, ap);
     va_end(ap);
     return p;
 }

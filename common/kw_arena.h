@@ -4,6 +4,7 @@
 #ifndef KW_ARENA_H
 #define KW_ARENA_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 typedef struct kw_arena_block kw_arena_block;
@@ -22,6 +23,8 @@ void *kw_arena_alloc(kw_arena *a, size_t size);
 char *kw_arena_strdup(kw_arena *a, const char *s);        /* NULL in, NULL out */
 char *kw_arena_strndup(kw_arena *a, const char *s, size_t n);
 char *kw_arena_printf(kw_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+char *kw_arena_vprintf(kw_arena *a, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 
 /* Move every block of src into dst and leave src empty: what was allocated
  * from src now lives until dst is freed (no copy). */

@@ -88,22 +88,12 @@ void kw_r_list_end(kw_render *r) {
 }
 
 void kw_r_plainf(kw_render *r, const char *fmt, ...) {
-    char b[256];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(b, sizeof b, fmt, ap);
+    const char *s = kw_arena_vprintf(&r->scratch, fmt, ap);
     va_end(ap);
-    if (n >= (int)sizeof b) { /* long: formatted again */
-        char *s = malloc((size_t)n + 1);
-        va_start(ap, fmt);
-        if (s)
-            vsnprintf(s, (size_t)n + 1, fmt, ap);
-        va_end(ap);
-        kw_md_plain(r->out, s ? s : "", s ? (size_t)n : 0, r->in);
-        free(s);
-    } else if (n > 0) {
-        kw_md_plain(r->out, b, (size_t)n, r->in);
-    }
+    if (s)
+        kw_md_plain(r->out, s, strlen(s), r->in);
 }
 
 void kw_r_ref(kw_render *r, const char *file, int line, const char *role, const char *label) {
