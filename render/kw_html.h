@@ -37,7 +37,14 @@ void kw_html_global_init(void);
 void kw_html_thread_free(void);
 /* The charts' parts kept on this thread (kw_html_charts.c); kw_html_thread_free. */
 void kw_html_charts_thread_free(void);
-void kw_html_roofline_thread_free(void);
+/* Parts of the charts that repeat from page to page (the occupancy chart's
+ * axes per processor, the roofline's frame per arch, GPU and scales), kept
+ * on the calling thread by a key of n bytes (compared as bytes; at most 96)
+ * (kw_html_charts.c): kw_html_part_reuse appends the part kept for the key
+ * to o and says true; else, once the part is written at o[at, o->len),
+ * kw_html_part_keep keeps it (n = 0 keeps nothing). */
+bool kw_html_part_reuse(kw_buf *o, const void *key, size_t n);
+void kw_html_part_keep(const void *key, size_t n, const kw_buf *o, size_t at);
 
 /* s as HTML text (or attribute value): & < > " ' escaped. */
 void kw_html_esc(kw_buf *b, const char *s);

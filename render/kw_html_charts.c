@@ -5,7 +5,8 @@
  * plus AGPRs, its recorded occupancy and limiter); and the instruction-class
  * mix of its listing (kernels[].archs.<arch>.classes); then the roofline
  * (kw_html_roofline.c). Each chart carries its
- * numbers as data- attributes (tests/site checks them against the code object). */
+ * numbers as data- attributes (tests/site checks them against the code object).
+ * The parts that repeat from page to page are kept per thread (kw_html_part_*). */
 #include <string.h>
 
 #include "codeobj/kw_codeobj.h"
@@ -23,18 +24,42 @@ static unsigned kw_ch_waves(const kw_co_hw *hw, unsigned v) {
     return w < hw->max_waves_per_simd ? w : hw->max_waves_per_simd;
 }
 
-/* The occupancy charts' parts made on this thread, per processor. */
-typedef struct kw_ch_axes_made {
-    const kw_co_hw *hw;
+/* The parts kept on this thread (kw_html_part_reuse), replaced in turn. */
+enum { KW_CH_PARTS = 8 };
+typedef struct kw_ch_part {
+    unsigned char key[96];
+    size_t n; /* the key's bytes; 0 for a free slot */
     kw_buf svg;
-} kw_ch_axes_made;
-static _Thread_local kw_ch_axes_made kw_ch_made[4];
+} kw_ch_part;
+static _Thread_local kw_ch_part kw_ch_parts[KW_CH_PARTS];
+static _Thread_local unsigned kw_ch_next;
+
+bool kw_html_part_reuse(kw_buf *o, const void *key, size_t n) {
+    for (size_t i = 0; i < KW_CH_PARTS; i++)
+        if (kw_ch_parts[i].n == n && n && !memcmp(kw_ch_parts[i].key, key, n)) {
+            kw_buf_append(o, kw_ch_parts[i].svg.ptr, kw_ch_parts[i].svg.len);
+            return true;
+        }
+    return false;
+}
+
+void kw_html_part_keep(const void *key, size_t n, const kw_buf *o, size_t at) {
+    kw_ch_part *p = &kw_ch_parts[kw_ch_next++ % KW_CH_PARTS];
+    p->n = 0;
+    if (o->oom || !n || n > sizeof p->key)
+        return;
+    kw_buf_reset(&p->svg);
+    kw_buf_append(&p->svg, o->ptr + at, o->len - at);
+    if (!p->svg.oom) {
+        memcpy(p->key, key, n);
+        p->n = n;
+    }
+}
 
 void kw_html_charts_thread_free(void) {
-    kw_html_roofline_thread_free();
-    for (size_t i = 0; i < 4; i++) {
-        kw_buf_free(&kw_ch_made[i].svg);
-        kw_ch_made[i].hw = NULL;
+    for (size_t i = 0; i < KW_CH_PARTS; i++) {
+        kw_buf_free(&kw_ch_parts[i].svg);
+        kw_ch_parts[i].n = 0;
     }
 }
 
@@ -88,24 +113,18 @@ static void kw_ch_occupancy(kw_buf *o, const kw_rarch *a, const char *arch) {
     kw_buf_printf(o, "<text x=\"%d\" y=\"14\" class=\"kw-ct\">%s: waves per SIMD against VGPRs",
                   KW_CH_L, arch);
     kw_buf_puts(o, res->agpr > 0 ? " + AGPRs</text>" : "</text>");
-    /* axes, ticks and the VGPR bound depend on the processor alone: made once per thread */
-    kw_ch_axes_made *made = kw_ch_made;
-    size_t m = 0;
-    while (m < 4 && made[m].hw && made[m].hw != hw)
-        m++;
-    if (m < 4 && made[m].hw == hw) {
-        kw_buf_append(o, made[m].svg.ptr, made[m].svg.len);
-    } else {
-        kw_buf part;
-        kw_buf_init(&part);
-        kw_ch_occupancy_axes(&part, hw);
-        kw_buf_append(o, part.ptr ? part.ptr : "", part.len);
-        if (m < 4 && !part.oom) {
-            made[m].hw = hw;
-            made[m].svg = part; /* kept for the thread's life */
-        } else {
-            kw_buf_free(&part);
-        }
+    /* axes, ticks and the VGPR bound depend on the processor alone */
+    struct {
+        char kind;
+        const kw_co_hw *hw;
+    } key;
+    memset(&key, 0, sizeof key); /* the padding too: keys are compared as bytes */
+    key.kind = 'o';
+    key.hw = hw;
+    if (!kw_html_part_reuse(o, &key, sizeof key)) {
+        size_t at = o->len;
+        kw_ch_occupancy_axes(o, hw);
+        kw_html_part_keep(&key, sizeof key, o, at);
     }
     if (v >= 0 && res->occupancy >= 0) {
         double px = KW_X(v > (long long)xmax ? xmax : (double)v), py = KW_Y((double)res->occupancy);

@@ -13,7 +13,6 @@
  * The svg carries its axes (data-plot, data-xlog, data-ylog) and each point
  * its bytes, FLOP and nanoseconds, for tests/site to check. */
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "model/kw_perf.h"
@@ -177,24 +176,6 @@ static void kw_rf_frame(kw_buf *o, const char *arch, const kw_gpu *g, double xlo
 #undef KW_Y
 }
 
-/* The charts' frames made on this thread (the svg element, axes and roof
- * up to the points), by arch, GPU and scales: most pages of a build repeat
- * them. kw_html_charts_thread_free frees them. */
-typedef struct kw_rf_made {
-    char arch[32];
-    const kw_gpu *g;
-    double xlo, xhi, ylo, yhi;
-    kw_buf svg;
-} kw_rf_made;
-static _Thread_local kw_rf_made kw_rf_frames[4];
-
-void kw_html_roofline_thread_free(void) {
-    for (size_t i = 0; i < 4; i++) {
-        kw_buf_free(&kw_rf_frames[i].svg);
-        kw_rf_frames[i].g = NULL;
-    }
-}
-
 /* The chart of one arch: the roof of g and the points of f. */
 static void kw_rf_svg(kw_rf *f, kw_buf *o, const char *arch, const kw_gpu *g) {
     double peak = g->fp32_vector_tflops, bw = g->hbm_tbs, ridge = peak / bw;
@@ -216,25 +197,25 @@ static void kw_rf_svg(kw_rf *f, kw_buf *o, const char *arch, const kw_gpu *g) {
     double pw = KW_RF_W - KW_RF_L - KW_RF_R, ph = KW_RF_H - KW_RF_T - KW_RF_B;
 #define KW_X(ai) (KW_RF_L + (log10(ai) - xlo) / (xhi - xlo) * pw)
 #define KW_Y(tf) (KW_RF_T + ph - (log10(tf) - ylo) / (yhi - ylo) * ph)
-    size_t m = 0;
-    while (m < 4 && kw_rf_frames[m].g &&
-           !(kw_rf_frames[m].g == g && !strcmp(kw_rf_frames[m].arch, arch) &&
-             kw_rf_frames[m].xlo == xlo && kw_rf_frames[m].xhi == xhi &&
-             kw_rf_frames[m].ylo == ylo && kw_rf_frames[m].yhi == yhi))
-        m++;
-    if (m < 4 && kw_rf_frames[m].g) {
-        kw_buf_append(o, kw_rf_frames[m].svg.ptr, kw_rf_frames[m].svg.len);
-    } else {
+    /* the frame (the svg element, axes and roof up to the points) depends on
+     * the arch, the GPU and the scales: most pages of a build repeat it */
+    struct {
+        char kind;
+        char arch[31];
+        const kw_gpu *g;
+        double xlo, xhi, ylo, yhi;
+    } key;
+    memset(&key, 0, sizeof key); /* the padding too: keys are compared as bytes */
+    key.kind = 'r';
+    bool keep = strlen(arch) < sizeof key.arch; /* else: not kept */
+    if (keep)
+        memcpy(key.arch, arch, strlen(arch));
+    key.g = g;
+    key.xlo = xlo, key.xhi = xhi, key.ylo = ylo, key.yhi = yhi;
+    if (!keep || !kw_html_part_reuse(o, &key, sizeof key)) {
         size_t at = o->len;
         kw_rf_frame(o, arch, g, xlo, xhi, ylo, yhi);
-        kw_rf_made *k = &kw_rf_frames[m < 4 ? m : 0]; /* full: the first is made again */
-        if (!o->oom && strlen(arch) < sizeof k->arch) {
-            kw_buf_reset(&k->svg);
-            kw_buf_append(&k->svg, o->ptr + at, o->len - at);
-            snprintf(k->arch, sizeof k->arch, "%s", arch);
-            k->g = k->svg.oom ? NULL : g;
-            k->xlo = xlo, k->xhi = xhi, k->ylo = ylo, k->yhi = yhi;
-        }
+        kw_html_part_keep(&key, keep ? sizeof key : 0, o, at);
     }
     for (size_t i = 0; i < f->npts; i++) {
         const kw_rf_point *p = &f->pts[i];
