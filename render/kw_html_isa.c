@@ -94,14 +94,7 @@ static int kw_span_cmp(const void *a, const void *b) {
 /* The note of the mnemonic at text[0, n): the encoding suffix stripped as
  * section 5 does (v_rsq_f32_e32 is v_rsq_f32). */
 static const char *kw_si_note(kw_render *r, const char *text, size_t n) {
-    static const char *const suffix[] = {"_e64_dpp", "_e32", "_e64", "_sdwa", "_dpp"};
-    for (size_t k = 0; k < sizeof(suffix) / sizeof(suffix[0]); k++) {
-        size_t sl = strlen(suffix[k]);
-        if (n > sl && !memcmp(text + n - sl, suffix[k], sl)) {
-            n -= sl;
-            break;
-        }
-    }
+    n = kw_r_isa_op_len(text, n);
     char buf[96];
     if (!r->notes || n == 0 || n >= sizeof buf)
         return NULL;

@@ -314,6 +314,20 @@ const kw_r_isa_line *kw_r_isa_lines(kw_render *r, const kw_kernel_arch *fx, size
     return v.v ? v.v : &none;
 }
 
+size_t kw_r_isa_op_len(const char *s, size_t n) {
+    static const struct {
+        const char *s;
+        size_t n;
+    } suffix[] = {{"_e64_dpp", 8}, {"_e32", 4}, {"_e64", 4}, {"_sdwa", 5}, {"_dpp", 4}};
+    char last = n ? s[n - 1] : 0; /* every suffix ends in 2, 4, a or p */
+    if (last != '2' && last != '4' && last != 'a' && last != 'p')
+        return n;
+    for (size_t k = 0; k < sizeof suffix / sizeof suffix[0]; k++)
+        if (n > suffix[k].n && !memcmp(s + n - suffix[k].n, suffix[k].s, suffix[k].n))
+            return n - suffix[k].n;
+    return n;
+}
+
 /* The value of the hex digit c, or -1. */
 static int kw_r_hex(char c) {
     if (c >= '0' && c <= '9')

@@ -191,6 +191,9 @@ void kw_r_bytes(kw_buf *o, double b);
 const char *kw_r_trace_arch(const kw_render *r, const kw_tcfg *cfg);
 /* The line at *at into l and *at past it; false at the listing's end. */
 bool kw_r_isa_next(const char **at, kw_r_isa_line *l);
+/* The length of mnemonic s[0, n) without its encoding suffix (_e32, _e64,
+ * _e64_dpp, _sdwa, _dpp): the operation, v_rsq_f32_e32 is v_rsq_f32. */
+size_t kw_r_isa_op_len(const char *s, size_t n);
 /* The lines of an arch's listing (fx->isa; none when NULL), split once per
  * page: section 5 and the site's source <-> ISA view read them all. *n
  * lines, *ninsn of them instructions; NULL when out of memory. */

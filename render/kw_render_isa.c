@@ -171,23 +171,7 @@ static void kw_isa_scan(kw_render *r, const kw_kernel_arch *fx, size_t arch, kw_
         const char *tab = memchr(s, '\t', (size_t)(e - s));
         e = tab ? tab : e;
         if (e > s && *s != ';' && *s != '<') {
-            /* the encoding suffix is not part of the operation: v_rsq_f32_e32 is v_rsq_f32 */
-            static const struct {
-                const char *s;
-                size_t n;
-            } suffix[] = {{"_e64_dpp", 8}, {"_e32", 4}, {"_e64", 4}, {"_sdwa", 5}, {"_dpp", 4}};
-            size_t n = (size_t)(e - s);
-            char last = s[n - 1]; /* every suffix ends in 2, 4, a or p */
-            for (size_t k = 0; (last == '2' || last == '4' || last == 'a' || last == 'p') &&
-                               k < sizeof(suffix) / sizeof(suffix[0]);
-                 k++) {
-                size_t sl = suffix[k].n;
-                if (n > sl && !memcmp(s + n - sl, suffix[k].s, sl)) {
-                    n -= sl;
-                    break;
-                }
-            }
-            kw_mnem_add(r, mn, s, n, arch);
+            kw_mnem_add(r, mn, s, kw_r_isa_op_len(s, (size_t)(e - s)), arch);
         }
         /* DPP controls among the operands */
         static const char *const ctl[] = {"row_shr:", "row_shl:", "row_ror:", "row_bcast:",
