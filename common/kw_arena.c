@@ -140,7 +140,8 @@ void *kw_arena_grow(kw_arena *a, void **items, size_t *count, size_t *cap, size_
         size_t ncap = *cap ? *cap * 2 : 4;
         if (ncap > SIZE_MAX / elem_size)
             return NULL;
-        void *n = kw_arena_alloc(a, ncap * elem_size);
+        /* not zeroed: a slot is zeroed when it is pushed */
+        void *n = kw_arena_take(a, ncap * elem_size);
         if (!n)
             return NULL;
         if (*count)

@@ -2,6 +2,7 @@
 #include "common/kw_buf.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,10 @@ void kw_buf_reset(kw_buf *b) {
 static bool kw_buf_reserve(kw_buf *b, size_t extra) {
     if (b->oom)
         return false;
+    if (extra > SIZE_MAX / 4 - b->len) { /* (the doubling below would overflow) */
+        b->oom = true;
+        return false;
+    }
     size_t need = b->len + extra + 1;
     if (need <= b->cap)
         return true;
@@ -48,6 +53,17 @@ void kw_buf_append(kw_buf *b, const void *data, size_t n) {
     if (n)
         memcpy(b->ptr + b->len, data, n);
     b->len += n;
+    b->ptr[b->len] = '\0';
+}
+
+char *kw_buf_room(kw_buf *b, size_t n) {
+    return kw_buf_reserve(b, n) ? b->ptr + b->len : NULL;
+}
+
+void kw_buf_commit(kw_buf *b, size_t k) {
+    if (b->oom || !b->ptr || b->len + k >= b->cap)
+        return;
+    b->len += k;
     b->ptr[b->len] = '\0';
 }
 

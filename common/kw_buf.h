@@ -21,5 +21,10 @@ void kw_buf_puts(kw_buf *b, const char *s);
 void kw_buf_putc(kw_buf *b, char c);
 void kw_buf_printf(kw_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const char *kw_buf_str(const kw_buf *b); /* "" when empty */
+/* Writing in place: kw_buf_room returns where n bytes may be written at the
+ * end (NULL when out of memory); kw_buf_commit then adds the first k <= n of
+ * them to the buffer. For a writer that knows a bound and not the length. */
+char *kw_buf_room(kw_buf *b, size_t n);
+void kw_buf_commit(kw_buf *b, size_t k);
 
 #endif

@@ -298,9 +298,15 @@ kw_status kw_page_finish(kw_page *p, kw_model *m, const kw_page_arch *archs, siz
             return kw_fail(err, "out of memory");
         *slot = x;
         slot->of = i;
-        /* section 5's listing quotes the line of each line-table row */
-        for (size_t j = 0; x.facts && j < x.facts->lines.n; j++)
-            kw_page_read(p, x.facts->lines.v[j].location.file);
+        /* section 5's listing quotes the line of each line-table row (rows
+         * of one file, most often the same string, are looked up once) */
+        const char *last = NULL;
+        for (size_t j = 0; x.facts && j < x.facts->lines.n; j++) {
+            const char *file = x.facts->lines.v[j].location.file;
+            if (file != last)
+                kw_page_read(p, file);
+            last = file;
+        }
     }
     archs = p->archs.v;
     narchs = p->archs.n;

@@ -85,24 +85,59 @@ static const unsigned char kw_json_esc[256] = {
     ['"'] = 1,  ['\\'] = 1, ['<'] = 1,  ['>'] = 1,  ['&'] = 1,
 };
 
+/* Whether any of the 8 bytes of x is one kw_html_json escapes (exact as a
+ * yes or no: the borrows of the tests only mark lanes above a true one). */
+static inline uint64_t kw_json_any8(uint64_t x) {
+    const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+#define KW_EQ8(c) ((((x ^ (ones * (c))) - ones) & ~(x ^ (ones * (c)))) & high)
+    uint64_t ctl = (x - ones * 0x20) & ~x & high; /* a byte below 0x20 */
+    return ctl | KW_EQ8('"') | KW_EQ8('\\') | KW_EQ8('<') | KW_EQ8('>') | KW_EQ8('&');
+#undef KW_EQ8
+}
+
+/* Written in place (a bound of 6 bytes per byte is reserved first), eight
+ * bytes at a time where none needs escaping: a page's listings are most of
+ * its JSON. */
 void kw_html_json(kw_buf *b, const char *s, size_t n) {
-    kw_buf_putc(b, '"');
-    size_t run = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (!kw_json_esc[c])
-            continue;
-        kw_buf_append(b, s + run, i - run);
-        if (c == '"' || c == '\\')
-            kw_buf_printf(b, "\\%c", c);
-        else if (c == '\t')
-            kw_buf_puts(b, "\\t");
-        else
-            kw_buf_printf(b, "\\u%04x", c);
-        run = i + 1;
+    static const char hex[] = "0123456789abcdef";
+    char *q0 = n < SIZE_MAX / 8 ? kw_buf_room(b, 6 * n + 2) : NULL;
+    if (!q0) {
+        kw_buf_room(b, SIZE_MAX); /* marks the buffer out of memory */
+        return;
     }
-    kw_buf_append(b, s + run, n - run);
-    kw_buf_putc(b, '"');
+    char *q = q0;
+    *q++ = '"';
+    size_t i = 0;
+    while (i < n) {
+        uint64_t x;
+        while (i + 8 <= n && (memcpy(&x, s + i, 8), !kw_json_any8(x))) {
+            memcpy(q, &x, 8);
+            q += 8;
+            i += 8;
+        }
+        for (size_t stop = i + 8 < n ? i + 8 : n; i < stop; i++) {
+            unsigned char c = (unsigned char)s[i];
+            if (!kw_json_esc[c]) {
+                *q++ = (char)c;
+                continue;
+            }
+            *q++ = '\\';
+            if (c == '\n')
+                *q++ = 'n'; /* a listing's lines */
+            else if (c == '\t')
+                *q++ = 't';
+            else if (c == '"' || c == '\\')
+                *q++ = (char)c;
+            else {
+                memcpy(q, "u00", 3);
+                q[3] = hex[c >> 4];
+                q[4] = hex[c & 15];
+                q += 5;
+            }
+        }
+    }
+    *q++ = '"';
+    kw_buf_commit(b, (size_t)(q - q0));
 }
 
 void kw_html_open(kw_buf *b, const char *title) {

@@ -67,6 +67,17 @@ const char kw_html_errors_js[] =
 const char kw_html_page_js[] =
     "(function(){"
     "var D=JSON.parse(document.getElementById('kw-data').textContent);"
+    /* each arch's instructions (kw_html_isa.c) as [offset, text, class, file,
+     * line, note] in A.i, a label as [null, text] */
+    "var MN={};(D.mn||[]).forEach(function(x){MN['$'+x[0]]=x});"
+    "D.archs.forEach(function(A){var r=A.r||[],ri=0,left=0,f=-1,l=0;A.i=[];"
+    "if(A.x!=null){var e=document.getElementById('kw-isa-'+A.x);A.t=e?e.textContent:null}"
+    "if(typeof A.t!=='string')return;"
+    "A.t.split('\\n').forEach(function(s){var m=/^([0-9a-fA-F]{1,16}):/.exec(s);"
+    "if(!m){A.i.push([null,s]);return}"
+    "while(!left&&ri<r.length){left=r[ri];f=r[ri+1];l=r[ri+2];ri+=3}left--;"
+    "var t=s.slice(m[0].length).replace(/^[ \\t]+/,''),k=MN['$'+t.split(' ')[0]]||[0,0,-1];"
+    "A.i.push([parseInt(m[1],16),t,k[1],f,l,k[2]])})});"
     "function hex(o){var h=o.toString(16);while(h.length<4)h='0'+h;return h}"
     /* section 5's listings (<details class=kw-listing data-arch=ARCH>): the
      * view's instructions as OFFSET: text, a '; path:line  source' line

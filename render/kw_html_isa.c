@@ -8,11 +8,21 @@
  *          or {p, why} when the file cannot be read;
  *   notes: [text, ...] -- the ISA notes (annotations/isa) the listing uses;
  *   classes: [name, ...] -- the instruction classes it uses;
+ *   mn: [[mnemonic, class, note], ...] -- per mnemonic of the listings (an
+ *       instruction's text up to its first space): its class (codeobj/'s
+ *       classifier, an index into classes) and note (-1: none);
  *   archs: [{a: arch, why: why there are no lines or null,
- *            i: [[offset, text, class, file, line, note], ...]}]
- * per instruction of the listing (kernels[].archs.<arch>.isa): its class
- * (codeobj/'s classifier, an index into classes), its source line from
- * `lines` (file -1: none) and its note (-1: none); a label is [null, "L0:"]. */
+ *            x: N -- the listing (kernels[].archs.<arch>.isa) is the text of
+ *               <script type="text/plain" id="kw-isa-N"> after #kw-data, as
+ *               it is: lines "OFFSET: text" (OFFSET in hex) an instruction,
+ *               any other line a label;
+ *            or t: the listing as a JSON string, when its text could not
+ *               be read back from an element (kw_si_raw_ok); or t: null
+ *               when there is none;
+ *            r: [count, file, line, ...] -- the instructions in order, in runs
+ *               of the same source line from `lines` (file -1: none)}]
+ * The listing's text is written once, as it is, not a JSON array per
+ * instruction: that was a fifth of a page's time and half its bytes. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,21 +45,31 @@ typedef struct kw_si_file {
 /* A mnemonic's class and note (both depend on the mnemonic alone), looked
  * up once per page: the classifier and the notes were a fifth of a page. */
 typedef struct kw_si_mn {
-    const char *text; /* the mnemonic in the listing, NULL for a free slot */
+    const char *text; /* the mnemonic in the listing, which outlives the page */
     size_t len;
+    unsigned hash;
     int klass; /* in kw_si.classes */
     int note;
 } kw_si_mn;
 
-enum { KW_SI_MNS = 256 }; /* slots; a page rarely has 100 mnemonics */
+/* A listing written as it is, in an element of its own (kw_si_raw_ok). */
+typedef struct kw_si_text {
+    const char *p;
+    size_t n;
+} kw_si_text;
+
+enum { KW_SI_SLOTS = 512 }; /* hash slots; a page rarely has 100 mnemonics */
 
 typedef struct kw_si {
     kw_render *r;
     KW_ARRAY(kw_si_file) files;
     KW_ARRAY(const char *) notes;
     KW_ARRAY(const char *) classes; /* the class names the listing uses */
-    kw_si_mn mns[KW_SI_MNS];
-    size_t nmns;
+    KW_ARRAY(kw_si_mn) mns;         /* first-seen order */
+    KW_ARRAY(kw_si_text) raw;       /* the listings written as they are */
+    /* 1 + the index into mns, 0 for a free slot; used while at most 3/4
+     * full, then mns is searched in order */
+    unsigned short slot[KW_SI_SLOTS];
 } kw_si;
 
 static int kw_si_file_of(kw_si *s, const char *path) {
@@ -105,40 +125,48 @@ static const char *kw_si_note(kw_render *r, const char *text, size_t n) {
     return kw_isa_note_for(r->notes, buf);
 }
 
-/* The class and note of the instruction t[0, n) (its mnemonic: the text up
- * to the first space, as the classifier reads it); kept as t[0, len), the
- * characters in the listing, which outlives the page. Only a mnemonic not
- * seen on the page is copied (a C string for the classifier) and classified. */
-static const kw_si_mn *kw_si_mnem(kw_si *s, const char *t, size_t n, kw_si_mn *tmp) {
-    if (n >= 512)
-        n = 511; /* as the classifier's copy holds it */
+/* The mnemonic of the instruction t[0, n) (the text up to its first space,
+ * as the classifier and the page's script read it) with its class and note,
+ * added to s->mns when new: only then is it copied (a C string for the
+ * classifier) and classified. False when out of memory. */
+static bool kw_si_mnem(kw_si *s, const char *t, size_t n) {
     const char *sp = memchr(t, ' ', n);
     size_t len = sp ? (size_t)(sp - t) : n;
     unsigned h = 2166136261u;
     for (size_t i = 0; i < len; i++)
         h = (h ^ (unsigned char)t[i]) * 16777619u;
-    kw_si_mn *slot = NULL;
-    for (size_t k = 0; k < KW_SI_MNS; k++) {
-        kw_si_mn *m = &s->mns[(h + k) % KW_SI_MNS];
-        if (!m->text) {
-            slot = s->nmns < KW_SI_MNS * 3 / 4 ? m : NULL; /* else: not kept */
+    bool hashed = s->mns.n < KW_SI_SLOTS * 3 / 4;
+    unsigned short *free_slot = NULL;
+    for (size_t k = 0; hashed && k < KW_SI_SLOTS; k++) {
+        unsigned short *sl = &s->slot[(h + k) % KW_SI_SLOTS];
+        if (!*sl) {
+            free_slot = sl;
             break;
         }
-        if (m->len == len && !memcmp(m->text, t, len))
-            return m;
+        const kw_si_mn *m = &s->mns.v[*sl - 1];
+        if (m->hash == h && m->len == len && !memcmp(m->text, t, len))
+            return true;
     }
+    for (size_t i = 0; !hashed && i < s->mns.n; i++)
+        if (s->mns.v[i].hash == h && s->mns.v[i].len == len && !memcmp(s->mns.v[i].text, t, len))
+            return true;
+    if (n >= 512)
+        n = 511; /* as the classifier's copy holds it */
     char text[512];
     memcpy(text, t, n);
     text[n] = 0;
-    kw_si_mn *m = slot ? slot : tmp;
     kw_co_insn insn;
     memset(&insn, 0, sizeof insn);
     kw_co_classify(text, &insn);
     const char *note = kw_si_note(s->r, text, strcspn(text, " \t"));
-    *m = (kw_si_mn){t, len, kw_si_class_of(s, kw_co_class_name((kw_co_class)insn.klass)),
+    kw_si_mn *m = KW_PUSH(&s->r->scratch, s->mns);
+    if (!m)
+        return false;
+    *m = (kw_si_mn){t, len, h, kw_si_class_of(s, kw_co_class_name((kw_co_class)insn.klass)),
                     note ? kw_si_note_of(s, note) : -1};
-    s->nmns += slot != NULL;
-    return m;
+    if (free_slot)
+        *free_slot = (unsigned short)s->mns.n;
+    return true;
 }
 
 /* v in decimal, written at q (20 bytes at most); returns the end (printf
@@ -153,6 +181,19 @@ static char *kw_si_int(char *q, long long v) {
         *--d = '-';
     memcpy(q, d, (size_t)(e - d));
     return q + (e - d);
+}
+
+/* Whether the text t[0, n) reads back as it is from the textContent of a
+ * <script type="text/plain">: no NUL or CR (the HTML parser replaces them)
+ * and no "<!" or "</" (which could end the element). A listing has none;
+ * one that has is written as a JSON string instead. */
+static bool kw_si_raw_ok(const char *t, size_t n) {
+    if (memchr(t, '\0', n) || memchr(t, '\r', n))
+        return false;
+    for (const char *p = t, *e = t + n; (p = memchr(p, '<', (size_t)(e - p))) != NULL; p++)
+        if (p + 1 < e && (p[1] == '!' || p[1] == '/'))
+            return false;
+    return true;
 }
 
 /* One arch's instructions as JSON; files referenced are added to s. */
@@ -170,63 +211,71 @@ static void kw_si_arch(kw_si *s, const kw_rarch *a, kw_buf *o) {
         kw_html_json(o, why, strlen(why));
     } else
         kw_buf_puts(o, "null");
-    kw_buf_puts(o, ",\"i\":[");
-    size_t li = 0;
-    int cur_f = -1, cur_l = 0, last_f = -1, last_l = 0;
-    bool first = true;
     size_t nl = 0, ninsn;
     const kw_r_isa_line *lns = fx->isa ? kw_r_isa_lines(r, fx, &nl, &ninsn) : NULL;
-    for (size_t i = 0; lns && i < nl; i++) {
-        const kw_r_isa_line ln = lns[i];
-        unsigned long off = ln.offset;
-        const char *end = ln.p + ln.len;
-        if (!first)
-            kw_buf_putc(o, ',');
-        first = false;
-        if (!ln.insn) {
-            kw_buf_puts(o, "[null,");
-            kw_html_json(o, ln.p, ln.len);
-            kw_buf_putc(o, ']');
-        } else {
+    if (!lns || !nl) {
+        kw_buf_puts(o, ",\"t\":null,\"r\":[]}");
+        return;
+    }
+    /* the lines are contiguous in the listing, one '\n' apart */
+    const char *t = lns[0].p;
+    size_t tn = (size_t)(lns[nl - 1].p + lns[nl - 1].len - t);
+    kw_si_text *raw = kw_si_raw_ok(t, tn) ? KW_PUSH(&r->scratch, s->raw) : NULL;
+    if (raw) {
+        *raw = (kw_si_text){t, tn};
+        char num[40], *q = num;
+        memcpy(q, ",\"x\":", 5);
+        q = kw_si_int(q + 5, (long long)(s->raw.n - 1));
+        kw_buf_append(o, num, (size_t)(q - num));
+    } else {
+        kw_buf_puts(o, ",\"t\":");
+        kw_html_json(o, t, tn);
+    }
+    kw_buf_puts(o, ",\"r\":[");
+    size_t li = 0, run = 0;
+    int cur_f = -1, cur_l = 0, run_f = -1, run_l = 0;
+    bool first = true;
+    for (size_t i = 0; i <= nl; i++) {
+        if (i < nl && !lns[i].insn)
+            continue;
+        if (i < nl) {
+            const kw_r_isa_line ln = lns[i];
             while (li < fx->lines.n && fx->lines.v[li].offset >= 0 &&
-                   (unsigned long long)fx->lines.v[li].offset <= off) {
+                   (unsigned long long)fx->lines.v[li].offset <= ln.offset) {
                 const kw_loc *l = &fx->lines.v[li].location;
                 cur_f = l->file && l->line > 0 ? kw_si_file_of(s, l->file) : -1;
                 cur_l = cur_f >= 0 ? (int)l->line : 0;
                 li++;
             }
-            const char *t = ln.after;
+            const char *t = ln.after, *end = ln.p + ln.len;
             while (t < end && (*t == ' ' || *t == '\t'))
                 t++;
-            kw_si_mn tmp;
-            const kw_si_mn *mn = kw_si_mnem(s, t, (size_t)(end - t), &tmp);
-            /* "[offset,text,class,file,line,note]", the numbers formatted here
-             * and appended at once (a call per character was a tenth of this) */
-            char num[4 * 24], *q = num;
-            *q++ = '[';
-            q = kw_si_int(q, (long long)off);
-            *q++ = ',';
-            kw_buf_append(o, num, (size_t)(q - num));
-            kw_html_json(o, t, (size_t)(end - t));
-            q = num;
-            *q++ = ',';
-            q = kw_si_int(q, mn->klass);
-            *q++ = ',';
-            q = kw_si_int(q, cur_f);
-            *q++ = ',';
-            q = kw_si_int(q, cur_l);
-            *q++ = ',';
-            q = kw_si_int(q, mn->note);
-            *q++ = ']';
-            kw_buf_append(o, num, (size_t)(q - num));
-            if (cur_f >= 0 && (cur_f != last_f || cur_l != last_l)) { /* once per run */
-                int *slot = KW_PUSH(&r->scratch, s->files.v[cur_f].lines);
-                if (slot)
-                    *slot = cur_l;
-                last_f = cur_f;
-                last_l = cur_l;
+            kw_si_mnem(s, t, (size_t)(end - t));
+            if (run && cur_f == run_f && cur_l == run_l) {
+                run++;
+                continue;
             }
         }
+        if (run) { /* the run before this instruction (or the last one) */
+            char num[3 * 24], *q = num;
+            if (!first)
+                *q++ = ',';
+            first = false;
+            q = kw_si_int(q, (long long)run);
+            *q++ = ',';
+            q = kw_si_int(q, run_f);
+            *q++ = ',';
+            q = kw_si_int(q, run_l);
+            kw_buf_append(o, num, (size_t)(q - num));
+            if (run_f >= 0) { /* a source line this arch's instructions come from */
+                int *slot = KW_PUSH(&r->scratch, s->files.v[run_f].lines);
+                if (slot)
+                    *slot = run_l;
+            }
+        }
+        run = 1;
+        run_f = cur_f;
+        run_l = cur_l;
     }
     kw_buf_puts(o, "]}");
 }
@@ -250,7 +299,7 @@ static void kw_si_def(kw_si *s, const kw_loc *l) {
             fi = (int)i;
     const kw_src_file *sf = fi >= 0 ? kw_si_src(s->r, l->file) : NULL;
     kw_src_def def;
-    if (!sf || !sf->ok || !kw_src_def_range(sf, l->line, l->column, &def))
+    if (!sf || !sf->ok || !kw_r_def_range(s->r, sf, l->line, l->column, &def))
         return;
     kw_si_file *f = &s->files.v[fi];
     bool fresh = true;
@@ -369,8 +418,30 @@ void kw_html_isa(kw_render *r, kw_buf *out) {
         kw_buf_puts(out, n ? "," : "");
         kw_html_json(out, s.classes.v[n], strlen(s.classes.v[n]));
     }
+    kw_buf_puts(out, "],\"mn\":[");
+    for (size_t n = 0; n < s.mns.n; n++) {
+        const kw_si_mn *m = &s.mns.v[n];
+        char num[2 * 24 + 4], *q = num;
+        kw_buf_puts(out, n ? ",[" : "[");
+        kw_html_json(out, m->text, m->len);
+        *q++ = ',';
+        q = kw_si_int(q, m->klass);
+        *q++ = ',';
+        q = kw_si_int(q, m->note);
+        *q++ = ']';
+        kw_buf_append(out, num, (size_t)(q - num));
+    }
     kw_buf_puts(out, "],\"archs\":[");
     kw_buf_append(out, archs.ptr ? archs.ptr : "", archs.len);
     kw_buf_puts(out, "]}</script>\n");
+    for (size_t i = 0; i < s.raw.n; i++) {
+        char id[64], *q = id + sizeof "<script type=\"text/plain\" id=\"kw-isa-" - 1;
+        memcpy(id, "<script type=\"text/plain\" id=\"kw-isa-", (size_t)(q - id));
+        q = kw_si_int(q, (long long)i);
+        memcpy(q, "\">", 2);
+        kw_buf_append(out, id, (size_t)(q + 2 - id));
+        kw_buf_append(out, s.raw.v[i].p, s.raw.v[i].n);
+        kw_buf_puts(out, "</script>\n");
+    }
     kw_buf_free(&archs);
 }

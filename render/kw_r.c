@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,14 +40,18 @@ static void kw_r_html_begin(kw_render *r) {
     r->html_at = r->out->len;
 }
 
-static void kw_r_html_end(kw_render *r) {
+void kw_r_html_span(kw_render *r, size_t at, size_t end) {
     if (!r->o->html_blocks || r->out != r->page_out)
         return;
     kw_r_span *s = KW_PUSH(&r->scratch, r->html);
     if (s)
-        *s = (kw_r_span){r->html_at, r->out->len};
+        *s = (kw_r_span){at, end};
     else
         r->out->oom = true; /* a page without it would be wrong: fail the page */
+}
+
+static void kw_r_html_end(kw_render *r) {
+    kw_r_html_span(r, r->html_at, r->out->len);
 }
 
 void kw_r_table_aligned(kw_render *r, int n, const char *const *titles, const char *align) {
@@ -291,27 +296,36 @@ const kw_r_isa_line *kw_r_isa_lines(kw_render *r, const kw_kernel_arch *fx, size
             *ninsn = r->isa_lines[i].ninsn;
             return r->isa_lines[i].v;
         }
-    KW_ARRAY(kw_r_isa_line) v = {0};
+    /* counted first and allocated once: a push per line was a tenth of this */
+    const char *isa = fx->isa ? fx->isa : "";
+    size_t cap = *isa != 0;
+    for (const char *p = isa; (p = strchr(p, '\n')) != NULL; p++)
+        cap += p[1] != 0;
     *n = *ninsn = 0;
-    kw_r_isa_line *l;
-    for (const char *p = fx->isa ? fx->isa : ""; (l = KW_PUSH(&r->scratch, v)) != NULL;)
-        if (!kw_r_isa_next(&p, l)) {
-            v.n--; /* the slot past the last line */
-            break;
-        } else {
-            *ninsn += l->insn;
-        }
-    if (!l)
+    kw_r_isa_line *v = kw_arena_alloc(&r->scratch, (cap ? cap : 1) * sizeof *v);
+    if (!v)
         return NULL;
-    *n = v.n;
+    for (const char *p = isa; *n < cap && kw_r_isa_next(&p, &v[*n]); ++*n)
+        *ninsn += v[*n].insn;
     if (r->nisa_lines < sizeof r->isa_lines / sizeof r->isa_lines[0]) {
         r->isa_lines[r->nisa_lines].fx = fx;
-        r->isa_lines[r->nisa_lines].v = v.v;
+        r->isa_lines[r->nisa_lines].v = v;
         r->isa_lines[r->nisa_lines].n = *n;
         r->isa_lines[r->nisa_lines++].ninsn = *ninsn;
     }
-    static const kw_r_isa_line none; /* no line: not NULL, which is out of memory */
-    return v.v ? v.v : &none;
+    return v;
+}
+
+bool kw_r_def_range(kw_render *r, const kw_src_file *f, int line, int col, kw_src_def *out) {
+    size_t n = sizeof r->defs / sizeof r->defs[0];
+    size_t h = ((size_t)(uintptr_t)f >> 4) * 31u + (size_t)line * 131u + (size_t)col;
+    kw_r_def_memo *m = &r->defs[h % n];
+    if (!m->f || m->f != f || m->line != line || m->col != col) {
+        m->ok = kw_src_def_range(f, line, col, &m->def);
+        m->f = f, m->line = line, m->col = col;
+    }
+    *out = m->def;
+    return m->ok;
 }
 
 size_t kw_r_isa_op_len(const char *s, size_t n) {

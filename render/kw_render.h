@@ -77,6 +77,14 @@ typedef struct kw_r_isa_line {
     const char *after; /* just after the instruction's "OFFSET:" */
 } kw_r_isa_line;
 
+/* A definition found in a source file (kw_r_def_range). */
+typedef struct kw_r_def_memo {
+    const kw_src_file *f;
+    int line, col;
+    bool ok;
+    kw_src_def def;
+} kw_r_def_memo;
+
 /* A part [at, end) of a buffer. */
 typedef struct kw_r_span {
     size_t at, end;
@@ -116,9 +124,11 @@ typedef struct kw_render {
         size_t n, ninsn;
     } isa_lines[8];
     size_t nisa_lines;
+    kw_r_def_memo defs[64]; /* kw_r_def_range's, kept across pages */
     /* the hardware table of section 4 depends only on the archs shown: kept */
     kw_buf hw_table;
     char hw_key[128];
+    kw_r_span hw_span; /* its HTML table, in hw_table (end 0: none) */
 } kw_render;
 
 void kw_render_init(kw_render *r, kw_model *m, kw_srcs *srcs, const kw_providers *p,
@@ -194,6 +204,12 @@ bool kw_r_isa_next(const char **at, kw_r_isa_line *l);
 /* The length of mnemonic s[0, n) without its encoding suffix (_e32, _e64,
  * _e64_dpp, _sdwa, _dpp): the operation, v_rsq_f32_e32 is v_rsq_f32. */
 size_t kw_r_isa_op_len(const char *s, size_t n);
+/* [at, end) of the page is HTML written as the converter makes it (a table
+ * or list kept from an earlier page): the converter need not read it. */
+void kw_r_html_span(kw_render *r, size_t at, size_t end);
+/* kw_src_def_range of f, remembered: a page asks for its kernel's and each
+ * callee's definition, and the pages of one template for the same ones. */
+bool kw_r_def_range(kw_render *r, const kw_src_file *f, int line, int col, kw_src_def *out);
 /* The lines of an arch's listing (fx->isa; none when NULL), split once per
  * page: section 5 and the site's source <-> ISA view read them all. *n
  * lines, *ninsn of them instructions; NULL when out of memory. */

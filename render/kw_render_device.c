@@ -418,7 +418,7 @@ void kw_render_device(kw_render *r) {
         const char *base = kw_r_base_name(r, k->name);
         if (kw_r_check(r, k->location.file, k->location.line, base, false,
                        "the kernel's name"))
-            have_def = kw_src_def_range(f, k->location.line, k->location.column, &def);
+            have_def = kw_r_def_range(r, f, k->location.line, k->location.column, &def);
     } else if (k->location.file) {
         kw_r_check(r, k->location.file, k->location.line, NULL, false, "the kernel");
     }

@@ -74,13 +74,21 @@ void kw_render_memory_peaks(kw_render *r) {
         n += (size_t)snprintf(key + n, sizeof key - n, "%s,", r->archs.v[a].arch);
     if (!r->hw_table.len || strcmp(key, r->hw_key)) {
         kw_buf_reset(&r->hw_table);
-        kw_buf *out = r->out; /* the tables write into r->out */
-        r->out = &r->hw_table;
+        /* the tables write into r->out; the HTML one is noted as the page's */
+        kw_buf *out = r->out, *page = r->page_out;
+        size_t spans = r->html.n;
+        r->out = r->page_out = &r->hw_table;
         kw_mem_hw_table_text(r, &r->hw_table);
+        r->hw_span = r->html.n > spans ? r->html.v[r->html.n - 1] : (kw_r_span){0, 0};
+        r->html.n = spans;
         r->out = out;
+        r->page_out = page;
         memcpy(r->hw_key, key, sizeof key);
     }
+    size_t at = r->out->len;
     kw_buf_append(r->out, r->hw_table.ptr, r->hw_table.len);
+    if (r->hw_span.end)
+        kw_r_html_span(r, at + r->hw_span.at, at + r->hw_span.end);
 }
 
 static const kw_gpu *kw_mem_gpu(kw_render *r, const char *arch) {

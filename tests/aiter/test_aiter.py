@@ -551,10 +551,36 @@ def real(path):
 
 
 def page_data(path):
-    """The source <-> ISA data (#kw-data) of a site page."""
+    """The source <-> ISA data (#kw-data) of a site page, each arch's
+    instructions read as the page's script reads them (docs/site.md) into
+    "i": [offset, text, class, file, line, note], a label [None, text]."""
     text = open(path, encoding="utf-8").read()
     m = re.search(r'<script type="application/json" id="kw-data">(.*?)</script>', text, re.S)
-    return json.loads(m.group(1)) if m else None
+    if not m:
+        return None
+    data = json.loads(m.group(1))
+    mn = {x[0]: x for x in data.get("mn", [])}
+    for view in data.get("archs", []):
+        listing = view.get("t")
+        if view.get("x") is not None:
+            x = re.search(r'<script type="text/plain" id="kw-isa-%d">(.*?)</script>' % view["x"],
+                          text, re.S)
+            listing = x.group(1) if x else None
+        runs, at, left, f, l, rows = view.get("r", []), 0, 0, -1, 0, []
+        for line in listing.split("\n") if isinstance(listing, str) else []:
+            off = re.match(r"([0-9a-fA-F]{1,16}):", line)
+            if not off:
+                rows.append([None, line])
+                continue
+            while not left and at < len(runs):
+                left, f, l = runs[at:at + 3]
+                at += 3
+            left -= 1
+            ins = re.sub(r"^[ \t]+", "", line[len(off.group(0)):])
+            k = mn[ins.split(" ")[0]]
+            rows.append([int(off.group(1), 16), ins, k[1], f, l, k[2]])
+        view["i"] = rows
+    return data
 
 
 def do_site_lines(a, ck):

@@ -6,7 +6,12 @@
  * once as HTML; the two must be byte-identical. The strings are the ones
  * CommonMark treats specially: spaces at a code span's ends, backticks,
  * blanks only, empty, pipes, entities, HTML, Markdown punctuation, tabs
- * and line breaks. */
+ * and line breaks.
+ * It also checks kw_html_json (which tests eight bytes at a time) on
+ * generated strings: the JSON decodes back to the bytes given, and has no
+ * control character, '<', '>' or '&' left. */
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -117,7 +122,64 @@ static void check(const char *what, void (*write)(kw_buf *, bool, const char *),
     kw_buf_free(&got);
 }
 
+/* The JSON string at j (from its opening quote) decoded into out; its
+ * length, or -1 when it is not one string of the escapes kw_html_json
+ * writes (\n \t \" \\ \u00XX) and bytes it may leave as they are. */
+static long json_decode(const char *j, size_t n, char *out) {
+    if (n < 2 || j[0] != '"' || j[n - 1] != '"')
+        return -1;
+    long k = 0;
+    for (size_t i = 1; i + 1 < n; i++) {
+        unsigned char c = (unsigned char)j[i];
+        if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == '"')
+            return -1;
+        if (c != '\\') {
+            out[k++] = (char)c;
+            continue;
+        }
+        char e = j[++i];
+        if (e == 'n' || e == 't' || e == '"' || e == '\\')
+            out[k++] = e == 'n' ? '\n' : e == 't' ? '\t' : e;
+        else if (e == 'u' && i + 4 < n - 1 && j[i + 1] == '0' && j[i + 2] == '0') {
+            unsigned v = 0;
+            if (sscanf(j + i + 3, "%2x", &v) != 1)
+                return -1;
+            out[k++] = (char)v;
+            i += 4;
+        } else
+            return -1;
+    }
+    return k;
+}
+
+/* Strings of every length to 40 at every alignment, from an alphabet of
+ * the bytes JSON or HTML treat specially and of plain ones. */
+static void json_strings(void) {
+    static const char alpha[] = "ab_ 09:\n\t\r\"\\<>&/\x01\x1f\x7f\x80\xff";
+    uint32_t x = 12345;
+    char in[48], dec[48];
+    for (int round = 0; round < 4000; round++) {
+        size_t n = (size_t)(round % 41);
+        for (size_t i = 0; i < n; i++) {
+            x = x * 1664525u + 1013904223u;
+            in[i] =
+                round % 3 ? alpha[(x >> 16) % (sizeof alpha - 1)] : (char)('a' + (x >> 16) % 26);
+        }
+        kw_buf b;
+        kw_buf_init(&b);
+        kw_buf_puts(&b, "x"); /* not at the start of the buffer */
+        kw_html_json(&b, in, n);
+        long k = b.oom ? -1 : json_decode(b.ptr + 1, b.len - 1, dec);
+        bool same = k == (long)n && !memcmp(dec, in, n);
+        CHECK(same);
+        if (!same)
+            fprintf(stderr, "  kw_html_json of %zu bytes wrote %s\n", n, b.ptr ? b.ptr : "");
+        kw_buf_free(&b);
+    }
+}
+
 int main(void) {
+    json_strings();
     kw_html_global_init();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         check("table", table, cases[i]);
