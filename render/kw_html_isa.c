@@ -125,16 +125,14 @@ static const char *kw_si_note(kw_render *r, const char *text, size_t n) {
     return kw_isa_note_for(r->notes, buf);
 }
 
-/* The mnemonic of the instruction t[0, n) (the text up to its first space,
- * as the classifier and the page's script read it) with its class and note,
- * added to s->mns when new: only then is it copied (a C string for the
- * classifier) and classified. False when out of memory. */
-static bool kw_si_mnem(kw_si *s, const char *t, size_t n) {
-    const char *sp = memchr(t, ' ', n);
-    size_t len = sp ? (size_t)(sp - t) : n;
-    unsigned h = 2166136261u;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)t[i]) * 16777619u;
+/* The mnemonic of the instruction ln (kw_r_isa_lines: its text up to the
+ * first space, as the classifier and the page's script read it) with its
+ * class and note, added to s->mns when new: only then is it copied (a C
+ * string for the classifier) and classified. False when out of memory. */
+static bool kw_si_mnem(kw_si *s, const kw_r_isa_line *ln) {
+    const char *t = ln->tok;
+    size_t len = ln->toklen;
+    unsigned h = ln->tokhash;
     bool hashed = s->mns.n < KW_SI_SLOTS * 3 / 4;
     unsigned short *free_slot = NULL;
     for (size_t k = 0; hashed && k < KW_SI_SLOTS; k++) {
@@ -150,6 +148,7 @@ static bool kw_si_mnem(kw_si *s, const char *t, size_t n) {
     for (size_t i = 0; !hashed && i < s->mns.n; i++)
         if (s->mns.v[i].hash == h && s->mns.v[i].len == len && !memcmp(s->mns.v[i].text, t, len))
             return true;
+    size_t n = (size_t)(ln->p + ln->len - t);
     if (n >= 512)
         n = 511; /* as the classifier's copy holds it */
     char text[512];
@@ -247,10 +246,7 @@ static void kw_si_arch(kw_si *s, const kw_rarch *a, kw_buf *o) {
                 cur_l = cur_f >= 0 ? (int)l->line : 0;
                 li++;
             }
-            const char *t = ln.after, *end = ln.p + ln.len;
-            while (t < end && (*t == ' ' || *t == '\t'))
-                t++;
-            kw_si_mnem(s, t, (size_t)(end - t));
+            kw_si_mnem(s, &lns[i]);
             if (run && cur_f == run_f && cur_l == run_l) {
                 run++;
                 continue;

@@ -305,8 +305,22 @@ const kw_r_isa_line *kw_r_isa_lines(kw_render *r, const kw_kernel_arch *fx, size
     kw_r_isa_line *v = kw_arena_alloc(&r->scratch, (cap ? cap : 1) * sizeof *v);
     if (!v)
         return NULL;
-    for (const char *p = isa; *n < cap && kw_r_isa_next(&p, &v[*n]); ++*n)
-        *ninsn += v[*n].insn;
+    for (const char *p = isa; *n < cap && kw_r_isa_next(&p, &v[*n]); ++*n) {
+        kw_r_isa_line *l = &v[*n];
+        *ninsn += l->insn;
+        l->tok = NULL;
+        l->toklen = 0;
+        l->tokhash = 0;
+        if (!l->insn)
+            continue;
+        const char *t = l->after, *end = l->p + l->len;
+        while (t < end && (*t == ' ' || *t == '\t'))
+            t++;
+        const char *sp = memchr(t, ' ', (size_t)(end - t));
+        l->tok = t;
+        l->toklen = (size_t)((sp ? sp : end) - t);
+        l->tokhash = kw_r_tok_hash(t, l->toklen);
+    }
     if (r->nisa_lines < sizeof r->isa_lines / sizeof r->isa_lines[0]) {
         r->isa_lines[r->nisa_lines].fx = fx;
         r->isa_lines[r->nisa_lines].v = v;
@@ -314,6 +328,21 @@ const kw_r_isa_line *kw_r_isa_lines(kw_render *r, const kw_kernel_arch *fx, size
         r->isa_lines[r->nisa_lines++].ninsn = *ninsn;
     }
     return v;
+}
+
+unsigned kw_r_tok_hash(const char *s, size_t n) {
+    uint64_t h = 0x9e3779b97f4a7c15u ^ n;
+    for (; n >= 8; s += 8, n -= 8) {
+        uint64_t w;
+        memcpy(&w, s, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdu;
+        h ^= h >> 32;
+    }
+    uint64_t w = 0;
+    for (size_t i = 0; i < n; i++)
+        w |= (uint64_t)(unsigned char)s[i] << (8 * i);
+    h = (h ^ w) * 0xc4ceb9fe1a85ec53u;
+    return (unsigned)(h ^ h >> 29);
 }
 
 bool kw_r_def_range(kw_render *r, const kw_src_file *f, int line, int col, kw_src_def *out) {
@@ -329,17 +358,22 @@ bool kw_r_def_range(kw_render *r, const kw_src_file *f, int line, int col, kw_sr
 }
 
 size_t kw_r_isa_op_len(const char *s, size_t n) {
-    static const struct {
-        const char *s;
-        size_t n;
-    } suffix[] = {{"_e64_dpp", 8}, {"_e32", 4}, {"_e64", 4}, {"_sdwa", 5}, {"_dpp", 4}};
-    char last = n ? s[n - 1] : 0; /* every suffix ends in 2, 4, a or p */
-    if (last != '2' && last != '4' && last != 'a' && last != 'p')
+    /* the suffixes by their last character: _e32; _e64; _sdwa; _e64_dpp
+     * then _dpp (one compare per mnemonic: most end in 2 or 4) */
+#define KW_ENDS(lit) (n > sizeof lit - 1 && !memcmp(s + n - (sizeof lit - 1), lit, sizeof lit - 1))
+    switch (n ? s[n - 1] : 0) {
+    case '2':
+        return KW_ENDS("_e32") ? n - 4 : n;
+    case '4':
+        return KW_ENDS("_e64") ? n - 4 : n;
+    case 'a':
+        return KW_ENDS("_sdwa") ? n - 5 : n;
+    case 'p':
+        return KW_ENDS("_e64_dpp") ? n - 8 : KW_ENDS("_dpp") ? n - 4 : n;
+    default:
         return n;
-    for (size_t k = 0; k < sizeof suffix / sizeof suffix[0]; k++)
-        if (n > suffix[k].n && !memcmp(s + n - suffix[k].n, suffix[k].s, suffix[k].n))
-            return n - suffix[k].n;
-    return n;
+    }
+#undef KW_ENDS
 }
 
 /* The value of the hex digit c, or -1. */

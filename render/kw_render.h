@@ -75,6 +75,12 @@ typedef struct kw_r_isa_line {
     bool insn;
     unsigned long offset;
     const char *after; /* just after the instruction's "OFFSET:" */
+    /* an instruction's mnemonic, as kw_r_isa_lines finds it: after the
+     * offset's blanks, to the first space (tok[0, toklen)), and its hash
+     * (kw_r_tok_hash): section 5 and the source <-> ISA view look it up */
+    const char *tok;
+    size_t toklen;
+    unsigned tokhash;
 } kw_r_isa_line;
 
 /* A definition found in a source file (kw_r_def_range). */
@@ -207,6 +213,8 @@ size_t kw_r_isa_op_len(const char *s, size_t n);
 /* [at, end) of the page is HTML written as the converter makes it (a table
  * or list kept from an earlier page): the converter need not read it. */
 void kw_r_html_span(kw_render *r, size_t at, size_t end);
+/* A hash of s[0, n), eight bytes at a time (mnemonics, one per listing line). */
+unsigned kw_r_tok_hash(const char *s, size_t n);
 /* kw_src_def_range of f, remembered: a page asks for its kernel's and each
  * callee's definition, and the pages of one template for the same ones. */
 bool kw_r_def_range(kw_render *r, const kw_src_file *f, int line, int col, kw_src_def *out);

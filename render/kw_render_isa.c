@@ -119,9 +119,9 @@ static unsigned kw_mnem_hash(const char *s, size_t n) {
     return h;
 }
 
-static void kw_mnem_add(kw_render *r, kw_mnems *m, const char *s, size_t n, size_t arch) {
-    if (arch >= 8)
-        return;
+/* The index of the name s[0, n) in m, added (with no count) when new; -1
+ * when out of memory. */
+static int kw_mnem_find(kw_render *r, kw_mnems *m, const char *s, size_t n) {
     unsigned h = kw_mnem_hash(s, n);
     bool hashed = m->v.n < KW_MNEM_SLOTS * 3 / 4;
     unsigned short *free_slot = NULL;
@@ -132,48 +132,109 @@ static void kw_mnem_add(kw_render *r, kw_mnems *m, const char *s, size_t n, size
             break;
         }
         kw_mnem *x = &m->v.v[*sl - 1];
-        if (x->hash == h && x->len == n && !memcmp(x->name, s, n)) {
-            x->count[arch]++;
-            return;
-        }
+        if (x->hash == h && x->len == n && !memcmp(x->name, s, n))
+            return *sl - 1;
     }
     for (size_t i = 0; !hashed && i < m->v.n; i++)
-        if (m->v.v[i].hash == h && m->v.v[i].len == n && !memcmp(m->v.v[i].name, s, n)) {
-            m->v.v[i].count[arch]++;
-            return;
-        }
+        if (m->v.v[i].hash == h && m->v.v[i].len == n && !memcmp(m->v.v[i].name, s, n))
+            return (int)i;
     kw_mnem *x = KW_PUSH(&r->scratch, m->v);
     if (x && (x->name = kw_arena_strndup(&r->scratch, s, n))) {
         x->len = n;
         x->hash = h;
-        x->count[arch] = 1;
         if (free_slot)
             *free_slot = (unsigned short)m->v.n;
-    } else if (x) {
-        m->v.n--; /* out of memory: the name is not kept */
+        return (int)(m->v.n - 1);
     }
+    if (x)
+        m->v.n--; /* out of memory: the name is not kept */
+    return -1;
+}
+
+static void kw_mnem_add(kw_render *r, kw_mnems *m, const char *s, size_t n, size_t arch) {
+    int i = arch < 8 ? kw_mnem_find(r, m, s, n) : -1;
+    if (i >= 0)
+        m->v.v[i].count[arch]++;
+}
+
+/* An instruction's mnemonic token (kw_r_isa_line.tok) and what section 5
+ * makes of it: the end of its name (the token up to a tab) and the name's
+ * index in the mnemonics (-1: not counted), worked out once per token. */
+typedef struct kw_tok_name {
+    const char *tok;
+    size_t len, cut;
+    unsigned hash;
+    int name;
+} kw_tok_name;
+
+typedef struct kw_tok_names {
+    KW_ARRAY(kw_tok_name) v;
+    unsigned short slot[KW_MNEM_SLOTS]; /* as in kw_mnems */
+} kw_tok_names;
+
+static const kw_tok_name *kw_tok_name_of(kw_render *r, kw_tok_names *t, kw_mnems *mn,
+                                         const kw_r_isa_line *ln) {
+    bool hashed = t->v.n < KW_MNEM_SLOTS * 3 / 4;
+    unsigned short *free_slot = NULL;
+    for (size_t k = 0; hashed && k < KW_MNEM_SLOTS; k++) {
+        unsigned short *sl = &t->slot[(ln->tokhash + k) % KW_MNEM_SLOTS];
+        if (!*sl) {
+            free_slot = sl;
+            break;
+        }
+        const kw_tok_name *x = &t->v.v[*sl - 1];
+        if (x->hash == ln->tokhash && x->len == ln->toklen && !memcmp(x->tok, ln->tok, x->len))
+            return x;
+    }
+    for (size_t i = 0; !hashed && i < t->v.n; i++) {
+        const kw_tok_name *x = &t->v.v[i];
+        if (x->hash == ln->tokhash && x->len == ln->toklen && !memcmp(x->tok, ln->tok, x->len))
+            return x;
+    }
+    kw_tok_name *x = KW_PUSH(&r->scratch, t->v);
+    if (!x)
+        return NULL;
+    const char *s = ln->tok, *tab = memchr(s, '\t', ln->toklen);
+    x->tok = s;
+    x->len = ln->toklen;
+    x->hash = ln->tokhash;
+    x->cut = tab ? (size_t)(tab - s) : ln->toklen;
+    x->name =
+        x->cut && *s != ';' && *s != '<' ? kw_mnem_find(r, mn, s, kw_r_isa_op_len(s, x->cut)) : -1;
+    if (free_slot)
+        *free_slot = (unsigned short)t->v.n;
+    return x;
 }
 
 /* Mnemonics and DPP controls of a listing "OFFSET: mnemonic operands..." */
 static void kw_isa_scan(kw_render *r, const kw_kernel_arch *fx, size_t arch, kw_mnems *mn,
-                        kw_mnems *dpp) {
+                        kw_mnems *dpp, kw_tok_names *toks) {
     size_t nl, ninsn;
     const kw_r_isa_line *ln = kw_r_isa_lines(r, fx, &nl, &ninsn);
     for (size_t i = 0; ln && i < nl; i++) {
         const char *p = ln[i].p, *end = p + ln[i].len;
-        /* the text after the line's first colon (an instruction's, after its offset) */
-        const char *colon = ln[i].insn ? ln[i].after - 1 : memchr(p, ':', ln[i].len);
-        const char *s = colon ? colon + 1 : p;
-        while (s < end && (*s == ' ' || *s == '\t'))
-            s++;
-        const char *e = memchr(s, ' ', (size_t)(end - s)); /* the mnemonic's end */
-        e = e ? e : end;
-        const char *tab = memchr(s, '\t', (size_t)(e - s));
-        e = tab ? tab : e;
-        if (e > s && *s != ';' && *s != '<') {
-            kw_mnem_add(r, mn, s, kw_r_isa_op_len(s, (size_t)(e - s)), arch);
+        const kw_tok_name *tn = ln[i].insn && arch < 8 ? kw_tok_name_of(r, toks, mn, &ln[i]) : NULL;
+        const char *e;
+        if (tn) { /* an instruction: its mnemonic as the lines below would find it */
+            if (tn->name >= 0)
+                mn->v.v[tn->name].count[arch]++;
+            e = ln[i].tok + tn->cut;
+        } else {
+            /* the text after the line's first colon (an instruction's, after its offset) */
+            const char *colon = ln[i].insn ? ln[i].after - 1 : memchr(p, ':', ln[i].len);
+            const char *s = colon ? colon + 1 : p;
+            while (s < end && (*s == ' ' || *s == '\t'))
+                s++;
+            e = memchr(s, ' ', (size_t)(end - s)); /* the mnemonic's end */
+            e = e ? e : end;
+            const char *tab = memchr(s, '\t', (size_t)(e - s));
+            e = tab ? tab : e;
+            if (e > s && *s != ';' && *s != '<')
+                kw_mnem_add(r, mn, s, kw_r_isa_op_len(s, (size_t)(e - s)), arch);
         }
-        /* DPP controls among the operands */
+        /* DPP controls among the operands (each has a '_': most lines have none) */
+        if (e >= end || !memchr(e, '_', (size_t)(end - e)))
+            continue;
         static const char *const ctl[] = {"row_shr:", "row_shl:", "row_ror:", "row_bcast:",
                                           "row_newbcast:", "quad_perm:", "wave_shr:", "wave_shl:",
                                           "wave_ror:", "wave_rol:", "row_mirror", "row_half_mirror",
@@ -429,11 +490,13 @@ void kw_render_isa(kw_render *r) {
         kw_risa_resources(r);
         kw_risa_classes(r);
         kw_mnems mn, dpp;
+        kw_tok_names toks;
         memset(&mn, 0, sizeof mn);
         memset(&dpp, 0, sizeof dpp);
+        memset(&toks, 0, sizeof toks);
         for (size_t a = 0; a < r->archs.n; a++) {
             if (r->archs.v[a].facts->isa)
-                kw_isa_scan(r, r->archs.v[a].facts, a, &mn, &dpp);
+                kw_isa_scan(r, r->archs.v[a].facts, a, &mn, &dpp, &toks);
         }
         if (mn.v.n) {
             kw_isa_notable(r, &mn, &dpp);
