@@ -67,6 +67,17 @@ void kw_buf_commit(kw_buf *b, size_t k) {
     b->ptr[b->len] = '\0';
 }
 
+void kw_buf_int(kw_buf *b, long long v) {
+    char d[24], *e = d + sizeof d, *q = e;
+    unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
+    do
+        *--q = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0)
+        *--q = '-';
+    kw_buf_append(b, q, (size_t)(e - q));
+}
+
 void kw_buf_puts(kw_buf *b, const char *s) {
     kw_buf_append(b, s, strlen(s));
 }

@@ -356,6 +356,7 @@ static void kw_html_cuts(const char *b, size_t n, size_t *flow_at, size_t *flow_
 
 kw_status kw_html_page(kw_render *r, size_t ki, kw_buf *md, kw_buf *out, kw_err *err) {
     kw_buf_reset(md);
+    r->md_html = kw_html_from_md; /* for the literal blocks kept (kw_r_lit) */
     if (kw_render_kernel(r, ki, md, err) != KW_OK)
         return KW_ERR;
     const kw_mkernel *mk = &r->m->kernels.v[ki];

@@ -7,6 +7,7 @@
  * (kw_html_roofline.c). Each chart carries its
  * numbers as data- attributes (tests/site checks them against the code object).
  * The parts that repeat from page to page are kept per thread (kw_html_part_*). */
+#include <math.h>
 #include <string.h>
 
 #include "codeobj/kw_codeobj.h"
@@ -22,6 +23,17 @@ static unsigned kw_ch_waves(const kw_co_hw *hw, unsigned v) {
     unsigned w = hw->vgprs_per_lane / rounded;
     w = w ? w : 1;
     return w < hw->max_waves_per_simd ? w : hw->max_waves_per_simd;
+}
+
+/* v as printf's "%.1f" writes it; a whole number (most coordinates) without
+ * printf. */
+static void kw_ch_f1(kw_buf *o, double v) {
+    if (v >= 0 && v < 1e15 && v == (double)(long long)v && !(v == 0 && signbit(v))) {
+        kw_buf_int(o, (long long)v);
+        kw_buf_puts(o, ".0");
+    } else {
+        kw_buf_printf(o, "%.1f", v);
+    }
 }
 
 /* The parts kept on this thread (kw_html_part_reuse), replaced in turn. */
@@ -175,13 +187,33 @@ static void kw_ch_classes(kw_buf *o, const kw_rarch *a, const char *arch) {
             continue;
         double y = KW_CH_T + (double)row++ * bh;
         double w = (KW_CH_W - lw - 60) * (double)n / (double)maxn;
-        kw_buf_printf(o,
-                      "<g data-class=\"%s\" data-n=\"%lld\"><text x=\"%d\" y=\"%.1f\" "
-                      "class=\"kw-tk\" text-anchor=\"end\">%s</text><rect class=\"kw-bar\" "
-                      "x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%d\"/><text x=\"%.1f\" "
-                      "y=\"%.1f\" class=\"kw-tk\">%lld</text></g>",
-                      k, n, lw - 4, y + 10, k, lw, y + 2, w > 1 ? w : 1, bh - 4, lw + w + 4, y + 10,
-                      n);
+        /* as one printf of the pieces would write them (a printf per bar
+         * was most of the charts' time) */
+        kw_buf_puts(o, "<g data-class=\"");
+        kw_buf_puts(o, k);
+        kw_buf_puts(o, "\" data-n=\"");
+        kw_buf_int(o, n);
+        kw_buf_puts(o, "\"><text x=\"");
+        kw_buf_int(o, lw - 4);
+        kw_buf_puts(o, "\" y=\"");
+        kw_ch_f1(o, y + 10);
+        kw_buf_puts(o, "\" class=\"kw-tk\" text-anchor=\"end\">");
+        kw_buf_puts(o, k);
+        kw_buf_puts(o, "</text><rect class=\"kw-bar\" x=\"");
+        kw_buf_int(o, lw);
+        kw_buf_puts(o, "\" y=\"");
+        kw_ch_f1(o, y + 2);
+        kw_buf_puts(o, "\" width=\"");
+        kw_ch_f1(o, w > 1 ? w : 1);
+        kw_buf_puts(o, "\" height=\"");
+        kw_buf_int(o, bh - 4);
+        kw_buf_puts(o, "\"/><text x=\"");
+        kw_ch_f1(o, lw + w + 4);
+        kw_buf_puts(o, "\" y=\"");
+        kw_ch_f1(o, y + 10);
+        kw_buf_puts(o, "\" class=\"kw-tk\">");
+        kw_buf_int(o, n);
+        kw_buf_puts(o, "</text></g>");
     }
     kw_buf_puts(o, "</svg>\n");
 }

@@ -43,6 +43,10 @@ static void kw_r_html_begin(kw_render *r) {
 void kw_r_html_span(kw_render *r, size_t at, size_t end) {
     if (!r->o->html_blocks || r->out != r->page_out)
         return;
+    if (r->html.n && r->html.v[r->html.n - 1].end == at) { /* one block with the last */
+        r->html.v[r->html.n - 1].end = end;
+        return;
+    }
     kw_r_span *s = KW_PUSH(&r->scratch, r->html);
     if (s)
         *s = (kw_r_span){at, end};
@@ -343,6 +347,83 @@ unsigned kw_r_tok_hash(const char *s, size_t n) {
         w |= (uint64_t)(unsigned char)s[i] << (8 * i);
     h = (h ^ w) * 0xc4ceb9fe1a85ec53u;
     return (unsigned)(h ^ h >> 29);
+}
+
+/* Whether the Markdown text's HTML depends on it alone: no '[' (a link
+ * could use a reference defined elsewhere in the page) and no list item (a
+ * list after the block could continue it). */
+static bool kw_r_lit_alone(const char *text) {
+    if (strchr(text, '['))
+        return false;
+    for (const char *l = text; l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+        const char *p = l;
+        while (*p == ' ')
+            p++;
+        if ((*p == '-' || *p == '*' || *p == '+') && (p[1] == ' ' || p[1] == '\t'))
+            return false;
+        while (*p >= '0' && *p <= '9')
+            p++;
+        if (p > l && (*p == '.' || *p == ')'))
+            return false;
+    }
+    return true;
+}
+
+/* The kept HTML of a literal block, made now when new (NULL: not kept). */
+static const kw_r_lit_html *kw_r_lit_kept(kw_render *r, int level, const char *text) {
+    if (!r->lits && !(r->lits = calloc(KW_R_LITS, sizeof *r->lits)))
+        return NULL;
+    size_t h = ((size_t)(uintptr_t)text >> 3) * 31u + (size_t)level;
+    for (size_t k = 0; k < KW_R_LITS; k++) {
+        kw_r_lit_html *x = &r->lits[(h + k) % KW_R_LITS];
+        if (x->text == text && x->level == level)
+            return x->html ? x : NULL;
+        if (x->text)
+            continue;
+        *x = (kw_r_lit_html){text, level, NULL, 0};
+        kw_buf md, html;
+        kw_buf_init(&md);
+        kw_buf_init(&html);
+        for (int i = 0; i < level; i++)
+            kw_buf_putc(&md, '#');
+        kw_buf_puts(&md, level ? " " : "");
+        kw_buf_puts(&md, text);
+        kw_buf_puts(&md, level ? "\n\n" : "");
+        kw_err err;
+        size_t tn = strlen(text);
+        bool whole = level ? !strchr(text, '\n') : tn >= 2 && !strcmp(text + tn - 2, "\n\n");
+        if (whole && kw_r_lit_alone(text) && !md.oom &&
+            r->md_html(md.ptr, md.len, &html, &err) == KW_OK && !html.oom && html.len) {
+            x->html = html.ptr; /* the buffer's, now the slot's */
+            x->n = html.len;
+        } else {
+            kw_buf_free(&html);
+        }
+        kw_buf_free(&md);
+        return x->html ? x : NULL;
+    }
+    return NULL; /* every slot taken */
+}
+
+void kw_r_lit(kw_render *r, int level, const char *text) {
+    kw_buf *o = r->out;
+    size_t n = o->len;
+    /* a block of the page begins here: after a blank line, or a block kept */
+    bool fresh =
+        n == 0 || n == r->lit_end || (n >= 2 && o->ptr[n - 1] == '\n' && o->ptr[n - 2] == '\n');
+    const kw_r_lit_html *x = r->md_html && r->o->html_blocks && o == r->page_out && fresh
+                                 ? kw_r_lit_kept(r, level, text)
+                                 : NULL;
+    if (!x) {
+        if (level)
+            kw_md_heading(o, level, text);
+        else
+            kw_buf_puts(o, text);
+        return;
+    }
+    kw_buf_append(o, x->html, x->n);
+    kw_r_html_span(r, n, o->len);
+    r->lit_end = o->len;
 }
 
 bool kw_r_def_range(kw_render *r, const kw_src_file *f, int line, int col, kw_src_def *out) {

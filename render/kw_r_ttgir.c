@@ -200,7 +200,7 @@ void kw_r_ttgir_dots(kw_render *r, const kw_triton *t) {
         if (!kw_r_ttgir_dot(t, &t->memory_ops.v[i], &d))
             continue;
         if (!n++) {
-            kw_md_heading(o, 3, "`tl.dot` (TTGIR `tt.dot`)");
+            KW_R_HEADING(r, 3, "`tl.dot` (TTGIR `tt.dot`)");
             static const char *const head[] = {"Python line",
                                                "M × N × K",
                                                "Operands → result",
@@ -243,12 +243,12 @@ void kw_r_ttgir_dots(kw_render *r, const kw_triton *t) {
     if (!n)
         return;
     kw_r_table_end(r);
-    kw_buf_puts(o, "\nM × N from the result's type, K from the first operand's; FLOP = 2 × M × "
-                   "N × K per execution of the op (a `tl.dot` inside a `for` runs once per "
-                   "iteration; Triton's pipelining may write one `tl.dot` as two ops, the loop's "
-                   "and the last iteration's). Instructions per execution: (M / m) × (N / n) × "
-                   "(K / k) for the instruction shape m × n × k, shared by the waves of "
-                   "`warpsPerCTA`.\n\n");
+    KW_R_LIT(r, "\nM × N from the result's type, K from the first operand's; FLOP = 2 × M × "
+                "N × K per execution of the op (a `tl.dot` inside a `for` runs once per "
+                "iteration; Triton's pipelining may write one `tl.dot` as two ops, the loop's "
+                "and the last iteration's). Instructions per execution: (M / m) × (N / n) × "
+                "(K / k) for the instruction shape m × n × k, shared by the waves of "
+                "`warpsPerCTA`.\n\n");
     for (size_t a = 0; a < r->archs.n; a++) {
         long long isa = kw_ttgir_isa_mfma(&r->archs.v[a]);
         if (isa >= 0)

@@ -26,6 +26,9 @@ void kw_render_init(kw_render *r, kw_model *m, kw_srcs *srcs, const kw_providers
 }
 
 void kw_render_free(kw_render *r) {
+    for (size_t i = 0; r->lits && i < KW_R_LITS; i++)
+        free(r->lits[i].html);
+    free(r->lits);
     kw_arena_free(&r->scratch);
     kw_buf_free(&r->hw_table);
     kw_page_free(&r->page);
@@ -41,13 +44,13 @@ static int kw_ref_cmp(const void *a, const void *b) {
 
 void kw_render_files(kw_render *r) {
     kw_buf *o = r->out;
-    kw_md_heading(o, 2, "6. Source File Index");
+    KW_R_HEADING(r, 2, "6. Source File Index");
     if (!r->refs.n) {
-        kw_buf_puts(o, "No source locations were recorded for this kernel.\n\n");
+        KW_R_LIT(r, "No source locations were recorded for this kernel.\n\n");
         return;
     }
     qsort(r->refs.v, r->refs.n, sizeof(kw_ref), kw_ref_cmp);
-    kw_buf_puts(o, "Every file this walkthrough points into, with the lines it cites.\n\n");
+    KW_R_LIT(r, "Every file this walkthrough points into, with the lines it cites.\n\n");
     static const char *const head[] = {"File", "Roles", "Lines"};
     kw_r_table(r, 3, head);
     for (size_t i = 0; i < r->refs.n;) {
@@ -95,12 +98,12 @@ static void kw_render_title(kw_render *r) {
     kw_buf *o = r->out;
     kw_buf_puts(o, "# Kernel Walkthrough: ");
     kw_md_code(o, mk->name, false);
-    kw_buf_puts(o, "\n\n");
+    KW_R_LIT(r, "\n\n");
     if (!k && mk->asm_code_object) {
         kw_buf_printf(o, "> Source: %s | Language: ASM | File: ",
                       kw_provider_of(r->providers, mk->asm_code_object));
         kw_md_code(o, kw_r_path(r, mk->asm_code_object), false);
-        kw_buf_puts(o, " (code object)\n\n");
+        KW_R_LIT(r, " (code object)\n\n");
         return;
     }
     const char *file = k && k->location.file ? k->location.file : NULL;
@@ -112,7 +115,7 @@ static void kw_render_title(kw_render *r) {
     } else {
         kw_buf_puts(o, "(no device record in the index)");
     }
-    kw_buf_puts(o, "\n\n");
+    KW_R_LIT(r, "\n\n");
 }
 
 kw_status kw_render_kernel(kw_render *r, size_t ki, kw_buf *out, kw_err *err) {
@@ -121,6 +124,7 @@ kw_status kw_render_kernel(kw_render *r, size_t ki, kw_buf *out, kw_err *err) {
     r->out = out;
     r->page_out = out;
     memset(&r->html, 0, sizeof r->html);
+    r->lit_end = 0;
     r->mk = &r->m->kernels.v[ki];
     memset(&r->refs, 0, sizeof(r->refs));
     memset(&r->archs, 0, sizeof(r->archs));

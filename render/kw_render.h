@@ -83,6 +83,17 @@ typedef struct kw_r_isa_line {
     unsigned tokhash;
 } kw_r_isa_line;
 
+/* A block of the page written from a string literal (kw_r_lit): its HTML as
+ * the converter makes of it, made once per worker (html NULL: not kept). */
+typedef struct kw_r_lit_html {
+    const char *text; /* the literal (NULL: a free slot) */
+    int level;        /* a heading's level, 0 for Markdown as it is */
+    char *html;
+    size_t n;
+} kw_r_lit_html;
+
+enum { KW_R_LITS = 256 };
+
 /* A definition found in a source file (kw_r_def_range). */
 typedef struct kw_r_def_memo {
     const kw_src_file *f;
@@ -131,6 +142,11 @@ typedef struct kw_render {
     } isa_lines[8];
     size_t nisa_lines;
     kw_r_def_memo defs[64]; /* kw_r_def_range's, kept across pages */
+    /* the converter of kw_html_page (NULL outside a site), and the literal
+     * blocks it converted, kept across pages */
+    kw_status (*md_html)(const char *md, size_t n, kw_buf *out, kw_err *err);
+    kw_r_lit_html *lits; /* KW_R_LITS slots, made on first use */
+    size_t lit_end;      /* where the last one written ends in the page (0: none) */
     /* the hardware table of section 4 depends only on the archs shown: kept */
     kw_buf hw_table;
     char hw_key[128];
@@ -215,6 +231,15 @@ size_t kw_r_isa_op_len(const char *s, size_t n);
 void kw_r_html_span(kw_render *r, size_t at, size_t end);
 /* A hash of s[0, n), eight bytes at a time (mnemonics, one per listing line). */
 unsigned kw_r_tok_hash(const char *s, size_t n);
+/* A block of Markdown from a string literal: the heading `text` of the
+ * given level, or (level 0) text itself, a whole block or several with the
+ * blank line after them. Where the page's tables are HTML and the block
+ * begins a block of the page, it is written as the HTML libcmark-gfm makes
+ * of it alone, made once per literal and worker: such a block's HTML
+ * depends on its text alone (no link, no list, nothing open before it). */
+void kw_r_lit(kw_render *r, int level, const char *text);
+#define KW_R_LIT(r, text) kw_r_lit((r), 0, "" text)
+#define KW_R_HEADING(r, level, text) kw_r_lit((r), (level), "" text)
 /* kw_src_def_range of f, remembered: a page asks for its kernel's and each
  * callee's definition, and the pages of one template for the same ones. */
 bool kw_r_def_range(kw_render *r, const kw_src_file *f, int line, int col, kw_src_def *out);

@@ -16,9 +16,9 @@ static void kw_dev_template(kw_render *r, const kw_src_file *f, const kw_src_def
                             bool have_def) {
     const kw_kernel *k = r->mk->k;
     kw_buf *o = r->out;
-    kw_md_heading(o, 3, "Template parameters");
+    KW_R_HEADING(r, 3, "Template parameters");
     if (!k->template_args.n) {
-        kw_buf_puts(o, "Not a template: no template parameters.\n\n");
+        KW_R_LIT(r, "Not a template: no template parameters.\n\n");
         return;
     }
     static const char *const head[] = {"#", "Parameter", "Kind", "Value", "Default?",
@@ -60,8 +60,8 @@ static void kw_dev_template(kw_render *r, const kw_src_file *f, const kw_src_def
                          "parameter's name appears in code.\n\n",
                       kw_r_path(r, f->path), def->first, def->last);
     else
-        kw_buf_puts(o, "The kernel's definition could not be read from its source file, so "
-                       "the lines using each parameter are not listed.\n\n");
+        KW_R_LIT(r, "The kernel's definition could not be read from its source file, so "
+                    "the lines using each parameter are not listed.\n\n");
 }
 
 /* ---- IR facts: accesses --------------------------------------------------------------------- */
@@ -95,10 +95,9 @@ static void kw_dev_no_ir(kw_render *r, const char *what) {
 }
 
 static void kw_dev_accesses(kw_render *r) {
-    kw_buf *o = r->out;
     const kw_irf *ir = NULL;
     const kw_rarch *a = kw_dev_ir_arch(r, &ir);
-    kw_md_heading(o, 3, "Thread-to-data mapping, loads and stores");
+    KW_R_HEADING(r, 3, "Thread-to-data mapping, loads and stores");
     if (!a) {
         kw_dev_no_ir(r, "Thread-to-data mapping and load/store patterns");
         return;
@@ -111,7 +110,7 @@ static void kw_dev_accesses(kw_render *r) {
 static void kw_dev_compute(kw_render *r) {
     const kw_kernel *k = r->mk->k;
     kw_buf *o = r->out;
-    kw_md_heading(o, 3, "Core computation");
+    KW_R_HEADING(r, 3, "Core computation");
     if (k->inline_asm.n) {
         kw_buf_printf(o, "Inline asm (%zu statement%s), as written:\n\n", k->inline_asm.n,
                       k->inline_asm.n == 1 ? "" : "s");
@@ -126,20 +125,20 @@ static void kw_dev_compute(kw_render *r) {
                 kw_r_kloc(r, &s->location);
                 kw_r_ref(r, s->location.file, s->location.line, "inline asm", s->text);
             }
-            kw_buf_puts(o, ":\n\n");
+            KW_R_LIT(r, ":\n\n");
             if (s->location.file &&
                 kw_r_check(r, s->location.file, s->location.line, "asm", false, "the asm statement"))
                 kw_r_quote(r, s->location.file, s->location.line, s->location.line, "cpp");
         }
     } else {
-        kw_buf_puts(o, "No inline asm in the kernel or its callees.\n\n");
+        KW_R_LIT(r, "No inline asm in the kernel or its callees.\n\n");
     }
     const kw_irf *ir = NULL;
     const kw_rarch *a = kw_dev_ir_arch(r, &ir);
     if (!a) {
-        kw_buf_puts(o, "Reductions (and their DPP / LDS steps), barriers, loops and "
-                       "conversions: not derived, no IR facts in this sidecar. The device call "
-                       "tree below shows which helpers the kernel calls.\n\n");
+        KW_R_LIT(r, "Reductions (and their DPP / LDS steps), barriers, loops and "
+                    "conversions: not derived, no IR facts in this sidecar. The device call "
+                    "tree below shows which helpers the kernel calls.\n\n");
         return;
     }
     kw_buf_printf(o, "From the IR facts of %s:\n\n", a->arch);
@@ -178,9 +177,9 @@ static void kw_dev_compute(kw_render *r) {
 static void kw_dev_shared(kw_render *r) {
     const kw_kernel *k = r->mk->k;
     kw_buf *o = r->out;
-    kw_md_heading(o, 3, "Shared memory (`__shared__`)");
+    KW_R_HEADING(r, 3, "Shared memory (`__shared__`)");
     if (!k->shared.n) {
-        kw_buf_puts(o, "The kernel and its callees declare no `__shared__` variable.\n\n");
+        KW_R_LIT(r, "The kernel and its callees declare no `__shared__` variable.\n\n");
         return;
     }
     static const char *const head[] = {"Variable", "Type", "Bytes", "Declared in", "At"};
@@ -216,7 +215,7 @@ static void kw_dev_shared(kw_render *r) {
             kw_buf_printf(o, " The %s code object reserves %lld bytes of LDS.", r->archs.v[a].arch,
                           lds);
     }
-    kw_buf_puts(o, "\n\n");
+    KW_R_LIT(r, "\n\n");
 }
 
 /* ---- call tree ---------------------------------------------------------------------------- */
@@ -371,20 +370,20 @@ static void kw_tree_walk(kw_tree *t, const char *caller, int depth) {
 static void kw_dev_calls(kw_render *r) {
     const kw_kernel *k = r->mk->k;
     kw_buf *o = r->out;
-    kw_md_heading(o, 3, "Device call tree");
+    KW_R_HEADING(r, 3, "Device call tree");
     if (!k->calls.n) {
-        kw_buf_puts(o, "The kernel calls no function.\n\n");
+        KW_R_LIT(r, "The kernel calls no function.\n\n");
         return;
     }
-    kw_buf_puts(o, "Every call as instantiated, at its call site, with the callee's "
-                   "definition; HIP runtime accessors are listed by line.\n\n");
+    KW_R_LIT(r, "Every call as instantiated, at its call site, with the callee's "
+                "definition; HIP runtime accessors are listed by line.\n\n");
     kw_tree t;
     memset(&t, 0, sizeof(t));
     t.r = r;
     t.k = k;
     t.by_caller = kw_arena_alloc(&r->scratch, k->calls.n * sizeof *t.by_caller);
     if (!t.by_caller) {
-        kw_buf_puts(o, "(out of memory)\n\n");
+        KW_R_LIT(r, "(out of memory)\n\n");
         return;
     }
     for (size_t i = 0; i < k->calls.n; i++)
@@ -398,17 +397,16 @@ static void kw_dev_calls(kw_render *r) {
 }
 
 void kw_render_device(kw_render *r) {
-    kw_buf *o = r->out;
-    kw_md_heading(o, 2, "2. Device Kernel: Step-by-Step");
+    KW_R_HEADING(r, 2, "2. Device Kernel: Step-by-Step");
     const kw_kernel *k = r->mk->k;
     if (!k && r->mk->asm_code_object) {
-        kw_buf_puts(o, "A precompiled ASM kernel has no source to walk through: its "
-                       "instructions are in section 5.\n\n");
+        KW_R_LIT(r, "A precompiled ASM kernel has no source to walk through: its "
+                    "instructions are in section 5.\n\n");
         return;
     }
     if (!k) {
-        kw_buf_puts(o, "No device record: the index has no sidecar of this kernel's device "
-                       "compile.\n\n");
+        KW_R_LIT(r, "No device record: the index has no sidecar of this kernel's device "
+                    "compile.\n\n");
         return;
     }
     const kw_src_file *f = k->location.file ? kw_page_src(&r->page, k->location.file) : NULL;
@@ -423,7 +421,7 @@ void kw_render_device(kw_render *r) {
         kw_r_check(r, k->location.file, k->location.line, NULL, false, "the kernel");
     }
     if (have_def) {
-        kw_buf_puts(o, "The kernel's signature:\n\n");
+        KW_R_LIT(r, "The kernel's signature:\n\n");
         kw_r_quote(r, k->location.file, def.first, def.body_open, "cpp");
     }
     kw_dev_template(r, f, &def, have_def);

@@ -18,7 +18,7 @@ static void kw_flow_link_text(kw_buf *t, kw_flow_link link) {
 void kw_render_flow(kw_render *r) {
     kw_buf *o = r->out;
     const kw_flow *f = &r->page.flow;
-    kw_md_heading(o, 2, "3. Data Flow Diagram");
+    KW_R_HEADING(r, 2, "3. Data Flow Diagram");
     if (!f->drawn) {
         kw_buf_puts(o, r->mk->asm_code_object
                            ? "A precompiled ASM kernel: no source or IR facts to draw from.\n\n"
@@ -28,9 +28,9 @@ void kw_render_flow(kw_render *r) {
     if (f->ir_arch)
         kw_buf_printf(o, "From the IR facts of %s, in program order:\n\n", f->ir_arch);
     else
-        kw_buf_puts(o, "No IR facts in this sidecar, so the widths, instruction families and "
-                       "cross-lane steps are missing; this is what the parameter types and "
-                       "declarations alone say:\n\n");
+        KW_R_LIT(r, "No IR facts in this sidecar, so the widths, instruction families and "
+                    "cross-lane steps are missing; this is what the parameter types and "
+                    "declarations alone say:\n\n");
     kw_buf t;
     kw_buf_init(&t);
     for (size_t i = 0; i < f->boxes.n; i++) {

@@ -160,7 +160,7 @@ static void kw_host_op_chains(kw_render *r, const kw_py_op *op) {
     if (!n) {
         kw_buf_puts(o, "No outermost caller in the Python trees reaches ");
         kw_md_code(o, label, false);
-        kw_buf_puts(o, " (as far as calls resolve statically).\n\n");
+        KW_R_LIT(r, " (as far as calls resolve statically).\n\n");
     }
     for (size_t i = 0; i < n && i < KW_HOST_CHAINS; i++)
         kw_r_python_chain(r, &pc->v.v[ix[i]], label, NULL, NULL);
@@ -206,7 +206,7 @@ static void kw_host_op_callers(kw_render *r, const kw_py_op *const *ops, size_t 
         }
         if (op->callers.n > 8)
             kw_buf_printf(o, " and %zu more", op->callers.n - 8);
-        kw_buf_puts(o, ".\n\n");
+        KW_R_LIT(r, ".\n\n");
     }
 }
 
@@ -221,25 +221,25 @@ static bool kw_host_all_dead(const kw_mpaths *paths, size_t npaths) {
 /* The entries of all paths of all launch sites, each once, in entry order. */
 static void kw_host_entries(kw_render *r, const kw_mpaths *paths, size_t npaths) {
     kw_buf *o = r->out;
-    kw_md_heading(o, 3, "Entry points");
+    KW_R_HEADING(r, 3, "Entry points");
     bool any = false;
     for (size_t i = 0; i < npaths && !any; i++)
         any = paths[i].v.n > 0;
     if (!any && kw_host_all_dead(paths, npaths)) {
-        kw_buf_puts(o, "**Emitted but unreachable from any entry point.** The code object holds "
-                       "this instantiation, but every launch of it sits under a condition that "
-                       "is a compile-time constant and false here, or is reached only through "
-                       "calls that do (clang compiles the discarded branch of an `if "
-                       "constexpr` written in non-template code, and so emits the kernels "
-                       "launched there). The launch sites below say which condition.\n\n");
+        KW_R_LIT(r, "**Emitted but unreachable from any entry point.** The code object holds "
+                    "this instantiation, but every launch of it sits under a condition that "
+                    "is a compile-time constant and false here, or is reached only through "
+                    "calls that do (clang compiles the discarded branch of an `if "
+                    "constexpr` written in non-template code, and so emits the kernels "
+                    "launched there). The launch sites below say which condition.\n\n");
         return;
     }
     if (!any) {
-        kw_buf_puts(o, "No host entry point of this index reaches a launch of this kernel "
-                       "(no `extern \"C\"` function, pybind11 or `TORCH_LIBRARY` binding, "
-                       "host function with external linkage or annotated function calls its "
-                       "launcher); the instantiation chains below show where the launches are "
-                       "instantiated from.\n\n");
+        KW_R_LIT(r, "No host entry point of this index reaches a launch of this kernel "
+                    "(no `extern \"C\"` function, pybind11 or `TORCH_LIBRARY` binding, "
+                    "host function with external linkage or annotated function calls its "
+                    "launcher); the instantiation chains below show where the launches are "
+                    "instantiated from.\n\n");
         return;
     }
     static const char *const head[] = {"Python op", "Binding", "C++ entry point", "Defined at"};
@@ -292,8 +292,8 @@ static void kw_host_entries(kw_render *r, const kw_mpaths *paths, size_t npaths)
     kw_buf_putc(o, '\n');
     kw_host_op_callers(r, ops.v, ops.n);
     if (!r->o->python_root)
-        kw_buf_puts(o, "Python ops were not scanned: give `--python-root DIR` (the directory of "
-                       "the `@compile_ops` op files) to join them to these entry points.\n\n");
+        KW_R_LIT(r, "Python ops were not scanned: give `--python-root DIR` (the directory of "
+                    "the `@compile_ops` op files) to join them to these entry points.\n\n");
 }
 
 /* What a --shape says about a path: how many of its conditions could be
@@ -308,18 +308,18 @@ static void kw_host_verdict(kw_render *r, const kw_tally *t, bool taken) {
         return;
     }
     if (!t->conditions) {
-        kw_buf_puts(o, "With this shape: the path has no conditions.\n\n");
+        KW_R_LIT(r, "With this shape: the path has no conditions.\n\n");
         return;
     }
     kw_buf_printf(o, "With this shape %d of %d condition%s on this path could be evaluated",
                   t->evaluated, t->conditions, t->conditions == 1 ? "" : "s");
     if (!t->evaluated)
-        kw_buf_puts(o, "; give --shape values for their names to decide whether it is "
-                       "taken.\n\n");
+        KW_R_LIT(r, "; give --shape values for their names to decide whether it is "
+                    "taken.\n\n");
     else if (t->evaluated == 1)
-        kw_buf_puts(o, "; it holds.\n\n");
+        KW_R_LIT(r, "; it holds.\n\n");
     else if (t->evaluated == 2)
-        kw_buf_puts(o, "; both hold.\n\n");
+        KW_R_LIT(r, "; both hold.\n\n");
     else
         kw_buf_printf(o, "; all %d hold.\n\n", t->evaluated);
 }
@@ -336,7 +336,7 @@ static void kw_host_path(kw_render *r, const kw_mlaunch *ml, const kw_mpath *p) 
     }
     if (p->of > 1)
         kw_buf_printf(o, ", path %zu of %s%zu", p->nth, p->at_least ? "at least " : "", p->of);
-    kw_buf_puts(o, ":\n\n");
+    KW_R_LIT(r, ":\n\n");
     bool taken = true;
     kw_tally tally = {0, 0};
     int step = 1;
@@ -364,7 +364,7 @@ static void kw_host_path(kw_render *r, const kw_mlaunch *ml, const kw_mpath *p) 
     kw_buf_puts(o, " launches the kernel at ");
     kw_r_kloc(r, &l->location);
     kw_host_guards(r, l->guards.v, l->guards.n, &taken, &shown, &tally);
-    kw_buf_puts(o, "\n\n");
+    KW_R_LIT(r, "\n\n");
     if (r->o->shape)
         kw_host_verdict(r, &tally, taken);
     bool last = p->nth == KW_PATHS_SHOWN || p->nth == p->of;
@@ -388,12 +388,12 @@ static void kw_host_chain(kw_render *r, const kw_launch *l) {
     kw_buf *o = r->out;
     if (!l->instantiation_chain.n) {
         kw_md_code(o, kw_r_name(r, l->function ? l->function : "?"), false);
-        kw_buf_puts(o, " launches it; it is not a template instantiation, and nothing in this "
-                       "index that an entry point reaches calls it.\n\n");
+        KW_R_LIT(r, " launches it; it is not a template instantiation, and nothing in this "
+                    "index that an entry point reaches calls it.\n\n");
         return;
     }
-    kw_buf_puts(o, "Instantiation chain (each caller, at the call that instantiates the next "
-                   "function):\n\n");
+    KW_R_LIT(r, "Instantiation chain (each caller, at the call that instantiates the next "
+                "function):\n\n");
     kw_buf_puts(o, "1. ");
     kw_md_code(o, l->function ? l->function : "?", false);
     kw_buf_puts(o, " (launches the kernel)\n");
@@ -506,7 +506,7 @@ static void kw_host_config(kw_render *r, const kw_mlaunch *ml, size_t li) {
             kw_md_code(o, k->attrs.v[i].value ? k->attrs.v[i].value : "?", false);
             kw_buf_puts(o, ".");
         }
-    kw_buf_puts(o, "\n\n");
+    KW_R_LIT(r, "\n\n");
     if (r->o->shape && r->o->shape->v.n) {
         kw_buf_puts(o, "Shape bindings: ");
         for (size_t i = 0; i < r->page.shape.v.n; i++) {
@@ -517,8 +517,8 @@ static void kw_host_config(kw_render *r, const kw_mlaunch *ml, size_t li) {
             kw_md_code(o, s ? s : "?", false);
             kw_buf_printf(o, " (%s)", r->page.shape.v.v[i].from);
         }
-        kw_buf_puts(o, ". A name binds an expression's name that is equal to it or ends in "
-                       "`.name`, `->name` or `::name`.\n\n");
+        KW_R_LIT(r, ". A name binds an expression's name that is equal to it or ends in "
+                    "`.name`, `->name` or `::name`.\n\n");
     }
     if (r->o->shape && l->constants.n) {
         kw_buf_puts(o, "Constants this launch is written with (clang's values; for a local "
@@ -530,7 +530,7 @@ static void kw_host_config(kw_render *r, const kw_mlaunch *ml, size_t li) {
             kw_buf_puts(o, i ? ", " : "");
             kw_md_code(o, s ? s : "?", false);
         }
-        kw_buf_puts(o, ".\n\n");
+        KW_R_LIT(r, ".\n\n");
     }
 }
 
@@ -539,7 +539,7 @@ static void kw_host_args(kw_render *r, const kw_launch *l) {
         return;
     kw_buf *o = r->out;
     const kw_kernel *k = r->mk->k;
-    kw_buf_puts(o, "Kernel arguments as written at the launch:\n\n");
+    KW_R_LIT(r, "Kernel arguments as written at the launch:\n\n");
     static const char *const head[] = {"Parameter", "Type", "Argument"};
     kw_r_table(r, 3, head);
     for (size_t i = 0; i < l->args.n; i++) {
@@ -565,7 +565,7 @@ static void kw_host_statement(kw_render *r, const kw_mlaunch *ml) {
     kw_buf *o = r->out;
     const kw_launch *l = ml->l;
     if (!l->location.file) {
-        kw_buf_puts(o, "The launch has no recorded location.\n\n");
+        KW_R_LIT(r, "The launch has no recorded location.\n\n");
         return;
     }
     kw_r_ref(r, l->location.file, l->location.line, "launch", r->mk->name);
@@ -585,7 +585,7 @@ static void kw_host_statement(kw_render *r, const kw_mlaunch *ml) {
     kw_md_code(o, kw_r_name(r, l->function ? l->function : "?"), false);
     kw_buf_puts(o, ", at ");
     kw_r_kloc(r, &l->location);
-    kw_buf_puts(o, ":\n\n");
+    KW_R_LIT(r, ":\n\n");
     /* a launch inside a kernel library's header (the sidecar's `library` and
      * `site`): location is the user's call into the library, site the <<<>>>
      * itself */
@@ -599,8 +599,8 @@ static void kw_host_statement(kw_render *r, const kw_mlaunch *ml) {
             kw_r_kloc(r, site);
             kw_r_ref(r, site->file, site->line, "launch", library);
         }
-        kw_buf_puts(o, "; the launch is attributed to the first call outside the library, "
-                       "quoted here:\n\n");
+        KW_R_LIT(r, "; the launch is attributed to the first call outside the library, "
+                    "quoted here:\n\n");
         if (kw_r_check(r, l->location.file, l->location.line, NULL, false, "the call"))
             kw_r_quote(r, l->location.file, l->location.line,
                        kw_src_stmt_end(kw_page_src(&r->page, l->location.file), l->location.line,
@@ -608,7 +608,7 @@ static void kw_host_statement(kw_render *r, const kw_mlaunch *ml) {
                        "cpp");
         if (site && site->file &&
             kw_r_check(r, site->file, site->line, NULL, false, "the library's launch")) {
-            kw_buf_puts(o, "The library's launch statement:\n\n");
+            KW_R_LIT(r, "The library's launch statement:\n\n");
             kw_r_quote(
                 r, site->file, site->line,
                 kw_src_stmt_end(kw_page_src(&r->page, site->file), site->line, site->column, 30),
@@ -641,7 +641,7 @@ static void kw_host_unreached(kw_render *r, const kw_launch *l) {
         bool taken = true;
         kw_buf_puts(r->out, "Conditions at the launch");
         kw_host_guards(r, l->guards.v, l->guards.n, &taken, NULL, NULL);
-        kw_buf_puts(r->out, ".\n\n");
+        KW_R_LIT(r, ".\n\n");
     }
     kw_host_chain(r, l);
 }
@@ -659,7 +659,7 @@ static void kw_host_table_rows(kw_render *r, const kw_launch *l, const char *sym
                                  "`%s` (%d rows) ",
                               ch->table ? ch->table : "?", ch->rows);
                 kw_r_loc(r, ch->table_location.file, ch->table_location.line);
-                kw_buf_puts(o, "; this kernel's rows:\n\n");
+                KW_R_LIT(r, "; this kernel's rows:\n\n");
                 head = true;
             }
             kw_buf_puts(o, "- ");
@@ -685,13 +685,13 @@ static void kw_host_table_rows(kw_render *r, const kw_launch *l, const char *sym
 void kw_render_host(kw_render *r) {
     kw_buf *o = r->out;
     const kw_mkernel *mk = r->mk;
-    kw_md_heading(o, 2, "1. Host Side: Python → C++ → Kernel Launch");
+    KW_R_HEADING(r, 2, "1. Host Side: Python → C++ → Kernel Launch");
     size_t nl = mk->launches.n;
     kw_mpaths *paths = r->page.paths;
     if (!nl) {
-        kw_buf_puts(o, "No launch of this kernel was recorded in the host code of this index "
-                       "(it may be launched through a function pointer, a module loader, or "
-                       "from a translation unit whose sidecar is not indexed).\n\n");
+        KW_R_LIT(r, "No launch of this kernel was recorded in the host code of this index "
+                    "(it may be launched through a function pointer, a module loader, or "
+                    "from a translation unit whose sidecar is not indexed).\n\n");
         return;
     }
     kw_host_entries(r, paths, nl);
@@ -709,7 +709,7 @@ void kw_render_host(kw_render *r) {
             if (paths[i].v.n > ne)
                 kw_buf_printf(o, " along %zu%s call paths (each with its own conditions)",
                               paths[i].v.n, paths[i].v.v[paths[i].v.n - 1].at_least ? "+" : "");
-            kw_buf_puts(o, ":\n\n");
+            KW_R_LIT(r, ":\n\n");
             for (size_t j = 0; j < paths[i].v.n; j++)
                 kw_host_path(r, ml, &paths[i].v.v[j]);
         } else if (paths && paths[i].dead) {
@@ -721,11 +721,11 @@ void kw_render_host(kw_render *r) {
                                  "condition that does not hold.\n\n");
             kw_host_unreached(r, ml->l);
         } else {
-            kw_buf_puts(o, "No entry point of this index reaches this launch.\n\n");
+            KW_R_LIT(r, "No entry point of this index reaches this launch.\n\n");
             kw_host_unreached(r, ml->l);
         }
         kw_host_table_rows(r, ml->l, mk->symbol);
-        kw_buf_puts(o, "**Grid and block.**\n\n");
+        KW_R_LIT(r, "**Grid and block.**\n\n");
         kw_host_config(r, ml, i);
         kw_host_args(r, ml->l);
         kw_host_statement(r, ml);

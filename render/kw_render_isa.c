@@ -88,8 +88,8 @@ static void kw_risa_resources(kw_render *r) {
         }
     }
     kw_r_table_end(r);
-    kw_buf_puts(o, "\nFrom each code object's metadata (NT_AMDGPU_METADATA); occupancy as LLVM "
-                   "computes it for the kernel's register, LDS and workgroup-size limits.\n\n");
+    KW_R_LIT(r, "\nFrom each code object's metadata (NT_AMDGPU_METADATA); occupancy as LLVM "
+                "computes it for the kernel's register, LDS and workgroup-size limits.\n\n");
 }
 
 /* ---- the listing ---------------------------------------------------------------------------- */
@@ -265,7 +265,7 @@ static void kw_isa_scan(kw_render *r, const kw_kernel_arch *fx, size_t arch, kw_
 
 static void kw_isa_notable(kw_render *r, const kw_mnems *mn, const kw_mnems *dpp) {
     kw_buf *o = r->out;
-    kw_md_heading(o, 3, "Notable instructions present");
+    KW_R_HEADING(r, 3, "Notable instructions present");
     bool any = false;
     for (int pass = 0; pass < 2; pass++) {
         const kw_mnems *m = pass ? dpp : mn;
@@ -305,7 +305,7 @@ static bool kw_isa_class(const kw_rarch *a, size_t i, long long *v) {
 
 static void kw_risa_classes(kw_render *r) {
     kw_buf *o = r->out;
-    kw_md_heading(o, 3, "Instruction classes");
+    KW_R_HEADING(r, 3, "Instruction classes");
     /* every class of the schema when an arch has class counts */
     size_t nkeys = 0;
     long long maxn = 0;
@@ -322,7 +322,7 @@ static void kw_risa_classes(kw_render *r) {
         }
     }
     if (!nkeys) {
-        kw_buf_puts(o, "No instruction classes recorded.\n\n");
+        KW_R_LIT(r, "No instruction classes recorded.\n\n");
         return;
     }
     size_t ncol = r->archs.n + 2;
@@ -378,8 +378,8 @@ static void kw_risa_classes(kw_render *r) {
         }
     }
     kw_r_table_end(r);
-    kw_buf_puts(o, "\n(Classes with a zero count everywhere are left out; the bar is the first "
-                   "arch's count.)\n\n");
+    KW_R_LIT(r, "\n(Classes with a zero count everywhere are left out; the bar is the first "
+                "arch's count.)\n\n");
 }
 
 /* Can the arch's name go into an HTML attribute as it is? */
@@ -395,8 +395,8 @@ static void kw_isa_no_lines(kw_render *r, const kw_rarch *a) {
     const char *why = a->facts->lines_note;
     kw_buf_puts(r->out, "No source lines: ");
     kw_md_text(r->out, why ? why : "the code object has no line tables", false);
-    kw_buf_puts(r->out, " (compile with `-Xarch_device -gline-tables-only` for source-to-ISA "
-                        "lines).\n\n");
+    KW_R_LIT(r, " (compile with `-Xarch_device -gline-tables-only` for source-to-ISA "
+                "lines).\n\n");
 }
 
 /* The listing with the source lines of `lines` ({offset, location}) interleaved. */
@@ -407,14 +407,14 @@ static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
         /* schema 2: the object is gone or changed; never another object's ISA */
         kw_buf_printf(o, "%s ISA not shown: ", a->arch);
         kw_md_text(o, a->facts->isa_note, false);
-        kw_buf_puts(o, ".\n\n");
+        KW_R_LIT(r, ".\n\n");
     }
     if (!isa)
         return;
     size_t nl, n; /* lines; instruction lines ("OFFSET: text"), not labels */
     const kw_r_isa_line *lns = kw_r_isa_lines(r, a->facts, &nl, &n);
     if (!lns) {
-        kw_buf_puts(o, "(out of memory)\n\n");
+        KW_R_LIT(r, "(out of memory)\n\n");
         return;
     }
     if (r->o->listing_in_view && kw_isa_attr_safe(a->arch)) {
@@ -425,7 +425,7 @@ static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
                       "class=\"language-asm\"></code></pre>\n\n",
                       a->arch, a->arch, n);
         kw_isa_no_lines(r, a);
-        kw_buf_puts(o, "</details>\n\n");
+        KW_R_LIT(r, "</details>\n\n");
         return;
     }
     kw_buf_printf(o, "<details><summary>%s ISA listing (%zu instructions)</summary>\n\n", a->arch,
@@ -462,18 +462,18 @@ static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
     kw_md_fence(o, "asm", kw_buf_str(&t));
     kw_buf_free(&t);
     kw_isa_no_lines(r, a);
-    kw_buf_puts(o, "</details>\n\n");
+    KW_R_LIT(r, "</details>\n\n");
 }
 
 void kw_render_isa(kw_render *r) {
     kw_buf *o = r->out;
-    kw_md_heading(o, 2, "5. AMD ISA / Hardware Details");
+    KW_R_HEADING(r, 2, "5. AMD ISA / Hardware Details");
     if ((!r->mk->k && !r->page.asm_k) || !r->archs.n) {
         if (r->mk->asm_code_object)
             kw_buf_printf(o, "ISA not read: %s.\n\n",
                           r->page.asm_note ? r->page.asm_note : "the code object has no arch");
         else
-            kw_buf_puts(o, "No device facts for this kernel in the index.\n\n");
+            KW_R_LIT(r, "No device facts for this kernel in the index.\n\n");
         return;
     }
     bool any = false;
@@ -486,7 +486,7 @@ void kw_render_isa(kw_render *r) {
                       "`classes` from the code objects it finds; check its warnings).\n\n",
                       kw_r_arch_list(r));
     } else {
-        kw_md_heading(o, 3, "Resources and occupancy");
+        KW_R_HEADING(r, 3, "Resources and occupancy");
         kw_risa_resources(r);
         kw_risa_classes(r);
         kw_mnems mn, dpp;
@@ -500,9 +500,9 @@ void kw_render_isa(kw_render *r) {
         }
         if (mn.v.n) {
             kw_isa_notable(r, &mn, &dpp);
-            kw_md_heading(o, 3, "Cross-lane patterns");
+            KW_R_HEADING(r, 3, "Cross-lane patterns");
             if (!dpp.v.n) {
-                kw_buf_puts(o, "No DPP control in the listing.\n\n");
+                KW_R_LIT(r, "No DPP control in the listing.\n\n");
             } else {
                 kw_buf_puts(o, "DPP controls in the listing: ");
                 for (size_t i = 0; i < dpp.v.n; i++) {
@@ -522,9 +522,9 @@ void kw_render_isa(kw_render *r) {
                 if (!strncmp(mn.v.v[i].name, "ds_", 3))
                     for (size_t a = 0; a < r->archs.n && a < 8; a++)
                         lds += mn.v.v[i].count[a];
-            kw_md_heading(o, 3, "LDS use");
+            KW_R_HEADING(r, 3, "LDS use");
             if (!lds) {
-                kw_buf_puts(o, "No `ds_` instruction in the listing.\n\n");
+                KW_R_LIT(r, "No `ds_` instruction in the listing.\n\n");
             } else {
                 kw_buf_puts(o, "LDS instructions: ");
                 bool first = true;
@@ -536,19 +536,19 @@ void kw_render_isa(kw_render *r) {
                     kw_buf_printf(o, " x%u", mn.v.v[i].count[0]);
                     first = false;
                 }
-                kw_buf_puts(o, " (counts for the first arch).\n\n");
+                KW_R_LIT(r, " (counts for the first arch).\n\n");
             }
         } else {
-            kw_buf_puts(o, "No ISA listing in the sidecar: notable instructions and cross-lane "
-                           "patterns are not shown.\n\n");
+            KW_R_LIT(r, "No ISA listing in the sidecar: notable instructions and cross-lane "
+                        "patterns are not shown.\n\n");
         }
-        kw_md_heading(o, 3, "Listings");
+        KW_R_HEADING(r, 3, "Listings");
         for (size_t a = 0; a < r->archs.n; a++)
             kw_isa_listing(r, &r->archs.v[a]);
     }
     const kw_kernel *k = r->mk->k;
     if (!k) {
-        kw_buf_puts(o, "Read from the code object now, not from a sidecar.\n\n");
+        KW_R_LIT(r, "Read from the code object now, not from a sidecar.\n\n");
         return;
     }
     if (r->page.triton) {
@@ -556,7 +556,7 @@ void kw_render_isa(kw_render *r) {
         if (r->page.triton->shared_bytes >= 0)
             kw_buf_printf(o, "%lld bytes per program.\n\n", r->page.triton->shared_bytes);
         else
-            kw_buf_puts(o, "not recorded.\n\n");
+            KW_R_LIT(r, "not recorded.\n\n");
         return;
     }
     long long lds = 0;

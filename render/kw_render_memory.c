@@ -195,9 +195,9 @@ static void kw_mem_launch(kw_render *r, size_t i, size_t a) {
             kw_buf_puts(o, "-");
     }
     kw_r_table_end(r);
-    kw_buf_puts(o, "\nPer-thread counts take the most expensive path through every branch "
-                   "(an upper bound; exact for straight-line code). A '-' needs --shape "
-                   "values for the names in the expression.\n\n");
+    KW_R_LIT(r, "\nPer-thread counts take the most expensive path through every branch "
+                "(an upper bound; exact for straight-line code). A '-' needs --shape "
+                "values for the names in the expression.\n\n");
     kw_r_list(r);
     if (krd && kwr && kfl && rd + wr > 0) {
         kw_perf_bound b = kw_perf_classify(fl, rd + wr, -1, gpu);
@@ -242,10 +242,10 @@ static void kw_mem_launch(kw_render *r, size_t i, size_t a) {
 
 void kw_render_memory(kw_render *r) {
     kw_buf *o = r->out;
-    kw_md_heading(o, 2, "4. Memory Access Analysis");
+    KW_R_HEADING(r, 2, "4. Memory Access Analysis");
     const kw_mkernel *mk = r->mk;
     if ((!mk->k && !r->page.asm_k) || !r->archs.n) {
-        kw_buf_puts(o, "No device facts for this kernel in the index.\n\n");
+        KW_R_LIT(r, "No device facts for this kernel in the index.\n\n");
         if (r->o->trace)
             kw_render_trace(r);
         return;
@@ -260,7 +260,7 @@ void kw_render_memory(kw_render *r) {
             kw_buf_printf(o, "--gpu %s is not a %s product in annotations/hw/amdgpu-peaks.txt.\n\n",
                           r->o->gpu, ra->arch);
         if (!mk->launches.n) {
-            kw_buf_puts(o, "No launch recorded: the geometry is unknown.\n\n");
+            KW_R_LIT(r, "No launch recorded: the geometry is unknown.\n\n");
             continue;
         }
         for (size_t i = 0; i < mk->launches.n; i++) {

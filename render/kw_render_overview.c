@@ -102,7 +102,7 @@ void kw_render_overview(kw_render *r) {
     const kw_mkernel *mk = r->mk;
     const kw_kernel *k = mk->k;
     kw_buf *o = r->out;
-    kw_md_heading(o, 2, "Overview");
+    KW_R_HEADING(r, 2, "Overview");
     if (!k && mk->asm_code_object) {
         kw_buf_puts(o, "A precompiled ASM kernel: no source and no template; the host code "
                        "loads it by name from the code object ");
@@ -126,19 +126,19 @@ void kw_render_overview(kw_render *r) {
             kw_buf_puts(o, "Its facts below (section 5) are read from that code object now: ");
             for (size_t i = 0; i < r->page.asm_k->archs.n; i++)
                 kw_buf_printf(o, "%s%s", i ? ", " : "", r->page.asm_k->archs.v[i].arch);
-            kw_buf_puts(o, ".\n\n");
+            KW_R_LIT(r, ".\n\n");
         } else {
             kw_buf_puts(o, "The code object could not be read now: ");
             kw_md_text(o, r->page.asm_note ? r->page.asm_note : "unknown reason", false);
-            kw_buf_puts(o, ".\n\n");
+            KW_R_LIT(r, ".\n\n");
         }
         return;
     }
     if (!k) {
-        kw_buf_puts(o, "This kernel is launched by the host code of the index, but no sidecar "
-                       "of the index holds its device compile: its template arguments, device "
-                       "code and ISA are unknown here. Index the sidecar of the translation "
-                       "unit that defines it.\n\n");
+        KW_R_LIT(r, "This kernel is launched by the host code of the index, but no sidecar "
+                    "of the index holds its device compile: its template arguments, device "
+                    "code and ISA are unknown here. Index the sidecar of the translation "
+                    "unit that defines it.\n\n");
         return;
     }
     static const char *const head[] = {"", ""};
@@ -215,11 +215,11 @@ void kw_render_overview(kw_render *r) {
     kw_buf_putc(o, '\n');
 
     if (k->doc) {
-        kw_buf_puts(o, "What the author says it does (doc comment):\n\n");
+        KW_R_LIT(r, "What the author says it does (doc comment):\n\n");
         kw_md_quote(o, k->doc);
     } else {
-        kw_buf_puts(o, "The kernel has no doc comment; what follows is assembled from the "
-                       "recorded facts.\n\n");
+        KW_R_LIT(r, "The kernel has no doc comment; what follows is assembled from the "
+                    "recorded facts.\n\n");
     }
     if (k->template_args.n) {
         kw_buf_puts(o, "This instantiation: ");
@@ -232,9 +232,9 @@ void kw_render_overview(kw_render *r) {
             if (t->defaulted)
                 kw_buf_puts(o, " (default)");
         }
-        kw_buf_puts(o, ".\n\n");
+        KW_R_LIT(r, ".\n\n");
     }
-    kw_buf_puts(o, "Facts:\n\n");
+    KW_R_LIT(r, "Facts:\n\n");
     kw_r_list(r);
     kw_r_item(r, 0);
     kw_buf_puts(o, "Reads through (pointers to const): ");

@@ -141,7 +141,7 @@ static void kw_rt_config_work(kw_render *r, const kw_trow *row, const kw_tcfg *c
 void kw_render_trace(kw_render *r) {
     kw_buf *o = r->out;
     const kw_tstats *ts = r->o->trace;
-    kw_md_heading(o, 3, "Measured: rocprofv3 kernel trace");
+    KW_R_HEADING(r, 3, "Measured: rocprofv3 kernel trace");
     kw_buf_puts(o, "Trace ");
     kw_md_code(o, kw_r_path(r, ts->trace->path), false);
     kw_buf_printf(o, " (%s, %zu dispatches).", ts->trace->format, ts->trace->d.n);
@@ -174,7 +174,7 @@ void kw_render_trace(kw_render *r) {
     for (size_t i = 0; i < row->cfgs.n; i++)
         kw_rt_config_work(r, row, &row->cfgs.v[i]);
     kw_rt_ambiguous(r, ts);
-    kw_buf_puts(o, "\nBytes per dispatch take the most expensive path through every branch (an "
-                   "upper bound; exact for straight-line code); the bandwidth is that over the "
-                   "configuration's median duration.\n\n");
+    KW_R_LIT(r, "\nBytes per dispatch take the most expensive path through every branch (an "
+                "upper bound; exact for straight-line code); the bandwidth is that over the "
+                "configuration's median duration.\n\n");
 }

@@ -32,7 +32,7 @@ static void kw_rt_title(kw_render *r) {
     kw_buf *o = r->out;
     kw_buf_puts(o, "# Kernel Walkthrough: ");
     kw_md_code(o, r->mk->name, false);
-    kw_buf_puts(o, "\n\n");
+    KW_R_LIT(r, "\n\n");
     const char *file = k->location.file;
     kw_buf_printf(o,
                   "> Source: %s | Language: Triton | File: ", kw_provider_of(r->providers, file));
@@ -42,7 +42,7 @@ static void kw_rt_title(kw_render *r) {
     } else {
         kw_buf_puts(o, "(no definition recorded)");
     }
-    kw_buf_puts(o, "\n\n");
+    KW_R_LIT(r, "\n\n");
 }
 
 /* A row of the overview table: a key and its value's first cell text. */
@@ -62,7 +62,7 @@ static void kw_rt_overview(kw_render *r) {
     const kw_kernel *k = r->page.k;
     const kw_triton *t = r->page.triton;
     kw_buf *o = r->out;
-    kw_md_heading(o, 2, "Overview");
+    KW_R_HEADING(r, 2, "Overview");
     static const char *const head[] = {"", ""};
     kw_r_table(r, 2, head);
     kw_rt_row(r, "Specialization", r->mk->name);
@@ -85,9 +85,9 @@ static void kw_rt_overview(kw_render *r) {
         kw_buf_puts(o, "loaded from Triton's cache by the run the hook recorded");
     }
     kw_r_table_end(r);
-    kw_buf_puts(o, "\nA Triton specialization: the `@triton.jit` function compiled with the "
-                   "constexpr values and options of section 1 for one arch, one folder of "
-                   "Triton's cache.\n\n");
+    KW_R_LIT(r, "\nA Triton specialization: the `@triton.jit` function compiled with the "
+                "constexpr values and options of section 1 for one arch, one folder of "
+                "Triton's cache.\n\n");
 }
 
 /* ---- section 1 ------------------------------------------------------------------------------ */
@@ -109,7 +109,7 @@ static void kw_rt_launch(kw_render *r, size_t i) {
     char *h = kw_arena_printf(&r->scratch, "Launch site %zu of %zu: %s:%d", i + 1,
                               r->mk->launches.n, kw_r_path(r, l->location.file), l->location.line);
     kw_md_heading(o, 3, h ? h : "Launch site");
-    kw_buf_puts(o, "**Call chain**, from the outermost Python frame down to the launch:\n\n");
+    KW_R_LIT(r, "**Call chain**, from the outermost Python frame down to the launch:\n\n");
     size_t n = 0;
     for (size_t j = l->call_chain.n; j-- > 0;) {
         const kw_chain_link *c = &l->call_chain.v[j];
@@ -128,7 +128,7 @@ static void kw_rt_launch(kw_render *r, size_t i) {
     kw_md_code(o, call ? call : "?", false);
     kw_buf_puts(o, " at ");
     kw_r_kloc(r, &l->location);
-    kw_buf_puts(o, "\n\n");
+    KW_R_LIT(r, "\n\n");
     kw_r_ref(r, l->location.file, l->location.line, "launch", r->mk->name);
 
     kw_buf_puts(o, "**Grid.** As written: ");
@@ -137,11 +137,11 @@ static void kw_rt_launch(kw_render *r, size_t i) {
         kw_buf_printf(o, "; at the launch: (%lld, %lld, %lld) programs.\n\n", l->grid.value[0],
                       l->grid.value[1], l->grid.value[2]);
     else
-        kw_buf_puts(o, "; its value is not recorded (the hook records it when the grid is a "
-                       "tuple of ints at the call).\n\n");
+        KW_R_LIT(r, "; its value is not recorded (the hook records it when the grid is a "
+                    "tuple of ints at the call).\n\n");
 
     if (l->args.n) {
-        kw_buf_puts(o, "Arguments as written at the launch:\n\n");
+        KW_R_LIT(r, "Arguments as written at the launch:\n\n");
         static const char *const head[] = {"Parameter", "Triton type", "Argument"};
         kw_r_table(r, 3, head);
         for (size_t j = 0; j < l->args.n; j++) {
@@ -164,13 +164,13 @@ static void kw_rt_launch(kw_render *r, size_t i) {
         kw_r_table_end(r);
         kw_buf_putc(o, '\n');
     } else {
-        kw_buf_puts(o, "The arguments as written are not recorded (the call's source text could "
-                       "not be read when it ran).\n\n");
+        KW_R_LIT(r, "The arguments as written are not recorded (the call's source text could "
+                    "not be read when it ran).\n\n");
     }
     int last = r->page.launch_last ? r->page.launch_last[i] : 0;
     kw_buf_puts(o, "Launch statement in ");
     kw_md_code(o, l->function ? l->function : "?", false);
-    kw_buf_puts(o, ":\n\n");
+    KW_R_LIT(r, ":\n\n");
     if (kw_r_check(r, l->location.file, l->location.line, r->mk->name, false, "the launch"))
         kw_r_quote(r, l->location.file, l->location.line, last ? last : l->location.line, "python");
 }
@@ -178,19 +178,19 @@ static void kw_rt_launch(kw_render *r, size_t i) {
 static void kw_rt_constexprs(kw_render *r) {
     kw_buf *o = r->out;
     const kw_triton *t = r->page.triton;
-    kw_md_heading(o, 3, "Constexpr values of this specialization");
+    KW_R_HEADING(r, 3, "Constexpr values of this specialization");
     if (!t->constexprs.n) {
         kw_buf_puts(o, t->constexprs_note ? "None listed: " : "The function has no ");
         if (t->constexprs_note) {
             kw_md_text(o, t->constexprs_note, false);
-            kw_buf_puts(o, ".\n\n");
+            KW_R_LIT(r, ".\n\n");
         } else {
-            kw_buf_puts(o, "`tl.constexpr` argument.\n\n");
+            KW_R_LIT(r, "`tl.constexpr` argument.\n\n");
         }
         return;
     }
-    kw_buf_puts(o, "The `tl.constexpr` arguments pick the code, as template arguments do in "
-                   "C++:\n\n");
+    KW_R_LIT(r, "The `tl.constexpr` arguments pick the code, as template arguments do in "
+                "C++:\n\n");
     static const char *const head[] = {"Name", "Value", "From"};
     kw_r_table(r, 3, head);
     for (size_t i = 0; i < t->constexprs.n; i++) {
@@ -244,12 +244,12 @@ static void kw_rt_constexprs(kw_render *r) {
 static void kw_rt_options(kw_render *r) {
     kw_buf *o = r->out;
     const kw_triton *t = r->page.triton;
-    kw_md_heading(o, 3, "Compile options");
+    KW_R_HEADING(r, 3, "Compile options");
     if (!t->options.n) {
-        kw_buf_puts(o, "No compile options recorded.\n\n");
+        KW_R_LIT(r, "No compile options recorded.\n\n");
         return;
     }
-    kw_buf_puts(o, "As Triton's `NAME.json` for this compile writes them:\n\n");
+    KW_R_LIT(r, "As Triton's `NAME.json` for this compile writes them:\n\n");
     static const char *const head[] = {"Option", "Value"};
     kw_r_table(r, 2, head);
     for (size_t i = 0; i < t->options.n; i++) {
@@ -286,10 +286,10 @@ static void kw_rt_chains(kw_render *r) {
         o->oom = true;
         return;
     }
-    kw_md_heading(o, 3, "Python chains to the launch (static)");
+    KW_R_HEADING(r, 3, "Python chains to the launch (static)");
     if (!n) {
-        kw_buf_puts(o, "No `kernel[grid](...)` of this kernel in the Python trees (as far as "
-                       "calls resolve statically).\n\n");
+        KW_R_LIT(r, "No `kernel[grid](...)` of this kernel in the Python trees (as far as "
+                    "calls resolve statically).\n\n");
         return;
     }
     for (size_t i = 0; i < n; i++) {
@@ -311,7 +311,7 @@ static void kw_rt_chains(kw_render *r) {
         }
         if (!nc)
             kw_buf_puts(o, "; no outermost caller in the Python trees reaches the wrapper");
-        kw_buf_puts(o, ".\n\n");
+        KW_R_LIT(r, ".\n\n");
         for (size_t c = 0; c < nc && c < KW_RT_CHAINS; c++)
             kw_r_python_chain(r, &pc->v.v[cx[c]], wrapper, pl, r->mk->name);
         if (nc > KW_RT_CHAINS)
@@ -327,10 +327,9 @@ static void kw_rt_chains(kw_render *r) {
 }
 
 static void kw_rt_host(kw_render *r) {
-    kw_buf *o = r->out;
-    kw_md_heading(o, 2, "1. Host Side: Python → Kernel Launch");
+    KW_R_HEADING(r, 2, "1. Host Side: Python → Kernel Launch");
     if (!r->mk->launches.n)
-        kw_buf_puts(o, "No launch recorded (cache-only; run with the hook: docs/triton.md).\n\n");
+        KW_R_LIT(r, "No launch recorded (cache-only; run with the hook: docs/triton.md).\n\n");
     for (size_t i = 0; i < r->mk->launches.n; i++)
         kw_rt_launch(r, i);
     kw_rt_chains(r);
@@ -364,8 +363,8 @@ static bool kw_rt_per_thread(const kw_triton *t, const kw_triton_memop *m, long 
  * loads, stores, LDS and dot ops with their tensors. */
 static void kw_rt_ttgir(kw_render *r, const kw_triton *t) {
     kw_buf *o = r->out;
-    kw_buf_puts(o, "The layouts of the kernel's TTGIR (`NAME.ttgir` in the cache folder), as "
-                   "Triton wrote them:\n\n");
+    KW_R_LIT(r, "The layouts of the kernel's TTGIR (`NAME.ttgir` in the cache folder), as "
+                "Triton wrote them:\n\n");
     static const char *const lhead[] = {"Layout", "Kind", "Parameters"};
     kw_r_table(r, 3, lhead);
     for (size_t i = 0; i < t->layouts.n; i++) {
@@ -384,9 +383,9 @@ static void kw_rt_ttgir(kw_render *r, const kw_triton *t) {
     kw_r_table_end(r);
     kw_buf_puts(o, "\n");
     kw_r_ttgir_layout_notes(r, t);
-    kw_md_heading(o, 3, "Loads, stores, LDS and dot ops (TTGIR)");
+    KW_R_HEADING(r, 3, "Loads, stores, LDS and dot ops (TTGIR)");
     if (!t->memory_ops.n) {
-        kw_buf_puts(o, "None in the TTGIR's kernel function.\n\n");
+        KW_R_LIT(r, "None in the TTGIR's kernel function.\n\n");
         return;
     }
     static const char *const mhead[] = {"Op",     "Result", "Python line",
@@ -427,9 +426,9 @@ static void kw_rt_ttgir(kw_render *r, const kw_triton *t) {
             kw_buf_puts(o, "-");
     }
     kw_r_table_end(r);
-    kw_buf_puts(o, "\nPer thread: the tensor's elements one thread holds under a blocked layout "
-                   "whose tile divides the tensor (Π sizePerThread × tensor / tile); \"-\" where "
-                   "the layout is not blocked or a dimension is not a whole number of tiles.\n\n");
+    KW_R_LIT(r, "\nPer thread: the tensor's elements one thread holds under a blocked layout "
+                "whose tile divides the tensor (Π sizePerThread × tensor / tile); \"-\" where "
+                "the layout is not blocked or a dimension is not a whole number of tiles.\n\n");
     kw_r_ttgir_dots(r, t);
 }
 
@@ -462,25 +461,25 @@ static void kw_rt_ir_missing(kw_render *r, const char *what, bool why) {
         kw_buf_puts(o, " (indexed without the cache's `.llir`: `kwalk index --triton-cache` reads "
                        "it, docs/triton.md)");
     }
-    kw_buf_puts(o, ".\n\n");
+    KW_R_LIT(r, ".\n\n");
 }
 
 static void kw_rt_device(kw_render *r) {
     kw_buf *o = r->out;
     const kw_kernel *k = r->page.k;
-    kw_md_heading(o, 2, "2. Device Kernel: Step-by-Step");
-    kw_buf_puts(o, "The `@triton.jit` function, from its `def` to the end of its body:\n\n");
+    KW_R_HEADING(r, 2, "2. Device Kernel: Step-by-Step");
+    KW_R_LIT(r, "The `@triton.jit` function, from its `def` to the end of its body:\n\n");
     if (!r->page.def_first) {
         kw_buf_printf(o, "(Source not quoted: %s: ", kw_r_path(r, k->location.file));
         kw_md_text(o, r->page.def_why ? r->page.def_why : "not found", false);
-        kw_buf_puts(o, ".)\n\n");
+        KW_R_LIT(r, ".)\n\n");
     } else if (kw_r_check(r, k->location.file, r->page.def_first, r->mk->name, false,
                           "the kernel")) {
         kw_r_quote(r, k->location.file, r->page.def_first, r->page.def_last, "python");
     }
-    kw_md_heading(o, 3, "Arguments");
+    KW_R_HEADING(r, 3, "Arguments");
     if (!k->params.n) {
-        kw_buf_puts(o, "No arguments recorded.\n\n");
+        KW_R_LIT(r, "No arguments recorded.\n\n");
     } else {
         static const char *const head[] = {"Name", "Triton type"};
         kw_r_table(r, 2, head);
@@ -492,28 +491,27 @@ static void kw_rt_device(kw_render *r) {
             kw_md_code(o, k->params.v[i].type ? k->params.v[i].type : "?", r->in);
         }
         kw_r_table_end(r);
-        kw_buf_puts(o, "\nThe `tl.constexpr` arguments and their values are in section 1.\n\n");
+        KW_R_LIT(r, "\nThe `tl.constexpr` arguments and their values are in section 1.\n\n");
     }
-    kw_md_heading(o, 3, "Thread-to-data mapping, loads and stores, loops");
+    KW_R_HEADING(r, 3, "Thread-to-data mapping, loads and stores, loops");
     const kw_triton *t = r->page.triton;
     if (t && t->layouts.n)
         kw_rt_ttgir(r, t);
     const kw_rarch *a = NULL;
     const kw_irf *ir = kw_rt_ir(r, &a);
     if (ir) {
-        kw_buf_puts(o,
-                    "From the IR facts of the cache's `.llir` (kwalk-irfacts, docs/ir-facts.md): "
+        KW_R_LIT(r, "From the IR facts of the cache's `.llir` (kwalk-irfacts, docs/ir-facts.md): "
                     "a lane is one thread of the program, a block one program "
                     "(`tl.program_id(0)` is `blockIdx.x`); the arguments are named by the "
                     "TTIR signature, the ones Triton appends to the `.llir` (scratch "
                     "pointers) keep `argN`.\n\n");
         kw_r_ir_accesses(r, a->arch, ir);
-        kw_md_heading(o, 3, "Loops, reductions, barriers");
+        KW_R_HEADING(r, 3, "Loops, reductions, barriers");
         kw_r_list(r);
         kw_r_ir_idioms(r, ir);
         kw_r_ir_loops(r, ir);
         kw_r_list_end(r);
-        kw_buf_puts(o, "\nSection 5 gives the Python line of each instruction.\n\n");
+        KW_R_LIT(r, "\nSection 5 gives the Python line of each instruction.\n\n");
     } else if (t && (t->layouts.n || t->ir_note)) {
         kw_rt_ir_missing(r, "The `tl.program_id` to data mapping, loops and reductions", true);
     } else {
@@ -557,7 +555,7 @@ static void kw_rt_flow_bases(kw_render *r, const kw_irf *ir, const char *op, con
 }
 
 static void kw_rt_flow(kw_render *r) {
-    kw_md_heading(r->out, 2, "3. Data Flow Diagram");
+    KW_R_HEADING(r, 2, "3. Data Flow Diagram");
     const kw_rarch *a = NULL;
     const kw_irf *ir = kw_rt_ir(r, &a);
     if (!ir) {
@@ -643,7 +641,7 @@ static void kw_rt_bound(kw_render *r, const kw_rarch *a, const kw_irf_work *w) {
 static void kw_rt_memory(kw_render *r) {
     kw_buf *o = r->out;
     const kw_triton *t = r->page.triton;
-    kw_md_heading(o, 2, "4. Memory Access Analysis");
+    KW_R_HEADING(r, 2, "4. Memory Access Analysis");
     const char *nw = kw_rt_option(t, "num_warps");
     char *end = NULL;
     long long warps = nw ? strtoll(nw, &end, 10) : 0;
