@@ -60,6 +60,10 @@ static void *kw_arena_take(kw_arena *a, size_t size) {
     return p;
 }
 
+void *kw_arena_alloc_raw(kw_arena *a, size_t size) {
+    return kw_arena_take(a, size);
+}
+
 void *kw_arena_alloc(kw_arena *a, size_t size) {
     void *p = kw_arena_take(a, size);
     if (p)

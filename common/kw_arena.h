@@ -20,6 +20,8 @@ void kw_arena_free(kw_arena *a);
 
 /* Zeroed, 16-byte aligned memory; NULL only when malloc fails. */
 void *kw_arena_alloc(kw_arena *a, size_t size);
+/* As kw_arena_alloc, not zeroed: for a caller that writes every byte. */
+void *kw_arena_alloc_raw(kw_arena *a, size_t size);
 char *kw_arena_strdup(kw_arena *a, const char *s);        /* NULL in, NULL out */
 char *kw_arena_strndup(kw_arena *a, const char *s, size_t n);
 char *kw_arena_printf(kw_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -298,14 +298,20 @@ kw_status kw_page_finish(kw_page *p, kw_model *m, const kw_page_arch *archs, siz
             return kw_fail(err, "out of memory");
         *slot = x;
         slot->of = i;
-        /* section 5's listing quotes the line of each line-table row (rows
-         * of one file, most often the same string, are looked up once) */
-        const char *last = NULL;
+        /* section 5's listing quotes the line of each line-table row: the
+         * rows name a few files (most often as the same strings), each
+         * looked up once */
+        const char *seen[8] = {0};
+        size_t next = 0; /* the slot the next file takes, in turn */
         for (size_t j = 0; x.facts && j < x.facts->lines.n; j++) {
             const char *file = x.facts->lines.v[j].location.file;
-            if (file != last)
-                kw_page_read(p, file);
-            last = file;
+            bool known = false;
+            for (size_t k = 0; k < 8 && !known; k++)
+                known = seen[k] == file;
+            if (known)
+                continue;
+            kw_page_read(p, file);
+            seen[next++ % 8] = file;
         }
     }
     archs = p->archs.v;

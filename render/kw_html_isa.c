@@ -246,7 +246,8 @@ static void kw_si_arch(kw_si *s, const kw_rarch *a, kw_buf *o) {
                 cur_l = cur_f >= 0 ? (int)l->line : 0;
                 li++;
             }
-            kw_si_mnem(s, &lns[i]);
+            if (!kw_si_mnem(s, &lns[i]))
+                o->oom = true; /* a page without its class and note would be wrong */
             if (run && cur_f == run_f && cur_l == run_l) {
                 run++;
                 continue;
@@ -429,6 +430,7 @@ void kw_html_isa(kw_render *r, kw_buf *out) {
     }
     kw_buf_puts(out, "],\"archs\":[");
     kw_buf_append(out, archs.ptr ? archs.ptr : "", archs.len);
+    out->oom |= archs.oom;
     kw_buf_puts(out, "]}</script>\n");
     for (size_t i = 0; i < s.raw.n; i++) {
         char id[64], *q = id + sizeof "<script type=\"text/plain\" id=\"kw-isa-" - 1;

@@ -306,7 +306,8 @@ const kw_r_isa_line *kw_r_isa_lines(kw_render *r, const kw_kernel_arch *fx, size
     for (const char *p = isa; (p = strchr(p, '\n')) != NULL; p++)
         cap += p[1] != 0;
     *n = *ninsn = 0;
-    kw_r_isa_line *v = kw_arena_alloc(&r->scratch, (cap ? cap : 1) * sizeof *v);
+    /* not zeroed: every field of every line is set below */
+    kw_r_isa_line *v = kw_arena_alloc_raw(&r->scratch, (cap ? cap : 1) * sizeof *v);
     if (!v)
         return NULL;
     for (const char *p = isa; *n < cap && kw_r_isa_next(&p, &v[*n]); ++*n) {
