@@ -45,10 +45,8 @@ typedef struct kw_si_file {
 /* A mnemonic's class and note (both depend on the mnemonic alone), looked
  * up once per page: the classifier and the notes were a fifth of a page. */
 typedef struct kw_si_mn {
-    const char *text; /* the mnemonic in the listing, which outlives the page */
-    size_t len;
-    unsigned hash;
-    int klass; /* in kw_si.classes */
+    kw_r_key mnem; /* the mnemonic in the listing, which outlives the page */
+    int klass;     /* in kw_si.classes */
     int note;
 } kw_si_mn;
 
@@ -58,18 +56,14 @@ typedef struct kw_si_text {
     size_t n;
 } kw_si_text;
 
-enum { KW_SI_SLOTS = 512 }; /* hash slots; a page rarely has 100 mnemonics */
-
 typedef struct kw_si {
     kw_render *r;
     KW_ARRAY(kw_si_file) files;
     KW_ARRAY(const char *) notes;
     KW_ARRAY(const char *) classes; /* the class names the listing uses */
     KW_ARRAY(kw_si_mn) mns;         /* first-seen order */
-    KW_ARRAY(kw_si_text) raw;       /* the listings written as they are */
-    /* 1 + the index into mns, 0 for a free slot; used while at most 3/4
-     * full, then mns is searched in order */
-    unsigned short slot[KW_SI_SLOTS];
+    unsigned short slot[KW_R_KEY_SLOTS]; /* mns by hash (kw_r_key_find) */
+    KW_ARRAY(kw_si_text) raw;            /* the listings written as they are */
 } kw_si;
 
 static int kw_si_file_of(kw_si *s, const char *path) {
@@ -131,23 +125,10 @@ static const char *kw_si_note(kw_render *r, const char *text, size_t n) {
  * string for the classifier) and classified. False when out of memory. */
 static bool kw_si_mnem(kw_si *s, const kw_r_isa_line *ln) {
     const char *t = ln->tok;
-    size_t len = ln->toklen;
-    unsigned h = ln->tokhash;
-    bool hashed = s->mns.n < KW_SI_SLOTS * 3 / 4;
-    unsigned short *free_slot = NULL;
-    for (size_t k = 0; hashed && k < KW_SI_SLOTS; k++) {
-        unsigned short *sl = &s->slot[(h + k) % KW_SI_SLOTS];
-        if (!*sl) {
-            free_slot = sl;
-            break;
-        }
-        const kw_si_mn *m = &s->mns.v[*sl - 1];
-        if (m->hash == h && m->len == len && !memcmp(m->text, t, len))
-            return true;
-    }
-    for (size_t i = 0; !hashed && i < s->mns.n; i++)
-        if (s->mns.v[i].hash == h && s->mns.v[i].len == len && !memcmp(s->mns.v[i].text, t, len))
-            return true;
+    unsigned short *free_slot;
+    if (kw_r_key_find(s->mns.v, s->mns.n, sizeof *s->mns.v, s->slot, t, ln->toklen, ln->tokhash,
+                      &free_slot) >= 0)
+        return true;
     size_t n = (size_t)(ln->p + ln->len - t);
     if (n >= 512)
         n = 511; /* as the classifier's copy holds it */
@@ -161,7 +142,8 @@ static bool kw_si_mnem(kw_si *s, const kw_r_isa_line *ln) {
     kw_si_mn *m = KW_PUSH(&s->r->scratch, s->mns);
     if (!m)
         return false;
-    *m = (kw_si_mn){t, len, h, kw_si_class_of(s, kw_co_class_name((kw_co_class)insn.klass)),
+    *m = (kw_si_mn){{t, ln->toklen, ln->tokhash},
+                    kw_si_class_of(s, kw_co_class_name((kw_co_class)insn.klass)),
                     note ? kw_si_note_of(s, note) : -1};
     if (free_slot)
         *free_slot = (unsigned short)s->mns.n;
@@ -420,7 +402,7 @@ void kw_html_isa(kw_render *r, kw_buf *out) {
         const kw_si_mn *m = &s.mns.v[n];
         char num[2 * 24 + 4], *q = num;
         kw_buf_puts(out, n ? ",[" : "[");
-        kw_html_json(out, m->text, m->len);
+        kw_html_json(out, m->mnem.text, m->mnem.len);
         *q++ = ',';
         q = kw_si_int(q, m->klass);
         *q++ = ',';

@@ -17,6 +17,7 @@
 #define KW_RENDER_H
 
 #include <stdbool.h>
+#include <string.h>
 
 #include "common/kw_buf.h"
 #include "model/kw_expr.h"
@@ -93,6 +94,16 @@ typedef struct kw_r_lit_html {
 } kw_r_lit_html;
 
 enum { KW_R_LITS = 256 };
+
+/* A name in a page's small tables of names (mnemonics: kw_r_key_find):
+ * the first member of each record. */
+typedef struct kw_r_key {
+    const char *text;
+    size_t len;
+    unsigned hash; /* kw_r_tok_hash(text, len) */
+} kw_r_key;
+
+enum { KW_R_KEY_SLOTS = 512 }; /* a page rarely has 150 mnemonics */
 
 /* A definition found in a source file (kw_r_def_range). */
 typedef struct kw_r_def_memo {
@@ -229,6 +240,38 @@ size_t kw_r_isa_op_len(const char *s, size_t n);
 /* [at, end) of the page is HTML written as the converter makes it (a table
  * or list kept from an earlier page): the converter need not read it. */
 void kw_r_html_span(kw_render *r, size_t at, size_t end);
+/* The index of the name (text[0, len), hash) among the n records at items
+ * (each `size` bytes, beginning with a kw_r_key), found by open addressing:
+ * slot[KW_R_KEY_SLOTS] holds 1 + an index, 0 for a free slot, and is used
+ * while at most 3/4 full, then the records are searched in order. -1 when
+ * absent, with *free_slot the slot a record added now takes (NULL: none). */
+/* (inline: it is called once per instruction of a page, twice) */
+static inline int kw_r_key_find(const void *items, size_t n, size_t size, unsigned short *slot,
+                                const char *text, size_t len, unsigned hash,
+                                unsigned short **free_slot) {
+#define KW_NAME(i) ((const kw_r_key *)((const unsigned char *)items + (i)*size))
+#define KW_SAME(x) ((x)->hash == hash && (x)->len == len && !memcmp((x)->text, text, len))
+    *free_slot = NULL;
+    if (n < KW_R_KEY_SLOTS * 3 / 4) {
+        for (size_t k = 0; k < KW_R_KEY_SLOTS; k++) {
+            unsigned short *sl = &slot[(hash + k) % KW_R_KEY_SLOTS];
+            if (!*sl) {
+                *free_slot = sl;
+                return -1;
+            }
+            if (KW_SAME(KW_NAME(*sl - 1)))
+                return *sl - 1;
+        }
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (KW_SAME(KW_NAME(i)))
+            return (int)i;
+    return -1;
+#undef KW_NAME
+#undef KW_SAME
+}
+
 /* A hash of s[0, n), eight bytes at a time (mnemonics, one per listing line). */
 unsigned kw_r_tok_hash(const char *s, size_t n);
 /* A block of Markdown from a string literal: the heading `text` of the

@@ -95,60 +95,33 @@ static void kw_risa_resources(kw_render *r) {
 /* ---- the listing ---------------------------------------------------------------------------- */
 
 typedef struct kw_mnem {
-    const char *name;
-    size_t len;        /* strlen(name) */
-    unsigned hash;     /* kw_mnem_hash(name, len) */
+    kw_r_key name;     /* a C string (copied) */
     unsigned count[8]; /* per arch shown (at most 8) */
 } kw_mnem;
 
-enum { KW_MNEM_SLOTS = 512 }; /* a listing rarely has 150 mnemonics */
-
 typedef struct kw_mnems {
-    KW_ARRAY(kw_mnem) v; /* first-seen order */
-    /* open addressing by hash: 1 + the index into v, 0 for a free slot; the
-     * table is used while at most 3/4 full, then v is searched in order */
-    unsigned short slot[KW_MNEM_SLOTS];
+    KW_ARRAY(kw_mnem) v;                 /* first-seen order */
+    unsigned short slot[KW_R_KEY_SLOTS]; /* v by hash (kw_r_key_find) */
 } kw_mnems;
-
-/* FNV-1a: a listing line is matched against the mnemonics seen so far, and
- * comparing the names themselves was a third of the scan. */
-static unsigned kw_mnem_hash(const char *s, size_t n) {
-    unsigned h = 2166136261u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return h;
-}
 
 /* The index of the name s[0, n) in m, added (with no count) when new; -1
  * when out of memory. */
 static int kw_mnem_find(kw_render *r, kw_mnems *m, const char *s, size_t n) {
-    unsigned h = kw_mnem_hash(s, n);
-    bool hashed = m->v.n < KW_MNEM_SLOTS * 3 / 4;
-    unsigned short *free_slot = NULL;
-    for (size_t k = 0; hashed && k < KW_MNEM_SLOTS; k++) {
-        unsigned short *sl = &m->slot[(h + k) % KW_MNEM_SLOTS];
-        if (!*sl) {
-            free_slot = sl;
-            break;
-        }
-        kw_mnem *x = &m->v.v[*sl - 1];
-        if (x->hash == h && x->len == n && !memcmp(x->name, s, n))
-            return *sl - 1;
-    }
-    for (size_t i = 0; !hashed && i < m->v.n; i++)
-        if (m->v.v[i].hash == h && m->v.v[i].len == n && !memcmp(m->v.v[i].name, s, n))
-            return (int)i;
+    unsigned h = kw_r_tok_hash(s, n);
+    unsigned short *free_slot;
+    int i = kw_r_key_find(m->v.v, m->v.n, sizeof *m->v.v, m->slot, s, n, h, &free_slot);
+    if (i >= 0)
+        return i;
     kw_mnem *x = KW_PUSH(&r->scratch, m->v);
-    if (x && (x->name = kw_arena_strndup(&r->scratch, s, n))) {
-        x->len = n;
-        x->hash = h;
-        if (free_slot)
-            *free_slot = (unsigned short)m->v.n;
-        return (int)(m->v.n - 1);
+    const char *copy = x ? kw_arena_strndup(&r->scratch, s, n) : NULL;
+    if (!copy) {
+        m->v.n -= x != NULL; /* out of memory: the name is not kept */
+        return -1;
     }
-    if (x)
-        m->v.n--; /* out of memory: the name is not kept */
-    return -1;
+    x->name = (kw_r_key){copy, n, h};
+    if (free_slot)
+        *free_slot = (unsigned short)m->v.n;
+    return (int)(m->v.n - 1);
 }
 
 static void kw_mnem_add(kw_render *r, kw_mnems *m, const char *s, size_t n, size_t arch) {
@@ -161,43 +134,28 @@ static void kw_mnem_add(kw_render *r, kw_mnems *m, const char *s, size_t n, size
  * makes of it: the end of its name (the token up to a tab) and the name's
  * index in the mnemonics (-1: not counted), worked out once per token. */
 typedef struct kw_tok_name {
-    const char *tok;
-    size_t len, cut;
-    unsigned hash;
+    kw_r_key tok;
+    size_t cut;
     int name;
 } kw_tok_name;
 
 typedef struct kw_tok_names {
     KW_ARRAY(kw_tok_name) v;
-    unsigned short slot[KW_MNEM_SLOTS]; /* as in kw_mnems */
+    unsigned short slot[KW_R_KEY_SLOTS]; /* v by hash (kw_r_key_find) */
 } kw_tok_names;
 
 static const kw_tok_name *kw_tok_name_of(kw_render *r, kw_tok_names *t, kw_mnems *mn,
                                          const kw_r_isa_line *ln) {
-    bool hashed = t->v.n < KW_MNEM_SLOTS * 3 / 4;
-    unsigned short *free_slot = NULL;
-    for (size_t k = 0; hashed && k < KW_MNEM_SLOTS; k++) {
-        unsigned short *sl = &t->slot[(ln->tokhash + k) % KW_MNEM_SLOTS];
-        if (!*sl) {
-            free_slot = sl;
-            break;
-        }
-        const kw_tok_name *x = &t->v.v[*sl - 1];
-        if (x->hash == ln->tokhash && x->len == ln->toklen && !memcmp(x->tok, ln->tok, x->len))
-            return x;
-    }
-    for (size_t i = 0; !hashed && i < t->v.n; i++) {
-        const kw_tok_name *x = &t->v.v[i];
-        if (x->hash == ln->tokhash && x->len == ln->toklen && !memcmp(x->tok, ln->tok, x->len))
-            return x;
-    }
+    unsigned short *free_slot;
+    int i = kw_r_key_find(t->v.v, t->v.n, sizeof *t->v.v, t->slot, ln->tok, ln->toklen, ln->tokhash,
+                          &free_slot);
+    if (i >= 0)
+        return &t->v.v[i];
     kw_tok_name *x = KW_PUSH(&r->scratch, t->v);
     if (!x)
         return NULL;
     const char *s = ln->tok, *tab = memchr(s, '\t', ln->toklen);
-    x->tok = s;
-    x->len = ln->toklen;
-    x->hash = ln->tokhash;
+    x->tok = (kw_r_key){s, ln->toklen, ln->tokhash};
     x->cut = tab ? (size_t)(tab - s) : ln->toklen;
     x->name =
         x->cut && *s != ';' && *s != '<' ? kw_mnem_find(r, mn, s, kw_r_isa_op_len(s, x->cut)) : -1;
@@ -206,7 +164,6 @@ static const kw_tok_name *kw_tok_name_of(kw_render *r, kw_tok_names *t, kw_mnems
     return x;
 }
 
-/* Mnemonics and DPP controls of a listing "OFFSET: mnemonic operands..." */
 static void kw_isa_scan(kw_render *r, const kw_kernel_arch *fx, size_t arch, kw_mnems *mn,
                         kw_mnems *dpp, kw_tok_names *toks) {
     size_t nl, ninsn;
@@ -270,7 +227,7 @@ static void kw_isa_notable(kw_render *r, const kw_mnems *mn, const kw_mnems *dpp
     for (int pass = 0; pass < 2; pass++) {
         const kw_mnems *m = pass ? dpp : mn;
         for (size_t i = 0; i < m->v.n; i++) {
-            const char *key = m->v.v[i].name;
+            const char *key = m->v.v[i].name.text;
             char *dkey = pass ? kw_arena_printf(&r->scratch, "dpp:%s", key) : NULL;
             const char *note = kw_isa_note_for(r->notes, pass ? (dkey ? dkey : key) : key);
             if (!note || !strncmp(key, "s_waitcnt", 9) || !strcmp(key, "s_endpgm"))
@@ -507,7 +464,7 @@ void kw_render_isa(kw_render *r) {
                 kw_buf_puts(o, "DPP controls in the listing: ");
                 for (size_t i = 0; i < dpp.v.n; i++) {
                     kw_buf_puts(o, i ? ", " : "");
-                    kw_md_code(o, dpp.v.v[i].name, false);
+                    kw_md_code(o, dpp.v.v[i].name.text, false);
                 }
                 bool ir = false;
                 for (size_t a = 0; a < r->archs.n; a++)
@@ -519,7 +476,7 @@ void kw_render_isa(kw_render *r) {
             }
             unsigned lds = 0;
             for (size_t i = 0; i < mn.v.n; i++)
-                if (!strncmp(mn.v.v[i].name, "ds_", 3))
+                if (!strncmp(mn.v.v[i].name.text, "ds_", 3))
                     for (size_t a = 0; a < r->archs.n && a < 8; a++)
                         lds += mn.v.v[i].count[a];
             KW_R_HEADING(r, 3, "LDS use");
@@ -529,10 +486,10 @@ void kw_render_isa(kw_render *r) {
                 kw_buf_puts(o, "LDS instructions: ");
                 bool first = true;
                 for (size_t i = 0; i < mn.v.n; i++) {
-                    if (strncmp(mn.v.v[i].name, "ds_", 3))
+                    if (strncmp(mn.v.v[i].name.text, "ds_", 3))
                         continue;
                     kw_buf_puts(o, first ? "" : ", ");
-                    kw_md_code(o, mn.v.v[i].name, false);
+                    kw_md_code(o, mn.v.v[i].name.text, false);
                     kw_buf_printf(o, " x%u", mn.v.v[i].count[0]);
                     first = false;
                 }
