@@ -296,12 +296,9 @@ kw_status kw_html_from_md(const char *md, size_t len, kw_buf *out, kw_err *err) 
     return html ? KW_OK : kw_fail(err, "libcmark-gfm: cannot convert the page");
 }
 
-/* The page's Markdown md converted into out, its HTML tables and lists
- * (r->html, written by kw_md_table and kw_md_list as the HTML the converter
- * makes of them) not read by the converter: each is one marker line in its
- * input, and the marker in its output is the block. */
-static kw_status kw_html_from_md_blocks(const kw_render *r, const kw_buf *md, kw_buf *out,
-                                        kw_err *err) {
+/* Each HTML block of the page (r->html) is one marker line in the
+ * converter's input, and the marker in its output is the block. */
+kw_status kw_html_from_page_md(const kw_render *r, const kw_buf *md, kw_buf *out, kw_err *err) {
     const char *m = md->ptr ? md->ptr : "";
     if (!r->html.n || !kw_html_markn) /* (no marker without kw_html_global_init) */
         return kw_html_from_md(m, md->len, out, err);
@@ -367,7 +364,7 @@ kw_status kw_html_page(kw_render *r, size_t ki, kw_buf *md, kw_buf *out, kw_err 
                      "<main>\n");
     kw_buf *body = &kw_html_body;
     kw_buf_reset(body);
-    if (kw_html_from_md_blocks(r, md, body, err) != KW_OK)
+    if (kw_html_from_page_md(r, md, body, err) != KW_OK)
         return KW_ERR;
     const char *b = body->ptr ? body->ptr : "";
     size_t flow_at, flow_end, six_at;

@@ -60,6 +60,12 @@ void kw_html_close(kw_buf *b);
 /* The HTML of the GFM document md[0, len) appended to out. */
 kw_status kw_html_from_md(const char *md, size_t len, kw_buf *out, kw_err *err);
 
+/* The Markdown md that r wrote for a page (kw_render_kernel) converted into
+ * out, its HTML blocks (r->html: the tables and lists kw_md_table and
+ * kw_md_list wrote as HTML, the literal blocks kw_r_lit kept) taken as they
+ * are, not read by the converter. */
+kw_status kw_html_from_page_md(const kw_render *r, const kw_buf *md, kw_buf *out, kw_err *err);
+
 /* The whole page of kernel ki: kw_render_kernel's walkthrough as HTML with
  * the source <-> ISA view before section 6. md is scratch for the Markdown. */
 kw_status kw_html_page(kw_render *r, size_t ki, kw_buf *md, kw_buf *out, kw_err *err);

@@ -350,11 +350,14 @@ unsigned kw_r_tok_hash(const char *s, size_t n) {
     return (unsigned)(h ^ h >> 29);
 }
 
-/* Whether the Markdown text's HTML depends on it alone: no '[' (a link
- * could use a reference defined elsewhere in the page) and no list item (a
- * list after the block could continue it). */
+/* Whether the Markdown text's HTML depends on it alone: it does not begin
+ * indented (it could continue a list item before it), has no '[' (a link
+ * could use a reference defined elsewhere in the page), no list item (a
+ * list after it could continue it) and no line beginning with a fence or
+ * '<' (a code block or an HTML block it leaves open would take in what
+ * follows). */
 static bool kw_r_lit_alone(const char *text) {
-    if (strchr(text, '['))
+    if (*text == ' ' || *text == '\t' || strchr(text, '['))
         return false;
     for (const char *l = text; l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
         const char *p = l;
@@ -362,9 +365,12 @@ static bool kw_r_lit_alone(const char *text) {
             p++;
         if ((*p == '-' || *p == '*' || *p == '+') && (p[1] == ' ' || p[1] == '\t'))
             return false;
+        if (*p == '<' || !strncmp(p, "```", 3) || !strncmp(p, "~~~", 3))
+            return false;
+        const char *digits = p;
         while (*p >= '0' && *p <= '9')
             p++;
-        if (p > l && (*p == '.' || *p == ')'))
+        if (p > digits && (*p == '.' || *p == ')'))
             return false;
     }
     return true;

@@ -279,7 +279,11 @@ unsigned kw_r_tok_hash(const char *s, size_t n);
  * blank line after them. Where the page's tables are HTML and the block
  * begins a block of the page, it is written as the HTML libcmark-gfm makes
  * of it alone, made once per literal and worker: such a block's HTML
- * depends on its text alone (no link, no list, nothing open before it). */
+ * depends on its text alone (no link, no list, no fence or HTML block
+ * left open in it) and the page's own Markdown leaves no block open across
+ * a blank line before it (each section closes what it opens; an author's
+ * text is quoted, and the quote closes it). tests/render/test_md_html.c
+ * checks it against libcmark-gfm's HTML of the whole Markdown. */
 void kw_r_lit(kw_render *r, int level, const char *text);
 #define KW_R_LIT(r, text) kw_r_lit((r), 0, "" text)
 #define KW_R_HEADING(r, level, text) kw_r_lit((r), (level), "" text)

@@ -7,6 +7,16 @@
  * CommonMark treats specially: spaces at a code span's ends, backticks,
  * blanks only, empty, pipes, entities, HTML, Markdown punctuation, tabs
  * and line breaks.
+ * It checks the literal blocks kw_r_lit keeps as HTML the same way: a
+ * sequence of blocks written by a renderer for a site page (converted by
+ * kw_html_from_page_md) against the same calls written as Markdown and
+ * converted whole; the sequences are the ones where a block's HTML depends
+ * on the rest of the page (a reference link, a list continued, an indented
+ * continuation, a block begun mid-line, a fence or an HTML block before
+ * it). Not among them: a fence or HTML block left open across a blank
+ * line, which no section writes (each closes what it opens, and an
+ * author's text is quoted: the quote closes it) -- the tables and lists
+ * written as HTML rely on the same.
  * It also checks kw_html_json (which tests eight bytes at a time) on
  * generated strings: the JSON decodes back to the bytes given, and has no
  * control character, '<', '>' or '&' left. */
@@ -18,6 +28,7 @@
 #include "kw_test.h"
 #include "render/kw_html.h"
 #include "render/kw_md.h"
+#include "render/kw_render.h"
 
 static const char *const cases[] = {
     "plain",
@@ -178,9 +189,111 @@ static void json_strings(void) {
     }
 }
 
+/* Sequences of literal blocks (level, text), each ended by a NULL text. */
+typedef struct lit {
+    int level;
+    const char *text;
+} lit;
+
+static const lit lits[] = {
+    {2, "A heading with `code`"},
+    {0, "A paragraph, **bold**, `code` & <b>x</b>.\n\n"},
+    {3, "Another"},
+    {0, "Two\n\nparagraphs.\n\n"},
+    {0, NULL},
+    {0, "[x]: http://example.com/\n\n"},
+    {0, "A link to [x].\n\n"},
+    {0, NULL},
+    {0, "Before.\n\n"},
+    {0, "- one\n\n"},
+    {0, "- two\n\n"},
+    {0, "After.\n\n"},
+    {0, NULL},
+    {0, "1. item\n\n"},
+    {0, "   the item's second paragraph\n\n"},
+    {0, NULL},
+    {0, "```\nfenced\n```\n\n"},
+    {0, "After the fence.\n\n"},
+    {0, NULL},
+    {0, "<pre>\nhtml\n</pre>\n\n"},
+    {0, "After the HTML.\n\n"},
+    {0, NULL},
+    {0, "Begun "},
+    {0, "mid-line.\n\n"},
+    {1, "Then a heading"},
+    {0, NULL},
+    {0, "> a quote\n\n"},
+    {0, "Not quoted.\n\n"},
+    {0, NULL},
+};
+
+/* The blocks of lits from i to its NULL as the page's Markdown (html:
+ * as a site page, kept blocks as HTML); returns the index after the NULL. */
+static size_t lit_page(kw_render *r, kw_buf *b, bool html, size_t i) {
+    kw_buf_reset(b);
+    memset(&r->html, 0, sizeof r->html);
+    r->lit_end = 0;
+    r->out = r->page_out = b;
+    r->md_html = html ? kw_html_from_md : NULL;
+    for (size_t first = i; lits[i].text; i++) {
+        if (i == first) { /* a table before the blocks (not in an open one) */
+            static const char *const head[] = {"a", "b"};
+            kw_r_table(r, 2, head);
+            kw_r_row(r);
+            kw_r_cell(r);
+            kw_md_plain(b, "1", 1, r->in);
+            kw_r_cell(r);
+            kw_md_plain(b, "2", 1, r->in);
+            kw_r_table_end(r);
+            kw_buf_putc(b, '\n');
+        }
+        kw_r_lit(r, lits[i].level, lits[i].text);
+    }
+    return i + 1;
+}
+
+static void lit_blocks(void) {
+    kw_render_opts md_opts, html_opts;
+    memset(&md_opts, 0, sizeof md_opts);
+    html_opts = md_opts;
+    html_opts.html_blocks = true;
+    kw_render rm, rh;
+    kw_render_init(&rm, NULL, NULL, NULL, NULL, NULL, &md_opts);
+    kw_render_init(&rh, NULL, NULL, NULL, NULL, NULL, &html_opts);
+    size_t kept = 0;
+    for (size_t i = 0, next; i < sizeof lits / sizeof lits[0]; i = next) {
+        kw_buf md, page, want, got;
+        kw_buf_init(&md);
+        kw_buf_init(&page);
+        kw_buf_init(&want);
+        kw_buf_init(&got);
+        next = lit_page(&rm, &md, false, i);
+        lit_page(&rh, &page, true, i);
+        kept += rh.html.n;
+        kw_err err;
+        CHECK(kw_html_from_md(kw_buf_str(&md), md.len, &want, &err) == KW_OK);
+        CHECK(kw_html_from_page_md(&rh, &page, &got, &err) == KW_OK);
+        if (strcmp(kw_buf_str(&want), kw_buf_str(&got))) {
+            CHECK(!"kept literal blocks are libcmark-gfm's HTML of the page");
+            fprintf(stderr, "--- Markdown:\n%s--- libcmark-gfm:\n%s--- with kept blocks:\n%s",
+                    kw_buf_str(&md), kw_buf_str(&want), kw_buf_str(&got));
+        }
+        kw_buf_free(&md);
+        kw_buf_free(&page);
+        kw_buf_free(&want);
+        kw_buf_free(&got);
+        kw_arena_free(&rh.scratch);
+        kw_arena_free(&rm.scratch);
+    }
+    CHECK(kept > 0); /* some blocks were kept (or this tested nothing) */
+    kw_render_free(&rm);
+    kw_render_free(&rh);
+}
+
 int main(void) {
     json_strings();
     kw_html_global_init();
+    lit_blocks();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         check("table", table, cases[i]);
         check("list", list, cases[i]);
