@@ -272,7 +272,7 @@ void kw_r_ir_accesses(kw_render *r, const char *arch, const kw_irf *ir) {
         kw_md_text(o, ir->notes.v[i], false);
     }
     if (ir->notes.n)
-        KW_R_LIT(r, ".\n\n");
+        kw_buf_puts(o, ".\n\n");
 }
 
 void kw_r_ir_idioms(kw_render *r, const kw_irf *ir) {

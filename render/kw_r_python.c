@@ -25,7 +25,7 @@ void kw_r_python_chain(kw_render *r, const kw_py_chain *c, const char *op_label,
     kw_md_code(o, c->entry, false);
     kw_buf_printf(o, ", %d call%s down to ", c->length, c->length == 1 ? "" : "s");
     kw_md_code(o, op_label, false);
-    KW_R_LIT(r, ":\n\n");
+    kw_buf_puts(o, ":\n\n");
     int step = 1;
     for (size_t f = 0; f < c->frames.n; f++, step++) {
         const kw_py_frame *fr = &c->frames.v[f];
@@ -51,7 +51,7 @@ void kw_r_python_chain(kw_render *r, const kw_py_chain *c, const char *op_label,
         kw_r_loc(r, launch->file, launch->line);
         kw_r_ref(r, launch->file, launch->line, "launch", kernel);
         kw_r_python_conds(r, launch->conds.v, launch->conds.n);
-        KW_R_LIT(r, "\n\n");
+        kw_buf_puts(o, "\n\n");
         return;
     }
     kw_buf_printf(o, "%d. the op ", step);
@@ -64,7 +64,7 @@ void kw_r_python_chain(kw_render *r, const kw_py_chain *c, const char *op_label,
         kw_buf_puts(o, ".");
     }
     kw_md_code(o, c->bound_function, false);
-    KW_R_LIT(r, "\n\n");
+    kw_buf_puts(o, "\n\n");
 }
 
 enum { KW_R_PYTHON_UNRESOLVED = 8 }; /* unresolved calls listed per op */
@@ -99,7 +99,7 @@ void kw_r_python_unresolved(kw_render *r, const kw_py_chains *pc, size_t op, siz
         if (listed == 1) {
             kw_buf_puts(o, "Calls not resolved statically that could lead to ");
             kw_md_code(o, name, false);
-            KW_R_LIT(r, " (listed, not followed):\n\n");
+            kw_buf_puts(o, " (listed, not followed):\n\n");
         }
         kw_buf_puts(o, "- ");
         kw_md_code(o, u->function, false);
@@ -128,7 +128,7 @@ void kw_r_python_unresolved(kw_render *r, const kw_py_chains *pc, size_t op, siz
         kw_md_code(o, name, false);
         kw_buf_puts(o, " as for ");
         kw_md_code(o, pc->ops.v[before].name, false);
-        KW_R_LIT(r, ".\n\n");
+        kw_buf_puts(o, ".\n\n");
         return;
     }
     kw_buf_printf(o,
@@ -146,5 +146,5 @@ void kw_r_python_unresolved(kw_render *r, const kw_py_chains *pc, size_t op, siz
         kw_md_text(o, d->reason, false);
         sep = "; ";
     }
-    KW_R_LIT(r, ".\n\n");
+    kw_buf_puts(o, ".\n\n");
 }

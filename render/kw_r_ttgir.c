@@ -243,7 +243,8 @@ void kw_r_ttgir_dots(kw_render *r, const kw_triton *t) {
     if (!n)
         return;
     kw_r_table_end(r);
-    KW_R_LIT(r, "\nM × N from the result's type, K from the first operand's; FLOP = 2 × M × "
+    kw_buf_putc(o, '\n');
+    KW_R_LIT(r, "M × N from the result's type, K from the first operand's; FLOP = 2 × M × "
                 "N × K per execution of the op (a `tl.dot` inside a `for` runs once per "
                 "iteration; Triton's pipelining may write one `tl.dot` as two ops, the loop's "
                 "and the last iteration's). Instructions per execution: (M / m) × (N / n) × "

@@ -98,12 +98,12 @@ static void kw_render_title(kw_render *r) {
     kw_buf *o = r->out;
     kw_buf_puts(o, "# Kernel Walkthrough: ");
     kw_md_code(o, mk->name, false);
-    KW_R_LIT(r, "\n\n");
+    kw_buf_puts(o, "\n\n");
     if (!k && mk->asm_code_object) {
         kw_buf_printf(o, "> Source: %s | Language: ASM | File: ",
                       kw_provider_of(r->providers, mk->asm_code_object));
         kw_md_code(o, kw_r_path(r, mk->asm_code_object), false);
-        KW_R_LIT(r, " (code object)\n\n");
+        kw_buf_puts(o, " (code object)\n\n");
         return;
     }
     const char *file = k && k->location.file ? k->location.file : NULL;
@@ -115,7 +115,7 @@ static void kw_render_title(kw_render *r) {
     } else {
         kw_buf_puts(o, "(no device record in the index)");
     }
-    KW_R_LIT(r, "\n\n");
+    kw_buf_puts(o, "\n\n");
 }
 
 kw_status kw_render_kernel(kw_render *r, size_t ki, kw_buf *out, kw_err *err) {

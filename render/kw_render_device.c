@@ -125,7 +125,7 @@ static void kw_dev_compute(kw_render *r) {
                 kw_r_kloc(r, &s->location);
                 kw_r_ref(r, s->location.file, s->location.line, "inline asm", s->text);
             }
-            KW_R_LIT(r, ":\n\n");
+            kw_buf_puts(o, ":\n\n");
             if (s->location.file &&
                 kw_r_check(r, s->location.file, s->location.line, "asm", false, "the asm statement"))
                 kw_r_quote(r, s->location.file, s->location.line, s->location.line, "cpp");
@@ -215,7 +215,7 @@ static void kw_dev_shared(kw_render *r) {
             kw_buf_printf(o, " The %s code object reserves %lld bytes of LDS.", r->archs.v[a].arch,
                           lds);
     }
-    KW_R_LIT(r, "\n\n");
+    kw_buf_puts(o, "\n\n");
 }
 
 /* ---- call tree ---------------------------------------------------------------------------- */

@@ -160,7 +160,7 @@ static void kw_host_op_chains(kw_render *r, const kw_py_op *op) {
     if (!n) {
         kw_buf_puts(o, "No outermost caller in the Python trees reaches ");
         kw_md_code(o, label, false);
-        KW_R_LIT(r, " (as far as calls resolve statically).\n\n");
+        kw_buf_puts(o, " (as far as calls resolve statically).\n\n");
     }
     for (size_t i = 0; i < n && i < KW_HOST_CHAINS; i++)
         kw_r_python_chain(r, &pc->v.v[ix[i]], label, NULL, NULL);
@@ -206,7 +206,7 @@ static void kw_host_op_callers(kw_render *r, const kw_py_op *const *ops, size_t 
         }
         if (op->callers.n > 8)
             kw_buf_printf(o, " and %zu more", op->callers.n - 8);
-        KW_R_LIT(r, ".\n\n");
+        kw_buf_puts(o, ".\n\n");
     }
 }
 
@@ -314,12 +314,12 @@ static void kw_host_verdict(kw_render *r, const kw_tally *t, bool taken) {
     kw_buf_printf(o, "With this shape %d of %d condition%s on this path could be evaluated",
                   t->evaluated, t->conditions, t->conditions == 1 ? "" : "s");
     if (!t->evaluated)
-        KW_R_LIT(r, "; give --shape values for their names to decide whether it is "
-                    "taken.\n\n");
+        kw_buf_puts(o, "; give --shape values for their names to decide whether it is "
+                       "taken.\n\n");
     else if (t->evaluated == 1)
-        KW_R_LIT(r, "; it holds.\n\n");
+        kw_buf_puts(o, "; it holds.\n\n");
     else if (t->evaluated == 2)
-        KW_R_LIT(r, "; both hold.\n\n");
+        kw_buf_puts(o, "; both hold.\n\n");
     else
         kw_buf_printf(o, "; all %d hold.\n\n", t->evaluated);
 }
@@ -336,7 +336,7 @@ static void kw_host_path(kw_render *r, const kw_mlaunch *ml, const kw_mpath *p) 
     }
     if (p->of > 1)
         kw_buf_printf(o, ", path %zu of %s%zu", p->nth, p->at_least ? "at least " : "", p->of);
-    KW_R_LIT(r, ":\n\n");
+    kw_buf_puts(o, ":\n\n");
     bool taken = true;
     kw_tally tally = {0, 0};
     int step = 1;
@@ -364,7 +364,7 @@ static void kw_host_path(kw_render *r, const kw_mlaunch *ml, const kw_mpath *p) 
     kw_buf_puts(o, " launches the kernel at ");
     kw_r_kloc(r, &l->location);
     kw_host_guards(r, l->guards.v, l->guards.n, &taken, &shown, &tally);
-    KW_R_LIT(r, "\n\n");
+    kw_buf_puts(o, "\n\n");
     if (r->o->shape)
         kw_host_verdict(r, &tally, taken);
     bool last = p->nth == KW_PATHS_SHOWN || p->nth == p->of;
@@ -388,8 +388,8 @@ static void kw_host_chain(kw_render *r, const kw_launch *l) {
     kw_buf *o = r->out;
     if (!l->instantiation_chain.n) {
         kw_md_code(o, kw_r_name(r, l->function ? l->function : "?"), false);
-        KW_R_LIT(r, " launches it; it is not a template instantiation, and nothing in this "
-                    "index that an entry point reaches calls it.\n\n");
+        kw_buf_puts(o, " launches it; it is not a template instantiation, and nothing in this "
+                       "index that an entry point reaches calls it.\n\n");
         return;
     }
     KW_R_LIT(r, "Instantiation chain (each caller, at the call that instantiates the next "
@@ -506,7 +506,7 @@ static void kw_host_config(kw_render *r, const kw_mlaunch *ml, size_t li) {
             kw_md_code(o, k->attrs.v[i].value ? k->attrs.v[i].value : "?", false);
             kw_buf_puts(o, ".");
         }
-    KW_R_LIT(r, "\n\n");
+    kw_buf_puts(o, "\n\n");
     if (r->o->shape && r->o->shape->v.n) {
         kw_buf_puts(o, "Shape bindings: ");
         for (size_t i = 0; i < r->page.shape.v.n; i++) {
@@ -517,8 +517,8 @@ static void kw_host_config(kw_render *r, const kw_mlaunch *ml, size_t li) {
             kw_md_code(o, s ? s : "?", false);
             kw_buf_printf(o, " (%s)", r->page.shape.v.v[i].from);
         }
-        KW_R_LIT(r, ". A name binds an expression's name that is equal to it or ends in "
-                    "`.name`, `->name` or `::name`.\n\n");
+        kw_buf_puts(o, ". A name binds an expression's name that is equal to it or ends in "
+                       "`.name`, `->name` or `::name`.\n\n");
     }
     if (r->o->shape && l->constants.n) {
         kw_buf_puts(o, "Constants this launch is written with (clang's values; for a local "
@@ -530,7 +530,7 @@ static void kw_host_config(kw_render *r, const kw_mlaunch *ml, size_t li) {
             kw_buf_puts(o, i ? ", " : "");
             kw_md_code(o, s ? s : "?", false);
         }
-        KW_R_LIT(r, ".\n\n");
+        kw_buf_puts(o, ".\n\n");
     }
 }
 
@@ -585,7 +585,7 @@ static void kw_host_statement(kw_render *r, const kw_mlaunch *ml) {
     kw_md_code(o, kw_r_name(r, l->function ? l->function : "?"), false);
     kw_buf_puts(o, ", at ");
     kw_r_kloc(r, &l->location);
-    KW_R_LIT(r, ":\n\n");
+    kw_buf_puts(o, ":\n\n");
     /* a launch inside a kernel library's header (the sidecar's `library` and
      * `site`): location is the user's call into the library, site the <<<>>>
      * itself */
@@ -599,8 +599,8 @@ static void kw_host_statement(kw_render *r, const kw_mlaunch *ml) {
             kw_r_kloc(r, site);
             kw_r_ref(r, site->file, site->line, "launch", library);
         }
-        KW_R_LIT(r, "; the launch is attributed to the first call outside the library, "
-                    "quoted here:\n\n");
+        kw_buf_puts(o, "; the launch is attributed to the first call outside the library, "
+                       "quoted here:\n\n");
         if (kw_r_check(r, l->location.file, l->location.line, NULL, false, "the call"))
             kw_r_quote(r, l->location.file, l->location.line,
                        kw_src_stmt_end(kw_page_src(&r->page, l->location.file), l->location.line,
@@ -641,7 +641,7 @@ static void kw_host_unreached(kw_render *r, const kw_launch *l) {
         bool taken = true;
         kw_buf_puts(r->out, "Conditions at the launch");
         kw_host_guards(r, l->guards.v, l->guards.n, &taken, NULL, NULL);
-        KW_R_LIT(r, ".\n\n");
+        kw_buf_puts(r->out, ".\n\n");
     }
     kw_host_chain(r, l);
 }
@@ -659,7 +659,7 @@ static void kw_host_table_rows(kw_render *r, const kw_launch *l, const char *sym
                                  "`%s` (%d rows) ",
                               ch->table ? ch->table : "?", ch->rows);
                 kw_r_loc(r, ch->table_location.file, ch->table_location.line);
-                KW_R_LIT(r, "; this kernel's rows:\n\n");
+                kw_buf_puts(o, "; this kernel's rows:\n\n");
                 head = true;
             }
             kw_buf_puts(o, "- ");
@@ -709,7 +709,7 @@ void kw_render_host(kw_render *r) {
             if (paths[i].v.n > ne)
                 kw_buf_printf(o, " along %zu%s call paths (each with its own conditions)",
                               paths[i].v.n, paths[i].v.v[paths[i].v.n - 1].at_least ? "+" : "");
-            KW_R_LIT(r, ":\n\n");
+            kw_buf_puts(o, ":\n\n");
             for (size_t j = 0; j < paths[i].v.n; j++)
                 kw_host_path(r, ml, &paths[i].v.v[j]);
         } else if (paths && paths[i].dead) {

@@ -88,7 +88,8 @@ static void kw_risa_resources(kw_render *r) {
         }
     }
     kw_r_table_end(r);
-    KW_R_LIT(r, "\nFrom each code object's metadata (NT_AMDGPU_METADATA); occupancy as LLVM "
+    kw_buf_putc(o, '\n');
+    KW_R_LIT(r, "From each code object's metadata (NT_AMDGPU_METADATA); occupancy as LLVM "
                 "computes it for the kernel's register, LDS and workgroup-size limits.\n\n");
 }
 
@@ -335,7 +336,8 @@ static void kw_risa_classes(kw_render *r) {
         }
     }
     kw_r_table_end(r);
-    KW_R_LIT(r, "\n(Classes with a zero count everywhere are left out; the bar is the first "
+    kw_buf_putc(o, '\n');
+    KW_R_LIT(r, "(Classes with a zero count everywhere are left out; the bar is the first "
                 "arch's count.)\n\n");
 }
 
@@ -352,8 +354,8 @@ static void kw_isa_no_lines(kw_render *r, const kw_rarch *a) {
     const char *why = a->facts->lines_note;
     kw_buf_puts(r->out, "No source lines: ");
     kw_md_text(r->out, why ? why : "the code object has no line tables", false);
-    KW_R_LIT(r, " (compile with `-Xarch_device -gline-tables-only` for source-to-ISA "
-                "lines).\n\n");
+    kw_buf_puts(r->out, " (compile with `-Xarch_device -gline-tables-only` for source-to-ISA "
+                        "lines).\n\n");
 }
 
 /* The listing with the source lines of `lines` ({offset, location}) interleaved. */
@@ -364,7 +366,7 @@ static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
         /* schema 2: the object is gone or changed; never another object's ISA */
         kw_buf_printf(o, "%s ISA not shown: ", a->arch);
         kw_md_text(o, a->facts->isa_note, false);
-        KW_R_LIT(r, ".\n\n");
+        kw_buf_puts(o, ".\n\n");
     }
     if (!isa)
         return;
@@ -382,7 +384,7 @@ static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
                       "class=\"language-asm\"></code></pre>\n\n",
                       a->arch, a->arch, n);
         kw_isa_no_lines(r, a);
-        KW_R_LIT(r, "</details>\n\n");
+        kw_buf_puts(o, "</details>\n\n");
         return;
     }
     kw_buf_printf(o, "<details><summary>%s ISA listing (%zu instructions)</summary>\n\n", a->arch,
@@ -419,7 +421,7 @@ static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
     kw_md_fence(o, "asm", kw_buf_str(&t));
     kw_buf_free(&t);
     kw_isa_no_lines(r, a);
-    KW_R_LIT(r, "</details>\n\n");
+    kw_buf_puts(o, "</details>\n\n");
 }
 
 void kw_render_isa(kw_render *r) {
@@ -493,7 +495,7 @@ void kw_render_isa(kw_render *r) {
                     kw_buf_printf(o, " x%u", mn.v.v[i].count[0]);
                     first = false;
                 }
-                KW_R_LIT(r, " (counts for the first arch).\n\n");
+                kw_buf_puts(o, " (counts for the first arch).\n\n");
             }
         } else {
             KW_R_LIT(r, "No ISA listing in the sidecar: notable instructions and cross-lane "
@@ -513,7 +515,7 @@ void kw_render_isa(kw_render *r) {
         if (r->page.triton->shared_bytes >= 0)
             kw_buf_printf(o, "%lld bytes per program.\n\n", r->page.triton->shared_bytes);
         else
-            KW_R_LIT(r, "not recorded.\n\n");
+            kw_buf_puts(o, "not recorded.\n\n");
         return;
     }
     long long lds = 0;

@@ -195,7 +195,8 @@ static void kw_mem_launch(kw_render *r, size_t i, size_t a) {
             kw_buf_puts(o, "-");
     }
     kw_r_table_end(r);
-    KW_R_LIT(r, "\nPer-thread counts take the most expensive path through every branch "
+    kw_buf_putc(o, '\n');
+    KW_R_LIT(r, "Per-thread counts take the most expensive path through every branch "
                 "(an upper bound; exact for straight-line code). A '-' needs --shape "
                 "values for the names in the expression.\n\n");
     kw_r_list(r);

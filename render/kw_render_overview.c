@@ -126,11 +126,11 @@ void kw_render_overview(kw_render *r) {
             kw_buf_puts(o, "Its facts below (section 5) are read from that code object now: ");
             for (size_t i = 0; i < r->page.asm_k->archs.n; i++)
                 kw_buf_printf(o, "%s%s", i ? ", " : "", r->page.asm_k->archs.v[i].arch);
-            KW_R_LIT(r, ".\n\n");
+            kw_buf_puts(o, ".\n\n");
         } else {
             kw_buf_puts(o, "The code object could not be read now: ");
             kw_md_text(o, r->page.asm_note ? r->page.asm_note : "unknown reason", false);
-            KW_R_LIT(r, ".\n\n");
+            kw_buf_puts(o, ".\n\n");
         }
         return;
     }
@@ -232,7 +232,7 @@ void kw_render_overview(kw_render *r) {
             if (t->defaulted)
                 kw_buf_puts(o, " (default)");
         }
-        KW_R_LIT(r, ".\n\n");
+        kw_buf_puts(o, ".\n\n");
     }
     KW_R_LIT(r, "Facts:\n\n");
     kw_r_list(r);

@@ -174,7 +174,8 @@ void kw_render_trace(kw_render *r) {
     for (size_t i = 0; i < row->cfgs.n; i++)
         kw_rt_config_work(r, row, &row->cfgs.v[i]);
     kw_rt_ambiguous(r, ts);
-    KW_R_LIT(r, "\nBytes per dispatch take the most expensive path through every branch (an "
+    kw_buf_putc(o, '\n');
+    KW_R_LIT(r, "Bytes per dispatch take the most expensive path through every branch (an "
                 "upper bound; exact for straight-line code); the bandwidth is that over the "
                 "configuration's median duration.\n\n");
 }

@@ -32,7 +32,7 @@ static void kw_rt_title(kw_render *r) {
     kw_buf *o = r->out;
     kw_buf_puts(o, "# Kernel Walkthrough: ");
     kw_md_code(o, r->mk->name, false);
-    KW_R_LIT(r, "\n\n");
+    kw_buf_puts(o, "\n\n");
     const char *file = k->location.file;
     kw_buf_printf(o,
                   "> Source: %s | Language: Triton | File: ", kw_provider_of(r->providers, file));
@@ -42,7 +42,7 @@ static void kw_rt_title(kw_render *r) {
     } else {
         kw_buf_puts(o, "(no definition recorded)");
     }
-    KW_R_LIT(r, "\n\n");
+    kw_buf_puts(o, "\n\n");
 }
 
 /* A row of the overview table: a key and its value's first cell text. */
@@ -85,7 +85,8 @@ static void kw_rt_overview(kw_render *r) {
         kw_buf_puts(o, "loaded from Triton's cache by the run the hook recorded");
     }
     kw_r_table_end(r);
-    KW_R_LIT(r, "\nA Triton specialization: the `@triton.jit` function compiled with the "
+    kw_buf_putc(o, '\n');
+    KW_R_LIT(r, "A Triton specialization: the `@triton.jit` function compiled with the "
                 "constexpr values and options of section 1 for one arch, one folder of "
                 "Triton's cache.\n\n");
 }
@@ -128,7 +129,7 @@ static void kw_rt_launch(kw_render *r, size_t i) {
     kw_md_code(o, call ? call : "?", false);
     kw_buf_puts(o, " at ");
     kw_r_kloc(r, &l->location);
-    KW_R_LIT(r, "\n\n");
+    kw_buf_puts(o, "\n\n");
     kw_r_ref(r, l->location.file, l->location.line, "launch", r->mk->name);
 
     kw_buf_puts(o, "**Grid.** As written: ");
@@ -137,8 +138,8 @@ static void kw_rt_launch(kw_render *r, size_t i) {
         kw_buf_printf(o, "; at the launch: (%lld, %lld, %lld) programs.\n\n", l->grid.value[0],
                       l->grid.value[1], l->grid.value[2]);
     else
-        KW_R_LIT(r, "; its value is not recorded (the hook records it when the grid is a "
-                    "tuple of ints at the call).\n\n");
+        kw_buf_puts(o, "; its value is not recorded (the hook records it when the grid is a "
+                       "tuple of ints at the call).\n\n");
 
     if (l->args.n) {
         KW_R_LIT(r, "Arguments as written at the launch:\n\n");
@@ -170,7 +171,7 @@ static void kw_rt_launch(kw_render *r, size_t i) {
     int last = r->page.launch_last ? r->page.launch_last[i] : 0;
     kw_buf_puts(o, "Launch statement in ");
     kw_md_code(o, l->function ? l->function : "?", false);
-    KW_R_LIT(r, ":\n\n");
+    kw_buf_puts(o, ":\n\n");
     if (kw_r_check(r, l->location.file, l->location.line, r->mk->name, false, "the launch"))
         kw_r_quote(r, l->location.file, l->location.line, last ? last : l->location.line, "python");
 }
@@ -183,7 +184,7 @@ static void kw_rt_constexprs(kw_render *r) {
         kw_buf_puts(o, t->constexprs_note ? "None listed: " : "The function has no ");
         if (t->constexprs_note) {
             kw_md_text(o, t->constexprs_note, false);
-            KW_R_LIT(r, ".\n\n");
+            kw_buf_puts(o, ".\n\n");
         } else {
             KW_R_LIT(r, "`tl.constexpr` argument.\n\n");
         }
@@ -311,7 +312,7 @@ static void kw_rt_chains(kw_render *r) {
         }
         if (!nc)
             kw_buf_puts(o, "; no outermost caller in the Python trees reaches the wrapper");
-        KW_R_LIT(r, ".\n\n");
+        kw_buf_puts(o, ".\n\n");
         for (size_t c = 0; c < nc && c < KW_RT_CHAINS; c++)
             kw_r_python_chain(r, &pc->v.v[cx[c]], wrapper, pl, r->mk->name);
         if (nc > KW_RT_CHAINS)
@@ -426,7 +427,8 @@ static void kw_rt_ttgir(kw_render *r, const kw_triton *t) {
             kw_buf_puts(o, "-");
     }
     kw_r_table_end(r);
-    KW_R_LIT(r, "\nPer thread: the tensor's elements one thread holds under a blocked layout "
+    kw_buf_putc(o, '\n');
+    KW_R_LIT(r, "Per thread: the tensor's elements one thread holds under a blocked layout "
                 "whose tile divides the tensor (Π sizePerThread × tensor / tile); \"-\" where "
                 "the layout is not blocked or a dimension is not a whole number of tiles.\n\n");
     kw_r_ttgir_dots(r, t);
@@ -461,7 +463,7 @@ static void kw_rt_ir_missing(kw_render *r, const char *what, bool why) {
         kw_buf_puts(o, " (indexed without the cache's `.llir`: `kwalk index --triton-cache` reads "
                        "it, docs/triton.md)");
     }
-    KW_R_LIT(r, ".\n\n");
+    kw_buf_puts(o, ".\n\n");
 }
 
 static void kw_rt_device(kw_render *r) {
@@ -472,7 +474,7 @@ static void kw_rt_device(kw_render *r) {
     if (!r->page.def_first) {
         kw_buf_printf(o, "(Source not quoted: %s: ", kw_r_path(r, k->location.file));
         kw_md_text(o, r->page.def_why ? r->page.def_why : "not found", false);
-        KW_R_LIT(r, ".)\n\n");
+        kw_buf_puts(o, ".)\n\n");
     } else if (kw_r_check(r, k->location.file, r->page.def_first, r->mk->name, false,
                           "the kernel")) {
         kw_r_quote(r, k->location.file, r->page.def_first, r->page.def_last, "python");
@@ -491,7 +493,8 @@ static void kw_rt_device(kw_render *r) {
             kw_md_code(o, k->params.v[i].type ? k->params.v[i].type : "?", r->in);
         }
         kw_r_table_end(r);
-        KW_R_LIT(r, "\nThe `tl.constexpr` arguments and their values are in section 1.\n\n");
+        kw_buf_putc(o, '\n');
+        KW_R_LIT(r, "The `tl.constexpr` arguments and their values are in section 1.\n\n");
     }
     KW_R_HEADING(r, 3, "Thread-to-data mapping, loads and stores, loops");
     const kw_triton *t = r->page.triton;
@@ -511,7 +514,8 @@ static void kw_rt_device(kw_render *r) {
         kw_r_ir_idioms(r, ir);
         kw_r_ir_loops(r, ir);
         kw_r_list_end(r);
-        KW_R_LIT(r, "\nSection 5 gives the Python line of each instruction.\n\n");
+        kw_buf_putc(o, '\n');
+        KW_R_LIT(r, "Section 5 gives the Python line of each instruction.\n\n");
     } else if (t && (t->layouts.n || t->ir_note)) {
         kw_rt_ir_missing(r, "The `tl.program_id` to data mapping, loops and reductions", true);
     } else {
