@@ -67,15 +67,21 @@ void kw_buf_commit(kw_buf *b, size_t k) {
     b->ptr[b->len] = '\0';
 }
 
-void kw_buf_int(kw_buf *b, long long v) {
-    char d[24], *e = d + sizeof d, *q = e;
+char *kw_dec(char *q, long long v) {
+    char d[24], *e = d + sizeof d, *p = e;
     unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
     do
-        *--q = (char)('0' + u % 10);
+        *--p = (char)('0' + u % 10);
     while (u /= 10);
     if (v < 0)
-        *--q = '-';
-    kw_buf_append(b, q, (size_t)(e - q));
+        *--p = '-';
+    memcpy(q, p, (size_t)(e - p));
+    return q + (e - p);
+}
+
+void kw_buf_int(kw_buf *b, long long v) {
+    char d[24];
+    kw_buf_append(b, d, (size_t)(kw_dec(d, v) - d));
 }
 
 void kw_buf_puts(kw_buf *b, const char *s) {

@@ -21,6 +21,9 @@ void kw_buf_puts(kw_buf *b, const char *s);
 void kw_buf_putc(kw_buf *b, char c);
 void kw_buf_printf(kw_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void kw_buf_int(kw_buf *b, long long v); /* v in decimal, as printf's "%lld" */
+/* v in decimal (as "%lld") written at q, 20 bytes at most; returns the end.
+ * For a writer that puts several numbers in one buffer before appending. */
+char *kw_dec(char *q, long long v);
 const char *kw_buf_str(const kw_buf *b); /* "" when empty */
 /* Writing in place: kw_buf_room returns where n bytes may be written at the
  * end (NULL when out of memory); kw_buf_commit then adds the first k <= n of

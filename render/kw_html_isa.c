@@ -150,20 +150,6 @@ static bool kw_si_mnem(kw_si *s, const kw_r_isa_line *ln) {
     return true;
 }
 
-/* v in decimal, written at q (20 bytes at most); returns the end (printf
- * was a tenth of a page's time at one call per field). */
-static char *kw_si_int(char *q, long long v) {
-    char b[24], *e = b + sizeof b, *d = e;
-    unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
-    do
-        *--d = (char)('0' + u % 10);
-    while (u /= 10);
-    if (v < 0)
-        *--d = '-';
-    memcpy(q, d, (size_t)(e - d));
-    return q + (e - d);
-}
-
 /* Whether the text t[0, n) reads back as it is from the textContent of a
  * <script type="text/plain">: no NUL or CR (the HTML parser replaces them)
  * and no "<!" or "</" (which could end the element). A listing has none;
@@ -206,7 +192,7 @@ static void kw_si_arch(kw_si *s, const kw_rarch *a, kw_buf *o) {
         *raw = (kw_si_text){t, tn};
         char num[40], *q = num;
         memcpy(q, ",\"x\":", 5);
-        q = kw_si_int(q + 5, (long long)(s->raw.n - 1));
+        q = kw_dec(q + 5, (long long)(s->raw.n - 1));
         kw_buf_append(o, num, (size_t)(q - num));
     } else {
         kw_buf_puts(o, ",\"t\":");
@@ -240,11 +226,11 @@ static void kw_si_arch(kw_si *s, const kw_rarch *a, kw_buf *o) {
             if (!first)
                 *q++ = ',';
             first = false;
-            q = kw_si_int(q, (long long)run);
+            q = kw_dec(q, (long long)run);
             *q++ = ',';
-            q = kw_si_int(q, run_f);
+            q = kw_dec(q, run_f);
             *q++ = ',';
-            q = kw_si_int(q, run_l);
+            q = kw_dec(q, run_l);
             kw_buf_append(o, num, (size_t)(q - num));
             if (run_f >= 0) { /* a source line this arch's instructions come from */
                 int *slot = KW_PUSH(&r->scratch, s->files.v[run_f].lines);
@@ -404,9 +390,9 @@ void kw_html_isa(kw_render *r, kw_buf *out) {
         kw_buf_puts(out, n ? ",[" : "[");
         kw_html_json(out, m->mnem.text, m->mnem.len);
         *q++ = ',';
-        q = kw_si_int(q, m->klass);
+        q = kw_dec(q, m->klass);
         *q++ = ',';
-        q = kw_si_int(q, m->note);
+        q = kw_dec(q, m->note);
         *q++ = ']';
         kw_buf_append(out, num, (size_t)(q - num));
     }
@@ -417,7 +403,7 @@ void kw_html_isa(kw_render *r, kw_buf *out) {
     for (size_t i = 0; i < s.raw.n; i++) {
         char id[64], *q = id + sizeof "<script type=\"text/plain\" id=\"kw-isa-" - 1;
         memcpy(id, "<script type=\"text/plain\" id=\"kw-isa-", (size_t)(q - id));
-        q = kw_si_int(q, (long long)i);
+        q = kw_dec(q, (long long)i);
         memcpy(q, "\">", 2);
         kw_buf_append(out, id, (size_t)(q + 2 - id));
         kw_buf_append(out, s.raw.v[i].p, s.raw.v[i].n);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/kw_buf.h"
 #include "sidecar/kw_yaml_share.h"
 
 /* ---- libyaml plumbing ----------------------------------------------------------------------- */
@@ -201,27 +202,11 @@ void kw_yaml_emit_str(kw_yaml_emitter *e, const char *s) {
     kw_yaml_emit_scalar(e, s, n, style);
 }
 
-/* v in decimal, as "%lld" writes it (a sidecar has about a million numbers,
- * and snprintf was a sixth of writing one). */
-static size_t kw_decimal(long long v, char out[24]) {
-    char rev[24];
-    size_t n = 0, k = 0;
-    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-    do {
-        rev[n++] = (char)('0' + (int)(u % 10));
-        u /= 10;
-    } while (u);
-    if (v < 0)
-        out[k++] = '-';
-    while (n)
-        out[k++] = rev[--n];
-    out[k] = '\0';
-    return k;
-}
-
+/* (kw_dec, not snprintf: a sidecar has about a million numbers, and
+ * snprintf was a sixth of writing one) */
 void kw_yaml_emit_ll(kw_yaml_emitter *e, long long v) {
     char num[24];
-    size_t n = kw_decimal(v, num);
+    size_t n = (size_t)(kw_dec(num, v) - num);
     kw_yaml_emit_scalar(e, num, n, YAML_PLAIN_SCALAR_STYLE);
 }
 

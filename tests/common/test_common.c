@@ -95,6 +95,20 @@ static void test_buf(void) {
     CHECK(b.len == 25000 && strncmp(b.ptr + 24995, "4999,", 5) == 0 && !b.oom);
     kw_buf_free(&b);
     CHECK(b.ptr == NULL && b.len == 0);
+    /* kw_dec and kw_buf_int write what snprintf's "%lld" writes */
+    static const long long ints[] = {0, 1, -1, 9, 10, -10, 99, 100, 123456789, -987654321,
+                                     INT64_MAX, INT64_MIN, INT64_MIN + 1};
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+        char want[32], got[32];
+        snprintf(want, sizeof want, "%lld", ints[i]);
+        *kw_dec(got, ints[i]) = 0;
+        CHECK_STR(got, want);
+        kw_buf_puts(&b, "=");
+        kw_buf_int(&b, ints[i]);
+        CHECK(b.len > 0 && !strcmp(b.ptr + 1, want));
+        kw_buf_reset(&b);
+    }
+    kw_buf_free(&b);
 }
 
 static void test_err(void) {
