@@ -190,10 +190,8 @@ static void kw_si_arch(kw_si *s, const kw_rarch *a, kw_buf *o) {
     kw_si_text *raw = kw_si_raw_ok(t, tn) ? KW_PUSH(&r->scratch, s->raw) : NULL;
     if (raw) {
         *raw = (kw_si_text){t, tn};
-        char num[40], *q = num;
-        memcpy(q, ",\"x\":", 5);
-        q = kw_dec(q + 5, (long long)(s->raw.n - 1));
-        kw_buf_append(o, num, (size_t)(q - num));
+        kw_buf_puts(o, ",\"x\":");
+        kw_buf_int(o, (long long)(s->raw.n - 1));
     } else {
         kw_buf_puts(o, ",\"t\":");
         kw_html_json(o, t, tn);
@@ -221,7 +219,8 @@ static void kw_si_arch(kw_si *s, const kw_rarch *a, kw_buf *o) {
                 continue;
             }
         }
-        if (run) { /* the run before this instruction (or the last one) */
+        if (run) { /* the run before this instruction (or the last one), its
+                    * numbers formatted here and appended at once */
             char num[3 * 24], *q = num;
             if (!first)
                 *q++ = ',';
@@ -386,26 +385,22 @@ void kw_html_isa(kw_render *r, kw_buf *out) {
     kw_buf_puts(out, "],\"mn\":[");
     for (size_t n = 0; n < s.mns.n; n++) {
         const kw_si_mn *m = &s.mns.v[n];
-        char num[2 * 24 + 4], *q = num;
         kw_buf_puts(out, n ? ",[" : "[");
         kw_html_json(out, m->mnem.text, m->mnem.len);
-        *q++ = ',';
-        q = kw_dec(q, m->klass);
-        *q++ = ',';
-        q = kw_dec(q, m->note);
-        *q++ = ']';
-        kw_buf_append(out, num, (size_t)(q - num));
+        kw_buf_putc(out, ',');
+        kw_buf_int(out, m->klass);
+        kw_buf_putc(out, ',');
+        kw_buf_int(out, m->note);
+        kw_buf_putc(out, ']');
     }
     kw_buf_puts(out, "],\"archs\":[");
     kw_buf_append(out, archs.ptr ? archs.ptr : "", archs.len);
     out->oom |= archs.oom;
     kw_buf_puts(out, "]}</script>\n");
     for (size_t i = 0; i < s.raw.n; i++) {
-        char id[64], *q = id + sizeof "<script type=\"text/plain\" id=\"kw-isa-" - 1;
-        memcpy(id, "<script type=\"text/plain\" id=\"kw-isa-", (size_t)(q - id));
-        q = kw_dec(q, (long long)i);
-        memcpy(q, "\">", 2);
-        kw_buf_append(out, id, (size_t)(q + 2 - id));
+        kw_buf_puts(out, "<script type=\"text/plain\" id=\"kw-isa-");
+        kw_buf_int(out, (long long)i);
+        kw_buf_puts(out, "\">");
         kw_buf_append(out, s.raw.v[i].p, s.raw.v[i].n);
         kw_buf_puts(out, "</script>\n");
     }
