@@ -131,6 +131,12 @@ static void kw_mnem_add(kw_render *r, kw_mnems *m, const char *s, size_t n, size
         m->v.v[i].count[arch]++;
 }
 
+/* The index in mn of the mnemonic s[0, n) as section 5 names it (its
+ * encoding suffix stripped); -1 for none (empty, a comment ';' or a '<'). */
+static int kw_isa_name(kw_render *r, kw_mnems *mn, const char *s, size_t n) {
+    return n && *s != ';' && *s != '<' ? kw_mnem_find(r, mn, s, kw_r_isa_op_len(s, n)) : -1;
+}
+
 /* An instruction's mnemonic token (kw_r_isa_line.tok) and what section 5
  * makes of it: the end of its name (the token up to a tab) and the name's
  * index in the mnemonics (-1: not counted), worked out once per token. */
@@ -158,13 +164,13 @@ static const kw_tok_name *kw_tok_name_of(kw_render *r, kw_tok_names *t, kw_mnems
     const char *s = ln->tok, *tab = memchr(s, '\t', ln->toklen);
     x->tok = (kw_r_key){s, ln->toklen, ln->tokhash};
     x->cut = tab ? (size_t)(tab - s) : ln->toklen;
-    x->name =
-        x->cut && *s != ';' && *s != '<' ? kw_mnem_find(r, mn, s, kw_r_isa_op_len(s, x->cut)) : -1;
+    x->name = kw_isa_name(r, mn, s, x->cut);
     if (free_slot)
         *free_slot = (unsigned short)t->v.n;
     return x;
 }
 
+/* Mnemonics and DPP controls of a listing "OFFSET: mnemonic operands..." */
 static void kw_isa_scan(kw_render *r, const kw_kernel_arch *fx, size_t arch, kw_mnems *mn,
                         kw_mnems *dpp, kw_tok_names *toks) {
     size_t nl, ninsn;
@@ -187,8 +193,9 @@ static void kw_isa_scan(kw_render *r, const kw_kernel_arch *fx, size_t arch, kw_
             e = e ? e : end;
             const char *tab = memchr(s, '\t', (size_t)(e - s));
             e = tab ? tab : e;
-            if (e > s && *s != ';' && *s != '<')
-                kw_mnem_add(r, mn, s, kw_r_isa_op_len(s, (size_t)(e - s)), arch);
+            int name = arch < 8 ? kw_isa_name(r, mn, s, (size_t)(e - s)) : -1;
+            if (name >= 0)
+                mn->v.v[name].count[arch]++;
         }
         /* DPP controls among the operands (each has a '_': most lines have none) */
         if (e >= end || !memchr(e, '_', (size_t)(end - e)))
