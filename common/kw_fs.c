@@ -206,8 +206,8 @@ kw_status kw_fs_map_open(kw_fs_map *m, const char *path, kw_fs_kind kind, kw_err
     m->data = NULL;
     m->len = 0;
     m->base_ = NULL;
-    int fd;
-    uint64_t size;
+    int fd = -1;
+    uint64_t size = 0;
     if (kw_fs_open(path, kind, &fd, &size, err) != KW_OK)
         return KW_ERR;
     if (size == 0) {

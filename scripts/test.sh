@@ -8,6 +8,11 @@
 #   scripts/test.sh [BUILD_DIR [MAJOR...]]     (default: build-test 22 19)
 # Major 22 builds in BUILD_DIR, any other major M in BUILD_DIR-clangM, against
 # /usr/lib/llvm-M with the arches the build picks for it (KWALK_HIP_ARCHS).
+# Warnings are errors here (KWALK_WERROR), never in a user's build; the C code
+# is also compiled once at -O3 (BUILD_DIR-O3), where the optimizer sees warnings
+# the -O2 build does not. After clang 22's ctest, the README's main command
+# (scripts/demo.sh) runs on that build, and the suite fails unless it leaves an
+# index, a site, walkthroughs and a map.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build-test}
@@ -17,6 +22,39 @@ MAJORS=("$@")
 
 bash scripts/install-deps.sh
 failed=()
+
+# The C code at -O3 with warnings as errors: the kwalk command and every C
+# library it links (the plugin's C++ is compiled with -Werror below).
+echo "test.sh: the C code at -O3 in $BUILD-O3"
+if cmake -S . -B "$BUILD-O3" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKWALK_WERROR=ON \
+     -DCMAKE_C_FLAGS_RELEASE="-O3 -DNDEBUG" -DBUILD_TESTING=OFF > "$BUILD-O3.log" 2>&1 &&
+   cmake --build "$BUILD-O3" --target kwalk >> "$BUILD-O3.log" 2>&1; then
+  echo "test.sh: -O3 build passed"
+else
+  tail -40 "$BUILD-O3.log"
+  echo "test.sh: -O3 build FAILED (log: $BUILD-O3.log)"
+  failed+=(O3)
+fi
+
+# demo DIR: the README's main command on the build in DIR, without a second
+# install or build; fails unless it left what it promises.
+demo() {
+  local dir=$1 log=$1/demo.log
+  if ! KWALK_DEMO_NO_BUILD=1 bash scripts/demo.sh "$dir" > "$log" 2>&1; then
+    tail -20 "$log"; echo "test.sh: scripts/demo.sh failed (log: $log)"; return 1
+  fi
+  local missing=()
+  [ -s "$dir/corpus/kwalk.db" ] || missing+=("the index $dir/corpus/kwalk.db")
+  [ -s "$dir/site/index.html" ] || missing+=("the site $dir/site/index.html")
+  [ -s "$dir/walkthroughs/index.md" ] || missing+=("$dir/walkthroughs/index.md")
+  [ "$(ls "$dir/walkthroughs" | grep -c '\.md$')" -gt 1 ] || missing+=("walkthroughs")
+  grep -q '^| Kernel | Instantiations | Python entry' "$log" || missing+=("the map")
+  grep -q '^| `kw::add_rmsnorm_quant_kernel` |' "$log" || missing+=("the map's rows")
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "test.sh: scripts/demo.sh left no ${missing[*]} (log: $log)"; return 1
+  fi
+  echo "test.sh: scripts/demo.sh passed on $dir"
+}
 for m in "${MAJORS[@]}"; do
   dir=$BUILD
   [ "$m" = 22 ] || dir=$BUILD-clang$m
@@ -24,9 +62,11 @@ for m in "${MAJORS[@]}"; do
   start=$(date +%s)
   echo "test.sh: clang $m in $dir"
   if cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKWALK_SANITIZE=ON \
+       -DKWALK_WERROR=ON \
        -DLLVM_DIR="$root/lib/cmake/llvm" -DClang_DIR="$root/lib/cmake/clang" &&
      cmake --build "$dir" &&
-     ctest --test-dir "$dir" --output-on-failure -j2; then
+     ctest --test-dir "$dir" --output-on-failure -j2 &&
+     { [ "$m" != 22 ] || demo "$dir"; }; then
     echo "test.sh: clang $m passed in $(( $(date +%s) - start )) s"
   else
     echo "test.sh: clang $m FAILED after $(( $(date +%s) - start )) s"
