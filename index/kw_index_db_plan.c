@@ -93,7 +93,9 @@ static int kw_plan_add(kw_dbplan *pl, int parent, const kw_field *f, size_t off,
     tab->off = off;
     if (parent > 0) { /* the top level's tables and the root: the field's name */
         char full[sizeof tab->name];
-        snprintf(full, sizeof full, "%s_%s", pl->tabs[parent].name, name);
+        int w = snprintf(full, sizeof full, "%s_%s", pl->tabs[parent].name, name);
+        if (w < 0 || (size_t)w >= sizeof full)
+            return -1; /* a table name longer than the plan holds */
         memcpy(tab->name, full, sizeof full);
     } else {
         snprintf(tab->name, sizeof tab->name, "%s", name);

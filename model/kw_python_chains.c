@@ -245,7 +245,7 @@ static bool kw_pc_tagged(kw_py_chains *c, char *row, bool *oom) {
 static bool kw_pc_row(kw_py_chains *c, char *row, bool *oom) {
     if (row[0] == '@')
         return kw_pc_tagged(c, row, oom);
-    char *f[KW_PC_FIELDS];
+    char *f[KW_PC_FIELDS] = {0};
     size_t n = kw_pc_split(row, '\t', f, KW_PC_FIELDS);
     if (n != 9 && n != 10)
         return false;
