@@ -8,6 +8,7 @@ OUT/<name>-<hash[0:16]>.kwalk.yaml. It raises on failure; the caller turns
 that into one warning.
 """
 
+import ast
 import inspect
 import json
 import linecache
@@ -166,17 +167,51 @@ def _defaults(fn):
         return {}
 
 
-def _constexprs(src, jf, fn, names, sig, launch):
+def _decorator_loc(fn, word):
+    """{file, line} of the decorator of fn's def whose callee names word
+    (`@triton.autotune(...)` for "autotune"), or None."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return None
+    tree, _ = _launch.source_tree(code.co_filename)
+    if tree is None:
+        return None
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.name != fn.__name__:
+            continue
+        first = min([d.lineno for d in node.decorator_list] + [node.lineno])
+        if not (first <= code.co_firstlineno <= node.end_lineno):
+            continue
+        for d in node.decorator_list:
+            f = d.func if isinstance(d, ast.Call) else d
+            last = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+            if last == word:
+                return {"file": os.path.abspath(code.co_filename), "line": d.lineno, "column": 1}
+    return None
+
+
+def _passed_at_launch(name, names, launch):
+    """True when the launch's own call gave name: by position (one of the
+    first npos positional values JITFunction.run received, or bound in the
+    call as written), by keyword, or through a **mapping (a keyword run
+    received that no Triton wrapper set). None when it cannot be told."""
+    args = launch.get("args") or []
+    if any(p == name for p, _ in args):
+        return True
+    npos = launch.get("npos")
+    if npos is not None and name in names[:npos]:
+        return True
+    kwargs = launch.get("kwargs")
+    if kwargs is not None:
+        return name in kwargs and name not in launch.get("set_by", {})
+    return None
+
+
+def _constexprs(src, jf, fn, names, sig, launch, compiled):
     declared = _declared_constexpr(jf, names, sig)
     consts = _constants_by_name(src, names)
     defaults = _defaults(fn) if fn is not None else {}
-    passed, spread = set(), False
-    if launch is not None and launch.get("args") is not None:
-        for param, expr in launch["args"]:
-            if param is not None:
-                passed.add(param)
-            elif expr.startswith("*"):
-                spread = True
+    set_by = launch.get("set_by", {}) if launch is not None else {}
     out = []
     for name in names:
         if name not in declared:
@@ -186,15 +221,18 @@ def _constexprs(src, jf, fn, names, sig, launch):
             value = consts[name]
             rec["value"] = repr(value)
             rec["from"] = "hook"
-            if (
-                launch is not None
-                and launch.get("args") is not None
-                and not spread
-                and name not in passed
-                and name in defaults
-                and defaults[name] == value
-                and not launch.get("autotuned")
-            ):
+            if launch is None:
+                if compiled is not None:  # triton.compile(...) was given it
+                    rec["from"] = "compile"
+                    rec["location"] = _loc(compiled)
+            elif name in set_by:
+                kind, where = set_by[name]
+                rec["from"] = kind
+                if kind == "autotune":
+                    where = _decorator_loc(fn, "autotune") if fn is not None else None
+                if where is not None:
+                    rec["location"] = _loc(where)
+            elif _passed_at_launch(name, names, launch) is False and name in defaults:
                 rec["from"] = "default"
         out.append(Flow(rec))
     return out
@@ -230,6 +268,7 @@ def build(call):
     hsaco = [p for p in files if p.endswith(".hsaco")]
 
     launch = _launch.find(names)
+    compiled = _launch.compiled_at() if launch is None else None
     # the .llir's parameters are the runtime arguments (constexprs folded away)
     runtime = [n for n in names if str(sig.get(n)) != "constexpr"]
     warp = target.get("warp_size") or md.get("warp_size")
@@ -246,8 +285,9 @@ def build(call):
         "warp_size": target.get("warp_size") or md.get("warp_size"),
         "shared_bytes": md.get("shared") if isinstance(md.get("shared"), int) else None,
         "options": Flow(_options(md, _json_key_order(group, name))),
-        "constexprs": _constexprs(src, jf, fn, names, sig, launch),
+        "constexprs": _constexprs(src, jf, fn, names, sig, launch, compiled),
         "cache_hit": bool(call.get("cache_hit")),
+        "compiled_at": _loc(compiled) if compiled is not None else None,
         "ir_note": ir_note if arch else None,
     }
     kernel = {
@@ -267,6 +307,7 @@ def build(call):
             "kind": "triton",
             "location": _loc(launch),
             "function": launch["function"],
+            "callee": launch.get("kernel_expr"),
         }
         grid = {}
         if launch.get("grid_expr") is not None:

@@ -69,7 +69,7 @@ def _position(frame):
     return (line, None, None, None)
 
 
-def _tree(filename):
+def source_tree(filename):
     lines = linecache.getlines(filename)
     if not lines:
         return None, None
@@ -89,7 +89,7 @@ def _tree(filename):
 def _call_at(filename, pos):
     """The ast.Call the frame is executing: the one with exactly the
     instruction's span, else the innermost kernel[...](...) call on its line."""
-    tree, text = _tree(filename)
+    tree, text = source_tree(filename)
     if tree is None:
         return None, text
     line, col, end_line, end_col = pos
@@ -129,26 +129,133 @@ def _grid_value(grid):
     return None
 
 
-def find(params):
-    """The launch seen from here: a dict with location, function, kernel
-    expression, grid (expr/value), args [(param, expr)] and chain, or None
-    when the compile was not reached through JITFunction.run (a direct
-    triton.compile) or no user frame called into Triton."""
-    dirs = _internal_dirs()
-    frame = sys._getframe(1)
-    grid, launched, autotuned = None, False, False
+def _bind(call, text, params, npos):
+    """[(param, expr)] for the call's arguments as written. Positional ones
+    before a starred argument bind by position; those after the last starred
+    one bind from the end of the npos positional values JITFunction.run
+    received (None when npos is not known); those between two starred ones,
+    and the starred ones themselves, bind to no single parameter (None)."""
+    stars = [i for i, a in enumerate(call.args) if isinstance(a, ast.Starred)]
+    args = []
+    for i, a in enumerate(call.args):
+        if isinstance(a, ast.Starred):
+            args.append((None, "*" + (_seg(text, a.value) or "?")))
+            continue
+        if not stars or i < stars[0]:
+            p = i
+        elif i > stars[-1] and npos is not None and npos >= len(call.args) - len(stars):
+            p = npos - (len(call.args) - i)
+        else:
+            p = None
+        args.append((params[p] if p is not None and 0 <= p < len(params) else None, _seg(text, a)))
+    for kw in call.keywords:
+        if kw.arg is None:
+            args.append((None, "**" + (_seg(text, kw.value) or "?")))
+        else:
+            args.append((kw.arg, _seg(text, kw.value)))
+    return args
+
+
+def _code_loc(fn):
+    """{file, line} of a Python function's def (a heuristic's lambda), or None."""
+    code = getattr(fn, "__code__", None)
+    if code is None or not code.co_filename or code.co_filename.startswith("<"):
+        return None
+    return {"file": os.path.abspath(code.co_filename), "line": code.co_firstlineno, "column": 1}
+
+
+def _wrapper(frame, seen):
+    """("heuristics" | "autotune", {name: location or None}) for a frame of
+    Triton's Heuristics or Autotuner (the decorators' run between the user's
+    kernel[grid](...) and JITFunction.run), else None."""
+    try:
+        me = frame.f_locals.get("self")
+    except Exception:
+        return None
+    if me is None or id(me) in seen:
+        return None
+    cls = type(me).__name__
+    values = getattr(me, "values", None)
+    if "Heuristic" in cls and isinstance(values, dict):
+        seen.add(id(me))
+        return "heuristics", {str(k): _code_loc(v) for k, v in values.items()}
+    configs = getattr(me, "configs", None)
+    if "Autotune" in cls and configs is not None:
+        seen.add(id(me))  # every config's keys: the autotuner sets them, whichever config ran
+        names = {}
+        for config in configs:
+            kwargs = getattr(config, "kwargs", None)
+            for k in kwargs if isinstance(kwargs, dict) else ():
+                names[str(k)] = None
+        return "autotune", names
+    return None
+
+
+def _user_frame(frame, dirs):
+    """The first frame from frame outwards that is not internal, and what
+    the internal frames on the way show: (frame, run frame or None, the
+    wrappers (kind, names) innermost first, autotuned)."""
+    run, wrappers, seen, autotuned = None, [], set(), False
     while frame is not None and is_internal(frame.f_code.co_filename, dirs):
         if os.path.basename(frame.f_code.co_filename) == "autotuner.py":
             autotuned = True  # constexprs came from a triton.Config too
-        if not launched and frame.f_code.co_name == "run" and "grid" in frame.f_code.co_varnames:
-            launched = True  # Triton's JITFunction.run(*args, grid=..., ...)
-            try:
-                grid = frame.f_locals.get("grid")
-            except Exception:
-                grid = None
+        if run is None and frame.f_code.co_name == "run" and "grid" in frame.f_code.co_varnames:
+            run = frame  # Triton's JITFunction.run(*args, grid=..., ...)
+        elif run is not None:
+            w = _wrapper(frame, seen)
+            if w is not None:
+                wrappers.append(w)
         frame = frame.f_back
-    if frame is None or not launched:
+    return frame, run, wrappers, autotuned
+
+
+def _run_locals(run):
+    """(grid, the number of positional values, the keyword names) that
+    JITFunction.run was given; None for what it does not show."""
+    try:
+        loc = run.f_locals
+    except Exception:
+        return None, None, None
+    args, kwargs = loc.get("args"), loc.get("kwargs")
+    return (
+        loc.get("grid"),
+        len(args) if isinstance(args, tuple) else None,
+        set(kwargs) if isinstance(kwargs, dict) else None,
+    )
+
+
+def compiled_at():
+    """The frame that called triton.compile(...) directly (no launch): a dict
+    with file, line, column and function, or None."""
+    dirs = _internal_dirs()
+    frame, run, _, _ = _user_frame(sys._getframe(1), dirs)
+    if frame is None or run is not None:
         return None
+    pos = _position(frame)
+    return {
+        "file": os.path.abspath(frame.f_code.co_filename),
+        "line": pos[0],
+        "column": (pos[1] + 1) if pos[1] is not None else 1,
+        "function": _func_name(frame.f_code),
+    }
+
+
+def find(params):
+    """The launch seen from here: a dict with location, function, kernel
+    expression, grid (expr/value), args [(param, expr)], chain, and what
+    set each keyword JITFunction.run received (set_by: {name: (kind,
+    location)} for the autotuner's config and heuristics; npos, kwargs), or
+    None when the compile was not reached through JITFunction.run (a direct
+    triton.compile) or no user frame called into Triton."""
+    dirs = _internal_dirs()
+    frame, run, wrappers, autotuned = _user_frame(sys._getframe(1), dirs)
+    if frame is None or run is None:
+        return None
+    grid, npos, kwargs = _run_locals(run)
+    set_by = {}
+    for kind, names in wrappers:  # innermost first: the last to set a name wins
+        for name, loc in names.items():
+            set_by.setdefault(name, (kind, loc))
     filename = os.path.abspath(frame.f_code.co_filename)
     pos = _position(frame)
     launch = {
@@ -157,24 +264,16 @@ def find(params):
         "column": 1,
         "function": _func_name(frame.f_code),
         "autotuned": autotuned,
+        "set_by": set_by,
+        "npos": npos,
+        "kwargs": kwargs,
     }
     call, text = _call_at(frame.f_code.co_filename, pos)
     if call is not None and isinstance(call.func, ast.Subscript):
         launch["line"], launch["column"] = call.lineno, call.col_offset + 1
         launch["kernel_expr"] = _seg(text, call.func.value)
         launch["grid_expr"] = _seg(text, call.func.slice)
-        args = []
-        for i, a in enumerate(call.args):
-            if isinstance(a, ast.Starred):
-                args.append((None, "*" + (_seg(text, a.value) or "?")))
-                continue
-            args.append((params[i] if i < len(params) else None, _seg(text, a)))
-        for kw in call.keywords:
-            if kw.arg is None:
-                args.append((None, "**" + (_seg(text, kw.value) or "?")))
-            else:
-                args.append((kw.arg, _seg(text, kw.value)))
-        launch["args"] = args
+        launch["args"] = _bind(call, text, params, npos)
     elif pos[1] is not None:
         launch["column"] = pos[1] + 1
     launch["grid_value"] = _grid_value(grid)

@@ -255,7 +255,7 @@ class HookTest(unittest.TestCase):
             def _k(x_ptr, B: "tl.constexpr"):  # KWT:JIT k
                 pass
 
-            compile(ASTSource(_k, {"x_ptr": "*fp32", "B": "constexpr"}, {(1,): 64}), GPUTarget("hip", "gfx950", 64), {})
+            compile(ASTSource(_k, {"x_ptr": "*fp32", "B": "constexpr"}, {(1,): 64}), GPUTarget("hip", "gfx950", 64), {})  # KWT:COMPILE k
         ''' % self.out)
         prog, p = self.run_prog(body, env_out=False)
         self.assertEqual(p.returncode, 0, p.stderr)
@@ -263,14 +263,18 @@ class HookTest(unittest.TestCase):
         self.assertEqual(doc["launches"], [])  # no kernel[grid](...): no launch
         k = doc["kernels"][0]
         self.assertEqual(k["archs"], {"gfx950": {}})
-        self.assertEqual(k["triton"]["constexprs"], [{"name": "B", "value": "64", "from": "hook"}])
+        # the value came from the triton.compile(...) call, which the kernel records
+        at = {"file": prog, "line": markers(prog)[("COMPILE", "k")], "column": 1}
+        self.assertEqual(k["triton"]["constexprs"], [{"name": "B", "value": "64", "from": "compile",
+                                                      "location": at}])
+        self.assertEqual(k["triton"]["compiled_at"], at)
         self.assertEqual(k["location"]["line"], markers(prog)[("JIT", "k")])
 
     def test_autotuned_constexpr_from_config(self):
         body = textwrap.dedent('''
             import triton
 
-            @triton.autotune(configs=[triton.Config({"BLOCK": 512}, num_warps=2)], key=["n"])
+            @triton.autotune(configs=[triton.Config({"BLOCK": 512}, num_warps=2)], key=["n"])  # KWT:AUTOTUNE a
             @triton.jit
             def _a(x_ptr, n, BLOCK: "tl.constexpr" = 512):  # KWT:JIT a
                 pass
@@ -289,8 +293,11 @@ class HookTest(unittest.TestCase):
         (fname, doc), = self.sidecars()
         k = doc["kernels"][0]
         m = markers(prog)
-        # BLOCK equals its default but the autotuner's config passed it
-        self.assertEqual(k["triton"]["constexprs"], [{"name": "BLOCK", "value": "512", "from": "hook"}])
+        # BLOCK equals its default but the autotuner's config passed it: from
+        # the autotuner, located at its decorator
+        self.assertEqual(k["triton"]["constexprs"], [
+            {"name": "BLOCK", "value": "512", "from": "autotune",
+             "location": {"file": prog, "line": m[("AUTOTUNE", "a")], "column": 1}}])
         self.assertEqual(k["location"]["line"], m[("JIT", "a")])
         ln = doc["launches"][0]
         self.assertEqual(ln["location"]["line"], m[("LAUNCH", "a")])

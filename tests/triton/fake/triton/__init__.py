@@ -8,11 +8,14 @@ ASTSource (signature {name: type}, constants {(index,): value}, attrs),
 "compiles" (writes a cache folder) and calls
 triton.knobs.compilation.listener(src=, metadata=, metadata_group=, times=,
 cache_hit=) before launching; the launch then fails (as on a non-AMD GPU)
-with RuntimeError. FAKE_TRITON_CACHE names the cache folder.
+with RuntimeError. `triton.autotune` and `triton.heuristics` wrap a JITFunction as Triton's
+Autotuner and Heuristics do (runtime/autotuner.py). FAKE_TRITON_CACHE names
+the cache folder.
 """
 
 from . import knobs  # noqa: F401
-from .runtime.autotuner import Config, autotune  # noqa: F401
+from .runtime.autotuner import Config, autotune, heuristics  # noqa: F401
 from .runtime.jit import JITFunction, jit  # noqa: F401
+from .compiler import compile  # noqa: F401
 
 __version__ = "3.6.0"
