@@ -65,6 +65,14 @@ static int kw_app_load_in(kw_app *app, bool later, unsigned readers, const char 
         case KW_PYHELPER_OK:
             app->have_chains = true;
             app->py.chains = &app->chains;
+            for (size_t i = 0; i < app->chains.too_deep.n; i++) {
+                const kw_py_too_deep *t = &app->chains.too_deep.v[i];
+                fprintf(stderr,
+                        "kwalk: warning: --python-root %s is the package '%s' itself (%s:%d "
+                        "imports it by that name): give the folder holding it, --python-root "
+                        "%s\n",
+                        t->root, t->package, t->file, t->line, t->parent);
+            }
             break;
         case KW_PYHELPER_NONE:
             fprintf(stderr, "kwalk: note: %s: Python chains from the model are left out\n",

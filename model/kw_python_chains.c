@@ -221,6 +221,20 @@ static bool kw_pc_unreached(kw_py_chains *c, char **f, size_t n, bool *oom) {
     return true;
 }
 
+/* `@too-deep ROOT PACKAGE PARENT AT` */
+static bool kw_pc_too_deep(kw_py_chains *c, char **f, size_t n, bool *oom) {
+    if (n != 5)
+        return false;
+    kw_py_too_deep *t = KW_PUSH(&c->arena, c->too_deep);
+    const char *s[3];
+    if (!t || !kw_pc_dup(c, (char *[]){f[1], f[2], f[3]}, 3, s, oom))
+        return *oom = true, false;
+    t->root = s[0];
+    t->package = s[1];
+    t->parent = s[2];
+    return kw_pc_at(&c->arena, f[4], &t->file, &t->line);
+}
+
 /* A row naming its kind (`@op`, `@launch`, ...); false: damaged or unknown. */
 static bool kw_pc_tagged(kw_py_chains *c, char *row, bool *oom) {
     char *f[8];
@@ -238,6 +252,8 @@ static bool kw_pc_tagged(kw_py_chains *c, char *row, bool *oom) {
         return kw_pc_dropped(c, f, n, oom);
     if (!strcmp(f[0], "@unreached"))
         return kw_pc_unreached(c, f, n, oom);
+    if (!strcmp(f[0], "@too-deep"))
+        return kw_pc_too_deep(c, f, n, oom);
     return false;
 }
 
@@ -307,7 +323,7 @@ kw_status kw_py_chains_parse(kw_py_chains *c, const char *name, const char *text
                                      "fields: OP OP_AT BOUND_MODULE BOUND_FUNCTION ENTRY "
                                      "ENTRY_AT OUTERMOST LENGTH CONDITIONS [FRAMES]; or "
                                      "@op, @launch, @unresolved, @dropped after their @op, "
-                                     "@unreached)",
+                                     "@unreached, @too-deep)",
                                      name, lineno);
         }
         at += n + 1;

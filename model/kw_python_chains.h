@@ -87,6 +87,14 @@ typedef struct kw_py_unreached {
     const char *reason; /* read after "N call(s)" */
 } kw_py_unreached;
 
+/* A root that is itself a package imported by its own name (`@too-deep`):
+ * its parent is the folder to pass. */
+typedef struct kw_py_too_deep {
+    const char *root, *package, *parent;
+    const char *file; /* the first import of package by that name */
+    int line;
+} kw_py_too_deep;
+
 typedef struct kw_py_chains {
     kw_arena arena;
     KW_ARRAY(kw_py_chain) v; /* in the table's order */
@@ -95,6 +103,7 @@ typedef struct kw_py_chains {
     KW_ARRAY(kw_py_unresolved) unresolved;
     KW_ARRAY(kw_py_dropped) dropped;
     KW_ARRAY(kw_py_unreached) unreached;
+    KW_ARRAY(kw_py_too_deep) too_deep;
 } kw_py_chains;
 
 void kw_py_chains_init(kw_py_chains *c);

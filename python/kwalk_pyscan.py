@@ -250,6 +250,28 @@ def scan_file(path):
 # ---- resolution across roots -------------------------------------------------
 
 
+def _too_deep(root, mods):
+    """A root one folder too deep: itself a package (it holds __init__.py)
+    whose modules import it by its own name (`from aiter.ops import x` in
+    aiter/aiter/...), a name no root provides. {root, package, parent, at}
+    (at: the first such import, file:line), else None."""
+    pkg = os.path.basename(root)
+    if not pkg.isidentifier() or pkg in mods or not os.path.isfile(os.path.join(root, "__init__.py")):
+        return None
+    for name in sorted(mods):
+        s = mods[name]
+        if not s["path"].startswith(root + os.sep):
+            continue
+        for imp in s["imports"]:
+            if imp["level"] != 0:
+                continue
+            used = [imp["from"]] if imp["from"] is not None else [n["name"] for n in imp["names"]]
+            if any(u == pkg or u.startswith(pkg + ".") for u in used):
+                return {"root": root, "package": pkg, "parent": os.path.dirname(root),
+                        "at": "%s:%d" % (s["path"], imp["line"])}
+    return None
+
+
 class Index:
     """Every module under the roots, by dotted name, with its scan."""
 
@@ -281,6 +303,7 @@ class Index:
                     s["pkg"] = pkg
                     s["module"] = name
                     self.mods[name] = s
+        self.too_deep = [h for h in (_too_deep(os.path.abspath(r), self.mods) for r in roots) if h]
         for s in self.mods.values():
             s["defmap"] = {d["name"]: d for d in s["defs"]}
             top = {}
@@ -752,7 +775,8 @@ def chains(roots, from_pkg, decorator):
             "unresolved": [{k: v for k, v in u.items() if k != "target"}
                            for u in unresolved],
             "unreached": unreached,
-            "errors": [{"path": e["path"], "error": e["error"]} for e in ix.errors]}
+            "errors": [{"path": e["path"], "error": e["error"]} for e in ix.errors],
+            "too_deep": ix.too_deep}
 
 
 def _lit(arg):
@@ -797,7 +821,9 @@ def write_tsv(res, function_kw, out):
     ", "-joined module.function); `@dropped OP COUNT REASON` (the other
     unresolved calls of --from PKG, counted by reason, REASON a phrase read
     after "N call(s)"); `@unreached COUNT REASON` (the unresolved calls of
-    --from PKG no op lists, counted by reason)."""
+    --from PKG no op lists, counted by reason); `@too-deep ROOT PACKAGE
+    PARENT AT` (a root that is itself package PACKAGE, imported by that name
+    at AT: PARENT, the folder holding it, is the root to pass)."""
     def w(row, lists=""):  # lists: a last field already joined with US
         out.write("\t".join([_field(str(x)) for x in row] + ([lists] if lists else [])) + "\n")
 
@@ -832,6 +858,8 @@ def write_tsv(res, function_kw, out):
             w(["@dropped", name(op), n, why])
     for why, n in sorted(res.get("unreached", {}).items(), key=lambda x: (-x[1], x[0])):
         w(["@unreached", n, why])
+    for h in res.get("too_deep", []):
+        w(["@too-deep", h["root"], h["package"], h["parent"], h["at"]])
 
 
 def _field(x):

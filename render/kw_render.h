@@ -172,6 +172,10 @@ void kw_render_free(kw_render *r);
 kw_status kw_render_kernel(kw_render *r, size_t ki, kw_buf *out, kw_err *err);
 /* The index page of `render --all`: kernels grouped by template. */
 void kw_render_index(kw_render *r, kw_buf *out);
+/* The index's counts, "N kernel instantiations of M kernels (templates), L
+ * launch sites, E host entry points", in Triton's words where the kernels
+ * are Triton specializations (html: code spans as HTML). */
+void kw_render_index_counts(kw_render *r, kw_buf *out, bool html);
 
 /* ---- shared helpers (kw_r.c) ------------------------------------------------------------- */
 

@@ -445,7 +445,20 @@ void kw_render_isa(kw_render *r) {
     bool any = false;
     for (size_t a = 0; a < r->archs.n; a++)
         any |= kw_isa_has(&r->archs.v[a]);
-    if (!any) {
+    if (!any && r->page.triton) {
+        /* a hook's sidecar carries no code-object facts: the cache has them */
+        kw_buf_printf(o, "ISA not read: this index has no code-object facts of the "
+                         "specialization for %s. The hook's sidecar does not read the `.hsaco`; "
+                         "index it together with Triton's cache, `kwalk index SIDECARS "
+                         "--triton-cache DIR`",
+                      kw_r_arch_list(r));
+        if (r->page.triton->cache_dir) {
+            kw_buf_puts(o, " (this compile's folder: ");
+            kw_md_code(o, kw_r_path(r, r->page.triton->cache_dir), false);
+            kw_buf_putc(o, ')');
+        }
+        kw_buf_puts(o, "; docs/triton.md.\n\n");
+    } else if (!any) {
         kw_buf_printf(o,
                       "ISA not captured: the sidecar has no ISA facts for %s (the "
                       "plugin's host job records `target_id`, `resources`, `isa` and "

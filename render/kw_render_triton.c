@@ -103,6 +103,20 @@ static const char *kw_rt_param_type(const kw_kernel *k, const kw_triton *t, cons
     return name && kw_rt_option(t, name) ? "(compile option)" : NULL;
 }
 
+/* An argument written `*expr` or `**expr` (no single parameter). */
+static bool kw_rt_spread(const kw_launch_arg *a) {
+    return a->expr && a->expr[0] == '*';
+}
+
+/* Whether s is one Python identifier (checked as a token, not as text). */
+static bool kw_rt_ident(const char *s) {
+    for (const char *p = s; *p; p++)
+        if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+              (p > s && *p >= '0' && *p <= '9')))
+            return false;
+    return *s != 0;
+}
+
 static void kw_rt_launch(kw_render *r, size_t i) {
     kw_buf *o = r->out;
     const kw_kernel *k = r->page.k;
@@ -124,12 +138,21 @@ static void kw_rt_launch(kw_render *r, size_t i) {
     kw_buf_printf(o, "%zu. ", ++n);
     kw_md_code(o, l->function ? l->function : "?", false);
     kw_buf_puts(o, " launches ");
+    const char *callee = l->callee ? l->callee : r->mk->name;
     char *call =
-        kw_arena_printf(&r->scratch, "%s[%s](...)", r->mk->name, l->grid.expr ? l->grid.expr : "?");
+        kw_arena_printf(&r->scratch, "%s[%s](...)", callee, l->grid.expr ? l->grid.expr : "?");
     kw_md_code(o, call ? call : "?", false);
     kw_buf_puts(o, " at ");
     kw_r_kloc(r, &l->location);
     kw_buf_puts(o, "\n\n");
+    if (strcmp(callee, r->mk->name)) {
+        kw_buf_puts(o, "The kernel is launched under another name: ");
+        kw_md_code(o, callee, false);
+        kw_buf_puts(o, " held ");
+        kw_md_code(o, r->mk->name, false);
+        kw_buf_puts(o, " (or the autotuner or heuristics wrapping it) when the hook saw the "
+                       "launch.\n\n");
+    }
     kw_r_ref(r, l->location.file, l->location.line, "launch", r->mk->name);
 
     kw_buf_puts(o, "**Grid.** As written: ");
@@ -141,6 +164,7 @@ static void kw_rt_launch(kw_render *r, size_t i) {
         kw_buf_puts(o, "; its value is not recorded (the hook records it when the grid is a "
                        "tuple of ints at the call).\n\n");
 
+    bool unplaced = false;
     if (l->args.n) {
         KW_R_LIT(r, "Arguments as written at the launch:\n\n");
         static const char *const head[] = {"Parameter", "Triton type", "Argument"};
@@ -152,8 +176,10 @@ static void kw_rt_launch(kw_render *r, size_t i) {
             kw_r_cell(r);
             if (a->param) /* none for `**config`: its keys are not known here */
                 kw_md_code(o, a->param, r->in);
-            else
+            else if (kw_rt_spread(a))
                 kw_buf_puts(o, "-");
+            else /* after a starred argument, not placed */
+                kw_buf_puts(o, "not known"), unplaced = true;
             kw_r_cell(r);
             if (type)
                 kw_md_code(o, type, r->in);
@@ -164,6 +190,11 @@ static void kw_rt_launch(kw_render *r, size_t i) {
         }
         kw_r_table_end(r);
         kw_buf_putc(o, '\n');
+        if (unplaced)
+            KW_R_LIT(r, "\"Not known\": a positional argument after a starred one "
+                        "(`*x.stride()`) whose parameter the hook could not tell: it places "
+                        "those after the last starred argument by counting back from the "
+                        "values the launch passed, and no others.\n\n");
     } else {
         KW_R_LIT(r, "The arguments as written are not recorded (the call's source text could "
                     "not be read when it ran).\n\n");
@@ -172,8 +203,53 @@ static void kw_rt_launch(kw_render *r, size_t i) {
     kw_buf_puts(o, "Launch statement in ");
     kw_md_code(o, l->function ? l->function : "?", false);
     kw_buf_puts(o, ":\n\n");
-    if (kw_r_check(r, l->location.file, l->location.line, r->mk->name, false, "the launch"))
+    /* the line holds the callee the hook recorded (`impl`, `self.kernel`); older
+     * sidecars name none: the kernel's own name */
+    if (kw_r_check(r, l->location.file, l->location.line, callee, !kw_rt_ident(callee),
+                   "the launch"))
         kw_r_quote(r, l->location.file, l->location.line, last ? last : l->location.line, "python");
+}
+
+/* ", WHAT file:line" of a constexpr's location, when it has one. */
+static void kw_rt_from_at(kw_render *r, const kw_triton_constexpr *c, const char *what) {
+    if (!c->location.file)
+        return;
+    kw_buf_puts(r->out, ", ");
+    kw_buf_puts(r->out, what);
+    kw_r_kloc(r, &c->location);
+}
+
+/* `from: hook`: the compile's constants. Where a launch's argument binds
+ * the name, the launch passed it; where a launch spreads a mapping or a
+ * sequence, it may have; where the launches show neither, a wrapper of the
+ * kernel set it (a hook before the one telling them apart wrote `hook`). */
+static void kw_rt_from_launch(kw_render *r, const kw_triton_constexpr *c) {
+    kw_buf *o = r->out;
+    const kw_launch_arg *bound = NULL, *spread = NULL;
+    for (size_t i = 0; i < r->mk->launches.n && !bound; i++) {
+        const kw_launch *l = r->m->launches.v[r->mk->launches.v[i]].l;
+        for (size_t j = 0; j < l->args.n && !bound; j++) {
+            const kw_launch_arg *a = &l->args.v[j];
+            if (a->param && c->name && !strcmp(a->param, c->name))
+                bound = a;
+            else if (!spread && kw_rt_spread(a))
+                spread = a;
+        }
+    }
+    if (bound) {
+        kw_buf_puts(o, "the launch passed it: ");
+        kw_md_code(o, bound->expr ? bound->expr : "?", r->in);
+        kw_buf_puts(o, " (hook)");
+    } else if (spread) {
+        kw_buf_puts(o, "the launch passed it through ");
+        kw_md_code(o, spread->expr, r->in);
+        kw_buf_puts(o, " (hook)");
+    } else if (r->mk->launches.n) {
+        kw_buf_puts(o, "the compile's constants (hook); no argument of the launch names it: a "
+                       "wrapper of the kernel (`@triton.autotune`, `@triton.heuristics`) set it");
+    } else {
+        kw_buf_puts(o, "the compile's constants (hook)");
+    }
 }
 
 static void kw_rt_constexprs(kw_render *r) {
@@ -209,11 +285,25 @@ static void kw_rt_constexprs(kw_render *r) {
         if (!c->value) {
             kw_md_text(o, c->why ? c->why : "not recorded", r->in);
         } else if (!strcmp(from, "hook")) {
-            kw_buf_puts(o, "the launch passed it (hook)");
+            kw_rt_from_launch(r, c);
         } else if (!strcmp(from, "default")) {
             kw_buf_puts(o, "the ");
             kw_md_code(o, "def", r->in);
             kw_buf_puts(o, "'s default, not passed (hook)");
+        } else if (!strcmp(from, "autotune")) {
+            kw_buf_puts(o, "the ");
+            kw_md_code(o, "triton.Config", r->in);
+            kw_buf_puts(o, " the autotuner ran (hook)");
+            kw_rt_from_at(r, c, "`@triton.autotune` at ");
+        } else if (!strcmp(from, "heuristics")) {
+            kw_md_code(o, "@triton.heuristics", r->in);
+            kw_buf_puts(o, " computed it (hook)");
+            kw_rt_from_at(r, c, "its function at ");
+        } else if (!strcmp(from, "compile")) {
+            kw_buf_puts(o, "the direct ");
+            kw_md_code(o, "triton.compile(...)", r->in);
+            kw_buf_puts(o, " passed it (hook)");
+            kw_rt_from_at(r, c, "at ");
         } else if (!strcmp(from, "cache_ir_branch")) {
             kw_buf_puts(o, "the cache's TTIR: it holds code of the ");
             kw_md_code(o, !strcmp(c->value, "True") ? "if" : "else", r->in);
@@ -291,6 +381,20 @@ static void kw_rt_chains(kw_render *r) {
     if (!n) {
         KW_R_LIT(r, "No `kernel[grid](...)` of this kernel in the Python trees (as far as "
                     "calls resolve statically).\n\n");
+        for (size_t i = 0; i < pc->too_deep.n; i++) {
+            const kw_py_too_deep *t = &pc->too_deep.v[i];
+            const char *given = kw_arena_printf(&r->scratch, "--python-root %s", t->root);
+            const char *pass = kw_arena_printf(&r->scratch, "--python-root %s", t->parent);
+            kw_md_code(o, given ? given : "?", false);
+            kw_buf_puts(o, " is the package ");
+            kw_md_code(o, t->package, false);
+            kw_buf_puts(o, " itself (");
+            kw_r_loc(r, t->file, t->line);
+            kw_buf_puts(o, " imports it by that name), so its modules are not found under the "
+                           "names the code imports: give the folder holding it, ");
+            kw_md_code(o, pass ? pass : "?", false);
+            kw_buf_puts(o, ".\n\n");
+        }
         return;
     }
     for (size_t i = 0; i < n; i++) {
@@ -329,8 +433,18 @@ static void kw_rt_chains(kw_render *r) {
 
 static void kw_rt_host(kw_render *r) {
     KW_R_HEADING(r, 2, "1. Host Side: Python → Kernel Launch");
-    if (!r->mk->launches.n)
+    const kw_triton *t = r->page.triton;
+    if (!r->mk->launches.n && t && t->compiled_at.file) {
+        kw_buf_puts(r->out, "Compiled directly, not launched: ");
+        kw_md_code(r->out, "triton.compile(...)", false);
+        kw_buf_puts(r->out, " at ");
+        kw_r_kloc(r, &t->compiled_at);
+        kw_buf_puts(r->out, " (hook). No grid, arguments or call chain: no `kernel[grid](...)` "
+                            "reached this compile.\n\n");
+        kw_r_ref(r, t->compiled_at.file, t->compiled_at.line, "Python call", "triton.compile");
+    } else if (!r->mk->launches.n) {
         KW_R_LIT(r, "No launch recorded (cache-only; run with the hook: docs/triton.md).\n\n");
+    }
     for (size_t i = 0; i < r->mk->launches.n; i++)
         kw_rt_launch(r, i);
     kw_rt_chains(r);

@@ -169,9 +169,12 @@ typedef struct kw_triton_option {
 typedef struct kw_triton_constexpr {
     const char *name;  /* the tl.constexpr argument */
     const char *value; /* Python's repr: "8192", "True", "240.0"; NULL when not known */
-    const char *from;  /* "hook", "cache_ir", "default"; NULL with value */
+    const char *from;  /* "hook", "autotune", "heuristics", "default", "compile", "cache_ir",
+                        * "cache_ir_branch"; NULL with value */
     const char *why;   /* when value is NULL: why */
-    kw_loc location;   /* from cache_ir: the source position of the IR op read */
+    kw_loc location;   /* cache_ir: the IR op's source position; cache_ir_branch: the `if`;
+                        * heuristics: its function; autotune: the decorator; compile:
+                        * the triton.compile(...) call */
 } kw_triton_constexpr;
 
 /* A layout of the TTGIR (`#blocked = #ttg.blocked<{...}>`). */
@@ -211,6 +214,9 @@ typedef struct kw_triton {
     KW_ARRAY(kw_triton_constexpr) constexprs;
     const char *constexprs_note; /* why constexprs is empty or incomplete */
     bool cache_hit;              /* the hook: loaded from the cache */
+    /* the hook, for a compile not reached through a launch: the
+     * triton.compile(...) call; file NULL otherwise */
+    kw_loc compiled_at;
     /* From NAME.ttgir (the cache reader): the layouts and the memory ops of
      * the kernel function in the order written. */
     KW_ARRAY(kw_triton_layout) layouts;
@@ -369,6 +375,9 @@ typedef struct kw_launch {
     KW_ARRAY(kw_macro_expansion) macro_expansions; /* innermost first */
     const char *function;        /* enclosing function as instantiated */
     const char *function_symbol; /* its host mangled name */
+    /* a Triton launch: the expression before `[grid]` as written (`impl`,
+     * `_kernel`); NULL when not recorded */
+    const char *callee;
     KW_ARRAY(kw_chain_link) instantiation_chain;
     /* a Triton launch (kind "triton"): the Python frames above the launching
      * one, innermost first; function and location of each */

@@ -517,6 +517,22 @@ def check_corpus(a):
             got = [(code(r[0]) or r[0], code(r[2]))
                    for r in table(host.split("Arguments as written")[1])]
             check(w + ": arguments as written (ast)", got, want)
+            # where each constexpr came from: "the launch passed it" only for a
+            # name the call binds (ast) or through a **mapping it spreads; the
+            # corpus's autotuned kernel gets its values from triton.Config
+            named = {p for p, _ in want if p != "-"}
+            spread = [e for p, e in want if p == "-"]
+            for r in table(subsection(host, "Constexpr values")):
+                n, frm = code(r[0]), r[2]
+                if n in named:
+                    check(w + ": %s: the launch passed it (ast)" % n,
+                          frm.startswith("the launch passed it: `"), True)
+                elif spread:
+                    check(w + ": %s: passed through %s" % (n, spread[0]),
+                          frm.startswith("the launch passed it through `%s`" % spread[0]), True)
+                else:
+                    check(w + ": %s: not passed by the launch (ast)" % n,
+                          "the launch passed it" in frm, False)
         # constexprs vs the generator's manifest
         got = {code(r[0]): code(r[1])
                for r in table(subsection(host, "Constexpr values"))}
