@@ -59,8 +59,9 @@ void kw_render_index_counts(kw_render *r, kw_buf *out, bool html) {
     if (nt && nt == m->kernels.n)
         kw_buf_printf(out, "%zu Triton specializations of %zu %s functions", nt, m->groups.n, jit);
     else if (nt)
-        kw_buf_printf(out, "%zu kernels (%zu HIP instantiations, %zu Triton specializations) of "
-                           "%zu templates and %s functions",
+        kw_buf_printf(out,
+                      "%zu kernels (%zu HIP instantiations, %zu Triton specializations) of "
+                      "%zu templates and %s functions",
                       m->kernels.n, m->kernels.n - nt, nt, m->groups.n, jit);
     else
         kw_buf_printf(out, "%zu kernel instantiations of %zu kernels (templates)", m->kernels.n,

@@ -447,10 +447,11 @@ void kw_render_isa(kw_render *r) {
         any |= kw_isa_has(&r->archs.v[a]);
     if (!any && r->page.triton) {
         /* a hook's sidecar carries no code-object facts: the cache has them */
-        kw_buf_printf(o, "ISA not read: this index has no code-object facts of the "
-                         "specialization for %s. The hook's sidecar does not read the `.hsaco`; "
-                         "index it together with Triton's cache, `kwalk index SIDECARS "
-                         "--triton-cache DIR`",
+        kw_buf_printf(o,
+                      "ISA not read: this index has no code-object facts of the "
+                      "specialization for %s. The hook's sidecar does not read the `.hsaco`; "
+                      "index it together with Triton's cache, `kwalk index SIDECARS "
+                      "--triton-cache DIR`",
                       kw_r_arch_list(r));
         if (r->page.triton->cache_dir) {
             kw_buf_puts(o, " (this compile's folder: ");
