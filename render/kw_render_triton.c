@@ -117,6 +117,17 @@ static bool kw_rt_ident(const char *s) {
     return *s != 0;
 }
 
+/* A starred argument's parameters (or their types), comma-separated. */
+static void kw_rt_params(kw_render *r, const kw_kernel *k, const kw_launch_arg *a, bool types) {
+    for (size_t i = 0; i < a->params.n; i++) {
+        const char *p = a->params.v[i];
+        const char *t = types ? kw_rt_param_type(k, r->page.triton, p) : p;
+        if (i)
+            kw_buf_puts(r->out, ", ");
+        kw_md_code(r->out, t ? t : "?", r->in);
+    }
+}
+
 static void kw_rt_launch(kw_render *r, size_t i) {
     kw_buf *o = r->out;
     const kw_kernel *k = r->page.k;
@@ -176,12 +187,16 @@ static void kw_rt_launch(kw_render *r, size_t i) {
             kw_r_cell(r);
             if (a->param) /* none for `**config`: its keys are not known here */
                 kw_md_code(o, a->param, r->in);
+            else if (a->params.n) /* the one `*x.stride()`: the parameters it bound */
+                kw_rt_params(r, k, a, false);
             else if (kw_rt_spread(a))
                 kw_buf_puts(o, "-");
             else /* after a starred argument, not placed */
                 kw_buf_puts(o, "not known"), unplaced = true;
             kw_r_cell(r);
-            if (type)
+            if (a->params.n)
+                kw_rt_params(r, k, a, true);
+            else if (type)
                 kw_md_code(o, type, r->in);
             else
                 kw_buf_puts(o, "-");
@@ -230,8 +245,13 @@ static void kw_rt_from_launch(kw_render *r, const kw_triton_constexpr *c) {
         const kw_launch *l = r->m->launches.v[r->mk->launches.v[i]].l;
         for (size_t j = 0; j < l->args.n && !bound; j++) {
             const kw_launch_arg *a = &l->args.v[j];
+            bool in_star = false;
+            for (size_t p = 0; p < a->params.n && c->name && !in_star; p++)
+                in_star = !strcmp(a->params.v[p], c->name);
             if (a->param && c->name && !strcmp(a->param, c->name))
                 bound = a;
+            else if (in_star)
+                spread = a;
             else if (!spread && kw_rt_spread(a))
                 spread = a;
         }

@@ -261,6 +261,7 @@ static KW_TYPE(kw_t_operand_decl, "operand declaration", kw_operand_decl, false,
 static const kw_field kw_f_launch_arg[] = {
     {"param", KW_F_STR, offsetof(kw_launch_arg, param), NULL, 0, NULL},
     {"expr", KW_F_STR, offsetof(kw_launch_arg, expr), NULL, 0, NULL},
+    {"params", KW_F_STRS, offsetof(kw_launch_arg, params), NULL, 0, NULL},
 };
 static KW_TYPE(kw_t_launch_arg, "launch argument", kw_launch_arg, true, kw_f_launch_arg);
 

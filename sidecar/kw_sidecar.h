@@ -285,6 +285,9 @@ typedef struct kw_config_item {
 typedef struct kw_launch_arg {
     const char *param; /* kernel parameter name */
     const char *expr;  /* argument as written */
+    /* a Triton launch's starred argument (`*x.stride()`): the parameters its
+     * values bound, when the hook could tell; empty otherwise */
+    KW_ARRAY(const char *) params;
 } kw_launch_arg;
 
 typedef struct kw_guard {

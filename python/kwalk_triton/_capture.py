@@ -196,7 +196,7 @@ def _passed_at_launch(name, names, launch):
     call as written), by keyword, or through a **mapping (a keyword run
     received that no Triton wrapper set). None when it cannot be told."""
     args = launch.get("args") or []
-    if any(p == name for p, _ in args):
+    if any(a[0] == name or (len(a) > 2 and name in a[2]) for a in args):
         return True
     npos = launch.get("npos")
     if npos is not None and name in names[:npos]:
@@ -316,7 +316,8 @@ def build(call):
             grid["value"] = launch["grid_value"]
         rec["config"] = {"grid": Flow(grid)} if grid else None
         if launch.get("args") is not None:
-            rec["args"] = [Flow({"param": p, "expr": e}) for p, e in launch["args"]]
+            rec["args"] = [Flow({"param": a[0], "expr": a[1], "params": Flow(a[2]) if len(a) > 2 else None})
+                           for a in launch["args"]]
         rec["call_chain"] = [
             Flow({"function": c["function"], "location": _loc(c)}) for c in launch["chain"]
         ]

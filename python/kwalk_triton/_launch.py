@@ -130,16 +130,22 @@ def _grid_value(grid):
 
 
 def _bind(call, text, params, npos):
-    """[(param, expr)] for the call's arguments as written. Positional ones
-    before a starred argument bind by position; those after the last starred
-    one bind from the end of the npos positional values JITFunction.run
-    received (None when npos is not known); those between two starred ones,
-    and the starred ones themselves, bind to no single parameter (None)."""
+    """[(param, expr[, params])] for the call's arguments as written.
+    Positional ones before a starred argument bind by position; those after
+    the last starred one bind from the end of the npos positional values
+    JITFunction.run received (None when npos is not known); those between
+    two starred ones, and the starred ones themselves, bind to no single
+    parameter (None). A call's only starred argument also gets the
+    parameters its values bound (params), when npos is known."""
     stars = [i for i, a in enumerate(call.args) if isinstance(a, ast.Starred)]
     args = []
     for i, a in enumerate(call.args):
         if isinstance(a, ast.Starred):
-            args.append((None, "*" + (_seg(text, a.value) or "?")))
+            rec = (None, "*" + (_seg(text, a.value) or "?"))
+            end = npos - (len(call.args) - i - 1) if npos is not None else None
+            if len(stars) == 1 and end is not None and i <= end <= len(params):
+                rec += (params[i:end],)  # the one star: what lies between the placed ones
+            args.append(rec)
             continue
         if not stars or i < stars[0]:
             p = i

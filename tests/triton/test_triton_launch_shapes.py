@@ -215,29 +215,33 @@ def def_params(path, line):
 
 
 def python_binding(call, text, params):
-    """[(param or None, expr)] by Python's own rules (inspect.Signature.bind)
-    with every starred argument expanded to NDIM values: the truth. The hook
-    may say None (not known) only for a positional between two starred
-    arguments, which the test marks with `between`."""
+    """[(param or None, expr, between, star_params)] by Python's own rules
+    (inspect.Signature.bind) with every starred argument expanded to NDIM
+    values: the truth. The hook may say None (not known) only for a
+    positional between two starred arguments (between); star_params are the
+    parameters a starred argument's values bind."""
     slots, exprs = [], []
     stars = [i for i, a in enumerate(call.args) if isinstance(a, ast.Starred)]
     for i, a in enumerate(call.args):
         if isinstance(a, ast.Starred):
-            slots += [None] * NDIM
-            exprs.append(("*" + ast.get_source_segment(text, a.value), None))
+            exprs.append(("*" + ast.get_source_segment(text, a.value), list(range(len(slots), len(slots) + NDIM))))
+            slots += [i] * NDIM
         else:
-            exprs.append((ast.get_source_segment(text, a), len(slots)))
+            exprs.append((ast.get_source_segment(text, a), [len(slots)]))
             slots.append(i)
     sig = inspect.Signature([inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in params])
     kw = {k.arg: k.arg for k in call.keywords if k.arg}
     bound = sig.bind_partial(*range(len(slots)), **kw).arguments  # param -> slot index
     by_slot = {v: p for p, v in bound.items() if isinstance(v, int)}
     out = []
-    for i, (expr, slot) in enumerate(exprs):
+    for i, (expr, at) in enumerate(exprs):
         between = len(stars) > 1 and stars[0] < i < stars[-1]
-        out.append((by_slot.get(slot) if slot is not None else None, expr, between))
+        if expr.startswith("*"):
+            out.append((None, expr, between, [by_slot[x] for x in at]))
+        else:
+            out.append((by_slot[at[0]], expr, between, None))
     for k in call.keywords:
-        out.append((k.arg, ast.get_source_segment(text, k.value), False))
+        out.append((k.arg, ast.get_source_segment(text, k.value), False, None))
     return out
 
 
@@ -339,21 +343,26 @@ class LaunchShapes(unittest.TestCase):
             want = python_binding(call, text, def_params(jf, jl))
             for doc in self.docs_of(kid):
                 (ln,) = doc["launches"]
-                got = [(a.get("param"), a["expr"]) for a in ln["args"]]
+                got = [(a.get("param"), a["expr"], a.get("params")) for a in ln["args"]]
                 self.assertEqual(len(got), len(want))
-                for (gp, ge), (wp, we, between) in zip(got, want):
+                one_star = sum(1 for _, we, _, _ in want if we.startswith("*")) == 1
+                for (gp, ge, gps), (wp, we, between, wps) in zip(got, want):
                     self.assertEqual(ge, we)
                     if between or we.startswith("*"):
                         self.assertIsNone(gp, "%s: %s is not placed" % (kid, we))
+                        # the only star: the parameters its values bound
+                        self.assertEqual(gps, wps if we.startswith("*") and one_star else None)
                     else:
                         self.assertEqual(gp, wp, "%s: %s binds %s" % (kid, we, wp))
                         checked += 1
                 # the page: the same table, "not known" where it is not placed
                 host = section(self.page_of(doc), "1. Host Side")
                 rows = table_after(host, "Arguments as written at the launch:")
-                self.assertEqual([code(r[2]) for r in rows], [we for _, we, _ in want])
-                for r, (wp, we, between) in zip(rows, want):
-                    if we.startswith("*"):
+                self.assertEqual([code(r[2]) for r in rows], [we for _, we, _, _ in want])
+                for r, (wp, we, between, wps) in zip(rows, want):
+                    if we.startswith("*") and one_star:
+                        self.assertEqual(r[0], ", ".join("`%s`" % p for p in wps))
+                    elif we.startswith("*"):
                         self.assertEqual(r[0], "-")
                     elif between:
                         self.assertEqual(r[0], "not known")
