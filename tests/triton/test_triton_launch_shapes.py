@@ -458,10 +458,10 @@ class LaunchShapes(unittest.TestCase):
         (doc,) = self.docs_of("rope")
         deep = os.path.join(self.proj, "pkg")
 
-        def render(root):
-            out = os.path.join(self.dir, "render-%s" % os.path.basename(root))
+        def render(root, model=self.model):
+            out = os.path.join(self.dir, "render-%s-%s" % (os.path.basename(model), os.path.basename(root)))
             p = subprocess.run([ARGS.kwalk, "render", "--all", "--db", self.db, "-o", out,
-                                "--python-root", self.model, "--python-root", root],
+                                "--python-root", model, "--python-root", root],
                                capture_output=True, text=True, timeout=120)
             self.assertEqual(p.returncode, 0, p.stderr)
             name = [x for x in os.listdir(out) if x.startswith("_rope_fwd_kernel")]
@@ -486,6 +486,10 @@ class LaunchShapes(unittest.TestCase):
         self.assertNotIn("is the package", err)
         lf, ll = self.mk[("LAUNCH", "rope")]
         self.assertIn("launches it at `%s:%d`" % (lf, ll), host)
+        # a root that is a package nobody imports by its own name is not too deep
+        page, err = render(self.proj, os.path.join(self.model, "mymodel"))
+        self.assertNotIn("is the package", section(page, "1. Host Side"))
+        self.assertNotIn("is the package", err)
 
 
 def comp_col(at):
