@@ -252,16 +252,16 @@ def scan_file(path):
 
 def _too_deep(root, mods):
     """A root one folder too deep: itself a package (it holds __init__.py)
-    whose modules import it by its own name (`from aiter.ops import x` in
-    aiter/aiter/...), a name no root provides. {root, package, parent, at}
-    (at: the first such import, file:line), else None."""
+    that the code of the roots imports by its own name (`from aiter.ops
+    import x`, with aiter/aiter given), a name no root provides. {root,
+    package, parent, at} (at: the first such import, file:line; the root's
+    own modules first), else None."""
     pkg = os.path.basename(root)
     if not pkg.isidentifier() or pkg in mods or not os.path.isfile(os.path.join(root, "__init__.py")):
         return None
-    for name in sorted(mods):
+    own = lambda name: not mods[name]["path"].startswith(root + os.sep)  # noqa: E731
+    for name in sorted(mods, key=lambda n: (own(n), n)):
         s = mods[name]
-        if not s["path"].startswith(root + os.sep):
-            continue
         for imp in s["imports"]:
             if imp["level"] != 0:
                 continue

@@ -106,6 +106,8 @@ def pychains_seeds(args, out):
             with open(os.path.join(tmp, rel), "w") as f:
                 f.write(text)
         trees = [("tree", [os.path.join(tmp, "model"), os.path.join(tmp, "lib")]),
+                 # lib/lib is the package itself, which model imports: @too-deep
+                 ("deep", [os.path.join(tmp, "model"), os.path.join(tmp, "lib", "lib")]),
                  ("fixtures", [os.path.join(shared, "atom-py"),
                                os.path.join(shared, "aiter-hip", "aiter")])]
         for name, roots in trees:
