@@ -1,9 +1,12 @@
 """_launch.py: the Python frames of a Triton launch.
 
-From the listener's own frame outwards: the grid Triton's JITFunction.run
-was given, the first frame outside Triton, Python's library, torch and this
-package (the frame that called kernel[grid](...)), the call's text read from
-its source (kernel, grid and arguments as written, via ast), and the frames
+From the listener's own frame outwards: the grid, positional values and
+keywords Triton's JITFunction.run was given, the keywords Triton's
+Heuristics and Autotuner frames on the way set, the first frame outside
+Triton, Python's library, torch and this package (the frame that called
+kernel[grid](...), or triton.compile(...) directly), the call's text read
+from its source (callee, grid and arguments as written, via ast, each
+argument bound to its parameter where that can be told), and the frames
 above it up to the outermost user frame.
 """
 
@@ -200,11 +203,9 @@ def _wrapper(frame, seen):
 def _user_frame(frame, dirs):
     """The first frame from frame outwards that is not internal, and what
     the internal frames on the way show: (frame, run frame or None, the
-    wrappers (kind, names) innermost first, autotuned)."""
-    run, wrappers, seen, autotuned = None, [], set(), False
+    wrappers (kind, names) innermost first)."""
+    run, wrappers, seen = None, [], set()
     while frame is not None and is_internal(frame.f_code.co_filename, dirs):
-        if os.path.basename(frame.f_code.co_filename) == "autotuner.py":
-            autotuned = True  # constexprs came from a triton.Config too
         if run is None and frame.f_code.co_name == "run" and "grid" in frame.f_code.co_varnames:
             run = frame  # Triton's JITFunction.run(*args, grid=..., ...)
         elif run is not None:
@@ -212,7 +213,7 @@ def _user_frame(frame, dirs):
             if w is not None:
                 wrappers.append(w)
         frame = frame.f_back
-    return frame, run, wrappers, autotuned
+    return frame, run, wrappers
 
 
 def _run_locals(run):
@@ -234,7 +235,7 @@ def compiled_at():
     """The frame that called triton.compile(...) directly (no launch): a dict
     with file, line, column and function, or None."""
     dirs = _internal_dirs()
-    frame, run, _, _ = _user_frame(sys._getframe(1), dirs)
+    frame, run, _ = _user_frame(sys._getframe(1), dirs)
     if frame is None or run is not None:
         return None
     pos = _position(frame)
@@ -254,7 +255,7 @@ def find(params):
     None when the compile was not reached through JITFunction.run (a direct
     triton.compile) or no user frame called into Triton."""
     dirs = _internal_dirs()
-    frame, run, wrappers, autotuned = _user_frame(sys._getframe(1), dirs)
+    frame, run, wrappers = _user_frame(sys._getframe(1), dirs)
     if frame is None or run is None:
         return None
     grid, npos, kwargs = _run_locals(run)
@@ -269,7 +270,6 @@ def find(params):
         "line": pos[0],
         "column": 1,
         "function": _func_name(frame.f_code),
-        "autotuned": autotuned,
         "set_by": set_by,
         "npos": npos,
         "kwargs": kwargs,
