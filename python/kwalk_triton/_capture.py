@@ -190,6 +190,14 @@ def _decorator_loc(fn, word):
     return None
 
 
+def _is_default(defaults, name, value):
+    """The def has a default for name and value is it."""
+    try:
+        return name in defaults and bool(defaults[name] == value)
+    except Exception:
+        return False
+
+
 def _passed_at_launch(name, names, launch):
     """True when the launch's own call gave name: by position (one of the
     first npos positional values JITFunction.run received, or bound in the
@@ -232,8 +240,8 @@ def _constexprs(src, jf, fn, names, sig, launch, compiled):
                     where = _decorator_loc(fn, "autotune") if fn is not None else None
                 if where is not None:
                     rec["location"] = _loc(where)
-            elif _passed_at_launch(name, names, launch) is False and name in defaults:
-                rec["from"] = "default"
+            elif _passed_at_launch(name, names, launch) is False and _is_default(defaults, name, value):
+                rec["from"] = "default"  # else a wrapper the hook does not know set it: hook
         out.append(Flow(rec))
     return out
 
