@@ -218,9 +218,17 @@ static void kw_rt_launch(kw_render *r, size_t i) {
     kw_buf_puts(o, "Launch statement in ");
     kw_md_code(o, l->function ? l->function : "?", false);
     kw_buf_puts(o, ":\n\n");
-    /* the line holds the callee the hook recorded (`impl`, `self.kernel`); older
-     * sidecars name none: the kernel's own name */
-    if (kw_r_check(r, l->location.file, l->location.line, callee, !kw_rt_ident(callee),
+    /* the line holds the callee the hook recorded (`impl`, `self.kernel`), up to
+     * its first blank (the hook writes a line break as one); older sidecars name
+     * none: the kernel's own name */
+    const char *blank = strchr(callee, ' ');
+    const char *first = blank ? kw_arena_strndup(&r->scratch, callee, (size_t)(blank - callee))
+                              : callee;
+    if (!first) {
+        o->oom = true;
+        return;
+    }
+    if (kw_r_check(r, l->location.file, l->location.line, first, !kw_rt_ident(first),
                    "the launch"))
         kw_r_quote(r, l->location.file, l->location.line, last ? last : l->location.line, "python");
 }

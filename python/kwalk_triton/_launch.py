@@ -11,10 +11,12 @@ above it up to the outermost user frame.
 """
 
 import ast
+import io
 import linecache
 import os
 import sys
 import sysconfig
+import tokenize
 
 _MAX_CHAIN = 32
 _ast_cache = {}
@@ -117,9 +119,28 @@ def _call_at(filename, pos):
     return exact, text
 
 
+def _uncommented(s):
+    """s with its comments blanked (a segment over several lines may hold
+    some); s itself when it does not tokenize."""
+    if "#" not in s:
+        return s
+    lines = s.splitlines(True)
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(s).readline):
+            if tok.type == tokenize.COMMENT:
+                row, col = tok.start
+                ln = lines[row - 1]
+                lines[row - 1] = ln[:col] + " " * (tok.end[1] - col) + ln[tok.end[1]:]
+    except (tokenize.TokenError, SyntaxError, IndexError):
+        return s
+    return "".join(lines)
+
+
 def _seg(text, node):
+    """The node's source text, comments out, each run of blanks and line
+    breaks one blank."""
     s = ast.get_source_segment(text, node)
-    return " ".join(s.split()) if s is not None else None
+    return " ".join(_uncommented(s).split()) if s is not None else None
 
 
 def _func_name(code):

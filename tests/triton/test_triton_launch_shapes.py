@@ -87,6 +87,11 @@ FILES = {
         @triton.jit
         def _probe_kernel(x_ptr, B: "tl.constexpr"):  # KWT:JIT probe
             pass
+
+
+        @triton.jit
+        def _table_kernel(x_ptr, B: "tl.constexpr"):  # KWT:JIT table
+            pass
         ''',
     "proj/pkg/ops/__init__.py": "",
     "proj/pkg/ops/tensor.py": '''
@@ -127,7 +132,9 @@ FILES = {
             _act_quant_kernel[(n_rows,)](x, *x.stride(), y, *y.stride(), n_rows, BLOCK=256)  # KWT:LAUNCH quant
         ''',
     "proj/pkg/ops/gemm.py": '''
-        from pkg._triton_kernels.gemm import _gemm_a8w8_kernel, _pa_decode_kernel, silu_tuned
+        from pkg._triton_kernels.gemm import _gemm_a8w8_kernel, _pa_decode_kernel, _table_kernel, silu_tuned
+
+        _TABLE = {"bf16": _table_kernel}
 
 
         def gemm_a8w8(a, b, c, m, n, k):
@@ -143,13 +150,18 @@ FILES = {
 
         def silu_and_mul(x, y, n):
             silu_tuned[lambda META: (n // META["BLOCK"],)](x, y, n)  # KWT:LAUNCH silu
+
+
+        def table_op(x, dtype):
+            _TABLE[  # KWT:LAUNCH table
+                dtype][(1,)](x, B=32)
         ''',
     "proj/run.py": '''
         import triton
         from triton.compiler import ASTSource, GPUTarget
 
         from pkg._triton_kernels.gemm import _probe_kernel
-        from pkg.ops.gemm import gemm_a8w8, pa_decode, silu_and_mul
+        from pkg.ops.gemm import gemm_a8w8, pa_decode, silu_and_mul, table_op
         from pkg.ops.quant import act_quant
         from pkg.ops.rope import rope_fwd
         from pkg.ops.tensor import T
@@ -158,7 +170,8 @@ FILES = {
                    lambda: act_quant(T(32, 2, 128), T(32, 2, 128)),
                    lambda: gemm_a8w8("a", "b", "c", 256, 256, 512),
                    lambda: pa_decode("q", "k", "o", 7),
-                   lambda: silu_and_mul("x", "y", 4096)):
+                   lambda: silu_and_mul("x", "y", 4096),
+                   lambda: table_op("x", "bf16")):
             try:
                 op()
             except RuntimeError:
@@ -374,17 +387,20 @@ class LaunchShapes(unittest.TestCase):
     # ---- a kernel launched under another name ----
 
     def test_launch_under_another_name(self):
-        for kid in ("gemm", "pa", "silu"):
+        # table: a dispatch table's entry, its subscript over two lines
+        for kid in ("gemm", "pa", "silu", "table"):
             lf, ll = self.mk[("LAUNCH", kid)]
             call, text = call_at(lf, ll)
-            callee = ast.get_source_segment(text, call.func.value)
+            seg = ast.get_source_segment(text, call.func.value)
+            callee = " ".join(re.sub(r"#[^\n]*", "", seg).split())  # no string holds a '#' here
             for doc in self.docs_of(kid):
                 (ln,) = doc["launches"]
                 self.assertEqual(ln["callee"], callee)
                 self.assertEqual(ln["location"]["line"], ll)
                 host = section(self.page_of(doc), "1. Host Side")
                 self.assertNotIn("source changed since the build", host)
-                self.assertIn("```python\n# %s:%d\n" % (lf, ll), host)  # the statement quoted
+                end = "-%d" % call.end_lineno if call.end_lineno > ll else ""
+                self.assertIn("```python\n# %s:%d%s\n" % (lf, ll, end), host)  # the statement quoted
                 self.assertIn("%d | %s" % (ll, text.splitlines()[ll - 1]), host)
                 self.assertIn("launches `%s[" % callee, host)
 
