@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "common/kw_esc.h"
+
 /* Length of the longest run of backticks in s[0..n). */
 static size_t kw_md_longest_ticks_n(const char *s, size_t n) {
     size_t best = 0, run = 0;
@@ -29,16 +31,7 @@ static void kw_md_ticks(kw_buf *b, size_t n) {
 
 /* s[0, n) escaped as libcmark-gfm escapes text: & < > " (not ' or /). */
 static void kw_md_esc(kw_buf *b, const char *s, size_t n) {
-    const char *run = s, *end = s + n;
-    for (; s < end; s++) {
-        char c = *s;
-        if (c != '&' && c != '<' && c != '>' && c != '"')
-            continue;
-        kw_buf_append(b, run, (size_t)(s - run));
-        kw_buf_puts(b, c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : "&quot;");
-        run = s + 1;
-    }
-    kw_buf_append(b, run, (size_t)(s - run));
+    kw_esc_html(b, s, n, false);
 }
 
 void kw_md_strong(kw_buf *b, const char *s, kw_md_in in) {
@@ -155,6 +148,41 @@ static void kw_md_text_n(kw_buf *b, const char *s, size_t n, kw_md_in in) {
 void kw_md_text(kw_buf *b, const char *s, kw_md_in in) {
     if (s) /* '|' is escaped everywhere */
         kw_md_text_n(b, s, strlen(s), in);
+}
+
+static bool kw_md_alnum(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+void kw_md_safe(kw_buf *b, const char *s, kw_md_in in) {
+    if (!s)
+        return;
+    if (in == KW_MD_HTML) {
+        kw_md_text_n(b, s, strlen(s), in);
+        return;
+    }
+    const char *run = s, *end = s + strlen(s);
+    for (const char *p = s; *p; p++) {
+        char c = *p;
+        bool esc;
+        if (c == '_') /* emphasis needs a '_' not between two letters or digits */
+            esc = p == s || !kw_md_alnum(p[-1]) || !kw_md_alnum(p[1]);
+        else if (c == '&')
+            esc = kw_md_entity_like(p, end);
+        else
+            esc = c == '\n' || c == '\r' || (c && strchr("\\`*[]<>|~", c));
+        if (!esc)
+            continue;
+        kw_buf_append(b, run, (size_t)(p - run));
+        if (c == '\n' || c == '\r') {
+            kw_buf_putc(b, ' ');
+        } else {
+            kw_buf_putc(b, '\\');
+            kw_buf_putc(b, c);
+        }
+        run = p + 1;
+    }
+    kw_buf_puts(b, run);
 }
 
 void kw_md_prose(kw_buf *b, const char *s, kw_md_in in) {
