@@ -154,19 +154,17 @@ static bool kw_md_alnum(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
-void kw_md_safe(kw_buf *b, const char *s, kw_md_in in) {
-    if (!s)
-        return;
+static void kw_md_safe_n(kw_buf *b, const char *s, size_t n, kw_md_in in) {
     if (in == KW_MD_HTML) {
-        kw_md_text_n(b, s, strlen(s), in);
+        kw_md_text_n(b, s, n, in);
         return;
     }
-    const char *run = s, *end = s + strlen(s);
-    for (const char *p = s; *p; p++) {
+    const char *run = s, *end = s + n;
+    for (const char *p = s; p < end; p++) {
         char c = *p;
         bool esc;
         if (c == '_') /* emphasis needs a '_' not between two letters or digits */
-            esc = p == s || !kw_md_alnum(p[-1]) || !kw_md_alnum(p[1]);
+            esc = p == s || p + 1 == end || !kw_md_alnum(p[-1]) || !kw_md_alnum(p[1]);
         else if (c == '&')
             esc = kw_md_entity_like(p, end);
         else
@@ -182,21 +180,38 @@ void kw_md_safe(kw_buf *b, const char *s, kw_md_in in) {
         }
         run = p + 1;
     }
-    kw_buf_puts(b, run);
+    kw_buf_append(b, run, (size_t)(end - run));
 }
 
-void kw_md_prose(kw_buf *b, const char *s, kw_md_in in) {
+void kw_md_safe(kw_buf *b, const char *s, kw_md_in in) {
+    if (s)
+        kw_md_safe_n(b, s, strlen(s), in);
+}
+
+/* Text with code marked by backticks: the code as code spans, the rest as
+ * kw_md_safe (safe) or kw_md_text writes it. */
+static void kw_md_prose_as(kw_buf *b, const char *s, kw_md_in in, bool safe) {
     while (s && *s) {
         const char *open = strchr(s, '`');
         const char *close = open ? strchr(open + 1, '`') : NULL;
-        if (!close) {
-            kw_md_text_n(b, s, strlen(s), in);
+        size_t n = close ? (size_t)(open - s) : strlen(s);
+        if (safe)
+            kw_md_safe_n(b, s, n, in);
+        else
+            kw_md_text_n(b, s, n, in);
+        if (!close)
             return;
-        }
-        kw_md_text_n(b, s, (size_t)(open - s), in);
         kw_md_code_n(b, open + 1, (size_t)(close - open - 1), in);
         s = close + 1;
     }
+}
+
+void kw_md_prose(kw_buf *b, const char *s, kw_md_in in) {
+    kw_md_prose_as(b, s, in, false);
+}
+
+void kw_md_safe_prose(kw_buf *b, const char *s, kw_md_in in) {
+    kw_md_prose_as(b, s, in, true);
 }
 
 void kw_md_fence(kw_buf *b, const char *lang, const char *text) {

@@ -32,6 +32,9 @@ void kw_md_text(kw_buf *b, const char *s, kw_md_in in);
  * emphasis, not between two letters or digits; '&' where it could begin an
  * entity); line breaks as spaces. KW_MD_HTML: as kw_md_text. */
 void kw_md_safe(kw_buf *b, const char *s, kw_md_in in);
+/* A reason or note the model wrote about inputs ("`n` has no initializer"):
+ * the parts between backticks as code spans, the rest as kw_md_safe. */
+void kw_md_safe_prose(kw_buf *b, const char *s, kw_md_in in);
 /* Prose that marks code the Markdown way, "`x` is changed": the parts
  * between backticks as inline code (kw_md_code), the rest as kw_md_text. An
  * unpaired backtick is text. */

@@ -126,7 +126,7 @@ void kw_r_quote(kw_render *r, const char *file, int first, int last, const char 
     const kw_src_file *f = file ? kw_page_src(&r->page, file) : NULL;
     if (!f || !f->ok) {
         kw_buf_printf(r->out, "(Source not quoted: %s: %s.)\n\n", kw_r_safe(r, kw_r_path(r, file)),
-                      kw_r_safe(r, f ? f->why : "unknown file"));
+                      kw_r_safe_prose(r, f ? f->why : "unknown file"));
         return;
     }
     if (last < first)
@@ -163,7 +163,7 @@ bool kw_r_check(kw_render *r, const char *file, int line, const char *token, boo
     const kw_src_file *f = file ? kw_page_src(&r->page, file) : NULL;
     if (!f || !f->ok) {
         kw_buf_printf(r->out, "> Note: %s cannot be read now (%s); %s is not quoted.\n\n",
-                      kw_r_safe(r, kw_r_path(r, file)), kw_r_safe(r, f ? f->why : "unknown file"),
+                      kw_r_safe(r, kw_r_path(r, file)), kw_r_safe_prose(r, f ? f->why : "unknown file"),
                       what);
         return false;
     }
@@ -250,13 +250,24 @@ const char *kw_r_short(kw_render *r, const char *printed) {
     return s ? s : printed;
 }
 
-const char *kw_r_safe(kw_render *r, const char *s) {
+static const char *kw_r_safe_as(kw_render *r, const char *s, bool prose) {
     kw_buf b;
     kw_buf_init(&b);
-    kw_md_safe(&b, s ? s : "", KW_MD_TEXT);
+    if (prose)
+        kw_md_safe_prose(&b, s ? s : "", KW_MD_TEXT);
+    else
+        kw_md_safe(&b, s ? s : "", KW_MD_TEXT);
     const char *out = b.oom ? NULL : kw_arena_strdup(&r->scratch, kw_buf_str(&b));
     kw_buf_free(&b);
     return out ? out : "?";
+}
+
+const char *kw_r_safe(kw_render *r, const char *s) {
+    return kw_r_safe_as(r, s, false);
+}
+
+const char *kw_r_safe_prose(kw_render *r, const char *s) {
+    return kw_r_safe_as(r, s, true);
 }
 
 const char *kw_r_arch_list(kw_render *r) {

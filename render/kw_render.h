@@ -206,6 +206,9 @@ const char *kw_r_short(kw_render *r, const char *printed);
  * it in Markdown prose, in scratch: for a sentence or heading formatted with
  * printf. */
 const char *kw_r_safe(kw_render *r, const char *s);
+/* The same for a reason the model or a reader wrote, whose `code` stays code
+ * (kw_md_safe_prose). */
+const char *kw_r_safe_prose(kw_render *r, const char *s);
 /* "a, b and c" of the arch names shown */
 const char *kw_r_arch_list(kw_render *r);
 /* A table of n columns (kw_md_table: GFM, or HTML with html_blocks) into

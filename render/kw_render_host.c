@@ -515,7 +515,7 @@ static void kw_host_config(kw_render *r, const kw_mlaunch *ml, size_t li) {
             char *s = kw_arena_printf(&r->scratch, "%s = %s", r->page.shape.v.v[i].name, num);
             kw_buf_puts(o, i ? ", " : "");
             kw_md_code(o, s ? s : "?", false);
-            kw_buf_printf(o, " (%s)", kw_r_safe(r, r->page.shape.v.v[i].from));
+            kw_buf_printf(o, " (%s)", kw_r_safe_prose(r, r->page.shape.v.v[i].from));
         }
         kw_buf_puts(o, ". A name binds an expression's name that is equal to it or ends in "
                        "`.name`, `->name` or `::name`.\n\n");

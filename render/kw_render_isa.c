@@ -440,7 +440,7 @@ void kw_render_isa(kw_render *r) {
     if ((!r->mk->k && !r->page.asm_k) || !r->archs.n) {
         if (r->mk->asm_code_object)
             kw_buf_printf(o, "ISA not read: %s.\n\n",
-                          kw_r_safe(r, r->page.asm_note ? r->page.asm_note
+                          kw_r_safe_prose(r, r->page.asm_note ? r->page.asm_note
                                                         : "the code object has no arch"));
         else
             KW_R_LIT(r, "No device facts for this kernel in the index.\n\n");

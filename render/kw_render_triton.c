@@ -590,7 +590,7 @@ static void kw_rt_work(kw_render *r, const char *label, const kw_val *v, long lo
         kw_buf_printf(r->out, " %s; × %lld threads = %lld %s per program", unit, threads,
                       v->num * threads, unit);
     else if (v->kind == KW_VAL_UNKNOWN && v->why)
-        kw_buf_printf(r->out, " (%s)", kw_r_safe(r, v->why));
+        kw_buf_printf(r->out, " (%s)", kw_r_safe_prose(r, v->why));
     kw_buf_puts(r->out, ".\n");
 }
 
