@@ -21,8 +21,8 @@
 /* A line that stands for an HTML block of the page in the converter's input
  * ("<!--kwalk-block NONCE-->"): an HTML comment block, which the converter
  * writes out as it is, and which no page's text can make (the nonce is drawn
- * for the process; the page's own text reaches the output escaped, except a
- * doc comment's raw HTML, which would need to guess it). */
+ * for the process; the page's own text reaches the output escaped, a doc
+ * comment's raw HTML included: kw_md_doc makes it text). */
 static char kw_html_mark[48];
 static size_t kw_html_markn;
 

@@ -40,11 +40,25 @@ void kw_md_strong(kw_buf *b, const char *s, kw_md_in in) {
     kw_buf_puts(b, in == KW_MD_HTML ? "</strong>" : "**");
 }
 
+static bool kw_md_entity_like(const char *s, const char *end);
+
 void kw_md_plain(kw_buf *b, const char *s, size_t n, kw_md_in in) {
-    if (in == KW_MD_HTML)
+    if (in == KW_MD_HTML) {
         kw_md_esc(b, s, n);
-    else
-        kw_buf_append(b, s, n);
+        return;
+    }
+    /* what could make HTML or a link of a word from the inputs: '<' (a tag,
+     * an autolink), '&' (an entity), '[' (a link) */
+    const char *run = s, *end = s + n;
+    for (const char *p = s; p < end; p++) {
+        if (*p != '<' && *p != '[' && (*p != '&' || !kw_md_entity_like(p, end)))
+            continue;
+        kw_buf_append(b, run, (size_t)(p - run));
+        kw_buf_putc(b, '\\');
+        kw_buf_putc(b, *p);
+        run = p + 1;
+    }
+    kw_buf_append(b, run, (size_t)(end - run));
 }
 
 static bool kw_md_space(char c) {

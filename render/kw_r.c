@@ -276,7 +276,7 @@ const char *kw_r_arch_list(kw_render *r) {
     for (size_t i = 0; i < r->archs.n; i++) {
         if (i)
             kw_buf_puts(&b, i + 1 == r->archs.n ? " and " : ", ");
-        kw_md_safe(&b, r->archs.v[i].arch, KW_MD_TEXT);
+        kw_buf_puts(&b, r->archs.v[i].arch);
     }
     const char *s = kw_arena_strdup(&r->scratch, b.len ? kw_buf_str(&b) : "no arch");
     kw_buf_free(&b);

@@ -454,7 +454,7 @@ void kw_render_isa(kw_render *r) {
                       "ISA not captured: the sidecar has no ISA facts for %s (the "
                       "plugin's host job records `target_id`, `resources`, `isa` and "
                       "`classes` from the code objects it finds; check its warnings).\n\n",
-                      kw_r_arch_list(r));
+                      kw_r_safe(r, kw_r_arch_list(r)));
     } else {
         KW_R_HEADING(r, 3, "Resources and occupancy");
         kw_risa_resources(r);

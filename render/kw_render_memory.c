@@ -28,7 +28,7 @@ static void kw_mem_hw_table_text(kw_render *r, kw_buf *o) {
             any |= !strcmp(r->gpus->v.v[i].arch, r->archs.v[a].arch);
     if (!any) {
         kw_buf_printf(o, "No hardware peaks are known for %s (annotations/hw/amdgpu-peaks.txt).\n\n",
-                      kw_r_arch_list(r));
+                      kw_r_safe(r, kw_r_arch_list(r)));
         return;
     }
     kw_buf_puts(o, "Hardware peaks (vendor data, dense; annotations/hw/amdgpu-peaks.txt):\n\n");
