@@ -39,7 +39,6 @@ Exit 77 only when chromium cannot start."""
 import argparse
 import base64
 import ctypes
-import ctypes.util
 import hashlib
 import html
 import html.parser
@@ -239,7 +238,7 @@ def scan_html(c, what, text, site_page):
 def cmark_html(md):
     """libcmark-gfm's HTML of a Markdown page, raw HTML allowed (as a
     permissive viewer shows it)."""
-    lib = ctypes.CDLL(ctypes.util.find_library("cmark-gfm") or "libcmark-gfm.so")
+    lib = ctypes.CDLL("libcmark-gfm.so")  # libcmark-gfm-dev (scripts/install-deps.sh)
     lib.cmark_markdown_to_html.restype = ctypes.c_void_p
     lib.cmark_markdown_to_html.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_int]
     b = md.encode()
