@@ -48,10 +48,11 @@ void kw_md_plain(kw_buf *b, const char *s, size_t n, kw_md_in in) {
         return;
     }
     /* what could make HTML or a link of a word from the inputs: '<' (a tag,
-     * an autolink), '&' (an entity), '[' (a link) */
+     * an autolink), '&' (an entity), '[' (a link), and '\\' (which would
+     * take the escape of the next) */
     const char *run = s, *end = s + n;
     for (const char *p = s; p < end; p++) {
-        if (*p != '<' && *p != '[' && (*p != '&' || !kw_md_entity_like(p, end)))
+        if (*p != '<' && *p != '[' && *p != '\\' && (*p != '&' || !kw_md_entity_like(p, end)))
             continue;
         kw_buf_append(b, run, (size_t)(p - run));
         kw_buf_putc(b, '\\');

@@ -98,8 +98,9 @@ void kw_md_list_close(kw_md_list *l);
 /* **s**: s is plain text (no Markdown syntax), strong. */
 void kw_md_strong(kw_buf *b, const char *s, kw_md_in in);
 /* Text with no Markdown syntax in it (numbers, words): as is, or escaped
- * for HTML; in Markdown, a '<', '[' or an '&' that could begin an entity
- * escaped with a backslash (a word from the inputs makes no tag or link). */
+ * for HTML; in Markdown, a '<', '[', '\\' or an '&' that could begin an
+ * entity escaped with a backslash (a word from the inputs makes no tag or
+ * link). */
 void kw_md_plain(kw_buf *b, const char *s, size_t n, kw_md_in in);
 /* An ASCII box around lines (English only, so widths line up): each line
  * padded to the widest. */

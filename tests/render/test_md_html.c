@@ -25,9 +25,10 @@
  * case (and of hostile HTML) in a paragraph, which libcmark-gfm converts,
  * raw HTML allowed as on a site page, into the case's own text, escaped
  * (line breaks as spaces), and writes a case with no Markdown or HTML
- * character unchanged; kw_md_doc of hostile doc comments, whose HTML has no
- * tag, handler or javascript:/data: URL the comment wrote and shows its
- * HTML as text, and which quotes a harmless comment as written. */
+ * character unchanged; kw_md_plain of each makes no tag or link; kw_md_doc
+ * of hostile doc comments, whose HTML has no tag, handler or
+ * javascript:/data: URL the comment wrote and shows its HTML as text, and
+ * which quotes a harmless comment as written. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -344,6 +345,18 @@ static void safe_text(const char *s) {
     /* nothing that could make Markdown or HTML: written as it is */
     if (!strpbrk(s, "\\`*_[]<>|~&\n\r"))
         CHECK(md.len == strlen(s) + 5 && !memcmp(md.ptr + 2, s, strlen(s)));
+    /* kw_md_plain (words from the inputs) makes no tag, entity or link either */
+    kw_buf_reset(&md);
+    kw_buf_reset(&got);
+    kw_buf_puts(&md, "x ");
+    kw_md_plain(&md, s, strlen(s), KW_MD_TEXT);
+    kw_buf_puts(&md, " y\n");
+    CHECK(kw_html_from_md(kw_buf_str(&md), md.len, &got, &err) == KW_OK);
+    const char *h = kw_buf_str(&got);
+    bool tag = strstr(h, "<img") || strstr(h, "<script") || strstr(h, "<a ") || strstr(h, "<b>");
+    CHECK(!tag && (!strchr(s, '<') || strstr(h, "&lt;")));
+    if (tag)
+        fprintf(stderr, "kw_md_plain of \"%s\": %s", s, h);
     kw_buf_free(&md);
     kw_buf_free(&got);
     kw_buf_free(&want);
