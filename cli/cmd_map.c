@@ -907,7 +907,13 @@ static int kw_map_run(kw_map *m, kw_buf *b) {
             kw_buf_puts(b, " ");
             kw_md_code(b, s ? s : "?", false);
             kw_buf_puts(b, ": ");
-            kw_map_unjoined_why(m, b, op);
+            /* names and paths of the inputs: as text (docs/security.md) */
+            kw_buf why;
+            kw_buf_init(&why);
+            kw_map_unjoined_why(m, &why, op);
+            kw_md_safe_prose(b, kw_buf_str(&why), KW_MD_TEXT);
+            b->oom |= why.oom;
+            kw_buf_free(&why);
             kw_buf_putc(b, '\n');
         }
     }

@@ -16,12 +16,13 @@
 #include <cmark-gfm.h>
 
 #include "codeobj/kw_codeobj.h"
+#include "common/kw_esc.h"
 
 /* A line that stands for an HTML block of the page in the converter's input
  * ("<!--kwalk-block NONCE-->"): an HTML comment block, which the converter
  * writes out as it is, and which no page's text can make (the nonce is drawn
- * for the process; the page's own text reaches the output escaped, except a
- * doc comment's raw HTML, which would need to guess it). */
+ * for the process; the page's own text reaches the output escaped, a doc
+ * comment's raw HTML included: kw_md_doc makes it text). */
 static char kw_html_mark[48];
 static size_t kw_html_markn;
 
@@ -42,33 +43,7 @@ void kw_html_global_init(void) {
 }
 
 void kw_html_escn(kw_buf *b, const char *s, size_t n) {
-    size_t run = 0;
-    for (size_t i = 0; i < n; i++) {
-        const char *rep = NULL;
-        switch (s[i]) {
-        case '&':
-            rep = "&amp;";
-            break;
-        case '<':
-            rep = "&lt;";
-            break;
-        case '>':
-            rep = "&gt;";
-            break;
-        case '"':
-            rep = "&quot;";
-            break;
-        case '\'':
-            rep = "&#39;";
-            break;
-        default:
-            continue;
-        }
-        kw_buf_append(b, s + run, i - run);
-        kw_buf_puts(b, rep);
-        run = i + 1;
-    }
-    kw_buf_append(b, s + run, n - run);
+    kw_esc_html(b, s, n, true);
 }
 
 void kw_html_esc(kw_buf *b, const char *s) {
@@ -140,9 +115,24 @@ void kw_html_json(kw_buf *b, const char *s, size_t n) {
     kw_buf_commit(b, (size_t)(q - q0));
 }
 
+/* The page's Content-Security-Policy (docs/security.md): scripts only from
+ * the site's files and the one inline script by its digest, so no inline
+ * handler, javascript: URL or injected inline script runs; styles only from
+ * the site's style sheet; nothing fetched from elsewhere. */
+static void kw_html_csp(kw_buf *b) {
+    char digest[52];
+    kw_sha256_csp(kw_html_errors_js, strlen(kw_html_errors_js), digest);
+    kw_buf_puts(b, "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+                   "script-src 'self' '");
+    kw_buf_puts(b, digest);
+    kw_buf_puts(b, "'; style-src 'self'; img-src 'self' data:; base-uri 'none'; "
+                   "form-action 'none'\">\n");
+}
+
 void kw_html_open(kw_buf *b, const char *title) {
-    kw_buf_puts(b, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-                   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+    kw_buf_puts(b, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n");
+    kw_html_csp(b);
+    kw_buf_puts(b, "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                    "<title>");
     kw_html_esc(b, title);
     kw_buf_puts(b, "</title>\n<link rel=\"stylesheet\" href=\"" KW_HTML_CSS "\">\n<script>");

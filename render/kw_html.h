@@ -1,7 +1,8 @@
 /* kw_html.h: the static site of `kwalk site -o DIR` (docs/site.md): one HTML
  * page per kernel instantiation and DIR/index.html. A page is the Markdown
  * walkthrough kw_render_kernel writes, converted by libcmark-gfm (tables and
- * raw HTML kept), plus a source <-> ISA view per arch drawn from the page
+ * the renderer's own raw HTML kept; every input in it escaped as Markdown,
+ * doc comments' HTML made text: docs/security.md), plus a source <-> ISA view per arch drawn from the page
  * model's line table (kw_html_isa.c), whose data the page script also
  * writes section 5's listings from (kw_render_opts.listing_in_view: the
  * Markdown leaves them empty); the index is one sortable, filterable
@@ -52,8 +53,9 @@ void kw_html_escn(kw_buf *b, const char *s, size_t n);
 /* s as a JSON string literal that is safe inside a <script> element. */
 void kw_html_json(kw_buf *b, const char *s, size_t n);
 
-/* "<!doctype html>...<body>" with title, the CSS and the error collector;
- * and the matching end. */
+/* "<!doctype html>...<body>" with the Content-Security-Policy (scripts only
+ * from the site's files and the error collector by its SHA-256), title, the
+ * CSS and the error collector; and the matching end. */
 void kw_html_open(kw_buf *b, const char *title);
 void kw_html_close(kw_buf *b);
 

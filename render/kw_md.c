@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "common/kw_esc.h"
+
 /* Length of the longest run of backticks in s[0..n). */
 static size_t kw_md_longest_ticks_n(const char *s, size_t n) {
     size_t best = 0, run = 0;
@@ -29,16 +31,7 @@ static void kw_md_ticks(kw_buf *b, size_t n) {
 
 /* s[0, n) escaped as libcmark-gfm escapes text: & < > " (not ' or /). */
 static void kw_md_esc(kw_buf *b, const char *s, size_t n) {
-    const char *run = s, *end = s + n;
-    for (; s < end; s++) {
-        char c = *s;
-        if (c != '&' && c != '<' && c != '>' && c != '"')
-            continue;
-        kw_buf_append(b, run, (size_t)(s - run));
-        kw_buf_puts(b, c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : "&quot;");
-        run = s + 1;
-    }
-    kw_buf_append(b, run, (size_t)(s - run));
+    kw_esc_html(b, s, n, false);
 }
 
 void kw_md_strong(kw_buf *b, const char *s, kw_md_in in) {
@@ -47,11 +40,26 @@ void kw_md_strong(kw_buf *b, const char *s, kw_md_in in) {
     kw_buf_puts(b, in == KW_MD_HTML ? "</strong>" : "**");
 }
 
+static bool kw_md_entity_like(const char *s, const char *end);
+
 void kw_md_plain(kw_buf *b, const char *s, size_t n, kw_md_in in) {
-    if (in == KW_MD_HTML)
+    if (in == KW_MD_HTML) {
         kw_md_esc(b, s, n);
-    else
-        kw_buf_append(b, s, n);
+        return;
+    }
+    /* what could make HTML or a link of a word from the inputs: '<' (a tag,
+     * an autolink), '&' (an entity), '[' (a link), and '\\' (which would
+     * take the escape of the next) */
+    const char *run = s, *end = s + n;
+    for (const char *p = s; p < end; p++) {
+        if (*p != '<' && *p != '[' && *p != '\\' && (*p != '&' || !kw_md_entity_like(p, end)))
+            continue;
+        kw_buf_append(b, run, (size_t)(p - run));
+        kw_buf_putc(b, '\\');
+        kw_buf_putc(b, *p);
+        run = p + 1;
+    }
+    kw_buf_append(b, run, (size_t)(end - run));
 }
 
 static bool kw_md_space(char c) {
@@ -157,18 +165,68 @@ void kw_md_text(kw_buf *b, const char *s, kw_md_in in) {
         kw_md_text_n(b, s, strlen(s), in);
 }
 
-void kw_md_prose(kw_buf *b, const char *s, kw_md_in in) {
+static bool kw_md_alnum(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+static void kw_md_safe_n(kw_buf *b, const char *s, size_t n, kw_md_in in) {
+    if (in == KW_MD_HTML) {
+        kw_md_text_n(b, s, n, in);
+        return;
+    }
+    const char *run = s, *end = s + n;
+    for (const char *p = s; p < end; p++) {
+        char c = *p;
+        bool esc;
+        if (c == '_') /* emphasis needs a '_' not between two letters or digits */
+            esc = p == s || p + 1 == end || !kw_md_alnum(p[-1]) || !kw_md_alnum(p[1]);
+        else if (c == '&')
+            esc = kw_md_entity_like(p, end);
+        else
+            esc = c == '\n' || c == '\r' || (c && strchr("\\`*[]<>|~", c));
+        if (!esc)
+            continue;
+        kw_buf_append(b, run, (size_t)(p - run));
+        if (c == '\n' || c == '\r') {
+            kw_buf_putc(b, ' ');
+        } else {
+            kw_buf_putc(b, '\\');
+            kw_buf_putc(b, c);
+        }
+        run = p + 1;
+    }
+    kw_buf_append(b, run, (size_t)(end - run));
+}
+
+void kw_md_safe(kw_buf *b, const char *s, kw_md_in in) {
+    if (s)
+        kw_md_safe_n(b, s, strlen(s), in);
+}
+
+/* Text with code marked by backticks: the code as code spans, the rest as
+ * kw_md_safe (safe) or kw_md_text writes it. */
+static void kw_md_prose_as(kw_buf *b, const char *s, kw_md_in in, bool safe) {
     while (s && *s) {
         const char *open = strchr(s, '`');
         const char *close = open ? strchr(open + 1, '`') : NULL;
-        if (!close) {
-            kw_md_text_n(b, s, strlen(s), in);
+        size_t n = close ? (size_t)(open - s) : strlen(s);
+        if (safe)
+            kw_md_safe_n(b, s, n, in);
+        else
+            kw_md_text_n(b, s, n, in);
+        if (!close)
             return;
-        }
-        kw_md_text_n(b, s, (size_t)(open - s), in);
         kw_md_code_n(b, open + 1, (size_t)(close - open - 1), in);
         s = close + 1;
     }
+}
+
+void kw_md_prose(kw_buf *b, const char *s, kw_md_in in) {
+    kw_md_prose_as(b, s, in, false);
+}
+
+void kw_md_safe_prose(kw_buf *b, const char *s, kw_md_in in) {
+    kw_md_prose_as(b, s, in, true);
 }
 
 void kw_md_fence(kw_buf *b, const char *lang, const char *text) {

@@ -25,6 +25,16 @@ void kw_md_code(kw_buf *b, const char *s, kw_md_in in);
 /* Prose: Markdown punctuation escaped with a backslash (an '&' that could
  * begin an entity too), line breaks as spaces. */
 void kw_md_text(kw_buf *b, const char *s, kw_md_in in);
+/* Text from the inputs (a path, an arch name, a reason) in prose or in a
+ * heading, where it is written with as few escapes as keep it text: as it
+ * is, but for the characters that could make Markdown or HTML of it there,
+ * each escaped with a backslash ('_' only where it could begin or end
+ * emphasis, not between two letters or digits; '&' where it could begin an
+ * entity); line breaks as spaces. KW_MD_HTML: as kw_md_text. */
+void kw_md_safe(kw_buf *b, const char *s, kw_md_in in);
+/* A reason or note the model wrote about inputs ("`n` has no initializer"):
+ * the parts between backticks as code spans, the rest as kw_md_safe. */
+void kw_md_safe_prose(kw_buf *b, const char *s, kw_md_in in);
 /* Prose that marks code the Markdown way, "`x` is changed": the parts
  * between backticks as inline code (kw_md_code), the rest as kw_md_text. An
  * unpaired backtick is text. */
@@ -32,6 +42,10 @@ void kw_md_prose(kw_buf *b, const char *s, kw_md_in in);
 /* A fenced code block with an info string (e.g. "cpp"); the fence is longer
  * than any backtick run inside. text need not end with a newline. */
 void kw_md_fence(kw_buf *b, const char *lang, const char *text);
+/* A doc comment (an author's Markdown) as a block quote that stays text:
+ * its raw HTML as text and links to URLs with a scheme other than http,
+ * https and mailto without their URL (kw_md_doc.c, docs/security.md). */
+void kw_md_doc(kw_buf *b, const char *text);
 /* "#... text" and a blank line. */
 void kw_md_heading(kw_buf *b, int level, const char *text);
 /* Every line of text as a block quote ("> "), then a blank line. */
@@ -84,7 +98,9 @@ void kw_md_list_close(kw_md_list *l);
 /* **s**: s is plain text (no Markdown syntax), strong. */
 void kw_md_strong(kw_buf *b, const char *s, kw_md_in in);
 /* Text with no Markdown syntax in it (numbers, words): as is, or escaped
- * for HTML. */
+ * for HTML; in Markdown, a '<', '[', '\\' or an '&' that could begin an
+ * entity escaped with a backslash (a word from the inputs makes no tag or
+ * link). */
 void kw_md_plain(kw_buf *b, const char *s, size_t n, kw_md_in in);
 /* An ASCII box around lines (English only, so widths line up): each line
  * padded to the widest. */

@@ -125,15 +125,15 @@ void kw_r_ref(kw_render *r, const char *file, int line, const char *role, const 
 void kw_r_quote(kw_render *r, const char *file, int first, int last, const char *lang) {
     const kw_src_file *f = file ? kw_page_src(&r->page, file) : NULL;
     if (!f || !f->ok) {
-        kw_buf_printf(r->out, "(Source not quoted: %s: %s.)\n\n", kw_r_path(r, file),
-                      f ? f->why : "unknown file");
+        kw_buf_printf(r->out, "(Source not quoted: %s: %s.)\n\n", kw_r_safe(r, kw_r_path(r, file)),
+                      kw_r_safe_prose(r, f ? f->why : "unknown file"));
         return;
     }
     if (last < first)
         last = first;
     if (first < 1 || first > f->nlines) {
         kw_buf_printf(r->out, "(Source not quoted: %s has %d lines, the sidecar says line %d.)\n\n",
-                      kw_r_path(r, file), f->nlines, first);
+                      kw_r_safe(r, kw_r_path(r, file)), f->nlines, first);
         return;
     }
     if (last > f->nlines)
@@ -163,20 +163,21 @@ bool kw_r_check(kw_render *r, const char *file, int line, const char *token, boo
     const kw_src_file *f = file ? kw_page_src(&r->page, file) : NULL;
     if (!f || !f->ok) {
         kw_buf_printf(r->out, "> Note: %s cannot be read now (%s); %s is not quoted.\n\n",
-                      kw_r_path(r, file), f ? f->why : "unknown file", what);
+                      kw_r_safe(r, kw_r_path(r, file)), kw_r_safe_prose(r, f ? f->why : "unknown file"),
+                      what);
         return false;
     }
     if (line < 1 || line > f->nlines) {
         kw_buf_printf(r->out,
                       "> Note: the source changed since the build: %s has %d lines, the sidecar "
                       "puts %s at line %d. Rebuild to refresh the sidecar.\n\n",
-                      kw_r_path(r, file), f->nlines, what, line);
+                      kw_r_safe(r, kw_r_path(r, file)), f->nlines, what, line);
         return false;
     }
     if (token && !kw_src_line_has(f, line, token, any_text)) {
         kw_buf_printf(r->out,
                       "> Note: the source changed since the build: line %d of %s does not hold ",
-                      line, kw_r_path(r, file));
+                      line, kw_r_safe(r, kw_r_path(r, file)));
         kw_md_code(r->out, token, false);
         kw_buf_printf(r->out, " (%s). Rebuild to refresh the sidecar.\n\n", what);
         return false;
@@ -247,6 +248,26 @@ const char *kw_r_short(kw_render *r, const char *printed) {
         return printed;
     char *s = kw_arena_printf(&r->scratch, "%.*s<...>", (int)(lt - printed), printed);
     return s ? s : printed;
+}
+
+static const char *kw_r_safe_as(kw_render *r, const char *s, bool prose) {
+    kw_buf b;
+    kw_buf_init(&b);
+    if (prose)
+        kw_md_safe_prose(&b, s ? s : "", KW_MD_TEXT);
+    else
+        kw_md_safe(&b, s ? s : "", KW_MD_TEXT);
+    const char *out = b.oom ? NULL : kw_arena_strdup(&r->scratch, kw_buf_str(&b));
+    kw_buf_free(&b);
+    return out ? out : "?";
+}
+
+const char *kw_r_safe(kw_render *r, const char *s) {
+    return kw_r_safe_as(r, s, false);
+}
+
+const char *kw_r_safe_prose(kw_render *r, const char *s) {
+    return kw_r_safe_as(r, s, true);
 }
 
 const char *kw_r_arch_list(kw_render *r) {

@@ -144,10 +144,10 @@ static void kw_ri_idiom_line(kw_render *r, const kw_irf_idiom *d, kw_buf *b) {
     const char *bars = lds ? kw_ri_ll(d->barriers, b4, sizeof b4) : NULL;
     kw_md_in in = kw_r_prose_in(r);
     const char *what = kind ? kind : "idiom";
-    kw_md_plain(b, what, strlen(what), in);
+    kw_md_safe(b, what, in); /* words from the sidecar: as text */
     if (op) {
         kw_buf_puts(b, " (");
-        kw_md_plain(b, op, strlen(op), in);
+        kw_md_safe(b, op, in);
         kw_buf_puts(b, ")");
     }
     if (via) {
@@ -200,8 +200,8 @@ size_t kw_r_ir_loops(kw_render *r, const kw_irf *ir) {
 void kw_r_ir_accesses(kw_render *r, const char *arch, const kw_irf *ir) {
     kw_buf *o = r->out;
     size_t n = ir->accesses.n, ngroups = ir->groups.n;
-    kw_buf_printf(o, "From the IR facts of %s (%zu memory access%s in the optimized IR):\n\n", arch,
-                  n, n == 1 ? "" : "es");
+    kw_buf_printf(o, "From the IR facts of %s (%zu memory access%s in the optimized IR):\n\n",
+                  kw_r_safe(r, arch), n, n == 1 ? "" : "es");
     static const char *const kinds[] = {"load", "store", "atomic"};
     kw_buf line, prev;
     kw_buf_init(&line);

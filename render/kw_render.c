@@ -101,14 +101,14 @@ static void kw_render_title(kw_render *r) {
     kw_buf_puts(o, "\n\n");
     if (!k && mk->asm_code_object) {
         kw_buf_printf(o, "> Source: %s | Language: ASM | File: ",
-                      kw_provider_of(r->providers, mk->asm_code_object));
+                      kw_r_safe(r, kw_provider_of(r->providers, mk->asm_code_object)));
         kw_md_code(o, kw_r_path(r, mk->asm_code_object), false);
         kw_buf_puts(o, " (code object)\n\n");
         return;
     }
     const char *file = k && k->location.file ? k->location.file : NULL;
     kw_buf_printf(o, "> Source: %s | Language: HIP C++ | File: ",
-                  kw_provider_of(r->providers, file));
+                  kw_r_safe(r, kw_provider_of(r->providers, file)));
     if (file) {
         kw_r_loc(r, file, k->location.line);
         kw_r_ref(r, file, k->location.line, "kernel", mk->name);

@@ -206,6 +206,13 @@ const char *kw_r_targ_value(kw_render *r, const kw_template_arg *t);
 /* A short form of a printed name for prose: the whole name when short,
  * else "name<...>". */
 const char *kw_r_short(kw_render *r, const char *printed);
+/* s (text from the inputs: a path, an arch, a reason) as kw_md_safe writes
+ * it in Markdown prose, in scratch: for a sentence or heading formatted with
+ * printf. */
+const char *kw_r_safe(kw_render *r, const char *s);
+/* The same for a reason the model or a reader wrote, whose `code` stays code
+ * (kw_md_safe_prose). */
+const char *kw_r_safe_prose(kw_render *r, const char *s);
 /* "a, b and c" of the arch names shown */
 const char *kw_r_arch_list(kw_render *r);
 /* A table of n columns (kw_md_table: GFM, or HTML with html_blocks) into

@@ -58,7 +58,7 @@ static void kw_dev_template(kw_render *r, const kw_src_file *f, const kw_src_def
     if (have_def)
         kw_buf_printf(o, "Lines are those of the kernel's definition (%s:%d-%d) where the "
                          "parameter's name appears in code.\n\n",
-                      kw_r_path(r, f->path), def->first, def->last);
+                      kw_r_safe(r, kw_r_path(r, f->path)), def->first, def->last);
     else
         KW_R_LIT(r, "The kernel's definition could not be read from its source file, so "
                     "the lines using each parameter are not listed.\n\n");
@@ -141,7 +141,7 @@ static void kw_dev_compute(kw_render *r) {
                     "tree below shows which helpers the kernel calls.\n\n");
         return;
     }
-    kw_buf_printf(o, "From the IR facts of %s:\n\n", a->arch);
+    kw_buf_printf(o, "From the IR facts of %s:\n\n", kw_r_safe(r, a->arch));
     kw_r_list(r);
     kw_r_ir_idioms(r, ir);
     size_t unplaced = kw_r_ir_loops(r, ir);
@@ -212,8 +212,8 @@ static void kw_dev_shared(kw_render *r) {
     for (size_t a = 0; a < r->archs.n; a++) {
         long long lds = r->archs.v[a].facts->resources.lds_bytes;
         if (lds >= 0)
-            kw_buf_printf(o, " The %s code object reserves %lld bytes of LDS.", r->archs.v[a].arch,
-                          lds);
+            kw_buf_printf(o, " The %s code object reserves %lld bytes of LDS.",
+                          kw_r_safe(r, r->archs.v[a].arch), lds);
     }
     kw_buf_puts(o, "\n\n");
 }

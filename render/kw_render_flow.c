@@ -26,7 +26,7 @@ void kw_render_flow(kw_render *r) {
         return;
     }
     if (f->ir_arch)
-        kw_buf_printf(o, "From the IR facts of %s, in program order:\n\n", f->ir_arch);
+        kw_buf_printf(o, "From the IR facts of %s, in program order:\n\n", kw_r_safe(r, f->ir_arch));
     else
         KW_R_LIT(r, "No IR facts in this sidecar, so the widths, instruction families and "
                     "cross-lane steps are missing; this is what the parameter types and "

@@ -515,7 +515,7 @@ static void kw_host_config(kw_render *r, const kw_mlaunch *ml, size_t li) {
             char *s = kw_arena_printf(&r->scratch, "%s = %s", r->page.shape.v.v[i].name, num);
             kw_buf_puts(o, i ? ", " : "");
             kw_md_code(o, s ? s : "?", false);
-            kw_buf_printf(o, " (%s)", r->page.shape.v.v[i].from);
+            kw_buf_printf(o, " (%s)", kw_r_safe_prose(r, r->page.shape.v.v[i].from));
         }
         kw_buf_puts(o, ". A name binds an expression's name that is equal to it or ends in "
                        "`.name`, `->name` or `::name`.\n\n");
@@ -698,7 +698,7 @@ void kw_render_host(kw_render *r) {
     for (size_t i = 0; i < nl; i++) {
         const kw_mlaunch *ml = &r->m->launches.v[mk->launches.v[i]];
         char *title = kw_arena_printf(&r->scratch, "Launch site %zu of %zu: %s:%d", i + 1, nl,
-                                      kw_r_path(r, ml->l->location.file),
+                                      kw_r_safe(r, kw_r_path(r, ml->l->location.file)),
                                       ml->l->location.line);
         kw_md_heading(o, 3, title ? title : "Launch site");
         kw_buf_puts(o, "**Dispatch path.** ");

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "render/kw_md.h"
+#include "common/kw_esc.h"
 #include "render/kw_render.h"
 
 static bool kw_isa_has(const kw_rarch *a) {
@@ -61,7 +62,7 @@ static void kw_risa_resources(kw_render *r) {
         return;
     head[0] = "";
     for (size_t a = 0; a < r->archs.n; a++)
-        head[a + 1] = r->archs.v[a].arch;
+        head[a + 1] = r->o->html_blocks ? r->archs.v[a].arch : kw_r_safe(r, r->archs.v[a].arch);
     kw_r_table(r, (int)r->archs.n + 1, head);
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         kw_r_row(r);
@@ -301,7 +302,7 @@ static void kw_risa_classes(kw_render *r) {
     align[0] = align[ncol - 1] = '-';
     align[ncol] = 0;
     for (size_t a = 0; a < r->archs.n; a++)
-        head[a + 1] = r->archs.v[a].arch;
+        head[a + 1] = r->o->html_blocks ? r->archs.v[a].arch : kw_r_safe(r, r->archs.v[a].arch);
     kw_r_table_aligned(r, (int)ncol, head, align);
     for (size_t k = 0; k < nkeys; k++) {
         const char *key = kw_isa_class_key(k);
@@ -371,7 +372,7 @@ static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
     const char *isa = a->facts->isa;
     if (!isa && a->facts->isa_note) {
         /* schema 2: the object is gone or changed; never another object's ISA */
-        kw_buf_printf(o, "%s ISA not shown: ", a->arch);
+        kw_buf_printf(o, "%s ISA not shown: ", kw_r_safe(r, a->arch));
         kw_md_text(o, a->facts->isa_note, false);
         kw_buf_puts(o, ".\n\n");
     }
@@ -394,8 +395,10 @@ static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
         kw_buf_puts(o, "</details>\n\n");
         return;
     }
-    kw_buf_printf(o, "<details><summary>%s ISA listing (%zu instructions)</summary>\n\n", a->arch,
-                  n);
+    /* an HTML block: the arch's name escaped as HTML, not as Markdown */
+    kw_buf_puts(o, "<details><summary>");
+    kw_esc_html(o, a->arch, strlen(a->arch), false);
+    kw_buf_printf(o, " ISA listing (%zu instructions)</summary>\n\n", n);
     const kw_isa_line *lines = a->facts->lines.v;
     kw_buf t;
     kw_buf_init(&t);
@@ -437,7 +440,8 @@ void kw_render_isa(kw_render *r) {
     if ((!r->mk->k && !r->page.asm_k) || !r->archs.n) {
         if (r->mk->asm_code_object)
             kw_buf_printf(o, "ISA not read: %s.\n\n",
-                          r->page.asm_note ? r->page.asm_note : "the code object has no arch");
+                          kw_r_safe_prose(r, r->page.asm_note ? r->page.asm_note
+                                                        : "the code object has no arch"));
         else
             KW_R_LIT(r, "No device facts for this kernel in the index.\n\n");
         return;
@@ -464,7 +468,7 @@ void kw_render_isa(kw_render *r) {
                       "ISA not captured: the sidecar has no ISA facts for %s (the "
                       "plugin's host job records `target_id`, `resources`, `isa` and "
                       "`classes` from the code objects it finds; check its warnings).\n\n",
-                      kw_r_arch_list(r));
+                      kw_r_safe(r, kw_r_arch_list(r)));
     } else {
         KW_R_HEADING(r, 3, "Resources and occupancy");
         kw_risa_resources(r);

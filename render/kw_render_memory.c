@@ -28,7 +28,7 @@ static void kw_mem_hw_table_text(kw_render *r, kw_buf *o) {
             any |= !strcmp(r->gpus->v.v[i].arch, r->archs.v[a].arch);
     if (!any) {
         kw_buf_printf(o, "No hardware peaks are known for %s (annotations/hw/amdgpu-peaks.txt).\n\n",
-                      kw_r_arch_list(r));
+                      kw_r_safe(r, kw_r_arch_list(r)));
         return;
     }
     kw_buf_puts(o, "Hardware peaks (vendor data, dense; annotations/hw/amdgpu-peaks.txt):\n\n");
@@ -254,12 +254,12 @@ void kw_render_memory(kw_render *r) {
     for (size_t a = 0; a < r->archs.n; a++) {
         const kw_rarch *ra = &r->archs.v[a];
         const kw_gpu *gpu = kw_mem_gpu(r, ra->arch);
-        char *t = kw_arena_printf(&r->scratch, "%s%s%s%s", ra->arch, gpu ? " (" : "",
-                                  gpu ? gpu->product : "", gpu ? ")" : "");
-        kw_md_heading(o, 3, t ? t : ra->arch);
+        char *t = kw_arena_printf(&r->scratch, "%s%s%s%s", kw_r_safe(r, ra->arch), gpu ? " (" : "",
+                                  gpu ? kw_r_safe(r, gpu->product) : "", gpu ? ")" : "");
+        kw_md_heading(o, 3, t ? t : "?");
         if (r->o->gpu && !gpu)
             kw_buf_printf(o, "--gpu %s is not a %s product in annotations/hw/amdgpu-peaks.txt.\n\n",
-                          r->o->gpu, ra->arch);
+                          kw_r_safe(r, r->o->gpu), kw_r_safe(r, ra->arch));
         if (!mk->launches.n) {
             KW_R_LIT(r, "No launch recorded: the geometry is unknown.\n\n");
             continue;
@@ -267,7 +267,7 @@ void kw_render_memory(kw_render *r) {
         for (size_t i = 0; i < mk->launches.n; i++) {
             const kw_mlaunch *ml = &r->m->launches.v[mk->launches.v[i]];
             if (mk->launches.n > 1)
-                kw_buf_printf(o, "Launch at %s:%d:\n\n", kw_r_path(r, ml->l->location.file),
+                kw_buf_printf(o, "Launch at %s:%d:\n\n", kw_r_safe(r, kw_r_path(r, ml->l->location.file)),
                               ml->l->location.line);
             kw_mem_launch(r, i, a);
             kw_buf_putc(o, '\n');

@@ -125,7 +125,7 @@ void kw_render_overview(kw_render *r) {
         if (r->page.asm_k) {
             kw_buf_puts(o, "Its facts below (section 5) are read from that code object now: ");
             for (size_t i = 0; i < r->page.asm_k->archs.n; i++)
-                kw_buf_printf(o, "%s%s", i ? ", " : "", r->page.asm_k->archs.v[i].arch);
+                kw_buf_printf(o, "%s%s", i ? ", " : "", kw_r_safe(r, r->page.asm_k->archs.v[i].arch));
             kw_buf_puts(o, ".\n\n");
         } else {
             kw_buf_puts(o, "The code object could not be read now: ");
@@ -216,7 +216,7 @@ void kw_render_overview(kw_render *r) {
 
     if (k->doc) {
         KW_R_LIT(r, "What the author says it does (doc comment):\n\n");
-        kw_md_quote(o, k->doc);
+        kw_md_doc(o, k->doc);
     } else {
         KW_R_LIT(r, "The kernel has no doc comment; what follows is assembled from the "
                     "recorded facts.\n\n");

@@ -106,7 +106,7 @@ static void kw_rt_config_work(kw_render *r, const kw_trow *row, const kw_tcfg *c
     kw_buf_printf(o,
                   "; the %s IR facts' bytes read and written per thread, summed over the "
                   "dispatch's threads)",
-                  ir_arch);
+                  kw_r_safe(r, ir_arch));
     const kw_gpu *g = kw_perf_gpu(r->gpus, r->o->gpu, ir_arch);
     double med = kw_trace_median(cfg->dur.v, cfg->dur.n);
     kw_perf_bw bw = kw_perf_bandwidth(w.bytes, med, g);
@@ -118,7 +118,7 @@ static void kw_rt_config_work(kw_render *r, const kw_trow *row, const kw_tcfg *c
             kw_buf_printf(o, " = %.1f%% of %s's %.2f TB/s peak", 100 * bw.of_peak, g->product,
                           g->hbm_tbs);
         else
-            kw_buf_printf(o, " (no %s peak in annotations/hw/amdgpu-peaks.txt)", ir_arch);
+            kw_buf_printf(o, " (no %s peak in annotations/hw/amdgpu-peaks.txt)", kw_r_safe(r, ir_arch));
         if (bw.of_peak > 1)
             kw_buf_puts(o, " (above the peak: the bytes are an upper bound, or caches serve "
                            "part of them)");

@@ -133,7 +133,8 @@ static void kw_rt_launch(kw_render *r, size_t i) {
     const kw_kernel *k = r->page.k;
     const kw_launch *l = r->m->launches.v[r->mk->launches.v[i]].l;
     char *h = kw_arena_printf(&r->scratch, "Launch site %zu of %zu: %s:%d", i + 1,
-                              r->mk->launches.n, kw_r_path(r, l->location.file), l->location.line);
+                              r->mk->launches.n, kw_r_safe(r, kw_r_path(r, l->location.file)),
+                              l->location.line);
     kw_md_heading(o, 3, h ? h : "Launch site");
     KW_R_LIT(r, "**Call chain**, from the outermost Python frame down to the launch:\n\n");
     size_t n = 0;
@@ -614,7 +615,7 @@ static void kw_rt_device(kw_render *r) {
     KW_R_HEADING(r, 2, "2. Device Kernel: Step-by-Step");
     KW_R_LIT(r, "The `@triton.jit` function, from its `def` to the end of its body:\n\n");
     if (!r->page.def_first) {
-        kw_buf_printf(o, "(Source not quoted: %s: ", kw_r_path(r, k->location.file));
+        kw_buf_printf(o, "(Source not quoted: %s: ", kw_r_safe(r, kw_r_path(r, k->location.file)));
         kw_md_text(o, r->page.def_why ? r->page.def_why : "not found", false);
         kw_buf_puts(o, ".)\n\n");
     } else if (kw_r_check(r, k->location.file, r->page.def_first, r->mk->name, false,
@@ -696,7 +697,7 @@ static void kw_rt_flow_bases(kw_render *r, const kw_irf *ir, const char *op, con
         kw_buf_printf(o, "- %s ", verb);
         kw_md_code(o, base, false);
         kw_buf_printf(o, " (%s memory): %zu %s%s in the IR, %lld bytes per lane together.\n",
-                      x->space, n, op, n == 1 ? "" : "s", bytes);
+                      kw_r_safe(r, x->space), n, op, n == 1 ? "" : "s", bytes);
     }
 }
 
@@ -731,7 +732,7 @@ static void kw_rt_work(kw_render *r, const char *label, const kw_val *v, long lo
         kw_buf_printf(r->out, " %s; × %lld threads = %lld %s per program", unit, threads,
                       v->num * threads, unit);
     else if (v->kind == KW_VAL_UNKNOWN && v->why)
-        kw_buf_printf(r->out, " (%s)", v->why);
+        kw_buf_printf(r->out, " (%s)", kw_r_safe_prose(r, v->why));
     kw_buf_puts(r->out, ".\n");
 }
 

@@ -3,7 +3,9 @@
  * file helpers (kw_fs.h), running a helper program (kw_proc.h), the JSON
  * helpers over jansson (kw_jansson.h: values checked against the JSON text
  * written here, RFC 8259), and the
- * symbol map of the sidecar module (kw_symmap.h). */
+ * symbol map of the sidecar module (kw_symmap.h); the HTML escaper and
+ * SHA-256 (kw_esc.h: FIPS 180-4's own examples and digests of Python's
+ * hashlib). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +17,7 @@
 #include "common/kw_arena.h"
 #include "common/kw_buf.h"
 #include "common/kw_err.h"
+#include "common/kw_esc.h"
 #include "common/kw_fs.h"
 #include "common/kw_jansson.h"
 #include "common/kw_natcmp.h"
@@ -354,10 +357,66 @@ static void test_proc(void) {
     kw_buf_free(&out);
 }
 
+/* kw_esc_html: the five characters (the apostrophe only when asked), the
+ * rest byte for byte; kw_sha256 and its CSP form: FIPS 180-4's examples
+ * ("abc", the 448-bit message) and hashlib's digests at the padding's edges
+ * (55, 56, 64 bytes: one or two final blocks) */
+static void test_esc(void) {
+    kw_buf b;
+    kw_buf_init(&b);
+    static const char hostile[] = "<img src=x onerror='alert(1)'>&amp;\"\0z";
+    kw_esc_html(&b, hostile, sizeof hostile - 1, false);
+    static const char want[] = "&lt;img src=x onerror='alert(1)'&gt;&amp;amp;&quot;\0z";
+    CHECK(b.len == sizeof want - 1 && !memcmp(b.ptr, want, sizeof want - 1));
+    kw_buf_reset(&b);
+    kw_esc_html(&b, "a'b", 3, true);
+    CHECK_STR(kw_buf_str(&b), "a&#39;b");
+    kw_buf_free(&b);
+    static const struct {
+        size_t n;
+        char c; /* n bytes of c, or the text when c is 0 */
+        const char *text, *hex, *b64;
+    } v[] = {
+        {0, 0, "", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+         "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="},
+        {3, 0, "abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+         "ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0="},
+        {56, 0, "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1",
+         "JI1qYdIGOLjlwCaTDD5gOaM85Flk/yFn9uzt1BnbBsE="},
+        {55, 'a', NULL, "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318",
+         "n0OQ+NMMLdkuyfCVtl4rmumwqSWlJY4kHJ8ekQ9zQxg="},
+        {56, 'a', NULL, "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a",
+         "s1Q5pKxvCUi21vnjxq8PX1kM4g8b3nCQ73lwaG7Gc4o="},
+        {64, 'a', NULL, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb",
+         "/+BU/nrgy23GXDr5th1SCfQ5hR20PQulmXM33xVGaOs="},
+        {1000, 'a', NULL, "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3",
+         "Qe3s5C1j6Nm/UVqbppMuHCDLyfWl0TRkWttdsblzfqM="},
+    };
+    static char msg[1000];
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        const char *m = v[i].text;
+        if (!m) {
+            memset(msg, v[i].c, v[i].n);
+            m = msg;
+        }
+        unsigned char d[32];
+        char hex[65], csp[52], want[52];
+        kw_sha256(m, v[i].n, d);
+        for (int j = 0; j < 32; j++)
+            snprintf(hex + 2 * j, 3, "%02x", d[j]);
+        CHECK_STR(hex, v[i].hex);
+        kw_sha256_csp(m, v[i].n, csp);
+        snprintf(want, sizeof want, "sha256-%s", v[i].b64);
+        CHECK_STR(csp, want);
+    }
+}
+
 int main(void) {
     test_proc();
     test_arena();
     test_buf();
+    test_esc();
     test_err();
     test_fs();
     test_fs_checked();

@@ -19,7 +19,16 @@
  * written as HTML rely on the same.
  * It also checks kw_html_json (which tests eight bytes at a time) on
  * generated strings: the JSON decodes back to the bytes given, and has no
- * control character, '<', '>' or '&' left. */
+ * control character, '<', '>' or '&' left.
+ * And what keeps inputs text (docs/security.md): kw_md_safe and
+ * kw_md_safe_prose in the table and the list as above; kw_md_safe of every
+ * case (and of hostile HTML) in a paragraph, which libcmark-gfm converts,
+ * raw HTML allowed as on a site page, into the case's own text, escaped
+ * (line breaks as spaces), and writes a case with no Markdown or HTML
+ * character unchanged; kw_md_plain of each makes no tag or link; kw_md_doc
+ * of hostile doc comments, whose HTML has no tag, handler or
+ * javascript:/data: URL the comment wrote and shows its HTML as text, and
+ * which quotes a harmless comment as written. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -70,9 +79,9 @@ static const char *const cases[] = {
 };
 
 static void table(kw_buf *b, bool html, const char *s) {
-    static const char *const head[] = {"`Code` title", "Text", "#", "Prose"};
+    static const char *const head[] = {"`Code` title", "Text", "#", "Prose", "Safe", "Safe prose"};
     kw_md_table t;
-    kw_md_table_open(&t, b, html, 4, head, "--r-");
+    kw_md_table_open(&t, b, html, 6, head, "--r---");
     kw_md_in in = kw_md_table_in(&t);
     kw_md_table_row(&t);
     kw_md_table_cell(&t);
@@ -83,11 +92,15 @@ static void table(kw_buf *b, bool html, const char *s) {
     kw_md_plain(b, "42", 2, in);
     kw_md_table_cell(&t);
     kw_md_prose(b, s, in);
+    kw_md_table_cell(&t);
+    kw_md_safe(b, s, in);
+    kw_md_table_cell(&t);
+    kw_md_safe_prose(b, s, in);
     kw_md_table_row(&t); /* a short row: GFM fills it */
     kw_md_table_cell(&t);
     kw_md_strong(b, "bold", in);
     kw_md_table_row(&t); /* a long row: GFM drops the fifth cell */
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 7; i++) {
         kw_md_table_cell(&t);
         kw_md_code(b, s, in);
     }
@@ -107,6 +120,8 @@ static void list(kw_buf *b, bool html, const char *s) {
         kw_md_code(b, s, in);
         kw_buf_puts(b, " and ");
         kw_md_prose(b, s, in);
+        kw_buf_puts(b, " or ");
+        kw_md_safe(b, s, in); /* (its backticks are text: no span with the prose's) */
         kw_buf_puts(b, i % 3 ? "." : " "); /* a trailing blank goes */
     }
     kw_md_list_close(&l);
@@ -290,6 +305,123 @@ static void lit_blocks(void) {
     kw_render_free(&rh);
 }
 
+/* Hostile strings beside the cases: tags, handlers, URLs, entities. */
+static const char *const hostile[] = {
+    "x<img src=y onerror=alert(8)>.hip",
+    "</script><script>alert(1)</script>",
+    "<a href=\"javascript:alert(2)\">x</a>",
+    "[click](javascript:alert(3)) <javascript:alert(4)>",
+    "&lt;script&gt; &#60;img&#62; &#x3C;",
+    "a_b _c_ d__e__ __init__ x_",
+    "\\<b>\\",
+};
+
+/* libcmark-gfm's HTML of "x " kw_md_safe(s) " y" as a paragraph is s as text. */
+static void safe_text(const char *s) {
+    kw_buf md, got, want;
+    kw_buf_init(&md);
+    kw_buf_init(&got);
+    kw_buf_init(&want);
+    kw_buf_puts(&md, "x ");
+    kw_md_safe(&md, s, KW_MD_TEXT);
+    kw_buf_puts(&md, " y\n");
+    kw_err err;
+    CHECK(kw_html_from_md(kw_buf_str(&md), md.len, &got, &err) == KW_OK);
+    kw_buf_puts(&want, "<p>x ");
+    for (const char *p = s; *p; p++) {
+        char c = *p == '\n' || *p == '\r' ? ' ' : *p;
+        const char *e = c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '"' ? "&quot;" : NULL;
+        if (e)
+            kw_buf_puts(&want, e);
+        else
+            kw_buf_putc(&want, c);
+    }
+    kw_buf_puts(&want, " y</p>\n");
+    if (strcmp(kw_buf_str(&got), kw_buf_str(&want))) {
+        CHECK(!"kw_md_safe keeps the text as text");
+        fprintf(stderr, "kw_md_safe of \"%s\":\n--- Markdown:\n%s--- libcmark-gfm:\n%s--- want:\n%s", s,
+                kw_buf_str(&md), kw_buf_str(&got), kw_buf_str(&want));
+    }
+    /* nothing that could make Markdown or HTML: written as it is */
+    if (!strpbrk(s, "\\`*_[]<>|~&\n\r"))
+        CHECK(md.len == strlen(s) + 5 && !memcmp(md.ptr + 2, s, strlen(s)));
+    /* kw_md_plain (words from the inputs) makes no tag, entity or link either */
+    kw_buf_reset(&md);
+    kw_buf_reset(&got);
+    kw_buf_puts(&md, "x ");
+    kw_md_plain(&md, s, strlen(s), KW_MD_TEXT);
+    kw_buf_puts(&md, " y\n");
+    CHECK(kw_html_from_md(kw_buf_str(&md), md.len, &got, &err) == KW_OK);
+    const char *h = kw_buf_str(&got);
+    bool tag = strstr(h, "<img") || strstr(h, "<script") || strstr(h, "<a ") || strstr(h, "<b>");
+    CHECK(!tag && (!strchr(s, '<') || strstr(h, "&lt;")));
+    if (tag)
+        fprintf(stderr, "kw_md_plain of \"%s\": %s", s, h);
+    kw_buf_free(&md);
+    kw_buf_free(&got);
+    kw_buf_free(&want);
+}
+
+/* Whether the HTML h holds the text t, case ignored. */
+static bool has_ci(const char *h, const char *t) {
+    for (; *h; h++) {
+        size_t i = 0;
+        while (t[i] && h[i] && (h[i] | 0x20) == (t[i] | 0x20))
+            i++;
+        if (!t[i])
+            return true;
+    }
+    return false;
+}
+
+static void doc_quote(void) {
+    static const struct {
+        const char *doc, *shown; /* shown: text the HTML must hold */
+    } docs[] = {
+        {"Scales <script>alert('doc')</script> and [click](javascript:alert(2)) <img src=x "
+         "onerror=alert(3)>",
+         "&lt;script&gt;alert('doc')&lt;/script&gt;"},
+        {"<img src=x onerror=alert(3)>\n\nA block of HTML, then text.", "&lt;img src=x onerror=alert(3)&gt;"},
+        {"[a](JaVaScRiPt:alert(1)) [b](java&#9;script:alert(1)) [c](javascript&#58;alert(1))\n"
+         "![d](data:text/html,<script>alert(1)</script>) <vbscript:alert(1)>",
+         ">a</a>"},
+        {"Uses [the ref][r] once.\n\n[r]: javascript:alert(5)", ">the ref</a>"},
+        {"<div onclick=\"alert(6)\">\n*md*\n</div>", "&lt;div onclick=&quot;alert(6)&quot;&gt;"},
+    };
+    for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+        kw_buf md, html;
+        kw_buf_init(&md);
+        kw_buf_init(&html);
+        kw_md_doc(&md, docs[i].doc);
+        kw_err err;
+        CHECK(kw_html_from_md(kw_buf_str(&md), md.len, &html, &err) == KW_OK);
+        const char *h = kw_buf_str(&html);
+        /* (the words may stay as text: an autolink's text is its URL) */
+        bool bad = has_ci(h, "<script") || has_ci(h, "<img src=x") || has_ci(h, "<div") ||
+                   has_ci(h, "href=\"java") || has_ci(h, "href=\"vbs") ||
+                   has_ci(h, "href=\"data") || has_ci(h, "src=\"data") || has_ci(h, "src=\"java");
+        CHECK(!bad && strstr(h, docs[i].shown) && !strncmp(h, "<blockquote>", 12));
+        if (bad || !strstr(h, docs[i].shown))
+            fprintf(stderr, "kw_md_doc of \"%s\":\n--- Markdown:\n%s--- HTML:\n%s", docs[i].doc,
+                    kw_buf_str(&md), h);
+        kw_buf_free(&md);
+        kw_buf_free(&html);
+    }
+    /* a harmless comment (code, a link, a colon, an entity) is quoted as written */
+    static const char *const ok[] = {"Adds `a<b>` to [the docs](https://example.com/x): &amp; more.",
+                                     "Plain text\nover two lines"};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        kw_buf a, b;
+        kw_buf_init(&a);
+        kw_buf_init(&b);
+        kw_md_doc(&a, ok[i]);
+        kw_md_quote(&b, ok[i]);
+        CHECK_STR(kw_buf_str(&a), kw_buf_str(&b));
+        kw_buf_free(&a);
+        kw_buf_free(&b);
+    }
+}
+
 int main(void) {
     json_strings();
     kw_html_global_init();
@@ -297,7 +429,14 @@ int main(void) {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         check("table", table, cases[i]);
         check("list", list, cases[i]);
+        safe_text(cases[i]);
     }
+    for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++) {
+        check("table", table, hostile[i]);
+        check("list", list, hostile[i]);
+        safe_text(hostile[i]);
+    }
+    doc_quote();
     kw_html_thread_free();
     return kw_test_result("test_md_html");
 }
