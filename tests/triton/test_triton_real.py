@@ -115,9 +115,7 @@ class RealTriton(unittest.TestCase):
         cls.tmp.cleanup()
 
     def each(self):
-        for folder, run in sorted(self.runs.items()):
-            with self.subTest(folder=folder):
-                yield folder, run
+        return sorted(self.runs.items())
 
     def docs_of(self, docs, kid):
         f, line = self.mk[("JIT", kid)]
@@ -236,9 +234,12 @@ class RealTriton(unittest.TestCase):
                                  if c["name"] == "KV_BLOCK")
                     ok = sorted(repr(c["KV_BLOCK"]) for c in pa_configs)
                     # launched for real: the autotuner benchmarked (compiled) every
-                    # config; not launched: the first config's launch failed inside
-                    # the benchmark, so only it was compiled
-                    self.assertEqual(got, ok if "pa" in launched else ok[:1], folder)
+                    # config; else the first config's failed launch may end the
+                    # benchmark before the next compile
+                    self.assertIn(ok[0], got, folder)
+                    self.assertLessEqual(set(got), set(ok), folder)
+                    if "pa" in launched:
+                        self.assertEqual(got, ok, folder)
                 for doc in kid_docs:
                     cx = doc["kernels"][0]["triton"]["constexprs"]
                     got = {c["name"]: (c["from"], c.get("location")) for c in cx}
