@@ -4,7 +4,8 @@ It reproduces what Triton 3.6 does around its compile listener, as recorded
 in ../shared/fixtures/triton-aiter-3.6/README.md: `triton.jit` makes a
 JITFunction; kernel[grid](...) calls JITFunction.run(*args, grid=grid,
 warmup=False, **kwargs) through a lambda; run binds the arguments, builds an
-ASTSource (signature {name: type}, constants {(index,): value}, attrs),
+ASTSource (signature {name: type}, an int equal to 1 typed constexpr as
+Triton specializes it, constants {(index,): value}, attrs),
 "compiles" (writes a cache folder) and calls
 triton.knobs.compilation.listener(src=, metadata=, metadata_group=, times=,
 cache_hit=) before launching; the launch then fails (as on a non-AMD GPU)

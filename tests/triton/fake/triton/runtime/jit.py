@@ -37,6 +37,9 @@ class JITFunction:
             if p.is_constexpr:
                 signature[p.name] = "constexpr"
                 constants[(i,)] = v
+            elif type(v) is int and v == 1:  # Triton 3.6 specializes an int equal to 1
+                signature[p.name] = "constexpr"
+                constants[(i,)] = v
             elif isinstance(v, float):
                 signature[p.name] = "fp32"
             elif isinstance(v, int):
