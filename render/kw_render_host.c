@@ -657,11 +657,11 @@ static void kw_host_table_rows(kw_render *r, const kw_launch *l, const char *sym
             if (!head && ch->wrapper) {
                 kw_buf_puts(o, "**Chosen where the wrapper is made.** The loader is built inside ");
                 kw_md_code(o, ch->wrapper, false);
-                kw_buf_puts(o, " ");
+                kw_buf_puts(o, " at ");
                 kw_r_loc(r, ch->wrapper_location.file, ch->wrapper_location.line);
                 kw_buf_puts(o, " from its arguments; ");
                 kw_md_code(o, ch->wrapper, false);
-                kw_buf_puts(o, " is made ");
+                kw_buf_puts(o, " is made at ");
                 kw_r_loc(r, ch->construction.file, ch->construction.line);
                 if (ch->table) {
                     kw_buf_printf(o, " from a row of `%s` (%d rows) ", ch->table, ch->rows);
