@@ -588,8 +588,15 @@ void recordLoaderLaunch(CaptureContext &C, kw_launch &L, const CXXMemberCallExpr
     for (const LoaderConstruction &K0 :
          loaderConstructions(C, MC->getImplicitObjectArgument(), Class, M))
         if (NameArg < K0.Args.size() && PathArg < K0.Args.size())
-            for (const LoaderConstruction &K : throughWrappers(C, K0, {NameArg, PathArg}, M))
-                Ks.push_back(K);
+            for (const LoaderConstruction &K : throughWrappers(C, K0, {NameArg, PathArg}, M)) {
+                // one call reached two ways (a make_unique's own body and
+                // the call itself) is one construction
+                bool Seen = false;
+                for (const LoaderConstruction &O : Ks)
+                    Seen = Seen || (O.At == K.At && O.Args == K.Args);
+                if (!Seen)
+                    Ks.push_back(K);
+            }
     for (const LoaderConstruction &K : Ks) {
         const Expr *NameE = K.Args[NameArg], *PathE = K.Args[PathArg];
         std::vector<TableField> Ns = tableFields(C, NameE, M), Ps = tableFields(C, PathE, M);
