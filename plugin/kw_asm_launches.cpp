@@ -13,7 +13,12 @@
 // and path are fields of a constant table's row picked by a lookup
 // (`cfg = table.find(key)->second; Loader(cfg.name.c_str(), ...)`), every
 // row of the table is a possible (kernel, code object): recorded as the
-// launch's asm_choices, each with the condition that selects it.
+// launch's asm_choices, each with the condition that selects it. A loader
+// built inside a wrapper from the wrapper's parameters (aiter's FMoeKernel:
+// `kernel(name, hsaco)`, launched inside the class) is followed to the
+// wrapper's calls: each is a choice naming the wrapper, from a table's rows
+// or from literals (then per arch whose hsa/<arch>/ holds the code object,
+// under the conditions of the call).
 //
 // A module launch's hipFunction_t may be set anywhere in the TU: a local of
 // the launching function, a static local set inside a lambda (call_once), a
