@@ -37,6 +37,7 @@
 
 #include "cli/kw_cli.h"
 #include "cli/kw_cli_json.h"
+#include "codeobj/kw_names.h"
 #include "common/kw_natcmp.h"
 #include "index/kw_index.h"
 #include "model/kw_entry.h"
@@ -139,7 +140,12 @@ static bool kw_list_launch_rows(kw_list *l, const kw_launch *la, const kw_index_
         if (!sym)
             continue;
         size_t *found = kw_list_find(l, sym, tu), at = found ? *found : 0;
-        if (!found && !kw_list_row(l, sym, la->kernel ? la->kernel_name : NULL, NULL, &at))
+        /* an ASM kernel: LLVM's demangling of its symbol beside it, as a HIP
+         * kernel's printed name is */
+        const char *name = la->kernel ? la->kernel_name
+                           : found    ? NULL
+                                      : kw_demangle_llvm(&l->arena, sym);
+        if (!found && !kw_list_row(l, sym, name, NULL, &at))
             return false;
         kw_row *r = &l->rows.v[at];
         if (la->kernel || r->kernel)

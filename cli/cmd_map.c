@@ -634,6 +634,8 @@ static void kw_map_row_json(kw_map *m, const kw_map_row *r, const kw_py_op *op) 
                                : !first->k && first->asm_code_object ? "asm"
                                                                      : "hip"),
                    oom);
+    if (first->is_asm && strcmp(first->name, grp->key)) /* an ASM kernel's demangled name */
+        kw_jansson_set(o, "demangled", kw_jansson_text(first->name), oom);
     kw_jansson_set(o, "instantiations", json_integer((json_int_t)r->count), oom);
     kw_jansson_set(o, "functors", kw_jansson_text(r->functors), oom);
     json_t *py = json_null();
@@ -763,6 +765,11 @@ static void kw_map_row_out(kw_map *m, kw_buf *b, const kw_map_row *r, const kw_p
     kw_md_table_row(&m->tab);
     kw_md_table_cell(&m->tab);
     kw_md_code(b, grp->key, m->in);
+    if (first->is_asm && strcmp(first->name, grp->key)) { /* an ASM kernel's demangled name */
+        kw_buf_puts(b, " (");
+        kw_md_code(b, first->name, m->in);
+        kw_buf_puts(b, ")");
+    }
     if (r->functors) {
         kw_buf_puts(b, " running ");
         kw_md_code(b, r->functors, m->in);

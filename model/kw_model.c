@@ -2,6 +2,7 @@
  * kw_model.h). */
 #include "model/kw_model.h"
 
+#include "codeobj/kw_names.h"
 #include "model/kw_entry.h"
 
 #include <stdlib.h>
@@ -137,7 +138,10 @@ static kw_status kw_model_kernels(kw_model *m, kw_err *err) {
                     break;
                 }
                 if (!at) {
-                    mk->symbol = mk->name = sym;
+                    const char *dn = kw_demangle_llvm(&m->arena, sym);
+                    mk->symbol = sym;
+                    mk->name = dn ? dn : sym;
+                    mk->is_asm = true;
                 } else if (mk->k) {
                     continue; /* a kernel with a device record of that name */
                 }
@@ -161,7 +165,10 @@ static kw_status kw_model_kernels(kw_model *m, kw_err *err) {
     kw_symmap_init(&group_of);
     for (size_t i = 0; i < m->kernels.n && st == KW_OK; i++) {
         kw_mkernel *mk = &m->kernels.v[i];
-        const char *key = mk->k && mk->k->template_name ? mk->k->template_name : mk->name;
+        /* an ASM kernel's rows of `map` keep its symbol, the name it is loaded by */
+        const char *key = mk->k && mk->k->template_name ? mk->k->template_name
+                          : mk->is_asm                  ? mk->symbol
+                                                        : mk->name;
         size_t *g = kw_symmap_get(&group_of, key);
         if (!g) {
             kw_mgroup *ng = KW_PUSH(&m->arena, m->groups);

@@ -58,6 +58,9 @@ typedef struct kw_mkernel {
     /* every code object launches name for it (a table's rows may give the
      * same kernel in hsa/gfx942/ and hsa/gfx950/), the first being asm_code_object */
     KW_ARRAY(const char *) asm_code_objects;
+    /* A precompiled ASM kernel: name is then LLVM's demangling of symbol (what
+     * llvm-cxxfilt prints) where it is a C++ one, else the symbol. */
+    bool is_asm;
     size_t group;
     KW_ARRAY(size_t) launches; /* indices into launches, in index order */
     const char *page;          /* file name of its walkthrough in `render --all` */

@@ -13,7 +13,12 @@
 // and path are fields of a constant table's row picked by a lookup
 // (`cfg = table.find(key)->second; Loader(cfg.name.c_str(), ...)`), every
 // row of the table is a possible (kernel, code object): recorded as the
-// launch's asm_choices, each with the condition that selects it.
+// launch's asm_choices, each with the condition that selects it. A loader
+// built inside a wrapper from the wrapper's parameters (aiter's FMoeKernel:
+// `kernel(name, hsaco)`, launched inside the class) is followed to the
+// wrapper's calls: each is a choice naming the wrapper, from a table's rows
+// or from literals (then per arch whose hsa/<arch>/ holds the code object,
+// under the conditions of the call).
 //
 // A module launch's hipFunction_t may be set anywhere in the TU: a local of
 // the launching function, a static local set inside a lambda (call_once), a
@@ -433,6 +438,146 @@ void tableChoice(CaptureContext &C, kw_launch &L, const LoaderConstruction &K, c
     }
 }
 
+// The code objects a path names per arch: with a {arch} directory, every
+// gfx* folder that holds it under the first ancestor of the launching file's
+// directory that has any (aiter: hsa/gfx942/x.co and hsa/gfx950/x.co), by
+// arch; else the one file. Empty when none is found.
+std::vector<std::pair<const char *, const char *>>
+codeObjectsPerArch(CaptureContext &C, const LoaderSpec &Spec, const char *Path,
+                   const char *FromFile) {
+    std::vector<std::pair<const char *, const char *>> Out;
+    std::string Dir = Spec.CoDir;
+    size_t A = Dir.find("{arch}");
+    if (A == std::string::npos || !Path || strchr(Path, '$')) {
+        if (const char *F = findCodeObject(C, Spec, Path, nullptr, FromFile))
+            Out.push_back({nullptr, F});
+        return Out;
+    }
+    std::string Head = Dir.substr(0, A), Tail = Dir.substr(A + 6);
+    llvm::SmallString<256> Up(FromFile ? FromFile : "");
+    llvm::sys::path::remove_filename(Up);
+    for (int Level = 0; Level < 8 && !Up.empty() && Out.empty(); Level++) {
+        llvm::SmallString<256> Base(Up);
+        llvm::sys::path::append(Base, Head);
+        std::error_code EC;
+        std::set<std::string> Archs;
+        for (llvm::sys::fs::directory_iterator It(Base, EC), End; !EC && It != End;
+             It.increment(EC)) {
+            std::string Name = llvm::sys::path::filename(It->path()).str();
+            if (isArchName(Name.c_str()))
+                Archs.insert(Name);
+        }
+        for (const std::string &Arch : Archs) {
+            llvm::SmallString<256> P(Base);
+            llvm::sys::path::append(P, Arch, Tail, Path);
+            if (llvm::sys::fs::exists(P))
+                Out.push_back({C.str(Arch), C.str(P.str())});
+        }
+        size_t Parent = llvm::sys::path::parent_path(Up).size();
+        if (Parent == 0 || Parent >= Up.size())
+            break;
+        Up.resize(Parent);
+    }
+    return Out;
+}
+
+// The conditions a wrapper's call sits under, as one expression: each
+// if / ternary / case / early exit of the function it is written in
+// (loops left out), `!(c)` where the statement is in the else branch.
+const char *callCondition(CaptureContext &C, const LoaderConstruction &K) {
+    if (!K.In)
+        return nullptr;
+    std::string Text;
+    for (const Guard &G : collectGuards(C, K.At, K.In)) {
+        if (!G.Condition || !strcmp(G.Kind, "for") || !strcmp(G.Kind, "range_for") ||
+            !strcmp(G.Kind, "while") || !strcmp(G.Kind, "do"))
+            continue;
+        if (!Text.empty())
+            Text += " && ";
+        Text += G.Holds ? std::string(G.Condition) : "!(" + std::string(G.Condition) + ")";
+    }
+    return Text.empty() ? nullptr : C.str(Text);
+}
+
+// The wrapper call's other arguments, `param=value, ...` (by the wrapper's
+// parameter names; arguments left to their defaults are not written).
+const char *wrapperFields(CaptureContext &C, const LoaderConstruction &K, const Expr *NameE,
+                          const Expr *PathE) {
+    std::vector<const Expr *> Args;
+    if (const auto *CE = dyn_cast<CallExpr>(K.At))
+        Args.assign(CE->arg_begin(), CE->arg_end());
+    else if (const auto *KE = dyn_cast<CXXConstructExpr>(K.At))
+        Args.assign(KE->arg_begin(), KE->arg_end());
+    std::string Fields;
+    for (unsigned I = 0; I < Args.size() && I < K.Via->getNumParams(); I++) {
+        if (isa<CXXDefaultArgExpr>(Args[I]) || Args[I] == NameE || Args[I] == PathE)
+            continue;
+        const ParmVarDecl *P = K.Via->getParamDecl(I);
+        Fields += (Fields.empty() ? "" : ", ") +
+                  (P->getIdentifier() ? P->getName().str() : "#" + std::to_string(I)) + "=" +
+                  valueText(C, Args[I]);
+    }
+    return Fields.empty() ? nullptr : C.str(Fields);
+}
+
+void setWrapper(CaptureContext &C, kw_asm_choice &Ch, const LoaderConstruction &K) {
+    if (!K.Via)
+        return;
+    const auto *Ctor = dyn_cast<CXXConstructorDecl>(K.Via);
+    Ch.wrapper = Ctor ? C.printedName(Ctor->getParent()) : C.printedName(K.Via);
+    if (K.Inner)
+        Ch.wrapper_location = C.loc(K.Inner->getBeginLoc());
+}
+
+// A loader built in a wrapper from literal arguments of a call of it: one
+// candidate per code object found (per arch for aiter's loader), under the
+// conditions of the call.
+void wrapperChoice(CaptureContext &C, kw_launch &L, const LoaderConstruction &K,
+                   const Expr *NameE, const Expr *PathE, const LoaderSpec &Spec) {
+    kw_asm_choice *Ch = KW_PUSH(C.arena(), L.asm_choices);
+    if (!Ch)
+        return;
+    Ch->construction = C.loc(K.At->getBeginLoc());
+    setWrapper(C, *Ch, K);
+    const char *Kernel = stringText(C, NameE), *Path = stringText(C, PathE);
+    const char *Cond = callCondition(C, K), *Fields = wrapperFields(C, K, NameE, PathE);
+    auto Files = codeObjectsPerArch(C, Spec, Path, L.location.file);
+    if (Files.empty())
+        Files.push_back({nullptr, nullptr});
+    for (const auto &[Arch, File] : Files) {
+        kw_asm_candidate *Cd = KW_PUSH(C.arena(), Ch->candidates);
+        if (!Cd)
+            return;
+        Cd->asm_kernel = Kernel;
+        Cd->code_object = Path;
+        Cd->file = File;
+        Cd->arch = Arch;
+        Cd->condition = Cond;
+        Cd->fields = Fields;
+        Cd->location = C.loc(K.At->getBeginLoc());
+    }
+    Ch->rows = (int)Ch->candidates.n;
+}
+
+// A choice per table the name and path can be read from (both from one
+// table: the same rows; the name from a table and the path fixed, or the
+// other way round).
+void tableChoices(CaptureContext &C, kw_launch &L, const LoaderConstruction &K,
+                  const Expr *NameE, const Expr *PathE, const std::vector<TableField> &Ns,
+                  const std::vector<TableField> &Ps, const LoaderSpec &Spec) {
+    static const TableField None{};
+    if (Ns.empty() || Ps.empty()) {
+        for (const TableField &T : Ns.empty() ? Ps : Ns)
+            tableChoice(C, L, K, NameE, PathE, Ns.empty() ? None : T, !Ns.empty(),
+                        Ns.empty() ? T : None, Ns.empty(), Spec);
+        return;
+    }
+    for (const TableField &N : Ns)
+        for (const TableField &P : Ps)
+            if (N.Table == P.Table && N.Lookup == P.Lookup)
+                tableChoice(C, L, K, NameE, PathE, N, true, P, true, Spec);
+}
+
 void recordLoaderLaunch(CaptureContext &C, kw_launch &L, const CXXMemberCallExpr *MC,
                         const LoaderSpec &Spec, const CXXRecordDecl *Class,
                         const FunctionDecl *Enclosing, AsmModules &M) {
@@ -444,25 +589,38 @@ void recordLoaderLaunch(CaptureContext &C, kw_launch &L, const CXXMemberCallExpr
     // each construction reads them from as choices.
     const char *Kernel = nullptr, *Path = nullptr;
     bool KernelAgrees = true, PathAgrees = true, Any = false;
-    for (const LoaderConstruction &K :
-         loaderConstructions(C, MC->getImplicitObjectArgument(), Class, M)) {
-        if (NameArg >= K.Args.size() || PathArg >= K.Args.size())
-            continue;
+    std::vector<LoaderConstruction> Ks;
+    for (const LoaderConstruction &K0 :
+         loaderConstructions(C, MC->getImplicitObjectArgument(), Class, M))
+        if (NameArg < K0.Args.size() && PathArg < K0.Args.size())
+            for (const LoaderConstruction &K : throughWrappers(C, K0, {NameArg, PathArg}, M)) {
+                // one call reached two ways (a make_unique's own body and
+                // the call itself) is one construction
+                bool Seen = false;
+                for (const LoaderConstruction &O : Ks)
+                    Seen = Seen || (O.At == K.At && O.Args == K.Args);
+                if (!Seen)
+                    Ks.push_back(K);
+            }
+    for (const LoaderConstruction &K : Ks) {
         const Expr *NameE = K.Args[NameArg], *PathE = K.Args[PathArg];
-        TableField N, P;
-        bool NT = tableField(C, NameE, M, N), PT = tableField(C, PathE, M, P);
+        std::vector<TableField> Ns = tableFields(C, NameE, M), Ps = tableFields(C, PathE, M);
         size_t Before = L.asm_choices.n;
-        if (NT || PT)
-            tableChoice(C, L, K, NameE, PathE, N, NT, P, PT, Spec);
-        if (L.asm_choices.n > Before) {
-            const kw_asm_choice &Ch = L.asm_choices.v[L.asm_choices.n - 1];
+        if (!Ns.empty() || !Ps.empty())
+            tableChoices(C, L, K, NameE, PathE, Ns, Ps, Spec);
+        else if (K.Via)
+            wrapperChoice(C, L, K, NameE, PathE, Spec);
+        for (size_t Ci = Before; Ci < L.asm_choices.n; Ci++) {
+            kw_asm_choice &Ch = L.asm_choices.v[Ci];
+            setWrapper(C, Ch, K);
             for (size_t I = 0; I < Ch.candidates.n; I++) {
                 agree(Kernel, KernelAgrees, Ch.candidates.v[I].asm_kernel);
                 agree(Path, PathAgrees, Ch.candidates.v[I].code_object);
             }
             if ((size_t)Ch.rows > Ch.candidates.n)
                 KernelAgrees = PathAgrees = false; // rows not read
-        } else {
+        }
+        if (L.asm_choices.n == Before) {
             agree(Kernel, KernelAgrees, stringText(C, NameE));
             agree(Path, PathAgrees, stringText(C, PathE));
         }

@@ -14,9 +14,19 @@
 namespace kwalk {
 
 // A construction of the loader class: where, and its arguments as written.
+// Where the loader is built from the parameters of the function it is
+// written in (a wrapper class's constructor: `FMoeKernel(const char *name,
+// const char *hsaco) : kernel(name, hsaco) {}`), a construction of each call
+// of that function instead: At the call (`static FMoeKernel f("k", "k.co")`),
+// Args the loader's arguments with the call's arguments put for the
+// parameters, Via the wrapper, Inner the loader's own construction in it, In
+// the function the call is written in (for its guards; null for a global).
 struct LoaderConstruction {
     const clang::Expr *At;
     std::vector<const clang::Expr *> Args;
+    const clang::FunctionDecl *Via = nullptr;
+    const clang::Expr *Inner = nullptr;
+    const clang::FunctionDecl *In = nullptr;
 };
 
 // The constructions an object expression (`impl`, `impl_ptr`, `*p`,
@@ -28,6 +38,14 @@ std::vector<LoaderConstruction> loaderConstructions(CaptureContext &C, const cla
                                                     const clang::CXXRecordDecl *Loader,
                                                     AsmModules &M);
 
+// K itself, or where the arguments Want of K (indices into K.Args) name
+// parameters of the function K is written in, one construction per call of
+// that function in the TU (followed again, at most three calls out: a
+// std::make_unique<Wrapper> forwards its arguments to the wrapper's
+// constructor). A function nothing in the TU calls keeps K.
+std::vector<LoaderConstruction> throughWrappers(CaptureContext &C, const LoaderConstruction &K,
+                                                const std::vector<unsigned> &Want, AsmModules &M);
+
 // A value read from a field (or the key) of the rows of a constant table.
 struct TableField {
     const clang::VarDecl *Table = nullptr;
@@ -35,9 +53,13 @@ struct TableField {
     bool Key = false;                    // the row's key, not a field of its value
     std::string Field;                   // the value's field
 };
-// True when E (a string argument) is such a field, seen through locals set
-// once, references, iterators (`it->second.name`), c_str() and pointers.
-bool tableField(CaptureContext &C, const clang::Expr *E, AsmModules &M, TableField &Out);
+// The table fields E (a string argument) can be, seen through locals,
+// references, iterators (`it->second.name`), c_str() and pointers; a local
+// assigned several times is each of its values (null pointers aside), a
+// parameter each argument the TU's calls of its function pass for it (a
+// table passed in: `CFG *cfgs`). One per table (and lookup) it can read;
+// empty when any of those ways does not end in a table's field.
+std::vector<TableField> tableFields(CaptureContext &C, const clang::Expr *E, AsmModules &M);
 
 struct TableRow {
     const clang::Expr *Key;           // null for an array

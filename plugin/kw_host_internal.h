@@ -71,6 +71,13 @@ struct AsmModules {
     // variable or data member it sets (kw_asm_tables.cpp, on first use).
     bool AssignBuilt = false;
     std::map<const clang::Decl *, std::vector<const clang::Expr *>> Assigned;
+    // Every call and construction in the TU by the function or constructor
+    // it calls, with the function it is written in (kw_asm_tables.cpp, on
+    // first use: a loader built in a wrapper from its parameters).
+    bool CallsBuilt = false;
+    std::map<const clang::FunctionDecl *,
+             std::vector<std::pair<const clang::Expr *, const clang::FunctionDecl *>>>
+        Calls;
 };
 void recordAsmLaunch(CaptureContext &C, const PendingLaunch &L, const HostCallGraph &G,
                      AsmModules &M);

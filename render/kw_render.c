@@ -98,6 +98,11 @@ static void kw_render_title(kw_render *r) {
     kw_buf *o = r->out;
     kw_buf_puts(o, "# Kernel Walkthrough: ");
     kw_md_code(o, mk->name, false);
+    if (mk->is_asm && strcmp(mk->name, mk->symbol)) { /* the symbol it is loaded by */
+        kw_buf_puts(o, " (");
+        kw_md_code(o, mk->symbol, false);
+        kw_buf_puts(o, ")");
+    }
     kw_buf_puts(o, "\n\n");
     if (!k && mk->asm_code_object) {
         kw_buf_printf(o, "> Source: %s | Language: ASM | File: ",

@@ -654,6 +654,22 @@ static void kw_host_table_rows(kw_render *r, const kw_launch *l, const char *sym
             const kw_asm_candidate *cd = &ch->candidates.v[i];
             if (!cd->asm_kernel || !symbol || strcmp(cd->asm_kernel, symbol))
                 continue;
+            if (!head && ch->wrapper) {
+                kw_buf_puts(o, "**Chosen where the wrapper is made.** The loader is built inside ");
+                kw_md_code(o, ch->wrapper, false);
+                kw_buf_puts(o, " at ");
+                kw_r_loc(r, ch->wrapper_location.file, ch->wrapper_location.line);
+                kw_buf_puts(o, " from its arguments; ");
+                kw_md_code(o, ch->wrapper, false);
+                kw_buf_puts(o, " is made at ");
+                kw_r_loc(r, ch->construction.file, ch->construction.line);
+                if (ch->table) {
+                    kw_buf_printf(o, " from a row of `%s` (%d rows) ", ch->table, ch->rows);
+                    kw_r_loc(r, ch->table_location.file, ch->table_location.line);
+                }
+                kw_buf_puts(o, ch->table ? "; this kernel's rows:\n\n" : ":\n\n");
+                head = true;
+            }
             if (!head) {
                 kw_buf_printf(o, "**Selected from a table.** The loader is built from a row of "
                                  "`%s` (%d rows) ",

@@ -300,6 +300,8 @@ static const kw_field kw_f_asm_choice[] = {
     {"lookup", KW_F_STR, offsetof(kw_asm_choice, lookup), NULL, 0, NULL},
     {"rows", KW_F_INT, offsetof(kw_asm_choice, rows), NULL, 0, NULL},
     {"candidates", KW_F_LIST, offsetof(kw_asm_choice, candidates), &kw_t_asm_candidate, 0, NULL},
+    {"wrapper", KW_F_STR, offsetof(kw_asm_choice, wrapper), NULL, 0, NULL},
+    {"wrapper_location", KW_F_LOC, offsetof(kw_asm_choice, wrapper_location), NULL, 0, NULL},
 };
 static KW_TYPE(kw_t_asm_choice, "ASM table choice", kw_asm_choice, false, kw_f_asm_choice);
 

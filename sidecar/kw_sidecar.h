@@ -349,6 +349,11 @@ typedef struct kw_asm_choice {
     const char *lookup;    /* the key or index expression that selects the row */
     int rows;              /* the table's rows (more than candidates: the list is cut) */
     KW_ARRAY(kw_asm_candidate) candidates;
+    /* The loader built inside a wrapper from its parameters (a class's
+     * constructor `W(name, co) : kernel(name, co)`): construction is then a
+     * call of the wrapper, these name it and the loader's construction in it. */
+    const char *wrapper;     /* the wrapper class (or function) */
+    kw_loc wrapper_location; /* the loader's construction inside it */
 } kw_asm_choice;
 
 #define KW_ASM_CANDIDATES_MAX 256

@@ -19,7 +19,10 @@ plugin by the fixture's compile.sh, against ground truth read here:
     sidecar has, for every gfx950 pa_bf16_pertokenFp8_gqa8_* row of the CSV
     (the seed's known-kernel row), a row kernel = knl_name, C++ entry pa_fwd,
     launch site = the launch_kernel line of pa_fwd, device code naming
-    hsa/gfx950/pa/<co_name>.
+    hsa/gfx950/pa/<co_name>;
+  - `kwalk list`: every CSV kernel's NAME is llvm-cxxfilt's demangling of
+    its symbol (`aiter::pa_bf16_pertokenFp8_gqa8_2tg_4w` beside
+    `_ZN5aiter31pa_bf16_pertokenFp8_gqa8_2tg_4wE`).
 
 Skipped (77) where ../shared is absent.
 """
@@ -172,6 +175,17 @@ def main():
                 "hsa/%s/%s" % (arch, co) in m[8].split(", ")]
         ck.check(hits, "kwalk map: no row %s -> pa_fwd -> %s -> hsa/%s/%s (rows of %s: %r)"
                  % (kernel, site, arch, co, kernel, [m for m in map_rows if m[0] == kernel][:2]))
+    # ---- kwalk list: each CSV kernel's NAME is llvm-cxxfilt's demangling of it
+    r = kwcap.run([args.kwalk, "list", "--db", db])
+    ck.eq((r.returncode, r.stderr), (0, ""), "kwalk list: exit, stderr")
+    names = {f[1]: f[0] for f in (l.split("\t") for l in r.stdout.splitlines()) if len(f) >= 8}
+    kernels = sorted({k for (_a, k, _c) in rows})
+    filt = kwcap.run([kwcap.tool(args, "llvm-cxxfilt")] + kernels)
+    demangled = dict(zip(kernels, filt.stdout.split("\n")))
+    ck.check(any(demangled.get(k, k) != k for k in kernels),
+             "llvm-cxxfilt demangles none of the CSV kernels (test bug)")
+    for k in kernels:
+        ck.eq(names.get(k), demangled.get(k), "kwalk list: NAME of %s vs llvm-cxxfilt" % k)
     kwcap.cleanup(args, work)
     ck.finish()
 
