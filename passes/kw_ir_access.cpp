@@ -384,7 +384,7 @@ void classifyAsm(Ctx &C, const CallBase *CB, SmallVectorImpl<Raw> &Out) {
     // the one buffer instruction of the statement (others around it, such as
     // ck_tile's exec mask set and restore for a conditional store, move no data)
     SmallVector<StringRef, 8> Lines;
-    IA->getAsmString().split(Lines, '\n');
+    StringRef(IA->getAsmString()).split(Lines, '\n');
     StringRef Line;
     for (StringRef L : Lines) {
         L = L.take_until([](char Ch) { return Ch == ';'; }).trim();
