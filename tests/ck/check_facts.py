@@ -69,7 +69,7 @@ def disasm(args, co):
     text = kwllvm.run_or_exit([tool(args, "llvm-objdump"), "-d", "--no-show-raw-insn",
                                "--no-leading-addr", co]).stdout
     for line in text.splitlines():
-        m = re.match(r"^([\w.$]+):\s*$", line)
+        m = re.match(r"^(?:[0-9a-f]+ )?<([^>]+)>:\s*$", line)
         if m:
             cur = out.setdefault(m.group(1), [])
             continue
