@@ -108,7 +108,7 @@ const Value *rsrcPointer(const DataLayout &DL, const Value *R) {
         return nullptr;
     SmallVector<const Value *, 16> Work{R};
     SmallPtrSet<const Value *, 16> Seen;
-    while (!Work.empty() && Seen.size() < 24) {
+    while (!Work.empty() && Seen.size() < 64) {
         const Value *V = peel(Work.pop_back_val());
         if (!Seen.insert(V).second)
             continue;
@@ -116,12 +116,21 @@ const Value *rsrcPointer(const DataLayout &DL, const Value *R) {
             return cast<CallBase>(V)->getArgOperand(0);
         if (const auto *PI = dyn_cast<PtrToIntInst>(V))
             return PI->getPointerOperand();
-        if (isa<Argument>(V))
-            return V;
+        // an address: a pointer, or a 64-bit integer; the resource's other
+        // words (the size, often computed from integer arguments) are not
+        bool Address = V->getType()->isPointerTy() || V->getType()->isIntegerTy(64);
+        if (isa<Argument>(V)) {
+            if (Address)
+                return V;
+            continue;
+        }
         const Argument *KA;
         int64_t KOff;
-        if (kernargField(DL, V, KA, KOff))
-            return V; // a field of a struct kernel argument
+        if (kernargField(DL, V, KA, KOff)) {
+            if (Address)
+                return V; // a field of a struct kernel argument
+            continue;
+        }
         if (const auto *I = dyn_cast<Instruction>(V)) {
             if (isa<LoadInst>(I) || isa<PHINode>(I))
                 continue;
