@@ -119,6 +119,30 @@ void kw_co_occupancy_compute(const kw_co_object *obj, const kw_co_kernel *k, uns
     }
 }
 
+void kw_co_occupancy_at_block(const kw_co_hw *hw, long long vgpr, long long sgpr, long long lds,
+                              unsigned block, kw_co_occ_block *o) {
+    memset(o, 0, sizeof *o);
+    if (!hw || vgpr < 0 || sgpr < 0 || block == 0 || block > 1024 || !hw->simds_per_cu ||
+        !hw->wave_size)
+        return;
+    unsigned vg = vgpr > 0 ? (vgpr > 65535 ? 65535 : (unsigned)vgpr) : 1;
+    unsigned sg = sgpr > 0 ? (sgpr > 65535 ? 65535 : (unsigned)sgpr) : 1;
+    unsigned regs = min_u(min_u(waves_by_vgpr(hw, vg), waves_by_sgpr(hw, sg)),
+                          hw->max_waves_per_simd);
+    unsigned per_wg = div_ceil(block, hw->wave_size);
+    unsigned wgs = regs * hw->simds_per_cu / per_wg;
+    if (per_wg > 1)
+        wgs = min_u(wgs, hw->max_barriers_per_cu);
+    if (lds > 0)
+        wgs = min_u(wgs, (unsigned)(hw->lds_bytes_per_cu / (unsigned long long)lds));
+    o->known = true;
+    o->block = block;
+    o->waves_per_wg = per_wg;
+    o->wgs_per_cu = wgs;
+    o->by_regs = regs;
+    o->waves = min_u(div_ceil(wgs * per_wg, hw->simds_per_cu), regs);
+}
+
 const char *kw_co_limiter_name(unsigned limiters) {
     static const char *const names[16] = {
         "none",          "vgpr",          "sgpr",          "vgpr+sgpr",

@@ -130,6 +130,29 @@ typedef struct kw_co_occupancy {
                               * the source's range gives the exact value */
 } kw_co_occupancy;
 
+/* Occupancy at one workgroup size: what a dispatch of blocks of `block`
+ * work-items reaches, the whole workgroup resident on one CU at once. */
+typedef struct kw_co_occ_block {
+    bool known;
+    unsigned block;          /* work-items per workgroup */
+    unsigned waves_per_wg;   /* ceil(block / wave size) */
+    unsigned wgs_per_cu;     /* workgroups resident on one CU */
+    unsigned waves;          /* waves per SIMD: ceil(wgs_per_cu * waves_per_wg / SIMDs) */
+    unsigned by_regs;        /* waves per SIMD the registers allow (VGPR and SGPR terms) */
+} kw_co_occ_block;
+
+/* hw's occupancy for a kernel of vgpr (arch VGPRs + AGPRs, as .vgpr_count),
+ * sgpr, lds (static bytes per workgroup) run in workgroups of block items:
+ *   per SIMD the registers allow R = min(VGPR term, SGPR term) waves (as
+ *   kw_co_occupancy_compute); a CU holds floor(R x SIMDs / waves per
+ *   workgroup) workgroups, at most the CU's LDS / lds and, for workgroups of
+ *   several waves, its barriers; waves = ceil(that x waves per workgroup /
+ *   SIMDs). LLVM's occupancy (kw_co_occupancy) takes the minimum workgroup
+ *   size as 1, so a kernel compiled for large blocks may never reach it:
+ *   768 work-items (12 waves) at R = 8 fit 2 workgroups, 6 waves per SIMD. */
+void kw_co_occupancy_at_block(const kw_co_hw *hw, long long vgpr, long long sgpr, long long lds,
+                              unsigned block, kw_co_occ_block *out);
+
 /* "vgpr", "sgpr", "lds", "workgroup", joined with '+' when several bind;
  * "none" when the kernel reaches the hardware's wave slots. */
 const char *kw_co_limiter_name(unsigned limiters);

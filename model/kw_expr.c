@@ -41,7 +41,7 @@ kw_status kw_shape_parse(kw_shape *shape, kw_arena *arena, const char *text, kw_
         const char *name = p;
         if (!kw_is_alpha(*p))
             return kw_fail(err, "--shape: expected NAME=NUMBER at \"%.40s\"", p);
-        while (kw_is_alnum(*p) || *p == '.')
+        while (kw_is_alnum(*p) || *p == '.' || (*p == '#' && p[1] >= '0' && p[1] <= '9'))
             p++;
         size_t nlen = (size_t)(p - name);
         if (*p != '=')
@@ -204,9 +204,10 @@ static kw_num kw_expr_primary(kw_ev *e) {
     }
     if (!kw_is_alpha(*e->p))
         return kw_expr_fail(e, "unexpected input", e->p);
-    /* a name: identifiers joined by '.', '->', '::' */
+    /* a name: identifiers joined by '.', '->', '::'; an element of a parameter
+     * pack is its name, '#' and its position (args#0) */
     for (;;) {
-        while (kw_is_alnum(*e->p))
+        while (kw_is_alnum(*e->p) || (*e->p == '#' && e->p[1] >= '0' && e->p[1] <= '9'))
             e->p++;
         if (*e->p == '.' && kw_is_alpha(e->p[1]))
             e->p++;

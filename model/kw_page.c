@@ -279,6 +279,33 @@ static bool kw_mem_eval(kw_arena *a, const kw_val *v, const kw_shape *s, double 
     return true;
 }
 
+/* The occupancy at the block size the kernel is compiled for, when its
+ * source fixes that size (an attribute whose maximum is the code object's
+ * .max_flat_workgroup_size): LLVM's occupancy assumes blocks as small as one
+ * work-item, which a kernel compiled for 768 may never be launched with. */
+static void kw_page_occ_block(const kw_kernel *k, kw_page_arch *x) {
+    const kw_isa_resources *res = x->facts ? &x->facts->resources : NULL;
+    if (!k || !res || res->max_flat_workgroup_size <= 0)
+        return;
+    bool fixed = false;
+    for (size_t i = 0; i < k->attrs.n && !fixed; i++) {
+        const char *n = k->attrs.v[i].name, *v = k->attrs.v[i].value;
+        if (!n || !v)
+            continue;
+        const char *max = v;
+        if (!strcmp(n, "amdgpu_flat_work_group_size") && strchr(v, ','))
+            max = strchr(v, ',') + 1;
+        else if (strcmp(n, "launch_bounds"))
+            continue;
+        fixed = atoll(max) == res->max_flat_workgroup_size;
+    }
+    if (!fixed)
+        return;
+    long long vgpr = res->vgpr;
+    kw_co_occupancy_at_block(kw_co_hw_lookup(x->arch), vgpr, res->sgpr, res->lds_bytes,
+                             (unsigned)res->max_flat_workgroup_size, &x->occ_block);
+}
+
 kw_status kw_page_finish(kw_page *p, kw_model *m, const kw_page_arch *archs, size_t narchs,
                          const char *only, bool user_shape, kw_arena *a, kw_err *err) {
     if (!archs)
@@ -298,6 +325,7 @@ kw_status kw_page_finish(kw_page *p, kw_model *m, const kw_page_arch *archs, siz
             return kw_fail(err, "out of memory");
         *slot = x;
         slot->of = i;
+        kw_page_occ_block(p->k, slot);
         /* section 5's listing quotes the line of each line-table row: the
          * rows name a few files (most often as the same strings), each
          * looked up once */

@@ -30,6 +30,7 @@
 
 #include "common/kw_arena.h"
 #include "common/kw_err.h"
+#include "codeobj/kw_codeobj.h"
 #include "model/kw_expr.h"
 #include "model/kw_flow.h"
 #include "model/kw_model.h"
@@ -45,6 +46,10 @@ typedef struct kw_page_arch {
     const kw_kernel_arch *facts;
     const kw_irf *ir;
     size_t of;
+    /* occupancy at the block size the kernel is compiled for (its
+     * __launch_bounds__ / amdgpu_flat_work_group_size maximum, the code
+     * object's .max_flat_workgroup_size): known only when the source fixes it */
+    kw_co_occ_block occ_block;
 } kw_page_arch;
 
 /* A dispatch condition as the --shape sees it. A loop, a `default:`, a

@@ -19,11 +19,13 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Dominators.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 
@@ -59,6 +61,30 @@ bool isLaunchPointer(const Value *V) {
            N == "queue.ptr" || N == "dispatch.id" || N == "implicit.buffer.ptr";
 }
 
+// A kernel argument in the kernel-argument segment passed by reference
+// (`ptr addrspace(4) byref(%struct.Kargs)`): a struct the source passes by
+// value. Loads of it are launch data, not memory traffic.
+bool isKernargStruct(const Value *V) {
+    const auto *A = dyn_cast_or_null<Argument>(V);
+    return A && A->getType()->isPointerTy() && A->getType()->getPointerAddressSpace() == 4 &&
+           A->hasByRefAttr();
+}
+
+// A value loaded from such a struct at a constant offset (one of its fields):
+// the argument and the offset.
+bool kernargField(const DataLayout &DL, const Value *V, const Argument *&A, int64_t &Off) {
+    const auto *L = dyn_cast_or_null<LoadInst>(V);
+    if (!L)
+        return false;
+    APInt O(DL.getIndexTypeSizeInBits(L->getPointerOperandType()), 0);
+    const Value *B = L->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, O, true);
+    if (!isKernargStruct(B))
+        return false;
+    A = cast<Argument>(B);
+    Off = O.getSExtValue();
+    return Off >= 0;
+}
+
 // A memory access found in the IR, before analysis.
 struct Raw {
     const Instruction *I;
@@ -77,12 +103,12 @@ struct Raw {
 };
 
 // The pointer a buffer resource was made from, when visible.
-const Value *rsrcPointer(const Value *R) {
+const Value *rsrcPointer(const DataLayout &DL, const Value *R) {
     if (!R)
         return nullptr;
     SmallVector<const Value *, 16> Work{R};
     SmallPtrSet<const Value *, 16> Seen;
-    while (!Work.empty() && Seen.size() < 24) {
+    while (!Work.empty() && Seen.size() < 64) {
         const Value *V = peel(Work.pop_back_val());
         if (!Seen.insert(V).second)
             continue;
@@ -90,8 +116,21 @@ const Value *rsrcPointer(const Value *R) {
             return cast<CallBase>(V)->getArgOperand(0);
         if (const auto *PI = dyn_cast<PtrToIntInst>(V))
             return PI->getPointerOperand();
-        if (isa<Argument>(V))
-            return V;
+        // an address: a pointer, or a 64-bit integer; the resource's other
+        // words (the size, often computed from integer arguments) are not
+        bool Address = V->getType()->isPointerTy() || V->getType()->isIntegerTy(64);
+        if (isa<Argument>(V)) {
+            if (Address)
+                return V;
+            continue;
+        }
+        const Argument *KA;
+        int64_t KOff;
+        if (kernargField(DL, V, KA, KOff)) {
+            if (Address)
+                return V; // a field of a struct kernel argument
+            continue;
+        }
         if (const auto *I = dyn_cast<Instruction>(V)) {
             if (isa<LoadInst>(I) || isa<PHINode>(I))
                 continue;
@@ -326,10 +365,134 @@ bool classifyCall(Ctx &C, const CallBase *CB, SmallVectorImpl<Raw> &Out) {
     return true;
 }
 
+// Bytes one lane moves by a MUBUF mnemonic's suffix (buffer_store_short: 2);
+// 0 when not one of the plain forms.
+unsigned bufferSuffixBytes(StringRef Sfx) {
+    static const struct {
+        const char *S;
+        unsigned B;
+    } T[] = {{"dword", 4},  {"dwordx2", 8}, {"dwordx3", 12}, {"dwordx4", 16}, {"short", 2},
+             {"ushort", 2}, {"sshort", 2},  {"byte", 1},     {"ubyte", 1},    {"sbyte", 1},
+             {"b32", 4},    {"b64", 8},     {"b96", 12},     {"b128", 16},    {"b16", 2},
+             {"u16", 2},    {"i16", 2},     {"b8", 1},       {"u8", 1},       {"i8", 1}};
+    for (const auto &E : T)
+        if (Sfx == E.S)
+            return E.B;
+    return 0;
+}
+
+// An inline asm statement that is one buffer load or store (ck_tile's
+// `buffer_store_short %0, %1, %2, 0 offen offset:%3`): decoded from its text
+// as the assembler reads it (vdata, vaddr, srsrc, soffset, then modifiers),
+// each `$N` mapped to the call's operand through the constraints (outputs
+// that are not indirect are the call's result, not operands).
+void classifyAsm(Ctx &C, const CallBase *CB, SmallVectorImpl<Raw> &Out) {
+    const auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand());
+    if (!IA)
+        return;
+    // the one buffer instruction of the statement (others around it, such as
+    // ck_tile's exec mask set and restore for a conditional store, move no data)
+    SmallVector<StringRef, 8> Lines;
+    StringRef(IA->getAsmString()).split(Lines, '\n');
+    StringRef Line;
+    for (StringRef L : Lines) {
+        L = L.take_until([](char Ch) { return Ch == ';'; }).trim();
+        if (!L.starts_with("buffer_"))
+            continue;
+        if (!Line.empty())
+            return; // several: not decoded
+        Line = L;
+    }
+    StringRef Mn = Line.take_until([](char Ch) { return std::isspace((unsigned char)Ch); });
+    StringRef Rest = Line.drop_front(Mn.size()).trim();
+    bool Store = Mn.starts_with("buffer_store_");
+    if (!Store && !Mn.starts_with("buffer_load_"))
+        return;
+    unsigned Bytes = bufferSuffixBytes(Mn.drop_front(Store ? 13 : 12));
+    if (!Bytes)
+        return;
+    // operand number -> call argument (-1: the result)
+    std::vector<int> ArgOf;
+    int NextArg = 0;
+    for (const InlineAsm::ConstraintInfo &CI : IA->ParseConstraints()) {
+        if (CI.Type == InlineAsm::isClobber)
+            continue;
+        if (CI.Type == InlineAsm::isOutput && !CI.isIndirect)
+            ArgOf.push_back(-1);
+        else
+            ArgOf.push_back(NextArg++);
+    }
+    SmallVector<StringRef, 8> Ops;
+    Rest.split(Ops, ',');
+    for (StringRef &O : Ops)
+        O = O.trim();
+    bool Lds = false, OffEn = false, IdxEn = false;
+    int64_t Imm = 0;
+    const Value *ImmV = nullptr;
+    // the modifiers follow the last operand, separated by blanks
+    SmallVector<StringRef, 4> Tail;
+    if (!Ops.empty())
+        Ops.back().split(Tail, ' ', -1, false);
+    if (!Tail.empty()) {
+        Ops.back() = Tail[0];
+        for (size_t I = 1; I < Tail.size(); I++) {
+            StringRef M = Tail[I];
+            Lds |= M == "lds";
+            OffEn |= M == "offen";
+            IdxEn |= M == "idxen";
+            if (M.consume_front("offset:")) {
+                unsigned N;
+                if (M.starts_with("$") && !M.drop_front().getAsInteger(10, N) && N < ArgOf.size() &&
+                    ArgOf[N] >= 0)
+                    ImmV = CB->getArgOperand((unsigned)ArgOf[N]);
+                else
+                    M.getAsInteger(0, Imm);
+            }
+        }
+    }
+    auto Operand = [&](size_t K) -> const Value * {
+        unsigned N;
+        if (K >= Ops.size() || !Ops[K].starts_with("$") || Ops[K].drop_front().getAsInteger(10, N) ||
+            N >= ArgOf.size() || ArgOf[N] < 0 || (unsigned)ArgOf[N] >= CB->arg_size())
+            return nullptr;
+        return CB->getArgOperand((unsigned)ArgOf[N]);
+    };
+    // a load to LDS has no vdata: vaddr, srsrc, soffset
+    size_t First = Lds && !Store ? 0 : 1;
+    if (Ops.size() != First + 3 || IdxEn)
+        return;
+    std::string What = ("asm " + Mn).str();
+    Raw R{CB, Store ? KW_IR_STORE : KW_IR_LOAD, KW_IR_BUFFER, What};
+    R.Bytes = Bytes;
+    R.Rsrc = Operand(First + 1);
+    if (!R.Rsrc || !isRsrcType(R.Rsrc->getType())) {
+        C.note(What + ": the resource operand is not a <4 x i32> the IR shows; the statement is "
+                      "not counted as a memory access");
+        return;
+    }
+    const Value *VAddr = OffEn ? Operand(First) : nullptr;
+    if (OffEn && (!VAddr || !VAddr->getType()->isIntegerTy(32))) {
+        C.note(What + ": the offset operand is not an i32 the IR shows; the statement is not "
+                      "counted as a memory access");
+        return;
+    }
+    R.VOff = VAddr;
+    const Value *SOff = Operand(First + 2);
+    if (SOff && SOff->getType()->isIntegerTy() && SOff->getType()->getIntegerBitWidth() <= 64)
+        R.SOff = SOff;
+    if (const auto *K = dyn_cast_or_null<ConstantInt>(ImmV))
+        Imm = K->getBitWidth() <= 64 ? K->getSExtValue() : 0;
+    R.ImmOff = Imm;
+    R.Bytes = Bytes;
+    const Value *Data = Store ? Operand(0) : nullptr;
+    R.Ty = Data ? Data->getType() : (!CB->getType()->isVoidTy() ? CB->getType() : nullptr);
+    Out.push_back(R);
+}
+
 void classify(Ctx &C, const Instruction &I, SmallVectorImpl<Raw> &Out) {
     auto Plain = [&](kw_ir_op Op, const Value *Ptr, Type *Ty, Align Al, std::string What) {
         const Value *Obj = getUnderlyingObject(Ptr, 8);
-        if (isLaunchPointer(Obj))
+        if (isLaunchPointer(Obj) || isKernargStruct(Obj))
             return; // kernel arguments and dispatch fields: launch data, not traffic
         Raw R{&I, Op, spaceOf(Ptr->getType()->getPointerAddressSpace()), std::move(What)};
         R.Ptr = Ptr;
@@ -350,7 +513,7 @@ void classify(Ctx &C, const Instruction &I, SmallVectorImpl<Raw> &Out) {
         Plain(KW_IR_ATOMIC, CX->getPointerOperand(), CX->getNewValOperand()->getType(),
               CX->getAlign(), "cmpxchg");
     else if (const auto *CB = dyn_cast<CallBase>(&I))
-        classifyCall(C, CB, Out);
+        CB->isInlineAsm() ? classifyAsm(C, CB, Out) : (void)classifyCall(C, CB, Out);
 }
 
 // A pointer that went through an integer and back, inttoptr (ptrtoint P): P.
@@ -367,7 +530,16 @@ const Value *throughInteger(const Value *V) {
 // Where the address comes from: a parameter, a variable, or why unknown.
 void resolveBase(Ctx &C, const Value *Ptr, kw_ir_access &X, const Value *&Key) {
     X.param = -1;
+    X.param_offset = -1;
     Key = nullptr;
+    const Argument *KA;
+    int64_t KOff;
+    if (Ptr && kernargField(C.DL, Ptr, KA, KOff)) { // a pointer field of a struct argument
+        X.param = (int)KA->getArgNo();
+        X.param_offset = KOff;
+        Key = Ptr;
+        return;
+    }
     if (!Ptr) {
         X.base_why = C.str("the buffer resource's pointer is not visible in the IR");
         return;
@@ -397,6 +569,11 @@ void resolveBase(Ctx &C, const Value *Ptr, kw_ir_access &X, const Value *&Key) {
         resolveBase(C, P, X, Key);
         return;
     }
+    if (const auto *I2P = dyn_cast<IntToPtrInst>(Obj))
+        if (kernargField(C.DL, I2P->getOperand(0), KA, KOff)) { // a field read as an integer
+            resolveBase(C, I2P->getOperand(0), X, Key);
+            return;
+        }
     Key = Obj;
     if (const auto *A = dyn_cast<Argument>(Obj)) {
         X.param = (int)A->getArgNo();
@@ -465,7 +642,7 @@ const SCEV *addressSCEV(Ctx &C, const Raw &R, std::string &Why) {
         }
     }
     // the base, where the resource's pointer is visible and has an integer value
-    if (const Value *P = R.Rsrc ? rsrcPointer(R.Rsrc) : nullptr)
+    if (const Value *P = R.Rsrc ? rsrcPointer(C.DL, R.Rsrc) : nullptr)
         if (P->getType()->isPointerTy() && !C.DL.isNonIntegralPointerType(P->getType())) {
             const SCEV *Base = SE.getPtrToIntExpr(SE.getSCEV(const_cast<Value *>(P)), I64);
             if (!isa<SCEVCouldNotCompute>(Base) && Base->getType() == I64)
@@ -527,7 +704,7 @@ void analyze(Ctx &C, const Raw &R) {
     X->loc = location(C, R.I);
     X->lds_conflict_degree = 0;
     const Value *Key = nullptr;
-    resolveBase(C, R.Ptr ? R.Ptr : rsrcPointer(R.Rsrc), *X, Key);
+    resolveBase(C, R.Ptr ? R.Ptr : rsrcPointer(C.DL, R.Rsrc), *X, Key);
     if (R.Rsrc && !Key) {
         const Value *Rs = peel(R.Rsrc);
         if (const auto *A = dyn_cast<Argument>(Rs)) { // the resource itself is a parameter
@@ -645,7 +822,7 @@ void groupAccesses(Ctx &C) {
     };
     std::vector<G> Groups;
     auto Same = [&](const kw_ir_access &A, const kw_ir_access &B) {
-        bool BaseEq = A.param >= 0 ? A.param == B.param
+        bool BaseEq = A.param >= 0 ? A.param == B.param && A.param_offset == B.param_offset
                                    : (A.object && B.object && !strcmp(A.object, B.object));
         return A.op == B.op && A.space == B.space && BaseEq && A.loop == B.loop &&
                A.lane_stride.kind == KW_IR_NUM && B.lane_stride.kind == KW_IR_NUM &&

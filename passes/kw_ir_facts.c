@@ -113,7 +113,11 @@ kw_status kw_ir_facts_name_params(kw_ir_kernel_facts *f, const char *const *name
     for (size_t i = 0; i < f->accesses.n; i++) {
         kw_ir_access *x = &f->accesses.v[i];
         if (x->param >= 0 && (size_t)x->param < np)
-            x->param_name = final[x->param];
+            x->param_name = x->param_offset < 0 ? final[x->param]
+                                                : kw_arena_printf(a, "%s+%lld", final[x->param],
+                                                                  x->param_offset);
+        if (x->param >= 0 && (size_t)x->param < np && !x->param_name)
+            return kw_fail(err, "out of memory");
         if (rename_val(&x->lane_stride, final, np, a, err) ||
             rename_val(&x->group_stride[0], final, np, a, err) ||
             rename_val(&x->group_stride[1], final, np, a, err) ||
@@ -133,6 +137,23 @@ kw_status kw_ir_facts_name_params(kw_ir_kernel_facts *f, const char *const *name
     for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
         if (rename_val(w[i], final, np, a, err))
             return KW_ERR;
+    return KW_OK;
+}
+
+kw_status kw_ir_facts_name_fields(kw_ir_kernel_facts *f, const kw_ir_field_name *fields,
+                                  size_t n, kw_err *err) {
+    (void)err;
+    for (size_t i = 0; i < f->accesses.n; i++) {
+        kw_ir_access *x = &f->accesses.v[i];
+        if (x->param < 0 || x->param_offset < 0)
+            continue;
+        for (size_t j = 0; j < n; j++)
+            if (fields[j].param == x->param && fields[j].offset == x->param_offset &&
+                fields[j].name) {
+                x->param_name = fields[j].name;
+                break;
+            }
+    }
     return KW_OK;
 }
 
@@ -189,6 +210,7 @@ static kw_status to_access(kw_arena *a, const kw_ir_kernel_facts *f, size_t i, k
     o->align = x->align;
     o->param = x->param >= 0 ? (x->param_name ? x->param_name : f->params.v[x->param].name) : NULL;
     o->param_index = x->param >= 0 ? x->param : -1;
+    o->param_offset = x->param >= 0 ? x->param_offset : -1;
     o->object = x->object;
     o->base_why = x->base_why;
     o->lane_stride_bytes = to_val(&x->lane_stride);

@@ -112,7 +112,11 @@ typedef struct kw_ir_access {
     unsigned bytes_per_lane; /* 0 when not a constant (memcpy of a variable length) */
     unsigned align;          /* bytes, from the IR; 0 unknown */
     int param;               /* kernel parameter the address derives from, -1 none */
-    const char *param_name;  /* set by kw_ir_facts_name_params */
+    long long param_offset;  /* >= 0: the pointer (or buffer resource) is the field at this
+                                byte offset of param, a struct passed by value (read from the
+                                kernel-argument segment); -1: param itself */
+    const char *param_name;  /* set by kw_ir_facts_name_params ("kargs+8"), then
+                                kw_ir_facts_name_fields ("kargs.p_a") */
     const char *object;      /* not a parameter: the LDS/global variable's name, "alloca" */
     const char *base_why;    /* why neither param nor object is known */
     /* Address as a function of the work-item and work-group ids: */
@@ -320,6 +324,18 @@ void kw_ir_facts_init(kw_ir_kernel_facts *f);
  * after the first call (no `$N` remains). */
 kw_status kw_ir_facts_name_params(kw_ir_kernel_facts *f, const char *const *names, size_t n,
                                   kw_arena *arena, kw_err *err);
+
+/* A field of a struct parameter passed by value, by its byte offset. */
+typedef struct kw_ir_field_name {
+    int param;          /* the parameter's position */
+    long long offset;   /* bytes into it */
+    const char *name;   /* "kargs.p_a"; must outlive f */
+} kw_ir_field_name;
+
+/* After kw_ir_facts_name_params (which names an access through a field
+ * "kargs+8"): accesses whose base is a field of fields[] get its name. */
+kw_status kw_ir_facts_name_fields(kw_ir_kernel_facts *f, const kw_ir_field_name *fields,
+                                  size_t n, kw_err *err);
 
 /* The facts as the sidecar's record (the `ir:` mapping of a kernel's arch,
  * kw_sidecar_ir.h), allocated in arena; strings are shared with f, which must

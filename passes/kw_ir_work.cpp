@@ -14,6 +14,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 
 #include <algorithm>
+#include <cctype>
 #include <array>
 #include <optional>
 
@@ -57,6 +58,37 @@ int64_t cvtElements(const CallBase *CB, StringRef A) {
         Src--; // the scale
     int64_t N = std::max(Res, Src);
     return N ? N : 1;
+}
+
+// The work of one lane of a matrix instruction (mfma, smfmac, wmma): a
+// wave computes M x N x K (times the blocks) multiply-adds, 2 operations
+// each, and each lane holds M x N x blocks / wave elements of the result, so
+// one lane's share is 2 x K x its result elements. K is the third number of
+// the name's MxNxK shape (mfma.f32.32x32x8f16: 8; mfma.scale.f32.16x16x128.f8f6f4:
+// 128); 0 when the name has no shape. smfmac counts the dense equivalent.
+int64_t matrixOps(const CallBase *CB, StringRef A) {
+    for (size_t I = 0; I < A.size(); I++) {
+        if (!std::isdigit((unsigned char)A[I]) || (I && std::isdigit((unsigned char)A[I - 1])))
+            continue;
+        unsigned Dims[3], D = 0;
+        size_t J = I;
+        while (D < 3) {
+            size_t S = J;
+            while (J < A.size() && std::isdigit((unsigned char)A[J]))
+                J++;
+            if (S == J || A.substr(S, J - S).getAsInteger(10, Dims[D]))
+                break;
+            D++;
+            if (D < 3 && (J >= A.size() || A[J] != 'x'))
+                break;
+            J += D < 3;
+        }
+        if (D == 3 && Dims[2] > 0) {
+            Type *RT = CB->getType();
+            return 2 * (int64_t)Dims[2] * elems(RT);
+        }
+    }
+    return 0;
 }
 
 void countCall(Ctx &C, const CallBase *CB, Counts &K) {
@@ -112,6 +144,12 @@ void countCall(Ctx &C, const CallBase *CB, Counts &K) {
     }
     if (A.starts_with("cvt.")) {
         K[Conv] += cvtElements(CB, A);
+        return;
+    }
+    if (A.starts_with("mfma") || A.starts_with("smfmac") || A.starts_with("wmma")) {
+        // integer forms (mfma.i32.32x32x16.i8) are integer operations
+        bool Int = CB->getType()->isIntOrIntVectorTy();
+        K[Int ? IntOps : Flops] += matrixOps(CB, A);
         return;
     }
     if (A.starts_with("fdot2")) {

@@ -24,6 +24,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
+#include <map>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -336,6 +337,7 @@ class Idioms {
 
     void run() {
         findSteps();
+        findVectorSteps();
         buildChains();
         blockReduces();
         broadcasts();
@@ -363,6 +365,75 @@ class Idioms {
         }
     }
 
+    // A vectorized step (SLP after unrolling, as ck_tile's warp reduction of
+    // several values becomes): op(v, m) on <N x T> where element i of m is a
+    // move of element i of v, every move with the same lane map. The moves of
+    // elements 1..N-1 become the step's Extra members.
+    void findVectorSteps() {
+        for (unsigned XI = 0; XI < Infos.size(); XI++) {
+            const XInfo &X = Infos[XI];
+            const auto *EE = X.HasMap && X.Src ? dyn_cast<ExtractElementInst>(X.Src) : nullptr;
+            const auto *Idx = EE ? dyn_cast<ConstantInt>(EE->getIndexOperand()) : nullptr;
+            if (!Idx || !Idx->isZero())
+                continue;
+            const Value *Vec = peel(EE->getVectorOperand());
+            // the insertelement chain that gathers the moves
+            const InsertElementInst *IE = nullptr;
+            for (const User *U : X.CB->users())
+                if (const auto *I = dyn_cast<InsertElementInst>(U))
+                    if (I->getOperand(1) == X.CB && isa<UndefValue>(I->getOperand(0)))
+                        IE = I;
+            auto *VT = IE ? dyn_cast<FixedVectorType>(IE->getType()) : nullptr;
+            if (!VT || VT->getNumElements() > 64)
+                continue;
+            unsigned N = VT->getNumElements();
+            std::vector<int> Elem(N, -1);
+            bool Ok = true;
+            const InsertElementInst *Last = nullptr;
+            for (const InsertElementInst *Cur = IE; Cur && Ok;) {
+                const auto *CI = dyn_cast<ConstantInt>(Cur->getOperand(2));
+                auto It = XIndex.find(Cur->getOperand(1));
+                Ok = CI && CI->getZExtValue() < N && It != XIndex.end();
+                if (!Ok)
+                    break;
+                unsigned J = (unsigned)CI->getZExtValue();
+                const XInfo &XJ = Infos[It->second];
+                const auto *EJ = XJ.Src ? dyn_cast<ExtractElementInst>(XJ.Src) : nullptr;
+                const auto *IJ = EJ ? dyn_cast<ConstantInt>(EJ->getIndexOperand()) : nullptr;
+                Ok = XJ.HasMap && !memcmp(XJ.Map, X.Map, sizeof X.Map) && IJ &&
+                     IJ->getZExtValue() == J && peel(EJ->getVectorOperand()) == Vec;
+                Elem[J] = (int)It->second;
+                Last = Cur;
+                const InsertElementInst *Next = nullptr;
+                for (const User *U : Cur->users())
+                    if (const auto *I = dyn_cast<InsertElementInst>(U))
+                        if (I->getOperand(0) == Cur)
+                            Next = I;
+                Cur = Next;
+            }
+            for (unsigned J = 0; J < N && Ok; J++)
+                Ok = Elem[J] >= 0;
+            if (!Ok || !Last)
+                continue;
+            SmallVector<const Instruction *, 4> Users;
+            peeledUsers(Last, Users);
+            for (const Instruction *B : Users) {
+                bool Idem;
+                const char *Op = combineOp(B, Idem);
+                if (!Op || B->getNumOperands() < 2)
+                    continue;
+                const Value *A0 = peel(B->getOperand(0)), *A1 = peel(B->getOperand(1));
+                if (!((A0 == Vec && A1 == Last) || (A1 == Vec && A0 == Last)))
+                    continue;
+                Steps.push_back({XI, B, Vec, Op, Idem});
+                std::vector<unsigned> More;
+                for (unsigned J = 1; J < N; J++)
+                    More.push_back((unsigned)Elem[J]);
+                Extra[(unsigned)Steps.size() - 1] = More;
+            }
+        }
+    }
+
     // Bad[L]: lane L holds an undefined value (it read the `old` of a DPP
     // move whose old is poison, as a bound_ctrl:0 row_bcast leaves row 0;
     // such lanes are never the result, and whatever reads them is bad too).
@@ -376,7 +447,7 @@ class Idioms {
         for (unsigned SI : Chain) {
             const Step &S = Steps[SI];
             const XInfo &X = Infos[S.X];
-            Type *Ty = S.B->getType();
+            Type *Ty = S.B->getType()->getScalarType();
             std::vector<std::array<uint8_t, 64>> Next = Cnt;
             std::vector<bool> NextBad = Bad;
             for (unsigned L = 0; L < W; L++) {
@@ -547,8 +618,13 @@ class Idioms {
         D->parts[0] = D->parts[1] = -1;
         D->loop = C.loopOf(First.B);
         D->loc = location(C, Infos[First.X].CB);
-        for (unsigned SI : Chain)
+        for (unsigned SI : Chain) {
             addMember(D, Id, Steps[SI].X);
+            auto E = Extra.find(SI);
+            if (E != Extra.end())
+                for (unsigned XJ : E->second)
+                    addMember(D, Id, XJ);
+        }
         if (BcastX >= 0)
             addMember(D, Id, (unsigned)BcastX);
         Wave W2{Id, Bcast >= 0 ? (const Value *)Infos[BcastX].CB : (const Value *)Last.B, First.In,
@@ -751,6 +827,7 @@ class Idioms {
     Ctx &C;
     std::vector<XInfo> &Infos;
     std::vector<Step> Steps;
+    std::map<unsigned, std::vector<unsigned>> Extra; // a vector step's other moves
     std::vector<Wave> Waves;
 };
 

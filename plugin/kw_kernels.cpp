@@ -3,6 +3,7 @@
 #include "kw_kernels.h"
 
 #include "kw_compat.h"
+#include "kw_params.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
@@ -327,13 +328,7 @@ class KernelCapture {
         if (const FunctionTemplateDecl *T = FD->getPrimaryTemplate())
             K.template_name = C.str(T->getTemplatedDecl()->getQualifiedNameAsString());
         templateArgs(FD);
-        for (const ParmVarDecl *P : FD->parameters()) {
-            kw_param *Param = KW_PUSH(C.arena(), K.params);
-            if (!Param)
-                return;
-            Param->name = C.str(P->getName());
-            Param->type = C.str(C.typeString(P->getType()));
-        }
+        captureParams(C, FD, K);
         doc(FD);
         attrs(FD);
         functor(FD);

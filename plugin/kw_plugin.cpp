@@ -411,6 +411,13 @@ kw_status attachIrFacts(kw_sidecar &Doc, JobState &S, kw_err *Err) {
         if (kw_ir_facts_name_params(It->second, Names.data(), Names.size(), &S.IrArena, Err) !=
             KW_OK)
             return KW_ERR;
+        std::vector<kw_ir_field_name> Fields;
+        for (size_t P = 0; P < K.params.n; P++)
+            for (size_t F = 0; F < K.params.v[P].fields.n; F++)
+                Fields.push_back({(int)P, K.params.v[P].fields.v[F].offset,
+                                  K.params.v[P].fields.v[F].name});
+        if (kw_ir_facts_name_fields(It->second, Fields.data(), Fields.size(), Err) != KW_OK)
+            return KW_ERR;
         // in the IR arena, which lives until the document is written
         kw_irf *&Ir = K.archs.v[0].ir;
         if (kw_ir_facts_to_sidecar(It->second, &S.IrArena, &Ir, Err) != KW_OK)

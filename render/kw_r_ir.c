@@ -281,33 +281,32 @@ void kw_r_ir_idioms(kw_render *r, const kw_irf *ir) {
         kw_r_item(r, 0);
         kw_buf_puts(o, "No reduction or broadcast idiom was found.");
     }
-    /* one line per idiom; identical consecutive lines once, counted */
-    kw_buf cur, last;
+    /* one line per idiom; identical lines once (where the first is), counted */
+    kw_buf cur;
     kw_buf_init(&cur);
-    kw_buf_init(&last);
-    unsigned count = 0;
     size_t ni = ir->idioms.n;
-    for (size_t i = 0; i <= ni; i++) {
+    const char **text = kw_arena_alloc(&r->scratch, (ni ? ni : 1) * sizeof *text);
+    for (size_t i = 0; text && i < ni; i++) {
         kw_buf_reset(&cur);
-        if (i < ni)
-            kw_ri_idiom_line(r, &ir->idioms.v[i], &cur);
-        if (i < ni && last.len && !strcmp(kw_buf_str(&cur), kw_buf_str(&last))) {
-            count++;
+        kw_ri_idiom_line(r, &ir->idioms.v[i], &cur);
+        text[i] = kw_arena_strndup(&r->scratch, cur.ptr ? cur.ptr : "", cur.len);
+    }
+    for (size_t i = 0; text && i < ni; i++) {
+        if (!text[i])
             continue;
-        }
-        if (last.len) {
-            kw_r_item(r, 0);
-            kw_buf_append(o, last.ptr, last.len);
-            if (count > 1)
-                kw_buf_printf(o, " (%u times)", count);
-            kw_buf_putc(o, '.');
-        }
-        kw_buf_reset(&last);
-        kw_buf_append(&last, cur.ptr, cur.len);
-        count = 1;
+        unsigned count = 1;
+        for (size_t j = i + 1; j < ni; j++)
+            if (text[j] && !strcmp(text[j], text[i])) {
+                count++;
+                text[j] = NULL;
+            }
+        kw_r_item(r, 0);
+        kw_buf_puts(o, text[i]);
+        if (count > 1)
+            kw_buf_printf(o, " (%u times)", count);
+        kw_buf_putc(o, '.');
     }
     kw_buf_free(&cur);
-    kw_buf_free(&last);
     char buf[32];
     const char *bars = kw_ri_ll(ir->barriers, buf, sizeof buf);
     if (bars) {

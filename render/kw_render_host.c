@@ -542,15 +542,28 @@ static void kw_host_args(kw_render *r, const kw_launch *l) {
     KW_R_LIT(r, "Kernel arguments as written at the launch:\n\n");
     static const char *const head[] = {"Parameter", "Type", "Argument"};
     kw_r_table(r, 3, head);
+    /* arguments are in parameter order: by position when the counts agree (the
+     * elements of a parameter pack share the pack's name), else by name */
+    bool by_pos = k && k->params.n == l->args.n;
     for (size_t i = 0; i < l->args.n; i++) {
         const kw_launch_arg *a = &l->args.v[i];
-        const char *type = NULL;
-        for (size_t p = 0; k && p < k->params.n && !type; p++)
+        const char *type = NULL, *name = a->param, *pack = NULL;
+        if (by_pos) {
+            type = k->params.v[i].type;
+            name = k->params.v[i].name ? k->params.v[i].name : name;
+            pack = k->params.v[i].pack;
+        }
+        for (size_t p = 0; k && !by_pos && p < k->params.n && !type; p++)
             if (k->params.v[p].name && a->param && !strcmp(k->params.v[p].name, a->param))
                 type = k->params.v[p].type;
         kw_r_row(r);
         kw_r_cell(r);
-        kw_md_code(o, a->param ? a->param : "?", r->in);
+        kw_md_code(o, name ? name : "?", r->in);
+        if (pack && name && strcmp(pack, name)) {
+            kw_buf_puts(o, " (");
+            kw_md_code(o, pack, r->in);
+            kw_buf_puts(o, ")");
+        }
         kw_r_cell(r);
         if (type)
             kw_md_code(o, type, r->in);

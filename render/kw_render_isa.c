@@ -31,10 +31,41 @@ static void kw_isa_cell(kw_render *r, const kw_rarch *a, const char *t) {
         kw_buf_puts(r->out, "-");
 }
 
+/* What the table's numbers mean for the kernel: an occupancy LLVM computes
+ * for blocks of any size that the compiled block size cannot reach, and
+ * spills to scratch. */
+static void kw_risa_occ_spill(kw_render *r) {
+    kw_buf *o = r->out;
+    for (size_t a = 0; a < r->archs.n; a++) {
+        const kw_co_occ_block *ob = &r->archs.v[a].occ_block;
+        const kw_isa_resources *res = &r->archs.v[a].facts->resources;
+        const char *arch = r->archs.v[a].arch;
+        if (ob->known && res->occupancy >= 0 && (long long)ob->waves != res->occupancy)
+            kw_buf_printf(o,
+                          "On %s, LLVM's occupancy of %lld waves per SIMD assumes workgroups "
+                          "as small as one work-item; the kernel is compiled for %u "
+                          "work-items per workgroup (%u waves), and with registers allowing "
+                          "%u waves per SIMD a CU holds %u such workgroups at once: %u waves "
+                          "per SIMD is what a launch at that size reaches.\n\n",
+                          arch, res->occupancy, ob->block, ob->waves_per_wg, ob->by_regs,
+                          ob->wgs_per_cu, ob->waves);
+        if (res->vgpr_spill > 0 || res->sgpr_spill > 0)
+            kw_buf_printf(o,
+                          "On %s the kernel spills %lld VGPR%s and %lld SGPR%s to scratch "
+                          "(%lld bytes per lane of private memory): each spill is a store and "
+                          "a later load through the scratch path, slow beside a register.\n\n",
+                          arch, res->vgpr_spill > 0 ? res->vgpr_spill : 0,
+                          res->vgpr_spill == 1 ? "" : "s",
+                          res->sgpr_spill > 0 ? res->sgpr_spill : 0,
+                          res->sgpr_spill == 1 ? "" : "s",
+                          res->scratch_bytes > 0 ? res->scratch_bytes : 0);
+    }
+}
+
 static void kw_risa_resources(kw_render *r) {
     kw_buf *o = r->out;
     /* the target, the counts of kw_isa_resources (off), the limiter */
-    enum { KW_ISA_TARGET, KW_ISA_COUNT, KW_ISA_LIMITER };
+    enum { KW_ISA_TARGET, KW_ISA_COUNT, KW_ISA_LIMITER, KW_ISA_AT_BLOCK };
 #define KW_ISA_RES(title, member)                                                                  \
     { title, KW_ISA_COUNT, offsetof(kw_isa_resources, member) }
     static const struct {
@@ -54,6 +85,7 @@ static void kw_risa_resources(kw_render *r) {
         KW_ISA_RES("Wavefront size", wavefront_size),
         KW_ISA_RES("Max flat workgroup size", max_flat_workgroup_size),
         KW_ISA_RES("Occupancy (waves per SIMD)", occupancy),
+        {"Occupancy at the compiled block size", KW_ISA_AT_BLOCK, 0},
         {"Occupancy limiter", KW_ISA_LIMITER, 0},
     };
 #undef KW_ISA_RES
@@ -64,7 +96,12 @@ static void kw_risa_resources(kw_render *r) {
     for (size_t a = 0; a < r->archs.n; a++)
         head[a + 1] = r->o->html_blocks ? r->archs.v[a].arch : kw_r_safe(r, r->archs.v[a].arch);
     kw_r_table(r, (int)r->archs.n + 1, head);
+    bool at_block = false;
+    for (size_t a = 0; a < r->archs.n; a++)
+        at_block |= r->archs.v[a].occ_block.known;
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        if (rows[i].what == KW_ISA_AT_BLOCK && !at_block)
+            continue;
         kw_r_row(r);
         kw_r_cell(r);
         kw_buf_puts(o, rows[i].title);
@@ -76,6 +113,10 @@ static void kw_risa_resources(kw_render *r) {
                 t = fx->target_id;
             } else if (rows[i].what == KW_ISA_LIMITER) {
                 t = fx->resources.occupancy_limiter;
+            } else if (rows[i].what == KW_ISA_AT_BLOCK) {
+                const kw_co_occ_block *ob = &r->archs.v[a].occ_block;
+                if (ob->known)
+                    t = kw_arena_printf(&r->scratch, "%u (%u work-items)", ob->waves, ob->block);
             } else {
                 long long v =
                     *(const long long *)((const unsigned char *)&fx->resources + rows[i].off);
@@ -92,6 +133,7 @@ static void kw_risa_resources(kw_render *r) {
     kw_buf_putc(o, '\n');
     KW_R_LIT(r, "From each code object's metadata (NT_AMDGPU_METADATA); occupancy as LLVM "
                 "computes it for the kernel's register, LDS and workgroup-size limits.\n\n");
+    kw_risa_occ_spill(r);
 }
 
 /* ---- the listing ---------------------------------------------------------------------------- */

@@ -41,24 +41,32 @@ static bool kw_ptr_const(kw_render *r, const char *type, const char **pointee) {
     return is_const;
 }
 
+/* One pointer (a parameter or a field of a struct parameter) when its
+ * pointee's constness is want_const. */
+static void kw_list_ptr(kw_render *r, const char *name, const char *type, bool want_const,
+                        bool *first) {
+    const char *pointee;
+    if (!type || !strchr(type, '*') || kw_ptr_const(r, type, &pointee) != want_const)
+        return;
+    kw_buf_puts(r->out, *first ? "" : ", ");
+    kw_md_code(r->out, name ? name : "(unnamed)", kw_r_prose_in(r));
+    if (pointee) {
+        kw_buf_puts(r->out, " (");
+        kw_md_code(r->out, pointee, kw_r_prose_in(r));
+        kw_buf_puts(r->out, ")");
+    }
+    *first = false;
+}
+
 static void kw_list_params(kw_render *r, bool want_const) {
     const kw_kernel *k = r->mk->k;
     bool first = true;
     for (size_t i = 0; i < k->params.n; i++) {
         const kw_param *p = &k->params.v[i];
-        const char *pointee;
-        if (!p->type || !strchr(p->type, '*'))
-            continue;
-        if (kw_ptr_const(r, p->type, &pointee) != want_const)
-            continue;
-        kw_buf_puts(r->out, first ? "" : ", ");
-        kw_md_code(r->out, p->name ? p->name : "(unnamed)", kw_r_prose_in(r));
-        if (pointee) {
-            kw_buf_puts(r->out, " (");
-            kw_md_code(r->out, pointee, kw_r_prose_in(r));
-            kw_buf_puts(r->out, ")");
-        }
-        first = false;
+        kw_list_ptr(r, p->name, p->type, want_const, &first);
+        /* a struct passed by value (ck_tile's kargs): its pointer fields */
+        for (size_t f = 0; f < p->fields.n; f++)
+            kw_list_ptr(r, p->fields.v[f].name, p->fields.v[f].type, want_const, &first);
     }
     if (first)
         kw_buf_puts(r->out, "none");
@@ -76,13 +84,28 @@ static bool kw_overview_ir(kw_render *r) {
         size_t n = ir->idioms.n;
         if (!n)
             kw_buf_puts(r->out, "none found");
-        for (size_t i = 0; i < n; i++) {
+        /* each kind of idiom once, in first-seen order, with how many there are */
+        const char **text = kw_arena_alloc(&r->scratch, (n ? n : 1) * sizeof *text);
+        for (size_t i = 0; text && i < n; i++) {
             const kw_irf_idiom *d = &ir->idioms.v[i];
-            const char *kind = d->kind;
-            const char *op = d->op;
-            const char *via = d->via;
-            kw_r_plainf(r, "%s%s%s%s%s%s%s", i ? "; " : "", kind ? kind : "idiom", op ? " (" : "",
-                        op ? op : "", op ? ")" : "", via ? " via " : "", via ? via : "");
+            const char *kind = d->kind, *op = d->op, *via = d->via;
+            text[i] = kw_arena_printf(&r->scratch, "%s%s%s%s%s%s", kind ? kind : "idiom",
+                                      op ? " (" : "", op ? op : "", op ? ")" : "",
+                                      via ? " via " : "", via ? via : "");
+        }
+        size_t shown = 0;
+        for (size_t i = 0; text && i < n; i++) {
+            bool seen = false;
+            unsigned count = 0;
+            for (size_t j = 0; j < n && !seen; j++)
+                seen = j < i && text[j] && text[i] && !strcmp(text[j], text[i]);
+            if (seen || !text[i])
+                continue;
+            for (size_t j = i; j < n; j++)
+                count += text[j] && !strcmp(text[j], text[i]);
+            kw_r_plainf(r, "%s%s", shown++ ? "; " : "", text[i]);
+            if (count > 1)
+                kw_buf_printf(r->out, " (%u times)", count);
         }
         kw_buf_puts(r->out, ".");
         char buf[32];
@@ -293,6 +316,19 @@ void kw_render_overview(kw_render *r) {
             kw_md_code(o, c->name ? c->name : "?", kw_r_prose_in(r));
         }
         kw_buf_puts(o, " (call tree in section 2).");
+    }
+    for (size_t a = 0; a < r->archs.n; a++) {
+        if (!r->archs.v[a].facts)
+            continue;
+        const kw_isa_resources *res = &r->archs.v[a].facts->resources;
+        if (res->vgpr_spill <= 0 && res->sgpr_spill <= 0)
+            continue;
+        kw_r_item(r, 0);
+        kw_r_plainf(r, "Register spills on %s: %lld VGPRs and %lld SGPRs go to scratch "
+                       "(%lld bytes per lane; section 5).",
+                    r->archs.v[a].arch, res->vgpr_spill > 0 ? res->vgpr_spill : 0,
+                    res->sgpr_spill > 0 ? res->sgpr_spill : 0,
+                    res->scratch_bytes > 0 ? res->scratch_bytes : 0);
     }
     if (!kw_overview_ir(r)) {
         kw_r_item(r, 0);

@@ -17,9 +17,18 @@ static const kw_field kw_f_template_arg[] = {
 };
 static KW_TYPE(kw_t_template_arg, "template argument", kw_template_arg, true, kw_f_template_arg);
 
+static const kw_field kw_f_param_field[] = {
+    {"name", KW_F_STR, offsetof(kw_param_field, name), NULL, 0, NULL},
+    {"type", KW_F_STR, offsetof(kw_param_field, type), NULL, 0, NULL},
+    {"offset", KW_F_BYTES, offsetof(kw_param_field, offset), NULL, 0, NULL},
+};
+static KW_TYPE(kw_t_param_field, "parameter field", kw_param_field, true, kw_f_param_field);
+
 static const kw_field kw_f_param[] = {
     {"name", KW_F_STR, offsetof(kw_param, name), NULL, 0, NULL},
     {"type", KW_F_STR, offsetof(kw_param, type), NULL, 0, NULL},
+    {"pack", KW_F_STR, offsetof(kw_param, pack), NULL, 0, NULL},
+    {"fields", KW_F_LIST, offsetof(kw_param, fields), &kw_t_param_field, 0, NULL},
 };
 static KW_TYPE(kw_t_param, "parameter", kw_param, true, kw_f_param);
 

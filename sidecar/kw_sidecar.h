@@ -47,9 +47,22 @@ typedef struct kw_template_arg {
     bool defaulted;    /* came from the parameter's default */
 } kw_template_arg;
 
+/* A field of a kernel parameter passed by value as a struct (a ck_tile kargs):
+ * the kernel reads it from the kernel-argument segment like a parameter. */
+typedef struct kw_param_field {
+    const char *name;   /* the parameter's name, '.', the field's ("kargs.p_a"; nested
+                           structs "kargs.desc.stride") */
+    const char *type;   /* as printed ("const void *") */
+    long long offset;   /* bytes from the start of the parameter */
+} kw_param_field;
+
 typedef struct kw_param {
-    const char *name;
+    const char *name; /* an element of a parameter pack: the name of the parameter it is
+                         forwarded to (kentry's `Kernel{}(args...)` into operator()'s
+                         `kargs`), else the pack's name and position, "args#0" */
     const char *type;
+    const char *pack; /* an element of a parameter pack: "args#0"; NULL otherwise */
+    KW_ARRAY(kw_param_field) fields; /* a struct passed by value: its scalar fields */
 } kw_param;
 
 typedef struct kw_attr {

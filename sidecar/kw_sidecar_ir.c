@@ -47,6 +47,7 @@ static const kw_field kw_f_irf_access[] = {
     {"align", KW_F_LL, offsetof(kw_irf_access, align), NULL, 0, NULL},
     {"param", KW_F_STR, offsetof(kw_irf_access, param), NULL, QA, NULL},
     {"param_index", KW_F_BYTES, offsetof(kw_irf_access, param_index), NULL, 0, NULL},
+    {"param_offset", KW_F_BYTES, offsetof(kw_irf_access, param_offset), NULL, 0, NULL},
     {"object", KW_F_STR, offsetof(kw_irf_access, object), NULL, Q, NULL},
     {"base_why", KW_F_STR, offsetof(kw_irf_access, base_why), NULL, Q, NULL},
     {"lane_stride_bytes", KW_F_VAL, offsetof(kw_irf_access, lane_stride_bytes), NULL, Q, NULL},

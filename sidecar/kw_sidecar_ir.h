@@ -63,6 +63,8 @@ typedef struct kw_irf_access {
     long long bytes_per_lane, align;
     const char *param;     /* the parameter's name; NULL none */
     long long param_index; /* < 0: none (omitted) */
+    long long param_offset; /* >= 0: the base is the field at this byte offset of the
+                               parameter (a struct passed by value); < 0: none (omitted) */
     const char *object;
     const char *base_why;
     kw_val lane_stride_bytes;

@@ -318,7 +318,7 @@ static void listing_sidecar(kw_sidecar *sc) {
         return;
     ir->symbol = sc->kernels.v[0].symbol, ir->arch = "gfx942", ir->wave_size = 64;
     acc->op = "load", acc->space = "global", acc->what = "load", acc->type = "float";
-    acc->bytes_per_lane = 4, acc->align = 4, acc->param_index = -1;
+    acc->bytes_per_lane = 4, acc->align = 4, acc->param_index = -1, acc->param_offset = -1;
     acc->lane_stride_bytes.kind = KW_VAL_NUM, acc->lane_stride_bytes.num = 4;
     acc->group_stride_bytes.kind = acc->group_stride_bytes_y.kind = KW_VAL_ABSENT;
     acc->group_stride_bytes_z.kind = KW_VAL_ABSENT;

@@ -66,6 +66,13 @@ static inline void kw_tc_full_sidecar(kw_sidecar *sc) {
     pa->name = "in", pa->type = "const float *__restrict";
     pa = KW_PUSH(a, k->params);
     pa->name = "n", pa->type = "int";
+    /* an element of a pack forwarded as `kargs`, a struct passed by value */
+    pa = KW_PUSH(a, k->params);
+    pa->name = "kargs", pa->type = "ns::Kargs", pa->pack = "args#3";
+    kw_param_field *pf = KW_PUSH(a, pa->fields);
+    pf->name = "kargs.p_x", pf->type = "const void *", pf->offset = 0;
+    pf = KW_PUSH(a, pa->fields);
+    pf->name = "kargs.n", pf->type = "int", pf->offset = 8;
     kw_attr *at = KW_PUSH(a, k->attrs);
     at->name = "launch_bounds", at->value = "256";
     at = KW_PUSH(a, k->attrs);

@@ -145,7 +145,7 @@ def kernel_params(path, kernel):
 
 # ---- the facts grammar, evaluated independently ---------------------------------------------------
 
-_TOK = re.compile(r"\s*(?:(\d+(?:\.\d+)?)|(\$\d+|[A-Za-z_][A-Za-z0-9_.]*)|(.))")
+_TOK = re.compile(r"\s*(?:(\d+(?:\.\d+)?)|(\$\d+|[A-Za-z_](?:[A-Za-z0-9_.]|#\d)*)|(.))")
 
 
 def evaluate(expr, env):

@@ -525,6 +525,7 @@ static void test_facts(void) {
         acc->bytes_per_lane = i ? 4 : 16;
         acc->param = i ? "out" : "in";
         acc->param_index = -1;
+        acc->param_offset = -1;
         acc->lane_stride_bytes = (kw_val){KW_VAL_NUM, i ? 0 : 16, NULL, NULL};
         acc->group_stride_bytes =
             i ? (kw_val){KW_VAL_NUM, 4, NULL, NULL} : (kw_val){KW_VAL_EXPR, 0, "n*4", NULL};

@@ -50,6 +50,7 @@ static kw_irf *make_ir(kw_arena *a) {
     kw_irf_access *x = KW_PUSH(a, f->accesses); /* global: segments and coalescing */
     x->id = 0, x->op = "load", x->space = "global", x->what = "load", x->type = "<4 x float>";
     x->bytes_per_lane = 16, x->align = 16, x->param = "in", x->param_index = 1;
+    x->param_offset = -1;
     x->lane_stride_bytes = val_num(16);
     x->group_stride_bytes = val_expr("n * 4");
     x->group_stride_bytes_y = val_unknown("the stride depends on $2: not affine");
@@ -67,6 +68,7 @@ static kw_irf *make_ir(kw_arena *a) {
     x = KW_PUSH(a, f->accesses); /* lds: a bank conflict degree, no segments */
     x->id = 1, x->op = "store", x->space = "lds", x->what = "store", x->type = "float";
     x->bytes_per_lane = 4, x->param = NULL, x->param_index = -1, x->object = "smem";
+    x->param_offset = -1;
     x->lane_stride_bytes = val_unknown(NULL);
     x->group_stride_bytes = val_num(0);
     x->group_stride_bytes_y.kind = x->group_stride_bytes_z.kind = KW_VAL_ABSENT;
