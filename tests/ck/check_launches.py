@@ -112,10 +112,11 @@ def scan_launches(ck):
 
 
 def struct_params(ck, qualified):
-    """The template parameter names of `struct NAME` in CK's include tree."""
+    """The template parameter names of `struct NAME` in CK's include tree or
+    the examples (05_reduce defines its Reduce kernel itself)."""
     name = qualified.split("::")[-1]
-    inc = os.path.join(ck, "include", "ck_tile")
-    for d, _, files in os.walk(inc):
+    walk = [w for top in ("include", "example") for w in os.walk(os.path.join(ck, top, "ck_tile"))]
+    for d, _, files in walk:
         for f in files:
             if not f.endswith(".hpp"):
                 continue
@@ -134,10 +135,13 @@ def struct_params(ck, qualified):
     return None
 
 
-def table_value(page, operand):
-    """The Value cell of a row of a page's Grid and block table."""
-    m = re.search(r"^\| %s \| [^|]* \| ([^|]*) \|" % re.escape(operand), page, re.M)
-    return m.group(1).strip() if m else None
+def table_value(page, operand, shape=False):
+    """The Value cell (shape: the "With --shape" cell) of a row of a page's
+    Grid and block table."""
+    m = re.search(r"^\| %s \|.*\|$" % re.escape(operand), page, re.M)
+    cells = [x.strip() for x in m.group(0).strip("|").split("|")] if m else []
+    want = 4 if shape else 2
+    return cells[want] if len(cells) > want else None
 
 
 def main():
@@ -190,7 +194,7 @@ def main():
         gtext = "\n".join(read_lines(gemm_src))
         tiles = {k: int(v) for k, v in
                  re.findall(r"constexpr\s+ck_tile::index_t\s+(M_Tile|N_Tile)\s*=\s*(\d+)", gtext)}
-        shape = {"M": 1000, "N": 3000, "kbatch": 2}
+        shape = {"M": 1000, "N": 3000, "kbatch": 2, "m": 1000}  # GEMM; reduce, layernorm
         api = os.path.realpath(os.path.join(ck, "example", "ck_tile", "02_layernorm2d", "instances",
                                             "layernorm2d_fwd_api.cpp"))
         api_if = {i + 1 for i, l in enumerate(read_lines(api)) if re.search(r"\bif\s*\(", l)}
@@ -229,7 +233,7 @@ def main():
             c.check(blk == "(%s, 1, 1)" % maxwg,
                     "%s: block %r, the code object's max_flat_workgroup_size is %s"
                     % (what, blk, maxwg))
-            grid = table_value(page, "grid")
+            grid = table_value(page, "grid", shape=True)
             c.check(grid and re.match(r"\(\d+, \d+, \d+\)", grid),
                     "%s: grid %r not evaluated for --shape %s" % (what, grid, shp))
             if struct.endswith("GemmKernel") and len(tiles) == 2:
@@ -239,7 +243,7 @@ def main():
                         % (what, grid, shp, want))
             # 4: the kernel struct's parameters, each by its own name
             params = struct_params(ck, struct)
-            if c.check(params, "%s: no `template <...> struct` for %s in include/ck_tile"
+            if c.check(params, "%s: no `template <...> struct` for %s in CK's source"
                        % (what, struct)):
                 for n in params:
                     c.check(re.search(r"^- `%s` = `" % re.escape(n), page, re.M),
