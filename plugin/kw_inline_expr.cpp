@@ -42,6 +42,7 @@ class Inliner {
                 llvm::SmallString<24> V;
                 R.Val.getInt().toString(V);
                 Out = std::string(V);
+                Expanded |= hasCall(E); // a constexpr call folded: BlockTile::at(number<0>{})
                 return true;
             }
         }

@@ -121,12 +121,21 @@ def struct_params(ck, qualified):
             if not f.endswith(".hpp"):
                 continue
             text = open(os.path.join(d, f), encoding="utf-8", errors="replace").read()
-            m = re.search(r"template\s*<([^{};]*?)>\s*struct\s+" + re.escape(name) + r"\s*(?:\{|:|\n)",
-                          text)
+            text = re.sub(r"/\*.*?\*/|//[^\n]*", "", text, flags=re.S)  # `// seq<M, N>`
+            m = re.search(r">\s*struct\s+" + re.escape(name) + r"\s*(?:\{|:|\n)", text)
             if not m:
                 continue
+            # the template parameter list that ends there: back to its balanced '<'
+            depth, i = 0, m.start()
+            while i >= 0:
+                depth += {">": 1, "<": -1}.get(text[i], 0)
+                if depth == 0:
+                    break
+                i -= 1
+            if i < 0 or not re.search(r"template\s*$", text[:i]):
+                continue
             params = []
-            for p in m.group(1).split(","):
+            for p in split_targs(text[i:m.start() + 1]):
                 p = p.split("=")[0].strip()
                 w = re.findall(r"[A-Za-z_]\w*", p)
                 if w:
