@@ -219,7 +219,9 @@ static void kw_match(const kw_model *m, const char *q, const char *arch, const c
                 hit = !strcmp(mk->name, q);
                 break;
             case 2:
-                hit = !strcmp(m->groups.v[mk->group].key, q);
+                /* a template, or the kernel struct a trampoline runs */
+                hit = !strcmp(m->groups.v[mk->group].key, q) ||
+                      (m->groups.v[mk->group].runs && !strcmp(m->groups.v[mk->group].runs, q));
                 break;
             case 3:
                 hit = kw_name_written(a, mk->symbol, mk->name, q);

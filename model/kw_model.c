@@ -58,7 +58,17 @@ static size_t *kw_find(const kw_symmap *map, const char *symbol, const kw_index_
 }
 
 static int kw_group_cmp(const void *a, const void *b) {
-    return strcmp(((const kw_mgroup *)a)->key, ((const kw_mgroup *)b)->key);
+    const kw_mgroup *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    if (c || x->runs == y->runs)
+        return c;
+    return !x->runs ? -1 : !y->runs ? 1 : strcmp(x->runs, y->runs);
+}
+
+/* The template of a printed type: "ns::F<int, 4>" -> "ns::F". */
+static const char *kw_type_template(kw_arena *a, const char *printed) {
+    const char *lt = strchr(printed, '<');
+    return lt ? kw_arena_strndup(a, printed, (size_t)(lt - printed)) : printed;
 }
 
 bool kw_launch_asm(const kw_launch *l, size_t n, const char **sym, const char **co) {
@@ -169,15 +179,24 @@ static kw_status kw_model_kernels(kw_model *m, kw_err *err) {
         const char *key = mk->k && mk->k->template_name ? mk->k->template_name
                           : mk->is_asm                  ? mk->symbol
                                                         : mk->name;
-        size_t *g = kw_symmap_get(&group_of, key);
+        /* a trampoline's instantiations: one group per kernel struct they run */
+        const char *runs =
+            mk->k && mk->k->functor ? kw_type_template(&m->arena, mk->k->functor) : NULL;
+        const char *gkey = runs ? kw_arena_printf(&m->arena, "%s running %s", key, runs) : key;
+        if (!gkey) {
+            st = kw_oom(err);
+            break;
+        }
+        size_t *g = kw_symmap_get(&group_of, gkey);
         if (!g) {
             kw_mgroup *ng = KW_PUSH(&m->arena, m->groups);
-            if (!ng || kw_symmap_put(&group_of, key, m->groups.n - 1) != KW_OK) {
+            if (!ng || kw_symmap_put(&group_of, gkey, m->groups.n - 1) != KW_OK) {
                 st = kw_oom(err);
                 break;
             }
             ng->key = key;
-            g = kw_symmap_get(&group_of, key);
+            ng->runs = runs;
+            g = kw_symmap_get(&group_of, gkey);
         }
         size_t *slot = KW_PUSH(&m->arena, m->groups.v[*g].kernels);
         if (!slot)

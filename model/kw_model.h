@@ -68,6 +68,10 @@ typedef struct kw_mkernel {
 
 typedef struct kw_mgroup {
     const char *key;          /* the template's name, or the kernel's for a non-template */
+    /* A trampoline template (ck_tile's kentry): the template of the kernel
+     * struct its instantiations of this group run ("ck_tile::GemmKernel"),
+     * one group per struct; NULL for other kernels. Shown as "KEY running RUNS". */
+    const char *runs;
     KW_ARRAY(size_t) kernels; /* in kernel order */
 } kw_mgroup;
 

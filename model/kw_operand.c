@@ -87,7 +87,7 @@ bool kw_operand_value(const kw_shape *base, bool user_shape, kw_arena *a, const 
         else if (!d->init)
             s = kw_arena_printf(a, "`%s` has no initializer; give --shape %s=...", name, name);
         else if (d->kind && !strcmp(d->kind, "local"))
-            expr = d->init;
+            expr = d->inlined ? d->inlined : d->init; /* its calls expanded, if any */
         else
             s = kw_arena_printf(a, "a %s variable; give --shape %s=...",
                                 d->kind ? d->kind : "non-local", name);

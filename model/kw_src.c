@@ -249,6 +249,18 @@ static bool kw_src_header_stop(const kw_src_file *f, int n) {
     return last == ';' || last == '}' || last == '{' || last == ':';
 }
 
+int kw_src_stmt_start(const kw_src_file *f, int line, const char *word, int max_lines) {
+    if (!f || !f->ok || !word || line < 1 || line > f->nlines)
+        return 0;
+    for (int n = line; n >= 1 && n >= line - max_lines; n--) {
+        if (kw_src_line_has(f, n, word, false))
+            return n;
+        if (n < line && kw_src_header_stop(f, n))
+            return 0; /* the line before ends another statement */
+    }
+    return 0;
+}
+
 /* Does the identifier at text[i] (just returned by the scanner) spell word? */
 static bool kw_scan_word(const kw_scan *sc, const char *word) {
     size_t w = strlen(word), i = sc->i - 1;

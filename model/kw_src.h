@@ -50,6 +50,11 @@ bool kw_src_line_has(const kw_src_file *f, int n, const char *word, bool any_tex
  * ';' that ends it at bracket depth 0 (or of the '}' closing its enclosing
  * block), at most max_lines lines on; line itself when not found. */
 int kw_src_stmt_end(const kw_src_file *f, int line, int column, int max_lines);
+/* The line of the same statement at or above `line` (at most max_lines
+ * above) that holds identifier word: a launch whose kernel's name and its
+ * `<<<` sit on different lines begins at the name. 0 when no such line is
+ * found before a line that ends another statement. */
+int kw_src_stmt_start(const kw_src_file *f, int line, const char *word, int max_lines);
 
 /* A function definition around the line of its name. */
 typedef struct kw_src_def {

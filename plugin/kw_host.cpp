@@ -177,7 +177,8 @@ class HostVisitor : public RecursiveASTVisitor<HostVisitor> {
             return;
         const FunctionDecl *Canon = Callee->getCanonicalDecl();
         kw_host_call *HC = KW_PUSH(C.arena(), C.doc().host_calls);
-        Graph.Callers[Canon].push_back({Caller, Loc, HC ? C.doc().host_calls.n - 1 : SIZE_MAX});
+        Graph.Callers[Canon].push_back(
+            {Caller, Loc, HC ? C.doc().host_calls.n - 1 : SIZE_MAX, S});
         if (!HC)
             return;
         HC->caller = hostSymbol(C, Caller);

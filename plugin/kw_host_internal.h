@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <map>
+#include <string>
 #include <vector>
 
 namespace kwalk {
@@ -20,6 +21,7 @@ struct CallEdge {
     const clang::FunctionDecl *Caller;
     clang::SourceLocation Loc;
     size_t Call = SIZE_MAX; // its host_calls[] record (for `dead`), SIZE_MAX when none
+    const clang::Stmt *Site = nullptr; // the call (or construction) itself
 };
 
 // Callers of each host function, in source order of discovery.
@@ -50,10 +52,31 @@ void chainLaunch(CaptureContext &C, kw_launch &L, const clang::FunctionDecl *F,
 void attributeToUser(kw_launch &L);
 bool evalInt(CaptureContext &C, const clang::Expr *E, const clang::FunctionDecl *Enclosing,
              long long &Out);
+// The variable an operand is, seen through casts, copies and temporaries
+// (a VarDecl, or a BindingDecl of a structured binding); null otherwise.
+const clang::ValueDecl *operandVar(const clang::Expr *E);
 struct Guard;
 // The named constants of a launch's configuration and guards (kw_constants.h).
 void launchConstants(CaptureContext &C, kw_launch &L, const clang::Expr *Site,
                      const std::vector<Guard> &Guards);
+
+// kw_maker_launches.cpp: a launch through a function-pointer value and from
+// a lambda a maker function returns (ck_tile's make_kernel). The kernel a
+// callee expression holds (a kernel's name, or a variable that keeps a
+// kernel's address); null when none is seen.
+const clang::FunctionDecl *kernelThroughValue(CaptureContext &C, const clang::Expr *Callee);
+// An operand of a launch inside a lambda that is a parameter of the function
+// the lambda is written in: the argument that function's one call passes
+// (Caller: the calling function); null when it is not one, or is called from
+// more than one place.
+const clang::Expr *makerArgument(const clang::Expr *E, const clang::FunctionDecl *Enclosing,
+                                 const HostCallGraph &G, const clang::FunctionDecl *&Caller);
+
+// kw_inline_expr.cpp: an operand's initializer with its calls to functions
+// of one return statement expanded (Kernel::GridSize(args.M, ...) ->
+// dim3(((args.M + 256) - 1) / 256, ...)); empty when it makes no such call
+// or holds anything else.
+std::string inlinedOperand(CaptureContext &C, const clang::Expr *Init);
 
 // kw_asm_launches.cpp: launches of precompiled ASM kernels, through a loader
 // class (annotations/loaders/) or hipModuleLaunchKernel.

@@ -64,8 +64,8 @@ struct CallArgs {
 // with Calls), and alias templates whose result is one of their own
 // arguments (std::conditional_t<true, opus::fp8_t, X>). Empty when there is
 // none.
-std::string writtenTypeName(ASTContext &Ctx, QualType T, const PrintingPolicy &Policy,
-                            int Depth = 0, const CallArgs *Calls = nullptr) {
+std::string writtenTypeNameIn(ASTContext &Ctx, QualType T, const PrintingPolicy &Policy,
+                              int Depth = 0, const CallArgs *Calls = nullptr) {
     if (T.isNull() || T->isDependentType() || Depth > 8)
         return std::string();
     QualType Canon = Ctx.getCanonicalType(T);
@@ -83,7 +83,7 @@ std::string writtenTypeName(ASTContext &Ctx, QualType T, const PrintingPolicy &P
             }
         } else if (const auto *ST = dyn_cast<SubstTemplateTypeParmType>(Ty)) {
             std::string S =
-                writtenTypeName(Ctx, ST->getReplacementType(), Policy, Depth + 1, Calls);
+                writtenTypeNameIn(Ctx, ST->getReplacementType(), Policy, Depth + 1, Calls);
             if (S.empty() && Calls)
                 S = Calls->spelled(Ctx, ST->getAssociatedDecl(), ST->getIndex(), Canon, Policy,
                                    Depth + 1);
@@ -94,7 +94,7 @@ std::string writtenTypeName(ASTContext &Ctx, QualType T, const PrintingPolicy &P
             for (const TemplateArgument &A : TST->template_arguments()) {
                 if (A.getKind() != TemplateArgument::Type || !Ctx.hasSameType(A.getAsType(), Canon))
                     continue;
-                std::string S = writtenTypeName(Ctx, A.getAsType(), Policy, Depth + 1, Calls);
+                std::string S = writtenTypeNameIn(Ctx, A.getAsType(), Policy, Depth + 1, Calls);
                 if (!S.empty() && !Pick.empty() && S != Pick)
                     return std::string(); // two names for the result: none is the one
                 if (!S.empty())
@@ -123,7 +123,7 @@ std::string CallArgs::spelled(ASTContext &Ctx, const Decl *Spec, unsigned Index,
     for (QualType Q : I->second) {
         if (!Ctx.hasSameType(Q, Canon))
             continue;
-        std::string S = writtenTypeName(Ctx, Q, Policy, Depth, this);
+        std::string S = writtenTypeNameIn(Ctx, Q, Policy, Depth, this);
         if (!S.empty())
             return S;
     }
@@ -138,7 +138,7 @@ std::string CallArgs::spelled(ASTContext &Ctx, const Decl *Spec, unsigned Index,
 // no part of it was spelled with a typedef name.
 std::string spelledType(ASTContext &Ctx, QualType T, const PrintingPolicy &Policy, int Depth = 0,
                         const CallArgs *Calls = nullptr) {
-    std::string N = writtenTypeName(Ctx, T, Policy, 0, Calls);
+    std::string N = writtenTypeNameIn(Ctx, T, Policy, 0, Calls);
     if (!N.empty() || T.isNull() || T->isDependentType() || Depth > 8)
         return N;
     const TemplateSpecializationType *TST = nullptr;
@@ -257,10 +257,11 @@ class KernelFinder : public RecursiveASTVisitor<KernelFinder> {
         return true;
     }
 
+    CallArgs Calls;
+
   private:
     ASTContext &Ctx;
     const PrintingPolicy &Policy;
-    CallArgs Calls;
 };
 
 // What one function body holds: calls, __shared__ variables, inline asm.
@@ -314,8 +315,10 @@ using BodyCache = std::unordered_map<const FunctionDecl *, BodyFacts>;
 class KernelCapture {
   public:
     KernelCapture(CaptureContext &C, kw_kernel &K, int ExplicitArgs,
-                  const std::map<unsigned, std::string> *Written, BodyCache &Bodies)
-        : C(C), K(K), ExplicitArgs(ExplicitArgs), Written(Written), Bodies(Bodies) {}
+                  const std::map<unsigned, std::string> *Written, BodyCache &Bodies,
+                  const CallArgs &Calls)
+        : C(C), K(K), ExplicitArgs(ExplicitArgs), Written(Written), Bodies(Bodies),
+          Calls(Calls) {}
 
     void fill(const FunctionDecl *FD) {
         K.symbol = kernelSymbolText(C, FD);
@@ -341,6 +344,7 @@ class KernelCapture {
     int ExplicitArgs; // -1: unknown
     const std::map<unsigned, std::string> *Written; // typedef names as written; may be null
     BodyCache &Bodies;
+    const CallArgs &Calls; // the types references wrote, sugar kept
     std::set<const FunctionDecl *> Expanded;
     std::set<std::tuple<const FunctionDecl *, const FunctionDecl *, unsigned>> Edges;
     // A lambda's body is walked with the function it is written in and again
@@ -407,11 +411,11 @@ class KernelCapture {
         const FunctionDecl *Def = nullptr;
         if (!Args || !FD->hasBody(Def) || !Def)
             return;
-        std::map<const CXXRecordDecl *, QualType> Candidates;
-        for (const TemplateArgument &A : Args->asArray())
-            if (A.getKind() == TemplateArgument::Type)
-                if (const CXXRecordDecl *R = A.getAsType()->getAsCXXRecordDecl())
-                    Candidates[R->getCanonicalDecl()] = A.getAsType();
+        std::map<const CXXRecordDecl *, std::pair<QualType, unsigned>> Candidates;
+        for (unsigned I = 0; I < Args->size(); I++)
+            if (Args->get(I).getKind() == TemplateArgument::Type)
+                if (const CXXRecordDecl *R = Args->get(I).getAsType()->getAsCXXRecordDecl())
+                    Candidates[R->getCanonicalDecl()] = {Args->get(I).getAsType(), I};
         if (Candidates.empty())
             return;
         BodyWalker W;
@@ -424,12 +428,25 @@ class KernelCapture {
             auto It = R ? Candidates.find(R->getCanonicalDecl()) : Candidates.end();
             if (It == Candidates.end())
                 continue;
-            K.functor = C.str(C.typeString(It->second));
+            QualType T = It->second.first;
+            K.functor = C.str(C.typeString(T));
             const FunctionDecl *MD = nullptr;
             M->hasBody(MD);
             K.functor_location = C.loc((MD ? MD : M)->getLocation());
+            functorArgs(C, K, T, writtenArg(FD, It->second.second, T));
             return;
         }
+    }
+
+    // The first type a reference to FD wrote for its argument I, sugar kept.
+    QualType writtenArg(const FunctionDecl *FD, unsigned I, QualType Canon) const {
+        auto F = Calls.Args.find(FD->getCanonicalDecl());
+        if (F != Calls.Args.end())
+            if (auto A = F->second.find(I); A != F->second.end())
+                for (QualType Q : A->second)
+                    if (C.ast().hasSameType(Q, Canon))
+                        return Q;
+        return QualType();
     }
 
     void doc(const FunctionDecl *FD) {
@@ -549,6 +566,10 @@ class KernelCapture {
 
 } // namespace
 
+std::string writtenTypeName(ASTContext &Ctx, QualType T, const PrintingPolicy &Policy) {
+    return writtenTypeNameIn(Ctx, T, Policy);
+}
+
 void captureKernels(CaptureContext &C, const char *Arch, const std::set<std::string> &Emitted,
                     bool HaveEmitted) {
     KernelFinder F(C.ast(), C.policy());
@@ -568,7 +589,7 @@ void captureKernels(CaptureContext &C, const char *Arch, const std::set<std::str
         auto It = F.ExplicitArgs.find(FD->getCanonicalDecl());
         auto W = F.Written.find(FD->getCanonicalDecl());
         KernelCapture(C, *K, It == F.ExplicitArgs.end() ? -1 : (int)It->second,
-                      W == F.Written.end() ? nullptr : &W->second, Bodies)
+                      W == F.Written.end() ? nullptr : &W->second, Bodies, F.Calls)
             .fill(FD);
         kw_kernel_arch *A = KW_PUSH(C.arena(), K->archs);
         if (A) {

@@ -23,6 +23,17 @@ std::string kernelSymbol(clang::ASTContext &Ctx, const clang::FunctionDecl *FD);
 // The same, in the document's arena, mangled once per function and job.
 const char *kernelSymbolText(CaptureContext &C, const clang::FunctionDecl *FD);
 
+// The namespace-scope typedef or alias a type argument was spelled with
+// (ck_tile::bf16_t for unsigned short), through local and member aliases and
+// substituted template parameters; empty when none.
+std::string writtenTypeName(clang::ASTContext &Ctx, clang::QualType T,
+                            const clang::PrintingPolicy &Policy);
+// kw_functor_args.cpp: a trampoline kernel's functor (the kernel struct it
+// runs) broken out into K.functor_args; Sugared: the type as a reference
+// wrote it (may be null).
+void functorArgs(CaptureContext &C, kw_kernel &K, clang::QualType Functor,
+                 clang::QualType Sugared);
+
 } // namespace kwalk
 
 #endif

@@ -67,11 +67,33 @@ const Expr *unwrapTemporary(const Expr *E) {
     return nullptr;
 }
 
+// A class value of up to three integer fields that clang evaluates as a
+// constant (a constexpr dim3, Kernel::BlockSize()).
+bool constantDim3(CaptureContext &C, const Expr *E, long long Out[3]) {
+    const CXXRecordDecl *RD = E->getType()->getAsCXXRecordDecl();
+    if (!RD || RD->getName() != "dim3")
+        return false;
+    Expr::EvalResult R;
+    if (!E->EvaluateAsRValue(R, C.ast()) || !R.Val.isStruct() || R.Val.getStructNumFields() > 3)
+        return false;
+    long long V[3] = {1, 1, 1};
+    for (unsigned I = 0; I < R.Val.getStructNumFields(); I++) {
+        const APValue &F = R.Val.getStructField(I);
+        if (!F.isInt())
+            return false;
+        V[I] = F.getInt().getExtValue();
+    }
+    Out[0] = V[0], Out[1] = V[1], Out[2] = V[2];
+    return true;
+}
+
 bool evalDim3(CaptureContext &C, const Expr *E, const FunctionDecl *Enclosing, long long Out[3],
               int Depth = 0) {
     for (int Steps = 0; E && Steps < 32 && Depth < 8; Steps++) {
         if (E->isValueDependent() || E->isTypeDependent())
             return false;
+        if (constantDim3(C, E, Out))
+            return true;
         if (E->getType()->isIntegralOrEnumerationType()) {
             Out[1] = Out[2] = 1;
             return evalIntImpl(C, E, Enclosing, Out[0], 0);
@@ -106,6 +128,8 @@ bool evalDim3(CaptureContext &C, const Expr *E, const FunctionDecl *Enclosing, l
     return false;
 }
 
+} // namespace
+
 // The variable an operand is, seen through implicit casts, copies and
 // temporaries (a VarDecl, or a BindingDecl of a structured binding); null
 // when the operand is not a variable.
@@ -135,6 +159,8 @@ const ValueDecl *operandVar(const Expr *E) {
     }
     return nullptr;
 }
+
+namespace {
 
 // A variable's initializer as one expression: "dim3(x, y)" for a direct or
 // list initialization of a class, else the initializer as written (or, inside
@@ -200,6 +226,9 @@ void operandDecl(CaptureContext &C, kw_launch &L, const char *Operand, const Exp
                                       : "global";
     std::string Init = BD ? C.exprString(VD->getInit()) : initString(C, VD);
     D->init = Init.empty() ? nullptr : C.str(Init);
+    if (!BD && VD->getInit()) // Kernel::GridSize(...) expanded, for --shape
+        if (std::string In = inlinedOperand(C, VD->getInit()); !In.empty())
+            D->inlined = C.str(In);
     std::string Text = declString(C, VD, Init);
     D->text = Text.empty() ? nullptr : C.str(Text);
     D->location = C.loc(V->getLocation());
@@ -346,18 +375,11 @@ std::vector<const Expr *> argsArray(const Expr *E) {
 
 // The constants of the configuration operands, of the initializers of the
 // operands that are variables, and of the guards.
-void launchConstants(CaptureContext &C, kw_launch &L, const Expr *Site,
-                     const std::vector<Guard> &Guards) {
+namespace {
+
+void operandConstants(CaptureContext &C, kw_launch &L, const std::vector<const Expr *> &Ops,
+                      const std::vector<Guard> &Guards) {
     ConstantSet K(C);
-    std::vector<const Expr *> Ops;
-    if (const auto *KC = dyn_cast<CUDAKernelCallExpr>(Site)) {
-        if (const CallExpr *Cfg = KC->getConfig())
-            Ops.assign(Cfg->arg_begin(), Cfg->arg_end());
-    } else if (const auto *CE = dyn_cast<CallExpr>(Site)) {
-        for (unsigned I : {1u, 2u, 4u, 5u})
-            if (I < CE->getNumArgs())
-                Ops.push_back(CE->getArg(I));
-    }
     for (const Expr *E : Ops) {
         if (!E || isa<CXXDefaultArgExpr>(E))
             continue;
@@ -374,6 +396,22 @@ void launchConstants(CaptureContext &C, kw_launch &L, const Expr *Site,
         for (const Expr *E : G.Exprs)
             K.add(E);
     K.store(L.constants);
+}
+
+} // namespace
+
+void launchConstants(CaptureContext &C, kw_launch &L, const Expr *Site,
+                     const std::vector<Guard> &Guards) {
+    std::vector<const Expr *> Ops;
+    if (const auto *KC = dyn_cast<CUDAKernelCallExpr>(Site)) {
+        if (const CallExpr *Cfg = KC->getConfig())
+            Ops.assign(Cfg->arg_begin(), Cfg->arg_end());
+    } else if (const auto *CE = dyn_cast<CallExpr>(Site)) {
+        for (unsigned I : {1u, 2u, 4u, 5u})
+            if (I < CE->getNumArgs())
+                Ops.push_back(CE->getArg(I));
+    }
+    operandConstants(C, L, Ops, Guards);
 }
 
 void chainLaunch(CaptureContext &C, kw_launch &L, const FunctionDecl *F, const HostCallGraph &G) {
@@ -454,18 +492,28 @@ void recordLaunch(CaptureContext &C, const PendingLaunch &P, const HostCallGraph
         return;
     const FunctionDecl *Enclosing = P.Enclosing;
     const FunctionDecl *Kernel = nullptr;
+    std::vector<const Expr *> Ops; // the operands, as followed to the maker's caller
     if (const auto *KC = dyn_cast<CUDAKernelCallExpr>(P.Site)) {
         Kernel = KC->getDirectCallee();
+        if (!Kernel) // through a variable (ck_tile's make_kernel)
+            Kernel = kernelThroughValue(C, KC->getCallee());
         L->kind = "triple_chevron";
         const CallExpr *Cfg = KC->getConfig();
         placeLaunch(C, *L, Cfg ? Cfg->getBeginLoc() : KC->getBeginLoc());
         if (Cfg) {
             unsigned N = Cfg->getNumArgs();
-            configItem(C, *L, "grid", L->grid, N > 0 ? Cfg->getArg(0) : nullptr, 3, Enclosing);
-            configItem(C, *L, "block", L->block, N > 1 ? Cfg->getArg(1) : nullptr, 3, Enclosing);
-            configItem(C, *L, "shared_mem", L->shared_mem, N > 2 ? Cfg->getArg(2) : nullptr, 1,
-                       Enclosing);
-            configItem(C, *L, "stream", L->stream, N > 3 ? Cfg->getArg(3) : nullptr, 0, Enclosing);
+            kw_config_item *Items[] = {&L->grid, &L->block, &L->shared_mem, &L->stream};
+            const char *Names[] = {"grid", "block", "shared_mem", "stream"};
+            const int Dims[] = {3, 3, 1, 0};
+            for (unsigned I = 0; I < 4; I++) {
+                const Expr *E = I < N ? Cfg->getArg(I) : nullptr;
+                const FunctionDecl *In = Enclosing, *Caller = nullptr;
+                // make_kernel's grid_dim: the caller's argument, in the caller
+                if (const Expr *A = makerArgument(E, Enclosing, G, Caller))
+                    E = A, In = Caller;
+                configItem(C, *L, Names[I], *Items[I], E, Dims[I], In);
+                Ops.push_back(E);
+            }
         }
         std::vector<const Expr *> Args(KC->arg_begin(), KC->arg_end());
         kernelArgs(C, *L, Kernel, Args);
@@ -479,6 +527,8 @@ void recordLaunch(CaptureContext &C, const PendingLaunch &P, const HostCallGraph
         configItem(C, *L, "shared_mem", L->shared_mem, CE->getArg(4), 1, Enclosing);
         configItem(C, *L, "stream", L->stream, CE->getArg(5), 0, Enclosing);
         kernelArgs(C, *L, Kernel, argsArray(CE->getArg(3)));
+        for (unsigned I : {1u, 2u, 4u, 5u})
+            Ops.push_back(CE->getArg(I));
     }
     if (Kernel) {
         L->kernel = kernelSymbolText(C, Kernel);
@@ -490,7 +540,7 @@ void recordLaunch(CaptureContext &C, const PendingLaunch &P, const HostCallGraph
     attributeToUser(*L);
     std::vector<Guard> Guards = collectGuards(C, P.Site, P.Enclosing);
     appendGuards(C, L->guards, Guards);
-    launchConstants(C, *L, P.Site, Guards);
+    operandConstants(C, *L, Ops, Guards);
 }
 
 } // namespace kwalk

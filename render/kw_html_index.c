@@ -97,6 +97,10 @@ static void kw_hi_row(kw_render *r, size_t g, size_t ki, kw_buf *o) {
     kw_html_esc(o, mk->symbol);
     kw_buf_puts(o, "\"><td>");
     kw_html_esc(o, r->m->groups.v[g].key);
+    if (r->m->groups.v[g].runs) { /* a trampoline: the kernel struct it runs */
+        kw_buf_puts(o, " running ");
+        kw_html_esc(o, r->m->groups.v[g].runs);
+    }
     kw_buf_puts(o, "</td><td><a href=\"");
     kw_html_esc(o, mk->page ? mk->page : "");
     kw_buf_puts(o, "\"><code>");
@@ -212,6 +216,10 @@ void kw_html_index(kw_render *r, kw_buf *out) {
         kw_buf_printf(out, "<tr class=\"kw-g\" data-g=\"%zu\"><td colspan=\"%d\"><code>", g,
                       (int)KW_NCOLS);
         kw_html_esc(out, grp->key);
+        if (grp->runs) { /* a trampoline: the kernel struct it runs */
+            kw_buf_puts(out, "</code> running <code>");
+            kw_html_esc(out, grp->runs);
+        }
         kw_buf_printf(out, "</code> · %zu instantiation%s", grp->kernels.n,
                       grp->kernels.n == 1 ? "" : "s");
         if (first->k && first->k->location.file) {

@@ -621,11 +621,12 @@ static void kw_host_statement(kw_render *r, const kw_mlaunch *ml) {
                        "cpp");
         if (site && site->file &&
             kw_r_check(r, site->file, site->line, NULL, false, "the library's launch")) {
+            const kw_src_file *sf = kw_page_src(&r->page, site->file);
+            /* the kernel's name may sit on a line above the `<<<` */
+            int first = kw_src_stmt_start(sf, site->line, kw_r_base_name(r, r->mk->name), 8);
             KW_R_LIT(r, "The library's launch statement:\n\n");
-            kw_r_quote(
-                r, site->file, site->line,
-                kw_src_stmt_end(kw_page_src(&r->page, site->file), site->line, site->column, 30),
-                "cpp");
+            kw_r_quote(r, site->file, first ? first : site->line,
+                       kw_src_stmt_end(sf, site->line, site->column, 30), "cpp");
         }
         return;
     }
@@ -638,10 +639,14 @@ static void kw_host_statement(kw_render *r, const kw_mlaunch *ml) {
         if (outer)
             token = outer;
     }
-    if (!kw_r_check(r, l->location.file, l->location.line, token, false, "the launch"))
+    /* a statement whose kernel name is on a line above its `<<<` begins there */
+    int first = token ? kw_src_stmt_start(f, l->location.line, token, 8) : 0;
+    if (!first)
+        first = l->location.line;
+    if (!kw_r_check(r, l->location.file, first, token, false, "the launch"))
         return;
     int last = kw_src_stmt_end(f, l->location.line, l->location.column, 30);
-    kw_r_quote(r, l->location.file, l->location.line, last, "cpp");
+    kw_r_quote(r, l->location.file, first, last, "cpp");
 }
 
 /* A launch whose loader is built from a config table's rows (the sidecar's

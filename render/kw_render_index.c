@@ -93,6 +93,10 @@ void kw_render_index(kw_render *r, kw_buf *out) {
         const kw_mkernel *first = &m->kernels.v[grp->kernels.v[0]];
         kw_buf_puts(out, "| [");
         kw_md_code(out, grp->key, true);
+        if (grp->runs) { /* a trampoline: the kernel struct it runs */
+            kw_buf_puts(out, " running ");
+            kw_md_code(out, grp->runs, true);
+        }
         kw_buf_printf(out, "](#k%zu) | %zu | %s |\n", g, grp->kernels.n,
                       kw_r_safe(r, kw_provider_of(r->providers, first->k && first->k->location.file
                                                                     ? first->k->location.file
@@ -106,6 +110,10 @@ void kw_render_index(kw_render *r, kw_buf *out) {
         const kw_mkernel *first = &m->kernels.v[grp->kernels.v[0]];
         kw_buf_printf(out, "<a id=\"k%zu\"></a>\n\n## ", g);
         kw_md_code(out, grp->key, false);
+        if (grp->runs) {
+            kw_buf_puts(out, " running ");
+            kw_md_code(out, grp->runs, false);
+        }
         kw_buf_puts(out, "\n\n");
         if (first->k && first->k->location.file) {
             kw_buf_printf(out, "Source: %s · defined at ",

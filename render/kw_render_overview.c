@@ -72,6 +72,42 @@ static void kw_list_params(kw_render *r, bool want_const) {
         kw_buf_puts(r->out, "none");
 }
 
+/* A trampoline's kernel struct, its template arguments level by level (the
+ * sidecar's functor_args, named by paths of parameter names): a nested list,
+ * each argument under its own parameter name; a struct broken out below
+ * shows its template only. */
+static void kw_overview_functor_args(kw_render *r, const kw_kernel *k) {
+    kw_buf *o = r->out;
+    if (!k->functor_args.n)
+        return;
+    kw_buf_puts(o, "The kernel struct ");
+    kw_md_code(o, kw_r_short(r, k->functor), false);
+    kw_buf_puts(o, ", its template arguments level by level:\n\n");
+    for (size_t i = 0; i < k->functor_args.n; i++) {
+        const kw_template_arg *t = &k->functor_args.v[i];
+        const char *name = t->name ? t->name : "?", *leaf = name;
+        int depth = 0;
+        for (const char *p = name; *p; p++)
+            if (*p == '.')
+                depth++, leaf = p + 1;
+        const char *next = i + 1 < k->functor_args.n ? k->functor_args.v[i + 1].name : NULL;
+        size_t n = strlen(name);
+        bool parent = next && !strncmp(next, name, n) && next[n] == '.';
+        const char *v = t->value ? t->value : "?";
+        if (parent && strchr(v, '<')) /* its arguments follow, one level down */
+            v = kw_arena_printf(&r->scratch, "%.*s<...>", (int)(strchr(v, '<') - v), v);
+        if (!v)
+            v = "?";
+        const char *s = t->written ? kw_arena_printf(&r->scratch, "%s (%s)", t->written, v) : v;
+        kw_buf_printf(o, "%*s- ", 2 * depth, "");
+        kw_md_code(o, leaf, false);
+        kw_buf_puts(o, " = ");
+        kw_md_code(o, s ? s : v, false);
+        kw_buf_puts(o, t->defaulted ? " (default)\n" : "\n");
+    }
+    kw_buf_putc(o, '\n');
+}
+
 /* Reductions and conversions from the IR facts of the first arch that has
  * them; false when no arch has IR facts. */
 static bool kw_overview_ir(kw_render *r) {
@@ -257,6 +293,7 @@ void kw_render_overview(kw_render *r) {
         }
         kw_buf_puts(o, ".\n\n");
     }
+    kw_overview_functor_args(r, k);
     KW_R_LIT(r, "Facts:\n\n");
     kw_r_list(r);
     kw_r_item(r, 0);

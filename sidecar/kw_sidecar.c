@@ -220,6 +220,7 @@ static const kw_field kw_f_kernel[] = {
     {"tu", KW_F_STR, offsetof(kw_kernel, tu), NULL, 0, NULL},
     {"functor", KW_F_STR, offsetof(kw_kernel, functor), NULL, 0, NULL},
     {"functor_location", KW_F_LOC, offsetof(kw_kernel, functor_location), NULL, 0, NULL},
+    {"functor_args", KW_F_LIST, offsetof(kw_kernel, functor_args), &kw_t_template_arg, 0, NULL},
     {"doc", KW_F_STR, offsetof(kw_kernel, doc), NULL, 0, NULL},
     {"not_in_object", KW_F_STR, offsetof(kw_kernel, not_in_object), NULL, 0, NULL},
     {"template_args", KW_F_LIST, offsetof(kw_kernel, template_args), &kw_t_template_arg, 0, NULL},
@@ -262,6 +263,7 @@ static const kw_field kw_f_operand_decl[] = {
     {"kind", KW_F_STR, offsetof(kw_operand_decl, kind), NULL, 0, NULL},
     {"text", KW_F_STR, offsetof(kw_operand_decl, text), NULL, 0, NULL},
     {"init", KW_F_STR, offsetof(kw_operand_decl, init), NULL, 0, NULL},
+    {"inlined", KW_F_STR, offsetof(kw_operand_decl, inlined), NULL, 0, NULL},
     {"modified", KW_F_BOOL, offsetof(kw_operand_decl, modified), NULL, 0, NULL},
     {"location", KW_F_LOC, offsetof(kw_operand_decl, location), NULL, 0, NULL},
 };

@@ -258,6 +258,10 @@ typedef struct kw_kernel {
      * and where that type's operator() is defined. NULL / no location otherwise. */
     const char *functor;
     kw_loc functor_location;
+    /* The functor's template arguments broken out level by level: name is
+     * the path of parameter names ("Pipeline_.Problem_.kPadN"), the rest as
+     * in template_args. Empty for other kernels. */
+    KW_ARRAY(kw_template_arg) functor_args;
     const char *doc;      /* doc comment text, NULL if none */
     /* Why the compile's object does not hold this kernel although a device
      * job compiled it (the host object embeds no code object); NULL when it
@@ -323,6 +327,10 @@ typedef struct kw_operand_decl {
     const char *kind;    /* "local", "parameter", "global" */
     const char *text;    /* the declaration as written, on one line */
     const char *init;    /* its initializer as one expression ("dim3(x, y)"); NULL if none */
+    /* init with the calls it makes to functions of one return statement
+     * expanded, constants as values (Kernel::GridSize(args.M, args.N, 1) ->
+     * "dim3((((args.M + 256) - 1) / 256), ...)"); NULL when it makes none */
+    const char *inlined;
     bool modified;       /* written after its declaration in the function (a global: not const) */
     kw_loc location;     /* the variable's name in its declaration */
 } kw_operand_decl;

@@ -1,0 +1,109 @@
+// kw_functor_args.cpp: the template arguments of the kernel struct a
+// trampoline kernel runs (ck_tile's kentry<..., GemmKernel<...>, ...>),
+// broken out level by level under their own parameter names:
+// TilePartitioner_, TilePartitioner_.BlockGemmShape_, GemmPipeline_.Problem_.kPadM
+// = true, ... (sidecar `functor_args`). A type argument also gets the
+// namespace-scope alias the source spelled it with (ck_tile::bf16_t for
+// unsigned short) where the sugar of the kernel's reference still holds it.
+#include "kw_kernels.h"
+
+#include "clang/AST/DeclTemplate.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+
+namespace kwalk {
+
+namespace {
+
+const unsigned MaxArgs = 256; // per kernel: a bound on the broken-out list
+const int MaxDepth = 6;
+
+// The written template specialization a (sugared) type spells, through
+// typedefs, aliases and substituted template parameters; null if none.
+const TemplateSpecializationType *writtenSpecialization(ASTContext &Ctx, QualType T) {
+    for (int Step = 0; !T.isNull() && Step < 64; Step++) {
+        const auto *S = dyn_cast<TemplateSpecializationType>(T.getTypePtr());
+        if (S && !S->isTypeAlias())
+            return S;
+        QualType Next = isa<SubstTemplateTypeParmType>(T.getTypePtr())
+                            ? cast<SubstTemplateTypeParmType>(T.getTypePtr())->getReplacementType()
+                            : T.getSingleStepDesugaredType(Ctx);
+        if (Next == T)
+            return nullptr;
+        T = Next;
+    }
+    return nullptr;
+}
+
+class FunctorArgs {
+  public:
+    FunctorArgs(CaptureContext &C, kw_kernel &K) : C(C), K(K) {}
+
+    void walk(QualType Canon, QualType Sugared, const std::string &Path, int Depth) {
+        const auto *CTSD =
+            dyn_cast_or_null<ClassTemplateSpecializationDecl>(Canon->getAsCXXRecordDecl());
+        if (!CTSD || Depth > MaxDepth)
+            return;
+        const TemplateParameterList *TPL =
+            CTSD->getSpecializedTemplate()->getTemplateParameters();
+        const TemplateArgumentList &Args = CTSD->getTemplateArgs();
+        llvm::ArrayRef<TemplateArgument> Written;
+        bool Packs = false;
+        for (const NamedDecl *P : *TPL)
+            Packs |= P->isParameterPack();
+        if (const TemplateSpecializationType *TST = writtenSpecialization(C.ast(), Sugared);
+            TST && !Packs)
+            Written = TST->template_arguments(); // one to one with the parameters
+        for (unsigned I = 0; I < Args.size() && K.functor_args.n < MaxArgs; I++) {
+            const TemplateArgument &A = Args[I];
+            std::string Name = I < TPL->size() && !TPL->getParam(I)->getName().empty()
+                                   ? TPL->getParam(I)->getName().str()
+                                   : "#" + std::to_string(I);
+            std::string Full = Path.empty() ? Name : Path + "." + Name;
+            QualType Sub = I < Written.size() && Written[I].getKind() == TemplateArgument::Type
+                               ? Written[I].getAsType()
+                               : QualType();
+            if (!push(A, Full, Sub))
+                return;
+            if (A.getKind() == TemplateArgument::Type)
+                walk(A.getAsType().getCanonicalType(), Sub, Full, Depth + 1);
+        }
+    }
+
+  private:
+    CaptureContext &C;
+    kw_kernel &K;
+
+    bool push(const TemplateArgument &A, const std::string &Name, QualType Sugared) {
+        kw_template_arg *TA = KW_PUSH(C.arena(), K.functor_args);
+        if (!TA)
+            return false;
+        TA->name = C.str(Name);
+        TA->kind = A.getKind() == TemplateArgument::Type   ? "type"
+                   : A.getKind() == TemplateArgument::Pack ? "pack"
+                   : A.getKind() == TemplateArgument::Template ||
+                           A.getKind() == TemplateArgument::TemplateExpansion
+                       ? "template"
+                       : "value";
+        std::string V;
+        llvm::raw_string_ostream OS(V);
+        A.print(C.policy(), OS, /*IncludeType=*/false);
+        TA->value = C.str(OS.str());
+        TA->defaulted = A.getIsDefaulted();
+        if (A.getKind() == TemplateArgument::Type && !Sugared.isNull()) {
+            std::string W = writtenTypeName(C.ast(), Sugared, C.policy());
+            if (!W.empty() && W != OS.str())
+                TA->written = C.str(W);
+        }
+        return true;
+    }
+};
+
+} // namespace
+
+void functorArgs(CaptureContext &C, kw_kernel &K, QualType Functor, QualType Sugared) {
+    FunctorArgs(C, K).walk(Functor.getCanonicalType(), Sugared, std::string(), 0);
+}
+
+} // namespace kwalk

@@ -1,0 +1,310 @@
+#!/usr/bin/env python3
+"""check_launches.py (ctest ck.launches): every ck_tile kernel of the
+ck-tile fixture linked to the launch its caller wrote, grouped and named by
+the kernel struct it runs (issue 36 items 1-4), and a launch whose kernel
+name and `<<<` sit on different lines quoted whole (issue 35 item 5).
+
+Reads what ck.build_plugin built (WORK/plugin/obj, WORK/plugin/side),
+indexes it and renders pages with --kwalk. Ground truth, none of it from
+kwalk:
+  - the kernels: each object's code-object kernel symbols (llvm-objcopy,
+    clang-offload-bundler, llvm-readelf); the ck_tile::kentry ones, and the
+    kernel struct each runs, from llvm-cxxfilt's demangling of the symbol
+    (kentry's third template argument);
+  - the launches: a scan of the examples' source text for
+    `launch_kernel(` statements that hold a `make_kernel` (the line of
+    `launch_kernel(`), and, above each, the `using Kernel = ck_tile::X<`
+    it launches, which must name the struct the symbol names;
+  - the <<<>>> inside the library: the line of `<<<` in
+    include/ck_tile/host/kernel_launch.hpp;
+  - the block: the code object's .max_flat_workgroup_size (llvm-readelf
+    --notes), which make_kernel<blocks.x, ...> sets through kentry's
+    __launch_bounds__ to the block the caller launches;
+  - the grid of the GEMM for a --shape: ceil(M / M_Tile), ceil(N / N_Tile),
+    kbatch, the tile sizes read from gemm_basic.cpp's source;
+  - the kernel struct's template parameter names, from the `template <...>`
+    before `struct NAME` in CK's include tree;
+  - the layernorm dispatch's conditions: lines of layernorm2d_fwd_api.cpp
+    holding an `if (` condition;
+  - reference_gemm.hpp's naive_gemm_kernel launch, whose kernel name is a
+    line above its `<<<`: the two lines found by scanning the header.
+
+Each page of a kentry kernel must: cite the caller's launch_kernel line
+(not kernel_launch.hpp) and quote it, name the library's <<<>>>, show the
+block the code object allows and a grid evaluated from --shape, list the
+kernel struct's parameters by name, and sit in index.md's and `kwalk map`'s
+group of its struct. Exit 77 (skip) without the fixture."""
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+sys.path.insert(0, HERE)
+from ck_build import TUS, ckargs  # noqa: E402
+from kwcheck import Checker  # noqa: E402
+import kwcap  # noqa: E402
+
+KENTRY = "_ZN7ck_tile6kentry"
+
+
+def run(cmd):
+    return subprocess.run(cmd, capture_output=True, text=True)
+
+
+def read_lines(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return f.read().split("\n")
+
+
+def split_targs(s):
+    """The top-level template arguments of the first <...> in s."""
+    lt = s.find("<")
+    if lt < 0:
+        return []
+    out, depth, cur = [], 0, ""
+    for ch in s[lt + 1:]:
+        if ch in "<(":
+            depth += 1
+        elif ch in ">)":
+            if depth == 0:
+                out.append(cur.strip())
+                return out
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    return out
+
+
+def scan_launches(ck):
+    """[(path, line, struct)]: each `launch_kernel(` statement of the examples
+    that holds a make_kernel, and the `using Kernel = X<` above it."""
+    found = []
+    root = os.path.join(ck, "example", "ck_tile")
+    for d, _, files in os.walk(root):
+        for f in files:
+            if not f.endswith((".cpp", ".hpp")):
+                continue
+            path = os.path.join(d, f)
+            lines = read_lines(path)
+            for i, l in enumerate(lines):
+                if not re.search(r"\blaunch_kernel\s*\(", l) or l.lstrip().startswith(("//", "*")):
+                    continue
+                stmt = " ".join(lines[i:i + 12]).split(";")[0]
+                if "make_kernel" not in stmt:
+                    continue
+                struct = None
+                for j in range(i, max(-1, i - 80), -1):
+                    m = re.search(r"using\s+Kernel\s*=\s*([\w:]+)\s*<", lines[j])
+                    if m:
+                        struct = m.group(1)
+                        break
+                found.append((os.path.realpath(path), i + 1, struct))
+    return found
+
+
+def struct_params(ck, qualified):
+    """The template parameter names of `struct NAME` in CK's include tree or
+    the examples (05_reduce defines its Reduce kernel itself)."""
+    name = qualified.split("::")[-1]
+    walk = [w for top in ("include", "example") for w in os.walk(os.path.join(ck, top, "ck_tile"))]
+    for d, _, files in walk:
+        for f in files:
+            if not f.endswith(".hpp"):
+                continue
+            text = open(os.path.join(d, f), encoding="utf-8", errors="replace").read()
+            text = re.sub(r"/\*.*?\*/|//[^\n]*", "", text, flags=re.S)  # `// seq<M, N>`
+            m = re.search(r">\s*struct\s+" + re.escape(name) + r"\s*(?:\{|:|\n)", text)
+            if not m:
+                continue
+            # the template parameter list that ends there: back to its balanced '<'
+            depth, i = 0, m.start()
+            while i >= 0:
+                depth += {">": 1, "<": -1}.get(text[i], 0)
+                if depth == 0:
+                    break
+                i -= 1
+            if i < 0 or not re.search(r"template\s*$", text[:i]):
+                continue
+            params = []
+            for p in split_targs(text[i:m.start() + 1]):
+                p = p.split("=")[0].strip()
+                w = re.findall(r"[A-Za-z_]\w*", p)
+                if w:
+                    params.append(w[-1])
+            return params
+    return None
+
+
+def table_value(page, operand, shape=False):
+    """The Value cell (shape: the "With --shape" cell) of a row of a page's
+    Grid and block table."""
+    m = re.search(r"^\| %s \|.*\|$" % re.escape(operand), page, re.M)
+    cells = [x.strip() for x in m.group(0).strip("|").split("|")] if m else []
+    want = 4 if shape else 2
+    return cells[want] if len(cells) > want else None
+
+
+def main():
+    args = ckargs()
+    c = Checker("ck.launches")
+    ck = os.path.join(args.fixture, "ck")
+    objdir = os.path.join(args.work, "plugin", "obj")
+    side = os.path.join(args.work, "plugin", "side")
+    tmp = tempfile.mkdtemp(prefix="ck-launches-")
+    try:
+        db = os.path.join(tmp, "kwalk.db")
+        r = run([args.kwalk, "index", side, "-o", db])
+        if not c.check(r.returncode == 0, "kwalk index: exit %d: %s" % (r.returncode, r.stderr)):
+            c.finish()
+
+        # ground truth: kentry kernels per object, the struct each runs, its block
+        kernels = {}  # symbol -> (struct template, max_flat_workgroup_size)
+        cxxfilt = kwcap.tool(args, "llvm-cxxfilt")
+        for t in TUS:
+            o = os.path.join(objdir, t + ".o")
+            if not c.check(os.path.isfile(o), "%s: no object" % t) or \
+                    not kwcap.has_section(args, o, ".hip_fatbin"):
+                continue  # a host-only TU (the layernorm API and main)
+            md, err = kwcap.code_object_metadata(args, o, "gfx942", tmp)
+            if not c.check(md is not None, "%s: code object: %s" % (t, err)):
+                continue
+            for k in md.get("amdhsa.kernels") or []:
+                sym = k.get(".name")
+                if not sym or not sym.startswith(KENTRY):
+                    continue
+                dem = run([cxxfilt, sym]).stdout.strip()
+                targs = split_targs(dem)
+                struct = targs[2].split("<")[0] if len(targs) > 2 else None
+                kernels[sym] = (struct, k.get(".max_flat_workgroup_size"))
+        c.check(len(kernels) >= 3, "the fixture's code objects hold %d ck_tile::kentry kernels, "
+                                   "expected at least 3" % len(kernels))
+        launches = scan_launches(ck)
+        c.check(len(launches) >= 3, "the scan found %d launch_kernel(make_kernel) statements"
+                % len(launches))
+        for path, line, struct in launches:
+            c.check(struct is not None, "%s:%d: no `using Kernel = ...` above the launch"
+                    % (path, line))
+        klaunch = os.path.realpath(os.path.join(ck, "include", "ck_tile", "host",
+                                                "kernel_launch.hpp"))
+        kl_lines = read_lines(klaunch)
+        site_line = next((i + 1 for i, l in enumerate(kl_lines)
+                          if "<<<" in l and not l.lstrip().startswith(("//", "*"))), None)
+
+        gemm_src = os.path.join(ck, "example", "ck_tile", "03_gemm", "gemm_basic.cpp")
+        gtext = "\n".join(read_lines(gemm_src))
+        tiles = {k: int(v) for k, v in
+                 re.findall(r"constexpr\s+ck_tile::index_t\s+(M_Tile|N_Tile)\s*=\s*(\d+)", gtext)}
+        shape = {"M": 1000, "N": 3000, "kbatch": 2, "m": 1000}  # GEMM; reduce, layernorm
+        api = os.path.realpath(os.path.join(ck, "example", "ck_tile", "02_layernorm2d", "instances",
+                                            "layernorm2d_fwd_api.cpp"))
+        api_if = {i + 1 for i, l in enumerate(read_lines(api)) if re.search(r"\bif\s*\(", l)}
+
+        structs_seen = set()
+        for sym, (struct, maxwg) in sorted(kernels.items()):
+            what = "kentry running %s (%s...)" % (struct, sym[:60])
+            mine = [x for x in launches if x[2] == struct]
+            if not c.check(mine, "%s: no launch_kernel statement of %s in the examples"
+                           % (what, struct)):
+                continue
+            shp = ",".join("%s=%d" % kv for kv in shape.items())
+            r = run([args.kwalk, "render", "--db", db, sym, "--shape", shp])
+            if not c.check(r.returncode == 0, "%s: kwalk render: exit %d: %s"
+                           % (what, r.returncode, r.stderr.strip()[:300])):
+                continue
+            page = r.stdout
+            c.check("No launch of this kernel was recorded" not in page,
+                    "%s: the page says no launch was recorded" % what)
+            # 1: the caller's launch_kernel line, cited and quoted
+            cited = [(p, l) for p, l, _ in mine if "`%s:%d`" % (p, l) in page]
+            if c.check(cited, "%s: the page cites none of the launch_kernel lines %s"
+                       % (what, ["%s:%d" % (p, l) for p, l, _ in mine])):
+                p, l = cited[0]
+                text = read_lines(p)[l - 1].strip()
+                c.check(re.search(r"^%d \| .*%s" % (l, re.escape(text)), page, re.M),
+                        "%s: the launch line %s:%d is not quoted" % (what, p, l))
+            c.check("launches the kernel at `%s:" % klaunch not in page,
+                    "%s: the launch is still attributed to kernel_launch.hpp" % what)
+            # 3: the <<<>>> named as the library's
+            c.check(site_line and "kernel library `ck_tile`, at `%s:%d`" % (klaunch, site_line)
+                    in page, "%s: the library's <<<>>> (%s:%s) is not named"
+                    % (what, klaunch, site_line))
+            # 2: block = what the code object allows; grid evaluated from --shape
+            blk = table_value(page, "block")
+            c.check(blk == "(%s, 1, 1)" % maxwg,
+                    "%s: block %r, the code object's max_flat_workgroup_size is %s"
+                    % (what, blk, maxwg))
+            grid = table_value(page, "grid", shape=True)
+            c.check(grid and re.match(r"\(\d+, \d+, \d+\)", grid),
+                    "%s: grid %r not evaluated for --shape %s" % (what, grid, shp))
+            if struct.endswith("GemmKernel") and len(tiles) == 2:
+                want = "(%d, %d, %d)" % (math.ceil(shape["M"] / tiles["M_Tile"]),
+                                         math.ceil(shape["N"] / tiles["N_Tile"]), shape["kbatch"])
+                c.check(grid == want, "%s: grid %r for --shape %s, the tiles give %s"
+                        % (what, grid, shp, want))
+            # 4: the kernel struct's parameters, each by its own name
+            params = struct_params(ck, struct)
+            if c.check(params, "%s: no `template <...> struct` for %s in CK's source"
+                       % (what, struct)):
+                for n in params:
+                    c.check(re.search(r"^- `%s` = `" % re.escape(n), page, re.M),
+                            "%s: the struct's parameter %s is not listed" % (what, n))
+            # the caller's dispatch conditions (the layernorm API's)
+            if struct.endswith("Layernorm2dFwd"):
+                cited_if = [l for l in api_if if "`%s:%d`" % (api, l) in page]
+                c.check(cited_if, "%s: no condition of %s's dispatch is cited" % (what, api))
+            structs_seen.add(struct)
+
+        # 4: one group per struct, in index.md and in the map
+        out = os.path.join(tmp, "pages")
+        r = run([args.kwalk, "render", "--db", db, "--all", "-o", out])
+        c.check(r.returncode == 0, "kwalk render --all: exit %d: %s" % (r.returncode, r.stderr))
+        idx = "\n".join(read_lines(os.path.join(out, "index.md"))) \
+            if os.path.isfile(os.path.join(out, "index.md")) else ""
+        for s in sorted(structs_seen):
+            c.check("## `ck_tile::kentry` running `%s`" % s in idx,
+                    "index.md: no group of ck_tile::kentry running %s" % s)
+        r = run([args.kwalk, "map", "--db", db, "--json"])
+        rows = json.loads(r.stdout).get("rows", []) if r.returncode == 0 else []
+        for s in sorted(structs_seen):
+            mine = [x for x in rows if x.get("functors") == s]
+            c.check(mine, "kwalk map: no row for ck_tile::kentry running %s alone" % s)
+            lines = {(p, l) for p, l, st in launches if st == s}
+            for x in mine:
+                at = x.get("launch") or {}
+                c.check((os.path.realpath(at.get("file") or ""), at.get("line")) in lines,
+                        "kwalk map: %s's row launches at %s, not at its launch_kernel line"
+                        % (s, at))
+
+        # issue 35 item 5: a launch whose kernel name is a line above its <<<
+        ref = os.path.realpath(os.path.join(ck, "include", "ck_tile", "host", "reference",
+                                            "reference_gemm.hpp"))
+        rl = read_lines(ref)
+        name_line = next((i + 1 for i, l in enumerate(rl[:-1])
+                          if re.search(r"\bnaive_gemm_kernel\s*<", l) and "<<<" not in l
+                          and "<<<" in rl[i + 1]), None)
+        if c.check(name_line, "%s: no naive_gemm_kernel<...> line above a <<< line" % ref):
+            r = run([args.kwalk, "render", "--db", db, "naive_gemm_kernel"])
+            page = r.stdout
+            c.check(r.returncode == 0, "naive_gemm_kernel: kwalk render: exit %d: %s"
+                    % (r.returncode, r.stderr.strip()[:300]))
+            c.check("source changed since the build" not in page,
+                    "naive_gemm_kernel: the page says the source changed since the build")
+            for n in (name_line, name_line + 1):
+                c.check(re.search(r"^%d \| .*%s" % (n, re.escape(rl[n - 1].strip())), page, re.M),
+                        "naive_gemm_kernel: %s:%d is not quoted" % (ref, n))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    c.finish()
+
+
+if __name__ == "__main__":
+    main()
