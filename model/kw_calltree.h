@@ -96,7 +96,7 @@ typedef struct kw_calltree {
     int max_depth;                /* deepest item */
 } kw_calltree;
 
-enum { KW_CALLTREE_MAXDEPTH = 30, KW_CALLTREE_FULL_BUDGET = 32 * 1024 };
+enum { KW_CALLTREE_MAXDEPTH = 30, KW_CALLTREE_FULL_BUDGET = 16 * 1024 };
 
 /* name with template argument lists nested deeper than depth levels written
  * as "<…>"; in arena a. */

@@ -40,12 +40,13 @@ else
   WORK=$(mktemp -d "${TMPDIR:-/tmp}/kwalk-bench.XXXXXX")
   trap 'rm -rf "$WORK"' EXIT
 fi
-# One compile per TU through the argument logger gives each TU's exact command.
+# One pass of compile.sh through the argument logger (recording, not compiling)
+# gives each TU's exact command.
 # (The real compiler is named first: in one command's assignments bash expands
 # ${CXX} after the CXX= before it, which made the logger exec itself forever.)
 mkdir -p "$WORK/argv"
 REAL_CXX=${CXX:-/usr/lib/llvm-22/bin/clang++}
-CXX=$PWD/tests/aiter/argv_logger.py KW_REAL_CXX=$REAL_CXX \
+CXX=$PWD/tests/aiter/argv_logger.py KW_REAL_CXX=$REAL_CXX KW_ARGV_ONLY=1 \
   KW_ARGV_DIR=$WORK/argv bash "$FIXTURE/compile.sh" "$WORK/first" "$RSP" "" "$@" >/dev/null
 exec python3 - "$WORK" "$PLUGIN" "$N" <<'EOF'
 import json, os, statistics, sys, time
