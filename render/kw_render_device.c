@@ -299,11 +299,14 @@ static void kw_dev_calls(kw_render *r) {
                    "item with their count, a function's calls are listed at its first item, "
                    "HIP runtime accessors by line. Each item is named without template "
                    "arguments; [n] is its full name in the list after the tree.");
+    kw_buf_puts(o, " Compile-time helpers (loops over constants, their lambda frames, "
+                   "sequence / tuple / constant helpers; annotations/calltree/helpers.txt) are "
+                   "not items: their calls are listed as their caller's (the plugin records "
+                   "them so");
     if (t->folded)
-        kw_r_plainf(r, " %zu calls of compile-time helpers (loops over constants, lambda "
-                       "frames, sequence / tuple / constant helpers; annotations/calltree/) are "
-                       "folded into their callers: their calls are listed as the caller's.",
-                    t->folded);
+        kw_r_plainf(r, "; %zu helper calls folded here, from a sidecar written before", t->folded);
+    kw_buf_puts(o, "). A library's internals (tensor descriptors and coordinates, "
+                   "leaves.txt) are items whose calls are not listed.");
     kw_buf_puts(o, "\n\n");
     kw_r_list(r);
     for (size_t i = 0; i < t->items.n; i++) {
