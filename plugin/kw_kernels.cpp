@@ -326,17 +326,19 @@ using HelperCache = std::unordered_map<const FunctionDecl *, int>;
 struct CallPattern {
     const char *Glob;
 };
+// (each ends with a null pattern: a data file may be empty)
 const CallPattern HelperPatterns[] = {
 #include "kw_calltree_helpers.inc"
-};
+    {nullptr}};
 const CallPattern LeafPatterns[] = {
 #include "kw_calltree_leaves.inc"
-};
+    {nullptr}};
 
 template <size_t N> std::vector<const char *> globs(const CallPattern (&P)[N]) {
     std::vector<const char *> V;
     for (const CallPattern &X : P)
-        V.push_back(X.Glob);
+        if (X.Glob)
+            V.push_back(X.Glob);
     return V;
 }
 
