@@ -20,8 +20,10 @@ text and the code objects:
     names list after the tree has every [n] an item cites, with template
     arguments.
 Exit 77 when the fixture is absent."""
+import atexit
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -173,6 +175,7 @@ def main():
         c.note("%s: object %d B, sidecar %d B (%.2fx)" % (t, ob, sb, sb / ob))
         c.check(sb <= ob, "%s: sidecar %d B > its object %d B" % (t, sb, ob))
     tmp = tempfile.mkdtemp(prefix="ckvol.", dir=args.work)
+    atexit.register(shutil.rmtree, tmp, True)
     db = os.path.join(tmp, "kwalk.db")
     r = run([args.kwalk, "index", side, "-o", db])
     if not c.check(r.returncode == 0, "kwalk index: %s" % r.stderr.strip()[:300]):
@@ -234,6 +237,7 @@ def index_only(args):
         if c.check(os.path.isfile(o), "%s: object missing" % t):
             total += os.path.getsize(o)
     tmp = tempfile.mkdtemp(prefix="ckidx.", dir=args.work)
+    atexit.register(shutil.rmtree, tmp, True)
     db = os.path.join(tmp, "kwalk.db")
     r = run([args.kwalk, "index", side, "-o", db])
     if c.check(r.returncode == 0, "kwalk index: %s" % r.stderr.strip()[:300]):
