@@ -53,7 +53,8 @@ static int kw_app_load_in(kw_app *app, bool later, unsigned readers, const char 
     if (kw_annot_load(&app->annot, &err) != KW_OK ||
         kw_providers_load(&app->providers, &app->annot, &err) != KW_OK ||
         kw_gpus_load(&app->gpus, &app->annot, &err) != KW_OK ||
-        kw_isa_notes_load(&app->notes, &app->annot, &err) != KW_OK)
+        kw_isa_notes_load(&app->notes, &app->annot, &err) != KW_OK ||
+        kw_calltree_rules_load(&app->tree_rules, &app->annot, &err) != KW_OK)
         return kw_cli_fail(&err);
     if (nroots) {
         if (kw_app_scan(app, python_roots, nroots, &err) != KW_OK)
@@ -84,6 +85,7 @@ static int kw_app_load_in(kw_app *app, bool later, unsigned readers, const char 
     }
     if (kw_model_build(&app->model, &app->ix, app->have_py ? &app->py : NULL, &err) != KW_OK)
         return kw_cli_fail(&err);
+    app->model.tree_rules = &app->tree_rules;
     return KW_EXIT_OK;
 }
 
@@ -103,6 +105,7 @@ void kw_app_free(kw_app *app) {
     kw_py_ops_free(&app->py);
     kw_py_chains_free(&app->chains);
     kw_isa_notes_free(&app->notes);
+    kw_calltree_rules_free(&app->tree_rules);
     kw_gpus_free(&app->gpus);
     kw_providers_free(&app->providers);
     kw_annot_free(&app->annot);

@@ -24,6 +24,7 @@ typedef struct kw_app {
     kw_providers providers;
     kw_gpus gpus;
     kw_isa_notes notes;
+    kw_calltree_rules tree_rules; /* the device call tree's helpers */
     kw_py_ops py;
     bool have_py;
     kw_py_chains chains; /* the helper's model-entry table */

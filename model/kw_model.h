@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "index/kw_index.h"
+#include "model/kw_calltree.h"
 #include "model/kw_python_entries.h"
 
 #define KW_NONE ((size_t)-1)
@@ -124,6 +125,8 @@ typedef struct kw_model {
     size_t *dfs_node, *dfs_next, *dfs_calls; /* path enumeration stack */
     /* Python ops (optional) */
     const kw_py_ops *py;
+    /* the call tree's helper patterns (optional; kw_calltree.h) */
+    const kw_calltree_rules *tree_rules;
     /* kw_model_cache_paths: every launch's paths, computed once (read-only
      * afterwards, so renders on several threads can share the model) */
     kw_mpaths *lpaths;

@@ -350,6 +350,8 @@ kw_status kw_page_finish(kw_page *p, kw_model *m, const kw_page_arch *archs, siz
     /* a Triton specialization has no diagram (kw_render_triton.c says why) */
     kw_flow_build(&p->flow, p->triton ? NULL : p->mk->k, ir_at < narchs ? archs[ir_at].arch : NULL,
                   ir_at < narchs ? archs[ir_at].ir : NULL, a);
+    if (kw_calltree_build(&p->tree, p->triton ? NULL : p->k, m->tree_rules, a, err) != KW_OK)
+        return KW_ERR;
     size_t nl = p->mk->launches.n;
     if (!nl)
         return KW_OK;

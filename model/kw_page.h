@@ -13,6 +13,8 @@
  *   - the archs shown (--arch picks one);
  *   - the data-flow diagram's boxes (kw_flow.h), from the IR facts of the
  *     first arch shown that has them;
+ *   - the device call tree as shown (kw_calltree.h): helper frames folded,
+ *     repeated calls merged, short labels;
  *   - the source files its sections quote, read when it is opened: the
  *     kernel's, each launch's (and its library <<<>>>'s), each inline asm
  *     statement's, each line-table row's; render/ looks them up with
@@ -32,6 +34,7 @@
 #include "common/kw_err.h"
 #include "codeobj/kw_codeobj.h"
 #include "model/kw_expr.h"
+#include "model/kw_calltree.h"
 #include "model/kw_flow.h"
 #include "model/kw_model.h"
 #include "model/kw_src.h"
@@ -94,6 +97,7 @@ typedef struct kw_page {
     kw_page_geom *geom;           /* per launch of the kernel */
     kw_page_work *work;           /* per arch shown with IR facts, per launch: [a * nl + i] */
     kw_flow flow;                 /* section 3's diagram (kw_flow.h) */
+    kw_calltree tree;             /* section 2's device call tree (kw_calltree.h) */
     kw_srcs *srcs;                /* the source files read (shared by the pages of a worker) */
     /* a Triton specialization: its facts (NULL for every other kernel), the
      * @triton.jit function's lines [def_first, def_last] in its source (0

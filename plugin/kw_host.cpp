@@ -1,7 +1,11 @@
 // kw_host.cpp: the one traversal of the host job's AST. It keeps the stack of
-// enclosing functions (lambdas included), records host call edges with their
-// guards, and hands launches and entry points to kw_launches.cpp and
-// kw_entries.cpp.
+// enclosing functions (lambdas included), gathers the host call graph, and
+// hands launches and entry points to kw_launches.cpp and kw_entries.cpp. Of
+// the call edges, only those whose callee can lead to a launch become
+// host_calls[] records (with their guards): the callee reaches a launch of
+// the TU, or a function the TU declares without defining it (which may
+// launch in another TU). The rest (a header library's host-and-device
+// helpers calling each other) cannot be on an entry's path to a launch.
 #include "kw_host.h"
 
 #include "kw_constants.h"
@@ -12,6 +16,8 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <set>
 
 using namespace clang;
 
@@ -73,6 +79,15 @@ class HostVisitor : public RecursiveASTVisitor<HostVisitor> {
         : C(C), EntryNames(EntryNames) {}
 
     HostCallGraph Graph;
+    // Every edge of Graph, in discovery order; a host_calls[] record is made
+    // for the kept ones only (keepCalls).
+    struct RawEdge {
+        const FunctionDecl *Caller, *Callee, *Canon; // Canon: the callee's canonical declaration
+        const Stmt *S;
+        SourceLocation Loc;
+        size_t Slot; // its position in Graph.Callers[Canon]
+    };
+    std::vector<RawEdge> Raw;
     std::vector<PendingLaunch> Launches;
     std::vector<PendingLaunch> AsmLaunches;
     std::vector<const FunctionDecl *> Annotated; // definitions EntryNames name
@@ -176,22 +191,56 @@ class HostVisitor : public RecursiveASTVisitor<HostVisitor> {
         if (C.inSystemHeader(Callee->getLocation()))
             return;
         const FunctionDecl *Canon = Callee->getCanonicalDecl();
+        std::vector<CallEdge> &In = Graph.Callers[Canon];
+        Raw.push_back({Caller, Callee, Canon, S, Loc, In.size()});
+        In.push_back({Caller, Loc, SIZE_MAX, S});
+    }
+
+  public:
+    // The host_calls[] record of every edge whose callee may lead to a launch
+    // (header comment), in discovery order; its index goes into the graph.
+    void keepCalls(const std::vector<const FunctionDecl *> &Launchers) {
+        std::set<const FunctionDecl *> Reach; // canonical declarations
+        std::vector<const FunctionDecl *> Work;
+        auto Add = [&](const FunctionDecl *FD) {
+            if (FD && Reach.insert(FD->getCanonicalDecl()).second)
+                Work.push_back(FD->getCanonicalDecl());
+        };
+        for (const FunctionDecl *FD : Launchers)
+            Add(FD);
+        for (const RawEdge &E : Raw)
+            if (!E.Canon->isDefined())
+                Add(E.Canon);
+        while (!Work.empty()) {
+            const FunctionDecl *FD = Work.back();
+            Work.pop_back();
+            auto It = Graph.Callers.find(FD);
+            if (It != Graph.Callers.end())
+                for (const CallEdge &E : It->second)
+                    Add(E.Caller);
+        }
+        for (const RawEdge &E : Raw)
+            if (Reach.count(E.Canon))
+                record(E);
+    }
+
+  private:
+    void record(const RawEdge &E) {
         kw_host_call *HC = KW_PUSH(C.arena(), C.doc().host_calls);
-        Graph.Callers[Canon].push_back(
-            {Caller, Loc, HC ? C.doc().host_calls.n - 1 : SIZE_MAX, S});
         if (!HC)
             return;
-        HC->caller = hostSymbol(C, Caller);
-        HC->callee = hostSymbol(C, Callee);
-        HC->caller_name = hostFunctionName(C, Caller);
-        HC->callee_name = hostFunctionName(C, Callee);
-        HC->location = C.loc(Loc);
-        std::vector<Guard> Guards = collectGuards(C, S, Caller);
+        Graph.Callers[E.Canon][E.Slot].Call = C.doc().host_calls.n - 1;
+        HC->caller = hostSymbol(C, E.Caller);
+        HC->callee = hostSymbol(C, E.Callee);
+        HC->caller_name = hostFunctionName(C, E.Caller);
+        HC->callee_name = hostFunctionName(C, E.Callee);
+        HC->location = C.loc(E.Loc);
+        std::vector<Guard> Guards = collectGuards(C, E.S, E.Caller);
         appendGuards(C, HC->guards, Guards);
         ConstantSet K(C);
         for (const Guard &G : Guards)
-            for (const clang::Expr *E : G.Exprs)
-                K.add(E);
+            for (const clang::Expr *X : G.Exprs)
+                K.add(X);
         K.store(HC->constants);
     }
 };
@@ -201,6 +250,12 @@ class HostVisitor : public RecursiveASTVisitor<HostVisitor> {
 void captureHost(CaptureContext &C, const std::set<std::string> &EntryNames) {
     HostVisitor V(C, EntryNames);
     V.TraverseDecl(C.ast().getTranslationUnitDecl());
+    std::vector<const FunctionDecl *> Launchers;
+    for (const PendingLaunch &L : V.Launches)
+        Launchers.push_back(L.Enclosing);
+    for (const PendingLaunch &L : V.AsmLaunches)
+        Launchers.push_back(L.Enclosing);
+    V.keepCalls(Launchers);
     kw_sidecar &Doc = C.doc();
     // Each recorded launch's enclosing function, by launch index.
     std::vector<const FunctionDecl *> LaunchFn;

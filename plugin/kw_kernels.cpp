@@ -1,9 +1,17 @@
 // kw_kernels.cpp: the device-job visitors: kernels, their template
-// arguments, and what their bodies reach (calls, __shared__, inline asm).
+// arguments, and what their bodies reach (calls, __shared__, inline asm). A
+// call of a helper frame (annotations/calltree/helpers.txt: static_for, its
+// lambdas, sequence / tuple helpers) is not an edge: the helper's calls are
+// recorded as its caller's; the calls of a leaf (leaves.txt: a library's
+// internals, such as tensor-descriptor machinery) are not recorded.
 #include "kw_kernels.h"
 
 #include "kw_compat.h"
 #include "kw_params.h"
+
+extern "C" {
+#include "sidecar/kw_call_graph.h"
+}
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
@@ -14,6 +22,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <unordered_map>
 #include <vector>
@@ -311,14 +320,37 @@ const char *evalIntText(CaptureContext &C, const Expr *E) {
 
 // Each function's body is walked once per job, however many kernels reach it.
 using BodyCache = std::unordered_map<const FunctionDecl *, BodyFacts>;
+// Whether a function is a helper frame (1), a leaf (2) or neither (0), by
+// canonical declaration, per job.
+using HelperCache = std::unordered_map<const FunctionDecl *, int>;
+
+// The patterns compiled in from annotations/calltree/.
+struct CallPattern {
+    const char *Glob;
+};
+// (each ends with a null pattern: a data file may be empty)
+const CallPattern HelperPatterns[] = {
+#include "kw_calltree_helpers.inc"
+    {nullptr}};
+const CallPattern LeafPatterns[] = {
+#include "kw_calltree_leaves.inc"
+    {nullptr}};
+
+template <size_t N> std::vector<const char *> globs(const CallPattern (&P)[N]) {
+    std::vector<const char *> V;
+    for (const CallPattern &X : P)
+        if (X.Glob)
+            V.push_back(X.Glob);
+    return V;
+}
 
 class KernelCapture {
   public:
     KernelCapture(CaptureContext &C, kw_kernel &K, int ExplicitArgs,
                   const std::map<unsigned, std::string> *Written, BodyCache &Bodies,
-                  const CallArgs &Calls)
+                  const CallArgs &Calls, HelperCache &HelperOf)
         : C(C), K(K), ExplicitArgs(ExplicitArgs), Written(Written), Bodies(Bodies),
-          Calls(Calls) {}
+          Calls(Calls), HelperOf(HelperOf) {}
 
     void fill(const FunctionDecl *FD) {
         K.symbol = kernelSymbolText(C, FD);
@@ -345,8 +377,12 @@ class KernelCapture {
     const std::map<unsigned, std::string> *Written; // typedef names as written; may be null
     BodyCache &Bodies;
     const CallArgs &Calls; // the types references wrote, sugar kept
+    HelperCache &HelperOf;
     std::set<const FunctionDecl *> Expanded;
     std::set<std::tuple<const FunctionDecl *, const FunctionDecl *, unsigned>> Edges;
+    // (function, helper) pairs folded already; bodies whose facts are taken
+    std::set<std::pair<const FunctionDecl *, const FunctionDecl *>> Hoisted;
+    std::set<const FunctionDecl *> Walked;
     // A lambda's body is walked with the function it is written in and again
     // as its call operator: each variable is listed once.
     std::set<const VarDecl *> SharedSeen;
@@ -490,12 +526,29 @@ class KernelCapture {
         }
     }
 
+    // FD's calls, helper frames folded: the calls of each helper FD reaches
+    // (annotations/calltree/) are recorded as FD's own; then each callee is
+    // walked in turn.
     void walk(const FunctionDecl *FD, int Depth) {
         if (!FD || Depth > 64 || !Expanded.insert(FD).second)
             return;
-        const FunctionDecl *Def = nullptr;
-        if (!FD->hasBody(Def) || !Def)
+        const char *CallerSym = nullptr;
+        std::vector<const FunctionDecl *> Next, Stack;
+        if (!body(FD, FD, Depth, CallerSym, Next, Stack))
             return;
+        for (const FunctionDecl *N : Next)
+            walk(N, Depth + 1);
+    }
+
+    // The body of Holder (FD itself, or a helper FD reaches through Stack):
+    // its __shared__ variables and inline asm (once per kernel), its calls as
+    // FD's. False when out of memory.
+    bool body(const FunctionDecl *FD, const FunctionDecl *Holder, int Depth,
+              const char *&CallerSym, std::vector<const FunctionDecl *> &Next,
+              std::vector<const FunctionDecl *> &Stack) {
+        const FunctionDecl *Def = nullptr;
+        if (!Holder->hasBody(Def) || !Def)
+            return true;
         auto [Cached, New] = Bodies.try_emplace(Def);
         if (New) {
             BodyWalker W;
@@ -503,14 +556,89 @@ class KernelCapture {
             Cached->second = std::move(static_cast<BodyFacts &>(W));
         }
         const BodyFacts &W = Cached->second;
-        const char *Func = C.printedName(FD);
-        const char *CallerSym = nullptr;
+        if (Walked.insert(Holder).second && !bodyFacts(Holder, W))
+            return false;
+        for (auto &[Callee, Loc] : W.Calls) {
+            if (Callee->getBuiltinID() != 0)
+                continue;
+            // A system-header callee (threadIdx accessors, __syncthreads) is
+            // listed once per caller; a user callee once per call site.
+            bool System = C.inSystemHeader(Callee->getLocation());
+            if (!System && isHelper(Callee)) {
+                if (Stack.size() < 64 && Hoisted.insert({FD, Callee}).second) {
+                    Stack.push_back(Callee);
+                    bool Ok = body(FD, Callee, Depth, CallerSym, Next, Stack);
+                    Stack.pop_back();
+                    if (!Ok)
+                        return false;
+                }
+                continue;
+            }
+            unsigned Raw = System ? 0 : Loc.getRawEncoding();
+            if (!Edges.insert({FD, Callee, Raw}).second)
+                continue;
+            if (!CallerSym)
+                CallerSym = kernelSymbolText(C, FD);
+            kw_call *Call = KW_PUSH(C.arena(), K.calls);
+            if (!Call)
+                return false;
+            Call->caller = CallerSym;
+            Call->name = C.printedName(Callee);
+            Call->symbol = kernelSymbolText(C, Callee);
+            Call->depth = Depth;
+            const FunctionDecl *CalleeDef = nullptr;
+            Callee->hasBody(CalleeDef);
+            SourceLocation DefLoc = CalleeDef ? CalleeDef->getLocation() : Callee->getLocation();
+            Call->system = C.inSystemHeader(DefLoc);
+            Call->location = C.loc(Loc);
+            Call->callee_location = C.loc(DefLoc);
+            if (Call->system)
+                continue;
+            if (!isLeaf(Callee))
+                Next.push_back(Callee);
+            else if (!sealed(Callee))
+                return false;
+        }
+        return true;
+    }
+
+    // A leaf (annotations/calltree/leaves.txt: a library's internals) is an
+    // edge whose own calls are not recorded; the bodies it reaches still give
+    // the kernel their __shared__ variables and inline asm.
+    bool sealed(const FunctionDecl *Leaf) {
+        std::vector<const FunctionDecl *> Work{Leaf};
+        std::set<const FunctionDecl *> Seen{Leaf};
+        while (!Work.empty()) {
+            const FunctionDecl *F = Work.back();
+            Work.pop_back();
+            const FunctionDecl *Def = nullptr;
+            if (!F->hasBody(Def) || !Def)
+                continue;
+            auto [Cached, New] = Bodies.try_emplace(Def);
+            if (New) {
+                BodyWalker W;
+                W.TraverseStmt(Def->getBody());
+                Cached->second = std::move(static_cast<BodyFacts &>(W));
+            }
+            const BodyFacts &W = Cached->second;
+            if (Walked.insert(F).second && !bodyFacts(F, W))
+                return false;
+            for (auto &[Callee, Loc] : W.Calls)
+                if (Callee->getBuiltinID() == 0 && !C.inSystemHeader(Callee->getLocation()) &&
+                    Seen.insert(Callee).second && Seen.size() < 100000)
+                    Work.push_back(Callee);
+        }
+        return true;
+    }
+
+    bool bodyFacts(const FunctionDecl *Holder, const BodyFacts &W) {
+        const char *Func = C.printedName(Holder);
         for (const VarDecl *V : W.Shared) {
             if (!SharedSeen.insert(V).second)
                 continue;
             kw_shared_var *S = KW_PUSH(C.arena(), K.shared);
             if (!S)
-                return;
+                return false;
             S->name = C.str(V->getName());
             S->type = C.str(C.typeString(V->getType()));
             QualType T = V->getType();
@@ -523,7 +651,7 @@ class KernelCapture {
         for (const AsmStmt *A : W.Asms) {
             kw_inline_asm *I = KW_PUSH(C.arena(), K.inline_asm);
             if (!I)
-                return;
+                return false;
             if (const auto *G = dyn_cast<GCCAsmStmt>(A))
                 I->text = C.str(asmText(G->getAsmString()));
             else
@@ -531,36 +659,27 @@ class KernelCapture {
             I->function = Func;
             I->location = C.loc(A->getAsmLoc());
         }
-        std::vector<const FunctionDecl *> Next;
-        for (auto &[Callee, Loc] : W.Calls) {
-            if (Callee->getBuiltinID() != 0)
-                continue;
-            // A system-header callee (threadIdx accessors, __syncthreads) is
-            // listed once per caller; a user callee once per call site.
-            bool System = C.inSystemHeader(Callee->getLocation());
-            unsigned Raw = System ? 0 : Loc.getRawEncoding();
-            if (!Edges.insert({FD, Callee, Raw}).second)
-                continue;
-            if (!CallerSym)
-                CallerSym = kernelSymbolText(C, FD);
-            kw_call *Call = KW_PUSH(C.arena(), K.calls);
-            if (!Call)
-                return;
-            Call->caller = CallerSym;
-            Call->name = C.printedName(Callee);
-            Call->symbol = kernelSymbolText(C, Callee);
-            Call->depth = Depth;
-            const FunctionDecl *CalleeDef = nullptr;
-            Callee->hasBody(CalleeDef);
-            SourceLocation DefLoc = CalleeDef ? CalleeDef->getLocation() : Callee->getLocation();
-            Call->system = C.inSystemHeader(DefLoc);
-            Call->location = C.loc(Loc);
-            Call->callee_location = C.loc(DefLoc);
-            if (!Call->system)
-                Next.push_back(Callee);
+        return true;
+    }
+
+    // Whether FD is a helper frame (annotations/calltree/helpers.txt) or a
+    // leaf (leaves.txt), by its printed name without template arguments;
+    // cached per job.
+    bool isHelper(const FunctionDecl *FD) { return kindOf(FD) == 1; }
+    bool isLeaf(const FunctionDecl *FD) { return kindOf(FD) == 2; }
+    int kindOf(const FunctionDecl *FD) {
+        auto [It, New] = HelperOf.try_emplace(FD->getCanonicalDecl(), 0);
+        if (New) {
+            const char *Name = C.printedName(FD);
+            std::string Plain(std::strlen(Name) + 1, '\0');
+            Plain.resize(kw_call_graph_plain(Name, &Plain[0]));
+            static const std::vector<const char *> H = globs(HelperPatterns),
+                                                   L = globs(LeafPatterns);
+            It->second = kw_call_graph_helper(H.data(), H.size(), Plain.c_str())   ? 1
+                         : kw_call_graph_helper(L.data(), L.size(), Plain.c_str()) ? 2
+                                                                                     : 0;
         }
-        for (const FunctionDecl *N : Next)
-            walk(N, Depth + 1);
+        return It->second;
     }
 };
 
@@ -577,6 +696,7 @@ void captureKernels(CaptureContext &C, const char *Arch, const std::set<std::str
     F.resolveWritten();
     std::set<std::string> Seen;
     BodyCache Bodies;
+    HelperCache HelperOf;
     for (const FunctionDecl *FD : F.Kernels) {
         std::string Sym = kernelSymbolText(C, FD);
         if (HaveEmitted && !Emitted.count(Sym))
@@ -589,7 +709,7 @@ void captureKernels(CaptureContext &C, const char *Arch, const std::set<std::str
         auto It = F.ExplicitArgs.find(FD->getCanonicalDecl());
         auto W = F.Written.find(FD->getCanonicalDecl());
         KernelCapture(C, *K, It == F.ExplicitArgs.end() ? -1 : (int)It->second,
-                      W == F.Written.end() ? nullptr : &W->second, Bodies, F.Calls)
+                      W == F.Written.end() ? nullptr : &W->second, Bodies, F.Calls, HelperOf)
             .fill(FD);
         kw_kernel_arch *A = KW_PUSH(C.arena(), K->archs);
         if (A) {

@@ -244,156 +244,91 @@ static const char *kw_dev_hip_name(const char *name) {
     return name;
 }
 
-/* A call edge by its caller, for finding a caller's calls by binary search. */
-typedef struct kw_tree_edge {
-    const char *caller;
-    size_t i; /* in kernel.calls */
-} kw_tree_edge;
-
-typedef struct kw_tree {
-    kw_render *r;
-    const kw_kernel *k;
-    KW_ARRAY(const char *) expanded; /* callee symbols already expanded */
-    size_t lines;                    /* list items written */
-    kw_tree_edge *by_caller;         /* the calls with a caller, by caller then order */
-    size_t nedges;
-} kw_tree;
-
-static int kw_tree_edge_cmp(const void *a, const void *b) {
-    const kw_tree_edge *x = a, *y = b;
-    int c = strcmp(x->caller, y->caller);
-    return c ? c : (x->i > y->i) - (x->i < y->i);
-}
-
-/* The calls made by caller, in the kernel's order: by_caller[*lo, return). A
- * kernel of aiter's opus family has hundreds of call edges: scanning them all
- * for each node, and again for each call, was most of section 2. */
-static size_t kw_tree_calls_of(const kw_tree *t, const char *caller, size_t *lo) {
-    size_t a = 0, b = caller ? t->nedges : 0;
-    while (a < b) { /* the first edge whose caller is not below */
-        size_t m = a + (b - a) / 2;
-        if (strcmp(t->by_caller[m].caller, caller) < 0)
-            a = m + 1;
-        else
-            b = m;
-    }
-    *lo = a;
-    while (caller && b < t->nedges && !strcmp(t->by_caller[b].caller, caller))
-        b++;
-    return b;
-}
-
-static bool kw_tree_seen(kw_tree *t, const char *sym) {
-    for (size_t i = 0; i < t->expanded.n; i++)
-        if (!strcmp(t->expanded.v[i], sym))
-            return true;
-    return false;
-}
-
-static void kw_tree_walk(kw_tree *t, const char *caller, int depth) {
-    kw_render *r = t->r;
+/* One item of the tree (kw_calltree.h): its short label, a reference to its
+ * full name, where it is called and defined, its counts. */
+static void kw_dev_tree_item(kw_render *r, const kw_calltree_item *it) {
     kw_buf *o = r->out;
-    const kw_kernel *k = t->k;
-    size_t lo, hi = kw_tree_calls_of(t, caller, &lo);
-    /* system callees: one line per caller, names with their lines */
-    bool any_system = false;
-    for (size_t e = lo; e < hi; e++) {
-        const kw_call *c = &k->calls.v[t->by_caller[e].i];
-        if (!c->system)
-            continue;
-        if (!any_system) {
-            kw_r_item(r, depth);
-            kw_buf_puts(o, "HIP runtime: ");
-            t->lines++;
-        } else {
-            kw_buf_puts(o, ", ");
+    if (it->hip) {
+        kw_buf_puts(o, "HIP runtime: ");
+        for (size_t j = 0; j < it->nsys; j++) {
+            if (j)
+                kw_buf_puts(o, ", ");
+            kw_md_code(o, kw_dev_hip_name(it->sys[j].name), kw_r_prose_in(r));
+            if (it->sys[j].line > 0)
+                kw_buf_printf(o, " (%d)", it->sys[j].line);
         }
-        any_system = true;
-        kw_md_code(o, kw_dev_hip_name(c->name ? c->name : "?"), kw_r_prose_in(r));
-        if (c->location.file)
-            kw_buf_printf(o, " (%d)", c->location.line);
+        return;
     }
-    for (size_t e = lo; e < hi; e++) {
-        size_t i = t->by_caller[e].i;
-        const kw_call *c = &k->calls.v[i];
-        if (c->system)
-            continue;
-        /* calls of the same callee on the same line: one item, counted */
-        size_t same = 0;
-        bool earlier = false;
-        for (size_t f = lo; f < hi; f++) {
-            size_t j = t->by_caller[f].i;
-            const kw_call *d = &k->calls.v[j];
-            bool eq = !d->system && d->name && c->name && !strcmp(d->name, c->name) &&
-                      d->location.line == c->location.line &&
-                      (d->location.file == c->location.file ||
-                       (d->location.file && c->location.file &&
-                        !strcmp(d->location.file, c->location.file)));
-            if (eq && j < i)
-                earlier = true;
-            same += eq;
-        }
-        if (earlier)
-            continue;
-        kw_r_item(r, depth);
-        kw_md_code(o, c->name ? c->name : "?", kw_r_prose_in(r));
-        if (c->location.file) {
-            kw_buf_puts(o, " called at ");
-            kw_r_kloc(r, &c->location);
-            const char *base = kw_r_base_name(r, c->name);
-            kw_r_ref(r, c->location.file, c->location.line,
-                     depth == 0 ? "kernel" : "device helper", base ? base : c->name);
-        }
-        if (c->callee_location.file) {
-            kw_buf_puts(o, ", defined at ");
-            kw_r_kloc(r, &c->callee_location);
-            kw_r_ref(r, c->callee_location.file, c->callee_location.line, "device helper",
-                     c->name);
-        }
-        if (same > 1)
-            kw_buf_printf(o, " (%zu calls on that line)", same);
-        t->lines++;
-        bool recurse = c->symbol && !kw_tree_seen(t, c->symbol) && depth < 30;
-        size_t clo, chi = kw_tree_calls_of(t, c->symbol, &clo); /* none for no symbol */
-        bool has_children = chi > clo;
-        if (c->symbol && !recurse && has_children)
-            kw_buf_puts(o, " (its calls are listed above)");
-        if (recurse) {
-            const char **slot = KW_PUSH(&r->scratch, t->expanded);
-            if (slot)
-                *slot = c->symbol;
-            kw_tree_walk(t, c->symbol, depth + 1);
-        }
+    kw_md_code(o, kw_r_name(r, it->label), kw_r_prose_in(r));
+    kw_r_plainf(r, " [%zu]", it->full + 1);
+    if (it->at.file) {
+        kw_buf_puts(o, " called at ");
+        kw_r_kloc(r, &it->at);
+        kw_r_ref(r, it->at.file, it->at.line, it->depth == 0 ? "kernel" : "device helper",
+                 it->label);
     }
+    if (it->def.file) {
+        kw_buf_puts(o, ", defined at ");
+        kw_r_kloc(r, &it->def);
+        kw_r_ref(r, it->def.file, it->def.line, "device helper", it->label);
+    }
+    if (it->calls > 1 && it->insts > 1)
+        kw_r_plainf(r, " (%zu calls, %zu instantiations)", it->calls, it->insts);
+    else if (it->calls > 1)
+        kw_r_plainf(r, " (%zu calls)", it->calls);
+    if (it->folded)
+        kw_r_plainf(r, " (%zu helper frames folded)", it->folded);
+    if (it->above)
+        kw_buf_puts(o, " (its calls are listed above)");
+    if (it->cut)
+        kw_buf_puts(o, " (its calls are not shown: depth limit)");
+    if (it->leaf)
+        kw_buf_puts(o, " (library internals: its calls are not shown)");
 }
 
 static void kw_dev_calls(kw_render *r) {
-    const kw_kernel *k = r->mk->k;
+    const kw_calltree *t = &r->page.tree;
     kw_buf *o = r->out;
     KW_R_HEADING(r, 3, "Device call tree");
-    if (!k->calls.n) {
+    if (!t->items.n) {
         KW_R_LIT(r, "The kernel calls no function.\n\n");
         return;
     }
-    KW_R_LIT(r, "Every call as instantiated, at its call site, with the callee's "
-                "definition; HIP runtime accessors are listed by line.\n\n");
-    kw_tree t;
-    memset(&t, 0, sizeof(t));
-    t.r = r;
-    t.k = k;
-    t.by_caller = kw_arena_alloc(&r->scratch, k->calls.n * sizeof *t.by_caller);
-    if (!t.by_caller) {
-        KW_R_LIT(r, "(out of memory)\n\n");
-        return;
-    }
-    for (size_t i = 0; i < k->calls.n; i++)
-        if (k->calls.v[i].caller)
-            t.by_caller[t.nedges++] = (kw_tree_edge){k->calls.v[i].caller, i};
-    qsort(t.by_caller, t.nedges, sizeof *t.by_caller, kw_tree_edge_cmp);
+    kw_buf_puts(o, "Every function the kernel calls, as instantiated, at its first call site, "
+                   "with its definition; the calls of one function under one caller are one "
+                   "item with their count, a function's calls are listed at its first item, "
+                   "HIP runtime accessors by line. Each item is named without template "
+                   "arguments; [n] is its full name in the list after the tree.");
+    kw_buf_puts(o, " Compile-time helpers (loops over constants, their lambda frames, "
+                   "sequence / tuple / constant helpers; annotations/calltree/helpers.txt) are "
+                   "not items: their calls are listed as their caller's (the plugin records "
+                   "them so");
+    if (t->folded)
+        kw_r_plainf(r, "; %zu helper calls folded here, from a sidecar written before", t->folded);
+    kw_buf_puts(o, "). A library's internals (tensor descriptors and coordinates, "
+                   "leaves.txt) are items whose calls are not listed.");
+    kw_buf_puts(o, "\n\n");
     kw_r_list(r);
-    kw_tree_walk(&t, k->symbol, 0);
+    for (size_t i = 0; i < t->items.n; i++) {
+        kw_r_item(r, t->items.v[i].depth);
+        kw_dev_tree_item(r, &t->items.v[i]);
+    }
     kw_r_list_end(r);
     kw_buf_putc(o, '\n');
+    kw_buf_printf(o, "<details class=\"kw-fullnames\"><summary>Full names (%zu)</summary>",
+                  t->fulls.n);
+    kw_buf_puts(o, "\n\n");
+    if (t->elided)
+        kw_r_plainf(r, "The last %zu names have their template arguments nested deeper than "
+                       "one level elided (…), for the page's size; the kernel's own template "
+                       "arguments are in full above.\n\n",
+                    t->elided);
+    for (size_t i = 0; i < t->fulls.n; i++) {
+        kw_buf_printf(o, "%zu. ", i + 1);
+        kw_md_code(o, kw_r_name(r, t->shown[i]), KW_MD_TEXT);
+        kw_buf_putc(o, '\n');
+    }
+    kw_buf_puts(o, "\n</details>\n\n");
 }
 
 void kw_render_device(kw_render *r) {

@@ -331,29 +331,22 @@ void kw_render_overview(kw_render *r) {
         }
         kw_buf_puts(o, ").");
     }
-    size_t ncalls = 0;
-    for (size_t i = 0; i < k->calls.n; i++)
-        if (k->calls.v[i].depth == 1 && !k->calls.v[i].system)
-            ncalls++;
-    if (ncalls) {
-        kw_r_item(r, 0);
-        kw_buf_puts(o, "Device functions it calls: ");
-        size_t shown = 0;
-        for (size_t i = 0; i < k->calls.n; i++) {
-            const kw_call *c = &k->calls.v[i];
-            if (c->depth != 1 || c->system)
-                continue;
-            bool dup = false;
-            for (size_t j = 0; j < i && !dup; j++)
-                dup = k->calls.v[j].depth == 1 && k->calls.v[j].symbol && c->symbol &&
-                      !strcmp(k->calls.v[j].symbol, c->symbol);
-            if (dup)
-                continue;
-            kw_buf_puts(o, shown++ ? ", " : "");
-            kw_md_code(o, c->name ? c->name : "?", kw_r_prose_in(r));
+    /* the call tree's first level (helpers folded, short names) */
+    const kw_calltree *t = &r->page.tree;
+    size_t shown = 0;
+    for (size_t i = 0; i < t->items.n; i++) {
+        const kw_calltree_item *it = &t->items.v[i];
+        if (it->depth != 0 || it->hip)
+            continue;
+        if (!shown) {
+            kw_r_item(r, 0);
+            kw_buf_puts(o, "Device functions it calls: ");
         }
-        kw_buf_puts(o, " (call tree in section 2).");
+        kw_buf_puts(o, shown++ ? ", " : "");
+        kw_md_code(o, kw_r_name(r, it->label), kw_r_prose_in(r));
     }
+    if (shown)
+        kw_buf_puts(o, " (call tree in section 2).");
     for (size_t a = 0; a < r->archs.n; a++) {
         if (!r->archs.v[a].facts)
             continue;

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # bench-plugin.sh: what the plugin costs a real build. For each TU of the aiter
-# fixture (../shared/fixtures/aiter-hip), compiles it N times without and N
+# fixture (../shared/fixtures/aiter-hip; KW_BENCH_FIXTURE=DIR names another
+# fixture with the same compile.sh interface, e.g. ../shared/fixtures/ck-tile),
+# compiles it N times without and N
 # times with libkwalk.so, alternating, with the fixture's own flags, and
 # prints per TU: median wall time of each and their ratio, the median ratio of
 # the pairs (each plugin compile against the plain one run next to it), median CPU time
@@ -20,9 +22,9 @@ cd "$(dirname "$0")/.."
 BUILD=${1:-build}
 N=${2:-3}
 shift 2 2>/dev/null || shift $#
-FIXTURE=$PWD/../shared/fixtures/aiter-hip
+FIXTURE=${KW_BENCH_FIXTURE:-$PWD/../shared/fixtures/aiter-hip}
 if [ ! -f "$FIXTURE/compile.sh" ]; then
-  echo "bench-plugin: the aiter fixture $FIXTURE is absent" >&2
+  echo "bench-plugin: the fixture $FIXTURE is absent" >&2
   exit 1
 fi
 case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
@@ -31,14 +33,20 @@ PLUGIN=$BUILD/plugin/libkwalk.so
 for f in "$RSP" "$PLUGIN"; do
   [ -f "$f" ] || { echo "bench-plugin: $f is missing: build first (scripts/demo.sh)" >&2; exit 1; }
 done
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/kwalk-bench.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
-# One compile per TU through the argument logger gives each TU's exact command.
+# KW_BENCH_KEEP=DIR keeps the objects and sidecars there (for kwalk index / render).
+if [ -n "${KW_BENCH_KEEP:-}" ]; then
+  WORK=$KW_BENCH_KEEP; rm -rf "$WORK"; mkdir -p "$WORK"
+else
+  WORK=$(mktemp -d "${TMPDIR:-/tmp}/kwalk-bench.XXXXXX")
+  trap 'rm -rf "$WORK"' EXIT
+fi
+# One pass of compile.sh through the argument logger (recording, not compiling)
+# gives each TU's exact command.
 # (The real compiler is named first: in one command's assignments bash expands
 # ${CXX} after the CXX= before it, which made the logger exec itself forever.)
 mkdir -p "$WORK/argv"
 REAL_CXX=${CXX:-/usr/lib/llvm-22/bin/clang++}
-CXX=$PWD/tests/aiter/argv_logger.py KW_REAL_CXX=$REAL_CXX \
+CXX=$PWD/tests/aiter/argv_logger.py KW_REAL_CXX=$REAL_CXX KW_ARGV_ONLY=1 \
   KW_ARGV_DIR=$WORK/argv bash "$FIXTURE/compile.sh" "$WORK/first" "$RSP" "" "$@" >/dev/null
 exec python3 - "$WORK" "$PLUGIN" "$N" <<'EOF'
 import json, os, statistics, sys, time

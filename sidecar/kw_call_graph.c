@@ -1,7 +1,10 @@
 /* kw_call_graph.c: the device call graph of a translation unit: kernels' call
  * trees factored into one table of edges per calling function, and the walk
  * that gives them back (see kw_call_graph.h). */
+#define _POSIX_C_SOURCE 200809L
 #include "sidecar/kw_call_graph.h"
+
+#include <fnmatch.h>
 
 #include <stddef.h>
 #include <string.h>
@@ -206,4 +209,49 @@ kw_status kw_call_graph_replay(kw_sidecar *sc, const kw_call_graph *g, kw_err *e
     }
     kw_symmap_free(&w.by_symbol);
     return ok ? KW_OK : kw_fail(err, "out of memory");
+}
+
+/* ---- helper frames -------------------------------------------------------------------------- */
+
+/* The length of an operator's symbol at s (s just after "operator"), for the
+ * operators whose spelling holds '<' or '>'; 0 for any other text. */
+static size_t kw_call_graph_op_len(const char *s) {
+    static const char *const ops[] = {"<=>", "<<=", ">>=", "->*", "<<", ">>", "<=",
+                                      ">=",  "->",  "<",   ">"};
+    for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+        if (!strncmp(s, ops[i], strlen(ops[i])))
+            return strlen(ops[i]);
+    return 0;
+}
+
+size_t kw_call_graph_plain(const char *name, char *out) {
+    size_t o = 0;
+    int depth = 0;
+    for (size_t i = 0; name[i]; i++) {
+        char c = name[i];
+        if (i >= 8 && !strncmp(name + i - 8, "operator", 8)) {
+            size_t ol = kw_call_graph_op_len(name + i);
+            if (ol) {
+                if (!depth)
+                    memcpy(out + o, name + i, ol), o += ol;
+                i += ol - 1;
+                continue;
+            }
+        }
+        if (c == '<')
+            depth++;
+        else if (c == '>' && depth && !(i && name[i - 1] == '-'))
+            depth--;
+        else if (!depth)
+            out[o++] = c;
+    }
+    out[o] = 0;
+    return o;
+}
+
+bool kw_call_graph_helper(const char *const *patterns, size_t n, const char *plain) {
+    for (size_t i = 0; plain && i < n; i++)
+        if (fnmatch(patterns[i], plain, 0) == 0)
+            return true;
+    return false;
 }

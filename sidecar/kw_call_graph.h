@@ -13,6 +13,9 @@
 #ifndef KW_CALL_GRAPH_H
 #define KW_CALL_GRAPH_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "sidecar/kw_schema.h"
 
 /* The plugin's walk stops below this depth (kw_kernels.cpp: Depth > 64). */
@@ -41,5 +44,16 @@ kw_status kw_call_graph_factor(const kw_sidecar *sc, kw_arena *a, kw_call_graph 
 
 /* The walk over g for every kernel of sc that has no calls (in sc's arena). */
 kw_status kw_call_graph_replay(kw_sidecar *sc, const kw_call_graph *g, kw_err *err);
+
+/* Helper frames (annotations/calltree/, kw_calltree.h in model/): a callee
+ * whose plain name matches a pattern is not an edge of its own; its calls are
+ * its caller's. */
+/* name without its template argument lists into out (room for strlen(name)
+ * + 1): "ns::A<int>::f<2>" -> "ns::A::f"; operators (operator<, operator->,
+ * ...) kept. Returns the length written. */
+size_t kw_call_graph_plain(const char *name, char *out);
+/* Whether plain (kw_call_graph_plain's) matches one of the n fnmatch
+ * patterns. */
+bool kw_call_graph_helper(const char *const *patterns, size_t n, const char *plain);
 
 #endif

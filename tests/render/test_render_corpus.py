@@ -249,7 +249,9 @@ def check_page(c, name, page, args, marks, exp, ops, inst_info, index_kernels):
             lines = kr.file_lines(kf)
             c.check(kr.has_word(lines[int(n) - 1], p["name"]), f"{tag}: line {n} does not use {p['name']}")
     # call tree: the callee's name at the call and at its definition
-    for m in re.finditer(r"^\s*- `([^`]+)` called at `(\S+):(\d+)`(?:, defined at `(\S+):(\d+)`)?", dev, re.M):
+    # (an item: "- `label` [n] called at ...", [n] its full name's number)
+    for m in re.finditer(r"^\s*- `([^`]+)`(?: \\?\[\d+\\?\])? called at `(\S+):(\d+)`"
+                         r"(?:, defined at `(\S+):(\d+)`)?", dev, re.M):
         b = kr.base_name(m.group(1))
         if not b:
             continue
