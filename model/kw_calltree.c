@@ -117,7 +117,7 @@ const char *kw_calltree_label(const char *name, kw_arena *a) {
     const char *plain = kw_calltree_plain(name, a);
     if (!plain)
         return NULL;
-    const char *at[2];
+    const char *at[2] = {NULL, NULL};
     size_t n = kw_calltree_parts(plain, at, 2);
     const char *s = n == 2 ? at[0] : plain;
     /* "(lambda at /a/b/file.hpp:12:3)": the file's base name */
