@@ -82,11 +82,14 @@ def is_bench(path):
     """Run by hand, not by the build or ctest; what they use is reported, not
     required: benchmarks (scripts/bench-*.sh, tests/*/bench_*) and the Triton
     corpus generator with the programs it runs on a machine with Triton and
-    PyTorch (scripts/triton-corpus.sh, tests/corpus/triton/*.py; CI checks
-    their committed output)."""
+    PyTorch (scripts/triton-corpus.sh, tests/corpus/triton/*.py; and the
+    real-Triton check, scripts/triton-real.sh, tests/triton/real_triton_check.py,
+    tests/triton/real/; CI checks their committed output)."""
     base = os.path.basename(path)
-    return (base.startswith("bench") or base == "triton-corpus.sh" or
-            os.sep + os.path.join("tests", "corpus", "triton") + os.sep in path)
+    return (base.startswith("bench") or
+            base in ("triton-corpus.sh", "triton-real.sh", "real_triton_check.py") or
+            os.sep + os.path.join("tests", "corpus", "triton") + os.sep in path or
+            os.sep + os.path.join("tests", "triton", "real") + os.sep in path)
 
 
 # ---- CMake: the values of the build's variables ----------------------------
@@ -298,8 +301,9 @@ def python_calls(needs, src):
                     lits.add(e.value)
             elif name == "which" and isinstance(a0, ast.Constant):
                 optional.add(a0.value)
-            elif name in ("CDLL", "LoadLibrary", "PyDLL") and isinstance(a0, ast.Constant):
-                libs.add(a0.value)
+            elif (name in ("CDLL", "LoadLibrary", "PyDLL") and isinstance(a0, ast.Constant)
+                  and isinstance(a0.value, str)):
+                libs.add(a0.value)  # CDLL(None): the process's own symbols, no file
         opt = is_bench(f)
         for w, path in _resolve_words(sorted(lits)):
             if path:
