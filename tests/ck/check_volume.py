@@ -148,8 +148,12 @@ def check_tree(c, what, items, fulls):
             word = "operator" if parts[-1].startswith("operator") else parts[-1]
             src = source_line(dfile, dline)
             # (or a macro's invocation, when a macro defines it)
+            # (or, for a lambda as clang 19 prints it, "(anonymous class)",
+            # a line that opens a lambda)
+            lam = "(anonymous class)" in label and src is not None and re.search(
+                r"\[[&=\w, ]*\]\s*\(", src)
             c.check(src is not None and (word in src or (len(parts) > 1 and parts[-2] in src)
-                                         or re.match(r"\s*[A-Z][A-Z0-9_]*\(", src)),
+                                         or re.match(r"\s*[A-Z][A-Z0-9_]*\(", src) or lam),
                     "%s: %s defined at %s:%d, whose line does not name it: %r"
                     % (what, label, dfile, dline, src))
     c.check(any("<" in f for f in fulls.values()),
@@ -209,8 +213,16 @@ def main():
     if c.check(gemm, "no page of a GemmKernel"):
         items, fulls = tree_of(gemm)
         check_tree(c, "GEMM page", items or [], fulls or {})
-        mfma = [(d, lab, f, ln) for d, lab, _, f, ln, _ in items or []
-                if f and "__builtin_amdgcn_mfma" in (body_at(f, ln) or "")]
+        # clang 19 prints a lambda as "(anonymous class)::operator()", which the
+        # helper patterns do not fold (a gap: docs/perf/ck-volume.md); its
+        # frames are not counted in the depth here
+        lams, mfma = [], []
+        for d, lab, _, f, ln, _ in items or []:
+            lams = [x for x in lams if x < d]
+            if "(anonymous class)" in lab:
+                lams.append(d)
+            elif f and "__builtin_amdgcn_mfma" in (body_at(f, ln) or ""):
+                mfma.append((d - len(lams), lab, f, ln))
         if c.check(mfma, "GEMM page: no item is defined by a function calling "
                    "__builtin_amdgcn_mfma"):
             d, lab, f, ln = min(mfma)
