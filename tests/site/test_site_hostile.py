@@ -48,9 +48,9 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import kwbrowser  # noqa: E402
 from kwcheck import Checker  # noqa: E402
 
 HIP_NAME = "kwh<img src=y onerror=top.kwHit(4)>.hip"
@@ -299,24 +299,7 @@ window.addEventListener('load', function () {
 
 
 def chromium(a):
-    exe = a.chromium or shutil.which("chromium") or shutil.which("chromium-browser")
-    if not exe:
-        print("SKIP: chromium is not installed (Debian: apt-get install chromium)")
-        sys.exit(77)
-    prof = tempfile.mkdtemp(prefix="kwhostile-chromium-")
-    chrome = [exe, "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run",
-              "--disable-extensions", "--user-data-dir=" + prof, "--enable-logging=stderr",
-              "--v=0"]
-    try:
-        p = subprocess.run(chrome + ["--dump-dom", "data:text/html,<p id=ok>ok</p>"],
-                           capture_output=True, text=True, errors="replace", timeout=120)
-        ok = 'id="ok"' in p.stdout
-    except subprocess.TimeoutExpired:
-        ok, p = False, None
-    if not ok:
-        print("SKIP: chromium cannot start: %s" % (p.stderr.strip().splitlines()[-1:] if p else "timeout"))
-        sys.exit(77)
-    return chrome
+    return kwbrowser.chromium(a.chromium, "kwhostile-chromium-", log=True)
 
 
 def framed(chrome, site, pages):

@@ -16,9 +16,9 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import kwbrowser  # noqa: E402
 from kwcheck import Checker  # noqa: E402
 
 HARNESS = """<!doctype html><meta charset="utf-8"><title>harness</title>
@@ -54,22 +54,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--chromium")
     a = ap.parse_args()
-    exe = a.chromium or shutil.which("chromium") or shutil.which("chromium-browser")
-    if not exe:
-        print("SKIP: chromium is not installed (Debian: apt-get install chromium)")
-        sys.exit(77)
-    prof = tempfile.mkdtemp(prefix="kwsite-chromium-")
-    chrome = [exe, "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run",
-              "--disable-extensions", "--user-data-dir=" + prof]
-    try:
-        p = subprocess.run(chrome + ["--dump-dom", "data:text/html,<p id=ok>ok</p>"],
-                           capture_output=True, text=True, errors="replace", timeout=120)
-        ok = 'id="ok"' in p.stdout
-    except subprocess.TimeoutExpired:
-        ok, p = False, None
-    if not ok:
-        print("SKIP: chromium cannot start: %s" % (p.stderr.strip().splitlines()[-1:] if p else "timeout"))
-        sys.exit(77)
+    chrome = kwbrowser.chromium(a.chromium, "kwsite-chromium-")
     c = Checker("site.languages")
     shutil.rmtree(a.out, ignore_errors=True)
     os.makedirs(a.out)
@@ -123,7 +108,7 @@ def main():
                        capture_output=True, timeout=120)
         c.check(os.path.exists(shot) and os.path.getsize(shot) > 1000, "no screenshot %s" % shot)
     c.note("site and screenshots in %s" % a.out)
-    shutil.rmtree(prof, ignore_errors=True)
+    shutil.rmtree(kwbrowser.profile(chrome), ignore_errors=True)
     c.finish()
 
 
