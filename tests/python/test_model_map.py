@@ -49,6 +49,9 @@ import sys
 import time
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwmd import md_plain  # noqa: E402
+
 FAILS = []
 MARK = "  # kwalk-test: "
 
@@ -167,11 +170,6 @@ _KWALK_TABLE = {"quant": %(w)s, "plain": print}
 def _kwalk_test_table(x, k):
     return _KWALK_TABLE[k](x)  # kwalk-test: table
 '''
-
-
-def md_plain(s):
-    """Markdown text with its backslash escapes removed."""
-    return re.sub(r"\\([\\`*_\[\]<>|#~])", r"\1", s)
 
 
 def callee_at(path, line):

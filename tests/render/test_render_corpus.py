@@ -44,6 +44,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwpycallers  # noqa: E402
 import kwrender as kr  # noqa: E402
+from kwmd import md_plain  # noqa: E402
 
 HEADINGS = ["## Overview", "## 1. Host Side: Python → C++ → Kernel Launch",
             "## 2. Device Kernel: Step-by-Step", "## 3. Data Flow Diagram",
@@ -564,12 +565,13 @@ def check_stale(c, args, tmp, db, marks):
         f.write("// a line added after the build\n" + body)
     kernel = "kw::rope_sbhd_fwd_kernel<float, true>"
     rc, out, err = kr.run([args.kwalk, "render", kernel, "--db", db2])
+    out = md_plain(out)  # the temporary path may hold an escaped '_'
     c.check(rc == 0, f"stale: exit {rc}: {err}")
     c.check(f"line {ll} of {moved} does not hold" in out, "stale: the changed launch line is not reported")
     c.check(f"// {moved}:{ll}" not in out, "stale: a stale launch line was quoted")
     os.remove(moved)
     rc, out, err = kr.run([args.kwalk, "render", kernel, "--db", db2])
-    c.check(rc == 0 and f"{moved} cannot be read now" in out, "removed source: not reported")
+    c.check(rc == 0 and f"{moved} cannot be read now" in md_plain(out), "removed source: not reported")
 
 
 def check_hw_once(c, args, tmp, db):
