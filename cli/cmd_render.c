@@ -1,12 +1,13 @@
 /* cmd_render.c: `kwalk render KERNEL [options]` writes the walkthrough of one
  * kernel instantiation in Markdown (stdout, or -o FILE); `kwalk render --all
  * -o DIR` writes one page per instantiation plus DIR/index.md. The sections
- * are rendered by kw_render*.c; this file parses the command line, picks the
- * kernel, and writes the files.
+ * are rendered by kw_render*.c, the pages of --all on the page workers of
+ * render/kw_pages_pool.c; the kernel is matched by model/kw_pick.c; this
+ * file parses the command line and says what matched.
  *
  * KERNEL is matched, in order, as a device symbol, a printed name, a
  * template's name, a printed name or demangled signature with blanks
- * ignored (kw_name_written, common/kw_names.h: the matcher `isa --kernel`
+ * ignored (kw_name_written, codeobj/kw_names.h: the matcher `isa --kernel`
  * shares), a substring of printed names or symbols, and finally a
  * POSIX extended regular expression over printed names. More than one match
  * is an error that lists the candidates. A kernel with internal linkage is
@@ -16,16 +17,17 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <math.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/kw_app.h"
 #include "cli/kw_cli.h"
-#include "cli/kw_pages.h"
-#include "cli/kw_pool.h"
 #include "common/kw_fs.h"
+#include "common/kw_pool.h"
+#include "model/kw_pick.h"
+#include "render/kw_pages.h"
+#include "render/kw_pages_pool.h"
 #include "render/kw_render.h"
 #include "trace/kw_trace.h"
 
@@ -158,99 +160,16 @@ static int kw_render_args(kw_render_cli *c, int argc, char **argv) {
 
 /* ---- picking the kernel ------------------------------------------------------------------- */
 
-static bool kw_has_arch(const kw_mkernel *mk, const char *arch) {
-    if (!arch)
-        return true;
-    for (size_t i = 0; mk->k && i < mk->k->archs.n; i++)
-        if (!strcmp(mk->k->archs.v[i].arch, arch))
-            return true;
-    return false;
-}
-
-typedef struct kw_hits {
-    KW_ARRAY(size_t) v;
-} kw_hits;
-
-/* Does path name file q: the same string, path ending in "/q", or the same
- * file on disk? */
-static bool kw_names_file(const char *path, const char *q) {
-    if (!path)
-        return false;
-    size_t np = strlen(path), nq = strlen(q);
-    if (!strcmp(path, q) || (np > nq && path[np - nq - 1] == '/' && !strcmp(path + np - nq, q)))
-        return true;
-    char *a = realpath(path, NULL), *b = a ? realpath(q, NULL) : NULL;
-    bool same = a && b && !strcmp(a, b);
-    free(a);
-    free(b);
-    return same;
-}
-
-/* --tu: a kernel with internal linkage must belong to the unit FILE names;
- * one with external linkage is the build's, whatever the unit. */
-static bool kw_in_tu(const kw_mkernel *mk, const char *tu) {
-    if (!tu || !mk->tu)
-        return true;
-    return kw_names_file(mk->tu->tu.source, tu) || kw_names_file(mk->tu->tu.object, tu) ||
-           kw_names_file(mk->tu->sidecar, tu);
-}
-
-static void kw_hit(kw_arena *a, kw_hits *h, size_t i) {
-    size_t *slot = KW_PUSH(a, h->v);
-    if (slot)
-        *slot = i;
-}
-
-static void kw_match(const kw_model *m, const char *q, const char *arch, const char *tu,
-                     kw_arena *a, kw_hits *h) {
-    memset(h, 0, sizeof(*h));
-    for (int stage = 0; stage < 6 && !h->v.n; stage++) {
-        regex_t re;
-        if (stage == 5 && regcomp(&re, q, REG_EXTENDED | REG_NOSUB) != 0)
-            break;
-        for (size_t i = 0; i < m->kernels.n; i++) {
-            const kw_mkernel *mk = &m->kernels.v[i];
-            bool hit = false;
-            switch (stage) {
-            case 0:
-                hit = !strcmp(mk->symbol, q);
-                break;
-            case 1:
-                hit = !strcmp(mk->name, q);
-                break;
-            case 2:
-                /* a template, or the kernel struct a trampoline runs */
-                hit = !strcmp(m->groups.v[mk->group].key, q) ||
-                      (m->groups.v[mk->group].runs && !strcmp(m->groups.v[mk->group].runs, q));
-                break;
-            case 3:
-                hit = kw_name_written(a, mk->symbol, mk->name, q);
-                break;
-            case 4:
-                hit = strstr(mk->name, q) || strstr(mk->symbol, q);
-                break;
-            default:
-                hit = regexec(&re, mk->name, 0, NULL, 0) == 0;
-                break;
-            }
-            if (hit && kw_has_arch(mk, arch) && kw_in_tu(mk, tu))
-                kw_hit(a, h, i);
-        }
-        if (stage == 5)
-            regfree(&re);
-    }
-}
-
 static int kw_pick(const kw_model *m, const kw_render_cli *c, size_t *out) {
     kw_arena a;
     kw_arena_init(&a);
-    kw_hits h;
-    kw_match(m, c->kernel, c->o.arch, c->tu, &a, &h);
+    kw_pick_hits h;
+    kw_pick_match(m, c->kernel, c->o.arch, c->tu, &a, &h);
     int rc = KW_EXIT_OK;
     if (!h.v.n) {
-        kw_hits any, anytu;
-        kw_match(m, c->kernel, NULL, c->tu, &a, &any);
-        kw_match(m, c->kernel, c->o.arch, NULL, &a, &anytu);
+        kw_pick_hits any, anytu;
+        kw_pick_match(m, c->kernel, NULL, c->tu, &a, &any);
+        kw_pick_match(m, c->kernel, c->o.arch, NULL, &a, &anytu);
         if (c->tu && anytu.v.n)
             rc = kw_cli_failf("render: no kernel matching '%s' belongs to the translation unit "
                               "'%s' (kernels with internal linkage are their unit's own; "
@@ -291,73 +210,10 @@ static int kw_pick(const kw_model *m, const kw_render_cli *c, size_t *out) {
 
 /* ---- writing ------------------------------------------------------------------------------ */
 
-/* --all: pages are rendered and written on a few threads (kw_pool.h), each
- * with its own render context and source cache; the model is read-only once
- * every launch's paths are cached, but for the listings: the load leaves the
- * ISA listings and line tables in the database (kw_index_read_file_later),
- * and each page reads its kernel's on its worker's own connection, into the
- * worker's arena, freed once the page is written, so that the run never
- * holds more than a page's listings per thread. */
-typedef struct kw_all_worker {
-    kw_render r;
-    kw_srcs srcs;
-    kw_buf page;
-    kw_arena listing; /* the listings of the page being written */
-} kw_all_worker;
-
-typedef struct kw_all {
-    kw_app *app;
-    const char *dir;
-    kw_all_worker *w;
-    kw_status *st;
-    kw_err *err;
-} kw_all;
-
-/* Pages are rendered in chunks of KW_ALL_CHUNK: one pool item per chunk keeps
- * the hand-offs between threads rare (a page takes tens of microseconds). */
-enum { KW_ALL_CHUNK = 32 };
-
-static void kw_all_page(kw_all *a, kw_all_worker *w, unsigned worker, size_t i) {
-    kw_buf_reset(&w->page);
-    /* the model's kernel is the index's: this page's alone while it is written */
-    kw_kernel *k = (kw_kernel *)a->app->model.kernels.v[i].k;
-    kw_index_saved_listing *saved;
-    a->st[i] = kw_index_kernel_listings(&a->app->ix, worker, k, &w->listing, &saved, &a->err[i]);
-    if (a->st[i] == KW_OK)
-        a->st[i] = kw_render_kernel(&w->r, i, &w->page, &a->err[i]);
-    kw_index_kernel_listings_done(k, saved, &w->listing);
-    if (a->st[i] != KW_OK)
-        return;
-    char *path = kw_arena_printf(&w->r.scratch, "%s/%s", a->dir, a->app->model.kernels.v[i].page);
-    FILE *f = path ? fopen(path, "wb") : NULL;
-    if (!f) {
-        a->st[i] = kw_fail(&a->err[i], "%s: %s", path ? path : a->dir,
-                           path ? strerror(errno) : "out of memory");
-        return;
-    }
-    bool ok = fwrite(w->page.ptr ? w->page.ptr : "", 1, w->page.len, f) == w->page.len;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok)
-        a->st[i] = kw_fail(&a->err[i], "%s: %s", path, strerror(errno ? errno : EIO));
-}
-
-static void kw_all_work(void *ctx, unsigned worker, size_t chunk) {
-    kw_all *a = ctx;
-    size_t n = a->app->model.kernels.n;
-    for (size_t i = chunk * KW_ALL_CHUNK; i < n && i < (chunk + 1) * KW_ALL_CHUNK; i++) {
-        kw_all_page(a, &a->w[worker], worker, i);
-        if (a->st[i] != KW_OK)
-            return;
-    }
-}
-
-static int kw_all_done(void *ctx, size_t chunk) {
-    kw_all *a = ctx;
-    size_t n = a->app->model.kernels.n;
-    for (size_t i = chunk * KW_ALL_CHUNK; i < n && i < (chunk + 1) * KW_ALL_CHUNK; i++)
-        if (a->st[i] != KW_OK)
-            return kw_cli_fail(&a->err[i]);
-    return KW_EXIT_OK;
+/* One page of --all (kw_pages_pool.h): the Markdown walkthrough. */
+static kw_status kw_all_page(kw_render *r, size_t ki, kw_buf *md, kw_buf *out, kw_err *err) {
+    (void)md;
+    return kw_render_kernel(r, ki, out, err);
 }
 
 /* The pages a --all run wrote are listed in DIR/.kwalk-pages (kw_pages.h). */
@@ -371,32 +227,8 @@ static int kw_render_all(kw_app *app, kw_render *r, const char *dir) {
     /* page names are unique: a hash collision gets a number */
     if (kw_pages_name(m, ".md", &err) != KW_OK || kw_model_cache_paths(m, &err) != KW_OK)
         return kw_cli_fail(&err);
-    unsigned threads = kw_pool_threads();
-    kw_all a = {app, dir, calloc(threads, sizeof(kw_all_worker)),
-                calloc(m->kernels.n + 1, sizeof(kw_status)),
-                calloc(m->kernels.n + 1, sizeof(kw_err))};
-    int rc = KW_EXIT_OK;
-    if (!a.w || !a.st || !a.err) {
-        rc = kw_cli_failf("out of memory");
-    } else {
-        for (unsigned t = 0; t < threads; t++) {
-            kw_srcs_init(&a.w[t].srcs);
-            kw_buf_init(&a.w[t].page);
-            kw_arena_init(&a.w[t].listing);
-            kw_render_init(&a.w[t].r, m, &a.w[t].srcs, r->providers, r->gpus, r->notes, r->o);
-        }
-        size_t chunks = (m->kernels.n + KW_ALL_CHUNK - 1) / KW_ALL_CHUNK;
-        rc = kw_pool_run(chunks, threads, 4 * (size_t)threads, kw_all_work, kw_all_done, &a);
-        for (unsigned t = 0; t < threads; t++) {
-            kw_render_free(&a.w[t].r);
-            kw_srcs_free(&a.w[t].srcs);
-            kw_buf_free(&a.w[t].page);
-            kw_arena_free(&a.w[t].listing);
-        }
-    }
-    free(a.w);
-    free(a.st);
-    free(a.err);
+    kw_pages_pool pool = {&app->ix, r, dir, kw_all_page, NULL, kw_pool_threads()};
+    int rc = kw_pages_pool_run(&pool, &err) == KW_OK ? KW_EXIT_OK : kw_cli_fail(&err);
     if (rc == KW_EXIT_OK) {
         kw_buf b;
         kw_buf_init(&b);

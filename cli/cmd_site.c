@@ -14,10 +14,13 @@
 
 #include "cli/kw_app.h"
 #include "cli/kw_cli.h"
-#include "cli/kw_pages.h"
-#include "cli/kw_pool.h"
 #include "common/kw_fs.h"
+#include "common/kw_pool.h"
+#include "model/kw_map.h"
+#include "render/kw_pages.h"
+#include "render/kw_pages_pool.h"
 #include "render/kw_html.h"
+#include "render/kw_map_write.h"
 #include "trace/kw_trace.h"
 
 static const char kw_site_usage[] =
@@ -125,61 +128,6 @@ static int kw_site_args(kw_site_cli *c, int argc, char **argv) {
     return KW_EXIT_OK;
 }
 
-typedef struct kw_site_worker {
-    kw_render r;
-    kw_srcs srcs;
-    kw_buf md, page;
-    kw_arena listing; /* the page's kernel's listings and line tables */
-} kw_site_worker;
-
-typedef struct kw_site {
-    kw_app *app;
-    const char *dir;
-    kw_site_worker *w;
-    kw_status *st;
-    kw_err *err;
-} kw_site;
-
-enum { KW_SITE_CHUNK = 32 };
-
-static void kw_site_page(kw_site *s, kw_site_worker *w, unsigned worker, size_t i) {
-    kw_buf_reset(&w->page);
-    /* the model's kernel is the index's: this page's alone while it is written */
-    kw_kernel *k = (kw_kernel *)s->app->model.kernels.v[i].k;
-    kw_index_saved_listing *saved;
-    s->st[i] = kw_index_kernel_listings(&s->app->ix, worker, k, &w->listing, &saved, &s->err[i]);
-    if (s->st[i] == KW_OK)
-        s->st[i] = kw_html_page(&w->r, i, &w->md, &w->page, &s->err[i]);
-    kw_index_kernel_listings_done(k, saved, &w->listing);
-    if (s->st[i] != KW_OK)
-        return;
-    char *path = kw_arena_printf(&w->r.scratch, "%s/%s", s->dir, s->app->model.kernels.v[i].page);
-    if (!path)
-        s->st[i] = kw_fail(&s->err[i], "%s: out of memory", s->dir);
-    else
-        s->st[i] = kw_fs_write(path, w->page.ptr ? w->page.ptr : "", w->page.len, &s->err[i]);
-}
-
-static void kw_site_work(void *ctx, unsigned worker, size_t chunk) {
-    kw_site *s = ctx;
-    size_t n = s->app->model.kernels.n;
-    for (size_t i = chunk * KW_SITE_CHUNK; i < n && i < (chunk + 1) * KW_SITE_CHUNK; i++) {
-        kw_site_page(s, &s->w[worker], worker, i);
-        if (s->st[i] != KW_OK)
-            break;
-    }
-    kw_html_thread_free(); /* the pool's threads end without a word: free per chunk */
-}
-
-static int kw_site_done(void *ctx, size_t chunk) {
-    kw_site *s = ctx;
-    size_t n = s->app->model.kernels.n;
-    for (size_t i = chunk * KW_SITE_CHUNK; i < n && i < (chunk + 1) * KW_SITE_CHUNK; i++)
-        if (s->st[i] != KW_OK)
-            return kw_cli_fail(&s->err[i]);
-    return KW_EXIT_OK;
-}
-
 static int kw_site_write(kw_app *app, kw_render *r, const char *dir) {
     kw_err err;
     if (kw_fs_mkdirs(dir, &err) != KW_OK)
@@ -201,34 +149,8 @@ static int kw_site_write(kw_app *app, kw_render *r, const char *dir) {
         if (kw_fs_write_atomic(path, assets[i].text, strlen(assets[i].text), &err) != KW_OK)
             return kw_cli_fail(&err);
     }
-    unsigned threads = kw_pool_threads();
-    kw_site s = {app, dir, calloc(threads, sizeof(kw_site_worker)),
-                 calloc(m->kernels.n + 1, sizeof(kw_status)),
-                 calloc(m->kernels.n + 1, sizeof(kw_err))};
-    int rc = KW_EXIT_OK;
-    if (!s.w || !s.st || !s.err) {
-        rc = kw_cli_failf("out of memory");
-    } else {
-        for (unsigned t = 0; t < threads; t++) {
-            kw_srcs_init(&s.w[t].srcs);
-            kw_buf_init(&s.w[t].md);
-            kw_buf_init(&s.w[t].page);
-            kw_arena_init(&s.w[t].listing);
-            kw_render_init(&s.w[t].r, m, &s.w[t].srcs, r->providers, r->gpus, r->notes, r->o);
-        }
-        size_t chunks = (m->kernels.n + KW_SITE_CHUNK - 1) / KW_SITE_CHUNK;
-        rc = kw_pool_run(chunks, threads, 4 * (size_t)threads, kw_site_work, kw_site_done, &s);
-        for (unsigned t = 0; t < threads; t++) {
-            kw_render_free(&s.w[t].r);
-            kw_srcs_free(&s.w[t].srcs);
-            kw_buf_free(&s.w[t].md);
-            kw_buf_free(&s.w[t].page);
-            kw_arena_free(&s.w[t].listing);
-        }
-    }
-    free(s.w);
-    free(s.st);
-    free(s.err);
+    kw_pages_pool pool = {&app->ix, r, dir, kw_html_page, kw_html_thread_free, kw_pool_threads()};
+    int rc = kw_pages_pool_run(&pool, &err) == KW_OK ? KW_EXIT_OK : kw_cli_fail(&err);
     if (rc != KW_EXIT_OK)
         return rc;
     kw_buf b;
@@ -246,9 +168,6 @@ static int kw_site_write(kw_app *app, kw_render *r, const char *dir) {
     return rc == KW_EXIT_OK ? kw_cli_flush_stdout() : rc;
 }
 
-/* The map's Markdown of a loaded index (cmd_map.c); the site converts it. */
-int kw_map_markdown(kw_app *app, const char *root, bool html, kw_buf *b);
-
 /* DIR/map.html: the map of `kwalk map` from the site's own index (loaded
  * once for both), converted and linked (kw_html_map). */
 static int kw_site_map(const kw_site_cli *c, kw_app *app, kw_render *r) {
@@ -258,14 +177,15 @@ static int kw_site_map(const kw_site_cli *c, kw_app *app, kw_render *r) {
     kw_buf md, b;
     kw_buf_init(&md);
     kw_buf_init(&b);
-    int rc = kw_map_markdown(app, c->o.root, c->o.html_blocks, &md);
+    kw_map m;
     kw_err err;
-    if (rc == KW_EXIT_OK && md.oom)
-        rc = kw_cli_failf("out of memory");
-    else if (rc == KW_EXIT_OK &&
-             (kw_html_map(r, md.ptr ? md.ptr : "", md.len, &b, &err) != KW_OK ||
-              kw_fs_write_atomic(html, b.ptr ? b.ptr : "", b.len, &err) != KW_OK))
+    int rc = KW_EXIT_OK;
+    if (kw_map_build(&m, &app->model, &err) != KW_OK ||
+        kw_map_write_md(&m, c->o.root, c->o.html_blocks, &md, &err) != KW_OK ||
+        kw_html_map(r, md.ptr ? md.ptr : "", md.len, &b, &err) != KW_OK ||
+        kw_fs_write_atomic(html, b.ptr ? b.ptr : "", b.len, &err) != KW_OK)
         rc = kw_cli_fail(&err);
+    kw_map_free(&m);
     kw_buf_free(&md);
     kw_buf_free(&b);
     return rc;

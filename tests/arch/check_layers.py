@@ -38,7 +38,7 @@ ALLOWED = {
 INTERNAL = {"kw_ir_compat.h"}
 # The static libraries each folder builds (plugin/ is a module: includes only).
 LIBS = {
-    "common": ["kw_common", "kw_json"], "sidecar": ["kw_sidecar"], "codeobj": ["kw_codeobj", "kw_co_sidecar"],
+    "common": ["kw_common", "kw_json", "kw_pool"], "sidecar": ["kw_sidecar"], "codeobj": ["kw_codeobj", "kw_co_sidecar"],
     "passes": ["kw_ir_c", "kw_ir"], "index": ["kw_index"], "triton": ["kw_triton"], "model": ["kw_model"],
     "trace": ["kw_trace"], "render": ["kw_render"], "cli": ["kw_cli"],
 }

@@ -1,6 +1,6 @@
 /* kw_pages.c: page names and the page manifest of render --all and site
  * (kw_pages.h). */
-#include "cli/kw_pages.h"
+#include "render/kw_pages.h"
 
 #include <stdlib.h>
 #include <string.h>

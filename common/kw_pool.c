@@ -1,6 +1,6 @@
 /* kw_pool.c: the ordered thread pool of kw_pool.h, on POSIX threads. */
 #define _POSIX_C_SOURCE 200809L
-#include "cli/kw_pool.h"
+#include "common/kw_pool.h"
 
 #include <pthread.h>
 #include <stdbool.h>

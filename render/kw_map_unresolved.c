@@ -4,7 +4,7 @@
  * no op lists (`@unreached`, by the helper's reason) and the calls listed
  * only for ops that have no row in this map (counted once each, though
  * several such ops may list one call). */
-#include "cli/kw_map_unresolved.h"
+#include "render/kw_map_unresolved.h"
 
 #include <string.h>
 

@@ -1,0 +1,263 @@
+/* kw_map.c: the rows of `kwalk map` (kw_map.h): every kernel group's
+ * launches joined with the entry points reaching them (kw_model_paths), a
+ * row per (group, launch site, entry, unit, recorded Python frames), with
+ * the instantiations on it counted and a trampoline's functor templates
+ * listed; then the lookups of the Python side a writer makes per row (the
+ * helper's chains to an op, the wrappers launching a Triton kernel). */
+#define _POSIX_C_SOURCE 200809L
+#include "model/kw_map.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The template of a printed functor type: "ns::F<int, 4>" -> "ns::F". */
+static char *kw_map_functor_template(kw_arena *a, const char *functor) {
+    const char *lt = strchr(functor, '<');
+    return kw_arena_strndup(a, functor, lt ? (size_t)(lt - functor) : strlen(functor));
+}
+
+/* Add the functor of kernel mk (a trampoline) to the row's list, once. */
+static bool kw_map_add_functor(kw_map *m, kw_map_row *r, const kw_mkernel *mk) {
+    if (!mk || !mk->k || !mk->k->functor)
+        return true;
+    char *f = kw_map_functor_template(&m->arena, mk->k->functor);
+    if (!f)
+        return false;
+    size_t n = strlen(f);
+    for (const char *p = r->functors; p && (p = strstr(p, f)); p += n)
+        if ((p == r->functors || p[-1] == ' ') && (p[n] == ',' || !p[n]))
+            return true;
+    r->functors = r->functors ? kw_arena_printf(&m->arena, "%s, %s", r->functors, f) : f;
+    return r->functors != NULL;
+}
+
+static bool kw_map_add(kw_map *m, size_t group, const kw_mlaunch *ml, size_t entry,
+                       const kw_mkernel *mk) {
+    /* a kernel with internal linkage is its unit's own: a row of its own */
+    const char *unit = mk && mk->tu && mk->tu->sidecar ? mk->tu->sidecar : "";
+    char *key = ml ? kw_arena_printf(&m->arena, "%zu|%s:%d|%zu|%s", group,
+                                     ml->l->location.file ? ml->l->location.file : "?",
+                                     ml->l->location.line, entry, unit)
+                   : kw_arena_printf(&m->arena, "%zu|-|%s", group, unit);
+    /* a Triton launch reached through other Python callers: a row of its own */
+    for (size_t i = 0; key && ml && i < ml->l->call_chain.n; i++)
+        key = kw_arena_printf(
+            &m->arena, "%s|%s:%d", key,
+            ml->l->call_chain.v[i].location.file ? ml->l->call_chain.v[i].location.file : "?",
+            ml->l->call_chain.v[i].location.line);
+    if (!key)
+        return false;
+    size_t *at = kw_symmap_get(&m->row_of, key);
+    if (at) {
+        m->rows.v[*at].count++;
+        return kw_map_add_functor(m, &m->rows.v[*at], mk);
+    }
+    kw_map_row *r = KW_PUSH(&m->arena, m->rows);
+    if (!r || kw_symmap_put(&m->row_of, key, m->rows.n - 1) != KW_OK)
+        return false;
+    r->group = group;
+    r->launch = ml;
+    r->entry = entry;
+    r->count = 1;
+    r->kernel = mk;
+    return kw_map_add_functor(m, r, mk);
+}
+
+static bool kw_map_collect(kw_map *m) {
+    kw_model *md = m->model;
+    kw_arena tmp;
+    kw_arena_init(&tmp);
+    bool ok = true;
+    for (size_t g = 0; g < md->groups.n && ok; g++) {
+        const kw_mgroup *grp = &md->groups.v[g];
+        for (size_t k = 0; k < grp->kernels.n && ok; k++) {
+            const kw_mkernel *mk = &md->kernels.v[grp->kernels.v[k]];
+            if (!mk->launches.n)
+                ok = kw_map_add(m, g, NULL, KW_NONE, mk);
+            bool all_dead = true; /* every launch of the kernel never runs */
+            for (size_t l = 0; l < mk->launches.n && ok && all_dead; l++) {
+                kw_mpaths p;
+                kw_err err;
+                ok = kw_model_paths(md, mk->launches.v[l], &tmp, &p, &err) == KW_OK;
+                all_dead = p.dead;
+            }
+            for (size_t l = 0; l < mk->launches.n && ok; l++) {
+                kw_mpaths p;
+                kw_err err;
+                const kw_mlaunch *ml = &md->launches.v[mk->launches.v[l]];
+                if (kw_model_paths(md, mk->launches.v[l], &tmp, &p, &err) != KW_OK) {
+                    ok = false;
+                    break;
+                }
+                if (p.dead && all_dead)
+                    ok = kw_map_add(m, g, ml, KW_MAP_DEAD, mk);
+                else if (!p.v.n && !p.dead)
+                    ok = kw_map_add(m, g, ml, KW_NONE, mk);
+                for (size_t e = 0; e < p.v.n && ok; e++) /* one row per entry point */
+                    if (e == 0 || p.v.v[e].entry != p.v.v[e - 1].entry)
+                        ok = kw_map_add(m, g, ml, p.v.v[e].entry, mk);
+            }
+            if (k % 64 == 63) { /* keep the path scratch small */
+                kw_arena_free(&tmp);
+                kw_arena_init(&tmp);
+            }
+        }
+    }
+    kw_arena_free(&tmp);
+    return ok;
+}
+
+static int kw_map_row_cmp(const void *a, const void *b) {
+    const kw_map_row *x = a, *y = b;
+    if (x->group != y->group)
+        return x->group < y->group ? -1 : 1;
+    if (!x->launch || !y->launch)
+        return x->launch ? 1 : y->launch ? -1 : 0;
+    const char *fx = x->launch->l->location.file ? x->launch->l->location.file : "";
+    const char *fy = y->launch->l->location.file ? y->launch->l->location.file : "";
+    int c = strcmp(fx, fy);
+    if (c)
+        return c;
+    if (x->launch->l->location.line != y->launch->l->location.line)
+        return x->launch->l->location.line - y->launch->l->location.line;
+    if (x->entry != y->entry)
+        return x->entry < y->entry ? -1 : 1;
+    /* Triton launches of one site: by their recorded Python frames */
+    const kw_launch *lx = x->launch->l, *ly = y->launch->l;
+    for (size_t i = 0; i < lx->call_chain.n && i < ly->call_chain.n; i++) {
+        const kw_loc *a = &lx->call_chain.v[i].location, *b = &ly->call_chain.v[i].location;
+        c = strcmp(a->file ? a->file : "", b->file ? b->file : "");
+        if (c)
+            return c;
+        if (a->line != b->line)
+            return a->line < b->line ? -1 : 1;
+    }
+    return lx->call_chain.n < ly->call_chain.n ? -1 : lx->call_chain.n > ly->call_chain.n;
+}
+
+/* Remember the helper's op (an index into its ops) for the section on
+ * unresolved calls after the table, once. */
+static void kw_map_shown(kw_map *m, size_t op) {
+    for (size_t i = 0; i < m->shown.n; i++)
+        if (m->shown.v[i] == op)
+            return;
+    size_t *slot = KW_PUSH(&m->arena, m->shown);
+    if (slot)
+        *slot = op;
+}
+
+/* The outermost chains of the helper's ops ops[0..nops), merged shortest
+ * first (stable), into *out (indexes into the chains); the ops are
+ * remembered for the unresolved calls after the rows. Their number,
+ * (size_t)-1 when out of memory. */
+size_t kw_map_model_chains(kw_map *m, const size_t *ops, size_t nops, size_t **out) {
+    const kw_py_chains *pc = m->chains;
+    KW_ARRAY(size_t) all = {0};
+    for (size_t o = 0; pc && o < nops; o++) {
+        size_t *ix = NULL;
+        size_t n = kw_py_chains_of_op(pc, ops[o], true, &m->arena, &ix);
+        if (n == (size_t)-1)
+            return n;
+        kw_map_shown(m, ops[o]);
+        for (size_t i = 0; i < n; i++) {
+            size_t *slot = KW_PUSH(&m->arena, all);
+            if (!slot)
+                return (size_t)-1;
+            size_t j = all.n - 1;
+            for (; j > 0 && pc->v.v[all.v[j - 1]].length > pc->v.v[ix[i]].length; j--)
+                all.v[j] = all.v[j - 1];
+            all.v[j] = ix[i];
+        }
+    }
+    *out = all.v;
+    return all.n;
+}
+
+/* The helper's ops bound to op's module (pybind ops) and function, into
+ * *ops; their number, (size_t)-1 when out of memory. */
+size_t kw_map_op_ops(kw_map *m, const kw_py_op *op, size_t **ops) {
+    const kw_py_chains *pc = m->chains;
+    bool pybind = op && op->entry_kind && !strcmp(op->entry_kind, "pybind");
+    *ops = NULL;
+    return pc && op ? kw_py_chains_ops(pc, pybind ? op->module : NULL, op->function, &m->arena, ops)
+                    : 0;
+}
+
+/* The helper's launches of the row's Triton kernel (kw_py_chains_kernel_launches);
+ * with l (a launch the hook recorded), those at its line in a file of its
+ * name. Their number, (size_t)-1 when out of memory. */
+size_t kw_map_py_launches(kw_map *m, const kw_map_row *r, const kw_launch *l, size_t **out) {
+    const kw_py_chains *pc = m->chains;
+    const kw_kernel *k = r->kernel ? r->kernel->k : NULL;
+    *out = NULL;
+    if (!pc || !k || !k->location.file)
+        return 0;
+    size_t n = kw_py_chains_kernel_launches(pc, k->name, k->location.file, k->location.line,
+                                            &m->arena, out);
+    if (!l || n == (size_t)-1)
+        return n;
+    const char *base = l->location.file ? strrchr(l->location.file, '/') : NULL;
+    base = base ? base + 1 : l->location.file;
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        const kw_py_launch *pl = &pc->launches.v[(*out)[i]];
+        const char *pb = strrchr(pl->file, '/');
+        if (base && pl->line == l->location.line && !strcmp(pb ? pb + 1 : pl->file, base))
+            (*out)[kept++] = (*out)[i];
+    }
+    return kept;
+}
+
+/* The wrappers (the helper's ops) that launch the row's Triton kernel (at
+ * the hook's launch l, when recorded), each once, into *ops; their number,
+ * (size_t)-1 when out of memory. */
+size_t kw_map_triton_ops(kw_map *m, const kw_map_row *r, const kw_launch *l, size_t **ops) {
+    size_t *ix = NULL;
+    size_t n = kw_map_py_launches(m, r, l, &ix);
+    *ops = n && n != (size_t)-1 ? kw_arena_alloc(&m->arena, n * sizeof(size_t)) : NULL;
+    if (n == (size_t)-1 || (n && !*ops))
+        return (size_t)-1;
+    size_t nops = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t op = m->chains->launches.v[ix[i]].op, j = 0;
+        while (j < nops && (*ops)[j] != op)
+            j++;
+        if (j == nops)
+            (*ops)[nops++] = op;
+    }
+    return nops;
+}
+
+
+bool kw_map_row_triton(const kw_map_row *r) {
+    return r->launch && r->launch->l->kind && !strcmp(r->launch->l->kind, "triton");
+}
+
+const kw_mkernel *kw_map_row_first(const kw_map *m, const kw_map_row *r) {
+    const kw_mgroup *grp = &m->model->groups.v[r->group];
+    return r->kernel && r->kernel->k ? r->kernel : &m->model->kernels.v[grp->kernels.v[0]];
+}
+
+const kw_entry *kw_map_row_entry(const kw_map *m, const kw_map_row *r) {
+    return r->entry < m->model->entries.n ? m->model->entries.v[r->entry].e : NULL;
+}
+
+kw_status kw_map_build(kw_map *m, kw_model *md, kw_err *err) {
+    memset(m, 0, sizeof(*m));
+    m->model = md;
+    m->py = md->py;
+    m->chains = md->py ? md->py->chains : NULL;
+    kw_arena_init(&m->arena);
+    kw_symmap_init(&m->row_of);
+    if (!kw_map_collect(m))
+        return kw_fail(err, "out of memory");
+    if (m->rows.n)
+        qsort(m->rows.v, m->rows.n, sizeof(kw_map_row), kw_map_row_cmp);
+    return KW_OK;
+}
+
+void kw_map_free(kw_map *m) {
+    kw_symmap_free(&m->row_of);
+    kw_arena_free(&m->arena);
+    memset(m, 0, sizeof(*m));
+}

@@ -1,0 +1,512 @@
+/* kw_map_write.c: `kwalk map`'s rows (model/kw_map.h) written as a
+ * Markdown table (GFM, or HTML for `kwalk site`'s map page) or as TSV
+ * (docs/render.md): per row, and per Python op bound to its entry, the
+ * kernel, its instantiations, the Python entry (the op's def line and its
+ * public callers; a Triton kernel's launching function and its recorded
+ * frames), with the chains a Model entry column, the C++ entry, the launch
+ * site and the device code. After the table: the Python calls not resolved
+ * statically (kw_map_unresolved.h) and the Python ops bound to no entry
+ * point of the index. */
+#define _POSIX_C_SOURCE 200809L
+#include "render/kw_map_write.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/kw_entry.h"
+#include "render/kw_map_unresolved.h"
+#include "render/kw_md.h"
+
+typedef struct kw_map_w {
+    kw_map *map;
+    const char *root; /* --root: paths relative to it */
+    bool tsv;
+    /* the Markdown table (kw_md_table: GFM, or HTML for `kwalk site`), and
+     * where its cells' code spans go */
+    bool html;
+    kw_md_table tab;
+    kw_md_in in;
+} kw_map_w;
+
+static const char *kw_map_path(const kw_map_w *m, const char *path) {
+    return kw_map_unres_path(m->root, path);
+}
+
+/* A field of the TSV: tabs and line breaks as spaces. */
+static void kw_tsv(kw_buf *b, const char *s) {
+    for (; s && *s; s++)
+        kw_buf_putc(b, (*s == '\t' || *s == '\n' || *s == '\r') ? ' ' : *s);
+}
+
+enum { KW_MAP_SHOWN = 4 }; /* public callers named in a Markdown row */
+
+/* One "name file:line" item of a list into b, after "; " unless it is the
+ * first: Markdown code spans, or plain for TSV. */
+static void kw_map_item(kw_map_w *m, kw_buf *b, size_t i, const char *name, const char *file,
+                        int line) {
+    char *at = kw_arena_printf(&m->map->arena, "%s:%d", kw_map_path(m, file), line);
+    kw_buf_puts(b, i ? "; " : "");
+    if (m->tsv) {
+        kw_tsv(b, name);
+        kw_buf_putc(b, ' ');
+        kw_tsv(b, at ? at : "?");
+    } else {
+        kw_md_code(b, name, m->in);
+        kw_buf_putc(b, ' ');
+        kw_md_code(b, at ? at : "?", m->in);
+    }
+}
+
+/* The op's public callers in the package into b: up to max of them, "name
+ * file:line" each (with "(via _private)" when the call goes through a private
+ * function), "; "-joined, then "and N more". Names and places as Markdown
+ * code spans, or plain for TSV (where tabs and line breaks become blanks). */
+static void kw_map_callers(kw_map_w *m, kw_buf *b, const kw_py_op *op, size_t max) {
+    for (size_t i = 0; i < op->callers.n && i < max; i++) {
+        const kw_py_caller *c = &op->callers.v[i];
+        kw_map_item(m, b, i, c->name, c->file, c->def_line);
+        if (c->via) {
+            kw_buf_puts(b, " (via ");
+            if (m->tsv)
+                kw_tsv(b, c->via);
+            else
+                kw_md_code(b, c->via, m->in);
+            kw_buf_putc(b, ')');
+        }
+    }
+    if (op->callers.n > max)
+        kw_buf_printf(b, " and %zu more", op->callers.n - max);
+}
+
+/* The model entries of the helper's ops ops[0..nops) into b: their
+ * outermost callers, "entry file:line" each (the call that starts the
+ * chain), shortest chain first, up to max, then "and N more"; "-" when
+ * none. */
+static void kw_map_model_of(kw_map_w *m, kw_buf *b, const size_t *ops, size_t nops, size_t max) {
+    const kw_py_chains *pc = m->map->chains;
+    size_t *all = NULL;
+    size_t n = kw_map_model_chains(m->map, ops, nops, &all);
+    if (n == (size_t)-1) {
+        b->oom = true;
+        return;
+    }
+    if (!n)
+        kw_buf_putc(b, '-');
+    for (size_t i = 0; i < n && i < max; i++) {
+        const kw_py_chain *c = &pc->v.v[all[i]];
+        kw_map_item(m, b, i, c->entry, c->entry_file, c->entry_line);
+    }
+    if (n > max)
+        kw_buf_printf(b, " and %zu more", n - max);
+}
+
+/* The op's model entries into b (with two --python-root or more): the
+ * helper's ops bound to its module and function (kw_map_model_of). */
+static void kw_map_model(kw_map_w *m, kw_buf *b, const kw_py_op *op, size_t max) {
+    size_t *ops = NULL;
+    size_t n = kw_map_op_ops(m->map, op, &ops);
+    if (n == (size_t)-1) {
+        b->oom = true;
+        return;
+    }
+    kw_map_model_of(m, b, ops, n, max);
+}
+
+/* The Model entry of a Triton row: the chains to the wrappers that launch
+ * its kernel (at the hook's launch, when recorded) */
+static void kw_map_triton_model(kw_map_w *m, kw_buf *b, const kw_map_row *r, const kw_launch *l,
+                                size_t max) {
+    size_t *ops = NULL;
+    size_t nops = kw_map_triton_ops(m->map, r, l, &ops);
+    if (nops == (size_t)-1) {
+        b->oom = true;
+        return;
+    }
+    kw_map_model_of(m, b, ops, nops, max);
+}
+
+/* A Triton launch's recorded Python frames above the launching function into
+ * b: "function file:line" each (the call), innermost first, up to max, then
+ * "and N more"; "-" when none. */
+static void kw_map_frames(kw_map_w *m, kw_buf *b, const kw_launch *l, size_t max) {
+    if (!l->call_chain.n)
+        kw_buf_putc(b, '-');
+    for (size_t i = 0; i < l->call_chain.n && i < max; i++) {
+        const kw_chain_link *c = &l->call_chain.v[i];
+        kw_map_item(m, b, i, c->function ? c->function : "?", c->location.file, c->location.line);
+    }
+    if (l->call_chain.n > max)
+        kw_buf_printf(b, " and %zu more", l->call_chain.n - max);
+}
+
+/* A Triton row's first cells: the kernel, the count, and "FN launches at
+ * AT" (its Python entry, to be continued). */
+static void kw_map_triton_cells(kw_map_w *m, kw_buf *b, const char *key, const char *num,
+                                const char *fn, const char *at) {
+    kw_md_table_row(&m->tab);
+    kw_md_table_cell(&m->tab);
+    kw_md_code(b, key, m->in);
+    kw_md_table_cell(&m->tab);
+    kw_buf_puts(b, num);
+    kw_md_table_cell(&m->tab);
+    kw_md_code(b, fn, m->in);
+    kw_buf_puts(b, " launches at ");
+    kw_md_code(b, at ? at : "?", m->in);
+}
+
+/* A Triton kernel's row: its Python entry is the function that launches it
+ * (at the launch), called by the frames the hook recorded; it has no C++
+ * entry. */
+static void kw_map_triton_row_out(kw_map_w *m, kw_buf *b, const kw_map_row *r, const char *num,
+                                  const char *launch, const char *dev) {
+    const kw_launch *l = r->launch->l;
+    const char *fn = l->function ? l->function : "?";
+    const char *key = m->map->model->groups.v[r->group].key;
+    if (m->tsv) {
+        const char *f[10] = {key,
+                             num,
+                             launch ? launch : "-",
+                             fn,
+                             "triton",
+                             "-",
+                             "-",
+                             launch ? launch : "-",
+                             dev ? dev : "-",
+                             "-"};
+        for (int i = 0; i < 10; i++) {
+            if (i)
+                kw_buf_putc(b, '\t');
+            kw_tsv(b, f[i]);
+        }
+        kw_buf_putc(b, '\t');
+        kw_map_frames(m, b, l, (size_t)-1);
+        if (m->map->chains) {
+            kw_buf_putc(b, '\t');
+            kw_map_triton_model(m, b, r, l, (size_t)-1);
+        }
+        kw_buf_putc(b, '\n');
+        return;
+    }
+    kw_map_triton_cells(m, b, key, num, fn, launch);
+    if (l->call_chain.n) {
+        kw_buf_puts(b, ", called by ");
+        kw_map_frames(m, b, l, KW_MAP_SHOWN);
+    }
+    if (m->map->chains) {
+        kw_md_table_cell(&m->tab);
+        kw_map_triton_model(m, b, r, l, KW_MAP_SHOWN);
+    }
+    kw_md_table_cell(&m->tab);
+    kw_buf_puts(b, "(Triton: launched from Python)");
+    kw_md_table_cell(&m->tab);
+    kw_md_code(b, launch ? launch : "?", m->in);
+    kw_md_table_cell(&m->tab);
+    if (dev)
+        kw_md_code(b, dev, m->in);
+    else
+        kw_buf_puts(b, "(no device record)");
+    kw_buf_puts(b, " (Triton)");
+}
+
+/* A Triton kernel no launch of which was recorded (cache-only): a row per
+ * `kernel[grid](...)` of it the helper found in the Python trees, the
+ * wrapper as its Python entry, the chains to the wrapper as its Model
+ * entry. False when the helper found none. */
+static bool kw_map_triton_static(kw_map_w *m, kw_buf *b, const kw_map_row *r, const char *num,
+                                 const char *dev) {
+    size_t *ix = NULL;
+    size_t n = kw_map_py_launches(m->map, r, NULL, &ix);
+    if (n == (size_t)-1)
+        b->oom = true;
+    if (n == (size_t)-1 || !n)
+        return false;
+    const char *key = m->map->model->groups.v[r->group].key;
+    for (size_t i = 0; i < n; i++) {
+        const kw_py_launch *pl = &m->map->chains->launches.v[ix[i]];
+        const char *fn = m->map->chains->ops.v[pl->op].name;
+        char *at = kw_arena_printf(&m->map->arena, "%s:%d", kw_map_path(m, pl->file), pl->line);
+        if (m->tsv) {
+            const char *f[11] = {key, num,           at ? at : "?",   fn,  "triton", "-",
+                                 "-", at ? at : "?", dev ? dev : "-", "-", "-"};
+            for (int k = 0; k < 11; k++) {
+                kw_buf_puts(b, k ? "\t" : "");
+                kw_tsv(b, f[k]);
+            }
+            kw_buf_putc(b, '\t');
+            kw_map_model_of(m, b, &pl->op, 1, (size_t)-1);
+            kw_buf_putc(b, '\n');
+            continue;
+        }
+        kw_map_triton_cells(m, b, key, num, fn, at);
+        kw_buf_puts(b, " (found statically, no launch recorded)");
+        kw_md_table_cell(&m->tab);
+        kw_map_model_of(m, b, &pl->op, 1, KW_MAP_SHOWN);
+        kw_md_table_cell(&m->tab);
+        kw_buf_puts(b, "(Triton: launched from Python)");
+        kw_md_table_cell(&m->tab);
+        kw_md_code(b, at ? at : "?", m->in);
+        kw_md_table_cell(&m->tab);
+        if (dev)
+            kw_md_code(b, dev, m->in);
+        else
+            kw_buf_puts(b, "(no device record)");
+        kw_buf_puts(b, " (Triton)");
+    }
+    return true;
+}
+
+/* The code objects of a group of precompiled ASM kernels, ", "-separated
+ * (one kernel name may come in a code object per arch); NULL when none. */
+static char *kw_map_code_objects(kw_map_w *m, const kw_mgroup *grp) {
+    kw_buf b;
+    kw_buf_init(&b);
+    for (size_t k = 0; k < grp->kernels.n; k++) {
+        const kw_mkernel *mk = &m->map->model->kernels.v[grp->kernels.v[k]];
+        for (size_t c = 0; c < mk->asm_code_objects.n; c++) {
+            if (b.len)
+                kw_buf_puts(&b, ", ");
+            kw_buf_puts(&b, kw_map_path(m, mk->asm_code_objects.v[c]));
+        }
+    }
+    char *s = b.len && !b.oom ? kw_arena_printf(&m->map->arena, "%.*s", (int)b.len, b.ptr) : NULL;
+    kw_buf_free(&b);
+    return s;
+}
+
+static void kw_map_row_out(kw_map_w *m, kw_buf *b, const kw_map_row *r, const kw_py_op *op) {
+    const kw_mgroup *grp = &m->map->model->groups.v[r->group];
+    /* the device code of the row's own kernel (a kernel with internal linkage:
+     * its unit's definition), else of the template's first instantiation */
+    const kw_mkernel *first = kw_map_row_first(m->map, r);
+    const kw_entry *e = kw_map_row_entry(m->map, r);
+    char num[32];
+    snprintf(num, sizeof num, "%zu", r->count);
+    const char *entry_name = e ? kw_entry_label(&m->map->arena, e) : NULL;
+    char *eat = e && e->location.file
+                    ? kw_arena_printf(&m->map->arena, "%s:%d", kw_map_path(m, e->location.file),
+                                      e->location.line)
+                    : NULL;
+    char *py =
+        op ? kw_arena_printf(&m->map->arena, "%s:%d", kw_map_path(m, op->file), op->def_line) : NULL;
+    char *launch = r->launch ? kw_arena_printf(&m->map->arena, "%s:%d",
+                                               kw_map_path(m, r->launch->l->location.file),
+                                               r->launch->l->location.line)
+                             : NULL;
+    char *dev = first->k && first->k->location.file
+                    ? kw_arena_printf(&m->map->arena, "%s:%d", kw_map_path(m, first->k->location.file),
+                                      first->k->location.line)
+                    : kw_map_code_objects(m, grp);
+    if (kw_map_row_triton(r)) {
+        kw_map_triton_row_out(m, b, r, num, launch, dev);
+        return;
+    }
+    bool triton = first->k && first->k->language && !strcmp(first->k->language, "triton");
+    if (triton && !r->launch && m->map->chains && kw_map_triton_static(m, b, r, num, dev))
+        return;
+    if (m->tsv) {
+        const char *f[10] = {grp->key,
+                             num,
+                             py ? py : "-",
+                             op && op->def_name ? op->def_name : "-",
+                             e && e->kind              ? e->kind
+                             : r->entry == KW_MAP_DEAD ? "unreachable"
+                                                       : "-",
+                             entry_name ? entry_name : "-",
+                             eat ? eat : "-",
+                             launch ? launch : "-",
+                             dev ? dev : "-",
+                             r->functors ? r->functors : "-"};
+        for (int i = 0; i < 10; i++) {
+            if (i)
+                kw_buf_putc(b, '\t');
+            kw_tsv(b, f[i]);
+        }
+        kw_buf_putc(b, '\t');
+        if (op && op->callers.n)
+            kw_map_callers(m, b, op, (size_t)-1);
+        else
+            kw_buf_putc(b, '-');
+        if (m->map->chains) {
+            kw_buf_putc(b, '\t');
+            kw_map_model(m, b, op, (size_t)-1);
+        }
+        kw_buf_putc(b, '\n');
+        return;
+    }
+    kw_md_table_row(&m->tab);
+    kw_md_table_cell(&m->tab);
+    kw_md_code(b, grp->key, m->in);
+    if (first->is_asm && strcmp(first->name, grp->key)) { /* an ASM kernel's demangled name */
+        kw_buf_puts(b, " (");
+        kw_md_code(b, first->name, m->in);
+        kw_buf_puts(b, ")");
+    }
+    if (r->functors) {
+        kw_buf_puts(b, " running ");
+        kw_md_code(b, r->functors, m->in);
+    }
+    kw_md_table_cell(&m->tab);
+    kw_buf_puts(b, num);
+    kw_md_table_cell(&m->tab);
+    if (py) {
+        kw_md_code(b, op->def_name ? op->def_name : "?", m->in);
+        kw_buf_puts(b, " ");
+        kw_md_code(b, py, m->in);
+        if (op->callers.n) {
+            kw_buf_puts(b, ", called by ");
+            kw_map_callers(m, b, op, KW_MAP_SHOWN);
+        }
+    } else {
+        kw_buf_puts(b, "-");
+    }
+    if (m->map->chains) {
+        kw_md_table_cell(&m->tab);
+        kw_map_model(m, b, op, KW_MAP_SHOWN);
+    }
+    kw_md_table_cell(&m->tab);
+    if (e) {
+        const char *word = e->kind && !strcmp(e->kind, "pybind") ? "pybind" : kw_entry_word(e);
+        kw_md_plain(b, word, strlen(word), m->in);
+        kw_buf_putc(b, ' ');
+        kw_md_code(b, entry_name ? entry_name : "?", m->in);
+        if (eat) {
+            kw_buf_puts(b, " ");
+            kw_md_code(b, eat, m->in);
+        }
+    } else {
+        kw_buf_puts(b, r->entry == KW_MAP_DEAD ? "(emitted but unreachable from any entry point)"
+                       : r->launch             ? "(no entry point reaches it)"
+                                               : "-");
+    }
+    kw_md_table_cell(&m->tab);
+    if (launch)
+        kw_md_code(b, launch, m->in);
+    else
+        kw_buf_puts(b, "(no launch recorded)");
+    kw_md_table_cell(&m->tab);
+    if (dev)
+        kw_md_code(b, dev, m->in);
+    else
+        kw_buf_puts(b, "(no device record)");
+    if (!first->k && first->asm_code_object)
+        kw_buf_puts(b, " (ASM)");
+}
+
+/* Why an op joins no entry point: the scanner's reason, or the entry point
+ * of that name the index has in another module (or of another kind), or
+ * none of that name at all. */
+static void kw_map_unjoined_why(kw_map_w *m, kw_buf *b, const kw_py_op *op) {
+    if (op->why) {
+        kw_buf_puts(b, op->why);
+        return;
+    }
+    bool pybind = op->entry_kind && !strcmp(op->entry_kind, "pybind");
+    if (pybind)
+        kw_buf_printf(b, "no pybind entry point %s.%s in this index", op->module ? op->module : "?",
+                      op->function ? op->function : "?");
+    else
+        kw_buf_printf(b, "no extern \"C\" entry point %s in this index",
+                      op->function ? op->function : "?");
+    const kw_model *md = m->map->model;
+    size_t shown = 0;
+    for (size_t i = 0; i < md->entries.n && op->function; i++) {
+        const kw_entry *e = md->entries.v[i].e;
+        if (!e->name || strcmp(e->name, op->function))
+            continue;
+        bool epy = e->kind && !strcmp(e->kind, "pybind");
+        if (shown++ == 4) {
+            kw_buf_puts(b, ", ...");
+            break;
+        }
+        kw_buf_puts(b, shown == 1 ? "; the entry exists as " : ", as ");
+        if (epy)
+            kw_buf_printf(b, "pybind %s.%s", e->module ? e->module : "?", e->name);
+        else
+            kw_buf_printf(b, "extern \"C\" %s", e->name);
+        if (e->location.file)
+            kw_buf_printf(b, " (%s:%d)", kw_map_path(m, e->location.file), e->location.line);
+        if (epy && pybind)
+            kw_buf_puts(b, ", in another module");
+    }
+}
+
+/* The rows, then what follows them, into b. */
+static kw_status kw_map_write(kw_map_w *m, kw_buf *b, kw_err *err) {
+    const kw_model *md = m->map->model;
+    static const char *const head7[] = {"Kernel",      "Instantiations", "Python entry",
+                                        "Model entry", "C++ entry",      "Launch site",
+                                        "Device code"};
+    static const char *const head6[] = {"Kernel",    "Instantiations", "Python entry",
+                                        "C++ entry", "Launch site",    "Device code"};
+    bool table = !m->tsv;
+    m->in = m->html ? KW_MD_HTML : KW_MD_CELL;
+    if (table && m->map->chains)
+        kw_md_table_open(&m->tab, b, m->html, 7, head7, "-r-----");
+    else if (table)
+        kw_md_table_open(&m->tab, b, m->html, 6, head6, "-r----");
+    for (size_t i = 0; i < m->map->rows.n; i++) {
+        const kw_map_row *r = &m->map->rows.v[i];
+        const kw_mentry *me = r->entry < md->entries.n ? &md->entries.v[r->entry] : NULL;
+        if (me && me->ops.n)
+            for (size_t k = 0; k < me->ops.n; k++)
+                kw_map_row_out(m, b, r, &md->py->ops.v[me->ops.v[k]]);
+        else
+            kw_map_row_out(m, b, r, NULL);
+    }
+    if (table)
+        kw_md_table_close(&m->tab);
+    kw_map_unres u = {m->map->chains, m->map->shown.v, m->map->shown.n, m->root, &m->map->arena};
+    if (m->map->chains && m->tsv)
+        kw_map_unres_tsv(&u, b);
+    else if (m->map->chains)
+        kw_map_unres_md(&u, b);
+    if (!m->tsv && m->map->py) {
+        size_t unjoined = 0;
+        for (size_t o = 0; o < m->map->py->ops.n; o++) {
+            bool joined = false;
+            for (size_t e = 0; e < md->entries.n && !joined; e++)
+                for (size_t k = 0; k < md->entries.v[e].ops.n && !joined; k++)
+                    joined = md->entries.v[e].ops.v[k] == o;
+            if (joined)
+                continue;
+            const kw_py_op *op = &m->map->py->ops.v[o];
+            if (!unjoined++)
+                kw_buf_puts(b, "\nPython ops bound to no entry point of this index:\n\n");
+            kw_buf_puts(b, "- ");
+            kw_md_code(b, op->def_name ? op->def_name : "?", false);
+            char *s = kw_arena_printf(&m->map->arena, "%s:%d", kw_map_path(m, op->file), op->def_line);
+            kw_buf_puts(b, " ");
+            kw_md_code(b, s ? s : "?", false);
+            kw_buf_puts(b, ": ");
+            /* names and paths of the inputs: as text (docs/security.md) */
+            kw_buf why;
+            kw_buf_init(&why);
+            kw_map_unjoined_why(m, &why, op);
+            kw_md_safe_prose(b, kw_buf_str(&why), KW_MD_TEXT);
+            b->oom |= why.oom;
+            kw_buf_free(&why);
+            kw_buf_putc(b, '\n');
+        }
+    }
+    return b->oom ? kw_fail(err, "out of memory") : KW_OK;
+}
+
+
+kw_status kw_map_write_md(kw_map *map, const char *root, bool html, kw_buf *b, kw_err *err) {
+    kw_map_w m;
+    memset(&m, 0, sizeof(m));
+    m.map = map;
+    m.root = root;
+    m.html = html;
+    return kw_map_write(&m, b, err);
+}
+
+kw_status kw_map_write_tsv(kw_map *map, const char *root, kw_buf *b, kw_err *err) {
+    kw_map_w m;
+    memset(&m, 0, sizeof(m));
+    m.map = map;
+    m.root = root;
+    m.tsv = true;
+    return kw_map_write(&m, b, err);
+}

@@ -1,0 +1,85 @@
+/* kw_treport.c: the report of `kwalk trace` evaluated (kw_treport.h): per
+ * launch configuration the work of a dispatch from the IR facts, its
+ * bandwidth and bound; per instantiation the archs whose peaks are shown. */
+#include "trace/kw_treport.h"
+
+#include <string.h>
+
+/* The archs whose peaks are shown for a row: the trace's, else --gpu's,
+ * else the kernel's. */
+static size_t kw_treport_archs(const kw_trow *r, const kw_gpu *named, const char **out,
+                               size_t max) {
+    size_t n = 0;
+    for (size_t i = 0; i < r->cfgs.n && n < max; i++) {
+        const char *a = r->cfgs.v[i].arch;
+        bool dup = false;
+        for (size_t j = 0; j < n; j++)
+            dup |= a && !strcmp(out[j], a);
+        if (a && !dup)
+            out[n++] = a;
+    }
+    if (n)
+        return n;
+    if (named) {
+        out[0] = named->arch;
+        return 1;
+    }
+    if (r->k && r->k->k)
+        for (size_t i = 0; i < r->k->k->archs.n && n < max; i++)
+            out[n++] = r->k->k->archs.v[i].arch;
+    return n;
+}
+
+/* One configuration: the bytes and FLOP of one dispatch (kw_tcfg_work) from
+ * the IR facts of the arch the trace names, else --gpu's, else the
+ * kernel's only one; then bandwidth and bound against that arch's GPU. */
+static void kw_treport_cfg_eval(kw_treport_cfg *c, const kw_trow *r, const kw_tcfg *cfg,
+                                const kw_gpus *gpus, const char *gpu, const kw_gpu *named,
+                                const kw_shape *shape) {
+    memset(c, 0, sizeof(*c));
+    c->cfg = cfg;
+    c->blocks = cfg->known
+                    ? (double)cfg->grid_wg[0] * (double)cfg->grid_wg[1] * (double)cfg->grid_wg[2]
+                    : -1;
+    kw_tcfg_work(r->k ? r->k->k : NULL, kw_tcfg_arch(cfg, named ? named->arch : NULL), cfg, shape,
+                 &c->work, &c->ir_arch);
+    if (!c->work.known)
+        return;
+    c->gpu = kw_perf_gpu(gpus, gpu, c->ir_arch);
+    c->bw = kw_perf_bandwidth(c->work.bytes, kw_trace_median(cfg->dur.v, cfg->dur.n), c->gpu);
+    c->bound = kw_perf_classify(c->work.flops, c->work.bytes, c->blocks, c->gpu);
+}
+
+kw_status kw_treport_build(kw_treport *rep, const kw_tstats *stats, const kw_gpus *gpus,
+                           const char *gpu, const kw_shape *shape, const char *db, kw_err *err) {
+    memset(rep, 0, sizeof(*rep));
+    kw_arena_init(&rep->arena);
+    rep->trace = stats->trace;
+    rep->join = stats->join;
+    rep->db = db;
+    const kw_gpu *named = gpu ? kw_gpu_named(gpus, gpu) : NULL;
+    for (size_t i = 0; i < stats->rows.n; i++) {
+        const kw_trow *r = &stats->rows.v[i];
+        kw_treport_row *row = KW_PUSH(&rep->arena, rep->rows);
+        if (!row)
+            return kw_fail(err, "out of memory");
+        memset(row, 0, sizeof(*row));
+        row->row = r;
+        if (!r->k)
+            continue;
+        row->cfgs = r->cfgs.n ? kw_arena_alloc(&rep->arena, r->cfgs.n * sizeof(*row->cfgs)) : NULL;
+        if (r->cfgs.n && !row->cfgs)
+            return kw_fail(err, "out of memory");
+        for (size_t c = 0; c < r->cfgs.n; c++)
+            kw_treport_cfg_eval(&row->cfgs[c], r, &r->cfgs.v[c], gpus, gpu, named, shape);
+        row->narchs = kw_treport_archs(r, named, row->archs, KW_TREPORT_ARCHS);
+        for (size_t a = 0; a < row->narchs; a++)
+            row->peaks[a] = kw_perf_gpu(gpus, gpu, row->archs[a]);
+    }
+    return KW_OK;
+}
+
+void kw_treport_free(kw_treport *rep) {
+    kw_arena_free(&rep->arena);
+    memset(rep, 0, sizeof(*rep));
+}
