@@ -167,7 +167,7 @@ int kw_cmd_index(int argc, char **argv) {
             inputs.v[0], inputs.n > 1 ? " ..." : "");
     if (rc == KW_EXIT_OK)
         rc = (yaml >= 0 ? yaml : kw_gather_yaml_name(out)) ? kw_gather_build_yaml(&f, &tc, out)
-                                                    : kw_gather_build_db(&f, &tc, out);
+                                                           : kw_gather_build_db(&f, &tc, out);
 done:
     kw_symmap_free(&f.seen);
     kw_arena_free(&f.arena);

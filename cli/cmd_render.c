@@ -68,8 +68,8 @@ typedef struct kw_render_cli {
     const char *python_roots[64]; /* --python-root, repeatable */
     size_t npython_roots;
     const char *python_from; /* --python-from PKG */
-    const char *trace; /* --trace FILE */
-    const char *tu;    /* --tu FILE */
+    const char *trace;       /* --trace FILE */
+    const char *tu;          /* --tu FILE */
     kw_render_opts o;
     kw_shape shape;
     kw_arena arena;

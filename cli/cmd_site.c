@@ -17,10 +17,10 @@
 #include "common/kw_fs.h"
 #include "common/kw_pool.h"
 #include "model/kw_map.h"
-#include "render/kw_pages.h"
-#include "render/kw_pages_pool.h"
 #include "render/kw_html.h"
 #include "render/kw_map_write.h"
+#include "render/kw_pages.h"
+#include "render/kw_pages_pool.h"
 #include "trace/kw_trace.h"
 
 static const char kw_site_usage[] =

@@ -153,8 +153,9 @@ int kw_cmd_trace(int argc, char **argv) {
         goto out;
     }
     if (gpu && !kw_gpu_named(&c.gpus, gpu)) {
-        rc = kw_cli_usage_error("trace", "--gpu: unknown product '%s' (see "
-                                         "annotations/hw/amdgpu-peaks.txt)",
+        rc = kw_cli_usage_error("trace",
+                                "--gpu: unknown product '%s' (see "
+                                "annotations/hw/amdgpu-peaks.txt)",
                                 gpu);
         goto out;
     }

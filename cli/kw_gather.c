@@ -199,4 +199,3 @@ int kw_gather(kw_found *f, const char *path) {
                             path, KW_EMBED_SECTION);
     return KW_EXIT_OK;
 }
-

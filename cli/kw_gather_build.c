@@ -294,4 +294,3 @@ int kw_gather_build_db(const kw_found *f, const kw_tcache *tc, const char *out) 
     printf("%zu kernels, %zu launches, %zu entry points\n", n.kernels, n.launches, n.entries);
     return kw_cli_flush_stdout();
 }
-

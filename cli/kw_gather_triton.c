@@ -129,4 +129,3 @@ int kw_gather_triton_index(kw_index *ix, const kw_tcache *tc) {
     kw_tadd_index a = {ix, tc};
     return kw_gather_triton_read(tc, kw_tadd_index_fn, &a);
 }
-

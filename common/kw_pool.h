@@ -1,7 +1,8 @@
 /* kw_pool.h: running independent jobs on a few threads while their results
  * are consumed in order: `kwalk index` parses sidecars in parallel and adds
  * them to the index in name order (so the index is the same whatever the
- * thread count); `kwalk render --all` renders and writes pages in parallel.
+ * thread count); the page workers of `kwalk render --all` and `kwalk site`
+ * (render/kw_pages_pool.h) render and write pages in parallel.
  *
  * work(ctx, worker, i) runs on a worker thread (worker in [0, threads)) for
  * every i in [0, n); done(ctx, i) runs on the calling thread, in order of i,

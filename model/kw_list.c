@@ -14,11 +14,6 @@
 #include "model/kw_entry.h"
 #include "model/kw_model.h"
 
-/* Out of memory: the builders return false, kw_list_build says so. */
-static bool kw_list_oom(void) {
-    return false;
-}
-
 /* The row of a launch's kernel: its unit's own (internal linkage), else the build's. */
 static size_t *kw_list_find(const kw_list *l, const char *symbol, const kw_index_tu *tu) {
     if (tu->sidecar) {
@@ -33,10 +28,10 @@ static size_t *kw_list_find(const kw_list *l, const char *symbol, const kw_index
 
 /* The row of symbol (and k's unit, for internal linkage), made when new; its index in *at. */
 static bool kw_list_add_row(kw_list *l, const char *symbol, const char *name, const kw_kernel *k,
-                        size_t *at) {
+                            size_t *at) {
     const char *key = kw_kernel_key(&l->arena, symbol, k ? k->tu : NULL);
     if (!key)
-        return kw_list_oom();
+        return false; /* out of memory */
     size_t *have = kw_symmap_get(&l->row_of, key);
     if (have) {
         *at = *have;
@@ -44,7 +39,7 @@ static bool kw_list_add_row(kw_list *l, const char *symbol, const char *name, co
     }
     kw_list_row *r = KW_PUSH(&l->arena, l->rows);
     if (!r || kw_symmap_put(&l->row_of, key, l->rows.n - 1) != KW_OK)
-        return kw_list_oom();
+        return false; /* out of memory */
     r->symbol = symbol;
     r->name = name ? name : symbol;
     r->kernel = k;
@@ -89,7 +84,7 @@ static bool kw_list_launch_rows(kw_list *l, const kw_launch *la, const kw_index_
             seen = !strcmp(r->code_objects.v[i], co);
         const char **slot = seen ? NULL : KW_PUSH(&l->arena, r->code_objects);
         if (!seen && !slot)
-            return kw_list_oom();
+            return false; /* out of memory */
         if (slot)
             *slot = co;
     }
@@ -100,7 +95,7 @@ static bool kw_list_node(kw_list *l, const char *symbol) {
     if (!symbol || kw_symmap_get(&l->node_of, symbol))
         return true;
     if (kw_symmap_put(&l->node_of, symbol, l->nnodes++) != KW_OK)
-        return kw_list_oom();
+        return false; /* out of memory */
     return true;
 }
 
@@ -114,11 +109,12 @@ static bool kw_list_collect(kw_list *l) {
     const kw_index *ix = l->ix;
     size_t at;
     for (size_t i = 0; i < ix->kernels.n; i++)
-        if (!kw_list_add_row(l, ix->kernels.v[i].symbol, ix->kernels.v[i].name, &ix->kernels.v[i], &at))
+        if (!kw_list_add_row(l, ix->kernels.v[i].symbol, ix->kernels.v[i].name, &ix->kernels.v[i],
+                             &at))
             return false;
     bool *shadowed = kw_entries_shadowed(ix);
     if (!shadowed)
-        return kw_list_oom();
+        return false; /* out of memory */
     bool ok = kw_list_collect_tus(l, shadowed);
     free(shadowed);
     return ok;
@@ -144,7 +140,7 @@ static bool kw_list_collect_tus(kw_list *l, const bool *shadowed) {
                 continue;
             const kw_entry **e = KW_PUSH(&l->arena, l->entries);
             if (!e)
-                return kw_list_oom();
+                return false; /* out of memory */
             *e = &tu->entries.v[i];
             if (!kw_list_node(l, (*e)->function_symbol))
                 return false;
@@ -159,7 +155,7 @@ static bool kw_list_graph(kw_list *l) {
     l->first = calloc(n + 1, sizeof(size_t));
     l->lfirst = calloc(n + 1, sizeof(size_t));
     if (!l->first || !l->lfirst)
-        return kw_list_oom();
+        return false; /* out of memory */
     KW_EACH_TU(l, tu) {
         for (size_t i = 0; i < tu->host_calls.n; i++)
             if (tu->host_calls.v[i].caller && tu->host_calls.v[i].callee)
@@ -203,7 +199,7 @@ static bool kw_list_graph(kw_list *l) {
     }
     free(fill);
     free(lfill);
-    return ok ? true : kw_list_oom();
+    return ok;
 }
 
 /* Launch sites per row, and entries per row by a BFS from each entry. */
@@ -218,7 +214,7 @@ static bool kw_list_reach(kw_list *l) {
                 kw_list_row *r = &l->rows.v[*kw_list_find(l, sym, tu)];
                 const kw_launch **slot = KW_PUSH(&l->arena, r->launches);
                 if (!slot)
-                    return kw_list_oom();
+                    return false; /* out of memory */
                 *slot = la;
             }
         }
@@ -258,7 +254,7 @@ static bool kw_list_reach(kw_list *l) {
     }
     free(visited);
     free(queue);
-    return ok ? true : kw_list_oom();
+    return ok;
 }
 
 static int kw_list_row_cmp(const void *a, const void *b) {

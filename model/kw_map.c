@@ -228,7 +228,6 @@ size_t kw_map_triton_ops(kw_map *m, const kw_map_row *r, const kw_launch *l, siz
     return nops;
 }
 
-
 bool kw_map_row_triton(const kw_map_row *r) {
     return r->launch && r->launch->l->kind && !strcmp(r->launch->l->kind, "triton");
 }

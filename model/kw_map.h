@@ -42,12 +42,12 @@ typedef struct kw_map_row {
 
 typedef struct kw_map {
     kw_model *model;
-    const kw_py_ops *py;       /* the model's Python ops (--python-root), or NULL */
+    const kw_py_ops *py;        /* the model's Python ops (--python-root), or NULL */
     const kw_py_chains *chains; /* the helper's chains (two --python-root or more), or NULL */
-    kw_arena arena;            /* the rows' strings, and the writers' scratch */
+    kw_arena arena;             /* the rows' strings, and the writers' scratch */
     KW_ARRAY(kw_map_row) rows;
-    kw_symmap row_of;          /* "group|file:line|entry|unit[|frames]" -> row */
-    KW_ARRAY(size_t) shown;    /* the helper's ops whose chains were looked up, each once */
+    kw_symmap row_of;       /* "group|file:line|entry|unit[|frames]" -> row */
+    KW_ARRAY(size_t) shown; /* the helper's ops whose chains were looked up, each once */
 } kw_map;
 
 /* The rows of model md, joined and sorted. kw_map_free frees them (also

@@ -48,8 +48,8 @@ static void kw_pick_hit(kw_arena *a, kw_pick_hits *h, size_t i) {
         *slot = i;
 }
 
-void kw_pick_match(const kw_model *m, const char *q, const char *arch, const char *tu,
-                   kw_arena *a, kw_pick_hits *h) {
+void kw_pick_match(const kw_model *m, const char *q, const char *arch, const char *tu, kw_arena *a,
+                   kw_pick_hits *h) {
     memset(h, 0, sizeof(*h));
     for (int stage = 0; stage < 6 && !h->v.n; stage++) {
         regex_t re;
@@ -87,4 +87,3 @@ void kw_pick_match(const kw_model *m, const char *q, const char *arch, const cha
             regfree(&re);
     }
 }
-

@@ -19,7 +19,7 @@ typedef struct kw_pick_hits {
 /* The kernels of m query q matches, built for arch (NULL: any) and, for one
  * with internal linkage, belonging to the unit whose source, object or
  * sidecar file tu names (NULL: any), into *h (in a). */
-void kw_pick_match(const kw_model *m, const char *q, const char *arch, const char *tu,
-                   kw_arena *a, kw_pick_hits *h);
+void kw_pick_match(const kw_model *m, const char *q, const char *arch, const char *tu, kw_arena *a,
+                   kw_pick_hits *h);
 
 #endif

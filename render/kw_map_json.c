@@ -115,8 +115,8 @@ static void kw_map_row_json(kw_map_j *m, const kw_map_row *r, const kw_py_op *op
     kw_jansson_set(o, "python", py, oom);
     if (m->map->chains) { /* a Triton row: the chains to the wrappers launching it */
         size_t *ops = NULL;
-        size_t n =
-            triton ? kw_map_triton_ops(m->map, r, r->launch->l, &ops) : kw_map_op_ops(m->map, op, &ops);
+        size_t n = triton ? kw_map_triton_ops(m->map, r, r->launch->l, &ops)
+                          : kw_map_op_ops(m->map, op, &ops);
         kw_jansson_set(o, "model_entries", kw_mj_model(m, ops, n), oom);
     }
     json_t *entry = json_null();

@@ -287,16 +287,17 @@ static void kw_map_row_out(kw_map_w *m, kw_buf *b, const kw_map_row *r, const kw
                     ? kw_arena_printf(&m->map->arena, "%s:%d", kw_map_path(m, e->location.file),
                                       e->location.line)
                     : NULL;
-    char *py =
-        op ? kw_arena_printf(&m->map->arena, "%s:%d", kw_map_path(m, op->file), op->def_line) : NULL;
+    char *py = op ? kw_arena_printf(&m->map->arena, "%s:%d", kw_map_path(m, op->file), op->def_line)
+                  : NULL;
     char *launch = r->launch ? kw_arena_printf(&m->map->arena, "%s:%d",
                                                kw_map_path(m, r->launch->l->location.file),
                                                r->launch->l->location.line)
                              : NULL;
-    char *dev = first->k && first->k->location.file
-                    ? kw_arena_printf(&m->map->arena, "%s:%d", kw_map_path(m, first->k->location.file),
-                                      first->k->location.line)
-                    : kw_map_code_objects(m, grp);
+    char *dev =
+        first->k && first->k->location.file
+            ? kw_arena_printf(&m->map->arena, "%s:%d", kw_map_path(m, first->k->location.file),
+                              first->k->location.line)
+            : kw_map_code_objects(m, grp);
     if (kw_map_row_triton(r)) {
         kw_map_triton_row_out(m, b, r, num, launch, dev);
         return;
@@ -475,7 +476,8 @@ static kw_status kw_map_write(kw_map_w *m, kw_buf *b, kw_err *err) {
                 kw_buf_puts(b, "\nPython ops bound to no entry point of this index:\n\n");
             kw_buf_puts(b, "- ");
             kw_md_code(b, op->def_name ? op->def_name : "?", false);
-            char *s = kw_arena_printf(&m->map->arena, "%s:%d", kw_map_path(m, op->file), op->def_line);
+            char *s =
+                kw_arena_printf(&m->map->arena, "%s:%d", kw_map_path(m, op->file), op->def_line);
             kw_buf_puts(b, " ");
             kw_md_code(b, s ? s : "?", false);
             kw_buf_puts(b, ": ");
@@ -491,7 +493,6 @@ static kw_status kw_map_write(kw_map_w *m, kw_buf *b, kw_err *err) {
     }
     return b->oom ? kw_fail(err, "out of memory") : KW_OK;
 }
-
 
 kw_status kw_map_write_md(kw_map *map, const char *root, bool html, kw_buf *b, kw_err *err) {
     kw_map_w m;

@@ -89,8 +89,8 @@ kw_status kw_pages_pool_run(const kw_pages_pool *p, kw_err *err) {
                            proto->o);
         }
         size_t chunks = (m->kernels.n + KW_PAGES_CHUNK - 1) / KW_PAGES_CHUNK;
-        int failed = kw_pool_run(chunks, threads, 4 * (size_t)threads, kw_pages_work,
-                                 kw_pages_done, &run);
+        int failed =
+            kw_pool_run(chunks, threads, 4 * (size_t)threads, kw_pages_work, kw_pages_done, &run);
         if (failed) {
             *err = run.err[failed - 1];
             st = run.st[failed - 1];

@@ -21,12 +21,12 @@ typedef kw_status (*kw_pages_page_fn)(kw_render *r, size_t ki, kw_buf *md, kw_bu
                                       kw_err *err);
 
 typedef struct kw_pages_pool {
-    kw_index *ix;             /* the index the model was built from (its listings) */
-    const kw_render *proto;   /* model, providers, hardware, notes and options of every worker */
-    const char *dir;          /* the pages are written as DIR/PAGE */
-    kw_pages_page_fn page;    /* renders one page */
-    void (*chunk_end)(void);  /* run on the worker after each chunk of pages, or NULL */
-    unsigned threads;         /* workers (kw_pool_threads) */
+    kw_index *ix;            /* the index the model was built from (its listings) */
+    const kw_render *proto;  /* model, providers, hardware, notes and options of every worker */
+    const char *dir;         /* the pages are written as DIR/PAGE */
+    kw_pages_page_fn page;   /* renders one page */
+    void (*chunk_end)(void); /* run on the worker after each chunk of pages, or NULL */
+    unsigned threads;        /* workers (kw_pool_threads) */
 } kw_pages_pool;
 
 /* Render and write every page of proto->m; the first failure (in page

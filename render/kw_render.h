@@ -1,7 +1,8 @@
 /* kw_render.h: rendering one kernel instantiation's walkthrough (the seed's
  * six sections, docs/render.md) and the index page of `kwalk render --all`.
- * Internal to the renderer: cmd_render.c drives it, one kw_render_*.c file
- * per section writes into the shared context below.
+ * Internal to the renderer: cmd_render.c and the page workers
+ * (kw_pages_pool.c) drive it, one kw_render_*.c file per section writes
+ * into the shared context below.
  *
  * Rules every section follows:
  *   - every statement comes from the index (sidecar facts), from the source

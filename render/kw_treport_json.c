@@ -91,7 +91,8 @@ static json_t *kw_json_row(const kw_treport *c, const kw_treport_row *rr, bool *
         if (r->match.n > 1) {
             kw_jansson_set(o, "match", json_string(kw_match_kind_name(r->match.kind)), oom);
             for (size_t i = 0; i < r->match.n; i++)
-                kw_jansson_push(list, kw_json_candidate(&c->join->kernels.v[r->match.cand[i]]), oom);
+                kw_jansson_push(list, kw_json_candidate(&c->join->kernels.v[r->match.cand[i]]),
+                                oom);
             kw_jansson_set(o, "candidates", list, oom);
         } else {
             json_decref(list);
@@ -152,4 +153,3 @@ json_t *kw_treport_json(const kw_treport *c, bool *oom_out) {
     *oom_out = oom;
     return doc;
 }
-

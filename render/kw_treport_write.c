@@ -104,8 +104,9 @@ static void kw_text_row(const kw_treport *c, kw_buf *o, const kw_treport_row *rr
     if (r->match.n > 1) {
         kw_buf_printf(o, "ambiguous: \"%s\"\n  ", r->trace_name);
         kw_text_stats(o, r->dur.v, r->dur.n, r->total);
-        kw_buf_printf(o, "\n  matches %zu instantiations (by %s); counted for none of them "
-                         "(rocprofv3 --mangled-kernels names each exactly):\n",
+        kw_buf_printf(o,
+                      "\n  matches %zu instantiations (by %s); counted for none of them "
+                      "(rocprofv3 --mangled-kernels names each exactly):\n",
                       r->match.n, kw_match_kind_name(r->match.kind));
         for (size_t i = 0; i < r->match.n; i++) {
             const kw_tkernel *k = &c->join->kernels.v[r->match.cand[i]];
@@ -129,10 +130,11 @@ void kw_treport_write_text(const kw_treport *c, kw_buf *o) {
         if (g == 0)
             d_inst += c->rows.v[i].row->dur.n;
     }
-    kw_buf_printf(o, "%s (%s): %zu dispatches; %zu joined to %zu kernel instantiation%s, "
-                     "%zu ambiguous name%s, %zu name%s not in the index\n",
-                  c->trace->path, c->trace->format, c->trace->d.n, d_inst, inst, inst == 1 ? "" : "s",
-                  amb, amb == 1 ? "" : "s", unk, unk == 1 ? "" : "s");
+    kw_buf_printf(o,
+                  "%s (%s): %zu dispatches; %zu joined to %zu kernel instantiation%s, "
+                  "%zu ambiguous name%s, %zu name%s not in the index\n",
+                  c->trace->path, c->trace->format, c->trace->d.n, d_inst, inst,
+                  inst == 1 ? "" : "s", amb, amb == 1 ? "" : "s", unk, unk == 1 ? "" : "s");
     if (!c->join->have_demangler)
         kw_buf_puts(o, "note: no C++ demangler in this process (__cxa_demangle): demangled names "
                        "cannot be joined; use rocprofv3 --mangled-kernels\n");
@@ -326,4 +328,3 @@ kw_status kw_treport_write_yaml(const kw_treport *c, kw_buf *o, kw_err *err) {
     kw_yaml_emit_free(&e);
     return st;
 }
-

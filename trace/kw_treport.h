@@ -29,15 +29,15 @@ typedef struct kw_treport_cfg {
     const kw_gpu *gpu;   /* the peaks of ir_arch (work.known), or NULL */
     kw_perf_bw bw;       /* at the median duration */
     kw_perf_bound bound;
-    double blocks;       /* workgroups of a dispatch, < 0 when not in the trace */
+    double blocks; /* workgroups of a dispatch, < 0 when not in the trace */
 } kw_treport_cfg;
 
 enum { KW_TREPORT_ARCHS = 8 };
 
 typedef struct kw_treport_row {
     const kw_trow *row;
-    kw_treport_cfg *cfgs; /* row->cfgs.n of them (an instantiation's), else NULL */
-    const char *archs[KW_TREPORT_ARCHS]; /* whose peak bandwidth is shown */
+    kw_treport_cfg *cfgs;                  /* row->cfgs.n of them (an instantiation's), else NULL */
+    const char *archs[KW_TREPORT_ARCHS];   /* whose peak bandwidth is shown */
     const kw_gpu *peaks[KW_TREPORT_ARCHS]; /* their GPUs (NULL: not known) */
     size_t narchs;
 } kw_treport_row;
@@ -46,7 +46,7 @@ typedef struct kw_treport {
     kw_arena arena;
     const kw_trace *trace;
     const kw_tjoin *join;
-    const char *db; /* the index's path, as given */
+    const char *db;                /* the index's path, as given */
     KW_ARRAY(kw_treport_row) rows; /* the statistics' rows, in their order */
 } kw_treport;
 
