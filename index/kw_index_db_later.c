@@ -54,8 +54,8 @@ bool kw_db_later_plan(kw_dblater *l, const kw_dbplan *pl) {
     kw_buf_init(&l->archs_names);
     kw_buf_append(&l->archs_names, names, (size_t)(isa - names));
     kw_buf_puts(&l->archs_names,
-                "(CASE WHEN \"isa\" IS NOT NULL OR EXISTS (SELECT 1 FROM \"kernels_archs_lines\" "
-                "AS l WHERE l._parent = \"kernels_archs\"._id) THEN '' END)");
+                "(CASE WHEN \"isa\" IS NOT NULL OR EXISTS (SELECT 1 FROM \"_kernels_archs_lines\" "
+                "AS l WHERE l._parent = \"_kernels_archs\"._id) THEN '' END)");
     kw_buf_puts(&l->archs_names, isa + strlen("\"isa\""));
     if (l->archs_names.oom) {
         kw_buf_free(&l->archs_names);
@@ -85,7 +85,7 @@ static kw_status kw_later_conn_open(kw_later_conn *c, const char *path, kw_err *
                      NULL, NULL) != SQLITE_OK)
         return kw_fail(err, "%s: %s", path, kw_db_msg(c->db, m));
     sqlite3_busy_timeout(c->db, 10000);
-    bool ok = kw_later_prepare(c->db, "SELECT isa FROM kernels_archs WHERE _id = ?1", &c->isa) &&
+    bool ok = kw_later_prepare(c->db, "SELECT isa FROM _kernels_archs WHERE _id = ?1", &c->isa) &&
               kw_later_prepare(c->db, "SELECT data FROM \"" KW_DB_LINES_PACKED "\" WHERE _id = ?1",
                                &c->lines);
     return ok ? KW_OK : kw_fail(err, "%s: %s", path, kw_db_msg(c->db, m));

@@ -40,12 +40,12 @@ static kw_status kw_dbr_rows(sqlite3 *db, const kw_dbplan *pl, int ti, const cha
                              const char **why) {
     const kw_dbtab *t = &pl->tabs[ti];
     size_t cap = 0;
-    if (kw_dbr_count(db, t->name, &cap) != KW_OK)
+    if (kw_dbr_count(db, t->raw, &cap) != KW_OK)
         return KW_ERR;
     char *sql =
-        ti == 0 ? sqlite3_mprintf("SELECT _id, path, _ord, %s FROM sidecars ORDER BY _id", names)
+        ti == 0 ? sqlite3_mprintf("SELECT _id, path, _ord, %s FROM _sidecars ORDER BY _id", names)
                 : sqlite3_mprintf("SELECT _id, _parent, _ord, %s FROM \"%w\" ORDER BY _id", names,
-                                  t->name);
+                                  t->raw);
     sqlite3_stmt *st = NULL;
     int rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_NOMEM;
     sqlite3_free(sql);
@@ -264,6 +264,11 @@ kw_status kw_index_db_read_in(kw_index *ix, const char *path, bool later, unsign
     kw_dbread r;
     memset(&r, 0, sizeof r);
     const char *why = NULL;
+    /* the strings and frames first: every table's rows name them */
+    if (st == KW_OK && kw_db_share_reader(&r.share, db, &ix->arena, &why) != KW_OK)
+        st = kw_fail(err, "%s: corrupt kwalk index (%s); rebuild it with 'kwalk index'", path,
+                     why ? why : kw_db_msg(db, m));
+    r.chains = !lazy;
     if (st == KW_OK)
         st = kw_dbr_tables(db, path, &pl, lazy ? &lt : NULL, &r, &ix->arena, err);
     if (st == KW_OK && (why = kw_dbr_unique(&pl, &r)))
@@ -301,6 +306,7 @@ kw_status kw_index_db_read_in(kw_index *ix, const char *path, bool later, unsign
         free(r.ords[ti]);
     }
     free(r.paths);
+    kw_db_share_free(r.share);
     kw_db_plan_free(&pl);
     if (st != KW_OK)
         kw_index_free(ix);

@@ -35,6 +35,8 @@ struct kw_index_db {
     int nchildren[KW_DB_MAXTABS];
     kw_arena arena;
     kw_symmap seen; /* sidecar paths kept or written this run */
+    kw_dbshare *share; /* strings and chains stored once (kw_index_db_share.c) */
+    bool deleted;      /* rows were deleted: collect the strings no row names */
     kw_producer producer;
 };
 
@@ -66,12 +68,12 @@ static kw_status kw_dbw_statements(kw_index_db *w, kw_err *err) {
         kw_buf_reset(&b);
         if (i == 0) {
             kw_buf_printf(&b,
-                          "INSERT INTO sidecars (path, size, mtime_ns, hash, _ord, %s) VALUES "
+                          "INSERT INTO _sidecars (path, size, mtime_ns, hash, _ord, %s) VALUES "
                           "(?, ?, ?, ?, ?",
                           t->names.ptr);
         } else {
             kw_buf_printf(&b, "INSERT INTO \"%s\" (_sidecar, _parent, _ord, %s) VALUES (?, ?, ?",
-                          t->name, t->names.ptr);
+                          t->raw, t->names.ptr);
             int p = t->parent;
             if (w->nchildren[p] >= 16)
                 st = kw_fail(err, "%s: a record with more than 16 lists", w->name);
@@ -85,9 +87,9 @@ static kw_status kw_dbw_statements(kw_index_db *w, kw_err *err) {
             st = kw_dbw_prepare(w, b.ptr, &w->ins[i], err);
         kw_buf_reset(&b);
         if (i == 0)
-            kw_buf_puts(&b, "DELETE FROM sidecars WHERE _id = ?");
+            kw_buf_puts(&b, "DELETE FROM _sidecars WHERE _id = ?");
         else
-            kw_buf_printf(&b, "DELETE FROM \"%s\" WHERE _sidecar = ?", t->name);
+            kw_buf_printf(&b, "DELETE FROM \"%s\" WHERE _sidecar = ?", t->raw);
         if (st == KW_OK)
             st = kw_dbw_prepare(w, b.ptr, &w->del[i], err);
     }
@@ -104,12 +106,15 @@ static kw_status kw_dbw_statements(kw_index_db *w, kw_err *err) {
         st = kw_dbw_prepare(w, "DELETE FROM \"" KW_DB_LINES_PACKED "\" WHERE _sidecar = ?",
                             &w->pack_del, err);
     if (st == KW_OK)
-        st = kw_dbw_prepare(w, "SELECT _id, size, mtime_ns, hash FROM sidecars WHERE path = ?",
+        st = kw_dbw_prepare(w, "SELECT _id, size, mtime_ns, hash FROM _sidecars WHERE path = ?",
                             &w->find, err);
     if (st == KW_OK)
         st = kw_dbw_prepare(
-            w, "UPDATE sidecars SET size = ?, mtime_ns = ?, hash = ?, _ord = ? WHERE _id = ?",
+            w, "UPDATE _sidecars SET size = ?, mtime_ns = ?, hash = ?, _ord = ? WHERE _id = ?",
             &w->keep, err);
+    const char *why = NULL;
+    if (st == KW_OK && kw_db_share_writer(&w->share, w->db, !w->tmp, &why) != KW_OK)
+        st = kw_dbw_fail(w, why, err);
     return st;
 }
 
@@ -125,6 +130,8 @@ void kw_index_db_abort(kw_index_db *w) {
     sqlite3_finalize(w->pack_ins);
     sqlite3_finalize(w->pack_del);
     kw_buf_free(&w->pack);
+    kw_db_share_free(w->share);
+    w->share = NULL;
     if (w->db) {
         sqlite3_exec(w->db, "ROLLBACK", NULL, NULL, NULL);
         sqlite3_close(w->db);
@@ -181,7 +188,8 @@ kw_status kw_index_db_begin(kw_index_db **out, const char *path, const kw_produc
                 st = kw_fail(err, "cannot write %s: %s", path, kw_db_msg(w->db, m));
             else
                 st = kw_db_exec(w->db, w->tmp,
-                                "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF", err);
+                                "PRAGMA page_size = 1024; PRAGMA journal_mode = OFF; "
+                                "PRAGMA synchronous = OFF", err);
             if (st == KW_OK)
                 st = kw_db_create(w->db, &w->plan, false, w->tmp, err); /* indexes at the commit */
         }
@@ -261,6 +269,7 @@ kw_status kw_index_db_keep(kw_index_db *w, const char *path, long long size, lon
 }
 
 static kw_status kw_dbw_delete(kw_index_db *w, long long id, kw_err *err) {
+    w->deleted = true;
     sqlite3_bind_int64(w->pack_del, 1, id);
     if (kw_dbw_step(w, w->pack_del, err) != KW_OK)
         return KW_ERR;
@@ -311,8 +320,10 @@ static kw_status kw_dbw_children(kw_index_db *w, int ti, const void *elem, long 
             sqlite3_bind_int64(st, 1, sid);
             sqlite3_bind_int64(st, 2, id);
             sqlite3_bind_int64(st, 3, (long long)i);
-            kw_dbcur cur = {KW_DB_BIND, st, 4, NULL, NULL, NULL};
+            kw_dbcur cur = {KW_DB_BIND, st, 4, NULL, NULL, NULL, w->share, false};
             kw_db_row(&cur, c, (void *)e);
+            if (kw_db_share_bad(w->share))
+                return kw_dbw_fail(w, kw_db_share_bad(w->share), err);
             if (kw_dbw_step(w, st, err) != KW_OK)
                 return KW_ERR;
             long long row = sqlite3_last_insert_rowid(w->db);
@@ -340,8 +351,10 @@ kw_status kw_index_db_put(kw_index_db *w, const char *path, const kw_sidecar *sc
         sqlite3_bind_text(st, 4, h, -1, SQLITE_TRANSIENT);
     }
     sqlite3_bind_int64(st, 5, (long long)ord);
-    kw_dbcur cur = {KW_DB_BIND, st, 6, NULL, NULL, NULL};
+    kw_dbcur cur = {KW_DB_BIND, st, 6, NULL, NULL, NULL, w->share, false};
     kw_db_row(&cur, &w->plan.tabs[0], (void *)sc);
+    if (kw_db_share_bad(w->share))
+        return kw_dbw_fail(w, kw_db_share_bad(w->share), err);
     if (kw_dbw_step(w, st, err) != KW_OK)
         return KW_ERR;
     long long sid = sqlite3_last_insert_rowid(w->db);
@@ -366,7 +379,7 @@ kw_status kw_index_db_commit(kw_index_db *w, kw_index_db_counts *n, kw_err *err)
     /* rows of sidecars not given in this run */
     sqlite3_stmt *q = NULL;
     KW_ARRAY(long long) gone = {0};
-    if (sqlite3_prepare_v2(w->db, "SELECT _id, path FROM sidecars", -1, &q, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(w->db, "SELECT _id, path FROM _sidecars", -1, &q, NULL) != SQLITE_OK)
         st = kw_dbw_fail(w, "cannot read", err);
     while (st == KW_OK && q) {
         int rc = sqlite3_step(q);
@@ -388,6 +401,8 @@ kw_status kw_index_db_commit(kw_index_db *w, kw_index_db_counts *n, kw_err *err)
     sqlite3_finalize(q);
     for (size_t i = 0; i < gone.n && st == KW_OK; i++)
         st = kw_dbw_delete(w, gone.v[i], err);
+    if (st == KW_OK && w->deleted && kw_db_share_collect(w->db, &w->plan) != KW_OK)
+        st = kw_dbw_fail(w, "cannot delete the strings no row names", err);
     if (st == KW_OK) {
         kw_buf b;
         kw_buf_init(&b);
@@ -432,6 +447,8 @@ kw_status kw_index_db_commit(kw_index_db *w, kw_index_db_counts *n, kw_err *err)
     sqlite3_finalize(w->pack_ins);
     sqlite3_finalize(w->pack_del);
     w->pack_ins = w->pack_del = NULL;
+    kw_db_share_free(w->share);
+    w->share = NULL;
     if (st == KW_OK && w->tmp) {
         st = kw_db_exec(w->db, w->tmp, "PRAGMA journal_mode = DELETE", err);
         if (sqlite3_close(w->db) != SQLITE_OK && st == KW_OK)
