@@ -55,6 +55,7 @@ typedef struct kw_dbtab {
     const kw_field *chains[4]; /* its inlined_at fields (one column each) */
     char chain_cols[4][128];   /* their columns */
     int nchains;
+    bool graph;       /* device_calls: its parent element is the sidecar's kw_call_graph */
     kw_buf strs;      /* its string columns: "\"a\", \"b\"" */
 } kw_dbtab;
 
@@ -121,6 +122,12 @@ kw_status kw_db_share_reader(kw_dbshare **out, sqlite3 *db, kw_arena *a, const c
 void kw_db_share_free(kw_dbshare *s);
 /* The id of string s (writing; 0 with *bad set on an error). */
 long long kw_db_share_str(kw_dbshare *s, const char *str);
+/* str (n bytes) zlib-compressed into the writer's buffer, *zn bytes; NULL
+ * when it is short or does not shrink (then stored as text). */
+const void *kw_db_share_pack(kw_dbshare *s, const char *str, size_t n, size_t *zn);
+/* Column col of st, text or a compressed BLOB whose length is column col + 1,
+ * into *out (in a; NULL for NULL); NULL, or what is wrong. */
+const char *kw_db_unpack(sqlite3_stmt *st, int col, kw_arena *a, const char **out);
 /* The string of id (reading; NULL for an id not stored). */
 const char *kw_db_share_get(const kw_dbshare *s, long long id);
 /* The id of the chain of n frames at v (elements of type sub), innermost
@@ -162,6 +169,7 @@ typedef struct kw_dbread {
     size_t n[KW_DB_MAXTABS];
     const char **paths; /* of the root rows */
     kw_dbshare *share;  /* the strings and frames the rows' ids name */
+    struct kw_call_graph *graphs; /* each root row's device call graph (device_calls) */
     bool chains;        /* resolve inlined_at chains (else left empty) */
 } kw_dbread;
 
@@ -173,6 +181,9 @@ typedef struct kw_dbread {
  * the rows; NULL with KW_ERR: SQLite's error. */
 kw_status kw_db_fill(sqlite3_stmt *st, size_t cap, bool grow, const kw_dbplan *pl, int ti,
                      kw_dbread *r, kw_arena *a, kw_symmap *intern, long row_off, const char **why);
+/* The element of row `at` of table ti's parent table (for device_calls: the
+ * sidecar's call graph). */
+unsigned char *kw_db_parent_at(const kw_dbplan *pl, int ti, const kw_dbread *r, size_t at);
 /* Hang the rows of table ti (not the root) on their parents' elements (the
  * parent table's rows in r); *why says what is wrong. */
 kw_status kw_db_link(const kw_dbplan *pl, int ti, kw_dbread *r, const char **why);

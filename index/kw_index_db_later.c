@@ -85,7 +85,7 @@ static kw_status kw_later_conn_open(kw_later_conn *c, const char *path, kw_err *
                      NULL, NULL) != SQLITE_OK)
         return kw_fail(err, "%s: %s", path, kw_db_msg(c->db, m));
     sqlite3_busy_timeout(c->db, 10000);
-    bool ok = kw_later_prepare(c->db, "SELECT isa FROM _kernels_archs WHERE _id = ?1", &c->isa) &&
+    bool ok = kw_later_prepare(c->db, "SELECT isa, isa_size FROM _kernels_archs WHERE _id = ?1", &c->isa) &&
               kw_later_prepare(c->db, "SELECT data FROM \"" KW_DB_LINES_PACKED "\" WHERE _id = ?1",
                                &c->lines);
     return ok ? KW_OK : kw_fail(err, "%s: %s", path, kw_db_msg(c->db, m));
@@ -154,14 +154,12 @@ static kw_status kw_later_isa(kw_later_conn *c, sqlite3_int64 row, kw_kernel_arc
                               kw_arena *arena, const char **why) {
     sqlite3_bind_int64(c->isa, 1, row);
     int rc = sqlite3_step(c->isa);
-    const unsigned char *t = rc == SQLITE_ROW ? sqlite3_column_text(c->isa, 0) : NULL;
-    a->isa = t ? kw_arena_strndup(arena, (const char *)t, (size_t)sqlite3_column_bytes(c->isa, 0))
-               : NULL;
+    a->isa = NULL;
+    if (rc == SQLITE_ROW)
+        *why = kw_db_unpack(c->isa, 0, arena, &a->isa);
     sqlite3_reset(c->isa);
     if (rc == SQLITE_DONE)
         *why = "a listing's arch is gone";
-    else if (rc == SQLITE_ROW && t && !a->isa)
-        *why = "out of memory";
     return rc == SQLITE_ROW && !*why ? KW_OK : KW_ERR;
 }
 

@@ -3,6 +3,7 @@
  * the one walk that binds or reads a row's columns in that order, and the
  * creation and identity checks of a database (docs/index-schema.md). */
 #include "index/kw_index_db.h"
+#include "sidecar/kw_call_graph.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +20,7 @@ static void kw_plan_col(kw_dbplan *pl, kw_dbtab *tab, const char *name, const ch
         kw_buf_puts(&tab->names, ", ");
         kw_buf_puts(&tab->view, ", ");
     }
-    kw_buf_printf(&tab->decl, "\"%s%s\" %s", name, sfx, kind == KW_COL_TEXT ? "TEXT" : "INTEGER");
+    kw_buf_printf(&tab->decl, "\"%s%s\"%s", name, sfx, kind == KW_COL_TEXT ? "" : " INTEGER");
     kw_buf_printf(&tab->names, "\"%s%s\"", name, sfx);
     if (kind == KW_COL_STR)
         kw_buf_printf(&tab->strs, "%s\"%s%s\"", tab->strs.len ? ", " : "", name, sfx);
@@ -52,7 +53,12 @@ static void kw_plan_cols(kw_dbplan *pl, int ti, const kw_type *t, size_t off, co
         switch (f->kind) {
         case KW_F_STR:
         case KW_F_SCALAR:
-            kw_plan_col(pl, tab, name, "", kw_db_plain_text(f) ? KW_COL_TEXT : KW_COL_STR);
+            if (kw_db_plain_text(f)) { /* the text, compressed when long, and its length */
+                kw_plan_col(pl, tab, name, "", KW_COL_TEXT);
+                kw_plan_col(pl, tab, name, "_size", KW_COL_INT);
+            } else {
+                kw_plan_col(pl, tab, name, "", KW_COL_STR);
+            }
             break;
         case KW_F_INT:
         case KW_F_TRI:
@@ -157,6 +163,11 @@ static uint64_t kw_plan_hash(uint64_t h, const char *s, size_t n) {
 kw_status kw_db_plan_make(kw_dbplan *pl, kw_err *err) {
     memset(pl, 0, sizeof *pl);
     kw_plan_add(pl, -1, NULL, 0, "sidecars");
+    /* each unit's device call graph, once (kernels keep calls only where its
+     * walk does not give them back: sidecar/kw_call_graph.h) */
+    int g = kw_plan_add(pl, 0, &kw_t_call_graph.fields[0], 0, "device_calls");
+    if (g > 0)
+        pl->tabs[g].graph = true;
     /* breadth first: a table's columns, then its children's */
     for (int i = 0; i < pl->n && !pl->oom; i++) {
         kw_dbtab *tab = &pl->tabs[i];
@@ -204,20 +215,29 @@ void kw_db_plan_free(kw_dbplan *pl) {
 
 /* ---- One row's columns ---------------------------------------------------------------------- */
 
-/* A string column stored as it is (the listing). */
+/* A string column stored in its row (the listing): two columns, the text
+ * (zlib-compressed when that is shorter, a BLOB) and its length when
+ * compressed. */
 static void kw_cur_plain(kw_dbcur *c, const char **s) {
     if (c->mode == KW_DB_BIND) {
-        if (*s)
-            sqlite3_bind_text(c->st, c->col++, *s, -1, SQLITE_STATIC);
-        else
+        size_t n = *s ? strlen(*s) : 0, zn = 0;
+        const void *z = *s ? kw_db_share_pack(c->share, *s, n, &zn) : NULL;
+        if (z) {
+            sqlite3_bind_blob(c->st, c->col++, z, (int)zn, SQLITE_TRANSIENT);
+            sqlite3_bind_int64(c->st, c->col++, (long long)n);
+        } else {
+            if (*s)
+                sqlite3_bind_text(c->st, c->col++, *s, (int)n, SQLITE_STATIC);
+            else
+                sqlite3_bind_null(c->st, c->col++);
             sqlite3_bind_null(c->st, c->col++);
+        }
         return;
     }
-    const unsigned char *t = sqlite3_column_text(c->st, c->col);
-    int n = sqlite3_column_bytes(c->st, c->col++);
-    *s = NULL;
-    if (t && !(*s = kw_arena_strndup(c->arena, (const char *)t, (size_t)n)))
-        c->bad = c->bad ? c->bad : "out of memory";
+    const char *why = kw_db_unpack(c->st, c->col, c->arena, s);
+    c->col += 2;
+    if (why)
+        c->bad = c->bad ? c->bad : why;
 }
 
 /* A string column: its id in `strings` (every string is stored once, and

@@ -194,15 +194,24 @@ static long long kw_share_insert(kw_dbshare *s, sqlite3_stmt *st) {
     return sqlite3_last_insert_rowid(s->db);
 }
 
+const void *kw_db_share_pack(kw_dbshare *s, const char *str, size_t n, size_t *zn) {
+    uLongf bound = n > KW_DB_STR_PACK ? compressBound((uLong)n) : 0;
+    kw_buf_reset(&s->z);
+    char *zb = bound ? kw_buf_room(&s->z, bound) : NULL;
+    if (!zb || compress2((Bytef *)zb, &bound, (const Bytef *)str, (uLong)n, 9) != Z_OK ||
+        bound >= n)
+        return NULL;
+    *zn = bound;
+    return zb;
+}
+
 long long kw_db_share_str(kw_dbshare *s, const char *str) {
     const size_t *have = kw_symmap_get(&s->strs, str);
     if (have)
         return (long long)*have;
-    size_t n = strlen(str);
-    uLongf zn = n > KW_DB_STR_PACK ? compressBound((uLong)n) : 0;
-    kw_buf_reset(&s->z);
-    char *zb = zn ? kw_buf_room(&s->z, zn) : NULL;
-    if (zb && compress2((Bytef *)zb, &zn, (const Bytef *)str, (uLong)n, 9) == Z_OK && zn < n) {
+    size_t n = strlen(str), zn = 0;
+    const void *zb = kw_db_share_pack(s, str, n, &zn);
+    if (zb) {
         sqlite3_bind_blob(s->str_ins, 1, zb, (int)zn, SQLITE_STATIC);
         sqlite3_bind_int64(s->str_ins, 2, (long long)n);
     } else {
@@ -264,16 +273,25 @@ static long long kw_share_max(sqlite3 *db, const char *sql) {
     return v;
 }
 
-/* A compressed string (columns 1: the BLOB, 2: its length) into *out, in a;
- * NULL, or what is wrong. */
-static const char *kw_share_unpack(sqlite3_stmt *st, kw_arena *a, const char **out) {
-    const void *z = sqlite3_column_blob(st, 1);
-    int zn = sqlite3_column_bytes(st, 1);
-    long long n = sqlite3_column_int64(st, 2);
+const char *kw_db_unpack(sqlite3_stmt *st, int col, kw_arena *a, const char **out) {
+    *out = NULL;
+    int type = sqlite3_column_type(st, col);
+    if (type == SQLITE_NULL)
+        return NULL;
+    if (type != SQLITE_BLOB) {
+        const unsigned char *t = sqlite3_column_text(st, col);
+        int n = sqlite3_column_bytes(st, col);
+        if (!t || memchr(t, '\0', (size_t)n))
+            return "a damaged string";
+        return (*out = kw_arena_strndup(a, (const char *)t, (size_t)n)) ? NULL : "out of memory";
+    }
+    const void *z = sqlite3_column_blob(st, col);
+    int zn = sqlite3_column_bytes(st, col);
+    long long n = sqlite3_column_int64(st, col + 1);
     /* deflate expands at most about 1032:1 */
     if (!z || zn <= 0 || n <= 0 || n / 1032 > zn || n > (long long)1 << 30)
         return "a damaged compressed string";
-    char *t = kw_arena_alloc(a, (size_t)n + 1);
+    char *t = kw_arena_alloc_raw(a, (size_t)n + 1);
     if (!t)
         return "out of memory";
     uLongf got = (uLongf)n;
@@ -318,19 +336,10 @@ kw_status kw_db_share_reader(kw_dbshare **out, sqlite3 *db, kw_arena *a, const c
             *why = "a damaged string";
             break;
         }
-        if (sqlite3_column_type(st, 1) == SQLITE_BLOB) {
-            if (!(*why = kw_share_unpack(st, a, &s->str[id])))
-                continue;
+        if ((*why = kw_db_unpack(st, 1, a, &s->str[id])))
             break;
-        }
-        const unsigned char *t = sqlite3_column_text(st, 1);
-        int n = sqlite3_column_bytes(st, 1);
-        if (!t || memchr(t, '\0', (size_t)n)) {
+        if (!s->str[id]) {
             *why = "a damaged string";
-            break;
-        }
-        if (!(s->str[id] = kw_arena_strndup(a, (const char *)t, (size_t)n))) {
-            *why = "out of memory";
             break;
         }
     }

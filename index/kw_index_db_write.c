@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "index/kw_index_db.h"
+#include "sidecar/kw_call_graph.h"
 
 struct kw_index_db {
     sqlite3 *db;
@@ -29,6 +30,7 @@ struct kw_index_db {
     /* each arch's line table packed (kw_index_db_lines.c): the table of the
      * archs in the plan, the statements, the BLOB being made */
     int archs;
+    int graph; /* the table device_calls */
     sqlite3_stmt *pack_ins, *pack_del;
     kw_buf pack;
     int children[KW_DB_MAXTABS][16]; /* child tables of each table */
@@ -95,6 +97,7 @@ static kw_status kw_dbw_statements(kw_index_db *w, kw_err *err) {
     }
     kw_buf_free(&b);
     w->archs = kw_db_table(&w->plan, "kernels_archs");
+    w->graph = kw_db_table(&w->plan, "device_calls");
     if (st == KW_OK && w->archs < 0)
         st = kw_fail(err, "%s: the schema has no kernels_archs table", w->name);
     if (st == KW_OK)
@@ -295,43 +298,57 @@ static kw_status kw_dbw_pack(kw_index_db *w, const kw_kernel_arch *a, long long 
     return kw_dbw_step(w, w->pack_ins, err);
 }
 
-/* Insert the rows of the children of element elem (row id) of table ti. */
+static kw_status kw_dbw_children(kw_index_db *w, int ti, const void *elem, long long id,
+                                 long long sid, kw_err *err);
+
+/* Insert the rows of child table ci held at p (its field in the parent's
+ * element, whose row is id). */
+static kw_status kw_dbw_list(kw_index_db *w, int ci, const unsigned char *p, long long id,
+                             long long sid, kw_err *err) {
+    const kw_dbtab *c = &w->plan.tabs[ci];
+    const void *one = NULL;
+    size_t n = 0;
+    const unsigned char *v = NULL;
+    if (c->f->kind == KW_F_PTR) {
+        one = *(const void *const *)p;
+        n = one ? 1 : 0;
+        v = one;
+    } else {
+        const kw_anyarr *a = (const kw_anyarr *)p;
+        n = a->n;
+        v = a->v;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const void *e = v + i * c->esize;
+        sqlite3_stmt *st = w->ins[ci];
+        sqlite3_bind_int64(st, 1, sid);
+        sqlite3_bind_int64(st, 2, id);
+        sqlite3_bind_int64(st, 3, (long long)i);
+        kw_dbcur cur = {KW_DB_BIND, st, 4, NULL, NULL, NULL, w->share, false};
+        kw_db_row(&cur, c, (void *)e);
+        if (kw_db_share_bad(w->share))
+            return kw_dbw_fail(w, kw_db_share_bad(w->share), err);
+        if (kw_dbw_step(w, st, err) != KW_OK)
+            return KW_ERR;
+        long long row = sqlite3_last_insert_rowid(w->db);
+        if (w->nchildren[ci] && kw_dbw_children(w, ci, e, row, sid, err) != KW_OK)
+            return KW_ERR;
+        if (ci == w->archs && kw_dbw_pack(w, e, row, sid, err) != KW_OK)
+            return KW_ERR;
+    }
+    return KW_OK;
+}
+
+/* Insert the rows of the children of element elem (row id) of table ti (the
+ * root's device_calls aside: kw_index_db_put writes them). */
 static kw_status kw_dbw_children(kw_index_db *w, int ti, const void *elem, long long id,
                                  long long sid, kw_err *err) {
     for (int k = 0; k < w->nchildren[ti]; k++) {
         int ci = w->children[ti][k];
         const kw_dbtab *c = &w->plan.tabs[ci];
-        const unsigned char *p = (const unsigned char *)elem + c->off;
-        const void *one = NULL;
-        size_t n = 0;
-        const unsigned char *v = NULL;
-        if (c->f->kind == KW_F_PTR) {
-            one = *(const void *const *)p;
-            n = one ? 1 : 0;
-            v = one;
-        } else {
-            const kw_anyarr *a = (const kw_anyarr *)p;
-            n = a->n;
-            v = a->v;
-        }
-        for (size_t i = 0; i < n; i++) {
-            const void *e = v + i * c->esize;
-            sqlite3_stmt *st = w->ins[ci];
-            sqlite3_bind_int64(st, 1, sid);
-            sqlite3_bind_int64(st, 2, id);
-            sqlite3_bind_int64(st, 3, (long long)i);
-            kw_dbcur cur = {KW_DB_BIND, st, 4, NULL, NULL, NULL, w->share, false};
-            kw_db_row(&cur, c, (void *)e);
-            if (kw_db_share_bad(w->share))
-                return kw_dbw_fail(w, kw_db_share_bad(w->share), err);
-            if (kw_dbw_step(w, st, err) != KW_OK)
-                return KW_ERR;
-            long long row = sqlite3_last_insert_rowid(w->db);
-            if (w->nchildren[ci] && kw_dbw_children(w, ci, e, row, sid, err) != KW_OK)
-                return KW_ERR;
-            if (ci == w->archs && kw_dbw_pack(w, e, row, sid, err) != KW_OK)
-                return KW_ERR;
-        }
+        if (!c->graph &&
+            kw_dbw_list(w, ci, (const unsigned char *)elem + c->off, id, sid, err) != KW_OK)
+            return KW_ERR;
     }
     return KW_OK;
 }
@@ -358,7 +375,23 @@ kw_status kw_index_db_put(kw_index_db *w, const char *path, const kw_sidecar *sc
     if (kw_dbw_step(w, st, err) != KW_OK)
         return KW_ERR;
     long long sid = sqlite3_last_insert_rowid(w->db);
-    if (kw_dbw_children(w, 0, sc, sid, sid, err) != KW_OK)
+    /* the device call graph once, and kernels without the calls its walk
+     * gives back (sidecar/kw_call_graph.h) */
+    kw_arena ga;
+    kw_arena_init(&ga);
+    kw_call_graph g;
+    kw_kernel *kernels = NULL;
+    kw_status s = kw_call_graph_factor(sc, &ga, &g, &kernels, err);
+    kw_sidecar as = *sc;
+    if (kernels)
+        as.kernels.v = kernels;
+    if (s == KW_OK)
+        s = kw_dbw_children(w, 0, &as, sid, sid, err);
+    if (s == KW_OK && w->graph > 0)
+        s = kw_dbw_list(w, w->graph, (const unsigned char *)&g + w->plan.tabs[w->graph].off, sid,
+                        sid, err);
+    kw_arena_free(&ga);
+    if (s != KW_OK)
         return KW_ERR;
     return kw_dbw_mark(w, path, err);
 }
