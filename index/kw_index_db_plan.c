@@ -457,9 +457,12 @@ static const char kw_db_views[] =
 static void kw_db_indexes_sql(kw_buf *b, const kw_dbplan *pl) {
     for (int i = 1; i < pl->n; i++) {
         const kw_dbtab *t = &pl->tabs[i];
-        kw_buf_printf(b, "CREATE INDEX \"%s_sidecar\" ON \"%s\"(_sidecar);\n", t->name, t->raw);
-        if (t->parent > 0) /* the top level's: _parent is _sidecar */
+        /* the top level's rows by _sidecar (their _parent), the others' by
+         * _parent (a sidecar's rows are deleted through their parents') */
+        if (t->parent > 0)
             kw_buf_printf(b, "CREATE INDEX \"%s_parent\" ON \"%s\"(_parent);\n", t->name, t->raw);
+        else
+            kw_buf_printf(b, "CREATE INDEX \"%s_sidecar\" ON \"%s\"(_sidecar);\n", t->name, t->raw);
     }
     kw_buf_puts(b, "CREATE INDEX kernels_symbol ON _kernels(symbol);\n"
                    "CREATE INDEX launches_kernel ON _launches(kernel);\n"

@@ -61,6 +61,19 @@ static kw_status kw_dbw_prepare(kw_index_db *w, const char *sql, sqlite3_stmt **
     return KW_OK;
 }
 
+/* The DELETE of a sidecar's rows of table ti: by _sidecar in the top
+ * level's tables, else by _parent through the parent tables' rows (indexed;
+ * the children are deleted before their parents). */
+static void kw_dbw_delete_sql(kw_buf *b, const kw_dbplan *pl, int ti) {
+    kw_buf_printf(b, "DELETE FROM \"%s\" WHERE ", pl->tabs[ti].raw);
+    int depth = 0;
+    for (int t = ti; pl->tabs[t].parent > 0; t = pl->tabs[t].parent, depth++)
+        kw_buf_printf(b, "_parent IN (SELECT _id FROM \"%s\" WHERE ", pl->tabs[pl->tabs[t].parent].raw);
+    kw_buf_puts(b, "_sidecar = ?");
+    while (depth-- > 0)
+        kw_buf_putc(b, ')');
+}
+
 static kw_status kw_dbw_statements(kw_index_db *w, kw_err *err) {
     kw_buf b;
     kw_buf_init(&b);
@@ -91,7 +104,7 @@ static kw_status kw_dbw_statements(kw_index_db *w, kw_err *err) {
         if (i == 0)
             kw_buf_puts(&b, "DELETE FROM _sidecars WHERE _id = ?");
         else
-            kw_buf_printf(&b, "DELETE FROM \"%s\" WHERE _sidecar = ?", t->raw);
+            kw_dbw_delete_sql(&b, &w->plan, i);
         if (st == KW_OK)
             st = kw_dbw_prepare(w, b.ptr, &w->del[i], err);
     }
