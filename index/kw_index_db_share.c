@@ -412,8 +412,9 @@ kw_status kw_db_share_collect(sqlite3 *db, const kw_dbplan *pl) {
     kw_buf_puts(&b, " UNION SELECT f.next FROM inline_frames f JOIN live ON f._id = live.id) "
                     "DELETE FROM inline_frames WHERE _id NOT IN (SELECT id FROM live WHERE id "
                     "IS NOT NULL);\n");
-    kw_buf_puts(&b, "DELETE FROM strings WHERE _id NOT IN (SELECT file FROM inline_frames UNION "
-                    "ALL SELECT function FROM inline_frames");
+    /* (NOT IN a list holding NULL is never true: the NULLs left out) */
+    kw_buf_puts(&b, "DELETE FROM strings WHERE _id NOT IN (SELECT id FROM (SELECT file AS id FROM "
+                    "inline_frames UNION ALL SELECT function FROM inline_frames");
     for (int i = 0; i < pl->n; i++) {
         const kw_dbtab *t = &pl->tabs[i];
         const char *c = t->strs.ptr;
@@ -428,7 +429,7 @@ kw_status kw_db_share_collect(sqlite3 *db, const kw_dbplan *pl) {
                 c++;
         }
     }
-    kw_buf_puts(&b, ");\n");
+    kw_buf_puts(&b, ") WHERE id IS NOT NULL);\n");
     kw_status st = b.oom ? KW_ERR : sqlite3_exec(db, b.ptr, NULL, NULL, NULL) == SQLITE_OK ? KW_OK
                                                                                             : KW_ERR;
     kw_buf_free(&b);

@@ -265,7 +265,7 @@ static void test_db(void) {
     spit("c.db", d, n);
     sql("c.db", "UPDATE kwalk_meta SET value = '99' WHERE key = 'kwalk_index'");
     CHECK(kw_index_read_file(&other, "c.db", &err) == KW_ERR);
-    CHECK_STR(err.msg, "c.db: unsupported kwalk_index 99 (this kwalk reads 3)");
+    CHECK_STR(err.msg, "c.db: unsupported kwalk_index 99 (this kwalk reads 4)");
     spit("c.db", d, n);
     sql("c.db", "UPDATE kwalk_meta SET value = '0' WHERE key = 'layout'");
     CHECK(kw_index_read_file(&other, "c.db", &err) == KW_ERR);
@@ -273,17 +273,17 @@ static void test_db(void) {
                        "with 'kwalk index'");
     /* rows a reader cannot place */
     spit("c.db", d, n);
-    sql("c.db", "UPDATE kernels_params SET _ord = _ord + 1 WHERE _ord = 3");
+    sql("c.db", "UPDATE _kernels_params SET _ord = _ord + 1 WHERE _ord = 3");
     CHECK(kw_index_read_file(&other, "c.db", &err) == KW_ERR);
     CHECK_STR(err.msg, "c.db: corrupt kwalk index (kernels_params: a gap in a list); rebuild it "
                        "with 'kwalk index'");
     spit("c.db", d, n);
-    sql("c.db", "UPDATE kernels_archs SET _parent = 999999");
+    sql("c.db", "UPDATE _kernels_archs SET _parent = 999999");
     CHECK(kw_index_read_file(&other, "c.db", &err) == KW_ERR);
     CHECK_STR(err.msg, "c.db: corrupt kwalk index (kernels_archs: a row without its parent); "
                        "rebuild it with 'kwalk index'");
     spit("c.db", d, n);
-    sql("c.db", "DROP TABLE kernels_calls");
+    sql("c.db", "DROP TABLE _kernels_calls");
     CHECK(kw_index_read_file(&other, "c.db", &err) == KW_ERR);
     CHECK(strstr(err.msg, "c.db: corrupt kwalk index (kernels_calls: ") == err.msg);
     free(d);
