@@ -56,6 +56,7 @@ typedef struct kw_dbtab {
     char chain_cols[4][128];   /* their columns */
     int nchains;
     bool graph;       /* device_calls: its parent element is the sidecar's kw_call_graph */
+    bool pack;        /* a call graph's table: its long strings stored compressed */
     kw_buf strs;      /* its string columns: "\"a\", \"b\"" */
 } kw_dbtab;
 
@@ -89,6 +90,7 @@ typedef struct kw_dbcur {
     const char *bad;   /* READ: first problem */
     kw_dbshare *share; /* BIND: where strings and chains get their ids; READ: what ids name */
     bool chains;       /* READ: resolve inlined_at chains (else left empty) */
+    bool pack;         /* BIND: long strings of this row may be stored compressed */
 } kw_dbcur;
 /* Bind (BIND) or read (READ) the data columns of an element of table tab. */
 void kw_db_row(kw_dbcur *c, const kw_dbtab *tab, void *elem);
@@ -107,6 +109,7 @@ kw_status kw_db_exec(sqlite3 *db, const char *name, const char *sql, kw_err *err
  * indexes: kw_db_create_indexes adds them once the rows are in. */
 kw_status kw_db_create(sqlite3 *db, const kw_dbplan *pl, bool indexes, const char *name,
                        kw_err *err);
+/* (those of the tables that have rows, where they are missing) */
 kw_status kw_db_create_indexes(sqlite3 *db, const kw_dbplan *pl, const char *name, kw_err *err);
 /* Check application_id, kwalk_index, kwalk_schema and the layout of an open
  * database: KW_OK, or an error saying what (not an index, other version). */
@@ -120,8 +123,10 @@ kw_status kw_db_share_writer(kw_dbshare **out, sqlite3 *db, bool load, const cha
 /* Reading: every string and frame of db, by id. */
 kw_status kw_db_share_reader(kw_dbshare **out, sqlite3 *db, kw_arena *a, const char **why);
 void kw_db_share_free(kw_dbshare *s);
-/* The id of string s (writing; 0 with *bad set on an error). */
-long long kw_db_share_str(kw_dbshare *s, const char *str);
+/* The id of string s (writing; 0 with *bad set on an error); stored
+ * compressed when long and pack is true, as text when any column that
+ * names it has pack false. */
+long long kw_db_share_str(kw_dbshare *s, const char *str, bool pack);
 /* str (n bytes) zlib-compressed into the writer's buffer, *zn bytes; NULL
  * when it is short or does not shrink (then stored as text). */
 const void *kw_db_share_pack(kw_dbshare *s, const char *str, size_t n, size_t *zn);

@@ -182,6 +182,14 @@ kw_status kw_db_plan_make(kw_dbplan *pl, kw_err *err) {
             kw_plan_col(pl, tab, "n", "", KW_COL_INT);
         }
     }
+    /* the call graphs' tables hold long C++ names that pages read and
+     * queries join on (equal strings are one row: the same value) but do not
+     * compare with text: stored compressed */
+    for (int i = 0; i < pl->n; i++) {
+        const char *nm = pl->tabs[i].name;
+        pl->tabs[i].pack = !strncmp(nm, "device_calls", 12) || !strcmp(nm, "kernels_calls") ||
+                           !strncmp(nm, "host_calls", 10);
+    }
     uint64_t h = 14695981039346656037ull;
     for (int i = 0; i < pl->n; i++) {
         h = kw_plan_hash(h, pl->tabs[i].name, strlen(pl->tabs[i].name) + 1);
@@ -242,10 +250,10 @@ static void kw_cur_plain(kw_dbcur *c, const char **s) {
 
 /* A string column: its id in `strings` (every string is stored once, and
  * read once: the rows share the reader's copy). */
-static void kw_cur_text(kw_dbcur *c, const char **s) {
+static void kw_cur_text(kw_dbcur *c, const char **s, bool pack) {
     if (c->mode == KW_DB_BIND) {
         if (*s)
-            sqlite3_bind_int64(c->st, c->col++, kw_db_share_str(c->share, *s));
+            sqlite3_bind_int64(c->st, c->col++, kw_db_share_str(c->share, *s, pack));
         else
             sqlite3_bind_null(c->st, c->col++);
         return;
@@ -310,7 +318,7 @@ static void kw_cur_int(kw_dbcur *c, int *p) {
     }
 }
 
-static void kw_cur_fields(kw_dbcur *c, const kw_type *t, unsigned char *base) {
+static void kw_cur_fields(kw_dbcur *c, const kw_type *t, unsigned char *base, bool in_map) {
     bool rd = c->mode == KW_DB_READ;
     for (size_t i = 0; i < t->nfields; i++) {
         const kw_field *f = &t->fields[i];
@@ -320,8 +328,9 @@ static void kw_cur_fields(kw_dbcur *c, const kw_type *t, unsigned char *base) {
         case KW_F_SCALAR:
             if (kw_db_plain_text(f))
                 kw_cur_plain(c, (const char **)p);
-            else
-                kw_cur_text(c, (const char **)p);
+            else /* an IR location's function (a map's) is a long C++ name too */
+                kw_cur_text(c, (const char **)p,
+                            c->pack || (in_map && !strcmp(f->key, "function")));
             if (rd && (f->flags & KW_F_REQUIRED) && !*(const char **)p)
                 c->bad = c->bad ? c->bad : "missing required string";
             break;
@@ -354,7 +363,7 @@ static void kw_cur_fields(kw_dbcur *c, const kw_type *t, unsigned char *base) {
         }
         case KW_F_LOC: {
             kw_loc *l = p;
-            kw_cur_text(c, &l->file);
+            kw_cur_text(c, &l->file, false);
             kw_cur_int(c, &l->line);
             kw_cur_int(c, &l->column);
             break;
@@ -367,15 +376,15 @@ static void kw_cur_fields(kw_dbcur *c, const kw_type *t, unsigned char *base) {
             if (rd)
                 v->kind = (kw_val_kind)(k < 0 || k > KW_VAL_ABSENT ? KW_VAL_ABSENT : k);
             v->num = kw_cur_ll(c, v->num, false, 0);
-            kw_cur_text(c, &v->expr);
-            kw_cur_text(c, &v->why);
+            kw_cur_text(c, &v->expr, false);
+            kw_cur_text(c, &v->why, false);
             break;
         }
         case KW_F_DIM3:
         case KW_F_DIM1: {
             kw_config_item *ci = p;
             int dims = f->kind == KW_F_DIM3 ? 3 : 1;
-            kw_cur_text(c, &ci->expr);
+            kw_cur_text(c, &ci->expr, false);
             if (rd) {
                 ci->dims = dims;
                 ci->has_value = sqlite3_column_type(c->st, c->col) != SQLITE_NULL;
@@ -389,7 +398,7 @@ static void kw_cur_fields(kw_dbcur *c, const kw_type *t, unsigned char *base) {
             break;
         }
         case KW_F_MAP:
-            kw_cur_fields(c, f->sub, p);
+            kw_cur_fields(c, f->sub, p, true);
             if (rd)
                 kw_schema_normalize(f->sub, p);
             break;
@@ -406,12 +415,13 @@ static void kw_cur_fields(kw_dbcur *c, const kw_type *t, unsigned char *base) {
 void kw_db_row(kw_dbcur *c, const kw_dbtab *tab, void *elem) {
     switch (tab->kind) {
     case KW_DB_RECORD:
-        kw_cur_fields(c, tab->t, elem);
+        c->pack = tab->pack;
+        kw_cur_fields(c, tab->t, elem, false);
         if (c->mode == KW_DB_READ)
             kw_schema_normalize(tab->t, elem);
         break;
     case KW_DB_STRS:
-        kw_cur_text(c, (const char **)elem);
+        kw_cur_text(c, (const char **)elem, false);
         if (c->mode == KW_DB_READ && !*(const char **)elem)
             c->bad = c->bad ? c->bad : "missing string";
         break;
@@ -422,7 +432,7 @@ void kw_db_row(kw_dbcur *c, const kw_dbtab *tab, void *elem) {
     }
     case KW_DB_COUNTS: {
         kw_count *k = elem;
-        kw_cur_text(c, &k->key);
+        kw_cur_text(c, &k->key, false);
         if (c->mode == KW_DB_READ && !k->key)
             c->bad = c->bad ? c->bad : "missing string";
         k->n = kw_cur_ll(c, k->n, false, 0);
@@ -454,20 +464,41 @@ static const char kw_db_views[] =
     ;
 
 /* The indexes of plan pl's tables, as SQL, into b. */
-static void kw_db_indexes_sql(kw_buf *b, const kw_dbplan *pl) {
+/* Whether table raw of db has a row (db NULL: taken as yes). */
+static bool kw_db_has_rows(sqlite3 *db, const char *raw) {
+    if (!db)
+        return true;
+    char *q = sqlite3_mprintf("SELECT 1 FROM \"%w\" LIMIT 1", raw);
+    sqlite3_stmt *st = NULL;
+    bool yes = q && sqlite3_prepare_v2(db, q, -1, &st, NULL) == SQLITE_OK &&
+               sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_finalize(st);
+    sqlite3_free(q);
+    return yes;
+}
+
+/* The indexes of plan pl's tables, as SQL, into b: of the tables of db that
+ * have rows (an empty table's index would be a page of nothing; a later
+ * update that fills it adds it). */
+static void kw_db_indexes_sql(kw_buf *b, const kw_dbplan *pl, sqlite3 *db) {
     for (int i = 1; i < pl->n; i++) {
         const kw_dbtab *t = &pl->tabs[i];
+        if (!kw_db_has_rows(db, t->raw))
+            continue;
         /* the top level's rows by _sidecar (their _parent), the others' by
          * _parent (a sidecar's rows are deleted through their parents') */
         if (t->parent > 0)
-            kw_buf_printf(b, "CREATE INDEX \"%s_parent\" ON \"%s\"(_parent);\n", t->name, t->raw);
+            kw_buf_printf(b, "CREATE INDEX IF NOT EXISTS \"%s_parent\" ON \"%s\"(_parent);\n",
+                          t->name, t->raw);
         else
-            kw_buf_printf(b, "CREATE INDEX \"%s_sidecar\" ON \"%s\"(_sidecar);\n", t->name, t->raw);
+            kw_buf_printf(b, "CREATE INDEX IF NOT EXISTS \"%s_sidecar\" ON \"%s\"(_sidecar);\n",
+                          t->name, t->raw);
     }
-    kw_buf_puts(b, "CREATE INDEX kernels_symbol ON _kernels(symbol);\n"
-                   "CREATE INDEX launches_kernel ON _launches(kernel);\n"
-                   "CREATE INDEX \"" KW_DB_LINES_PACKED "_sidecar\" ON \"" KW_DB_LINES_PACKED
-                   "\"(_sidecar);\n");
+    kw_buf_puts(b, "CREATE INDEX IF NOT EXISTS kernels_symbol ON _kernels(symbol);\n"
+                   "CREATE INDEX IF NOT EXISTS launches_kernel ON _launches(kernel);\n");
+    if (kw_db_has_rows(db, KW_DB_LINES_PACKED))
+        kw_buf_puts(b, "CREATE INDEX IF NOT EXISTS \"" KW_DB_LINES_PACKED "_sidecar\" ON \""
+                       KW_DB_LINES_PACKED "\"(_sidecar);\n");
 }
 
 kw_status kw_db_create(sqlite3 *db, const kw_dbplan *pl, bool indexes, const char *name,
@@ -495,7 +526,7 @@ kw_status kw_db_create(sqlite3 *db, const kw_dbplan *pl, bool indexes, const cha
     kw_buf_puts(&b, "CREATE TABLE \"" KW_DB_LINES_PACKED "\" (_id INTEGER PRIMARY KEY, _sidecar "
                     "INTEGER NOT NULL, data BLOB NOT NULL);\n");
     if (indexes)
-        kw_db_indexes_sql(&b, pl);
+        kw_db_indexes_sql(&b, pl, NULL);
     kw_db_share_views_sql(&b, pl);
     kw_buf_puts(&b, kw_db_views);
     kw_buf_printf(&b,
@@ -511,7 +542,7 @@ kw_status kw_db_create(sqlite3 *db, const kw_dbplan *pl, bool indexes, const cha
 kw_status kw_db_create_indexes(sqlite3 *db, const kw_dbplan *pl, const char *name, kw_err *err) {
     kw_buf b;
     kw_buf_init(&b);
-    kw_db_indexes_sql(&b, pl);
+    kw_db_indexes_sql(&b, pl, db);
     kw_status st =
         b.oom ? kw_fail(err, "%s: out of memory", name) : kw_db_exec(db, name, b.ptr, err);
     kw_buf_free(&b);

@@ -4,8 +4,10 @@
  * chain as frames in `inline_frames`, each naming the next outer frame, so
  * that chains ending in the same call sites share those frames (a record's
  * column holds the id of its innermost frame). A string longer than
- * KW_DB_STR_PACK bytes is stored zlib-compressed when that is shorter (a
- * BLOB and its length in `size`: SQLite's sqlar_uncompress(value, size)). The
+ * KW_DB_STR_PACK bytes that only the call graph's tables and IR locations'
+ * functions name (long C++ names no query looks up) is stored
+ * zlib-compressed when that is shorter (a BLOB and its length in `size`:
+ * SQLite's sqlar_uncompress(value, size)). The
  * writer interns as it binds, the reader resolves ids from tables read once;
  * views with the tables' names give the rows with their strings for SQL. */
 #include <stdio.h>
@@ -34,7 +36,8 @@ struct kw_dbshare {
     sqlite3_stmt *str_ins, *frame_ins;
     sqlite3 *db;
     kw_buf z; /* room for a string compressed */
-    kw_symmap strs;   /* string -> id */
+    kw_symmap strs;   /* string -> id * 2, + 1 when stored compressed */
+    sqlite3_stmt *str_text; /* a compressed string stored as text again */
     kw_symmap frames; /* "file function line column next" (ids) -> id */
     /* reading: by id */
     const char **str;
@@ -108,11 +111,12 @@ static const char *kw_share_key(kw_dbshare *s, long long file, long long fn, int
 
 static kw_status kw_share_load(kw_dbshare *s) {
     sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(s->db, "SELECT _id, value FROM strings", -1, &st, NULL);
+    int rc = sqlite3_prepare_v2(s->db, "SELECT _id, value, size FROM strings", -1, &st, NULL);
     while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *v = (const char *)sqlite3_column_text(st, 1);
-        const char *k = v ? kw_arena_strdup(&s->arena, v) : NULL;
-        if (!k || kw_symmap_put(&s->strs, k, (size_t)sqlite3_column_int64(st, 0)) != KW_OK)
+        const char *k = NULL;
+        bool packed = sqlite3_column_type(st, 1) == SQLITE_BLOB;
+        size_t v = (size_t)sqlite3_column_int64(st, 0) * 2 + packed;
+        if (kw_db_unpack(st, 1, &s->arena, &k) || !k || kw_symmap_put(&s->strs, k, v) != KW_OK)
             rc = SQLITE_NOMEM;
         else
             rc = SQLITE_OK;
@@ -154,7 +158,9 @@ kw_status kw_db_share_writer(kw_dbshare **out, sqlite3 *db, bool load, const cha
         sqlite3_prepare_v3(db,
                            "INSERT INTO inline_frames (file, function, line, \"column\", next) "
                            "VALUES (?, ?, ?, ?, ?)",
-                           -1, SQLITE_PREPARE_PERSISTENT, &s->frame_ins, NULL) != SQLITE_OK) {
+                           -1, SQLITE_PREPARE_PERSISTENT, &s->frame_ins, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v3(db, "UPDATE strings SET value = ?, size = NULL WHERE _id = ?", -1,
+                           SQLITE_PREPARE_PERSISTENT, &s->str_text, NULL) != SQLITE_OK) {
         *why = "cannot prepare a statement";
         return KW_ERR;
     }
@@ -170,6 +176,7 @@ void kw_db_share_free(kw_dbshare *s) {
         return;
     sqlite3_finalize(s->str_ins);
     sqlite3_finalize(s->frame_ins);
+    sqlite3_finalize(s->str_text);
     kw_symmap_free(&s->strs);
     kw_symmap_free(&s->frames);
     kw_buf_free(&s->z);
@@ -183,6 +190,7 @@ const char *kw_db_share_bad(const kw_dbshare *s) {
     return s->bad;
 }
 
+/* Step an INSERT (or UPDATE) of s: the row's id (1 for an UPDATE), 0 on an error. */
 static long long kw_share_insert(kw_dbshare *s, sqlite3_stmt *st) {
     int rc = sqlite3_step(st);
     sqlite3_reset(st);
@@ -191,7 +199,7 @@ static long long kw_share_insert(kw_dbshare *s, sqlite3_stmt *st) {
         s->bad = s->bad ? s->bad : "cannot write a shared string";
         return 0;
     }
-    return sqlite3_last_insert_rowid(s->db);
+    return st == s->str_text ? 1 : sqlite3_last_insert_rowid(s->db);
 }
 
 const void *kw_db_share_pack(kw_dbshare *s, const char *str, size_t n, size_t *zn) {
@@ -205,12 +213,19 @@ const void *kw_db_share_pack(kw_dbshare *s, const char *str, size_t n, size_t *z
     return zb;
 }
 
-long long kw_db_share_str(kw_dbshare *s, const char *str) {
-    const size_t *have = kw_symmap_get(&s->strs, str);
+long long kw_db_share_str(kw_dbshare *s, const char *str, bool pack) {
+    size_t *have = kw_symmap_get(&s->strs, str);
+    if (have && (*have & 1) && !pack) { /* a column that looks it up names it: text */
+        sqlite3_bind_text(s->str_text, 1, str, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(s->str_text, 2, (long long)(*have / 2));
+        if (!kw_share_insert(s, s->str_text))
+            return 0;
+        *have &= ~(size_t)1;
+    }
     if (have)
-        return (long long)*have;
+        return (long long)(*have / 2);
     size_t n = strlen(str), zn = 0;
-    const void *zb = kw_db_share_pack(s, str, n, &zn);
+    const void *zb = pack ? kw_db_share_pack(s, str, n, &zn) : NULL;
     if (zb) {
         sqlite3_bind_blob(s->str_ins, 1, zb, (int)zn, SQLITE_STATIC);
         sqlite3_bind_int64(s->str_ins, 2, (long long)n);
@@ -219,7 +234,7 @@ long long kw_db_share_str(kw_dbshare *s, const char *str) {
     }
     long long id = kw_share_insert(s, s->str_ins);
     const char *k = id ? kw_arena_strdup(&s->arena, str) : NULL;
-    if (id && (!k || kw_symmap_put(&s->strs, k, (size_t)id) != KW_OK)) {
+    if (id && (!k || kw_symmap_put(&s->strs, k, (size_t)id * 2 + (zb != NULL)) != KW_OK)) {
         s->bad = s->bad ? s->bad : "out of memory";
         return 0;
     }
@@ -231,8 +246,8 @@ long long kw_db_share_chain(kw_dbshare *s, const kw_type *sub, const void *v, si
     for (size_t i = n; i-- > 0;) { /* the outermost frame first: the others name it */
         kw_dbframe f;
         kw_frame_of(sub, (const unsigned char *)v + i * sub->size, &f);
-        long long file = f.file ? kw_db_share_str(s, f.file) : 0;
-        long long fn = f.function ? kw_db_share_str(s, f.function) : 0;
+        long long file = f.file ? kw_db_share_str(s, f.file, false) : 0;
+        long long fn = f.function ? kw_db_share_str(s, f.function, true) : 0;
         const char *k = kw_share_key(s, file, fn, f.line, f.column, next);
         if (!k) {
             s->bad = s->bad ? s->bad : "out of memory";

@@ -337,7 +337,7 @@ static kw_status kw_dbw_list(kw_index_db *w, int ci, const unsigned char *p, lon
         sqlite3_bind_int64(st, 1, sid);
         sqlite3_bind_int64(st, 2, id);
         sqlite3_bind_int64(st, 3, (long long)i);
-        kw_dbcur cur = {KW_DB_BIND, st, 4, NULL, NULL, NULL, w->share, false};
+        kw_dbcur cur = {KW_DB_BIND, st, 4, NULL, NULL, NULL, w->share, false, false};
         kw_db_row(&cur, c, (void *)e);
         if (kw_db_share_bad(w->share))
             return kw_dbw_fail(w, kw_db_share_bad(w->share), err);
@@ -381,7 +381,7 @@ kw_status kw_index_db_put(kw_index_db *w, const char *path, const kw_sidecar *sc
         sqlite3_bind_text(st, 4, h, -1, SQLITE_TRANSIENT);
     }
     sqlite3_bind_int64(st, 5, (long long)ord);
-    kw_dbcur cur = {KW_DB_BIND, st, 6, NULL, NULL, NULL, w->share, false};
+    kw_dbcur cur = {KW_DB_BIND, st, 6, NULL, NULL, NULL, w->share, false, false};
     kw_db_row(&cur, &w->plan.tabs[0], (void *)sc);
     if (kw_db_share_bad(w->share))
         return kw_dbw_fail(w, kw_db_share_bad(w->share), err);
@@ -465,8 +465,10 @@ kw_status kw_index_db_commit(kw_index_db *w, kw_index_db_counts *n, kw_err *err)
         st = kw_db_exec(w->db, w->name, b.ptr, err);
         kw_buf_free(&b);
     }
-    if (st == KW_OK && w->tmp) /* a database written anew gets its indexes once filled */
-        st = kw_db_create_indexes(w->db, &w->plan, w->tmp, err);
+    /* a database written anew gets its indexes once filled; an update, those
+     * of the tables it filled first (an empty table has none) */
+    if (st == KW_OK)
+        st = kw_db_create_indexes(w->db, &w->plan, w->name, err);
     if (st == KW_OK && n) {
         memset(n, 0, sizeof *n);
         st = kw_dbw_count(w, "SELECT count(*) FROM sidecars", &n->sidecars, err);
