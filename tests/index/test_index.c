@@ -596,11 +596,16 @@ static void test_db_shared(void) {
     listing_sidecar(&a);
     kw_sidecar_init(&b);
     kw_tc_full_sidecar(&b);
-    /* a long inline asm text (compressible: 40 times the same line) */
-    char asmtext[4096] = "";
+    /* a long inline asm text and a long callee name (compressible: 40 times
+     * the same line): the call graph's is stored compressed, the asm's not */
+    char asmtext[4096] = "", callee[4096] = "ns::reduce<";
     for (int i = 0; i < 40; i++)
         strcat(asmtext, "v_mfma_f32_32x32x8f16 a[0:15], v[0:1], v[2:3], a[0:15]\n");
+    for (int i = 0; i < 40; i++)
+        strcat(callee, "ck_tile::sequence<0, 1, 2, 3>, ");
+    strcat(callee, "256>");
     a.kernels.v[0].inline_asm.v[0].text = asmtext;
+    a.kernels.v[0].calls.v[0].name = callee;
     /* a second access whose chain ends in the first one's frame */
     kw_irf *ir = a.kernels.v[0].archs.v[0].ir;
     kw_irf_access first = ir->accesses.v[0];
@@ -631,7 +636,8 @@ static void test_db_shared(void) {
     CHECK(kw_index_read_file(&back, "s.db", &err) == KW_OK);
     CHECK(kw_index_emit(&back, &y2, &err) == KW_OK);
     CHECK_STR(kw_buf_str(&y2), kw_buf_str(&y1));
-    CHECK(strstr(kw_buf_str(&y1), "other") && strstr(kw_buf_str(&y1), "v_mfma_f32_32x32x8f16"));
+    CHECK(strstr(kw_buf_str(&y1), "other") && strstr(kw_buf_str(&y1), "v_mfma_f32_32x32x8f16") &&
+          strstr(kw_buf_str(&y1), "ns::reduce<ck_tile::sequence<0, 1, 2, 3>, "));
     kw_index_free(&back);
     /* strings: one row each, both units' rows naming it */
     CHECK(q1("s.db", "SELECT count(*) FROM strings WHERE value = "
@@ -640,13 +646,15 @@ static void test_db_shared(void) {
     CHECK(q1("s.db", "SELECT count(DISTINCT location_file) FROM _kernels") == 1);
     CHECK(q1("s.db", "SELECT count(*) FROM kernels WHERE location_file = "
                      "'/src/aiter/csrc/kernels/rmsnorm.cu'") == 2 * 1);
-    char buf[64];
-    snprintf(buf, sizeof buf, "%zu", strlen(asmtext));
     char q[256];
     snprintf(q, sizeof q,
-             "SELECT count(*) FROM strings WHERE typeof(value) = 'blob' AND size = %s AND "
+             "SELECT count(*) FROM strings WHERE typeof(value) = 'blob' AND size = %zu AND "
              "length(value) < size",
-             buf);
+             strlen(callee));
+    CHECK(q1("s.db", q) == 1);
+    CHECK(q1("s.db", "SELECT count(*) FROM strings WHERE typeof(value) = 'blob'") == 1);
+    snprintf(q, sizeof q, "SELECT count(*) FROM strings WHERE typeof(value) = 'text' AND "
+             "length(value) = %zu", strlen(asmtext));
     CHECK(q1("s.db", q) == 1);
     /* chains: line rows [20], [20, 21]; accesses [20 helper], [30 other, 20 helper]:
      * 20 with nothing after it, 21, 20 before 21, 20 helper, 30 other -> 5 frames */
