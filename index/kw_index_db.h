@@ -86,7 +86,7 @@ typedef struct kw_dbcur {
     sqlite3_stmt *st;
     int col;           /* next column (BIND: 1-based parameter; READ: 0-based column) */
     kw_arena *arena;   /* READ: where strings go */
-    kw_symmap *intern; /* READ: short strings read so far (string -> itself), or NULL */
+    kw_symmap *intern; /* READ: unused since index version 4 (strings come from share) */
     const char *bad;   /* READ: first problem */
     kw_dbshare *share; /* BIND: where strings and chains get their ids; READ: what ids name */
     bool chains;       /* READ: resolve inlined_at chains (else left empty) */
