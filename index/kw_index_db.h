@@ -45,19 +45,19 @@ typedef struct kw_dbtab {
     const kw_field *f; /* the parent's field holding the rows (NULL for the root) */
     size_t off;        /* that field's offset in the parent's element */
     kw_dbkind kind;
-    const kw_type *t; /* KW_DB_RECORD: the record type */
-    size_t esize;     /* element size */
-    int ncols;        /* data columns */
-    kw_buf decl;      /* "\"a\" TEXT, \"b\" INTEGER" */
-    kw_buf names;     /* "\"a\", \"b\"" */
-    kw_buf view;      /* the view's columns: "t.\"a\", (SELECT ...) AS \"b\"" */
-    char raw[130];    /* the table of its rows: "_" name */
+    const kw_type *t;          /* KW_DB_RECORD: the record type */
+    size_t esize;              /* element size */
+    int ncols;                 /* data columns */
+    kw_buf decl;               /* "\"a\" TEXT, \"b\" INTEGER" */
+    kw_buf names;              /* "\"a\", \"b\"" */
+    kw_buf view;               /* the view's columns: "t.\"a\", (SELECT ...) AS \"b\"" */
+    char raw[130];             /* the table of its rows: "_" name */
     const kw_field *chains[4]; /* its inlined_at fields (one column each) */
     char chain_cols[4][128];   /* their columns */
     int nchains;
-    bool graph;       /* device_calls: its parent element is the sidecar's kw_call_graph */
-    bool pack;        /* a call graph's table: its long strings stored compressed */
-    kw_buf strs;      /* its string columns: "\"a\", \"b\"" */
+    bool graph;  /* device_calls: its parent element is the sidecar's kw_call_graph */
+    bool pack;   /* a call graph's table: its long strings stored compressed */
+    kw_buf strs; /* its string columns: "\"a\", \"b\"" */
 } kw_dbtab;
 
 typedef struct kw_dbplan {
@@ -97,7 +97,8 @@ void kw_db_row(kw_dbcur *c, const kw_dbtab *tab, void *elem);
 
 /* The database's identity: PRAGMA application_id and the meta table's keys. */
 #define KW_DB_APP_ID 0x6B77616C /* "kwal" */
-#define KW_INDEX_DB_VERSION 4 /* 3: kernels_archs_lines_packed; 4: strings, chains, call graph shared */
+/* 3: kernels_archs_lines_packed; 4: strings, chains and call graphs stored once */
+#define KW_INDEX_DB_VERSION 4
 
 /* SQLite's message for db's last error on one line (a message may quote a
  * corrupt schema's text): control characters become '?'. In buf. */
@@ -172,10 +173,10 @@ typedef struct kw_dbread {
     sqlite3_int64 *parents[KW_DB_MAXTABS];
     long long *ords[KW_DB_MAXTABS];
     size_t n[KW_DB_MAXTABS];
-    const char **paths; /* of the root rows */
-    kw_dbshare *share;  /* the strings and frames the rows' ids name */
+    const char **paths;           /* of the root rows */
+    kw_dbshare *share;            /* the strings and frames the rows' ids name */
     struct kw_call_graph *graphs; /* each root row's device call graph (device_calls) */
-    bool chains;        /* resolve inlined_at chains (else left empty) */
+    bool chains;                  /* resolve inlined_at chains (else left empty) */
 } kw_dbread;
 
 /* Step st (columns _id, then _parent, or path for the root, then _ord, then

@@ -86,7 +86,8 @@ static kw_status kw_later_conn_open(kw_later_conn *c, const char *path, kw_err *
                      NULL, NULL) != SQLITE_OK)
         return kw_fail(err, "%s: %s", path, kw_db_msg(c->db, m));
     sqlite3_busy_timeout(c->db, 10000);
-    bool ok = kw_later_prepare(c->db, "SELECT isa, isa_size FROM _kernels_archs WHERE _id = ?1", &c->isa) &&
+    bool ok = kw_later_prepare(c->db, "SELECT isa, isa_size FROM _kernels_archs WHERE _id = ?1",
+                               &c->isa) &&
               kw_later_prepare(c->db, "SELECT data FROM \"" KW_DB_LINES_PACKED "\" WHERE _id = ?1",
                                &c->lines);
     return ok ? KW_OK : kw_fail(err, "%s: %s", path, kw_db_msg(c->db, m));

@@ -497,8 +497,8 @@ static void kw_db_indexes_sql(kw_buf *b, const kw_dbplan *pl, sqlite3 *db) {
     kw_buf_puts(b, "CREATE INDEX IF NOT EXISTS kernels_symbol ON _kernels(symbol);\n"
                    "CREATE INDEX IF NOT EXISTS launches_kernel ON _launches(kernel);\n");
     if (kw_db_has_rows(db, KW_DB_LINES_PACKED))
-        kw_buf_puts(b, "CREATE INDEX IF NOT EXISTS \"" KW_DB_LINES_PACKED "_sidecar\" ON \""
-                       KW_DB_LINES_PACKED "\"(_sidecar);\n");
+        kw_buf_puts(b, "CREATE INDEX IF NOT EXISTS \"" KW_DB_LINES_PACKED
+                       "_sidecar\" ON \"" KW_DB_LINES_PACKED "\"(_sidecar);\n");
 }
 
 kw_status kw_db_create(sqlite3 *db, const kw_dbplan *pl, bool indexes, const char *name,

@@ -35,10 +35,10 @@ struct kw_dbshare {
     /* writing */
     sqlite3_stmt *str_ins, *frame_ins;
     sqlite3 *db;
-    kw_buf z; /* room for a string compressed */
-    kw_symmap strs;   /* string -> id * 2, + 1 when stored compressed */
+    kw_buf z;               /* room for a string compressed */
+    kw_symmap strs;         /* string -> id * 2, + 1 when stored compressed */
     sqlite3_stmt *str_text; /* a compressed string stored as text again */
-    kw_symmap frames; /* "file function line column next" (ids) -> id */
+    kw_symmap frames;       /* "file function line column next" (ids) -> id */
     /* reading: by id */
     const char **str;
     size_t nstr;
@@ -362,9 +362,8 @@ kw_status kw_db_share_reader(kw_dbshare **out, sqlite3 *db, kw_arena *a, const c
     if (*why || rc != SQLITE_DONE)
         return KW_ERR;
     st = NULL;
-    rc = sqlite3_prepare_v2(db,
-                            "SELECT _id, file, function, line, \"column\", next FROM inline_frames",
-                            -1, &st, NULL);
+    rc = sqlite3_prepare_v2(
+        db, "SELECT _id, file, function, line, \"column\", next FROM inline_frames", -1, &st, NULL);
     while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         long long id = sqlite3_column_int64(st, 0);
         rc = SQLITE_OK;
@@ -413,7 +412,8 @@ bool kw_db_share_chain_get(const kw_dbshare *s, long long id, const kw_type *sub
     return true;
 }
 
-/* ---- deleting what no row refers to, views ---------------------------------------------------- */
+/* ---- deleting what no row refers to, views ----------------------------------------------------
+ */
 
 kw_status kw_db_share_collect(sqlite3 *db, const kw_dbplan *pl) {
     kw_buf b;
@@ -445,8 +445,9 @@ kw_status kw_db_share_collect(sqlite3 *db, const kw_dbplan *pl) {
         }
     }
     kw_buf_puts(&b, ") WHERE id IS NOT NULL);\n");
-    kw_status st = b.oom ? KW_ERR : sqlite3_exec(db, b.ptr, NULL, NULL, NULL) == SQLITE_OK ? KW_OK
-                                                                                            : KW_ERR;
+    kw_status st = b.oom                                                    ? KW_ERR
+                   : sqlite3_exec(db, b.ptr, NULL, NULL, NULL) == SQLITE_OK ? KW_OK
+                                                                            : KW_ERR;
     kw_buf_free(&b);
     return st;
 }
@@ -477,10 +478,11 @@ void kw_db_share_views_sql(kw_buf *b, const kw_dbplan *pl) {
             for (size_t j = 0; j < f->sub->nfields; j++) {
                 const kw_field *x = &f->sub->fields[j];
                 if (x->kind == KW_F_LOC)
-                    kw_buf_printf(b,
-                                  ", (SELECT value FROM strings WHERE _id = x.file) AS \"%s_file\", "
-                                  "x.line AS \"%s_line\", x.\"column\" AS \"%s_column\"",
-                                  x->key, x->key, x->key);
+                    kw_buf_printf(
+                        b,
+                        ", (SELECT value FROM strings WHERE _id = x.file) AS \"%s_file\", "
+                        "x.line AS \"%s_line\", x.\"column\" AS \"%s_column\"",
+                        x->key, x->key, x->key);
                 else if (x->kind == KW_F_STR)
                     kw_buf_printf(b, ", (SELECT value FROM strings WHERE _id = x.\"%s\") AS \"%s\"",
                                   x->key, x->key);

@@ -36,7 +36,7 @@ struct kw_index_db {
     int children[KW_DB_MAXTABS][16]; /* child tables of each table */
     int nchildren[KW_DB_MAXTABS];
     kw_arena arena;
-    kw_symmap seen; /* sidecar paths kept or written this run */
+    kw_symmap seen;    /* sidecar paths kept or written this run */
     kw_dbshare *share; /* strings and chains stored once (kw_index_db_share.c) */
     bool deleted;      /* rows were deleted: collect the strings no row names */
     kw_producer producer;
@@ -68,7 +68,8 @@ static void kw_dbw_delete_sql(kw_buf *b, const kw_dbplan *pl, int ti) {
     kw_buf_printf(b, "DELETE FROM \"%s\" WHERE ", pl->tabs[ti].raw);
     int depth = 0;
     for (int t = ti; pl->tabs[t].parent > 0; t = pl->tabs[t].parent, depth++)
-        kw_buf_printf(b, "_parent IN (SELECT _id FROM \"%s\" WHERE ", pl->tabs[pl->tabs[t].parent].raw);
+        kw_buf_printf(b, "_parent IN (SELECT _id FROM \"%s\" WHERE ",
+                      pl->tabs[pl->tabs[t].parent].raw);
     kw_buf_puts(b, "_sidecar = ?");
     while (depth-- > 0)
         kw_buf_putc(b, ')');
@@ -205,7 +206,8 @@ kw_status kw_index_db_begin(kw_index_db **out, const char *path, const kw_produc
             else
                 st = kw_db_exec(w->db, w->tmp,
                                 "PRAGMA page_size = 1024; PRAGMA journal_mode = OFF; "
-                                "PRAGMA synchronous = OFF", err);
+                                "PRAGMA synchronous = OFF",
+                                err);
             if (st == KW_OK)
                 st = kw_db_create(w->db, &w->plan, false, w->tmp, err); /* indexes at the commit */
         }

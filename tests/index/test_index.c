@@ -622,8 +622,7 @@ static void test_db_shared(void) {
     *f = first.loc.inlined_at.v[0];
     const kw_sidecar *scs[] = {&a, &b};
     const char *names[] = {"a.kwalk.yaml", "b.kwalk.yaml"};
-    CHECK(kw_index_db_write("s.db", &(kw_producer){.name = "kwalk"}, scs, names, 2, &err) ==
-          KW_OK);
+    CHECK(kw_index_db_write("s.db", &(kw_producer){.name = "kwalk"}, scs, names, 2, &err) == KW_OK);
     kw_index ix, back;
     kw_index_init(&ix);
     ix.producer.name = "kwalk";
@@ -653,8 +652,10 @@ static void test_db_shared(void) {
              strlen(callee));
     CHECK(q1("s.db", q) == 1);
     CHECK(q1("s.db", "SELECT count(*) FROM strings WHERE typeof(value) = 'blob'") == 1);
-    snprintf(q, sizeof q, "SELECT count(*) FROM strings WHERE typeof(value) = 'text' AND "
-             "length(value) = %zu", strlen(asmtext));
+    snprintf(q, sizeof q,
+             "SELECT count(*) FROM strings WHERE typeof(value) = 'text' AND "
+             "length(value) = %zu",
+             strlen(asmtext));
     CHECK(q1("s.db", q) == 1);
     /* chains: line rows [20], [20, 21]; accesses [20 helper], [30 other, 20 helper]:
      * 20 with nothing after it, 21, 20 before 21, 20 helper, 30 other -> 5 frames */
