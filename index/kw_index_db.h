@@ -86,7 +86,6 @@ typedef struct kw_dbcur {
     sqlite3_stmt *st;
     int col;           /* next column (BIND: 1-based parameter; READ: 0-based column) */
     kw_arena *arena;   /* READ: where strings go */
-    kw_symmap *intern; /* READ: unused since index version 4 (strings come from share) */
     const char *bad;   /* READ: first problem */
     kw_dbshare *share; /* BIND: where strings and chains get their ids; READ: what ids name */
     bool chains;       /* READ: resolve inlined_at chains (else left empty) */
@@ -181,12 +180,12 @@ typedef struct kw_dbread {
 
 /* Step st (columns _id, then _parent, or path for the root, then _ord, then
  * table ti's data columns) into r's arrays for ti: at most cap rows, or as
- * many as there are when grow is true (not for the root); strings in a,
- * short ones interned when intern is not NULL; each row's _id also into its
+ * many as there are when grow is true (not for the root); strings in a
+ * (each string id read once, kw_dbshare); each row's _id also into its
  * element at row_off unless that is negative. *why says what is wrong with
  * the rows; NULL with KW_ERR: SQLite's error. */
 kw_status kw_db_fill(sqlite3_stmt *st, size_t cap, bool grow, const kw_dbplan *pl, int ti,
-                     kw_dbread *r, kw_arena *a, kw_symmap *intern, long row_off, const char **why);
+                     kw_dbread *r, kw_arena *a, long row_off, const char **why);
 /* The element of row `at` of table ti's parent table (for device_calls: the
  * sidecar's call graph). */
 unsigned char *kw_db_parent_at(const kw_dbplan *pl, int ti, const kw_dbread *r, size_t at);

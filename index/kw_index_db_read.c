@@ -37,8 +37,7 @@ static kw_status kw_dbr_count(sqlite3 *db, const char *table, size_t *n) {
 /* Read the rows of table ti, its data columns as names lists them, into its
  * block (kw_db_fill). */
 static kw_status kw_dbr_rows(sqlite3 *db, const kw_dbplan *pl, int ti, const char *names,
-                             kw_dbread *r, kw_arena *a, kw_symmap *intern, long row_off,
-                             const char **why) {
+                             kw_dbread *r, kw_arena *a, long row_off, const char **why) {
     const kw_dbtab *t = &pl->tabs[ti];
     size_t cap = 0;
     if (kw_dbr_count(db, t->raw, &cap) != KW_OK)
@@ -52,7 +51,7 @@ static kw_status kw_dbr_rows(sqlite3 *db, const kw_dbplan *pl, int ti, const cha
     sqlite3_free(sql);
     if (rc != SQLITE_OK)
         return KW_ERR;
-    kw_status s = kw_db_fill(st, cap, false, pl, ti, r, a, intern, row_off, why);
+    kw_status s = kw_db_fill(st, cap, false, pl, ti, r, a, row_off, why);
     sqlite3_finalize(st);
     return s;
 }
@@ -80,7 +79,6 @@ typedef struct kw_dbr_worker {
     kw_dbr_pool *p;
     sqlite3 *db; /* the caller's for worker 0, else its own */
     kw_arena arena;
-    kw_symmap intern;
     kw_status st; /* its own connection could not be opened */
     char msg[256];
 } kw_dbr_worker;
@@ -112,9 +110,9 @@ static void *kw_dbr_main(void *arg) {
         if (l && l->skip[ti])
             continue; /* no rows now: kw_index_read_listing reads them */
         bool archs = l && ti == l->archs;
-        t->st = kw_dbr_rows(
-            w->db, p->pl, ti, archs ? l->archs_names.ptr : p->pl->tabs[ti].names.ptr, p->r,
-            &w->arena, &w->intern, archs ? (long)offsetof(kw_kernel_arch, db_row) : -1, &t->why);
+        t->st = kw_dbr_rows(w->db, p->pl, ti,
+                            archs ? l->archs_names.ptr : p->pl->tabs[ti].names.ptr, p->r, &w->arena,
+                            archs ? (long)offsetof(kw_kernel_arch, db_row) : -1, &t->why);
         if (t->st != KW_OK && !t->why)
             kw_db_msg(w->db, t->msg);
     }
@@ -148,7 +146,6 @@ static kw_status kw_dbr_tables(sqlite3 *db, const char *path, const kw_dbplan *p
         memset(&w[i], 0, sizeof w[i]);
         w[i].p = &p;
         kw_arena_init(&w[i].arena);
-        kw_symmap_init(&w[i].intern);
         w[i].db = i ? kw_dbr_open(path, w[i].msg) : db;
         /* a connection that cannot be opened reads nothing: the others do it all */
         if (i && w[i].db && pthread_create(&tid[i], NULL, kw_dbr_main, &w[i]) == 0)
@@ -161,7 +158,6 @@ static kw_status kw_dbr_tables(sqlite3 *db, const char *path, const kw_dbplan *p
             pthread_join(tid[i], NULL);
         if (i && w[i].db)
             sqlite3_close(w[i].db);
-        kw_symmap_free(&w[i].intern);
         kw_arena_adopt(a, &w[i].arena);
     }
     pthread_mutex_destroy(&p.mu);

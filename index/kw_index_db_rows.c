@@ -44,7 +44,7 @@ static bool kw_dbr_grow(kw_dbread *r, int ti, size_t esize, kw_arena *a, size_t 
 }
 
 kw_status kw_db_fill(sqlite3_stmt *st, size_t cap, bool grow, const kw_dbplan *pl, int ti,
-                     kw_dbread *r, kw_arena *a, kw_symmap *intern, long row_off, const char **why) {
+                     kw_dbread *r, kw_arena *a, long row_off, const char **why) {
     const kw_dbtab *t = &pl->tabs[ti];
     r->block[ti] = cap ? kw_arena_alloc(a, cap * t->esize) : NULL;
     r->ids[ti] = malloc((cap ? cap : 1) * sizeof(sqlite3_int64));
@@ -60,7 +60,7 @@ kw_status kw_db_fill(sqlite3_stmt *st, size_t cap, bool grow, const kw_dbplan *p
     }
     int rc;
     size_t i = 0;
-    kw_dbcur cur = {KW_DB_READ, st, 3, a, intern, NULL, r->share, r->chains, false};
+    kw_dbcur cur = {KW_DB_READ, st, 3, a, NULL, r->share, r->chains, false};
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (i >= cap && (ti == 0 || !grow || !kw_dbr_grow(r, ti, t->esize, a, i, &cap))) {
             *why = grow ? "out of memory" : "more rows than counted";

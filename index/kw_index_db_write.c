@@ -339,7 +339,7 @@ static kw_status kw_dbw_list(kw_index_db *w, int ci, const unsigned char *p, lon
         sqlite3_bind_int64(st, 1, sid);
         sqlite3_bind_int64(st, 2, id);
         sqlite3_bind_int64(st, 3, (long long)i);
-        kw_dbcur cur = {KW_DB_BIND, st, 4, NULL, NULL, NULL, w->share, false, false};
+        kw_dbcur cur = {KW_DB_BIND, st, 4, NULL, NULL, w->share, false, false};
         kw_db_row(&cur, c, (void *)e);
         if (kw_db_share_bad(w->share))
             return kw_dbw_fail(w, kw_db_share_bad(w->share), err);
@@ -383,7 +383,7 @@ kw_status kw_index_db_put(kw_index_db *w, const char *path, const kw_sidecar *sc
         sqlite3_bind_text(st, 4, h, -1, SQLITE_TRANSIENT);
     }
     sqlite3_bind_int64(st, 5, (long long)ord);
-    kw_dbcur cur = {KW_DB_BIND, st, 6, NULL, NULL, NULL, w->share, false, false};
+    kw_dbcur cur = {KW_DB_BIND, st, 6, NULL, NULL, w->share, false, false};
     kw_db_row(&cur, &w->plan.tabs[0], (void *)sc);
     if (kw_db_share_bad(w->share))
         return kw_dbw_fail(w, kw_db_share_bad(w->share), err);
