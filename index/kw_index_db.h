@@ -8,7 +8,16 @@
  * drop the prefix: `kernels`, `launches`, ...) with the columns _id, _sidecar
  * (the root row), _parent (the _id of the parent row) and _ord (the position
  * in the parent's list); scalar fields are columns; embedded mappings are
- * flattened into columns named <field>_<member>. */
+ * flattened into columns named <field>_<member>.
+ *
+ * Shared things are stored once (index version 4): a table's rows are in
+ * "_<name>" and every string column holds an id into `strings` (except the
+ * ISA listing, kernels_archs.isa, read on its own by page readers); an
+ * `inlined_at` chain is one column, the id of its innermost frame in
+ * `inline_frames` (each frame names the next outer one: chains share their
+ * outer frames). A view named <name> gives each table's rows with its
+ * strings, and a view <name>_inlined_at each chain's frames as rows, so SQL
+ * reads the tables as before (kw_index_db_share.c). */
 #ifndef KW_INDEX_DB_H
 #define KW_INDEX_DB_H
 
@@ -36,11 +45,19 @@ typedef struct kw_dbtab {
     const kw_field *f; /* the parent's field holding the rows (NULL for the root) */
     size_t off;        /* that field's offset in the parent's element */
     kw_dbkind kind;
-    const kw_type *t; /* KW_DB_RECORD: the record type */
-    size_t esize;     /* element size */
-    int ncols;        /* data columns */
-    kw_buf decl;      /* "\"a\" TEXT, \"b\" INTEGER" */
-    kw_buf names;     /* "\"a\", \"b\"" */
+    const kw_type *t;          /* KW_DB_RECORD: the record type */
+    size_t esize;              /* element size */
+    int ncols;                 /* data columns */
+    kw_buf decl;               /* "\"a\" TEXT, \"b\" INTEGER" */
+    kw_buf names;              /* "\"a\", \"b\"" */
+    kw_buf view;               /* the view's columns: "t.\"a\", (SELECT ...) AS \"b\"" */
+    char raw[130];             /* the table of its rows: "_" name */
+    const kw_field *chains[4]; /* its inlined_at fields (one column each) */
+    char chain_cols[4][128];   /* their columns */
+    int nchains;
+    bool graph;  /* device_calls: its parent element is the sidecar's kw_call_graph */
+    bool pack;   /* a call graph's table: its long strings stored compressed */
+    kw_buf strs; /* its string columns: "\"a\", \"b\"" */
 } kw_dbtab;
 
 typedef struct kw_dbplan {
@@ -56,22 +73,31 @@ void kw_db_plan_free(kw_dbplan *pl);
 /* The plan's table called name ("kernels_archs"), or -1. */
 int kw_db_table(const kw_dbplan *pl, const char *name);
 
+/* Whether field f is a string stored as it is (the listing), an inlined_at
+ * chain stored as one column. */
+bool kw_db_plain_text(const kw_field *f);
+bool kw_db_chain_field(const kw_field *f);
+
 /* Column walks over the data columns of one row, in plan order. */
 typedef enum kw_dbmode { KW_DB_BIND, KW_DB_READ } kw_dbmode;
+typedef struct kw_dbshare kw_dbshare;
 typedef struct kw_dbcur {
     kw_dbmode mode;
     sqlite3_stmt *st;
     int col;           /* next column (BIND: 1-based parameter; READ: 0-based column) */
     kw_arena *arena;   /* READ: where strings go */
-    kw_symmap *intern; /* READ: short strings read so far (string -> itself), or NULL */
     const char *bad;   /* READ: first problem */
+    kw_dbshare *share; /* BIND: where strings and chains get their ids; READ: what ids name */
+    bool chains;       /* READ: resolve inlined_at chains (else left empty) */
+    bool pack;         /* BIND: long strings of this row may be stored compressed */
 } kw_dbcur;
 /* Bind (BIND) or read (READ) the data columns of an element of table tab. */
 void kw_db_row(kw_dbcur *c, const kw_dbtab *tab, void *elem);
 
 /* The database's identity: PRAGMA application_id and the meta table's keys. */
 #define KW_DB_APP_ID 0x6B77616C /* "kwal" */
-#define KW_INDEX_DB_VERSION 3   /* 3: kernels_archs_lines_packed */
+/* 3: kernels_archs_lines_packed; 4: strings, chains and call graphs stored once */
+#define KW_INDEX_DB_VERSION 4
 
 /* SQLite's message for db's last error on one line (a message may quote a
  * corrupt schema's text): control characters become '?'. In buf. */
@@ -83,10 +109,47 @@ kw_status kw_db_exec(sqlite3 *db, const char *name, const char *sql, kw_err *err
  * indexes: kw_db_create_indexes adds them once the rows are in. */
 kw_status kw_db_create(sqlite3 *db, const kw_dbplan *pl, bool indexes, const char *name,
                        kw_err *err);
+/* (those of the tables that have rows, where they are missing) */
 kw_status kw_db_create_indexes(sqlite3 *db, const kw_dbplan *pl, const char *name, kw_err *err);
 /* Check application_id, kwalk_index, kwalk_schema and the layout of an open
  * database: KW_OK, or an error saying what (not an index, other version). */
 kw_status kw_db_check(sqlite3 *db, const kw_dbplan *pl, const char *name, kw_err *err);
+
+/* ---- Shared strings and chains (kw_index_db_share.c) ---- */
+
+/* Writing: strings and frames get ids, new ones inserted into db (the ids
+ * already stored read in first when load is true). */
+kw_status kw_db_share_writer(kw_dbshare **out, sqlite3 *db, bool load, const char **why);
+/* Reading: every string and frame of db, by id. */
+kw_status kw_db_share_reader(kw_dbshare **out, sqlite3 *db, kw_arena *a, const char **why);
+void kw_db_share_free(kw_dbshare *s);
+/* The id of string s (writing; 0 with *bad set on an error); stored
+ * compressed when long and pack is true, as text when any column that
+ * names it has pack false. */
+long long kw_db_share_str(kw_dbshare *s, const char *str, bool pack);
+/* str (n bytes) zlib-compressed into the writer's buffer, *zn bytes; NULL
+ * when it is short or does not shrink (then stored as text). */
+const void *kw_db_share_pack(kw_dbshare *s, const char *str, size_t n, size_t *zn);
+/* Column col of st, text or a compressed BLOB whose length is column col + 1,
+ * into *out (in a; NULL for NULL); NULL, or what is wrong. */
+const char *kw_db_unpack(sqlite3_stmt *st, int col, kw_arena *a, const char **out);
+/* The string of id (reading; NULL for an id not stored). */
+const char *kw_db_share_get(const kw_dbshare *s, long long id);
+/* The id of the chain of n frames at v (elements of type sub), innermost
+ * first (writing; 0: none). */
+long long kw_db_share_chain(kw_dbshare *s, const kw_type *sub, const void *v, size_t n);
+/* The chain of id into *v / *n (elements of type sub, in a); false: a
+ * damaged chain. */
+bool kw_db_share_chain_get(const kw_dbshare *s, long long id, const kw_type *sub, kw_arena *a,
+                           void **v, size_t *n);
+/* The first error of the writer's inserts (NULL: none). */
+const char *kw_db_share_bad(const kw_dbshare *s);
+/* Delete the strings and frames no row refers to (after a sidecar's rows
+ * were deleted). */
+kw_status kw_db_share_collect(sqlite3 *db, const kw_dbplan *pl);
+/* The SQL of the shared tables, and of the views over plan pl's tables. */
+void kw_db_share_tables_sql(kw_buf *b);
+void kw_db_share_views_sql(kw_buf *b, const kw_dbplan *pl);
 
 /* ---- Packed line tables (kw_index_db_lines.c) ---- */
 
@@ -109,17 +172,23 @@ typedef struct kw_dbread {
     sqlite3_int64 *parents[KW_DB_MAXTABS];
     long long *ords[KW_DB_MAXTABS];
     size_t n[KW_DB_MAXTABS];
-    const char **paths; /* of the root rows */
+    const char **paths;           /* of the root rows */
+    kw_dbshare *share;            /* the strings and frames the rows' ids name */
+    struct kw_call_graph *graphs; /* each root row's device call graph (device_calls) */
+    bool chains;                  /* resolve inlined_at chains (else left empty) */
 } kw_dbread;
 
 /* Step st (columns _id, then _parent, or path for the root, then _ord, then
  * table ti's data columns) into r's arrays for ti: at most cap rows, or as
- * many as there are when grow is true (not for the root); strings in a,
- * short ones interned when intern is not NULL; each row's _id also into its
+ * many as there are when grow is true (not for the root); strings in a
+ * (each string id read once, kw_dbshare); each row's _id also into its
  * element at row_off unless that is negative. *why says what is wrong with
  * the rows; NULL with KW_ERR: SQLite's error. */
 kw_status kw_db_fill(sqlite3_stmt *st, size_t cap, bool grow, const kw_dbplan *pl, int ti,
-                     kw_dbread *r, kw_arena *a, kw_symmap *intern, long row_off, const char **why);
+                     kw_dbread *r, kw_arena *a, long row_off, const char **why);
+/* The element of row `at` of table ti's parent table (for device_calls: the
+ * sidecar's call graph). */
+unsigned char *kw_db_parent_at(const kw_dbplan *pl, int ti, const kw_dbread *r, size_t at);
 /* Hang the rows of table ti (not the root) on their parents' elements (the
  * parent table's rows in r); *why says what is wrong. */
 kw_status kw_db_link(const kw_dbplan *pl, int ti, kw_dbread *r, const char **why);

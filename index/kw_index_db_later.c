@@ -6,9 +6,10 @@
  * reader is its own connection with prepared statements, in a read
  * transaction begun inside the load's, so that all read one state of the
  * database (rollback-journal mode: no writer commits while they read).
- * Neither reads what no page shows (kw_later_unshown): the inlined-at chains
- * of line rows and IR records, and the indices accesses depend on. A line
- * table is read as one BLOB, not a row per entry (a tenth of a site's CPU). */
+ * Neither reads what no page shows: the inlined-at chains of line rows and
+ * IR records (the load leaves them unresolved: kw_dbread.chains) and the
+ * indices accesses depend on (kw_later_unshown). A line table is read as one
+ * BLOB, not a row per entry (a tenth of a site's CPU). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
@@ -28,11 +29,11 @@ struct kw_index_later {
     unsigned n;
 };
 
-/* Tables no page shows, which a load for pages leaves unread: the call-site
- * chains of located records (a line row's, an IR record's: pages give the
- * innermost location) and the thread indices an access depends on (pages
- * give its strides). In a realistic build they were a third of the rows
- * the load of `kwalk site` read before the first page. */
+/* Tables no page shows, which a load for pages leaves unread: the thread
+ * indices an access depends on (pages give its strides; the call-site chains
+ * of located records, once tables of their own, are columns since index
+ * version 4, left unresolved). In a realistic build those two were a third
+ * of the rows the load of `kwalk site` read before the first page. */
 static bool kw_later_unshown(const char *name) {
     static const char chain[] = "_inlined_at";
     size_t n = strlen(name), c = sizeof chain - 1;
@@ -54,8 +55,8 @@ bool kw_db_later_plan(kw_dblater *l, const kw_dbplan *pl) {
     kw_buf_init(&l->archs_names);
     kw_buf_append(&l->archs_names, names, (size_t)(isa - names));
     kw_buf_puts(&l->archs_names,
-                "(CASE WHEN \"isa\" IS NOT NULL OR EXISTS (SELECT 1 FROM \"kernels_archs_lines\" "
-                "AS l WHERE l._parent = \"kernels_archs\"._id) THEN '' END)");
+                "(CASE WHEN \"isa\" IS NOT NULL OR EXISTS (SELECT 1 FROM \"_kernels_archs_lines\" "
+                "AS l WHERE l._parent = \"_kernels_archs\"._id) THEN '' END)");
     kw_buf_puts(&l->archs_names, isa + strlen("\"isa\""));
     if (l->archs_names.oom) {
         kw_buf_free(&l->archs_names);
@@ -85,7 +86,8 @@ static kw_status kw_later_conn_open(kw_later_conn *c, const char *path, kw_err *
                      NULL, NULL) != SQLITE_OK)
         return kw_fail(err, "%s: %s", path, kw_db_msg(c->db, m));
     sqlite3_busy_timeout(c->db, 10000);
-    bool ok = kw_later_prepare(c->db, "SELECT isa FROM kernels_archs WHERE _id = ?1", &c->isa) &&
+    bool ok = kw_later_prepare(c->db, "SELECT isa, isa_size FROM _kernels_archs WHERE _id = ?1",
+                               &c->isa) &&
               kw_later_prepare(c->db, "SELECT data FROM \"" KW_DB_LINES_PACKED "\" WHERE _id = ?1",
                                &c->lines);
     return ok ? KW_OK : kw_fail(err, "%s: %s", path, kw_db_msg(c->db, m));
@@ -154,14 +156,12 @@ static kw_status kw_later_isa(kw_later_conn *c, sqlite3_int64 row, kw_kernel_arc
                               kw_arena *arena, const char **why) {
     sqlite3_bind_int64(c->isa, 1, row);
     int rc = sqlite3_step(c->isa);
-    const unsigned char *t = rc == SQLITE_ROW ? sqlite3_column_text(c->isa, 0) : NULL;
-    a->isa = t ? kw_arena_strndup(arena, (const char *)t, (size_t)sqlite3_column_bytes(c->isa, 0))
-               : NULL;
+    a->isa = NULL;
+    if (rc == SQLITE_ROW)
+        *why = kw_db_unpack(c->isa, 0, arena, &a->isa);
     sqlite3_reset(c->isa);
     if (rc == SQLITE_DONE)
         *why = "a listing's arch is gone";
-    else if (rc == SQLITE_ROW && t && !a->isa)
-        *why = "out of memory";
     return rc == SQLITE_ROW && !*why ? KW_OK : KW_ERR;
 }
 

@@ -3,21 +3,42 @@
  * the one walk that binds or reads a row's columns in that order, and the
  * creation and identity checks of a database (docs/index-schema.md). */
 #include "index/kw_index_db.h"
+#include "sidecar/kw_call_graph.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* How a column is stored: an integer, a string by its id in `strings`, a
+ * string as it is (the listing), a chain by its innermost frame's id. */
+typedef enum kw_colkind { KW_COL_INT, KW_COL_STR, KW_COL_TEXT, KW_COL_CHAIN } kw_colkind;
+
 static void kw_plan_col(kw_dbplan *pl, kw_dbtab *tab, const char *name, const char *sfx,
-                        const char *type) {
+                        kw_colkind kind) {
     if (tab->ncols) {
         kw_buf_puts(&tab->decl, ", ");
         kw_buf_puts(&tab->names, ", ");
+        kw_buf_puts(&tab->view, ", ");
     }
-    kw_buf_printf(&tab->decl, "\"%s%s\" %s", name, sfx, type);
+    kw_buf_printf(&tab->decl, "\"%s%s\"%s", name, sfx, kind == KW_COL_TEXT ? "" : " INTEGER");
     kw_buf_printf(&tab->names, "\"%s%s\"", name, sfx);
+    if (kind == KW_COL_STR)
+        kw_buf_printf(&tab->strs, "%s\"%s%s\"", tab->strs.len ? ", " : "", name, sfx);
+    if (kind == KW_COL_STR)
+        kw_buf_printf(&tab->view, "(SELECT value FROM strings WHERE _id = t.\"%s%s\") AS \"%s%s\"",
+                      name, sfx, name, sfx);
+    else
+        kw_buf_printf(&tab->view, "t.\"%s%s\"", name, sfx);
     tab->ncols++;
-    pl->oom |= tab->decl.oom || tab->names.oom;
+    pl->oom |= tab->decl.oom || tab->names.oom || tab->view.oom || tab->strs.oom;
+}
+
+bool kw_db_plain_text(const kw_field *f) {
+    return f->kind == KW_F_STR && !strcmp(f->key, "isa");
+}
+
+bool kw_db_chain_field(const kw_field *f) {
+    return f->kind == KW_F_LIST && !strcmp(f->key, "inlined_at");
 }
 
 static int kw_plan_add(kw_dbplan *pl, int parent, const kw_field *f, size_t off, const char *name);
@@ -32,35 +53,40 @@ static void kw_plan_cols(kw_dbplan *pl, int ti, const kw_type *t, size_t off, co
         switch (f->kind) {
         case KW_F_STR:
         case KW_F_SCALAR:
-            kw_plan_col(pl, tab, name, "", "TEXT");
+            if (kw_db_plain_text(f)) { /* the text, compressed when long, and its length */
+                kw_plan_col(pl, tab, name, "", KW_COL_TEXT);
+                kw_plan_col(pl, tab, name, "_size", KW_COL_INT);
+            } else {
+                kw_plan_col(pl, tab, name, "", KW_COL_STR);
+            }
             break;
         case KW_F_INT:
         case KW_F_TRI:
         case KW_F_LL:
         case KW_F_BYTES:
         case KW_F_BOOL:
-            kw_plan_col(pl, tab, name, "", "INTEGER");
+            kw_plan_col(pl, tab, name, "", KW_COL_INT);
             break;
         case KW_F_LOC:
-            kw_plan_col(pl, tab, name, "_file", "TEXT");
-            kw_plan_col(pl, tab, name, "_line", "INTEGER");
-            kw_plan_col(pl, tab, name, "_column", "INTEGER");
+            kw_plan_col(pl, tab, name, "_file", KW_COL_STR);
+            kw_plan_col(pl, tab, name, "_line", KW_COL_INT);
+            kw_plan_col(pl, tab, name, "_column", KW_COL_INT);
             break;
         case KW_F_VAL:
-            kw_plan_col(pl, tab, name, "_kind", "INTEGER");
-            kw_plan_col(pl, tab, name, "", "INTEGER");
-            kw_plan_col(pl, tab, name, "_expr", "TEXT");
-            kw_plan_col(pl, tab, name, "_why", "TEXT");
+            kw_plan_col(pl, tab, name, "_kind", KW_COL_INT);
+            kw_plan_col(pl, tab, name, "", KW_COL_INT);
+            kw_plan_col(pl, tab, name, "_expr", KW_COL_STR);
+            kw_plan_col(pl, tab, name, "_why", KW_COL_STR);
             break;
         case KW_F_DIM3:
-            kw_plan_col(pl, tab, name, "_expr", "TEXT");
-            kw_plan_col(pl, tab, name, "_x", "INTEGER");
-            kw_plan_col(pl, tab, name, "_y", "INTEGER");
-            kw_plan_col(pl, tab, name, "_z", "INTEGER");
+            kw_plan_col(pl, tab, name, "_expr", KW_COL_STR);
+            kw_plan_col(pl, tab, name, "_x", KW_COL_INT);
+            kw_plan_col(pl, tab, name, "_y", KW_COL_INT);
+            kw_plan_col(pl, tab, name, "_z", KW_COL_INT);
             break;
         case KW_F_DIM1:
-            kw_plan_col(pl, tab, name, "_expr", "TEXT");
-            kw_plan_col(pl, tab, name, "", "INTEGER");
+            kw_plan_col(pl, tab, name, "_expr", KW_COL_STR);
+            kw_plan_col(pl, tab, name, "", KW_COL_INT);
             break;
         case KW_F_MAP: {
             char sub[132];
@@ -68,10 +94,21 @@ static void kw_plan_cols(kw_dbplan *pl, int ti, const kw_type *t, size_t off, co
             kw_plan_cols(pl, ti, f->sub, off + f->off, sub);
             break;
         }
+        case KW_F_LIST:
+            if (kw_db_chain_field(f)) { /* one column: the chain's id (kw_index_db_share.c) */
+                if (tab->nchains >= 4) {
+                    pl->oom = true;
+                    break;
+                }
+                snprintf(tab->chain_cols[tab->nchains], sizeof tab->chain_cols[0], "%s", name);
+                tab->chains[tab->nchains++] = f;
+                kw_plan_col(pl, tab, name, "", KW_COL_CHAIN);
+                break;
+            }
+            /* fall through */
         case KW_F_STRS:
         case KW_F_INTS:
         case KW_F_COUNTS:
-        case KW_F_LIST:
         case KW_F_KEYED:
         case KW_F_PTR:
             if (kw_plan_add(pl, ti, f, off + f->off, name) < 0)
@@ -88,6 +125,8 @@ static int kw_plan_add(kw_dbplan *pl, int parent, const kw_field *f, size_t off,
     memset(tab, 0, sizeof *tab);
     kw_buf_init(&tab->decl);
     kw_buf_init(&tab->names);
+    kw_buf_init(&tab->view);
+    kw_buf_init(&tab->strs);
     tab->parent = parent;
     tab->f = f;
     tab->off = off;
@@ -100,6 +139,8 @@ static int kw_plan_add(kw_dbplan *pl, int parent, const kw_field *f, size_t off,
     } else {
         snprintf(tab->name, sizeof tab->name, "%s", name);
     }
+    tab->raw[0] = '_';
+    memcpy(tab->raw + 1, tab->name, sizeof tab->name); /* raw holds name and the '_' */
     if (!f || f->kind == KW_F_LIST || f->kind == KW_F_KEYED || f->kind == KW_F_PTR) {
         tab->kind = KW_DB_RECORD;
         tab->t = f ? f->sub : &kw_t_sidecar;
@@ -122,19 +163,32 @@ static uint64_t kw_plan_hash(uint64_t h, const char *s, size_t n) {
 kw_status kw_db_plan_make(kw_dbplan *pl, kw_err *err) {
     memset(pl, 0, sizeof *pl);
     kw_plan_add(pl, -1, NULL, 0, "sidecars");
+    /* each unit's device call graph, once (kernels keep calls only where its
+     * walk does not give them back: sidecar/kw_call_graph.h) */
+    int g = kw_plan_add(pl, 0, &kw_t_call_graph.fields[0], 0, "device_calls");
+    if (g > 0)
+        pl->tabs[g].graph = true;
     /* breadth first: a table's columns, then its children's */
     for (int i = 0; i < pl->n && !pl->oom; i++) {
         kw_dbtab *tab = &pl->tabs[i];
         if (tab->kind == KW_DB_RECORD)
             kw_plan_cols(pl, i, tab->t, 0, "");
         else if (tab->kind == KW_DB_STRS)
-            kw_plan_col(pl, tab, "value", "", "TEXT");
+            kw_plan_col(pl, tab, "value", "", KW_COL_STR);
         else if (tab->kind == KW_DB_INTS)
-            kw_plan_col(pl, tab, "value", "", "INTEGER");
+            kw_plan_col(pl, tab, "value", "", KW_COL_INT);
         else {
-            kw_plan_col(pl, tab, "key", "", "TEXT");
-            kw_plan_col(pl, tab, "n", "", "INTEGER");
+            kw_plan_col(pl, tab, "key", "", KW_COL_STR);
+            kw_plan_col(pl, tab, "n", "", KW_COL_INT);
         }
+    }
+    /* the call graphs' tables hold long C++ names that pages read and
+     * queries join on (equal strings are one row: the same value) but do not
+     * compare with text: stored compressed */
+    for (int i = 0; i < pl->n; i++) {
+        const char *nm = pl->tabs[i].name;
+        pl->tabs[i].pack = !strncmp(nm, "device_calls", 12) || !strcmp(nm, "kernels_calls") ||
+                           !strncmp(nm, "host_calls", 10);
     }
     uint64_t h = 14695981039346656037ull;
     for (int i = 0; i < pl->n; i++) {
@@ -161,39 +215,82 @@ void kw_db_plan_free(kw_dbplan *pl) {
     for (int i = 0; i < pl->n; i++) {
         kw_buf_free(&pl->tabs[i].decl);
         kw_buf_free(&pl->tabs[i].names);
+        kw_buf_free(&pl->tabs[i].view);
+        kw_buf_free(&pl->tabs[i].strs);
     }
     pl->n = 0;
 }
 
 /* ---- One row's columns ---------------------------------------------------------------------- */
 
-static void kw_cur_text_in(kw_dbcur *c, const char **s, bool intern) {
+/* A string column stored in its row (the listing): two columns, the text
+ * (zlib-compressed when that is shorter, a BLOB) and its length when
+ * compressed. */
+static void kw_cur_plain(kw_dbcur *c, const char **s) {
+    if (c->mode == KW_DB_BIND) {
+        size_t n = *s ? strlen(*s) : 0, zn = 0;
+        const void *z = *s ? kw_db_share_pack(c->share, *s, n, &zn) : NULL;
+        if (z) {
+            sqlite3_bind_blob(c->st, c->col++, z, (int)zn, SQLITE_TRANSIENT);
+            sqlite3_bind_int64(c->st, c->col++, (long long)n);
+        } else {
+            if (*s)
+                sqlite3_bind_text(c->st, c->col++, *s, (int)n, SQLITE_STATIC);
+            else
+                sqlite3_bind_null(c->st, c->col++);
+            sqlite3_bind_null(c->st, c->col++);
+        }
+        return;
+    }
+    const char *why = kw_db_unpack(c->st, c->col, c->arena, s);
+    c->col += 2;
+    if (why)
+        c->bad = c->bad ? c->bad : why;
+}
+
+/* A string column: its id in `strings` (every string is stored once, and
+ * read once: the rows share the reader's copy). */
+static void kw_cur_text(kw_dbcur *c, const char **s, bool pack) {
     if (c->mode == KW_DB_BIND) {
         if (*s)
-            sqlite3_bind_text(c->st, c->col++, *s, -1, SQLITE_STATIC);
+            sqlite3_bind_int64(c->st, c->col++, kw_db_share_str(c->share, *s, pack));
         else
             sqlite3_bind_null(c->st, c->col++);
         return;
     }
-    const unsigned char *t = sqlite3_column_text(c->st, c->col);
-    int n = sqlite3_column_bytes(c->st, c->col++);
+    int col = c->col++;
     *s = NULL;
-    if (!t)
+    if (sqlite3_column_type(c->st, col) == SQLITE_NULL)
         return;
-    /* short strings (file names, names, types) repeat: one copy each */
-    bool in = (intern || n <= 256) && c->intern && !memchr(t, '\0', (size_t)n);
-    const size_t *have = in ? kw_symmap_get(c->intern, (const char *)t) : NULL;
-    if (have) {
-        *s = (const char *)(uintptr_t)*have;
-        return;
-    }
-    if (!(*s = kw_arena_strndup(c->arena, (const char *)t, (size_t)n)) ||
-        (in && kw_symmap_put(c->intern, *s, (size_t)(uintptr_t)*s) != KW_OK))
-        c->bad = c->bad ? c->bad : "out of memory";
+    if (!(*s = kw_db_share_get(c->share, sqlite3_column_int64(c->st, col))))
+        c->bad = c->bad ? c->bad : "a string id that is not stored";
 }
 
-static void kw_cur_text(kw_dbcur *c, const char **s) {
-    kw_cur_text_in(c, s, false);
+/* An inlined_at chain (field f, the array at p): one column, the id of its
+ * innermost frame. A reader without chains leaves it empty. */
+static void kw_cur_chain(kw_dbcur *c, const kw_field *f, void *p) {
+    kw_anyarr *arr = p;
+    if (c->mode == KW_DB_BIND) {
+        long long id = arr->n ? kw_db_share_chain(c->share, f->sub, arr->v, arr->n) : 0;
+        if (id > 0)
+            sqlite3_bind_int64(c->st, c->col++, id);
+        else
+            sqlite3_bind_null(c->st, c->col++);
+        return;
+    }
+    int col = c->col++;
+    memset(arr, 0, sizeof *arr);
+    if (!c->chains || sqlite3_column_type(c->st, col) == SQLITE_NULL)
+        return;
+    void *v = NULL;
+    size_t n = 0;
+    if (!kw_db_share_chain_get(c->share, sqlite3_column_int64(c->st, col), f->sub, c->arena, &v,
+                               &n)) {
+        c->bad = c->bad ? c->bad : "a damaged inlined_at chain";
+        return;
+    }
+    arr->v = v;
+    arr->n = arr->cap = n;
 }
 
 /* An integer column; NULL reads as dflt, and with nullable a value below 0
@@ -221,7 +318,7 @@ static void kw_cur_int(kw_dbcur *c, int *p) {
     }
 }
 
-static void kw_cur_fields(kw_dbcur *c, const kw_type *t, unsigned char *base) {
+static void kw_cur_fields(kw_dbcur *c, const kw_type *t, unsigned char *base, bool in_map) {
     bool rd = c->mode == KW_DB_READ;
     for (size_t i = 0; i < t->nfields; i++) {
         const kw_field *f = &t->fields[i];
@@ -229,7 +326,11 @@ static void kw_cur_fields(kw_dbcur *c, const kw_type *t, unsigned char *base) {
         switch (f->kind) {
         case KW_F_STR:
         case KW_F_SCALAR:
-            kw_cur_text(c, (const char **)p);
+            if (kw_db_plain_text(f))
+                kw_cur_plain(c, (const char **)p);
+            else /* an IR location's function (a map's) is a long C++ name too */
+                kw_cur_text(c, (const char **)p,
+                            c->pack || (in_map && !strcmp(f->key, "function")));
             if (rd && (f->flags & KW_F_REQUIRED) && !*(const char **)p)
                 c->bad = c->bad ? c->bad : "missing required string";
             break;
@@ -262,7 +363,7 @@ static void kw_cur_fields(kw_dbcur *c, const kw_type *t, unsigned char *base) {
         }
         case KW_F_LOC: {
             kw_loc *l = p;
-            kw_cur_text_in(c, &l->file, true);
+            kw_cur_text(c, &l->file, false);
             kw_cur_int(c, &l->line);
             kw_cur_int(c, &l->column);
             break;
@@ -275,15 +376,15 @@ static void kw_cur_fields(kw_dbcur *c, const kw_type *t, unsigned char *base) {
             if (rd)
                 v->kind = (kw_val_kind)(k < 0 || k > KW_VAL_ABSENT ? KW_VAL_ABSENT : k);
             v->num = kw_cur_ll(c, v->num, false, 0);
-            kw_cur_text(c, &v->expr);
-            kw_cur_text(c, &v->why);
+            kw_cur_text(c, &v->expr, false);
+            kw_cur_text(c, &v->why, false);
             break;
         }
         case KW_F_DIM3:
         case KW_F_DIM1: {
             kw_config_item *ci = p;
             int dims = f->kind == KW_F_DIM3 ? 3 : 1;
-            kw_cur_text(c, &ci->expr);
+            kw_cur_text(c, &ci->expr, false);
             if (rd) {
                 ci->dims = dims;
                 ci->has_value = sqlite3_column_type(c->st, c->col) != SQLITE_NULL;
@@ -297,11 +398,15 @@ static void kw_cur_fields(kw_dbcur *c, const kw_type *t, unsigned char *base) {
             break;
         }
         case KW_F_MAP:
-            kw_cur_fields(c, f->sub, p);
+            kw_cur_fields(c, f->sub, p, true);
             if (rd)
                 kw_schema_normalize(f->sub, p);
             break;
-        default: /* arrays and pointers: rows of a child table */
+        case KW_F_LIST:
+            if (kw_db_chain_field(f))
+                kw_cur_chain(c, f, p);
+            break;
+        default: /* other arrays and pointers: rows of a child table */
             break;
         }
     }
@@ -310,12 +415,13 @@ static void kw_cur_fields(kw_dbcur *c, const kw_type *t, unsigned char *base) {
 void kw_db_row(kw_dbcur *c, const kw_dbtab *tab, void *elem) {
     switch (tab->kind) {
     case KW_DB_RECORD:
-        kw_cur_fields(c, tab->t, elem);
+        c->pack = tab->pack;
+        kw_cur_fields(c, tab->t, elem, false);
         if (c->mode == KW_DB_READ)
             kw_schema_normalize(tab->t, elem);
         break;
     case KW_DB_STRS:
-        kw_cur_text(c, (const char **)elem);
+        kw_cur_text(c, (const char **)elem, false);
         if (c->mode == KW_DB_READ && !*(const char **)elem)
             c->bad = c->bad ? c->bad : "missing string";
         break;
@@ -326,7 +432,7 @@ void kw_db_row(kw_dbcur *c, const kw_dbtab *tab, void *elem) {
     }
     case KW_DB_COUNTS: {
         kw_count *k = elem;
-        kw_cur_text(c, &k->key);
+        kw_cur_text(c, &k->key, false);
         if (c->mode == KW_DB_READ && !k->key)
             c->bad = c->bad ? c->bad : "missing string";
         k->n = kw_cur_ll(c, k->n, false, 0);
@@ -358,17 +464,41 @@ static const char kw_db_views[] =
     ;
 
 /* The indexes of plan pl's tables, as SQL, into b. */
-static void kw_db_indexes_sql(kw_buf *b, const kw_dbplan *pl) {
+/* Whether table raw of db has a row (db NULL: taken as yes). */
+static bool kw_db_has_rows(sqlite3 *db, const char *raw) {
+    if (!db)
+        return true;
+    char *q = sqlite3_mprintf("SELECT 1 FROM \"%w\" LIMIT 1", raw);
+    sqlite3_stmt *st = NULL;
+    bool yes = q && sqlite3_prepare_v2(db, q, -1, &st, NULL) == SQLITE_OK &&
+               sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_finalize(st);
+    sqlite3_free(q);
+    return yes;
+}
+
+/* The indexes of plan pl's tables, as SQL, into b: of the tables of db that
+ * have rows (an empty table's index would be a page of nothing; a later
+ * update that fills it adds it). */
+static void kw_db_indexes_sql(kw_buf *b, const kw_dbplan *pl, sqlite3 *db) {
     for (int i = 1; i < pl->n; i++) {
         const kw_dbtab *t = &pl->tabs[i];
-        kw_buf_printf(b, "CREATE INDEX \"%s_sidecar\" ON \"%s\"(_sidecar);\n", t->name, t->name);
-        if (t->parent > 0) /* the top level's: _parent is _sidecar */
-            kw_buf_printf(b, "CREATE INDEX \"%s_parent\" ON \"%s\"(_parent);\n", t->name, t->name);
+        if (!kw_db_has_rows(db, t->raw))
+            continue;
+        /* the top level's rows by _sidecar (their _parent), the others' by
+         * _parent (a sidecar's rows are deleted through their parents') */
+        if (t->parent > 0)
+            kw_buf_printf(b, "CREATE INDEX IF NOT EXISTS \"%s_parent\" ON \"%s\"(_parent);\n",
+                          t->name, t->raw);
+        else
+            kw_buf_printf(b, "CREATE INDEX IF NOT EXISTS \"%s_sidecar\" ON \"%s\"(_sidecar);\n",
+                          t->name, t->raw);
     }
-    kw_buf_puts(b, "CREATE INDEX kernels_symbol ON kernels(symbol);\n"
-                   "CREATE INDEX launches_kernel ON launches(kernel);\n"
-                   "CREATE INDEX \"" KW_DB_LINES_PACKED "_sidecar\" ON \"" KW_DB_LINES_PACKED
-                   "\"(_sidecar);\n");
+    kw_buf_puts(b, "CREATE INDEX IF NOT EXISTS kernels_symbol ON _kernels(symbol);\n"
+                   "CREATE INDEX IF NOT EXISTS launches_kernel ON _launches(kernel);\n");
+    if (kw_db_has_rows(db, KW_DB_LINES_PACKED))
+        kw_buf_puts(b, "CREATE INDEX IF NOT EXISTS \"" KW_DB_LINES_PACKED
+                       "_sidecar\" ON \"" KW_DB_LINES_PACKED "\"(_sidecar);\n");
 }
 
 kw_status kw_db_create(sqlite3 *db, const kw_dbplan *pl, bool indexes, const char *name,
@@ -381,7 +511,7 @@ kw_status kw_db_create(sqlite3 *db, const kw_dbplan *pl, bool indexes, const cha
         const kw_dbtab *t = &pl->tabs[i];
         if (i == 0)
             kw_buf_printf(&b,
-                          "CREATE TABLE sidecars (_id INTEGER PRIMARY KEY, path TEXT NOT NULL "
+                          "CREATE TABLE _sidecars (_id INTEGER PRIMARY KEY, path TEXT NOT NULL "
                           "UNIQUE, size INTEGER, mtime_ns INTEGER, hash TEXT, _ord INTEGER, %s);\n",
                           t->decl.ptr);
         else
@@ -389,13 +519,15 @@ kw_status kw_db_create(sqlite3 *db, const kw_dbplan *pl, bool indexes, const cha
                 &b,
                 "CREATE TABLE \"%s\" (_id INTEGER PRIMARY KEY, _sidecar INTEGER NOT NULL, "
                 "_parent INTEGER NOT NULL, _ord INTEGER NOT NULL, %s);\n",
-                t->name, t->decl.ptr);
+                t->raw, t->decl.ptr);
     }
+    kw_db_share_tables_sql(&b);
     /* page readers' copy of the line tables (kw_index_db_lines.c) */
     kw_buf_puts(&b, "CREATE TABLE \"" KW_DB_LINES_PACKED "\" (_id INTEGER PRIMARY KEY, _sidecar "
                     "INTEGER NOT NULL, data BLOB NOT NULL);\n");
     if (indexes)
-        kw_db_indexes_sql(&b, pl);
+        kw_db_indexes_sql(&b, pl, NULL);
+    kw_db_share_views_sql(&b, pl);
     kw_buf_puts(&b, kw_db_views);
     kw_buf_printf(&b,
                   "INSERT INTO kwalk_meta VALUES ('kwalk_index', '%d'), ('kwalk_schema', '%d'), "
@@ -410,7 +542,7 @@ kw_status kw_db_create(sqlite3 *db, const kw_dbplan *pl, bool indexes, const cha
 kw_status kw_db_create_indexes(sqlite3 *db, const kw_dbplan *pl, const char *name, kw_err *err) {
     kw_buf b;
     kw_buf_init(&b);
-    kw_db_indexes_sql(&b, pl);
+    kw_db_indexes_sql(&b, pl, db);
     kw_status st =
         b.oom ? kw_fail(err, "%s: out of memory", name) : kw_db_exec(db, name, b.ptr, err);
     kw_buf_free(&b);

@@ -21,6 +21,7 @@
 
 #include "index/kw_index_db.h"
 #include "index/kw_index_int.h"
+#include "sidecar/kw_call_graph.h"
 
 static kw_status kw_dbr_count(sqlite3 *db, const char *table, size_t *n) {
     char *sql = sqlite3_mprintf("SELECT count(*) FROM \"%w\"", table);
@@ -36,22 +37,21 @@ static kw_status kw_dbr_count(sqlite3 *db, const char *table, size_t *n) {
 /* Read the rows of table ti, its data columns as names lists them, into its
  * block (kw_db_fill). */
 static kw_status kw_dbr_rows(sqlite3 *db, const kw_dbplan *pl, int ti, const char *names,
-                             kw_dbread *r, kw_arena *a, kw_symmap *intern, long row_off,
-                             const char **why) {
+                             kw_dbread *r, kw_arena *a, long row_off, const char **why) {
     const kw_dbtab *t = &pl->tabs[ti];
     size_t cap = 0;
-    if (kw_dbr_count(db, t->name, &cap) != KW_OK)
+    if (kw_dbr_count(db, t->raw, &cap) != KW_OK)
         return KW_ERR;
     char *sql =
-        ti == 0 ? sqlite3_mprintf("SELECT _id, path, _ord, %s FROM sidecars ORDER BY _id", names)
+        ti == 0 ? sqlite3_mprintf("SELECT _id, path, _ord, %s FROM _sidecars ORDER BY _id", names)
                 : sqlite3_mprintf("SELECT _id, _parent, _ord, %s FROM \"%w\" ORDER BY _id", names,
-                                  t->name);
+                                  t->raw);
     sqlite3_stmt *st = NULL;
     int rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_NOMEM;
     sqlite3_free(sql);
     if (rc != SQLITE_OK)
         return KW_ERR;
-    kw_status s = kw_db_fill(st, cap, false, pl, ti, r, a, intern, row_off, why);
+    kw_status s = kw_db_fill(st, cap, false, pl, ti, r, a, row_off, why);
     sqlite3_finalize(st);
     return s;
 }
@@ -79,7 +79,6 @@ typedef struct kw_dbr_worker {
     kw_dbr_pool *p;
     sqlite3 *db; /* the caller's for worker 0, else its own */
     kw_arena arena;
-    kw_symmap intern;
     kw_status st; /* its own connection could not be opened */
     char msg[256];
 } kw_dbr_worker;
@@ -111,9 +110,9 @@ static void *kw_dbr_main(void *arg) {
         if (l && l->skip[ti])
             continue; /* no rows now: kw_index_read_listing reads them */
         bool archs = l && ti == l->archs;
-        t->st = kw_dbr_rows(
-            w->db, p->pl, ti, archs ? l->archs_names.ptr : p->pl->tabs[ti].names.ptr, p->r,
-            &w->arena, &w->intern, archs ? (long)offsetof(kw_kernel_arch, db_row) : -1, &t->why);
+        t->st = kw_dbr_rows(w->db, p->pl, ti,
+                            archs ? l->archs_names.ptr : p->pl->tabs[ti].names.ptr, p->r, &w->arena,
+                            archs ? (long)offsetof(kw_kernel_arch, db_row) : -1, &t->why);
         if (t->st != KW_OK && !t->why)
             kw_db_msg(w->db, t->msg);
     }
@@ -147,7 +146,6 @@ static kw_status kw_dbr_tables(sqlite3 *db, const char *path, const kw_dbplan *p
         memset(&w[i], 0, sizeof w[i]);
         w[i].p = &p;
         kw_arena_init(&w[i].arena);
-        kw_symmap_init(&w[i].intern);
         w[i].db = i ? kw_dbr_open(path, w[i].msg) : db;
         /* a connection that cannot be opened reads nothing: the others do it all */
         if (i && w[i].db && pthread_create(&tid[i], NULL, kw_dbr_main, &w[i]) == 0)
@@ -160,10 +158,12 @@ static kw_status kw_dbr_tables(sqlite3 *db, const char *path, const kw_dbplan *p
             pthread_join(tid[i], NULL);
         if (i && w[i].db)
             sqlite3_close(w[i].db);
-        kw_symmap_free(&w[i].intern);
         kw_arena_adopt(a, &w[i].arena);
     }
     pthread_mutex_destroy(&p.mu);
+    /* the sidecars' call graphs, which device_calls' rows hang on */
+    if (!(r->graphs = calloc(r->n[0] ? r->n[0] : 1, sizeof *r->graphs)))
+        st = kw_fail(err, "%s: out of memory", path);
     for (int ti = 0; ti < pl->n && st == KW_OK; ti++) {
         const kw_dbr_tab *t = &p.tab[ti];
         const char *why = NULL;
@@ -181,9 +181,8 @@ static const char *kw_dbr_unique(const kw_dbplan *pl, const kw_dbread *r) {
         if (t->f->kind != KW_F_KEYED && t->f->kind != KW_F_COUNTS)
             continue;
         size_t koff = t->f->kind == KW_F_KEYED ? t->t->fields[0].off : offsetof(kw_count, key);
-        const kw_dbtab *pt = &pl->tabs[t->parent];
         for (size_t p = 0; p < r->n[t->parent]; p++) {
-            const kw_anyarr *a = (const kw_anyarr *)(r->block[t->parent] + p * pt->esize + t->off);
+            const kw_anyarr *a = (const kw_anyarr *)(kw_db_parent_at(pl, ti, r, p) + t->off);
             const unsigned char *v = a->v;
             for (size_t i = 0; i < a->n; i++)
                 for (size_t j = 0; j < i; j++)
@@ -264,6 +263,11 @@ kw_status kw_index_db_read_in(kw_index *ix, const char *path, bool later, unsign
     kw_dbread r;
     memset(&r, 0, sizeof r);
     const char *why = NULL;
+    /* the strings and frames first: every table's rows name them */
+    if (st == KW_OK && kw_db_share_reader(&r.share, db, &ix->arena, &why) != KW_OK)
+        st = kw_fail(err, "%s: corrupt kwalk index (%s); rebuild it with 'kwalk index'", path,
+                     why ? why : kw_db_msg(db, m));
+    r.chains = !lazy;
     if (st == KW_OK)
         st = kw_dbr_tables(db, path, &pl, lazy ? &lt : NULL, &r, &ix->arena, err);
     if (st == KW_OK && (why = kw_dbr_unique(&pl, &r)))
@@ -292,7 +296,11 @@ kw_status kw_index_db_read_in(kw_index *ix, const char *path, bool later, unsign
     }
     for (size_t i = 0; i < ns && st == KW_OK; i++) {
         kw_sidecar *sc = (kw_sidecar *)(r.block[0] + order[i].i * sizeof(kw_sidecar));
-        st = kw_index_adopt(ix, sc, r.paths[order[i].i], err);
+        /* each kernel's calls from its unit's graph, as a sidecar's reader does */
+        if (kw_call_graph_replay(sc, &r.graphs[order[i].i], err) != KW_OK)
+            st = kw_fail(err, "%s: out of memory", path);
+        else
+            st = kw_index_adopt(ix, sc, r.paths[order[i].i], err);
     }
     free(order);
     for (int ti = 0; ti < KW_DB_MAXTABS; ti++) {
@@ -301,6 +309,8 @@ kw_status kw_index_db_read_in(kw_index *ix, const char *path, bool later, unsign
         free(r.ords[ti]);
     }
     free(r.paths);
+    free(r.graphs);
+    kw_db_share_free(r.share);
     kw_db_plan_free(&pl);
     if (st != KW_OK)
         kw_index_free(ix);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "index/kw_index_db.h"
+#include "sidecar/kw_call_graph.h"
 
 static long long kw_dbr_find(const sqlite3_int64 *ids, size_t n, sqlite3_int64 id) {
     size_t lo = 0, hi = n;
@@ -43,7 +44,7 @@ static bool kw_dbr_grow(kw_dbread *r, int ti, size_t esize, kw_arena *a, size_t 
 }
 
 kw_status kw_db_fill(sqlite3_stmt *st, size_t cap, bool grow, const kw_dbplan *pl, int ti,
-                     kw_dbread *r, kw_arena *a, kw_symmap *intern, long row_off, const char **why) {
+                     kw_dbread *r, kw_arena *a, long row_off, const char **why) {
     const kw_dbtab *t = &pl->tabs[ti];
     r->block[ti] = cap ? kw_arena_alloc(a, cap * t->esize) : NULL;
     r->ids[ti] = malloc((cap ? cap : 1) * sizeof(sqlite3_int64));
@@ -59,7 +60,7 @@ kw_status kw_db_fill(sqlite3_stmt *st, size_t cap, bool grow, const kw_dbplan *p
     }
     int rc;
     size_t i = 0;
-    kw_dbcur cur = {KW_DB_READ, st, 3, a, intern, NULL};
+    kw_dbcur cur = {KW_DB_READ, st, 3, a, NULL, r->share, r->chains, false};
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (i >= cap && (ti == 0 || !grow || !kw_dbr_grow(r, ti, t->esize, a, i, &cap))) {
             *why = grow ? "out of memory" : "more rows than counted";
@@ -98,10 +99,17 @@ kw_status kw_db_fill(sqlite3_stmt *st, size_t cap, bool grow, const kw_dbplan *p
     return rc == SQLITE_DONE ? KW_OK : KW_ERR;
 }
 
+unsigned char *kw_db_parent_at(const kw_dbplan *pl, int ti, const kw_dbread *r, size_t at) {
+    const kw_dbtab *t = &pl->tabs[ti];
+    if (t->graph)
+        return (unsigned char *)&r->graphs[at];
+    return r->block[t->parent] + at * pl->tabs[t->parent].esize;
+}
+
 /* Hang the rows of table ti (not the root) on their parents' elements (the
  * parent table linked before); *why says what is wrong. */
 kw_status kw_db_link(const kw_dbplan *pl, int ti, kw_dbread *r, const char **why) {
-    const kw_dbtab *t = &pl->tabs[ti], *pt = &pl->tabs[t->parent];
+    const kw_dbtab *t = &pl->tabs[ti];
     sqlite3_int64 prev = 0;
     kw_anyarr *arr = NULL;
     for (size_t i = 0; i < r->n[ti]; i++) {
@@ -110,8 +118,7 @@ kw_status kw_db_link(const kw_dbplan *pl, int ti, kw_dbread *r, const char **why
         long long ord = r->ords[ti][i];
         if (t->f->kind == KW_F_PTR) { /* at most one row per parent */
             long long at = kw_dbr_find(r->ids[t->parent], r->n[t->parent], parent);
-            void **pp =
-                at < 0 ? NULL : (void **)(r->block[t->parent] + (size_t)at * pt->esize + t->off);
+            void **pp = at < 0 ? NULL : (void **)(kw_db_parent_at(pl, ti, r, (size_t)at) + t->off);
             if (!pp || *pp || ord != 0) {
                 *why = pp ? "two records for one" : "a row without its parent";
                 return KW_ERR;
@@ -125,7 +132,7 @@ kw_status kw_db_link(const kw_dbplan *pl, int ti, kw_dbread *r, const char **why
                 *why = "a row without its parent";
                 return KW_ERR;
             }
-            arr = (kw_anyarr *)(r->block[t->parent] + (size_t)at * pt->esize + t->off);
+            arr = (kw_anyarr *)(kw_db_parent_at(pl, ti, r, (size_t)at) + t->off);
             if (arr->n) {
                 *why = "rows of one list apart";
                 return KW_ERR;

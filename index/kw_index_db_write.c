@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "index/kw_index_db.h"
+#include "sidecar/kw_call_graph.h"
 
 struct kw_index_db {
     sqlite3 *db;
@@ -29,12 +30,15 @@ struct kw_index_db {
     /* each arch's line table packed (kw_index_db_lines.c): the table of the
      * archs in the plan, the statements, the BLOB being made */
     int archs;
+    int graph; /* the table device_calls */
     sqlite3_stmt *pack_ins, *pack_del;
     kw_buf pack;
     int children[KW_DB_MAXTABS][16]; /* child tables of each table */
     int nchildren[KW_DB_MAXTABS];
     kw_arena arena;
-    kw_symmap seen; /* sidecar paths kept or written this run */
+    kw_symmap seen;    /* sidecar paths kept or written this run */
+    kw_dbshare *share; /* strings and chains stored once (kw_index_db_share.c) */
+    bool deleted;      /* rows were deleted: collect the strings no row names */
     kw_producer producer;
 };
 
@@ -57,6 +61,20 @@ static kw_status kw_dbw_prepare(kw_index_db *w, const char *sql, sqlite3_stmt **
     return KW_OK;
 }
 
+/* The DELETE of a sidecar's rows of table ti: by _sidecar in the top
+ * level's tables, else by _parent through the parent tables' rows (indexed;
+ * the children are deleted before their parents). */
+static void kw_dbw_delete_sql(kw_buf *b, const kw_dbplan *pl, int ti) {
+    kw_buf_printf(b, "DELETE FROM \"%s\" WHERE ", pl->tabs[ti].raw);
+    int depth = 0;
+    for (int t = ti; pl->tabs[t].parent > 0; t = pl->tabs[t].parent, depth++)
+        kw_buf_printf(b, "_parent IN (SELECT _id FROM \"%s\" WHERE ",
+                      pl->tabs[pl->tabs[t].parent].raw);
+    kw_buf_puts(b, "_sidecar = ?");
+    while (depth-- > 0)
+        kw_buf_putc(b, ')');
+}
+
 static kw_status kw_dbw_statements(kw_index_db *w, kw_err *err) {
     kw_buf b;
     kw_buf_init(&b);
@@ -66,12 +84,12 @@ static kw_status kw_dbw_statements(kw_index_db *w, kw_err *err) {
         kw_buf_reset(&b);
         if (i == 0) {
             kw_buf_printf(&b,
-                          "INSERT INTO sidecars (path, size, mtime_ns, hash, _ord, %s) VALUES "
+                          "INSERT INTO _sidecars (path, size, mtime_ns, hash, _ord, %s) VALUES "
                           "(?, ?, ?, ?, ?",
                           t->names.ptr);
         } else {
             kw_buf_printf(&b, "INSERT INTO \"%s\" (_sidecar, _parent, _ord, %s) VALUES (?, ?, ?",
-                          t->name, t->names.ptr);
+                          t->raw, t->names.ptr);
             int p = t->parent;
             if (w->nchildren[p] >= 16)
                 st = kw_fail(err, "%s: a record with more than 16 lists", w->name);
@@ -85,14 +103,15 @@ static kw_status kw_dbw_statements(kw_index_db *w, kw_err *err) {
             st = kw_dbw_prepare(w, b.ptr, &w->ins[i], err);
         kw_buf_reset(&b);
         if (i == 0)
-            kw_buf_puts(&b, "DELETE FROM sidecars WHERE _id = ?");
+            kw_buf_puts(&b, "DELETE FROM _sidecars WHERE _id = ?");
         else
-            kw_buf_printf(&b, "DELETE FROM \"%s\" WHERE _sidecar = ?", t->name);
+            kw_dbw_delete_sql(&b, &w->plan, i);
         if (st == KW_OK)
             st = kw_dbw_prepare(w, b.ptr, &w->del[i], err);
     }
     kw_buf_free(&b);
     w->archs = kw_db_table(&w->plan, "kernels_archs");
+    w->graph = kw_db_table(&w->plan, "device_calls");
     if (st == KW_OK && w->archs < 0)
         st = kw_fail(err, "%s: the schema has no kernels_archs table", w->name);
     if (st == KW_OK)
@@ -104,12 +123,15 @@ static kw_status kw_dbw_statements(kw_index_db *w, kw_err *err) {
         st = kw_dbw_prepare(w, "DELETE FROM \"" KW_DB_LINES_PACKED "\" WHERE _sidecar = ?",
                             &w->pack_del, err);
     if (st == KW_OK)
-        st = kw_dbw_prepare(w, "SELECT _id, size, mtime_ns, hash FROM sidecars WHERE path = ?",
+        st = kw_dbw_prepare(w, "SELECT _id, size, mtime_ns, hash FROM _sidecars WHERE path = ?",
                             &w->find, err);
     if (st == KW_OK)
         st = kw_dbw_prepare(
-            w, "UPDATE sidecars SET size = ?, mtime_ns = ?, hash = ?, _ord = ? WHERE _id = ?",
+            w, "UPDATE _sidecars SET size = ?, mtime_ns = ?, hash = ?, _ord = ? WHERE _id = ?",
             &w->keep, err);
+    const char *why = NULL;
+    if (st == KW_OK && kw_db_share_writer(&w->share, w->db, !w->tmp, &why) != KW_OK)
+        st = kw_dbw_fail(w, why, err);
     return st;
 }
 
@@ -125,6 +147,8 @@ void kw_index_db_abort(kw_index_db *w) {
     sqlite3_finalize(w->pack_ins);
     sqlite3_finalize(w->pack_del);
     kw_buf_free(&w->pack);
+    kw_db_share_free(w->share);
+    w->share = NULL;
     if (w->db) {
         sqlite3_exec(w->db, "ROLLBACK", NULL, NULL, NULL);
         sqlite3_close(w->db);
@@ -181,7 +205,9 @@ kw_status kw_index_db_begin(kw_index_db **out, const char *path, const kw_produc
                 st = kw_fail(err, "cannot write %s: %s", path, kw_db_msg(w->db, m));
             else
                 st = kw_db_exec(w->db, w->tmp,
-                                "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF", err);
+                                "PRAGMA page_size = 1024; PRAGMA journal_mode = OFF; "
+                                "PRAGMA synchronous = OFF",
+                                err);
             if (st == KW_OK)
                 st = kw_db_create(w->db, &w->plan, false, w->tmp, err); /* indexes at the commit */
         }
@@ -261,6 +287,7 @@ kw_status kw_index_db_keep(kw_index_db *w, const char *path, long long size, lon
 }
 
 static kw_status kw_dbw_delete(kw_index_db *w, long long id, kw_err *err) {
+    w->deleted = true;
     sqlite3_bind_int64(w->pack_del, 1, id);
     if (kw_dbw_step(w, w->pack_del, err) != KW_OK)
         return KW_ERR;
@@ -286,41 +313,57 @@ static kw_status kw_dbw_pack(kw_index_db *w, const kw_kernel_arch *a, long long 
     return kw_dbw_step(w, w->pack_ins, err);
 }
 
-/* Insert the rows of the children of element elem (row id) of table ti. */
+static kw_status kw_dbw_children(kw_index_db *w, int ti, const void *elem, long long id,
+                                 long long sid, kw_err *err);
+
+/* Insert the rows of child table ci held at p (its field in the parent's
+ * element, whose row is id). */
+static kw_status kw_dbw_list(kw_index_db *w, int ci, const unsigned char *p, long long id,
+                             long long sid, kw_err *err) {
+    const kw_dbtab *c = &w->plan.tabs[ci];
+    const void *one = NULL;
+    size_t n = 0;
+    const unsigned char *v = NULL;
+    if (c->f->kind == KW_F_PTR) {
+        one = *(const void *const *)p;
+        n = one ? 1 : 0;
+        v = one;
+    } else {
+        const kw_anyarr *a = (const kw_anyarr *)p;
+        n = a->n;
+        v = a->v;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const void *e = v + i * c->esize;
+        sqlite3_stmt *st = w->ins[ci];
+        sqlite3_bind_int64(st, 1, sid);
+        sqlite3_bind_int64(st, 2, id);
+        sqlite3_bind_int64(st, 3, (long long)i);
+        kw_dbcur cur = {KW_DB_BIND, st, 4, NULL, NULL, w->share, false, false};
+        kw_db_row(&cur, c, (void *)e);
+        if (kw_db_share_bad(w->share))
+            return kw_dbw_fail(w, kw_db_share_bad(w->share), err);
+        if (kw_dbw_step(w, st, err) != KW_OK)
+            return KW_ERR;
+        long long row = sqlite3_last_insert_rowid(w->db);
+        if (w->nchildren[ci] && kw_dbw_children(w, ci, e, row, sid, err) != KW_OK)
+            return KW_ERR;
+        if (ci == w->archs && kw_dbw_pack(w, e, row, sid, err) != KW_OK)
+            return KW_ERR;
+    }
+    return KW_OK;
+}
+
+/* Insert the rows of the children of element elem (row id) of table ti (the
+ * root's device_calls aside: kw_index_db_put writes them). */
 static kw_status kw_dbw_children(kw_index_db *w, int ti, const void *elem, long long id,
                                  long long sid, kw_err *err) {
     for (int k = 0; k < w->nchildren[ti]; k++) {
         int ci = w->children[ti][k];
         const kw_dbtab *c = &w->plan.tabs[ci];
-        const unsigned char *p = (const unsigned char *)elem + c->off;
-        const void *one = NULL;
-        size_t n = 0;
-        const unsigned char *v = NULL;
-        if (c->f->kind == KW_F_PTR) {
-            one = *(const void *const *)p;
-            n = one ? 1 : 0;
-            v = one;
-        } else {
-            const kw_anyarr *a = (const kw_anyarr *)p;
-            n = a->n;
-            v = a->v;
-        }
-        for (size_t i = 0; i < n; i++) {
-            const void *e = v + i * c->esize;
-            sqlite3_stmt *st = w->ins[ci];
-            sqlite3_bind_int64(st, 1, sid);
-            sqlite3_bind_int64(st, 2, id);
-            sqlite3_bind_int64(st, 3, (long long)i);
-            kw_dbcur cur = {KW_DB_BIND, st, 4, NULL, NULL, NULL};
-            kw_db_row(&cur, c, (void *)e);
-            if (kw_dbw_step(w, st, err) != KW_OK)
-                return KW_ERR;
-            long long row = sqlite3_last_insert_rowid(w->db);
-            if (w->nchildren[ci] && kw_dbw_children(w, ci, e, row, sid, err) != KW_OK)
-                return KW_ERR;
-            if (ci == w->archs && kw_dbw_pack(w, e, row, sid, err) != KW_OK)
-                return KW_ERR;
-        }
+        if (!c->graph &&
+            kw_dbw_list(w, ci, (const unsigned char *)elem + c->off, id, sid, err) != KW_OK)
+            return KW_ERR;
     }
     return KW_OK;
 }
@@ -340,12 +383,30 @@ kw_status kw_index_db_put(kw_index_db *w, const char *path, const kw_sidecar *sc
         sqlite3_bind_text(st, 4, h, -1, SQLITE_TRANSIENT);
     }
     sqlite3_bind_int64(st, 5, (long long)ord);
-    kw_dbcur cur = {KW_DB_BIND, st, 6, NULL, NULL, NULL};
+    kw_dbcur cur = {KW_DB_BIND, st, 6, NULL, NULL, w->share, false, false};
     kw_db_row(&cur, &w->plan.tabs[0], (void *)sc);
+    if (kw_db_share_bad(w->share))
+        return kw_dbw_fail(w, kw_db_share_bad(w->share), err);
     if (kw_dbw_step(w, st, err) != KW_OK)
         return KW_ERR;
     long long sid = sqlite3_last_insert_rowid(w->db);
-    if (kw_dbw_children(w, 0, sc, sid, sid, err) != KW_OK)
+    /* the device call graph once, and kernels without the calls its walk
+     * gives back (sidecar/kw_call_graph.h) */
+    kw_arena ga;
+    kw_arena_init(&ga);
+    kw_call_graph g;
+    kw_kernel *kernels = NULL;
+    kw_status s = kw_call_graph_factor(sc, &ga, &g, &kernels, err);
+    kw_sidecar as = *sc;
+    if (kernels)
+        as.kernels.v = kernels;
+    if (s == KW_OK)
+        s = kw_dbw_children(w, 0, &as, sid, sid, err);
+    if (s == KW_OK && w->graph > 0)
+        s = kw_dbw_list(w, w->graph, (const unsigned char *)&g + w->plan.tabs[w->graph].off, sid,
+                        sid, err);
+    kw_arena_free(&ga);
+    if (s != KW_OK)
         return KW_ERR;
     return kw_dbw_mark(w, path, err);
 }
@@ -366,7 +427,7 @@ kw_status kw_index_db_commit(kw_index_db *w, kw_index_db_counts *n, kw_err *err)
     /* rows of sidecars not given in this run */
     sqlite3_stmt *q = NULL;
     KW_ARRAY(long long) gone = {0};
-    if (sqlite3_prepare_v2(w->db, "SELECT _id, path FROM sidecars", -1, &q, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(w->db, "SELECT _id, path FROM _sidecars", -1, &q, NULL) != SQLITE_OK)
         st = kw_dbw_fail(w, "cannot read", err);
     while (st == KW_OK && q) {
         int rc = sqlite3_step(q);
@@ -388,6 +449,8 @@ kw_status kw_index_db_commit(kw_index_db *w, kw_index_db_counts *n, kw_err *err)
     sqlite3_finalize(q);
     for (size_t i = 0; i < gone.n && st == KW_OK; i++)
         st = kw_dbw_delete(w, gone.v[i], err);
+    if (st == KW_OK && w->deleted && kw_db_share_collect(w->db, &w->plan) != KW_OK)
+        st = kw_dbw_fail(w, "cannot delete the strings no row names", err);
     if (st == KW_OK) {
         kw_buf b;
         kw_buf_init(&b);
@@ -404,8 +467,10 @@ kw_status kw_index_db_commit(kw_index_db *w, kw_index_db_counts *n, kw_err *err)
         st = kw_db_exec(w->db, w->name, b.ptr, err);
         kw_buf_free(&b);
     }
-    if (st == KW_OK && w->tmp) /* a database written anew gets its indexes once filled */
-        st = kw_db_create_indexes(w->db, &w->plan, w->tmp, err);
+    /* a database written anew gets its indexes once filled; an update, those
+     * of the tables it filled first (an empty table has none) */
+    if (st == KW_OK)
+        st = kw_db_create_indexes(w->db, &w->plan, w->name, err);
     if (st == KW_OK && n) {
         memset(n, 0, sizeof *n);
         st = kw_dbw_count(w, "SELECT count(*) FROM sidecars", &n->sidecars, err);
@@ -432,6 +497,8 @@ kw_status kw_index_db_commit(kw_index_db *w, kw_index_db_counts *n, kw_err *err)
     sqlite3_finalize(w->pack_ins);
     sqlite3_finalize(w->pack_del);
     w->pack_ins = w->pack_del = NULL;
+    kw_db_share_free(w->share);
+    w->share = NULL;
     if (st == KW_OK && w->tmp) {
         st = kw_db_exec(w->db, w->tmp, "PRAGMA journal_mode = DELETE", err);
         if (sqlite3_close(w->db) != SQLITE_OK && st == KW_OK)

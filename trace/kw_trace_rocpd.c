@@ -106,10 +106,10 @@ static const char kw_rp_agent_ts[] =
     " LEFT JOIN main.rocpd_timestamp T1 ON T1.id = K.end_id AND T1.guid = K.guid"
     " LEFT JOIN main.rocpd_track TR ON TR.id = K.track_id AND TR.guid = K.guid"
     " LEFT JOIN main.rocpd_info_agent A ON A.id = TR.agent_id AND A.guid = K.guid";
+/* (the index's symbols gathered once: its string columns are ids, docs/index-schema.md) */
 static const char kw_rp_join[] =
-    "coalesce((SELECT symbol FROM kw.kernels WHERE symbol = d.sym LIMIT 1),"
-    " (SELECT kernel FROM kw.launches WHERE kernel = d.sym LIMIT 1),"
-    " (SELECT asm_kernel FROM kw.launches WHERE asm_kernel = d.sym LIMIT 1))";
+    "CASE WHEN d.sym IN (SELECT symbol FROM kw.kernels UNION ALL SELECT kernel FROM kw.launches"
+    " UNION ALL SELECT asm_kernel FROM kw.launches) THEN d.sym END";
 
 /* The documented layout this database has: the SELECT for it, or NULL with
  * *why set. */

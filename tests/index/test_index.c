@@ -265,7 +265,7 @@ static void test_db(void) {
     spit("c.db", d, n);
     sql("c.db", "UPDATE kwalk_meta SET value = '99' WHERE key = 'kwalk_index'");
     CHECK(kw_index_read_file(&other, "c.db", &err) == KW_ERR);
-    CHECK_STR(err.msg, "c.db: unsupported kwalk_index 99 (this kwalk reads 3)");
+    CHECK_STR(err.msg, "c.db: unsupported kwalk_index 99 (this kwalk reads 4)");
     spit("c.db", d, n);
     sql("c.db", "UPDATE kwalk_meta SET value = '0' WHERE key = 'layout'");
     CHECK(kw_index_read_file(&other, "c.db", &err) == KW_ERR);
@@ -273,17 +273,17 @@ static void test_db(void) {
                        "with 'kwalk index'");
     /* rows a reader cannot place */
     spit("c.db", d, n);
-    sql("c.db", "UPDATE kernels_params SET _ord = _ord + 1 WHERE _ord = 3");
+    sql("c.db", "UPDATE _kernels_params SET _ord = _ord + 1 WHERE _ord = 3");
     CHECK(kw_index_read_file(&other, "c.db", &err) == KW_ERR);
     CHECK_STR(err.msg, "c.db: corrupt kwalk index (kernels_params: a gap in a list); rebuild it "
                        "with 'kwalk index'");
     spit("c.db", d, n);
-    sql("c.db", "UPDATE kernels_archs SET _parent = 999999");
+    sql("c.db", "UPDATE _kernels_archs SET _parent = 999999");
     CHECK(kw_index_read_file(&other, "c.db", &err) == KW_ERR);
     CHECK_STR(err.msg, "c.db: corrupt kwalk index (kernels_archs: a row without its parent); "
                        "rebuild it with 'kwalk index'");
     spit("c.db", d, n);
-    sql("c.db", "DROP TABLE kernels_calls");
+    sql("c.db", "DROP TABLE _kernels_calls");
     CHECK(kw_index_read_file(&other, "c.db", &err) == KW_ERR);
     CHECK(strstr(err.msg, "c.db: corrupt kwalk index (kernels_calls: ") == err.msg);
     free(d);
@@ -554,11 +554,180 @@ static void test_internal_linkage(void) {
     }
 }
 
+/* The first column of the first row of query q on path (-1: no row). */
+static long long q1(const char *path, const char *q) {
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    long long v = -1;
+    CHECK(sqlite3_open(path, &db) == SQLITE_OK);
+    CHECK(sqlite3_prepare_v2(db, q, -1, &st, NULL) == SQLITE_OK);
+    if (st && sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
+}
+
+/* The text of the first column of the first row of q, into buf. */
+static const char *q1s(const char *path, const char *q, char *buf, size_t n) {
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    buf[0] = '\0';
+    CHECK(sqlite3_open(path, &db) == SQLITE_OK);
+    CHECK(sqlite3_prepare_v2(db, q, -1, &st, NULL) == SQLITE_OK);
+    if (st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+        snprintf(buf, n, "%s", (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return buf;
+}
+
+/* What index version 4 stores once (docs/index-schema.md, "Shared strings,
+ * chains and call graphs"), against the sidecars given: a string of both
+ * sidecars is one row of `strings`; a long one is compressed (a BLOB, its
+ * length in `size`) and reads back; chains that end in the same call site
+ * share its frame, and the view gives each chain's frames in order; the
+ * device call graph is written once per unit (no per-kernel rows where its
+ * walk gives them back); the database reads as the index built in memory;
+ * ids the reader cannot resolve are a corrupt index, never a crash. */
+static void test_db_shared(void) {
+    kw_sidecar a, b;
+    kw_err err;
+    listing_sidecar(&a);
+    kw_sidecar_init(&b);
+    kw_tc_full_sidecar(&b);
+    /* a long inline asm text and a long callee name (compressible: 40 times
+     * the same line): the call graph's is stored compressed, the asm's not */
+    char asmtext[4096] = "", callee[4096] = "ns::reduce<";
+    for (int i = 0; i < 40; i++)
+        strcat(asmtext, "v_mfma_f32_32x32x8f16 a[0:15], v[0:1], v[2:3], a[0:15]\n");
+    for (int i = 0; i < 40; i++)
+        strcat(callee, "ck_tile::sequence<0, 1, 2, 3>, ");
+    strcat(callee, "256>");
+    a.kernels.v[0].inline_asm.v[0].text = asmtext;
+    a.kernels.v[0].calls.v[0].name = callee;
+    /* a second access whose chain ends in the first one's frame */
+    kw_irf *ir = a.kernels.v[0].archs.v[0].ir;
+    kw_irf_access first = ir->accesses.v[0];
+    kw_irf_access *acc = KW_PUSH(&a.arena, ir->accesses);
+    CHECK(acc != NULL);
+    if (!acc)
+        return;
+    *acc = first;
+    memset(&acc->loc.inlined_at, 0, sizeof acc->loc.inlined_at);
+    acc->depends_on.n = 0;
+    kw_irf_frame *f = KW_PUSH(&a.arena, acc->loc.inlined_at);
+    f->at = kw_tc_loc("/src/k.hip", 30, 5), f->function = "other";
+    f = KW_PUSH(&a.arena, acc->loc.inlined_at);
+    *f = first.loc.inlined_at.v[0];
+    const kw_sidecar *scs[] = {&a, &b};
+    const char *names[] = {"a.kwalk.yaml", "b.kwalk.yaml"};
+    CHECK(kw_index_db_write("s.db", &(kw_producer){.name = "kwalk"}, scs, names, 2, &err) == KW_OK);
+    kw_index ix, back;
+    kw_index_init(&ix);
+    ix.producer.name = "kwalk";
+    CHECK(kw_index_add(&ix, &a, "a.kwalk.yaml", &err) == KW_OK);
+    CHECK(kw_index_add(&ix, &b, "b.kwalk.yaml", &err) == KW_OK);
+    kw_buf y1, y2;
+    kw_buf_init(&y1);
+    kw_buf_init(&y2);
+    CHECK(kw_index_emit(&ix, &y1, &err) == KW_OK);
+    CHECK(kw_index_read_file(&back, "s.db", &err) == KW_OK);
+    CHECK(kw_index_emit(&back, &y2, &err) == KW_OK);
+    CHECK_STR(kw_buf_str(&y2), kw_buf_str(&y1));
+    CHECK(strstr(kw_buf_str(&y1), "other") && strstr(kw_buf_str(&y1), "v_mfma_f32_32x32x8f16") &&
+          strstr(kw_buf_str(&y1), "ns::reduce<ck_tile::sequence<0, 1, 2, 3>, "));
+    kw_index_free(&back);
+    /* strings: one row each, both units' rows naming it */
+    CHECK(q1("s.db", "SELECT count(*) FROM strings WHERE value = "
+                     "'/src/aiter/csrc/kernels/rmsnorm.cu'") == 1);
+    CHECK(q1("s.db", "SELECT count(*) - count(DISTINCT value) FROM strings") == 0);
+    CHECK(q1("s.db", "SELECT count(DISTINCT location_file) FROM _kernels") == 1);
+    CHECK(q1("s.db", "SELECT count(*) FROM kernels WHERE location_file = "
+                     "'/src/aiter/csrc/kernels/rmsnorm.cu'") == 2 * 1);
+    char q[256];
+    snprintf(q, sizeof q,
+             "SELECT count(*) FROM strings WHERE typeof(value) = 'blob' AND size = %zu AND "
+             "length(value) < size",
+             strlen(callee));
+    CHECK(q1("s.db", q) == 1);
+    CHECK(q1("s.db", "SELECT count(*) FROM strings WHERE typeof(value) = 'blob'") == 1);
+    snprintf(q, sizeof q,
+             "SELECT count(*) FROM strings WHERE typeof(value) = 'text' AND "
+             "length(value) = %zu",
+             strlen(asmtext));
+    CHECK(q1("s.db", q) == 1);
+    /* chains: line rows [20], [20, 21]; accesses [20 helper], [30 other, 20 helper]:
+     * 20 with nothing after it, 21, 20 before 21, 20 helper, 30 other -> 5 frames */
+    CHECK(q1("s.db", "SELECT count(*) FROM inline_frames") == 5);
+    CHECK(q1("s.db", "SELECT count(*) FROM inline_frames f JOIN _kernels_archs_ir_accesses x ON "
+                     "f._id = x.inlined_at WHERE f.next = (SELECT inlined_at FROM "
+                     "_kernels_archs_ir_accesses WHERE _ord = 0)") == 1);
+    char got[256];
+    CHECK_STR(q1s("s.db",
+                  "SELECT group_concat(function || ':' || line, ',') FROM (SELECT * FROM "
+                  "kernels_archs_ir_accesses_inlined_at ORDER BY _parent, _ord)",
+                  got, sizeof got),
+              "helper:20,other:30,helper:20");
+    CHECK_STR(q1s("s.db",
+                  "SELECT group_concat(at_line, ',') FROM (SELECT * FROM "
+                  "kernels_archs_lines_inlined_at ORDER BY _parent, _ord)",
+                  got, sizeof got),
+              "20,20,21");
+    /* the call graph: each unit's edges once (the test sidecar's kernel
+     * expands each function once: its calls are the edges) */
+    size_t edges = 0;
+    for (size_t i = 0; i < a.kernels.n; i++)
+        edges += a.kernels.v[i].calls.n;
+    for (size_t i = 0; i < b.kernels.n; i++)
+        edges += b.kernels.v[i].calls.n;
+    CHECK(edges == 4);
+    CHECK(q1("s.db", "SELECT count(*) FROM device_calls_calls") == (long long)edges);
+    CHECK(q1("s.db", "SELECT count(*) FROM kernels_calls") == 0);
+    CHECK(q1("s.db", "SELECT count(*) FROM device_calls WHERE symbol = "
+                     "'_ZN2ns6reduceILi256EEEff'") == 2);
+    /* ids that name nothing */
+    size_t n;
+    char *d = slurp("s.db", &n);
+    CHECK(d != NULL);
+    static const struct {
+        const char *sql, *msg;
+    } bad[] = {
+        {"UPDATE _kernels SET name = 99999",
+         "c.db: corrupt kwalk index (kernels: a string id that is not stored); rebuild it with "
+         "'kwalk index'"},
+        {"UPDATE inline_frames SET next = _id WHERE _id = (SELECT max(_id) FROM inline_frames)",
+         "c.db: corrupt kwalk index (a damaged frame); rebuild it with 'kwalk index'"},
+        {"UPDATE strings SET value = substr(value, 1, 20) WHERE typeof(value) = 'blob'",
+         "c.db: corrupt kwalk index (a damaged compressed string); rebuild it with 'kwalk "
+         "index'"},
+        {"UPDATE _kernels_archs_ir_accesses SET inlined_at = 99999",
+         "c.db: corrupt kwalk index (kernels_archs_ir_accesses: a damaged inlined_at chain); "
+         "rebuild it with 'kwalk index'"},
+        {"UPDATE _device_calls_calls SET _parent = 99999",
+         "c.db: corrupt kwalk index (device_calls_calls: a row without its parent); rebuild it "
+         "with 'kwalk index'"},
+    };
+    for (size_t i = 0; d && i < sizeof bad / sizeof bad[0]; i++) {
+        spit("c.db", d, n);
+        sql("c.db", bad[i].sql);
+        CHECK(kw_index_read_file(&back, "c.db", &err) == KW_ERR);
+        CHECK_STR(err.msg, bad[i].msg);
+    }
+    free(d);
+    kw_buf_free(&y1);
+    kw_buf_free(&y2);
+    kw_index_free(&ix);
+    kw_sidecar_free(&a);
+    kw_sidecar_free(&b);
+}
+
 int main(void) {
     test_build_and_round_trip();
     test_errors();
     test_db();
     test_db_later();
+    test_db_shared();
     test_lines_packed();
     test_internal_linkage();
     return kw_test_result("test_index");

@@ -64,12 +64,24 @@ def main():
         con = sqlite3.connect(os.path.join(tmp, "inc.db"))
         stored = sorted(p for (p,) in con.execute("SELECT path FROM sidecars"))
         c.eq(f"{step}: sidecars stored", stored, sorted(paths))
+        # the tables of rows (not the shared strings and frames, which no
+        # sidecar owns)
         tables = [t for (t,) in con.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN "
-            "('sidecars', 'kwalk_meta')")]
+            "('_sidecars', 'kwalk_meta', 'strings', 'inline_frames')")]
         orphans = sum(con.execute(f'SELECT count(*) FROM "{t}" WHERE _sidecar NOT IN '
                                   "(SELECT _id FROM sidecars)").fetchone()[0] for t in tables)
         c.eq(f"{step}: rows of sidecars that are gone", orphans, 0)
+        # strings and inlining frames stored once, and only those rows still
+        # name: the same as a fresh index of the same sidecars holds
+        fcon = sqlite3.connect(os.path.join(tmp, "fresh.db"))
+        shared = ("SELECT value FROM strings ORDER BY value",
+                  "SELECT count(*) FROM inline_frames")
+        for q in shared:
+            c.eq(f"{step}: {q}", con.execute(q).fetchall(), fcon.execute(q).fetchall())
+        c.eq(f"{step}: strings stored twice",
+             con.execute("SELECT count(*) - count(DISTINCT value) FROM strings").fetchone()[0], 0)
+        fcon.close()
         con.close()
 
     try:
