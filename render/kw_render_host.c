@@ -437,11 +437,11 @@ static void kw_host_parts(kw_render *r, const kw_mpath *const *ps, size_t n, siz
 
 /* One route of an entry point: the paths (n, the first ps[0]) whose chains
  * read the same on this page, numbered route `nth` of `of`. Paths that part
- * only in calls the page does not cite (ck_tile::launch_kernel's untimed
- * call, warm-up and timed loops, each calling the kernel's launcher) are one
- * route with their count, and the conditions that tell them apart. */
+ * only in the library's calls (kw_host_same_route) are one route with their
+ * count, and the calls and conditions that tell them apart. grouped: some
+ * route of this launch has several paths (routes are numbered, not paths). */
 static void kw_host_route(kw_render *r, const kw_mpath *const *ps, size_t n, size_t nth,
-                          size_t of, const char *steps) {
+                          size_t of, bool grouped, const char *steps) {
     kw_buf *o = r->out;
     const kw_mpath *p = ps[0];
     const kw_mentry *me = &r->m->entries.v[p->entry];
@@ -451,7 +451,9 @@ static void kw_host_route(kw_render *r, const kw_mpath *const *ps, size_t n, siz
         kw_buf_puts(o, ", ");
         kw_r_kloc(r, &me->e->location);
     }
-    if (of > 1)
+    if (!grouped && p->of > 1) /* every path its own route: numbered as paths */
+        kw_buf_printf(o, ", path %zu of %s%zu", p->nth, p->at_least ? "at least " : "", p->of);
+    else if (grouped && of > 1)
         kw_buf_printf(o, ", route %zu of %zu", nth, of);
     if (n > 1)
         kw_buf_printf(o, " (%zu call paths)", n);
@@ -472,15 +474,25 @@ static void kw_host_route(kw_render *r, const kw_mpath *const *ps, size_t n, siz
                       end->of - KW_PATHS_SHOWN == 1 ? "is" : "are", KW_PATHS_SHOWN);
 }
 
-/* Whether two paths take the same functions in the same order from the same
- * entry point (they may differ in the call records: a caller calling the
- * next function from several places). */
-static bool kw_host_same_route(const kw_model *m, const kw_mpath *a, const kw_mpath *b) {
-    if (a->entry != b->entry || a->calls.n != b->calls.n)
+/* Whether two paths are one route: from the same entry point through the
+ * same functions, their call records the same but at one step, where both
+ * calls sit in the file of the kernel library's own <<<>>> (l->site: the
+ * library calling its launcher from several places, ck_tile's launch_kernel
+ * once untimed and in its warm-up and timed loops). Paths that part in the
+ * user's code stay apart. */
+static bool kw_host_same_route(const kw_model *m, const kw_launch *l, const kw_mpath *a,
+                               const kw_mpath *b) {
+    if (!l->library || !l->site.file || a->entry != b->entry || a->calls.n != b->calls.n)
         return false;
+    size_t differ = 0;
     for (size_t i = 0; i < a->calls.n; i++) {
         const kw_mcall *x = &m->calls.v[a->calls.v[i]], *y = &m->calls.v[b->calls.v[i]];
         if (x->from != y->from || x->to != y->to || x->from == KW_NONE || x->to == KW_NONE)
+            return false;
+        if (x == y)
+            continue;
+        const char *fx = x->c->location.file, *fy = y->c->location.file;
+        if (differ++ || !fx || !fy || strcmp(fx, l->site.file) || strcmp(fy, l->site.file))
             return false;
     }
     return true;
@@ -502,7 +514,7 @@ static void kw_host_routes(kw_render *r, const kw_mlaunch *ml, const kw_mpaths *
     for (size_t j = 0; j < n; j++) {
         route[j] = j;
         for (size_t k = 0; k < j && route[j] == j; k++)
-            if (route[k] == k && kw_host_same_route(r->m, &paths->v.v[k], &paths->v.v[j]))
+            if (route[k] == k && kw_host_same_route(r->m, ml->l, &paths->v.v[k], &paths->v.v[j]))
                 route[j] = k;
         nroutes += route[j] == j;
     }
@@ -533,7 +545,7 @@ static void kw_host_routes(kw_render *r, const kw_mlaunch *ml, const kw_mpaths *
         r->out = &b;
         kw_host_steps(r, ml, ps[0], kw_host_parting(ps, np), np);
         r->out = page;
-        kw_host_route(r, ps, np, nth, of, b.oom ? "" : kw_buf_str(&b));
+        kw_host_route(r, ps, np, nth, of, nroutes < n, b.oom ? "" : kw_buf_str(&b));
     }
     kw_buf_free(&b);
 }
