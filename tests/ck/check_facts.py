@@ -8,7 +8,8 @@ not produce:
   - the code objects: llvm-readelf --notes (kernel arguments, registers,
     spills, scratch, flat workgroup size), llvm-objdump -d (MFMA,
     buffer_store, ds_bpermute counts and operands).
-Two facts the fixture has no kernel for (a block size of 768 work-items, a
+Two facts the fixture has no kernel for (a block size of 768 work-items:
+its occupancy and limiter at that size from the notes and gfx942's table; a
 kernel that spills) come from tests/ck/src/facts_kernels.hip, compiled here.
 
 Reads WORK/plugin/obj and WORK/plugin/side (ck.build_plugin); writes
