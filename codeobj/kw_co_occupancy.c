@@ -131,16 +131,34 @@ void kw_co_occupancy_at_block(const kw_co_hw *hw, long long vgpr, long long sgpr
                           hw->max_waves_per_simd);
     unsigned per_wg = div_ceil(block, hw->wave_size);
     unsigned wgs = regs * hw->simds_per_cu / per_wg;
-    if (per_wg > 1)
-        wgs = min_u(wgs, hw->max_barriers_per_cu);
-    if (lds > 0)
-        wgs = min_u(wgs, (unsigned)(hw->lds_bytes_per_cu / (unsigned long long)lds));
+    if (div_ceil(wgs * per_wg, hw->simds_per_cu) < regs)
+        o->limiters |= KW_CO_BLOCK_SIZE;
+    if (per_wg > 1 && hw->max_barriers_per_cu < wgs) {
+        wgs = hw->max_barriers_per_cu;
+        o->limiters = KW_CO_BLOCK_BARRIERS;
+    }
+    unsigned by_lds = lds > 0 ? (unsigned)(hw->lds_bytes_per_cu / (unsigned long long)lds) : wgs;
+    if (by_lds < wgs) {
+        wgs = by_lds;
+        o->limiters = KW_CO_BLOCK_LDS;
+    } else if (lds > 0 && by_lds == wgs && o->limiters & KW_CO_BLOCK_BARRIERS) {
+        o->limiters |= KW_CO_BLOCK_LDS;
+    }
     o->known = true;
     o->block = block;
     o->waves_per_wg = per_wg;
     o->wgs_per_cu = wgs;
     o->by_regs = regs;
     o->waves = min_u(div_ceil(wgs * per_wg, hw->simds_per_cu), regs);
+    if (o->waves >= regs)
+        o->limiters = 0;
+}
+
+const char *kw_co_block_limiter_name(unsigned limiters) {
+    static const char *const names[8] = {"none",          "block size",          "barriers",
+                                         "block size+barriers", "lds",           "block size+lds",
+                                         "barriers+lds",  "block size+barriers+lds"};
+    return names[limiters & 7];
 }
 
 const char *kw_co_limiter_name(unsigned limiters) {

@@ -139,7 +139,17 @@ typedef struct kw_co_occ_block {
     unsigned wgs_per_cu;     /* workgroups resident on one CU */
     unsigned waves;          /* waves per SIMD: ceil(wgs_per_cu * waves_per_wg / SIMDs) */
     unsigned by_regs;        /* waves per SIMD the registers allow (VGPR and SGPR terms) */
+    unsigned limiters;       /* KW_CO_BLOCK_* bits: what keeps waves below by_regs */
 } kw_co_occ_block;
+
+/* What keeps kw_co_occ_block's waves below the registers' term: whole
+ * workgroups only (the block size: R x SIMDs is not a multiple of the waves
+ * per workgroup), the CU's barriers, its LDS. */
+enum {
+    KW_CO_BLOCK_SIZE = 1u << 0,
+    KW_CO_BLOCK_BARRIERS = 1u << 1,
+    KW_CO_BLOCK_LDS = 1u << 2,
+};
 
 /* hw's occupancy for a kernel of vgpr (arch VGPRs + AGPRs, as .vgpr_count),
  * sgpr, lds (static bytes per workgroup) run in workgroups of block items:
@@ -156,6 +166,10 @@ void kw_co_occupancy_at_block(const kw_co_hw *hw, long long vgpr, long long sgpr
 /* "vgpr", "sgpr", "lds", "workgroup", joined with '+' when several bind;
  * "none" when the kernel reaches the hardware's wave slots. */
 const char *kw_co_limiter_name(unsigned limiters);
+
+/* "block size", "barriers", "lds", joined with '+' when several bind (the
+ * KW_CO_BLOCK_* bits); "none" when no bit is set. */
+const char *kw_co_block_limiter_name(unsigned limiters);
 
 typedef struct kw_co_kernel {
     const char *name;   /* .name (the mangled device symbol) */

@@ -4,6 +4,7 @@
 
 #include "kw_compat.h"
 
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/FileSystem.h"
@@ -76,6 +77,59 @@ const char *CaptureContext::symbol(const NamedDecl *D) {
     return Known = str(S);
 }
 
+namespace {
+
+// Whether D sits inside a lambda's closure class, and every unnamed class
+// around it is a lambda's.
+bool inLambdaOnly(const NamedDecl *D) {
+    bool Lambda = false;
+    for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent()) {
+        const auto *RD = dyn_cast<CXXRecordDecl>(DC);
+        if (!RD || RD->getIdentifier())
+            continue;
+        if (!RD->isLambda())
+            return false;
+        Lambda = true;
+    }
+    return Lambda;
+}
+
+// A lambda's closure class in a qualified name as clang 20 and later print
+// it, "(lambda)", where clang 19 prints "(anonymous class)": one name on
+// every major, which annotations/calltree/ patterns match. Only the
+// qualifier's own components change (outside template arguments and
+// parameter lists, where a closure type prints "(lambda at F:L:C)").
+void nameLambdas(std::string &S) {
+    static const char Anon[] = "(anonymous class)";
+    const size_t AnonLen = sizeof Anon - 1;
+    std::string Out;
+    int Depth = 0;
+    for (size_t I = 0; I < S.size(); I++) {
+        if (Depth == 0 && S.compare(I, AnonLen, Anon) == 0 && I >= 2 &&
+            S.compare(I - 2, 2, "::") == 0) {
+            Out += "(lambda)";
+            I += AnonLen - 1;
+            continue;
+        }
+        char Ch = S[I];
+        // (operator<, operator<<, operator>: a name, not a bracket)
+        size_t Op = S.rfind("operator", I);
+        if ((Ch == '<' || Ch == '>') && Op != std::string::npos && I - Op <= 9 &&
+            S.find_first_not_of("<>", Op + 8) >= I) {
+            Out += Ch;
+            continue;
+        }
+        if (Ch == '<' || Ch == '(')
+            Depth++;
+        else if ((Ch == '>' || Ch == ')') && Depth > 0)
+            Depth--;
+        Out += Ch;
+    }
+    S.swap(Out);
+}
+
+} // namespace
+
 const char *CaptureContext::printedName(const NamedDecl *D) {
     const char *&Known = Printed[D];
     if (Known)
@@ -83,7 +137,10 @@ const char *CaptureContext::printedName(const NamedDecl *D) {
     std::string S;
     llvm::raw_string_ostream OS(S);
     D->getNameForDiagnostic(OS, Policy, /*Qualified=*/true);
-    return Known = str(OS.str());
+    OS.flush();
+    if (inLambdaOnly(D))
+        nameLambdas(S);
+    return Known = str(S);
 }
 
 std::string CaptureContext::rangeString(SourceRange Range) {

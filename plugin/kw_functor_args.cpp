@@ -21,14 +21,21 @@ const int MaxDepth = 6;
 
 // The written template specialization a (sugared) type spells, through
 // typedefs, aliases and substituted template parameters; null if none.
-const TemplateSpecializationType *writtenSpecialization(ASTContext &Ctx, QualType T) {
+// A parameter substituted with an unsugared type is followed to what its
+// caller wrote (Calls).
+const TemplateSpecializationType *writtenSpecialization(ASTContext &Ctx, QualType T,
+                                                        const CallArgs *Calls) {
     for (int Step = 0; !T.isNull() && Step < 64; Step++) {
         const auto *S = dyn_cast<TemplateSpecializationType>(T.getTypePtr());
         if (S && !S->isTypeAlias())
             return S;
-        QualType Next = isa<SubstTemplateTypeParmType>(T.getTypePtr())
-                            ? cast<SubstTemplateTypeParmType>(T.getTypePtr())->getReplacementType()
-                            : T.getSingleStepDesugaredType(Ctx);
+        QualType Next = T.getSingleStepDesugaredType(Ctx);
+        if (const auto *ST = dyn_cast<SubstTemplateTypeParmType>(T.getTypePtr())) {
+            Next = ST->getReplacementType();
+            if (Next == Ctx.getCanonicalType(Next))
+                if (QualType W = callerWritten(Ctx, Calls, ST); !W.isNull())
+                    Next = W;
+        }
         if (Next == T)
             return nullptr;
         T = Next;
@@ -38,7 +45,8 @@ const TemplateSpecializationType *writtenSpecialization(ASTContext &Ctx, QualTyp
 
 class FunctorArgs {
   public:
-    FunctorArgs(CaptureContext &C, kw_kernel &K) : C(C), K(K) {}
+    FunctorArgs(CaptureContext &C, kw_kernel &K, const CallArgs *Calls)
+        : C(C), K(K), Calls(Calls) {}
 
     void walk(QualType Canon, QualType Sugared, const std::string &Path, int Depth) {
         const auto *CTSD =
@@ -52,7 +60,7 @@ class FunctorArgs {
         bool Packs = false;
         for (const NamedDecl *P : *TPL)
             Packs |= P->isParameterPack();
-        if (const TemplateSpecializationType *TST = writtenSpecialization(C.ast(), Sugared);
+        if (const TemplateSpecializationType *TST = writtenSpecialization(C.ast(), Sugared, Calls);
             TST && !Packs)
             Written = TST->template_arguments(); // one to one with the parameters
         for (unsigned I = 0; I < Args.size() && K.functor_args.n < MaxArgs; I++) {
@@ -74,6 +82,7 @@ class FunctorArgs {
   private:
     CaptureContext &C;
     kw_kernel &K;
+    const CallArgs *Calls;
 
     bool push(const TemplateArgument &A, const std::string &Name, QualType Sugared) {
         kw_template_arg *TA = KW_PUSH(C.arena(), K.functor_args);
@@ -92,7 +101,7 @@ class FunctorArgs {
         TA->value = C.str(OS.str());
         TA->defaulted = A.getIsDefaulted();
         if (A.getKind() == TemplateArgument::Type && !Sugared.isNull()) {
-            std::string W = writtenTypeName(C.ast(), Sugared, C.policy());
+            std::string W = writtenTypeName(C.ast(), Sugared, C.policy(), Calls);
             if (!W.empty() && W != OS.str())
                 TA->written = C.str(W);
         }
@@ -102,8 +111,9 @@ class FunctorArgs {
 
 } // namespace
 
-void functorArgs(CaptureContext &C, kw_kernel &K, QualType Functor, QualType Sugared) {
-    FunctorArgs(C, K).walk(Functor.getCanonicalType(), Sugared, std::string(), 0);
+void functorArgs(CaptureContext &C, kw_kernel &K, QualType Functor, QualType Sugared,
+                 const CallArgs *Calls) {
+    FunctorArgs(C, K, Calls).walk(Functor.getCanonicalType(), Sugared, std::string(), 0);
 }
 
 } // namespace kwalk

@@ -51,8 +51,6 @@ const char *kernelSymbolText(CaptureContext &C, const FunctionDecl *FD) {
     return S;
 }
 
-namespace {
-
 // The type arguments each reference to a function template specialization
 // wrote (launch_quant_t<bf16_t, fp8_t>(...)), per specialization and
 // parameter index, in the order found. Clang substitutes a function
@@ -63,7 +61,13 @@ struct CallArgs {
     std::map<const Decl *, std::map<unsigned, std::vector<QualType>>> Args;
     std::string spelled(ASTContext &Ctx, const Decl *Spec, unsigned Index, QualType Canon,
                         const PrintingPolicy &Policy, int Depth) const;
+    // The first type a reference to Spec wrote (or, for a deduced
+    // parameter, a call's argument had) for its parameter Index that is
+    // Canon with sugar; null when none.
+    QualType written(ASTContext &Ctx, const Decl *Spec, unsigned Index, QualType Canon) const;
 };
+
+namespace {
 
 // The name the source used for a type template argument when it differs
 // from the canonical type: the namespace-scope typedef or alias it was
@@ -78,17 +82,25 @@ std::string writtenTypeNameIn(ASTContext &Ctx, QualType T, const PrintingPolicy 
     if (T.isNull() || T->isDependentType() || Depth > 8)
         return std::string();
     QualType Canon = Ctx.getCanonicalType(T);
+    // An alias of the global namespace (an example's `using ADataType =
+    // Types::ADataType`) is the name only when the chain reaches no alias of
+    // a named namespace (ck_tile::half_t).
+    std::string Global;
     for (int Step = 0; Step < 64; Step++) {
         if (T.hasLocalQualifiers())
-            return std::string(); // const/volatile spellings: not a plain name
+            return Global; // const/volatile spellings: not a plain name
         const Type *Ty = T.getTypePtr();
         if (const auto *TT = dyn_cast<TypedefType>(Ty)) {
             const TypedefNameDecl *D = TT->getDecl();
-            if (D->getDeclContext()->getRedeclContext()->isFileContext()) {
+            const DeclContext *DC = D->getDeclContext()->getRedeclContext();
+            if (DC->isFileContext()) {
                 std::string S;
                 llvm::raw_string_ostream OS(S);
                 D->printQualifiedName(OS, Policy);
-                return OS.str();
+                if (!DC->isTranslationUnit())
+                    return OS.str();
+                if (Global.empty())
+                    Global = OS.str();
             }
         } else if (const auto *ST = dyn_cast<SubstTemplateTypeParmType>(Ty)) {
             std::string S =
@@ -96,7 +108,7 @@ std::string writtenTypeNameIn(ASTContext &Ctx, QualType T, const PrintingPolicy 
             if (S.empty() && Calls)
                 S = Calls->spelled(Ctx, ST->getAssociatedDecl(), ST->getIndex(), Canon, Policy,
                                    Depth + 1);
-            return S;
+            return S.empty() ? Global : S;
         } else if (const auto *TST = dyn_cast<TemplateSpecializationType>(Ty);
                    TST && TST->isTypeAlias()) {
             std::string Pick;
@@ -117,8 +129,10 @@ std::string writtenTypeNameIn(ASTContext &Ctx, QualType T, const PrintingPolicy 
             break;
         T = Next;
     }
-    return std::string();
+    return Global;
 }
+
+} // namespace
 
 std::string CallArgs::spelled(ASTContext &Ctx, const Decl *Spec, unsigned Index, QualType Canon,
                               const PrintingPolicy &Policy, int Depth) const {
@@ -138,6 +152,23 @@ std::string CallArgs::spelled(ASTContext &Ctx, const Decl *Spec, unsigned Index,
     }
     return std::string();
 }
+
+QualType CallArgs::written(ASTContext &Ctx, const Decl *Spec, unsigned Index,
+                           QualType Canon) const {
+    const auto *FD = dyn_cast_or_null<FunctionDecl>(Spec);
+    auto F = FD ? Args.find(FD->getCanonicalDecl()) : Args.end();
+    if (F == Args.end())
+        return QualType();
+    auto I = F->second.find(Index);
+    if (I == F->second.end())
+        return QualType();
+    for (QualType Q : I->second)
+        if (Ctx.hasSameType(Q, Canon) && Q != Ctx.getCanonicalType(Q))
+            return Q;
+    return QualType();
+}
+
+namespace {
 
 // A type argument as the source spelled it: its typedef name
 // (writtenTypeName), or for a class template specialization written with
@@ -238,6 +269,35 @@ class KernelFinder : public RecursiveASTVisitor<KernelFinder> {
             if (Seen.size() < 16 &&
                 std::find(Seen.begin(), Seen.end(), A.getAsType()) == Seen.end())
                 Seen.push_back(A.getAsType());
+        }
+        return true;
+    }
+    // A deduced type parameter (make_kernel's KernelImpl, from `Kernel{}`):
+    // the type of the call's argument for a function parameter declared as
+    // that template parameter (by value or reference), sugar kept.
+    bool VisitCallExpr(CallExpr *CE) {
+        const FunctionDecl *FD = CE->getDirectCallee();
+        const FunctionTemplateDecl *T = FD ? FD->getPrimaryTemplate() : nullptr;
+        if (!T)
+            return true;
+        const FunctionDecl *Pattern = T->getTemplatedDecl();
+        unsigned Depth = T->getTemplateParameters()->getDepth();
+        unsigned Shift = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD) ? 1 : 0;
+        for (unsigned I = 0; I < Pattern->getNumParams() && I + Shift < CE->getNumArgs(); I++) {
+            QualType PT = Pattern->getParamDecl(I)->getType().getNonReferenceType();
+            const auto *TP = PT.getUnqualifiedType()->getAs<TemplateTypeParmType>();
+            if (!TP || TP->getDepth() != Depth || TP->isParameterPack() ||
+                Pattern->getParamDecl(I)->isParameterPack())
+                continue;
+            const Expr *A = CE->getArg(I + Shift)->IgnoreImplicit();
+            if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(A))
+                A = M->getSubExpr()->IgnoreImplicit();
+            QualType Q = A->getType().getUnqualifiedType();
+            if (Q.isNull() || Q == Ctx.getCanonicalType(Q) || Q->isDependentType())
+                continue;
+            std::vector<QualType> &Seen = Calls.Args[FD->getCanonicalDecl()][TP->getIndex()];
+            if (Seen.size() < 16 && std::find(Seen.begin(), Seen.end(), Q) == Seen.end())
+                Seen.push_back(Q);
         }
         return true;
     }
@@ -469,7 +529,7 @@ class KernelCapture {
             const FunctionDecl *MD = nullptr;
             M->hasBody(MD);
             K.functor_location = C.loc((MD ? MD : M)->getLocation());
-            functorArgs(C, K, T, writtenArg(FD, It->second.second, T));
+            functorArgs(C, K, T, writtenArg(FD, It->second.second, T), &Calls);
             return;
         }
     }
@@ -685,8 +745,17 @@ class KernelCapture {
 
 } // namespace
 
-std::string writtenTypeName(ASTContext &Ctx, QualType T, const PrintingPolicy &Policy) {
-    return writtenTypeNameIn(Ctx, T, Policy);
+std::string writtenTypeName(ASTContext &Ctx, QualType T, const PrintingPolicy &Policy,
+                            const CallArgs *Calls) {
+    return writtenTypeNameIn(Ctx, T, Policy, 0, Calls);
+}
+
+QualType callerWritten(ASTContext &Ctx, const CallArgs *Calls,
+                       const SubstTemplateTypeParmType *ST) {
+    if (!Calls || !ST)
+        return QualType();
+    return Calls->written(Ctx, ST->getAssociatedDecl(), ST->getIndex(),
+                         Ctx.getCanonicalType(QualType(ST, 0)));
 }
 
 void captureKernels(CaptureContext &C, const char *Arch, const std::set<std::string> &Emitted,

@@ -347,7 +347,7 @@ kw_status kw_html_page(kw_render *r, size_t ki, kw_buf *md, kw_buf *out, kw_err 
     if (kw_render_kernel(r, ki, md, err) != KW_OK)
         return KW_ERR;
     const kw_mkernel *mk = &r->m->kernels.v[ki];
-    kw_html_open(out, mk->name);
+    kw_html_open(out, kw_r_title(r, mk));
     kw_buf_puts(out, "<nav class=\"kw-nav\"><a href=\"index.html\">All kernels</a> · "
                      "<a href=\"map.html\">Map</a> · <a href=\"#kw-charts\">Charts</a> · <a "
                      "href=\"#kw-si\">Source ↔ ISA</a></nav>\n"

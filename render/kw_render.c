@@ -92,12 +92,18 @@ void kw_render_files(kw_render *r) {
 
 /* ---- the walkthrough ------------------------------------------------------------------------ */
 
+const char *kw_r_title(kw_render *r, const kw_mkernel *mk) {
+    if (mk->k && mk->k->functor && r->m->groups.v[mk->group].runs)
+        return kw_r_short(r, mk->k->functor);
+    return mk->name;
+}
+
 static void kw_render_title(kw_render *r) {
     const kw_mkernel *mk = r->mk;
     const kw_kernel *k = mk->k;
     kw_buf *o = r->out;
     kw_buf_puts(o, "# Kernel Walkthrough: ");
-    kw_md_code(o, mk->name, false);
+    kw_md_code(o, kw_r_title(r, mk), false);
     if (mk->is_asm && strcmp(mk->name, mk->symbol)) { /* the symbol it is loaded by */
         kw_buf_puts(o, " (");
         kw_md_code(o, mk->symbol, false);

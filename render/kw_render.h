@@ -204,6 +204,10 @@ const char *kw_r_name(kw_render *r, const char *printed);
 /* A template argument as shown: its value, or for a type argument the source
  * spelled with a typedef, "written (value)": "opus::fp8_t (_BitInt(8))". */
 const char *kw_r_targ_value(kw_render *r, const kw_template_arg *t);
+/* A page's title: the kernel's printed name, or for a trampoline (ck_tile's
+ * kentry) the kernel struct it runs, short ("ck_tile::GemmKernel<...>": its
+ * arguments are in the overview, the kentry name and symbol too). */
+const char *kw_r_title(kw_render *r, const kw_mkernel *mk);
 /* A short form of a printed name for prose: the whole name when short,
  * else "name<...>". */
 const char *kw_r_short(kw_render *r, const char *printed);

@@ -324,19 +324,11 @@ static void kw_host_verdict(kw_render *r, const kw_tally *t, bool taken) {
         kw_buf_printf(o, "; all %d hold.\n\n", t->evaluated);
 }
 
-/* The numbered chain of one path: calls with their guards, then the launch. */
-static void kw_host_path(kw_render *r, const kw_mlaunch *ml, const kw_mpath *p) {
+/* The numbered chain of one path: calls with their guards, then the launch,
+ * and with --shape the verdict (what kw_host_route compares). */
+static void kw_host_steps(kw_render *r, const kw_mlaunch *ml, const kw_mpath *p, long omit,
+                          size_t nomit) {
     kw_buf *o = r->out;
-    const kw_mentry *me = &r->m->entries.v[p->entry];
-    kw_buf_puts(o, "From ");
-    kw_host_entry_label(r, me);
-    if (me->e->location.file) {
-        kw_buf_puts(o, ", ");
-        kw_r_kloc(r, &me->e->location);
-    }
-    if (p->of > 1)
-        kw_buf_printf(o, ", path %zu of %s%zu", p->nth, p->at_least ? "at least " : "", p->of);
-    kw_buf_puts(o, ":\n\n");
     bool taken = true;
     kw_tally tally = {0, 0};
     int step = 1;
@@ -349,6 +341,10 @@ static void kw_host_path(kw_render *r, const kw_mlaunch *ml, const kw_mpath *p) 
                    false);
         kw_buf_puts(o, " calls ");
         kw_md_code(o, kw_r_name(r, kw_node_name(r, mc->to, mc->c->callee_name, mc->c->callee)), false);
+        if ((long)i == omit) { /* the calls of several paths: listed after the route */
+            kw_buf_printf(o, " at %zu places (below)\n", nomit);
+            continue;
+        }
         if (mc->c->location.file) {
             kw_buf_puts(o, " at ");
             kw_r_kloc(r, &mc->c->location);
@@ -365,15 +361,193 @@ static void kw_host_path(kw_render *r, const kw_mlaunch *ml, const kw_mpath *p) 
     kw_r_kloc(r, &l->location);
     kw_host_guards(r, l->guards.v, l->guards.n, &taken, &shown, &tally);
     kw_buf_puts(o, "\n\n");
-    if (r->o->shape)
+    if (r->o->shape && omit < 0)
         kw_host_verdict(r, &tally, taken);
+}
+
+/* The step where the paths of one route first take different call records,
+ * -1 when none does: the calls that tell them apart, in code this page does
+ * not cite (a library's, folded into the call that enters it). */
+static long kw_host_parting(const kw_mpath *const *ps, size_t n) {
+    for (size_t s = 0; n > 1; s++)
+        for (size_t k = 0; k < n; k++) {
+            if (s >= ps[k]->calls.n || s >= ps[0]->calls.n)
+                return -1;
+            if (ps[k]->calls.v[s] != ps[0]->calls.v[s])
+                return (long)s;
+        }
+    return -1;
+}
+
+/* Whether every call of cs[0, n) has a guard the same as g. */
+static bool kw_host_guard_common(const kw_host_call *const *cs, size_t n, const kw_guard *g) {
+    for (size_t k = 0; k < n; k++) {
+        bool has = false;
+        for (size_t h = 0; h < cs[k]->guards.n && !has; h++)
+            has = kw_guard_same(&cs[k]->guards.v[h], g);
+        if (!has)
+            return false;
+    }
+    return true;
+}
+
+/* Where the paths of one route part (step s): the caller, and each call's
+ * line with the conditions not all of them share. */
+static void kw_host_parts(kw_render *r, const kw_mpath *const *ps, size_t n, size_t s) {
+    kw_buf *o = r->out;
+    const kw_host_call **cs = kw_arena_alloc(&r->scratch, n * sizeof *cs);
+    if (!cs)
+        return;
+    for (size_t k = 0; k < n; k++)
+        cs[k] = r->m->calls.v[ps[k]->calls.v[s]].c;
+    const kw_mcall *first = &r->m->calls.v[ps[0]->calls.v[s]];
+    kw_buf_printf(o, "At step %zu ", s + 1);
+    kw_md_code(o, kw_r_name(r, kw_r_short(r, kw_node_name(r, first->from, cs[0]->caller_name,
+                                                        cs[0]->caller))),
+               false);
+    kw_buf_printf(o, " makes the call at %zu places, one path each:\n\n", n);
+    for (size_t k = 0; k < n; k++) {
+        kw_buf_puts(o, "- ");
+        kw_r_kloc(r, &cs[k]->location);
+        if (cs[k]->location.file)
+            kw_r_ref(r, cs[k]->location.file, cs[k]->location.line, "dispatch", cs[k]->callee_name);
+        for (size_t g = 0; g < cs[k]->guards.n; g++) {
+            const kw_guard *gd = &cs[k]->guards.v[g];
+            if (!gd->condition || kw_host_guard_common(cs, n, gd))
+                continue;
+            kw_buf_puts(o, ", ");
+            kw_host_guard(r, gd, NULL);
+        }
+        kw_buf_putc(o, '\n');
+    }
+    kw_buf_putc(o, '\n');
+    /* the conditions every one of them sits under */
+    bool any = false;
+    for (size_t g = 0; g < cs[0]->guards.n; g++) {
+        const kw_guard *gd = &cs[0]->guards.v[g];
+        if (!gd->condition || !kw_host_guard_common(cs, n, gd))
+            continue;
+        kw_buf_puts(o, any ? ", " : "All of them: ");
+        kw_host_guard(r, gd, NULL);
+        any = true;
+    }
+    if (any)
+        kw_buf_puts(o, ".\n\n");
+}
+
+/* One route of an entry point: the paths (n, the first ps[0]) whose chains
+ * read the same on this page, numbered route `nth` of `of`. Paths that part
+ * only in the library's calls (kw_host_same_route) are one route with their
+ * count, and the calls and conditions that tell them apart. grouped: some
+ * route of this launch has several paths (routes are numbered, not paths). */
+static void kw_host_route(kw_render *r, const kw_mpath *const *ps, size_t n, size_t nth,
+                          size_t of, bool grouped, const char *steps) {
+    kw_buf *o = r->out;
+    const kw_mpath *p = ps[0];
+    const kw_mentry *me = &r->m->entries.v[p->entry];
+    kw_buf_puts(o, "From ");
+    kw_host_entry_label(r, me);
+    if (me->e->location.file) {
+        kw_buf_puts(o, ", ");
+        kw_r_kloc(r, &me->e->location);
+    }
+    if (!grouped && p->of > 1) /* every path its own route: numbered as paths */
+        kw_buf_printf(o, ", path %zu of %s%zu", p->nth, p->at_least ? "at least " : "", p->of);
+    else if (grouped && of > 1)
+        kw_buf_printf(o, ", route %zu of %zu", nth, of);
+    if (n > 1)
+        kw_buf_printf(o, " (%zu call paths)", n);
+    kw_buf_puts(o, ":\n\n");
+    kw_buf_puts(o, steps);
+    long s = kw_host_parting(ps, n);
+    if (s >= 0)
+        kw_host_parts(r, ps, n, (size_t)s);
     bool last = p->nth == KW_PATHS_SHOWN || p->nth == p->of;
-    if (last && p->of > p->nth)
+    for (size_t k = 1; k < n && !last; k++)
+        last = ps[k]->nth == KW_PATHS_SHOWN || ps[k]->nth == ps[k]->of;
+    const kw_mpath *end = ps[n - 1];
+    if (last && end->of > KW_PATHS_SHOWN)
         kw_buf_printf(o, "%s%zu more path%s from this entry point %s not listed (the first %d, "
                          "shortest first, are).\n\n",
-                      p->at_least ? "At least " : "", p->of - p->nth,
-                      p->of - p->nth == 1 ? "" : "s", p->of - p->nth == 1 ? "is" : "are",
-                      KW_PATHS_SHOWN);
+                      end->at_least ? "At least " : "", end->of - KW_PATHS_SHOWN,
+                      end->of - KW_PATHS_SHOWN == 1 ? "" : "s",
+                      end->of - KW_PATHS_SHOWN == 1 ? "is" : "are", KW_PATHS_SHOWN);
+}
+
+/* Whether two paths are one route: from the same entry point through the
+ * same functions, their call records the same but at one step, where both
+ * calls sit in the file of the kernel library's own <<<>>> (l->site: the
+ * library calling its launcher from several places, ck_tile's launch_kernel
+ * once untimed and in its warm-up and timed loops). Paths that part in the
+ * user's code stay apart. */
+static bool kw_host_same_route(const kw_model *m, const kw_launch *l, const kw_mpath *a,
+                               const kw_mpath *b) {
+    if (!l->library || !l->site.file || a->entry != b->entry || a->calls.n != b->calls.n)
+        return false;
+    size_t differ = 0;
+    for (size_t i = 0; i < a->calls.n; i++) {
+        const kw_mcall *x = &m->calls.v[a->calls.v[i]], *y = &m->calls.v[b->calls.v[i]];
+        if (x->from != y->from || x->to != y->to || x->from == KW_NONE || x->to == KW_NONE)
+            return false;
+        if (x == y)
+            continue;
+        const char *fx = x->c->location.file, *fy = y->c->location.file;
+        if (differ++ || !fx || !fy || strcmp(fx, l->site.file) || strcmp(fy, l->site.file))
+            return false;
+    }
+    return true;
+}
+
+/* The paths of one launch, entry by entry, each distinct route once: the
+ * paths that take the same functions are one route, with the calls that
+ * part them (ck_tile::launch_kernel's untimed call, warm-up and timed loops,
+ * each calling the kernel's launcher) listed after it. */
+static void kw_host_routes(kw_render *r, const kw_mlaunch *ml, const kw_mpaths *paths,
+                           size_t nentries) {
+    size_t n = paths->v.n;
+    kw_buf *page = r->out;
+    size_t *route = kw_arena_alloc(&r->scratch, (n + 1) * sizeof *route);
+    const kw_mpath **ps = kw_arena_alloc(&r->scratch, (n + 1) * sizeof *ps);
+    if (!route || !ps)
+        return;
+    size_t nroutes = 0;
+    for (size_t j = 0; j < n; j++) {
+        route[j] = j;
+        for (size_t k = 0; k < j && route[j] == j; k++)
+            if (route[k] == k && kw_host_same_route(r->m, ml->l, &paths->v.v[k], &paths->v.v[j]))
+                route[j] = k;
+        nroutes += route[j] == j;
+    }
+    if (n > nentries)
+        kw_buf_printf(page, " along %zu%s call paths", n,
+                      paths->v.v[n - 1].at_least ? "+" : "");
+    if (nroutes < n)
+        kw_buf_printf(page, ", %zu distinct route%s through the same functions", nroutes,
+                      nroutes == 1 ? "" : "s");
+    else if (n > nentries)
+        kw_buf_puts(page, " (each with its own conditions)");
+    kw_buf_puts(page, ":\n\n");
+    kw_buf b;
+    kw_buf_init(&b);
+    for (size_t j = 0; j < n; j++) {
+        if (route[j] != j)
+            continue;
+        size_t nth = 0, of = 0, np = 0;
+        for (size_t k = 0; k < n; k++)
+            if (paths->v.v[k].entry == paths->v.v[j].entry && route[k] == k) {
+                of++;
+                nth += k <= j;
+            }
+        for (size_t k = j; k < n; k++)
+            if (route[k] == j)
+                ps[np++] = &paths->v.v[k];
+        kw_buf_reset(&b);
+        r->out = &b;
+        kw_host_steps(r, ml, ps[0], kw_host_parting(ps, np), np);
+        r->out = page;
+        kw_host_route(r, ps, np, nth, of, nroutes < n, b.oom ? "" : kw_buf_str(&b));
+    }
+    kw_buf_free(&b);
 }
 
 /* The number of distinct entry points among paths (grouped by entry). */
@@ -740,12 +914,7 @@ void kw_render_host(kw_render *r) {
             size_t ne = kw_host_nentries(&paths[i]);
             kw_buf_printf(o, "%zu entry point%s reach%s this launch", ne, ne == 1 ? "" : "s",
                           ne == 1 ? "es" : "");
-            if (paths[i].v.n > ne)
-                kw_buf_printf(o, " along %zu%s call paths (each with its own conditions)",
-                              paths[i].v.n, paths[i].v.v[paths[i].v.n - 1].at_least ? "+" : "");
-            kw_buf_puts(o, ":\n\n");
-            for (size_t j = 0; j < paths[i].v.n; j++)
-                kw_host_path(r, ml, &paths[i].v.v[j]);
+            kw_host_routes(r, ml, &paths[i], ne);
         } else if (paths && paths[i].dead) {
             kw_buf_puts(o, ml->l->dead
                                ? "This launch never runs: a condition it sits under is a "

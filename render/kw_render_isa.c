@@ -112,7 +112,13 @@ static void kw_risa_resources(kw_render *r) {
             if (rows[i].what == KW_ISA_TARGET) {
                 t = fx->target_id;
             } else if (rows[i].what == KW_ISA_LIMITER) {
+                /* below LLVM's occupancy at the compiled block size: what binds there */
+                const kw_co_occ_block *ob = &r->archs.v[a].occ_block;
                 t = fx->resources.occupancy_limiter;
+                if (ob->known && ob->limiters && fx->resources.occupancy >= 0 &&
+                    (long long)ob->waves < fx->resources.occupancy)
+                    t = kw_arena_printf(&r->scratch, "%s (%u work-items)",
+                                        kw_co_block_limiter_name(ob->limiters), ob->block);
             } else if (rows[i].what == KW_ISA_AT_BLOCK) {
                 const kw_co_occ_block *ob = &r->archs.v[a].occ_block;
                 if (ob->known)

@@ -8,7 +8,8 @@ not produce:
   - the code objects: llvm-readelf --notes (kernel arguments, registers,
     spills, scratch, flat workgroup size), llvm-objdump -d (MFMA,
     buffer_store, ds_bpermute counts and operands).
-Two facts the fixture has no kernel for (a block size of 768 work-items, a
+Two facts the fixture has no kernel for (a block size of 768 work-items:
+its occupancy and limiter at that size from the notes and gfx942's table; a
 kernel that spills) come from tests/ck/src/facts_kernels.hip, compiled here.
 
 Reads WORK/plugin/obj and WORK/plugin/side (ck.build_plugin); writes
@@ -312,6 +313,11 @@ def gfx942_reachable(kd):
     return -(-(wgs * per_wg) // 4), kd[".max_flat_workgroup_size"]
 
 
+def gfx942_by_regs(kd):
+    """Waves per SIMD gfx942's registers allow (gfx942_reachable's terms)."""
+    return min(8, 512 // (-(-max(kd[".vgpr_count"], 1) // 8) * 8))
+
+
 def check_local(args, work):
     d = os.path.join(work, "local")
     os.makedirs(d, exist_ok=True)
@@ -336,6 +342,13 @@ def check_local(args, work):
              "kwf_block768: occupancy at its compiled block size")
         c.check(re.search(r"%d waves per SIMD is what a launch at that size reaches" % want, pg),
                 "kwf_block768: section 5 does not explain the occupancy at the block size")
+        # the registers allow more than whole workgroups of that size fill:
+        # the block size is what limits (no LDS in the kernel)
+        c.check(want < gfx942_by_regs(k768) and not k768.get(".group_segment_fixed_size"),
+                "kwf_block768: the test kernel is not limited by its block size alone")
+        lim = re.search(r"^\| Occupancy limiter \| `([^`]*)` \|", pg, re.M)
+        c.eq(lim and lim.group(1), "block size (%d work-items)" % block,
+             "kwf_block768: the occupancy limiter at its compiled block size")
     ks = md.get("_Z9kwf_spillPfPKf")
     c.check(ks and ks.get(".vgpr_spill_count", 0) > 0,
             "facts_kernels: kwf_spill does not spill (the test kernel needs more pressure)")

@@ -29,7 +29,10 @@ kwalk:
   - reference_gemm.hpp's naive_gemm_kernel launch, whose kernel name is a
     line above its `<<<`: the two lines found by scanning the header.
 
-Each page of a kentry kernel must: cite the caller's launch_kernel line
+Each page of a kentry kernel must: be titled by the kernel struct it runs
+(`ck_tile::GemmKernel<...>`, the symbol in its overview), list each distinct
+route to a launch once (launch_kernel's timer branches, the lines of its body
+calling `callables(s)`, cited as where the paths part), cite the caller's launch_kernel line
 (not kernel_launch.hpp) and quote it, name the library's <<<>>>, show the
 block the code object allows and a grid evaluated from --shape, list the
 kernel struct's parameters by name, and sit in index.md's and `kwalk map`'s
@@ -144,6 +147,50 @@ def struct_params(ck, qualified):
     return None
 
 
+def routes(page):
+    """Each launch site's routes as the page lists them: {site: [(from, steps)]},
+    `from` the "From ..." line without its "path/route N of M" part, steps the
+    functions of its numbered lines (two routes through the same functions
+    are the same route, whatever calls inside them part the paths)."""
+    out = {}
+    for m in re.finditer(r"^### Launch site \d+ of \d+: ([^\n]*)\n(.*?)(?=^\*\*Grid and block)",
+                         page, re.S | re.M):
+        blocks = re.split(r"^(?=From )", m.group(2), flags=re.M)[1:]
+        lst = out.setdefault(m.group(1), [])
+        for b in blocks:
+            head = re.sub(r", (path|route) .*$", "", b.split("\n", 1)[0])
+            # a step's functions: its first two code spans (caller, callee)
+            steps = tuple(tuple(re.findall(r"`([^`]*)`", l)[:2]) for l in b.split("\n")
+                          if re.match(r"\d+\. ", l))
+            lst.append((head, steps))
+    return out
+
+
+def callable_lines(lines):
+    """The lines of ck_tile::launch_kernel's body that call the callables
+    (`callables(s)`), one per timer branch."""
+    start = next((i for i, l in enumerate(lines) if re.search(r"\blaunch_kernel\s*\(", l)
+                  and not l.lstrip().startswith(("*", "//"))), None)
+    if start is None:
+        return []
+    return [i + 1 for i in range(start, len(lines)) if "callables(s)" in lines[i]
+            and not lines[i].lstrip().startswith(("*", "//"))]
+
+
+def gemm_aliases(ck):
+    """{ADataType: ck_tile::half_t, ...}: the example's `using Types =
+    GemmBasicTypeConfig<X>` and, in `struct GemmBasicTypeConfig<X>`, each
+    `using NAME = ck_tile::ALIAS;` (read from the source, not from kwalk)."""
+    text = "\n".join(read_lines(os.path.join(ck, "example", "ck_tile", "03_gemm",
+                                             "gemm_basic.hpp")))
+    m = re.search(r"using\s+Types\s*=\s*GemmBasicTypeConfig<\s*([\w:]+)\s*>", text)
+    if not m:
+        return {}
+    body = re.search(r"struct\s+GemmBasicTypeConfig<\s*%s\s*>\s*\{(.*?)\};" % re.escape(m.group(1)),
+                     text, re.S)
+    return dict(re.findall(r"using\s+(\w+)\s*=\s*(ck_tile::\w+)\s*;", body.group(1))) if body else {}
+
+
 def table_value(page, operand, shape=False):
     """The Value cell (shape: the "With --shape" cell) of a row of a page's
     Grid and block table."""
@@ -196,6 +243,9 @@ def main():
         klaunch = os.path.realpath(os.path.join(ck, "include", "ck_tile", "host",
                                                 "kernel_launch.hpp"))
         kl_lines = read_lines(klaunch)
+        call_lines = callable_lines(kl_lines)
+        c.check(len(call_lines) >= 2, "%s: launch_kernel calls its callables on %d lines"
+                % (klaunch, len(call_lines)))
         site_line = next((i + 1 for i, l in enumerate(kl_lines)
                           if "<<<" in l and not l.lstrip().startswith(("//", "*"))), None)
 
@@ -221,6 +271,11 @@ def main():
                            % (what, r.returncode, r.stderr.strip()[:300])):
                 continue
             page = r.stdout
+            # the title: the kernel struct the symbol runs, short; the symbol in the body
+            c.eq(page.split("\n", 1)[0], "# Kernel Walkthrough: `%s<...>`" % struct,
+                 "%s: the page's title" % what)
+            c.check("| Device symbol | `%s` |" % sym in page,
+                    "%s: the page's overview does not give the symbol" % what)
             c.check("No launch of this kernel was recorded" not in page,
                     "%s: the page says no launch was recorded" % what)
             # 1: the caller's launch_kernel line, cited and quoted
@@ -233,6 +288,19 @@ def main():
                         "%s: the launch line %s:%d is not quoted" % (what, p, l))
             c.check("launches the kernel at `%s:" % klaunch not in page,
                     "%s: the launch is still attributed to kernel_launch.hpp" % what)
+            # each distinct route once (launch_kernel calls the launcher once per
+            # timer branch: one route, its count, and the lines that part them)
+            rts = routes(page)
+            c.check(rts, "%s: no route listed" % what)
+            for site, lst in rts.items():
+                dup = len(lst) - len(set(lst))
+                c.check(not dup, "%s: launch site %s lists the same route %d more time(s)"
+                        % (what, site, dup))
+            if struct.endswith("GemmKernel"):
+                for n in call_lines:
+                    c.check("`%s:%d`" % (klaunch, n) in page,
+                            "%s: launch_kernel's call of the kernel at line %d (a timer "
+                            "branch) is not cited" % (what, n))
             # 3: the <<<>>> named as the library's
             c.check(site_line and "kernel library `ck_tile`, at `%s:%d`" % (klaunch, site_line)
                     in page, "%s: the library's <<<>>> (%s:%s) is not named"
@@ -257,6 +325,17 @@ def main():
                 for n in params:
                     c.check(re.search(r"^- `%s` = `" % re.escape(n), page, re.M),
                             "%s: the struct's parameter %s is not listed" % (what, n))
+            # type aliases kept: the GEMM problem's A/B data types as the example
+            # names them (ck_tile::half_t), the canonical type beside
+            if struct.endswith("GemmKernel"):
+                al = gemm_aliases(ck)
+                c.check(al.get("ADataType"), "gemm_basic.hpp: no `using ADataType = ck_tile::...`")
+                for n in ("ADataType", "BDataType"):
+                    if n in al:
+                        c.check(re.search(r"^ *- `%s_` = `%s \(\w+\)`" % (n, re.escape(al[n])),
+                                          page, re.M),
+                                "%s: %s_ is not shown as %s (its alias in gemm_basic.hpp)"
+                                % (what, n, al[n]))
             # the caller's dispatch conditions (the layernorm API's)
             if struct.endswith("Layernorm2dFwd"):
                 cited_if = [l for l in api_if if "`%s:%d`" % (api, l) in page]

@@ -37,8 +37,8 @@ from kwcheck import Checker  # noqa: E402
 PAGE_MAX = 256 * 1024
 MAX_MFMA_DEPTH = 7  # items below the kernel's own calls (0 = a call of the kernel)
 MAX_LABEL = 120
-HELPER_WORDS = ("static_for", "static_ford", "static_uford", "(lambda", "sequence::", "tuple::",
-                "constant::", "unpack_impl")
+HELPER_WORDS = ("static_for", "static_ford", "static_uford", "(lambda", "(anonymous class)",
+                "sequence::", "tuple::", "constant::", "unpack_impl")
 
 
 def run(cmd, **kw):
@@ -148,12 +148,8 @@ def check_tree(c, what, items, fulls):
             word = "operator" if parts[-1].startswith("operator") else parts[-1]
             src = source_line(dfile, dline)
             # (or a macro's invocation, when a macro defines it)
-            # (or, for a lambda as clang 19 prints it, "(anonymous class)",
-            # a line that opens a lambda)
-            lam = "(anonymous class)" in label and src is not None and re.search(
-                r"\[[&=\w, ]*\]\s*\(", src)
             c.check(src is not None and (word in src or (len(parts) > 1 and parts[-2] in src)
-                                         or re.match(r"\s*[A-Z][A-Z0-9_]*\(", src) or lam),
+                                         or re.match(r"\s*[A-Z][A-Z0-9_]*\(", src)),
                     "%s: %s defined at %s:%d, whose line does not name it: %r"
                     % (what, label, dfile, dline, src))
     c.check(any("<" in f for f in fulls.values()),
@@ -213,16 +209,11 @@ def main():
     if c.check(gemm, "no page of a GemmKernel"):
         items, fulls = tree_of(gemm)
         check_tree(c, "GEMM page", items or [], fulls or {})
-        # clang 19 prints a lambda as "(anonymous class)::operator()", which the
-        # helper patterns do not fold (a gap: docs/perf/ck-volume.md); its
-        # frames are not counted in the depth here
-        lams, mfma = [], []
-        for d, lab, _, f, ln, _ in items or []:
-            lams = [x for x in lams if x < d]
-            if "(anonymous class)" in lab:
-                lams.append(d)
-            elif f and "__builtin_amdgcn_mfma" in (body_at(f, ln) or ""):
-                mfma.append((d - len(lams), lab, f, ln))
+        # every major names a lambda the same ("(lambda)", where clang 19
+        # prints "(anonymous class)"), so the helper patterns fold its frames
+        # (check_tree: no item is one) and the depth counts every frame
+        mfma = [(d, lab, f, ln) for d, lab, _, f, ln, _ in items or []
+                if f and "__builtin_amdgcn_mfma" in (body_at(f, ln) or "")]
         if c.check(mfma, "GEMM page: no item is defined by a function calling "
                    "__builtin_amdgcn_mfma"):
             d, lab, f, ln = min(mfma)

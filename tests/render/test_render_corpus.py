@@ -625,7 +625,10 @@ def main():
         for f in files:
             with open(os.path.join(pages, f), encoding="utf-8") as fh:
                 page = fh.read()
-            m = re.match(r"# Kernel Walkthrough: `([^`]+)`", page)
+            # the kernel's printed name: the overview's instantiation (a
+            # trampoline's title is the kernel struct it runs), else the title
+            m = re.search(r"^\| Instantiation \| `([^`]+)` \|", page, re.M) or \
+                re.match(r"# Kernel Walkthrough: `([^`]+)`", page)
             name = m.group(1) if m else f
             key = kr.split_args(name)
             key = (key[0], tuple(key[1]))
