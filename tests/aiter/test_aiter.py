@@ -55,6 +55,7 @@ import yaml
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import kwcap  # noqa: E402  (code-object helpers shared with the capture tests)
+from kwcheck import Checker  # noqa: E402
 import kwllvm  # noqa: E402
 import kwzstd  # noqa: E402
 
@@ -659,7 +660,7 @@ def do_site_lines(a, ck):
 def main():
     a = parse_args()
     skip_if_absent(a)
-    ck = kwcap.Checker("aiter." + a.what + ("_" + a.mode if a.what == "build" else ""))
+    ck = Checker("aiter." + a.what + ("_" + a.mode if a.what == "build" else ""))
     {"build": do_build, "identical": do_identical, "kernels": do_kernels,
      "launches": do_launches, "size": do_size, "site_lines": do_site_lines}[a.what](a, ck)
     ck.finish()

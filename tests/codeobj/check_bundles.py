@@ -16,7 +16,9 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from kwco_common import Check, DUMP, dump_yaml, run, tool, work  # noqa: E402
+import kwco_common  # noqa: E402
+from kwcheck import Checker  # noqa: E402
+from kwco_common import DUMP, dump_yaml, run, tool, work  # noqa: E402
 
 MAGIC = b"__CLANG_OFFLOAD_BUNDLE__"
 
@@ -97,7 +99,7 @@ def facts(doc):
 
 
 def main():
-    c = Check("bundles")
+    c = Checker("bundles", who=kwco_common.WHO)
     inputs = ["kinds.gfx942.dev.o", "kinds.hipfb", "kinds.zlib2.ccob", "kinds.zlib3.ccob",
               "kinds.ccob3.fatbin", "kinds.ccob2.fatbin", "kinds.host.o", "kinds.ccob3.host.o",
               "kinds.ccob2.host.o", "libtwo.so", "libmixed.so"]
@@ -107,14 +109,15 @@ def main():
     inputs = [i for i in inputs if i != "kinds.zlib3.ccob" or os.path.exists(work(i))]
     for name in inputs:
         with tempfile.TemporaryDirectory() as tmp:
-            c.eq(name + ": entries", kwco_entries(work(name), tmp), bundler_entries(work(name), tmp))
+            c.eq(kwco_entries(work(name), tmp), bundler_entries(work(name), tmp),
+                 name + ": entries")
 
     # a .so links two TUs: both bundles' kernels are there, for both arches
     two = facts(dump_yaml(work("libtwo.so"), "--no-isa"))
     one = facts(dump_yaml(work("kinds.host.o"), "--no-isa"))
     other = facts(dump_yaml(work("other.host.o"), "--no-isa"))
-    c.eq("libtwo.so kernels", set(two), set(one) | set(other))
-    c.eq("libmixed.so kernels", set(facts(dump_yaml(work("libmixed.so"), "--no-isa"))), set(two))
+    c.eq(set(two), set(one) | set(other), "libtwo.so kernels")
+    c.eq(set(facts(dump_yaml(work("libmixed.so"), "--no-isa"))), set(two), "libmixed.so kernels")
 
     # wrapping never changes a fact
     groups = [["kinds.host.o", "kinds.ccob3.host.o", "kinds.ccob2.host.o", "kinds.hipfb",
@@ -124,14 +127,14 @@ def main():
         groups.append(["corpus/rmsnorm.host.o", "corpus/rmsnorm.ccob.host.o"])
     for g in groups:
         ref = facts(dump_yaml(work(g[0])))
-        c.true(g[0] + ": has kernels", len(ref) > 0)
+        c.check(len(ref) > 0, g[0] + ": has kernels")
         for other_name in g[1:]:
             got = facts(dump_yaml(work(other_name)))
-            c.eq("%s vs %s: kernels" % (other_name, g[0]), sorted(got), sorted(ref))
+            c.eq(sorted(got), sorted(ref), "%s vs %s: kernels" % (other_name, g[0]))
             for key in ref:
                 if key in got:
-                    c.eq("%s vs %s: %s/%s" % (other_name, g[0], key[0], key[1]), got[key], ref[key])
-    c.report()
+                    c.eq(got[key], ref[key], "%s vs %s: %s/%s" % (other_name, g[0], key[0], key[1]))
+    c.finish()
 
 
 if __name__ == "__main__":

@@ -18,7 +18,9 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from kwco_common import Check, run, tool  # noqa: E402
+import kwco_common  # noqa: E402
+from kwcheck import Checker  # noqa: E402
+from kwco_common import run, tool  # noqa: E402
 
 PROBE = sys.argv[1]
 
@@ -92,7 +94,7 @@ def mc_disassemble(arch, rows):
 
 def main():
     version = run([PROBE, "--version"]).stdout.strip()
-    c = Check("guard")
+    c = Checker("guard", who=kwco_common.WHO)
     procs = [a for a in PROCESSORS if a != "gfx950" or version != "19"]  # 19: no gfx950
     rows = []
     for arch in procs:
@@ -107,7 +109,7 @@ def main():
     probe_in = "".join("%s %s\n" % (r["arch"], " ".join("%08x" % w for w in r["words"]))
                        for r in rows)
     out = run([PROBE], stdin=probe_in).stdout.splitlines()
-    c.eq("probe answers", len(out), len(rows))
+    c.eq(len(out), len(rows), "probe answers")
     for r, line in zip(rows, out):
         kv = dict(f.split("=", 1) for f in line.split(" ", 3))
         r.update(guard=kv["guard"] == "1", crash=kv["crash"] != "0", size=int(kv["size"]),
@@ -117,26 +119,26 @@ def main():
     for r in rows:
         where = "LLVM %s %s: %s (%s)" % (version, r["arch"], r["what"],
                                          " ".join("%08x" % w for w in r["words"]))
-        c.true(where + ": crashes LLVM but the guard lets it through",
-               r["guard"] or not r["crash"])
-        c.true(where + ": refused, but LLVM decodes it (%r)" % r["text"],
-               not r["guard"] or r["crash"] or r["size"] == 0)
-        c.true(where + ": guarded, but LLVM %s crashes on no %s encoding" % (version, r["class"]),
-               not r["guard"] or r["class"] in crashing)
+        c.check(r["guard"] or not r["crash"],
+                where + ": crashes LLVM but the guard lets it through")
+        c.check(not r["guard"] or r["crash"] or r["size"] == 0,
+                where + ": refused, but LLVM decodes it (%r)" % r["text"])
+        c.check(not r["guard"] or r["class"] in crashing,
+                where + ": guarded, but LLVM %s crashes on no %s encoding" % (version, r["class"]))
     # what is handed over decodes as llvm-mc does (v255, a255 destinations)
     for arch in procs:
         ok = [r for r in rows if r["arch"] == arch and not r["guard"] and
               r["size"] == 4 * len(r["words"])]
         want = mc_disassemble(arch, ok)
-        c.eq("LLVM %s %s: instructions handed over vs llvm-mc -disassemble" % (version, arch),
-             len(ok), len(want))
+        c.eq(len(ok), len(want),
+             "LLVM %s %s: instructions handed over vs llvm-mc -disassemble" % (version, arch))
         for r, w in zip(ok, want):
-            c.eq("LLVM %s %s: %s" % (version, arch, r["what"]), r["text"], w)
+            c.eq(r["text"], w, "LLVM %s %s: %s" % (version, arch, r["what"]))
     wide = [r for r in rows if r["class"] == "sdst_lit" and not r["guard"] and
             ("v255" in r["text"] or "a255" in r["text"])]
-    c.true("some v255/a255 destinations decode (%d)" % len(wide), len(wide) >= 6)
+    c.check(len(wide) >= 6, "some v255/a255 destinations decode (%d)" % len(wide))
     print("%d encodings on %s" % (len(rows), ", ".join(procs)))
-    c.report()
+    c.finish()
 
 
 if __name__ == "__main__":

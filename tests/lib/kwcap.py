@@ -32,7 +32,6 @@ except ImportError:  # pragma: no cover - CMake picks a python3 that has it
 
 import kwllvm  # noqa: E402
 import kwzstd  # noqa: E402
-from kwcheck import Checker  # noqa: E402,F401  (the tests use kwcap.Checker)
 from kwllvm import YAML_LOADER as YamlLoader  # noqa: E402
 
 SKIP = 77

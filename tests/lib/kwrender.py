@@ -20,7 +20,6 @@ except ImportError:  # pragma: no cover - CMake picks a python3 that has it
     sys.exit(77)
 
 import kwcap  # noqa: E402
-from kwcheck import Checker  # noqa: E402,F401  (the tests use kwrender.Checker)
 from kwllvm import YAML_LOADER as YamlLoader  # noqa: E402
 
 

@@ -30,6 +30,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcap  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 
 OBJ_SYM = re.compile(r"^([0-9a-f]+) <(.+)>:$")
 OBJ_INSN = re.compile(r"^\t(.*?)\s*// ([0-9A-F]+):[0-9A-F ]+?(?: <[^>]*>)?$")
@@ -231,7 +232,7 @@ def check_table_choices(args, ck, exp, markers, docs):
 
 def main():
     args = kwcap.parse_args()
-    ck = kwcap.Checker("test_asm_kernels")
+    ck = Checker("test_asm_kernels")
     exp = kwcap.load_expected(args)
     markers = kwcap.load_markers(args, ck)
     docs = kwcap.load_corpus_sidecars(args, exp, ck)

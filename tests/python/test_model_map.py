@@ -50,17 +50,12 @@ import time
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwcheck import Checker  # noqa: E402
 from kwmd import md_plain  # noqa: E402
 
-FAILS = []
+C = Checker("python.model_map")
+check = C.check
 MARK = "  # kwalk-test: "
-
-
-def check(ok, what):
-    if not ok:
-        FAILS.append(what)
-        print("FAIL:", what)
-    return ok
 
 
 def run(cmd, env=None):
@@ -196,19 +191,14 @@ def main():
     fx = os.path.join(args.shared, "fixtures")
     atom, aiter_root = os.path.join(fx, "atom-py"), os.path.join(fx, "aiter-hip", "aiter")
     if not (os.path.isdir(atom) and os.path.isdir(os.path.join(aiter_root, "aiter"))):
-        print("SKIP: ../shared/fixtures/atom-py or aiter-hip/aiter absent")
-        return 77
+        C.skip("../shared/fixtures/atom-py or aiter-hip/aiter absent")
     tmp = tempfile.mkdtemp(prefix="kwalk-model-map-")
     try:
         test(args, atom, aiter_root, tmp)
     finally:
         if not os.environ.get("KWALK_TEST_KEEP"):
             shutil.rmtree(tmp, ignore_errors=True)
-    if FAILS:
-        print("%d check(s) failed" % len(FAILS))
-        return 1
-    print("ok")
-    return 0
+    C.finish()
 
 
 def test(args, atom, aiter_root, tmp):

@@ -44,15 +44,12 @@ import subprocess
 import sys
 import tempfile
 
-FAILS = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwcheck import Checker  # noqa: E402
+
+C = Checker("python.triton_chains")
+check = C.check
 MARK = "  # kwalk-test: "
-
-
-def check(ok, what):
-    if not ok:
-        FAILS.append(what)
-        print("FAIL:", what)
-    return ok
 
 
 def run(cmd, env):
@@ -147,8 +144,7 @@ def main():
     need = [os.path.join(fx, x) for x in ("atom-py", "aiter-hip/aiter/aiter",
                                           "triton-aiter-3.6/src", "triton-aiter-3.6/cache")]
     if not all(os.path.isdir(x) for x in need):
-        print("SKIP: ../shared/fixtures/{atom-py,aiter-hip/aiter,triton-aiter-3.6} absent")
-        return 77
+        C.skip("../shared/fixtures/{atom-py,aiter-hip/aiter,triton-aiter-3.6} absent")
     tmp = tempfile.mkdtemp(prefix="kwalk-triton-chains-")
     try:
         test(args.kwalk, fx, tmp)
@@ -161,8 +157,7 @@ def main():
     finally:
         if not os.environ.get("KWALK_TEST_KEEP"):
             shutil.rmtree(tmp, ignore_errors=True)
-    print("%d check(s) failed" % len(FAILS) if FAILS else "ok")
-    return 1 if FAILS else 0
+    C.finish()
 
 
 ATOM_CALLER = '''
