@@ -23,7 +23,7 @@ from kwcheck import Checker  # noqa: E402
 
 KWALK, FIX = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 GOOD, BAD = os.path.join(FIX, "good"), os.path.join(FIX, "bad")
-C = Checker("test_cli")
+C = Checker("cli.commands")
 check = C.check
 
 

@@ -42,7 +42,7 @@ MiB, GiB = 1 << 20, 1 << 30
 RSS_BOUND = 256 * MiB  # peak RSS allowed to any run (kwalk itself needs a few MiB)
 AS_LIMIT = 1 * GiB  # address space (plain builds): a whole-file read of >= 1 GiB fails
 TIMEOUT = 30  # seconds; the cases take well under one
-C = Checker("test_inputs")
+C = Checker("cli.inputs")
 check = C.check
 
 
