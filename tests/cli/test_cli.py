@@ -100,13 +100,13 @@ def check_list_json(out, what):
 def main():
     tmp = tempfile.mkdtemp(prefix="kwalk-cli-")
     try:
-        run(tmp)
+        commands(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     C.finish()
 
 
-def run(tmp):
+def commands(tmp):
     # --help, --version
     rc, out, err = kwalk("--help", cwd=tmp)
     check(rc == 0 and "kwalk index" in out and "kwalk list" in out and err == "", "kwalk --help")

@@ -38,7 +38,7 @@ def norm(text):
 def objdump(path):
     """(.text (start, end), {FUNC symbol: address}, {any symbol: address},
     {address: (text, (symbol, offset) of the target comment or None)})."""
-    out = run([tool("llvm-objdump"), "-d", "-t", "-h", path]).stdout
+    out = run([tool("llvm-objdump"), "-d", "-t", "-h", path], must=True).stdout
     text, funcs, syms, insns = None, {}, {}, {}
     part = None
     for line in out.splitlines():

@@ -55,7 +55,7 @@ def bundler_entries(path, tmp):
         head = f.read(4)
     if head == b"\x7fELF":
         fat = os.path.join(tmp, "fatbin")
-        run([tool("llvm-objcopy"), "--dump-section=.hip_fatbin=" + fat, path])
+        run([tool("llvm-objcopy"), "--dump-section=.hip_fatbin=" + fat, path], must=True)
         blob = open(fat, "rb").read()
     else:
         blob = open(path, "rb").read()
@@ -64,14 +64,14 @@ def bundler_entries(path, tmp):
         pf = os.path.join(tmp, "piece%d" % i)
         open(pf, "wb").write(piece)
         for bid in run([tool("clang-offload-bundler"), "--list", "--type=o",
-                        "--input=" + pf]).stdout.split():
+                        "--input=" + pf], must=True).stdout.split():
             of = os.path.join(tmp, "out")
             cmd = [tool("clang-offload-bundler"), "--unbundle", "--type=o", "--input=" + pf,
                    "--output=" + of]
             # LLVM 19's bundler lists the host entry as host-<triple>-- but
             # finds it only as host-<triple> (22 takes either)
-            if run(cmd + ["--targets=" + bid], ok_rc=(0, 1)).returncode:
-                run(cmd + ["--targets=" + bid.rstrip("-")])
+            if run(cmd + ["--targets=" + bid], ok=(0, 1), must=True).returncode:
+                run(cmd + ["--targets=" + bid.rstrip("-")], must=True)
             out.append((bid, hashlib.sha256(open(of, "rb").read()).hexdigest()))
     return sorted(out)
 
@@ -80,7 +80,7 @@ def kwco_entries(path, tmp):
     d = os.path.join(tmp, "kw")
     os.makedirs(d)
     out = []
-    for line in run([DUMP, "--extract", d, path]).stdout.splitlines():
+    for line in run([DUMP, "--extract", d, path], must=True).stdout.splitlines():
         bid, _, f = line.split(" ", 2)
         out.append((bid, hashlib.sha256(open(f, "rb").read()).hexdigest()))
     return sorted(out)

@@ -22,7 +22,7 @@ INSN = re.compile(r"^\t(.*?)\s*// ([0-9A-F]+):[0-9A-F ]+?( <(.+?)(\+0x([0-9a-f]+
 def objdump(path, arch):
     """({address: (text, target symbol, target offset)}, {symbol: address})."""
     insns, syms = {}, {}
-    out = run([tool("llvm-objdump"), "-d", "--mcpu=" + arch, path]).stdout
+    out = run([tool("llvm-objdump"), "-d", "--mcpu=" + arch, path], must=True).stdout
     for line in out.splitlines():
         m = SYM.match(line)
         if m:

@@ -87,13 +87,13 @@ def mc_disassemble(arch, rows):
     data = " ".join("0x%02x" % b for r in rows for w in r["words"]
                     for b in w.to_bytes(4, "little"))
     out = run([tool("llvm-mc"), "-disassemble", "-triple=amdgcn-amd-amdhsa",
-               "-mcpu=" + arch], stdin=data).stdout
+               "-mcpu=" + arch], input=data, must=True).stdout
     lines = [" ".join(l.split("//")[0].split(";")[0].split()) for l in out.splitlines()]
     return [l for l in lines if l and not l.startswith(".")]
 
 
 def main():
-    version = run([PROBE, "--version"]).stdout.strip()
+    version = run([PROBE, "--version"], must=True).stdout.strip()
     c = Checker("guard", who=kwco_common.WHO)
     procs = [a for a in PROCESSORS if a != "gfx950" or version != "19"]  # 19: no gfx950
     rows = []
@@ -108,7 +108,7 @@ def main():
                              "words": w})
     probe_in = "".join("%s %s\n" % (r["arch"], " ".join("%08x" % w for w in r["words"]))
                        for r in rows)
-    out = run([PROBE], stdin=probe_in).stdout.splitlines()
+    out = run([PROBE], input=probe_in, must=True).stdout.splitlines()
     c.eq(len(out), len(rows), "probe answers")
     for r, line in zip(rows, out):
         kv = dict(f.split("=", 1) for f in line.split(" ", 3))

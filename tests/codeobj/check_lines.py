@@ -17,7 +17,7 @@ def symbolize(path, addrs):
     """{addr: [(function, file, line, column)]} innermost first; [] if unknown."""
     text = run([tool("llvm-symbolizer"), "--obj=" + path, "-i", "-f", "--functions=linkage",
                 "--no-demangle"],
-               stdin="".join("0x%x\n" % a for a in addrs)).stdout
+               input="".join("0x%x\n" % a for a in addrs), must=True).stdout
     blocks = text.split("\n\n")
     out = {}
     for a, block in zip(addrs, blocks):

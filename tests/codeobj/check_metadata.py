@@ -9,7 +9,8 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwco_common  # noqa: E402
 from kwcheck import Checker  # noqa: E402
-from kwco_common import code_objects, dump_yaml, readelf_metadata, run, tool, work  # noqa: E402
+import kwllvm  # noqa: E402
+from kwco_common import LLVM_BIN, code_objects, dump_yaml, run, tool, work  # noqa: E402
 
 FIELDS = {
     "vgpr": ".vgpr_count", "agpr": ".agpr_count", "sgpr": ".sgpr_count",
@@ -26,7 +27,7 @@ ARG_FIELDS = {"name": ".name", "offset": ".offset", "size": ".size",
 
 def kd_symbols(path):
     out = set()
-    for line in run([tool("llvm-readelf"), "-s", path]).stdout.splitlines():
+    for line in run([tool("llvm-readelf"), "-s", path], must=True).stdout.splitlines():
         f = line.split()
         if len(f) >= 8 and f[3] == "OBJECT" and f[7].endswith(".kd"):
             out.add(f[7][:-3])
@@ -36,7 +37,7 @@ def kd_symbols(path):
 def main():
     c = Checker("metadata", who=kwco_common.WHO)
     for path in code_objects() + [work("asm_kernel.rel.o")]:
-        md = readelf_metadata(path)
+        md = kwllvm.readelf_metadata(LLVM_BIN, path)
         doc = dump_yaml(path, "--no-isa")
         c.eq(len(doc["code_objects"]), 1, path + ": code objects")
         target = md["amdhsa.target"].split("--", 1)[1]

@@ -30,6 +30,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcap  # noqa: E402
+import kwllvm  # noqa: E402
 from kwcheck import Checker  # noqa: E402
 
 OBJ_SYM = re.compile(r"^([0-9a-f]+) <(.+)>:$")
@@ -51,23 +52,6 @@ def readelf_syms(args, co):
             elif f[3] == "OBJECT" and f[7].endswith(".kd"):
                 kds.add(f[7][:-3])
     return funcs, kds, r
-
-
-def readelf_metadata(args, co):
-    """The NT_AMDGPU_METADATA document (llvm-readelf --notes), or None."""
-    r = kwcap.run([kwcap.tool(args, "llvm-readelf"), "--notes", co])
-    text = r.stdout
-    i = text.find("AMDGPU Metadata:")
-    if i < 0:
-        return None
-    body = []
-    for line in text[i:].splitlines()[1:]:
-        if line.strip() == "---" and not body:
-            continue
-        if line.strip() == "...":
-            break
-        body.append(line)
-    return kwcap.yaml.safe_load("\n".join(body))
 
 
 def objdump(args, co, arch):
@@ -283,7 +267,7 @@ def main():
         ck.eq(sorted(set(funcs) & kds), sorted(o["kernels"]), what + ": kernels with a FUNC symbol")
         ck.eq(sorted(launched.get(os.path.realpath(co), ())), sorted(o["kernels"]),
               what + ": the kernels the sidecars' ASM launches name in this code object")
-        md = readelf_metadata(args, co) or {}
+        md = kwllvm.readelf_metadata(args.llvm_bin, co) or {}
         mk = {k.get(".name"): k for k in md.get("amdhsa.kernels") or []}
         ck.eq(sorted(mk), sorted(o["kernels"]), what + ": kernels of the metadata note")
         ck.eq(md.get("amdhsa.target"), "amdgcn-amd-amdhsa--gfx942", what + ": metadata target")

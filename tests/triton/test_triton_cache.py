@@ -15,7 +15,6 @@ import glob
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
@@ -28,14 +27,11 @@ META = {"hash", "name", "arch", "target", "backend_name", "triton_version", "war
         "profile_scratch_size", "profile_scratch_align"}
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwrun import run  # noqa: E402
 import kwcheck  # noqa: E402
 
 CK = kwcheck.Checker("triton.cache")
 eq = CK.eq
-
-
-def run(cmd):
-    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
 
 
 def jit_defs(path):
@@ -57,7 +53,7 @@ def jit_defs(path):
 
 def notes(llvm, hsaco):
     """The kernel's scalar metadata keys and its .args, from llvm-readelf --notes."""
-    text = run([os.path.join(llvm, "llvm-readelf"), "--notes", hsaco])
+    text = run([os.path.join(llvm, "llvm-readelf"), "--notes", hsaco], must=True).stdout
     kv = {m.group(1): m.group(2).strip()
           for m in re.finditer(r"^    \.([a-z_]+):[ \t]+(\S.*)$", text, re.M)}
     args = []
@@ -75,7 +71,7 @@ def notes(llvm, hsaco):
 
 def symbol_size(llvm, hsaco, name):
     """The kernel's code bytes: its FUNC symbol's size, from llvm-readelf -s."""
-    for line in run([os.path.join(llvm, "llvm-readelf"), "-s", hsaco]).splitlines():
+    for line in run([os.path.join(llvm, "llvm-readelf"), "-s", hsaco], must=True).stdout.splitlines():
         f = line.split()
         if len(f) >= 8 and f[3] == "FUNC" and f[7] == name:
             return int(f[2], 0)
@@ -86,7 +82,7 @@ def objdump(llvm, hsaco, arch, name):
     """[(offset, text)] of the kernel's instructions (its symbol's bytes, not
     the padding after it), from llvm-objdump -d."""
     size = symbol_size(llvm, hsaco, name)
-    out = run([os.path.join(llvm, "llvm-objdump"), "-d", "--mcpu=" + arch, hsaco])
+    out = run([os.path.join(llvm, "llvm-objdump"), "-d", "--mcpu=" + arch, hsaco], must=True).stdout
     base, insns, cur = None, [], None
     for line in out.splitlines():
         m = re.match(r"^([0-9a-f]+) <(.+)>:$", line)
@@ -103,7 +99,7 @@ def objdump(llvm, hsaco, arch, name):
 
 def debug_line(llvm, hsaco):
     """[(address, file, line, column)] rows in order, from llvm-dwarfdump."""
-    out = run([os.path.join(llvm, "llvm-dwarfdump"), "--debug-line", hsaco])
+    out = run([os.path.join(llvm, "llvm-dwarfdump"), "--debug-line", hsaco], must=True).stdout
     dirs, files, rows, cur = {}, {}, [], None
     for line in out.splitlines():
         m = re.match(r'^include_directories\[\s*(\d+)\] = "(.*)"$', line)
@@ -146,9 +142,9 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         db = os.path.join(tmp, "idx.yaml")
         run([a.kwalk, "index", "--triton-cache", os.path.join(fx, "cache"),
-             "--map-prefix", "/opt/aiter=" + src, "-o", db])
+             "--map-prefix", "/opt/aiter=" + src, "-o", db], must=True).stdout
         doc = yaml.load(open(db), Loader=Loader)
-        listing = run([a.kwalk, "list", "--db", db])
+        listing = run([a.kwalk, "list", "--db", db], must=True).stdout
     kernels = [k for k in doc["kernels"] if k.get("language") == "triton"]
     eq(len(kernels), len(folders), "specializations indexed")
     eq(len(kernels), len(manifest["compiled"]), "specializations in the manifest")

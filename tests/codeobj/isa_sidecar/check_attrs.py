@@ -45,7 +45,7 @@ def main():
     kernels = {k["symbol"]: k for k in doc["kernels"]}
     archs = sidecar_archs(doc)
     # what kwalk isa says from the code object alone (no attrs)
-    bare = sidecar_archs(yaml.safe_load(run([KWALK, "isa", obj, "--format", "yaml"]).stdout))
+    bare = sidecar_archs(yaml.safe_load(run([KWALK, "isa", obj, "--format", "yaml"], must=True).stdout))
     cos = unbundle(obj, work, "wg_attrs")
     c.eq(sorted(kernels), sorted(EXPECT), "kernels")
     for name, (attrs, _) in EXPECT.items():

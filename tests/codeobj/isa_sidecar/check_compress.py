@@ -25,7 +25,7 @@ def main():
     zobj = os.path.join(DIR, "objs", LINES_TU + "_z.o")
     pobj = os.path.join(CORPUS, LINES_TU + ".o")
     fat = os.path.join(work, "z.fatbin")
-    run([tool("llvm-objcopy"), "--dump-section=.hip_fatbin=" + fat, zobj])
+    run([tool("llvm-objcopy"), "--dump-section=.hip_fatbin=" + fat, zobj], must=True)
     with open(fat, "rb") as f:
         c.eq(f.read(4), b"CCOB", "compressed .hip_fatbin magic")
     zc, pc = unbundle(zobj, work, "z"), unbundle(pobj, work, "plain")

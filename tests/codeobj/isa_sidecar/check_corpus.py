@@ -192,7 +192,7 @@ def main():
             remarks = parse_remarks(os.path.join(DIR, "remarks", "%s.%s.txt" % (tu, arch)))
             md_all = readelf_kernels(co)
             syms = symbols(co)
-            kd = {s[:-3] for s in run([tool("llvm-nm"), co]).stdout.split() if s.endswith(".kd")}
+            kd = {s[:-3] for s in run([tool("llvm-nm"), co], must=True).stdout.split() if s.endswith(".kd")}
             truth = set(md_all) | kd
             ours = {s: a for (s, key), a in archs.items() if key == arch}
             c.eq(sorted(ours), sorted(truth), where + ": kernels")

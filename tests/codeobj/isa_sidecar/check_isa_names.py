@@ -34,7 +34,7 @@ ROW = re.compile(r"^ +(?:-|\d+)(?: +(?:-|\d+)){6} +(?:\?|\d+)  \S+ +(\S+)(?:  \(
 
 
 def cxxfilt(names):
-    out = run([tool("llvm-cxxfilt")], stdin="\n".join(names) + "\n").stdout.splitlines()
+    out = run([tool("llvm-cxxfilt")], input="\n".join(names) + "\n", must=True).stdout.splitlines()
     return dict(zip(names, out))
 
 
@@ -83,8 +83,8 @@ def check_tu(c, work, tu):
         c.eq(rows[s], {dm[s]}, tu + ": demangled name beside " + s)
     # notes: on stderr only; the bundle's host entry is one
     fatbin = os.path.join(work, tu + ".fb")
-    run([tool("llvm-objcopy"), "--dump-section=.hip_fatbin=" + fatbin, obj])
-    ids = run([tool("clang-offload-bundler"), "--list", "--type=o", "--input=" + fatbin]).stdout.split()
+    run([tool("llvm-objcopy"), "--dump-section=.hip_fatbin=" + fatbin, obj], must=True)
+    ids = run([tool("clang-offload-bundler"), "--list", "--type=o", "--input=" + fatbin], must=True).stdout.split()
     host = [i for i in ids if i.startswith("host-")]
     c.check(host, tu + ": the bundle has a host entry (test input)")
     c.check(not any("note" in l or "skipped" in l for l in p.stdout.splitlines()),

@@ -71,7 +71,7 @@ TABLE_KEYS = (".vgpr_count", ".agpr_count", ".sgpr_count", ".group_segment_fixed
 
 def truth(co):
     md = readelf_kernels(co)
-    kd = {s[:-3] for s in run([tool("llvm-nm"), co]).stdout.split() if s.endswith(".kd")}
+    kd = {s[:-3] for s in run([tool("llvm-nm"), co], must=True).stdout.split() if s.endswith(".kd")}
     return md, set(md) | kd
 
 
@@ -190,7 +190,7 @@ def check_errors(c, work, co):
     open(files["bad bundle offsets"], "wb").write(hdr + b"\0" * 64)
     src = os.path.join(work, "plain.c")
     open(src, "w").write("int kwis_plain(void) { return 1; }\n")
-    run([tool("clang"), "-c", src, "-o", files["host object without .hip_fatbin"]])
+    run([tool("clang"), "-c", src, "-o", files["host object without .hip_fatbin"]], must=True)
     for what, path in files.items():
         one_line(what, [path], 1)
         one_line(what + " (yaml)", [path, "--format", "yaml"], 1)
@@ -211,12 +211,12 @@ def main():
     work = scratch("kwalk_isa")
     asm = os.path.join(work, "asm_kernel.co")
     run([tool("clang"), "-x", "assembler", "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx942",
-         os.path.join(SRC, "..", "src", "asm_kernel.s"), "-o", asm])
+         os.path.join(SRC, "..", "src", "asm_kernel.s"), "-o", asm], must=True)
     md, names = truth(asm)
     c.check("asm_bare" in names - set(md) and "asm_reduce" in md,
             "the .s has a kernel outside the metadata (asm_bare) and one in it")
     tid = re.search(r"amdhsa\.target:\s+'?amdgcn-amd-amdhsa--([^'\s]+)",
-                    run([tool("llvm-readelf"), "--notes", asm]).stdout).group(1)
+                    run([tool("llvm-readelf"), "--notes", asm], must=True).stdout).group(1)
     check_file(c, asm, {tid: asm})
 
     tu = "rope_kernels"

@@ -20,7 +20,7 @@ from kwis_common import (DIR, LINES_TU, parse_isa, read_back, run, scratch,
 def symbolize(path, addrs):
     """{addr: [(file, line, column)]} innermost first; [] if unknown."""
     text = run([tool("llvm-symbolizer"), "--obj=" + path, "-i", "-f", "--functions=linkage",
-                "--no-demangle"], stdin="".join("0x%x\n" % a for a in addrs)).stdout
+                "--no-demangle"], input="".join("0x%x\n" % a for a in addrs), must=True).stdout
     out = {}
     for a, block in zip(addrs, text.split("\n\n")):
         lines = [l for l in block.strip("\n").split("\n") if l]

@@ -53,7 +53,7 @@ def index(sidecar, work, *args):
 
 def text_offset(co):
     """File offset and size of the code object's .text (llvm-readelf -S)."""
-    for line in run([tool("llvm-readelf"), "-S", "-W", co]).stdout.splitlines():
+    for line in run([tool("llvm-readelf"), "-S", "-W", co], must=True).stdout.splitlines():
         f = line.replace("[ ", "[").split()
         if len(f) > 5 and f[1] == ".text":
             return int(f[4], 16), int(f[5], 16)
