@@ -29,10 +29,11 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_triton_cache import META, debug_line, jit_defs, notes, run  # noqa: E402
+from test_triton_cache import META, debug_line, jit_defs, notes  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcheck  # noqa: E402
+from kwrun import run  # noqa: E402
 
 CK = kwcheck.Checker("triton.render")
 eq = CK.eq
@@ -267,7 +268,7 @@ def check_page(w, page, meta, folder, src_lines, llvm, archs, unmap):
     eq(bad[:3], [], w + ": listed instructions whose Python line differs from .debug_line")
     # the DPP controls of "Notable instructions present", whole, vs llvm-objdump -d
     dis = run([os.path.join(llvm, "llvm-objdump"), "-d", "--no-show-raw-insn",
-               "--mcpu=" + arch, os.path.join(folder, name + ".hsaco")])
+               "--mcpu=" + arch, os.path.join(folder, name + ".hsaco")], must=True).stdout
     want_dpp = {}
     for mm in re.finditer(r"[ ,](quad_perm:\[[0-9,]+\]|row_[a-z_]+:\d+|row_(?:half_)?mirror"
                           r"|wave_[a-z]+:\d+)", dis):
@@ -294,8 +295,8 @@ def check_fixture(a):
     with tempfile.TemporaryDirectory() as tmp:
         db, out = os.path.join(tmp, "t.yaml"), os.path.join(tmp, "pages")
         run([a.kwalk, "index", "--triton-cache", os.path.join(fx, "cache"),
-             "--map-prefix", "/opt/aiter=" + src, "-o", db])
-        run([a.kwalk, "render", "--all", "--db", db, "-o", out])
+             "--map-prefix", "/opt/aiter=" + src, "-o", db], must=True).stdout
+        run([a.kwalk, "render", "--all", "--db", db, "-o", out], must=True).stdout
         pages = {p: open(os.path.join(out, p)).read()
                  for p in os.listdir(out) if p.endswith(".md") and p != "index.md"}
     eq(len(pages), len(folders), "pages")
@@ -440,19 +441,19 @@ def check_corpus(a):
             open(os.path.join(sc, os.path.basename(f)), "w").write(text)
         db, out = os.path.join(tmp, "t.yaml"), os.path.join(tmp, "pages")
         run([a.kwalk, "index", sc, "--triton-cache", os.path.join(corpus, "cache"),
-             "--map-prefix", "/opt/kwalk=" + root, "-o", db])
-        run([a.kwalk, "render", "--all", "--db", db, "-o", out])
+             "--map-prefix", "/opt/kwalk=" + root, "-o", db], must=True).stdout
+        run([a.kwalk, "render", "--all", "--db", db, "-o", out], must=True).stdout
         pages = {p: open(os.path.join(out, p)).read()
                  for p in os.listdir(out) if p.endswith(".md") and p != "index.md"}
         index = open(os.path.join(out, "index.md")).read()
-        tsv = run([a.kwalk, "map", "--db", db, "--format", "tsv"])
-        md = run([a.kwalk, "map", "--db", db])
+        tsv = run([a.kwalk, "map", "--db", db, "--format", "tsv"], must=True).stdout
+        md = run([a.kwalk, "map", "--db", db], must=True).stdout
         # the hook sidecars as committed (/opt/kwalk paths), mapped by
         # --map-prefix alone: the same pages as from the rewritten copies
         db2, out2 = os.path.join(tmp, "m.yaml"), os.path.join(tmp, "pages-mapped")
         run([a.kwalk, "index", os.path.join(corpus, "sidecars"), "--triton-cache",
-             os.path.join(corpus, "cache"), "--map-prefix", "/opt/kwalk=" + root, "-o", db2])
-        run([a.kwalk, "render", "--all", "--db", db2, "-o", out2])
+             os.path.join(corpus, "cache"), "--map-prefix", "/opt/kwalk=" + root, "-o", db2], must=True).stdout
+        run([a.kwalk, "render", "--all", "--db", db2, "-o", out2], must=True).stdout
         mapped = {p: open(os.path.join(out2, p)).read()
                   for p in os.listdir(out2) if p.endswith(".md") and p != "index.md"}
         def body(text):  # the footer names the index file
