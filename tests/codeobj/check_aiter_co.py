@@ -146,7 +146,7 @@ def main():
         for bad, n, nb in ex.map(check_file, files):
             totals[0] += n
             totals[1] += nb
-            c.n += n + nb  # every instruction and branch compared
+            c.count += n + nb  # every instruction and branch compared
             for where, got, want in bad:
                 c.eq(got, want, where)
     print("%d files, %d instructions, %d branches compared" % (len(files), *totals))
