@@ -77,7 +77,7 @@ class LineTable:
     to directory 0, the compile's) and normalized."""
 
     def __init__(self, dwarfdump, co):
-        out = run_or_exit([dwarfdump, "--debug-line", co]).stdout
+        out = run([dwarfdump, "--debug-line", co], must=True).stdout
         rows, dirs, files, fname = [], {}, {}, None
         for line in out.splitlines():
             if line.startswith("debug_line["):
