@@ -55,7 +55,9 @@ import yaml
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import kwcap  # noqa: E402  (code-object helpers shared with the capture tests)
+from kwcheck import Checker  # noqa: E402
 import kwllvm  # noqa: E402
+import kwrun  # noqa: E402
 import kwzstd  # noqa: E402
 
 # The calls `<<<>>>` makes to pass its configuration (clang's HIP and CUDA).
@@ -620,7 +622,7 @@ def do_site_lines(a, ck):
         if not ck.check(co is not None, "%s: %s" % (arch, err)):
             continue
         table = kwllvm.LineTable(kwllvm.tool(a.llvm_bin, "llvm-dwarfdump"), co)
-        nm = kwllvm.run_or_exit([kwllvm.tool(a.llvm_bin, "llvm-nm"), co]).stdout
+        nm = kwrun.run([kwllvm.tool(a.llvm_bin, "llvm-nm"), co], must=True).stdout
         start = {f[2]: int(f[0], 16) for f in (l.split() for l in nm.splitlines()) if len(f) == 3}
         funcs, kernels, err = kwcap.elf_kernel_symbols(ta, co)
         ck.check(kernels, "%s: no kernel in the code object: %s" % (arch, err))
@@ -659,7 +661,7 @@ def do_site_lines(a, ck):
 def main():
     a = parse_args()
     skip_if_absent(a)
-    ck = kwcap.Checker("aiter." + a.what + ("_" + a.mode if a.what == "build" else ""))
+    ck = Checker("aiter." + a.what + ("_" + a.mode if a.what == "build" else ""))
     {"build": do_build, "identical": do_identical, "kernels": do_kernels,
      "launches": do_launches, "size": do_size, "site_lines": do_site_lines}[a.what](a, ck)
     ck.finish()

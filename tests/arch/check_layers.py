@@ -8,10 +8,18 @@ Checked two ways, so that neither an include nor a call can slip by:
             allowed folder; a bare #include "kw_x.h" names a header of the
             same folder; a folder's internal headers (INTERNAL) are included
             from that folder only;
+  libraries every static library a folder's CMakeLists.txt declares is in
+            LIBS (or in NOT_CHECKED, with its reason), so the call check
+            below reads all of them;
   calls     every kw_ symbol a folder's built objects use (nm: undefined) is
             defined in that folder or an allowed one; and inside a folder the
-            files' calls form no cycle (a file that calls back into the file
-            that calls it is one job split in two, or two jobs tangled);
+            files' calls form no circle (a file that calls back into the file
+            that calls it is one job split in two, or two jobs tangled), except
+            the circles KNOWN_CIRCLES lists, which must still exist exactly as
+            listed (so the list only shrinks);
+  state     no source file declares thread-local storage (_Thread_local,
+            thread_local, __thread) unless THREAD_LOCAL_OK lists it, and every
+            file listed still does;
   size      no folder holds a quarter or more of the source lines.
 Usage: check_layers.py SRC_ROOT BUILD_ROOT. Exit 0 when all hold, 1 otherwise
 (every violation printed, one line each)."""
@@ -40,8 +48,32 @@ INTERNAL = {"kw_ir_compat.h"}
 LIBS = {
     "common": ["kw_common", "kw_json", "kw_pool"], "sidecar": ["kw_sidecar"], "codeobj": ["kw_codeobj", "kw_co_sidecar"],
     "passes": ["kw_ir_c", "kw_ir"], "index": ["kw_index"], "triton": ["kw_triton"], "model": ["kw_model"],
-    "trace": ["kw_trace"], "render": ["kw_render"], "cli": ["kw_cli"],
+    "trace": ["kw_trace"], "render": ["kw_render", "kw_html"], "cli": ["kw_cli"],
 }
+# Libraries a folder declares that the call check does not read, and why.
+NOT_CHECKED = {
+    "kw_codeobj_fuzz": "kw_codeobj's own sources, built again for the fuzz target",
+}
+# Circles of files calling each other that exist today and are to be removed
+# (issue 37: render/ writes a page model through one output interface). Each
+# entry is one circle exactly: the set of files that reach each other by
+# calls (a strongly connected component of the folder's call graph). The test
+# fails when a circle is not listed here, and when a listed one no longer
+# exists as written: delete or shrink the entry in the change that breaks it.
+KNOWN_CIRCLES = {
+    # kw_html.c converts a page and places the charts, flow diagram and ISA
+    # view, which call back into its escaper and part cache.
+    ("render", frozenset({"kw_html.c", "kw_html_charts.c", "kw_html_flow.c", "kw_html_isa.c",
+                          "kw_html_roofline.c"})),
+}
+# Files allowed to declare thread-local storage, and what for (issue 37: the
+# HTML printer will hold no thread-local state). The test fails on any other
+# file that declares it, and on a file listed here that no longer does.
+THREAD_LOCAL_OK = {
+    "render/kw_html.c": "cmark's arena and the page buffers of one site worker",
+    "render/kw_html_charts.c": "the chart parts cached per site worker",
+}
+THREAD_LOCAL = re.compile(r"\b(_Thread_local|thread_local|__thread)\b")
 INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 problems = []
@@ -120,6 +152,7 @@ def find_lib(build, folder, name):
 
 
 def check_calls(build):
+    seen_circles = set()
     where_defined = {}
     objs_of = {}
     for folder, libs in LIBS.items():
@@ -146,8 +179,15 @@ def check_calls(build):
                     problems.append(f"{folder}/{obj} calls {s} of {to}/{to_obj}: {folder}/ may "
                                     f"not use {to}/")
         for cycle in cycles(graph):
-            problems.append(f"{folder}/: files call each other in a cycle: "
-                            + " -> ".join(cycle + [cycle[0]]))
+            files = [o[:-2] if o.endswith(".o") else o for o in cycle]
+            if (folder, frozenset(files)) in KNOWN_CIRCLES:
+                seen_circles.add((folder, frozenset(files)))
+                continue
+            problems.append(f"{folder}/: files call each other in a circle: "
+                            + " -> ".join(files + [files[0]]))
+    for folder, files in sorted(KNOWN_CIRCLES - seen_circles, key=lambda c: (c[0], sorted(c[1]))):
+        problems.append(f"{folder}/: the known circle {', '.join(sorted(files))} no longer exists "
+                        "as listed: update KNOWN_CIRCLES in check_layers.py")
 
 
 def cycles(graph):
@@ -184,6 +224,83 @@ def cycles(graph):
     return out
 
 
+LIB_DECL = re.compile(r"^\s*(?:kw_c_library|add_library)\s*\(\s*([A-Za-z0-9_]+)\s+(?!MODULE\b|ALIAS\b)",
+                      re.M)
+
+
+def check_libraries(src):
+    """Every static library a folder's CMakeLists.txt declares is read by the
+    call check (LIBS) or excused (NOT_CHECKED)."""
+    listed = {name for libs in LIBS.values() for name in libs}
+    found = 0
+    for folder in ALLOWED:
+        path = os.path.join(src, folder, "CMakeLists.txt")
+        if not os.path.exists(path):
+            continue
+        text = open(path, encoding="utf-8").read()
+        for m in LIB_DECL.finditer(text):
+            name = m.group(1)
+            found += 1
+            if name in NOT_CHECKED:
+                continue
+            if name not in listed:
+                problems.append(f"{folder}/CMakeLists.txt declares the library {name}, which LIBS "
+                                "does not list (its calls are not checked)")
+            elif name not in LIBS.get(folder, []):
+                problems.append(f"{folder}/CMakeLists.txt declares {name}, listed in LIBS under "
+                                "another folder")
+    if found == 0:
+        problems.append("no library declaration found in any folder's CMakeLists.txt")
+
+
+def strip_c_comments(text):
+    """TEXT with its comments and string/char literals blanked (newlines kept)."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            i = j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            out.append("\n" * text.count("\n", i, j))
+            i = j
+        elif c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            out.append(c + c)
+            i = j + 1
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def check_thread_local(src):
+    """Thread-local storage only in the files THREAD_LOCAL_OK lists."""
+    holders = set()
+    for folder in ALLOWED:
+        d = os.path.join(src, folder)
+        for f in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+            if not f.endswith((".c", ".h", ".cpp")):
+                continue
+            text = strip_c_comments(open(os.path.join(d, f), encoding="utf-8").read())
+            rel = f"{folder}/{f}"
+            for m in THREAD_LOCAL.finditer(text):
+                holders.add(rel)
+                if rel not in THREAD_LOCAL_OK:
+                    line = text.count("\n", 0, m.start()) + 1
+                    problems.append(f"{rel}:{line}: {m.group(1)}: thread-local state outside "
+                                    "the allow-list (THREAD_LOCAL_OK in check_layers.py)")
+    for rel in sorted(set(THREAD_LOCAL_OK) - holders):
+        problems.append(f"{rel}: listed in THREAD_LOCAL_OK but declares no thread-local storage "
+                        "any more: remove it from the list")
+    return holders
+
+
 def check_size(src):
     lines = {}
     for folder in ALLOWED:
@@ -206,13 +323,17 @@ def main():
         return 2
     src, build = sys.argv[1], sys.argv[2]
     edges = check_includes(src)
+    check_libraries(src)
     check_calls(build)
+    tls = check_thread_local(src)
     sizes = check_size(src)
     for p in problems:
         print("FAIL:", p)
     used = ", ".join(f"{a}->{b}" for a, b in sorted(edges) if a != b)
     print(f"{len(problems)} layering problems; folder edges by include: {used}")
     print(f"share of source lines: {sizes}")
+    print(f"known circles: {len(KNOWN_CIRCLES)}; files with thread-local storage: "
+          f"{', '.join(sorted(tls)) or 'none'}")
     return 1 if problems else 0
 
 

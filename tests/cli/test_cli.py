@@ -18,15 +18,13 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwcheck import Checker  # noqa: E402
+
 KWALK, FIX = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 GOOD, BAD = os.path.join(FIX, "good"), os.path.join(FIX, "bad")
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
+C = Checker("cli.commands")
+check = C.check
 
 
 def kwalk(*args, cwd):
@@ -102,15 +100,13 @@ def check_list_json(out, what):
 def main():
     tmp = tempfile.mkdtemp(prefix="kwalk-cli-")
     try:
-        run(tmp)
+        commands(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        sys.exit(f"test_cli: {len(failures)} failures")
-    print("test_cli: all checks passed")
+    C.finish()
 
 
-def run(tmp):
+def commands(tmp):
     # --help, --version
     rc, out, err = kwalk("--help", cwd=tmp)
     check(rc == 0 and "kwalk index" in out and "kwalk list" in out and err == "", "kwalk --help")

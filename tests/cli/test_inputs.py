@@ -33,6 +33,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwcheck import Checker  # noqa: E402
 from kwmd import md_plain  # noqa: E402
 
 KWALK = os.path.abspath(sys.argv[1])
@@ -41,13 +42,8 @@ MiB, GiB = 1 << 20, 1 << 30
 RSS_BOUND = 256 * MiB  # peak RSS allowed to any run (kwalk itself needs a few MiB)
 AS_LIMIT = 1 * GiB  # address space (plain builds): a whole-file read of >= 1 GiB fails
 TIMEOUT = 30  # seconds; the cases take well under one
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
+C = Checker("cli.inputs")
+check = C.check
 
 
 def sanitized():
@@ -326,6 +322,6 @@ if __name__ == "__main__":
         main(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        sys.exit(f"test_inputs: {len(failures)} failures")
-    print("test_inputs: all checks passed" + (" (AddressSanitizer build)" if ASAN else ""))
+    if ASAN:
+        C.note("AddressSanitizer build")
+    C.finish()

@@ -16,7 +16,9 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from kwco_common import ARCHES, Check, dump_yaml, isa_lines, kernels_by_arch, run, tool  # noqa: E402
+import kwco_common  # noqa: E402
+from kwcheck import Checker  # noqa: E402
+from kwco_common import ARCHES, dump_yaml, isa_lines, kernels_by_arch, run, tool  # noqa: E402
 
 SKIP = 77
 SRC = os.environ["KWCO_SRC"]
@@ -36,7 +38,7 @@ def norm(text):
 def objdump(path):
     """(.text (start, end), {FUNC symbol: address}, {any symbol: address},
     {address: (text, (symbol, offset) of the target comment or None)})."""
-    out = run([tool("llvm-objdump"), "-d", "-t", "-h", path]).stdout
+    out = run([tool("llvm-objdump"), "-d", "-t", "-h", path], must=True).stdout
     text, funcs, syms, insns = None, {}, {}, {}
     part = None
     for line in out.splitlines():
@@ -138,17 +140,17 @@ def main():
         sys.exit("FAILED: no .co of %s under %s" % (",".join(ARCHES), FIXTURE))
     if skipped:
         print("not checked (not an arch of this build): %s" % ", ".join(sorted(skipped)))
-    c = Check("aiter_co")
+    c = Checker("aiter_co", who=kwco_common.WHO)
     totals = [0, 0]
     with ThreadPoolExecutor(2) as ex:
         for bad, n, nb in ex.map(check_file, files):
             totals[0] += n
             totals[1] += nb
-            c.n += n + nb  # every instruction and branch compared
+            c.count += n + nb  # every instruction and branch compared
             for where, got, want in bad:
-                c.eq(where, got, want)
+                c.eq(got, want, where)
     print("%d files, %d instructions, %d branches compared" % (len(files), *totals))
-    c.report()
+    c.finish()
 
 
 if __name__ == "__main__":

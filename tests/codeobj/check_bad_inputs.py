@@ -14,15 +14,17 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from kwco_common import DUMP, Check, work  # noqa: E402
+import kwco_common  # noqa: E402
+from kwcheck import Checker  # noqa: E402
+from kwco_common import DUMP, work  # noqa: E402
 
 MODES = [[], ["--yaml", "--lines"], ["--kernel", "vec_add"]]
 
 
 def main():
-    c = Check("bad_inputs")
+    c = Checker("bad_inputs", who=kwco_common.WHO)
     bad = sorted(glob.glob(work("bad", "*")))
-    c.true("no bad inputs were generated", len(bad) >= 20)
+    c.check(len(bad) >= 20, "no bad inputs were generated")
     for path in bad:
         name = os.path.basename(path)
         with tempfile.TemporaryDirectory() as tmp:
@@ -30,16 +32,16 @@ def main():
                 p = subprocess.run([DUMP, *mode, path], capture_output=True, text=True)
                 where = "%s %s" % (name, " ".join(mode[:1]) or "(summary)")
                 lines = p.stderr.splitlines()
-                c.true(where + ": sanitizer report", "Sanitizer" not in p.stderr
-                       and "runtime error" not in p.stderr)
+                c.check("Sanitizer" not in p.stderr
+                       and "runtime error" not in p.stderr, where + ": sanitizer report")
                 if mode[:1] == ["--extract"] and p.returncode == 0:
                     continue
-                c.eq(where + ": exit status", p.returncode, 1)
-                c.eq(where + ": stderr lines", len(lines), 1)
-                c.true(where + ": message names the input: %r" % p.stderr[:300],
-                       len(lines) == 1 and lines[0].startswith("kwco-dump: ") and path in lines[0])
-                c.eq(where + ": stdout", p.stdout if mode[:1] != ["--extract"] else "", "")
-    c.report()
+                c.eq(p.returncode, 1, where + ": exit status")
+                c.eq(len(lines), 1, where + ": stderr lines")
+                c.check(len(lines) == 1 and lines[0].startswith("kwco-dump: ") and path in lines[0],
+                        where + ": message names the input: %r" % p.stderr[:300])
+                c.eq(p.stdout if mode[:1] != ["--extract"] else "", "", where + ": stdout")
+    c.finish()
 
 
 if __name__ == "__main__":

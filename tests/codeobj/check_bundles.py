@@ -16,7 +16,9 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from kwco_common import Check, DUMP, dump_yaml, run, tool, work  # noqa: E402
+import kwco_common  # noqa: E402
+from kwcheck import Checker  # noqa: E402
+from kwco_common import DUMP, dump_yaml, run, tool, work  # noqa: E402
 
 MAGIC = b"__CLANG_OFFLOAD_BUNDLE__"
 
@@ -53,7 +55,7 @@ def bundler_entries(path, tmp):
         head = f.read(4)
     if head == b"\x7fELF":
         fat = os.path.join(tmp, "fatbin")
-        run([tool("llvm-objcopy"), "--dump-section=.hip_fatbin=" + fat, path])
+        run([tool("llvm-objcopy"), "--dump-section=.hip_fatbin=" + fat, path], must=True)
         blob = open(fat, "rb").read()
     else:
         blob = open(path, "rb").read()
@@ -62,14 +64,14 @@ def bundler_entries(path, tmp):
         pf = os.path.join(tmp, "piece%d" % i)
         open(pf, "wb").write(piece)
         for bid in run([tool("clang-offload-bundler"), "--list", "--type=o",
-                        "--input=" + pf]).stdout.split():
+                        "--input=" + pf], must=True).stdout.split():
             of = os.path.join(tmp, "out")
             cmd = [tool("clang-offload-bundler"), "--unbundle", "--type=o", "--input=" + pf,
                    "--output=" + of]
             # LLVM 19's bundler lists the host entry as host-<triple>-- but
             # finds it only as host-<triple> (22 takes either)
-            if run(cmd + ["--targets=" + bid], ok_rc=(0, 1)).returncode:
-                run(cmd + ["--targets=" + bid.rstrip("-")])
+            if run(cmd + ["--targets=" + bid], ok=(0, 1), must=True).returncode:
+                run(cmd + ["--targets=" + bid.rstrip("-")], must=True)
             out.append((bid, hashlib.sha256(open(of, "rb").read()).hexdigest()))
     return sorted(out)
 
@@ -78,7 +80,7 @@ def kwco_entries(path, tmp):
     d = os.path.join(tmp, "kw")
     os.makedirs(d)
     out = []
-    for line in run([DUMP, "--extract", d, path]).stdout.splitlines():
+    for line in run([DUMP, "--extract", d, path], must=True).stdout.splitlines():
         bid, _, f = line.split(" ", 2)
         out.append((bid, hashlib.sha256(open(f, "rb").read()).hexdigest()))
     return sorted(out)
@@ -97,7 +99,7 @@ def facts(doc):
 
 
 def main():
-    c = Check("bundles")
+    c = Checker("bundles", who=kwco_common.WHO)
     inputs = ["kinds.gfx942.dev.o", "kinds.hipfb", "kinds.zlib2.ccob", "kinds.zlib3.ccob",
               "kinds.ccob3.fatbin", "kinds.ccob2.fatbin", "kinds.host.o", "kinds.ccob3.host.o",
               "kinds.ccob2.host.o", "libtwo.so", "libmixed.so"]
@@ -107,14 +109,15 @@ def main():
     inputs = [i for i in inputs if i != "kinds.zlib3.ccob" or os.path.exists(work(i))]
     for name in inputs:
         with tempfile.TemporaryDirectory() as tmp:
-            c.eq(name + ": entries", kwco_entries(work(name), tmp), bundler_entries(work(name), tmp))
+            c.eq(kwco_entries(work(name), tmp), bundler_entries(work(name), tmp),
+                 name + ": entries")
 
     # a .so links two TUs: both bundles' kernels are there, for both arches
     two = facts(dump_yaml(work("libtwo.so"), "--no-isa"))
     one = facts(dump_yaml(work("kinds.host.o"), "--no-isa"))
     other = facts(dump_yaml(work("other.host.o"), "--no-isa"))
-    c.eq("libtwo.so kernels", set(two), set(one) | set(other))
-    c.eq("libmixed.so kernels", set(facts(dump_yaml(work("libmixed.so"), "--no-isa"))), set(two))
+    c.eq(set(two), set(one) | set(other), "libtwo.so kernels")
+    c.eq(set(facts(dump_yaml(work("libmixed.so"), "--no-isa"))), set(two), "libmixed.so kernels")
 
     # wrapping never changes a fact
     groups = [["kinds.host.o", "kinds.ccob3.host.o", "kinds.ccob2.host.o", "kinds.hipfb",
@@ -124,14 +127,14 @@ def main():
         groups.append(["corpus/rmsnorm.host.o", "corpus/rmsnorm.ccob.host.o"])
     for g in groups:
         ref = facts(dump_yaml(work(g[0])))
-        c.true(g[0] + ": has kernels", len(ref) > 0)
+        c.check(len(ref) > 0, g[0] + ": has kernels")
         for other_name in g[1:]:
             got = facts(dump_yaml(work(other_name)))
-            c.eq("%s vs %s: kernels" % (other_name, g[0]), sorted(got), sorted(ref))
+            c.eq(sorted(got), sorted(ref), "%s vs %s: kernels" % (other_name, g[0]))
             for key in ref:
                 if key in got:
-                    c.eq("%s vs %s: %s/%s" % (other_name, g[0], key[0], key[1]), got[key], ref[key])
-    c.report()
+                    c.eq(got[key], ref[key], "%s vs %s: %s/%s" % (other_name, g[0], key[0], key[1]))
+    c.finish()
 
 
 if __name__ == "__main__":

@@ -9,7 +9,9 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from kwco_common import (Check, arch_of, code_objects, dump_yaml, isa_lines, kernels_by_arch,
+import kwco_common  # noqa: E402
+from kwcheck import Checker  # noqa: E402
+from kwco_common import (arch_of, code_objects, dump_yaml, isa_lines, kernels_by_arch,
                          run, tool, work)
 
 SYM = re.compile(r"^([0-9a-f]+) <(.+)>:$")
@@ -20,7 +22,7 @@ INSN = re.compile(r"^\t(.*?)\s*// ([0-9A-F]+):[0-9A-F ]+?( <(.+?)(\+0x([0-9a-f]+
 def objdump(path, arch):
     """({address: (text, target symbol, target offset)}, {symbol: address})."""
     insns, syms = {}, {}
-    out = run([tool("llvm-objdump"), "-d", "--mcpu=" + arch, path]).stdout
+    out = run([tool("llvm-objdump"), "-d", "--mcpu=" + arch, path], must=True).stdout
     for line in out.splitlines():
         m = SYM.match(line)
         if m:
@@ -44,32 +46,32 @@ def target(insn, syms):
 
 
 def main():
-    c = Check("disasm")
+    c = Checker("disasm", who=kwco_common.WHO)
     for path in code_objects() + [work("asm_kernel.rel.o")]:
         doc = dump_yaml(path)
         arch = arch_of(doc)
         insns, syms = objdump(path, arch)
         for (name, _), a in kernels_by_arch(doc).items():
             where = "%s: %s" % (path, name)
-            c.eq(where + ": start", a["code"]["address"], syms.get(name))
+            c.eq(a["code"]["address"], syms.get(name), where + ": start")
             base, size = a["code"]["address"], a["code"]["bytes"]
             want = sorted((addr - base, t) for addr, (t, _) in insns.items()
                           if base <= addr < base + size)
             got = isa_lines(a)
-            c.eq(where + ": instruction count", len(got), len(want))
+            c.eq(len(got), len(want), where + ": instruction count")
             for (go, gt), (wo, wt) in zip(got, want):
-                c.eq("%s: +0x%x" % (where, wo), (go, gt), (wo, wt))
+                c.eq((go, gt), (wo, wt), "%s: +0x%x" % (where, wo))
             labels = a["labels"]
             for b in a["branches"]:
-                c.eq("%s: branch at +0x%x target" % (where, b["at"]), base + b["target"],
-                     target(insns[base + b["at"]], syms))
+                c.eq(base + b["target"], target(insns[base + b["at"]], syms),
+                     "%s: branch at +0x%x target" % (where, b["at"]))
                 if b["label"] is not None:
-                    c.eq("%s: label %s" % (where, b["label"]), labels[b["label"]], b["target"])
+                    c.eq(labels[b["label"]], b["target"], "%s: label %s" % (where, b["label"]))
             # every objdump branch target in the kernel is one of ours
             n = sum(1 for addr, i in insns.items()
                     if target(i, syms) is not None and base <= addr < base + size)
-            c.eq(where + ": branches", len(a["branches"]), n)
-    c.report()
+            c.eq(len(a["branches"]), n, where + ": branches")
+    c.finish()
 
 
 if __name__ == "__main__":

@@ -18,7 +18,9 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from kwco_common import Check, run, tool  # noqa: E402
+import kwco_common  # noqa: E402
+from kwcheck import Checker  # noqa: E402
+from kwco_common import run, tool  # noqa: E402
 
 PROBE = sys.argv[1]
 
@@ -85,14 +87,14 @@ def mc_disassemble(arch, rows):
     data = " ".join("0x%02x" % b for r in rows for w in r["words"]
                     for b in w.to_bytes(4, "little"))
     out = run([tool("llvm-mc"), "-disassemble", "-triple=amdgcn-amd-amdhsa",
-               "-mcpu=" + arch], stdin=data).stdout
+               "-mcpu=" + arch], input=data, must=True).stdout
     lines = [" ".join(l.split("//")[0].split(";")[0].split()) for l in out.splitlines()]
     return [l for l in lines if l and not l.startswith(".")]
 
 
 def main():
-    version = run([PROBE, "--version"]).stdout.strip()
-    c = Check("guard")
+    version = run([PROBE, "--version"], must=True).stdout.strip()
+    c = Checker("guard", who=kwco_common.WHO)
     procs = [a for a in PROCESSORS if a != "gfx950" or version != "19"]  # 19: no gfx950
     rows = []
     for arch in procs:
@@ -106,8 +108,8 @@ def main():
                              "words": w})
     probe_in = "".join("%s %s\n" % (r["arch"], " ".join("%08x" % w for w in r["words"]))
                        for r in rows)
-    out = run([PROBE], stdin=probe_in).stdout.splitlines()
-    c.eq("probe answers", len(out), len(rows))
+    out = run([PROBE], input=probe_in, must=True).stdout.splitlines()
+    c.eq(len(out), len(rows), "probe answers")
     for r, line in zip(rows, out):
         kv = dict(f.split("=", 1) for f in line.split(" ", 3))
         r.update(guard=kv["guard"] == "1", crash=kv["crash"] != "0", size=int(kv["size"]),
@@ -117,26 +119,26 @@ def main():
     for r in rows:
         where = "LLVM %s %s: %s (%s)" % (version, r["arch"], r["what"],
                                          " ".join("%08x" % w for w in r["words"]))
-        c.true(where + ": crashes LLVM but the guard lets it through",
-               r["guard"] or not r["crash"])
-        c.true(where + ": refused, but LLVM decodes it (%r)" % r["text"],
-               not r["guard"] or r["crash"] or r["size"] == 0)
-        c.true(where + ": guarded, but LLVM %s crashes on no %s encoding" % (version, r["class"]),
-               not r["guard"] or r["class"] in crashing)
+        c.check(r["guard"] or not r["crash"],
+                where + ": crashes LLVM but the guard lets it through")
+        c.check(not r["guard"] or r["crash"] or r["size"] == 0,
+                where + ": refused, but LLVM decodes it (%r)" % r["text"])
+        c.check(not r["guard"] or r["class"] in crashing,
+                where + ": guarded, but LLVM %s crashes on no %s encoding" % (version, r["class"]))
     # what is handed over decodes as llvm-mc does (v255, a255 destinations)
     for arch in procs:
         ok = [r for r in rows if r["arch"] == arch and not r["guard"] and
               r["size"] == 4 * len(r["words"])]
         want = mc_disassemble(arch, ok)
-        c.eq("LLVM %s %s: instructions handed over vs llvm-mc -disassemble" % (version, arch),
-             len(ok), len(want))
+        c.eq(len(ok), len(want),
+             "LLVM %s %s: instructions handed over vs llvm-mc -disassemble" % (version, arch))
         for r, w in zip(ok, want):
-            c.eq("LLVM %s %s: %s" % (version, arch, r["what"]), r["text"], w)
+            c.eq(r["text"], w, "LLVM %s %s: %s" % (version, arch, r["what"]))
     wide = [r for r in rows if r["class"] == "sdst_lit" and not r["guard"] and
             ("v255" in r["text"] or "a255" in r["text"])]
-    c.true("some v255/a255 destinations decode (%d)" % len(wide), len(wide) >= 6)
+    c.check(len(wide) >= 6, "some v255/a255 destinations decode (%d)" % len(wide))
     print("%d encodings on %s" % (len(rows), ", ".join(procs)))
-    c.report()
+    c.finish()
 
 
 if __name__ == "__main__":

@@ -8,14 +8,16 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from kwco_common import Check, code_objects, dump_yaml, isa_lines, kernels_by_arch, run, tool, work  # noqa: E402
+import kwco_common  # noqa: E402
+from kwcheck import Checker  # noqa: E402
+from kwco_common import code_objects, dump_yaml, isa_lines, kernels_by_arch, run, tool, work  # noqa: E402
 
 
 def symbolize(path, addrs):
     """{addr: [(function, file, line, column)]} innermost first; [] if unknown."""
     text = run([tool("llvm-symbolizer"), "--obj=" + path, "-i", "-f", "--functions=linkage",
                 "--no-demangle"],
-               stdin="".join("0x%x\n" % a for a in addrs)).stdout
+               input="".join("0x%x\n" % a for a in addrs), must=True).stdout
     blocks = text.split("\n\n")
     out = {}
     for a, block in zip(addrs, blocks):
@@ -49,29 +51,29 @@ def ours_at(entry):
 
 
 def main():
-    c = Check("lines")
+    c = Checker("lines", who=kwco_common.WHO)
     with_lines = sorted(glob.glob(work("co", "*.g.*.co")))
-    c.true("no code object with line tables was built", len(with_lines) > 0)
+    c.check(len(with_lines) > 0, "no code object with line tables was built")
     for path in with_lines:
         for (name, _), a in kernels_by_arch(dump_yaml(path, "--lines")).items():
             where = "%s: %s" % (path, name)
-            c.true(where + ": no lines", a["lines"] is not None)
+            c.check(a["lines"] is not None, where + ": no lines")
             if a["lines"] is None:
                 continue
             ours = ours_at(a)
             base = a["code"]["address"]
             truth = symbolize(path, [base + off for off in ours])
             for off, frames in ours.items():
-                c.eq("%s: +0x%x" % (where, off), frames, truth[base + off])
+                c.eq(frames, truth[base + off], "%s: +0x%x" % (where, off))
     # without line tables: null plus the reason
     for path in code_objects():
         if ".g." in path:
             continue
         for (name, _), a in kernels_by_arch(dump_yaml(path, "--lines")).items():
-            c.eq("%s: %s: lines" % (path, name), a["lines"], None)
-            c.true("%s: %s: says why there are no lines" % (path, name),
-                   "debug_line" in (a.get("lines_note") or ""))
-    c.report()
+            c.eq(a["lines"], None, "%s: %s: lines" % (path, name))
+            c.check("debug_line" in (a.get("lines_note") or ""),
+                    "%s: %s: says why there are no lines" % (path, name))
+    c.finish()
 
 
 if __name__ == "__main__":

@@ -7,7 +7,10 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from kwco_common import Check, code_objects, dump_yaml, readelf_metadata, run, tool, work  # noqa: E402
+import kwco_common  # noqa: E402
+from kwcheck import Checker  # noqa: E402
+import kwllvm  # noqa: E402
+from kwco_common import LLVM_BIN, code_objects, dump_yaml, run, tool, work  # noqa: E402
 
 FIELDS = {
     "vgpr": ".vgpr_count", "agpr": ".agpr_count", "sgpr": ".sgpr_count",
@@ -24,7 +27,7 @@ ARG_FIELDS = {"name": ".name", "offset": ".offset", "size": ".size",
 
 def kd_symbols(path):
     out = set()
-    for line in run([tool("llvm-readelf"), "-s", path]).stdout.splitlines():
+    for line in run([tool("llvm-readelf"), "-s", path], must=True).stdout.splitlines():
         f = line.split()
         if len(f) >= 8 and f[3] == "OBJECT" and f[7].endswith(".kd"):
             out.add(f[7][:-3])
@@ -32,33 +35,33 @@ def kd_symbols(path):
 
 
 def main():
-    c = Check("metadata")
+    c = Checker("metadata", who=kwco_common.WHO)
     for path in code_objects() + [work("asm_kernel.rel.o")]:
-        md = readelf_metadata(path)
+        md = kwllvm.readelf_metadata(LLVM_BIN, path)
         doc = dump_yaml(path, "--no-isa")
-        c.eq(path + ": code objects", len(doc["code_objects"]), 1)
+        c.eq(len(doc["code_objects"]), 1, path + ": code objects")
         target = md["amdhsa.target"].split("--", 1)[1]
-        c.eq(path + ": target_id", doc["code_objects"][0]["target_id"], target)
-        c.eq(path + ": target id from e_flags", doc["code_objects"][0]["elf_target_id"], target)
+        c.eq(doc["code_objects"][0]["target_id"], target, path + ": target_id")
+        c.eq(doc["code_objects"][0]["elf_target_id"], target, path + ": target id from e_flags")
         arch = target.split(":")[0]
         ours = {k["symbol"]: k["archs"][arch] for k in doc["kernels"] or []}
         listed = {k[".name"] for k in md["amdhsa.kernels"]}
-        c.eq(path + ": kernels in metadata",
-             {s for s, a in ours.items() if a["in_metadata"]}, listed)
-        c.eq(path + ": kernels (metadata + .kd symbols)", set(ours), listed | kd_symbols(path))
+        c.eq({s for s, a in ours.items() if a["in_metadata"]}, listed,
+             path + ": kernels in metadata")
+        c.eq(set(ours), listed | kd_symbols(path), path + ": kernels (metadata + .kd symbols)")
         for k in md["amdhsa.kernels"]:
             a = ours.get(k[".name"])
             if a is None:
                 continue
             where = "%s: %s" % (path, k[".name"])
             for f, key in FIELDS.items():
-                c.eq(where + ": " + f, a["resources"][f], k.get(key))
+                c.eq(a["resources"][f], k.get(key), where + ": " + f)
             args = k.get(".args", [])
-            c.eq(where + ": kernarg count", len(a["kernargs"]), len(args))
+            c.eq(len(a["kernargs"]), len(args), where + ": kernarg count")
             for i, (g, m) in enumerate(zip(a["kernargs"], args)):
                 for f, key in ARG_FIELDS.items():
-                    c.eq("%s: kernarg %d %s" % (where, i, f), g.get(f), m.get(key))
-    c.report()
+                    c.eq(g.get(f), m.get(key), "%s: kernarg %d %s" % (where, i, f))
+    c.finish()
 
 
 if __name__ == "__main__":

@@ -13,7 +13,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from kwco_common import Check, dump_yaml, kernels_by_arch, parse_remarks, work  # noqa: E402
+import kwco_common  # noqa: E402
+from kwcheck import Checker  # noqa: E402
+from kwco_common import dump_yaml, kernels_by_arch, parse_remarks, work  # noqa: E402
 
 
 # amdgpu_flat_work_group_size(MIN, MAX) with MIN > 1 in src/kinds.hip
@@ -21,7 +23,7 @@ FLAT_WG = {"wg_576": (576, 576)}
 
 
 def main():
-    c = Check("occupancy")
+    c = Checker("occupancy", who=kwco_common.WHO)
     pairs = []
     for rem in sorted(glob.glob(work("remarks", "*.txt"))):
         stem = os.path.basename(rem)[:-4]  # kinds.gfx942 / corpus.rope_kernels.gfx950
@@ -43,27 +45,27 @@ def main():
             flags += ["--flat-wg", "%s=%d,%d" % (name, lo, hi)]
         ours = {s: a for (s, ar), a in kernels_by_arch(dump_yaml(obj, *flags)).items()
                 if ar == arch}
-        c.eq(obj + ": kernels", set(ours), set(remarks))
+        c.eq(set(ours), set(remarks), obj + ": kernels")
         for fn, r in remarks.items():
             a = ours.get(fn)
             if not a:
                 continue
             res, where = a["resources"], "%s: %s" % (obj, fn)
-            c.eq(where + ": occupancy", res["occupancy"], int(r["Occupancy [waves/SIMD]"]))
-            c.eq(where + ": LDS", res["lds_bytes"], int(r["LDS Size [bytes/block]"]))
-            c.eq(where + ": scratch", res["scratch_bytes"], int(r["ScratchSize [bytes/lane]"]))
-            c.eq(where + ": SGPRs", res["sgpr"], int(r["TotalSGPRs"]))
-            c.eq(where + ": AGPRs", res["agpr"], int(r["AGPRs"]))
-            c.eq(where + ": VGPR spills", res["vgpr_spill"], int(r["VGPRs Spill"]))
-            c.eq(where + ": SGPR spills", res["sgpr_spill"], int(r["SGPRs Spill"]))
+            c.eq(res["occupancy"], int(r["Occupancy [waves/SIMD]"]), where + ": occupancy")
+            c.eq(res["lds_bytes"], int(r["LDS Size [bytes/block]"]), where + ": LDS")
+            c.eq(res["scratch_bytes"], int(r["ScratchSize [bytes/lane]"]), where + ": scratch")
+            c.eq(res["sgpr"], int(r["TotalSGPRs"]), where + ": SGPRs")
+            c.eq(res["agpr"], int(r["AGPRs"]), where + ": AGPRs")
+            c.eq(res["vgpr_spill"], int(r["VGPRs Spill"]), where + ": VGPR spills")
+            c.eq(res["sgpr_spill"], int(r["SGPRs Spill"]), where + ": SGPR spills")
             # unified register file: arch VGPRs (aligned to 4) + AGPRs when any
             v, ag = int(r["VGPRs"]), int(r["AGPRs"])
-            c.eq(where + ": unified VGPRs", res["vgpr"], (v + 3) // 4 * 4 + ag if ag else v)
+            c.eq(res["vgpr"], (v + 3) // 4 * 4 + ag if ag else v, where + ": unified VGPRs")
             limiters.add(res["occupancy_limiter"])
     # the test kernels are built to reach each limiter at least once
     for want in ("none", "vgpr", "lds", "workgroup"):
-        c.true("no kernel limited by %s" % want, want in limiters)
-    c.report()
+        c.check(want in limiters, "no kernel limited by %s" % want)
+    c.finish()
 
 
 if __name__ == "__main__":

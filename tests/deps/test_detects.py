@@ -12,9 +12,11 @@ everything cannot pass this test either.
 import argparse
 import os
 import re
-import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwrun import run  # noqa: E402
 
 
 def without(text, drop):
@@ -29,9 +31,9 @@ def without(text, drop):
     return text[:m.start(1)] + body + text[m.end(1):]
 
 
-def run(checker, args, install_deps):
-    p = subprocess.run([sys.executable, checker, "--install-deps", install_deps] + args,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+def run_checker(checker, args, install_deps):
+    """(exit status, stdout and stderr) of check_deps.py."""
+    p = run([sys.executable, checker, "--install-deps", install_deps] + args, merge=True)
     return p.returncode, p.stdout
 
 
@@ -54,7 +56,7 @@ def main():
     with open(a.install_deps, encoding="utf-8") as f:
         text = f.read()
     bad = []
-    rc, out = run(a.checker, a.args, a.install_deps)
+    rc, out = run_checker(a.checker, a.args, a.install_deps)
     if rc == 77:
         print(out.strip())
         return 77
@@ -65,7 +67,7 @@ def main():
             copy = os.path.join(tmp, "install-deps.sh")
             with open(copy, "w", encoding="utf-8") as f:
                 f.write(without(text, remove))
-            rc, out = run(a.checker, a.args, copy)
+            rc, out = run_checker(a.checker, a.args, copy)
         case_bad = []
         if rc != 1:
             case_bad.append("without %s the checker exited %d, not 1" % (" ".join(remove), rc))

@@ -18,8 +18,10 @@
 import argparse
 import os
 import re
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwrun import run  # noqa: E402
 
 
 def code_blocks(text):
@@ -57,10 +59,6 @@ def logical_lines(block):
             out.append(s)
         acc = ""
     return out
-
-
-def run(cmd, **kw):
-    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
 
 
 def options_of(words):

@@ -7,14 +7,35 @@ set(KWALK_TEST_LIB ${CMAKE_CURRENT_LIST_DIR})
 # Hand-written sidecars the C unit tests and the CLI tests read.
 set(KWALK_TEST_FIXTURES ${PROJECT_SOURCE_DIR}/tests/sidecar/fixtures)
 
-# kw_test_c_unit(NAME LINK lib... [ARGS arg...]): the C unit test NAME.c of
-# the calling folder, run with the ARGS given, built with tests/lib on its include path (ASan+UBSan when
-# KWALK_SANITIZE is on; LeakSanitizer makes a leak a failure) and registered
-# as the ctest test NAME, run in the folder's build directory.
+# kw_test_c_unit(EXE TEST folder.name LINK lib... [ARGS arg...]): the C unit
+# test EXE.c of the calling folder, built with tests/lib on its include path
+# (ASan+UBSan when KWALK_SANITIZE is on; LeakSanitizer makes a leak a failure)
+# and registered as the ctest test folder.name, run with the ARGS given in the
+# folder's build directory.
 function(kw_test_c_unit name)
-  cmake_parse_arguments(U "" "" "LINK;ARGS" ${ARGN})
+  cmake_parse_arguments(U "" "TEST" "LINK;ARGS" ${ARGN})
+  if(NOT U_TEST)
+    message(FATAL_ERROR "kw_test_c_unit(${name}): give its ctest name: TEST folder.name")
+  endif()
   kw_c_executable(${name} SOURCES ${name}.c LINK ${U_LINK})
   target_include_directories(${name} PRIVATE ${KWALK_TEST_LIB})
   target_compile_definitions(${name} PRIVATE KW_FIXTURES="${KWALK_TEST_FIXTURES}")
-  add_test(NAME ${name} COMMAND ${name} ${U_ARGS} WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+  add_test(NAME ${U_TEST} COMMAND ${name} ${U_ARGS} WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+endfunction()
+
+# kw_test_defaults(): called at the end of each test folder's CMakeLists.txt.
+# Every test of the folder must be named folder.name (a group is then one
+# `ctest -R '^folder\.'`), and exit 77 means skipped (SKIP_RETURN_CODE 77, where
+# the test does not set another): what kwcheck.Checker.skip(reason) exits with.
+function(kw_test_defaults)
+  get_property(tests DIRECTORY PROPERTY TESTS)
+  foreach(t IN LISTS tests)
+    if(NOT t MATCHES "^[a-z][a-z0-9_]*\\.[A-Za-z0-9_.]+$")
+      message(FATAL_ERROR "${CMAKE_CURRENT_SOURCE_DIR}: the test ${t} is not named folder.name")
+    endif()
+    get_test_property(${t} SKIP_RETURN_CODE code)
+    if(NOT code)
+      set_tests_properties(${t} PROPERTIES SKIP_RETURN_CODE 77)
+    endif()
+  endforeach()
 endfunction()

@@ -1,6 +1,6 @@
 /* kw_test.h: the unit tests' few assertion macros. A failed check prints
  * file:line and the expression, counts, and the test goes on; main returns
- * kw_test_result(), non-zero when any check failed. */
+ * kw_test_result(), non-zero when any check failed or none ran. */
 #ifndef KW_TEST_H
 #define KW_TEST_H
 
@@ -30,12 +30,16 @@ static int kw_test_checks;
         }                                                                                          \
     } while (0)
 
+/* Non-zero when a check failed, and when none ran (a test that compared
+ * nothing proved nothing, as kwcheck.py's finish() says too). */
 static inline int kw_test_result(const char *name) {
     if (kw_test_failures)
         fprintf(stderr, "%s: %d of %d checks failed\n", name, kw_test_failures, kw_test_checks);
+    else if (kw_test_checks == 0)
+        fprintf(stderr, "%s: no check ran\n", name);
     else
         printf("%s: %d checks passed\n", name, kw_test_checks);
-    return kw_test_failures != 0;
+    return kw_test_failures != 0 || kw_test_checks == 0;
 }
 
 #endif

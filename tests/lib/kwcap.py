@@ -32,8 +32,8 @@ except ImportError:  # pragma: no cover - CMake picks a python3 that has it
 
 import kwllvm  # noqa: E402
 import kwzstd  # noqa: E402
-from kwcheck import Checker  # noqa: E402,F401  (the tests use kwcap.Checker)
 from kwllvm import YAML_LOADER as YamlLoader  # noqa: E402
+from kwrun import run  # noqa: E402  (the plugin tests call kwcap.run)
 
 SKIP = 77
 
@@ -304,10 +304,6 @@ def asm_text_from_source(lines, line):
 
 
 # ---- code objects (llvm-objcopy + clang-offload-bundler + llvm-readelf) ------------
-
-def run(cmd, **kw):
-    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
-
 
 def tool(args, name):
     return kwllvm.tool(args.llvm_bin, name)

@@ -1,81 +1,81 @@
-"""kwcheck.py: the tests' failure collectors. Each counts checks, keeps every
-failure (a test prints all of them, not just the first) and ends the script
-with exit 1 when one failed, 0 otherwise.
+"""kwcheck.py: the one failure collector every Python test ends with.
 
-Two call styles, both in use across the suite:
-  Checker  check(cond, msg), eq(got, want, what), fail, note; finish()
-           (the plugin, render, trace, package tests)
-  Check    eq(what, got, want), true(what, cond[, detail]); report()
-           (the code-object, ISA-sidecar and IR checks); `who` names the
-           side under test in an eq() failure ("kwco-dump 3, ground truth 4")
+    c = Checker("folder.name")       # who="kwco-dump" names the side under test
+    c.eq(got, want, what)            # got: what kwalk (the side under test) says;
+                                     # want: the ground truth; what: which fact
+    c.check(cond, what, detail="")   # a fact that holds when cond is true
+    c.fail(what)                     # a failure found another way
+    c.note(msg)                      # printed, neither a pass nor a failure
+    c.skip(reason)                   # exit 77 now: ctest reports the test skipped
+    c.finish()                       # exit 1 on any failure, and when nothing
+                                     # was compared; exit 0 otherwise
+
+The argument order of eq is always (got, want, what). Every failure is kept
+and printed (a test shows all of them, not just the first). A test that
+compared nothing proved nothing: finish() fails it, so a test that finds no
+input either skips with its reason (exit 77: SKIP_RETURN_CODE, which
+tests/lib/KwTest.cmake's kw_test_defaults() sets on every test) or fails.
 """
 import sys
 
+SKIP = 77  # the exit status ctest reports as skipped (SKIP_RETURN_CODE)
+
 
 class Checker:
-    """check(cond, msg) style; finish() prints notes and failures and exits."""
+    """Counts checks, keeps every failure; finish() prints and exits."""
 
-    def __init__(self, name=""):
+    def __init__(self, name="", who=None):
         self.name = name
+        self.who = who  # in an eq() failure: "WHO got, ground truth want"
         self.failures = []
         self.notes = []
         self.count = 0
 
-    def check(self, cond, msg):
+    def check(self, cond, what, detail=""):
         self.count += 1
         if not cond:
-            self.failures.append(msg)
+            self.failures.append("%s: %s" % (what, detail) if detail else what)
         return bool(cond)
 
     def eq(self, got, want, what):
-        return self.check(got == want, "%s: got %r, want %r" % (what, got, want))
+        if self.who:
+            msg = "%s: %s %r, ground truth %r" % (what, self.who, got, want)
+        else:
+            msg = "%s: got %r, want %r" % (what, got, want)
+        return self.check(got == want, msg)
 
-    def fail(self, msg):
-        self.check(False, msg)
+    def fail(self, what):
+        self.check(False, what)
 
     def note(self, msg):
         self.notes.append(msg)
+
+    def skip(self, reason):
+        """Ends the test as skipped (exit 77) with REASON, unless a check has
+        already failed (then finish() reports the failures)."""
+        if self.failures:
+            self.finish()
+        print("SKIP: %s%s" % (self._who(), reason))
+        sys.stdout.flush()
+        sys.exit(SKIP)
+
+    def _who(self):
+        return self.name + ": " if self.name else ""
 
     def finish(self):
         for n in self.notes:
             print("note: %s" % n)
         for f in self.failures:
             print("FAIL: %s" % f)
-        who = self.name + ": " if self.name else ""
         if self.failures:
-            print("%s%d of %d checks failed" % (who, len(self.failures), self.count))
+            print("%s%d of %d checks failed" % (self._who(), len(self.failures), self.count))
+            sys.stdout.flush()
             sys.exit(1)
-        print("%sall %d checks passed" % (who, self.count))
+        if self.count == 0:
+            print("FAIL: %snothing was compared (a test that finds no input skips with its "
+                  "reason: Checker.skip)" % self._who())
+            sys.stdout.flush()
+            sys.exit(1)
+        print("%sall %d checks passed" % (self._who(), self.count))
+        sys.stdout.flush()
         sys.exit(0)
-
-
-class Check:
-    """eq(what, got, want) / true(what, cond) style; report() prints the
-    failures (the first 60) and exits 1 on a failure, and on no comparison
-    at all unless empty_ok (a check that compared nothing proved nothing)."""
-
-    who = "kwalk"
-    empty_ok = False
-
-    def __init__(self, name):
-        self.name, self.fails, self.n = name, [], 0
-
-    def eq(self, what, got, want):
-        self.n += 1
-        if got != want:
-            self.fails.append("%s: %s %r, ground truth %r" % (what, self.who, got, want))
-        return got == want
-
-    def true(self, what, cond, detail=""):
-        self.n += 1
-        if not cond:
-            self.fails.append("%s: %s" % (what, detail) if detail else what)
-        return bool(cond)
-
-    def report(self):
-        for f in self.fails[:60]:
-            print("FAIL", f)
-        if len(self.fails) > 60:
-            print("... %d more" % (len(self.fails) - 60))
-        print("%s: %d comparisons, %d failures" % (self.name, self.n, len(self.fails)))
-        sys.exit(1 if self.fails or (self.n == 0 and not self.empty_ok) else 0)

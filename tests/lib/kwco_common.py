@@ -1,14 +1,15 @@
 """kwco_common.py: what the codeobj checks share: where things are (from the
 environment ctest sets), running tools, reading kwco-dump's YAML and the
-ground-truth tools' output (kwllvm), and collecting failures (kwcheck)."""
+ground-truth tools' output (kwllvm), and the side under test's name in a
+failure (WHO, for kwcheck.Checker)."""
 import glob
 import os
 import sys
 
 import yaml
 
-import kwcheck
 import kwllvm
+from kwrun import run  # noqa: F401  (the checks import run from here)
 from kwllvm import parse_remarks  # noqa: F401  (the checks import it from here)
 from kwllvm import YAML_LOADER as SAFE_LOADER
 
@@ -23,11 +24,9 @@ def tool(name):
     return kwllvm.tool(LLVM_BIN, name)
 
 
-run = kwllvm.run_or_exit
-
 
 def dump_yaml(path, *flags):
-    p = run([DUMP, "--yaml", *flags, path])
+    p = run([DUMP, "--yaml", *flags, path], must=True)
     if p.stderr:
         sys.exit("kwco-dump wrote to stderr for %s:\n%s" % (path, p.stderr[-4000:]))
     return yaml.load(p.stdout, Loader=SAFE_LOADER)
@@ -64,10 +63,5 @@ def isa_lines(entry):
     return out
 
 
-def readelf_metadata(path):
-    """The NT_AMDGPU_METADATA document as llvm-readelf --notes prints it."""
-    return kwllvm.notes_metadata(run([tool("llvm-readelf"), "--notes", path]).stdout)
-
-
-class Check(kwcheck.Check):
-    who = "kwco-dump"
+# The side under test named in an eq() failure (kwcheck.Checker's who).
+WHO = "kwco-dump"

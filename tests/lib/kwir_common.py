@@ -14,7 +14,6 @@ import subprocess
 
 import yaml
 
-import kwcheck
 
 # libyaml's loader when PyYAML has it (the same documents, many times faster)
 YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -33,15 +32,8 @@ SIZEOF = {"float": 4, "__half": 2, "__bf16": 2, "signed char": 1, "kw::fp8_e4m3"
           "int": 4, "long": 8}
 
 
-class Checker(kwcheck.Check):
-    """kwcheck.Check, ended by done(); a check that compared nothing passes
-    (as it always has here)."""
-
-    who = "kwir-dump"
-    empty_ok = True
-
-    def done(self):
-        self.report()
+# The side under test named in an eq() failure (kwcheck.Checker's who).
+WHO = "kwir-dump"
 
 
 # ---- inputs ----------------------------------------------------------------------------------

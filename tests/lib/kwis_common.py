@@ -1,8 +1,8 @@
 """kwis_common.py: what the isa_sidecar checks share: paths (from the
 environment ctest sets), the ground-truth tools (llvm-objcopy,
 clang-offload-bundler, llvm-readelf, llvm-objdump, llvm-symbolizer, clang's
-remarks; kwllvm), reading the sidecars' ISA facts, and collecting failures
-(kwcheck)."""
+remarks; kwllvm), reading the sidecars' ISA facts, and the side under test's
+name in a failure (WHO, for kwcheck.Checker)."""
 import filecmp
 import os
 import re
@@ -11,8 +11,8 @@ import subprocess
 
 import yaml
 
-import kwcheck
 import kwllvm
+from kwrun import run  # noqa: F401  (the checks import run from here)
 from kwllvm import parse_remarks  # noqa: F401  (the checks import it from here)
 
 DIR = os.environ["KWIS_DIR"]
@@ -38,8 +38,6 @@ def kwalk_isa(*args):
 def tool(name):
     return kwllvm.tool(LLVM_BIN, name)
 
-
-run = kwllvm.run_or_exit
 
 
 def scratch(name):
@@ -81,7 +79,7 @@ def read_back(sidecar, work):
 def target_of(co):
     """amdhsa.target of a code object, without "amdgcn-amd-amdhsa--"."""
     m = re.search(r"amdhsa\.target:\s+'?amdgcn-amd-amdhsa--([^'\s]+)",
-                  run([tool("llvm-readelf"), "--notes", co]).stdout)
+                  run([tool("llvm-readelf"), "--notes", co], must=True).stdout)
     return m.group(1) if m else None
 
 
@@ -95,12 +93,12 @@ def unbundle(path, outdir, stem):
     if head[:4] == b"\x7fELF":
         if int.from_bytes(head[18:20], "little") == 224:  # EM_AMDGPU
             return {target_of(path): path}
-        if ".hip_fatbin" not in run([tool("llvm-readelf"), "-S", "--wide", path]).stdout:
+        if ".hip_fatbin" not in run([tool("llvm-readelf"), "-S", "--wide", path], must=True).stdout:
             return {}
         bundle = os.path.join(outdir, stem + ".fatbin")
-        run([tool("llvm-objcopy"), "--dump-section=.hip_fatbin=" + bundle, path])
+        run([tool("llvm-objcopy"), "--dump-section=.hip_fatbin=" + bundle, path], must=True)
     ids = run([tool("clang-offload-bundler"), "--list", "--type=o",
-               "--input=" + bundle]).stdout.split()
+               "--input=" + bundle], must=True).stdout.split()
     out = {}
     for bid in ids:
         if not bid.startswith("hip") or "-amdgcn-" not in bid:
@@ -108,7 +106,7 @@ def unbundle(path, outdir, stem):
         tid = bid.split("--", 1)[1]
         co = os.path.join(outdir, "%s.%s.co" % (stem, tid.replace(":", "_")))
         run([tool("clang-offload-bundler"), "--unbundle", "--type=o", "--input=" + bundle,
-             "--targets=" + bid, "--output=" + co])
+             "--targets=" + bid, "--output=" + co], must=True)
         out[tid] = co
     return out
 
@@ -117,14 +115,9 @@ def same_bytes(a, b):
     return filecmp.cmp(a, b, shallow=False)
 
 
-def readelf_metadata(path):
-    """The NT_AMDGPU_METADATA document as llvm-readelf --notes prints it."""
-    return kwllvm.notes_metadata(run([tool("llvm-readelf"), "--notes", path]).stdout)
-
-
 def readelf_kernels(path):
     """{name: metadata mapping} of amdhsa.kernels."""
-    md = readelf_metadata(path) or {}
+    md = kwllvm.readelf_metadata(LLVM_BIN, path) or {}
     return {k[".name"]: k for k in md.get("amdhsa.kernels", [])}
 
 
@@ -141,7 +134,7 @@ RESOURCE_KEYS = {
 def symbols(path):
     """{name: (value, size)} of the FUNC symbols (llvm-readelf -s)."""
     out = {}
-    for line in run([tool("llvm-readelf"), "-s", "--wide", path]).stdout.splitlines():
+    for line in run([tool("llvm-readelf"), "-s", "--wide", path], must=True).stdout.splitlines():
         f = line.split()
         if len(f) >= 8 and f[3] == "FUNC" and f[0].endswith(":"):
             out[f[7]] = (int(f[1], 16), int(f[2], 0))
@@ -156,7 +149,7 @@ def objdump(path, arch):
     """({address: (text, (target symbol, offset) or None)}, {symbol: address})
     from llvm-objdump -d --mcpu=ARCH, address and encoding comment removed."""
     insns, syms = {}, {}
-    out = run([tool("llvm-objdump"), "-d", "--mcpu=" + arch, path]).stdout
+    out = run([tool("llvm-objdump"), "-d", "--mcpu=" + arch, path], must=True).stdout
     for line in out.splitlines():
         m = OBJ_SYM.match(line)
         if m:
@@ -218,5 +211,5 @@ CLASS_KEYS = ("salu", "valu", "valu_packed", "valu_trans", "cvt_fp8_fp4", "mfma"
 ISA_FACT_KEYS = ("target_id", "resources", "classes", "dpp_patterns", "memory", "isa")
 
 
-class Check(kwcheck.Check):
-    who = "sidecar/kwalk"
+# The side under test named in an eq() failure (kwcheck.Checker's who).
+WHO = "sidecar/kwalk"

@@ -1,16 +1,17 @@
 """kwllvm.py: ground truth from LLVM's own tools, shared by the test helpers
-(kwcap, kwco_common, kwis_common) and the site tests: running a tool, the
-NT_AMDGPU_METADATA document as llvm-readelf --notes prints it, clang's
+(kwcap, kwco_common, kwis_common) and the site tests: a tool's path (tool),
+the NT_AMDGPU_METADATA document as llvm-readelf --notes prints it
+(readelf_metadata, notes_metadata), clang's
 -Rpass-analysis=kernel-resource-usage remarks, and a code object's line
 tables as llvm-dwarfdump --debug-line prints them. Also the one PyYAML
 set-up every test reads YAML with."""
 import bisect
 import os
 import re
-import subprocess
-import sys
 
 import yaml
+
+from kwrun import run
 
 # llvm-readelf --notes of LLVM 19 tags a string that YAML could read as another
 # type with !str (`.name: !str n`, an argument named n); LLVM 22 does not.
@@ -27,13 +28,11 @@ def tool(bindir, name):
     return os.path.join(bindir, name)
 
 
-def run_or_exit(args, ok_rc=(0,), stdin=None):
-    """Runs args (text); exits the test with the command and its stderr when
-    the exit status is not one of ok_rc."""
-    p = subprocess.run(args, capture_output=True, text=True, input=stdin)
-    if p.returncode not in ok_rc:
-        sys.exit("FAILED: %s\nrc=%d\n%s" % (" ".join(args), p.returncode, p.stderr[-4000:]))
-    return p
+def readelf_metadata(bindir, path):
+    """The NT_AMDGPU_METADATA document of code object path (llvm-readelf
+    --notes), as a mapping; None when it has none. A failing llvm-readelf
+    ends the test."""
+    return notes_metadata(run([tool(bindir, "llvm-readelf"), "--notes", path], must=True).stdout)
 
 
 def notes_metadata(text):
@@ -78,7 +77,7 @@ class LineTable:
     to directory 0, the compile's) and normalized."""
 
     def __init__(self, dwarfdump, co):
-        out = run_or_exit([dwarfdump, "--debug-line", co]).stdout
+        out = run([dwarfdump, "--debug-line", co], must=True).stdout
         rows, dirs, files, fname = [], {}, {}, None
         for line in out.splitlines():
             if line.startswith("debug_line["):

@@ -9,7 +9,6 @@ import argparse
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
@@ -20,8 +19,8 @@ except ImportError:  # pragma: no cover - CMake picks a python3 that has it
     sys.exit(77)
 
 import kwcap  # noqa: E402
-from kwcheck import Checker  # noqa: E402,F401  (the tests use kwrender.Checker)
 from kwllvm import YAML_LOADER as YamlLoader  # noqa: E402
+from kwrun import run  # noqa: E402,F401  (the render tests import run from here)
 
 
 def parse_args():
@@ -32,11 +31,6 @@ def parse_args():
     p.add_argument("--scripts", required=True, help="scripts/ (kw-markers.py)")
     p.add_argument("--keep", action="store_true")
     return p.parse_args()
-
-
-def run(cmd, cwd=None):
-    p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, errors="replace")
-    return p.returncode, p.stdout, p.stderr
 
 
 def markers(args):

@@ -26,6 +26,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from kwcheck import Checker  # noqa: E402
+from kwrun import run  # noqa: E402
 import kwzstd  # noqa: E402
 
 try:
@@ -36,12 +37,6 @@ except ImportError:  # pragma: no cover
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROJECT = os.path.join(HERE, "project")
-
-
-def run(cmd, **kw):
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       universal_newlines=True, **kw)
-    return p
 
 
 def marker_line(path, marker):
@@ -64,7 +59,7 @@ def configure(args, src, build, prefix):
         cmd.append("-DCMAKE_CXX_COMPILER=" + args.clangxx)
     else:
         cmd.append("-DCMAKE_HIP_COMPILER=" + args.clangxx)
-    return run(cmd)
+    return run(cmd, merge=True)
 
 
 def main():
@@ -82,7 +77,7 @@ def main():
     try:
         prefix = os.path.join(tmp, "prefix")
         # 1. Install.
-        p = run([args.cmake, "--install", args.build_dir, "--prefix", prefix])
+        p = run([args.cmake, "--install", args.build_dir, "--prefix", prefix], merge=True)
         if not c.check(p.returncode == 0, "cmake --install: rc %d\n%s" % (p.returncode, p.stdout)):
             c.finish()
         for rel in ["bin/kwalk", "bin/kwalk-env.sh", "lib/kwalk/libkwalk.so",
@@ -97,7 +92,7 @@ def main():
         c.check(len(real) == 1, "installed: one lib/kwalk/libkwalk-clangNN.so, got %r" % real)
         for rel in ["bin/kwalk", "bin/kwalk-env.sh"]:
             c.check(os.access(os.path.join(prefix, rel), os.X_OK), "executable: %s" % rel)
-        p = run([os.path.join(prefix, "bin", "kwalk"), "--version"])
+        p = run([os.path.join(prefix, "bin", "kwalk"), "--version"], merge=True)
         c.check(p.returncode == 0 and p.stdout.startswith("kwalk "),
                 "installed kwalk --version: rc %d %r" % (p.returncode, p.stdout))
         # the Triton hook: installed, and started by KWALK_TRITON_DIR alone once its
@@ -128,7 +123,7 @@ def main():
         if not c.check(p.returncode == 0, "configure the project: rc %d\n%s"
                        % (p.returncode, p.stdout[-4000:])):
             c.finish()
-        p = run([args.cmake, "--build", build])
+        p = run([args.cmake, "--build", build], merge=True)
         c.check(p.returncode == 0, "build the project: rc %d\n%s" % (p.returncode, p.stdout[-4000:]))
         c.check("kwalk: warning" not in p.stdout, "the plugin warned:\n%s" % p.stdout[-4000:])
         out = os.path.join(build, "kwalk", "tinyaxpy")
@@ -157,7 +152,7 @@ def main():
             want = marker_line(os.path.join(PROJECT, "axpy.hip"), "KW:LAUNCH axpy")
             c.check("axpy.hip:%d" % want in text, "the page names the launch axpy.hip:%d" % want)
         # A second build: nothing to compile, walkthroughs rendered again.
-        p = run([args.cmake, "--build", build])
+        p = run([args.cmake, "--build", build], merge=True)
         c.check(p.returncode == 0, "rebuild: rc %d\n%s" % (p.returncode, p.stdout[-2000:]))
 
         # 3. A moved prefix: the package is relocatable.

@@ -14,6 +14,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwir_common as K  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 
 FIX = os.environ.get("AITER_FIXTURE", "")
 RSP = os.environ.get("KWIR_RSP", "")
@@ -41,7 +42,7 @@ bc = os.path.join(OUT, "obj", "rmsnorm_opus_norm_bf16.o")
 with open(os.path.join(OUT, "norm.yaml"), "w") as f:
     subprocess.run([os.environ["KWIR_DUMP"], bc], stdout=f, check=True)
 
-C = K.Checker("ir.aiter")
+C = Checker("ir.aiter", who=K.WHO)
 HDR = os.path.join(FIX, "aiter", "csrc", "include", "opus", "rmsnorm_opus_kernel.hpp")
 text = open(HDR).read()
 
@@ -68,25 +69,26 @@ params = re.findall(r"(\w+)(?:,|\))", re.search(r"rmsnorm_opus_kernel\((.*?)\)\s
 
 ks = K.kernels_by_name("aiter/norm")
 norm = {n: k for n, k in ks.items() if n.startswith("void aiter::rmsnorm_opus_kernel<")}
-C.true("rmsnorm_opus_kernel instantiations found", len(norm) >= 2, str(len(norm)))
+C.check(len(norm) >= 2, "rmsnorm_opus_kernel instantiations found", str(len(norm)))
 for name, k in norm.items():
     width = int(re.search(r"rmsnorm_opus_traits<[^,]+, (\d+)", name).group(1))
     trees = [d for d in k["idioms"] if d["kind"] == "lds_tree_reduce"]
     short = name[:80]
-    C.eq(f"{short}: lds_tree_reduce ops", sorted(d["op"] for d in trees), sorted(ops))
+    C.eq(sorted(d["op"] for d in trees), sorted(ops), f"{short}: lds_tree_reduce ops")
     for d in trees:
-        C.eq(f"{short}: lds_bytes", d["lds_bytes"], tree_bytes)
+        C.eq(d["lds_bytes"], tree_bytes, f"{short}: lds_bytes")
         for B in (64, 128, 256, 512, 1024):
             s, n = c_eval(loop.group(2).replace("tpr", "B"), {"B": B}), 0
             while s > 0:
                 n, s = n + 1, s >> 1
-            C.eq(f"{short}: tree steps at blockDim.x={B}", K.value(d["steps"], {"blockDim.x": B}), n)
+            C.eq(K.value(d["steps"], {"blockDim.x": B}), n,
+                 f"{short}: tree steps at blockDim.x={B}")
     # the overflow loop (idx from lane + CACHE_V*tpr below vec_hidden = hidden / width)
     trips = [l for l in k["loops"] if l["lane_dependent"]]
-    C.true(f"{short}: lane-dependent loops", trips, "none")
+    C.check(trips, f"{short}: lane-dependent loops", "none")
     for l in trips:
-        C.true(f"{short}: overflow loop trip count known", l["trip_count"] != "unknown",
-               l.get("trip_count_why", ""))
+        C.check(l["trip_count"] != "unknown", f"{short}: overflow loop trip count known",
+                l.get("trip_count_why", ""))
         if l["trip_count"] == "unknown":
             continue
         for B in (64, 256):
@@ -100,6 +102,6 @@ for name, k in norm.items():
                         continue
                     env = K.args_env(params, hidden=hidden)
                     env.update({"blockDim.x": B, "threadIdx.x": t})
-                    C.eq(f"{short}: overflow trips B={B} t={t} hidden={hidden}",
-                         K.value(l["trip_count"], env), n)
-C.done()
+                    C.eq(K.value(l["trip_count"], env), n,
+                         f"{short}: overflow trips B={B} t={t} hidden={hidden}")
+C.finish()

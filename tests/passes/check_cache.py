@@ -16,10 +16,11 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from kwir_common import (CORPUS, SIZEOF, Checker, args_env, kernel_params, kernels_by_name,
+from kwcheck import Checker  # noqa: E402
+from kwir_common import (CORPUS, SIZEOF, WHO, args_env, kernel_params, kernels_by_name,
                          ll_count, ll_functions, value)
 
-C = Checker("ir.cache")
+C = Checker("ir.cache", who=WHO)
 SRC = os.path.join(CORPUS, "cache_kernels.hip")
 src = open(SRC).read()
 expected = json.load(open(os.path.join(CORPUS, "expected.json")))["kernels"]
@@ -30,14 +31,14 @@ ll = ll_functions(name)
 
 def find(prefix):
     hits = [k for d, k in ks.items() if d.startswith(prefix)]
-    C.eq(f"{prefix}: found", len(hits), 1)
+    C.eq(len(hits), 1, f"{prefix}: found")
     return hits[0] if hits else None
 
 
 qbody = src[src.index("reshape_and_cache_with_per_token_quant_kernel(  //"):]
 qbody = qbody[:qbody.index("\n}\n")]
 WAVE_REDUCES = re.findall(r"wave_reduce\(\w+, (\w+)Op<float>", qbody)
-C.eq("source: two wave reductions of max", WAVE_REDUCES, ["Max", "Max"])
+C.eq(WAVE_REDUCES, ["Max", "Max"], "source: two wave reductions of max")
 QP = kernel_params(SRC, "reshape_and_cache_with_per_token_quant_kernel")
 
 for inst in expected["cache.per_token_quant_kernel"]["instantiations"]:
@@ -55,42 +56,44 @@ for inst in expected["cache.per_token_quant_kernel"]["instantiations"]:
         by.setdefault(QP[a["param_index"]], []).append(a)
     for p, stride in (("key", "key_stride"), ("value", "value_stride")):
         acc = by.get(p, [])
-        C.eq(f"{tag} {p}: bytes per lane", sum(a["bytes_per_lane"] for a in acc), per_lane * sT)
+        C.eq(sum(a["bytes_per_lane"] for a in acc), per_lane * sT, f"{tag} {p}: bytes per lane")
         for a in acc:
-            C.eq(f"{tag} {p}: load", a["op"], "load")
-            C.eq(f"{tag} {p}: lane stride", a["lane_stride_bytes"], per_lane * sT)
-            C.eq(f"{tag} {p}: token stride", value(a["group_stride_bytes"], env), env[stride] * sT)
-            C.eq(f"{tag} {p}: head stride", value(a["group_stride_bytes_y"], env), H * sT)
+            C.eq(a["op"], "load", f"{tag} {p}: load")
+            C.eq(a["lane_stride_bytes"], per_lane * sT, f"{tag} {p}: lane stride")
+            C.eq(value(a["group_stride_bytes"], env), env[stride] * sT, f"{tag} {p}: token stride")
+            C.eq(value(a["group_stride_bytes_y"], env), H * sT, f"{tag} {p}: head stride")
     for p in ("key_cache", "value_cache"):
         acc = by.get(p, [])
-        C.eq(f"{tag} {p}: bytes per lane", sum(a["bytes_per_lane"] for a in acc), per_lane * sQ)
+        C.eq(sum(a["bytes_per_lane"] for a in acc), per_lane * sQ, f"{tag} {p}: bytes per lane")
         for a in acc:
-            C.eq(f"{tag} {p}: store", a["op"], "store")
-            C.eq(f"{tag} {p}: lane stride", a["lane_stride_bytes"], per_lane * sQ)
-            C.eq(f"{tag} {p}: token stride unknown (slot from memory)", a["group_stride_bytes"], "unknown")
-            C.true(f"{tag} {p}: the reason names memory", "memory" in a.get("group_stride_bytes_why", ""))
-            C.eq(f"{tag} {p}: head stride", value(a["group_stride_bytes_y"], env), 16 * H * sQ)
+            C.eq(a["op"], "store", f"{tag} {p}: store")
+            C.eq(a["lane_stride_bytes"], per_lane * sQ, f"{tag} {p}: lane stride")
+            C.eq(a["group_stride_bytes"], "unknown",
+                 f"{tag} {p}: token stride unknown (slot from memory)")
+            C.check("memory" in a.get("group_stride_bytes_why", ""),
+                    f"{tag} {p}: the reason names memory")
+            C.eq(value(a["group_stride_bytes_y"], env), 16 * H * sQ, f"{tag} {p}: head stride")
     for p in ("k_dequant_scales", "v_dequant_scales"):
         acc = by.get(p, [])
-        C.eq(f"{tag} {p}: one store", [a["op"] for a in acc], ["store"])
+        C.eq([a["op"] for a in acc], ["store"], f"{tag} {p}: one store")
         for a in acc:
-            C.eq(f"{tag} {p}: thread 0", a["active_lanes"], 1)
-            C.eq(f"{tag} {p}: head stride", value(a["group_stride_bytes_y"], env), 1000 * 4)
+            C.eq(a["active_lanes"], 1, f"{tag} {p}: thread 0")
+            C.eq(value(a["group_stride_bytes_y"], env), 1000 * 4, f"{tag} {p}: head stride")
     sm = by.get("slot_mapping", [])
-    C.eq(f"{tag} slot_mapping: one load", [a["op"] for a in sm], ["load"])
+    C.eq([a["op"] for a in sm], ["load"], f"{tag} slot_mapping: one load")
     for a in sm:
-        C.eq(f"{tag} slot_mapping: uniform", a["lane_stride_bytes"], 0)
-        C.eq(f"{tag} slot_mapping: int64 per token", a["group_stride_bytes"], 8)
+        C.eq(a["lane_stride_bytes"], 0, f"{tag} slot_mapping: uniform")
+        C.eq(a["group_stride_bytes"], 8, f"{tag} slot_mapping: int64 per token")
     waves = [d for d in k["idioms"] if d["kind"] == "wave_reduce"]
-    C.eq(f"{tag} wave reductions", [(d["op"], d["via"], d["lanes"], d["result_lane"], d["broadcast_lane"])
-                                    for d in waves], [("max", "dpp", 64, 63, 63)] * len(WAVE_REDUCES))
-    C.eq(f"{tag} no block reduction", [d for d in k["idioms"] if d["kind"] == "block_reduce"], [])
-    C.eq(f"{tag} no barrier", k["barriers"], 0)
-    C.eq(f"{tag} no LDS", [a for a in k["accesses"] if a["space"] == "lds"], [])
-    C.eq(f"{tag} DPP ops vs llvm-dis", sum(x["op"] == "dpp" for x in k["cross_lane"]),
-         ll_count(ll[k["symbol"]], r"@llvm\.amdgcn\.update\.dpp"))
-    C.eq(f"{tag} bytes read", k["work_per_thread"]["bytes_read"], 8 + 2 * per_lane * sT)
-    C.eq(f"{tag} bytes written", k["work_per_thread"]["bytes_written"], 2 * 4 + 2 * per_lane * sQ)
+    C.eq([(d["op"], d["via"], d["lanes"], d["result_lane"], d["broadcast_lane"])
+                                    for d in waves], [("max", "dpp", 64, 63, 63)] * len(WAVE_REDUCES), f"{tag} wave reductions")
+    C.eq([d for d in k["idioms"] if d["kind"] == "block_reduce"], [], f"{tag} no block reduction")
+    C.eq(k["barriers"], 0, f"{tag} no barrier")
+    C.eq([a for a in k["accesses"] if a["space"] == "lds"], [], f"{tag} no LDS")
+    C.eq(sum(x["op"] == "dpp" for x in k["cross_lane"]), ll_count(ll[k["symbol"]], r"@llvm\.amdgcn\.update\.dpp"),
+         f"{tag} DPP ops vs llvm-dis")
+    C.eq(k["work_per_thread"]["bytes_read"], 8 + 2 * per_lane * sT, f"{tag} bytes read")
+    C.eq(k["work_per_thread"]["bytes_written"], 2 * 4 + 2 * per_lane * sQ, f"{tag} bytes written")
 
 PP = kernel_params(SRC, "reshape_and_cache_kernel")
 for inst in expected["cache.reshape_and_cache_kernel"]["instantiations"]:
@@ -100,24 +103,24 @@ for inst in expected["cache.reshape_and_cache_kernel"]["instantiations"]:
     if not k:
         continue
     tag = f"reshape_and_cache_kernel<{T}>"
-    C.true(f"{tag}: has loops", k["loops"])
+    C.check(k["loops"], f"{tag}: has loops")
     for lp in k["loops"]:
         if lp["trip_count"] == "unknown":
             continue
         for hs, t in ((64, 0), (128, 3), (1000, 63), (4096, 5)):
             env = args_env(PP, head_size=hs)
             env["threadIdx.x"] = t
-            C.true(f"{tag}: loop {lp['id']} count <= source count",
-                   value(lp["trip_count"], env) <= len(range(t, hs, 64)))
+            C.check(value(lp["trip_count"], env) <= len(range(t, hs, 64)),
+                    f"{tag}: loop {lp['id']} count <= source count")
     known = {lp["id"] for lp in k["loops"] if lp["trip_count"] != "unknown"}
     env = args_env(PP, key_stride=11, value_stride=13, head_size=128)
     for a in k["accesses"]:
         p = PP[a["param_index"]] if a["param"] else None
         if a["loop"] in known and p in ("key", "value"):
-            C.eq(f"{tag} {p}: lane stride", a["lane_stride_bytes"], sT)
-            C.eq(f"{tag} {p}: token stride", value(a["group_stride_bytes"], env),
-                 env[p + "_stride"] * sT)
-            C.eq(f"{tag} {p}: head stride", value(a["group_stride_bytes_y"], env), 128 * sT)
+            C.eq(a["lane_stride_bytes"], sT, f"{tag} {p}: lane stride")
+            C.eq(value(a["group_stride_bytes"], env), env[p + "_stride"] * sT,
+                 f"{tag} {p}: token stride")
+            C.eq(value(a["group_stride_bytes_y"], env), 128 * sT, f"{tag} {p}: head stride")
         if a["loop"] is not None and a["lane_stride_bytes"] == "unknown":
-            C.true(f"{tag}: unknown stride has a reason", a.get("lane_stride_bytes_why"))
-C.done()
+            C.check(a.get("lane_stride_bytes_why"), f"{tag}: unknown stride has a reason")
+C.finish()

@@ -14,10 +14,11 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwir_common as K  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 
 SRC = os.path.join(K.SRC, "src", "idiom_kernels.hip")
 TEXT = open(SRC).read().splitlines()
-C = K.Checker("ir.idioms")
+C = Checker("ir.idioms", who=K.WHO)
 
 
 def kernel_spans():
@@ -87,7 +88,7 @@ for arch in K.ARCHES:
     for mid, (kind, line) in K.markers(SRC).items():
         name = kernel_at(line)
         k = F.get(name)
-        if not C.true(f"{arch} {mid}: kernel {name} in kwir-dump's output", k is not None):
+        if not C.check(k is not None, f"{arch} {mid}: kernel {name} in kwir-dump's output"):
             continue
         src = TEXT[line - 1]
         params = K.kernel_params(SRC, name)
@@ -96,48 +97,48 @@ for arch in K.ARCHES:
             op = re.search(r"KWIR:TREE \S+ (\w+)", src).group(1)
             hdr = re.search(r"for \(int (\w+) = (.+?); \1 > 0; \1 >>= 1\)", src)
             trees = [d for d in k["idioms"] if d["kind"] == "lds_tree_reduce"]
-            if not C.eq(f"{arch} {mid}: lds_tree_reduce idioms", len(trees), 1):
+            if not C.eq(len(trees), 1, f"{arch} {mid}: lds_tree_reduce idioms"):
                 continue
             d = trees[0]
-            C.eq(f"{arch} {mid}: op", d["op"], op)
-            C.eq(f"{arch} {mid}: stride", d["stride"], "halving")
+            C.eq(d["op"], op, f"{arch} {mid}: op")
+            C.eq(d["stride"], "halving", f"{arch} {mid}: stride")
             var = re.search(r"part\[t \+ (\w+)\]", "\n".join(TEXT[line:line + 3])).group(1)
-            C.eq(f"{arch} {mid}: partner stride variable is the loop's", var, hdr.group(1))
-            C.eq(f"{arch} {mid}: lds_bytes", d["lds_bytes"], shared_bytes(name, "part"))
+            C.eq(var, hdr.group(1), f"{arch} {mid}: partner stride variable is the loop's")
+            C.eq(d["lds_bytes"], shared_bytes(name, "part"), f"{arch} {mid}: lds_bytes")
             for B in ([256] if fixed else BLOCKS):
                 s, n = c_eval(hdr.group(2), {"blockDim.x": B}), 0
                 first = s
                 while s > 0:
                     n, s = n + 1, s >> 1
-                C.eq(f"{arch} {mid}: steps at blockDim.x={B}",
-                     K.value(d["steps"], {"blockDim.x": B}), n)
-                C.eq(f"{arch} {mid}: first stride at blockDim.x={B}",
-                     K.value(d["first_stride"], {"blockDim.x": B}), first)
+                C.eq(K.value(d["steps"], {"blockDim.x": B}), n,
+                     f"{arch} {mid}: steps at blockDim.x={B}")
+                C.eq(K.value(d["first_stride"], {"blockDim.x": B}), first,
+                     f"{arch} {mid}: first stride at blockDim.x={B}")
             # the code object: one s_barrier before the tree (the source's
             # __syncthreads outside the loop) and, unrolled, one per step
             bars = len(re.findall(r"\ss_barrier\b", ISA[name]))
             in_loop = "\n".join(TEXT[line:line + 4]).count("__syncthreads")
             before = body(name).count("__syncthreads") - in_loop
-            C.eq(f"{arch} {mid}: barriers per step", d["barriers"], in_loop)
+            C.eq(d["barriers"], in_loop, f"{arch} {mid}: barriers per step")
             if fixed:
-                C.eq(f"{arch} {mid}: steps = the code object's s_barriers after the first",
-                     d["steps"], bars - before)
+                C.eq(d["steps"], bars - before,
+                     f"{arch} {mid}: steps = the code object's s_barriers after the first")
             else:
-                C.eq(f"{arch} {mid}: code object s_barriers (before + loop body)", bars,
-                     before + in_loop)
+                C.eq(bars, before + in_loop,
+                     f"{arch} {mid}: code object s_barriers (before + loop body)")
         elif kind == "BLOCK":
             op = re.search(r"KWIR:BLOCK \S+ (\w+)", src).group(1)
             groups = int(re.search(r"partials\[lane % (\d+)\]", src).group(1))
             blocks = [d for d in k["idioms"] if d["kind"] == "block_reduce"]
-            if not C.eq(f"{arch} {mid}: block_reduce idioms", len(blocks), 1):
+            if not C.eq(len(blocks), 1, f"{arch} {mid}: block_reduce idioms"):
                 continue
             d = blocks[0]
-            C.eq(f"{arch} {mid}: op", d["op"], op)
-            C.eq(f"{arch} {mid}: partials combined", d["lanes"], groups)
-            C.eq(f"{arch} {mid}: lds_bytes", d["lds_bytes"], shared_bytes(name, "partials"))
-            C.true(f"{arch} {mid}: via LDS", d["via"].endswith("+lds"), d["via"])
-            C.eq(f"{arch} {mid}: barriers", d["barriers"],
-                 len(re.findall(r"\ss_barrier\b", ISA[name])))
+            C.eq(d["op"], op, f"{arch} {mid}: op")
+            C.eq(d["lanes"], groups, f"{arch} {mid}: partials combined")
+            C.eq(d["lds_bytes"], shared_bytes(name, "partials"), f"{arch} {mid}: lds_bytes")
+            C.check(d["via"].endswith("+lds"), f"{arch} {mid}: via LDS", d["via"])
+            C.eq(d["barriers"], len(re.findall(r"\ss_barrier\b", ISA[name])),
+                 f"{arch} {mid}: barriers")
         elif kind == "LOOP":
             hdr = re.search(r"for \(int (\w+) = (.+?); \1 < (.+?); (?:\1 \+= (.+?)|\+\+\1)\)", src)
             loops = [l for l in k["loops"]]
@@ -145,11 +146,11 @@ for arch in K.ARCHES:
             order = [m for m, (kd, ln) in sorted(K.markers(SRC).items(), key=lambda x: x[1][1])
                      if kd in ("LOOP", "TREE") and kernel_at(ln) == name]
             idx = order.index(mid)
-            if not C.true(f"{arch} {mid}: loop {idx} exists", idx < len(loops)):
+            if not C.check(idx < len(loops), f"{arch} {mid}: loop {idx} exists"):
                 continue
             trip = loops[idx]["trip_count"]
-            C.true(f"{arch} {mid}: trip count known", trip != "unknown",
-                   loops[idx].get("trip_count_why", ""))
+            C.check(trip != "unknown", f"{arch} {mid}: trip count known",
+                    loops[idx].get("trip_count_why", ""))
             if trip == "unknown":
                 continue
             for B in ([256] if fixed else [64, 256]):
@@ -167,8 +168,8 @@ for arch in K.ARCHES:
                                 continue  # trip counts are for threads that enter
                             e = dict(K.args_env(params, hidden=hidden, rows=rows))
                             e.update({"blockDim.x": B, "threadIdx.x": t})
-                            C.eq(f"{arch} {mid}: trips at B={B} t={t} hidden={hidden} "
-                                 f"rows={rows}", K.value(trip, e), n)
+                            C.eq(K.value(trip, e), n, f"{arch} {mid}: trips at B={B} t={t} hidden={hidden} "
+                                 f"rows={rows}")
         elif kind == "CVT":
             pass
 
@@ -177,14 +178,14 @@ for arch in K.ARCHES:
     cvt = [int(re.search(r"KWIR:CVT \S+ (\d+)", TEXT[ln - 1]).group(1))
            for m, (kd, ln) in K.markers(SRC).items() if kd == "CVT"]
     k = F["convert_kernel"]
-    C.eq(f"{arch} convert_kernel: conversions per thread", k["work_per_thread"]["conversions"],
-         sum(cvt))
+    C.eq(k["work_per_thread"]["conversions"], sum(cvt),
+         f"{arch} convert_kernel: conversions per thread")
     insts = re.findall(r"\s(v_cvt\w*)", ISA["convert_kernel"])
     elems = sum(2 if "_pk_" in i else 1 for i in insts)
     if any(i.startswith("v_cvt_pk_bf16_f32") for i in insts):
-        C.eq(f"{arch} convert_kernel: ISA elements converted (v_cvt_pk_* = 2)", elems, sum(cvt))
+        C.eq(elems, sum(cvt), f"{arch} convert_kernel: ISA elements converted (v_cvt_pk_* = 2)")
     else:  # no bf16 conversion instruction (gfx942): bf16 rounding is integer code
-        C.true(f"{arch} convert_kernel: ISA converts at most the IR's elements",
-               0 < elems <= sum(cvt), f"{elems} vs {sum(cvt)}")
+        C.check(0 < elems <= sum(cvt), f"{arch} convert_kernel: ISA converts at most the IR's elements",
+                f"{elems} vs {sum(cvt)}")
 
-C.done()
+C.finish()

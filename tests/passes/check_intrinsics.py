@@ -31,7 +31,8 @@ YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import td_intrinsics as T  # noqa: E402
-from kwir_common import Checker  # noqa: E402
+from kwcheck import Checker  # noqa: E402
+from kwir_common import WHO  # noqa: E402
 
 LLVM_BIN = os.environ.get("LLVM_BIN", "/usr/lib/llvm-22/bin")
 KWIR_DUMP = os.environ.get("KWIR_DUMP", "")
@@ -51,12 +52,13 @@ if not KWIR_DUMP:
     sys.exit(2)
 
 recs, text, code = T.parse(TD)
-C = Checker("ir.intrinsics")
+C = Checker("ir.intrinsics", who=WHO)
 
 # ---- which intrinsics -------------------------------------------------------------------------
 
 buffer_defs = T.defset_members(code, "AMDGPUBufferIntrinsics")
-C.true("the .td has the AMDGPUBufferIntrinsics set", len(buffer_defs) > 50, f"{len(buffer_defs)} defs")
+C.check(len(buffer_defs) > 50, "the .td has the AMDGPUBufferIntrinsics set",
+        f"{len(buffer_defs)} defs")
 ptr_re = re.compile(r"int_amdgcn_(global_load_lds|load_to_lds|global_atomic_\w+|flat_atomic_\w+|"
                     r"atomic_cond_sub_u32|global_load_tr\w*|ds_load_tr\w*|ds_read_tr\w*)$")
 ptr_defs = [n for n, r in recs.items() if r.kind == "def" and ptr_re.match(n)]
@@ -72,7 +74,7 @@ for fn in sorted(os.listdir(PASSES)):
                 if d in recs and recs[d].kind == "def":
                     named.add(d)
 others = sorted(named - set(memory))
-C.true("passes/ names intrinsics of the .td", len(named) >= 20, f"{len(named)}")
+C.check(len(named) >= 20, "passes/ names intrinsics of the .td", f"{len(named)}")
 
 # ---- types ------------------------------------------------------------------------------------
 
@@ -290,14 +292,14 @@ for d in others:
 gen("int_amdgcn_s_buffer_prefetch_data", True) if "int_amdgcn_s_buffer_prefetch_data" in buffer_defs else None
 
 for p in problems:
-    C.true(p, False)
-C.true("every buffer intrinsic of the .td got a kernel", len(expect) >= len(buffer_defs) - 1,
-       f"{len(expect)} of {len(buffer_defs) - 1}")
+    C.check(False, p)
+C.check(len(expect) >= len(buffer_defs) - 1, "every buffer intrinsic of the .td got a kernel",
+        f"{len(expect)} of {len(buffer_defs) - 1}")
 # the .td's own statement of the resource operand (AMDGPURsrcIntrinsic<N>)
 for k, e in expect.items():
     if e["rsrc_index"] is not None:
-        C.eq(f"{k}: the resource operand the comments name is AMDGPURsrcIntrinsic's",
-             e["rsrc_role"], e["rsrc_index"])
+        C.eq(e["rsrc_role"], e["rsrc_index"],
+             f"{k}: the resource operand the comments name is AMDGPURsrcIntrinsic's")
 
 os.makedirs(WORK, exist_ok=True)
 ll = os.path.join(WORK, "intrinsics.ll")
@@ -306,31 +308,32 @@ with open(ll, "w") as f:
             '\n\nattributes #0 = { "target-cpu"="gfx942" "amdgpu-flat-work-group-size"="1,256" }\n')
 v = subprocess.run([os.path.join(LLVM_BIN, "opt"), "-passes=verify", "-disable-output", ll],
                    capture_output=True, text=True)
-if not C.true("the generated module verifies (opt -passes=verify)", v.returncode == 0, v.stderr[-3000:]):
-    C.done()
+if not C.check(v.returncode == 0, "the generated module verifies (opt -passes=verify)",
+               v.stderr[-3000:]):
+    C.finish()
 r = subprocess.run([KWIR_DUMP, ll], capture_output=True, text=True)
-C.eq("kwir-dump exit status (no crash)", r.returncode, 0)
+C.eq(r.returncode, 0, "kwir-dump exit status (no crash)")
 if r.returncode != 0:
     print(r.stderr[-3000:])
-    C.done()
+    C.finish()
 got = {k["symbol"]: k for k in yaml.load(r.stdout, Loader=YAML_LOADER)["kernels"] or []}
-C.eq("every kernel analyzed", len(got), len(kernels))
+C.eq(len(got), len(kernels), "every kernel analyzed")
 print(f"{len(expect)} memory intrinsics, {len(others)} others named by passes/, "
       f"{len(kernels)} kernels")
 
 for k, e in sorted(expect.items()):
     acc = [a for a in got.get(k, {}).get("accesses", [])]
-    if not C.eq(f"{k}: one access", len(acc), 1):
+    if not C.eq(len(acc), 1, f"{k}: one access"):
         continue
     a = acc[0]
-    C.eq(f"{k}: op", a["op"], e["op"])
-    C.eq(f"{k}: space", a["space"], e["space"])
-    C.eq(f"{k}: bytes per lane", a["bytes_per_lane"], e["bytes"])
+    C.eq(a["op"], e["op"], f"{k}: op")
+    C.eq(a["space"], e["space"], f"{k}: space")
+    C.eq(a["bytes_per_lane"], e["bytes"], f"{k}: bytes per lane")
     if e["param"]:
-        C.eq(f"{k}: base parameter", a["param"], e["param"])
+        C.eq(a["param"], e["param"], f"{k}: base parameter")
     else:
-        C.eq(f"{k}: base variable", a.get("object"), e["object"])
-    C.eq(f"{k}: lane stride (offset = threadIdx.x * {STRIDE})", a["lane_stride_bytes"], STRIDE)
+        C.eq(a.get("object"), e["object"], f"{k}: base variable")
+    C.eq(a["lane_stride_bytes"], STRIDE, f"{k}: lane stride (offset = threadIdx.x * {STRIDE})")
 if "k_s_buffer_prefetch_data" in got:
-    C.eq("s.buffer.prefetch.data: no access", got["k_s_buffer_prefetch_data"]["accesses"], [])
-C.done()
+    C.eq(got["k_s_buffer_prefetch_data"]["accesses"], [], "s.buffer.prefetch.data: no access")
+C.finish()

@@ -19,16 +19,17 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from kwir_common import LLVM_BIN, KWIR_EXPR, WORK, Checker, evaluate, ll_functions, load  # noqa: E402
+from kwcheck import Checker  # noqa: E402
+from kwir_common import LLVM_BIN, KWIR_EXPR, WORK, WHO, evaluate, ll_functions, load  # noqa: E402
 
-C = Checker("ir.invariants")
+C = Checker("ir.invariants", who=WHO)
 rng = random.Random(4)
 NAME = re.compile(r"\$\d+|[A-Za-z_][A-Za-z0-9_.]*")
 FUNCS = {"ceil", "floor", "min", "max"}
 
 names = sorted(os.path.basename(p)[:-5] for p in glob.glob(os.path.join(WORK, "*.yaml"))
                if not p.endswith(".own.yaml"))
-C.true("inputs exist", len(names) >= 10, str(names))
+C.check(len(names) >= 10, "inputs exist", str(names))
 
 exprs = set()
 
@@ -53,23 +54,26 @@ for name in names:
         tag = f"{name} {sym[:50]}"
         for where, v, why in walk_vals(k):
             if v == "unknown":
-                C.true(f"{tag} {where}: unknown says why", why)
-                C.true(f"{tag} {where}: reason has no $N", why and "$" not in why, why)
+                C.check(why, f"{tag} {where}: unknown says why")
+                C.check(why and "$" not in why, f"{tag} {where}: reason has no $N", why)
             elif isinstance(v, str):
                 exprs.add(v)
-                C.true(f"{tag} {where}: no $N placeholder", "$" not in v, v)
+                C.check("$" not in v, f"{tag} {where}: no $N placeholder", v)
             else:
-                C.true(f"{tag} {where}: a number", isinstance(v, int), repr(v))
+                C.check(isinstance(v, int), f"{tag} {where}: a number", repr(v))
         body = funcs.get(sym, "")
         xs = k["cross_lane"]
         for op, pat in (("dpp", r"@llvm\.amdgcn\.(?:update|mov)\.dpp\."), ("swizzle", r"@llvm\.amdgcn\.ds\.swizzle"),
                         ("bpermute", r"@llvm\.amdgcn\.ds\.bpermute"), ("readlane", r"@llvm\.amdgcn\.readlane\."),
                         ("readfirstlane", r"@llvm\.amdgcn\.readfirstlane")):
-            C.eq(f"{tag}: {op} vs llvm-dis", sum(x["op"] == op for x in xs), len(re.findall(r"call [^@\n]*" + pat, body)))
-        C.eq(f"{tag}: barriers vs llvm-dis", k["barriers"], len(re.findall(r"call void @llvm\.amdgcn\.s\.barrier\(\)", body)))
-        C.eq(f"{tag}: fences vs llvm-dis", sum(b["kind"] == "fence" for b in k["barrier_list"]),
-             len(re.findall(r"^\s+fence ", body, re.M)))
-        C.eq(f"{tag}: inline asm vs llvm-dis", len(k["inline_asm"]), len(re.findall(r"\basm (?:sideeffect )?\"", body)))
+            C.eq(sum(x["op"] == op for x in xs), len(re.findall(r"call [^@\n]*" + pat, body)),
+                 f"{tag}: {op} vs llvm-dis")
+        C.eq(k["barriers"], len(re.findall(r"call void @llvm\.amdgcn\.s\.barrier\(\)", body)),
+             f"{tag}: barriers vs llvm-dis")
+        C.eq(sum(b["kind"] == "fence" for b in k["barrier_list"]), len(re.findall(r"^\s+fence ", body, re.M)),
+             f"{tag}: fences vs llvm-dis")
+        C.eq(len(k["inline_asm"]), len(re.findall(r"\basm (?:sideeffect )?\"", body)),
+             f"{tag}: inline asm vs llvm-dis")
         # memory instructions, less the reads of the kernel-argument segment
         launch = set(re.findall(r"(%[\w.]+) = (?:tail )?call (?:noundef )?(?:align \d+ )?(?:dereferenceable\(\d+\) )?"
                                 r"ptr addrspace\(4\) @llvm\.amdgcn\.(?:implicitarg|dispatch|kernarg\.segment|queue)\.ptr", body))
@@ -85,7 +89,7 @@ for name in names:
         mem = len(loads) + len(stores) + len(rmw) + len(buffers)
         mem += 2 * len(re.findall(r"call void @llvm\.mem(?:cpy|move)\.", body))
         mem += len(re.findall(r"call void @llvm\.memset\.", body))
-        C.eq(f"{tag}: memory accesses vs llvm-dis", len(k["accesses"]), mem)
+        C.eq(len(k["accesses"]), mem, f"{tag}: memory accesses vs llvm-dis")
 
 # the grammar: Python and C agree
 for e in sorted(exprs):
@@ -102,16 +106,17 @@ for e in sorted(exprs):
         try:
             py = evaluate(e, env)
         except Exception as ex:  # noqa: BLE001 - reported as a failure
-            C.true(f"grammar: {e!r} parses", False, str(ex))
+            C.check(False, f"grammar: {e!r} parses", str(ex))
             break
         out = subprocess.run([KWIR_EXPR, e] + ["%s=%d" % kv for kv in env.items()],
                              capture_output=True, text=True).stdout.strip()
         try:
             c_val = float(out)
         except ValueError:
-            C.true(f"grammar: C evaluates {e!r}", False, out)
+            C.check(False, f"grammar: C evaluates {e!r}", out)
             break
-        C.true(f"grammar: {e!r} Python {py} == C {c_val}", abs(py - c_val) <= 1e-9 * max(1, abs(py)))
+        C.check(abs(py - c_val) <= 1e-9 * max(1, abs(py)),
+                f"grammar: {e!r} Python {py} == C {c_val}")
 print(f"{len(exprs)} distinct expressions checked")
 
 # read-only, and the same facts without the analysis manager
@@ -122,9 +127,9 @@ for name in names:
                               capture_output=True, text=True, check=True).stdout
         orig = open(os.path.join(WORK, name + ".ll")).read()
         strip = lambda t: "\n".join(l for l in t.splitlines() if not l.startswith("; ModuleID"))
-        C.true(f"{name}: the module is unchanged by the analysis", strip(text) == strip(orig))
+        C.check(strip(text) == strip(orig), f"{name}: the module is unchanged by the analysis")
 for own in glob.glob(os.path.join(WORK, "*.own.yaml")):
     fam = own.replace(".own.yaml", ".yaml")
-    C.true(f"{os.path.basename(own)}: same facts as with the analysis manager",
-           open(own).read() == open(fam).read())
-C.done()
+    C.check(open(own).read() == open(fam).read(),
+            f"{os.path.basename(own)}: same facts as with the analysis manager")
+C.finish()

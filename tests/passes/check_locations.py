@@ -8,9 +8,10 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from kwir_common import (CORPUS, SRC, Checker, find_line, kernel_params, kernels_by_name, markers)  # noqa: E402
+from kwcheck import Checker  # noqa: E402
+from kwir_common import (CORPUS, SRC, WHO, find_line, kernel_params, kernels_by_name, markers)  # noqa: E402
 
-C = Checker("ir.locations")
+C = Checker("ir.locations", who=WHO)
 OWN = os.path.join(SRC, "src", "ir_kernels.hip")
 MARK = markers(OWN)
 RMS = os.path.join(CORPUS, "rmsnorm_quant_kernels.hip")
@@ -63,31 +64,35 @@ for mid, (kname, what) in WANT_ACCESS.items():
     line = MARK[mid][1]
     at = [a for a in k["accesses"] if outer(a) == (base, line)]
     names = {params[a["param_index"]] if a["param"] else a["object"].rsplit("::", 1)[-1] for a in at}
-    C.true(f"{mid}: an access of {what} at line {line}", what in names, f"found {names}")
+    C.check(what in names, f"{mid}: an access of {what} at line {line}", f"found {names}")
 # the row/column read line holds both LDS loads
 k = kern("lds_kernel")
 at = [a for a in k["accesses"] if outer(a) == (base, MARK["lds.row_and_column"][1]) and a["space"] == "lds"]
-C.eq("lds.row_and_column: two LDS loads", sorted(a["object"].rsplit("::", 1)[-1] for a in at), ["padded", "tile"])
+C.eq(sorted(a["object"].rsplit("::", 1)[-1] for a in at), ["padded", "tile"],
+     "lds.row_and_column: two LDS loads")
 bar = [b for b in k["barrier_list"] if b["kind"] == "s_barrier"]
-C.eq("lds.sync: s_barrier at the __syncthreads line", [outer(b) for b in bar], [(base, MARK["lds.sync"][1])])
-C.true("lds.sync: innermost frame in the HIP headers", bar and "hip" in bar[0]["location"]["file"])
+C.eq([outer(b) for b in bar], [(base, MARK["lds.sync"][1])],
+     "lds.sync: s_barrier at the __syncthreads line")
+C.check(bar and "hip" in bar[0]["location"]["file"], "lds.sync: innermost frame in the HIP headers")
 
 k = kern("loops_kernel")
-C.eq("loop lines", [lp.get("location", {}).get("line") for lp in k["loops"]],
-     [MARK[m][1] for m in ("loops.rows", "loops.blockdim", "loops.outer", "loops.inner")])
+C.eq([lp.get("location", {}).get("line") for lp in k["loops"]], [MARK[m][1] for m in ("loops.rows", "loops.blockdim", "loops.outer", "loops.inner")],
+     "loop lines")
 
 k = kern("xlane_kernel")
 xs = k["cross_lane"]
 bp = [x for x in xs if x["op"] == "bpermute"]
-C.eq("butterfly: bpermutes at the loop line", {outer(x) for x in bp}, {(base, MARK["xlane.butterfly"][1])})
-C.true("butterfly: innermost frame in __shfl_xor", all(x["location"]["function"].startswith("__shfl_xor") for x in bp),
-       str([x["location"]["function"] for x in bp]))
+C.eq({outer(x) for x in bp}, {(base, MARK["xlane.butterfly"][1])},
+     "butterfly: bpermutes at the loop line")
+C.check(all(x["location"]["function"].startswith("__shfl_xor") for x in bp), "butterfly: innermost frame in __shfl_xor",
+        str([x["location"]["function"] for x in bp]))
 for mid, op in (("xlane.swizzle", "swizzle"), ("xlane.quad_perm", "dpp"), ("xlane.row_ror8", "dpp"),
                 ("xlane.newbcast", "dpp"), ("xlane.readfirstlane", "readfirstlane")):
-    C.true(f"{mid}: a {op} at line {MARK[mid][1]}",
-           any(x["op"] == op and outer(x) == (base, MARK[mid][1]) for x in xs))
+    C.check(any(x["op"] == op and outer(x) == (base, MARK[mid][1]) for x in xs),
+            f"{mid}: a {op} at line {MARK[mid][1]}")
 k = kern("asm_kernel")
-C.eq("asm lines", [outer(s) for s in k["inline_asm"]], [(base, MARK["asm.fma"][1]), (base, MARK["asm.sleep"][1])])
+C.eq([outer(s) for s in k["inline_asm"]], [(base, MARK["asm.fma"][1]), (base, MARK["asm.sleep"][1])],
+     "asm lines")
 
 # ---- rmsnorm (patterns in the corpus source) -----------------------------------------------------
 LOAD_CALL = {"input": find_line(RMS, r"load_vector_nbytes<.*>\(in_row, col\)"),
@@ -115,11 +120,10 @@ for variant in ("g", "gl"):
                 continue
             p = P[a["param_index"]]
             fr = frames(a)
-            if not C.true(f"{tag} {p}: has a location", fr):
+            if not C.check(fr, f"{tag} {p}: has a location"):
                 continue
-            C.true(f"{tag} {p}: outermost frame in the kernel",
-                   fr[-1]["function"] and fr[-1]["function"].startswith("add_rmsnorm_quant_kernel<"),
-                   fr[-1]["function"])
+            C.check(fr[-1]["function"] and fr[-1]["function"].startswith("add_rmsnorm_quant_kernel<"), f"{tag} {p}: outermost frame in the kernel",
+                    fr[-1]["function"])
             if p in LOAD_CALL:
                 # the optimizer drops the locations of the loads and stores it
                 # rewrites; a location borrowed from the debug records before it
@@ -130,32 +134,32 @@ for variant in ("g", "gl"):
                 KERNEL_LINES = body_range(RMS, r"add_rmsnorm_quant_kernel\(  //")
                 if src_from in (None, "debug_record"):
                     exact_locs[variant] += 1
-                    C.true(f"{tag} {p}: inlined at the call line {LOAD_CALL[p]}", has_frame(a, RMS, LOAD_CALL[p]),
-                           str([(x["file"][-30:], x["line"]) for x in fr]))
+                    C.check(has_frame(a, RMS, LOAD_CALL[p]), f"{tag} {p}: inlined at the call line {LOAD_CALL[p]}",
+                            str([(x["file"][-30:], x["line"]) for x in fr]))
                     rng = LOAD_BODY if p in ("input", "residual_in", "weight") else STORE_BODY
                     helper = [x for x in fr if x["file"].endswith("kw_opus.h")]
-                    C.true(f"{tag} {p}: a frame inside the kw_opus.h helper",
-                           any(x["line"] in rng for x in helper), str([x["line"] for x in helper]))
+                    C.check(any(x["line"] in rng for x in helper), f"{tag} {p}: a frame inside the kw_opus.h helper",
+                            str([x["line"] for x in helper]))
                 else:
                     borrowed[variant] += 1
-                    C.true(f"{tag} {p}: borrowed location ({src_from}) inside the kernel",
-                           fr[-1]["line"] in KERNEL_LINES, str(fr[-1]))
+                    C.check(fr[-1]["line"] in KERNEL_LINES, f"{tag} {p}: borrowed location ({src_from}) inside the kernel",
+                            str(fr[-1]))
             if p == "row_scale":
-                C.eq(f"{tag} row_scale: line", outer(a), (os.path.basename(RMS), ROW_SCALE))
+                C.eq(outer(a), (os.path.basename(RMS), ROW_SCALE), f"{tag} row_scale: line")
         for x in k["cross_lane"]:
             if x["op"] != "dpp":
                 continue
-            C.eq(f"{tag} DPP innermost line", (os.path.basename(x["location"]["file"]), x["location"]["line"]),
-                 (os.path.basename(REDUCE), UPDATE_DPP))
-            C.true(f"{tag} DPP reached from a block_reduce call",
-                   has_frame(x, RMS, BR_SUM) or has_frame(x, RMS, BR_MAX))
+            C.eq((os.path.basename(x["location"]["file"]), x["location"]["line"]), (os.path.basename(REDUCE), UPDATE_DPP),
+                 f"{tag} DPP innermost line")
+            C.check(has_frame(x, RMS, BR_SUM) or has_frame(x, RMS, BR_MAX),
+                    f"{tag} DPP reached from a block_reduce call")
         for b in k["barrier_list"]:
             if b["kind"] == "s_barrier":
-                C.true(f"{tag} barrier inlined through block_reduce", any(
-                    x["file"].endswith("kw_reduce.h") and x["line"] >= SYNC1 for x in frames(b)))
+                C.check(any(
+                    x["file"].endswith("kw_reduce.h") and x["line"] >= SYNC1 for x in frames(b)), f"{tag} barrier inlined through block_reduce")
         for s in k["inline_asm"]:
-            C.eq(f"{tag} asm line", s["location"]["line"], ASM_LINE)
+            C.eq(s["location"]["line"], ASM_LINE, f"{tag} asm line")
 # how many kept (or recovered from debug records) an exact location: a
 # property of the optimizer's output, reported, not asserted
 print("rmsnorm accesses with exact/borrowed locations:", exact_locs, borrowed)
-C.done()
+C.finish()

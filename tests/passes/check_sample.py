@@ -16,10 +16,11 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from kwir_common import (CORPUS, SIZEOF, Checker, args_env, kernel_params, kernels_by_name,
+from kwcheck import Checker  # noqa: E402
+from kwir_common import (CORPUS, SIZEOF, WHO, args_env, kernel_params, kernels_by_name,
                          ll_count, ll_functions, value)
 
-C = Checker("ir.sample")
+C = Checker("ir.sample", who=WHO)
 SRC = os.path.join(CORPUS, "sample_kernels.hip")
 src = open(SRC).read()
 reduce_src = open(os.path.join(CORPUS, "include", "kw_reduce.h")).read()
@@ -44,7 +45,7 @@ for kname in ("mix_sample_kernel", "greedy_sample_kernel"):
     ops = [{"Max": "max", "Sum": "add", "Min": "min"}[m]
            for m in re.findall(r"block_reduce<\w+, (\w+)Op<\w+>", body)]
     src_loops = re.findall(r"for \(int i = threadIdx\.x; i < vocab; i \+= BlockSize\)", body)
-    C.true(f"{kname}: source has vocab loops", len(src_loops) >= 1)
+    C.check(len(src_loops) >= 1, f"{kname}: source has vocab loops")
     for inst in expected["sample." + kname]["instantiations"]:
         T, B = inst["args"][0], int(inst["args"][1])
         sT = SIZEOF[T]
@@ -53,28 +54,29 @@ for kname in ("mix_sample_kernel", "greedy_sample_kernel"):
             name = "sample_kernels." + arch
             hits = [k for d, k in kernels_by_name(name).items() if d.startswith(prefix)]
             tag = f"{arch} {kname}<{T}, {B}>"
-            if not C.eq(f"{tag}: found", len(hits), 1):
+            if not C.eq(len(hits), 1, f"{tag}: found"):
                 continue
             k = hits[0]
             ll = ll_functions(name)[k["symbol"]]
             blocks = [d for d in k["idioms"] if d["kind"] == "block_reduce"]
-            C.eq(f"{tag}: block reductions in source order", [d["op"] for d in blocks], ops)
+            C.eq([d["op"] for d in blocks], ops, f"{tag}: block reductions in source order")
             for d in blocks:
-                C.eq(f"{tag}: block_reduce {d['op']} barriers", d["barriers"], 1)
+                C.eq(d["barriers"], 1, f"{tag}: block_reduce {d['op']} barriers")
                 for p in d["parts"]:
                     w = k["idioms"][p]
-                    C.eq(f"{tag}: wave part", (w["kind"], w["op"], w["lanes"], w["via"]),
-                         ("wave_reduce", d["op"], 64, "dpp"))
-            C.eq(f"{tag}: barriers (2 per block_reduce)", k["barriers"], SYNCS * len(ops))
-            C.eq(f"{tag}: barriers vs llvm-dis", k["barriers"],
-                 ll_count(ll, r"call void @llvm\.amdgcn\.s\.barrier\(\)"))
+                    C.eq((w["kind"], w["op"], w["lanes"], w["via"]), ("wave_reduce", d["op"], 64, "dpp"),
+                         f"{tag}: wave part")
+            C.eq(k["barriers"], SYNCS * len(ops), f"{tag}: barriers (2 per block_reduce)")
+            C.eq(k["barriers"], ll_count(ll, r"call void @llvm\.amdgcn\.s\.barrier\(\)"),
+                 f"{tag}: barriers vs llvm-dis")
 
             exact = 0
             for lp in k["loops"]:
                 if lp["trip_count"] == "unknown":
-                    C.true(f"{tag}: loop {lp['id']} unknown has a reason", lp.get("trip_count_why"))
+                    C.check(lp.get("trip_count_why"),
+                            f"{tag}: loop {lp['id']} unknown has a reason")
                     continue
-                C.eq(f"{tag}: loop {lp['id']} depends on the lane", lp["lane_dependent"], True)
+                C.eq(lp["lane_dependent"], True, f"{tag}: loop {lp['id']} depends on the lane")
                 counts = []
                 for vocab, t in SHAPES:
                     env = args_env(params, vocab=vocab)
@@ -83,12 +85,12 @@ for kname in ("mix_sample_kernel", "greedy_sample_kernel"):
                 if all(a == b for a, b in counts):
                     exact += 1
                 else:
-                    C.true(f"{tag}: loop {lp['id']} ({lp['trip_count']}) runs at most the source count",
-                           all(a <= b for a, b in counts), str(counts[:6]))
+                    C.check(all(a <= b for a, b in counts), f"{tag}: loop {lp['id']} ({lp['trip_count']}) runs at most the source count",
+                            str(counts[:6]))
             if kname == "greedy_sample_kernel":
-                C.eq(f"{tag}: the vocab loop's count is exact", exact, len(src_loops))
+                C.eq(exact, len(src_loops), f"{tag}: the vocab loop's count is exact")
             else:
-                C.true(f"{tag}: loops not vectorized are exact", exact >= 2, f"{exact} exact")
+                C.check(exact >= 2, f"{tag}: loops not vectorized are exact", f"{exact} exact")
 
             known_loops = {lp["id"] for lp in k["loops"] if lp["trip_count"] != "unknown"}
             env = args_env(params, vocab=1000)
@@ -97,15 +99,16 @@ for kname in ("mix_sample_kernel", "greedy_sample_kernel"):
                     continue
                 p = params[a["param_index"]]
                 size = sT if p == "logits" else 4
-                C.eq(f"{tag}: {p} in loop: bytes", a["bytes_per_lane"], size)
-                C.eq(f"{tag}: {p} in loop: lane stride", a["lane_stride_bytes"], size)
-                C.eq(f"{tag}: {p} in loop: row stride", value(a["group_stride_bytes"], env), 1000 * size)
-                C.eq(f"{tag}: {p} in loop: coalesced", a["coalesced"], True)
-                C.eq(f"{tag}: {p} in loop: segments", a["segments_per_wave"], 64 * size // 64)
+                C.eq(a["bytes_per_lane"], size, f"{tag}: {p} in loop: bytes")
+                C.eq(a["lane_stride_bytes"], size, f"{tag}: {p} in loop: lane stride")
+                C.eq(value(a["group_stride_bytes"], env), 1000 * size,
+                     f"{tag}: {p} in loop: row stride")
+                C.eq(a["coalesced"], True, f"{tag}: {p} in loop: coalesced")
+                C.eq(a["segments_per_wave"], 64 * size // 64, f"{tag}: {p} in loop: segments")
             outs = [a for a in k["accesses"] if a["param"] and params[a["param_index"]] == "out_tokens"]
-            C.eq(f"{tag}: out_tokens: one store", [a["op"] for a in outs], ["store"])
+            C.eq([a["op"] for a in outs], ["store"], f"{tag}: out_tokens: one store")
             for a in outs:
-                C.eq(f"{tag}: out_tokens: thread 0 only", a["active_lanes"], 1)
-                C.eq(f"{tag}: out_tokens: one int per row", a["group_stride_bytes"], 4)
-            C.eq(f"{tag}: bytes written per thread", k["work_per_thread"]["bytes_written"], 4)
-C.done()
+                C.eq(a["active_lanes"], 1, f"{tag}: out_tokens: thread 0 only")
+                C.eq(a["group_stride_bytes"], 4, f"{tag}: out_tokens: one int per row")
+            C.eq(k["work_per_thread"]["bytes_written"], 4, f"{tag}: bytes written per thread")
+C.finish()

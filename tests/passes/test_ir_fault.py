@@ -21,11 +21,12 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcap  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 
 
 def main():
     args = kwcap.parse_args()
-    ck = kwcap.Checker("test_ir_fault")
+    ck = Checker("test_ir_fault")
     root = kwcap.tmpdir(args, "irfault")
     src = os.path.join(root, "irfault.hip")
     kwcap.write_tiny_tu(src, "irfault")

@@ -30,6 +30,8 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcap  # noqa: E402
+import kwllvm  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 
 OBJ_SYM = re.compile(r"^([0-9a-f]+) <(.+)>:$")
 OBJ_INSN = re.compile(r"^\t(.*?)\s*// ([0-9A-F]+):[0-9A-F ]+?(?: <[^>]*>)?$")
@@ -50,23 +52,6 @@ def readelf_syms(args, co):
             elif f[3] == "OBJECT" and f[7].endswith(".kd"):
                 kds.add(f[7][:-3])
     return funcs, kds, r
-
-
-def readelf_metadata(args, co):
-    """The NT_AMDGPU_METADATA document (llvm-readelf --notes), or None."""
-    r = kwcap.run([kwcap.tool(args, "llvm-readelf"), "--notes", co])
-    text = r.stdout
-    i = text.find("AMDGPU Metadata:")
-    if i < 0:
-        return None
-    body = []
-    for line in text[i:].splitlines()[1:]:
-        if line.strip() == "---" and not body:
-            continue
-        if line.strip() == "...":
-            break
-        body.append(line)
-    return kwcap.yaml.safe_load("\n".join(body))
 
 
 def objdump(args, co, arch):
@@ -231,7 +216,7 @@ def check_table_choices(args, ck, exp, markers, docs):
 
 def main():
     args = kwcap.parse_args()
-    ck = kwcap.Checker("test_asm_kernels")
+    ck = Checker("test_asm_kernels")
     exp = kwcap.load_expected(args)
     markers = kwcap.load_markers(args, ck)
     docs = kwcap.load_corpus_sidecars(args, exp, ck)
@@ -282,7 +267,7 @@ def main():
         ck.eq(sorted(set(funcs) & kds), sorted(o["kernels"]), what + ": kernels with a FUNC symbol")
         ck.eq(sorted(launched.get(os.path.realpath(co), ())), sorted(o["kernels"]),
               what + ": the kernels the sidecars' ASM launches name in this code object")
-        md = readelf_metadata(args, co) or {}
+        md = kwllvm.readelf_metadata(args.llvm_bin, co) or {}
         mk = {k.get(".name"): k for k in md.get("amdhsa.kernels") or []}
         ck.eq(sorted(mk), sorted(o["kernels"]), what + ": kernels of the metadata note")
         ck.eq(md.get("amdhsa.target"), "amdgcn-amd-amdhsa--gfx942", what + ": metadata target")

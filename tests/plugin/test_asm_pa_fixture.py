@@ -34,6 +34,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcap  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 
 LAUNCH_CALL = re.compile(r"(?:->|\.)\s*launch_kernel\s*\(")
 FUNC_DEF = re.compile(r"^\s*void\s+(\w+)\s*\(")
@@ -77,7 +78,7 @@ def kernel_symbols(args, co, cache):
 
 def main():
     args = kwcap.parse_args()
-    ck = kwcap.Checker("test_asm_pa_fixture")
+    ck = Checker("test_asm_pa_fixture")
     fixture = os.path.join(args.source_dir, "..", "shared", "fixtures", "aiter-hip")
     if not os.path.isfile(os.path.join(fixture, "compile.sh")):
         print("SKIP: the aiter fixture (../shared/fixtures/aiter-hip) is absent")

@@ -43,6 +43,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcap  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 
 TU = "kw_asm_wrapper.hip"
 WRAPPER = "kw_wrap::ScaleKernel"  # namespace kw_wrap { class ScaleKernel ... }
@@ -256,7 +257,7 @@ def check_kwalk(args, ck, work, side, cos):
 
 def main():
     args = kwcap.parse_args()
-    ck = kwcap.Checker("test_asm_wrapper")
+    ck = Checker("test_asm_wrapper")
     work = kwcap.tmpdir(args, "asm-wrapper")
     os.makedirs(os.path.join(work, "csrc"))
     src = os.path.join(work, "csrc", TU)

@@ -27,6 +27,7 @@ import yaml
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwzstd  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(HERE, "src", "major.hip")
@@ -61,16 +62,11 @@ def main():
     ap.add_argument("--other-clangxx", required=True, help="a clang++ of another major")
     ap.add_argument("--arch", required=True, help="an arch both clangs know")
     a = ap.parse_args()
+    c = Checker("clang_major")
     if not os.access(a.other_clangxx, os.X_OK):
-        print("%s is not installed: skipped" % a.other_clangxx)
-        return 77
+        c.skip("%s is not installed" % a.other_clangxx)
     other = major_of(a.other_clangxx)
-    failures = []
-
-    def check(ok, what):
-        if not ok:
-            failures.append(what)
-        return ok
+    check = c.check
 
     if not check(other is not None and other != a.built_major,
                  "%s reports major %r, want one other than %d" % (a.other_clangxx, other,
@@ -130,11 +126,8 @@ def main():
                   "sidecar launches %r, want the KW:LAUNCH line %d" % (at, line))
             check("clang version %d." % a.built_major in doc["producer"]["clang_version"],
                   "sidecar producer %r is not clang %d" % (doc["producer"], a.built_major))
-    for f in failures:
-        print("FAIL:", f)
-    print("clang_major: %d failures (plugin for clang %d, other clang %s)"
-          % (len(failures), a.built_major, other))
-    return 1 if failures else 0
+    c.note("plugin for clang %d, other clang %s" % (a.built_major, other))
+    c.finish()
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcap  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 import kwzstd  # noqa: E402
 
 TU = "rope_kernels.hip"
@@ -30,7 +31,7 @@ TU = "rope_kernels.hip"
 
 def main():
     args = kwcap.parse_args()
-    ck = kwcap.Checker("test_compress")
+    ck = Checker("test_compress")
     if not args.kwalk:
         print("test_compress: no kwalk command in this build")
         sys.exit(kwcap.SKIP)

@@ -36,6 +36,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcap  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 
 TU = "rope_kernels.hip"
 TU2 = "sample_kernels.hip"
@@ -76,7 +77,7 @@ def records(data):
 
 def main():
     args = kwcap.parse_args()
-    ck = kwcap.Checker("test_embed")
+    ck = Checker("test_embed")
     for what, ok in (("the kwalk command", bool(args.kwalk)),
                      ("ccache (Debian: ccache)", shutil.which("ccache")),
                      ("the zstd command (Debian: zstd)", shutil.which("zstd")),

@@ -29,6 +29,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcap  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 
 MAX_PATHS = 2000
 
@@ -57,7 +58,7 @@ def expected_guard(exp, markers, spec):
 
 def main():
     args = kwcap.parse_args()
-    ck = kwcap.Checker("test_entries_reach")
+    ck = Checker("test_entries_reach")
     exp = kwcap.load_expected(args)
     markers = kwcap.load_markers(args, ck)
     docs = kwcap.load_corpus_sidecars(args, exp, ck)

@@ -24,6 +24,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcap  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "render"))
 import kwpycallers  # noqa: E402
@@ -39,7 +40,7 @@ def grep(path, pattern):
 
 def main():
     args = kwcap.parse_args()
-    ck = kwcap.Checker("test_fixture_map")
+    ck = Checker("test_fixture_map")
     # the real path: compile.sh names sources by it, and --root must match them
     fx = os.path.realpath(os.path.join(args.source_dir, "..", "shared", "fixtures", "aiter-hip"))
     if not os.path.isfile(os.path.join(fx, "compile.sh")):

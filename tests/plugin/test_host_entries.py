@@ -26,6 +26,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcap  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 
 SRC = "kw_host_entries.hip"
 ANNOT = "kw_host_entries.entrypoints"
@@ -49,7 +50,7 @@ def source_says(line, kind, name, fn):
 
 def main():
     args = kwcap.parse_args()
-    ck = kwcap.Checker("test_host_entries")
+    ck = Checker("test_host_entries")
     src_dir = os.path.join(args.source_dir, "tests", "plugin", "src")
     src = os.path.join(src_dir, SRC)
     markers, errors = kwcap.scan_markers(args, src_dir)

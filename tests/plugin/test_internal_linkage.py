@@ -28,6 +28,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcap  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 UNITS = {"a": os.path.join(HERE, "src", "kw_linkage_a.hip"),
@@ -60,7 +61,7 @@ def lds_of(page):
 
 def main():
     args = kwcap.parse_args()
-    ck = kwcap.Checker("test_internal_linkage")
+    ck = Checker("test_internal_linkage")
     if not args.kwalk:
         print("SKIP: no kwalk command")
         raise SystemExit(kwcap.SKIP)

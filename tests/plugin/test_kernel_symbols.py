@@ -12,11 +12,12 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcap  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 
 
 def main():
     args = kwcap.parse_args()
-    ck = kwcap.Checker("test_kernel_symbols")
+    ck = Checker("test_kernel_symbols")
     expected = kwcap.load_expected(args)
     arches = args.arches
     docs = kwcap.load_corpus_sidecars(args, expected, ck)

@@ -26,6 +26,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcap  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 
 
 def check_asm_rows(args, ck, exp, root, asm_rows):
@@ -56,7 +57,7 @@ def main():
     if not args.kwalk or not os.path.isfile(args.kwalk):
         print("kwalk command not built (%r): skipped" % args.kwalk)
         raise SystemExit(kwcap.SKIP)
-    ck = kwcap.Checker("test_kwalk_cli")
+    ck = Checker("test_kwalk_cli")
     exp = kwcap.load_expected(args)
     markers = kwcap.load_markers(args, ck)
     arches = args.arches

@@ -16,12 +16,12 @@ import glob
 import os
 import shlex
 import shutil
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from kwcheck import Checker  # noqa: E402
+from kwrun import run  # noqa: E402
 import kwzstd  # noqa: E402
 
 try:
@@ -33,11 +33,6 @@ except ImportError:  # pragma: no cover
 HERE = os.path.dirname(os.path.abspath(__file__))
 ARCH_FLAGS = "--offload-arch=gfx942"
 PRIOR = "-DKWALK_ENV_KEPT=1 %s -O2" % ARCH_FLAGS
-
-
-def run(cmd, env=None, cwd=None):
-    return subprocess.run(cmd, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          universal_newlines=True)
 
 
 def base_env(args, prior=PRIOR):

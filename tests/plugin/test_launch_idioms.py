@@ -53,6 +53,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcap  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 
 TUS = ("kw_dead_launches.hip", "kw_generic_lambda.hip", "kw_launch_details.hip")
 UNREACHABLE_PHRASE = "Emitted but unreachable from any entry point"
@@ -409,7 +410,7 @@ def boxes_in(page):
 
 def main():
     args = kwcap.parse_args()
-    ck = kwcap.Checker("test_launch_idioms")
+    ck = Checker("test_launch_idioms")
     root = kwcap.tmpdir(args, "idioms")
     try:
         src_dir = os.path.join(args.source_dir, "tests", "plugin", "src")

@@ -41,6 +41,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcap  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 
 KIND_OF_FORM = {("chevron", None): "triple_chevron",
                 ("chevron", "hipLaunchKernelGGL"): "hipLaunchKernelGGL",
@@ -427,7 +428,7 @@ def check_asm_launches(args, ck, exp, markers, docs, src_lines):
 
 def main():
     args = kwcap.parse_args()
-    ck = kwcap.Checker("test_launches")
+    ck = Checker("test_launches")
     exp = kwcap.load_expected(args)
     markers = kwcap.load_markers(args, ck)
     docs = kwcap.load_corpus_sidecars(args, exp, ck)

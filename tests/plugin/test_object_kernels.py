@@ -23,6 +23,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcap  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(HERE, "src", "kw_unembedded.hip")
@@ -61,7 +62,7 @@ def check_object(args, ck, tag, obj, arches, work):
 
 def main():
     args = kwcap.parse_args()
-    ck = kwcap.Checker("test_object_kernels")
+    ck = Checker("test_object_kernels")
     arch = args.arches[0]
     cflags = [f for f in args.cflag if not f.startswith("--offload-arch=")]
     root = kwcap.tmpdir(args, "objk")

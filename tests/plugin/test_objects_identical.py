@@ -17,13 +17,14 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcap  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 
 TUS = ("rope_kernels.hip", "sample_kernels.hip")
 
 
 def main():
     args = kwcap.parse_args()
-    ck = kwcap.Checker("test_objects_identical")
+    ck = Checker("test_objects_identical")
     expected = kwcap.load_expected(args)
     arches = args.arches
     root = kwcap.tmpdir(args, "ident")

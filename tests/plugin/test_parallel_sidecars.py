@@ -26,6 +26,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcap  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 
 N = 8
 
@@ -36,7 +37,7 @@ def mk_quote(s):
 
 def main():
     args = kwcap.parse_args()
-    ck = kwcap.Checker("test_parallel_sidecars")
+    ck = Checker("test_parallel_sidecars")
     expected = kwcap.load_expected(args)
     arches = args.arches
     make = shutil.which("make") or shutil.which("gmake")

@@ -14,11 +14,12 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcap  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 
 
 def main():
     args = kwcap.parse_args()
-    ck = kwcap.Checker("test_plugin_failure")
+    ck = Checker("test_plugin_failure")
     root = kwcap.tmpdir(args, "fail")
     try:
         src = os.path.join(root, "kcap_fail.hip")

@@ -18,6 +18,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcap  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 
 TU = "rope_kernels.hip"
 ROUNDS = 3
@@ -25,7 +26,7 @@ ROUNDS = 3
 
 def main():
     args = kwcap.parse_args()
-    ck = kwcap.Checker("test_same_cuid")
+    ck = Checker("test_same_cuid")
     root = kwcap.tmpdir(args, "cuid")
     try:
         src = os.path.join(args.corpus_src, TU)

@@ -11,6 +11,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcap  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -233,7 +234,7 @@ def run_checker(args, script, corpus_out):
 
 def main():
     args = kwcap.parse_args()
-    ck = kwcap.Checker("test_selftest")
+    ck = Checker("test_selftest")
     root = kwcap.tmpdir(args, "self")
     try:
         # the checkers parse each unchanged sidecar once, not once per run (kwcap.load_yaml_file)

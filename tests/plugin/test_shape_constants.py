@@ -27,6 +27,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcap  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 
 TU = "kw_shape_constants.hip"
 SHAPES = ((1000, 1), (4096, 7), (7777, 4))
@@ -105,7 +106,7 @@ def render(args, db, name, shape):
 
 def main():
     args = kwcap.parse_args()
-    ck = kwcap.Checker("test_shape_constants")
+    ck = Checker("test_shape_constants")
     if not args.kwalk:
         print("test_shape_constants: no kwalk command given")
         raise SystemExit(kwcap.SKIP)

@@ -26,6 +26,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcap  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "src", "kw_type_names.hip")
 
@@ -103,7 +104,7 @@ def expected_written(arg, aliases):
 
 def main():
     args = kwcap.parse_args()
-    ck = kwcap.Checker("test_type_names")
+    ck = Checker("test_type_names")
     arch = args.arches[0]
     cflags = [f for f in args.cflag if not f.startswith("--offload-arch=")]
     root = kwcap.tmpdir(args, "tnames")

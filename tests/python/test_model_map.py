@@ -50,22 +50,13 @@ import time
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwcheck import Checker  # noqa: E402
+from kwrun import run  # noqa: E402
 from kwmd import md_plain  # noqa: E402
 
-FAILS = []
+C = Checker("python.model_map")
+check = C.check
 MARK = "  # kwalk-test: "
-
-
-def check(ok, what):
-    if not ok:
-        FAILS.append(what)
-        print("FAIL:", what)
-    return ok
-
-
-def run(cmd, env=None):
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env)
-    return p.returncode, p.stdout, p.stderr
 
 
 def grep(path, pattern):
@@ -196,19 +187,14 @@ def main():
     fx = os.path.join(args.shared, "fixtures")
     atom, aiter_root = os.path.join(fx, "atom-py"), os.path.join(fx, "aiter-hip", "aiter")
     if not (os.path.isdir(atom) and os.path.isdir(os.path.join(aiter_root, "aiter"))):
-        print("SKIP: ../shared/fixtures/atom-py or aiter-hip/aiter absent")
-        return 77
+        C.skip("../shared/fixtures/atom-py or aiter-hip/aiter absent")
     tmp = tempfile.mkdtemp(prefix="kwalk-model-map-")
     try:
         test(args, atom, aiter_root, tmp)
     finally:
         if not os.environ.get("KWALK_TEST_KEEP"):
             shutil.rmtree(tmp, ignore_errors=True)
-    if FAILS:
-        print("%d check(s) failed" % len(FAILS))
-        return 1
-    print("ok")
-    return 0
+    C.finish()
 
 
 def test(args, atom, aiter_root, tmp):
@@ -289,7 +275,7 @@ def test(args, atom, aiter_root, tmp):
         f.write(SIDECAR % dict(cu=cu, hpp=hpp, kline=kline[0], lline=lline[0],
                                dline=dline[0], fn=op_fn, module=op_module))
     db = os.path.join(tmp, "ix.db")
-    rc, _, err = run([K, "index", side, "-o", db], env)
+    rc, _, err = run([K, "index", side, "-o", db], env=env, timeout=300)
     if not check(rc == 0, "kwalk index: %s" % err):
         return
 
@@ -302,7 +288,7 @@ def test(args, atom, aiter_root, tmp):
 
 
 def test_map(K, db, roots, env, tmp, mod, wqual, callers, rel_ln, ln, a, b):
-    rc, out, err = run([K, "map", "--db", db, "--root", tmp, "--format", "tsv"] + roots, env)
+    rc, out, err = run([K, "map", "--db", db, "--root", tmp, "--format", "tsv"] + roots, env=env, timeout=300)
     rows = [r.split("\t") for r in out.split("\n") if r and not r.startswith("@")]
     tagged = [r.split("\t") for r in out.split("\n") if r.startswith("@")]
     if not check(rc == 0 and err == "" and rows, "map (tsv): exit %d %s" % (rc, err)):
@@ -334,7 +320,7 @@ def test_map(K, db, roots, env, tmp, mod, wqual, callers, rel_ln, ln, a, b):
     # --python-from: only chains that start in the package named
     for pkg in ("atom", "atom.model_ops", "nosuchpkg"):
         rc, out, err = run([K, "map", "--db", db, "--root", tmp, "--format", "tsv",
-                            "--python-from", pkg] + roots, env)
+                            "--python-from", pkg] + roots, env=env, timeout=300)
         fops = [r.split("\t") for r in out.split("\n") if r]
         fops = [r for r in fops if len(r) == 12 and r[3] == "add_rmsnorm_quant"]
         if not check(rc == 0 and err == "" and fops, "map --python-from %s: the op's row "
@@ -349,7 +335,7 @@ def test_map(K, db, roots, env, tmp, mod, wqual, callers, rel_ln, ln, a, b):
         for w in want:
             check(w in fmodel, "map --python-from %s: %s still there: %s" % (pkg, w, fmodel))
     # Markdown: the column after the Python entry
-    rc, out, err = run([K, "map", "--db", db, "--root", tmp] + roots, env)
+    rc, out, err = run([K, "map", "--db", db, "--root", tmp] + roots, env=env, timeout=300)
     lines = out.split("\n")
     check(rc == 0 and lines[0].startswith(
         "| Kernel | Instantiations | Python entry | Model entry | C++ entry |"),
@@ -382,7 +368,7 @@ def test_map(K, db, roots, env, tmp, mod, wqual, callers, rel_ln, ln, a, b):
     check(len(left) == 1, "map (md): the calls left out said once: %r" % left)
     check(not re.search(r"\b1 calls\b", out), "map (md): '1 call', never '1 calls'")
     # one root: the table of today (11 fields), the helper not run
-    rc, out, err = run([K, "map", "--db", db, "--format", "tsv", "--python-root", b], env)
+    rc, out, err = run([K, "map", "--db", db, "--format", "tsv", "--python-root", b], env=env, timeout=300)
     check(rc == 0 and all(len(r.split("\t")) == 11 for r in out.split("\n") if r),
           "map with one root: 11 fields (%d) %s" % (rc, err))
 
@@ -413,7 +399,7 @@ def test_map_unresolved(K, db, roots, env, tmp, mod, wqual, rel_ln, ln, a, b, ta
         check(len(listed) + sum(int(r[1]) for r in left) == len(every),
               "map (tsv): %d listed + %d left out = %d unresolved calls"
               % (len(listed), sum(int(r[1]) for r in left), len(every)))
-    rc, out, err = run([K, "map", "--db", db, "--root", tmp, "--json"] + roots, env)
+    rc, out, err = run([K, "map", "--db", db, "--root", tmp, "--json"] + roots, env=env, timeout=300)
     doc = json.loads(out) if rc == 0 else {}
     ops = {o["op"]: o for o in doc.get("unresolved", [])}
     op = ops.get(want_op, {})
@@ -438,7 +424,7 @@ def test_render(K, db, roots, env, tmp, mod, wrapper, wqual, callers, op_conds, 
                 op_file, op_line, op_module, op_fn):
     page = os.path.join(tmp, "page.md")
     rc, _, err = run([K, "render", "add_rmsnorm_quant_kernel<float>", "--db", db, "--root",
-                      tmp, "-o", page] + roots, env)
+                      tmp, "-o", page] + roots, env=env, timeout=300)
     if not check(rc == 0 and os.path.isfile(page), "render: exit %d %s" % (rc, err)):
         return
     text = open(page, encoding="utf-8").read()
@@ -494,7 +480,7 @@ def test_nopy(K, db, roots, env, tmp):
     os.makedirs(empty)
     e = dict(env, PATH=empty)
     e.pop("KWALK_PYTHON")
-    rc, out, err = run([os.path.abspath(K), "map", "--db", db] + roots, e)
+    rc, out, err = run([os.path.abspath(K), "map", "--db", db] + roots, env=e, timeout=300)
     check(rc == 0 and len(err.strip().split("\n")) == 1 and err.startswith("kwalk: note: ")
           and "python3" in err, "no python3: one note line: %d %r" % (rc, err))
     check(out.startswith("| Kernel | Instantiations | Python entry | C++ entry |"),
@@ -551,7 +537,7 @@ def test_bad(K, db, roots, env, tmp, a, b):
             f.write("#!/bin/sh\ncat '%s'\n" % payload)
         os.chmod(fake, 0o755)
         rc, out, err = run([K, "map", "--db", db, "--format", "tsv"] + roots,
-                           dict(env, KWALK_PYTHON=fake))
+                           env=dict(env, KWALK_PYTHON=fake), timeout=300)
         if what == "the real row":
             check(rc == 0 and err == "", "fake helper, %s: read (%d %r)" % (what, rc, err))
             continue
@@ -563,7 +549,7 @@ def test_bad(K, db, roots, env, tmp, a, b):
     with open(fake, "w") as f:
         f.write("#!/bin/sh\necho 'kwalk_pyscan: it broke' >&2\necho more >&2\nexit 3\n")
     os.chmod(fake, 0o755)
-    rc, out, err = run([K, "map", "--db", db] + roots, dict(env, KWALK_PYTHON=fake))
+    rc, out, err = run([K, "map", "--db", db] + roots, env=dict(env, KWALK_PYTHON=fake), timeout=300)
     check(rc == 1 and out == "" and err.count("\n") == 1 and "(exit 3): kwalk_pyscan: it broke"
           in err, "a failing helper: one-line error with its first stderr line (%d %r)"
           % (rc, err))
@@ -575,18 +561,18 @@ def test_bad(K, db, roots, env, tmp, a, b):
         os.chmod(fake, 0o755)
         began = time.monotonic()
         rc, out, err = run([K, "map", "--db", db] + roots,
-                           dict(env, KWALK_PYTHON=fake, KWALK_PYTHON_TIMEOUT="1"))
+                           env=dict(env, KWALK_PYTHON=fake, KWALK_PYTHON_TIMEOUT="1"), timeout=300)
         took = time.monotonic() - began
         check(rc == 1 and out == "" and err.count("\n") == 1 and
               "did not finish within 1 s" in err and took < 30,
               "a helper that %s: stopped after KWALK_PYTHON_TIMEOUT, one-line error "
               "(%d %r, %.1f s)" % (what, rc, err, took))
     rc, out, err = run([K, "map", "--db", db] + roots,
-                       dict(env, KWALK_PYTHON=os.path.join(tmp, "no-such-python")))
+                       env=dict(env, KWALK_PYTHON=os.path.join(tmp, "no-such-python")), timeout=300)
     check(rc == 1 and out == "" and err.count("\n") == 1 and "no-such-python" in err,
           "KWALK_PYTHON not there: one-line error (%d %r)" % (rc, err))
     rc, out, err = run([K, "map", "--db", db, "--python-root", a, "--python-root",
-                        os.path.join(tmp, "nope")], env)
+                        os.path.join(tmp, "nope")], env=env, timeout=300)
     check(rc == 1 and err.count("\n") == 1, "a missing second root: one-line error (%d %r)"
           % (rc, err))
 

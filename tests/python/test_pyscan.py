@@ -35,15 +35,11 @@ import subprocess
 import sys
 import tempfile
 
-FAILS = []
-CHECKS = [0]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwcheck import Checker  # noqa: E402
 
-
-def check(ok, what):
-    CHECKS[0] += 1
-    if not ok:
-        FAILS.append(what)
-        print("FAIL:", what)
+C = Checker("test_pyscan")
+check = C.check
 
 
 def pyfiles(root):
@@ -674,8 +670,7 @@ def main():
     atom = os.path.join(o.shared, "fixtures", "atom-py")
     aiter_root = os.path.join(o.shared, "fixtures", "aiter-hip", "aiter")
     if not (os.path.isdir(atom) and os.path.isdir(os.path.join(aiter_root, "aiter"))):
-        print("SKIP: %s/fixtures/{atom-py,aiter-hip/aiter} absent" % o.shared)
-        return 77
+        C.skip("%s/fixtures/{atom-py,aiter-hip/aiter} absent" % o.shared)
     if o.what == "scan":
         test_scan(o.helper, [atom, aiter_root])
         with tempfile.TemporaryDirectory(prefix="kwalk-pyscan-") as tmp:
@@ -683,8 +678,7 @@ def main():
     else:
         with tempfile.TemporaryDirectory(prefix="kwalk-pychain-") as tmp:
             test_chains(o.helper, atom, aiter_root, tmp)
-    print("%d checks, %d failed" % (CHECKS[0], len(FAILS)))
-    return 1 if FAILS else 0
+    C.finish()
 
 
 if __name__ == "__main__":

@@ -40,24 +40,16 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
-FAILS = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwcheck import Checker  # noqa: E402
+from kwrun import run  # noqa: E402
+
+C = Checker("python.triton_chains")
+check = C.check
 MARK = "  # kwalk-test: "
-
-
-def check(ok, what):
-    if not ok:
-        FAILS.append(what)
-        print("FAIL:", what)
-    return ok
-
-
-def run(cmd, env):
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env)
-    return p.returncode, p.stdout, p.stderr
 
 
 def pyfiles(root):
@@ -147,8 +139,7 @@ def main():
     need = [os.path.join(fx, x) for x in ("atom-py", "aiter-hip/aiter/aiter",
                                           "triton-aiter-3.6/src", "triton-aiter-3.6/cache")]
     if not all(os.path.isdir(x) for x in need):
-        print("SKIP: ../shared/fixtures/{atom-py,aiter-hip/aiter,triton-aiter-3.6} absent")
-        return 77
+        C.skip("../shared/fixtures/{atom-py,aiter-hip/aiter,triton-aiter-3.6} absent")
     tmp = tempfile.mkdtemp(prefix="kwalk-triton-chains-")
     try:
         test(args.kwalk, fx, tmp)
@@ -161,8 +152,7 @@ def main():
     finally:
         if not os.environ.get("KWALK_TEST_KEEP"):
             shutil.rmtree(tmp, ignore_errors=True)
-    print("%d check(s) failed" % len(FAILS) if FAILS else "ok")
-    return 1 if FAILS else 0
+    C.finish()
 
 
 ATOM_CALLER = '''
@@ -234,7 +224,7 @@ def test(K, fx, tmp):
 
     db = os.path.join(tmp, "t.yaml")
     rc, _, err = run([K, "index", "--triton-cache", os.path.join(fx, "triton-aiter-3.6", "cache"),
-                      "--map-prefix", "/opt/aiter=" + s, "-o", db], env)
+                      "--map-prefix", "/opt/aiter=" + s, "-o", db], env=env, timeout=300)
     if not check(rc == 0, "kwalk index --triton-cache: %s" % err):
         return
     roots = ["--python-root", a, "--python-root", b, "--python-root", s, "--python-from", "atom"]
@@ -243,7 +233,7 @@ def test(K, fx, tmp):
 
 
 def test_map(K, db, roots, env, launches, kernels, expect):
-    rc, out, err = run([K, "map", "--db", db, "--format", "tsv"] + roots, env)
+    rc, out, err = run([K, "map", "--db", db, "--format", "tsv"] + roots, env=env, timeout=300)
     rows = [r.split("\t") for r in out.split("\n") if r and not r.startswith("@")]
     if not check(rc == 0 and err == "" and rows and all(len(r) == 12 for r in rows),
                  "map (tsv): exit %d, 12 fields a row %r" % (rc, err)):
@@ -266,7 +256,7 @@ def test_map(K, db, roots, env, launches, kernels, expect):
             check(r[11] == want, "map: %s at %s: Model entry %r, want %r" % (k, r[7], r[11], want))
     hit = [x for at, x in expect["reached"].items() if x["kernel"] in cached]
     check(hit, "map: a kernel reached from ATOM is in the cache")
-    rc, md, err = run([K, "map", "--db", db] + roots, env)
+    rc, md, err = run([K, "map", "--db", db] + roots, env=env, timeout=300)
     check(rc == 0 and "| Model entry |" in md, "map (md): exit %d %r" % (rc, err))
     for at, x in expect["reached"].items():
         if x["kernel"] not in cached:
@@ -288,7 +278,7 @@ def test_map(K, db, roots, env, launches, kernels, expect):
 
 def test_render(K, db, roots, env, tmp, expect):
     pages = os.path.join(tmp, "pages")
-    rc, _, err = run([K, "render", "--all", "--db", db, "-o", pages] + roots, env)
+    rc, _, err = run([K, "render", "--all", "--db", db, "-o", pages] + roots, env=env, timeout=300)
     if not check(rc == 0, "render --all: %s" % err):
         return
     kernels = {x["kernel"]: x for x in expect["reached"].values()}
@@ -343,11 +333,11 @@ def test_hook(K, tmp):
     os.makedirs(empty)
     rc, _, err = run([K, "index", os.path.join(corpus, "sidecars"), "--triton-cache",
                       os.path.join(corpus, "cache"), "--map-prefix", "/opt/kwalk=" + repo,
-                      "-o", db], env)
+                      "-o", db], env=env, timeout=300)
     if not check(rc == 0 and jit, "hook: kwalk index of the corpus: %s" % err):
         return
     roots = ["--python-root", corpus, "--python-root", empty]
-    rc, out, err = run([K, "map", "--db", db, "--format", "tsv"] + roots, env)
+    rc, out, err = run([K, "map", "--db", db, "--format", "tsv"] + roots, env=env, timeout=300)
     rows = [r.split("\t") for r in out.split("\n") if r and not r.startswith("@")]
     check(rc == 0 and rows and all(len(r) == 12 for r in rows), "hook: map %d %r" % (rc, err))
     for r in rows:
@@ -359,7 +349,7 @@ def test_hook(K, tmp):
                 if isinstance(n, ast.Call)}
         check(ok, "hook: %s at %s: Model entry %r, each a call per ast" % (r[0], r[7], r[11]))
     # map --json: a Triton row's model_entries are the TSV's MODEL field
-    rc, out, err = run([K, "map", "--db", db, "--json"] + roots, env)
+    rc, out, err = run([K, "map", "--db", db, "--json"] + roots, env=env, timeout=300)
     doc = json.loads(out) if rc == 0 else {}
     tsv = {(r[0], r[7]): r[11] for r in rows}
     js = [(x["kernel"], "%s:%d" % (x["launch"]["file"], x["launch"]["line"]),
@@ -369,7 +359,7 @@ def test_hook(K, tmp):
     check(js and all(tsv.get((k, at)) == me for k, at, me in js),
           "hook: map --json model_entries of the Triton rows are the TSV's (%d %r)" % (rc, err))
     pages = os.path.join(tmp, "pages")
-    rc, _, err = run([K, "render", "--all", "--db", db, "-o", pages] + roots, env)
+    rc, _, err = run([K, "render", "--all", "--db", db, "-o", pages] + roots, env=env, timeout=300)
     seen = set()
     for f in sorted(os.listdir(pages)) if rc == 0 else []:
         text = open(os.path.join(pages, f), encoding="utf-8").read()

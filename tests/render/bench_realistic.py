@@ -37,23 +37,20 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import realistic_build  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+from kwrun import timed  # noqa: E402
 
 
-def run(cmd, cwd):
-    """(process, wall s, CPU s, peak RSS MB) of cmd run under /usr/bin/time."""
+def measured(cmd, cwd):
+    """(process, wall s, CPU s, peak RSS MB) of cmd run under /usr/bin/time;
+    a failure ends the benchmark."""
     rss_file = os.path.join(cwd, "time.out")
-    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t = time.perf_counter()
-    p = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file, *cmd], cwd=cwd,
-                       capture_output=True, text=True)
-    wall = time.perf_counter() - t
-    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    p, wall, user, system = timed(["/usr/bin/time", "-f", "%M", "-o", rss_file, *cmd], cwd)
     if p.returncode != 0:
         sys.exit(f"FAIL: {' '.join(cmd)}: exit {p.returncode}: {p.stderr[-2000:]}")
     with open(rss_file) as f:
         rss = int(f.read().split()[-1]) / 1024
-    cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
-    return p, wall, cpu, rss
+    return p, wall, user + system, rss
 
 
 def change_one(side):
@@ -112,7 +109,7 @@ def best_run(cmd, out, repeat, cwd):
     best = None
     for _ in range(max(1, repeat)):
         shutil.rmtree(out, ignore_errors=True)
-        _, w, c, r = run(cmd, cwd)
+        _, w, c, r = measured(cmd, cwd)
         if best is None or w < best[0]:
             best = (w, c, r)
     return best
@@ -152,7 +149,7 @@ def main():
         db = os.path.join(tmp, "big.db")
         if os.path.exists(db):
             os.unlink(db)
-        _, wi, ci, ri = run([kwalk, "index", build, "-o", db], tmp)
+        _, wi, ci, ri = measured([kwalk, "index", build, "-o", db], tmp)
         print(fmt("kwalk index", wi, ci, ri), f"(database {os.path.getsize(db) / 1e6:.0f} MB)")
         out = a.out_dir or os.path.join(tmp, "pages")
         best = best_run([kwalk, "render", "--all", "--db", db, "-o", out], out, a.repeat, tmp)
@@ -191,10 +188,10 @@ def main():
         sdb = os.path.join(tmp, "small.db")
         if os.path.exists(sdb):
             os.unlink(sdb)
-        _, w0, c0, r0 = run([kwalk, "index", small, "-o", sdb], tmp)
-        _, w1, c1, r1 = run([kwalk, "index", small, "-o", sdb], tmp)
+        _, w0, c0, r0 = measured([kwalk, "index", small, "-o", sdb], tmp)
+        _, w1, c1, r1 = measured([kwalk, "index", small, "-o", sdb], tmp)
         change_one(ssides[len(ssides) // 2])
-        p, w2, c2, r2 = run([kwalk, "index", small, "-o", sdb], tmp)
+        p, w2, c2, r2 = measured([kwalk, "index", small, "-o", sdb], tmp)
         print(f"{len(ssides)} sidecars: " + fmt("first index", w0, c0, r0) + "; " + fmt("nothing changed", w1, c1, r1)
               + "; " + fmt("one changed", w2, c2, r2) + f" [{p.stderr.strip() or p.stdout.strip()}]")
         load = os.getloadavg()

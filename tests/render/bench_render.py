@@ -18,26 +18,15 @@ several times slower.
 """
 import argparse
 import os
-import resource
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "index"))
 import test_index_big  # noqa: E402  (the generator)
-
-
-def run(cmd, cwd):
-    """The process, its wall time and its CPU time (user + system)."""
-    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t = time.perf_counter()
-    p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
-    wall = time.perf_counter() - t
-    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return p, wall, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+from kwrun import timed  # noqa: E402
 
 
 def main():
@@ -57,14 +46,16 @@ def main():
         build = os.path.join(tmp, "build")
         shutil.rmtree(build, ignore_errors=True)
         test_index_big.write_build(build, a.kernels, a.calls)
-        p, t_index, c_index = run([kwalk, "index", build, "-o", "big.db"], tmp)
+        p, t_index, u, s = timed([kwalk, "index", build, "-o", "big.db"], tmp)
+        c_index = u + s
         if p.returncode != 0:
             sys.exit(f"FAIL: kwalk index: exit {p.returncode}: {p.stderr}")
         best = cpu = None
         out = a.out_dir or os.path.join(tmp, "pages")
         for _ in range(max(1, a.repeat)):
             shutil.rmtree(out, ignore_errors=True)
-            p, t, c = run([kwalk, "render", "--all", "--db", "big.db", "-o", out], tmp)
+            p, t, u, s = timed([kwalk, "render", "--all", "--db", "big.db", "-o", out], tmp)
+            c = u + s
             if p.returncode != 0:
                 sys.exit(f"FAIL: kwalk render --all: exit {p.returncode}: {p.stderr}")
             best = t if best is None else min(best, t)

@@ -34,6 +34,7 @@ import yaml  # noqa: E402
 
 import kwcheck  # noqa: E402
 import kwllvm  # noqa: E402
+import kwrun  # noqa: E402
 import realistic_build  # noqa: E402
 
 # the generated build repeats whole real sidecars; only the last round is a
@@ -45,7 +46,7 @@ FUNC_RE = re.compile(r"^[0-9a-f]+ <(.+)>:$")
 
 def text_of(path):
     if path.endswith(".zst"):
-        return kwllvm.run_or_exit(["zstd", "-dc", path]).stdout
+        return kwrun.run(["zstd", "-dc", path], must=True).stdout
     with open(path, encoding="utf-8") as f:
         return f.read()
 
@@ -67,8 +68,8 @@ def code_objects(llvm_bin, obj, work):
         if not tid.startswith("hip"):
             continue
         dst = os.path.join(work, "co.bin")
-        kwllvm.run_or_exit([bundler, "--unbundle", "--type=o", "--input=" + fatbin,
-                            "--targets=" + tid, "--output=" + dst])
+        kwrun.run([bundler, "--unbundle", "--type=o", "--input=" + fatbin,
+                            "--targets=" + tid, "--output=" + dst], must=True)
         with open(dst, "rb") as f:
             out.append((tid, f.read()))
     return out
@@ -79,7 +80,7 @@ def listing_lines(llvm_bin, blob, work):
     path = os.path.join(work, "co.o")
     with open(path, "wb") as f:
         f.write(blob)
-    p = kwllvm.run_or_exit([kwllvm.tool(llvm_bin, "llvm-objdump"), "-d", "--no-show-raw-insn", path])
+    p = kwrun.run([kwllvm.tool(llvm_bin, "llvm-objdump"), "-d", "--no-show-raw-insn", path], must=True)
     out, cur = {}, None
     for line in p.stdout.splitlines():
         m = FUNC_RE.match(line)

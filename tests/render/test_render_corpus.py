@@ -44,6 +44,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwpycallers  # noqa: E402
 import kwrender as kr  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 from kwmd import md_plain  # noqa: E402
 
 HEADINGS = ["## Overview", "## 1. Host Side: Python → C++ → Kernel Launch",
@@ -605,7 +606,7 @@ def check_hw_once(c, args, tmp, db):
 
 def main():
     args = kr.parse_args()
-    c = kr.Checker("test_render_corpus")
+    c = Checker("test_render_corpus")
     tmp = kr.mkdtemp(args, "kwalk-render-corpus-")
     try:
         marks = kr.markers(args)

@@ -12,6 +12,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwrender as kr  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 
 
 def one_line(c, what, args, code, contains=None):
@@ -28,7 +29,7 @@ def one_line(c, what, args, code, contains=None):
 
 def main():
     args = kr.parse_args()
-    c = kr.Checker("test_render_errors")
+    c = Checker("test_render_errors")
     tmp = kr.mkdtemp(args, "kwalk-render-errors-")
     K = args.kwalk
     try:

@@ -23,7 +23,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from kwrender import Checker, run  # noqa: E402
+from kwcheck import Checker  # noqa: E402
+from kwrender import run  # noqa: E402
 
 LOOP = re.compile(r"^- Loop (\d+): trip count `[^`]*`(?: at `([^`]+):(\d+)`|(, no source line))\.$")
 

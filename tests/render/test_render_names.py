@@ -12,6 +12,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwrender as kr  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 
 
 def title(page):
@@ -23,7 +24,7 @@ def title(page):
 
 def main():
     args = kr.parse_args()
-    c = kr.Checker("test_render_names")
+    c = Checker("test_render_names")
     tmp = kr.mkdtemp(args, "kwalk-render-names-")
     K = args.kwalk
     try:

@@ -30,6 +30,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwrender as kr  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 
 
 def main():
@@ -39,7 +40,7 @@ def main():
     ap.add_argument("--src", required=True, help="tests/render/src")
     ap.add_argument("--scripts", required=True)
     a = ap.parse_args()
-    c = kr.Checker("render.paths")
+    c = Checker("render.paths")
     marks = json.loads(subprocess.run([sys.executable, os.path.join(a.scripts, "kw-markers.py"), a.src],
                                       check=True, capture_output=True, text=True).stdout)
     at = {k: (v["file"], v["line"]) for k, v in marks.items()}

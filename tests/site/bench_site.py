@@ -24,16 +24,15 @@ import argparse
 import os
 import random
 import re
-import resource
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "index"))
 import test_index_big  # noqa: E402  (the generator of the records)
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+from kwrun import timed  # noqa: E402
 
 # (mnemonic, operands, class weight): a mix like the corpus kernels' listings
 MIX = [("s_load_dwordx4", "s[4:7], s[0:1], 0x{k:x}", 3),
@@ -173,15 +172,6 @@ def generate(build, src_root, n, calls, insns):
                 f.write("\n".join(out) + "\n")
 
 
-def run(cmd, cwd):
-    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t = time.perf_counter()
-    p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
-    wall = time.perf_counter() - t
-    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return p, wall, r1.ru_utime - r0.ru_utime, r1.ru_stime - r0.ru_stime
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("kwalk")
@@ -203,7 +193,7 @@ def main():
             build = os.path.join(tmp, "build")
             shutil.rmtree(build, ignore_errors=True)
             generate(build, os.path.join(tmp, "src"), a.kernels, a.calls, a.insns)
-            p, t, u, s = run([kwalk, "index", build, "-o", db], tmp)
+            p, t, u, s = timed([kwalk, "index", build, "-o", db], tmp)
             if p.returncode != 0:
                 sys.exit("FAIL: kwalk index: exit %d: %s" % (p.returncode, p.stderr))
             print("kwalk index: %.2f s wall, %.2f s user, %.2f s system" % (t, u, s))
@@ -214,7 +204,7 @@ def main():
             cmd = [kwalk, "site", "--db", db, "-o", out] + a.site_args
             if a.perf and i == a.repeat - 1:
                 cmd = ["perf", "record", "-g", "-o", a.perf, "--"] + cmd
-            p, t, u, s = run(cmd, tmp)
+            p, t, u, s = timed(cmd, tmp)
             if p.returncode != 0:
                 sys.exit("FAIL: kwalk site: exit %d: %s" % (p.returncode, p.stderr))
             print("  run %d: %.2f s wall, %.2f s user, %.2f s system" % (i + 1, t, u, s))

@@ -62,12 +62,8 @@ import urllib.parse
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from kwcheck import Checker  # noqa: E402
+from kwrun import run  # noqa: E402
 from kwllvm import LineTable, notes_metadata  # noqa: E402
-
-
-def run(cmd, **kw):
-    p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", **kw)
-    return p.returncode, p.stdout, p.stderr
 
 
 def chromium_cmd(args):

@@ -52,6 +52,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwbrowser  # noqa: E402
 from kwcheck import Checker  # noqa: E402
+from kwrun import run  # noqa: E402
 
 HIP_NAME = "kwh<img src=y onerror=top.kwHit(4)>.hip"
 PY_NAME = "kwh_triton<img src=y onerror=top.kwHit(12)>.py"
@@ -84,11 +85,6 @@ def kwh_triton(x_ptr, MODE: tl.constexpr):  # KWH:triton_def
 def kwh_op(x):
     kwh_triton[(1,)](x, MODE="<img src=x onerror=top.kwHit(13)>")  # KWH:triton_launch
 '''
-
-
-def run(cmd, **kw):
-    p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", **kw)
-    return p.returncode, p.stdout, p.stderr
 
 
 def marker_line(text, marker):

@@ -20,6 +20,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwbrowser  # noqa: E402
 from kwcheck import Checker  # noqa: E402
+from kwrun import run  # noqa: E402
 
 HARNESS = """<!doctype html><meta charset="utf-8"><title>harness</title>
 <script>
@@ -39,11 +40,6 @@ window.addEventListener('load', function () {
 </script>
 %s
 """
-
-
-def run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
-    return p.returncode, p.stdout, p.stderr
 
 
 def main():

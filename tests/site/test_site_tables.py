@@ -22,20 +22,14 @@ import filecmp
 import os
 import shutil
 import sqlite3
-import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 sys.path.insert(0, os.path.join(HERE, "..", "trace"))
 from kwcheck import Checker  # noqa: E402
+from kwrun import run  # noqa: E402
 import test_trace as tt  # noqa: E402  (the rocprofv3 CSV writer)
-
-
-def run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
-    return p.returncode, p.stdout, p.stderr
 
 
 def first_difference(a, b):

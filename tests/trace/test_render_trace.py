@@ -35,7 +35,8 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 try:
     import yaml
-    import test_trace as tt  # the CSV/JSON writers, demanglers, Checker
+    import test_trace as tt  # the CSV/JSON writers, demanglers
+    from kwcheck import Checker  # noqa: E402
 except ImportError:  # pragma: no cover
     print("test_render_trace: PyYAML is missing (Debian: python3-yaml)")
     sys.exit(77)
@@ -152,7 +153,7 @@ def main():
     ap.add_argument("--corpus-out", required=True)
     ap.add_argument("--keep", action="store_true")
     args = ap.parse_args()
-    c = tt.Checker()
+    c = Checker()
     sidecars = sorted(glob.glob(os.path.join(args.corpus_out, "*.kwalk.yaml")))
     if not sidecars:
         print("test_render_trace: no corpus sidecars in %s" % args.corpus_out)

@@ -35,13 +35,13 @@ import os
 import random
 import shutil
 import sqlite3
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from kwcheck import Checker  # noqa: E402
+from kwrun import run  # noqa: E402
 
 try:
     import yaml
@@ -111,11 +111,6 @@ CREATE TABLE "rocpd_kernel_dispatch{u}" (id INTEGER PRIMARY KEY AUTOINCREMENT,
   grid_size_x INTEGER NOT NULL, grid_size_y INTEGER NOT NULL, grid_size_z INTEGER NOT NULL,
   region_name_id INTEGER, event_id INTEGER, extdata JSONB NOT NULL DEFAULT '{{}}');
 """
-
-
-def run(cmd):
-    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          universal_newlines=True)
 
 
 def stats(durs):

@@ -27,16 +27,14 @@ import sys
 
 import yaml
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwcheck import Checker  # noqa: E402
+
 PREFIX = "/opt/kwalk"
 META = {"hash", "name", "arch", "target", "backend_name", "triton_version", "warp_size", "shared",
         "profile_scratch_size", "profile_scratch_align"}
-fails = []
-
-
-def check(cond, msg):
-    if not cond:
-        fails.append(msg)
-    return cond
+C = Checker("triton.corpus")
+check = C.check
 
 
 def load_sidecars(d):
@@ -196,10 +194,8 @@ def main():
     check(len({d["kernels"][0]["triton"]["hash"] for _, d in side}) == 10, "10 distinct specializations")
     cache = os.path.join(corpus, "cache")
     check(len(os.listdir(cache)) == 10, "10 cache folders, one per specialization")
-    for f in fails:
-        print("FAIL:", f)
-    print("%d checks failed" % len(fails) if fails else "ok: %d sidecars, %d cache-hit sidecars" % (len(side), len(hits)))
-    return 1 if fails else 0
+    C.note("%d sidecars, %d cache-hit sidecars" % (len(side), len(hits)))
+    C.finish()
 
 
 if __name__ == "__main__":

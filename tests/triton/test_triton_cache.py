@@ -15,7 +15,6 @@ import glob
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
@@ -28,14 +27,11 @@ META = {"hash", "name", "arch", "target", "backend_name", "triton_version", "war
         "profile_scratch_size", "profile_scratch_align"}
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwrun import run  # noqa: E402
 import kwcheck  # noqa: E402
 
-CK = kwcheck.Check("triton.cache")
-check = CK.eq
-
-
-def run(cmd):
-    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+CK = kwcheck.Checker("triton.cache")
+eq = CK.eq
 
 
 def jit_defs(path):
@@ -57,7 +53,7 @@ def jit_defs(path):
 
 def notes(llvm, hsaco):
     """The kernel's scalar metadata keys and its .args, from llvm-readelf --notes."""
-    text = run([os.path.join(llvm, "llvm-readelf"), "--notes", hsaco])
+    text = run([os.path.join(llvm, "llvm-readelf"), "--notes", hsaco], must=True).stdout
     kv = {m.group(1): m.group(2).strip()
           for m in re.finditer(r"^    \.([a-z_]+):[ \t]+(\S.*)$", text, re.M)}
     args = []
@@ -75,7 +71,7 @@ def notes(llvm, hsaco):
 
 def symbol_size(llvm, hsaco, name):
     """The kernel's code bytes: its FUNC symbol's size, from llvm-readelf -s."""
-    for line in run([os.path.join(llvm, "llvm-readelf"), "-s", hsaco]).splitlines():
+    for line in run([os.path.join(llvm, "llvm-readelf"), "-s", hsaco], must=True).stdout.splitlines():
         f = line.split()
         if len(f) >= 8 and f[3] == "FUNC" and f[7] == name:
             return int(f[2], 0)
@@ -86,7 +82,7 @@ def objdump(llvm, hsaco, arch, name):
     """[(offset, text)] of the kernel's instructions (its symbol's bytes, not
     the padding after it), from llvm-objdump -d."""
     size = symbol_size(llvm, hsaco, name)
-    out = run([os.path.join(llvm, "llvm-objdump"), "-d", "--mcpu=" + arch, hsaco])
+    out = run([os.path.join(llvm, "llvm-objdump"), "-d", "--mcpu=" + arch, hsaco], must=True).stdout
     base, insns, cur = None, [], None
     for line in out.splitlines():
         m = re.match(r"^([0-9a-f]+) <(.+)>:$", line)
@@ -103,7 +99,7 @@ def objdump(llvm, hsaco, arch, name):
 
 def debug_line(llvm, hsaco):
     """[(address, file, line, column)] rows in order, from llvm-dwarfdump."""
-    out = run([os.path.join(llvm, "llvm-dwarfdump"), "--debug-line", hsaco])
+    out = run([os.path.join(llvm, "llvm-dwarfdump"), "--debug-line", hsaco], must=True).stdout
     dirs, files, rows, cur = {}, {}, [], None
     for line in out.splitlines():
         m = re.match(r'^include_directories\[\s*(\d+)\] = "(.*)"$', line)
@@ -146,14 +142,14 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         db = os.path.join(tmp, "idx.yaml")
         run([a.kwalk, "index", "--triton-cache", os.path.join(fx, "cache"),
-             "--map-prefix", "/opt/aiter=" + src, "-o", db])
+             "--map-prefix", "/opt/aiter=" + src, "-o", db], must=True).stdout
         doc = yaml.load(open(db), Loader=Loader)
-        listing = run([a.kwalk, "list", "--db", db])
+        listing = run([a.kwalk, "list", "--db", db], must=True).stdout
     kernels = [k for k in doc["kernels"] if k.get("language") == "triton"]
-    check("specializations indexed", len(kernels), len(folders))
-    check("specializations in the manifest", len(kernels), len(manifest["compiled"]))
-    check("kwalk list: triton rows",
-          sum(1 for l in listing.splitlines() if l.split("\t")[6] == "triton"), len(folders))
+    eq(len(kernels), len(folders), "specializations indexed")
+    eq(len(kernels), len(manifest["compiled"]), "specializations in the manifest")
+    eq(sum(1 for l in listing.splitlines() if l.split("\t")[6] == "triton"), len(folders),
+          "kwalk list: triton rows")
     recovered = unrecoverable = 0
     rows_used = []
     for k in kernels:
@@ -164,48 +160,48 @@ def main():
         w = "%s (%s)" % (name, os.path.basename(folder))
         arch = meta["arch"]
         # identity and options: NAME.json read here
-        check(w + ": symbol", k["symbol"], "%s@%s" % (meta["name"], meta["hash"]))
-        check(w + ": hash", t["hash"], meta["hash"])
-        check(w + ": archs", list(k["archs"]), [arch])
-        check(w + ": triton_version", t.get("triton_version"), meta["triton_version"])
-        check(w + ": shared_bytes", t.get("shared_bytes"), meta["shared"])
-        check(w + ": warp_size", t.get("warp_size"), meta["target"]["warp_size"])
+        eq(k["symbol"], "%s@%s" % (meta["name"], meta["hash"]), w + ": symbol")
+        eq(t["hash"], meta["hash"], w + ": hash")
+        eq(list(k["archs"]), [arch], w + ": archs")
+        eq(t.get("triton_version"), meta["triton_version"], w + ": triton_version")
+        eq(t.get("shared_bytes"), meta["shared"], w + ": shared_bytes")
+        eq(t.get("warp_size"), meta["target"]["warp_size"], w + ": warp_size")
         want_opts = [(key, "true" if v is True else "false" if v is False else v)
                      for key, v in meta.items()
                      if key not in META and isinstance(v, (int, str, bool, float))]
         got_opts = [(o["name"], o.get("value", "")) for o in t.get("options", [])]
-        check(w + ": options", got_opts, [(n, v if isinstance(v, str) else v)
-                                          for n, v in want_opts])
+        eq(got_opts, [(n, v if isinstance(v, str) else v)
+                                          for n, v in want_opts], w + ": options")
         opts = dict(got_opts)
         # definition and arguments: the source parsed with ast
         file = k["location"]["file"]
-        check(w + ": definition under src/", file.startswith(src + "/"), True)
+        eq(file.startswith(src + "/"), True, w + ": definition under src/")
         defs = jit_defs(file)
-        check(w + ": a @triton.jit def of that name in " + file, name in defs, True)
+        eq(name in defs, True, w + ": a @triton.jit def of that name in " + file)
         if name not in defs:
             continue
         line, args, cx = defs[name]
-        check(w + ": definition line", k["location"]["line"], line)
-        check(w + ": params (the arguments that are not constexpr)",
-              [p["name"] for p in k.get("params", [])], [x for x in args if x not in cx])
+        eq(k["location"]["line"], line, w + ": definition line")
+        eq([p["name"] for p in k.get("params", [])], [x for x in args if x not in cx],
+              w + ": params (the arguments that are not constexpr)")
         got_cx = t.get("constexprs", [])
-        check(w + ": constexpr names", [c["name"] for c in got_cx], [x for x in args if x in cx])
+        eq([c["name"] for c in got_cx], [x for x in args if x in cx], w + ": constexpr names")
         for c in got_cx:
             if "value" in c:
                 recovered += 1
-                check(w + ": " + c["name"] + " from", c.get("from") in ("cache_ir", "cache_ir_branch"),
-                      True)
+                eq(c.get("from") in ("cache_ir", "cache_ir_branch"), True,
+                      w + ": " + c["name"] + " from")
                 if c.get("from") == "cache_ir_branch":
                     # the location is an `if NAME:` statement of the def (Python's ast)
                     ifs = [n for n in ast.walk(ast.parse(open(file).read(), file))
                            if isinstance(n, ast.If) and isinstance(n.test, ast.Name)
                            and n.test.id == c["name"]
                            and n.lineno == c.get("location", {}).get("line")]
-                    check(w + ": " + c["name"] + " at an `if` of it (ast)", len(ifs), 1)
-                    check(w + ": " + c["name"] + " a bool", c["value"] in ("True", "False"), True)
+                    eq(len(ifs), 1, w + ": " + c["name"] + " at an `if` of it (ast)")
+                    eq(c["value"] in ("True", "False"), True, w + ": " + c["name"] + " a bool")
             else:
                 unrecoverable += 1
-                check(w + ": " + c["name"] + " why", c.get("why"), NOT_RECOVERABLE)
+                eq(c.get("why"), NOT_RECOVERABLE, w + ": " + c["name"] + " why")
         # the manifest row of this compile: same kernel and arch, every value
         # recovered and every option given equal; exactly one
         rows = [i for i, r in enumerate(manifest["compiled"])
@@ -213,11 +209,11 @@ def main():
                 and all(str(r["constexprs"].get(c["name"])) == c["value"]
                         for c in got_cx if "value" in c)
                 and all(str(opts.get(o)) == str(v) for o, v in r["options"].items())]
-        check(w + ": manifest rows matching", len(rows), 1)
+        eq(len(rows), 1, w + ": manifest rows matching")
         rows_used += rows
         for i in rows:
-            check(w + ": constexpr names vs manifest", sorted(c["name"] for c in got_cx),
-                  sorted(manifest["compiled"][i]["constexprs"]))
+            eq(sorted(c["name"] for c in got_cx), sorted(manifest["compiled"][i]["constexprs"]),
+                  w + ": constexpr names vs manifest")
         # the code object: llvm-readelf --notes
         hsaco = os.path.join(folder, name + ".hsaco")
         kv, kargs = notes(a.llvm_bin, hsaco)
@@ -231,21 +227,21 @@ def main():
                              ("wavefront_size", "wavefront_size"),
                              ("max_flat_workgroup_size", "max_flat_workgroup_size")]:
             if theirs in kv:
-                check(w + ": resources." + ours, res.get(ours), int(kv[theirs]))
-        check(w + ": workgroup = num_warps x warp size", res.get("max_flat_workgroup_size"),
-              meta["num_warps"] * meta["target"]["warp_size"])
+                eq(res.get(ours), int(kv[theirs]), w + ": resources." + ours)
+        eq(res.get("max_flat_workgroup_size"), meta["num_warps"] * meta["target"]["warp_size"],
+              w + ": workgroup = num_warps x warp size")
         for p, ka in zip(k.get("params", []), kargs):
-            check(w + ": param " + p["name"] + " is a pointer",
-                  p["type"].startswith("*"), ka.get("value_kind") == "global_buffer")
+            eq(p["type"].startswith("*"), ka.get("value_kind") == "global_buffer",
+                  w + ": param " + p["name"] + " is a pointer")
             if p["type"] in ("i32", "fp32"):
-                check(w + ": param " + p["name"] + " size", int(ka["size"]), 4)
+                eq(int(ka["size"]), 4, w + ": param " + p["name"] + " size")
         if arch not in a.archs.split(","):
             # this LLVM may not know the arch (gfx950 on LLVM 19): no listing
             # then, and a reason instead
             print("note: %s: %s not among the archs of this LLVM (%s): listing not checked"
                   % (w, arch, a.archs))
-            check(w + ": a listing or a reason", "isa" in k["archs"][arch]
-                  or "lines_note" in k["archs"][arch], True)
+            eq("isa" in k["archs"][arch]
+                  or "lines_note" in k["archs"][arch], True, w + ": a listing or a reason")
             continue
         # the listing: llvm-objdump -d
         isa = k["archs"][arch]["isa"]
@@ -255,15 +251,15 @@ def main():
             if m:
                 ours.append((int(m.group(1), 16), m.group(2)))
         want = objdump(a.llvm_bin, hsaco, arch, name)
-        check(w + ": instruction count", len(ours), len(want))
+        eq(len(ours), len(want), w + ": instruction count")
         bad = [(o, wo) for o, wo in zip(ours, want) if o != wo]
-        check(w + ": instructions differing from objdump", bad[:3], [])
+        eq(bad[:3], [], w + ": instructions differing from objdump")
         # ISA -> Python line: llvm-dwarfdump --debug-line, the row in effect
         # at each instruction (the last row at or before its address)
         rows_dw = debug_line(a.llvm_bin, hsaco)
         base = min(r[0] for r in rows_dw)  # the kernel is the only code
         lines = k["archs"][arch].get("lines", [])
-        check(w + ": has a line table", len(lines) > 0, True)
+        eq(len(lines) > 0, True, w + ": has a line table")
         mism, j, cur, li, cur_ours = [], 0, None, 0, None
         for off, _ in ours:
             while j < len(rows_dw) and rows_dw[j][0] - base <= off:
@@ -278,13 +274,14 @@ def main():
                        else cur[0], cur[1], cur[2])
             if cur_ours != cur:
                 mism.append((off, cur_ours, cur))
-        check(w + ": instructions whose line differs from .debug_line", mism[:3], [])
-    check("manifest rows each matched once", sorted(rows_used), list(range(len(manifest["compiled"]))))
-    check("constexprs recovered from the IR > 0", recovered > 0, True)
-    check("constexprs marked not recoverable > 0", unrecoverable > 0, True)
+        eq(mism[:3], [], w + ": instructions whose line differs from .debug_line")
+    eq(sorted(rows_used), list(range(len(manifest["compiled"]))),
+          "manifest rows each matched once")
+    eq(recovered > 0, True, "constexprs recovered from the IR > 0")
+    eq(unrecoverable > 0, True, "constexprs marked not recoverable > 0")
     print("constexprs: %d recovered from the cache IR, %d not recoverable" %
           (recovered, unrecoverable))
-    CK.report()
+    CK.finish()
 
 
 if __name__ == "__main__":

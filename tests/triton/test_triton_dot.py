@@ -32,8 +32,8 @@ from test_triton_render import section, subsection, table, ttgir_facts  # noqa: 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcheck  # noqa: E402
 
-CK = kwcheck.Check("triton.dot")
-check = CK.eq
+CK = kwcheck.Checker("triton.dot")
+eq = CK.eq
 
 
 def peaks(path):
@@ -89,21 +89,21 @@ def check_layouts(w, dev, ttgir):
     for m in re.finditer(r"^(#\w+) = #ttg\.(amd_mfma|swizzled_shared)<\{(.*)\}>$", ttgir, re.M):
         name, kind, params = m.groups()
         line = re.search(r"^- `%s`: (.*)$" % re.escape(name), dev, re.M)
-        check(w + ": a line for " + name, bool(line), True)
+        eq(bool(line), True, w + ": a line for " + name)
         if not line:
             continue
         if kind == "amd_mfma":
             s, wp = ints(params, "instrShape"), ints(params, "warpsPerCTA")
-            check(w + ": " + name + " instrShape", "M × N × K = %d × %d × %d" % tuple(s) in
-                  line.group(1), True)
-            check(w + ": " + name + " warpsPerCTA", "arranged %d × %d" % tuple(wp) in
-                  line.group(1), True)
+            eq("M × N × K = %d × %d × %d" % tuple(s) in
+                  line.group(1), True, w + ": " + name + " instrShape")
+            eq("arranged %d × %d" % tuple(wp) in
+                  line.group(1), True, w + ": " + name + " warpsPerCTA")
         else:
             vec, per, mx = (one_int(params, k) for k in ("vec", "perPhase", "maxPhase"))
             want = ("groups of %d elements" % vec in line.group(1) and
                     "(r / %d) mod %d" % (per, mx) in line.group(1)) if mx > 1 else \
                 "not swizzled" in line.group(1)
-            check(w + ": " + name + " swizzle", want, True)
+            eq(want, True, w + ": " + name + " swizzle")
 
 
 def check_page(w, page, folder, meta, pk, llvm, unmap):
@@ -113,20 +113,20 @@ def check_page(w, page, folder, meta, pk, llvm, unmap):
     mem = section(page, "4. Memory Access Analysis")
     product, gpu = default_gpu(pk, arch)
     # hardware peaks: every Triton page, as a HIP page shows them
-    check(w + ": peaks table", "Hardware peaks (vendor data" in mem, True)
+    eq("Hardware peaks (vendor data" in mem, True, w + ": peaks table")
     if gpu:
         row = re.search(r"^\| %s \(default\) \| %s \| (\d+) \| [\d.]+ \| ([\d.]+) \|" %
                         (re.escape(product), arch), mem, re.M)
-        check(w + ": peaks row CUs, HBM", row and (row.group(1), float(row.group(2))),
-              (gpu["compute_units"], float(gpu["hbm_tbs"])))
+        eq(row and (row.group(1), float(row.group(2))), (gpu["compute_units"], float(gpu["hbm_tbs"])),
+              w + ": peaks row CUs, HBM")
     check_layouts(w, dev, ttgir)
     want = dots(ttgir)
     memops = [r for r in ttgir_facts(os.path.join(folder, name + ".ttgir"), unmap)[1]
               if r[0] == "`tt.dot`"]
-    check(w + ": tt.dot ops read", len(want), len(memops))
+    eq(len(want), len(memops), w + ": tt.dot ops read")
     sub = subsection(dev, "`tl.dot` (TTGIR `tt.dot`)")
     if not want:
-        check(w + ": no tl.dot table", sub, "")
+        eq(sub, "", w + ": no tl.dot table")
         return 0
     # LLVM 19's llvm-objdump aborts on some of Triton 3.6's code objects (the
     # gfx950 ones): the ISA checks of such a page are left out, and said so
@@ -149,36 +149,36 @@ def check_page(w, page, folder, meta, pk, llvm, unmap):
                      "%d per program, %d per wave" % (prog, wave), str(2 * M * N * K)])
         for mn in sorted(set(mfma or [])):
             g = re.match(r"v_mfma_\w+?_(\d+)x(\d+)x(\d+)_?(\w*)$", mn)
-            check(w + ": %s shape = instrShape" % mn, g and [int(x) for x in g.groups()[:3]], s)
-            check(w + ": %s type = operands'" % mn, g and g.group(4).startswith(ae), True)
+            eq(g and [int(x) for x in g.groups()[:3]], s, w + ": %s shape = instrShape" % mn)
+            eq(g and g.group(4).startswith(ae), True, w + ": %s type = operands'" % mn)
         bytes_ = 2 * (M * K + K * N) if ae in ("f16", "bf16") else None
         line = re.search(r"^- `tl\.dot` at %s: 2 × %d × %d × %d = %d FLOP per execution per "
                          r"program; its operands are %d × %d \+ %d × %d elements of 2 bytes = "
                          % (re.escape(op[2]), M, N, K, 2 * M * N * K, M, K, K, N),
                          mem, re.M)
-        check(w + ": section 4 tl.dot line", bool(line) and bytes_ is not None, True)
+        eq(bool(line) and bytes_ is not None, True, w + ": section 4 tl.dot line")
         if gpu and bytes_:
             peak = float(gpu["fp16_tflops" if ae == "f16" else "bf16_tflops"])
             ridge = peak / float(gpu["hbm_tbs"])
             ai = 2 * M * N * K / bytes_
             cmp = "below" if ai < ridge else "at or above"
-            check(w + ": matrix ridge line", "a ridge of %.1f FLOP/byte; %.3g FLOP per operand "
-                  "byte is %s it" % (ridge, ai, cmp) in mem, True)
-    check(w + ": tl.dot table", table(sub), rows)
+            eq("a ridge of %.1f FLOP/byte; %.3g FLOP per operand "
+                  "byte is %s it" % (ridge, ai, cmp) in mem, True, w + ": matrix ridge line")
+    eq(table(sub), rows, w + ": tl.dot table")
     # section 4's MFMA figure: the calls of matrix intrinsics in the .llir
     llir = open(os.path.join(folder, name + ".llir")).read()
     calls = len(re.findall(r"call [^@\n]*@llvm\.amdgcn\.(?:mfma|smfmac|wmma)\.", llir))
     fig = re.search(r"^- Matrix \(MFMA\) intrinsic calls in the IR: (\d+) ", mem, re.M)
     # (no IR facts where kwalk-irfacts cannot read the .llir: LLVM 19)
     if fig or (calls and "From the IR facts of" in mem):
-        check(w + ": MFMA intrinsic calls = the .llir's", fig and int(fig.group(1)), calls)
+        eq(fig and int(fig.group(1)), calls, w + ": MFMA intrinsic calls = the .llir's")
     if mfma is None:
         return len(want)
     got = re.search(r"listing \(section 5\) holds (\d+) MFMA instruction", sub)
-    check(w + ": MFMA count = llvm-objdump's", got and int(got.group(1)), len(mfma))
+    eq(got and int(got.group(1)), len(mfma), w + ": MFMA count = llvm-objdump's")
     for wv in per_wave:
-        check(w + ": ISA MFMA count a multiple of one execution's per wave (%d)" % wv,
-              wv > 0 and len(mfma) % wv == 0, True)
+        eq(wv > 0 and len(mfma) % wv == 0, True,
+              w + ": ISA MFMA count a multiple of one execution's per wave (%d)" % wv)
     return len(want)
 
 
@@ -212,12 +212,12 @@ def main():
     for p, page in sorted(pages.items()):
         sym = re.search(r"^\| Symbol \| `(.*?)@([0-9a-f]{64})` \|$", page, re.M)
         if not sym or sym.group(2) not in folders:
-            check(p + ": a cache folder's page", False, True)
+            eq(False, True, p + ": a cache folder's page")
             continue
         folder, meta = folders[sym.group(2)]
         ndots += check_page(p, page, folder, meta, pk, a.llvm_bin, unmap)
-    check("tt.dot ops seen in the corpus (the GEMM tile, two archs)", ndots >= 2, True)
-    CK.report()
+    eq(ndots >= 2, True, "tt.dot ops seen in the corpus (the GEMM tile, two archs)")
+    CK.finish()
 
 
 if __name__ == "__main__":

@@ -21,17 +21,13 @@ import tempfile
 
 import yaml
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwcheck import Checker  # noqa: E402
+
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-failures = []
-checks = 0
-
-
-def check(what, got, want):
-    global checks
-    checks += 1
-    if got != want:
-        failures.append("%s: got %r, want %r" % (what, got, want))
+C = Checker("triton.inputs")
+eq = C.eq
 
 
 def kwalk(k, *args):
@@ -41,10 +37,10 @@ def kwalk(k, *args):
 
 def one_error(what, r, rc=1):
     code, _, err = r
-    check(what + ": exit", code, rc)
+    eq(code, rc, what + ": exit")
     lines = err.splitlines()
-    check(what + ": one stderr line", len(lines), 1)
-    check(what + ": 'kwalk: ' error", bool(lines) and lines[0].startswith("kwalk: "), True)
+    eq(len(lines), 1, what + ": one stderr line")
+    eq(bool(lines) and lines[0].startswith("kwalk: "), True, what + ": 'kwalk: ' error")
 
 
 def bad_inputs(k, fx, tmp):
@@ -60,7 +56,7 @@ def bad_inputs(k, fx, tmp):
     # no usage error; an empty folder is then the only error
     r = kwalk(k, "index", empty, "--map-prefix", "a=b", "-o", os.path.join(tmp, "x.db"))
     one_error("--map-prefix without --triton-cache, no sidecar", r, rc=1)
-    check("--map-prefix without --triton-cache: not a usage error", "usage" in r[2], False)
+    eq("usage" in r[2], False, "--map-prefix without --triton-cache: not a usage error")
     src = sorted(glob.glob(os.path.join(fx, "cache", "*")))[0]
     name = os.path.basename(glob.glob(os.path.join(src, "__grp__*.json"))[0])[7:-5]
     damages = {
@@ -126,19 +122,19 @@ def mutations(k, fx, tmp, n=60):
                              "--map-prefix", "/opt/aiter=" + os.path.join(root, "src"),
                              "-o", os.path.join(root, "x.db"))
         what = "mutation %d (%s)" % (i, which)
-        check(what + ": exit 0 or 1", code in (0, 1), True)
+        eq(code in (0, 1), True, what + ": exit 0 or 1")
         lines = err.splitlines()
-        check(what + ": at most one stderr line", len(lines) <= (1 if code else 0), True)
+        eq(len(lines) <= (1 if code else 0), True, what + ": at most one stderr line")
         if code:
-            check(what + ": 'kwalk: ' error", lines[0].startswith("kwalk: ") if lines else False,
-                  True)
+            eq(lines[0].startswith("kwalk: ") if lines else False, True,
+                  what + ": 'kwalk: ' error")
 
 
 def hook_join(k, fx, tmp):
     man = json.load(open(os.path.join(fx, "manifest.json")))
     row = [r for r in man["compiled"]
            if r["kernel"] == "_static_per_tensor_quant_fp8_i8_kernel" and r["arch"] == "gfx942"]
-    check("one manifest row for the hook test", len(row), 1)
+    eq(len(row), 1, "one manifest row for the hook test")
     row = row[0]
     folder = None
     for j in glob.glob(os.path.join(fx, "cache", "*", row["kernel"] + ".json")):
@@ -191,38 +187,36 @@ host_calls: []
     twice = os.path.join(tmp, "twice.yaml")
     code, _, err = kwalk(k, "index", "--triton-cache", folder, "--triton-cache",
                          os.path.dirname(folder) + "/./" + os.path.basename(folder), "-o", twice)
-    check("a folder given twice: exit", (code, err), (0, ""))
+    eq((code, err), (0, ""), "a folder given twice: exit")
     if code == 0:
-        check("a folder given twice: read once",
-              len(yaml.load(open(twice), Loader=Loader)["translation_units"]), 1)
+        eq(len(yaml.load(open(twice), Loader=Loader)["translation_units"]), 1,
+              "a folder given twice: read once")
     hook = os.path.join(tmp, "hook")
     os.mkdir(hook)
     open(os.path.join(hook, "s.kwalk.yaml"), "w").write(doc)
     db = os.path.join(tmp, "j.yaml")
     code, out, err = kwalk(k, "index", hook, "--triton-cache", folder, "--map-prefix",
                            "/opt/aiter=" + src, "-o", db)
-    check("hook + cache: exit", (code, err), (0, ""))
+    eq((code, err), (0, ""), "hook + cache: exit")
     if code:
         return
     ix = yaml.load(open(db), Loader=Loader)
     ks = [x for x in ix["kernels"] if x["symbol"] == symbol]
-    check("hook + cache: one kernel of the symbol", len(ks), 1)
+    eq(len(ks), 1, "hook + cache: one kernel of the symbol")
     kk = ks[0]
-    check("hook + cache: the hook's constexprs kept",
-          {c["name"]: c["value"] for c in kk["triton"]["constexprs"]},
-          {n: str(v) for n, v in row["constexprs"].items()})
-    check("hook + cache: cache_hit kept", kk["triton"].get("cache_hit"), True)
-    check("hook + cache: the cache's code object facts added", "isa" in kk["archs"]["gfx942"],
-          True)
+    eq({c["name"]: c["value"] for c in kk["triton"]["constexprs"]}, {n: str(v) for n, v in row["constexprs"].items()},
+          "hook + cache: the hook's constexprs kept")
+    eq(kk["triton"].get("cache_hit"), True, "hook + cache: cache_hit kept")
+    eq("isa" in kk["archs"]["gfx942"], True, "hook + cache: the cache's code object facts added")
     la = [l for tu in ix["translation_units"] for l in tu["launches"]]
-    check("hook + cache: the launch", [(l["kind"], l["location"]["line"]) for l in la],
-          [("triton", launch_line)])
-    check("hook + cache: call chain", la[0]["call_chain"][0]["function"], "main")
+    eq([(l["kind"], l["location"]["line"]) for l in la], [("triton", launch_line)],
+          "hook + cache: the launch")
+    eq(la[0]["call_chain"][0]["function"], "main", "hook + cache: call chain")
     code, out, err = kwalk(k, "list", "--db", db)
     rows = [l.split("\t") for l in out.splitlines() if l.split("\t")[1] == symbol]
-    check("kwalk list: the launch site", rows[0][3] if rows else None,
-          "%s:%d" % (wrapper, launch_line))
-    check("kwalk list: kind", rows[0][6] if rows else None, "triton")
+    eq(rows[0][3] if rows else None, "%s:%d" % (wrapper, launch_line),
+          "kwalk list: the launch site")
+    eq(rows[0][6] if rows else None, "triton", "kwalk list: kind")
 
 
 def main():
@@ -231,17 +225,12 @@ def main():
     ap.add_argument("--fixture", required=True)
     a = ap.parse_args()
     if not os.path.isfile(os.path.join(a.fixture, "manifest.json")):
-        print("SKIP: the shared Triton fixture %s is absent (../shared not checked out)"
-              % a.fixture)
-        return 77
+        C.skip("the shared Triton fixture %s is absent (../shared not checked out)" % a.fixture)
     with tempfile.TemporaryDirectory() as tmp:
         bad_inputs(a.kwalk, a.fixture, tmp)
         mutations(a.kwalk, a.fixture, tmp)
         hook_join(a.kwalk, a.fixture, tmp)
-    for f in failures:
-        print("FAIL:", f)
-    print("%d checks, %d failed" % (checks, len(failures)))
-    return 1 if failures else 0
+    C.finish()
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import kwcheck  # noqa: E402
 
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-CK = kwcheck.Check("triton.llir")
+CK = kwcheck.Checker("triton.llir")
 TOOL_LIMIT_S = 120
 
 
@@ -135,31 +135,31 @@ def check_entry(tool, llvm_bin, d, name, prefixes, where):
                         ",".join(a[0] for a in args), llir])
     if not readable:
         lines = p.stderr.strip().splitlines()
-        CK.eq(what + ": exit of an unreadable .llir", p.returncode, 1)
-        CK.true(what + ": one line", len(lines) == 1 and
-                lines[0].startswith("kwalk-irfacts: not readable by LLVM "), p.stderr)
+        CK.eq(p.returncode, 1, what + ": exit of an unreadable .llir")
+        CK.check(len(lines) == 1 and
+                lines[0].startswith("kwalk-irfacts: not readable by LLVM "), what + ": one line", p.stderr)
         return False
-    if not CK.eq(what + ": exit", p.returncode, 0):
+    if not CK.eq(p.returncode, 0, what + ": exit"):
         print(p.stderr)
         return True
     doc = yaml.load(p.stdout, Loader=Loader)
     ks = [k for k in doc["kernels"] if k["symbol"] == name]
-    if not CK.eq(what + ": kernels named " + name, len(ks), 1):
+    if not CK.eq(len(ks), 1, what + ": kernels named " + name):
         return True
     ir = ks[0]
-    CK.eq(what + ": arch", ir["arch"], arch)
-    CK.eq(what + ": wave size", ir["wave_size"], wave)
+    CK.eq(ir["arch"], arch, what + ": arch")
+    CK.eq(ir["wave_size"], wave, what + ": wave size")
     nparams, truth = llir_truth(llir, name)
-    CK.eq(what + ": parameters", len(ir["params"]), nparams)
-    CK.true(what + ": at least the TTIR's arguments", nparams >= len(args))
+    CK.eq(len(ir["params"]), nparams, what + ": parameters")
+    CK.check(nparams >= len(args), what + ": at least the TTIR's arguments")
     for i, (an, ptr) in enumerate(args):
         prm = ir["params"][i]
-        CK.eq(what + ": param %d name" % i, prm["name"], an)
-        CK.eq(what + ": param %d is a pointer" % i, "addrspace" in prm, ptr)
+        CK.eq(prm["name"], an, what + ": param %d name" % i)
+        CK.eq("addrspace" in prm, ptr, what + ": param %d is a pointer" % i)
     got = {}
     for x in ir.get("accesses") or []:
         got[(x["op"], x["space"])] = got.get((x["op"], x["space"]), 0) + 1
-    CK.eq(what + ": accesses by (op, space)", got, truth)
+    CK.eq(got, truth, what + ": accesses by (op, space)")
     # every located fact lies inside the @triton.jit function, loops on for/while
     src_file = None
     for x in (ir.get("accesses") or []) + (ir.get("loops") or []):
@@ -174,16 +174,15 @@ def check_entry(tool, llvm_bin, d, name, prefixes, where):
         if rng is None:
             continue
         src_file = of
-        CK.true(what + ": %s line %d inside %s %d-%d" % (x.get("op", "loop"), outer["line"],
-                                                          name, rng[0], rng[1]),
-                rng[0] <= outer["line"] <= rng[1])
+        CK.check(rng[0] <= outer["line"] <= rng[1], what + ": %s line %d inside %s %d-%d" % (x.get("op", "loop"), outer["line"],
+                                                          name, rng[0], rng[1]))
         if "trip_count" in x and os.path.exists(f):
             # the loop's own line (inside Triton's library when it comes from
             # a tl.reduce helper: read only where that file is here)
             text = open(f).read().splitlines()[loc["line"] - 1].strip()
-            CK.true(what + ": loop line %d is a for/while" % loc["line"],
-                    re.match(r"(for|while)\b", text), text)
-    CK.true(what + ": some location resolved to the source", src_file is not None)
+            CK.check(re.match(r"(for|while)\b", text), what + ": loop line %d is a for/while" % loc["line"],
+                     text)
+    CK.check(src_file is not None, what + ": some location resolved to the source")
     return True
 
 
@@ -203,21 +202,21 @@ def check_bad_input(tool, llir, tmp):
         try:
             p = run_tool(tool, ["--arch", "gfx942", path], timeout=TOOL_LIMIT_S + 30)
         except subprocess.TimeoutExpired:
-            CK.true("bad input %s: finishes" % what, False)
+            CK.check(False, "bad input %s: finishes" % what)
             continue
         lines = p.stderr.strip().splitlines()
         if p.returncode == 0:
             # an empty module, or a cut that still parses: valid YAML, no crash
-            CK.true("bad input %s: output is YAML" % what,
-                    isinstance(yaml.load(p.stdout, Loader=Loader), dict))
+            CK.check(isinstance(yaml.load(p.stdout, Loader=Loader), dict),
+                     "bad input %s: output is YAML" % what)
             continue
-        CK.eq("bad input %s: exit" % what, p.returncode, 1)
-        CK.true("bad input %s: one kwalk-irfacts line" % what,
-                len(lines) == 1 and lines[0].startswith("kwalk-irfacts: "), p.stderr)
+        CK.eq(p.returncode, 1, "bad input %s: exit" % what)
+        CK.check(len(lines) == 1 and lines[0].startswith("kwalk-irfacts: "), "bad input %s: one kwalk-irfacts line" % what,
+                 p.stderr)
     p = run_tool(tool, [tmp])
-    CK.eq("a folder: exit", p.returncode, 1)
+    CK.eq(p.returncode, 1, "a folder: exit")
     p = run_tool(tool, ["--wave", "7", llir])
-    CK.eq("a bad --wave: usage exit", p.returncode, 2)
+    CK.eq(p.returncode, 2, "a bad --wave: usage exit")
 
 
 def index_yaml(kwalk, cache, out, env=None, prefixes=()):
@@ -253,55 +252,55 @@ def check_index(kwalk, d, name, tmp, readable, prefixes):
     args = ttir_args(os.path.join(copy, name + ".ttir"))
     db = os.path.join(tmp, "t.yaml")
     k = the_kernel(index_yaml(kwalk, cache, db, prefixes=prefixes))
-    if not CK.true("index: one Triton kernel", k is not None):
+    if not CK.check(k is not None, "index: one Triton kernel"):
         return
     arch = list(k["archs"].keys())[0]
     ir = k["archs"][arch].get("ir")
     note = (k.get("triton") or {}).get("ir_note")
     page = render(kwalk, db, tmp)
     if readable:
-        CK.true("index: IR facts on the arch", ir is not None, note or "")
+        CK.check(ir is not None, "index: IR facts on the arch", note or "")
         if ir:
-            CK.eq("index: names", [p["name"] for p in ir["params"][:len(args)]],
-                  [a[0] for a in args])
+            CK.eq([p["name"] for p in ir["params"][:len(args)]], [a[0] for a in args],
+                  "index: names")
             files = set()
             for x in (ir.get("accesses") or []) + (ir.get("loops") or []):
                 for fr in [x.get("location")] + (x.get("inlined_at") or []):
                     if fr:
                         files.add(fr["file"])
             for old, _ in prefixes:
-                CK.true("index: no location left under " + old,
-                        not any(f == old or f.startswith(old + "/") for f in files), str(files))
-            CK.true("index: the kernel's file among the locations", k["location"]["file"] in files)
-        CK.true("page: section 2 from the IR facts",
-                "From the IR facts of the cache's `.llir`" in page)
+                CK.check(not any(f == old or f.startswith(old + "/") for f in files), "index: no location left under " + old,
+                         str(files))
+            CK.check(k["location"]["file"] in files, "index: the kernel's file among the locations")
+        CK.check("From the IR facts of the cache's `.llir`" in page,
+                 "page: section 2 from the IR facts")
         n_loads = sum(1 for x in (ir or {}).get("accesses") or [] if x["op"] == "load")
-        CK.true("page: %d loads -> a Loads list" % n_loads, (n_loads > 0) == ("**Loads**" in page))
+        CK.check((n_loads > 0) == ("**Loads**" in page), "page: %d loads -> a Loads list" % n_loads)
         sec4 = page.split("## 4.", 1)[-1].split("## 5.", 1)[0]
-        CK.true("page: section 4 per-thread work", "Global bytes read per thread" in sec4)
+        CK.check("Global bytes read per thread" in sec4, "page: section 4 per-thread work")
     else:
-        CK.true("index: no IR facts from an unreadable .llir", ir is None)
-        CK.true("index: ir_note says which LLVM", (note or "").startswith(
-            "IR facts: not readable by LLVM "), note or "")
+        CK.check(ir is None, "index: no IR facts from an unreadable .llir")
+        CK.check((note or "").startswith(
+            "IR facts: not readable by LLVM "), "index: ir_note says which LLVM", note or "")
     # truncated: the note, in one line, on the page too
     llir = os.path.join(copy, name + ".llir")
     text = open(llir).read()
     open(llir, "w").write(text[:len(text) // 2])
     k = the_kernel(index_yaml(kwalk, cache, db))
     note = (k.get("triton") or {}).get("ir_note") or ""
-    CK.true("truncated: no IR facts", not any(a.get("ir") for a in k["archs"].values()))
-    CK.true("truncated: ir_note", note.startswith("IR facts: not readable by LLVM ") and
-            "\n" not in note, note)
+    CK.check(not any(a.get("ir") for a in k["archs"].values()), "truncated: no IR facts")
+    CK.check(note.startswith("IR facts: not readable by LLVM ") and
+            "\n" not in note, "truncated: ir_note", note)
     page = render(kwalk, db, tmp)
-    CK.true("truncated: the page has the note", note and note.replace("`", "") in
-            page.replace("\\", "").replace("`", ""), note)
+    CK.check(note and note.replace("`", "") in
+            page.replace("\\", "").replace("`", ""), "truncated: the page has the note", note)
     # no tool
     k = the_kernel(index_yaml(kwalk, cache, db, {"KWALK_IRFACTS": "off"}))
-    CK.eq("KWALK_IRFACTS=off: ir_note", (k.get("triton") or {}).get("ir_note"),
-          "IR facts: not derived (KWALK_IRFACTS=off)")
+    CK.eq((k.get("triton") or {}).get("ir_note"), "IR facts: not derived (KWALK_IRFACTS=off)",
+          "KWALK_IRFACTS=off: ir_note")
     k = the_kernel(index_yaml(kwalk, cache, db, {"KWALK_IRFACTS": "/bin/false"}))
-    CK.true("a failing tool: a note", ((k.get("triton") or {}).get("ir_note") or "").startswith(
-        "IR facts: "))
+    CK.check(((k.get("triton") or {}).get("ir_note") or "").startswith(
+        "IR facts: "), "a failing tool: a note")
 
 
 def check_hook_merge(kwalk, tool, llvm_bin, corpus, root, tmp):
@@ -316,7 +315,7 @@ def check_hook_merge(kwalk, tool, llvm_bin, corpus, root, tmp):
     text = open(sc).read().replace("/opt/kwalk/", root + "/")
     m = re.search(r"^    (gfx\w+): \{\}$", text, re.M)
     folder = re.search(r"^    cache_dir: (.*)$", text, re.M).group(1)
-    if not CK.true("merge: the sidecar's empty arch record", bool(m)):
+    if not CK.check(bool(m), "merge: the sidecar's empty arch record"):
         return
     arch, name = m.group(1), "_rms_norm_kernel"
     out = run_tool(tool, ["--arch", arch, "--wave", "64", os.path.join(folder, name + ".llir")])
@@ -335,16 +334,16 @@ def check_hook_merge(kwalk, tool, llvm_bin, corpus, root, tmp):
     doc = yaml.load(open(db), Loader=Loader)
     ks = [k for k in doc["kernels"] if k.get("language") == "triton" and
           k["triton"].get("cache_dir") == folder]
-    if not CK.true("merge: one kernel of that folder", len(ks) == 1):
+    if not CK.check(len(ks) == 1, "merge: one kernel of that folder"):
         return
     a = ks[0]["archs"].get(arch) or {}
     kv, _ = notes(llvm_bin, os.path.join(folder, name + ".hsaco"))
-    CK.eq("merge: resources.vgpr (llvm-readelf)", (a.get("resources") or {}).get("vgpr"),
-          int(kv["vgpr_count"]))
-    CK.eq("merge: the hook's IR facts kept", (a.get("ir") or {}).get("symbol"), name)
+    CK.eq((a.get("resources") or {}).get("vgpr"), int(kv["vgpr_count"]),
+          "merge: resources.vgpr (llvm-readelf)")
+    CK.eq((a.get("ir") or {}).get("symbol"), name, "merge: the hook's IR facts kept")
     want = yaml.load(out.stdout, Loader=Loader)["kernels"][0]
-    CK.eq("merge: accesses as the tool wrote them", len((a.get("ir") or {}).get("accesses") or []),
-          len(want.get("accesses") or []))
+    CK.eq(len((a.get("ir") or {}).get("accesses") or []), len(want.get("accesses") or []),
+          "merge: accesses as the tool wrote them")
 
 
 def main():
@@ -366,7 +365,7 @@ def main():
     readable_any = None
     for where, cache, prefixes in sets:
         es = entries(cache)
-        CK.true(where + ": cache folders with a .llir", len(es) > 0)
+        CK.check(len(es) > 0, where + ": cache folders with a .llir")
         for d, name in es:
             r = check_entry(a.tool, a.llvm_bin, d, name, prefixes, where)
             if readable_any is None or r:
@@ -378,7 +377,7 @@ def main():
         check_index(a.kwalk, d, name, tmp, readable, prefixes)
         if readable:
             check_hook_merge(a.kwalk, a.tool, a.llvm_bin, a.corpus, root, tmp)
-    CK.report()
+    CK.finish()
 
 
 if __name__ == "__main__":

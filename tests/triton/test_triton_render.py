@@ -29,13 +29,14 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_triton_cache import META, debug_line, jit_defs, notes, run  # noqa: E402
+from test_triton_cache import META, debug_line, jit_defs, notes  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcheck  # noqa: E402
+from kwrun import run  # noqa: E402
 
-CK = kwcheck.Check("triton.render")
-check = CK.eq
+CK = kwcheck.Checker("triton.render")
+eq = CK.eq
 
 
 
@@ -179,39 +180,39 @@ def check_ttgir(w, dev, folder, name, unmap):
     got_l = [(code(r[0]), code(r[1]), code(r[2]) or r[2])
              for r in table(dev.split("as Triton wrote them:")[1])] \
         if "as Triton wrote them:" in dev else None
-    check(w + ": TTGIR layouts", got_l, want_l)
+    eq(got_l, want_l, w + ": TTGIR layouts")
     sub = subsection(dev, "Loads, stores, LDS and dot ops (TTGIR)")
     got_m = [tuple(r) for r in table(sub)] if sub else None
-    check(w + ": TTGIR memory ops", got_m, want_m)
-    check(w + ": memory ops > 0", len(want_m) > 0, True)
+    eq(got_m, want_m, w + ": TTGIR memory ops")
+    eq(len(want_m) > 0, True, w + ": memory ops > 0")
 
 
 def check_page(w, page, meta, folder, src_lines, llvm, archs, unmap):
     """What every Triton page must show, whatever its producer."""
     name = meta["name"]
-    check(w + ": language", "| Language: Triton |" in page, True)
+    eq("| Language: Triton |" in page, True, w + ": language")
     m = re.search(r"^> Source: .*\| File: `(.*):(\d+)`$", page, re.M)
-    check(w + ": File: in the header", bool(m), True)
+    eq(bool(m), True, w + ": File: in the header")
     if not m:
         return
     file, line = m.group(1), int(m.group(2))
     defs = jit_defs(file)
-    check(w + ": File: is the def line (ast)", line, defs.get(name, (None,))[0])
+    eq(line, defs.get(name, (None,))[0], w + ": File: is the def line (ast)")
     node = def_node(file, name)
     # section 2: the function quoted, def to the end of its body
     dev = section(page, "2. Device Kernel")
     check_ttgir(w, dev, folder, name, unmap)
     q = fences(dev, "python")
-    check(w + ": the function is quoted", len(q) >= 1, True)
+    eq(len(q) >= 1, True, w + ": the function is quoted")
     if q and node:
         head = q[0].splitlines()[0]
-        check(w + ": quote header", head, "# %s:%d-%d" % (file, line, node.end_lineno))
+        eq(head, "# %s:%d-%d" % (file, line, node.end_lineno), w + ": quote header")
         text = open(file).read().splitlines()
         for l in q[0].splitlines()[1:]:
             mm = re.match(r"^\s*(\d+) \| (.*)$", l)
             if mm and text[int(mm.group(1)) - 1] != mm.group(2):
-                check(w + ": quoted line %s vs the source" % mm.group(1), mm.group(2),
-                      text[int(mm.group(1)) - 1])
+                eq(mm.group(2), text[int(mm.group(1)) - 1],
+                      w + ": quoted line %s vs the source" % mm.group(1))
     # section 1: the options as NAME.json writes them
     host = section(page, "1. Host Side")
     want_opts = [(k, "true" if v is True else "false" if v is False else str(v) if v != "" else "")
@@ -219,7 +220,7 @@ def check_page(w, page, meta, folder, src_lines, llvm, archs, unmap):
                  if k not in META and isinstance(v, (int, str, bool, float))]
     got_opts = [(code(r[0]), code(r[1]) if r[1] != "(empty)" else "")
                 for r in table(subsection(host, "Compile options"))]
-    check(w + ": options vs NAME.json", got_opts, want_opts)
+    eq(got_opts, want_opts, w + ": options vs NAME.json")
     # section 5: resources vs llvm-readelf --notes; LDS vs NAME.json
     isa = section(page, "5. AMD ISA")
     arch = meta["arch"]
@@ -231,17 +232,15 @@ def check_page(w, page, meta, folder, src_lines, llvm, archs, unmap):
                        ("Wavefront size", "wavefront_size"),
                        ("Max flat workgroup size", "max_flat_workgroup_size")]:
         if key in kv:
-            check(w + ": " + label, res.get(label), kv[key])
-    check(w + ": LDS Triton allocated",
-          re.search(r"\(`shared` in `NAME.json`\): (\d+) bytes per program", isa).group(1)
-          if re.search(r"\(`shared` in `NAME.json`\): (\d+) bytes", isa) else None,
-          str(meta["shared"]))
+            eq(res.get(label), kv[key], w + ": " + label)
+    eq(re.search(r"\(`shared` in `NAME.json`\): (\d+) bytes per program", isa).group(1)
+          if re.search(r"\(`shared` in `NAME.json`\): (\d+) bytes", isa) else None, str(meta["shared"]), w + ": LDS Triton allocated")
     if arch not in archs:
         print("note: %s: %s not disassembled by this LLVM: listing not checked" % (w, arch))
         return 0
     # the listing: each instruction's Python line vs llvm-dwarfdump --debug-line
     listing = fences(isa, "asm")
-    check(w + ": one listing", len(listing), 1)
+    eq(len(listing), 1, w + ": one listing")
     if not listing:
         return 0
     rows = debug_line(llvm, os.path.join(folder, name + ".hsaco"))
@@ -266,10 +265,10 @@ def check_page(w, page, meta, folder, src_lines, llvm, archs, unmap):
         n += 1
         if cur != want:
             bad.append((off, cur, want))
-    check(w + ": listed instructions whose Python line differs from .debug_line", bad[:3], [])
+    eq(bad[:3], [], w + ": listed instructions whose Python line differs from .debug_line")
     # the DPP controls of "Notable instructions present", whole, vs llvm-objdump -d
     dis = run([os.path.join(llvm, "llvm-objdump"), "-d", "--no-show-raw-insn",
-               "--mcpu=" + arch, os.path.join(folder, name + ".hsaco")])
+               "--mcpu=" + arch, os.path.join(folder, name + ".hsaco")], must=True).stdout
     want_dpp = {}
     for mm in re.finditer(r"[ ,](quad_perm:\[[0-9,]+\]|row_[a-z_]+:\d+|row_(?:half_)?mirror"
                           r"|wave_[a-z]+:\d+)", dis):
@@ -278,10 +277,10 @@ def check_page(w, page, meta, folder, src_lines, llvm, archs, unmap):
     for r in table(subsection(isa, "Notable instructions present")):
         if code(r[0]).startswith("DPP "):
             got_dpp[code(r[0])[4:]] = int(r[1].split()[-1])
-    check(w + ": DPP controls listed are llvm-objdump's, whole and counted",
-          {k: v for k, v in got_dpp.items() if want_dpp.get(k) != v}, {})
-    check(w + ": some DPP control is listed where objdump shows one",
-          bool(got_dpp) or not want_dpp, True)
+    eq({k: v for k, v in got_dpp.items() if want_dpp.get(k) != v}, {},
+          w + ": DPP controls listed are llvm-objdump's, whole and counted")
+    eq(bool(got_dpp) or not want_dpp, True,
+          w + ": some DPP control is listed where objdump shows one")
     return n
 
 
@@ -296,12 +295,12 @@ def check_fixture(a):
     with tempfile.TemporaryDirectory() as tmp:
         db, out = os.path.join(tmp, "t.yaml"), os.path.join(tmp, "pages")
         run([a.kwalk, "index", "--triton-cache", os.path.join(fx, "cache"),
-             "--map-prefix", "/opt/aiter=" + src, "-o", db])
-        run([a.kwalk, "render", "--all", "--db", db, "-o", out])
+             "--map-prefix", "/opt/aiter=" + src, "-o", db], must=True).stdout
+        run([a.kwalk, "render", "--all", "--db", db, "-o", out], must=True).stdout
         pages = {p: open(os.path.join(out, p)).read()
                  for p in os.listdir(out) if p.endswith(".md") and p != "index.md"}
-    check("pages", len(pages), len(folders))
-    check("pages vs manifest rows", len(pages), len(manifest))
+    eq(len(pages), len(folders), "pages")
+    eq(len(pages), len(manifest), "pages vs manifest rows")
     used, listed = [], 0
     cache = {}
 
@@ -314,13 +313,13 @@ def check_fixture(a):
         return src + p[len("/opt/aiter"):] if p.startswith("/opt/aiter/") else p
     for p, page in sorted(pages.items()):
         sym = re.search(r"^\| Symbol \| `(.*?)@([0-9a-f]{64})` \|$", page, re.M)
-        check(p + ": symbol row", bool(sym) and sym.group(2) in folders, True)
+        eq(bool(sym) and sym.group(2) in folders, True, p + ": symbol row")
         if not sym or sym.group(2) not in folders:
             continue
         folder, meta = folders[sym.group(2)]
         w = "%s (%s)" % (p, os.path.basename(folder))
-        check(w + ": no launch (cache-only)", "No launch recorded (cache-only; run with the "
-              "hook: docs/triton.md)." in section(page, "1. Host Side"), True)
+        eq("No launch recorded (cache-only; run with the "
+              "hook: docs/triton.md)." in section(page, "1. Host Side"), True, w + ": no launch (cache-only)")
         listed += check_page(w, page, meta, folder, src_lines, a.llvm_bin,
                              a.archs.split(","), unmap) or 0
         # constexprs: the known values select exactly one manifest row
@@ -329,18 +328,18 @@ def check_fixture(a):
         file = re.search(r"^> Source: .*\| File: `(.*):\d+`$", page, re.M).group(1)
         names = [x for x in jit_defs(file)[meta["name"]][1]
                  if x in jit_defs(file)[meta["name"]][2]]
-        check(w + ": constexpr names (ast)", list(got), names)
+        eq(list(got), names, w + ": constexpr names (ast)")
         match = [i for i, r in enumerate(manifest)
                  if r["kernel"] == meta["name"] and r["arch"] == meta["arch"]
                  and all(repr(r["constexprs"].get(n)) == v for n, v in got.items() if v)]
-        check(w + ": manifest rows matching its constexpr values", len(match), 1)
+        eq(len(match), 1, w + ": manifest rows matching its constexpr values")
         used += match
         for r in rows:
             if code(r[1]) is None:
-                check(w + ": " + r[0] + " not known, why", r[2],
-                      "not recoverable from the cache; run with the hook")
-    check("manifest rows each matched once", sorted(used), list(range(len(manifest))))
-    check("instructions checked > 0", listed > 0, True)
+                eq(r[2], "not recoverable from the cache; run with the hook",
+                      w + ": " + r[0] + " not known, why")
+    eq(sorted(used), list(range(len(manifest))), "manifest rows each matched once")
+    eq(listed > 0, True, "instructions checked > 0")
     print("fixture: %d pages, %d listed instructions checked" % (len(pages), listed))
     return None
 
@@ -391,7 +390,7 @@ def check_map(tsv, md, mk, folders):
     function at its launch, the first recorded caller at KWT:CALL, the def at
     KWT:JIT, no C++ entry; instantiations = the cache folders of the name."""
     rows = [r.split("\t") for r in tsv.splitlines() if r]
-    check("map: 11 fields a row", sorted({len(r) for r in rows}), [11])
+    eq(sorted({len(r) for r in rows}), [11], "map: 11 fields a row")
     names = {}
     for _, meta in folders.values():
         names[meta["name"]] = names.get(meta["name"], 0) + 1
@@ -402,23 +401,21 @@ def check_map(tsv, md, mk, folders):
         cf, cl = mk[("CALL", kid)]
         mine = [r for r in rows if r[7] == "%s:%d" % (lf, ll)]
         w = "map row of KWT:LAUNCH %s" % kid
-        if check(w + ": one", len(mine), 1) is False or len(mine) != 1:
+        if eq(len(mine), 1, w + ": one") is False or len(mine) != 1:
             continue
         r = mine[0]
-        check(w + ": kernel named at KWT:JIT", r[0] in open(jf).read().splitlines()[jl - 1],
-              True)
-        check(w + ": instantiations = cache folders of the name", int(r[1]),
-              names.get(r[0]))
-        check(w + ": Python entry at the launch", r[2], "%s:%d" % (lf, ll))
-        check(w + ": the launching function (ast)", r[3], enclosing_def(lf, ll))
-        check(w + ": no C++ entry", r[4:7], ["triton", "-", "-"])
-        check(w + ": device code at KWT:JIT", r[8], "%s:%d" % (jf, jl))
+        eq(r[0] in open(jf).read().splitlines()[jl - 1], True, w + ": kernel named at KWT:JIT")
+        eq(int(r[1]), names.get(r[0]), w + ": instantiations = cache folders of the name")
+        eq(r[2], "%s:%d" % (lf, ll), w + ": Python entry at the launch")
+        eq(r[3], enclosing_def(lf, ll), w + ": the launching function (ast)")
+        eq(r[4:7], ["triton", "-", "-"], w + ": no C++ entry")
+        eq(r[8], "%s:%d" % (jf, jl), w + ": device code at KWT:JIT")
         first = r[10].split("; ")[0]
-        check(w + ": first caller at KWT:CALL (ast)", first,
-              "%s %s:%d" % (enclosing_def(cf, cl), cf, cl))
+        eq(first, "%s %s:%d" % (enclosing_def(cf, cl), cf, cl),
+              w + ": first caller at KWT:CALL (ast)")
         line = [l for l in md.splitlines() if l.startswith("| `%s` |" % r[0])]
-        check(w + ": Markdown row says no C++ entry", bool(line) and
-              "| (Triton: launched from Python) |" in line[0], True)
+        eq(bool(line) and
+              "| (Triton: launched from Python) |" in line[0], True, w + ": Markdown row says no C++ entry")
 
 
 def check_corpus(a):
@@ -444,33 +441,33 @@ def check_corpus(a):
             open(os.path.join(sc, os.path.basename(f)), "w").write(text)
         db, out = os.path.join(tmp, "t.yaml"), os.path.join(tmp, "pages")
         run([a.kwalk, "index", sc, "--triton-cache", os.path.join(corpus, "cache"),
-             "--map-prefix", "/opt/kwalk=" + root, "-o", db])
-        run([a.kwalk, "render", "--all", "--db", db, "-o", out])
+             "--map-prefix", "/opt/kwalk=" + root, "-o", db], must=True).stdout
+        run([a.kwalk, "render", "--all", "--db", db, "-o", out], must=True).stdout
         pages = {p: open(os.path.join(out, p)).read()
                  for p in os.listdir(out) if p.endswith(".md") and p != "index.md"}
         index = open(os.path.join(out, "index.md")).read()
-        tsv = run([a.kwalk, "map", "--db", db, "--format", "tsv"])
-        md = run([a.kwalk, "map", "--db", db])
+        tsv = run([a.kwalk, "map", "--db", db, "--format", "tsv"], must=True).stdout
+        md = run([a.kwalk, "map", "--db", db], must=True).stdout
         # the hook sidecars as committed (/opt/kwalk paths), mapped by
         # --map-prefix alone: the same pages as from the rewritten copies
         db2, out2 = os.path.join(tmp, "m.yaml"), os.path.join(tmp, "pages-mapped")
         run([a.kwalk, "index", os.path.join(corpus, "sidecars"), "--triton-cache",
-             os.path.join(corpus, "cache"), "--map-prefix", "/opt/kwalk=" + root, "-o", db2])
-        run([a.kwalk, "render", "--all", "--db", db2, "-o", out2])
+             os.path.join(corpus, "cache"), "--map-prefix", "/opt/kwalk=" + root, "-o", db2], must=True).stdout
+        run([a.kwalk, "render", "--all", "--db", db2, "-o", out2], must=True).stdout
         mapped = {p: open(os.path.join(out2, p)).read()
                   for p in os.listdir(out2) if p.endswith(".md") and p != "index.md"}
         def body(text):  # the footer names the index file
             return re.sub(r"^Generated by kwalk from .*$", "", text or "", flags=re.M)
-        check("pages from --map-prefix = pages from rewritten sidecars",
-              sorted(p for p in pages if body(pages[p]) != body(mapped.get(p))), [])
-        check("no /opt/kwalk path left in the mapped pages",
-              sorted(p for p in mapped if "/opt/kwalk/" in mapped[p]), [])
-    check("pages", len(pages), len(folders))
+        eq(sorted(p for p in pages if body(pages[p]) != body(mapped.get(p))), [],
+              "pages from --map-prefix = pages from rewritten sidecars")
+        eq(sorted(p for p in mapped if "/opt/kwalk/" in mapped[p]), [],
+              "no /opt/kwalk path left in the mapped pages")
+    eq(len(pages), len(folders), "pages")
     check_map(tsv, md, mk, folders)
     listed, used = 0, []
     for p, page in sorted(pages.items()):
         sym = re.search(r"^\| Symbol \| `(.*?)@([0-9a-f]{64})` \|$", page, re.M)
-        check(p + ": symbol row", bool(sym) and sym.group(2) in folders, True)
+        eq(bool(sym) and sym.group(2) in folders, True, p + ": symbol row")
         if not sym or sym.group(2) not in folders:
             continue
         folder, meta = folders[sym.group(2)]
@@ -479,44 +476,42 @@ def check_corpus(a):
         listed += check_page(w, page, meta, folder, src_lines, a.llvm_bin,
                              a.archs.split(","), unmap) or 0
         ids = [i for (k, i), (f, l) in mk.items() if k == "JIT" and name in src_lines(f)[l - 1]]
-        check(w + ": one KWT:JIT marker", len(ids), 1)
+        eq(len(ids), 1, w + ": one KWT:JIT marker")
         if len(ids) != 1:
             continue
         kid = ids[0]
         jf, jl = mk[("JIT", kid)]
-        check(w + ": File: vs KWT:JIT", "| File: `%s:%d`" % (jf, jl) in page, True)
+        eq("| File: `%s:%d`" % (jf, jl) in page, True, w + ": File: vs KWT:JIT")
         host = section(page, "1. Host Side")
         # the launch: its line vs KWT:LAUNCH, the chain through KWT:CALL and KWT:OP
         lf, ll = mk[("LAUNCH", kid)]
-        check(w + ": launch site heading", "### Launch site 1 of 1: %s:%d" % (lf, ll) in host,
-              True)
+        eq("### Launch site 1 of 1: %s:%d" % (lf, ll) in host, True, w + ": launch site heading")
         chain = re.findall(r"^\d+\. `(.*?)` (?:launches `(.*?)` )?at `(.*?):(\d+)`$", host, re.M)
         locs = [(f, int(l)) for _, _, f, l in chain]
-        check(w + ": call chain ends at the launch", locs[-1:], [(lf, ll)])
-        check(w + ": call chain through KWT:CALL", mk[("CALL", kid)] in locs, True)
-        check(w + ": call chain through KWT:OP", mk[("OP", kid)] in locs, True)
+        eq(locs[-1:], [(lf, ll)], w + ": call chain ends at the launch")
+        eq(mk[("CALL", kid)] in locs, True, w + ": call chain through KWT:CALL")
+        eq(mk[("OP", kid)] in locs, True, w + ": call chain through KWT:OP")
         for fn, _, f, l in [(c[0], c[1], c[2], int(c[3])) for c in chain]:  # each frame's function encloses its line (ast)
             tree = ast.parse(open(f).read(), f)
             encl = [n.name for n in ast.walk(tree)
                     if isinstance(n, ast.FunctionDef) and n.lineno <= l <= n.end_lineno]
             if fn not in ("<module>",) and "<lambda>" not in fn:
-                check(w + ": frame %s:%s in %s" % (f, l, fn), fn.split(".")[-1] in encl, True)
+                eq(fn.split(".")[-1] in encl, True, w + ": frame %s:%s in %s" % (f, l, fn))
         text, call = call_at(lf, ll)
-        check(w + ": a kernel[grid](...) call at KWT:LAUNCH", call is not None, True)
+        eq(call is not None, True, w + ": a kernel[grid](...) call at KWT:LAUNCH")
         if call:
             grid = ast.get_source_segment(text, call.func.slice)
-            check(w + ": grid as written", "**Grid.** As written: `%s`" % grid in host, True)
+            eq("**Grid.** As written: `%s`" % grid in host, True, w + ": grid as written")
             q = fences(host, "python")
-            check(w + ": launch statement quoted",
-                  q[0].splitlines()[0] if q else None,
-                  "# %s:%d" % (lf, ll) + ("-%d" % call.end_lineno if call.end_lineno > ll else ""))
+            eq(q[0].splitlines()[0] if q else None, "# %s:%d" % (lf, ll) + ("-%d" % call.end_lineno if call.end_lineno > ll else ""),
+                  w + ": launch statement quoted")
             params = [x.arg for x in def_node(jf, name).args.args]
             want = [(params[i], ast.get_source_segment(text, x)) for i, x in enumerate(call.args)]
             want += [(k.arg, ast.get_source_segment(text, k.value)) if k.arg else
                      ("-", "**" + ast.get_source_segment(text, k.value)) for k in call.keywords]
             got = [(code(r[0]) or r[0], code(r[2]))
                    for r in table(host.split("Arguments as written")[1])]
-            check(w + ": arguments as written (ast)", got, want)
+            eq(got, want, w + ": arguments as written (ast)")
             # where each constexpr came from: "the launch passed it" only for a
             # name the call binds (ast) or through a **mapping it spreads; the
             # corpus's autotuned kernel gets its values from triton.Config
@@ -525,14 +520,14 @@ def check_corpus(a):
             for r in table(subsection(host, "Constexpr values")):
                 n, frm = code(r[0]), r[2]
                 if n in named:
-                    check(w + ": %s: the launch passed it (ast)" % n,
-                          frm.startswith("the launch passed it: `"), True)
+                    eq(frm.startswith("the launch passed it: `"), True,
+                          w + ": %s: the launch passed it (ast)" % n)
                 elif spread:
-                    check(w + ": %s: passed through %s" % (n, spread[0]),
-                          frm.startswith("the launch passed it through `%s`" % spread[0]), True)
+                    eq(frm.startswith("the launch passed it through `%s`" % spread[0]), True,
+                          w + ": %s: passed through %s" % (n, spread[0]))
                 else:
-                    check(w + ": %s: not passed by the launch (ast)" % n,
-                          "the launch passed it" in frm, False)
+                    eq("the launch passed it" in frm, False,
+                          w + ": %s: not passed by the launch (ast)" % n)
         # constexprs vs the generator's manifest
         got = {code(r[0]): code(r[1])
                for r in table(subsection(host, "Constexpr values"))}
@@ -540,17 +535,17 @@ def check_corpus(a):
                  if r["kernel"] == name and r["arch"] == meta["arch"]
                  and {k: repr(v) for k, v in r["constexprs"].items()} == got
                  and all(str(meta.get(o)) == str(v) for o, v in r["options"].items())]
-        check(w + ": manifest rows with its constexprs and options", len(match) >= 1, True)
+        eq(len(match) >= 1, True, w + ": manifest rows with its constexprs and options")
         # index.md: the page's row tells it apart by its constexprs and num_warps
         for i in match[:1]:
             want = ", ".join("%s=%r" % kv for kv in manifest[i]["constexprs"].items())
             row = re.search(r"^\| \[`%s`\]\(%s\) `(.*?)` \|" % (re.escape(name), re.escape(p)),
                             index, re.M)
-            check(w + ": index.md row", row.group(1) if row else None,
-                  want + ", num_warps=%d" % meta["num_warps"])
+            eq(row.group(1) if row else None, want + ", num_warps=%d" % meta["num_warps"],
+                  w + ": index.md row")
         used += match
-    check("manifest rows each matched", sorted(set(used)), list(range(len(manifest))))
-    check("instructions checked > 0", listed > 0, True)
+    eq(sorted(set(used)), list(range(len(manifest))), "manifest rows each matched")
+    eq(listed > 0, True, "instructions checked > 0")
     print("corpus: %d pages, %d listed instructions checked" % (len(pages), listed))
     return None
 
@@ -566,7 +561,7 @@ def main():
     rc = check_fixture(a) if a.fixture else check_corpus(a)
     if rc is not None:
         return rc
-    CK.report()
+    CK.finish()
 
 
 if __name__ == "__main__":

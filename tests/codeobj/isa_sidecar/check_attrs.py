@@ -12,7 +12,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
-from kwis_common import (ARCHS, DIR, KWALK, Check, load_yaml, parse_remarks, readelf_kernels,
+import kwis_common  # noqa: E402
+from kwcheck import Checker  # noqa: E402
+from kwis_common import (ARCHS, DIR, KWALK, load_yaml, parse_remarks, readelf_kernels,
                          run, same_bytes, scratch, sidecar_archs, unbundle)
 
 import yaml  # noqa: E402
@@ -36,46 +38,46 @@ SOURCE_MATTERS = {"wg_576": (7, 8), "_Z8wg_exactILi832EEvPf": (7, 8),
 
 
 def main():
-    c = Check("isa_sidecar.attrs")
+    c = Checker("isa_sidecar.attrs", who=kwis_common.WHO)
     work = scratch("attrs")
     obj = os.path.join(DIR, "objs", "wg_attrs.o")
     doc = load_yaml(os.path.join(DIR, "objs", "wg_attrs.kwalk.yaml"))
     kernels = {k["symbol"]: k for k in doc["kernels"]}
     archs = sidecar_archs(doc)
     # what kwalk isa says from the code object alone (no attrs)
-    bare = sidecar_archs(yaml.safe_load(run([KWALK, "isa", obj, "--format", "yaml"]).stdout))
+    bare = sidecar_archs(yaml.safe_load(run([KWALK, "isa", obj, "--format", "yaml"], must=True).stdout))
     cos = unbundle(obj, work, "wg_attrs")
-    c.eq("kernels", sorted(kernels), sorted(EXPECT))
+    c.eq(sorted(kernels), sorted(EXPECT), "kernels")
     for name, (attrs, _) in EXPECT.items():
         got = {a["name"]: a["value"] for a in (kernels.get(name) or {}).get("attrs") or []}
-        c.eq(name + ": attrs", got, attrs)
+        c.eq(got, attrs, name + ": attrs")
     for tid, co in sorted(cos.items()):
         arch = tid.split(":")[0]
         rem_cos = unbundle(os.path.join(DIR, "remarks", "wg_attrs.%s.dev.o" % arch), work,
                            "remarks")
-        c.true(arch + ": the remark compile's code object differs",
-               tid in rem_cos and same_bytes(rem_cos[tid], co))
+        c.check(tid in rem_cos and same_bytes(rem_cos[tid], co),
+                arch + ": the remark compile's code object differs")
         remarks = parse_remarks(os.path.join(DIR, "remarks", "wg_attrs.%s.txt" % arch))
         md = readelf_kernels(co)
-        c.eq(arch + ": remarks' kernels", sorted(remarks), sorted(EXPECT))
+        c.eq(sorted(remarks), sorted(EXPECT), arch + ": remarks' kernels")
         for name, (_, max_wg) in EXPECT.items():
             where = "%s %s" % (arch, name)
             a = archs.get((name, arch), {})
             res = a.get("resources") or {}
-            c.eq(where + ": .max_flat_workgroup_size", md.get(name, {}).get(
-                ".max_flat_workgroup_size"), max_wg)
-            c.eq(where + ": max_flat_workgroup_size", res.get("max_flat_workgroup_size"), max_wg)
+            c.eq(md.get(name, {}).get(
+                ".max_flat_workgroup_size"), max_wg, where + ": .max_flat_workgroup_size")
+            c.eq(res.get("max_flat_workgroup_size"), max_wg, where + ": max_flat_workgroup_size")
             want = int(remarks.get(name, {}).get("Occupancy [waves/SIMD]", -1))
-            c.eq(where + ": occupancy", res.get("occupancy"), want)
+            c.eq(res.get("occupancy"), want, where + ": occupancy")
             b = (bare.get((name, arch)) or {}).get("resources") or {}
             if name in SOURCE_MATTERS:
-                c.eq(where + ": occupancy (sidecar, code object alone)",
-                     (res.get("occupancy"), b.get("occupancy")), SOURCE_MATTERS[name])
-                c.eq(where + ": limiter", res.get("occupancy_limiter"), "workgroup")
+                c.eq((res.get("occupancy"), b.get("occupancy")), SOURCE_MATTERS[name],
+                     where + ": occupancy (sidecar, code object alone)")
+                c.eq(res.get("occupancy_limiter"), "workgroup", where + ": limiter")
             else:
-                c.eq(where + ": kwalk isa (no source) agrees", b.get("occupancy"), want)
-    c.eq("archs", sorted(t.split(":")[0] for t in cos), sorted(ARCHS))
-    c.report()
+                c.eq(b.get("occupancy"), want, where + ": kwalk isa (no source) agrees")
+    c.eq(sorted(t.split(":")[0] for t in cos), sorted(ARCHS), "archs")
+    c.finish()
 
 
 if __name__ == "__main__":

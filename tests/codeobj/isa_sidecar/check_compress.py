@@ -10,7 +10,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
-from kwis_common import (CORPUS, DIR, LINES_TU, Check, read_back, run, same_bytes, scratch,
+import kwis_common  # noqa: E402
+from kwcheck import Checker  # noqa: E402
+from kwis_common import (CORPUS, DIR, LINES_TU, read_back, run, same_bytes, scratch,
                          sidecar_archs, tool, unbundle)
 
 KEYS = ("target_id", "resources", "classes", "dpp_patterns", "memory", "isa", "lines",
@@ -18,27 +20,27 @@ KEYS = ("target_id", "resources", "classes", "dpp_patterns", "memory", "isa", "l
 
 
 def main():
-    c = Check("isa_sidecar.compress")
+    c = Checker("isa_sidecar.compress", who=kwis_common.WHO)
     work = scratch("compress")
     zobj = os.path.join(DIR, "objs", LINES_TU + "_z.o")
     pobj = os.path.join(CORPUS, LINES_TU + ".o")
     fat = os.path.join(work, "z.fatbin")
-    run([tool("llvm-objcopy"), "--dump-section=.hip_fatbin=" + fat, zobj])
+    run([tool("llvm-objcopy"), "--dump-section=.hip_fatbin=" + fat, zobj], must=True)
     with open(fat, "rb") as f:
-        c.eq("compressed .hip_fatbin magic", f.read(4), b"CCOB")
+        c.eq(f.read(4), b"CCOB", "compressed .hip_fatbin magic")
     zc, pc = unbundle(zobj, work, "z"), unbundle(pobj, work, "plain")
-    c.eq("targets", sorted(zc), sorted(pc))
+    c.eq(sorted(zc), sorted(pc), "targets")
     for tid in sorted(set(zc) & set(pc)):
-        c.true(tid + ": decompressed code object differs from the uncompressed build's",
-               same_bytes(zc[tid], pc[tid]))
+        c.check(same_bytes(zc[tid], pc[tid]),
+                tid + ": decompressed code object differs from the uncompressed build's")
     z = sidecar_archs(read_back(os.path.join(DIR, "objs", LINES_TU + "_z.kwalk.yaml"), work))
     p = sidecar_archs(read_back(pobj + ".kwalk.yaml", work))
-    c.eq("kernels and archs", sorted(z), sorted(p))
+    c.eq(sorted(z), sorted(p), "kernels and archs")
     for key in sorted(set(z) & set(p)):
         for k in KEYS:
-            c.eq("%s %s: %s" % (key[1], key[0], k), z[key].get(k), p[key].get(k))
-        c.true("%s %s: no listing" % (key[1], key[0]), z[key].get("isa"))
-    c.report()
+            c.eq(z[key].get(k), p[key].get(k), "%s %s: %s" % (key[1], key[0], k))
+        c.check(z[key].get("isa"), "%s %s: no listing" % (key[1], key[0]))
+    c.finish()
 
 
 if __name__ == "__main__":

@@ -28,7 +28,9 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
-from kwis_common import (ARCHS, CLASS_KEYS, CORPUS, DERIVED_KEYS, DIR, RESOURCE_KEYS, TUS, Check,
+import kwis_common  # noqa: E402
+from kwcheck import Checker  # noqa: E402
+from kwis_common import (ARCHS, CLASS_KEYS, CORPUS, DERIVED_KEYS, DIR, RESOURCE_KEYS, TUS,
                          kernel_insns, load_yaml, objdump, read_back, parse_isa, parse_remarks,
                          readelf_kernels, run, same_bytes, scratch, sidecar_archs, symbols,
                          target_of, tool, unbundle)
@@ -80,65 +82,63 @@ def truth_memory(texts):
 
 
 def check_kernel(c, where, a, md, sym, insns, remark):
-    c.true(where + ": no ISA facts (target_id)", a.get("target_id"))
+    c.check(a.get("target_id"), where + ": no ISA facts (target_id)")
     res = a.get("resources") or {}
     for key, mkey in RESOURCE_KEYS.items():
-        c.eq("%s: resources.%s" % (where, key), res.get(key), md.get(mkey))
+        c.eq(res.get(key), md.get(mkey), "%s: resources.%s" % (where, key))
     if remark is None:
-        c.true(where + ": no remark for the kernel", False)
+        c.check(False, where + ": no remark for the kernel")
     else:
-        c.eq(where + ": occupancy", res.get("occupancy"),
-             int(remark["Occupancy [waves/SIMD]"]))
-        c.eq(where + ": LDS (remark)", res.get("lds_bytes"), int(remark["LDS Size [bytes/block]"]))
-        c.eq(where + ": scratch (remark)", res.get("scratch_bytes"),
-             int(remark["ScratchSize [bytes/lane]"]))
-        c.eq(where + ": SGPRs (remark)", res.get("sgpr"), int(remark["TotalSGPRs"]))
-    c.true(where + ": occupancy limiter", res.get("occupancy_limiter") in
-           ("none", "vgpr", "sgpr", "lds", "workgroup") or "+" in str(res.get("occupancy_limiter")))
+        c.eq(res.get("occupancy"), int(remark["Occupancy [waves/SIMD]"]), where + ": occupancy")
+        c.eq(res.get("lds_bytes"), int(remark["LDS Size [bytes/block]"]), where + ": LDS (remark)")
+        c.eq(res.get("scratch_bytes"), int(remark["ScratchSize [bytes/lane]"]),
+             where + ": scratch (remark)")
+        c.eq(res.get("sgpr"), int(remark["TotalSGPRs"]), where + ": SGPRs (remark)")
+    c.check(res.get("occupancy_limiter") in
+           ("none", "vgpr", "sgpr", "lds", "workgroup") or "+" in str(res.get("occupancy_limiter")), where + ": occupancy limiter")
 
     if sym is None:
-        c.true(where + ": kernel symbol not in the code object's symbol table", False)
+        c.check(False, where + ": kernel symbol not in the code object's symbol table")
         return
     want = kernel_insns(insns, sym[0], sym[1])
     try:
         got, labels = parse_isa(a.get("isa") or "")
     except ValueError as e:
-        c.true("%s: %s" % (where, e), False)
+        c.check(False, "%s: %s" % (where, e))
         return
-    c.eq(where + ": instruction count", len(got), len(want))
+    c.eq(len(got), len(want), where + ": instruction count")
     bad = [(g[:2], w[:2]) for g, w in zip(got, want) if g[:2] != w[:2]]
-    c.eq(where + ": instructions differing from objdump (first 3)", bad[:3], [])
+    c.eq(bad[:3], [], where + ": instructions differing from objdump (first 3)")
     # branch targets: a label exactly where objdump's <symbol+offset> points
     name = where.split(": ")[-1]
     used = set()
     for (off, _, lab), (_, _, tgt) in zip(got, want):
         inside = tgt is not None and tgt[0] == name and tgt[1] < sym[1]
         if lab is None:
-            c.true("%s: +0x%x: objdump's branch target %r has no label" % (where, off, tgt),
-                   not inside)
+            c.check(not inside,
+                    "%s: +0x%x: objdump's branch target %r has no label" % (where, off, tgt))
         else:
             used.add(lab)
-            c.eq("%s: +0x%x: label L%d" % (where, off, lab), (name, labels.get(lab)), tgt)
-    c.eq(where + ": labels no branch uses", sorted(set(labels) - used), [])
+            c.eq((name, labels.get(lab)), tgt, "%s: +0x%x: label L%d" % (where, off, lab))
+    c.eq(sorted(set(labels) - used), [], where + ": labels no branch uses")
 
     cls = a.get("classes") or {}
     texts = [t for _, t, _ in want]
-    c.eq(where + ": classes.insns", cls.get("insns"), len(want))
-    c.eq(where + ": classes add up", sum(cls.get(k, 0) for k in CLASS_KEYS), len(want))
+    c.eq(cls.get("insns"), len(want), where + ": classes.insns")
+    c.eq(sum(cls.get(k, 0) for k in CLASS_KEYS), len(want), where + ": classes add up")
     for k, prefixes in PREFIX.items():
-        c.eq("%s: classes.%s" % (where, k), cls.get(k),
-             sum(t.split(" ", 1)[0].startswith(prefixes) for t in texts))
+        c.eq(cls.get(k), sum(t.split(" ", 1)[0].startswith(prefixes) for t in texts),
+             "%s: classes.%s" % (where, k))
     pats = collections.Counter(m.group(1) for t in texts for m in [DPP.search(t)] if m)
-    c.eq(where + ": classes.dpp", cls.get("dpp"), sum(pats.values()))
-    c.eq(where + ": dpp_patterns", {p["key"]: p["n"] for p in a.get("dpp_patterns") or []},
-         dict(pats))
+    c.eq(cls.get("dpp"), sum(pats.values()), where + ": classes.dpp")
+    c.eq({p["key"]: p["n"] for p in a.get("dpp_patterns") or []}, dict(pats),
+         where + ": dpp_patterns")
     mem = collections.Counter()
     for m in a.get("memory") or []:
         if VMEM.match(m["key"] + "_") or m["key"] == "smem_load":
             mem[(m["key"], m["bytes"])] += m["n"]
-    c.eq(where + ": memory (global/buffer/flat/scratch/smem)", dict(mem),
-         dict(truth_memory(texts)))
-    c.true(where + ": lines_note without line tables", a.get("lines_note") and not a.get("lines"))
+    c.eq(dict(mem), dict(truth_memory(texts)), where + ": memory (global/buffer/flat/scratch/smem)")
+    c.check(a.get("lines_note") and not a.get("lines"), where + ": lines_note without line tables")
 
 
 def check_code_objects(c, tu, stored, cos):
@@ -153,18 +153,18 @@ def check_code_objects(c, tu, stored, cos):
             data = f.read()
         want.append({"arch": tid.split(":")[0], "target_id": tid, "bytes": len(data),
                      "md5": hashlib.md5(data).hexdigest()})
-    c.eq(tu + ": translation_unit.code_objects", sorted(table, key=lambda x: x["target_id"]), want)
+    c.eq(sorted(table, key=lambda x: x["target_id"]), want, tu + ": translation_unit.code_objects")
     for (sym, arch), a in sorted(sidecar_archs(stored).items()):
-        c.eq("%s %s: %s: keys read back from the object, not stored" % (tu, arch, sym),
-             sorted(k for k in (a or {}) if k in DERIVED_KEYS), [])
+        c.eq(sorted(k for k in (a or {}) if k in DERIVED_KEYS), [],
+             "%s %s: %s: keys read back from the object, not stored" % (tu, arch, sym))
 
 
 def main():
-    c = Check("isa_sidecar.corpus")
+    c = Checker("isa_sidecar.corpus", who=kwis_common.WHO)
     work = scratch("corpus")
     have = sorted(os.path.basename(p)[:-len(".o.kwalk.yaml")]
                   for p in glob.glob(os.path.join(CORPUS, "*.o.kwalk.yaml")))
-    c.eq("corpus sidecars", have, sorted(TUS))
+    c.eq(have, sorted(TUS), "corpus sidecars")
     for tu in TUS:
         obj = os.path.join(CORPUS, tu + ".o")
         stored = load_yaml(obj + ".kwalk.yaml")
@@ -175,40 +175,40 @@ def main():
         if not cos:
             # a TU without kernels (the pybind glue): no .hip_fatbin, and then
             # no ISA facts and no remarks either
-            c.eq(tu + ": archs without a .hip_fatbin", sorted(archs), [])
+            c.eq(sorted(archs), [], tu + ": archs without a .hip_fatbin")
             for arch in ARCHS:
-                c.eq("%s %s: remarks without a .hip_fatbin" % (tu, arch), parse_remarks(
-                    os.path.join(DIR, "remarks", "%s.%s.txt" % (tu, arch))), {})
+                c.eq(parse_remarks(
+                    os.path.join(DIR, "remarks", "%s.%s.txt" % (tu, arch))), {}, "%s %s: remarks without a .hip_fatbin" % (tu, arch))
             continue
-        c.eq(tu + ": code objects' archs", sorted(t.split(":")[0] for t in cos), sorted(ARCHS))
+        c.eq(sorted(t.split(":")[0] for t in cos), sorted(ARCHS), tu + ": code objects' archs")
         for tid, co in sorted(cos.items()):
             arch = tid.split(":")[0]
             where = "%s %s" % (tu, arch)
             # the remark compile made exactly this code object
             rem_cos = unbundle(os.path.join(DIR, "remarks", "%s.%s.dev.o" % (tu, arch)), work,
                                "%s.remarks" % tu)
-            c.true(where + ": the remark compile's code object differs from the corpus's",
-                   tid in rem_cos and same_bytes(rem_cos[tid], co))
+            c.check(tid in rem_cos and same_bytes(rem_cos[tid], co),
+                    where + ": the remark compile's code object differs from the corpus's")
             remarks = parse_remarks(os.path.join(DIR, "remarks", "%s.%s.txt" % (tu, arch)))
             md_all = readelf_kernels(co)
             syms = symbols(co)
-            kd = {s[:-3] for s in run([tool("llvm-nm"), co]).stdout.split() if s.endswith(".kd")}
+            kd = {s[:-3] for s in run([tool("llvm-nm"), co], must=True).stdout.split() if s.endswith(".kd")}
             truth = set(md_all) | kd
             ours = {s: a for (s, key), a in archs.items() if key == arch}
-            c.eq(where + ": kernels", sorted(ours), sorted(truth))
-            c.eq(where + ": remarks' kernels", sorted(remarks), sorted(md_all))
+            c.eq(sorted(ours), sorted(truth), where + ": kernels")
+            c.eq(sorted(remarks), sorted(md_all), where + ": remarks' kernels")
             insns, _ = objdump(co, arch)
             md_target = target_of(co)
             for name in sorted(set(ours) & truth):
                 a, md = ours[name], md_all.get(name, {})
-                c.eq("%s: %s: target_id" % (where, name), a.get("target_id"), md_target)
-                c.eq("%s: %s: target_id = bundle id" % (where, name), a.get("target_id"), tid)
+                c.eq(a.get("target_id"), md_target, "%s: %s: target_id" % (where, name))
+                c.eq(a.get("target_id"), tid, "%s: %s: target_id = bundle id" % (where, name))
                 check_kernel(c, "%s: %s" % (where, name), a, md, syms.get(name), insns,
                              remarks.get(name))
-            c.true(where + ": no kernels", len(truth) > 0)
-        c.eq(tu + ": offload_archs", sorted(doc["translation_unit"].get("offload_archs") or []),
-             sorted(ARCHS))
-    c.report()
+            c.check(len(truth) > 0, where + ": no kernels")
+        c.eq(sorted(doc["translation_unit"].get("offload_archs") or []), sorted(ARCHS),
+             tu + ": offload_archs")
+    c.finish()
 
 
 if __name__ == "__main__":

@@ -20,7 +20,9 @@ import sys
 import yaml
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
-from kwis_common import (CORPUS, ISA_HEADER, TUS, Check, kwalk_isa, run, scratch, symbols,
+import kwis_common  # noqa: E402
+from kwcheck import Checker  # noqa: E402
+from kwis_common import (CORPUS, ISA_HEADER, TUS, kwalk_isa, run, scratch, symbols,
                          tool, unbundle)
 
 # libyaml's loader when PyYAML has it (the same documents, many times faster)
@@ -32,7 +34,7 @@ ROW = re.compile(r"^ +(?:-|\d+)(?: +(?:-|\d+)){6} +(?:\?|\d+)  \S+ +(\S+)(?:  \(
 
 
 def cxxfilt(names):
-    out = run([tool("llvm-cxxfilt")], stdin="\n".join(names) + "\n").stdout.splitlines()
+    out = run([tool("llvm-cxxfilt")], input="\n".join(names) + "\n", must=True).stdout.splitlines()
     return dict(zip(names, out))
 
 
@@ -70,27 +72,26 @@ def check_tu(c, work, tu):
     dm = cxxfilt(sorted(syms))
 
     p = kwalk_isa(obj)
-    c.eq(tu + ": exit", p.returncode, 0)
+    c.eq(p.returncode, 0, tu + ": exit")
     rows = {}
     for line in p.stdout.splitlines():
         m = ROW.match(line)
         if m:
             rows.setdefault(m.group(1), set()).add(m.group(2) or m.group(1))
-    c.eq(tu + ": kernels in the table", sorted(rows), sorted(syms))
+    c.eq(sorted(rows), sorted(syms), tu + ": kernels in the table")
     for s in sorted(set(rows) & set(syms)):
-        c.eq(tu + ": demangled name beside " + s, rows[s], {dm[s]})
+        c.eq(rows[s], {dm[s]}, tu + ": demangled name beside " + s)
     # notes: on stderr only; the bundle's host entry is one
     fatbin = os.path.join(work, tu + ".fb")
-    run([tool("llvm-objcopy"), "--dump-section=.hip_fatbin=" + fatbin, obj])
-    ids = run([tool("clang-offload-bundler"), "--list", "--type=o", "--input=" + fatbin]).stdout.split()
+    run([tool("llvm-objcopy"), "--dump-section=.hip_fatbin=" + fatbin, obj], must=True)
+    ids = run([tool("clang-offload-bundler"), "--list", "--type=o", "--input=" + fatbin], must=True).stdout.split()
     host = [i for i in ids if i.startswith("host-")]
-    c.true(tu + ": the bundle has a host entry (test input)", host)
-    c.true(tu + ": stdout has a note: %r" % [l for l in p.stdout.splitlines() if "note" in l],
-           not any("note" in l or "skipped" in l for l in p.stdout.splitlines()))
+    c.check(host, tu + ": the bundle has a host entry (test input)")
+    c.check(not any("note" in l or "skipped" in l for l in p.stdout.splitlines()),
+            tu + ": stdout has a note: %r" % [l for l in p.stdout.splitlines() if "note" in l])
     notes = p.stderr.splitlines()
-    c.true(tu + ": stderr %r: not one 'kwalk: note:' line per skipped host entry" % notes,
-           len(notes) == len(host) and all(l.startswith("kwalk: note: ") and host[0] in l
-                                           for l in notes))
+    c.check(len(notes) == len(host) and all(l.startswith("kwalk: note: ") and host[0] in l
+                                           for l in notes), tu + ": stderr %r: not one 'kwalk: note:' line per skipped host entry" % notes)
 
     bases = {}
     for s in syms:
@@ -110,26 +111,26 @@ def check_tu(c, work, tu):
                     cur = m.group(1)
                     got.setdefault(cur, set()).add(m.group(2))
                 elif cur and line.startswith("demangled "):
-                    c.eq("%s --kernel %r: demangled line" % (tu, q), line[10:], dm[cur])
+                    c.eq(line[10:], dm[cur], "%s --kernel %r: demangled line" % (tu, q))
                     cur = None
-            c.eq("%s --kernel %r: exit" % (tu, q), k.returncode, 0)
-            c.eq("%s --kernel %r: kernels listed" % (tu, q), got, {s: syms[s]})
-            c.true("%s --kernel %r: a note on stdout" % (tu, q), "note:" not in k.stdout)
+            c.eq(k.returncode, 0, "%s --kernel %r: exit" % (tu, q))
+            c.eq(got, {s: syms[s]}, "%s --kernel %r: kernels listed" % (tu, q))
+            c.check("note:" not in k.stdout, "%s --kernel %r: a note on stdout" % (tu, q))
         q = spellings(dm[s])[2]  # the full signature, blanks doubled
         y = kwalk_isa(obj, "--kernel", q, "--format", "yaml")
-        c.eq("%s --kernel %r --format yaml: exit" % (tu, q), y.returncode, 0)
+        c.eq(y.returncode, 0, "%s --kernel %r --format yaml: exit" % (tu, q))
         doc = yaml.load(y.stdout, Loader=YAML_LOADER) if y.returncode == 0 else {}
-        c.eq("%s --kernel %r --format yaml: kernels" % (tu, q),
-             [k.get("symbol") for k in doc.get("kernels") or []], [s])
+        c.eq([k.get("symbol") for k in doc.get("kernels") or []], [s],
+             "%s --kernel %r --format yaml: kernels" % (tu, q))
 
 
 def main():
-    c = Check("isa_sidecar.isa_names")
+    c = Checker("isa_sidecar.isa_names", who=kwis_common.WHO)
     work = scratch("isa_names")
     for tu in ("rope_kernels", "tile_kernels"):
         if tu in TUS:
             check_tu(c, work, tu)
-    c.report()
+    c.finish()
 
 
 if __name__ == "__main__":

@@ -22,7 +22,9 @@ import sys
 import yaml
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
-from kwis_common import (CORPUS, DIR, ISA_HEADER, LINES_TU, RESOURCE_KEYS, SRC, Check,
+import kwis_common  # noqa: E402
+from kwcheck import Checker  # noqa: E402
+from kwis_common import (CORPUS, DIR, ISA_HEADER, LINES_TU, RESOURCE_KEYS, SRC,
                          kernel_insns, kwalk_isa, read_back,
                          objdump, parse_isa, readelf_kernels, run, scratch, sidecar_archs,
                          symbols, tool, unbundle)
@@ -69,7 +71,7 @@ TABLE_KEYS = (".vgpr_count", ".agpr_count", ".sgpr_count", ".group_segment_fixed
 
 def truth(co):
     md = readelf_kernels(co)
-    kd = {s[:-3] for s in run([tool("llvm-nm"), co]).stdout.split() if s.endswith(".kd")}
+    kd = {s[:-3] for s in run([tool("llvm-nm"), co], must=True).stdout.split() if s.endswith(".kd")}
     return md, set(md) | kd
 
 
@@ -81,19 +83,19 @@ def notes_only(stderr):
 def check_file(c, path, cos, plugin_sidecar=None, kernel_pick=None):
     """path: what kwalk reads; cos: {target_id: code object} from LLVM's tools."""
     p = kwalk_isa(path)
-    c.eq(path + ": exit", (p.returncode, notes_only(p.stderr)), (0, ""))
+    c.eq((p.returncode, notes_only(p.stderr)), (0, ""), path + ": exit")
     tab = table(p.stdout)
     want_rows = {}
     for tid, co in cos.items():
         md, names = truth(co)
         for n in names:
             want_rows[(n, tid)] = [md[n].get(k) if n in md else None for k in TABLE_KEYS]
-    c.eq(path + ": kernel table", tab, want_rows)
+    c.eq(tab, want_rows, path + ": kernel table")
 
     y = kwalk_isa(path, "--format", "yaml")
-    c.eq(path + ": yaml exit", (y.returncode, y.stderr), (0, ""))
+    c.eq((y.returncode, y.stderr), (0, ""), path + ": yaml exit")
     doc = yaml.load(y.stdout, Loader=YAML_LOADER)
-    c.true(path + ": yaml is a sidecar", doc.get("kwalk_schema") in (1, 2, 3))
+    c.check(doc.get("kwalk_schema") in (1, 2, 3), path + ": yaml is a sidecar")
     archs = sidecar_archs(doc)
     want = {}
     for tid, co in cos.items():
@@ -103,29 +105,29 @@ def check_file(c, path, cos, plugin_sidecar=None, kernel_pick=None):
                                                  for k, mk in RESOURCE_KEYS.items()})
     got = {key: (a.get("target_id"), {k: (a.get("resources") or {}).get(k)
                                       for k in RESOURCE_KEYS}) for key, a in archs.items()}
-    c.eq(path + ": yaml kernels, target ids and resources", got, want)
+    c.eq(got, want, path + ": yaml kernels, target ids and resources")
 
     j = kwalk_isa(path, "--json")
-    c.eq(path + ": json exit", (j.returncode, j.stderr), (0, ""))
+    c.eq((j.returncode, j.stderr), (0, ""), path + ": json exit")
     try:
         jdoc = json.loads(j.stdout) if j.returncode == 0 else {}
     except ValueError as e:
-        c.true(path + ": --json is JSON: %s" % e, False)
+        c.check(False, path + ": --json is JSON: %s" % e)
         jdoc = {}
     files = jdoc.get("files") or [{}]
-    c.eq(path + ": json: kwalk_isa and the files", (jdoc.get("kwalk_isa"),
-                                                     [f.get("file") for f in files]), (1, [path]))
+    c.eq((jdoc.get("kwalk_isa"),
+                                                     [f.get("file") for f in files]), (1, [path]), path + ": json: kwalk_isa and the files")
     jarchs = sidecar_archs({"kernels": files[0].get("kernels")})
     jgot = {key: (a.get("target_id"), {k: (a.get("resources") or {}).get(k)
                                        for k in RESOURCE_KEYS}) for key, a in jarchs.items()}
-    c.eq(path + ": json kernels, target ids and resources", jgot, want)
-    c.eq(path + ": json kernels = the yaml document's", files[0].get("kernels"), doc.get("kernels"))
+    c.eq(jgot, want, path + ": json kernels, target ids and resources")
+    c.eq(files[0].get("kernels"), doc.get("kernels"), path + ": json kernels = the yaml document's")
 
     names = sorted({n for n, _ in want})
     pick = kernel_pick or names
     for name in pick:
         k = kwalk_isa(path, "--kernel", name)
-        c.eq("%s --kernel %s: exit" % (path, name), (k.returncode, notes_only(k.stderr)), (0, ""))
+        c.eq((k.returncode, notes_only(k.stderr)), (0, ""), "%s --kernel %s: exit" % (path, name))
         ls = listings(k.stdout)
         exp = {}
         for tid, co in cos.items():
@@ -136,37 +138,37 @@ def check_file(c, path, cos, plugin_sidecar=None, kernel_pick=None):
                 if s == name and (s, tid) in want_rows:
                     exp[(s, tid)] = [(o, t) for o, t, _ in
                                      kernel_insns(insns, syms[s][0], syms[s][1])]
-        c.eq("%s --kernel %s: listings" % (path, name), sorted(ls), sorted(exp))
+        c.eq(sorted(ls), sorted(exp), "%s --kernel %s: listings" % (path, name))
         for key in set(ls) & set(exp):
             bad = [(g, w) for g, w in zip(ls[key], exp[key]) if g != w]
-            c.eq("%s --kernel %s %s: instructions (count, first differences)" % (path, name, key[1]),
-                 (len(ls[key]), bad[:2]), (len(exp[key]), []))
+            c.eq((len(ls[key]), bad[:2]), (len(exp[key]), []),
+                 "%s --kernel %s %s: instructions (count, first differences)" % (path, name, key[1]))
         ky = kwalk_isa(path, "--kernel", name, "--format", "yaml")
-        c.eq("%s --kernel %s --format yaml: exit" % (path, name), (ky.returncode, ky.stderr),
-             (0, ""))
+        c.eq((ky.returncode, ky.stderr), (0, ""),
+             "%s --kernel %s --format yaml: exit" % (path, name))
         kdoc = sidecar_archs(yaml.safe_load(ky.stdout))
-        c.eq("%s --kernel %s --format yaml: kernels" % (path, name), sorted(kdoc),
-             sorted((s, t.split(":")[0]) for s, t in exp))
+        c.eq(sorted(kdoc), sorted((s, t.split(":")[0]) for s, t in exp),
+             "%s --kernel %s --format yaml: kernels" % (path, name))
         for (s, arch), a in kdoc.items():
             tid = a.get("target_id")
             lst, _ = parse_isa(a.get("isa") or "")
-            c.eq("%s --kernel %s --format yaml %s: isa = objdump" % (path, s, arch),
-                 [(o, t) for o, t, _ in lst], exp.get((s, tid)))
+            c.eq([(o, t) for o, t, _ in lst], exp.get((s, tid)),
+                 "%s --kernel %s --format yaml %s: isa = objdump" % (path, s, arch))
             if plugin_sidecar is not None:
                 pa = plugin_sidecar.get((s, arch)) or {}
                 for key in ("target_id", "resources", "classes", "dpp_patterns", "memory", "isa"):
-                    c.eq("%s %s %s: %s = the plugin's sidecar" % (path, s, arch, key),
-                         a.get(key), pa.get(key))
+                    c.eq(a.get(key), pa.get(key),
+                         "%s %s %s: %s = the plugin's sidecar" % (path, s, arch, key))
 
 
 def check_errors(c, work, co):
     def one_line(what, args, rc):
         p = kwalk_isa(*args)
         lines = p.stderr.splitlines()
-        c.eq(what + ": exit", p.returncode, rc)
-        c.true("%s: stderr %r is not one line starting 'kwalk:'" % (what, p.stderr),
-               len(lines) == 1 and lines[0].startswith("kwalk:"))
-        c.eq(what + ": stdout", p.stdout, "")
+        c.eq(p.returncode, rc, what + ": exit")
+        c.check(len(lines) == 1 and lines[0].startswith("kwalk:"),
+                "%s: stderr %r is not one line starting 'kwalk:'" % (what, p.stderr))
+        c.eq(p.stdout, "", what + ": stdout")
 
     data = open(co, "rb").read()
     files = {
@@ -188,7 +190,7 @@ def check_errors(c, work, co):
     open(files["bad bundle offsets"], "wb").write(hdr + b"\0" * 64)
     src = os.path.join(work, "plain.c")
     open(src, "w").write("int kwis_plain(void) { return 1; }\n")
-    run([tool("clang"), "-c", src, "-o", files["host object without .hip_fatbin"]])
+    run([tool("clang"), "-c", src, "-o", files["host object without .hip_fatbin"]], must=True)
     for what, path in files.items():
         one_line(what, [path], 1)
         one_line(what + " (yaml)", [path, "--format", "yaml"], 1)
@@ -201,21 +203,20 @@ def check_errors(c, work, co):
                        ("--kernel without value", [co, "--kernel"])):
         one_line(what, args, 2)
     h = kwalk_isa("--help")
-    c.eq("--help", (h.returncode, h.stderr, h.stdout.startswith("usage: kwalk isa")),
-         (0, "", True))
+    c.eq((h.returncode, h.stderr, h.stdout.startswith("usage: kwalk isa")), (0, "", True), "--help")
 
 
 def main():
-    c = Check("isa_sidecar.kwalk_isa")
+    c = Checker("isa_sidecar.kwalk_isa", who=kwis_common.WHO)
     work = scratch("kwalk_isa")
     asm = os.path.join(work, "asm_kernel.co")
     run([tool("clang"), "-x", "assembler", "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx942",
-         os.path.join(SRC, "..", "src", "asm_kernel.s"), "-o", asm])
+         os.path.join(SRC, "..", "src", "asm_kernel.s"), "-o", asm], must=True)
     md, names = truth(asm)
-    c.true("the .s has a kernel outside the metadata (asm_bare) and one in it",
-           "asm_bare" in names - set(md) and "asm_reduce" in md)
+    c.check("asm_bare" in names - set(md) and "asm_reduce" in md,
+            "the .s has a kernel outside the metadata (asm_bare) and one in it")
     tid = re.search(r"amdhsa\.target:\s+'?amdgcn-amd-amdhsa--([^'\s]+)",
-                    run([tool("llvm-readelf"), "--notes", asm]).stdout).group(1)
+                    run([tool("llvm-readelf"), "--notes", asm], must=True).stdout).group(1)
     check_file(c, asm, {tid: asm})
 
     tu = "rope_kernels"
@@ -238,21 +239,21 @@ def main():
             g = got.get(key) or {}
             what = "%s --kernel %s --format yaml %s: %s" % (gobj, name, " ".join(flags), key[1])
             if flags:
-                c.eq(what + ": lines = the plugin's", g.get("lines"), a.get("lines"))
-                c.true(what + ": has lines", g.get("lines"))
+                c.eq(g.get("lines"), a.get("lines"), what + ": lines = the plugin's")
+                c.check(g.get("lines"), what + ": has lines")
             else:
-                c.eq(what + ": lines", g.get("lines"), None)
-                c.true(what + ": lines_note says they were not requested: %r" %
-                       g.get("lines_note"), "not requested" in (g.get("lines_note") or ""))
-            c.eq(what + ": isa = the plugin's", g.get("isa"), a.get("isa"))
+                c.eq(g.get("lines"), None, what + ": lines")
+                c.check("not requested" in (g.get("lines_note") or ""), what + ": lines_note says they were not requested: %r" %
+                       g.get("lines_note"))
+            c.eq(g.get("isa"), a.get("isa"), what + ": isa = the plugin's")
 
     # several files: one YAML document each
     y = kwalk_isa(asm, obj, "--format", "yaml")
     docs = list(yaml.safe_load_all(y.stdout)) if y.returncode == 0 else []
-    c.eq("two files, yaml: documents", [d.get("translation_unit", {}).get("object") for d in docs],
-         [asm, obj])
+    c.eq([d.get("translation_unit", {}).get("object") for d in docs], [asm, obj],
+         "two files, yaml: documents")
     check_errors(c, work, asm)
-    c.report()
+    c.finish()
 
 
 if __name__ == "__main__":

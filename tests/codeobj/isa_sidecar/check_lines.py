@@ -11,14 +11,16 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
-from kwis_common import (DIR, LINES_TU, Check, parse_isa, read_back, run, scratch,
+import kwis_common  # noqa: E402
+from kwcheck import Checker  # noqa: E402
+from kwis_common import (DIR, LINES_TU, parse_isa, read_back, run, scratch,
                          sidecar_archs, symbols, tool, unbundle)
 
 
 def symbolize(path, addrs):
     """{addr: [(file, line, column)]} innermost first; [] if unknown."""
     text = run([tool("llvm-symbolizer"), "--obj=" + path, "-i", "-f", "--functions=linkage",
-                "--no-demangle"], stdin="".join("0x%x\n" % a for a in addrs)).stdout
+                "--no-demangle"], input="".join("0x%x\n" % a for a in addrs), must=True).stdout
     out = {}
     for a, block in zip(addrs, text.split("\n\n")):
         lines = [l for l in block.strip("\n").split("\n") if l]
@@ -41,7 +43,7 @@ def chain(row):
 
 
 def main():
-    c = Check("isa_sidecar.lines")
+    c = Checker("isa_sidecar.lines", who=kwis_common.WHO)
     work = scratch("lines")
     obj = os.path.join(DIR, "objs", LINES_TU + "_g.o")
     doc = read_back(os.path.join(DIR, "objs", LINES_TU + "_g.kwalk.yaml"), work)
@@ -52,20 +54,20 @@ def main():
         arch = tid.split(":")[0]
         syms = symbols(co)
         mine = {s: a for (s, key), a in archs.items() if key == arch}
-        c.true(arch + ": no kernels", mine)
+        c.check(mine, arch + ": no kernels")
         for name, a in sorted(mine.items()):
             where = "%s %s" % (arch, name)
             rows = a.get("lines") or []
-            c.true(where + ": no lines", rows)
-            c.true(where + ": lines_note although there are lines", not a.get("lines_note"))
+            c.check(rows, where + ": no lines")
+            c.check(not a.get("lines_note"), where + ": lines_note although there are lines")
             insns, _ = parse_isa(a.get("isa") or "")
             offs = [o for o, _, _ in insns]
-            c.true(where + ": a row at an offset with no instruction",
-                   all(r["offset"] in set(offs) for r in rows))
-            c.true(where + ": rows not in offset order",
-                   all(x["offset"] < y["offset"] for x, y in zip(rows, rows[1:])))
-            c.true(where + ": two rows in a row with one location",
-                   all(chain(x) != chain(y) for x, y in zip(rows, rows[1:])))
+            c.check(all(r["offset"] in set(offs) for r in rows),
+                    where + ": a row at an offset with no instruction")
+            c.check(all(x["offset"] < y["offset"] for x, y in zip(rows, rows[1:])),
+                    where + ": rows not in offset order")
+            c.check(all(chain(x) != chain(y) for x, y in zip(rows, rows[1:])),
+                    where + ": two rows in a row with one location")
             base = syms[name][0]
             truth = symbolize(co, [base + o for o in offs])
             i, cur, bad = 0, [], []
@@ -75,17 +77,17 @@ def main():
                     i += 1
                 if cur != truth[base + o]:
                     bad.append((o, cur, truth[base + o]))
-            c.eq(where + ": instructions whose location differs from llvm-symbolizer's "
-                 "(%d of %d; first 2)" % (len(bad), len(offs)), bad[:2], [])
+            c.eq(bad[:2], [], where + ": instructions whose location differs from llvm-symbolizer's "
+                 "(%d of %d; first 2)" % (len(bad), len(offs)))
             for r in rows:
                 for f, line, _ in chain(r)[:1]:
                     if f not in nlines:
                         nlines[f] = sum(1 for _ in open(f)) if os.path.isfile(f) else -1
-                    c.true("%s: +0x%x: %s:%d not a line of an existing file" %
-                           (where, r["offset"], f, line), 0 < line <= nlines[f])
-            c.true(where + ": no inlined_at chain anywhere (the TU inlines its helpers)",
-                   any(r.get("inlined_at") for r in rows))
-    c.report()
+                    c.check(0 < line <= nlines[f], "%s: +0x%x: %s:%d not a line of an existing file" %
+                           (where, r["offset"], f, line))
+            c.check(any(r.get("inlined_at") for r in rows),
+                    where + ": no inlined_at chain anywhere (the TU inlines its helpers)")
+    c.finish()
 
 
 if __name__ == "__main__":

@@ -28,7 +28,9 @@ import sys
 import yaml
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
-from kwis_common import (ARCHS, CORPUS, KWALK, Check, load_yaml, read_back, run,  # noqa: E402
+import kwis_common  # noqa: E402
+from kwcheck import Checker  # noqa: E402
+from kwis_common import (ARCHS, CORPUS, KWALK, load_yaml, read_back, run,  # noqa: E402
                          scratch, tool, unbundle)
 
 TU = "rope_kernels"
@@ -51,7 +53,7 @@ def index(sidecar, work, *args):
 
 def text_offset(co):
     """File offset and size of the code object's .text (llvm-readelf -S)."""
-    for line in run([tool("llvm-readelf"), "-S", "-W", co]).stdout.splitlines():
+    for line in run([tool("llvm-readelf"), "-S", "-W", co], must=True).stdout.splitlines():
         f = line.replace("[ ", "[").split()
         if len(f) > 5 and f[1] == ".text":
             return int(f[4], 16), int(f[5], 16)
@@ -59,19 +61,19 @@ def text_offset(co):
 
 
 def main():
-    c = Check("isa_sidecar.refill")
+    c = Checker("isa_sidecar.refill", who=kwis_common.WHO)
     work = scratch("refill")
     obj = os.path.join(CORPUS, TU + ".o")
     sidecar = obj + ".kwalk.yaml"
     stored = load_yaml(sidecar)
     table = stored["translation_unit"].get("code_objects") or []
-    c.eq("the corpus sidecar names its code objects", sorted(x["arch"] for x in table),
-         sorted(ARCHS))
+    c.eq(sorted(x["arch"] for x in table), sorted(ARCHS),
+         "the corpus sidecar names its code objects")
     want = {k["symbol"]: k for k in read_back(sidecar, work)["kernels"]}
     for k in want.values():
         k.pop("tu", None)
-    c.true("the original reads back listings", any(
-        a.get("isa") for k in want.values() for a in (k.get("archs") or {}).values()))
+    c.check(any(
+        a.get("isa") for k in want.values() for a in (k.get("archs") or {}).values()), "the original reads back listings")
     cdir = os.path.join(work, "copy")
     os.makedirs(cdir)
     shutil.copy(obj, cdir)
@@ -80,8 +82,8 @@ def main():
                                         cdir)]
 
     rc, err, got, _ = index(sidecar, work, *remap)
-    c.eq("unchanged copy: exit and warnings", (rc, err), (0, []))
-    c.true("unchanged copy: kernels equal the original's", got == want)
+    c.eq((rc, err), (0, []), "unchanged copy: exit and warnings")
+    c.check(got == want, "unchanged copy: kernels equal the original's")
 
     # one byte of the first arch's code object, inside the copy
     cos = unbundle(obj, work, TU)
@@ -92,7 +94,7 @@ def main():
     with open(obj, "rb") as f:
         data = bytearray(f.read())
     at = data.find(co)
-    c.true("the code object's bytes are in the object once", at >= 0 and data.find(co, at + 1) < 0)
+    c.check(at >= 0 and data.find(co, at + 1) < 0, "the code object's bytes are in the object once")
     toff, tsize = text_offset(cos[tid])
     pos = at + toff + (tsize // 8) * 4  # an instruction word halfway through .text
     data[pos] ^= 0x01
@@ -102,45 +104,43 @@ def main():
     new[pos - at] ^= 0x01
     old_md5, new_md5 = hashlib.md5(co).hexdigest(), hashlib.md5(bytes(new)).hexdigest()
     rc, err, got, db = index(sidecar, work, *remap)
-    c.eq("changed byte: exit", rc, 0)
-    c.eq("changed byte: one warning line", len(err), 1)
-    c.true("changed byte: the warning names both MD5s", len(err) == 1 and err[0].startswith(
+    c.eq(rc, 0, "changed byte: exit")
+    c.eq(len(err), 1, "changed byte: one warning line")
+    c.check(len(err) == 1 and err[0].startswith(
         "kwalk: warning: ") and new_md5 in err[0] and old_md5 in err[0]
-        and "changed since the compile" in err[0], err)
+        and "changed since the compile" in err[0], "changed byte: the warning names both MD5s", err)
     for sym, k in sorted(got.items()):
         for a, facts in sorted((k.get("archs") or {}).items()):
             if a.split(":")[0] == arch:
-                c.true("changed byte: %s %s: isa_note, no listing" % (sym, a),
-                       facts.get("isa_note") and new_md5 in facts["isa_note"]
-                       and not facts.get("isa") and not facts.get("classes"))
+                c.check(facts.get("isa_note") and new_md5 in facts["isa_note"]
+                       and not facts.get("isa") and not facts.get("classes"), "changed byte: %s %s: isa_note, no listing" % (sym, a))
             else:
-                c.eq("changed byte: %s %s: the other arch as before" % (sym, a), facts,
-                     want[sym]["archs"][a])
+                c.eq(facts, want[sym]["archs"][a],
+                     "changed byte: %s %s: the other arch as before" % (sym, a))
     sym = sorted(got)[0]
     page = subprocess.run([KWALK, "render", "--db", db, sym], capture_output=True, text=True)
-    c.eq("changed byte: render exit", page.returncode, 0)
-    c.true("changed byte: the page says the %s ISA is not shown" % arch,
-           re.search(r"^%s ISA not shown: .*changed since the compile" % arch, page.stdout,
-                     re.M), page.stdout[-2000:])
+    c.eq(page.returncode, 0, "changed byte: render exit")
+    c.check(re.search(r"^%s ISA not shown: .*changed since the compile" % arch, page.stdout,
+                     re.M), "changed byte: the page says the %s ISA is not shown" % arch, page.stdout[-2000:])
     listed = re.findall(r"<summary>(\S+) ISA listing", page.stdout)
-    c.eq("changed byte: listings on the page", listed, [a for a in ARCHS if a != arch])
+    c.eq(listed, [a for a in ARCHS if a != arch], "changed byte: listings on the page")
 
     # another TU's object under this one's name
     shutil.copy(os.path.join(CORPUS, OTHER + ".o"), os.path.join(cdir, TU + ".o"))
     rc, err, got, _ = index(sidecar, work, *remap)
-    c.eq("another TU's object: exit, warning lines", (rc, len(err)), (0, 1))
-    c.true("another TU's object: every arch noted, no listing", got and all(
+    c.eq((rc, len(err)), (0, 1), "another TU's object: exit, warning lines")
+    c.check(got and all(
         f.get("isa_note") and "changed since the compile" in f["isa_note"] and not f.get("isa")
-        for k in got.values() for f in (k.get("archs") or {}).values()))
+        for k in got.values() for f in (k.get("archs") or {}).values()), "another TU's object: every arch noted, no listing")
 
     # no object
     os.remove(os.path.join(cdir, TU + ".o"))
     rc, err, got, _ = index(sidecar, work, *remap)
-    c.eq("missing object: exit, warning lines", (rc, len(err)), (0, 1))
-    c.true("missing object: the warning says not found", err and "not found" in err[0], err)
-    c.true("missing object: every arch noted, no listing", got and all(
+    c.eq((rc, len(err)), (0, 1), "missing object: exit, warning lines")
+    c.check(err and "not found" in err[0], "missing object: the warning says not found", err)
+    c.check(got and all(
         f.get("isa_note") and "not found" in f["isa_note"] and not f.get("isa")
-        for k in got.values() for f in (k.get("archs") or {}).values()))
+        for k in got.values() for f in (k.get("archs") or {}).values()), "missing object: every arch noted, no listing")
 
     # schema 1 form: the listings inline
     doc = read_back(sidecar, work)
@@ -152,9 +152,9 @@ def main():
     with open(inline, "w") as f:
         yaml.safe_dump(doc, f, sort_keys=False, explicit_end=True)
     rc, err, got, _ = index(inline, work)
-    c.eq("schema 1 form: exit and warnings", (rc, err), (0, []))
-    c.true("schema 1 form: the same kernels", got == want)
-    c.report()
+    c.eq((rc, err), (0, []), "schema 1 form: exit and warnings")
+    c.check(got == want, "schema 1 form: the same kernels")
+    c.finish()
 
 
 if __name__ == "__main__":
