@@ -19,7 +19,6 @@ import math
 import os
 import re
 import shutil
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -28,19 +27,13 @@ sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 from ck_build import ckargs  # noqa: E402
 from kwcheck import Checker  # noqa: E402
 import kwllvm  # noqa: E402
+from kwcap import tool  # noqa: E402
+from kwrun import run  # noqa: E402
 import kwzstd  # noqa: E402
 import yaml  # noqa: E402
 
 ARCH = "gfx942"
 c = Checker("ck.facts")
-
-
-def run(cmd, **kw):
-    return subprocess.run(cmd, capture_output=True, text=True, **kw)
-
-
-def tool(args, name):
-    return os.path.join(args.llvm_bin, name)
 
 
 # ---- ground truth: code objects ------------------------------------------------------------
@@ -50,25 +43,25 @@ def code_object(args, obj, out_dir):
     tag = os.path.basename(obj)
     fat = os.path.join(out_dir, tag + ".fatbin")
     co = os.path.join(out_dir, tag + "." + ARCH + ".co")
-    kwllvm.run_or_exit([tool(args, "llvm-objcopy"), "--dump-section=.hip_fatbin=" + fat, obj,
-                        os.path.join(out_dir, tag + ".copy")])
-    kwllvm.run_or_exit([tool(args, "clang-offload-bundler"), "--unbundle", "--type=o",
+    run([tool(args, "llvm-objcopy"), "--dump-section=.hip_fatbin=" + fat, obj,
+                        os.path.join(out_dir, tag + ".copy")], must=True)
+    run([tool(args, "clang-offload-bundler"), "--unbundle", "--type=o",
                         "--input=" + fat, "--targets=hipv4-amdgcn-amd-amdhsa--" + ARCH,
-                        "--output=" + co])
+                        "--output=" + co], must=True)
     return co
 
 
 def notes(args, co):
     """{symbol: the kernel's mapping} of the code object's metadata note."""
-    md = kwllvm.notes_metadata(kwllvm.run_or_exit([tool(args, "llvm-readelf"), "--notes", co]).stdout)
+    md = kwllvm.readelf_metadata(args.llvm_bin, co)
     return {k[".name"]: k for k in (md or {}).get("amdhsa.kernels", [])}
 
 
 def disasm(args, co):
     """{symbol: [instruction text]} from llvm-objdump -d."""
     out, cur = {}, None
-    text = kwllvm.run_or_exit([tool(args, "llvm-objdump"), "-d", "--no-show-raw-insn",
-                               "--no-leading-addr", co]).stdout
+    text = run([tool(args, "llvm-objdump"), "-d", "--no-show-raw-insn",
+                               "--no-leading-addr", co], must=True).stdout
     for line in text.splitlines():
         m = re.match(r"^(?:[0-9a-f]+ )?<([^>]+)>:\s*$", line)
         if m:
@@ -331,7 +324,7 @@ def check_local(args, work):
         return
     md = notes(args, code_object(args, obj, d))
     db = os.path.join(d, "kwalk.db")
-    kwllvm.run_or_exit([args.kwalk, "index", d, "-o", db])
+    run([args.kwalk, "index", d, "-o", db], must=True)
     k768 = md.get("_Z12kwf_block768PfPKfi")
     c.check(k768, "facts_kernels: no kwf_block768 in the code object")
     if k768:
@@ -372,7 +365,7 @@ def main():
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     db = os.path.join(work, "kwalk.db")
-    kwllvm.run_or_exit([args.kwalk, "index", side, "-o", db])
+    run([args.kwalk, "index", side, "-o", db], must=True)
     kernels = sidecar_kernels(side)
     md, isa = {}, {}
     for t in ("gemm_basic", "reduce", "ln_instance"):

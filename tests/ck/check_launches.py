@@ -42,7 +42,6 @@ import math
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
@@ -51,13 +50,10 @@ sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 sys.path.insert(0, HERE)
 from ck_build import TUS, ckargs  # noqa: E402
 from kwcheck import Checker  # noqa: E402
+from kwrun import run  # noqa: E402
 import kwcap  # noqa: E402
 
 KENTRY = "_ZN7ck_tile6kentry"
-
-
-def run(cmd):
-    return subprocess.run(cmd, capture_output=True, text=True)
 
 
 def read_lines(path):

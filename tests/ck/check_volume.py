@@ -24,7 +24,6 @@ import atexit
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
@@ -33,16 +32,13 @@ sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 sys.path.insert(0, HERE)
 from ck_build import TUS, ckargs  # noqa: E402
 from kwcheck import Checker  # noqa: E402
+from kwrun import run  # noqa: E402
 
 PAGE_MAX = 256 * 1024
 MAX_MFMA_DEPTH = 7  # items below the kernel's own calls (0 = a call of the kernel)
 MAX_LABEL = 120
 HELPER_WORDS = ("static_for", "static_ford", "static_uford", "(lambda", "(anonymous class)",
                 "sequence::", "tuple::", "constant::", "unpack_impl")
-
-
-def run(cmd, **kw):
-    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
 
 
 def sidecar_of(side, tu):

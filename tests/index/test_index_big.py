@@ -14,10 +14,11 @@ kernels of tests/corpus have about 50 each).
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwrun import timed  # noqa: E402
 
 PER_TU = 50
 
@@ -134,12 +135,6 @@ def write_build(root, n, calls):
             f.write("\n".join(lines) + "\n")
 
 
-def run(cmd, cwd):
-    t = time.perf_counter()
-    p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
-    return p, time.perf_counter() - t
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("kwalk")
@@ -154,13 +149,13 @@ def main():
         build = os.path.join(tmp, "build")
         shutil.rmtree(build, ignore_errors=True)
         write_build(build, a.kernels, a.calls)
-        p, t_index = run([a.kwalk, "index", build], tmp)
+        p, t_index, _, _ = timed([a.kwalk, "index", build], tmp)
         if p.returncode != 0:
             sys.exit(f"FAIL: kwalk index: exit {p.returncode}: {p.stderr}")
         size = os.path.getsize(os.path.join(tmp, "kwalk.db"))
         best = None
         for _ in range(3):
-            p, t_list = run([a.kwalk, "list"], tmp)
+            p, t_list, _, _ = timed([a.kwalk, "list"], tmp)
             if p.returncode != 0:
                 sys.exit(f"FAIL: kwalk list: exit {p.returncode}: {p.stderr}")
             best = t_list if best is None else min(best, t_list)

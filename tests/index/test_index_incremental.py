@@ -23,7 +23,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from kwcheck import Check  # noqa: E402
+from kwcheck import Checker  # noqa: E402
+from kwrun import run  # noqa: E402
 
 
 def main():
@@ -32,38 +33,38 @@ def main():
     ap.add_argument("--src", required=True)
     a = ap.parse_args()
     a.kwalk = os.path.abspath(a.kwalk)
-    c = Check("index.incremental")
+    c = Checker("index.incremental")
     tmp = tempfile.mkdtemp(prefix="kwalk-inc-")
 
     def kw(*args):
-        return subprocess.run([a.kwalk, *args], cwd=tmp, capture_output=True, text=True)
+        return run([a.kwalk, *args], cwd=tmp)
 
     def export(db, out):
         r = kw("index", "--db", db, "-o", out)
-        c.true(f"export {db}", r.returncode == 0, r.stderr)
+        c.check(r.returncode == 0, f"export {db}", r.stderr)
         return open(os.path.join(tmp, out), "rb").read() if r.returncode == 0 else b""
 
     def compare(step, paths, updated=None):
         """Update inc.db with paths; compare with fresh indexes of the same."""
         r = kw("index", *paths, "-o", "inc.db")
-        c.true(f"{step}: kwalk index", r.returncode == 0, r.stderr)
+        c.check(r.returncode == 0, f"{step}: kwalk index", r.stderr)
         m = re.search(r"(\d+) updated, (\d+) unchanged", r.stdout)
         if updated is not None:
             got = int(m.group(1)) if m else len(paths)  # no clause: all written
-            c.eq(f"{step}: sidecars written again ({r.stdout.strip()})", got, updated)
+            c.eq(got, updated, f"{step}: sidecars written again ({r.stdout.strip()})")
         for f in ("fresh.db", "fresh.yaml"):
             if os.path.exists(os.path.join(tmp, f)):
                 os.unlink(os.path.join(tmp, f))
         r = kw("index", *paths, "-o", "fresh.db")
-        c.true(f"{step}: fresh index", r.returncode == 0, r.stderr)
+        c.check(r.returncode == 0, f"{step}: fresh index", r.stderr)
         r = kw("index", *paths, "-o", "fresh.yaml")
         mem = open(os.path.join(tmp, "fresh.yaml"), "rb").read()
         inc, fresh = export("inc.db", "inc.yaml"), export("fresh.db", "fresh-db.yaml")
-        c.true(f"{step}: the updated index reads as a fresh one", inc == fresh and len(inc) > 100)
-        c.true(f"{step}: the database reads as the in-memory index", fresh == mem)
+        c.check(inc == fresh and len(inc) > 100, f"{step}: the updated index reads as a fresh one")
+        c.check(fresh == mem, f"{step}: the database reads as the in-memory index")
         con = sqlite3.connect(os.path.join(tmp, "inc.db"))
         stored = sorted(p for (p,) in con.execute("SELECT path FROM sidecars"))
-        c.eq(f"{step}: sidecars stored", stored, sorted(paths))
+        c.eq(stored, sorted(paths), f"{step}: sidecars stored")
         # the tables of rows (not the shared strings and frames, which no
         # sidecar owns)
         tables = [t for (t,) in con.execute(
@@ -71,16 +72,16 @@ def main():
             "('_sidecars', 'kwalk_meta', 'strings', 'inline_frames')")]
         orphans = sum(con.execute(f'SELECT count(*) FROM "{t}" WHERE _sidecar NOT IN '
                                   "(SELECT _id FROM sidecars)").fetchone()[0] for t in tables)
-        c.eq(f"{step}: rows of sidecars that are gone", orphans, 0)
+        c.eq(orphans, 0, f"{step}: rows of sidecars that are gone")
         # strings and inlining frames stored once, and only those rows still
         # name: the same as a fresh index of the same sidecars holds
         fcon = sqlite3.connect(os.path.join(tmp, "fresh.db"))
         shared = ("SELECT value FROM strings ORDER BY value",
                   "SELECT count(*) FROM inline_frames")
         for q in shared:
-            c.eq(f"{step}: {q}", con.execute(q).fetchall(), fcon.execute(q).fetchall())
-        c.eq(f"{step}: strings stored twice",
-             con.execute("SELECT count(*) - count(DISTINCT value) FROM strings").fetchone()[0], 0)
+            c.eq(con.execute(q).fetchall(), fcon.execute(q).fetchall(), f"{step}: {q}")
+        c.eq(con.execute("SELECT count(*) - count(DISTINCT value) FROM strings").fetchone()[0], 0,
+             f"{step}: strings stored twice")
         fcon.close()
         con.close()
 
@@ -123,31 +124,31 @@ def main():
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         time.sleep(1.0)
         during = con.execute("SELECT count(*) FROM kernels").fetchone()[0]
-        c.eq("a reader during an update: kernel rows", during, before)
+        c.eq(during, before, "a reader during an update: kernel rows")
         con.execute("COMMIT")
         out, err = proc.communicate(timeout=60)
-        c.true("the update after the reader ended", proc.returncode == 0, err)
+        c.check(proc.returncode == 0, "the update after the reader ended", err)
         after = con.execute("SELECT count(*) FROM kernels").fetchone()[0]
         con.close()
         yaml_two = [len(open(os.path.join(tmp, n)).read().split("\n- symbol:")) - 1
                     for n in names[:2]]
-        c.eq("kernel rows after the update (the two sidecars' '- symbol:' lines)",
-             after, sum(yaml_two))
-        c.true("fewer kernels after the update", after < before)
+        c.eq(after, sum(yaml_two),
+             "kernel rows after the update (the two sidecars' '- symbol:' lines)")
+        c.check(after < before, "fewer kernels after the update")
 
         # a file that is not an index at the output path is replaced
         with open(os.path.join(tmp, "junk.db"), "w") as f:
             f.write("not a database\n")
         r = kw("index", *names, "-o", "junk.db")
-        c.true("junk replaced", r.returncode == 0 and "updated" not in r.stdout, r.stderr)
-        c.true("junk replaced: the same index as a fresh one of the same sidecars",
-               export("junk.db", "junk.yaml") == export("fresh.db", "fresh2.yaml"))
+        c.check(r.returncode == 0 and "updated" not in r.stdout, "junk replaced", r.stderr)
+        c.check(export("junk.db", "junk.yaml") == export("fresh.db", "fresh2.yaml"),
+                "junk replaced: the same index as a fresh one of the same sidecars")
         r = kw("list", "--db", "junk.db")
-        c.true("junk replaced: list reads it", r.returncode == 0, r.stderr)
-        c.true("no temporary file left", not [f for f in os.listdir(tmp) if ".tmp." in f])
+        c.check(r.returncode == 0, "junk replaced: list reads it", r.stderr)
+        c.check(not [f for f in os.listdir(tmp) if ".tmp." in f], "no temporary file left")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    c.report()
+    c.finish()
 
 
 if __name__ == "__main__":

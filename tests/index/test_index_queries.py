@@ -24,14 +24,9 @@ import tempfile
 import yaml
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from kwcheck import Check  # noqa: E402
+from kwcheck import Checker  # noqa: E402
 
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class C(Check):
-    def check(self, cond, msg):
-        return self.true(msg, cond)
 
 
 def sidecar_paths(root):
@@ -173,7 +168,7 @@ def main():
     ap.add_argument("--min-nonempty", type=int, default=3)
     a = ap.parse_args()
     a.kwalk = os.path.abspath(a.kwalk)
-    c = C("index.queries")
+    c = Checker("index.queries")
     qs = queries(a.doc)
     c.check(len(qs) == 10, f"{a.doc}: {len(qs)} queries, want 10")
     paths = sidecar_paths(a.sidecars)
@@ -232,7 +227,7 @@ def main():
         con.close()
         c.check(nonempty >= a.min_nonempty,
                 f"only {nonempty} queries return rows on this data, want {a.min_nonempty}")
-    c.report()
+    c.finish()
 
 
 if __name__ == "__main__":
