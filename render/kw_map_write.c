@@ -39,6 +39,15 @@ static void kw_tsv(kw_buf *b, const char *s) {
         kw_buf_putc(b, (*s == '\t' || *s == '\n' || *s == '\r') ? ' ' : *s);
 }
 
+/* The first n fields of a TSV line, tab-separated (no tab after the last). */
+static void kw_tsv_fields(kw_buf *b, const char *const *f, int n) {
+    for (int i = 0; i < n; i++) {
+        if (i)
+            kw_buf_putc(b, '\t');
+        kw_tsv(b, f[i]);
+    }
+}
+
 enum { KW_MAP_SHOWN = 4 }; /* public callers named in a Markdown row */
 
 /* One "name file:line" item of a list into b, after "; " unless it is the
@@ -155,6 +164,21 @@ static void kw_map_triton_cells(kw_map_w *m, kw_buf *b, const char *key, const c
     kw_md_code(b, at ? at : "?", m->in);
 }
 
+/* A Triton row's last cells: no C++ entry, the launch site at, the device
+ * symbol dev. */
+static void kw_map_triton_ends(kw_map_w *m, kw_buf *b, const char *at, const char *dev) {
+    kw_md_table_cell(&m->tab);
+    kw_buf_puts(b, "(Triton: launched from Python)");
+    kw_md_table_cell(&m->tab);
+    kw_md_code(b, at ? at : "?", m->in);
+    kw_md_table_cell(&m->tab);
+    if (dev)
+        kw_md_code(b, dev, m->in);
+    else
+        kw_buf_puts(b, "(no device record)");
+    kw_buf_puts(b, " (Triton)");
+}
+
 /* A Triton kernel's row: its Python entry is the function that launches it
  * (at the launch), called by the frames the hook recorded; it has no C++
  * entry. */
@@ -174,11 +198,7 @@ static void kw_map_triton_row_out(kw_map_w *m, kw_buf *b, const kw_map_row *r, c
                              launch ? launch : "-",
                              dev ? dev : "-",
                              "-"};
-        for (int i = 0; i < 10; i++) {
-            if (i)
-                kw_buf_putc(b, '\t');
-            kw_tsv(b, f[i]);
-        }
+        kw_tsv_fields(b, f, 10);
         kw_buf_putc(b, '\t');
         kw_map_frames(m, b, l, (size_t)-1);
         if (m->map->chains) {
@@ -197,16 +217,7 @@ static void kw_map_triton_row_out(kw_map_w *m, kw_buf *b, const kw_map_row *r, c
         kw_md_table_cell(&m->tab);
         kw_map_triton_model(m, b, r, l, KW_MAP_SHOWN);
     }
-    kw_md_table_cell(&m->tab);
-    kw_buf_puts(b, "(Triton: launched from Python)");
-    kw_md_table_cell(&m->tab);
-    kw_md_code(b, launch ? launch : "?", m->in);
-    kw_md_table_cell(&m->tab);
-    if (dev)
-        kw_md_code(b, dev, m->in);
-    else
-        kw_buf_puts(b, "(no device record)");
-    kw_buf_puts(b, " (Triton)");
+    kw_map_triton_ends(m, b, launch, dev);
 }
 
 /* A Triton kernel no launch of which was recorded (cache-only): a row per
@@ -229,10 +240,7 @@ static bool kw_map_triton_static(kw_map_w *m, kw_buf *b, const kw_map_row *r, co
         if (m->tsv) {
             const char *f[11] = {key, num,           at ? at : "?",   fn,  "triton", "-",
                                  "-", at ? at : "?", dev ? dev : "-", "-", "-"};
-            for (int k = 0; k < 11; k++) {
-                kw_buf_puts(b, k ? "\t" : "");
-                kw_tsv(b, f[k]);
-            }
+            kw_tsv_fields(b, f, 11);
             kw_buf_putc(b, '\t');
             kw_map_model_of(m, b, &pl->op, 1, (size_t)-1);
             kw_buf_putc(b, '\n');
@@ -242,16 +250,7 @@ static bool kw_map_triton_static(kw_map_w *m, kw_buf *b, const kw_map_row *r, co
         kw_buf_puts(b, " (found statically, no launch recorded)");
         kw_md_table_cell(&m->tab);
         kw_map_model_of(m, b, &pl->op, 1, KW_MAP_SHOWN);
-        kw_md_table_cell(&m->tab);
-        kw_buf_puts(b, "(Triton: launched from Python)");
-        kw_md_table_cell(&m->tab);
-        kw_md_code(b, at ? at : "?", m->in);
-        kw_md_table_cell(&m->tab);
-        if (dev)
-            kw_md_code(b, dev, m->in);
-        else
-            kw_buf_puts(b, "(no device record)");
-        kw_buf_puts(b, " (Triton)");
+        kw_map_triton_ends(m, b, at, dev);
     }
     return true;
 }
@@ -318,11 +317,7 @@ static void kw_map_row_out(kw_map_w *m, kw_buf *b, const kw_map_row *r, const kw
                              launch ? launch : "-",
                              dev ? dev : "-",
                              r->functors ? r->functors : "-"};
-        for (int i = 0; i < 10; i++) {
-            if (i)
-                kw_buf_putc(b, '\t');
-            kw_tsv(b, f[i]);
-        }
+        kw_tsv_fields(b, f, 10);
         kw_buf_putc(b, '\t');
         if (op && op->callers.n)
             kw_map_callers(m, b, op, (size_t)-1);
