@@ -27,6 +27,24 @@ static size_t *kw_list_find(const kw_list *l, const char *symbol, const kw_index
 }
 
 /* The row of symbol (and k's unit, for internal linkage), made when new; its index in *at. */
+/* r's archs: its kernel's, sorted (strcmp), each once. False when out of
+ * memory. */
+static bool kw_list_row_archs(kw_list *l, kw_list_row *r, const kw_kernel *k) {
+    for (size_t i = 0; k && i < k->archs.n; i++) {
+        const char *a = k->archs.v[i].arch;
+        size_t j = 0;
+        while (a && j < r->archs.n && strcmp(r->archs.v[j], a) < 0)
+            j++;
+        if (!a || (j < r->archs.n && !strcmp(r->archs.v[j], a)))
+            continue;
+        if (!KW_PUSH(&l->arena, r->archs))
+            return false;
+        memmove(&r->archs.v[j + 1], &r->archs.v[j], (r->archs.n - 1 - j) * sizeof(r->archs.v[0]));
+        r->archs.v[j] = a;
+    }
+    return true;
+}
+
 static bool kw_list_add_row(kw_list *l, const char *symbol, const char *name, const kw_kernel *k,
                             size_t *at) {
     const char *key = kw_kernel_key(&l->arena, symbol, k ? k->tu : NULL);
@@ -45,7 +63,7 @@ static bool kw_list_add_row(kw_list *l, const char *symbol, const char *name, co
     r->kernel = k;
     r->tu = kw_index_kernel_unit(l->ix, k);
     *at = l->rows.n - 1;
-    return true;
+    return kw_list_row_archs(l, r, k);
 }
 
 /* The nth kernel a launch runs (false past the last): its kernel, or its

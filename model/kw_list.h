@@ -29,6 +29,7 @@ typedef struct kw_list_row {
     const kw_index_tu *tu;               /* internal linkage: its translation unit */
     bool is_asm;                         /* a precompiled ASM kernel (kw_launch_asm) */
     KW_ARRAY(const char *) code_objects; /* is_asm: the code objects launches give */
+    KW_ARRAY(const char *) archs;        /* the kernel's archs, sorted, each once */
     KW_ARRAY(const kw_launch *) launches;
     KW_ARRAY(size_t) entries; /* indices into kw_list.entries, in discovery order */
     size_t stamp;             /* last entry (1-based) recorded, for deduplication */

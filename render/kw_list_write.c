@@ -35,10 +35,6 @@ static void kw_list_field(kw_buf *o, const kw_buf *field) {
     }
 }
 
-static int kw_cmp_strp(const void *a, const void *b) {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 static void kw_list_print_row(const kw_list *l, const kw_list_row *r, kw_buf *o, kw_buf *item,
                               kw_buf *field) {
     kw_put(o, r->name);
@@ -46,21 +42,8 @@ static void kw_list_print_row(const kw_list *l, const kw_list_row *r, kw_buf *o,
     kw_put(o, r->symbol);
 
     kw_buf_reset(field);
-    size_t n = r->kernel ? r->kernel->archs.n : 0;
-    const char **archs = n ? malloc(n * sizeof(*archs)) : NULL;
-    if (n && !archs) {
-        field->oom = true;
-        return;
-    }
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-        if (r->kernel->archs.v[i].arch)
-            archs[m++] = r->kernel->archs.v[i].arch;
-    if (m)
-        qsort(archs, m, sizeof(archs[0]), kw_cmp_strp);
-    for (size_t i = 0; i < m; i++)
-        kw_list_add(field, archs[i]);
-    free(archs);
+    for (size_t i = 0; i < r->archs.n; i++)
+        kw_list_add(field, r->archs.v[i]);
     kw_list_field(o, field);
 
     kw_buf_reset(field);
@@ -106,26 +89,13 @@ static void kw_list_print_row(const kw_list *l, const kw_list_row *r, kw_buf *o,
     kw_buf_putc(o, '\n');
 }
 
-/* The row's sorted archs (without duplicates) as JSON, or NULL when out of memory. */
+/* The row's archs (sorted, each once) as JSON; *oom when out of memory. */
 static json_t *kw_list_json_archs(const kw_list_row *r, bool *oom) {
     json_t *a = json_array();
-    size_t n = r->kernel ? r->kernel->archs.n : 0;
-    const char **archs = n ? malloc(n * sizeof(*archs)) : NULL;
-    if (!a || (n && !archs)) {
-        free(archs);
+    if (!a)
         *oom = true;
-        return a;
-    }
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-        if (r->kernel->archs.v[i].arch)
-            archs[m++] = r->kernel->archs.v[i].arch;
-    if (m)
-        qsort(archs, m, sizeof(archs[0]), kw_cmp_strp);
-    for (size_t i = 0; i < m; i++)
-        if (!i || strcmp(archs[i], archs[i - 1]))
-            kw_jansson_push(a, kw_jansson_text(archs[i]), oom);
-    free(archs);
+    for (size_t i = 0; a && i < r->archs.n; i++)
+        kw_jansson_push(a, kw_jansson_text(r->archs.v[i]), oom);
     return a;
 }
 
