@@ -27,6 +27,15 @@ class Module:
         self.calls = []   # (caller, top, def line, call line, chain)
 
 
+def pyfiles(root):
+    """Every *.py file under root, in sorted order (folders sorted too)."""
+    for d, dirs, files in os.walk(root):
+        dirs.sort()
+        for f in sorted(files):
+            if f.endswith(".py"):
+                yield os.path.join(d, f)
+
+
 def _prefix(root):
     pre, d = [], os.path.abspath(root)
     while os.path.isfile(os.path.join(d, "__init__.py")) and os.path.dirname(d) != d:

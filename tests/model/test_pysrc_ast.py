@@ -23,18 +23,11 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from kwcheck import Checker  # noqa: E402
 from kwrun import run  # noqa: E402
+from kwpycallers import pyfiles  # noqa: E402
 
 COMPOUND = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.AsyncFor,
             ast.While, ast.With, ast.AsyncWith, ast.Try) + tuple(
                 getattr(ast, n) for n in ("TryStar", "Match") if hasattr(ast, n))
-
-
-def pyfiles(root):
-    for d, dirs, files in os.walk(root):
-        dirs.sort()
-        for f in sorted(files):
-            if f.endswith(".py"):
-                yield os.path.join(d, f)
 
 
 def queries(path, text, skipped):

@@ -46,18 +46,11 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from kwcheck import Checker  # noqa: E402
 from kwrun import run  # noqa: E402
+from kwpycallers import pyfiles  # noqa: E402
 
 C = Checker("python.triton_chains")
 check = C.check
 MARK = "  # kwalk-test: "
-
-
-def pyfiles(root):
-    for d, dirs, files in os.walk(root):
-        dirs.sort()
-        for f in sorted(files):
-            if f.endswith(".py"):
-                yield os.path.join(d, f)
 
 
 def module_of(root, path):
