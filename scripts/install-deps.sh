@@ -31,7 +31,8 @@ PACKAGES=(
   # the zstd command: the tests decompress the plugin's sidecars (zstd frames
   # by default) with it, independently of kwalk's reader
   zstd
-  # ccache: the embed mode's test builds through it (a cache hit runs no compiler)
+  # ccache: the embed mode's test builds through it (a cache hit runs no compiler);
+  # scripts/test.sh compiles the C code once for both clang majors' builds with it
   ccache
   # `kwalk site`: libcmark-gfm converts the Markdown walkthroughs to HTML (GFM
   # tables from the extensions library); the site tests load the pages in
