@@ -367,6 +367,8 @@ kw_status kw_model_build(kw_model *m, const kw_index *ix, const kw_py_ops *py, k
     if (kw_model_kernels(m, err) != KW_OK || kw_model_host(m, err) != KW_OK ||
         kw_model_ops(m, err) != KW_OK)
         return KW_ERR;
+    if (kw_model_titles(m) != KW_OK)
+        return kw_oom(err);
     return KW_OK;
 }
 

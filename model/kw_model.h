@@ -65,6 +65,10 @@ typedef struct kw_mkernel {
     size_t group;
     KW_ARRAY(size_t) launches; /* indices into launches, in index order */
     const char *page;          /* file name of its walkthrough in `render --all` */
+    /* what its page is titled (kw_title.c): the printed name; for a
+     * trampoline's instantiation the kernel struct it runs, short, or
+     * abbreviated down to the arguments that tell it from its siblings */
+    const char *title;
 } kw_mkernel;
 
 typedef struct kw_mgroup {
@@ -135,6 +139,11 @@ typedef struct kw_model {
 /* Join ix (and the Python ops of py, which may be NULL) into m. */
 kw_status kw_model_build(kw_model *m, const kw_index *ix, const kw_py_ops *py, kw_err *err);
 void kw_model_free(kw_model *m);
+/* Every kernel's title (kw_mkernel.title; kw_title.c); kw_model_build calls it. */
+kw_status kw_model_titles(kw_model *m);
+/* A printed name as prose shortens it: the whole name when short (60
+ * characters), else "name<...>"; in a. */
+const char *kw_title_short(kw_arena *a, const char *printed);
 
 /* The kernel a launch of unit tu (NULL: of no unit in particular) names by
  * symbol: the unit's own when it has internal linkage, else the build's. */

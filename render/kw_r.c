@@ -239,15 +239,7 @@ const char *kw_r_targ_value(kw_render *r, const kw_template_arg *t) {
 }
 
 const char *kw_r_short(kw_render *r, const char *printed) {
-    if (!printed)
-        return "?";
-    if (strlen(printed) <= 60)
-        return printed;
-    const char *lt = strchr(printed, '<');
-    if (!lt)
-        return printed;
-    char *s = kw_arena_printf(&r->scratch, "%.*s<...>", (int)(lt - printed), printed);
-    return s ? s : printed;
+    return kw_title_short(&r->scratch, printed);
 }
 
 static const char *kw_r_safe_as(kw_render *r, const char *s, bool prose) {

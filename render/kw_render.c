@@ -93,9 +93,8 @@ void kw_render_files(kw_render *r) {
 /* ---- the walkthrough ------------------------------------------------------------------------ */
 
 const char *kw_r_title(kw_render *r, const kw_mkernel *mk) {
-    if (mk->k && mk->k->functor && r->m->groups.v[mk->group].runs)
-        return kw_r_short(r, mk->k->functor);
-    return mk->name;
+    (void)r;
+    return mk->title ? mk->title : mk->name;
 }
 
 static void kw_render_title(kw_render *r) {

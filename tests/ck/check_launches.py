@@ -61,6 +61,46 @@ def read_lines(path):
         return f.read().split("\n")
 
 
+def name_tree(s):
+    """A printed name split at its top level: (head, [argument trees]) or (s, None)."""
+    s = s.strip()
+    lt = s.find("<")
+    if lt < 0 or not s.endswith(">"):
+        return (s, None)
+    args, depth, cur = [], 0, ""
+    for ch in s[lt + 1:-1]:
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            args.append(name_tree(cur))
+            cur = ""
+        else:
+            cur += ch
+    args.append(name_tree(cur))
+    return (s[:lt].strip(), args)
+
+
+def matches_elided(shown, full):
+    """Is shown the printed name full with runs of whole template arguments
+    written as "..." (each run at least one argument)?"""
+    def same(t, f):
+        if t == ("...", None):
+            return False
+        if t[1] is None or f[1] is None:
+            return t[1] is None and f[1] is None and t[0] == f[0]
+        return t[0] == f[0] and seq(t[1], 0, f[1], 0)
+
+    def seq(ts, i, fs, j):
+        if i == len(ts):
+            return j == len(fs)
+        if ts[i] == ("...", None):
+            return any(seq(ts, i + 1, fs, k) for k in range(j + 1, len(fs) + 1))
+        return j < len(fs) and same(ts[i], fs[j]) and seq(ts, i + 1, fs, j + 1)
+    return bool(full) and same(name_tree(shown), name_tree(full))
+
+
 def split_targs(s):
     """The top-level template arguments of the first <...> in s."""
     lt = s.find("<")
@@ -211,6 +251,7 @@ def main():
 
         # ground truth: kentry kernels per object, the struct each runs, its block
         kernels = {}  # symbol -> (struct template, max_flat_workgroup_size)
+        full_struct = {}  # symbol -> the struct it runs, as llvm-cxxfilt prints it
         cxxfilt = kwcap.tool(args, "llvm-cxxfilt")
         for t in TUS:
             o = os.path.join(objdir, t + ".o")
@@ -228,6 +269,7 @@ def main():
                 targs = split_targs(dem)
                 struct = targs[2].split("<")[0] if len(targs) > 2 else None
                 kernels[sym] = (struct, k.get(".max_flat_workgroup_size"))
+                full_struct[sym] = targs[2] if len(targs) > 2 else None
         c.check(len(kernels) >= 3, "the fixture's code objects hold %d ck_tile::kentry kernels, "
                                    "expected at least 3" % len(kernels))
         launches = scan_launches(ck)
@@ -255,6 +297,7 @@ def main():
         api_if = {i + 1 for i, l in enumerate(read_lines(api)) if re.search(r"\bif\s*\(", l)}
 
         structs_seen = set()
+        titles = {}
         for sym, (struct, maxwg) in sorted(kernels.items()):
             what = "kentry running %s (%s...)" % (struct, sym[:60])
             mine = [x for x in launches if x[2] == struct]
@@ -267,9 +310,23 @@ def main():
                            % (what, r.returncode, r.stderr.strip()[:300])):
                 continue
             page = r.stdout
-            # the title: the kernel struct the symbol runs, short; the symbol in the body
-            c.eq(page.split("\n", 1)[0], "# Kernel Walkthrough: `%s<...>`" % struct,
-                 "%s: the page's title" % what)
+            # the title: the kernel struct the symbol runs, short; the symbol in the body.
+            # Where instantiations of one struct would share that title, each one's is
+            # the struct's name (llvm-cxxfilt's) with whole arguments elided as "...",
+            # and no two the same.
+            title = page.split("\n", 1)[0]
+            siblings = [s for s, (st, _) in kernels.items() if st == struct]
+            if len(siblings) == 1:
+                c.eq(title, "# Kernel Walkthrough: `%s<...>`" % struct, "%s: the page's title" % what)
+            else:
+                m = re.fullmatch(r"# Kernel Walkthrough: `(.*)`", title)
+                shown = m.group(1) if m else ""
+                c.check(matches_elided(shown, full_struct[sym]),
+                        "%s: the title %r is not llvm-cxxfilt's %r with arguments elided"
+                        % (what, shown, full_struct[sym]))
+                c.check(shown != struct + "<...>", "%s: the title does not tell it from its %d "
+                        "siblings" % (what, len(siblings) - 1))
+                titles.setdefault(shown, []).append(sym)
             c.check("| Device symbol | `%s` |" % sym in page,
                     "%s: the page's overview does not give the symbol" % what)
             c.check("No launch of this kernel was recorded" not in page,
@@ -344,6 +401,8 @@ def main():
         c.check(r.returncode == 0, "kwalk render --all: exit %d: %s" % (r.returncode, r.stderr))
         idx = "\n".join(read_lines(os.path.join(out, "index.md"))) \
             if os.path.isfile(os.path.join(out, "index.md")) else ""
+        for t, syms in sorted(titles.items()):
+            c.check(len(syms) == 1, "%d pages share the title %r" % (len(syms), t))
         for s in sorted(structs_seen):
             c.check("## `ck_tile::kentry` running `%s`" % s in idx,
                     "index.md: no group of ck_tile::kentry running %s" % s)
