@@ -1,0 +1,157 @@
+/* cmd_repro.c: `kwalk repro KERNEL [--db FILE] [--arch ARCH] [-o FILE]`: the
+ * reproducer of a Triton specialization, a Python script that recompiles it
+ * with triton.compile from what the index recorded and compares the hash
+ * (model/kw_repro.c builds it, render/kw_repro_write.c writes it). KERNEL is
+ * matched as `render KERNEL` matches (model/kw_pick.h), among the index's
+ * Triton specializations; it must name one. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/kw_cli.h"
+#include "common/kw_buf.h"
+#include "common/kw_fs.h"
+#include "index/kw_index.h"
+#include "model/kw_model.h"
+#include "model/kw_pick.h"
+#include "model/kw_repro.h"
+#include "render/kw_repro_write.h"
+
+#ifndef KWALK_VERSION
+#define KWALK_VERSION "unknown"
+#endif
+
+static const char kw_repro_usage[] =
+    "usage: kwalk repro KERNEL [--db FILE] [--arch ARCH] [-o FILE]\n\n"
+    "Write a Python script that recompiles a Triton specialization with\n"
+    "triton.compile(ASTSource(fn, signature, constexprs), target, options): the\n"
+    "signature, constexprs, options and target its cache entry recorded. Run on a\n"
+    "machine with Triton (no GPU needed), it prints the hash Triton computes and\n"
+    "exits 0 when it is the recorded one. Constexprs kwalk could not recover are\n"
+    "named in the script and given on its command line as NAME=VALUE.\n\n"
+    "  KERNEL          a Triton kernel's name, its cache hash, or any name\n"
+    "                  'kwalk render' takes; it must pick one specialization\n"
+    "  --db FILE       the index (default: " KW_INDEX_DEFAULT_PATH ")\n"
+    "  --arch ARCH     only the specializations compiled for ARCH\n"
+    "  -o, --output F  write the script to F instead of stdout\n";
+
+static bool kw_is_triton(const kw_mkernel *mk) {
+    return mk->k && mk->k->triton;
+}
+
+/* The one Triton specialization q names. */
+static int kw_repro_pick(const kw_model *m, const char *q, const char *arch, size_t *out) {
+    kw_arena a;
+    kw_arena_init(&a);
+    kw_pick_hits h;
+    kw_pick_match(m, q, arch, NULL, &a, &h);
+    size_t n = 0, at = 0;
+    for (size_t i = 0; i < h.v.n; i++)
+        if (kw_is_triton(&m->kernels.v[h.v.v[i]]))
+            n++, at = h.v.v[i];
+    int rc = KW_EXIT_OK;
+    if (!h.v.n) {
+        rc = kw_cli_failf("repro: no kernel matches '%s'%s%s ('kwalk list' shows them)", q,
+                          arch ? " for " : "", arch ? arch : "");
+    } else if (!n) {
+        rc = kw_cli_failf("repro: '%s' is not a Triton specialization (a reproducer recompiles "
+                          "a Triton kernel from its cache entry)",
+                          q);
+    } else if (n > 1) {
+        kw_cli_failf("repro: '%s' matches %zu Triton specializations; name one (its hash, or "
+                     "--arch). Candidates:",
+                     q, n);
+        size_t shown = 0;
+        for (size_t i = 0; i < h.v.n && shown < 50; i++) {
+            const kw_mkernel *mk = &m->kernels.v[h.v.v[i]];
+            if (!kw_is_triton(mk))
+                continue;
+            fprintf(stderr, "  %s\t%s\t%s\n", mk->name, mk->k->archs.n ? mk->k->archs.v[0].arch : "?",
+                    mk->k->triton->hash ? mk->k->triton->hash : mk->symbol);
+            shown++;
+        }
+        if (n > shown)
+            fprintf(stderr, "  ... and %zu more\n", n - shown);
+        rc = KW_EXIT_INPUT;
+    } else {
+        *out = at;
+    }
+    kw_arena_free(&a);
+    return rc;
+}
+
+int kw_cmd_repro(int argc, char **argv) {
+    const char *db = NULL, *arch = NULL, *output = NULL, *kernel = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        int r;
+        if (kw_cli_is_help(argv[i])) {
+            fputs(kw_repro_usage, stdout);
+            return kw_cli_flush_stdout();
+        } else if ((r = kw_cli_opt(argc, argv, &i, "--db", NULL, &v)) != 0) {
+            if (r < 0 || !*v)
+                return kw_cli_usage_error("repro", "option --db needs a file name");
+            db = v;
+        } else if ((r = kw_cli_opt(argc, argv, &i, "--arch", NULL, &v)) != 0) {
+            if (r < 0 || !*v)
+                return kw_cli_usage_error("repro", "option --arch needs an arch name");
+            arch = v;
+        } else if ((r = kw_cli_opt(argc, argv, &i, "--output", "-o", &v)) != 0) {
+            if (r < 0 || !*v)
+                return kw_cli_usage_error("repro", "option --output needs a file name");
+            output = v;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return kw_cli_usage_error("repro", "unknown option '%s'", argv[i]);
+        } else if (kernel) {
+            return kw_cli_usage_error("repro", "unexpected argument '%s'", argv[i]);
+        } else {
+            kernel = argv[i];
+        }
+    }
+    if (!kernel || !*kernel)
+        return kw_cli_usage_error("repro", "name a Triton kernel");
+    const char *path = db ? db : KW_INDEX_DEFAULT_PATH;
+    kw_index ix;
+    kw_err err;
+    if (kw_index_read_file(&ix, path, &err) != KW_OK) {
+        struct stat st;
+        if (!db && stat(KW_INDEX_DEFAULT_PATH, &st) != 0)
+            return kw_cli_failf("%s (run 'kwalk index DIR' first, or give --db FILE)", err.msg);
+        return kw_cli_fail(&err);
+    }
+    kw_model m;
+    kw_arena a;
+    kw_arena_init(&a);
+    kw_buf b;
+    kw_buf_init(&b);
+    size_t ki = 0;
+    int rc = KW_EXIT_OK;
+    kw_repro r;
+    if (kw_model_build(&m, &ix, NULL, &err) != KW_OK) {
+        rc = kw_cli_fail(&err);
+        goto done;
+    }
+    if ((rc = kw_repro_pick(&m, kernel, arch, &ki)) != KW_EXIT_OK)
+        goto model;
+    if (kw_repro_build(m.kernels.v[ki].k, &a, &r, &err) != KW_OK) {
+        rc = kw_cli_fail(&err);
+        goto model;
+    }
+    kw_repro_write(&b, &r, path, KWALK_VERSION);
+    if (b.oom)
+        rc = kw_cli_failf("out of memory");
+    else if (output && kw_fs_write(output, b.ptr, b.len, &err) != KW_OK)
+        rc = kw_cli_fail(&err);
+    else if (!output && fwrite(b.ptr, 1, b.len, stdout) != b.len)
+        rc = kw_cli_failf("cannot write the output: %s", strerror(errno));
+    else if (!output)
+        rc = kw_cli_flush_stdout();
+model:
+    kw_model_free(&m);
+done:
+    kw_buf_free(&b);
+    kw_arena_free(&a);
+    kw_index_free(&ix);
+    return rc;
+}

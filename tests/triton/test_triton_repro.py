@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""triton.repro: `kwalk repro` on every specialization of the shared Triton
+fixture (../shared/fixtures/triton-aiter-3.6; skips, 77, where it is absent).
+Each script must compile as Python, and what it hands triton.compile must be
+what the fixture says the compile was given, read here independently:
+  - KERNEL, the target (arch, warp size) and EXPECTED_HASH: the cache
+    folder's NAME.json;
+  - OPTIONS: each one NAME.json's value (JSON types kept: ints, bools, strings);
+  - SIGNATURE: the def's parameters (Python's ast of the source), in order,
+    the tl.constexpr ones typed "constexpr", the others the Triton type of
+    the argument in the cache's TTIR (tt.func's MLIR types, mapped here);
+  - CONSTEXPRS: every value kwalk gives equal to manifest.json's (the values
+    the compile was given), every other one UNKNOWN with its reason;
+  - FILE, PACKAGE_ROOT and MODULE: MODULE's path under PACKAGE_ROOT is FILE,
+    each package folder holds an __init__.py.
+Running the scripts needs Triton (not on CI): docs/triton.md gives the run
+of every one of them inside real Triton 3.6 and its result.
+Also: a HIP kernel, an unknown name, an ambiguous one: one line, exit 1; no
+kernel: exit 2."""
+import argparse
+import ast
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwcheck import Checker  # noqa: E402
+
+# MLIR element types in tt.func signatures -> Triton's signature names
+MLIR_TO_TRITON = {"f32": "fp32", "f16": "fp16", "bf16": "bf16", "f64": "fp64", "i1": "i1",
+                  "i8": "i8", "i16": "i16", "i32": "i32", "i64": "i64",
+                  "f8E4M3FNUZ": "fp8e4b8", "f8E5M2FNUZ": "fp8e5b16", "f8E4M3FN": "fp8e4nv",
+                  "f8E5M2": "fp8e5"}
+
+
+def ttir_signature(path, kernel):
+    """[(name, triton type)] of tt.func @kernel in a .ttir file."""
+    text = open(path, encoding="utf-8").read()
+    m = re.search(r"tt\.func public @%s\((.*?)\)\s*(attributes|\{)" % re.escape(kernel), text, re.S)
+    if not m:
+        return None
+    out = []
+    for name, ty in re.findall(r"%([A-Za-z_][\w]*): (!tt\.ptr<[^>]+>|\w+)", m.group(1)):
+        ptr = re.fullmatch(r"!tt\.ptr<(\w+)>", ty)
+        base = ptr.group(1) if ptr else ty
+        t = MLIR_TO_TRITON.get(base, "?" + base)
+        out.append((name, "*" + t if ptr else t))
+    return out
+
+
+def def_params(path, kernel):
+    """[(name, is_constexpr)] of `def kernel` in a Python file (ast)."""
+    tree = ast.parse(open(path, encoding="utf-8").read())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == kernel:
+            res = []
+            for a in node.args.args:
+                ann = ast.unparse(a.annotation) if a.annotation else ""
+                res.append((a.arg, ann.endswith("constexpr")))
+            return res
+    return None
+
+
+def script_values(text):
+    tree = ast.parse(text)
+    g = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+            g[node.targets[0].id] = node.value
+    return g
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kwalk", required=True)
+    ap.add_argument("--fixture", required=True)
+    a = ap.parse_args()
+    c = Checker("triton.repro")
+    cache = os.path.join(a.fixture, "cache")
+    if not os.path.isdir(cache):
+        c.skip("no Triton fixture at %s (../shared is absent)" % a.fixture)
+    src = os.path.join(a.fixture, "src")
+    manifest = json.load(open(os.path.join(a.fixture, "manifest.json")))["compiled"]
+    tmp = tempfile.mkdtemp(prefix="kwalk-repro-")
+    db = os.path.join(tmp, "t.db")
+    p = subprocess.run([a.kwalk, "index", "--triton-cache", cache, "--map-prefix",
+                        "/opt/aiter=" + src, "-o", db], capture_output=True, text=True)
+    c.eq(p.returncode, 0, "kwalk index of the fixture: %s" % p.stderr.strip())
+    folders = sorted(d for d in os.listdir(cache) if os.path.isdir(os.path.join(cache, d)))
+    for folder in folders:
+        d = os.path.join(cache, folder)
+        meta_name = [f for f in os.listdir(d) if f.endswith(".json") and not f.startswith("__grp__")]
+        meta = json.load(open(os.path.join(d, meta_name[0])))
+        kernel, arch, h = meta["name"], meta["target"]["arch"], meta["hash"]
+        what = "%s (%s, %s)" % (kernel, arch, folder[:12])
+        out = os.path.join(tmp, folder + ".py")
+        p = subprocess.run([a.kwalk, "repro", h, "--db", db, "-o", out], capture_output=True,
+                           text=True)
+        if not c.eq((p.returncode, p.stderr), (0, ""), "%s: kwalk repro" % what):
+            continue
+        text = open(out, encoding="utf-8").read()
+        try:
+            compile(text, out, "exec")
+        except SyntaxError as e:
+            c.fail("%s: the script is not Python: %s" % (what, e))
+            continue
+        g = script_values(text)
+        lit = lambda n: ast.literal_eval(g[n])  # noqa: E731
+        c.eq(lit("KERNEL"), kernel, "%s: KERNEL" % what)
+        c.eq(lit("EXPECTED_HASH"), h, "%s: EXPECTED_HASH" % what)
+        tgt = g["TARGET"]
+        c.eq([ast.literal_eval(x) for x in tgt.args],
+             [meta["target"]["backend"], arch, meta["target"]["warp_size"]], "%s: TARGET" % what)
+        opts = {ast.literal_eval(k): ast.literal_eval(v)
+                for k, v in zip(g["OPTIONS"].keys, g["OPTIONS"].values)}
+        c.check(len(opts) >= 10, "%s: only %d options" % (what, len(opts)))
+        for k, v in opts.items():
+            c.check(k in meta and meta[k] == v and type(meta[k]) is type(v),
+                    "%s: option %s = %r, NAME.json has %r" % (what, k, v, meta.get(k)))
+        # the def, read here
+        f = lit("FILE")
+        c.check(os.path.isfile(f), "%s: FILE %s is not a file" % (what, f))
+        params = def_params(f, kernel) if os.path.isfile(f) else None
+        if not c.check(params, "%s: no def %s in %s" % (what, kernel, f)):
+            continue
+        ttir = [x for x in os.listdir(d) if x.endswith(".ttir")]
+        tsig = dict(ttir_signature(os.path.join(d, ttir[0]), kernel) or [])
+        sig = [(ast.literal_eval(k), ast.literal_eval(v))
+               for k, v in zip(g["SIGNATURE"].keys, g["SIGNATURE"].values)]
+        want = [(n, "constexpr" if ce else tsig.get(n, "(not in the TTIR)")) for n, ce in params]
+        c.eq(sorted(sig), sorted(want), "%s: SIGNATURE" % what)
+        # constexprs: kwalk's values against the manifest's
+        consts = {ast.literal_eval(k): v for k, v in zip(g["CONSTEXPRS"].keys, g["CONSTEXPRS"].values)}
+        c.eq(sorted(consts), sorted(n for n, ce in params if ce), "%s: CONSTEXPRS' names" % what)
+        known = {k: ast.literal_eval(v) for k, v in consts.items()
+                 if not (isinstance(v, ast.Name) and v.id == "UNKNOWN")}
+        rows = [m for m in manifest if m["kernel"] == kernel and m["arch"] == arch and
+                all(k in m["constexprs"] and m["constexprs"][k] == v and
+                    type(m["constexprs"][k]) is type(v) for k, v in known.items())]
+        c.check(rows, "%s: no manifest row has the constexprs %s" % (what, known))
+        for k in consts:
+            if k not in known:
+                line = [l for l in text.splitlines() if l.strip().startswith('"%s": UNKNOWN' % k)]
+                c.check(line and "# not known: " in line[0],
+                        "%s: constexpr %s is UNKNOWN without its reason" % (what, k))
+        # the import
+        root, mod = g["PACKAGE_ROOT"], g["MODULE"]
+        if isinstance(mod, ast.Constant) and mod.value is not None:
+            r, m = ast.literal_eval(root), ast.literal_eval(mod)
+            c.eq(os.path.join(r, *m.split(".")) + ".py", f, "%s: PACKAGE_ROOT/MODULE" % what)
+            parts = m.split(".")[:-1]
+            for i in range(1, len(parts) + 1):
+                init = os.path.join(r, *parts[:i], "__init__.py")
+                c.check(os.path.isfile(init), "%s: %s is missing" % (what, init))
+            c.check(not os.path.isfile(os.path.join(r, "__init__.py")),
+                    "%s: PACKAGE_ROOT %s is itself a package" % (what, r))
+    # bad input
+    for args, rc, what in ((["repro", "no_such_kernel_xyz", "--db", db], 1, "an unknown name"),
+                           (["repro", "_rms_norm_kernel", "--db", db], 1, "an ambiguous name"),
+                           (["repro", "--db", db], 2, "no kernel")):
+        p = subprocess.run([a.kwalk] + args, capture_output=True, text=True)
+        c.eq(p.returncode, rc, "kwalk repro with %s: exit status" % what)
+        c.check(p.stderr.startswith("kwalk: ") and not p.stdout,
+                "kwalk repro with %s: %r" % (what, p.stderr[:200]))
+    c.check(len(folders) >= 10, "the fixture has %d cache folders" % len(folders))
+    c.finish()
+
+
+if __name__ == "__main__":
+    main()
