@@ -181,10 +181,10 @@ static void kw_py_bind(kw_py_op *op, const kw_py_rule *r, const kw_py_decorator 
         op->why = "no bind rule for this binding kind";
 }
 
-/* Is path under folder root? */
+/* Is path under folder root, or root itself (a root of one file)? */
 static bool kw_py_under(const char *path, const char *root) {
     size_t n = strlen(root);
-    return !strncmp(path, root, n) && (path[n] == '/' || (n && root[n - 1] == '/'));
+    return !strncmp(path, root, n) && (!path[n] || path[n] == '/' || (n && root[n - 1] == '/'));
 }
 
 /* Paths in the order of a walk that sorts each folder's names: '/' sorts

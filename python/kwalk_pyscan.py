@@ -295,13 +295,16 @@ class Index:
         for root in roots:
             root = os.path.abspath(root)
             prefix = _package_prefix(root) if root in package_roots else []
-            for d, dirs, files in os.walk(root):
+            # a package root may be one file: that module alone, by its name
+            walk = [(os.path.dirname(root), [], [os.path.basename(root)])] \
+                if os.path.isfile(root) else os.walk(root)
+            for d, dirs, files in walk:
                 dirs.sort()
                 for f in sorted(files):
                     if not f.endswith(".py"):
                         continue
                     p = os.path.join(d, f)
-                    rel = os.path.relpath(p, root)[:-3].split(os.sep)
+                    rel = os.path.relpath(p, d if p == root else root)[:-3].split(os.sep)
                     pkg = rel[-1] == "__init__"
                     if pkg:
                         rel = rel[:-1]
@@ -984,7 +987,7 @@ def main(argv):
         if (a in ("--root", "--package-root", "--decorator") or a in opt) and i + 1 < len(argv):
             v = argv[i + 1]
             if a in ("--root", "--package-root"):
-                if not os.path.isdir(v):
+                if not os.path.isdir(v) and not (a == "--package-root" and os.path.isfile(v)):
                     sys.stderr.write("kwalk_pyscan: %s %s: not a directory\n" % (a, v))
                     return 2
                 roots.append(v)
