@@ -302,6 +302,20 @@ static void test_python(void) {
     }
     kw_py_chains_free(&c);
     kw_py_ops_free(&p);
+    /* one file as the root: its ops alone, no caller (use.py is not read) */
+    char file[600];
+    snprintf(file, sizeof file, "%s/ops.py", dir);
+    kw_py_ops_init(&p);
+    kw_py_chains_init(&c);
+    CHECK(kw_py_load_rules(&p, &a, &err) == KW_OK);
+    CHECK(kw_pyscan(file, &c, &err));
+    root = file;
+    CHECK(kw_py_ops_from_chains(&p, &c, &root, 1, &err) == KW_OK);
+    CHECK(p.ops.n == 4 && !p.ops.v[0].callers.n);
+    if (p.ops.n == 4)
+        CHECK(p.ops.v[3].decorator_line == kw_py_line_of(kw_py_a, "@compile_ops(_md_name"));
+    kw_py_chains_free(&c);
+    kw_py_ops_free(&p);
     kw_arena_free(&a.arena);
 }
 
