@@ -1,28 +1,76 @@
 /* kw_app.c: loading the index, the annotations, the Python ops and the model
  * for `kwalk render` and `kwalk map` (see kw_app.h). */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "cli/kw_app.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cli/kw_cli.h"
 #include "cli/kw_pyhelper.h"
 
-/* The built-in scanner on the first root with decorated ops (else the last). */
-static kw_status kw_app_scan(kw_app *app, const char *const *roots, size_t n, kw_err *err) {
-    for (size_t i = 0; i < n; i++) {
-        if (i) {
-            kw_py_ops_free(&app->py);
-            kw_py_ops_init(&app->py);
-        }
-        if (kw_py_load_rules(&app->py, &app->annot, err) != KW_OK ||
-            kw_py_scan(&app->py, roots[i], err) != KW_OK)
-            return KW_ERR;
-        if (app->py.ops.n)
+/* The Python reader (python/kwalk_pyscan.py) over the roots: the ops of the
+ * entry-point rules (on the first root that has any) with their public
+ * callers and, with two roots or more, the chains across them. One root is
+ * a package folder (`--package-root`), several are PYTHONPATH entries. */
+static int kw_app_python(kw_app *app, const char *const *roots, size_t n, const char *from) {
+    kw_err err;
+    const char *decorators[64];
+    size_t ndec = 0;
+    char *abs[64];
+    size_t nabs = 0;
+    int rc = KW_EXIT_OK;
+    if (kw_py_load_rules(&app->py, &app->annot, &err) != KW_OK)
+        return kw_cli_fail(&err);
+    for (size_t i = 0; i < app->py.rules.n && ndec < 64; i++)
+        decorators[ndec++] = app->py.rules.v[i].decorator;
+    for (size_t i = 0; i < n && i < 64; i++) /* the reader's paths are absolute */
+        if ((abs[nabs] = realpath(roots[i], NULL)))
+            nabs++;
+        else {
+            rc = kw_cli_failf("--python-root %s: %s", roots[i], strerror(errno));
             break;
+        }
+    if (rc != KW_EXIT_OK) {
+        for (size_t i = 0; i < nabs; i++)
+            free(abs[i]);
+        return rc;
     }
-    return KW_OK;
+    switch (kw_pyhelper_chains((const char *const *)abs, nabs, from, decorators, ndec, n == 1,
+                               &app->chains, &err)) {
+    case KW_PYHELPER_OK:
+        if (kw_py_ops_from_chains(&app->py, &app->chains, (const char *const *)abs, nabs, &err) !=
+            KW_OK) {
+            rc = kw_cli_fail(&err);
+            break;
+        }
+        app->have_py = true;
+        if (n < 2)
+            break;
+        app->have_chains = true; /* a model and the library: the chains across them */
+        app->py.chains = &app->chains;
+        for (size_t i = 0; i < app->chains.too_deep.n; i++) {
+            const kw_py_too_deep *t = &app->chains.too_deep.v[i];
+            fprintf(stderr,
+                    "kwalk: warning: --python-root %s is the package '%s' itself (%s:%d "
+                    "imports it by that name): give the folder holding it, --python-root "
+                    "%s\n",
+                    t->root, t->package, t->file, t->line, t->parent);
+        }
+        break;
+    case KW_PYHELPER_NONE:
+        fprintf(stderr, "kwalk: note: %s: the Python entries and chains are left out\n", err.msg);
+        break;
+    case KW_PYHELPER_FAILED:
+        rc = kw_cli_fail(&err);
+        break;
+    }
+    for (size_t i = 0; i < nabs; i++)
+        free(abs[i]);
+    return rc;
 }
 
 static int kw_app_load_in(kw_app *app, bool later, unsigned readers, const char *db,
@@ -57,31 +105,9 @@ static int kw_app_load_in(kw_app *app, bool later, unsigned readers, const char 
         kw_calltree_rules_load(&app->tree_rules, &app->annot, &err) != KW_OK)
         return kw_cli_fail(&err);
     if (nroots) {
-        if (kw_app_scan(app, python_roots, nroots, &err) != KW_OK)
-            return kw_cli_fail(&err);
-        app->have_py = true;
-    }
-    if (nroots > 1) { /* a model and the library: the chains across them */
-        switch (kw_pyhelper_chains(python_roots, nroots, python_from, &app->chains, &err)) {
-        case KW_PYHELPER_OK:
-            app->have_chains = true;
-            app->py.chains = &app->chains;
-            for (size_t i = 0; i < app->chains.too_deep.n; i++) {
-                const kw_py_too_deep *t = &app->chains.too_deep.v[i];
-                fprintf(stderr,
-                        "kwalk: warning: --python-root %s is the package '%s' itself (%s:%d "
-                        "imports it by that name): give the folder holding it, --python-root "
-                        "%s\n",
-                        t->root, t->package, t->file, t->line, t->parent);
-            }
-            break;
-        case KW_PYHELPER_NONE:
-            fprintf(stderr, "kwalk: note: %s: Python chains from the model are left out\n",
-                    err.msg);
-            break;
-        case KW_PYHELPER_FAILED:
-            return kw_cli_fail(&err);
-        }
+        int rc = kw_app_python(app, python_roots, nroots, python_from);
+        if (rc != KW_EXIT_OK)
+            return rc;
     }
     if (kw_model_build(&app->model, &app->ix, app->have_py ? &app->py : NULL, &err) != KW_OK)
         return kw_cli_fail(&err);

@@ -28,17 +28,18 @@ typedef struct kw_app {
     kw_py_ops py;
     bool have_py;
     kw_py_chains chains; /* the helper's model-entry table */
-    bool have_chains;    /* the helper ran (python3 found) */
+    bool have_chains;    /* the chains are shown (two roots or more, python3 found) */
     kw_model model;
     kw_srcs srcs;
 } kw_app;
 
 /* Load everything; on failure print the one-line error and return the exit
  * status (KW_EXIT_INPUT), else KW_EXIT_OK. db may be NULL (default path);
- * no python_roots: no scan. The built-in scanner reads the first root that
- * holds decorated ops; with two roots or more the helper reads them all
- * (without a python3: one `kwalk: note:` line, no chains), its chains
- * starting in package python_from when that is not NULL. */
+ * no python_roots: no scan. The Python reader (kwalk_pyscan.py) reads
+ * them all: the ops of the first root that holds decorated ops, with their
+ * public callers; with two roots or more the chains too, starting in
+ * package python_from when that is not NULL (without a python3: one
+ * `kwalk: note:` line, no Python ops, no chains). */
 int kw_app_load(kw_app *app, const char *db, const char *const *python_roots, size_t nroots,
                 const char *python_from);
 /* The same with the index's listings and line tables read later, one kernel

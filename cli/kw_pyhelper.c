@@ -83,6 +83,7 @@ static bool kw_ph_script(char *buf, size_t size) {
 }
 
 kw_pyhelper_status kw_pyhelper_chains(const char *const *roots, size_t n, const char *from,
+                                      const char *const *decorators, size_t ndec, bool package,
                                       kw_py_chains *out, kw_err *err) {
     char python[4096], script[4096];
     if (!kw_ph_python(python, sizeof python)) {
@@ -93,18 +94,23 @@ kw_pyhelper_status kw_pyhelper_chains(const char *const *roots, size_t n, const 
         kw_fail(err, "kwalk_pyscan.py not found beside kwalk (../share/kwalk/python/)");
         return KW_PYHELPER_NONE;
     }
-    if (n > KW_PH_MAX_ROOTS) {
-        kw_fail(err, "at most %d --python-root directories", KW_PH_MAX_ROOTS);
+    if (n > KW_PH_MAX_ROOTS || ndec > KW_PH_MAX_ROOTS) {
+        kw_fail(err, "at most %d --python-root directories and %d decorators", KW_PH_MAX_ROOTS,
+                KW_PH_MAX_ROOTS);
         return KW_PYHELPER_FAILED;
     }
-    char *argv[2 * KW_PH_MAX_ROOTS + 10];
+    char *argv[4 * KW_PH_MAX_ROOTS + 10];
     size_t k = 0;
     argv[k++] = python;
     argv[k++] = script;
     argv[k++] = (char *)"chains";
     for (size_t i = 0; i < n; i++) {
-        argv[k++] = (char *)"--root";
+        argv[k++] = (char *)(package ? "--package-root" : "--root");
         argv[k++] = (char *)roots[i];
+    }
+    for (size_t i = 0; i < ndec; i++) {
+        argv[k++] = (char *)"--decorator";
+        argv[k++] = (char *)decorators[i];
     }
     if (from) {
         argv[k++] = (char *)"--from";

@@ -5,6 +5,7 @@
 #ifndef KW_PYHELPER_H
 #define KW_PYHELPER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "common/kw_err.h"
@@ -17,11 +18,15 @@ typedef enum kw_pyhelper_status {
 } kw_pyhelper_status;
 
 /* Run the helper over roots[0..n) and read its table into out (initialized);
- * with from (a package name, e.g. "atom"), only chains that start in it.
+ * with from (a package name, e.g. "atom"), only chains that start in it;
+ * decorators[0..ndec): the decorators of the entry-point rules; package: the
+ * roots are package folders, their modules named by the packages they sit
+ * in (`--package-root`) rather than PYTHONPATH entries (`--root`).
  * It has $KWALK_PYTHON_TIMEOUT seconds (a positive whole number; default
  * 300) to write its table and exit; past that it and every process it started
  * (its process group) are killed and the result is KW_PYHELPER_FAILED. */
 kw_pyhelper_status kw_pyhelper_chains(const char *const *roots, size_t n, const char *from,
+                                      const char *const *decorators, size_t ndec, bool package,
                                       kw_py_chains *out, kw_err *err);
 
 #endif

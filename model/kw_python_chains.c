@@ -148,6 +148,54 @@ static bool kw_pc_opdef(kw_py_chains *c, char **f, size_t n, bool *oom) {
     return true;
 }
 
+/* A US-separated list ("-": none) of items starting with NAME' or NAME?
+ * (named) or with ' or ? (positional) into out. */
+static bool kw_pc_args(kw_py_chains *c, char *s, bool named, kw_py_strs *out, bool *oom) {
+    if (!strcmp(s, "-"))
+        return true;
+    for (char *t; (t = kw_pc_token(&s, '\x1f'));) {
+        size_t k = strcspn(t, "'?");
+        if (!t[k] || (named ? k == 0 : k != 0) || (t[k] == '?' && t[k + 1]))
+            return false;
+        const char **slot = KW_PUSH(&c->arena, *out);
+        if (!slot || !kw_pc_dup(c, &t, 1, slot, oom))
+            return *oom = true, false;
+    }
+    return true;
+}
+
+/* `@decorator OP DEF LINE NAME POSITIONAL KEYWORDS` */
+static bool kw_pc_decorator(kw_py_chains *c, char **f, size_t n, bool *oom) {
+    size_t op = n == 7 ? kw_pc_op(c, f[1]) : (size_t)KW_PC_NONE;
+    long line = n == 7 ? kw_pc_count(f[3], INT_MAX) : -1;
+    if (op == (size_t)KW_PC_NONE || line < 1)
+        return false;
+    kw_py_decorator *d = KW_PUSH(&c->arena, c->decorators);
+    const char *s[2];
+    if (!d || !kw_pc_dup(c, (char *[]){f[2], f[4]}, 2, s, oom))
+        return *oom = true, false;
+    *d = (kw_py_decorator){.op = op, .def_name = s[0], .line = (int)line, .name = s[1]};
+    return kw_pc_args(c, f[5], false, &d->args, oom) && kw_pc_args(c, f[6], true, &d->kwargs, oom);
+}
+
+/* `@caller OP MODULE FUNCTION DEF_AT CALL_LINE VIA` */
+static bool kw_pc_caller(kw_py_chains *c, char **f, size_t n, bool *oom) {
+    size_t op = n == 7 ? kw_pc_op(c, f[1]) : (size_t)KW_PC_NONE;
+    long line = n == 7 ? kw_pc_count(f[5], INT_MAX) : -1;
+    if (op == (size_t)KW_PC_NONE || line < 1)
+        return false;
+    kw_py_caller *r = KW_PUSH(&c->arena, c->callers);
+    const char *s[3];
+    if (!r || !kw_pc_dup(c, (char *[]){f[2], f[3], f[6]}, 3, s, oom))
+        return *oom = true, false;
+    *r = (kw_py_caller){.op = op,
+                        .module = s[0],
+                        .name = s[1],
+                        .call_line = (int)line,
+                        .via = strcmp(s[2], "-") ? s[2] : NULL};
+    return kw_pc_at(&c->arena, f[4], &r->file, &r->def_line);
+}
+
 /* `@launch OP KERNEL KERNEL_AT LAUNCH_AT CONDS` (CONDS: N, then N tests,
  * US-separated). */
 static bool kw_pc_launch(kw_py_chains *c, char **f, size_t n, bool *oom) {
@@ -244,6 +292,10 @@ static bool kw_pc_tagged(kw_py_chains *c, char *row, bool *oom) {
             return false;
     if (!strcmp(f[0], "@op"))
         return kw_pc_opdef(c, f, n, oom);
+    if (!strcmp(f[0], "@decorator"))
+        return kw_pc_decorator(c, f, n, oom);
+    if (!strcmp(f[0], "@caller"))
+        return kw_pc_caller(c, f, n, oom);
     if (!strcmp(f[0], "@launch"))
         return kw_pc_launch(c, f, n, oom);
     if (!strcmp(f[0], "@unresolved"))

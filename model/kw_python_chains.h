@@ -1,6 +1,7 @@
 /* kw_python_chains.h: the model-entry table of python/kwalk_pyscan.py
  * (`chains --format tsv`, docs/python-chains.md) read into memory: the ops
- * (`@op` rows), one chain per row, from a function of the model's package
+ * (`@op` rows) with their decorators (`@decorator`) and public callers
+ * (`@caller`), one chain per row, from a function of the model's package
  * through the calls down to an op bound to a C++ entry (@compile_ops) or a
  * Triton wrapper, with every frame's file:line and `if` tests; a Triton
  * wrapper's launches (`@launch`); the calls not resolved statically that
@@ -51,6 +52,31 @@ typedef struct kw_py_opdef {
     const char *kind; /* the decorator's name, or "triton" */
 } kw_py_opdef;
 
+typedef KW_ARRAY(const char *) kw_py_strs;
+
+/* An op's decorator as written (`@decorator` row), for the entry-point
+ * rules (kw_python_entries.h) to read its arguments. */
+typedef struct kw_py_decorator {
+    size_t op;            /* into ops */
+    const char *def_name; /* the decorated def's own name */
+    int line;             /* the '@' line */
+    const char *name;     /* as written: "compile_ops", "core.compile_ops" */
+    kw_py_strs args;      /* per positional argument "'VALUE" (a string literal) or "?" */
+    kw_py_strs kwargs;    /* per keyword "NAME'VALUE" or "NAME?" */
+} kw_py_decorator;
+
+/* A public function of the op's own root that calls it, directly or through
+ * private functions (`@caller` row). */
+typedef struct kw_py_caller {
+    size_t op;          /* into ops */
+    const char *name;   /* "fn" or "Class.method", in its module */
+    const char *module; /* dotted module name: "aiter.ops.rmsnorm" */
+    const char *file;
+    int def_line;    /* its def line */
+    int call_line;   /* its first call of the op, or of `via` */
+    const char *via; /* NULL for a direct call; else the private function it calls */
+} kw_py_caller;
+
 /* A Triton wrapper's `kernel[grid](...)` (`@launch` row). */
 typedef struct kw_py_launch {
     size_t op;          /* into ops */
@@ -99,6 +125,8 @@ typedef struct kw_py_chains {
     kw_arena arena;
     KW_ARRAY(kw_py_chain) v; /* in the table's order */
     KW_ARRAY(kw_py_opdef) ops;
+    KW_ARRAY(kw_py_decorator) decorators;
+    KW_ARRAY(kw_py_caller) callers;
     KW_ARRAY(kw_py_launch) launches;
     KW_ARRAY(kw_py_unresolved) unresolved;
     KW_ARRAY(kw_py_dropped) dropped;
@@ -110,8 +138,8 @@ void kw_py_chains_init(kw_py_chains *c);
 void kw_py_chains_free(kw_py_chains *c);
 /* Read the table text (len bytes; name for messages). Chain rows of 9
  * fields, or 10 with the frames; `@op` rows (before the rows naming their
- * op), `@launch`, `@unresolved`, `@dropped`, `@unreached`; a damaged row is an
- * error naming its line. */
+ * op), `@decorator`, `@caller`, `@launch`, `@unresolved`, `@dropped`,
+ * `@unreached`, `@too-deep`; a damaged row is an error naming its line. */
 kw_status kw_py_chains_parse(kw_py_chains *c, const char *name, const char *text, size_t len,
                              kw_err *err);
 /* The chains of the ops bound to module (NULL: any) and function, outermost

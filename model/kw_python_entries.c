@@ -1,18 +1,12 @@
 /* kw_python_entries.c: reading the entry-point rules (annotations/
- * entrypoints/, one .txt per stack) and scanning Python files for the decorated ops they
- * describe (see kw_python_entries.h). The scanner follows Python's lexical
- * structure as far as needed: comments, string literals (single, triple,
- * with prefixes), bracket nesting across lines; it never executes anything. */
-#define _XOPEN_SOURCE 700 /* realpath */
+ * entrypoints/, one .txt per stack) and applying them to the decorated ops
+ * the Python reader (python/kwalk_pyscan.py) found: each op's bound module,
+ * function and entry kind, or why it binds to none (see
+ * kw_python_entries.h). */
 #include "model/kw_python_entries.h"
 
-#include <dirent.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-
-#include "common/kw_fs.h"
 
 void kw_py_ops_init(kw_py_ops *p) {
     memset(p, 0, sizeof(*p));
@@ -58,8 +52,7 @@ static kw_status kw_rule_line(void *ctx, const kw_annot_line *l, kw_err *err) {
     kw_py_ops *p = c->p;
     const char *k = l->word[0];
     int n = l->nwords;
-#define KW_RULE_BAD(what)                                                                          \
-    kw_fail(err, "annotations/%s:%d: %s", l->file, l->lineno, what)
+#define KW_RULE_BAD(what) kw_fail(err, "annotations/%s:%d: %s", l->file, l->lineno, what)
     if (!strcmp(k, "stack")) {
         if (n != 2)
             return KW_RULE_BAD("expected 'stack NAME'");
@@ -121,392 +114,135 @@ kw_status kw_py_load_rules(kw_py_ops *p, const kw_annot *a, kw_err *err) {
     return KW_OK;
 }
 
-/* ---- the scanner ---------------------------------------------------------------------------- */
+/* ---- the ops of the helper's table ---------------------------------------------------------- */
 
-typedef struct kw_pyfile {
-    const char *path;
-    const char *t;
-    size_t n;
-} kw_pyfile;
-
-/* The argument list of a call, as parsed: positional and keyword values,
- * each the literal string or NULL for a non-literal. */
+/* A decorator's arguments as the table gives them: per positional and
+ * keyword argument its string value, or NULL for anything but a string
+ * literal. */
 typedef struct kw_pyargs {
-    int npos;
-    const char *pos[8];
-    bool pos_lit[8];
-    int nkw;
-    const char *kw[8];
-    const char *kwval[8];
-    bool kw_lit[8];
+    const kw_py_strs *pos, *kw;
 } kw_pyargs;
 
-static bool kw_py_id(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-/* Skip a string literal starting at t[i] (a quote); returns the index after
- * it. */
-static size_t kw_py_skip_str(const kw_pyfile *f, size_t i) {
-    char q = f->t[i];
-    bool triple = i + 2 < f->n && f->t[i + 1] == q && f->t[i + 2] == q;
-    i += triple ? 3 : 1;
-    while (i < f->n) {
-        if (f->t[i] == '\\') {
-            i += 2;
-            continue;
-        }
-        if (triple) {
-            if (i + 2 < f->n && f->t[i] == q && f->t[i + 1] == q && f->t[i + 2] == q)
-                return i + 3;
-        } else if (f->t[i] == q) {
-            return i + 1;
-        } else if (f->t[i] == '\n') {
-            return i; /* unterminated */
-        }
-        i++;
-    }
-    return i < f->n ? i : f->n; /* a '\\' at the very end steps past it */
-}
-
-/* The literal value of one argument text [a, b): a string literal (prefixes
- * r, u, b allowed; not f), or NULL. */
-static const char *kw_py_literal(kw_arena *ar, const kw_pyfile *f, size_t a, size_t b) {
-    while (a < b && (f->t[a] == ' ' || f->t[a] == '\t' || f->t[a] == '\n' || f->t[a] == '\r'))
-        a++;
-    while (b > a && (f->t[b - 1] == ' ' || f->t[b - 1] == '\t' || f->t[b - 1] == '\n' ||
-                     f->t[b - 1] == '\r'))
-        b--;
-    size_t i = a;
-    while (i < b && strchr("rRuUbB", f->t[i]))
-        i++;
-    if (i >= b || (f->t[i] != '"' && f->t[i] != '\''))
-        return NULL;
-    if (kw_py_skip_str(f, i) != b)
-        return NULL; /* "a" "b" concatenation, or an expression */
-    char q = f->t[i];
-    bool triple = b - i >= 6 && f->t[i + 1] == q && f->t[i + 2] == q;
-    size_t quotes = triple ? 3 : 1;
-    if (b - i < 2 * quotes)
-        return NULL; /* unterminated: a lone quote at the end */
-    for (size_t k = 1; k <= quotes; k++)
-        if (f->t[b - k] != q)
-            return NULL; /* unterminated */
-    size_t s = i + quotes, e = b - quotes;
-    if (memchr(f->t + s, '\\', e - s))
-        return NULL; /* escapes: not worth decoding for identifiers */
-    return kw_arena_strndup(ar, f->t + s, e - s);
-}
-
-/* Parse the call arguments from t[i] just after '(' to the matching ')'.
- * Returns the index after ')' (or n), counting lines into *line. */
-static size_t kw_py_call(kw_arena *ar, const kw_pyfile *f, size_t i, int *line, kw_pyargs *args) {
-    memset(args, 0, sizeof(*args));
-    int depth = 0;
-    size_t arg_start = i;
-    size_t eq = 0; /* '=' of a keyword argument at depth 0 */
-    for (; i < f->n; i++) {
-        char c = f->t[i];
-        if (c == '\n')
-            ++*line;
-        if (c == '#') {
-            bool blank = true; /* a comment before the argument's text: skip it */
-            for (size_t k = arg_start; k < i && blank; k++)
-                blank = strchr(" \t\r\n", f->t[k]) != NULL;
-            while (i < f->n && f->t[i] != '\n')
-                i++;
-            if (blank)
-                arg_start = i;
-            i--;
-            continue;
-        }
-        if (c == '"' || c == '\'') {
-            size_t j = kw_py_skip_str(f, i);
-            for (size_t k = i; k < j; k++)
-                *line += f->t[k] == '\n';
-            i = j - 1;
-            continue;
-        }
-        if (c == '(' || c == '[' || c == '{') {
-            depth++;
-            continue;
-        }
-        if (depth == 0 && c == '=' && f->t[i + 1] != '=' && i > 0 &&
-            !strchr("=!<>", f->t[i - 1]) && !eq)
-            eq = i;
-        if ((c == ')' || c == ']' || c == '}') && depth > 0) {
-            depth--;
-            continue;
-        }
-        if (depth == 0 && (c == ',' || c == ')')) {
-            /* one argument: [arg_start, i) */
-            size_t a = arg_start;
-            while (a < i && strchr(" \t\r\n", f->t[a]))
-                a++;
-            if (a < i) {
-                if (eq) {
-                    size_t ke = eq;
-                    while (ke > a && strchr(" \t", f->t[ke - 1]))
-                        ke--;
-                    size_t kb = ke; /* the keyword: the identifier before '=' */
-                    while (kb > a && kw_py_id(f->t[kb - 1]))
-                        kb--;
-                    if (args->nkw < 8) {
-                        args->kw[args->nkw] = kw_arena_strndup(ar, f->t + kb, ke - kb);
-                        args->kwval[args->nkw] = kw_py_literal(ar, f, eq + 1, i);
-                        args->kw_lit[args->nkw] = args->kwval[args->nkw] != NULL;
-                        args->nkw++;
-                    }
-                } else if (f->t[a] != '*' && args->npos < 8) {
-                    args->pos[args->npos] = kw_py_literal(ar, f, a, i);
-                    args->pos_lit[args->npos] = args->pos[args->npos] != NULL;
-                    args->npos++;
-                }
-            }
-            arg_start = i + 1;
-            eq = 0;
-            if (c == ')')
-                return i + 1;
-        }
-    }
-    return i;
+/* The string after the quote of item s ("'VALUE" or "NAME'VALUE"), or NULL
+ * ("?", "NAME?"). */
+static const char *kw_py_value(const char *s) {
+    const char *q = strchr(s, '\'');
+    return q ? q + 1 : NULL;
 }
 
 /* The value of an argument given by position or by one of the keywords;
  * *given tells whether the call gives it at all. */
 static const char *kw_py_arg(const kw_pyargs *a, int pos, const char *const *kws, bool *given) {
     *given = false;
-    if (pos >= 0 && pos < a->npos) {
+    if (pos >= 0 && (size_t)pos < a->pos->n) {
         *given = true;
-        return a->pos[pos];
+        return kw_py_value(a->pos->v[pos]);
     }
-    for (int i = 0; i < a->nkw; i++)
+    for (size_t i = 0; i < a->kw->n; i++) {
+        const char *item = a->kw->v[i];
+        size_t n = strcspn(item, "'?");
         for (int k = 0; kws[k]; k++)
-            if (a->kw[i] && !strcmp(a->kw[i], kws[k])) {
+            if (strlen(kws[k]) == n && !strncmp(item, kws[k], n)) {
                 *given = true;
-                return a->kwval[i];
+                return kw_py_value(item);
             }
+    }
     return NULL;
 }
 
-static const kw_py_rule *kw_py_rule_for(const kw_py_ops *p, const char *name, size_t n) {
-    for (size_t i = 0; i < p->rules.n; i++) {
-        const char *d = p->rules.v[i].decorator;
-        if (strlen(d) == n && !memcmp(d, name, n))
+static const kw_py_rule *kw_py_rule_for(const kw_py_ops *p, const char *name) {
+    const char *dot = strrchr(name, '.');
+    const char *last = dot ? dot + 1 : name;
+    for (size_t i = 0; i < p->rules.n; i++)
+        if (!strcmp(p->rules.v[i].decorator, last))
             return &p->rules.v[i];
-    }
     return NULL;
 }
 
-static size_t kw_py_eol(const kw_pyfile *f, size_t i) {
-    while (i < f->n && f->t[i] != '\n')
-        i++;
-    return i;
+/* The rule applied to the decorator's arguments. */
+static void kw_py_bind(kw_py_op *op, const kw_py_rule *r, const kw_py_decorator *d) {
+    kw_pyargs args = {&d->args, &d->kwargs};
+    bool given;
+    op->module = kw_py_arg(&args, r->module_pos, r->module_kw, &given);
+    if (!op->module)
+        op->why = given ? "the module argument is not a string literal" : "no module argument";
+    const char *fn = kw_py_arg(&args, r->function_pos, r->function_kw, &given);
+    op->function = given ? fn : op->def_name;
+    if (given && !fn && !op->why)
+        op->why = "the function-name argument is not a string literal";
+    const char *ffi = kw_py_arg(&args, r->ffi_pos, r->ffi_kw, &given);
+    op->ffi = given ? ffi : r->ffi_default;
+    if (given && !ffi && !op->why)
+        op->why = "the binding-kind argument is not a string literal";
+    for (int b = 0; b < r->nbind && op->ffi; b++)
+        if (!strcmp(r->bind_value[b], op->ffi))
+            op->entry_kind = r->bind_kind[b];
+    if (!op->entry_kind && !op->why)
+        op->why = "no bind rule for this binding kind";
 }
 
-/* After a decorator ending at index i (line *line): skip blank and comment
- * lines and further decorators; the def's name and line, or NULL. */
-static const char *kw_py_find_def(kw_arena *ar, const kw_pyfile *f, size_t i, int line,
-                                  int *def_line) {
-    i = kw_py_eol(f, i);
-    while (i < f->n) {
-        i++; /* past '\n' */
-        line++;
-        size_t s = i;
-        while (s < f->n && (f->t[s] == ' ' || f->t[s] == '\t'))
-            s++;
-        if (s >= f->n)
-            break;
-        if (f->t[s] == '\n' || f->t[s] == '#' || f->t[s] == '\r') {
-            i = kw_py_eol(f, s);
-            continue;
-        }
-        if (f->t[s] == '@') { /* another decorator, possibly with a multi-line call */
-            size_t k = s + 1;
-            while (k < f->n && (kw_py_id(f->t[k]) || f->t[k] == '.' || f->t[k] == ' '))
-                k++;
-            if (k < f->n && f->t[k] == '(') {
-                kw_pyargs ignore;
-                k = kw_py_call(ar, f, k + 1, &line, &ignore);
-            }
-            i = kw_py_eol(f, k);
-            continue;
-        }
-        if (!strncmp(f->t + s, "async ", 6)) {
-            s += 6;
-            while (s < f->n && f->t[s] == ' ')
-                s++;
-        }
-        if (strncmp(f->t + s, "def ", 4))
-            return NULL;
-        s += 4;
-        while (s < f->n && f->t[s] == ' ')
-            s++;
-        size_t e = s;
-        while (e < f->n && kw_py_id(f->t[e]))
-            e++;
-        *def_line = line;
-        return e > s ? kw_arena_strndup(ar, f->t + s, e - s) : NULL;
+/* Is path under folder root, or root itself (a root of one file)? */
+static bool kw_py_under(const char *path, const char *root) {
+    size_t n = strlen(root);
+    return !strncmp(path, root, n) && (!path[n] || path[n] == '/' || (n && root[n - 1] == '/'));
+}
+
+/* Paths in the order of a walk that sorts each folder's names: '/' sorts
+ * before every other byte. */
+static int kw_py_path_cmp(const char *a, const char *b) {
+    for (;; a++, b++) {
+        unsigned char x = *a == '/' ? 1 : (unsigned char)*a, y = *b == '/' ? 1 : (unsigned char)*b;
+        if (x != y || !x)
+            return x - y;
     }
-    return NULL;
 }
 
-static kw_status kw_py_scan_text(kw_py_ops *p, const kw_pyfile *f, kw_err *err) {
-    size_t i = 0;
-    int line = 1;
-    while (i < f->n) {
-        size_t s = i;
-        while (s < f->n && (f->t[s] == ' ' || f->t[s] == '\t'))
-            s++;
-        size_t eol = kw_py_eol(f, s);
-        if (s < f->n && f->t[s] == '@') {
-            /* @a.b.name(...) */
-            size_t k = s + 1, last = k;
-            while (k < eol && (kw_py_id(f->t[k]) || f->t[k] == '.')) {
-                if (f->t[k] == '.')
-                    last = k + 1;
-                k++;
-            }
-            const kw_py_rule *r = kw_py_rule_for(p, f->t + last, k - last);
-            size_t j = k;
-            while (j < eol && f->t[j] == ' ')
-                j++;
-            if (r) {
-                kw_py_op *op = KW_PUSH(&p->arena, p->ops);
-                if (!op)
-                    return kw_fail(err, "out of memory");
-                op->stack = r->stack;
-                op->file = f->path;
-                op->decorator_line = line;
-                kw_pyargs args;
-                memset(&args, 0, sizeof(args));
-                int end_line = line;
-                if (j < f->n && f->t[j] == '(')
-                    j = kw_py_call(&p->arena, f, j + 1, &end_line, &args);
-                op->def_name = kw_py_find_def(&p->arena, f, j, end_line, &op->def_line);
-                bool given;
-                op->module = kw_py_arg(&args, r->module_pos, r->module_kw, &given);
-                if (!op->module)
-                    op->why = given ? "the module argument is not a string literal"
-                                    : "no module argument";
-                const char *fn = kw_py_arg(&args, r->function_pos, r->function_kw, &given);
-                op->function = given ? fn : op->def_name;
-                if (given && !fn && !op->why)
-                    op->why = "the function-name argument is not a string literal";
-                const char *ffi = kw_py_arg(&args, r->ffi_pos, r->ffi_kw, &given);
-                op->ffi = given ? ffi : r->ffi_default;
-                if (given && !ffi && !op->why)
-                    op->why = "the binding-kind argument is not a string literal";
-                for (int b = 0; b < r->nbind && op->ffi; b++)
-                    if (!strcmp(r->bind_value[b], op->ffi))
-                        op->entry_kind = r->bind_kind[b];
-                if (!op->entry_kind && !op->why)
-                    op->why = "no bind rule for this binding kind";
-                if (!op->def_name && !op->why)
-                    op->why = "the decorator is not followed by a def";
-                /* continue after the decorator's call */
-                while (i < j && i < f->n) {
-                    if (f->t[i] == '\n')
-                        line++;
-                    i++;
-                }
-                continue;
-            }
-        }
-        i = eol + 1;
-        line++;
+static int kw_py_op_cmp(const void *x, const void *y) {
+    const kw_py_op *a = x, *b = y;
+    int c = kw_py_path_cmp(a->file, b->file);
+    return c ? c : a->decorator_line - b->decorator_line;
+}
+
+static kw_status kw_py_add_op(kw_py_ops *p, const kw_py_chains *c, size_t di, kw_err *err) {
+    const kw_py_decorator *d = &c->decorators.v[di];
+    const kw_py_rule *r = kw_py_rule_for(p, d->name);
+    if (!r)
+        return KW_OK;
+    kw_py_op *op = KW_PUSH(&p->arena, p->ops);
+    if (!op)
+        return kw_fail(err, "out of memory");
+    memset(op, 0, sizeof(*op));
+    const kw_py_opdef *od = &c->ops.v[d->op];
+    op->stack = r->stack;
+    op->file = od->file;
+    op->decorator_line = d->line;
+    op->def_name = d->def_name;
+    op->def_line = od->line;
+    kw_py_bind(op, r, d);
+    for (size_t i = 0; i < c->callers.n; i++) {
+        if (c->callers.v[i].op != d->op)
+            continue;
+        kw_py_caller *k = KW_PUSH(&p->arena, op->callers);
+        if (!k)
+            return kw_fail(err, "out of memory");
+        *k = c->callers.v[i];
     }
     return KW_OK;
 }
 
-kw_status kw_py_scan_buffer(kw_py_ops *p, const char *path, const char *text, size_t len,
-                            kw_err *err) {
-    kw_pyfile f = {kw_arena_strdup(&p->arena, path), kw_arena_strndup(&p->arena, text, len), len};
-    if (!f.path || !f.t)
-        return kw_fail(err, "out of memory");
-    p->files++;
-    kw_py_src *src = KW_PUSH(&p->arena, p->srcs);
-    if (!src)
-        return kw_fail(err, "out of memory");
-    src->path = f.path;
-    src->text = f.t;
-    src->len = f.n;
-    return kw_py_scan_text(p, &f, err);
-}
-
-static kw_status kw_py_scan_file(kw_py_ops *p, const char *path, kw_err *err) {
-    char *text;
-    size_t len;
-    if (kw_fs_read_as(path, KW_FS_TEXT, &text, &len, err) != KW_OK)
-        return KW_ERR;
-    kw_status st = kw_py_scan_buffer(p, path, text, len, err);
-    free(text);
-    return st;
-}
-
-static int kw_py_cmp(const void *a, const void *b) {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static kw_status kw_py_walk(kw_py_ops *p, const char *dir, int depth, kw_err *err) {
-    if (depth > 32)
-        return KW_OK;
-    DIR *d = opendir(dir);
-    if (!d)
-        return kw_fail(err, "%s: %s", dir, strerror(errno));
-    KW_ARRAY(const char *) names = {0};
-    kw_arena tmp;
-    kw_arena_init(&tmp);
-    struct dirent *de;
-    kw_status st = KW_OK;
-    while ((de = readdir(d))) {
-        if (de->d_name[0] == '.' || !strcmp(de->d_name, "__pycache__"))
-            continue;
-        const char **slot = KW_PUSH(&tmp, names);
-        if (!slot || !(*slot = kw_arena_strdup(&tmp, de->d_name))) {
-            st = kw_fail(err, "out of memory");
-            break;
-        }
-    }
-    closedir(d);
-    if (names.n)
-        qsort(names.v, names.n, sizeof(names.v[0]), kw_py_cmp);
-    for (size_t i = 0; i < names.n && st == KW_OK; i++) {
-        char *path = kw_arena_printf(&tmp, "%s/%s", dir, names.v[i]);
-        struct stat sb;
-        if (!path) {
-            st = kw_fail(err, "out of memory");
-        } else if (lstat(path, &sb) != 0) {
-            continue;
-        } else if (S_ISDIR(sb.st_mode)) {
-            st = kw_py_walk(p, path, depth + 1, err);
-        } else if (S_ISREG(sb.st_mode)) {
-            size_t n = strlen(names.v[i]);
-            if (n > 3 && !strcmp(names.v[i] + n - 3, ".py"))
-                st = kw_py_scan_file(p, path, err);
-        }
-    }
-    kw_arena_free(&tmp);
-    return st;
-}
-
-kw_status kw_py_scan(kw_py_ops *p, const char *root, kw_err *err) {
-    struct stat sb;
-    if (stat(root, &sb) != 0)
-        return kw_fail(err, "%s: %s", root, strerror(errno));
-    char *real = realpath(root, NULL);
-    if (!real)
-        return kw_fail(err, "%s: %s", root, strerror(errno));
-    char *abs = kw_arena_strdup(&p->arena, real);
-    free(real);
-    if (!abs)
-        return kw_fail(err, "out of memory");
-    kw_status st;
-    if (S_ISDIR(sb.st_mode)) {
-        p->root = abs;
-        st = kw_py_walk(p, abs, 0, err);
-    } else {
-        st = kw_py_scan_file(p, abs, err);
-    }
-    return st == KW_OK ? kw_py_find_callers(p, err) : st;
+kw_status kw_py_ops_from_chains(kw_py_ops *p, const kw_py_chains *c, const char *const *roots,
+                                size_t n, kw_err *err) {
+    const char *root = NULL; /* the first root holding an op of the rules */
+    for (size_t k = 0; k < n && !root; k++)
+        for (size_t i = 0; i < c->decorators.n && !root; i++)
+            if (kw_py_rule_for(p, c->decorators.v[i].name) &&
+                kw_py_under(c->ops.v[c->decorators.v[i].op].file, roots[k]))
+                root = roots[k];
+    for (size_t i = 0; i < c->decorators.n && root; i++)
+        if (kw_py_under(c->ops.v[c->decorators.v[i].op].file, root) &&
+            kw_py_add_op(p, c, i, err) != KW_OK)
+            return KW_ERR;
+    if (p->ops.n > 1)
+        qsort(p->ops.v, p->ops.n, sizeof(p->ops.v[0]), kw_py_op_cmp);
+    return KW_OK;
 }

@@ -272,25 +272,43 @@ def _too_deep(root, mods):
     return None
 
 
-class Index:
-    """Every module under the roots, by dotted name, with its scan."""
+def _package_prefix(d):
+    """The packages folder d sits in, dotted: "aiter" for .../aiter holding
+    __init__.py ("a.b" when its parent is a package too); "" for no package."""
+    pre = []
+    while os.path.isfile(os.path.join(d, "__init__.py")) and os.path.dirname(d) != d:
+        pre.insert(0, os.path.basename(d))
+        d = os.path.dirname(d)
+    return pre
 
-    def __init__(self, roots):
-        self.mods = {}  # dotted name -> scan dict (+ "pkg": bool)
+
+class Index:
+    """Every module under the roots, by dotted name, with its scan. A root
+    in package_roots is named by the packages it sits in (as imported from
+    the folder above its top package), rather than as a PYTHONPATH entry."""
+
+    def __init__(self, roots, package_roots=()):
+        self.mods = {}  # dotted name -> scan dict (+ "pkg": bool, "root": str)
         self.errors = []
         self._aliases_open = set()  # local names being resolved (table_access)
+        package_roots = {os.path.abspath(r) for r in package_roots}
         for root in roots:
             root = os.path.abspath(root)
-            for d, dirs, files in os.walk(root):
+            prefix = _package_prefix(root) if root in package_roots else []
+            # a package root may be one file: that module alone, by its name
+            walk = [(os.path.dirname(root), [], [os.path.basename(root)])] \
+                if os.path.isfile(root) else os.walk(root)
+            for d, dirs, files in walk:
                 dirs.sort()
                 for f in sorted(files):
                     if not f.endswith(".py"):
                         continue
                     p = os.path.join(d, f)
-                    rel = os.path.relpath(p, root)[:-3].split(os.sep)
+                    rel = os.path.relpath(p, d if p == root else root)[:-3].split(os.sep)
                     pkg = rel[-1] == "__init__"
                     if pkg:
                         rel = rel[:-1]
+                    rel = prefix + rel
                     if not rel or any(not x.isidentifier() for x in rel):
                         continue
                     name = ".".join(rel)
@@ -302,8 +320,10 @@ class Index:
                         continue
                     s["pkg"] = pkg
                     s["module"] = name
+                    s["root"] = root
                     self.mods[name] = s
-        self.too_deep = [h for h in (_too_deep(os.path.abspath(r), self.mods) for r in roots) if h]
+        self.too_deep = [h for h in (_too_deep(os.path.abspath(r), self.mods) for r in roots
+                                     if os.path.abspath(r) not in package_roots) if h]
         for s in self.mods.values():
             s["defmap"] = {d["name"]: d for d in s["defs"]}
             top = {}
@@ -686,13 +706,70 @@ def _callee_def(ix, b):
     return b
 
 
-def chains(roots, from_pkg, decorator):
-    ix = Index(roots)
+def _private(mod, qual):
+    return any(p.startswith("_") for p in mod.split(".") + qual.split("."))
+
+
+def _outer(ix, mod, func):
+    """The outermost def holding function func: "fn" or "Class.method"."""
+    parts = func.split(".")
+    if len(parts) > 1 and ix.mods[mod]["defmap"].get(parts[0], {}).get("kind") == "class":
+        return ".".join(parts[:2])
+    return parts[0]
+
+
+def _public_callers(ix, callers, key, rounds=3):
+    """The public functions of the op's own root that call it: directly, or
+    through private top-level functions, `rounds` levels up (a function,
+    class or module part starting with '_' is private; a call inside a
+    nested def counts for the outermost def). Each {module, function, file,
+    def_line, call_line (its first call of the op, or of via), via (the
+    private function it calls, None when direct)}, by file and def line."""
+    root = ix.mods[key[0]]["root"]
+    found, targets, start = {}, [key], 0
+    for rnd in range(rounds + 1):
+        end = len(targets)
+        for ti in range(start, end):
+            tgt = targets[ti]
+            for (cm, cf), call in callers.get(tgt, []):
+                if ix.mods[cm]["root"] != root:
+                    continue
+                of = _outer(ix, cm, cf)
+                if (cm, of) == tgt:
+                    continue  # recursion
+                if not _private(cm, of):
+                    if (cm, of) not in found:
+                        s = ix.mods[cm]
+                        found[(cm, of)] = {"module": cm, "function": of, "file": s["path"],
+                                           "def_line": s["defmap"][of]["line"],
+                                           "call_line": call["line"],
+                                           "via": tgt[1] if ti else None}
+                elif "." not in of and rnd < rounds and (cm, of) not in targets:
+                    targets.append((cm, of))
+        start = end
+    return sorted(found.values(), key=lambda c: (c["file"], c["def_line"]))
+
+
+def _string_args(dec):
+    """A decorator's arguments for the @decorator row: per positional
+    argument `'VALUE` (a string literal) or `?` (anything else); per keyword
+    `NAME'VALUE` or `NAME?`."""
+    lit = lambda a: "'" + a["value"] if isinstance(a.get("value"), str) else "?"  # noqa: E731
+    pos = [lit(a) for a in dec.get("args") or []]
+    kws = [k + lit(a) for k, a in (dec.get("kwargs") or {}).items()]
+    return pos, kws
+
+
+def chains(roots, from_pkg, decorators, package_roots=()):
+    ix = Index(roots, package_roots)
     ops = {}
+    if isinstance(decorators, str):
+        decorators = [decorators]
     for m, s in ix.mods.items():
         for d in s["defs"]:
             for dec in d["decorators"]:
-                if dec["name"].split(".")[-1] == decorator:
+                decorator = dec["name"].split(".")[-1]
+                if decorator in decorators and (m, d["name"]) not in ops:
                     ops[(m, d["name"])] = {"kind": decorator, "module": m,
                                            "function": d["name"],
                                            "file": s["path"], "def_line": d["line"],
@@ -762,6 +839,8 @@ def chains(roots, from_pkg, decorator):
                             "length": dist[k], "frames": path})
         entries.sort(key=lambda e: (not e["outermost"], e["length"], e["entry"]))
         op["chains"] = entries
+        if op["kind"] != "triton":
+            op["callers"] = _public_callers(ix, callers, key)
         op["unresolved"], op["dropped"], ids = _could_lead(ix, dist, unresolved)
         listed_any.update(ids)
         out.append(op)
@@ -771,7 +850,7 @@ def chains(roots, from_pkg, decorator):
             why = _drop_reason(u["target"], "an op")
             unreached[why] = unreached.get(why, 0) + 1
     return {"schema": SCHEMA, "roots": [os.path.abspath(r) for r in roots],
-            "from": from_pkg, "decorator": decorator, "ops": out,
+            "from": from_pkg, "decorator": ", ".join(decorators), "ops": out,
             "unresolved": [{k: v for k, v in u.items() if k != "target"}
                            for u in unresolved],
             "unreached": unreached,
@@ -812,7 +891,13 @@ def write_tsv(res, function_kw, out):
     per call module.function, file:call_line, the callee as written, the
     number N of its `if` tests, then those N tests, outermost first).
 
-    `@op OP OP_AT BOUND_MODULE BOUND_FUNCTION KIND`;
+    `@op OP OP_AT BOUND_MODULE BOUND_FUNCTION KIND`; after them, per op of a
+    decorator, `@decorator OP DEF LINE NAME POSITIONAL KEYWORDS` (the def's
+    own name, the decorator's line and name as written; its arguments, US-joined, each `'VALUE` for a
+    string literal or `?` for anything else, keywords as `NAME'VALUE` or
+    `NAME?`; - when none) and `@caller OP MODULE FUNCTION DEF_AT CALL_LINE
+    VIA` (_public_callers: a public function of the op's root calling it,
+    VIA the private function it calls on the way, - when direct);
     `@launch OP KERNEL KERNEL_AT LAUNCH_AT CONDS` (a Triton wrapper's
     `kernel[grid](...)`: the kernel's module.name and def line, the launch's
     line, CONDS the number N of its `if` tests then those tests, US-joined);
@@ -831,6 +916,17 @@ def write_tsv(res, function_kw, out):
     for op in res["ops"]:
         mod, fn = _bound(op, function_kw)
         w(["@op", name(op), "%s:%d" % (op["file"], op["def_line"]), mod, fn, op["kind"]])
+    for op in res["ops"]:
+        if op["kind"] == "triton":
+            continue
+        pos, kws = _string_args(op["decorator"])
+        row = [_field(str(x)) for x in ["@decorator", name(op), op["function"].split(".")[-1],
+                                        op["decorator"]["line"], op["decorator"]["name"]]]
+        row += ["\x1f".join(_field(x) for x in xs) or "-" for xs in (pos, kws)]
+        out.write("\t".join(row) + "\n")
+        for c in op.get("callers", []):
+            w(["@caller", name(op), c["module"], c["function"],
+               "%s:%d" % (c["file"], c["def_line"]), c["call_line"], c["via"] or "-"])
     for op in res["ops"]:
         mod, fn = _bound(op, function_kw)
         for c in op["chains"]:
@@ -870,7 +966,8 @@ def _field(x):
 
 
 USAGE = ("kwalk_pyscan: usage: kwalk_pyscan.py scan FILE... | chains --root DIR... "
-         "[--from PKG] [--decorator NAME] [--function-kw NAME] [--format json|tsv]\n")
+         "[--package-root DIR]... [--from PKG] [--decorator NAME]... [--function-kw NAME] "
+         "[--format json|tsv]\n")
 
 
 def main(argv):
@@ -882,18 +979,22 @@ def main(argv):
         json.dump({"schema": SCHEMA, "files": files}, sys.stdout)
         sys.stdout.write("\n")
         return 0
-    roots, opt = [], {"--from": None, "--decorator": "compile_ops",
-                      "--function-kw": "fc_name", "--format": "json"}
+    roots, package_roots, decorators = [], [], []
+    opt = {"--from": None, "--function-kw": "fc_name", "--format": "json"}
     i = 2
     while i < len(argv):
         a = argv[i]
-        if (a == "--root" or a in opt) and i + 1 < len(argv):
+        if (a in ("--root", "--package-root", "--decorator") or a in opt) and i + 1 < len(argv):
             v = argv[i + 1]
-            if a == "--root":
-                if not os.path.isdir(v):
-                    sys.stderr.write("kwalk_pyscan: --root %s: not a directory\n" % v)
+            if a in ("--root", "--package-root"):
+                if not os.path.isdir(v) and not (a == "--package-root" and os.path.isfile(v)):
+                    sys.stderr.write("kwalk_pyscan: %s %s: not a directory\n" % (a, v))
                     return 2
                 roots.append(v)
+                if a == "--package-root":
+                    package_roots.append(v)
+            elif a == "--decorator":
+                decorators.append(v)
             else:
                 opt[a] = v
             i += 2
@@ -906,7 +1007,7 @@ def main(argv):
     if opt["--format"] not in ("json", "tsv"):
         sys.stderr.write("kwalk_pyscan: --format is json or tsv\n")
         return 2
-    res = chains(roots, opt["--from"], opt["--decorator"])
+    res = chains(roots, opt["--from"], decorators or ["compile_ops"], package_roots)
     if opt["--format"] == "tsv":
         write_tsv(res, opt["--function-kw"], sys.stdout)
     else:

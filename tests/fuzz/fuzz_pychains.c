@@ -6,12 +6,16 @@
  * come back shortest first and include it; every @op, @launch, @unresolved
  * and @dropped record has its strings set, positive lines and an op that
  * exists (@unreached: its reason set, a positive count), and each launch's
- * kernel finds that launch again. */
+ * kernel finds that launch again; every @decorator and @caller record has
+ * its strings set, positive lines and an op that exists, and the embedded
+ * entry-point rules applied to them give ops that are bound or say why. */
 #include <stdbool.h>
 #include <string.h>
 
 #include "kw_fuzz.h"
+#include "model/kw_annot.h"
 #include "model/kw_python_chains.h"
+#include "model/kw_python_entries.h"
 
 /* The @-rows' records (see the header comment). */
 static void check_tagged(const kw_py_chains *c, size_t lines) {
@@ -66,6 +70,50 @@ static void check_tagged(const kw_py_chains *c, size_t lines) {
     for (size_t i = 0; i < c->unreached.n; i++)
         KW_FUZZ_CHECK(c->unreached.v[i].reason && c->unreached.v[i].count > 0,
                       "unreached %zu: reason or count", i);
+    for (size_t i = 0; i < c->decorators.n; i++) {
+        const kw_py_decorator *d = &c->decorators.v[i];
+        KW_FUZZ_CHECK(d->op < c->ops.n && d->def_name && d->name && d->line > 0,
+                      "decorator %zu: op %zu, unset or bad line", i, d->op);
+        for (size_t k = 0; k < d->args.n + d->kwargs.n; k++) {
+            const char *x = k < d->args.n ? d->args.v[k] : d->kwargs.v[k - d->args.n];
+            KW_FUZZ_CHECK(x && strcspn(x, "'?") < strlen(x), "decorator %zu: argument %zu", i, k);
+        }
+    }
+    for (size_t i = 0; i < c->callers.n; i++) {
+        const kw_py_caller *k = &c->callers.v[i];
+        KW_FUZZ_CHECK(k->op < c->ops.n && k->name && k->module && k->file && k->def_line > 0 &&
+                          k->call_line > 0,
+                      "caller %zu: op %zu, unset or bad line", i, k->op);
+    }
+}
+
+/* The entry-point rules (the embedded annotations) applied to the table's
+ * decorated ops: every op an @op row's, with its callers'. */
+static void check_ops(const kw_py_chains *c) {
+    static kw_annot annot;
+    static bool have_annot;
+    kw_err err;
+    if (!have_annot) {
+        KW_FUZZ_CHECK(kw_annot_load(&annot, &err) == KW_OK, "annotations: %s", err.msg);
+        have_annot = true;
+    }
+    kw_py_ops p;
+    kw_py_ops_init(&p);
+    KW_FUZZ_CHECK(kw_py_load_rules(&p, &annot, &err) == KW_OK, "rules: %s", err.msg);
+    const char *root = "/";
+    KW_FUZZ_CHECK(kw_py_ops_from_chains(&p, c, &root, 1, &err) == KW_OK, "ops: %s", err.msg);
+    size_t callers = 0;
+    for (size_t i = 0; i < p.ops.n; i++) {
+        const kw_py_op *o = &p.ops.v[i];
+        KW_FUZZ_CHECK(o->file && o->def_name && o->def_line > 0 && o->decorator_line > 0 &&
+                          (o->why || (o->module && o->function && o->entry_kind)),
+                      "op %zu: unset, or neither bound nor why", i);
+        callers += o->callers.n;
+    }
+    KW_FUZZ_CHECK(p.ops.n <= c->decorators.n && callers <= c->callers.n,
+                  "%zu ops, %zu callers from %zu decorators, %zu callers", p.ops.n, callers,
+                  c->decorators.n, c->callers.n);
+    kw_py_ops_free(&p);
 }
 
 static void check(const kw_py_chains *c, size_t lines) {
@@ -114,9 +162,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     size_t lines = 1;
     for (size_t i = 0; i < size; i++)
         lines += data[i] == '\n';
-    if (kw_py_chains_parse(&c, "fuzz.tsv", (const char *)data, size, &err) == KW_OK)
+    if (kw_py_chains_parse(&c, "fuzz.tsv", (const char *)data, size, &err) == KW_OK) {
         check(&c, lines);
-    else
+        check_ops(&c);
+    } else
         KW_FUZZ_CHECK(err.msg[0] && !strchr(err.msg, '\n'), "error not one line: '%s'", err.msg);
     kw_py_chains_free(&c);
     return 0;

@@ -4,11 +4,10 @@ already has, into OUT/<target>/ (emptied first): sidecars (tests/sidecar
 fixtures, the corpus sidecars up to 64 KiB), indexes (`kwalk index` of those
 sidecars, the database when within the size limit, and the YAML export),
 traces (small rocprofv3 CSV and JSON traces written by tests/trace's own
-writers), Python packages (tests/corpus/ops, and
-../shared's atom-py and aiter's ops when present, as the fuzz target's
-'\\0'-separated "name\\ntext" files), model-entry tables (python/kwalk_pyscan.py
-chains --format tsv over a two-package tree written here and over those
-fixtures, whole rows up to 16 KiB a seed). tests/fuzz/regress/<target>/*
+writers), model-entry tables (python/kwalk_pyscan.py chains --format tsv
+over a two-package tree written here, over ../shared's atom-py and aiter
+when present, and over aiter's package folder and tests/corpus/ops alone
+(`--package-root`), whole rows up to 16 KiB a seed). tests/fuzz/regress/<target>/*
 (inputs that once crashed a reader) are added to each.
 
   make_seeds.py --out DIR --kwalk KWALK --src PROJECT_SOURCE_DIR --corpus-out DIR
@@ -22,7 +21,7 @@ import sys
 import tempfile
 
 MAX_SEED = 64 * 1024
-MAX_PY_SEED = 16 * 1024  # a package seed: files up to this much text together
+MAX_PY_SEED = 16 * 1024  # a table seed: whole rows up to this much text together
 
 
 def put(out, target, name, data):
@@ -42,32 +41,6 @@ def sidecars(args):
                              recursive=True))
     found += sorted(glob.glob(os.path.join(args.corpus_out, "*.kwalk.yaml")))
     return [p for p in found if os.path.getsize(p) <= MAX_SEED]
-
-
-def python_packages(args):
-    """(seed name, root dir) of each package whose *.py files make one seed."""
-    roots = [("corpus-ops", os.path.join(args.src, "tests/corpus/ops"))]
-    shared = os.path.join(args.src, "..", "shared", "fixtures")
-    roots.append(("atom", os.path.join(shared, "atom-py")))
-    roots.append(("aiter", os.path.join(shared, "aiter-hip", "aiter", "aiter")))
-    return [(n, r) for n, r in roots if os.path.isdir(r)]
-
-
-def python_seeds(out, name, root):
-    files = sorted(glob.glob(os.path.join(root, "**/*.py"), recursive=True))
-    part, size, k = [], 0, 0
-    for f in files:
-        text = read(f)
-        if len(text) > MAX_SEED:
-            continue
-        rel = os.path.relpath(f, root).encode()
-        if size + len(text) > MAX_PY_SEED and part:
-            put(out, "python", "%s-%03d" % (name, k), b"\0".join(part))
-            part, size, k = [], 0, k + 1
-        part.append(rel + b"\n" + text)
-        size += len(text)
-    if part:
-        put(out, "python", "%s-%03d" % (name, k), b"\0".join(part))
 
 
 # a model package calling a library's op through a wrapper, under ifs
@@ -109,12 +82,15 @@ def pychains_seeds(args, out):
                  # lib/lib is the package itself, which model imports: @too-deep
                  ("deep", [os.path.join(tmp, "model"), os.path.join(tmp, "lib", "lib")]),
                  ("fixtures", [os.path.join(shared, "atom-py"),
-                               os.path.join(shared, "aiter-hip", "aiter")])]
+                               os.path.join(shared, "aiter-hip", "aiter")]),
+                 # one package folder, as kwalk passes a single --python-root
+                 ("package", [os.path.join(shared, "aiter-hip", "aiter", "aiter")]),
+                 ("corpus-ops", [os.path.join(args.src, "tests", "corpus", "ops")])]
         for name, roots in trees:
             if all(os.path.isdir(r) for r in roots):
                 cmd = [sys.executable, helper, "chains", "--format", "tsv"]
                 for r in roots:
-                    cmd += ["--root", r]
+                    cmd += ["--package-root" if len(roots) == 1 else "--root", r]
                 r = subprocess.run(cmd, capture_output=True, timeout=300)
                 if r.returncode == 0:
                     table_seeds(out, name, r.stdout)
@@ -178,15 +154,13 @@ def main():
                 if r.returncode == 0 and os.path.getsize(db) <= MAX_SEED:
                     put(args.out, "index", "%s-%s" % (os.path.basename(p), fmt), read(db))
     traces(args, args.out)
-    for name, root in python_packages(args):
-        python_seeds(args.out, name, root)
     pychains_seeds(args, args.out)
 
     regress = os.path.join(args.src, "tests", "fuzz", "regress")
     for p in sorted(glob.glob(os.path.join(regress, "*", "*"))):
         put(args.out, os.path.basename(os.path.dirname(p)), "regress-" + os.path.basename(p),
             read(p))
-    for t in ("sidecar", "index", "trace", "python", "pychains"):
+    for t in ("sidecar", "index", "trace", "pychains"):
         n = len(os.listdir(os.path.join(args.out, t)))
         if n == 0:
             print("make_seeds: no seed for %s" % t, file=sys.stderr)

@@ -1,5 +1,6 @@
 """kwpycallers.py: ground truth for the Python column of `kwalk map`, from
-Python's own parser (ast), independent of kwalk's textual scanner:
+Python's own parser (ast), written apart from kwalk's Python reader
+(python/kwalk_pyscan.py: its @caller rows are checked against callers()):
 
   scan(root) -> Package with
     ops:     {(file, def name): def line} for every def decorated with

@@ -27,6 +27,11 @@ of the wrapper) and against the `if` tests around those calls, unparsed here:
           then the getattr and table calls and the count of the others;
   nopy    without python3 (empty PATH): one `kwalk: note:` line, the table
           without the column;
+  one     one --python-root (aiter's package folder): the op's Python entry
+          at its def line per ast and its public callers those
+          tests/lib/kwpycallers.py finds with ast, eleven fields; without
+          python3 one note line and no Python entry; a root not there: a
+          one-line error;
   bad     a helper (KWALK_PYTHON) that writes damaged rows (from a real row:
           a field short, a bad line number, a frame missing, a bad test
           count, a NUL byte; an @op twice, an unknown @-row, an @launch of an
@@ -53,6 +58,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from kwcheck import Checker  # noqa: E402
 from kwrun import run  # noqa: E402
 from kwmd import md_plain  # noqa: E402
+import kwpycallers  # noqa: E402
 
 C = Checker("python.model_map")
 check = C.check
@@ -284,7 +290,37 @@ def test(args, atom, aiter_root, tmp):
     test_render(K, db, roots, env, tmp, mod, wrapper, wqual, callers, op_conds, rel_ln, ln,
                 op_file, op_line, op_module, op_fn)
     test_nopy(K, db, roots, env, tmp)
+    test_one(K, db, env, tmp, b, op_file, op_line)
     test_bad(K, db, roots, env, tmp, a, b)
+
+
+def test_one(K, db, env, tmp, b, op_file, op_line):
+    pkg = os.path.join(b, "aiter")
+    want = sorted("%s %s:%d" % (n, os.path.relpath(f, tmp), d) + (" (via %s)" % v if v else "")
+                  for n, f, d, v in kwpycallers.scan(pkg).callers(op_file, "add_rmsnorm_quant"))
+    check(want, "ast finds public callers of add_rmsnorm_quant")
+    args = [K, "map", "--db", db, "--root", tmp, "--format", "tsv", "--python-root", pkg]
+    rc, out, err = run(args, env=env, timeout=300)
+    rows = [r.split("\t") for r in out.split("\n") if r]
+    ops = [r for r in rows if len(r) == 11 and r[3] == "add_rmsnorm_quant"]
+    if check(rc == 0 and err == "" and ops and all(len(r) == 11 for r in rows),
+             "one root: rows of 11 fields, one of the op (%d %r)" % (rc, err)):
+        check(ops[0][2] == "%s:%d" % (os.path.relpath(op_file, tmp), op_line),
+              "one root: the Python entry %s at the op's def line per ast" % ops[0][2])
+        got = [] if ops[0][10] == "-" else sorted(ops[0][10].split("; "))
+        check(got == want, "one root: public callers %s, ast: %s" % (got, want))
+    empty = os.path.join(tmp, "empty-path-one")
+    os.makedirs(empty, exist_ok=True)
+    e = dict(env, PATH=empty)
+    e.pop("KWALK_PYTHON")
+    rc, out, err = run(args, env=e, timeout=300)
+    rows = [r.split("\t") for r in out.split("\n") if r]
+    check(rc == 0 and err.startswith("kwalk: note: ") and err.count("\n") == 1
+          and rows and all(r[2] == "-" for r in rows),
+          "one root, no python3: one note line, no Python entry (%d %r)" % (rc, err))
+    rc, out, err = run(args[:-1] + [os.path.join(tmp, "nope")], env=env, timeout=300)
+    check(rc != 0 and out == "" and err.startswith("kwalk: ") and err.count("\n") == 1,
+          "one root not there: a one-line error (%d %r)" % (rc, err))
 
 
 def test_map(K, db, roots, env, tmp, mod, wqual, callers, rel_ln, ln, a, b):

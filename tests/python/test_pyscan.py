@@ -37,6 +37,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from kwcheck import Checker  # noqa: E402
+import kwpycallers  # noqa: E402
 
 C = Checker("test_pyscan")
 check = C.check
@@ -310,7 +311,8 @@ def check_tagged(out, tagged, tw):
     found, the kernel at its def line per ast."""
     name = lambda o: "%s.%s" % (o["module"], o["function"])
     got = {k: [r for r in tagged if r[0] == k]
-           for k in ("@op", "@launch", "@unresolved", "@dropped", "@unreached")}
+           for k in ("@op", "@decorator", "@caller", "@launch", "@unresolved", "@dropped",
+                     "@unreached")}
     check(len(tagged) == sum(len(v) for v in got.values()), "tsv: every @-row of a known kind")
     check(sorted((r[1], r[2]) for r in got["@op"]) ==
           sorted((name(o), "%s:%d" % (o["file"], o["def_line"])) for o in out["ops"])
@@ -340,6 +342,69 @@ def check_tagged(out, tagged, tw):
     conds = [r[5].split("\x1f") for r in got["@launch"]]
     check(all(c[0].isdigit() and len(c) == int(c[0]) + 1 for c in conds),
           "tsv: @launch CONDS is a count and that many tests")
+
+
+def check_entries(out, tagged, lib_root):
+    """The @decorator and @caller rows, which kwalk reads for the Python
+    entry column and the public callers: per op of a decorator one
+    @decorator row with its def's name, the decorator's line and arguments
+    as ast finds them at the op's def; the @caller rows of every op of the
+    library's package are the public callers tests/lib/kwpycallers.py finds
+    with ast (directly, or through private functions: via), each CALL_LINE
+    a line of that file where ast finds a call inside the caller's def."""
+    name = lambda o: "%s.%s" % (o["module"], o["function"])  # noqa: E731
+    ops = {name(o): o for o in out["ops"] if o["kind"] != "triton"}
+    decs = [r for r in tagged if r[0] == "@decorator"]
+    check(sorted(r[1] for r in decs) == sorted(ops) and all(len(r) == 7 for r in decs),
+          "tsv: one @decorator row of 7 fields per op of a decorator (%d)" % len(decs))
+    trees, calls = {}, {}
+
+    def tree(path):
+        if path not in trees:
+            trees[path] = ast.parse(open(path, encoding="utf-8").read())
+            calls[path] = {n.lineno for n in ast.walk(trees[path]) if isinstance(n, ast.Call)}
+        return trees[path]
+
+    lit = lambda a: "'" + a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) \
+        else "?"  # noqa: E731
+    for r in decs:
+        o = ops.get(r[1])
+        if not o:
+            continue
+        d = [n for n in ast.walk(tree(o["file"])) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+             and n.lineno == o["def_line"] and n.name == r[2]]
+        dec = [x for x in (d[0].decorator_list if d else [])
+               if ast.unparse(x.func if isinstance(x, ast.Call) else x).split(".")[-1] == "compile_ops"]
+        check(dec and dec[0].lineno == int(r[3]), "@decorator %s: def %s, decorator at line %s (ast: %s)"
+              % (r[1], r[2], r[3], dec and dec[0].lineno))
+        if not dec:
+            continue
+        call = dec[0] if isinstance(dec[0], ast.Call) else None
+        pos = [lit(a) for a in call.args] if call else []
+        kws = [k.arg + lit(k.value) for k in call.keywords if k.arg] if call else []
+        check(r[5] == ("\x1f".join(pos) or "-") and r[6] == ("\x1f".join(kws) or "-"),
+              "@decorator %s: arguments %r %r, ast: %r %r" % (r[1], r[5], r[6], pos, kws))
+    pkg = kwpycallers.scan(os.path.join(lib_root, "aiter"))
+    got = {}
+    for r in tagged:
+        if r[0] == "@caller" and len(r) == 7:
+            f, dl = r[4].rsplit(":", 1)
+            got.setdefault(r[1], set()).add((r[3], f, int(dl), None if r[6] == "-" else r[6]))
+            fn = [n for n in ast.walk(tree(f)) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  and n.lineno == int(dl)]
+            cl = int(r[5])
+            check(fn and fn[0].lineno <= cl <= fn[0].end_lineno and cl in calls[f],
+                  "@caller %s of %s: call line %d is a call inside its def (ast)" % (r[3], r[1], cl))
+    n = 0
+    for (path, fn), line in sorted(pkg.ops.items()):
+        o = [k for k, v in ops.items() if v["file"] == path and v["function"].split(".")[-1] == fn]
+        if not check(len(o) == 1, "the op %s of %s (ast) has one @op row" % (fn, path)):
+            continue
+        want = set(pkg.callers(path, fn))
+        n += len(want)
+        check(got.get(o[0], set()) == want, "@caller rows of %s: %s, ast: %s"
+              % (o[0], sorted(got.get(o[0], set()), key=str), sorted(want, key=str)))
+    check(n >= 100, "public callers compared: %d (the aiter fixture has 176)" % n)
 
 
 def check_unresolved(out, op, roots, ln_path, wrapper, rel):
@@ -614,6 +679,7 @@ def test_chains(helper, atom, aiter_root, tmp):
     rows = [l.split("\t") for l in p.stdout.splitlines() if not l.startswith("@")]
     check(p.returncode == 0 and rows and all(len(r) == 10 for r in rows), "tsv: 10 fields a row")
     check_tagged(out, tagged, tw)
+    check_entries(out, tagged, b)
     check_unresolved(out, op, [a, b], ln_path, sorted(wrappers)[0], rel)
     mine = [r for r in rows if r[0].endswith(".add_rmsnorm_quant")]
     # FRAMES (field 10): the chain's calls, entry first, as the JSON checked

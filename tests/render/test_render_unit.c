@@ -216,24 +216,42 @@ static const char kw_py_a[] =
     "def op_d(): ...\n";                                         /* 18 */
 
 /* A caller of op_a in another module, after backslash continuations: one
- * ended by CRLF, one by a lone CR (no line end: lines are counted by LF). */
+ * ended by CRLF, one by a lone CR (a line end to Python's tokenizer, whose
+ * line numbers the reader reports: kw_py_line_of). */
 static const char kw_py_use[] = "from ops import op_a\n"
                                 "X = 1 + \\\r 2\n"
                                 "Y = 3 + \\\r\n    4\n"
                                 "def user():  # def\n"
                                 "    return op_a(1)  # call\n";
 
-/* The line of the first marker in text, counting LFs before it. */
-static int kw_line_of(const char *text, const char *marker) {
+/* The Python reader (python/kwalk_pyscan.py, run with the tests' python3)
+ * over dir as a package root, its model-entry table read into c. */
+static bool kw_pyscan(const char *dir, kw_py_chains *c, kw_err *err) {
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "'%s' '%s' chains --package-root '%s' --decorator compile_ops --format tsv",
+             KW_TEST_PYTHON, KW_TEST_PYSCAN, dir);
+    FILE *f = popen(cmd, "r");
+    if (!f)
+        return false;
+    static char out[1 << 16];
+    size_t n = fread(out, 1, sizeof out - 1, f);
+    out[n] = '\0';
+    return pclose(f) == 0 && kw_py_chains_parse(c, "kwalk_pyscan.py", out, n, err) == KW_OK;
+}
+
+/* The line of the first marker in Python text as Python numbers it: LF,
+ * CRLF and a lone CR each end a line. */
+static int kw_py_line_of(const char *text, const char *marker) {
     const char *at = strstr(text, marker);
     int line = 1;
     for (const char *c = text; at && c < at; c++)
-        line += *c == '\n';
+        line += *c == '\n' || (*c == '\r' && c[1] != '\n');
     return at ? line : 0;
 }
 
 static void test_python(void) {
-    char dir[512], path[512];
+    char dir[512];
     snprintf(dir, sizeof dir, "%s/py", kw_tmp);
     mkdir(dir, 0755);
     kw_write("py/ops.py", kw_py_a);
@@ -248,10 +266,13 @@ static void test_python(void) {
     rf->len = strlen(kw_rules);
     kw_py_ops p;
     kw_py_ops_init(&p);
+    kw_py_chains c;
+    kw_py_chains_init(&c);
     kw_err err;
     CHECK(kw_py_load_rules(&p, &a, &err) == KW_OK);
-    CHECK(kw_py_scan(&p, dir, &err) == KW_OK);
-    CHECK(p.files == 2);
+    CHECK(kw_pyscan(dir, &c, &err));
+    const char *root = dir;
+    CHECK(kw_py_ops_from_chains(&p, &c, &root, 1, &err) == KW_OK);
     CHECK(p.ops.n == 4);
     if (p.ops.n == 4) {
         const kw_py_op *o = p.ops.v;
@@ -263,12 +284,12 @@ static void test_python(void) {
         CHECK(!o[0].why);
         CHECK(o[0].callers.n == 1);
         if (o[0].callers.n == 1) {
-            const kw_py_caller *c = o[0].callers.v;
-            CHECK_STR(c->name, "user");
-            CHECK_STR(c->module, "use");
-            CHECK(c->def_line == kw_line_of(kw_py_use, "def user"));
-            CHECK(c->call_line == kw_line_of(kw_py_use, "op_a(1)"));
-            CHECK(!c->via);
+            const kw_py_caller *k = o[0].callers.v;
+            CHECK_STR(k->name, "user");
+            CHECK_STR(k->module, "use");
+            CHECK(k->def_line == kw_py_line_of(kw_py_use, "def user"));
+            CHECK(k->call_line == kw_py_line_of(kw_py_use, "op_a(1)"));
+            CHECK(!k->via);
         }
         CHECK(o[1].decorator_line == 6 && o[1].def_line == 13);
         CHECK_STR(o[1].def_name, "op_b");
@@ -279,8 +300,21 @@ static void test_python(void) {
         CHECK_STR(o[3].module, "module_d");
         CHECK(!o[3].entry_kind && o[3].why); /* ffi_type "cffi" has no bind rule */
     }
-    snprintf(path, sizeof path, "%s/none", kw_tmp);
-    CHECK(kw_py_scan(&p, path, &err) == KW_ERR);
+    kw_py_chains_free(&c);
+    kw_py_ops_free(&p);
+    /* one file as the root: its ops alone, no caller (use.py is not read) */
+    char file[600];
+    snprintf(file, sizeof file, "%s/ops.py", dir);
+    kw_py_ops_init(&p);
+    kw_py_chains_init(&c);
+    CHECK(kw_py_load_rules(&p, &a, &err) == KW_OK);
+    CHECK(kw_pyscan(file, &c, &err));
+    root = file;
+    CHECK(kw_py_ops_from_chains(&p, &c, &root, 1, &err) == KW_OK);
+    CHECK(p.ops.n == 4 && !p.ops.v[0].callers.n);
+    if (p.ops.n == 4)
+        CHECK(p.ops.v[3].decorator_line == kw_py_line_of(kw_py_a, "@compile_ops(_md_name"));
+    kw_py_chains_free(&c);
     kw_py_ops_free(&p);
     kw_arena_free(&a.arena);
 }
