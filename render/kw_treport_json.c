@@ -9,14 +9,14 @@
  * with jansson (docs/json.md): the same keys, numbers as numbers, null where
  * the YAML has ~. */
 
-static void kw_jstats(json_t *o, const long long *v, size_t n, long long total, bool *oom) {
-    double m = kw_trace_median(v, n);
-    kw_jansson_set(o, "dispatches", json_integer((json_int_t)n), oom);
-    kw_jansson_set(o, "total_ns", json_integer(total), oom);
+static void kw_jstats(json_t *o, const kw_perf_times *t, bool *oom) {
+    double m = t->median;
+    kw_jansson_set(o, "dispatches", json_integer((json_int_t)t->n), oom);
+    kw_jansson_set(o, "total_ns", json_integer(t->total), oom);
     kw_jansson_set(o, "median_ns", m == floor(m) ? json_integer((json_int_t)m) : json_real(m), oom);
-    if (n) {
-        kw_jansson_set(o, "min_ns", json_integer(v[0]), oom);
-        kw_jansson_set(o, "max_ns", json_integer(v[n - 1]), oom);
+    if (t->n) {
+        kw_jansson_set(o, "min_ns", json_integer(t->min), oom);
+        kw_jansson_set(o, "max_ns", json_integer(t->max), oom);
     }
 }
 
@@ -37,7 +37,7 @@ static json_t *kw_json_cfg(const kw_treport_cfg *rc, bool *oom) {
         kw_jansson_set(o, "partial_workgroups", json_boolean(cfg->partial), oom);
     if (cfg->arch && !cfg->mixed_arch)
         kw_jansson_set(o, "arch", kw_jansson_text(cfg->arch), oom);
-    kw_jstats(o, cfg->dur.v, cfg->dur.n, cfg->total, oom);
+    kw_jstats(o, &rc->t, oom);
     const kw_perf_work w = rc->work;
     const char *ir_arch = rc->ir_arch;
     if (!w.known) {
@@ -87,7 +87,7 @@ static json_t *kw_json_row(const kw_treport *c, const kw_treport_row *rr, bool *
     }
     if (!r->k) {
         kw_jansson_set(o, "trace_name", kw_jansson_text(r->trace_name), oom);
-        kw_jstats(o, r->dur.v, r->dur.n, r->total, oom);
+        kw_jstats(o, &rr->t, oom);
         if (r->match.n > 1) {
             kw_jansson_set(o, "match", json_string(kw_match_kind_name(r->match.kind)), oom);
             for (size_t i = 0; i < r->match.n; i++)
@@ -106,7 +106,7 @@ static json_t *kw_json_row(const kw_treport *c, const kw_treport_row *rr, bool *
     for (size_t i = 0; i < r->names.n; i++)
         kw_jansson_push(list, kw_jansson_text(r->names.v[i]), oom);
     kw_jansson_set(o, "trace_names", list, oom);
-    kw_jstats(o, r->dur.v, r->dur.n, r->total, oom);
+    kw_jstats(o, &rr->t, oom);
     json_t *cfgs = json_array(), *peaks = json_array();
     for (size_t i = 0; cfgs && i < r->cfgs.n; i++)
         kw_jansson_push(cfgs, kw_json_cfg(&rr->cfgs[i], oom), oom);
