@@ -1,5 +1,6 @@
 /* kw_treport_json.c: the report of `kwalk trace` (trace/kw_treport.h) as one
- * JSON document (docs/json.md). */
+ * JSON document (docs/json.md), written from the evaluated report: this file
+ * computes nothing (no evaluator, no kw_perf_* or trace/ function). */
 #include "render/kw_treport_json.h"
 
 #include <math.h>
@@ -89,7 +90,7 @@ static json_t *kw_json_row(const kw_treport *c, const kw_treport_row *rr, bool *
         kw_jansson_set(o, "trace_name", kw_jansson_text(r->trace_name), oom);
         kw_jstats(o, &rr->t, oom);
         if (r->match.n > 1) {
-            kw_jansson_set(o, "match", json_string(kw_match_kind_name(r->match.kind)), oom);
+            kw_jansson_set(o, "match", json_string(rr->match), oom);
             for (size_t i = 0; i < r->match.n; i++)
                 kw_jansson_push(list, kw_json_candidate(&c->join->kernels.v[r->match.cand[i]]),
                                 oom);
@@ -102,7 +103,7 @@ static json_t *kw_json_row(const kw_treport *c, const kw_treport_row *rr, bool *
     kw_jansson_set(o, "symbol", kw_jansson_text(r->k->symbol), oom);
     if (r->k->name)
         kw_jansson_set(o, "name", kw_jansson_text(r->k->name), oom);
-    kw_jansson_set(o, "match", json_string(kw_match_kind_name(r->match.kind)), oom);
+    kw_jansson_set(o, "match", json_string(rr->match), oom);
     for (size_t i = 0; i < r->names.n; i++)
         kw_jansson_push(list, kw_jansson_text(r->names.v[i]), oom);
     kw_jansson_set(o, "trace_names", list, oom);
@@ -146,7 +147,7 @@ json_t *kw_treport_json(const kw_treport *c, bool *oom_out) {
     for (int g = 0; g < 3; g++) {
         json_t *rows = json_array();
         for (size_t i = 0; rows && i < c->rows.n && !oom; i++)
-            if ((int)kw_trow_group_of(c->rows.v[i].row) == g)
+            if ((int)c->rows.v[i].group == g)
                 kw_jansson_push(rows, kw_json_row(c, &c->rows.v[i], &oom), &oom);
         kw_jansson_set(doc, group[g], rows, &oom);
     }

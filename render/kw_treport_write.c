@@ -1,5 +1,8 @@
 /* kw_treport_write.c: the report of `kwalk trace` (trace/kw_treport.h) as
- * text and as YAML (docs/trace.md), written from the evaluated report. */
+ * text and as YAML (docs/trace.md), written from the evaluated report: every
+ * number, verdict and name (medians, bandwidth, bound, match kind, group) is
+ * the report model's; this file computes nothing (no evaluator, no kw_perf_*
+ * or trace/ function). */
 #include "render/kw_treport_write.h"
 
 #include <math.h>
@@ -48,7 +51,7 @@ static void kw_text_row(const kw_treport *c, kw_buf *o, const kw_treport_row *rr
     if (r->k) {
         kw_buf_printf(o, "%s\n", kw_row_label(r));
         kw_buf_printf(o, "  symbol: %s\n", r->k->symbol);
-        kw_buf_printf(o, "  matched by %s:", kw_match_kind_name(r->match.kind));
+        kw_buf_printf(o, "  matched by %s:", rr->match);
         for (size_t i = 0; i < r->names.n; i++)
             kw_buf_printf(o, "%s \"%s\"", i ? "," : "", r->names.v[i]);
         kw_buf_puts(o, "\n  ");
@@ -108,7 +111,7 @@ static void kw_text_row(const kw_treport *c, kw_buf *o, const kw_treport_row *rr
         kw_buf_printf(o,
                       "\n  matches %zu instantiations (by %s); counted for none of them "
                       "(rocprofv3 --mangled-kernels names each exactly):\n",
-                      r->match.n, kw_match_kind_name(r->match.kind));
+                      r->match.n, rr->match);
         for (size_t i = 0; i < r->match.n; i++) {
             const kw_tkernel *k = &c->join->kernels.v[r->match.cand[i]];
             kw_buf_printf(o, "    %s  %s\n", k->name ? k->name : "-", k->symbol);
@@ -124,7 +127,7 @@ static void kw_text_row(const kw_treport *c, kw_buf *o, const kw_treport_row *rr
 void kw_treport_write_text(const kw_treport *c, kw_buf *o) {
     size_t inst = 0, amb = 0, unk = 0, d_inst = 0;
     for (size_t i = 0; i < c->rows.n; i++) {
-        int g = (int)kw_trow_group_of(c->rows.v[i].row);
+        int g = (int)c->rows.v[i].group;
         inst += g == 0;
         amb += g == 1;
         unk += g == 2;
@@ -248,7 +251,7 @@ static void kw_yaml_row(const kw_treport *c, kw_yaml_emitter *e, const kw_trepor
         if (r->k->name)
             kw_ykey_str(e, "name", r->k->name);
         kw_yaml_emit_key(e, "match");
-        kw_yaml_emit_plain(e, kw_match_kind_name(r->match.kind));
+        kw_yaml_emit_plain(e, rr->match);
         kw_yaml_emit_key(e, "trace_names");
         kw_yaml_emit_seq_start(e, false);
         for (size_t i = 0; i < r->names.n; i++)
@@ -283,7 +286,7 @@ static void kw_yaml_row(const kw_treport *c, kw_yaml_emitter *e, const kw_trepor
     kw_ystats(e, &rr->t);
     if (r->match.n > 1) {
         kw_yaml_emit_key(e, "match");
-        kw_yaml_emit_plain(e, kw_match_kind_name(r->match.kind));
+        kw_yaml_emit_plain(e, rr->match);
         kw_yaml_emit_key(e, "candidates");
         kw_yaml_emit_seq_start(e, false);
         for (size_t i = 0; i < r->match.n; i++) {
@@ -322,7 +325,7 @@ kw_status kw_treport_write_yaml(const kw_treport *c, kw_buf *o, kw_err *err) {
         kw_yaml_emit_key(&e, group[g]);
         kw_yaml_emit_seq_start(&e, false);
         for (size_t i = 0; i < c->rows.n; i++)
-            if ((int)kw_trow_group_of(c->rows.v[i].row) == g)
+            if ((int)c->rows.v[i].group == g)
                 kw_yaml_row(c, &e, &c->rows.v[i]);
         kw_yaml_emit_seq_end(&e);
     }

@@ -68,6 +68,8 @@ kw_status kw_treport_build(kw_treport *rep, const kw_tstats *stats, const kw_gpu
             return kw_fail(err, "out of memory");
         memset(row, 0, sizeof(*row));
         row->row = r;
+        row->group = kw_trow_group_of(r);
+        row->match = kw_match_kind_name(r->match.kind);
         row->t = (kw_perf_times){r->dur.n, r->total, r->dur.n ? r->dur.v[0] : 0,
                                  r->dur.n ? r->dur.v[r->dur.n - 1] : 0,
                                  kw_trace_median(r->dur.v, r->dur.n)};

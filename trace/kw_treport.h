@@ -39,6 +39,8 @@ enum { KW_TREPORT_ARCHS = 8 };
 
 typedef struct kw_treport_row {
     const kw_trow *row;
+    kw_trow_group group;                   /* joined, ambiguous or not in the index */
+    const char *match;                     /* how its names matched ("symbol", ...) */
     kw_perf_times t;                       /* its durations */
     kw_treport_cfg *cfgs;                  /* row->cfgs.n of them (an instantiation's), else NULL */
     const char *archs[KW_TREPORT_ARCHS];   /* whose peak bandwidth is shown */
