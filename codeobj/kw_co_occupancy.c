@@ -28,6 +28,10 @@ static unsigned waves_by_vgpr(const kw_co_hw *hw, unsigned vgprs) {
     return min_u(w ? w : 1, hw->max_waves_per_simd);
 }
 
+unsigned kw_co_waves_by_vgpr(const kw_co_hw *hw, unsigned vgprs) {
+    return waves_by_vgpr(hw, vgprs);
+}
+
 static unsigned waves_by_sgpr(const kw_co_hw *hw, unsigned sgprs) {
     for (unsigned i = 0; i < hw->nsgpr_steps; i++)
         if (sgprs <= hw->sgpr_steps[i][0])

@@ -163,6 +163,10 @@ enum {
 void kw_co_occupancy_at_block(const kw_co_hw *hw, long long vgpr, long long sgpr, long long lds,
                               unsigned block, kw_co_occ_block *out);
 
+/* hw's VGPR term: the waves per SIMD a kernel of vgprs VGPRs (arch VGPRs +
+ * AGPRs) allows, as kw_co_occupancy_compute takes it. */
+unsigned kw_co_waves_by_vgpr(const kw_co_hw *hw, unsigned vgprs);
+
 /* "vgpr", "sgpr", "lds", "workgroup", joined with '+' when several bind;
  * "none" when the kernel reaches the hardware's wave slots. */
 const char *kw_co_limiter_name(unsigned limiters);

@@ -107,6 +107,9 @@ typedef struct kw_page {
     int def_first, def_last;
     const char *def_why;
     int *launch_last;
+    /* section 4's numbers and the site's charts' (kw_page_perf.h), built
+     * after kw_page_finish; NULL before */
+    const struct kw_page_perf *perf;
 } kw_page;
 
 void kw_page_init(kw_page *p);

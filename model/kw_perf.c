@@ -1,4 +1,5 @@
-/* kw_perf.c: bytes and FLOP per dispatch from the IR facts, achieved
+/* kw_perf.c: bytes and FLOP per dispatch from the IR facts (for a
+ * measured dispatch, from the facts of the arch it ran on), achieved
  * bandwidth, ridge point and bound classification (kw_perf.h), shared by
  * section 4 of the walkthroughs and `kwalk trace`. */
 #include "model/kw_perf.h"
@@ -119,6 +120,41 @@ void kw_perf_dispatch_work(const kw_irf *ir, const kw_shape *shape, const long l
     kw_arena_free(&scratch);
 }
 
+void kw_perf_kernel_work(const kw_kernel *k, const char *arch, bool known, const long long block[3],
+                         const long long grid[3], const kw_shape *shape, kw_perf_work *out,
+                         const char **ir_arch) {
+    memset(out, 0, sizeof(*out));
+    out->flops = -1;
+    out->why = "not known (no IR facts)";
+    *ir_arch = NULL;
+    if (!k)
+        return;
+    const kw_kernel_arch *ka = NULL;
+    size_t with_ir = 0;
+    for (size_t i = 0; i < k->archs.n; i++) {
+        if (!k->archs.v[i].ir)
+            continue;
+        with_ir++;
+        if (arch ? !strcmp(arch, k->archs.v[i].arch) : !ka)
+            ka = &k->archs.v[i];
+    }
+    if (!with_ir)
+        return;
+    if (!ka || (!arch && with_ir > 1)) {
+        out->why = arch ? "not known (no IR facts for the arch the dispatches ran on)"
+                        : "not known (IR facts exist for several archs and the trace does not "
+                          "say which GPU ran it: give --gpu)";
+        return;
+    }
+    if (!known) {
+        out->why = "not known (the trace has no grid and workgroup sizes)";
+        return;
+    }
+    kw_perf_dispatch_work(ka->ir, shape, block, grid, out);
+    if (out->known)
+        *ir_arch = ka->arch;
+}
+
 kw_perf_bw kw_perf_bandwidth(double bytes, double ns, const kw_gpu *g) {
     kw_perf_bw b = {.tbs = -1, .of_peak = -1};
     if (!(ns > 0) || bytes < 0)
@@ -142,6 +178,7 @@ kw_perf_bound kw_perf_classify(double flops, double bytes, double blocks, const 
     if (b.intensity >= 0 && b.ridge > 0)
         b.kind = b.intensity < b.ridge ? KW_BOUND_MEMORY : KW_BOUND_COMPUTE;
     b.launch = blocks >= 0 && g && g->compute_units > 0 && blocks < g->compute_units;
+    b.name = kw_perf_bound_name(b.kind);
     return b;
 }
 

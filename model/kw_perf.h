@@ -38,6 +38,15 @@ enum { KW_PERF_MAX_EVALS = 1 << 20 };
 void kw_perf_dispatch_work(const kw_irf *ir, const kw_shape *shape, const long long block[3],
                            const long long grid[3], kw_perf_work *out);
 
+/* The work of one dispatch of kernel k that a profiler measured: from k's IR
+ * facts for arch (NULL: not known which ran it; used only when a single arch
+ * has IR facts), with shape's bindings (--shape, template constants; may be
+ * NULL); known: the trace gave the grid (in workgroups) and block. *ir_arch:
+ * the arch whose facts were used (NULL when none). */
+void kw_perf_kernel_work(const kw_kernel *k, const char *arch, bool known, const long long block[3],
+                         const long long grid[3], const kw_shape *shape, kw_perf_work *out,
+                         const char **ir_arch);
+
 /* Achieved bandwidth of bytes moved in ns nanoseconds, in TB/s; the share of
  * g's HBM peak (1.0 = the peak), < 0 when g or its peak is not known. */
 typedef struct kw_perf_bw {
@@ -61,6 +70,7 @@ typedef struct kw_perf_bound {
     double intensity; /* FLOP per byte; < 0 when not known */
     double ridge;     /* < 0 when not known */
     bool launch;      /* fewer workgroups than g's compute units (launch-bound) */
+    const char *name; /* kw_perf_bound_name(kind) */
 } kw_perf_bound;
 /* Classify flops over bytes (either < 0: not known) against g; blocks < 0
  * when the number of workgroups is not known. */

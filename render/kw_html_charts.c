@@ -1,29 +1,21 @@
 /* kw_html_charts.c: the charts of a site page, inline SVG drawn from the
  * facts of each arch shown: occupancy (waves per SIMD) against VGPRs, the
- * VGPR bound from the processor's occupancy table (kw_co_hw_lookup,
- * annotations/hw/amdgpu-occupancy.txt) with the kernel's point (its VGPRs
- * plus AGPRs, its recorded occupancy and limiter); and the instruction-class
- * mix of its listing (kernels[].archs.<arch>.classes); then the roofline
- * (kw_html_roofline.c). Each chart carries its
- * numbers as data- attributes (tests/site checks them against the code object).
- * The parts that repeat from page to page are kept per thread (kw_html_part_*). */
+ * VGPR bound of the processor's occupancy table (annotations/hw/amdgpu-
+ * occupancy.txt) as the page model computed it (model/kw_page_perf.h) with
+ * the kernel's point (its VGPRs plus AGPRs, its recorded occupancy and
+ * limiter); and the instruction-class mix of its listing
+ * (kernels[].archs.<arch>.classes); then the roofline (kw_html_roofline.c).
+ * This file computes no occupancy (it uses no codeobj/ nor trace/ function
+ * and no kw_perf_* one): it lays out what the page model holds. Each chart
+ * carries its numbers as data- attributes (tests/site checks them against
+ * the code object). The parts that repeat from page to page are kept per
+ * thread (kw_html_part_*). */
 #include <math.h>
 #include <string.h>
 
-#include "codeobj/kw_codeobj.h"
 #include "render/kw_html.h"
 
 enum { KW_CH_W = 420, KW_CH_H = 220, KW_CH_L = 40, KW_CH_B = 30, KW_CH_T = 24, KW_CH_R = 12 };
-
-/* The VGPR bound on waves per SIMD, as kw_co_occupancy computes it. */
-static unsigned kw_ch_waves(const kw_co_hw *hw, unsigned v) {
-    if (v < hw->vgpr_granule)
-        return hw->max_waves_per_simd;
-    unsigned rounded = (v + hw->vgpr_granule - 1) / hw->vgpr_granule * hw->vgpr_granule;
-    unsigned w = hw->vgprs_per_lane / rounded;
-    w = w ? w : 1;
-    return w < hw->max_waves_per_simd ? w : hw->max_waves_per_simd;
-}
 
 /* v as printf's "%.1f" writes it; a whole number (most coordinates) without
  * printf. */
@@ -76,47 +68,41 @@ void kw_html_charts_thread_free(void) {
 }
 
 /* The axes, ticks and the VGPR bound (a step curve) of the occupancy chart
- * of processor hw. */
-static void kw_ch_occupancy_axes(kw_buf *o, const kw_co_hw *hw) {
+ * of a processor (the page model's curve). */
+static void kw_ch_occupancy_axes(kw_buf *o, const kw_page_occ *oc) {
     double pw = KW_CH_W - KW_CH_L - KW_CH_R, ph = KW_CH_H - KW_CH_T - KW_CH_B;
-    double xmax = hw->vgprs_per_lane, ymax = hw->max_waves_per_simd;
+    double xmax = oc->vgprs_per_lane, ymax = oc->max_waves;
 #define KW_X(v) (KW_CH_L + (v) / xmax * pw)
 #define KW_Y(w) (KW_CH_T + ph - (w) / ymax * ph)
     kw_buf_printf(o, "<path class=\"kw-ax\" d=\"M%d %d V%.1f H%.1f\"/>", KW_CH_L, KW_CH_T,
                   KW_CH_T + ph, KW_CH_L + pw);
-    for (unsigned w = 0; w <= hw->max_waves_per_simd; w += hw->max_waves_per_simd > 8 ? 2 : 1)
+    for (unsigned w = 0; w <= oc->max_waves; w += oc->max_waves > 8 ? 2 : 1)
         kw_buf_printf(o, "<text x=\"%d\" y=\"%.1f\" class=\"kw-tk\" text-anchor=\"end\">%u</text>",
                       KW_CH_L - 4, KW_Y(w) + 4, w);
-    for (unsigned x = 0; x <= hw->vgprs_per_lane; x += hw->vgprs_per_lane / 4)
+    for (unsigned x = 0; x <= oc->vgprs_per_lane; x += oc->vgprs_per_lane / 4)
         kw_buf_printf(o,
                       "<text x=\"%.1f\" y=\"%d\" class=\"kw-tk\" text-anchor=\"middle\">%u</text>",
                       KW_X(x), KW_CH_H - 12, x);
     /* the VGPR bound: a step curve */
     kw_buf_puts(o, "<path class=\"kw-curve\" d=\"");
-    unsigned prev = kw_ch_waves(hw, 0);
-    kw_buf_printf(o, "M%.1f %.1f", KW_X(0), KW_Y(prev));
-    for (unsigned x = 1; x <= hw->vgprs_per_lane; x++) {
-        unsigned w = kw_ch_waves(hw, x);
-        if (w != prev) {
-            kw_buf_printf(o, " H%.1f V%.1f", KW_X(x - 1), KW_Y(w));
-            prev = w;
-        }
-    }
+    kw_buf_printf(o, "M%.1f %.1f", KW_X(0), KW_Y(oc->waves0));
+    for (size_t i = 0; i < oc->nsteps; i++)
+        kw_buf_printf(o, " H%.1f V%.1f", KW_X(oc->vgprs[i] - 1), KW_Y(oc->waves[i]));
     kw_buf_printf(o, " H%.1f\"/>", KW_X(xmax));
 #undef KW_X
 #undef KW_Y
 }
 
-static void kw_ch_occupancy(kw_buf *o, const kw_rarch *a, const char *arch) {
+static void kw_ch_occupancy(kw_buf *o, const kw_rarch *a, const kw_page_occ *oc,
+                            const char *arch) {
     const kw_isa_resources *res = &a->facts->resources;
-    const kw_co_hw *hw = kw_co_hw_lookup(a->arch);
-    if (!hw || !hw->vgprs_per_lane || !hw->max_waves_per_simd || !hw->vgpr_granule)
+    if (!oc->known)
         return;
     double pw = KW_CH_W - KW_CH_L - KW_CH_R, ph = KW_CH_H - KW_CH_T - KW_CH_B;
-    double xmax = hw->vgprs_per_lane, ymax = hw->max_waves_per_simd;
+    double xmax = oc->vgprs_per_lane, ymax = oc->max_waves;
 #define KW_X(v) (KW_CH_L + (v) / xmax * pw)
 #define KW_Y(w) (KW_CH_T + ph - (w) / ymax * ph)
-    long long v = res->vgpr >= 0 ? res->vgpr + (res->agpr > 0 ? res->agpr : 0) : -1;
+    long long v = oc->kernel_vgprs;
     kw_buf_printf(o,
                   "<svg class=\"kw-chart kw-occ\" data-arch=\"%s\" data-vgprs=\"%lld\" "
                   "data-waves=\"%lld\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
@@ -125,17 +111,20 @@ static void kw_ch_occupancy(kw_buf *o, const kw_rarch *a, const char *arch) {
     kw_buf_printf(o, "<text x=\"%d\" y=\"14\" class=\"kw-ct\">%s: waves per SIMD against VGPRs",
                   KW_CH_L, arch);
     kw_buf_puts(o, res->agpr > 0 ? " + AGPRs</text>" : "</text>");
-    /* axes, ticks and the VGPR bound depend on the processor alone */
+    /* axes, ticks and the VGPR bound depend on the processor's three
+     * numbers alone */
     struct {
         char kind;
-        const kw_co_hw *hw;
+        unsigned vgprs_per_lane, max_waves, vgpr_granule;
     } key;
     memset(&key, 0, sizeof key); /* the padding too: keys are compared as bytes */
     key.kind = 'o';
-    key.hw = hw;
+    key.vgprs_per_lane = oc->vgprs_per_lane;
+    key.max_waves = oc->max_waves;
+    key.vgpr_granule = oc->vgpr_granule;
     if (!kw_html_part_reuse(o, &key, sizeof key)) {
         size_t at = o->len;
-        kw_ch_occupancy_axes(o, hw);
+        kw_ch_occupancy_axes(o, oc);
         kw_html_part_keep(&key, sizeof key, o, at);
     }
     if (v >= 0 && res->occupancy >= 0) {
@@ -228,7 +217,7 @@ void kw_html_charts(kw_render *r, kw_buf *out) {
             continue;
         kw_buf_reset(&arch);
         kw_html_esc(&arch, r->archs.v[a].arch);
-        kw_ch_occupancy(out, &r->archs.v[a], kw_buf_str(&arch));
+        kw_ch_occupancy(out, &r->archs.v[a], &r->page.perf->archs[a].occ, kw_buf_str(&arch));
         kw_ch_classes(out, &r->archs.v[a], kw_buf_str(&arch));
     }
     kw_buf_free(&arch);

@@ -1,21 +1,22 @@
 /* kw_html_roofline.c: the roofline chart of a site page, inline SVG per arch
  * shown: log-log, FLOP per byte of HBM traffic against TFLOP/s, the roof of
- * the arch's GPU (annotations/hw/amdgpu-peaks.txt through kw_perf_gpu: HBM
- * bandwidth up to the FP32 vector peak) and the kernel's point for each
- * launch or trace configuration whose bytes, FLOP and time are all known:
+ * the arch's GPU (annotations/hw/amdgpu-peaks.txt: HBM bandwidth up to the
+ * FP32 vector peak) and the kernel's point for each launch or trace
+ * configuration whose bytes, FLOP and time are all known:
  *   - bytes and FLOP from the IR facts per thread times the threads of the
- *     launch, as the page model evaluated them (--shape, template constants),
- *     with the time --time-us gives;
+ *     launch, with the time --time-us gives;
  *   - or, with --trace, per launch configuration the trace recorded: the IR
- *     facts evaluated at its grid (kw_tcfg_work, as section 4) over its
- *     median duration.
- * What is missing for a point is said under the chart; no point is guessed.
- * The svg carries its axes (data-plot, data-xlog, data-ylog) and each point
- * its bytes, FLOP and nanoseconds, for tests/site to check. */
+ *     facts evaluated at its grid (as section 4) over its median duration.
+ * The points and what is missing for each are the page model's
+ * (model/kw_page_perf.h, evaluated before the page is written): this file
+ * computes nothing but the chart's layout (it calls no evaluator or kw_perf_*
+ * function and uses neither codeobj/ nor trace/). What is missing for a
+ * point is said under the chart; no point is guessed. The svg carries its
+ * axes (data-plot, data-xlog, data-ylog) and each point its bytes, FLOP and
+ * nanoseconds, for tests/site to check. */
 #include <math.h>
 #include <string.h>
 
-#include "model/kw_perf.h"
 #include "render/kw_html.h"
 
 enum { KW_RF_W = 440, KW_RF_H = 250, KW_RF_L = 52, KW_RF_B = 34, KW_RF_T = 26, KW_RF_R = 16 };
@@ -44,10 +45,11 @@ static void kw_rf_add(kw_rf *f, double bytes, double flops, double ns, const cha
         f->pts[f->npts++] = (kw_rf_point){bytes, flops, ns, from};
 }
 
-/* The points of the page's launches on arch a (bytes from the page model). */
+/* The points of the page's launches on arch a (the page model's). */
 static void kw_rf_launches(kw_rf *f, size_t a) {
     kw_render *r = f->r;
     const kw_page_arch *pa = &r->page.archs.v[a];
+    const kw_page_perf *pf = r->page.perf;
     size_t nl = r->mk->launches.n;
     if (!nl) {
         kw_rf_why(f, "no launch of this kernel is recorded: its grid, so its bytes, are unknown");
@@ -61,68 +63,42 @@ static void kw_rf_launches(kw_rf *f, size_t a) {
         const kw_mlaunch *ml = &r->m->launches.v[r->mk->launches.v[i]];
         const char *at = kw_arena_printf(&r->scratch, "launch at %s:%d",
                                          kw_r_path(r, ml->l->location.file), ml->l->location.line);
-        const kw_page_geom *g = &r->page.geom[i];
-        const kw_page_work *w = &r->page.work[a * nl + i];
-        const char *miss = NULL;
-        if (!g->block_known || !g->grid_known)
-            miss = "its grid or block is unknown (give the names with --shape)";
-        else if (!w->krd || !w->kwr)
-            miss = !w->trd || !w->twr ? "the IR facts give no bytes read or written per thread"
-                                      : "its bytes per thread name values --shape does not give";
-        else if (!w->kfl)
-            miss = !w->tfl ? "the IR facts give no FLOP per thread"
-                           : "its FLOP per thread name values --shape does not give";
-        else if (r->o->time_us < 0)
-            miss = "bytes and FLOP are known, the time is not (give --time-us or --trace)";
-        if (miss) {
-            kw_rf_why(f, kw_arena_printf(&r->scratch, "%s: %s", at ? at : "a launch", miss));
+        const kw_page_perf_launch *pl = &pf->launches[a * pf->nlaunches + i];
+        if (pl->miss) {
+            kw_rf_why(f, kw_arena_printf(&r->scratch, "%s: %s", at ? at : "a launch", pl->miss));
             continue;
         }
-        double threads = g->threads_per_block * g->blocks;
         kw_rf_add(
-            f, (w->rd + w->wr) * threads, w->fl * threads, r->o->time_us * 1e3,
-            kw_arena_printf(&r->scratch, "%s, --time-us %g", at ? at : "a launch", r->o->time_us));
+            f, pl->pt_bytes, pl->pt_flops, pl->pt_ns,
+            kw_arena_printf(&r->scratch, "%s, --time-us %g", at ? at : "a launch", pf->time_us));
     }
 }
 
 /* The points of the trace's configurations that ran on arch. */
 static void kw_rf_trace(kw_rf *f, const char *arch) {
     kw_render *r = f->r;
-    const kw_tstats *ts = r->o->trace;
-    const kw_trow *row = kw_tstats_kernel(ts, r->mk->symbol);
-    if (!row) {
+    const kw_page_perf *pf = r->page.perf;
+    if (!pf->measured->found) {
         kw_rf_why(f, "the trace has no dispatch of this kernel");
         return;
     }
-    for (size_t i = 0; i < row->cfgs.n; i++) {
-        const kw_tcfg *cfg = &row->cfgs.v[i];
-        const char *ran = kw_r_trace_arch(r, cfg);
-        kw_perf_work w;
-        const char *ir_arch = NULL;
-        kw_tcfg_work(row->k ? row->k->k : NULL, ran, cfg, &r->page.shape, &w, &ir_arch);
-        /* not known where it ran: the only arch with IR facts, as section 4 */
-        ran = ran ? ran : ir_arch;
-        if (ran && strcmp(ran, arch))
+    for (size_t i = 0; i < pf->measured->ncfgs; i++) {
+        const kw_page_perf_tcfg *c = &pf->tcfgs[i];
+        const kw_perf_mcfg *cfg = c->m;
+        if (c->chart_arch && strcmp(c->chart_arch, arch))
             continue; /* another arch's chart shows it */
         const char *at =
             cfg->known ? kw_arena_printf(&r->scratch,
                                          "trace: grid [%lld, %lld, %lld] x "
                                          "workgroup [%lld, %lld, %lld], median of %zu",
                                          cfg->grid_wg[0], cfg->grid_wg[1], cfg->grid_wg[2],
-                                         cfg->block[0], cfg->block[1], cfg->block[2], cfg->dur.n)
+                                         cfg->block[0], cfg->block[1], cfg->block[2], cfg->t.n)
                        : "trace: dispatches without grid and workgroup sizes";
         at = at ? at : "trace";
-        if (!ran)
-            kw_rf_why(f, kw_arena_printf(&r->scratch,
-                                         "%s: the arch it ran on is not known (give --gpu or "
-                                         "--arch)",
-                                         at));
-        else if (!w.known)
-            kw_rf_why(f, kw_arena_printf(&r->scratch, "%s: bytes per dispatch %s", at, w.why));
-        else if (w.flops < 0)
-            kw_rf_why(f, kw_arena_printf(&r->scratch, "%s: FLOP per dispatch not known", at));
+        if (c->miss)
+            kw_rf_why(f, kw_arena_printf(&r->scratch, "%s: %s", at, c->miss));
         else
-            kw_rf_add(f, w.bytes, w.flops, kw_trace_median(cfg->dur.v, cfg->dur.n), at);
+            kw_rf_add(f, c->pt_bytes, c->pt_flops, c->pt_ns, at);
     }
 }
 
@@ -258,19 +234,20 @@ void kw_html_roofline(kw_render *r, kw_buf *out) {
         kw_buf_reset(&f.why);
         kw_buf_reset(&arch);
         kw_html_esc(&arch, an);
-        const kw_gpu *g = kw_perf_gpu(r->gpus, r->o->gpu, an);
+        const kw_page_perf_arch *pa = &r->page.perf->archs[a];
+        const kw_gpu *g = pa->gpu;
         kw_buf_printf(out, "<figure class=\"kw-roof-fig\" data-arch=\"%s\">", kw_buf_str(&arch));
-        if (!g || !(g->hbm_tbs > 0) || !(g->fp32_vector_tflops > 0)) {
+        if (!pa->roof) {
             kw_buf_printf(out, "<figcaption>%s: no roofline: ", kw_buf_str(&arch));
-            kw_html_esc(out, r->o->gpu && !g ? "--gpu names a product of another arch"
+            kw_html_esc(out, pa->gpu_mismatch ? "--gpu names a product of another arch"
                                              : "annotations/hw/amdgpu-peaks.txt gives no HBM "
                                                "and FP32 peaks for it");
             kw_buf_puts(out, ".</figcaption></figure>\n");
             continue;
         }
-        if (r->o->trace)
+        if (r->page.perf->measured)
             kw_rf_trace(&f, an);
-        if (!r->o->trace || r->o->time_us >= 0)
+        if (!r->page.perf->measured || r->page.perf->time_us >= 0)
             kw_rf_launches(&f, a);
         kw_rf_svg(&f, out, kw_buf_str(&arch), g);
         if (!f.npts)
@@ -278,7 +255,7 @@ void kw_html_roofline(kw_render *r, kw_buf *out) {
                           "<figcaption>%s: no point for this kernel: its bytes, FLOP and "
                           "time are not all known%s</figcaption>",
                           kw_buf_str(&arch),
-                          r->o->trace || r->o->time_us >= 0
+                          r->page.perf->measured || r->page.perf->time_us >= 0
                               ? ""
                               : " (kwalk site was run without --trace or --time-us: nothing "
                                 "gives a time)");

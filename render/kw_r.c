@@ -293,18 +293,6 @@ void kw_r_bytes(kw_buf *o, double b) {
         kw_buf_printf(o, "%.3g %s", x, unit[u]);
 }
 
-const char *kw_r_trace_arch(const kw_render *r, const kw_tcfg *cfg) {
-    const char *fallback = NULL;
-    const kw_gpu *g = r->o->gpu ? kw_gpu_named(r->gpus, r->o->gpu) : NULL;
-    if (g)
-        fallback = g->arch;
-    else if (r->o->arch)
-        fallback = r->o->arch;
-    else if (r->archs.n == 1)
-        fallback = r->archs.v[0].arch;
-    return kw_tcfg_arch(cfg, fallback);
-}
-
 const kw_r_isa_line *kw_r_isa_lines(kw_render *r, const kw_kernel_arch *fx, size_t *n,
                                     size_t *ninsn) {
     for (size_t i = 0; i < r->nisa_lines; i++)

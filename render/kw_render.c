@@ -146,6 +146,16 @@ kw_status kw_render_kernel(kw_render *r, size_t ki, kw_buf *out, kw_err *err) {
     if (kw_page_finish(&r->page, r->m, r->o->arch_override, r->o->narch_override, r->o->arch,
                        r->o->shape != NULL, &r->scratch, err) != KW_OK)
         return KW_ERR;
+    /* section 4's numbers, with what --trace measured of the kernel */
+    kw_perf_measured *ms = r->o->trace ? kw_arena_alloc(&r->scratch, sizeof *ms) : NULL;
+    kw_page_perf *perf = kw_arena_alloc(&r->scratch, sizeof *perf);
+    if (!perf || (r->o->trace && (!ms || !kw_tstats_measured(r->o->trace, r->mk->symbol,
+                                                             &r->scratch, ms))))
+        return kw_fail(err, "out of memory");
+    if (kw_page_perf_build(perf, &r->page, r->m, r->gpus, r->o->gpu, r->o->arch, r->o->time_us,
+                           ms, &r->scratch, err) != KW_OK)
+        return KW_ERR;
+    r->page.perf = perf;
     r->archs.v = r->page.archs.v;
     r->archs.n = r->page.archs.n;
     if (r->page.triton) {

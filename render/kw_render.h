@@ -27,6 +27,7 @@
 #include "model/kw_model.h"
 #include "model/kw_operand.h"
 #include "model/kw_page.h"
+#include "model/kw_page_perf.h"
 #include "model/kw_provider.h"
 #include "model/kw_python_chains.h"
 #include "model/kw_src.h"
@@ -245,9 +246,6 @@ static inline kw_md_in kw_r_prose_in(const kw_render *r) {
 void kw_r_plainf(kw_render *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A byte count with a unit for prose ("72.4 MB"; "512 B"). */
 void kw_r_bytes(kw_buf *o, double b);
-/* The arch a trace configuration's dispatches ran on (--trace), when known:
- * the trace's, else --gpu's, else --arch, else the kernel's only arch shown. */
-const char *kw_r_trace_arch(const kw_render *r, const kw_tcfg *cfg);
 /* The line at *at into l and *at past it; false at the listing's end. */
 bool kw_r_isa_next(const char **at, kw_r_isa_line *l);
 /* The length of mnemonic s[0, n) without its encoding suffix (_e32, _e64,

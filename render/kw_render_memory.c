@@ -1,18 +1,17 @@
 /* kw_render_memory.c: section 4, memory access analysis: the launch
  * geometry for --shape, bytes read and written per thread / block /
- * invocation (the IR facts' expressions, evaluated in the page model,
- * model/kw_page.h), arithmetic intensity, the hardware's peaks and ridge
- * point (annotations/hw/amdgpu-peaks.txt), achieved bandwidth for
- * --time-us, and the bound classification. Every number is either computed
- * from those or marked as missing. The arithmetic shared with `kwalk trace`
- * (bandwidth, ridge point, bound) is kw_perf.c; the figures of a profiler
- * trace (--trace) are kw_render_trace.c. */
-#include <math.h>
+ * invocation (the IR facts' expressions), arithmetic intensity, the
+ * hardware's peaks and ridge point (annotations/hw/amdgpu-peaks.txt),
+ * achieved bandwidth for --time-us, and the bound classification. Every
+ * number is read from the page model (model/kw_page.h, model/kw_page_perf.h:
+ * evaluated before the page is written) or marked as missing; this file
+ * computes nothing: it calls no evaluator or kw_perf_* function and uses
+ * neither codeobj/ nor trace/. The figures of a profiler trace (--trace) are
+ * kw_render_trace.c. */
 #include <stdio.h>
 #include <string.h>
 
 #include "render/kw_md.h"
-#include "model/kw_perf.h"
 #include "render/kw_render.h"
 
 static void kw_num(kw_buf *o, double v) {
@@ -22,10 +21,10 @@ static void kw_num(kw_buf *o, double v) {
 }
 
 static void kw_mem_hw_table_text(kw_render *r, kw_buf *o) {
+    const kw_page_perf *pf = r->page.perf;
     bool any = false;
     for (size_t a = 0; a < r->archs.n; a++)
-        for (size_t i = 0; i < r->gpus->v.n; i++)
-            any |= !strcmp(r->gpus->v.v[i].arch, r->archs.v[a].arch);
+        any |= pf->archs[a].npeaks > 0;
     if (!any) {
         kw_buf_printf(o, "No hardware peaks are known for %s (annotations/hw/amdgpu-peaks.txt).\n\n",
                       kw_r_safe(r, kw_r_arch_list(r)));
@@ -37,10 +36,8 @@ static void kw_mem_hw_table_text(kw_render *r, kw_buf *o) {
                                        "FP8 matrix", "Ridge FP32 (FLOP/byte)"};
     kw_r_table(r, 9, head);
     for (size_t a = 0; a < r->archs.n; a++)
-        for (size_t i = 0; i < r->gpus->v.n; i++) {
-            const kw_gpu *g = &r->gpus->v.v[i];
-            if (strcmp(g->arch, r->archs.v[a].arch))
-                continue;
+        for (size_t i = 0; i < pf->archs[a].npeaks; i++) {
+            const kw_gpu *g = pf->archs[a].peaks[i].g;
             kw_r_row(r);
             kw_r_cell(r);
             kw_r_plainf(r, "%s%s", g->product, g->is_default ? " (default)" : "");
@@ -48,8 +45,9 @@ static void kw_mem_hw_table_text(kw_render *r, kw_buf *o) {
             kw_r_plainf(r, "%s", g->arch);
             static const char *const fmt[] = {"%.0f",        "%.0f", "%.1f", "%.1f",
                                               "%.1f / %.1f", "%.1f", "%.1f"};
-            double v[] = {g->compute_units, g->peak_clock_mhz, g->hbm_tbs,    g->fp32_vector_tflops,
-                          g->fp16_tflops,   g->bf16_tflops,    g->fp8_tflops, kw_perf_ridge(g)};
+            double v[] = {g->compute_units, g->peak_clock_mhz, g->hbm_tbs,
+                          g->fp32_vector_tflops, g->fp16_tflops, g->bf16_tflops,
+                          g->fp8_tflops, pf->archs[a].peaks[i].ridge};
             for (size_t c = 0, x = 0; c < sizeof fmt / sizeof fmt[0]; c++) {
                 kw_r_cell(r);
                 if (c == 4) {
@@ -91,18 +89,15 @@ void kw_render_memory_peaks(kw_render *r) {
         kw_r_html_span(r, at + r->hw_span.at, at + r->hw_span.end);
 }
 
-static const kw_gpu *kw_mem_gpu(kw_render *r, const char *arch) {
-    return kw_perf_gpu(r->gpus, r->o->gpu, arch);
-}
-
-/* Launch i of the kernel on arch a (the a'th shown): the page's geometry and
- * work (model/kw_page.h) as prose and a table. */
+/* Launch i of the kernel on arch a (the a'th shown): the page's geometry,
+ * work and their figures (model/kw_page_perf.h) as prose and a table. */
 static void kw_mem_launch(kw_render *r, size_t i, size_t a) {
     kw_buf *o = r->out;
     const kw_page_arch *pa = &r->page.archs.v[a];
-    const kw_irf *ir = pa->ir;
+    const kw_page_perf *pf = r->page.perf;
+    const kw_page_perf_launch *pl = &pf->launches[a * pf->nlaunches + i];
     const kw_page_geom g = r->page.geom[i];
-    const kw_gpu *gpu = kw_mem_gpu(r, pa->arch);
+    const kw_gpu *gpu = pf->archs[a].gpu;
     kw_r_list(r);
     kw_r_item(r, 0);
     kw_buf_puts(o, "Geometry: ");
@@ -120,7 +115,7 @@ static void kw_mem_launch(kw_render *r, size_t i, size_t a) {
         kw_buf_puts(o, " blocks");
         if (g.block_known) {
             kw_buf_puts(o, ", ");
-            kw_num(o, g.blocks * g.threads_per_block);
+            kw_num(o, pl->threads);
             kw_buf_puts(o, " threads");
         }
     } else {
@@ -129,22 +124,22 @@ static void kw_mem_launch(kw_render *r, size_t i, size_t a) {
         kw_buf_puts(o, ")");
     }
     kw_buf_puts(o, ".");
-    if (g.grid_known && gpu && gpu->compute_units > 0) {
+    if (pl->per_cu) {
         kw_r_item(r, 0);
         kw_r_plainf(r, "%s has %.0f CUs: %.2f blocks per CU%s.", gpu->product, gpu->compute_units,
-                    g.blocks / gpu->compute_units,
-                    kw_perf_classify(-1, -1, g.blocks, gpu).launch
+                    pl->blocks_per_cu,
+                    pl->launch_bound
                         ? "; fewer blocks than CUs, so part of the GPU stays idle (launch-bound "
                           "at this shape)"
                         : "");
     }
-    if (!ir) {
+    if (!pa->ir) {
         kw_r_item(r, 0);
         kw_r_plainf(r,
                     "Bytes read and written: not derived, no IR facts for %s in this "
                     "sidecar (per-thread traffic comes from the plugin's IR analysis).",
                     pa->arch);
-        if (r->o->time_us >= 0) {
+        if (pf->time_us >= 0) {
             kw_r_item(r, 0);
             kw_buf_puts(o, "Achieved bandwidth for --time-us: not computed, the bytes moved "
                            "are unknown.");
@@ -156,9 +151,6 @@ static void kw_mem_launch(kw_render *r, size_t i, size_t a) {
     }
     kw_r_list_end(r);
     const kw_page_work *w = &r->page.work[a * r->mk->launches.n + i];
-    double rd = w->rd, wr = w->wr, fl = w->fl;
-    const char *trd = w->trd, *twr = w->twr, *tfl = w->tfl;
-    bool krd = w->krd, kwr = w->kwr, kfl = w->kfl;
     static const char *const head[] = {"Per", "Bytes read", "Bytes written", "FLOP"};
     kw_buf_puts(o, "\n");
     kw_r_table(r, 4, head);
@@ -166,33 +158,25 @@ static void kw_mem_launch(kw_render *r, size_t i, size_t a) {
     kw_r_cell(r);
     kw_buf_puts(o, "thread (expression)");
     kw_r_cell(r);
-    kw_md_code(o, trd ? trd : "unknown", r->in);
+    kw_md_code(o, w->trd ? w->trd : "unknown", r->in);
     kw_r_cell(r);
-    kw_md_code(o, twr ? twr : "unknown", r->in);
+    kw_md_code(o, w->twr ? w->twr : "unknown", r->in);
     kw_r_cell(r);
-    kw_md_code(o, tfl ? tfl : "unknown", r->in);
-    double mult[3] = {1, g.threads_per_block, g.threads_per_block * g.blocks};
-    bool mk[3] = {true, g.block_known, g.block_known && g.grid_known};
+    kw_md_code(o, w->tfl ? w->tfl : "unknown", r->in);
     static const char *const per[3] = {"thread", "block", "invocation"};
-    for (int i = 0; i < 3; i++) {
+    for (int p = 0; p < 3; p++) {
         kw_r_row(r);
         kw_r_cell(r);
-        kw_buf_puts(o, per[i]);
-        kw_r_cell(r);
-        if (krd && mk[i])
-            kw_r_bytes(o, rd * mult[i]);
-        else
-            kw_buf_puts(o, "-");
-        kw_r_cell(r);
-        if (kwr && mk[i])
-            kw_r_bytes(o, wr * mult[i]);
-        else
-            kw_buf_puts(o, "-");
-        kw_r_cell(r);
-        if (kfl && mk[i])
-            kw_num(o, fl * mult[i]);
-        else
-            kw_buf_puts(o, "-");
+        kw_buf_puts(o, per[p]);
+        for (int what = 0; what < 3; what++) {
+            kw_r_cell(r);
+            if (!pl->known[p][what])
+                kw_buf_puts(o, "-");
+            else if (what == KW_PAGE_FLOP)
+                kw_num(o, pl->work[p][what]);
+            else
+                kw_r_bytes(o, pl->work[p][what]);
+        }
     }
     kw_r_table_end(r);
     kw_buf_putc(o, '\n');
@@ -200,15 +184,15 @@ static void kw_mem_launch(kw_render *r, size_t i, size_t a) {
                 "(an upper bound; exact for straight-line code). A '-' needs --shape "
                 "values for the names in the expression.\n\n");
     kw_r_list(r);
-    if (krd && kwr && kfl && rd + wr > 0) {
-        kw_perf_bound b = kw_perf_classify(fl, rd + wr, -1, gpu);
+    if (pl->classified) {
+        kw_perf_bound b = pl->bound;
         kw_r_item(r, 0);
         kw_r_plainf(r, "Arithmetic intensity: %.3g FLOP per byte of global traffic.", b.intensity);
         if (b.kind != KW_BOUND_UNKNOWN) {
             kw_r_item(r, 0);
             kw_r_plainf(r, "Against %s's FP32 ridge point (%.1f FLOP/byte): ", gpu->product,
                         b.ridge);
-            kw_md_strong(o, b.kind == KW_BOUND_MEMORY ? "memory-bound" : "compute-bound", r->in);
+            kw_md_strong(o, b.name, r->in);
             kw_buf_puts(o, b.kind == KW_BOUND_MEMORY ? " (below the ridge)."
                                                      : " (at or above the ridge).");
         }
@@ -216,24 +200,20 @@ static void kw_mem_launch(kw_render *r, size_t i, size_t a) {
         kw_r_item(r, 0);
         kw_buf_puts(o, "Bound: not classified at this shape (bytes or FLOP unknown).");
     }
-    if (r->o->time_us >= 0 && krd && kwr && mk[2] && gpu) {
-        double bytes = (rd + wr) * mult[2];
-        kw_perf_bw bw = kw_perf_bandwidth(bytes, r->o->time_us * 1e3, gpu);
+    if (pl->timed) {
         kw_r_item(r, 0);
-        kw_r_plainf(r, "With --time-us %g: ", r->o->time_us);
-        kw_r_bytes(o, bytes);
-        kw_r_plainf(r, " moved, %.3f TB/s achieved = %.1f%% of %s's %.1f TB/s peak", bw.tbs,
-                    100 * bw.of_peak, gpu->product, gpu->hbm_tbs);
-        if (bw.of_peak > 1)
+        kw_r_plainf(r, "With --time-us %g: ", pf->time_us);
+        kw_r_bytes(o, pl->bytes);
+        kw_r_plainf(r, " moved, %.3f TB/s achieved = %.1f%% of %s's %.1f TB/s peak", pl->bw.tbs,
+                    100 * pl->bw.of_peak, gpu->product, gpu->hbm_tbs);
+        if (pl->bw.of_peak > 1)
             kw_buf_puts(o, " (above the peak: the bytes are an upper bound, caches serve "
                            "part of them, or the time is not this kernel's)");
-        if (kfl)
-            kw_buf_printf(o, "; %.3f TFLOP/s = %.1f%% of its FP32 vector peak",
-                          fl * mult[2] / (r->o->time_us * 1e-6) / 1e12,
-                          100 * fl * mult[2] / (r->o->time_us * 1e-6) / 1e12 /
-                              gpu->fp32_vector_tflops);
+        if (pl->flop_timed)
+            kw_buf_printf(o, "; %.3f TFLOP/s = %.1f%% of its FP32 vector peak", pl->tflops,
+                          pl->tflops_pct);
         kw_buf_puts(o, ".");
-    } else if (r->o->time_us >= 0) {
+    } else if (pf->time_us >= 0) {
         kw_r_item(r, 0);
         kw_buf_puts(o, "Achieved bandwidth for --time-us: not computed (bytes per invocation "
                        "unknown at this shape).");
@@ -247,17 +227,17 @@ void kw_render_memory(kw_render *r) {
     const kw_mkernel *mk = r->mk;
     if ((!mk->k && !r->page.asm_k) || !r->archs.n) {
         KW_R_LIT(r, "No device facts for this kernel in the index.\n\n");
-        if (r->o->trace)
+        if (r->page.perf->measured)
             kw_render_trace(r);
         return;
     }
     for (size_t a = 0; a < r->archs.n; a++) {
         const kw_rarch *ra = &r->archs.v[a];
-        const kw_gpu *gpu = kw_mem_gpu(r, ra->arch);
+        const kw_gpu *gpu = r->page.perf->archs[a].gpu;
         char *t = kw_arena_printf(&r->scratch, "%s%s%s%s", kw_r_safe(r, ra->arch), gpu ? " (" : "",
                                   gpu ? kw_r_safe(r, gpu->product) : "", gpu ? ")" : "");
         kw_md_heading(o, 3, t ? t : "?");
-        if (r->o->gpu && !gpu)
+        if (r->page.perf->archs[a].gpu_mismatch)
             kw_buf_printf(o, "--gpu %s is not a %s product in annotations/hw/amdgpu-peaks.txt.\n\n",
                           kw_r_safe(r, r->o->gpu), kw_r_safe(r, ra->arch));
         if (!mk->launches.n) {
@@ -273,7 +253,7 @@ void kw_render_memory(kw_render *r) {
             kw_buf_putc(o, '\n');
         }
     }
-    if (r->o->trace)
+    if (r->page.perf->measured)
         kw_render_trace(r);
     kw_render_memory_peaks(r);
 }

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/kw_perf.h"
 #include "render/kw_md.h"
 #include "render/kw_render.h"
 
@@ -740,18 +739,16 @@ static void kw_rt_work(kw_render *r, const char *label, const kw_val *v, long lo
  * per CU (fewer programs than CUs: launch-bound). */
 static void kw_rt_programs_per_cu(kw_render *r) {
     kw_buf *o = r->out;
+    const kw_page_perf *pf = r->page.perf;
     for (size_t i = 0; i < r->mk->launches.n; i++) {
-        const kw_launch *l = r->m->launches.v[r->mk->launches.v[i]].l;
-        if (!l->grid.has_value)
-            continue;
-        double programs = (double)l->grid.value[0] * l->grid.value[1] * l->grid.value[2];
         for (size_t a = 0; a < r->archs.n; a++) {
-            const kw_gpu *g = kw_perf_gpu(r->gpus, r->o->gpu, r->archs.v[a].arch);
-            if (!g || g->compute_units <= 0)
+            const kw_page_perf_launch *pl = &pf->launches[a * pf->nlaunches + i];
+            const kw_gpu *g = pf->archs[a].gpu;
+            if (!pl->per_cu)
                 continue;
             kw_buf_printf(o, "- Launch site %zu on %s (%s, %.0f CUs): %.2f programs per CU%s.\n",
-                          i + 1, g->product, g->arch, g->compute_units, programs / g->compute_units,
-                          kw_perf_classify(-1, -1, programs, g).launch
+                          i + 1, g->product, g->arch, g->compute_units, pl->blocks_per_cu,
+                          pl->launch_bound
                               ? "; fewer programs than CUs, so part of the GPU stays idle "
                                 "(launch-bound at this grid)"
                               : "");
@@ -760,18 +757,18 @@ static void kw_rt_programs_per_cu(kw_render *r) {
 }
 
 /* The IR facts' FLOP per byte of global traffic against the FP32 ridge point
- * of the arch's GPU, as a HIP page's section 4 says it. */
+ * of the arch's GPU, as a HIP page's section 4 says it (the page model's,
+ * model/kw_page_perf.h). */
 static void kw_rt_bound(kw_render *r, const kw_rarch *a, const kw_irf_work *w) {
     kw_buf *o = r->out;
-    const kw_val *rd = &w->bytes_read, *wr = &w->bytes_written, *fl = &w->flops;
-    if (rd->kind != KW_VAL_NUM || wr->kind != KW_VAL_NUM || fl->kind != KW_VAL_NUM ||
-        rd->num + wr->num <= 0) {
+    const kw_page_perf_arch *pa = &r->page.perf->archs[a - r->archs.v];
+    if (!pa->ir_numbers) {
         kw_buf_puts(o, "- Arithmetic intensity: not computed (global bytes or FLOP per thread "
                        "are not a number).\n");
         return;
     }
-    const kw_gpu *g = kw_perf_gpu(r->gpus, r->o->gpu, a->arch);
-    kw_perf_bound b = kw_perf_classify((double)fl->num, (double)(rd->num + wr->num), -1, g);
+    const kw_gpu *g = pa->gpu;
+    kw_perf_bound b = pa->ir_bound;
     kw_buf_printf(o, "- Arithmetic intensity: %.3g FLOP per byte of global traffic", b.intensity);
     if (w->mfma > 0)
         kw_buf_puts(o, " (vector FLOP only: the MFMA instructions' are not in it)");

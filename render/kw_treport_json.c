@@ -1,5 +1,6 @@
 /* kw_treport_json.c: the report of `kwalk trace` (trace/kw_treport.h) as one
- * JSON document (docs/json.md). */
+ * JSON document (docs/json.md), written from the evaluated report: this file
+ * computes nothing (no evaluator, no kw_perf_* or trace/ function). */
 #include "render/kw_treport_json.h"
 
 #include <math.h>
@@ -9,14 +10,14 @@
  * with jansson (docs/json.md): the same keys, numbers as numbers, null where
  * the YAML has ~. */
 
-static void kw_jstats(json_t *o, const long long *v, size_t n, long long total, bool *oom) {
-    double m = kw_trace_median(v, n);
-    kw_jansson_set(o, "dispatches", json_integer((json_int_t)n), oom);
-    kw_jansson_set(o, "total_ns", json_integer(total), oom);
+static void kw_jstats(json_t *o, const kw_perf_times *t, bool *oom) {
+    double m = t->median;
+    kw_jansson_set(o, "dispatches", json_integer((json_int_t)t->n), oom);
+    kw_jansson_set(o, "total_ns", json_integer(t->total), oom);
     kw_jansson_set(o, "median_ns", m == floor(m) ? json_integer((json_int_t)m) : json_real(m), oom);
-    if (n) {
-        kw_jansson_set(o, "min_ns", json_integer(v[0]), oom);
-        kw_jansson_set(o, "max_ns", json_integer(v[n - 1]), oom);
+    if (t->n) {
+        kw_jansson_set(o, "min_ns", json_integer(t->min), oom);
+        kw_jansson_set(o, "max_ns", json_integer(t->max), oom);
     }
 }
 
@@ -37,7 +38,7 @@ static json_t *kw_json_cfg(const kw_treport_cfg *rc, bool *oom) {
         kw_jansson_set(o, "partial_workgroups", json_boolean(cfg->partial), oom);
     if (cfg->arch && !cfg->mixed_arch)
         kw_jansson_set(o, "arch", kw_jansson_text(cfg->arch), oom);
-    kw_jstats(o, cfg->dur.v, cfg->dur.n, cfg->total, oom);
+    kw_jstats(o, &rc->t, oom);
     const kw_perf_work w = rc->work;
     const char *ir_arch = rc->ir_arch;
     if (!w.known) {
@@ -87,9 +88,9 @@ static json_t *kw_json_row(const kw_treport *c, const kw_treport_row *rr, bool *
     }
     if (!r->k) {
         kw_jansson_set(o, "trace_name", kw_jansson_text(r->trace_name), oom);
-        kw_jstats(o, r->dur.v, r->dur.n, r->total, oom);
+        kw_jstats(o, &rr->t, oom);
         if (r->match.n > 1) {
-            kw_jansson_set(o, "match", json_string(kw_match_kind_name(r->match.kind)), oom);
+            kw_jansson_set(o, "match", json_string(rr->match), oom);
             for (size_t i = 0; i < r->match.n; i++)
                 kw_jansson_push(list, kw_json_candidate(&c->join->kernels.v[r->match.cand[i]]),
                                 oom);
@@ -102,11 +103,11 @@ static json_t *kw_json_row(const kw_treport *c, const kw_treport_row *rr, bool *
     kw_jansson_set(o, "symbol", kw_jansson_text(r->k->symbol), oom);
     if (r->k->name)
         kw_jansson_set(o, "name", kw_jansson_text(r->k->name), oom);
-    kw_jansson_set(o, "match", json_string(kw_match_kind_name(r->match.kind)), oom);
+    kw_jansson_set(o, "match", json_string(rr->match), oom);
     for (size_t i = 0; i < r->names.n; i++)
         kw_jansson_push(list, kw_jansson_text(r->names.v[i]), oom);
     kw_jansson_set(o, "trace_names", list, oom);
-    kw_jstats(o, r->dur.v, r->dur.n, r->total, oom);
+    kw_jstats(o, &rr->t, oom);
     json_t *cfgs = json_array(), *peaks = json_array();
     for (size_t i = 0; cfgs && i < r->cfgs.n; i++)
         kw_jansson_push(cfgs, kw_json_cfg(&rr->cfgs[i], oom), oom);
@@ -146,7 +147,7 @@ json_t *kw_treport_json(const kw_treport *c, bool *oom_out) {
     for (int g = 0; g < 3; g++) {
         json_t *rows = json_array();
         for (size_t i = 0; rows && i < c->rows.n && !oom; i++)
-            if ((int)kw_trow_group_of(c->rows.v[i].row) == g)
+            if ((int)c->rows.v[i].group == g)
                 kw_jansson_push(rows, kw_json_row(c, &c->rows.v[i], &oom), &oom);
         kw_jansson_set(doc, group[g], rows, &oom);
     }

@@ -1,5 +1,8 @@
 /* kw_treport_write.c: the report of `kwalk trace` (trace/kw_treport.h) as
- * text and as YAML (docs/trace.md), written from the evaluated report. */
+ * text and as YAML (docs/trace.md), written from the evaluated report: every
+ * number, verdict and name (medians, bandwidth, bound, match kind, group) is
+ * the report model's; this file computes nothing (no evaluator, no kw_perf_*
+ * or trace/ function). */
 #include "render/kw_treport_write.h"
 
 #include <math.h>
@@ -17,16 +20,17 @@ static void kw_us(kw_buf *o, double ns) {
     kw_buf_printf(o, "%.3f us", ns / 1000.0);
 }
 
-static void kw_text_stats(kw_buf *o, const long long *v, size_t n, long long total) {
+static void kw_text_stats(kw_buf *o, const kw_perf_times *t) {
+    size_t n = t->n;
     kw_buf_printf(o, "%zu dispatch%s, total ", n, n == 1 ? "" : "es");
-    kw_us(o, (double)total);
+    kw_us(o, (double)t->total);
     kw_buf_puts(o, ", median ");
-    kw_us(o, kw_trace_median(v, n));
+    kw_us(o, t->median);
     if (n > 1) {
         kw_buf_puts(o, " (min ");
-        kw_us(o, (double)v[0]);
+        kw_us(o, (double)t->min);
         kw_buf_puts(o, ", max ");
-        kw_us(o, (double)v[n - 1]);
+        kw_us(o, (double)t->max);
         kw_buf_puts(o, ")");
     }
 }
@@ -47,11 +51,11 @@ static void kw_text_row(const kw_treport *c, kw_buf *o, const kw_treport_row *rr
     if (r->k) {
         kw_buf_printf(o, "%s\n", kw_row_label(r));
         kw_buf_printf(o, "  symbol: %s\n", r->k->symbol);
-        kw_buf_printf(o, "  matched by %s:", kw_match_kind_name(r->match.kind));
+        kw_buf_printf(o, "  matched by %s:", rr->match);
         for (size_t i = 0; i < r->names.n; i++)
             kw_buf_printf(o, "%s \"%s\"", i ? "," : "", r->names.v[i]);
         kw_buf_puts(o, "\n  ");
-        kw_text_stats(o, r->dur.v, r->dur.n, r->total);
+        kw_text_stats(o, &rr->t);
         kw_buf_puts(o, "\n  launch configurations:\n");
         for (size_t i = 0; i < r->cfgs.n; i++) {
             const kw_treport_cfg *rc = &rr->cfgs[i];
@@ -59,7 +63,7 @@ static void kw_text_row(const kw_treport *c, kw_buf *o, const kw_treport_row *rr
             kw_buf_puts(o, "    ");
             kw_text_cfg(o, cfg);
             kw_buf_puts(o, ": ");
-            kw_text_stats(o, cfg->dur.v, cfg->dur.n, cfg->total);
+            kw_text_stats(o, &rc->t);
             kw_buf_puts(o, "\n");
             if (!rc->work.known) {
                 kw_buf_printf(o, "      bytes moved: %s\n", rc->work.why);
@@ -79,7 +83,7 @@ static void kw_text_row(const kw_treport *c, kw_buf *o, const kw_treport_row *rr
             kw_perf_bound bd = rc->bound;
             if (bd.kind != KW_BOUND_UNKNOWN)
                 kw_buf_printf(o, "      bound: %s (%.3g FLOP/byte vs. %s's FP32 ridge %.1f)\n",
-                              kw_perf_bound_name(bd.kind), bd.intensity, g->product, bd.ridge);
+                              bd.name, bd.intensity, g->product, bd.ridge);
             if (bd.launch)
                 kw_buf_printf(o, "      launch-bound: %.0f workgroups, fewer than %s's %.0f CUs\n",
                               rc->blocks, g->product, g->compute_units);
@@ -103,11 +107,11 @@ static void kw_text_row(const kw_treport *c, kw_buf *o, const kw_treport_row *rr
     }
     if (r->match.n > 1) {
         kw_buf_printf(o, "ambiguous: \"%s\"\n  ", r->trace_name);
-        kw_text_stats(o, r->dur.v, r->dur.n, r->total);
+        kw_text_stats(o, &rr->t);
         kw_buf_printf(o,
                       "\n  matches %zu instantiations (by %s); counted for none of them "
                       "(rocprofv3 --mangled-kernels names each exactly):\n",
-                      r->match.n, kw_match_kind_name(r->match.kind));
+                      r->match.n, rr->match);
         for (size_t i = 0; i < r->match.n; i++) {
             const kw_tkernel *k = &c->join->kernels.v[r->match.cand[i]];
             kw_buf_printf(o, "    %s  %s\n", k->name ? k->name : "-", k->symbol);
@@ -116,14 +120,14 @@ static void kw_text_row(const kw_treport *c, kw_buf *o, const kw_treport_row *rr
         return;
     }
     kw_buf_printf(o, "not in the index: \"%s\"\n  ", r->trace_name);
-    kw_text_stats(o, r->dur.v, r->dur.n, r->total);
+    kw_text_stats(o, &rr->t);
     kw_buf_puts(o, "\n\n");
 }
 
 void kw_treport_write_text(const kw_treport *c, kw_buf *o) {
     size_t inst = 0, amb = 0, unk = 0, d_inst = 0;
     for (size_t i = 0; i < c->rows.n; i++) {
-        int g = (int)kw_trow_group_of(c->rows.v[i].row);
+        int g = (int)c->rows.v[i].group;
         inst += g == 0;
         amb += g == 1;
         unk += g == 2;
@@ -147,12 +151,13 @@ void kw_treport_write_text(const kw_treport *c, kw_buf *o) {
  * double-quoted (libyaml's escapes; invalid UTF-8 becomes U+FFFD), numbers
  * and enum words plain. */
 
-static void kw_ystats(kw_yaml_emitter *e, const long long *v, size_t n, long long total) {
-    double m = kw_trace_median(v, n);
+static void kw_ystats(kw_yaml_emitter *e, const kw_perf_times *t) {
+    double m = t->median;
+    size_t n = t->n;
     kw_yaml_emit_key(e, "dispatches");
     kw_yaml_emit_fmt(e, "%zu", n);
     kw_yaml_emit_key(e, "total_ns");
-    kw_yaml_emit_ll(e, total);
+    kw_yaml_emit_ll(e, t->total);
     kw_yaml_emit_key(e, "median_ns");
     if (m == floor(m))
         kw_yaml_emit_fmt(e, "%.0f", m);
@@ -160,9 +165,9 @@ static void kw_ystats(kw_yaml_emitter *e, const long long *v, size_t n, long lon
         kw_yaml_emit_fmt(e, "%.1f", m);
     if (n) {
         kw_yaml_emit_key(e, "min_ns");
-        kw_yaml_emit_ll(e, v[0]);
+        kw_yaml_emit_ll(e, t->min);
         kw_yaml_emit_key(e, "max_ns");
-        kw_yaml_emit_ll(e, v[n - 1]);
+        kw_yaml_emit_ll(e, t->max);
     }
 }
 
@@ -195,7 +200,7 @@ static void kw_yaml_cfg(kw_yaml_emitter *e, const kw_treport_cfg *rc) {
     }
     if (cfg->arch && !cfg->mixed_arch)
         kw_ykey_str(e, "arch", cfg->arch);
-    kw_ystats(e, cfg->dur.v, cfg->dur.n, cfg->total);
+    kw_ystats(e, &rc->t);
     const kw_perf_work w = rc->work;
     const char *ir_arch = rc->ir_arch;
     if (!w.known) {
@@ -246,13 +251,13 @@ static void kw_yaml_row(const kw_treport *c, kw_yaml_emitter *e, const kw_trepor
         if (r->k->name)
             kw_ykey_str(e, "name", r->k->name);
         kw_yaml_emit_key(e, "match");
-        kw_yaml_emit_plain(e, kw_match_kind_name(r->match.kind));
+        kw_yaml_emit_plain(e, rr->match);
         kw_yaml_emit_key(e, "trace_names");
         kw_yaml_emit_seq_start(e, false);
         for (size_t i = 0; i < r->names.n; i++)
             kw_yaml_emit_quoted(e, r->names.v[i]);
         kw_yaml_emit_seq_end(e);
-        kw_ystats(e, r->dur.v, r->dur.n, r->total);
+        kw_ystats(e, &rr->t);
         kw_yaml_emit_key(e, "launch_configs");
         kw_yaml_emit_seq_start(e, false);
         for (size_t i = 0; i < r->cfgs.n; i++)
@@ -278,10 +283,10 @@ static void kw_yaml_row(const kw_treport *c, kw_yaml_emitter *e, const kw_trepor
         return;
     }
     kw_ykey_str(e, "trace_name", r->trace_name);
-    kw_ystats(e, r->dur.v, r->dur.n, r->total);
+    kw_ystats(e, &rr->t);
     if (r->match.n > 1) {
         kw_yaml_emit_key(e, "match");
-        kw_yaml_emit_plain(e, kw_match_kind_name(r->match.kind));
+        kw_yaml_emit_plain(e, rr->match);
         kw_yaml_emit_key(e, "candidates");
         kw_yaml_emit_seq_start(e, false);
         for (size_t i = 0; i < r->match.n; i++) {
@@ -320,7 +325,7 @@ kw_status kw_treport_write_yaml(const kw_treport *c, kw_buf *o, kw_err *err) {
         kw_yaml_emit_key(&e, group[g]);
         kw_yaml_emit_seq_start(&e, false);
         for (size_t i = 0; i < c->rows.n; i++)
-            if ((int)kw_trow_group_of(c->rows.v[i].row) == g)
+            if ((int)c->rows.v[i].group == g)
                 kw_yaml_row(c, &e, &c->rows.v[i]);
         kw_yaml_emit_seq_end(&e);
     }

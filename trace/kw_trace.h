@@ -29,6 +29,7 @@
 #include "common/kw_err.h"
 #include "index/kw_index.h"
 #include "codeobj/kw_names.h"
+#include "model/kw_page_perf.h"
 #include "model/kw_perf.h"
 #include "sidecar/kw_symmap.h"
 
@@ -197,11 +198,14 @@ void kw_trace_loaded_free(kw_trace_loaded *t);
  * fallback (the arch --gpu or --arch gives; may be NULL). */
 const char *kw_tcfg_arch(const kw_tcfg *cfg, const char *fallback);
 
-/* The bytes and FLOP of one dispatch of cfg from k's IR facts for arch (NULL:
- * not known which ran it; used only when a single arch has IR facts), with
- * shape's bindings (--shape, template constants; may be NULL). *ir_arch: the
- * arch whose facts were used (NULL when none). */
-void kw_tcfg_work(const kw_kernel *k, const char *arch, const kw_tcfg *cfg, const kw_shape *shape,
-                  kw_perf_work *out, const char **ir_arch);
+/* What the trace measured of the instantiation with this symbol, as the
+ * page model reads it (model/kw_page_perf.h): the trace's file, its
+ * dispatches joined to the instantiation with their durations, each launch
+ * configuration's, and the ambiguous names it is a candidate of. In a (the
+ * strings stay the statistics'); false when out of memory. */
+bool kw_tstats_measured(const kw_tstats *s, const char *symbol, kw_arena *a,
+                        kw_perf_measured *out);
+/* cfg's durations and place as the page model reads them. */
+void kw_tcfg_measured(const kw_tcfg *cfg, kw_perf_mcfg *out);
 
 #endif

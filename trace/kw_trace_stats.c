@@ -212,43 +212,62 @@ const char *kw_tcfg_arch(const kw_tcfg *cfg, const char *fallback) {
     return cfg->arch && !cfg->mixed_arch ? cfg->arch : fallback;
 }
 
-void kw_tcfg_work(const kw_kernel *k, const char *arch, const kw_tcfg *cfg, const kw_shape *shape,
-                  kw_perf_work *out, const char **ir_arch) {
+static void kw_times(const long long *v, size_t n, long long total, kw_perf_times *out) {
+    out->n = n;
+    out->total = total;
+    out->median = kw_trace_median(v, n);
+    out->min = n ? v[0] : 0;
+    out->max = n ? v[n - 1] : 0;
+}
+
+void kw_tcfg_measured(const kw_tcfg *cfg, kw_perf_mcfg *out) {
     memset(out, 0, sizeof(*out));
-    out->flops = -1;
-    out->why = "not known (no IR facts)";
-    *ir_arch = NULL;
-    if (!k)
-        return;
-    const kw_kernel_arch *ka = NULL;
-    size_t with_ir = 0;
-    for (size_t i = 0; i < k->archs.n; i++) {
-        if (!k->archs.v[i].ir)
-            continue;
-        with_ir++;
-        if (arch ? !strcmp(arch, k->archs.v[i].arch) : !ka)
-            ka = &k->archs.v[i];
+    out->known = cfg->known;
+    memcpy(out->grid_wg, cfg->grid_wg, sizeof out->grid_wg);
+    memcpy(out->block, cfg->block, sizeof out->block);
+    out->partial = cfg->partial;
+    out->arch = cfg->arch;
+    out->mixed_arch = cfg->mixed_arch;
+    kw_times(cfg->dur.v, cfg->dur.n, cfg->total, &out->t);
+}
+
+bool kw_tstats_measured(const kw_tstats *s, const char *symbol, kw_arena *a,
+                        kw_perf_measured *out) {
+    memset(out, 0, sizeof(*out));
+    out->path = s->trace->path;
+    out->format = s->trace->format;
+    out->dispatches = s->trace->d.n;
+    size_t namb = 0;
+    for (size_t i = 0; i < s->rows.n; i++)
+        namb += kw_trow_has_candidate(s, &s->rows.v[i], symbol);
+    kw_perf_mambiguous *amb = namb ? kw_arena_alloc(a, namb * sizeof(*amb)) : NULL;
+    if (namb && !amb)
+        return false;
+    for (size_t i = 0, n = 0; i < s->rows.n; i++) {
+        const kw_trow *r = &s->rows.v[i];
+        if (kw_trow_has_candidate(s, r, symbol))
+            amb[n++] = (kw_perf_mambiguous){r->trace_name, r->dur.n, r->match.n,
+                                            kw_match_kind_name(r->match.kind)};
     }
-    if (!with_ir)
-        return;
-    if (!ka || (!arch && with_ir > 1)) {
-        out->why = arch ? "not known (no IR facts for the arch the dispatches ran on)"
-                        : "not known (IR facts exist for several archs and the trace does not "
-                          "say which GPU ran it: give --gpu)";
-        return;
-    }
-    if (!cfg->known) {
-        out->why = "not known (the trace has no grid and workgroup sizes)";
-        return;
-    }
-    const kw_irf *ir = ka->ir;
-    if (!ir) {
-        out->why = "not known (the IR facts of this sidecar cannot be read)";
-    } else {
-        kw_perf_dispatch_work(ir, shape, cfg->block, cfg->grid_wg, out);
-        if (out->known)
-            *ir_arch = ka->arch;
-    }
+    out->ambiguous = amb;
+    out->nambiguous = namb;
+    const kw_trow *r = kw_tstats_kernel(s, symbol);
+    if (!r)
+        return true;
+    out->found = true;
+    out->k = r->k ? r->k->k : NULL;
+    out->names = r->names.v;
+    out->nnames = r->names.n;
+    out->match = kw_match_kind_name(r->match.kind);
+    kw_times(r->dur.v, r->dur.n, r->total, &out->t);
+    kw_perf_mcfg *cfgs = r->cfgs.n ? kw_arena_alloc(a, r->cfgs.n * sizeof(*cfgs)) : NULL;
+    if (r->cfgs.n && !cfgs)
+        return false;
+    for (size_t i = 0; i < r->cfgs.n; i++)
+        kw_tcfg_measured(&r->cfgs.v[i], &cfgs[i]);
+    out->cfgs = cfgs;
+    out->ncfgs = r->cfgs.n;
+    return true;
 }
 
 kw_status kw_trace_load(kw_trace_loaded *t, const char *path, const kw_index *ix,

@@ -30,24 +30,27 @@ static size_t kw_treport_archs(const kw_trow *r, const kw_gpu *named, const char
     return n;
 }
 
-/* One configuration: the bytes and FLOP of one dispatch (kw_tcfg_work) from
- * the IR facts of the arch the trace names, else --gpu's, else the
- * kernel's only one; then bandwidth and bound against that arch's GPU. */
+/* One configuration: the bytes and FLOP of one dispatch from the IR facts
+ * of the arch the trace names, else --gpu's, else the kernel's only one;
+ * then bandwidth and bound against that arch's GPU (kw_page_perf_tcfg_eval,
+ * as a page's section 4). */
 static void kw_treport_cfg_eval(kw_treport_cfg *c, const kw_trow *r, const kw_tcfg *cfg,
                                 const kw_gpus *gpus, const char *gpu, const kw_gpu *named,
                                 const kw_shape *shape) {
     memset(c, 0, sizeof(*c));
     c->cfg = cfg;
-    c->blocks = cfg->known
-                    ? (double)cfg->grid_wg[0] * (double)cfg->grid_wg[1] * (double)cfg->grid_wg[2]
-                    : -1;
-    kw_tcfg_work(r->k ? r->k->k : NULL, kw_tcfg_arch(cfg, named ? named->arch : NULL), cfg, shape,
-                 &c->work, &c->ir_arch);
-    if (!c->work.known)
-        return;
-    c->gpu = kw_perf_gpu(gpus, gpu, c->ir_arch);
-    c->bw = kw_perf_bandwidth(c->work.bytes, kw_trace_median(cfg->dur.v, cfg->dur.n), c->gpu);
-    c->bound = kw_perf_classify(c->work.flops, c->work.bytes, c->blocks, c->gpu);
+    kw_perf_mcfg m;
+    kw_tcfg_measured(cfg, &m);
+    c->t = m.t;
+    kw_page_perf_tcfg pc;
+    kw_page_perf_tcfg_eval(&pc, r->k ? r->k->k : NULL,
+                           kw_tcfg_arch(cfg, named ? named->arch : NULL), &m, gpus, gpu, shape);
+    c->blocks = pc.blocks;
+    c->work = pc.work;
+    c->ir_arch = pc.ir_arch;
+    c->gpu = pc.gpu;
+    c->bw = pc.bw;
+    c->bound = pc.bound;
 }
 
 kw_status kw_treport_build(kw_treport *rep, const kw_tstats *stats, const kw_gpus *gpus,
@@ -65,6 +68,11 @@ kw_status kw_treport_build(kw_treport *rep, const kw_tstats *stats, const kw_gpu
             return kw_fail(err, "out of memory");
         memset(row, 0, sizeof(*row));
         row->row = r;
+        row->group = kw_trow_group_of(r);
+        row->match = kw_match_kind_name(r->match.kind);
+        row->t = (kw_perf_times){r->dur.n, r->total, r->dur.n ? r->dur.v[0] : 0,
+                                 r->dur.n ? r->dur.v[r->dur.n - 1] : 0,
+                                 kw_trace_median(r->dur.v, r->dur.n)};
         if (!r->k)
             continue;
         row->cfgs = r->cfgs.n ? kw_arena_alloc(&rep->arena, r->cfgs.n * sizeof(*row->cfgs)) : NULL;

@@ -3,9 +3,10 @@
  * or YAML, render/kw_treport_json.h as JSON): per row of the trace's
  * statistics (kw_tstats: an instantiation, an ambiguous name, a name not in
  * the index) and per launch configuration of an instantiation, the bytes and
- * FLOP of one dispatch from the IR facts (kw_tcfg_work with --shape), the
- * GPU whose peaks it is measured against, the achieved bandwidth at the
- * median and the bound (kw_perf.h); per instantiation, the archs whose peak
+ * FLOP of one dispatch from the IR facts (kw_page_perf_tcfg_eval with
+ * --shape, as a page's section 4), the GPU whose peaks it is measured
+ * against, the achieved bandwidth at the median and the bound (kw_perf.h);
+ * per row and configuration the durations' median; per instantiation, the archs whose peak
  * bandwidth is shown (the trace's, else --gpu's, else the kernel's) and
  * their GPUs. */
 #ifndef KW_TREPORT_H
@@ -18,12 +19,14 @@
 #include "common/kw_err.h"
 #include "model/kw_expr.h"
 #include "model/kw_hw.h"
+#include "model/kw_page_perf.h"
 #include "model/kw_perf.h"
 #include "trace/kw_trace.h"
 
 /* One launch configuration of an instantiation. */
 typedef struct kw_treport_cfg {
     const kw_tcfg *cfg;
+    kw_perf_times t;     /* its durations: count, total, median, min, max */
     kw_perf_work work;   /* one dispatch's bytes and FLOP (work.known: bytes known) */
     const char *ir_arch; /* the arch whose IR facts gave them */
     const kw_gpu *gpu;   /* the peaks of ir_arch (work.known), or NULL */
@@ -36,6 +39,9 @@ enum { KW_TREPORT_ARCHS = 8 };
 
 typedef struct kw_treport_row {
     const kw_trow *row;
+    kw_trow_group group;                   /* joined, ambiguous or not in the index */
+    const char *match;                     /* how its names matched ("symbol", ...) */
+    kw_perf_times t;                       /* its durations */
     kw_treport_cfg *cfgs;                  /* row->cfgs.n of them (an instantiation's), else NULL */
     const char *archs[KW_TREPORT_ARCHS];   /* whose peak bandwidth is shown */
     const kw_gpu *peaks[KW_TREPORT_ARCHS]; /* their GPUs (NULL: not known) */
