@@ -232,8 +232,10 @@ static int kw_render_all(kw_app *app, kw_render *r, const char *dir) {
     kw_pages_pool pool = {r, dir, kw_all_page, NULL, kw_pool_threads()};
     int rc = kw_pages_pool_run(&pool, &err) == KW_OK ? KW_EXIT_OK : kw_cli_fail(&err);
     kw_ipage ip; /* the index page, built before it is written */
-    if (rc == KW_EXIT_OK && kw_ipage_build(&ip, m, r->providers, &err) != KW_OK)
+    if (rc == KW_EXIT_OK && kw_ipage_build(&ip, m, r->providers, &err) != KW_OK) {
+        kw_ipage_free(&ip);
         rc = kw_cli_fail(&err);
+    }
     if (rc == KW_EXIT_OK) {
         kw_buf b;
         kw_buf_init(&b);

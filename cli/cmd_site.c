@@ -156,8 +156,10 @@ static int kw_site_write(kw_app *app, kw_render *r, const char *dir) {
     if (rc != KW_EXIT_OK)
         return rc;
     kw_ipage ip; /* the index page, built before it is written */
-    if (kw_ipage_build(&ip, m, r->providers, &err) != KW_OK)
+    if (kw_ipage_build(&ip, m, r->providers, &err) != KW_OK) {
+        kw_ipage_free(&ip);
         return kw_cli_fail(&err);
+    }
     kw_buf b;
     kw_buf_init(&b);
     kw_html_index(r, &ip, &b);

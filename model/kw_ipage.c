@@ -71,7 +71,7 @@ static bool kw_ipage_defs(kw_ipage *p, const kw_mgroup *grp, kw_ipage_group *g) 
 }
 
 static bool kw_ipage_one(kw_ipage *p, kw_model *m, const kw_providers *providers, size_t gi,
-                           kw_arena *tmp) {
+                         kw_arena *tmp) {
     const kw_mgroup *grp = &m->groups.v[gi];
     kw_ipage_group *g = &p->groups.v[gi];
     const kw_mkernel *first = &m->kernels.v[grp->kernels.v[0]];

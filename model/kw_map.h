@@ -61,10 +61,11 @@ typedef struct kw_map_static {
 typedef struct kw_map_line {
     const kw_map_row *row;
     const kw_py_op *op;
-    const kw_mkernel *first;  /* the instantiation whose device code it shows (the row's own kernel, else its template's first) */
-    const kw_entry *entry;    /* its entry point, or NULL (none reaches it, or it never runs) */
-    const char *entry_label;  /* the entry as its binding spells it (kw_entry_label), or NULL */
-    bool triton;              /* a Triton launch's row (`kernel[grid](...)` in Python) */
+    const kw_mkernel *first; /* the instantiation whose device code it shows (the row's own kernel,
+                                else its template's first) */
+    const kw_entry *entry;   /* its entry point, or NULL (none reaches it, or it never runs) */
+    const char *entry_label; /* the entry as its binding spells it (kw_entry_label), or NULL */
+    bool triton;             /* a Triton launch's row (`kernel[grid](...)` in Python) */
     /* with the chains: its Model entries (into chains->v), shortest first:
      * the outermost chains of the helper's ops bound to the op's module and
      * function, or for a Triton row of the wrappers that launch its kernel at
@@ -106,10 +107,10 @@ typedef struct kw_map {
     const kw_py_chains *chains; /* the helper's chains (two --python-root or more), or NULL */
     kw_arena arena;             /* the rows' strings, and the writers' scratch */
     KW_ARRAY(kw_map_row) rows;
-    kw_symmap row_of; /* "group|file:line|entry|unit[|frames]" -> row */
+    kw_symmap row_of;            /* "group|file:line|entry|unit[|frames]" -> row */
     KW_ARRAY(kw_map_line) lines; /* in row order, then the entry's ops' order */
-    kw_map_shown shown;      /* the table's (Markdown, TSV), statics' wrappers included */
-    kw_map_shown shown_json; /* the JSON document's, which does not write statics */
+    kw_map_shown shown;          /* the table's (Markdown, TSV), statics' wrappers included */
+    kw_map_shown shown_json;     /* the JSON document's, which does not write statics */
     KW_ARRAY(kw_map_unjoined) unjoined; /* with --python-root, in the ops' order */
     /* kw_map_sites_build: "PATH:LINE" (PATH as printed) -> kernel, or KW_MAP_MANY;
      * a template's name -> group */

@@ -61,8 +61,7 @@ static size_t kw_map_op_ops(kw_map *m, const kw_py_op *op, size_t **ops) {
 /* The helper's launches of the row's Triton kernel (kw_py_chains_kernel_launches);
  * with l (a launch the hook recorded), those at its line in a file of its
  * name. Their number, (size_t)-1 when out of memory. */
-static size_t kw_map_py_launches(kw_map *m, const kw_map_row *r, const kw_launch *l,
-                                 size_t **out) {
+static size_t kw_map_py_launches(kw_map *m, const kw_map_row *r, const kw_launch *l, size_t **out) {
     const kw_py_chains *pc = m->chains;
     const kw_kernel *k = r->kernel ? r->kernel->k : NULL;
     *out = NULL;
@@ -87,8 +86,7 @@ static size_t kw_map_py_launches(kw_map *m, const kw_map_row *r, const kw_launch
 /* The wrappers (the helper's ops) that launch the row's Triton kernel (at
  * the hook's launch l, when recorded), each once, into *ops; their number,
  * (size_t)-1 when out of memory. */
-static size_t kw_map_triton_ops(kw_map *m, const kw_map_row *r, const kw_launch *l,
-                                size_t **ops) {
+static size_t kw_map_triton_ops(kw_map *m, const kw_map_row *r, const kw_launch *l, size_t **ops) {
     size_t *ix = NULL;
     size_t n = kw_map_py_launches(m, r, l, &ix);
     *ops = n && n != (size_t)-1 ? kw_arena_alloc(&m->arena, n * sizeof(size_t)) : NULL;
@@ -146,8 +144,8 @@ static bool kw_map_lines_one(kw_map *m, const kw_map_row *r, const kw_py_op *op)
     if (!m->chains)
         return true;
     size_t *ops = NULL, *chains = NULL;
-    size_t nops = ln->triton ? kw_map_triton_ops(m, r, r->launch->l, &ops)
-                             : kw_map_op_ops(m, op, &ops);
+    size_t nops =
+        ln->triton ? kw_map_triton_ops(m, r, r->launch->l, &ops) : kw_map_op_ops(m, op, &ops);
     if (nops == (size_t)-1)
         return false;
     size_t n = kw_map_chains_of(m, ops, nops, &chains);

@@ -60,8 +60,7 @@ static kw_kernel *kw_model_pages_kernel(const kw_model *m, size_t ki) {
 
 kw_status kw_model_pages_listings(const kw_model *m, unsigned reader, size_t ki, kw_arena *arena,
                                   kw_model_pages_saved **saved, kw_err *err) {
-    return kw_index_kernel_listings(m->ix, reader, kw_model_pages_kernel(m, ki), arena, saved,
-                                    err);
+    return kw_index_kernel_listings(m->ix, reader, kw_model_pages_kernel(m, ki), arena, saved, err);
 }
 
 void kw_model_pages_listings_done(const kw_model *m, size_t ki, const kw_model_pages_saved *saved,

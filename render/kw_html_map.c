@@ -78,7 +78,8 @@ kw_status kw_html_map(kw_render *r, const kw_map *map, const char *md, size_t le
             /* the text as the map wrote it: a launch site or a template */
             bool named = kw_hm_unesc(t, (size_t)(e - t), &text, &check);
             size_t ki = named ? kw_map_sites_kernel(map, kw_buf_str(&text)) : KW_NONE;
-            size_t g = named && ki == KW_NONE ? kw_map_sites_group(map, kw_buf_str(&text)) : KW_NONE;
+            size_t g =
+                named && ki == KW_NONE ? kw_map_sites_group(map, kw_buf_str(&text)) : KW_NONE;
             if (ki != KW_NONE && ki != KW_MAP_MANY && m->kernels.v[ki].page) {
                 kw_hm_link(out, m->kernels.v[ki].page, t, (size_t)(e - t));
             } else if (ki != KW_NONE || g != KW_NONE) {

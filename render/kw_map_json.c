@@ -161,9 +161,12 @@ kw_status kw_map_json(kw_map *map, const char *root, kw_buf *b, kw_err *err) {
         kw_jansson_set(doc, "rows", json_incref(m.rows), &oom);
     }
     if (!oom && map->chains) {
-        kw_map_unres u = {map->chains,          map->shown_json.ops.v,
-                          map->shown_json.ops.n, map->shown_json.elsewhere,
-                          root,                  &map->arena};
+        kw_map_unres u = {map->chains,
+                          map->shown_json.ops.v,
+                          map->shown_json.ops.n,
+                          map->shown_json.elsewhere,
+                          root,
+                          &map->arena};
         kw_map_unres_json(&u, doc, &oom);
     }
     char *text = oom ? NULL : json_dumps(doc, JSON_INDENT(2));

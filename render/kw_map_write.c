@@ -409,8 +409,9 @@ static kw_status kw_map_write(kw_map_w *m, kw_buf *b, kw_err *err) {
         kw_map_row_out(m, b, &m->map->lines.v[i]);
     if (table)
         kw_md_table_close(&m->tab);
-    kw_map_unres u = {m->map->chains, m->map->shown.ops.v, m->map->shown.ops.n,
-                      m->map->shown.elsewhere, m->root, &m->map->arena};
+    kw_map_unres u = {
+        m->map->chains, m->map->shown.ops.v, m->map->shown.ops.n, m->map->shown.elsewhere,
+        m->root,        &m->map->arena};
     if (m->map->chains && m->tsv)
         kw_map_unres_tsv(&u, b);
     else if (m->map->chains)

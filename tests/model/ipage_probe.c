@@ -61,7 +61,8 @@ int main(int argc, char **argv) {
     int rc = 0;
     if (kw_index_read_file(&ix, argv[1], &err) != KW_OK || kw_annot_load(&an, &err) != KW_OK ||
         kw_providers_load(&prov, &an, &err) != KW_OK ||
-        kw_model_build(&m, &ix, NULL, &err) != KW_OK || kw_ipage_build(&p, &m, &prov, &err) != KW_OK) {
+        kw_model_build(&m, &ix, NULL, &err) != KW_OK ||
+        kw_ipage_build(&p, &m, &prov, &err) != KW_OK) {
         fprintf(stderr, "ipage_probe: %s\n", err.msg);
         rc = 1;
     } else {
