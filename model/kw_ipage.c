@@ -1,6 +1,7 @@
 /* kw_ipage.c: the index page's model (kw_ipage.h): per template its
  * provider and listed definitions, per instantiation the entry points
- * reaching its launches, and the page's counts. */
+ * reaching its launches and its resources per arch, and the page's
+ * counts. */
 #include "model/kw_ipage.h"
 
 #include <string.h>
@@ -34,6 +35,32 @@ static bool kw_ipage_entries(kw_ipage *p, kw_model *m, const kw_mkernel *mk, kw_
         }
     }
     row->unreachable = !row->entries.n && dead;
+    return true;
+}
+
+/* The resources of mk's archs into row, and the best of each. */
+static bool kw_ipage_res(kw_ipage *p, const kw_mkernel *mk, kw_ipage_row *row) {
+    for (int i = 0; i < KW_IPAGE_NRES; i++)
+        row->best[i] = -1;
+    row->narchs = mk->k ? mk->k->archs.n : 0;
+    row->res = row->narchs ? kw_arena_alloc(&p->arena, row->narchs * sizeof *row->res) : NULL;
+    if (row->narchs && !row->res)
+        return false;
+    for (size_t a = 0; a < row->narchs; a++) {
+        const kw_isa_resources *r = &mk->k->archs.v[a].resources;
+        long long *v = row->res[a];
+        v[KW_IPAGE_VGPR] = r->vgpr, v[KW_IPAGE_AGPR] = r->agpr, v[KW_IPAGE_SGPR] = r->sgpr;
+        v[KW_IPAGE_LDS] = r->lds_bytes, v[KW_IPAGE_SCRATCH] = r->scratch_bytes;
+        v[KW_IPAGE_SPILLS] = r->vgpr_spill >= 0 && r->sgpr_spill >= 0
+                                 ? r->vgpr_spill + r->sgpr_spill
+                                 : r->vgpr_spill;
+        v[KW_IPAGE_OCC] = r->occupancy;
+        for (int i = 0; i < KW_IPAGE_NRES; i++) {
+            long long *b = &row->best[i];
+            if (v[i] >= 0 && (*b < 0 || (i == KW_IPAGE_OCC ? v[i] < *b : v[i] > *b)))
+                *b = v[i];
+        }
+    }
     return true;
 }
 
@@ -87,7 +114,8 @@ static bool kw_ipage_one(kw_ipage *p, kw_model *m, const kw_providers *providers
     for (size_t i = 0; i < grp->kernels.n; i++) {
         kw_ipage_row *row = &g->rows.v[i];
         row->kernel = grp->kernels.v[i];
-        if (!kw_ipage_entries(p, m, &m->kernels.v[row->kernel], row, tmp))
+        if (!kw_ipage_entries(p, m, &m->kernels.v[row->kernel], row, tmp) ||
+            !kw_ipage_res(p, &m->kernels.v[row->kernel], row))
             return false;
     }
     return true;

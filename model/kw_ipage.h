@@ -4,8 +4,8 @@
  * render/kw_html_index.c print it). Per kernel template (the model's
  * groups, in their order): its provider, the definitions it lists, and a row
  * per instantiation with the entry points reaching any of its launches (the
- * model's entry paths, kw_model_paths, each entry once); the counts of the
- * page's first line. */
+ * model's entry paths, kw_model_paths, each entry once) and its resources
+ * per arch; the counts of the page's first line. */
 #ifndef KW_IPAGE_H
 #define KW_IPAGE_H
 
@@ -23,9 +23,29 @@ typedef struct kw_ipage_entry {
     const char *label; /* as the binding spells it (kw_entry_label); "?" when unknown */
 } kw_ipage_entry;
 
+/* The resources of a row's archs the site's index table shows, in its
+ * column order. */
+enum {
+    KW_IPAGE_VGPR,
+    KW_IPAGE_AGPR,
+    KW_IPAGE_SGPR,
+    KW_IPAGE_LDS,     /* bytes */
+    KW_IPAGE_SCRATCH, /* bytes per lane */
+    KW_IPAGE_SPILLS,  /* VGPR + SGPR spills (VGPR's when SGPR's is unknown) */
+    KW_IPAGE_OCC,     /* waves per SIMD */
+    KW_IPAGE_NRES
+};
+
 /* One instantiation. */
 typedef struct kw_ipage_row {
     size_t kernel; /* into the model's kernels */
+    /* per arch of its kernel (in the kernel's order), each resource; -1
+     * where unknown */
+    long long (*res)[KW_IPAGE_NRES];
+    size_t narchs;
+    /* over the archs: the largest of each resource, the smallest occupancy
+     * (what the site's table sorts by); -1 where no arch knows it */
+    long long best[KW_IPAGE_NRES];
     /* the entry points reaching any of its launches, each once, in the order
      * first reached (launch by launch, each launch's paths in entry order) */
     KW_ARRAY(kw_ipage_entry) entries;

@@ -3,9 +3,10 @@
  * per template), each row linking to its page. Numeric cells carry data-v
  * (the value the script sorts by: the largest over the archs, the smallest
  * for occupancy); a cell of several archs lists them in the kernel's order.
- * The rows, their entry points and the counts are the index page's model
- * (model/kw_ipage.h), shared with DIR/index.md: this file computes no entry
- * path and includes nothing of sidecar/ or index/. */
+ * The rows, their entry points, resources and the counts are the index
+ * page's model (model/kw_ipage.h), shared with DIR/index.md: this file
+ * computes no entry path, no best of a column, and includes nothing of
+ * sidecar/ or index/. */
 #include <stdio.h>
 #include <string.h>
 
@@ -32,33 +33,21 @@ static const struct {
 };
 enum { KW_NCOLS = sizeof(kw_cols) / sizeof(kw_cols[0]) };
 
-/* A numeric cell: per arch its value ("-" unknown), data-v the max (min). */
-static void kw_hi_num(kw_buf *o, const kw_kernel *k, size_t off, size_t off2, bool min) {
-    long long best = -1;
+/* A numeric cell: per arch its value ("-" unknown), data-v the best (the
+ * index page's model's). */
+static void kw_hi_num(kw_buf *o, const kw_ipage_row *row, int i) {
     kw_buf_puts(o, "<td class=\"n\"");
-    kw_buf t;
-    kw_buf_init(&t);
-    for (size_t a = 0; k && a < k->archs.n; a++) {
-        const unsigned char *res = (const unsigned char *)&k->archs.v[a].resources;
-        long long v = *(const long long *)(res + off);
-        if (off2 != (size_t)-1 && v >= 0) {
-            long long w = *(const long long *)(res + off2);
-            v = w >= 0 ? v + w : v;
-        }
-        if (a)
-            kw_buf_puts(&t, " / ");
-        if (v >= 0)
-            kw_buf_printf(&t, "%lld", v);
-        else
-            kw_buf_puts(&t, "-");
-        if (v >= 0 && (best < 0 || (min ? v < best : v > best)))
-            best = v;
-    }
-    if (best >= 0)
-        kw_buf_printf(o, " data-v=\"%lld\"", best);
+    if (row->best[i] >= 0)
+        kw_buf_printf(o, " data-v=\"%lld\"", row->best[i]);
     kw_buf_puts(o, ">");
-    kw_buf_append(o, t.ptr ? t.ptr : "", t.len);
-    kw_buf_free(&t);
+    for (size_t a = 0; a < row->narchs; a++) {
+        if (a)
+            kw_buf_puts(o, " / ");
+        if (row->res[a][i] >= 0)
+            kw_buf_printf(o, "%lld", row->res[a][i]);
+        else
+            kw_buf_puts(o, "-");
+    }
     kw_buf_puts(o, "</td>");
 }
 
@@ -128,40 +117,27 @@ static void kw_hi_row(kw_render *r, size_t g, const kw_ipage_row *row, kw_buf *o
     if (!k)
         kw_buf_puts(o, mk->asm_code_object ? "(code object)" : "no device record");
     kw_buf_puts(o, "</td>");
-#define KW_OFF(m) offsetof(kw_isa_resources, m)
-    kw_hi_num(o, k, KW_OFF(vgpr), (size_t)-1, false);
-    kw_hi_num(o, k, KW_OFF(agpr), (size_t)-1, false);
-    kw_hi_num(o, k, KW_OFF(sgpr), (size_t)-1, false);
-    kw_hi_num(o, k, KW_OFF(lds_bytes), (size_t)-1, false);
-    kw_hi_num(o, k, KW_OFF(scratch_bytes), (size_t)-1, false);
-    kw_hi_num(o, k, KW_OFF(vgpr_spill), KW_OFF(sgpr_spill), false);
-    /* occupancy: the smallest over the archs, each with its limiter */
-    long long occ = -1;
-    kw_buf t;
-    kw_buf_init(&t);
-    for (size_t a = 0; k && a < k->archs.n; a++) {
-        const kw_isa_resources *res = &k->archs.v[a].resources;
-        kw_buf_puts(&t, a ? " / " : "");
-        if (res->occupancy < 0) {
-            kw_buf_puts(&t, "-");
+    for (int i = KW_IPAGE_VGPR; i < KW_IPAGE_OCC; i++)
+        kw_hi_num(o, row, i);
+    /* occupancy: per arch with its limiter, data-v the smallest */
+    kw_buf_puts(o, "<td class=\"n\"");
+    if (row->best[KW_IPAGE_OCC] >= 0)
+        kw_buf_printf(o, " data-v=\"%lld\"", row->best[KW_IPAGE_OCC]);
+    kw_buf_puts(o, ">");
+    for (size_t a = 0; a < row->narchs; a++) {
+        kw_buf_puts(o, a ? " / " : "");
+        if (row->res[a][KW_IPAGE_OCC] < 0) {
+            kw_buf_puts(o, "-");
             continue;
         }
-        kw_buf_printf(&t, "%lld", res->occupancy);
-        if (res->occupancy_limiter) {
-            kw_buf_puts(&t, " (");
-            kw_html_esc(&t, res->occupancy_limiter);
-            kw_buf_puts(&t, ")");
+        kw_buf_printf(o, "%lld", row->res[a][KW_IPAGE_OCC]);
+        const char *limiter = k->archs.v[a].resources.occupancy_limiter;
+        if (limiter) {
+            kw_buf_puts(o, " (");
+            kw_html_esc(o, limiter);
+            kw_buf_puts(o, ")");
         }
-        if (occ < 0 || res->occupancy < occ)
-            occ = res->occupancy;
     }
-#undef KW_OFF
-    kw_buf_puts(o, "<td class=\"n\"");
-    if (occ >= 0)
-        kw_buf_printf(o, " data-v=\"%lld\"", occ);
-    kw_buf_puts(o, ">");
-    kw_buf_append(o, t.ptr ? t.ptr : "", t.len);
-    kw_buf_free(&t);
     kw_buf_printf(o, "</td><td data-v=\"%zu\">", mk->launches.n);
     for (size_t l = 0; l < mk->launches.n; l++) {
         const kw_launch *la = r->m->launches.v[mk->launches.v[l]].l;
