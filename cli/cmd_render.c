@@ -25,6 +25,7 @@
 #include "cli/kw_cli.h"
 #include "common/kw_fs.h"
 #include "common/kw_pool.h"
+#include "model/kw_model_pages.h"
 #include "model/kw_pick.h"
 #include "render/kw_pages.h"
 #include "render/kw_pages_pool.h"
@@ -71,7 +72,8 @@ typedef struct kw_render_cli {
     const char *trace;       /* --trace FILE */
     const char *tu;          /* --tu FILE */
     kw_render_opts o;
-    kw_shape shape;
+    kw_shape shape; /* --shape, parsed once: the model's (kw_model.shape) */
+    bool have_shape;
     kw_arena arena;
 } kw_render_cli;
 
@@ -124,7 +126,7 @@ static int kw_render_args(kw_render_cli *c, int argc, char **argv) {
             kw_err err;
             if (kw_shape_parse(&c->shape, &c->arena, v, &err) != KW_OK)
                 return kw_cli_usage_error("render", "%s", err.msg);
-            c->o.shape = &c->shape;
+            c->have_shape = true;
         } else if (KW_OPT("--time-us", NULL)) {
             KW_NEED("--time-us");
             char *end;
@@ -225,14 +227,20 @@ static int kw_render_all(kw_app *app, kw_render *r, const char *dir) {
         return kw_cli_fail(&err);
     kw_model *m = &app->model;
     /* page names are unique: a hash collision gets a number */
-    if (kw_pages_name(m, ".md", &err) != KW_OK || kw_model_cache_paths(m, &err) != KW_OK)
+    if (kw_model_pages_name(m, ".md", &err) != KW_OK || kw_model_cache_paths(m, &err) != KW_OK)
         return kw_cli_fail(&err);
-    kw_pages_pool pool = {&app->ix, r, dir, kw_all_page, NULL, kw_pool_threads()};
+    kw_pages_pool pool = {r, dir, kw_all_page, NULL, kw_pool_threads()};
     int rc = kw_pages_pool_run(&pool, &err) == KW_OK ? KW_EXIT_OK : kw_cli_fail(&err);
+    kw_ipage ip; /* the index page, built before it is written */
+    if (rc == KW_EXIT_OK && kw_ipage_build(&ip, m, r->providers, &err) != KW_OK) {
+        kw_ipage_free(&ip);
+        rc = kw_cli_fail(&err);
+    }
     if (rc == KW_EXIT_OK) {
         kw_buf b;
         kw_buf_init(&b);
-        kw_render_index(r, &b);
+        kw_render_index(r, &ip, &b);
+        kw_ipage_free(&ip);
         char *path = kw_arena_printf(&r->scratch, "%s/index.md", dir);
         if (b.oom || !path)
             rc = kw_cli_failf("out of memory");
@@ -272,6 +280,7 @@ int kw_cmd_render(int argc, char **argv) {
     }
     if (rc == KW_EXIT_OK) {
         c.o.db_path = app.db;
+        app.model.shape = c.have_shape ? &c.shape : NULL; /* every page's (kw_page_open) */
         c.o.python_root = c.npython_roots ? c.python_roots[0] : NULL;
         c.o.all = c.all;
         if (c.o.gpu && !kw_gpu_named(&app.gpus, c.o.gpu))

@@ -17,6 +17,7 @@
 #include "common/kw_fs.h"
 #include "common/kw_pool.h"
 #include "model/kw_map.h"
+#include "model/kw_model_pages.h"
 #include "render/kw_html.h"
 #include "render/kw_map_write.h"
 #include "render/kw_pages.h"
@@ -54,7 +55,8 @@ typedef struct kw_site_cli {
     const char *python_from;
     const char *trace; /* --trace FILE */
     kw_render_opts o;
-    kw_shape shape;
+    kw_shape shape; /* --shape, parsed once: the model's (kw_model.shape) */
+    bool have_shape;
     kw_arena arena;
 } kw_site_cli;
 
@@ -104,7 +106,7 @@ static int kw_site_args(kw_site_cli *c, int argc, char **argv) {
             kw_err err;
             if (kw_shape_parse(&c->shape, &c->arena, v, &err) != KW_OK)
                 return kw_cli_usage_error("site", "%s", err.msg);
-            c->o.shape = &c->shape;
+            c->have_shape = true;
         } else if (!strcmp(a, "--via-markdown")) {
             c->o.html_blocks = false;
         } else if (KW_OPT("--time-us", NULL)) {
@@ -134,7 +136,7 @@ static int kw_site_write(kw_app *app, kw_render *r, const char *dir) {
         return kw_cli_fail(&err);
     kw_model *m = &app->model;
     /* DIR/.kwalk-site lists the pages a run wrote (kw_pages.h) */
-    if (kw_pages_name(m, ".html", &err) != KW_OK || kw_model_cache_paths(m, &err) != KW_OK)
+    if (kw_model_pages_name(m, ".html", &err) != KW_OK || kw_model_cache_paths(m, &err) != KW_OK)
         return kw_cli_fail(&err);
     kw_html_global_init();
     static const struct {
@@ -149,13 +151,19 @@ static int kw_site_write(kw_app *app, kw_render *r, const char *dir) {
         if (kw_fs_write_atomic(path, assets[i].text, strlen(assets[i].text), &err) != KW_OK)
             return kw_cli_fail(&err);
     }
-    kw_pages_pool pool = {&app->ix, r, dir, kw_html_page, kw_html_thread_free, kw_pool_threads()};
+    kw_pages_pool pool = {r, dir, kw_html_page, kw_html_thread_free, kw_pool_threads()};
     int rc = kw_pages_pool_run(&pool, &err) == KW_OK ? KW_EXIT_OK : kw_cli_fail(&err);
     if (rc != KW_EXIT_OK)
         return rc;
+    kw_ipage ip; /* the index page, built before it is written */
+    if (kw_ipage_build(&ip, m, r->providers, &err) != KW_OK) {
+        kw_ipage_free(&ip);
+        return kw_cli_fail(&err);
+    }
     kw_buf b;
     kw_buf_init(&b);
-    kw_html_index(r, &b);
+    kw_html_index(r, &ip, &b);
+    kw_ipage_free(&ip);
     char *path = kw_arena_printf(&r->scratch, "%s/index.html", dir);
     if (b.oom || !path)
         rc = kw_cli_failf("out of memory");
@@ -181,8 +189,9 @@ static int kw_site_map(const kw_site_cli *c, kw_app *app, kw_render *r) {
     kw_err err;
     int rc = KW_EXIT_OK;
     if (kw_map_build(&m, &app->model, &err) != KW_OK ||
+        kw_map_sites_build(&m, c->o.root, &err) != KW_OK ||
         kw_map_write_md(&m, c->o.root, c->o.html_blocks, &md, &err) != KW_OK ||
-        kw_html_map(r, md.ptr ? md.ptr : "", md.len, &b, &err) != KW_OK ||
+        kw_html_map(r, &m, md.ptr ? md.ptr : "", md.len, &b, &err) != KW_OK ||
         kw_fs_write_atomic(html, b.ptr ? b.ptr : "", b.len, &err) != KW_OK)
         rc = kw_cli_fail(&err);
     kw_map_free(&m);
@@ -214,6 +223,7 @@ int kw_cmd_site(int argc, char **argv) {
     }
     if (rc == KW_EXIT_OK) {
         c.o.db_path = app.db;
+        app.model.shape = c.have_shape ? &c.shape : NULL; /* every page's (kw_page_open) */
         c.o.python_root = c.npython_roots ? c.python_roots[0] : NULL;
         if (c.o.gpu && !kw_gpu_named(&app.gpus, c.o.gpu))
             rc = kw_cli_usage_error("site",

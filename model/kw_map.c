@@ -2,13 +2,15 @@
  * launches joined with the entry points reaching them (kw_model_paths), a
  * row per (group, launch site, entry, unit, recorded Python frames), with
  * the instantiations on it counted and a trampoline's functor templates
- * listed; then the lookups of the Python side a writer makes per row (the
- * helper's chains to an op, the wrappers launching a Triton kernel). */
+ * listed, sorted; then its lines (kw_map_lines.c). The site's lookups are
+ * kw_map_sites.c's. */
 #define _POSIX_C_SOURCE 200809L
 #include "model/kw_map.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "kw_map_int.h"
 
 /* The template of a printed functor type: "ns::F<int, 4>" -> "ns::F". */
 static char *kw_map_functor_template(kw_arena *a, const char *functor) {
@@ -135,112 +137,6 @@ static int kw_map_row_cmp(const void *a, const void *b) {
     return lx->call_chain.n < ly->call_chain.n ? -1 : lx->call_chain.n > ly->call_chain.n;
 }
 
-/* Remember the helper's op (an index into its ops) for the section on
- * unresolved calls after the table, once. */
-static void kw_map_shown(kw_map *m, size_t op) {
-    for (size_t i = 0; i < m->shown.n; i++)
-        if (m->shown.v[i] == op)
-            return;
-    size_t *slot = KW_PUSH(&m->arena, m->shown);
-    if (slot)
-        *slot = op;
-}
-
-/* The outermost chains of the helper's ops ops[0..nops), merged shortest
- * first (stable), into *out (indexes into the chains); the ops are
- * remembered for the unresolved calls after the rows. Their number,
- * (size_t)-1 when out of memory. */
-size_t kw_map_model_chains(kw_map *m, const size_t *ops, size_t nops, size_t **out) {
-    const kw_py_chains *pc = m->chains;
-    KW_ARRAY(size_t) all = {0};
-    for (size_t o = 0; pc && o < nops; o++) {
-        size_t *ix = NULL;
-        size_t n = kw_py_chains_of_op(pc, ops[o], true, &m->arena, &ix);
-        if (n == (size_t)-1)
-            return n;
-        kw_map_shown(m, ops[o]);
-        for (size_t i = 0; i < n; i++) {
-            size_t *slot = KW_PUSH(&m->arena, all);
-            if (!slot)
-                return (size_t)-1;
-            size_t j = all.n - 1;
-            for (; j > 0 && pc->v.v[all.v[j - 1]].length > pc->v.v[ix[i]].length; j--)
-                all.v[j] = all.v[j - 1];
-            all.v[j] = ix[i];
-        }
-    }
-    *out = all.v;
-    return all.n;
-}
-
-/* The helper's ops bound to op's module (pybind ops) and function, into
- * *ops; their number, (size_t)-1 when out of memory. */
-size_t kw_map_op_ops(kw_map *m, const kw_py_op *op, size_t **ops) {
-    const kw_py_chains *pc = m->chains;
-    bool pybind = op && op->entry_kind && !strcmp(op->entry_kind, "pybind");
-    *ops = NULL;
-    return pc && op ? kw_py_chains_ops(pc, pybind ? op->module : NULL, op->function, &m->arena, ops)
-                    : 0;
-}
-
-/* The helper's launches of the row's Triton kernel (kw_py_chains_kernel_launches);
- * with l (a launch the hook recorded), those at its line in a file of its
- * name. Their number, (size_t)-1 when out of memory. */
-size_t kw_map_py_launches(kw_map *m, const kw_map_row *r, const kw_launch *l, size_t **out) {
-    const kw_py_chains *pc = m->chains;
-    const kw_kernel *k = r->kernel ? r->kernel->k : NULL;
-    *out = NULL;
-    if (!pc || !k || !k->location.file)
-        return 0;
-    size_t n = kw_py_chains_kernel_launches(pc, k->name, k->location.file, k->location.line,
-                                            &m->arena, out);
-    if (!l || n == (size_t)-1)
-        return n;
-    const char *base = l->location.file ? strrchr(l->location.file, '/') : NULL;
-    base = base ? base + 1 : l->location.file;
-    size_t kept = 0;
-    for (size_t i = 0; i < n; i++) {
-        const kw_py_launch *pl = &pc->launches.v[(*out)[i]];
-        const char *pb = strrchr(pl->file, '/');
-        if (base && pl->line == l->location.line && !strcmp(pb ? pb + 1 : pl->file, base))
-            (*out)[kept++] = (*out)[i];
-    }
-    return kept;
-}
-
-/* The wrappers (the helper's ops) that launch the row's Triton kernel (at
- * the hook's launch l, when recorded), each once, into *ops; their number,
- * (size_t)-1 when out of memory. */
-size_t kw_map_triton_ops(kw_map *m, const kw_map_row *r, const kw_launch *l, size_t **ops) {
-    size_t *ix = NULL;
-    size_t n = kw_map_py_launches(m, r, l, &ix);
-    *ops = n && n != (size_t)-1 ? kw_arena_alloc(&m->arena, n * sizeof(size_t)) : NULL;
-    if (n == (size_t)-1 || (n && !*ops))
-        return (size_t)-1;
-    size_t nops = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t op = m->chains->launches.v[ix[i]].op, j = 0;
-        while (j < nops && (*ops)[j] != op)
-            j++;
-        if (j == nops)
-            (*ops)[nops++] = op;
-    }
-    return nops;
-}
-
-bool kw_map_row_triton(const kw_map_row *r) {
-    return r->launch && r->launch->l->kind && !strcmp(r->launch->l->kind, "triton");
-}
-
-const kw_mkernel *kw_map_row_first(const kw_map *m, const kw_map_row *r) {
-    const kw_mgroup *grp = &m->model->groups.v[r->group];
-    return r->kernel && r->kernel->k ? r->kernel : &m->model->kernels.v[grp->kernels.v[0]];
-}
-
-const kw_entry *kw_map_row_entry(const kw_map *m, const kw_map_row *r) {
-    return r->entry < m->model->entries.n ? m->model->entries.v[r->entry].e : NULL;
-}
-
 kw_status kw_map_build(kw_map *m, kw_model *md, kw_err *err) {
     memset(m, 0, sizeof(*m));
     m->model = md;
@@ -248,15 +144,19 @@ kw_status kw_map_build(kw_map *m, kw_model *md, kw_err *err) {
     m->chains = md->py ? md->py->chains : NULL;
     kw_arena_init(&m->arena);
     kw_symmap_init(&m->row_of);
+    kw_symmap_init(&m->site_of);
+    kw_symmap_init(&m->group_of);
     if (!kw_map_collect(m))
         return kw_fail(err, "out of memory");
     if (m->rows.n)
         qsort(m->rows.v, m->rows.n, sizeof(kw_map_row), kw_map_row_cmp);
-    return KW_OK;
+    return kw_map_lines_build(m) ? KW_OK : kw_fail(err, "out of memory");
 }
 
 void kw_map_free(kw_map *m) {
     kw_symmap_free(&m->row_of);
+    kw_symmap_free(&m->site_of);
+    kw_symmap_free(&m->group_of);
     kw_arena_free(&m->arena);
     memset(m, 0, sizeof(*m));
 }

@@ -11,11 +11,18 @@
  * Rows are sorted by group, launch site (file, line), entry, then the
  * recorded Python frames.
  *
- * The Python side (with two --python-root or more: the helper's chains,
- * model/kw_python_chains.h) is looked up per row through the kw_map_*ops
- * and kw_map_model_chains calls below; the ops whose chains a writer
- * looked up are remembered (kw_map.shown) for the unresolved calls written
- * after the rows. */
+ * The map's lines (kw_map.lines) are what the writers print, complete:
+ * a line per row and Python op bound to its entry, with its device code,
+ * entry and label resolved, and, with two --python-root or more (the
+ * helper's chains, model/kw_python_chains.h), its Model entries looked up:
+ * the chains to the op, or to the wrappers that launch a Triton row's
+ * kernel; for a Triton kernel no launch of which was recorded, the
+ * `kernel[grid](...)` statements of it the helper found, each with its
+ * chains. Then what follows the rows: the ops whose chains a line shows (for
+ * the unresolved calls, render/kw_map_unresolved.h), and the Python ops bound
+ * to no entry point. For `kwalk site`'s map page, kw_map_sites_* answer which
+ * kernel a printed launch site launches and which template a name is.
+ * render/ writes the lines and computes nothing. */
 #ifndef KW_MAP_H
 #define KW_MAP_H
 
@@ -40,44 +47,89 @@ typedef struct kw_map_row {
     const kw_mkernel *kernel; /* the first instantiation of the row (its device code) */
 } kw_map_row;
 
+/* A Triton kernel no launch of which was recorded (cache-only): one
+ * `kernel[grid](...)` of it the helper found in the Python trees. */
+typedef struct kw_map_static {
+    const kw_py_launch *launch; /* the helper's */
+    const char *wrapper;        /* the op (function) it is in */
+    const size_t *chains;       /* the chains to the wrapper (into chains->v), shortest first */
+    size_t nchains;
+} kw_map_static;
+
+/* One line of the map as written: a row, and one Python op bound to its
+ * entry (a line per op; op NULL when none is). */
+typedef struct kw_map_line {
+    const kw_map_row *row;
+    const kw_py_op *op;
+    const kw_mkernel *first; /* the instantiation whose device code it shows (the row's own kernel,
+                                else its template's first) */
+    const kw_entry *entry;   /* its entry point, or NULL (none reaches it, or it never runs) */
+    const char *entry_label; /* the entry as its binding spells it (kw_entry_label), or NULL */
+    bool triton;             /* a Triton launch's row (`kernel[grid](...)` in Python) */
+    /* with the chains: its Model entries (into chains->v), shortest first:
+     * the outermost chains of the helper's ops bound to the op's module and
+     * function, or for a Triton row of the wrappers that launch its kernel at
+     * the hook's launch; ops are those helper ops (the JSON's lookups) */
+    const size_t *chains;
+    size_t nchains;
+    const size_t *ops;
+    size_t nops;
+    /* with the chains, a cache-only Triton kernel's `kernel[grid](...)`
+     * statements the helper found: the table writes a row for each of them
+     * instead of the line (the JSON document writes the line) */
+    KW_ARRAY(kw_map_static) statics;
+} kw_map_line;
+
+/* The helper's ops whose chains lines show, for the unresolved calls
+ * after them (render/kw_map_unresolved.h). */
+typedef struct kw_map_shown {
+    KW_ARRAY(size_t) ops; /* into chains->ops, each once, in line order */
+    /* the calls not resolved statically listed only for ops not in ops
+     * (each call once, though several such ops may list it) */
+    size_t elsewhere;
+} kw_map_shown;
+
+/* A Python op bound to no entry point of the index, and the entry points of
+ * its function's name the index has (in another module, of another kind). */
+typedef struct kw_map_unjoined {
+    const kw_py_op *op;
+    size_t same[4]; /* into the model's entries */
+    size_t nsame;
+    bool more; /* there are more than the four */
+} kw_map_unjoined;
+
+/* What kw_map_sites_kernel answers for a launch site of several kernels. */
+#define KW_MAP_MANY ((size_t)-3)
+
 typedef struct kw_map {
     kw_model *model;
     const kw_py_ops *py;        /* the model's Python ops (--python-root), or NULL */
     const kw_py_chains *chains; /* the helper's chains (two --python-root or more), or NULL */
     kw_arena arena;             /* the rows' strings, and the writers' scratch */
     KW_ARRAY(kw_map_row) rows;
-    kw_symmap row_of;       /* "group|file:line|entry|unit[|frames]" -> row */
-    KW_ARRAY(size_t) shown; /* the helper's ops whose chains were looked up, each once */
+    kw_symmap row_of;            /* "group|file:line|entry|unit[|frames]" -> row */
+    KW_ARRAY(kw_map_line) lines; /* in row order, then the entry's ops' order */
+    kw_map_shown shown;          /* the table's (Markdown, TSV), statics' wrappers included */
+    kw_map_shown shown_json;     /* the JSON document's, which does not write statics */
+    KW_ARRAY(kw_map_unjoined) unjoined; /* with --python-root, in the ops' order */
+    /* kw_map_sites_build: "PATH:LINE" (PATH as printed) -> kernel, or KW_MAP_MANY;
+     * a template's name -> group */
+    kw_symmap site_of, group_of;
 } kw_map;
 
-/* The rows of model md, joined and sorted. kw_map_free frees them (also
- * after a failure). */
+/* The rows and lines of model md, joined and sorted. kw_map_free frees them
+ * (also after a failure). */
 kw_status kw_map_build(kw_map *m, kw_model *md, kw_err *err);
 void kw_map_free(kw_map *m);
 
-/* Is the row's launch a Triton kernel's (`kernel[grid](...)` in Python)? */
-bool kw_map_row_triton(const kw_map_row *r);
-/* The instantiation whose device code the row shows: the row's own kernel
- * (a kernel with internal linkage: its unit's definition), else the
- * template's first instantiation. */
-const kw_mkernel *kw_map_row_first(const kw_map *m, const kw_map_row *r);
-/* The row's entry point, or NULL (none reaches it, or it never runs). */
-const kw_entry *kw_map_row_entry(const kw_map *m, const kw_map_row *r);
-
-/* The outermost chains of the helper's ops ops[0..nops), merged shortest
- * first (stable), into *out (indexes into m->chains->v); the ops are
- * remembered in m->shown. Their number, (size_t)-1 when out of memory. */
-size_t kw_map_model_chains(kw_map *m, const size_t *ops, size_t nops, size_t **out);
-/* The helper's ops bound to op's module (pybind ops) and function, into
- * *ops; their number, (size_t)-1 when out of memory. */
-size_t kw_map_op_ops(kw_map *m, const kw_py_op *op, size_t **ops);
-/* The helper's launches of the row's Triton kernel; with l (a launch the
- * hook recorded), those at its line in a file of its name. Their number,
- * (size_t)-1 when out of memory. */
-size_t kw_map_py_launches(kw_map *m, const kw_map_row *r, const kw_launch *l, size_t **out);
-/* The wrappers (the helper's ops) that launch the row's Triton kernel (at
- * the hook's launch l, when recorded), each once, into *ops; their number,
- * (size_t)-1 when out of memory. */
-size_t kw_map_triton_ops(kw_map *m, const kw_map_row *r, const kw_launch *l, size_t **ops);
+/* Index every launch site of the model as printed with paths relative to
+ * root (NULL: as recorded), "PATH:LINE", and every template's name, for
+ * the two lookups below. */
+kw_status kw_map_sites_build(kw_map *m, const char *root, kw_err *err);
+/* The kernel (into the model's kernels) launched at the printed site at,
+ * KW_MAP_MANY when several are, KW_NONE when none is. */
+size_t kw_map_sites_kernel(const kw_map *m, const char *at);
+/* The group (template) of that name, KW_NONE when none. */
+size_t kw_map_sites_group(const kw_map *m, const char *name);
 
 #endif

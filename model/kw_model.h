@@ -15,6 +15,7 @@
 
 #include "index/kw_index.h"
 #include "model/kw_calltree.h"
+#include "model/kw_expr.h"
 #include "model/kw_python_entries.h"
 
 #define KW_NONE ((size_t)-1)
@@ -131,6 +132,9 @@ typedef struct kw_model {
     const kw_py_ops *py;
     /* the call tree's helper patterns (optional; kw_calltree.h) */
     const kw_calltree_rules *tree_rules;
+    /* --shape as the user gave it (cli/ parses it once), NULL when none: every
+     * page's bindings start from it (kw_page_open) */
+    const kw_shape *shape;
     /* kw_model_cache_paths: every launch's paths, computed once (read-only
      * afterwards, so renders on several threads can share the model) */
     kw_mpaths *lpaths;

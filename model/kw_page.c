@@ -153,8 +153,9 @@ const kw_src_file *kw_page_src(const kw_page *p, const char *path) {
 
 /* ---- the page ------------------------------------------------------------------------------- */
 
-kw_status kw_page_open(kw_page *p, kw_model *m, const kw_mkernel *mk, kw_srcs *srcs,
-                       const kw_shape *user_shape, kw_arena *a, kw_err *err) {
+kw_status kw_page_open(kw_page *p, kw_model *m, const kw_mkernel *mk, kw_srcs *srcs, kw_arena *a,
+                       kw_err *err) {
+    const kw_shape *user_shape = p->user_shape = m->shape;
     p->mk = mk;
     p->srcs = srcs;
     p->k = mk->k;
@@ -308,7 +309,8 @@ static void kw_page_occ_block(const kw_kernel *k, kw_page_arch *x) {
 }
 
 kw_status kw_page_finish(kw_page *p, kw_model *m, const kw_page_arch *archs, size_t narchs,
-                         const char *only, bool user_shape, kw_arena *a, kw_err *err) {
+                         const char *only, kw_arena *a, kw_err *err) {
+    bool user_shape = p->user_shape != NULL;
     if (!archs)
         narchs = p->k ? p->k->archs.n : 0;
     for (size_t i = 0; i < narchs; i++) {

@@ -90,6 +90,7 @@ typedef struct kw_page {
     kw_sidecar asm_sc;
     const kw_kernel *asm_k; /* the kernel found in it, or NULL */
     const char *asm_note;   /* why not, when asm_k is NULL */
+    const kw_shape *user_shape; /* --shape as given (the model's), NULL when none */
     kw_shape shape;         /* --shape plus what the kernel binds (template constants) */
     kw_mpaths *paths;       /* per launch of the kernel: the entry points reaching it */
     KW_ARRAY(kw_page_verdict) verdicts;
@@ -116,18 +117,18 @@ void kw_page_init(kw_page *p);
 void kw_page_free(kw_page *p);
 
 /* Start mk's page: its kernel (a precompiled ASM kernel's code object is read
- * now), the source files it quotes (into srcs), the shape bindings
- * (user_shape: --shape, or NULL) and the entry paths of each launch; with
- * user_shape, every dispatch condition's verdict. */
-kw_status kw_page_open(kw_page *p, kw_model *m, const kw_mkernel *mk, kw_srcs *srcs,
-                       const kw_shape *user_shape, kw_arena *a, kw_err *err);
+ * now), the source files it quotes (into srcs), the shape bindings (the
+ * model's --shape, m->shape, plus template constants) and the entry paths of
+ * each launch; with a --shape, every dispatch condition's verdict. */
+kw_status kw_page_open(kw_page *p, kw_model *m, const kw_mkernel *mk, kw_srcs *srcs, kw_arena *a,
+                       kw_err *err);
 /* Finish it for the kernel's archs (archs NULL) or the narchs given (a
  * test's): the archs shown (only the one named only, --arch, when not NULL;
  * in the kernel's or the given order), each
- * launch's geometry, and its work per arch shown with IR facts. user_shape:
- * the user gave --shape. */
+ * launch's geometry, and its work per arch shown with IR facts (with the
+ * page's --shape, p->user_shape, where it gives the names). */
 kw_status kw_page_finish(kw_page *p, kw_model *m, const kw_page_arch *archs, size_t narchs,
-                         const char *only, bool user_shape, kw_arena *a, kw_err *err);
+                         const char *only, kw_arena *a, kw_err *err);
 
 /* The source file at path as read when the page was opened (ok false with
  * why when it cannot be read); NULL for a file the page did not read. */

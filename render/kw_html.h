@@ -15,6 +15,7 @@
 
 #include "common/kw_buf.h"
 #include "common/kw_err.h"
+#include "model/kw_map.h"
 #include "render/kw_render.h"
 
 /* The assets (kw_html_assets.c): the style sheet and the scripts of the pages
@@ -89,12 +90,15 @@ void kw_html_roofline(kw_render *r, kw_buf *out);
  * arrows (kw_html_flow.c); nothing when the page has none. */
 void kw_html_flow(kw_render *r, kw_buf *out);
 
-/* DIR/map.html: the Markdown of `kwalk map` (md[0, len)) as HTML, its launch
- * sites linked to the page of the instantiation they launch (or, like
- * template names, to index.html filtered by them: ?q=TEXT). */
-kw_status kw_html_map(kw_render *r, const char *md, size_t len, kw_buf *out, kw_err *err);
+/* DIR/map.html: the Markdown of `kwalk map` (md[0, len), written from map,
+ * whose sites kw_map_sites_build indexed) as HTML, its launch sites linked
+ * to the page of the instantiation they launch (or, like template names, to
+ * index.html filtered by them: ?q=TEXT). */
+kw_status kw_html_map(kw_render *r, const kw_map *map, const char *md, size_t len, kw_buf *out,
+                      kw_err *err);
 
-/* DIR/index.html: every instantiation in one table (mk->page links). */
-void kw_html_index(kw_render *r, kw_buf *out);
+/* DIR/index.html: every instantiation in one table (mk->page links); p: the
+ * index page's model, built from r's model. */
+void kw_html_index(kw_render *r, const kw_ipage *p, kw_buf *out);
 
 #endif

@@ -2,11 +2,14 @@
  * instantiation of the index in one table, grouped by template (a header row
  * per template), each row linking to its page. Numeric cells carry data-v
  * (the value the script sorts by: the largest over the archs, the smallest
- * for occupancy); a cell of several archs lists them in the kernel's order. */
+ * for occupancy); a cell of several archs lists them in the kernel's order.
+ * The rows, their entry points, resources and the counts are the index
+ * page's model (model/kw_ipage.h), shared with DIR/index.md: this file
+ * computes no entry path, no best of a column, and includes nothing of
+ * sidecar/ or index/. */
 #include <stdio.h>
 #include <string.h>
 
-#include "model/kw_entry.h"
 #include "render/kw_html.h"
 
 static const struct {
@@ -30,67 +33,37 @@ static const struct {
 };
 enum { KW_NCOLS = sizeof(kw_cols) / sizeof(kw_cols[0]) };
 
-/* A numeric cell: per arch its value ("-" unknown), data-v the max (min). */
-static void kw_hi_num(kw_buf *o, const kw_kernel *k, size_t off, size_t off2, bool min) {
-    long long best = -1;
+/* A numeric cell: per arch its value ("-" unknown), data-v the best (the
+ * index page's model's). */
+static void kw_hi_num(kw_buf *o, const kw_ipage_row *row, int i) {
     kw_buf_puts(o, "<td class=\"n\"");
-    kw_buf t;
-    kw_buf_init(&t);
-    for (size_t a = 0; k && a < k->archs.n; a++) {
-        const unsigned char *res = (const unsigned char *)&k->archs.v[a].resources;
-        long long v = *(const long long *)(res + off);
-        if (off2 != (size_t)-1 && v >= 0) {
-            long long w = *(const long long *)(res + off2);
-            v = w >= 0 ? v + w : v;
-        }
-        if (a)
-            kw_buf_puts(&t, " / ");
-        if (v >= 0)
-            kw_buf_printf(&t, "%lld", v);
-        else
-            kw_buf_puts(&t, "-");
-        if (v >= 0 && (best < 0 || (min ? v < best : v > best)))
-            best = v;
-    }
-    if (best >= 0)
-        kw_buf_printf(o, " data-v=\"%lld\"", best);
+    if (row->best[i] >= 0)
+        kw_buf_printf(o, " data-v=\"%lld\"", row->best[i]);
     kw_buf_puts(o, ">");
-    kw_buf_append(o, t.ptr ? t.ptr : "", t.len);
-    kw_buf_free(&t);
-    kw_buf_puts(o, "</td>");
-}
-
-static void kw_hi_entries(kw_render *r, const kw_mkernel *mk, kw_buf *o) {
-    KW_ARRAY(size_t) seen = {0};
-    kw_buf t;
-    kw_buf_init(&t);
-    for (size_t i = 0; i < mk->launches.n; i++) {
-        kw_mpaths p;
-        kw_err err;
-        if (kw_model_paths(r->m, mk->launches.v[i], &r->scratch, &p, &err) != KW_OK)
-            continue;
-        for (size_t j = 0; j < p.v.n; j++) {
-            bool dup = false;
-            for (size_t s = 0; s < seen.n && !dup; s++)
-                dup = seen.v[s] == p.v.v[j].entry;
-            size_t *slot = dup ? NULL : KW_PUSH(&r->scratch, seen);
-            if (!slot)
-                continue;
-            *slot = p.v.v[j].entry;
-            const char *label = kw_entry_label(&r->scratch, r->m->entries.v[p.v.v[j].entry].e);
-            kw_buf_puts(&t, seen.n > 1 ? "<br>" : "");
-            kw_buf_puts(&t, "<code>");
-            kw_html_esc(&t, label ? label : "?");
-            kw_buf_puts(&t, "</code>");
-        }
+    for (size_t a = 0; a < row->narchs; a++) {
+        if (a)
+            kw_buf_puts(o, " / ");
+        if (row->res[a][i] >= 0)
+            kw_buf_printf(o, "%lld", row->res[a][i]);
+        else
+            kw_buf_puts(o, "-");
     }
-    kw_buf_printf(o, "<td data-v=\"%zu\">", seen.n);
-    kw_buf_append(o, t.ptr ? t.ptr : "", t.len);
     kw_buf_puts(o, "</td>");
-    kw_buf_free(&t);
 }
 
-static void kw_hi_row(kw_render *r, size_t g, size_t ki, kw_buf *o) {
+/* The row's entry points: data-v their number. */
+static void kw_hi_entries(const kw_ipage_row *row, kw_buf *o) {
+    kw_buf_printf(o, "<td data-v=\"%zu\">", row->entries.n);
+    for (size_t i = 0; i < row->entries.n; i++) {
+        kw_buf_puts(o, i ? "<br><code>" : "<code>");
+        kw_html_esc(o, row->entries.v[i].label);
+        kw_buf_puts(o, "</code>");
+    }
+    kw_buf_puts(o, "</td>");
+}
+
+static void kw_hi_row(kw_render *r, size_t g, const kw_ipage_row *row, kw_buf *o) {
+    size_t ki = row->kernel;
     const kw_mkernel *mk = &r->m->kernels.v[ki];
     const kw_kernel *k = mk->k;
     kw_buf_printf(o, "<tr data-i=\"%zu\" data-g=\"%zu\" data-sym=\"", ki, g);
@@ -144,40 +117,27 @@ static void kw_hi_row(kw_render *r, size_t g, size_t ki, kw_buf *o) {
     if (!k)
         kw_buf_puts(o, mk->asm_code_object ? "(code object)" : "no device record");
     kw_buf_puts(o, "</td>");
-#define KW_OFF(m) offsetof(kw_isa_resources, m)
-    kw_hi_num(o, k, KW_OFF(vgpr), (size_t)-1, false);
-    kw_hi_num(o, k, KW_OFF(agpr), (size_t)-1, false);
-    kw_hi_num(o, k, KW_OFF(sgpr), (size_t)-1, false);
-    kw_hi_num(o, k, KW_OFF(lds_bytes), (size_t)-1, false);
-    kw_hi_num(o, k, KW_OFF(scratch_bytes), (size_t)-1, false);
-    kw_hi_num(o, k, KW_OFF(vgpr_spill), KW_OFF(sgpr_spill), false);
-    /* occupancy: the smallest over the archs, each with its limiter */
-    long long occ = -1;
-    kw_buf t;
-    kw_buf_init(&t);
-    for (size_t a = 0; k && a < k->archs.n; a++) {
-        const kw_isa_resources *res = &k->archs.v[a].resources;
-        kw_buf_puts(&t, a ? " / " : "");
-        if (res->occupancy < 0) {
-            kw_buf_puts(&t, "-");
+    for (int i = KW_IPAGE_VGPR; i < KW_IPAGE_OCC; i++)
+        kw_hi_num(o, row, i);
+    /* occupancy: per arch with its limiter, data-v the smallest */
+    kw_buf_puts(o, "<td class=\"n\"");
+    if (row->best[KW_IPAGE_OCC] >= 0)
+        kw_buf_printf(o, " data-v=\"%lld\"", row->best[KW_IPAGE_OCC]);
+    kw_buf_puts(o, ">");
+    for (size_t a = 0; a < row->narchs; a++) {
+        kw_buf_puts(o, a ? " / " : "");
+        if (row->res[a][KW_IPAGE_OCC] < 0) {
+            kw_buf_puts(o, "-");
             continue;
         }
-        kw_buf_printf(&t, "%lld", res->occupancy);
-        if (res->occupancy_limiter) {
-            kw_buf_puts(&t, " (");
-            kw_html_esc(&t, res->occupancy_limiter);
-            kw_buf_puts(&t, ")");
+        kw_buf_printf(o, "%lld", row->res[a][KW_IPAGE_OCC]);
+        const char *limiter = k->archs.v[a].resources.occupancy_limiter;
+        if (limiter) {
+            kw_buf_puts(o, " (");
+            kw_html_esc(o, limiter);
+            kw_buf_puts(o, ")");
         }
-        if (occ < 0 || res->occupancy < occ)
-            occ = res->occupancy;
     }
-#undef KW_OFF
-    kw_buf_puts(o, "<td class=\"n\"");
-    if (occ >= 0)
-        kw_buf_printf(o, " data-v=\"%lld\"", occ);
-    kw_buf_puts(o, ">");
-    kw_buf_append(o, t.ptr ? t.ptr : "", t.len);
-    kw_buf_free(&t);
     kw_buf_printf(o, "</td><td data-v=\"%zu\">", mk->launches.n);
     for (size_t l = 0; l < mk->launches.n; l++) {
         const kw_launch *la = r->m->launches.v[mk->launches.v[l]].l;
@@ -186,11 +146,11 @@ static void kw_hi_row(kw_render *r, size_t g, size_t ki, kw_buf *o) {
         kw_buf_printf(o, ":%d</code>", la->location.line);
     }
     kw_buf_puts(o, "</td>");
-    kw_hi_entries(r, mk, o);
+    kw_hi_entries(row, o);
     kw_buf_puts(o, "</tr>\n");
 }
 
-void kw_html_index(kw_render *r, kw_buf *out) {
+void kw_html_index(kw_render *r, const kw_ipage *p, kw_buf *out) {
     kw_arena_free(&r->scratch);
     kw_arena_init(&r->scratch);
     const kw_model *m = r->m;
@@ -198,7 +158,7 @@ void kw_html_index(kw_render *r, kw_buf *out) {
     kw_buf_puts(out, "<main>\n<h1>Kernel walkthroughs</h1>\n<p>Generated by kwalk from <code>");
     kw_html_esc(out, kw_r_path(r, r->o->db_path));
     kw_buf_puts(out, "</code>: ");
-    kw_render_index_counts(r, out, true);
+    kw_render_index_counts(p, out, true);
     kw_buf_puts(out, ". Click a column header to sort "
                      "(again to reverse; <a href=\"#\" id=\"kw-grouped\">back to grouped by "
                      "template</a>); type to filter. The map: kernel, Python entry, C++ entry, "
@@ -210,8 +170,9 @@ void kw_html_index(kw_render *r, kw_buf *out) {
         kw_buf_printf(out, "<th data-key=\"%s\" data-num=\"%d\">%s</th>", kw_cols[c].key,
                       kw_cols[c].num ? 1 : 0, kw_cols[c].title);
     kw_buf_puts(out, "</tr></thead>\n<tbody>\n");
-    for (size_t g = 0; g < m->groups.n; g++) {
-        const kw_mgroup *grp = &m->groups.v[g];
+    for (size_t g = 0; g < p->groups.n; g++) {
+        const kw_ipage_group *pg = &p->groups.v[g];
+        const kw_mgroup *grp = &m->groups.v[pg->group];
         const kw_mkernel *first = &m->kernels.v[grp->kernels.v[0]];
         kw_buf_printf(out, "<tr class=\"kw-g\" data-g=\"%zu\"><td colspan=\"%d\"><code>", g,
                       (int)KW_NCOLS);
@@ -224,14 +185,14 @@ void kw_html_index(kw_render *r, kw_buf *out) {
                       grp->kernels.n == 1 ? "" : "s");
         if (first->k && first->k->location.file) {
             kw_buf_puts(out, " · ");
-            kw_html_esc(out, kw_provider_of(r->providers, first->k->location.file));
+            kw_html_esc(out, pg->provider);
             kw_buf_puts(out, " · <code>");
             kw_html_esc(out, kw_r_path(r, first->k->location.file));
             kw_buf_printf(out, ":%d</code>", first->k->location.line);
         }
         kw_buf_puts(out, "</td></tr>\n");
-        for (size_t i = 0; i < grp->kernels.n; i++)
-            kw_hi_row(r, g, grp->kernels.v[i], out);
+        for (size_t i = 0; i < pg->rows.n; i++)
+            kw_hi_row(r, g, &pg->rows.v[i], out);
         /* keep the scratch arena small over thousands of kernels */
         kw_arena_free(&r->scratch);
         kw_arena_init(&r->scratch);

@@ -2,7 +2,9 @@
  * JSON document written with jansson (docs/json.md): {"kwalk_map": 1,
  * "rows": [...]}, a row per map row and Python op bound to its entry; with
  * the chains, the Python calls not resolved statically after them
- * (kw_map_unresolved.h). */
+ * (kw_map_unresolved.h). Every line is the map's model, complete
+ * (model/kw_map.h): this file looks nothing up and includes nothing of
+ * sidecar/ or index/. */
 #define _POSIX_C_SOURCE 200809L
 #include "render/kw_map_json.h"
 
@@ -10,7 +12,6 @@
 #include <string.h>
 
 #include "common/kw_jansson.h"
-#include "model/kw_entry.h"
 #include "render/kw_map_unresolved.h"
 
 typedef struct kw_map_j {
@@ -44,16 +45,12 @@ static json_t *kw_mj_callers(kw_map_j *m, const kw_py_op *op) {
     return a;
 }
 
-/* The model entries of the helper's ops ops[0..n) (kw_map_model_chains). */
-static json_t *kw_mj_model(kw_map_j *m, const size_t *ops, size_t n) {
+/* The model entries of a line: its chains' outermost callers. */
+static json_t *kw_mj_model(kw_map_j *m, const kw_map_line *ln) {
     const kw_py_chains *pc = m->map->chains;
-    size_t *ix = NULL;
-    size_t k = n == (size_t)-1 ? n : kw_map_model_chains(m->map, ops, n, &ix);
     json_t *a = json_array();
-    if (k == (size_t)-1)
-        m->oom = true;
-    for (size_t i = 0; a && k != (size_t)-1 && i < k; i++) {
-        const kw_py_chain *c = &pc->v.v[ix[i]];
+    for (size_t i = 0; a && i < ln->nchains; i++) {
+        const kw_py_chain *c = &pc->v.v[ln->chains[i]];
         json_t *o = kw_mj_at(m, c->entry_file, c->entry_line);
         if (o)
             kw_jansson_set(o, "name", kw_jansson_text(c->entry), &m->oom);
@@ -75,12 +72,14 @@ static json_t *kw_mj_frames(kw_map_j *m, const kw_launch *l) {
 }
 
 /* One row as a JSON object (docs/json.md), appended to m->rows. */
-static void kw_map_row_json(kw_map_j *m, const kw_map_row *r, const kw_py_op *op) {
+static void kw_map_row_json(kw_map_j *m, const kw_map_line *ln) {
     const kw_model *md = m->map->model;
+    const kw_map_row *r = ln->row;
+    const kw_py_op *op = ln->op;
     const kw_mgroup *grp = &md->groups.v[r->group];
-    const kw_mkernel *first = kw_map_row_first(m->map, r);
-    const kw_entry *e = kw_map_row_entry(m->map, r);
-    bool triton = kw_map_row_triton(r);
+    const kw_mkernel *first = ln->first;
+    const kw_entry *e = ln->entry;
+    bool triton = ln->triton;
     bool *oom = &m->oom;
     json_t *o = json_object();
     if (!o) {
@@ -113,19 +112,15 @@ static void kw_map_row_json(kw_map_j *m, const kw_map_row *r, const kw_py_op *op
         }
     }
     kw_jansson_set(o, "python", py, oom);
-    if (m->map->chains) { /* a Triton row: the chains to the wrappers launching it */
-        size_t *ops = NULL;
-        size_t n = triton ? kw_map_triton_ops(m->map, r, r->launch->l, &ops)
-                          : kw_map_op_ops(m->map, op, &ops);
-        kw_jansson_set(o, "model_entries", kw_mj_model(m, ops, n), oom);
-    }
+    if (m->map->chains) /* a Triton row: the chains to the wrappers launching it */
+        kw_jansson_set(o, "model_entries", kw_mj_model(m, ln), oom);
     json_t *entry = json_null();
     if (e && !triton) {
         entry = e->location.file ? kw_mj_at(m, e->location.file, e->location.line)
                                  : json_pack("{s:n, s:n}", "file", "line");
         if (entry) {
             kw_jansson_set(entry, "kind", kw_jansson_text(e->kind), oom);
-            kw_jansson_set(entry, "name", kw_jansson_text(kw_entry_label(&m->map->arena, e)), oom);
+            kw_jansson_set(entry, "name", kw_jansson_text(ln->entry_label), oom);
         }
     }
     kw_jansson_set(o, "entry", entry, oom);
@@ -157,16 +152,8 @@ static void kw_map_row_json(kw_map_j *m, const kw_map_row *r, const kw_py_op *op
 
 kw_status kw_map_json(kw_map *map, const char *root, kw_buf *b, kw_err *err) {
     kw_map_j m = {map, root, json_array(), false};
-    const kw_model *md = map->model;
-    for (size_t i = 0; m.rows && i < map->rows.n; i++) {
-        const kw_map_row *r = &map->rows.v[i];
-        const kw_mentry *me = r->entry < md->entries.n ? &md->entries.v[r->entry] : NULL;
-        if (me && me->ops.n)
-            for (size_t k = 0; k < me->ops.n; k++)
-                kw_map_row_json(&m, r, &md->py->ops.v[me->ops.v[k]]);
-        else
-            kw_map_row_json(&m, r, NULL);
-    }
+    for (size_t i = 0; m.rows && i < map->lines.n; i++)
+        kw_map_row_json(&m, &map->lines.v[i]);
     json_t *doc = m.oom ? NULL : json_object();
     bool oom = !doc || !m.rows;
     if (!oom) {
@@ -174,7 +161,12 @@ kw_status kw_map_json(kw_map *map, const char *root, kw_buf *b, kw_err *err) {
         kw_jansson_set(doc, "rows", json_incref(m.rows), &oom);
     }
     if (!oom && map->chains) {
-        kw_map_unres u = {map->chains, map->shown.v, map->shown.n, root, &map->arena};
+        kw_map_unres u = {map->chains,
+                          map->shown_json.ops.v,
+                          map->shown_json.ops.n,
+                          map->shown_json.elsewhere,
+                          root,
+                          &map->arena};
         kw_map_unres_json(&u, doc, &oom);
     }
     char *text = oom ? NULL : json_dumps(doc, JSON_INDENT(2));

@@ -3,59 +3,19 @@
  * rows of the ops the map shows. What is left out is said once: the calls
  * no op lists (`@unreached`, by the helper's reason) and the calls listed
  * only for ops that have no row in this map (counted once each, though
- * several such ops may list one call). */
+ * several such ops may list one call: the map's model counts them,
+ * model/kw_map.h). Includes nothing of sidecar/ or index/. */
 #include "render/kw_map_unresolved.h"
 
 #include <string.h>
 
 #include "common/kw_fs.h"
 #include "render/kw_md.h"
-#include "sidecar/kw_symmap.h"
 
 enum { KW_MU_SHOWN = 8 }; /* calls listed per op in Markdown */
 
 const char *kw_map_unres_path(const char *root, const char *path) {
     return kw_fs_rel(root, path);
-}
-
-static bool kw_mu_shown(const kw_map_unres *u, size_t op) {
-    for (size_t i = 0; i < u->nops; i++)
-        if (u->ops[i] == op)
-            return true;
-    return false;
-}
-
-/* One call as a key: function, file, line and callee. NULL: out of memory. */
-static char *kw_mu_key(const kw_map_unres *u, const kw_py_unresolved *c) {
-    return kw_arena_printf(u->arena, "%s\x1f%s\x1f%d\x1f%s", c->function, c->file, c->line,
-                           c->callee);
-}
-
-/* How many calls are listed only for ops without a row here, each once;
- * (size_t)-1 when out of memory. */
-static size_t kw_mu_elsewhere(const kw_map_unres *u) {
-    const kw_py_chains *pc = u->pc;
-    kw_symmap seen; /* 0: listed for a shown op; 1: counted */
-    kw_symmap_init(&seen);
-    size_t n = 0;
-    bool oom = false;
-    for (int pass = 0; pass < 2 && !oom; pass++)
-        for (size_t i = 0; i < pc->unresolved.n && !oom; i++) {
-            const kw_py_unresolved *c = &pc->unresolved.v[i];
-            if (kw_mu_shown(u, c->op) != (pass == 0))
-                continue;
-            char *key = kw_mu_key(u, c);
-            if (!key) {
-                oom = true;
-                break;
-            }
-            if (kw_symmap_get(&seen, key))
-                continue;
-            oom = kw_symmap_put(&seen, key, (size_t)pass) != KW_OK;
-            n += pass == 1;
-        }
-    kw_symmap_free(&seen);
-    return oom ? (size_t)-1 : n;
 }
 
 static const char kw_mu_elsewhere_why[] = "that could lead only to ops with no row in this map";
@@ -121,11 +81,7 @@ void kw_map_unres_md(const kw_map_unres *u, kw_buf *b) {
                            "(listed, never followed; python/kwalk_pyscan.py):\n\n");
         kw_mu_op_md(u, b, u->ops[s], listed);
     }
-    size_t elsewhere = kw_mu_elsewhere(u);
-    if (elsewhere == (size_t)-1) {
-        b->oom = true;
-        return;
-    }
+    size_t elsewhere = u->elsewhere;
     kw_buf reasons;
     kw_buf_init(&reasons);
     size_t left = kw_mu_left_md(u, elsewhere, &reasons);
@@ -170,11 +126,8 @@ void kw_map_unres_tsv(const kw_map_unres *u, kw_buf *b) {
         kw_mu_tsv(b, u->pc->unreached.v[i].reason);
         kw_buf_putc(b, '\n');
     }
-    size_t elsewhere = kw_mu_elsewhere(u);
-    if (elsewhere == (size_t)-1)
-        b->oom = true;
-    else if (elsewhere)
-        kw_buf_printf(b, "@left-out\t%zu\t%s\n", elsewhere, kw_mu_elsewhere_why);
+    if (u->elsewhere)
+        kw_buf_printf(b, "@left-out\t%zu\t%s\n", u->elsewhere, kw_mu_elsewhere_why);
 }
 
 static json_t *kw_mu_at(const kw_map_unres *u, const char *file, int line) {
@@ -233,11 +186,8 @@ void kw_map_unres_json(const kw_map_unres *u, json_t *doc, bool *oom) {
     for (size_t i = 0; left && i < u->pc->unreached.n; i++)
         kw_jansson_push(
             left, kw_mu_reason(u->pc->unreached.v[i].count, u->pc->unreached.v[i].reason), oom);
-    size_t elsewhere = kw_mu_elsewhere(u);
-    if (elsewhere == (size_t)-1)
-        *oom = true;
-    else if (elsewhere && left)
-        kw_jansson_push(left, kw_mu_reason(elsewhere, kw_mu_elsewhere_why), oom);
+    if (u->elsewhere && left)
+        kw_jansson_push(left, kw_mu_reason(u->elsewhere, kw_mu_elsewhere_why), oom);
     kw_jansson_set(doc, "unresolved", ops, oom);
     kw_jansson_set(doc, "unresolved_left_out", left, oom);
 }

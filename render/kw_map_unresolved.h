@@ -21,6 +21,9 @@ typedef struct kw_map_unres {
     const kw_py_chains *pc;
     const size_t *ops; /* the helper's ops with rows in the map (into pc->ops), each once */
     size_t nops;
+    /* the calls listed only for ops without a row here, each once (the
+     * map's model counted them: kw_map_shown.elsewhere) */
+    size_t elsewhere;
     const char *root; /* --root: paths printed relative to it; NULL or "" for none */
     kw_arena *arena;  /* scratch */
 } kw_map_unres;

@@ -6,7 +6,9 @@
  * frames), with the chains a Model entry column, the C++ entry, the launch
  * site and the device code. After the table: the Python calls not resolved
  * statically (kw_map_unresolved.h) and the Python ops bound to no entry
- * point of the index. */
+ * point of the index. Every line is the map's model, complete (its Model
+ * entries looked up, model/kw_map.h): this file looks nothing up and
+ * includes nothing of sidecar/ or index/. */
 #define _POSIX_C_SOURCE 200809L
 #include "render/kw_map_write.h"
 
@@ -88,51 +90,20 @@ static void kw_map_callers(kw_map_w *m, kw_buf *b, const kw_py_op *op, size_t ma
         kw_buf_printf(b, " and %zu more", op->callers.n - max);
 }
 
-/* The model entries of the helper's ops ops[0..nops) into b: their
- * outermost callers, "entry file:line" each (the call that starts the
+/* Model entries into b: the outermost callers of chains[0..n) (indexes into
+ * the helper's chains), "entry file:line" each (the call that starts the
  * chain), shortest chain first, up to max, then "and N more"; "-" when
  * none. */
-static void kw_map_model_of(kw_map_w *m, kw_buf *b, const size_t *ops, size_t nops, size_t max) {
+static void kw_map_model_of(kw_map_w *m, kw_buf *b, const size_t *chains, size_t n, size_t max) {
     const kw_py_chains *pc = m->map->chains;
-    size_t *all = NULL;
-    size_t n = kw_map_model_chains(m->map, ops, nops, &all);
-    if (n == (size_t)-1) {
-        b->oom = true;
-        return;
-    }
     if (!n)
         kw_buf_putc(b, '-');
     for (size_t i = 0; i < n && i < max; i++) {
-        const kw_py_chain *c = &pc->v.v[all[i]];
+        const kw_py_chain *c = &pc->v.v[chains[i]];
         kw_map_item(m, b, i, c->entry, c->entry_file, c->entry_line);
     }
     if (n > max)
         kw_buf_printf(b, " and %zu more", n - max);
-}
-
-/* The op's model entries into b (with two --python-root or more): the
- * helper's ops bound to its module and function (kw_map_model_of). */
-static void kw_map_model(kw_map_w *m, kw_buf *b, const kw_py_op *op, size_t max) {
-    size_t *ops = NULL;
-    size_t n = kw_map_op_ops(m->map, op, &ops);
-    if (n == (size_t)-1) {
-        b->oom = true;
-        return;
-    }
-    kw_map_model_of(m, b, ops, n, max);
-}
-
-/* The Model entry of a Triton row: the chains to the wrappers that launch
- * its kernel (at the hook's launch, when recorded) */
-static void kw_map_triton_model(kw_map_w *m, kw_buf *b, const kw_map_row *r, const kw_launch *l,
-                                size_t max) {
-    size_t *ops = NULL;
-    size_t nops = kw_map_triton_ops(m->map, r, l, &ops);
-    if (nops == (size_t)-1) {
-        b->oom = true;
-        return;
-    }
-    kw_map_model_of(m, b, ops, nops, max);
 }
 
 /* A Triton launch's recorded Python frames above the launching function into
@@ -182,8 +153,9 @@ static void kw_map_triton_ends(kw_map_w *m, kw_buf *b, const char *at, const cha
 /* A Triton kernel's row: its Python entry is the function that launches it
  * (at the launch), called by the frames the hook recorded; it has no C++
  * entry. */
-static void kw_map_triton_row_out(kw_map_w *m, kw_buf *b, const kw_map_row *r, const char *num,
+static void kw_map_triton_row_out(kw_map_w *m, kw_buf *b, const kw_map_line *ln, const char *num,
                                   const char *launch, const char *dev) {
+    const kw_map_row *r = ln->row;
     const kw_launch *l = r->launch->l;
     const char *fn = l->function ? l->function : "?";
     const char *key = m->map->model->groups.v[r->group].key;
@@ -203,7 +175,7 @@ static void kw_map_triton_row_out(kw_map_w *m, kw_buf *b, const kw_map_row *r, c
         kw_map_frames(m, b, l, (size_t)-1);
         if (m->map->chains) {
             kw_buf_putc(b, '\t');
-            kw_map_triton_model(m, b, r, l, (size_t)-1);
+            kw_map_model_of(m, b, ln->chains, ln->nchains, (size_t)-1);
         }
         kw_buf_putc(b, '\n');
         return;
@@ -215,44 +187,38 @@ static void kw_map_triton_row_out(kw_map_w *m, kw_buf *b, const kw_map_row *r, c
     }
     if (m->map->chains) {
         kw_md_table_cell(&m->tab);
-        kw_map_triton_model(m, b, r, l, KW_MAP_SHOWN);
+        kw_map_model_of(m, b, ln->chains, ln->nchains, KW_MAP_SHOWN);
     }
     kw_map_triton_ends(m, b, launch, dev);
 }
 
 /* A Triton kernel no launch of which was recorded (cache-only): a row per
- * `kernel[grid](...)` of it the helper found in the Python trees, the
- * wrapper as its Python entry, the chains to the wrapper as its Model
- * entry. False when the helper found none. */
-static bool kw_map_triton_static(kw_map_w *m, kw_buf *b, const kw_map_row *r, const char *num,
+ * `kernel[grid](...)` of it the helper found in the Python trees (the
+ * line's statics), the wrapper as its Python entry, the chains to the
+ * wrapper as its Model entry. */
+static void kw_map_triton_static(kw_map_w *m, kw_buf *b, const kw_map_line *ln, const char *num,
                                  const char *dev) {
-    size_t *ix = NULL;
-    size_t n = kw_map_py_launches(m->map, r, NULL, &ix);
-    if (n == (size_t)-1)
-        b->oom = true;
-    if (n == (size_t)-1 || !n)
-        return false;
-    const char *key = m->map->model->groups.v[r->group].key;
-    for (size_t i = 0; i < n; i++) {
-        const kw_py_launch *pl = &m->map->chains->launches.v[ix[i]];
-        const char *fn = m->map->chains->ops.v[pl->op].name;
+    const char *key = m->map->model->groups.v[ln->row->group].key;
+    for (size_t i = 0; i < ln->statics.n; i++) {
+        const kw_map_static *st = &ln->statics.v[i];
+        const kw_py_launch *pl = st->launch;
+        const char *fn = st->wrapper;
         char *at = kw_arena_printf(&m->map->arena, "%s:%d", kw_map_path(m, pl->file), pl->line);
         if (m->tsv) {
             const char *f[11] = {key, num,           at ? at : "?",   fn,  "triton", "-",
                                  "-", at ? at : "?", dev ? dev : "-", "-", "-"};
             kw_tsv_fields(b, f, 11);
             kw_buf_putc(b, '\t');
-            kw_map_model_of(m, b, &pl->op, 1, (size_t)-1);
+            kw_map_model_of(m, b, st->chains, st->nchains, (size_t)-1);
             kw_buf_putc(b, '\n');
             continue;
         }
         kw_map_triton_cells(m, b, key, num, fn, at);
         kw_buf_puts(b, " (found statically, no launch recorded)");
         kw_md_table_cell(&m->tab);
-        kw_map_model_of(m, b, &pl->op, 1, KW_MAP_SHOWN);
+        kw_map_model_of(m, b, st->chains, st->nchains, KW_MAP_SHOWN);
         kw_map_triton_ends(m, b, at, dev);
     }
-    return true;
 }
 
 /* The code objects of a group of precompiled ASM kernels, ", "-separated
@@ -273,15 +239,17 @@ static char *kw_map_code_objects(kw_map_w *m, const kw_mgroup *grp) {
     return s;
 }
 
-static void kw_map_row_out(kw_map_w *m, kw_buf *b, const kw_map_row *r, const kw_py_op *op) {
+static void kw_map_row_out(kw_map_w *m, kw_buf *b, const kw_map_line *ln) {
+    const kw_map_row *r = ln->row;
+    const kw_py_op *op = ln->op;
     const kw_mgroup *grp = &m->map->model->groups.v[r->group];
     /* the device code of the row's own kernel (a kernel with internal linkage:
      * its unit's definition), else of the template's first instantiation */
-    const kw_mkernel *first = kw_map_row_first(m->map, r);
-    const kw_entry *e = kw_map_row_entry(m->map, r);
+    const kw_mkernel *first = ln->first;
+    const kw_entry *e = ln->entry;
     char num[32];
     snprintf(num, sizeof num, "%zu", r->count);
-    const char *entry_name = e ? kw_entry_label(&m->map->arena, e) : NULL;
+    const char *entry_name = ln->entry_label;
     char *eat = e && e->location.file
                     ? kw_arena_printf(&m->map->arena, "%s:%d", kw_map_path(m, e->location.file),
                                       e->location.line)
@@ -297,13 +265,14 @@ static void kw_map_row_out(kw_map_w *m, kw_buf *b, const kw_map_row *r, const kw
             ? kw_arena_printf(&m->map->arena, "%s:%d", kw_map_path(m, first->k->location.file),
                               first->k->location.line)
             : kw_map_code_objects(m, grp);
-    if (kw_map_row_triton(r)) {
-        kw_map_triton_row_out(m, b, r, num, launch, dev);
+    if (ln->triton) {
+        kw_map_triton_row_out(m, b, ln, num, launch, dev);
         return;
     }
-    bool triton = first->k && first->k->language && !strcmp(first->k->language, "triton");
-    if (triton && !r->launch && m->map->chains && kw_map_triton_static(m, b, r, num, dev))
+    if (ln->statics.n) {
+        kw_map_triton_static(m, b, ln, num, dev);
         return;
+    }
     if (m->tsv) {
         const char *f[10] = {grp->key,
                              num,
@@ -325,7 +294,7 @@ static void kw_map_row_out(kw_map_w *m, kw_buf *b, const kw_map_row *r, const kw
             kw_buf_putc(b, '-');
         if (m->map->chains) {
             kw_buf_putc(b, '\t');
-            kw_map_model(m, b, op, (size_t)-1);
+            kw_map_model_of(m, b, ln->chains, ln->nchains, (size_t)-1);
         }
         kw_buf_putc(b, '\n');
         return;
@@ -358,7 +327,7 @@ static void kw_map_row_out(kw_map_w *m, kw_buf *b, const kw_map_row *r, const kw
     }
     if (m->map->chains) {
         kw_md_table_cell(&m->tab);
-        kw_map_model(m, b, op, KW_MAP_SHOWN);
+        kw_map_model_of(m, b, ln->chains, ln->nchains, KW_MAP_SHOWN);
     }
     kw_md_table_cell(&m->tab);
     if (e) {
@@ -392,7 +361,8 @@ static void kw_map_row_out(kw_map_w *m, kw_buf *b, const kw_map_row *r, const kw
 /* Why an op joins no entry point: the scanner's reason, or the entry point
  * of that name the index has in another module (or of another kind), or
  * none of that name at all. */
-static void kw_map_unjoined_why(kw_map_w *m, kw_buf *b, const kw_py_op *op) {
+static void kw_map_unjoined_why(kw_map_w *m, kw_buf *b, const kw_map_unjoined *u) {
+    const kw_py_op *op = u->op;
     if (op->why) {
         kw_buf_puts(b, op->why);
         return;
@@ -405,17 +375,10 @@ static void kw_map_unjoined_why(kw_map_w *m, kw_buf *b, const kw_py_op *op) {
         kw_buf_printf(b, "no extern \"C\" entry point %s in this index",
                       op->function ? op->function : "?");
     const kw_model *md = m->map->model;
-    size_t shown = 0;
-    for (size_t i = 0; i < md->entries.n && op->function; i++) {
-        const kw_entry *e = md->entries.v[i].e;
-        if (!e->name || strcmp(e->name, op->function))
-            continue;
+    for (size_t i = 0; i < u->nsame; i++) {
+        const kw_entry *e = md->entries.v[u->same[i]].e;
         bool epy = e->kind && !strcmp(e->kind, "pybind");
-        if (shown++ == 4) {
-            kw_buf_puts(b, ", ...");
-            break;
-        }
-        kw_buf_puts(b, shown == 1 ? "; the entry exists as " : ", as ");
+        kw_buf_puts(b, i == 0 ? "; the entry exists as " : ", as ");
         if (epy)
             kw_buf_printf(b, "pybind %s.%s", e->module ? e->module : "?", e->name);
         else
@@ -425,11 +388,12 @@ static void kw_map_unjoined_why(kw_map_w *m, kw_buf *b, const kw_py_op *op) {
         if (epy && pybind)
             kw_buf_puts(b, ", in another module");
     }
+    if (u->more)
+        kw_buf_puts(b, ", ...");
 }
 
 /* The rows, then what follows them, into b. */
 static kw_status kw_map_write(kw_map_w *m, kw_buf *b, kw_err *err) {
-    const kw_model *md = m->map->model;
     static const char *const head7[] = {"Kernel",      "Instantiations", "Python entry",
                                         "Model entry", "C++ entry",      "Launch site",
                                         "Device code"};
@@ -441,50 +405,36 @@ static kw_status kw_map_write(kw_map_w *m, kw_buf *b, kw_err *err) {
         kw_md_table_open(&m->tab, b, m->html, 7, head7, "-r-----");
     else if (table)
         kw_md_table_open(&m->tab, b, m->html, 6, head6, "-r----");
-    for (size_t i = 0; i < m->map->rows.n; i++) {
-        const kw_map_row *r = &m->map->rows.v[i];
-        const kw_mentry *me = r->entry < md->entries.n ? &md->entries.v[r->entry] : NULL;
-        if (me && me->ops.n)
-            for (size_t k = 0; k < me->ops.n; k++)
-                kw_map_row_out(m, b, r, &md->py->ops.v[me->ops.v[k]]);
-        else
-            kw_map_row_out(m, b, r, NULL);
-    }
+    for (size_t i = 0; i < m->map->lines.n; i++)
+        kw_map_row_out(m, b, &m->map->lines.v[i]);
     if (table)
         kw_md_table_close(&m->tab);
-    kw_map_unres u = {m->map->chains, m->map->shown.v, m->map->shown.n, m->root, &m->map->arena};
+    kw_map_unres u = {
+        m->map->chains, m->map->shown.ops.v, m->map->shown.ops.n, m->map->shown.elsewhere,
+        m->root,        &m->map->arena};
     if (m->map->chains && m->tsv)
         kw_map_unres_tsv(&u, b);
     else if (m->map->chains)
         kw_map_unres_md(&u, b);
-    if (!m->tsv && m->map->py) {
-        size_t unjoined = 0;
-        for (size_t o = 0; o < m->map->py->ops.n; o++) {
-            bool joined = false;
-            for (size_t e = 0; e < md->entries.n && !joined; e++)
-                for (size_t k = 0; k < md->entries.v[e].ops.n && !joined; k++)
-                    joined = md->entries.v[e].ops.v[k] == o;
-            if (joined)
-                continue;
-            const kw_py_op *op = &m->map->py->ops.v[o];
-            if (!unjoined++)
-                kw_buf_puts(b, "\nPython ops bound to no entry point of this index:\n\n");
-            kw_buf_puts(b, "- ");
-            kw_md_code(b, op->def_name ? op->def_name : "?", false);
-            char *s =
-                kw_arena_printf(&m->map->arena, "%s:%d", kw_map_path(m, op->file), op->def_line);
-            kw_buf_puts(b, " ");
-            kw_md_code(b, s ? s : "?", false);
-            kw_buf_puts(b, ": ");
-            /* names and paths of the inputs: as text (docs/security.md) */
-            kw_buf why;
-            kw_buf_init(&why);
-            kw_map_unjoined_why(m, &why, op);
-            kw_md_safe_prose(b, kw_buf_str(&why), KW_MD_TEXT);
-            b->oom |= why.oom;
-            kw_buf_free(&why);
-            kw_buf_putc(b, '\n');
-        }
+    for (size_t o = 0; !m->tsv && o < m->map->unjoined.n; o++) {
+        const kw_map_unjoined *uj = &m->map->unjoined.v[o];
+        const kw_py_op *op = uj->op;
+        if (!o)
+            kw_buf_puts(b, "\nPython ops bound to no entry point of this index:\n\n");
+        kw_buf_puts(b, "- ");
+        kw_md_code(b, op->def_name ? op->def_name : "?", false);
+        char *s = kw_arena_printf(&m->map->arena, "%s:%d", kw_map_path(m, op->file), op->def_line);
+        kw_buf_puts(b, " ");
+        kw_md_code(b, s ? s : "?", false);
+        kw_buf_puts(b, ": ");
+        /* names and paths of the inputs: as text (docs/security.md) */
+        kw_buf why;
+        kw_buf_init(&why);
+        kw_map_unjoined_why(m, &why, uj);
+        kw_md_safe_prose(b, kw_buf_str(&why), KW_MD_TEXT);
+        b->oom |= why.oom;
+        kw_buf_free(&why);
+        kw_buf_putc(b, '\n');
     }
     return b->oom ? kw_fail(err, "out of memory") : KW_OK;
 }

@@ -1,11 +1,14 @@
 /* kw_pages_pool.c: the page workers of render --all and site
- * (kw_pages_pool.h), on the ordered thread pool of common/kw_pool.h. */
+ * (kw_pages_pool.h), on the ordered thread pool of common/kw_pool.h. The
+ * listings come through the model (model/kw_model_pages.h): nothing of
+ * sidecar/ or index/ is included here. */
 #include "render/kw_pages_pool.h"
 
 #include <stdlib.h>
 
 #include "common/kw_fs.h"
 #include "common/kw_pool.h"
+#include "model/kw_model_pages.h"
 
 typedef struct kw_pages_worker {
     kw_render r;
@@ -29,14 +32,12 @@ enum { KW_PAGES_CHUNK = 32 };
 
 static void kw_pages_one(kw_pages_run *run, kw_pages_worker *w, unsigned worker, size_t i) {
     kw_buf_reset(&w->page);
-    /* the model's kernel is the index's: this page's alone while it is written */
-    kw_kernel *k = (kw_kernel *)run->m->kernels.v[i].k;
-    kw_index_saved_listing *saved;
+    kw_model_pages_saved *saved;
     kw_status *st = &run->st[i];
-    *st = kw_index_kernel_listings(run->p->ix, worker, k, &w->listing, &saved, &run->err[i]);
+    *st = kw_model_pages_listings(run->m, worker, i, &w->listing, &saved, &run->err[i]);
     if (*st == KW_OK)
         *st = run->p->page(&w->r, i, &w->md, &w->page, &run->err[i]);
-    kw_index_kernel_listings_done(k, saved, &w->listing);
+    kw_model_pages_listings_done(run->m, i, saved, &w->listing);
     if (*st != KW_OK)
         return;
     char *path = kw_arena_printf(&w->r.scratch, "%s/%s", run->p->dir, run->m->kernels.v[i].page);

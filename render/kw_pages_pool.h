@@ -2,18 +2,19 @@
  * site`: every kernel instantiation's page rendered and written as
  * DIR/PAGE (the model's page names, kw_pages.h) on a few threads
  * (common/kw_pool.h), each with its own render context and source cache.
- * The model is read-only once every launch's paths are cached
+ * The pool takes a model cli/ opened (the index it was built from open for
+ * reading), read-only once every launch's paths are cached
  * (kw_model_cache_paths), but for the listings: the load leaves the ISA
- * listings and line tables in the database (kw_index_read_file_later), and
- * each page reads its kernel's on its worker's own connection, into the
- * worker's arena, freed once the page is written, so that a run never holds
- * more than a page's listings per thread. */
+ * listings and line tables in the database, and each page reads its
+ * kernel's through the model (kw_model_pages_listings) on its worker's own
+ * connection, into the worker's arena, freed once the page is written, so
+ * that a run never holds more than a page's listings per thread. Includes
+ * nothing of sidecar/ or index/. */
 #ifndef KW_PAGES_POOL_H
 #define KW_PAGES_POOL_H
 
 #include "common/kw_buf.h"
 #include "common/kw_err.h"
-#include "index/kw_index.h"
 #include "render/kw_render.h"
 
 /* One page: kernel ki's page into out (md: the worker's scratch buffer). */
@@ -21,7 +22,6 @@ typedef kw_status (*kw_pages_page_fn)(kw_render *r, size_t ki, kw_buf *md, kw_bu
                                       kw_err *err);
 
 typedef struct kw_pages_pool {
-    kw_index *ix;            /* the index the model was built from (its listings) */
     const kw_render *proto;  /* model, providers, hardware, notes and options of every worker */
     const char *dir;         /* the pages are written as DIR/PAGE */
     kw_pages_page_fn page;   /* renders one page */

@@ -140,11 +140,11 @@ kw_status kw_render_kernel(kw_render *r, size_t ki, kw_buf *out, kw_err *err) {
     memset(&r->archs, 0, sizeof(r->archs));
     r->py_counted = (size_t)-1;
     r->nisa_lines = 0; /* the listings of the last page were in scratch */
-    if (kw_page_open(&r->page, r->m, r->mk, r->srcs, r->o->shape, &r->scratch, err) != KW_OK)
+    if (kw_page_open(&r->page, r->m, r->mk, r->srcs, &r->scratch, err) != KW_OK)
         return KW_ERR;
     /* the page decides which archs it shows (--arch) and evaluates for them */
     if (kw_page_finish(&r->page, r->m, r->o->arch_override, r->o->narch_override, r->o->arch,
-                       r->o->shape != NULL, &r->scratch, err) != KW_OK)
+                       &r->scratch, err) != KW_OK)
         return KW_ERR;
     /* section 4's numbers, with what --trace measured of the kernel */
     kw_perf_measured *ms = r->o->trace ? kw_arena_alloc(&r->scratch, sizeof *ms) : NULL;

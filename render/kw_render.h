@@ -23,6 +23,7 @@
 #include "common/kw_buf.h"
 #include "model/kw_expr.h"
 #include "model/kw_hw.h"
+#include "model/kw_ipage.h"
 #include "model/kw_isa_notes.h"
 #include "model/kw_model.h"
 #include "model/kw_operand.h"
@@ -41,7 +42,6 @@ typedef kw_page_arch kw_rarch;
 typedef struct kw_render_opts {
     const char *db_path;     /* the index, as given */
     const char *arch;        /* --arch: only this arch's facts; NULL for all */
-    const kw_shape *shape;   /* --shape bindings, NULL when none */
     double time_us;          /* --time-us, < 0 when not given */
     const char *root;        /* --root: printed paths are relative to it */
     const char *gpu;         /* --gpu product name, NULL for the arch's default */
@@ -172,12 +172,13 @@ void kw_render_free(kw_render *r);
 
 /* The whole walkthrough of kernel ki (an index into m->kernels) into out. */
 kw_status kw_render_kernel(kw_render *r, size_t ki, kw_buf *out, kw_err *err);
-/* The index page of `render --all`: kernels grouped by template. */
-void kw_render_index(kw_render *r, kw_buf *out);
+/* The index page of `render --all` (p: its model, built from r's model):
+ * kernels grouped by template. */
+void kw_render_index(kw_render *r, const kw_ipage *p, kw_buf *out);
 /* The index's counts, "N kernel instantiations of M kernels (templates), L
  * launch sites, E host entry points", in Triton's words where the kernels
  * are Triton specializations (html: code spans as HTML). */
-void kw_render_index_counts(kw_render *r, kw_buf *out, bool html);
+void kw_render_index_counts(const kw_ipage *p, kw_buf *out, bool html);
 
 /* ---- shared helpers (kw_r.c) ------------------------------------------------------------- */
 

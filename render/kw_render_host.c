@@ -361,7 +361,7 @@ static void kw_host_steps(kw_render *r, const kw_mlaunch *ml, const kw_mpath *p,
     kw_r_kloc(r, &l->location);
     kw_host_guards(r, l->guards.v, l->guards.n, &taken, &shown, &tally);
     kw_buf_puts(o, "\n\n");
-    if (r->o->shape && omit < 0)
+    if (r->page.user_shape && omit < 0)
         kw_host_verdict(r, &tally, taken);
 }
 
@@ -632,7 +632,7 @@ static void kw_host_config_row(kw_render *r, const kw_mlaunch *ml, size_t li, co
     } else {
         kw_buf_puts(o, "-");
     }
-    if (r->o->shape) {
+    if (r->page.user_shape) {
         kw_r_cell(r);
         if (c->has_value || c->dims != 3) {
             kw_buf_puts(o, "-");
@@ -653,7 +653,7 @@ static void kw_host_config(kw_render *r, const kw_mlaunch *ml, size_t li) {
     const kw_launch *l = ml->l;
     static const char *const head[] = {"Operand", "As written", "Value", "Declared as",
                                        "With --shape"};
-    kw_r_table(r, r->o->shape ? 5 : 4, head);
+    kw_r_table(r, r->page.user_shape ? 5 : 4, head);
     kw_host_config_row(r, ml, li, "grid", &l->grid);
     kw_host_config_row(r, ml, li, "block", &l->block);
     kw_host_config_row(r, ml, li, "dynamic shared memory (bytes)", &l->shared_mem);
@@ -681,7 +681,7 @@ static void kw_host_config(kw_render *r, const kw_mlaunch *ml, size_t li) {
             kw_buf_puts(o, ".");
         }
     kw_buf_puts(o, "\n\n");
-    if (r->o->shape && r->o->shape->v.n) {
+    if (r->page.user_shape && r->page.user_shape->v.n) {
         kw_buf_puts(o, "Shape bindings: ");
         for (size_t i = 0; i < r->page.shape.v.n; i++) {
             char num[32];
@@ -694,7 +694,7 @@ static void kw_host_config(kw_render *r, const kw_mlaunch *ml, size_t li) {
         kw_buf_puts(o, ". A name binds an expression's name that is equal to it or ends in "
                        "`.name`, `->name` or `::name`.\n\n");
     }
-    if (r->o->shape && l->constants.n) {
+    if (r->page.user_shape && l->constants.n) {
         kw_buf_puts(o, "Constants this launch is written with (clang's values; for a local "
                        "set once and not constant here, its initializer): ");
         for (size_t i = 0; i < l->constants.n; i++) {

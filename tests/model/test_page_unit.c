@@ -112,8 +112,9 @@ static void test_page(void) {
         CHECK(kw_shape_parse(&shape, &a, cases[c].shape, &err) == KW_OK);
         kw_page p;
         kw_page_init(&p);
-        CHECK(kw_page_open(&p, &m, &m.kernels.v[0], &srcs, &shape, &a, &err) == KW_OK);
-        CHECK(kw_page_finish(&p, &m, archs, 2, cases[c].only, true, &a, &err) == KW_OK);
+        m.shape = &shape;
+        CHECK(kw_page_open(&p, &m, &m.kernels.v[0], &srcs, &a, &err) == KW_OK);
+        CHECK(kw_page_finish(&p, &m, archs, 2, cases[c].only, &a, &err) == KW_OK);
         /* bindings: the shape, then N = 128 and B = 1 from the template arguments */
         const kw_binding *b = kw_shape_lookup(&p.shape, "N", 1);
         CHECK(b && kw_near(b->value, 128) && !strcmp(b->from, "template argument"));

@@ -599,11 +599,11 @@ static void test_facts(void) {
     kw_shape shape;
     memset(&shape, 0, sizeof shape);
     CHECK(kw_shape_parse(&shape, &a, "rows=1024,cols=8192", &err) == KW_OK);
+    m.shape = &shape; /* --shape: the model's */
     kw_rarch ra = {.arch = "gfx942", .facts = &fa, .ir = &ir};
     kw_render_opts o;
     memset(&o, 0, sizeof o);
     o.db_path = "t.db";
-    o.shape = &shape;
     o.time_us = 10;
     o.arch_override = &ra;
     o.narch_override = 1;
