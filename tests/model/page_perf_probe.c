@@ -89,8 +89,8 @@ int main(int argc, char **argv) {
         kw_page p;
         kw_page_init(&p);
         kw_page_perf pf;
-        if (kw_page_open(&p, &m, &m.kernels.v[k], &srcs, NULL, &a, &err) != KW_OK ||
-            kw_page_finish(&p, &m, NULL, 0, NULL, false, &a, &err) != KW_OK ||
+        if (kw_page_open(&p, &m, &m.kernels.v[k], &srcs, &a, &err) != KW_OK ||
+            kw_page_finish(&p, &m, NULL, 0, NULL, &a, &err) != KW_OK ||
             kw_page_perf_build(&pf, &p, &m, &gpus, NULL, NULL, time_us, NULL, &a, &err) != KW_OK) {
             fprintf(stderr, "page_perf_probe: %s\n", err.msg);
             rc = 1;

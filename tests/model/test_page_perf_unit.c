@@ -201,8 +201,8 @@ static void test_page_perf(const char *hwdir) {
         const char *gpu = c ? other->product : NULL;
         kw_page p;
         kw_page_init(&p);
-        CHECK(kw_page_open(&p, &m, &m.kernels.v[0], &srcs, NULL, &a, &err) == KW_OK);
-        CHECK(kw_page_finish(&p, &m, NULL, 0, NULL, false, &a, &err) == KW_OK);
+        CHECK(kw_page_open(&p, &m, &m.kernels.v[0], &srcs, &a, &err) == KW_OK);
+        CHECK(kw_page_finish(&p, &m, NULL, 0, NULL, &a, &err) == KW_OK);
         kw_page_perf pf;
         CHECK(kw_page_perf_build(&pf, &p, &m, &gpus, gpu, NULL, 10, &ms, &a, &err) == KW_OK);
         CHECK(p.archs.n == 1 && pf.nlaunches == 1);
