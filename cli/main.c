@@ -25,7 +25,8 @@
       "write the walkthroughs as a static HTML site (index table, source <-> ISA)")               \
     X(map, "[--db FILE]", "the kernel -> Python entry -> C++ entry -> launch -> device table") \
     X(isa, "FILE... [--kernel NAME]", "kernels, resources and ISA of code objects (no source needed)") \
-    X(trace, "FILE [--db FILE]", "join a rocprofv3 kernel trace to instantiations: time, launches, bandwidth")
+    X(trace, "FILE [--db FILE]", "join a rocprofv3 kernel trace to instantiations: time, launches, bandwidth") \
+    X(diff, "OLD NEW [--fail-on ...]", "what changed per instantiation between two builds (a CI gate)")
 
 #define KW_DECLARE(name, args, summary) int kw_cmd_##name(int argc, char **argv);
 KW_COMMANDS(KW_DECLARE)
