@@ -101,7 +101,7 @@ static int kw_diff_load(const char *path, kw_index *ix, char tmp[64]) {
     if (stat(path, &st) != 0)
         return kw_cli_failf("%s: %s", path, strerror(errno));
     const char *db = path;
-    char file[96];
+    char file[160];
     if (S_ISDIR(st.st_mode)) {
         const char *t = getenv("TMPDIR");
         if (!t || !*t || strlen(t) > 40)
@@ -131,7 +131,7 @@ static void kw_diff_cleanup(char tmp[64]) {
         return;
     static const char *const files[] = {"kwalk.db", "kwalk.db-journal", "kwalk.db-wal",
                                         "kwalk.db-shm"};
-    char file[96];
+    char file[160];
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(file, sizeof file, "%s/%s", tmp, files[i]);
         unlink(file);
