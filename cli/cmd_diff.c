@@ -156,8 +156,8 @@ static int kw_diff_fail_kinds(const char *list, bool want[KW_DIFF_NKINDS]) {
 }
 
 /* The output, then the --fail-on verdict. */
-static int kw_diff_report(const kw_diff *d, const char *old_name, const char *new_name,
-                          bool json, const bool want[KW_DIFF_NKINDS]) {
+static int kw_diff_report(const kw_diff *d, const char *old_name, const char *new_name, bool json,
+                          const bool want[KW_DIFF_NKINDS]) {
     bool failed[KW_DIFF_NKINDS] = {false}, any = false;
     for (size_t i = 0; i < d->rows.n; i++) {
         const kw_diff_row *r = &d->rows.v[i];

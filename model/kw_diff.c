@@ -22,8 +22,8 @@ typedef struct kw_diff_side {
 } kw_diff_side;
 
 static const char *const kw_diff_names[KW_DIFF_NKINDS] = {
-    "occupancy", "spills", "removed", "vgpr",    "agpr",  "sgpr", "lds",
-    "scratch",   "added",  "limiter", "insns",   "class", "isa"};
+    "occupancy", "spills", "removed", "vgpr",  "agpr",  "sgpr", "lds",
+    "scratch",   "added",  "limiter", "insns", "class", "isa"};
 
 const char *kw_diff_kind_name(kw_diff_kind k) {
     return k < KW_DIFF_NKINDS ? kw_diff_names[k] : "?";
@@ -57,8 +57,7 @@ static const char *kw_diff_key(kw_arena *a, const kw_index *ix, const kw_kernel 
     return kw_arena_printf(a, "%s\x1f%s", k->symbol, u->tu.source ? u->tu.source : u->sidecar);
 }
 
-static kw_status kw_diff_side_init(kw_diff_side *s, kw_arena *a, const kw_index *ix,
-                                   kw_err *err) {
+static kw_status kw_diff_side_init(kw_diff_side *s, kw_arena *a, const kw_index *ix, kw_err *err) {
     memset(s, 0, sizeof *s);
     s->ix = ix;
     kw_symmap_init(&s->by_key);
@@ -115,9 +114,9 @@ static kw_diff_row *kw_diff_row_new(kw_diff *d, const kw_diff_side *s, const kw_
 static kw_status kw_diff_only(kw_diff *d, const kw_diff_side *s, size_t i, const char *arch,
                               bool added, kw_err *err) {
     const kw_kernel *k = &s->ix->kernels.v[i];
-    kw_diff_row *r = kw_diff_row_new(d, s, k, arch, added ? KW_DIFF_ADDED : KW_DIFF_REMOVED,
-                                     added ? KW_DIFF_CHANGE : KW_DIFF_WORSE,
-                                     added ? "added" : "removed");
+    kw_diff_row *r =
+        kw_diff_row_new(d, s, k, arch, added ? KW_DIFF_ADDED : KW_DIFF_REMOVED,
+                        added ? KW_DIFF_CHANGE : KW_DIFF_WORSE, added ? "added" : "removed");
     if (!r)
         return kw_fail(err, "out of memory");
     r->launches.v = s->launches[i].v;
@@ -197,8 +196,8 @@ static kw_status kw_diff_pair(kw_diff *d, const kw_diff_side *o, const kw_kernel
             return KW_ERR;
     bool lim = !kw_diff_streq(r0->occupancy_limiter, r1->occupancy_limiter);
     if (r0->occupancy >= 0 && r1->occupancy >= 0 && r0->occupancy != r1->occupancy) {
-        if (kw_diff_num(d, n, nk, a, KW_DIFF_OCCUPANCY, "occupancy", r0->occupancy,
-                        r1->occupancy, false, KW_DIFF_WORSE, err) != KW_OK)
+        if (kw_diff_num(d, n, nk, a, KW_DIFF_OCCUPANCY, "occupancy", r0->occupancy, r1->occupancy,
+                        false, KW_DIFF_WORSE, err) != KW_OK)
             return KW_ERR;
         d->rows.v[d->rows.n - 1].old_text = r0->occupancy_limiter;
         d->rows.v[d->rows.n - 1].new_text = r1->occupancy_limiter;
@@ -209,16 +208,15 @@ static kw_status kw_diff_pair(kw_diff *d, const kw_diff_side *o, const kw_kernel
         r->old_text = r0->occupancy_limiter;
         r->new_text = r1->occupancy_limiter;
     }
-    if (kw_diff_num(d, n, nk, a, KW_DIFF_INSNS, "insns", oa->classes.insns, na->classes.insns,
-                    true, KW_DIFF_CHANGE, err) != KW_OK)
+    if (kw_diff_num(d, n, nk, a, KW_DIFF_INSNS, "insns", oa->classes.insns, na->classes.insns, true,
+                    KW_DIFF_CHANGE, err) != KW_OK)
         return KW_ERR;
     for (size_t i = 0; kw_isa_class_key(i); i++) {
         const char *key = kw_isa_class_key(i);
         if (!strcmp(key, "insns"))
             continue;
         if (kw_diff_num(d, n, nk, a, KW_DIFF_CLASS, key, kw_isa_class_count(&oa->classes, i),
-                        kw_isa_class_count(&na->classes, i), true, KW_DIFF_CHANGE,
-                        err) != KW_OK)
+                        kw_isa_class_count(&na->classes, i), true, KW_DIFF_CHANGE, err) != KW_OK)
             return KW_ERR;
     }
     int changed = kw_diff_isa_changed(o, oa, n, na, err);
@@ -230,9 +228,8 @@ static kw_status kw_diff_pair(kw_diff *d, const kw_diff_side *o, const kw_kernel
 }
 
 /* The archs of a kernel in both: compared; in one only: added / removed. */
-static kw_status kw_diff_kernel(kw_diff *d, const kw_diff_side *o, size_t oi,
-                                const kw_diff_side *n, size_t ni, const char *arch,
-                                kw_err *err) {
+static kw_status kw_diff_kernel(kw_diff *d, const kw_diff_side *o, size_t oi, const kw_diff_side *n,
+                                size_t ni, const char *arch, kw_err *err) {
     const kw_kernel *ok = &o->ix->kernels.v[oi], *nk = &n->ix->kernels.v[ni];
     for (size_t i = 0; i < ok->archs.n; i++) {
         const char *a = ok->archs.v[i].arch;

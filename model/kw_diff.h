@@ -46,14 +46,14 @@ typedef enum kw_diff_dir {
 typedef struct kw_diff_row {
     kw_diff_kind kind;
     kw_diff_dir dir;
-    const char *name;   /* printed name (the symbol when the index has none) */
-    const char *symbol; /* device symbol */
-    const char *tu;     /* internal linkage: its unit's source; NULL otherwise */
-    const char *arch;   /* NULL: the whole instantiation (added, removed) */
-    const char *field;  /* "vgpr", "vgpr_spill", "occupancy", a class key, "isa", ... */
+    const char *name;               /* printed name (the symbol when the index has none) */
+    const char *symbol;             /* device symbol */
+    const char *tu;                 /* internal linkage: its unit's source; NULL otherwise */
+    const char *arch;               /* NULL: the whole instantiation (added, removed) */
+    const char *field;              /* "vgpr", "vgpr_spill", "occupancy", a class key, "isa", ... */
     long long old_value, new_value; /* -1 where not a number (added, removed, isa, limiter) */
     const char *old_text, *new_text; /* occupancy/limiter: the limiters; NULL otherwise */
-    KW_ARRAY(kw_loc) launches; /* added, removed: the launch sites of the index that has it */
+    KW_ARRAY(kw_loc) launches;       /* added, removed: the launch sites of the index that has it */
 } kw_diff_row;
 
 typedef struct kw_diff {

@@ -60,6 +60,9 @@ def compile_build(a, root, name, extra, c):
     obj = os.path.join(out, "diffk.o")
     r = run(kwcap.compile_cmd(a, SRC, obj, extra=["-cuid=kwdiff"] + extra), env=kwcap.clean_env())
     c.eq(r.returncode, 0, "%s: compile exit status (%s)" % (name, r.stderr.strip()[-400:]))
+    if not any(f.startswith("diffk.o.kwalk.yaml") for f in os.listdir(out)):
+        c.fail("%s: the plugin wrote no sidecar (%s)" % (name, kwcap.kwalk_lines(r.stderr)))
+        c.finish()
     return obj
 
 
@@ -241,6 +244,8 @@ def main():
         new = truth(a, root, "new", new_obj, ["-DKWD_NEW"])
         r = kwalk(a, dbs["old"], dbs["new"], "--json")
         c.eq(r.returncode, 0, "diff --json exit status (%s)" % r.stderr.strip())
+        if r.returncode != 0:
+            c.finish()
         doc = json.loads(r.stdout)
         rows = doc["changes"]
         c.eq(doc["kwalk_diff"], 1, "JSON version")

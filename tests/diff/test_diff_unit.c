@@ -39,10 +39,9 @@ int main(void) {
         row(KW_DIFF_INSNS, KW_DIFF_CHANGE, "a<2>", "insns", 10, 30),
     };
     static const char *const want[][2] = {
-        {"g<7>", "occupancy"}, {"e<5>", "occupancy"}, {"d<4>", "vgpr_spill"},
-        {"z<1>", "removed"},   {"f<6>", "vgpr"},      {"c<3>", "vgpr"},
-        {"a<1>", "lds_bytes"}, {"a<2>", "insns"},     {"a<10>", "added"},
-        {"b<2>", "isa"},       {"h<8>", "occupancy"}, {"a<1>", "vgpr"},
+        {"g<7>", "occupancy"}, {"e<5>", "occupancy"}, {"d<4>", "vgpr_spill"}, {"z<1>", "removed"},
+        {"f<6>", "vgpr"},      {"c<3>", "vgpr"},      {"a<1>", "lds_bytes"},  {"a<2>", "insns"},
+        {"a<10>", "added"},    {"b<2>", "isa"},       {"h<8>", "occupancy"},  {"a<1>", "vgpr"},
     };
     size_t n = sizeof rows / sizeof rows[0];
     CHECK(n == sizeof want / sizeof want[0]);
