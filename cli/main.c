@@ -26,7 +26,8 @@
     X(map, "[--db FILE]", "the kernel -> Python entry -> C++ entry -> launch -> device table") \
     X(isa, "FILE... [--kernel NAME]", "kernels, resources and ISA of code objects (no source needed)") \
     X(trace, "FILE [--db FILE]", "join a rocprofv3 kernel trace to instantiations: time, launches, bandwidth") \
-    X(repro, "KERNEL [--db FILE] [-o FILE]", "a Python script that recompiles a Triton specialization")
+    X(repro, "KERNEL [--db FILE] [-o FILE]", "a Python script that recompiles a Triton specialization") \
+    X(diff, "OLD NEW [--fail-on ...]", "what changed per instantiation between two builds (a CI gate)")
 
 #define KW_DECLARE(name, args, summary) int kw_cmd_##name(int argc, char **argv);
 KW_COMMANDS(KW_DECLARE)
