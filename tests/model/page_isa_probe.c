@@ -118,5 +118,11 @@ int main(int argc, char **argv) {
         kw_arena_free(&a);
     }
     free(defs);
+    kw_srcs_free(&srcs);
+    kw_model_free(&m);
+    kw_isa_notes_free(&notes);
+    kw_gpus_free(&gpus);
+    kw_annot_free(&annot);
+    kw_index_free(&ix);
     return rc;
 }

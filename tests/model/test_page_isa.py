@@ -181,9 +181,10 @@ def triton(args, tmp):
         if len(hs) != 1 or not facts["A"]:
             continue
         funcs = objdump(args, hs[0])
-        CK.check(sym in funcs, f"{sym}: a function of {hs[0]}")
-        if sym in funcs:
-            compare(f"{sym} ({os.path.basename(cache)})", funcs[sym], facts, facts["A"][0][0])
+        fn = sym.split("@")[0]  # the index's symbol: NAME@hash of the specialization
+        CK.check(fn in funcs, f"{fn}: a function of {hs[0]}")
+        if fn in funcs:
+            compare(f"{fn} ({os.path.basename(cache)})", funcs[fn], facts, facts["A"][0][0])
 
 
 def main():
