@@ -14,7 +14,8 @@ void kw_page_isa_global_init(void) {
     (void)kw_co_hw_lookup("gfx942"); /* the occupancy table, read once before the threads */
 }
 
-/* ---- a listing's lines ------------------------------------------------------------------------ */
+/* ---- a listing's lines ------------------------------------------------------------------------
+ */
 
 unsigned kw_page_isa_hash(const char *s, size_t n) {
     uint64_t h = 0x9e3779b97f4a7c15u ^ n;
@@ -113,7 +114,8 @@ static bool kw_page_isa_split(kw_page_isa_arch *x, const char *isa, kw_arena *a)
     return true;
 }
 
-/* ---- per arch: occupancy facts ------------------------------------------------------------------ */
+/* ---- per arch: occupancy facts ------------------------------------------------------------------
+ */
 
 static void kw_page_isa_occ(kw_page_isa_arch *x, kw_arena *a) {
     const kw_co_occ_block *ob = &x->a->occ_block;
@@ -127,7 +129,8 @@ static void kw_page_isa_occ(kw_page_isa_arch *x, kw_arena *a) {
                                      kw_co_block_limiter_name(ob->limiters), ob->block);
 }
 
-/* ---- section 5: the class table ---------------------------------------------------------------- */
+/* ---- section 5: the class table ----------------------------------------------------------------
+ */
 
 static kw_status kw_page_isa_classes(kw_page_isa *pi, kw_arena *a, kw_err *err) {
     size_t na = pi->archs.n;
@@ -180,7 +183,8 @@ static kw_status kw_page_isa_classes(kw_page_isa *pi, kw_arena *a, kw_err *err) 
     return KW_OK;
 }
 
-/* ---- section 5: mnemonics and DPP controls ----------------------------------------------------- */
+/* ---- section 5: mnemonics and DPP controls -----------------------------------------------------
+ */
 
 typedef struct kw_pi_counts {
     kw_page_isa *pi;
@@ -209,8 +213,8 @@ static int kw_pi_find(kw_pi_counts *c, bool dpp, const char *s, size_t n) {
     unsigned short *free_slot;
     int i = dpp ? kw_page_isa_key_find(pi->dpp.v, pi->dpp.n, sizeof *pi->dpp.v, slot, s, n, h,
                                        &free_slot)
-                : kw_page_isa_key_find(pi->mnems.v, pi->mnems.n, sizeof *pi->mnems.v, slot, s, n,
-                                       h, &free_slot);
+                : kw_page_isa_key_find(pi->mnems.v, pi->mnems.n, sizeof *pi->mnems.v, slot, s, n, h,
+                                       &free_slot);
     if (i >= 0)
         return i;
     kw_page_isa_count *x = dpp ? KW_PUSH(c->a, pi->dpp) : KW_PUSH(c->a, pi->mnems);
@@ -238,8 +242,8 @@ static int kw_pi_name(kw_pi_counts *c, const char *s, size_t n) {
 
 static const struct kw_pi_tok *kw_pi_tok_of(kw_pi_counts *c, const kw_page_isa_line *ln) {
     unsigned short *free_slot;
-    int i = kw_page_isa_key_find(c->toks, c->ntoks, sizeof *c->toks, c->tslot, ln->tok,
-                                 ln->toklen, ln->tokhash, &free_slot);
+    int i = kw_page_isa_key_find(c->toks, c->ntoks, sizeof *c->toks, c->tslot, ln->tok, ln->toklen,
+                                 ln->tokhash, &free_slot);
     if (i >= 0)
         return &c->toks[i];
     if (c->ntoks == c->captoks) {
@@ -292,10 +296,10 @@ static void kw_pi_scan(kw_pi_counts *c, const kw_page_isa_arch *x, size_t arch) 
         /* DPP controls among the operands (each has a '_': most lines have none) */
         if (e >= end || !memchr(e, '_', (size_t)(end - e)))
             continue;
-        static const char *const ctl[] = {"row_shr:", "row_shl:", "row_ror:", "row_bcast:",
-                                          "row_newbcast:", "quad_perm:", "wave_shr:", "wave_shl:",
-                                          "wave_ror:", "wave_rol:", "row_mirror", "row_half_mirror",
-                                          "row_share:", "row_xmask:"};
+        static const char *const ctl[] = {
+            "row_shr:",   "row_shl:",        "row_ror:",   "row_bcast:", "row_newbcast:",
+            "quad_perm:", "wave_shr:",       "wave_shl:",  "wave_ror:",  "wave_rol:",
+            "row_mirror", "row_half_mirror", "row_share:", "row_xmask:"};
         for (const char *sp = e; sp < end && (sp = memchr(sp, ' ', (size_t)(end - sp))); sp++) {
             const char *q = sp + 1; /* a word after a space */
             if (q >= end || (*q != 'r' && *q != 'q' && *q != 'w'))
@@ -358,10 +362,11 @@ static kw_status kw_page_isa_counts(kw_page_isa *pi, const kw_isa_notes *notes, 
     return KW_OK;
 }
 
-/* ---- the page's ISA part ------------------------------------------------------------------------ */
+/* ---- the page's ISA part ------------------------------------------------------------------------
+ */
 
 kw_status kw_page_isa_build(kw_page_isa *pi, const kw_page *p, const kw_isa_notes *notes,
-                            bool view, kw_page_isa_defs *defs, kw_arena *a, kw_err *err) {
+                            kw_arena *a, kw_err *err) {
     memset(pi, 0, sizeof *pi);
     for (size_t i = 0; i < p->archs.n; i++) {
         kw_page_isa_arch *x = KW_PUSH(a, pi->archs);
@@ -381,7 +386,7 @@ kw_status kw_page_isa_build(kw_page_isa *pi, const kw_page *p, const kw_isa_note
     }
     if (kw_page_isa_classes(pi, a, err) != KW_OK || kw_page_isa_counts(pi, notes, a, err) != KW_OK)
         return KW_ERR;
-    return view ? kw_page_isa_view(pi, p, notes, defs, a, err) : KW_OK;
+    return KW_OK;
 }
 
 bool kw_page_isa_def_range(kw_page_isa_defs *d, const kw_src_file *f, int line, int col,

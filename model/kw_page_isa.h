@@ -14,8 +14,8 @@
  *     spans of lines shown, each instruction token's class (codeobj/'s
  *     classifier) and note, and per arch the instructions in runs of one
  *     source line.
- * Built by kw_page_isa_build after kw_page_finish; everything lives in the
- * caller's arena. */
+ * Built by kw_page_isa_build after kw_page_finish (the view by
+ * kw_page_isa_view); everything lives in the caller's arena. */
 #ifndef KW_PAGE_ISA_H
 #define KW_PAGE_ISA_H
 
@@ -52,8 +52,10 @@ typedef struct kw_page_isa_key {
     unsigned hash; /* kw_page_isa_hash(text, len) */
 } kw_page_isa_key;
 
-enum { KW_PAGE_ISA_SLOTS = 512, /* a page rarely has 150 mnemonics */
-       KW_PAGE_ISA_COUNTED = 8 /* archs whose mnemonics section 5 counts */ };
+enum {
+    KW_PAGE_ISA_SLOTS = 512, /* a page rarely has 150 mnemonics */
+    KW_PAGE_ISA_COUNTED = 8  /* archs whose mnemonics section 5 counts */
+};
 
 /* A mnemonic (its encoding suffix stripped) or a DPP control of the
  * listings: its count per arch shown (the first KW_PAGE_ISA_COUNTED), its
@@ -82,13 +84,13 @@ typedef struct kw_page_isa_run {
 
 typedef struct kw_page_isa_arch {
     const kw_page_arch *a;
-    bool has;                     /* any ISA fact (resources, listing, classes, a note) */
+    bool has;                      /* any ISA fact (resources, listing, classes, a note) */
     const kw_page_isa_line *lines; /* the listing's lines; NULL when it has none */
     size_t n, ninsn;               /* lines, of them instructions */
     /* occupancy at the compiled block size differs from LLVM's (a->occ_block) */
     bool occ_differs;
-    bool spills;          /* VGPR or SGPR spills */
-    const char *limiter;  /* the occupancy limiter as section 5's table shows it; NULL: - */
+    bool spills;         /* VGPR or SGPR spills */
+    const char *limiter; /* the occupancy limiter as section 5's table shows it; NULL: - */
     /* the view: why the listing has no source lines (NULL: it has), its runs */
     const char *why;
     KW_ARRAY(kw_page_isa_run) runs;
@@ -122,7 +124,7 @@ typedef struct kw_page_isa {
     KW_ARRAY(kw_page_isa_arch) archs; /* one per arch shown, in order */
     bool any;                         /* some arch has ISA facts */
     /* section 5 */
-    size_t nkeys;                     /* classes recorded (0: none) */
+    size_t nkeys; /* classes recorded (0: none) */
     KW_ARRAY(kw_page_isa_class_row) classes;
     KW_ARRAY(kw_page_isa_count) mnems; /* first-seen order */
     KW_ARRAY(kw_page_isa_count) dpp;   /* first-seen order */
@@ -151,12 +153,12 @@ bool kw_page_isa_def_range(kw_page_isa_defs *d, const kw_src_file *f, int line, 
                            kw_src_def *out);
 
 /* The ISA part of page p (kw_page_finish done) into pi; notes for the
- * instructions' notes (NULL: none); with view, the source <-> ISA view's
- * data too, its definitions found through defs. */
+ * instructions' notes (NULL: none). */
 kw_status kw_page_isa_build(kw_page_isa *pi, const kw_page *p, const kw_isa_notes *notes,
-                            bool view, kw_page_isa_defs *defs, kw_arena *a, kw_err *err);
+                            kw_arena *a, kw_err *err);
 
-/* The view's half of kw_page_isa_build (kw_page_isa_view.c). */
+/* The site's source <-> ISA view into pi, built (kw_page_isa_view.c), its
+ * definitions found through defs. */
 kw_status kw_page_isa_view(kw_page_isa *pi, const kw_page *p, const kw_isa_notes *notes,
                            kw_page_isa_defs *defs, kw_arena *a, kw_err *err);
 

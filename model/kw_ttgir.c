@@ -164,8 +164,8 @@ static double kw_ttgir_peak_of(const kw_gpu *g, const char *e, const char **name
 /* tt.dot op m into d; false when m is not one with a 2-D result and K. */
 static bool kw_ttgir_dot_of(const kw_triton *t, const kw_triton_memop *m, kw_ttgir_dot *d) {
     memset(d, 0, sizeof *d);
-    if (!m->op || strcmp(m->op, "tt.dot") || m->shape.n != 2 || m->dot_k < 1 ||
-        m->shape.v[0] < 1 || m->shape.v[1] < 1)
+    if (!m->op || strcmp(m->op, "tt.dot") || m->shape.n != 2 || m->dot_k < 1 || m->shape.v[0] < 1 ||
+        m->shape.v[1] < 1)
         return false;
     d->op = m;
     d->m = m->shape.v[0], d->n = m->shape.v[1], d->k = m->dot_k;
@@ -202,9 +202,8 @@ static kw_status kw_ttgir_peaks(kw_ttgir_dot *d, const kw_page_arch *archs, size
     return KW_OK;
 }
 
-kw_status kw_ttgir_build(kw_ttgir *g, const kw_triton *t, const kw_page_arch *archs,
-                         size_t narchs, const kw_gpus *gpus, const char *gpu, kw_arena *a,
-                         kw_err *err) {
+kw_status kw_ttgir_build(kw_ttgir *g, const kw_triton *t, const kw_page_arch *archs, size_t narchs,
+                         const kw_gpus *gpus, const char *gpu, kw_arena *a, kw_err *err) {
     memset(g, 0, sizeof *g);
     for (size_t i = 0; i < t->layouts.n; i++) {
         kw_ttgir_layout *x = KW_PUSH(a, g->layouts);

@@ -87,16 +87,15 @@ typedef struct kw_ttgir_dot {
 } kw_ttgir_dot;
 
 typedef struct kw_ttgir {
-    KW_ARRAY(kw_ttgir_layout) layouts;         /* one per t->layouts, in order */
-    KW_ARRAY(kw_ttgir_per_thread) per_thread;  /* one per t->memory_ops, in order */
-    KW_ARRAY(kw_ttgir_dot) dots;               /* the tt.dot ops, in order */
+    KW_ARRAY(kw_ttgir_layout) layouts;        /* one per t->layouts, in order */
+    KW_ARRAY(kw_ttgir_per_thread) per_thread; /* one per t->memory_ops, in order */
+    KW_ARRAY(kw_ttgir_dot) dots;              /* the tt.dot ops, in order */
 } kw_ttgir;
 
 /* The TTGIR reading of t for the archs shown (GPU per arch: the product
  * named gpu, --gpu, else the arch's default; kw_perf_gpu). */
-kw_status kw_ttgir_build(kw_ttgir *g, const kw_triton *t, const kw_page_arch *archs,
-                         size_t narchs, const kw_gpus *gpus, const char *gpu, kw_arena *a,
-                         kw_err *err);
+kw_status kw_ttgir_build(kw_ttgir *g, const kw_triton *t, const kw_page_arch *archs, size_t narchs,
+                         const kw_gpus *gpus, const char *gpu, kw_arena *a, kw_err *err);
 
 /* The integers of `key = [a, b]` in a layout's params; their count (0 when
  * the key is not there or not a list of integers). */

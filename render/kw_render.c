@@ -136,16 +136,17 @@ static kw_status kw_render_page_parts(kw_render *r, kw_err *err) {
     kw_page_isa *pi = kw_arena_alloc(&r->scratch, sizeof *pi);
     if (!pi)
         return kw_fail(err, "out of memory");
-    if (kw_page_isa_build(pi, &r->page, r->notes, r->md_html != NULL, &r->defs, &r->scratch,
-                          err) != KW_OK)
+    if (kw_page_isa_build(pi, &r->page, r->notes, &r->scratch, err) != KW_OK ||
+        (r->md_html &&
+         kw_page_isa_view(pi, &r->page, r->notes, &r->defs, &r->scratch, err) != KW_OK))
         return KW_ERR;
     r->page.isa = pi;
     if (r->page.triton) {
         kw_ttgir *g = kw_arena_alloc(&r->scratch, sizeof *g);
         if (!g)
             return kw_fail(err, "out of memory");
-        if (kw_ttgir_build(g, r->page.triton, r->page.archs.v, r->page.archs.n, r->gpus,
-                           r->o->gpu, &r->scratch, err) != KW_OK)
+        if (kw_ttgir_build(g, r->page.triton, r->page.archs.v, r->page.archs.n, r->gpus, r->o->gpu,
+                           &r->scratch, err) != KW_OK)
             return KW_ERR;
         r->page.ttgir = g;
     }

@@ -31,8 +31,7 @@ static void kw_probe_isa(const kw_page_isa *pi) {
             printf("A\t%s\t%zu\t%zu\n", arch, x->n, x->ninsn);
         for (size_t i = 0; i < pi->mnems.n && a < KW_PAGE_ISA_COUNTED; i++)
             if (pi->mnems.v[i].count[a])
-                printf("M\t%s\t%s\t%u\n", arch, pi->mnems.v[i].name.text,
-                       pi->mnems.v[i].count[a]);
+                printf("M\t%s\t%s\t%u\n", arch, pi->mnems.v[i].name.text, pi->mnems.v[i].count[a]);
         for (size_t i = 0; i < pi->classes.n; i++)
             if (pi->classes.v[i].v[a] >= 0)
                 printf("C\t%s\t%s\t%lld\n", arch, pi->classes.v[i].key, pi->classes.v[i].v[a]);
@@ -102,9 +101,10 @@ int main(int argc, char **argv) {
         const kw_mkernel *mk = &m.kernels.v[i];
         if (kw_page_open(&p, &m, mk, &srcs, NULL, &a, &err) != KW_OK ||
             kw_page_finish(&p, &m, NULL, 0, NULL, false, &a, &err) != KW_OK ||
-            kw_page_isa_build(&pi, &p, &notes, true, defs, &a, &err) != KW_OK ||
-            (p.triton && kw_ttgir_build(&g, p.triton, p.archs.v, p.archs.n, &gpus, NULL, &a,
-                                        &err) != KW_OK)) {
+            kw_page_isa_build(&pi, &p, &notes, &a, &err) != KW_OK ||
+            kw_page_isa_view(&pi, &p, &notes, defs, &a, &err) != KW_OK ||
+            (p.triton &&
+             kw_ttgir_build(&g, p.triton, p.archs.v, p.archs.n, &gpus, NULL, &a, &err) != KW_OK)) {
             fprintf(stderr, "page_isa_probe: %s: %s\n", mk->symbol, err.msg);
             rc = 1;
         } else {
