@@ -168,6 +168,8 @@ kw_status kw_page_open(kw_page *p, kw_model *m, const kw_mkernel *mk, kw_srcs *s
     p->triton = NULL;
     p->launch_last = NULL;
     p->perf = NULL;
+    p->isa = NULL;
+    p->ttgir = NULL;
     /* a precompiled ASM kernel: its facts from its code object */
     p->asm_k = NULL;
     p->asm_note = NULL;

@@ -111,6 +111,11 @@ typedef struct kw_page {
     /* section 4's numbers and the site's charts' (kw_page_perf.h), built
      * after kw_page_finish; NULL before */
     const struct kw_page_perf *perf;
+    /* built after kw_page_finish (NULL until then): section 5 and the site's
+     * source <-> ISA view (kw_page_isa.h); a Triton page's TTGIR reading
+     * (kw_ttgir.h; NULL for every other kernel) */
+    const struct kw_page_isa *isa;
+    const struct kw_ttgir *ttgir;
 } kw_page;
 
 void kw_page_init(kw_page *p);

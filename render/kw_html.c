@@ -15,8 +15,8 @@
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
 
-#include "codeobj/kw_codeobj.h"
 #include "common/kw_esc.h"
+#include "model/kw_page_isa.h"
 
 /* A line that stands for an HTML block of the page in the converter's input
  * ("<!--kwalk-block NONCE-->"): an HTML comment block, which the converter
@@ -39,7 +39,7 @@ static void kw_html_mark_init(void) {
 void kw_html_global_init(void) {
     cmark_gfm_core_extensions_ensure_registered();
     kw_html_mark_init();
-    (void)kw_co_hw_lookup("gfx942"); /* the occupancy table, read once before the threads */
+    kw_page_isa_global_init(); /* the tables it reads, read once before the threads */
 }
 
 void kw_html_escn(kw_buf *b, const char *s, size_t n) {

@@ -293,64 +293,6 @@ void kw_r_bytes(kw_buf *o, double b) {
         kw_buf_printf(o, "%.3g %s", x, unit[u]);
 }
 
-const kw_r_isa_line *kw_r_isa_lines(kw_render *r, const kw_kernel_arch *fx, size_t *n,
-                                    size_t *ninsn) {
-    for (size_t i = 0; i < r->nisa_lines; i++)
-        if (r->isa_lines[i].fx == fx) {
-            *n = r->isa_lines[i].n;
-            *ninsn = r->isa_lines[i].ninsn;
-            return r->isa_lines[i].v;
-        }
-    /* counted first and allocated once: a push per line was a tenth of this */
-    const char *isa = fx->isa ? fx->isa : "";
-    size_t cap = *isa != 0;
-    for (const char *p = isa; (p = strchr(p, '\n')) != NULL; p++)
-        cap += p[1] != 0;
-    *n = *ninsn = 0;
-    /* not zeroed: every field of every line is set below */
-    kw_r_isa_line *v = kw_arena_alloc_raw(&r->scratch, (cap ? cap : 1) * sizeof *v);
-    if (!v)
-        return NULL;
-    for (const char *p = isa; *n < cap && kw_r_isa_next(&p, &v[*n]); ++*n) {
-        kw_r_isa_line *l = &v[*n];
-        *ninsn += l->insn;
-        l->tok = NULL;
-        l->toklen = 0;
-        l->tokhash = 0;
-        if (!l->insn)
-            continue;
-        const char *t = l->after, *end = l->p + l->len;
-        while (t < end && (*t == ' ' || *t == '\t'))
-            t++;
-        const char *sp = memchr(t, ' ', (size_t)(end - t));
-        l->tok = t;
-        l->toklen = (size_t)((sp ? sp : end) - t);
-        l->tokhash = kw_r_tok_hash(t, l->toklen);
-    }
-    if (r->nisa_lines < sizeof r->isa_lines / sizeof r->isa_lines[0]) {
-        r->isa_lines[r->nisa_lines].fx = fx;
-        r->isa_lines[r->nisa_lines].v = v;
-        r->isa_lines[r->nisa_lines].n = *n;
-        r->isa_lines[r->nisa_lines++].ninsn = *ninsn;
-    }
-    return v;
-}
-
-unsigned kw_r_tok_hash(const char *s, size_t n) {
-    uint64_t h = 0x9e3779b97f4a7c15u ^ n;
-    for (; n >= 8; s += 8, n -= 8) {
-        uint64_t w;
-        memcpy(&w, s, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdu;
-        h ^= h >> 32;
-    }
-    uint64_t w = 0;
-    for (size_t i = 0; i < n; i++)
-        w |= (uint64_t)(unsigned char)s[i] << (8 * i);
-    h = (h ^ w) * 0xc4ceb9fe1a85ec53u;
-    return (unsigned)(h ^ h >> 29);
-}
-
 /* Whether the Markdown text's HTML depends on it alone: it does not begin
  * indented (it could continue a list item before it), has no '[' (a link
  * could use a reference defined elsewhere in the page), no list item (a
@@ -435,62 +377,5 @@ void kw_r_lit(kw_render *r, int level, const char *text) {
 }
 
 bool kw_r_def_range(kw_render *r, const kw_src_file *f, int line, int col, kw_src_def *out) {
-    size_t n = sizeof r->defs / sizeof r->defs[0];
-    size_t h = ((size_t)(uintptr_t)f >> 4) * 31u + (size_t)line * 131u + (size_t)col;
-    kw_r_def_memo *m = &r->defs[h % n];
-    if (!m->f || m->f != f || m->line != line || m->col != col) {
-        m->ok = kw_src_def_range(f, line, col, &m->def);
-        m->f = f, m->line = line, m->col = col;
-    }
-    *out = m->def;
-    return m->ok;
-}
-
-size_t kw_r_isa_op_len(const char *s, size_t n) {
-    /* the suffixes by their last character: _e32; _e64; _sdwa; _e64_dpp
-     * then _dpp (one compare per mnemonic: most end in 2 or 4) */
-#define KW_ENDS(lit) (n > sizeof lit - 1 && !memcmp(s + n - (sizeof lit - 1), lit, sizeof lit - 1))
-    switch (n ? s[n - 1] : 0) {
-    case '2':
-        return KW_ENDS("_e32") ? n - 4 : n;
-    case '4':
-        return KW_ENDS("_e64") ? n - 4 : n;
-    case 'a':
-        return KW_ENDS("_sdwa") ? n - 5 : n;
-    case 'p':
-        return KW_ENDS("_e64_dpp") ? n - 8 : KW_ENDS("_dpp") ? n - 4 : n;
-    default:
-        return n;
-    }
-#undef KW_ENDS
-}
-
-/* The value of the hex digit c, or -1. */
-static int kw_r_hex(char c) {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    c = (char)(c | 0x20);
-    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-bool kw_r_isa_next(const char **at, kw_r_isa_line *l) {
-    const char *p = *at;
-    if (!*p)
-        return false;
-    const char *nl = strchr(p, '\n');
-    l->p = p;
-    l->len = nl ? (size_t)(nl - p) : strlen(p);
-    /* "OFFSET:" with OFFSET in hex (at most 16 digits: strtoul's range) */
-    const char *q = p;
-    unsigned long v = 0;
-    int d;
-    while (q - p < 16 && (d = kw_r_hex(*q)) >= 0) {
-        v = v << 4 | (unsigned long)d;
-        q++;
-    }
-    l->insn = q != p && *q == ':';
-    l->offset = l->insn ? v : 0;
-    l->after = l->insn ? q + 1 : NULL;
-    *at = p + l->len + (nl ? 1 : 0);
-    return true;
+    return kw_page_isa_def_range(&r->defs, f, line, col, out);
 }

@@ -128,6 +128,30 @@ static void kw_render_title(kw_render *r) {
     kw_buf_puts(o, "\n\n");
 }
 
+/* The page model's parts built with the page, before the first section
+ * writes: section 5 and, on a site page (md_html set), the source <-> ISA
+ * view (model/kw_page_isa.h); a Triton page's TTGIR reading (kw_ttgir.h). */
+static kw_status kw_render_page_parts(kw_render *r, kw_err *err) {
+    kw_page_isa *pi = kw_arena_alloc(&r->scratch, sizeof *pi);
+    if (!pi)
+        return kw_fail(err, "out of memory");
+    if (kw_page_isa_build(pi, &r->page, r->notes, &r->scratch, err) != KW_OK ||
+        (r->md_html &&
+         kw_page_isa_view(pi, &r->page, r->notes, &r->defs, &r->scratch, err) != KW_OK))
+        return KW_ERR;
+    r->page.isa = pi;
+    if (r->page.triton) {
+        kw_ttgir *g = kw_arena_alloc(&r->scratch, sizeof *g);
+        if (!g)
+            return kw_fail(err, "out of memory");
+        if (kw_ttgir_build(g, r->page.triton, r->page.archs.v, r->page.archs.n, r->gpus, r->o->gpu,
+                           &r->scratch, err) != KW_OK)
+            return KW_ERR;
+        r->page.ttgir = g;
+    }
+    return KW_OK;
+}
+
 kw_status kw_render_kernel(kw_render *r, size_t ki, kw_buf *out, kw_err *err) {
     kw_arena_free(&r->scratch);
     kw_arena_init(&r->scratch);
@@ -139,7 +163,6 @@ kw_status kw_render_kernel(kw_render *r, size_t ki, kw_buf *out, kw_err *err) {
     memset(&r->refs, 0, sizeof(r->refs));
     memset(&r->archs, 0, sizeof(r->archs));
     r->py_counted = (size_t)-1;
-    r->nisa_lines = 0; /* the listings of the last page were in scratch */
     if (kw_page_open(&r->page, r->m, r->mk, r->srcs, &r->scratch, err) != KW_OK)
         return KW_ERR;
     /* the page decides which archs it shows (--arch) and evaluates for them */
@@ -158,6 +181,8 @@ kw_status kw_render_kernel(kw_render *r, size_t ki, kw_buf *out, kw_err *err) {
     r->page.perf = perf;
     r->archs.v = r->page.archs.v;
     r->archs.n = r->page.archs.n;
+    if (kw_render_page_parts(r, err) != KW_OK)
+        return KW_ERR;
     if (r->page.triton) {
         kw_render_triton(r);
     } else {

@@ -12,8 +12,10 @@
  *     by --root;
  *   - a missing fact is stated with what would provide it, never invented;
  *   - what is computed (shape bindings, entry paths, --shape verdicts,
- *     geometry, IR work) is read from the page model (model/kw_page.h),
- *     built by kw_render_kernel before the first section writes. */
+ *     geometry, IR work, section 5's counts and classes, the source <-> ISA
+ *     view, a Triton page's TTGIR reading) is read from the page model
+ *     (model/kw_page.h, kw_page_isa.h, kw_ttgir.h), built by
+ *     kw_render_kernel before the first section writes. */
 #ifndef KW_RENDER_H
 #define KW_RENDER_H
 
@@ -29,9 +31,11 @@
 #include "model/kw_operand.h"
 #include "model/kw_page.h"
 #include "model/kw_page_perf.h"
+#include "model/kw_page_isa.h"
 #include "model/kw_provider.h"
 #include "model/kw_python_chains.h"
 #include "model/kw_src.h"
+#include "model/kw_ttgir.h"
 #include "render/kw_md.h"
 #include "sidecar/kw_sidecar.h"
 #include "trace/kw_trace.h"
@@ -70,22 +74,6 @@ typedef struct kw_ref {
     const char *label; /* what is there */
 } kw_ref;
 
-/* One line of an ISA listing (kernels[].archs.<arch>.isa), without its
- * newline: an instruction "OFFSET: text" (insn, its offset) or a label. */
-typedef struct kw_r_isa_line {
-    const char *p;
-    size_t len;
-    bool insn;
-    unsigned long offset;
-    const char *after; /* just after the instruction's "OFFSET:" */
-    /* an instruction's mnemonic, as kw_r_isa_lines finds it: after the
-     * offset's blanks, to the first space (tok[0, toklen)), and its hash
-     * (kw_r_tok_hash): section 5 and the source <-> ISA view look it up */
-    const char *tok;
-    size_t toklen;
-    unsigned tokhash;
-} kw_r_isa_line;
-
 /* A block of the page written from a string literal (kw_r_lit): its HTML as
  * the converter makes of it, made once per worker (html NULL: not kept). */
 typedef struct kw_r_lit_html {
@@ -96,24 +84,6 @@ typedef struct kw_r_lit_html {
 } kw_r_lit_html;
 
 enum { KW_R_LITS = 256 };
-
-/* A name in a page's small tables of names (mnemonics: kw_r_key_find):
- * the first member of each record. */
-typedef struct kw_r_key {
-    const char *text;
-    size_t len;
-    unsigned hash; /* kw_r_tok_hash(text, len) */
-} kw_r_key;
-
-enum { KW_R_KEY_SLOTS = 512 }; /* a page rarely has 150 mnemonics */
-
-/* A definition found in a source file (kw_r_def_range). */
-typedef struct kw_r_def_memo {
-    const kw_src_file *f;
-    int line, col;
-    bool ok;
-    kw_src_def def;
-} kw_r_def_memo;
 
 /* A part [at, end) of a buffer. */
 typedef struct kw_r_span {
@@ -147,14 +117,7 @@ typedef struct kw_render {
     kw_buf *page_out;
     KW_ARRAY(kw_r_span) html;
     size_t html_at; /* where the open table or list began */
-    /* the listings split into lines on this page (kw_r_isa_lines) */
-    struct {
-        const kw_kernel_arch *fx;
-        kw_r_isa_line *v;
-        size_t n, ninsn;
-    } isa_lines[8];
-    size_t nisa_lines;
-    kw_r_def_memo defs[64]; /* kw_r_def_range's, kept across pages */
+    kw_page_isa_defs defs; /* kw_r_def_range's and the ISA view's, kept across pages */
     /* the converter of kw_html_page (NULL outside a site), and the literal
      * blocks it converted, kept across pages */
     kw_status (*md_html)(const char *md, size_t n, kw_buf *out, kw_err *err);
@@ -247,48 +210,9 @@ static inline kw_md_in kw_r_prose_in(const kw_render *r) {
 void kw_r_plainf(kw_render *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A byte count with a unit for prose ("72.4 MB"; "512 B"). */
 void kw_r_bytes(kw_buf *o, double b);
-/* The line at *at into l and *at past it; false at the listing's end. */
-bool kw_r_isa_next(const char **at, kw_r_isa_line *l);
-/* The length of mnemonic s[0, n) without its encoding suffix (_e32, _e64,
- * _e64_dpp, _sdwa, _dpp): the operation, v_rsq_f32_e32 is v_rsq_f32. */
-size_t kw_r_isa_op_len(const char *s, size_t n);
 /* [at, end) of the page is HTML written as the converter makes it (a table
  * or list kept from an earlier page): the converter need not read it. */
 void kw_r_html_span(kw_render *r, size_t at, size_t end);
-/* The index of the name (text[0, len), hash) among the n records at items
- * (each `size` bytes, beginning with a kw_r_key), found by open addressing:
- * slot[KW_R_KEY_SLOTS] holds 1 + an index, 0 for a free slot, and is used
- * while at most 3/4 full, then the records are searched in order. -1 when
- * absent, with *free_slot the slot a record added now takes (NULL: none). */
-/* (inline: it is called once per instruction of a page, twice) */
-static inline int kw_r_key_find(const void *items, size_t n, size_t size, unsigned short *slot,
-                                const char *text, size_t len, unsigned hash,
-                                unsigned short **free_slot) {
-#define KW_NAME(i) ((const kw_r_key *)((const unsigned char *)items + (i)*size))
-#define KW_SAME(x) ((x)->hash == hash && (x)->len == len && !memcmp((x)->text, text, len))
-    *free_slot = NULL;
-    if (n < KW_R_KEY_SLOTS * 3 / 4) {
-        for (size_t k = 0; k < KW_R_KEY_SLOTS; k++) {
-            unsigned short *sl = &slot[(hash + k) % KW_R_KEY_SLOTS];
-            if (!*sl) {
-                *free_slot = sl;
-                return -1;
-            }
-            if (KW_SAME(KW_NAME(*sl - 1)))
-                return *sl - 1;
-        }
-        return -1;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (KW_SAME(KW_NAME(i)))
-            return (int)i;
-    return -1;
-#undef KW_NAME
-#undef KW_SAME
-}
-
-/* A hash of s[0, n), eight bytes at a time (mnemonics, one per listing line). */
-unsigned kw_r_tok_hash(const char *s, size_t n);
 /* A block of Markdown from a string literal: the heading `text` of the
  * given level, or (level 0) text itself, a whole block or several with the
  * blank line after them. Where the page's tables are HTML and the block
@@ -305,12 +229,6 @@ void kw_r_lit(kw_render *r, int level, const char *text);
 /* kw_src_def_range of f, remembered: a page asks for its kernel's and each
  * callee's definition, and the pages of one template for the same ones. */
 bool kw_r_def_range(kw_render *r, const kw_src_file *f, int line, int col, kw_src_def *out);
-/* The lines of an arch's listing (fx->isa; none when NULL), split once per
- * page: section 5 and the site's source <-> ISA view read them all. *n
- * lines, *ninsn of them instructions; NULL when out of memory. */
-const kw_r_isa_line *kw_r_isa_lines(kw_render *r, const kw_kernel_arch *fx, size_t *n,
-                                    size_t *ninsn);
-
 /* ---- the Python side's helpers (kw_r_python.c) ------------------------------------------- */
 
 /* A chain of calls from the model's code (python/kwalk_pyscan.py) as a
@@ -337,42 +255,16 @@ void kw_r_ir_idioms(kw_render *r, const kw_irf *ir);
  * many have no line. */
 size_t kw_r_ir_loops(kw_render *r, const kw_irf *ir);
 
-/* ---- a Triton page's TTGIR: layouts and tt.dot (kw_r_ttgir.c) ---------------------------- */
+/* ---- a Triton page's TTGIR: layouts and tt.dot (kw_r_ttgir.c), from r->page.ttgir -------- */
 
-enum { KW_R_TTGIR_MAXDIM = 8 };
-/* The integers of `key = [a, b]` in a layout's params; their count (0 when
- * the key is not there or not a list of integers). */
-size_t kw_r_ttgir_ints(const char *params, const char *key, long long *out);
-/* The layout named name ("#blocked") of t, or NULL. */
-const kw_triton_layout *kw_r_ttgir_layout(const kw_triton *t, const char *name);
-/* A blocked layout's tile per dim (sizePerThread x threadsPerWarp x
- * warpsPerCTA), its sizePerThread and order; the rank, 0 when l is not a
- * blocked layout with all three lists of one rank. */
-size_t kw_r_ttgir_blocked(const kw_triton_layout *l, long long *tile, long long *spt,
-                          long long *order);
-/* An MFMA layout (#ttg.amd_mfma): its instrShape (M, N, K) and warpsPerCTA. */
-typedef struct kw_r_mfma {
-    long long shape[3];
-    long long warps[2];
-} kw_r_mfma;
-bool kw_r_ttgir_mfma(const kw_triton_layout *l, kw_r_mfma *m);
-/* A tt.dot op: M, N, K, its FLOP (2MNK), its result's MFMA layout and the
- * MFMA instructions one execution needs (0 when the shapes do not divide). */
-typedef struct kw_r_dot {
-    long long m, n, k, flop;
-    bool has_mfma;
-    kw_r_mfma mfma;
-    long long per_program, per_wave;
-} kw_r_dot;
-bool kw_r_ttgir_dot(const kw_triton *t, const kw_triton_memop *m, kw_r_dot *d);
 /* Section 2: a line per layout whose parameters explain more than the table
  * (blocked tile, MFMA instruction shape and waves, LDS swizzle). */
-void kw_r_ttgir_layout_notes(kw_render *r, const kw_triton *t);
+void kw_r_ttgir_layout_notes(kw_render *r);
 /* Section 2: the tt.dot ops as a table (nothing when there is none). */
-void kw_r_ttgir_dots(kw_render *r, const kw_triton *t);
+void kw_r_ttgir_dots(kw_render *r);
 /* Section 4: each tt.dot's FLOP and operand bytes per execution against
  * the matrix peak of the archs' GPUs. */
-void kw_r_ttgir_dot_work(kw_render *r, const kw_triton *t);
+void kw_r_ttgir_dot_work(kw_render *r);
 
 /* ---- sections ----------------------------------------------------------------------------- */
 

@@ -4,7 +4,9 @@
  * arch, the instruction class histogram, the notable instructions and DPP
  * controls present with their notes (annotations/isa/notes.txt), LDS use,
  * and the listing itself (collapsible, with source lines when the code
- * object had line tables). */
+ * object had line tables). What the section says is the page model's ISA
+ * part (model/kw_page_isa.h, r->page.isa): nothing is counted or
+ * classified here. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,16 +16,16 @@
 #include "common/kw_esc.h"
 #include "render/kw_render.h"
 
-static bool kw_isa_has(const kw_rarch *a) {
-    return kw_isa_resources_known(&a->facts->resources) || a->facts->isa ||
-           kw_isa_classes_known(&a->facts->classes) || a->facts->isa_note;
+/* The page model's ISA part of arch number a shown. */
+static const kw_page_isa_arch *kw_isa_arch(const kw_render *r, size_t a) {
+    return &r->page.isa->archs.v[a];
 }
 
 /* ---- resources ---------------------------------------------------------------------------- */
 
 /* One cell: the text t of a fact, "-" when it is NULL (not known). */
-static void kw_isa_cell(kw_render *r, const kw_rarch *a, const char *t) {
-    if (!kw_isa_has(a))
+static void kw_isa_cell(kw_render *r, size_t a, const char *t) {
+    if (!kw_isa_arch(r, a)->has)
         kw_buf_puts(r->out, "not captured");
     else if (t)
         kw_md_code(r->out, t, r->in);
@@ -40,7 +42,7 @@ static void kw_risa_occ_spill(kw_render *r) {
         const kw_co_occ_block *ob = &r->archs.v[a].occ_block;
         const kw_isa_resources *res = &r->archs.v[a].facts->resources;
         const char *arch = r->archs.v[a].arch;
-        if (ob->known && res->occupancy >= 0 && (long long)ob->waves != res->occupancy)
+        if (kw_isa_arch(r, a)->occ_differs)
             kw_buf_printf(o,
                           "On %s, LLVM's occupancy of %lld waves per SIMD assumes workgroups "
                           "as small as one work-item; the kernel is compiled for %u "
@@ -49,7 +51,7 @@ static void kw_risa_occ_spill(kw_render *r) {
                           "per SIMD is what a launch at that size reaches.\n\n",
                           arch, res->occupancy, ob->block, ob->waves_per_wg, ob->by_regs,
                           ob->wgs_per_cu, ob->waves);
-        if (res->vgpr_spill > 0 || res->sgpr_spill > 0)
+        if (kw_isa_arch(r, a)->spills)
             kw_buf_printf(o,
                           "On %s the kernel spills %lld VGPR%s and %lld SGPR%s to scratch "
                           "(%lld bytes per lane of private memory): each spill is a store and "
@@ -112,13 +114,7 @@ static void kw_risa_resources(kw_render *r) {
             if (rows[i].what == KW_ISA_TARGET) {
                 t = fx->target_id;
             } else if (rows[i].what == KW_ISA_LIMITER) {
-                /* below LLVM's occupancy at the compiled block size: what binds there */
-                const kw_co_occ_block *ob = &r->archs.v[a].occ_block;
-                t = fx->resources.occupancy_limiter;
-                if (ob->known && ob->limiters && fx->resources.occupancy >= 0 &&
-                    (long long)ob->waves < fx->resources.occupancy)
-                    t = kw_arena_printf(&r->scratch, "%s (%u work-items)",
-                                        kw_co_block_limiter_name(ob->limiters), ob->block);
+                t = kw_isa_arch(r, a)->limiter;
             } else if (rows[i].what == KW_ISA_AT_BLOCK) {
                 const kw_co_occ_block *ob = &r->archs.v[a].occ_block;
                 if (ob->known)
@@ -132,7 +128,7 @@ static void kw_risa_resources(kw_render *r) {
                 }
             }
             kw_r_cell(r);
-            kw_isa_cell(r, &r->archs.v[a], t);
+            kw_isa_cell(r, a, t);
         }
     }
     kw_r_table_end(r);
@@ -142,152 +138,19 @@ static void kw_risa_resources(kw_render *r) {
     kw_risa_occ_spill(r);
 }
 
-/* ---- the listing ---------------------------------------------------------------------------- */
+/* ---- mnemonics, DPP controls, classes ------------------------------------------------------ */
 
-typedef struct kw_mnem {
-    kw_r_key name;     /* a C string (copied) */
-    unsigned count[8]; /* per arch shown (at most 8) */
-} kw_mnem;
-
-typedef struct kw_mnems {
-    KW_ARRAY(kw_mnem) v;                 /* first-seen order */
-    unsigned short slot[KW_R_KEY_SLOTS]; /* v by hash (kw_r_key_find) */
-} kw_mnems;
-
-/* The index of the name s[0, n) in m, added (with no count) when new; -1
- * when out of memory. */
-static int kw_mnem_find(kw_render *r, kw_mnems *m, const char *s, size_t n) {
-    unsigned h = kw_r_tok_hash(s, n);
-    unsigned short *free_slot;
-    int i = kw_r_key_find(m->v.v, m->v.n, sizeof *m->v.v, m->slot, s, n, h, &free_slot);
-    if (i >= 0)
-        return i;
-    kw_mnem *x = KW_PUSH(&r->scratch, m->v);
-    const char *copy = x ? kw_arena_strndup(&r->scratch, s, n) : NULL;
-    if (!copy) {
-        m->v.n -= x != NULL; /* out of memory: the name is not kept */
-        return -1;
-    }
-    x->name = (kw_r_key){copy, n, h};
-    if (free_slot)
-        *free_slot = (unsigned short)m->v.n;
-    return (int)(m->v.n - 1);
-}
-
-static void kw_mnem_add(kw_render *r, kw_mnems *m, const char *s, size_t n, size_t arch) {
-    int i = arch < 8 ? kw_mnem_find(r, m, s, n) : -1;
-    if (i >= 0)
-        m->v.v[i].count[arch]++;
-}
-
-/* The index in mn of the mnemonic s[0, n) as section 5 names it (its
- * encoding suffix stripped); -1 for none (empty, a comment ';' or a '<'). */
-static int kw_isa_name(kw_render *r, kw_mnems *mn, const char *s, size_t n) {
-    return n && *s != ';' && *s != '<' ? kw_mnem_find(r, mn, s, kw_r_isa_op_len(s, n)) : -1;
-}
-
-/* An instruction's mnemonic token (kw_r_isa_line.tok) and what section 5
- * makes of it: the end of its name (the token up to a tab) and the name's
- * index in the mnemonics (-1: not counted), worked out once per token. */
-typedef struct kw_tok_name {
-    kw_r_key tok;
-    size_t cut;
-    int name;
-} kw_tok_name;
-
-typedef struct kw_tok_names {
-    KW_ARRAY(kw_tok_name) v;
-    unsigned short slot[KW_R_KEY_SLOTS]; /* v by hash (kw_r_key_find) */
-} kw_tok_names;
-
-static const kw_tok_name *kw_tok_name_of(kw_render *r, kw_tok_names *t, kw_mnems *mn,
-                                         const kw_r_isa_line *ln) {
-    unsigned short *free_slot;
-    int i = kw_r_key_find(t->v.v, t->v.n, sizeof *t->v.v, t->slot, ln->tok, ln->toklen, ln->tokhash,
-                          &free_slot);
-    if (i >= 0)
-        return &t->v.v[i];
-    kw_tok_name *x = KW_PUSH(&r->scratch, t->v);
-    if (!x)
-        return NULL;
-    const char *s = ln->tok, *tab = memchr(s, '\t', ln->toklen);
-    x->tok = (kw_r_key){s, ln->toklen, ln->tokhash};
-    x->cut = tab ? (size_t)(tab - s) : ln->toklen;
-    x->name = kw_isa_name(r, mn, s, x->cut);
-    if (free_slot)
-        *free_slot = (unsigned short)t->v.n;
-    return x;
-}
-
-/* Mnemonics and DPP controls of a listing "OFFSET: mnemonic operands..." */
-static void kw_isa_scan(kw_render *r, const kw_kernel_arch *fx, size_t arch, kw_mnems *mn,
-                        kw_mnems *dpp, kw_tok_names *toks) {
-    size_t nl, ninsn;
-    const kw_r_isa_line *ln = kw_r_isa_lines(r, fx, &nl, &ninsn);
-    for (size_t i = 0; ln && i < nl; i++) {
-        const char *p = ln[i].p, *end = p + ln[i].len;
-        const kw_tok_name *tn = ln[i].insn && arch < 8 ? kw_tok_name_of(r, toks, mn, &ln[i]) : NULL;
-        const char *e;
-        if (tn) { /* an instruction: its mnemonic as the lines below would find it */
-            if (tn->name >= 0)
-                mn->v.v[tn->name].count[arch]++;
-            e = ln[i].tok + tn->cut;
-        } else {
-            /* the text after the line's first colon (an instruction's, after its offset) */
-            const char *colon = ln[i].insn ? ln[i].after - 1 : memchr(p, ':', ln[i].len);
-            const char *s = colon ? colon + 1 : p;
-            while (s < end && (*s == ' ' || *s == '\t'))
-                s++;
-            e = memchr(s, ' ', (size_t)(end - s)); /* the mnemonic's end */
-            e = e ? e : end;
-            const char *tab = memchr(s, '\t', (size_t)(e - s));
-            e = tab ? tab : e;
-            int name = arch < 8 ? kw_isa_name(r, mn, s, (size_t)(e - s)) : -1;
-            if (name >= 0)
-                mn->v.v[name].count[arch]++;
-        }
-        /* DPP controls among the operands (each has a '_': most lines have none) */
-        if (e >= end || !memchr(e, '_', (size_t)(end - e)))
-            continue;
-        static const char *const ctl[] = {"row_shr:", "row_shl:", "row_ror:", "row_bcast:",
-                                          "row_newbcast:", "quad_perm:", "wave_shr:", "wave_shl:",
-                                          "wave_ror:", "wave_rol:", "row_mirror", "row_half_mirror",
-                                          "row_share:", "row_xmask:"};
-        for (const char *sp = e; sp < end && (sp = memchr(sp, ' ', (size_t)(end - sp))); sp++) {
-            const char *q = sp + 1; /* a word after a space */
-            if (q >= end || (*q != 'r' && *q != 'q' && *q != 'w'))
-                continue; /* every control starts a word with r, q or w */
-            for (size_t c = 0; c < sizeof(ctl) / sizeof(ctl[0]); c++) {
-                if (*q != ctl[c][0])
-                    continue;
-                size_t cl = strlen(ctl[c]);
-                if ((size_t)(end - q) < cl || memcmp(q, ctl[c], cl))
-                    continue;
-                const char *z = q + cl;
-                if (z < end && *z == '[') { /* quad_perm:[2,3,0,1]: through the bracket */
-                    while (z < end && *z != ']' && *z != ' ')
-                        z++;
-                    z += z < end && *z == ']';
-                } else if (ctl[c][cl - 1] == ':')
-                    while (z < end && *z != ' ' && *z != ',')
-                        z++;
-                kw_mnem_add(r, dpp, q, (size_t)(z - q), arch);
-            }
-        }
-    }
-}
-
-static void kw_isa_notable(kw_render *r, const kw_mnems *mn, const kw_mnems *dpp) {
+static void kw_isa_notable(kw_render *r, const kw_page_isa *pi) {
     kw_buf *o = r->out;
     KW_R_HEADING(r, 3, "Notable instructions present");
     bool any = false;
     for (int pass = 0; pass < 2; pass++) {
-        const kw_mnems *m = pass ? dpp : mn;
-        for (size_t i = 0; i < m->v.n; i++) {
-            const char *key = m->v.v[i].name.text;
-            char *dkey = pass ? kw_arena_printf(&r->scratch, "dpp:%s", key) : NULL;
-            const char *note = kw_isa_note_for(r->notes, pass ? (dkey ? dkey : key) : key);
-            if (!note || !strncmp(key, "s_waitcnt", 9) || !strcmp(key, "s_endpgm"))
+        const kw_page_isa_count *v = pass ? pi->dpp.v : pi->mnems.v;
+        size_t n = pass ? pi->dpp.n : pi->mnems.n;
+        for (size_t i = 0; i < n; i++) {
+            const char *key = v[i].name.text;
+            const char *note = v[i].note;
+            if (!note)
                 continue;
             if (!any) {
                 static const char *const head[] = {"Instruction", "Count", "What it does"};
@@ -298,8 +161,8 @@ static void kw_isa_notable(kw_render *r, const kw_mnems *mn, const kw_mnems *dpp
             kw_r_cell(r);
             kw_md_code(o, pass ? kw_arena_printf(&r->scratch, "DPP %s", key) : key, r->in);
             kw_r_cell(r);
-            for (size_t a = 0; a < r->archs.n && a < 8; a++)
-                kw_r_plainf(r, "%s%s %u", a ? ", " : "", r->archs.v[a].arch, m->v.v[i].count[a]);
+            for (size_t a = 0; a < r->archs.n && a < KW_PAGE_ISA_COUNTED; a++)
+                kw_r_plainf(r, "%s%s %u", a ? ", " : "", r->archs.v[a].arch, v[i].count[a]);
             kw_r_cell(r);
             kw_md_text(o, note, r->in);
         }
@@ -311,31 +174,12 @@ static void kw_isa_notable(kw_render *r, const kw_mnems *mn, const kw_mnems *dpp
     kw_buf_putc(o, '\n');
 }
 
-/* The count of class i (kw_isa_class_key) of an arch, when known. */
-static bool kw_isa_class(const kw_rarch *a, size_t i, long long *v) {
-    *v = kw_isa_class_count(&a->facts->classes, i);
-    return *v >= 0;
-}
-
 static void kw_risa_classes(kw_render *r) {
     kw_buf *o = r->out;
+    const kw_page_isa *pi = r->page.isa;
     KW_R_HEADING(r, 3, "Instruction classes");
     /* every class of the schema when an arch has class counts */
-    size_t nkeys = 0;
-    long long maxn = 0;
-    for (size_t a = 0; a < r->archs.n; a++) {
-        if (!kw_isa_classes_known(&r->archs.v[a].facts->classes))
-            continue;
-        for (size_t i = 0; kw_isa_class_key(i); i++) {
-            const char *key = kw_isa_class_key(i);
-            long long v;
-            nkeys = i + 1;
-            if (strcmp(key, "insns") && strcmp(key, "dpp") && strcmp(key, "sdwa") &&
-                kw_isa_class(&r->archs.v[a], i, &v) && v > maxn)
-                maxn = v;
-        }
-    }
-    if (!nkeys) {
+    if (!pi->nkeys) {
         KW_R_LIT(r, "No instruction classes recorded.\n\n");
         return;
     }
@@ -352,42 +196,24 @@ static void kw_risa_classes(kw_render *r) {
     for (size_t a = 0; a < r->archs.n; a++)
         head[a + 1] = r->o->html_blocks ? r->archs.v[a].arch : kw_r_safe(r, r->archs.v[a].arch);
     kw_r_table_aligned(r, (int)ncol, head, align);
-    for (size_t k = 0; k < nkeys; k++) {
-        const char *key = kw_isa_class_key(k);
-        long long first = -1;
-        bool nonzero = false;
-        for (size_t a = 0; a < r->archs.n; a++) {
-            long long v;
-            if (kw_isa_class(&r->archs.v[a], k, &v)) {
-                nonzero |= v != 0;
-                if (first < 0)
-                    first = v;
-            }
-        }
-        if (!nonzero)
-            continue;
-        bool modifier = !strcmp(key, "dpp") || !strcmp(key, "sdwa");
-        bool total = !strcmp(key, "insns");
+    for (size_t k = 0; k < pi->classes.n; k++) {
+        const kw_page_isa_class_row *row = &pi->classes.v[k];
         kw_r_row(r);
         kw_r_cell(r);
-        kw_r_plainf(r, "%s%s", total ? "all instructions" : key,
-                    modifier ? " (modifier, across classes)" : "");
+        kw_r_plainf(r, "%s%s", row->total ? "all instructions" : row->key,
+                    row->modifier ? " (modifier, across classes)" : "");
         for (size_t a = 0; a < r->archs.n; a++) {
-            long long v;
             kw_r_cell(r);
-            if (kw_isa_class(&r->archs.v[a], k, &v))
-                kw_r_plainf(r, "%lld", v);
+            if (row->v[a] >= 0)
+                kw_r_plainf(r, "%lld", row->v[a]);
             else
                 kw_buf_puts(o, "-");
         }
         kw_r_cell(r);
-        if (!modifier && !total && maxn > 0) {
-            int bar = (int)((first > 0 ? first : 0) * 30 / maxn);
-            if (first > 0 && bar == 0)
-                bar = 1;
+        if (row->bar >= 0) {
             char hashes[32];
-            memset(hashes, '#', (size_t)bar);
-            hashes[bar] = 0;
+            memset(hashes, '#', (size_t)row->bar);
+            hashes[row->bar] = 0;
             kw_md_code(o, hashes, r->in);
         }
     }
@@ -426,12 +252,10 @@ static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
     }
     if (!isa)
         return;
-    size_t nl, n; /* lines; instruction lines ("OFFSET: text"), not labels */
-    const kw_r_isa_line *lns = kw_r_isa_lines(r, a->facts, &nl, &n);
-    if (!lns) {
-        KW_R_LIT(r, "(out of memory)\n\n");
-        return;
-    }
+    const kw_page_isa_arch *x = kw_isa_arch(r, (size_t)(a - r->archs.v));
+    /* lines; instruction lines ("OFFSET: text"), not labels */
+    size_t nl = x->n, n = x->ninsn;
+    const kw_page_isa_line *lns = x->lines;
     if (r->o->listing_in_view && kw_isa_attr_safe(a->arch)) {
         /* the site's page script writes the text from the view's data */
         kw_buf_printf(o,
@@ -452,7 +276,7 @@ static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
     kw_buf_init(&t);
     size_t li = 0, nlines = a->facts->lines.n;
     for (size_t i = 0; i < nl; i++) {
-        const kw_r_isa_line ln = lns[i];
+        const kw_page_isa_line ln = lns[i];
         while (ln.insn && li < nlines) {
             const kw_isa_line *x = &lines[li];
             long long at = x->offset;
@@ -494,9 +318,8 @@ void kw_render_isa(kw_render *r) {
             KW_R_LIT(r, "No device facts for this kernel in the index.\n\n");
         return;
     }
-    bool any = false;
-    for (size_t a = 0; a < r->archs.n; a++)
-        any |= kw_isa_has(&r->archs.v[a]);
+    const kw_page_isa *pi = r->page.isa;
+    bool any = pi->any;
     if (!any && r->page.triton) {
         /* a hook's sidecar carries no code-object facts: the cache has them */
         kw_buf_printf(o,
@@ -521,25 +344,16 @@ void kw_render_isa(kw_render *r) {
         KW_R_HEADING(r, 3, "Resources and occupancy");
         kw_risa_resources(r);
         kw_risa_classes(r);
-        kw_mnems mn, dpp;
-        kw_tok_names toks;
-        memset(&mn, 0, sizeof mn);
-        memset(&dpp, 0, sizeof dpp);
-        memset(&toks, 0, sizeof toks);
-        for (size_t a = 0; a < r->archs.n; a++) {
-            if (r->archs.v[a].facts->isa)
-                kw_isa_scan(r, r->archs.v[a].facts, a, &mn, &dpp, &toks);
-        }
-        if (mn.v.n) {
-            kw_isa_notable(r, &mn, &dpp);
+        if (pi->mnems.n) {
+            kw_isa_notable(r, pi);
             KW_R_HEADING(r, 3, "Cross-lane patterns");
-            if (!dpp.v.n) {
+            if (!pi->dpp.n) {
                 KW_R_LIT(r, "No DPP control in the listing.\n\n");
             } else {
                 kw_buf_puts(o, "DPP controls in the listing: ");
-                for (size_t i = 0; i < dpp.v.n; i++) {
+                for (size_t i = 0; i < pi->dpp.n; i++) {
                     kw_buf_puts(o, i ? ", " : "");
-                    kw_md_code(o, dpp.v.v[i].name.text, false);
+                    kw_md_code(o, pi->dpp.v[i].name.text, false);
                 }
                 bool ir = false;
                 for (size_t a = 0; a < r->archs.n; a++)
@@ -549,23 +363,19 @@ void kw_render_isa(kw_render *r) {
                                   : ". Which reduction each step belongs to needs IR facts "
                                     "(none in this sidecar).\n\n");
             }
-            unsigned lds = 0;
-            for (size_t i = 0; i < mn.v.n; i++)
-                if (!strncmp(mn.v.v[i].name.text, "ds_", 3))
-                    for (size_t a = 0; a < r->archs.n && a < 8; a++)
-                        lds += mn.v.v[i].count[a];
             KW_R_HEADING(r, 3, "LDS use");
-            if (!lds) {
+            if (!pi->lds) {
                 KW_R_LIT(r, "No `ds_` instruction in the listing.\n\n");
             } else {
                 kw_buf_puts(o, "LDS instructions: ");
                 bool first = true;
-                for (size_t i = 0; i < mn.v.n; i++) {
-                    if (strncmp(mn.v.v[i].name.text, "ds_", 3))
+                for (size_t i = 0; i < pi->mnems.n; i++) {
+                    const kw_page_isa_count *m = &pi->mnems.v[i];
+                    if (!m->lds)
                         continue;
                     kw_buf_puts(o, first ? "" : ", ");
-                    kw_md_code(o, mn.v.v[i].name.text, false);
-                    kw_buf_printf(o, " x%u", mn.v.v[i].count[0]);
+                    kw_md_code(o, m->name.text, false);
+                    kw_buf_printf(o, " x%u", m->count[0]);
                     first = false;
                 }
                 kw_buf_puts(o, " (counts for the first arch).\n\n");

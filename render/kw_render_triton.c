@@ -482,26 +482,6 @@ static void kw_rt_host(kw_render *r) {
 
 /* ---- sections 2, 3, 4 ----------------------------------------------------------------------- */
 
-/* The elements a thread holds of memory op m under a blocked layout, when
- * every dimension is a whole number of tiles; false otherwise. */
-static bool kw_rt_per_thread(const kw_triton *t, const kw_triton_memop *m, long long *elems,
-                             long long *vec, long long *vec_dim) {
-    long long tile[KW_R_TTGIR_MAXDIM], spt[KW_R_TTGIR_MAXDIM], order[KW_R_TTGIR_MAXDIM];
-    size_t n = kw_r_ttgir_blocked(kw_r_ttgir_layout(t, m->layout), tile, spt, order);
-    if (!n || n != m->shape.n)
-        return false;
-    long long e = 1;
-    for (size_t d = 0; d < n; d++) {
-        if (m->shape.v[d] < tile[d] || m->shape.v[d] % tile[d])
-            return false;
-        e *= spt[d] * (m->shape.v[d] / tile[d]);
-    }
-    *elems = e;
-    *vec_dim = order[0];
-    *vec = spt[order[0]];
-    return true;
-}
-
 /* Section 2's TTGIR part: the layouts, each blocked layout's tile, and the
  * loads, stores, LDS and dot ops with their tensors. */
 static void kw_rt_ttgir(kw_render *r, const kw_triton *t) {
@@ -525,7 +505,7 @@ static void kw_rt_ttgir(kw_render *r, const kw_triton *t) {
     }
     kw_r_table_end(r);
     kw_buf_puts(o, "\n");
-    kw_r_ttgir_layout_notes(r, t);
+    kw_r_ttgir_layout_notes(r);
     KW_R_HEADING(r, 3, "Loads, stores, LDS and dot ops (TTGIR)");
     if (!t->memory_ops.n) {
         KW_R_LIT(r, "None in the TTGIR's kernel function.\n\n");
@@ -562,9 +542,10 @@ static void kw_rt_ttgir(kw_render *r, const kw_triton *t) {
         else
             kw_buf_puts(o, "-");
         kw_r_cell(r);
-        long long e, v, vd;
-        if (kw_rt_per_thread(t, m, &e, &v, &vd))
-            kw_buf_printf(o, "%lld elements, %lld consecutive along dim %lld at a time", e, v, vd);
+        const kw_ttgir_per_thread *pt = &r->page.ttgir->per_thread.v[i];
+        if (pt->known)
+            kw_buf_printf(o, "%lld elements, %lld consecutive along dim %lld at a time",
+                          pt->elems, pt->vec, pt->vec_dim);
         else
             kw_buf_puts(o, "-");
     }
@@ -573,7 +554,7 @@ static void kw_rt_ttgir(kw_render *r, const kw_triton *t) {
     KW_R_LIT(r, "Per thread: the tensor's elements one thread holds under a blocked layout "
                 "whose tile divides the tensor (Π sizePerThread × tensor / tile); \"-\" where "
                 "the layout is not blocked or a dimension is not a whole number of tiles.\n\n");
-    kw_r_ttgir_dots(r, t);
+    kw_r_ttgir_dots(r);
 }
 
 /* The IR facts of the first arch shown that has them (NULL: none; *a set). */
@@ -810,7 +791,7 @@ static void kw_rt_memory(kw_render *r) {
         kw_buf_puts(o, "not recorded.\n");
     }
     kw_rt_programs_per_cu(r);
-    kw_r_ttgir_dot_work(r, t);
+    kw_r_ttgir_dot_work(r);
     const kw_rarch *a = NULL;
     const kw_irf *ir = kw_rt_ir(r, &a);
     if (!ir) {

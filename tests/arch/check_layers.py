@@ -37,7 +37,7 @@ ALLOWED = {
     "triton": ["codeobj", "sidecar", "common"],
     "model": ["index", "codeobj", "sidecar", "common"],
     "trace": ["model", "index", "codeobj", "sidecar", "common"],
-    "render": ["trace", "model", "index", "codeobj", "sidecar", "common"],
+    "render": ["trace", "model", "sidecar", "common"],
     "cli": ["render", "trace", "model", "index", "triton", "codeobj", "sidecar", "common"],
     "plugin": ["passes", "codeobj", "sidecar", "common"],
 }

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""model.ttgir: a Triton page's TTGIR reading (model/kw_ttgir.h) against the
+NAME.ttgir text of the committed corpus cache, read here with regular
+expressions:
+
+  test_ttgir.py --probe P --kwalk K --triton-cache DIR
+
+The cache is indexed (`kwalk index --triton-cache`) and page_isa_probe prints
+each specialization's reading. Per specialization, from its NAME.ttgir:
+  - each `#name = #ttg.blocked<{...}>` layout's tile per dimension
+    (sizePerThread x threadsPerWarp x warpsPerCTA) and each
+    `#ttg.amd_mfma<{...}>` layout's instrShape and warpsPerCTA;
+  - each `tt.dot` op, in order: M x N from the result tensor's type, K from
+    the first operand's last dimension, FLOP = 2 x M x N x K, the result's
+    MFMA layout's instrShape, and the MFMA instructions one execution needs
+    per program ((M/m)(N/n)(K/k)) and per wave (over warpsPerCTA's waves);
+    the operands' element bytes from the element type's width.
+Fails when the cache holds no tt.dot (nothing compared)."""
+import argparse
+import collections
+import glob
+import os
+import re
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import kwcheck  # noqa: E402
+from kwrun import run  # noqa: E402
+
+CK = kwcheck.Checker("model.ttgir")
+
+LAYOUT = re.compile(r"^(#\w+) = #ttg\.(\w+)<\{(.*)\}>\s*$", re.M)
+DOT = re.compile(r"= tt\.dot [^:]*: tensor<([0-9x]+)x(\w+), [^*]*\* tensor<[^>]*>+ -> "
+                 r"tensor<([0-9x]+)x(\w+), (#\w+)>")
+
+
+def ints(params, key):
+    m = re.search(r"(?:^|, )" + key + r" = \[([0-9, ]+)\]", params)
+    return [int(x) for x in m.group(1).split(", ")] if m else None
+
+
+def elem_bytes(e):
+    m = re.match(r"^[a-z]+(\d+)", e)
+    return int(m.group(1)) // 8 if m else 0
+
+
+def ttgir(path):
+    """({name: (kind, params)}, [dot facts]) of one NAME.ttgir."""
+    text = open(path, encoding="utf-8").read()
+    layouts = {m.group(1): (m.group(2), m.group(3)) for m in LAYOUT.finditer(text)}
+    dots = []
+    for m in DOT.finditer(text):
+        a = [int(x) for x in m.group(1).split("x")]
+        r = [int(x) for x in m.group(3).split("x")]
+        M, N, K = r[0], r[1], a[-1]
+        d = {"m": M, "n": N, "k": K, "flop": 2 * M * N * K, "eb": elem_bytes(m.group(2))}
+        kind, params = layouts.get(m.group(5), (None, ""))
+        shape = ints(params, "instrShape") if kind == "amd_mfma" else None
+        warps = ints(params, "warpsPerCTA") if kind == "amd_mfma" else None
+        d["mfma"] = shape or [0, 0, 0]
+        d["pp"] = d["pw"] = 0
+        if shape and M % shape[0] == 0 and N % shape[1] == 0 and K % shape[2] == 0:
+            d["pp"] = (M // shape[0]) * (N // shape[1]) * (K // shape[2])
+            w = warps[0] * warps[1]
+            d["pw"] = d["pp"] // w if d["pp"] % w == 0 else 0
+        dots.append(d)
+    return layouts, dots
+
+
+def probe(args, db):
+    r = run([args.probe, db], must=True)
+    pages = []
+    for line in r.stdout.splitlines():
+        f = line.split("\t")
+        if f[0] == "K":
+            pages.append((f[1], None if f[2] == "-" else f[2], collections.defaultdict(list)))
+        elif pages:
+            pages[-1][2][f[0]].append(f[1:])
+    return pages
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--probe", required=True)
+    p.add_argument("--kwalk", required=True)
+    p.add_argument("--triton-cache", required=True)
+    args = p.parse_args()
+    with tempfile.TemporaryDirectory(prefix="kw-ttgir-") as tmp:
+        db = os.path.join(tmp, "t.db")
+        run([args.kwalk, "index", "--triton-cache", args.triton_cache, "-o", db], must=True)
+        pages = probe(args, db)
+    ndots = 0
+    for sym, cache, facts in pages:
+        files = glob.glob(os.path.join(cache, "*.ttgir")) if cache else []
+        if len(files) != 1:
+            continue
+        where = f"{sym} ({os.path.basename(cache)})"
+        layouts, dots = ttgir(files[0])
+        for name, kind, rank, *rest in facts["L"]:
+            want_kind, params = layouts.get(name, (None, ""))
+            if kind == "blocked":
+                spt, tpw, wpc = (ints(params, k) for k in ("sizePerThread", "threadsPerWarp",
+                                                          "warpsPerCTA"))
+                CK.eq(want_kind, "blocked", f"{where}: {name}'s kind")
+                CK.eq([int(x) for x in rest], [a * b * c for a, b, c in zip(spt, tpw, wpc)],
+                      f"{where}: {name}'s tile")
+            elif kind == "mfma":
+                CK.eq(want_kind, "amd_mfma", f"{where}: {name}'s kind")
+                CK.eq([int(x) for x in rest],
+                      ints(params, "instrShape") + ints(params, "warpsPerCTA"),
+                      f"{where}: {name}'s instrShape and warpsPerCTA")
+        for name, (kind, _) in layouts.items():
+            if kind in ("blocked", "amd_mfma"):
+                got = [x[1] for x in facts["L"] if x[0] == name]
+                CK.eq(got, ["blocked" if kind == "blocked" else "mfma"], f"{where}: {name} read")
+        got = [dict(zip(("m", "n", "k", "flop", "M", "N", "K", "pp", "pw", "eb"),
+                        (int(x) for x in d))) for d in facts["D"]]
+        CK.eq(len(got), len(dots), f"{where}: tt.dot ops")
+        for i, (g, w) in enumerate(zip(got, dots)):
+            at = f"{where}: tt.dot {i + 1}"
+            CK.eq((g["m"], g["n"], g["k"]), (w["m"], w["n"], w["k"]), f"{at}: M, N, K")
+            CK.eq(g["flop"], 2 * w["m"] * w["n"] * w["k"], f"{at}: FLOP = 2MNK")
+            CK.eq([g["M"], g["N"], g["K"]], w["mfma"], f"{at}: MFMA instrShape")
+            CK.eq((g["pp"], g["pw"]), (w["pp"], w["pw"]), f"{at}: MFMA per program, per wave")
+            CK.eq(g["eb"], w["eb"], f"{at}: operand element bytes")
+            ndots += 1
+    CK.check(ndots > 0, "the corpus cache has tt.dot ops compared")
+    CK.finish()
+
+
+if __name__ == "__main__":
+    main()
