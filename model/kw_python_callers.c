@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "model/kw_python_entries.h"
-#include "sidecar/kw_symmap.h"
+#include "common/kw_symmap.h"
 
 enum { KW_PC_DEPTH = 8, KW_PC_ROUNDS = 3 };
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "render/kw_html.h"
-#include "sidecar/kw_symmap.h"
+#include "common/kw_symmap.h"
 
 /* "path:line" as the map prints it (--root applied) -> the kernel launched
  * there, or KW_MANY when several are. */

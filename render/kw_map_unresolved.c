@@ -10,7 +10,7 @@
 
 #include "common/kw_fs.h"
 #include "render/kw_md.h"
-#include "sidecar/kw_symmap.h"
+#include "common/kw_symmap.h"
 
 enum { KW_MU_SHOWN = 8 }; /* calls listed per op in Markdown */
 

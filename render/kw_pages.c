@@ -9,7 +9,7 @@
 
 #include "common/kw_buf.h"
 #include "common/kw_fs.h"
-#include "sidecar/kw_symmap.h"
+#include "common/kw_symmap.h"
 
 static const char *kw_pages_base(kw_arena *a, const kw_mkernel *mk, const char *ext) {
     char buf[128];

@@ -313,7 +313,7 @@ void kw_r_ttgir_dot_work(kw_render *r, const kw_triton *t) {
             kw_buf_printf(
                 o, "; its operands are %lld × %lld + %lld × %lld elements of %d byte%s = ", d.m,
                 d.k, d.k, d.n, eb, eb == 1 ? "" : "s");
-            kw_r_bytes(o, bytes);
+            kw_num_bytes(o, bytes);
             kw_buf_printf(o, ", %.3g FLOP per operand byte", (double)d.flop / bytes);
         }
         kw_buf_puts(o, ".\n");

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "common/kw_buf.h"
+#include "common/kw_num.h"
 #include "model/kw_expr.h"
 #include "model/kw_hw.h"
 #include "model/kw_isa_notes.h"
@@ -243,8 +244,6 @@ static inline kw_md_in kw_r_prose_in(const kw_render *r) {
 /* Formatted text with no Markdown syntax in it (numbers, words) in a cell
  * or an item. */
 void kw_r_plainf(kw_render *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* A byte count with a unit for prose ("72.4 MB"; "512 B"). */
-void kw_r_bytes(kw_buf *o, double b);
 /* The arch a trace configuration's dispatches ran on (--trace), when known:
  * the trace's, else --gpu's, else --arch, else the kernel's only arch shown. */
 const char *kw_r_trace_arch(const kw_render *r, const kw_tcfg *cfg);

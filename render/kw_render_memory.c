@@ -15,12 +15,6 @@
 #include "model/kw_perf.h"
 #include "render/kw_render.h"
 
-static void kw_num(kw_buf *o, double v) {
-    char b[32];
-    kw_expr_format(v, b, sizeof b);
-    kw_buf_puts(o, b);
-}
-
 static void kw_mem_hw_table_text(kw_render *r, kw_buf *o) {
     bool any = false;
     for (size_t a = 0; a < r->archs.n; a++)
@@ -107,7 +101,7 @@ static void kw_mem_launch(kw_render *r, size_t i, size_t a) {
     kw_r_item(r, 0);
     kw_buf_puts(o, "Geometry: ");
     if (g.block_known) {
-        kw_num(o, g.threads_per_block);
+        kw_num_value(o, g.threads_per_block);
         kw_buf_puts(o, " threads per block");
     } else {
         kw_buf_puts(o, "threads per block unknown (");
@@ -116,11 +110,11 @@ static void kw_mem_launch(kw_render *r, size_t i, size_t a) {
     }
     if (g.grid_known) {
         kw_buf_puts(o, ", ");
-        kw_num(o, g.blocks);
+        kw_num_value(o, g.blocks);
         kw_buf_puts(o, " blocks");
         if (g.block_known) {
             kw_buf_puts(o, ", ");
-            kw_num(o, g.blocks * g.threads_per_block);
+            kw_num_value(o, g.blocks * g.threads_per_block);
             kw_buf_puts(o, " threads");
         }
     } else {
@@ -180,17 +174,17 @@ static void kw_mem_launch(kw_render *r, size_t i, size_t a) {
         kw_buf_puts(o, per[i]);
         kw_r_cell(r);
         if (krd && mk[i])
-            kw_r_bytes(o, rd * mult[i]);
+            kw_num_bytes(o, rd * mult[i]);
         else
             kw_buf_puts(o, "-");
         kw_r_cell(r);
         if (kwr && mk[i])
-            kw_r_bytes(o, wr * mult[i]);
+            kw_num_bytes(o, wr * mult[i]);
         else
             kw_buf_puts(o, "-");
         kw_r_cell(r);
         if (kfl && mk[i])
-            kw_num(o, fl * mult[i]);
+            kw_num_value(o, fl * mult[i]);
         else
             kw_buf_puts(o, "-");
     }
@@ -221,7 +215,7 @@ static void kw_mem_launch(kw_render *r, size_t i, size_t a) {
         kw_perf_bw bw = kw_perf_bandwidth(bytes, r->o->time_us * 1e3, gpu);
         kw_r_item(r, 0);
         kw_r_plainf(r, "With --time-us %g: ", r->o->time_us);
-        kw_r_bytes(o, bytes);
+        kw_num_bytes(o, bytes);
         kw_r_plainf(r, " moved, %.3f TB/s achieved = %.1f%% of %s's %.1f TB/s peak", bw.tbs,
                     100 * bw.of_peak, gpu->product, gpu->hbm_tbs);
         if (bw.of_peak > 1)

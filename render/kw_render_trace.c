@@ -15,10 +15,6 @@
 #include "model/kw_perf.h"
 #include "render/kw_render.h"
 
-static void kw_rt_us(kw_buf *o, double ns) {
-    kw_buf_printf(o, "%.3f us", ns / 1000.0);
-}
-
 static void kw_rt_dims(kw_buf *o, const long long v[3]) {
     kw_buf_printf(o, "[%lld, %lld, %lld]", v[0], v[1], v[2]);
 }
@@ -67,13 +63,13 @@ static void kw_rt_config_table(kw_render *r, const kw_trow *row) {
         kw_r_cell(r);
         kw_r_plainf(r, "%zu", cfg->dur.n);
         kw_r_cell(r);
-        kw_rt_us(o, (double)cfg->total);
+        kw_num_us(o, (double)cfg->total);
         kw_r_cell(r);
-        kw_rt_us(o, kw_trace_median(cfg->dur.v, cfg->dur.n));
+        kw_num_us(o, kw_trace_median(cfg->dur.v, cfg->dur.n));
         kw_r_cell(r);
-        kw_rt_us(o, cfg->dur.n ? (double)cfg->dur.v[0] : 0);
+        kw_num_us(o, cfg->dur.n ? (double)cfg->dur.v[0] : 0);
         kw_r_cell(r);
-        kw_rt_us(o, cfg->dur.n ? (double)cfg->dur.v[cfg->dur.n - 1] : 0);
+        kw_num_us(o, cfg->dur.n ? (double)cfg->dur.v[cfg->dur.n - 1] : 0);
     }
     kw_r_table_end(r);
     kw_buf_puts(o, "\n");
@@ -102,7 +98,7 @@ static void kw_rt_config_work(kw_render *r, const kw_trow *row, const kw_tcfg *c
         return;
     }
     kw_buf_printf(o, ": %.0f bytes per dispatch (", w.bytes);
-    kw_r_bytes(o, w.bytes);
+    kw_num_bytes(o, w.bytes);
     kw_buf_printf(o,
                   "; the %s IR facts' bytes read and written per thread, summed over the "
                   "dispatch's threads)",
@@ -112,7 +108,7 @@ static void kw_rt_config_work(kw_render *r, const kw_trow *row, const kw_tcfg *c
     kw_perf_bw bw = kw_perf_bandwidth(w.bytes, med, g);
     if (bw.tbs >= 0) {
         kw_buf_printf(o, "; at the median ");
-        kw_rt_us(o, med);
+        kw_num_us(o, med);
         kw_buf_printf(o, " that is %.3f TB/s achieved", bw.tbs);
         if (bw.of_peak >= 0)
             kw_buf_printf(o, " = %.1f%% of %s's %.2f TB/s peak", 100 * bw.of_peak, g->product,
@@ -162,13 +158,13 @@ void kw_render_trace(kw_render *r) {
         kw_md_code(o, row->names.v[i], false);
     }
     kw_buf_printf(o, ", joined by %s): total ", kw_match_kind_name(row->match.kind));
-    kw_rt_us(o, (double)row->total);
+    kw_num_us(o, (double)row->total);
     kw_buf_puts(o, ", median ");
-    kw_rt_us(o, kw_trace_median(row->dur.v, row->dur.n));
+    kw_num_us(o, kw_trace_median(row->dur.v, row->dur.n));
     kw_buf_puts(o, ", min ");
-    kw_rt_us(o, row->dur.n ? (double)row->dur.v[0] : 0);
+    kw_num_us(o, row->dur.n ? (double)row->dur.v[0] : 0);
     kw_buf_puts(o, ", max ");
-    kw_rt_us(o, row->dur.n ? (double)row->dur.v[row->dur.n - 1] : 0);
+    kw_num_us(o, row->dur.n ? (double)row->dur.v[row->dur.n - 1] : 0);
     kw_buf_printf(o, ".\n\nLaunch configurations seen (%zu):\n\n", row->cfgs.n);
     kw_rt_config_table(r, row);
     for (size_t i = 0; i < row->cfgs.n; i++)

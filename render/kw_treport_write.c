@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/kw_num.h"
 #include "sidecar/kw_yaml_emit.h"
 
 static const char *kw_row_label(const kw_trow *r) {
@@ -13,20 +14,16 @@ static const char *kw_row_label(const kw_trow *r) {
     return r->k->name ? r->k->name : r->k->symbol;
 }
 
-static void kw_us(kw_buf *o, double ns) {
-    kw_buf_printf(o, "%.3f us", ns / 1000.0);
-}
-
 static void kw_text_stats(kw_buf *o, const long long *v, size_t n, long long total) {
     kw_buf_printf(o, "%zu dispatch%s, total ", n, n == 1 ? "" : "es");
-    kw_us(o, (double)total);
+    kw_num_us(o, (double)total);
     kw_buf_puts(o, ", median ");
-    kw_us(o, kw_trace_median(v, n));
+    kw_num_us(o, kw_trace_median(v, n));
     if (n > 1) {
         kw_buf_puts(o, " (min ");
-        kw_us(o, (double)v[0]);
+        kw_num_us(o, (double)v[0]);
         kw_buf_puts(o, ", max ");
-        kw_us(o, (double)v[n - 1]);
+        kw_num_us(o, (double)v[n - 1]);
         kw_buf_puts(o, ")");
     }
 }

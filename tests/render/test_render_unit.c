@@ -97,9 +97,9 @@ static void test_expr(void) {
         CHECK(strstr(err.msg, "--shape") != NULL);
     }
     char buf[32];
-    kw_expr_format(4096, buf, sizeof buf);
+    kw_num_value_to(buf, sizeof buf, 4096);
     CHECK_STR(buf, "4096");
-    kw_expr_format(2.5, buf, sizeof buf);
+    kw_num_value_to(buf, sizeof buf, 2.5);
     CHECK_STR(buf, "2.5");
     kw_arena_free(&a);
 }
