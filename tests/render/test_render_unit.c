@@ -560,7 +560,7 @@ static void test_facts(void) {
     kw_gpus gpus;
     kw_isa_notes notes;
     CHECK(kw_providers_load(&prov, &an, &err) == KW_OK);
-    CHECK(kw_gpus_load(&gpus, &an, &err) == KW_OK);
+    CHECK(kw_gpus_load(&gpus, &err) == KW_OK);
     CHECK(kw_isa_notes_load(&notes, &an, &err) == KW_OK);
     kw_shape shape;
     memset(&shape, 0, sizeof shape);
