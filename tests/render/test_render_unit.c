@@ -657,25 +657,7 @@ static void test_facts(void) {
     kw_arena_free(&a);
 }
 
-/* Memory sizes in binary units, exact bytes when small. */
-static void test_bytes(void) {
-    static const struct {
-        double b;
-        const char *want;
-    } cases[] = {{0, "0 B"},         {768, "768 B"},          {1023, "1023 B"},
-                 {1024, "1 KiB"},     {1536, "1.5 KiB"},       {65536, "64 KiB"},
-                 {1048576, "1 MiB"},  {5 * 1048576.0, "5 MiB"}, {1073741824.0, "1 GiB"}};
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        kw_buf o;
-        kw_buf_init(&o);
-        kw_r_bytes(&o, cases[i].b);
-        CHECK_STR(kw_buf_str(&o), cases[i].want);
-        kw_buf_free(&o);
-    }
-}
-
 int main(void) {
-    test_bytes();
     snprintf(kw_tmp, sizeof kw_tmp, "%s/kwalk-render-unit-XXXXXX",
              getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!mkdtemp(kw_tmp)) {
