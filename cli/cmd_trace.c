@@ -147,7 +147,7 @@ int kw_cmd_trace(int argc, char **argv) {
         rc = kw_cli_fail(&err);
         goto out;
     }
-    if (kw_annot_load(&c.annot, &err) != KW_OK || kw_gpus_load(&c.gpus, &c.annot, &err) != KW_OK ||
+    if (kw_annot_load(&c.annot, &err) != KW_OK || kw_gpus_load(&c.gpus, &err) != KW_OK ||
         kw_tjoin_init(&c.join, &c.ix, &err) != KW_OK) {
         rc = kw_cli_fail(&err);
         goto out;

@@ -100,7 +100,7 @@ static int kw_app_load_in(kw_app *app, bool later, unsigned readers, const char 
     }
     if (kw_annot_load(&app->annot, &err) != KW_OK ||
         kw_providers_load(&app->providers, &app->annot, &err) != KW_OK ||
-        kw_gpus_load(&app->gpus, &app->annot, &err) != KW_OK ||
+        kw_gpus_load(&app->gpus, &err) != KW_OK ||
         kw_isa_notes_load(&app->notes, &app->annot, &err) != KW_OK ||
         kw_calltree_rules_load(&app->tree_rules, &app->annot, &err) != KW_OK)
         return kw_cli_fail(&err);

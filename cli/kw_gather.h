@@ -16,7 +16,7 @@
 #include "common/kw_arena.h"
 #include "common/kw_err.h"
 #include "sidecar/kw_sidecar.h"
-#include "sidecar/kw_symmap.h"
+#include "common/kw_symmap.h"
 #include "triton/kw_triton.h"
 
 /* Where a sidecar found is read from: a whole file, or a record embedded in

@@ -14,7 +14,8 @@ typedef struct kw_co_data_file {
     size_t len;
 } kw_co_data_file;
 
-/* annotations/hw/amdgpu-occupancy.txt (kw_co_hw_data.c, read by kw_co_hw.c). */
+/* annotations/hw/amdgpu-occupancy.txt and amdgpu-peaks.txt (kw_co_hw_data.c,
+ * read by kw_co_hw.c). */
 extern const kw_co_data_file kw_co_hw_files[];
 extern const size_t kw_co_hw_nfiles;
 

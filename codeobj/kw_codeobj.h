@@ -32,7 +32,9 @@
 
 #define KW_CO_ABSENT (-1)
 
-/* ---- hardware facts (annotations/hw/amdgpu-occupancy.txt) ---------------- */
+/* ---- hardware facts (annotations/hw/amdgpu-occupancy.txt, amdgpu-peaks.txt)
+ * The one hardware table: per arch (processor) the facts occupancy needs,
+ * per product (MI300X, ...) its published peaks and its arch's facts. */
 
 typedef struct kw_co_hw {
     const char *arch; /* "gfx942" */
@@ -50,14 +52,28 @@ typedef struct kw_co_hw {
     const char *source;
 } kw_co_hw;
 
+/* An AMD Instinct product's published peak rates (amdgpu-peaks.txt: vendor
+ * data, dense); a rate the file does not give is negative ("not known"). */
+typedef struct kw_co_gpu {
+    const char *product; /* "MI300X" */
+    const char *arch;    /* "gfx942": an arch of the table */
+    bool is_default;     /* the product used for its arch unless --gpu says otherwise */
+    double compute_units, peak_clock_mhz, memory_gb, hbm_tbs;
+    double fp32_vector_tflops, fp32_matrix_tflops, fp16_tflops, bf16_tflops, fp8_tflops;
+    const char *source;
+    const kw_co_hw *hw; /* its arch's facts (LDS per CU, register file, ...) */
+} kw_co_gpu;
+
 /* The facts for an arch name ("gfx942", target-id features ignored), or NULL. */
 const kw_co_hw *kw_co_hw_lookup(const char *arch);
+/* The products, in file order: n of them at *v (0 when the table is empty). */
+const kw_co_gpu *kw_co_hw_gpus(size_t *n);
 /* Whether LLVM's AMDGPU disassembler knows the processor name. */
 bool kw_co_hw_known_processor(const char *arch);
 /* The arch name for an ELF e_flags mach value, or NULL. */
 const char *kw_co_hw_arch_for_mach(unsigned mach);
 /* Why the table is empty ("annotations/hw/amdgpu-occupancy.txt:LINE: ..."),
- * or NULL when the embedded file was read (kw_co_hw.c; read once, on first
+ * or NULL when the embedded files were read (kw_co_hw.c; read once, on first
  * use of any kw_co_hw_* function). */
 const char *kw_co_hw_error(void);
 

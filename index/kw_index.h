@@ -14,7 +14,7 @@
 #define KW_INDEX_H
 
 #include "sidecar/kw_sidecar.h"
-#include "sidecar/kw_symmap.h"
+#include "common/kw_symmap.h"
 
 #define KW_INDEX_VERSION 1
 /* Where `kwalk index` writes and the other commands look by default. */

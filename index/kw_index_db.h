@@ -27,7 +27,7 @@
 
 #include "index/kw_index.h"
 #include "sidecar/kw_schema.h"
-#include "sidecar/kw_symmap.h"
+#include "common/kw_symmap.h"
 
 enum { KW_DB_MAXTABS = 128 };
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "sidecar/kw_call_graph.h"
-#include "sidecar/kw_symmap.h"
+#include "common/kw_symmap.h"
 
 /* ---- rules ---------------------------------------------------------------------------------- */
 

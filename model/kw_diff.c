@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "common/kw_natcmp.h"
-#include "sidecar/kw_symmap.h"
+#include "common/kw_symmap.h"
 
 typedef KW_ARRAY(kw_loc) kw_diff_locs;
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sidecar/kw_symmap.h"
+#include "common/kw_symmap.h"
 
 static bool kw_kind_is(const kw_entry *e, const char *k) {
     return e->kind && !strcmp(e->kind, k);

@@ -457,10 +457,3 @@ kw_status kw_expr_eval(const char *text, const kw_shape *shape, kw_expr_mode mod
     out->is_int = v.is_int;
     return KW_OK;
 }
-
-void kw_expr_format(double v, char *buf, size_t n) {
-    if (v == trunc(v) && fabs(v) < 1e18)
-        snprintf(buf, n, "%.0f", v);
-    else
-        snprintf(buf, n, "%.4g", v);
-}

@@ -57,8 +57,5 @@ typedef struct kw_value {
 /* Evaluate text. On failure err says why ("unknown name 'x'"), one line. */
 kw_status kw_expr_eval(const char *text, const kw_shape *shape, kw_expr_mode mode, kw_value *out,
                        kw_err *err);
-/* Format a number: integers without decimals, others with up to 4
- * significant decimals. */
-void kw_expr_format(double v, char *buf, size_t n);
 
 #endif

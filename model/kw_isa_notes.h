@@ -5,7 +5,7 @@
 #define KW_ISA_NOTES_H
 
 #include "model/kw_annot.h"
-#include "sidecar/kw_symmap.h"
+#include "common/kw_symmap.h"
 
 typedef struct kw_isa_note {
     const char *pattern;

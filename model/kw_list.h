@@ -19,7 +19,7 @@
 #include "common/kw_arena.h"
 #include "common/kw_err.h"
 #include "index/kw_index.h"
-#include "sidecar/kw_symmap.h"
+#include "common/kw_symmap.h"
 
 /* One output line. */
 typedef struct kw_list_row {

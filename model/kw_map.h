@@ -33,7 +33,7 @@
 #include "common/kw_err.h"
 #include "model/kw_model.h"
 #include "model/kw_python_chains.h"
-#include "sidecar/kw_symmap.h"
+#include "common/kw_symmap.h"
 
 /* The entry of a row whose launches never run. */
 #define KW_MAP_DEAD ((size_t)-2)

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "sidecar/kw_symmap.h"
+#include "common/kw_symmap.h"
 
 static const char *kw_model_pages_base(kw_arena *a, const kw_mkernel *mk, const char *ext) {
     char buf[128];

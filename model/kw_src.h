@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "common/kw_arena.h"
-#include "sidecar/kw_symmap.h"
+#include "common/kw_symmap.h"
 
 typedef struct kw_src_file {
     const char *path;

@@ -13,20 +13,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/kw_num.h"
 #include "render/kw_html.h"
 
 enum { KW_CH_W = 420, KW_CH_H = 220, KW_CH_L = 40, KW_CH_B = 30, KW_CH_T = 24, KW_CH_R = 12 };
-
-/* v as printf's "%.1f" writes it; a whole number (most coordinates) without
- * printf. */
-static void kw_ch_f1(kw_buf *o, double v) {
-    if (v >= 0 && v < 1e15 && v == (double)(long long)v && !(v == 0 && signbit(v))) {
-        kw_buf_int(o, (long long)v);
-        kw_buf_puts(o, ".0");
-    } else {
-        kw_buf_printf(o, "%.1f", v);
-    }
-}
 
 /* The parts kept on this thread (kw_html_part_reuse), replaced in turn. */
 enum { KW_CH_PARTS = 8 };
@@ -185,21 +175,21 @@ static void kw_ch_classes(kw_buf *o, const kw_rarch *a, const char *arch) {
         kw_buf_puts(o, "\"><text x=\"");
         kw_buf_int(o, lw - 4);
         kw_buf_puts(o, "\" y=\"");
-        kw_ch_f1(o, y + 10);
+        kw_num_f1(o, y + 10);
         kw_buf_puts(o, "\" class=\"kw-tk\" text-anchor=\"end\">");
         kw_buf_puts(o, k);
         kw_buf_puts(o, "</text><rect class=\"kw-bar\" x=\"");
         kw_buf_int(o, lw);
         kw_buf_puts(o, "\" y=\"");
-        kw_ch_f1(o, y + 2);
+        kw_num_f1(o, y + 2);
         kw_buf_puts(o, "\" width=\"");
-        kw_ch_f1(o, w > 1 ? w : 1);
+        kw_num_f1(o, w > 1 ? w : 1);
         kw_buf_puts(o, "\" height=\"");
         kw_buf_int(o, bh - 4);
         kw_buf_puts(o, "\"/><text x=\"");
-        kw_ch_f1(o, lw + w + 4);
+        kw_num_f1(o, lw + w + 4);
         kw_buf_puts(o, "\" y=\"");
-        kw_ch_f1(o, y + 10);
+        kw_num_f1(o, y + 10);
         kw_buf_puts(o, "\" class=\"kw-tk\">");
         kw_buf_int(o, n);
         kw_buf_puts(o, "</text></g>");

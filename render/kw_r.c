@@ -277,22 +277,6 @@ const char *kw_r_arch_list(kw_render *r) {
 
 /* ---- section 6 ------------------------------------------------------------------------------ */
 
-/* Bytes with a binary unit for prose: exact below 1 KiB ("768 B"), else three
- * significant digits of KiB, MiB, ... (1024 B is "1 KiB", never "1.02 KB"). */
-void kw_r_bytes(kw_buf *o, double b) {
-    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    double x = b;
-    while (fabs(x) >= 1024 && u < 4) {
-        x /= 1024;
-        u++;
-    }
-    if (u == 0)
-        kw_buf_printf(o, "%.0f B", b);
-    else
-        kw_buf_printf(o, "%.3g %s", x, unit[u]);
-}
-
 /* Whether the Markdown text's HTML depends on it alone: it does not begin
  * indented (it could continue a list item before it), has no '[' (a link
  * could use a reference defined elsewhere in the page), no list item (a

@@ -172,7 +172,7 @@ void kw_r_ttgir_dot_work(kw_render *r) {
             kw_buf_printf(
                 o, "; its operands are %lld × %lld + %lld × %lld elements of %d byte%s = ", d->m,
                 d->k, d->k, d->n, eb, eb == 1 ? "" : "s");
-            kw_r_bytes(o, d->bytes);
+            kw_num_bytes(o, d->bytes);
             kw_buf_printf(o, ", %.3g FLOP per operand byte", (double)d->flop / d->bytes);
         }
         kw_buf_puts(o, ".\n");

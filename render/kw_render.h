@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "common/kw_buf.h"
+#include "common/kw_num.h"
 #include "model/kw_expr.h"
 #include "model/kw_hw.h"
 #include "model/kw_ipage.h"
@@ -208,8 +209,6 @@ static inline kw_md_in kw_r_prose_in(const kw_render *r) {
 /* Formatted text with no Markdown syntax in it (numbers, words) in a cell
  * or an item. */
 void kw_r_plainf(kw_render *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* A byte count with a unit for prose ("72.4 MB"; "512 B"). */
-void kw_r_bytes(kw_buf *o, double b);
 /* [at, end) of the page is HTML written as the converter makes it (a table
  * or list kept from an earlier page): the converter need not read it. */
 void kw_r_html_span(kw_render *r, size_t at, size_t end);

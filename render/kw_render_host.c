@@ -638,9 +638,9 @@ static void kw_host_config_row(kw_render *r, const kw_mlaunch *ml, size_t li, co
             kw_buf_puts(o, "-");
         } else if (ok) {
             char x[32], y[32], z[32];
-            kw_expr_format(v[0], x, sizeof x);
-            kw_expr_format(v[1], y, sizeof y);
-            kw_expr_format(v[2], z, sizeof z);
+            kw_num_value_to(x, sizeof x, v[0]);
+            kw_num_value_to(y, sizeof y, v[1]);
+            kw_num_value_to(z, sizeof z, v[2]);
             kw_buf_printf(o, "(%s, %s, %s)", x, y, z);
         } else {
             kw_md_prose(o, why, r->in);
@@ -685,7 +685,7 @@ static void kw_host_config(kw_render *r, const kw_mlaunch *ml, size_t li) {
         kw_buf_puts(o, "Shape bindings: ");
         for (size_t i = 0; i < r->page.shape.v.n; i++) {
             char num[32];
-            kw_expr_format(r->page.shape.v.v[i].value, num, sizeof num);
+            kw_num_value_to(num, sizeof num, r->page.shape.v.v[i].value);
             char *s = kw_arena_printf(&r->scratch, "%s = %s", r->page.shape.v.v[i].name, num);
             kw_buf_puts(o, i ? ", " : "");
             kw_md_code(o, s ? s : "?", false);

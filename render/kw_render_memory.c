@@ -16,7 +16,7 @@
 
 static void kw_num(kw_buf *o, double v) {
     char b[32];
-    kw_expr_format(v, b, sizeof b);
+    kw_num_value_to(b, sizeof b, v);
     kw_buf_puts(o, b);
 }
 
@@ -175,7 +175,7 @@ static void kw_mem_launch(kw_render *r, size_t i, size_t a) {
             else if (what == KW_PAGE_FLOP)
                 kw_num(o, pl->work[p][what]);
             else
-                kw_r_bytes(o, pl->work[p][what]);
+                kw_num_bytes(o, pl->work[p][what]);
         }
     }
     kw_r_table_end(r);
@@ -203,7 +203,7 @@ static void kw_mem_launch(kw_render *r, size_t i, size_t a) {
     if (pl->timed) {
         kw_r_item(r, 0);
         kw_r_plainf(r, "With --time-us %g: ", pf->time_us);
-        kw_r_bytes(o, pl->bytes);
+        kw_num_bytes(o, pl->bytes);
         kw_r_plainf(r, " moved, %.3f TB/s achieved = %.1f%% of %s's %.1f TB/s peak", pl->bw.tbs,
                     100 * pl->bw.of_peak, gpu->product, gpu->hbm_tbs);
         if (pl->bw.of_peak > 1)

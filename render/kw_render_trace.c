@@ -100,7 +100,7 @@ static void kw_rt_config_work(kw_render *r, const kw_page_perf_tcfg *c) {
         return;
     }
     kw_buf_printf(o, ": %.0f bytes per dispatch (", w->bytes);
-    kw_r_bytes(o, w->bytes);
+    kw_num_bytes(o, w->bytes);
     kw_buf_printf(o,
                   "; the %s IR facts' bytes read and written per thread, summed over the "
                   "dispatch's threads)",

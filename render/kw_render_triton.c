@@ -785,7 +785,7 @@ static void kw_rt_memory(kw_render *r) {
     }
     kw_buf_puts(o, "- LDS per program: ");
     if (t->shared_bytes >= 0) {
-        kw_r_bytes(o, (double)t->shared_bytes);
+        kw_num_bytes(o, (double)t->shared_bytes);
         kw_buf_puts(o, " (Triton's `shared`, `NAME.json`).\n");
     } else {
         kw_buf_puts(o, "not recorded.\n");

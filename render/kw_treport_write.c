@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/kw_num.h"
 #include "sidecar/kw_yaml_emit.h"
 
 static const char *kw_row_label(const kw_trow *r) {
@@ -16,21 +17,17 @@ static const char *kw_row_label(const kw_trow *r) {
     return r->k->name ? r->k->name : r->k->symbol;
 }
 
-static void kw_us(kw_buf *o, double ns) {
-    kw_buf_printf(o, "%.3f us", ns / 1000.0);
-}
-
 static void kw_text_stats(kw_buf *o, const kw_perf_times *t) {
     size_t n = t->n;
     kw_buf_printf(o, "%zu dispatch%s, total ", n, n == 1 ? "" : "es");
-    kw_us(o, (double)t->total);
+    kw_num_us(o, (double)t->total);
     kw_buf_puts(o, ", median ");
-    kw_us(o, t->median);
+    kw_num_us(o, t->median);
     if (n > 1) {
         kw_buf_puts(o, " (min ");
-        kw_us(o, (double)t->min);
+        kw_num_us(o, (double)t->min);
         kw_buf_puts(o, ", max ");
-        kw_us(o, (double)t->max);
+        kw_num_us(o, (double)t->max);
         kw_buf_puts(o, ")");
     }
 }

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "sidecar/kw_schema.h"
-#include "sidecar/kw_symmap.h"
+#include "common/kw_symmap.h"
 
 /* ---- Schema --------------------------------------------------------------------------------- */
 

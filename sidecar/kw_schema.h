@@ -21,7 +21,7 @@
 #include <yaml.h>
 
 #include "sidecar/kw_sidecar.h"
-#include "sidecar/kw_symmap.h"
+#include "common/kw_symmap.h"
 #include "sidecar/kw_yaml_emit.h"
 #include "sidecar/kw_yaml_fast.h"
 

@@ -28,7 +28,7 @@ void kw_yaml_fast_free(kw_yaml_fast_doc *d) {
     free(d->ev);
     free(d->vals);
     free(d->anchors);
-    free(d->names);
+    kw_htab_free(&d->names);
     kw_yaml_fast_init(d);
 }
 
@@ -110,51 +110,32 @@ static bool kw_yaml_fast_scalar(kw_yaml_fast *y, int style, const char *s, size_
 
 static void kw_yaml_fast_spaces(kw_yaml_fast *y);
 
-static size_t kw_yaml_fast_name_hash(const char *name, size_t n) {
-    size_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)name[i]) * 1099511628211ull;
-    return h;
+typedef struct kw_yaml_fast_name {
+    const kw_yaml_fast_doc *d;
+    const char *name;
+    size_t n;
+} kw_yaml_fast_name;
+
+static bool kw_yaml_fast_name_eq(const void *ctx, size_t i) {
+    const kw_yaml_fast_name *k = ctx;
+    const char *o = k->d->vals + k->d->anchors[i].name;
+    return !strncmp(o, k->name, k->n) && !o[k->n];
 }
 
 /* The slot of name in the table (an empty one when absent). */
-static size_t kw_yaml_fast_name_slot(const kw_yaml_fast_doc *d, const char *name, size_t n) {
-    size_t j = kw_yaml_fast_name_hash(name, n) & (d->ncap - 1);
-    for (; d->names[j]; j = (j + 1) & (d->ncap - 1)) {
-        const char *o = d->vals + d->anchors[d->names[j] - 1].name;
-        if (!strncmp(o, name, n) && !o[n])
-            break;
-    }
-    return j;
+static kw_htab_slot *kw_yaml_fast_name_slot(const kw_yaml_fast_doc *d, const char *name, size_t n) {
+    kw_yaml_fast_name k = {d, name, n};
+    return kw_htab_find(&d->names, kw_htab_hash(name, n), kw_yaml_fast_name_eq, &k);
 }
 
 unsigned kw_yaml_fast_anchor_find(const kw_yaml_fast_doc *d, const char *name, size_t n) {
-    if (!d->ncap)
-        return 0;
-    return d->names[kw_yaml_fast_name_slot(d, name, n)];
+    kw_htab_slot *s = kw_yaml_fast_name_slot(d, name, n);
+    return s ? s->idx : 0;
 }
 
 bool kw_yaml_fast_anchor_define(kw_yaml_fast_doc *d, const char *name, size_t n, size_t ev) {
-    if (d->nanchors >= 0x7FFFFFFFu)
+    if (d->nanchors >= 0x7FFFFFFFu || kw_htab_reserve(&d->names) != KW_OK)
         return false;
-    if ((d->nanchors + 1) * 2 > d->ncap) { /* grow and rehash the latest definitions */
-        size_t ncap = d->ncap ? d->ncap * 2 : 64;
-        unsigned *t = calloc(ncap, sizeof(*t));
-        if (!t)
-            return false;
-        for (size_t j = 0; j < d->ncap; j++) {
-            if (!d->names[j])
-                continue;
-            const char *o = d->vals + d->anchors[d->names[j] - 1].name;
-            size_t k = kw_yaml_fast_name_hash(o, strlen(o)) & (ncap - 1);
-            while (t[k])
-                k = (k + 1) & (ncap - 1);
-            t[k] = d->names[j];
-        }
-        free(d->names);
-        d->names = t;
-        d->ncap = ncap;
-    }
     if (d->nanchors == d->acap) {
         size_t acap = d->acap ? d->acap * 2 : 64;
         kw_yaml_fast_anchor *a = realloc(d->anchors, acap * sizeof(*a));
@@ -172,7 +153,11 @@ bool kw_yaml_fast_anchor_define(kw_yaml_fast_doc *d, const char *name, size_t n,
     d->vals[d->vlen++] = '\0';
     a->ev = ev;
     a->end = 0;
-    d->names[kw_yaml_fast_name_slot(d, name, n)] = (unsigned)d->nanchors;
+    kw_htab_slot *s = kw_yaml_fast_name_slot(d, name, n);
+    if (s->idx) /* defined again: the name names the later node */
+        s->idx = (unsigned)d->nanchors;
+    else
+        kw_htab_fill(&d->names, s, kw_htab_hash(name, n), d->nanchors - 1);
     return true;
 }
 
@@ -868,8 +853,7 @@ static bool kw_yaml_fast_block_node(kw_yaml_fast *y, int col, bool indentless) {
 bool kw_yaml_fast_parse(kw_yaml_fast_doc *d, const char *text, size_t len) {
     kw_yaml_fast y = {text, text + len, text, 0, 0, d};
     d->n = d->vlen = d->nanchors = 0;
-    if (d->names)
-        memset(d->names, 0, d->ncap * sizeof(*d->names));
+    kw_htab_clear(&d->names);
     bool ok = kw_yaml_fast_event_add(&y, YAML_STREAM_START_EVENT, 0) &&
               kw_yaml_fast_event_add(&y, YAML_DOCUMENT_START_EVENT, 0);
     if (ok) {
@@ -895,8 +879,7 @@ bool kw_yaml_fast_parse(kw_yaml_fast_doc *d, const char *text, size_t len) {
          kw_yaml_fast_event_add(&y, YAML_STREAM_END_EVENT, 0);
     if (!ok) {
         d->n = d->vlen = d->nanchors = 0;
-        if (d->names)
-            memset(d->names, 0, d->ncap * sizeof(*d->names));
+        kw_htab_clear(&d->names);
     }
     return ok;
 }

@@ -20,6 +20,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "common/kw_htab.h"
+
 /* One event. type is a yaml_event_type_t; style a yaml_scalar_style_t for a
  * scalar, a yaml_mapping_style_t / yaml_sequence_style_t for a collection
  * start, and for a document end 1 when it was implicit (no "..."). */
@@ -46,8 +48,7 @@ typedef struct kw_yaml_fast_doc {
     size_t vlen, vcap;
     kw_yaml_fast_anchor *anchors;
     size_t nanchors, acap;
-    unsigned *names; /* hash table of the names: 1 + anchor index, 0 empty */
-    size_t ncap;
+    kw_htab names; /* the anchors by name (entry number: anchor index) */
 } kw_yaml_fast_doc;
 
 /* Anchors and aliases, also for events that come from libyaml (the reader

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/kw_htab.h"
+
 #define KW_NONE UINT32_MAX
 
 typedef struct kw_share_ent {
@@ -42,10 +44,9 @@ struct kw_yaml_share {
     uint32_t *uid; /* per node: its hash's entry, KW_NONE when not shareable */
     uint32_t *end; /* per node: the node after its subtree */
     size_t nn, cn;
-    kw_share_ent *ent; /* open addressing, capacity a power of two */
+    kw_share_ent *ent; /* by their hash a in tab */
     size_t nent, ecap;
-    uint32_t *slot; /* cent slots: entry index + 1, 0 empty */
-    size_t cent;
+    kw_htab tab;
     size_t node; /* pass 2: the next node's number */
     size_t skip; /* pass 2: depth inside an aliased collection */
     uint32_t nanchors;
@@ -112,7 +113,7 @@ void kw_yaml_share_free(kw_yaml_share *sh) {
     free(sh->uid);
     free(sh->end);
     free(sh->ent);
-    free(sh->slot);
+    kw_htab_free(&sh->tab);
     free(sh);
 }
 
@@ -130,35 +131,27 @@ static bool kw_share_grow(void **p, size_t *cap, size_t need, size_t el) {
     return true;
 }
 
-static bool kw_share_rehash(kw_yaml_share *sh, size_t cap) {
-    uint32_t *slot = calloc(cap, sizeof(*slot));
-    if (!slot)
-        return false;
-    for (size_t i = 0; i < sh->nent; i++) {
-        size_t j = sh->ent[i].a & (cap - 1);
-        while (slot[j])
-            j = (j + 1) & (cap - 1);
-        slot[j] = (uint32_t)i + 1;
-    }
-    free(sh->slot);
-    sh->slot = slot;
-    sh->cent = cap;
-    return true;
+typedef struct kw_share_key {
+    const kw_yaml_share *sh;
+    uint64_t a, b;
+} kw_share_key;
+
+static bool kw_share_eq(const void *ctx, size_t i) {
+    const kw_share_key *k = ctx;
+    return k->sh->ent[i].a == k->a && k->sh->ent[i].b == k->b;
 }
 
 /* The entry of hash (a, b), counted once more; KW_NONE when out of memory. */
 static uint32_t kw_share_insert(kw_yaml_share *sh, uint64_t a, uint64_t b) {
-    if ((sh->nent + 1) * 2 > sh->cent && !kw_share_rehash(sh, sh->cent ? sh->cent * 2 : 4096)) {
+    if (kw_htab_reserve(&sh->tab) != KW_OK) {
         sh->oom = true;
         return KW_NONE;
     }
-    size_t j = a & (sh->cent - 1);
-    for (; sh->slot[j]; j = (j + 1) & (sh->cent - 1)) {
-        kw_share_ent *x = &sh->ent[sh->slot[j] - 1];
-        if (x->a == a && x->b == b) {
-            x->count++;
-            return sh->slot[j] - 1;
-        }
+    kw_share_key k = {sh, a, b};
+    kw_htab_slot *s = kw_htab_find(&sh->tab, a, kw_share_eq, &k);
+    if (s->idx) {
+        sh->ent[s->idx - 1].count++;
+        return s->idx - 1;
     }
     if (sh->nent >= KW_NONE - 1 ||
         !kw_share_grow((void **)&sh->ent, &sh->ecap, sh->nent + 1, sizeof(*sh->ent))) {
@@ -170,7 +163,7 @@ static uint32_t kw_share_insert(kw_yaml_share *sh, uint64_t a, uint64_t b) {
     x->a = a;
     x->b = b;
     x->count = 1;
-    sh->slot[j] = (uint32_t)++sh->nent;
+    kw_htab_fill(&sh->tab, s, a, sh->nent++);
     return (uint32_t)(sh->nent - 1);
 }
 
@@ -216,9 +209,7 @@ bool kw_yaml_share_plan(kw_yaml_share *sh) {
         }
         i++;
     }
-    free(sh->slot); /* pass 2 looks entries up by node */
-    sh->slot = NULL;
-    sh->cent = 0;
+    kw_htab_free(&sh->tab); /* pass 2 looks entries up by node */
     sh->nfr = 0;
     sh->pass = 2;
     sh->node = 0;

@@ -31,7 +31,7 @@
 #include "codeobj/kw_names.h"
 #include "model/kw_page_perf.h"
 #include "model/kw_perf.h"
-#include "sidecar/kw_symmap.h"
+#include "common/kw_symmap.h"
 
 typedef struct kw_dispatch {
     const char *name;   /* the kernel's name as the trace gives it */

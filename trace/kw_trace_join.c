@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sidecar/kw_symmap.h"
+#include "common/kw_symmap.h"
 #include "trace/kw_trace.h"
 
 const char *kw_match_kind_name(kw_match_kind k) {

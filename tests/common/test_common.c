@@ -2,11 +2,15 @@
  * (kw_arena.h), the string builder (kw_buf.h), error values (kw_err.h), the
  * file helpers (kw_fs.h), running a helper program (kw_proc.h), the JSON
  * helpers over jansson (kw_jansson.h: values checked against the JSON text
- * written here, RFC 8259), and the
- * symbol map of the sidecar module (kw_symmap.h); the HTML escaper and
+ * written here, RFC 8259), the one hash table (kw_htab.h: FNV-1a against the
+ * FNV authors' published test vectors, colliding hashes forced) and the
+ * string map on it (kw_symmap.h), the number formatter (kw_num.h: against
+ * printf in this test, and Python's "%" formatting for the byte counts'
+ * expected strings); the HTML escaper and
  * SHA-256 (kw_esc.h: FIPS 180-4's own examples and digests of Python's
  * hashlib). */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,11 +23,13 @@
 #include "common/kw_err.h"
 #include "common/kw_esc.h"
 #include "common/kw_fs.h"
+#include "common/kw_htab.h"
 #include "common/kw_jansson.h"
 #include "common/kw_natcmp.h"
+#include "common/kw_num.h"
 #include "common/kw_proc.h"
 #include "kw_test.h"
-#include "sidecar/kw_symmap.h"
+#include "common/kw_symmap.h"
 
 static void test_arena(void) {
     kw_arena a;
@@ -298,7 +304,7 @@ static void test_symmap(void) {
         keys[i] = kw_arena_printf(&a, "_ZN2ns1kILi%zuEEvv", i);
         CHECK(kw_symmap_put(&m, keys[i], i * 7) == KW_OK);
     }
-    CHECK(m.n == N && m.cap >= 2 * N);
+    CHECK(m.n == N && m.tab.n == N && m.tab.cap >= 2 * N);
     int ok = 1;
     for (size_t i = 0; i < N; i++) {
         /* look up with a different pointer to equal text */
@@ -315,6 +321,121 @@ static void test_symmap(void) {
     free(keys);
     kw_symmap_free(&m);
     kw_arena_free(&a);
+}
+
+/* The hash table: FNV-1a against the published vectors (FNV's authors:
+ * "" -> cbf29ce484222325, "a" -> af63dc4c8601ec8c, "foobar" ->
+ * 85944171f73967e8); then entries whose hashes are made to collide (every
+ * fourth equal, and all sharing their low bits) so that probing, growth and
+ * clearing are exercised, each entry found by its own key only. */
+typedef struct {
+    uint64_t h[4096];
+    unsigned key[4096];
+} test_htab_ents;
+
+static bool test_htab_eq(const void *ctx, size_t i) {
+    const unsigned *want = ctx;
+    return i == *want;
+}
+
+static void test_htab(void) {
+    CHECK(kw_htab_hash("", 0) == 0xcbf29ce484222325ull);
+    CHECK(kw_htab_hash("a", 1) == 0xaf63dc4c8601ec8cull);
+    CHECK(kw_htab_hash("foobar", 6) == 0x85944171f73967e8ull);
+    CHECK(kw_htab_hash_str("foobar") == 0x85944171f73967e8ull);
+    CHECK(kw_htab_hash("foobarX", 6) == kw_htab_hash_str("foobar"));
+    kw_htab t;
+    kw_htab_init(&t);
+    unsigned k = 0;
+    CHECK(kw_htab_find(&t, 1, test_htab_eq, &k) == NULL); /* no slots yet */
+    static test_htab_ents e;
+    size_t n = sizeof e.h / sizeof e.h[0];
+    int ok = 1;
+    for (unsigned i = 0; i < n; i++) {
+        e.h[i] = ((uint64_t)(i / 4) << 32) | 0x40u; /* low 32 bits all equal */
+        ok &= kw_htab_reserve(&t) == KW_OK;
+        k = i;
+        kw_htab_slot *s = kw_htab_find(&t, e.h[i], test_htab_eq, &k);
+        ok &= s && s->idx == 0;
+        kw_htab_fill(&t, s, e.h[i], i);
+    }
+    CHECK(ok);
+    CHECK(t.n == n && t.cap >= 2 * n && (t.cap & (t.cap - 1)) == 0);
+    for (unsigned i = 0; i < n; i++) {
+        k = i;
+        kw_htab_slot *s = kw_htab_find(&t, e.h[i], test_htab_eq, &k);
+        ok &= s && s->idx == i + 1;
+    }
+    CHECK(ok);
+    k = (unsigned)n; /* absent: an empty slot */
+    CHECK(kw_htab_find(&t, e.h[0], test_htab_eq, &k)->idx == 0);
+    size_t cap = t.cap;
+    kw_htab_clear(&t);
+    k = 3;
+    CHECK(t.n == 0 && t.cap == cap && kw_htab_find(&t, e.h[3], test_htab_eq, &k)->idx == 0);
+    kw_htab_free(&t);
+    CHECK(t.cap == 0 && t.slot == NULL);
+}
+
+/* The number formatter against printf (values and coordinates, durations)
+ * and against the strings Python's '%.0f B' / '%.3g UNIT' write for the
+ * byte counts (python3: '%.3g KiB' % 1.5 == '1.5 KiB'). */
+static void test_num(void) {
+    static const double v[] = {0,         1,        -3,        4096,     2.5,  1.0 / 3,
+                               -0.125,    1e17,     123456.75, 7.25e-5,  1e30, 0.05,
+                               0.25,      0.35,     1e15,      99999.95, -0.0, 304,
+                               2516.6,    1e18 - 1, 65536,     1.5e-300, 12.345};
+    char got[64], want[64];
+    kw_buf b;
+    kw_buf_init(&b);
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        kw_num_value_to(got, sizeof got, v[i]);
+        if (v[i] == trunc(v[i]) && fabs(v[i]) < 1e18)
+            snprintf(want, sizeof want, "%.0f", v[i]);
+        else
+            snprintf(want, sizeof want, "%.4g", v[i]);
+        CHECK_STR(got, want);
+        kw_buf_reset(&b);
+        kw_num_value(&b, v[i]);
+        CHECK_STR(kw_buf_str(&b), want);
+        kw_buf_reset(&b);
+        kw_num_f1(&b, v[i]);
+        snprintf(want, sizeof want, "%.1f", v[i]);
+        CHECK_STR(kw_buf_str(&b), want);
+        kw_buf_reset(&b);
+        kw_num_us(&b, v[i]);
+        snprintf(want, sizeof want, "%.3f us", v[i] / 1000.0);
+        CHECK_STR(kw_buf_str(&b), want);
+    }
+    CHECK_STR(kw_buf_str(&b), "0.012 us"); /* the last value, 12.345 ns */
+    static const struct {
+        double bytes;
+        const char *want;
+    } by[] = {
+        {0, "0 B"},
+        {768, "768 B"},
+        {1023, "1023 B"},
+        {1024, "1 KiB"},
+        {1536, "1.5 KiB"},
+        {65536, "64 KiB"},
+        {1048576, "1 MiB"},
+        {5 * 1048576.0, "5 MiB"},
+        {1073741824.0, "1 GiB"},
+        {75916902, "72.4 MiB"},
+        {5.5 * 1073741824.0, "5.5 GiB"},
+        {3 * 1099511627776.0, "3 TiB"},
+        /* "%.3g" writes "1e+03 KiB" and "1.02e+03 KiB" for these */
+        {1024000, "1000 KiB"},
+        {1047552, "1023 KiB"},
+        {1048575, "1 MiB"},
+        {4096 * 1099511627776.0, "4096 TiB"},
+    };
+    for (size_t i = 0; i < sizeof by / sizeof by[0]; i++) {
+        kw_buf_reset(&b);
+        kw_num_bytes(&b, by[i].bytes);
+        CHECK_STR(kw_buf_str(&b), by[i].want);
+    }
+    kw_buf_free(&b);
 }
 
 /* Natural order: the expected orders are written out by hand. */
@@ -421,7 +542,9 @@ int main(void) {
     test_fs();
     test_fs_checked();
     test_jansson();
+    test_htab();
     test_symmap();
+    test_num();
     test_natcmp();
     return kw_test_result("test_common");
 }

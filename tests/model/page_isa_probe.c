@@ -81,7 +81,7 @@ int main(int argc, char **argv) {
     memset(&notes, 0, sizeof notes);
     memset(&m, 0, sizeof m);
     if (kw_index_read_file(&ix, argv[1], &err) != KW_OK || kw_annot_load(&annot, &err) != KW_OK ||
-        kw_gpus_load(&gpus, &annot, &err) != KW_OK ||
+        kw_gpus_load(&gpus, &err) != KW_OK ||
         kw_isa_notes_load(&notes, &annot, &err) != KW_OK ||
         kw_model_build(&m, &ix, NULL, &err) != KW_OK) {
         fprintf(stderr, "page_isa_probe: %s\n", err.msg);

@@ -76,7 +76,7 @@ int main(int argc, char **argv) {
     kw_gpus gpus;
     kw_model m;
     if (kw_index_read_file(&ix, argv[1], &err) != KW_OK || kw_annot_load(&an, &err) != KW_OK ||
-        kw_gpus_load(&gpus, &an, &err) != KW_OK || kw_model_build(&m, &ix, NULL, &err) != KW_OK) {
+        kw_gpus_load(&gpus, &err) != KW_OK || kw_model_build(&m, &ix, NULL, &err) != KW_OK) {
         fprintf(stderr, "page_perf_probe: %s\n", err.msg);
         return 1;
     }

@@ -177,7 +177,7 @@ static void test_page_perf(const char *hwdir) {
     kw_annot an;
     kw_gpus gpus;
     CHECK(kw_annot_load(&an, &err) == KW_OK);
-    CHECK(kw_gpus_load(&gpus, &an, &err) == KW_OK);
+    CHECK(kw_gpus_load(&gpus, &err) == KW_OK);
     kw_srcs srcs;
     kw_srcs_init(&srcs);
 

@@ -225,6 +225,7 @@ static const char *const in_subset[] = {
     "k:\n- q: ?q\n  c: :colon\n",
     /* anchors and aliases, as the sharing writer puts them */
     "a: &x 1\nb: *x\n",
+    "a: &x 1\nb: &x 2\nc: *x\nd: &y 3\ne: &x 4\nf: [*x, *y]\n", /* x defined again */
     "a: &0 {file: /a/b.hip, line: 12, column: 3}\nb: [*0, &1 x, *1]\nc: {k: *0, l: *1}\n",
     "a: &x\n  b: &y\n  - 1\n  - &z 'q w'\nc: *x\nd: *y\ne:\n- *z\n- &w\n  k: v\n- *w\n",
     "a: &x\n- 1\nb: *x\n",

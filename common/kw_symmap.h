@@ -1,7 +1,8 @@
 /* kw_symmap.h: a hash map from a string (a mangled symbol) to a size_t (an
- * index into some array). It is how kernels, launches and host functions are
- * joined by symbol in the merge, the index and the kwalk commands. Keys are
- * not copied: they must outlive the map (they normally live in an arena). */
+ * index into some array), on the one hash table (kw_htab.h). It is how
+ * kernels, launches and host functions are joined by symbol in the merge,
+ * the index and the kwalk commands. Keys are not copied: they must outlive
+ * the map (they normally live in an arena). */
 #ifndef KW_SYMMAP_H
 #define KW_SYMMAP_H
 
@@ -10,13 +11,14 @@
 #include <stdint.h>
 
 #include "common/kw_err.h"
+#include "common/kw_htab.h"
 
-typedef struct kw_symmap_slot kw_symmap_slot;
+typedef struct kw_symmap_ent kw_symmap_ent;
 
 typedef struct kw_symmap {
-    kw_symmap_slot *slots; /* open addressing, linear probing */
-    size_t cap;            /* a power of two, or 0 */
-    size_t n;
+    kw_htab tab;        /* entry numbers by the key's hash */
+    kw_symmap_ent *ent; /* the keys and values, in insertion order */
+    size_t n, cap;
 } kw_symmap;
 
 void kw_symmap_init(kw_symmap *m);
