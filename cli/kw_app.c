@@ -11,6 +11,7 @@
 
 #include "cli/kw_cli.h"
 #include "cli/kw_pyhelper.h"
+#include "common/kw_fs.h"
 
 /* The Python reader (python/kwalk_pyscan.py) over the roots: the ops of the
  * entry-point rules (on the first root that has any) with their public
@@ -27,6 +28,17 @@ static int kw_app_python(kw_app *app, const char *const *roots, size_t n, const 
         return kw_cli_fail(&err);
     for (size_t i = 0; i < app->py.rules.n && ndec < 64; i++)
         decorators[ndec++] = app->py.rules.v[i].decorator;
+    /* a root that is not a folder is a Python file: checked the way kwalk
+     * reads its inputs (a regular file within the 64 MiB limit), before
+     * python3 is handed it */
+    for (size_t i = 0; i < n && i < 64; i++) {
+        struct stat st;
+        unsigned char head[1];
+        size_t got;
+        if (stat(roots[i], &st) == 0 && !S_ISDIR(st.st_mode) &&
+            kw_fs_head(roots[i], KW_FS_TEXT, head, sizeof head, &got, &err) != KW_OK)
+            return kw_cli_fail(&err);
+    }
     for (size_t i = 0; i < n && i < 64; i++) /* the reader's paths are absolute */
         if ((abs[nabs] = realpath(roots[i], NULL)))
             nabs++;
