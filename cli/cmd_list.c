@@ -39,6 +39,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli/kw_app.h"
 #include "cli/kw_cli.h"
 #include "cli/kw_cli_json.h"
 #include "index/kw_index.h"
@@ -80,14 +81,10 @@ int kw_cmd_list(int argc, char **argv) {
     }
     kw_index ix;
     kw_err err;
-    if (kw_index_read_file(&ix, db ? db : KW_INDEX_DEFAULT_PATH, &err) != KW_OK) {
-        struct stat st;
-        if (!db && stat(KW_INDEX_DEFAULT_PATH, &st) != 0)
-            return kw_cli_failf("%s (run 'kwalk index DIR' first, or give --db FILE)", err.msg);
-        return kw_cli_fail(&err);
-    }
+    int rc = kw_app_read_index(&ix, db, false, 0);
+    if (rc != KW_EXIT_OK)
+        return rc;
     kw_list l;
-    int rc;
     if (kw_list_build(&l, &ix, &err) != KW_OK) {
         rc = kw_cli_fail(&err);
     } else if (json) {

@@ -7,8 +7,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "cli/kw_app.h"
 #include "cli/kw_cli.h"
 #include "common/kw_buf.h"
 #include "common/kw_fs.h"
@@ -114,19 +114,15 @@ int kw_cmd_repro(int argc, char **argv) {
     const char *path = db ? db : KW_INDEX_DEFAULT_PATH;
     kw_index ix;
     kw_err err;
-    if (kw_index_read_file(&ix, path, &err) != KW_OK) {
-        struct stat st;
-        if (!db && stat(KW_INDEX_DEFAULT_PATH, &st) != 0)
-            return kw_cli_failf("%s (run 'kwalk index DIR' first, or give --db FILE)", err.msg);
-        return kw_cli_fail(&err);
-    }
+    int rc = kw_app_read_index(&ix, db, false, 0);
+    if (rc != KW_EXIT_OK)
+        return rc;
     kw_model m;
     kw_arena a;
     kw_arena_init(&a);
     kw_buf b;
     kw_buf_init(&b);
     size_t ki = 0;
-    int rc = KW_EXIT_OK;
     kw_repro r;
     if (kw_model_build(&m, &ix, NULL, &err) != KW_OK) {
         rc = kw_cli_fail(&err);

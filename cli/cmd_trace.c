@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli/kw_app.h"
 #include "cli/kw_cli.h"
 #include "cli/kw_cli_json.h"
 #include "common/kw_buf.h"
@@ -135,14 +136,8 @@ int kw_cmd_trace(int argc, char **argv) {
         goto out;
     }
     /* the index first: a rocpd trace is joined to it in SQL as it is read */
-    if (kw_index_read_file(&c.ix, c.db, &err) != KW_OK) {
-        struct stat st;
-        if (!db && stat(KW_INDEX_DEFAULT_PATH, &st) != 0)
-            rc = kw_cli_failf("%s (run 'kwalk index DIR' first, or give --db FILE)", err.msg);
-        else
-            rc = kw_cli_fail(&err);
+    if ((rc = kw_app_read_index(&c.ix, db, false, 0)) != KW_EXIT_OK)
         goto out;
-    }
     if (kw_trace_read_file(&c.trace, file, c.db, &err) != KW_OK) {
         rc = kw_cli_fail(&err);
         goto out;

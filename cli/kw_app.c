@@ -85,6 +85,18 @@ static int kw_app_python(kw_app *app, const char *const *roots, size_t n, const 
     return rc;
 }
 
+int kw_app_read_index(kw_index *ix, const char *db, bool later, unsigned readers) {
+    const char *path = db ? db : KW_INDEX_DEFAULT_PATH;
+    kw_err err;
+    if ((later ? kw_index_read_file_later(ix, path, readers, &err)
+               : kw_index_read_file(ix, path, &err)) == KW_OK)
+        return KW_EXIT_OK;
+    struct stat st;
+    if (!db && stat(KW_INDEX_DEFAULT_PATH, &st) != 0)
+        return kw_cli_failf("%s (run 'kwalk index DIR' first, or give --db FILE)", err.msg);
+    return kw_cli_fail(&err);
+}
+
 static int kw_app_load_in(kw_app *app, bool later, unsigned readers, const char *db,
                           const char *const *python_roots, size_t nroots, const char *python_from) {
     memset(app, 0, sizeof(*app));
@@ -93,14 +105,10 @@ static int kw_app_load_in(kw_app *app, bool later, unsigned readers, const char 
     kw_py_ops_init(&app->py);
     kw_py_chains_init(&app->chains);
     app->db = db ? db : KW_INDEX_DEFAULT_PATH;
+    int rc = kw_app_read_index(&app->ix, db, later, readers);
+    if (rc != KW_EXIT_OK)
+        return rc;
     kw_err err;
-    if ((later ? kw_index_read_file_later(&app->ix, app->db, readers, &err)
-               : kw_index_read_file(&app->ix, app->db, &err)) != KW_OK) {
-        struct stat st;
-        if (!db && stat(KW_INDEX_DEFAULT_PATH, &st) != 0)
-            return kw_cli_failf("%s (run 'kwalk index DIR' first, or give --db FILE)", err.msg);
-        return kw_cli_fail(&err);
-    }
     if (!app->ix.kernels.n) {
         bool launches = false;
         for (size_t i = 0; i < app->ix.tus.n && !launches; i++)
@@ -116,11 +124,8 @@ static int kw_app_load_in(kw_app *app, bool later, unsigned readers, const char 
         kw_isa_notes_load(&app->notes, &app->annot, &err) != KW_OK ||
         kw_calltree_rules_load(&app->tree_rules, &app->annot, &err) != KW_OK)
         return kw_cli_fail(&err);
-    if (nroots) {
-        int rc = kw_app_python(app, python_roots, nroots, python_from);
-        if (rc != KW_EXIT_OK)
-            return rc;
-    }
+    if (nroots && (rc = kw_app_python(app, python_roots, nroots, python_from)) != KW_EXIT_OK)
+        return rc;
     if (kw_model_build(&app->model, &app->ix, app->have_py ? &app->py : NULL, &err) != KW_OK)
         return kw_cli_fail(&err);
     app->model.tree_rules = &app->tree_rules;

@@ -40,6 +40,11 @@ typedef struct kw_app {
  * public callers; with two roots or more the chains too, starting in
  * package python_from when that is not NULL (without a python3: one
  * `kwalk: note:` line, no Python ops, no chains). */
+/* Read the index db (NULL: the default path) into ix, its listings read
+ * later on `readers` connections when later; on failure print the one-line
+ * error (with the "run 'kwalk index DIR' first" hint where the default index
+ * is missing) and return KW_EXIT_INPUT, else KW_EXIT_OK. */
+int kw_app_read_index(kw_index *ix, const char *db, bool later, unsigned readers);
 int kw_app_load(kw_app *app, const char *db, const char *const *python_roots, size_t nroots,
                 const char *python_from);
 /* The same with the index's listings and line tables read later, one kernel

@@ -30,6 +30,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcap  # noqa: E402
 import kwcheck  # noqa: E402
+from kwpageprobe import probe_pages  # noqa: E402
 from kwrun import run  # noqa: E402
 
 CK = kwcheck.Checker("model.page_isa")
@@ -110,19 +111,6 @@ def objdump(args, co):
     return funcs
 
 
-def probe(args, db):
-    """[(symbol, cache dir or None, {kind: [fields, ...]})] of page_isa_probe."""
-    r = run([args.probe, db], must=True)
-    pages = []
-    for line in r.stdout.splitlines():
-        f = line.split("\t")
-        if f[0] == "K":
-            pages.append((f[1], None if f[2] == "-" else f[2], collections.defaultdict(list)))
-        elif pages:
-            pages[-1][2][f[0]].append(f[1:])
-    return pages
-
-
 def compare(where, insns, facts, arch):
     """One kernel on one arch: the page's facts against objdump's insns."""
     a = [x for x in facts["A"] if x[0] == arch]
@@ -162,7 +150,7 @@ def corpus(args, tmp):
             for sym, insns in objdump(args, co).items():
                 truth[(arch, sym)].append(insns)
     CK.check(truth, "the corpus objects have code objects")
-    for sym, _, facts in probe(args, db):
+    for sym, _, facts in probe_pages(args.probe, db):
         for a in facts["A"]:
             arch = a[0]
             cands = truth.get((arch, sym))
@@ -176,7 +164,7 @@ def corpus(args, tmp):
 def triton(args, tmp):
     db = os.path.join(tmp, "triton.db")
     run([args.kwalk, "index", "--triton-cache", args.triton_cache, "-o", db], must=True)
-    for sym, cache, facts in probe(args, db):
+    for sym, cache, facts in probe_pages(args.probe, db):
         hs = glob.glob(os.path.join(cache or "", "*.hsaco")) if cache else []
         if len(hs) != 1 or not facts["A"]:
             continue

@@ -17,7 +17,6 @@ each specialization's reading. Per specialization, from its NAME.ttgir:
     the operands' element bytes from the element type's width.
 Fails when the cache holds no tt.dot (nothing compared)."""
 import argparse
-import collections
 import glob
 import os
 import re
@@ -26,6 +25,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcheck  # noqa: E402
+from kwpageprobe import probe_pages  # noqa: E402
 from kwrun import run  # noqa: E402
 
 CK = kwcheck.Checker("model.ttgir")
@@ -68,18 +68,6 @@ def ttgir(path):
     return layouts, dots
 
 
-def probe(args, db):
-    r = run([args.probe, db], must=True)
-    pages = []
-    for line in r.stdout.splitlines():
-        f = line.split("\t")
-        if f[0] == "K":
-            pages.append((f[1], None if f[2] == "-" else f[2], collections.defaultdict(list)))
-        elif pages:
-            pages[-1][2][f[0]].append(f[1:])
-    return pages
-
-
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--probe", required=True)
@@ -89,7 +77,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="kw-ttgir-") as tmp:
         db = os.path.join(tmp, "t.db")
         run([args.kwalk, "index", "--triton-cache", args.triton_cache, "-o", db], must=True)
-        pages = probe(args, db)
+        pages = probe_pages(args.probe, db)
     ndots = 0
     for sym, cache, facts in pages:
         files = glob.glob(os.path.join(cache, "*.ttgir")) if cache else []
