@@ -341,10 +341,22 @@ static void kw_html_cuts(const char *b, size_t n, size_t *flow_at, size_t *flow_
     *six_at = six ? (size_t)(six - b) : n;
 }
 
+/* The charts and the source <-> ISA view, before section 6 of a page. */
+static void kw_html_views(kw_render *r, kw_buf *out) {
+    kw_html_charts(r, out);
+    kw_html_isa(r, out);
+}
+
 kw_status kw_html_page(kw_render *r, size_t ki, kw_buf *md, kw_buf *out, kw_err *err) {
     kw_buf_reset(md);
-    r->md_html = kw_html_from_md; /* for the literal blocks kept (kw_r_lit) */
-    if (kw_render_kernel(r, ki, md, err) != KW_OK)
+    r->md_html = kw_html_from_md;
+    /* the page places the diagram and the views itself where it writes its
+     * blocks as HTML; --via-markdown places them in the converted page */
+    r->site_flow = r->o->html_blocks ? kw_html_flow : NULL;
+    r->site_views = r->o->html_blocks ? kw_html_views : NULL;
+    kw_status st = kw_render_kernel(r, ki, md, err);
+    r->site_flow = r->site_views = NULL;
+    if (st != KW_OK)
         return KW_ERR;
     const kw_mkernel *mk = &r->m->kernels.v[ki];
     kw_html_open(out, kw_r_title(r, mk));
@@ -357,6 +369,12 @@ kw_status kw_html_page(kw_render *r, size_t ki, kw_buf *md, kw_buf *out, kw_err 
     if (kw_html_from_page_md(r, md, body, err) != KW_OK)
         return KW_ERR;
     const char *b = body->ptr ? body->ptr : "";
+    if (r->o->html_blocks) {
+        kw_buf_append(out, b, body->len);
+        kw_buf_puts(out, "</main>\n<script src=\"" KW_HTML_PAGE_JS "\"></script>\n");
+        kw_html_close(out);
+        return out->oom || md->oom || body->oom ? kw_fail(err, "out of memory") : KW_OK;
+    }
     size_t flow_at, flow_end, six_at;
     kw_html_cuts(b, body->len, &flow_at, &flow_end, &six_at);
     size_t at = 0;

@@ -229,6 +229,43 @@ void kw_md_safe_prose(kw_buf *b, const char *s, kw_md_in in) {
     kw_md_prose_as(b, s, in, true);
 }
 
+void kw_md_lit(kw_buf *b, const char *s, kw_md_in in) {
+    if (in != KW_MD_HTML) {
+        kw_buf_puts(b, s);
+        return;
+    }
+    while (*s) {
+        const char *open = strchr(s, '`');
+        const char *close = open ? strchr(open + 1, '`') : NULL;
+        size_t n = close ? (size_t)(open - s) : strlen(s);
+        kw_md_esc(b, s, n);
+        if (!close)
+            return;
+        kw_md_code_html(b, open + 1, (size_t)(close - open - 1), false);
+        s = close + 1;
+    }
+}
+
+void kw_md_fence_in(kw_buf *b, const char *lang, const char *text, kw_md_in in) {
+    if (in != KW_MD_HTML) {
+        kw_md_fence(b, lang, text);
+        return;
+    }
+    kw_buf_puts(b, "<pre><code");
+    if (lang && *lang) {
+        size_t n = strcspn(lang, " \t");
+        kw_buf_puts(b, " class=\"language-");
+        kw_md_esc(b, lang, n);
+        kw_buf_putc(b, '"');
+    }
+    kw_buf_putc(b, '>');
+    size_t n = strlen(text);
+    kw_md_esc(b, text, n);
+    if (n && text[n - 1] != '\n')
+        kw_buf_putc(b, '\n');
+    kw_buf_puts(b, "</code></pre>\n");
+}
+
 void kw_md_fence(kw_buf *b, const char *lang, const char *text) {
     size_t fence = kw_md_longest_ticks(text) + 1;
     if (fence < 3)

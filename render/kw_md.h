@@ -42,6 +42,15 @@ void kw_md_prose(kw_buf *b, const char *s, kw_md_in in);
 /* A fenced code block with an info string (e.g. "cpp"); the fence is longer
  * than any backtick run inside. text need not end with a newline. */
 void kw_md_fence(kw_buf *b, const char *lang, const char *text);
+/* The program's own words (a sentence of the page written in its code),
+ * whose only markup is `code`: as is in Markdown; with KW_MD_HTML as the
+ * HTML libcmark-gfm makes of it in a paragraph (code spans as kw_md_code
+ * writes them, the rest escaped, line breaks kept). Such words hold no
+ * other Markdown or HTML syntax (no '*', '_', '\\', '[', '<', '&', '|' or
+ * a line beginning with a block's marker). */
+void kw_md_lit(kw_buf *b, const char *s, kw_md_in in);
+/* kw_md_fence, or with KW_MD_HTML the HTML libcmark-gfm makes of it. */
+void kw_md_fence_in(kw_buf *b, const char *lang, const char *text, kw_md_in in);
 /* A doc comment (an author's Markdown) as a block quote that stays text:
  * its raw HTML as text and links to URLs with a scheme other than http,
  * https and mailto without their URL (kw_md_doc.c, docs/security.md). */

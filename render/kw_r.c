@@ -4,6 +4,7 @@
  * counts. They write into the kw_render context and call no section. */
 #include "render/kw_render.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -163,8 +164,8 @@ bool kw_r_check(kw_render *r, const char *file, int line, const char *token, boo
     const kw_src_file *f = file ? kw_page_src(&r->page, file) : NULL;
     if (!f || !f->ok) {
         kw_buf_printf(r->out, "> Note: %s cannot be read now (%s); %s is not quoted.\n\n",
-                      kw_r_safe(r, kw_r_path(r, file)), kw_r_safe_prose(r, f ? f->why : "unknown file"),
-                      what);
+                      kw_r_safe(r, kw_r_path(r, file)),
+                      kw_r_safe_prose(r, f ? f->why : "unknown file"), what);
         return false;
     }
     if (line < 1 || line > f->nlines) {
@@ -277,87 +278,173 @@ const char *kw_r_arch_list(kw_render *r) {
 
 /* ---- section 6 ------------------------------------------------------------------------------ */
 
-/* Whether the Markdown text's HTML depends on it alone: it does not begin
- * indented (it could continue a list item before it), has no '[' (a link
- * could use a reference defined elsewhere in the page), no list item (a
- * list after it could continue it) and no line beginning with a fence or
- * '<' (a code block or an HTML block it leaves open would take in what
- * follows). */
-static bool kw_r_lit_alone(const char *text) {
-    if (*text == ' ' || *text == '\t' || strchr(text, '['))
+/* ---- blocks ------------------------------------------------------------------------------- */
+
+enum { KW_R_BLOCK_H = 1, KW_R_BLOCK_P, KW_R_BLOCK_NOTE };
+
+static void kw_r_block(kw_render *r, int block, const char *md, const char *html) {
+    r->block = block;
+    r->block_at = r->out->len;
+    if (kw_r_html(r)) {
+        kw_buf_puts(r->out, html);
+        r->in = KW_MD_HTML;
+    } else {
+        kw_buf_puts(r->out, md);
+    }
+}
+
+static void kw_r_block_end(kw_render *r, const char *html) {
+    if (r->in == KW_MD_HTML && kw_r_html(r)) {
+        kw_buf_puts(r->out, html);
+        r->in = KW_MD_CELL;
+        kw_r_html_span(r, r->block_at, r->out->len);
+    } else {
+        kw_buf_puts(r->out, "\n\n");
+    }
+    r->block = 0;
+}
+
+static const char *const kw_r_hopen[] = {"<h1>", "<h1>", "<h2>", "<h3>", "<h4>", "<h5>", "<h6>"};
+static const char *const kw_r_hclose[] = {"</h1>\n", "</h1>\n", "</h2>\n", "</h3>\n",
+                                          "</h4>\n", "</h5>\n", "</h6>\n"};
+static const char *const kw_r_hmd[] = {"# ", "# ", "## ", "### ", "#### ", "##### ", "###### "};
+
+void kw_r_h(kw_render *r, int level) {
+    if (level < 1 || level > 6)
+        level = level < 1 ? 1 : 6;
+    kw_r_block(r, KW_R_BLOCK_H + 8 * level, kw_r_hmd[level], kw_r_hopen[level]);
+}
+
+void kw_r_h_end(kw_render *r) {
+    kw_r_block_end(r, kw_r_hclose[r->block / 8 > 0 && r->block / 8 <= 6 ? r->block / 8 : 1]);
+}
+
+void kw_r_p(kw_render *r) {
+    kw_r_block(r, KW_R_BLOCK_P, "", "<p>");
+}
+
+void kw_r_p_end(kw_render *r) {
+    kw_r_block_end(r, "</p>\n");
+}
+
+void kw_r_note(kw_render *r) {
+    kw_r_block(r, KW_R_BLOCK_NOTE, "> ", "<blockquote>\n<p>");
+}
+
+void kw_r_note_end(kw_render *r) {
+    kw_r_block_end(r, "</p>\n</blockquote>\n");
+}
+
+void kw_r_t(kw_render *r, const char *words) {
+    kw_md_lit(r->out, words, kw_r_prose_in(r));
+}
+
+void kw_r_tf(kw_render *r, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    const char *s = kw_arena_vprintf(&r->scratch, fmt, ap);
+    va_end(ap);
+    if (s)
+        kw_md_lit(r->out, s, kw_r_prose_in(r));
+    else
+        r->out->oom = true;
+}
+
+void kw_r_s(kw_render *r, const char *s) {
+    kw_md_safe(r->out, s, kw_r_prose_in(r));
+}
+
+void kw_r_sp(kw_render *r, const char *s) {
+    kw_md_safe_prose(r->out, s, kw_r_prose_in(r));
+}
+
+void kw_r_c(kw_render *r, const char *s) {
+    kw_md_code(r->out, s, kw_r_prose_in(r));
+}
+
+void kw_r_para(kw_render *r, const char *words) {
+    kw_r_p(r);
+    kw_r_t(r, words);
+    kw_r_p_end(r);
+}
+
+void kw_r_fence(kw_render *r, const char *lang, const char *text) {
+    size_t at = r->out->len;
+    bool html = kw_r_html(r);
+    kw_md_fence_in(r->out, lang, text, html ? KW_MD_HTML : KW_MD_TEXT);
+    if (html)
+        kw_r_html_span(r, at, r->out->len);
+}
+
+void kw_r_raw_html(kw_render *r, const char *html, size_t n) {
+    if (!kw_r_html(r))
+        return;
+    size_t at = r->out->len;
+    kw_buf_append(r->out, html, n);
+    kw_r_html_span(r, at, r->out->len);
+}
+
+/* Whether the program's words are a heading's text (level > 0) or
+ * paragraphs ending with a blank line whose only markup is `code`
+ * (kw_md_lit): no character that could begin emphasis, an escape, a link,
+ * HTML, an entity or a table cell, and no line that could begin another
+ * block (indented, a heading, a quote, a list item, a fence, a setext
+ * underline). */
+static bool kw_r_lit_words(int level, const char *text) {
+    size_t n = strlen(text);
+    if (level ? !n || strchr(text, '\n') : n < 3 || strcmp(text + n - 2, "\n\n"))
         return false;
-    for (const char *l = text; l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
-        const char *p = l;
-        while (*p == ' ')
-            p++;
-        if ((*p == '-' || *p == '*' || *p == '+') && (p[1] == ' ' || p[1] == '\t'))
+    for (const char *p = text; *p; p++)
+        if (strchr("*_\\[]<|~", *p) || (*p == '&' && (isalnum((unsigned char)p[1]) || p[1] == '#')))
             return false;
-        if (*p == '<' || !strncmp(p, "```", 3) || !strncmp(p, "~~~", 3))
+    for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+        if (*l == '\n')
+            continue;
+        if (strchr(" \t#>-+=`", *l))
             return false;
-        const char *digits = p;
-        while (*p >= '0' && *p <= '9')
-            p++;
-        if (p > digits && (*p == '.' || *p == ')'))
+        const char *d = l;
+        while (*d >= '0' && *d <= '9')
+            d++;
+        if (d > l && (*d == '.' || *d == ')'))
             return false;
     }
     return true;
 }
 
-/* The kept HTML of a literal block, made now when new (NULL: not kept). */
-static const kw_r_lit_html *kw_r_lit_kept(kw_render *r, int level, const char *text) {
-    if (!r->lits && !(r->lits = calloc(KW_R_LITS, sizeof *r->lits)))
-        return NULL;
-    size_t h = ((size_t)(uintptr_t)text >> 3) * 31u + (size_t)level;
-    for (size_t k = 0; k < KW_R_LITS; k++) {
-        kw_r_lit_html *x = &r->lits[(h + k) % KW_R_LITS];
-        if (x->text == text && x->level == level)
-            return x->html ? x : NULL;
-        if (x->text)
-            continue;
-        *x = (kw_r_lit_html){text, level, NULL, 0};
-        kw_buf md, html;
-        kw_buf_init(&md);
-        kw_buf_init(&html);
-        for (int i = 0; i < level; i++)
-            kw_buf_putc(&md, '#');
-        kw_buf_puts(&md, level ? " " : "");
-        kw_buf_puts(&md, text);
-        kw_buf_puts(&md, level ? "\n\n" : "");
-        kw_err err;
-        size_t tn = strlen(text);
-        bool whole = level ? !strchr(text, '\n') : tn >= 2 && !strcmp(text + tn - 2, "\n\n");
-        if (whole && kw_r_lit_alone(text) && !md.oom &&
-            r->md_html(md.ptr, md.len, &html, &err) == KW_OK && !html.oom && html.len) {
-            x->html = html.ptr; /* the buffer's, now the slot's */
-            x->n = html.len;
-        } else {
-            kw_buf_free(&html);
-        }
-        kw_buf_free(&md);
-        return x->html ? x : NULL;
-    }
-    return NULL; /* every slot taken */
-}
-
 void kw_r_lit(kw_render *r, int level, const char *text) {
     kw_buf *o = r->out;
     size_t n = o->len;
-    /* a block of the page begins here: after a blank line, or a block kept */
-    bool fresh =
-        n == 0 || n == r->lit_end || (n >= 2 && o->ptr[n - 1] == '\n' && o->ptr[n - 2] == '\n');
-    const kw_r_lit_html *x = r->md_html && r->o->html_blocks && o == r->page_out && fresh
-                                 ? kw_r_lit_kept(r, level, text)
-                                 : NULL;
-    if (!x) {
+    /* a block of the page begins here: after a blank line, or HTML of the page */
+    bool fresh = n == 0 || (r->html.n && r->html.v[r->html.n - 1].end == n) ||
+                 (n >= 2 && o->ptr[n - 1] == '\n' && o->ptr[n - 2] == '\n');
+    if (!kw_r_html(r) || !fresh || !kw_r_lit_words(level, text)) {
         if (level)
             kw_md_heading(o, level, text);
         else
             kw_buf_puts(o, text);
         return;
     }
-    kw_buf_append(o, x->html, x->n);
-    kw_r_html_span(r, n, o->len);
-    r->lit_end = o->len;
+    if (level) {
+        kw_r_h(r, level);
+        kw_r_t(r, text);
+        kw_r_h_end(r);
+        return;
+    }
+    /* each paragraph: up to a blank line */
+    kw_buf para;
+    kw_buf_init(&para);
+    for (const char *p = text; *p;) {
+        const char *end = strstr(p, "\n\n");
+        kw_buf_reset(&para);
+        kw_buf_append(&para, p, (size_t)(end - p));
+        kw_r_para(r, kw_buf_str(&para));
+        p = end + 2;
+        while (*p == '\n')
+            p++;
+    }
+    if (para.oom)
+        o->oom = true;
+    kw_buf_free(&para);
 }
 
 bool kw_r_def_range(kw_render *r, const kw_src_file *f, int line, int col, kw_src_def *out) {

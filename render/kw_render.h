@@ -31,8 +31,8 @@
 #include "model/kw_model.h"
 #include "model/kw_operand.h"
 #include "model/kw_page.h"
-#include "model/kw_page_perf.h"
 #include "model/kw_page_isa.h"
+#include "model/kw_page_perf.h"
 #include "model/kw_provider.h"
 #include "model/kw_python_chains.h"
 #include "model/kw_src.h"
@@ -60,7 +60,7 @@ typedef struct kw_render_opts {
      * libcmark-gfm makes of them (kw_md_table, kw_md_list), which it passes
      * through as HTML blocks, not parses */
     bool html_blocks;
-    const kw_tstats *trace;  /* --trace: the trace's dispatches per instantiation; NULL when none */
+    const kw_tstats *trace; /* --trace: the trace's dispatches per instantiation; NULL when none */
     /* tests: arch facts records to show instead of the kernel's own */
     const kw_rarch *arch_override;
     size_t narch_override;
@@ -75,17 +75,6 @@ typedef struct kw_ref {
     const char *label; /* what is there */
 } kw_ref;
 
-/* A block of the page written from a string literal (kw_r_lit): its HTML as
- * the converter makes of it, made once per worker (html NULL: not kept). */
-typedef struct kw_r_lit_html {
-    const char *text; /* the literal (NULL: a free slot) */
-    int level;        /* a heading's level, 0 for Markdown as it is */
-    char *html;
-    size_t n;
-} kw_r_lit_html;
-
-enum { KW_R_LITS = 256 };
-
 /* A part [at, end) of a buffer. */
 typedef struct kw_r_span {
     size_t at, end;
@@ -99,7 +88,7 @@ typedef struct kw_render {
     const kw_isa_notes *notes;
     const kw_render_opts *o;
     kw_buf *out;
-    kw_arena scratch;     /* per kernel; reset by kw_render_kernel */
+    kw_arena scratch; /* per kernel; reset by kw_render_kernel */
     /* the kernel being rendered */
     const kw_mkernel *mk;
     KW_ARRAY(kw_ref) refs;
@@ -117,13 +106,19 @@ typedef struct kw_render {
      * converter need not read them (kw_html.c) */
     kw_buf *page_out;
     KW_ARRAY(kw_r_span) html;
-    size_t html_at; /* where the open table or list began */
+    size_t html_at;        /* where the open table or list began */
     kw_page_isa_defs defs; /* kw_r_def_range's and the ISA view's, kept across pages */
-    /* the converter of kw_html_page (NULL outside a site), and the literal
-     * blocks it converted, kept across pages */
+    /* a site page's parts that only HTML has (kw_html_page sets them; NULL
+     * outside a site): section 3's diagram as SVG, and the charts and the
+     * source <-> ISA view written before section 6 */
+    void (*site_flow)(struct kw_render *r, kw_buf *out);
+    void (*site_views)(struct kw_render *r, kw_buf *out);
+    /* the converter of kw_html_page (NULL outside a site) */
     kw_status (*md_html)(const char *md, size_t n, kw_buf *out, kw_err *err);
-    kw_r_lit_html *lits; /* KW_R_LITS slots, made on first use */
-    size_t lit_end;      /* where the last one written ends in the page (0: none) */
+    /* the block being written (kw_r_h, kw_r_p, kw_r_note): what it is
+     * (0: none) and where it began */
+    int block;
+    size_t block_at;
     /* the hardware table of section 4 depends only on the archs shown: kept */
     kw_buf hw_table;
     char hw_key[128];
@@ -212,16 +207,42 @@ void kw_r_plainf(kw_render *r, const char *fmt, ...) __attribute__((format(print
 /* [at, end) of the page is HTML written as the converter makes it (a table
  * or list kept from an earlier page): the converter need not read it. */
 void kw_r_html_span(kw_render *r, size_t at, size_t end);
-/* A block of Markdown from a string literal: the heading `text` of the
- * given level, or (level 0) text itself, a whole block or several with the
- * blank line after them. Where the page's tables are HTML and the block
- * begins a block of the page, it is written as the HTML libcmark-gfm makes
- * of it alone, made once per literal and worker: such a block's HTML
- * depends on its text alone (no link, no list, no fence or HTML block
- * left open in it) and the page's own Markdown leaves no block open across
- * a blank line before it (each section closes what it opens; an author's
- * text is quoted, and the quote closes it). tests/render/test_md_html.c
- * checks it against libcmark-gfm's HTML of the whole Markdown. */
+/* ---- blocks, in the page's printer -------------------------------------------------------- */
+
+/* Whether the page's blocks are written as HTML now (a site page, html_blocks,
+ * writing into the page): then each block below is the HTML libcmark-gfm
+ * makes of its Markdown, and is noted as HTML the converter need not read. */
+static inline bool kw_r_html(const kw_render *r) {
+    return r->o->html_blocks && r->out == r->page_out;
+}
+/* A heading of the level: kw_r_h, its inline text (kw_r_t, kw_md_code with
+ * kw_r_prose_in ...), kw_r_h_end; a paragraph: kw_r_p ... kw_r_p_end; a
+ * note, a paragraph quoted ("> "): kw_r_note ... kw_r_note_end. Each begins
+ * a block of the page (after a blank line) and ends with the blank line. */
+void kw_r_h(kw_render *r, int level);
+void kw_r_h_end(kw_render *r);
+void kw_r_p(kw_render *r);
+void kw_r_p_end(kw_render *r);
+void kw_r_note(kw_render *r);
+void kw_r_note_end(kw_render *r);
+/* The program's own words in the open block (kw_md_lit: `code` the only markup). */
+void kw_r_t(kw_render *r, const char *words);
+/* The same, formatted (numbers, names the program chose). */
+void kw_r_tf(kw_render *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Inputs' text in the open block: kw_md_safe, kw_md_safe_prose, kw_md_code. */
+void kw_r_s(kw_render *r, const char *s);
+void kw_r_sp(kw_render *r, const char *s);
+void kw_r_c(kw_render *r, const char *s);
+/* A paragraph of the program's own words. */
+void kw_r_para(kw_render *r, const char *words);
+/* A fenced code block (kw_md_fence). */
+void kw_r_fence(kw_render *r, const char *lang, const char *text);
+/* Raw HTML of the site's own (a diagram, charts) as a block of a site page. */
+void kw_r_raw_html(kw_render *r, const char *html, size_t n);
+/* A heading of the program's own words, and paragraphs of them (each ending
+ * with a blank line, as "text\n\n"): written as kw_r_h and kw_r_p would,
+ * or, where the words hold Markdown beyond `code`, as Markdown for the
+ * converter. */
 void kw_r_lit(kw_render *r, int level, const char *text);
 #define KW_R_LIT(r, text) kw_r_lit((r), 0, "" text)
 #define KW_R_HEADING(r, level, text) kw_r_lit((r), (level), "" text)
@@ -268,15 +289,15 @@ void kw_r_ttgir_dot_work(kw_render *r);
 /* ---- sections ----------------------------------------------------------------------------- */
 
 void kw_render_overview(kw_render *r);
-void kw_render_host(kw_render *r);    /* 1 */
-void kw_render_device(kw_render *r);  /* 2 */
-void kw_render_flow(kw_render *r);    /* 3 */
-void kw_render_memory(kw_render *r);  /* 4 */
-void kw_render_trace(kw_render *r);   /* 4, the --trace subsection (kw_render_trace.c) */
+void kw_render_host(kw_render *r);   /* 1 */
+void kw_render_device(kw_render *r); /* 2 */
+void kw_render_flow(kw_render *r);   /* 3 */
+void kw_render_memory(kw_render *r); /* 4 */
+void kw_render_trace(kw_render *r);  /* 4, the --trace subsection (kw_render_trace.c) */
 /* 4: the hardware peaks of the archs shown, as a table (kw_render_memory.c) */
 void kw_render_memory_peaks(kw_render *r);
-void kw_render_isa(kw_render *r);     /* 5 */
-void kw_render_files(kw_render *r);   /* 6 */
+void kw_render_isa(kw_render *r);   /* 5 */
+void kw_render_files(kw_render *r); /* 6 */
 /* A Triton specialization (page.triton): title, overview and sections 1 to 4
  * (kw_render_triton.c); 5 and 6 are the writers above. */
 void kw_render_triton(kw_render *r);

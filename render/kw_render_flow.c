@@ -20,14 +20,18 @@ void kw_render_flow(kw_render *r) {
     const kw_flow *f = &r->page.flow;
     KW_R_HEADING(r, 2, "3. Data Flow Diagram");
     if (!f->drawn) {
-        kw_buf_puts(o, r->mk->asm_code_object
-                           ? "A precompiled ASM kernel: no source or IR facts to draw from.\n\n"
-                           : "No device record: nothing to draw.\n\n");
+        kw_r_para(r, r->mk->asm_code_object
+                         ? "A precompiled ASM kernel: no source or IR facts to draw from."
+                         : "No device record: nothing to draw.");
         return;
     }
-    if (f->ir_arch)
-        kw_buf_printf(o, "From the IR facts of %s, in program order:\n\n", kw_r_safe(r, f->ir_arch));
-    else
+    if (f->ir_arch) {
+        kw_r_p(r);
+        kw_r_t(r, "From the IR facts of ");
+        kw_r_s(r, f->ir_arch);
+        kw_r_t(r, ", in program order:");
+        kw_r_p_end(r);
+    } else
         KW_R_LIT(r, "No IR facts in this sidecar, so the widths, instruction families and "
                     "cross-lane steps are missing; this is what the parameter types and "
                     "declarations alone say:\n\n");
@@ -38,6 +42,17 @@ void kw_render_flow(kw_render *r) {
         kw_flow_link_text(&t, b->link);
         kw_md_box(&t, 0, b->n, b->lines);
     }
-    kw_md_fence(o, "text", kw_buf_str(&t));
+    if (r->site_flow && kw_r_html(r)) {
+        /* the diagram as SVG, the ASCII one folded under it */
+        size_t at = o->len;
+        r->site_flow(r, o);
+        kw_buf_puts(o, "<details class=\"kw-flow-text\"><summary>As text</summary>");
+        kw_md_fence_in(o, "text", kw_buf_str(&t), KW_MD_HTML);
+        o->len--; /* the fence's line break after </details> */
+        kw_buf_puts(o, "</details>\n");
+        kw_r_html_span(r, at, o->len);
+    } else {
+        kw_r_fence(r, "text", kw_buf_str(&t));
+    }
     kw_buf_free(&t);
 }

@@ -247,7 +247,6 @@ static const lit lits[] = {
 static size_t lit_page(kw_render *r, kw_buf *b, bool html, size_t i) {
     kw_buf_reset(b);
     memset(&r->html, 0, sizeof r->html);
-    r->lit_end = 0;
     r->out = r->page_out = b;
     r->md_html = html ? kw_html_from_md : NULL;
     for (size_t first = i; lits[i].text; i++) {
