@@ -288,8 +288,30 @@ kw_status kw_html_from_md(const char *md, size_t len, kw_buf *out, kw_err *err) 
 
 /* Each HTML block of the page (r->html) is one marker line in the
  * converter's input, and the marker in its output is the block. */
+/* KWALK_DEBUG_MD=1 (while the sections move to the page's printer): each
+ * run of Markdown a page still leaves to the converter, on stderr. */
+static void kw_html_debug_md(const kw_render *r, const char *m, size_t n) {
+    static int on = -1;
+    if (on < 0)
+        on = getenv("KWALK_DEBUG_MD") != NULL;
+    if (!on)
+        return;
+    size_t at = 0;
+    for (size_t i = 0; i <= r->html.n; i++) {
+        size_t end = i < r->html.n ? r->html.v[i].at : n;
+        size_t a = at;
+        while (a < end && (m[a] == '\n' || m[a] == ' '))
+            a++;
+        if (a < end)
+            fprintf(stderr, "kwalk: debug: %s: Markdown left: %.*s\n", r->mk ? r->mk->symbol : "?",
+                    (int)(end - a > 160 ? 160 : end - a), m + a);
+        at = i < r->html.n ? r->html.v[i].end : n;
+    }
+}
+
 kw_status kw_html_from_page_md(const kw_render *r, const kw_buf *md, kw_buf *out, kw_err *err) {
     const char *m = md->ptr ? md->ptr : "";
+    kw_html_debug_md(r, m, md->len);
     if (!r->html.n || !kw_html_markn) /* (no marker without kw_html_global_init) */
         return kw_html_from_md(m, md->len, out, err);
     kw_buf *in = &kw_html_md;

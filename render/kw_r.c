@@ -126,15 +126,23 @@ void kw_r_ref(kw_render *r, const char *file, int line, const char *role, const 
 void kw_r_quote(kw_render *r, const char *file, int first, int last, const char *lang) {
     const kw_src_file *f = file ? kw_page_src(&r->page, file) : NULL;
     if (!f || !f->ok) {
-        kw_buf_printf(r->out, "(Source not quoted: %s: %s.)\n\n", kw_r_safe(r, kw_r_path(r, file)),
-                      kw_r_safe_prose(r, f ? f->why : "unknown file"));
+        kw_r_p(r);
+        kw_r_t(r, "(Source not quoted: ");
+        kw_r_s(r, kw_r_path(r, file));
+        kw_r_t(r, ": ");
+        kw_r_sp(r, f ? f->why : "unknown file");
+        kw_r_t(r, ".)");
+        kw_r_p_end(r);
         return;
     }
     if (last < first)
         last = first;
     if (first < 1 || first > f->nlines) {
-        kw_buf_printf(r->out, "(Source not quoted: %s has %d lines, the sidecar says line %d.)\n\n",
-                      kw_r_safe(r, kw_r_path(r, file)), f->nlines, first);
+        kw_r_p(r);
+        kw_r_t(r, "(Source not quoted: ");
+        kw_r_s(r, kw_r_path(r, file));
+        kw_r_tf(r, " has %d lines, the sidecar says line %d.)", f->nlines, first);
+        kw_r_p_end(r);
         return;
     }
     if (last > f->nlines)
@@ -155,7 +163,7 @@ void kw_r_quote(kw_render *r, const char *file, int first, int last, const char 
         kw_buf_append(&text, t, len);
         kw_buf_putc(&text, '\n');
     }
-    kw_md_fence(r->out, lang, kw_buf_str(&text));
+    kw_r_fence(r, lang, kw_buf_str(&text));
     kw_buf_free(&text);
 }
 
@@ -163,24 +171,34 @@ bool kw_r_check(kw_render *r, const char *file, int line, const char *token, boo
                 const char *what) {
     const kw_src_file *f = file ? kw_page_src(&r->page, file) : NULL;
     if (!f || !f->ok) {
-        kw_buf_printf(r->out, "> Note: %s cannot be read now (%s); %s is not quoted.\n\n",
-                      kw_r_safe(r, kw_r_path(r, file)),
-                      kw_r_safe_prose(r, f ? f->why : "unknown file"), what);
+        kw_r_note(r);
+        kw_r_t(r, "Note: ");
+        kw_r_s(r, kw_r_path(r, file));
+        kw_r_t(r, " cannot be read now (");
+        kw_r_sp(r, f ? f->why : "unknown file");
+        kw_r_t(r, "); ");
+        kw_r_t(r, what);
+        kw_r_t(r, " is not quoted.");
+        kw_r_note_end(r);
         return false;
     }
     if (line < 1 || line > f->nlines) {
-        kw_buf_printf(r->out,
-                      "> Note: the source changed since the build: %s has %d lines, the sidecar "
-                      "puts %s at line %d. Rebuild to refresh the sidecar.\n\n",
-                      kw_r_safe(r, kw_r_path(r, file)), f->nlines, what, line);
+        kw_r_note(r);
+        kw_r_t(r, "Note: the source changed since the build: ");
+        kw_r_s(r, kw_r_path(r, file));
+        kw_r_tf(r, " has %d lines, the sidecar puts %s at line %d. Rebuild to refresh the sidecar.",
+                f->nlines, what, line);
+        kw_r_note_end(r);
         return false;
     }
     if (token && !kw_src_line_has(f, line, token, any_text)) {
-        kw_buf_printf(r->out,
-                      "> Note: the source changed since the build: line %d of %s does not hold ",
-                      line, kw_r_safe(r, kw_r_path(r, file)));
-        kw_md_code(r->out, token, false);
-        kw_buf_printf(r->out, " (%s). Rebuild to refresh the sidecar.\n\n", what);
+        kw_r_note(r);
+        kw_r_tf(r, "Note: the source changed since the build: line %d of ", line);
+        kw_r_s(r, kw_r_path(r, file));
+        kw_r_t(r, " does not hold ");
+        kw_r_c(r, token);
+        kw_r_tf(r, " (%s). Rebuild to refresh the sidecar.", what);
+        kw_r_note_end(r);
         return false;
     }
     return true;
@@ -397,6 +415,8 @@ static bool kw_r_lit_words(int level, const char *text) {
     for (const char *p = text; *p; p++)
         if (strchr("*_\\[]<|~", *p) || (*p == '&' && (isalnum((unsigned char)p[1]) || p[1] == '#')))
             return false;
+    if (level) /* (a closing run of '#' or a space at the end is not the heading's) */
+        return text[n - 1] != '#' && text[n - 1] != ' ' && text[0] != ' ';
     for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
         if (*l == '\n')
             continue;
