@@ -386,6 +386,17 @@ void kw_r_para(kw_render *r, const char *words) {
     kw_r_p_end(r);
 }
 
+void kw_r_ptf(kw_render *r, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    const char *s = kw_arena_vprintf(&r->scratch, fmt, ap);
+    va_end(ap);
+    if (s)
+        kw_r_para(r, s);
+    else
+        r->out->oom = true;
+}
+
 void kw_r_fence(kw_render *r, const char *lang, const char *text) {
     size_t at = r->out->len;
     bool html = kw_r_html(r);

@@ -235,6 +235,8 @@ void kw_r_sp(kw_render *r, const char *s);
 void kw_r_c(kw_render *r, const char *s);
 /* A paragraph of the program's own words. */
 void kw_r_para(kw_render *r, const char *words);
+/* A paragraph of the program's own words, printf-formatted. */
+void kw_r_ptf(kw_render *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A fenced code block (kw_md_fence). */
 void kw_r_fence(kw_render *r, const char *lang, const char *text);
 /* Raw HTML of the site's own (a diagram, charts) as a block of a site page. */

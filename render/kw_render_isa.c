@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/kw_md.h"
 #include "common/kw_esc.h"
+#include "render/kw_md.h"
 #include "render/kw_render.h"
 
 /* The page model's ISA part of arch number a shown. */
@@ -37,30 +37,28 @@ static void kw_isa_cell(kw_render *r, size_t a, const char *t) {
  * for blocks of any size that the compiled block size cannot reach, and
  * spills to scratch. */
 static void kw_risa_occ_spill(kw_render *r) {
-    kw_buf *o = r->out;
     for (size_t a = 0; a < r->archs.n; a++) {
         const kw_co_occ_block *ob = &r->archs.v[a].occ_block;
         const kw_isa_resources *res = &r->archs.v[a].facts->resources;
         const char *arch = r->archs.v[a].arch;
         if (kw_isa_arch(r, a)->occ_differs)
-            kw_buf_printf(o,
-                          "On %s, LLVM's occupancy of %lld waves per SIMD assumes workgroups "
-                          "as small as one work-item; the kernel is compiled for %u "
-                          "work-items per workgroup (%u waves), and with registers allowing "
-                          "%u waves per SIMD a CU holds %u such workgroups at once: %u waves "
-                          "per SIMD is what a launch at that size reaches.\n\n",
-                          arch, res->occupancy, ob->block, ob->waves_per_wg, ob->by_regs,
-                          ob->wgs_per_cu, ob->waves);
+            kw_r_ptf(r,
+                     "On %s, LLVM's occupancy of %lld waves per SIMD assumes workgroups "
+                     "as small as one work-item; the kernel is compiled for %u "
+                     "work-items per workgroup (%u waves), and with registers allowing "
+                     "%u waves per SIMD a CU holds %u such workgroups at once: %u waves "
+                     "per SIMD is what a launch at that size reaches.",
+                     arch, res->occupancy, ob->block, ob->waves_per_wg, ob->by_regs, ob->wgs_per_cu,
+                     ob->waves);
         if (kw_isa_arch(r, a)->spills)
-            kw_buf_printf(o,
-                          "On %s the kernel spills %lld VGPR%s and %lld SGPR%s to scratch "
-                          "(%lld bytes per lane of private memory): each spill is a store and "
-                          "a later load through the scratch path, slow beside a register.\n\n",
-                          arch, res->vgpr_spill > 0 ? res->vgpr_spill : 0,
-                          res->vgpr_spill == 1 ? "" : "s",
-                          res->sgpr_spill > 0 ? res->sgpr_spill : 0,
-                          res->sgpr_spill == 1 ? "" : "s",
-                          res->scratch_bytes > 0 ? res->scratch_bytes : 0);
+            kw_r_ptf(r,
+                     "On %s the kernel spills %lld VGPR%s and %lld SGPR%s to scratch "
+                     "(%lld bytes per lane of private memory): each spill is a store and "
+                     "a later load through the scratch path, slow beside a register.",
+                     arch, res->vgpr_spill > 0 ? res->vgpr_spill : 0,
+                     res->vgpr_spill == 1 ? "" : "s", res->sgpr_spill > 0 ? res->sgpr_spill : 0,
+                     res->sgpr_spill == 1 ? "" : "s",
+                     res->scratch_bytes > 0 ? res->scratch_bytes : 0);
     }
 }
 
@@ -169,9 +167,10 @@ static void kw_isa_notable(kw_render *r, const kw_page_isa *pi) {
     }
     if (any)
         kw_r_table_end(r);
-    if (!any)
-        kw_buf_puts(o, "None of the instructions in annotations/isa/notes.txt appear.\n");
-    kw_buf_putc(o, '\n');
+    if (any)
+        kw_buf_putc(o, '\n');
+    else
+        kw_r_para(r, "None of the instructions in annotations/isa/notes.txt appear.");
 }
 
 static void kw_risa_classes(kw_render *r) {
@@ -234,10 +233,11 @@ static void kw_isa_no_lines(kw_render *r, const kw_rarch *a) {
     if (a->facts->lines.n)
         return;
     const char *why = a->facts->lines_note;
-    kw_buf_puts(r->out, "No source lines: ");
-    kw_md_text(r->out, why ? why : "the code object has no line tables", false);
-    kw_buf_puts(r->out, " (compile with `-Xarch_device -gline-tables-only` for source-to-ISA "
-                        "lines).\n\n");
+    kw_r_p(r);
+    kw_r_t(r, "No source lines: ");
+    kw_md_text(r->out, why ? why : "the code object has no line tables", kw_r_prose_in(r));
+    kw_r_t(r, " (compile with `-Xarch_device -gline-tables-only` for source-to-ISA lines).");
+    kw_r_p_end(r);
 }
 
 /* The listing with the source lines of `lines` ({offset, location}) interleaved. */
@@ -246,9 +246,12 @@ static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
     const char *isa = a->facts->isa;
     if (!isa && a->facts->isa_note) {
         /* schema 2: the object is gone or changed; never another object's ISA */
-        kw_buf_printf(o, "%s ISA not shown: ", kw_r_safe(r, a->arch));
-        kw_md_text(o, a->facts->isa_note, false);
-        kw_buf_puts(o, ".\n\n");
+        kw_r_p(r);
+        kw_r_s(r, a->arch);
+        kw_r_t(r, " ISA not shown: ");
+        kw_md_text(o, a->facts->isa_note, kw_r_prose_in(r));
+        kw_r_t(r, ".");
+        kw_r_p_end(r);
     }
     if (!isa)
         return;
@@ -258,19 +261,27 @@ static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
     const kw_page_isa_line *lns = x->lines;
     if (r->o->listing_in_view && kw_isa_attr_safe(a->arch)) {
         /* the site's page script writes the text from the view's data */
+        bool html = kw_r_html(r);
+        size_t at = o->len;
         kw_buf_printf(o,
                       "<details class=\"kw-listing\" data-arch=\"%s\"><summary>%s ISA listing "
-                      "(%zu instructions)</summary>\n\n<pre class=\"kw-listing-text\"><code "
-                      "class=\"language-asm\"></code></pre>\n\n",
-                      a->arch, a->arch, n);
+                      "(%zu instructions)</summary>\n%s<pre class=\"kw-listing-text\"><code "
+                      "class=\"language-asm\"></code></pre>\n%s",
+                      a->arch, a->arch, n, html ? "" : "\n", html ? "" : "\n");
+        kw_r_html_span(r, at, o->len);
         kw_isa_no_lines(r, a);
-        kw_buf_puts(o, "</details>\n\n");
+        at = o->len;
+        kw_buf_puts(o, html ? "</details>\n" : "</details>\n\n");
+        kw_r_html_span(r, at, o->len);
         return;
     }
     /* an HTML block: the arch's name escaped as HTML, not as Markdown */
+    bool html = kw_r_html(r);
+    size_t at = o->len;
     kw_buf_puts(o, "<details><summary>");
     kw_esc_html(o, a->arch, strlen(a->arch), false);
-    kw_buf_printf(o, " ISA listing (%zu instructions)</summary>\n\n", n);
+    kw_buf_printf(o, " ISA listing (%zu instructions)</summary>\n%s", n, html ? "" : "\n");
+    kw_r_html_span(r, at, o->len);
     const kw_isa_line *lines = a->facts->lines.v;
     kw_buf t;
     kw_buf_init(&t);
@@ -300,21 +311,24 @@ static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
         kw_buf_append(&t, ln.p, ln.len);
         kw_buf_putc(&t, '\n');
     }
-    kw_md_fence(o, "asm", kw_buf_str(&t));
+    kw_r_fence(r, "asm", kw_buf_str(&t));
     kw_buf_free(&t);
     kw_isa_no_lines(r, a);
-    kw_buf_puts(o, "</details>\n\n");
+    at = o->len;
+    kw_buf_puts(o, html ? "</details>\n" : "</details>\n\n");
+    kw_r_html_span(r, at, o->len);
 }
 
 void kw_render_isa(kw_render *r) {
-    kw_buf *o = r->out;
     KW_R_HEADING(r, 2, "5. AMD ISA / Hardware Details");
     if ((!r->mk->k && !r->page.asm_k) || !r->archs.n) {
-        if (r->mk->asm_code_object)
-            kw_buf_printf(o, "ISA not read: %s.\n\n",
-                          kw_r_safe_prose(r, r->page.asm_note ? r->page.asm_note
-                                                        : "the code object has no arch"));
-        else
+        if (r->mk->asm_code_object) {
+            kw_r_p(r);
+            kw_r_t(r, "ISA not read: ");
+            kw_r_sp(r, r->page.asm_note ? r->page.asm_note : "the code object has no arch");
+            kw_r_t(r, ".");
+            kw_r_p_end(r);
+        } else
             KW_R_LIT(r, "No device facts for this kernel in the index.\n\n");
         return;
     }
@@ -322,24 +336,27 @@ void kw_render_isa(kw_render *r) {
     bool any = pi->any;
     if (!any && r->page.triton) {
         /* a hook's sidecar carries no code-object facts: the cache has them */
-        kw_buf_printf(o,
-                      "ISA not read: this index has no code-object facts of the "
-                      "specialization for %s. The hook's sidecar does not read the `.hsaco`; "
-                      "index it together with Triton's cache, `kwalk index SIDECARS "
-                      "--triton-cache DIR`",
-                      kw_r_arch_list(r));
+        kw_r_p(r);
+        kw_r_tf(r,
+                "ISA not read: this index has no code-object facts of the "
+                "specialization for %s. The hook's sidecar does not read the `.hsaco`; "
+                "index it together with Triton's cache, `kwalk index SIDECARS "
+                "--triton-cache DIR`",
+                kw_r_arch_list(r));
         if (r->page.triton->cache_dir) {
-            kw_buf_puts(o, " (this compile's folder: ");
-            kw_md_code(o, kw_r_path(r, r->page.triton->cache_dir), false);
-            kw_buf_putc(o, ')');
+            kw_r_t(r, " (this compile's folder: ");
+            kw_r_c(r, kw_r_path(r, r->page.triton->cache_dir));
+            kw_r_t(r, ")");
         }
-        kw_buf_puts(o, "; docs/triton.md.\n\n");
+        kw_r_t(r, "; docs/triton.md.");
+        kw_r_p_end(r);
     } else if (!any) {
-        kw_buf_printf(o,
-                      "ISA not captured: the sidecar has no ISA facts for %s (the "
-                      "plugin's host job records `target_id`, `resources`, `isa` and "
-                      "`classes` from the code objects it finds; check its warnings).\n\n",
-                      kw_r_safe(r, kw_r_arch_list(r)));
+        kw_r_p(r);
+        kw_r_t(r, "ISA not captured: the sidecar has no ISA facts for ");
+        kw_r_s(r, kw_r_arch_list(r));
+        kw_r_t(r, " (the plugin's host job records `target_id`, `resources`, `isa` and "
+                  "`classes` from the code objects it finds; check its warnings).");
+        kw_r_p_end(r);
     } else {
         KW_R_HEADING(r, 3, "Resources and occupancy");
         kw_risa_resources(r);
@@ -350,35 +367,39 @@ void kw_render_isa(kw_render *r) {
             if (!pi->dpp.n) {
                 KW_R_LIT(r, "No DPP control in the listing.\n\n");
             } else {
-                kw_buf_puts(o, "DPP controls in the listing: ");
+                kw_r_p(r);
+                kw_r_t(r, "DPP controls in the listing: ");
                 for (size_t i = 0; i < pi->dpp.n; i++) {
-                    kw_buf_puts(o, i ? ", " : "");
-                    kw_md_code(o, pi->dpp.v[i].name.text, false);
+                    kw_r_t(r, i ? ", " : "");
+                    kw_r_c(r, pi->dpp.v[i].name.text);
                 }
                 bool ir = false;
                 for (size_t a = 0; a < r->archs.n; a++)
                     ir |= r->archs.v[a].ir && r->archs.v[a].ir->idioms.n > 0;
-                kw_buf_puts(o, ir ? ". The reductions they implement are listed in section 2 "
-                                    "(IR idioms).\n\n"
-                                  : ". Which reduction each step belongs to needs IR facts "
-                                    "(none in this sidecar).\n\n");
+                kw_r_t(r, ir ? ". The reductions they implement are listed in section 2 "
+                               "(IR idioms)."
+                             : ". Which reduction each step belongs to needs IR facts "
+                               "(none in this sidecar).");
+                kw_r_p_end(r);
             }
             KW_R_HEADING(r, 3, "LDS use");
             if (!pi->lds) {
                 KW_R_LIT(r, "No `ds_` instruction in the listing.\n\n");
             } else {
-                kw_buf_puts(o, "LDS instructions: ");
+                kw_r_p(r);
+                kw_r_t(r, "LDS instructions: ");
                 bool first = true;
                 for (size_t i = 0; i < pi->mnems.n; i++) {
                     const kw_page_isa_count *m = &pi->mnems.v[i];
                     if (!m->lds)
                         continue;
-                    kw_buf_puts(o, first ? "" : ", ");
-                    kw_md_code(o, m->name.text, false);
-                    kw_buf_printf(o, " x%u", m->count[0]);
+                    kw_r_t(r, first ? "" : ", ");
+                    kw_r_c(r, m->name.text);
+                    kw_r_tf(r, " x%u", m->count[0]);
                     first = false;
                 }
-                kw_buf_puts(o, " (counts for the first arch).\n\n");
+                kw_r_t(r, " (counts for the first arch).");
+                kw_r_p_end(r);
             }
         } else {
             KW_R_LIT(r, "No ISA listing in the sidecar: notable instructions and cross-lane "
@@ -394,17 +415,20 @@ void kw_render_isa(kw_render *r) {
         return;
     }
     if (r->page.triton) {
-        kw_buf_puts(o, "LDS Triton allocated for this specialization (`shared` in `NAME.json`): ");
+        kw_r_p(r);
+        kw_r_t(r, "LDS Triton allocated for this specialization (`shared` in `NAME.json`): ");
         if (r->page.triton->shared_bytes >= 0)
-            kw_buf_printf(o, "%lld bytes per program.\n\n", r->page.triton->shared_bytes);
+            kw_r_tf(r, "%lld bytes per program.", r->page.triton->shared_bytes);
         else
-            kw_buf_puts(o, "not recorded.\n\n");
+            kw_r_t(r, "not recorded.");
+        kw_r_p_end(r);
         return;
     }
     long long lds = 0;
     for (size_t i = 0; i < k->shared.n; i++)
         lds += k->shared.v[i].bytes > 0 ? k->shared.v[i].bytes : 0;
-    kw_buf_printf(o, "Shared memory declared in the source: %lld bytes of static `__shared__` "
-                     "per block (section 2).\n\n",
-                  lds);
+    kw_r_ptf(r,
+             "Shared memory declared in the source: %lld bytes of static `__shared__` "
+             "per block (section 2).",
+             lds);
 }
