@@ -345,6 +345,20 @@ void kw_r_p_end(kw_render *r) {
     kw_r_block_end(r, "</p>\n");
 }
 
+void kw_r_p_end_list(kw_render *r, bool list_follows) {
+    if (list_follows && !kw_r_html(r)) { /* Markdown: the list's first item on the next line */
+        kw_buf_putc(r->out, '\n');
+        r->block = 0;
+        return;
+    }
+    kw_r_p_end(r);
+}
+
+void kw_r_gap(kw_render *r) {
+    if (!kw_r_html(r))
+        kw_buf_putc(r->out, '\n');
+}
+
 void kw_r_note(kw_render *r) {
     kw_r_block(r, KW_R_BLOCK_NOTE, "> ", "<blockquote>\n<p>");
 }

@@ -225,6 +225,11 @@ void kw_r_p(kw_render *r);
 void kw_r_p_end(kw_render *r);
 void kw_r_note(kw_render *r);
 void kw_r_note_end(kw_render *r);
+/* kw_r_p_end, but where a list follows at once (list_follows) its first item
+ * begins on the paragraph's next line in Markdown. */
+void kw_r_p_end_list(kw_render *r, bool list_follows);
+/* The blank line after a table or a list in Markdown; nothing in HTML. */
+void kw_r_gap(kw_render *r);
 /* The program's own words in the open block (kw_md_lit: `code` the only markup). */
 void kw_r_t(kw_render *r, const char *words);
 /* The same, formatted (numbers, names the program chose). */
