@@ -20,20 +20,29 @@ static void kw_num(kw_buf *o, double v) {
     kw_buf_puts(o, b);
 }
 
-static void kw_mem_hw_table_text(kw_render *r, kw_buf *o) {
+static void kw_mem_hw_table_text(kw_render *r) {
     const kw_page_perf *pf = r->page.perf;
     bool any = false;
     for (size_t a = 0; a < r->archs.n; a++)
         any |= pf->archs[a].npeaks > 0;
     if (!any) {
-        kw_buf_printf(o, "No hardware peaks are known for %s (annotations/hw/amdgpu-peaks.txt).\n\n",
-                      kw_r_safe(r, kw_r_arch_list(r)));
+        kw_r_p(r);
+        kw_r_t(r, "No hardware peaks are known for ");
+        kw_r_s(r, kw_r_arch_list(r));
+        kw_r_t(r, " (annotations/hw/amdgpu-peaks.txt).");
+        kw_r_p_end(r);
         return;
     }
-    kw_buf_puts(o, "Hardware peaks (vendor data, dense; annotations/hw/amdgpu-peaks.txt):\n\n");
-    static const char *const head[] = {"GPU",        "Arch",      "CUs",        "Clock (MHz)",
-                                       "HBM (TB/s)", "FP32 vector (TFLOP/s)", "FP16 / BF16 matrix",
-                                       "FP8 matrix", "Ridge FP32 (FLOP/byte)"};
+    kw_r_para(r, "Hardware peaks (vendor data, dense; annotations/hw/amdgpu-peaks.txt):");
+    static const char *const head[] = {"GPU",
+                                       "Arch",
+                                       "CUs",
+                                       "Clock (MHz)",
+                                       "HBM (TB/s)",
+                                       "FP32 vector (TFLOP/s)",
+                                       "FP16 / BF16 matrix",
+                                       "FP8 matrix",
+                                       "Ridge FP32 (FLOP/byte)"};
     kw_r_table(r, 9, head);
     for (size_t a = 0; a < r->archs.n; a++)
         for (size_t i = 0; i < pf->archs[a].npeaks; i++) {
@@ -45,9 +54,9 @@ static void kw_mem_hw_table_text(kw_render *r, kw_buf *o) {
             kw_r_plainf(r, "%s", g->arch);
             static const char *const fmt[] = {"%.0f",        "%.0f", "%.1f", "%.1f",
                                               "%.1f / %.1f", "%.1f", "%.1f"};
-            double v[] = {g->compute_units, g->peak_clock_mhz, g->hbm_tbs,
-                          g->fp32_vector_tflops, g->fp16_tflops, g->bf16_tflops,
-                          g->fp8_tflops, pf->archs[a].peaks[i].ridge};
+            double v[] = {
+                g->compute_units, g->peak_clock_mhz, g->hbm_tbs,    g->fp32_vector_tflops,
+                g->fp16_tflops,   g->bf16_tflops,    g->fp8_tflops, pf->archs[a].peaks[i].ridge};
             for (size_t c = 0, x = 0; c < sizeof fmt / sizeof fmt[0]; c++) {
                 kw_r_cell(r);
                 if (c == 4) {
@@ -59,8 +68,9 @@ static void kw_mem_hw_table_text(kw_render *r, kw_buf *o) {
             }
         }
     kw_r_table_end(r);
-    kw_buf_puts(o, "\nThe ridge point is peak FLOP/s over peak bytes/s: a kernel doing fewer "
-                   "FLOP per byte of HBM traffic than that cannot reach the compute peak.\n\n");
+    kw_r_gap(r);
+    kw_r_para(r, "The ridge point is peak FLOP/s over peak bytes/s: a kernel doing fewer "
+                 "FLOP per byte of HBM traffic than that cannot reach the compute peak.");
 }
 
 /* The table is the same for every kernel with the same archs: made once. */
@@ -76,8 +86,11 @@ void kw_render_memory_peaks(kw_render *r) {
         kw_buf *out = r->out, *page = r->page_out;
         size_t spans = r->html.n;
         r->out = r->page_out = &r->hw_table;
-        kw_mem_hw_table_text(r, &r->hw_table);
-        r->hw_span = r->html.n > spans ? r->html.v[r->html.n - 1] : (kw_r_span){0, 0};
+        kw_mem_hw_table_text(r);
+        /* (one span: the HTML blocks have no Markdown between them) */
+        r->hw_span = r->html.n > spans
+                         ? (kw_r_span){r->html.v[spans].at, r->html.v[r->html.n - 1].end}
+                         : (kw_r_span){0, 0};
         r->html.n = spans;
         r->out = out;
         r->page_out = page;
@@ -152,7 +165,7 @@ static void kw_mem_launch(kw_render *r, size_t i, size_t a) {
     kw_r_list_end(r);
     const kw_page_work *w = &r->page.work[a * r->mk->launches.n + i];
     static const char *const head[] = {"Per", "Bytes read", "Bytes written", "FLOP"};
-    kw_buf_puts(o, "\n");
+    kw_r_gap(r);
     kw_r_table(r, 4, head);
     kw_r_row(r);
     kw_r_cell(r);
@@ -179,7 +192,7 @@ static void kw_mem_launch(kw_render *r, size_t i, size_t a) {
         }
     }
     kw_r_table_end(r);
-    kw_buf_putc(o, '\n');
+    kw_r_gap(r);
     KW_R_LIT(r, "Per-thread counts take the most expensive path through every branch "
                 "(an upper bound; exact for straight-line code). A '-' needs --shape "
                 "values for the names in the expression.\n\n");
@@ -222,7 +235,6 @@ static void kw_mem_launch(kw_render *r, size_t i, size_t a) {
 }
 
 void kw_render_memory(kw_render *r) {
-    kw_buf *o = r->out;
     KW_R_HEADING(r, 2, "4. Memory Access Analysis");
     const kw_mkernel *mk = r->mk;
     if ((!mk->k && !r->page.asm_k) || !r->archs.n) {
@@ -234,23 +246,38 @@ void kw_render_memory(kw_render *r) {
     for (size_t a = 0; a < r->archs.n; a++) {
         const kw_rarch *ra = &r->archs.v[a];
         const kw_gpu *gpu = r->page.perf->archs[a].gpu;
-        char *t = kw_arena_printf(&r->scratch, "%s%s%s%s", kw_r_safe(r, ra->arch), gpu ? " (" : "",
-                                  gpu ? kw_r_safe(r, gpu->product) : "", gpu ? ")" : "");
-        kw_md_heading(o, 3, t ? t : "?");
-        if (r->page.perf->archs[a].gpu_mismatch)
-            kw_buf_printf(o, "--gpu %s is not a %s product in annotations/hw/amdgpu-peaks.txt.\n\n",
-                          kw_r_safe(r, r->o->gpu), kw_r_safe(r, ra->arch));
+        kw_r_h(r, 3);
+        kw_r_s(r, ra->arch);
+        if (gpu) {
+            kw_r_t(r, " (");
+            kw_r_s(r, gpu->product);
+            kw_r_t(r, ")");
+        }
+        kw_r_h_end(r);
+        if (r->page.perf->archs[a].gpu_mismatch) {
+            kw_r_p(r);
+            kw_r_t(r, "--gpu ");
+            kw_r_s(r, r->o->gpu);
+            kw_r_t(r, " is not a ");
+            kw_r_s(r, ra->arch);
+            kw_r_t(r, " product in annotations/hw/amdgpu-peaks.txt.");
+            kw_r_p_end(r);
+        }
         if (!mk->launches.n) {
             KW_R_LIT(r, "No launch recorded: the geometry is unknown.\n\n");
             continue;
         }
         for (size_t i = 0; i < mk->launches.n; i++) {
             const kw_mlaunch *ml = &r->m->launches.v[mk->launches.v[i]];
-            if (mk->launches.n > 1)
-                kw_buf_printf(o, "Launch at %s:%d:\n\n", kw_r_safe(r, kw_r_path(r, ml->l->location.file)),
-                              ml->l->location.line);
+            if (mk->launches.n > 1) {
+                kw_r_p(r);
+                kw_r_t(r, "Launch at ");
+                kw_r_s(r, kw_r_path(r, ml->l->location.file));
+                kw_r_tf(r, ":%d:", ml->l->location.line);
+                kw_r_p_end(r);
+            }
             kw_mem_launch(r, i, a);
-            kw_buf_putc(o, '\n');
+            kw_r_gap(r);
         }
     }
     if (r->page.perf->measured)
