@@ -43,11 +43,11 @@ void kw_render_files(kw_render *r) {
     kw_buf *o = r->out;
     KW_R_HEADING(r, 2, "6. Source File Index");
     if (!r->refs.n) {
-        KW_R_LIT(r, "No source locations were recorded for this kernel.\n\n");
+        kw_r_para(r, "No source locations were recorded for this kernel.");
         return;
     }
     qsort(r->refs.v, r->refs.n, sizeof(kw_ref), kw_ref_cmp);
-    KW_R_LIT(r, "Every file this walkthrough points into, with the lines it cites.\n\n");
+    kw_r_para(r, "Every file this walkthrough points into, with the lines it cites.");
     static const char *const head[] = {"File", "Roles", "Lines"};
     kw_r_table(r, 3, head);
     for (size_t i = 0; i < r->refs.n;) {
@@ -84,7 +84,7 @@ void kw_render_files(kw_render *r) {
         i = j;
     }
     kw_r_table_end(r);
-    kw_buf_putc(o, '\n');
+    kw_r_gap(r);
 }
 
 /* ---- the walkthrough ------------------------------------------------------------------------ */

@@ -32,9 +32,9 @@ void kw_render_flow(kw_render *r) {
         kw_r_t(r, ", in program order:");
         kw_r_p_end(r);
     } else
-        KW_R_LIT(r, "No IR facts in this sidecar, so the widths, instruction families and "
-                    "cross-lane steps are missing; this is what the parameter types and "
-                    "declarations alone say:\n\n");
+        kw_r_para(r, "No IR facts in this sidecar, so the widths, instruction families and "
+                     "cross-lane steps are missing; this is what the parameter types and "
+                     "declarations alone say:");
     kw_buf t;
     kw_buf_init(&t);
     for (size_t i = 0; i < f->boxes.n; i++) {

@@ -130,9 +130,9 @@ static void kw_risa_resources(kw_render *r) {
         }
     }
     kw_r_table_end(r);
-    kw_buf_putc(o, '\n');
-    KW_R_LIT(r, "From each code object's metadata (NT_AMDGPU_METADATA); occupancy as LLVM "
-                "computes it for the kernel's register, LDS and workgroup-size limits.\n\n");
+    kw_r_gap(r);
+    kw_r_para(r, "From each code object's metadata (NT_AMDGPU_METADATA); occupancy as LLVM "
+                 "computes it for the kernel's register, LDS and workgroup-size limits.");
     kw_risa_occ_spill(r);
 }
 
@@ -168,7 +168,7 @@ static void kw_isa_notable(kw_render *r, const kw_page_isa *pi) {
     if (any)
         kw_r_table_end(r);
     if (any)
-        kw_buf_putc(o, '\n');
+        kw_r_gap(r);
     else
         kw_r_para(r, "None of the instructions in annotations/isa/notes.txt appear.");
 }
@@ -179,7 +179,7 @@ static void kw_risa_classes(kw_render *r) {
     KW_R_HEADING(r, 3, "Instruction classes");
     /* every class of the schema when an arch has class counts */
     if (!pi->nkeys) {
-        KW_R_LIT(r, "No instruction classes recorded.\n\n");
+        kw_r_para(r, "No instruction classes recorded.");
         return;
     }
     size_t ncol = r->archs.n + 2;
@@ -217,9 +217,9 @@ static void kw_risa_classes(kw_render *r) {
         }
     }
     kw_r_table_end(r);
-    kw_buf_putc(o, '\n');
-    KW_R_LIT(r, "(Classes with a zero count everywhere are left out; the bar is the first "
-                "arch's count.)\n\n");
+    kw_r_gap(r);
+    kw_r_para(r, "(Classes with a zero count everywhere are left out; the bar is the first "
+                 "arch's count.)");
 }
 
 /* Can the arch's name go into an HTML attribute as it is? */
@@ -329,7 +329,7 @@ void kw_render_isa(kw_render *r) {
             kw_r_t(r, ".");
             kw_r_p_end(r);
         } else
-            KW_R_LIT(r, "No device facts for this kernel in the index.\n\n");
+            kw_r_para(r, "No device facts for this kernel in the index.");
         return;
     }
     const kw_page_isa *pi = r->page.isa;
@@ -365,7 +365,7 @@ void kw_render_isa(kw_render *r) {
             kw_isa_notable(r, pi);
             KW_R_HEADING(r, 3, "Cross-lane patterns");
             if (!pi->dpp.n) {
-                KW_R_LIT(r, "No DPP control in the listing.\n\n");
+                kw_r_para(r, "No DPP control in the listing.");
             } else {
                 kw_r_p(r);
                 kw_r_t(r, "DPP controls in the listing: ");
@@ -384,7 +384,7 @@ void kw_render_isa(kw_render *r) {
             }
             KW_R_HEADING(r, 3, "LDS use");
             if (!pi->lds) {
-                KW_R_LIT(r, "No `ds_` instruction in the listing.\n\n");
+                kw_r_para(r, "No `ds_` instruction in the listing.");
             } else {
                 kw_r_p(r);
                 kw_r_t(r, "LDS instructions: ");
@@ -402,8 +402,8 @@ void kw_render_isa(kw_render *r) {
                 kw_r_p_end(r);
             }
         } else {
-            KW_R_LIT(r, "No ISA listing in the sidecar: notable instructions and cross-lane "
-                        "patterns are not shown.\n\n");
+            kw_r_para(r, "No ISA listing in the sidecar: notable instructions and cross-lane "
+                         "patterns are not shown.");
         }
         KW_R_HEADING(r, 3, "Listings");
         for (size_t a = 0; a < r->archs.n; a++)
@@ -411,7 +411,7 @@ void kw_render_isa(kw_render *r) {
     }
     const kw_kernel *k = r->mk->k;
     if (!k) {
-        KW_R_LIT(r, "Read from the code object now, not from a sidecar.\n\n");
+        kw_r_para(r, "Read from the code object now, not from a sidecar.");
         return;
     }
     if (r->page.triton) {

@@ -193,9 +193,9 @@ static void kw_mem_launch(kw_render *r, size_t i, size_t a) {
     }
     kw_r_table_end(r);
     kw_r_gap(r);
-    KW_R_LIT(r, "Per-thread counts take the most expensive path through every branch "
-                "(an upper bound; exact for straight-line code). A '-' needs --shape "
-                "values for the names in the expression.\n\n");
+    kw_r_para(r, "Per-thread counts take the most expensive path through every branch "
+                 "(an upper bound; exact for straight-line code). A '-' needs --shape "
+                 "values for the names in the expression.");
     kw_r_list(r);
     if (pl->classified) {
         kw_perf_bound b = pl->bound;
@@ -238,7 +238,7 @@ void kw_render_memory(kw_render *r) {
     KW_R_HEADING(r, 2, "4. Memory Access Analysis");
     const kw_mkernel *mk = r->mk;
     if ((!mk->k && !r->page.asm_k) || !r->archs.n) {
-        KW_R_LIT(r, "No device facts for this kernel in the index.\n\n");
+        kw_r_para(r, "No device facts for this kernel in the index.");
         if (r->page.perf->measured)
             kw_render_trace(r);
         return;
@@ -264,7 +264,7 @@ void kw_render_memory(kw_render *r) {
             kw_r_p_end(r);
         }
         if (!mk->launches.n) {
-            KW_R_LIT(r, "No launch recorded: the geometry is unknown.\n\n");
+            kw_r_para(r, "No launch recorded: the geometry is unknown.");
             continue;
         }
         for (size_t i = 0; i < mk->launches.n; i++) {

@@ -186,7 +186,7 @@ void kw_render_trace(kw_render *r) {
     kw_rt_ambiguous(r, ms);
     kw_r_list_end(r);
     kw_r_gap(r);
-    KW_R_LIT(r, "Bytes per dispatch take the most expensive path through every branch (an "
-                "upper bound; exact for straight-line code); the bandwidth is that over the "
-                "configuration's median duration.\n\n");
+    kw_r_para(r, "Bytes per dispatch take the most expensive path through every branch (an "
+                 "upper bound; exact for straight-line code); the bandwidth is that over the "
+                 "configuration's median duration.");
 }
