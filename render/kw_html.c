@@ -309,9 +309,28 @@ static void kw_html_debug_md(const kw_render *r, const char *m, size_t n) {
     }
 }
 
+/* Whether the page is HTML blocks only, with nothing but blank lines
+ * between them: then it is its HTML. */
+static bool kw_html_blocks_only(const kw_render *r, const char *m, size_t n) {
+    size_t at = 0;
+    for (size_t i = 0; i <= r->html.n; i++) {
+        size_t end = i < r->html.n ? r->html.v[i].at : n;
+        for (; at < end; at++)
+            if (m[at] != '\n')
+                return false;
+        at = i < r->html.n ? r->html.v[i].end : n;
+    }
+    return true;
+}
+
 kw_status kw_html_from_page_md(const kw_render *r, const kw_buf *md, kw_buf *out, kw_err *err) {
     const char *m = md->ptr ? md->ptr : "";
     kw_html_debug_md(r, m, md->len);
+    if (r->html.n && kw_html_blocks_only(r, m, md->len)) {
+        for (size_t i = 0; i < r->html.n; i++)
+            kw_buf_append(out, m + r->html.v[i].at, r->html.v[i].end - r->html.v[i].at);
+        return KW_OK;
+    }
     if (!r->html.n || !kw_html_markn) /* (no marker without kw_html_global_init) */
         return kw_html_from_md(m, md->len, out, err);
     kw_buf *in = &kw_html_md;
