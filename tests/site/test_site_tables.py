@@ -1,9 +1,16 @@
 #!/usr/bin/env python3
-"""test_site_tables.py: `kwalk site` writes the walkthroughs' tables as HTML
-itself (render/kw_md.c, kw_md_table) instead of handing GFM tables to
-libcmark-gfm. The reference is libcmark-gfm's own conversion of the Markdown
-tables, which `kwalk site --via-markdown` still makes: for each index and
-option set below, both sites must be byte-identical, file by file.
+"""test_site_tables.py: `kwalk site` writes each walkthrough as HTML
+itself, through the page's HTML printer (render/kw_r.c, kw_md.c), from the
+same calls that write the Markdown pages of `kwalk render --all`. The
+reference is Debian's libcmark-gfm (tests/lib/kwcmark.py: GFM tables, raw
+HTML kept): for each index and option set below, every site page's
+walkthrough must be byte-identical to libcmark-gfm's HTML of the Markdown
+page of the same name, once the parts only the site has are set aside:
+section 3's diagram as SVG (its ASCII form, folded, stays), the charts and
+the source <-> ISA view before section 6, and the text of section 5's
+listings (the site's page script writes it from the view's data; the
+listing's element and its instruction count stay). The Markdown page's
+link to index.md (`render --all`) is not on the site.
 
   --sidecars DIR      the sidecars to index (repeatable): the test corpus's,
                       or the aiter fixture's (tests/aiter)
@@ -13,13 +20,14 @@ option set below, both sites must be byte-identical, file by file.
 
 Variants: no option; --arch of the first arch; --shape (with --time-us);
 --python-root; --trace of a rocprofv3 CSV the test writes with a few
-dispatches of the first kernels. Non-vacuous: pages must hold tables
-(<table>), and tables with right-aligned columns must be among them.
+dispatches of the first kernels. Non-vacuous: every Markdown page has its
+site page and the other way round, pages must hold tables (<table>), and
+tables with right-aligned columns must be among them.
 Exit 77 when a --sidecars directory is absent (a fixture outside the
 repository)."""
 import argparse
-import filecmp
 import os
+import re
 import shutil
 import sqlite3
 import sys
@@ -28,39 +36,70 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 sys.path.insert(0, os.path.join(HERE, "..", "trace"))
 from kwcheck import Checker  # noqa: E402
+import kwcmark  # noqa: E402
 from kwrun import run  # noqa: E402
 import test_trace as tt  # noqa: E402  (the rocprofv3 CSV writer)
 
 
-def first_difference(a, b):
-    """The first line where files a and b differ, for the message."""
-    with open(a, encoding="utf-8", errors="replace") as fa, \
-            open(b, encoding="utf-8", errors="replace") as fb:
-        for n, (x, y) in enumerate(zip(fa, fb), 1):
-            if x != y:
-                return "line %d: %r vs %r" % (n, x[:160], y[:160])
-    return "lengths differ"
+def first_difference(x, y):
+    """The first line where texts x and y differ, for the message."""
+    for n, (p, q) in enumerate(zip(x.split("\n"), y.split("\n")), 1):
+        if p != q:
+            return "line %d: %r vs %r" % (n, p[:160], q[:160])
+    return "lengths differ (%d vs %d)" % (len(x), len(y))
 
 
-def compare(c, what, direct, reference):
-    """Every file of both sites, byte for byte; returns the pages' text."""
-    names = sorted(os.listdir(direct))
-    c.eq(names, sorted(os.listdir(reference)), "%s: the files of both sites" % what)
-    pages, differ = [], 0
-    for n in names:
-        a, b = os.path.join(direct, n), os.path.join(reference, n)
-        if not os.path.isfile(a) or not os.path.isfile(b):
-            continue
-        if not filecmp.cmp(a, b, shallow=False):
+LISTING_TEXT = re.compile(r'(<summary>[^<\n]* ISA listing \(\d+ instructions\)</summary>\n'
+                          r'<pre><code class="language-asm">).*?(</code></pre>)', re.S)
+
+
+def site_walkthrough(page):
+    """A site page's walkthrough, the parts only the site has set aside."""
+    body = page.split("<main>\n", 1)[1].rsplit("</main>", 1)[0]
+    body = re.sub(r'<svg class="kw-flow".*?</svg>\n?', "", body, flags=re.S)
+    body = re.sub(r'<details class="kw-flow-text"><summary>As text</summary>(<pre>.*?</pre>)'
+                  r'</details>', r"\1", body, flags=re.S)
+    views = re.search(r'<section id="kw-(?:charts|si)">|<script type="application/json" '
+                      r'id="kw-data">', body)
+    six = body.find("<h2>6. ")
+    if views and six > views.start():
+        body = body[:views.start()] + body[six:]
+    body = re.sub(r'<details class="kw-listing" data-arch="[^"]*"><summary>', "<details><summary>",
+                  body)
+    body = body.replace('<pre class="kw-listing-text"><code class="language-asm">',
+                        '<pre><code class="language-asm">')
+    return LISTING_TEXT.sub(r"\1\2", body)
+
+
+def markdown_walkthrough(md):
+    """libcmark-gfm's HTML of a Markdown page, its listings' text and its
+    link to index.md set aside."""
+    body = kwcmark.html(md).replace(' · <a href="index.md">all kernels</a>', "")
+    return LISTING_TEXT.sub(r"\1\2", body)
+
+
+def compare(c, what, site, md):
+    """Every walkthrough page of the site against libcmark-gfm's HTML of its
+    Markdown page; returns the site pages' text."""
+    pages = sorted(n[:-5] for n in os.listdir(site)
+                   if n.endswith(".html") and n not in ("index.html", "map.html"))
+    mds = sorted(n[:-3] for n in os.listdir(md) if n.endswith(".md") and n != "index.md")
+    c.eq(pages, mds, "%s: a site page per Markdown page" % what)
+    texts, differ = [], 0
+    for n in sorted(set(pages) & set(mds)):
+        with open(os.path.join(site, n + ".html"), encoding="utf-8") as f:
+            page = f.read()
+        with open(os.path.join(md, n + ".md"), encoding="utf-8") as f:
+            want = markdown_walkthrough(f.read())
+        got = site_walkthrough(page)
+        if got != want:
             differ += 1
             if differ <= 3:
-                c.fail("%s: %s differs from libcmark-gfm's conversion: %s"
-                       % (what, n, first_difference(a, b)))
-        if n.endswith(".html") and n not in ("index.html", "map.html"):
-            with open(a, encoding="utf-8") as f:
-                pages.append(f.read())
-    c.check(differ == 0, "%s: %d of %d files differ" % (what, differ, len(names)))
-    return pages
+                c.fail("%s: %s.html differs from libcmark-gfm's HTML of %s.md: %s"
+                       % (what, n, n, first_difference(got, want)))
+        texts.append(page)
+    c.check(differ == 0, "%s: %d of %d pages differ" % (what, differ, len(texts)))
+    return texts
 
 
 def main():
@@ -113,18 +152,20 @@ def main():
         variants.append(("trace", ["--trace", trace], "<th>Dispatches</th>"))
     tables = right = 0
     for name, opts, header in variants:
-        direct, reference = os.path.join(a.out, name), os.path.join(a.out, name + "-md")
-        rc1, _, err1 = run([a.kwalk, "site", "--db", db, "-o", direct] + opts)
-        rc2, _, err2 = run([a.kwalk, "site", "--via-markdown", "--db", db, "-o", reference] + opts)
+        site, md = os.path.join(a.out, name), os.path.join(a.out, name + "-md")
+        rc1, _, err1 = run([a.kwalk, "site", "--db", db, "-o", site] + opts)
+        rc2, _, err2 = run([a.kwalk, "render", "--all", "--db", db, "-o", md] + opts)
         if not c.check(rc1 == 0 and rc2 == 0,
-                       "%s: kwalk site: exit %d / %d %s %s" % (name, rc1, rc2, err1, err2)):
+                       "%s: kwalk site / render --all: exit %d / %d %s %s"
+                       % (name, rc1, rc2, err1, err2)):
             continue
-        pages = compare(c, name, direct, reference)
+        pages = compare(c, name, site, md)
         c.check(len(pages) > 0, "%s: the site has pages" % name)
         c.check(any(header in p for p in pages), "%s: some page has %s" % (name, header))
         tables += sum(p.count("<table>") for p in pages)
         right += sum(p.count('<td align="right">') for p in pages)
-        print("%s: %d pages, identical to libcmark-gfm's tables" % (name, len(pages)))
+        print("%s: %d pages, identical to libcmark-gfm's HTML of the Markdown pages"
+              % (name, len(pages)))
     c.check(tables > 0, "the pages hold tables (%d)" % tables)
     c.check(right > 0, "some tables have right-aligned columns (%d cells)" % right)
     c.finish()
