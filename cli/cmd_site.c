@@ -43,10 +43,7 @@ static const char kw_site_usage[] =
     "                      section 4's measured figures and a roofline point per launch\n"
     "                      configuration\n"
     "  --python-root DIR   scan DIR's *.py for ops (repeatable; see 'kwalk render --help')\n"
-    "  --python-from PKG   with two --python-root or more: only chains starting in PKG\n"
-    "  --via-markdown      convert the tables and lists as the Markdown pages have them\n"
-    "                      with libcmark-gfm (slower; the same pages: the reference the\n"
-    "                      tests check the tables and lists written as HTML against)\n";
+    "  --python-from PKG   with two --python-root or more: only chains starting in PKG\n";
 
 typedef struct kw_site_cli {
     const char *db, *out;
@@ -63,7 +60,7 @@ typedef struct kw_site_cli {
 static int kw_site_args(kw_site_cli *c, int argc, char **argv) {
     c->o.time_us = -1;
     c->o.listing_in_view = true; /* section 5's listings from the view's data */
-    c->o.html_blocks = true;     /* tables and lists as HTML, not through libcmark-gfm */
+    c->o.html_blocks = true;     /* the pages written by the HTML printer */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         int r;
@@ -107,8 +104,6 @@ static int kw_site_args(kw_site_cli *c, int argc, char **argv) {
             if (kw_shape_parse(&c->shape, &c->arena, v, &err) != KW_OK)
                 return kw_cli_usage_error("site", "%s", err.msg);
             c->have_shape = true;
-        } else if (!strcmp(a, "--via-markdown")) {
-            c->o.html_blocks = false;
         } else if (KW_OPT("--time-us", NULL)) {
             KW_NEED("--time-us");
             char *end;

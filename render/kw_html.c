@@ -364,24 +364,6 @@ kw_status kw_html_from_page_md(const kw_render *r, const kw_buf *md, kw_buf *out
     return st;
 }
 
-/* Where the browser-only parts go in the converted walkthrough b[0, n): the
- * ASCII diagram of section 3 (its <pre> ... </pre>, flow_at..flow_end, 0 when
- * absent) and the start of section 6 (n when absent). */
-static void kw_html_cuts(const char *b, size_t n, size_t *flow_at, size_t *flow_end,
-                         size_t *six_at) {
-    const char *three = strstr(b, "<h2>3. ");
-    const char *pre = three ? strstr(three, "<pre") : NULL;
-    const char *next = three ? strstr(three + 4, "<h2") : NULL;
-    const char *end = pre ? strstr(pre, "</pre>") : NULL;
-    *flow_at = *flow_end = 0;
-    if (pre && end && (!next || pre < next)) {
-        *flow_at = (size_t)(pre - b);
-        *flow_end = (size_t)(end - b) + 6;
-    }
-    const char *six = strstr(b, "<h2>6. ");
-    *six_at = six ? (size_t)(six - b) : n;
-}
-
 /* The charts and the source <-> ISA view, before section 6 of a page. */
 static void kw_html_views(kw_render *r, kw_buf *out) {
     kw_html_charts(r, out);
@@ -391,10 +373,9 @@ static void kw_html_views(kw_render *r, kw_buf *out) {
 kw_status kw_html_page(kw_render *r, size_t ki, kw_buf *md, kw_buf *out, kw_err *err) {
     kw_buf_reset(md);
     r->md_html = kw_html_from_md;
-    /* the page places the diagram and the views itself where it writes its
-     * blocks as HTML; --via-markdown places them in the converted page */
-    r->site_flow = r->o->html_blocks ? kw_html_flow : NULL;
-    r->site_views = r->o->html_blocks ? kw_html_views : NULL;
+    /* the diagram and the views, written by the page where they go */
+    r->site_flow = kw_html_flow;
+    r->site_views = kw_html_views;
     kw_status st = kw_render_kernel(r, ki, md, err);
     r->site_flow = r->site_views = NULL;
     if (st != KW_OK)
@@ -409,30 +390,7 @@ kw_status kw_html_page(kw_render *r, size_t ki, kw_buf *md, kw_buf *out, kw_err 
     kw_buf_reset(body);
     if (kw_html_from_page_md(r, md, body, err) != KW_OK)
         return KW_ERR;
-    const char *b = body->ptr ? body->ptr : "";
-    if (r->o->html_blocks) {
-        kw_buf_append(out, b, body->len);
-        kw_buf_puts(out, "</main>\n<script src=\"" KW_HTML_PAGE_JS "\"></script>\n");
-        kw_html_close(out);
-        return out->oom || md->oom || body->oom ? kw_fail(err, "out of memory") : KW_OK;
-    }
-    size_t flow_at, flow_end, six_at;
-    kw_html_cuts(b, body->len, &flow_at, &flow_end, &six_at);
-    size_t at = 0;
-    if (flow_end && flow_end <= six_at && r->page.flow.drawn) {
-        /* section 3: the diagram as SVG, the ASCII one folded under it */
-        kw_buf_append(out, b, flow_at);
-        kw_html_flow(r, out);
-        kw_buf_puts(out, "<details class=\"kw-flow-text\"><summary>As text</summary>");
-        kw_buf_append(out, b + flow_at, flow_end - flow_at);
-        kw_buf_puts(out, "</details>");
-        at = flow_end;
-    }
-    /* the charts and the source <-> ISA view go before section 6 (or at the end) */
-    kw_buf_append(out, b + at, six_at - at);
-    kw_html_charts(r, out);
-    kw_html_isa(r, out);
-    kw_buf_append(out, b + six_at, body->len - six_at);
+    kw_buf_append(out, body->ptr ? body->ptr : "", body->len);
     kw_buf_puts(out, "</main>\n<script src=\"" KW_HTML_PAGE_JS "\"></script>\n");
     kw_html_close(out);
     return out->oom || md->oom || body->oom ? kw_fail(err, "out of memory") : KW_OK;

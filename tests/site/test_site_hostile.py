@@ -21,8 +21,8 @@ Inputs, all written here or compiled here:
 Every payload calls top.kwHit(N).
 
 Checks:
-  - Python's html.parser over every file of `kwalk site` and of `kwalk site
-    --via-markdown`, and over libcmark-gfm's HTML (ctypes, raw HTML allowed,
+  - Python's html.parser over every file of `kwalk site`, and over
+    libcmark-gfm's HTML (ctypes, raw HTML allowed,
     as a permissive Markdown viewer shows them) of every page of `kwalk render
     --all`: no element a payload makes (script other than the site's own,
     img, iframe, object, embed, form, base, meta other than the site's), no
@@ -372,7 +372,7 @@ def main():
     if not c.check(rc == 0, "kwalk index: exit %d %s" % (rc, err)):
         c.finish()
     sites = {}
-    for name, extra in (("site", []), ("site-md", ["--via-markdown"])):
+    for name, extra in (("site", []),):
         sites[name] = os.path.join(a.out, name)
         rc, _, err = run([a.kwalk, "site", "--db", db, "-o", sites[name], "--trace", trace,
                           "--gpu", "MI300X", "--root", srcdir] + extra)
