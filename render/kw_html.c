@@ -144,107 +144,6 @@ void kw_html_close(kw_buf *b) {
     kw_buf_puts(b, "<pre id=\"kw-errors\" hidden></pre>\n</body></html>\n");
 }
 
-/* libcmark-gfm allocates every node, inline and buffer on its own: through
- * the default allocator, malloc and free were most of a page's time. A page
- * is parsed and rendered with this bump allocator instead, one per thread
- * (cmark_mem has no context pointer), emptied after each page: free only
- * takes back the last block, realloc grows the last block in place. */
-typedef struct kw_cm_chunk {
-    struct kw_cm_chunk *next;
-    size_t cap, used;
-    _Alignas(16) unsigned char data[];
-} kw_cm_chunk;
-
-typedef struct kw_cm_arena {
-    kw_cm_chunk *head, *cur; /* cur: the chunk allocated from, head..cur used */
-    unsigned char *last;     /* the last block (for free and realloc) */
-} kw_cm_arena;
-
-static _Thread_local kw_cm_arena kw_cm;
-
-enum { KW_CM_CHUNK = 1 << 20, KW_CM_HDR = 16 };
-
-/* A block of n bytes (uninitialized) with its size in the 16 bytes before it. */
-static void *kw_cm_take(size_t n) {
-    size_t need = KW_CM_HDR + ((n + 15) & ~(size_t)15);
-    kw_cm_chunk *c = kw_cm.cur;
-    while (c && c->used + need > c->cap) {
-        c = c->next;
-        if (c)
-            c->used = 0;
-    }
-    if (!c) {
-        size_t cap = need > KW_CM_CHUNK ? need : KW_CM_CHUNK;
-        c = malloc(sizeof(kw_cm_chunk) + cap);
-        if (!c)
-            return NULL;
-        c->cap = cap;
-        c->used = 0;
-        c->next = NULL;
-        if (kw_cm.cur) { /* after cur, keeping the chunks past it for reuse */
-            c->next = kw_cm.cur->next;
-            kw_cm.cur->next = c;
-        } else {
-            c->next = kw_cm.head;
-            kw_cm.head = c;
-        }
-    }
-    kw_cm.cur = c;
-    unsigned char *p = c->data + c->used + KW_CM_HDR;
-    c->used += need;
-    memcpy(p - KW_CM_HDR, &n, sizeof n);
-    kw_cm.last = p;
-    return p;
-}
-
-static void *kw_cm_calloc(size_t n, size_t size) {
-    if (size && n > (size_t)-1 / 2 / size)
-        return NULL;
-    void *p = kw_cm_take(n * size);
-    if (p)
-        memset(p, 0, n * size);
-    return p;
-}
-
-static void *kw_cm_realloc(void *old, size_t n) {
-    if (!old)
-        return kw_cm_take(n);
-    size_t had;
-    memcpy(&had, (unsigned char *)old - KW_CM_HDR, sizeof had);
-    kw_cm_chunk *c = kw_cm.cur;
-    if (old == kw_cm.last && c) { /* the last block grows (or shrinks) in place */
-        size_t start = (size_t)((unsigned char *)old - c->data);
-        size_t need = (n + 15) & ~(size_t)15;
-        if (start + need <= c->cap) {
-            c->used = start + need;
-            memcpy((unsigned char *)old - KW_CM_HDR, &n, sizeof n);
-            return old;
-        }
-    }
-    void *p = kw_cm_take(n);
-    if (p)
-        memcpy(p, old, had < n ? had : n);
-    return p;
-}
-
-static void kw_cm_free(void *p) {
-    kw_cm_chunk *c = kw_cm.cur;
-    if (p && p == kw_cm.last && c) {
-        c->used = (size_t)((unsigned char *)p - KW_CM_HDR - c->data);
-        kw_cm.last = NULL;
-    }
-}
-
-/* Every block given out is free again; the chunks are kept. */
-static void kw_cm_reset(void) {
-    kw_cm.cur = kw_cm.head;
-    if (kw_cm.cur)
-        kw_cm.cur->used = 0;
-    kw_cm.last = NULL;
-}
-
-static cmark_mem kw_cm_mem = {kw_cm_calloc, kw_cm_realloc, kw_cm_free};
-
 /* The converted walkthrough of the page being written, and the Markdown the
  * converter reads (one each per thread). */
 static _Thread_local kw_buf kw_html_body, kw_html_md, kw_html_conv;
@@ -257,17 +156,11 @@ void kw_html_thread_free(void) {
     kw_buf_init(&kw_html_md);
     kw_buf_free(&kw_html_conv);
     kw_buf_init(&kw_html_conv);
-    for (kw_cm_chunk *c = kw_cm.head, *n; c; c = n) {
-        n = c->next;
-        free(c);
-    }
-    memset(&kw_cm, 0, sizeof kw_cm);
 }
 
 kw_status kw_html_from_md(const char *md, size_t len, kw_buf *out, kw_err *err) {
-    int opts = CMARK_OPT_UNSAFE; /* the renderer's own <details> and anchors */
-    kw_cm_reset();
-    cmark_parser *p = cmark_parser_new_with_mem(opts, &kw_cm_mem);
+    int opts = CMARK_OPT_UNSAFE; /* the writer's own <details> and anchors */
+    cmark_parser *p = cmark_parser_new(opts);
     cmark_syntax_extension *table = cmark_find_syntax_extension("table");
     if (!p || !table) {
         if (p)
@@ -277,17 +170,16 @@ kw_status kw_html_from_md(const char *md, size_t len, kw_buf *out, kw_err *err) 
     cmark_parser_attach_syntax_extension(p, table);
     cmark_parser_feed(p, md, len);
     cmark_node *doc = cmark_parser_finish(p);
-    char *html = doc ? cmark_render_html_with_mem(doc, opts, cmark_parser_get_syntax_extensions(p),
-                                                  &kw_cm_mem)
-                     : NULL;
+    char *html = doc ? cmark_render_html(doc, opts, cmark_parser_get_syntax_extensions(p)) : NULL;
     if (html)
         kw_buf_puts(out, html);
-    kw_cm_reset(); /* the document, the parser and the HTML at once */
+    free(html);
+    if (doc)
+        cmark_node_free(doc);
+    cmark_parser_free(p);
     return html ? KW_OK : kw_fail(err, "libcmark-gfm: cannot convert the page");
 }
 
-/* Each HTML block of the page (r->html) is one marker line in the
- * converter's input, and the marker in its output is the block. */
 /* KWALK_DEBUG_MD=1 (while the sections move to the page's printer): each
  * run of Markdown a page still leaves to the converter, on stderr. */
 static void kw_html_debug_md(const kw_render *r, const char *m, size_t n) {
