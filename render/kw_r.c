@@ -495,3 +495,46 @@ void kw_r_lit(kw_render *r, int level, const char *text) {
 bool kw_r_def_range(kw_render *r, const kw_src_file *f, int line, int col, kw_src_def *out) {
     return kw_page_isa_def_range(&r->defs, f, line, col, out);
 }
+
+/* ---- c1: numbered lists --------------------------------------------------------------------- */
+
+void kw_r_ol_open(kw_render *r, kw_r_ol *l) {
+    *l = (kw_r_ol){.n = 0, .at = r->out->len, .html = kw_r_html(r)};
+    r->in = l->html ? KW_MD_HTML : KW_MD_CELL;
+}
+
+/* html: the open item's text loses its trailing blanks, as a paragraph's. */
+static void kw_r_ol_trim(kw_render *r, const kw_r_ol *l) {
+    kw_buf *b = r->out;
+    while (!b->oom && b->len > l->text_at &&
+           (b->ptr[b->len - 1] == ' ' || b->ptr[b->len - 1] == '\t'))
+        b->ptr[--b->len] = 0;
+}
+
+void kw_r_ol_item(kw_render *r, kw_r_ol *l) {
+    if (!l->html) {
+        if (l->n)
+            kw_buf_putc(r->out, '\n');
+        kw_buf_printf(r->out, "%d. ", l->n + 1);
+    } else if (!l->n) {
+        kw_buf_puts(r->out, "<ol>\n<li>");
+    } else {
+        kw_r_ol_trim(r, l);
+        kw_buf_puts(r->out, "</li>\n<li>");
+    }
+    l->n++;
+    l->text_at = r->out->len;
+}
+
+void kw_r_ol_end(kw_render *r, kw_r_ol *l) {
+    r->in = KW_MD_CELL;
+    if (!l->n)
+        return;
+    if (!l->html) {
+        kw_buf_puts(r->out, "\n\n");
+        return;
+    }
+    kw_r_ol_trim(r, l);
+    kw_buf_puts(r->out, "</li>\n</ol>\n");
+    kw_r_html_span(r, l->at, r->out->len);
+}

@@ -309,4 +309,21 @@ void kw_render_files(kw_render *r); /* 6 */
  * (kw_render_triton.c); 5 and 6 are the writers above. */
 void kw_render_triton(kw_render *r);
 
+/* ---- c1: numbered lists (kw_r.c) -------------------------------------------------------- */
+
+/* A numbered list into r->out, tight, numbered from 1, an item a line: as
+ * Markdown ("1. ", "2. " ...), or on a site page as the HTML libcmark-gfm
+ * makes of it (<ol><li>...). r->in is for the items' text (kw_r_t, kw_r_c,
+ * kw_r_loc ...). kw_r_ol_end ends the block, with its blank line; an
+ * empty list writes nothing. */
+typedef struct kw_r_ol {
+    int n;              /* items begun */
+    size_t at, text_at; /* where the list and the open item's text begin */
+    bool html;
+} kw_r_ol;
+
+void kw_r_ol_open(kw_render *r, kw_r_ol *l);
+void kw_r_ol_item(kw_render *r, kw_r_ol *l);
+void kw_r_ol_end(kw_render *r, kw_r_ol *l);
+
 #endif

@@ -24,39 +24,38 @@ typedef struct kw_tally {
  * evaluated with --shape plus the constants of the launch or call the guard
  * is on). Returns false when the shape makes the path impossible. */
 static bool kw_host_guard(kw_render *r, const kw_guard *g, kw_tally *tally) {
-    kw_buf *o = r->out;
     const char *kind = g->kind ? g->kind : "if";
     const char *cond = g->condition ? g->condition : "?";
     bool loop = !strcmp(kind, "for") || !strcmp(kind, "range_for") || !strcmp(kind, "while") ||
                 !strcmp(kind, "do");
     if (loop) {
-        kw_buf_printf(o, "inside a `%s` loop (", !strcmp(kind, "range_for") ? "for" : kind);
-        kw_md_code(o, cond, false);
-        kw_buf_puts(o, ")");
+        kw_r_tf(r, "inside a `%s` loop (", !strcmp(kind, "range_for") ? "for" : kind);
+        kw_r_c(r, cond);
+        kw_r_t(r, ")");
     } else if (!strcmp(kind, "early_exit")) {
         /* an `if (cond) return;` before the call: the path runs where it is false */
-        kw_buf_puts(o, g->holds ? "when " : "when not ");
-        kw_md_code(o, cond, false);
-        kw_buf_puts(o, " (early exit above)");
+        kw_r_t(r, g->holds ? "when " : "when not ");
+        kw_r_c(r, cond);
+        kw_r_t(r, " (early exit above)");
     } else if (!strcmp(kind, "default")) {
-        kw_buf_puts(o, "in the `default:` of a switch (");
-        kw_md_text(o, cond, false);
-        kw_buf_puts(o, ")");
+        kw_r_t(r, "in the `default:` of a switch (");
+        kw_md_text(r->out, cond, kw_r_prose_in(r));
+        kw_r_t(r, ")");
     } else {
-        kw_buf_puts(o, g->holds ? "when " : "when not ");
-        kw_md_code(o, cond, false);
+        kw_r_t(r, g->holds ? "when " : "when not ");
+        kw_r_c(r, cond);
         if (!strcmp(kind, "case"))
-            kw_buf_puts(o, " (switch case)");
+            kw_r_t(r, " (switch case)");
         else if (!strcmp(kind, "ternary"))
-            kw_buf_puts(o, " (?:)");
+            kw_r_t(r, " (?:)");
     }
     bool never = g->constant && !strcmp(g->constant, "never");
     if (never)
-        kw_buf_puts(o, " (a compile-time constant that never holds here: dead code)");
+        kw_r_t(r, " (a compile-time constant that never holds here: dead code)");
     else if (g->constant && !strcmp(g->constant, "always"))
-        kw_buf_puts(o, " (a compile-time constant that always holds here)");
+        kw_r_t(r, " (a compile-time constant that always holds here)");
     if (g->location.file) {
-        kw_buf_puts(o, " at ");
+        kw_r_t(r, " at ");
         kw_r_kloc(r, &g->location);
         kw_r_ref(r, g->location.file, g->location.line, "dispatch", cond);
     }
@@ -69,16 +68,17 @@ static bool kw_host_guard(kw_render *r, const kw_guard *g, kw_tally *tally) {
     const kw_page_verdict *v = kw_page_verdict_of(&r->page, g);
     if (!v || !v->tried)
         return true;
+    /* the brackets below make no link: the same text in both printers */
     if (!v->evaluated) {
-        kw_buf_puts(o, " [shape: not evaluated, ");
-        kw_md_text(o, v->why ? v->why : "?", false);
-        kw_buf_puts(o, "]");
+        kw_buf_puts(r->out, " [shape: not evaluated, ");
+        kw_md_text(r->out, v->why ? v->why : "?", kw_r_prose_in(r));
+        kw_buf_puts(r->out, "]");
         return true;
     }
     bool holds = v->holds;
     if (tally)
         tally->evaluated++;
-    kw_buf_puts(o, holds ? " [shape: yes]" : " [shape: NO, this path is not taken]");
+    kw_buf_puts(r->out, holds ? " [shape: yes]" : " [shape: NO, this path is not taken]");
     return holds;
 }
 
@@ -90,8 +90,8 @@ typedef struct kw_shown {
 } kw_shown;
 
 static bool kw_guard_same(const kw_guard *a, const kw_guard *b) {
-    return a->holds == b->holds && a->location.line == b->location.line &&
-           a->condition && b->condition && !strcmp(a->condition, b->condition) &&
+    return a->holds == b->holds && a->location.line == b->location.line && a->condition &&
+           b->condition && !strcmp(a->condition, b->condition) &&
            (a->location.file == b->location.file ||
             (a->location.file && b->location.file && !strcmp(a->location.file, b->location.file)));
 }
@@ -109,7 +109,7 @@ static void kw_host_guards(kw_render *r, const kw_guard *g, size_t n, bool *take
             if (slot)
                 *slot = &g[i];
         }
-        kw_buf_puts(r->out, ", ");
+        kw_r_t(r, ", ");
         if (!kw_host_guard(r, &g[i], tally))
             *taken = false;
     }
@@ -124,14 +124,13 @@ static const char *kw_node_name(kw_render *r, size_t node, const char *fallback,
 
 static void kw_host_entry_label(kw_render *r, const kw_mentry *me) {
     const kw_entry *e = me->e;
-    kw_buf *o = r->out;
     const char *s = kw_entry_label(&r->scratch, e);
     kw_r_plainf(r, "%s ", kw_entry_word(e));
-    kw_md_code(o, s ? s : "?", r->in);
+    kw_md_code(r->out, s ? s : "?", r->in);
     if (kw_entry_binds(e)) {
-        kw_buf_puts(o, " (runs ");
-        kw_md_code(o, kw_r_name(r, e->function ? e->function : "?"), r->in);
-        kw_buf_puts(o, ")");
+        kw_buf_puts(r->out, " (runs ");
+        kw_md_code(r->out, kw_r_name(r, e->function ? e->function : "?"), r->in);
+        kw_buf_puts(r->out, ")");
     }
 }
 
@@ -146,28 +145,32 @@ static void kw_host_op_chains(kw_render *r, const kw_py_op *op) {
     const kw_py_chains *pc = r->m->py ? r->m->py->chains : NULL;
     if (!pc)
         return;
-    kw_buf *o = r->out;
     size_t *ix = NULL, *ops = NULL;
     bool pybind = op->entry_kind && !strcmp(op->entry_kind, "pybind");
     const char *mod = pybind ? op->module : NULL;
     size_t n = kw_py_chains_for(pc, mod, op->function, true, &r->scratch, &ix);
     size_t nops = kw_py_chains_ops(pc, mod, op->function, &r->scratch, &ops);
     if (n == (size_t)-1 || nops == (size_t)-1) {
-        o->oom = true;
+        r->out->oom = true;
         return;
     }
     const char *label = op->def_name ? op->def_name : "?";
     if (!n) {
-        kw_buf_puts(o, "No outermost caller in the Python trees reaches ");
-        kw_md_code(o, label, false);
-        kw_buf_puts(o, " (as far as calls resolve statically).\n\n");
+        kw_r_p(r);
+        kw_r_t(r, "No outermost caller in the Python trees reaches ");
+        kw_r_c(r, label);
+        kw_r_t(r, " (as far as calls resolve statically).");
+        kw_r_p_end(r);
     }
     for (size_t i = 0; i < n && i < KW_HOST_CHAINS; i++)
         kw_r_python_chain(r, &pc->v.v[ix[i]], label, NULL, NULL);
-    if (n > KW_HOST_CHAINS)
-        kw_buf_printf(o, "And %zu more outermost caller%s in the Python trees reach%s it.\n\n",
-                      n - KW_HOST_CHAINS, n - KW_HOST_CHAINS == 1 ? "" : "s",
-                      n - KW_HOST_CHAINS == 1 ? "es" : "");
+    if (n > KW_HOST_CHAINS) {
+        kw_r_p(r);
+        kw_r_tf(r, "And %zu more outermost caller%s in the Python trees reach%s it.",
+                n - KW_HOST_CHAINS, n - KW_HOST_CHAINS == 1 ? "" : "s",
+                n - KW_HOST_CHAINS == 1 ? "es" : "");
+        kw_r_p_end(r);
+    }
     for (size_t i = 0; i < nops; i++) {
         kw_r_python_unresolved(r, pc, ops[i], r->py_counted);
         if (r->py_counted == (size_t)-1)
@@ -178,7 +181,6 @@ static void kw_host_op_chains(kw_render *r, const kw_py_op *op) {
 /* Where the package calls the listed ops: their public callers, each op once
  * (and the chains from the model's code, when read). */
 static void kw_host_op_callers(kw_render *r, const kw_py_op *const *ops, size_t n) {
-    kw_buf *o = r->out;
     for (size_t i = 0; i < n; i++) {
         bool dup = false;
         for (size_t j = 0; j < i && !dup; j++)
@@ -189,24 +191,26 @@ static void kw_host_op_callers(kw_render *r, const kw_py_op *const *ops, size_t 
         kw_host_op_chains(r, op);
         if (!op->callers.n)
             continue;
-        kw_buf_puts(o, "Public callers of ");
-        kw_md_code(o, op->def_name ? op->def_name : "?", false);
-        kw_buf_puts(o, " in the package:");
+        kw_r_p(r);
+        kw_r_t(r, "Public callers of ");
+        kw_r_c(r, op->def_name ? op->def_name : "?");
+        kw_r_t(r, " in the package:");
         for (size_t k = 0; k < op->callers.n && k < 8; k++) {
             const kw_py_caller *c = &op->callers.v[k];
-            kw_buf_puts(o, k ? ", " : " ");
-            kw_md_code(o, c->name, false);
-            kw_buf_puts(o, " ");
+            kw_r_t(r, k ? ", " : " ");
+            kw_r_c(r, c->name);
+            kw_r_t(r, " ");
             kw_r_loc(r, c->file, c->def_line);
             if (c->via) {
-                kw_buf_puts(o, " (via ");
-                kw_md_code(o, c->via, false);
-                kw_buf_puts(o, ")");
+                kw_r_t(r, " (via ");
+                kw_r_c(r, c->via);
+                kw_r_t(r, ")");
             }
         }
         if (op->callers.n > 8)
-            kw_buf_printf(o, " and %zu more", op->callers.n - 8);
-        kw_buf_puts(o, ".\n\n");
+            kw_r_tf(r, " and %zu more", op->callers.n - 8);
+        kw_r_t(r, ".");
+        kw_r_p_end(r);
     }
 }
 
@@ -226,20 +230,22 @@ static void kw_host_entries(kw_render *r, const kw_mpaths *paths, size_t npaths)
     for (size_t i = 0; i < npaths && !any; i++)
         any = paths[i].v.n > 0;
     if (!any && kw_host_all_dead(paths, npaths)) {
-        KW_R_LIT(r, "**Emitted but unreachable from any entry point.** The code object holds "
-                    "this instantiation, but every launch of it sits under a condition that "
-                    "is a compile-time constant and false here, or is reached only through "
-                    "calls that do (clang compiles the discarded branch of an `if "
-                    "constexpr` written in non-template code, and so emits the kernels "
-                    "launched there). The launch sites below say which condition.\n\n");
+        kw_r_p(r);
+        kw_md_strong(r->out, "Emitted but unreachable from any entry point.", kw_r_prose_in(r));
+        kw_r_t(r, " The code object holds this instantiation, but every launch of it sits under "
+                  "a condition that is a compile-time constant and false here, or is reached "
+                  "only through calls that do (clang compiles the discarded branch of an `if "
+                  "constexpr` written in non-template code, and so emits the kernels launched "
+                  "there). The launch sites below say which condition.");
+        kw_r_p_end(r);
         return;
     }
     if (!any) {
-        KW_R_LIT(r, "No host entry point of this index reaches a launch of this kernel "
-                    "(no `extern \"C\"` function, pybind11 or `TORCH_LIBRARY` binding, "
-                    "host function with external linkage or annotated function calls its "
-                    "launcher); the instantiation chains below show where the launches are "
-                    "instantiated from.\n\n");
+        kw_r_para(r, "No host entry point of this index reaches a launch of this kernel "
+                     "(no `extern \"C\"` function, pybind11 or `TORCH_LIBRARY` binding, "
+                     "host function with external linkage or annotated function calls its "
+                     "launcher); the instantiation chains below show where the launches are "
+                     "instantiated from.");
         return;
     }
     static const char *const head[] = {"Python op", "Binding", "C++ entry point", "Defined at"};
@@ -268,9 +274,8 @@ static void kw_host_entries(kw_render *r, const kw_mpaths *paths, size_t npaths)
                     kw_buf_puts(o, " ");
                     kw_r_loc(r, op->file, op->def_line);
                     kw_r_ref(r, op->file, op->def_line, "Python op", op->def_name);
-                    const kw_py_op **os = op->callers.n || r->m->py->chains
-                                              ? KW_PUSH(&r->scratch, ops)
-                                              : NULL;
+                    const kw_py_op **os =
+                        op->callers.n || r->m->py->chains ? KW_PUSH(&r->scratch, ops) : NULL;
                     if (os)
                         *os = op;
                     kw_r_cell(r);
@@ -292,75 +297,79 @@ static void kw_host_entries(kw_render *r, const kw_mpaths *paths, size_t npaths)
     kw_buf_putc(o, '\n');
     kw_host_op_callers(r, ops.v, ops.n);
     if (!r->o->python_root)
-        KW_R_LIT(r, "Python ops were not scanned: give `--python-root DIR` (the directory of "
-                    "the `@compile_ops` op files) to join them to these entry points.\n\n");
+        kw_r_para(r, "Python ops were not scanned: give `--python-root DIR` (the directory of "
+                     "the `@compile_ops` op files) to join them to these entry points.");
 }
 
 /* What a --shape says about a path: how many of its conditions could be
  * evaluated, and whether those hold. */
 static void kw_host_verdict(kw_render *r, const kw_tally *t, bool taken) {
-    kw_buf *o = r->out;
+    if (taken && !t->conditions) {
+        kw_r_para(r, "With this shape: the path has no conditions.");
+        return;
+    }
+    kw_r_p(r);
     if (!taken) {
-        kw_buf_printf(o,
-                      "With this shape this path is **not** taken: a condition above does "
-                      "not hold (%d of %d condition%s on this path could be evaluated).\n\n",
-                      t->evaluated, t->conditions, t->conditions == 1 ? "" : "s");
+        kw_r_t(r, "With this shape this path is ");
+        kw_md_strong(r->out, "not", kw_r_prose_in(r));
+        kw_r_tf(r,
+                " taken: a condition above does not hold (%d of %d condition%s on this path "
+                "could be evaluated).",
+                t->evaluated, t->conditions, t->conditions == 1 ? "" : "s");
+        kw_r_p_end(r);
         return;
     }
-    if (!t->conditions) {
-        KW_R_LIT(r, "With this shape: the path has no conditions.\n\n");
-        return;
-    }
-    kw_buf_printf(o, "With this shape %d of %d condition%s on this path could be evaluated",
-                  t->evaluated, t->conditions, t->conditions == 1 ? "" : "s");
+    kw_r_tf(r, "With this shape %d of %d condition%s on this path could be evaluated", t->evaluated,
+            t->conditions, t->conditions == 1 ? "" : "s");
     if (!t->evaluated)
-        kw_buf_puts(o, "; give --shape values for their names to decide whether it is "
-                       "taken.\n\n");
+        kw_r_t(r, "; give --shape values for their names to decide whether it is taken.");
     else if (t->evaluated == 1)
-        kw_buf_puts(o, "; it holds.\n\n");
+        kw_r_t(r, "; it holds.");
     else if (t->evaluated == 2)
-        kw_buf_puts(o, "; both hold.\n\n");
+        kw_r_t(r, "; both hold.");
     else
-        kw_buf_printf(o, "; all %d hold.\n\n", t->evaluated);
+        kw_r_tf(r, "; all %d hold.", t->evaluated);
+    kw_r_p_end(r);
 }
 
 /* The numbered chain of one path: calls with their guards, then the launch,
- * and with --shape the verdict (what kw_host_route compares). */
+ * and with --shape the verdict. The call at step omit (-1: none) is made at
+ * nomit places, listed after the chain (kw_host_parts). */
 static void kw_host_steps(kw_render *r, const kw_mlaunch *ml, const kw_mpath *p, long omit,
                           size_t nomit) {
-    kw_buf *o = r->out;
     bool taken = true;
     kw_tally tally = {0, 0};
-    int step = 1;
     kw_shown shown;
     memset(&shown, 0, sizeof shown);
-    for (size_t i = 0; i < p->calls.n; i++, step++) {
+    kw_r_ol steps;
+    kw_r_ol_open(r, &steps);
+    for (size_t i = 0; i < p->calls.n; i++) {
         const kw_mcall *mc = &r->m->calls.v[p->calls.v[i]];
-        kw_buf_printf(o, "%d. ", step);
-        kw_md_code(o, kw_r_name(r, kw_r_short(r, kw_node_name(r, mc->from, mc->c->caller_name, mc->c->caller))),
-                   false);
-        kw_buf_puts(o, " calls ");
-        kw_md_code(o, kw_r_name(r, kw_node_name(r, mc->to, mc->c->callee_name, mc->c->callee)), false);
+        const char *callee =
+            kw_r_name(r, kw_node_name(r, mc->to, mc->c->callee_name, mc->c->callee));
+        kw_r_ol_item(r, &steps);
+        kw_r_c(r, kw_r_name(r, kw_r_short(r, kw_node_name(r, mc->from, mc->c->caller_name,
+                                                          mc->c->caller))));
+        kw_r_t(r, " calls ");
+        kw_r_c(r, callee);
         if ((long)i == omit) { /* the calls of several paths: listed after the route */
-            kw_buf_printf(o, " at %zu places (below)\n", nomit);
+            kw_r_tf(r, " at %zu places (below)", nomit);
             continue;
         }
         if (mc->c->location.file) {
-            kw_buf_puts(o, " at ");
+            kw_r_t(r, " at ");
             kw_r_kloc(r, &mc->c->location);
-            kw_r_ref(r, mc->c->location.file, mc->c->location.line, "dispatch",
-                     kw_r_name(r, kw_node_name(r, mc->to, mc->c->callee_name, mc->c->callee)));
+            kw_r_ref(r, mc->c->location.file, mc->c->location.line, "dispatch", callee);
         }
         kw_host_guards(r, mc->c->guards.v, mc->c->guards.n, &taken, &shown, &tally);
-        kw_buf_puts(o, "\n");
     }
     const kw_launch *l = ml->l;
-    kw_buf_printf(o, "%d. ", step);
-    kw_md_code(o, kw_r_name(r, kw_r_short(r, l->function ? l->function : "?")), false);
-    kw_buf_puts(o, " launches the kernel at ");
+    kw_r_ol_item(r, &steps);
+    kw_r_c(r, kw_r_name(r, kw_r_short(r, l->function ? l->function : "?")));
+    kw_r_t(r, " launches the kernel at ");
     kw_r_kloc(r, &l->location);
     kw_host_guards(r, l->guards.v, l->guards.n, &taken, &shown, &tally);
-    kw_buf_puts(o, "\n\n");
+    kw_r_ol_end(r, &steps);
     if (r->page.user_shape && omit < 0)
         kw_host_verdict(r, &tally, taken);
 }
@@ -394,20 +403,21 @@ static bool kw_host_guard_common(const kw_host_call *const *cs, size_t n, const 
 /* Where the paths of one route part (step s): the caller, and each call's
  * line with the conditions not all of them share. */
 static void kw_host_parts(kw_render *r, const kw_mpath *const *ps, size_t n, size_t s) {
-    kw_buf *o = r->out;
     const kw_host_call **cs = kw_arena_alloc(&r->scratch, n * sizeof *cs);
     if (!cs)
         return;
     for (size_t k = 0; k < n; k++)
         cs[k] = r->m->calls.v[ps[k]->calls.v[s]].c;
     const kw_mcall *first = &r->m->calls.v[ps[0]->calls.v[s]];
-    kw_buf_printf(o, "At step %zu ", s + 1);
-    kw_md_code(o, kw_r_name(r, kw_r_short(r, kw_node_name(r, first->from, cs[0]->caller_name,
-                                                        cs[0]->caller))),
-               false);
-    kw_buf_printf(o, " makes the call at %zu places, one path each:\n\n", n);
+    kw_r_p(r);
+    kw_r_tf(r, "At step %zu ", s + 1);
+    kw_r_c(r, kw_r_name(r, kw_r_short(r, kw_node_name(r, first->from, cs[0]->caller_name,
+                                                      cs[0]->caller))));
+    kw_r_tf(r, " makes the call at %zu places, one path each:", n);
+    kw_r_p_end(r);
+    kw_r_list(r);
     for (size_t k = 0; k < n; k++) {
-        kw_buf_puts(o, "- ");
+        kw_r_item(r, 0);
         kw_r_kloc(r, &cs[k]->location);
         if (cs[k]->location.file)
             kw_r_ref(r, cs[k]->location.file, cs[k]->location.line, "dispatch", cs[k]->callee_name);
@@ -415,24 +425,28 @@ static void kw_host_parts(kw_render *r, const kw_mpath *const *ps, size_t n, siz
             const kw_guard *gd = &cs[k]->guards.v[g];
             if (!gd->condition || kw_host_guard_common(cs, n, gd))
                 continue;
-            kw_buf_puts(o, ", ");
+            kw_r_t(r, ", ");
             kw_host_guard(r, gd, NULL);
         }
-        kw_buf_putc(o, '\n');
     }
-    kw_buf_putc(o, '\n');
+    kw_r_list_end(r);
+    kw_buf_putc(r->out, '\n');
     /* the conditions every one of them sits under */
     bool any = false;
     for (size_t g = 0; g < cs[0]->guards.n; g++) {
         const kw_guard *gd = &cs[0]->guards.v[g];
         if (!gd->condition || !kw_host_guard_common(cs, n, gd))
             continue;
-        kw_buf_puts(o, any ? ", " : "All of them: ");
+        if (!any)
+            kw_r_p(r);
+        kw_r_t(r, any ? ", " : "All of them: ");
         kw_host_guard(r, gd, NULL);
         any = true;
     }
-    if (any)
-        kw_buf_puts(o, ".\n\n");
+    if (any) {
+        kw_r_t(r, ".");
+        kw_r_p_end(r);
+    }
 }
 
 /* One route of an entry point: the paths (n, the first ps[0]) whose chains
@@ -440,38 +454,43 @@ static void kw_host_parts(kw_render *r, const kw_mpath *const *ps, size_t n, siz
  * only in the library's calls (kw_host_same_route) are one route with their
  * count, and the calls and conditions that tell them apart. grouped: some
  * route of this launch has several paths (routes are numbered, not paths). */
-static void kw_host_route(kw_render *r, const kw_mpath *const *ps, size_t n, size_t nth,
-                          size_t of, bool grouped, const char *steps) {
-    kw_buf *o = r->out;
+static void kw_host_route(kw_render *r, const kw_mlaunch *ml, const kw_mpath *const *ps, size_t n,
+                          size_t nth, size_t of, bool grouped) {
     const kw_mpath *p = ps[0];
     const kw_mentry *me = &r->m->entries.v[p->entry];
-    kw_buf_puts(o, "From ");
+    kw_r_p(r);
+    kw_r_t(r, "From ");
     kw_host_entry_label(r, me);
     if (me->e->location.file) {
-        kw_buf_puts(o, ", ");
+        kw_r_t(r, ", ");
         kw_r_kloc(r, &me->e->location);
     }
     if (!grouped && p->of > 1) /* every path its own route: numbered as paths */
-        kw_buf_printf(o, ", path %zu of %s%zu", p->nth, p->at_least ? "at least " : "", p->of);
+        kw_r_tf(r, ", path %zu of %s%zu", p->nth, p->at_least ? "at least " : "", p->of);
     else if (grouped && of > 1)
-        kw_buf_printf(o, ", route %zu of %zu", nth, of);
+        kw_r_tf(r, ", route %zu of %zu", nth, of);
     if (n > 1)
-        kw_buf_printf(o, " (%zu call paths)", n);
-    kw_buf_puts(o, ":\n\n");
-    kw_buf_puts(o, steps);
+        kw_r_tf(r, " (%zu call paths)", n);
+    kw_r_t(r, ":");
+    kw_r_p_end(r);
     long s = kw_host_parting(ps, n);
+    kw_host_steps(r, ml, p, s, n);
     if (s >= 0)
         kw_host_parts(r, ps, n, (size_t)s);
     bool last = p->nth == KW_PATHS_SHOWN || p->nth == p->of;
     for (size_t k = 1; k < n && !last; k++)
         last = ps[k]->nth == KW_PATHS_SHOWN || ps[k]->nth == ps[k]->of;
     const kw_mpath *end = ps[n - 1];
-    if (last && end->of > KW_PATHS_SHOWN)
-        kw_buf_printf(o, "%s%zu more path%s from this entry point %s not listed (the first %d, "
-                         "shortest first, are).\n\n",
-                      end->at_least ? "At least " : "", end->of - KW_PATHS_SHOWN,
-                      end->of - KW_PATHS_SHOWN == 1 ? "" : "s",
-                      end->of - KW_PATHS_SHOWN == 1 ? "is" : "are", KW_PATHS_SHOWN);
+    if (last && end->of > KW_PATHS_SHOWN) {
+        kw_r_p(r);
+        kw_r_tf(r,
+                "%s%zu more path%s from this entry point %s not listed (the first %d, "
+                "shortest first, are).",
+                end->at_least ? "At least " : "", end->of - KW_PATHS_SHOWN,
+                end->of - KW_PATHS_SHOWN == 1 ? "" : "s",
+                end->of - KW_PATHS_SHOWN == 1 ? "is" : "are", KW_PATHS_SHOWN);
+        kw_r_p_end(r);
+    }
 }
 
 /* Whether two paths are one route: from the same entry point through the
@@ -505,11 +524,13 @@ static bool kw_host_same_route(const kw_model *m, const kw_launch *l, const kw_m
 static void kw_host_routes(kw_render *r, const kw_mlaunch *ml, const kw_mpaths *paths,
                            size_t nentries) {
     size_t n = paths->v.n;
-    kw_buf *page = r->out;
     size_t *route = kw_arena_alloc(&r->scratch, (n + 1) * sizeof *route);
     const kw_mpath **ps = kw_arena_alloc(&r->scratch, (n + 1) * sizeof *ps);
-    if (!route || !ps)
+    if (!route || !ps) {
+        r->out->oom = true;
+        kw_r_p_end(r);
         return;
+    }
     size_t nroutes = 0;
     for (size_t j = 0; j < n; j++) {
         route[j] = j;
@@ -519,16 +540,14 @@ static void kw_host_routes(kw_render *r, const kw_mlaunch *ml, const kw_mpaths *
         nroutes += route[j] == j;
     }
     if (n > nentries)
-        kw_buf_printf(page, " along %zu%s call paths", n,
-                      paths->v.v[n - 1].at_least ? "+" : "");
+        kw_r_tf(r, " along %zu%s call paths", n, paths->v.v[n - 1].at_least ? "+" : "");
     if (nroutes < n)
-        kw_buf_printf(page, ", %zu distinct route%s through the same functions", nroutes,
-                      nroutes == 1 ? "" : "s");
+        kw_r_tf(r, ", %zu distinct route%s through the same functions", nroutes,
+                nroutes == 1 ? "" : "s");
     else if (n > nentries)
-        kw_buf_puts(page, " (each with its own conditions)");
-    kw_buf_puts(page, ":\n\n");
-    kw_buf b;
-    kw_buf_init(&b);
+        kw_r_t(r, " (each with its own conditions)");
+    kw_r_t(r, ":");
+    kw_r_p_end(r);
     for (size_t j = 0; j < n; j++) {
         if (route[j] != j)
             continue;
@@ -541,13 +560,8 @@ static void kw_host_routes(kw_render *r, const kw_mlaunch *ml, const kw_mpaths *
         for (size_t k = j; k < n; k++)
             if (route[k] == j)
                 ps[np++] = &paths->v.v[k];
-        kw_buf_reset(&b);
-        r->out = &b;
-        kw_host_steps(r, ml, ps[0], kw_host_parting(ps, np), np);
-        r->out = page;
-        kw_host_route(r, ps, np, nth, of, nroutes < n, b.oom ? "" : kw_buf_str(&b));
+        kw_host_route(r, ml, ps, np, nth, of, nroutes < n);
     }
-    kw_buf_free(&b);
 }
 
 /* The number of distinct entry points among paths (grouped by entry). */
@@ -559,30 +573,33 @@ static size_t kw_host_nentries(const kw_mpaths *paths) {
 }
 
 static void kw_host_chain(kw_render *r, const kw_launch *l) {
-    kw_buf *o = r->out;
     if (!l->instantiation_chain.n) {
-        kw_md_code(o, kw_r_name(r, l->function ? l->function : "?"), false);
-        kw_buf_puts(o, " launches it; it is not a template instantiation, and nothing in this "
-                       "index that an entry point reaches calls it.\n\n");
+        kw_r_p(r);
+        kw_r_c(r, kw_r_name(r, l->function ? l->function : "?"));
+        kw_r_t(r, " launches it; it is not a template instantiation, and nothing in this index "
+                  "that an entry point reaches calls it.");
+        kw_r_p_end(r);
         return;
     }
-    KW_R_LIT(r, "Instantiation chain (each caller, at the call that instantiates the next "
-                "function):\n\n");
-    kw_buf_puts(o, "1. ");
-    kw_md_code(o, l->function ? l->function : "?", false);
-    kw_buf_puts(o, " (launches the kernel)\n");
+    kw_r_para(r, "Instantiation chain (each caller, at the call that instantiates the next "
+                 "function):");
+    kw_r_ol chain;
+    kw_r_ol_open(r, &chain);
+    kw_r_ol_item(r, &chain);
+    kw_r_c(r, l->function ? l->function : "?");
+    kw_r_t(r, " (launches the kernel)");
     for (size_t i = 0; i < l->instantiation_chain.n; i++) {
         const kw_chain_link *c = &l->instantiation_chain.v[i];
-        kw_buf_printf(o, "%zu. called by ", i + 2);
-        kw_md_code(o, kw_r_name(r, c->function ? c->function : "?"), false);
+        kw_r_ol_item(r, &chain);
+        kw_r_t(r, "called by ");
+        kw_r_c(r, kw_r_name(r, c->function ? c->function : "?"));
         if (c->location.file) {
-            kw_buf_puts(o, " at ");
+            kw_r_t(r, " at ");
             kw_r_kloc(r, &c->location);
             kw_r_ref(r, c->location.file, c->location.line, "dispatch", c->function);
         }
-        kw_buf_putc(o, '\n');
     }
-    kw_buf_putc(o, '\n');
+    kw_r_ol_end(r, &chain);
 }
 
 /* One row of the configuration table. */
@@ -648,8 +665,40 @@ static void kw_host_config_row(kw_render *r, const kw_mlaunch *ml, size_t li, co
     }
 }
 
+/* "Block: N threads = W waves of L lanes." and the kernel's attributes, one
+ * paragraph (in Markdown, a blank line when there is neither). */
+static void kw_host_block(kw_render *r, const kw_launch *l) {
+    const kw_kernel *k = r->mk->k;
+    size_t nattrs = k ? k->attrs.n : 0;
+    if (!l->block.has_value && !nattrs) {
+        kw_buf_puts(r->out, "\n\n");
+        return;
+    }
+    kw_r_p(r);
+    if (l->block.has_value) {
+        long long threads = l->block.value[0] * l->block.value[1] * l->block.value[2];
+        kw_r_tf(r, "Block: %lld threads", threads);
+        int ws = 0;
+        for (size_t a = 0; a < r->archs.n && !ws; a++)
+            ws = kw_hw_wave_size(r->archs.v[a].arch);
+        if (ws)
+            kw_r_tf(r, " = %lld wave%s of %d lanes", (threads + ws - 1) / ws,
+                    (threads + ws - 1) / ws == 1 ? "" : "s", ws);
+        kw_r_t(r, ".");
+    }
+    for (size_t i = 0; i < nattrs; i++) {
+        /* (the paragraph's text begins at its first letter) */
+        kw_r_t(r, i || l->block.has_value || !kw_r_html(r) ? " Kernel attribute "
+                                                           : "Kernel attribute ");
+        kw_r_c(r, k->attrs.v[i].name ? k->attrs.v[i].name : "?");
+        kw_r_t(r, " = ");
+        kw_r_c(r, k->attrs.v[i].value ? k->attrs.v[i].value : "?");
+        kw_r_t(r, ".");
+    }
+    kw_r_p_end(r);
+}
+
 static void kw_host_config(kw_render *r, const kw_mlaunch *ml, size_t li) {
-    kw_buf *o = r->out;
     const kw_launch *l = ml->l;
     static const char *const head[] = {"Operand", "As written", "Value", "Declared as",
                                        "With --shape"};
@@ -659,52 +708,38 @@ static void kw_host_config(kw_render *r, const kw_mlaunch *ml, size_t li) {
     kw_host_config_row(r, ml, li, "dynamic shared memory (bytes)", &l->shared_mem);
     kw_host_config_row(r, ml, li, "stream", &l->stream);
     kw_r_table_end(r);
-    kw_buf_putc(o, '\n');
-    if (l->block.has_value) {
-        long long threads = l->block.value[0] * l->block.value[1] * l->block.value[2];
-        kw_buf_printf(o, "Block: %lld threads", threads);
-        int ws = 0;
-        for (size_t a = 0; a < r->archs.n && !ws; a++)
-            ws = kw_hw_wave_size(r->archs.v[a].arch);
-        if (ws)
-            kw_buf_printf(o, " = %lld wave%s of %d lanes", (threads + ws - 1) / ws,
-                          (threads + ws - 1) / ws == 1 ? "" : "s", ws);
-        kw_buf_puts(o, ".");
-    }
-    const kw_kernel *k = r->mk->k;
-    if (k)
-        for (size_t i = 0; i < k->attrs.n; i++) {
-            kw_buf_puts(o, " Kernel attribute ");
-            kw_md_code(o, k->attrs.v[i].name ? k->attrs.v[i].name : "?", false);
-            kw_buf_puts(o, " = ");
-            kw_md_code(o, k->attrs.v[i].value ? k->attrs.v[i].value : "?", false);
-            kw_buf_puts(o, ".");
-        }
-    kw_buf_puts(o, "\n\n");
+    kw_buf_putc(r->out, '\n');
+    kw_host_block(r, l);
     if (r->page.user_shape && r->page.user_shape->v.n) {
-        kw_buf_puts(o, "Shape bindings: ");
+        kw_r_p(r);
+        kw_r_t(r, "Shape bindings: ");
         for (size_t i = 0; i < r->page.shape.v.n; i++) {
             char num[32];
             kw_num_value_to(num, sizeof num, r->page.shape.v.v[i].value);
             char *s = kw_arena_printf(&r->scratch, "%s = %s", r->page.shape.v.v[i].name, num);
-            kw_buf_puts(o, i ? ", " : "");
-            kw_md_code(o, s ? s : "?", false);
-            kw_buf_printf(o, " (%s)", kw_r_safe_prose(r, r->page.shape.v.v[i].from));
+            kw_r_t(r, i ? ", " : "");
+            kw_r_c(r, s ? s : "?");
+            kw_r_t(r, " (");
+            kw_r_sp(r, r->page.shape.v.v[i].from);
+            kw_r_t(r, ")");
         }
-        kw_buf_puts(o, ". A name binds an expression's name that is equal to it or ends in "
-                       "`.name`, `->name` or `::name`.\n\n");
+        kw_r_t(r, ". A name binds an expression's name that is equal to it or ends in `.name`, "
+                  "`->name` or `::name`.");
+        kw_r_p_end(r);
     }
     if (r->page.user_shape && l->constants.n) {
-        kw_buf_puts(o, "Constants this launch is written with (clang's values; for a local "
-                       "set once and not constant here, its initializer): ");
+        kw_r_p(r);
+        kw_r_t(r, "Constants this launch is written with (clang's values; for a local set once "
+                  "and not constant here, its initializer): ");
         for (size_t i = 0; i < l->constants.n; i++) {
             const kw_constant *k = &l->constants.v[i];
             const char *rhs = k->value ? k->value : k->init ? k->init : "?";
             char *s = kw_arena_printf(&r->scratch, "%s = %s", k->name ? k->name : "?", rhs);
-            kw_buf_puts(o, i ? ", " : "");
-            kw_md_code(o, s ? s : "?", false);
+            kw_r_t(r, i ? ", " : "");
+            kw_r_c(r, s ? s : "?");
         }
-        kw_buf_puts(o, ".\n\n");
+        kw_r_t(r, ".");
+        kw_r_p_end(r);
     }
 }
 
@@ -713,7 +748,7 @@ static void kw_host_args(kw_render *r, const kw_launch *l) {
         return;
     kw_buf *o = r->out;
     const kw_kernel *k = r->mk->k;
-    KW_R_LIT(r, "Kernel arguments as written at the launch:\n\n");
+    kw_r_para(r, "Kernel arguments as written at the launch:");
     static const char *const head[] = {"Parameter", "Type", "Argument"};
     kw_r_table(r, 3, head);
     /* arguments are in parameter order: by position when the counts agree (the
@@ -749,45 +784,47 @@ static void kw_host_args(kw_render *r, const kw_launch *l) {
 }
 
 static void kw_host_statement(kw_render *r, const kw_mlaunch *ml) {
-    kw_buf *o = r->out;
     const kw_launch *l = ml->l;
     if (!l->location.file) {
-        KW_R_LIT(r, "The launch has no recorded location.\n\n");
+        kw_r_para(r, "The launch has no recorded location.");
         return;
     }
     kw_r_ref(r, l->location.file, l->location.line, "launch", r->mk->name);
     const char *kind = l->kind ? l->kind : "other";
-    kw_buf_puts(o, "Launch statement (");
-    kw_md_code(o, kind, false);
+    kw_r_p(r);
+    kw_r_t(r, "Launch statement (");
+    kw_r_c(r, kind);
     if (l->macro_expansions.n) {
-        kw_buf_puts(o, ", through macro");
-        kw_buf_puts(o, l->macro_expansions.n > 1 ? "s " : " ");
+        kw_r_t(r, ", through macro");
+        kw_r_t(r, l->macro_expansions.n > 1 ? "s " : " ");
         for (size_t i = l->macro_expansions.n; i-- > 0;) {
-            kw_md_code(o, l->macro_expansions.v[i].macro ? l->macro_expansions.v[i].macro : "?",
-                       false);
-            kw_buf_puts(o, i ? " > " : "");
+            kw_r_c(r, l->macro_expansions.v[i].macro ? l->macro_expansions.v[i].macro : "?");
+            kw_r_t(r, i ? " > " : "");
         }
     }
-    kw_buf_puts(o, ") in ");
-    kw_md_code(o, kw_r_name(r, l->function ? l->function : "?"), false);
-    kw_buf_puts(o, ", at ");
+    kw_r_t(r, ") in ");
+    kw_r_c(r, kw_r_name(r, l->function ? l->function : "?"));
+    kw_r_t(r, ", at ");
     kw_r_kloc(r, &l->location);
-    kw_buf_puts(o, ":\n\n");
+    kw_r_t(r, ":");
+    kw_r_p_end(r);
     /* a launch inside a kernel library's header (the sidecar's `library` and
      * `site`): location is the user's call into the library, site the <<<>>>
      * itself */
     const char *library = l->library;
     const kw_loc *site = &l->site;
     if (library) {
-        kw_buf_puts(o, "The `<<<>>>` itself is inside the kernel library ");
-        kw_md_code(o, library, false);
+        kw_r_p(r);
+        kw_r_t(r, "The `<<<>>>` itself is inside the kernel library ");
+        kw_r_c(r, library);
         if (site && site->file) {
-            kw_buf_puts(o, ", at ");
+            kw_r_t(r, ", at ");
             kw_r_kloc(r, site);
             kw_r_ref(r, site->file, site->line, "launch", library);
         }
-        kw_buf_puts(o, "; the launch is attributed to the first call outside the library, "
-                       "quoted here:\n\n");
+        kw_r_t(r, "; the launch is attributed to the first call outside the library, quoted "
+                  "here:");
+        kw_r_p_end(r);
         if (kw_r_check(r, l->location.file, l->location.line, NULL, false, "the call"))
             kw_r_quote(r, l->location.file, l->location.line,
                        kw_src_stmt_end(kw_page_src(&r->page, l->location.file), l->location.line,
@@ -798,7 +835,7 @@ static void kw_host_statement(kw_render *r, const kw_mlaunch *ml) {
             const kw_src_file *sf = kw_page_src(&r->page, site->file);
             /* the kernel's name may sit on a line above the `<<<` */
             int first = kw_src_stmt_start(sf, site->line, kw_r_base_name(r, r->mk->name), 8);
-            KW_R_LIT(r, "The library's launch statement:\n\n");
+            kw_r_para(r, "The library's launch statement:");
             kw_r_quote(r, site->file, first ? first : site->line,
                        kw_src_stmt_end(sf, site->line, site->column, 30), "cpp");
         }
@@ -831,14 +868,48 @@ static void kw_host_statement(kw_render *r, const kw_mlaunch *ml) {
 static void kw_host_unreached(kw_render *r, const kw_launch *l) {
     if (l->guards.n) {
         bool taken = true;
-        kw_buf_puts(r->out, "Conditions at the launch");
+        kw_r_p(r);
+        kw_r_t(r, "Conditions at the launch");
         kw_host_guards(r, l->guards.v, l->guards.n, &taken, NULL, NULL);
-        kw_buf_puts(r->out, ".\n\n");
+        kw_r_t(r, ".");
+        kw_r_p_end(r);
     }
     kw_host_chain(r, l);
 }
+/* The sentence before a config table's rows: where the loader is built,
+ * and from which table; then the list of the rows is open (kw_r_list). */
+static void kw_host_table_head(kw_render *r, const kw_asm_choice *ch) {
+    kw_r_p(r);
+    if (ch->wrapper) {
+        kw_md_strong(r->out, "Chosen where the wrapper is made.", kw_r_prose_in(r));
+        kw_r_t(r, " The loader is built inside ");
+        kw_r_c(r, ch->wrapper);
+        kw_r_t(r, " at ");
+        kw_r_loc(r, ch->wrapper_location.file, ch->wrapper_location.line);
+        kw_r_t(r, " from its arguments; ");
+        kw_r_c(r, ch->wrapper);
+        kw_r_t(r, " is made at ");
+        kw_r_loc(r, ch->construction.file, ch->construction.line);
+        if (ch->table) {
+            kw_r_t(r, " from a row of ");
+            kw_r_c(r, ch->table);
+            kw_r_tf(r, " (%d rows) ", ch->rows);
+            kw_r_loc(r, ch->table_location.file, ch->table_location.line);
+        }
+        kw_r_t(r, ch->table ? "; this kernel's rows:" : ":");
+    } else {
+        kw_md_strong(r->out, "Selected from a table.", kw_r_prose_in(r));
+        kw_r_t(r, " The loader is built from a row of ");
+        kw_r_c(r, ch->table ? ch->table : "?");
+        kw_r_tf(r, " (%d rows) ", ch->rows);
+        kw_r_loc(r, ch->table_location.file, ch->table_location.line);
+        kw_r_t(r, "; this kernel's rows:");
+    }
+    kw_r_p_end(r);
+    kw_r_list(r);
+}
+
 static void kw_host_table_rows(kw_render *r, const kw_launch *l, const char *symbol) {
-    kw_buf *o = r->out;
     for (size_t c = 0; c < l->asm_choices.n; c++) {
         const kw_asm_choice *ch = &l->asm_choices.v[c];
         bool head = false;
@@ -846,89 +917,74 @@ static void kw_host_table_rows(kw_render *r, const kw_launch *l, const char *sym
             const kw_asm_candidate *cd = &ch->candidates.v[i];
             if (!cd->asm_kernel || !symbol || strcmp(cd->asm_kernel, symbol))
                 continue;
-            if (!head && ch->wrapper) {
-                kw_buf_puts(o, "**Chosen where the wrapper is made.** The loader is built inside ");
-                kw_md_code(o, ch->wrapper, false);
-                kw_buf_puts(o, " at ");
-                kw_r_loc(r, ch->wrapper_location.file, ch->wrapper_location.line);
-                kw_buf_puts(o, " from its arguments; ");
-                kw_md_code(o, ch->wrapper, false);
-                kw_buf_puts(o, " is made at ");
-                kw_r_loc(r, ch->construction.file, ch->construction.line);
-                if (ch->table) {
-                    kw_buf_printf(o, " from a row of `%s` (%d rows) ", ch->table, ch->rows);
-                    kw_r_loc(r, ch->table_location.file, ch->table_location.line);
-                }
-                kw_buf_puts(o, ch->table ? "; this kernel's rows:\n\n" : ":\n\n");
-                head = true;
-            }
-            if (!head) {
-                kw_buf_printf(o, "**Selected from a table.** The loader is built from a row of "
-                                 "`%s` (%d rows) ",
-                              ch->table ? ch->table : "?", ch->rows);
-                kw_r_loc(r, ch->table_location.file, ch->table_location.line);
-                kw_buf_puts(o, "; this kernel's rows:\n\n");
-                head = true;
-            }
-            kw_buf_puts(o, "- ");
+            if (!head)
+                kw_host_table_head(r, ch);
+            head = true;
+            kw_r_item(r, 0);
             kw_r_loc(r, cd->location.file, cd->location.line);
             if (cd->condition) {
-                kw_buf_puts(o, " when ");
-                kw_md_code(o, cd->condition, false);
+                kw_r_t(r, " when ");
+                kw_r_c(r, cd->condition);
             }
             if (cd->fields) {
-                kw_buf_puts(o, " (");
-                kw_md_code(o, cd->fields, false);
-                kw_buf_puts(o, ")");
+                kw_r_t(r, " (");
+                kw_r_c(r, cd->fields);
+                kw_r_t(r, ")");
             }
-            kw_buf_puts(o, ": ");
-            kw_md_code(o, kw_r_path(r, cd->file ? cd->file : cd->code_object), false);
-            kw_buf_puts(o, "\n");
+            kw_r_t(r, ": ");
+            kw_r_c(r, kw_r_path(r, cd->file ? cd->file : cd->code_object));
         }
-        if (head)
-            kw_buf_puts(o, "\n");
+        if (head) {
+            kw_r_list_end(r);
+            kw_buf_putc(r->out, '\n');
+        }
     }
 }
 
 void kw_render_host(kw_render *r) {
-    kw_buf *o = r->out;
     const kw_mkernel *mk = r->mk;
     KW_R_HEADING(r, 2, "1. Host Side: Python → C++ → Kernel Launch");
     size_t nl = mk->launches.n;
     kw_mpaths *paths = r->page.paths;
     if (!nl) {
-        KW_R_LIT(r, "No launch of this kernel was recorded in the host code of this index "
-                    "(it may be launched through a function pointer, a module loader, or "
-                    "from a translation unit whose sidecar is not indexed).\n\n");
+        kw_r_para(r, "No launch of this kernel was recorded in the host code of this index (it "
+                     "may be launched through a function pointer, a module loader, or from a "
+                     "translation unit whose sidecar is not indexed).");
         return;
     }
     kw_host_entries(r, paths, nl);
     for (size_t i = 0; i < nl; i++) {
         const kw_mlaunch *ml = &r->m->launches.v[mk->launches.v[i]];
-        char *title = kw_arena_printf(&r->scratch, "Launch site %zu of %zu: %s:%d", i + 1, nl,
-                                      kw_r_safe(r, kw_r_path(r, ml->l->location.file)),
-                                      ml->l->location.line);
-        kw_md_heading(o, 3, title ? title : "Launch site");
-        kw_buf_puts(o, "**Dispatch path.** ");
+        kw_r_h(r, 3);
+        kw_r_tf(r, "Launch site %zu of %zu: ", i + 1, nl);
+        kw_r_s(r, kw_r_path(r, ml->l->location.file));
+        kw_r_tf(r, ":%d", ml->l->location.line);
+        kw_r_h_end(r);
+        kw_r_p(r);
+        kw_md_strong(r->out, "Dispatch path.", kw_r_prose_in(r));
+        kw_r_t(r, " ");
         if (paths && paths[i].v.n) {
             size_t ne = kw_host_nentries(&paths[i]);
-            kw_buf_printf(o, "%zu entry point%s reach%s this launch", ne, ne == 1 ? "" : "s",
-                          ne == 1 ? "es" : "");
-            kw_host_routes(r, ml, &paths[i], ne);
-        } else if (paths && paths[i].dead) {
-            kw_buf_puts(o, ml->l->dead
-                               ? "This launch never runs: a condition it sits under is a "
-                                 "compile-time constant that does not hold here.\n\n"
-                               : "This launch never runs: every entry point that would reach "
-                                 "it does so only through a call under a compile-time constant "
-                                 "condition that does not hold.\n\n");
-            kw_host_unreached(r, ml->l);
+            kw_r_tf(r, "%zu entry point%s reach%s this launch", ne, ne == 1 ? "" : "s",
+                    ne == 1 ? "es" : "");
+            kw_host_routes(r, ml, &paths[i], ne); /* ends the paragraph */
         } else {
-            KW_R_LIT(r, "No entry point of this index reaches this launch.\n\n");
+            if (!paths || !paths[i].dead)
+                kw_r_t(r, "No entry point of this index reaches this launch.");
+            else if (ml->l->dead)
+                kw_r_t(r, "This launch never runs: a condition it sits under is a compile-time "
+                          "constant that does not hold here.");
+            else
+                kw_r_t(r, "This launch never runs: every entry point that would reach it does "
+                          "so only through a call under a compile-time constant condition that "
+                          "does not hold.");
+            kw_r_p_end(r);
             kw_host_unreached(r, ml->l);
         }
         kw_host_table_rows(r, ml->l, mk->symbol);
-        KW_R_LIT(r, "**Grid and block.**\n\n");
+        kw_r_p(r);
+        kw_md_strong(r->out, "Grid and block.", kw_r_prose_in(r));
+        kw_r_p_end(r);
         kw_host_config(r, ml, i);
         kw_host_args(r, ml->l);
         kw_host_statement(r, ml);
