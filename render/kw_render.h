@@ -302,4 +302,14 @@ void kw_render_files(kw_render *r); /* 6 */
  * (kw_render_triton.c); 5 and 6 are the writers above. */
 void kw_render_triton(kw_render *r);
 
+/* ---- c2: numbered lists (kw_r.c) ---------------------------------------------------------- */
+
+/* A tight numbered list (1., 2., ...) as a block of the page, in its
+ * printer: kw_r_olist, then per item kw_r_oitem(r, n) (n = 1, 2, ...) and
+ * its inline text (kw_r_t, kw_r_c, kw_r_loc ...), then kw_r_olist_end(r,
+ * items), which ends the block with its blank line. */
+void kw_r_olist(kw_render *r);
+void kw_r_oitem(kw_render *r, size_t n);
+void kw_r_olist_end(kw_render *r, size_t n);
+
 #endif
