@@ -12,75 +12,77 @@
 #include "render/kw_md.h"
 #include "render/kw_render.h"
 
-static void kw_ttgir_dims(kw_buf *o, const long long *v, size_t n) {
+static void kw_ttgir_dims(kw_render *r, const long long *v, size_t n) {
     for (size_t d = 0; d < n; d++)
-        kw_buf_printf(o, "%s%lld", d ? " × " : "", v[d]);
+        kw_r_tf(r, "%s%lld", d ? " × " : "", v[d]);
 }
 
-static void kw_ttgir_bullet(kw_buf *o, const kw_triton_layout *l) {
-    kw_buf_puts(o, "- ");
-    kw_md_code(o, l->name, false);
+/* An item of the open list (kw_r_list) naming the layout. */
+static void kw_ttgir_bullet(kw_render *r, const kw_triton_layout *l) {
+    kw_r_item(r, 0);
+    kw_r_c(r, l->name);
 }
 
-static void kw_ttgir_note_blocked(kw_buf *o, const kw_ttgir_layout *x) {
-    kw_ttgir_bullet(o, x->l);
-    kw_buf_puts(o, ": one tile of the program (sizePerThread × threadsPerWarp × warpsPerCTA) is ");
-    kw_ttgir_dims(o, x->tile, x->rank);
+static void kw_ttgir_note_blocked(kw_render *r, const kw_ttgir_layout *x) {
+    kw_ttgir_bullet(r, x->l);
+    kw_r_t(r, ": one tile of the program (sizePerThread × threadsPerWarp × warpsPerCTA) is ");
+    kw_ttgir_dims(r, x->tile, x->rank);
     long long o0 = x->order[0];
-    kw_buf_printf(o,
-                  " elements; each thread holds %lld consecutive element%s along dim %lld "
-                  "(`order[0]`) of a tile.\n",
-                  x->spt[o0], x->spt[o0] == 1 ? "" : "s", o0);
+    kw_r_tf(r,
+            " elements; each thread holds %lld consecutive element%s along dim %lld "
+            "(`order[0]`) of a tile.",
+            x->spt[o0], x->spt[o0] == 1 ? "" : "s", o0);
 }
 
-static void kw_ttgir_note_mfma(kw_buf *o, const kw_ttgir_layout *x) {
+static void kw_ttgir_note_mfma(kw_render *r, const kw_ttgir_layout *x) {
     const kw_ttgir_mfma m = x->mfma;
-    kw_ttgir_bullet(o, x->l);
-    kw_buf_printf(o,
-                  ": an MFMA result layout; each matrix instruction computes a %lld × %lld block "
-                  "of the result from %lld × %lld and %lld × %lld operand blocks (`instrShape` "
-                  "M × N × K = %lld × %lld × %lld); the program's waves are arranged %lld × %lld "
-                  "(`warpsPerCTA`): one instruction block each, together a %lld × %lld tile of "
-                  "the result, repeated over a larger tensor.\n",
-                  m.shape[0], m.shape[1], m.shape[0], m.shape[2], m.shape[2], m.shape[1],
-                  m.shape[0], m.shape[1], m.shape[2], m.warps[0], m.warps[1],
-                  m.shape[0] * m.warps[0], m.shape[1] * m.warps[1]);
+    kw_ttgir_bullet(r, x->l);
+    kw_r_tf(r,
+            ": an MFMA result layout; each matrix instruction computes a %lld × %lld block "
+            "of the result from %lld × %lld and %lld × %lld operand blocks (`instrShape` "
+            "M × N × K = %lld × %lld × %lld); the program's waves are arranged %lld × %lld "
+            "(`warpsPerCTA`): one instruction block each, together a %lld × %lld tile of "
+            "the result, repeated over a larger tensor.",
+            m.shape[0], m.shape[1], m.shape[0], m.shape[2], m.shape[2], m.shape[1], m.shape[0],
+            m.shape[1], m.shape[2], m.warps[0], m.warps[1], m.shape[0] * m.warps[0],
+            m.shape[1] * m.warps[1]);
 }
 
-static void kw_ttgir_note_shared(kw_buf *o, const kw_ttgir_layout *x) {
-    kw_ttgir_bullet(o, x->l);
+static void kw_ttgir_note_shared(kw_render *r, const kw_ttgir_layout *x) {
+    kw_ttgir_bullet(r, x->l);
     if (x->max_phase <= 1) {
-        kw_buf_printf(o,
-                      ": an LDS (shared memory) layout, not swizzled (`maxPhase = %lld`): rows "
-                      "are stored as they are, dim %lld fastest.\n",
-                      x->max_phase, x->order[0]);
+        kw_r_tf(r,
+                ": an LDS (shared memory) layout, not swizzled (`maxPhase = %lld`): rows "
+                "are stored as they are, dim %lld fastest.",
+                x->max_phase, x->order[0]);
         return;
     }
-    kw_buf_printf(o,
-                  ": an LDS (shared memory) layout, dim %lld fastest (`order[0]`), swizzled: "
-                  "a row is stored in groups of %lld elements (`vec`), and row r's group index "
-                  "is XORed with (r / %lld) mod %lld (`perPhase`, `maxPhase`), so the rows of "
-                  "one column fall in different LDS banks.\n",
-                  x->order[0], x->vec, x->per_phase, x->max_phase);
+    kw_r_tf(r,
+            ": an LDS (shared memory) layout, dim %lld fastest (`order[0]`), swizzled: "
+            "a row is stored in groups of %lld elements (`vec`), and row r's group index "
+            "is XORed with (r / %lld) mod %lld (`perPhase`, `maxPhase`), so the rows of "
+            "one column fall in different LDS banks.",
+            x->order[0], x->vec, x->per_phase, x->max_phase);
 }
 
 void kw_r_ttgir_layout_notes(kw_render *r) {
-    kw_buf *o = r->out;
     const kw_ttgir *g = r->page.ttgir;
     bool listed = false;
+    kw_r_list(r);
     for (size_t i = 0; g && i < g->layouts.n; i++) {
         /* one line where the parameters say more than the table */
         const kw_ttgir_layout *x = &g->layouts.v[i];
         if (x->kind == KW_TTGIR_BLOCKED)
-            kw_ttgir_note_blocked(o, x);
+            kw_ttgir_note_blocked(r, x);
         else if (x->kind == KW_TTGIR_MFMA)
-            kw_ttgir_note_mfma(o, x);
+            kw_ttgir_note_mfma(r, x);
         else if (x->kind == KW_TTGIR_SHARED)
-            kw_ttgir_note_shared(o, x);
+            kw_ttgir_note_shared(r, x);
         listed |= x->kind != KW_TTGIR_OTHER;
     }
+    kw_r_list_end(r);
     if (listed)
-        kw_buf_puts(o, "\n");
+        kw_buf_puts(r->out, "\n");
 }
 
 /* The ISA's MFMA count of arch a (section 5's classes), -1 when not known. */
@@ -143,15 +145,25 @@ void kw_r_ttgir_dots(kw_render *r) {
                 "and the last iteration's). Instructions per execution: (M / m) × (N / n) × "
                 "(K / k) for the instruction shape m × n × k, shared by the waves of "
                 "`warpsPerCTA`.\n\n");
+    /* a line per arch, one paragraph */
+    size_t lines = 0;
     for (size_t a = 0; a < r->archs.n; a++) {
         long long isa = kw_ttgir_isa_mfma(&r->archs.v[a]);
-        if (isa >= 0)
-            kw_buf_printf(o,
-                          "The %s listing (section 5) holds %lld MFMA instruction%s in all "
-                          "(every copy the compiler made of each op).\n",
-                          r->archs.v[a].arch, isa, isa == 1 ? "" : "s");
+        if (isa < 0)
+            continue;
+        if (lines++)
+            kw_r_t(r, "\n");
+        else
+            kw_r_p(r);
+        kw_r_tf(r,
+                "The %s listing (section 5) holds %lld MFMA instruction%s in all (every copy the "
+                "compiler made of each op).",
+                r->archs.v[a].arch, isa, isa == 1 ? "" : "s");
     }
-    kw_buf_putc(o, '\n');
+    if (lines)
+        kw_r_p_end(r);
+    else
+        kw_buf_putc(o, '\n');
 }
 
 void kw_r_ttgir_dot_work(kw_render *r) {
@@ -160,30 +172,31 @@ void kw_r_ttgir_dot_work(kw_render *r) {
     for (size_t i = 0; g && i < g->dots.n; i++) {
         const kw_ttgir_dot *d = &g->dots.v[i];
         const kw_triton_memop *m = d->op;
-        kw_buf_puts(o, "- `tl.dot` at ");
+        kw_r_item(r, 0);
+        kw_r_t(r, "`tl.dot` at ");
         if (m->location.file)
             kw_r_loc(r, m->location.file, m->location.line);
         else
-            kw_buf_puts(o, "(no line)");
-        kw_buf_printf(o, ": 2 × %lld × %lld × %lld = %lld FLOP per execution per program", d->m,
-                      d->n, d->k, d->flop);
+            kw_r_t(r, "(no line)");
+        kw_r_tf(r, ": 2 × %lld × %lld × %lld = %lld FLOP per execution per program", d->m, d->n,
+                d->k, d->flop);
         int eb = d->elem_bytes;
         if (d->bytes > 0) {
-            kw_buf_printf(
-                o, "; its operands are %lld × %lld + %lld × %lld elements of %d byte%s = ", d->m,
-                d->k, d->k, d->n, eb, eb == 1 ? "" : "s");
+            kw_r_tf(r, "; its operands are %lld × %lld + %lld × %lld elements of %d byte%s = ",
+                    d->m, d->k, d->k, d->n, eb, eb == 1 ? "" : "s");
             kw_num_bytes(o, d->bytes);
-            kw_buf_printf(o, ", %.3g FLOP per operand byte", (double)d->flop / d->bytes);
+            kw_r_tf(r, ", %.3g FLOP per operand byte", (double)d->flop / d->bytes);
         }
-        kw_buf_puts(o, ".\n");
+        kw_r_t(r, ".");
         for (size_t a = 0; a < d->peaks.n; a++) {
             const kw_ttgir_peak *p = &d->peaks.v[a];
-            kw_buf_printf(o,
-                          "  - %s %s: %.1f TFLOP/s %s peak over %.1f TB/s HBM = a ridge of %.1f "
-                          "FLOP/byte; %.3g FLOP per operand byte is %s it (the operands as one "
-                          "program loads them, before any cache reuse).\n",
-                          p->arch, p->gpu->product, p->peak, p->peak_name, p->gpu->hbm_tbs,
-                          p->ridge, p->ai, p->below ? "below" : "at or above");
+            kw_r_item(r, 1);
+            kw_r_tf(r,
+                    "%s %s: %.1f TFLOP/s %s peak over %.1f TB/s HBM = a ridge of %.1f FLOP/byte; "
+                    "%.3g FLOP per operand byte is %s it (the operands as one program loads "
+                    "them, before any cache reuse).",
+                    p->arch, p->gpu->product, p->peak, p->peak_name, p->gpu->hbm_tbs, p->ridge,
+                    p->ai, p->below ? "below" : "at or above");
         }
     }
 }

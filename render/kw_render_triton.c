@@ -28,20 +28,20 @@ static const char *kw_rt_option(const kw_triton *t, const char *name) {
 
 static void kw_rt_title(kw_render *r) {
     const kw_kernel *k = r->page.k;
-    kw_buf *o = r->out;
-    kw_buf_puts(o, "# Kernel Walkthrough: ");
-    kw_md_code(o, r->mk->name, false);
-    kw_buf_puts(o, "\n\n");
+    kw_r_h(r, 1);
+    kw_r_t(r, "Kernel Walkthrough: ");
+    kw_r_c(r, r->mk->name);
+    kw_r_h_end(r);
     const char *file = k->location.file;
-    kw_buf_printf(o,
-                  "> Source: %s | Language: Triton | File: ", kw_provider_of(r->providers, file));
+    kw_r_note(r);
+    kw_r_tf(r, "Source: %s | Language: Triton | File: ", kw_provider_of(r->providers, file));
     if (file) {
         kw_r_loc(r, file, k->location.line);
         kw_r_ref(r, file, k->location.line, "kernel", r->mk->name);
     } else {
-        kw_buf_puts(o, "(no definition recorded)");
+        kw_r_t(r, "(no definition recorded)");
     }
-    kw_buf_puts(o, "\n\n");
+    kw_r_note_end(r);
 }
 
 /* A row of the overview table: a key and its value's first cell text. */
@@ -131,49 +131,57 @@ static void kw_rt_launch(kw_render *r, size_t i) {
     kw_buf *o = r->out;
     const kw_kernel *k = r->page.k;
     const kw_launch *l = r->m->launches.v[r->mk->launches.v[i]].l;
-    char *h = kw_arena_printf(&r->scratch, "Launch site %zu of %zu: %s:%d", i + 1,
-                              r->mk->launches.n, kw_r_safe(r, kw_r_path(r, l->location.file)),
-                              l->location.line);
-    kw_md_heading(o, 3, h ? h : "Launch site");
-    KW_R_LIT(r, "**Call chain**, from the outermost Python frame down to the launch:\n\n");
+    kw_r_h(r, 3);
+    kw_r_tf(r, "Launch site %zu of %zu: ", i + 1, r->mk->launches.n);
+    kw_r_s(r, kw_r_path(r, l->location.file));
+    kw_r_tf(r, ":%d", l->location.line);
+    kw_r_h_end(r);
+    kw_r_p(r);
+    kw_md_strong(o, "Call chain", kw_r_prose_in(r));
+    kw_r_t(r, ", from the outermost Python frame down to the launch:");
+    kw_r_p_end(r);
     size_t n = 0;
+    kw_r_olist(r);
     for (size_t j = l->call_chain.n; j-- > 0;) {
         const kw_chain_link *c = &l->call_chain.v[j];
-        kw_buf_printf(o, "%zu. ", ++n);
-        kw_md_code(o, c->function ? c->function : "?", false);
-        kw_buf_puts(o, " at ");
+        kw_r_oitem(r, ++n);
+        kw_r_c(r, c->function ? c->function : "?");
+        kw_r_t(r, " at ");
         kw_r_kloc(r, &c->location);
-        kw_buf_putc(o, '\n');
         kw_r_ref(r, c->location.file, c->location.line, "Python op", c->function);
     }
-    kw_buf_printf(o, "%zu. ", ++n);
-    kw_md_code(o, l->function ? l->function : "?", false);
-    kw_buf_puts(o, " launches ");
+    kw_r_oitem(r, ++n);
+    kw_r_c(r, l->function ? l->function : "?");
+    kw_r_t(r, " launches ");
     const char *callee = l->callee ? l->callee : r->mk->name;
     char *call =
         kw_arena_printf(&r->scratch, "%s[%s](...)", callee, l->grid.expr ? l->grid.expr : "?");
-    kw_md_code(o, call ? call : "?", false);
-    kw_buf_puts(o, " at ");
+    kw_r_c(r, call ? call : "?");
+    kw_r_t(r, " at ");
     kw_r_kloc(r, &l->location);
-    kw_buf_puts(o, "\n\n");
+    kw_r_olist_end(r, n);
     if (strcmp(callee, r->mk->name)) {
-        kw_buf_puts(o, "The kernel is launched under another name: ");
-        kw_md_code(o, callee, false);
-        kw_buf_puts(o, " held ");
-        kw_md_code(o, r->mk->name, false);
-        kw_buf_puts(o, " (or the autotuner or heuristics wrapping it) when the hook saw the "
-                       "launch.\n\n");
+        kw_r_p(r);
+        kw_r_t(r, "The kernel is launched under another name: ");
+        kw_r_c(r, callee);
+        kw_r_t(r, " held ");
+        kw_r_c(r, r->mk->name);
+        kw_r_t(r, " (or the autotuner or heuristics wrapping it) when the hook saw the launch.");
+        kw_r_p_end(r);
     }
     kw_r_ref(r, l->location.file, l->location.line, "launch", r->mk->name);
 
-    kw_buf_puts(o, "**Grid.** As written: ");
-    kw_md_code(o, l->grid.expr ? l->grid.expr : "(not recorded)", false);
+    kw_r_p(r);
+    kw_md_strong(o, "Grid.", kw_r_prose_in(r));
+    kw_r_t(r, " As written: ");
+    kw_r_c(r, l->grid.expr ? l->grid.expr : "(not recorded)");
     if (l->grid.has_value)
-        kw_buf_printf(o, "; at the launch: (%lld, %lld, %lld) programs.\n\n", l->grid.value[0],
-                      l->grid.value[1], l->grid.value[2]);
+        kw_r_tf(r, "; at the launch: (%lld, %lld, %lld) programs.", l->grid.value[0],
+                l->grid.value[1], l->grid.value[2]);
     else
-        kw_buf_puts(o, "; its value is not recorded (the hook records it when the grid is a "
-                       "tuple of ints at the call).\n\n");
+        kw_r_t(r, "; its value is not recorded (the hook records it when the grid is a tuple of "
+                  "ints at the call).");
+    kw_r_p_end(r);
 
     bool unplaced = false;
     if (l->args.n) {
@@ -206,18 +214,20 @@ static void kw_rt_launch(kw_render *r, size_t i) {
         kw_r_table_end(r);
         kw_buf_putc(o, '\n');
         if (unplaced)
-            KW_R_LIT(r, "\"Not known\": a positional argument after a starred one "
-                        "(`*x.stride()`) whose parameter the hook could not tell: it places "
-                        "those after the last starred argument by counting back from the "
-                        "values the launch passed, and no others.\n\n");
+            kw_r_para(r, "\"Not known\": a positional argument after a starred one "
+                         "(`*x.stride()`) whose parameter the hook could not tell: it places "
+                         "those after the last starred argument by counting back from the "
+                         "values the launch passed, and no others.");
     } else {
         KW_R_LIT(r, "The arguments as written are not recorded (the call's source text could "
                     "not be read when it ran).\n\n");
     }
     int last = r->page.launch_last ? r->page.launch_last[i] : 0;
-    kw_buf_puts(o, "Launch statement in ");
-    kw_md_code(o, l->function ? l->function : "?", false);
-    kw_buf_puts(o, ":\n\n");
+    kw_r_p(r);
+    kw_r_t(r, "Launch statement in ");
+    kw_r_c(r, l->function ? l->function : "?");
+    kw_r_t(r, ":");
+    kw_r_p_end(r);
     /* the line holds the callee the hook recorded (`impl`, `self.kernel`), up to
      * its first blank (the hook writes a line break as one); older sidecars name
      * none: the kernel's own name */
@@ -285,13 +295,15 @@ static void kw_rt_constexprs(kw_render *r) {
     const kw_triton *t = r->page.triton;
     KW_R_HEADING(r, 3, "Constexpr values of this specialization");
     if (!t->constexprs.n) {
-        kw_buf_puts(o, t->constexprs_note ? "None listed: " : "The function has no ");
+        kw_r_p(r);
         if (t->constexprs_note) {
-            kw_md_text(o, t->constexprs_note, false);
-            kw_buf_puts(o, ".\n\n");
+            kw_r_t(r, "None listed: ");
+            kw_md_text(o, t->constexprs_note, kw_r_prose_in(r));
+            kw_r_t(r, ".");
         } else {
-            KW_R_LIT(r, "`tl.constexpr` argument.\n\n");
+            kw_r_t(r, "The function has no `tl.constexpr` argument.");
         }
+        kw_r_p_end(r);
         return;
     }
     KW_R_LIT(r, "The `tl.constexpr` arguments pick the code, as template arguments do in "
@@ -407,21 +419,23 @@ static void kw_rt_chains(kw_render *r) {
     }
     KW_R_HEADING(r, 3, "Python chains to the launch (static)");
     if (!n) {
-        KW_R_LIT(r, "No `kernel[grid](...)` of this kernel in the Python trees (as far as "
-                    "calls resolve statically).\n\n");
+        kw_r_para(r, "No `kernel[grid](...)` of this kernel in the Python trees (as far as "
+                     "calls resolve statically).");
         for (size_t i = 0; i < pc->too_deep.n; i++) {
             const kw_py_too_deep *t = &pc->too_deep.v[i];
             const char *given = kw_arena_printf(&r->scratch, "--python-root %s", t->root);
             const char *pass = kw_arena_printf(&r->scratch, "--python-root %s", t->parent);
-            kw_md_code(o, given ? given : "?", false);
-            kw_buf_puts(o, " is the package ");
-            kw_md_code(o, t->package, false);
-            kw_buf_puts(o, " itself (");
+            kw_r_p(r);
+            kw_r_c(r, given ? given : "?");
+            kw_r_t(r, " is the package ");
+            kw_r_c(r, t->package);
+            kw_r_t(r, " itself (");
             kw_r_loc(r, t->file, t->line);
-            kw_buf_puts(o, " imports it by that name), so its modules are not found under the "
-                           "names the code imports: give the folder holding it, ");
-            kw_md_code(o, pass ? pass : "?", false);
-            kw_buf_puts(o, ".\n\n");
+            kw_r_t(r, " imports it by that name), so its modules are not found under the names "
+                      "the code imports: give the folder holding it, ");
+            kw_r_c(r, pass ? pass : "?");
+            kw_r_t(r, ".");
+            kw_r_p_end(r);
         }
         return;
     }
@@ -434,23 +448,28 @@ static void kw_rt_chains(kw_render *r) {
             o->oom = true;
             return;
         }
-        kw_md_code(o, wrapper, false);
-        kw_buf_puts(o, " launches it at ");
+        kw_r_p(r);
+        kw_r_c(r, wrapper);
+        kw_r_t(r, " launches it at ");
         kw_r_loc(r, pl->file, pl->line);
         kw_r_ref(r, pl->file, pl->line, "launch", r->mk->name);
         for (size_t c = 0; c < pl->conds.n; c++) {
-            kw_buf_puts(o, c ? " and " : ", when ");
-            kw_md_code(o, pl->conds.v[c], false);
+            kw_r_t(r, c ? " and " : ", when ");
+            kw_r_c(r, pl->conds.v[c]);
         }
         if (!nc)
-            kw_buf_puts(o, "; no outermost caller in the Python trees reaches the wrapper");
-        kw_buf_puts(o, ".\n\n");
+            kw_r_t(r, "; no outermost caller in the Python trees reaches the wrapper");
+        kw_r_t(r, ".");
+        kw_r_p_end(r);
         for (size_t c = 0; c < nc && c < KW_RT_CHAINS; c++)
             kw_r_python_chain(r, &pc->v.v[cx[c]], wrapper, pl, r->mk->name);
-        if (nc > KW_RT_CHAINS)
-            kw_buf_printf(o, "And %zu more outermost caller%s in the Python trees reach%s it.\n\n",
-                          nc - KW_RT_CHAINS, nc - KW_RT_CHAINS == 1 ? "" : "s",
-                          nc - KW_RT_CHAINS == 1 ? "es" : "");
+        if (nc > KW_RT_CHAINS) {
+            kw_r_p(r);
+            kw_r_tf(r, "And %zu more outermost caller%s in the Python trees reach%s it.",
+                    nc - KW_RT_CHAINS, nc - KW_RT_CHAINS == 1 ? "" : "s",
+                    nc - KW_RT_CHAINS == 1 ? "es" : "");
+            kw_r_p_end(r);
+        }
         bool again = false; /* the wrapper's unresolved calls once */
         for (size_t j = 0; j < i && !again; j++)
             again = pc->launches.v[ix[j]].op == pl->op;
@@ -463,12 +482,14 @@ static void kw_rt_host(kw_render *r) {
     KW_R_HEADING(r, 2, "1. Host Side: Python → Kernel Launch");
     const kw_triton *t = r->page.triton;
     if (!r->mk->launches.n && t && t->compiled_at.file) {
-        kw_buf_puts(r->out, "Compiled directly, not launched: ");
-        kw_md_code(r->out, "triton.compile(...)", false);
-        kw_buf_puts(r->out, " at ");
+        kw_r_p(r);
+        kw_r_t(r, "Compiled directly, not launched: ");
+        kw_r_c(r, "triton.compile(...)");
+        kw_r_t(r, " at ");
         kw_r_kloc(r, &t->compiled_at);
-        kw_buf_puts(r->out, " (hook). No grid, arguments or call chain: no `kernel[grid](...)` "
-                            "reached this compile.\n\n");
+        kw_r_t(r, " (hook). No grid, arguments or call chain: no `kernel[grid](...)` reached "
+                  "this compile.");
+        kw_r_p_end(r);
         kw_r_ref(r, t->compiled_at.file, t->compiled_at.line, "Python call", "triton.compile");
     } else if (!r->mk->launches.n) {
         KW_R_LIT(r, "No launch recorded (cache-only; run with the hook: docs/triton.md).\n\n");
@@ -572,21 +593,29 @@ static const kw_irf *kw_rt_ir(kw_render *r, const kw_rarch **a) {
  * why is set (section 2), the later sections point there. */
 static void kw_rt_ir_missing(kw_render *r, const char *what, bool why) {
     const kw_triton *t = r->page.triton;
-    kw_buf *o = r->out;
-    if (what)
-        kw_buf_printf(o, "%s: ", what);
-    kw_buf_puts(o, "not derived, no IR facts for this kernel");
-    if (!why) {
-        kw_buf_puts(o, " (section 2 says why)");
-    } else if (t && t->ir_note) {
-        kw_buf_puts(o, " (");
-        kw_md_text(o, t->ir_note, false);
-        kw_buf_putc(o, ')');
-    } else {
-        kw_buf_puts(o, " (indexed without the cache's `.llir`: `kwalk index --triton-cache` reads "
-                       "it, docs/triton.md)");
+    if (what) {
+        kw_r_t(r, what);
+        kw_r_t(r, ": ");
     }
-    kw_buf_puts(o, ".\n\n");
+    kw_r_t(r, "not derived, no IR facts for this kernel");
+    if (!why) {
+        kw_r_t(r, " (section 2 says why)");
+    } else if (t && t->ir_note) {
+        kw_r_t(r, " (");
+        kw_md_text(r->out, t->ir_note, kw_r_prose_in(r));
+        kw_r_t(r, ")");
+    } else {
+        kw_r_t(r, " (indexed without the cache's `.llir`: `kwalk index --triton-cache` reads it, "
+                  "docs/triton.md)");
+    }
+    kw_r_t(r, ".");
+}
+
+/* The same as a paragraph. */
+static void kw_rt_ir_missing_p(kw_render *r, const char *what, bool why) {
+    kw_r_p(r);
+    kw_rt_ir_missing(r, what, why);
+    kw_r_p_end(r);
 }
 
 static void kw_rt_device(kw_render *r) {
@@ -595,9 +624,13 @@ static void kw_rt_device(kw_render *r) {
     KW_R_HEADING(r, 2, "2. Device Kernel: Step-by-Step");
     KW_R_LIT(r, "The `@triton.jit` function, from its `def` to the end of its body:\n\n");
     if (!r->page.def_first) {
-        kw_buf_printf(o, "(Source not quoted: %s: ", kw_r_safe(r, kw_r_path(r, k->location.file)));
-        kw_md_text(o, r->page.def_why ? r->page.def_why : "not found", false);
-        kw_buf_puts(o, ".)\n\n");
+        kw_r_p(r);
+        kw_r_t(r, "(Source not quoted: ");
+        kw_r_s(r, kw_r_path(r, k->location.file));
+        kw_r_t(r, ": ");
+        kw_md_text(o, r->page.def_why ? r->page.def_why : "not found", kw_r_prose_in(r));
+        kw_r_t(r, ".)");
+        kw_r_p_end(r);
     } else if (kw_r_check(r, k->location.file, r->page.def_first, r->mk->name, false,
                           "the kernel")) {
         kw_r_quote(r, k->location.file, r->page.def_first, r->page.def_last, "python");
@@ -626,11 +659,11 @@ static void kw_rt_device(kw_render *r) {
     const kw_rarch *a = NULL;
     const kw_irf *ir = kw_rt_ir(r, &a);
     if (ir) {
-        KW_R_LIT(r, "From the IR facts of the cache's `.llir` (kwalk-irfacts, docs/ir-facts.md): "
-                    "a lane is one thread of the program, a block one program "
-                    "(`tl.program_id(0)` is `blockIdx.x`); the arguments are named by the "
-                    "TTIR signature, the ones Triton appends to the `.llir` (scratch "
-                    "pointers) keep `argN`.\n\n");
+        kw_r_para(r, "From the IR facts of the cache's `.llir` (kwalk-irfacts, docs/ir-facts.md): "
+                     "a lane is one thread of the program, a block one program "
+                     "(`tl.program_id(0)` is `blockIdx.x`); the arguments are named by the "
+                     "TTIR signature, the ones Triton appends to the `.llir` (scratch "
+                     "pointers) keep `argN`.");
         kw_r_ir_accesses(r, a->arch, ir);
         KW_R_HEADING(r, 3, "Loops, reductions, barriers");
         kw_r_list(r);
@@ -640,20 +673,21 @@ static void kw_rt_device(kw_render *r) {
         kw_buf_putc(o, '\n');
         KW_R_LIT(r, "Section 5 gives the Python line of each instruction.\n\n");
     } else if (t && (t->layouts.n || t->ir_note)) {
-        kw_rt_ir_missing(r, "The `tl.program_id` to data mapping, loops and reductions", true);
+        kw_rt_ir_missing_p(r, "The `tl.program_id` to data mapping, loops and reductions",
+                           true);
     } else {
-        kw_buf_printf(o,
-                      "The `tl.program_id` to data mapping, the accesses, loops, `tl.dot` and "
-                      "reductions are %s. Section 5 gives the Python line of each "
-                      "instruction.\n\n",
-                      kw_rt_no_ir);
+        kw_r_p(r);
+        kw_r_t(r, "The `tl.program_id` to data mapping, the accesses, loops, `tl.dot` and "
+                  "reductions are ");
+        kw_r_t(r, kw_rt_no_ir);
+        kw_r_t(r, ". Section 5 gives the Python line of each instruction.");
+        kw_r_p_end(r);
     }
 }
 
 /* One line per base of the IR's accesses of one kind: "`x_ptr`: 2 loads,
  * 4 bytes per lane each". */
 static void kw_rt_flow_bases(kw_render *r, const kw_irf *ir, const char *op, const char *verb) {
-    kw_buf *o = r->out;
     for (size_t i = 0; i < ir->accesses.n; i++) {
         const kw_irf_access *x = &ir->accesses.v[i];
         const char *base = x->param ? x->param : x->object;
@@ -674,10 +708,14 @@ static void kw_rt_flow_bases(kw_render *r, const kw_irf *ir, const char *op, con
             if (!strcmp(y->op, x->op) && yb && !strcmp(yb, base) && !strcmp(y->space, x->space))
                 n++, bytes += y->bytes_per_lane > 0 ? y->bytes_per_lane : 0;
         }
-        kw_buf_printf(o, "- %s ", verb);
-        kw_md_code(o, base, false);
-        kw_buf_printf(o, " (%s memory): %zu %s%s in the IR, %lld bytes per lane together.\n",
-                      kw_r_safe(r, x->space), n, op, n == 1 ? "" : "s", bytes);
+        kw_r_item(r, 0);
+        kw_r_t(r, verb);
+        kw_r_t(r, " ");
+        kw_r_c(r, base);
+        kw_r_t(r, " (");
+        kw_r_s(r, x->space);
+        kw_r_tf(r, " memory): %zu %s%s in the IR, %lld bytes per lane together.", n, op,
+                n == 1 ? "" : "s", bytes);
     }
 }
 
@@ -686,16 +724,20 @@ static void kw_rt_flow(kw_render *r) {
     const kw_rarch *a = NULL;
     const kw_irf *ir = kw_rt_ir(r, &a);
     if (!ir) {
-        kw_rt_ir_missing(r, "The data flow diagram", false);
+        kw_rt_ir_missing_p(r, "The data flow diagram", false);
         return;
     }
-    kw_buf_printf(r->out,
-                  "Where the program's data comes from and goes, from the IR facts of %s "
-                  "(section 2 has each access):\n\n",
-                  a->arch);
+    kw_r_p(r);
+    kw_r_tf(r,
+            "Where the program's data comes from and goes, from the IR facts of %s (section 2 "
+            "has each access):",
+            a->arch);
+    kw_r_p_end(r);
+    kw_r_list(r);
     kw_rt_flow_bases(r, ir, "load", "reads");
     kw_rt_flow_bases(r, ir, "atomic", "updates");
     kw_rt_flow_bases(r, ir, "store", "writes");
+    kw_r_list_end(r);
     kw_buf_putc(r->out, '\n');
 }
 
@@ -706,20 +748,24 @@ static void kw_rt_work(kw_render *r, const char *label, const kw_val *v, long lo
     const char *text = kw_val_text(v, b, sizeof b);
     if (!text)
         return;
-    kw_buf_printf(r->out, "- %s per thread: ", label);
-    kw_md_code(r->out, text, false);
-    if (v->kind == KW_VAL_NUM && threads > 0)
-        kw_buf_printf(r->out, " %s; × %lld threads = %lld %s per program", unit, threads,
-                      v->num * threads, unit);
-    else if (v->kind == KW_VAL_UNKNOWN && v->why)
-        kw_buf_printf(r->out, " (%s)", kw_r_safe_prose(r, v->why));
-    kw_buf_puts(r->out, ".\n");
+    kw_r_item(r, 0);
+    kw_r_t(r, label);
+    kw_r_t(r, " per thread: ");
+    kw_r_c(r, text);
+    if (v->kind == KW_VAL_NUM && threads > 0) {
+        kw_r_tf(r, " %s; × %lld threads = %lld %s per program", unit, threads, v->num * threads,
+                unit);
+    } else if (v->kind == KW_VAL_UNKNOWN && v->why) {
+        kw_r_t(r, " (");
+        kw_r_sp(r, v->why);
+        kw_r_t(r, ")");
+    }
+    kw_r_t(r, ".");
 }
 
 /* Per arch shown with a launch's grid value: its GPU's CUs and the programs
  * per CU (fewer programs than CUs: launch-bound). */
 static void kw_rt_programs_per_cu(kw_render *r) {
-    kw_buf *o = r->out;
     const kw_page_perf *pf = r->page.perf;
     for (size_t i = 0; i < r->mk->launches.n; i++) {
         for (size_t a = 0; a < r->archs.n; a++) {
@@ -727,12 +773,12 @@ static void kw_rt_programs_per_cu(kw_render *r) {
             const kw_gpu *g = pf->archs[a].gpu;
             if (!pl->per_cu)
                 continue;
-            kw_buf_printf(o, "- Launch site %zu on %s (%s, %.0f CUs): %.2f programs per CU%s.\n",
-                          i + 1, g->product, g->arch, g->compute_units, pl->blocks_per_cu,
-                          pl->launch_bound
-                              ? "; fewer programs than CUs, so part of the GPU stays idle "
-                                "(launch-bound at this grid)"
-                              : "");
+            kw_r_item(r, 0);
+            kw_r_tf(r, "Launch site %zu on %s (%s, %.0f CUs): %.2f programs per CU%s.", i + 1,
+                    g->product, g->arch, g->compute_units, pl->blocks_per_cu,
+                    pl->launch_bound ? "; fewer programs than CUs, so part of the GPU stays idle "
+                                       "(launch-bound at this grid)"
+                                     : "");
         }
     }
 }
@@ -743,24 +789,26 @@ static void kw_rt_programs_per_cu(kw_render *r) {
 static void kw_rt_bound(kw_render *r, const kw_rarch *a, const kw_irf_work *w) {
     kw_buf *o = r->out;
     const kw_page_perf_arch *pa = &r->page.perf->archs[a - r->archs.v];
+    kw_r_item(r, 0);
     if (!pa->ir_numbers) {
-        kw_buf_puts(o, "- Arithmetic intensity: not computed (global bytes or FLOP per thread "
-                       "are not a number).\n");
+        kw_r_t(r, "Arithmetic intensity: not computed (global bytes or FLOP per thread are not a "
+                  "number).");
         return;
     }
     const kw_gpu *g = pa->gpu;
     kw_perf_bound b = pa->ir_bound;
-    kw_buf_printf(o, "- Arithmetic intensity: %.3g FLOP per byte of global traffic", b.intensity);
+    kw_r_tf(r, "Arithmetic intensity: %.3g FLOP per byte of global traffic", b.intensity);
     if (w->mfma > 0)
-        kw_buf_puts(o, " (vector FLOP only: the MFMA instructions' are not in it)");
-    if (b.kind != KW_BOUND_UNKNOWN)
-        kw_buf_printf(o, "; against %s's FP32 ridge point (%.1f FLOP/byte): %s", g->product,
-                      b.ridge,
-                      b.kind == KW_BOUND_MEMORY ? "**memory-bound** (below the ridge)"
-                                                : "**compute-bound** (at or above the ridge)");
-    else
-        kw_buf_printf(o, "; no %s peaks in annotations/hw/amdgpu-peaks.txt", a->arch);
-    kw_buf_puts(o, ".\n");
+        kw_r_t(r, " (vector FLOP only: the MFMA instructions' are not in it)");
+    if (b.kind != KW_BOUND_UNKNOWN) {
+        bool mem = b.kind == KW_BOUND_MEMORY;
+        kw_r_tf(r, "; against %s's FP32 ridge point (%.1f FLOP/byte): ", g->product, b.ridge);
+        kw_md_strong(o, mem ? "memory-bound" : "compute-bound", kw_r_prose_in(r));
+        kw_r_t(r, mem ? " (below the ridge)" : " (at or above the ridge)");
+    } else {
+        kw_r_tf(r, "; no %s peaks in annotations/hw/amdgpu-peaks.txt", a->arch);
+    }
+    kw_r_t(r, ".");
 }
 
 static void kw_rt_memory(kw_render *r) {
@@ -770,42 +818,54 @@ static void kw_rt_memory(kw_render *r) {
     const char *nw = kw_rt_option(t, "num_warps");
     char *end = NULL;
     long long warps = nw ? strtoll(nw, &end, 10) : 0;
+    kw_r_list(r);
+    kw_r_item(r, 0);
     if (nw && end && !*end && warps > 0 && t->warp_size > 0)
-        kw_buf_printf(o, "- Threads per program: `num_warps` × wave size = %lld × %lld = %lld.\n",
-                      warps, t->warp_size, warps * t->warp_size);
+        kw_r_tf(r, "Threads per program: `num_warps` × wave size = %lld × %lld = %lld.", warps,
+                t->warp_size, warps * t->warp_size);
     else
-        kw_buf_puts(o, "- Threads per program: not known (no `num_warps` or wave size).\n");
+        kw_r_t(r, "Threads per program: not known (no `num_warps` or wave size).");
     for (size_t i = 0; i < r->mk->launches.n; i++) {
         const kw_launch *l = r->m->launches.v[r->mk->launches.v[i]].l;
-        kw_buf_printf(o, "- Programs at launch site %zu: ", i + 1);
+        kw_r_item(r, 0);
+        kw_r_tf(r, "Programs at launch site %zu: ", i + 1);
         if (l->grid.has_value)
-            kw_buf_printf(o, "%lld.\n", l->grid.value[0] * l->grid.value[1] * l->grid.value[2]);
+            kw_r_tf(r, "%lld.", l->grid.value[0] * l->grid.value[1] * l->grid.value[2]);
         else
-            kw_buf_puts(o, "not recorded.\n");
+            kw_r_t(r, "not recorded.");
     }
-    kw_buf_puts(o, "- LDS per program: ");
+    kw_r_item(r, 0);
+    kw_r_t(r, "LDS per program: ");
     if (t->shared_bytes >= 0) {
         kw_num_bytes(o, (double)t->shared_bytes);
-        kw_buf_puts(o, " (Triton's `shared`, `NAME.json`).\n");
+        kw_r_t(r, " (Triton's `shared`, `NAME.json`).");
     } else {
-        kw_buf_puts(o, "not recorded.\n");
+        kw_r_t(r, "not recorded.");
     }
     kw_rt_programs_per_cu(r);
     kw_r_ttgir_dot_work(r);
     const kw_rarch *a = NULL;
     const kw_irf *ir = kw_rt_ir(r, &a);
     if (!ir) {
-        kw_buf_puts(o, "- Bytes read and written per program, FLOP: ");
+        kw_r_item(r, 0);
+        kw_r_t(r, "Bytes read and written per program, FLOP: ");
         kw_rt_ir_missing(r, NULL, false);
+        kw_r_list_end(r);
+        kw_buf_putc(o, '\n');
         kw_render_memory_peaks(r);
         return;
     }
+    kw_r_list_end(r);
     long long threads =
         nw && end && !*end && warps > 0 && t->warp_size > 0 ? warps * t->warp_size : 0;
-    kw_buf_printf(o,
-                  "\nFrom the IR facts of %s (an upper bound per thread: the most expensive "
-                  "path, docs/ir-facts.md):\n\n",
-                  a->arch);
+    kw_buf_putc(o, '\n');
+    kw_r_p(r);
+    kw_r_tf(r,
+            "From the IR facts of %s (an upper bound per thread: the most expensive path, "
+            "docs/ir-facts.md):",
+            a->arch);
+    kw_r_p_end(r);
+    kw_r_list(r);
     const kw_irf_work *w = &ir->work_per_thread;
     kw_rt_work(r, "Global bytes read", &w->bytes_read, threads, "bytes");
     kw_rt_work(r, "Global bytes written", &w->bytes_written, threads, "bytes");
@@ -815,20 +875,24 @@ static void kw_rt_memory(kw_render *r) {
     kw_rt_work(r, "Transcendental operations", &w->transcendental, threads, "operations");
     kw_rt_work(r, "Conversions", &w->conversions, threads, "elements");
     char cb[64];
-    if (kw_val_text(&w->conversions, cb, sizeof cb))
-        kw_buf_puts(o,
-                    "  (Conversion operations of the IR: int ↔ float, `fpext`/`fptrunc` and "
-                    "`amdgcn.cvt` intrinsics. A conversion Triton writes as integer code, such as "
-                    "bf16 → fp32 by a 16-bit shift or a software fp8 rounding, counts among the "
-                    "integer operations.)\n");
-    if (w->mfma > 0)
-        kw_buf_printf(o,
-                      "- Matrix (MFMA) intrinsic calls in the IR: %lld (a count of the calls "
-                      "written in the function, not weighted by loop trip counts as the figures "
-                      "above are; their FLOP are not in the FLOP above: the `tl.dot` table "
-                      "gives them).\n",
-                      w->mfma);
+    if (kw_val_text(&w->conversions, cb, sizeof cb)) {
+        /* the item's second line (its paragraph's, indented in Markdown) */
+        kw_r_t(r, kw_r_prose_in(r) == KW_MD_HTML ? "\n" : "\n  ");
+        kw_r_t(r, "(Conversion operations of the IR: int ↔ float, `fpext`/`fptrunc` and "
+                  "`amdgcn.cvt` intrinsics. A conversion Triton writes as integer code, such as "
+                  "bf16 → fp32 by a 16-bit shift or a software fp8 rounding, counts among the "
+                  "integer operations.)");
+    }
+    if (w->mfma > 0) {
+        kw_r_item(r, 0);
+        kw_r_tf(r,
+                "Matrix (MFMA) intrinsic calls in the IR: %lld (a count of the calls written in "
+                "the function, not weighted by loop trip counts as the figures above are; their "
+                "FLOP are not in the FLOP above: the `tl.dot` table gives them).",
+                w->mfma);
+    }
     kw_rt_bound(r, a, w);
+    kw_r_list_end(r);
     kw_buf_putc(o, '\n');
     kw_render_memory_peaks(r);
 }
