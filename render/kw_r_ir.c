@@ -53,17 +53,17 @@ static void kw_ri_access_line(kw_render *r, const kw_irf_access *x) {
         if (si && s == w)
             kw_r_plainf(r, "; lanes contiguous (lane stride %s bytes)", lane);
         else if (si && s == 0)
-            kw_buf_puts(o, "; the same address in every lane (uniform)");
+            kw_r_t(r, "; the same address in every lane (uniform)");
         else {
-            kw_buf_puts(o, "; lane stride ");
+            kw_r_t(r, "; lane stride ");
             kw_md_code(o, lane, in);
-            kw_buf_puts(o, " bytes");
+            kw_r_t(r, " bytes");
         }
     }
     if (group) {
-        kw_buf_puts(o, "; block stride ");
+        kw_r_t(r, "; block stride ");
         kw_md_code(o, group, in);
-        kw_buf_puts(o, " bytes");
+        kw_r_t(r, " bytes");
     }
     if (segs)
         kw_r_plainf(r, "; %s 64-byte segments per wave", segs);
@@ -71,18 +71,18 @@ static void kw_ri_access_line(kw_render *r, const kw_irf_access *x) {
         kw_r_plainf(r, " (coalesced: %s)", coal);
     long long active = x->active_lanes;
     if (active >= 0 && active < 64)
-        kw_buf_printf(o, "; executed by %lld lane%s of a wave", active, active == 1 ? "" : "s");
+        kw_r_tf(r, "; executed by %lld lane%s of a wave", active, active == 1 ? "" : "s");
     /* thread t of block b */
     if (lane && param && width) {
-        kw_buf_puts(o, ". Thread t of block b touches ");
+        kw_r_t(r, ". Thread t of block b touches ");
         char *s = kw_arena_printf(&r->scratch, "%s[b*(%s) + t*%s .. + %s - 1]", param,
                                   group ? group : "?", lane, width);
         kw_md_code(o, s ? s : "?", in);
-        kw_buf_puts(o, " (bytes)");
+        kw_r_t(r, " (bytes)");
     }
     const kw_loc *l = kw_ri_loc(&x->loc);
     if (l && l->file) {
-        kw_buf_puts(o, ", at ");
+        kw_r_t(r, ", at ");
         kw_r_kloc(r, l);
         kw_r_ref(r, l->file, l->line, "memory access", param);
     }
@@ -113,22 +113,21 @@ static void kw_ri_group_line(kw_render *r, const kw_irf_access *x, const kw_irf_
     if (lane)
         kw_r_plainf(r, "; lane stride %s bytes", lane);
     if (group) {
-        kw_buf_puts(o, "; block stride ");
+        kw_r_t(r, "; block stride ");
         kw_md_code(o, group, in);
-        kw_buf_puts(o, " bytes");
+        kw_r_t(r, " bytes");
     }
     long long wb = g->wave_bytes, sg = g->segments_per_wave;
     if (wave && segs) {
         kw_r_plainf(r, "; a wave touches %s bytes in %s 64-byte segments", wave, segs);
-        kw_buf_puts(o, wb == sg * 64 ? " (every byte of each segment used)"
-                                     : " (segments partly used)");
+        kw_r_t(r, wb == sg * 64 ? " (every byte of each segment used)" : " (segments partly used)");
     }
     if (lane && param && total) {
-        kw_buf_puts(o, ". Thread t of block b covers ");
+        kw_r_t(r, ". Thread t of block b covers ");
         char *s = kw_arena_printf(&r->scratch, "%s[b*(%s) + t*%s .. + %s - 1]", param,
                                   group ? group : "?", lane, total);
         kw_md_code(o, s ? s : "?", in);
-        kw_buf_puts(o, " (bytes)");
+        kw_r_t(r, " (bytes)");
     }
 }
 
@@ -181,18 +180,18 @@ size_t kw_r_ir_loops(kw_render *r, const kw_irf *ir) {
         char b[64];
         const char *trip = kw_val_text(&lp->trip_count, b, sizeof b);
         kw_r_item(r, 0);
-        kw_buf_printf(o, "Loop %zu: trip count ", i);
+        kw_r_tf(r, "Loop %zu: trip count ", i);
         kw_md_code(o, trip ? trip : "unknown", kw_r_prose_in(r));
         const kw_loc *l = kw_ri_loc(&lp->loc);
         if (l && l->file) {
-            kw_buf_puts(o, " at ");
+            kw_r_t(r, " at ");
             kw_r_kloc(r, l);
             kw_r_ref(r, l->file, l->line, "loop", NULL);
         } else {
-            kw_buf_puts(o, ", no source line");
+            kw_r_t(r, ", no source line");
             unplaced++;
         }
-        kw_buf_puts(o, ".");
+        kw_r_t(r, ".");
     }
     return unplaced;
 }
@@ -200,8 +199,11 @@ size_t kw_r_ir_loops(kw_render *r, const kw_irf *ir) {
 void kw_r_ir_accesses(kw_render *r, const char *arch, const kw_irf *ir) {
     kw_buf *o = r->out;
     size_t n = ir->accesses.n, ngroups = ir->groups.n;
-    kw_buf_printf(o, "From the IR facts of %s (%zu memory access%s in the optimized IR):\n\n",
-                  kw_r_safe(r, arch), n, n == 1 ? "" : "es");
+    kw_r_p(r);
+    kw_r_t(r, "From the IR facts of ");
+    kw_r_s(r, arch);
+    kw_r_tf(r, " (%zu memory access%s in the optimized IR):", n, n == 1 ? "" : "es");
+    kw_r_p_end(r);
     static const char *const kinds[] = {"load", "store", "atomic"};
     kw_buf line, prev;
     kw_buf_init(&line);
@@ -244,14 +246,17 @@ void kw_r_ir_accesses(kw_render *r, const char *arch, const kw_irf *ir) {
                 kw_r_item(r, 0);
                 kw_buf_append(o, prev.ptr, prev.len);
                 if (same > 1)
-                    kw_buf_printf(o, " (%u such accesses)", same);
-                kw_buf_putc(o, '.');
+                    kw_r_tf(r, " (%u such accesses)", same);
+                kw_r_t(r, ".");
             }
             kw_buf_reset(&prev);
             if (!mine)
                 continue;
             if (!any) {
-                kw_buf_printf(o, "**%s%ss**\n\n", k == 0 ? "L" : k == 1 ? "S" : "A", kinds[k] + 1);
+                static const char *const title[] = {"Loads", "Stores", "Atomics"};
+                kw_r_p(r);
+                kw_md_strong(o, title[k], kw_r_prose_in(r));
+                kw_r_p_end(r);
                 kw_r_list(r);
             }
             any = true;
@@ -267,19 +272,22 @@ void kw_r_ir_accesses(kw_render *r, const char *arch, const kw_irf *ir) {
     r->in = KW_MD_CELL;
     kw_buf_free(&line);
     kw_buf_free(&prev);
+    if (!ir->notes.n)
+        return;
+    kw_r_p(r);
     for (size_t i = 0; i < ir->notes.n; i++) {
-        kw_buf_puts(o, i ? "; " : "Limits the analysis hit: ");
-        kw_md_text(o, ir->notes.v[i], false);
+        kw_r_t(r, i ? "; " : "Limits the analysis hit: ");
+        kw_md_text(o, ir->notes.v[i], kw_r_prose_in(r));
     }
-    if (ir->notes.n)
-        kw_buf_puts(o, ".\n\n");
+    kw_r_t(r, ".");
+    kw_r_p_end(r);
 }
 
 void kw_r_ir_idioms(kw_render *r, const kw_irf *ir) {
     kw_buf *o = r->out;
     if (!ir->idioms.n) {
         kw_r_item(r, 0);
-        kw_buf_puts(o, "No reduction or broadcast idiom was found.");
+        kw_r_t(r, "No reduction or broadcast idiom was found.");
     }
     /* one line per idiom; identical lines once (where the first is), counted */
     kw_buf cur;
@@ -303,14 +311,14 @@ void kw_r_ir_idioms(kw_render *r, const kw_irf *ir) {
         kw_r_item(r, 0);
         kw_buf_puts(o, text[i]);
         if (count > 1)
-            kw_buf_printf(o, " (%u times)", count);
-        kw_buf_putc(o, '.');
+            kw_r_tf(r, " (%u times)", count);
+        kw_r_t(r, ".");
     }
     kw_buf_free(&cur);
     char buf[32];
     const char *bars = kw_ri_ll(ir->barriers, buf, sizeof buf);
     if (bars) {
         kw_r_item(r, 0);
-        kw_buf_printf(o, "Workgroup barriers: %s.", bars);
+        kw_r_tf(r, "Workgroup barriers: %s.", bars);
     }
 }

@@ -21,8 +21,8 @@ static void kw_dev_template(kw_render *r, const kw_src_file *f, const kw_src_def
         KW_R_LIT(r, "Not a template: no template parameters.\n\n");
         return;
     }
-    static const char *const head[] = {"#", "Parameter", "Kind", "Value", "Default?",
-                                       "Used on lines"};
+    static const char *const head[] = {"#",     "Parameter", "Kind",
+                                       "Value", "Default?",  "Used on lines"};
     kw_r_table(r, 6, head);
     for (size_t i = 0; i < k->template_args.n; i++) {
         const kw_template_arg *t = &k->template_args.v[i];
@@ -55,11 +55,13 @@ static void kw_dev_template(kw_render *r, const kw_src_file *f, const kw_src_def
     }
     kw_r_table_end(r);
     kw_buf_putc(o, '\n');
-    if (have_def)
-        kw_buf_printf(o, "Lines are those of the kernel's definition (%s:%d-%d) where the "
-                         "parameter's name appears in code.\n\n",
-                      kw_r_safe(r, kw_r_path(r, f->path)), def->first, def->last);
-    else
+    if (have_def) {
+        kw_r_p(r);
+        kw_r_t(r, "Lines are those of the kernel's definition (");
+        kw_r_s(r, kw_r_path(r, f->path));
+        kw_r_tf(r, ":%d-%d) where the parameter's name appears in code.", def->first, def->last);
+        kw_r_p_end(r);
+    } else
         KW_R_LIT(r, "The kernel's definition could not be read from its source file, so "
                     "the lines using each parameter are not listed.\n\n");
 }
@@ -86,12 +88,13 @@ static const kw_rarch *kw_dev_ir_arch(kw_render *r, const kw_irf **ir) {
 }
 
 static void kw_dev_no_ir(kw_render *r, const char *what) {
-    kw_buf_printf(r->out,
-                  "%s: not derived, no IR facts in this sidecar. They come from the plugin's "
-                  "analysis of the optimized IR (per access: bytes per lane, lane and block "
-                  "strides, coalescing); from the AST alone this walkthrough can only say which "
-                  "pointer parameters are const (Overview).\n\n",
-                  what);
+    kw_r_p(r);
+    kw_r_t(r, what);
+    kw_r_t(r, ": not derived, no IR facts in this sidecar. They come from the plugin's "
+              "analysis of the optimized IR (per access: bytes per lane, lane and block "
+              "strides, coalescing); from the AST alone this walkthrough can only say which "
+              "pointer parameters are const (Overview).");
+    kw_r_p_end(r);
 }
 
 static void kw_dev_accesses(kw_render *r) {
@@ -107,27 +110,63 @@ static void kw_dev_accesses(kw_render *r) {
 
 /* ---- core computation --------------------------------------------------------------------- */
 
+/* Whether inline asm statement i has no location (nothing quoted after its item). */
+static bool kw_dev_asm_bare(const kw_kernel *k, size_t i) {
+    return i < k->inline_asm.n && !k->inline_asm.v[i].location.file;
+}
+
+/* Statement i's item, "- `text` in `function` at `file:line`:" and a blank
+ * line: a list of its own, or, where statements without a location follow
+ * each other, an item of a loose list (a paragraph in each item) that runs
+ * from the first of them to the last. */
+static void kw_dev_asm_item(kw_render *r, const kw_kernel *k, size_t i) {
+    const kw_inline_asm *s = &k->inline_asm.v[i];
+    kw_buf *o = r->out;
+    bool html = kw_r_html(r);
+    bool loose =
+        kw_dev_asm_bare(k, i) && ((i && kw_dev_asm_bare(k, i - 1)) || kw_dev_asm_bare(k, i + 1));
+    size_t at = o->len;
+    if (html && loose) {
+        bool first = !i || !kw_dev_asm_bare(k, i - 1);
+        kw_buf_puts(o, first ? "<ul>\n<li>\n<p>" : "<li>\n<p>");
+        r->in = KW_MD_HTML;
+    } else {
+        kw_r_list(r);
+        kw_r_item(r, 0);
+    }
+    kw_r_c(r, s->text ? s->text : "?");
+    kw_r_t(r, " in ");
+    kw_r_c(r, s->function ? s->function : "?");
+    if (s->location.file) {
+        kw_r_t(r, " at ");
+        kw_r_kloc(r, &s->location);
+        kw_r_ref(r, s->location.file, s->location.line, "inline asm", s->text);
+    }
+    kw_r_t(r, ":");
+    if (html && loose) {
+        kw_buf_puts(o, kw_dev_asm_bare(k, i + 1) ? "</p>\n</li>\n" : "</p>\n</li>\n</ul>\n");
+        r->in = KW_MD_CELL;
+        kw_r_html_span(r, at, o->len);
+    } else {
+        kw_r_list_end(r);
+    }
+    kw_buf_putc(o, '\n');
+}
+
 static void kw_dev_compute(kw_render *r) {
     const kw_kernel *k = r->mk->k;
     kw_buf *o = r->out;
     KW_R_HEADING(r, 3, "Core computation");
     if (k->inline_asm.n) {
-        kw_buf_printf(o, "Inline asm (%zu statement%s), as written:\n\n", k->inline_asm.n,
-                      k->inline_asm.n == 1 ? "" : "s");
+        kw_r_p(r);
+        kw_r_tf(r, "Inline asm (%zu statement%s), as written:", k->inline_asm.n,
+                k->inline_asm.n == 1 ? "" : "s");
+        kw_r_p_end(r);
         for (size_t i = 0; i < k->inline_asm.n; i++) {
             const kw_inline_asm *s = &k->inline_asm.v[i];
-            kw_buf_puts(o, "- ");
-            kw_md_code(o, s->text ? s->text : "?", false);
-            kw_buf_puts(o, " in ");
-            kw_md_code(o, s->function ? s->function : "?", false);
-            if (s->location.file) {
-                kw_buf_puts(o, " at ");
-                kw_r_kloc(r, &s->location);
-                kw_r_ref(r, s->location.file, s->location.line, "inline asm", s->text);
-            }
-            kw_buf_puts(o, ":\n\n");
-            if (s->location.file &&
-                kw_r_check(r, s->location.file, s->location.line, "asm", false, "the asm statement"))
+            kw_dev_asm_item(r, k, i);
+            if (s->location.file && kw_r_check(r, s->location.file, s->location.line, "asm", false,
+                                               "the asm statement"))
                 kw_r_quote(r, s->location.file, s->location.line, s->location.line, "cpp");
         }
     } else {
@@ -141,7 +180,11 @@ static void kw_dev_compute(kw_render *r) {
                     "tree below shows which helpers the kernel calls.\n\n");
         return;
     }
-    kw_buf_printf(o, "From the IR facts of %s:\n\n", kw_r_safe(r, a->arch));
+    kw_r_p(r);
+    kw_r_t(r, "From the IR facts of ");
+    kw_r_s(r, a->arch);
+    kw_r_t(r, ":");
+    kw_r_p_end(r);
     kw_r_list(r);
     kw_r_ir_idioms(r, ir);
     size_t unplaced = kw_r_ir_loops(r, ir);
@@ -150,26 +193,27 @@ static void kw_dev_compute(kw_render *r) {
     if (!unplaced)
         return;
     bool none = unplaced == ir->loops.n;
-    if (!ir->debug_info && ir->lines_in)
-        kw_buf_printf(o,
-                      "%s: the plugin tracked source locations in one device job of this "
-                      "compile only, %s's (`-fplugin-arg-kwalk-lines=all` tracks them in "
-                      "every one), and this page has no IR facts of %s.\n\n",
-                      none ? "No loop has a source line" : "Some loops have no source line",
-                      ir->lines_in, ir->lines_in);
-    else if (!ir->debug_info)
-        kw_buf_printf(o,
-                      "%s: the device code was compiled without debug line "
-                      "tables and with the plugin's location tracking off "
-                      "(`-fplugin-arg-kwalk-lines=off` or `KWALK_LINES=off`), so the optimized "
-                      "IR the loops are read from has no locations. Leave it on (the default) "
-                      "or compile with `-Xarch_device -gline-tables-only` (or `-g`) and each "
-                      "loop gets the file:line of its `for`/`while`.\n\n",
-                      none ? "No loop has a source line" : "Some loops have no source line");
-    else
-        kw_buf_printf(o, "%s: the optimizer left no location on %s header.\n\n",
-                      none ? "No loop has a source line" : "Some loops have no source line",
-                      none ? "their" : "a loop's");
+    kw_r_p(r);
+    kw_r_t(r, none ? "No loop has a source line" : "Some loops have no source line");
+    if (!ir->debug_info && ir->lines_in) {
+        kw_r_t(r, ": the plugin tracked source locations in one device job of this compile "
+                  "only, ");
+        kw_r_s(r, ir->lines_in);
+        kw_r_t(r, "'s (`-fplugin-arg-kwalk-lines=all` tracks them in every one), and this "
+                  "page has no IR facts of ");
+        kw_r_s(r, ir->lines_in);
+        kw_r_t(r, ".");
+    } else if (!ir->debug_info) {
+        kw_r_t(r, ": the device code was compiled without debug line tables and with the "
+                  "plugin's location tracking off (`-fplugin-arg-kwalk-lines=off` or "
+                  "`KWALK_LINES=off`), so the optimized IR the loops are read from has no "
+                  "locations. Leave it on (the default) or compile with `-Xarch_device "
+                  "-gline-tables-only` (or `-g`) and each loop gets the file:line of its "
+                  "`for`/`while`.");
+    } else {
+        kw_r_tf(r, ": the optimizer left no location on %s header.", none ? "their" : "a loop's");
+    }
+    kw_r_p_end(r);
 }
 
 /* ---- shared memory ------------------------------------------------------------------------ */
@@ -177,9 +221,11 @@ static void kw_dev_compute(kw_render *r) {
 static void kw_dev_shared(kw_render *r) {
     const kw_kernel *k = r->mk->k;
     kw_buf *o = r->out;
-    KW_R_HEADING(r, 3, "Shared memory (`__shared__`)");
+    kw_r_h(r, 3);
+    kw_r_t(r, "Shared memory (`__shared__`)");
+    kw_r_h_end(r);
     if (!k->shared.n) {
-        KW_R_LIT(r, "The kernel and its callees declare no `__shared__` variable.\n\n");
+        kw_r_para(r, "The kernel and its callees declare no `__shared__` variable.");
         return;
     }
     static const char *const head[] = {"Variable", "Type", "Bytes", "Declared in", "At"};
@@ -207,15 +253,18 @@ static void kw_dev_shared(kw_render *r) {
             kw_r_ref(r, s->location.file, s->location.line, "shared memory", s->name);
     }
     kw_r_table_end(r);
-    kw_buf_printf(o, "\nStatic `__shared__` total from the declarations: %lld bytes per block.",
-                  total);
+    kw_buf_putc(o, '\n');
+    kw_r_p(r);
+    kw_r_tf(r, "Static `__shared__` total from the declarations: %lld bytes per block.", total);
     for (size_t a = 0; a < r->archs.n; a++) {
         long long lds = r->archs.v[a].facts->resources.lds_bytes;
-        if (lds >= 0)
-            kw_buf_printf(o, " The %s code object reserves %lld bytes of LDS.",
-                          kw_r_safe(r, r->archs.v[a].arch), lds);
+        if (lds < 0)
+            continue;
+        kw_r_t(r, " The ");
+        kw_r_s(r, r->archs.v[a].arch);
+        kw_r_tf(r, " code object reserves %lld bytes of LDS.", lds);
     }
-    kw_buf_puts(o, "\n\n");
+    kw_r_p_end(r);
 }
 
 /* ---- call tree ---------------------------------------------------------------------------- */
@@ -286,6 +335,52 @@ static void kw_dev_tree_item(kw_render *r, const kw_calltree_item *it) {
         kw_buf_puts(o, " (library internals: its calls are not shown)");
 }
 
+/* The items' full names, folded: a <details> block (the page's own HTML)
+ * holding a numbered list. */
+static void kw_dev_fullnames(kw_render *r, const kw_calltree *t) {
+    kw_buf *o = r->out;
+    bool html = kw_r_html(r);
+    const char *open = kw_arena_printf(
+        &r->scratch, "<details class=\"kw-fullnames\"><summary>Full names (%zu)</summary>\n",
+        t->fulls.n);
+    if (!open) {
+        o->oom = true;
+        return;
+    }
+    if (html)
+        kw_r_raw_html(r, open, strlen(open));
+    else
+        kw_buf_printf(o, "%s\n", open);
+    if (t->elided) {
+        kw_r_p(r);
+        kw_r_tf(r,
+                "The last %zu names have their template arguments nested deeper than one "
+                "level elided (…), for the page's size; the kernel's own template arguments "
+                "are in full above.",
+                t->elided);
+        kw_r_p_end(r);
+    }
+    size_t at = o->len;
+    if (html && t->fulls.n)
+        kw_buf_puts(o, "<ol>\n");
+    for (size_t i = 0; i < t->fulls.n; i++) {
+        if (html)
+            kw_buf_puts(o, "<li>");
+        else
+            kw_buf_printf(o, "%zu. ", i + 1);
+        kw_md_code(o, kw_r_name(r, t->shown[i]), html ? KW_MD_HTML : KW_MD_TEXT);
+        kw_buf_puts(o, html ? "</li>\n" : "\n");
+    }
+    if (html) {
+        if (t->fulls.n)
+            kw_buf_puts(o, "</ol>\n");
+        kw_r_html_span(r, at, o->len);
+        kw_r_raw_html(r, "</details>\n", 11);
+    } else {
+        kw_buf_puts(o, "\n</details>\n\n");
+    }
+}
+
 static void kw_dev_calls(kw_render *r) {
     const kw_calltree *t = &r->page.tree;
     kw_buf *o = r->out;
@@ -294,20 +389,20 @@ static void kw_dev_calls(kw_render *r) {
         KW_R_LIT(r, "The kernel calls no function.\n\n");
         return;
     }
-    kw_buf_puts(o, "Every function the kernel calls, as instantiated, at its first call site, "
-                   "with its definition; the calls of one function under one caller are one "
-                   "item with their count, a function's calls are listed at its first item, "
-                   "HIP runtime accessors by line. Each item is named without template "
-                   "arguments; [n] is its full name in the list after the tree.");
-    kw_buf_puts(o, " Compile-time helpers (loops over constants, their lambda frames, "
-                   "sequence / tuple / constant helpers; annotations/calltree/helpers.txt) are "
-                   "not items: their calls are listed as their caller's (the plugin records "
-                   "them so");
+    kw_r_p(r);
+    kw_r_t(r, "Every function the kernel calls, as instantiated, at its first call site, with "
+              "its definition; the calls of one function under one caller are one item with "
+              "their count, a function's calls are listed at its first item, HIP runtime "
+              "accessors by line. Each item is named without template arguments; [n] is its "
+              "full name in the list after the tree.");
+    kw_r_t(r, " Compile-time helpers (loops over constants, their lambda frames, sequence / "
+              "tuple / constant helpers; annotations/calltree/helpers.txt) are not items: "
+              "their calls are listed as their caller's (the plugin records them so");
     if (t->folded)
-        kw_r_plainf(r, "; %zu helper calls folded here, from a sidecar written before", t->folded);
-    kw_buf_puts(o, "). A library's internals (tensor descriptors and coordinates, "
-                   "leaves.txt) are items whose calls are not listed.");
-    kw_buf_puts(o, "\n\n");
+        kw_r_tf(r, "; %zu helper calls folded here, from a sidecar written before", t->folded);
+    kw_r_t(r, "). A library's internals (tensor descriptors and coordinates, leaves.txt) are "
+              "items whose calls are not listed.");
+    kw_r_p_end(r);
     kw_r_list(r);
     for (size_t i = 0; i < t->items.n; i++) {
         kw_r_item(r, t->items.v[i].depth);
@@ -315,20 +410,7 @@ static void kw_dev_calls(kw_render *r) {
     }
     kw_r_list_end(r);
     kw_buf_putc(o, '\n');
-    kw_buf_printf(o, "<details class=\"kw-fullnames\"><summary>Full names (%zu)</summary>",
-                  t->fulls.n);
-    kw_buf_puts(o, "\n\n");
-    if (t->elided)
-        kw_r_plainf(r, "The last %zu names have their template arguments nested deeper than "
-                       "one level elided (…), for the page's size; the kernel's own template "
-                       "arguments are in full above.\n\n",
-                    t->elided);
-    for (size_t i = 0; i < t->fulls.n; i++) {
-        kw_buf_printf(o, "%zu. ", i + 1);
-        kw_md_code(o, kw_r_name(r, t->shown[i]), KW_MD_TEXT);
-        kw_buf_putc(o, '\n');
-    }
-    kw_buf_puts(o, "\n</details>\n\n");
+    kw_dev_fullnames(r, t);
 }
 
 void kw_render_device(kw_render *r) {
@@ -349,8 +431,7 @@ void kw_render_device(kw_render *r) {
     bool have_def = false;
     if (f && f->ok) {
         const char *base = kw_r_base_name(r, k->name);
-        if (kw_r_check(r, k->location.file, k->location.line, base, false,
-                       "the kernel's name"))
+        if (kw_r_check(r, k->location.file, k->location.line, base, false, "the kernel's name"))
             have_def = kw_r_def_range(r, f, k->location.line, k->location.column, &def);
     } else if (k->location.file) {
         kw_r_check(r, k->location.file, k->location.line, NULL, false, "the kernel");

@@ -77,12 +77,14 @@ static void kw_list_params(kw_render *r, bool want_const) {
  * each argument under its own parameter name; a struct broken out below
  * shows its template only. */
 static void kw_overview_functor_args(kw_render *r, const kw_kernel *k) {
-    kw_buf *o = r->out;
     if (!k->functor_args.n)
         return;
-    kw_buf_puts(o, "The kernel struct ");
-    kw_md_code(o, kw_r_short(r, k->functor), false);
-    kw_buf_puts(o, ", its template arguments level by level:\n\n");
+    kw_r_p(r);
+    kw_r_t(r, "The kernel struct ");
+    kw_r_c(r, kw_r_short(r, k->functor));
+    kw_r_t(r, ", its template arguments level by level:");
+    kw_r_p_end(r);
+    kw_r_list(r);
     for (size_t i = 0; i < k->functor_args.n; i++) {
         const kw_template_arg *t = &k->functor_args.v[i];
         const char *name = t->name ? t->name : "?", *leaf = name;
@@ -99,13 +101,15 @@ static void kw_overview_functor_args(kw_render *r, const kw_kernel *k) {
         if (!v)
             v = "?";
         const char *s = t->written ? kw_arena_printf(&r->scratch, "%s (%s)", t->written, v) : v;
-        kw_buf_printf(o, "%*s- ", 2 * depth, "");
-        kw_md_code(o, leaf, false);
-        kw_buf_puts(o, " = ");
-        kw_md_code(o, s ? s : v, false);
-        kw_buf_puts(o, t->defaulted ? " (default)\n" : "\n");
+        kw_r_item(r, depth);
+        kw_r_c(r, leaf);
+        kw_r_t(r, " = ");
+        kw_r_c(r, s ? s : v);
+        if (t->defaulted)
+            kw_r_t(r, " (default)");
     }
-    kw_buf_putc(o, '\n');
+    kw_r_list_end(r);
+    kw_buf_putc(r->out, '\n');
 }
 
 /* Reductions and conversions from the IR facts of the first arch that has
@@ -125,9 +129,9 @@ static bool kw_overview_ir(kw_render *r) {
         for (size_t i = 0; text && i < n; i++) {
             const kw_irf_idiom *d = &ir->idioms.v[i];
             const char *kind = d->kind, *op = d->op, *via = d->via;
-            text[i] = kw_arena_printf(&r->scratch, "%s%s%s%s%s%s", kind ? kind : "idiom",
-                                      op ? " (" : "", op ? op : "", op ? ")" : "",
-                                      via ? " via " : "", via ? via : "");
+            text[i] =
+                kw_arena_printf(&r->scratch, "%s%s%s%s%s%s", kind ? kind : "idiom", op ? " (" : "",
+                                op ? op : "", op ? ")" : "", via ? " via " : "", via ? via : "");
         }
         size_t shown = 0;
         for (size_t i = 0; text && i < n; i++) {
@@ -157,40 +161,75 @@ static bool kw_overview_ir(kw_render *r) {
     return false;
 }
 
+/* A precompiled ASM kernel: the code object it is loaded from, its launches,
+ * and whether the code object could be read now. */
+static void kw_overview_asm(kw_render *r) {
+    const kw_mkernel *mk = r->mk;
+    kw_r_p(r);
+    kw_r_t(r, "A precompiled ASM kernel: no source and no template; the host code loads it by "
+              "name from the code object ");
+    kw_r_c(r, kw_r_path(r, mk->asm_code_object));
+    kw_r_t(r, " and launches it");
+    for (size_t i = 0; i < mk->launches.n; i++) {
+        const kw_launch *l = r->m->launches.v[mk->launches.v[i]].l;
+        kw_r_t(r, i ? "; " : " (");
+        if (l->loader) {
+            kw_r_t(r, "through the loader class ");
+            kw_r_c(r, l->loader);
+        } else {
+            kw_r_t(r, "with ");
+            kw_r_c(r, l->kind ? l->kind : "?");
+        }
+        kw_r_t(r, " at ");
+        kw_r_kloc(r, &l->location);
+    }
+    kw_r_t(r, mk->launches.n ? ")." : ".");
+    kw_r_p_end(r);
+    kw_r_p(r);
+    if (r->page.asm_k) {
+        kw_r_t(r, "Its facts below (section 5) are read from that code object now: ");
+        for (size_t i = 0; i < r->page.asm_k->archs.n; i++) {
+            kw_r_t(r, i ? ", " : "");
+            kw_r_s(r, r->page.asm_k->archs.v[i].arch);
+        }
+    } else {
+        kw_r_t(r, "The code object could not be read now: ");
+        kw_md_text(r->out, r->page.asm_note ? r->page.asm_note : "unknown reason",
+                   kw_r_prose_in(r));
+    }
+    kw_r_t(r, ".");
+    kw_r_p_end(r);
+}
+
+/* The author's doc comment as a block quote (kw_md_doc): author Markdown,
+ * which a site page converts here, alone (the rest of the page is written
+ * as HTML by its printer). */
+static void kw_overview_doc(kw_render *r, const char *doc) {
+    if (!kw_r_html(r) || !r->md_html) {
+        kw_md_doc(r->out, doc);
+        return;
+    }
+    kw_buf md;
+    kw_buf_init(&md);
+    kw_md_doc(&md, doc);
+    kw_err err = {0};
+    size_t at = r->out->len;
+    if (md.oom)
+        r->out->oom = true;
+    else if (r->md_html(kw_buf_str(&md), md.len, r->out, &err) != KW_OK)
+        kw_buf_append(r->out, md.ptr, md.len); /* (it adds nothing when it fails) */
+    else
+        kw_r_html_span(r, at, r->out->len);
+    kw_buf_free(&md);
+}
+
 void kw_render_overview(kw_render *r) {
     const kw_mkernel *mk = r->mk;
     const kw_kernel *k = mk->k;
     kw_buf *o = r->out;
     KW_R_HEADING(r, 2, "Overview");
     if (!k && mk->asm_code_object) {
-        kw_buf_puts(o, "A precompiled ASM kernel: no source and no template; the host code "
-                       "loads it by name from the code object ");
-        kw_md_code(o, kw_r_path(r, mk->asm_code_object), false);
-        kw_buf_puts(o, " and launches it");
-        for (size_t i = 0; i < mk->launches.n; i++) {
-            const kw_launch *l = r->m->launches.v[mk->launches.v[i]].l;
-            kw_buf_puts(o, i ? "; " : " (");
-            if (l->loader) {
-                kw_buf_puts(o, "through the loader class ");
-                kw_md_code(o, l->loader, false);
-            } else {
-                kw_buf_puts(o, "with ");
-                kw_md_code(o, l->kind ? l->kind : "?", false);
-            }
-            kw_buf_puts(o, " at ");
-            kw_r_kloc(r, &l->location);
-        }
-        kw_buf_puts(o, mk->launches.n ? ").\n\n" : ".\n\n");
-        if (r->page.asm_k) {
-            kw_buf_puts(o, "Its facts below (section 5) are read from that code object now: ");
-            for (size_t i = 0; i < r->page.asm_k->archs.n; i++)
-                kw_buf_printf(o, "%s%s", i ? ", " : "", kw_r_safe(r, r->page.asm_k->archs.v[i].arch));
-            kw_buf_puts(o, ".\n\n");
-        } else {
-            kw_buf_puts(o, "The code object could not be read now: ");
-            kw_md_text(o, r->page.asm_note ? r->page.asm_note : "unknown reason", false);
-            kw_buf_puts(o, ".\n\n");
-        }
+        kw_overview_asm(r);
         return;
     }
     if (!k) {
@@ -275,23 +314,25 @@ void kw_render_overview(kw_render *r) {
 
     if (k->doc) {
         KW_R_LIT(r, "What the author says it does (doc comment):\n\n");
-        kw_md_doc(o, k->doc);
+        kw_overview_doc(r, k->doc);
     } else {
         KW_R_LIT(r, "The kernel has no doc comment; what follows is assembled from the "
                     "recorded facts.\n\n");
     }
     if (k->template_args.n) {
-        kw_buf_puts(o, "This instantiation: ");
+        kw_r_p(r);
+        kw_r_t(r, "This instantiation: ");
         for (size_t i = 0; i < k->template_args.n; i++) {
             const kw_template_arg *t = &k->template_args.v[i];
             char *s = kw_arena_printf(&r->scratch, "%s = %s", t->name ? t->name : "(unnamed)",
                                       kw_r_targ_value(r, t));
-            kw_buf_puts(o, i ? ", " : "");
-            kw_md_code(o, s ? s : "?", false);
+            kw_r_t(r, i ? ", " : "");
+            kw_r_c(r, s ? s : "?");
             if (t->defaulted)
-                kw_buf_puts(o, " (default)");
+                kw_r_t(r, " (default)");
         }
-        kw_buf_puts(o, ".\n\n");
+        kw_r_t(r, ".");
+        kw_r_p_end(r);
     }
     kw_overview_functor_args(r, k);
     KW_R_LIT(r, "Facts:\n\n");
@@ -354,8 +395,9 @@ void kw_render_overview(kw_render *r) {
         if (res->vgpr_spill <= 0 && res->sgpr_spill <= 0)
             continue;
         kw_r_item(r, 0);
-        kw_r_plainf(r, "Register spills on %s: %lld VGPRs and %lld SGPRs go to scratch "
-                       "(%lld bytes per lane; section 5).",
+        kw_r_plainf(r,
+                    "Register spills on %s: %lld VGPRs and %lld SGPRs go to scratch "
+                    "(%lld bytes per lane; section 5).",
                     r->archs.v[a].arch, res->vgpr_spill > 0 ? res->vgpr_spill : 0,
                     res->sgpr_spill > 0 ? res->sgpr_spill : 0,
                     res->scratch_bytes > 0 ? res->scratch_bytes : 0);
