@@ -537,6 +537,7 @@ void kw_r_ol_end(kw_render *r, kw_r_ol *l) {
     kw_r_ol_trim(r, l);
     kw_buf_puts(r->out, "</li>\n</ol>\n");
     kw_r_html_span(r, l->at, r->out->len);
+}
 
 /* ---- c2: numbered lists ------------------------------------------------------------------- */
 
