@@ -538,30 +538,3 @@ void kw_r_ol_end(kw_render *r, kw_r_ol *l) {
     kw_buf_puts(r->out, "</li>\n</ol>\n");
     kw_r_html_span(r, l->at, r->out->len);
 }
-
-/* ---- c2: numbered lists ------------------------------------------------------------------- */
-
-void kw_r_olist(kw_render *r) {
-    r->html_at = r->out->len;
-    if (kw_r_html(r)) {
-        kw_buf_puts(r->out, "<ol>\n");
-        r->in = KW_MD_HTML;
-    }
-}
-
-void kw_r_oitem(kw_render *r, size_t n) {
-    if (r->in == KW_MD_HTML && kw_r_html(r))
-        kw_buf_puts(r->out, n > 1 ? "</li>\n<li>" : "<li>");
-    else
-        kw_buf_printf(r->out, "%s%zu. ", n > 1 ? "\n" : "", n);
-}
-
-void kw_r_olist_end(kw_render *r, size_t n) {
-    if (r->in == KW_MD_HTML && kw_r_html(r)) {
-        kw_buf_puts(r->out, n ? "</li>\n</ol>\n" : "</ol>\n");
-        r->in = KW_MD_CELL;
-        kw_r_html_span(r, r->html_at, r->out->len);
-    } else if (n) {
-        kw_buf_puts(r->out, "\n\n");
-    }
-}

@@ -326,14 +326,4 @@ void kw_r_ol_open(kw_render *r, kw_r_ol *l);
 void kw_r_ol_item(kw_render *r, kw_r_ol *l);
 void kw_r_ol_end(kw_render *r, kw_r_ol *l);
 
-/* ---- c2: numbered lists (kw_r.c) ---------------------------------------------------------- */
-
-/* A tight numbered list (1., 2., ...) as a block of the page, in its
- * printer: kw_r_olist, then per item kw_r_oitem(r, n) (n = 1, 2, ...) and
- * its inline text (kw_r_t, kw_r_c, kw_r_loc ...), then kw_r_olist_end(r,
- * items), which ends the block with its blank line. */
-void kw_r_olist(kw_render *r);
-void kw_r_oitem(kw_render *r, size_t n);
-void kw_r_olist_end(kw_render *r, size_t n);
-
 #endif

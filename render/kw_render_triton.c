@@ -140,17 +140,17 @@ static void kw_rt_launch(kw_render *r, size_t i) {
     kw_md_strong(o, "Call chain", kw_r_prose_in(r));
     kw_r_t(r, ", from the outermost Python frame down to the launch:");
     kw_r_p_end(r);
-    size_t n = 0;
-    kw_r_olist(r);
+    kw_r_ol steps;
+    kw_r_ol_open(r, &steps);
     for (size_t j = l->call_chain.n; j-- > 0;) {
         const kw_chain_link *c = &l->call_chain.v[j];
-        kw_r_oitem(r, ++n);
+        kw_r_ol_item(r, &steps);
         kw_r_c(r, c->function ? c->function : "?");
         kw_r_t(r, " at ");
         kw_r_kloc(r, &c->location);
         kw_r_ref(r, c->location.file, c->location.line, "Python op", c->function);
     }
-    kw_r_oitem(r, ++n);
+    kw_r_ol_item(r, &steps);
     kw_r_c(r, l->function ? l->function : "?");
     kw_r_t(r, " launches ");
     const char *callee = l->callee ? l->callee : r->mk->name;
@@ -159,7 +159,7 @@ static void kw_rt_launch(kw_render *r, size_t i) {
     kw_r_c(r, call ? call : "?");
     kw_r_t(r, " at ");
     kw_r_kloc(r, &l->location);
-    kw_r_olist_end(r, n);
+    kw_r_ol_end(r, &steps);
     if (strcmp(callee, r->mk->name)) {
         kw_r_p(r);
         kw_r_t(r, "The kernel is launched under another name: ");
