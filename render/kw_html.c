@@ -1,16 +1,13 @@
 /* kw_html.c: the HTML side of a site page: escaping, the page shell, the
- * Markdown walkthrough converted by libcmark-gfm (GFM tables; the raw HTML
- * the renderer writes, <details> and anchors, kept; the tables and lists
- * the renderer wrote as HTML spliced in around it), and the page itself. */
-#define _POSIX_C_SOURCE 200809L /* getpid */
+ * walkthrough written by the HTML printer (render/kw_r.c) with the parts
+ * only a browser shows placed by the page, and libcmark-gfm for the
+ * Markdown an author wrote and map.html's. */
 #include "render/kw_html.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
@@ -18,27 +15,8 @@
 #include "common/kw_esc.h"
 #include "model/kw_page_isa.h"
 
-/* A line that stands for an HTML block of the page in the converter's input
- * ("<!--kwalk-block NONCE-->"): an HTML comment block, which the converter
- * writes out as it is, and which no page's text can make (the nonce is drawn
- * for the process; the page's own text reaches the output escaped, a doc
- * comment's raw HTML included: kw_md_doc makes it text). */
-static char kw_html_mark[48];
-static size_t kw_html_markn;
-
-static void kw_html_mark_init(void) {
-    unsigned long long x = (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 32) ^
-                           (unsigned long long)(uintptr_t)&kw_html_markn;
-    x ^= x >> 29;
-    x *= 0xbf58476d1ce4e5b9ull;
-    x ^= x >> 32;
-    kw_html_markn =
-        (size_t)snprintf(kw_html_mark, sizeof kw_html_mark, "<!--kwalk-block %016llx-->", x);
-}
-
 void kw_html_global_init(void) {
     cmark_gfm_core_extensions_ensure_registered();
-    kw_html_mark_init();
     kw_page_isa_global_init(); /* the tables it reads, read once before the threads */
 }
 
@@ -144,18 +122,8 @@ void kw_html_close(kw_buf *b) {
     kw_buf_puts(b, "<pre id=\"kw-errors\" hidden></pre>\n</body></html>\n");
 }
 
-/* The converted walkthrough of the page being written, and the Markdown the
- * converter reads (one each per thread). */
-static _Thread_local kw_buf kw_html_body, kw_html_md, kw_html_conv;
-
 void kw_html_thread_free(void) {
     kw_html_charts_thread_free();
-    kw_buf_free(&kw_html_body);
-    kw_buf_init(&kw_html_body);
-    kw_buf_free(&kw_html_md);
-    kw_buf_init(&kw_html_md);
-    kw_buf_free(&kw_html_conv);
-    kw_buf_init(&kw_html_conv);
 }
 
 kw_status kw_html_from_md(const char *md, size_t len, kw_buf *out, kw_err *err) {
@@ -180,82 +148,6 @@ kw_status kw_html_from_md(const char *md, size_t len, kw_buf *out, kw_err *err) 
     return html ? KW_OK : kw_fail(err, "libcmark-gfm: cannot convert the page");
 }
 
-/* KWALK_DEBUG_MD=1 (while the sections move to the page's printer): each
- * run of Markdown a page still leaves to the converter, on stderr. */
-static void kw_html_debug_md(const kw_render *r, const char *m, size_t n) {
-    static int on = -1;
-    if (on < 0)
-        on = getenv("KWALK_DEBUG_MD") != NULL;
-    if (!on)
-        return;
-    size_t at = 0;
-    for (size_t i = 0; i <= r->html.n; i++) {
-        size_t end = i < r->html.n ? r->html.v[i].at : n;
-        size_t a = at;
-        while (a < end && (m[a] == '\n' || m[a] == ' '))
-            a++;
-        if (a < end)
-            fprintf(stderr, "kwalk: debug: %s: Markdown left: %.*s\n", r->mk ? r->mk->symbol : "?",
-                    (int)(end - a > 160 ? 160 : end - a), m + a);
-        at = i < r->html.n ? r->html.v[i].end : n;
-    }
-}
-
-/* Whether the page is HTML blocks only, with nothing but blank lines
- * between them: then it is its HTML. */
-static bool kw_html_blocks_only(const kw_render *r, const char *m, size_t n) {
-    size_t at = 0;
-    for (size_t i = 0; i <= r->html.n; i++) {
-        size_t end = i < r->html.n ? r->html.v[i].at : n;
-        for (; at < end; at++)
-            if (m[at] != '\n')
-                return false;
-        at = i < r->html.n ? r->html.v[i].end : n;
-    }
-    return true;
-}
-
-kw_status kw_html_from_page_md(const kw_render *r, const kw_buf *md, kw_buf *out, kw_err *err) {
-    const char *m = md->ptr ? md->ptr : "";
-    kw_html_debug_md(r, m, md->len);
-    if (r->html.n && kw_html_blocks_only(r, m, md->len)) {
-        for (size_t i = 0; i < r->html.n; i++)
-            kw_buf_append(out, m + r->html.v[i].at, r->html.v[i].end - r->html.v[i].at);
-        return KW_OK;
-    }
-    if (!r->html.n || !kw_html_markn) /* (no marker without kw_html_global_init) */
-        return kw_html_from_md(m, md->len, out, err);
-    kw_buf *in = &kw_html_md;
-    kw_buf_reset(in);
-    size_t at = 0;
-    for (size_t i = 0; i < r->html.n; i++) {
-        kw_buf_append(in, m + at, r->html.v[i].at - at);
-        kw_buf_append(in, kw_html_mark, kw_html_markn);
-        kw_buf_putc(in, '\n');
-        at = r->html.v[i].end;
-    }
-    kw_buf_append(in, m + at, md->len - at);
-    kw_buf *conv = &kw_html_conv;
-    kw_buf_reset(conv);
-    kw_status st =
-        in->oom ? kw_fail(err, "out of memory") : kw_html_from_md(in->ptr, in->len, conv, err);
-    /* each marker line of the output, in order, is its block */
-    const char *c = conv->ptr ? conv->ptr : "", *p = c;
-    for (size_t i = 0; st == KW_OK && i < r->html.n; i++) {
-        const char *q = strstr(p, kw_html_mark);
-        if (!q || (q > c && q[-1] != '\n') || q[kw_html_markn] != '\n') {
-            st = kw_fail(err, "libcmark-gfm did not keep an HTML block of the page");
-            break;
-        }
-        kw_buf_append(out, p, (size_t)(q - p));
-        kw_buf_append(out, m + r->html.v[i].at, r->html.v[i].end - r->html.v[i].at);
-        p = q + kw_html_markn + 1;
-    }
-    if (st == KW_OK)
-        kw_buf_puts(out, p);
-    return st;
-}
-
 /* The charts and the source <-> ISA view, before section 6 of a page. */
 static void kw_html_views(kw_render *r, kw_buf *out) {
     kw_html_charts(r, out);
@@ -263,27 +155,23 @@ static void kw_html_views(kw_render *r, kw_buf *out) {
 }
 
 kw_status kw_html_page(kw_render *r, size_t ki, kw_buf *md, kw_buf *out, kw_err *err) {
-    kw_buf_reset(md);
-    r->md_html = kw_html_from_md;
-    /* the diagram and the views, written by the page where they go */
-    r->site_flow = kw_html_flow;
-    r->site_views = kw_html_views;
-    kw_status st = kw_render_kernel(r, ki, md, err);
-    r->site_flow = r->site_views = NULL;
-    if (st != KW_OK)
-        return KW_ERR;
+    (void)md;
     const kw_mkernel *mk = &r->m->kernels.v[ki];
     kw_html_open(out, kw_r_title(r, mk));
     kw_buf_puts(out, "<nav class=\"kw-nav\"><a href=\"index.html\">All kernels</a> · "
                      "<a href=\"map.html\">Map</a> · <a href=\"#kw-charts\">Charts</a> · <a "
                      "href=\"#kw-si\">Source ↔ ISA</a></nav>\n"
                      "<main>\n");
-    kw_buf *body = &kw_html_body;
-    kw_buf_reset(body);
-    if (kw_html_from_page_md(r, md, body, err) != KW_OK)
+    /* the walkthrough, by the HTML printer; the diagram and the views
+     * written by the page where they go */
+    r->md_html = kw_html_from_md;
+    r->site_flow = kw_html_flow;
+    r->site_views = kw_html_views;
+    kw_status st = kw_render_kernel(r, ki, out, err);
+    r->site_flow = r->site_views = NULL;
+    if (st != KW_OK)
         return KW_ERR;
-    kw_buf_append(out, body->ptr ? body->ptr : "", body->len);
     kw_buf_puts(out, "</main>\n<script src=\"" KW_HTML_PAGE_JS "\"></script>\n");
     kw_html_close(out);
-    return out->oom || md->oom || body->oom ? kw_fail(err, "out of memory") : KW_OK;
+    return out->oom ? kw_fail(err, "out of memory") : KW_OK;
 }

@@ -2,11 +2,10 @@
  * page per kernel instantiation and DIR/index.html. A page is the Markdown
  * walkthrough kw_render_kernel writes, converted by libcmark-gfm (tables and
  * the renderer's own raw HTML kept; every input in it escaped as Markdown,
- * doc comments' HTML made text: docs/security.md), plus a source <-> ISA view per arch drawn from the page
- * model's line table (kw_html_isa.c), whose data the page script also
- * writes section 5's listings from (kw_render_opts.listing_in_view: the
- * Markdown leaves them empty); the index is one sortable, filterable
- * table of every instantiation (kw_html_index.c). Everything a page needs is
+ * doc comments' HTML made text: docs/security.md), plus a source <-> ISA view per arch drawn from
+ * the page model's line table (kw_html_isa.c), whose data the page script also writes section 5's
+ * listings from (kw_render_opts.listing_in_view: the Markdown leaves them empty); the index is one
+ * sortable, filterable table of every instantiation (kw_html_index.c). Everything a page needs is
  * inline or in DIR: it opens from file:// with no server and no network. */
 #ifndef KW_HTML_H
 #define KW_HTML_H
@@ -34,8 +33,7 @@ extern const char kw_html_errors_js[];
 /* Call once before pages are converted on several threads. */
 void kw_html_global_init(void);
 
-/* Frees the calling thread's Markdown conversion memory (kw_html_from_md
- * keeps it from page to page). */
+/* Frees what the calling thread kept from page to page (the charts' parts). */
 void kw_html_thread_free(void);
 /* The charts' parts kept on this thread (kw_html_charts.c); kw_html_thread_free. */
 void kw_html_charts_thread_free(void);
@@ -60,17 +58,14 @@ void kw_html_json(kw_buf *b, const char *s, size_t n);
 void kw_html_open(kw_buf *b, const char *title);
 void kw_html_close(kw_buf *b);
 
-/* The HTML of the GFM document md[0, len) appended to out. */
+/* libcmark-gfm's HTML of the GFM document md[0, len) (an author's text,
+ * map.html's Markdown) appended to out. */
 kw_status kw_html_from_md(const char *md, size_t len, kw_buf *out, kw_err *err);
 
-/* The Markdown md that r wrote for a page (kw_render_kernel) converted into
- * out, its HTML blocks (r->html: the tables and lists kw_md_table and
- * kw_md_list wrote as HTML, the literal blocks kw_r_lit kept) taken as they
- * are, not read by the converter. */
-kw_status kw_html_from_page_md(const kw_render *r, const kw_buf *md, kw_buf *out, kw_err *err);
-
-/* The whole page of kernel ki: kw_render_kernel's walkthrough as HTML with
- * the source <-> ISA view before section 6. md is scratch for the Markdown. */
+/* The whole page of kernel ki: kw_render_kernel's walkthrough written by the
+ * HTML printer, with the diagram as SVG and the charts and the source <->
+ * ISA view before section 6. md is not used (the page workers' Markdown
+ * buffer). */
 kw_status kw_html_page(kw_render *r, size_t ki, kw_buf *md, kw_buf *out, kw_err *err);
 
 /* The source <-> ISA view of the page r last rendered (r->page, r->archs):

@@ -83,8 +83,7 @@ static void kw_ch_occupancy_axes(kw_buf *o, const kw_page_occ *oc) {
 #undef KW_Y
 }
 
-static void kw_ch_occupancy(kw_buf *o, const kw_rarch *a, const kw_page_occ *oc,
-                            const char *arch) {
+static void kw_ch_occupancy(kw_buf *o, const kw_rarch *a, const kw_page_occ *oc, const char *arch) {
     const kw_isa_resources *res = &a->facts->resources;
     if (!oc->known)
         return;

@@ -240,8 +240,8 @@ void kw_html_roofline(kw_render *r, kw_buf *out) {
         if (!pa->roof) {
             kw_buf_printf(out, "<figcaption>%s: no roofline: ", kw_buf_str(&arch));
             kw_html_esc(out, pa->gpu_mismatch ? "--gpu names a product of another arch"
-                                             : "annotations/hw/amdgpu-peaks.txt gives no HBM "
-                                               "and FP32 peaks for it");
+                                              : "annotations/hw/amdgpu-peaks.txt gives no HBM "
+                                                "and FP32 peaks for it");
             kw_buf_puts(out, ".</figcaption></figure>\n");
             continue;
         }

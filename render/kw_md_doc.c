@@ -104,9 +104,8 @@ void kw_md_doc(kw_buf *b, const char *text) {
     bool oom = !doc;
     bool changed = doc && kw_md_doc_clean(doc, &oom);
     bool refs = strstr(text, "]:") != NULL; /* definitions: resolved here, not in the page */
-    char *md = doc && !oom && (changed || refs)
-                   ? cmark_render_commonmark(doc, CMARK_OPT_DEFAULT, 0)
-                   : NULL;
+    char *md = doc && !oom && (changed || refs) ? cmark_render_commonmark(doc, CMARK_OPT_DEFAULT, 0)
+                                                : NULL;
     if (md) {
         size_t n = strlen(md);
         while (n && md[n - 1] == '\n')

@@ -4,7 +4,6 @@
  * counts. They write into the kw_render context and call no section. */
 #include "render/kw_render.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -36,31 +35,7 @@ void kw_r_table(kw_render *r, int n, const char *const *titles) {
     kw_r_table_aligned(r, n, titles, NULL);
 }
 
-/* The HTML table or list that begins now in the page: where (kw_r_html_end). */
-static void kw_r_html_begin(kw_render *r) {
-    r->html_at = r->out->len;
-}
-
-void kw_r_html_span(kw_render *r, size_t at, size_t end) {
-    if (!r->o->html_blocks || r->out != r->page_out)
-        return;
-    if (r->html.n && r->html.v[r->html.n - 1].end == at) { /* one block with the last */
-        r->html.v[r->html.n - 1].end = end;
-        return;
-    }
-    kw_r_span *s = KW_PUSH(&r->scratch, r->html);
-    if (s)
-        *s = (kw_r_span){at, end};
-    else
-        r->out->oom = true; /* a page without it would be wrong: fail the page */
-}
-
-static void kw_r_html_end(kw_render *r) {
-    kw_r_html_span(r, r->html_at, r->out->len);
-}
-
 void kw_r_table_aligned(kw_render *r, int n, const char *const *titles, const char *align) {
-    kw_r_html_begin(r);
     kw_md_table_open(&r->tab, r->out, r->o->html_blocks, n, titles, align);
     r->in = kw_md_table_in(&r->tab);
 }
@@ -76,11 +51,9 @@ void kw_r_cell(kw_render *r) {
 void kw_r_table_end(kw_render *r) {
     kw_md_table_close(&r->tab);
     r->in = KW_MD_CELL;
-    kw_r_html_end(r);
 }
 
 void kw_r_list(kw_render *r) {
-    kw_r_html_begin(r);
     kw_md_list_open(&r->list, r->out, r->o->html_blocks);
     r->in = r->o->html_blocks ? KW_MD_HTML : KW_MD_CELL;
 }
@@ -90,11 +63,8 @@ void kw_r_item(kw_render *r, int level) {
 }
 
 void kw_r_list_end(kw_render *r) {
-    bool any = r->list.level >= 0;
-    kw_md_list_close(&r->list);
+    kw_md_list_close(&r->list); /* (an empty list writes nothing) */
     r->in = KW_MD_CELL;
-    if (any) /* an empty list writes nothing */
-        kw_r_html_end(r);
 }
 
 void kw_r_plainf(kw_render *r, const char *fmt, ...) {
@@ -315,7 +285,6 @@ static void kw_r_block_end(kw_render *r, const char *html) {
     if (r->in == KW_MD_HTML && kw_r_html(r)) {
         kw_buf_puts(r->out, html);
         r->in = KW_MD_CELL;
-        kw_r_html_span(r, r->block_at, r->out->len);
     } else {
         kw_buf_puts(r->out, "\n\n");
     }
@@ -412,57 +381,17 @@ void kw_r_ptf(kw_render *r, const char *fmt, ...) {
 }
 
 void kw_r_fence(kw_render *r, const char *lang, const char *text) {
-    size_t at = r->out->len;
-    bool html = kw_r_html(r);
-    kw_md_fence_in(r->out, lang, text, html ? KW_MD_HTML : KW_MD_TEXT);
-    if (html)
-        kw_r_html_span(r, at, r->out->len);
+    kw_md_fence_in(r->out, lang, text, kw_r_html(r) ? KW_MD_HTML : KW_MD_TEXT);
 }
 
 void kw_r_raw_html(kw_render *r, const char *html, size_t n) {
-    if (!kw_r_html(r))
-        return;
-    size_t at = r->out->len;
-    kw_buf_append(r->out, html, n);
-    kw_r_html_span(r, at, r->out->len);
-}
-
-/* Whether the program's words are a heading's text (level > 0) or
- * paragraphs ending with a blank line whose only markup is `code`
- * (kw_md_lit): no character that could begin emphasis, an escape, a link,
- * HTML, an entity or a table cell, and no line that could begin another
- * block (indented, a heading, a quote, a list item, a fence, a setext
- * underline). */
-static bool kw_r_lit_words(int level, const char *text) {
-    size_t n = strlen(text);
-    if (level ? !n || strchr(text, '\n') : n < 3 || strcmp(text + n - 2, "\n\n"))
-        return false;
-    for (const char *p = text; *p; p++)
-        if (strchr("*_\\[]<|~", *p) || (*p == '&' && (isalnum((unsigned char)p[1]) || p[1] == '#')))
-            return false;
-    if (level) /* (a closing run of '#' or a space at the end is not the heading's) */
-        return text[n - 1] != '#' && text[n - 1] != ' ' && text[0] != ' ';
-    for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
-        if (*l == '\n')
-            continue;
-        if (strchr(" \t#>-+=`", *l))
-            return false;
-        const char *d = l;
-        while (*d >= '0' && *d <= '9')
-            d++;
-        if (d > l && (*d == '.' || *d == ')'))
-            return false;
-    }
-    return true;
+    if (kw_r_html(r))
+        kw_buf_append(r->out, html, n);
 }
 
 void kw_r_lit(kw_render *r, int level, const char *text) {
     kw_buf *o = r->out;
-    size_t n = o->len;
-    /* a block of the page begins here: after a blank line, or HTML of the page */
-    bool fresh = n == 0 || (r->html.n && r->html.v[r->html.n - 1].end == n) ||
-                 (n >= 2 && o->ptr[n - 1] == '\n' && o->ptr[n - 2] == '\n');
-    if (!kw_r_html(r) || !fresh || !kw_r_lit_words(level, text)) {
+    if (!kw_r_html(r)) {
         if (level)
             kw_md_heading(o, level, text);
         else
@@ -480,10 +409,12 @@ void kw_r_lit(kw_render *r, int level, const char *text) {
     kw_buf_init(&para);
     for (const char *p = text; *p;) {
         const char *end = strstr(p, "\n\n");
+        if (!end)
+            end = p + strlen(p);
         kw_buf_reset(&para);
         kw_buf_append(&para, p, (size_t)(end - p));
         kw_r_para(r, kw_buf_str(&para));
-        p = end + 2;
+        p = end;
         while (*p == '\n')
             p++;
     }
@@ -536,5 +467,4 @@ void kw_r_ol_end(kw_render *r, kw_r_ol *l) {
     }
     kw_r_ol_trim(r, l);
     kw_buf_puts(r->out, "</li>\n</ol>\n");
-    kw_r_html_span(r, l->at, r->out->len);
 }

@@ -265,7 +265,7 @@ void kw_r_ir_accesses(kw_render *r, const char *arch, const kw_irf *ir) {
         }
         if (any) {
             kw_r_list_end(r);
-            kw_buf_putc(o, '\n');
+            kw_r_gap(r);
             r->in = item_in;
         }
     }

@@ -123,7 +123,7 @@ void kw_r_python_unresolved(kw_render *r, const kw_py_chains *pc, size_t op, siz
     }
     if (listed) {
         kw_r_list_end(r);
-        kw_buf_putc(r->out, '\n');
+        kw_r_gap(r);
     }
     for (size_t i = 0; i < pc->dropped.n; i++)
         dropped += pc->dropped.v[i].op == op ? pc->dropped.v[i].count : 0;

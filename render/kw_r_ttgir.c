@@ -82,7 +82,7 @@ void kw_r_ttgir_layout_notes(kw_render *r) {
     }
     kw_r_list_end(r);
     if (listed)
-        kw_buf_puts(r->out, "\n");
+        kw_r_gap(r);
 }
 
 /* The ISA's MFMA count of arch a (section 5's classes), -1 when not known. */
@@ -138,7 +138,7 @@ void kw_r_ttgir_dots(kw_render *r) {
         kw_buf_printf(o, "%lld", d.flop);
     }
     kw_r_table_end(r);
-    kw_buf_putc(o, '\n');
+    kw_r_gap(r);
     KW_R_LIT(r, "M × N from the result's type, K from the first operand's; FLOP = 2 × M × "
                 "N × K per execution of the op (a `tl.dot` inside a `for` runs once per "
                 "iteration; Triton's pipelining may write one `tl.dot` as two ops, the loop's "
@@ -163,7 +163,7 @@ void kw_r_ttgir_dots(kw_render *r) {
     if (lines)
         kw_r_p_end(r);
     else
-        kw_buf_putc(o, '\n');
+        kw_r_gap(r);
 }
 
 void kw_r_ttgir_dot_work(kw_render *r) {
@@ -182,8 +182,9 @@ void kw_r_ttgir_dot_work(kw_render *r) {
                 d->k, d->flop);
         int eb = d->elem_bytes;
         if (d->bytes > 0) {
-            kw_r_tf(r, "; its operands are %lld × %lld + %lld × %lld elements of %d byte%s = ",
-                    d->m, d->k, d->k, d->n, eb, eb == 1 ? "" : "s");
+            kw_r_tf(r,
+                    "; its operands are %lld × %lld + %lld × %lld elements of %d byte%s = ", d->m,
+                    d->k, d->k, d->n, eb, eb == 1 ? "" : "s");
             kw_num_bytes(o, d->bytes);
             kw_r_tf(r, ", %.3g FLOP per operand byte", (double)d->flop / d->bytes);
         }

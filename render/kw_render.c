@@ -179,7 +179,6 @@ kw_status kw_render_kernel(kw_render *r, size_t ki, kw_buf *out, kw_err *err) {
     kw_arena_init(&r->scratch);
     r->out = out;
     r->page_out = out;
-    memset(&r->html, 0, sizeof r->html);
     r->block = 0;
     r->mk = &r->m->kernels.v[ki];
     memset(&r->refs, 0, sizeof(r->refs));
@@ -217,9 +216,7 @@ kw_status kw_render_kernel(kw_render *r, size_t ki, kw_buf *out, kw_err *err) {
     }
     kw_render_isa(r);
     if (r->site_views && kw_r_html(r)) { /* the charts and the source <-> ISA view */
-        size_t at = out->len;
         r->site_views(r, out);
-        kw_r_html_span(r, at, out->len);
     }
     kw_render_files(r);
     kw_render_footer(r);

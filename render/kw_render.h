@@ -75,11 +75,6 @@ typedef struct kw_ref {
     const char *label; /* what is there */
 } kw_ref;
 
-/* A part [at, end) of a buffer. */
-typedef struct kw_r_span {
-    size_t at, end;
-} kw_r_span;
-
 typedef struct kw_render {
     kw_model *m;
     kw_srcs *srcs;
@@ -101,12 +96,9 @@ typedef struct kw_render {
     kw_md_table tab;
     kw_md_list list; /* the list being written (kw_r_list) */
     kw_md_in in;
-    /* html_blocks: where the tables and lists written as HTML are in the
-     * page (kw_render_kernel's out), [at, end) each, so that the Markdown
-     * converter need not read them (kw_html.c) */
+    /* the page being written: blocks written elsewhere (a part kept for
+     * later pages) are Markdown */
     kw_buf *page_out;
-    KW_ARRAY(kw_r_span) html;
-    size_t html_at;        /* where the open table or list began */
     kw_page_isa_defs defs; /* kw_r_def_range's and the ISA view's, kept across pages */
     /* a site page's parts that only HTML has (kw_html_page sets them; NULL
      * outside a site): section 3's diagram as SVG, and the charts and the
@@ -122,7 +114,6 @@ typedef struct kw_render {
     /* the hardware table of section 4 depends only on the archs shown: kept */
     kw_buf hw_table;
     char hw_key[128];
-    kw_r_span hw_span; /* its HTML table, in hw_table (end 0: none) */
 } kw_render;
 
 void kw_render_init(kw_render *r, kw_model *m, kw_srcs *srcs, const kw_providers *p,
@@ -204,9 +195,6 @@ static inline kw_md_in kw_r_prose_in(const kw_render *r) {
 /* Formatted text with no Markdown syntax in it (numbers, words) in a cell
  * or an item. */
 void kw_r_plainf(kw_render *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* [at, end) of the page is HTML written as the converter makes it (a table
- * or list kept from an earlier page): the converter need not read it. */
-void kw_r_html_span(kw_render *r, size_t at, size_t end);
 /* ---- blocks, in the page's printer -------------------------------------------------------- */
 
 /* Whether the page's blocks are written as HTML now (a site page, html_blocks,

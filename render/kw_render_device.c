@@ -54,7 +54,7 @@ static void kw_dev_template(kw_render *r, const kw_src_file *f, const kw_src_def
         }
     }
     kw_r_table_end(r);
-    kw_buf_putc(o, '\n');
+    kw_r_gap(r);
     if (have_def) {
         kw_r_p(r);
         kw_r_t(r, "Lines are those of the kernel's definition (");
@@ -125,7 +125,6 @@ static void kw_dev_asm_item(kw_render *r, const kw_kernel *k, size_t i) {
     bool html = kw_r_html(r);
     bool loose =
         kw_dev_asm_bare(k, i) && ((i && kw_dev_asm_bare(k, i - 1)) || kw_dev_asm_bare(k, i + 1));
-    size_t at = o->len;
     if (html && loose) {
         bool first = !i || !kw_dev_asm_bare(k, i - 1);
         kw_buf_puts(o, first ? "<ul>\n<li>\n<p>" : "<li>\n<p>");
@@ -146,16 +145,14 @@ static void kw_dev_asm_item(kw_render *r, const kw_kernel *k, size_t i) {
     if (html && loose) {
         kw_buf_puts(o, kw_dev_asm_bare(k, i + 1) ? "</p>\n</li>\n" : "</p>\n</li>\n</ul>\n");
         r->in = KW_MD_CELL;
-        kw_r_html_span(r, at, o->len);
     } else {
         kw_r_list_end(r);
     }
-    kw_buf_putc(o, '\n');
+    kw_r_gap(r);
 }
 
 static void kw_dev_compute(kw_render *r) {
     const kw_kernel *k = r->mk->k;
-    kw_buf *o = r->out;
     KW_R_HEADING(r, 3, "Core computation");
     if (k->inline_asm.n) {
         kw_r_p(r);
@@ -189,7 +186,7 @@ static void kw_dev_compute(kw_render *r) {
     kw_r_ir_idioms(r, ir);
     size_t unplaced = kw_r_ir_loops(r, ir);
     kw_r_list_end(r);
-    kw_buf_putc(o, '\n');
+    kw_r_gap(r);
     if (!unplaced)
         return;
     bool none = unplaced == ir->loops.n;
@@ -253,7 +250,7 @@ static void kw_dev_shared(kw_render *r) {
             kw_r_ref(r, s->location.file, s->location.line, "shared memory", s->name);
     }
     kw_r_table_end(r);
-    kw_buf_putc(o, '\n');
+    kw_r_gap(r);
     kw_r_p(r);
     kw_r_tf(r, "Static `__shared__` total from the declarations: %lld bytes per block.", total);
     for (size_t a = 0; a < r->archs.n; a++) {
@@ -360,7 +357,6 @@ static void kw_dev_fullnames(kw_render *r, const kw_calltree *t) {
                 t->elided);
         kw_r_p_end(r);
     }
-    size_t at = o->len;
     if (html && t->fulls.n)
         kw_buf_puts(o, "<ol>\n");
     for (size_t i = 0; i < t->fulls.n; i++) {
@@ -374,7 +370,6 @@ static void kw_dev_fullnames(kw_render *r, const kw_calltree *t) {
     if (html) {
         if (t->fulls.n)
             kw_buf_puts(o, "</ol>\n");
-        kw_r_html_span(r, at, o->len);
         kw_r_raw_html(r, "</details>\n", 11);
     } else {
         kw_buf_puts(o, "\n</details>\n\n");
@@ -383,7 +378,6 @@ static void kw_dev_fullnames(kw_render *r, const kw_calltree *t) {
 
 static void kw_dev_calls(kw_render *r) {
     const kw_calltree *t = &r->page.tree;
-    kw_buf *o = r->out;
     KW_R_HEADING(r, 3, "Device call tree");
     if (!t->items.n) {
         KW_R_LIT(r, "The kernel calls no function.\n\n");
@@ -409,7 +403,7 @@ static void kw_dev_calls(kw_render *r) {
         kw_dev_tree_item(r, &t->items.v[i]);
     }
     kw_r_list_end(r);
-    kw_buf_putc(o, '\n');
+    kw_r_gap(r);
     kw_dev_fullnames(r, t);
 }
 

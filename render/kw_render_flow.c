@@ -44,13 +44,11 @@ void kw_render_flow(kw_render *r) {
     }
     if (r->site_flow && kw_r_html(r)) {
         /* the diagram as SVG, the ASCII one folded under it */
-        size_t at = o->len;
         r->site_flow(r, o);
         kw_buf_puts(o, "<details class=\"kw-flow-text\"><summary>As text</summary>");
         kw_md_fence_in(o, "text", kw_buf_str(&t), KW_MD_HTML);
         o->len--; /* the fence's line break after </details> */
         kw_buf_puts(o, "</details>\n");
-        kw_r_html_span(r, at, o->len);
     } else {
         kw_r_fence(r, "text", kw_buf_str(&t));
     }

@@ -294,7 +294,7 @@ static void kw_host_entries(kw_render *r, const kw_mpaths *paths, size_t npaths)
             }
         }
     kw_r_table_end(r);
-    kw_buf_putc(o, '\n');
+    kw_r_gap(r);
     kw_host_op_callers(r, ops.v, ops.n);
     if (!r->o->python_root)
         kw_r_para(r, "Python ops were not scanned: give `--python-root DIR` (the directory of "
@@ -430,7 +430,7 @@ static void kw_host_parts(kw_render *r, const kw_mpath *const *ps, size_t n, siz
         }
     }
     kw_r_list_end(r);
-    kw_buf_putc(r->out, '\n');
+    kw_r_gap(r);
     /* the conditions every one of them sits under */
     bool any = false;
     for (size_t g = 0; g < cs[0]->guards.n; g++) {
@@ -671,7 +671,8 @@ static void kw_host_block(kw_render *r, const kw_launch *l) {
     const kw_kernel *k = r->mk->k;
     size_t nattrs = k ? k->attrs.n : 0;
     if (!l->block.has_value && !nattrs) {
-        kw_buf_puts(r->out, "\n\n");
+        kw_r_gap(r);
+        kw_r_gap(r);
         return;
     }
     kw_r_p(r);
@@ -708,7 +709,7 @@ static void kw_host_config(kw_render *r, const kw_mlaunch *ml, size_t li) {
     kw_host_config_row(r, ml, li, "dynamic shared memory (bytes)", &l->shared_mem);
     kw_host_config_row(r, ml, li, "stream", &l->stream);
     kw_r_table_end(r);
-    kw_buf_putc(r->out, '\n');
+    kw_r_gap(r);
     kw_host_block(r, l);
     if (r->page.user_shape && r->page.user_shape->v.n) {
         kw_r_p(r);
@@ -780,7 +781,7 @@ static void kw_host_args(kw_render *r, const kw_launch *l) {
         kw_md_code(o, a->expr ? a->expr : "?", r->in);
     }
     kw_r_table_end(r);
-    kw_buf_putc(o, '\n');
+    kw_r_gap(r);
 }
 
 static void kw_host_statement(kw_render *r, const kw_mlaunch *ml) {
@@ -936,7 +937,7 @@ static void kw_host_table_rows(kw_render *r, const kw_launch *l, const char *sym
         }
         if (head) {
             kw_r_list_end(r);
-            kw_buf_putc(r->out, '\n');
+            kw_r_gap(r);
         }
     }
 }

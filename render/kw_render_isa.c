@@ -262,26 +262,20 @@ static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
     if (r->o->listing_in_view && kw_isa_attr_safe(a->arch)) {
         /* the site's page script writes the text from the view's data */
         bool html = kw_r_html(r);
-        size_t at = o->len;
         kw_buf_printf(o,
                       "<details class=\"kw-listing\" data-arch=\"%s\"><summary>%s ISA listing "
                       "(%zu instructions)</summary>\n%s<pre class=\"kw-listing-text\"><code "
                       "class=\"language-asm\"></code></pre>\n%s",
                       a->arch, a->arch, n, html ? "" : "\n", html ? "" : "\n");
-        kw_r_html_span(r, at, o->len);
         kw_isa_no_lines(r, a);
-        at = o->len;
         kw_buf_puts(o, html ? "</details>\n" : "</details>\n\n");
-        kw_r_html_span(r, at, o->len);
         return;
     }
     /* an HTML block: the arch's name escaped as HTML, not as Markdown */
     bool html = kw_r_html(r);
-    size_t at = o->len;
     kw_buf_puts(o, "<details><summary>");
     kw_esc_html(o, a->arch, strlen(a->arch), false);
     kw_buf_printf(o, " ISA listing (%zu instructions)</summary>\n%s", n, html ? "" : "\n");
-    kw_r_html_span(r, at, o->len);
     const kw_isa_line *lines = a->facts->lines.v;
     kw_buf t;
     kw_buf_init(&t);
@@ -314,9 +308,7 @@ static void kw_isa_listing(kw_render *r, const kw_rarch *a) {
     kw_r_fence(r, "asm", kw_buf_str(&t));
     kw_buf_free(&t);
     kw_isa_no_lines(r, a);
-    at = o->len;
     kw_buf_puts(o, html ? "</details>\n" : "</details>\n\n");
-    kw_r_html_span(r, at, o->len);
 }
 
 void kw_render_isa(kw_render *r) {

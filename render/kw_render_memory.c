@@ -82,24 +82,15 @@ void kw_render_memory_peaks(kw_render *r) {
         n += (size_t)snprintf(key + n, sizeof key - n, "%s,", r->archs.v[a].arch);
     if (!r->hw_table.len || strcmp(key, r->hw_key)) {
         kw_buf_reset(&r->hw_table);
-        /* the tables write into r->out; the HTML one is noted as the page's */
+        /* written as the page's blocks, in its printer */
         kw_buf *out = r->out, *page = r->page_out;
-        size_t spans = r->html.n;
         r->out = r->page_out = &r->hw_table;
         kw_mem_hw_table_text(r);
-        /* (one span: the HTML blocks have no Markdown between them) */
-        r->hw_span = r->html.n > spans
-                         ? (kw_r_span){r->html.v[spans].at, r->html.v[r->html.n - 1].end}
-                         : (kw_r_span){0, 0};
-        r->html.n = spans;
         r->out = out;
         r->page_out = page;
         memcpy(r->hw_key, key, sizeof key);
     }
-    size_t at = r->out->len;
     kw_buf_append(r->out, r->hw_table.ptr, r->hw_table.len);
-    if (r->hw_span.end)
-        kw_r_html_span(r, at + r->hw_span.at, at + r->hw_span.end);
 }
 
 /* Launch i of the kernel on arch a (the a'th shown): the page's geometry,

@@ -109,7 +109,7 @@ static void kw_overview_functor_args(kw_render *r, const kw_kernel *k) {
             kw_r_t(r, " (default)");
     }
     kw_r_list_end(r);
-    kw_buf_putc(r->out, '\n');
+    kw_r_gap(r);
 }
 
 /* Reductions and conversions from the IR facts of the first arch that has
@@ -213,14 +213,12 @@ static void kw_overview_doc(kw_render *r, const char *doc) {
     kw_buf_init(&md);
     kw_md_doc(&md, doc);
     kw_err err = {0};
-    size_t at = r->out->len;
     if (md.oom)
         r->out->oom = true;
     else if (r->md_html(kw_buf_str(&md), md.len, r->out, &err) != KW_OK)
         kw_buf_append(r->out, md.ptr, md.len); /* (it adds nothing when it fails) */
     else
-        kw_r_html_span(r, at, r->out->len);
-    kw_buf_free(&md);
+        kw_buf_free(&md);
 }
 
 void kw_render_overview(kw_render *r) {
@@ -310,7 +308,7 @@ void kw_render_overview(kw_render *r) {
         }
     }
     kw_r_table_end(r);
-    kw_buf_putc(o, '\n');
+    kw_r_gap(r);
 
     if (k->doc) {
         KW_R_LIT(r, "What the author says it does (doc comment):\n\n");
@@ -424,5 +422,5 @@ void kw_render_overview(kw_render *r) {
                     dead, dead == 1 ? "s" : "");
     kw_buf_puts(o, ".");
     kw_r_list_end(r);
-    kw_buf_puts(o, "\n");
+    kw_r_gap(r);
 }

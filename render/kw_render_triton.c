@@ -84,7 +84,7 @@ static void kw_rt_overview(kw_render *r) {
         kw_buf_puts(o, "loaded from Triton's cache by the run the hook recorded");
     }
     kw_r_table_end(r);
-    kw_buf_putc(o, '\n');
+    kw_r_gap(r);
     KW_R_LIT(r, "A Triton specialization: the `@triton.jit` function compiled with the "
                 "constexpr values and options of section 1 for one arch, one folder of "
                 "Triton's cache.\n\n");
@@ -212,7 +212,7 @@ static void kw_rt_launch(kw_render *r, size_t i) {
             kw_md_code(o, a->expr ? a->expr : "?", r->in);
         }
         kw_r_table_end(r);
-        kw_buf_putc(o, '\n');
+        kw_r_gap(r);
         if (unplaced)
             kw_r_para(r, "\"Not known\": a positional argument after a starred one "
                          "(`*x.stride()`) whose parameter the hook could not tell: it places "
@@ -232,14 +232,13 @@ static void kw_rt_launch(kw_render *r, size_t i) {
      * its first blank (the hook writes a line break as one); older sidecars name
      * none: the kernel's own name */
     const char *blank = strchr(callee, ' ');
-    const char *first = blank ? kw_arena_strndup(&r->scratch, callee, (size_t)(blank - callee))
-                              : callee;
+    const char *first =
+        blank ? kw_arena_strndup(&r->scratch, callee, (size_t)(blank - callee)) : callee;
     if (!first) {
         o->oom = true;
         return;
     }
-    if (kw_r_check(r, l->location.file, l->location.line, first, !kw_rt_ident(first),
-                   "the launch"))
+    if (kw_r_check(r, l->location.file, l->location.line, first, !kw_rt_ident(first), "the launch"))
         kw_r_quote(r, l->location.file, l->location.line, last ? last : l->location.line, "python");
 }
 
@@ -369,7 +368,7 @@ static void kw_rt_constexprs(kw_render *r) {
         }
     }
     kw_r_table_end(r);
-    kw_buf_putc(o, '\n');
+    kw_r_gap(r);
 }
 
 static void kw_rt_options(kw_render *r) {
@@ -395,7 +394,7 @@ static void kw_rt_options(kw_render *r) {
             kw_buf_puts(o, "(empty)");
     }
     kw_r_table_end(r);
-    kw_buf_putc(o, '\n');
+    kw_r_gap(r);
 }
 
 enum { KW_RT_CHAINS = 3 }; /* chains from the model shown per launch */
@@ -525,7 +524,7 @@ static void kw_rt_ttgir(kw_render *r, const kw_triton *t) {
             kw_buf_puts(o, "-");
     }
     kw_r_table_end(r);
-    kw_buf_puts(o, "\n");
+    kw_r_gap(r);
     kw_r_ttgir_layout_notes(r);
     KW_R_HEADING(r, 3, "Loads, stores, LDS and dot ops (TTGIR)");
     if (!t->memory_ops.n) {
@@ -565,13 +564,13 @@ static void kw_rt_ttgir(kw_render *r, const kw_triton *t) {
         kw_r_cell(r);
         const kw_ttgir_per_thread *pt = &r->page.ttgir->per_thread.v[i];
         if (pt->known)
-            kw_buf_printf(o, "%lld elements, %lld consecutive along dim %lld at a time",
-                          pt->elems, pt->vec, pt->vec_dim);
+            kw_buf_printf(o, "%lld elements, %lld consecutive along dim %lld at a time", pt->elems,
+                          pt->vec, pt->vec_dim);
         else
             kw_buf_puts(o, "-");
     }
     kw_r_table_end(r);
-    kw_buf_putc(o, '\n');
+    kw_r_gap(r);
     KW_R_LIT(r, "Per thread: the tensor's elements one thread holds under a blocked layout "
                 "whose tile divides the tensor (Π sizePerThread × tensor / tile); \"-\" where "
                 "the layout is not blocked or a dimension is not a whole number of tiles.\n\n");
@@ -649,7 +648,7 @@ static void kw_rt_device(kw_render *r) {
             kw_md_code(o, k->params.v[i].type ? k->params.v[i].type : "?", r->in);
         }
         kw_r_table_end(r);
-        kw_buf_putc(o, '\n');
+        kw_r_gap(r);
         KW_R_LIT(r, "The `tl.constexpr` arguments and their values are in section 1.\n\n");
     }
     KW_R_HEADING(r, 3, "Thread-to-data mapping, loads and stores, loops");
@@ -670,11 +669,10 @@ static void kw_rt_device(kw_render *r) {
         kw_r_ir_idioms(r, ir);
         kw_r_ir_loops(r, ir);
         kw_r_list_end(r);
-        kw_buf_putc(o, '\n');
+        kw_r_gap(r);
         KW_R_LIT(r, "Section 5 gives the Python line of each instruction.\n\n");
     } else if (t && (t->layouts.n || t->ir_note)) {
-        kw_rt_ir_missing_p(r, "The `tl.program_id` to data mapping, loops and reductions",
-                           true);
+        kw_rt_ir_missing_p(r, "The `tl.program_id` to data mapping, loops and reductions", true);
     } else {
         kw_r_p(r);
         kw_r_t(r, "The `tl.program_id` to data mapping, the accesses, loops, `tl.dot` and "
@@ -738,7 +736,7 @@ static void kw_rt_flow(kw_render *r) {
     kw_rt_flow_bases(r, ir, "atomic", "updates");
     kw_rt_flow_bases(r, ir, "store", "writes");
     kw_r_list_end(r);
-    kw_buf_putc(r->out, '\n');
+    kw_r_gap(r);
 }
 
 /* "- LABEL per thread: `v` (x N threads = M per program)." */
@@ -851,14 +849,14 @@ static void kw_rt_memory(kw_render *r) {
         kw_r_t(r, "Bytes read and written per program, FLOP: ");
         kw_rt_ir_missing(r, NULL, false);
         kw_r_list_end(r);
-        kw_buf_putc(o, '\n');
+        kw_r_gap(r);
         kw_render_memory_peaks(r);
         return;
     }
     kw_r_list_end(r);
     long long threads =
         nw && end && !*end && warps > 0 && t->warp_size > 0 ? warps * t->warp_size : 0;
-    kw_buf_putc(o, '\n');
+    kw_r_gap(r);
     kw_r_p(r);
     kw_r_tf(r,
             "From the IR facts of %s (an upper bound per thread: the most expensive path, "
@@ -893,7 +891,7 @@ static void kw_rt_memory(kw_render *r) {
     }
     kw_rt_bound(r, a, w);
     kw_r_list_end(r);
-    kw_buf_putc(o, '\n');
+    kw_r_gap(r);
     kw_render_memory_peaks(r);
 }
 
