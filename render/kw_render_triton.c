@@ -242,12 +242,13 @@ static void kw_rt_launch(kw_render *r, size_t i) {
         kw_r_quote(r, l->location.file, l->location.line, last ? last : l->location.line, "python");
 }
 
-/* ", WHAT file:line" of a constexpr's location, when it has one. */
+/* ", WHAT file:line" of a constexpr's location, when it has one (in a
+ * table's cell: what is the program's words, `code` its only markup). */
 static void kw_rt_from_at(kw_render *r, const kw_triton_constexpr *c, const char *what) {
     if (!c->location.file)
         return;
     kw_buf_puts(r->out, ", ");
-    kw_buf_puts(r->out, what);
+    kw_md_lit(r->out, what, r->in);
     kw_r_kloc(r, &c->location);
 }
 
@@ -282,8 +283,10 @@ static void kw_rt_from_launch(kw_render *r, const kw_triton_constexpr *c) {
         kw_md_code(o, spread->expr, r->in);
         kw_buf_puts(o, " (hook)");
     } else if (r->mk->launches.n) {
-        kw_buf_puts(o, "the compile's constants (hook); no argument of the launch names it: a "
-                       "wrapper of the kernel (`@triton.autotune`, `@triton.heuristics`) set it");
+        kw_md_lit(o,
+                  "the compile's constants (hook); no argument of the launch names it: a "
+                  "wrapper of the kernel (`@triton.autotune`, `@triton.heuristics`) set it",
+                  r->in);
     } else {
         kw_buf_puts(o, "the compile's constants (hook)");
     }
