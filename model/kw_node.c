@@ -1,10 +1,35 @@
 /* kw_node.c: host call-graph node keys, per unit for a unit's own function
  * (see kw_node.h). */
+#define _POSIX_C_SOURCE 200809L
 #include "model/kw_node.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Does nested name p (after "_ZN") name an internal entity in its leading
+ * run of plain components: "2ns6detailL3runEv"? Stops at the first other
+ * token (a template argument list, a substitution), so an enum literal's L
+ * inside template arguments is never read as one. */
+static bool kw_node_nested_internal(const char *p) {
+    while (*p == 'r' || *p == 'V' || *p == 'K')
+        p++; /* the member function's qualifiers */
+    for (;;) {
+        bool internal = *p == 'L';
+        if (internal)
+            p++;
+        if (!isdigit((unsigned char)*p))
+            return false;
+        size_t n = 0;
+        while (isdigit((unsigned char)*p) && n < 100000)
+            n = n * 10 + (size_t)(*p++ - '0');
+        if (internal)
+            return true;
+        if (strnlen(p, n) < n)
+            return false;
+        p += n;
+    }
+}
 
 bool kw_node_is_local(const char *s) {
     if (!strcmp(s, "main"))
@@ -12,6 +37,8 @@ bool kw_node_is_local(const char *s) {
     if (strncmp(s, "_Z", 2))
         return false; /* C linkage: one per program */
     if (strstr(s, "_GLOBAL__N") || strstr(s, "Z4mainE") || strstr(s, "$_"))
+        return true;
+    if (!strncmp(s, "_ZN", 3) && kw_node_nested_internal(s + 3))
         return true;
     for (const char *p = strstr(s, "ZL"); p; p = strstr(p + 1, "ZL"))
         if (isdigit((unsigned char)p[2]))

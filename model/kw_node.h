@@ -5,11 +5,14 @@
  * anonymous namespace, a template instantiated with such a type) or local to
  * one of those (a lambda in `main`). Those are keyed by symbol and unit, so
  * two units' `main` are two nodes. It is read from the symbol alone:
- * `main`, Itanium's `L` prefix of an internal name (`_ZL3runv`, `ZL` inside
- * a local or template-argument name), `_GLOBAL__N` (anonymous namespace),
- * clang's `$_N` unnamed types, and entities local to `main` (`Z4mainE`). A
- * `static` function with C linkage (an unmangled name other than main) is
- * not recognized. */
+ * `main`, Itanium's `L` prefix of an internal name (`_ZL3runv`; in a
+ * namespace's nested name `_ZN2nsL3runEv`, read up to the first template
+ * argument list or substitution; `ZL` in a local name: a lambda in a static
+ * function), `_GLOBAL__N` (anonymous namespace), clang's `$_N` unnamed
+ * types, and entities local to `main` (`Z4mainE`). Not recognized (they
+ * join by symbol, as every function did before): an internal name after a
+ * substitution or template arguments in a nested name (`_ZNSt...L`) and a
+ * `static` function with C linkage (unmangled, other than main). */
 #ifndef KW_NODE_H
 #define KW_NODE_H
 
