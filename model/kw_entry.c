@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/kw_symmap.h"
+#include "model/kw_node.h"
 
 static bool kw_kind_is(const kw_entry *e, const char *k) {
     return e->kind && !strcmp(e->kind, k);
@@ -41,24 +42,27 @@ bool *kw_entries_shadowed(const kw_index *ix) {
     for (size_t t = 0; t < ix->tus.n; t++)
         n += ix->tus.v[t].entries.n;
     bool *out = calloc(n + 1, sizeof(bool));
-    kw_symmap bound, called; /* symbol -> TU index (called: SIZE_MAX when from several) */
+    /* host function key (kw_node.h) -> TU index (called: SIZE_MAX when from several) */
+    kw_symmap bound, called;
     kw_symmap_init(&bound);
     kw_symmap_init(&called);
+    kw_arena keys; /* the keys of a unit's own functions */
+    kw_arena_init(&keys);
     bool ok = out != NULL;
     for (size_t t = 0; t < ix->tus.n && ok; t++) {
         const kw_index_tu *tu = &ix->tus.v[t];
         for (size_t i = 0; i < tu->entries.n && ok; i++) {
             const kw_entry *e = &tu->entries.v[i];
             if (!kw_kind_is(e, "cxx") && e->function_symbol)
-                ok = kw_symmap_put(&bound, e->function_symbol, t) == KW_OK;
+                ok = kw_node_put(&bound, &keys, e->function_symbol, tu, t) == KW_OK;
         }
         for (size_t i = 0; i < tu->host_calls.n && ok; i++) {
             const kw_host_call *c = &tu->host_calls.v[i];
             if (!c->callee || (c->caller && !strcmp(c->caller, c->callee)))
                 continue;
-            size_t *prev = kw_symmap_get(&called, c->callee);
+            size_t *prev = kw_node_get(&called, c->callee, tu);
             if (!prev)
-                ok = kw_symmap_put(&called, c->callee, t) == KW_OK;
+                ok = kw_node_put(&called, &keys, c->callee, tu, t) == KW_OK;
             else if (*prev != t)
                 *prev = (size_t)-1; /* called from several TUs */
         }
@@ -72,18 +76,19 @@ bool *kw_entries_shadowed(const kw_index *ix) {
         const kw_index_tu *tu = &ix->tus.v[t];
         for (size_t i = 0; i < tu->entries.n && ok; i++, k++) {
             const kw_entry *e = &tu->entries.v[i];
-            if (!kw_kind_is(e, "cxx") || !e->function_symbol)
+            const char *fs = e->function_symbol;
+            if (!kw_kind_is(e, "cxx") || !fs)
                 continue;
-            size_t *c = kw_symmap_get(&called, e->function_symbol);
-            out[k] = kw_symmap_get(&bound, e->function_symbol) || (c && *c != t) ||
-                     kw_symmap_get(&seen, e->function_symbol);
+            size_t *c = kw_node_get(&called, fs, tu);
+            out[k] = kw_node_get(&bound, fs, tu) || (c && *c != t) || kw_node_get(&seen, fs, tu);
             if (!out[k])
-                ok = kw_symmap_put(&seen, e->function_symbol, t) == KW_OK;
+                ok = kw_node_put(&seen, &keys, fs, tu, t) == KW_OK;
         }
     }
     kw_symmap_free(&seen);
     kw_symmap_free(&bound);
     kw_symmap_free(&called);
+    kw_arena_free(&keys);
     if (!ok) {
         free(out);
         return NULL;

@@ -19,7 +19,8 @@ bool kw_entry_binds(const kw_entry *e);
 
 /* One flag per entry of the index (TU by TU, in order): true for a `cxx`
  * entry (an outermost visible host function of its TU) that the index as a
- * whole shadows: its function is also bound by another kind of entry (a
+ * whole shadows (functions keyed as kw_node.h keys them: `main` is one per
+ * unit): its function is also bound by another kind of entry (a
  * pybind11 m.def in another TU binds it), a host call of another TU calls
  * it, or an earlier TU has the same cxx entry (an inline function of a
  * header). NULL when out of memory; free() it. */

@@ -13,6 +13,7 @@
 #include "common/kw_natcmp.h"
 #include "model/kw_entry.h"
 #include "model/kw_model.h"
+#include "model/kw_node.h"
 
 /* The row of a launch's kernel: its unit's own (internal linkage), else the build's. */
 static size_t *kw_list_find(const kw_list *l, const char *symbol, const kw_index_tu *tu) {
@@ -109,12 +110,18 @@ static bool kw_list_launch_rows(kw_list *l, const kw_launch *la, const kw_index_
     return true;
 }
 
-static bool kw_list_node(kw_list *l, const char *symbol) {
-    if (!symbol || kw_symmap_get(&l->node_of, symbol))
+/* The node of host function symbol seen in unit tu (kw_node.h), made when new. */
+static bool kw_list_node(kw_list *l, const char *symbol, const kw_index_tu *tu) {
+    if (!symbol || kw_node_get(&l->node_of, symbol, tu))
         return true;
-    if (kw_symmap_put(&l->node_of, symbol, l->nnodes++) != KW_OK)
+    if (kw_node_put(&l->node_of, &l->arena, symbol, tu, l->nnodes++) != KW_OK)
         return false; /* out of memory */
     return true;
+}
+
+/* The node of a symbol kw_list_node made. */
+static size_t kw_list_node_of(const kw_list *l, const char *symbol, const kw_index_tu *tu) {
+    return *kw_node_get(&l->node_of, symbol, tu);
 }
 
 #define KW_EACH_TU(l, tu)                                                                          \
@@ -146,21 +153,23 @@ static bool kw_list_collect_tus(kw_list *l, const bool *shadowed) {
             const kw_launch *la = &tu->launches.v[i];
             if (!kw_list_launch_rows(l, la, tu))
                 return false;
-            if (!kw_list_node(l, la->function_symbol))
+            if (!kw_list_node(l, la->function_symbol, tu))
                 return false;
         }
         for (size_t i = 0; i < tu->host_calls.n; i++)
-            if (!kw_list_node(l, tu->host_calls.v[i].caller) ||
-                !kw_list_node(l, tu->host_calls.v[i].callee))
+            if (!kw_list_node(l, tu->host_calls.v[i].caller, tu) ||
+                !kw_list_node(l, tu->host_calls.v[i].callee, tu))
                 return false;
         for (size_t i = 0; i < tu->entries.n; i++) {
             if (shadowed[ek++])
                 continue;
             const kw_entry **e = KW_PUSH(&l->arena, l->entries);
-            if (!e)
+            const kw_index_tu **et = e ? KW_PUSH(&l->arena, l->entry_tus) : NULL;
+            if (!et)
                 return false; /* out of memory */
             *e = &tu->entries.v[i];
-            if (!kw_list_node(l, (*e)->function_symbol))
+            *et = tu;
+            if (!kw_list_node(l, (*e)->function_symbol, tu))
                 return false;
         }
     }
@@ -177,13 +186,13 @@ static bool kw_list_graph(kw_list *l) {
     KW_EACH_TU(l, tu) {
         for (size_t i = 0; i < tu->host_calls.n; i++)
             if (tu->host_calls.v[i].caller && tu->host_calls.v[i].callee)
-                l->first[*kw_symmap_get(&l->node_of, tu->host_calls.v[i].caller) + 1]++;
+                l->first[kw_list_node_of(l, tu->host_calls.v[i].caller, tu) + 1]++;
         for (size_t i = 0; i < tu->launches.n; i++) {
             const kw_launch *la = &tu->launches.v[i];
             const char *sym, *co;
             for (size_t n = 0; la->function_symbol && kw_list_runs(la, n, &sym, &co); n++)
                 if (sym)
-                    l->lfirst[*kw_symmap_get(&l->node_of, la->function_symbol) + 1]++;
+                    l->lfirst[kw_list_node_of(l, la->function_symbol, tu) + 1]++;
         }
     }
     for (size_t i = 0; i < n; i++) {
@@ -200,8 +209,8 @@ static bool kw_list_graph(kw_list *l) {
                 const kw_host_call *c = &tu->host_calls.v[i];
                 if (!c->caller || !c->callee)
                     continue;
-                size_t from = *kw_symmap_get(&l->node_of, c->caller);
-                l->edge[l->first[from] + fill[from]++] = *kw_symmap_get(&l->node_of, c->callee);
+                size_t from = kw_list_node_of(l, c->caller, tu);
+                l->edge[l->first[from] + fill[from]++] = kw_list_node_of(l, c->callee, tu);
             }
             for (size_t i = 0; i < tu->launches.n; i++) {
                 const kw_launch *la = &tu->launches.v[i];
@@ -209,7 +218,7 @@ static bool kw_list_graph(kw_list *l) {
                 for (size_t n = 0; la->function_symbol && kw_list_runs(la, n, &sym, &co); n++) {
                     if (!sym)
                         continue;
-                    size_t from = *kw_symmap_get(&l->node_of, la->function_symbol);
+                    size_t from = kw_list_node_of(l, la->function_symbol, tu);
                     l->lrow[l->lfirst[from] + lfill[from]++] = *kw_list_find(l, sym, tu);
                 }
             }
@@ -245,7 +254,7 @@ static bool kw_list_reach(kw_list *l) {
         if (!fs)
             continue;
         size_t stamp = e + 1, head = 0, tail = 0;
-        size_t start = *kw_symmap_get(&l->node_of, fs);
+        size_t start = kw_list_node_of(l, fs, l->entry_tus.v[e]);
         visited[start] = stamp;
         queue[tail++] = start;
         while (ok && head < tail) {

@@ -41,8 +41,9 @@ typedef struct kw_list {
     KW_ARRAY(kw_list_row) rows;
     kw_symmap row_of; /* kw_kernel_key (symbol, or symbol and unit) -> row */
     KW_ARRAY(const kw_entry *) entries;
+    KW_ARRAY(const kw_index_tu *) entry_tus; /* the unit of each of entries */
     /* The host call graph in compressed rows: node i calls edge[first[i] .. first[i+1]). */
-    kw_symmap node_of; /* host function symbol -> node */
+    kw_symmap node_of; /* host function key (kw_node.h) -> node */
     size_t nnodes;
     size_t *first, *edge;
     size_t *lfirst, *lrow; /* node i launches rows lrow[lfirst[i] .. lfirst[i+1]) */

@@ -4,6 +4,7 @@
 
 #include "codeobj/kw_names.h"
 #include "model/kw_entry.h"
+#include "model/kw_node.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,18 +13,19 @@ static kw_status kw_oom(kw_err *err) {
     return kw_fail(err, "out of memory");
 }
 
-static size_t kw_model_node(kw_model *m, const char *symbol, const char *name, kw_err *err,
-                            bool *ok) {
+/* The node of host function symbol seen in unit tu (kw_node.h), made when new. */
+static size_t kw_model_node(kw_model *m, const char *symbol, const char *name,
+                            const kw_index_tu *tu, kw_err *err, bool *ok) {
     if (!symbol)
         return KW_NONE;
-    size_t *at = kw_symmap_get(&m->node_of, symbol);
+    size_t *at = kw_node_get(&m->node_of, symbol, tu);
     if (at) {
         if (name && !m->node_name.v[*at])
             m->node_name.v[*at] = name;
         return *at;
     }
     const char **slot = KW_PUSH(&m->arena, m->node_name);
-    if (!slot || kw_symmap_put(&m->node_of, symbol, m->node_name.n - 1) != KW_OK) {
+    if (!slot || kw_node_put(&m->node_of, &m->arena, symbol, tu, m->node_name.n - 1) != KW_OK) {
         *ok = false;
         kw_oom(err);
         return KW_NONE;
@@ -245,10 +247,10 @@ static kw_status kw_model_host_from(kw_model *m, const bool *shadowed, kw_err *e
                 return kw_oom(err);
             ml->tu = tu;
             ml->l = l;
-            ml->node = kw_model_node(m, l->function_symbol, l->function, err, &ok);
+            ml->node = kw_model_node(m, l->function_symbol, l->function, tu, err, &ok);
             for (size_t c = 0; c < l->instantiation_chain.n && ok; c++)
                 kw_model_node(m, l->instantiation_chain.v[c].symbol,
-                              l->instantiation_chain.v[c].function, err, &ok);
+                              l->instantiation_chain.v[c].function, tu, err, &ok);
             const char *ksym = l->kernel, *co = NULL;
             if (ksym && kw_link_launch(m, ksym, m->launches.n - 1) != KW_OK)
                 return kw_oom(err);
@@ -265,8 +267,8 @@ static kw_status kw_model_host_from(kw_model *m, const bool *shadowed, kw_err *e
                 return kw_oom(err);
             mc->tu = tu;
             mc->c = c;
-            mc->from = kw_model_node(m, c->caller, c->caller_name, err, &ok);
-            mc->to = kw_model_node(m, c->callee, c->callee_name, err, &ok);
+            mc->from = kw_model_node(m, c->caller, c->caller_name, tu, err, &ok);
+            mc->to = kw_model_node(m, c->callee, c->callee_name, tu, err, &ok);
         }
         for (size_t i = 0; i < tu->entries.n && ok; i++) {
             const kw_entry *e = &tu->entries.v[i];
@@ -277,7 +279,7 @@ static kw_status kw_model_host_from(kw_model *m, const bool *shadowed, kw_err *e
                 return kw_oom(err);
             me->tu = tu;
             me->e = e;
-            me->node = kw_model_node(m, e->function_symbol, e->function, err, &ok);
+            me->node = kw_model_node(m, e->function_symbol, e->function, tu, err, &ok);
         }
     }
     if (!ok)

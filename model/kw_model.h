@@ -117,7 +117,7 @@ typedef struct kw_model {
     KW_ARRAY(kw_mlaunch) launches;
     KW_ARRAY(kw_mentry) entries;
     KW_ARRAY(kw_mcall) calls;
-    kw_symmap node_of;            /* host function symbol -> node */
+    kw_symmap node_of;            /* host function key (kw_node.h) -> node */
     KW_ARRAY(const char *) node_name; /* printed name of each node, when known */
     size_t *rfirst, *redge;       /* callers: calls into node i are redge[rfirst[i]..rfirst[i+1]) */
     size_t *efirst, *eidx;        /* entries whose function is node i */

@@ -3,7 +3,8 @@
 // host function of the TU that reaches a live launch along live calls (no
 // other host function of the TU calls it) and has external linkage is an
 // entry of kind `cxx`, unless it already is one (extern "C", a pybind11 or
-// torch binding); functions named in annotations/entrypoints/functions.txt
+// torch binding), and so is `main` when one of its recorded calls may lead to
+// a launch in another TU; functions named in annotations/entrypoints/functions.txt
 // (or the entrypoints=FILE plugin argument) are entries of kind `annotated`.
 #include "kw_host_internal.h"
 
@@ -94,6 +95,20 @@ void recordHostEntries(CaptureContext &C, const HostCallGraph &G,
             continue;
         Outer.push_back(FD);
     }
+    // A program's main is its entry also where its launches are in other TUs
+    // (an example's main calling the instance's API): when one of its live
+    // calls is recorded, i.e. may lead to a launch.
+    const kw_sidecar &Doc = C.doc();
+    const FunctionDecl *Main = nullptr;
+    for (const auto &KV : G.Callers)
+        for (const CallEdge &E : KV.second)
+            if (!Main && E.Caller->isMain() && E.Call < Doc.host_calls.n && liveEdge(C, E))
+                Main = E.Caller;
+    for (const FunctionDecl *FD : Outer)
+        if (Main && FD->getCanonicalDecl() == Main->getCanonicalDecl())
+            Main = nullptr;
+    if (Main)
+        Outer.push_back(Main);
     SourceManager &SM = C.sm();
     std::stable_sort(Outer.begin(), Outer.end(), [&](const FunctionDecl *A, const FunctionDecl *B) {
         return SM.isBeforeInTranslationUnit(A->getLocation(), B->getLocation());

@@ -123,9 +123,12 @@ static json_t *kw_list_json_row(const kw_list *l, const kw_list_row *r, bool *oo
     for (size_t i = 0; i < r->entries.n; i++) {
         const kw_entry *e = l->entries.v[r->entries.v[i]];
         const char *name = e->name ? e->name : e->function ? e->function : e->function_symbol;
+        const kw_loc *at = &e->location;
         kw_jansson_push(entries,
-                        json_pack("{s:o, s:o, s:o}", "kind", kw_jansson_text(e->kind), "module",
-                                  kw_jansson_text(e->module), "name", kw_jansson_text(name)),
+                        json_pack("{s:o, s:o, s:o, s:o, s:o}", "kind", kw_jansson_text(e->kind),
+                                  "module", kw_jansson_text(e->module), "name",
+                                  kw_jansson_text(name), "file", kw_jansson_text(at->file), "line",
+                                  at->file ? json_integer(at->line) : json_null()),
                         oom);
     }
     kw_jansson_set(o, "entries", entries, oom);

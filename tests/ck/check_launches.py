@@ -11,6 +11,7 @@ kwalk:
     clang-offload-bundler, llvm-readelf); the ck_tile::kentry ones, and the
     kernel struct each runs, from llvm-cxxfilt's demangling of the symbol
     (kentry's third template argument);
+  - each example program's entry: the `int main(` line of its .cpp files;
   - the launches: a scan of the examples' source text for
     `launch_kernel(` statements that hold a `make_kernel` (the line of
     `launch_kernel(`), and, above each, the `using Kernel = ck_tile::X<`
@@ -183,6 +184,30 @@ def struct_params(ck, qualified):
     return None
 
 
+def example_mains(ck):
+    """{example directory: (path, line)}: the `int main(` line of each example
+    (example/ck_tile/NN_name/...), the one entry each example program has."""
+    out = {}
+    root = os.path.join(ck, "example", "ck_tile")
+    for d, _, files in os.walk(root):
+        for f in files:
+            if not f.endswith(".cpp"):
+                continue
+            path = os.path.realpath(os.path.join(d, f))
+            for i, l in enumerate(read_lines(path)):
+                if re.match(r"\s*int\s+main\s*\(", l):
+                    top = os.path.relpath(path, os.path.realpath(root)).split(os.sep)[0]
+                    out.setdefault(top, []).append((path, i + 1))
+    return out
+
+
+def example_of(ck, path):
+    """The example directory (NN_name) a file of example/ck_tile lies in, or None."""
+    rel = os.path.relpath(os.path.realpath(path),
+                          os.path.realpath(os.path.join(ck, "example", "ck_tile")))
+    return None if rel.startswith("..") else rel.split(os.sep)[0]
+
+
 def routes(page):
     """Each launch site's routes as the page lists them: {site: [(from, steps)]},
     `from` the "From ..." line without its "path/route N of M" part, steps the
@@ -273,6 +298,8 @@ def main():
         c.check(len(kernels) >= 3, "the fixture's code objects hold %d ck_tile::kentry kernels, "
                                    "expected at least 3" % len(kernels))
         launches = scan_launches(ck)
+        mains = example_mains(ck)
+        c.check(len(mains) >= 3, "the scan found `int main(` in %d examples" % len(mains))
         c.check(len(launches) >= 3, "the scan found %d launch_kernel(make_kernel) statements"
                 % len(launches))
         for path, line, struct in launches:
@@ -339,6 +366,13 @@ def main():
                 text = read_lines(p)[l - 1].strip()
                 c.check(re.search(r"^%d \| .*%s" % (l, re.escape(text)), page, re.M),
                         "%s: the launch line %s:%d is not quoted" % (what, p, l))
+            # its entry: its example's main, no other example's
+            for ex, at in sorted(mains.items()):
+                ours = ex in {example_of(ck, p) for p, _, _ in mine}
+                for p, l in at:
+                    c.check(("`%s:%d`" % (p, l) in page) == ours,
+                            "%s: the page %s %s's main (%s:%d)"
+                            % (what, "does not cite" if ours else "cites", ex, p, l))
             c.check("launches the kernel at `%s:" % klaunch not in page,
                     "%s: the launch is still attributed to kernel_launch.hpp" % what)
             # each distinct route once (launch_kernel calls the launcher once per
@@ -417,6 +451,15 @@ def main():
                 c.check((os.path.realpath(at.get("file") or ""), at.get("line")) in lines,
                         "kwalk map: %s's row launches at %s, not at its launch_kernel line"
                         % (s, at))
+                # its entry: the `int main(` of the example program that launches it
+                # (each example has its own main; three mains are three entries)
+                ex = example_of(ck, at.get("file") or "")
+                want = mains.get(ex) or []
+                if c.check(len(want) == 1, "the scan found %d `int main(` in example %s"
+                           % (len(want), ex)):
+                    e = x.get("entry") or {}
+                    c.eq((e.get("name"), os.path.realpath(e.get("file") or ""), e.get("line")),
+                         ("main",) + want[0], "kwalk map: %s's entry" % s)
 
         # issue 35 item 5: a launch whose kernel name is a line above its <<<
         ref = os.path.realpath(os.path.join(ck, "include", "ck_tile", "host", "reference",
