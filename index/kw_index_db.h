@@ -192,10 +192,20 @@ unsigned char *kw_db_parent_at(const kw_dbplan *pl, int ti, const kw_dbread *r, 
 /* Hang the rows of table ti (not the root) on their parents' elements (the
  * parent table's rows in r); *why says what is wrong. */
 kw_status kw_db_link(const kw_dbplan *pl, int ti, kw_dbread *r, const char **why);
+/* The kernels a read is for (kw_index_read_file_only): their device symbols. */
+typedef struct kw_dbonly {
+    const char *const *symbols;
+    size_t n;
+} kw_dbonly;
 /* kw_index_db_read, leaving the listings for `readers` connections when
- * later is true (kw_index_read_file_later). */
+ * later is true (kw_index_read_file_later), or reading only what a question
+ * about the kernels of `only` needs when that is not NULL. */
 kw_status kw_index_db_read_in(kw_index *ix, const char *path, bool later, unsigned readers,
-                              kw_err *err);
+                              const kw_dbonly *only, kw_err *err);
+/* Read the tables of pl for a question about `only`'s kernels on db, in its
+ * read transaction (kw_index_db_only.c), and hang them on their parents. */
+kw_status kw_db_only_tables(sqlite3 *db, const char *path, const kw_dbplan *pl,
+                            const kw_dbonly *only, kw_dbread *r, kw_arena *a, kw_err *err);
 
 /* ---- Listings read later (kw_index_db_later.c) ---- */
 
