@@ -122,6 +122,11 @@ kw_status kw_db_check(sqlite3 *db, const kw_dbplan *pl, const char *name, kw_err
 kw_status kw_db_share_writer(kw_dbshare **out, sqlite3 *db, bool load, const char **why);
 /* Reading: every string and frame of db, by id. */
 kw_status kw_db_share_reader(kw_dbshare **out, sqlite3 *db, kw_arena *a, const char **why);
+/* Reading on demand: each string and frame read from db when first asked
+ * (into a), for a read of few rows on one thread (kw_index_db_only.c);
+ * kw_db_share_detach before db is closed ends it (what was read stays). */
+kw_status kw_db_share_lazy(kw_dbshare **out, sqlite3 *db, kw_arena *a, const char **why);
+void kw_db_share_detach(kw_dbshare *s);
 void kw_db_share_free(kw_dbshare *s);
 /* The id of string s (writing; 0 with *bad set on an error); stored
  * compressed when long and pack is true, as text when any column that

@@ -264,7 +264,9 @@ kw_status kw_index_db_read_in(kw_index *ix, const char *path, bool later, unsign
     memset(&r, 0, sizeof r);
     const char *why = NULL;
     /* the strings and frames first: every table's rows name them */
-    if (st == KW_OK && kw_db_share_reader(&r.share, db, &ix->arena, &why) != KW_OK)
+    /* (one question's few rows: each read when a row names it) */
+    if (st == KW_OK && (only ? kw_db_share_lazy(&r.share, db, &ix->arena, &why)
+                             : kw_db_share_reader(&r.share, db, &ix->arena, &why)) != KW_OK)
         st = kw_fail(err, "%s: corrupt kwalk index (%s); rebuild it with 'kwalk index'", path,
                      why ? why : kw_db_msg(db, m));
     r.chains = !lazy;
@@ -281,6 +283,7 @@ kw_status kw_index_db_read_in(kw_index *ix, const char *path, bool later, unsign
         st = kw_db_later_open(ix, path, readers, err);
     if (lazy)
         kw_db_later_free_plan(&lt);
+    kw_db_share_detach(r.share); /* its statements, before db closes */
     if (db) {
         sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
         sqlite3_close(db);
