@@ -8,7 +8,8 @@
 #     ratio build / own TU (target: <= 1.5);
 #   - `kwalk list` of the build, reading the list's rows and read whole;
 #   - the reference: llvm-objdump -d of the build's code objects (cut from the
-#     objects' offload bundles with clang-offload-bundler), the same run.
+#     objects' offload bundles with clang-offload-bundler), the same run
+#     (the newest /usr/lib/llvm-*/bin, or $KW_LLVM_BIN).
 #   scripts/bench-query.sh [-k KWALK] [-n RUNS] SIDECAR_DIR OBJECT_DIR [KERNEL]
 # SIDECAR_DIR holds the build's sidecars (*.kwalk.yaml[.zst]), OBJECT_DIR its
 # objects (*.o); KERNEL (a symbol) defaults to the first kernel `kwalk list`
@@ -31,7 +32,8 @@ if [ $# -lt 2 ]; then
 fi
 SIDES=$1 OBJS=$2 KERNEL=${3:-}
 KWALK=$(realpath "$KWALK")
-LLVM=${KW_LLVM_BIN:-$(dirname "$(realpath "$(command -v llvm-objdump)")")}
+# the newest LLVM installed (Debian's llvm-objdump on PATH may be an old one)
+LLVM=${KW_LLVM_BIN:-$(ls -d /usr/lib/llvm-*/bin | sort -V | tail -1)}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/kwalk-bench-query.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
