@@ -41,7 +41,8 @@ trap 'rm -rf "$TMP"' EXIT
 best() {
   local b="" t
   for _ in $(seq "$RUNS"); do
-    t=$( { /usr/bin/time -f "%e %U" "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
+    /usr/bin/time -o "$TMP/time" -f "%e %U" "$@" >/dev/null 2>&1
+    t=$(tail -1 "$TMP/time")
     if [ -z "$b" ] || awk -v a="$t" -v b="$b" 'BEGIN{split(a,x," ");split(b,y," ");exit !(x[1]<y[1])}'; then
       b=$t
     fi
