@@ -81,7 +81,7 @@ int kw_cmd_list(int argc, char **argv) {
     }
     kw_index ix;
     kw_err err;
-    int rc = kw_app_read_index(&ix, db, false, 0);
+    int rc = kw_app_read_index_only(&ix, db, NULL, 0); /* the list's rows only */
     if (rc != KW_EXIT_OK)
         return rc;
     kw_list l;

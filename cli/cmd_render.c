@@ -210,6 +210,23 @@ static int kw_pick(const kw_model *m, const kw_render_cli *c, size_t *out) {
     return rc;
 }
 
+/* The index read again for the kernel KERNEL picks, where that is one kernel
+ * of another symbol than KERNEL (the first read had that symbol's rows). */
+static int kw_render_reload(kw_app *app, kw_render_cli *c) {
+    kw_arena a;
+    kw_arena_init(&a);
+    kw_pick_hits h;
+    kw_pick_match(&app->model, c->kernel, c->o.arch, c->tu, &a, &h);
+    const char *sym = h.v.n == 1 ? app->model.kernels.v[h.v.v[0]].symbol : NULL;
+    int rc = KW_EXIT_OK;
+    if (sym && strcmp(sym, c->kernel)) {
+        const char *want[1] = {kw_arena_strdup(&c->arena, sym)};
+        rc = want[0] ? kw_app_reload_only(app, want, 1) : kw_cli_failf("out of memory");
+    }
+    kw_arena_free(&a);
+    return rc;
+}
+
 /* ---- writing ------------------------------------------------------------------------------ */
 
 /* One page of --all (kw_pages_pool.h): the Markdown walkthrough. */
@@ -268,10 +285,17 @@ int kw_cmd_render(int argc, char **argv) {
     kw_app app;
     kw_trace_loaded trace;
     memset(&trace, 0, sizeof trace);
-    /* --all reads each page's listings when it writes the page (kw_render_all) */
+    /* --all reads each page's listings when it writes the page (kw_render_all);
+     * one page reads its kernel's rows (kw_index_read_file_only): those of
+     * the symbol KERNEL names, and again those of the one kernel KERNEL picks
+     * when that is another symbol */
+    const char *want[1] = {c.kernel};
     rc = c.all ? kw_app_load_later(&app, kw_pool_threads(), c.db, c.python_roots, c.npython_roots,
                                    c.python_from)
-               : kw_app_load(&app, c.db, c.python_roots, c.npython_roots, c.python_from);
+               : kw_app_load_only(&app, want, 1, c.db, c.python_roots, c.npython_roots,
+                                  c.python_from);
+    if (rc == KW_EXIT_OK && !c.all)
+        rc = kw_render_reload(&app, &c);
     if (rc == KW_EXIT_OK && c.trace) {
         kw_err err;
         if (kw_trace_load(&trace, c.trace, &app.ix, app.db, &err) != KW_OK)

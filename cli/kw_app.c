@@ -85,19 +85,44 @@ static int kw_app_python(kw_app *app, const char *const *roots, size_t n, const 
     return rc;
 }
 
-int kw_app_read_index(kw_index *ix, const char *db, bool later, unsigned readers) {
+/* How an app reads the index: whole, listings later, or only a few kernels' rows. */
+typedef struct kw_app_how {
+    bool later;
+    unsigned readers;
+    bool only;
+    const char *const *symbols;
+    size_t n;
+} kw_app_how;
+
+static int kw_app_read(kw_index *ix, const char *db, const kw_app_how *how) {
     const char *path = db ? db : KW_INDEX_DEFAULT_PATH;
     kw_err err;
-    if ((later ? kw_index_read_file_later(ix, path, readers, &err)
-               : kw_index_read_file(ix, path, &err)) == KW_OK)
+    /* KWALK_INDEX_READ=whole: the whole read where a command would read only
+     * its rows (the comparison of tests/index/test_index_only.py) */
+    const char *env = getenv("KWALK_INDEX_READ");
+    bool only = how->only && !(env && !strcmp(env, "whole"));
+    kw_status st = only         ? kw_index_read_file_only(ix, path, how->symbols, how->n, &err)
+                   : how->later ? kw_index_read_file_later(ix, path, how->readers, &err)
+                                : kw_index_read_file(ix, path, &err);
+    if (st == KW_OK)
         return KW_EXIT_OK;
-    struct stat st;
-    if (!db && stat(KW_INDEX_DEFAULT_PATH, &st) != 0)
+    struct stat st_;
+    if (!db && stat(KW_INDEX_DEFAULT_PATH, &st_) != 0)
         return kw_cli_failf("%s (run 'kwalk index DIR' first, or give --db FILE)", err.msg);
     return kw_cli_fail(&err);
 }
 
-static int kw_app_load_in(kw_app *app, bool later, unsigned readers, const char *db,
+int kw_app_read_index(kw_index *ix, const char *db, bool later, unsigned readers) {
+    kw_app_how how = {later, readers, false, NULL, 0};
+    return kw_app_read(ix, db, &how);
+}
+
+int kw_app_read_index_only(kw_index *ix, const char *db, const char *const *symbols, size_t n) {
+    kw_app_how how = {false, 0, true, symbols, n};
+    return kw_app_read(ix, db, &how);
+}
+
+static int kw_app_load_in(kw_app *app, const kw_app_how *how, const char *db,
                           const char *const *python_roots, size_t nroots, const char *python_from) {
     memset(app, 0, sizeof(*app));
     kw_index_init(&app->ix);
@@ -105,7 +130,7 @@ static int kw_app_load_in(kw_app *app, bool later, unsigned readers, const char 
     kw_py_ops_init(&app->py);
     kw_py_chains_init(&app->chains);
     app->db = db ? db : KW_INDEX_DEFAULT_PATH;
-    int rc = kw_app_read_index(&app->ix, db, later, readers);
+    int rc = kw_app_read(&app->ix, db, how);
     if (rc != KW_EXIT_OK)
         return rc;
     kw_err err;
@@ -132,14 +157,29 @@ static int kw_app_load_in(kw_app *app, bool later, unsigned readers, const char 
     return KW_EXIT_OK;
 }
 
-int kw_app_load(kw_app *app, const char *db, const char *const *python_roots, size_t nroots,
-                const char *python_from) {
-    return kw_app_load_in(app, false, 0, db, python_roots, nroots, python_from);
+int kw_app_load_only(kw_app *app, const char *const *symbols, size_t n, const char *db,
+                     const char *const *python_roots, size_t nroots, const char *python_from) {
+    kw_app_how how = {false, 0, true, symbols, n};
+    return kw_app_load_in(app, &how, db, python_roots, nroots, python_from);
+}
+
+int kw_app_reload_only(kw_app *app, const char *const *symbols, size_t n) {
+    kw_model_free(&app->model);
+    kw_index_free(&app->ix);
+    kw_app_how how = {false, 0, true, symbols, n};
+    int rc = kw_app_read(&app->ix, app->db, &how);
+    kw_err err;
+    if (rc == KW_EXIT_OK &&
+        kw_model_build(&app->model, &app->ix, app->have_py ? &app->py : NULL, &err) != KW_OK)
+        rc = kw_cli_fail(&err);
+    app->model.tree_rules = &app->tree_rules;
+    return rc;
 }
 
 int kw_app_load_later(kw_app *app, unsigned readers, const char *db,
                       const char *const *python_roots, size_t nroots, const char *python_from) {
-    return kw_app_load_in(app, true, readers, db, python_roots, nroots, python_from);
+    kw_app_how how = {true, readers, false, NULL, 0};
+    return kw_app_load_in(app, &how, db, python_roots, nroots, python_from);
 }
 
 void kw_app_free(kw_app *app) {

@@ -45,8 +45,17 @@ typedef struct kw_app {
  * error (with the "run 'kwalk index DIR' first" hint where the default index
  * is missing) and return KW_EXIT_INPUT, else KW_EXIT_OK. */
 int kw_app_read_index(kw_index *ix, const char *db, bool later, unsigned readers);
-int kw_app_load(kw_app *app, const char *db, const char *const *python_roots, size_t nroots,
-                const char *python_from);
+/* The same reading only what a question about the kernels of the n device
+ * symbols needs (kw_index_read_file_only: one page; n may be 0), or the whole
+ * index when $KWALK_INDEX_READ is "whole". */
+int kw_app_read_index_only(kw_index *ix, const char *db, const char *const *symbols, size_t n);
+/* Load everything (above), the index read for the kernels of the n symbols
+ * (kw_index_read_file_only). */
+int kw_app_load_only(kw_app *app, const char *const *symbols, size_t n, const char *db,
+                     const char *const *python_roots, size_t nroots, const char *python_from);
+/* Read the index and build the model again, for the kernels of other
+ * symbols (the annotations and Python ops stay). */
+int kw_app_reload_only(kw_app *app, const char *const *symbols, size_t n);
 /* The same with the index's listings and line tables read later, one kernel
  * at a time, on `readers` connections (kw_index_read_file_later; none: a
  * command that shows no listing). */

@@ -73,6 +73,17 @@ kw_status kw_index_parse(kw_index *ix, const char *name, const char *text, size_
 kw_status kw_index_db_read(kw_index *ix, const char *path, kw_err *err);
 kw_status kw_index_read_file(kw_index *ix, const char *path, kw_err *err);
 
+/* kw_index_read_file reading from the database only what a question about
+ * the kernels of the n device symbols needs (one page, `kwalk list`; n may
+ * be 0): those kernels whole, in every translation unit, and the device call
+ * graphs of their units; of every other kernel its own record and its archs
+ * without their listings (so that picking a kernel by name, template or
+ * arch sees the whole build), nothing below them; every translation unit's
+ * host records (launches, entry points, host calls). A YAML index is read
+ * whole. (kw_index_db_only.c) */
+kw_status kw_index_read_file_only(kw_index *ix, const char *path, const char *const *symbols,
+                                  size_t n, kw_err *err);
+
 /* ---- Listings read later (kw_index_db_later.c) ----------------------------------------------- */
 
 /* kw_index_read_file without the ISA listings and line tables when path is

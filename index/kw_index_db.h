@@ -122,6 +122,11 @@ kw_status kw_db_check(sqlite3 *db, const kw_dbplan *pl, const char *name, kw_err
 kw_status kw_db_share_writer(kw_dbshare **out, sqlite3 *db, bool load, const char **why);
 /* Reading: every string and frame of db, by id. */
 kw_status kw_db_share_reader(kw_dbshare **out, sqlite3 *db, kw_arena *a, const char **why);
+/* Reading on demand: each string and frame read from db when first asked
+ * (into a), for a read of few rows on one thread (kw_index_db_only.c);
+ * kw_db_share_detach before db is closed ends it (what was read stays). */
+kw_status kw_db_share_lazy(kw_dbshare **out, sqlite3 *db, kw_arena *a, const char **why);
+void kw_db_share_detach(kw_dbshare *s);
 void kw_db_share_free(kw_dbshare *s);
 /* The id of string s (writing; 0 with *bad set on an error); stored
  * compressed when long and pack is true, as text when any column that
@@ -192,10 +197,20 @@ unsigned char *kw_db_parent_at(const kw_dbplan *pl, int ti, const kw_dbread *r, 
 /* Hang the rows of table ti (not the root) on their parents' elements (the
  * parent table's rows in r); *why says what is wrong. */
 kw_status kw_db_link(const kw_dbplan *pl, int ti, kw_dbread *r, const char **why);
+/* The kernels a read is for (kw_index_read_file_only): their device symbols. */
+typedef struct kw_dbonly {
+    const char *const *symbols;
+    size_t n;
+} kw_dbonly;
 /* kw_index_db_read, leaving the listings for `readers` connections when
- * later is true (kw_index_read_file_later). */
+ * later is true (kw_index_read_file_later), or reading only what a question
+ * about the kernels of `only` needs when that is not NULL. */
 kw_status kw_index_db_read_in(kw_index *ix, const char *path, bool later, unsigned readers,
-                              kw_err *err);
+                              const kw_dbonly *only, kw_err *err);
+/* Read the tables of pl for a question about `only`'s kernels on db, in its
+ * read transaction (kw_index_db_only.c), and hang them on their parents. */
+kw_status kw_db_only_tables(sqlite3 *db, const char *path, const kw_dbplan *pl,
+                            const kw_dbonly *only, kw_dbread *r, kw_arena *a, kw_err *err);
 
 /* ---- Listings read later (kw_index_db_later.c) ---- */
 

@@ -232,17 +232,17 @@ static int kw_dbr_by_ord(const void *a, const void *b) {
 }
 
 kw_status kw_index_db_read(kw_index *ix, const char *path, kw_err *err) {
-    return kw_index_db_read_in(ix, path, false, 0, err);
+    return kw_index_db_read_in(ix, path, false, 0, NULL, err);
 }
 
 kw_status kw_index_db_read_in(kw_index *ix, const char *path, bool later, unsigned readers,
-                              kw_err *err) {
+                              const kw_dbonly *only, kw_err *err) {
     kw_index_init(ix);
     kw_dbplan pl;
     if (kw_db_plan_make(&pl, err) != KW_OK)
         return KW_ERR;
     kw_dblater lt;
-    bool lazy = later && kw_db_later_plan(&lt, &pl);
+    bool lazy = later && !only && kw_db_later_plan(&lt, &pl);
     sqlite3 *db = NULL;
     kw_status st = KW_OK;
     char m[256];
@@ -264,12 +264,15 @@ kw_status kw_index_db_read_in(kw_index *ix, const char *path, bool later, unsign
     memset(&r, 0, sizeof r);
     const char *why = NULL;
     /* the strings and frames first: every table's rows name them */
-    if (st == KW_OK && kw_db_share_reader(&r.share, db, &ix->arena, &why) != KW_OK)
+    /* (one question's few rows: each read when a row names it) */
+    if (st == KW_OK && (only ? kw_db_share_lazy(&r.share, db, &ix->arena, &why)
+                             : kw_db_share_reader(&r.share, db, &ix->arena, &why)) != KW_OK)
         st = kw_fail(err, "%s: corrupt kwalk index (%s); rebuild it with 'kwalk index'", path,
                      why ? why : kw_db_msg(db, m));
     r.chains = !lazy;
     if (st == KW_OK)
-        st = kw_dbr_tables(db, path, &pl, lazy ? &lt : NULL, &r, &ix->arena, err);
+        st = only ? kw_db_only_tables(db, path, &pl, only, &r, &ix->arena, err)
+                  : kw_dbr_tables(db, path, &pl, lazy ? &lt : NULL, &r, &ix->arena, err);
     if (st == KW_OK && (why = kw_dbr_unique(&pl, &r)))
         st = kw_fail(err, "%s: corrupt kwalk index (%s); rebuild it with 'kwalk index'", path, why);
     if (st == KW_OK && kw_dbr_meta_producer(db, ix) != KW_OK)
@@ -280,6 +283,7 @@ kw_status kw_index_db_read_in(kw_index *ix, const char *path, bool later, unsign
         st = kw_db_later_open(ix, path, readers, err);
     if (lazy)
         kw_db_later_free_plan(&lt);
+    kw_db_share_detach(r.share); /* its statements, before db closes */
     if (db) {
         sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
         sqlite3_close(db);

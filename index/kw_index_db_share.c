@@ -44,6 +44,10 @@ struct kw_dbshare {
     size_t nstr;
     kw_dbframe *fr;
     size_t nfr;
+    /* reading on demand (kw_db_share_lazy): each id read when first asked */
+    bool lazy;
+    sqlite3_stmt *str_get, *frame_get;
+    kw_arena *ra; /* where they go */
 };
 
 void kw_db_share_tables_sql(kw_buf *b) {
@@ -177,6 +181,7 @@ void kw_db_share_free(kw_dbshare *s) {
     sqlite3_finalize(s->str_ins);
     sqlite3_finalize(s->frame_ins);
     sqlite3_finalize(s->str_text);
+    kw_db_share_detach(s);
     kw_symmap_free(&s->strs);
     kw_symmap_free(&s->frames);
     kw_buf_free(&s->z);
@@ -318,7 +323,9 @@ const char *kw_db_unpack(sqlite3_stmt *st, int col, kw_arena *a, const char **ou
     return NULL;
 }
 
-kw_status kw_db_share_reader(kw_dbshare **out, sqlite3 *db, kw_arena *a, const char **why) {
+/* The reader's arrays, one slot per id (the ids are rowids: their maximum is
+ * one lookup). */
+static kw_status kw_share_alloc(kw_dbshare **out, sqlite3 *db, const char **why) {
     kw_dbshare *s = calloc(1, sizeof *s);
     *out = s;
     *why = NULL;
@@ -342,6 +349,65 @@ kw_status kw_db_share_reader(kw_dbshare **out, sqlite3 *db, kw_arena *a, const c
         *why = "out of memory";
         return KW_ERR;
     }
+    return KW_OK;
+}
+
+kw_status kw_db_share_lazy(kw_dbshare **out, sqlite3 *db, kw_arena *a, const char **why) {
+    if (kw_share_alloc(out, db, why) != KW_OK)
+        return KW_ERR;
+    kw_dbshare *s = *out;
+    s->ra = a;
+    s->lazy = true;
+    if (sqlite3_prepare_v2(db, "SELECT value, size FROM strings WHERE _id = ?", -1, &s->str_get,
+                           NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db,
+                           "SELECT file, function, line, \"column\", next FROM inline_frames "
+                           "WHERE _id = ?",
+                           -1, &s->frame_get, NULL) != SQLITE_OK)
+        return KW_ERR;
+    return KW_OK;
+}
+
+void kw_db_share_detach(kw_dbshare *s) {
+    if (!s)
+        return;
+    sqlite3_finalize(s->str_get);
+    sqlite3_finalize(s->frame_get);
+    s->str_get = s->frame_get = NULL;
+    s->lazy = false;
+}
+
+/* String id read on demand into its slot (left NULL when not stored or damaged). */
+static void kw_share_fetch_str(kw_dbshare *s, long long id) {
+    sqlite3_bind_int64(s->str_get, 1, id);
+    if (sqlite3_step(s->str_get) == SQLITE_ROW && kw_db_unpack(s->str_get, 0, s->ra, &s->str[id]))
+        s->str[id] = NULL;
+    sqlite3_reset(s->str_get);
+}
+
+/* Frame id read on demand (left not stored when it is not, or is damaged). */
+static void kw_share_fetch_frame(kw_dbshare *s, long long id) {
+    kw_dbframe *f = &s->fr[id];
+    sqlite3_bind_int64(s->frame_get, 1, id);
+    if (sqlite3_step(s->frame_get) == SQLITE_ROW) {
+        long long file = sqlite3_column_int64(s->frame_get, 0);
+        long long fn = sqlite3_column_int64(s->frame_get, 1);
+        f->line = sqlite3_column_int(s->frame_get, 2);
+        f->column = sqlite3_column_int(s->frame_get, 3);
+        f->next = sqlite3_column_int64(s->frame_get, 4);
+        sqlite3_reset(s->frame_get);
+        f->file = file ? kw_db_share_get(s, file) : NULL;
+        f->function = fn ? kw_db_share_get(s, fn) : NULL;
+        /* as the whole read checks: strings stored, the outer frame earlier */
+        f->stored = !(file && !f->file) && !(fn && !f->function) && f->next >= 0 && f->next < id;
+    }
+    sqlite3_reset(s->frame_get);
+}
+
+kw_status kw_db_share_reader(kw_dbshare **out, sqlite3 *db, kw_arena *a, const char **why) {
+    if (kw_share_alloc(out, db, why) != KW_OK)
+        return KW_ERR;
+    kw_dbshare *s = *out;
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(db, "SELECT _id, value, size FROM strings", -1, &st, NULL);
     while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -390,7 +456,11 @@ kw_status kw_db_share_reader(kw_dbshare **out, sqlite3 *db, kw_arena *a, const c
 }
 
 const char *kw_db_share_get(const kw_dbshare *s, long long id) {
-    return s && id > 0 && (size_t)id < s->nstr ? s->str[id] : NULL;
+    if (!s || id <= 0 || (size_t)id >= s->nstr)
+        return NULL;
+    if (!s->str[id] && s->lazy) /* one thread reads a lazy share: its slots may fill */
+        kw_share_fetch_str((kw_dbshare *)s, id);
+    return s->str[id];
 }
 
 bool kw_db_share_chain_get(const kw_dbshare *s, long long id, const kw_type *sub, kw_arena *a,
@@ -398,9 +468,12 @@ bool kw_db_share_chain_get(const kw_dbshare *s, long long id, const kw_type *sub
     if (id <= 0 || (size_t)id >= s->nfr)
         return false;
     size_t len = 0;
-    for (long long f = id; f; f = s->fr[f].next, len++) /* next < f: it ends */
+    for (long long f = id; f; f = s->fr[f].next, len++) { /* next < f: it ends */
+        if (!s->fr[f].stored && s->lazy)
+            kw_share_fetch_frame((kw_dbshare *)s, f);
         if (!s->fr[f].stored)
             return false;
+    }
     unsigned char *out = kw_arena_alloc(a, len * sub->size);
     if (!out)
         return false;

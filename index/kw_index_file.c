@@ -37,7 +37,7 @@ static const char kw_sqlite_magic[16] = "SQLite format 3";
 
 /* Read either form; the database's listings later on `readers` connections when later is true. */
 static kw_status kw_index_read_any(kw_index *ix, const char *path, bool later, unsigned readers,
-                                   kw_err *err) {
+                                   const kw_dbonly *only, kw_err *err) {
     unsigned char head[512];
     size_t n = 0;
     /* a FIFO or device is left to kw_sidecar_read_text, which refuses it */
@@ -48,7 +48,7 @@ static kw_status kw_index_read_any(kw_index *ix, const char *path, bool later, u
         fclose(f);
     }
     if (f && n >= sizeof kw_sqlite_magic && !memcmp(head, kw_sqlite_magic, sizeof kw_sqlite_magic))
-        return kw_index_db_read_in(ix, path, later, readers, err);
+        return kw_index_db_read_in(ix, path, later, readers, only, err);
     if (f && n >= 8 && !memcmp(head, "KWALKIDX", 8)) {
         kw_index_init(ix);
         return kw_fail(err,
@@ -72,9 +72,15 @@ static kw_status kw_index_read_any(kw_index *ix, const char *path, bool later, u
 }
 
 kw_status kw_index_read_file(kw_index *ix, const char *path, kw_err *err) {
-    return kw_index_read_any(ix, path, false, 0, err);
+    return kw_index_read_any(ix, path, false, 0, NULL, err);
 }
 
 kw_status kw_index_read_file_later(kw_index *ix, const char *path, unsigned readers, kw_err *err) {
-    return kw_index_read_any(ix, path, true, readers, err);
+    return kw_index_read_any(ix, path, true, readers, NULL, err);
+}
+
+kw_status kw_index_read_file_only(kw_index *ix, const char *path, const char *const *symbols,
+                                  size_t n, kw_err *err) {
+    kw_dbonly only = {symbols, n};
+    return kw_index_read_any(ix, path, false, 0, &only, err);
 }

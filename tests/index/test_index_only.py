@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""test_index_only.py: one page and `kwalk list` read only their rows of the
+index (kw_index_read_file_only), and say what the whole read says.
+
+On an index of the corpus sidecars:
+- every kernel `kwalk list` lists (every KIND) rendered by its symbol, and
+  every kernel whose printed name is unique rendered by that name (the
+  second read, for the symbol the name picks), must be byte-identical, with
+  the same exit status and error text, to the page of the whole read
+  ($KWALK_INDEX_READ=whole); `kwalk list` and `list --json` too;
+- the rows a page does not read are not read: in a copy of the index, every
+  row below another kernel (its parameters, calls, IR facts, line tables, and
+  its listings, made undecodable) is damaged with Python's sqlite3, so that
+  the whole read fails (checked); the page of the kernel from the damaged
+  copy must still be the whole read's page of the intact index. `kwalk list`
+  the same, with every kernel's rows below it damaged.
+
+usage: test_index_only.py --kwalk KWALK --corpus-out DIR
+"""
+import argparse
+import os
+import shutil
+import sqlite3
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kwcheck import Checker  # noqa: E402
+from kwrun import run  # noqa: E402
+
+WHOLE = dict(os.environ, KWALK_INDEX_READ="whole")
+ONLY = {k: v for k, v in os.environ.items() if k != "KWALK_INDEX_READ"}
+
+
+def tables_below(con, top):
+    """The tables whose rows hang below table `top`'s (by the naming rule
+    of docs/index-schema.md: a child table is <parent>_<field>), that have a
+    _parent column: {name: parent name}."""
+    names = [r[0] for r in con.execute(
+        "SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE '\\_%' ESCAPE '\\'")]
+    out = {}
+    for raw in names:
+        name = raw[1:]
+        if not name.startswith(top + "_"):
+            continue
+        cols = [r[1] for r in con.execute(f'PRAGMA table_info("{raw}")')]
+        if "_parent" not in cols:
+            continue
+        parent = max((p for p in [top] + [n[1:] for n in names]
+                      if name.startswith(p + "_") and p != name), key=len)
+        out[name] = parent
+    return out
+
+
+def damage(src, dst, keep_symbol):
+    """Copy src to dst; every row below a kernel whose symbol is not
+    keep_symbol (None: every kernel) gets a parent that does not exist, and
+    those kernels' listings bytes no decompressor takes. Returns the rows
+    damaged."""
+    shutil.copyfile(src, dst)
+    con = sqlite3.connect(dst)
+    keep = set()
+    if keep_symbol is not None:
+        keep = {r[0] for r in con.execute(
+            "SELECT k._id FROM _kernels k JOIN strings s ON s._id = k.symbol WHERE s.value = ?",
+            (keep_symbol,))}
+    below = tables_below(con, "kernels")
+    # the ids under each damaged kernel, level by level (parents first)
+    chosen = {"kernels": {r[0] for r in con.execute("SELECT _id FROM _kernels")} - keep}
+    n = 0
+    for name in sorted(below, key=lambda t: t.count("_")):
+        par = chosen.get(below[name], set())
+        rows = [r[0] for r in con.execute(f'SELECT _id, _parent FROM "_{name}"') if r[1] in par]
+        chosen[name] = set(rows)
+        if name == "kernels_archs":
+            # the arch rows are read (picking by --arch); their listings are not
+            cur = con.executemany(
+                f'UPDATE "_{name}" SET isa = x\'00112233445566778899\', isa_size = 1000 '
+                'WHERE _id = ? AND isa IS NOT NULL', [(i,) for i in rows])
+            n += cur.rowcount
+            continue
+        cur = con.executemany(f'UPDATE "_{name}" SET _parent = -7 WHERE _id = ?',
+                              [(i,) for i in rows])
+        n += cur.rowcount
+    con.commit()
+    con.close()
+    return n
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kwalk", required=True)
+    ap.add_argument("--corpus-out", required=True)
+    a = ap.parse_args()
+    c = Checker("index.only")
+    tmp = tempfile.mkdtemp(prefix="kwalk-only-")
+    # the intact index and its damaged copies, each kwalk.db in a folder of
+    # its own (a page names the index it was read from: --db kwalk.db)
+    db = os.path.join(tmp, "kwalk.db")
+    os.mkdir(os.path.join(tmp, "bad"))
+    bad = os.path.join(tmp, "bad", "kwalk.db")
+    run([a.kwalk, "index", a.corpus_out, "-o", db], must=True)
+
+    def kw(env, *args, d=db):
+        return run([a.kwalk, *args, "--db", "kwalk.db"], env=env, cwd=os.path.dirname(d))
+
+    def same(got, want, what):
+        """got == want; on a difference, the first line that differs."""
+        if got == want:
+            return c.check(True, what)
+        g, w = got.splitlines(), want.splitlines()
+        i = next((i for i in range(min(len(g), len(w))) if g[i] != w[i]), min(len(g), len(w)))
+        return c.check(False, what, f"line {i + 1}: got {g[i] if i < len(g) else '(end)'!r}, "
+                       f"want {w[i] if i < len(w) else '(end)'!r}")
+
+    # the list, both ways
+    for extra in ([], ["--json"]):
+        w, o = kw(WHOLE, "list", *extra), kw(ONLY, "list", *extra)
+        c.eq(o.returncode, 0, f"list {extra}: exit status")
+        same(o.stdout, w.stdout, f"list {extra}: the whole read's rows")
+    rows = [ln.split("\t") for ln in kw(WHOLE, "list").stdout.splitlines() if ln.strip()]
+    c.check(len(rows) > 0, "the corpus index lists kernels")
+    names = {}
+    for r in rows:
+        names.setdefault(r[0], []).append(r[1])
+
+    # every kernel's page by its symbol; by its printed name where unique and
+    # not the symbol (the second read: KERNEL picks another symbol), every
+    # third such name (the corpus on a loaded 2-core machine: minutes)
+    pages = 0
+    by_name = [n for n, syms in sorted(names.items()) if len(syms) == 1 and n != syms[0]]
+    queries = [r[1] for r in rows] + by_name[::3]
+    for q in queries:
+        w, o = kw(WHOLE, "render", q), kw(ONLY, "render", q)
+        c.eq(o.returncode, w.returncode, f"render {q!r}: exit status")
+        c.eq(o.stderr, w.stderr, f"render {q!r}: messages")
+        if same(o.stdout, w.stdout, f"render {q!r}: the whole read's page") and w.stdout:
+            pages += 1
+    c.check(pages >= len(rows) and by_name,
+            f"pages compared: {pages} (kernels listed: {len(rows)}, by name: {len(by_name[::3])})")
+
+    # the rows a page does not need are not read: damaged, the page is the same
+    hip = [r[1] for r in rows if r[6] == "hip" and r[2] != "-"]
+    picks = sorted(set([hip[0], hip[len(hip) // 2], hip[-1]])) if hip else []
+    for sym in picks:
+        n = damage(db, bad, sym)
+        c.check(n > 0, f"{sym}: rows of other kernels damaged ({n})")
+        whole_bad = kw(WHOLE, "render", sym, d=bad)
+        c.check(whole_bad.returncode != 0 and "corrupt kwalk index" in whole_bad.stderr,
+                f"{sym}: the whole read of the damaged copy fails ({whole_bad.stderr.strip()})")
+        o = kw(ONLY, "render", sym, d=bad)
+        c.eq(o.returncode, 0, f"{sym}: render from the damaged copy ({o.stderr.strip()})")
+        same(o.stdout, kw(WHOLE, "render", sym).stdout,
+             f"{sym}: its page from the damaged copy is the intact whole read's")
+    c.check(len(picks) > 0, "kernels rendered from a damaged copy")
+    n = damage(db, bad, None)
+    c.check(n > 0, f"list: every kernel's rows below it damaged ({n})")
+    c.check(kw(WHOLE, "list", d=bad).returncode != 0, "list: the whole read of the damaged copy fails")
+    same(kw(ONLY, "list", d=bad).stdout, kw(WHOLE, "list").stdout,
+         "list: from the damaged copy, the intact whole read's rows")
+    shutil.rmtree(tmp, ignore_errors=True)
+    c.note(f"{pages} pages compared, {len(picks)} from damaged copies")
+    c.finish()
+
+
+if __name__ == "__main__":
+    main()
