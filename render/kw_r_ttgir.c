@@ -139,8 +139,9 @@ void kw_r_ttgir_dots(kw_render *r) {
     kw_buf_putc(o, '\n');
     KW_R_LIT(r, "M × N from the result's type, K from the first operand's; FLOP = 2 × M × "
                 "N × K per execution of the op (a `tl.dot` inside a `for` runs once per "
-                "iteration; Triton's pipelining may write one `tl.dot` as two ops, the loop's "
-                "and the last iteration's). Instructions per execution: (M / m) × (N / n) × "
+                "iteration: section 4 multiplies by the trip count; the ops Triton's pipelining "
+                "writes for one `tl.dot`, the loop's and the last iterations', are one row). "
+                "Instructions per execution: (M / m) × (N / n) × "
                 "(K / k) for the instruction shape m × n × k, shared by the waves of "
                 "`warpsPerCTA`.\n\n");
     for (size_t a = 0; a < r->archs.n; a++) {
@@ -152,6 +153,31 @@ void kw_r_ttgir_dots(kw_render *r) {
                           r->archs.v[a].arch, isa, isa == 1 ? "" : "s");
     }
     kw_buf_putc(o, '\n');
+}
+
+/* "  - Executions per program: ..." (the model's kw_ttgir_dot.execs). */
+static void kw_r_ttgir_dot_execs(kw_render *r, const kw_ttgir_dot *d) {
+    kw_buf *o = r->out;
+    if (!d->in_loop) {
+        kw_buf_printf(o, "  - Executions per program: %s (no `scf.for` around it in the TTGIR).\n",
+                      d->execs ? d->execs : "1");
+        return;
+    }
+    if (!d->execs) {
+        kw_buf_puts(o, "  - Executions per program: not known (the TTGIR's `scf.for` bounds do not "
+                       "reduce to the kernel's arguments); the FLOP above are per iteration.\n");
+        return;
+    }
+    kw_buf_puts(o, "  - Executions per program: ");
+    kw_md_code(o, d->execs, false);
+    kw_buf_printf(o, " (the trip count of its `scf.for` in the TTGIR%s), so ",
+                  d->copies > 1 ? ", with the iterations Triton's pipelining wrote after the loop"
+                                : "");
+    if (d->flop_all >= 0)
+        kw_buf_printf(o, "%lld", d->flop_all);
+    else
+        kw_md_code(o, d->flop_all_expr, false);
+    kw_buf_puts(o, " FLOP per program over the loop.\n");
 }
 
 void kw_r_ttgir_dot_work(kw_render *r) {
@@ -176,6 +202,7 @@ void kw_r_ttgir_dot_work(kw_render *r) {
             kw_buf_printf(o, ", %.3g FLOP per operand byte", (double)d->flop / d->bytes);
         }
         kw_buf_puts(o, ".\n");
+        kw_r_ttgir_dot_execs(r, d);
         for (size_t a = 0; a < d->peaks.n; a++) {
             const kw_ttgir_peak *p = &d->peaks.v[a];
             kw_buf_printf(o,

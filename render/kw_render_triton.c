@@ -546,14 +546,29 @@ static void kw_rt_ttgir(kw_render *r, const kw_triton *t) {
         if (pt->known)
             kw_buf_printf(o, "%lld elements, %lld consecutive along dim %lld at a time",
                           pt->elems, pt->vec, pt->vec_dim);
-        else
+        if (pt->lanes) {
+            kw_buf_printf(o, "%slane stride %lld element%s", pt->known ? "; " : "",
+                          pt->lane_elems, pt->lane_elems == 1 ? "" : "s");
+            if (pt->lane_bytes > 0)
+                kw_buf_printf(o, " (%lld bytes)", pt->lane_bytes);
+            kw_buf_printf(o, " along dim %lld for %lld lanes; a wave covers ", pt->lane_dim,
+                          pt->lanes_along);
+            for (size_t d = 0; d < pt->rank; d++)
+                kw_buf_printf(o, "%s%lld", d ? " × " : "", pt->wave[d]);
+            kw_buf_puts(o, " elements");
+        }
+        if (!pt->known && !pt->lanes)
             kw_buf_puts(o, "-");
     }
     kw_r_table_end(r);
     kw_buf_putc(o, '\n');
     KW_R_LIT(r, "Per thread: the tensor's elements one thread holds under a blocked layout "
-                "whose tile divides the tensor (Π sizePerThread × tensor / tile); \"-\" where "
-                "the layout is not blocked or a dimension is not a whole number of tiles.\n\n");
+                "whose tile divides the tensor (Π sizePerThread × tensor / tile); the lane "
+                "stride: how far lane l + 1's elements start after lane l's along `order[0]` "
+                "(sizePerThread), for threadsPerWarp of that dim lanes, and the wave's "
+                "footprint (sizePerThread × threadsPerWarp per dim), where it fits the tensor; "
+                "\"-\" where the layout is not blocked. Where the IR facts below say "
+                "\"lane stride unknown\", this column gives the layout's answer.\n\n");
     kw_r_ttgir_dots(r);
 }
 
@@ -752,7 +767,7 @@ static void kw_rt_bound(kw_render *r, const kw_rarch *a, const kw_irf_work *w) {
     kw_perf_bound b = pa->ir_bound;
     kw_buf_printf(o, "- Arithmetic intensity: %.3g FLOP per byte of global traffic", b.intensity);
     if (w->mfma > 0)
-        kw_buf_puts(o, " (vector FLOP only: the MFMA instructions' are not in it)");
+        kw_buf_puts(o, " (the MFMA instructions' FLOP in it)");
     if (b.kind != KW_BOUND_UNKNOWN)
         kw_buf_printf(o, "; against %s's FP32 ridge point (%.1f FLOP/byte): %s", g->product,
                       b.ridge,
@@ -825,8 +840,9 @@ static void kw_rt_memory(kw_render *r) {
         kw_buf_printf(o,
                       "- Matrix (MFMA) intrinsic calls in the IR: %lld (a count of the calls "
                       "written in the function, not weighted by loop trip counts as the figures "
-                      "above are; their FLOP are not in the FLOP above: the `tl.dot` table "
-                      "gives them).\n",
+                      "above are; their work is in the FLOP above, weighted: each lane's share "
+                      "of a floating-point MFMA, 2 × K × its result elements, while an integer "
+                      "MFMA counts among the integer operations).\n",
                       w->mfma);
     kw_rt_bound(r, a, w);
     kw_buf_putc(o, '\n');
