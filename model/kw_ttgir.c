@@ -277,8 +277,7 @@ static kw_status kw_ttgir_execs(kw_ttgir_dot *d, const kw_triton *t, kw_arena *a
     memset(&none, 0, sizeof none);
     kw_value v;
     kw_err ignore;
-    if (kw_expr_eval(d->execs, &none, KW_EXPR_C, &v, &ignore) == KW_OK && v.dims == 1 &&
-        v.is_int)
+    if (kw_expr_eval(d->execs, &none, KW_EXPR_C, &v, &ignore) == KW_OK && v.dims == 1 && v.is_int)
         d->execs_n = v.v[0] > 0 ? (long long)v.v[0] : 0;
     d->flop_all = d->execs_n >= 0 ? d->flop * d->execs_n : -1;
     d->flop_all_expr = kw_arena_printf(a, "%lld * (%s)", d->flop, d->execs);

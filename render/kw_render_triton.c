@@ -547,10 +547,10 @@ static void kw_rt_ttgir(kw_render *r, const kw_triton *t) {
             kw_buf_printf(o, "%lld elements, %lld consecutive along dim %lld at a time",
                           pt->elems, pt->vec, pt->vec_dim);
         if (pt->lanes) {
-            kw_buf_printf(o, "%slane stride %lld element%s", pt->known ? "; " : "",
-                          pt->lane_elems, pt->lane_elems == 1 ? "" : "s");
+            kw_buf_printf(o, "%slane stride %lld element%s", pt->known ? "; " : "", pt->lane_elems,
+                          pt->lane_elems == 1 ? "" : "s");
             if (pt->lane_bytes > 0)
-                kw_buf_printf(o, " (%lld bytes)", pt->lane_bytes);
+                kw_buf_printf(o, " (%lld byte%s)", pt->lane_bytes, pt->lane_bytes == 1 ? "" : "s");
             kw_buf_printf(o, " along dim %lld for %lld lanes; a wave covers ", pt->lane_dim,
                           pt->lanes_along);
             for (size_t d = 0; d < pt->rank; d++)

@@ -34,11 +34,11 @@ static const struct {
     const char *op, *sym;
     int kind; /* 0 binary (sym), 1 call (sym), 2 cast, 3 ceildiv */
 } kw_ttrip_ops[] = {
-    {"arith.addi", "+", 0},       {"arith.subi", "-", 0},     {"arith.muli", "*", 0},
-    {"arith.divsi", "/", 0},      {"arith.divui", "/", 0},    {"arith.remsi", "%", 0},
-    {"arith.remui", "%", 0},      {"arith.minsi", "min", 1},  {"arith.maxsi", "max", 1},
-    {"arith.minui", "min", 1},    {"arith.maxui", "max", 1},  {"arith.extsi", NULL, 2},
-    {"arith.extui", NULL, 2},     {"arith.trunci", NULL, 2},  {"arith.index_cast", NULL, 2},
+    {"arith.addi", "+", 0},       {"arith.subi", "-", 0},    {"arith.muli", "*", 0},
+    {"arith.divsi", "/", 0},      {"arith.divui", "/", 0},   {"arith.remsi", "%", 0},
+    {"arith.remui", "%", 0},      {"arith.minsi", "min", 1}, {"arith.maxsi", "max", 1},
+    {"arith.minui", "min", 1},    {"arith.maxui", "max", 1}, {"arith.extsi", NULL, 2},
+    {"arith.extui", NULL, 2},     {"arith.trunci", NULL, 2}, {"arith.index_cast", NULL, 2},
     {"arith.ceildivsi", NULL, 3},
 };
 
@@ -79,8 +79,7 @@ static const char *kw_ttrip_paren(const kw_ttrip_ctx *c, kw_ttrip_x x, int min_p
     return x.prec >= min_prec ? x.t : kw_arena_printf(c->a, "(%s)", x.t);
 }
 
-static kw_ttrip_x kw_ttrip_bin(const kw_ttrip_ctx *c, const char *sym, kw_ttrip_x l,
-                               kw_ttrip_x r) {
+static kw_ttrip_x kw_ttrip_bin(const kw_ttrip_ctx *c, const char *sym, kw_ttrip_x l, kw_ttrip_x r) {
     int prec = (*sym == '+' || *sym == '-') ? 1 : 2;
     /* the right operand of - / % needs its parentheses at the same level */
     int rmin = *sym == '+' || *sym == '*' ? prec : prec + 1;
@@ -131,9 +130,8 @@ static kw_ttrip_x kw_ttrip_def_expr(const kw_ttrip_ctx *c, const kw_ttrip_def *d
             return (kw_ttrip_x){kw_arena_printf(c->a, "%s(%s, %s)", kw_ttrip_ops[i].sym, l.t, r.t),
                                 3};
         if (kw_ttrip_ops[i].kind == 3) /* ceil(l / r) for a positive r */
-            return kw_ttrip_bin(c, "/",
-                                kw_ttrip_bin(c, "-", kw_ttrip_bin(c, "+", l, r), (kw_ttrip_x){"1", 3}),
-                                r);
+            return kw_ttrip_bin(
+                c, "/", kw_ttrip_bin(c, "-", kw_ttrip_bin(c, "+", l, r), (kw_ttrip_x){"1", 3}), r);
         return kw_ttrip_bin(c, kw_ttrip_ops[i].sym, l, r);
     }
     return none;

@@ -35,7 +35,7 @@ from kwttir import c_eval, dot_positions, int_args, ir_eval, ttir_dot_trips  # n
 
 CK = kwcheck.Checker("triton.dot")
 eq = CK.eq
-CHECKED = [0]  # tl.dot executions compared with the TTIR's loops
+CHECKED = [0, 0]  # tl.dot executions, MFMA FLOP per thread compared with the TTIR's loops
 
 
 def peaks(path):
@@ -133,19 +133,34 @@ def check_execs(w, mem, line, M, N, K, at, ttir):
         total = c_eval(nxt.group(2), env) if nxt.group(2) else int(nxt.group(3))
         eq(total, 2 * M * N * K * trips, what + ": FLOP over the loop = 2MNK x trips")
         CHECKED[0] += 1
-        # the IR facts' FLOP per thread (an upper bound over the paths) times
-        # the program's threads holds the MFMA work of this tl.dot
-        fl = re.search(r"^- FLOP per thread: `([^`]+)`", mem, re.M)
-        thr = re.search(r"^- Threads per program: .* = (\d+)\.$", mem, re.M)
-        if "From the IR facts of" in mem:
-            eq(bool(fl and thr), True, what + ": FLOP per thread and threads shown")
-            if fl and thr:
-                got = ir_eval(fl.group(1), env) * int(thr.group(1))
-                eq(got >= 2 * M * N * K * trips, True,
-                   what + ": FLOP per thread x threads (%s) >= the tl.dot's FLOP over the loop "
-                   "(%d): the MFMA work counted" % (got, 2 * M * N * K * trips))
-                eq("their FLOP are not in" in mem, False,
-                   what + ": no sentence saying the MFMA FLOP are left out")
+
+
+def check_mfma_flop(w, mem, M, N, K, at, ttir):
+    """Section 4's FLOP per thread from the IR facts (an upper bound over the
+    paths) times the program's threads holds the MFMA work of the tl.dot at
+    `at` over its loop (2MNK x the NAME.ttir loop's trip count, for two sets
+    of the kernel's integer arguments), and no sentence says the MFMA FLOP
+    are left out."""
+    if "From the IR facts of" not in mem or not ttir:
+        return
+    eq("their FLOP are not in" in mem or "MFMA instructions' are not in it" in mem, False,
+       w + ": no sentence saying the MFMA FLOP are left out of the FLOP per thread")
+    fl = re.search(r"^- FLOP per thread: `([^`]+)`", mem, re.M)
+    thr = re.search(r"^- Threads per program: .* = (\d+)\.$", mem, re.M)
+    eq(bool(fl and thr), True, w + ": FLOP per thread and threads shown")
+    if not (fl and thr):
+        return
+    args = int_args(ttir)
+    for k, env in enumerate([{a: 4096 + 13 * i for i, a in enumerate(args)},
+                             {a: 100 + i for i, a in enumerate(args)}]):
+        trips = ttir_dot_trips(ttir, {"%" + a: v for a, v in env.items()}).get(at)
+        if trips is None:
+            continue
+        got = ir_eval(fl.group(1), env) * int(thr.group(1))
+        eq(got >= 2 * M * N * K * trips, True,
+           "%s: arguments set %d: FLOP per thread x threads (%s) >= the tl.dot's FLOP over the "
+           "loop (%d): the MFMA work counted" % (w, k + 1, got, 2 * M * N * K * trips))
+        CHECKED[1] += 1
 
 
 def check_page(w, page, folder, meta, pk, llvm, unmap):
@@ -207,6 +222,7 @@ def check_page(w, page, folder, meta, pk, llvm, unmap):
                          mem, re.M)
         eq(bool(line) and bytes_ is not None, True, w + ": section 4 tl.dot line")
         check_execs(w, mem, line, M, N, K, pos[first[len(rows) - 1]], ttir)
+        check_mfma_flop(w, mem, M, N, K, pos[first[len(rows) - 1]], ttir)
         if gpu and bytes_:
             peak = float(gpu["fp16_tflops" if ae == "f16" else "bf16_tflops"])
             ridge = peak / float(gpu["hbm_tbs"])
@@ -268,6 +284,7 @@ def main():
         ndots += check_page(p, page, folder, meta, pk, a.llvm_bin, unmap)
     eq(ndots >= 2, True, "tl.dot ops seen in the corpus (the GEMM tile, two archs)")
     eq(CHECKED[0] >= 4, True, "tl.dot executions compared (two archs, two argument sets)")
+    eq(CHECKED[1] >= 4, True, "FLOP per thread compared with the tl.dot's (two archs, two sets)")
     CK.finish()
 
 

@@ -187,7 +187,7 @@ def ttgir_facts(path, unmap):
             o0 = order[0]
             eb = elem_size(elem)
             lanes = "lane stride %d element%s%s along dim %d for %d lanes; a wave covers %s" % (
-                spt[o0], "" if spt[o0] == 1 else "s", " (%d bytes)" % (spt[o0] * eb) if eb else "",
+                spt[o0], "" if spt[o0] == 1 else "s", " (%d byte%s)" % (spt[o0] * eb, "" if spt[o0] * eb == 1 else "s") if eb else "",
                 o0, tpw[o0], " × ".join(str(a * b) for a, b in zip(spt, tpw)) + " elements")
             per = lanes if per == "-" else per + "; " + lanes
         rows_m.append(("`%s`" % m.group(2), "`%%%s`" % m.group(1) if m.group(1) else "-",
