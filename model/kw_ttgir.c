@@ -1,12 +1,15 @@
 /* kw_ttgir.c: a Triton page's TTGIR reading (kw_ttgir.h): the layouts'
  * parameters parsed from their attribute text, each memory op's elements per
- * thread, each tt.dot's M x N x K, FLOP, MFMA instruction counts and its work
- * against the matrix peaks of the archs shown. */
+ * thread, each tl.dot's tt.dot ops merged (pipelining's copies), its M x N x K,
+ * FLOP per execution and executions per program, MFMA instruction counts and
+ * its work against the matrix peaks of the archs shown. */
 #include "model/kw_ttgir.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/kw_expr.h"
 #include "model/kw_perf.h"
 
 size_t kw_ttgir_ints(const char *params, const char *key, long long *out) {
@@ -112,21 +115,55 @@ static void kw_ttgir_layout_read(const kw_triton_layout *l, kw_ttgir_layout *x) 
         x->kind = KW_TTGIR_SHARED;
 }
 
+static int kw_ttgir_elem_bytes(const char *e);
+
+/* Where the lanes of a wave fall in memory op m's tensor under a blocked
+ * layout l, when the wave's tile (sizePerThread x threadsPerWarp) fits in
+ * every dimension: sizePerThread[order[0]] elements between neighbouring
+ * lanes along order[0], threadsPerWarp[order[0]] lanes that way. */
+static void kw_ttgir_lanes(kw_ttgir_per_thread *pt, const kw_triton_layout *l,
+                           const kw_triton_memop *m, const long long *spt, const long long *order,
+                           size_t n) {
+    long long tpw[KW_TTGIR_MAXDIM];
+    if (kw_ttgir_ints(l->params, "threadsPerWarp", tpw) != n)
+        return;
+    for (size_t d = 0; d < n; d++) {
+        pt->wave[d] = spt[d] * tpw[d];
+        if (m->shape.v[d] < pt->wave[d])
+            return; /* lanes would wrap around the tensor: no one distance */
+    }
+    long long o0 = order[0];
+    pt->lanes = true;
+    pt->rank = n;
+    pt->lane_dim = o0;
+    pt->lane_elems = spt[o0];
+    pt->lanes_along = tpw[o0];
+    pt->lane_bytes = spt[o0] * kw_ttgir_elem_bytes(m->element);
+}
+
 /* The elements a thread holds of memory op m under a blocked layout, when
- * every dimension is a whole number of tiles. */
+ * every dimension is a whole number of tiles, and where its wave's lanes
+ * fall. */
 static kw_ttgir_per_thread kw_ttgir_per_thread_of(const kw_triton *t, const kw_triton_memop *m) {
-    kw_ttgir_per_thread pt = {false, 0, 0, 0};
+    kw_ttgir_per_thread pt;
+    memset(&pt, 0, sizeof pt);
     long long tile[KW_TTGIR_MAXDIM], spt[KW_TTGIR_MAXDIM], order[KW_TTGIR_MAXDIM];
-    size_t n = kw_ttgir_blocked(kw_ttgir_layout_named(t, m->layout), tile, spt, order);
+    const kw_triton_layout *l = kw_ttgir_layout_named(t, m->layout);
+    size_t n = kw_ttgir_blocked(l, tile, spt, order);
     if (!n || n != m->shape.n)
         return pt;
+    kw_ttgir_lanes(&pt, l, m, spt, order, n);
     long long e = 1;
     for (size_t d = 0; d < n; d++) {
         if (m->shape.v[d] < tile[d] || m->shape.v[d] % tile[d])
             return pt;
         e *= spt[d] * (m->shape.v[d] / tile[d]);
     }
-    return (kw_ttgir_per_thread){true, e, spt[order[0]], order[0]};
+    pt.known = true;
+    pt.elems = e;
+    pt.vec = spt[order[0]];
+    pt.vec_dim = order[0];
+    return pt;
 }
 
 /* Bytes of one element of an MLIR element type; 0 when not known. */
@@ -184,6 +221,71 @@ static bool kw_ttgir_dot_of(const kw_triton *t, const kw_triton_memop *m, kw_ttg
     return true;
 }
 
+/* Are a and b copies of one tl.dot: tt.dot ops of one Python position
+ * (file, line, column), shape and layout? */
+static bool kw_ttgir_same_dot(const kw_triton_memop *a, const kw_triton_memop *b) {
+    if (!a->location.file || !b->location.file || strcmp(a->location.file, b->location.file) ||
+        a->location.line != b->location.line || a->location.column != b->location.column ||
+        a->dot_k != b->dot_k || a->shape.n != b->shape.n || !a->layout != !b->layout ||
+        (a->layout && strcmp(a->layout, b->layout)))
+        return false;
+    for (size_t d = 0; d < a->shape.n; d++)
+        if (a->shape.v[d] != b->shape.v[d])
+            return false;
+    return true;
+}
+
+/* d's executions per program: the sum over its copies of each one's loop
+ * trip count, 1 outside a loop. Pipelining with S stages leaves the loop
+ * S - 1 iterations short and writes them after it: a loop count ending in
+ * " - S-1" plus S - 1 copies outside is written as the source loop's count. */
+static kw_status kw_ttgir_execs(kw_ttgir_dot *d, const kw_triton *t, kw_arena *a, kw_err *err) {
+    const char *sum = NULL;
+    long long outside = 0;
+    size_t inside = 0;
+    d->execs_n = d->flop_all = -1;
+    for (size_t i = 0; i < t->memory_ops.n; i++) {
+        const kw_triton_memop *m = &t->memory_ops.v[i];
+        if (m != d->op && !kw_ttgir_same_dot(d->op, m))
+            continue;
+        if (m->loops <= 0) {
+            outside++;
+            continue;
+        }
+        d->in_loop = true;
+        if (!m->trips)
+            return KW_OK; /* a trip count the TTGIR does not give */
+        inside++;
+        sum = sum ? kw_arena_printf(a, "%s + %s", sum, m->trips) : m->trips;
+        if (!sum)
+            return kw_fail(err, "out of memory");
+    }
+    char tail[32];
+    snprintf(tail, sizeof tail, " - %lld", outside);
+    size_t sl = sum ? strlen(sum) : 0, tl = strlen(tail);
+    if (inside == 1 && outside > 0 && sl > tl && !strcmp(sum + sl - tl, tail))
+        d->execs = kw_arena_strndup(a, sum, sl - tl);
+    else if (!sum)
+        d->execs = kw_arena_printf(a, "%lld", outside);
+    else if (outside)
+        d->execs = kw_arena_printf(a, "%s + %lld", sum, outside);
+    else
+        d->execs = sum;
+    if (!d->execs)
+        return kw_fail(err, "out of memory");
+    kw_shape none;
+    memset(&none, 0, sizeof none);
+    kw_value v;
+    kw_err ignore;
+    if (kw_expr_eval(d->execs, &none, KW_EXPR_C, &v, &ignore) == KW_OK && v.dims == 1 && v.is_int)
+        d->execs_n = v.v[0] > 0 ? (long long)v.v[0] : 0;
+    d->flop_all = d->execs_n >= 0 ? d->flop * d->execs_n : -1;
+    d->flop_all_expr = kw_arena_printf(a, "%lld * (%s)", d->flop, d->execs);
+    if (!d->flop_all_expr)
+        return kw_fail(err, "out of memory");
+    return KW_OK;
+}
+
 /* The dot's work against the peak of each arch's GPU that has one. */
 static kw_status kw_ttgir_peaks(kw_ttgir_dot *d, const kw_page_arch *archs, size_t narchs,
                                 const kw_gpus *gpus, const char *gpu, kw_arena *a, kw_err *err) {
@@ -219,11 +321,19 @@ kw_status kw_ttgir_build(kw_ttgir *g, const kw_triton *t, const kw_page_arch *ar
         kw_ttgir_dot d;
         if (!kw_ttgir_dot_of(t, &t->memory_ops.v[i], &d))
             continue;
+        bool copy = false; /* of a tl.dot listed already */
+        for (size_t j = 0; j < g->dots.n && !copy; j++)
+            if (kw_ttgir_same_dot(g->dots.v[j].op, d.op))
+                copy = true, g->dots.v[j].copies++;
+        if (copy)
+            continue;
         kw_ttgir_dot *x = KW_PUSH(a, g->dots);
         if (!x)
             return kw_fail(err, "out of memory");
         *x = d;
-        if (kw_ttgir_peaks(x, archs, narchs, gpus, gpu, a, err) != KW_OK)
+        x->copies = 1;
+        if (kw_ttgir_execs(x, t, a, err) != KW_OK ||
+            kw_ttgir_peaks(x, archs, narchs, gpus, gpu, a, err) != KW_OK)
             return KW_ERR;
     }
     return KW_OK;

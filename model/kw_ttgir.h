@@ -7,8 +7,13 @@
  *     layout's instruction shape and wave arrangement, a shared layout's
  *     swizzle;
  *   - per load / store / LDS / dot op, the elements one thread holds under a
- *     blocked layout whose tile divides the tensor;
- *   - per tt.dot, M x N x K, its FLOP (2MNK), its result's MFMA shape and the
+ *     blocked layout whose tile divides the tensor, and where its lanes
+ *     fall: the distance between neighbouring lanes along the layout's
+ *     fastest dim (order[0]) and the wave's footprint;
+ *   - per tl.dot (its tt.dot ops of one Python position: the loop's and
+ *     the copies pipelining writes after it), M x N x K, its FLOP (2MNK) per
+ *     execution, its executions per program (the scf.for trip counts the
+ *     cache reader kept), its result's MFMA shape and the
  *     MFMA instructions one execution needs per program and per wave, its
  *     operand bytes, and per arch shown the matrix peak and ridge of the GPU
  *     (annotations/hw/amdgpu-peaks.txt) against its FLOP per operand byte.
@@ -57,6 +62,17 @@ typedef struct kw_ttgir_layout {
 typedef struct kw_ttgir_per_thread {
     bool known;
     long long elems, vec, vec_dim;
+    /* Where the wave's lanes fall under a blocked layout whose wave tile
+     * (sizePerThread x threadsPerWarp) fits the tensor (lanes false
+     * otherwise): lane l + 1 starts lane_elems elements (lane_bytes bytes; 0
+     * when the element size is not known) after lane l along dim lane_dim
+     * (order[0]) for lanes_along lanes (threadsPerWarp[order[0]]), then the
+     * next lanes go on along the next dim of `order`; one wave covers
+     * wave[d] elements of dim d (rank dims). */
+    bool lanes;
+    long long lane_elems, lane_bytes, lane_dim, lanes_along;
+    size_t rank;
+    long long wave[KW_TTGIR_MAXDIM];
 } kw_ttgir_per_thread;
 
 /* A tt.dot's work against one arch's GPU: the matrix peak for its operands'
@@ -71,13 +87,29 @@ typedef struct kw_ttgir_peak {
     bool below; /* ai below the ridge */
 } kw_ttgir_peak;
 
-/* A tt.dot op: M, N, K, its FLOP (2MNK), its result's MFMA layout and the
- * MFMA instructions one execution needs (0 when the shapes do not divide);
- * its operands' bytes (elem_bytes 0: the element type's size not known) and
- * its work against the peaks of the archs shown whose GPU has one. */
+/* A tl.dot of the source: the tt.dot ops of one Python position, shape and
+ * layout (Triton's pipelining writes the loop's last iterations as copies
+ * after the loop: `copies` ops, op the first); M, N, K, its FLOP per
+ * execution (2MNK), its result's MFMA layout and the MFMA instructions one
+ * execution needs (0 when the shapes do not divide); its executions per
+ * program: the sum over its copies of each one's scf.for trip count (1
+ * outside a loop), as an expression over the kernel's arguments (execs;
+ * NULL when a copy's loop has no trip count the TTGIR gives), its value
+ * where it is a number (execs_n, -1 otherwise); its operands' bytes
+ * (elem_bytes 0: the element type's size not known) and its work against
+ * the peaks of the archs shown whose GPU has one. */
 typedef struct kw_ttgir_dot {
     const kw_triton_memop *op;
+    size_t copies;
+    bool in_loop; /* some copy is inside an scf.for */
+    const char *execs;
+    long long execs_n;
     long long m, n, k, flop;
+    /* FLOP per program over its executions: a number (flop_all; -1 when
+     * execs is not a number) or flop_all_expr ("262144 * ((K + 31) / 32)",
+     * NULL when execs is NULL) */
+    long long flop_all;
+    const char *flop_all_expr;
     bool has_mfma;
     kw_ttgir_mfma mfma;
     long long per_program, per_wave;

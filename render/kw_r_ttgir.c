@@ -141,8 +141,9 @@ void kw_r_ttgir_dots(kw_render *r) {
     kw_r_gap(r);
     KW_R_LIT(r, "M × N from the result's type, K from the first operand's; FLOP = 2 × M × "
                 "N × K per execution of the op (a `tl.dot` inside a `for` runs once per "
-                "iteration; Triton's pipelining may write one `tl.dot` as two ops, the loop's "
-                "and the last iteration's). Instructions per execution: (M / m) × (N / n) × "
+                "iteration: section 4 multiplies by the trip count; the ops Triton's pipelining "
+                "writes for one `tl.dot`, the loop's and the last iterations', are one row). "
+                "Instructions per execution: (M / m) × (N / n) × "
                 "(K / k) for the instruction shape m × n × k, shared by the waves of "
                 "`warpsPerCTA`.\n\n");
     /* a line per arch, one paragraph */
@@ -164,6 +165,31 @@ void kw_r_ttgir_dots(kw_render *r) {
         kw_r_p_end(r);
     else
         kw_r_gap(r);
+}
+
+/* An item of the open list, "Executions per program: ..." (the model's
+ * kw_ttgir_dot.execs). */
+static void kw_r_ttgir_dot_execs(kw_render *r, const kw_ttgir_dot *d) {
+    kw_r_item(r, 1);
+    if (!d->in_loop) {
+        kw_r_tf(r, "Executions per program: %s (no `scf.for` around it in the TTGIR).",
+                d->execs ? d->execs : "1");
+        return;
+    }
+    if (!d->execs) {
+        kw_r_t(r, "Executions per program: not known (the TTGIR's `scf.for` bounds do not "
+                  "reduce to the kernel's arguments); the FLOP above are per iteration.");
+        return;
+    }
+    kw_r_t(r, "Executions per program: ");
+    kw_r_c(r, d->execs);
+    kw_r_tf(r, " (the trip count of its `scf.for` in the TTGIR%s), so ",
+            d->copies > 1 ? ", with the iterations Triton's pipelining wrote after the loop" : "");
+    if (d->flop_all >= 0)
+        kw_r_tf(r, "%lld", d->flop_all);
+    else
+        kw_r_c(r, d->flop_all_expr);
+    kw_r_t(r, " FLOP per program over the loop.");
 }
 
 void kw_r_ttgir_dot_work(kw_render *r) {
@@ -189,6 +215,7 @@ void kw_r_ttgir_dot_work(kw_render *r) {
             kw_r_tf(r, ", %.3g FLOP per operand byte", (double)d->flop / d->bytes);
         }
         kw_r_t(r, ".");
+        kw_r_ttgir_dot_execs(r, d);
         for (size_t a = 0; a < d->peaks.n; a++) {
             const kw_ttgir_peak *p = &d->peaks.v[a];
             kw_r_item(r, 1);

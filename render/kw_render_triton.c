@@ -567,16 +567,31 @@ static void kw_rt_ttgir(kw_render *r, const kw_triton *t) {
         kw_r_cell(r);
         const kw_ttgir_per_thread *pt = &r->page.ttgir->per_thread.v[i];
         if (pt->known)
-            kw_buf_printf(o, "%lld elements, %lld consecutive along dim %lld at a time", pt->elems,
-                          pt->vec, pt->vec_dim);
-        else
+            kw_buf_printf(o, "%lld elements, %lld consecutive along dim %lld at a time",
+                          pt->elems, pt->vec, pt->vec_dim);
+        if (pt->lanes) {
+            kw_buf_printf(o, "%slane stride %lld element%s", pt->known ? "; " : "", pt->lane_elems,
+                          pt->lane_elems == 1 ? "" : "s");
+            if (pt->lane_bytes > 0)
+                kw_buf_printf(o, " (%lld byte%s)", pt->lane_bytes, pt->lane_bytes == 1 ? "" : "s");
+            kw_buf_printf(o, " along dim %lld for %lld lanes; a wave covers ", pt->lane_dim,
+                          pt->lanes_along);
+            for (size_t d = 0; d < pt->rank; d++)
+                kw_buf_printf(o, "%s%lld", d ? " × " : "", pt->wave[d]);
+            kw_buf_puts(o, " elements");
+        }
+        if (!pt->known && !pt->lanes)
             kw_buf_puts(o, "-");
     }
     kw_r_table_end(r);
     kw_r_gap(r);
     KW_R_LIT(r, "Per thread: the tensor's elements one thread holds under a blocked layout "
-                "whose tile divides the tensor (Π sizePerThread × tensor / tile); \"-\" where "
-                "the layout is not blocked or a dimension is not a whole number of tiles.\n\n");
+                "whose tile divides the tensor (Π sizePerThread × tensor / tile); the lane "
+                "stride: how far lane l + 1's elements start after lane l's along `order[0]` "
+                "(sizePerThread), for threadsPerWarp of that dim lanes, and the wave's "
+                "footprint (sizePerThread × threadsPerWarp per dim), where it fits the tensor; "
+                "\"-\" where the layout is not blocked. Where the IR facts below say "
+                "\"lane stride unknown\", this column gives the layout's answer.\n\n");
     kw_r_ttgir_dots(r);
 }
 
@@ -800,16 +815,15 @@ static void kw_rt_bound(kw_render *r, const kw_rarch *a, const kw_irf_work *w) {
     kw_perf_bound b = pa->ir_bound;
     kw_r_tf(r, "Arithmetic intensity: %.3g FLOP per byte of global traffic", b.intensity);
     if (w->mfma > 0)
-        kw_r_t(r, " (vector FLOP only: the MFMA instructions' are not in it)");
-    if (b.kind != KW_BOUND_UNKNOWN) {
-        bool mem = b.kind == KW_BOUND_MEMORY;
-        kw_r_tf(r, "; against %s's FP32 ridge point (%.1f FLOP/byte): ", g->product, b.ridge);
-        kw_md_strong(o, mem ? "memory-bound" : "compute-bound", kw_r_prose_in(r));
-        kw_r_t(r, mem ? " (below the ridge)" : " (at or above the ridge)");
-    } else {
-        kw_r_tf(r, "; no %s peaks in annotations/hw/amdgpu-peaks.txt", a->arch);
-    }
-    kw_r_t(r, ".");
+        kw_buf_puts(o, " (the MFMA instructions' FLOP in it)");
+    if (b.kind != KW_BOUND_UNKNOWN)
+        kw_buf_printf(o, "; against %s's FP32 ridge point (%.1f FLOP/byte): %s", g->product,
+                      b.ridge,
+                      b.kind == KW_BOUND_MEMORY ? "**memory-bound** (below the ridge)"
+                                                : "**compute-bound** (at or above the ridge)");
+    else
+        kw_buf_printf(o, "; no %s peaks in annotations/hw/amdgpu-peaks.txt", a->arch);
+    kw_buf_puts(o, ".\n");
 }
 
 static void kw_rt_memory(kw_render *r) {
@@ -876,22 +890,20 @@ static void kw_rt_memory(kw_render *r) {
     kw_rt_work(r, "Transcendental operations", &w->transcendental, threads, "operations");
     kw_rt_work(r, "Conversions", &w->conversions, threads, "elements");
     char cb[64];
-    if (kw_val_text(&w->conversions, cb, sizeof cb)) {
-        /* the item's second line (its paragraph's, indented in Markdown) */
-        kw_r_t(r, kw_r_prose_in(r) == KW_MD_HTML ? "\n" : "\n  ");
-        kw_r_t(r, "(Conversion operations of the IR: int ↔ float, `fpext`/`fptrunc` and "
-                  "`amdgcn.cvt` intrinsics. A conversion Triton writes as integer code, such as "
-                  "bf16 → fp32 by a 16-bit shift or a software fp8 rounding, counts among the "
-                  "integer operations.)");
-    }
-    if (w->mfma > 0) {
-        kw_r_item(r, 0);
-        kw_r_tf(r,
-                "Matrix (MFMA) intrinsic calls in the IR: %lld (a count of the calls written in "
-                "the function, not weighted by loop trip counts as the figures above are; their "
-                "FLOP are not in the FLOP above: the `tl.dot` table gives them).",
-                w->mfma);
-    }
+    if (kw_val_text(&w->conversions, cb, sizeof cb))
+        kw_buf_puts(o,
+                    "  (Conversion operations of the IR: int ↔ float, `fpext`/`fptrunc` and "
+                    "`amdgcn.cvt` intrinsics. A conversion Triton writes as integer code, such as "
+                    "bf16 → fp32 by a 16-bit shift or a software fp8 rounding, counts among the "
+                    "integer operations.)\n");
+    if (w->mfma > 0)
+        kw_buf_printf(o,
+                      "- Matrix (MFMA) intrinsic calls in the IR: %lld (a count of the calls "
+                      "written in the function, not weighted by loop trip counts as the figures "
+                      "above are; their work is in the FLOP above, weighted: each lane's share "
+                      "of a floating-point MFMA, 2 × K × its result elements, while an integer "
+                      "MFMA counts among the integer operations).\n",
+                      w->mfma);
     kw_rt_bound(r, a, w);
     kw_r_list_end(r);
     kw_r_gap(r);

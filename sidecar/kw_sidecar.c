@@ -187,6 +187,8 @@ static const kw_field kw_f_triton_memop[] = {
     {"layout", KW_F_STR, offsetof(kw_triton_memop, layout), NULL, 0, NULL},
     {"dot_k", KW_F_BYTES, offsetof(kw_triton_memop, dot_k), NULL, 0, NULL},
     {"dot_element", KW_F_STR, offsetof(kw_triton_memop, dot_element), NULL, 0, NULL},
+    {"loops", KW_F_BYTES, offsetof(kw_triton_memop, loops), NULL, 0, NULL},
+    {"trips", KW_F_STR, offsetof(kw_triton_memop, trips), NULL, 0, NULL},
 };
 static KW_TYPE(kw_t_triton_memop, "Triton memory op", kw_triton_memop, true, kw_f_triton_memop);
 

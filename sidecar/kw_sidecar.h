@@ -212,6 +212,10 @@ typedef struct kw_triton_memop {
     long long dot_k;     /* tt.dot: K, the first operand's last dimension; -1 otherwise */
     const char *dot_element; /* tt.dot: the first operand's element type ("f16"); NULL
                               * otherwise */
+    long long loops;   /* the scf.for loops the op is inside; -1 when none */
+    const char *trips; /* the product of their trip counts, an expression in C integer
+                        * arithmetic over the function's arguments and blockIdx.x/y/z
+                        * ("(K + 31) / 32 - 1"); NULL when none or not known */
 } kw_triton_memop;
 
 typedef struct kw_triton {

@@ -29,6 +29,7 @@ typedef struct kw_ttir_loop {
     bool known[3];
     long long bound[3];
     kw_loc loc; /* file NULL when not a file position */
+    const char *trips; /* its trip count as an expression (kw_ttrip_count); NULL: not known */
 } kw_ttir_loop;
 
 typedef struct kw_ttir {
@@ -48,6 +49,28 @@ typedef struct kw_ttir {
  * NAME.ttgir): its name, location, arguments, make_range and scf.for ops, and with a
  * TTGIR its layouts and memory ops. Strings in a. Errors name `name`. */
 kw_status kw_ttir_parse(kw_arena *a, const char *name, const char *text, kw_ttir *out, kw_err *err);
+
+/* A scalar op's definition line of the function, `%NAME = OP ...`, kept
+ * for kw_ttrip_count (kw_triton_trips.c). */
+typedef struct kw_ttrip_def {
+    const char *name; /* "%c32_i32", len bytes, not NUL-terminated */
+    size_t len;
+    const char *op, *eol; /* the op after " = ", the line's end */
+} kw_ttrip_def;
+typedef KW_ARRAY(kw_ttrip_def) kw_ttrip_defs;
+
+/* Keep the trimmed function line [s, eol) when it defines a value by an
+ * arith op or tt.get_program_id; KW_ERR only when out of memory. */
+kw_status kw_ttrip_def_line(kw_arena *a, const char *s, const char *eol, kw_ttrip_defs *d);
+
+/* The trip count of the `scf.for %iv = LB to UB step ST` at for_op (its
+ * line ends at eol), from the definitions kept so far and ir's arguments:
+ * an expression in C integer arithmetic over the function's arguments and
+ * blockIdx.x/y/z ("(K + 31) / 32 - 1", "(n_rows - blockIdx.x + 304 - 1) /
+ * 304"), a number when every bound is one; NULL when a bound is not such
+ * an expression. Text in a. */
+const char *kw_ttrip_count(kw_arena *a, const kw_ttrip_defs *defs, const kw_ttir *ir,
+                           const char *for_op, const char *eol);
 
 /* Triton's signature type for an MLIR argument type ("!tt.ptr<f32>" ->
  * "*fp32", "i32" -> "i32", "f8E4M3FNUZ" -> "fp8e4b8"); NULL when it has no

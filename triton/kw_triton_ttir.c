@@ -453,6 +453,7 @@ kw_status kw_ttir_parse(kw_arena *a, const char *name, const char *text, kw_ttir
     const char *func_line = NULL;
     int depth = 0; /* braces inside the public function */
     kw_ttir_iconsts iconsts = {0};
+    kw_ttrip_defs tdefs = {0};
     struct {
         size_t loop; /* index in out->loops */
         int depth;   /* the depth before its line */
@@ -482,7 +483,8 @@ kw_status kw_ttir_parse(kw_arena *a, const char *name, const char *text, kw_ttir
             int before = depth;
             depth += kw_ttir_net(s, eol);
             const char *for_op = kw_ttir_in(s, eol, "scf.for %");
-            if (!kw_ttir_iconst_line(a, s, eol, &iconsts))
+            if (!kw_ttir_iconst_line(a, s, eol, &iconsts) ||
+                kw_ttrip_def_line(a, s, eol, &tdefs) != KW_OK)
                 return kw_fail(err, "%s: out of memory", name);
             kw_loc here = kw_ttir_op_loc(&defs, s, eol);
             if (here.file) {
@@ -504,6 +506,7 @@ kw_status kw_ttir_parse(kw_arena *a, const char *name, const char *text, kw_ttir
                 for (int b = 0; b < 3; b++)
                     l->known[b] =
                         kw_ttir_const_operand(&iconsts, for_op + 8, eol, keys[b], &l->bound[b]);
+                l->trips = kw_ttrip_count(a, &tdefs, out, for_op, eol);
                 open[nopen].loop = out->loops.n - 1;
                 open[nopen++].depth = before;
             } else if (kw_ttir_in(s, eol, "tt.make_range {")) {
@@ -519,6 +522,21 @@ kw_status kw_ttir_parse(kw_arena *a, const char *name, const char *text, kw_ttir
             } else if (out->layouts.n) { /* a TTGIR: its memory ops */
                 kw_triton_memop m;
                 if (kw_ttir_memop_line(a, &defs, s, eol, &m)) {
+                    /* the scf.for loops around it: how many, and the
+                     * product of their trip counts where all are known */
+                    m.loops = nopen ? nopen : -1;
+                    for (int l = 0; l < nopen; l++) {
+                        const char *t = out->loops.v[open[l].loop].trips;
+                        bool atom = t && strspn(t, "0123456789") == strlen(t);
+                        if (!t || (l && !m.trips)) {
+                            m.trips = NULL;
+                            break;
+                        }
+                        t = atom || nopen == 1 ? t : kw_arena_printf(a, "(%s)", t);
+                        m.trips = l ? kw_arena_printf(a, "%s * %s", m.trips, t) : t;
+                        if (!m.trips)
+                            return kw_fail(err, "%s: out of memory", name);
+                    }
                     kw_triton_memop *slot = KW_PUSH(a, out->memops);
                     if (!slot)
                         return kw_fail(err, "%s: out of memory", name);

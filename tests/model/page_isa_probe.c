@@ -61,6 +61,20 @@ static void kw_probe_ttgir(const kw_ttgir *g) {
         printf("D\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%d\n", d->m, d->n, d->k,
                d->flop, d->has_mfma ? d->mfma.shape[0] : 0, d->has_mfma ? d->mfma.shape[1] : 0,
                d->has_mfma ? d->mfma.shape[2] : 0, d->per_program, d->per_wave, d->elem_bytes);
+        /* the tl.dot's position, its tt.dot copies and executions per program */
+        printf("X\t%d\t%d\t%zu\t%d\t%s\t%lld\n", d->op->location.line, d->op->location.column,
+               d->copies, d->in_loop, d->execs ? d->execs : "-", d->execs_n);
+    }
+    for (size_t i = 0; i < g->per_thread.n; i++) { /* each memory op's lanes */
+        const kw_ttgir_per_thread *pt = &g->per_thread.v[i];
+        printf("P\t%zu\t%d", i, pt->lanes);
+        if (pt->lanes) {
+            printf("\t%lld\t%lld\t%lld\t%lld", pt->lane_elems, pt->lane_bytes, pt->lane_dim,
+                   pt->lanes_along);
+            for (size_t d = 0; d < pt->rank; d++)
+                printf("\t%lld", pt->wave[d]);
+        }
+        printf("\n");
     }
 }
 

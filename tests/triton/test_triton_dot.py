@@ -31,9 +31,11 @@ from test_triton_render import section, subsection, table, ttgir_facts  # noqa: 
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcheck  # noqa: E402
+from kwttir import c_eval, dot_positions, int_args, ir_eval, ttir_dot_trips  # noqa: E402
 
 CK = kwcheck.Checker("triton.dot")
 eq = CK.eq
+CHECKED = [0, 0]  # tl.dot executions, MFMA FLOP per thread compared with the TTIR's loops
 
 
 def peaks(path):
@@ -106,6 +108,61 @@ def check_layouts(w, dev, ttgir):
             eq(want, True, w + ": " + name + " swizzle")
 
 
+def check_execs(w, mem, line, M, N, K, at, ttir):
+    """Section 4's executions of the tl.dot at `at` (line, column) and its
+    FLOP over them, the page's expressions evaluated for two sets of the
+    kernel's integer arguments, against the trip count of the NAME.ttir
+    loops around the tt.dot there (the loop as written, before pipelining)."""
+    if not line:
+        return
+    nxt = re.match(r"^- .*\n(?:  - .*\n)*?  - Executions per program: `([^`]+)` \(.*?\), so "
+                   r"(?:`([^`]+)`|(\d+)) FLOP per program over the loop\.$",
+                   mem[line.start():], re.M)
+    eq(bool(nxt), True, w + ": executions per program and FLOP over the loop")
+    if not nxt or not ttir:
+        return
+    args = int_args(ttir)
+    for k, env in enumerate([{a: 4096 + 13 * i for i, a in enumerate(args)},
+                             {a: 100 + i for i, a in enumerate(args)}]):
+        trips = ttir_dot_trips(ttir, {"%" + a: v for a, v in env.items()}).get(at)
+        what = "%s: arguments set %d" % (w, k + 1)
+        eq(trips is not None, True, what + ": the TTIR loop's bounds evaluate")
+        if trips is None:
+            continue
+        eq(c_eval(nxt.group(1), env), trips, what + ": executions = the TTIR loop's trip count")
+        total = c_eval(nxt.group(2), env) if nxt.group(2) else int(nxt.group(3))
+        eq(total, 2 * M * N * K * trips, what + ": FLOP over the loop = 2MNK x trips")
+        CHECKED[0] += 1
+
+
+def check_mfma_flop(w, mem, M, N, K, at, ttir):
+    """Section 4's FLOP per thread from the IR facts (an upper bound over the
+    paths) times the program's threads holds the MFMA work of the tl.dot at
+    `at` over its loop (2MNK x the NAME.ttir loop's trip count, for two sets
+    of the kernel's integer arguments), and no sentence says the MFMA FLOP
+    are left out."""
+    if "From the IR facts of" not in mem or not ttir:
+        return
+    eq("their FLOP are not in" in mem or "MFMA instructions' are not in it" in mem, False,
+       w + ": no sentence saying the MFMA FLOP are left out of the FLOP per thread")
+    fl = re.search(r"^- FLOP per thread: `([^`]+)`", mem, re.M)
+    thr = re.search(r"^- Threads per program: .* = (\d+)\.$", mem, re.M)
+    eq(bool(fl and thr), True, w + ": FLOP per thread and threads shown")
+    if not (fl and thr):
+        return
+    args = int_args(ttir)
+    for k, env in enumerate([{a: 4096 + 13 * i for i, a in enumerate(args)},
+                             {a: 100 + i for i, a in enumerate(args)}]):
+        trips = ttir_dot_trips(ttir, {"%" + a: v for a, v in env.items()}).get(at)
+        if trips is None:
+            continue
+        got = ir_eval(fl.group(1), env) * int(thr.group(1))
+        eq(got >= 2 * M * N * K * trips, True,
+           "%s: arguments set %d: FLOP per thread x threads (%s) >= the tl.dot's FLOP over the "
+           "loop (%d): the MFMA work counted" % (w, k + 1, got, 2 * M * N * K * trips))
+        CHECKED[1] += 1
+
+
 def check_page(w, page, folder, meta, pk, llvm, unmap):
     name, arch = meta["name"], meta["target"]["arch"]
     ttgir = open(os.path.join(folder, name + ".ttgir")).read()
@@ -124,6 +181,13 @@ def check_page(w, page, folder, meta, pk, llvm, unmap):
     memops = [r for r in ttgir_facts(os.path.join(folder, name + ".ttgir"), unmap)[1]
               if r[0] == "`tt.dot`"]
     eq(len(want), len(memops), w + ": tt.dot ops read")
+    # one tl.dot per Python position: pipelining's copies are not rows of their own
+    pos = dot_positions(ttgir)
+    eq(len(pos), len(want), w + ": tt.dot positions read")
+    first = [i for i in range(len(pos)) if pos[i] not in pos[:i]]
+    want, memops = [want[i] for i in first], [memops[i] for i in first]
+    ttir_path = os.path.join(folder, name + ".ttir")
+    ttir = open(ttir_path).read() if os.path.isfile(ttir_path) else ""
     sub = subsection(dev, "`tl.dot` (TTGIR `tt.dot`)")
     if not want:
         eq(sub, "", w + ": no tl.dot table")
@@ -157,6 +221,8 @@ def check_page(w, page, folder, meta, pk, llvm, unmap):
                          % (re.escape(op[2]), M, N, K, 2 * M * N * K, M, K, K, N),
                          mem, re.M)
         eq(bool(line) and bytes_ is not None, True, w + ": section 4 tl.dot line")
+        check_execs(w, mem, line, M, N, K, pos[first[len(rows) - 1]], ttir)
+        check_mfma_flop(w, mem, M, N, K, pos[first[len(rows) - 1]], ttir)
         if gpu and bytes_:
             peak = float(gpu["fp16_tflops" if ae == "f16" else "bf16_tflops"])
             ridge = peak / float(gpu["hbm_tbs"])
@@ -216,7 +282,9 @@ def main():
             continue
         folder, meta = folders[sym.group(2)]
         ndots += check_page(p, page, folder, meta, pk, a.llvm_bin, unmap)
-    eq(ndots >= 2, True, "tt.dot ops seen in the corpus (the GEMM tile, two archs)")
+    eq(ndots >= 2, True, "tl.dot ops seen in the corpus (the GEMM tile, two archs)")
+    eq(CHECKED[0] >= 4, True, "tl.dot executions compared (two archs, two argument sets)")
+    eq(CHECKED[1] >= 4, True, "FLOP per thread compared with the tl.dot's (two archs, two sets)")
     CK.finish()
 
 

@@ -37,6 +37,7 @@ from kwrun import run  # noqa: E402
 
 CK = kwcheck.Checker("triton.render")
 eq = CK.eq
+LANES = [0]  # memory op rows whose lane stride the layout gives, compared
 
 
 
@@ -100,6 +101,17 @@ MEMOPS = ("tt.load", "tt.store", "tt.atomic_rmw", "tt.atomic_cas", "amdg.buffer_
           "ttg.local_store", "ttg.convert_layout", "tt.dot")
 
 
+def elem_size(e):
+    """Bytes of an MLIR element type; 0 when not one of these."""
+    if e in ("f16", "bf16", "i16"):
+        return 2
+    if e in ("f32", "i32"):
+        return 4
+    if e in ("f64", "i64"):
+        return 8
+    return 1 if e == "i8" or e.startswith("f8") else 0
+
+
 def ttgir_facts(path, unmap):
     """(layout rows, memory op rows) of a NAME.ttgir, read here with regular
     expressions: [(name, kind, params or "-")], [(op, %value or "-",
@@ -144,6 +156,7 @@ def ttgir_facts(path, unmap):
         t = re.match(r"^(?:tensor|!ttg\.memdesc)<((?:\d+x)*)(?:!tt\.ptr<(\w+)>|(\w+))"
                      r"(?:, (.*?))?>$", ty)
         p = re.match(r"^!tt\.ptr<(\w+)>$", ty)
+        elem = (t.group(2) or t.group(3)) if t else p.group(1) if p else ""
         if t:
             shape = [int(x) for x in t.group(1).split("x") if x]
             enc = t.group(4).split(", #")[0] if t.group(4) and "<" not in t.group(4) \
@@ -165,6 +178,18 @@ def ttgir_facts(path, unmap):
                     e *= a * (s // t)
                 per = "%d elements, %d consecutive along dim %d at a time" % (
                     e, spt[order[0]], order[0])
+        # where the wave's lanes fall: sizePerThread[order[0]] elements apart
+        # along order[0] for threadsPerWarp[order[0]] lanes, when the wave's
+        # tile (sizePerThread x threadsPerWarp) fits the tensor
+        if kind == "blocked" and spt and len(spt) == len(shape) and tpw and \
+                len(tpw) == len(shape) and order and \
+                all(s >= a * b for s, a, b in zip(shape, spt, tpw)):
+            o0 = order[0]
+            eb = elem_size(elem)
+            lanes = "lane stride %d element%s%s along dim %d for %d lanes; a wave covers %s" % (
+                spt[o0], "" if spt[o0] == 1 else "s", " (%d byte%s)" % (spt[o0] * eb, "" if spt[o0] * eb == 1 else "s") if eb else "",
+                o0, tpw[o0], " × ".join(str(a * b) for a, b in zip(spt, tpw)) + " elements")
+            per = lanes if per == "-" else per + "; " + lanes
         rows_m.append(("`%s`" % m.group(2), "`%%%s`" % m.group(1) if m.group(1) else "-",
                        "`%s`" % where(lid[0]) if lid else "-", tensor,
                        "`%s`" % enc if enc else "-", per))
@@ -185,6 +210,7 @@ def check_ttgir(w, dev, folder, name, unmap):
     got_m = [tuple(r) for r in table(sub)] if sub else None
     eq(got_m, want_m, w + ": TTGIR memory ops")
     eq(len(want_m) > 0, True, w + ": memory ops > 0")
+    LANES[0] += sum("lane stride" in r[5] for r in want_m)
 
 
 def check_page(w, page, meta, folder, src_lines, llvm, archs, unmap):
@@ -561,6 +587,9 @@ def main():
     rc = check_fixture(a) if a.fixture else check_corpus(a)
     if rc is not None:
         return rc
+    # the blocked layouts' lane strides (sizePerThread x threadsPerWarp), where
+    # the IR facts' affine analysis says "lane stride unknown"
+    eq(LANES[0] > 0, True, "memory ops with a lane stride from their layout compared")
     CK.finish()
 
 
