@@ -218,6 +218,22 @@ static int kw_pick_kernels(const kw_model *m, const kw_kfams *f, const kw_render
     return KW_EXIT_INPUT;
 }
 
+/* One kernel with internal linkage in several units: list them, --tu picks one. */
+static int kw_pick_units(const kw_model *m, const kw_render_cli *c, const kw_kfam_hits *h) {
+    kw_cli_failf("render: '%s' matches %zu kernel instantiations of one symbol in several "
+                 "translation units; --tu FILE picks the unit. Candidates:",
+                 c->kernel, h->kernels.n);
+    for (size_t i = 0; i < h->kernels.n; i++) {
+        const kw_mkernel *mk = &m->kernels.v[h->kernels.v[i]];
+        fprintf(stderr, "  %s\t%s", mk->name, mk->symbol);
+        if (mk->tu)
+            fprintf(stderr, "\tinternal linkage, --tu %s",
+                    mk->tu->tu.source ? mk->tu->tu.source : mk->tu->sidecar);
+        fputc('\n', stderr);
+    }
+    return KW_EXIT_INPUT;
+}
+
 /* What KERNEL names: one instantiation (*out), one kernel of several
  * (*fam and its matching instantiations in *hits), or an error. */
 static int kw_pick(const kw_model *m, const kw_kfams *f, const kw_render_cli *c, kw_arena *a,
@@ -227,6 +243,12 @@ static int kw_pick(const kw_model *m, const kw_kfams *f, const kw_render_cli *c,
         return kw_pick_none(m, c, a);
     if (hits->fams.n > 1)
         return kw_pick_kernels(m, f, c, hits);
+    bool units = hits->kernels.n > 1;
+    for (size_t i = 1; units && i < hits->kernels.n; i++)
+        units = !strcmp(m->kernels.v[hits->kernels.v[i]].symbol,
+                        m->kernels.v[hits->kernels.v[0]].symbol);
+    if (units)
+        return kw_pick_units(m, c, hits);
     *out = hits->kernels.n == 1 ? hits->kernels.v[0] : KW_NONE;
     return KW_EXIT_OK;
 }
