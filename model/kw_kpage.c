@@ -198,8 +198,15 @@ static kw_status kw_krow_build(kw_krow *r, kw_model *m, size_t ki, kw_kparams *p
     memset(r, 0, sizeof(*r));
     r->kernel = ki;
     const kw_shape *base = kw_kbase(m->shape, mk->k, a);
-    for (size_t i = 0; mk->k && i < mk->k->template_args.n; i++) {
-        const kw_template_arg *t = &mk->k->template_args.v[i];
+    /* a trampoline's rows differ by the struct's arguments, level by level */
+    const kw_template_arg *targs = NULL;
+    size_t ntargs = 0;
+    if (mk->k && mk->k->functor_args.n)
+        targs = mk->k->functor_args.v, ntargs = mk->k->functor_args.n;
+    else if (mk->k)
+        targs = mk->k->template_args.v, ntargs = mk->k->template_args.n;
+    for (size_t i = 0; i < ntargs; i++) {
+        const kw_template_arg *t = &targs[i];
         kw_kparam *p = KW_PUSH(a, *params);
         if (!p)
             return kw_oom(err);
@@ -276,11 +283,12 @@ static const char *kw_kparam_get(const kw_kparams *p, const char *name) {
     return NULL;
 }
 
-/* The parameters whose values differ between rows, and each row's. */
-static kw_status kw_kdiffer(kw_kpage *p, const kw_kparams *params, kw_arena *a) {
+static kw_status kw_kdiffer_pass(kw_kpage *p, const kw_kparams *params, bool leaves, kw_arena *a) {
     for (size_t r = 0; r < p->rows.n; r++)
         for (size_t i = 0; i < params[r].n; i++) {
             const char *name = params[r].v[i].name;
+            if (leaves && strchr(params[r].v[i].value, '<') && strstr(params[r].v[i].value, "::"))
+                continue;
             bool seen = false, differs = false;
             for (size_t d = 0; d < p->differ.n && !seen; d++)
                 seen = !strcmp(p->differ.v[d], name);
@@ -294,6 +302,10 @@ static kw_status kw_kdiffer(kw_kpage *p, const kw_kparams *params, kw_arena *a) 
             if (slot)
                 *slot = name;
         }
+    return KW_OK;
+}
+
+static kw_status kw_kdiffer_rows(kw_kpage *p, const kw_kparams *params, kw_arena *a) {
     for (size_t r = 0; r < p->rows.n; r++) {
         kw_buf b;
         kw_buf_init(&b);
@@ -308,6 +320,17 @@ static kw_status kw_kdiffer(kw_kpage *p, const kw_kparams *params, kw_arena *a) 
             return KW_ERR;
     }
     return KW_OK;
+}
+
+/* The parameters whose values differ between rows, and each row's: those
+ * whose values are leaves (no template of a qualified name: `kPadN`, not the
+ * `Problem_` holding it),
+ * or where no leaf differs, any. */
+static kw_status kw_kdiffer(kw_kpage *p, const kw_kparams *params, kw_arena *a) {
+    for (int leaves = 1; leaves >= 0 && !p->differ.n; leaves--)
+        if (kw_kdiffer_pass(p, params, leaves, a) != KW_OK)
+            return KW_ERR;
+    return kw_kdiffer_rows(p, params, a);
 }
 
 static kw_status kw_kgroups(kw_kpage *p) {

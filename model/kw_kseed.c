@@ -17,6 +17,7 @@ static kw_status kw_kseed_at_add(kw_arena *a, kw_kseed_ats *x, const char *what,
         return KW_ERR;
     at->what = what;
     at->loc = loc;
+    at->op = NULL;
     return KW_OK;
 }
 
@@ -62,6 +63,10 @@ static kw_status kw_kseed_kernel(kw_kseed_row *r, kw_model *m, size_t ki, bool s
                 loc.line = op->def_line;
                 if (kw_kseed_at_add(a, &r->host, op->def_name, loc) != KW_OK)
                     return kw_fail(err, "out of memory");
+                kw_kseed_at *last = &r->host.v[r->host.n - 1];
+                if (!strcmp(last->what, op->def_name) && last->loc.line == loc.line &&
+                    op->def_name[0] == '_')
+                    last->op = op;
                 r->host_is_python = true;
             }
         }

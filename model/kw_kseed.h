@@ -2,7 +2,8 @@
  * NAME,...`), one row per name as the user typed it: the kernel it means
  * (kw_kfamily.h: a template, a glob, an ASM family), its host entries (the
  * Python ops bound to the entry points that reach a launch of it, each at
- * its def line; the C++ entry points where no op is bound) and its device
+ * its def line, a private op with its package's public callers; the C++
+ * entry points where no op is bound) and its device
  * code (the kernel's definition; for precompiled ASM kernels, their code
  * objects, a directory's several as DIR/ *.co). */
 #ifndef KW_KSEED_H
@@ -18,6 +19,9 @@
 typedef struct kw_kseed_at {
     const char *what; /* the op's or entry's name */
     kw_loc loc;
+    /* a Python op whose name is private (`_pa_fwd_asm`): the op, whose
+     * public callers in its package (op->callers) are what users call */
+    const struct kw_py_op *op;
 } kw_kseed_at;
 
 typedef KW_ARRAY(kw_kseed_at) kw_kseed_ats;

@@ -178,7 +178,7 @@ static void kw_kw_group(kw_kw *w, size_t g, size_t nth) {
         const kw_mkernel *mk = &w->m->kernels.v[row->kernel];
         kw_md_table_row(&t);
         kw_md_table_cell(&t);
-        kw_md_code(w->b, mk->name, KW_MD_CELL);
+        kw_md_code(w->b, mk->title ? mk->title : mk->name, KW_MD_CELL);
         if (mk->page) {
             kw_md_text(w->b, " (", KW_MD_CELL);
             kw_md_code(w->b, mk->page, KW_MD_CELL);

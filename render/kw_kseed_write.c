@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "common/kw_fs.h"
+#include "model/kw_python_entries.h"
 #include "render/kw_md.h"
 
 static void kw_kseed_loc(kw_buf *b, const char *root, const kw_loc *l) {
@@ -44,6 +45,17 @@ void kw_kseed_write(const kw_kseed *s, const char *root, kw_buf *out) {
             kw_md_text(out, " ", KW_MD_CELL);
             if (r->host.v[h].loc.file)
                 kw_kseed_loc(out, root, &r->host.v[h].loc);
+            const kw_py_op *op = r->host.v[h].op;
+            for (size_t c = 0; op && c < op->callers.n; c++) {
+                const kw_py_caller *pc = &op->callers.v[c];
+                kw_loc at = {0};
+                at.file = pc->file;
+                at.line = pc->def_line;
+                kw_md_text(out, c ? ", " : ", called by ", KW_MD_CELL);
+                kw_md_code(out, pc->name, KW_MD_CELL);
+                kw_md_text(out, " ", KW_MD_CELL);
+                kw_kseed_loc(out, root, &at);
+            }
         }
         if (!r->host.n)
             kw_md_text(out, "-", KW_MD_CELL);

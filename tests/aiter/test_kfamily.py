@@ -16,7 +16,8 @@ the aiter fixture's plugin build, against ground truth kwalk does not produce:
             with the shape, every other one ruled out.
   seed      `kwalk map --kernels` regenerates the seed's rows the fixture
             builds: every Host Entry cited is a `def NAME(` line decorated
-            by @compile_ops in the Python source, every Device Code line
+            by @compile_ops in the Python source, or the def of a function
+            whose body calls one of those ops (a private op's public caller), every Device Code line
             holds the kernel's name after `__global__` (a scan of the .cu),
             the ASM row's code-object globs each match files on disk.
 Exit 77 (ctest SKIP) when the fixture or the plugin build is absent."""
@@ -194,6 +195,21 @@ def def_line(path, line):
     return None
 
 
+def def_body(path, line, name):
+    """The text of `def name(` at line of path to the next line indented no
+    deeper than it, or None when that line is no such def."""
+    lines = open(path, encoding="utf-8").read().split("\n")
+    if not 0 < line <= len(lines) or not re.match(r"\s*def\s+%s\s*\(" % name, lines[line - 1]):
+        return None
+    ind = len(lines[line - 1]) - len(lines[line - 1].lstrip())
+    end = line
+    while end < len(lines) and (not lines[end].strip() or
+                                len(lines[end]) - len(lines[end].lstrip()) > ind or
+                                lines[end].lstrip().startswith(")")):
+        end += 1
+    return "\n".join(lines[line:end])
+
+
 def kernel_line(path, line, name):
     """Does line of path declare kernel name (its name there, `__global__`
     on it or within the three lines above)?"""
@@ -217,9 +233,16 @@ def do_seed(a, ck):
         ck.eq(cells[0], "`%s`" % name, "the row's kernel")
         hosts = re.findall(r"`(\w+)` `([^`:]+):(\d+)`", cells[1])
         ck.check(hosts, "%s: no Python host entry in %r" % (name, cells[1]))
+        ops = [fn for fn, path, ln in hosts if def_line(os.path.join(root, path), int(ln)) == fn]
+        ck.check(ops, "%s: no @compile_ops def among %r" % (name, hosts))
         for fn, path, ln in hosts:
-            ck.eq(def_line(os.path.join(root, path), int(ln)), fn,
-                  "%s: host entry %s:%s is not the @compile_ops def of %s" % (name, path, ln, fn))
+            if fn in ops:
+                continue
+            # a private op's public caller: its def, whose body calls an op of the row
+            body = def_body(os.path.join(root, path), int(ln), fn)
+            ck.check(body is not None and any(re.search(r"\b%s\s*\(" % o, body) for o in ops),
+                     "%s: host entry %s %s:%s is neither a @compile_ops def nor a def calling "
+                     "one of %s" % (name, fn, path, ln, ops))
         if name == GLOB:
             cos = re.findall(r"`([^`]+\*\.co)`", cells[2])
             ck.eq(sorted(cos), sorted("hsa/%s/pa/*.co" % x for x in a.archs),
