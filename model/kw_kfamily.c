@@ -180,7 +180,7 @@ static bool kw_is_glob(const char *q) {
     return strpbrk(q, "*?[") != NULL;
 }
 
-/* The base name of a code object path without ".co". */
+/* Does the base name of a code object path, without ".co", match glob q? */
 static bool kw_glob_co(const char *co, const char *q) {
     const char *base = strrchr(co, '/');
     base = base ? base + 1 : co;
@@ -257,6 +257,16 @@ void kw_kfam_match(const kw_kfams *f, const kw_model *m, const char *q, const ch
             for (size_t j = 0; j < fam->kernels.n; j++)
                 if (kw_pick_fits(&m->kernels.v[fam->kernels.v[j]], arch, tu))
                     kw_hit(a, h, fam->kernels.v[j]);
+        }
+        /* a kernel's last name part (an ASM kernel's short name,
+         * `pa_bf16_pertokenFp8_gqa8_2tg_4w`) or its code object's name */
+        for (size_t i = 0; !h->kernels.n && i < m->kernels.n; i++) {
+            const kw_mkernel *mk = &m->kernels.v[i];
+            bool hit = !strcmp(kw_kfam_last(mk->name), q);
+            for (size_t c = 0; !hit && c < mk->asm_code_objects.n; c++)
+                hit = kw_glob_co(mk->asm_code_objects.v[c], q);
+            if (hit && kw_pick_fits(mk, arch, tu))
+                kw_hit(a, h, i);
         }
         /* in model order */
         for (size_t i = 1; i < h->kernels.n; i++)

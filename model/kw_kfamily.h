@@ -11,7 +11,9 @@
  *   - a kernel that is none of these, alone.
  * kw_kfam_match matches a name as people type it: a glob over names
  * (`pa_bf16_pertokenFp8_gqa8_*`), a kernel's name or its last part
- * (`add_rmsnorm_quant_kernel` for aiter::add_rmsnorm_quant_kernel), then
+ * (`add_rmsnorm_quant_kernel` for aiter::add_rmsnorm_quant_kernel), an
+ * instantiation's last name part or code object name (an ASM kernel's
+ * short name, `pa_bf16_pertokenFp8_gqa8_2tg_4w`), then
  * kw_pick's stages (a symbol, a printed name, a demangled signature, a
  * substring, a regular expression); the hits' kernels say whether the name
  * means one kernel or several. */

@@ -7,7 +7,9 @@ the aiter fixture's plugin build, against ground truth kwalk does not produce:
             code object (hsa/<arch>/pa/*.co, its symbol read with llvm-nm)
             matches the glob, each under a group whose dispatch conditions
             include every field of its row in the fixture's dispatch table
-            (hsa/<arch>/pa/pa_asm.csv, read here with the csv module); and
+            (hsa/<arch>/pa/pa_asm.csv, read here with the csv module); an
+            ASM kernel's short name (its code object's) renders the
+            walkthrough of the row's symbol; and
             `kwalk render add_rmsnorm_quant_kernel` one page naming every
             instantiation of that template in the code objects of
             rmsnorm_quant_kernels.o (llvm-nm of the bundled code objects).
@@ -75,8 +77,10 @@ def co_symbols(a, path):
 
 def pa_rows(a):
     """knl_name -> the row's fields, over the archs' pa_asm.csv tables, for
-    the code objects the glob matches (their symbol checked with llvm-nm)."""
+    the code objects the glob matches (their symbol checked with llvm-nm);
+    pa_rows.cos: knl_name -> its code object's name without .co."""
     rows = {}
+    pa_rows.cos = {}
     for arch in a.archs:
         d = os.path.join(a.fixture, "aiter", "hsa", arch, "pa")
         with open(os.path.join(d, "pa_asm.csv"), newline="") as f:
@@ -87,6 +91,7 @@ def pa_rows(a):
                 if os.path.exists(co) and r["knl_name"] not in co_symbols(a, co):
                     sys.exit("FAILED: %s does not define %s" % (co, r["knl_name"]))
                 rows[r["knl_name"]] = {k: v for k, v in r.items() if k not in NOT_CONDITIONS}
+                pa_rows.cos[r["knl_name"]] = r["co_name"][:-3]
     return rows
 
 
@@ -117,6 +122,7 @@ def field_cond(k, v):
 def do_page(a, ck):
     db = index(a)
     rows = pa_rows(a)
+    cos = pa_rows.cos
     ck.check(len(rows) >= 2, "the fixture's tables have %d rows matching %s" % (len(rows), GLOB))
     rc, md, err = render(a, db, GLOB)
     ck.eq(rc, 0, "render %s: exit status (stderr: %s)" % (GLOB, err.strip()[:300]))
@@ -130,6 +136,11 @@ def do_page(a, ck):
         for k, v in fields.items():
             ck.check(field_cond(k, v) in conds, "%s: its group's conditions lack %s (has: %s)"
                      % (sym, field_cond(k, v), conds.strip()[:300]))
+    # an ASM kernel's short name (its code object's name): that one kernel's walkthrough
+    for sym, co in sorted(cos.items())[:2]:
+        rc, md, err = render(a, db, co)
+        ck.check(rc == 0 and "(`%s`)" % sym in md.split("\n")[0],
+                 "render %s: not the walkthrough of %s: %r" % (co, sym, md.split("\n")[0][:200]))
     # a template: every instantiation in rmsnorm_quant_kernels.o's code objects
     obj = os.path.join(a.work, "plugin", "obj", "rmsnorm_quant_kernels.o")
     want = set()
