@@ -121,6 +121,10 @@ kw_status kw_kseed_build(kw_kseed *s, kw_model *m, const kw_kfams *f, const char
     for (const char *p = names; p && *p;) {
         const char *e = strchr(p, ',');
         size_t n = e ? (size_t)(e - p) : strlen(p);
+        while (n && *p == ' ') /* "a, b": the blanks around a name are not part of it */
+            p++, n--;
+        while (n && p[n - 1] == ' ')
+            n--;
         if (n) {
             kw_kseed_row *r = KW_PUSH(a, s->rows);
             char *q = kw_arena_strndup(a, p, n);
@@ -133,5 +137,5 @@ kw_status kw_kseed_build(kw_kseed *s, kw_model *m, const kw_kfams *f, const char
         }
         p = e ? e + 1 : NULL;
     }
-    return KW_OK;
+    return s->rows.n ? KW_OK : kw_fail(err, "map: --kernels names no kernel ('%s')", names);
 }

@@ -68,6 +68,10 @@ def main():
         one_line(c, "unwritable output", [K, "render", "kw::rope_sbhd_fwd_kernel<float, true>", "--db", db,
                                           "-o", os.path.join(tmp, "no", "such", "dir", "x.md")], 1)
         one_line(c, "map --format", [K, "map", "--db", db, "--format", "html"], 2, "--format")
+        one_line(c, "map --kernels of no name", [K, "map", "--db", db, "--kernels", ", ,"], 1,
+                 "names no kernel")
+        one_line(c, "map --kernels --format tsv", [K, "map", "--db", db, "--kernels", "rope",
+                                                   "--format", "tsv"], 2, "Markdown")
         one_line(c, "map --python-root missing", [K, "map", "--db", db, "--python-root",
                                                   os.path.join(tmp, "nope")], 1)
         # several instantiations of one template: the kernel's page names every one (by the
