@@ -26,6 +26,12 @@
  * statically that could lead to an op of the rows follow them
  * (render/kw_map_unresolved.c).
  *
+ * --kernels NAME,... prints the seed's own three columns instead, a row per
+ * name as the user types it (a template, a glob, an ASM kernel's name):
+ * Kernel | Host Entry (the Python ops, file:line) | Device Code (the
+ * definition's file:line, or the code objects of ASM kernels); the rows are
+ * joined in model/kw_kseed.c and written by render/kw_kseed_write.c.
+ *
  * This file parses the arguments; the rows are joined in model/kw_map.c and
  * written by render/kw_map_write.c (Markdown, TSV) and render/kw_map_json.c. */
 #define _POSIX_C_SOURCE 200809L
@@ -37,13 +43,16 @@
 #include "cli/kw_app.h"
 #include "cli/kw_cli.h"
 #include "common/kw_fs.h"
+#include "model/kw_kfamily.h"
+#include "model/kw_kseed.h"
 #include "model/kw_map.h"
+#include "render/kw_kseed_write.h"
 #include "render/kw_map_json.h"
 #include "render/kw_map_write.h"
 
 static const char kw_map_usage[] =
     "usage: kwalk map [--db FILE] [--python-root DIR]... [--python-from PKG] [--root DIR]\n"
-    "                 [--format md|tsv|json] [--json] [-o FILE]\n\n"
+    "                 [--format md|tsv|json] [--json] [--kernels NAME,...] [-o FILE]\n\n"
     "The known-kernel table: kernel -> Python entry (file:line) -> C++ entry -> launch\n"
     "site -> device code, one row per kernel, launch site and entry point reaching it.\n\n"
     "  --db FILE           the index written by 'kwalk index' (default: " KW_INDEX_DEFAULT_PATH
@@ -63,13 +72,33 @@ static const char kw_map_usage[] =
     "                      with the chains, then @unresolved and @left-out rows (TSV)\n"
     "                      or keys (JSON): Python calls not resolved statically\n"
     "  --json              the same as --format json\n"
+    "  --kernels NAME,...  the seed's known-kernel table instead (Markdown): a row per NAME\n"
+    "                      (a template, a glob such as 'pa_bf16_*', an ASM kernel's name):\n"
+    "                      Kernel | Host Entry (Python file:line) | Device Code (file:line,\n"
+    "                      or the .co files of ASM kernels)\n"
     "  -o, --output FILE   write to FILE instead of stdout\n";
+
+/* --kernels: the seed's table of the names given. */
+static kw_status kw_map_kernels(kw_model *m, const char *names, const char *root, kw_buf *b,
+                                kw_err *err) {
+    kw_arena a;
+    kw_arena_init(&a);
+    kw_kfams f;
+    kw_kseed s;
+    kw_status st = kw_kfams_build(&f, m, &a, err);
+    if (st == KW_OK)
+        st = kw_kseed_build(&s, m, &f, names, &a, err);
+    if (st == KW_OK)
+        kw_kseed_write(&s, root, b);
+    kw_arena_free(&a);
+    return st;
+}
 
 int kw_cmd_map(int argc, char **argv) {
     const char *db = NULL, *out = NULL, *py_from = NULL;
     const char *py[64]; /* --python-root, repeatable */
     size_t npy = 0;
-    const char *root = NULL;
+    const char *root = NULL, *kernels = NULL;
     bool tsv = false, json = false;
     for (int i = 1; i < argc; i++) {
         const char *v;
@@ -108,6 +137,10 @@ int kw_cmd_map(int argc, char **argv) {
                 tsv = false, json = true;
             else
                 return kw_cli_usage_error("map", "--format takes 'md', 'tsv' or 'json'");
+        } else if ((r = kw_cli_opt(argc, argv, &i, "--kernels", NULL, &v)) != 0) {
+            if (r < 0 || !*v)
+                return kw_cli_usage_error("map", "option --kernels needs NAME,...");
+            kernels = v;
         } else if (!strcmp(argv[i], "--json")) {
             tsv = false, json = true;
         } else if (argv[i][0] == '-') {
@@ -116,6 +149,8 @@ int kw_cmd_map(int argc, char **argv) {
             return kw_cli_usage_error("map", "unexpected argument '%s'", argv[i]);
         }
     }
+    if (kernels && (tsv || json))
+        return kw_cli_usage_error("map", "--kernels writes a Markdown table only");
     kw_app app;
     /* the map shows no ISA listing or line table: they stay in the index */
     int rc = kw_app_load_later(&app, 0, db, py, npy, py_from);
@@ -124,8 +159,10 @@ int kw_cmd_map(int argc, char **argv) {
         kw_buf b;
         kw_buf_init(&b);
         kw_err err;
-        kw_status st = kw_map_build(&m, &app.model, &err);
-        if (st == KW_OK)
+        kw_status st = kernels ? KW_OK : kw_map_build(&m, &app.model, &err);
+        if (kernels)
+            st = kw_map_kernels(&app.model, kernels, root, &b, &err);
+        else if (st == KW_OK)
             st = json  ? kw_map_json(&m, root, &b, &err)
                  : tsv ? kw_map_write_tsv(&m, root, &b, &err)
                        : kw_map_write_md(&m, root, false, &b, &err);
@@ -139,7 +176,8 @@ int kw_cmd_map(int argc, char **argv) {
         else
             rc = kw_cli_flush_stdout();
         kw_buf_free(&b);
-        kw_map_free(&m);
+        if (!kernels)
+            kw_map_free(&m);
     }
     kw_app_free(&app);
     return rc;

@@ -9,8 +9,13 @@
  * template's name, a printed name or demangled signature with blanks
  * ignored (kw_name_written, codeobj/kw_names.h: the matcher `isa --kernel`
  * shares), a substring of printed names or symbols, and finally a
- * POSIX extended regular expression over printed names. More than one match
- * is an error that lists the candidates. A kernel with internal linkage is
+ * POSIX extended regular expression over printed names; a glob
+ * (`pa_bf16_*`) and a kernel's name or its last part (a template's, the
+ * struct a trampoline runs, an ASM table's) come before the substring
+ * (model/kw_kfamily.c). A name that means several instantiations of one
+ * kernel gives the kernel's page, its dispatch table (model/kw_kpage.c,
+ * render/kw_kpage_write.c), evaluated for --shape; one that means several
+ * kernels is an error that lists the kernels. A kernel with internal linkage is
  * one translation unit's own (several units may each have one of the same
  * symbol): --tu FILE keeps the candidates of the unit whose source, object or
  * sidecar FILE names. */
@@ -25,8 +30,11 @@
 #include "cli/kw_cli.h"
 #include "common/kw_fs.h"
 #include "common/kw_pool.h"
+#include "model/kw_kfamily.h"
+#include "model/kw_kpage.h"
 #include "model/kw_model_pages.h"
 #include "model/kw_pick.h"
+#include "render/kw_kpage_write.h"
 #include "render/kw_pages.h"
 #include "render/kw_pages_pool.h"
 #include "render/kw_render.h"
@@ -38,7 +46,10 @@ static const char kw_render_usage[] =
     "Write the walkthrough of a kernel instantiation in Markdown: overview, 1. host side\n"
     "(Python -> C++ -> launch), 2. device kernel, 3. data flow, 4. memory analysis,\n"
     "5. ISA, 6. source file index. KERNEL is a device symbol, a printed name, a template\n"
-    "name, a substring or a regular expression; it must pick one instantiation.\n\n"
+    "name, a glob, a substring or a regular expression. A KERNEL that means several\n"
+    "instantiations of one kernel (a template, a glob, an ASM table's kernels) gives the\n"
+    "kernel's page: its dispatch table, each instantiation with the conditions that select\n"
+    "it; with --shape, the instantiations whose conditions hold.\n\n"
     "  --tu FILE           a kernel with internal linkage (static, anonymous namespace) is\n"
     "                      its translation unit's own: pick the one of the unit whose\n"
     "                      source (or object, or sidecar) is FILE (a path or its last parts)\n"
@@ -162,52 +173,97 @@ static int kw_render_args(kw_render_cli *c, int argc, char **argv) {
 
 /* ---- picking the kernel ------------------------------------------------------------------- */
 
-static int kw_pick(const kw_model *m, const kw_render_cli *c, size_t *out) {
-    kw_arena a;
-    kw_arena_init(&a);
-    kw_pick_hits h;
-    kw_pick_match(m, c->kernel, c->o.arch, c->tu, &a, &h);
-    int rc = KW_EXIT_OK;
-    if (!h.v.n) {
-        kw_pick_hits any, anytu;
-        kw_pick_match(m, c->kernel, NULL, c->tu, &a, &any);
-        kw_pick_match(m, c->kernel, c->o.arch, NULL, &a, &anytu);
-        if (c->tu && anytu.v.n)
-            rc = kw_cli_failf("render: no kernel matching '%s' belongs to the translation unit "
-                              "'%s' (kernels with internal linkage are their unit's own; "
-                              "'kwalk list' shows each with its unit)",
-                              c->kernel, c->tu);
-        else if (c->o.arch && any.v.n)
-            rc = kw_cli_failf("render: no kernel matching '%s' was built for %s", c->kernel,
-                              c->o.arch);
-        else
-            rc = kw_cli_failf("render: no kernel matches '%s' in %s ('kwalk list' shows them)",
-                              c->kernel, c->db ? c->db : KW_INDEX_DEFAULT_PATH);
-    } else if (h.v.n > 1) {
-        bool units = false;
-        for (size_t i = 0; i < h.v.n; i++)
-            units = units || m->kernels.v[h.v.v[i]].tu;
-        kw_cli_failf("render: '%s' matches %zu kernel instantiations; name one (a symbol or a "
-                     "full printed name%s). Candidates:",
-                     c->kernel, h.v.n,
-                     units ? "; --tu FILE picks the translation unit of one with internal linkage"
-                           : "");
-        for (size_t i = 0; i < h.v.n && i < 50; i++) {
-            const kw_mkernel *mk = &m->kernels.v[h.v.v[i]];
-            fprintf(stderr, "  %s\t%s", mk->name, mk->symbol);
-            if (mk->tu)
-                fprintf(stderr, "\tinternal linkage, --tu %s",
-                        mk->tu->tu.source ? mk->tu->tu.source : mk->tu->sidecar);
-            fputc('\n', stderr);
-        }
-        if (h.v.n > 50)
-            fprintf(stderr, "  ... and %zu more\n", h.v.n - 50);
-        rc = KW_EXIT_INPUT;
-    } else {
-        *out = h.v.v[0];
+/* No instantiation matches: say why (another unit, another arch, none). */
+static int kw_pick_none(const kw_model *m, const kw_render_cli *c, kw_arena *a) {
+    kw_pick_hits any, anytu;
+    kw_pick_match(m, c->kernel, NULL, c->tu, a, &any);
+    kw_pick_match(m, c->kernel, c->o.arch, NULL, a, &anytu);
+    if (c->tu && anytu.v.n)
+        return kw_cli_failf("render: no kernel matching '%s' belongs to the translation unit "
+                            "'%s' (kernels with internal linkage are their unit's own; "
+                            "'kwalk list' shows each with its unit)",
+                            c->kernel, c->tu);
+    if (c->o.arch && any.v.n)
+        return kw_cli_failf("render: no kernel matching '%s' was built for %s", c->kernel,
+                            c->o.arch);
+    return kw_cli_failf("render: no kernel matches '%s' in %s ('kwalk list' shows them)", c->kernel,
+                        c->db ? c->db : KW_INDEX_DEFAULT_PATH);
+}
+
+/* The name means several kernels: list them, with their instantiations. */
+static int kw_pick_kernels(const kw_model *m, const kw_kfams *f, const kw_render_cli *c,
+                           const kw_kfam_hits *h) {
+    kw_cli_failf("render: '%s' names %zu kernels (%zu instantiations); name one of them, or an "
+                 "instantiation (a symbol or a full printed name). Kernels:",
+                 c->kernel, h->fams.n, h->kernels.n);
+    for (size_t i = 0; i < h->fams.n && i < 50; i++) {
+        const kw_kfam *fam = &f->v.v[h->fams.v[i]];
+        size_t n = 0;
+        for (size_t j = 0; j < h->kernels.n; j++)
+            n += f->of[h->kernels.v[j]] == h->fams.v[i];
+        fprintf(stderr, "  %s	%s, %zu of %zu instantiations match", fam->name,
+                kw_kfam_kind_name(fam->kind), n, fam->kernels.n);
+        const kw_mkernel *mk = &m->kernels.v[fam->kernels.v[0]];
+        if (n == 1)
+            for (size_t j = 0; j < h->kernels.n; j++)
+                if (f->of[h->kernels.v[j]] == h->fams.v[i])
+                    mk = &m->kernels.v[h->kernels.v[j]];
+        if (n == 1 && mk->tu)
+            fprintf(stderr, "	internal linkage, --tu %s",
+                    mk->tu->tu.source ? mk->tu->tu.source : mk->tu->sidecar);
+        fputc('\n', stderr);
     }
-    kw_arena_free(&a);
-    return rc;
+    if (h->fams.n > 50)
+        fprintf(stderr, "  ... and %zu more\n", h->fams.n - 50);
+    return KW_EXIT_INPUT;
+}
+
+/* One kernel with internal linkage in several units: list them, --tu picks one. */
+static int kw_pick_units(const kw_model *m, const kw_render_cli *c, const kw_kfam_hits *h) {
+    kw_cli_failf("render: '%s' matches %zu kernel instantiations of one symbol in several "
+                 "translation units; --tu FILE picks the unit. Candidates:",
+                 c->kernel, h->kernels.n);
+    for (size_t i = 0; i < h->kernels.n; i++) {
+        const kw_mkernel *mk = &m->kernels.v[h->kernels.v[i]];
+        fprintf(stderr, "  %s\t%s", mk->name, mk->symbol);
+        if (mk->tu)
+            fprintf(stderr, "\tinternal linkage, --tu %s",
+                    mk->tu->tu.source ? mk->tu->tu.source : mk->tu->sidecar);
+        fputc('\n', stderr);
+    }
+    return KW_EXIT_INPUT;
+}
+
+/* What KERNEL names: one instantiation (*out), one kernel of several
+ * (*fam and its matching instantiations in *hits), or an error. */
+static int kw_pick(const kw_model *m, const kw_kfams *f, const kw_render_cli *c, kw_arena *a,
+                   size_t *out, kw_kfam_hits *hits) {
+    kw_kfam_match(f, m, c->kernel, c->o.arch, c->tu, a, hits);
+    if (!hits->kernels.n)
+        return kw_pick_none(m, c, a);
+    if (hits->fams.n > 1)
+        return kw_pick_kernels(m, f, c, hits);
+    bool units = hits->kernels.n > 1;
+    for (size_t i = 1; units && i < hits->kernels.n; i++)
+        units = !strcmp(m->kernels.v[hits->kernels.v[i]].symbol,
+                        m->kernels.v[hits->kernels.v[0]].symbol);
+    if (units)
+        return kw_pick_units(m, c, hits);
+    *out = hits->kernels.n == 1 ? hits->kernels.v[0] : KW_NONE;
+    return KW_EXIT_OK;
+}
+
+/* The kernel page of the instantiations KERNEL named (kw_kpage.h). */
+static int kw_render_kpage(kw_app *app, const kw_kfams *f, const kw_kfam_hits *h,
+                           const kw_render_cli *c, kw_arena *a, kw_buf *b) {
+    kw_err err;
+    kw_kpage kp;
+    if (kw_model_pages_name(&app->model, ".md", &err) != KW_OK ||
+        kw_kpage_build(&kp, &app->model, &f->v.v[h->fams.v[0]], h->kernels.v, h->kernels.n, a,
+                       &err) != KW_OK)
+        return kw_cli_fail(&err);
+    kw_kpage_write(&app->model, &kp, c->kernel, c->o.root, b);
+    return KW_EXIT_OK;
 }
 
 /* The index read again for the kernel KERNEL picks, where that is one kernel
@@ -320,14 +376,22 @@ int kw_cmd_render(int argc, char **argv) {
             rc = kw_render_all(&app, &r, c.out);
         } else {
             size_t ki = 0;
-            rc = kw_pick(&app.model, &c, &ki);
+            kw_kfams fams;
+            kw_kfam_hits hits;
+            kw_err err;
+            rc = kw_kfams_build(&fams, &app.model, &c.arena, &err) == KW_OK
+                     ? kw_pick(&app.model, &fams, &c, &c.arena, &ki, &hits)
+                     : kw_cli_fail(&err);
             if (rc == KW_EXIT_OK) {
                 kw_buf b;
                 kw_buf_init(&b);
-                kw_err err;
-                if (kw_render_kernel(&r, ki, &b, &err) != KW_OK)
+                if (ki == KW_NONE)
+                    rc = kw_render_kpage(&app, &fams, &hits, &c, &c.arena, &b);
+                else if (kw_render_kernel(&r, ki, &b, &err) != KW_OK)
                     rc = kw_cli_fail(&err);
-                else if (c.out)
+                if (rc != KW_EXIT_OK) {
+                    /* said */
+                } else if (c.out)
                     rc = kw_fs_write_atomic(c.out, b.ptr, b.len, &err) == KW_OK ? KW_EXIT_OK
                                                                                 : kw_cli_fail(&err);
                 else if (fwrite(b.ptr ? b.ptr : "", 1, b.len, stdout) != b.len)

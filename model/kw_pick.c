@@ -42,6 +42,10 @@ static bool kw_in_tu(const kw_mkernel *mk, const char *tu) {
            kw_names_file(mk->tu->sidecar, tu);
 }
 
+bool kw_pick_fits(const kw_mkernel *mk, const char *arch, const char *tu) {
+    return kw_has_arch(mk, arch) && kw_in_tu(mk, tu);
+}
+
 static void kw_pick_hit(kw_arena *a, kw_pick_hits *h, size_t i) {
     size_t *slot = KW_PUSH(a, h->v);
     if (slot)

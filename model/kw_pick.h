@@ -22,4 +22,9 @@ typedef struct kw_pick_hits {
 void kw_pick_match(const kw_model *m, const char *q, const char *arch, const char *tu, kw_arena *a,
                    kw_pick_hits *h);
 
+/* Whether kernel mk was built for arch (NULL: any) and, with internal
+ * linkage, belongs to the unit tu names (NULL: any): the filters of
+ * kw_pick_match. */
+bool kw_pick_fits(const kw_mkernel *mk, const char *arch, const char *tu);
+
 #endif

@@ -3,10 +3,12 @@
 error is exactly one "kwalk: ..." line on stderr with nothing on stdout, exit
 1 for bad input (unknown kernel, empty or unreadable database, unwritable
 output) and 2 for a bad command line (--shape syntax, --time-us, options);
-an ambiguous KERNEL names the count and lists every candidate, which the test
-counts from the index itself. No sanitizer report may appear.
+a KERNEL meaning several instantiations of one template gives the kernel's
+page naming each (their symbols in the index), one meaning several templates
+names the count and lists every kernel (the test splits the printed names). No sanitizer report may appear.
 """
 import os
+import re
 import shutil
 import sys
 
@@ -66,16 +68,31 @@ def main():
         one_line(c, "unwritable output", [K, "render", "kw::rope_sbhd_fwd_kernel<float, true>", "--db", db,
                                           "-o", os.path.join(tmp, "no", "such", "dir", "x.md")], 1)
         one_line(c, "map --format", [K, "map", "--db", db, "--format", "html"], 2, "--format")
+        one_line(c, "map --kernels of no name", [K, "map", "--db", db, "--kernels", ", ,"], 1,
+                 "names no kernel")
+        one_line(c, "map --kernels --format tsv", [K, "map", "--db", db, "--kernels", "rope",
+                                                   "--format", "tsv"], 2, "Markdown")
         one_line(c, "map --python-root missing", [K, "map", "--db", db, "--python-root",
                                                   os.path.join(tmp, "nope")], 1)
-        # ambiguity: every candidate listed; the count comes from the index itself
-        want = sorted(k["name"] for k in index["kernels"] if "rope" in k["name"] or "rope" in k["symbol"])
+        # several instantiations of one template: the kernel's page names every one (by the
+        # symbols the index holds for the names the query matches)
+        want = sorted(k["symbol"] for k in index["kernels"] if "rope" in k["name"] or "rope" in k["symbol"])
         rc, out, err = kr.run([K, "render", "rope", "--db", db])
+        c.check(rc == 0 and out.startswith("# Kernel `kw::rope_sbhd_fwd_kernel`"),
+                f"one template: exit {rc}, page {out[:80]!r} ({err!r})")
+        got = sorted(re.findall(r"^\| `[^`]*`[^|]* \| `([^`]*)` \|", out, re.M))
+        c.check(len(want) > 1 and got == want, f"one template: the page's instantiations {got}, wanted {want}")
+        # ambiguity between kernels: every kernel listed (templates split from the printed names
+        # here), with how many of its instantiations match
+        hits = [k for k in index["kernels"] if "sample_kernel" in k["name"] or "sample_kernel" in k["symbol"]]
+        want = sorted({kr.split_args(k["name"])[0] for k in hits})
+        rc, out, err = kr.run([K, "render", "sample_kernel", "--db", db])
         lines = err.rstrip("\n").split("\n")
         c.check(rc == 1 and out == "", f"ambiguous: exit {rc}")
-        c.check(lines[0].startswith("kwalk: render: 'rope' matches %d kernel instantiations" % len(want)),
-                f"ambiguous: first line {lines[0]!r}")
-        c.check(sorted(l.strip().split("\t")[0] for l in lines[1:]) == want, f"ambiguous: candidates {lines[1:]}")
+        c.check(lines[0].startswith("kwalk: render: 'sample_kernel' names %d kernels (%d instantiations)"
+                                    % (len(want), len(hits))), f"ambiguous: first line {lines[0]!r}")
+        c.check(len(want) > 1 and sorted(l.strip().split("\t")[0] for l in lines[1:]) == want,
+                f"ambiguous: kernels {lines[1:]}, wanted {want}")
         # help is not an error
         for cmd in ("render", "map"):
             rc, out, err = kr.run([K, cmd, "--help"])

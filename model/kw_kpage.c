@@ -1,0 +1,397 @@
+/* kw_kpage.c: a kernel's dispatch table (kw_kpage.h): the ways to each
+ * instantiation, their conditions and verdicts, the rows grouped by their
+ * conditions, and the template arguments that tell the rows apart. */
+#include "model/kw_kpage.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/kw_buf.h"
+#include "common/kw_symmap.h"
+#include "model/kw_operand.h"
+
+/* A name and value that tell a row from its siblings: a template argument,
+ * or an ASM table row's field. */
+typedef struct kw_kparam {
+    const char *name, *value;
+} kw_kparam;
+
+typedef KW_ARRAY(kw_kparam) kw_kparams;
+
+static kw_status kw_oom(kw_err *err) {
+    return kw_fail(err, "out of memory");
+}
+
+/* Whether guard g is a dispatch condition: not a loop, not `default:`, not
+ * constant in this instantiation. */
+static bool kw_kguard_dispatch(const kw_guard *g) {
+    const char *kind = g->kind ? g->kind : "if";
+    return strcmp(kind, "for") && strcmp(kind, "range_for") && strcmp(kind, "while") &&
+           strcmp(kind, "do") && strcmp(kind, "default") && !g->constant && g->condition;
+}
+
+static void kw_keval(kw_kcond *c, const char *expr, bool need, const kw_shape *shape, kw_arena *a) {
+    if (!shape) {
+        c->v = KW_KV_NONE;
+        return;
+    }
+    kw_value val;
+    kw_err e;
+    if (kw_expr_eval(expr, shape, KW_EXPR_C, &val, &e) != KW_OK) {
+        c->v = KW_KV_OPEN;
+        c->why = kw_arena_strdup(a, e.msg);
+        return;
+    }
+    c->v = ((val.v[0] != 0) == need) ? KW_KV_HOLDS : KW_KV_FAILS;
+}
+
+static kw_status kw_kway_cond(kw_kway *w, kw_arena *a, const char *text, const char *expr,
+                              bool need, kw_loc loc, const kw_shape *shape) {
+    for (size_t i = 0; i < w->conds.n; i++)
+        if (!strcmp(w->conds.v[i].text, text))
+            return KW_OK;
+    kw_kcond *c = KW_PUSH(a, w->conds);
+    if (!c)
+        return KW_ERR;
+    memset(c, 0, sizeof(*c));
+    c->text = text;
+    c->loc = loc;
+    kw_keval(c, expr, need, shape, a);
+    return KW_OK;
+}
+
+static kw_status kw_kway_guards(kw_kway *w, kw_arena *a, const kw_guard *g, size_t n,
+                                const kw_shape *shape) {
+    for (size_t i = 0; i < n; i++) {
+        if (!kw_kguard_dispatch(&g[i]))
+            continue;
+        const char *text =
+            g[i].holds ? g[i].condition : kw_arena_printf(a, "!(%s)", g[i].condition);
+        if (!text ||
+            kw_kway_cond(w, a, text, g[i].condition, g[i].holds, g[i].location, shape) != KW_OK)
+            return KW_ERR;
+    }
+    return KW_OK;
+}
+
+/* ---- an ASM table row's fields ----------------------------------------------------------------
+ */
+
+/* Split `arch="gfx942", qType="bf16", Gqa=8` into params (arch left out:
+ * --arch picks it). */
+static kw_status kw_kfields(kw_arena *a, const char *fields, kw_kparams *out) {
+    const char *s = fields;
+    while (s && *s) {
+        while (*s == ' ' || *s == ',')
+            s++;
+        const char *eq = strchr(s, '=');
+        if (!eq)
+            break;
+        const char *v = eq + 1, *e = v;
+        if (*v == '"') {
+            e = strchr(v + 1, '"');
+            e = e ? e + 1 : v + strlen(v);
+        } else {
+            while (*e && *e != ',')
+                e++;
+        }
+        if ((size_t)(eq - s) != 4 || strncmp(s, "arch", 4)) {
+            kw_kparam *p = KW_PUSH(a, *out);
+            if (!p)
+                return KW_ERR;
+            p->name = kw_arena_strndup(a, s, (size_t)(eq - s));
+            p->value = kw_arena_strndup(a, v, (size_t)(e - v));
+            if (!p->name || !p->value)
+                return KW_ERR;
+        }
+        s = e;
+    }
+    return KW_OK;
+}
+
+/* The first table row of launch l that runs ASM kernel symbol. */
+static const kw_asm_candidate *kw_kcandidate(const kw_launch *l, const char *symbol) {
+    for (size_t i = 0; i < l->asm_choices.n; i++)
+        for (size_t j = 0; j < l->asm_choices.v[i].candidates.n; j++) {
+            const kw_asm_candidate *c = &l->asm_choices.v[i].candidates.v[j];
+            if (c->asm_kernel && !strcmp(c->asm_kernel, symbol))
+                return c;
+        }
+    return NULL;
+}
+
+/* ---- one row ----------------------------------------------------------------------------------
+ */
+
+/* --shape plus the kernel's integral template arguments (as a page binds them). */
+static const kw_shape *kw_kbase(const kw_shape *user, const kw_kernel *k, kw_arena *a) {
+    if (!user)
+        return NULL;
+    kw_shape *s = kw_arena_alloc(a, sizeof(*s));
+    if (!s)
+        return user;
+    memset(s, 0, sizeof(*s));
+    for (size_t i = 0; i < user->v.n; i++)
+        kw_shape_set(s, a, user->v.v[i].name, user->v.v[i].value, user->v.v[i].from);
+    for (size_t i = 0; k && i < k->template_args.n; i++) {
+        const kw_template_arg *t = &k->template_args.v[i];
+        if (!t->name || !t->value || !t->kind || strcmp(t->kind, "value"))
+            continue;
+        char *end;
+        double v = strtod(t->value, &end);
+        if (end == t->value || *end) {
+            if (strcmp(t->value, "true") && strcmp(t->value, "false"))
+                continue;
+            v = !strcmp(t->value, "true");
+        }
+        if (!kw_shape_lookup(s, t->name, strlen(t->name)))
+            kw_shape_set(s, a, t->name, v, "template argument");
+    }
+    return s;
+}
+
+static kw_kverdict kw_kway_verdict(const kw_kway *w) {
+    kw_kverdict v = KW_KV_HOLDS;
+    for (size_t i = 0; i < w->conds.n; i++) {
+        if (w->conds.v[i].v == KW_KV_FAILS)
+            return KW_KV_FAILS;
+        if (w->conds.v[i].v == KW_KV_OPEN)
+            v = KW_KV_OPEN;
+    }
+    return v;
+}
+
+/* One way: the calls of path (NULL: no entry reaches the launch), the
+ * launch's guards, an ASM kernel's table fields. */
+static kw_status kw_kway_add(kw_krow *r, kw_model *m, size_t li, const kw_mpath *path,
+                             const kw_kparams *fields, kw_loc floc, const kw_shape *base,
+                             kw_arena *a) {
+    kw_kway *w = KW_PUSH(a, r->ways);
+    if (!w)
+        return KW_ERR;
+    memset(w, 0, sizeof(*w));
+    w->entry = path ? path->entry : KW_NONE;
+    w->launch = &m->launches.v[li];
+    const kw_launch *l = w->launch->l;
+    for (size_t c = 0; path && c < path->calls.n; c++) {
+        const kw_host_call *hc = m->calls.v[path->calls.v[c]].c;
+        const kw_shape *s =
+            base ? kw_operand_shape(base, a, hc->constants.v, hc->constants.n) : NULL;
+        if (kw_kway_guards(w, a, hc->guards.v, hc->guards.n, s) != KW_OK)
+            return KW_ERR;
+    }
+    const kw_shape *s = base ? kw_operand_shape(base, a, l->constants.v, l->constants.n) : NULL;
+    if (kw_kway_guards(w, a, l->guards.v, l->guards.n, s) != KW_OK)
+        return KW_ERR;
+    for (size_t i = 0; fields && i < fields->n; i++) {
+        const char *text = kw_arena_printf(a, "%s == %s", fields->v[i].name, fields->v[i].value);
+        if (!text || kw_kway_cond(w, a, text, text, true, floc, base) != KW_OK)
+            return KW_ERR;
+    }
+    w->v = base ? kw_kway_verdict(w) : KW_KV_NONE;
+    return KW_OK;
+}
+
+static kw_status kw_krow_build(kw_krow *r, kw_model *m, size_t ki, kw_kparams *params, kw_arena *a,
+                               kw_err *err) {
+    const kw_mkernel *mk = &m->kernels.v[ki];
+    memset(r, 0, sizeof(*r));
+    r->kernel = ki;
+    const kw_shape *base = kw_kbase(m->shape, mk->k, a);
+    /* a trampoline's rows differ by the struct's arguments, level by level */
+    const kw_template_arg *targs = NULL;
+    size_t ntargs = 0;
+    if (mk->k && mk->k->functor_args.n)
+        targs = mk->k->functor_args.v, ntargs = mk->k->functor_args.n;
+    else if (mk->k)
+        targs = mk->k->template_args.v, ntargs = mk->k->template_args.n;
+    for (size_t i = 0; i < ntargs; i++) {
+        const kw_template_arg *t = &targs[i];
+        kw_kparam *p = KW_PUSH(a, *params);
+        if (!p)
+            return kw_oom(err);
+        p->name = t->name ? t->name : kw_arena_printf(a, "#%zu", i + 1);
+        p->value = t->value ? t->value : "?";
+    }
+    for (size_t j = 0; j < mk->launches.n; j++) {
+        size_t li = mk->launches.v[j];
+        const kw_launch *l = m->launches.v[li].l;
+        kw_kparams fields;
+        memset(&fields, 0, sizeof(fields));
+        kw_loc floc = l->location;
+        const kw_asm_candidate *cand = mk->is_asm ? kw_kcandidate(l, mk->symbol) : NULL;
+        if (cand) {
+            floc = cand->location;
+            if (kw_kfields(a, cand->fields, &fields) != KW_OK)
+                return kw_oom(err);
+            if (!params->n)
+                for (size_t f = 0; f < fields.n; f++) {
+                    kw_kparam *p = KW_PUSH(a, *params);
+                    if (!p)
+                        return kw_oom(err);
+                    *p = fields.v[f];
+                }
+        }
+        kw_mpaths paths;
+        if (kw_model_paths(m, li, a, &paths, err) != KW_OK)
+            return KW_ERR;
+        if (paths.dead)
+            continue;
+        for (size_t p = 0; p <= paths.v.n; p++) {
+            if (p == paths.v.n && paths.v.n)
+                break;
+            if (kw_kway_add(r, m, li, paths.v.n ? &paths.v.v[p] : NULL, &fields, floc, base, a) !=
+                KW_OK)
+                return kw_oom(err);
+        }
+    }
+    /* the row's verdict: the best of its ways */
+    r->v = KW_KV_NONE;
+    if (base) {
+        r->v = KW_KV_FAILS;
+        for (size_t i = 0; i < r->ways.n; i++)
+            if (r->ways.v[i].v == KW_KV_HOLDS ||
+                (r->ways.v[i].v == KW_KV_OPEN && r->v == KW_KV_FAILS))
+                r->v = r->ways.v[i].v;
+    }
+    /* the grouping key: each way's conditions */
+    kw_buf b;
+    kw_buf_init(&b);
+    for (size_t i = 0; i < r->ways.n; i++) {
+        if (i)
+            kw_buf_puts(&b, "; ");
+        for (size_t c = 0; c < r->ways.v[i].conds.n; c++) {
+            if (c)
+                kw_buf_puts(&b, " && ");
+            kw_buf_puts(&b, r->ways.v[i].conds.v[c].text);
+        }
+        if (!r->ways.v[i].conds.n)
+            kw_buf_puts(&b, "(always)");
+    }
+    r->conds = b.oom ? NULL : kw_arena_strndup(a, b.ptr ? b.ptr : "", b.len);
+    kw_buf_free(&b);
+    return r->conds ? KW_OK : kw_oom(err);
+}
+
+/* ---- the page ---------------------------------------------------------------------------------
+ */
+
+static const char *kw_kparam_get(const kw_kparams *p, const char *name) {
+    for (size_t i = 0; i < p->n; i++)
+        if (!strcmp(p->v[i].name, name))
+            return p->v[i].value;
+    return NULL;
+}
+
+static kw_status kw_kdiffer_pass(kw_kpage *p, const kw_kparams *params, bool leaves, kw_arena *a) {
+    for (size_t r = 0; r < p->rows.n; r++)
+        for (size_t i = 0; i < params[r].n; i++) {
+            const char *name = params[r].v[i].name;
+            if (leaves && strchr(params[r].v[i].value, '<') && strstr(params[r].v[i].value, "::"))
+                continue;
+            bool seen = false, differs = false;
+            for (size_t d = 0; d < p->differ.n && !seen; d++)
+                seen = !strcmp(p->differ.v[d], name);
+            for (size_t s = 0; s < p->rows.n && !seen && !differs; s++) {
+                const char *v = kw_kparam_get(&params[s], name);
+                differs = !v || strcmp(v, params[r].v[i].value);
+            }
+            const char **slot = !seen && differs ? KW_PUSH(a, p->differ) : NULL;
+            if (!seen && differs && !slot)
+                return KW_ERR;
+            if (slot)
+                *slot = name;
+        }
+    return KW_OK;
+}
+
+static kw_status kw_kdiffer_rows(kw_kpage *p, const kw_kparams *params, kw_arena *a) {
+    for (size_t r = 0; r < p->rows.n; r++) {
+        kw_buf b;
+        kw_buf_init(&b);
+        for (size_t d = 0; d < p->differ.n; d++) {
+            const char *v = kw_kparam_get(&params[r], p->differ.v[d]);
+            kw_buf_printf(&b, "%s%s=%s", d ? ", " : "", p->differ.v[d], v ? v : "-");
+        }
+        p->rows.v[r].args = b.len ? kw_arena_strndup(a, b.ptr, b.len) : NULL;
+        bool oom = b.oom || (b.len && !p->rows.v[r].args);
+        kw_buf_free(&b);
+        if (oom)
+            return KW_ERR;
+    }
+    return KW_OK;
+}
+
+/* The parameters whose values differ between rows, and each row's: those
+ * whose values are leaves (no template of a qualified name: `kPadN`, not the
+ * `Problem_` holding it),
+ * or where no leaf differs, any. */
+static kw_status kw_kdiffer(kw_kpage *p, const kw_kparams *params, kw_arena *a) {
+    for (int leaves = 1; leaves >= 0 && !p->differ.n; leaves--)
+        if (kw_kdiffer_pass(p, params, leaves, a) != KW_OK)
+            return KW_ERR;
+    return kw_kdiffer_rows(p, params, a);
+}
+
+static kw_status kw_kgroups(kw_kpage *p) {
+    kw_symmap seen;
+    kw_symmap_init(&seen);
+    kw_status st = KW_OK;
+    for (size_t r = 0; r < p->rows.n && st == KW_OK; r++) {
+        size_t *g = kw_symmap_get(&seen, p->rows.v[r].conds);
+        if (g) {
+            p->rows.v[r].group = *g;
+        } else {
+            p->rows.v[r].group = p->ngroups;
+            st = kw_symmap_put(&seen, p->rows.v[r].conds, p->ngroups++);
+        }
+    }
+    kw_symmap_free(&seen);
+    return st;
+}
+
+/* The distinct open conditions of the candidates' ways. */
+static kw_status kw_kopen(kw_kpage *p, kw_arena *a) {
+    for (size_t r = 0; r < p->rows.n; r++) {
+        const kw_krow *row = &p->rows.v[r];
+        if (row->v != KW_KV_OPEN)
+            continue;
+        for (size_t w = 0; w < row->ways.n; w++)
+            for (size_t c = 0; c < row->ways.v[w].conds.n; c++) {
+                const kw_kcond *k = &row->ways.v[w].conds.v[c];
+                bool seen = k->v != KW_KV_OPEN;
+                for (size_t i = 0; i < p->open.n && !seen; i++)
+                    seen = !strcmp(p->open.v[i]->text, k->text);
+                const kw_kcond **slot = seen ? NULL : KW_PUSH(a, p->open);
+                if (!seen && !slot)
+                    return KW_ERR;
+                if (slot)
+                    *slot = k;
+            }
+    }
+    return KW_OK;
+}
+
+kw_status kw_kpage_build(kw_kpage *p, kw_model *m, const kw_kfam *fam, const size_t *kernels,
+                         size_t n, kw_arena *a, kw_err *err) {
+    memset(p, 0, sizeof(*p));
+    p->fam = fam;
+    p->subset = n < fam->kernels.n;
+    p->shape = m->shape;
+    kw_kparams *params = kw_arena_alloc(a, (n ? n : 1) * sizeof(kw_kparams));
+    if (!params)
+        return kw_oom(err);
+    memset(params, 0, (n ? n : 1) * sizeof(kw_kparams));
+    for (size_t i = 0; i < n; i++) {
+        kw_krow *r = KW_PUSH(a, p->rows);
+        if (!r)
+            return kw_oom(err);
+        if (kw_krow_build(r, m, kernels[i], &params[i], a, err) != KW_OK)
+            return KW_ERR;
+        p->nselected += r->v == KW_KV_HOLDS;
+        p->ncandidates += r->v == KW_KV_OPEN;
+    }
+    if (kw_kdiffer(p, params, a) != KW_OK || kw_kgroups(p) != KW_OK || kw_kopen(p, a) != KW_OK)
+        return kw_oom(err);
+    return KW_OK;
+}

@@ -1,0 +1,76 @@
+/* kw_kpage.h: the page model of one kernel (a family of instantiations,
+ * kw_kfamily.h): its dispatch table. Each instantiation a row, with every
+ * way the build reaches it (an entry point, the calls from it to a launch,
+ * the launch) and the conditions on that way as the path needs them (a
+ * guard that must be false written "!(cond)"); a precompiled ASM kernel's
+ * row also has its table row's fields (`Gqa=8` as `Gqa == 8`). Loops and
+ * compile-time constant guards are not dispatch conditions and are left
+ * out. Rows are grouped by their conditions (rows with the same set are one
+ * group). With a --shape, each condition is evaluated (kw_expr, with the
+ * constants of the call or launch it is on and the instantiation's integral
+ * template arguments), each way holds (every condition true), fails (one
+ * false) or is open (the rest not evaluated), and a row is selected when a
+ * way of it holds, a candidate when none holds but one is open. Also: the
+ * template arguments that differ between the rows, and per row its
+ * resources and occupancy on each arch. */
+#ifndef KW_KPAGE_H
+#define KW_KPAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "common/kw_arena.h"
+#include "common/kw_err.h"
+#include "model/kw_expr.h"
+#include "model/kw_kfamily.h"
+#include "model/kw_model.h"
+
+typedef enum kw_kverdict {
+    KW_KV_NONE = 0, /* no --shape */
+    KW_KV_HOLDS,
+    KW_KV_FAILS,
+    KW_KV_OPEN, /* not evaluated (why says why) */
+} kw_kverdict;
+
+typedef struct kw_kcond {
+    const char *text; /* as the way needs it */
+    kw_loc loc;       /* the guard (or the ASM table row) */
+    kw_kverdict v;
+    const char *why; /* KW_KV_OPEN: the evaluator's reason */
+} kw_kcond;
+
+typedef struct kw_kway {
+    size_t entry; /* into the model's entries; KW_NONE: none reaches the launch */
+    const kw_mlaunch *launch;
+    KW_ARRAY(kw_kcond) conds; /* outermost first, each text once */
+    kw_kverdict v;            /* with --shape */
+} kw_kway;
+
+typedef struct kw_krow {
+    size_t kernel; /* into the model's kernels */
+    KW_ARRAY(kw_kway) ways;
+    const char *conds; /* the conditions of its ways, a line per way ("; "-joined), for grouping */
+    const char *args;  /* the differing template arguments "N=v, ..." (NULL: none) */
+    kw_kverdict v;     /* HOLDS: selected; OPEN: a candidate; FAILS: ruled out */
+    size_t group;      /* rows with the same conds share it (0, 1, ... in first-row order) */
+} kw_krow;
+
+typedef struct kw_kpage {
+    const kw_kfam *fam;
+    bool subset;            /* the rows are some of the family's (a glob, a substring) */
+    const kw_shape *shape;  /* --shape, NULL when none */
+    KW_ARRAY(kw_krow) rows; /* in model order */
+    size_t ngroups;
+    KW_ARRAY(const char *) differ; /* the template parameters whose arguments differ */
+    size_t nselected, ncandidates;
+    /* the distinct conditions a --shape left open on a candidate's way, each
+     * with the reason (a name it does not bind) */
+    KW_ARRAY(const kw_kcond *) open;
+} kw_kpage;
+
+/* The page of the family's instantiations kernels[0..n) (all of them, or
+ * the ones a name matched), evaluated with m->shape when set. */
+kw_status kw_kpage_build(kw_kpage *p, kw_model *m, const kw_kfam *fam, const size_t *kernels,
+                         size_t n, kw_arena *a, kw_err *err);
+
+#endif

@@ -1,0 +1,284 @@
+#!/usr/bin/env python3
+"""test_kfamily: kernels asked for by name on real aiter code (issue 42), on
+the aiter fixture's plugin build, against ground truth kwalk does not produce:
+
+  page      `kwalk render 'pa_bf16_pertokenFp8_gqa8_*'` (the seed's own
+            spelling) gives one kernel page naming every ASM kernel whose
+            code object (hsa/<arch>/pa/*.co, its symbol read with llvm-nm)
+            matches the glob, each under a group whose dispatch conditions
+            include every field of its row in the fixture's dispatch table
+            (hsa/<arch>/pa/pa_asm.csv, read here with the csv module); an
+            ASM kernel's short name (its code object's) renders the
+            walkthrough of the row's symbol; and
+            `kwalk render add_rmsnorm_quant_kernel` one page naming every
+            instantiation of that template in the code objects of
+            rmsnorm_quant_kernels.o (llvm-nm of the bundled code objects).
+  shape     `--shape` with the table's numeric fields: the instantiations
+            selected or left as candidates are exactly the rows that agree
+            with the shape, every other one ruled out.
+  seed      `kwalk map --kernels` regenerates the seed's rows the fixture
+            builds: every Host Entry cited is a `def NAME(` line decorated
+            by @compile_ops in the Python source, or the def of a function
+            whose body calls one of those ops (a private op's public caller), every Device Code line
+            holds the kernel's name after `__global__` (a scan of the .cu),
+            the ASM row's code-object globs each match files on disk.
+Exit 77 (ctest SKIP) when the fixture or the plugin build is absent."""
+import argparse
+import csv
+import fnmatch
+import glob
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+import kwcap  # noqa: E402
+from kwcheck import Checker  # noqa: E402
+import kwrun  # noqa: E402
+
+GLOB = "pa_bf16_pertokenFp8_gqa8_*"
+NOT_CONDITIONS = ("knl_name", "co_name")
+
+
+def parse_args():
+    p = argparse.ArgumentParser()
+    p.add_argument("what", choices=("page", "shape", "seed"))
+    p.add_argument("--fixture", required=True)
+    p.add_argument("--work", required=True, help="the aiter tests' WORK (WORK/plugin/side)")
+    p.add_argument("--kwalk", required=True)
+    p.add_argument("--llvm-bin", required=True)
+    p.add_argument("--archs", required=True)
+    p.add_argument("--out", required=True)
+    a = p.parse_args()
+    a.archs = [x for x in a.archs.split(",") if x]
+    return a
+
+
+def index(a):
+    side = os.path.join(a.work, "plugin", "side")
+    if not os.path.isdir(side):
+        print("SKIP: no plugin build of the aiter fixture in %s" % side)
+        sys.exit(77)
+    os.makedirs(a.out, exist_ok=True)
+    db = os.path.join(a.out, "kwalk.db")
+    kwrun.run([a.kwalk, "index", side, "-o", db], must=True)
+    return db
+
+
+def co_symbols(a, path):
+    """The kernel symbols of a code object (llvm-nm: its global functions)."""
+    out = kwrun.run([os.path.join(a.llvm_bin, "llvm-nm"), "--defined-only", "-g", path],
+                    must=True).stdout
+    return {l.split()[-1] for l in out.splitlines() if len(l.split()) == 3 and
+            l.split()[1] in ("T", "t") and not l.split()[-1].endswith(".kd")}
+
+
+def pa_rows(a):
+    """knl_name -> the row's fields, over the archs' pa_asm.csv tables, for
+    the code objects the glob matches (their symbol checked with llvm-nm);
+    pa_rows.cos: knl_name -> its code object's name without .co."""
+    rows = {}
+    pa_rows.cos = {}
+    for arch in a.archs:
+        d = os.path.join(a.fixture, "aiter", "hsa", arch, "pa")
+        with open(os.path.join(d, "pa_asm.csv"), newline="") as f:
+            for r in csv.DictReader(f):
+                if not fnmatch.fnmatch(r["co_name"][:-3], GLOB):
+                    continue
+                co = os.path.join(d, r["co_name"])
+                if os.path.exists(co) and r["knl_name"] not in co_symbols(a, co):
+                    sys.exit("FAILED: %s does not define %s" % (co, r["knl_name"]))
+                rows[r["knl_name"]] = {k: v for k, v in r.items() if k not in NOT_CONDITIONS}
+                pa_rows.cos[r["knl_name"]] = r["co_name"][:-3]
+    return rows
+
+
+def render(a, db, name, *more):
+    r = kwrun.run([a.kwalk, "render", "--db", db, name] + list(more))
+    return r.returncode, r.stdout, r.stderr
+
+
+def page_groups(md):
+    """The page's groups: (their conditions text, [instantiation symbols])."""
+    groups, cur = [], None
+    for line in md.splitlines():
+        if line.startswith("### Group "):
+            cur = ["", []]
+            groups.append(cur)
+        elif cur is not None and line.startswith("- ") and not cur[1]:
+            cur[0] += line + "\n"
+        elif cur is not None and line.startswith("| `"):
+            m = re.match(r"\| `([^`]*)`[^|]* \| `([^`]*)` \|", line)
+            cur[1].append(m.group(2) if m else "?" + line)
+    return groups
+
+
+def field_cond(k, v):
+    return "`%s == %s`" % (k, v if re.fullmatch(r"-?\d+", v) else '"%s"' % v)
+
+
+def do_page(a, ck):
+    db = index(a)
+    rows = pa_rows(a)
+    cos = pa_rows.cos
+    ck.check(len(rows) >= 2, "the fixture's tables have %d rows matching %s" % (len(rows), GLOB))
+    rc, md, err = render(a, db, GLOB)
+    ck.eq(rc, 0, "render %s: exit status (stderr: %s)" % (GLOB, err.strip()[:300]))
+    ck.check(md.startswith("# Kernel "), "render %s: not a kernel page" % GLOB)
+    groups = page_groups(md)
+    shown = {n: conds for conds, ns in groups for n in ns}
+    ck.eq(sorted(shown), sorted(rows), "%s: the page's instantiations against the code objects "
+          "the tables name" % GLOB)
+    for sym, fields in rows.items():
+        conds = shown.get(sym, "")
+        for k, v in fields.items():
+            ck.check(field_cond(k, v) in conds, "%s: its group's conditions lack %s (has: %s)"
+                     % (sym, field_cond(k, v), conds.strip()[:300]))
+    # an ASM kernel's short name (its code object's name): that one kernel's walkthrough
+    for sym, co in sorted(cos.items())[:2]:
+        rc, md, err = render(a, db, co)
+        ck.check(rc == 0 and "(`%s`)" % sym in md.split("\n")[0],
+                 "render %s: not the walkthrough of %s: %r" % (co, sym, md.split("\n")[0][:200]))
+    # a template: every instantiation in rmsnorm_quant_kernels.o's code objects
+    obj = os.path.join(a.work, "plugin", "obj", "rmsnorm_quant_kernels.o")
+    want = set()
+    work = os.path.join(a.out, "co")
+    os.makedirs(work, exist_ok=True)
+    for arch in a.archs:
+        syms, e = kwcap.code_object_kernels(argparse.Namespace(llvm_bin=a.llvm_bin), obj, arch, work)
+        ck.check(syms is not None, "%s %s: %s" % (obj, arch, e))
+        want |= {s for s in syms or () if "add_rmsnorm_quant_kernel" in s}
+    rc, md, err = render(a, db, "add_rmsnorm_quant_kernel")
+    ck.eq(rc, 0, "render add_rmsnorm_quant_kernel: exit status (%s)" % err.strip()[:300])
+    got = [n for _, ns in page_groups(md) for n in ns]
+    ck.eq(sorted(got), sorted(want),
+          "add_rmsnorm_quant_kernel: the page's instantiations against the code objects")
+    ck.check(len(got) > 1, "add_rmsnorm_quant_kernel: %d instantiations" % len(got))
+    ck.note("%d ASM rows, %d template instantiations" % (len(rows), len(got)))
+
+
+def verdicts(md):
+    """instantiation symbol -> its --shape column."""
+    res = {}
+    for line in md.splitlines():
+        m = re.match(r"\| `[^`]*`[^|]* \| `([^`]*)` \|.*\| (selected|candidate|ruled out) \|$",
+                     line)
+        if m:
+            res[m.group(1)] = m.group(2)
+    return res
+
+
+def do_shape(a, ck):
+    db = index(a)
+    rows = pa_rows(a)
+    numeric = sorted({k for f in rows.values() for k, v in f.items() if re.fullmatch(r"\d+", v)})
+    tried = 0
+    for k in numeric:
+        for val in sorted({f[k] for f in rows.values()}):
+            shape = "%s=%s" % (k, val)
+            rc, md, err = render(a, db, GLOB, "--shape", shape)
+            ck.eq(rc, 0, "--shape %s: exit status (%s)" % (shape, err.strip()[:200]))
+            got = verdicts(md)
+            ck.eq(sorted(got), sorted(rows), "--shape %s: the rows" % shape)
+            agree = {s for s, f in rows.items() if f[k] == val}
+            kept = {n for n, v in got.items() if v in ("selected", "candidate")}
+            ck.eq(sorted(kept), sorted(agree), "--shape %s: the instantiations kept" % shape)
+            tried += 1
+    ck.check(tried >= 2, "only %d shapes tried" % tried)
+    ck.note("%d shapes over the fields %s" % (tried, ", ".join(numeric)))
+
+
+def def_line(path, line):
+    """The name of `def NAME(` at line of path when a @compile_ops decorator
+    stands above it, else None."""
+    lines = open(path, encoding="utf-8").read().split("\n")
+    m = re.match(r"\s*def\s+(\w+)\s*\(", lines[line - 1]) if 0 < line <= len(lines) else None
+    if not m:
+        return None
+    i = line - 2
+    while i >= 0 and (lines[i].startswith("@") or lines[i].startswith(" ") or
+                      lines[i].startswith(")")):
+        if lines[i].startswith("@compile_ops"):
+            return m.group(1)
+        i -= 1
+    return None
+
+
+def def_body(path, line, name):
+    """The text of `def name(` at line of path to the next line indented no
+    deeper than it, or None when that line is no such def."""
+    lines = open(path, encoding="utf-8").read().split("\n")
+    if not 0 < line <= len(lines) or not re.match(r"\s*def\s+%s\s*\(" % name, lines[line - 1]):
+        return None
+    ind = len(lines[line - 1]) - len(lines[line - 1].lstrip())
+    end = line
+    while end < len(lines) and (not lines[end].strip() or
+                                len(lines[end]) - len(lines[end].lstrip()) > ind or
+                                lines[end].lstrip().startswith(")")):
+        end += 1
+    return "\n".join(lines[line:end])
+
+
+def kernel_line(path, line, name):
+    """Does line of path declare kernel name (its name there, `__global__`
+    on it or within the three lines above)?"""
+    lines = open(path, encoding="utf-8").read().split("\n")
+    if not 0 < line <= len(lines) or not re.search(r"\b%s\b" % name, lines[line - 1]):
+        return False
+    return any("__global__" in l for l in lines[max(0, line - 4):line])
+
+
+def do_seed(a, ck):
+    db = index(a)
+    root = os.path.join(a.fixture, "aiter")
+    names = ["add_rmsnorm_quant_kernel", "reshape_and_cache_with_per_token_quant_kernel", GLOB]
+    r = kwrun.run([a.kwalk, "map", "--db", db, "--root", root, "--python-root",
+                   os.path.join(root, "aiter"), "--kernels", ",".join(names)])
+    ck.eq(r.returncode, 0, "map --kernels: exit status (%s)" % r.stderr.strip()[:300])
+    table = [l for l in r.stdout.splitlines() if l.startswith("| `")]
+    ck.eq(len(table), len(names), "map --kernels: a row per name")
+    for name, line in zip(names, table):
+        cells = [c.strip() for c in line.strip("|").split(" | ")]
+        ck.eq(cells[0], "`%s`" % name, "the row's kernel")
+        hosts = re.findall(r"`(\w+)` `([^`:]+):(\d+)`", cells[1])
+        ck.check(hosts, "%s: no Python host entry in %r" % (name, cells[1]))
+        ops = [fn for fn, path, ln in hosts if def_line(os.path.join(root, path), int(ln)) == fn]
+        ck.check(ops, "%s: no @compile_ops def among %r" % (name, hosts))
+        for fn, path, ln in hosts:
+            if fn in ops:
+                continue
+            # a private op's public caller: its def, whose body calls an op of the row
+            body = def_body(os.path.join(root, path), int(ln), fn)
+            ck.check(body is not None and any(re.search(r"\b%s\s*\(" % o, body) for o in ops),
+                     "%s: host entry %s %s:%s is neither a @compile_ops def nor a def calling "
+                     "one of %s" % (name, fn, path, ln, ops))
+        if name == GLOB:
+            cos = re.findall(r"`([^`]+\*\.co)`", cells[2])
+            ck.eq(sorted(cos), sorted("hsa/%s/pa/*.co" % x for x in a.archs),
+                  "%s: the code-object directories" % name)
+            for c in cos:
+                hits = [p for p in glob.glob(os.path.join(root, c))
+                        if fnmatch.fnmatch(os.path.basename(p)[:-3], GLOB)]
+                ck.check(hits, "%s: no code object of the glob under %s" % (name, c))
+        else:
+            devs = re.findall(r"`([^`:]+):(\d+)`", cells[2])
+            ck.eq(len(devs), 1, "%s: one definition in %r" % (name, cells[2]))
+            for path, ln in devs:
+                ck.check(kernel_line(os.path.join(root, path), int(ln), name),
+                         "%s: %s:%s does not declare the kernel" % (name, path, ln))
+
+
+def main():
+    a = parse_args()
+    if not os.path.isdir(os.path.join(a.fixture, "aiter")):
+        print("SKIP: the aiter fixture %s is absent" % a.fixture)
+        sys.exit(77)
+    ck = Checker("aiter.kernel_" + a.what)
+    {"page": do_page, "shape": do_shape, "seed": do_seed}[a.what](a, ck)
+    ck.finish()
+
+
+if __name__ == "__main__":
+    main()
