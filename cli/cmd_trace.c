@@ -135,13 +135,18 @@ int kw_cmd_trace(int argc, char **argv) {
         rc = kw_cli_usage_error("trace", "--shape: %s", err.msg);
         goto out;
     }
-    /* the index first: a rocpd trace is joined to it in SQL as it is read */
-    if ((rc = kw_app_read_index(&c.ix, db, false, 0)) != KW_EXIT_OK)
+    /* A CSV or JSON trace before the index, so that a damaged one fails without the
+     * cost of reading the whole index; a rocpd trace after it: it is joined to the
+     * index in SQL as it is read. */
+    bool rocpd = kw_trace_is_rocpd(file);
+    if (rocpd && (rc = kw_app_read_index(&c.ix, db, false, 0)) != KW_EXIT_OK)
         goto out;
     if (kw_trace_read_file(&c.trace, file, c.db, &err) != KW_OK) {
         rc = kw_cli_fail(&err);
         goto out;
     }
+    if (!rocpd && (rc = kw_app_read_index(&c.ix, db, false, 0)) != KW_EXIT_OK)
+        goto out;
     if (kw_annot_load(&c.annot, &err) != KW_OK || kw_gpus_load(&c.gpus, &err) != KW_OK ||
         kw_tjoin_init(&c.join, &c.ix, &err) != KW_OK) {
         rc = kw_cli_fail(&err);

@@ -65,6 +65,9 @@ void kw_trace_free(kw_trace *t);
  * rules alone). t must be initialized; on failure err holds one line starting
  * with path. */
 kw_status kw_trace_read_file(kw_trace *t, const char *path, const char *index_db, kw_err *err);
+/* Whether path starts as an SQLite database (a rocpd trace); false where it cannot
+ * be read (kw_trace_read_file then says why). */
+bool kw_trace_is_rocpd(const char *path);
 /* The rocpd reader (kw_trace_rocpd.c) on its own. */
 kw_status kw_trace_read_rocpd(kw_trace *t, const char *path, const char *index_db, kw_err *err);
 /* The two readers on text in memory (text[len] must be '\0'); name is used in

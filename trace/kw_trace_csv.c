@@ -20,6 +20,14 @@ void kw_trace_free(kw_trace *t) {
     memset(t, 0, sizeof(*t));
 }
 
+bool kw_trace_is_rocpd(const char *path) {
+    char head[16];
+    size_t got;
+    kw_err err;
+    return kw_fs_head(path, KW_FS_DATA, head, sizeof head, &got, &err) == KW_OK &&
+           got == sizeof head && !memcmp(head, "SQLite format 3", sizeof head);
+}
+
 kw_status kw_trace_read_file(kw_trace *t, const char *path, const char *index_db, kw_err *err) {
     char head[16];
     size_t got;

@@ -39,3 +39,15 @@ function(kw_test_defaults)
     endif()
   endforeach()
 endfunction()
+
+# kw_major_independent(test...): labels the tests major_independent, those whose
+# result cannot depend on the clang major the build was configured with: they run
+# no clang, LLVM tool, plugin or IR pass of the build, no kwalk command that opens
+# the build's libLLVM (the disassembler, LLVM's demangler), and read nothing the
+# build's clang made (the corpus, compiled objects). scripts/test.sh runs them in
+# clang 22's ctest only (`ctest -LE major_independent` for the other majors);
+# docs/test-time.md says how the list was checked (no process of each test opens a
+# file of /usr/lib/llvm-M).
+function(kw_major_independent)
+  set_property(TEST ${ARGN} APPEND PROPERTY LABELS major_independent)
+endfunction()

@@ -6,6 +6,8 @@ brackets, backslashes, digits, NUL, bytes >= 0x80), the file cut short, lines
 duplicated. Every run must end with exit status 0 and a YAML report that
 parses, or exit status 1 and exactly one `kwalk: FILE: ...` line; never a
 crash, a sanitizer report (the suite builds kwalk with ASan+UBSan) or a hang.
+A damaged trace must fail as such even with --db naming no file: kwalk reads a
+CSV or JSON trace before the index.
 
 Exit 0 when all runs behave, 1 otherwise, 77 when it cannot run.
 """
@@ -107,6 +109,18 @@ def main():
         if p.returncode:
             print("FAIL: kwalk index: %s" % p.stderr.decode(errors="replace"))
             sys.exit(1)
+        # A damaged CSV or JSON trace is read before the index (the index costs most
+        # of a run): with --db naming no file, the error is still the trace's.
+        for kind, data in (("csv", base_csv()[:40]), ("json", base_json()[:40])):
+            path = os.path.join(tmp, "cut.%s" % kind)
+            with open(path, "wb") as f:
+                f.write(data)
+            p = subprocess.run([args.kwalk, "trace", path, "--db", os.path.join(tmp, "none.db")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+            lines = p.stderr.decode(errors="replace").splitlines()
+            if p.returncode != 1 or len(lines) != 1 or not lines[0].startswith("kwalk: %s: " % path):
+                failures.append("%s, --db of no file: exit %d, stderr %r (want the trace's error: "
+                                "the trace is read before the index)" % (path, p.returncode, lines))
         bases = [("csv", base_csv()), ("json", base_json())]
         for i in range(args.runs):
             kind, data = bases[i % 2]
