@@ -36,21 +36,21 @@ static void kw_dev_template(kw_render *r, const kw_src_file *f, const kw_src_def
         kw_r_cell(r);
         kw_md_code(o, kw_r_targ_value(r, t), r->in);
         kw_r_cell(r);
-        kw_buf_puts(o, t->defaulted ? "yes (default)" : "no");
+        kw_r_t(r, t->defaulted ? "yes (default)" : "no");
         kw_r_cell(r);
         if (!t->name || !have_def) {
-            kw_buf_puts(o, "-");
+            kw_r_t(r, "-");
         } else {
             int lines[12];
             size_t n = kw_src_uses(f, def->uses_line, def->uses_col, def->last, t->name, lines, 12);
             if (!n)
-                kw_buf_puts(o, "not used in the kernel's own definition");
+                kw_r_t(r, "not used in the kernel's own definition");
             for (size_t j = 0; j < n && j < 12; j++) {
-                kw_buf_printf(o, "%s%d", j ? ", " : "", lines[j]);
+                kw_r_tf(r, "%s%d", j ? ", " : "", lines[j]);
                 kw_r_ref(r, f->path, lines[j], "kernel", t->name);
             }
             if (n > 12)
-                kw_buf_printf(o, " and %zu more", n - 12);
+                kw_r_tf(r, " and %zu more", n - 12);
         }
     }
     kw_r_table_end(r);
@@ -240,7 +240,7 @@ static void kw_dev_shared(kw_render *r) {
             kw_r_plainf(r, "%lld", s->bytes);
             total += s->bytes;
         } else {
-            kw_buf_puts(o, "dynamic (extern)");
+            kw_r_t(r, "dynamic (extern)");
         }
         kw_r_cell(r);
         kw_md_code(o, kw_r_name(r, kw_r_short(r, s->function ? s->function : "?")), r->in);
@@ -295,26 +295,26 @@ static const char *kw_dev_hip_name(const char *name) {
 static void kw_dev_tree_item(kw_render *r, const kw_calltree_item *it) {
     kw_buf *o = r->out;
     if (it->hip) {
-        kw_buf_puts(o, "HIP runtime: ");
+        kw_r_t(r, "HIP runtime: ");
         for (size_t j = 0; j < it->nsys; j++) {
             if (j)
-                kw_buf_puts(o, ", ");
+                kw_r_t(r, ", ");
             kw_md_code(o, kw_dev_hip_name(it->sys[j].name), kw_r_prose_in(r));
             if (it->sys[j].line > 0)
-                kw_buf_printf(o, " (%d)", it->sys[j].line);
+                kw_r_tf(r, " (%d)", it->sys[j].line);
         }
         return;
     }
     kw_md_code(o, kw_r_name(r, it->label), kw_r_prose_in(r));
     kw_r_plainf(r, " [%zu]", it->full + 1);
     if (it->at.file) {
-        kw_buf_puts(o, " called at ");
+        kw_r_t(r, " called at ");
         kw_r_kloc(r, &it->at);
         kw_r_ref(r, it->at.file, it->at.line, it->depth == 0 ? "kernel" : "device helper",
                  it->label);
     }
     if (it->def.file) {
-        kw_buf_puts(o, ", defined at ");
+        kw_r_t(r, ", defined at ");
         kw_r_kloc(r, &it->def);
         kw_r_ref(r, it->def.file, it->def.line, "device helper", it->label);
     }
@@ -325,11 +325,11 @@ static void kw_dev_tree_item(kw_render *r, const kw_calltree_item *it) {
     if (it->folded)
         kw_r_plainf(r, " (%zu helper frames folded)", it->folded);
     if (it->above)
-        kw_buf_puts(o, " (its calls are listed above)");
+        kw_r_t(r, " (its calls are listed above)");
     if (it->cut)
-        kw_buf_puts(o, " (its calls are not shown: depth limit)");
+        kw_r_t(r, " (its calls are not shown: depth limit)");
     if (it->leaf)
-        kw_buf_puts(o, " (library internals: its calls are not shown)");
+        kw_r_t(r, " (library internals: its calls are not shown)");
 }
 
 /* The items' full names, folded: a <details> block (the page's own HTML)

@@ -48,12 +48,12 @@ static void kw_list_ptr(kw_render *r, const char *name, const char *type, bool w
     const char *pointee;
     if (!type || !strchr(type, '*') || kw_ptr_const(r, type, &pointee) != want_const)
         return;
-    kw_buf_puts(r->out, *first ? "" : ", ");
+    kw_r_t(r, *first ? "" : ", ");
     kw_md_code(r->out, name ? name : "(unnamed)", kw_r_prose_in(r));
     if (pointee) {
-        kw_buf_puts(r->out, " (");
+        kw_r_t(r, " (");
         kw_md_code(r->out, pointee, kw_r_prose_in(r));
-        kw_buf_puts(r->out, ")");
+        kw_r_t(r, ")");
     }
     *first = false;
 }
@@ -69,7 +69,7 @@ static void kw_list_params(kw_render *r, bool want_const) {
             kw_list_ptr(r, p->fields.v[f].name, p->fields.v[f].type, want_const, &first);
     }
     if (first)
-        kw_buf_puts(r->out, "none");
+        kw_r_t(r, "none");
 }
 
 /* A trampoline's kernel struct, its template arguments level by level (the
@@ -123,7 +123,7 @@ static bool kw_overview_ir(kw_render *r) {
         kw_r_plainf(r, "Reductions and cross-lane steps (IR facts, %s): ", r->archs.v[a].arch);
         size_t n = ir->idioms.n;
         if (!n)
-            kw_buf_puts(r->out, "none found");
+            kw_r_t(r, "none found");
         /* each kind of idiom once, in first-seen order, with how many there are */
         const char **text = kw_arena_alloc(&r->scratch, (n ? n : 1) * sizeof *text);
         for (size_t i = 0; text && i < n; i++) {
@@ -145,16 +145,16 @@ static bool kw_overview_ir(kw_render *r) {
                 count += text[j] && !strcmp(text[j], text[i]);
             kw_r_plainf(r, "%s%s", shown++ ? "; " : "", text[i]);
             if (count > 1)
-                kw_buf_printf(r->out, " (%u times)", count);
+                kw_r_tf(r, " (%u times)", count);
         }
-        kw_buf_puts(r->out, ".");
+        kw_r_t(r, ".");
         char buf[32];
         const char *conv = kw_val_text(&ir->work_per_thread.conversions, buf, sizeof buf);
         if (conv) {
             kw_r_item(r, 0);
-            kw_buf_puts(r->out, "Conversions per thread (IR facts): ");
+            kw_r_t(r, "Conversions per thread (IR facts): ");
             kw_md_code(r->out, conv, kw_r_prose_in(r));
-            kw_buf_puts(r->out, ".");
+            kw_r_t(r, ".");
         }
         return true;
     }
@@ -241,21 +241,21 @@ void kw_render_overview(kw_render *r) {
     kw_r_table(r, 2, head);
     kw_r_row(r);
     kw_r_cell(r);
-    kw_buf_puts(o, "Instantiation");
+    kw_r_t(r, "Instantiation");
     kw_r_cell(r);
     kw_md_code(o, mk->name, r->in);
     kw_r_row(r);
     kw_r_cell(r);
-    kw_buf_puts(o, "Device symbol");
+    kw_r_t(r, "Device symbol");
     kw_r_cell(r);
     kw_md_code(o, mk->symbol, r->in);
     if (mk->tu) {
         /* internal linkage: other units may have other kernels of this symbol */
         kw_r_row(r);
         kw_r_cell(r);
-        kw_buf_puts(o, "Linkage");
+        kw_r_t(r, "Linkage");
         kw_r_cell(r);
-        kw_buf_puts(o, "internal: the kernel of the translation unit ");
+        kw_r_t(r, "internal: the kernel of the translation unit ");
         kw_md_code(o, kw_r_path(r, mk->tu->tu.source ? mk->tu->tu.source : mk->tu->sidecar), r->in);
         kw_r_plainf(r, " (another unit's kernel of the same symbol is another kernel)");
     }
@@ -263,7 +263,7 @@ void kw_render_overview(kw_render *r) {
         const kw_mgroup *g = &r->m->groups.v[mk->group];
         kw_r_row(r);
         kw_r_cell(r);
-        kw_buf_puts(o, "Template");
+        kw_r_t(r, "Template");
         kw_r_cell(r);
         kw_md_code(o, k->template_name, r->in);
         kw_r_plainf(r, " (%zu instantiation%s in this build)", g->kernels.n,
@@ -271,23 +271,23 @@ void kw_render_overview(kw_render *r) {
     }
     kw_r_row(r);
     kw_r_cell(r);
-    kw_buf_puts(o, "Built for");
+    kw_r_t(r, "Built for");
     kw_r_cell(r);
     for (size_t i = 0; i < k->archs.n; i++)
         kw_r_plainf(r, "%s%s", i ? ", " : "", k->archs.v[i].arch);
     if (!k->archs.n)
-        kw_buf_puts(o, "(no arch recorded)");
+        kw_r_t(r, "(no arch recorded)");
     if (k->not_in_object) {
         kw_r_row(r);
         kw_r_cell(r);
-        kw_buf_puts(o, "In the object?");
+        kw_r_t(r, "In the object?");
         kw_r_cell(r);
-        kw_buf_puts(o, "no: ");
+        kw_r_t(r, "no: ");
         kw_md_text(o, k->not_in_object, r->in);
     }
     kw_r_row(r);
     kw_r_cell(r);
-    kw_buf_puts(o, "Defined at");
+    kw_r_t(r, "Defined at");
     kw_r_cell(r);
     kw_r_kloc(r, &k->location);
     /* a trampoline kernel (ck_tile's kentry<Kernel, Args>): the functor it runs */
@@ -296,13 +296,13 @@ void kw_render_overview(kw_render *r) {
         const kw_loc *fl = &k->functor_location;
         kw_r_row(r);
         kw_r_cell(r);
-        kw_buf_puts(o, "Runs the functor");
+        kw_r_t(r, "Runs the functor");
         kw_r_cell(r);
         kw_md_code(o, functor, r->in);
         if (fl && fl->file) {
-            kw_buf_puts(o, ", ");
+            kw_r_t(r, ", ");
             kw_md_code(o, "operator()", r->in);
-            kw_buf_puts(o, " at ");
+            kw_r_t(r, " at ");
             kw_r_kloc(r, fl);
             kw_r_ref(r, fl->file, fl->line, "kernel", functor);
         }
@@ -336,13 +336,13 @@ void kw_render_overview(kw_render *r) {
     KW_R_LIT(r, "Facts:\n\n");
     kw_r_list(r);
     kw_r_item(r, 0);
-    kw_buf_puts(o, "Reads through (pointers to const): ");
+    kw_r_t(r, "Reads through (pointers to const): ");
     kw_list_params(r, true);
-    kw_buf_puts(o, ".");
+    kw_r_t(r, ".");
     kw_r_item(r, 0);
-    kw_buf_puts(o, "May write through (pointers to non-const): ");
+    kw_r_t(r, "May write through (pointers to non-const): ");
     kw_list_params(r, false);
-    kw_buf_puts(o, ".");
+    kw_r_t(r, ".");
     long long lds = 0;
     bool lds_known = true;
     for (size_t i = 0; i < k->shared.n; i++) {
@@ -358,17 +358,17 @@ void kw_render_overview(kw_render *r) {
                     k->shared.n == 1 ? "" : "s", lds,
                     lds_known ? "" : " plus dynamic (extern) shared memory");
     else
-        kw_buf_puts(o, " memory: none declared.");
+        kw_r_t(r, " memory: none declared.");
     if (k->inline_asm.n) {
         kw_r_item(r, 0);
         kw_r_plainf(r, "Inline asm: %zu statement%s (", k->inline_asm.n,
                     k->inline_asm.n == 1 ? "" : "s");
         for (size_t i = 0; i < k->inline_asm.n; i++) {
-            kw_buf_puts(o, i ? ", " : "");
+            kw_r_t(r, i ? ", " : "");
             kw_md_code(o, k->inline_asm.v[i].text ? k->inline_asm.v[i].text : "?",
                        kw_r_prose_in(r));
         }
-        kw_buf_puts(o, ").");
+        kw_r_t(r, ").");
     }
     /* the call tree's first level (helpers folded, short names) */
     const kw_calltree *t = &r->page.tree;
@@ -379,13 +379,13 @@ void kw_render_overview(kw_render *r) {
             continue;
         if (!shown) {
             kw_r_item(r, 0);
-            kw_buf_puts(o, "Device functions it calls: ");
+            kw_r_t(r, "Device functions it calls: ");
         }
-        kw_buf_puts(o, shown++ ? ", " : "");
+        kw_r_t(r, shown++ ? ", " : "");
         kw_md_code(o, kw_r_name(r, it->label), kw_r_prose_in(r));
     }
     if (shown)
-        kw_buf_puts(o, " (call tree in section 2).");
+        kw_r_t(r, " (call tree in section 2).");
     for (size_t a = 0; a < r->archs.n; a++) {
         if (!r->archs.v[a].facts)
             continue;
@@ -402,9 +402,9 @@ void kw_render_overview(kw_render *r) {
     }
     if (!kw_overview_ir(r)) {
         kw_r_item(r, 0);
-        kw_buf_puts(o, "Reductions, conversions and fused steps: not derived, no IR facts in "
-                       "this sidecar (they come from the plugin's IR analysis of the optimized "
-                       "kernel).");
+        kw_r_t(r, "Reductions, conversions and fused steps: not derived, no IR facts in "
+                  "this sidecar (they come from the plugin's IR analysis of the optimized "
+                  "kernel).");
     }
     size_t reach = 0, dead = 0;
     kw_r_item(r, 0);
@@ -413,14 +413,14 @@ void kw_render_overview(kw_render *r) {
         reach += r->page.paths[i].v.n;
         dead += r->page.paths[i].dead;
     }
-    kw_buf_printf(o, "; entry-point paths reaching them: %zu (section 1)", reach);
+    kw_r_tf(r, "; entry-point paths reaching them: %zu (section 1)", reach);
     if (dead && dead == mk->launches.n)
-        kw_buf_puts(o, "; emitted but unreachable from any entry point: no launch of it ever "
-                       "runs (a compile-time constant condition is false)");
+        kw_r_t(r, "; emitted but unreachable from any entry point: no launch of it ever "
+                  "runs (a compile-time constant condition is false)");
     else if (dead)
         kw_r_plainf(r, "; %zu of them never run%s (a compile-time constant condition is false)",
                     dead, dead == 1 ? "s" : "");
-    kw_buf_puts(o, ".");
+    kw_r_t(r, ".");
     kw_r_list_end(r);
     kw_r_gap(r);
 }
