@@ -567,8 +567,8 @@ static void kw_rt_ttgir(kw_render *r, const kw_triton *t) {
         kw_r_cell(r);
         const kw_ttgir_per_thread *pt = &r->page.ttgir->per_thread.v[i];
         if (pt->known)
-            kw_buf_printf(o, "%lld elements, %lld consecutive along dim %lld at a time",
-                          pt->elems, pt->vec, pt->vec_dim);
+            kw_buf_printf(o, "%lld elements, %lld consecutive along dim %lld at a time", pt->elems,
+                          pt->vec, pt->vec_dim);
         if (pt->lanes) {
             kw_buf_printf(o, "%slane stride %lld element%s", pt->known ? "; " : "", pt->lane_elems,
                           pt->lane_elems == 1 ? "" : "s");
@@ -815,15 +815,16 @@ static void kw_rt_bound(kw_render *r, const kw_rarch *a, const kw_irf_work *w) {
     kw_perf_bound b = pa->ir_bound;
     kw_r_tf(r, "Arithmetic intensity: %.3g FLOP per byte of global traffic", b.intensity);
     if (w->mfma > 0)
-        kw_buf_puts(o, " (the MFMA instructions' FLOP in it)");
-    if (b.kind != KW_BOUND_UNKNOWN)
-        kw_buf_printf(o, "; against %s's FP32 ridge point (%.1f FLOP/byte): %s", g->product,
-                      b.ridge,
-                      b.kind == KW_BOUND_MEMORY ? "**memory-bound** (below the ridge)"
-                                                : "**compute-bound** (at or above the ridge)");
-    else
-        kw_buf_printf(o, "; no %s peaks in annotations/hw/amdgpu-peaks.txt", a->arch);
-    kw_buf_puts(o, ".\n");
+        kw_r_t(r, " (the MFMA instructions' FLOP in it)");
+    if (b.kind != KW_BOUND_UNKNOWN) {
+        bool mem = b.kind == KW_BOUND_MEMORY;
+        kw_r_tf(r, "; against %s's FP32 ridge point (%.1f FLOP/byte): ", g->product, b.ridge);
+        kw_md_strong(o, mem ? "memory-bound" : "compute-bound", kw_r_prose_in(r));
+        kw_r_t(r, mem ? " (below the ridge)" : " (at or above the ridge)");
+    } else {
+        kw_r_tf(r, "; no %s peaks in annotations/hw/amdgpu-peaks.txt", a->arch);
+    }
+    kw_r_t(r, ".");
 }
 
 static void kw_rt_memory(kw_render *r) {
@@ -890,20 +891,24 @@ static void kw_rt_memory(kw_render *r) {
     kw_rt_work(r, "Transcendental operations", &w->transcendental, threads, "operations");
     kw_rt_work(r, "Conversions", &w->conversions, threads, "elements");
     char cb[64];
-    if (kw_val_text(&w->conversions, cb, sizeof cb))
-        kw_buf_puts(o,
-                    "  (Conversion operations of the IR: int ↔ float, `fpext`/`fptrunc` and "
-                    "`amdgcn.cvt` intrinsics. A conversion Triton writes as integer code, such as "
-                    "bf16 → fp32 by a 16-bit shift or a software fp8 rounding, counts among the "
-                    "integer operations.)\n");
-    if (w->mfma > 0)
-        kw_buf_printf(o,
-                      "- Matrix (MFMA) intrinsic calls in the IR: %lld (a count of the calls "
-                      "written in the function, not weighted by loop trip counts as the figures "
-                      "above are; their work is in the FLOP above, weighted: each lane's share "
-                      "of a floating-point MFMA, 2 × K × its result elements, while an integer "
-                      "MFMA counts among the integer operations).\n",
-                      w->mfma);
+    if (kw_val_text(&w->conversions, cb, sizeof cb)) {
+        /* the item's second line (its paragraph's, indented in Markdown) */
+        kw_r_t(r, kw_r_prose_in(r) == KW_MD_HTML ? "\n" : "\n  ");
+        kw_r_t(r, "(Conversion operations of the IR: int ↔ float, `fpext`/`fptrunc` and "
+                  "`amdgcn.cvt` intrinsics. A conversion Triton writes as integer code, such as "
+                  "bf16 → fp32 by a 16-bit shift or a software fp8 rounding, counts among the "
+                  "integer operations.)");
+    }
+    if (w->mfma > 0) {
+        kw_r_item(r, 0);
+        kw_r_tf(r,
+                "Matrix (MFMA) intrinsic calls in the IR: %lld (a count of the calls written in "
+                "the function, not weighted by loop trip counts as the figures above are; their "
+                "work is in the FLOP above, weighted: each lane's share of a floating-point "
+                "MFMA, 2 × K × its result elements, while an integer MFMA counts among the "
+                "integer operations).",
+                w->mfma);
+    }
     kw_rt_bound(r, a, w);
     kw_r_list_end(r);
     kw_r_gap(r);
