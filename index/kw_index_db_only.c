@@ -22,7 +22,8 @@
 typedef enum kw_only_role {
     KW_ONLY_ALL,    /* every row (the sidecars, launches, entries, host calls, ...) */
     KW_ONLY_KERNEL, /* `kernels`: every row; the chosen symbols' ids kept */
-    KW_ONLY_ARCHS,  /* `kernels_archs`: every row, a listing only under a chosen kernel */
+    KW_ONLY_ARCHS,  /* `kernels_archs`, `kernels_triton`: every row, the chosen kernels' kept
+                       (a listing only under a chosen kernel) */
     KW_ONLY_BELOW,  /* below a kernel or a unit's call graph: the chosen parents' rows */
     KW_ONLY_GRAPH   /* `device_calls`: the rows of the units that define a chosen kernel */
 } kw_only_role;
@@ -30,7 +31,10 @@ typedef enum kw_only_role {
 static kw_only_role kw_only_role_of(const kw_dbplan *pl, int ti, int kt, int at) {
     if (ti == kt)
         return KW_ONLY_KERNEL;
-    if (ti == at)
+    /* a kernel's archs, and a Triton kernel's record and files (its kind and
+     * code object in `kwalk list`): every row, the chosen kernels' kept */
+    const char *name = pl->tabs[ti].name;
+    if (ti == at || !strcmp(name, "kernels_triton") || !strcmp(name, "kernels_triton_files"))
         return KW_ONLY_ARCHS;
     const kw_dbtab *t = &pl->tabs[ti];
     if (t->graph && t->parent == 0)
