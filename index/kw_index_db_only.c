@@ -53,10 +53,10 @@ static kw_status kw_only_exec(sqlite3 *db, char *sql) {
 
 /* Choose the `kernels` rows (table kt) of the n symbols. */
 static kw_status kw_only_choose(sqlite3 *db, int kt, const char *const *symbols, size_t n) {
-    char *sql = sqlite3_mprintf(
-        "INSERT OR IGNORE INTO temp.kw_only (t, id) SELECT %d, _id FROM _kernels "
-        "WHERE symbol IN (SELECT _id FROM strings WHERE value = ?1)",
-        kt);
+    char *sql =
+        sqlite3_mprintf("INSERT OR IGNORE INTO temp.kw_only (t, id) SELECT %d, _id FROM _kernels "
+                        "WHERE symbol IN (SELECT _id FROM strings WHERE value = ?1)",
+                        kt);
     sqlite3_stmt *st = NULL;
     int rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_NOMEM;
     sqlite3_free(sql);
@@ -94,8 +94,7 @@ static char *kw_only_sql(const kw_dbplan *pl, int ti, kw_only_role role, int kt)
     default:
         break;
     }
-    return sqlite3_mprintf("SELECT _id, _parent, _ord, %s FROM \"%w\" ORDER BY _id", names,
-                           t->raw);
+    return sqlite3_mprintf("SELECT _id, _parent, _ord, %s FROM \"%w\" ORDER BY _id", names, t->raw);
 }
 
 /* Choose table ti's rows of its role before they are read: those below a
@@ -104,17 +103,17 @@ static kw_status kw_only_below(sqlite3 *db, const kw_dbplan *pl, int ti, kw_only
                                int kt) {
     const kw_dbtab *t = &pl->tabs[ti];
     if (role == KW_ONLY_GRAPH)
-        return kw_only_exec(db, sqlite3_mprintf(
-                                    "INSERT OR IGNORE INTO temp.kw_only (t, id) SELECT %d, _id "
-                                    "FROM \"%w\" WHERE _sidecar IN (SELECT _sidecar FROM _kernels "
-                                    "WHERE _id IN (SELECT id FROM temp.kw_only WHERE t = %d))",
-                                    ti, t->raw, kt));
+        return kw_only_exec(
+            db, sqlite3_mprintf("INSERT OR IGNORE INTO temp.kw_only (t, id) SELECT %d, _id "
+                                "FROM \"%w\" WHERE _sidecar IN (SELECT _sidecar FROM _kernels "
+                                "WHERE _id IN (SELECT id FROM temp.kw_only WHERE t = %d))",
+                                ti, t->raw, kt));
     if (role == KW_ONLY_BELOW || role == KW_ONLY_ARCHS)
-        return kw_only_exec(db, sqlite3_mprintf(
-                                    "INSERT OR IGNORE INTO temp.kw_only (t, id) SELECT %d, _id "
-                                    "FROM \"%w\" WHERE _parent IN (SELECT id FROM temp.kw_only "
-                                    "WHERE t = %d)",
-                                    ti, t->raw, t->parent));
+        return kw_only_exec(
+            db, sqlite3_mprintf("INSERT OR IGNORE INTO temp.kw_only (t, id) SELECT %d, _id "
+                                "FROM \"%w\" WHERE _parent IN (SELECT id FROM temp.kw_only "
+                                "WHERE t = %d)",
+                                ti, t->raw, t->parent));
     return KW_OK;
 }
 
@@ -132,19 +131,18 @@ kw_status kw_db_only_tables(sqlite3 *db, const char *path, const kw_dbplan *pl,
         const char *why = NULL;
         sqlite3_stmt *st = NULL;
         size_t cap = 0;
-        if (ti == 0 && sqlite3_prepare_v2(db, "SELECT count(*) FROM _sidecars", -1, &st, NULL) ==
-                           SQLITE_OK &&
+        if (ti == 0 &&
+            sqlite3_prepare_v2(db, "SELECT count(*) FROM _sidecars", -1, &st, NULL) == SQLITE_OK &&
             sqlite3_step(st) == SQLITE_ROW)
             cap = (size_t)sqlite3_column_int64(st, 0);
         sqlite3_finalize(st);
         st = NULL;
-        char *sql = kw_only_below(db, pl, ti, role, kt) == KW_OK ? kw_only_sql(pl, ti, role, kt)
-                                                                  : NULL;
+        char *sql =
+            kw_only_below(db, pl, ti, role, kt) == KW_OK ? kw_only_sql(pl, ti, role, kt) : NULL;
         int rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_ERROR;
         sqlite3_free(sql);
-        kw_status s = rc == SQLITE_OK ? kw_db_fill(st, cap, ti != 0, pl, ti, r, a,
--1, &why)
-                                      : KW_ERR;
+        kw_status s =
+            rc == SQLITE_OK ? kw_db_fill(st, cap, ti != 0, pl, ti, r, a, -1, &why) : KW_ERR;
         sqlite3_finalize(st);
         if (s != KW_OK)
             return kw_fail(err, "%s: corrupt kwalk index (%s: %s); rebuild it with 'kwalk index'",

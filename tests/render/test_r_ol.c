@@ -6,10 +6,8 @@
  * words, a code span, inputs' text and prose of the string (some items
  * ending with a blank, which a paragraph drops), an empty list, a bullet
  * list and a paragraph is written twice: as Markdown, converted whole by
- * libcmark-gfm (kw_html_from_md), and as a site page writes it
- * (html_blocks), converted by kw_html_from_page_md. The two HTML pages must
- * be byte-identical, and the site page must leave the converter nothing
- * but blank lines (every block written as HTML, noted as such). */
+ * libcmark-gfm (kw_html_from_md), and by the HTML printer (html_blocks),
+ * as a site page writes it. The two HTML pages must be byte-identical. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,7 +27,6 @@ static const char *const cases[] = {
 /* The page for s into r's buffer b (html: as a site page writes it). */
 static void page(kw_render *r, kw_buf *b, bool html, const char *s) {
     kw_buf_reset(b);
-    memset(&r->html, 0, sizeof r->html);
     r->out = r->page_out = b;
     r->md_html = html ? kw_html_from_md : NULL;
     kw_r_para(r, "Python chain from the model:");
@@ -59,24 +56,12 @@ static void page(kw_render *r, kw_buf *b, bool html, const char *s) {
     kw_r_item(r, 0);
     kw_r_c(r, s);
     kw_r_list_end(r);
-    kw_buf_putc(b, '\n');
+    kw_r_gap(r);
     kw_r_p(r);
     kw_r_t(r, "After ");
     kw_r_c(r, s);
     kw_r_t(r, ".");
     kw_r_p_end(r);
-}
-
-/* What the site page leaves the converter besides blank lines (0: nothing). */
-static size_t left_to_converter(const kw_render *r, const kw_buf *b) {
-    size_t left = 0, at = 0;
-    for (size_t i = 0; i <= r->html.n; i++) {
-        size_t end = i < r->html.n ? r->html.v[i].at : b->len;
-        for (size_t k = at; k < end; k++)
-            left += b->ptr[k] != '\n';
-        at = i < r->html.n ? r->html.v[i].end : b->len;
-    }
-    return left;
 }
 
 static void check_case(kw_render *rm, kw_render *rh, const char *s) {
@@ -89,7 +74,7 @@ static void check_case(kw_render *rm, kw_render *rh, const char *s) {
     page(rh, &site, true, s);
     kw_err err;
     CHECK(kw_html_from_md(kw_buf_str(&md), md.len, &want, &err) == KW_OK);
-    CHECK(kw_html_from_page_md(rh, &site, &got, &err) == KW_OK);
+    kw_buf_append(&got, site.ptr ? site.ptr : "", site.len);
     /* non-vacuous: the list is there, numbered past 9 */
     CHECK(strstr(kw_buf_str(&md), "\n12. ") != NULL);
     CHECK(strstr(kw_buf_str(&want), "<ol>\n<li>") != NULL);
@@ -98,11 +83,6 @@ static void check_case(kw_render *rm, kw_render *rh, const char *s) {
         fprintf(stderr, "--- case %s\n--- Markdown:\n%s--- libcmark-gfm:\n%s--- site page:\n%s", s,
                 kw_buf_str(&md), kw_buf_str(&want), kw_buf_str(&got));
     }
-    size_t left = left_to_converter(rh, &site);
-    CHECK(rh->html.n > 0 && left == 0);
-    if (left)
-        fprintf(stderr, "--- case %s: %zu bytes left to the converter:\n%s", s, left,
-                kw_buf_str(&site));
     kw_buf_free(&md);
     kw_buf_free(&site);
     kw_buf_free(&want);
