@@ -37,6 +37,7 @@
 #include "render/kw_kpage_write.h"
 #include "render/kw_pages.h"
 #include "render/kw_pages_pool.h"
+#include "render/kw_pick_write.h"
 #include "render/kw_render.h"
 #include "trace/kw_trace.h"
 
@@ -190,47 +191,22 @@ static int kw_pick_none(const kw_model *m, const kw_render_cli *c, kw_arena *a) 
                         c->db ? c->db : KW_INDEX_DEFAULT_PATH);
 }
 
-/* The name means several kernels: list them, with their instantiations. */
+/* The name means several kernels, or one symbol in several units: the
+ * error line, then the candidates (render/kw_pick_write.h). */
 static int kw_pick_kernels(const kw_model *m, const kw_kfams *f, const kw_render_cli *c,
                            const kw_kfam_hits *h) {
     kw_cli_failf("render: '%s' names %zu kernels (%zu instantiations); name one of them, or an "
                  "instantiation (a symbol or a full printed name). Kernels:",
                  c->kernel, h->fams.n, h->kernels.n);
-    for (size_t i = 0; i < h->fams.n && i < 50; i++) {
-        const kw_kfam *fam = &f->v.v[h->fams.v[i]];
-        size_t n = 0;
-        for (size_t j = 0; j < h->kernels.n; j++)
-            n += f->of[h->kernels.v[j]] == h->fams.v[i];
-        fprintf(stderr, "  %s	%s, %zu of %zu instantiations match", fam->name,
-                kw_kfam_kind_name(fam->kind), n, fam->kernels.n);
-        const kw_mkernel *mk = &m->kernels.v[fam->kernels.v[0]];
-        if (n == 1)
-            for (size_t j = 0; j < h->kernels.n; j++)
-                if (f->of[h->kernels.v[j]] == h->fams.v[i])
-                    mk = &m->kernels.v[h->kernels.v[j]];
-        if (n == 1 && mk->tu)
-            fprintf(stderr, "	internal linkage, --tu %s",
-                    mk->tu->tu.source ? mk->tu->tu.source : mk->tu->sidecar);
-        fputc('\n', stderr);
-    }
-    if (h->fams.n > 50)
-        fprintf(stderr, "  ... and %zu more\n", h->fams.n - 50);
+    kw_pick_write_kernels(stderr, m, f, h);
     return KW_EXIT_INPUT;
 }
 
-/* One kernel with internal linkage in several units: list them, --tu picks one. */
 static int kw_pick_units(const kw_model *m, const kw_render_cli *c, const kw_kfam_hits *h) {
     kw_cli_failf("render: '%s' matches %zu kernel instantiations of one symbol in several "
                  "translation units; --tu FILE picks the unit. Candidates:",
                  c->kernel, h->kernels.n);
-    for (size_t i = 0; i < h->kernels.n; i++) {
-        const kw_mkernel *mk = &m->kernels.v[h->kernels.v[i]];
-        fprintf(stderr, "  %s\t%s", mk->name, mk->symbol);
-        if (mk->tu)
-            fprintf(stderr, "\tinternal linkage, --tu %s",
-                    mk->tu->tu.source ? mk->tu->tu.source : mk->tu->sidecar);
-        fputc('\n', stderr);
-    }
+    kw_pick_write_units(stderr, m, h);
     return KW_EXIT_INPUT;
 }
 
