@@ -256,7 +256,16 @@ def do_seed(a, ck):
                      "one of %s" % (name, fn, path, ln, ops))
         if name == GLOB:
             cos = re.findall(r"`([^`]+\*\.co)`", cells[2])
-            ck.eq(sorted(cos), sorted("hsa/%s/pa/*.co" % x for x in a.archs),
+            # the fixture's precompiled code objects the glob names, whatever
+            # archs this build compiled for (clang 19 compiles gfx942 only)
+            on_disk = []
+            for x in sorted(os.listdir(os.path.join(root, "hsa"))):
+                pa = os.path.join(root, "hsa", x, "pa")
+                if os.path.isdir(pa) and any(fnmatch.fnmatch(f, GLOB + ".co")
+                                             for f in os.listdir(pa)):
+                    on_disk.append(x)
+            ck.check(on_disk, "%s: the fixture has code objects the glob names" % name)
+            ck.eq(sorted(cos), ["hsa/%s/pa/*.co" % x for x in on_disk],
                   "%s: the code-object directories" % name)
             for c in cos:
                 hits = [p for p in glob.glob(os.path.join(root, c))
