@@ -147,7 +147,7 @@ def patch_vgpr(hsaco, add):
     open(hsaco, "wb").write(bytes(data))
 
 
-def diff_checks(a, tmp, db):
+def diff_checks(a, tmp, db, src):
     """`kwalk diff` of the fixture's cache: against itself, and against a
     changed copy, each row checked against the copies' own files."""
     kw = [a.kwalk, "diff"]
@@ -188,12 +188,19 @@ def diff_checks(a, tmp, db):
     vg_old = int(notes(a.llvm_bin, old_hsaco)[0]["vgpr_count"])
     vg_new = int(notes(a.llvm_bin, hsaco)[0]["vgpr_count"])
     eq(vg_new, vg_old + 8, "diff: the patched note's .vgpr_count (llvm-readelf)")
-    r = run(kw + [cache, copy, "--json", "--fail-on", "removed"])
+    # the copy indexed as the original was (IR facts off: a diff compares none)
+    db2 = os.path.join(tmp, "idx-new.yaml")
+    run([a.kwalk, "index", "--triton-cache", copy, "--map-prefix", "/opt/aiter=" + src, "-o", db2],
+        env=dict(os.environ, KWALK_IRFACTS="off"), must=True)
+    r = run(kw + [db, db2, "--json", "--fail-on", "removed"])
     eq(r.returncode, 2, "diff: --fail-on removed exit status (%s)" % r.stderr.strip())
     rows = json.loads(r.stdout)["changes"] if r.stdout.startswith("{") else []
     removed = [x for x in rows if x["kind"] == "removed"]
-    eq([(x["symbol"], x["arch"]) for x in removed],
-       [("%s@%s" % (gone_meta["name"], gone_meta["hash"]), None)], "diff: the removed folder")
+    eq([(x["symbol"], x["arch"], x["name"].split("[")[0]) for x in removed],
+       [("%s@%s" % (gone_meta["name"], gone_meta["hash"]), None, gone_meta["name"])],
+       "diff: the removed folder (its sibling matched by its constexprs)")
+    eq(all(x["name"].startswith(gone_meta["name"] + "[") for x in removed), True,
+       "diff: the removed specialization named with its constexprs")
     options = [x for x in rows if x["kind"] == "option"]
     eq([(x["symbol"], x["arch"], x["field"], x["old"], x["new"]) for x in options],
        [("_fused_add_rmsnorm_kernel@" + "f" * 64, arch, "num_warps", str(old_warps),
@@ -238,7 +245,7 @@ def main():
              "--map-prefix", "/opt/aiter=" + src, "-o", db], must=True).stdout
         doc = yaml.load(open(db), Loader=Loader)
         listing = run([a.kwalk, "list", "--db", db], must=True).stdout
-        diff_checks(a, tmp, db)
+        diff_checks(a, tmp, db, src)
     kernels = [k for k in doc["kernels"] if k.get("language") == "triton"]
     eq(len(kernels), len(folders), "specializations indexed")
     eq(len(kernels), len(manifest["compiled"]), "specializations in the manifest")
