@@ -13,22 +13,22 @@
 #include "common/kw_symmap.h"
 
 /* One source line's code on both sides. */
-typedef struct kw_dl_line {
+typedef struct kw_diff_lines_line {
     const char *file;
     int line;
     kw_buf code[2];
     long long n[2];
-} kw_dl_line;
+} kw_diff_lines_line;
 
-typedef struct kw_dl {
+typedef struct kw_diff_lines_state {
     kw_symmap at; /* "file\x1fline" -> index in lines */
-    KW_ARRAY(kw_dl_line) lines;
+    KW_ARRAY(kw_diff_lines_line) lines;
     kw_arena tmp;
-} kw_dl;
+} kw_diff_lines_state;
 
 /* The text of one instruction as compared: whitespace runs made one space,
  * the "  ; -> L<n>" target comment dropped, a branch's operands too. */
-static void kw_dl_norm(kw_buf *b, const char *s, size_t n) {
+static void kw_diff_lines_norm(kw_buf *b, const char *s, size_t n) {
     size_t end = n;
     for (size_t i = 0; i + 1 < n; i++)
         if (s[i] == ';' && (i == 0 || s[i - 1] == ' ' || s[i - 1] == '\t')) {
@@ -55,14 +55,14 @@ static void kw_dl_norm(kw_buf *b, const char *s, size_t n) {
     kw_buf_putc(b, '\n');
 }
 
-static kw_dl_line *kw_dl_line_of(kw_dl *d, const kw_loc *l) {
+static kw_diff_lines_line *kw_diff_lines_of(kw_diff_lines_state *d, const kw_loc *l) {
     char *key = kw_arena_printf(&d->tmp, "%s\x1f%d", l->file, l->line);
     if (!key)
         return NULL;
     size_t *at = kw_symmap_get(&d->at, key);
     if (at)
         return &d->lines.v[*at];
-    kw_dl_line *x = KW_PUSH(&d->tmp, d->lines);
+    kw_diff_lines_line *x = KW_PUSH(&d->tmp, d->lines);
     if (!x || kw_symmap_put(&d->at, key, d->lines.n - 1) != KW_OK)
         return NULL;
     memset(x, 0, sizeof *x);
@@ -74,7 +74,7 @@ static kw_dl_line *kw_dl_line_of(kw_dl *d, const kw_loc *l) {
 }
 
 /* One side's listing into d->lines[...].code[side]. */
-static kw_status kw_dl_side(kw_dl *d, const kw_kernel_arch *a, int side) {
+static kw_status kw_diff_lines_side(kw_diff_lines_state *d, const kw_kernel_arch *a, int side) {
     size_t row = 0;
     const kw_loc *cur = NULL;
     for (const char *p = a->isa; *p;) {
@@ -88,11 +88,11 @@ static kw_status kw_dl_side(kw_dl *d, const kw_kernel_arch *a, int side) {
                 cur = l->file && l->line > 0 ? l : NULL;
             }
             if (cur) {
-                kw_dl_line *x = kw_dl_line_of(d, cur);
+                kw_diff_lines_line *x = kw_diff_lines_of(d, cur);
                 if (!x)
                     return KW_ERR;
                 const char *t = end + 2;
-                kw_dl_norm(&x->code[side], t, len - (size_t)(t - p));
+                kw_diff_lines_norm(&x->code[side], t, len - (size_t)(t - p));
                 if (x->code[side].oom)
                     return KW_ERR;
                 x->n[side]++;
@@ -103,26 +103,26 @@ static kw_status kw_dl_side(kw_dl *d, const kw_kernel_arch *a, int side) {
     return KW_OK;
 }
 
-static int kw_dl_cmp(const void *pa, const void *pb) {
-    const kw_dl_line *a = *(kw_dl_line *const *)pa, *b = *(kw_dl_line *const *)pb;
+static int kw_diff_lines_cmp(const void *pa, const void *pb) {
+    const kw_diff_lines_line *a = *(kw_diff_lines_line *const *)pa, *b = *(kw_diff_lines_line *const *)pb;
     int c = strcmp(a->file, b->file);
     return c ? c : (a->line > b->line) - (a->line < b->line);
 }
 
 /* The changed lines, sorted, merged into ranges in arena. */
-static kw_status kw_dl_ranges(kw_dl *d, kw_arena *arena, kw_diff_ranges *out) {
-    kw_dl_line **ch = kw_arena_alloc(&d->tmp, (d->lines.n ? d->lines.n : 1) * sizeof *ch);
+static kw_status kw_diff_lines_ranges(kw_diff_lines_state *d, kw_arena *arena, kw_diff_ranges *out) {
+    kw_diff_lines_line **ch = kw_arena_alloc(&d->tmp, (d->lines.n ? d->lines.n : 1) * sizeof *ch);
     if (!ch)
         return KW_ERR;
     size_t n = 0;
     for (size_t i = 0; i < d->lines.n; i++) {
-        kw_dl_line *x = &d->lines.v[i];
+        kw_diff_lines_line *x = &d->lines.v[i];
         if (x->code[0].len != x->code[1].len ||
             memcmp(kw_buf_str(&x->code[0]), kw_buf_str(&x->code[1]), x->code[0].len))
             ch[n++] = x;
     }
     if (n > 1)
-        qsort(ch, n, sizeof *ch, kw_dl_cmp);
+        qsort(ch, n, sizeof *ch, kw_diff_lines_cmp);
     kw_diff_range *r = NULL;
     for (size_t i = 0; i < n; i++) {
         if (r && !strcmp(r->file, ch[i]->file) && ch[i]->line == r->last + 1) {
@@ -149,13 +149,13 @@ kw_status kw_diff_lines(const kw_kernel_arch *o, const kw_kernel_arch *n, kw_are
     memset(out, 0, sizeof *out);
     if (!o->isa || !*o->isa || !n->isa || !*n->isa || !o->lines.n || !n->lines.n)
         return KW_OK;
-    kw_dl d;
+    kw_diff_lines_state d;
     memset(&d, 0, sizeof d);
     kw_symmap_init(&d.at);
     kw_arena_init(&d.tmp);
     kw_status st = KW_OK;
-    if (kw_dl_side(&d, o, 0) != KW_OK || kw_dl_side(&d, n, 1) != KW_OK ||
-        kw_dl_ranges(&d, arena, out) != KW_OK)
+    if (kw_diff_lines_side(&d, o, 0) != KW_OK || kw_diff_lines_side(&d, n, 1) != KW_OK ||
+        kw_diff_lines_ranges(&d, arena, out) != KW_OK)
         st = kw_fail(err, "out of memory");
     for (size_t i = 0; i < d.lines.n; i++) {
         kw_buf_free(&d.lines.v[i].code[0]);

@@ -430,7 +430,7 @@ def check_rows(c, rows, old, new, marks, src_real):
             c.eq(sorted((os.path.realpath(l["file"]), l["line"]) for l in r["launches"]),
                  [(src_real, l) for l in lines], "%s launch sites" % r["symbol"])
             src = NEW_SRC if r["kind"] == "added" else OLD_SRC
-            c.eq(sorted((e["kind"], e["name"]) for e in r["entries"]),
+            c.eq(sorted((e["kind"], e["name"]) for e in r.get("entries", [])),
                  sorted(("extern_c", f) for f in entries_reaching(src, lines)),
                  "%s entry points (the source's extern \"C\" functions reaching its launches)"
                  % r["symbol"])
