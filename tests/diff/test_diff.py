@@ -508,9 +508,14 @@ def main():
         c.eq([x for x in rows if x["arch"] in (None, arch)], ra, "--arch %s: that arch's rows" % arch)
         check_fail_on(c, a, dbs["old"], dbs["new"], rows)
         # an index against itself: nothing, exit 0
+        every = "occupancy,spills,removed,vgpr,agpr,sgpr,lds,scratch,added,limiter,insns,class," \
+                "isa,lines,option"
         for name in ("old", "new"):
-            s = kwalk(a, dbs[name], dbs[name], "--fail-on", "occupancy,spills,removed,added,isa")
+            s = kwalk(a, dbs[name], dbs[name], "--fail-on", every)
             c.eq((s.returncode, s.stdout, s.stderr), (0, "", ""), "%s against itself" % name)
+        s = kwalk(a, os.path.dirname(new_obj), os.path.dirname(new_obj), "--json", "--fail-on", every)
+        c.eq((s.returncode, json.loads(s.stdout)["changes"] if s.returncode == 0 else s.stdout,
+              s.stderr), (0, [], ""), "the new build folder against itself (--json)")
         # build folders: indexed into a temporary database, removed afterwards
         tmp = os.path.join(root, "tmp")
         os.makedirs(tmp)
