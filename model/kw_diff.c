@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/kw_buf.h"
 #include "common/kw_natcmp.h"
 #include "common/kw_symmap.h"
 #include "model/kw_diff_lines.h"
+#include "model/kw_diff_triton.h"
 #include "model/kw_list.h"
 
 typedef KW_ARRAY(kw_loc) kw_diff_locs;
@@ -27,8 +27,8 @@ typedef struct kw_diff_side {
 } kw_diff_side;
 
 static const char *const kw_diff_names[KW_DIFF_NKINDS] = {
-    "occupancy", "spills", "removed", "vgpr",  "agpr",  "sgpr", "lds",
-    "scratch",   "added",  "limiter", "insns", "class", "isa",  "lines", "option"};
+    "occupancy", "spills",  "removed", "vgpr",  "agpr", "sgpr",  "lds",   "scratch",
+    "added",     "limiter", "insns",   "class", "isa",  "lines", "option"};
 
 const char *kw_diff_kind_name(kw_diff_kind k) {
     return k < KW_DIFF_NKINDS ? kw_diff_names[k] : "?";
@@ -56,52 +56,9 @@ bool kw_diff_fails(const kw_diff_row *r) {
     }
 }
 
-static bool kw_diff_is_triton(const kw_kernel *k) {
-    return k->language && !strcmp(k->language, "triton") && k->triton;
-}
-
-/* A Triton specialization's key: its function, arch, signature (the
- * arguments that are not constexprs, by type) and constexprs (name=value;
- * "?" when not known), not its hash, which any change of the compile
- * changes. */
-static const char *kw_diff_triton_key(kw_arena *a, const kw_kernel *k) {
-    kw_buf b;
-    kw_buf_init(&b);
-    kw_buf_printf(&b, "triton\x1f%s\x1f%s\x1f", k->name ? k->name : k->symbol,
-                  k->archs.n && k->archs.v[0].arch ? k->archs.v[0].arch : "");
-    for (size_t i = 0; i < k->params.n; i++)
-        if (!k->params.v[i].type || strcmp(k->params.v[i].type, "constexpr"))
-            kw_buf_printf(&b, "%s,", k->params.v[i].type ? k->params.v[i].type : "?");
-    kw_buf_putc(&b, '\x1f');
-    for (size_t i = 0; i < k->triton->constexprs.n; i++) {
-        const kw_triton_constexpr *c = &k->triton->constexprs.v[i];
-        kw_buf_printf(&b, "%s=%s,", c->name ? c->name : "?", c->value ? c->value : "?");
-    }
-    const char *key = b.oom ? NULL : kw_arena_strdup(a, kw_buf_str(&b));
-    kw_buf_free(&b);
-    return key;
-}
-
-/* key with a Triton specialization's options, or (more) its hash. */
-static const char *kw_diff_key_more(kw_arena *a, const char *key, const kw_kernel *k,
-                                    bool hash) {
-    if (hash)
-        return kw_arena_printf(a, "%s\x1f%s", key, k->triton->hash ? k->triton->hash : "");
-    kw_buf b;
-    kw_buf_init(&b);
-    kw_buf_printf(&b, "%s\x1f", key);
-    for (size_t i = 0; i < k->triton->options.n; i++) {
-        const kw_triton_option *o = &k->triton->options.v[i];
-        kw_buf_printf(&b, "%s=%s,", o->name ? o->name : "?", o->value ? o->value : "");
-    }
-    const char *out = b.oom ? NULL : kw_arena_strdup(a, kw_buf_str(&b));
-    kw_buf_free(&b);
-    return out;
-}
-
 /* The key a kernel is matched by across the two indexes (in arena). */
 static const char *kw_diff_key(kw_arena *a, const kw_index *ix, const kw_kernel *k) {
-    if (kw_diff_is_triton(k))
+    if (kw_diff_triton_is(k))
         return kw_diff_triton_key(a, k);
     const kw_index_tu *u = kw_index_kernel_unit(ix, k);
     if (!u)
@@ -120,8 +77,7 @@ static size_t kw_diff_count(const kw_diff_side *s, const char *key) {
 /* Triton specializations whose key is not unique in either side get their
  * options added to it, then, where still not unique, their hash; the maps
  * by key rebuilt. */
-static kw_status kw_diff_triton_unique(kw_diff_side *o, kw_diff_side *n, kw_arena *a,
-                                       kw_err *err) {
+static kw_status kw_diff_triton_unique(kw_diff_side *o, kw_diff_side *n, kw_arena *a, kw_err *err) {
     for (int pass = 0; pass < 2; pass++) {
         bool changed = false;
         kw_diff_side *sides[2] = {o, n};
@@ -134,10 +90,10 @@ static kw_status kw_diff_triton_unique(kw_diff_side *o, kw_diff_side *n, kw_aren
                 const kw_kernel *k = &sides[s]->ix->kernels.v[i];
                 const char *key = sides[s]->keys[i];
                 more[s][i] = NULL;
-                if (!key || !kw_diff_is_triton(k) ||
+                if (!key || !kw_diff_triton_is(k) ||
                     (kw_diff_count(o, key) <= 1 && kw_diff_count(n, key) <= 1))
                     continue;
-                if (!(more[s][i] = kw_diff_key_more(a, key, k, pass == 1)))
+                if (!(more[s][i] = kw_diff_triton_key_more(a, key, k, pass == 1)))
                     return kw_fail(err, "out of memory");
                 changed = true;
             }
@@ -193,26 +149,6 @@ static kw_status kw_diff_side_init(kw_diff_side *s, kw_arena *a, const kw_index 
     return KW_OK;
 }
 
-/* The printed name of a row's kernel: a Triton specialization's with its
- * constexprs, name[A=1, B=?]. */
-static const char *kw_diff_name(kw_diff *d, const kw_kernel *k) {
-    const char *name = k->name ? k->name : k->symbol;
-    if (!kw_diff_is_triton(k) || !k->triton->constexprs.n)
-        return name;
-    kw_buf b;
-    kw_buf_init(&b);
-    kw_buf_printf(&b, "%s[", name);
-    for (size_t i = 0; i < k->triton->constexprs.n; i++) {
-        const kw_triton_constexpr *c = &k->triton->constexprs.v[i];
-        kw_buf_printf(&b, "%s%s=%s", i ? ", " : "", c->name ? c->name : "?",
-                      c->value ? c->value : "?");
-    }
-    kw_buf_putc(&b, ']');
-    const char *out = b.oom ? NULL : kw_arena_strdup(&d->arena, kw_buf_str(&b));
-    kw_buf_free(&b);
-    return out ? out : name;
-}
-
 static kw_diff_row *kw_diff_row_new(kw_diff *d, const kw_diff_side *s, const kw_kernel *k,
                                     const char *arch, kw_diff_kind kind, kw_diff_dir dir,
                                     const char *field) {
@@ -223,7 +159,7 @@ static kw_diff_row *kw_diff_row_new(kw_diff *d, const kw_diff_side *s, const kw_
     const kw_index_tu *u = kw_index_kernel_unit(s->ix, k);
     r->kind = kind;
     r->dir = dir;
-    r->name = kw_diff_name(d, k);
+    r->name = kw_diff_triton_name(&d->arena, k);
     r->symbol = k->symbol;
     r->tu = u ? (u->tu.source ? u->tu.source : u->sidecar) : NULL;
     r->arch = arch;
@@ -254,8 +190,8 @@ static kw_status kw_diff_entries(kw_diff *d, kw_diff_side *s, const kw_kernel *k
 }
 
 /* A kernel (arch NULL) or one of its archs in side s only. */
-static kw_status kw_diff_only(kw_diff *d, kw_diff_side *s, size_t i, const char *arch,
-                              bool added, kw_err *err) {
+static kw_status kw_diff_only(kw_diff *d, kw_diff_side *s, size_t i, const char *arch, bool added,
+                              kw_err *err) {
     const kw_kernel *k = &s->ix->kernels.v[i];
     kw_diff_row *r =
         kw_diff_row_new(d, s, k, arch, added ? KW_DIFF_ADDED : KW_DIFF_REMOVED,
@@ -319,8 +255,8 @@ static kw_status kw_diff_line_rows(kw_diff *d, const kw_diff_side *n, const kw_k
 /* Did the listing's text change (a row "isa"), and which source lines' code
  * (rows "lines")? Nothing when either has no listing. */
 static kw_status kw_diff_isa(kw_diff *d, const kw_diff_side *o, const kw_kernel_arch *oa,
-                             const kw_diff_side *n, const kw_kernel *nk,
-                             const kw_kernel_arch *na, kw_err *err) {
+                             const kw_diff_side *n, const kw_kernel *nk, const kw_kernel_arch *na,
+                             kw_err *err) {
     kw_arena a;
     kw_arena_init(&a);
     kw_kernel_arch oc = *oa, nc = *na; /* copies: the listing read replaces isa and lines */
@@ -340,13 +276,6 @@ static kw_status kw_diff_isa(kw_diff *d, const kw_diff_side *o, const kw_kernel_
     return st;
 }
 
-static const char *kw_diff_option(const kw_triton *t, const char *name) {
-    for (size_t i = 0; i < t->options.n; i++)
-        if (t->options.v[i].name && !strcmp(t->options.v[i].name, name))
-            return t->options.v[i].value ? t->options.v[i].value : "";
-    return NULL;
-}
-
 /* A Triton compile option whose value changed (or that one side lacks). */
 static kw_status kw_diff_options(kw_diff *d, const kw_diff_side *n, const kw_kernel *ok,
                                  const kw_kernel *nk, const char *arch, kw_err *err) {
@@ -355,9 +284,9 @@ static kw_status kw_diff_options(kw_diff *d, const kw_diff_side *n, const kw_ker
         const kw_triton *t = side ? tn : to;
         for (size_t i = 0; i < t->options.n; i++) {
             const char *name = t->options.v[i].name;
-            if (!name || (side && kw_diff_option(to, name)))
+            if (!name || (side && kw_diff_triton_option(to, name)))
                 continue; /* the second pass: the options OLD lacks */
-            const char *ov = kw_diff_option(to, name), *nv = kw_diff_option(tn, name);
+            const char *ov = kw_diff_triton_option(to, name), *nv = kw_diff_triton_option(tn, name);
             if (kw_diff_streq(ov, nv))
                 continue;
             kw_diff_row *r = kw_diff_row_new(d, n, nk, arch, KW_DIFF_OPTION, KW_DIFF_CHANGE, name);
@@ -418,15 +347,15 @@ static kw_status kw_diff_pair(kw_diff *d, const kw_diff_side *o, const kw_kernel
                         kw_isa_class_count(&na->classes, i), true, KW_DIFF_CHANGE, err) != KW_OK)
             return KW_ERR;
     }
-    if (kw_diff_is_triton(ok) && kw_diff_is_triton(nk) &&
+    if (kw_diff_triton_is(ok) && kw_diff_triton_is(nk) &&
         kw_diff_options(d, n, ok, nk, a, err) != KW_OK)
         return KW_ERR;
     return kw_diff_isa(d, o, oa, n, nk, na, err);
 }
 
 /* The archs of a kernel in both: compared; in one only: added / removed. */
-static kw_status kw_diff_kernel(kw_diff *d, kw_diff_side *o, size_t oi, kw_diff_side *n,
-                                size_t ni, const char *arch, kw_err *err) {
+static kw_status kw_diff_kernel(kw_diff *d, kw_diff_side *o, size_t oi, kw_diff_side *n, size_t ni,
+                                const char *arch, kw_err *err) {
     const kw_kernel *ok = &o->ix->kernels.v[oi], *nk = &n->ix->kernels.v[ni];
     for (size_t i = 0; i < ok->archs.n; i++) {
         const char *a = ok->archs.v[i].arch;

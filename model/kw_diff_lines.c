@@ -35,8 +35,8 @@ static void kw_diff_lines_norm(kw_buf *b, const char *s, size_t n) {
             end = i;
             break;
         }
-    bool branch = (end >= 8 && !strncmp(s, "s_branch", 8)) ||
-                  (end >= 10 && !strncmp(s, "s_cbranch_", 10));
+    bool branch =
+        (end >= 8 && !strncmp(s, "s_branch", 8)) || (end >= 10 && !strncmp(s, "s_cbranch_", 10));
     bool space = false, any = false;
     for (size_t i = 0; i < end; i++) {
         char c = s[i];
@@ -104,13 +104,15 @@ static kw_status kw_diff_lines_side(kw_diff_lines_state *d, const kw_kernel_arch
 }
 
 static int kw_diff_lines_cmp(const void *pa, const void *pb) {
-    const kw_diff_lines_line *a = *(kw_diff_lines_line *const *)pa, *b = *(kw_diff_lines_line *const *)pb;
+    const kw_diff_lines_line *a = *(kw_diff_lines_line *const *)pa,
+                             *b = *(kw_diff_lines_line *const *)pb;
     int c = strcmp(a->file, b->file);
     return c ? c : (a->line > b->line) - (a->line < b->line);
 }
 
 /* The changed lines, sorted, merged into ranges in arena. */
-static kw_status kw_diff_lines_ranges(kw_diff_lines_state *d, kw_arena *arena, kw_diff_ranges *out) {
+static kw_status kw_diff_lines_ranges(kw_diff_lines_state *d, kw_arena *arena,
+                                      kw_diff_ranges *out) {
     kw_diff_lines_line **ch = kw_arena_alloc(&d->tmp, (d->lines.n ? d->lines.n : 1) * sizeof *ch);
     if (!ch)
         return KW_ERR;

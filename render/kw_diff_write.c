@@ -133,8 +133,9 @@ void kw_diff_write_md(const kw_diff *d, const char *old_name, const char *new_na
                   "added, %zu removed, %zu in both\n\n",
                   n[KW_DIFF_WORSE], n[KW_DIFF_BETTER], n[KW_DIFF_CHANGE], added, removed,
                   d->compared);
-    kw_buf_puts(out, "| | change | instantiation | arch | old | new | launch sites | entry points |\n"
-                     "|---|---|---|---|---:|---:|---|---|\n");
+    kw_buf_puts(out,
+                "| | change | instantiation | arch | old | new | launch sites | entry points |\n"
+                "|---|---|---|---|---:|---:|---|---|\n");
     for (size_t i = 0; i < d->rows.n; i++)
         kw_diff_md_row(out, &d->rows.v[i]);
 }

@@ -16,8 +16,8 @@
  * lost one of its two instructions; the last instruction has no line. */
 static void check_lines(void) {
     static const kw_isa_line ol[] = {
-        {0x0, {"/s/f.hip", 5, 1}, {0}},  {0x8, {"/s/f.hip", 6, 1}, {0}},
-        {0xc, {"/s/f.hip", 7, 1}, {0}},  {0x10, {"/s/g.hip", 3, 1}, {0}},
+        {0x0, {"/s/f.hip", 5, 1}, {0}}, {0x8, {"/s/f.hip", 6, 1}, {0}},
+        {0xc, {"/s/f.hip", 7, 1}, {0}}, {0x10, {"/s/g.hip", 3, 1}, {0}},
         {0x18, {NULL, 0, 0}, {0}},
     };
     static const kw_isa_line nl[] = {
