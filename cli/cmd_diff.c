@@ -2,8 +2,9 @@
  * what changed between two builds, per kernel instantiation and arch, one
  * line per change sorted by consequence (model/kw_diff.h), as a Markdown
  * table or JSON (render/kw_diff_write.h; docs/diff.md). OLD and NEW are
- * indexes (a database or its YAML export) or build folders, indexed first
- * into a temporary database (as `kwalk index DIR` would) that is removed
+ * indexes (a database or its YAML export), build folders or Triton caches,
+ * indexed first into a temporary database (as `kwalk index DIR` or `kwalk
+ * index --triton-cache DIR` would, without IR facts) that is removed
  * afterwards.
  *
  * Exit status: 0, also when there are changes; 2 when a kind --fail-on names
@@ -24,9 +25,11 @@
 #include "cli/kw_cli_json.h"
 #include "cli/kw_gather.h"
 #include "cli/kw_gather_build.h"
+#include "cli/kw_gather_triton.h"
 #include "index/kw_index.h"
 #include "model/kw_diff.h"
 #include "render/kw_diff_write.h"
+#include "triton/kw_triton.h"
 
 enum { KW_DIFF_EXIT_FAIL = 2 }; /* a --fail-on kind occurred */
 
@@ -35,17 +38,22 @@ static const char kw_diff_usage[] =
     "What changed between two builds, per kernel instantiation: instantiations added\n"
     "and removed (with their launch sites), and per arch of one in both VGPR, AGPR, SGPR,\n"
     "LDS, scratch, VGPR/SGPR spills, occupancy and its limiter, the instruction count and\n"
-    "the count of each instruction class, and whether the ISA listing changed. One line\n"
-    "per change, regressions first (occupancy drops, new spills, removed instantiations,\n"
-    "register/LDS/scratch growth), then other changes, then improvements.\n"
-    "OLD and NEW are indexes written by 'kwalk index' (.db, or its .yaml export) or build\n"
-    "folders, indexed first into a temporary database. Kernels are matched by device\n"
-    "symbol; one with internal linkage by its symbol and its unit's source file.\n\n"
+    "the count of each instruction class, whether the ISA listing changed and, with line\n"
+    "tables, which source lines' code changed. One line per change, regressions first\n"
+    "(occupancy drops, new spills, removed instantiations, register/LDS/scratch growth),\n"
+    "then other changes, then improvements. Added and removed instantiations come with\n"
+    "their launch sites and entry points.\n"
+    "OLD and NEW are indexes written by 'kwalk index' (.db, or its .yaml export), build\n"
+    "folders or Triton caches, indexed first into a temporary database. Kernels are\n"
+    "matched by device symbol; one with internal linkage by its symbol and its unit's\n"
+    "source file; a Triton specialization by its function, arch, signature and constexprs\n"
+    "(its compile options compared as changes).\n\n"
     "  --json              one JSON document instead of the Markdown table (docs/diff.md)\n"
     "  --arch ARCH         compare ARCH only (gfx942)\n"
     "  --fail-on KIND,...  exit 2 when a named kind of regression occurs: occupancy (drop),\n"
     "                      spills (new), removed, vgpr, agpr, sgpr, lds, scratch (growth),\n"
-    "                      added, isa (listing changed), limiter, insns, class (any change)\n\n"
+    "                      added, isa (listing changed), lines, option, limiter, insns,\n"
+    "                      class (any change)\n\n"
     "Exit status: 0 (changes or not), 2 when a --fail-on kind occurred, 1 on bad input\n"
     "or a bad command line. No changes: no output (--json: an empty \"changes\" list).\n";
 
@@ -59,8 +67,28 @@ __attribute__((format(printf, 1, 2))) static int kw_diff_usage_error(const char 
     return KW_EXIT_INPUT;
 }
 
-/* A build folder indexed into dir/kwalk.db (the summary line `kwalk index`
- * prints goes to /dev/null: stdout is the diff's). */
+/* A folder without sidecars: the Triton cache folders in it (or it), as
+ * `kwalk index --triton-cache` reads them, without IR facts (a diff
+ * compares none: no kwalk-irfacts run). */
+static int kw_diff_triton_dir(kw_found *f, kw_tcache *tc, const char *path) {
+    kw_err err;
+    kw_triton_paths found = {0};
+    if (kw_triton_cache_entries(&f->arena, path, &found, &err) != KW_OK)
+        return kw_cli_fail(&err);
+    if (!found.n)
+        return kw_cli_failf("%s: no sidecars (*.kwalk.yaml, *.kwalk.yaml.zst, or embedded in "
+                            "objects) and no Triton cache entries (folders with a "
+                            "__grp__NAME.json) found",
+                            path);
+    setenv("KWALK_IRFACTS", "off", 1);
+    int rc = KW_EXIT_OK;
+    for (size_t j = 0; j < found.n && rc == KW_EXIT_OK; j++)
+        rc = kw_gather_triton_add(f, tc, found.v[j]);
+    return rc;
+}
+
+/* A build folder (or a Triton cache) indexed into dir/kwalk.db (the summary
+ * line `kwalk index` prints goes to /dev/null: stdout is the diff's). */
 static int kw_diff_index_dir(const char *path, const char *db) {
     kw_found f;
     memset(&f, 0, sizeof f);
@@ -70,9 +98,7 @@ static int kw_diff_index_dir(const char *path, const char *db) {
     memset(&tc, 0, sizeof tc);
     int rc = kw_gather(&f, path);
     if (rc == KW_EXIT_OK && !f.paths.n)
-        rc = kw_cli_failf("%s: no sidecars (*.kwalk.yaml, *.kwalk.yaml.zst, or embedded in "
-                          "objects) found",
-                          path);
+        rc = kw_diff_triton_dir(&f, &tc, path);
     if (rc == KW_EXIT_OK) {
         fflush(stdout);
         int saved = dup(STDOUT_FILENO), nul = open("/dev/null", O_WRONLY);
@@ -220,7 +246,7 @@ int kw_cmd_diff(int argc, char **argv) {
         }
     }
     if (rc == KW_EXIT_OK && npaths < 2)
-        rc = kw_diff_usage_error("give OLD and NEW (indexes or build folders)");
+        rc = kw_diff_usage_error("give OLD and NEW (indexes, build folders or Triton caches)");
     if (rc != KW_EXIT_OK)
         return rc;
     kw_index ix[2];

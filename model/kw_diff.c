@@ -10,6 +10,9 @@
 
 #include "common/kw_natcmp.h"
 #include "common/kw_symmap.h"
+#include "model/kw_diff_lines.h"
+#include "model/kw_diff_triton.h"
+#include "model/kw_list.h"
 
 typedef KW_ARRAY(kw_loc) kw_diff_locs;
 
@@ -19,11 +22,13 @@ typedef struct kw_diff_side {
     kw_symmap by_key; /* key -> index in ix->kernels */
     const char **keys;
     kw_diff_locs *launches; /* per kernel */
+    kw_list list;           /* its entry points, built for the first added / removed row */
+    bool listed;
 } kw_diff_side;
 
 static const char *const kw_diff_names[KW_DIFF_NKINDS] = {
-    "occupancy", "spills", "removed", "vgpr",  "agpr",  "sgpr", "lds",
-    "scratch",   "added",  "limiter", "insns", "class", "isa"};
+    "occupancy", "spills",  "removed", "vgpr",  "agpr", "sgpr",  "lds",   "scratch",
+    "added",     "limiter", "insns",   "class", "isa",  "lines", "option"};
 
 const char *kw_diff_kind_name(kw_diff_kind k) {
     return k < KW_DIFF_NKINDS ? kw_diff_names[k] : "?";
@@ -43,6 +48,8 @@ bool kw_diff_fails(const kw_diff_row *r) {
     case KW_DIFF_INSNS:
     case KW_DIFF_CLASS:
     case KW_DIFF_ISA:
+    case KW_DIFF_LINES:
+    case KW_DIFF_OPTION:
         return true;
     default:
         return r->dir == KW_DIFF_WORSE;
@@ -51,10 +58,61 @@ bool kw_diff_fails(const kw_diff_row *r) {
 
 /* The key a kernel is matched by across the two indexes (in arena). */
 static const char *kw_diff_key(kw_arena *a, const kw_index *ix, const kw_kernel *k) {
+    if (kw_diff_triton_is(k))
+        return kw_diff_triton_key(a, k);
     const kw_index_tu *u = kw_index_kernel_unit(ix, k);
     if (!u)
         return k->symbol;
     return kw_arena_printf(a, "%s\x1f%s", k->symbol, u->tu.source ? u->tu.source : u->sidecar);
+}
+
+/* How many kernels of s have key. */
+static size_t kw_diff_count(const kw_diff_side *s, const char *key) {
+    size_t n = 0;
+    for (size_t i = 0; i < s->ix->kernels.n; i++)
+        n += s->keys[i] && !strcmp(s->keys[i], key);
+    return n;
+}
+
+/* Triton specializations whose key is not unique in either side get their
+ * options added to it, then, where still not unique, their hash; the maps
+ * by key rebuilt. */
+static kw_status kw_diff_triton_unique(kw_diff_side *o, kw_diff_side *n, kw_arena *a, kw_err *err) {
+    for (int pass = 0; pass < 2; pass++) {
+        bool changed = false;
+        kw_diff_side *sides[2] = {o, n};
+        const char **more[2];
+        for (int s = 0; s < 2; s++) {
+            size_t nk = sides[s]->ix->kernels.n;
+            if (!(more[s] = kw_arena_alloc(a, (nk ? nk : 1) * sizeof *more[s])))
+                return kw_fail(err, "out of memory");
+            for (size_t i = 0; i < nk; i++) {
+                const kw_kernel *k = &sides[s]->ix->kernels.v[i];
+                const char *key = sides[s]->keys[i];
+                more[s][i] = NULL;
+                if (!key || !kw_diff_triton_is(k) ||
+                    (kw_diff_count(o, key) <= 1 && kw_diff_count(n, key) <= 1))
+                    continue;
+                if (!(more[s][i] = kw_diff_triton_key_more(a, key, k, pass == 1)))
+                    return kw_fail(err, "out of memory");
+                changed = true;
+            }
+        }
+        if (!changed)
+            return KW_OK;
+        for (int s = 0; s < 2; s++) {
+            kw_symmap_free(&sides[s]->by_key);
+            kw_symmap_init(&sides[s]->by_key);
+            for (size_t i = 0; i < sides[s]->ix->kernels.n; i++) {
+                if (more[s][i])
+                    sides[s]->keys[i] = more[s][i];
+                if (sides[s]->keys[i] &&
+                    kw_symmap_put(&sides[s]->by_key, sides[s]->keys[i], i) != KW_OK)
+                    return kw_fail(err, "out of memory");
+            }
+        }
+    }
+    return KW_OK;
 }
 
 static kw_status kw_diff_side_init(kw_diff_side *s, kw_arena *a, const kw_index *ix, kw_err *err) {
@@ -101,7 +159,7 @@ static kw_diff_row *kw_diff_row_new(kw_diff *d, const kw_diff_side *s, const kw_
     const kw_index_tu *u = kw_index_kernel_unit(s->ix, k);
     r->kind = kind;
     r->dir = dir;
-    r->name = k->name ? k->name : k->symbol;
+    r->name = kw_diff_triton_name(&d->arena, k);
     r->symbol = k->symbol;
     r->tu = u ? (u->tu.source ? u->tu.source : u->sidecar) : NULL;
     r->arch = arch;
@@ -110,9 +168,30 @@ static kw_diff_row *kw_diff_row_new(kw_diff *d, const kw_diff_side *s, const kw_
     return r;
 }
 
+/* The entry points reaching kernel k of side s (`kwalk list`'s) into r. */
+static kw_status kw_diff_entries(kw_diff *d, kw_diff_side *s, const kw_kernel *k, kw_diff_row *r,
+                                 kw_err *err) {
+    if (!s->listed) {
+        s->listed = true;
+        if (kw_list_build(&s->list, s->ix, err) != KW_OK)
+            return KW_ERR;
+    }
+    const kw_list_row *lr = NULL; /* the rows are sorted after row_of was made: scan */
+    for (size_t j = 0; j < s->list.rows.n && !lr; j++)
+        if (s->list.rows.v[j].kernel == k)
+            lr = &s->list.rows.v[j];
+    for (size_t j = 0; lr && j < lr->entries.n; j++) {
+        const kw_entry **e = KW_PUSH(&d->arena, r->entries);
+        if (!e)
+            return kw_fail(err, "out of memory");
+        *e = s->list.entries.v[lr->entries.v[j]];
+    }
+    return KW_OK;
+}
+
 /* A kernel (arch NULL) or one of its archs in side s only. */
-static kw_status kw_diff_only(kw_diff *d, const kw_diff_side *s, size_t i, const char *arch,
-                              bool added, kw_err *err) {
+static kw_status kw_diff_only(kw_diff *d, kw_diff_side *s, size_t i, const char *arch, bool added,
+                              kw_err *err) {
     const kw_kernel *k = &s->ix->kernels.v[i];
     kw_diff_row *r =
         kw_diff_row_new(d, s, k, arch, added ? KW_DIFF_ADDED : KW_DIFF_REMOVED,
@@ -121,7 +200,7 @@ static kw_status kw_diff_only(kw_diff *d, const kw_diff_side *s, size_t i, const
         return kw_fail(err, "out of memory");
     r->launches.v = s->launches[i].v;
     r->launches.n = s->launches[i].n;
-    return KW_OK;
+    return kw_diff_entries(d, s, k, r, err);
 }
 
 static const kw_kernel_arch *kw_diff_arch(const kw_kernel *k, const char *arch) {
@@ -152,23 +231,72 @@ static bool kw_diff_streq(const char *a, const char *b) {
     return a == b || (a && b && !strcmp(a, b));
 }
 
-/* Did the listing's text change? -1: not known (either has none). */
-static int kw_diff_isa_changed(const kw_diff_side *o, const kw_kernel_arch *oa,
-                               const kw_diff_side *n, const kw_kernel_arch *na, kw_err *err) {
+/* The lines of source whose code changed: a row per range. */
+static kw_status kw_diff_line_rows(kw_diff *d, const kw_diff_side *n, const kw_kernel *nk,
+                                   const char *arch, const kw_kernel_arch *oc,
+                                   const kw_kernel_arch *nc, kw_err *err) {
+    kw_diff_ranges ranges;
+    if (kw_diff_lines(oc, nc, &d->arena, &ranges, err) != KW_OK)
+        return KW_ERR;
+    for (size_t i = 0; i < ranges.n; i++) {
+        const kw_diff_range *g = &ranges.v[i];
+        kw_diff_row *r = kw_diff_row_new(d, n, nk, arch, KW_DIFF_LINES, KW_DIFF_CHANGE, "lines");
+        if (!r)
+            return kw_fail(err, "out of memory");
+        r->src.file = g->file;
+        r->src.line = g->first;
+        r->src_last = g->last;
+        r->old_value = g->old_insns;
+        r->new_value = g->new_insns;
+    }
+    return KW_OK;
+}
+
+/* Did the listing's text change (a row "isa"), and which source lines' code
+ * (rows "lines")? Nothing when either has no listing. */
+static kw_status kw_diff_isa(kw_diff *d, const kw_diff_side *o, const kw_kernel_arch *oa,
+                             const kw_diff_side *n, const kw_kernel *nk, const kw_kernel_arch *na,
+                             kw_err *err) {
     kw_arena a;
     kw_arena_init(&a);
     kw_kernel_arch oc = *oa, nc = *na; /* copies: the listing read replaces isa and lines */
-    int changed = -1;
+    kw_status st = KW_ERR;
     if (kw_index_read_listing(o->ix, 0, &oc, &a, err) == KW_OK &&
         kw_index_read_listing(n->ix, 0, &nc, &a, err) == KW_OK) {
-        changed = !oc.isa || !*oc.isa || !nc.isa || !*nc.isa || oc.isa_note || nc.isa_note
-                      ? -1
-                      : strcmp(oc.isa, nc.isa) != 0;
-    } else {
-        changed = -2;
+        st = KW_OK;
+        if (oc.isa && *oc.isa && nc.isa && *nc.isa && !oc.isa_note && !nc.isa_note &&
+            strcmp(oc.isa, nc.isa)) {
+            if (!kw_diff_row_new(d, n, nk, oa->arch, KW_DIFF_ISA, KW_DIFF_CHANGE, "isa"))
+                st = kw_fail(err, "out of memory");
+            else
+                st = kw_diff_line_rows(d, n, nk, oa->arch, &oc, &nc, err);
+        }
     }
     kw_arena_free(&a);
-    return changed;
+    return st;
+}
+
+/* A Triton compile option whose value changed (or that one side lacks). */
+static kw_status kw_diff_options(kw_diff *d, const kw_diff_side *n, const kw_kernel *ok,
+                                 const kw_kernel *nk, const char *arch, kw_err *err) {
+    const kw_triton *to = ok->triton, *tn = nk->triton;
+    for (int side = 0; side < 2; side++) {
+        const kw_triton *t = side ? tn : to;
+        for (size_t i = 0; i < t->options.n; i++) {
+            const char *name = t->options.v[i].name;
+            if (!name || (side && kw_diff_triton_option(to, name)))
+                continue; /* the second pass: the options OLD lacks */
+            const char *ov = kw_diff_triton_option(to, name), *nv = kw_diff_triton_option(tn, name);
+            if (kw_diff_streq(ov, nv))
+                continue;
+            kw_diff_row *r = kw_diff_row_new(d, n, nk, arch, KW_DIFF_OPTION, KW_DIFF_CHANGE, name);
+            if (!r)
+                return kw_fail(err, "out of memory");
+            r->old_text = ov;
+            r->new_text = nv;
+        }
+    }
+    return KW_OK;
 }
 
 static kw_status kw_diff_pair(kw_diff *d, const kw_diff_side *o, const kw_kernel *ok,
@@ -219,17 +347,15 @@ static kw_status kw_diff_pair(kw_diff *d, const kw_diff_side *o, const kw_kernel
                         kw_isa_class_count(&na->classes, i), true, KW_DIFF_CHANGE, err) != KW_OK)
             return KW_ERR;
     }
-    int changed = kw_diff_isa_changed(o, oa, n, na, err);
-    if (changed == -2)
+    if (kw_diff_triton_is(ok) && kw_diff_triton_is(nk) &&
+        kw_diff_options(d, n, ok, nk, a, err) != KW_OK)
         return KW_ERR;
-    if (changed == 1 && !kw_diff_row_new(d, n, nk, a, KW_DIFF_ISA, KW_DIFF_CHANGE, "isa"))
-        return kw_fail(err, "out of memory");
-    return KW_OK;
+    return kw_diff_isa(d, o, oa, n, nk, na, err);
 }
 
 /* The archs of a kernel in both: compared; in one only: added / removed. */
-static kw_status kw_diff_kernel(kw_diff *d, const kw_diff_side *o, size_t oi, const kw_diff_side *n,
-                                size_t ni, const char *arch, kw_err *err) {
+static kw_status kw_diff_kernel(kw_diff *d, kw_diff_side *o, size_t oi, kw_diff_side *n, size_t ni,
+                                const char *arch, kw_err *err) {
     const kw_kernel *ok = &o->ix->kernels.v[oi], *nk = &n->ix->kernels.v[ni];
     for (size_t i = 0; i < ok->archs.n; i++) {
         const char *a = ok->archs.v[i].arch;
@@ -256,7 +382,8 @@ static bool kw_diff_has_arch(const kw_kernel *k, const char *arch) {
 static kw_status kw_diff_run(kw_diff *d, kw_diff_side *o, kw_diff_side *n, const char *arch,
                              kw_err *err) {
     if (kw_diff_side_init(o, &d->arena, o->ix, err) != KW_OK ||
-        kw_diff_side_init(n, &d->arena, n->ix, err) != KW_OK)
+        kw_diff_side_init(n, &d->arena, n->ix, err) != KW_OK ||
+        kw_diff_triton_unique(o, n, &d->arena, err) != KW_OK)
         return KW_ERR;
     for (size_t i = 0; i < o->ix->kernels.n; i++) {
         if (!o->keys[i] || !kw_diff_has_arch(&o->ix->kernels.v[i], arch))
@@ -291,6 +418,10 @@ kw_status kw_diff_build(kw_diff *d, const kw_index *old_ix, const kw_index *new_
     kw_status st = kw_diff_run(d, &o, &n, arch, err);
     kw_symmap_free(&o.by_key);
     kw_symmap_free(&n.by_key);
+    if (o.listed)
+        kw_list_free(&o.list);
+    if (n.listed)
+        kw_list_free(&n.list);
     return st;
 }
 
@@ -346,6 +477,11 @@ static int kw_diff_cmp(const void *pa, const void *pb) {
         return c;
     if (a->kind != b->kind)
         return (int)a->kind - (int)b->kind;
+    if (a->kind == KW_DIFF_LINES) {
+        if ((c = kw_diff_strcmp(a->src.file, b->src.file)))
+            return c;
+        return (a->src.line > b->src.line) - (a->src.line < b->src.line);
+    }
     return kw_diff_strcmp(a->field, b->field);
 }
 

@@ -1,6 +1,6 @@
 /* kw_diff_write.c: the writers of `kwalk diff` (kw_diff_write.h): the
  * Markdown table (a summary line, then | | change | instantiation | arch |
- * old | new | launch sites |) and the JSON document. */
+ * old | new | launch sites | entry points |) and the JSON document. */
 #include "render/kw_diff_write.h"
 
 #include <string.h>
@@ -57,9 +57,30 @@ static void kw_diff_md_value(kw_buf *b, const kw_diff_row *r, bool newer) {
         kw_buf_putc(b, '-');
 }
 
+/* An entry point as `kwalk list` names it: kind:module.name. */
+static const char *kw_diff_entry_name(const kw_entry *e) {
+    return e->name ? e->name : e->function ? e->function : e->function_symbol;
+}
+
+/* A lines row's range: file:first or file:first-last. */
+static void kw_diff_md_range(kw_buf *b, const kw_diff_row *r) {
+    kw_diff_md_cell(b, r->src.file);
+    kw_buf_printf(b, ":%d", r->src.line);
+    if (r->src_last != r->src.line)
+        kw_buf_printf(b, "-%d", r->src_last);
+}
+
 static void kw_diff_md_row(kw_buf *b, const kw_diff_row *r) {
-    kw_buf_printf(b, "| %s | %s%s | ", kw_diff_dir_name(r->dir),
-                  r->kind == KW_DIFF_CLASS ? "class " : "", r->field);
+    kw_buf_printf(b, "| %s | %s%s", kw_diff_dir_name(r->dir),
+                  r->kind == KW_DIFF_CLASS    ? "class "
+                  : r->kind == KW_DIFF_OPTION ? "option "
+                                              : "",
+                  r->field);
+    if (r->kind == KW_DIFF_LINES) {
+        kw_buf_putc(b, ' ');
+        kw_diff_md_range(b, r);
+    }
+    kw_buf_puts(b, " | ");
     kw_diff_md_code(b, r->name);
     if (r->tu) {
         kw_buf_puts(b, " (");
@@ -77,6 +98,18 @@ static void kw_diff_md_row(kw_buf *b, const kw_diff_row *r) {
         kw_buf_puts(b, i ? ", " : "");
         kw_diff_md_cell(b, r->launches.v[i].file);
         kw_buf_printf(b, ":%d", r->launches.v[i].line);
+    }
+    kw_buf_puts(b, " | ");
+    for (size_t i = 0; i < r->entries.n; i++) {
+        const kw_entry *e = r->entries.v[i];
+        kw_buf_puts(b, i ? ", " : "");
+        kw_diff_md_cell(b, e->kind ? e->kind : "entry");
+        kw_buf_putc(b, ':');
+        if (e->module) {
+            kw_diff_md_cell(b, e->module);
+            kw_buf_putc(b, '.');
+        }
+        kw_diff_md_cell(b, kw_diff_entry_name(e));
     }
     kw_buf_puts(b, " |\n");
 }
@@ -100,8 +133,9 @@ void kw_diff_write_md(const kw_diff *d, const char *old_name, const char *new_na
                   "added, %zu removed, %zu in both\n\n",
                   n[KW_DIFF_WORSE], n[KW_DIFF_BETTER], n[KW_DIFF_CHANGE], added, removed,
                   d->compared);
-    kw_buf_puts(out, "| | change | instantiation | arch | old | new | launch sites |\n"
-                     "|---|---|---|---|---:|---:|---|\n");
+    kw_buf_puts(out,
+                "| | change | instantiation | arch | old | new | launch sites | entry points |\n"
+                "|---|---|---|---|---:|---:|---|---|\n");
     for (size_t i = 0; i < d->rows.n; i++)
         kw_diff_md_row(out, &d->rows.v[i]);
 }
@@ -111,9 +145,10 @@ static json_t *kw_diff_json_num(long long v) {
 }
 
 static json_t *kw_diff_json_row(const kw_diff_row *r, bool *oom) {
-    json_t *o = json_object(), *launches = json_array();
-    if (!o || !launches) {
+    json_t *o = json_object(), *launches = json_array(), *entries = json_array();
+    if (!o || !launches || !entries) {
         json_decref(launches);
+        json_decref(entries);
         *oom = true;
         return o;
     }
@@ -124,8 +159,13 @@ static json_t *kw_diff_json_row(const kw_diff_row *r, bool *oom) {
     kw_jansson_set(o, "symbol", kw_jansson_text(r->symbol), oom);
     kw_jansson_set(o, "tu", kw_jansson_text(r->tu), oom);
     kw_jansson_set(o, "arch", kw_jansson_text(r->arch), oom);
-    kw_jansson_set(o, "old", kw_diff_json_num(r->old_value), oom);
-    kw_jansson_set(o, "new", kw_diff_json_num(r->new_value), oom);
+    if (r->kind == KW_DIFF_OPTION) { /* the values as NAME.json writes them */
+        kw_jansson_set(o, "old", kw_jansson_text(r->old_text), oom);
+        kw_jansson_set(o, "new", kw_jansson_text(r->new_text), oom);
+    } else {
+        kw_jansson_set(o, "old", kw_diff_json_num(r->old_value), oom);
+        kw_jansson_set(o, "new", kw_diff_json_num(r->new_value), oom);
+    }
     if (r->kind == KW_DIFF_OCCUPANCY || r->kind == KW_DIFF_LIMITER) {
         kw_jansson_set(o, "old_limiter", kw_jansson_text(r->old_text), oom);
         kw_jansson_set(o, "new_limiter", kw_jansson_text(r->new_text), oom);
@@ -136,6 +176,23 @@ static json_t *kw_diff_json_row(const kw_diff_row *r, bool *oom) {
                                   "line", (json_int_t)r->launches.v[i].line),
                         oom);
     kw_jansson_set(o, "launches", launches, oom);
+    for (size_t i = 0; i < r->entries.n; i++) {
+        const kw_entry *e = r->entries.v[i];
+        const kw_loc *at = &e->location;
+        kw_jansson_push(entries,
+                        json_pack("{s:o, s:o, s:o, s:o, s:o}", "kind", kw_jansson_text(e->kind),
+                                  "module", kw_jansson_text(e->module), "name",
+                                  kw_jansson_text(kw_diff_entry_name(e)), "file",
+                                  kw_jansson_text(at->file), "line",
+                                  at->file ? json_integer(at->line) : json_null()),
+                        oom);
+    }
+    kw_jansson_set(o, "entries", entries, oom);
+    if (r->kind == KW_DIFF_LINES) {
+        kw_jansson_set(o, "file", kw_jansson_text(r->src.file), oom);
+        kw_jansson_set(o, "first", json_integer(r->src.line), oom);
+        kw_jansson_set(o, "last", json_integer(r->src_last), oom);
+    }
     return o;
 }
 

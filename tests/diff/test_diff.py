@@ -13,16 +13,30 @@ indexed, against ground truth kwalk does not produce:
     and every such value that differs is reported;
   - every occupancy reported is clang's own (-Rpass-analysis=kernel-resource-
     usage, Occupancy [waves/SIMD]) and every occupancy change is reported;
+  - the added / removed instantiations' entry points are the extern "C"
+    functions of the source that reach their launch markers (a scan of the
+    source's functions and calls);
+  - every occupancy limiter reported agrees with the VGPR and SGPR terms the
+    test computes from the notes and annotations/hw (and is `none` at the
+    wave slots), and a limiter change is reported where those terms change;
   - the instruction count is llvm-objdump's count over the kernel symbol's
-    range, the instruction classes' changes add up to it, and the listing is
-    reported changed exactly when llvm-objdump's text of the kernel differs;
+    range, each instruction class's count changes exactly as llvm-objdump's
+    mnemonics classified by docs/codeobj.md's rules (here) do, and the
+    listing is reported changed exactly when llvm-objdump's text of the
+    kernel differs;
+  - the source lines whose code changed: llvm-objdump's instructions of each
+    kernel given their line by llvm-dwarfdump --debug-line, per line the
+    instructions' text (a branch by its mnemonic) compared, the changed lines
+    merged into ranges of consecutive lines, with each build's instruction
+    counts (both builds compile the device code with -gline-tables-only);
   - the rows come in the documented order; --fail-on exits 2 for a kind that
-    occurred, 0 for one that did not; OLD against itself prints nothing and
-    exits 0; build folders given instead of indexes give the same rows and
+    occurred, 0 for one that did not; OLD and NEW each against itself print
+    nothing and exit 0; build folders given instead of indexes give the same rows and
     leave no temporary files; bad input is one `kwalk:` line and exit 1.
 
   test_diff.py (the capture tests' options: kwcap.parse_args)
 """
+import collections
 import json
 import os
 import re
@@ -41,6 +55,8 @@ NOTE = {"vgpr": ".vgpr_count", "agpr": ".agpr_count", "sgpr": ".sgpr_count",
         "lds_bytes": ".group_segment_fixed_size", "scratch_bytes": ".private_segment_fixed_size",
         "vgpr_spill": ".vgpr_spill_count", "sgpr_spill": ".sgpr_spill_count"}
 RANK_REGRESSION = {"occupancy": 0, "spills": 1, "removed": 2}
+# both builds: line tables in the device code (the source lines whose code changed)
+LINES = ["-Xarch_device", "-gline-tables-only"]
 
 
 def markers():
@@ -51,6 +67,65 @@ def markers():
         if m:
             out[m.group(1)] = i
     return out
+
+
+def preprocess_branches(lines, new):
+    """The source's lines with the lines of the #ifdef KWD_NEW / #else /
+    #endif branches OLD (new False) or NEW does not compile blanked."""
+    out, stack = [], []
+    for l in lines:
+        t = l.strip()
+        if t.startswith("#ifdef KWD_NEW"):
+            stack.append(new)
+            out.append("")
+        elif t.startswith("#else") and stack:
+            stack[-1] = not stack[-1]
+            out.append("")
+        elif t.startswith("#endif") and stack:
+            stack.pop()
+            out.append("")
+        else:
+            out.append(l if all(stack) else "")
+    return out
+
+
+OLD_SRC = preprocess_branches(open(SRC).read().split("\n"), False)
+NEW_SRC = preprocess_branches(open(SRC).read().split("\n"), True)
+FUNC = re.compile(r'^(extern "C" )?(?:static )?(?:__global__ )?[\w:<>\* ]*?\b(\w+)\s*\(')
+
+
+def entries_reaching(src, launch_lines):
+    """The extern "C" functions of src (lines; 1-based numbers) that contain
+    one of launch_lines or call, directly or through other functions of src,
+    one that does: each top-level function's extent by its braces, its calls
+    by name."""
+    funcs = []  # (name, extern C, first, last)
+    i = 0
+    while i < len(src):
+        m = FUNC.match(src[i])
+        if not m:
+            i += 1
+            continue
+        depth, j, opened = 0, i, False
+        while j < len(src):
+            depth += src[j].count("{") - src[j].count("}")
+            opened = opened or "{" in src[j]
+            if opened and depth <= 0:
+                break
+            j += 1
+        funcs.append((m.group(2), bool(m.group(1)), i + 1, j + 1))
+        i = j + 1
+    body = {f: " ".join(src[a - 1:b]) for f, _, a, b in funcs}
+    reach = {f for f, _, a, b in funcs if any(a <= l <= b for l in launch_lines)}
+    grew = True
+    while grew:
+        grew = False
+        for f, _, a, b in funcs:
+            if f not in reach and any(re.search(r"\b%s\s*\(" % g, body[f].split("{", 1)[-1])
+                                      for g in reach):
+                reach.add(f)
+                grew = True
+    return sorted(f for f, ext, _, _ in funcs if ext and f in reach)
 
 
 def compile_build(a, root, name, extra, c):
@@ -90,7 +165,8 @@ def symbols(a, co):
 
 
 def listings(a, co, arch):
-    """{FUNC symbol: [instruction text]} by llvm-objdump over each symbol's range."""
+    """{FUNC symbol: [(address, instruction text)]} by llvm-objdump over each
+    symbol's range."""
     syms = symbols(a, co)
     out = run([kwcap.tool(a, "llvm-objdump"), "-d", "--mcpu=" + arch, co], must=True).stdout
     insns = []
@@ -98,7 +174,143 @@ def listings(a, co, arch):
         m = re.match(r"^\t(.*?)\s*// ([0-9A-F]+):", l)
         if m:
             insns.append((int(m.group(2), 16), " ".join(m.group(1).split())))
-    return {s: [t for addr, t in insns if v <= addr < v + n] for s, (v, n) in syms.items()}
+    return {s: [(addr, t) for addr, t in insns if v <= addr < v + n] for s, (v, n) in syms.items()}
+
+
+def texts(listing):
+    return [t for _, t in listing]
+
+
+# docs/codeobj.md's instruction classes, in the order its table's rules apply
+VMEM = ("global_", "buffer_", "tbuffer_", "flat_", "scratch_", "image_")
+SMEM = ("s_load_", "s_buffer_load_", "s_store_", "s_scratch_", "s_dcache_", "s_atc_probe",
+        "s_memtime", "s_memrealtime", "s_atomic_", "s_prefetch_")
+TRANS = ("v_rcp_", "v_rsq_", "v_exp_", "v_log_", "v_sqrt_", "v_sin_", "v_cos_")
+
+
+def insn_class(text):
+    """The class of one instruction (its mnemonic) by docs/codeobj.md's table."""
+    m = text.split()[0] if text.split() else ""
+    if m.startswith("v_"):
+        if m.startswith("v_pk_"):
+            return "valu_packed"
+        if m.startswith(TRANS):
+            return "valu_trans"
+        if m.startswith("v_cvt_") and re.search(r"fp8|bf8|fp4|fp6|bf6", m):
+            return "cvt_fp8_fp4"
+        for p, c in (("v_mfma_", "mfma"), ("v_smfmac_", "smfmac"), ("v_wmma_", "wmma"),
+                     ("v_swmmac_", "wmma"), ("v_readlane_", "readlane"),
+                     ("v_writelane_", "writelane"), ("v_readfirstlane_", "readfirstlane"),
+                     ("v_permlane", "permlane")):
+            if m.startswith(p):
+                return c
+        return "valu"
+    if m.startswith(VMEM):
+        if m in ("buffer_wbl2", "buffer_inv"):
+            return "other"
+        for op in ("load", "store", "atomic"):
+            if "_" + op in m:
+                return "vmem_" + op
+        return "other"
+    if m.startswith(SMEM):
+        return "smem"
+    if m.startswith("ds_"):
+        for c in ("ds_swizzle", "ds_bpermute", "ds_permute"):
+            if m.startswith(c):
+                return c
+        return "lds"
+    if m.startswith("s_"):
+        if m == "s_branch" or m.startswith(("s_cbranch_", "s_setpc_", "s_swappc_", "s_call_")):
+            return "branch"
+        if m.startswith(("s_waitcnt", "s_wait_")):
+            return "waitcnt"
+        if m.startswith("s_barrier"):
+            return "barrier"
+        if m == "s_nop":
+            return "nop"
+        return "salu"
+    return "other"
+
+
+def norm_insn(text):
+    """An instruction's text as compared per source line: a branch by its mnemonic."""
+    f = text.split()
+    if f and (f[0] == "s_branch" or f[0].startswith("s_cbranch_")):
+        return f[0]
+    return " ".join(f)
+
+
+def changed_lines(lt_old, old, lt_new, new):
+    """[(file, first, last, old count, new count)]: the source lines whose
+    instructions (by their line in each build's line table) differ, merged
+    into runs of consecutive lines of one file."""
+    code = {}
+    for side, (lt, listing) in enumerate(((lt_old, old), (lt_new, new))):
+        for addr, t in listing:
+            at = lt.at(addr)
+            if at:
+                code.setdefault((os.path.realpath(at[0]), at[1]), ([], []))[side].append(norm_insn(t))
+    out = []
+    for (f, line), (o, n) in sorted(code.items()):
+        if o == n:
+            continue
+        if out and out[-1][0] == f and out[-1][2] == line - 1:
+            g = out[-1]
+            out[-1] = (f, g[1], line, g[3] + len(o), g[4] + len(n))
+        else:
+            out.append((f, line, line, len(o), len(n)))
+    return out
+
+
+def hw_table(a):
+    """{arch: {key: value}} of annotations/hw/amdgpu-occupancy.txt."""
+    out, cur = {}, None
+    for l in open(os.path.join(a.source_dir, "annotations", "hw", "amdgpu-occupancy.txt")):
+        f = l.split("#")[0].split()
+        if len(f) >= 2 and f[0] == "arch":
+            cur = out.setdefault(f[1], {})
+        elif len(f) >= 2 and cur is not None:
+            cur[f[0]] = f[1:]
+    return out
+
+
+def reg_terms(hw, note):
+    """(VGPR term, SGPR term, wave slots) of a kernel's note (docs/codeobj.md)."""
+    slots = int(hw["max_waves_per_simd"][0])
+    regs, gran = int(hw["vgprs_per_lane"][0]), int(hw["vgpr_granule"][0])
+    v = max(note.get(".vgpr_count", 0), 1)
+    vt = min(slots, regs // (-(-v // gran) * gran))
+    s, st = max(note.get(".sgpr_count", 0), 1), None
+    for step in hw["sgpr_waves"]:
+        lim, w = step.split(":")
+        if lim == "*" or s <= int(lim):
+            st = min(int(w), slots)
+            break
+    return vt, st, slots
+
+
+def want_limiter(hw, note, occ):
+    """What the limiter of occupancy occ must say: (the register terms that
+    equal it, whether another term (LDS, workgroup) must, LDS allowed);
+    None: `none` (the wave slots)."""
+    vt, st, slots = reg_terms(hw, note)
+    if occ >= slots:
+        return None
+    regs = {n for n, t in (("vgpr", vt), ("sgpr", st)) if t == occ}
+    return regs, not regs, note.get(".group_segment_fixed_size", 0) > 0
+
+
+def check_limiter(c, got, want, what):
+    if want is None:
+        c.eq(got, "none", what + ": at the wave slots")
+        return
+    regs, other, lds_ok = want
+    parts = set((got or "").split("+"))
+    c.eq(sorted(parts & {"vgpr", "sgpr"}), sorted(regs), what + ": register terms")
+    if other:
+        c.check(parts & {"lds", "workgroup"}, what + ": %s names the LDS or workgroup term" % got)
+    if not lds_ok:
+        c.check("lds" not in parts, what + ": %s without LDS" % got)
 
 
 def truth(a, root, name, obj, extra):
@@ -115,7 +327,8 @@ def truth(a, root, name, obj, extra):
         notes = {k[".symbol"][:-3]: k for k in md.get("amdhsa.kernels", [])}
         rem = remarks(a, root, name, extra, arch)
         out[arch] = {"kernels": kernels, "notes": notes, "remarks": rem,
-                     "listings": listings(a, co, arch)}
+                     "listings": listings(a, co, arch), "hw": hw_table(a)[arch],
+                     "lines": kwllvm.LineTable(kwcap.tool(a, "llvm-dwarfdump"), co)}
     return out
 
 
@@ -134,9 +347,10 @@ def rank(r):
 def check_rows(c, rows, old, new, marks, src_real):
     """Every row against the ground truth of both builds, and the truth's
     changes all reported."""
+    nlines = [0]
     seen = set()
     for r in rows:
-        key = (r["kind"], r["symbol"], r["arch"], r["field"])
+        key = (r["kind"], r["symbol"], r["arch"], r["field"], r.get("file"), r.get("first"))
         c.check(key not in seen, "one row per change: %s" % (key,))
         seen.add(key)
     for arch in old:
@@ -169,7 +383,18 @@ def check_rows(c, rows, old, new, marks, src_real):
             else:
                 c.check(r is not None and (r["old"], r["new"]) == (oo, no),
                         "%s %s occupancy %d -> %d (clang's remark): %s" % (arch, sym, oo, no, r))
-            ol, nl = o["listings"][sym], n["listings"][sym]
+            hw = o["hw"]
+            for r in rows:
+                if r["symbol"] == sym and r["arch"] == arch and "old_limiter" in r:
+                    check_limiter(c, r["old_limiter"], want_limiter(hw, o["notes"][sym], oo),
+                                  "%s %s old limiter" % (arch, sym))
+                    check_limiter(c, r["new_limiter"], want_limiter(hw, n["notes"][sym], no),
+                                  "%s %s new limiter" % (arch, sym))
+            wo, wn = want_limiter(hw, o["notes"][sym], oo), want_limiter(hw, n["notes"][sym], no)
+            if oo == no and (wo is None) != (wn is None) or (wo and wn and wo[0] != wn[0]):
+                c.check("limiter" in mine or "occupancy" in mine,
+                        "%s %s limiter change reported (%s -> %s)" % (arch, sym, wo, wn))
+            ol, nl = texts(o["listings"][sym]), texts(n["listings"][sym])
             r = mine.get("insns")
             if len(ol) == len(nl):
                 c.check(r is None, "%s %s instruction count unchanged (%d)" % (arch, sym, len(ol)))
@@ -180,14 +405,37 @@ def check_rows(c, rows, old, new, marks, src_real):
                           x["arch"] == arch and x["kind"] == "class" and
                           x["field"] not in ("dpp", "sdwa"))
             c.eq(classes, len(nl) - len(ol), "%s %s instruction classes add up" % (arch, sym))
+            co = collections.Counter(insn_class(t) for t in ol)
+            cn = collections.Counter(insn_class(t) for t in nl)
+            got = {x["field"]: (x["old"], x["new"]) for x in rows if x["symbol"] == sym and
+                   x["arch"] == arch and x["kind"] == "class" and x["field"] not in ("dpp", "sdwa")}
+            want = {k: (co[k], cn[k]) for k in set(co) | set(cn) if co[k] != cn[k]}
+            c.eq(got, want, "%s %s class changes (llvm-objdump's mnemonics classified)" % (arch, sym))
             c.eq("isa" in mine, ol != nl, "%s %s listing changed (llvm-objdump's text)" % (arch, sym))
-    # launch sites of the added / removed instantiations: the marker lines
-    want_sites = {"_Z11kdiff_scaleIiEvPT_S0_i": marks["launch_scale_int"],
-                  "_Z11kdiff_scaleIdEvPT_S0_i": marks["launch_scale_double"]}
+            want = changed_lines(o["lines"], o["listings"][sym], n["lines"], n["listings"][sym]) \
+                if ol != nl else []
+            got = [(os.path.realpath(x["file"]), x["first"], x["last"], x["old"], x["new"])
+                   for x in rows if x["symbol"] == sym and x["arch"] == arch and x["kind"] == "lines"]
+            c.eq(got, want, "%s %s source lines whose code changed (llvm-dwarfdump's lines)" % (arch, sym))
+            nlines[0] += len(want)
+    # launch sites of the added / removed instantiations: the marker lines;
+    # their entry points: the extern "C" functions reaching those lines
+    want_sites = {"_Z11kdiff_scaleIiEvPT_S0_i": ["launch_scale_int", "launch_scale_int_helper"],
+                  "_Z11kdiff_scaleIdEvPT_S0_i": ["launch_scale_double"]}
+    nwhole = 0
     for r in rows:
         if r["kind"] in ("added", "removed") and r["arch"] is None:
-            c.eq([(os.path.realpath(l["file"]), l["line"]) for l in r["launches"]],
-                 [(src_real, want_sites.get(r["symbol"]))], "%s launch sites" % r["symbol"])
+            nwhole += 1
+            lines = sorted(marks[m] for m in want_sites.get(r["symbol"], []))
+            c.eq(sorted((os.path.realpath(l["file"]), l["line"]) for l in r["launches"]),
+                 [(src_real, l) for l in lines], "%s launch sites" % r["symbol"])
+            src = NEW_SRC if r["kind"] == "added" else OLD_SRC
+            c.eq(sorted((e["kind"], e["name"]) for e in r.get("entries", [])),
+                 sorted(("extern_c", f) for f in entries_reaching(src, lines)),
+                 "%s entry points (the source's extern \"C\" functions reaching its launches)"
+                 % r["symbol"])
+    c.eq(nwhole, 2, "instantiations added or removed")
+    c.check(nlines[0] > 0, "some source lines' code changed (kdiff_heavy, kdiff_spill)")
     c.check(any(r["kind"] == "occupancy" and r["direction"] == "regression" for r in rows),
             "an occupancy drop is reported (kdiff_heavy)")
     c.check(any(r["kind"] == "spills" for r in rows), "new spills are reported (kdiff_spill)")
@@ -234,14 +482,14 @@ def main():
         c.skip("no kwalk built")
     root = kwcap.tmpdir(a, "diff")
     try:
-        old_obj = compile_build(a, root, "old", [], c)
-        new_obj = compile_build(a, root, "new", ["-DKWD_NEW"], c)
+        old_obj = compile_build(a, root, "old", LINES, c)
+        new_obj = compile_build(a, root, "new", LINES + ["-DKWD_NEW"], c)
         dbs = {}
         for name, obj in (("old", old_obj), ("new", new_obj)):
             dbs[name] = os.path.join(root, name + ".db")
             run([a.kwalk, "index", os.path.dirname(obj), "-o", dbs[name]], must=True)
-        old = truth(a, root, "old", old_obj, [])
-        new = truth(a, root, "new", new_obj, ["-DKWD_NEW"])
+        old = truth(a, root, "old", old_obj, LINES)
+        new = truth(a, root, "new", new_obj, LINES + ["-DKWD_NEW"])
         r = kwalk(a, dbs["old"], dbs["new"], "--json")
         c.eq(r.returncode, 0, "diff --json exit status (%s)" % r.stderr.strip())
         if r.returncode != 0:
@@ -260,9 +508,14 @@ def main():
         c.eq([x for x in rows if x["arch"] in (None, arch)], ra, "--arch %s: that arch's rows" % arch)
         check_fail_on(c, a, dbs["old"], dbs["new"], rows)
         # an index against itself: nothing, exit 0
+        every = "occupancy,spills,removed,vgpr,agpr,sgpr,lds,scratch,added,limiter,insns,class," \
+                "isa,lines,option"
         for name in ("old", "new"):
-            s = kwalk(a, dbs[name], dbs[name], "--fail-on", "occupancy,spills,removed,added,isa")
+            s = kwalk(a, dbs[name], dbs[name], "--fail-on", every)
             c.eq((s.returncode, s.stdout, s.stderr), (0, "", ""), "%s against itself" % name)
+        s = kwalk(a, os.path.dirname(new_obj), os.path.dirname(new_obj), "--json", "--fail-on", every)
+        c.eq((s.returncode, json.loads(s.stdout)["changes"] if s.returncode == 0 else s.stdout,
+              s.stderr), (0, [], ""), "the new build folder against itself (--json)")
         # build folders: indexed into a temporary database, removed afterwards
         tmp = os.path.join(root, "tmp")
         os.makedirs(tmp)

@@ -8,13 +8,20 @@ manifest.json (constexprs, options), the Python sources parsed with `ast`
 (definition line, argument names, which are tl.constexpr), `llvm-readelf
 --notes` (resources, kernel arguments), `llvm-objdump -d` (the listing) and
 `llvm-dwarfdump --debug-line` (the ISA -> Python line of every
-instruction). Exit 77 (skip) when the fixture is absent."""
+instruction). And `kwalk diff` (docs/diff.md) of the cache against itself
+(nothing, exit 0) and against a changed copy: one specialization's folder
+removed, one's num_warps and hash changed in its NAME.json (still matched,
+by function, arch, signature and constexprs: an option row), one's VGPR count
+raised in its .hsaco's metadata note; every row against the two copies'
+files (NAME.json, llvm-readelf --notes). Exit 77 (skip) when the fixture is
+absent."""
 import argparse
 import ast
 import glob
 import json
 import os
 import re
+import shutil
 import sys
 import tempfile
 
@@ -123,6 +130,99 @@ def debug_line(llvm, hsaco):
     return rows
 
 
+def patch_vgpr(hsaco, add):
+    """Raise the .vgpr_count of hsaco's metadata note (msgpack: the key
+    as a fixstr, the value a positive fixint or a uint8) by add, in place."""
+    data = bytearray(open(hsaco, "rb").read())
+    at = data.find(b"\xab.vgpr_count")
+    if at < 0:
+        raise SystemExit("%s: no .vgpr_count key in the note" % hsaco)
+    v = at + 12
+    if data[v] < 0x80 and data[v] + add < 0x80:
+        data[v] += add
+    elif data[v] == 0xcc and data[v + 1] + add < 0x100:
+        data[v + 1] += add
+    else:
+        raise SystemExit("%s: .vgpr_count not a small integer" % hsaco)
+    open(hsaco, "wb").write(bytes(data))
+
+
+def diff_checks(a, tmp, db, src):
+    """`kwalk diff` of the fixture's cache: against itself, and against a
+    changed copy, each row checked against the copies' own files."""
+    kw = [a.kwalk, "diff"]
+    r = run(kw + [db, db, "--fail-on", "removed,added,option,isa,vgpr,occupancy"])
+    eq((r.returncode, r.stdout, r.stderr), (0, "", ""), "diff: the index against itself")
+    cache = os.path.join(a.fixture, "cache")
+    copy = os.path.join(tmp, "cache-new")
+    shutil.copytree(cache, copy)
+    metas = {}
+    for f in sorted(glob.glob(os.path.join(copy, "*", "*.json"))):
+        if not os.path.basename(f).startswith("__grp__"):
+            metas[f] = json.load(open(f))
+    by = lambda name, arch, pick=None: sorted(  # noqa: E731
+        f for f, m in metas.items() if m["name"] == name and m["arch"] == arch and
+        (pick is None or pick(m)))
+    archs = sorted({m["arch"] for m in metas.values()})
+    arch = archs[0]
+    # removed: a _rms_norm_kernel whose sibling (same function and arch) stays
+    gone = [f for f in by("_rms_norm_kernel", archs[-1]) if metas[f]["shared"] > 1024]
+    eq(len(gone), 1, "diff: one large-LDS _rms_norm_kernel on %s" % archs[-1])
+    gone_meta = metas.pop(gone[0])
+    shutil.rmtree(os.path.dirname(gone[0]))
+    # num_warps and hash changed
+    opt = by("_fused_add_rmsnorm_kernel", arch)
+    eq(len(opt), 1, "diff: one _fused_add_rmsnorm_kernel on %s" % arch)
+    m = metas[opt[0]]
+    old_warps, old_hash = m["num_warps"], m["hash"]
+    m["num_warps"] = old_warps * 2
+    m["hash"] = "f" * 64
+    json.dump(m, open(opt[0], "w"))
+    # the VGPR count raised in the code object's note
+    reg = by("_dynamic_per_token_quant_fp8_i8_kernel", arch)
+    eq(len(reg), 1, "diff: one _dynamic_per_token_quant_fp8_i8_kernel on %s" % arch)
+    reg_name = "_dynamic_per_token_quant_fp8_i8_kernel"
+    hsaco = reg[0][:-len(".json")] + ".hsaco"
+    old_hsaco = os.path.join(cache, os.path.relpath(hsaco, copy))
+    patch_vgpr(hsaco, 8)
+    vg_old = int(notes(a.llvm_bin, old_hsaco)[0]["vgpr_count"])
+    vg_new = int(notes(a.llvm_bin, hsaco)[0]["vgpr_count"])
+    eq(vg_new, vg_old + 8, "diff: the patched note's .vgpr_count (llvm-readelf)")
+    # the copy indexed as the original was (IR facts off: a diff compares none)
+    db2 = os.path.join(tmp, "idx-new.yaml")
+    run([a.kwalk, "index", "--triton-cache", copy, "--map-prefix", "/opt/aiter=" + src, "-o", db2],
+        env=dict(os.environ, KWALK_IRFACTS="off"), must=True)
+    r = run(kw + [db, db2, "--json", "--fail-on", "removed"])
+    eq(r.returncode, 2, "diff: --fail-on removed exit status (%s)" % r.stderr.strip())
+    rows = json.loads(r.stdout)["changes"] if r.stdout.startswith("{") else []
+    removed = [x for x in rows if x["kind"] == "removed"]
+    eq([(x["symbol"], x["arch"], x["name"].split("[")[0]) for x in removed],
+       [("%s@%s" % (gone_meta["name"], gone_meta["hash"]), None, gone_meta["name"])],
+       "diff: the removed folder (its sibling matched by its constexprs)")
+    eq(all(x["name"].startswith(gone_meta["name"] + "[") for x in removed), True,
+       "diff: the removed specialization named with its constexprs")
+    options = [x for x in rows if x["kind"] == "option"]
+    eq([(x["symbol"], x["arch"], x["field"], x["old"], x["new"]) for x in options],
+       [("_fused_add_rmsnorm_kernel@" + "f" * 64, arch, "num_warps", str(old_warps),
+         str(old_warps * 2))], "diff: num_warps (NAME.json), matched across hashes")
+    eq([x for x in rows if x["kind"] == "added"], [], "diff: nothing added (hash changes matched)")
+    vg = [x for x in rows if x["field"] == "vgpr"]
+    eq([(x["symbol"].split("@")[0], x["arch"], x["old"], x["new"], x["direction"]) for x in vg],
+       [(reg_name, arch, vg_old, vg_new, "regression")], "diff: the VGPR count (llvm-readelf --notes)")
+    rest = [x for x in rows if x["kind"] not in ("removed", "option", "vgpr", "occupancy",
+                                                  "limiter")]
+    eq(rest, [], "diff: no other change (the listings are the same)")
+    for x in rows:
+        if x["kind"] in ("occupancy", "limiter"):
+            eq((x["symbol"].split("@")[0], x["arch"]), (reg_name, arch),
+               "diff: occupancy only of the patched kernel")
+    r = run(kw + [cache, cache])
+    eq((r.returncode, r.stdout, r.stderr), (0, "", ""), "diff: the cache folder against itself")
+    r = run(kw + [os.path.join(tmp, "nothing-here"), cache])
+    eq((r.returncode, r.stdout, len(r.stderr.splitlines()), r.stderr[:7]), (1, "", 1, "kwalk: "),
+       "diff: a missing folder: one kwalk: line, exit 1")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kwalk", required=True)
@@ -145,6 +245,7 @@ def main():
              "--map-prefix", "/opt/aiter=" + src, "-o", db], must=True).stdout
         doc = yaml.load(open(db), Loader=Loader)
         listing = run([a.kwalk, "list", "--db", db], must=True).stdout
+        diff_checks(a, tmp, db, src)
     kernels = [k for k in doc["kernels"] if k.get("language") == "triton"]
     eq(len(kernels), len(folders), "specializations indexed")
     eq(len(kernels), len(manifest["compiled"]), "specializations in the manifest")

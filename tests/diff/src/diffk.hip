@@ -3,7 +3,8 @@
 // removed, kdiff_scale<int> added, kdiff_heavy keeps more values live and a
 // larger LDS tile, kdiff_spill keeps more values live than its launch bounds
 // leave registers for. kdiff_scale<float> and the static kdiff_local are the
-// same in both. Lines are found by the `kwd:` marker comments.
+// same in both. NEW also launches kdiff_scale<int> from a second entry point,
+// kdiff_run_ints. Lines are found by the `kwd:` marker comments.
 #include <hip/hip_runtime.h>
 
 #ifdef KWD_NEW
@@ -69,3 +70,12 @@ extern "C" void kdiff_run(float *f, double *d, int *x, const float *in, float *o
   kdiff_spill<<<dim3(n / 1024), dim3(1024)>>>(in, out, n); // kwd:launch_spill
   kdiff_local<<<dim3(1), dim3(64)>>>(f); // kwd:launch_local
 }
+
+#ifdef KWD_NEW
+// A second entry point reaching kdiff_scale<int> through a helper.
+static void kdiff_ints(int *x, int n) {
+  kdiff_scale<int><<<dim3(n / 64), dim3(64)>>>(x, 5, n); // kwd:launch_scale_int_helper
+}
+
+extern "C" void kdiff_run_ints(int *x, int n) { kdiff_ints(x, n); }
+#endif
