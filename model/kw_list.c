@@ -304,6 +304,15 @@ kw_status kw_list_build(kw_list *l, const kw_index *ix, kw_err *err) {
         return kw_fail(err, "out of memory");
     if (l->rows.n)
         qsort(l->rows.v, l->rows.n, sizeof(kw_list_row), kw_list_row_cmp);
+    /* row_of named the rows' places before the sort: name the sorted ones */
+    kw_symmap_free(&l->row_of);
+    kw_symmap_init(&l->row_of);
+    for (size_t i = 0; i < l->rows.n; i++) {
+        const kw_list_row *r = &l->rows.v[i];
+        const char *key = kw_kernel_key(&l->arena, r->symbol, r->kernel ? r->kernel->tu : NULL);
+        if (!key || kw_symmap_put(&l->row_of, key, i) != KW_OK)
+            return kw_fail(err, "out of memory");
+    }
     return KW_OK;
 }
 
