@@ -60,18 +60,11 @@ NOT_CHECKED = {
 # calls (a strongly connected component of the folder's call graph). The test
 # fails when a circle is not listed here, and when a listed one no longer
 # exists as written: delete or shrink the entry in the change that breaks it.
-KNOWN_CIRCLES = {
-    # kw_html.c converts a page and places the charts, flow diagram and ISA
-    # view, which call back into its escaper and part cache.
-    ("render", frozenset({"kw_html.c", "kw_html_charts.c", "kw_html_flow.c", "kw_html_isa.c",
-                          "kw_html_roofline.c"})),
-}
+KNOWN_CIRCLES = set()  # none left (issue 37 removed the kw_html* one)
 # Files allowed to declare thread-local storage, and what for (issue 37: the
 # HTML printer will hold no thread-local state). The test fails on any other
 # file that declares it, and on a file listed here that no longer does.
-THREAD_LOCAL_OK = {
-    "render/kw_html_charts.c": "the chart parts cached per site worker",
-}
+THREAD_LOCAL_OK = {}  # none: no source file declares thread-local storage
 THREAD_LOCAL = re.compile(r"\b(_Thread_local|thread_local|__thread)\b")
 INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
