@@ -7,7 +7,8 @@ Checked two ways, so that neither an include nor a call can slip by:
   includes  every #include "FOLDER/kw_x.h" in a folder's sources names an
             allowed folder; a bare #include "kw_x.h" names a header of the
             same folder; a folder's internal headers (INTERNAL) are included
-            from that folder only;
+            from that folder only; an edge ONLY_FROM lists is used by its
+            files alone (render/ includes trace/ only in the report writers);
   libraries every static library a folder's CMakeLists.txt declares is in
             LIBS (or in NOT_CHECKED, with its reason), so the call check
             below reads all of them;
@@ -40,6 +41,14 @@ ALLOWED = {
     "render": ["trace", "model", "sidecar", "common"],
     "cli": ["render", "trace", "model", "index", "triton", "codeobj", "sidecar", "common"],
     "plugin": ["passes", "codeobj", "sidecar", "common"],
+}
+# Edges of the table open to a few files of the folder only: render/ writes
+# `kwalk trace`'s report, whose model is trace/kw_treport.h; a page gets what
+# --trace measured through the page model (model/kw_page_perf.h's
+# kw_perf_source), so no other file of render/ includes a header of trace/.
+ONLY_FROM = {
+    ("render", "trace"): {"kw_treport_write.c", "kw_treport_write.h", "kw_treport_json.c",
+                          "kw_treport_json.h"},
 }
 # Headers private to their folder (besides every *_int.h / *_internal.h and
 # every header of plugin/, which nothing else links).
@@ -109,6 +118,10 @@ def check_includes(src):
                 elif to not in ALLOWED[folder]:
                     problems.append(f"{where}: includes {inc}: {folder}/ may not use {to}/ "
                                     f"(allowed: {', '.join(ALLOWED[folder]) or 'nothing'})")
+                elif (folder, to) in ONLY_FROM and f not in ONLY_FROM[(folder, to)]:
+                    problems.append(f"{where}: includes {inc}: only "
+                                    f"{', '.join(sorted(ONLY_FROM[(folder, to)]))} of {folder}/ "
+                                    f"may use {to}/")
                 seen_edges.add((folder, to))
     return seen_edges
 
