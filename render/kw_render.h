@@ -108,7 +108,9 @@ typedef struct kw_render {
      * source <-> ISA view written before section 6 */
     void (*site_flow)(struct kw_render *r, kw_buf *out);
     void (*site_views)(struct kw_render *r, kw_buf *out);
-    /* the converter of kw_html_page (NULL outside a site) */
+    /* a site page's converter of a doc comment, an author's Markdown
+     * (libcmark-gfm, kw_html_from_md; NULL outside a site): never used
+     * for generated text */
     kw_status (*md_html)(const char *md, size_t n, kw_buf *out, kw_err *err);
     /* the block being written (kw_r_h, kw_r_p, kw_r_note): what it is
      * (0: none), and a heading's level */
