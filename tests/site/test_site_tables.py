@@ -21,6 +21,10 @@ around a launch site's or a template's code span) set aside.
   --triton-cache DIR  a Triton cache to index with them
   --python-root DIR   Python sources for the variant with --python-root
   --shape S           --shape bindings for the variant with --shape
+  --unbound-ops       the --python-root variant reads a copy of the tree with
+                      two ops added that bind no entry point of the index (one
+                      module name is HTML), so that the map's list of them is
+                      compared too
 
 Variants: no option; --arch of the first arch; --shape (with --time-us);
 --python-root; --trace of a rocprofv3 CSV the test writes with a few
@@ -107,6 +111,32 @@ def compare(c, what, site, md):
     return texts
 
 
+UNBOUND = '''
+
+def compile_ops(module, fc_name=None, ffi_type="pybind"):
+    return lambda fn: fn
+
+
+@compile_ops("module_kwalk_test", fc_name="kw_no_such_entry", ffi_type="ctypes")
+def kwalk_unbound_c(x: int) -> None:
+    pass
+
+
+@compile_ops("module_<b>kwalk</b>&test")
+def kwalk_unbound_pybind(x: int) -> None:
+    pass
+'''
+
+
+def unbound_tree(root, out):
+    """A copy of the Python tree root under out with UNBOUND's ops added."""
+    copy = os.path.join(out, "python-root")
+    shutil.copytree(root, copy)
+    with open(os.path.join(copy, "kwalk_unbound.py"), "w", encoding="utf-8") as f:
+        f.write(UNBOUND)
+    return copy
+
+
 LINK = re.compile(r'<a href="[^"<>]*">(<code>[^<]*</code>)</a>')
 
 
@@ -134,6 +164,7 @@ def main():
     ap.add_argument("--triton-cache")
     ap.add_argument("--python-root")
     ap.add_argument("--shape")
+    ap.add_argument("--unbound-ops", action="store_true")
     ap.add_argument("--name", default="site.tables")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
@@ -172,7 +203,8 @@ def main():
         variants.append(("shape", ["--shape", a.shape, "--time-us", "12.5"],
                          "<th>With --shape</th>"))
     if a.python_root:
-        variants.append(("python", ["--python-root", a.python_root], "<th>Python op</th>"))
+        py = unbound_tree(a.python_root, a.out) if a.unbound_ops else a.python_root
+        variants.append(("python", ["--python-root", py], "<th>Python op</th>"))
     if symbols:
         variants.append(("trace", ["--trace", trace], "<th>Dispatches</th>"))
     tables = right = links = 0
@@ -187,6 +219,13 @@ def main():
         pages = compare(c, name, site, md)
         if name in ("plain", "python"):
             n = compare_map(c, name, a, db, site, opts)
+            if name == "python" and a.unbound_ops:
+                with open(os.path.join(site, "map.html"), encoding="utf-8") as f:
+                    page = f.read()
+                c.check("<p>Python ops bound to no entry point of this index:</p>" in page
+                        and "<li><code>kwalk_unbound_c</code>" in page
+                        and "module_&lt;b&gt;kwalk&lt;/b&gt;&amp;test" in page,
+                        "python: map.html lists the two unbound ops, their names as text")
             links += n
             print("%s: map.html identical to libcmark-gfm's HTML of kwalk map (%d links set aside)"
                   % (name, n))
