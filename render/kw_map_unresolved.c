@@ -97,7 +97,8 @@ void kw_map_unres_md(const kw_map_unres *u, kw_render *r) {
     if (!left)
         return;
     kw_r_p(r);
-    kw_r_tf(r, "%zu %scall%s not resolved statically could lead to none of the ops above, left out: ",
+    kw_r_tf(r,
+            "%zu %scall%s not resolved statically could lead to none of the ops above, left out: ",
             left, any ? "other " : "", left == 1 ? "" : "s");
     kw_mu_left_md(u, r);
     kw_r_t(r, ".");

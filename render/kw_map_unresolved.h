@@ -25,8 +25,8 @@ typedef struct kw_map_unres {
     /* the calls listed only for ops without a row here, each once (the
      * map's model counted them: kw_map_shown.elsewhere) */
     size_t elsewhere;
-    const char *root; /* --root: paths printed relative to it; NULL or "" for none */
-    kw_arena *arena;  /* scratch */
+    const char *root;          /* --root: paths printed relative to it; NULL or "" for none */
+    kw_arena *arena;           /* scratch */
     const kw_map_links *links; /* map.html's links of code spans; NULL: none */
 } kw_map_unres;
 

@@ -1,15 +1,13 @@
 /* kw_map_write.c: `kwalk map`'s rows (model/kw_map.h) written as a
  * table, paragraphs and lists by the page's printer (render/kw_r.c:
  * Markdown for `kwalk map`, HTML for `kwalk site`'s map.html, whose code
- * spans kw_map_link.c links) or as TSV (docs/render.md): per row, and per Python op bound to its entry, the
- * kernel, its instantiations, the Python entry (the op's def line and its
- * public callers; a Triton kernel's launching function and its recorded
- * frames), with the chains a Model entry column, the C++ entry, the launch
- * site and the device code. After the table: the Python calls not resolved
- * statically (kw_map_unresolved.h) and the Python ops bound to no entry
- * point of the index. Every line is the map's model, complete (its Model
- * entries looked up, model/kw_map.h): this file looks nothing up and
- * includes nothing of sidecar/ or index/. */
+ * spans kw_map_link.c links) or as TSV (docs/render.md): per row, and per Python op bound to its
+ * entry, the kernel, its instantiations, the Python entry (the op's def line and its public
+ * callers; a Triton kernel's launching function and its recorded frames), with the chains a Model
+ * entry column, the C++ entry, the launch site and the device code. After the table: the Python
+ * calls not resolved statically (kw_map_unresolved.h) and the Python ops bound to no entry point of
+ * the index. Every line is the map's model, complete (its Model entries looked up, model/kw_map.h):
+ * this file looks nothing up and includes nothing of sidecar/ or index/. */
 #define _POSIX_C_SOURCE 200809L
 #include "render/kw_map_write.h"
 
@@ -418,8 +416,12 @@ static kw_status kw_map_write(kw_map_w *m, kw_buf *b, kw_err *err) {
         kw_r_table_end(r);
         kw_r_gap(r);
     }
-    kw_map_unres u = {m->map->chains,         m->map->shown.ops.v, m->map->shown.ops.n,
-                      m->map->shown.elsewhere, m->root,             &m->map->arena,
+    kw_map_unres u = {m->map->chains,
+                      m->map->shown.ops.v,
+                      m->map->shown.ops.n,
+                      m->map->shown.elsewhere,
+                      m->root,
+                      &m->map->arena,
                       m->links};
     if (m->map->chains && m->tsv)
         kw_map_unres_tsv(&u, b);
