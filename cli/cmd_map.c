@@ -165,7 +165,7 @@ int kw_cmd_map(int argc, char **argv) {
         else if (st == KW_OK)
             st = json  ? kw_map_json(&m, root, &b, &err)
                  : tsv ? kw_map_write_tsv(&m, root, &b, &err)
-                       : kw_map_write_md(&m, root, false, &b, &err);
+                       : kw_map_write_md(&m, root, KW_R_MARKDOWN, NULL, &b, &err);
         if (st != KW_OK)
             rc = kw_cli_fail(&err);
         else if (out)

@@ -261,12 +261,6 @@ static int kw_render_reload(kw_app *app, kw_render_cli *c) {
 
 /* ---- writing ------------------------------------------------------------------------------ */
 
-/* One page of --all (kw_pages_pool.h): the Markdown walkthrough. */
-static kw_status kw_all_page(kw_render *r, size_t ki, kw_buf *md, kw_buf *out, kw_err *err) {
-    (void)md;
-    return kw_render_kernel(r, ki, out, err);
-}
-
 /* The pages a --all run wrote are listed in DIR/.kwalk-pages (kw_pages.h). */
 static const char kw_manifest_name[] = ".kwalk-pages";
 
@@ -278,7 +272,7 @@ static int kw_render_all(kw_app *app, kw_render *r, const char *dir) {
     /* page names are unique: a hash collision gets a number */
     if (kw_model_pages_name(m, ".md", &err) != KW_OK || kw_model_cache_paths(m, &err) != KW_OK)
         return kw_cli_fail(&err);
-    kw_pages_pool pool = {r, dir, kw_all_page, NULL, kw_pool_threads()};
+    kw_pages_pool pool = {r, dir, kw_render_kernel, kw_pool_threads()};
     int rc = kw_pages_pool_run(&pool, &err) == KW_OK ? KW_EXIT_OK : kw_cli_fail(&err);
     kw_ipage ip; /* the index page, built before it is written */
     if (rc == KW_EXIT_OK && kw_ipage_build(&ip, m, r->providers, &err) != KW_OK) {
@@ -316,6 +310,7 @@ int kw_cmd_render(int argc, char **argv) {
     }
     kw_app app;
     kw_trace_loaded trace;
+    kw_perf_source measured;
     memset(&trace, 0, sizeof trace);
     /* --all reads each page's listings when it writes the page (kw_render_all);
      * one page reads its kernel's rows (kw_index_read_file_only): those of
@@ -332,7 +327,8 @@ int kw_cmd_render(int argc, char **argv) {
         kw_err err;
         if (kw_trace_load(&trace, c.trace, &app.ix, app.db, &err) != KW_OK)
             rc = kw_cli_fail(&err);
-        c.o.trace = &trace.stats;
+        measured = kw_tstats_source(&trace.stats);
+        c.o.trace = &measured;
     }
     if (rc == KW_EXIT_OK) {
         c.o.db_path = app.db;

@@ -60,7 +60,7 @@ typedef struct kw_site_cli {
 static int kw_site_args(kw_site_cli *c, int argc, char **argv) {
     c->o.time_us = -1;
     c->o.listing_in_view = true; /* section 5's listings from the view's data */
-    c->o.html_blocks = true;     /* the pages written by the HTML printer */
+    c->o.printer = KW_R_HTML;    /* the pages written by the HTML printer */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         int r;
@@ -146,7 +146,7 @@ static int kw_site_write(kw_app *app, kw_render *r, const char *dir) {
         if (kw_fs_write_atomic(path, assets[i].text, strlen(assets[i].text), &err) != KW_OK)
             return kw_cli_fail(&err);
     }
-    kw_pages_pool pool = {r, dir, kw_html_page, kw_html_thread_free, kw_pool_threads()};
+    kw_pages_pool pool = {r, dir, kw_html_page, kw_pool_threads()};
     int rc = kw_pages_pool_run(&pool, &err) == KW_OK ? KW_EXIT_OK : kw_cli_fail(&err);
     if (rc != KW_EXIT_OK)
         return rc;
@@ -172,25 +172,22 @@ static int kw_site_write(kw_app *app, kw_render *r, const char *dir) {
 }
 
 /* DIR/map.html: the map of `kwalk map` from the site's own index (loaded
- * once for both), converted and linked (kw_html_map). */
+ * once for both), written by the HTML printer and linked (kw_html_map). */
 static int kw_site_map(const kw_site_cli *c, kw_app *app, kw_render *r) {
     char *html = kw_arena_printf(&r->scratch, "%s/map.html", c->out);
     if (!html)
         return kw_cli_failf("out of memory");
-    kw_buf md, b;
-    kw_buf_init(&md);
+    kw_buf b;
     kw_buf_init(&b);
     kw_map m;
     kw_err err;
     int rc = KW_EXIT_OK;
     if (kw_map_build(&m, &app->model, &err) != KW_OK ||
         kw_map_sites_build(&m, c->o.root, &err) != KW_OK ||
-        kw_map_write_md(&m, c->o.root, c->o.html_blocks, &md, &err) != KW_OK ||
-        kw_html_map(r, &m, md.ptr ? md.ptr : "", md.len, &b, &err) != KW_OK ||
+        kw_html_map(r, &m, &b, &err) != KW_OK ||
         kw_fs_write_atomic(html, b.ptr ? b.ptr : "", b.len, &err) != KW_OK)
         rc = kw_cli_fail(&err);
     kw_map_free(&m);
-    kw_buf_free(&md);
     kw_buf_free(&b);
     return rc;
 }
@@ -206,6 +203,7 @@ int kw_cmd_site(int argc, char **argv) {
     }
     kw_app app;
     kw_trace_loaded trace;
+    kw_perf_source measured;
     memset(&trace, 0, sizeof trace);
     /* each page thread reads its kernels' listings (the largest part of the index) */
     rc = kw_app_load_later(&app, kw_pool_threads(), c.db, c.python_roots, c.npython_roots,
@@ -214,7 +212,8 @@ int kw_cmd_site(int argc, char **argv) {
         kw_err err;
         if (kw_trace_load(&trace, c.trace, &app.ix, app.db, &err) != KW_OK)
             rc = kw_cli_fail(&err);
-        c.o.trace = &trace.stats;
+        measured = kw_tstats_source(&trace.stats);
+        c.o.trace = &measured;
     }
     if (rc == KW_EXIT_OK) {
         c.o.db_path = app.db;

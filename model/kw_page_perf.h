@@ -69,6 +69,15 @@ typedef struct kw_perf_measured {
     size_t nambiguous;
 } kw_perf_measured;
 
+/* Where a page reads what a profiler trace measured (`render --trace`):
+ * measured fills *out for the instantiation with this symbol, in a, and
+ * says false when out of memory. trace/ provides it (kw_tstats_source), so
+ * that the page's writer needs nothing of trace/. */
+typedef struct kw_perf_source {
+    bool (*measured)(const void *ctx, const char *symbol, kw_arena *a, kw_perf_measured *out);
+    const void *ctx;
+} kw_perf_source;
+
 /* ---- the page's numbers --------------------------------------------------------------------- */
 
 /* A row of section 4's hardware table. */

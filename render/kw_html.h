@@ -1,8 +1,8 @@
 /* kw_html.h: the static site of `kwalk site -o DIR` (docs/site.md): one HTML
- * page per kernel instantiation and DIR/index.html. A page is the Markdown
- * walkthrough kw_render_kernel writes, converted by libcmark-gfm (tables and
- * the renderer's own raw HTML kept; every input in it escaped as Markdown,
- * doc comments' HTML made text: docs/security.md), plus a source <-> ISA view per arch drawn from
+ * page per kernel instantiation, DIR/index.html and DIR/map.html. A page is
+ * the walkthrough kw_render_kernel writes by the HTML printer (render/kw_r.c:
+ * every input escaped; a doc comment, an author's Markdown, through
+ * libcmark-gfm with its HTML made text: docs/security.md), plus a source <-> ISA view per arch drawn from
  * the page model's line table (kw_html_isa.c), whose data the page script also writes section 5's
  * listings from (kw_render_opts.listing_in_view: the Markdown leaves them empty); the index is one
  * sortable, filterable table of every instantiation (kw_html_index.c). Everything a page needs is
@@ -33,20 +33,8 @@ extern const char kw_html_errors_js[];
 /* Call once before pages are converted on several threads. */
 void kw_html_global_init(void);
 
-/* Frees what the calling thread kept from page to page (the charts' parts). */
-void kw_html_thread_free(void);
-/* The charts' parts kept on this thread (kw_html_charts.c); kw_html_thread_free. */
-void kw_html_charts_thread_free(void);
-/* Parts of the charts that repeat from page to page (the occupancy chart's
- * axes per processor, the roofline's frame per arch, GPU and scales), kept
- * on the calling thread by a key of n bytes (compared as bytes; at most 96)
- * (kw_html_charts.c): kw_html_part_reuse appends the part kept for the key
- * to o and says true; else, once the part is written at o[at, o->len),
- * kw_html_part_keep keeps it (n = 0 keeps nothing). */
-bool kw_html_part_reuse(kw_buf *o, const void *key, size_t n);
-void kw_html_part_keep(const void *key, size_t n, const kw_buf *o, size_t at);
 
-/* s as HTML text (or attribute value): & < > " ' escaped. */
+/* s as HTML text (or attribute value): & < > " ' escaped (kw_html_esc.c). */
 void kw_html_esc(kw_buf *b, const char *s);
 void kw_html_escn(kw_buf *b, const char *s, size_t n);
 /* s as a JSON string literal that is safe inside a <script> element. */
@@ -58,15 +46,14 @@ void kw_html_json(kw_buf *b, const char *s, size_t n);
 void kw_html_open(kw_buf *b, const char *title);
 void kw_html_close(kw_buf *b);
 
-/* libcmark-gfm's HTML of the GFM document md[0, len) (an author's text,
- * map.html's Markdown) appended to out. */
+/* libcmark-gfm's HTML of the GFM document md[0, len) (an author's text: a
+ * doc comment kw_md_doc quoted) appended to out. */
 kw_status kw_html_from_md(const char *md, size_t len, kw_buf *out, kw_err *err);
 
 /* The whole page of kernel ki: kw_render_kernel's walkthrough written by the
  * HTML printer, with the diagram as SVG and the charts and the source <->
- * ISA view before section 6. md is not used (the page workers' Markdown
- * buffer). */
-kw_status kw_html_page(kw_render *r, size_t ki, kw_buf *md, kw_buf *out, kw_err *err);
+ * ISA view before section 6. */
+kw_status kw_html_page(kw_render *r, size_t ki, kw_buf *out, kw_err *err);
 
 /* The source <-> ISA view of the page r last rendered (r->page, r->archs):
  * its container and its data as inline JSON. */
@@ -85,12 +72,11 @@ void kw_html_roofline(kw_render *r, kw_buf *out);
  * arrows (kw_html_flow.c); nothing when the page has none. */
 void kw_html_flow(kw_render *r, kw_buf *out);
 
-/* DIR/map.html: the Markdown of `kwalk map` (md[0, len), written from map,
- * whose sites kw_map_sites_build indexed) as HTML, its launch sites linked
- * to the page of the instantiation they launch (or, like template names, to
- * index.html filtered by them: ?q=TEXT). */
-kw_status kw_html_map(kw_render *r, const kw_map *map, const char *md, size_t len, kw_buf *out,
-                      kw_err *err);
+/* DIR/map.html: the page of `kwalk map` (render/kw_map_write.h) written
+ * from map (whose sites kw_map_sites_build indexed) by the HTML printer,
+ * its launch sites linked to the page of the instantiation they launch (or,
+ * like template names, to index.html filtered by them: ?q=TEXT). */
+kw_status kw_html_map(kw_render *r, kw_map *map, kw_buf *out, kw_err *err);
 
 /* DIR/index.html: every instantiation in one table (mk->page links); p: the
  * index page's model, built from r's model. */

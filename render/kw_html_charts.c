@@ -8,8 +8,8 @@
  * This file computes no occupancy (it uses no codeobj/ nor trace/ function
  * and no kw_perf_* one): it lays out what the page model holds. Each chart
  * carries its numbers as data- attributes (tests/site checks them against
- * the code object). The parts that repeat from page to page are kept per
- * thread (kw_html_part_*). */
+ * the code object). Every part is written for its page: nothing is kept
+ * from page to page. */
 #include <math.h>
 #include <string.h>
 
@@ -17,45 +17,6 @@
 #include "render/kw_html.h"
 
 enum { KW_CH_W = 420, KW_CH_H = 220, KW_CH_L = 40, KW_CH_B = 30, KW_CH_T = 24, KW_CH_R = 12 };
-
-/* The parts kept on this thread (kw_html_part_reuse), replaced in turn. */
-enum { KW_CH_PARTS = 8 };
-typedef struct kw_ch_part {
-    unsigned char key[96];
-    size_t n; /* the key's bytes; 0 for a free slot */
-    kw_buf svg;
-} kw_ch_part;
-static _Thread_local kw_ch_part kw_ch_parts[KW_CH_PARTS];
-static _Thread_local unsigned kw_ch_next;
-
-bool kw_html_part_reuse(kw_buf *o, const void *key, size_t n) {
-    for (size_t i = 0; i < KW_CH_PARTS; i++)
-        if (kw_ch_parts[i].n == n && n && !memcmp(kw_ch_parts[i].key, key, n)) {
-            kw_buf_append(o, kw_ch_parts[i].svg.ptr, kw_ch_parts[i].svg.len);
-            return true;
-        }
-    return false;
-}
-
-void kw_html_part_keep(const void *key, size_t n, const kw_buf *o, size_t at) {
-    kw_ch_part *p = &kw_ch_parts[kw_ch_next++ % KW_CH_PARTS];
-    p->n = 0;
-    if (o->oom || !n || n > sizeof p->key)
-        return;
-    kw_buf_reset(&p->svg);
-    kw_buf_append(&p->svg, o->ptr + at, o->len - at);
-    if (!p->svg.oom) {
-        memcpy(p->key, key, n);
-        p->n = n;
-    }
-}
-
-void kw_html_charts_thread_free(void) {
-    for (size_t i = 0; i < KW_CH_PARTS; i++) {
-        kw_buf_free(&kw_ch_parts[i].svg);
-        kw_ch_parts[i].n = 0;
-    }
-}
 
 /* The axes, ticks and the VGPR bound (a step curve) of the occupancy chart
  * of a processor (the page model's curve). */
@@ -100,22 +61,7 @@ static void kw_ch_occupancy(kw_buf *o, const kw_rarch *a, const kw_page_occ *oc,
     kw_buf_printf(o, "<text x=\"%d\" y=\"14\" class=\"kw-ct\">%s: waves per SIMD against VGPRs",
                   KW_CH_L, arch);
     kw_buf_puts(o, res->agpr > 0 ? " + AGPRs</text>" : "</text>");
-    /* axes, ticks and the VGPR bound depend on the processor's three
-     * numbers alone */
-    struct {
-        char kind;
-        unsigned vgprs_per_lane, max_waves, vgpr_granule;
-    } key;
-    memset(&key, 0, sizeof key); /* the padding too: keys are compared as bytes */
-    key.kind = 'o';
-    key.vgprs_per_lane = oc->vgprs_per_lane;
-    key.max_waves = oc->max_waves;
-    key.vgpr_granule = oc->vgpr_granule;
-    if (!kw_html_part_reuse(o, &key, sizeof key)) {
-        size_t at = o->len;
-        kw_ch_occupancy_axes(o, oc);
-        kw_html_part_keep(&key, sizeof key, o, at);
-    }
+    kw_ch_occupancy_axes(o, oc);
     if (v >= 0 && res->occupancy >= 0) {
         double px = KW_X(v > (long long)xmax ? xmax : (double)v), py = KW_Y((double)res->occupancy);
         kw_buf_printf(o,

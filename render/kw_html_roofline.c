@@ -173,26 +173,8 @@ static void kw_rf_svg(kw_rf *f, kw_buf *o, const char *arch, const kw_gpu *g) {
     double pw = KW_RF_W - KW_RF_L - KW_RF_R, ph = KW_RF_H - KW_RF_T - KW_RF_B;
 #define KW_X(ai) (KW_RF_L + (log10(ai) - xlo) / (xhi - xlo) * pw)
 #define KW_Y(tf) (KW_RF_T + ph - (log10(tf) - ylo) / (yhi - ylo) * ph)
-    /* the frame (the svg element, axes and roof up to the points) depends on
-     * the arch, the GPU and the scales: most pages of a build repeat it */
-    struct {
-        char kind;
-        char arch[31];
-        const kw_gpu *g;
-        double xlo, xhi, ylo, yhi;
-    } key;
-    memset(&key, 0, sizeof key); /* the padding too: keys are compared as bytes */
-    key.kind = 'r';
-    bool keep = strlen(arch) < sizeof key.arch; /* else: not kept */
-    if (keep)
-        memcpy(key.arch, arch, strlen(arch));
-    key.g = g;
-    key.xlo = xlo, key.xhi = xhi, key.ylo = ylo, key.yhi = yhi;
-    if (!keep || !kw_html_part_reuse(o, &key, sizeof key)) {
-        size_t at = o->len;
-        kw_rf_frame(o, arch, g, xlo, xhi, ylo, yhi);
-        kw_html_part_keep(&key, keep ? sizeof key : 0, o, at);
-    }
+    /* the frame: the svg element, axes and roof up to the points */
+    kw_rf_frame(o, arch, g, xlo, xhi, ylo, yhi);
     for (size_t i = 0; i < f->npts; i++) {
         const kw_rf_point *p = &f->pts[i];
         if (!drawn[i]) {

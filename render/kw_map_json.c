@@ -166,7 +166,8 @@ kw_status kw_map_json(kw_map *map, const char *root, kw_buf *b, kw_err *err) {
                           map->shown_json.ops.n,
                           map->shown_json.elsewhere,
                           root,
-                          &map->arena};
+                          &map->arena,
+                          NULL};
         kw_map_unres_json(&u, doc, &oom);
     }
     char *text = oom ? NULL : json_dumps(doc, JSON_INDENT(2));

@@ -4,7 +4,8 @@
  * no op lists (`@unreached`, by the helper's reason) and the calls listed
  * only for ops that have no row in this map (counted once each, though
  * several such ops may list one call: the map's model counts them,
- * model/kw_map.h). Includes nothing of sidecar/ or index/. */
+ * model/kw_map.h). Written by the page's printer (render/kw_r.c). Includes
+ * nothing of sidecar/ or index/. */
 #include "render/kw_map_unresolved.h"
 
 #include <string.h>
@@ -27,71 +28,81 @@ static size_t kw_mu_listed(const kw_map_unres *u, size_t op) {
     return n;
 }
 
-/* "N call(s) REASON; ..." of the calls left out into b; their number. */
-static size_t kw_mu_left_md(const kw_map_unres *u, size_t elsewhere, kw_buf *reasons) {
-    size_t total = 0;
+/* "N call(s) REASON; ..." of the calls left out, into the open paragraph. */
+static void kw_mu_left_md(const kw_map_unres *u, kw_render *r) {
     const char *sep = "";
     for (size_t i = 0; i < u->pc->unreached.n; i++) {
         const kw_py_unreached *d = &u->pc->unreached.v[i];
-        kw_buf_printf(reasons, "%s%zu call%s ", sep, d->count, d->count == 1 ? "" : "s");
-        kw_md_text(reasons, d->reason, false);
-        total += d->count;
+        kw_r_tf(r, "%s%zu call%s ", sep, d->count, d->count == 1 ? "" : "s");
+        kw_md_text(r->out, d->reason, kw_r_prose_in(r));
         sep = "; ";
     }
-    if (elsewhere)
-        kw_buf_printf(reasons, "%s%zu call%s %s", sep, elsewhere, elsewhere == 1 ? "" : "s",
-                      kw_mu_elsewhere_why);
-    return total + elsewhere;
+    if (u->elsewhere)
+        kw_r_tf(r, "%s%zu call%s %s", sep, u->elsewhere, u->elsewhere == 1 ? "" : "s",
+                kw_mu_elsewhere_why);
 }
 
-static void kw_mu_op_md(const kw_map_unres *u, kw_buf *b, size_t op, size_t listed) {
-    kw_buf_puts(b, "- ");
-    kw_md_code(b, u->pc->ops.v[op].name, false);
-    kw_buf_printf(b, ": %zu listed\n", listed);
+/* A code span of an item. */
+static void kw_mu_code(const kw_map_unres *u, kw_render *r, const char *s) {
+    kw_map_link_code(r, u->links, s, kw_r_prose_in(r));
+}
+
+static void kw_mu_op_md(const kw_map_unres *u, kw_render *r, size_t op, size_t listed) {
+    kw_r_item(r, 0);
+    kw_mu_code(u, r, u->pc->ops.v[op].name);
+    kw_r_tf(r, ": %zu listed", listed);
     for (size_t i = 0, k = 0; i < u->pc->unresolved.n && k < KW_MU_SHOWN; i++) {
         const kw_py_unresolved *c = &u->pc->unresolved.v[i];
         if (c->op != op)
             continue;
         char *at = kw_arena_printf(u->arena, "%s:%d", kw_map_unres_path(u->root, c->file), c->line);
-        kw_buf_puts(b, "  - ");
-        kw_md_code(b, c->function, false);
-        kw_buf_putc(b, ' ');
-        kw_md_code(b, at ? at : "?", false);
-        kw_buf_puts(b, " calls ");
-        kw_md_code(b, c->callee, false);
-        kw_buf_puts(b, " (");
-        kw_md_text(b, c->why, false);
-        kw_buf_puts(b, "), may name ");
-        kw_md_code(b, c->names, false);
-        kw_buf_putc(b, '\n');
+        kw_r_item(r, 1);
+        kw_mu_code(u, r, c->function);
+        kw_r_t(r, " ");
+        kw_mu_code(u, r, at ? at : "?");
+        kw_r_t(r, " calls ");
+        kw_mu_code(u, r, c->callee);
+        kw_r_t(r, " (");
+        kw_md_text(r->out, c->why, kw_r_prose_in(r));
+        kw_r_t(r, "), may name ");
+        kw_mu_code(u, r, c->names);
         k++;
     }
-    if (listed > KW_MU_SHOWN)
-        kw_buf_printf(b, "  - and %zu more\n", listed - KW_MU_SHOWN);
+    if (listed > KW_MU_SHOWN) {
+        kw_r_item(r, 1);
+        kw_r_tf(r, "and %zu more", listed - KW_MU_SHOWN);
+    }
 }
 
-void kw_map_unres_md(const kw_map_unres *u, kw_buf *b) {
+void kw_map_unres_md(const kw_map_unres *u, kw_render *r) {
     size_t any = 0;
     for (size_t s = 0; s < u->nops; s++) {
         size_t listed = kw_mu_listed(u, u->ops[s]);
         if (!listed)
             continue;
-        if (!any++)
-            kw_buf_puts(b, "\nCalls not resolved statically that could lead to the ops above "
-                           "(listed, never followed; python/kwalk_pyscan.py):\n\n");
-        kw_mu_op_md(u, b, u->ops[s], listed);
+        if (!any++) {
+            kw_r_para(r, "Calls not resolved statically that could lead to the ops above "
+                         "(listed, never followed; python/kwalk_pyscan.py):");
+            kw_r_list(r);
+        }
+        kw_mu_op_md(u, r, u->ops[s], listed);
     }
-    size_t elsewhere = u->elsewhere;
-    kw_buf reasons;
-    kw_buf_init(&reasons);
-    size_t left = kw_mu_left_md(u, elsewhere, &reasons);
-    if (left)
-        kw_buf_printf(b,
-                      "\n%zu %scall%s not resolved statically could lead to none of the ops "
-                      "above, left out: %s.\n",
-                      left, any ? "other " : "", left == 1 ? "" : "s", kw_buf_str(&reasons));
-    b->oom = b->oom || reasons.oom;
-    kw_buf_free(&reasons);
+    if (any) {
+        kw_r_list_end(r);
+        kw_r_gap(r);
+    }
+    size_t left = u->elsewhere;
+    for (size_t i = 0; i < u->pc->unreached.n; i++)
+        left += u->pc->unreached.v[i].count;
+    if (!left)
+        return;
+    kw_r_p(r);
+    kw_r_tf(r,
+            "%zu %scall%s not resolved statically could lead to none of the ops above, left out: ",
+            left, any ? "other " : "", left == 1 ? "" : "s");
+    kw_mu_left_md(u, r);
+    kw_r_t(r, ".");
+    kw_r_p_end(r);
 }
 
 /* A TSV field: tabs and line breaks as spaces. */

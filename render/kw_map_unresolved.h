@@ -16,6 +16,7 @@
 #include "common/kw_buf.h"
 #include "common/kw_jansson.h"
 #include "model/kw_python_chains.h"
+#include "render/kw_map_link.h"
 
 typedef struct kw_map_unres {
     const kw_py_chains *pc;
@@ -24,18 +25,19 @@ typedef struct kw_map_unres {
     /* the calls listed only for ops without a row here, each once (the
      * map's model counted them: kw_map_shown.elsewhere) */
     size_t elsewhere;
-    const char *root; /* --root: paths printed relative to it; NULL or "" for none */
-    kw_arena *arena;  /* scratch */
+    const char *root;          /* --root: paths printed relative to it; NULL or "" for none */
+    kw_arena *arena;           /* scratch */
+    const kw_map_links *links; /* map.html's links of code spans; NULL: none */
 } kw_map_unres;
 
 /* path relative to root when it lies under it (root "" or NULL: path);
  * "?" for NULL. */
 const char *kw_map_unres_path(const char *root, const char *path);
 
-/* Markdown: a list per op with calls listed (up to eight each, "and N
- * more"), then one line counting the calls left out, by reason. Nothing
- * when there is neither. */
-void kw_map_unres_md(const kw_map_unres *u, kw_buf *b);
+/* By r's printer (Markdown or HTML) into r->out: a list per op with calls
+ * listed (up to eight each, "and N more"), then a paragraph counting the
+ * calls left out, by reason. Nothing when there is neither. */
+void kw_map_unres_md(const kw_map_unres *u, kw_render *r);
 /* TSV: `@unresolved OP FUNCTION AT CALLEE WHY NAMES` per call listed,
  * `@left-out COUNT REASON` per reason. */
 void kw_map_unres_tsv(const kw_map_unres *u, kw_buf *b);

@@ -1,14 +1,13 @@
 /* kw_map_write.c: `kwalk map`'s rows (model/kw_map.h) written as a
- * Markdown table (GFM, or HTML for `kwalk site`'s map page) or as TSV
- * (docs/render.md): per row, and per Python op bound to its entry, the
- * kernel, its instantiations, the Python entry (the op's def line and its
- * public callers; a Triton kernel's launching function and its recorded
- * frames), with the chains a Model entry column, the C++ entry, the launch
- * site and the device code. After the table: the Python calls not resolved
- * statically (kw_map_unresolved.h) and the Python ops bound to no entry
- * point of the index. Every line is the map's model, complete (its Model
- * entries looked up, model/kw_map.h): this file looks nothing up and
- * includes nothing of sidecar/ or index/. */
+ * table, paragraphs and lists by the page's printer (render/kw_r.c:
+ * Markdown for `kwalk map`, HTML for `kwalk site`'s map.html, whose code
+ * spans kw_map_link.c links) or as TSV (docs/render.md): per row, and per Python op bound to its
+ * entry, the kernel, its instantiations, the Python entry (the op's def line and its public
+ * callers; a Triton kernel's launching function and its recorded frames), with the chains a Model
+ * entry column, the C++ entry, the launch site and the device code. After the table: the Python
+ * calls not resolved statically (kw_map_unresolved.h) and the Python ops bound to no entry point of
+ * the index. Every line is the map's model, complete (its Model entries looked up, model/kw_map.h):
+ * this file looks nothing up and includes nothing of sidecar/ or index/. */
 #define _POSIX_C_SOURCE 200809L
 #include "render/kw_map_write.h"
 
@@ -17,6 +16,7 @@
 #include <string.h>
 
 #include "model/kw_entry.h"
+#include "render/kw_map_link.h"
 #include "render/kw_map_unresolved.h"
 #include "render/kw_md.h"
 
@@ -24,12 +24,17 @@ typedef struct kw_map_w {
     kw_map *map;
     const char *root; /* --root: paths relative to it */
     bool tsv;
-    /* the Markdown table (kw_md_table: GFM, or HTML for `kwalk site`), and
-     * where its cells' code spans go */
-    bool html;
-    kw_md_table tab;
-    kw_md_in in;
+    /* the page's blocks, by its printer (r.out: the output; r.in: where a
+     * cell's code spans go), and map.html's links (NULL: none) */
+    kw_render r;
+    kw_render_opts o;
+    const kw_map_links *links;
 } kw_map_w;
+
+/* A code span of a table cell. */
+static void kw_map_code(kw_map_w *m, const char *s) {
+    kw_map_link_code(&m->r, m->links, s, m->r.in);
+}
 
 static const char *kw_map_path(const kw_map_w *m, const char *path) {
     return kw_map_unres_path(m->root, path);
@@ -63,9 +68,9 @@ static void kw_map_item(kw_map_w *m, kw_buf *b, size_t i, const char *name, cons
         kw_buf_putc(b, ' ');
         kw_tsv(b, at ? at : "?");
     } else {
-        kw_md_code(b, name, m->in);
+        kw_map_code(m, name);
         kw_buf_putc(b, ' ');
-        kw_md_code(b, at ? at : "?", m->in);
+        kw_map_code(m, at ? at : "?");
     }
 }
 
@@ -82,7 +87,7 @@ static void kw_map_callers(kw_map_w *m, kw_buf *b, const kw_py_op *op, size_t ma
             if (m->tsv)
                 kw_tsv(b, c->via);
             else
-                kw_md_code(b, c->via, m->in);
+                kw_map_code(m, c->via);
             kw_buf_putc(b, ')');
         }
     }
@@ -124,27 +129,27 @@ static void kw_map_frames(kw_map_w *m, kw_buf *b, const kw_launch *l, size_t max
  * AT" (its Python entry, to be continued). */
 static void kw_map_triton_cells(kw_map_w *m, kw_buf *b, const char *key, const char *num,
                                 const char *fn, const char *at) {
-    kw_md_table_row(&m->tab);
-    kw_md_table_cell(&m->tab);
-    kw_md_code(b, key, m->in);
-    kw_md_table_cell(&m->tab);
+    kw_r_row(&m->r);
+    kw_r_cell(&m->r);
+    kw_map_code(m, key);
+    kw_r_cell(&m->r);
     kw_buf_puts(b, num);
-    kw_md_table_cell(&m->tab);
-    kw_md_code(b, fn, m->in);
+    kw_r_cell(&m->r);
+    kw_map_code(m, fn);
     kw_buf_puts(b, " launches at ");
-    kw_md_code(b, at ? at : "?", m->in);
+    kw_map_code(m, at ? at : "?");
 }
 
 /* A Triton row's last cells: no C++ entry, the launch site at, the device
  * symbol dev. */
 static void kw_map_triton_ends(kw_map_w *m, kw_buf *b, const char *at, const char *dev) {
-    kw_md_table_cell(&m->tab);
+    kw_r_cell(&m->r);
     kw_buf_puts(b, "(Triton: launched from Python)");
-    kw_md_table_cell(&m->tab);
-    kw_md_code(b, at ? at : "?", m->in);
-    kw_md_table_cell(&m->tab);
+    kw_r_cell(&m->r);
+    kw_map_code(m, at ? at : "?");
+    kw_r_cell(&m->r);
     if (dev)
-        kw_md_code(b, dev, m->in);
+        kw_map_code(m, dev);
     else
         kw_buf_puts(b, "(no device record)");
     kw_buf_puts(b, " (Triton)");
@@ -186,7 +191,7 @@ static void kw_map_triton_row_out(kw_map_w *m, kw_buf *b, const kw_map_line *ln,
         kw_map_frames(m, b, l, KW_MAP_SHOWN);
     }
     if (m->map->chains) {
-        kw_md_table_cell(&m->tab);
+        kw_r_cell(&m->r);
         kw_map_model_of(m, b, ln->chains, ln->nchains, KW_MAP_SHOWN);
     }
     kw_map_triton_ends(m, b, launch, dev);
@@ -215,7 +220,7 @@ static void kw_map_triton_static(kw_map_w *m, kw_buf *b, const kw_map_line *ln, 
         }
         kw_map_triton_cells(m, b, key, num, fn, at);
         kw_buf_puts(b, " (found statically, no launch recorded)");
-        kw_md_table_cell(&m->tab);
+        kw_r_cell(&m->r);
         kw_map_model_of(m, b, st->chains, st->nchains, KW_MAP_SHOWN);
         kw_map_triton_ends(m, b, at, dev);
     }
@@ -299,25 +304,25 @@ static void kw_map_row_out(kw_map_w *m, kw_buf *b, const kw_map_line *ln) {
         kw_buf_putc(b, '\n');
         return;
     }
-    kw_md_table_row(&m->tab);
-    kw_md_table_cell(&m->tab);
-    kw_md_code(b, grp->key, m->in);
+    kw_r_row(&m->r);
+    kw_r_cell(&m->r);
+    kw_map_code(m, grp->key);
     if (first->is_asm && strcmp(first->name, grp->key)) { /* an ASM kernel's demangled name */
         kw_buf_puts(b, " (");
-        kw_md_code(b, first->name, m->in);
+        kw_map_code(m, first->name);
         kw_buf_puts(b, ")");
     }
     if (r->functors) {
         kw_buf_puts(b, " running ");
-        kw_md_code(b, r->functors, m->in);
+        kw_map_code(m, r->functors);
     }
-    kw_md_table_cell(&m->tab);
+    kw_r_cell(&m->r);
     kw_buf_puts(b, num);
-    kw_md_table_cell(&m->tab);
+    kw_r_cell(&m->r);
     if (py) {
-        kw_md_code(b, op->def_name ? op->def_name : "?", m->in);
+        kw_map_code(m, op->def_name ? op->def_name : "?");
         kw_buf_puts(b, " ");
-        kw_md_code(b, py, m->in);
+        kw_map_code(m, py);
         if (op->callers.n) {
             kw_buf_puts(b, ", called by ");
             kw_map_callers(m, b, op, KW_MAP_SHOWN);
@@ -326,32 +331,32 @@ static void kw_map_row_out(kw_map_w *m, kw_buf *b, const kw_map_line *ln) {
         kw_buf_puts(b, "-");
     }
     if (m->map->chains) {
-        kw_md_table_cell(&m->tab);
+        kw_r_cell(&m->r);
         kw_map_model_of(m, b, ln->chains, ln->nchains, KW_MAP_SHOWN);
     }
-    kw_md_table_cell(&m->tab);
+    kw_r_cell(&m->r);
     if (e) {
         const char *word = e->kind && !strcmp(e->kind, "pybind") ? "pybind" : kw_entry_word(e);
-        kw_md_plain(b, word, strlen(word), m->in);
+        kw_md_plain(b, word, strlen(word), m->r.in);
         kw_buf_putc(b, ' ');
-        kw_md_code(b, entry_name ? entry_name : "?", m->in);
+        kw_map_code(m, entry_name ? entry_name : "?");
         if (eat) {
             kw_buf_puts(b, " ");
-            kw_md_code(b, eat, m->in);
+            kw_map_code(m, eat);
         }
     } else {
         kw_buf_puts(b, r->entry == KW_MAP_DEAD ? "(emitted but unreachable from any entry point)"
                        : r->launch             ? "(no entry point reaches it)"
                                                : "-");
     }
-    kw_md_table_cell(&m->tab);
+    kw_r_cell(&m->r);
     if (launch)
-        kw_md_code(b, launch, m->in);
+        kw_map_code(m, launch);
     else
         kw_buf_puts(b, "(no launch recorded)");
-    kw_md_table_cell(&m->tab);
+    kw_r_cell(&m->r);
     if (dev)
-        kw_md_code(b, dev, m->in);
+        kw_map_code(m, dev);
     else
         kw_buf_puts(b, "(no device record)");
     if (!first->k && first->asm_code_object)
@@ -399,60 +404,88 @@ static kw_status kw_map_write(kw_map_w *m, kw_buf *b, kw_err *err) {
                                         "Device code"};
     static const char *const head6[] = {"Kernel",    "Instantiations", "Python entry",
                                         "C++ entry", "Launch site",    "Device code"};
+    kw_render *r = &m->r;
     bool table = !m->tsv;
-    m->in = m->html ? KW_MD_HTML : KW_MD_CELL;
     if (table && m->map->chains)
-        kw_md_table_open(&m->tab, b, m->html, 7, head7, "-r-----");
+        kw_r_table_aligned(r, 7, head7, "-r-----");
     else if (table)
-        kw_md_table_open(&m->tab, b, m->html, 6, head6, "-r----");
+        kw_r_table_aligned(r, 6, head6, "-r----");
     for (size_t i = 0; i < m->map->lines.n; i++)
         kw_map_row_out(m, b, &m->map->lines.v[i]);
-    if (table)
-        kw_md_table_close(&m->tab);
-    kw_map_unres u = {
-        m->map->chains, m->map->shown.ops.v, m->map->shown.ops.n, m->map->shown.elsewhere,
-        m->root,        &m->map->arena};
+    if (table) {
+        kw_r_table_end(r);
+        kw_r_gap(r);
+    }
+    kw_map_unres u = {m->map->chains,
+                      m->map->shown.ops.v,
+                      m->map->shown.ops.n,
+                      m->map->shown.elsewhere,
+                      m->root,
+                      &m->map->arena,
+                      m->links};
     if (m->map->chains && m->tsv)
         kw_map_unres_tsv(&u, b);
     else if (m->map->chains)
-        kw_map_unres_md(&u, b);
+        kw_map_unres_md(&u, r);
     for (size_t o = 0; !m->tsv && o < m->map->unjoined.n; o++) {
         const kw_map_unjoined *uj = &m->map->unjoined.v[o];
         const kw_py_op *op = uj->op;
-        if (!o)
-            kw_buf_puts(b, "\nPython ops bound to no entry point of this index:\n\n");
-        kw_buf_puts(b, "- ");
-        kw_md_code(b, op->def_name ? op->def_name : "?", false);
+        if (!o) {
+            kw_r_para(r, "Python ops bound to no entry point of this index:");
+            kw_r_list(r);
+        }
+        kw_r_item(r, 0);
+        kw_map_link_code(r, m->links, op->def_name ? op->def_name : "?", kw_r_prose_in(r));
         char *s = kw_arena_printf(&m->map->arena, "%s:%d", kw_map_path(m, op->file), op->def_line);
-        kw_buf_puts(b, " ");
-        kw_md_code(b, s ? s : "?", false);
-        kw_buf_puts(b, ": ");
+        kw_r_t(r, " ");
+        kw_map_link_code(r, m->links, s ? s : "?", kw_r_prose_in(r));
+        kw_r_t(r, ": ");
         /* names and paths of the inputs: as text (docs/security.md) */
         kw_buf why;
         kw_buf_init(&why);
         kw_map_unjoined_why(m, &why, uj);
-        kw_md_safe_prose(b, kw_buf_str(&why), KW_MD_TEXT);
+        kw_r_sp(r, kw_buf_str(&why));
         b->oom |= why.oom;
         kw_buf_free(&why);
-        kw_buf_putc(b, '\n');
     }
+    if (m->map->unjoined.n && !m->tsv) {
+        kw_r_list_end(r);
+        kw_r_gap(r);
+    }
+    /* every block ends with a blank line: the page ends with its last line */
+    if (table && !kw_r_html(r) && b->len >= 2 && !memcmp(b->ptr + b->len - 2, "\n\n", 2))
+        b->ptr[--b->len] = 0;
     return b->oom ? kw_fail(err, "out of memory") : KW_OK;
 }
 
-kw_status kw_map_write_md(kw_map *map, const char *root, bool html, kw_buf *b, kw_err *err) {
+/* The writer's state over b; kw_render_free(&m->r) after. */
+static void kw_map_w_init(kw_map_w *m, kw_map *map, const char *root, kw_r_printer printer,
+                          kw_buf *b) {
+    memset(m, 0, sizeof(*m));
+    m->map = map;
+    m->root = root;
+    m->o.root = root;
+    m->o.time_us = -1;
+    m->o.printer = printer;
+    kw_render_init(&m->r, map->model, NULL, NULL, NULL, NULL, &m->o);
+    m->r.out = m->r.page_out = b;
+}
+
+kw_status kw_map_write_md(kw_map *map, const char *root, kw_r_printer printer,
+                          const kw_map_links *links, kw_buf *b, kw_err *err) {
     kw_map_w m;
-    memset(&m, 0, sizeof(m));
-    m.map = map;
-    m.root = root;
-    m.html = html;
-    return kw_map_write(&m, b, err);
+    kw_map_w_init(&m, map, root, printer, b);
+    m.links = links;
+    kw_status st = kw_map_write(&m, b, err);
+    kw_render_free(&m.r);
+    return st;
 }
 
 kw_status kw_map_write_tsv(kw_map *map, const char *root, kw_buf *b, kw_err *err) {
     kw_map_w m;
-    memset(&m, 0, sizeof(m));
-    m.map = map;
-    m.root = root;
+    kw_map_w_init(&m, map, root, KW_R_MARKDOWN, b);
     m.tsv = true;
-    return kw_map_write(&m, b, err);
+    kw_status st = kw_map_write(&m, b, err);
+    kw_render_free(&m.r);
+    return st;
 }

@@ -13,7 +13,7 @@
 typedef struct kw_pages_worker {
     kw_render r;
     kw_srcs srcs;
-    kw_buf md, page;
+    kw_buf page;
     kw_arena listing; /* the page's kernel's listings and line tables */
 } kw_pages_worker;
 
@@ -36,7 +36,7 @@ static void kw_pages_one(kw_pages_run *run, kw_pages_worker *w, unsigned worker,
     kw_status *st = &run->st[i];
     *st = kw_model_pages_listings(run->m, worker, i, &w->listing, &saved, &run->err[i]);
     if (*st == KW_OK)
-        *st = run->p->page(&w->r, i, &w->md, &w->page, &run->err[i]);
+        *st = run->p->page(&w->r, i, &w->page, &run->err[i]);
     kw_model_pages_listings_done(run->m, i, saved, &w->listing);
     if (*st != KW_OK)
         return;
@@ -55,8 +55,6 @@ static void kw_pages_work(void *ctx, unsigned worker, size_t chunk) {
         if (run->st[i] != KW_OK)
             break;
     }
-    if (run->p->chunk_end) /* the pool's threads end without a word: per chunk */
-        run->p->chunk_end();
 }
 
 /* The first failed page of the chunk stops the run. */
@@ -83,7 +81,6 @@ kw_status kw_pages_pool_run(const kw_pages_pool *p, kw_err *err) {
         for (unsigned t = 0; t < threads; t++) {
             kw_pages_worker *w = &run.w[t];
             kw_srcs_init(&w->srcs);
-            kw_buf_init(&w->md);
             kw_buf_init(&w->page);
             kw_arena_init(&w->listing);
             kw_render_init(&w->r, m, &w->srcs, proto->providers, proto->gpus, proto->notes,
@@ -99,7 +96,6 @@ kw_status kw_pages_pool_run(const kw_pages_pool *p, kw_err *err) {
         for (unsigned t = 0; t < threads; t++) {
             kw_render_free(&run.w[t].r);
             kw_srcs_free(&run.w[t].srcs);
-            kw_buf_free(&run.w[t].md);
             kw_buf_free(&run.w[t].page);
             kw_arena_free(&run.w[t].listing);
         }

@@ -17,15 +17,13 @@
 #include "common/kw_err.h"
 #include "render/kw_render.h"
 
-/* One page: kernel ki's page into out (md: the worker's scratch buffer). */
-typedef kw_status (*kw_pages_page_fn)(kw_render *r, size_t ki, kw_buf *md, kw_buf *out,
-                                      kw_err *err);
+/* One page: kernel ki's page into out (kw_render_kernel, kw_html_page). */
+typedef kw_status (*kw_pages_page_fn)(kw_render *r, size_t ki, kw_buf *out, kw_err *err);
 
 typedef struct kw_pages_pool {
     const kw_render *proto;  /* model, providers, hardware, notes and options of every worker */
     const char *dir;         /* the pages are written as DIR/PAGE */
     kw_pages_page_fn page;   /* renders one page */
-    void (*chunk_end)(void); /* run on the worker after each chunk of pages, or NULL */
     unsigned threads;        /* workers (kw_pool_threads) */
 } kw_pages_pool;
 

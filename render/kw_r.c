@@ -36,7 +36,7 @@ void kw_r_table(kw_render *r, int n, const char *const *titles) {
 }
 
 void kw_r_table_aligned(kw_render *r, int n, const char *const *titles, const char *align) {
-    kw_md_table_open(&r->tab, r->out, r->o->html_blocks, n, titles, align);
+    kw_md_table_open(&r->tab, r->out, r->o->printer == KW_R_HTML, n, titles, align);
     r->in = kw_md_table_in(&r->tab);
 }
 
@@ -54,8 +54,8 @@ void kw_r_table_end(kw_render *r) {
 }
 
 void kw_r_list(kw_render *r) {
-    kw_md_list_open(&r->list, r->out, r->o->html_blocks);
-    r->in = r->o->html_blocks ? KW_MD_HTML : KW_MD_CELL;
+    kw_md_list_open(&r->list, r->out, r->o->printer == KW_R_HTML);
+    r->in = r->o->printer == KW_R_HTML ? KW_MD_HTML : KW_MD_CELL;
 }
 
 void kw_r_item(kw_render *r, int level) {
@@ -272,7 +272,6 @@ enum { KW_R_BLOCK_H = 1, KW_R_BLOCK_P, KW_R_BLOCK_NOTE };
 
 static void kw_r_block(kw_render *r, int block, const char *md, const char *html) {
     r->block = block;
-    r->block_at = r->out->len;
     if (kw_r_html(r)) {
         kw_buf_puts(r->out, html);
         r->in = KW_MD_HTML;
@@ -299,11 +298,13 @@ static const char *const kw_r_hmd[] = {"# ", "# ", "## ", "### ", "#### ", "####
 void kw_r_h(kw_render *r, int level) {
     if (level < 1 || level > 6)
         level = level < 1 ? 1 : 6;
-    kw_r_block(r, KW_R_BLOCK_H + 8 * level, kw_r_hmd[level], kw_r_hopen[level]);
+    r->block_level = level;
+    kw_r_block(r, KW_R_BLOCK_H, kw_r_hmd[level], kw_r_hopen[level]);
 }
 
 void kw_r_h_end(kw_render *r) {
-    kw_r_block_end(r, kw_r_hclose[r->block / 8 > 0 && r->block / 8 <= 6 ? r->block / 8 : 1]);
+    int level = r->block == KW_R_BLOCK_H ? r->block_level : 1;
+    kw_r_block_end(r, kw_r_hclose[level >= 1 && level <= 6 ? level : 1]);
 }
 
 void kw_r_p(kw_render *r) {

@@ -212,7 +212,7 @@ void kw_r_ir_accesses(kw_render *r, const char *arch, const kw_irf *ir) {
     if (group_done)
         memset(group_done, 0, ngroups + 1);
     /* an item's text is made before its list is begun: as the list will have it */
-    kw_md_in item_in = r->o->html_blocks ? KW_MD_HTML : KW_MD_CELL;
+    kw_md_in item_in = r->o->printer == KW_R_HTML ? KW_MD_HTML : KW_MD_CELL;
     r->in = item_in;
     for (size_t k = 0; k < 3; k++) {
         bool any = false;

@@ -156,3 +156,13 @@ void kw_r_python_unresolved(kw_render *r, const kw_py_chains *pc, size_t op, siz
     kw_r_t(r, ".");
     kw_r_p_end(r);
 }
+
+void kw_r_python_more(kw_render *r, size_t n, size_t shown) {
+    if (n <= shown)
+        return;
+    size_t more = n - shown;
+    kw_r_p(r);
+    kw_r_tf(r, "And %zu more outermost caller%s in the Python trees reach%s it.", more,
+            more == 1 ? "" : "s", more == 1 ? "es" : "");
+    kw_r_p_end(r);
+}

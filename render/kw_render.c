@@ -194,7 +194,8 @@ kw_status kw_render_kernel(kw_render *r, size_t ki, kw_buf *out, kw_err *err) {
     kw_perf_measured *ms = r->o->trace ? kw_arena_alloc(&r->scratch, sizeof *ms) : NULL;
     kw_page_perf *perf = kw_arena_alloc(&r->scratch, sizeof *perf);
     if (!perf ||
-        (r->o->trace && (!ms || !kw_tstats_measured(r->o->trace, r->mk->symbol, &r->scratch, ms))))
+        (r->o->trace &&
+         (!ms || !r->o->trace->measured(r->o->trace->ctx, r->mk->symbol, &r->scratch, ms))))
         return kw_fail(err, "out of memory");
     if (kw_page_perf_build(perf, &r->page, r->m, r->gpus, r->o->gpu, r->o->arch, r->o->time_us, ms,
                            &r->scratch, err) != KW_OK)

@@ -39,7 +39,9 @@
 #include "model/kw_ttgir.h"
 #include "render/kw_md.h"
 #include "sidecar/kw_sidecar.h"
-#include "trace/kw_trace.h"
+
+/* The printer a page's blocks are written by (kw_render_opts.printer). */
+typedef enum kw_r_printer { KW_R_MARKDOWN = 0, KW_R_HTML = 1 } kw_r_printer;
 
 /* One arch as the page shows it (model/kw_page.h). */
 typedef kw_page_arch kw_rarch;
@@ -56,11 +58,12 @@ typedef struct kw_render_opts {
      * write from the source <-> ISA view's data (kw_html_isa.c): an empty
      * <details class="kw-listing" data-arch=ARCH> per arch, not the text */
     bool listing_in_view;
-    /* `kwalk site`: tables and bullet lists written as the HTML
-     * libcmark-gfm makes of them (kw_md_table, kw_md_list), which it passes
-     * through as HTML blocks, not parses */
-    bool html_blocks;
-    const kw_tstats *trace; /* --trace: the trace's dispatches per instantiation; NULL when none */
+    /* the page's printer: Markdown (`render`, `map`) or HTML (`site`:
+     * every block written as the HTML libcmark-gfm makes of its Markdown) */
+    kw_r_printer printer;
+    /* --trace: what the trace measured of each instantiation (trace/'s
+     * kw_tstats_source); NULL when none */
+    const kw_perf_source *trace;
     /* tests: arch facts records to show instead of the kernel's own */
     const kw_rarch *arch_override;
     size_t narch_override;
@@ -105,12 +108,14 @@ typedef struct kw_render {
      * source <-> ISA view written before section 6 */
     void (*site_flow)(struct kw_render *r, kw_buf *out);
     void (*site_views)(struct kw_render *r, kw_buf *out);
-    /* the converter of kw_html_page (NULL outside a site) */
+    /* a site page's converter of a doc comment, an author's Markdown
+     * (libcmark-gfm, kw_html_from_md; NULL outside a site): never used
+     * for generated text */
     kw_status (*md_html)(const char *md, size_t n, kw_buf *out, kw_err *err);
     /* the block being written (kw_r_h, kw_r_p, kw_r_note): what it is
-     * (0: none) and where it began */
+     * (0: none), and a heading's level */
     int block;
-    size_t block_at;
+    int block_level;
     /* the hardware table of section 4 depends only on the archs shown: kept */
     kw_buf hw_table;
     char hw_key[128];
@@ -172,7 +177,7 @@ const char *kw_r_safe(kw_render *r, const char *s);
 const char *kw_r_safe_prose(kw_render *r, const char *s);
 /* "a, b and c" of the arch names shown */
 const char *kw_r_arch_list(kw_render *r);
-/* A table of n columns (kw_md_table: GFM, or HTML with html_blocks) into
+/* A table of n columns (kw_md_table: GFM, or HTML with the HTML printer) into
  * r->out, written row by row, cell by cell; r->in is for the cells' text. A
  * blank line must follow kw_r_table_end. */
 void kw_r_table(kw_render *r, int n, const char *const *titles);
@@ -182,7 +187,7 @@ void kw_r_row(kw_render *r);
 void kw_r_cell(kw_render *r);
 void kw_r_table_end(kw_render *r);
 /* A bullet list into r->out (kw_md_list: Markdown, or HTML with
- * html_blocks), item by item; r->in is for the items' text. A blank line
+ * the HTML printer), item by item; r->in is for the items' text. A blank line
  * must follow kw_r_list_end. */
 void kw_r_list(kw_render *r);
 void kw_r_item(kw_render *r, int level);
@@ -197,11 +202,11 @@ static inline kw_md_in kw_r_prose_in(const kw_render *r) {
 void kw_r_plainf(kw_render *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* ---- blocks, in the page's printer -------------------------------------------------------- */
 
-/* Whether the page's blocks are written as HTML now (a site page, html_blocks,
- * writing into the page): then each block below is the HTML libcmark-gfm
+/* Whether the page's blocks are written as HTML now (a site page, the HTML
+ * printer, writing into the page): then each block below is the HTML libcmark-gfm
  * makes of its Markdown, and is noted as HTML the converter need not read. */
 static inline bool kw_r_html(const kw_render *r) {
-    return r->o->html_blocks && r->out == r->page_out;
+    return r->o->printer == KW_R_HTML && r->out == r->page_out;
 }
 /* A heading of the level: kw_r_h, its inline text (kw_r_t, kw_md_code with
  * kw_r_prose_in ...), kw_r_h_end; a paragraph: kw_r_p ... kw_r_p_end; a
@@ -252,6 +257,9 @@ bool kw_r_def_range(kw_render *r, const kw_src_file *f, int line, int col, kw_sr
  * (a Triton wrapper's) the wrapper launching `kernel[grid](...)` there. */
 void kw_r_python_chain(kw_render *r, const kw_py_chain *c, const char *op_label,
                        const kw_py_launch *launch, const char *kernel);
+/* "And N more outermost callers in the Python trees reach it." of the n
+ * chains found when shown of them are listed; nothing when n <= shown. */
+void kw_r_python_more(kw_render *r, size_t n, size_t shown);
 /* The calls not resolved statically that could lead to op pc->ops.v[op],
  * with the names they may call; then how many others were left out, and why:
  * said once per page, a line referring to op `before` (an op whose calls

@@ -164,13 +164,7 @@ static void kw_host_op_chains(kw_render *r, const kw_py_op *op) {
     }
     for (size_t i = 0; i < n && i < KW_HOST_CHAINS; i++)
         kw_r_python_chain(r, &pc->v.v[ix[i]], label, NULL, NULL);
-    if (n > KW_HOST_CHAINS) {
-        kw_r_p(r);
-        kw_r_tf(r, "And %zu more outermost caller%s in the Python trees reach%s it.",
-                n - KW_HOST_CHAINS, n - KW_HOST_CHAINS == 1 ? "" : "s",
-                n - KW_HOST_CHAINS == 1 ? "es" : "");
-        kw_r_p_end(r);
-    }
+    kw_r_python_more(r, n, KW_HOST_CHAINS);
     for (size_t i = 0; i < nops; i++) {
         kw_r_python_unresolved(r, pc, ops[i], r->py_counted);
         if (r->py_counted == (size_t)-1)

@@ -94,7 +94,8 @@ static void kw_risa_resources(kw_render *r) {
         return;
     head[0] = "";
     for (size_t a = 0; a < r->archs.n; a++)
-        head[a + 1] = r->o->html_blocks ? r->archs.v[a].arch : kw_r_safe(r, r->archs.v[a].arch);
+        head[a + 1] =
+            r->o->printer == KW_R_HTML ? r->archs.v[a].arch : kw_r_safe(r, r->archs.v[a].arch);
     kw_r_table(r, (int)r->archs.n + 1, head);
     bool at_block = false;
     for (size_t a = 0; a < r->archs.n; a++)
@@ -193,7 +194,8 @@ static void kw_risa_classes(kw_render *r) {
     align[0] = align[ncol - 1] = '-';
     align[ncol] = 0;
     for (size_t a = 0; a < r->archs.n; a++)
-        head[a + 1] = r->o->html_blocks ? r->archs.v[a].arch : kw_r_safe(r, r->archs.v[a].arch);
+        head[a + 1] =
+            r->o->printer == KW_R_HTML ? r->archs.v[a].arch : kw_r_safe(r, r->archs.v[a].arch);
     kw_r_table_aligned(r, (int)ncol, head, align);
     for (size_t k = 0; k < pi->classes.n; k++) {
         const kw_page_isa_class_row *row = &pi->classes.v[k];

@@ -77,7 +77,7 @@ static void kw_mem_hw_table_text(kw_render *r) {
 void kw_render_memory_peaks(kw_render *r) {
     char key[128];
     /* the archs, and the form: a Markdown or HTML table */
-    size_t n = (size_t)snprintf(key, sizeof key, "%s:", r->o->html_blocks ? "html" : "md");
+    size_t n = (size_t)snprintf(key, sizeof key, "%s:", r->o->printer == KW_R_HTML ? "html" : "md");
     for (size_t a = 0; a < r->archs.n && n + 32 < sizeof key; a++)
         n += (size_t)snprintf(key + n, sizeof key - n, "%s,", r->archs.v[a].arch);
     if (!r->hw_table.len || strcmp(key, r->hw_key)) {

@@ -465,13 +465,7 @@ static void kw_rt_chains(kw_render *r) {
         kw_r_p_end(r);
         for (size_t c = 0; c < nc && c < KW_RT_CHAINS; c++)
             kw_r_python_chain(r, &pc->v.v[cx[c]], wrapper, pl, r->mk->name);
-        if (nc > KW_RT_CHAINS) {
-            kw_r_p(r);
-            kw_r_tf(r, "And %zu more outermost caller%s in the Python trees reach%s it.",
-                    nc - KW_RT_CHAINS, nc - KW_RT_CHAINS == 1 ? "" : "s",
-                    nc - KW_RT_CHAINS == 1 ? "es" : "");
-            kw_r_p_end(r);
-        }
+        kw_r_python_more(r, nc, KW_RT_CHAINS);
         bool again = false; /* the wrapper's unresolved calls once */
         for (size_t j = 0; j < i && !again; j++)
             again = pc->launches.v[ix[j]].op == pl->op;

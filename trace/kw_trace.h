@@ -208,6 +208,9 @@ const char *kw_tcfg_arch(const kw_tcfg *cfg, const char *fallback);
  * strings stay the statistics'); false when out of memory. */
 bool kw_tstats_measured(const kw_tstats *s, const char *symbol, kw_arena *a,
                         kw_perf_measured *out);
+/* The page model's source of what s measured (model/kw_page_perf.h): its
+ * measured is kw_tstats_measured over s. */
+kw_perf_source kw_tstats_source(const kw_tstats *s);
 /* cfg's durations and place as the page model reads them. */
 void kw_tcfg_measured(const kw_tcfg *cfg, kw_perf_mcfg *out);
 

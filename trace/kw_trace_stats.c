@@ -286,3 +286,12 @@ void kw_trace_loaded_free(kw_trace_loaded *t) {
     kw_tjoin_free(&t->join);
     kw_trace_free(&t->trace);
 }
+
+static bool kw_tstats_measured_of(const void *ctx, const char *symbol, kw_arena *a,
+                                  kw_perf_measured *out) {
+    return kw_tstats_measured(ctx, symbol, a, out);
+}
+
+kw_perf_source kw_tstats_source(const kw_tstats *s) {
+    return (kw_perf_source){kw_tstats_measured_of, s};
+}

@@ -7,7 +7,8 @@ Checked two ways, so that neither an include nor a call can slip by:
   includes  every #include "FOLDER/kw_x.h" in a folder's sources names an
             allowed folder; a bare #include "kw_x.h" names a header of the
             same folder; a folder's internal headers (INTERNAL) are included
-            from that folder only;
+            from that folder only; an edge ONLY_FROM lists is used by its
+            files alone (render/ includes trace/ only in the report writers);
   libraries every static library a folder's CMakeLists.txt declares is in
             LIBS (or in NOT_CHECKED, with its reason), so the call check
             below reads all of them;
@@ -41,6 +42,14 @@ ALLOWED = {
     "cli": ["render", "trace", "model", "index", "triton", "codeobj", "sidecar", "common"],
     "plugin": ["passes", "codeobj", "sidecar", "common"],
 }
+# Edges of the table open to a few files of the folder only: render/ writes
+# `kwalk trace`'s report, whose model is trace/kw_treport.h; a page gets what
+# --trace measured through the page model (model/kw_page_perf.h's
+# kw_perf_source), so no other file of render/ includes a header of trace/.
+ONLY_FROM = {
+    ("render", "trace"): {"kw_treport_write.c", "kw_treport_write.h", "kw_treport_json.c",
+                          "kw_treport_json.h"},
+}
 # Headers private to their folder (besides every *_int.h / *_internal.h and
 # every header of plugin/, which nothing else links).
 INTERNAL = {"kw_ir_compat.h"}
@@ -60,18 +69,11 @@ NOT_CHECKED = {
 # calls (a strongly connected component of the folder's call graph). The test
 # fails when a circle is not listed here, and when a listed one no longer
 # exists as written: delete or shrink the entry in the change that breaks it.
-KNOWN_CIRCLES = {
-    # kw_html.c converts a page and places the charts, flow diagram and ISA
-    # view, which call back into its escaper and part cache.
-    ("render", frozenset({"kw_html.c", "kw_html_charts.c", "kw_html_flow.c", "kw_html_isa.c",
-                          "kw_html_roofline.c"})),
-}
+KNOWN_CIRCLES = set()  # none left (issue 37 removed the kw_html* one)
 # Files allowed to declare thread-local storage, and what for (issue 37: the
 # HTML printer will hold no thread-local state). The test fails on any other
 # file that declares it, and on a file listed here that no longer does.
-THREAD_LOCAL_OK = {
-    "render/kw_html_charts.c": "the chart parts cached per site worker",
-}
+THREAD_LOCAL_OK = {}  # none: no source file declares thread-local storage
 THREAD_LOCAL = re.compile(r"\b(_Thread_local|thread_local|__thread)\b")
 INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
@@ -116,6 +118,10 @@ def check_includes(src):
                 elif to not in ALLOWED[folder]:
                     problems.append(f"{where}: includes {inc}: {folder}/ may not use {to}/ "
                                     f"(allowed: {', '.join(ALLOWED[folder]) or 'nothing'})")
+                elif (folder, to) in ONLY_FROM and f not in ONLY_FROM[(folder, to)]:
+                    problems.append(f"{where}: includes {inc}: only "
+                                    f"{', '.join(sorted(ONLY_FROM[(folder, to)]))} of {folder}/ "
+                                    f"may use {to}/")
                 seen_edges.add((folder, to))
     return seen_edges
 

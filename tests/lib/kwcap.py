@@ -398,6 +398,29 @@ def compile_cmd(args, src, obj, plugin=True, extra=()):
     return cmd + ["-c", src, "-o", obj]
 
 
+def compile_plugin(args, src, obj, arch=None, extra=()):
+    """src compiled with the plugin into obj in a clean environment, for arch
+    alone when given (else the --offload-arch flags of args.cflag): (the
+    finished process, what went wrong: "" when clang passed and the plugin
+    wrote no `kwalk:` line)."""
+    cflags = list(args.cflag)
+    if arch:
+        cflags = [f for f in cflags if not f.startswith("--offload-arch=")]
+        cflags.append("--offload-arch=" + arch)
+    cmd = [args.clangxx] + cflags + list(extra) + ["-fplugin=" + args.plugin, "-c", src,
+                                                   "-o", obj]
+    r = run(cmd, env=clean_env())
+    if r.returncode != 0 or kwalk_lines(r.stderr):
+        return r, "compile %s: rc=%d %s" % (src, r.returncode, r.stderr[-2000:])
+    return r, ""
+
+
+def source_lines(path, regex):
+    """1-based lines of the text file path that regex matches (re.search)."""
+    with open(path, encoding="utf-8") as f:
+        return [i + 1 for i, line in enumerate(f) if re.search(regex, line)]
+
+
 def clean_env(**extra):
     env = dict(os.environ)
     for k in ("KWALK_OUT", "KWALK_FAULT"):

@@ -68,6 +68,14 @@ def python_ops(args):
     return {name: (path, line) for (path, name), line in pkg.ops.items()}
 
 
+def corpus_db(kwalk, corpus_out, tmp, name="kwalk.db"):
+    """`kwalk index` of the corpus sidecars under corpus_out into the SQLite
+    index tmp/name, its path; the test ends there when the index fails."""
+    db = os.path.join(tmp, name)
+    run([kwalk, "index", corpus_out, "-o", db], must=True)
+    return db
+
+
 def build_index(args, tmp):
     """`kwalk index` of the corpus sidecars, in YAML (so the test can read it)."""
     db = os.path.join(tmp, "corpus-index.yaml")

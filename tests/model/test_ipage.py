@@ -109,10 +109,7 @@ def main():
         at = {(os.path.realpath(f), line): i for i, (kind, f, line) in marks.items()
               if kind == "ENTRY"}
         want = expected_entries(args, exp)
-        db = os.path.join(tmp, "corpus.db")
-        rc, _, err = run([args.kwalk, "index", args.corpus_out, "-o", db])
-        if not c.check(rc == 0, "kwalk index: exit %d: %s" % (rc, err)):
-            c.finish()
+        db = kr.corpus_db(args.kwalk, args.corpus_out, tmp, "corpus.db")
         groups, counts = probe(args, c, db)
         rows = 0
         for g in groups:

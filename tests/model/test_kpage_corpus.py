@@ -23,6 +23,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcap  # noqa: E402
 from kwcheck import Checker  # noqa: E402
+import kwrender  # noqa: E402
 import kwrun  # noqa: E402
 
 KERNEL = "reshape_and_cache_with_per_token_quant_kernel"
@@ -74,8 +75,7 @@ def main():
             m = re.search(r"Li(\d+)EEEv", s)
         ck.check(m, "%s: no head size in %r" % (s, d))
         head[s] = m.group(1) if m else "?"
-    db = os.path.join(a.work, "kwalk.db")
-    kwrun.run([a.kwalk, "index", a.corpus_out, "-o", db], must=True)
+    db = kwrender.corpus_db(a.kwalk, a.corpus_out, a.work)
     r = kwrun.run([a.kwalk, "render", KERNEL, "--db", db])
     ck.check(r.returncode == 0 and r.stdout.startswith("# Kernel "), "render %s: %d %r"
              % (KERNEL, r.returncode, r.stderr[:300]))

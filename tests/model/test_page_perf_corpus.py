@@ -34,6 +34,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from kwcheck import Checker  # noqa: E402
+import kwrender  # noqa: E402
 from kwrun import run  # noqa: E402
 
 SIZEOF = {"float": 4, "double": 8, "__half": 2, "_Float16": 2, "__bf16": 2, "int": 4,
@@ -115,8 +116,7 @@ def main():
             "tile_kernels.hip: ScaleKernel's body is one load, multiply and store per element")
     rid, occ = ridges(args.src), occupancy(args.src)
     with tempfile.TemporaryDirectory() as tmp:
-        db = os.path.join(tmp, "kwalk.db")
-        run([args.kwalk, "index", args.corpus_out, "-o", db], must=True)
+        db = kwrender.corpus_db(args.kwalk, args.corpus_out, tmp)
         out = run([args.probe, db, "10"], must=True).stdout
     rows = [json.loads(line) for line in out.splitlines()]
     launches = [r for r in rows if "launch" in r]

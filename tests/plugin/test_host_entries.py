@@ -21,7 +21,6 @@ against the source text and its KW: markers (never against kwalk's output):
 """
 import os
 import re
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -60,12 +59,10 @@ def main():
     root = kwcap.tmpdir(args, "host-entries")
     try:
         obj = os.path.join(root, "kw_host_entries.o")
-        cmd = kwcap.compile_cmd(args, src, obj, extra=[
+        r, why = kwcap.compile_plugin(args, src, obj, extra=[
             "-cuid=kw_host_entries",
             "-fplugin-arg-kwalk-entrypoints=" + os.path.join(src_dir, ANNOT)])
-        r = subprocess.run(cmd, capture_output=True, text=True, env=kwcap.clean_env())
-        if not ck.check(r.returncode == 0, "compile failed (rc %d): %s\n%s"
-                        % (r.returncode, " ".join(cmd), r.stdout + r.stderr)):
+        if not ck.check(r.returncode == 0, why):
             ck.finish()
         ck.eq(kwcap.kwalk_lines(r.stderr), [], "kwalk: lines on stderr")
         doc = kwcap.load_yaml_file(obj + ".kwalk.yaml")
@@ -125,7 +122,7 @@ def main():
         cmd = kwcap.compile_cmd(args, src, os.path.join(root, "bad.o"), extra=[
             "-fsyntax-only", "-fplugin-arg-kwalk-entrypoints=" + bad])
         cmd.remove("-c")
-        r = subprocess.run(cmd, capture_output=True, text=True, env=kwcap.clean_env())
+        r = kwcap.run(cmd, env=kwcap.clean_env())
         ck.eq(r.returncode, 0, "compile with a malformed entry-points file: rc")
         warns = [ln for ln in kwcap.kwalk_lines(r.stderr) if "entry points" in ln]
         ck.check(len(warns) == 1 and "%s:2:" % bad in warns[0],

@@ -38,15 +38,13 @@ NAMES = ("helper_k", "static_k")
 
 def marker_line(path, name):
     """1-based line of the `// LINKAGE:<name>` comment in path."""
-    with open(path, encoding="utf-8") as f:
-        hits = [i + 1 for i, l in enumerate(f) if re.search(r"//\s*LINKAGE:%s\b" % name, l)]
+    hits = kwcap.source_lines(path, r"//\s*LINKAGE:%s\b" % name)
     return hits[0] if len(hits) == 1 else None
 
 
 def launch_lines(path, name):
     """1-based lines of path that launch `name<<<`."""
-    with open(path, encoding="utf-8") as f:
-        return {i + 1 for i, l in enumerate(f) if re.search(r"\b%s\s*<<<" % name, l)}
+    return set(kwcap.source_lines(path, r"\b%s\s*<<<" % name))
 
 
 def defined_at(page):
@@ -66,18 +64,14 @@ def main():
         print("SKIP: no kwalk command")
         raise SystemExit(kwcap.SKIP)
     arch = args.arches[0]
-    cflags = [f for f in args.cflag if not f.startswith("--offload-arch=")]
     root = kwcap.tmpdir(args, "linkage")
     try:
         objs, truth = {}, {}  # truth[(unit, name)] = (symbol, lds, def line)
         for u, src in UNITS.items():
             os.makedirs(os.path.join(root, u))
             obj = os.path.join(root, u, os.path.basename(src)[:-4] + ".o")
-            r = kwcap.run([args.clangxx] + cflags + ["--offload-arch=" + arch,
-                                                     "-fplugin=" + args.plugin, "-c", src,
-                                                     "-o", obj], env=kwcap.clean_env())
-            if not ck.check(r.returncode == 0 and "kwalk:" not in r.stderr,
-                            "compile %s: rc=%d %s" % (src, r.returncode, r.stderr[-2000:])):
+            _, why = kwcap.compile_plugin(args, src, obj, arch)
+            if not ck.check(not why, why):
                 ck.finish()
             objs[u] = obj
             md, err = kwcap.code_object_metadata(args, obj, arch, root)

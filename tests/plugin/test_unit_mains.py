@@ -20,7 +20,6 @@ indexed together. Ground truth, none of it from kwalk:
 """
 import json
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -32,13 +31,6 @@ UNITS = {u: os.path.join(HERE, "src", "kw_mains_%s.hip" % u) for u in ("a", "b")
 KINDS = ("k", "static_k", "ns_k", "lambda_k")
 
 
-def scan(path, regex):
-    """1-based lines of path matching regex (comments are not stripped: the
-    sources hold none that match)."""
-    with open(path, encoding="utf-8") as f:
-        return [i + 1 for i, l in enumerate(f) if re.search(regex, l)]
-
-
 def main():
     args = kwcap.parse_args()
     ck = Checker("test_unit_mains")
@@ -46,29 +38,25 @@ def main():
         print("SKIP: no kwalk command")
         raise SystemExit(kwcap.SKIP)
     arch = args.arches[0]
-    cflags = [f for f in args.cflag if not f.startswith("--offload-arch=")]
     root = kwcap.tmpdir(args, "mains")
     try:
         mains, launch_at = {}, {}  # unit -> main line; kernel -> (source, line)
         for u, src in UNITS.items():
             os.makedirs(os.path.join(root, u))
             obj = os.path.join(root, u, os.path.basename(src)[:-4] + ".o")
-            r = kwcap.run([args.clangxx] + cflags + ["--offload-arch=" + arch,
-                                                     "-fplugin=" + args.plugin, "-c", src,
-                                                     "-o", obj], env=kwcap.clean_env())
-            if not ck.check(r.returncode == 0 and "kwalk:" not in r.stderr,
-                            "compile %s: rc=%d %s" % (src, r.returncode, r.stderr[-2000:])):
+            _, why = kwcap.compile_plugin(args, src, obj, arch)
+            if not ck.check(not why, why):
                 ck.finish()
             syms, err = kwcap.code_object_kernels(args, obj, arch, root)
             ck.check(syms is not None, "%s: code object: %s" % (u, err))
-            lines = scan(src, r"^int main\(")
+            lines = kwcap.source_lines(src, r"^int main\(")
             if ck.check(len(lines) == 1, "premise: %s has %d `int main(` lines" % (src, len(lines))):
                 mains[u] = lines[0]
             for kind in KINDS:
                 name = "mains_%s_%s" % (u, kind)
                 ck.check(syms and any("%d%s" % (len(name), name) in s for s in syms),
                          "premise: %s's code object has no kernel %s: %s" % (u, name, syms))
-                at = scan(src, r"\b%s<<<" % name)
+                at = kwcap.source_lines(src, r"\b%s<<<" % name)
                 if ck.check(len(at) == 1, "premise: %s launches %s on %d lines" % (src, name, len(at))):
                     launch_at[name] = (src, at[0])
         if len(mains) != 2 or len(launch_at) != 2 * len(KINDS):

@@ -58,6 +58,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from kwcheck import Checker  # noqa: E402
 from kwrun import run  # noqa: E402
 from kwmd import md_plain  # noqa: E402
+import kwcmark  # noqa: E402
 import kwpycallers  # noqa: E402
 
 C = Checker("python.model_map")
@@ -403,10 +404,32 @@ def test_map(K, db, roots, env, tmp, mod, wqual, callers, rel_ln, ln, a, b):
                       r"ops above, left out: \d+ calls? ", out)
     check(len(left) == 1, "map (md): the calls left out said once: %r" % left)
     check(not re.search(r"\b1 calls\b", out), "map (md): '1 call', never '1 calls'")
+    test_site_map(K, db, roots, env, tmp, out)
     # one root: the table of today (11 fields), the helper not run
     rc, out, err = run([K, "map", "--db", db, "--format", "tsv", "--python-root", b], env=env, timeout=300)
     check(rc == 0 and all(len(r.split("\t")) == 11 for r in out.split("\n") if r),
           "map with one root: 11 fields (%d) %s" % (rc, err))
+
+
+def test_site_map(K, db, roots, env, tmp, md):
+    """`kwalk site`'s map.html, written by the HTML printer from the calls that
+    wrote md (`kwalk map`'s Markdown with the same roots), is libcmark-gfm's
+    HTML of md, its links (<a> around a code span) set aside: the unresolved
+    calls' paragraphs and nested lists included."""
+    site = os.path.join(tmp, "site")
+    rc, _, err = run([K, "site", "--db", db, "--root", tmp, "-o", site] + roots, env=env,
+                     timeout=300)
+    if not check(rc == 0, "site: exit %d %s" % (rc, err)):
+        return
+    with open(os.path.join(site, "map.html"), encoding="utf-8") as f:
+        body = f.read().split("<main>\n", 1)[1].rsplit("</main>", 1)[0]
+    got = re.sub(r'<a href="[^"<>]*">(<code>[^<]*</code>)</a>', r"\1", body)
+    want = kwcmark.html(md)
+    check(got == want, "site: map.html is libcmark-gfm's HTML of kwalk map: %s" % next(
+        ("line %d: %r vs %r" % (i, p, q) for i, (p, q) in
+         enumerate(zip(got.split("\n"), want.split("\n")), 1) if p != q), "lengths differ"))
+    check("<p>Calls not resolved statically" in got and "<ul>\n<li><code>" in got,
+          "site: map.html has the unresolved calls' paragraph and list")
 
 
 def test_map_unresolved(K, db, roots, env, tmp, mod, wqual, rel_ln, ln, a, b, tagged):

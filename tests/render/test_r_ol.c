@@ -6,13 +6,14 @@
  * words, a code span, inputs' text and prose of the string (some items
  * ending with a blank, which a paragraph drops), an empty list, a bullet
  * list and a paragraph is written twice: as Markdown, converted whole by
- * libcmark-gfm (kw_html_from_md), and by the HTML printer (html_blocks),
+ * libcmark-gfm (kw_html_from_md), and by the HTML printer (the HTML printer),
  * as a site page writes it. The two HTML pages must be byte-identical. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "kw_test.h"
+#include "kw_test_html.h"
 #include "render/kw_html.h"
 #include "render/kw_md.h"
 #include "render/kw_render.h"
@@ -65,28 +66,17 @@ static void page(kw_render *r, kw_buf *b, bool html, const char *s) {
 }
 
 static void check_case(kw_render *rm, kw_render *rh, const char *s) {
-    kw_buf md, site, want, got;
+    kw_buf md, site;
     kw_buf_init(&md);
     kw_buf_init(&site);
-    kw_buf_init(&want);
-    kw_buf_init(&got);
     page(rm, &md, false, s);
     page(rh, &site, true, s);
-    kw_err err;
-    CHECK(kw_html_from_md(kw_buf_str(&md), md.len, &want, &err) == KW_OK);
-    kw_buf_append(&got, site.ptr ? site.ptr : "", site.len);
     /* non-vacuous: the list is there, numbered past 9 */
     CHECK(strstr(kw_buf_str(&md), "\n12. ") != NULL);
-    CHECK(strstr(kw_buf_str(&want), "<ol>\n<li>") != NULL);
-    if (strcmp(kw_buf_str(&want), kw_buf_str(&got))) {
-        CHECK(!"the numbered list written as HTML is libcmark-gfm's HTML of its Markdown");
-        fprintf(stderr, "--- case %s\n--- Markdown:\n%s--- libcmark-gfm:\n%s--- site page:\n%s", s,
-                kw_buf_str(&md), kw_buf_str(&want), kw_buf_str(&got));
-    }
+    CHECK(strstr(kw_buf_str(&site), "<ol>\n<li>") != NULL);
+    kw_test_html_same(s, kw_buf_str(&md), kw_buf_str(&site));
     kw_buf_free(&md);
     kw_buf_free(&site);
-    kw_buf_free(&want);
-    kw_buf_free(&got);
     kw_arena_free(&rh->scratch);
     kw_arena_free(&rm->scratch);
 }
@@ -96,7 +86,7 @@ int main(void) {
     kw_render_opts md_opts, html_opts;
     memset(&md_opts, 0, sizeof md_opts);
     html_opts = md_opts;
-    html_opts.html_blocks = true;
+    html_opts.printer = KW_R_HTML;
     kw_render rm, rh;
     kw_render_init(&rm, NULL, NULL, NULL, NULL, NULL, &md_opts);
     kw_render_init(&rh, NULL, NULL, NULL, NULL, NULL, &html_opts);
@@ -104,6 +94,5 @@ int main(void) {
         check_case(&rm, &rh, cases[i]);
     kw_render_free(&rm);
     kw_render_free(&rh);
-    kw_html_thread_free();
     return kw_test_result("test_r_ol");
 }

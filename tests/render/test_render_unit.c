@@ -659,7 +659,7 @@ static void test_facts(void) {
         fputs(md, stderr);
     /* `kwalk site`'s tables: the HTML libcmark-gfm makes of them, in the page
      * in their place (tests/site/test_site_tables.py compares whole sites) */
-    o.html_blocks = true;
+    o.printer = KW_R_HTML;
     kw_buf_reset(&out);
     CHECK(kw_render_kernel(&r, 0, &out, &err) == KW_OK);
     md = kw_buf_str(&out);
@@ -667,7 +667,7 @@ static void test_facts(void) {
     CHECK(strstr(md, "<td>valu</td>\n<td align=\"right\">40</td>\n") != NULL);
     CHECK(strstr(md, "\n|---|") == NULL);
     CHECK(strstr(md, "| VGPRs |") == NULL);
-    o.html_blocks = false;
+    o.printer = KW_R_MARKDOWN;
     /* the same arch without ISA facts (only its IR facts): section 5 says so */
     kw_kernel_arch none;
     kw_kernel_arch_init(&none);

@@ -10,19 +10,28 @@ section 3's diagram as SVG (its ASCII form, folded, stays), the charts and
 the source <-> ISA view before section 6, and the text of section 5's
 listings (the site's page script writes it from the view's data; the
 listing's element and its instruction count stay). The Markdown page's
-link to index.md (`render --all`) is not on the site.
+link to index.md (`render --all`) is not on the site. map.html, written by
+the same printer through the calls that write `kwalk map`'s Markdown, must
+be byte-identical to libcmark-gfm's HTML of `kwalk map`'s output for the
+same index and --python-root, its links (the site's only addition: <a>
+around a launch site's or a template's code span) set aside.
 
   --sidecars DIR      the sidecars to index (repeatable): the test corpus's,
                       or the aiter fixture's (tests/aiter)
   --triton-cache DIR  a Triton cache to index with them
   --python-root DIR   Python sources for the variant with --python-root
   --shape S           --shape bindings for the variant with --shape
+  --unbound-ops       the --python-root variant reads a copy of the tree with
+                      two ops added that bind no entry point of the index (one
+                      module name is HTML), so that the map's list of them is
+                      compared too
 
 Variants: no option; --arch of the first arch; --shape (with --time-us);
 --python-root; --trace of a rocprofv3 CSV the test writes with a few
 dispatches of the first kernels. Non-vacuous: every Markdown page has its
 site page and the other way round, pages must hold tables (<table>), and
-tables with right-aligned columns must be among them.
+tables with right-aligned columns must be among them; map.html must hold
+its table and some linked code span.
 Exit 77 when a --sidecars directory is absent (a fixture outside the
 repository)."""
 import argparse
@@ -102,6 +111,52 @@ def compare(c, what, site, md):
     return texts
 
 
+UNBOUND = '''
+
+def compile_ops(module, fc_name=None, ffi_type="pybind"):
+    return lambda fn: fn
+
+
+@compile_ops("module_kwalk_test", fc_name="kw_no_such_entry", ffi_type="ctypes")
+def kwalk_unbound_c(x: int) -> None:
+    pass
+
+
+@compile_ops("module_<b>kwalk</b>&test")
+def kwalk_unbound_pybind(x: int) -> None:
+    pass
+'''
+
+
+def unbound_tree(root, out):
+    """A copy of the Python tree root under out with UNBOUND's ops added."""
+    copy = os.path.join(out, "python-root")
+    shutil.copytree(root, copy)
+    with open(os.path.join(copy, "kwalk_unbound.py"), "w", encoding="utf-8") as f:
+        f.write(UNBOUND)
+    return copy
+
+
+LINK = re.compile(r'<a href="[^"<>]*">(<code>[^<]*</code>)</a>')
+
+
+def compare_map(c, what, a, db, site, opts):
+    """DIR/map.html against libcmark-gfm's HTML of `kwalk map` with opts;
+    returns how many code spans the site linked."""
+    rc, md, err = run([a.kwalk, "map", "--db", db] + opts)
+    if not c.check(rc == 0, "%s: kwalk map: exit %d %s" % (what, rc, err)):
+        return 0
+    with open(os.path.join(site, "map.html"), encoding="utf-8") as f:
+        page = f.read()
+    body = page.split("<main>\n", 1)[1].rsplit("</main>", 1)[0]
+    got, links = LINK.subn(r"\1", body)
+    want = kwcmark.html(md)
+    c.check(got == want, "%s: map.html differs from libcmark-gfm's HTML of kwalk map: %s"
+            % (what, first_difference(got, want)))
+    c.check("<table>" in got, "%s: map.html holds the map's table" % what)
+    return links
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kwalk", required=True)
@@ -109,6 +164,7 @@ def main():
     ap.add_argument("--triton-cache")
     ap.add_argument("--python-root")
     ap.add_argument("--shape")
+    ap.add_argument("--unbound-ops", action="store_true")
     ap.add_argument("--name", default="site.tables")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
@@ -147,10 +203,11 @@ def main():
         variants.append(("shape", ["--shape", a.shape, "--time-us", "12.5"],
                          "<th>With --shape</th>"))
     if a.python_root:
-        variants.append(("python", ["--python-root", a.python_root], "<th>Python op</th>"))
+        py = unbound_tree(a.python_root, a.out) if a.unbound_ops else a.python_root
+        variants.append(("python", ["--python-root", py], "<th>Python op</th>"))
     if symbols:
         variants.append(("trace", ["--trace", trace], "<th>Dispatches</th>"))
-    tables = right = 0
+    tables = right = links = 0
     for name, opts, header in variants:
         site, md = os.path.join(a.out, name), os.path.join(a.out, name + "-md")
         rc1, _, err1 = run([a.kwalk, "site", "--db", db, "-o", site] + opts)
@@ -160,6 +217,18 @@ def main():
                        % (name, rc1, rc2, err1, err2)):
             continue
         pages = compare(c, name, site, md)
+        if name in ("plain", "python"):
+            n = compare_map(c, name, a, db, site, opts)
+            if name == "python" and a.unbound_ops:
+                with open(os.path.join(site, "map.html"), encoding="utf-8") as f:
+                    page = f.read()
+                c.check("<p>Python ops bound to no entry point of this index:</p>" in page
+                        and "<li><code>kwalk_unbound_c</code>" in page
+                        and "module_&lt;b&gt;kwalk&lt;/b&gt;&amp;test" in page,
+                        "python: map.html lists the two unbound ops, their names as text")
+            links += n
+            print("%s: map.html identical to libcmark-gfm's HTML of kwalk map (%d links set aside)"
+                  % (name, n))
         c.check(len(pages) > 0, "%s: the site has pages" % name)
         c.check(any(header in p for p in pages), "%s: some page has %s" % (name, header))
         tables += sum(p.count("<table>") for p in pages)
@@ -168,6 +237,7 @@ def main():
               % (name, len(pages)))
     c.check(tables > 0, "the pages hold tables (%d)" % tables)
     c.check(right > 0, "some tables have right-aligned columns (%d cells)" % right)
+    c.check(links > 0, "map.html links some code spans (%d)" % links)
     c.finish()
 
 
