@@ -234,7 +234,7 @@ def check_view(c, site, page, cache_dir, name, src, truth):
     for (sname, ext), st in zip(STAGES, d["stages"]):
         path = os.path.join(cache_dir, name + ext)
         c.eq(st["n"], sname, "%s: stage order" % page)
-        c.eq(st["p"], path, "%s: %s's file" % (page, sname))
+        c.eq(os.path.realpath(st["p"] or ""), path, "%s: %s's file" % (page, sname))
         text = open(path, encoding="utf-8").read()
         c.eq(st["t"], text, "%s: %s's text is the file's" % (page, sname))
         got = [None if fi < 0 else (files[fi]["ir"], ln) for fi, ln in expand(st["r"])]
@@ -312,10 +312,11 @@ def main():
     ap.add_argument("--no-browser", action="store_true")
     a = ap.parse_args()
     c = Checker("site.triton_ir_lines" if a.no_browser else "site.triton_ir")
+    a.fixture = os.path.realpath(a.fixture)
     cache = os.path.join(a.fixture, "cache")
     if not os.path.isdir(cache):
         c.skip("no fixture at %s" % a.fixture)
-    src = os.path.join(os.path.abspath(a.fixture), "src")
+    src = os.path.join(a.fixture, "src")
     chrome = None
     if not a.no_browser:
         sys.path.insert(0, HERE)
