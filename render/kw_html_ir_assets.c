@@ -43,6 +43,9 @@ const char kw_html_ir_js[] =
     "if(S.r[i+1]>=0){e.dataset.k=S.r[i+1]+':'+S.r[i+2];"
     "e.title=D.files[S.r[i+1]].ir+':'+S.r[i+2];add(e.dataset.k,e)}else e.title='no position';"
     "p.appendChild(e);all.push(e)}});"
+    /* a source line some stage line names is dark, the others grey */
+    "[].forEach.call(sp.querySelectorAll('.kw-sl'),function(e){"
+    "if(by[e.dataset.k].length>1)e.classList.add('kw-has')});"
     "function clear(){[].forEach.call(root.querySelectorAll('.kw-hl'),function(e){"
     "e.classList.remove('kw-hl')})}"
     "function pick(e){clear();var k=e.dataset.k,l=k?by[k]:[e];var first={};"
