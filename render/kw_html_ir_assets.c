@@ -46,15 +46,17 @@ const char kw_html_ir_js[] =
     /* a source line some stage line names is dark, the others grey */
     "[].forEach.call(sp.querySelectorAll('.kw-sl'),function(e){"
     "if(by[e.dataset.k].length>1)e.classList.add('kw-has')});"
-    "function clear(){[].forEach.call(root.querySelectorAll('.kw-hl'),function(e){"
-    "e.classList.remove('kw-hl')})}"
+    /* lit: the lines highlighted; noScroll: the test hook's clicks do not
+     * scroll (each scroll lays the panes out again) */
+    "var lit=[],noScroll=false;"
+    "function clear(){lit.forEach(function(e){e.classList.remove('kw-hl')});lit=[]}"
     "function pick(e){clear();var k=e.dataset.k,l=k?by[k]:[e];var first={};"
-    "l.forEach(function(x){x.classList.add('kw-hl');var p=x.parentNode;"
-    "if(!first[p.dataset.s]){first[p.dataset.s]=1;if(p!==e.parentNode)"
+    "l.forEach(function(x){x.classList.add('kw-hl');lit.push(x);var p=x.parentNode;"
+    "if(!noScroll&&!first[p.dataset.s]){first[p.dataset.s]=1;if(p!==e.parentNode)"
     "p.scrollTop=Math.max(0,x.offsetTop-p.clientHeight/3)}})}"
     "panes.addEventListener('click',function(ev){var e=ev.target.closest('.kw-il,.kw-sl');"
     "if(e)pick(e)});"
-    "if(/[?&]kwtest=ir\\b/.test(location.search)){var res=[];"
+    "if(/[?&]kwtest=ir\\b/.test(location.search)){var res=[];noScroll=true;"
     "function seen(e){var h={};D.stages.forEach(function(S){h[S.n]=[]});h.src=[];"
     "[].forEach.call(root.querySelectorAll('.kw-hl'),function(x){var s=x.parentNode.dataset.s;"
     "if(s==='src'){var p=x.dataset.k.split(':');h.src.push([D.files[+p[0]].p,+p[1],"
