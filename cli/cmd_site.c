@@ -30,7 +30,8 @@ static const char kw_site_usage[] =
     "Write every kernel instantiation's walkthrough as a static HTML site that opens from\n"
     "file:// (no server, no network): DIR/index.html, a sortable, filterable table of every\n"
     "instantiation grouped by template, and one page per instantiation with the six\n"
-    "sections of 'kwalk render' and its source and ISA side by side per arch.\n\n"
+    "sections of 'kwalk render' and its source and ISA side by side per arch; per Triton\n"
+    "specialization also NAME.ir.html, its TTIR, TTGIR, LLIR and AMDGCN beside the source.\n\n"
     "  -o, --output DIR    the directory to write (created when missing)\n"
     "  --db FILE           the index written by 'kwalk index' (default: " KW_INDEX_DEFAULT_PATH
     ")\n"
