@@ -36,7 +36,8 @@ int kw_tpick(const kw_model *m, const char *cmd, const char *q, const char *arch
             const kw_mkernel *mk = &m->kernels.v[h.v.v[i]];
             if (!kw_is_triton(mk))
                 continue;
-            fprintf(stderr, "  %s\t%s\t%s\n", mk->name, mk->k->archs.n ? mk->k->archs.v[0].arch : "?",
+            fprintf(stderr, "  %s\t%s\t%s\n", mk->name,
+                    mk->k->archs.n ? mk->k->archs.v[0].arch : "?",
                     mk->k->triton->hash ? mk->k->triton->hash : mk->symbol);
             shown++;
         }

@@ -12,9 +12,9 @@
 #include "model/kw_irloc.h"
 
 typedef struct kw_ll_node {
-    char kind;    /* 'L' DILocation, 'S' a scope with a file, 'F' DIFile, 0 other */
-    long line;    /* L, S */
-    long ref;     /* L: scope; S: file; -1 none */
+    char kind;        /* 'L' DILocation, 'S' a scope with a file, 'F' DIFile, 0 other */
+    long line;        /* L, S */
+    long ref;         /* L: scope; S: file; -1 none */
     const char *file; /* F: directory/filename (filename alone when absolute) */
 } kw_ll_node;
 

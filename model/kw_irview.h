@@ -31,10 +31,10 @@ typedef struct kw_irview_stage {
 } kw_irview_stage;
 
 typedef struct kw_irview_file {
-    const char *ir;   /* the path as the IR writes it */
-    const char *path; /* where it is read: the IR's path with the prefix the
-                       * kernel's own file moved by (its definition in the
-                       * index against the IR's) replaced */
+    const char *ir;         /* the path as the IR writes it */
+    const char *path;       /* where it is read: the IR's path with the prefix the
+                             * kernel's own file moved by (its definition in the
+                             * index against the IR's) replaced */
     const kw_src_file *src; /* NULL when not asked for (no line shown) */
     /* the lines shown, as runs [first, last] (1-based, ascending): every line
      * a stage names, two lines around it, runs closer than six lines joined;

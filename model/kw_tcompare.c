@@ -54,16 +54,16 @@ static kw_status kw_tc_arch(kw_tcmp *c, const kw_kernel_arch *x, int side, kw_ar
             return v ? KW_ERR : kw_fail(err, "out of memory");
     }
     const char *lim = r->occupancy_limiter ? r->occupancy_limiter : "-";
-    if (kw_tc_add(ar, &c->resources, "occupancy limited by", side ? NULL : lim,
-                  side ? lim : NULL, err) != KW_OK)
+    if (kw_tc_add(ar, &c->resources, "occupancy limited by", side ? NULL : lim, side ? lim : NULL,
+                  err) != KW_OK)
         return KW_ERR;
     for (size_t i = 0; kw_isa_class_key(i); i++) {
         long long n = kw_isa_class_count(&x->classes, i);
         if (n < 0)
             continue; /* no listing */
         const char *v = kw_tc_num(ar, n);
-        if (!v || kw_tc_add(ar, &c->classes, kw_isa_class_key(i), side ? NULL : v,
-                            side ? v : NULL, err) != KW_OK)
+        if (!v || kw_tc_add(ar, &c->classes, kw_isa_class_key(i), side ? NULL : v, side ? v : NULL,
+                            err) != KW_OK)
             return v ? KW_ERR : kw_fail(err, "out of memory");
     }
     return KW_OK;
@@ -72,14 +72,15 @@ static kw_status kw_tc_arch(kw_tcmp *c, const kw_kernel_arch *x, int side, kw_ar
 static kw_status kw_tc_side(kw_tcmp *c, const kw_kernel *k, int side, kw_arena *ar, kw_err *err) {
     const kw_triton *t = k->triton;
 #define KW_TC(rows, key, v)                                                                        \
-    if (kw_tc_add(ar, rows, key, side ? NULL : (v), side ? (v) : NULL, err) != KW_OK)             \
+    if (kw_tc_add(ar, rows, key, side ? NULL : (v), side ? (v) : NULL, err) != KW_OK)              \
         return KW_ERR;
     for (size_t i = 0; i < t->constexprs.n; i++) {
         const kw_triton_constexpr *x = &t->constexprs.v[i];
         KW_TC(&c->constexprs, x->name, x->value ? x->value : "not known");
     }
     for (size_t i = 0; i < t->options.n; i++)
-        KW_TC(&c->options, t->options.v[i].name, t->options.v[i].value ? t->options.v[i].value : "-");
+        KW_TC(&c->options, t->options.v[i].name,
+              t->options.v[i].value ? t->options.v[i].value : "-");
     const char *sh = kw_tc_num(ar, t->shared_bytes), *ws = kw_tc_num(ar, t->warp_size);
     if (!sh || !ws)
         return kw_fail(err, "out of memory");
@@ -88,8 +89,8 @@ static kw_status kw_tc_side(kw_tcmp *c, const kw_kernel *k, int side, kw_arena *
     KW_TC(&c->options, "arch", k->archs.n ? k->archs.v[0].arch : "-");
     for (size_t i = 0; i < t->layouts.n; i++) {
         const kw_triton_layout *l = &t->layouts.v[i];
-        const char *v = kw_arena_printf(ar, "%s<{%s}>", l->kind ? l->kind : "?",
-                                        l->params ? l->params : "");
+        const char *v =
+            kw_arena_printf(ar, "%s<{%s}>", l->kind ? l->kind : "?", l->params ? l->params : "");
         if (!v)
             return kw_fail(err, "out of memory");
         KW_TC(&c->layouts, l->name, v);
@@ -104,11 +105,12 @@ kw_status kw_tcmp_build(kw_tcmp *c, const kw_kernel *a, const kw_kernel *b, kw_a
     if (!a->triton || !b->triton)
         return kw_fail(err, "compare: both kernels must be Triton specializations");
     const char *an = a->name ? a->name : a->symbol, *bn = b->name ? b->name : b->symbol;
-    if (strcmp(an, bn) || (a->location.file && b->location.file &&
-                           (strcmp(a->location.file, b->location.file) ||
-                            a->location.line != b->location.line)))
-        return kw_fail(err, "compare: '%s' and '%s' are not specializations of one function "
-                            "(another name or def)",
+    if (strcmp(an, bn) ||
+        (a->location.file && b->location.file &&
+         (strcmp(a->location.file, b->location.file) || a->location.line != b->location.line)))
+        return kw_fail(err,
+                       "compare: '%s' and '%s' are not specializations of one function "
+                       "(another name or def)",
                        an, bn);
     c->a = a;
     c->b = b;

@@ -11,8 +11,8 @@
 #include "common/kw_buf.h"
 #include "common/kw_fs.h"
 
-static bool kw_pages_has(const kw_model *m, const char *const *more, size_t nmore,
-                         const char *name, size_t len) {
+static bool kw_pages_has(const kw_model *m, const char *const *more, size_t nmore, const char *name,
+                         size_t len) {
     for (size_t i = 0; i < m->kernels.n; i++)
         if (strlen(m->kernels.v[i].page) == len && !memcmp(m->kernels.v[i].page, name, len))
             return true;

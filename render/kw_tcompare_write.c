@@ -8,8 +8,7 @@
 #include "render/kw_md.h"
 #include "render/kw_tcompare_write.h"
 
-static void kw_tcw_side(kw_buf *b, const char *label, const kw_kernel *k,
-                        const kw_kernel_arch *x) {
+static void kw_tcw_side(kw_buf *b, const char *label, const kw_kernel *k, const kw_kernel_arch *x) {
     kw_buf_printf(b, "- %s: ", label);
     kw_md_code(b, k->triton->hash ? k->triton->hash : k->symbol, KW_MD_TEXT);
     kw_buf_puts(b, ", ");
