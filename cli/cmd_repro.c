@@ -10,11 +10,11 @@
 
 #include "cli/kw_app.h"
 #include "cli/kw_cli.h"
+#include "cli/kw_tpick.h"
 #include "common/kw_buf.h"
 #include "common/kw_fs.h"
 #include "index/kw_index.h"
 #include "model/kw_model.h"
-#include "model/kw_pick.h"
 #include "model/kw_repro.h"
 #include "render/kw_repro_write.h"
 
@@ -35,51 +35,6 @@ static const char kw_repro_usage[] =
     "  --db FILE       the index (default: " KW_INDEX_DEFAULT_PATH ")\n"
     "  --arch ARCH     only the specializations compiled for ARCH\n"
     "  -o, --output F  write the script to F instead of stdout\n";
-
-static bool kw_is_triton(const kw_mkernel *mk) {
-    return mk->k && mk->k->triton;
-}
-
-/* The one Triton specialization q names. */
-static int kw_repro_pick(const kw_model *m, const char *q, const char *arch, size_t *out) {
-    kw_arena a;
-    kw_arena_init(&a);
-    kw_pick_hits h;
-    kw_pick_match(m, q, arch, NULL, &a, &h);
-    size_t n = 0, at = 0;
-    for (size_t i = 0; i < h.v.n; i++)
-        if (kw_is_triton(&m->kernels.v[h.v.v[i]]))
-            n++, at = h.v.v[i];
-    int rc = KW_EXIT_OK;
-    if (!h.v.n) {
-        rc = kw_cli_failf("repro: no kernel matches '%s'%s%s ('kwalk list' shows them)", q,
-                          arch ? " for " : "", arch ? arch : "");
-    } else if (!n) {
-        rc = kw_cli_failf("repro: '%s' is not a Triton specialization (a reproducer recompiles "
-                          "a Triton kernel from its cache entry)",
-                          q);
-    } else if (n > 1) {
-        kw_cli_failf("repro: '%s' matches %zu Triton specializations; name one (its hash, or "
-                     "--arch). Candidates:",
-                     q, n);
-        size_t shown = 0;
-        for (size_t i = 0; i < h.v.n && shown < 50; i++) {
-            const kw_mkernel *mk = &m->kernels.v[h.v.v[i]];
-            if (!kw_is_triton(mk))
-                continue;
-            fprintf(stderr, "  %s\t%s\t%s\n", mk->name, mk->k->archs.n ? mk->k->archs.v[0].arch : "?",
-                    mk->k->triton->hash ? mk->k->triton->hash : mk->symbol);
-            shown++;
-        }
-        if (n > shown)
-            fprintf(stderr, "  ... and %zu more\n", n - shown);
-        rc = KW_EXIT_INPUT;
-    } else {
-        *out = at;
-    }
-    kw_arena_free(&a);
-    return rc;
-}
 
 int kw_cmd_repro(int argc, char **argv) {
     const char *db = NULL, *arch = NULL, *output = NULL, *kernel = NULL;
@@ -128,7 +83,7 @@ int kw_cmd_repro(int argc, char **argv) {
         rc = kw_cli_fail(&err);
         goto done;
     }
-    if ((rc = kw_repro_pick(&m, kernel, arch, &ki)) != KW_EXIT_OK)
+    if ((rc = kw_tpick(&m, "repro", kernel, arch, &ki)) != KW_EXIT_OK)
         goto model;
     if (kw_repro_build(m.kernels.v[ki].k, &a, &r, &err) != KW_OK) {
         rc = kw_cli_fail(&err);

@@ -19,6 +19,7 @@
 #include "model/kw_map.h"
 #include "model/kw_model_pages.h"
 #include "render/kw_html.h"
+#include "render/kw_html_ir.h"
 #include "render/kw_map_write.h"
 #include "render/kw_pages.h"
 #include "render/kw_pages_pool.h"
@@ -29,7 +30,8 @@ static const char kw_site_usage[] =
     "Write every kernel instantiation's walkthrough as a static HTML site that opens from\n"
     "file:// (no server, no network): DIR/index.html, a sortable, filterable table of every\n"
     "instantiation grouped by template, and one page per instantiation with the six\n"
-    "sections of 'kwalk render' and its source and ISA side by side per arch.\n\n"
+    "sections of 'kwalk render' and its source and ISA side by side per arch; per Triton\n"
+    "specialization also NAME.ir.html, its TTIR, TTGIR, LLIR and AMDGCN beside the source.\n\n"
     "  -o, --output DIR    the directory to write (created when missing)\n"
     "  --db FILE           the index written by 'kwalk index' (default: " KW_INDEX_DEFAULT_PATH
     ")\n"
@@ -125,6 +127,35 @@ static int kw_site_args(kw_site_cli *c, int argc, char **argv) {
     return KW_EXIT_OK;
 }
 
+typedef KW_ARRAY(const char *) kw_site_ir_names;
+
+/* DIR/NAME.ir.html: the IR view of each Triton specialization (kw_html_ir.h),
+ * one after the other (few kernels; the sources through the render's cache). */
+static int kw_site_ir(kw_render *r, kw_arena *a, const char *dir, kw_site_ir_names *names) {
+    kw_buf b;
+    kw_buf_init(&b);
+    kw_err err;
+    int rc = KW_EXIT_OK;
+    for (size_t i = 0; i < r->m->kernels.n && rc == KW_EXIT_OK; i++) {
+        const kw_mkernel *mk = &r->m->kernels.v[i];
+        const char *name = kw_html_ir_name(a, mk), **slot;
+        if (!name)
+            continue;
+        char *path = kw_arena_printf(a, "%s/%s", dir, name);
+        if (!path || !(slot = KW_PUSH(a, *names))) {
+            rc = kw_cli_failf("out of memory");
+            break;
+        }
+        *slot = name;
+        kw_buf_reset(&b);
+        if (kw_html_ir_page(mk, kw_r_title(r, mk), r->srcs, &b, &err) != KW_OK ||
+            kw_fs_write_atomic(path, b.ptr ? b.ptr : "", b.len, &err) != KW_OK)
+            rc = kw_cli_fail(&err);
+    }
+    kw_buf_free(&b);
+    return rc;
+}
+
 static int kw_site_write(kw_app *app, kw_render *r, const char *dir) {
     kw_err err;
     if (kw_fs_mkdirs(dir, &err) != KW_OK)
@@ -138,7 +169,9 @@ static int kw_site_write(kw_app *app, kw_render *r, const char *dir) {
         const char *name, *text;
     } assets[] = {{KW_HTML_CSS, kw_html_css},
                   {KW_HTML_PAGE_JS, kw_html_page_js},
-                  {KW_HTML_INDEX_JS, kw_html_index_js}};
+                  {KW_HTML_INDEX_JS, kw_html_index_js},
+                  {KW_HTML_IR_CSS, kw_html_ir_css},
+                  {KW_HTML_IR_JS, kw_html_ir_js}};
     for (size_t i = 0; i < sizeof assets / sizeof assets[0]; i++) {
         char *path = kw_arena_printf(&r->scratch, "%s/%s", dir, assets[i].name);
         if (!path)
@@ -150,10 +183,16 @@ static int kw_site_write(kw_app *app, kw_render *r, const char *dir) {
     int rc = kw_pages_pool_run(&pool, &err) == KW_OK ? KW_EXIT_OK : kw_cli_fail(&err);
     if (rc != KW_EXIT_OK)
         return rc;
+    kw_site_ir_names irs = {0};
+    kw_arena ira; /* their names, for the manifest (r->scratch is reset on the way) */
+    kw_arena_init(&ira);
     kw_ipage ip; /* the index page, built before it is written */
-    if (kw_ipage_build(&ip, m, r->providers, &err) != KW_OK) {
-        kw_ipage_free(&ip);
-        return kw_cli_fail(&err);
+    if ((rc = kw_site_ir(r, &ira, dir, &irs)) != KW_EXIT_OK ||
+        kw_ipage_build(&ip, m, r->providers, &err) != KW_OK) {
+        if (rc == KW_EXIT_OK)
+            kw_ipage_free(&ip);
+        kw_arena_free(&ira);
+        return rc != KW_EXIT_OK ? rc : kw_cli_fail(&err);
     }
     kw_buf b;
     kw_buf_init(&b);
@@ -163,11 +202,13 @@ static int kw_site_write(kw_app *app, kw_render *r, const char *dir) {
     if (b.oom || !path)
         rc = kw_cli_failf("out of memory");
     else if (kw_fs_write_atomic(path, b.ptr, b.len, &err) != KW_OK ||
-             kw_pages_manifest(m, &r->scratch, dir, ".kwalk-site", ".html", &err) != KW_OK)
+             kw_pages_manifest_more(m, &r->scratch, dir, ".kwalk-site", ".html", irs.v, irs.n,
+                                    &err) != KW_OK)
         rc = kw_cli_fail(&err);
     else
         printf("%s/index.html: %zu pages\n", dir, m->kernels.n);
     kw_buf_free(&b);
+    kw_arena_free(&ira);
     return rc == KW_EXIT_OK ? kw_cli_flush_stdout() : rc;
 }
 

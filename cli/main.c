@@ -27,6 +27,7 @@
     X(isa, "FILE... [--kernel NAME]", "kernels, resources and ISA of code objects (no source needed)") \
     X(trace, "FILE [--db FILE]", "join a rocprofv3 kernel trace to instantiations: time, launches, bandwidth") \
     X(repro, "KERNEL [--db FILE] [-o FILE]", "a Python script that recompiles a Triton specialization") \
+    X(compare, "A B [--db FILE] [-o FILE]", "two Triton specializations of one function side by side") \
     X(diff, "OLD NEW [--fail-on ...]", "what changed per instantiation between two builds (a CI gate)")
 
 #define KW_DECLARE(name, args, summary) int kw_cmd_##name(int argc, char **argv);

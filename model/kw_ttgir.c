@@ -243,7 +243,7 @@ static kw_status kw_ttgir_execs(kw_ttgir_dot *d, const kw_triton *t, kw_arena *a
     const char *sum = NULL;
     long long outside = 0;
     size_t inside = 0;
-    d->execs_n = d->flop_all = -1;
+    d->execs_n = d->flop_all = d->execs_shape = -1;
     for (size_t i = 0; i < t->memory_ops.n; i++) {
         const kw_triton_memop *m = &t->memory_ops.v[i];
         if (m != d->op && !kw_ttgir_same_dot(d->op, m))
@@ -302,6 +302,18 @@ static kw_status kw_ttgir_peaks(kw_ttgir_dot *d, const kw_page_arch *archs, size
         *p = (kw_ttgir_peak){archs[i].arch, g, peak, pn, ridge, ai, ai < ridge};
     }
     return KW_OK;
+}
+
+void kw_ttgir_shape(kw_ttgir *g, const kw_shape *shape) {
+    for (size_t i = 0; shape && i < g->dots.n; i++) {
+        kw_ttgir_dot *d = &g->dots.v[i];
+        kw_value v;
+        kw_err ignore;
+        if (d->execs && d->execs_n < 0 &&
+            kw_expr_eval(d->execs, shape, KW_EXPR_C, &v, &ignore) == KW_OK && v.dims == 1 &&
+            v.is_int)
+            d->execs_shape = v.v[0] > 0 ? (long long)v.v[0] : 0;
+    }
 }
 
 kw_status kw_ttgir_build(kw_ttgir *g, const kw_triton *t, const kw_page_arch *archs, size_t narchs,

@@ -110,6 +110,9 @@ typedef struct kw_ttgir_dot {
      * NULL when execs is NULL) */
     long long flop_all;
     const char *flop_all_expr;
+    /* execs evaluated with --shape's bindings (kw_ttgir_shape) where execs_n
+     * is -1 and every name is bound; -1 otherwise */
+    long long execs_shape;
     bool has_mfma;
     kw_ttgir_mfma mfma;
     long long per_program, per_wave;
@@ -126,6 +129,11 @@ typedef struct kw_ttgir {
 
 /* The TTGIR reading of t for the archs shown (GPU per arch: the product
  * named gpu, --gpu, else the arch's default; kw_perf_gpu). */
+/* Each dot's execs_shape: its executions evaluated with shape's bindings
+ * (--shape: the kernel's argument names, blockIdx.x/y/z), where they are not
+ * a number without them. shape NULL: nothing. */
+void kw_ttgir_shape(kw_ttgir *g, const kw_shape *shape);
+
 kw_status kw_ttgir_build(kw_ttgir *g, const kw_triton *t, const kw_page_arch *archs, size_t narchs,
                          const kw_gpus *gpus, const char *gpu, kw_arena *a, kw_err *err);
 

@@ -70,6 +70,17 @@ kw_status kw_html_from_md(const char *md, size_t len, kw_buf *out, kw_err *err) 
     return html ? KW_OK : kw_fail(err, "libcmark-gfm: cannot convert the page");
 }
 
+/* A Triton specialization's link to its IR view, NAME.ir.html beside NAME.html
+ * (the name kw_html_ir_name gives, render/kw_html_ir.c, written by the site). */
+static void kw_html_ir_link(kw_buf *out, const kw_mkernel *mk) {
+    size_t n = mk->page ? strlen(mk->page) : 0;
+    if (!mk->k || !mk->k->triton || n < 5 || strcmp(mk->page + n - 5, ".html"))
+        return;
+    kw_buf_puts(out, " · <a href=\"");
+    kw_html_escn(out, mk->page, n - 5);
+    kw_buf_puts(out, ".ir.html\">IR stages</a>");
+}
+
 /* The charts and the source <-> ISA view, before section 6 of a page. */
 static void kw_html_views(kw_render *r, kw_buf *out) {
     kw_html_charts(r, out);
@@ -81,8 +92,9 @@ kw_status kw_html_page(kw_render *r, size_t ki, kw_buf *out, kw_err *err) {
     kw_html_open(out, kw_r_title(r, mk));
     kw_buf_puts(out, "<nav class=\"kw-nav\"><a href=\"index.html\">All kernels</a> · "
                      "<a href=\"map.html\">Map</a> · <a href=\"#kw-charts\">Charts</a> · <a "
-                     "href=\"#kw-si\">Source ↔ ISA</a></nav>\n"
-                     "<main>\n");
+                     "href=\"#kw-si\">Source ↔ ISA</a>");
+    kw_html_ir_link(out, mk); /* a Triton specialization's IR view */
+    kw_buf_puts(out, "</nav>\n<main>\n");
     /* the walkthrough, by the HTML printer; the diagram and the views
      * written by the page where they go */
     r->md_html = kw_html_from_md;

@@ -14,5 +14,9 @@
  * of m are removed from DIR first. Scratch strings in a. */
 kw_status kw_pages_manifest(const kw_model *m, kw_arena *a, const char *dir, const char *manifest,
                             const char *ext, kw_err *err);
+/* kw_pages_manifest with more pages of the run than m's (the site's IR views). */
+kw_status kw_pages_manifest_more(const kw_model *m, kw_arena *a, const char *dir,
+                                 const char *manifest, const char *ext, const char *const *more,
+                                 size_t nmore, kw_err *err);
 
 #endif

@@ -183,8 +183,17 @@ static void kw_r_ttgir_dot_execs(kw_render *r, const kw_ttgir_dot *d) {
     }
     kw_r_t(r, "Executions per program: ");
     kw_r_c(r, d->execs);
-    kw_r_tf(r, " (the trip count of its `scf.for` in the TTGIR%s), so ",
+    kw_r_tf(r, " (the trip count of its `scf.for` in the TTGIR%s), ",
             d->copies > 1 ? ", with the iterations Triton's pipelining wrote after the loop" : "");
+    if (d->execs_shape >= 0) { /* evaluated with --shape */
+        kw_r_tf(r, "%lld with ", d->execs_shape);
+        kw_r_c(r, "--shape");
+        kw_r_tf(r, ", so %lld FLOP per program over the loop (", d->flop * d->execs_shape);
+        kw_r_c(r, d->flop_all_expr);
+        kw_r_t(r, ").");
+        return;
+    }
+    kw_r_t(r, "so ");
     if (d->flop_all >= 0)
         kw_r_tf(r, "%lld", d->flop_all);
     else

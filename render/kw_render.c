@@ -169,6 +169,7 @@ static kw_status kw_render_page_parts(kw_render *r, kw_err *err) {
         if (kw_ttgir_build(g, r->page.triton, r->page.archs.v, r->page.archs.n, r->gpus, r->o->gpu,
                            &r->scratch, err) != KW_OK)
             return KW_ERR;
+        kw_ttgir_shape(g, r->m->shape); /* --shape: the tl.dot trip counts evaluated */
         r->page.ttgir = g;
     }
     return KW_OK;

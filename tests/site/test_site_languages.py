@@ -78,8 +78,13 @@ def main():
         langs.setdefault(lang, page)
     c.eq(sorted(langs), sorted(want), "languages of index.html's rows")
     pages = sorted(set(p for p, _ in rows))
-    c.eq(len(pages), len([f for f in os.listdir(site) if f.endswith(".html") and f not in ("index.html", "map.html")]),
+    c.eq(len(pages), len([f for f in os.listdir(site) if f.endswith(".html") and f not in ("index.html", "map.html")
+                          and not f.endswith(".ir.html")]),
          "index.html links every page once")
+    # a Triton page's IR view (NAME.ir.html, linked from its page) loads too
+    irs = sorted(f for f in os.listdir(site) if f.endswith(".ir.html"))
+    c.check(bool(irs) == ("Triton" in want), "an IR view per Triton page (%d)" % len(irs))
+    pages += irs
     # every page (and the index) in one load
     frames = "".join('<iframe src="%s" width="800" height="200"></iframe>\n' % html.escape(p)
                      for p in ["index.html", "map.html"] + pages)

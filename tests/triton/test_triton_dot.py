@@ -35,7 +35,9 @@ from kwttir import c_eval, dot_positions, int_args, ir_eval, ttir_dot_trips  # n
 
 CK = kwcheck.Checker("triton.dot")
 eq = CK.eq
-CHECKED = [0, 0]  # tl.dot executions, MFMA FLOP per thread compared with the TTIR's loops
+CHECKED = [0, 0, 0]  # tl.dot executions, MFMA FLOP per thread compared with the TTIR's loops,
+#                      tl.dot executions under --shape
+SHAPED = {}  # page name -> the page rendered with --shape (main)
 IR_PAGES = [0]  # pages of a tl.dot whose section 4 has the .llir's IR facts
 
 
@@ -136,6 +138,35 @@ def check_execs(w, mem, line, M, N, K, at, ttir):
         CHECKED[0] += 1
 
 
+def shape_value(name):
+    """The value --shape binds name to (the same for every page: by name)."""
+    return 1000 + 37 * (sum(map(ord, name)) % 97)
+
+
+def check_execs_shape(w, mem, M, N, K, at, ttir):
+    """With --shape binding every integer argument (shape_value), section 4's
+    executions of the tl.dot at `at` are a number: the trip count of the
+    NAME.ttir loops around the tt.dot there, those values put in; its FLOP
+    over the loop 2MNK times that."""
+    line = re.search(r"^- `tl\.dot` at .*: 2 × %d × %d × %d = " % (M, N, K), mem, re.M)
+    if not line or not ttir:
+        return
+    nxt = re.match(r"^- .*\n(?:  - .*\n)*?  - Executions per program: `([^`]+)` \(.*?\), "
+                   r"(\d+) with `--shape`, so (\d+) FLOP per program over the loop \(`([^`]+)`\)\.$",
+                   mem[line.start():], re.M)
+    eq(bool(nxt), True, w + ": with --shape, executions and FLOP over the loop as numbers")
+    if not nxt:
+        return
+    env = {a: shape_value(a) for a in int_args(ttir)}
+    trips = ttir_dot_trips(ttir, {"%" + a: v for a, v in env.items()}).get(at)
+    eq(trips is not None, True, w + ": --shape: the TTIR loop's bounds evaluate")
+    if trips is None:
+        return
+    eq(int(nxt.group(2)), trips, w + ": --shape: executions = the TTIR loop's trip count")
+    eq(int(nxt.group(3)), 2 * M * N * K * trips, w + ": --shape: FLOP over the loop = 2MNK x trips")
+    CHECKED[2] += 1
+
+
 def check_mfma_flop(w, mem, M, N, K, at, ttir):
     """Section 4's FLOP per thread from the IR facts (an upper bound over the
     paths) times the program's threads holds the MFMA work of the tl.dot at
@@ -225,6 +256,8 @@ def check_page(w, page, folder, meta, pk, llvm, unmap):
         eq(bool(line) and bytes_ is not None, True, w + ": section 4 tl.dot line")
         check_execs(w, mem, line, M, N, K, pos[first[len(rows) - 1]], ttir)
         check_mfma_flop(w, mem, M, N, K, pos[first[len(rows) - 1]], ttir)
+        check_execs_shape(w, section(SHAPED.get(w, ""), "4. Memory Access Analysis"), M, N, K,
+                          pos[first[len(rows) - 1]], ttir)
         if gpu and bytes_:
             peak = float(gpu["fp16_tflops" if ae == "f16" else "bf16_tflops"])
             ridge = peak / float(gpu["hbm_tbs"])
@@ -276,6 +309,13 @@ def main():
         run([a.kwalk, "render", "--all", "--db", db, "-o", out])
         pages = {p: open(os.path.join(out, p)).read()
                  for p in os.listdir(out) if p.endswith(".md") and p != "index.md"}
+        # --shape binding every integer argument of every kernel, by name
+        names = sorted({n for d, _ in folders.values()
+                        for t in glob.glob(os.path.join(d, "*.ttir")) for n in int_args(open(t).read())})
+        run([a.kwalk, "render", "--all", "--db", db, "-o", out + "-shape", "--shape",
+             ",".join("%s=%d" % (n, shape_value(n)) for n in names)])
+        SHAPED.update({p: open(os.path.join(out + "-shape", p)).read() for p in pages
+                       if os.path.exists(os.path.join(out + "-shape", p))})
     ndots = 0
     for p, page in sorted(pages.items()):
         sym = re.search(r"^\| Symbol \| `(.*?)@([0-9a-f]{64})` \|$", page, re.M)
@@ -286,6 +326,7 @@ def main():
         ndots += check_page(p, page, folder, meta, pk, a.llvm_bin, unmap)
     eq(ndots >= 2, True, "tl.dot ops seen in the corpus (the GEMM tile, two archs)")
     eq(CHECKED[0] >= 4, True, "tl.dot executions compared (two archs, two argument sets)")
+    eq(CHECKED[2] >= 2, True, "tl.dot executions under --shape compared (two archs)")
     # the .llir's IR facts need a kwalk-irfacts whose LLVM reads Triton's
     # LLVM IR (clang 19's does not: its pages say so); where any page has
     # them, each was compared for two argument sets

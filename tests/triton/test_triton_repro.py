@@ -19,6 +19,8 @@ Also: a HIP kernel, an unknown name, an ambiguous one: one line, exit 1; no
 kernel: exit 2."""
 import argparse
 import ast
+import functools
+import glob
 import json
 import os
 import re
@@ -28,6 +30,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from kwcheck import Checker  # noqa: E402
+import kwllvm  # noqa: E402
 
 # MLIR element types in tt.func signatures -> Triton's signature names
 MLIR_TO_TRITON = {"f32": "fp32", "f16": "fp16", "bf16": "bf16", "f64": "fp64", "i1": "i1",
@@ -73,10 +76,139 @@ def script_values(text):
     return g
 
 
+ROW = {}  # cache folder -> its manifest.json row (the one its constexprs match)
+
+
+def md_tables(text):
+    """{section title: {key: (A, B, changed)}} of a `kwalk compare` page."""
+    out, cur = {}, None
+    for line in text.splitlines():
+        h = re.match(r"^## (.*)$", line)
+        if h:
+            cur = out.setdefault(h.group(1), {})
+            continue
+        r = re.match(r"^\| `(.*?)` \| (?:`(.*?)`|\(empty\)) \| (?:`(.*?)`|\(empty\)) \| (yes|) \|$",
+                     line)
+        if r and cur is not None:
+            cur[r.group(1)] = (r.group(2) or "", r.group(3) or "", r.group(4) == "yes")
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def objdump_insns(bindir, hsaco, kernel):
+    """The instructions of llvm-objdump -d within the kernel's symbol (its
+    value and size by llvm-readelf -s); None where objdump fails."""
+    p = subprocess.run([os.path.join(bindir, "llvm-objdump"), "-d", hsaco], capture_output=True,
+                       text=True)
+    sy = subprocess.run([os.path.join(bindir, "llvm-readelf"), "-s", "--wide", hsaco],
+                        capture_output=True, text=True)
+    m = re.search(r"^\s*\d+: ([0-9a-f]+)\s+(\d+) FUNC\s.*\s%s$" % re.escape(kernel),
+                  sy.stdout, re.M)
+    if p.returncode or not m:
+        return None
+    lo, n = int(m.group(1), 16), int(m.group(2))
+    addrs = [int(x, 16) for x in
+             re.findall(r"^\s+[a-z_][\w.]*(?:\s.*)?//\s*([0-9A-F]{12}):", p.stdout, re.M)]
+    return sum(1 for x in addrs if lo <= x < lo + n)
+
+
+@functools.lru_cache(maxsize=None)
+def notes(bindir, hsaco):
+    """The kernel's record of the code object's NT_AMDGPU_METADATA (llvm-readelf --notes)."""
+    return kwllvm.readelf_metadata(bindir, hsaco)["amdhsa.kernels"][0]
+
+
+def layouts(ttgir):
+    return {m.group(1): "%s<{%s}>" % (m.group(2), m.group(3))
+            for m in re.finditer(r"^(#[\w]+) = #ttg\.(\w+)<\{(.*)\}>$", ttgir, re.M)}
+
+
+def check_compare(c, a, db, cache, folders):
+    """`kwalk compare` of every two specializations of one function in the
+    fixture, against the two folders' NAME.json, manifest.json rows,
+    llvm-readelf --notes and llvm-objdump -d of the .hsaco, and the TTGIR's
+    layouts read here."""
+    by = {}
+    for folder in folders:
+        d = os.path.join(cache, folder)
+        name = [f for f in os.listdir(d) if f.endswith(".json") and not f.startswith("__grp__")]
+        meta = json.load(open(os.path.join(d, name[0])))
+        by.setdefault(meta["name"], []).append((folder, d, meta))
+    pairs = 0
+    for kernel, fs in sorted(by.items()):
+        for i in range(len(fs)):
+            for j in range(i + 1, len(fs)):
+                (fa, da, ma), (fb, db_, mb) = fs[i], fs[j]
+                what = "compare %s %s/%s" % (kernel, fa[:8], fb[:8])
+                p = subprocess.run([a.kwalk, "compare", ma["hash"], mb["hash"], "--db", db],
+                                   capture_output=True, text=True)
+                if not c.eq((p.returncode, p.stderr), (0, ""), what + ": kwalk compare"):
+                    continue
+                t = md_tables(p.stdout)
+                pairs += 1
+                # options: NAME.json's, as it writes them
+                for k in ("num_warps", "num_stages", "waves_per_eu", "matrix_instr_nonkdim",
+                          "kpack", "schedule_hint"):
+                    fmt = lambda v: json.dumps(v) if not isinstance(v, str) else v  # noqa: E731
+                    c.eq(t.get("Options", {}).get(k), (fmt(ma[k]), fmt(mb[k]), ma[k] != mb[k]),
+                         what + ": option " + k)
+                c.eq(t.get("Options", {}).get("shared (NAME.json)"),
+                     (str(ma["shared"]), str(mb["shared"]), ma["shared"] != mb["shared"]),
+                     what + ": shared")
+                # constexprs: the manifest rows of the two compiles
+                ra, rb = ROW.get(fa), ROW.get(fb)
+                if ra and rb:
+                    for k in ra["constexprs"]:
+                        va, vb = repr(ra["constexprs"][k]), repr(rb["constexprs"][k])
+                        got = t.get("Constexprs", {}).get(k)
+                        if got and "not known" in got[:2]:
+                            continue  # the cache does not give it (triton.repro checks why)
+                        c.eq(got, (va, vb, va != vb), what + ": constexpr " + k)
+                # resources: the code objects' notes
+                ka, kb = [notes(a.llvm_bin, glob.glob(os.path.join(x, "*.hsaco"))[0])
+                          for x in (da, db_)]
+                for row, key in (("VGPR", ".vgpr_count"), ("SGPR", ".sgpr_count"),
+                                 ("AGPR", ".agpr_count"), ("VGPR spills", ".vgpr_spill_count"),
+                                 ("SGPR spills", ".sgpr_spill_count"),
+                                 ("LDS bytes", ".group_segment_fixed_size"),
+                                 ("scratch bytes per lane", ".private_segment_fixed_size")):
+                    va, vb = str(ka.get(key, 0)), str(kb.get(key, 0))
+                    c.eq(t.get("Resources", {}).get(row), (va, vb, va != vb),
+                         what + ": " + row + " (llvm-readelf --notes " + key + ")")
+                # the instruction count, where this LLVM's objdump reads both
+                na, nb = [objdump_insns(a.llvm_bin, glob.glob(os.path.join(x, "*.hsaco"))[0],
+                                        kernel) for x in (da, db_)]
+                if na is not None and nb is not None:
+                    c.eq(t.get("Instruction mix", {}).get("insns"),
+                         (str(na), str(nb), na != nb), what + ": instructions (llvm-objdump -d)")
+                # the TTGIR's layouts
+                la, lb = [layouts(open(glob.glob(os.path.join(x, "*.ttgir"))[0]).read())
+                          for x in (da, db_)]
+                want = {k: (la.get(k, "-"), lb.get(k, "-"), la.get(k, "-") != lb.get(k, "-"))
+                        for k in set(la) | set(lb)}
+                c.eq(t.get("Layouts (TTGIR)", {}), want, what + ": layouts")
+    c.check(pairs >= 5, "compared %d pairs of specializations" % pairs)
+    for args, what in ((["compare", ROWLESS, ROWLESS], "a kernel that is not there"),
+                       (["compare", "_rms_norm_kernel"], "one kernel"),):
+        p = subprocess.run([a.kwalk] + args + ["--db", db], capture_output=True, text=True)
+        c.check(p.returncode != 0 and p.stderr.startswith("kwalk: ") and not p.stdout,
+                "kwalk compare with %s: one error line, non-zero exit (%r)" % (what, p.stderr[:200]))
+    fs = [f for k, f in sorted(by.items())]
+    if len(fs) >= 2:
+        p = subprocess.run([a.kwalk, "compare", fs[0][0][2]["hash"], fs[1][0][2]["hash"],
+                            "--db", db], capture_output=True, text=True)
+        c.check(p.returncode != 0 and "not specializations of one function" in p.stderr,
+                "kwalk compare of two functions refused (%r)" % p.stderr[:200])
+
+
+ROWLESS = "no_such_kernel_xyz"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kwalk", required=True)
     ap.add_argument("--fixture", required=True)
+    ap.add_argument("--llvm-bin", required=True)
     a = ap.parse_args()
     c = Checker("triton.repro")
     cache = os.path.join(a.fixture, "cache")
@@ -141,6 +273,8 @@ def main():
                 all(k in m["constexprs"] and m["constexprs"][k] == v and
                     type(m["constexprs"][k]) is type(v) for k, v in known.items())]
         c.check(rows, "%s: no manifest row has the constexprs %s" % (what, known))
+        if len(rows) == 1:
+            ROW[folder] = rows[0]
         for k in consts:
             if k not in known:
                 line = [l for l in text.splitlines() if l.strip().startswith('"%s": UNKNOWN' % k)]
@@ -157,6 +291,7 @@ def main():
                 c.check(os.path.isfile(init), "%s: %s is missing" % (what, init))
             c.check(not os.path.isfile(os.path.join(r, "__init__.py")),
                     "%s: PACKAGE_ROOT %s is itself a package" % (what, r))
+    check_compare(c, a, db, cache, folders)
     # bad input
     for args, rc, what in ((["repro", "no_such_kernel_xyz", "--db", db], 1, "an unknown name"),
                            (["repro", "_rms_norm_kernel", "--db", db], 1, "an ambiguous name"),

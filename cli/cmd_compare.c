@@ -1,0 +1,106 @@
+/* cmd_compare.c: `kwalk compare A B [--db FILE] [--arch ARCH] [-o FILE]`:
+ * two specializations of one @triton.jit function side by side (two
+ * autotune configs, two archs): their constexprs and options and what those
+ * changed in resources, instruction mix and TTGIR layouts, as a Markdown
+ * page (model/kw_tcompare.c builds it, render/kw_tcompare_write.c writes
+ * it). A and B are matched as `kwalk repro` matches (cli/kw_tpick.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/kw_app.h"
+#include "cli/kw_cli.h"
+#include "cli/kw_tpick.h"
+#include "common/kw_buf.h"
+#include "common/kw_fs.h"
+#include "index/kw_index.h"
+#include "model/kw_model.h"
+#include "model/kw_tcompare.h"
+#include "render/kw_tcompare_write.h"
+
+static const char kw_compare_usage[] =
+    "usage: kwalk compare A B [--db FILE] [--arch ARCH] [-o FILE]\n\n"
+    "Two specializations of one @triton.jit function side by side, as Markdown: the\n"
+    "constexprs and options each was compiled with, and what they changed in the code\n"
+    "object's resources, its instruction mix and the TTGIR's layouts.\n\n"
+    "  A, B            each names one Triton specialization: its cache hash (a prefix),\n"
+    "                  NAME@HASH, or any name 'kwalk render' takes\n"
+    "  --db FILE       the index (default: " KW_INDEX_DEFAULT_PATH ")\n"
+    "  --arch ARCH     only the specializations compiled for ARCH\n"
+    "  -o, --output F  write the page to F instead of stdout\n";
+
+int kw_cmd_compare(int argc, char **argv) {
+    const char *db = NULL, *arch = NULL, *output = NULL, *q[2] = {NULL, NULL};
+    int nq = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        int r;
+        if (kw_cli_is_help(argv[i])) {
+            fputs(kw_compare_usage, stdout);
+            return kw_cli_flush_stdout();
+        } else if ((r = kw_cli_opt(argc, argv, &i, "--db", NULL, &v)) != 0) {
+            if (r < 0 || !*v)
+                return kw_cli_usage_error("compare", "option --db needs a file name");
+            db = v;
+        } else if ((r = kw_cli_opt(argc, argv, &i, "--arch", NULL, &v)) != 0) {
+            if (r < 0 || !*v)
+                return kw_cli_usage_error("compare", "option --arch needs an arch name");
+            arch = v;
+        } else if ((r = kw_cli_opt(argc, argv, &i, "--output", "-o", &v)) != 0) {
+            if (r < 0 || !*v)
+                return kw_cli_usage_error("compare", "option --output needs a file name");
+            output = v;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return kw_cli_usage_error("compare", "unknown option '%s'", argv[i]);
+        } else if (nq == 2) {
+            return kw_cli_usage_error("compare", "unexpected argument '%s'", argv[i]);
+        } else {
+            q[nq++] = argv[i];
+        }
+    }
+    if (nq < 2 || !*q[0] || !*q[1])
+        return kw_cli_usage_error("compare", "name two Triton specializations (A B)");
+    kw_index ix;
+    kw_err err;
+    int rc = kw_app_read_index(&ix, db, false, 0);
+    if (rc != KW_EXIT_OK)
+        return rc;
+    kw_model m;
+    kw_arena a;
+    kw_arena_init(&a);
+    kw_buf b;
+    kw_buf_init(&b);
+    size_t ka = 0, kb = 0;
+    kw_tcmp c;
+    if (kw_model_build(&m, &ix, NULL, &err) != KW_OK) {
+        rc = kw_cli_fail(&err);
+        goto done;
+    }
+    if ((rc = kw_tpick(&m, "compare", q[0], arch, &ka)) != KW_EXIT_OK ||
+        (rc = kw_tpick(&m, "compare", q[1], arch, &kb)) != KW_EXIT_OK)
+        goto model;
+    if (ka == kb) {
+        rc = kw_cli_failf("compare: '%s' and '%s' name the same specialization", q[0], q[1]);
+        goto model;
+    }
+    if (kw_tcmp_build(&c, m.kernels.v[ka].k, m.kernels.v[kb].k, &a, &err) != KW_OK) {
+        rc = kw_cli_fail(&err);
+        goto model;
+    }
+    kw_tcompare_write(&b, &c);
+    if (b.oom)
+        rc = kw_cli_failf("out of memory");
+    else if (output && kw_fs_write(output, b.ptr, b.len, &err) != KW_OK)
+        rc = kw_cli_fail(&err);
+    else if (!output && fwrite(b.ptr, 1, b.len, stdout) != b.len)
+        rc = kw_cli_failf("cannot write the output: %s", strerror(errno));
+    else if (!output)
+        rc = kw_cli_flush_stdout();
+model:
+    kw_model_free(&m);
+done:
+    kw_buf_free(&b);
+    kw_arena_free(&a);
+    kw_index_free(&ix);
+    return rc;
+}
