@@ -11,15 +11,19 @@
 #include "common/kw_buf.h"
 #include "common/kw_fs.h"
 
-static bool kw_pages_has(const kw_model *m, const char *name, size_t len) {
+static bool kw_pages_has(const kw_model *m, const char *const *more, size_t nmore,
+                         const char *name, size_t len) {
     for (size_t i = 0; i < m->kernels.n; i++)
         if (strlen(m->kernels.v[i].page) == len && !memcmp(m->kernels.v[i].page, name, len))
+            return true;
+    for (size_t i = 0; i < nmore; i++)
+        if (strlen(more[i]) == len && !memcmp(more[i], name, len))
             return true;
     return false;
 }
 
-kw_status kw_pages_manifest(const kw_model *m, kw_arena *a, const char *dir, const char *manifest,
-                            const char *ext, kw_err *err) {
+kw_status kw_pages_manifest(const kw_model *m, const char *const *more, size_t nmore, kw_arena *a,
+                            const char *dir, const char *manifest, const char *ext, kw_err *err) {
     char *path = kw_arena_printf(a, "%s/%s", dir, manifest);
     if (!path)
         return kw_fail(err, "out of memory");
@@ -35,7 +39,7 @@ kw_status kw_pages_manifest(const kw_model *m, kw_arena *a, const char *dir, con
         at += n + 1;
         /* only names this command gives pages: NAME.ext, no directory part */
         if (n < elen + 1 || n > 255 || memcmp(line + n - elen, ext, elen) || memchr(line, '/', n) ||
-            line[0] == '.' || kw_pages_has(m, line, n))
+            line[0] == '.' || kw_pages_has(m, more, nmore, line, n))
             continue;
         char *stale = kw_arena_printf(a, "%s/%.*s", dir, (int)n, line);
         if (stale)
@@ -46,6 +50,8 @@ kw_status kw_pages_manifest(const kw_model *m, kw_arena *a, const char *dir, con
     kw_buf_init(&b);
     for (size_t i = 0; i < m->kernels.n; i++)
         kw_buf_printf(&b, "%s\n", m->kernels.v[i].page);
+    for (size_t i = 0; i < nmore; i++)
+        kw_buf_printf(&b, "%s\n", more[i]);
     kw_status s = b.oom ? kw_fail(err, "out of memory")
                         : kw_fs_write_atomic(path, b.ptr ? b.ptr : "", b.len, err);
     kw_buf_free(&b);
