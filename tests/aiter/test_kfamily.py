@@ -186,11 +186,12 @@ def do_shape(a, ck):
     db = index(a)
     rows = pa_rows(a)
     numeric = sorted({k for f in rows.values() for k, v in f.items() if re.fullmatch(r"\d+", v)})
-    tried = 0
+    tried, seen = 0, {}
     for k in numeric:
         for val in sorted({f[k] for f in rows.values()}):
             shape = "%s=%s" % (k, val)
             rc, md, err = render(a, db, GLOB, "--shape", shape)
+            seen[(GLOB, shape)] = (rc, md, err)
             ck.eq(rc, 0, "--shape %s: exit status (%s)" % (shape, err.strip()[:200]))
             got = verdicts(md)
             ck.eq(sorted(got), sorted(rows), "--shape %s: the rows" % shape)
@@ -204,7 +205,7 @@ def do_shape(a, ck):
     shapes += [",".join(shapes[:3]), "head_size=128,qTile=0,Gqa=8,Mtp=1,Msk=0,Hp=0"]
     rms = ["n=4096,group_size=0,emit_e8m0_scale=0", "n=300", "n=8192,group_size=32",
            "n=6000,group_size=24,reduce_thread_size=4,m=1"]
-    site_shapes(a, ck, db, [(GLOB, shapes), ("add_rmsnorm_quant_kernel", rms)])
+    site_shapes(a, ck, db, [(GLOB, shapes), ("add_rmsnorm_quant_kernel", rms)], seen)
 
 
 def open_conds(md):
@@ -213,10 +214,11 @@ def open_conds(md):
     return re.findall(r"^- `([^`]*)` at ", part[1].split("\n\n")[0], re.M) if len(part) > 1 else []
 
 
-def site_shapes(a, ck, db, names):
+def site_shapes(a, ck, db, names, seen):
     """The site's kernel page of each name: its shape box against `render
-    NAME --shape` for each shape, row by row (the render's rows: a glob's
-    are some of the page's), and the conditions left open."""
+    NAME --shape` for each shape (seen: those rendered already), row by row
+    (the render's rows: a glob's are some of the page's), and the
+    conditions left open."""
     chrome = None
     try:
         chrome = kwbrowser.chromium(a.chromium, "kwkfam-chromium-")
@@ -230,7 +232,7 @@ def site_shapes(a, ck, db, names):
               re.findall(r'data-sym="([^"]+)"><td><a href="([^"]+\.kernel\.html)"', idx)}
     srcs, want = [], []
     for name, shapes in names:
-        renders = [render(a, db, name, "--shape", s) for s in shapes]
+        renders = [seen.get((name, s)) or render(a, db, name, "--shape", s) for s in shapes]
         fam = re.match(r"# Kernel `([^`]*)`", renders[0][1])
         if not ck.check(fam and fam.group(1) in kpages, "%s: no kernel page in index.html for %r"
                         % (name, fam.group(1) if fam else renders[0][1][:80])):
