@@ -6,7 +6,14 @@ compiled with the plugin and device line tables.
   - every page and index.html loads from file:// with no script error and
     no console.error (the pages' own collector writes them into #kw-errors;
     chromium's log is searched for "Uncaught" too);
-  - index.html lists exactly the kernels of the code objects (llvm-readelf
+  - index.html has a row per kernel (llvm-cxxfilt's names, a template's
+    instantiations as one) with its instantiation count, linking to a page
+    whose dispatch table links exactly that kernel's instantiation pages;
+    its filter keeps the kernel named; on the template's page the shape box,
+    given `which=N`, selects the instantiation kw_site.hip's `if (which ==
+    N)` / `else` chain (read here) launches and rules out the others, and a
+    malformed shape gets --shape's error;
+  - instantiations.html lists exactly the kernels of the code objects (llvm-readelf
     --notes), under one header row per template (llvm-cxxfilt), each row's VGPR value is the largest .vgpr_count over the
     archs, clicking the VGPR header sorts the rows ascending, again
     descending, and the search box keeps exactly the rows whose text holds
