@@ -140,6 +140,7 @@ kw_status kw_html_kpage(kw_render *r, const kw_kpage *p, kw_buf *out, kw_err *er
                      "href=\"map.html\">Map</a></nav>\n<main>\n");
     r->out = r->page_out = out;
     kw_kpage_write(r, p, NULL);
+    r->out = r->page_out = NULL; /* out is the caller's */
     kw_hk_data(r, p, out);
     kw_buf_puts(out, "</main>\n<script src=\"" KW_HTML_KERNEL_JS "\"></script>\n");
     kw_html_close(out);
