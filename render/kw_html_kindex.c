@@ -112,7 +112,9 @@ static void kw_hx_index(kw_render *r, const kw_ipage *ip, const kw_kfams *f,
     kw_html_esc(out, kw_r_path(r, r->o->db_path));
     kw_buf_puts(out, "</code>: ");
     kw_render_index_counts(ip, out, true);
-    kw_buf_printf(out, ", as %zu kernel%s. A row per kernel, linking to its page: its dispatch "
+    kw_buf_printf(out, "; %zu kernel%s as people name them (a template's instantiations, the "
+                       "struct a trampoline runs, an ASM table's kernels each one). A row per "
+                       "kernel, linking to its page: its dispatch "
                        "table, every instantiation with the conditions that select it, and a "
                        "shape box. Every instantiation in one table: <a href=\"" KW_HTML_INSTANTIATIONS
                        "\">" KW_HTML_INSTANTIATIONS "</a>; the map (kernel, Python entry, C++ "
