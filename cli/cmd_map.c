@@ -78,18 +78,24 @@ static const char kw_map_usage[] =
     "                      or the .co files of ASM kernels)\n"
     "  -o, --output FILE   write to FILE instead of stdout\n";
 
-/* --kernels: the seed's table of the names given. */
-static kw_status kw_map_kernels(kw_model *m, const char *names, const char *root, kw_buf *b,
+/* --kernels: the seed's table of the names given, in Markdown. */
+static kw_status kw_map_kernels(kw_app *app, const char *names, const char *root, kw_buf *b,
                                 kw_err *err) {
     kw_arena a;
     kw_arena_init(&a);
     kw_kfams f;
     kw_kseed s;
-    kw_status st = kw_kfams_build(&f, m, &a, err);
+    kw_status st = kw_kfams_build(&f, &app->model, &a, err);
     if (st == KW_OK)
-        st = kw_kseed_build(&s, m, &f, names, &a, err);
-    if (st == KW_OK)
-        kw_kseed_write(&s, root, b);
+        st = kw_kseed_build(&s, &app->model, &f, names, &a, err);
+    if (st == KW_OK) {
+        kw_render_opts o = {.root = root, .time_us = -1};
+        kw_render r;
+        kw_render_init(&r, &app->model, &app->srcs, &app->providers, &app->gpus, &app->notes, &o);
+        r.out = r.page_out = b;
+        kw_kseed_write(&r, &s);
+        kw_render_free(&r);
+    }
     kw_arena_free(&a);
     return st;
 }
@@ -161,7 +167,7 @@ int kw_cmd_map(int argc, char **argv) {
         kw_err err;
         kw_status st = kernels ? KW_OK : kw_map_build(&m, &app.model, &err);
         if (kernels)
-            st = kw_map_kernels(&app.model, kernels, root, &b, &err);
+            st = kw_map_kernels(&app, kernels, root, &b, &err);
         else if (st == KW_OK)
             st = json  ? kw_map_json(&m, root, &b, &err)
                  : tsv ? kw_map_write_tsv(&m, root, &b, &err)

@@ -230,7 +230,7 @@ static int kw_pick(const kw_model *m, const kw_kfams *f, const kw_render_cli *c,
 }
 
 /* The kernel page of the instantiations KERNEL named (kw_kpage.h). */
-static int kw_render_kpage(kw_app *app, const kw_kfams *f, const kw_kfam_hits *h,
+static int kw_render_kpage(kw_app *app, kw_render *r, const kw_kfams *f, const kw_kfam_hits *h,
                            const kw_render_cli *c, kw_arena *a, kw_buf *b) {
     kw_err err;
     kw_kpage kp;
@@ -238,7 +238,8 @@ static int kw_render_kpage(kw_app *app, const kw_kfams *f, const kw_kfam_hits *h
         kw_kpage_build(&kp, &app->model, &f->v.v[h->fams.v[0]], h->kernels.v, h->kernels.n, a,
                        &err) != KW_OK)
         return kw_cli_fail(&err);
-    kw_kpage_write(&app->model, &kp, c->kernel, c->o.root, b);
+    r->out = r->page_out = b;
+    kw_kpage_write(r, &kp, c->kernel);
     return KW_EXIT_OK;
 }
 
@@ -288,7 +289,8 @@ static int kw_render_all(kw_app *app, kw_render *r, const char *dir) {
         if (b.oom || !path)
             rc = kw_cli_failf("out of memory");
         else if (kw_fs_write_atomic(path, b.ptr, b.len, &err) != KW_OK ||
-                 kw_pages_manifest(m, &r->scratch, dir, kw_manifest_name, ".md", &err) != KW_OK)
+                 kw_pages_manifest(m, NULL, 0, &r->scratch, dir, kw_manifest_name, ".md",
+                                   &err) != KW_OK)
             rc = kw_cli_fail(&err);
         else
             printf("%s: %zu walkthroughs and index.md\n", dir, m->kernels.n);
@@ -358,7 +360,7 @@ int kw_cmd_render(int argc, char **argv) {
                 kw_buf b;
                 kw_buf_init(&b);
                 if (ki == KW_NONE)
-                    rc = kw_render_kpage(&app, &fams, &hits, &c, &c.arena, &b);
+                    rc = kw_render_kpage(&app, &r, &fams, &hits, &c, &c.arena, &b);
                 else if (kw_render_kernel(&r, ki, &b, &err) != KW_OK)
                     rc = kw_cli_fail(&err);
                 if (rc != KW_EXIT_OK) {

@@ -1,6 +1,7 @@
 /* cmd_site.c: `kwalk site -o DIR` writes the walkthroughs as a static HTML
- * site (docs/site.md): DIR/index.html, one table of every instantiation, and
- * one page per instantiation (the Markdown walkthrough of `kwalk render`
+ * site (docs/site.md): DIR/index.html, a row per kernel, a page per kernel
+ * with its dispatch table and shape box, DIR/instantiations.html, one table
+ * of every instantiation, and one page per instantiation (the Markdown walkthrough of `kwalk render`
  * converted by libcmark-gfm, with the source <-> ISA view per arch). Pages
  * are rendered on a few threads as `render --all` does, each thread reading
  * its kernels' listings and line tables from the index as it writes their
@@ -28,10 +29,12 @@
 static const char kw_site_usage[] =
     "usage: kwalk site -o DIR [options]\n\n"
     "Write every kernel instantiation's walkthrough as a static HTML site that opens from\n"
-    "file:// (no server, no network): DIR/index.html, a sortable, filterable table of every\n"
-    "instantiation grouped by template, and one page per instantiation with the six\n"
-    "sections of 'kwalk render' and its source and ISA side by side per arch; per Triton\n"
-    "specialization also NAME.ir.html, its TTIR, TTGIR, LLIR and AMDGCN beside the source.\n\n"
+    "file:// (no server, no network): DIR/index.html, a sortable, filterable table of the\n"
+    "kernels; a page per kernel with its dispatch table (each instantiation with the\n"
+    "conditions that select it) and a shape box; DIR/instantiations.html, every\n"
+    "instantiation grouped by template; one page per instantiation with the six\n"
+    "sections of 'kwalk render' and its source and ISA side by side per arch; and per\n"
+    "Triton specialization NAME.ir.html, its TTIR, TTGIR, LLIR and AMDGCN beside the source.\n\n"
     "  -o, --output DIR    the directory to write (created when missing)\n"
     "  --db FILE           the index written by 'kwalk index' (default: " KW_INDEX_DEFAULT_PATH
     ")\n"
@@ -170,6 +173,7 @@ static int kw_site_write(kw_app *app, kw_render *r, const char *dir) {
     } assets[] = {{KW_HTML_CSS, kw_html_css},
                   {KW_HTML_PAGE_JS, kw_html_page_js},
                   {KW_HTML_INDEX_JS, kw_html_index_js},
+                  {KW_HTML_KERNEL_JS, kw_html_kernel_js},
                   {KW_HTML_IR_CSS, kw_html_ir_css},
                   {KW_HTML_IR_JS, kw_html_ir_js}};
     for (size_t i = 0; i < sizeof assets / sizeof assets[0]; i++) {
@@ -194,20 +198,38 @@ static int kw_site_write(kw_app *app, kw_render *r, const char *dir) {
         kw_arena_free(&ira);
         return rc != KW_EXIT_OK ? rc : kw_cli_fail(&err);
     }
+    /* the kernels' pages and index.html; every instantiation in one table */
+    kw_arena a;
+    kw_arena_init(&a);
+    const char **kpages = NULL;
+    size_t nk = 0; /* kernel pages */
     kw_buf b;
     kw_buf_init(&b);
-    kw_html_index(r, &ip, &b);
-    kw_ipage_free(&ip);
-    char *path = kw_arena_printf(&r->scratch, "%s/index.html", dir);
-    if (b.oom || !path)
-        rc = kw_cli_failf("out of memory");
-    else if (kw_fs_write_atomic(path, b.ptr, b.len, &err) != KW_OK ||
-             kw_pages_manifest_more(m, &r->scratch, dir, ".kwalk-site", ".html", irs.v, irs.n,
-                                    &err) != KW_OK)
+    if (kw_html_kernels(r, &ip, dir, &a, &kpages, &nk, &err) != KW_OK)
         rc = kw_cli_fail(&err);
-    else
+    /* the manifest's pages beyond m's: the kernel pages, then the IR views */
+    const char **more = rc == KW_EXIT_OK ? kw_arena_alloc(&a, (nk + irs.n + 1) * sizeof *more) : NULL;
+    if (rc == KW_EXIT_OK && !more)
+        rc = kw_cli_failf("out of memory");
+    for (size_t i = 0; more && i < nk + irs.n; i++)
+        more[i] = i < nk ? kpages[i] : irs.v[i - nk];
+    if (rc == KW_EXIT_OK)
+        kw_html_index(r, &ip, &b);
+    kw_ipage_free(&ip);
+    char *path = kw_arena_printf(&a, "%s/" KW_HTML_INSTANTIATIONS, dir);
+    if (rc != KW_EXIT_OK) {
+        /* said */
+    } else if (b.oom || !path) {
+        rc = kw_cli_failf("out of memory");
+    } else if (kw_fs_write_atomic(path, b.ptr, b.len, &err) != KW_OK ||
+               kw_pages_manifest(m, more, nk + irs.n, &a, dir, ".kwalk-site", ".html", &err) !=
+                   KW_OK) {
+        rc = kw_cli_fail(&err);
+    } else {
         printf("%s/index.html: %zu pages\n", dir, m->kernels.n);
+    }
     kw_buf_free(&b);
+    kw_arena_free(&a);
     kw_arena_free(&ira);
     return rc == KW_EXIT_OK ? kw_cli_flush_stdout() : rc;
 }

@@ -46,7 +46,8 @@ static void kw_keval(kw_kcond *c, const char *expr, bool need, const kw_shape *s
 }
 
 static kw_status kw_kway_cond(kw_kway *w, kw_arena *a, const char *text, const char *expr,
-                              bool need, kw_loc loc, const kw_shape *shape) {
+                              bool need, kw_loc loc, const kw_shape *shape,
+                              const kw_constant *k, size_t nk) {
     for (size_t i = 0; i < w->conds.n; i++)
         if (!strcmp(w->conds.v[i].text, text))
             return KW_OK;
@@ -56,19 +57,24 @@ static kw_status kw_kway_cond(kw_kway *w, kw_arena *a, const char *text, const c
     memset(c, 0, sizeof(*c));
     c->text = text;
     c->loc = loc;
+    c->expr = expr;
+    c->need = need;
+    c->consts = k;
+    c->nconsts = nk;
     kw_keval(c, expr, need, shape, a);
     return KW_OK;
 }
 
 static kw_status kw_kway_guards(kw_kway *w, kw_arena *a, const kw_guard *g, size_t n,
-                                const kw_shape *shape) {
+                                const kw_shape *shape, const kw_constant *k, size_t nk) {
     for (size_t i = 0; i < n; i++) {
         if (!kw_kguard_dispatch(&g[i]))
             continue;
         const char *text =
             g[i].holds ? g[i].condition : kw_arena_printf(a, "!(%s)", g[i].condition);
         if (!text ||
-            kw_kway_cond(w, a, text, g[i].condition, g[i].holds, g[i].location, shape) != KW_OK)
+            kw_kway_cond(w, a, text, g[i].condition, g[i].holds, g[i].location, shape, k, nk) !=
+                KW_OK)
             return KW_ERR;
     }
     return KW_OK;
@@ -123,6 +129,19 @@ static const kw_asm_candidate *kw_kcandidate(const kw_launch *l, const char *sym
 /* ---- one row ----------------------------------------------------------------------------------
  */
 
+bool kw_kpage_targ_value(const kw_template_arg *t, double *v) {
+    if (!t->name || !t->value || !t->kind || strcmp(t->kind, "value"))
+        return false;
+    char *end;
+    *v = strtod(t->value, &end);
+    if (end == t->value || *end) {
+        if (strcmp(t->value, "true") && strcmp(t->value, "false"))
+            return false;
+        *v = !strcmp(t->value, "true");
+    }
+    return true;
+}
+
 /* --shape plus the kernel's integral template arguments (as a page binds them). */
 static const kw_shape *kw_kbase(const kw_shape *user, const kw_kernel *k, kw_arena *a) {
     if (!user)
@@ -135,15 +154,9 @@ static const kw_shape *kw_kbase(const kw_shape *user, const kw_kernel *k, kw_are
         kw_shape_set(s, a, user->v.v[i].name, user->v.v[i].value, user->v.v[i].from);
     for (size_t i = 0; k && i < k->template_args.n; i++) {
         const kw_template_arg *t = &k->template_args.v[i];
-        if (!t->name || !t->value || !t->kind || strcmp(t->kind, "value"))
+        double v;
+        if (!kw_kpage_targ_value(t, &v))
             continue;
-        char *end;
-        double v = strtod(t->value, &end);
-        if (end == t->value || *end) {
-            if (strcmp(t->value, "true") && strcmp(t->value, "false"))
-                continue;
-            v = !strcmp(t->value, "true");
-        }
         if (!kw_shape_lookup(s, t->name, strlen(t->name)))
             kw_shape_set(s, a, t->name, v, "template argument");
     }
@@ -177,15 +190,17 @@ static kw_status kw_kway_add(kw_krow *r, kw_model *m, size_t li, const kw_mpath 
         const kw_host_call *hc = m->calls.v[path->calls.v[c]].c;
         const kw_shape *s =
             base ? kw_operand_shape(base, a, hc->constants.v, hc->constants.n) : NULL;
-        if (kw_kway_guards(w, a, hc->guards.v, hc->guards.n, s) != KW_OK)
+        if (kw_kway_guards(w, a, hc->guards.v, hc->guards.n, s, hc->constants.v,
+                           hc->constants.n) != KW_OK)
             return KW_ERR;
     }
     const kw_shape *s = base ? kw_operand_shape(base, a, l->constants.v, l->constants.n) : NULL;
-    if (kw_kway_guards(w, a, l->guards.v, l->guards.n, s) != KW_OK)
+    if (kw_kway_guards(w, a, l->guards.v, l->guards.n, s, l->constants.v, l->constants.n) !=
+        KW_OK)
         return KW_ERR;
     for (size_t i = 0; fields && i < fields->n; i++) {
         const char *text = kw_arena_printf(a, "%s == %s", fields->v[i].name, fields->v[i].value);
-        if (!text || kw_kway_cond(w, a, text, text, true, floc, base) != KW_OK)
+        if (!text || kw_kway_cond(w, a, text, text, true, floc, base, NULL, 0) != KW_OK)
             return KW_ERR;
     }
     w->v = base ? kw_kway_verdict(w) : KW_KV_NONE;

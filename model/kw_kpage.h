@@ -37,6 +37,14 @@ typedef struct kw_kcond {
     kw_loc loc;       /* the guard (or the ASM table row) */
     kw_kverdict v;
     const char *why; /* KW_KV_OPEN: the evaluator's reason */
+    /* what is evaluated (the site's shape box evaluates it again): expr,
+     * which must be true (need) or false for the way, with the constants of
+     * the call or launch it is on (kw_operand_shape; none for a table row's
+     * field) */
+    const char *expr;
+    bool need;
+    const kw_constant *consts;
+    size_t nconsts;
 } kw_kcond;
 
 typedef struct kw_kway {
@@ -67,6 +75,10 @@ typedef struct kw_kpage {
      * with the reason (a name it does not bind) */
     KW_ARRAY(const kw_kcond *) open;
 } kw_kpage;
+
+/* The value a template argument binds for the conditions (an integral or
+ * bool argument), or false. */
+bool kw_kpage_targ_value(const kw_template_arg *t, double *v);
 
 /* The page of the family's instantiations kernels[0..n) (all of them, or
  * the ones a name matched), evaluated with m->shape when set. */

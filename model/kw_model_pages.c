@@ -5,11 +5,12 @@
 
 #include "common/kw_symmap.h"
 
-static const char *kw_model_pages_base(kw_arena *a, const kw_mkernel *mk, const char *ext) {
-    char buf[128];
+/* name with [A-Za-z0-9_.-] kept and runs of anything else as one '_', at
+ * most 80 characters, no '_' or '.' at the end: into buf, its length. */
+static size_t kw_model_pages_clean(const char *name, char buf[128]) {
     size_t n = 0;
     bool gap = false;
-    for (const char *p = mk->name; *p && n < 80; p++) {
+    for (const char *p = name; *p && n < 80; p++) {
         char ch = *p;
         bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
                     (ch >= '0' && ch <= '9') || ch == '_' || ch == '.' || ch == '-';
@@ -23,6 +24,12 @@ static const char *kw_model_pages_base(kw_arena *a, const kw_mkernel *mk, const 
     }
     while (n && (buf[n - 1] == '_' || buf[n - 1] == '.'))
         n--;
+    return n;
+}
+
+static const char *kw_model_pages_base(kw_arena *a, const kw_mkernel *mk, const char *ext) {
+    char buf[128];
+    size_t n = kw_model_pages_clean(mk->name, buf);
     unsigned h = 2166136261u;
     for (const char *p = mk->symbol; *p; p++)
         h = (h ^ (unsigned char)*p) * 16777619u;
@@ -50,6 +57,31 @@ kw_status kw_model_pages_name(kw_model *m, const char *ext, kw_err *err) {
             m->kernels.v[i].page = p;
     }
     kw_symmap_free(&pages);
+    return st;
+}
+
+kw_status kw_model_pages_kernels(const kw_kfams *f, kw_arena *a, const char ***out, kw_err *err) {
+    static const char ext[] = ".kernel.html";
+    const char **names = kw_arena_alloc(a, (f->v.n ? f->v.n : 1) * sizeof(*names));
+    kw_symmap pages;
+    kw_symmap_init(&pages);
+    kw_status st = names ? KW_OK : kw_fail(err, "out of memory");
+    for (size_t i = 0; i < f->v.n && st == KW_OK; i++) {
+        char buf[128];
+        size_t n = kw_model_pages_clean(f->v.v[i].name, buf);
+        unsigned h = 2166136261u;
+        for (const char *p = f->v.v[i].name; *p; p++)
+            h = (h ^ (unsigned char)*p) * 16777619u;
+        const char *p = kw_arena_printf(a, "%.*s-%08x%s", (int)n, buf, h, ext);
+        for (unsigned k = 2; p && kw_symmap_get(&pages, p); k++)
+            p = kw_arena_printf(a, "%.*s-%08x-%u%s", (int)n, buf, h, k, ext);
+        if (!p || kw_symmap_put(&pages, p, i) != KW_OK)
+            st = kw_fail(err, "out of memory");
+        else
+            names[i] = p;
+    }
+    kw_symmap_free(&pages);
+    *out = names;
     return st;
 }
 

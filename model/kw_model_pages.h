@@ -9,6 +9,7 @@
 
 #include "common/kw_arena.h"
 #include "common/kw_err.h"
+#include "model/kw_kfamily.h"
 #include "model/kw_model.h"
 
 /* Name every kernel's page (m->kernels.v[i].page, in m's arena): the printed
@@ -18,6 +19,12 @@
  * unit's source), then ext (".md"). A name taken by an earlier kernel gets
  * "-2", "-3", ... before ext. */
 kw_status kw_model_pages_name(kw_model *m, const char *ext, kw_err *err);
+
+/* Name each kernel's page of the site (the families of f; (*out)[i] is
+ * f->v.v[i]'s, in a): the family's name cleaned as above, '-', 8 hex
+ * digits of a hash of the name, ".kernel.html" (no instantiation's page
+ * ends so); a name taken gets "-2", "-3", ... before ".kernel.html". */
+kw_status kw_model_pages_kernels(const kw_kfams *f, kw_arena *a, const char ***out, kw_err *err);
 
 /* What a kernel's archs held before kw_model_pages_listings read its page's
  * listings (opaque: for kw_model_pages_listings_done). */

@@ -18,6 +18,14 @@ const kw_operand_decl *kw_operand_decl_of(const kw_launch *l, const kw_config_it
     return NULL;
 }
 
+bool kw_operand_const_value(const kw_constant *c, double *v) {
+    char *end = NULL;
+    if (!c->value)
+        return false;
+    *v = strtod(c->value, &end);
+    return end != c->value && !*end;
+}
+
 const kw_shape *kw_operand_shape(const kw_shape *base, kw_arena *a, const kw_constant *k,
                                  size_t n) {
     if (!n)
@@ -40,10 +48,9 @@ const kw_shape *kw_operand_shape(const kw_shape *base, kw_arena *a, const kw_con
             continue;
         kw_value v;
         kw_err err;
-        char *end = NULL;
         if (c->value) {
-            double x = strtod(c->value, &end);
-            if (end != c->value && !*end)
+            double x;
+            if (kw_operand_const_value(c, &x))
                 kw_shape_set(s, a, c->name, x, "a constant");
         } else if (c->init && kw_expr_eval(c->init, s, KW_EXPR_C, &v, &err) == KW_OK &&
                    v.dims == 1) {

@@ -14,6 +14,9 @@
 /* The declaration the plugin recorded for a launch operand that is a
  * variable (c is one of l's grid, block, shared_mem, stream), or NULL. */
 const kw_operand_decl *kw_operand_decl_of(const kw_launch *l, const kw_config_item *c);
+/* A constant's value when it has a decimal one (its whole text a number),
+ * else false (a constant without a value binds its initializer's). */
+bool kw_operand_const_value(const kw_constant *c, double *v);
 /* base plus the constants a launch or host call is written with (the
  * sidecar's constants: clang's values, and locals set once, whose
  * initializers are evaluated with the names before them); a binding of the

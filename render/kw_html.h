@@ -14,6 +14,7 @@
 
 #include "common/kw_buf.h"
 #include "common/kw_err.h"
+#include "model/kw_kpage.h"
 #include "model/kw_map.h"
 #include "render/kw_render.h"
 
@@ -24,9 +25,15 @@
 #define KW_HTML_CSS "kwalk-site.css"
 #define KW_HTML_PAGE_JS "kwalk-page.js"
 #define KW_HTML_INDEX_JS "kwalk-index.js"
+#define KW_HTML_KERNEL_JS "kwalk-kernel.js"
 extern const char kw_html_css[];
 extern const char kw_html_page_js[];
 extern const char kw_html_index_js[];
+/* The kernel pages' script (kw_html_kpage_js.c): the shape box. */
+extern const char kw_html_kernel_js[];
+/* Every instantiation in one table (kw_html_index); DIR/index.html lists
+ * the kernels (kw_html_kernels). */
+#define KW_HTML_INSTANTIATIONS "instantiations.html"
 /* Collects script errors and console.error calls into #kw-errors at load. */
 extern const char kw_html_errors_js[];
 
@@ -78,8 +85,21 @@ void kw_html_flow(kw_render *r, kw_buf *out);
  * like template names, to index.html filtered by them: ?q=TEXT). */
 kw_status kw_html_map(kw_render *r, kw_map *map, kw_buf *out, kw_err *err);
 
-/* DIR/index.html: every instantiation in one table (mk->page links); p: the
- * index page's model, built from r's model. */
+/* DIR/instantiations.html: every instantiation in one table (mk->page
+ * links); p: the index page's model, built from r's model. */
 void kw_html_index(kw_render *r, const kw_ipage *p, kw_buf *out);
+
+/* A kernel's page (kw_html_kpage.c): its dispatch table p, written by
+ * kw_kpage_write in the HTML printer, each instantiation linking to its
+ * page, and the data of its shape box; into out. */
+kw_status kw_html_kpage(kw_render *r, const kw_kpage *p, kw_buf *out, kw_err *err);
+
+/* The kernel level of the site in DIR (kw_html_kindex.c): a page per
+ * kernel (model/kw_kfamily.h), evaluated for r->m->shape, and
+ * DIR/index.html, a row per kernel (ip: the index page's model, for its
+ * counts). *pages (*npages, in a): the kernel pages' names, for the
+ * manifest. */
+kw_status kw_html_kernels(kw_render *r, const kw_ipage *ip, const char *dir, kw_arena *a,
+                          const char ***pages, size_t *npages, kw_err *err);
 
 #endif

@@ -50,7 +50,10 @@ const char kw_html_css[] =
     "#kw-idx th{cursor:pointer;user-select:none;position:sticky;top:0}"
     "#kw-idx th.asc::after{content:' \\25b2'}#kw-idx th.desc::after{content:' \\25bc'}"
     "#kw-idx tr.kw-g td{background:#eaeef2;font-weight:bold}"
-    "#kw-idx td.n{text-align:right}";
+    "#kw-idx td.n{text-align:right}"
+    /* a kernel page's rows as its shape box marks them */
+    "tr.kw-sel td{background:#dafbe1}tr.kw-cand td{background:#fff8c5}tr.kw-out td{color:#8c959f}"
+    "#kw-shape-err{color:#cf222e}";
 
 const char kw_html_errors_js[] =
     "window.kwErrors=[];"
@@ -165,7 +168,7 @@ const char kw_html_index_js[] =
     "all.forEach(function(r){if(!r.classList.contains('kw-g'))return;"
     "var g=r.dataset.g;r.hidden=col>=0||!data.some(function(x){"
     "return x.dataset.g===g&&!x.hidden})});"
-    "cnt.textContent=n+' of '+data.length+' instantiations'}"
+    "cnt.textContent=n+' of '+data.length+' '+(t.getAttribute('data-noun')||'instantiations')}"
     "function sortBy(c){if(col===c)dir=-dir;else{col=c;dir=1}"
     "[].forEach.call(heads,function(h,i){h.className=i===c?(dir>0?'asc':'desc'):''});"
     "var num=heads[c].dataset.num==='1';"

@@ -1,109 +1,134 @@
-/* kw_kpage_write.c: writing a kernel's page and dispatch table as Markdown
- * (kw_kpage_write.h), through kw_md.h only. */
+/* kw_kpage_write.c: writing a kernel's page and dispatch table
+ * (kw_kpage_write.h) in the page's printer: blocks through kw_r.c, inline
+ * text through kw_md.h, so one set of calls gives the Markdown of `kwalk
+ * render NAME` and the HTML of the site's kernel page. */
 #include "render/kw_kpage_write.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "common/kw_arena.h"
+#include "common/kw_esc.h"
 #include "common/kw_fs.h"
 #include "render/kw_md.h"
 
-typedef struct kw_kw {
-    const kw_model *m;
-    const kw_kpage *p;
-    const char *root;
-    kw_buf *b;
-    kw_arena *a;
-} kw_kw;
-
-static void kw_kw_loc(kw_kw *w, const kw_loc *l, kw_md_in in) {
+static void kw_kw_loc(kw_render *r, const kw_loc *l, kw_md_in in) {
     if (!l || !l->file) {
-        kw_md_text(w->b, "(no location recorded)", in);
+        kw_md_text(r->out, "(no location recorded)", in);
         return;
     }
-    char *s = kw_arena_printf(w->a, "%s:%d", kw_fs_rel(w->root, l->file), l->line);
-    kw_md_code(w->b, s ? s : "?", in);
+    char *s = kw_arena_printf(&r->scratch, "%s:%d", kw_r_path(r, l->file), l->line);
+    kw_md_code(r->out, s ? s : "?", in);
 }
 
 static const char *kw_kverdict_word(kw_kverdict v) {
     return v == KW_KV_HOLDS ? "selected" : v == KW_KV_OPEN ? "candidate" : "ruled out";
 }
 
-static void kw_kw_head(kw_kw *w, const char *query) {
-    const kw_kfam *f = w->p->fam;
-    const kw_mkernel *first = &w->m->kernels.v[f->kernels.v[0]];
-    kw_buf_puts(w->b, "# Kernel ");
-    kw_md_code(w->b, f->name, KW_MD_TEXT);
-    kw_buf_puts(w->b, "\n\n");
-    kw_buf_printf(w->b, "Kind: %s; %zu instantiation%s in this build", kw_kfam_kind_name(f->kind),
-                  f->kernels.n, f->kernels.n == 1 ? "" : "s");
+static void kw_kw_head(kw_render *r, const kw_kpage *p, const char *query) {
+    const kw_kfam *f = p->fam;
+    const kw_mkernel *first = &r->m->kernels.v[f->kernels.v[0]];
+    kw_r_h(r, 1);
+    kw_r_t(r, "Kernel ");
+    kw_r_c(r, f->name);
+    kw_r_h_end(r);
+    kw_r_p(r);
+    kw_r_tf(r, "Kind: %s; %zu instantiation%s in this build", kw_kfam_kind_name(f->kind),
+            f->kernels.n, f->kernels.n == 1 ? "" : "s");
     if (f->via) {
-        kw_buf_puts(w->b, ", each launched through ");
-        kw_md_code(w->b, f->via, KW_MD_TEXT);
+        kw_r_t(r, ", each launched through ");
+        kw_r_c(r, f->via);
     }
-    kw_buf_puts(w->b, ". ");
+    kw_r_t(r, ". ");
     const kw_loc *def = first->k ? (first->k->functor_location.file ? &first->k->functor_location
                                                                     : &first->k->location)
                                  : NULL;
     if (def && def->file) {
-        kw_buf_puts(w->b, "Defined at ");
-        kw_kw_loc(w, def, KW_MD_TEXT);
-        kw_buf_puts(w->b, ". ");
+        kw_r_t(r, "Defined at ");
+        kw_kw_loc(r, def, kw_r_prose_in(r));
+        kw_r_t(r, ". ");
     } else if (first->asm_code_object) {
-        kw_buf_puts(w->b, "Precompiled code objects, e.g. ");
-        kw_md_code(w->b, kw_fs_rel(w->root, first->asm_code_object), KW_MD_TEXT);
-        kw_buf_puts(w->b, ". ");
+        kw_r_t(r, "Precompiled code objects, e.g. ");
+        kw_r_c(r, kw_r_path(r, first->asm_code_object));
+        kw_r_t(r, ". ");
     }
-    if (w->p->subset) {
-        kw_buf_printf(w->b, "%zu of them match ", w->p->rows.n);
-        kw_md_code(w->b, query, KW_MD_TEXT);
-        kw_buf_puts(w->b, " and are listed.");
+    if (p->subset && query) {
+        kw_r_tf(r, "%zu of them match ", p->rows.n);
+        kw_r_c(r, query);
+        kw_r_t(r, " and are listed.");
     }
-    kw_buf_puts(w->b, "\n\n");
+    kw_r_p_end(r);
 }
 
-static void kw_kw_shape(kw_kw *w) {
-    const kw_kpage *p = w->p;
+/* "N=V,..." of --shape as the page prints it, in scratch. */
+static const char *kw_kw_shape_text(kw_render *r, const kw_shape *s) {
+    const char *t = "";
+    for (size_t i = 0; s && t && i < s->v.n; i++)
+        t = kw_arena_printf(&r->scratch, "%s%s%s=%g", t, i ? "," : "", s->v.v[i].name,
+                            s->v.v[i].value);
+    return t ? t : "";
+}
+
+/* The site's shape box: the page script (kwalk-kernel.js) evaluates the
+ * page's conditions for what is typed and marks the rows; it starts from
+ * the site's --shape. */
+static void kw_kw_shape_box(kw_render *r, const kw_kpage *p) {
+    const char *s = kw_kw_shape_text(r, p->shape);
+    kw_buf_puts(r->out, "<h2>For a shape</h2>\n<p><label for=\"kw-shape-in\">Bind the names of "
+                        "the dispatch conditions as <code>kwalk render NAME --shape</code> "
+                        "does (integers, comparisons, <code>&amp;&amp;</code>, "
+                        "<code>||</code>, <code>!</code>):</label> <input id=\"kw-shape-in\" "
+                        "type=\"search\" size=\"60\" placeholder=\"name=value,name=value\" "
+                        "value=\"");
+    kw_esc_html(r->out, s, strlen(s), true);
+    kw_buf_puts(r->out, "\"></p>\n<div id=\"kw-shape-out\"></div>\n");
+}
+
+static void kw_kw_shape(kw_render *r, const kw_kpage *p) {
+    if (kw_r_html(r)) {
+        kw_kw_shape_box(r, p);
+        return;
+    }
     if (!p->shape)
         return;
-    kw_buf_puts(w->b, "## For --shape ");
-    for (size_t i = 0; i < p->shape->v.n; i++)
-        kw_buf_printf(w->b, "%s%s=%g", i ? "," : "", p->shape->v.v[i].name, p->shape->v.v[i].value);
-    kw_buf_puts(w->b, "\n\n");
-    kw_buf_printf(w->b,
-                  "%zu instantiation%s selected (every dispatch condition on a way to it holds), "
-                  "%zu candidate%s (none fails, some could not be evaluated), %zu ruled out.\n\n",
-                  p->nselected, p->nselected == 1 ? "" : "s", p->ncandidates,
-                  p->ncandidates == 1 ? "" : "s", p->rows.n - p->nselected - p->ncandidates);
-    for (size_t r = 0; r < p->rows.n; r++) {
-        if (p->rows.v[r].v != KW_KV_HOLDS && p->rows.v[r].v != KW_KV_OPEN)
+    kw_r_h(r, 2);
+    kw_r_t(r, "For --shape ");
+    kw_r_t(r, kw_kw_shape_text(r, p->shape));
+    kw_r_h_end(r);
+    kw_r_ptf(r,
+             "%zu instantiation%s selected (every dispatch condition on a way to it holds), "
+             "%zu candidate%s (none fails, some could not be evaluated), %zu ruled out.",
+             p->nselected, p->nselected == 1 ? "" : "s", p->ncandidates,
+             p->ncandidates == 1 ? "" : "s", p->rows.n - p->nselected - p->ncandidates);
+    kw_r_list(r);
+    for (size_t i = 0; i < p->rows.n; i++) {
+        if (p->rows.v[i].v != KW_KV_HOLDS && p->rows.v[i].v != KW_KV_OPEN)
             continue;
-        const kw_mkernel *mk = &w->m->kernels.v[p->rows.v[r].kernel];
-        kw_buf_printf(w->b, "- %s: ", kw_kverdict_word(p->rows.v[r].v));
-        kw_md_code(w->b, mk->name, KW_MD_TEXT);
-        kw_buf_putc(w->b, '\n');
+        kw_r_item(r, 0);
+        kw_r_tf(r, "%s: ", kw_kverdict_word(p->rows.v[i].v));
+        kw_r_c(r, r->m->kernels.v[p->rows.v[i].kernel].name);
     }
+    kw_r_list_end(r);
     if (p->nselected + p->ncandidates)
-        kw_buf_putc(w->b, '\n');
-    if (p->open.n) {
-        kw_buf_puts(w->b, "Not evaluated (bind their names with --shape to decide):\n\n");
-        for (size_t i = 0; i < p->open.n; i++) {
-            kw_buf_puts(w->b, "- ");
-            kw_md_code(w->b, p->open.v[i]->text, KW_MD_TEXT);
-            kw_buf_puts(w->b, " at ");
-            kw_kw_loc(w, &p->open.v[i]->loc, KW_MD_TEXT);
-            if (p->open.v[i]->why) {
-                kw_buf_puts(w->b, ": ");
-                kw_md_safe_prose(w->b, p->open.v[i]->why, KW_MD_TEXT);
-            }
-            kw_buf_putc(w->b, '\n');
+        kw_r_gap(r);
+    if (!p->open.n)
+        return;
+    kw_r_para(r, "Not evaluated (bind their names with --shape to decide):");
+    kw_r_list(r);
+    for (size_t i = 0; i < p->open.n; i++) {
+        kw_r_item(r, 0);
+        kw_r_c(r, p->open.v[i]->text);
+        kw_r_t(r, " at ");
+        kw_kw_loc(r, &p->open.v[i]->loc, kw_r_prose_in(r));
+        if (p->open.v[i]->why) {
+            kw_r_t(r, ": ");
+            kw_r_sp(r, p->open.v[i]->why);
         }
-        kw_buf_putc(w->b, '\n');
     }
+    kw_r_list_end(r);
+    kw_r_gap(r);
 }
 
-static void kw_kw_resources(kw_kw *w, const kw_mkernel *mk, kw_md_in in) {
+static void kw_kw_resources(kw_render *r, const kw_mkernel *mk, kw_md_in in) {
     bool any = false;
     for (size_t i = 0; mk->k && i < mk->k->archs.n; i++) {
         const kw_kernel_arch *ar = &mk->k->archs.v[i];
@@ -111,24 +136,24 @@ static void kw_kw_resources(kw_kw *w, const kw_mkernel *mk, kw_md_in in) {
         if (res->vgpr < 0 && res->sgpr < 0)
             continue;
         char *s = kw_arena_printf(
-            w->a, "%s%s: %lld VGPR, %lld AGPR, %lld SGPR, %lld B LDS, %lld waves/SIMD",
+            &r->scratch, "%s%s: %lld VGPR, %lld AGPR, %lld SGPR, %lld B LDS, %lld waves/SIMD",
             any ? "; " : "", ar->arch, res->vgpr, res->agpr < 0 ? 0 : res->agpr, res->sgpr,
             res->lds_bytes < 0 ? 0 : res->lds_bytes, res->occupancy);
-        kw_md_text(w->b, s ? s : "?", in);
+        kw_md_text(r->out, s ? s : "?", in);
         any = true;
     }
     if (!any)
-        kw_md_text(w->b, mk->is_asm ? "(in its code object: see its page)" : "-", in);
+        kw_md_text(r->out, mk->is_asm ? "(in its code object: see its page)" : "-", in);
 }
 
-static void kw_kw_way(kw_kw *w, const kw_kway *way, kw_md_in in) {
+static void kw_kw_way(kw_render *r, const kw_kway *way, kw_md_in in) {
     if (way->entry != KW_NONE) {
-        kw_md_code(w->b, w->m->entries.v[way->entry].e->name, in);
-        kw_md_text(w->b, " → ", in);
+        kw_md_code(r->out, r->m->entries.v[way->entry].e->name, in);
+        kw_md_text(r->out, " → ", in);
     }
-    kw_kw_loc(w, &way->launch->l->location, in);
+    kw_kw_loc(r, &way->launch->l->location, in);
     if (way->v != KW_KV_NONE) {
-        kw_md_text(w->b,
+        kw_md_text(r->out,
                    way->v == KW_KV_HOLDS   ? " (holds)"
                    : way->v == KW_KV_FAILS ? " (fails)"
                                            : " (open)",
@@ -136,96 +161,118 @@ static void kw_kw_way(kw_kw *w, const kw_kway *way, kw_md_in in) {
     }
 }
 
-static void kw_kw_group(kw_kw *w, size_t g, size_t nth) {
-    const kw_kpage *p = w->p;
-    const kw_krow *first = NULL;
-    size_t n = 0;
-    for (size_t r = 0; r < p->rows.n; r++)
-        if (p->rows.v[r].group == g && (n++, !first))
-            first = &p->rows.v[r];
-    kw_buf_printf(w->b, "### Group %zu: %zu instantiation%s\n\n", nth, n, n == 1 ? "" : "s");
+/* The group's ways, as a list: the conditions of each. */
+static void kw_kw_ways(kw_render *r, const kw_krow *first) {
     if (!first->ways.n) {
-        kw_buf_puts(w->b, "Emitted, but no recorded way runs them: their launches sit under "
-                          "conditions constant false in these instantiations, or nothing "
-                          "launches them.\n\n");
-    } else {
-        kw_buf_puts(w->b, "Selected where:\n\n");
-        for (size_t i = 0; i < first->ways.n; i++) {
-            const kw_kway *way = &first->ways.v[i];
-            kw_buf_puts(w->b, "- ");
-            if (!way->conds.n)
-                kw_buf_puts(w->b, "always (no dispatch condition)");
-            for (size_t c = 0; c < way->conds.n; c++) {
-                if (c)
-                    kw_buf_puts(w->b, " && ");
-                kw_md_code(w->b, way->conds.v[c].text, KW_MD_TEXT);
-            }
-            kw_buf_puts(w->b, ", on the way ");
-            kw_kw_way(w, way, KW_MD_TEXT);
-            kw_buf_putc(w->b, '\n');
-        }
-        kw_buf_putc(w->b, '\n');
+        kw_r_para(r, "Emitted, but no recorded way runs them: their launches sit under "
+                     "conditions constant false in these instantiations, or nothing "
+                     "launches them.");
+        return;
     }
-    static const char *const titles[] = {"Instantiation", "Symbol", "Differs by", "Resources",
-                                         "--shape"};
-    int cols = p->shape ? 5 : 4;
-    kw_md_table t;
-    kw_md_table_open(&t, w->b, false, cols, titles, NULL);
-    for (size_t r = 0; r < p->rows.n; r++) {
-        const kw_krow *row = &p->rows.v[r];
-        if (row->group != g)
-            continue;
-        const kw_mkernel *mk = &w->m->kernels.v[row->kernel];
-        kw_md_table_row(&t);
-        kw_md_table_cell(&t);
-        kw_md_code(w->b, mk->title ? mk->title : mk->name, KW_MD_CELL);
-        if (mk->page) {
-            kw_md_text(w->b, " (", KW_MD_CELL);
-            kw_md_code(w->b, mk->page, KW_MD_CELL);
-            kw_md_text(w->b, ")", KW_MD_CELL);
+    kw_r_para(r, "Selected where:");
+    kw_r_list(r);
+    for (size_t i = 0; i < first->ways.n; i++) {
+        const kw_kway *way = &first->ways.v[i];
+        kw_r_item(r, 0);
+        if (!way->conds.n)
+            kw_r_t(r, "always (no dispatch condition)");
+        for (size_t c = 0; c < way->conds.n; c++) {
+            if (c)
+                kw_r_t(r, " && ");
+            kw_r_c(r, way->conds.v[c].text);
         }
-        kw_md_table_cell(&t);
-        kw_md_code(w->b, mk->symbol, KW_MD_CELL);
-        kw_md_table_cell(&t);
-        if (row->args)
-            kw_md_code(w->b, row->args, KW_MD_CELL);
-        else
-            kw_md_text(w->b, "-", KW_MD_CELL);
-        kw_md_table_cell(&t);
-        kw_kw_resources(w, mk, KW_MD_CELL);
-        if (p->shape) {
-            kw_md_table_cell(&t);
-            kw_md_text(w->b, kw_kverdict_word(row->v), KW_MD_CELL);
-        }
+        kw_r_t(r, ", on the way ");
+        kw_kw_way(r, way, kw_r_prose_in(r));
     }
-    kw_md_table_close(&t);
-    kw_buf_putc(w->b, '\n');
+    kw_r_list_end(r);
+    kw_r_gap(r);
 }
 
-void kw_kpage_write(const kw_model *m, const kw_kpage *p, const char *query, const char *root,
-                    kw_buf *out) {
-    kw_arena a;
-    kw_arena_init(&a);
-    kw_kw w = {m, p, root, out, &a};
-    kw_kw_head(&w, query);
-    kw_kw_shape(&w);
-    kw_buf_puts(out, "## Dispatch table\n\n");
-    kw_buf_printf(out,
-                  "%zu instantiation%s in %zu group%s: the instantiations of a group are "
-                  "selected by the same conditions, on the same ways from an entry point to a "
-                  "launch (a way's conditions are the guards of its calls and its launch, as "
-                  "the way needs them; loops and compile-time constants left out)",
-                  p->rows.n, p->rows.n == 1 ? "" : "s", p->ngroups, p->ngroups == 1 ? "" : "s");
-    if (p->differ.n) {
-        kw_buf_puts(out, "; they differ by ");
-        for (size_t i = 0; i < p->differ.n; i++) {
-            if (i)
-                kw_buf_puts(out, ", ");
-            kw_md_code(out, p->differ.v[i], KW_MD_TEXT);
+/* The instantiation's cell: its name and page (in HTML a link to it, data-r
+ * the row the shape box marks). */
+static void kw_kw_name(kw_render *r, const kw_mkernel *mk, size_t row) {
+    const char *title = mk->title ? mk->title : mk->name;
+    if (kw_r_html(r)) {
+        kw_buf_puts(r->out, "<a href=\"");
+        if (mk->page)
+            kw_esc_html(r->out, mk->page, strlen(mk->page), true);
+        kw_buf_printf(r->out, "\" data-r=\"%zu\">", row);
+        kw_md_code(r->out, title, r->in);
+        kw_buf_puts(r->out, "</a>");
+        return;
+    }
+    kw_md_code(r->out, title, r->in);
+    if (mk->page) {
+        kw_md_text(r->out, " (", r->in);
+        kw_md_code(r->out, mk->page, r->in);
+        kw_md_text(r->out, ")", r->in);
+    }
+}
+
+static void kw_kw_group(kw_render *r, const kw_kpage *p, size_t g, size_t nth) {
+    const kw_krow *first = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < p->rows.n; i++)
+        if (p->rows.v[i].group == g && (n++, !first))
+            first = &p->rows.v[i];
+    kw_r_h(r, 3);
+    kw_r_tf(r, "Group %zu: %zu instantiation%s", nth, n, n == 1 ? "" : "s");
+    kw_r_h_end(r);
+    kw_kw_ways(r, first);
+    bool html = kw_r_html(r);
+    const char *const titles[] = {"Instantiation", "Symbol", "Differs by", "Resources",
+                                  html ? "Shape" : "--shape"};
+    kw_r_table(r, p->shape || html ? 5 : 4, titles);
+    for (size_t i = 0; i < p->rows.n; i++) {
+        const kw_krow *row = &p->rows.v[i];
+        if (row->group != g)
+            continue;
+        const kw_mkernel *mk = &r->m->kernels.v[row->kernel];
+        kw_r_row(r);
+        kw_r_cell(r);
+        kw_kw_name(r, mk, i);
+        kw_r_cell(r);
+        kw_md_code(r->out, mk->symbol, r->in);
+        kw_r_cell(r);
+        if (row->args)
+            kw_md_code(r->out, row->args, r->in);
+        else
+            kw_md_text(r->out, "-", r->in);
+        kw_r_cell(r);
+        kw_kw_resources(r, mk, r->in);
+        if (p->shape || html) {
+            kw_r_cell(r);
+            if (p->shape)
+                kw_md_text(r->out, kw_kverdict_word(row->v), r->in);
         }
     }
-    kw_buf_puts(out, ".\n\n");
+    kw_r_table_end(r);
+    kw_r_gap(r);
+}
+
+void kw_kpage_write(kw_render *r, const kw_kpage *p, const char *query) {
+    kw_kw_head(r, p, query);
+    kw_kw_shape(r, p);
+    kw_r_h(r, 2);
+    kw_r_t(r, "Dispatch table");
+    kw_r_h_end(r);
+    kw_r_p(r);
+    kw_r_tf(r,
+            "%zu instantiation%s in %zu group%s: the instantiations of a group are "
+            "selected by the same conditions, on the same ways from an entry point to a "
+            "launch (a way's conditions are the guards of its calls and its launch, as "
+            "the way needs them; loops and compile-time constants left out)",
+            p->rows.n, p->rows.n == 1 ? "" : "s", p->ngroups, p->ngroups == 1 ? "" : "s");
+    if (p->differ.n) {
+        kw_r_t(r, "; they differ by ");
+        for (size_t i = 0; i < p->differ.n; i++) {
+            if (i)
+                kw_r_t(r, ", ");
+            kw_r_c(r, p->differ.v[i]);
+        }
+    }
+    kw_r_t(r, ".");
+    kw_r_p_end(r);
     for (size_t g = 0; g < p->ngroups; g++)
-        kw_kw_group(&w, g, g + 1);
-    kw_arena_free(&a);
+        kw_kw_group(r, p, g, g + 1);
 }

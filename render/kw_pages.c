@@ -11,8 +11,8 @@
 #include "common/kw_buf.h"
 #include "common/kw_fs.h"
 
-static bool kw_pages_has(const kw_model *m, const char *const *more, size_t nmore, const char *name,
-                         size_t len) {
+static bool kw_pages_has(const kw_model *m, const char *const *more, size_t nmore,
+                         const char *name, size_t len) {
     for (size_t i = 0; i < m->kernels.n; i++)
         if (strlen(m->kernels.v[i].page) == len && !memcmp(m->kernels.v[i].page, name, len))
             return true;
@@ -22,14 +22,8 @@ static bool kw_pages_has(const kw_model *m, const char *const *more, size_t nmor
     return false;
 }
 
-kw_status kw_pages_manifest(const kw_model *m, kw_arena *a, const char *dir, const char *manifest,
-                            const char *ext, kw_err *err) {
-    return kw_pages_manifest_more(m, a, dir, manifest, ext, NULL, 0, err);
-}
-
-kw_status kw_pages_manifest_more(const kw_model *m, kw_arena *a, const char *dir,
-                                 const char *manifest, const char *ext, const char *const *more,
-                                 size_t nmore, kw_err *err) {
+kw_status kw_pages_manifest(const kw_model *m, const char *const *more, size_t nmore, kw_arena *a,
+                            const char *dir, const char *manifest, const char *ext, kw_err *err) {
     char *path = kw_arena_printf(a, "%s/%s", dir, manifest);
     if (!path)
         return kw_fail(err, "out of memory");

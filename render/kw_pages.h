@@ -9,14 +9,11 @@
 #include "common/kw_err.h"
 #include "model/kw_model.h"
 
-/* DIR/manifest lists the pages of m, one name a line. The names the old list
- * has that end in ext, have no '/', do not start with '.' and are not pages
- * of m are removed from DIR first. Scratch strings in a. */
-kw_status kw_pages_manifest(const kw_model *m, kw_arena *a, const char *dir, const char *manifest,
-                            const char *ext, kw_err *err);
-/* kw_pages_manifest with more pages of the run than m's (the site's IR views). */
-kw_status kw_pages_manifest_more(const kw_model *m, kw_arena *a, const char *dir,
-                                 const char *manifest, const char *ext, const char *const *more,
-                                 size_t nmore, kw_err *err);
+/* DIR/manifest lists the pages of m and the nmore pages more names (the
+ * site's kernel pages), one name a line. The names the old list has that
+ * end in ext, have no '/', do not start with '.' and are not among these
+ * pages are removed from DIR first. Scratch strings in a. */
+kw_status kw_pages_manifest(const kw_model *m, const char *const *more, size_t nmore, kw_arena *a,
+                            const char *dir, const char *manifest, const char *ext, kw_err *err);
 
 #endif

@@ -15,7 +15,14 @@ the aiter fixture's plugin build, against ground truth kwalk does not produce:
             rmsnorm_quant_kernels.o (llvm-nm of the bundled code objects).
   shape     `--shape` with the table's numeric fields: the instantiations
             selected or left as candidates are exactly the rows that agree
-            with the shape, every other one ruled out.
+            with the shape, every other one ruled out; and the site: in
+            headless Chromium, the shape box of the kernel pages of the
+            glob's table and of add_rmsnorm_quant_kernel, given each of
+            those shapes and a few more, marks every instantiation as
+            `kwalk render NAME --shape` does (selected / candidate / ruled
+            out), says what it could not evaluate as render does, and
+            gives a malformed shape --shape's error (skipped, with a note,
+            where chromium cannot start).
   seed      `kwalk map --kernels` regenerates the seed's rows the fixture
             builds: every Host Entry cited is a `def NAME(` line decorated
             by @compile_ops in the Python source, or the def of a function
@@ -27,13 +34,17 @@ import argparse
 import csv
 import fnmatch
 import glob
+import html
 import os
+import urllib.parse
 import re
+import shutil
 import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+import kwbrowser  # noqa: E402
 import kwcap  # noqa: E402
 from kwcheck import Checker  # noqa: E402
 import kwrun  # noqa: E402
@@ -51,6 +62,7 @@ def parse_args():
     p.add_argument("--llvm-bin", required=True)
     p.add_argument("--archs", required=True)
     p.add_argument("--out", required=True)
+    p.add_argument("--chromium")
     a = p.parse_args()
     a.archs = [x for x in a.archs.split(",") if x]
     return a
@@ -174,11 +186,12 @@ def do_shape(a, ck):
     db = index(a)
     rows = pa_rows(a)
     numeric = sorted({k for f in rows.values() for k, v in f.items() if re.fullmatch(r"\d+", v)})
-    tried = 0
+    tried, seen = 0, {}
     for k in numeric:
         for val in sorted({f[k] for f in rows.values()}):
             shape = "%s=%s" % (k, val)
             rc, md, err = render(a, db, GLOB, "--shape", shape)
+            seen[(GLOB, shape)] = (rc, md, err)
             ck.eq(rc, 0, "--shape %s: exit status (%s)" % (shape, err.strip()[:200]))
             got = verdicts(md)
             ck.eq(sorted(got), sorted(rows), "--shape %s: the rows" % shape)
@@ -188,6 +201,72 @@ def do_shape(a, ck):
             tried += 1
     ck.check(tried >= 2, "only %d shapes tried" % tried)
     ck.note("%d shapes over the fields %s" % (tried, ", ".join(numeric)))
+    shapes = ["%s=%s" % (k, v) for k in numeric for v in sorted({f[k] for f in rows.values()})]
+    shapes += [",".join(shapes[:3]), "head_size=128,qTile=0,Gqa=8,Mtp=1,Msk=0,Hp=0"]
+    rms = ["n=4096,group_size=0,emit_e8m0_scale=0", "n=300", "n=8192,group_size=32",
+           "n=6000,group_size=24,reduce_thread_size=4,m=1"]
+    site_shapes(a, ck, db, [(GLOB, shapes), ("add_rmsnorm_quant_kernel", rms)], seen)
+
+
+def open_conds(md):
+    """The texts of the conditions a --shape page says it could not evaluate."""
+    part = md.split("Not evaluated (bind their names with --shape to decide):\n\n", 1)
+    return re.findall(r"^- `([^`]*)` at ", part[1].split("\n\n")[0], re.M) if len(part) > 1 else []
+
+
+def site_shapes(a, ck, db, names, seen):
+    """The site's kernel page of each name: its shape box against `render
+    NAME --shape` for each shape (seen: those rendered already), row by row
+    (the render's rows: a glob's are some of the page's), and the
+    conditions left open."""
+    chrome = None
+    try:
+        chrome = kwbrowser.chromium(a.chromium, "kwkfam-chromium-")
+    except SystemExit:
+        ck.note("chromium cannot start: the site's shape box not checked")
+        return
+    site = os.path.join(a.out, "site")
+    kwrun.run([a.kwalk, "site", "--db", db, "-o", site], must=True)
+    idx = open(os.path.join(site, "index.html"), encoding="utf-8").read()
+    kpages = {html.unescape(n): h for n, h in
+              re.findall(r'data-sym="([^"]+)"><td><a href="([^"]+\.kernel\.html)"', idx)}
+    srcs, want = [], []
+    for name, shapes in names:
+        renders = [seen.get((name, s)) or render(a, db, name, "--shape", s) for s in shapes]
+        fam = re.match(r"# Kernel `([^`]*)`", renders[0][1])
+        if not ck.check(fam and fam.group(1) in kpages, "%s: no kernel page in index.html for %r"
+                        % (name, fam.group(1) if fam else renders[0][1][:80])):
+            continue
+        src = kpages[fam.group(1)] + "?kwtest=shape&" + "&".join(
+            "s=" + urllib.parse.quote(s) for s in shapes + ["Gqa=8,"])
+        srcs.append(src)
+        want.append((name, shapes, renders, src))
+    got, err = kwbrowser.framed(chrome, site, srcs)
+    shutil.rmtree(kwbrowser.profile(chrome), ignore_errors=True)
+    if not ck.check(got is not None, "the harness wrote no result (chromium: %s)" % err[-300:]):
+        return
+    marked = 0
+    for name, shapes, renders, src in want:
+        r = got.get(src) or {}
+        ck.check(r.get("loaded") and r.get("errors") == [], "%s: loaded %r, errors %r"
+                 % (src, r.get("loaded"), r.get("errors")))
+        res = r.get("result") or []
+        if not ck.eq(len(res), len(shapes) + 1, "%s: the shapes the hook typed" % src):
+            continue
+        for s, (rc, md, e), x in zip(shapes, renders, res):
+            rv = verdicts(md)
+            ck.check(rc == 0 and rv, "render %s --shape %s: %s" % (name, s, e.strip()[:200]))
+            ck.eq({k: x["rows"].get(k) for k in rv}, rv,
+                  "%s --shape %s: the site's marks against render's" % (name, s))
+            if not re.search(r"\d+ of them match", md):  # the whole kernel: the same page
+                ck.eq(sorted(x["rows"]), sorted(rv), "%s: the site page's rows" % name)
+                ck.eq(x["open"], open_conds(md), "%s --shape %s: what could not be evaluated"
+                      % (name, s))
+            marked += len(rv)
+        bad = res[-1]
+        ck.check(bad["error"] == "--shape: expected NAME=NUMBER after the last ','",
+                 "%s: a malformed shape gives --shape's error, got %r" % (src, bad["error"]))
+    ck.note("site: %d rows marked as render marks them, over %d kernel pages" % (marked, len(want)))
 
 
 def def_line(path, line):

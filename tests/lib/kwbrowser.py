@@ -5,7 +5,17 @@
       (tempfile, named PREFIX...); with log, Chromium's console on stderr.
       Exits 77 (ctest SKIP) when there is none or it cannot render a page.
   profile(chrome) -> the profile folder of such a command line (to remove).
+  framed(chrome, site, srcs) -> ({src: {loaded, errors, result}} or None,
+      Chromium's stderr): the pages srcs (URLs relative to the folder site)
+      loaded at once, each in an iframe of a harness page written into site
+      (one start; --allow-file-access-from-files lets it read the frames):
+      whether each finished loading (data-kw-loaded), its error list
+      (window.kwErrors) and its test hook's #kw-test-result as JSON.
 """
+import html
+import json
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -36,3 +46,43 @@ def chromium(exe, prefix, log=False):
 
 def profile(chrome):
     return next(a.split("=", 1)[1] for a in chrome if a.startswith("--user-data-dir="))
+
+
+HARNESS = """<!doctype html><meta charset="utf-8"><title>harness</title>
+<script>
+window.addEventListener('load', function () {
+  var out = {};
+  [].forEach.call(document.querySelectorAll('iframe'), function (f) {
+    var w = f.contentWindow, d = f.contentDocument;
+    var r = d && d.getElementById('kw-test-result');
+    out[f.getAttribute('src')] = {
+      loaded: !!(d && d.body && d.body.getAttribute('data-kw-loaded') === '1'),
+      errors: w && w.kwErrors ? w.kwErrors : null,
+      result: r ? JSON.parse(r.textContent) : null};
+  });
+  var p = document.createElement('pre');
+  p.id = 'harness';
+  p.textContent = JSON.stringify(out);
+  document.body.appendChild(p);
+});
+</script>
+%s
+"""
+
+
+def framed(chrome, site, srcs):
+    frames = "".join('<iframe src="%s" width="900" height="300"></iframe>\n' % html.escape(u)
+                     for u in srcs)
+    harness = os.path.join(site, "zz-harness.html")
+    with open(harness, "w") as f:
+        f.write(HARNESS % frames)
+    try:
+        p = subprocess.run(chrome + ["--allow-file-access-from-files", "--dump-dom",
+                                     "file://" + harness], capture_output=True, text=True,
+                           errors="replace", timeout=300)
+        dom, err = p.stdout, p.stderr
+    except subprocess.TimeoutExpired:
+        dom, err = "", "timeout"
+    os.unlink(harness)
+    m = re.search(r'<pre id="harness">(.*?)</pre>', dom, re.S)
+    return (json.loads(html.unescape(m.group(1))) if m else None), err

@@ -6,7 +6,14 @@ compiled with the plugin and device line tables.
   - every page and index.html loads from file:// with no script error and
     no console.error (the pages' own collector writes them into #kw-errors;
     chromium's log is searched for "Uncaught" too);
-  - index.html lists exactly the kernels of the code objects (llvm-readelf
+  - index.html has a row per kernel (llvm-cxxfilt's names, a template's
+    instantiations as one) with its instantiation count, linking to a page
+    whose dispatch table links exactly that kernel's instantiation pages;
+    its filter keeps the kernel named; on the template's page the shape box,
+    given `which=N`, selects the instantiation kw_site.hip's `if (which ==
+    N)` / `else` chain (read here) launches and rules out the others, and a
+    malformed shape gets --shape's error;
+  - instantiations.html lists exactly the kernels of the code objects (llvm-readelf
     --notes), under one header row per template (llvm-cxxfilt), each row's VGPR value is the largest .vgpr_count over the
     archs, clicking the VGPR header sorts the rows ascending, again
     descending, and the search box keeps exactly the rows whose text holds
@@ -244,13 +251,17 @@ def disasm(bindir, co):
 # ---- the checks --------------------------------------------------------------------------
 
 INDEX_QUERY = "kwsite_kernel<8>"
-INDEX_HOOK = "index.html?kwtest=index&col=vgpr&filter=" + urllib.parse.quote(INDEX_QUERY)
+INDEX_HOOK = "instantiations.html?kwtest=index&col=vgpr&filter=" + urllib.parse.quote(INDEX_QUERY)
+KINDEX_QUERY = "kwsite_scale"
+KINDEX_HOOK = "index.html?kwtest=index&col=count&filter=" + urllib.parse.quote(KINDEX_QUERY)
+# the shape box of kwsite_kernel's page: `which` picks the instantiation (kw_site.hip's dispatch)
+SHAPES = ["which=1", "which=8", "which=5", "which=8,n=3", "which=x"]
 
 
 def check_index(c, res, site, kernels, vgprs, bindir):
-    dom = open(os.path.join(site, "index.html"), encoding="utf-8").read()
+    dom = open(os.path.join(site, "instantiations.html"), encoding="utf-8").read()
     rows = re.findall(r'<tr data-i="\d+" data-g="\d+" data-sym="([^"]+)"', dom)
-    c.eq(sorted(rows), sorted(kernels), "index.html rows (symbols) against llvm-readelf --notes")
+    c.eq(sorted(rows), sorted(kernels), "instantiations.html rows (symbols) against llvm-readelf --notes")
     # sort by VGPR, then filter by a demangled name
     rc, out, _ = run([os.path.join(bindir, "llvm-cxxfilt")], input="\n".join(kernels) + "\n")
     demangled = dict(zip(kernels, out.splitlines()))
@@ -287,6 +298,79 @@ def check_index(c, res, site, kernels, vgprs, bindir):
     want = [s for s, _ in res["desc"] if query.lower() in demangled[s].lower()]
     c.check(len(want) == 1, "one kernel is %s: %r" % (query, want))
     c.eq([s for s, _ in res["filtered"]], want, "rows left by the filter %r" % query)
+
+
+def base_name(demangled):
+    """A demangled kernel's template or function name: kwsite_kernel."""
+    return re.sub(r"^void ", "", demangled).split("<")[0].split("(")[0]
+
+
+def source_dispatch(src):
+    """{template argument: the `which` values selecting kwsite_kernel<N>} from
+    kw_site.hip's if / else if / else chain, read here; the else's N maps to
+    None (every other value)."""
+    lines = open(src, encoding="utf-8").read().split("\n")
+    out = {}
+    for i, l in enumerate(lines):
+        m = re.search(r"kwsite_kernel<(\d+)><<<", l)
+        if not m:
+            continue
+        cond = re.search(r"if \(which == (\d+)\)", lines[i - 1])
+        out[int(m.group(1))] = int(cond.group(1)) if cond else None
+    return out
+
+
+def check_kernels(c, got, site, pages, kernels, bindir, src):
+    """index.html: a row per kernel (llvm-cxxfilt's names, the template's
+    instantiations as one), each linking to a page whose dispatch table
+    links exactly that kernel's instantiation pages; its filter; the
+    template's shape box against kw_site.hip's dispatch."""
+    rc, out, _ = run([os.path.join(bindir, "llvm-cxxfilt")], input="\n".join(kernels) + "\n")
+    names = {k: base_name(d) for k, d in zip(kernels, out.splitlines())}
+    dom = open(os.path.join(site, "index.html"), encoding="utf-8").read()
+    rows = re.findall(r'<tr data-i="\d+" data-g="0" data-sym="([^"]+)"><td><a href="([^"]+)">.*?'
+                      r'<td class="n" data-v="(\d+)">', dom)
+    c.eq(sorted(r[0] for r in rows), sorted(set(names.values())),
+         "index.html: a row per kernel (llvm-cxxfilt's names)")
+    kpage = {}
+    for name, href, count in rows:
+        want = sorted(k for k in kernels if names[k] == name)
+        c.eq(int(count), len(want), "index.html: %s's instantiation count" % name)
+        page = open(os.path.join(site, href), encoding="utf-8").read()
+        linked = re.findall(r'<a href="([^"]+)" data-r="\d+">', page)
+        c.eq(sorted(linked), sorted(pages.get(k) for k in want),
+             "%s: its dispatch table links its instantiations' pages" % href)
+        kpage[name] = href
+    res = check_framed(c, got, KINDEX_HOOK)
+    if c.check(res is not None, "index.html: the test hook wrote no result"):
+        c.eq([s for s, _ in res["filtered"]], [n for n in sorted(set(names.values()))
+                                               if KINDEX_QUERY in n],
+             "index.html: the rows left by the filter %r" % KINDEX_QUERY)
+        c.eq(sorted(s for s, _ in res["initial"]), sorted(set(names.values())),
+             "index.html: the rows the script sees")
+    href = kpage.get("kwsite_kernel")
+    if not c.check(href is not None, "index.html: no kernel row kwsite_kernel"):
+        return
+    res = check_framed(c, got, href + "?kwtest=shape&" + "&".join(
+        "s=" + urllib.parse.quote(s) for s in SHAPES))
+    disp = source_dispatch(src)
+    c.check(len(disp) == 3 and None in disp.values(), "kw_site.hip's dispatch read: %r" % disp)
+    sym = {int(re.search(r"<(\d+)>", d).group(1)): k for k, d in zip(kernels, out.splitlines())
+           if names[k] == "kwsite_kernel"}
+    if not c.check(res is not None and len(res) == len(SHAPES), "%s: the shape hook's result"
+                   % href):
+        return
+    for shape, r in zip(SHAPES, res):
+        which = re.match(r"which=(\d+)", shape)
+        if not which:
+            c.check(r["error"] and r["error"].startswith("--shape: which: expected a number"),
+                    "%s: shape %r gives the --shape error, got %r" % (href, shape, r["error"]))
+            c.check(set(r["rows"].values()) == {""}, "%s: no row marked for %r" % (href, shape))
+            continue
+        v = int(which.group(1))
+        hit = [n for n, w in disp.items() if w == v] or [n for n, w in disp.items() if w is None]
+        want = {sym[n]: "selected" if n in hit else "ruled out" for n in disp}
+        c.eq(r["rows"], want, "%s: the rows marked for %s (kw_site.hip's dispatch)" % (href, shape))
 
 
 def real(path, root):
@@ -665,10 +749,15 @@ def main():
     kernels = sorted(kernels)
     c.check(len(kernels) == 4, "kw_site.hip has four kernels: %r" % kernels)
     # pages: the link of each row
-    idx = open(os.path.join(site, "index.html"), encoding="utf-8").read()
+    idx = open(os.path.join(site, "instantiations.html"), encoding="utf-8").read()
     pages = dict(re.findall(r'<tr data-i="\d+" data-g="\d+" data-sym="([^"]+)"><td>.*?<a href="([^"]+)"', idx))
+    # the kernel pages, with kwsite_kernel's shape hook
+    kdom = open(os.path.join(site, "index.html"), encoding="utf-8").read()
+    kpages = re.findall(r'data-sym="([^"]+)"><td><a href="([^"]+\.kernel\.html)"', kdom)
+    ksrcs = [h + ("?kwtest=shape&" + "&".join("s=" + urllib.parse.quote(s) for s in SHAPES)
+                  if n == "kwsite_kernel" else "") for n, h in kpages]
     # the index and every page in one chromium load, each running its test hook
-    srcs = [INDEX_HOOK, "map.html"] + [pages[s] + "?kwtest=isa" for s in kernels if s in pages]
+    srcs = [INDEX_HOOK, KINDEX_HOOK, "map.html"] + ksrcs + [pages[s] + "?kwtest=isa" for s in kernels if s in pages]
     got, err = framed(chrome, site, srcs)
     c.check(got is not None, "the harness page wrote no result (chromium: %s)" % err[-400:])
     bad = [l for l in err.splitlines() if "Uncaught" in l]
@@ -676,8 +765,11 @@ def main():
     check_framed(c, got, "map.html")
     check_map(c, site, pages, a.root, a.llvm_bindir)
     res = check_framed(c, got, INDEX_HOOK)
-    if c.check(res is not None, "index.html: the test hook wrote no result"):
+    if c.check(res is not None, "instantiations.html: the test hook wrote no result"):
         check_index(c, res, site, kernels, vgprs, a.llvm_bindir)
+    for u in ksrcs:
+        check_framed(c, got, u)
+    check_kernels(c, got, site, pages, kernels, a.llvm_bindir, a.src)
     for sym in kernels:
         if c.check(sym in pages, "index.html links no page for %s" % sym):
             res = check_framed(c, got, pages[sym] + "?kwtest=isa")

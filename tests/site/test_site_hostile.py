@@ -194,13 +194,14 @@ class Scan(html.parser.HTMLParser):
 
 
 def site_script_ok(attrs, body):
-    """The site's own script elements: its two script files, the view's data
-    blocks and the inline error collector."""
+    """The site's own script elements: its three script files, the view's
+    and a kernel page's data blocks and the inline error collector."""
     if attrs.get("src") is not None:
-        return attrs["src"] in ("kwalk-page.js", "kwalk-index.js") and not body.strip()
+        return attrs["src"] in ("kwalk-page.js", "kwalk-index.js", "kwalk-kernel.js") and \
+            not body.strip()
     t = attrs.get("type")
     if t == "application/json":
-        return attrs.get("id") == "kw-data"
+        return attrs.get("id") in ("kw-data", "kw-kdata")
     if t == "text/plain":
         return re.match(r"kw-isa-\d+$", attrs.get("id", "")) is not None
     return t is None and body.startswith("window.kwErrors=[];")
@@ -251,8 +252,9 @@ window.kwHit = function (n) { window.kwHits.push(n); };
 var DANGER = %(danger)s, URLS = %(urls)s;
 function siteScript(s) {
   var src = s.getAttribute('src'), t = s.getAttribute('type');
-  if (src !== null) return src === 'kwalk-page.js' || src === 'kwalk-index.js';
-  if (t === 'application/json') return s.id === 'kw-data';
+  if (src !== null) return src === 'kwalk-page.js' || src === 'kwalk-index.js' ||
+    src === 'kwalk-kernel.js';
+  if (t === 'application/json') return s.id === 'kw-data' || s.id === 'kw-kdata';
   if (t === 'text/plain') return /^kw-isa-\\d+$/.test(s.id);
   return t === null && s.textContent.indexOf('window.kwErrors=[];') === 0;
 }

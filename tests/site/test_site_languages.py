@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """test_site_languages.py: `kwalk site` over the test corpus (the HIP corpus
 kernels, the ASM kernels they launch through code objects, the Triton
-corpus cache): every page, index.html and map.html load in headless chromium from
+corpus cache): every page (each instantiation's and each kernel's),
+index.html, instantiations.html and map.html load in headless chromium from
 file:// with no script or console error (one load of a harness page that
 frames them all, with --allow-file-access-from-files so it can read their
-error lists), the index has a row per language the corpus has (HIP, ASM,
-Triton: ground truth from the corpus source and its Triton cache), and a
+error lists), instantiations.html has a row per language the corpus has
+(HIP, ASM, Triton: ground truth from the corpus source and its Triton
+cache) and links every instantiation page once, index.html every kernel
+page once, and a
 screenshot of one page per language is kept in --out (site-hip.png,
 site-asm.png, site-triton.png). Exit 77 only when chromium cannot start."""
 import argparse
@@ -61,7 +64,7 @@ def main():
     c.check(rc == 0, "kwalk index: exit %d %s" % (rc, err))
     rc, _, err = run([a.kwalk, "site", "--db", db, "-o", site, "--root", a.source_dir])
     c.check(rc == 0, "kwalk site: exit %d %s" % (rc, err))
-    idx = open(os.path.join(site, "index.html"), encoding="utf-8").read()
+    idx = open(os.path.join(site, "instantiations.html"), encoding="utf-8").read()
     rows = re.findall(r'<tr data-i="\d+"[^>]*><td>.*?<a href="([^"]+)".*?</td><td>.*?</td>'
                       r'<td>(HIP|ASM|Triton|\?)</td>', idx)
     # the languages the corpus has: HIP sources, ASM code objects they launch
@@ -76,18 +79,24 @@ def main():
     langs = {}
     for page, lang in rows:
         langs.setdefault(lang, page)
-    c.eq(sorted(langs), sorted(want), "languages of index.html's rows")
+    c.eq(sorted(langs), sorted(want), "languages of instantiations.html's rows")
     pages = sorted(set(p for p, _ in rows))
-    c.eq(len(pages), len([f for f in os.listdir(site) if f.endswith(".html") and f not in ("index.html", "map.html")
-                          and not f.endswith(".ir.html")]),
-         "index.html links every page once")
+    kpages = sorted(f for f in os.listdir(site) if f.endswith(".kernel.html"))
+    tops = ["index.html", "map.html", "instantiations.html"]
+    c.eq(len(pages), len([f for f in os.listdir(site) if f.endswith(".html") and f not in tops
+                          and f not in kpages and not f.endswith(".ir.html")]),
+         "instantiations.html links every page once")
+    # index.html: a row per kernel, each linking to its kernel page
+    krows = re.findall(r'<tr data-i="\d+"[^>]*><td><a href="([^"]+)"', open(
+        os.path.join(site, "index.html"), encoding="utf-8").read())
+    c.eq(sorted(krows), kpages, "index.html links every kernel page once")
     # a Triton page's IR view (NAME.ir.html, linked from its page) loads too
     irs = sorted(f for f in os.listdir(site) if f.endswith(".ir.html"))
     c.check(bool(irs) == ("Triton" in want), "an IR view per Triton page (%d)" % len(irs))
     pages += irs
     # every page (and the index) in one load
     frames = "".join('<iframe src="%s" width="800" height="200"></iframe>\n' % html.escape(p)
-                     for p in ["index.html", "map.html"] + pages)
+                     for p in tops + kpages + pages)
     harness = os.path.join(site, "zz-harness.html")
     open(harness, "w").write(HARNESS % frames)
     p = subprocess.run(chrome + ["--allow-file-access-from-files", "--dump-dom",
@@ -96,7 +105,7 @@ def main():
     m = re.search(r'<pre id="harness">(.*?)</pre>', p.stdout, re.S)
     res = json.loads(html.unescape(m.group(1))) if m else {}
     c.check(m is not None, "the harness wrote no result (chromium: %s)" % p.stderr[-300:])
-    for page in ["index.html", "map.html"] + pages:
+    for page in tops + kpages + pages:
         r = res.get(page)
         if m and c.check(r is not None, "%s: not framed" % page):
             c.check(r["loaded"], "%s: did not finish loading" % page)

@@ -90,9 +90,10 @@ def markdown_walkthrough(md):
 def compare(c, what, site, md):
     """Every walkthrough page of the site against libcmark-gfm's HTML of its
     Markdown page; returns the site pages' text."""
-    pages = sorted(n[:-5] for n in os.listdir(site)  # not a Triton page's IR view (site-only)
-                   if n.endswith(".html") and n not in ("index.html", "map.html")
-                   and not n.endswith(".ir.html"))
+    pages = sorted(n[:-5] for n in os.listdir(site)  # not the site-only pages
+                   if n.endswith(".html") and not n.endswith(".kernel.html") and
+                   not n.endswith(".ir.html") and
+                   n not in ("index.html", "map.html", "instantiations.html"))
     mds = sorted(n[:-3] for n in os.listdir(md) if n.endswith(".md") and n != "index.md")
     c.eq(pages, mds, "%s: a site page per Markdown page" % what)
     texts, differ = [], 0
