@@ -132,7 +132,7 @@ static const kw_shape *kw_kbase(const kw_shape *user, const kw_kernel *k, kw_are
         return user;
     memset(s, 0, sizeof(*s));
     for (size_t i = 0; i < user->v.n; i++)
-        kw_shape_set(s, a, user->v.v[i].name, user->v.v[i].value, user->v.v[i].from);
+        kw_shape_add(s, a, &user->v.v[i]);
     for (size_t i = 0; k && i < k->template_args.n; i++) {
         const kw_template_arg *t = &k->template_args.v[i];
         if (!t->name || !t->value || !t->kind || strcmp(t->kind, "value"))

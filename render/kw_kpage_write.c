@@ -69,7 +69,12 @@ static void kw_kw_shape(kw_kw *w) {
         return;
     kw_buf_puts(w->b, "## For --shape ");
     for (size_t i = 0; i < p->shape->v.n; i++)
-        kw_buf_printf(w->b, "%s%s=%g", i ? "," : "", p->shape->v.v[i].name, p->shape->v.v[i].value);
+        if (p->shape->v.v[i].text)
+            kw_buf_printf(w->b, "%s%s=%s", i ? "," : "", p->shape->v.v[i].name,
+                          p->shape->v.v[i].text);
+        else
+            kw_buf_printf(w->b, "%s%s=%g", i ? "," : "", p->shape->v.v[i].name,
+                          p->shape->v.v[i].value);
     kw_buf_puts(w->b, "\n\n");
     kw_buf_printf(w->b,
                   "%zu instantiation%s selected (every dispatch condition on a way to it holds), "

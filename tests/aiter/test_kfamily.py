@@ -13,9 +13,18 @@ the aiter fixture's plugin build, against ground truth kwalk does not produce:
             `kwalk render add_rmsnorm_quant_kernel` one page naming every
             instantiation of that template in the code objects of
             rmsnorm_quant_kernels.o (llvm-nm of the bundled code objects).
-  shape     `--shape` with the table's numeric fields: the instantiations
-            selected or left as candidates are exactly the rows that agree
-            with the shape, every other one ruled out.
+  shape     `--shape` with the table's fields, numbers and words
+            (`qType=bf16`): the instantiations selected or left as
+            candidates are exactly the rows that agree with the shape, every
+            other one ruled out; and element types (`dtype=bf16`) on
+            add_rmsnorm_quant_kernel: the .cu's `if(out.dtype() ==
+            AITER_DTYPE_X)` branches, read here with a regular expression,
+            and the FUSE_QUANT argument each passes give the instantiations
+            a dtype keeps (FUSE_QUANT read from the mangled symbol at the
+            position of the template's own parameter list); with `_st` (the
+            dispatch macro's input type) bound too, DTYPE_I's mangled code as
+            well; every spelling of the type decides the same, an unknown
+            spelling decides nothing.
   seed      `kwalk map --kernels` regenerates the seed's rows the fixture
             builds: every Host Entry cited is a `def NAME(` line decorated
             by @compile_ops in the Python source, or the def of a function
@@ -174,8 +183,11 @@ def do_shape(a, ck):
     db = index(a)
     rows = pa_rows(a)
     numeric = sorted({k for f in rows.values() for k, v in f.items() if re.fullmatch(r"\d+", v)})
+    words = sorted({k for f in rows.values() for k, v in f.items()
+                    if re.fullmatch(r"[A-Za-z_]\w*", v)})
+    ck.check(words, "the pa tables have word fields (qType)")
     tried = 0
-    for k in numeric:
+    for k in numeric + words:
         for val in sorted({f[k] for f in rows.values()}):
             shape = "%s=%s" % (k, val)
             rc, md, err = render(a, db, GLOB, "--shape", shape)
@@ -187,7 +199,82 @@ def do_shape(a, ck):
             ck.eq(sorted(kept), sorted(agree), "--shape %s: the instantiations kept" % shape)
             tried += 1
     ck.check(tried >= 2, "only %d shapes tried" % tried)
-    ck.note("%d shapes over the fields %s" % (tried, ", ".join(numeric)))
+    ck.note("%d shapes over the fields %s" % (tried, ", ".join(numeric + words)))
+    shape_dtype(a, ck, db)
+
+
+# the mangled codes of the element types the rmsnorm kernels are instantiated with
+MANGLED = {"bf16": "DF16b", "fp16": "Dh"}
+SPELLINGS = {"bf16": ["bf16", "bfloat16", "BFloat16", "__hip_bfloat16", "torch.bfloat16"],
+             "fp16": ["fp16", "half", "Half", "torch.float16"]}
+
+
+def rms_source(a):
+    """From rmsnorm_quant_kernels.cu: the template's parameter names, and
+    per AITER_DTYPE_X an `out.dtype()` branch tests, the FUSE_QUANT values
+    (the third argument of the *_DISPATCH macro in the branch)."""
+    src = open(os.path.join(a.fixture, "aiter", "csrc", "kernels", "rmsnorm_quant_kernels.cu"),
+               encoding="utf-8").read()
+    m = re.search(r"template\s*<([^>]*)>\s*__global__\s+void\s+add_rmsnorm_quant_kernel\s*\(", src)
+    params = [re.split(r"[\s=]+", p.strip())[1] for p in m.group(1).split(",")] if m else []
+    fuse = {}
+    for b in re.finditer(r"if\s*\(\s*out\.dtype\(\)\s*==\s*AITER_DTYPE_(\w+)\s*\)\s*\{", src):
+        body = src[b.end():src.find("}", b.end())]
+        d = re.search(r"\w+_DISPATCH\(\s*opus::\w+\s*,\s*(true|false)\s*,\s*(true|false)\s*\)",
+                      body)
+        if d:
+            fuse.setdefault(b.group(1), set()).add(d.group(2) == "true")
+    return params, fuse
+
+
+def mangled_args(sym):
+    """The template arguments of an add_rmsnorm_quant_kernel symbol, as
+    mangled codes (DF16b, Dh, DB8_, a, Li128E, Lb1E)."""
+    m = re.search(r"add_rmsnorm_quant_kernelI(.*?)EEv", sym)
+    return re.findall(r"DF16b|Dh|DB\d+_|L[ib]\d+E|[a-z]", m.group(1)) if m else []
+
+
+def shape_dtype(a, ck, db):
+    params, fuse = rms_source(a)
+    ck.check("FUSE_QUANT" in params and "DTYPE_I" in params,
+             "the template's parameters read from the source: %r" % params)
+    ck.check("bf16" in fuse and "fp16" in fuse, "the source's out.dtype() branches: %r" % fuse)
+    if "FUSE_QUANT" not in params or "bf16" not in fuse:
+        return
+    fq, di = params.index("FUSE_QUANT"), params.index("DTYPE_I")
+
+    def kept(shape):
+        rc, md, err = render(a, db, "add_rmsnorm_quant_kernel", "--shape", shape)
+        ck.eq(rc, 0, "--shape %s: exit status (%s)" % (shape, err.strip()[:200]))
+        got = verdicts(md)
+        return {s for s, v in got.items() if v != "ruled out"}, md
+
+    # every instantiation a way reaches (a name nothing uses decides nothing)
+    base, _ = kept("kwalk_unused_name=1")
+    ck.check(len(base) > 4, "%d instantiations reached" % len(base))
+    tried = 0
+    for d in ("bf16", "fp16"):
+        want = {s for s in base if len(mangled_args(s)) > fq and
+                (mangled_args(s)[fq] == "Lb1E") in fuse[d]}
+        want_st = {s for s in want if mangled_args(s)[di] == MANGLED[d]}
+        ck.check(want_st and want_st != want and want != base,
+                 "dtype=%s: a proper subset to expect (%d of %d, %d)" %
+                 (d, len(want), len(base), len(want_st)))
+        for spell in SPELLINGS[d]:
+            got, md = kept("dtype=" + spell)
+            ck.eq(sorted(got), sorted(want), "--shape dtype=%s: the instantiations kept" % spell)
+            left = md.split("Not evaluated", 1)[-1].split("## Dispatch table", 1)[0]
+            ck.check("Not evaluated" in md and not re.search(r"^- `!?\(?out\.dtype\(\) ==", left, re.M),
+                     "--shape dtype=%s: an out.dtype() condition left open" % spell)
+            got, _ = kept("dtype=%s,_st=%s" % (spell, spell))
+            ck.eq(sorted(got), sorted(want_st),
+                  "--shape dtype=%s,_st=%s: the instantiations kept" % (spell, spell))
+            tried += 2
+    # a spelling the table lacks decides nothing: the out.dtype() conditions stay open
+    got, md = kept("dtype=bf17")
+    ck.eq(sorted(got), sorted(base), "--shape dtype=bf17: nothing ruled out")
+    ck.check("'bf17' is no element type" in md, "--shape dtype=bf17: the reason")
+    ck.note("%d dtype shapes over %d instantiations" % (tried + 1, len(base)))
 
 
 def def_line(path, line):
