@@ -245,6 +245,16 @@ static kw_status kw_krow_build(kw_krow *r, kw_model *m, size_t ki, kw_kparams *p
                 return kw_oom(err);
         }
     }
+    for (size_t i = 0; mk->k && i < mk->k->archs.n; i++) {
+        kw_isa_mix mix;
+        if (!kw_page_isa_mix(&mk->k->archs.v[i].classes, &mix))
+            continue;
+        kw_kmix *x = KW_PUSH(a, r->mix);
+        if (!x)
+            return kw_oom(err);
+        x->arch = mk->k->archs.v[i].arch;
+        x->m = mix;
+    }
     /* the row's verdict: the best of its ways */
     r->v = KW_KV_NONE;
     if (base) {

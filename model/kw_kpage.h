@@ -12,7 +12,8 @@
  * false) or is open (the rest not evaluated), and a row is selected when a
  * way of it holds, a candidate when none holds but one is open. Also: the
  * template arguments that differ between the rows, and per row its
- * resources and occupancy on each arch. */
+ * resources and occupancy on each arch and its instruction mix per arch
+ * (kw_page_isa_mix: the walkthrough's classes). */
 #ifndef KW_KPAGE_H
 #define KW_KPAGE_H
 
@@ -24,6 +25,7 @@
 #include "model/kw_expr.h"
 #include "model/kw_kfamily.h"
 #include "model/kw_model.h"
+#include "model/kw_page_isa.h"
 
 typedef enum kw_kverdict {
     KW_KV_NONE = 0, /* no --shape */
@@ -46,6 +48,12 @@ typedef struct kw_kway {
     kw_kverdict v;            /* with --shape */
 } kw_kway;
 
+/* An instantiation's instruction mix on one arch. */
+typedef struct kw_kmix {
+    const char *arch;
+    kw_isa_mix m;
+} kw_kmix;
+
 typedef struct kw_krow {
     size_t kernel; /* into the model's kernels */
     KW_ARRAY(kw_kway) ways;
@@ -53,6 +61,7 @@ typedef struct kw_krow {
     const char *args;  /* the differing template arguments "N=v, ..." (NULL: none) */
     kw_kverdict v;     /* HOLDS: selected; OPEN: a candidate; FAILS: ruled out */
     size_t group;      /* rows with the same conds share it (0, 1, ... in first-row order) */
+    KW_ARRAY(kw_kmix) mix; /* per arch with class counts, in the kernel's arch order */
 } kw_krow;
 
 typedef struct kw_kpage {

@@ -126,6 +126,24 @@ static void kw_kw_resources(kw_kw *w, const kw_mkernel *mk, kw_md_in in) {
         kw_md_text(w->b, mk->is_asm ? "(in its code object: see its page)" : "-", in);
 }
 
+static void kw_kw_mix(kw_kw *w, const kw_krow *row, kw_md_in in) {
+    for (size_t i = 0; i < row->mix.n; i++) {
+        const kw_isa_mix *m = &row->mix.v[i].m;
+        if (i + 1 < row->mix.n && !memcmp(m, &row->mix.v[i + 1].m, sizeof(*m))) {
+            kw_md_text(w->b, row->mix.v[i].arch, in);
+            kw_md_text(w->b, ", ", in);
+            continue;
+        }
+        char *s = kw_arena_printf(
+            w->a, "%s: MFMA %lld, VALU %lld, SALU %lld, VMEM %lld, LDS %lld, branch %lld (of %lld)%s",
+            row->mix.v[i].arch, m->mfma, m->valu, m->salu, m->vmem, m->lds, m->branch, m->insns,
+            i + 1 < row->mix.n ? "; " : "");
+        kw_md_text(w->b, s ? s : "?", in);
+    }
+    if (!row->mix.n)
+        kw_md_text(w->b, "-", in);
+}
+
 static void kw_kw_way(kw_kw *w, const kw_kway *way, kw_md_in in) {
     if (way->entry != KW_NONE) {
         kw_md_code(w->b, w->m->entries.v[way->entry].e->name, in);
@@ -171,9 +189,9 @@ static void kw_kw_group(kw_kw *w, size_t g, size_t nth) {
         }
         kw_buf_putc(w->b, '\n');
     }
-    static const char *const titles[] = {"Instantiation", "Symbol", "Differs by", "Resources",
-                                         "--shape"};
-    int cols = p->shape ? 5 : 4;
+    static const char *const titles[] = {"Instantiation", "Symbol",          "Differs by",
+                                         "Resources",     "Instruction mix", "--shape"};
+    int cols = p->shape ? 6 : 5;
     kw_md_table t;
     kw_md_table_open(&t, w->b, false, cols, titles, NULL);
     for (size_t r = 0; r < p->rows.n; r++) {
@@ -198,6 +216,8 @@ static void kw_kw_group(kw_kw *w, size_t g, size_t nth) {
             kw_md_text(w->b, "-", KW_MD_CELL);
         kw_md_table_cell(&t);
         kw_kw_resources(w, mk, KW_MD_CELL);
+        kw_md_table_cell(&t);
+        kw_kw_mix(w, row, KW_MD_CELL);
         if (p->shape) {
             kw_md_table_cell(&t);
             kw_md_text(w->b, kw_kverdict_word(row->v), KW_MD_CELL);
