@@ -283,6 +283,38 @@ static kw_status kw_krow_build(kw_krow *r, kw_model *m, size_t ki, kw_kparams *p
     return r->conds ? KW_OK : kw_oom(err);
 }
 
+kw_kverdict kw_kpage_launch_verdict(kw_model *m, size_t ki, size_t li, const kw_mpaths *paths,
+                                    size_t entry, kw_arena *a) {
+    if (!m->shape)
+        return KW_KV_NONE;
+    const kw_mkernel *mk = &m->kernels.v[ki];
+    const kw_shape *base = kw_kbase(m->shape, mk->k, a);
+    const kw_launch *l = m->launches.v[li].l;
+    kw_kparams fields;
+    memset(&fields, 0, sizeof(fields));
+    kw_loc floc = l->location;
+    const kw_asm_candidate *cand = mk->is_asm ? kw_kcandidate(l, mk->symbol) : NULL;
+    if (cand) {
+        floc = cand->location;
+        if (kw_kfields(a, cand->fields, &fields) != KW_OK)
+            return KW_KV_OPEN;
+    }
+    kw_krow r;
+    memset(&r, 0, sizeof(r));
+    for (size_t p = 0; p < paths->v.n; p++)
+        if (paths->v.v[p].entry == entry &&
+            kw_kway_add(&r, m, li, &paths->v.v[p], &fields, floc, base, a) != KW_OK)
+            return KW_KV_OPEN;
+    if (!paths->v.n && !paths->dead && entry == KW_NONE &&
+        kw_kway_add(&r, m, li, NULL, &fields, floc, base, a) != KW_OK)
+        return KW_KV_OPEN;
+    kw_kverdict v = KW_KV_FAILS;
+    for (size_t i = 0; i < r.ways.n; i++)
+        if (r.ways.v[i].v == KW_KV_HOLDS || (r.ways.v[i].v == KW_KV_OPEN && v == KW_KV_FAILS))
+            v = r.ways.v[i].v;
+    return v;
+}
+
 /* ---- the page ---------------------------------------------------------------------------------
  */
 

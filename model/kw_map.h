@@ -31,6 +31,7 @@
 
 #include "common/kw_arena.h"
 #include "common/kw_err.h"
+#include "model/kw_kpage.h"
 #include "model/kw_model.h"
 #include "model/kw_python_chains.h"
 #include "common/kw_symmap.h"
@@ -45,6 +46,12 @@ typedef struct kw_map_row {
     size_t count;             /* instantiations */
     const char *functors;     /* trampoline kernels: the functor templates they run, ", "-joined */
     const kw_mkernel *kernel; /* the first instantiation of the row (its device code) */
+    /* with --shape (the model's shape): the best verdict of its
+     * instantiations' ways (kw_kpage_launch_verdict), HOLDS or OPEN: an
+     * instantiation whose ways all fail is not on the row (nor counted), a
+     * row with none is left out, and so are launches that never run and
+     * kernels never launched */
+    kw_kverdict v;
 } kw_map_row;
 
 /* A Triton kernel no launch of which was recorded (cache-only): one

@@ -95,6 +95,9 @@ static void kw_map_row_json(kw_map_j *m, const kw_map_line *ln) {
     if (first->is_asm && strcmp(first->name, grp->key)) /* an ASM kernel's demangled name */
         kw_jansson_set(o, "demangled", kw_jansson_text(first->name), oom);
     kw_jansson_set(o, "instantiations", json_integer((json_int_t)r->count), oom);
+    if (r->v != KW_KV_NONE) /* --shape */
+        kw_jansson_set(o, "shape", json_string(r->v == KW_KV_HOLDS ? "selected" : "candidate"),
+                       oom);
     kw_jansson_set(o, "functors", kw_jansson_text(r->functors), oom);
     json_t *py = json_null();
     if (triton) { /* the launching function, at the launch, and the recorded frames */

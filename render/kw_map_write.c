@@ -248,7 +248,10 @@ static void kw_map_row_out(kw_map_w *m, kw_buf *b, const kw_map_line *ln) {
     const kw_mkernel *first = ln->first;
     const kw_entry *e = ln->entry;
     char num[32];
-    snprintf(num, sizeof num, "%zu", r->count);
+    snprintf(num, sizeof num, "%zu%s", r->count,
+             m->tsv || r->v == KW_KV_NONE ? ""
+             : r->v == KW_KV_HOLDS        ? ", selected"
+                                          : ", candidate");
     const char *entry_name = ln->entry_label;
     char *eat = e && e->location.file
                     ? kw_arena_printf(&m->map->arena, "%s:%d", kw_map_path(m, e->location.file),

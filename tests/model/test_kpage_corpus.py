@@ -13,7 +13,10 @@ size the last template argument as llvm-cxxfilt prints it. Checked:
     whose conditions include its head size's guard as the source writes it;
   - `--shape head_size=N` for each N the source dispatches on keeps
     (selected or candidate) exactly the instantiations of head size N, and
-    a head size the source has no branch for keeps none;
+    a head size the source has no branch for keeps none; and `kwalk map
+    --shape head_size=N` keeps the kernel's rows (one per entry) counting
+    exactly those instantiations, marked, none for the head size without
+    a branch;
   - each row's instruction mix per arch (MFMA, VALU, SALU, VMEM, LDS,
     branch, all) is the count of llvm-objdump -d's mnemonics of that
     symbol in the arch's code object (within its llvm-readelf size),
@@ -180,6 +183,14 @@ def main():
             r"^\| `[^`]*`[^|]* \| `([^`]*)` \|.*\| (?:selected|candidate) \|$", r.stdout, re.M))
         ck.eq(kept, sorted(s for s in syms if head[s] == n),
               "--shape head_size=%s: the instantiations kept" % n)
+        r = kwrun.run([a.kwalk, "map", "--db", db, "--shape", "head_size=" + n])
+        ck.eq(r.returncode, 0, "map --shape head_size=%s: %r" % (n, r.stderr[:200]))
+        rows = [l.split(" | ")[1] for l in r.stdout.split("\n") if "::%s`" % KERNEL in l]
+        want = sum(head[s] == n for s in syms)
+        ck.eq(sorted(set(rows)), ["%d, candidate" % want] if want else [],
+              "map --shape head_size=%s: the kernel's rows' instantiations" % n)
+        if want:
+            ck.check(len(rows) >= 2, "map --shape head_size=%s: a row per entry: %r" % (n, rows))
     ck.finish()
 
 
