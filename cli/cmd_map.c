@@ -176,12 +176,12 @@ int kw_cmd_map(int argc, char **argv) {
     /* the map shows no ISA listing or line table: they stay in the index */
     int rc = kw_app_load_later(&app, 0, db, py, npy, py_from);
     if (rc == KW_EXIT_OK) {
-        app.model.shape = shape_text ? &shape : NULL;
         kw_map m;
         kw_buf b;
         kw_buf_init(&b);
         kw_err err;
-        kw_status st = kernels ? KW_OK : kw_map_build(&m, &app.model, &err);
+        kw_status st =
+            kernels ? KW_OK : kw_map_build_shape(&m, &app.model, shape_text ? &shape : NULL, &err);
         if (kernels)
             st = kw_map_kernels(&app.model, kernels, root, &b, &err);
         else if (st == KW_OK)

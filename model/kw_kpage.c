@@ -283,12 +283,12 @@ static kw_status kw_krow_build(kw_krow *r, kw_model *m, size_t ki, kw_kparams *p
     return r->conds ? KW_OK : kw_oom(err);
 }
 
-kw_kverdict kw_kpage_launch_verdict(kw_model *m, size_t ki, size_t li, const kw_mpaths *paths,
-                                    size_t entry, kw_arena *a) {
-    if (!m->shape)
+kw_kverdict kw_kpage_launch_verdict(kw_model *m, const kw_shape *shape, size_t ki, size_t li,
+                                    const kw_mpaths *paths, size_t entry, kw_arena *a) {
+    if (!shape)
         return KW_KV_NONE;
     const kw_mkernel *mk = &m->kernels.v[ki];
-    const kw_shape *base = kw_kbase(m->shape, mk->k, a);
+    const kw_shape *base = kw_kbase(shape, mk->k, a);
     const kw_launch *l = m->launches.v[li].l;
     kw_kparams fields;
     memset(&fields, 0, sizeof(fields));

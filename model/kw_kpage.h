@@ -82,12 +82,12 @@ typedef struct kw_kpage {
 kw_status kw_kpage_build(kw_kpage *p, kw_model *m, const kw_kfam *fam, const size_t *kernels,
                          size_t n, kw_arena *a, kw_err *err);
 
-/* The verdict of m->shape (KW_KV_NONE without one) on the ways to
+/* The verdict of shape (KW_KV_NONE when NULL) on the ways to
  * instantiation ki (into the model's kernels) through its launch li (into
  * the model's launches) from entry (KW_NONE: the launch's own conditions,
  * when paths has no way): the best of those ways, as a row's (KW_KV_FAILS
  * when there is none); paths are kw_model_paths of li. `kwalk map --shape`. */
-kw_kverdict kw_kpage_launch_verdict(kw_model *m, size_t ki, size_t li, const kw_mpaths *paths,
-                                    size_t entry, kw_arena *a);
+kw_kverdict kw_kpage_launch_verdict(kw_model *m, const kw_shape *shape, size_t ki, size_t li,
+                                    const kw_mpaths *paths, size_t entry, kw_arena *a);
 
 #endif

@@ -81,7 +81,7 @@ static bool kw_map_collect(kw_map *m) {
             size_t ki = grp->kernels.v[k];
             const kw_mkernel *mk = &md->kernels.v[ki];
             /* with --shape, what never runs is ruled out */
-            kw_kverdict never = md->shape ? KW_KV_FAILS : KW_KV_NONE;
+            kw_kverdict never = m->shape ? KW_KV_FAILS : KW_KV_NONE;
             if (!mk->launches.n)
                 ok = kw_map_add(m, g, NULL, KW_NONE, mk, never);
             bool all_dead = true; /* every launch of the kernel never runs */
@@ -103,12 +103,13 @@ static bool kw_map_collect(kw_map *m) {
                     ok = kw_map_add(m, g, ml, KW_MAP_DEAD, mk, never);
                 else if (!p.v.n && !p.dead)
                     ok = kw_map_add(m, g, ml, KW_NONE, mk,
-                                    kw_kpage_launch_verdict(md, ki, mk->launches.v[l], &p,
-                                                            KW_NONE, &tmp));
+                                    kw_kpage_launch_verdict(md, m->shape, ki, mk->launches.v[l],
+                                                            &p, KW_NONE, &tmp));
                 for (size_t e = 0; e < p.v.n && ok; e++) /* one row per entry point */
                     if (e == 0 || p.v.v[e].entry != p.v.v[e - 1].entry)
                         ok = kw_map_add(m, g, ml, p.v.v[e].entry, mk,
-                                        kw_kpage_launch_verdict(md, ki, mk->launches.v[l], &p,
+                                        kw_kpage_launch_verdict(md, m->shape, ki,
+                                                                mk->launches.v[l], &p,
                                                                 p.v.v[e].entry, &tmp));
             }
             if (k % 64 == 63) { /* keep the path scratch small */
@@ -150,8 +151,13 @@ static int kw_map_row_cmp(const void *a, const void *b) {
 }
 
 kw_status kw_map_build(kw_map *m, kw_model *md, kw_err *err) {
+    return kw_map_build_shape(m, md, NULL, err);
+}
+
+kw_status kw_map_build_shape(kw_map *m, kw_model *md, const kw_shape *shape, kw_err *err) {
     memset(m, 0, sizeof(*m));
     m->model = md;
+    m->shape = shape;
     m->py = md->py;
     m->chains = md->py ? md->py->chains : NULL;
     kw_arena_init(&m->arena);
