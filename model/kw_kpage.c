@@ -414,6 +414,50 @@ static kw_status kw_kopen(kw_kpage *p, kw_arena *a) {
     return KW_OK;
 }
 
+/* Count row r at the site or entry (once per row: last is the row's). */
+static kw_status kw_kshare(kw_kpage *p, kw_arena *a, const kw_loc *loc, size_t entry, size_t *last,
+                           size_t r) {
+    kw_kshareds *list = loc ? &p->sites : &p->entries;
+    for (size_t i = 0; i < list->n; i++) {
+        kw_kshared *s = &list->v[i];
+        bool same = loc ? s->loc->line == loc->line &&
+                              !strcmp(s->loc->file ? s->loc->file : "", loc->file ? loc->file : "")
+                        : s->entry == entry;
+        if (same) {
+            if (last[i] != r + 1)
+                s->rows++, last[i] = r + 1;
+            return KW_OK;
+        }
+    }
+    kw_kshared *s = KW_PUSH(a, *list);
+    if (!s)
+        return KW_ERR;
+    s->loc = loc, s->entry = entry, s->rows = 1;
+    last[list->n - 1] = r + 1;
+    return KW_OK;
+}
+
+/* The launch sites and entry points the rows share. */
+static kw_status kw_kcommon(kw_kpage *p, kw_arena *a) {
+    size_t cap = 0;
+    for (size_t r = 0; r < p->rows.n; r++)
+        cap += p->rows.v[r].ways.n;
+    size_t *ls = kw_arena_alloc(a, (cap + 1) * sizeof *ls);
+    size_t *le = kw_arena_alloc(a, (cap + 1) * sizeof *le);
+    if (!ls || !le)
+        return KW_ERR;
+    memset(ls, 0, (cap + 1) * sizeof *ls);
+    memset(le, 0, (cap + 1) * sizeof *le);
+    for (size_t r = 0; r < p->rows.n; r++)
+        for (size_t w = 0; w < p->rows.v[r].ways.n; w++) {
+            const kw_kway *way = &p->rows.v[r].ways.v[w];
+            if (kw_kshare(p, a, &way->launch->l->location, 0, ls, r) != KW_OK ||
+                (way->entry != KW_NONE && kw_kshare(p, a, NULL, way->entry, le, r) != KW_OK))
+                return KW_ERR;
+        }
+    return KW_OK;
+}
+
 kw_status kw_kpage_build(kw_kpage *p, kw_model *m, const kw_kfam *fam, const size_t *kernels,
                          size_t n, kw_arena *a, kw_err *err) {
     memset(p, 0, sizeof(*p));
@@ -433,7 +477,8 @@ kw_status kw_kpage_build(kw_kpage *p, kw_model *m, const kw_kfam *fam, const siz
         p->nselected += r->v == KW_KV_HOLDS;
         p->ncandidates += r->v == KW_KV_OPEN;
     }
-    if (kw_kdiffer(p, params, a) != KW_OK || kw_kgroups(p) != KW_OK || kw_kopen(p, a) != KW_OK)
+    if (kw_kdiffer(p, params, a) != KW_OK || kw_kgroups(p) != KW_OK || kw_kopen(p, a) != KW_OK ||
+        kw_kcommon(p, a) != KW_OK)
         return kw_oom(err);
     return KW_OK;
 }

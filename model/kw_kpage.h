@@ -64,6 +64,14 @@ typedef struct kw_krow {
     KW_ARRAY(kw_kmix) mix; /* per arch with class counts, in the kernel's arch order */
 } kw_krow;
 
+/* A launch site or entry point the rows share, with the rows reaching it. */
+typedef struct kw_kshared {
+    const kw_loc *loc; /* a launch site; NULL for an entry */
+    size_t entry;      /* an entry: into the model's entries */
+    size_t rows;
+} kw_kshared;
+typedef KW_ARRAY(kw_kshared) kw_kshareds;
+
 typedef struct kw_kpage {
     const kw_kfam *fam;
     bool subset;            /* the rows are some of the family's (a glob, a substring) */
@@ -75,6 +83,10 @@ typedef struct kw_kpage {
     /* the distinct conditions a --shape left open on a candidate's way, each
      * with the reason (a name it does not bind) */
     KW_ARRAY(const kw_kcond *) open;
+    /* what the rows share, for the page's first section: the launch sites
+     * and entry points of their ways, each with the rows reaching it, in
+     * first-seen order */
+    kw_kshareds sites, entries;
 } kw_kpage;
 
 /* The page of the family's instantiations kernels[0..n) (all of them, or

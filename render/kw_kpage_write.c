@@ -227,12 +227,44 @@ static void kw_kw_group(kw_kw *w, size_t g, size_t nth) {
     kw_buf_putc(w->b, '\n');
 }
 
+/* What the instantiations share: their launch sites and entry points. */
+static void kw_kw_common(kw_kw *w) {
+    const kw_kpage *p = w->p;
+    if (!p->sites.n)
+        return;
+    kw_buf_puts(w->b, "## What the instantiations share\n\n");
+    if (p->sites.n) {
+        kw_buf_puts(w->b, "Launched at:\n\n");
+        for (size_t i = 0; i < p->sites.n; i++) {
+            kw_buf_puts(w->b, "- ");
+            kw_kw_loc(w, p->sites.v[i].loc, KW_MD_TEXT);
+            kw_buf_printf(w->b, ": %zu of %zu\n", p->sites.v[i].rows, p->rows.n);
+        }
+        kw_buf_putc(w->b, '\n');
+    }
+    if (p->entries.n) {
+        kw_buf_puts(w->b, "Entry points reaching them:\n\n");
+        for (size_t i = 0; i < p->entries.n; i++) {
+            const kw_entry *e = w->m->entries.v[p->entries.v[i].entry].e;
+            kw_buf_puts(w->b, "- ");
+            kw_md_code(w->b, e->name ? e->name : "?", KW_MD_TEXT);
+            if (e->location.file) {
+                kw_buf_puts(w->b, " at ");
+                kw_kw_loc(w, &e->location, KW_MD_TEXT);
+            }
+            kw_buf_printf(w->b, ": %zu of %zu\n", p->entries.v[i].rows, p->rows.n);
+        }
+        kw_buf_putc(w->b, '\n');
+    }
+}
+
 void kw_kpage_write(const kw_model *m, const kw_kpage *p, const char *query, const char *root,
                     kw_buf *out) {
     kw_arena a;
     kw_arena_init(&a);
     kw_kw w = {m, p, root, out, &a};
     kw_kw_head(&w, query);
+    kw_kw_common(&w);
     kw_kw_shape(&w);
     kw_buf_puts(out, "## Dispatch table\n\n");
     kw_buf_printf(out,

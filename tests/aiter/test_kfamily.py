@@ -12,7 +12,12 @@ the aiter fixture's plugin build, against ground truth kwalk does not produce:
             walkthrough of the row's symbol; and
             `kwalk render add_rmsnorm_quant_kernel` one page naming every
             instantiation of that template in the code objects of
-            rmsnorm_quant_kernels.o (llvm-nm of the bundled code objects).
+            rmsnorm_quant_kernels.o (llvm-nm of the bundled code objects),
+            launched at exactly the .cu's `*_DISPATCH(opus::T, ...)`
+            invocation lines (a scan of the source; those under
+            `#if defined(__Float4_e2m1fn_x2)`, which the host compile
+            does not define, left out), each listed once in the page's
+            "What the instantiations share" section.
   shape     `--shape` with the table's fields, numbers and words
             (`qType=bf16`): the instantiations selected or left as
             candidates are exactly the rows that agree with the shape, every
@@ -166,6 +171,21 @@ def do_page(a, ck):
     ck.eq(sorted(got), sorted(want),
           "add_rmsnorm_quant_kernel: the page's instantiations against the code objects")
     ck.check(len(got) > 1, "add_rmsnorm_quant_kernel: %d instantiations" % len(got))
+    cu = os.path.join(a.fixture, "aiter", "csrc", "kernels", "rmsnorm_quant_kernels.cu")
+    want_sites, skip = [], False
+    for i, l in enumerate(open(cu, encoding="utf-8").read().split("\n"), 1):
+        if l.startswith("#if defined(__Float4_e2m1fn_x2)"):
+            skip = True
+        elif l.startswith("#endif"):
+            skip = False
+        elif not skip and re.match(r"\s+\w+_DISPATCH\(opus::\w+,", l):
+            want_sites.append(i)
+    shared = md.split("## What the instantiations share", 1)[-1].split("## Dispatch table")[0]
+    sites = [(int(m.group(1)), int(m.group(2))) for m in re.finditer(
+        r"^- `[^`]*rmsnorm_quant_kernels\.cu:(\d+)`: (\d+) of %d$" % len(got), shared, re.M)]
+    ck.eq(sorted(x for x, _ in sites), sorted(want_sites),
+          "add_rmsnorm_quant_kernel: the launch sites shared, against the .cu's dispatch lines")
+    ck.check(all(0 < n <= len(got) for _, n in sites), "the sites' counts: %r" % sites)
     ck.note("%d ASM rows, %d template instantiations" % (len(rows), len(got)))
 
 
