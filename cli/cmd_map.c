@@ -52,7 +52,8 @@
 
 static const char kw_map_usage[] =
     "usage: kwalk map [--db FILE] [--python-root DIR]... [--python-from PKG] [--root DIR]\n"
-    "                 [--format md|tsv|json] [--json] [--kernels NAME,...] [-o FILE]\n\n"
+    "                 [--format md|tsv|json] [--json] [--kernels NAME,...] [--shape N=V,...]\n"
+    "                 [-o FILE]\n\n"
     "The known-kernel table: kernel -> Python entry (file:line) -> C++ entry -> launch\n"
     "site -> device code, one row per kernel, launch site and entry point reaching it.\n\n"
     "  --db FILE           the index written by 'kwalk index' (default: " KW_INDEX_DEFAULT_PATH
@@ -76,6 +77,10 @@ static const char kw_map_usage[] =
     "                      (a template, a glob such as 'pa_bf16_*', an ASM kernel's name):\n"
     "                      Kernel | Host Entry (Python file:line) | Device Code (file:line,\n"
     "                      or the .co files of ASM kernels)\n"
+    "  --shape N=V,...     only the rows whose dispatch conditions hold or could not be\n"
+    "                      evaluated for these names (as render's kernel page decides),\n"
+    "                      marked 'selected' or 'candidate'; each row counts those\n"
+    "                      instantiations (e.g. --shape dtype=bf16,n=4096)\n"
     "  -o, --output FILE   write to FILE instead of stdout\n";
 
 /* --kernels: the seed's table of the names given, in Markdown. */
@@ -105,6 +110,7 @@ int kw_cmd_map(int argc, char **argv) {
     const char *py[64]; /* --python-root, repeatable */
     size_t npy = 0;
     const char *root = NULL, *kernels = NULL;
+    const char *shape_text = NULL;
     bool tsv = false, json = false;
     for (int i = 1; i < argc; i++) {
         const char *v;
@@ -147,6 +153,10 @@ int kw_cmd_map(int argc, char **argv) {
             if (r < 0 || !*v)
                 return kw_cli_usage_error("map", "option --kernels needs NAME,...");
             kernels = v;
+        } else if ((r = kw_cli_opt(argc, argv, &i, "--shape", NULL, &v)) != 0) {
+            if (r < 0 || !*v)
+                return kw_cli_usage_error("map", "option --shape needs N=V,...");
+            shape_text = v;
         } else if (!strcmp(argv[i], "--json")) {
             tsv = false, json = true;
         } else if (argv[i][0] == '-') {
@@ -157,6 +167,17 @@ int kw_cmd_map(int argc, char **argv) {
     }
     if (kernels && (tsv || json))
         return kw_cli_usage_error("map", "--kernels writes a Markdown table only");
+    if (kernels && shape_text)
+        return kw_cli_usage_error("map", "--kernels takes no --shape");
+    kw_arena shape_arena;
+    kw_arena_init(&shape_arena);
+    kw_shape shape;
+    memset(&shape, 0, sizeof(shape));
+    kw_err serr;
+    if (shape_text && kw_shape_parse(&shape, &shape_arena, shape_text, &serr) != KW_OK) {
+        kw_arena_free(&shape_arena);
+        return kw_cli_usage_error("map", "%s", serr.msg);
+    }
     kw_app app;
     /* the map shows no ISA listing or line table: they stay in the index */
     int rc = kw_app_load_later(&app, 0, db, py, npy, py_from);
@@ -165,7 +186,8 @@ int kw_cmd_map(int argc, char **argv) {
         kw_buf b;
         kw_buf_init(&b);
         kw_err err;
-        kw_status st = kernels ? KW_OK : kw_map_build(&m, &app.model, &err);
+        kw_status st =
+            kernels ? KW_OK : kw_map_build_shape(&m, &app.model, shape_text ? &shape : NULL, &err);
         if (kernels)
             st = kw_map_kernels(&app, kernels, root, &b, &err);
         else if (st == KW_OK)
@@ -186,5 +208,6 @@ int kw_cmd_map(int argc, char **argv) {
             kw_map_free(&m);
     }
     kw_app_free(&app);
+    kw_arena_free(&shape_arena);
     return rc;
 }

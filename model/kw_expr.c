@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/kw_dtype.h"
+
 /* ---- shapes --------------------------------------------------------------------------------- */
 
 static bool kw_is_alpha(char c) {
@@ -22,6 +24,7 @@ kw_status kw_shape_set(kw_shape *shape, kw_arena *arena, const char *name, doubl
     for (size_t i = 0; i < shape->v.n; i++)
         if (!strcmp(shape->v.v[i].name, name)) {
             shape->v.v[i].value = value;
+            shape->v.v[i].text = NULL;
             shape->v.v[i].from = from;
             return KW_OK;
         }
@@ -29,33 +32,54 @@ kw_status kw_shape_set(kw_shape *shape, kw_arena *arena, const char *name, doubl
     if (!b || !(b->name = kw_arena_strdup(arena, name)))
         return KW_ERR;
     b->value = value;
+    b->text = NULL;
     b->from = from;
     return KW_OK;
+}
+
+kw_status kw_shape_add(kw_shape *shape, kw_arena *arena, const kw_binding *b) {
+    if (kw_shape_set(shape, arena, b->name, b->value, b->from) != KW_OK)
+        return KW_ERR;
+    for (size_t i = 0; b->text && i < shape->v.n; i++)
+        if (!strcmp(shape->v.v[i].name, b->name))
+            shape->v.v[i].text = b->text;
+    return KW_OK;
+}
+
+/* A word value of --shape: [A-Za-z_][A-Za-z0-9_.:]*, its end or NULL. */
+static const char *kw_shape_word(const char *p) {
+    if (!kw_is_alpha(*p))
+        return NULL;
+    while (kw_is_alnum(*p) || *p == '.' || *p == ':')
+        p++;
+    return (*p && *p != ',') ? NULL : p;
 }
 
 kw_status kw_shape_parse(kw_shape *shape, kw_arena *arena, const char *text, kw_err *err) {
     const char *p = text;
     if (!*p)
-        return kw_fail(err, "--shape: expected NAME=NUMBER[,NAME=NUMBER...], got nothing");
+        return kw_fail(err, "--shape: expected NAME=VALUE[,NAME=VALUE...], got nothing");
     while (*p) {
         const char *name = p;
         if (!kw_is_alpha(*p))
-            return kw_fail(err, "--shape: expected NAME=NUMBER at \"%.40s\"", p);
+            return kw_fail(err, "--shape: expected NAME=VALUE at \"%.40s\"", p);
         while (kw_is_alnum(*p) || *p == '.' || (*p == '#' && p[1] >= '0' && p[1] <= '9'))
             p++;
         size_t nlen = (size_t)(p - name);
         if (*p != '=')
-            return kw_fail(err, "--shape: expected NAME=NUMBER at \"%.40s\"", name);
+            return kw_fail(err, "--shape: expected NAME=VALUE at \"%.40s\"", name);
         p++;
         char *end;
         double v = strtod(p, &end);
-        if (end == p || (*end && *end != ',') || !isfinite(v))
-            return kw_fail(err, "--shape: %.*s: expected a number at \"%.40s\"", (int)nlen, name,
-                           p);
-        char *n = kw_arena_strndup(arena, name, nlen);
-        if (!n || kw_shape_set(shape, arena, n, v, "--shape") != KW_OK)
+        const char *word = kw_shape_word(p);
+        if (!word && (end == p || (*end && *end != ',') || !isfinite(v)))
+            return kw_fail(err, "--shape: %.*s: expected a number or a word at \"%.40s\"",
+                           (int)nlen, name, p);
+        kw_binding b = {kw_arena_strndup(arena, name, nlen), word ? 0 : v,
+                        word ? kw_arena_strndup(arena, p, (size_t)(word - p)) : NULL, "--shape"};
+        if (!b.name || (word && !b.text) || kw_shape_add(shape, arena, &b) != KW_OK)
             return kw_fail(err, "out of memory");
-        p = end;
+        p = word ? word : end;
         if (*p == ',') {
             p++;
             if (!*p)
@@ -97,9 +121,16 @@ typedef struct kw_ev {
     int depth;
 } kw_ev;
 
+/* A value: a number; or text (s, n): a word bound by --shape or a string
+ * literal (KW_TEXT), an unbound name that spells an element type (KW_TYPE). */
+typedef enum kw_num_kind { KW_NUMBER = 0, KW_TEXT, KW_TYPE } kw_num_kind;
+
 typedef struct kw_num {
     double v;
     bool is_int;
+    kw_num_kind kind;
+    const char *s;
+    size_t n;
 } kw_num;
 
 static kw_num kw_expr_fail(kw_ev *e, const char *what, const char *at) {
@@ -110,7 +141,7 @@ static kw_num kw_expr_fail(kw_ev *e, const char *what, const char *at) {
         else
             kw_fail(e->err, "%s", what);
     }
-    kw_num z = {0, true};
+    kw_num z = {0, true, KW_NUMBER, NULL, 0};
     return z;
 }
 
@@ -136,8 +167,88 @@ static bool kw_expr_eat(kw_ev *e, const char *tok) {
 static kw_num kw_expr_expr(kw_ev *e);
 
 static kw_num kw_mk(double v, bool is_int) {
-    kw_num r = {v, is_int};
+    kw_num r = {v, is_int, KW_NUMBER, NULL, 0};
     return r;
+}
+
+static kw_num kw_mk_text(kw_num_kind kind, const char *s, size_t n) {
+    kw_num r = {0, false, kind, s, n};
+    return r;
+}
+
+/* x where a number is needed: text is "not evaluated" there. */
+static bool kw_expr_num(kw_ev *e, kw_num x) {
+    if (x.kind == KW_NUMBER || e->failed)
+        return !e->failed;
+    char msg[128];
+    if (x.kind == KW_TYPE) /* an unbound name, as a number */
+        snprintf(msg, sizeof msg, "unknown name '%.*s'", (int)(x.n > 60 ? 60 : x.n), x.s);
+    else
+        snprintf(msg, sizeof msg, "'%.*s' is text, compared only with == or !=",
+                 (int)(x.n > 60 ? 60 : x.n), x.s);
+    kw_expr_fail(e, msg, NULL);
+    return false;
+}
+
+/* The type a text value spells, or NULL (err set). */
+static const char *kw_expr_type(kw_ev *e, kw_num x) {
+    const char *c = kw_dtype_canon(x.s, x.n);
+    if (!c) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "'%.*s' is no element type kwalk knows (docs/render.md)",
+                 (int)(x.n > 60 ? 60 : x.n), x.s);
+        kw_expr_fail(e, msg, NULL);
+    }
+    return c;
+}
+
+/* a == b where one is text: equal texts, or the same element type. */
+static kw_num kw_expr_text_eq(kw_ev *e, kw_num a, kw_num b, bool eq) {
+    if (a.kind == KW_NUMBER && a.s)
+        a.kind = KW_TYPE;
+    if (b.kind == KW_NUMBER && b.s)
+        b.kind = KW_TYPE;
+    if (a.kind == KW_NUMBER || b.kind == KW_NUMBER) {
+        kw_num t = a.kind == KW_NUMBER ? b : a;
+        char msg[128];
+        snprintf(msg, sizeof msg, "'%.*s' is text, compared with a number",
+                 (int)(t.n > 60 ? 60 : t.n), t.s);
+        return kw_expr_fail(e, msg, NULL);
+    }
+    if (a.kind == KW_TEXT && b.kind == KW_TEXT)
+        return kw_mk((a.n == b.n && !memcmp(a.s, b.s, a.n)) == eq, true);
+    const char *ta = kw_expr_type(e, a), *tb = ta ? kw_expr_type(e, b) : NULL;
+    if (!ta || !tb)
+        return kw_mk(0, true);
+    kw_dtype_eq same = kw_dtype_same(ta, tb);
+    if (same == KW_DTYPE_UNDECIDED) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "%s against %s: aiter's fp8 is e4m3fnuz or e4m3fn by the GPU",
+                 ta, tb);
+        return kw_expr_fail(e, msg, NULL);
+    }
+    return kw_mk((same == KW_DTYPE_SAME) == eq, true);
+}
+
+/* X.dtype() and X.scalar_type(): the name X.dtype (kw_expr.h), when bound. */
+static bool kw_expr_dtype_call(kw_ev *e, const char *start, size_t n, kw_num *out) {
+    static const char *const sfx[] = {".dtype", "->dtype", ".scalar_type", "->scalar_type"};
+    for (size_t i = 0; i < 4; i++) {
+        size_t k = strlen(sfx[i]);
+        if (n <= k || memcmp(start + n - k, sfx[i], k))
+            continue;
+        char name[192];
+        int len = snprintf(name, sizeof name, "%.*s.dtype", (int)(n - k), start);
+        if (len < 0 || (size_t)len >= sizeof name)
+            return false;
+        const kw_binding *b = kw_shape_lookup(e->shape, name, (size_t)len);
+        if (!b)
+            return false;
+        *out = b->text ? kw_mk_text(KW_TEXT, b->text, strlen(b->text))
+                       : kw_mk(b->value, b->value == trunc(b->value));
+        return true;
+    }
+    return false;
 }
 
 static bool kw_expr_word(const char *s, size_t n, const char *w) {
@@ -202,6 +313,16 @@ static kw_num kw_expr_primary(kw_ev *e) {
         e->depth--;
         return kw_mk(v, is_int);
     }
+    if (*e->p == '"') {
+        const char *s = ++e->p;
+        while (*e->p && *e->p != '"' && *e->p != '\\')
+            e->p++;
+        if (*e->p != '"')
+            return kw_expr_fail(e, "a string literal kwalk does not read", start);
+        e->p++;
+        e->depth--;
+        return kw_mk_text(KW_TEXT, s, (size_t)(e->p - 1 - s));
+    }
     if (!kw_is_alpha(*e->p))
         return kw_expr_fail(e, "unexpected input", e->p);
     /* a name: identifiers joined by '.', '->', '::'; an element of a parameter
@@ -250,6 +371,11 @@ static kw_num kw_expr_primary(kw_ev *e) {
         if (k < 0)
             return kw_mk(0, true);
         e->depth--;
+        if (!k && kw_expr_dtype_call(e, start, n, &r))
+            return r;
+        for (int i = 0; i < k; i++)
+            if (!kw_expr_num(e, a[i]))
+                return kw_mk(0, true);
         if (kw_expr_word(start, n, "ceil") && k == 1)
             return kw_mk(ceil(a[0].v), true);
         if (kw_expr_word(start, n, "floor") && k == 1)
@@ -285,24 +411,37 @@ static kw_num kw_expr_primary(kw_ev *e) {
     if (kw_expr_word(start, n, "false") || kw_expr_word(start, n, "nullptr"))
         return kw_mk(0, true);
     const kw_binding *b = kw_shape_lookup(e->shape, start, n);
+    if (b && b->text)
+        return kw_mk_text(KW_TEXT, b->text, strlen(b->text));
+    if (!b && kw_dtype_canon(start, n))
+        return kw_mk_text(KW_TYPE, start, n);
     if (!b) {
         char msg[128];
         snprintf(msg, sizeof msg, "unknown name '%.*s'", (int)(n > 60 ? 60 : n), start);
         return kw_expr_fail(e, msg, NULL);
     }
-    return kw_mk(b->value, b->value == trunc(b->value));
+    r = kw_mk(b->value, b->value == trunc(b->value));
+    if (kw_dtype_canon(start, n)) { /* an enumerator with a value: still a type to text */
+        r.s = start;
+        r.n = n;
+    }
+    return r;
 }
 
 static kw_num kw_expr_unary(kw_ev *e) {
     if (kw_expr_eat(e, "-")) {
         kw_num v = kw_expr_unary(e);
-        v.v = -v.v;
-        return v;
+        kw_expr_num(e, v);
+        return kw_mk(-v.v, v.is_int);
     }
-    if (kw_expr_eat(e, "+"))
-        return kw_expr_unary(e);
+    if (kw_expr_eat(e, "+")) {
+        kw_num v = kw_expr_unary(e);
+        kw_expr_num(e, v);
+        return kw_mk(v.v, v.is_int);
+    }
     if (kw_expr_eat(e, "!")) {
         kw_num v = kw_expr_unary(e);
+        kw_expr_num(e, v);
         return kw_mk(v.v == 0, true);
     }
     return kw_expr_primary(e);
@@ -321,7 +460,7 @@ static kw_num kw_expr_mul(kw_ev *e) {
         else
             break;
         kw_num b = kw_expr_unary(e);
-        if (e->failed)
+        if (!kw_expr_num(e, a) || !kw_expr_num(e, b))
             break;
         if (op == '*') {
             a = kw_mk(a.v * b.v, a.is_int && b.is_int);
@@ -347,10 +486,12 @@ static kw_num kw_expr_add(kw_ev *e) {
     while (!e->failed) {
         if (kw_expr_eat(e, "+")) {
             kw_num b = kw_expr_mul(e);
-            a = kw_mk(a.v + b.v, a.is_int && b.is_int);
+            if (kw_expr_num(e, a) && kw_expr_num(e, b))
+                a = kw_mk(a.v + b.v, a.is_int && b.is_int);
         } else if (kw_expr_eat(e, "-")) {
             kw_num b = kw_expr_mul(e);
-            a = kw_mk(a.v - b.v, a.is_int && b.is_int);
+            if (kw_expr_num(e, a) && kw_expr_num(e, b))
+                a = kw_mk(a.v - b.v, a.is_int && b.is_int);
         } else {
             break;
         }
@@ -369,12 +510,14 @@ static kw_num kw_expr_cmp(kw_ev *e) {
         } else if (kw_expr_eat(e, ">=")) {
             b = kw_expr_add(e);
             r = a.v >= b.v;
-        } else if (kw_expr_eat(e, "==")) {
+        } else if (kw_expr_eat(e, "==") || kw_expr_eat(e, "!=")) {
+            bool eq = e->p[-2] == '=';
             b = kw_expr_add(e);
-            r = a.v == b.v;
-        } else if (kw_expr_eat(e, "!=")) {
-            b = kw_expr_add(e);
-            r = a.v != b.v;
+            if (!e->failed && (a.kind != KW_NUMBER || b.kind != KW_NUMBER)) {
+                a = kw_expr_text_eq(e, a, b, eq);
+                continue;
+            }
+            r = eq ? a.v == b.v : a.v != b.v;
         } else if (kw_expr_eat(e, "<")) {
             b = kw_expr_add(e);
             r = a.v < b.v;
@@ -384,6 +527,8 @@ static kw_num kw_expr_cmp(kw_ev *e) {
         } else {
             break;
         }
+        if (!kw_expr_num(e, a) || !kw_expr_num(e, b))
+            break;
         a = kw_mk(r, true);
     }
     return a;
@@ -393,7 +538,8 @@ static kw_num kw_expr_and(kw_ev *e) {
     kw_num a = kw_expr_cmp(e);
     while (!e->failed && kw_expr_eat(e, "&&")) {
         kw_num b = kw_expr_cmp(e);
-        a = kw_mk(a.v != 0 && b.v != 0, true);
+        if (kw_expr_num(e, a) && kw_expr_num(e, b))
+            a = kw_mk(a.v != 0 && b.v != 0, true);
     }
     return a;
 }
@@ -402,14 +548,15 @@ static kw_num kw_expr_or(kw_ev *e) {
     kw_num a = kw_expr_and(e);
     while (!e->failed && kw_expr_eat(e, "||")) {
         kw_num b = kw_expr_and(e);
-        a = kw_mk(a.v != 0 || b.v != 0, true);
+        if (kw_expr_num(e, a) && kw_expr_num(e, b))
+            a = kw_mk(a.v != 0 || b.v != 0, true);
     }
     return a;
 }
 
 static kw_num kw_expr_expr(kw_ev *e) {
     kw_num c = kw_expr_or(e);
-    if (!e->failed && kw_expr_eat(e, "?")) {
+    if (!e->failed && kw_expr_eat(e, "?") && kw_expr_num(e, c)) {
         kw_num a = kw_expr_expr(e);
         if (!kw_expr_eat(e, ":"))
             return kw_expr_fail(e, "expected ':'", e->p);
@@ -451,6 +598,7 @@ kw_status kw_expr_eval(const char *text, const kw_shape *shape, kw_expr_mode mod
     kw_expr_ws(&e);
     if (!e.failed && *e.p)
         kw_expr_fail(&e, "unexpected input", e.p);
+    kw_expr_num(&e, v);
     if (e.failed)
         return KW_ERR;
     out->v[0] = v.v;

@@ -16,7 +16,15 @@
  *
  * Name lookup (kw_shape): a bound name matches a name of the expression that
  * is equal to it or ends with ".name", "->name" or "::name", so
- * --shape hidden=2048 binds `a.hidden` and `args->hidden`. */
+ * --shape hidden=2048 binds `a.hidden` and `args->hidden`.
+ *
+ * Text: a name may be bound to a word (--shape dtype=bf16,kv_cache_dtype=auto).
+ * Only == and != compare text: with a string literal ("auto") the texts must
+ * be equal; with an element type (AITER_DTYPE_bf16, at::ScalarType::Half,
+ * torch.bfloat16: kw_dtype.h's table) both must be spellings of types and the
+ * types are compared. `X.dtype()` and `X.scalar_type()` are the name
+ * `X.dtype`, so --shape dtype=bf16 binds both. Text anywhere else, an unknown
+ * spelling, or text against a number is "not evaluated". */
 #ifndef KW_EXPR_H
 #define KW_EXPR_H
 
@@ -29,6 +37,7 @@
 typedef struct kw_binding {
     const char *name;
     double value;
+    const char *text; /* a word (bf16, auto) instead of value; NULL for a number */
     const char *from; /* where the value comes from: "--shape", "template argument", ... */
 } kw_binding;
 
@@ -38,11 +47,14 @@ typedef struct kw_shape {
 } kw_shape;
 
 /* Parse "name=value,name=value" (names [A-Za-z_][A-Za-z0-9_.]*, values
- * numbers) into shape (strings in arena). err: "expected NAME=NUMBER at ...". */
+ * numbers or words [A-Za-z_][A-Za-z0-9_.:]*) into shape (strings in arena).
+ * err: "expected NAME=VALUE at ...". */
 kw_status kw_shape_parse(kw_shape *shape, kw_arena *arena, const char *text, kw_err *err);
 /* Add or replace a binding. */
 kw_status kw_shape_set(kw_shape *shape, kw_arena *arena, const char *name, double value,
                        const char *from);
+/* Add or replace b (a number or a word), copied whole. */
+kw_status kw_shape_add(kw_shape *shape, kw_arena *arena, const kw_binding *b);
 /* The binding matching an expression's name (rules above), or NULL. */
 const kw_binding *kw_shape_lookup(const kw_shape *shape, const char *name, size_t len);
 

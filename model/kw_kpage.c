@@ -151,7 +151,7 @@ static const kw_shape *kw_kbase(const kw_shape *user, const kw_kernel *k, kw_are
         return user;
     memset(s, 0, sizeof(*s));
     for (size_t i = 0; i < user->v.n; i++)
-        kw_shape_set(s, a, user->v.v[i].name, user->v.v[i].value, user->v.v[i].from);
+        kw_shape_add(s, a, &user->v.v[i]);
     for (size_t i = 0; k && i < k->template_args.n; i++) {
         const kw_template_arg *t = &k->template_args.v[i];
         double v;
@@ -260,6 +260,16 @@ static kw_status kw_krow_build(kw_krow *r, kw_model *m, size_t ki, kw_kparams *p
                 return kw_oom(err);
         }
     }
+    for (size_t i = 0; mk->k && i < mk->k->archs.n; i++) {
+        kw_isa_mix mix;
+        if (!kw_page_isa_mix(&mk->k->archs.v[i].classes, &mix))
+            continue;
+        kw_kmix *x = KW_PUSH(a, r->mix);
+        if (!x)
+            return kw_oom(err);
+        x->arch = mk->k->archs.v[i].arch;
+        x->m = mix;
+    }
     /* the row's verdict: the best of its ways */
     r->v = KW_KV_NONE;
     if (base) {
@@ -286,6 +296,38 @@ static kw_status kw_krow_build(kw_krow *r, kw_model *m, size_t ki, kw_kparams *p
     r->conds = b.oom ? NULL : kw_arena_strndup(a, b.ptr ? b.ptr : "", b.len);
     kw_buf_free(&b);
     return r->conds ? KW_OK : kw_oom(err);
+}
+
+kw_kverdict kw_kpage_launch_verdict(kw_model *m, const kw_shape *shape, size_t ki, size_t li,
+                                    const kw_mpaths *paths, size_t entry, kw_arena *a) {
+    if (!shape)
+        return KW_KV_NONE;
+    const kw_mkernel *mk = &m->kernels.v[ki];
+    const kw_shape *base = kw_kbase(shape, mk->k, a);
+    const kw_launch *l = m->launches.v[li].l;
+    kw_kparams fields;
+    memset(&fields, 0, sizeof(fields));
+    kw_loc floc = l->location;
+    const kw_asm_candidate *cand = mk->is_asm ? kw_kcandidate(l, mk->symbol) : NULL;
+    if (cand) {
+        floc = cand->location;
+        if (kw_kfields(a, cand->fields, &fields) != KW_OK)
+            return KW_KV_OPEN;
+    }
+    kw_krow r;
+    memset(&r, 0, sizeof(r));
+    for (size_t p = 0; p < paths->v.n; p++)
+        if (paths->v.v[p].entry == entry &&
+            kw_kway_add(&r, m, li, &paths->v.v[p], &fields, floc, base, a) != KW_OK)
+            return KW_KV_OPEN;
+    if (!paths->v.n && !paths->dead && entry == KW_NONE &&
+        kw_kway_add(&r, m, li, NULL, &fields, floc, base, a) != KW_OK)
+        return KW_KV_OPEN;
+    kw_kverdict v = KW_KV_FAILS;
+    for (size_t i = 0; i < r.ways.n; i++)
+        if (r.ways.v[i].v == KW_KV_HOLDS || (r.ways.v[i].v == KW_KV_OPEN && v == KW_KV_FAILS))
+            v = r.ways.v[i].v;
+    return v;
 }
 
 /* ---- the page ---------------------------------------------------------------------------------
@@ -387,6 +429,50 @@ static kw_status kw_kopen(kw_kpage *p, kw_arena *a) {
     return KW_OK;
 }
 
+/* Count row r at the site or entry (once per row: last is the row's). */
+static kw_status kw_kshare(kw_kpage *p, kw_arena *a, const kw_loc *loc, size_t entry, size_t *last,
+                           size_t r) {
+    kw_kshareds *list = loc ? &p->sites : &p->entries;
+    for (size_t i = 0; i < list->n; i++) {
+        kw_kshared *s = &list->v[i];
+        bool same = loc ? s->loc->line == loc->line &&
+                              !strcmp(s->loc->file ? s->loc->file : "", loc->file ? loc->file : "")
+                        : s->entry == entry;
+        if (same) {
+            if (last[i] != r + 1)
+                s->rows++, last[i] = r + 1;
+            return KW_OK;
+        }
+    }
+    kw_kshared *s = KW_PUSH(a, *list);
+    if (!s)
+        return KW_ERR;
+    s->loc = loc, s->entry = entry, s->rows = 1;
+    last[list->n - 1] = r + 1;
+    return KW_OK;
+}
+
+/* The launch sites and entry points the rows share. */
+static kw_status kw_kcommon(kw_kpage *p, kw_arena *a) {
+    size_t cap = 0;
+    for (size_t r = 0; r < p->rows.n; r++)
+        cap += p->rows.v[r].ways.n;
+    size_t *ls = kw_arena_alloc(a, (cap + 1) * sizeof *ls);
+    size_t *le = kw_arena_alloc(a, (cap + 1) * sizeof *le);
+    if (!ls || !le)
+        return KW_ERR;
+    memset(ls, 0, (cap + 1) * sizeof *ls);
+    memset(le, 0, (cap + 1) * sizeof *le);
+    for (size_t r = 0; r < p->rows.n; r++)
+        for (size_t w = 0; w < p->rows.v[r].ways.n; w++) {
+            const kw_kway *way = &p->rows.v[r].ways.v[w];
+            if (kw_kshare(p, a, &way->launch->l->location, 0, ls, r) != KW_OK ||
+                (way->entry != KW_NONE && kw_kshare(p, a, NULL, way->entry, le, r) != KW_OK))
+                return KW_ERR;
+        }
+    return KW_OK;
+}
+
 kw_status kw_kpage_build(kw_kpage *p, kw_model *m, const kw_kfam *fam, const size_t *kernels,
                          size_t n, kw_arena *a, kw_err *err) {
     memset(p, 0, sizeof(*p));
@@ -406,7 +492,8 @@ kw_status kw_kpage_build(kw_kpage *p, kw_model *m, const kw_kfam *fam, const siz
         p->nselected += r->v == KW_KV_HOLDS;
         p->ncandidates += r->v == KW_KV_OPEN;
     }
-    if (kw_kdiffer(p, params, a) != KW_OK || kw_kgroups(p) != KW_OK || kw_kopen(p, a) != KW_OK)
+    if (kw_kdiffer(p, params, a) != KW_OK || kw_kgroups(p) != KW_OK || kw_kopen(p, a) != KW_OK ||
+        kw_kcommon(p, a) != KW_OK)
         return kw_oom(err);
     return KW_OK;
 }

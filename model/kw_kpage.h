@@ -12,7 +12,8 @@
  * false) or is open (the rest not evaluated), and a row is selected when a
  * way of it holds, a candidate when none holds but one is open. Also: the
  * template arguments that differ between the rows, and per row its
- * resources and occupancy on each arch. */
+ * resources and occupancy on each arch and its instruction mix per arch
+ * (kw_page_isa_mix: the walkthrough's classes). */
 #ifndef KW_KPAGE_H
 #define KW_KPAGE_H
 
@@ -24,6 +25,7 @@
 #include "model/kw_expr.h"
 #include "model/kw_kfamily.h"
 #include "model/kw_model.h"
+#include "model/kw_page_isa.h"
 
 typedef enum kw_kverdict {
     KW_KV_NONE = 0, /* no --shape */
@@ -54,6 +56,12 @@ typedef struct kw_kway {
     kw_kverdict v;            /* with --shape */
 } kw_kway;
 
+/* An instantiation's instruction mix on one arch. */
+typedef struct kw_kmix {
+    const char *arch;
+    kw_isa_mix m;
+} kw_kmix;
+
 typedef struct kw_krow {
     size_t kernel; /* into the model's kernels */
     KW_ARRAY(kw_kway) ways;
@@ -61,7 +69,16 @@ typedef struct kw_krow {
     const char *args;  /* the differing template arguments "N=v, ..." (NULL: none) */
     kw_kverdict v;     /* HOLDS: selected; OPEN: a candidate; FAILS: ruled out */
     size_t group;      /* rows with the same conds share it (0, 1, ... in first-row order) */
+    KW_ARRAY(kw_kmix) mix; /* per arch with class counts, in the kernel's arch order */
 } kw_krow;
+
+/* A launch site or entry point the rows share, with the rows reaching it. */
+typedef struct kw_kshared {
+    const kw_loc *loc; /* a launch site; NULL for an entry */
+    size_t entry;      /* an entry: into the model's entries */
+    size_t rows;
+} kw_kshared;
+typedef KW_ARRAY(kw_kshared) kw_kshareds;
 
 typedef struct kw_kpage {
     const kw_kfam *fam;
@@ -74,6 +91,10 @@ typedef struct kw_kpage {
     /* the distinct conditions a --shape left open on a candidate's way, each
      * with the reason (a name it does not bind) */
     KW_ARRAY(const kw_kcond *) open;
+    /* what the rows share, for the page's first section: the launch sites
+     * and entry points of their ways, each with the rows reaching it, in
+     * first-seen order */
+    kw_kshareds sites, entries;
 } kw_kpage;
 
 /* The value a template argument binds for the conditions (an integral or
@@ -84,5 +105,13 @@ bool kw_kpage_targ_value(const kw_template_arg *t, double *v);
  * the ones a name matched), evaluated with m->shape when set. */
 kw_status kw_kpage_build(kw_kpage *p, kw_model *m, const kw_kfam *fam, const size_t *kernels,
                          size_t n, kw_arena *a, kw_err *err);
+
+/* The verdict of shape (KW_KV_NONE when NULL) on the ways to
+ * instantiation ki (into the model's kernels) through its launch li (into
+ * the model's launches) from entry (KW_NONE: the launch's own conditions,
+ * when paths has no way): the best of those ways, as a row's (KW_KV_FAILS
+ * when there is none); paths are kw_model_paths of li. `kwalk map --shape`. */
+kw_kverdict kw_kpage_launch_verdict(kw_model *m, const kw_shape *shape, size_t ki, size_t li,
+                                    const kw_mpaths *paths, size_t entry, kw_arena *a);
 
 #endif

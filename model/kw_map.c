@@ -34,7 +34,9 @@ static bool kw_map_add_functor(kw_map *m, kw_map_row *r, const kw_mkernel *mk) {
 }
 
 static bool kw_map_add(kw_map *m, size_t group, const kw_mlaunch *ml, size_t entry,
-                       const kw_mkernel *mk) {
+                       const kw_mkernel *mk, kw_kverdict v) {
+    if (v == KW_KV_FAILS) /* --shape rules it out on this row */
+        return true;
     /* a kernel with internal linkage is its unit's own: a row of its own */
     const char *unit = mk && mk->tu && mk->tu->sidecar ? mk->tu->sidecar : "";
     char *key = ml ? kw_arena_printf(&m->arena, "%zu|%s:%d|%zu|%s", group,
@@ -52,6 +54,8 @@ static bool kw_map_add(kw_map *m, size_t group, const kw_mlaunch *ml, size_t ent
     size_t *at = kw_symmap_get(&m->row_of, key);
     if (at) {
         m->rows.v[*at].count++;
+        if (v == KW_KV_HOLDS)
+            m->rows.v[*at].v = v;
         return kw_map_add_functor(m, &m->rows.v[*at], mk);
     }
     kw_map_row *r = KW_PUSH(&m->arena, m->rows);
@@ -62,6 +66,7 @@ static bool kw_map_add(kw_map *m, size_t group, const kw_mlaunch *ml, size_t ent
     r->entry = entry;
     r->count = 1;
     r->kernel = mk;
+    r->v = v;
     return kw_map_add_functor(m, r, mk);
 }
 
@@ -73,9 +78,12 @@ static bool kw_map_collect(kw_map *m) {
     for (size_t g = 0; g < md->groups.n && ok; g++) {
         const kw_mgroup *grp = &md->groups.v[g];
         for (size_t k = 0; k < grp->kernels.n && ok; k++) {
-            const kw_mkernel *mk = &md->kernels.v[grp->kernels.v[k]];
+            size_t ki = grp->kernels.v[k];
+            const kw_mkernel *mk = &md->kernels.v[ki];
+            /* with --shape, what never runs is ruled out */
+            kw_kverdict never = m->shape ? KW_KV_FAILS : KW_KV_NONE;
             if (!mk->launches.n)
-                ok = kw_map_add(m, g, NULL, KW_NONE, mk);
+                ok = kw_map_add(m, g, NULL, KW_NONE, mk, never);
             bool all_dead = true; /* every launch of the kernel never runs */
             for (size_t l = 0; l < mk->launches.n && ok && all_dead; l++) {
                 kw_mpaths p;
@@ -92,12 +100,17 @@ static bool kw_map_collect(kw_map *m) {
                     break;
                 }
                 if (p.dead && all_dead)
-                    ok = kw_map_add(m, g, ml, KW_MAP_DEAD, mk);
+                    ok = kw_map_add(m, g, ml, KW_MAP_DEAD, mk, never);
                 else if (!p.v.n && !p.dead)
-                    ok = kw_map_add(m, g, ml, KW_NONE, mk);
+                    ok = kw_map_add(m, g, ml, KW_NONE, mk,
+                                    kw_kpage_launch_verdict(md, m->shape, ki, mk->launches.v[l],
+                                                            &p, KW_NONE, &tmp));
                 for (size_t e = 0; e < p.v.n && ok; e++) /* one row per entry point */
                     if (e == 0 || p.v.v[e].entry != p.v.v[e - 1].entry)
-                        ok = kw_map_add(m, g, ml, p.v.v[e].entry, mk);
+                        ok = kw_map_add(m, g, ml, p.v.v[e].entry, mk,
+                                        kw_kpage_launch_verdict(md, m->shape, ki,
+                                                                mk->launches.v[l], &p,
+                                                                p.v.v[e].entry, &tmp));
             }
             if (k % 64 == 63) { /* keep the path scratch small */
                 kw_arena_free(&tmp);
@@ -138,8 +151,13 @@ static int kw_map_row_cmp(const void *a, const void *b) {
 }
 
 kw_status kw_map_build(kw_map *m, kw_model *md, kw_err *err) {
+    return kw_map_build_shape(m, md, NULL, err);
+}
+
+kw_status kw_map_build_shape(kw_map *m, kw_model *md, const kw_shape *shape, kw_err *err) {
     memset(m, 0, sizeof(*m));
     m->model = md;
+    m->shape = shape;
     m->py = md->py;
     m->chains = md->py ? md->py->chains : NULL;
     kw_arena_init(&m->arena);

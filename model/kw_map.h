@@ -31,6 +31,7 @@
 
 #include "common/kw_arena.h"
 #include "common/kw_err.h"
+#include "model/kw_kpage.h"
 #include "model/kw_model.h"
 #include "model/kw_python_chains.h"
 #include "common/kw_symmap.h"
@@ -45,6 +46,12 @@ typedef struct kw_map_row {
     size_t count;             /* instantiations */
     const char *functors;     /* trampoline kernels: the functor templates they run, ", "-joined */
     const kw_mkernel *kernel; /* the first instantiation of the row (its device code) */
+    /* with kw_map_build_shape's shape: the best verdict of its
+     * instantiations' ways (kw_kpage_launch_verdict), HOLDS or OPEN: an
+     * instantiation whose ways all fail is not on the row (nor counted), a
+     * row with none is left out, and so are launches that never run and
+     * kernels never launched */
+    kw_kverdict v;
 } kw_map_row;
 
 /* A Triton kernel no launch of which was recorded (cache-only): one
@@ -74,6 +81,10 @@ typedef struct kw_map_line {
     size_t nchains;
     const size_t *ops;
     size_t nops;
+    /* with the chains: the calls that cross from the model's package into
+     * the op's (kw_map_crossing), each function and line once, in the chains'
+     * order; Markdown and JSON write them beside the Model entries */
+    KW_ARRAY(const kw_py_frame *) crossings;
     /* with the chains, a cache-only Triton kernel's `kernel[grid](...)`
      * statements the helper found: the table writes a row for each of them
      * instead of the line (the JSON document writes the line) */
@@ -115,11 +126,23 @@ typedef struct kw_map {
     /* kw_map_sites_build: "PATH:LINE" (PATH as printed) -> kernel, or KW_MAP_MANY;
      * a template's name -> group */
     kw_symmap site_of, group_of;
+    const kw_shape *shape; /* `map --shape` (kw_map_build_shape), or NULL */
 } kw_map;
+
+/* The call of chain c that crosses into the op's package: the last frame
+ * (entry first) whose function's top-level package is not the op's
+ * (`atom.model_ops.topK.rocm_aiter_topk_softmax_impl` calling into
+ * `aiter`), or NULL when every frame is in the op's package or the chain
+ * has no frames. */
+const kw_py_frame *kw_map_crossing(const kw_py_chain *c);
 
 /* The rows and lines of model md, joined and sorted. kw_map_free frees them
  * (also after a failure). */
 kw_status kw_map_build(kw_map *m, kw_model *md, kw_err *err);
+/* The same, the rows kept and marked by shape's verdicts (kw_map_row.v);
+ * NULL: as kw_map_build. The model's own shape (render's, the site's) is
+ * not the map's. */
+kw_status kw_map_build_shape(kw_map *m, kw_model *md, const kw_shape *shape, kw_err *err);
 void kw_map_free(kw_map *m);
 
 /* Index every launch site of the model as printed with paths relative to

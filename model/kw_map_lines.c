@@ -23,6 +23,40 @@ static bool kw_map_shown_add(kw_map *m, kw_map_shown *sh, size_t op) {
     return slot != NULL;
 }
 
+/* The top-level package of a dotted name: its length up to the first '.'. */
+static size_t kw_map_top(const char *name) {
+    return name ? strcspn(name, ".") : 0;
+}
+
+const kw_py_frame *kw_map_crossing(const kw_py_chain *c) {
+    size_t n = kw_map_top(c->op);
+    for (size_t i = c->frames.n; n && i-- > 0;) {
+        const char *f = c->frames.v[i].function;
+        if (f && (kw_map_top(f) != n || strncmp(f, c->op, n)))
+            return &c->frames.v[i];
+    }
+    return NULL;
+}
+
+/* ln's crossings: of its chains, each function and call line once. */
+static bool kw_map_lines_crossings(kw_map *m, kw_map_line *ln) {
+    for (size_t i = 0; i < ln->nchains; i++) {
+        const kw_py_frame *f = kw_map_crossing(&m->chains->v.v[ln->chains[i]]);
+        bool seen = !f;
+        for (size_t j = 0; j < ln->crossings.n && !seen; j++)
+            seen = ln->crossings.v[j]->line == f->line && !strcmp(ln->crossings.v[j]->function,
+                                                                   f->function) &&
+                   !strcmp(ln->crossings.v[j]->file ? ln->crossings.v[j]->file : "",
+                           f->file ? f->file : "");
+        const kw_py_frame **slot = seen ? NULL : KW_PUSH(&m->arena, ln->crossings);
+        if (!seen && !slot)
+            return false;
+        if (slot)
+            *slot = f;
+    }
+    return true;
+}
+
 /* The outermost chains of the helper's ops ops[0..nops), merged shortest
  * first (stable), into *out (indexes into the chains). Their number,
  * (size_t)-1 when out of memory. */
@@ -153,6 +187,8 @@ static bool kw_map_lines_one(kw_map *m, const kw_map_row *r, const kw_py_op *op)
         return false;
     ln->ops = ops, ln->nops = nops;
     ln->chains = chains, ln->nchains = n;
+    if (!kw_map_lines_crossings(m, ln))
+        return false;
     const kw_kernel *k = ln->first->k;
     bool triton = k && k->language && !strcmp(k->language, "triton");
     return triton && !r->launch ? kw_map_lines_statics(m, ln) : true;

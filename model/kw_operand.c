@@ -35,7 +35,7 @@ const kw_shape *kw_operand_shape(const kw_shape *base, kw_arena *a, const kw_con
         return base;
     memset(s, 0, sizeof *s);
     for (size_t i = 0; i < base->v.n; i++)
-        if (kw_shape_set(s, a, base->v.v[i].name, base->v.v[i].value, base->v.v[i].from) != KW_OK)
+        if (kw_shape_add(s, a, &base->v.v[i]) != KW_OK)
             return base;
     for (size_t i = 0; i < n; i++) {
         const kw_constant *c = &k[i];

@@ -186,7 +186,7 @@ kw_status kw_page_open(kw_page *p, kw_model *m, const kw_mkernel *mk, kw_srcs *s
     if (user_shape)
         for (size_t i = 0; i < user_shape->v.n; i++) {
             const kw_binding *b = &user_shape->v.v[i];
-            if (kw_shape_set(&p->shape, a, b->name, b->value, b->from) != KW_OK)
+            if (kw_shape_add(&p->shape, a, b) != KW_OK)
                 return kw_fail(err, "out of memory");
         }
     if (k)
@@ -239,7 +239,7 @@ static void kw_mem_bind(kw_page *p, kw_arena *a, const kw_mlaunch *ml, const kw_
                         kw_shape *s) {
     memset(s, 0, sizeof(*s));
     for (size_t i = 0; i < p->shape.v.n; i++)
-        kw_shape_set(s, a, p->shape.v.v[i].name, p->shape.v.v[i].value, p->shape.v.v[i].from);
+        kw_shape_add(s, a, &p->shape.v.v[i]);
     static const char *const dim[3] = {"x", "y", "z"};
     for (int d = 0; d < 3; d++) {
         char name[32];

@@ -132,6 +132,25 @@ static void kw_page_isa_occ(kw_page_isa_arch *x, kw_arena *a) {
 /* ---- section 5: the class table ----------------------------------------------------------------
  */
 
+static long long kw_nn(long long v) {
+    return v > 0 ? v : 0;
+}
+
+bool kw_page_isa_mix(const kw_isa_classes *c, kw_isa_mix *m) {
+    memset(m, 0, sizeof(*m));
+    if (!kw_isa_classes_known(c))
+        return false;
+    m->mfma = kw_nn(c->mfma) + kw_nn(c->smfmac) + kw_nn(c->wmma);
+    m->valu = kw_nn(c->valu) + kw_nn(c->valu_packed) + kw_nn(c->valu_trans) +
+              kw_nn(c->cvt_fp8_fp4);
+    m->salu = kw_nn(c->salu);
+    m->vmem = kw_nn(c->vmem_load) + kw_nn(c->vmem_store) + kw_nn(c->vmem_atomic);
+    m->lds = kw_nn(c->lds) + kw_nn(c->ds_swizzle) + kw_nn(c->ds_bpermute) + kw_nn(c->ds_permute);
+    m->branch = kw_nn(c->branch);
+    m->insns = kw_nn(c->insns);
+    return true;
+}
+
 static kw_status kw_page_isa_classes(kw_page_isa *pi, kw_arena *a, kw_err *err) {
     size_t na = pi->archs.n;
     long long maxn = 0;

@@ -152,6 +152,17 @@ typedef struct kw_page_isa_defs {
 bool kw_page_isa_def_range(kw_page_isa_defs *d, const kw_src_file *f, int line, int col,
                            kw_src_def *out);
 
+/* An instantiation's instruction mix on one arch, from its class counts
+ * (the classes section 5's table shows): MFMA (mfma, smfmac, wmma), VALU
+ * (valu, packed, transcendental, low-precision converts), SALU, VMEM (loads,
+ * stores, atomics), LDS (every ds_), branch; insns all instructions. */
+typedef struct kw_isa_mix {
+    long long mfma, valu, salu, vmem, lds, branch, insns;
+} kw_isa_mix;
+
+/* c's mix into m; false (m zeroed) when c has no counts. */
+bool kw_page_isa_mix(const kw_isa_classes *c, kw_isa_mix *m);
+
 /* The ISA part of page p (kw_page_finish done) into pi; notes for the
  * instructions' notes (NULL: none). */
 kw_status kw_page_isa_build(kw_page_isa *pi, const kw_page *p, const kw_isa_notes *notes,

@@ -103,7 +103,7 @@ void kw_perf_dispatch_work(const kw_irf *ir, const kw_shape *shape, const long l
     kw_shape s;
     memset(&s, 0, sizeof s);
     for (size_t i = 0; shape && i < shape->v.n; i++)
-        kw_shape_set(&s, &scratch, shape->v.v[i].name, shape->v.v[i].value, shape->v.v[i].from);
+        kw_shape_add(&s, &scratch, &shape->v.v[i]);
     kw_perf_set3(&s, &scratch, "blockDim", block, "dispatch");
     kw_perf_set3(&s, &scratch, "gridDim", grid, "dispatch");
     double rd, wr, fl;

@@ -63,8 +63,10 @@ static void kw_kw_head(kw_render *r, const kw_kpage *p, const char *query) {
 static const char *kw_kw_shape_text(kw_render *r, const kw_shape *s) {
     const char *t = "";
     for (size_t i = 0; s && t && i < s->v.n; i++)
-        t = kw_arena_printf(&r->scratch, "%s%s%s=%g", t, i ? "," : "", s->v.v[i].name,
-                            s->v.v[i].value);
+        t = s->v.v[i].text ? kw_arena_printf(&r->scratch, "%s%s%s=%s", t, i ? "," : "",
+                                             s->v.v[i].name, s->v.v[i].text)
+                           : kw_arena_printf(&r->scratch, "%s%s%s=%g", t, i ? "," : "",
+                                             s->v.v[i].name, s->v.v[i].value);
     return t ? t : "";
 }
 
@@ -146,6 +148,26 @@ static void kw_kw_resources(kw_render *r, const kw_mkernel *mk, kw_md_in in) {
         kw_md_text(r->out, mk->is_asm ? "(in its code object: see its page)" : "-", in);
 }
 
+/* The row's instruction mix per arch (archs with the same mix joined). */
+static void kw_kw_mix(kw_render *r, const kw_krow *row, kw_md_in in) {
+    for (size_t i = 0; i < row->mix.n; i++) {
+        const kw_isa_mix *m = &row->mix.v[i].m;
+        if (i + 1 < row->mix.n && !memcmp(m, &row->mix.v[i + 1].m, sizeof(*m))) {
+            kw_md_text(r->out, row->mix.v[i].arch, in);
+            kw_md_text(r->out, ", ", in);
+            continue;
+        }
+        char *s = kw_arena_printf(
+            &r->scratch,
+            "%s: MFMA %lld, VALU %lld, SALU %lld, VMEM %lld, LDS %lld, branch %lld (of %lld)%s",
+            row->mix.v[i].arch, m->mfma, m->valu, m->salu, m->vmem, m->lds, m->branch, m->insns,
+            i + 1 < row->mix.n ? "; " : "");
+        kw_md_text(r->out, s ? s : "?", in);
+    }
+    if (!row->mix.n)
+        kw_md_text(r->out, "-", in);
+}
+
 static void kw_kw_way(kw_render *r, const kw_kway *way, kw_md_in in) {
     if (way->entry != KW_NONE) {
         kw_md_code(r->out, r->m->entries.v[way->entry].e->name, in);
@@ -220,9 +242,9 @@ static void kw_kw_group(kw_render *r, const kw_kpage *p, size_t g, size_t nth) {
     kw_r_h_end(r);
     kw_kw_ways(r, first);
     bool html = kw_r_html(r);
-    const char *const titles[] = {"Instantiation", "Symbol", "Differs by", "Resources",
-                                  html ? "Shape" : "--shape"};
-    kw_r_table(r, p->shape || html ? 5 : 4, titles);
+    const char *const titles[] = {"Instantiation", "Symbol",  "Differs by",
+                                  "Resources",     "Instruction mix", html ? "Shape" : "--shape"};
+    kw_r_table(r, p->shape || html ? 6 : 5, titles);
     for (size_t i = 0; i < p->rows.n; i++) {
         const kw_krow *row = &p->rows.v[i];
         if (row->group != g)
@@ -240,6 +262,8 @@ static void kw_kw_group(kw_render *r, const kw_kpage *p, size_t g, size_t nth) {
             kw_md_text(r->out, "-", r->in);
         kw_r_cell(r);
         kw_kw_resources(r, mk, r->in);
+        kw_r_cell(r);
+        kw_kw_mix(r, row, r->in);
         if (p->shape || html) {
             kw_r_cell(r);
             if (p->shape)
@@ -250,8 +274,43 @@ static void kw_kw_group(kw_render *r, const kw_kpage *p, size_t g, size_t nth) {
     kw_r_gap(r);
 }
 
+/* What the instantiations share: their launch sites and entry points. */
+static void kw_kw_common(kw_render *r, const kw_kpage *p) {
+    if (!p->sites.n)
+        return;
+    kw_r_h(r, 2);
+    kw_r_t(r, "What the instantiations share");
+    kw_r_h_end(r);
+    kw_r_para(r, "Launched at:");
+    kw_r_list(r);
+    for (size_t i = 0; i < p->sites.n; i++) {
+        kw_r_item(r, 0);
+        kw_kw_loc(r, p->sites.v[i].loc, kw_r_prose_in(r));
+        kw_r_tf(r, ": %zu of %zu", p->sites.v[i].rows, p->rows.n);
+    }
+    kw_r_list_end(r);
+    kw_r_gap(r);
+    if (!p->entries.n)
+        return;
+    kw_r_para(r, "Entry points reaching them:");
+    kw_r_list(r);
+    for (size_t i = 0; i < p->entries.n; i++) {
+        const kw_entry *e = r->m->entries.v[p->entries.v[i].entry].e;
+        kw_r_item(r, 0);
+        kw_r_c(r, e->name ? e->name : "?");
+        if (e->location.file) {
+            kw_r_t(r, " at ");
+            kw_kw_loc(r, &e->location, kw_r_prose_in(r));
+        }
+        kw_r_tf(r, ": %zu of %zu", p->entries.v[i].rows, p->rows.n);
+    }
+    kw_r_list_end(r);
+    kw_r_gap(r);
+}
+
 void kw_kpage_write(kw_render *r, const kw_kpage *p, const char *query) {
     kw_kw_head(r, p, query);
+    kw_kw_common(r, p);
     kw_kw_shape(r, p);
     kw_r_h(r, 2);
     kw_r_t(r, "Dispatch table");

@@ -59,6 +59,18 @@ static json_t *kw_mj_model(kw_map_j *m, const kw_map_line *ln) {
     return a;
 }
 
+static json_t *kw_mj_crossings(kw_map_j *m, const kw_map_line *ln) {
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < ln->crossings.n; i++) {
+        const kw_py_frame *f = ln->crossings.v[i];
+        json_t *o = kw_mj_at(m, f->file, f->line);
+        if (o)
+            kw_jansson_set(o, "name", kw_jansson_text(f->function), &m->oom);
+        kw_jansson_push(a, o, &m->oom);
+    }
+    return a;
+}
+
 static json_t *kw_mj_frames(kw_map_j *m, const kw_launch *l) {
     json_t *a = json_array();
     for (size_t i = 0; a && i < l->call_chain.n; i++) {
@@ -95,6 +107,9 @@ static void kw_map_row_json(kw_map_j *m, const kw_map_line *ln) {
     if (first->is_asm && strcmp(first->name, grp->key)) /* an ASM kernel's demangled name */
         kw_jansson_set(o, "demangled", kw_jansson_text(first->name), oom);
     kw_jansson_set(o, "instantiations", json_integer((json_int_t)r->count), oom);
+    if (r->v != KW_KV_NONE) /* --shape */
+        kw_jansson_set(o, "shape", json_string(r->v == KW_KV_HOLDS ? "selected" : "candidate"),
+                       oom);
     kw_jansson_set(o, "functors", kw_jansson_text(r->functors), oom);
     json_t *py = json_null();
     if (triton) { /* the launching function, at the launch, and the recorded frames */
@@ -114,6 +129,8 @@ static void kw_map_row_json(kw_map_j *m, const kw_map_line *ln) {
     kw_jansson_set(o, "python", py, oom);
     if (m->map->chains) /* a Triton row: the chains to the wrappers launching it */
         kw_jansson_set(o, "model_entries", kw_mj_model(m, ln), oom);
+    if (m->map->chains)
+        kw_jansson_set(o, "crossings", kw_mj_crossings(m, ln), oom);
     json_t *entry = json_null();
     if (e && !triton) {
         entry = e->location.file ? kw_mj_at(m, e->location.file, e->location.line)

@@ -111,6 +111,18 @@ static void kw_map_model_of(kw_map_w *m, kw_buf *b, const size_t *chains, size_t
         kw_buf_printf(b, " and %zu more", n - max);
 }
 
+/* The calls crossing from the model's package into the op's (Markdown):
+ * ", crossing at `fn` `file:line`; ..." after the Model entries. */
+static void kw_map_crossings(kw_map_w *m, kw_buf *b, const kw_map_line *ln) {
+    for (size_t i = 0; i < ln->crossings.n && i < KW_MAP_SHOWN; i++) {
+        const kw_py_frame *f = ln->crossings.v[i];
+        kw_buf_puts(b, i ? "; " : ", crossing at ");
+        kw_map_item(m, b, 0, f->function, f->file, f->line);
+    }
+    if (ln->crossings.n > KW_MAP_SHOWN)
+        kw_buf_printf(b, " and %zu more", ln->crossings.n - (size_t)KW_MAP_SHOWN);
+}
+
 /* A Triton launch's recorded Python frames above the launching function into
  * b: "function file:line" each (the call), innermost first, up to max, then
  * "and N more"; "-" when none. */
@@ -193,6 +205,7 @@ static void kw_map_triton_row_out(kw_map_w *m, kw_buf *b, const kw_map_line *ln,
     if (m->map->chains) {
         kw_r_cell(&m->r);
         kw_map_model_of(m, b, ln->chains, ln->nchains, KW_MAP_SHOWN);
+        kw_map_crossings(m, b, ln);
     }
     kw_map_triton_ends(m, b, launch, dev);
 }
@@ -253,7 +266,10 @@ static void kw_map_row_out(kw_map_w *m, kw_buf *b, const kw_map_line *ln) {
     const kw_mkernel *first = ln->first;
     const kw_entry *e = ln->entry;
     char num[32];
-    snprintf(num, sizeof num, "%zu", r->count);
+    snprintf(num, sizeof num, "%zu%s", r->count,
+             m->tsv || r->v == KW_KV_NONE ? ""
+             : r->v == KW_KV_HOLDS        ? ", selected"
+                                          : ", candidate");
     const char *entry_name = ln->entry_label;
     char *eat = e && e->location.file
                     ? kw_arena_printf(&m->map->arena, "%s:%d", kw_map_path(m, e->location.file),
@@ -333,6 +349,7 @@ static void kw_map_row_out(kw_map_w *m, kw_buf *b, const kw_map_line *ln) {
     if (m->map->chains) {
         kw_r_cell(&m->r);
         kw_map_model_of(m, b, ln->chains, ln->nchains, KW_MAP_SHOWN);
+        kw_map_crossings(m, b, ln);
     }
     kw_r_cell(&m->r);
     if (e) {

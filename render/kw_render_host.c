@@ -711,7 +711,8 @@ static void kw_host_config(kw_render *r, const kw_mlaunch *ml, size_t li) {
         for (size_t i = 0; i < r->page.shape.v.n; i++) {
             char num[32];
             kw_num_value_to(num, sizeof num, r->page.shape.v.v[i].value);
-            char *s = kw_arena_printf(&r->scratch, "%s = %s", r->page.shape.v.v[i].name, num);
+            const char *val = r->page.shape.v.v[i].text ? r->page.shape.v.v[i].text : num;
+            char *s = kw_arena_printf(&r->scratch, "%s = %s", r->page.shape.v.v[i].name, val);
             kw_r_t(r, i ? ", " : "");
             kw_r_c(r, s ? s : "?");
             kw_r_t(r, " (");

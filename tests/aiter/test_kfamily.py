@@ -12,17 +12,31 @@ the aiter fixture's plugin build, against ground truth kwalk does not produce:
             walkthrough of the row's symbol; and
             `kwalk render add_rmsnorm_quant_kernel` one page naming every
             instantiation of that template in the code objects of
-            rmsnorm_quant_kernels.o (llvm-nm of the bundled code objects).
-  shape     `--shape` with the table's numeric fields: the instantiations
-            selected or left as candidates are exactly the rows that agree
-            with the shape, every other one ruled out; and the site: in
-            headless Chromium, the shape box of the kernel pages of the
-            glob's table and of add_rmsnorm_quant_kernel, given each of
-            those shapes and a few more, marks every instantiation as
-            `kwalk render NAME --shape` does (selected / candidate / ruled
-            out), says what it could not evaluate as render does, and
-            gives a malformed shape --shape's error (skipped, with a note,
-            where chromium cannot start).
+            rmsnorm_quant_kernels.o (llvm-nm of the bundled code objects),
+            launched at exactly the .cu's `*_DISPATCH(opus::T, ...)`
+            invocation lines (a scan of the source; those under
+            `#if defined(__Float4_e2m1fn_x2)`, which the host compile
+            does not define, left out), each listed once in the page's
+            "What the instantiations share" section.
+  shape     `--shape` with the table's fields, numbers and words
+            (`qType=bf16`): the instantiations selected or left as
+            candidates are exactly the rows that agree with the shape, every
+            other one ruled out, and `kwalk map --shape` keeps exactly the
+            rows of those kernels among the table's, each marked; and element types (`dtype=bf16`) on
+            add_rmsnorm_quant_kernel: the .cu's `if(out.dtype() ==
+            AITER_DTYPE_X)` branches, read here with a regular expression,
+            and the FUSE_QUANT argument each passes give the instantiations
+            a dtype keeps (FUSE_QUANT read from the mangled symbol at the
+            position of the template's own parameter list); with `_st` (the
+            dispatch macro's input type) bound too, DTYPE_I's mangled code as
+            well; every spelling of the type decides the same, an unknown
+            spelling decides nothing. And the site: in headless Chromium,
+            the shape box of the kernel pages of the glob's table and of
+            add_rmsnorm_quant_kernel, given each numeric shape and a few
+            more, marks every instantiation as `kwalk render NAME --shape`
+            does (selected / candidate / ruled out), says what it could not
+            evaluate as render does, and gives a malformed shape --shape's
+            error (skipped, with a note, where chromium cannot start).
   seed      `kwalk map --kernels` regenerates the seed's rows the fixture
             builds: every Host Entry cited is a `def NAME(` line decorated
             by @compile_ops in the Python source, or the def of a function
@@ -168,6 +182,21 @@ def do_page(a, ck):
     ck.eq(sorted(got), sorted(want),
           "add_rmsnorm_quant_kernel: the page's instantiations against the code objects")
     ck.check(len(got) > 1, "add_rmsnorm_quant_kernel: %d instantiations" % len(got))
+    cu = os.path.join(a.fixture, "aiter", "csrc", "kernels", "rmsnorm_quant_kernels.cu")
+    want_sites, skip = [], False
+    for i, l in enumerate(open(cu, encoding="utf-8").read().split("\n"), 1):
+        if l.startswith("#if defined(__Float4_e2m1fn_x2)"):
+            skip = True
+        elif l.startswith("#endif"):
+            skip = False
+        elif not skip and re.match(r"\s+\w+_DISPATCH\(opus::\w+,", l):
+            want_sites.append(i)
+    shared = md.split("## What the instantiations share", 1)[-1].split("## Dispatch table")[0]
+    sites = [(int(m.group(1)), int(m.group(2))) for m in re.finditer(
+        r"^- `[^`]*rmsnorm_quant_kernels\.cu:(\d+)`: (\d+) of %d$" % len(got), shared, re.M)]
+    ck.eq(sorted(x for x, _ in sites), sorted(want_sites),
+          "add_rmsnorm_quant_kernel: the launch sites shared, against the .cu's dispatch lines")
+    ck.check(all(0 < n <= len(got) for _, n in sites), "the sites' counts: %r" % sites)
     ck.note("%d ASM rows, %d template instantiations" % (len(rows), len(got)))
 
 
@@ -186,8 +215,11 @@ def do_shape(a, ck):
     db = index(a)
     rows = pa_rows(a)
     numeric = sorted({k for f in rows.values() for k, v in f.items() if re.fullmatch(r"\d+", v)})
+    words = sorted({k for f in rows.values() for k, v in f.items()
+                    if re.fullmatch(r"[A-Za-z_]\w*", v)})
+    ck.check(words, "the pa tables have word fields (qType)")
     tried, seen = 0, {}
-    for k in numeric:
+    for k in numeric + words:
         for val in sorted({f[k] for f in rows.values()}):
             shape = "%s=%s" % (k, val)
             rc, md, err = render(a, db, GLOB, "--shape", shape)
@@ -198,9 +230,18 @@ def do_shape(a, ck):
             agree = {s for s, f in rows.items() if f[k] == val}
             kept = {n for n, v in got.items() if v in ("selected", "candidate")}
             ck.eq(sorted(kept), sorted(agree), "--shape %s: the instantiations kept" % shape)
+            # map --shape: the table rows' kernels among its rows, each marked
+            r = kwrun.run([a.kwalk, "map", "--db", db, "--shape", shape])
+            ck.eq(r.returncode, 0, "map --shape %s: exit status (%s)" % (shape, r.stderr[:200]))
+            lines = [l for l in r.stdout.splitlines() if l.startswith("| `")]
+            onmap = {k for k in rows for l in lines if l.startswith("| `%s`" % k)}
+            ck.eq(sorted(onmap), sorted(agree), "map --shape %s: the table's kernels kept" % shape)
+            ck.check(all(re.match(r"\| `[^|]*\| \d+, (selected|candidate) \|", l) for l in lines),
+                     "map --shape %s: a row not marked" % shape)
             tried += 1
     ck.check(tried >= 2, "only %d shapes tried" % tried)
-    ck.note("%d shapes over the fields %s" % (tried, ", ".join(numeric)))
+    ck.note("%d shapes over the fields %s" % (tried, ", ".join(numeric + words)))
+    shape_dtype(a, ck, db)
     shapes = ["%s=%s" % (k, v) for k in numeric for v in sorted({f[k] for f in rows.values()})]
     shapes += [",".join(shapes[:3]), "head_size=128,qTile=0,Gqa=8,Mtp=1,Msk=0,Hp=0"]
     rms = ["n=4096,group_size=0,emit_e8m0_scale=0", "n=300", "n=8192,group_size=32",
@@ -267,6 +308,81 @@ def site_shapes(a, ck, db, names, seen):
         ck.check(bad["error"] == "--shape: expected NAME=NUMBER after the last ','",
                  "%s: a malformed shape gives --shape's error, got %r" % (src, bad["error"]))
     ck.note("site: %d rows marked as render marks them, over %d kernel pages" % (marked, len(want)))
+
+
+# the mangled codes of the element types the rmsnorm kernels are instantiated with
+MANGLED = {"bf16": "DF16b", "fp16": "Dh"}
+SPELLINGS = {"bf16": ["bf16", "bfloat16", "__hip_bfloat16", "torch.bfloat16"],
+             "fp16": ["fp16", "Half"]}
+
+
+def rms_source(a):
+    """From rmsnorm_quant_kernels.cu: the template's parameter names, and
+    per AITER_DTYPE_X an `out.dtype()` branch tests, the FUSE_QUANT values
+    (the third argument of the *_DISPATCH macro in the branch)."""
+    src = open(os.path.join(a.fixture, "aiter", "csrc", "kernels", "rmsnorm_quant_kernels.cu"),
+               encoding="utf-8").read()
+    m = re.search(r"template\s*<([^>]*)>\s*__global__\s+void\s+add_rmsnorm_quant_kernel\s*\(", src)
+    params = [re.split(r"[\s=]+", p.strip())[1] for p in m.group(1).split(",")] if m else []
+    fuse = {}
+    for b in re.finditer(r"if\s*\(\s*out\.dtype\(\)\s*==\s*AITER_DTYPE_(\w+)\s*\)\s*\{", src):
+        body = src[b.end():src.find("}", b.end())]
+        d = re.search(r"\w+_DISPATCH\(\s*opus::\w+\s*,\s*(true|false)\s*,\s*(true|false)\s*\)",
+                      body)
+        if d:
+            fuse.setdefault(b.group(1), set()).add(d.group(2) == "true")
+    return params, fuse
+
+
+def mangled_args(sym):
+    """The template arguments of an add_rmsnorm_quant_kernel symbol, as
+    mangled codes (DF16b, Dh, DB8_, a, Li128E, Lb1E)."""
+    m = re.search(r"add_rmsnorm_quant_kernelI(.*?)EEv", sym)
+    return re.findall(r"DF16b|Dh|DB\d+_|L[ib]\d+E|[a-z]", m.group(1)) if m else []
+
+
+def shape_dtype(a, ck, db):
+    params, fuse = rms_source(a)
+    ck.check("FUSE_QUANT" in params and "DTYPE_I" in params,
+             "the template's parameters read from the source: %r" % params)
+    ck.check("bf16" in fuse and "fp16" in fuse, "the source's out.dtype() branches: %r" % fuse)
+    if "FUSE_QUANT" not in params or "bf16" not in fuse:
+        return
+    fq, di = params.index("FUSE_QUANT"), params.index("DTYPE_I")
+
+    def kept(shape):
+        rc, md, err = render(a, db, "add_rmsnorm_quant_kernel", "--shape", shape)
+        ck.eq(rc, 0, "--shape %s: exit status (%s)" % (shape, err.strip()[:200]))
+        got = verdicts(md)
+        return {s for s, v in got.items() if v != "ruled out"}, md
+
+    # every instantiation a way reaches (a name nothing uses decides nothing)
+    base, _ = kept("kwalk_unused_name=1")
+    ck.check(len(base) > 4, "%d instantiations reached" % len(base))
+    tried = 0
+    for d in ("bf16", "fp16"):
+        want = {s for s in base if len(mangled_args(s)) > fq and
+                (mangled_args(s)[fq] == "Lb1E") in fuse[d]}
+        want_st = {s for s in want if mangled_args(s)[di] == MANGLED[d]}
+        ck.check(want_st and want_st != want and want != base,
+                 "dtype=%s: a proper subset to expect (%d of %d, %d)" %
+                 (d, len(want), len(base), len(want_st)))
+        for spell in SPELLINGS[d]:
+            got, md = kept("dtype=" + spell)
+            ck.eq(sorted(got), sorted(want), "--shape dtype=%s: the instantiations kept" % spell)
+            left = md.split("Not evaluated", 1)[-1].split("## Dispatch table", 1)[0]
+            ck.check("Not evaluated" in md and not re.search(r"^- `!?\(?out\.dtype\(\) ==", left, re.M),
+                     "--shape dtype=%s: an out.dtype() condition left open" % spell)
+            tried += 1
+        got, _ = kept("dtype=%s,_st=%s" % (d, d))
+        ck.eq(sorted(got), sorted(want_st), "--shape dtype=%s,_st=%s: the instantiations kept"
+              % (d, d))
+        tried += 1
+    # a spelling the table lacks decides nothing: the out.dtype() conditions stay open
+    got, md = kept("dtype=bf17")
+    ck.eq(sorted(got), sorted(base), "--shape dtype=bf17: nothing ruled out")
+    ck.check("'bf17' is no element type" in md, "--shape dtype=bf17: the reason")
+    ck.note("%d dtype shapes over %d instantiations" % (tried + 1, len(base)))
 
 
 def def_line(path, line):

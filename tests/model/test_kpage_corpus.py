@@ -13,7 +13,14 @@ size the last template argument as llvm-cxxfilt prints it. Checked:
     whose conditions include its head size's guard as the source writes it;
   - `--shape head_size=N` for each N the source dispatches on keeps
     (selected or candidate) exactly the instantiations of head size N, and
-    a head size the source has no branch for keeps none.
+    a head size the source has no branch for keeps none; and `kwalk map
+    --shape head_size=N` keeps the kernel's rows (one per entry) counting
+    exactly those instantiations, marked, none for the head size without
+    a branch;
+  - each row's instruction mix per arch (MFMA, VALU, SALU, VMEM, LDS,
+    branch, all) is the count of llvm-objdump -d's mnemonics of that
+    symbol in the arch's code object (within its llvm-readelf size),
+    classified here by their prefixes as docs/render.md defines the mix.
 """
 import argparse
 import os
@@ -27,6 +34,68 @@ import kwrender  # noqa: E402
 import kwrun  # noqa: E402
 
 KERNEL = "reshape_and_cache_with_per_token_quant_kernel"
+
+BRANCH = ("s_branch", "s_cbranch_", "s_setpc_", "s_swappc_", "s_call_")
+NOT_SALU = BRANCH + ("s_waitcnt", "s_wait_", "s_barrier", "s_load_", "s_buffer_load_",
+                     "s_store_", "s_buffer_store_", "s_scratch_", "s_dcache_", "s_atc_probe",
+                     "s_memtime", "s_memrealtime", "s_atomic_", "s_buffer_atomic_", "s_prefetch_")
+MATRIX = ("v_mfma_", "v_smfmac_", "v_wmma_", "v_swmmac_")
+LANE = ("v_readlane_", "v_writelane_", "v_readfirstlane_", "v_permlane")
+VMEM = ("global_", "buffer_", "tbuffer_", "flat_", "scratch_", "image_")
+
+
+def mix_of(mnems):
+    """(MFMA, VALU, SALU, VMEM, LDS, branch, all) of a list of mnemonics."""
+    parts = [set(m.split("_")) for m in mnems]
+    return (sum(m.startswith(MATRIX) for m in mnems),
+            sum(m.startswith("v_") and not m.startswith(MATRIX + LANE) for m in mnems),
+            sum(m.startswith("s_") and not m.startswith(NOT_SALU) and m != "s_nop"
+                for m in mnems),
+            sum(m.startswith(VMEM) and bool(p & {"load", "store", "atomic", "sample", "gather4"})
+                for m, p in zip(mnems, parts)),
+            sum(m.startswith("ds_") for m in mnems),
+            sum(m.startswith(BRANCH) for m in mnems),
+            len(mnems))
+
+
+def objdump_mnemonics(llvm_bin, co):
+    """{function symbol: [mnemonic, ...]} by llvm-objdump -d, each within its
+    symbol's size (llvm-readelf --syms): the padding after it left out."""
+    sizes = {}
+    for l in kwrun.run([os.path.join(llvm_bin, "llvm-readelf"), "--syms", "--wide", co],
+                       must=True).stdout.splitlines():
+        f = l.split()
+        if len(f) >= 8 and f[0].endswith(":") and f[3] == "FUNC" and f[6] != "UND":
+            sizes[f[7]] = (int(f[1], 16), int(f[2]))
+    funcs, cur, hi = {}, None, None
+    for l in kwrun.run([os.path.join(llvm_bin, "llvm-objdump"), "-d", "--no-show-raw-insn", co],
+                       must=True).stdout.splitlines():
+        m = re.match(r"^([0-9a-f]+) <([^>]+)>:$", l)
+        if m:
+            cur = m.group(2)
+            lo, size = sizes.get(cur, (int(m.group(1), 16), 0))
+            hi = lo + size if size else None
+            funcs[cur] = []
+            continue
+        text, _, comment = l.strip().partition("//")
+        at = re.match(r"\s*([0-9A-Fa-f]+):", comment)
+        if cur is None or not l.startswith("\t") or not text.strip() or not at:
+            continue
+        if hi is None or int(at.group(1), 16) < hi:
+            funcs[cur].append(text.split()[0])
+    return funcs
+
+
+def page_mix(cell):
+    """{arch: (MFMA, VALU, SALU, VMEM, LDS, branch, all)} of a row's mix cell."""
+    out = {}
+    for part in cell.split("; "):
+        m = re.match(r"(.*): MFMA (\d+), VALU (\d+), SALU (\d+), VMEM (\d+), LDS (\d+), "
+                     r"branch (\d+) \(of (\d+)\)$", part.strip())
+        if m:
+            for arch in m.group(1).split(", "):
+                out[arch] = tuple(int(x) for x in m.groups()[1:])
+    return out
 
 
 def source_dispatch(src):
@@ -79,8 +148,11 @@ def main():
     r = kwrun.run([a.kwalk, "render", KERNEL, "--db", db])
     ck.check(r.returncode == 0 and r.stdout.startswith("# Kernel "), "render %s: %d %r"
              % (KERNEL, r.returncode, r.stderr[:300]))
-    conds, cur = {}, ""
+    conds, cur, mixes = {}, "", {}
     for l in r.stdout.split("\n"):
+        cells = [c.strip() for c in l.strip().strip("|").split(" | ")]
+        if len(cells) >= 5 and cells[1].startswith("`"):
+            mixes[cells[1].strip("`")] = page_mix(cells[4])
         if l.startswith("### Group "):
             cur = ""
         elif l.startswith("- "):
@@ -93,12 +165,32 @@ def main():
         want = "`%s`" % disp.get(head[s], "?")
         ck.check(want in conds.get(s, ""), "%s (head size %s): its conditions lack %s: %r"
                  % (s, head[s], want, conds.get(s, "")[:300]))
+    compared = 0
+    for arch in a.archs.split(","):
+        co, err = kwcap.unbundle_code_object(argparse.Namespace(llvm_bin=a.llvm_bin), obj, arch,
+                                             a.work)
+        ck.check(co, "%s %s: %s" % (obj, arch, err))
+        funcs = objdump_mnemonics(a.llvm_bin, co) if co else {}
+        for s in syms:
+            if s in funcs:
+                ck.eq(mixes.get(s, {}).get(arch), mix_of(funcs[s]),
+                      "%s on %s: the row's instruction mix against llvm-objdump" % (s, arch))
+                compared += 1
+    ck.check(compared >= len(syms), "instruction mixes compared: %d" % compared)
     for n in sorted(disp) + ["64"]:
         r = kwrun.run([a.kwalk, "render", KERNEL, "--db", db, "--shape", "head_size=" + n])
         kept = sorted(m.group(1) for m in re.finditer(
             r"^\| `[^`]*`[^|]* \| `([^`]*)` \|.*\| (?:selected|candidate) \|$", r.stdout, re.M))
         ck.eq(kept, sorted(s for s in syms if head[s] == n),
               "--shape head_size=%s: the instantiations kept" % n)
+        r = kwrun.run([a.kwalk, "map", "--db", db, "--shape", "head_size=" + n])
+        ck.eq(r.returncode, 0, "map --shape head_size=%s: %r" % (n, r.stderr[:200]))
+        rows = [l.split(" | ")[1] for l in r.stdout.split("\n") if "::%s`" % KERNEL in l]
+        want = sum(head[s] == n for s in syms)
+        ck.eq(sorted(set(rows)), ["%d, candidate" % want] if want else [],
+              "map --shape head_size=%s: the kernel's rows' instantiations" % n)
+        if want:
+            ck.check(len(rows) >= 2, "map --shape head_size=%s: a row per entry: %r" % (n, rows))
     ck.finish()
 
 

@@ -67,6 +67,25 @@ static void expect_error(const char *expr) {
     kw_arena_free(&a);
 }
 
+/* A condition with words bound by --shape's parser (kw_expr.h, kw_dtype.h):
+ * want 1 or 0, or -1 for "not evaluated". */
+static void expect_words(const char *expr, const char *shape_text, int want) {
+    kw_arena a;
+    kw_arena_init(&a);
+    kw_shape shape = {{0}};
+    kw_err err = {{0}};
+    kw_value v;
+    int got = -2;
+    if (kw_shape_parse(&shape, &a, shape_text, &err) == KW_OK)
+        got = kw_expr_eval(expr, &shape, KW_EXPR_C, &v, &err) == KW_OK ? v.v[0] != 0 : -1;
+    if (got != want) {
+        fprintf(stderr, "FAIL %s [%s]: got %d want %d (%s)\n", expr, shape_text, got, want,
+                err.msg[0] ? err.msg : "ok");
+        failures++;
+    }
+    kw_arena_free(&a);
+}
+
 static void expect_rename(const char *expr, const char *want) {
     kw_arena a;
     kw_arena_init(&a);
@@ -137,6 +156,30 @@ int main(int argc, char **argv) {
     expect_error("(1");
     expect_error("1 2");
     expect_error("$");
+    expect_words("out.dtype() == AITER_DTYPE_bf16", "dtype=bf16", 1);
+    expect_words("out.dtype() == AITER_DTYPE_bf16", "dtype=bfloat16", 1);
+    expect_words("out.dtype() == AITER_DTYPE_bf16", "out.dtype=__hip_bfloat16", 1);
+    expect_words("out.dtype() == AITER_DTYPE_bf16", "in.dtype=bf16", -1);
+    expect_words("out.dtype() == AITER_DTYPE_bf16", "dtype=fp16", 0);
+    expect_words("!(out.dtype() == AITER_DTYPE_bf16)", "dtype=bf16", 0);
+    expect_words("out.dtype() != AITER_DTYPE_fp32", "dtype=float", 0);
+    expect_words("out.dtype() == AITER_DTYPE_bf16", "dtype=bf17", -1);
+    expect_words("out.dtype() == AITER_DTYPE_bf16", "dtype=bf16,AITER_DTYPE_bf16=3", 1);
+    expect_words("input.scalar_type() == at::ScalarType::BFloat16", "dtype=BFloat16", 1);
+    expect_words("dtype == torch.bfloat16", "dtype=bf16", 1);
+    expect_words("dtype == torch.float16", "dtype=half", 1);
+    expect_words("x.dtype() == AITER_DTYPE_fp8", "dtype=fp8_e4m3fnuz", -1);
+    expect_words("x.dtype() == AITER_DTYPE_fp8", "dtype=bf16", 0);
+    expect_words("x.dtype() == AITER_DTYPE_fp8", "dtype=fp8", 1);
+    expect_words("kv_cache_dtype == \"auto\"", "kv_cache_dtype=auto", 1);
+    expect_words("kv_cache_dtype == \"auto\"", "kv_cache_dtype=fp8", 0);
+    expect_words("q == \"fp8\" || q == \"fp8_e4m3\"", "q=fp8_e4m3", 1);
+    expect_words("q == \"fp8\"", "q=bfloat16", 0);
+    expect_words("(dtype) == 2", "dtype=bf16", -1);
+    expect_words("(dtype) == 2", "dtype=2", 1);
+    expect_words("dtype + 1 > 0", "dtype=bf16", -1);
+    expect_words("n == AITER_DTYPE_bf16", "n=3", -1);
+    expect_words("half > 0", "n=3", -1);
     expect_rename("$0*4 + $2", "input*4 + hidden");
     expect_rename("$1 + $10", "arg1 + arg10");
     expect_rename("no params", "no params");

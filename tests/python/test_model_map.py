@@ -288,6 +288,7 @@ def test(args, atom, aiter_root, tmp):
 
     roots = ["--python-root", a, "--python-root", b]
     test_map(K, db, roots, env, tmp, mod, wqual, callers, rel_ln, ln, a, b)
+    test_crossing(K, db, roots, env, tmp, mod, wqual, rel_ln, ln)
     test_render(K, db, roots, env, tmp, mod, wrapper, wqual, callers, op_conds, rel_ln, ln,
                 op_file, op_line, op_module, op_fn)
     test_nopy(K, db, roots, env, tmp)
@@ -322,6 +323,36 @@ def test_one(K, db, env, tmp, b, op_file, op_line):
     rc, out, err = run(args[:-1] + [os.path.join(tmp, "nope")], env=env, timeout=300)
     check(rc != 0 and out == "" and err.startswith("kwalk: ") and err.count("\n") == 1,
           "one root not there: a one-line error (%d %r)" % (rc, err))
+
+
+def test_crossing(K, db, roots, env, tmp, mod, wqual, rel_ln, ln):
+    """The call crossing from ATOM into aiter: the wrapper's call of the op
+    (found with ast, marked call-op), in the Markdown Model entry cell and the
+    JSON row's crossings, and no crossing inside aiter."""
+    calls = sorted(marked(ln, "call-op"))
+    if not check(len(calls) == 1, "layernorm.py: one marked call of the op: %s" % calls):
+        return
+    want = "%s.%s" % (mod, wqual), "%s:%d" % (rel_ln, calls[0])
+    rc, out, err = run([K, "map", "--db", db, "--root", tmp] + roots, env=env, timeout=300)
+    rows = [l for l in out.split("\n") if l.startswith("| `") and "| `add_rmsnorm_quant` `" in l]
+    if not check(rc == 0 and rows, "map (md): the op's rows: exit %d %s" % (rc, err[:200])):
+        return
+    for r in rows:
+        cell = r.split(" | ")[3]
+        got = re.findall(r"crossing at (.*)$", cell)
+        check(got and got[0] == "`%s` `%s`" % want,
+              "map (md): the crossing `%s` `%s` in the Model entry cell %r" % (want + (cell,)))
+    rc, out, err = run([K, "map", "--db", db, "--root", tmp, "--json"] + roots, env=env,
+                       timeout=300)
+    doc = json.loads(out) if rc == 0 else {"rows": []}
+    jr = [r for r in doc["rows"] if (r.get("python") or {}).get("function") == "add_rmsnorm_quant"]
+    check(jr, "map --json: the op's rows")
+    for r in jr:
+        check([(c["name"], "%s:%d" % (c["file"], c["line"])) for c in r.get("crossings", [])]
+              == [want], "map --json: crossings %r, want %r" % (r.get("crossings"), want))
+    other = [c for r in doc["rows"] for c in r.get("crossings") or []
+             if not c["name"].startswith("atom.")]
+    check(not other, "map --json: crossings outside the model package: %r" % other[:3])
 
 
 def test_map(K, db, roots, env, tmp, mod, wqual, callers, rel_ln, ln, a, b):
