@@ -24,9 +24,9 @@ static bool kw_ri_local(const kw_irf_access *x) {
     return x->space && (!strcmp(x->space, "lds") || !strcmp(x->space, "scratch"));
 }
 
-/* A variable local to a function (`f(...) const::smem_ptr`, a __shared__
- * array of ck_tile's GemmKernel::operator()) by its own name: the function's
- * printed name is kilobytes of template text, and section 2 lists where the
+/* A variable local to a function whose printed name is long (`f(...)
+ * const::smem_ptr`, a __shared__ array of ck_tile's GemmKernel::operator(),
+ * kilobytes of template text) by its own name: section 2 lists where the
  * variable is declared. Any other object's name as it is. */
 static const char *kw_ri_object_name(const char *object) {
     const char *last = NULL;
@@ -42,6 +42,8 @@ static const char *kw_ri_object_name(const char *object) {
     if (!last || last == object || !last[2])
         return object;
     size_t n = (size_t)(last - object);
+    if (n <= 160)
+        return object; /* short enough to tell two functions' variables apart */
     bool in_function = object[n - 1] == ')' ||
                        (n > 7 && !strncmp(object + n - 7, ") const", 7));
     return in_function ? last + 2 : object;

@@ -809,7 +809,7 @@ static void kw_host_args(kw_render *r, const kw_launch *l) {
  * has them). */
 static const char *kw_host_fn_short(kw_render *r, const char *name) {
     const char *lt = strchr(name, '<');
-    if (strlen(name) <= 60 || !lt)
+    if (strlen(name) <= 200 || !lt) /* the instantiation shown where it reads in a line */
         return name;
     int depth = 0;
     const char *c = lt;
