@@ -233,6 +233,23 @@ static kw_status kw_link_launch(kw_model *m, const char *sym, size_t launch) {
     return KW_OK;
 }
 
+static bool kw_loc_same(const kw_loc *a, const kw_loc *b);
+
+/* Is launch i of tu one of a library launch's records for different users'
+ * lines: a neighbour with the same <<<>>> and kernel at another location? */
+static bool kw_launch_forked(const kw_index_tu *tu, size_t i) {
+    const kw_launch *l = &tu->launches.v[i];
+    if (!l->library || !l->kernel)
+        return false;
+    for (size_t j = i ? i - 1 : i + 1; j <= i + 1 && j < tu->launches.n; j += 2) {
+        const kw_launch *o = &tu->launches.v[j];
+        if (o->library && o->kernel && !strcmp(o->kernel, l->kernel) &&
+            kw_loc_same(&o->site, &l->site) && !kw_loc_same(&o->location, &l->location))
+            return true;
+    }
+    return false;
+}
+
 /* shadowed: kw_entries_shadowed's flags (those entries are left out). */
 static kw_status kw_model_host_from(kw_model *m, const bool *shadowed, kw_err *err) {
     const kw_index *ix = m->ix;
@@ -247,6 +264,7 @@ static kw_status kw_model_host_from(kw_model *m, const bool *shadowed, kw_err *e
                 return kw_oom(err);
             ml->tu = tu;
             ml->l = l;
+            ml->via_location = kw_launch_forked(tu, i);
             ml->node = kw_model_node(m, l->function_symbol, l->function, tu, err, &ok);
             for (size_t c = 0; c < l->instantiation_chain.n && ok; c++)
                 kw_model_node(m, l->instantiation_chain.v[c].symbol,
@@ -424,8 +442,18 @@ static bool kw_call_repeated(const kw_model *m, size_t k) {
  * target (stamped by the caller), without repeating a node, depth first in
  * call order: the first KW_PATHS_SHOWN are pushed to out for entry e, then
  * ordered shortest first (stable). */
+static bool kw_path_via(const kw_model *m, size_t depth, const kw_loc *via) {
+    if (!via)
+        return true;
+    for (size_t i = 0; i + 1 < depth; i++)
+        if (kw_loc_same(&m->calls.v[m->dfs_calls[i]].c->location, via))
+            return true;
+    return false;
+}
+
 static kw_status kw_model_enumerate(kw_model *m, size_t e, size_t from, size_t target,
-                                    kw_arena *a, kw_mpaths *out, kw_err *err) {
+                                    const kw_loc *via, kw_arena *a, kw_mpaths *out,
+                                    kw_err *err) {
     size_t first = out->v.n, found = 0, steps = 0, depth = 0;
     bool cut = false;
     m->dfs_node[0] = from;
@@ -434,7 +462,9 @@ static kw_status kw_model_enumerate(kw_model *m, size_t e, size_t from, size_t t
     depth = 1;
     while (depth) {
         size_t u = m->dfs_node[depth - 1];
-        if (u == target) {
+        if (u == target && !kw_path_via(m, depth, via)) {
+            /* another user's route to the library's launch */
+        } else if (u == target) {
             if (found < KW_PATHS_SHOWN) {
                 kw_mpath *p = KW_PUSH(a, out->v);
                 if (!p)
@@ -551,8 +581,10 @@ kw_status kw_model_paths(kw_model *m, size_t li, kw_arena *a, kw_mpaths *out, kw
     if (entries.n > 1)
         qsort(entries.v, entries.n, sizeof(size_t), kw_size_cmp);
     for (size_t i = 0; i < entries.n; i++)
-        if (kw_model_enumerate(m, entries.v[i], m->entries.v[entries.v[i]].node, target, a, out,
-                               err) != KW_OK)
+        if (kw_model_enumerate(m, entries.v[i], m->entries.v[entries.v[i]].node, target,
+                               m->launches.v[li].via_location ? &m->launches.v[li].l->location
+                                                              : NULL,
+                               a, out, err) != KW_OK)
             return KW_ERR;
     return KW_OK;
 }

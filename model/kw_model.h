@@ -30,6 +30,10 @@ typedef struct kw_mlaunch {
     const kw_index_tu *tu;
     const kw_launch *l;
     size_t node; /* the launching function's node, KW_NONE without function_symbol */
+    /* One of the records of a library launch reached from several users'
+     * lines (the plugin writes them one after another): its paths are those
+     * through the call at its own location. */
+    bool via_location;
 } kw_mlaunch;
 
 typedef struct kw_mentry {
@@ -148,6 +152,16 @@ kw_status kw_model_titles(kw_model *m);
 /* A printed name as prose shortens it: the whole name when short (60
  * characters), else "name<...>"; in a. */
 const char *kw_title_short(kw_arena *a, const char *printed);
+/* printed (a kernel struct's printed name) with each type argument that args
+ * (its functor_args: dotted parameter paths, level by level) says the source
+ * wrote through a qualified alias spelled so: "ck_tile::Reduce<ck_tile::bf16_t,
+ * ...>" for "ck_tile::Reduce<unsigned short, ...>"; printed itself when none
+ * applies or the name does not split. In a. */
+const char *kw_title_aliased(kw_arena *a, const char *printed, const kw_template_arg *args,
+                             size_t n);
+/* mk's printed name with the kernel struct it runs written so (every place
+ * the struct's name appears in it); mk->name when nothing applies. In a. */
+const char *kw_title_name(kw_arena *a, const kw_mkernel *mk);
 
 /* The kernel a launch of unit tu (NULL: of no unit in particular) names by
  * symbol: the unit's own when it has internal linkage, else the build's. */

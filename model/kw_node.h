@@ -9,10 +9,13 @@
  * namespace's nested name `_ZN2nsL3runEv`, read up to the first template
  * argument list or substitution; `ZL` in a local name: a lambda in a static
  * function), `_GLOBAL__N` (anonymous namespace), clang's `$_N` unnamed
- * types, and entities local to `main` (`Z4mainE`). Not recognized (they
- * join by symbol, as every function did before): an internal name after a
- * substitution or template arguments in a nested name (`_ZNSt...L`) and a
- * `static` function with C linkage (unmangled, other than main). */
+ * types, and entities local to `main` (`Z4mainE`). A `static` function
+ * declared with C linkage (`extern "C" { static void run_c(float *); }`) is
+ * mangled as an internal name by clang (`_ZL5run_cPf`), so it is one too; an
+ * `extern "C"` function in an anonymous namespace keeps its plain symbol and
+ * external linkage (one per program). Not recognized (they join by symbol,
+ * as every function did before): an internal name after a substitution or
+ * template arguments in a nested name (`_ZNSt...L`). */
 #ifndef KW_NODE_H
 #define KW_NODE_H
 

@@ -169,6 +169,120 @@ const char *kw_title_short(kw_arena *a, const char *printed) {
     return s ? s : printed;
 }
 
+/* ---- the kernel struct's name as the source wrote its type arguments ---- */
+
+/* The position of argument j among its siblings (the arguments of its
+ * parent's level, in order), or -1 when a pack comes first (its elements'
+ * count is not known) or the name does not fit. */
+static long kw_alias_index(const kw_template_arg *args, size_t j, size_t plen) {
+    const char *me = args[j].name, *dot = strchr(me + plen, '.');
+    size_t clen = dot ? (size_t)(dot - me) : strlen(me); /* me's path down to this level */
+    long idx = 0;
+    for (size_t i = 0; i < j; i++) {
+        const char *nm = args[i].name;
+        if (!nm || strlen(nm) <= plen || strncmp(nm, me, plen) || strchr(nm + plen, '.'))
+            continue;
+        if (strlen(nm) == clen && !strncmp(nm, me, clen))
+            break; /* j's ancestor at this level: the siblings before it are counted */
+        if (args[i].kind && !strcmp(args[i].kind, "pack"))
+            return -1;
+        idx++;
+    }
+    return idx;
+}
+
+/* The node of t that argument j (a dotted path of parameter names) is, or NULL. */
+static const kw_tname *kw_alias_node(const kw_tname *t, const kw_template_arg *args, size_t j) {
+    const char *nm = args[j].name;
+    size_t plen = 0;
+    for (;;) {
+        long idx = kw_alias_index(args, j, plen);
+        if (idx < 0 || (size_t)idx >= t->args.n)
+            return NULL;
+        t = &t->args.v[idx];
+        const char *dot = strchr(nm + plen, '.');
+        if (!dot)
+            return t;
+        plen = (size_t)(dot - nm) + 1;
+    }
+}
+
+typedef struct kw_alias_sub {
+    const char *at;
+    size_t len;
+    const char *written;
+} kw_alias_sub;
+
+static int kw_alias_sub_cmp(const void *x, const void *y) {
+    const kw_alias_sub *a = x, *b = y;
+    return a->at < b->at ? -1 : a->at > b->at;
+}
+
+const char *kw_title_aliased(kw_arena *a, const char *printed, const kw_template_arg *args,
+                             size_t n) {
+    if (!printed || !n)
+        return printed;
+    kw_tname t;
+    if (!kw_tname_split(a, printed, strlen(printed), &t, 0))
+        return printed;
+    kw_alias_sub *subs = kw_arena_alloc(a, n * sizeof(*subs));
+    size_t ns = 0;
+    for (size_t j = 0; subs && j < n; j++) {
+        const kw_template_arg *x = &args[j];
+        if (!x->name || !x->written || !x->value || !x->kind || strcmp(x->kind, "type") ||
+            !strstr(x->written, "::") || !strcmp(x->written, x->value))
+            continue; /* a qualified alias only: a member's (AccDataType) means nothing here */
+        const kw_tname *at = kw_alias_node(&t, args, j);
+        if (at && at->len == strlen(x->value) && !memcmp(at->p, x->value, at->len))
+            subs[ns++] = (kw_alias_sub){at->p, at->len, x->written};
+    }
+    if (!ns)
+        return printed;
+    qsort(subs, ns, sizeof(*subs), kw_alias_sub_cmp);
+    kw_buf b;
+    kw_buf_init(&b);
+    const char *p = printed;
+    for (size_t i = 0; i < ns; i++) {
+        if (subs[i].at < p)
+            continue; /* inside one already replaced */
+        kw_buf_append(&b, p, (size_t)(subs[i].at - p));
+        kw_buf_puts(&b, subs[i].written);
+        p = subs[i].at + subs[i].len;
+    }
+    kw_buf_puts(&b, p);
+    const char *out = b.oom ? printed : kw_arena_strdup(a, kw_buf_str(&b));
+    kw_buf_free(&b);
+    return out ? out : printed;
+}
+
+/* The kernel struct mk runs, its aliases written as the source did. */
+static const char *kw_title_functor(kw_model *m, const kw_mkernel *mk) {
+    return kw_title_aliased(&m->arena, mk->k->functor, mk->k->functor_args.v,
+                            mk->k->functor_args.n);
+}
+
+const char *kw_title_name(kw_arena *a, const kw_mkernel *mk) {
+    const kw_kernel *k = mk->k;
+    if (!k || !k->functor || !k->functor_args.n || !mk->name)
+        return mk->name;
+    const char *shown = kw_title_aliased(a, k->functor, k->functor_args.v, k->functor_args.n);
+    if (shown == k->functor)
+        return mk->name;
+    kw_buf b;
+    kw_buf_init(&b);
+    size_t flen = strlen(k->functor);
+    const char *p = mk->name;
+    for (const char *at = strstr(p, k->functor); at; at = strstr(p, k->functor)) {
+        kw_buf_append(&b, p, (size_t)(at - p));
+        kw_buf_puts(&b, shown);
+        p = at + flen;
+    }
+    kw_buf_puts(&b, p);
+    const char *out = b.oom ? NULL : kw_arena_strdup(a, kw_buf_str(&b));
+    kw_buf_free(&b);
+    return out ? out : mk->name;
+}
+
 /* The titles of group g's kernels whose short titles are the same. */
 static kw_status kw_title_siblings(kw_model *m, const kw_mgroup *g) {
     size_t n = g->kernels.n;
@@ -198,7 +312,8 @@ static kw_status kw_title_siblings(kw_model *m, const kw_mgroup *g) {
                 st = KW_ERR;
                 break;
             }
-            split = kw_tname_split(&m->arena, mj->k->functor, strlen(mj->k->functor), t, 0);
+            const char *fn = kw_title_functor(m, mj);
+            split = kw_tname_split(&m->arena, fn, strlen(fn), t, 0);
             who[ns] = g->kernels.v[j];
             names[ns++] = t;
         }
@@ -210,7 +325,7 @@ static kw_status kw_title_siblings(kw_model *m, const kw_mgroup *g) {
         kw_tpath tp;
         if (!one_head) /* not one template: each its whole name */
             for (size_t s = 0; s < ns; s++)
-                m->kernels.v[who[s]].title = m->kernels.v[who[s]].k->functor;
+                m->kernels.v[who[s]].title = kw_title_functor(m, &m->kernels.v[who[s]]);
         else if (!kw_tpath_find(&m->arena, names, ns, &tp))
             st = KW_ERR;
         else

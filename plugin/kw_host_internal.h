@@ -68,9 +68,11 @@ const clang::FunctionDecl *kernelThroughValue(CaptureContext &C, const clang::Ex
 // An operand of a launch inside a lambda that is a parameter of the function
 // the lambda is written in: the argument that function's one call passes
 // (Caller: the calling function); null when it is not one, or is called from
-// more than one place.
+// more than one place. With User, the one call made in User (the launch's
+// route runs through it: make_kernel called from two users' functions).
 const clang::Expr *makerArgument(const clang::Expr *E, const clang::FunctionDecl *Enclosing,
-                                 const HostCallGraph &G, const clang::FunctionDecl *&Caller);
+                                 const HostCallGraph &G, const clang::FunctionDecl *&Caller,
+                                 const clang::FunctionDecl *User = nullptr);
 
 // kw_inline_expr.cpp: an operand's initializer with its calls to functions
 // of one return statement expanded (Kernel::GridSize(args.M, ...) ->

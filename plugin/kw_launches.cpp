@@ -486,7 +486,72 @@ bool isLaunchCall(const CallExpr *CE) {
     return false;
 }
 
+namespace {
+
+using Route = std::vector<const CallEdge *>;
+
+// The routes from F up its callers to the first call written outside the
+// kernel library (the user's launch_kernel(...) line), one per distinct such
+// call: a library function (launch_kernel<lambda>) that two users' functions
+// call forks there. Only through instantiations and lambdas, as chainLaunch.
+void userRoutes(CaptureContext &C, const FunctionDecl *F, const HostCallGraph &G, Route &Path,
+                std::vector<Route> &Out, int &Budget) {
+    enum { MaxRoutes = 16, MaxDepth = 16 };
+    if (!F || --Budget < 0 || Out.size() >= MaxRoutes || Path.size() >= MaxDepth ||
+        (!F->getTemplateInstantiationPattern() && !isLambdaCallOperator(F)))
+        return;
+    auto It = G.Callers.find(F->getCanonicalDecl());
+    if (It == G.Callers.end())
+        return;
+    for (const CallEdge &E : It->second) {
+        bool Loop = false;
+        for (const CallEdge *P : Path)
+            Loop |= P->Caller == E.Caller;
+        if (Loop || !E.Caller || Out.size() >= MaxRoutes)
+            continue;
+        Path.push_back(&E);
+        if (!libraryOf(C.loc(E.Loc).file)) {
+            bool Seen = false; // another call edge at the same user line and function
+            for (const Route &R : Out)
+                Seen |= R.back()->Caller == E.Caller && R.back()->Loc == E.Loc;
+            if (!Seen)
+                Out.push_back(Path);
+        } else {
+            userRoutes(C, E.Caller, G, Path, Out, Budget);
+        }
+        Path.pop_back();
+    }
+}
+
+void recordLaunchVia(CaptureContext &C, const PendingLaunch &P, const HostCallGraph &G,
+                     const Route *Via);
+
+} // namespace
+
+// A launch in a kernel library's header that users' functions reach along
+// different routes (one make_kernel instantiation launched from two callers'
+// launch_kernel lines) is recorded once per route, each cited at its own
+// user's line with its own operands; any other launch once.
 void recordLaunch(CaptureContext &C, const PendingLaunch &P, const HostCallGraph &G) {
+    std::vector<Route> Routes;
+    if (libraryOf(C.loc(C.sm().getFileLoc(P.Site->getBeginLoc())).file)) {
+        Route Path;
+        int Budget = 512; // functions visited
+        userRoutes(C, P.Enclosing, G, Path, Routes, Budget);
+    }
+    if (Routes.size() < 2) {
+        recordLaunchVia(C, P, G, nullptr);
+        return;
+    }
+    for (const Route &R : Routes)
+        recordLaunchVia(C, P, G, &R);
+}
+
+namespace {
+
+void recordLaunchVia(CaptureContext &C, const PendingLaunch &P, const HostCallGraph &G,
+                     const Route *Via) {
+    const FunctionDecl *User = Via ? Via->back()->Caller : nullptr;
     kw_launch *L = KW_PUSH(C.arena(), C.doc().launches);
     if (!L)
         return;
@@ -509,7 +574,7 @@ void recordLaunch(CaptureContext &C, const PendingLaunch &P, const HostCallGraph
                 const Expr *E = I < N ? Cfg->getArg(I) : nullptr;
                 const FunctionDecl *In = Enclosing, *Caller = nullptr;
                 // make_kernel's grid_dim: the caller's argument, in the caller
-                if (const Expr *A = makerArgument(E, Enclosing, G, Caller))
+                if (const Expr *A = makerArgument(E, Enclosing, G, Caller, User))
                     E = A, In = Caller;
                 configItem(C, *L, Names[I], *Items[I], E, Dims[I], In);
                 Ops.push_back(E);
@@ -536,11 +601,25 @@ void recordLaunch(CaptureContext &C, const PendingLaunch &P, const HostCallGraph
     }
     L->function = hostFunctionName(C, Enclosing);
     L->function_symbol = hostSymbol(C, Enclosing);
-    chainLaunch(C, *L, Enclosing, G);
+    if (Via) {
+        for (const CallEdge *E : *Via) {
+            kw_chain_link *Link = KW_PUSH(C.arena(), L->instantiation_chain);
+            if (!Link)
+                return;
+            Link->function = hostFunctionName(C, E->Caller);
+            Link->symbol = hostSymbol(C, E->Caller);
+            Link->location = C.loc(E->Loc);
+        }
+        chainLaunch(C, *L, User, G);
+    } else {
+        chainLaunch(C, *L, Enclosing, G);
+    }
     attributeToUser(*L);
     std::vector<Guard> Guards = collectGuards(C, P.Site, P.Enclosing);
     appendGuards(C, L->guards, Guards);
     operandConstants(C, *L, Ops, Guards);
 }
+
+} // namespace
 
 } // namespace kwalk

@@ -11,7 +11,8 @@
 // initializer); an operand that is a parameter of the function that made the
 // lambda (make_kernel's grid_dim, block_dim, lds_byte) is followed to the
 // argument that function's one caller passed (the user's `grids`), read in
-// the caller's function.
+// the caller's function; where two users' functions launch the same
+// instantiation, each launch's to the call in its own user's function.
 #include "kw_constants.h"
 #include "kw_host_internal.h"
 
@@ -76,7 +77,7 @@ const FunctionDecl *kernelThroughValue(CaptureContext &C, const Expr *Callee) {
 }
 
 const Expr *makerArgument(const Expr *E, const FunctionDecl *Enclosing, const HostCallGraph &G,
-                          const FunctionDecl *&Caller) {
+                          const FunctionDecl *&Caller, const FunctionDecl *User) {
     if (!E || !Enclosing || !isLambdaCallOperator(Enclosing))
         return nullptr;
     const auto *PVD = dyn_cast_or_null<ParmVarDecl>(operandVar(E));
@@ -94,16 +95,20 @@ const Expr *makerArgument(const Expr *E, const FunctionDecl *Enclosing, const Ho
         return nullptr;
     const CallExpr *Call = nullptr;
     for (const CallEdge &Edge : It->second) {
+        if (User && Edge.Caller != User)
+            continue; // another user's call of the maker
         const auto *CE = dyn_cast_or_null<CallExpr>(Edge.Site);
         if (!CE || (Call && Call != CE))
             return nullptr; // not a call, or called in two places: no one argument
         Call = CE;
         Caller = Edge.Caller;
     }
+    if (!Call)
+        return nullptr;
     unsigned I = PVD->getFunctionScopeIndex();
     if (isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Maker))
         I++; // the object is the operator call's first argument
-    if (!Call || I >= Call->getNumArgs() || isa<CXXDefaultArgExpr>(Call->getArg(I)))
+    if (I >= Call->getNumArgs() || isa<CXXDefaultArgExpr>(Call->getArg(I)))
         return nullptr;
     return Call->getArg(I);
 }

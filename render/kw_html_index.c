@@ -77,7 +77,7 @@ static void kw_hi_row(kw_render *r, size_t g, const kw_ipage_row *row, kw_buf *o
     kw_buf_puts(o, "</td><td><a href=\"");
     kw_html_esc(o, mk->page ? mk->page : "");
     kw_buf_puts(o, "\"><code>");
-    kw_html_esc(o, kw_r_name(r, mk->name));
+    kw_html_esc(o, kw_r_name(r, kw_title_name(&r->scratch, mk))); /* aliases as written */
     kw_buf_puts(o, "</code></a>");
     if (mk->tu) {
         kw_buf_puts(o, " of <code>");

@@ -24,13 +24,38 @@ static bool kw_ri_local(const kw_irf_access *x) {
     return x->space && (!strcmp(x->space, "lds") || !strcmp(x->space, "scratch"));
 }
 
+/* A variable local to a function whose printed name is long (`f(...)
+ * const::smem_ptr`, a __shared__ array of ck_tile's GemmKernel::operator(),
+ * kilobytes of template text) by its own name: section 2 lists where the
+ * variable is declared. Any other object's name as it is. */
+static const char *kw_ri_object_name(const char *object) {
+    const char *last = NULL;
+    int depth = 0;
+    for (const char *c = object; *c; c++) {
+        if (*c == '<' || *c == '(')
+            depth++;
+        else if ((*c == '>' || *c == ')') && depth > 0)
+            depth--;
+        else if (depth == 0 && c[0] == ':' && c[1] == ':')
+            last = c;
+    }
+    if (!last || last == object || !last[2])
+        return object;
+    size_t n = (size_t)(last - object);
+    if (n <= 160)
+        return object; /* short enough to tell two functions' variables apart */
+    bool in_function = object[n - 1] == ')' ||
+                       (n > 7 && !strncmp(object + n - 7, ") const", 7));
+    return in_function ? last + 2 : object;
+}
+
 static void kw_ri_access_line(kw_render *r, const kw_irf_access *x) {
     kw_buf *o = r->out;
     char b4[32], b5[32];
     const char *op = x->op;
     const char *space = x->space;
     const char *param = x->param;
-    const char *object = x->object;
+    const char *object = x->object ? kw_ri_object_name(x->object) : NULL;
     const char *width = kw_ri_ll(x->bytes_per_lane, b4, sizeof b4);
     const char *lane = kw_val_text(&x->lane_stride_bytes, b5, sizeof b5);
     char b6[64], b7[32];
@@ -95,7 +120,7 @@ static void kw_ri_group_line(kw_render *r, const kw_irf_access *x, const kw_irf_
     kw_buf *o = r->out;
     char b1[32], b2[32], b3[32], b4[32], b5[32], b6[64];
     const char *param = x->param;
-    const char *object = x->object;
+    const char *object = x->object ? kw_ri_object_name(x->object) : NULL;
     const char *space = x->space;
     const char *width = kw_ri_ll(x->bytes_per_lane, b1, sizeof b1);
     const char *total = kw_ri_ll(g->bytes_per_lane, b2, sizeof b2);

@@ -739,6 +739,23 @@ static void kw_host_config(kw_render *r, const kw_mlaunch *ml, size_t li) {
     }
 }
 
+/* A struct passed by value (a ck_tile kargs): each scalar field a row of its
+ * own, as the kernel reads it from the kernel-argument segment. */
+static void kw_host_arg_fields(kw_render *r, const kw_param *p) {
+    for (size_t f = 0; f < p->fields.n; f++) {
+        const kw_param_field *x = &p->fields.v[f];
+        kw_r_row(r);
+        kw_r_cell(r);
+        kw_md_code(r->out, x->name ? x->name : "?", r->in);
+        kw_r_cell(r);
+        if (x->type)
+            kw_md_code(r->out, x->type, r->in);
+        kw_r_cell(r);
+        char *s = kw_arena_printf(&r->scratch, "its field at byte %lld", x->offset);
+        kw_r_t(r, s ? s : "its field");
+    }
+}
+
 static void kw_host_args(kw_render *r, const kw_launch *l) {
     if (!l->args.n)
         return;
@@ -774,9 +791,32 @@ static void kw_host_args(kw_render *r, const kw_launch *l) {
             kw_md_code(o, type, r->in);
         kw_r_cell(r);
         kw_md_code(o, a->expr ? a->expr : "?", r->in);
+        if (by_pos)
+            kw_host_arg_fields(r, &k->params.v[i]);
     }
     kw_r_table_end(r);
     kw_r_gap(r);
+}
+
+/* A long function name with its first template argument list elided, what
+ * follows it kept: "ck_tile::make_kernel<...>::(lambda at f.hpp:39:12)" for
+ * make_kernel's kilobytes of kernel-struct arguments (the page's overview
+ * has them). */
+static const char *kw_host_fn_short(kw_render *r, const char *name) {
+    const char *lt = strchr(name, '<');
+    if (strlen(name) <= 200 || !lt) /* the instantiation shown where it reads in a line */
+        return name;
+    int depth = 0;
+    const char *c = lt;
+    for (; *c; c++) {
+        depth += *c == '<' ? 1 : *c == '>' ? -1 : 0;
+        if (!depth)
+            break;
+    }
+    if (!*c)
+        return name;
+    const char *s = kw_arena_printf(&r->scratch, "%.*s<...>%s", (int)(lt - name), name, c + 1);
+    return s ? s : name;
 }
 
 static void kw_host_statement(kw_render *r, const kw_mlaunch *ml) {
@@ -799,7 +839,7 @@ static void kw_host_statement(kw_render *r, const kw_mlaunch *ml) {
         }
     }
     kw_r_t(r, ") in ");
-    kw_r_c(r, kw_r_name(r, l->function ? l->function : "?"));
+    kw_r_c(r, kw_host_fn_short(r, kw_r_name(r, l->function ? l->function : "?")));
     kw_r_t(r, ", at ");
     kw_r_kloc(r, &l->location);
     kw_r_t(r, ":");

@@ -95,7 +95,7 @@ void kw_render_index(kw_render *r, const kw_ipage *p, kw_buf *out) {
         for (size_t i = 0; i < pg->rows.n; i++) {
             const kw_mkernel *mk = &m->kernels.v[pg->rows.v[i].kernel];
             kw_buf_puts(out, "| [");
-            kw_md_code(out, mk->name, true);
+            kw_md_code(out, kw_title_name(&r->scratch, mk), true); /* its aliases as written */
             kw_buf_printf(out, "](%s)", mk->page ? mk->page : "");
             if (mk->tu) { /* internal linkage: which unit's kernel */
                 kw_buf_puts(out, " of ");

@@ -25,6 +25,13 @@ kwalk:
     kbatch, the tile sizes read from gemm_basic.cpp's source;
   - the kernel struct's template parameter names, from the `template <...>`
     before `struct NAME` in CK's include tree;
+  - the fields of a kernel-argument struct passed by value (the symbol's
+    `...::GemmCommonKargs`, `::Kargs`): `struct NAME { TYPE field; ... };`
+    in CK's include tree (each a row of the page's argument table);
+  - the reduce example's data types as its source names them: the
+    `run<ck_tile::X>` calls of reduce.cpp, each alias followed through the
+    `using X = Y;` lines of CK's numeric headers to the type llvm-cxxfilt
+    prints (the titles and index.md rows must name the alias);
   - the layernorm dispatch's conditions: lines of layernorm2d_fwd_api.cpp
     holding an `if (` condition;
   - reference_gemm.hpp's naive_gemm_kernel launch, whose kernel name is a
@@ -83,12 +90,18 @@ def name_tree(s):
     return (s[:lt].strip(), args)
 
 
-def matches_elided(shown, full):
+def matches_elided(shown, full, aliases=None):
     """Is shown the printed name full with runs of whole template arguments
-    written as "..." (each run at least one argument)?"""
+    written as "..." (each run at least one argument), and any argument
+    written as an alias of aliases ({alias: canonical}) where full has its
+    canonical type?"""
+    aliases = aliases or {}
+
     def same(t, f):
         if t == ("...", None):
             return False
+        if t[1] is None and f[1] is None and aliases.get(t[0]) == f[0]:
+            return True
         if t[1] is None or f[1] is None:
             return t[1] is None and f[1] is None and t[0] == f[0]
         return t[0] == f[0] and seq(t[1], 0, f[1], 0)
@@ -252,6 +265,47 @@ def gemm_aliases(ck):
     return dict(re.findall(r"using\s+(\w+)\s*=\s*(ck_tile::\w+)\s*;", body.group(1))) if body else {}
 
 
+def reduce_aliases(ck):
+    """{ck_tile::half_t: _Float16, ...}: the types 05_reduce's main runs the
+    kernel with (`run<ck_tile::X>`), each with the type its alias names in
+    CK's numeric headers (`using X = Y;`, followed through aliases; `ushort`
+    is HIP's `unsigned short`)."""
+    src = "\n".join(read_lines(os.path.join(ck, "example", "ck_tile", "05_reduce", "reduce.cpp")))
+    num = os.path.join(ck, "include", "ck_tile", "core", "numeric")
+    defs = {}
+    for f in sorted(os.listdir(num)):
+        for a, b in re.findall(r"^\s*using\s+(\w+)\s*=\s*(\w+)\s*;", "\n".join(
+                read_lines(os.path.join(num, f))), re.M):
+            defs.setdefault(a, b)  # the first definition (#if branches hold a second)
+    out = {}
+    for alias in re.findall(r"\brun<\s*ck_tile::(\w+)\s*>", src):
+        t, seen = alias, set()
+        while t in defs and t not in seen:
+            seen.add(t)
+            t = defs[t]
+        out["ck_tile::" + alias] = {"ushort": "unsigned short"}.get(t, t)
+    return out
+
+
+def kargs_fields(ck, struct, qualified_kargs):
+    """[(type, name)]: the fields of the kernel-argument struct a kentry symbol
+    passes by value (`...::GemmCommonKargs`), as CK's source declares them:
+    `struct NAME { TYPE field; ... };` in the header that defines the kernel
+    struct (`struct GemmKernel`)."""
+    name = qualified_kargs.split("::")[-1]
+    for d, _, files in os.walk(os.path.join(ck, "include", "ck_tile")):
+        for f in sorted(files):
+            if not f.endswith(".hpp"):
+                continue
+            text = "\n".join(read_lines(os.path.join(d, f)))
+            text = re.sub(r"/\*.*?\*/|//[^\n]*", "", text, flags=re.S)
+            if not re.search(r"\bstruct\s+%s\s*(\{|:|\n)" % re.escape(struct.split("::")[-1]), text):
+                continue
+            for m in re.finditer(r"\bstruct\s+%s\s*\{([^{}]*)\};" % re.escape(name), text):
+                return re.findall(r"([\w:][\w:\s*&]*?[\w*&])\s+(\w+)\s*;", m.group(1))
+    return []
+
+
 def table_value(page, operand, shape=False):
     """The Value cell (shape: the "With --shape" cell) of a row of a page's
     Grid and block table."""
@@ -325,6 +379,10 @@ def main():
 
         structs_seen = set()
         titles = {}
+        ral = reduce_aliases(ck)
+        c.check(len(ral) >= 2 and all(ral.values()),
+                "reduce.cpp: the scan found the aliases %s run<> is called with" % ral)
+        index_names = {}  # symbol -> the alias its index.md row must show
         for sym, (struct, maxwg) in sorted(kernels.items()):
             what = "kentry running %s (%s...)" % (struct, sym[:60])
             mine = [x for x in launches if x[2] == struct]
@@ -348,9 +406,17 @@ def main():
             else:
                 m = re.fullmatch(r"# Kernel Walkthrough: `(.*)`", title)
                 shown = m.group(1) if m else ""
-                c.check(matches_elided(shown, full_struct[sym]),
+                c.check(matches_elided(shown, full_struct[sym], ral),
                         "%s: the title %r is not llvm-cxxfilt's %r with arguments elided"
                         % (what, shown, full_struct[sym]))
+                # type aliases kept in the title: the reduce example's data type
+                # as its main names it (run<ck_tile::bf16_t>), not unsigned short
+                if struct.endswith("::Reduce"):
+                    want = [a for a, t in ral.items() if t == split_targs(full_struct[sym])[0]]
+                    c.check(len(want) == 1 and shown.startswith("%s<%s," % (struct, want[0])),
+                            "%s: the title %r does not name the data type as the source does "
+                            "(%s)" % (what, shown, want))
+                    index_names[sym] = want[0] if len(want) == 1 else None
                 c.check(shown != struct + "<...>", "%s: the title does not tell it from its %d "
                         "siblings" % (what, len(siblings) - 1))
                 titles.setdefault(shown, []).append(sym)
@@ -405,6 +471,19 @@ def main():
                                          math.ceil(shape["N"] / tiles["N_Tile"]), shape["kbatch"])
                 c.check(grid == want, "%s: grid %r for --shape %s, the tiles give %s"
                         % (what, grid, shp, want))
+            # 5: the fields of a by-value kargs struct, each a row of the argument
+            # table with its declared type (scalars as well as pointers)
+            kt = split_targs(run([cxxfilt, sym]).stdout.strip())
+            if len(kt) == 4 and kt[3].endswith("Kargs"):
+                fields = kargs_fields(ck, struct, kt[3])
+                c.check(len(fields) >= 4, "%s: no `struct %s { ... };` fields in CK's source"
+                        % (what, kt[3].split("::")[-1]))
+                for ty, fname in fields:
+                    m = re.search(r"^\| `kargs\.%s` \| `([^`]*)` \|" % re.escape(fname), page, re.M)
+                    got = m.group(1).replace(" ", "") if m else None
+                    c.check(got and got.endswith(ty.replace(" ", "")),
+                            "%s: the argument table has no row `kargs.%s` of type %s (got %r)"
+                            % (what, fname, ty, got))
             # 4: the kernel struct's parameters, each by its own name
             params = struct_params(ck, struct)
             if c.check(params, "%s: no `template <...> struct` for %s in CK's source"
@@ -437,6 +516,11 @@ def main():
             if os.path.isfile(os.path.join(out, "index.md")) else ""
         for t, syms in sorted(titles.items()):
             c.check(len(syms) == 1, "%d pages share the title %r" % (len(syms), t))
+        for sym, alias in sorted(index_names.items()):
+            rows = [l for l in idx.split("\n") if l.startswith("| [`ck_tile::kentry<")
+                    and "%s<%s, " % (kernels[sym][0], alias) in l]
+            c.check(len(rows) == 1, "index.md: %d rows name %s's data type as %s"
+                    % (len(rows), sym[:60], alias))
         for s in sorted(structs_seen):
             c.check("## `ck_tile::kentry` running `%s`" % s in idx,
                     "index.md: no group of ck_tile::kentry running %s" % s)

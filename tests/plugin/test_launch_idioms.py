@@ -44,6 +44,15 @@ kw_launch_details.hip:
     frame (every line as wide as its border) and names both instructions;
   - the kernel's __shared__ bytes (one array per instantiation of a generic
     lambda) add up to the code object's group_segment_fixed_size.
+kw_two_callers.hip (issue 36: one instantiation of make_kernel, the ck_tile
+  pattern of include/kw_tile/maker_launch.h, launched from two functions):
+  the launch_kernel(...) lines, the `if (` line above each, and the grid
+  each function declares are found by a scan of the source text; one launch
+  record per line, each cited at its own line (the <<<>>> in the library's
+  header), its grid being its own caller's variable; on the page, each
+  launch site is reached from its own function only, under its own guard,
+  and `--shape n=N` gives each the grid evaluated here from its caller's
+  initializer.
 """
 import collections
 import os
@@ -55,7 +64,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import kwcap  # noqa: E402
 from kwcheck import Checker  # noqa: E402
 
-TUS = ("kw_dead_launches.hip", "kw_generic_lambda.hip", "kw_launch_details.hip")
+TUS = ("kw_dead_launches.hip", "kw_generic_lambda.hip", "kw_launch_details.hip",
+       "kw_two_callers.hip")
 UNREACHABLE_PHRASE = "Emitted but unreachable from any entry point"
 
 # Worked out by hand from kw_dead_launches.hip. KWD_IMPL(64, 8): `8 > 8` is
@@ -391,6 +401,84 @@ def check_details(args, ck, src_dir, markers, obj, doc, root, db):
                      "mix_kernel: box asm line %r lacks %r" % (asm, insns))
 
 
+def scan_two_callers(path):
+    """[(function, launch line, guard line, guard text, grid var, grid init)]:
+    each launch_kernel( statement of kw_two_callers.hip, read from its text."""
+    lines = open(path, encoding="utf-8").read().split("\n")
+    out = []
+    fn = guard = grid = None
+    for i, l in enumerate(lines):
+        code = l.split("//")[0]
+        m = re.match(r'extern "C" float (\w+)\(', code)
+        if m:
+            fn, guard, grid = m.group(1), None, None
+        m = re.search(r"const dim3 (grid_\w+)\((.*)\);", code)
+        if m:
+            grid = (m.group(1), m.group(2))
+        m = re.search(r"\bif \((.*)\)\s*$", code)
+        if m:
+            guard = (i + 1, m.group(1).strip())
+        if re.search(r"\blaunch_kernel\(", code) and fn and guard and grid:
+            out.append((fn, i + 1, guard[0], guard[1], grid[0], grid[1]))
+    return out
+
+
+def check_two_callers(args, ck, src_dir, doc, db):
+    path = os.path.join(src_dir, "kw_two_callers.hip")
+    want = scan_two_callers(path)
+    if not ck.check(len(want) == 2, "kw_two_callers.hip: the scan found %d launch_kernel( lines"
+                    % len(want)):
+        return
+    lib = os.path.join(src_dir, "include", "kw_tile", "maker_launch.h")
+    chevron = [i + 1 for i, l in enumerate(open(lib, encoding="utf-8").read().split("\n"))
+               if "<<<" in l.split("//")[0]]
+    launches = [ln for ln in doc["launches"] if "mk_entry" in (ln.get("kernel") or "")]
+    ck.eq(sorted(kwcap.loc_line(ln)[1] for ln in launches), sorted(w[1] for w in want),
+          "kw_two_callers.hip: the lines the mk_entry launches are cited at")
+    for ln in launches:
+        ck.eq(((ln.get("site") or {}).get("line"), ln.get("library")), (chevron[0], "kw_tile"),
+              "kw_two_callers.hip: the launch's <<<>>> in the library")
+        mine = [w for w in want if w[1] == kwcap.loc_line(ln)[1]]
+        if not mine:
+            continue
+        decls = {d.get("operand"): d.get("name") for d in ln.get("operand_decls") or []}
+        ck.eq(decls.get("grid"), mine[0][4], "kw_two_callers.hip:%d: the grid's variable"
+              % mine[0][1])
+    if not db:
+        return
+    n = 8192
+    r = kwcap.run([args.kwalk, "render", "mk_entry", "--db", db, "--shape", "n=%d" % n])
+    if not ck.check(r.returncode == 0, "kwalk render mk_entry: %s" % r.stderr.strip()):
+        return
+    sites = re.split(r"^### Launch site \d+ of \d+: ", r.stdout, flags=re.M)[1:]
+    ck.eq(len(sites), 2, "mk_entry's page: launch sites")
+    for fn, line, gline, gtext, gvar, ginit in want:
+        at = "%s:%d" % (os.path.realpath(path), line)
+        sec = [x for x in sites if x.split("\n", 1)[0].strip() == at]
+        if not ck.check(len(sec) == 1, "mk_entry's page: no launch site %s" % at):
+            continue
+        sec = sec[0].split("\n## ")[0]
+        other = [w for w in want if w[0] != fn][0]
+        ck.check("From extern \"C\" `%s`" % fn in sec and
+                 "From extern \"C\" `%s`" % other[0] not in sec,
+                 "mk_entry's page, site %s: not reached from %s alone" % (at, fn))
+        ck.check("`%s` at `%s:%d`" % (gtext, os.path.realpath(path), gline) in sec and
+                 "`%s`" % other[3] not in sec,
+                 "mk_entry's page, site %s: not under its own guard %r alone" % (at, gtext))
+        ck.check("launches the kernel at `%s`" % at in sec,
+                 "mk_entry's page, site %s: the last step does not launch there" % at)
+        expr = re.sub(r"\bn\b", str(n), ginit).replace("/", "//")
+        if not ck.check(re.fullmatch(r"[\d\s+*/()-]+", expr), "%s: grid %r is not arithmetic on n"
+                        % (fn, ginit)):
+            continue
+        grid = eval(expr)  # integer arithmetic on literals only
+        m = re.search(r"^\| grid \|.*$", sec, re.M)
+        cells = [c.strip() for c in m.group(0).strip("|").split("|")] if m else []
+        ck.check("(%d, 1, 1)" % grid in cells,
+                 "mk_entry's page, site %s: grid %s for --shape n=%d, its caller's %s = %s gives %d"
+                 % (at, cells, n, gvar, ginit, grid))
+
+
 def boxes_in(page):
     """ASCII boxes: runs of lines from a +---+ border to the next one."""
     out, cur = [], None
@@ -434,6 +522,8 @@ def main():
         if "kw_launch_details.hip" in docs:
             obj, doc = docs["kw_launch_details.hip"]
             check_details(args, ck, src_dir, markers, obj, doc, root, db)
+        if "kw_two_callers.hip" in docs:
+            check_two_callers(args, ck, src_dir, docs["kw_two_callers.hip"][1], db)
     finally:
         kwcap.cleanup(args, root)
     ck.finish()

@@ -3,9 +3,10 @@
 translation unit's own are one host call-graph node per unit (issue 36:
 three CK examples' `main` were one node, so the layernorm and reduce kernels'
 entry was gemm_basic.cpp's main). src/kw_mains_a.hip and src/kw_mains_b.hip
-each define `int main()`, a `static` run(), a `static` mains::go() and a
-lambda in main under the same symbols, each launching its own unit's kernels
-(mains_X_k, mains_X_static_k, mains_X_ns_k, mains_X_lambda_k). Both are compiled with the plugin (first arch only) and
+each define `int main()`, a `static` run(), a `static` mains::go(), a
+`static` run_c() in an `extern "C"` block and a lambda in main under the same
+symbols, each launching its own unit's kernels (mains_X_k, mains_X_static_k,
+mains_X_ns_k, mains_X_lambda_k, mains_X_c_k). Both are compiled with the plugin (first arch only) and
 indexed together. Ground truth, none of it from kwalk:
 
   - premise: each unit's code object holds its four kernels (the symbols,
@@ -28,7 +29,7 @@ from kwcheck import Checker  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 UNITS = {u: os.path.join(HERE, "src", "kw_mains_%s.hip" % u) for u in ("a", "b")}
-KINDS = ("k", "static_k", "ns_k", "lambda_k")
+KINDS = ("k", "static_k", "ns_k", "lambda_k", "c_k")
 
 
 def main():
