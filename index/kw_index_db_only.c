@@ -3,8 +3,10 @@
  * device symbols whole, and of every other kernel its own row and its archs'
  * rows without their listings, so that picking a kernel and a page of it see
  * the same build as the whole read; what hangs below another kernel (its
- * calls, parameters, IR facts, line tables, ...) and the device call graphs
- * of the translation units that define none of those kernels are not read.
+ * calls, parameters, IR facts, line tables, ...), the device call graphs
+ * of the translation units that define none of those kernels and what hangs
+ * below a launch of another symbol (its guards, constants, arguments, operand
+ * declarations, macro expansions) are not read.
  *
  * The rows are found through the indexes the database has (kernels(symbol),
  * each table's _parent, the top level's _sidecar): the ids chosen at each
@@ -25,8 +27,21 @@ typedef enum kw_only_role {
     KW_ONLY_ARCHS,  /* `kernels_archs`, `kernels_triton`: every row, the chosen kernels' kept
                        (a listing only under a chosen kernel) */
     KW_ONLY_BELOW,  /* below a kernel or a unit's call graph: the chosen parents' rows */
-    KW_ONLY_GRAPH   /* `device_calls`: the rows of the units that define a chosen kernel */
+    KW_ONLY_GRAPH,  /* `device_calls`: the rows of the units that define a chosen kernel */
+    KW_ONLY_LAUNCH  /* `launches`: every row; those of a chosen symbol or of none kept */
 } kw_only_role;
+
+/* A launch's tables read only under the launches kept (KW_ONLY_LAUNCH): what
+ * a page shows of its own kernel's launch sites. Those every launch gives the
+ * model (its instantiation chain, the ASM kernels it may pick) are read whole. */
+static bool kw_only_launch_part(const char *name) {
+    static const char *const parts[] = {"launches_guards", "launches_constants", "launches_args",
+                                        "launches_operand_decls", "launches_macro_expansions"};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        if (!strcmp(name, parts[i]))
+            return true;
+    return false;
+}
 
 static kw_only_role kw_only_role_of(const kw_dbplan *pl, int ti, int kt, int at) {
     if (ti == kt)
@@ -39,8 +54,13 @@ static kw_only_role kw_only_role_of(const kw_dbplan *pl, int ti, int kt, int at)
     const kw_dbtab *t = &pl->tabs[ti];
     if (t->graph && t->parent == 0)
         return KW_ONLY_GRAPH;
+    if (!strcmp(name, "launches") && t->parent == 0)
+        return KW_ONLY_LAUNCH;
+    if (kw_only_launch_part(name))
+        return KW_ONLY_BELOW;
     for (int p = t->parent; p > 0; p = pl->tabs[p].parent)
-        if (p == kt || (pl->tabs[p].graph && pl->tabs[p].parent == 0))
+        if (p == kt || (pl->tabs[p].graph && pl->tabs[p].parent == 0) ||
+            kw_only_launch_part(pl->tabs[p].name))
             return KW_ONLY_BELOW;
     return KW_ONLY_ALL;
 }
@@ -51,21 +71,31 @@ static kw_status kw_only_exec(sqlite3 *db, char *sql) {
     return rc == SQLITE_OK ? KW_OK : KW_ERR;
 }
 
-/* Choose the `kernels` rows (table kt) of the n symbols. */
+/* Choose the `kernels` rows (table kt) of the n symbols, and keep the
+ * symbols' string ids (t = -1: the launches of the symbols, KW_ONLY_LAUNCH). */
 static kw_status kw_only_choose(sqlite3 *db, int kt, const char *const *symbols, size_t n) {
     char *sql =
         sqlite3_mprintf("INSERT OR IGNORE INTO temp.kw_only (t, id) SELECT %d, _id FROM _kernels "
                         "WHERE symbol IN (SELECT _id FROM strings WHERE value = ?1)",
                         kt);
-    sqlite3_stmt *st = NULL;
+    sqlite3_stmt *st = NULL, *sy = NULL;
     int rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_NOMEM;
     sqlite3_free(sql);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(db,
+                                "INSERT OR IGNORE INTO temp.kw_only (t, id) SELECT -1, _id FROM "
+                                "strings WHERE value = ?1",
+                                -1, &sy, NULL);
     for (size_t i = 0; i < n && rc == SQLITE_OK; i++) {
         sqlite3_bind_text(st, 1, symbols[i], -1, SQLITE_STATIC);
-        rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+        sqlite3_bind_text(sy, 1, symbols[i], -1, SQLITE_STATIC);
+        rc = sqlite3_step(st) == SQLITE_DONE && sqlite3_step(sy) == SQLITE_DONE ? SQLITE_OK
+                                                                                : SQLITE_ERROR;
         sqlite3_reset(st);
+        sqlite3_reset(sy);
     }
     sqlite3_finalize(st);
+    sqlite3_finalize(sy);
     return rc == SQLITE_OK ? KW_OK : KW_ERR;
 }
 
@@ -108,6 +138,12 @@ static kw_status kw_only_below(sqlite3 *db, const kw_dbplan *pl, int ti, kw_only
                                 "FROM \"%w\" WHERE _sidecar IN (SELECT _sidecar FROM _kernels "
                                 "WHERE _id IN (SELECT id FROM temp.kw_only WHERE t = %d))",
                                 ti, t->raw, kt));
+    if (role == KW_ONLY_LAUNCH)
+        return kw_only_exec(
+            db, sqlite3_mprintf("INSERT OR IGNORE INTO temp.kw_only (t, id) SELECT %d, _id "
+                                "FROM \"%w\" WHERE kernel IS NULL OR kernel IN (SELECT id FROM "
+                                "temp.kw_only WHERE t = -1)",
+                                ti, t->raw));
     if (role == KW_ONLY_BELOW || role == KW_ONLY_ARCHS)
         return kw_only_exec(
             db, sqlite3_mprintf("INSERT OR IGNORE INTO temp.kw_only (t, id) SELECT %d, _id "

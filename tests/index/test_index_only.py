@@ -12,12 +12,16 @@ On an index of the corpus sidecars:
   row below another kernel (its parameters, calls, IR facts, line tables, and
   its listings, made undecodable) is damaged with Python's sqlite3, so that
   the whole read fails (checked); the page of the kernel from the damaged
-  copy must still be the whole read's page of the intact index. `kwalk list`
-  the same, with every kernel's rows below it damaged.
+  copy must still be the whole read's page of the intact index. So are the
+  rows below every launch of another symbol (its guards, constants,
+  arguments, operand declarations, macro expansions: damaged_launches).
+  `kwalk list` the same, with every kernel's rows and every launch's of a
+  symbol below it damaged.
 
 usage: test_index_only.py --kwalk KWALK --corpus-out DIR
 """
 import argparse
+import contextlib
 import os
 import shutil
 import sqlite3
@@ -87,6 +91,35 @@ def damage(src, dst, keep_symbol):
     return n
 
 
+# the tables below a launch that a page reads for its own kernel's launches only
+LAUNCH_PARTS = ("launches_guards", "launches_constants", "launches_args",
+                "launches_operand_decls", "launches_macro_expansions")
+
+
+def damage_launches(con, keep_symbol):
+    """Every row below a launch whose kernel is a symbol other than
+    keep_symbol (None: any symbol) gets a parent that does not exist.
+    Returns the rows damaged."""
+    par = {r[0] for r in con.execute(
+        "SELECT l._id FROM _launches l JOIN strings s ON s._id = l.kernel "
+        "WHERE l.kernel IS NOT NULL AND (?1 IS NULL OR s.value IS NOT ?1)", (keep_symbol,))}
+    below = tables_below(con, "launches")
+    chosen = {"launches": par}
+    n = 0
+    for name in sorted(below, key=lambda t: t.count("_")):
+        top = next((p for p in LAUNCH_PARTS if name == p or name.startswith(p + "_")), None)
+        if top is None:
+            continue
+        par = chosen.get(below[name], set())
+        rows = [r[0] for r in con.execute(f'SELECT _id, _parent FROM "_{name}"') if r[1] in par]
+        chosen[name] = set(rows)
+        cur = con.executemany(f'UPDATE "_{name}" SET _parent = -7 WHERE _id = ?',
+                              [(i,) for i in rows])
+        n += cur.rowcount
+    con.commit()
+    return n
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kwalk", required=True)
@@ -145,6 +178,9 @@ def main():
     for sym in picks:
         n = damage(db, bad, sym)
         c.check(n > 0, f"{sym}: rows of other kernels damaged ({n})")
+        with contextlib.closing(sqlite3.connect(bad)) as con:
+            n = damage_launches(con, sym)
+        c.check(n > 0, f"{sym}: rows below launches of other symbols damaged ({n})")
         whole_bad = kw(WHOLE, "render", sym, d=bad)
         c.check(whole_bad.returncode != 0 and "corrupt kwalk index" in whole_bad.stderr,
                 f"{sym}: the whole read of the damaged copy fails ({whole_bad.stderr.strip()})")
@@ -155,6 +191,9 @@ def main():
     c.check(len(picks) > 0, "kernels rendered from a damaged copy")
     n = damage(db, bad, None)
     c.check(n > 0, f"list: every kernel's rows below it damaged ({n})")
+    with contextlib.closing(sqlite3.connect(bad)) as con:
+        n = damage_launches(con, None)
+    c.check(n > 0, f"list: rows below every launch of a symbol damaged ({n})")
     c.check(kw(WHOLE, "list", d=bad).returncode != 0, "list: the whole read of the damaged copy fails")
     same(kw(ONLY, "list", d=bad).stdout, kw(WHOLE, "list").stdout,
          "list: from the damaged copy, the intact whole read's rows")

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# bench-scale.sh: issue 38's "Done means": the five ratios of a real build's
+# index against llvm-objdump -d of the same code objects, all measured in one
+# run on one machine (not a timed test: it prints the numbers and whether
+# each target holds):
+#   1. `kwalk render KERNEL` on the build's index vs on KERNEL's own
+#      translation unit's index (target: <= 0.15 s and <= 1.5x own TU);
+#   2. `kwalk list` of the build (target: <= 0.15 s + 0.2 ms per kernel);
+#   3. the index file vs the build's objects (target: <= 1x);
+#   4. `kwalk index` (first, a new file) vs llvm-objdump -d (target: <= 0.35x);
+#   5. `kwalk site` of every kernel vs llvm-objdump -d (target: <= 1x).
+# llvm-objdump disassembles the code objects cut from the objects' offload
+# bundles (clang-offload-bundler), one process, output discarded; the ASM
+# kernels' .co files that pages of ASM kernels disassemble are not in it.
+#   scripts/bench-scale.sh [-k KWALK] [-n RUNS] [-S KERNELS] BUILD_DIR [KERNEL]
+# BUILD_DIR holds the build's sidecars and objects (e.g. the aiter fixture's
+# BUILD/tests/aiter/work/plugin: side/*.kwalk.yaml.zst, obj/*.o); KERNEL (a
+# symbol) defaults to the first kernel of the unit holding the most.
+# -S KERNELS: then the same five on the realistic synthetic build of that
+# many kernels (tests/render/realistic_build.py over $KW_BENCH_SRC, default
+# /work/ci50/build-ci/corpus: renamed copies of real sidecars and objects).
+# Wall / user CPU seconds, best of RUNS (default 3); on a loaded machine read
+# the CPU column. Use a Release build (KWALK defaults to build-rel/cli/kwalk).
+set -euo pipefail
+KWALK=build-rel/cli/kwalk
+RUNS=3
+SYNTH=0
+while getopts k:n:S: o; do
+  case $o in
+    k) KWALK=$OPTARG ;;
+    n) RUNS=$OPTARG ;;
+    S) SYNTH=$OPTARG ;;
+    *) echo "usage: $0 [-k KWALK] [-n RUNS] [-S KERNELS] BUILD_DIR [KERNEL]" >&2; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+if [ $# -lt 1 ]; then
+  echo "usage: $0 [-k KWALK] [-n RUNS] [-S KERNELS] BUILD_DIR [KERNEL]" >&2
+  exit 2
+fi
+BUILD=$1 KERNEL=${2:-}
+KWALK=$(realpath "$KWALK")
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+LLVM=${KW_LLVM_BIN:-$(ls -d /usr/lib/llvm-*/bin | sort -V | tail -1)}
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/kwalk-bench-scale.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+# best of RUNS: "wall user" of the fastest run (wall); PRE (a command) runs before each
+best() {
+  local b="" t
+  for _ in $(seq "$RUNS"); do
+    [ -n "${PRE:-}" ] && eval "$PRE"
+    /usr/bin/time -o "$TMP/time" -f "%e %U" "$@" >/dev/null 2>&1 || {
+      echo "bench-scale: failed: $*" >&2; exit 1; }
+    t=$(tail -1 "$TMP/time")
+    if [ -z "$b" ] || awk -v a="$t" -v b="$b" 'BEGIN{split(a,x," ");split(b,y," ");exit !(x[1]<y[1])}'; then
+      b=$t
+    fi
+  done
+  echo "$b"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ printf "%.2f", (b > 0 ? a / b : 0) }'; }
+holds() { if awk "BEGIN{exit !($1)}"; then echo "met"; else echo "NOT met"; fi; }
+
+# the five ratios of the build in $1 (KERNEL $2 or the default), its work files in $3
+scale() {
+  local BUILD=$1 KERNEL=$2 W=$3
+  mkdir -p "$W"
+  # the code objects of the build's objects, for the reference
+  NCO=0 OBJ_BYTES=0
+  while IFS= read -r -d '' o; do
+    OBJ_BYTES=$((OBJ_BYTES + $(stat -c %s "$o")))
+    "$LLVM/llvm-objcopy" --dump-section .hip_fatbin="$W/fb" "$o" /dev/null 2>/dev/null || continue
+    for t in $("$LLVM/clang-offload-bundler" --list --type=o --input="$W/fb" | grep amdgcn); do
+      NCO=$((NCO + 1))
+      "$LLVM/clang-offload-bundler" --unbundle --type=o --input="$W/fb" --targets="$t" \
+        --output="$W/co$NCO.co"
+    done
+  done < <(find "$BUILD" -name '*.o' -print0)
+  if [ "$NCO" -eq 0 ]; then
+    echo "bench-scale: no code objects in the objects under $BUILD" >&2
+    exit 1
+  fi
+
+  OD=$(best "$LLVM/llvm-objdump" -d --no-show-raw-insn "$W"/co*.co)
+  IX=$(PRE='rm -f "$W/all.db"' best "$KWALK" index "$BUILD" -o "$W/all.db")
+  if [ -z "$KERNEL" ]; then
+    KERNEL=$(sqlite3 "$W/all.db" "SELECT symbol FROM instantiations WHERE sidecar = (SELECT sidecar
+      FROM instantiations GROUP BY sidecar ORDER BY count(*) DESC, sidecar LIMIT 1) ORDER BY symbol LIMIT 1")
+  fi
+  OWN=$(sqlite3 "$W/all.db" "SELECT sidecar FROM instantiations WHERE symbol = '${KERNEL//\'/\'\'}' ORDER BY sidecar LIMIT 1")
+  if [ -z "$OWN" ]; then
+    echo "bench-scale: no kernel of symbol $KERNEL in $BUILD" >&2
+    exit 1
+  fi
+  "$KWALK" index "$OWN" -o "$W/own.db" >/dev/null
+  NTU=$(sqlite3 "$W/all.db" "SELECT count(*) FROM sidecars")
+  NK=$("$KWALK" list --db "$W/all.db" | grep -c . || true)
+  DB_BYTES=$(stat -c %s "$W/all.db")
+  R_ALL=$(best "$KWALK" render "$KERNEL" --db "$W/all.db")
+  R_OWN=$(best "$KWALK" render "$KERNEL" --db "$W/own.db")
+  LS=$(best "$KWALK" list --db "$W/all.db")
+  SITE=$(PRE='rm -rf "$W/site"' best "$KWALK" site --db "$W/all.db" -o "$W/site")
+
+  echo "build: $NTU translation units, $NCO code objects, $NK lines of kwalk list;"
+  echo "  KERNEL $KERNEL (own TU $(basename "$OWN"))"
+  printf '%-46s %s\n' "llvm-objdump -d of the $NCO code objects" "$OD" \
+    "kwalk index (first)" "$IX" \
+    "kwalk render KERNEL, build's index" "$R_ALL" \
+    "kwalk render KERNEL, own TU's index" "$R_OWN" \
+    "kwalk list" "$LS" \
+    "kwalk site" "$SITE"
+  r1=$(ratio "${R_ALL%% *}" "${R_OWN%% *}")
+  echo "1. render: ${R_ALL%% *} s, ${r1}x own TU (target <= 0.15 s, <= 1.5x):" \
+    "$(holds "${R_ALL%% *} <= 0.15 && $r1 <= 1.5")"
+  echo "2. list of $NK: ${LS%% *} s (target <= $(awk -v n="$NK" 'BEGIN{printf "%.3f", 0.15 + 0.0002 * n}') s):" \
+    "$(holds "${LS%% *} <= 0.15 + 0.0002 * $NK")"
+  r3=$(ratio "$DB_BYTES" "$OBJ_BYTES")
+  echo "3. index $((DB_BYTES / 1024)) KiB vs objects $((OBJ_BYTES / 1024)) KiB: ${r3}x (target <= 1):" \
+    "$(holds "$r3 <= 1")"
+  r4=$(ratio "${IX%% *}" "${OD%% *}")
+  echo "4. kwalk index / llvm-objdump: ${r4}x wall, $(ratio "${IX##* }" "${OD##* }")x user" \
+    "(target <= 0.35): $(holds "$r4 <= 0.35")"
+  r5=$(ratio "${SITE%% *}" "${OD%% *}")
+  echo "5. kwalk site / llvm-objdump: ${r5}x wall, $(ratio "${SITE##* }" "${OD##* }")x user" \
+    "(target <= 1): $(holds "$r5 <= 1")"
+  rm -rf "$W"
+}
+
+echo "runs: best of $RUNS; wall s / user s; $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+scale "$BUILD" "$KERNEL" "$TMP/real"
+if [ "$SYNTH" -gt 0 ]; then
+  # the realistic synthetic build: renamed copies of real sidecars and objects
+  PYTHONPATH="$HERE/tests/render" python3 -c 'import sys, realistic_build as r
+n, sides, _, distinct = r.write_build(sys.argv[1], sys.argv[2], int(sys.argv[3]))
+print(f"synthetic build: {n} kernels ({distinct} distinct symbols), {len(sides)} sidecars")' \
+    "${KW_BENCH_SRC:-/work/ci50/build-ci/corpus}" "$TMP/synth-build" "$SYNTH"
+  scale "$TMP/synth-build" "" "$TMP/synth"
+fi
