@@ -40,7 +40,7 @@ def main():
         one_line(c, "unknown kernel for arch",
                  [K, "render", "kw::rope_sbhd_fwd_kernel<float, true>", "--db", db, "--arch", "gfx1100"],
                  1, "was built for gfx1100")
-        for bad in ("hidden", "hidden=", "=4", "hidden=x", "hidden=1,", "a=1;b=2"):
+        for bad in ("hidden", "hidden=", "=4", "hidden=1x", "hidden=x y", "hidden=1,", "a=1;b=2"):
             one_line(c, f"--shape {bad}", [K, "render", "rope", "--db", db, "--shape", bad], 2, "--shape")
         for bad in ("-1", "0", "x", "1e999"):
             one_line(c, f"--time-us {bad}", [K, "render", "rope", "--db", db, "--time-us", bad], 2, "--time-us")

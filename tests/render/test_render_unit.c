@@ -89,7 +89,7 @@ static void test_expr(void) {
     CHECK(strstr(err.msg, "foo") != NULL);
     CHECK(kw_expr_eval("n n", &s, KW_EXPR_C, &v, &err) == KW_ERR);
     /* --shape syntax */
-    static const char *const bad[] = {"x", "a=", "=3", "a=1,", "a=b", "1a=2", "a=1;b=2", ""};
+    static const char *const bad[] = {"x", "a=", "=3", "a=1,", "a=1b", "a=b c", "1a=2", "a=1;b=2", ""};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         kw_shape t;
         memset(&t, 0, sizeof t);

@@ -194,14 +194,16 @@ class Scan(html.parser.HTMLParser):
 
 
 def site_script_ok(attrs, body):
-    """The site's own script elements: its three script files, the view's
-    and a kernel page's data blocks and the inline error collector."""
+    """The site's own script elements: its four script files, the view's, a
+    kernel page's and a Triton IR view's data blocks and the inline error
+    collector."""
     if attrs.get("src") is not None:
-        return attrs["src"] in ("kwalk-page.js", "kwalk-index.js", "kwalk-kernel.js") and \
+        return attrs["src"] in ("kwalk-page.js", "kwalk-index.js", "kwalk-kernel.js",
+                                "kwalk-ir.js") and \
             not body.strip()
     t = attrs.get("type")
     if t == "application/json":
-        return attrs.get("id") in ("kw-data", "kw-kdata")
+        return attrs.get("id") in ("kw-data", "kw-kdata", "kw-ir-data")
     if t == "text/plain":
         return re.match(r"kw-isa-\d+$", attrs.get("id", "")) is not None
     return t is None and body.startswith("window.kwErrors=[];")
@@ -253,8 +255,9 @@ var DANGER = %(danger)s, URLS = %(urls)s;
 function siteScript(s) {
   var src = s.getAttribute('src'), t = s.getAttribute('type');
   if (src !== null) return src === 'kwalk-page.js' || src === 'kwalk-index.js' ||
-    src === 'kwalk-kernel.js';
-  if (t === 'application/json') return s.id === 'kw-data' || s.id === 'kw-kdata';
+    src === 'kwalk-kernel.js' || src === 'kwalk-ir.js';
+  if (t === 'application/json') return s.id === 'kw-data' || s.id === 'kw-kdata' ||
+    s.id === 'kw-ir-data';
   if (t === 'text/plain') return /^kw-isa-\\d+$/.test(s.id);
   return t === null && s.textContent.indexOf('window.kwErrors=[];') === 0;
 }
