@@ -243,8 +243,10 @@ static int kw_render_kpage(kw_app *app, kw_render *r, const kw_kfams *f, const k
     return KW_EXIT_OK;
 }
 
-/* The index read again for the kernel KERNEL picks, where that is one kernel
- * of another symbol than KERNEL (the first read had that symbol's rows). */
+/* The index read again for what KERNEL picks: the one kernel of another
+ * symbol than KERNEL (the first read had that symbol's rows), or every
+ * instantiation of the one kernel whose page KERNEL asks for (its dispatch
+ * table needs each one's launches, guards and template arguments). */
 static int kw_render_reload(kw_app *app, kw_render_cli *c) {
     kw_arena a;
     kw_arena_init(&a);
@@ -252,9 +254,21 @@ static int kw_render_reload(kw_app *app, kw_render_cli *c) {
     kw_pick_match(&app->model, c->kernel, c->o.arch, c->tu, &a, &h);
     const char *sym = h.v.n == 1 ? app->model.kernels.v[h.v.v[0]].symbol : NULL;
     int rc = KW_EXIT_OK;
+    kw_kfams f;
+    kw_kfam_hits fh;
+    kw_err err;
     if (sym && strcmp(sym, c->kernel)) {
         const char *want[1] = {kw_arena_strdup(&c->arena, sym)};
         rc = want[0] ? kw_app_reload_only(app, want, 1) : kw_cli_failf("out of memory");
+    } else if (!sym && kw_kfams_build(&f, &app->model, &a, &err) == KW_OK) {
+        kw_kfam_match(&f, &app->model, c->kernel, c->o.arch, c->tu, &a, &fh);
+        size_t n = fh.fams.n == 1 && fh.kernels.n > 1 ? fh.kernels.n : 0, i = 0;
+        const char **want = n ? kw_arena_alloc(&c->arena, n * sizeof *want) : NULL;
+        while (want && i < n &&
+               (want[i] = kw_arena_strdup(&c->arena, app->model.kernels.v[fh.kernels.v[i]].symbol)))
+            i++;
+        if (n)
+            rc = i == n ? kw_app_reload_only(app, want, n) : kw_cli_failf("out of memory");
     }
     kw_arena_free(&a);
     return rc;
@@ -289,8 +303,8 @@ static int kw_render_all(kw_app *app, kw_render *r, const char *dir) {
         if (b.oom || !path)
             rc = kw_cli_failf("out of memory");
         else if (kw_fs_write_atomic(path, b.ptr, b.len, &err) != KW_OK ||
-                 kw_pages_manifest(m, NULL, 0, &r->scratch, dir, kw_manifest_name, ".md",
-                                   &err) != KW_OK)
+                 kw_pages_manifest(m, NULL, 0, &r->scratch, dir, kw_manifest_name, ".md", &err) !=
+                     KW_OK)
             rc = kw_cli_fail(&err);
         else
             printf("%s: %zu walkthroughs and index.md\n", dir, m->kernels.n);

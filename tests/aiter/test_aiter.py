@@ -611,7 +611,8 @@ def do_site_lines(a, ck):
         if not ck.check(r.returncode == 0, "%s: exit %d: %s" % (" ".join(cmd), r.returncode,
                                                              r.stderr)):
             ck.finish()
-    idx = open(os.path.join(site, "index.html"), encoding="utf-8").read()
+    # every instantiation's row: instantiations.html (index.html lists kernels)
+    idx = open(os.path.join(site, "instantiations.html"), encoding="utf-8").read()
     pages = dict(re.findall(r'<tr data-i="\d+" data-g="\d+" data-sym="([^"]+)"><td>.*?'
                             r'<a href="([^"]+)"', idx))
     obj = os.path.join(out, "obj", LINES_TU + ".o")

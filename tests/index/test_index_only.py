@@ -7,7 +7,9 @@ On an index of the corpus sidecars:
   every kernel whose printed name is unique rendered by that name (the
   second read, for the symbol the name picks), must be byte-identical, with
   the same exit status and error text, to the page of the whole read
-  ($KWALK_INDEX_READ=whole); `kwalk list` and `list --json` too;
+  ($KWALK_INDEX_READ=whole); `kwalk list` and `list --json` too; and so
+  must each template's kernel page (several instantiations), with and
+  without `--shape`;
 - the rows a page does not read are not read: in a copy of the index, every
   row below another kernel (its parameters, calls, IR facts, line tables, and
   its listings, made undecodable) is damaged with Python's sqlite3, so that
@@ -171,6 +173,21 @@ def main():
             pages += 1
     c.check(pages >= len(rows) and by_name,
             f"pages compared: {pages} (kernels listed: {len(rows)}, by name: {len(by_name[::3])})")
+
+    # a kernel's page (a template's name: several instantiations), plain and
+    # with a --shape: its dispatch table needs every instantiation's launches,
+    # guards and template arguments, read for it too
+    templates = sorted({n.split("<", 1)[0] for n in names if "<" in n
+                        and sum(m.split("<", 1)[0] == n.split("<", 1)[0] for m in names) > 1})
+    kpages = 0
+    for q in templates:
+        for extra in ([], ["--shape", "n=300"]):
+            w, o = kw(WHOLE, "render", q, *extra), kw(ONLY, "render", q, *extra)
+            c.eq(o.returncode, w.returncode, f"render {q!r} {extra}: exit status")
+            if same(o.stdout, w.stdout, f"render {q!r} {extra}: the whole read's kernel page") \
+                    and w.stdout.startswith("# Kernel "):
+                kpages += 1
+    c.check(kpages >= 2, f"kernel pages compared: {kpages} (templates: {templates})")
 
     # the rows a page does not need are not read: damaged, the page is the same
     hip = [r[1] for r in rows if r[6] == "hip" and r[2] != "-"]

@@ -164,7 +164,8 @@ def main():
         if a.site:
             best = best_run([kwalk, "site", "--db", db, "-o", out], out, a.repeat, tmp)
             pages = [f for f in os.listdir(out) if f.endswith(".html")
-                     and f not in ("index.html", "map.html")]
+                     and f not in ("index.html", "map.html", "instantiations.html")
+                     and not f.endswith((".kernel.html", ".ir.html"))]
             if len(pages) != distinct:
                 sys.exit(f"FAIL: {len(pages)} site pages for {distinct} kernels")
             print(fmt(f"kwalk site (best of {a.repeat})", *best), f"({len(pages)} pages, {dir_mb(out):.0f} MB)")
