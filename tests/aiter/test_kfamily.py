@@ -244,8 +244,12 @@ def do_shape(a, ck):
     shape_dtype(a, ck, db)
     shapes = ["%s=%s" % (k, v) for k in numeric for v in sorted({f[k] for f in rows.values()})]
     shapes += [",".join(shapes[:3]), "head_size=128,qTile=0,Gqa=8,Mtp=1,Msk=0,Hp=0"]
+    # words: the pa tables' string fields (qType=bf16), element types by
+    # model/kw_dtype.c's spellings, an unknown spelling (not evaluated)
+    shapes += ["%s=%s" % (k, v) for k in words for v in sorted({f[k] for f in rows.values()})]
     rms = ["n=4096,group_size=0,emit_e8m0_scale=0", "n=300", "n=8192,group_size=32",
-           "n=6000,group_size=24,reduce_thread_size=4,m=1"]
+           "n=6000,group_size=24,reduce_thread_size=4,m=1", "dtype=bf16", "dtype=fp16",
+           "dtype=bfloat16", "dtype=bf16,_st=bf16", "n=4096,dtype=Half", "dtype=bf17"]
     site_shapes(a, ck, db, [(GLOB, shapes), ("add_rmsnorm_quant_kernel", rms)], seen)
 
 
