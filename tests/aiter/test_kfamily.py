@@ -259,6 +259,15 @@ def open_conds(md):
     return re.findall(r"^- `([^`]*)` at ", part[1].split("\n\n")[0], re.M) if len(part) > 1 else []
 
 
+def open_reasons(md):
+    """The evaluator's reason for each condition open_conds lists (None: none given)."""
+    part = md.split("Not evaluated (bind their names with --shape to decide):\n\n", 1)
+    if len(part) < 2:
+        return []
+    return [m.group(1) for m in re.finditer(r"^- `[^`]*` at `[^`]*`(?:: (.*))?$",
+                                            part[1].split("\n\n")[0], re.M)]
+
+
 def site_shapes(a, ck, db, names, seen):
     """The site's kernel page of each name: its shape box against `render
     NAME --shape` for each shape (seen: those rendered already), row by row
@@ -306,6 +315,8 @@ def site_shapes(a, ck, db, names, seen):
             if not re.search(r"\d+ of them match", md):  # the whole kernel: the same page
                 ck.eq(sorted(x["rows"]), sorted(rv), "%s: the site page's rows" % name)
                 ck.eq(x["open"], open_conds(md), "%s --shape %s: what could not be evaluated"
+                      % (name, s))
+                ck.eq(x.get("why"), open_reasons(md), "%s --shape %s: why, each"
                       % (name, s))
             marked += len(rv)
         bad = res[-1]
