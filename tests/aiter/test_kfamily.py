@@ -264,8 +264,9 @@ def open_reasons(md):
     part = md.split("Not evaluated (bind their names with --shape to decide):\n\n", 1)
     if len(part) < 2:
         return []
-    return [m.group(1) for m in re.finditer(r"^- `[^`]*` at `[^`]*`(?:: (.*))?$",
-                                            part[1].split("\n\n")[0], re.M)]
+    return [m.group(1) and re.sub(r"\\(.)", r"\1", m.group(1))  # Markdown's \_ is _
+            for m in re.finditer(r"^- `[^`]*` at `[^`]*`(?:: (.*))?$",
+                                 part[1].split("\n\n")[0], re.M)]
 
 
 def site_shapes(a, ck, db, names, seen):
