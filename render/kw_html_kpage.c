@@ -3,8 +3,8 @@
  * by kw_kpage_write.c in the HTML printer, each row linking to its
  * instantiation's page; the data the page's shape box evaluates (per row
  * the template arguments it binds, per condition its expression, what it
- * must be and the constants of its call or launch: model/kw_kpage.h) as
- * inline JSON; and index.html, a row per kernel. Evaluates nothing: the
+ * must be and the constants of its call or launch: model/kw_kpage.h, and
+ * model/kw_dtype.c's element-type spellings) as inline JSON; and index.html, a row per kernel. Evaluates nothing: the
  * page script (kw_html_kpage_js.c) does, as model/kw_expr.c would. */
 #include <math.h>
 #include <stdio.h>
