@@ -61,6 +61,18 @@ const char *kw_dtype_canon(const char *s, size_t n) {
     return NULL;
 }
 
+size_t kw_dtype_count(void) {
+    return sizeof kw_dtypes / sizeof kw_dtypes[0];
+}
+
+const char *kw_dtype_name(size_t row) {
+    return row < kw_dtype_count() ? kw_dtypes[row].canon : NULL;
+}
+
+const char *const *kw_dtype_spellings(size_t row) {
+    return row < kw_dtype_count() ? kw_dtypes[row].spell : NULL;
+}
+
 static int kw_dtype_e4m3(const char *c) {
     return !strcmp(c, "fp8_e4m3fnuz") || !strcmp(c, "fp8_e4m3fn");
 }

@@ -23,4 +23,11 @@ typedef enum kw_dtype_eq {
 /* Whether two canonical names are one type. */
 kw_dtype_eq kw_dtype_same(const char *a, const char *b);
 
+/* The table itself, row by row (the site's kernel pages carry it, so that
+ * their script reads the same spellings): the number of rows, a row's
+ * canonical name and its spellings (NULL-terminated); NULL past the end. */
+size_t kw_dtype_count(void);
+const char *kw_dtype_name(size_t row);
+const char *const *kw_dtype_spellings(size_t row);
+
 #endif

@@ -3,14 +3,15 @@
  * by kw_kpage_write.c in the HTML printer, each row linking to its
  * instantiation's page; the data the page's shape box evaluates (per row
  * the template arguments it binds, per condition its expression, what it
- * must be and the constants of its call or launch: model/kw_kpage.h) as
- * inline JSON; and index.html, a row per kernel. Evaluates nothing: the
+ * must be and the constants of its call or launch: model/kw_kpage.h, and
+ * model/kw_dtype.c's element-type spellings) as inline JSON; and index.html, a row per kernel. Evaluates nothing: the
  * page script (kw_html_kpage_js.c) does, as model/kw_expr.c would. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "common/kw_symmap.h"
+#include "model/kw_dtype.h"
 #include "model/kw_operand.h"
 #include "render/kw_html.h"
 #include "render/kw_kpage_write.h"
@@ -105,8 +106,41 @@ static void kw_hk_row(kw_render *r, kw_buf *o, kw_hk_strs *s, const kw_krow *row
     kw_buf_puts(o, "]}");
 }
 
+/* model/kw_dtype.c's table, for words compared with element types:
+ * "t": {spelling: type}, "u": the pairs of types kw_dtype_same leaves
+ * undecided (aiter's fp8 against one e4m3 format). */
+static void kw_hk_dtypes(kw_buf *out) {
+    kw_buf_puts(out, ",\"t\":{");
+    size_t n = kw_dtype_count();
+    bool any = false;
+    for (size_t r = 0; r < n; r++)
+        for (const char *const *p = kw_dtype_spellings(r); *p; p++) {
+            if (any)
+                kw_buf_putc(out, ',');
+            kw_html_json(out, *p, strlen(*p));
+            kw_buf_putc(out, ':');
+            kw_html_json(out, kw_dtype_name(r), strlen(kw_dtype_name(r)));
+            any = true;
+        }
+    kw_buf_puts(out, "},\"u\":[");
+    any = false;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) {
+            if (kw_dtype_same(kw_dtype_name(i), kw_dtype_name(j)) != KW_DTYPE_UNDECIDED)
+                continue;
+            kw_buf_printf(out, "%s[", any ? "," : "");
+            kw_html_json(out, kw_dtype_name(i), strlen(kw_dtype_name(i)));
+            kw_buf_putc(out, ',');
+            kw_html_json(out, kw_dtype_name(j), strlen(kw_dtype_name(j)));
+            kw_buf_putc(out, ']');
+            any = true;
+        }
+    kw_buf_putc(out, ']');
+}
+
 /* <script type="application/json" id="kw-kdata">: the rows, then the
- * strings they index (kw_html_json: safe inside the element). */
+ * strings they index (kw_html_json: safe inside the element), then the
+ * element types' spellings (kw_hk_dtypes). */
 static void kw_hk_data(kw_render *r, const kw_kpage *p, kw_buf *out) {
     kw_hk_strs s = {.a = &r->scratch};
     kw_symmap_init(&s.at);
@@ -125,7 +159,9 @@ static void kw_hk_data(kw_render *r, const kw_kpage *p, kw_buf *out) {
             kw_buf_putc(out, ',');
         kw_html_json(out, s.v.v[i], strlen(s.v.v[i]));
     }
-    kw_buf_puts(out, "]}</script>\n");
+    kw_buf_putc(out, ']');
+    kw_hk_dtypes(out);
+    kw_buf_puts(out, "}</script>\n");
     if (s.oom || rows.oom)
         out->oom = true;
     kw_buf_free(&rows);

@@ -244,8 +244,12 @@ def do_shape(a, ck):
     shape_dtype(a, ck, db)
     shapes = ["%s=%s" % (k, v) for k in numeric for v in sorted({f[k] for f in rows.values()})]
     shapes += [",".join(shapes[:3]), "head_size=128,qTile=0,Gqa=8,Mtp=1,Msk=0,Hp=0"]
+    # words: the pa tables' string fields (qType=bf16), element types by
+    # model/kw_dtype.c's spellings, an unknown spelling (not evaluated)
+    shapes += ["%s=%s" % (k, v) for k in words for v in sorted({f[k] for f in rows.values()})]
     rms = ["n=4096,group_size=0,emit_e8m0_scale=0", "n=300", "n=8192,group_size=32",
-           "n=6000,group_size=24,reduce_thread_size=4,m=1"]
+           "n=6000,group_size=24,reduce_thread_size=4,m=1", "dtype=bf16", "dtype=fp16",
+           "dtype=bfloat16", "dtype=bf16,_st=bf16", "n=4096,dtype=Half", "dtype=bf17"]
     site_shapes(a, ck, db, [(GLOB, shapes), ("add_rmsnorm_quant_kernel", rms)], seen)
 
 
@@ -253,6 +257,16 @@ def open_conds(md):
     """The texts of the conditions a --shape page says it could not evaluate."""
     part = md.split("Not evaluated (bind their names with --shape to decide):\n\n", 1)
     return re.findall(r"^- `([^`]*)` at ", part[1].split("\n\n")[0], re.M) if len(part) > 1 else []
+
+
+def open_reasons(md):
+    """The evaluator's reason for each condition open_conds lists (None: none given)."""
+    part = md.split("Not evaluated (bind their names with --shape to decide):\n\n", 1)
+    if len(part) < 2:
+        return []
+    return [m.group(1) and re.sub(r"\\(.)", r"\1", m.group(1))  # Markdown's \_ is _
+            for m in re.finditer(r"^- `[^`]*` at `[^`]*`(?:: (.*))?$",
+                                 part[1].split("\n\n")[0], re.M)]
 
 
 def site_shapes(a, ck, db, names, seen):
@@ -302,6 +316,8 @@ def site_shapes(a, ck, db, names, seen):
             if not re.search(r"\d+ of them match", md):  # the whole kernel: the same page
                 ck.eq(sorted(x["rows"]), sorted(rv), "%s: the site page's rows" % name)
                 ck.eq(x["open"], open_conds(md), "%s --shape %s: what could not be evaluated"
+                      % (name, s))
+                ck.eq(x.get("why"), open_reasons(md), "%s --shape %s: why, each"
                       % (name, s))
             marked += len(rv)
         bad = res[-1]
