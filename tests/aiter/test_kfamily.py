@@ -375,6 +375,15 @@ def shape_dtype(a, ck, db):
     # every instantiation a way reaches (a name nothing uses decides nothing)
     base, _ = kept("kwalk_unused_name=1")
     ck.check(len(base) > 4, "%d instantiations reached" % len(base))
+    # the expected sets are read through the element types' mangled codes
+    # (MANGLED: clang 20 and later, where opus's bf16_t is __bf16); where the
+    # reached instantiations have none of them (clang 19 instantiates other
+    # types), the expectation cannot be derived: said, not checked
+    codes = {mangled_args(s)[di] for s in base if len(mangled_args(s)) > di}
+    if not codes & set(MANGLED.values()):
+        ck.note("dtype shapes not checked: the instantiations' DTYPE_I codes %s include none of %s"
+                % (sorted(codes), sorted(MANGLED.values())))
+        return
     tried = 0
     for d in ("bf16", "fp16"):
         want = {s for s in base if len(mangled_args(s)) > fq and
