@@ -76,8 +76,8 @@ kw_status kw_index_read_file(kw_index *ix, const char *path, kw_err *err);
 /* kw_index_read_file reading from the database only what a question about
  * the kernels of the n device symbols needs (one page, `kwalk list`; n may
  * be 0): those kernels whole, in every translation unit, and the device call
- * graphs of their units; of every other kernel its own record and its archs
- * without their listings (so that picking a kernel by name, template or
+ * graphs of their units; of every other kernel its own record, its archs
+ * without their listings and its kernel struct's template arguments (so that picking a kernel by name, template or
  * arch sees the whole build), nothing below them; every translation unit's
  * host records (launches, entry points, host calls). A YAML index is read
  * whole. (kw_index_db_only.c) */

@@ -1,7 +1,8 @@
 /* kw_index_db_only.c: reading from the index database only the rows one
  * question needs (kw_index_read_file_only): the rows of the kernels of a few
  * device symbols whole, and of every other kernel its own row and its archs'
- * rows without their listings, so that picking a kernel and a page of it see
+ * rows without their listings and its kernel struct's template arguments (the
+ * names list prints), so that picking a kernel and a page of it see
  * the same build as the whole read; what hangs below another kernel (its
  * calls, parameters, IR facts, line tables, ...), the device call graphs
  * of the translation units that define none of those kernels and what hangs
@@ -51,6 +52,10 @@ static kw_only_role kw_only_role_of(const kw_dbplan *pl, int ti, int kt, int at)
     const char *name = pl->tabs[ti].name;
     if (ti == at || !strcmp(name, "kernels_triton") || !strcmp(name, "kernels_triton_files"))
         return KW_ONLY_ARCHS;
+    /* the kernel struct's template arguments as the source wrote them: the
+     * names `kwalk list` prints and `render NAME` matches (model/kw_title.c) */
+    if (!strcmp(name, "kernels_functor_args"))
+        return KW_ONLY_ALL;
     const kw_dbtab *t = &pl->tabs[ti];
     if (t->graph && t->parent == 0)
         return KW_ONLY_GRAPH;

@@ -133,10 +133,12 @@ static bool kw_list_collect_tus(kw_list *l, const bool *shadowed);
 static bool kw_list_collect(kw_list *l) {
     const kw_index *ix = l->ix;
     size_t at;
-    for (size_t i = 0; i < ix->kernels.n; i++)
-        if (!kw_list_add_row(l, ix->kernels.v[i].symbol, ix->kernels.v[i].name, &ix->kernels.v[i],
-                             &at))
+    for (size_t i = 0; i < ix->kernels.n; i++) {
+        const kw_kernel *k = &ix->kernels.v[i];
+        /* the kernel struct a trampoline runs, its aliases as the source wrote them */
+        if (!kw_list_add_row(l, k->symbol, kw_title_kname(&l->arena, k, k->name), k, &at))
             return false;
+    }
     bool *shadowed = kw_entries_shadowed(ix);
     if (!shadowed)
         return false; /* out of memory */

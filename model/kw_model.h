@@ -162,6 +162,9 @@ const char *kw_title_aliased(kw_arena *a, const char *printed, const kw_template
 /* mk's printed name with the kernel struct it runs written so (every place
  * the struct's name appears in it); mk->name when nothing applies. In a. */
 const char *kw_title_name(kw_arena *a, const kw_mkernel *mk);
+/* The same for kernel k printed as name (kwalk list's rows): name itself
+ * when k runs no kernel struct or nothing applies. In a. */
+const char *kw_title_kname(kw_arena *a, const kw_kernel *k, const char *name);
 
 /* The kernel a launch of unit tu (NULL: of no unit in particular) names by
  * symbol: the unit's own when it has internal linkage, else the build's. */

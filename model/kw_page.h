@@ -64,6 +64,7 @@ typedef struct kw_page_verdict {
     bool evaluated;  /* and answered: holds is the path's verdict */
     bool holds;      /* the condition is as the path needs it (g->holds) */
     const char *why; /* tried but not evaluated: the evaluator's message */
+    bool said;       /* the printer wrote why on the page already (once a page) */
 } kw_page_verdict;
 
 /* A launch's grid and block for the page's shape (kw_operand_value): the

@@ -66,8 +66,8 @@ void kw_pick_match(const kw_model *m, const char *q, const char *arch, const cha
             case 0:
                 hit = !strcmp(mk->symbol, q);
                 break;
-            case 1:
-                hit = !strcmp(mk->name, q);
+            case 1: /* the printed name, or as list and index.md write it (aliases) */
+                hit = !strcmp(mk->name, q) || !strcmp(kw_title_name(a, mk), q);
                 break;
             case 2:
                 /* a template, or the kernel struct a trampoline runs */

@@ -262,16 +262,19 @@ static const char *kw_title_functor(kw_model *m, const kw_mkernel *mk) {
 }
 
 const char *kw_title_name(kw_arena *a, const kw_mkernel *mk) {
-    const kw_kernel *k = mk->k;
-    if (!k || !k->functor || !k->functor_args.n || !mk->name)
-        return mk->name;
+    return kw_title_kname(a, mk->k, mk->name);
+}
+
+const char *kw_title_kname(kw_arena *a, const kw_kernel *k, const char *name) {
+    if (!k || !k->functor || !k->functor_args.n || !name)
+        return name;
     const char *shown = kw_title_aliased(a, k->functor, k->functor_args.v, k->functor_args.n);
     if (shown == k->functor)
-        return mk->name;
+        return name;
     kw_buf b;
     kw_buf_init(&b);
     size_t flen = strlen(k->functor);
-    const char *p = mk->name;
+    const char *p = name;
     for (const char *at = strstr(p, k->functor); at; at = strstr(p, k->functor)) {
         kw_buf_append(&b, p, (size_t)(at - p));
         kw_buf_puts(&b, shown);
@@ -280,7 +283,7 @@ const char *kw_title_name(kw_arena *a, const kw_mkernel *mk) {
     kw_buf_puts(&b, p);
     const char *out = b.oom ? NULL : kw_arena_strdup(a, kw_buf_str(&b));
     kw_buf_free(&b);
-    return out ? out : mk->name;
+    return out ? out : name;
 }
 
 /* The titles of group g's kernels whose short titles are the same. */

@@ -19,6 +19,32 @@ typedef struct kw_tally {
     int conditions, evaluated;
 } kw_tally;
 
+/* " [shape: not evaluated, WHY]" after a guard --shape could not decide: the
+ * evaluator's message with its quoted name as code ("unknown name
+ * `s.time_kernel_`"), written once a page; a later guard with the same
+ * message says "as above" (launch_kernel's timer branches repeat one). */
+static void kw_host_why(kw_render *r, const kw_page_verdict *v) {
+    const char *why = v->why ? v->why : "?";
+    for (size_t i = 0; i < r->page.verdicts.n; i++) {
+        const kw_page_verdict *o = &r->page.verdicts.v[i];
+        if (o->said && o->why && !strcmp(o->why, why)) {
+            kw_buf_puts(r->out, " [shape: not evaluated, as above]");
+            return;
+        }
+    }
+    r->page.verdicts.v[v - r->page.verdicts.v].said = true;
+    kw_buf_puts(r->out, " [shape: not evaluated, ");
+    const char *q = strchr(why, '\''), *e = q ? strchr(q + 1, '\'') : NULL;
+    if (q && e && e > q + 1 && !memchr(q, '`', (size_t)(e - q))) {
+        char *t = kw_arena_printf(&r->scratch, "%.*s`%.*s`%s", (int)(q - why), why,
+                                  (int)(e - q - 1), q + 1, e + 1);
+        kw_md_safe_prose(r->out, t ? t : why, kw_r_prose_in(r));
+    } else {
+        kw_md_safe(r->out, why, kw_r_prose_in(r));
+    }
+    kw_buf_puts(r->out, "]");
+}
+
 /* A guard as prose: "when `a.hidden <= 4096`", "when not `use_fp8`" ... and,
  * with a --shape, whether it holds for that shape (the page's verdict:
  * evaluated with --shape plus the constants of the launch or call the guard
@@ -70,9 +96,7 @@ static bool kw_host_guard(kw_render *r, const kw_guard *g, kw_tally *tally) {
         return true;
     /* the brackets below make no link: the same text in both printers */
     if (!v->evaluated) {
-        kw_buf_puts(r->out, " [shape: not evaluated, ");
-        kw_md_text(r->out, v->why ? v->why : "?", kw_r_prose_in(r));
-        kw_buf_puts(r->out, "]");
+        kw_host_why(r, v);
         return true;
     }
     bool holds = v->holds;
