@@ -54,7 +54,9 @@ static const char kw_list_usage[] =
     "ARCHS: arch,arch  LAUNCHES: file:line,...  ENTRIES: kind:name,...\n"
     "TU: the source file of a kernel with internal linkage (static, anonymous namespace),\n"
     "    whose symbol other translation units may use for other kernels; - otherwise\n"
-    "KIND: hip or asm  CODE_OBJECTS (asm): file.co,...  (empty: -)\n\n"
+    "KIND: hip or asm  CODE_OBJECTS (asm): file.co,...  (empty: -)\n"
+    "NAME: the printed name; the kernel struct a trampoline runs (ck_tile::kentry) with the\n"
+    "    type aliases its source wrote (ck_tile::bf16_t), as index.md; render takes both\n\n"
     "  --db FILE   the database written by 'kwalk index' (default: " KW_INDEX_DEFAULT_PATH ")\n"
     "  --json      one JSON document instead (docs/json.md): the same fields, as lists\n";
 

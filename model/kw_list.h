@@ -23,7 +23,8 @@
 
 /* One output line. */
 typedef struct kw_list_row {
-    const char *name;
+    const char *name; /* printed; a trampoline's kernel struct with the aliases
+                         the source wrote (kw_title_kname: ck_tile::bf16_t) */
     const char *symbol;
     const kw_kernel *kernel;             /* NULL: launched, but no device record */
     const kw_index_tu *tu;               /* internal linkage: its translation unit */
