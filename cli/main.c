@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/kw_cli.h"
+#include "cli/kw_decode_cache.h"
 #include "common/kw_fs.h"
 
 #ifndef KWALK_VERSION
@@ -76,8 +77,10 @@ int main(int argc, char **argv) {
         return kw_cli_flush_stdout();
     }
     for (size_t i = 0; i < sizeof(kw_commands) / sizeof(kw_commands[0]); i++)
-        if (!strcmp(cmd, kw_commands[i].name))
+        if (!strcmp(cmd, kw_commands[i].name)) {
+            kw_decode_cache_start();
             return kw_commands[i].run(argc - 1, argv + 1);
+        }
     kw_cli_failf("unknown command '%s' (see 'kwalk --help')", cmd);
     return KW_EXIT_USAGE;
 }

@@ -4,6 +4,7 @@
  * then its soname through the loader's search path. */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "codeobj/kw_co_llvm.h"
+#include "codeobj/kw_co_cache.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -131,4 +132,8 @@ char *kw_co_llvm_demangle(const char *symbol, bool *have) {
         return NULL;
     kw_llvm_sv sv = {strlen(symbol), symbol};
     return kw_dm_fn(sv, true);
+}
+
+const char *kw_co_llvm_library(void) {
+    return KWALK_LIBLLVM;
 }

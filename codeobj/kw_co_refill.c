@@ -83,7 +83,8 @@ static kw_status kw_refill_fill(kw_sidecar *sc, kw_co_set *set, const bool *skip
             saved[j] = sc->kernels.v[k].archs.v[i].target_id;
             sc->kernels.v[k].archs.v[i].target_id = NULL;
         }
-    kw_status st = kw_co_sidecar_fill_set(sc, set, KW_CO_SC_LISTING, NULL, skip, err);
+    kw_status st =
+        kw_co_sidecar_fill_set(sc, set, KW_CO_SC_LISTING | KW_CO_SC_CACHE, NULL, skip, err);
     j = 0;
     for (size_t k = 0; k < sc->kernels.n; k++)
         for (size_t i = 0; i < sc->kernels.v[k].archs.n && j < n; i++, j++)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codeobj/kw_co_cache.h"
 #include "codeobj/kw_codeobj.h"
 
 /* Where each instruction class is counted in kw_isa_classes. */
@@ -285,6 +286,65 @@ static kw_status kw_co_sidecar_table(kw_sidecar *sc, const kw_co_object *obj, kw
     return KW_OK;
 }
 
+/* The decode cache's record of obj (KW_CO_SC_CACHE): the store's, else every
+ * kernel with code disassembled once and the record stored. *r is closed
+ * (nothing to fill from) when out of memory; *data is the record's memory,
+ * for free. */
+static kw_status kw_co_sidecar_record(kw_co_set *set, const kw_co_object *obj, unsigned want,
+                                      kw_co_listing *l, kw_co_record *r, unsigned char **data,
+                                      kw_err *err) {
+    const kw_co_cache_store *s = kw_co_cache_store_now();
+    char md5[33], key[96];
+    kw_co_md5_hex(obj->image, obj->image_size, md5);
+    kw_co_cache_key(md5, want & KW_CO_WANT_LINES, key);
+    size_t n = 0;
+    *data = NULL;
+    memset(r, 0, sizeof *r);
+    if (s && s->get(s->ctx, key, data, &n)) {
+        if (kw_co_record_open(r, *data, n, obj->kernels.n)) {
+            kw_co_cache_count(true);
+            return KW_OK;
+        }
+        free(*data); /* damaged or of another form: decoded and stored again */
+        *data = NULL;
+    }
+    kw_co_cache_count(false);
+    kw_co_record_w *w = kw_co_record_begin(obj->kernels.n);
+    kw_arena scratch;
+    kw_arena_init(&scratch);
+    kw_status st = w ? KW_OK : kw_fail(err, "out of memory");
+    for (size_t i = 0; i < obj->kernels.n && st == KW_OK; i++) {
+        const kw_co_kernel *k = &obj->kernels.v[i];
+        if (!k->has_code)
+            continue;
+        kw_kernel_arch a;
+        kw_kernel_arch_init(&a);
+        a.lines_note = NULL;
+        st = kw_co_disassemble(set, obj, k, want, l, err);
+        if (st == KW_OK && (kw_co_sidecar_listing(&scratch, &a, l) != KW_OK ||
+                            !kw_co_record_put(w, i, k->name, &a, a.lines_note != NULL)))
+            st = kw_fail(err, "out of memory");
+        kw_arena_free(&scratch);
+        kw_arena_init(&scratch);
+    }
+    size_t nb = 0;
+    const unsigned char *b = st == KW_OK ? kw_co_record_bytes(w, &nb) : NULL;
+    if (st == KW_OK && !b)
+        st = kw_fail(err, "out of memory");
+    if (st == KW_OK && !(*data = malloc(nb ? nb : 1)))
+        st = kw_fail(err, "out of memory");
+    if (st == KW_OK) {
+        memcpy(*data, b, nb);
+        if (s)
+            s->put(s->ctx, key, b, nb);
+        if (!kw_co_record_open(r, *data, nb, obj->kernels.n))
+            st = kw_fail(err, "out of memory");
+    }
+    kw_co_record_free(w);
+    kw_arena_free(&scratch);
+    return st;
+}
+
 kw_status kw_co_sidecar_fill_set(kw_sidecar *sc, kw_co_set *set, unsigned flags, const char *match,
                                  const bool *skip, kw_err *err) {
     const char *path = set->name ? set->name : "code objects";
@@ -301,6 +361,13 @@ kw_status kw_co_sidecar_fill_set(kw_sidecar *sc, kw_co_set *set, unsigned flags,
         kw_co_sidecar_offload_arch(sc, obj->arch);
         if (flags & KW_CO_SC_CODE_OBJECTS)
             st = kw_co_sidecar_table(sc, obj, err);
+        unsigned want = obj->has_debug_line && !(flags & KW_CO_SC_NO_LINES) ? KW_CO_WANT_LINES : 0;
+        kw_co_record rec;
+        unsigned char *rec_data = NULL;
+        bool cached = (flags & KW_CO_SC_LISTING) && (flags & KW_CO_SC_CACHE);
+        memset(&rec, 0, sizeof rec);
+        if (st == KW_OK && cached)
+            st = kw_co_sidecar_record(set, obj, want, &l, &rec, &rec_data, err);
         for (size_t i = 0; i < obj->kernels.n && st == KW_OK; i++) {
             const kw_co_kernel *k = &obj->kernels.v[i];
             if (match && !kw_co_match(k, match, best, &names))
@@ -315,14 +382,20 @@ kw_status kw_co_sidecar_fill_set(kw_sidecar *sc, kw_co_set *set, unsigned flags,
             kw_co_sidecar_resources(A, K, obj, k);
             if (!(flags & KW_CO_SC_LISTING) || !k->has_code)
                 continue;
-            unsigned want =
-                obj->has_debug_line && !(flags & KW_CO_SC_NO_LINES) ? KW_CO_WANT_LINES : 0;
-            st = kw_co_disassemble(set, obj, k, want, &l, err);
-            if (st == KW_OK && kw_co_sidecar_listing(&sc->arena, A, &l) != KW_OK)
-                st = kw_fail(err, "%s: out of memory", path);
+            if (cached) {
+                if (!kw_co_record_has(&rec, i, k->name) ||
+                    !kw_co_record_fill(&rec, i, &sc->arena, A))
+                    st = kw_fail(err, "%s: out of memory", path);
+            } else {
+                st = kw_co_disassemble(set, obj, k, want, &l, err);
+                if (st == KW_OK && kw_co_sidecar_listing(&sc->arena, A, &l) != KW_OK)
+                    st = kw_fail(err, "%s: out of memory", path);
+            }
             if (st == KW_OK && obj->has_debug_line && !want)
                 A->lines_note = "the code object has line tables; lines not requested";
         }
+        kw_co_record_close(&rec);
+        free(rec_data);
     }
     kw_co_listing_free(&l);
     kw_arena_free(&names);

@@ -21,6 +21,8 @@ enum {
     KW_CO_SC_NO_LINES = 1u << 1,     /* with KW_CO_SC_LISTING: no source lines even when
                                       * the code object has line tables */
     KW_CO_SC_CODE_OBJECTS = 1u << 2, /* record translation_unit.code_objects */
+    KW_CO_SC_CACHE = 1u << 3,        /* with KW_CO_SC_LISTING: through the decode cache
+                                      * (kw_co_cache.h): a code object decoded once */
 };
 
 /* Read the code objects in path (any container kw_co_open reads) and fill

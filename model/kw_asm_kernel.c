@@ -11,8 +11,8 @@ const kw_kernel *kw_asm_kernel_read(kw_sidecar *sc, const kw_mkernel *mk, kw_are
     kw_sidecar_free(sc);
     *why = NULL;
     kw_err err;
-    if (kw_co_sidecar_fill_kernels(sc, mk->asm_code_object, KW_CO_SC_LISTING, mk->symbol, &err) !=
-        KW_OK) {
+    if (kw_co_sidecar_fill_kernels(sc, mk->asm_code_object, KW_CO_SC_LISTING | KW_CO_SC_CACHE,
+                                   mk->symbol, &err) != KW_OK) {
         *why = kw_arena_strdup(a, err.msg);
         return NULL;
     }

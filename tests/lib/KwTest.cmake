@@ -27,6 +27,7 @@ endfunction()
 # Every test of the folder must be named folder.name (a group is then one
 # `ctest -R '^folder\.'`), and exit 77 means skipped (SKIP_RETURN_CODE 77, where
 # the test does not set another): what kwcheck.Checker.skip(reason) exits with.
+# Every test's kwalk keeps its decode cache in the build tree (KWALK_CACHE).
 function(kw_test_defaults)
   get_property(tests DIRECTORY PROPERTY TESTS)
   foreach(t IN LISTS tests)
@@ -37,6 +38,9 @@ function(kw_test_defaults)
     if(NOT code)
       set_tests_properties(${t} PROPERTIES SKIP_RETURN_CODE 77)
     endif()
+    # the decode cache (docs/index-schema.md): the build's own file, never $HOME's
+    set_property(TEST ${t} APPEND PROPERTY ENVIRONMENT
+                 "KWALK_CACHE=${CMAKE_BINARY_DIR}/tests/kwalk-decoded.db")
   endforeach()
 endfunction()
 

@@ -1,0 +1,357 @@
+/* kw_co_cache.c: a code object's decoded kernels as one record (see
+ * kw_co_cache.h), and the store the program plugged in.
+ *
+ * The record: "KWCO", then varints (unsigned LEB128; signed values
+ * zigzag-coded): the form, the number of kernels, then per kernel 0 (no
+ * entry) or 1 and its entry: symbol, the instruction classes in
+ * kw_isa_classes' order, the DPP patterns (n, then key and count each), the
+ * memory widths (n, then key, bytes, count), the listing, the lines note
+ * (0: not set, else 1 and the string), the line table (n, then offset, file,
+ * line, column and the inlined-at frames: n, then file, line, column). A
+ * string is 0 for NULL, else 1 + its length, then its bytes. */
+#include "codeobj/kw_co_cache.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/kw_buf.h"
+
+#define KW_CO_NCOUNTS (sizeof(kw_isa_classes) / sizeof(long long))
+_Static_assert(sizeof(kw_isa_classes) % sizeof(long long) == 0, "classes are long longs");
+
+static const kw_co_cache_store *_Atomic kw_co_store;
+static atomic_ulong kw_co_hits, kw_co_decoded;
+
+void kw_co_cache_use(const kw_co_cache_store *s) {
+    atomic_store(&kw_co_store, s);
+}
+
+const kw_co_cache_store *kw_co_cache_store_now(void) {
+    return atomic_load(&kw_co_store);
+}
+
+void kw_co_cache_counts(unsigned long *from_cache, unsigned long *decoded) {
+    *from_cache = atomic_load(&kw_co_hits);
+    *decoded = atomic_load(&kw_co_decoded);
+}
+
+void kw_co_cache_count(bool from_cache) {
+    atomic_fetch_add(from_cache ? &kw_co_hits : &kw_co_decoded, 1);
+}
+
+void kw_co_cache_key(const char *md5, bool lines, char key[96]) {
+    snprintf(key, 96, "%.40s:%s:%d", md5 ? md5 : "", lines ? "lines" : "nolines", KW_CO_CACHE_FORM);
+}
+
+/* ---- writing ----------------------------------------------------------------------------------
+ */
+
+struct kw_co_record_w {
+    kw_buf b;
+    size_t nkernels, next; /* entries are appended in kernel order */
+};
+
+static void kw_rec_u(kw_buf *b, uint64_t v) {
+    unsigned char t[10];
+    size_t k = 0;
+    do {
+        t[k] = (unsigned char)(v & 0x7f);
+        v >>= 7;
+        if (v)
+            t[k] |= 0x80;
+        k++;
+    } while (v);
+    kw_buf_append(b, t, k);
+}
+
+static void kw_rec_s(kw_buf *b, long long v) {
+    kw_rec_u(b, ((uint64_t)v << 1) ^ (uint64_t)(v < 0 ? -1 : 0));
+}
+
+static void kw_rec_str(kw_buf *b, const char *s) {
+    if (!s) {
+        kw_rec_u(b, 0);
+        return;
+    }
+    size_t n = strlen(s);
+    kw_rec_u(b, (uint64_t)n + 1);
+    kw_buf_append(b, s, n);
+}
+
+static void kw_rec_loc(kw_buf *b, const kw_loc *l) {
+    kw_rec_str(b, l->file);
+    kw_rec_s(b, l->line);
+    kw_rec_s(b, l->column);
+}
+
+kw_co_record_w *kw_co_record_begin(size_t nkernels) {
+    kw_co_record_w *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    kw_buf_init(&w->b);
+    w->nkernels = nkernels;
+    kw_buf_append(&w->b, "KWCO", 4);
+    kw_rec_u(&w->b, KW_CO_CACHE_FORM);
+    kw_rec_u(&w->b, nkernels);
+    return w;
+}
+
+/* Mark kernels [next, i) as without entry. */
+static void kw_rec_skip_to(kw_co_record_w *w, size_t i) {
+    for (; w->next < i && w->next < w->nkernels; w->next++)
+        kw_rec_u(&w->b, 0);
+}
+
+bool kw_co_record_put(kw_co_record_w *w, size_t i, const char *symbol, const kw_kernel_arch *a,
+                      bool note) {
+    if (i < w->next || i >= w->nkernels)
+        return false;
+    kw_rec_skip_to(w, i);
+    kw_buf *b = &w->b;
+    kw_rec_u(b, 1);
+    kw_rec_str(b, symbol);
+    const long long *c = (const long long *)&a->classes;
+    for (size_t k = 0; k < KW_CO_NCOUNTS; k++)
+        kw_rec_s(b, c[k]);
+    kw_rec_u(b, a->dpp_patterns.n);
+    for (size_t k = 0; k < a->dpp_patterns.n; k++) {
+        kw_rec_str(b, a->dpp_patterns.v[k].key);
+        kw_rec_s(b, a->dpp_patterns.v[k].n);
+    }
+    kw_rec_u(b, a->memory.n);
+    for (size_t k = 0; k < a->memory.n; k++) {
+        kw_rec_str(b, a->memory.v[k].key);
+        kw_rec_s(b, a->memory.v[k].bytes);
+        kw_rec_s(b, a->memory.v[k].n);
+    }
+    kw_rec_str(b, a->isa);
+    kw_rec_u(b, note ? 1 : 0);
+    if (note)
+        kw_rec_str(b, a->lines_note);
+    kw_rec_u(b, a->lines.n);
+    for (size_t k = 0; k < a->lines.n; k++) {
+        const kw_isa_line *l = &a->lines.v[k];
+        kw_rec_s(b, l->offset);
+        kw_rec_loc(b, &l->location);
+        kw_rec_u(b, l->inlined_at.n);
+        for (size_t f = 0; f < l->inlined_at.n; f++)
+            kw_rec_loc(b, &l->inlined_at.v[f]);
+    }
+    w->next = i + 1;
+    return !b->oom;
+}
+
+const unsigned char *kw_co_record_bytes(kw_co_record_w *w, size_t *n) {
+    kw_rec_skip_to(w, w->nkernels);
+    *n = w->b.len;
+    return w->b.oom ? NULL : (const unsigned char *)w->b.ptr;
+}
+
+void kw_co_record_free(kw_co_record_w *w) {
+    if (!w)
+        return;
+    kw_buf_free(&w->b);
+    free(w);
+}
+
+/* ---- reading ----------------------------------------------------------------------------------
+ */
+
+typedef struct kw_rec_in {
+    const unsigned char *p, *end;
+    bool bad;
+} kw_rec_in;
+
+static uint64_t kw_rec_gu(kw_rec_in *in) {
+    uint64_t v = 0;
+    for (unsigned shift = 0; shift < 64; shift += 7) {
+        if (in->p >= in->end)
+            break;
+        unsigned char c = *in->p++;
+        v |= (uint64_t)(c & 0x7f) << shift;
+        if (!(c & 0x80))
+            return v;
+    }
+    in->bad = true;
+    return 0;
+}
+
+static long long kw_rec_gs(kw_rec_in *in) {
+    uint64_t u = kw_rec_gu(in);
+    return (long long)((u >> 1) ^ (uint64_t) - (int64_t)(u & 1));
+}
+
+static int kw_rec_gi(kw_rec_in *in) {
+    long long v = kw_rec_gs(in);
+    if (v < INT32_MIN || v > INT32_MAX)
+        in->bad = true;
+    return (int)v;
+}
+
+/* A string; with arena NULL only skipped. *len its length. */
+static const char *kw_rec_gstr(kw_rec_in *in, kw_arena *arena, size_t *len) {
+    uint64_t n = kw_rec_gu(in);
+    *len = 0;
+    if (in->bad || !n)
+        return NULL;
+    if (n - 1 > (uint64_t)(in->end - in->p)) {
+        in->bad = true;
+        return NULL;
+    }
+    const char *s = (const char *)in->p;
+    in->p += n - 1;
+    *len = (size_t)(n - 1);
+    if (!arena)
+        return s;
+    char *c = kw_arena_alloc_raw(arena, *len + 1);
+    if (!c) {
+        in->bad = true;
+        return NULL;
+    }
+    memcpy(c, s, *len);
+    c[*len] = '\0';
+    return c;
+}
+
+static const char *kw_rec_gs_arena(kw_rec_in *in, kw_arena *arena) {
+    size_t n;
+    return kw_rec_gstr(in, arena, &n);
+}
+
+static void kw_rec_gloc(kw_rec_in *in, kw_arena *arena, kw_loc *l) {
+    l->file = kw_rec_gs_arena(in, arena);
+    l->line = kw_rec_gi(in);
+    l->column = kw_rec_gi(in);
+}
+
+/* An array of n elements of size sz in arena (NULL for none); n checked
+ * against the bytes left (every element takes one byte at least). */
+static void *kw_rec_array(kw_rec_in *in, kw_arena *arena, uint64_t n, size_t sz) {
+    if (in->bad || !n)
+        return NULL;
+    if (n > (uint64_t)(in->end - in->p)) {
+        in->bad = true;
+        return NULL;
+    }
+    void *v = arena ? kw_arena_alloc(arena, (size_t)n * sz) : NULL;
+    if (arena && !v)
+        in->bad = true;
+    return v;
+}
+
+/* Read (arena, a) or skip (NULL, NULL) one entry after its symbol. */
+static void kw_rec_entry(kw_rec_in *in, kw_arena *arena, kw_kernel_arch *a) {
+    kw_kernel_arch scratch;
+    kw_kernel_arch *o = a ? a : &scratch;
+    long long *c = (long long *)&o->classes;
+    for (size_t k = 0; k < KW_CO_NCOUNTS; k++)
+        c[k] = kw_rec_gs(in);
+    uint64_t n = kw_rec_gu(in);
+    kw_isa_count *d = kw_rec_array(in, arena, n, sizeof *d);
+    for (uint64_t k = 0; k < n && !in->bad; k++) {
+        const char *key = kw_rec_gs_arena(in, arena);
+        long long v = kw_rec_gs(in);
+        if (d)
+            d[k] = (kw_isa_count){key, -1, v};
+    }
+    o->dpp_patterns.v = d;
+    o->dpp_patterns.n = o->dpp_patterns.cap = d ? (size_t)n : 0;
+    n = kw_rec_gu(in);
+    kw_isa_count *m = kw_rec_array(in, arena, n, sizeof *m);
+    for (uint64_t k = 0; k < n && !in->bad; k++) {
+        const char *key = kw_rec_gs_arena(in, arena);
+        long long bytes = kw_rec_gs(in);
+        long long v = kw_rec_gs(in);
+        if (m)
+            m[k] = (kw_isa_count){key, bytes, v};
+    }
+    o->memory.v = m;
+    o->memory.n = o->memory.cap = m ? (size_t)n : 0;
+    const char *isa = kw_rec_gs_arena(in, arena);
+    if (kw_rec_gu(in))
+        o->lines_note = kw_rec_gs_arena(in, arena);
+    o->isa = isa ? isa : (arena ? kw_arena_strdup(arena, "") : NULL);
+    n = kw_rec_gu(in);
+    kw_isa_line *l = kw_rec_array(in, arena, n, sizeof *l);
+    for (uint64_t k = 0; k < n && !in->bad; k++) {
+        kw_isa_line row;
+        memset(&row, 0, sizeof row);
+        row.offset = kw_rec_gs(in);
+        kw_rec_gloc(in, arena, &row.location);
+        uint64_t f = kw_rec_gu(in);
+        kw_loc *at = kw_rec_array(in, arena, f, sizeof *at);
+        for (uint64_t j = 0; j < f && !in->bad; j++) {
+            kw_loc x;
+            kw_rec_gloc(in, arena, &x);
+            if (at)
+                at[j] = x;
+        }
+        row.inlined_at.v = at;
+        row.inlined_at.n = row.inlined_at.cap = at ? (size_t)f : 0;
+        if (l)
+            l[k] = row;
+    }
+    o->lines.v = l;
+    o->lines.n = o->lines.cap = l ? (size_t)n : 0;
+}
+
+bool kw_co_record_open(kw_co_record *r, const unsigned char *data, size_t n, size_t nkernels) {
+    memset(r, 0, sizeof *r);
+    kw_rec_in in = {data, data + n, false};
+    if (n < 4 || memcmp(data, "KWCO", 4))
+        return false;
+    in.p += 4;
+    if (kw_rec_gu(&in) != KW_CO_CACHE_FORM || kw_rec_gu(&in) != nkernels || in.bad)
+        return false;
+    r->at = calloc(nkernels + 1, sizeof *r->at);
+    if (!r->at)
+        return false;
+    for (size_t i = 0; i < nkernels && !in.bad; i++) {
+        uint64_t has = kw_rec_gu(&in);
+        if (!has)
+            continue;
+        if (has != 1) {
+            in.bad = true;
+            break;
+        }
+        r->at[i] = (size_t)(in.p - data);
+        size_t len;
+        kw_rec_gstr(&in, NULL, &len);
+        kw_rec_entry(&in, NULL, NULL);
+    }
+    if (in.bad || in.p != in.end) {
+        kw_co_record_close(r);
+        return false;
+    }
+    r->data = data;
+    r->n = n;
+    r->nkernels = nkernels;
+    return true;
+}
+
+void kw_co_record_close(kw_co_record *r) {
+    free(r->at);
+    memset(r, 0, sizeof *r);
+}
+
+bool kw_co_record_has(const kw_co_record *r, size_t i, const char *symbol) {
+    if (i >= r->nkernels || !r->at[i])
+        return false;
+    kw_rec_in in = {r->data + r->at[i], r->data + r->n, false};
+    size_t len;
+    const char *s = kw_rec_gstr(&in, NULL, &len);
+    return s && symbol && strlen(symbol) == len && !memcmp(s, symbol, len);
+}
+
+bool kw_co_record_fill(const kw_co_record *r, size_t i, kw_arena *arena, kw_kernel_arch *a) {
+    if (i >= r->nkernels || !r->at[i])
+        return false;
+    kw_rec_in in = {r->data + r->at[i], r->data + r->n, false};
+    size_t len;
+    kw_rec_gstr(&in, NULL, &len);
+    kw_rec_entry(&in, arena, a);
+    return !in.bad;
+}
