@@ -21,6 +21,7 @@
 # /work/ci50/build-ci/corpus: renamed copies of real sidecars and objects).
 # Wall / user CPU seconds, best of RUNS (default 3); on a loaded machine read
 # the CPU column. Use a Release build (KWALK defaults to build-rel/cli/kwalk).
+# The timing and code-object functions are bench-query.sh's (sourced).
 set -euo pipefail
 KWALK=build-rel/cli/kwalk
 RUNS=3
@@ -45,21 +46,8 @@ LLVM=${KW_LLVM_BIN:-$(ls -d /usr/lib/llvm-*/bin | sort -V | tail -1)}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/kwalk-bench-scale.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
-# best of RUNS: "wall user" of the fastest run (wall); PRE (a command) runs before each
-best() {
-  local b="" t
-  for _ in $(seq "$RUNS"); do
-    [ -n "${PRE:-}" ] && eval "$PRE"
-    /usr/bin/time -o "$TMP/time" -f "%e %U" "$@" >/dev/null 2>&1 || {
-      echo "bench-scale: failed: $*" >&2; exit 1; }
-    t=$(tail -1 "$TMP/time")
-    if [ -z "$b" ] || awk -v a="$t" -v b="$b" 'BEGIN{split(a,x," ");split(b,y," ");exit !(x[1]<y[1])}'; then
-      b=$t
-    fi
-  done
-  echo "$b"
-}
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ printf "%.2f", (b > 0 ? a / b : 0) }'; }
+# best, ratio, code_objects, pick_kernel, own_sidecar
+source "$HERE/scripts/bench-query.sh"
 holds() { if awk "BEGIN{exit !($1)}"; then echo "met"; else echo "NOT met"; fi; }
 
 # the five ratios of the build in $1 (KERNEL $2 or the default), its work files in $3
@@ -67,16 +55,9 @@ scale() {
   local BUILD=$1 KERNEL=$2 W=$3
   mkdir -p "$W"
   # the code objects of the build's objects, for the reference
-  NCO=0 OBJ_BYTES=0
-  while IFS= read -r -d '' o; do
-    OBJ_BYTES=$((OBJ_BYTES + $(stat -c %s "$o")))
-    "$LLVM/llvm-objcopy" --dump-section .hip_fatbin="$W/fb" "$o" /dev/null 2>/dev/null || continue
-    for t in $("$LLVM/clang-offload-bundler" --list --type=o --input="$W/fb" | grep amdgcn); do
-      NCO=$((NCO + 1))
-      "$LLVM/clang-offload-bundler" --unbundle --type=o --input="$W/fb" --targets="$t" \
-        --output="$W/co$NCO.co"
-    done
-  done < <(find "$BUILD" -name '*.o' -print0)
+  local objs=()
+  mapfile -d '' objs < <(find "$BUILD" -name '*.o' -print0)
+  code_objects "$W" "${objs[@]}"
   if [ "$NCO" -eq 0 ]; then
     echo "bench-scale: no code objects in the objects under $BUILD" >&2
     exit 1
@@ -84,11 +65,8 @@ scale() {
 
   OD=$(best "$LLVM/llvm-objdump" -d --no-show-raw-insn "$W"/co*.co)
   IX=$(PRE='rm -f "$W/all.db"' best "$KWALK" index "$BUILD" -o "$W/all.db")
-  if [ -z "$KERNEL" ]; then
-    KERNEL=$(sqlite3 "$W/all.db" "SELECT symbol FROM instantiations WHERE sidecar = (SELECT sidecar
-      FROM instantiations GROUP BY sidecar ORDER BY count(*) DESC, sidecar LIMIT 1) ORDER BY symbol LIMIT 1")
-  fi
-  OWN=$(sqlite3 "$W/all.db" "SELECT sidecar FROM instantiations WHERE symbol = '${KERNEL//\'/\'\'}' ORDER BY sidecar LIMIT 1")
+  KERNEL=$(pick_kernel "$W/all.db" "$KERNEL")
+  OWN=$(own_sidecar "$W/all.db" "$KERNEL")
   if [ -z "$OWN" ]; then
     echo "bench-scale: no kernel of symbol $KERNEL in $BUILD" >&2
     exit 1
