@@ -58,7 +58,9 @@ endfunction()
 # aiter.site_tables: the HTML site against libcmark-gfm's HTML of the Markdown
 # pages), two reads of the same index (index.only: only the rows a page needs
 # against the whole read), kwalk's trace reader on damaged traces (trace.mutations:
-# one error line or a report, never a crash; the index is only the join). Whichever major compiled the input, both sides of the
+# one error line or a report, never a crash; the index is only the join), the capture
+# checkers on an intact and a planted copy of the corpus's sidecars (capture.selftest:
+# it tests the tests' Python, the same on every major). Whichever major compiled the input, both sides of the
 # comparison are the same kwalk's (its disassembler's text, where a page has
 # one, is on both sides), so the check does not depend on the major;
 # scripts/test.sh runs them in clang 22's ctest only, as major_independent
