@@ -15,7 +15,62 @@
 # objects (*.o); KERNEL (a symbol) defaults to the first kernel `kwalk list`
 # gives whose unit holds the most kernels. KWALK defaults to build/cli/kwalk.
 # Times are wall / user CPU seconds; on a loaded machine read the CPU column.
+# Sourced (scripts/bench-scale.sh does), it defines the timing and code-object
+# functions below and runs nothing.
 set -euo pipefail
+
+# best CMD...: "wall user" seconds of the fastest of $RUNS runs (wall), the
+# command's output to /dev/null, its time file in $TMP; $PRE (a command), where
+# set, runs before each; a failed run ends the script.
+best() {
+  local b="" t
+  for _ in $(seq "$RUNS"); do
+    [ -n "${PRE:-}" ] && eval "$PRE"
+    /usr/bin/time -o "$TMP/time" -f "%e %U" "$@" >/dev/null 2>&1 || {
+      echo "$(basename "$0" .sh): failed: $*" >&2; exit 1; }
+    t=$(tail -1 "$TMP/time")
+    if [ -z "$b" ] || awk -v a="$t" -v b="$b" 'BEGIN{split(a,x," ");split(b,y," ");exit !(x[1]<y[1])}'; then
+      b=$t
+    fi
+  done
+  echo "$b"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ printf "%.2f", (b > 0 ? a / b : 0) }'; }
+
+# code_objects DIR OBJECT...: the amdgcn code objects of the objects' offload
+# bundles, cut with clang-offload-bundler into DIR/co1.co, DIR/co2.co, ...;
+# sets NCO (their count) and OBJ_BYTES (the objects' bytes). Uses $LLVM.
+code_objects() {
+  local w=$1 o t
+  shift
+  NCO=0 OBJ_BYTES=0
+  for o in "$@"; do
+    [ -f "$o" ] || continue
+    OBJ_BYTES=$((OBJ_BYTES + $(stat -c %s "$o")))
+    "$LLVM/llvm-objcopy" --dump-section .hip_fatbin="$w/fb" "$o" /dev/null 2>/dev/null || continue
+    for t in $("$LLVM/clang-offload-bundler" --list --type=o --input="$w/fb" | grep amdgcn); do
+      NCO=$((NCO + 1))
+      "$LLVM/clang-offload-bundler" --unbundle --type=o --input="$w/fb" --targets="$t" \
+        --output="$w/co$NCO.co"
+    done
+  done
+}
+
+# pick_kernel DB [KERNEL]: KERNEL, or the first kernel (by symbol) of the unit
+# holding the most in the index DB.
+pick_kernel() {
+  if [ -n "${2:-}" ]; then echo "$2"; return; fi
+  sqlite3 "$1" "SELECT symbol FROM instantiations WHERE sidecar = (SELECT sidecar
+    FROM instantiations GROUP BY sidecar ORDER BY count(*) DESC, sidecar LIMIT 1) ORDER BY symbol LIMIT 1"
+}
+
+# own_sidecar DB KERNEL: the sidecar of KERNEL's translation unit in the index DB.
+own_sidecar() {
+  sqlite3 "$1" "SELECT sidecar FROM instantiations WHERE symbol = '${2//\'/\'\'}' ORDER BY sidecar LIMIT 1"
+}
+
+[ "${BASH_SOURCE[0]}" = "$0" ] || return 0
+
 KWALK=build/cli/kwalk
 RUNS=3
 while getopts k:n: o; do
@@ -37,26 +92,10 @@ LLVM=${KW_LLVM_BIN:-$(ls -d /usr/lib/llvm-*/bin | sort -V | tail -1)}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/kwalk-bench-query.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
-# best of RUNS: "wall user" of the fastest run (wall), the command's output to /dev/null
-best() {
-  local b="" t
-  for _ in $(seq "$RUNS"); do
-    /usr/bin/time -o "$TMP/time" -f "%e %U" "$@" >/dev/null 2>&1
-    t=$(tail -1 "$TMP/time")
-    if [ -z "$b" ] || awk -v a="$t" -v b="$b" 'BEGIN{split(a,x," ");split(b,y," ");exit !(x[1]<y[1])}'; then
-      b=$t
-    fi
-  done
-  echo "$b"
-}
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ printf "%.2f", (b > 0 ? a / b : 0) }'; }
 
 "$KWALK" index "$SIDES" -o "$TMP/all.db" >/dev/null
-if [ -z "$KERNEL" ]; then
-  KERNEL=$(sqlite3 "$TMP/all.db" "SELECT symbol FROM instantiations WHERE sidecar = (SELECT sidecar
-    FROM instantiations GROUP BY sidecar ORDER BY count(*) DESC, sidecar LIMIT 1) ORDER BY symbol LIMIT 1")
-fi
-OWN=$(sqlite3 "$TMP/all.db" "SELECT sidecar FROM instantiations WHERE symbol = '${KERNEL//\'/\'\'}' ORDER BY sidecar LIMIT 1")
+KERNEL=$(pick_kernel "$TMP/all.db" "$KERNEL")
+OWN=$(own_sidecar "$TMP/all.db" "$KERNEL")
 if [ -z "$OWN" ]; then
   echo "bench-query: no kernel of symbol $KERNEL in $SIDES" >&2
   exit 1
@@ -71,15 +110,7 @@ KWALK_INDEX_READ=whole "$KWALK" render "$KERNEL" --db "$TMP/all.db" >"$TMP/p.who
 cmp -s "$TMP/p.only" "$TMP/p.whole" || { echo "bench-query: the pages differ" >&2; exit 1; }
 
 # the code objects of the build's objects, for the reference
-NCO=0
-for o in "$OBJS"/*.o; do
-  "$LLVM/llvm-objcopy" --dump-section .hip_fatbin="$TMP/fb" "$o" /dev/null 2>/dev/null || continue
-  for t in $("$LLVM/clang-offload-bundler" --list --type=o --input="$TMP/fb" | grep amdgcn); do
-    NCO=$((NCO + 1))
-    "$LLVM/clang-offload-bundler" --unbundle --type=o --input="$TMP/fb" --targets="$t" \
-      --output="$TMP/co$NCO.co"
-  done
-done
+code_objects "$TMP" "$OBJS"/*.o
 
 echo "index: $NTU translation units, $NK kernels ($(du -k "$TMP/all.db" | cut -f1) KiB);"
 echo "  own TU $(basename "$OWN"): $NOWN kernels; KERNEL $KERNEL"

@@ -24,6 +24,7 @@
 # Wall / user CPU seconds, best of RUNS (default 3); on a loaded machine read
 # the CPU column. Use a Release build (KWALK defaults to build-rel/cli/kwalk).
 # The decode cache is a file of the run (KWALK_CACHE), deleted at the end.
+# The timing and code-object functions are bench-query.sh's (sourced).
 set -euo pipefail
 KWALK=build-rel/cli/kwalk
 RUNS=3
@@ -50,21 +51,8 @@ trap 'rm -rf "$TMP"' EXIT
 # the decode cache (docs/index-schema.md): a file of this run, never $HOME's
 export KWALK_CACHE="$TMP/decoded.db"
 
-# best of RUNS: "wall user" of the fastest run (wall); PRE (a command) runs before each
-best() {
-  local b="" t
-  for _ in $(seq "$RUNS"); do
-    [ -n "${PRE:-}" ] && eval "$PRE"
-    /usr/bin/time -o "$TMP/time" -f "%e %U" "$@" >/dev/null 2>&1 || {
-      echo "bench-scale: failed: $*" >&2; exit 1; }
-    t=$(tail -1 "$TMP/time")
-    if [ -z "$b" ] || awk -v a="$t" -v b="$b" 'BEGIN{split(a,x," ");split(b,y," ");exit !(x[1]<y[1])}'; then
-      b=$t
-    fi
-  done
-  echo "$b"
-}
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ printf "%.2f", (b > 0 ? a / b : 0) }'; }
+# best, ratio, code_objects, pick_kernel, own_sidecar
+source "$HERE/scripts/bench-query.sh"
 holds() { if awk "BEGIN{exit !($1)}"; then echo "met"; else echo "NOT met"; fi; }
 
 # the five ratios of the build in $1 (KERNEL $2 or the default), its work files in $3
@@ -72,16 +60,9 @@ scale() {
   local BUILD=$1 KERNEL=$2 W=$3
   mkdir -p "$W"
   # the code objects of the build's objects, for the reference
-  NCO=0 OBJ_BYTES=0
-  while IFS= read -r -d '' o; do
-    OBJ_BYTES=$((OBJ_BYTES + $(stat -c %s "$o")))
-    "$LLVM/llvm-objcopy" --dump-section .hip_fatbin="$W/fb" "$o" /dev/null 2>/dev/null || continue
-    for t in $("$LLVM/clang-offload-bundler" --list --type=o --input="$W/fb" | grep amdgcn); do
-      NCO=$((NCO + 1))
-      "$LLVM/clang-offload-bundler" --unbundle --type=o --input="$W/fb" --targets="$t" \
-        --output="$W/co$NCO.co"
-    done
-  done < <(find "$BUILD" -name '*.o' -print0)
+  local objs=()
+  mapfile -d '' objs < <(find "$BUILD" -name '*.o' -print0)
+  code_objects "$W" "${objs[@]}"
   if [ "$NCO" -eq 0 ]; then
     echo "bench-scale: no code objects in the objects under $BUILD" >&2
     exit 1
@@ -93,11 +74,8 @@ scale() {
   IX=$(PRE='rm -f "$W/all.db" "$KWALK_CACHE"*' best "$KWALK" index "$BUILD" -o "$W/all.db")
   IXW=$(PRE='rm -f "$W/again.db"' best "$KWALK" index "$BUILD" -o "$W/again.db")
   rm -f "$W/again.db"
-  if [ -z "$KERNEL" ]; then
-    KERNEL=$(sqlite3 "$W/all.db" "SELECT symbol FROM instantiations WHERE sidecar = (SELECT sidecar
-      FROM instantiations GROUP BY sidecar ORDER BY count(*) DESC, sidecar LIMIT 1) ORDER BY symbol LIMIT 1")
-  fi
-  OWN=$(sqlite3 "$W/all.db" "SELECT sidecar FROM instantiations WHERE symbol = '${KERNEL//\'/\'\'}' ORDER BY sidecar LIMIT 1")
+  KERNEL=$(pick_kernel "$W/all.db" "$KERNEL")
+  OWN=$(own_sidecar "$W/all.db" "$KERNEL")
   if [ -z "$OWN" ]; then
     echo "bench-scale: no kernel of symbol $KERNEL in $BUILD" >&2
     exit 1

@@ -2,6 +2,10 @@
 """test_kfamily: kernels asked for by name on real aiter code (issue 42), on
 the aiter fixture's plugin build, against ground truth kwalk does not produce:
 
+  index     (aiter.index, a fixture setup) `kwalk index` of the plugin
+            build's sidecars into --db, which the others read instead of
+            each indexing them again (without --db each indexes them
+            itself, as when run by hand).
   page      `kwalk render 'pa_bf16_pertokenFp8_gqa8_*'` (the seed's own
             spelling) gives one kernel page naming every ASM kernel whose
             code object (hsa/<arch>/pa/*.co, its symbol read with llvm-nm)
@@ -69,7 +73,7 @@ NOT_CONDITIONS = ("knl_name", "co_name")
 
 def parse_args():
     p = argparse.ArgumentParser()
-    p.add_argument("what", choices=("page", "shape", "seed"))
+    p.add_argument("what", choices=("index", "page", "shape", "seed"))
     p.add_argument("--fixture", required=True)
     p.add_argument("--work", required=True, help="the aiter tests' WORK (WORK/plugin/side)")
     p.add_argument("--kwalk", required=True)
@@ -77,20 +81,36 @@ def parse_args():
     p.add_argument("--archs", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--chromium")
+    p.add_argument("--db", help="the index aiter.index wrote of WORK/plugin/side (ctest's "
+                   "fixture aiter_index); without it each check indexes the sidecars itself")
     a = p.parse_args()
     a.archs = [x for x in a.archs.split(",") if x]
     return a
 
 
-def index(a):
+def index(a, write=False):
+    """The index of the plugin build's sidecars: the one aiter.index wrote (--db), or,
+    without --db (or for aiter.index itself), a new one."""
     side = os.path.join(a.work, "plugin", "side")
     if not os.path.isdir(side):
         print("SKIP: no plugin build of the aiter fixture in %s" % side)
         sys.exit(77)
+    if a.db and not write:
+        if not os.path.isfile(a.db):
+            print("FAIL: no index %s (aiter.index writes it)" % a.db)
+            sys.exit(1)
+        return a.db
     os.makedirs(a.out, exist_ok=True)
-    db = os.path.join(a.out, "kwalk.db")
+    db = a.db or os.path.join(a.out, "kwalk.db")
     kwrun.run([a.kwalk, "index", side, "-o", db], must=True)
     return db
+
+
+def do_index(a, ck):
+    """aiter.index (a fixture setup): the one index the kernel_* tests and
+    aiter.site_tables read."""
+    db = index(a, write=True)
+    ck.check(os.path.getsize(db) > 0, "kwalk index wrote %s" % db)
 
 
 def co_symbols(a, path):
@@ -504,8 +524,8 @@ def main():
     if not os.path.isdir(os.path.join(a.fixture, "aiter")):
         print("SKIP: the aiter fixture %s is absent" % a.fixture)
         sys.exit(77)
-    ck = Checker("aiter.kernel_" + a.what)
-    {"page": do_page, "shape": do_shape, "seed": do_seed}[a.what](a, ck)
+    ck = Checker("aiter.index" if a.what == "index" else "aiter.kernel_" + a.what)
+    {"index": do_index, "page": do_page, "shape": do_shape, "seed": do_seed}[a.what](a, ck)
     ck.finish()
 
 

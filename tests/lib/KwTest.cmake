@@ -55,3 +55,21 @@ endfunction()
 function(kw_major_independent)
   set_property(TEST ${ARGN} APPEND PROPERTY LABELS major_independent)
 endfunction()
+
+# kw_major_once(test...): labels the tests major_once, those that read the build's
+# corpus or fixture build (so they are not major_independent) but only to compare
+# kwalk with itself: two printers of the same page (site.tables,
+# aiter.site_tables: the HTML site against libcmark-gfm's HTML of the Markdown
+# pages), two reads of the same index (index.only: only the rows a page needs
+# against the whole read), kwalk's trace reader on damaged traces (trace.mutations:
+# one error line or a report, never a crash; the index is only the join), the capture
+# checkers on an intact and a planted copy of the corpus's sidecars (capture.selftest:
+# it tests the tests' Python, the same on every major). Whichever major compiled the input, both sides of the
+# comparison are the same kwalk's (its disassembler's text, where a page has
+# one, is on both sides), so the check does not depend on the major;
+# scripts/test.sh runs them in clang 22's ctest only, as major_independent
+# (`ctest -LE 'major_independent|major_once'` for the other majors), and in
+# every major's when 22 is not among them.
+function(kw_major_once)
+  set_property(TEST ${ARGN} APPEND PROPERTY LABELS major_once)
+endfunction()

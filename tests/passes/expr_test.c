@@ -86,6 +86,38 @@ static void expect_words(const char *expr, const char *shape_text, int want) {
     kw_arena_free(&a);
 }
 
+/* Conditions with words bound by --shape's parser: {condition, shape, want},
+ * want 1 or 0, or -1 for "not evaluated" (expect_words). */
+static const struct {
+    const char *expr, *shape;
+    int want;
+} word_cases[] = {
+    {"out.dtype() == AITER_DTYPE_bf16", "dtype=bf16", 1},
+    {"out.dtype() == AITER_DTYPE_bf16", "dtype=bfloat16", 1},
+    {"out.dtype() == AITER_DTYPE_bf16", "out.dtype=__hip_bfloat16", 1},
+    {"out.dtype() == AITER_DTYPE_bf16", "in.dtype=bf16", -1},
+    {"out.dtype() == AITER_DTYPE_bf16", "dtype=fp16", 0},
+    {"!(out.dtype() == AITER_DTYPE_bf16)", "dtype=bf16", 0},
+    {"out.dtype() != AITER_DTYPE_fp32", "dtype=float", 0},
+    {"out.dtype() == AITER_DTYPE_bf16", "dtype=bf17", -1},
+    {"out.dtype() == AITER_DTYPE_bf16", "dtype=bf16,AITER_DTYPE_bf16=3", 1},
+    {"input.scalar_type() == at::ScalarType::BFloat16", "dtype=BFloat16", 1},
+    {"dtype == torch.bfloat16", "dtype=bf16", 1},
+    {"dtype == torch.float16", "dtype=half", 1},
+    {"x.dtype() == AITER_DTYPE_fp8", "dtype=fp8_e4m3fnuz", -1},
+    {"x.dtype() == AITER_DTYPE_fp8", "dtype=bf16", 0},
+    {"x.dtype() == AITER_DTYPE_fp8", "dtype=fp8", 1},
+    {"kv_cache_dtype == \"auto\"", "kv_cache_dtype=auto", 1},
+    {"kv_cache_dtype == \"auto\"", "kv_cache_dtype=fp8", 0},
+    {"q == \"fp8\" || q == \"fp8_e4m3\"", "q=fp8_e4m3", 1},
+    {"q == \"fp8\"", "q=bfloat16", 0},
+    {"(dtype) == 2", "dtype=bf16", -1},
+    {"(dtype) == 2", "dtype=2", 1},
+    {"dtype + 1 > 0", "dtype=bf16", -1},
+    {"n == AITER_DTYPE_bf16", "n=3", -1},
+    {"half > 0", "n=3", -1},
+};
+
 static void expect_rename(const char *expr, const char *want) {
     kw_arena a;
     kw_arena_init(&a);
@@ -156,30 +188,8 @@ int main(int argc, char **argv) {
     expect_error("(1");
     expect_error("1 2");
     expect_error("$");
-    expect_words("out.dtype() == AITER_DTYPE_bf16", "dtype=bf16", 1);
-    expect_words("out.dtype() == AITER_DTYPE_bf16", "dtype=bfloat16", 1);
-    expect_words("out.dtype() == AITER_DTYPE_bf16", "out.dtype=__hip_bfloat16", 1);
-    expect_words("out.dtype() == AITER_DTYPE_bf16", "in.dtype=bf16", -1);
-    expect_words("out.dtype() == AITER_DTYPE_bf16", "dtype=fp16", 0);
-    expect_words("!(out.dtype() == AITER_DTYPE_bf16)", "dtype=bf16", 0);
-    expect_words("out.dtype() != AITER_DTYPE_fp32", "dtype=float", 0);
-    expect_words("out.dtype() == AITER_DTYPE_bf16", "dtype=bf17", -1);
-    expect_words("out.dtype() == AITER_DTYPE_bf16", "dtype=bf16,AITER_DTYPE_bf16=3", 1);
-    expect_words("input.scalar_type() == at::ScalarType::BFloat16", "dtype=BFloat16", 1);
-    expect_words("dtype == torch.bfloat16", "dtype=bf16", 1);
-    expect_words("dtype == torch.float16", "dtype=half", 1);
-    expect_words("x.dtype() == AITER_DTYPE_fp8", "dtype=fp8_e4m3fnuz", -1);
-    expect_words("x.dtype() == AITER_DTYPE_fp8", "dtype=bf16", 0);
-    expect_words("x.dtype() == AITER_DTYPE_fp8", "dtype=fp8", 1);
-    expect_words("kv_cache_dtype == \"auto\"", "kv_cache_dtype=auto", 1);
-    expect_words("kv_cache_dtype == \"auto\"", "kv_cache_dtype=fp8", 0);
-    expect_words("q == \"fp8\" || q == \"fp8_e4m3\"", "q=fp8_e4m3", 1);
-    expect_words("q == \"fp8\"", "q=bfloat16", 0);
-    expect_words("(dtype) == 2", "dtype=bf16", -1);
-    expect_words("(dtype) == 2", "dtype=2", 1);
-    expect_words("dtype + 1 > 0", "dtype=bf16", -1);
-    expect_words("n == AITER_DTYPE_bf16", "n=3", -1);
-    expect_words("half > 0", "n=3", -1);
+    for (size_t i = 0; i < sizeof word_cases / sizeof word_cases[0]; i++)
+        expect_words(word_cases[i].expr, word_cases[i].shape, word_cases[i].want);
     expect_rename("$0*4 + $2", "input*4 + hidden");
     expect_rename("$1 + $10", "arg1 + arg10");
     expect_rename("no params", "no params");

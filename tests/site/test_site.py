@@ -68,31 +68,10 @@ import tempfile
 import urllib.parse
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import kwbrowser  # noqa: E402
 from kwcheck import Checker  # noqa: E402
 from kwrun import run  # noqa: E402
 from kwllvm import LineTable, notes_metadata  # noqa: E402
-
-
-def chromium_cmd(args):
-    exe = args.chromium or shutil.which("chromium") or shutil.which("chromium-browser")
-    if not exe:
-        print("SKIP: chromium is not installed (Debian: apt-get install chromium)")
-        sys.exit(77)
-    # a profile of our own: no shared state, no first-run work
-    prof = tempfile.mkdtemp(prefix="kwsite-chromium-")
-    return [exe, "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run",
-            "--disable-extensions", "--user-data-dir=" + prof, "--enable-logging=stderr",
-            "--v=0"]
-
-
-def load(chrome, url, extra=()):
-    """(dom, stderr) of url after load."""
-    try:
-        p = subprocess.run(chrome + list(extra) + ["--dump-dom", url], capture_output=True,
-                           text=True, errors="replace", timeout=120)
-    except subprocess.TimeoutExpired:
-        return "", "timeout"
-    return p.stdout, p.stderr
 
 
 def pre(dom, pid):
@@ -114,44 +93,6 @@ def check_loaded(c, dom, err, what):
     c.check(errs == [], "%s: script or console errors: %r" % (what, errs))
     bad = [l for l in err.splitlines() if "Uncaught" in l or ("CONSOLE" in l and "rror" in l)]
     c.check(not bad, "%s: chromium logged errors: %r" % (what, bad[:5]))
-
-
-HARNESS = """<!doctype html><meta charset="utf-8"><title>harness</title>
-<script>
-window.addEventListener('load', function () {
-  var out = {};
-  [].forEach.call(document.querySelectorAll('iframe'), function (f) {
-    var w = f.contentWindow, d = f.contentDocument;
-    var r = d && d.getElementById('kw-test-result');
-    out[f.getAttribute('src')] = {
-      loaded: !!(d && d.body && d.body.getAttribute('data-kw-loaded') === '1'),
-      errors: w && w.kwErrors ? w.kwErrors : null,
-      result: r ? JSON.parse(r.textContent) : null};
-  });
-  var p = document.createElement('pre');
-  p.id = 'harness';
-  p.textContent = JSON.stringify(out);
-  document.body.appendChild(p);
-});
-</script>
-%s
-"""
-
-
-def framed(chrome, site, srcs):
-    """Loads srcs (URLs relative to site) at once, each in an iframe of a
-    harness page (one chromium start; --allow-file-access-from-files lets the
-    harness read the frames): {src: {loaded, errors, result}}, and chromium's
-    stderr. The frames' own test hooks run as they load."""
-    frames = "".join('<iframe src="%s" width="900" height="300"></iframe>\n' % html.escape(u)
-                     for u in srcs)
-    harness = os.path.join(site, "zz-harness.html")
-    with open(harness, "w") as f:
-        f.write(HARNESS % frames)
-    dom, err = load(chrome, "file://" + harness, ["--allow-file-access-from-files"])
-    os.unlink(harness)
-    m = re.search(r'<pre id="harness">(.*?)</pre>', dom, re.S)
-    return (json.loads(html.unescape(m.group(1))) if m else None), err
 
 
 def check_framed(c, got, src):
@@ -717,11 +658,7 @@ def main():
     check_cli(c, a.kwalk, db, tmp)
     if c.failures:
         c.finish()
-    chrome = chromium_cmd(a)
-    dom, err = load(chrome, "data:text/html,<p id=ok>ok</p>")
-    if 'id="ok"' not in dom:
-        print("SKIP: chromium cannot start: %s" % err.strip().splitlines()[-1:] )
-        sys.exit(77)
+    chrome = kwbrowser.chromium(a.chromium, "kwsite-chromium-", log=True)
     shutil.rmtree(a.out, ignore_errors=True)
     os.makedirs(a.out)
     site = os.path.join(a.out, "site")
@@ -763,7 +700,7 @@ def main():
                   if n == "kwsite_kernel" else "") for n, h in kpages]
     # the index and every page in one chromium load, each running its test hook
     srcs = [INDEX_HOOK, KINDEX_HOOK, "map.html"] + ksrcs + [pages[s] + "?kwtest=isa" for s in kernels if s in pages]
-    got, err = framed(chrome, site, srcs)
+    got, err = kwbrowser.framed(chrome, site, srcs)
     c.check(got is not None, "the harness page wrote no result (chromium: %s)" % err[-400:])
     bad = [l for l in err.splitlines() if "Uncaught" in l]
     c.check(not bad, "chromium logged errors: %r" % bad[:5])

@@ -12,8 +12,6 @@ page once, and a
 screenshot of one page per language is kept in --out (site-hip.png,
 site-asm.png, site-triton.png). Exit 77 only when chromium cannot start."""
 import argparse
-import html
-import json
 import os
 import re
 import shutil
@@ -24,26 +22,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import kwbrowser  # noqa: E402
 from kwcheck import Checker  # noqa: E402
 from kwrun import run  # noqa: E402
-
-HARNESS = """<!doctype html><meta charset="utf-8"><title>harness</title>
-<script>
-window.addEventListener('load', function () {
-  var out = {};
-  [].forEach.call(document.querySelectorAll('iframe'), function (f) {
-    var w = f.contentWindow, d = f.contentDocument;
-    out[f.getAttribute('src')] = {
-      loaded: !!(d && d.body && d.body.getAttribute('data-kw-loaded') === '1'),
-      errors: w && w.kwErrors ? w.kwErrors : null};
-  });
-  var p = document.createElement('pre');
-  p.id = 'harness';
-  p.textContent = JSON.stringify(out);
-  document.body.appendChild(p);
-});
-</script>
-%s
-"""
-
 
 def main():
     ap = argparse.ArgumentParser()
@@ -95,22 +73,13 @@ def main():
     c.check(bool(irs) == ("Triton" in want), "an IR view per Triton page (%d)" % len(irs))
     pages += irs
     # every page (and the index) in one load
-    frames = "".join('<iframe src="%s" width="800" height="200"></iframe>\n' % html.escape(p)
-                     for p in tops + kpages + pages)
-    harness = os.path.join(site, "zz-harness.html")
-    open(harness, "w").write(HARNESS % frames)
-    p = subprocess.run(chrome + ["--allow-file-access-from-files", "--dump-dom",
-                                 "file://" + harness], capture_output=True, text=True,
-                       errors="replace", timeout=300)
-    m = re.search(r'<pre id="harness">(.*?)</pre>', p.stdout, re.S)
-    res = json.loads(html.unescape(m.group(1))) if m else {}
-    c.check(m is not None, "the harness wrote no result (chromium: %s)" % p.stderr[-300:])
+    res, err = kwbrowser.framed(chrome, site, tops + kpages + pages)
+    c.check(res is not None, "the harness wrote no result (chromium: %s)" % err[-300:])
     for page in tops + kpages + pages:
-        r = res.get(page)
-        if m and c.check(r is not None, "%s: not framed" % page):
+        r = (res or {}).get(page)
+        if res is not None and c.check(r is not None, "%s: not framed" % page):
             c.check(r["loaded"], "%s: did not finish loading" % page)
             c.check(r["errors"] == [], "%s: script or console errors %r" % (page, r["errors"]))
-    os.unlink(harness)
     for lang, page in sorted(langs.items()):
         shot = os.path.join(a.out, "site-%s.png" % lang.lower())
         subprocess.run(chrome + ["--window-size=1400,1000", "--hide-scrollbars",

@@ -359,7 +359,8 @@ def main():
     c.check(len(views) >= 10, "a view per specialization of the fixture (%d)" % len(views))
     if chrome:
         sys.path.insert(0, HERE)
-        from test_site import framed, check_framed  # noqa: E402
+        from kwbrowser import framed  # noqa: E402
+        from test_site import check_framed  # noqa: E402
         # views of at most 1 MB (8 of the 10: the two of BLOCK_SIZE 32768, 20,000
         # instructions each, take most of a minute to build in a loaded box's
         # chromium; their data is checked above like every view's)
