@@ -37,33 +37,11 @@ static const char kw_repro_usage[] =
     "  -o, --output F  write the script to F instead of stdout\n";
 
 int kw_cmd_repro(int argc, char **argv) {
-    const char *db = NULL, *arch = NULL, *output = NULL, *kernel = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        int r;
-        if (kw_cli_is_help(argv[i])) {
-            fputs(kw_repro_usage, stdout);
-            return kw_cli_flush_stdout();
-        } else if ((r = kw_cli_opt(argc, argv, &i, "--db", NULL, &v)) != 0) {
-            if (r < 0 || !*v)
-                return kw_cli_usage_error("repro", "option --db needs a file name");
-            db = v;
-        } else if ((r = kw_cli_opt(argc, argv, &i, "--arch", NULL, &v)) != 0) {
-            if (r < 0 || !*v)
-                return kw_cli_usage_error("repro", "option --arch needs an arch name");
-            arch = v;
-        } else if ((r = kw_cli_opt(argc, argv, &i, "--output", "-o", &v)) != 0) {
-            if (r < 0 || !*v)
-                return kw_cli_usage_error("repro", "option --output needs a file name");
-            output = v;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return kw_cli_usage_error("repro", "unknown option '%s'", argv[i]);
-        } else if (kernel) {
-            return kw_cli_usage_error("repro", "unexpected argument '%s'", argv[i]);
-        } else {
-            kernel = argv[i];
-        }
-    }
+    kw_tpick_args o;
+    int prc = kw_tpick_args_parse(argc, argv, "repro", kw_repro_usage, 1, &o);
+    if (prc >= 0)
+        return prc;
+    const char *db = o.db, *arch = o.arch, *output = o.output, *kernel = o.q[0];
     if (!kernel || !*kernel)
         return kw_cli_usage_error("repro", "name a Triton kernel");
     const char *path = db ? db : KW_INDEX_DEFAULT_PATH;
