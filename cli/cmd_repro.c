@@ -4,15 +4,12 @@
  * (model/kw_repro.c builds it, render/kw_repro_write.c writes it). KERNEL is
  * matched as `render KERNEL` matches (model/kw_pick.h), among the index's
  * Triton specializations; it must name one. */
-#include <errno.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "cli/kw_app.h"
 #include "cli/kw_cli.h"
 #include "cli/kw_tpick.h"
 #include "common/kw_buf.h"
-#include "common/kw_fs.h"
 #include "index/kw_index.h"
 #include "model/kw_model.h"
 #include "model/kw_repro.h"
@@ -68,14 +65,7 @@ int kw_cmd_repro(int argc, char **argv) {
         goto model;
     }
     kw_repro_write(&b, &r, path, KWALK_VERSION);
-    if (b.oom)
-        rc = kw_cli_failf("out of memory");
-    else if (output && kw_fs_write(output, b.ptr, b.len, &err) != KW_OK)
-        rc = kw_cli_fail(&err);
-    else if (!output && fwrite(b.ptr, 1, b.len, stdout) != b.len)
-        rc = kw_cli_failf("cannot write the output: %s", strerror(errno));
-    else if (!output)
-        rc = kw_cli_flush_stdout();
+    rc = kw_cli_write_buf(&b, output);
 model:
     kw_model_free(&m);
 done:
