@@ -4,15 +4,12 @@
  * changed in resources, instruction mix and TTGIR layouts, as a Markdown
  * page (model/kw_tcompare.c builds it, render/kw_tcompare_write.c writes
  * it). A and B are matched as `kwalk repro` matches (cli/kw_tpick.h). */
-#include <errno.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "cli/kw_app.h"
 #include "cli/kw_cli.h"
 #include "cli/kw_tpick.h"
 #include "common/kw_buf.h"
-#include "common/kw_fs.h"
 #include "index/kw_index.h"
 #include "model/kw_model.h"
 #include "model/kw_tcompare.h"
@@ -30,35 +27,12 @@ static const char kw_compare_usage[] =
     "  -o, --output F  write the page to F instead of stdout\n";
 
 int kw_cmd_compare(int argc, char **argv) {
-    const char *db = NULL, *arch = NULL, *output = NULL, *q[2] = {NULL, NULL};
-    int nq = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        int r;
-        if (kw_cli_is_help(argv[i])) {
-            fputs(kw_compare_usage, stdout);
-            return kw_cli_flush_stdout();
-        } else if ((r = kw_cli_opt(argc, argv, &i, "--db", NULL, &v)) != 0) {
-            if (r < 0 || !*v)
-                return kw_cli_usage_error("compare", "option --db needs a file name");
-            db = v;
-        } else if ((r = kw_cli_opt(argc, argv, &i, "--arch", NULL, &v)) != 0) {
-            if (r < 0 || !*v)
-                return kw_cli_usage_error("compare", "option --arch needs an arch name");
-            arch = v;
-        } else if ((r = kw_cli_opt(argc, argv, &i, "--output", "-o", &v)) != 0) {
-            if (r < 0 || !*v)
-                return kw_cli_usage_error("compare", "option --output needs a file name");
-            output = v;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return kw_cli_usage_error("compare", "unknown option '%s'", argv[i]);
-        } else if (nq == 2) {
-            return kw_cli_usage_error("compare", "unexpected argument '%s'", argv[i]);
-        } else {
-            q[nq++] = argv[i];
-        }
-    }
-    if (nq < 2 || !*q[0] || !*q[1])
+    kw_tpick_args o;
+    int prc = kw_tpick_args_parse(argc, argv, "compare", kw_compare_usage, 2, &o);
+    if (prc >= 0)
+        return prc;
+    const char *db = o.db, *arch = o.arch, *output = o.output, *const *q = o.q;
+    if (o.nq < 2 || !*q[0] || !*q[1])
         return kw_cli_usage_error("compare", "name two Triton specializations (A B)");
     kw_index ix;
     kw_err err;
@@ -88,14 +62,7 @@ int kw_cmd_compare(int argc, char **argv) {
         goto model;
     }
     kw_tcompare_write(&b, &c);
-    if (b.oom)
-        rc = kw_cli_failf("out of memory");
-    else if (output && kw_fs_write(output, b.ptr, b.len, &err) != KW_OK)
-        rc = kw_cli_fail(&err);
-    else if (!output && fwrite(b.ptr, 1, b.len, stdout) != b.len)
-        rc = kw_cli_failf("cannot write the output: %s", strerror(errno));
-    else if (!output)
-        rc = kw_cli_flush_stdout();
+    rc = kw_cli_write_buf(&b, output);
 model:
     kw_model_free(&m);
 done:

@@ -199,10 +199,7 @@ static int kw_diff_report(const kw_diff *d, const char *old_name, const char *ne
         kw_buf b;
         kw_buf_init(&b);
         kw_diff_write_md(d, old_name, new_name, &b);
-        if (b.len && fwrite(b.ptr, 1, b.len, stdout) != b.len)
-            rc = kw_cli_failf("cannot write the output: %s", strerror(errno));
-        else
-            rc = kw_cli_flush_stdout();
+        rc = kw_cli_write_buf(&b, NULL);
         kw_buf_free(&b);
     }
     if (rc != KW_EXIT_OK || !any)

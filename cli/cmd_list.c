@@ -98,10 +98,8 @@ int kw_cmd_list(int argc, char **argv) {
         kw_buf_init(&b);
         if (kw_list_write_tsv(&l, &b, &err) != KW_OK)
             rc = kw_cli_fail(&err);
-        else if (fwrite(b.ptr ? b.ptr : "", 1, b.len, stdout) != b.len)
-            rc = kw_cli_failf("cannot write the output: %s", strerror(errno));
         else
-            rc = kw_cli_flush_stdout();
+            rc = kw_cli_write_buf(&b, NULL);
         kw_buf_free(&b);
     }
     kw_list_free(&l);

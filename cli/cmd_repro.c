@@ -4,15 +4,12 @@
  * (model/kw_repro.c builds it, render/kw_repro_write.c writes it). KERNEL is
  * matched as `render KERNEL` matches (model/kw_pick.h), among the index's
  * Triton specializations; it must name one. */
-#include <errno.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "cli/kw_app.h"
 #include "cli/kw_cli.h"
 #include "cli/kw_tpick.h"
 #include "common/kw_buf.h"
-#include "common/kw_fs.h"
 #include "index/kw_index.h"
 #include "model/kw_model.h"
 #include "model/kw_repro.h"
@@ -37,33 +34,11 @@ static const char kw_repro_usage[] =
     "  -o, --output F  write the script to F instead of stdout\n";
 
 int kw_cmd_repro(int argc, char **argv) {
-    const char *db = NULL, *arch = NULL, *output = NULL, *kernel = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        int r;
-        if (kw_cli_is_help(argv[i])) {
-            fputs(kw_repro_usage, stdout);
-            return kw_cli_flush_stdout();
-        } else if ((r = kw_cli_opt(argc, argv, &i, "--db", NULL, &v)) != 0) {
-            if (r < 0 || !*v)
-                return kw_cli_usage_error("repro", "option --db needs a file name");
-            db = v;
-        } else if ((r = kw_cli_opt(argc, argv, &i, "--arch", NULL, &v)) != 0) {
-            if (r < 0 || !*v)
-                return kw_cli_usage_error("repro", "option --arch needs an arch name");
-            arch = v;
-        } else if ((r = kw_cli_opt(argc, argv, &i, "--output", "-o", &v)) != 0) {
-            if (r < 0 || !*v)
-                return kw_cli_usage_error("repro", "option --output needs a file name");
-            output = v;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return kw_cli_usage_error("repro", "unknown option '%s'", argv[i]);
-        } else if (kernel) {
-            return kw_cli_usage_error("repro", "unexpected argument '%s'", argv[i]);
-        } else {
-            kernel = argv[i];
-        }
-    }
+    kw_tpick_args o;
+    int prc = kw_tpick_args_parse(argc, argv, "repro", kw_repro_usage, 1, &o);
+    if (prc >= 0)
+        return prc;
+    const char *db = o.db, *arch = o.arch, *output = o.output, *kernel = o.q[0];
     if (!kernel || !*kernel)
         return kw_cli_usage_error("repro", "name a Triton kernel");
     const char *path = db ? db : KW_INDEX_DEFAULT_PATH;
@@ -90,14 +65,7 @@ int kw_cmd_repro(int argc, char **argv) {
         goto model;
     }
     kw_repro_write(&b, &r, path, KWALK_VERSION);
-    if (b.oom)
-        rc = kw_cli_failf("out of memory");
-    else if (output && kw_fs_write(output, b.ptr, b.len, &err) != KW_OK)
-        rc = kw_cli_fail(&err);
-    else if (!output && fwrite(b.ptr, 1, b.len, stdout) != b.len)
-        rc = kw_cli_failf("cannot write the output: %s", strerror(errno));
-    else if (!output)
-        rc = kw_cli_flush_stdout();
+    rc = kw_cli_write_buf(&b, output);
 model:
     kw_model_free(&m);
 done:

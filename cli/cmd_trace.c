@@ -18,9 +18,10 @@
  *
  * The gathering per instantiation is kw_trace_stats.c (shared with `kwalk
  * render --trace`), the bytes, bandwidth and bound of each configuration
- * trace/kw_treport.c (through kw_perf.c); the report is written by
- * render/kw_treport_write.c (text, YAML) and render/kw_treport_json.c. This
- * file parses the command line. */
+ * trace/kw_treport_build.c (through kw_perf.c) into the report model
+ * (model/kw_treport.h); it is written by render/kw_treport_write.c (text),
+ * render/kw_treport_json.c and trace/kw_treport_yaml.c. This file parses the
+ * command line. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -36,7 +37,8 @@
 #include "render/kw_treport_json.h"
 #include "render/kw_treport_write.h"
 #include "trace/kw_trace.h"
-#include "trace/kw_treport.h"
+#include "trace/kw_treport_build.h"
+#include "trace/kw_treport_yaml.h"
 
 static const char kw_trace_usage[] =
     "usage: kwalk trace FILE [--db FILE] [--format text|yaml|json] [--json] [--gpu NAME]\n"
@@ -177,7 +179,7 @@ int kw_cmd_trace(int argc, char **argv) {
     kw_buf_init(&o);
     kw_status st = KW_OK;
     if (!strcmp(format, "yaml"))
-        st = kw_treport_write_yaml(&c.report, &o, &err);
+        st = kw_treport_yaml(&c.report, &o, &err);
     else
         kw_treport_write_text(&c.report, &o);
     if (st != KW_OK) {

@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/kw_buf.h"
+#include "common/kw_fs.h"
+
 static void kw_cli_line(const char *prefix, const char *msg) {
     fputs(prefix, stderr);
     for (const char *s = msg; *s; s++) {
@@ -89,4 +92,15 @@ int kw_cli_flush_stdout(void) {
     if (fflush(stdout) != 0 || ferror(stdout))
         return kw_cli_failf("cannot write the output: %s", strerror(errno));
     return KW_EXIT_OK;
+}
+
+int kw_cli_write_buf(const kw_buf *b, const char *path) {
+    kw_err err;
+    if (b->oom)
+        return kw_cli_failf("out of memory");
+    if (path)
+        return kw_fs_write(path, b->ptr, b->len, &err) == KW_OK ? KW_EXIT_OK : kw_cli_fail(&err);
+    if (fwrite(b->ptr ? b->ptr : "", 1, b->len, stdout) != b->len)
+        return kw_cli_failf("cannot write the output: %s", strerror(errno));
+    return kw_cli_flush_stdout();
 }

@@ -34,5 +34,9 @@ int kw_cli_opt(int argc, char **argv, int *i, const char *name, const char *alia
                const char **value);
 /* Write what is buffered on stdout; on failure report it and return KW_EXIT_INPUT. */
 int kw_cli_flush_stdout(void);
+/* A command's output b written to the file path (NULL: to stdout, flushed);
+ * b out of memory or the write failed: reported, KW_EXIT_INPUT. */
+struct kw_buf;
+int kw_cli_write_buf(const struct kw_buf *b, const char *path);
 
 #endif

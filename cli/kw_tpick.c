@@ -1,10 +1,43 @@
-/* kw_tpick.c: picks one Triton specialization by a KERNEL argument
- * (kw_tpick.h). */
+/* kw_tpick.c: the command line of `kwalk repro` and `kwalk compare`, and
+ * the one Triton specialization a KERNEL argument picks (kw_tpick.h). */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/kw_cli.h"
 #include "cli/kw_tpick.h"
 #include "model/kw_pick.h"
+
+int kw_tpick_args_parse(int argc, char **argv, const char *cmd, const char *usage, size_t max,
+                        kw_tpick_args *out) {
+    memset(out, 0, sizeof(*out));
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        int r;
+        if (kw_cli_is_help(argv[i])) {
+            fputs(usage, stdout);
+            return kw_cli_flush_stdout();
+        } else if ((r = kw_cli_opt(argc, argv, &i, "--db", NULL, &v)) != 0) {
+            if (r < 0 || !*v)
+                return kw_cli_usage_error(cmd, "option --db needs a file name");
+            out->db = v;
+        } else if ((r = kw_cli_opt(argc, argv, &i, "--arch", NULL, &v)) != 0) {
+            if (r < 0 || !*v)
+                return kw_cli_usage_error(cmd, "option --arch needs an arch name");
+            out->arch = v;
+        } else if ((r = kw_cli_opt(argc, argv, &i, "--output", "-o", &v)) != 0) {
+            if (r < 0 || !*v)
+                return kw_cli_usage_error(cmd, "option --output needs a file name");
+            out->output = v;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return kw_cli_usage_error(cmd, "unknown option '%s'", argv[i]);
+        } else if (out->nq == max || out->nq == 2) {
+            return kw_cli_usage_error(cmd, "unexpected argument '%s'", argv[i]);
+        } else {
+            out->q[out->nq++] = argv[i];
+        }
+    }
+    return -1;
+}
 
 static bool kw_is_triton(const kw_mkernel *mk) {
     return mk->k && mk->k->triton;

@@ -126,6 +126,20 @@ static const kw_asm_candidate *kw_kcandidate(const kw_launch *l, const char *sym
     return NULL;
 }
 
+/* Launch l of kernel mk: for an ASM kernel the table row that runs it
+ * (*cand), its fields and place; else no fields and the launch's place. */
+static kw_status kw_klaunch_fields(kw_arena *a, const kw_mkernel *mk, const kw_launch *l,
+                                   kw_kparams *fields, kw_loc *floc,
+                                   const kw_asm_candidate **cand) {
+    memset(fields, 0, sizeof(*fields));
+    *floc = l->location;
+    *cand = mk->is_asm ? kw_kcandidate(l, mk->symbol) : NULL;
+    if (!*cand)
+        return KW_OK;
+    *floc = (*cand)->location;
+    return kw_kfields(a, (*cand)->fields, fields);
+}
+
 /* ---- one row ----------------------------------------------------------------------------------
  */
 
@@ -232,13 +246,11 @@ static kw_status kw_krow_build(kw_krow *r, kw_model *m, size_t ki, kw_kparams *p
         size_t li = mk->launches.v[j];
         const kw_launch *l = m->launches.v[li].l;
         kw_kparams fields;
-        memset(&fields, 0, sizeof(fields));
-        kw_loc floc = l->location;
-        const kw_asm_candidate *cand = mk->is_asm ? kw_kcandidate(l, mk->symbol) : NULL;
+        kw_loc floc;
+        const kw_asm_candidate *cand;
+        if (kw_klaunch_fields(a, mk, l, &fields, &floc, &cand) != KW_OK)
+            return kw_oom(err);
         if (cand) {
-            floc = cand->location;
-            if (kw_kfields(a, cand->fields, &fields) != KW_OK)
-                return kw_oom(err);
             if (!params->n)
                 for (size_t f = 0; f < fields.n; f++) {
                     kw_kparam *p = KW_PUSH(a, *params);
@@ -306,14 +318,10 @@ kw_kverdict kw_kpage_launch_verdict(kw_model *m, const kw_shape *shape, size_t k
     const kw_shape *base = kw_kbase(shape, mk->k, a);
     const kw_launch *l = m->launches.v[li].l;
     kw_kparams fields;
-    memset(&fields, 0, sizeof(fields));
-    kw_loc floc = l->location;
-    const kw_asm_candidate *cand = mk->is_asm ? kw_kcandidate(l, mk->symbol) : NULL;
-    if (cand) {
-        floc = cand->location;
-        if (kw_kfields(a, cand->fields, &fields) != KW_OK)
-            return KW_KV_OPEN;
-    }
+    kw_loc floc;
+    const kw_asm_candidate *cand;
+    if (kw_klaunch_fields(a, mk, l, &fields, &floc, &cand) != KW_OK)
+        return KW_KV_OPEN;
     kw_krow r;
     memset(&r, 0, sizeof(r));
     for (size_t p = 0; p < paths->v.n; p++)

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "common/kw_num.h"
+#include "model/kw_page_facts.h"
 #include "render/kw_html.h"
 
 enum { KW_CH_W = 420, KW_CH_H = 220, KW_CH_L = 40, KW_CH_B = 30, KW_CH_T = 24, KW_CH_R = 12 };
@@ -82,34 +83,21 @@ static void kw_ch_occupancy(kw_buf *o, const kw_rarch *a, const kw_page_occ *oc,
 }
 
 static void kw_ch_classes(kw_buf *o, const kw_rarch *a, const char *arch) {
-    const kw_isa_classes *c = &a->facts->classes;
-    if (!kw_isa_classes_known(c))
+    kw_page_facts_bars bars;
+    if (!kw_page_facts_classes(&a->facts->classes, &bars))
         return;
-    long long maxn = 0, total = 0;
-    size_t nbars = 0;
-    for (size_t i = 0; kw_isa_class_key(i); i++) {
-        const char *k = kw_isa_class_key(i);
-        long long n = kw_isa_class_count(c, i);
-        if (n <= 0 || !strcmp(k, "insns") || !strcmp(k, "dpp") || !strcmp(k, "sdwa"))
-            continue;
-        maxn = n > maxn ? n : maxn;
-        total += n;
-        nbars++;
-    }
-    int bh = 14, h = KW_CH_T + (int)nbars * bh + 8, lw = 110;
+    long long maxn = bars.max, total = bars.total;
+    int bh = 14, h = KW_CH_T + (int)bars.n * bh + 8, lw = 110;
     kw_buf_printf(o,
                   "<svg class=\"kw-chart kw-mix\" data-arch=\"%s\" data-total=\"%lld\" "
                   "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\"><title>%s: "
                   "instruction classes</title><text x=\"0\" y=\"14\" class=\"kw-ct\">%s: "
                   "instruction classes (%lld instructions)</text>",
                   arch, total, KW_CH_W, h, KW_CH_W, h, arch, arch, total);
-    size_t row = 0;
-    for (size_t i = 0; kw_isa_class_key(i); i++) {
-        const char *k = kw_isa_class_key(i);
-        long long n = kw_isa_class_count(c, i);
-        if (n <= 0 || !strcmp(k, "insns") || !strcmp(k, "dpp") || !strcmp(k, "sdwa"))
-            continue;
-        double y = KW_CH_T + (double)row++ * bh;
+    for (size_t row = 0; row < bars.n; row++) {
+        const char *k = bars.v[row].key;
+        long long n = bars.v[row].n;
+        double y = KW_CH_T + (double)row * bh;
         double w = (KW_CH_W - lw - 60) * (double)n / (double)maxn;
         /* as one printf of the pieces would write them (a printf per bar
          * was most of the charts' time) */

@@ -31,13 +31,19 @@ static void kw_hir_str(kw_buf *o, const char *s) {
         kw_buf_puts(o, "null");
 }
 
+/* An object opened with three members, keys[i]: vals[i] (a string or null). */
+static void kw_hir_open(kw_buf *o, const char *const keys[3], const char *const vals[3]) {
+    for (int i = 0; i < 3; i++) {
+        kw_buf_puts(o, i ? ",\"" : "{\"");
+        kw_buf_puts(o, keys[i]);
+        kw_buf_puts(o, "\":");
+        kw_hir_str(o, vals[i]);
+    }
+}
+
 static void kw_hir_file(kw_buf *o, const kw_irview_file *f) {
-    kw_buf_puts(o, "{\"p\":");
-    kw_hir_str(o, f->path);
-    kw_buf_puts(o, ",\"ir\":");
-    kw_hir_str(o, f->ir);
-    kw_buf_puts(o, ",\"why\":");
-    kw_hir_str(o, f->src && !f->src->ok ? f->src->why : NULL);
+    kw_hir_open(o, (const char *const[3]){"p", "ir", "why"},
+                (const char *const[3]){f->path, f->ir, f->src && !f->src->ok ? f->src->why : NULL});
     kw_buf_puts(o, ",\"s\":[");
     for (size_t i = 0; f->src && f->src->ok && i + 1 < f->runs.n; i += 2) {
         kw_buf_puts(o, i ? ",[" : "[");
@@ -58,12 +64,8 @@ static void kw_hir_file(kw_buf *o, const kw_irview_file *f) {
 }
 
 static void kw_hir_stage(kw_buf *o, const kw_irview_stage *st) {
-    kw_buf_puts(o, "{\"n\":");
-    kw_hir_str(o, st->name);
-    kw_buf_puts(o, ",\"p\":");
-    kw_hir_str(o, st->path);
-    kw_buf_puts(o, ",\"why\":");
-    kw_hir_str(o, st->why);
+    kw_hir_open(o, (const char *const[3]){"n", "p", "why"},
+                (const char *const[3]){st->name, st->path, st->why});
     kw_buf_puts(o, ",\"t\":");
     if (st->text)
         kw_html_json(o, st->text, st->len);

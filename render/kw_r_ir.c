@@ -57,9 +57,9 @@ static void kw_ri_access_line(kw_render *r, const kw_irf_access *x) {
     const char *param = x->param;
     const char *object = x->object ? kw_ri_object_name(x->object) : NULL;
     const char *width = kw_ri_ll(x->bytes_per_lane, b4, sizeof b4);
-    const char *lane = kw_val_text(&x->lane_stride_bytes, b5, sizeof b5);
+    const char *lane = kw_page_facts_val(&x->lane_stride_bytes, b5, sizeof b5);
     char b6[64], b7[32];
-    const char *group = kw_val_text(&x->group_stride_bytes, b6, sizeof b6);
+    const char *group = kw_page_facts_val(&x->group_stride_bytes, b6, sizeof b6);
     bool local = kw_ri_local(x);
     const char *segs = local                      ? NULL
                        : x->segments_per_wave < 0 ? "unknown"
@@ -127,7 +127,7 @@ static void kw_ri_group_line(kw_render *r, const kw_irf_access *x, const kw_irf_
     const char *lane = kw_ri_ll(g->lane_stride_bytes, b3, sizeof b3);
     const char *wave = kw_ri_ll(g->wave_bytes, b4, sizeof b4);
     const char *segs = kw_ri_ll(g->segments_per_wave, b5, sizeof b5);
-    const char *group = kw_val_text(&x->group_stride_bytes, b6, sizeof b6);
+    const char *group = kw_page_facts_val(&x->group_stride_bytes, b6, sizeof b6);
     bool contiguous = g->contiguous;
     size_t members = g->members.n;
     kw_md_in in = kw_r_prose_in(r);
@@ -163,7 +163,7 @@ static void kw_ri_idiom_line(kw_render *r, const kw_irf_idiom *d, kw_buf *b) {
     const char *kind = d->kind;
     const char *op = d->op;
     const char *via = d->via;
-    const char *steps = kw_val_text(&d->steps, b3, sizeof b3);
+    const char *steps = kw_page_facts_val(&d->steps, b3, sizeof b3);
     bool lds = kind && (!strcmp(kind, "block_reduce") || !strcmp(kind, "lds_tree_reduce"));
     const char *bars = lds ? kw_ri_ll(d->barriers, b4, sizeof b4) : NULL;
     kw_md_in in = kw_r_prose_in(r);
@@ -203,7 +203,7 @@ size_t kw_r_ir_loops(kw_render *r, const kw_irf *ir) {
     for (size_t i = 0; i < ir->loops.n; i++) {
         const kw_irf_loop *lp = &ir->loops.v[i];
         char b[64];
-        const char *trip = kw_val_text(&lp->trip_count, b, sizeof b);
+        const char *trip = kw_page_facts_val(&lp->trip_count, b, sizeof b);
         kw_r_item(r, 0);
         kw_r_tf(r, "Loop %zu: trip count ", i);
         kw_md_code(o, trip ? trip : "unknown", kw_r_prose_in(r));

@@ -31,6 +31,7 @@
 #include "model/kw_model.h"
 #include "model/kw_operand.h"
 #include "model/kw_page.h"
+#include "model/kw_page_facts.h"
 #include "model/kw_page_isa.h"
 #include "model/kw_page_perf.h"
 #include "model/kw_provider.h"
@@ -38,7 +39,6 @@
 #include "model/kw_src.h"
 #include "model/kw_ttgir.h"
 #include "render/kw_md.h"
-#include "sidecar/kw_sidecar.h"
 
 /* The printer a page's blocks are written by (kw_render_opts.printer). */
 typedef enum kw_r_printer { KW_R_MARKDOWN = 0, KW_R_HTML = 1 } kw_r_printer;

@@ -149,7 +149,7 @@ static bool kw_overview_ir(kw_render *r) {
         }
         kw_r_t(r, ".");
         char buf[32];
-        const char *conv = kw_val_text(&ir->work_per_thread.conversions, buf, sizeof buf);
+        const char *conv = kw_page_facts_val(&ir->work_per_thread.conversions, buf, sizeof buf);
         if (conv) {
             kw_r_item(r, 0);
             kw_r_t(r, "Conversions per thread (IR facts): ");

@@ -755,7 +755,7 @@ static void kw_rt_flow(kw_render *r) {
 static void kw_rt_work(kw_render *r, const char *label, const kw_val *v, long long threads,
                        const char *unit) {
     char b[64];
-    const char *text = kw_val_text(v, b, sizeof b);
+    const char *text = kw_page_facts_val(v, b, sizeof b);
     if (!text)
         return;
     kw_r_item(r, 0);
@@ -885,7 +885,7 @@ static void kw_rt_memory(kw_render *r) {
     kw_rt_work(r, "Transcendental operations", &w->transcendental, threads, "operations");
     kw_rt_work(r, "Conversions", &w->conversions, threads, "elements");
     char cb[64];
-    if (kw_val_text(&w->conversions, cb, sizeof cb)) {
+    if (kw_page_facts_val(&w->conversions, cb, sizeof cb)) {
         /* the item's second line (its paragraph's, indented in Markdown) */
         kw_r_t(r, kw_r_prose_in(r) == KW_MD_HTML ? "\n" : "\n  ");
         kw_r_t(r, "(Conversion operations of the IR: int ↔ float, `fpext`/`fptrunc` and "

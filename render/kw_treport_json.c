@@ -1,6 +1,6 @@
-/* kw_treport_json.c: the report of `kwalk trace` (trace/kw_treport.h) as one
+/* kw_treport_json.c: the report of `kwalk trace` (model/kw_treport.h) as one
  * JSON document (docs/json.md), written from the evaluated report: this file
- * computes nothing (no evaluator, no kw_perf_* or trace/ function). */
+ * computes nothing (no evaluator, no kw_perf_* function). */
 #include "render/kw_treport_json.h"
 
 #include <math.h>
@@ -26,18 +26,17 @@ static json_t *kw_jtriple(const long long *v) {
 }
 
 static json_t *kw_json_cfg(const kw_treport_cfg *rc, bool *oom) {
-    const kw_tcfg *cfg = rc->cfg;
     json_t *o = json_object();
     if (!o) {
         *oom = true;
         return NULL;
     }
-    kw_jansson_set(o, "grid_workgroups", cfg->known ? kw_jtriple(cfg->grid_wg) : json_null(), oom);
-    kw_jansson_set(o, "workgroup_size", cfg->known ? kw_jtriple(cfg->block) : json_null(), oom);
-    if (cfg->known)
-        kw_jansson_set(o, "partial_workgroups", json_boolean(cfg->partial), oom);
-    if (cfg->arch && !cfg->mixed_arch)
-        kw_jansson_set(o, "arch", kw_jansson_text(cfg->arch), oom);
+    kw_jansson_set(o, "grid_workgroups", rc->known ? kw_jtriple(rc->grid_wg) : json_null(), oom);
+    kw_jansson_set(o, "workgroup_size", rc->known ? kw_jtriple(rc->block) : json_null(), oom);
+    if (rc->known)
+        kw_jansson_set(o, "partial_workgroups", json_boolean(rc->partial), oom);
+    if (rc->arch && !rc->mixed_arch)
+        kw_jansson_set(o, "arch", kw_jansson_text(rc->arch), oom);
     kw_jstats(o, &rc->t, oom);
     const kw_perf_work w = rc->work;
     const char *ir_arch = rc->ir_arch;
@@ -69,7 +68,7 @@ static json_t *kw_json_cfg(const kw_treport_cfg *rc, bool *oom) {
     return o;
 }
 
-static json_t *kw_json_candidate(const kw_tkernel *k) {
+static json_t *kw_json_candidate(const kw_treport_kernel *k) {
     json_t *o = json_pack("{s:o}", "symbol", kw_jansson_text(k->symbol));
     if (o && k->name && json_object_set_new(o, "name", kw_jansson_text(k->name))) {
         json_decref(o);
@@ -78,38 +77,36 @@ static json_t *kw_json_candidate(const kw_tkernel *k) {
     return o;
 }
 
-static json_t *kw_json_row(const kw_treport *c, const kw_treport_row *rr, bool *oom) {
-    const kw_trow *r = rr->row;
+static json_t *kw_json_row(const kw_treport_row *rr, bool *oom) {
     json_t *o = json_object(), *list = json_array();
     if (!o || !list) {
         json_decref(list);
         *oom = true;
         return o;
     }
-    if (!r->k) {
-        kw_jansson_set(o, "trace_name", kw_jansson_text(r->trace_name), oom);
+    if (rr->group != KW_TREPORT_JOINED) {
+        kw_jansson_set(o, "trace_name", kw_jansson_text(rr->trace_name), oom);
         kw_jstats(o, &rr->t, oom);
-        if (r->match.n > 1) {
+        if (rr->ncand > 1) {
             kw_jansson_set(o, "match", json_string(rr->match), oom);
-            for (size_t i = 0; i < r->match.n; i++)
-                kw_jansson_push(list, kw_json_candidate(&c->join->kernels.v[r->match.cand[i]]),
-                                oom);
+            for (size_t i = 0; i < rr->ncand; i++)
+                kw_jansson_push(list, kw_json_candidate(&rr->cand[i]), oom);
             kw_jansson_set(o, "candidates", list, oom);
         } else {
             json_decref(list);
         }
         return o;
     }
-    kw_jansson_set(o, "symbol", kw_jansson_text(r->k->symbol), oom);
-    if (r->k->name)
-        kw_jansson_set(o, "name", kw_jansson_text(r->k->name), oom);
+    kw_jansson_set(o, "symbol", kw_jansson_text(rr->symbol), oom);
+    if (rr->name)
+        kw_jansson_set(o, "name", kw_jansson_text(rr->name), oom);
     kw_jansson_set(o, "match", json_string(rr->match), oom);
-    for (size_t i = 0; i < r->names.n; i++)
-        kw_jansson_push(list, kw_jansson_text(r->names.v[i]), oom);
+    for (size_t i = 0; i < rr->nnames; i++)
+        kw_jansson_push(list, kw_jansson_text(rr->names[i]), oom);
     kw_jansson_set(o, "trace_names", list, oom);
     kw_jstats(o, &rr->t, oom);
     json_t *cfgs = json_array(), *peaks = json_array();
-    for (size_t i = 0; cfgs && i < r->cfgs.n; i++)
+    for (size_t i = 0; cfgs && i < rr->ncfgs; i++)
         kw_jansson_push(cfgs, kw_json_cfg(&rr->cfgs[i], oom), oom);
     kw_jansson_set(o, "launch_configs", cfgs, oom);
     const char *const *archs = rr->archs;
@@ -135,20 +132,20 @@ json_t *kw_treport_json(const kw_treport *c, bool *oom_out) {
         return NULL;
     }
     kw_jansson_set(doc, "kwalk_trace", json_integer(1), &oom);
-    kw_jansson_set(doc, "trace", kw_jansson_text(c->trace->path), &oom);
-    kw_jansson_set(doc, "format", json_string(c->trace->format), &oom);
-    kw_jansson_set(doc, "dispatches", json_integer((json_int_t)c->trace->d.n), &oom);
-    kw_jansson_set(doc, "skipped_rows", json_integer(c->trace->skipped), &oom);
-    if (!strcmp(c->trace->format, "rocpd"))
-        kw_jansson_set(doc, "joined_in_sql", json_integer(c->trace->joined_sql), &oom);
-    kw_jansson_set(doc, "demangler", json_boolean(c->join->have_demangler), &oom);
+    kw_jansson_set(doc, "trace", kw_jansson_text(c->path), &oom);
+    kw_jansson_set(doc, "format", json_string(c->format), &oom);
+    kw_jansson_set(doc, "dispatches", json_integer((json_int_t)c->dispatches), &oom);
+    kw_jansson_set(doc, "skipped_rows", json_integer(c->skipped), &oom);
+    if (!strcmp(c->format, "rocpd"))
+        kw_jansson_set(doc, "joined_in_sql", json_integer(c->joined_sql), &oom);
+    kw_jansson_set(doc, "demangler", json_boolean(c->have_demangler), &oom);
     kw_jansson_set(doc, "index", kw_jansson_text(c->db), &oom);
     static const char *const group[3] = {"kernels", "ambiguous", "unmatched"};
     for (int g = 0; g < 3; g++) {
         json_t *rows = json_array();
         for (size_t i = 0; rows && i < c->rows.n && !oom; i++)
             if ((int)c->rows.v[i].group == g)
-                kw_jansson_push(rows, kw_json_row(c, &c->rows.v[i], &oom), &oom);
+                kw_jansson_push(rows, kw_json_row(&c->rows.v[i], &oom), &oom);
         kw_jansson_set(doc, group[g], rows, &oom);
     }
     *oom_out = oom;

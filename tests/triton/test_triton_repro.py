@@ -292,14 +292,22 @@ def main():
             c.check(not os.path.isfile(os.path.join(r, "__init__.py")),
                     "%s: PACKAGE_ROOT %s is itself a package" % (what, r))
     check_compare(c, a, db, cache, folders)
-    # bad input
+    # bad input; repro and compare share one command-line parser (cli/kw_tpick.c)
     for args, rc, what in ((["repro", "no_such_kernel_xyz", "--db", db], 1, "an unknown name"),
                            (["repro", "_rms_norm_kernel", "--db", db], 1, "an ambiguous name"),
-                           (["repro", "--db", db], 2, "no kernel")):
+                           (["repro", "--db", db], 2, "no kernel"),
+                           (["repro", "x", "y", "--db", db], 2, "two names"),
+                           (["repro", "x", "--db", db, "--bogus"], 2, "an unknown option"),
+                           (["repro", "x", "--db"], 2, "--db without its file"),
+                           (["compare", "x", "y", "z", "--db", db], 2, "three names"),
+                           (["compare", "x", "y", "--db", db, "--arch"], 2, "--arch without its arch"),
+                           (["compare", "x", "y", "--db", db, "-o", ""], 2, "-o with an empty name")):
         p = subprocess.run([a.kwalk] + args, capture_output=True, text=True)
-        c.eq(p.returncode, rc, "kwalk repro with %s: exit status" % what)
-        c.check(p.stderr.startswith("kwalk: ") and not p.stdout,
-                "kwalk repro with %s: %r" % (what, p.stderr[:200]))
+        c.eq(p.returncode, rc, "kwalk %s with %s: exit status" % (args[0], what))
+        # a usage error is one line; an ambiguous name lists its candidates after it
+        c.check(p.stderr.startswith("kwalk: ") and not p.stdout
+                and (rc != 2 or p.stderr.count("\n") == 1),
+                "kwalk %s with %s: %r" % (args[0], what, p.stderr[:200]))
     c.check(len(folders) >= 10, "the fixture has %d cache folders" % len(folders))
     c.finish()
 

@@ -1,7 +1,9 @@
-/* kw_treport.c: the report of `kwalk trace` evaluated (kw_treport.h): per
- * launch configuration the work of a dispatch from the IR facts, its
- * bandwidth and bound; per instantiation the archs whose peaks are shown. */
-#include "trace/kw_treport.h"
+/* kw_treport_build.c: the report of `kwalk trace` (model/kw_treport.h)
+ * filled from the trace's statistics: per row its names, match and
+ * durations; per launch configuration the work of a dispatch from the IR
+ * facts, its bandwidth and bound; per instantiation the archs whose peaks are
+ * shown. */
+#include "trace/kw_treport_build.h"
 
 #include <string.h>
 
@@ -38,7 +40,12 @@ static void kw_treport_cfg_eval(kw_treport_cfg *c, const kw_trow *r, const kw_tc
                                 const kw_gpus *gpus, const char *gpu, const kw_gpu *named,
                                 const kw_shape *shape) {
     memset(c, 0, sizeof(*c));
-    c->cfg = cfg;
+    c->known = cfg->known;
+    memcpy(c->grid_wg, cfg->grid_wg, sizeof(c->grid_wg));
+    memcpy(c->block, cfg->block, sizeof(c->block));
+    c->partial = cfg->partial;
+    c->arch = cfg->arch;
+    c->mixed_arch = cfg->mixed_arch;
     kw_perf_mcfg m;
     kw_tcfg_measured(cfg, &m);
     c->t = m.t;
@@ -53,12 +60,42 @@ static void kw_treport_cfg_eval(kw_treport_cfg *c, const kw_trow *r, const kw_tc
     c->bound = pc.bound;
 }
 
+static kw_treport_group kw_treport_group_of(const kw_trow *r) {
+    switch (kw_trow_group_of(r)) {
+    case KW_TROW_JOINED:
+        return KW_TREPORT_JOINED;
+    case KW_TROW_AMBIGUOUS:
+        return KW_TREPORT_AMBIGUOUS;
+    default:
+        return KW_TREPORT_UNKNOWN;
+    }
+}
+
+/* An ambiguous row's candidates, in the match's order. */
+static kw_status kw_treport_cands(kw_treport *rep, kw_treport_row *row, const kw_tjoin *j,
+                                  const kw_tmatch *m) {
+    kw_treport_kernel *v = kw_arena_alloc(&rep->arena, m->n * sizeof(*v));
+    if (!v)
+        return KW_ERR;
+    for (size_t i = 0; i < m->n; i++) {
+        const kw_tkernel *k = &j->kernels.v[m->cand[i]];
+        v[i] = (kw_treport_kernel){k->symbol, k->name};
+    }
+    row->cand = v;
+    row->ncand = m->n;
+    return KW_OK;
+}
+
 kw_status kw_treport_build(kw_treport *rep, const kw_tstats *stats, const kw_gpus *gpus,
                            const char *gpu, const kw_shape *shape, const char *db, kw_err *err) {
     memset(rep, 0, sizeof(*rep));
     kw_arena_init(&rep->arena);
-    rep->trace = stats->trace;
-    rep->join = stats->join;
+    rep->path = stats->trace->path;
+    rep->format = stats->trace->format;
+    rep->dispatches = stats->trace->d.n;
+    rep->skipped = stats->trace->skipped;
+    rep->joined_sql = stats->trace->joined_sql;
+    rep->have_demangler = stats->join->have_demangler;
     rep->db = db;
     const kw_gpu *named = gpu ? kw_gpu_named(gpus, gpu) : NULL;
     for (size_t i = 0; i < stats->rows.n; i++) {
@@ -67,14 +104,22 @@ kw_status kw_treport_build(kw_treport *rep, const kw_tstats *stats, const kw_gpu
         if (!row)
             return kw_fail(err, "out of memory");
         memset(row, 0, sizeof(*row));
-        row->row = r;
-        row->group = kw_trow_group_of(r);
+        row->group = kw_treport_group_of(r);
         row->match = kw_match_kind_name(r->match.kind);
         row->t = (kw_perf_times){r->dur.n, r->total, r->dur.n ? r->dur.v[0] : 0,
                                  r->dur.n ? r->dur.v[r->dur.n - 1] : 0,
                                  kw_trace_median(r->dur.v, r->dur.n)};
-        if (!r->k)
+        if (!r->k) {
+            row->trace_name = r->trace_name;
+            if (r->match.n > 1 && kw_treport_cands(rep, row, stats->join, &r->match) != KW_OK)
+                return kw_fail(err, "out of memory");
             continue;
+        }
+        row->symbol = r->k->symbol;
+        row->name = r->k->name;
+        row->names = r->names.v;
+        row->nnames = r->names.n;
+        row->ncfgs = r->cfgs.n;
         row->cfgs = r->cfgs.n ? kw_arena_alloc(&rep->arena, r->cfgs.n * sizeof(*row->cfgs)) : NULL;
         if (r->cfgs.n && !row->cfgs)
             return kw_fail(err, "out of memory");
@@ -85,9 +130,4 @@ kw_status kw_treport_build(kw_treport *rep, const kw_tstats *stats, const kw_gpu
             row->peaks[a] = kw_perf_gpu(gpus, gpu, row->archs[a]);
     }
     return KW_OK;
-}
-
-void kw_treport_free(kw_treport *rep) {
-    kw_arena_free(&rep->arena);
-    memset(rep, 0, sizeof(*rep));
 }
