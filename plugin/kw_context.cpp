@@ -94,6 +94,18 @@ bool inLambdaOnly(const NamedDecl *D) {
     return Lambda;
 }
 
+// Whether the '<' or '>' at I belongs to an operator's name (operator<,
+// operator<<=, operator>>): "operator" starts at most 9 characters before I
+// and only '<' and '>' lie between its end and I. Only those 10 positions
+// are looked at (a search back through the whole name at every character
+// made naming a ck_tile lambda, 3-5 KB of template text, quadratic).
+bool operatorBefore(const std::string &S, size_t I) {
+    for (size_t Op = I + 1; Op-- > (I >= 9 ? I - 9 : 0);)
+        if (S.compare(Op, 8, "operator") == 0)
+            return S.find_first_not_of("<>", Op + 8) >= I;
+    return false;
+}
+
 // A lambda's closure class in a qualified name as clang 20 and later print
 // it, "(lambda)", where clang 19 prints "(anonymous class)": one name on
 // every major, which annotations/calltree/ patterns match. Only the
@@ -113,9 +125,7 @@ void nameLambdas(std::string &S) {
         }
         char Ch = S[I];
         // (operator<, operator<<, operator>: a name, not a bracket)
-        size_t Op = S.rfind("operator", I);
-        if ((Ch == '<' || Ch == '>') && Op != std::string::npos && I - Op <= 9 &&
-            S.find_first_not_of("<>", Op + 8) >= I) {
+        if ((Ch == '<' || Ch == '>') && operatorBefore(S, I)) {
             Out += Ch;
             continue;
         }

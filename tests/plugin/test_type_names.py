@@ -16,6 +16,10 @@ plugin and checks each kernel launched at a `KW:LAUNCH tn.*` line against:
     level (defaulted arguments included: `Vec = 4`, `traits<..., Rows = 1>`);
   - `kwalk render` (when given): the template table shows `written (value)`.
 
+A lambda in a class of a 75 KB printed name (`tn::wide`, KW:WIDE) is named
+with its class's every argument, and naming it costs the capture little
+(check_wide).
+
 A launch inside a function template (`tn.chain`) writes the template's own
 parameters; each is replaced by the argument its caller wrote (the line
 marked `KW:CALL` with the id and `_call`) before the checks above.
@@ -112,7 +116,8 @@ def main():
         obj = os.path.join(root, "kw_type_names.o")
         cmd = [args.clangxx] + cflags + ["--offload-arch=" + arch, "-fplugin=" + args.plugin,
                                          "-c", SRC, "-o", obj]
-        r = kwcap.run(cmd, env=kwcap.clean_env())
+        timing = os.path.join(root, "timing")
+        r = kwcap.run(cmd, env=kwcap.clean_env(KWALK_TIMING=timing))
         if not ck.check(r.returncode == 0 and "kwalk:" not in r.stderr,
                         "compile: rc=%d %s" % (r.returncode, r.stderr[-2000:])):
             ck.finish()
@@ -121,6 +126,7 @@ def main():
         launches = doc.get("launches") or []
         with open(SRC, encoding="utf-8") as f:
             lines = f.read().split("\n")
+        check_wide(ck, lines, doc, kernels, timing)
         aliases = source_aliases(lines)
         ck.check(aliases.get("fp8_t", ("",))[0] == "_BitInt(8)", "source: tn::fp8_t is _BitInt(8)")
         marks = {}
@@ -217,6 +223,42 @@ def main():
     finally:
         kwcap.cleanup(args, root)
     ck.finish()
+
+
+def check_wide(ck, lines, doc, kernels, timing):
+    """tn::wide_k's call of the lambda in tn::wide<int, 0, ..., N - 1>::run
+    (N: the source's `wide_n`, the KW:WIDE line): named
+    tn::wide<...>::run(float *)::(lambda)::operator() with N + 1 arguments, the
+    last N - 1; the device job's capture-kernels phase (KWALK_TIMING) took
+    under 1.5 s of CPU (naming it was quadratic in the name's length: 5 s or
+    more for this 75 KB name)."""
+    m = next((re.search(r"wide_n\s*=\s*(\d+)", l) for l in lines if "KW:WIDE" in l), None)
+    if not ck.check(m, "source: the KW:WIDE line gives wide_n"):
+        return
+    n = int(m.group(1))
+    k = next((k for k in kernels.values() if k.get("name") == "tn::wide_k"), None)
+    if not ck.check(k, "tn::wide_k has a kernel record"):
+        return
+    # its call edges: written in the kernel, or in the unit's device_calls
+    calls = list(k.get("calls") or [])
+    for rec in (doc.get("device_calls") or {}).values():
+        calls += (rec or {}).get("calls") or []
+    lam = [c.get("name") or "" for c in calls
+           if re.match(r"tn::wide<.*::\(lambda\)::operator\(\)$", c.get("name") or "")]
+    if ck.eq(len(lam), 1, "tn::wide_k: calls of a lambda's operator() in tn::wide"):
+        head = re.match(r"tn::wide(<.*>)::run\(float \*\)::\(lambda\)::operator\(\)$", lam[0])
+        ck.check(head, "tn::wide_k: the lambda is named in tn::wide<...>::run(float *): %r"
+                 % lam[0][:200])
+        targs = top_args(head.group(1)) if head else []
+        ck.eq(len(targs), n + 1, "tn::wide_k: arguments of tn::wide in the lambda's name")
+        ck.eq(targs[-1:], [str(n - 1)], "tn::wide_k: the last argument of tn::wide")
+    with open(timing, encoding="utf-8") as f:
+        rows = [l.split() for l in f if l.split()[:1] != ["host"]]
+    rows = [r for r in rows if len(r) > 2 and r[1] == "capture-kernels"]
+    if ck.eq(len(rows), 1, "KWALK_TIMING: one device capture-kernels line"):
+        cpu = float(rows[0][2])
+        print("tn::wide_k: device capture-kernels %.3f s of CPU" % cpu)
+        ck.check(cpu < 1.5, "device capture-kernels took %.2f s of CPU (bound 1.5 s)" % cpu)
 
 
 def top_args(tpl):

@@ -43,6 +43,22 @@ void launch_as(Out* out, const float* in, int n, hipStream_t s) {
   tn::convert<Out, tn::traits<In, 2>><<<dim3(1), dim3(64), 0, s>>>(out, in, n);  // KW:LAUNCH tn.chain
 }
 
+// A class whose printed name is about 75 KB (tn::wide<int, 0, 1, ...,
+// wide_n - 1>) calling a lambda in its member: the lambda's call operator is
+// named tn::wide<...>::run(float *)::(lambda)::operator() on every clang
+// major, in time linear in the name's length (capture-kernels' CPU time).
+template <typename T, T... I>
+struct wide {
+  __device__ static void run(float* p) {
+    auto store = [p](int v) { p[v] = 0.f; };
+    store(int(sizeof...(I)) % 64);
+  }
+};
+
+constexpr int wide_n = 12000;  // KW:WIDE arguments of tn::wide after its type
+
+__global__ void wide_k(float* p) { __make_integer_seq<wide, int, wide_n>::run(p); }
+
 }  // namespace tn
 
 extern "C" void tn_convert_all(void* out, const float* in, int n, int mode, hipStream_t s) {
