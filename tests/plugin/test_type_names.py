@@ -229,9 +229,9 @@ def check_wide(ck, lines, doc, kernels, timing):
     """tn::wide_k's call of the lambda in tn::wide<int, 0, ..., N - 1>::run
     (N: the source's `wide_n`, the KW:WIDE line): named
     tn::wide<...>::run(float *)::(lambda)::operator() with N + 1 arguments, the
-    last N - 1; the device job's capture-kernels phase (KWALK_TIMING) took
-    under 1.5 s of CPU (naming it was quadratic in the name's length: 5 s or
-    more for this 75 KB name)."""
+    last N - 1. The device job's capture-kernels CPU (KWALK_TIMING) is printed,
+    not bounded (speed is measured by scripts/bench-plugin.sh, not by tests):
+    naming this 75 KB name was quadratic in its length (5 s or more before the fix)."""
     m = next((re.search(r"wide_n\s*=\s*(\d+)", l) for l in lines if "KW:WIDE" in l), None)
     if not ck.check(m, "source: the KW:WIDE line gives wide_n"):
         return
@@ -258,7 +258,6 @@ def check_wide(ck, lines, doc, kernels, timing):
     if ck.eq(len(rows), 1, "KWALK_TIMING: one device capture-kernels line"):
         cpu = float(rows[0][2])
         print("tn::wide_k: device capture-kernels %.3f s of CPU" % cpu)
-        ck.check(cpu < 1.5, "device capture-kernels took %.2f s of CPU (bound 1.5 s)" % cpu)
 
 
 def top_args(tpl):
