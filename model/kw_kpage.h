@@ -95,6 +95,9 @@ typedef struct kw_kpage {
      * and entry points of their ways, each with the rows reaching it, in
      * first-seen order */
     kw_kshareds sites, entries;
+    /* the template's definition and parameters (kw_kpage_src.h): set by the
+     * caller after kw_kpage_build, NULL when not read */
+    const struct kw_kpage_src *src;
 } kw_kpage;
 
 /* The value a template argument binds for the conditions (an integral or
