@@ -396,6 +396,89 @@ static void kw_kw_common(kw_render *r, const kw_kpage *p) {
     kw_r_gap(r);
 }
 
+/* A folded family (p->fold): the conditions every way needs once, a line
+ * per group (its other conditions, its rows' template arguments), then
+ * every instantiation by symbol under its group's number (in HTML linking
+ * to its page, data-r the row the shape box marks). */
+static void kw_kw_fold(kw_render *r, const kw_kpage *p) {
+    bool html = kw_r_html(r);
+    if (p->common.n) {
+        kw_r_para(r, "Every way to every instantiation needs:");
+        kw_r_list(r);
+        for (size_t i = 0; i < p->common.n; i++) {
+            kw_r_item(r, 0);
+            kw_r_c(r, p->common.v[i]);
+        }
+        kw_r_list_end(r);
+        kw_r_gap(r);
+    }
+    kw_r_h(r, 3);
+    kw_r_t(r, "Groups by the conditions that select them");
+    kw_r_h_end(r);
+    kw_r_p(r);
+    kw_r_t(r, "Each group's way: its entry point, then its conditions outermost first (the "
+              "ways shared up to a condition written once); a group's line ends with its "
+              "number, its instantiation count and their template arguments");
+    for (size_t i = 0; i < p->differ.n; i++) {
+        kw_r_t(r, i ? ", " : " (");
+        kw_r_c(r, p->differ.v[i]);
+    }
+    kw_r_t(r, p->differ.n ? ")." : ".");
+    kw_r_p_end(r);
+    kw_r_list(r);
+    for (size_t i = 0; i < p->tree.n; i++) {
+        const kw_ktree *t = &p->tree.v[i];
+        kw_r_item(r, (int)t->depth);
+        if (t->entry)
+            kw_r_t(r, "from ");
+        kw_r_c(r, t->text);
+        if (!t->group)
+            continue;
+        const kw_kgroup *k = &p->groups.v[t->group - 1];
+        kw_r_tf(r, " → group %zu: %zu", t->group, k->n);
+        if (*k->args) {
+            kw_r_t(r, " ");
+            kw_r_c(r, k->args);
+        }
+    }
+    kw_r_list_end(r);
+    kw_r_gap(r);
+    kw_r_h(r, 3);
+    kw_r_t(r, "Instantiations by group");
+    kw_r_h_end(r);
+    kw_r_para(r, html ? "Each links to its walkthrough." : "Each one's walkthrough: kwalk render SYMBOL.");
+    static const char *const it[] = {"Group", "Symbol", "--shape"};
+    static const char *const ith[] = {"Group", "Symbol", "Shape"};
+    kw_r_table(r, p->shape || html ? 3 : 2, html ? ith : it);
+    for (size_t g = 0; g < p->groups.n; g++)
+        for (size_t i = 0; i < p->rows.n; i++) {
+            const kw_krow *row = &p->rows.v[i];
+            if (row->group != g)
+                continue;
+            const kw_mkernel *mk = &r->m->kernels.v[row->kernel];
+            kw_r_row(r);
+            kw_r_cell(r);
+            kw_r_plainf(r, "%zu", g + 1);
+            kw_r_cell(r);
+            if (html) {
+                kw_buf_puts(r->out, "<a href=\"");
+                if (mk->page)
+                    kw_esc_html(r->out, mk->page, strlen(mk->page), true);
+                kw_buf_printf(r->out, "\" data-r=\"%zu\">", i);
+            }
+            kw_md_code(r->out, mk->symbol, r->in);
+            if (html)
+                kw_buf_puts(r->out, "</a>");
+            if (p->shape || html) {
+                kw_r_cell(r);
+                if (p->shape)
+                    kw_md_text(r->out, kw_kverdict_word(row->v), r->in);
+            }
+        }
+    kw_r_table_end(r);
+    kw_r_gap(r);
+}
+
 void kw_kpage_write(kw_render *r, const kw_kpage *p, const char *query) {
     kw_kw_head(r, p, query);
     kw_kw_source(r, p);
@@ -421,6 +504,10 @@ void kw_kpage_write(kw_render *r, const kw_kpage *p, const char *query) {
     }
     kw_r_t(r, ".");
     kw_r_p_end(r);
+    if (p->fold) {
+        kw_kw_fold(r, p);
+        return;
+    }
     for (size_t g = 0; g < p->ngroups; g++)
         kw_kw_group(r, p, g, g + 1);
 }
