@@ -127,7 +127,15 @@ def render(a, db, name, *more):
 
 
 def page_groups(md):
-    """The page's groups: (their conditions text, [instantiation symbols])."""
+    """The page's groups: (their conditions text, [instantiation symbols]);
+    a folded page (more than 64 instantiations): its symbols by group number,
+    the conditions left empty."""
+    if "### Instantiations by group" in md:
+        folded = {}
+        for m in re.finditer(r"^\| (\d+) \| `([^`]*)` \|", md.split("### Instantiations by group", 1)[1],
+                             re.M):
+            folded.setdefault(int(m.group(1)), []).append(m.group(2))
+        return [("", v) for _, v in sorted(folded.items())]
     groups, cur = [], None
     for line in md.splitlines():
         if line.startswith("### Group "):
@@ -197,14 +205,140 @@ def do_page(a, ck):
     ck.eq(sorted(x for x, _ in sites), sorted(want_sites),
           "add_rmsnorm_quant_kernel: the launch sites shared, against the .cu's dispatch lines")
     ck.check(all(0 < n <= len(got) for _, n in sites), "the sites' counts: %r" % sites)
+    check_source(a, ck, md, "add_rmsnorm_quant_kernel", cu)
+    act = os.path.join(a.fixture, "aiter", "csrc", "kernels", "activation_kernels.cu")
+    rc, md, err = render(a, db, "act_and_mul_bias_kernel")
+    check_source(a, ck, md, "act_and_mul_bias_kernel", act)
+    check_sizes(a, ck, db)
     ck.note("%d ASM rows, %d template instantiations" % (len(rows), len(got)))
+
+
+def src_decl(path, name):
+    """From the source read here: the line of `__global__ void NAME(`, the
+    line of the `template` header above it (or that line), and the
+    parameter list's declarations (comments dropped, whitespace folded, a
+    default dropped) with their names."""
+    text = open(path, encoding="utf-8").read()
+    lines = text.split("\n")
+    m = re.search(r"__global__\s+void\s+%s\s*\(" % re.escape(name), text)
+    if not m:
+        return None
+    line = text.count("\n", 0, m.start()) + 1
+    first = line
+    while first > 1 and not lines[first - 1].lstrip().startswith("template") and \
+            line - first < 12 and lines[first - 2].strip() and \
+            not lines[first - 2].rstrip().endswith((";", "}")):
+        first -= 1
+    body = re.sub(r"//[^\n]*|/\*.*?\*/", " ", text[m.end():], flags=re.S)
+    depth, cur, params = 0, "", []
+    for c in body:
+        if c in "(<[{":
+            depth += 1
+        elif c in ")>]}":
+            if depth == 0 and c == ")":
+                params.append(cur)
+                break
+            depth -= 1
+        if c == "," and depth == 0:
+            params.append(cur)
+            cur = ""
+            continue
+        cur += c
+    decls = []
+    for p in params:
+        p = " ".join(p.split("=")[0].split()) if "=" in p else " ".join(p.split())
+        if p:
+            decls.append((re.findall(r"\w+", p)[-1], p))
+    tparams = set()
+    hdr = re.search(r"template\s*<(.*)>\s*$", " ".join(lines[first - 1:line - 1]), re.S)
+    if hdr:
+        tparams = set(re.findall(r"(?:typename|class|int|bool|int32_t|float)\s*(?:\(\s*\*\s*)?(\w+)",
+                                 hdr.group(1)))
+    return line, first, decls, tparams
+
+
+def check_source(a, ck, md, name, path):
+    """The kernel page's quoted definition against the source's lines and
+    its parameter table against the declaration scanned here."""
+    got = src_decl(path, name)
+    ck.check(got, "%s: no `__global__ void %s(` in %s" % (name, name, path))
+    if not got:
+        return
+    line, first, decls, tparams = got
+    part = md.split("## The kernel's source", 1)
+    ck.check(len(part) == 2, "%s: the page has no source section" % name)
+    if len(part) < 2:
+        return
+    sec = part[1].split("\n## ", 1)[0]
+    m = re.search(r"^// (\S+):(\d+)-(\d+)$", sec, re.M)
+    ck.check(m, "%s: the quote's `// file:first-last` line" % name)
+    if not m:
+        return
+    ck.eq(os.path.realpath(m.group(1)), os.path.realpath(path), "%s: the quoted file" % name)
+    qf, ql = int(m.group(2)), int(m.group(3))
+    ck.eq(qf, first, "%s: the quote starts at the template header" % name)
+    ck.check(qf <= line <= ql, "%s: the quote %d-%d holds the kernel's line %d" % (name, qf, ql, line))
+    src = open(path, encoding="utf-8").read().split("\n")
+    quoted = re.findall(r"^ *(\d+) \| (.*)$", sec.split("```")[1], re.M)
+    ck.eq([int(n) for n, _ in quoted], list(range(qf, ql + 1)), "%s: the quoted line numbers" % name)
+    for n, t in quoted:
+        ck.eq(t, src[int(n) - 1], "%s: quoted line %s against the source" % (name, n))
+    rows = re.findall(r"^\| (\d+) \| `([^`]*)` \| `([^`]*)` \| (.*) \|$", sec, re.M)
+    ck.eq([(r[1], r[2]) for r in rows], decls, "%s: the parameters against the declaration" % name)
+    for _, pname, written, inst in rows:
+        generic = set(re.findall(r"\w+", written)) & tparams
+        if not generic:
+            ck.check(inst.endswith("in every one"),
+                     "%s: %s (no template parameter in `%s`) has one type: %s"
+                     % (name, pname, written, inst))
+    ck.check(any(not r[3].endswith("in every one") for r in rows),
+             "%s: some parameter's types differ between instantiations" % name)
+
+
+def family_symbols(a, work):
+    """base name (llvm-cxxfilt's demangling up to its template arguments) ->
+    the kernel symbols of every code object of the plugin build's objects."""
+    syms = set()
+    objdir = os.path.join(a.work, "plugin", "obj")
+    for obj in sorted(glob.glob(os.path.join(objdir, "*.o"))):
+        for arch in a.archs:
+            got, e = kwcap.code_object_kernels(argparse.Namespace(llvm_bin=a.llvm_bin), obj, arch,
+                                               work)
+            syms |= set(got or ())
+    syms = sorted(syms)
+    out = kwrun.run([os.path.join(a.llvm_bin, "llvm-cxxfilt")], input="\n".join(syms) + "\n",
+                    must=True).stdout.split("\n")
+    fams = {}
+    for sym, dem in zip(syms, out):
+        base = re.match(r"(?:void )?([\w:]+)", dem)
+        if base and "<" in dem:
+            fams.setdefault(base.group(1), set()).add(sym)
+    return fams
+
+
+def check_sizes(a, ck, db):
+    """Every kernel page of a template of the fixture: at most 64 KB of
+    Markdown, naming every instantiation of the code objects."""
+    fams = family_symbols(a, os.path.join(a.out, "co"))
+    big = 0
+    for base, syms in sorted(fams.items()):
+        rc, md, err = render(a, db, base)
+        if rc != 0 or not md.startswith("# Kernel "):
+            continue
+        big += len(syms) > 64
+        ck.check(len(md.encode()) <= 64 * 1024, "render %s: %d bytes (over 64 KB)" % (base, len(md.encode())))
+        shown = {n for _, ns in page_groups(md) for n in ns}
+        ck.eq(sorted(syms - shown), [], "render %s: instantiations of the code objects not on the page"
+              % base)
+    ck.check(big >= 2, "%d templates of more than 64 instantiations" % big)
+    ck.note("%d kernel pages within 64 KB, %d folded" % (len(fams), big))
 
 
 def verdicts(md):
     """instantiation symbol -> its --shape column."""
     res = {}
     for line in md.splitlines():
-        m = re.match(r"\| `[^`]*`[^|]* \| `([^`]*)` \|.*\| (selected|candidate|ruled out) \|$",
+        m = re.match(r"\| (?:`[^`]*`[^|]*|\d+) \| `([^`]*)` \|(?:.*\|)? (selected|candidate|ruled out) \|$",
                      line)
         if m:
             res[m.group(1)] = m.group(2)
