@@ -17,7 +17,16 @@ the aiter fixture's plugin build, against ground truth kwalk does not produce:
             invocation lines (a scan of the source; those under
             `#if defined(__Float4_e2m1fn_x2)`, which the host compile
             does not define, left out), each listed once in the page's
-            "What the instantiations share" section.
+            "What the instantiations share" section; its "The kernel's
+            source" section (and act_and_mul_bias_kernel's) quotes the
+            .cu's lines from the template header over `__global__ void
+            NAME(` verbatim (read here), and its parameter table gives the
+            declaration's parameters (scanned here) in order, one type
+            where no template parameter appears in the written type; every
+            template of the code objects (llvm-cxxfilt of their symbols)
+            whose render is a kernel page stays within 64 KB of Markdown
+            and names every one of its instantiations' symbols (those of
+            more than 64 instantiations folded).
   shape     `--shape` with the table's fields, numbers and words
             (`qType=bf16`): the instantiations selected or left as
             candidates are exactly the rows that agree with the shape, every
