@@ -14,7 +14,7 @@ static const kw_loc *kw_ks_loc(const kw_kpage *p, const kw_model *m) {
     if (!p->rows.n)
         return NULL;
     const kw_kernel *k = m->kernels.v[p->rows.v[0].kernel].k;
-    if (!k)
+    if (!k || k->language) /* a Triton function's source is Python: not scanned here */
         return NULL;
     return k->functor_location.file ? &k->functor_location : &k->location;
 }
