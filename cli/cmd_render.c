@@ -34,6 +34,7 @@
 #include "model/kw_kpage.h"
 #include "model/kw_model_pages.h"
 #include "model/kw_pick.h"
+#include "model/kw_kpage_src.h"
 #include "render/kw_kpage_write.h"
 #include "render/kw_pages.h"
 #include "render/kw_pages_pool.h"
@@ -238,6 +239,12 @@ static int kw_render_kpage(kw_app *app, kw_render *r, const kw_kfams *f, const k
         kw_kpage_build(&kp, &app->model, &f->v.v[h->fams.v[0]], h->kernels.v, h->kernels.n, a,
                        &err) != KW_OK)
         return kw_cli_fail(&err);
+    kw_kpage_src src;
+    if (kw_kpage_src_build(&src, &kp, &app->model, r->srcs, a) != KW_OK) {
+        kw_fail(&err, "out of memory");
+        return kw_cli_fail(&err);
+    }
+    kp.src = &src;
     r->out = r->page_out = b;
     kw_kpage_write(r, &kp, c->kernel);
     return KW_EXIT_OK;

@@ -481,6 +481,203 @@ static kw_status kw_kcommon(kw_kpage *p, kw_arena *a) {
     return KW_OK;
 }
 
+/* ---- a large family folded -------------------------------------------------------------------
+ */
+
+static bool kw_kway_has(const kw_kway *w, const char *text) {
+    for (size_t c = 0; c < w->conds.n; c++)
+        if (!strcmp(w->conds.v[c].text, text))
+            return true;
+    return false;
+}
+
+/* The conditions of the first way that every way of every row has. */
+static kw_status kw_kfold_common(kw_kpage *p, kw_arena *a) {
+    const kw_krow *r0 = p->rows.n ? &p->rows.v[0] : NULL;
+    if (!r0 || !r0->ways.n)
+        return KW_OK;
+    for (size_t c = 0; c < r0->ways.v[0].conds.n; c++) {
+        const char *t = r0->ways.v[0].conds.v[c].text;
+        bool all = true;
+        for (size_t r = 0; r < p->rows.n && all; r++) {
+            all = p->rows.v[r].ways.n > 0;
+            for (size_t w = 0; w < p->rows.v[r].ways.n && all; w++)
+                all = kw_kway_has(&p->rows.v[r].ways.v[w], t);
+        }
+        const char **slot = all ? KW_PUSH(a, p->common) : NULL;
+        if (all && !slot)
+            return KW_ERR;
+        if (slot)
+            *slot = t;
+    }
+    return KW_OK;
+}
+
+static bool kw_kfold_is_common(const kw_kpage *p, const char *t) {
+    for (size_t i = 0; i < p->common.n; i++)
+        if (!strcmp(p->common.v[i], t))
+            return true;
+    return false;
+}
+
+/* The group's ways beyond the common conditions. */
+static void kw_kfold_rest(const kw_kpage *p, const kw_model *m, const kw_krow *r, kw_buf *b) {
+    for (size_t w = 0; w < r->ways.n; w++) {
+        const kw_kway *way = &r->ways.v[w];
+        if (w)
+            kw_buf_puts(b, "; ");
+        if (way->entry != KW_NONE)
+            kw_buf_printf(b, "%s: ", m->entries.v[way->entry].e->name);
+        size_t n = 0;
+        for (size_t c = 0; c < way->conds.n; c++)
+            if (!kw_kfold_is_common(p, way->conds.v[c].text))
+                kw_buf_printf(b, "%s%s", n++ ? " && " : "", way->conds.v[c].text);
+        if (!n)
+            kw_buf_puts(b, "(none beyond those)");
+    }
+    if (!r->ways.n)
+        kw_buf_puts(b, "(no recorded way)");
+}
+
+/* The differing arguments' values in the group of rows idx[0..n). */
+static void kw_kfold_args(const kw_kpage *p, const kw_kparams *params, const size_t *idx, size_t n,
+                          kw_buf *b) {
+    for (size_t d = 0; d < p->differ.n; d++) {
+        kw_buf_puts(b, d ? ", " : "");
+        size_t nv = 0;
+        for (size_t i = 0; i < n; i++) {
+            const char *v = kw_kparam_get(&params[idx[i]], p->differ.v[d]);
+            v = v ? v : "-";
+            bool seen = false;
+            for (size_t s = 0; s < i && !seen; s++) {
+                const char *u = kw_kparam_get(&params[idx[s]], p->differ.v[d]);
+                seen = !strcmp(u ? u : "-", v);
+            }
+            if (!seen)
+                kw_buf_printf(b, "%s%s", nv++ ? " | " : "", v);
+        }
+    }
+}
+
+/* A group's tokens: one way's entry and conditions beyond the common ones,
+ * or its several ways as one text. */
+typedef KW_ARRAY(kw_ktree) kw_ktoks;
+
+static kw_status kw_ktokens(const kw_kpage *p, const kw_model *m, const kw_kgroup *k,
+                            kw_ktoks *t, kw_arena *a) {
+    const kw_krow *r = &p->rows.v[k->first];
+    kw_ktree *x;
+    if (r->ways.n != 1) {
+        if (!(x = KW_PUSH(a, *t)))
+            return KW_ERR;
+        memset(x, 0, sizeof(*x));
+        x->text = k->rest;
+        return KW_OK;
+    }
+    const kw_kway *w = &r->ways.v[0];
+    if (!(x = KW_PUSH(a, *t)))
+        return KW_ERR;
+    memset(x, 0, sizeof(*x));
+    x->entry = w->entry != KW_NONE;
+    x->text = x->entry ? m->entries.v[w->entry].e->name : "(no entry point reaches the launch)";
+    for (size_t c = 0; c < w->conds.n; c++) {
+        if (kw_kfold_is_common(p, w->conds.v[c].text))
+            continue;
+        if (!(x = KW_PUSH(a, *t)))
+            return KW_ERR;
+        memset(x, 0, sizeof(*x));
+        x->text = w->conds.v[c].text;
+    }
+    return KW_OK;
+}
+
+/* qsort's order of the groups' tokens (pointers into one array: the
+ * earlier group first among equals). */
+static int kw_ktok_cmp(const void *pa, const void *pb) {
+    const kw_ktoks *x = *(const kw_ktoks *const *)pa, *y = *(const kw_ktoks *const *)pb;
+    for (size_t i = 0; i < x->n && i < y->n; i++) {
+        int c = strcmp(x->v[i].text, y->v[i].text);
+        if (c)
+            return c;
+    }
+    if (x->n != y->n)
+        return x->n < y->n ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+/* The groups' tokens sorted, each printed from where it parts from the one
+ * before. */
+static kw_status kw_ktree_build(kw_kpage *p, const kw_model *m, kw_arena *a) {
+    size_t n = p->groups.n;
+    kw_ktoks *toks = kw_arena_alloc(a, (n + 1) * sizeof *toks);
+    const kw_ktoks **ord = kw_arena_alloc(a, (n + 1) * sizeof *ord);
+    if (!toks || !ord)
+        return KW_ERR;
+    memset(toks, 0, (n + 1) * sizeof *toks);
+    for (size_t g = 0; g < n; g++) {
+        ord[g] = &toks[g];
+        if (kw_ktokens(p, m, &p->groups.v[g], &toks[g], a) != KW_OK)
+            return KW_ERR;
+    }
+    qsort(ord, n, sizeof *ord, kw_ktok_cmp);
+    for (size_t i = 0; i < n; i++) {
+        const kw_ktoks *t = ord[i], *prev = i ? ord[i - 1] : NULL;
+        size_t same = 0;
+        while (prev && same < prev->n && same + 1 < t->n &&
+               !strcmp(prev->v[same].text, t->v[same].text))
+            same++;
+        for (size_t d = same; d < t->n; d++) {
+            kw_ktree *x = KW_PUSH(a, p->tree);
+            if (!x)
+                return KW_ERR;
+            *x = t->v[d];
+            x->depth = d;
+            x->group = d + 1 == t->n ? (size_t)(t - toks) + 1 : 0;
+        }
+    }
+    return KW_OK;
+}
+
+static kw_status kw_kfold(kw_kpage *p, const kw_model *m, const kw_kparams *params, kw_arena *a) {
+    p->fold = p->rows.n > KW_KPAGE_FOLD_ROWS;
+    if (!p->fold)
+        return KW_OK;
+    if (kw_kfold_common(p, a) != KW_OK)
+        return KW_ERR;
+    /* the rows of each group, in order: start[g] .. start[g + 1] of idx */
+    size_t *start = kw_arena_alloc(a, (p->ngroups + 1) * sizeof *start);
+    size_t *idx = kw_arena_alloc(a, (p->rows.n + 1) * sizeof *idx);
+    size_t *fill = kw_arena_alloc(a, (p->ngroups + 1) * sizeof *fill);
+    if (!start || !idx || !fill)
+        return KW_ERR;
+    memset(start, 0, (p->ngroups + 1) * sizeof *start);
+    for (size_t r = 0; r < p->rows.n; r++)
+        start[p->rows.v[r].group + 1]++;
+    for (size_t g = 0; g < p->ngroups; g++)
+        start[g + 1] += start[g];
+    memcpy(fill, start, (p->ngroups + 1) * sizeof *fill);
+    for (size_t r = 0; r < p->rows.n; r++)
+        idx[fill[p->rows.v[r].group]++] = r;
+    for (size_t g = 0; g < p->ngroups; g++) {
+        kw_kgroup *k = KW_PUSH(a, p->groups);
+        if (!k)
+            return KW_ERR;
+        k->first = idx[start[g]];
+        k->n = start[g + 1] - start[g];
+        kw_buf b;
+        kw_buf_init(&b);
+        kw_kfold_rest(p, m, &p->rows.v[k->first], &b);
+        k->rest = b.oom ? NULL : kw_arena_strndup(a, b.ptr ? b.ptr : "", b.len);
+        kw_buf_reset(&b);
+        kw_kfold_args(p, params, idx + start[g], k->n, &b);
+        k->args = b.oom ? NULL : kw_arena_strndup(a, b.ptr ? b.ptr : "", b.len);
+        kw_buf_free(&b);
+        if (!k->rest || !k->args)
+            return KW_ERR;
+    }
+    return kw_ktree_build(p, m, a);
+}
+
 kw_status kw_kpage_build(kw_kpage *p, kw_model *m, const kw_kfam *fam, const size_t *kernels,
                          size_t n, kw_arena *a, kw_err *err) {
     memset(p, 0, sizeof(*p));
@@ -501,7 +698,7 @@ kw_status kw_kpage_build(kw_kpage *p, kw_model *m, const kw_kfam *fam, const siz
         p->ncandidates += r->v == KW_KV_OPEN;
     }
     if (kw_kdiffer(p, params, a) != KW_OK || kw_kgroups(p) != KW_OK || kw_kopen(p, a) != KW_OK ||
-        kw_kcommon(p, a) != KW_OK)
+        kw_kcommon(p, a) != KW_OK || kw_kfold(p, m, params, a) != KW_OK)
         return kw_oom(err);
     return KW_OK;
 }

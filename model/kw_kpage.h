@@ -80,6 +80,30 @@ typedef struct kw_kshared {
 } kw_kshared;
 typedef KW_ARRAY(kw_kshared) kw_kshareds;
 
+/* A large family's group in one line (kw_kpage.fold): its rows, the
+ * conditions of its ways beyond those every way needs ("entry: a && b",
+ * ways "; "-joined; "(none beyond those)" when none), and the differing
+ * template arguments, each with its values in the group ("N=v" where the
+ * group agrees, "N=v1 | v2" where not). */
+typedef struct kw_kgroup {
+    size_t first, n; /* first row, row count */
+    const char *rest, *args; /* args: the values only, in kw_kpage.differ's order */
+} kw_kgroup;
+
+/* A node of a folded page's condition tree: a condition (or an entry
+ * point's name, or a group's several ways in one text) under the node
+ * depth - 1 above it; a group's last node names it (group + 1, 0 for an
+ * inner node). */
+typedef struct kw_ktree {
+    size_t depth, group;
+    const char *text;
+    bool entry; /* text is an entry point's name */
+} kw_ktree;
+
+/* A family with more rows than this is written folded: one line per group,
+ * the instantiations listed by symbol under it. */
+#define KW_KPAGE_FOLD_ROWS 64
+
 typedef struct kw_kpage {
     const kw_kfam *fam;
     bool subset;            /* the rows are some of the family's (a glob, a substring) */
@@ -95,6 +119,15 @@ typedef struct kw_kpage {
      * and entry points of their ways, each with the rows reaching it, in
      * first-seen order */
     kw_kshareds sites, entries;
+    /* the template's definition and parameters (kw_kpage_src.h): set by the
+     * caller after kw_kpage_build, NULL when not read */
+    const struct kw_kpage_src *src;
+    /* more than KW_KPAGE_FOLD_ROWS rows: the conditions every way of every
+     * row needs (in the first way's order) and a line per group */
+    bool fold;
+    KW_ARRAY(const char *) common;
+    KW_ARRAY(kw_kgroup) groups;
+    KW_ARRAY(kw_ktree) tree; /* the groups by their conditions, depth first */
 } kw_kpage;
 
 /* The value a template argument binds for the conditions (an integral or

@@ -10,6 +10,7 @@
 
 #include "common/kw_fs.h"
 #include "model/kw_kpage.h"
+#include "model/kw_kpage_src.h"
 #include "model/kw_model_pages.h"
 #include "render/kw_html.h"
 
@@ -147,7 +148,11 @@ static kw_status kw_hx_kpage(kw_render *r, const kw_kfam *f, const char *dir, co
     kw_arena_init(&a);
     kw_kpage p;
     kw_buf_reset(b);
+    kw_kpage_src src;
     kw_status st = kw_kpage_build(&p, r->m, f, f->kernels.v, f->kernels.n, &a, err);
+    if (st == KW_OK && kw_kpage_src_build(&src, &p, r->m, r->srcs, &a) != KW_OK)
+        st = kw_fail(err, "out of memory");
+    p.src = &src;
     if (st == KW_OK)
         st = kw_html_kpage(r, &p, b, err);
     char *path = st == KW_OK ? kw_arena_printf(&a, "%s/%s", dir, page) : NULL;

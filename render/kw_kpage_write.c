@@ -9,6 +9,7 @@
 
 #include "common/kw_esc.h"
 #include "common/kw_fs.h"
+#include "model/kw_kpage_src.h"
 #include "render/kw_md.h"
 
 static void kw_kw_loc(kw_render *r, const kw_loc *l, kw_md_in in) {
@@ -274,6 +275,93 @@ static void kw_kw_group(kw_render *r, const kw_kpage *p, size_t g, size_t nth) {
     kw_r_gap(r);
 }
 
+/* The template's definition, quoted once as an instantiation page quotes
+ * it (numbered lines under a `// path:first-last` comment). */
+static void kw_kw_quote(kw_render *r, const kw_kpage_src *s) {
+    kw_buf text;
+    kw_buf_init(&text);
+    kw_buf_printf(&text, "// %s:%d-%d\n", kw_r_path(r, s->file), s->first, s->last);
+    int w = snprintf(NULL, 0, "%d", s->last);
+    for (int n = s->first; n <= s->last; n++) {
+        const char *t;
+        size_t len;
+        if (!kw_src_line(s->f, n, &t, &len))
+            break;
+        kw_buf_printf(&text, "%*d | ", w, n);
+        kw_buf_append(&text, t, len);
+        kw_buf_putc(&text, '\n');
+    }
+    kw_r_fence(r, "cpp", kw_buf_str(&text));
+    kw_buf_free(&text);
+}
+
+/* A parameter's types in the instantiations: the one they agree on, or
+ * how many and the first few. */
+static void kw_kw_ptypes(kw_render *r, const kw_kparam_src *q) {
+    if (!q->types.n) {
+        kw_md_text(r->out, "-", r->in);
+        return;
+    }
+    if (q->types.n == 1) {
+        kw_md_code(r->out, q->types.v[0], r->in);
+        kw_md_text(r->out, " in every one", r->in);
+        return;
+    }
+    char *s = kw_arena_printf(&r->scratch, "%zu types: ", q->types.n);
+    kw_md_text(r->out, s ? s : "", r->in);
+    for (size_t i = 0; i < q->types.n && i < 4; i++) {
+        if (i)
+            kw_md_text(r->out, ", ", r->in);
+        kw_md_code(r->out, q->types.v[i], r->in);
+    }
+    if (q->types.n > 4)
+        kw_md_text(r->out, ", ...", r->in);
+}
+
+/* What the kernel is, once for every instantiation: its source and its
+ * parameters. */
+static void kw_kw_source(kw_render *r, const kw_kpage *p) {
+    const kw_kpage_src *s = p->src;
+    if (!s || !s->file)
+        return;
+    kw_r_h(r, 2);
+    kw_r_t(r, "The kernel's source");
+    kw_r_h_end(r);
+    if (!s->first) {
+        kw_r_p(r);
+        kw_r_t(r, "(Source not quoted: ");
+        kw_r_s(r, kw_r_path(r, s->file));
+        kw_r_t(r, ": ");
+        kw_r_sp(r, s->why ? s->why : "not found");
+        kw_r_t(r, ".)");
+        kw_r_p_end(r);
+        return;
+    }
+    kw_r_para(r, "The definition every instantiation compiles (its signature; the body "
+                 "follows in the source):");
+    kw_kw_quote(r, s);
+    if (!s->params.n)
+        return;
+    kw_r_para(r, "Its parameters as the source writes them, and the types the "
+                 "instantiations give them:");
+    static const char *const head[] = {"#", "Parameter", "As written", "In the instantiations"};
+    kw_r_table(r, 4, head);
+    for (size_t i = 0; i < s->params.n; i++) {
+        const kw_kparam_src *q = &s->params.v[i];
+        kw_r_row(r);
+        kw_r_cell(r);
+        kw_r_plainf(r, "%zu", i + 1);
+        kw_r_cell(r);
+        kw_md_code(r->out, *q->name ? q->name : "(unnamed)", r->in);
+        kw_r_cell(r);
+        kw_md_code(r->out, q->written, r->in);
+        kw_r_cell(r);
+        kw_kw_ptypes(r, q);
+    }
+    kw_r_table_end(r);
+    kw_r_gap(r);
+}
+
 /* What the instantiations share: their launch sites and entry points. */
 static void kw_kw_common(kw_render *r, const kw_kpage *p) {
     if (!p->sites.n)
@@ -308,8 +396,92 @@ static void kw_kw_common(kw_render *r, const kw_kpage *p) {
     kw_r_gap(r);
 }
 
+/* A folded family (p->fold): the conditions every way needs once, a line
+ * per group (its other conditions, its rows' template arguments), then
+ * every instantiation by symbol under its group's number (in HTML linking
+ * to its page, data-r the row the shape box marks). */
+static void kw_kw_fold(kw_render *r, const kw_kpage *p) {
+    bool html = kw_r_html(r);
+    if (p->common.n) {
+        kw_r_para(r, "Every way to every instantiation needs:");
+        kw_r_list(r);
+        for (size_t i = 0; i < p->common.n; i++) {
+            kw_r_item(r, 0);
+            kw_r_c(r, p->common.v[i]);
+        }
+        kw_r_list_end(r);
+        kw_r_gap(r);
+    }
+    kw_r_h(r, 3);
+    kw_r_t(r, "Groups by the conditions that select them");
+    kw_r_h_end(r);
+    kw_r_p(r);
+    kw_r_t(r, "Each group's way: its entry point, then its conditions outermost first (the "
+              "ways shared up to a condition written once); a group's line ends with its "
+              "number, its instantiation count and their template arguments");
+    for (size_t i = 0; i < p->differ.n; i++) {
+        kw_r_t(r, i ? ", " : " (");
+        kw_r_c(r, p->differ.v[i]);
+    }
+    kw_r_t(r, p->differ.n ? ")." : ".");
+    kw_r_p_end(r);
+    kw_r_list(r);
+    for (size_t i = 0; i < p->tree.n; i++) {
+        const kw_ktree *t = &p->tree.v[i];
+        kw_r_item(r, (int)t->depth);
+        if (t->entry)
+            kw_r_t(r, "from ");
+        kw_r_c(r, t->text);
+        if (!t->group)
+            continue;
+        const kw_kgroup *k = &p->groups.v[t->group - 1];
+        kw_r_tf(r, " → group %zu: %zu", t->group, k->n);
+        if (*k->args) {
+            kw_r_t(r, " ");
+            kw_r_c(r, k->args);
+        }
+    }
+    kw_r_list_end(r);
+    kw_r_gap(r);
+    kw_r_h(r, 3);
+    kw_r_t(r, "Instantiations by group");
+    kw_r_h_end(r);
+    kw_r_para(r, html ? "Each links to its walkthrough." : "Each one's walkthrough: kwalk render SYMBOL.");
+    static const char *const it[] = {"Group", "Symbol", "--shape"};
+    static const char *const ith[] = {"Group", "Symbol", "Shape"};
+    kw_r_table(r, p->shape || html ? 3 : 2, html ? ith : it);
+    for (size_t g = 0; g < p->groups.n; g++)
+        for (size_t i = 0; i < p->rows.n; i++) {
+            const kw_krow *row = &p->rows.v[i];
+            if (row->group != g)
+                continue;
+            const kw_mkernel *mk = &r->m->kernels.v[row->kernel];
+            kw_r_row(r);
+            kw_r_cell(r);
+            kw_r_plainf(r, "%zu", g + 1);
+            kw_r_cell(r);
+            if (html) {
+                kw_buf_puts(r->out, "<a href=\"");
+                if (mk->page)
+                    kw_esc_html(r->out, mk->page, strlen(mk->page), true);
+                kw_buf_printf(r->out, "\" data-r=\"%zu\">", i);
+            }
+            kw_md_code(r->out, mk->symbol, r->in);
+            if (html)
+                kw_buf_puts(r->out, "</a>");
+            if (p->shape || html) {
+                kw_r_cell(r);
+                if (p->shape)
+                    kw_md_text(r->out, kw_kverdict_word(row->v), r->in);
+            }
+        }
+    kw_r_table_end(r);
+    kw_r_gap(r);
+}
+
 void kw_kpage_write(kw_render *r, const kw_kpage *p, const char *query) {
     kw_kw_head(r, p, query);
+    kw_kw_source(r, p);
     kw_kw_common(r, p);
     kw_kw_shape(r, p);
     kw_r_h(r, 2);
@@ -332,6 +504,10 @@ void kw_kpage_write(kw_render *r, const kw_kpage *p, const char *query) {
     }
     kw_r_t(r, ".");
     kw_r_p_end(r);
+    if (p->fold) {
+        kw_kw_fold(r, p);
+        return;
+    }
     for (size_t g = 0; g < p->ngroups; g++)
         kw_kw_group(r, p, g, g + 1);
 }

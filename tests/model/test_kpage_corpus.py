@@ -112,6 +112,46 @@ def source_dispatch(src):
     return {calls[k]: guards[k] for k in calls if k in guards}
 
 
+def check_source(ck, md, path):
+    """The page's quoted definition against the source's lines (read here)
+    and its parameter names against the declaration scanned here."""
+    text = open(path, encoding="utf-8").read()
+    lines = text.split("\n")
+    m = re.search(r"__global__\s+void\s+(?:__launch_bounds__\([^)]*\)\s*)?%s\s*\(" % KERNEL, text)
+    ck.check(m, "no __global__ definition of %s in %s" % (KERNEL, path))
+    if not m:
+        return
+    line = text.count("\n", 0, m.end()) + 1
+    body = re.sub(r"//[^\n]*", " ", text[m.end():])
+    depth, cur, names = 0, "", []
+    for c in body:
+        if c in "(<[" or (c in ")>]" and depth):
+            depth += 1 if c in "(<[" else -1
+        elif c == ")":
+            names.append(re.findall(r"\w+", cur.split("=")[0])[-1])
+            break
+        elif c == "," and not depth:
+            names.append(re.findall(r"\w+", cur.split("=")[0])[-1])
+            cur = ""
+            continue
+        cur += c
+    sec = md.split("## The kernel's source", 1)[-1].split("\n## ", 1)[0]
+    q = re.search(r"^// (\S+):(\d+)-(\d+)$", sec, re.M)
+    ck.check("## The kernel's source" in md and q, "the page quotes no definition")
+    if not q:
+        return
+    first, last = int(q.group(2)), int(q.group(3))
+    ck.eq(os.path.realpath(q.group(1)), os.path.realpath(path), "the quoted file")
+    ck.check(first <= line <= last and lines[first - 1].lstrip().startswith("template"),
+             "the quote %d-%d: from the template header over the kernel's line %d" % (first, last, line))
+    quoted = re.findall(r"^ *(\d+) \| (.*)$", sec.split("```")[1] if "```" in sec else "", re.M)
+    ck.eq([int(n) for n, _ in quoted], list(range(first, last + 1)), "the quoted line numbers")
+    for n, t in quoted:
+        ck.eq(t, lines[int(n) - 1], "quoted line %s against the source" % n)
+    got = re.findall(r"^\| \d+ \| `([^`]*)` \| `[^`]*` \|", sec, re.M)
+    ck.eq(got, names, "the parameter table's names against the declaration")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--kwalk", required=True)
@@ -148,6 +188,7 @@ def main():
     r = kwrun.run([a.kwalk, "render", KERNEL, "--db", db])
     ck.check(r.returncode == 0 and r.stdout.startswith("# Kernel "), "render %s: %d %r"
              % (KERNEL, r.returncode, r.stderr[:300]))
+    check_source(ck, r.stdout, os.path.join(a.src, "tests", "corpus", "cache_kernels.hip"))
     conds, cur, mixes = {}, "", {}
     for l in r.stdout.split("\n"):
         cells = [c.strip() for c in l.strip().strip("|").split(" | ")]
