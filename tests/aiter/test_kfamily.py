@@ -566,11 +566,10 @@ def opus_functors(a, ck):
         return
     ck.note("kw_moe_opus_entry.hip: compiled in %.1f s (%.1f s CPU)" % (wall, user))
     # ground truth: the code object's kernels, demangled
-    co = os.path.join(out, "co")
-    kwrun.run([os.path.join(a.llvm_bin, "clang-offload-bundler"), "--unbundle", "--type=o",
-               "--input=" + obj, "--targets=hipv4-amdgcn-amd-amdhsa--" + a.archs[0],
-               "--output=" + co], must=True)
-    syms = sorted(s for s in co_symbols(a, co) if "opus_moe_sorting_entry" in s)
+    kernels, err = kwcap.code_object_kernels(a, obj, a.archs[0], out)
+    if not ck.check(not err, "kw_moe_opus_entry.o: its code object: %s" % err):
+        return
+    syms = sorted(s for s in kernels if "opus_moe_sorting_entry" in s)
     dem = kwrun.run([os.path.join(a.llvm_bin, "llvm-cxxfilt")], input="\n".join(syms) + "\n",
                     must=True).stdout.split("\n")
     # the header's inline dispatch instantiates the entry for every functor it names

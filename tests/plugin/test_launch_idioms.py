@@ -516,7 +516,7 @@ def check_functors(args, ck, src_dir, obj, doc, root, db):
     ck.eq(sorted(members), ["FeClear", "FeCount", "FeSort"], "%s: the scan's functors" % tu)
     ck.check(host, "%s: the scan found no fe_moe_sort(" % tu)
     want = {}  # functor template -> its instantiations' symbols, from the code objects
-    for arch in args.arches.split(","):
+    for arch in args.arches:
         syms, err = kwcap.code_object_kernels(args, obj, arch, root)
         if not ck.check(not err, "%s %s: %s" % (tu, arch, err)):
             continue
@@ -533,7 +533,7 @@ def check_functors(args, ck, src_dir, obj, doc, root, db):
             continue
         ck.eq(k["symbol"] in want.get(f.group(1), ()), True,
               "%s: %s's functor %s agrees with the code object" % (tu, k["symbol"], f.group(1)))
-        ck.eq(kwcap.loc_line(k, "functor_location"), members.get(f.group(1)),
+        ck.eq(kwcap.loc_line(k, "functor_location"), (path, members.get(f.group(1))),
               "%s: %s's functor_location" % (tu, k["name"]))
     if not db:
         return
