@@ -136,6 +136,12 @@ typedef struct kw_map {
  * has no frames. */
 const kw_py_frame *kw_map_crossing(const kw_py_chain *c);
 
+/* The device code a map line cites for instantiation mk: for a kernel that
+ * runs a functor (a trampoline: ck_tile's kentry<Kernel>, aiter's
+ * opus_moe_sorting_entry<Functor>), the functor's member it runs; else its
+ * definition. NULL: none (an ASM kernel). */
+const kw_loc *kw_map_device(const kw_mkernel *mk);
+
 /* The rows and lines of model md, joined and sorted. kw_map_free frees them
  * (also after a failure). */
 kw_status kw_map_build(kw_map *m, kw_model *md, kw_err *err);

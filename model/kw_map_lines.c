@@ -12,6 +12,14 @@
 #include "kw_map_int.h"
 #include "model/kw_entry.h"
 
+const kw_loc *kw_map_device(const kw_mkernel *mk) {
+    if (!mk || !mk->k)
+        return NULL;
+    if (mk->k->functor_location.file)
+        return &mk->k->functor_location;
+    return mk->k->location.file ? &mk->k->location : NULL;
+}
+
 /* Add op (an index into the helper's ops) to the ops shown, once. */
 static bool kw_map_shown_add(kw_map *m, kw_map_shown *sh, size_t op) {
     for (size_t i = 0; i < sh->ops.n; i++)

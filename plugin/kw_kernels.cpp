@@ -500,8 +500,10 @@ class KernelCapture {
     }
 
     // A trampoline kernel calls operator() of an object whose type is one of
-    // its template arguments (kentry<Kernel, Args> { Kernel{}(args); }): that
-    // type is the kernel the user wrote.
+    // its template arguments (kentry<Kernel, Args> { Kernel{}(args); }), or
+    // its body's one call is another member of such a type
+    // (entry<Kernel> { Kernel::run(kargs); }): that type is the kernel the
+    // user wrote, that member its device code.
     void functor(const FunctionDecl *FD) {
         const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs();
         const FunctionDecl *Def = nullptr;
@@ -516,9 +518,11 @@ class KernelCapture {
             return;
         BodyWalker W;
         W.TraverseStmt(Def->getBody());
+        bool Only = W.Calls.size() == 1;
         for (auto &[Callee, Loc] : W.Calls) {
             const auto *M = dyn_cast<CXXMethodDecl>(Callee);
-            if (!M || M->getOverloadedOperator() != OO_Call)
+            if (!M || (M->getOverloadedOperator() != OO_Call &&
+                       (!Only || isa<CXXConstructorDecl>(M) || isa<CXXDestructorDecl>(M))))
                 continue;
             const CXXRecordDecl *R = M->getParent();
             auto It = R ? Candidates.find(R->getCanonicalDecl()) : Candidates.end();

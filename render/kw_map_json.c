@@ -152,17 +152,14 @@ static void kw_map_row_json(kw_map_j *m, const kw_map_line *ln) {
                    r->launch ? kw_mj_at(m, r->launch->l->location.file, r->launch->l->location.line)
                              : json_null(),
                    oom);
+    const kw_loc *dl = kw_map_device(first);
     json_t *cos = json_array();
-    for (size_t k = 0; cos && !(first->k && first->k->location.file) && k < grp->kernels.n; k++) {
+    for (size_t k = 0; cos && !dl && k < grp->kernels.n; k++) {
         const kw_mkernel *mk = &md->kernels.v[grp->kernels.v[k]];
         for (size_t c = 0; c < mk->asm_code_objects.n; c++)
             kw_jansson_push(cos, kw_jansson_text(kw_map_path(m, mk->asm_code_objects.v[c])), oom);
     }
-    kw_jansson_set(o, "device",
-                   first->k && first->k->location.file
-                       ? kw_mj_at(m, first->k->location.file, first->k->location.line)
-                       : json_null(),
-                   oom);
+    kw_jansson_set(o, "device", dl ? kw_mj_at(m, dl->file, dl->line) : json_null(), oom);
     kw_jansson_set(o, "code_objects", cos, oom);
     kw_jansson_push(m->rows, o, oom);
 }

@@ -281,11 +281,9 @@ static void kw_map_row_out(kw_map_w *m, kw_buf *b, const kw_map_line *ln) {
                                                kw_map_path(m, r->launch->l->location.file),
                                                r->launch->l->location.line)
                              : NULL;
-    char *dev =
-        first->k && first->k->location.file
-            ? kw_arena_printf(&m->map->arena, "%s:%d", kw_map_path(m, first->k->location.file),
-                              first->k->location.line)
-            : kw_map_code_objects(m, grp);
+    const kw_loc *dl = kw_map_device(first);
+    char *dev = dl ? kw_arena_printf(&m->map->arena, "%s:%d", kw_map_path(m, dl->file), dl->line)
+                   : kw_map_code_objects(m, grp);
     if (ln->triton) {
         kw_map_triton_row_out(m, b, ln, num, launch, dev);
         return;

@@ -56,13 +56,21 @@ the aiter fixture's plugin build, against ground truth kwalk does not produce:
             by @compile_ops in the Python source, or the def of a function
             whose body calls one of those ops (a private op's public caller), every Device Code line
             holds the kernel's name after `__global__` (a scan of the .cu),
-            the ASM row's code-object globs each match files on disk.
+            the ASM row's code-object globs each match files on disk;
+            and the fixture's real moe_sorting_opus.h, its one kernel
+            template opus_moe_sorting_entry<Kernel, Kargs> instantiated for
+            two functors (src/kw_moe_opus_entry.hip, compiled here with the
+            plugin for one arch): `map --kernels MoeSortingKernel,...` has a
+            row per functor (the code object's kernels by llvm-nm and
+            llvm-cxxfilt), its device code the functor's `operator()(Kargs`
+            line (a scan of the header), its host entry the TU's function.
 Exit 77 (ctest SKIP) when the fixture or the plugin build is absent."""
 import argparse
 import csv
 import fnmatch
 import glob
 import html
+import json
 import os
 import urllib.parse
 import re
@@ -93,6 +101,10 @@ def parse_args():
     p.add_argument("--chromium")
     p.add_argument("--db", help="the index aiter.index wrote of WORK/plugin/side (ctest's "
                    "fixture aiter_index); without it each check indexes the sidecars itself")
+    # seed: the real opus MoE sorting header compiled with the plugin (src/kw_moe_opus_entry.hip)
+    p.add_argument("--clangxx")
+    p.add_argument("--rsp")
+    p.add_argument("--plugin")
     a = p.parse_args()
     a.archs = [x for x in a.archs.split(",") if x]
     return a
@@ -668,6 +680,103 @@ def do_seed(a, ck):
             for path, ln in devs:
                 ck.check(kernel_line(os.path.join(root, path), int(ln), name),
                          "%s: %s:%s does not declare the kernel" % (name, path, ln))
+    opus_functors(a, ck)
+
+
+OPUS_H = os.path.join("csrc", "include", "moe_sorting_opus.h")
+OPUS_FUNCTORS = ("MoeSortingClearWorkspaceKernel", "MoeSortingKernel")
+
+
+def opus_members(path):
+    """{functor struct: line of its `operator()(Kargs` definition} in
+    moe_sorting_opus.h, read as text: the first such line after
+    `struct NAME` (its Kargs' own accessors take no Kargs)."""
+    lines = open(path, encoding="utf-8").read().split("\n")
+    out, cur = {}, None
+    for i, l in enumerate(lines, 1):
+        m = re.match(r"struct\s+(\w+)\s*$", l)
+        if m:
+            cur = m.group(1)
+        elif cur and cur not in out and re.search(r"\boperator\(\)\s*\(\s*Kargs\b", l):
+            out[cur] = i
+    return out
+
+
+def opus_functors(a, ck):
+    """The fixture's real moe_sorting_opus.h, its entry instantiated for two
+    functors (src/kw_moe_opus_entry.hip, one arch, the flags of compile.sh
+    that matter to it): `kwalk map --kernels MoeSortingKernel,...` has a row
+    per functor, named by it, its device code the functor's `operator()(Kargs`
+    line (a scan of the header) and its host entry the TU's function; the
+    code object's kernels (llvm-nm, llvm-cxxfilt) are one per functor."""
+    if not (a.clangxx and a.rsp and a.plugin):
+        ck.note("opus functors: no --clangxx/--rsp/--plugin, not compiled")
+        return
+    root = os.path.join(a.fixture, "aiter")
+    header = os.path.join(root, OPUS_H)
+    members = opus_members(header)
+    ck.check(all(f in members for f in OPUS_FUNCTORS),
+             "moe_sorting_opus.h: the scan found %r" % sorted(members))
+    src = os.path.join(HERE, "src", "kw_moe_opus_entry.hip")
+    out = os.path.join(a.out, "opus")
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    obj = os.path.join(out, "kw_moe_opus_entry.o")
+    stubs = os.path.join(a.fixture, "stubs")
+    cmd = [a.clangxx, "-x", "hip", "--offload-arch=" + a.archs[0], "-O3", "-std=c++20",
+           "@" + a.rsp, "-include", os.path.join(stubs, "aiter_compat.h"), "-I" + stubs,
+           "-I" + os.path.join(root, "csrc", "include"), "-DUSE_ROCM=1",
+           "-D__HIP_PLATFORM_AMD__=1", "-U__HIP_NO_HALF_CONVERSIONS__",
+           "-U__HIP_NO_HALF_OPERATORS__", "-fgpu-flush-denormals-to-zero",
+           "-fno-offload-uniform-block", "-mllvm", "-amdgpu-early-inline-all=true",
+           "-mllvm", "-amdgpu-function-calls=false", "-w", "-cuid=kw_moe_opus",
+           "-fplugin=" + a.plugin, "-c", src, "-o", obj]
+    r, wall, user, _ = kwrun.timed(cmd)
+    if not ck.check(r.returncode == 0 and "kwalk:" not in r.stderr,
+                    "kw_moe_opus_entry.hip: compile (rc %d): %s" % (r.returncode, r.stderr[-1500:])):
+        return
+    ck.note("kw_moe_opus_entry.hip: compiled in %.1f s (%.1f s CPU)" % (wall, user))
+    # ground truth: the code object's kernels, demangled
+    kernels, err = kwcap.code_object_kernels(a, obj, a.archs[0], out)
+    if not ck.check(not err, "kw_moe_opus_entry.o: its code object: %s" % err):
+        return
+    syms = sorted(s for s in kernels if "opus_moe_sorting_entry" in s)
+    dem = kwrun.run([os.path.join(a.llvm_bin, "llvm-cxxfilt")], input="\n".join(syms) + "\n",
+                    must=True).stdout.split("\n")
+    # the header's inline dispatch instantiates the entry for every functor it names
+    runs = {m.group(1) for m in (re.match(r"void aiter::opus_moe_sorting_entry<aiter::(\w+)<", d)
+                                 for d in dem[:len(syms)]) if m}
+    ck.check(set(OPUS_FUNCTORS) <= runs,
+             "the code object's opus_moe_sorting_entry kernels run %r" % sorted(runs))
+    ck.check(runs <= set(members), "functors %r have no operator()(Kargs in the header"
+             % sorted(runs - set(members)))
+    db = os.path.join(out, "kwalk.db")
+    kwrun.run([a.kwalk, "index", out, "-o", db], must=True)
+    # every map row of the entry runs one functor and cites its operator()
+    r = kwrun.run([a.kwalk, "map", "--db", db, "--json"])
+    rows = [x for x in (json.loads(r.stdout)["rows"] if r.returncode == 0 else [])
+            if x["kernel"] == "aiter::opus_moe_sorting_entry"]
+    ck.eq({(x.get("functors") or "").replace("aiter::", "") for x in rows}, runs,
+          "map --json: the functors of opus_moe_sorting_entry's rows")
+    for x in rows:
+        f = (x.get("functors") or "").replace("aiter::", "")
+        dev = x.get("device") or {}
+        ck.eq((os.path.realpath(dev.get("file") or "-"), dev.get("line")),
+              (os.path.realpath(header), members.get(f)),
+              "map --json: device code of the row running %s" % f)
+    r = kwrun.run([a.kwalk, "map", "--db", db, "--root", root, "--kernels", ",".join(OPUS_FUNCTORS)])
+    ck.eq(r.returncode, 0, "map --kernels %s: exit status (%s)" % (",".join(OPUS_FUNCTORS),
+                                                                   r.stderr.strip()[:300]))
+    table = [l for l in r.stdout.splitlines() if l.startswith("| `")]
+    ck.eq([re.match(r"\| `([^`]+)`", l).group(1) for l in table], list(OPUS_FUNCTORS),
+          "map --kernels: a row per functor, named by it")
+    host = kwcap.source_lines(src, r'^extern "C" .*\bkw_moe_opus_sort\(')
+    for name, line in zip(OPUS_FUNCTORS, table):
+        cells = [c.strip() for c in line.strip("|").split(" | ")]
+        ck.eq(re.findall(r"`([^`]+):(\d+)`", cells[2]), [(OPUS_H, str(members.get(name)))],
+              "map --kernels: %s's device code" % name)
+        ck.eq(re.findall(r"`kw_moe_opus_sort` `[^`]*kw_moe_opus_entry\.hip:(\d+)`", cells[1]),
+              [str(x) for x in host], "map --kernels: %s's host entry" % name)
 
 
 def main():

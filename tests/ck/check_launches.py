@@ -564,6 +564,18 @@ def main():
                     e = x.get("entry") or {}
                     c.eq((e.get("name"), os.path.realpath(e.get("file") or ""), e.get("line")),
                          ("main",) + want[0], "kwalk map: %s's entry" % s)
+                # its device code: the struct's operator() (issue 42), the line read here
+                # as `operator()(` whose nearest `struct NAME` above (at the namespace's
+                # column 0: nested structs are indented) is the struct's
+                dev = x.get("device") or {}
+                dl = read_lines(dev["file"]) if os.path.isfile(dev.get("file") or "") else []
+                ln = dev.get("line") or 0
+                above = [m.group(1) for m in (re.match(r"struct\s+(\w+)\s*$", l)
+                                              for l in dl[:ln]) if m]
+                c.check(0 < ln <= len(dl) and re.search(r"\boperator\(\)\s*\(", dl[ln - 1])
+                        and above and above[-1] == s.split("::")[-1],
+                        "kwalk map: %s's device code %s:%s is not its operator()"
+                        % (s, dev.get("file"), ln))
 
         # 1 (issue 36, the remainder): `kwalk list` names each kernel as index.md
         # does, the data types as the source wrote them (reduce.cpp's run<X>,

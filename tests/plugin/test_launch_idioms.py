@@ -55,6 +55,7 @@ kw_two_callers.hip (issue 36: one instantiation of make_kernel, the ck_tile
   initializer.
 """
 import collections
+import json
 import os
 import re
 import subprocess
@@ -65,7 +66,7 @@ import kwcap  # noqa: E402
 from kwcheck import Checker  # noqa: E402
 
 TUS = ("kw_dead_launches.hip", "kw_generic_lambda.hip", "kw_launch_details.hip",
-       "kw_two_callers.hip")
+       "kw_two_callers.hip", "kw_functor_entry.hip")
 UNREACHABLE_PHRASE = "Emitted but unreachable from any entry point"
 
 # Worked out by hand from kw_dead_launches.hip. KWD_IMPL(64, 8): `8 > 8` is
@@ -479,6 +480,95 @@ def check_two_callers(args, ck, src_dir, doc, db):
                  % (at, cells, n, gvar, ginit, grid))
 
 
+def scan_functors(path):
+    """kw_functor_entry.hip read as text: ({struct: line of the member its
+    entry runs (`operator()(` or `run(`, the first after `struct NAME`)},
+    line of `extern "C" ... fe_moe_sort(`)."""
+    lines = open(path, encoding="utf-8").read().split("\n")
+    members, cur, host = {}, None, None
+    for i, l in enumerate(lines, 1):
+        m = re.match(r"\s*struct\s+(Fe\w+)\s*\{", l)
+        if m:
+            cur = m.group(1)
+        elif cur and cur not in members and re.search(r"\b(operator\(\)|run)\s*\(", l):
+            members[cur] = i
+        if re.match(r'extern "C" .*\bfe_moe_sort\(', l):
+            host = i
+    return members, host
+
+
+def demangle(args, syms):
+    r = kwcap.run([kwcap.tool(args, "llvm-cxxfilt")], input="\n".join(syms) + "\n")
+    return dict(zip(syms, r.stdout.split("\n")))
+
+
+def check_functors(args, ck, src_dir, obj, doc, root, db):
+    """kw_functor_entry.hip (issue 42): the generic entries fe_entry<F, Kargs>
+    (`Kernel{}.operator()(kargs)`) and fe_static_entry<F, Kargs>
+    (`Kernel::run(kargs)`) are named, grouped and located by the functor F:
+    the code objects' kernels (llvm-readelf, llvm-cxxfilt) grouped by F's
+    template are `kwalk map --kernels`' and `render F`'s, every device code
+    cited is F's member line found by the scan above, the host entry
+    fe_moe_sort's line."""
+    tu = "kw_functor_entry.hip"
+    path = os.path.join(src_dir, tu)
+    members, host = scan_functors(path)
+    ck.eq(sorted(members), ["FeClear", "FeCount", "FeSort"], "%s: the scan's functors" % tu)
+    ck.check(host, "%s: the scan found no fe_moe_sort(" % tu)
+    want = {}  # functor template -> its instantiations' symbols, from the code objects
+    for arch in args.arches:
+        syms, err = kwcap.code_object_kernels(args, obj, arch, root)
+        if not ck.check(not err, "%s %s: %s" % (tu, arch, err)):
+            continue
+        for sym, dem in demangle(args, sorted(syms)).items():
+            m = re.match(r"void fe::fe_(?:static_)?entry<fe::(Fe\w+)", dem)
+            ck.check(m, "%s %s: kernel %s runs no fe:: functor" % (tu, arch, dem))
+            if m:
+                want.setdefault(m.group(1), set()).add(sym)
+    ck.eq({f: len(s) for f, s in want.items()}, {"FeSort": 2, "FeClear": 2, "FeCount": 1},
+          "%s: the code objects' kernels per functor" % tu)
+    for k in doc["kernels"]:
+        f = re.match(r"fe::(Fe\w+)", k.get("functor") or "")
+        if not ck.check(f, "%s: kernel %s: no fe:: functor recorded" % (tu, k.get("name"))):
+            continue
+        ck.eq(k["symbol"] in want.get(f.group(1), ()), True,
+              "%s: %s's functor %s agrees with the code object" % (tu, k["symbol"], f.group(1)))
+        ck.eq(kwcap.loc_line(k, "functor_location"), (path, members.get(f.group(1))),
+              "%s: %s's functor_location" % (tu, k["name"]))
+    if not db:
+        return
+    names = sorted(want)
+    r = kwcap.run([args.kwalk, "map", "--db", db, "--root", src_dir, "--kernels", ",".join(names)])
+    ck.check(r.returncode == 0, "kwalk map --kernels: %s" % r.stderr.strip())
+    rows = [l for l in r.stdout.splitlines() if l.startswith("| `")]
+    ck.eq([re.match(r"\| `([^`]+)`", l).group(1) for l in rows], names,
+          "kwalk map --kernels: a row per functor, named by it")
+    for name, l in zip(names, rows):
+        cells = [c.strip() for c in l.strip("|").split(" | ")]
+        ck.eq(re.findall(r"`([^`]+):(\d+)`", cells[2]), [(tu, str(members.get(name)))],
+              "kwalk map --kernels: %s's device code" % name)
+        ck.check(re.search(r"`fe_moe_sort` `[^`]*%s:%s`" % (re.escape(tu), host), cells[1]),
+                 "kwalk map --kernels: %s's host entry %r, want fe_moe_sort at line %s"
+                 % (name, cells[1], host))
+    r = kwcap.run([args.kwalk, "map", "--db", db, "--json"])
+    rows = [x for x in json.loads(r.stdout)["rows"] if x["kernel"].startswith("fe::")] \
+        if r.returncode == 0 else []
+    ck.check(rows, "kwalk map --json: no fe:: rows (%s)" % r.stderr.strip())
+    for x in rows:
+        ck.eq(len((x.get("functors") or "").split(", ")), 1,
+              "kwalk map --json: row %s launched at %s runs one functor" % (x["kernel"], x["launch"]))
+        f = (x.get("functors") or "").replace("fe::", "")
+        ck.eq((x.get("device") or {}).get("line"), members.get(f),
+              "kwalk map --json: %s running %s: device code line" % (x["kernel"], f))
+    for name in names:
+        r = kwcap.run([args.kwalk, "render", name, "--db", db])
+        ck.check(r.returncode == 0, "kwalk render %s: %s" % (name, r.stderr.strip()[:300]))
+        got = {s for s in re.findall(r"_Z\w+", r.stdout) if s in set().union(*want.values())}
+        ck.eq(got, want[name], "kwalk render %s: the instantiations named" % name)
+        ck.check("%s:%d" % (tu, members[name]) in r.stdout,
+                 "kwalk render %s: cites the functor's member line %d" % (name, members[name]))
+
+
 def boxes_in(page):
     """ASCII boxes: runs of lines from a +---+ border to the next one."""
     out, cur = [], None
@@ -524,6 +614,9 @@ def main():
             check_details(args, ck, src_dir, markers, obj, doc, root, db)
         if "kw_two_callers.hip" in docs:
             check_two_callers(args, ck, src_dir, docs["kw_two_callers.hip"][1], db)
+        if "kw_functor_entry.hip" in docs:
+            obj, doc = docs["kw_functor_entry.hip"]
+            check_functors(args, ck, src_dir, obj, doc, root, db)
     finally:
         kwcap.cleanup(args, root)
     ck.finish()
