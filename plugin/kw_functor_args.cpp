@@ -20,7 +20,8 @@ const unsigned MaxArgs = 256; // per kernel: a bound on the broken-out list
 const int MaxDepth = 6;
 
 // The written template specialization a (sugared) type spells, through
-// typedefs, aliases and substituted template parameters; null if none.
+// typedefs, aliases (an alias template to the argument it results in) and
+// substituted template parameters; null if none.
 // A parameter substituted with an unsugared type is followed to what its
 // caller wrote (Calls).
 const TemplateSpecializationType *writtenSpecialization(ASTContext &Ctx, QualType T,
@@ -30,6 +31,16 @@ const TemplateSpecializationType *writtenSpecialization(ASTContext &Ctx, QualTyp
         if (S && !S->isTypeAlias())
             return S;
         QualType Next = T.getSingleStepDesugaredType(Ctx);
+        // An alias template whose result is one of its own arguments
+        // (std::conditional_t<B, TwoPass, OnePass>): that argument as written,
+        // whose sugar the alias's instantiation lost to canonical types.
+        if (S) {
+            for (const TemplateArgument &A : S->template_arguments())
+                if (A.getKind() == TemplateArgument::Type && Ctx.hasSameType(A.getAsType(), T)) {
+                    Next = A.getAsType();
+                    break;
+                }
+        }
         if (const auto *ST = dyn_cast<SubstTemplateTypeParmType>(T.getTypePtr())) {
             Next = ST->getReplacementType();
             if (Next == Ctx.getCanonicalType(Next))

@@ -287,6 +287,55 @@ def reduce_aliases(ck):
     return out
 
 
+def numeric_canonical(ck, name):
+    """The type a `ck_tile::X` alias names in CK's numeric headers (`using X =
+    Y;`, followed through aliases, the first definition where #if branches
+    hold two; `ushort` is HIP's `unsigned short`); a name that is no such
+    alias (float) as it is."""
+    num = os.path.join(ck, "include", "ck_tile", "core", "numeric")
+    defs = {}
+    for f in sorted(os.listdir(num)):
+        for a, b in re.findall(r"^\s*using\s+(\w+)\s*=\s*(\w+)\s*;", "\n".join(
+                read_lines(os.path.join(num, f))), re.M):
+            defs.setdefault(a, b)
+    if not name.startswith("ck_tile::"):
+        return name
+    t, seen = name[len("ck_tile::"):], set()
+    while t in defs and t not in seen:
+        seen.add(t)
+        t = defs[t]
+    return {"ushort": "unsigned short"}.get(t, t)
+
+
+def layernorm_problem_aliases(ck, problem_args):
+    """[(index, member, written)]: the layernorm instance's
+    `Layernorm2dFwdPipelineProblem<typename LayerNormTypeConfig<DataType>::M,
+    ...>` arguments, each member M with what `using M = ...;` names in the
+    `struct LayerNormTypeConfig<X>` specialisation whose members all name the
+    canonical types problem_args (the Problem's arguments, as llvm-cxxfilt
+    prints them) holds: the specialisation the instantiation used. Read from
+    the source, not from kwalk; None when not exactly one specialisation fits."""
+    d = os.path.join(ck, "example", "ck_tile", "02_layernorm2d")
+    common = "\n".join(read_lines(os.path.join(d, "instances",
+                                               "layernorm2d_fwd_instance_common.hpp")))
+    m = re.search(r"Layernorm2dFwdPipelineProblem<(.*?);", common, re.S)
+    if not m:
+        return None
+    members = [(i, re.search(r"LayerNormTypeConfig<\s*\w+\s*>::(\w+)", a))
+               for i, a in enumerate(split_targs("<" + m.group(1)))]
+    members = [(i, x.group(1)) for i, x in members if x]
+    hpp = "\n".join(read_lines(os.path.join(d, "layernorm2d_fwd.hpp")))
+    fits = []
+    for body in re.findall(r"struct\s+LayerNormTypeConfig<\s*[\w:]+\s*>\s*\{(.*?)\};", hpp,
+                           re.S):
+        using = dict(re.findall(r"using\s+(\w+)\s*=\s*([\w:]+)\s*;", body))
+        if members and all(n in using and i < len(problem_args) and
+                           numeric_canonical(ck, using[n]) == problem_args[i]
+                           for i, n in members):
+            fits.append([(i, n, using[n]) for i, n in members])
+    return fits[0] if len(fits) == 1 else None
+
+
 def kargs_fields(ck, struct, qualified_kargs):
     """[(type, name)]: the fields of the kernel-argument struct a kentry symbol
     passes by value (`...::GemmCommonKargs`), as CK's source declares them:
@@ -388,6 +437,7 @@ def main():
         c.check(len(ral) >= 2 and all(ral.values()),
                 "reduce.cpp: the scan found the aliases %s run<> is called with" % ral)
         index_names = {}  # symbol -> the alias its index.md row must show
+        ln_index = {}  # layernorm symbol -> its Problem's arguments as index.md must show them
         for sym, (struct, maxwg) in sorted(kernels.items()):
             what = "kentry running %s (%s...)" % (struct, sym[:60])
             mine = [x for x in launches if x[2] == struct]
@@ -507,6 +557,31 @@ def main():
                                           page, re.M),
                                 "%s: %s_ is not shown as %s (its alias in gemm_basic.hpp)"
                                 % (what, n, al[n]))
+            # type aliases kept: the layernorm Problem's data types as the
+            # LayerNormTypeConfig<X> specialisation the instance used names
+            # them (`using XDataType = ck_tile::half_t;`), the canonical beside
+            if struct.endswith("Layernorm2dFwd"):
+                fs = full_struct[sym] or ""
+                at = fs.find("Layernorm2dFwdPipelineProblem<")
+                pargs = split_targs(fs[at:]) if at >= 0 else []
+                pparams = struct_params(ck, "ck_tile::Layernorm2dFwdPipelineProblem") or []
+                al = layernorm_problem_aliases(ck, pargs)
+                if c.check(bool(al) and len(al) >= 7 and len(pparams) >= len(pargs),
+                           "%s: no LayerNormTypeConfig<X> specialisation names the Problem's "
+                           "types %s (or no Problem parameters %s)" % (what, pargs, pparams)):
+                    for i, member, alias in al:
+                        canon = pargs[i]
+                        want = "%s (%s)" % (alias, canon) if alias != canon else alias
+                        c.check(re.search(r"^ *- `%s` = `%s`$" % (re.escape(pparams[i]),
+                                                                 re.escape(want)), page, re.M),
+                                "%s: %s (LayerNormTypeConfig's %s) is not shown as %s" % (
+                                    what, pparams[i], member, want))
+                    ln_shown = list(pargs)
+                    for i, _, alias in al:
+                        ln_shown[i] = alias
+                    if len(pargs) > 8:  # the data types and the shape: one row each
+                        ln_index[sym] = "ck_tile::Layernorm2dFwdPipelineProblem<%s, " % \
+                            ", ".join(ln_shown[:8])
             # the caller's dispatch conditions (the layernorm API's)
             if struct.endswith("Layernorm2dFwd"):
                 cited_if = [l for l in api_if if "`%s:%d`" % (api, l) in page]
@@ -541,6 +616,11 @@ def main():
                     and "%s<%s, " % (kernels[sym][0], alias) in l]
             c.check(len(rows) == 1, "index.md: %d rows name %s's data type as %s"
                     % (len(rows), sym[:60], alias))
+        for sym, want in sorted(ln_index.items()):
+            rows = [l for l in idx.split("\n") if l.startswith("| [`ck_tile::kentry<")
+                    and want in l]
+            c.check(len(rows) == 1, "index.md: %d rows name %s's Problem as %s..."
+                    % (len(rows), sym[:60], want))
         for s in sorted(structs_seen):
             c.check("## `ck_tile::kentry` running `%s`" % s in idx,
                     "index.md: no group of ck_tile::kentry running %s" % s)
