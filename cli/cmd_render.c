@@ -5,20 +5,14 @@
  * render/kw_pages_pool.c; the kernel is matched by model/kw_pick.c; this
  * file parses the command line and says what matched.
  *
- * KERNEL is matched, in order, as a device symbol, a printed name, a
- * template's name, a printed name or demangled signature with blanks
- * ignored (kw_name_written, codeobj/kw_names.h: the matcher `isa --kernel`
- * shares), a substring of printed names or symbols, and finally a
- * POSIX extended regular expression over printed names; a glob
- * (`pa_bf16_*`) and a kernel's name or its last part (a template's, the
- * struct a trampoline runs, an ASM table's) come before the substring
- * (model/kw_kfamily.c). A name that means several instantiations of one
- * kernel gives the kernel's page, its dispatch table (model/kw_kpage.c,
+ * KERNEL is matched as model/kw_pick.h and model/kw_kfamily.h say (a symbol,
+ * a printed name, a template's or a functor's name, a glob, a substring, a
+ * regular expression). A name that means several instantiations of one kernel
+ * gives the kernel's page and its dispatch table (model/kw_kpage.c,
  * render/kw_kpage_write.c), evaluated for --shape; one that means several
- * kernels is an error that lists the kernels. A kernel with internal linkage is
- * one translation unit's own (several units may each have one of the same
- * symbol): --tu FILE keeps the candidates of the unit whose source, object or
- * sidecar FILE names. */
+ * kernels is an error that lists the kernels. --tu FILE keeps the candidates
+ * of the unit whose source, object or sidecar FILE names (a kernel with
+ * internal linkage is one unit's own). */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <math.h>
@@ -235,15 +229,13 @@ static int kw_render_kpage(kw_app *app, kw_render *r, const kw_kfams *f, const k
                            const kw_render_cli *c, kw_arena *a, kw_buf *b) {
     kw_err err;
     kw_kpage kp;
+    kw_kpage_src src;
     if (kw_model_pages_name(&app->model, ".md", &err) != KW_OK ||
         kw_kpage_build(&kp, &app->model, &f->v.v[h->fams.v[0]], h->kernels.v, h->kernels.n, a,
                        &err) != KW_OK)
         return kw_cli_fail(&err);
-    kw_kpage_src src;
-    if (kw_kpage_src_build(&src, &kp, &app->model, r->srcs, a) != KW_OK) {
-        kw_fail(&err, "out of memory");
-        return kw_cli_fail(&err);
-    }
+    if (kw_kpage_src_build(&src, &kp, &app->model, r->srcs, a) != KW_OK)
+        return kw_cli_failf("out of memory");
     kp.src = &src;
     r->out = r->page_out = b;
     kw_kpage_write(r, &kp, c->kernel);
