@@ -88,31 +88,31 @@ enum { KW_ONLY_SYMBOLS = -1, KW_ONLY_GROUP = -2, KW_ONLY_READ = -1000 };
  * family spans templates: kw_kfamily.c), keep the rows of their templates
  * (KW_ONLY_GROUP) and set *some. */
 static kw_status kw_only_choose(sqlite3 *db, int kt, const kw_dbonly *only, bool *some) {
-    char *sql = sqlite3_mprintf(
-        "INSERT OR IGNORE INTO temp.kw_only (t, id) SELECT %d, _id FROM _kernels WHERE symbol IN "
-        "(SELECT _id FROM strings WHERE value = ?1) OR \"name\" IN (SELECT _id FROM strings "
-        "WHERE value = ?1)",
-        kt);
-    sqlite3_stmt *st = NULL, *sy = NULL;
-    int rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_NOMEM;
-    sqlite3_free(sql);
+    /* the names' string ids, in one scan of `strings` (it has no index on value) */
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_exec(db, "CREATE TEMP TABLE IF NOT EXISTS kw_want (v TEXT); DELETE FROM "
+                              "temp.kw_want", NULL, NULL, NULL);
     if (rc == SQLITE_OK)
-        rc = sqlite3_prepare_v2(db,
-                                "INSERT OR IGNORE INTO temp.kw_only (t, id) SELECT -1, _id FROM "
-                                "strings WHERE value = ?1",
-                                -1, &sy, NULL);
+        rc = sqlite3_prepare_v2(db, "INSERT INTO temp.kw_want (v) VALUES (?1)", -1, &st, NULL);
     for (size_t i = 0; i < only->n && rc == SQLITE_OK; i++) {
         sqlite3_bind_text(st, 1, only->symbols[i], -1, SQLITE_STATIC);
-        sqlite3_bind_text(sy, 1, only->symbols[i], -1, SQLITE_STATIC);
-        rc = sqlite3_step(st) == SQLITE_DONE && sqlite3_step(sy) == SQLITE_DONE ? SQLITE_OK
-                                                                                : SQLITE_ERROR;
+        rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
         sqlite3_reset(st);
-        sqlite3_reset(sy);
     }
     sqlite3_finalize(st);
-    sqlite3_finalize(sy);
+    char *sql = sqlite3_mprintf(
+        "INSERT OR IGNORE INTO temp.kw_only (t, id) SELECT -1, _id FROM strings WHERE value IN "
+        "(SELECT v FROM temp.kw_want); "
+        "INSERT OR IGNORE INTO temp.kw_only (t, id) SELECT %d, _id FROM _kernels WHERE symbol IN "
+        "(SELECT id FROM temp.kw_only WHERE t = -1) OR \"name\" IN (SELECT id FROM temp.kw_only "
+        "WHERE t = -1)",
+        kt);
+    if (rc != SQLITE_OK) {
+        sqlite3_free(sql);
+        return KW_ERR;
+    }
     *some = false;
-    if (rc != SQLITE_OK ||
+    if (kw_only_exec(db, sql) != KW_OK ||
         kw_only_exec(db, sqlite3_mprintf("INSERT OR IGNORE INTO temp.kw_only (t, id) SELECT -1, "
                                          "symbol FROM _kernels WHERE _id IN (SELECT id FROM "
                                          "temp.kw_only WHERE t = %d) AND symbol IS NOT NULL",
