@@ -1,8 +1,9 @@
 /* kw_index_db_only.c: reading from the index database only the rows one
  * question needs (kw_index_read_file_only): the rows of the kernels of a few
- * device symbols whole, and of every other kernel its own row and its archs'
- * rows without their listings, so that picking a kernel and a page of it see
- * the same build as the whole read; what hangs below another kernel (its
+ * device symbols (or printed names) whole, and of the kernels of their
+ * templates (or of every kernel, where picking by name needs them) their own
+ * rows and their archs' rows without their listings, so that picking a
+ * kernel and a page of it see the same build as the whole read; what hangs below another kernel (its
  * calls, parameters, IR facts, line tables, ...), the device call graphs
  * of the translation units that define none of those kernels and what hangs
  * below a launch of another symbol (its guards, constants, arguments, operand
