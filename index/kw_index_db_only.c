@@ -178,6 +178,7 @@ static char *kw_only_sql(const kw_dbplan *pl, int ti, kw_only_role role, int kt,
     }
     case KW_ONLY_BELOW:
     case KW_ONLY_GRAPH:
+        sqlite3_free(where);
         return sqlite3_mprintf("SELECT _id, _parent, _ord, %s FROM \"%w\" WHERE _id IN (SELECT id "
                                "FROM temp.kw_only WHERE t = %d) ORDER BY _id",
                                names, t->raw, ti);
