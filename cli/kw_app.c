@@ -92,6 +92,7 @@ typedef struct kw_app_how {
     bool only;
     const char *const *symbols;
     size_t n;
+    bool every; /* with every kernel's own rows (kw_index_read_file_only) */
 } kw_app_how;
 
 static int kw_app_read(kw_index *ix, const char *db, const kw_app_how *how) {
@@ -101,7 +102,7 @@ static int kw_app_read(kw_index *ix, const char *db, const kw_app_how *how) {
      * its rows (the comparison of tests/index/test_index_only.py) */
     const char *env = getenv("KWALK_INDEX_READ");
     bool only = how->only && !(env && !strcmp(env, "whole"));
-    kw_status st = only         ? kw_index_read_file_only(ix, path, how->symbols, how->n, &err)
+    kw_status st = only         ? kw_index_read_file_only(ix, path, how->symbols, how->n, how->every, &err)
                    : how->later ? kw_index_read_file_later(ix, path, how->readers, &err)
                                 : kw_index_read_file(ix, path, &err);
     if (st == KW_OK)
@@ -113,12 +114,12 @@ static int kw_app_read(kw_index *ix, const char *db, const kw_app_how *how) {
 }
 
 int kw_app_read_index(kw_index *ix, const char *db, bool later, unsigned readers) {
-    kw_app_how how = {later, readers, false, NULL, 0};
+    kw_app_how how = {later, readers, false, NULL, 0, false};
     return kw_app_read(ix, db, &how);
 }
 
 int kw_app_read_index_only(kw_index *ix, const char *db, const char *const *symbols, size_t n) {
-    kw_app_how how = {false, 0, true, symbols, n};
+    kw_app_how how = {false, 0, true, symbols, n, false};
     return kw_app_read(ix, db, &how);
 }
 
@@ -159,14 +160,14 @@ static int kw_app_load_in(kw_app *app, const kw_app_how *how, const char *db,
 
 int kw_app_load_only(kw_app *app, const char *const *symbols, size_t n, const char *db,
                      const char *const *python_roots, size_t nroots, const char *python_from) {
-    kw_app_how how = {false, 0, true, symbols, n};
+    kw_app_how how = {false, 0, true, symbols, n, false};
     return kw_app_load_in(app, &how, db, python_roots, nroots, python_from);
 }
 
-int kw_app_reload_only(kw_app *app, const char *const *symbols, size_t n) {
+int kw_app_reload_only(kw_app *app, const char *const *symbols, size_t n, bool every) {
     kw_model_free(&app->model);
     kw_index_free(&app->ix);
-    kw_app_how how = {false, 0, true, symbols, n};
+    kw_app_how how = {false, 0, true, symbols, n, every};
     int rc = kw_app_read(&app->ix, app->db, &how);
     kw_err err;
     if (rc == KW_EXIT_OK &&
@@ -178,7 +179,7 @@ int kw_app_reload_only(kw_app *app, const char *const *symbols, size_t n) {
 
 int kw_app_load_later(kw_app *app, unsigned readers, const char *db,
                       const char *const *python_roots, size_t nroots, const char *python_from) {
-    kw_app_how how = {true, readers, false, NULL, 0};
+    kw_app_how how = {true, readers, false, NULL, 0, false};
     return kw_app_load_in(app, &how, db, python_roots, nroots, python_from);
 }
 

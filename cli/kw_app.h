@@ -54,8 +54,9 @@ int kw_app_read_index_only(kw_index *ix, const char *db, const char *const *symb
 int kw_app_load_only(kw_app *app, const char *const *symbols, size_t n, const char *db,
                      const char *const *python_roots, size_t nroots, const char *python_from);
 /* Read the index and build the model again, for the kernels of other
- * symbols (the annotations and Python ops stay). */
-int kw_app_reload_only(kw_app *app, const char *const *symbols, size_t n);
+ * symbols (the annotations and Python ops stay); every: with every
+ * kernel's own rows, as picking by name needs (kw_index_read_file_only). */
+int kw_app_reload_only(kw_app *app, const char *const *symbols, size_t n, bool every);
 /* The same with the index's listings and line tables read later, one kernel
  * at a time, on `readers` connections (kw_index_read_file_later; none: a
  * command that shows no listing). */

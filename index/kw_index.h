@@ -38,6 +38,7 @@ typedef struct kw_index {
     kw_symmap by_symbol;         /* kw_kernel_key -> index in kernels */
     kw_symmap tu_by_sidecar;     /* kw_index_tu.sidecar -> index in tus */
     struct kw_index_later *later; /* kw_index_read_file_later's readers, or NULL */
+    bool kernels_some; /* kw_index_read_file_only read some kernels' rows, not every one's */
 } kw_index;
 
 void kw_index_init(kw_index *ix);
@@ -74,15 +75,19 @@ kw_status kw_index_db_read(kw_index *ix, const char *path, kw_err *err);
 kw_status kw_index_read_file(kw_index *ix, const char *path, kw_err *err);
 
 /* kw_index_read_file reading from the database only what a question about
- * the kernels of the n device symbols needs (one page, `kwalk list`; n may
- * be 0): those kernels whole, in every translation unit, and the device call
- * graphs of their units; of every other kernel its own record, its archs
- * without their listings and its kernel struct's template arguments (so that picking a kernel by name, template or
- * arch sees the whole build), nothing below them; every translation unit's
- * host records (launches, entry points, host calls). A YAML index is read
- * whole. (kw_index_db_only.c) */
+ * the kernels of the n device symbols (or printed names) needs (one page,
+ * `kwalk list`; n may be 0): those kernels whole, in every translation
+ * unit, and the device call graphs of their units; every translation
+ * unit's host records (launches, entry points, host calls). Of the other
+ * kernels: with every, or where no kernel is chosen or one chosen is a
+ * trampoline, every kernel's own record, its archs without their listings
+ * and its kernel struct's template arguments (so that picking a kernel by
+ * name, template or arch sees the whole build); else only those of the
+ * chosen kernels' templates (the kernels of the same template, or printed
+ * name where there is none: their model groups and families are whole), and
+ * ix->kernels_some is set. A YAML index is read whole. (kw_index_db_only.c) */
 kw_status kw_index_read_file_only(kw_index *ix, const char *path, const char *const *symbols,
-                                  size_t n, kw_err *err);
+                                  size_t n, bool every, kw_err *err);
 
 /* ---- Listings read later (kw_index_db_later.c) ----------------------------------------------- */
 

@@ -197,10 +197,15 @@ unsigned char *kw_db_parent_at(const kw_dbplan *pl, int ti, const kw_dbread *r, 
 /* Hang the rows of table ti (not the root) on their parents' elements (the
  * parent table's rows in r); *why says what is wrong. */
 kw_status kw_db_link(const kw_dbplan *pl, int ti, kw_dbread *r, const char **why);
-/* The kernels a read is for (kw_index_read_file_only): their device symbols. */
+/* The kernels a read is for (kw_index_read_file_only): their device symbols
+ * (or printed names). every: every other kernel's own rows too (picking by
+ * name sees the build); else, where the chosen kernels allow it, only the
+ * rows of their templates' kernels, and *some says so (kw_index.kernels_some). */
 typedef struct kw_dbonly {
     const char *const *symbols;
     size_t n;
+    bool every;
+    bool *some;
 } kw_dbonly;
 /* kw_index_db_read, leaving the listings for `readers` connections when
  * later is true (kw_index_read_file_later), or reading only what a question

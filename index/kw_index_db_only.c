@@ -1,9 +1,10 @@
 /* kw_index_db_only.c: reading from the index database only the rows one
  * question needs (kw_index_read_file_only): the rows of the kernels of a few
- * device symbols whole, and of every other kernel its own row and its archs'
- * rows without their listings and its kernel struct's template arguments (the
- * names list prints), so that picking a kernel and a page of it see
- * the same build as the whole read; what hangs below another kernel (its
+ * device symbols (or printed names) whole, and of the kernels of their
+ * templates (or of every kernel, where picking by name needs them) their own
+ * rows, their archs' rows without their listings and their kernel structs'
+ * template arguments (the names list prints), so that picking a kernel and a
+ * page of it see the same build as the whole read; what hangs below another kernel (its
  * calls, parameters, IR facts, line tables, ...), the device call graphs
  * of the translation units that define none of those kernels and what hangs
  * below a launch of another symbol (its guards, constants, arguments, operand
@@ -76,67 +77,139 @@ static kw_status kw_only_exec(sqlite3 *db, char *sql) {
     return rc == SQLITE_OK ? KW_OK : KW_ERR;
 }
 
-/* Choose the `kernels` rows (table kt) of the n symbols, and keep the
- * symbols' string ids (t = -1: the launches of the symbols, KW_ONLY_LAUNCH). */
-static kw_status kw_only_choose(sqlite3 *db, int kt, const char *const *symbols, size_t n) {
-    char *sql =
-        sqlite3_mprintf("INSERT OR IGNORE INTO temp.kw_only (t, id) SELECT %d, _id FROM _kernels "
-                        "WHERE symbol IN (SELECT _id FROM strings WHERE value = ?1)",
-                        kt);
-    sqlite3_stmt *st = NULL, *sy = NULL;
-    int rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_NOMEM;
-    sqlite3_free(sql);
+/* The ids kept in temp.kw_only under t: the symbols' string ids (launches
+ * of these symbols, KW_ONLY_LAUNCH) and the rows of a chosen kernel's
+ * template (read where kw_dbonly.some is set). A table's own chosen rows
+ * are kept under its number, the rows read of an archs table under
+ * KW_ONLY_READ - its number. */
+enum { KW_ONLY_SYMBOLS = -1, KW_ONLY_GROUP = -2, KW_ONLY_READ = -1000 };
+
+/* A kernel's template key: its template's name, else its printed name,
+ * else its symbol (the model's group key; kernels_group indexes it). */
+#define KW_ONLY_KEY "coalesce(\"template\", \"name\", symbol)"
+
+/* Choose the `kernels` rows (table kt) of the n symbols or printed names,
+ * keep the chosen kernels' symbols' string ids, and unless every is set,
+ * where at least one kernel is chosen and none is a trampoline (whose
+ * family spans templates: kw_kfamily.c), keep the rows of their templates
+ * (KW_ONLY_GROUP) and set *some. */
+static kw_status kw_only_choose(sqlite3 *db, int kt, const kw_dbonly *only, bool *some) {
+    /* the names' string ids, in one scan of `strings` (it has no index on value) */
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_exec(db, "CREATE TEMP TABLE IF NOT EXISTS kw_want (v TEXT); DELETE FROM "
+                              "temp.kw_want", NULL, NULL, NULL);
     if (rc == SQLITE_OK)
-        rc = sqlite3_prepare_v2(db,
-                                "INSERT OR IGNORE INTO temp.kw_only (t, id) SELECT -1, _id FROM "
-                                "strings WHERE value = ?1",
-                                -1, &sy, NULL);
-    for (size_t i = 0; i < n && rc == SQLITE_OK; i++) {
-        sqlite3_bind_text(st, 1, symbols[i], -1, SQLITE_STATIC);
-        sqlite3_bind_text(sy, 1, symbols[i], -1, SQLITE_STATIC);
-        rc = sqlite3_step(st) == SQLITE_DONE && sqlite3_step(sy) == SQLITE_DONE ? SQLITE_OK
-                                                                                : SQLITE_ERROR;
+        rc = sqlite3_prepare_v2(db, "INSERT INTO temp.kw_want (v) VALUES (?1)", -1, &st, NULL);
+    for (size_t i = 0; i < only->n && rc == SQLITE_OK; i++) {
+        sqlite3_bind_text(st, 1, only->symbols[i], -1, SQLITE_STATIC);
+        rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
         sqlite3_reset(st);
-        sqlite3_reset(sy);
     }
     sqlite3_finalize(st);
-    sqlite3_finalize(sy);
-    return rc == SQLITE_OK ? KW_OK : KW_ERR;
+    char *sql = sqlite3_mprintf(
+        "INSERT OR IGNORE INTO temp.kw_only (t, id) SELECT -1, _id FROM strings WHERE value IN "
+        "(SELECT v FROM temp.kw_want); "
+        "INSERT OR IGNORE INTO temp.kw_only (t, id) SELECT %d, _id FROM _kernels WHERE symbol IN "
+        "(SELECT id FROM temp.kw_only WHERE t = -1) OR \"name\" IN (SELECT id FROM temp.kw_only "
+        "WHERE t = -1)",
+        kt);
+    if (rc != SQLITE_OK) {
+        sqlite3_free(sql);
+        return KW_ERR;
+    }
+    *some = false;
+    if (kw_only_exec(db, sql) != KW_OK ||
+        kw_only_exec(db, sqlite3_mprintf("INSERT OR IGNORE INTO temp.kw_only (t, id) SELECT -1, "
+                                         "symbol FROM _kernels WHERE _id IN (SELECT id FROM "
+                                         "temp.kw_only WHERE t = %d) AND symbol IS NOT NULL",
+                                         kt)) != KW_OK)
+        return KW_ERR;
+    if (only->every || !only->n)
+        return KW_OK;
+    /* how many are chosen, and how many of them are trampolines */
+    sql = sqlite3_mprintf("SELECT count(*), count(functor) FROM _kernels WHERE _id IN (SELECT id "
+                          "FROM temp.kw_only WHERE t = %d)",
+                          kt);
+    st = NULL;
+    rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_NOMEM;
+    sqlite3_free(sql);
+    int step = rc == SQLITE_OK ? sqlite3_step(st) : SQLITE_ERROR;
+    bool group = step == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0 &&
+                 sqlite3_column_int64(st, 1) == 0;
+    sqlite3_finalize(st);
+    if (step != SQLITE_ROW)
+        return KW_ERR;
+    if (!group)
+        return KW_OK;
+    *some = true;
+    return kw_only_exec(
+        db, sqlite3_mprintf("INSERT OR IGNORE INTO temp.kw_only (t, id) SELECT -2, _id FROM "
+                            "_kernels WHERE " KW_ONLY_KEY " IN (SELECT " KW_ONLY_KEY " FROM "
+                            "_kernels WHERE _id IN (SELECT id FROM temp.kw_only WHERE t = %d))",
+                            kt));
+}
+
+/* The kw_only key of the rows read of table ti when only some kernels' are
+ * (the kernels of the chosen templates and the rows below them). */
+static int kw_only_read_key(int ti, int kt) {
+    return ti == kt ? KW_ONLY_GROUP : KW_ONLY_READ - ti;
 }
 
 /* The SELECT of table ti's rows for its role (NULL: out of memory). */
-static char *kw_only_sql(const kw_dbplan *pl, int ti, kw_only_role role, int kt) {
+static char *kw_only_sql(const kw_dbplan *pl, int ti, kw_only_role role, int kt, bool some) {
     const kw_dbtab *t = &pl->tabs[ti];
     const char *names = t->names.ptr;
     if (ti == 0)
         return sqlite3_mprintf("SELECT _id, path, _ord, %s FROM _sidecars ORDER BY _id", names);
+    /* only some kernels: the rows read of `kernels` and of their archs' tables */
+    char *where = some && (role == KW_ONLY_KERNEL || role == KW_ONLY_ARCHS)
+                      ? sqlite3_mprintf("WHERE _id IN (SELECT id FROM temp.kw_only WHERE t = %d)",
+                                        kw_only_read_key(ti, kt))
+                      : sqlite3_mprintf("%s", "");
+    char *sql = NULL;
     switch (role) {
     case KW_ONLY_ARCHS: {
         /* the listing of a chosen kernel's arch only */
         const char *isa = strstr(names, "\"isa\"");
-        if (!isa)
+        if (!isa || !where)
             break;
-        return sqlite3_mprintf("SELECT _id, _parent, _ord, %.*s(CASE WHEN _parent IN (SELECT id "
-                               "FROM temp.kw_only WHERE t = %d) THEN \"isa\" END)%s FROM \"%w\" "
-                               "ORDER BY _id",
-                               (int)(isa - names), names, kt, isa + strlen("\"isa\""), t->raw);
+        sql = sqlite3_mprintf("SELECT _id, _parent, _ord, %.*s(CASE WHEN _parent IN (SELECT id "
+                              "FROM temp.kw_only WHERE t = %d) THEN \"isa\" END)%s FROM \"%w\" "
+                              "%s ORDER BY _id",
+                              (int)(isa - names), names, kt, isa + strlen("\"isa\""), t->raw,
+                              where);
+        sqlite3_free(where);
+        return sql;
     }
     case KW_ONLY_BELOW:
     case KW_ONLY_GRAPH:
+        sqlite3_free(where);
         return sqlite3_mprintf("SELECT _id, _parent, _ord, %s FROM \"%w\" WHERE _id IN (SELECT id "
                                "FROM temp.kw_only WHERE t = %d) ORDER BY _id",
                                names, t->raw, ti);
     default:
         break;
     }
-    return sqlite3_mprintf("SELECT _id, _parent, _ord, %s FROM \"%w\" ORDER BY _id", names, t->raw);
+    if (where)
+        sql = sqlite3_mprintf("SELECT _id, _parent, _ord, %s FROM \"%w\" %s ORDER BY _id", names,
+                              t->raw, where);
+    sqlite3_free(where);
+    return sql;
 }
 
 /* Choose table ti's rows of its role before they are read: those below a
  * chosen parent, or the call graphs of the units of the chosen kernels. */
 static kw_status kw_only_below(sqlite3 *db, const kw_dbplan *pl, int ti, kw_only_role role,
-                               int kt) {
+                               int kt, bool some) {
     const kw_dbtab *t = &pl->tabs[ti];
+    /* only some kernels: an archs table's rows below the rows read of its parent */
+    if (some && role == KW_ONLY_ARCHS &&
+        kw_only_exec(db, sqlite3_mprintf("INSERT OR IGNORE INTO temp.kw_only (t, id) SELECT %d, "
+                                         "_id FROM \"%w\" WHERE _parent IN (SELECT id FROM "
+                                         "temp.kw_only WHERE t = %d)",
+                                         kw_only_read_key(ti, kt), t->raw,
+                                         kw_only_read_key(t->parent, kt))) != KW_OK)
+        return KW_ERR;
     if (role == KW_ONLY_GRAPH)
         return kw_only_exec(
             db, sqlite3_mprintf("INSERT OR IGNORE INTO temp.kw_only (t, id) SELECT %d, _id "
@@ -158,14 +231,30 @@ static kw_status kw_only_below(sqlite3 *db, const kw_dbplan *pl, int ti, kw_only
     return KW_OK;
 }
 
+/* Only some kernels read: their rows are a unit's list with gaps, which
+ * are closed (in _ord order, which stays increasing: else the list is left
+ * as read and kw_db_link says it is corrupt). */
+static void kw_only_close_gaps(kw_dbread *r, int kt) {
+    long long next = 0, last = -1;
+    for (size_t i = 0; i < r->n[kt]; i++) {
+        if (i == 0 || r->parents[kt][i] != r->parents[kt][i - 1])
+            next = 0, last = -1;
+        if (r->ords[kt][i] <= last)
+            return;
+        last = r->ords[kt][i];
+        r->ords[kt][i] = next++;
+    }
+}
+
 kw_status kw_db_only_tables(sqlite3 *db, const char *path, const kw_dbplan *pl,
                             const kw_dbonly *only, kw_dbread *r, kw_arena *a, kw_err *err) {
     int kt = kw_db_table(pl, "kernels"), at = kw_db_table(pl, "kernels_archs");
     char m[256];
+    bool some = false;
     if (kw_only_exec(db, sqlite3_mprintf("CREATE TEMP TABLE IF NOT EXISTS kw_only (t INTEGER, id "
                                          "INTEGER, PRIMARY KEY (t, id)) WITHOUT ROWID; "
                                          "DELETE FROM temp.kw_only")) != KW_OK ||
-        (kt >= 0 && kw_only_choose(db, kt, only->symbols, only->n) != KW_OK))
+        (kt >= 0 && kw_only_choose(db, kt, only, &some) != KW_OK))
         return kw_fail(err, "%s: %s", path, kw_db_msg(db, m));
     for (int ti = 0; ti < pl->n; ti++) {
         kw_only_role role = kw_only_role_of(pl, ti, kt, at);
@@ -179,11 +268,14 @@ kw_status kw_db_only_tables(sqlite3 *db, const char *path, const kw_dbplan *pl,
         sqlite3_finalize(st);
         st = NULL;
         char *sql =
-            kw_only_below(db, pl, ti, role, kt) == KW_OK ? kw_only_sql(pl, ti, role, kt) : NULL;
+            kw_only_below(db, pl, ti, role, kt, some) == KW_OK ? kw_only_sql(pl, ti, role, kt, some)
+                                                                : NULL;
         int rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_ERROR;
         sqlite3_free(sql);
         kw_status s =
             rc == SQLITE_OK ? kw_db_fill(st, cap, ti != 0, pl, ti, r, a, -1, &why) : KW_ERR;
+        if (s == KW_OK && some && ti == kt)
+            kw_only_close_gaps(r, kt);
         sqlite3_finalize(st);
         if (s != KW_OK)
             return kw_fail(err, "%s: corrupt kwalk index (%s: %s); rebuild it with 'kwalk index'",
@@ -198,5 +290,7 @@ kw_status kw_db_only_tables(sqlite3 *db, const char *path, const kw_dbplan *pl,
             return kw_fail(err, "%s: corrupt kwalk index (%s: %s); rebuild it with 'kwalk index'",
                            path, pl->tabs[ti].name, why);
     }
+    if (only->some)
+        *only->some = some;
     return KW_OK;
 }

@@ -494,7 +494,12 @@ static void kw_db_indexes_sql(kw_buf *b, const kw_dbplan *pl, sqlite3 *db) {
             kw_buf_printf(b, "CREATE INDEX IF NOT EXISTS \"%s_sidecar\" ON \"%s\"(_sidecar);\n",
                           t->name, t->raw);
     }
+    /* a page's kernel by symbol or printed name, and its template's kernels
+     * (kw_index_db_only.c) */
     kw_buf_puts(b, "CREATE INDEX IF NOT EXISTS kernels_symbol ON _kernels(symbol);\n"
+                   "CREATE INDEX IF NOT EXISTS kernels_name ON _kernels(\"name\");\n"
+                   "CREATE INDEX IF NOT EXISTS kernels_group ON _kernels(coalesce(\"template\", "
+                   "\"name\", symbol));\n"
                    "CREATE INDEX IF NOT EXISTS launches_kernel ON _launches(kernel);\n");
     if (kw_db_has_rows(db, KW_DB_LINES_PACKED))
         kw_buf_puts(b, "CREATE INDEX IF NOT EXISTS \"" KW_DB_LINES_PACKED

@@ -80,7 +80,10 @@ kw_status kw_index_read_file_later(kw_index *ix, const char *path, unsigned read
 }
 
 kw_status kw_index_read_file_only(kw_index *ix, const char *path, const char *const *symbols,
-                                  size_t n, kw_err *err) {
-    kw_dbonly only = {symbols, n};
-    return kw_index_read_any(ix, path, false, 0, &only, err);
+                                  size_t n, bool every, kw_err *err) {
+    bool some = false;
+    kw_dbonly only = {symbols, n, every, &some};
+    kw_status st = kw_index_read_any(ix, path, false, 0, &only, err);
+    ix->kernels_some = st == KW_OK && some;
+    return st;
 }

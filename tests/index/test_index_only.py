@@ -10,10 +10,13 @@ On an index of the corpus sidecars:
   ($KWALK_INDEX_READ=whole); `kwalk list` and `list --json` too; and so
   must each template's kernel page (several instantiations), with and
   without `--shape`;
-- the rows a page does not read are not read: in a copy of the index, every
-  row below another kernel (its parameters, calls, IR facts, line tables, and
-  its listings, made undecodable; not its kernel struct's template
-  arguments, which every read takes) is damaged with Python's sqlite3, so that
+- the rows a page does not read are not read: in a copy of the index, the
+  rows of the kernels of other templates than the page's (their own
+  `kernels` and arch rows: a page by symbol or printed name reads its
+  template's kernels only) and every row below another kernel (its
+  parameters, calls, IR facts, line tables, and its listings, made
+  undecodable; not its kernel struct's template arguments, which every read
+  takes) is damaged with Python's sqlite3, so that
   the whole read fails (checked); the page of the kernel from the damaged
   copy must still be the whole read's page of the intact index. So are the
   rows below every launch of another symbol (its guards, constants,
@@ -59,11 +62,24 @@ def tables_below(con, top):
     return out
 
 
-def damage(src, dst, keep_symbol):
+# a kernel's template key, as docs/index-schema.md defines it: its template's
+# name, else its printed name, else its symbol (the model's group)
+KEY = 'coalesce("template", "name", symbol)'
+
+
+def other_templates(con, keep_symbol):
+    """The `kernels` rows of the templates other than keep_symbol's."""
+    return {r[0] for r in con.execute(
+        f"SELECT _id FROM _kernels WHERE {KEY} NOT IN (SELECT {KEY} FROM _kernels k "
+        "JOIN strings s ON s._id = k.symbol WHERE s.value = ?)", (keep_symbol,))}
+
+
+def damage(src, dst, keep_symbol, templates=False):
     """Copy src to dst; every row below a kernel whose symbol is not
     keep_symbol (None: every kernel) gets a parent that does not exist, and
-    those kernels' listings bytes no decompressor takes. Returns the rows
-    damaged."""
+    those kernels' listings bytes no decompressor takes. With templates, the
+    kernels of other templates than keep_symbol's lose their parents too,
+    their own rows and their archs'. Returns the rows damaged."""
     shutil.copyfile(src, dst)
     con = sqlite3.connect(dst)
     keep = set()
@@ -71,6 +87,7 @@ def damage(src, dst, keep_symbol):
         keep = {r[0] for r in con.execute(
             "SELECT k._id FROM _kernels k JOIN strings s ON s._id = k.symbol WHERE s.value = ?",
             (keep_symbol,))}
+    others = other_templates(con, keep_symbol) if templates else set()
     below = tables_below(con, "kernels")
     # the ids under each damaged kernel, level by level (parents first)
     chosen = {"kernels": {r[0] for r in con.execute("SELECT _id FROM _kernels")} - keep}
@@ -79,6 +96,11 @@ def damage(src, dst, keep_symbol):
         par = chosen.get(below[name], set())
         rows = [r[0] for r in con.execute(f'SELECT _id, _parent FROM "_{name}"') if r[1] in par]
         chosen[name] = set(rows)
+        if below[name] == "kernels" and others:
+            # the other templates' kernels' own tables (archs, Triton records) are not read
+            gone = [(r[0],) for r in con.execute(f'SELECT _id, _parent FROM "_{name}"')
+                    if r[1] in others]
+            n += con.executemany(f'UPDATE "_{name}" SET _parent = -7 WHERE _id = ?', gone).rowcount
         if name == "kernels_archs":
             # the arch rows are read (picking by --arch); their listings are not
             cur = con.executemany(
@@ -91,6 +113,9 @@ def damage(src, dst, keep_symbol):
         cur = con.executemany(f'UPDATE "_{name}" SET _parent = -7 WHERE _id = ?',
                               [(i,) for i in rows])
         n += cur.rowcount
+    if others:
+        n += con.executemany('UPDATE _kernels SET _parent = -7, _sidecar = -7 WHERE _id = ?',
+                             [(i,) for i in others]).rowcount
     con.commit()
     con.close()
     return n
@@ -195,9 +220,19 @@ def main():
     # the rows a page does not need are not read: damaged, the page is the same
     hip = [r[1] for r in rows if r[6] == "hip" and r[2] != "-"]
     picks = sorted(set([hip[0], hip[len(hip) // 2], hip[-1]])) if hip else []
+    grouped = 0
     for sym in picks:
-        n = damage(db, bad, sym)
-        c.check(n > 0, f"{sym}: rows of other kernels damaged ({n})")
+        # a kernel that is no trampoline reads its template's kernels only
+        # (a trampoline's family spans templates: it reads every kernel's row)
+        with contextlib.closing(sqlite3.connect(db)) as con:
+            plain = con.execute(
+                "SELECT count(*) = 0 FROM _kernels k JOIN strings s ON s._id = k.symbol "
+                "WHERE s.value = ? AND k.functor IS NOT NULL", (sym,)).fetchone()[0]
+            others = len(other_templates(con, sym)) if plain else 0
+        grouped += others > 0
+        n = damage(db, bad, sym, templates=plain)
+        c.check(n > 0, f"{sym}: rows of other kernels damaged ({n}; {others} kernels of "
+                f"other templates, their own rows too)")
         with contextlib.closing(sqlite3.connect(bad)) as con:
             n = damage_launches(con, sym)
         c.check(n > 0, f"{sym}: rows below launches of other symbols damaged ({n})")
@@ -209,6 +244,7 @@ def main():
         same(o.stdout, kw(WHOLE, "render", sym).stdout,
              f"{sym}: its page from the damaged copy is the intact whole read's")
     c.check(len(picks) > 0, "kernels rendered from a damaged copy")
+    c.check(grouped > 0, f"kernels rendered without the other templates' kernels' rows: {grouped}")
     n = damage(db, bad, None)
     c.check(n > 0, f"list: every kernel's rows below it damaged ({n})")
     with contextlib.closing(sqlite3.connect(bad)) as con:
