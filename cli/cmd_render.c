@@ -22,6 +22,7 @@
 
 #include "cli/kw_app.h"
 #include "cli/kw_cli.h"
+#include "cli/kw_render_reload.h"
 #include "common/kw_fs.h"
 #include "common/kw_pool.h"
 #include "model/kw_kfamily.h"
@@ -242,60 +243,6 @@ static int kw_render_kpage(kw_app *app, kw_render *r, const kw_kfams *f, const k
     return KW_EXIT_OK;
 }
 
-/* The index read again for what KERNEL picks. When the first read found
- * kernels of symbol or printed name KERNEL, it read those whole and of the
- * others only their templates' (kw_index.kernels_some): they are what
- * KERNEL picks (kw_kfam_match takes a symbol or printed name first), unless
- * --arch or --tu leaves none of them, where the index is read again with
- * every kernel's own rows, as when KERNEL named no symbol: then the one
- * kernel of another symbol than KERNEL is read again whole (with every
- * kernel's own rows: the page picks it by KERNEL again), or every
- * instantiation of the one kernel whose page KERNEL asks for (its dispatch
- * table needs each one's launches, guards and template arguments), with
- * its template's kernels only (kw_index.kernels_some: that kernel is their
- * family unless it is a trampoline's or ASM kernels', which read every
- * kernel's rows). */
-static int kw_render_reload(kw_app *app, kw_render_cli *c) {
-    kw_arena a;
-    kw_arena_init(&a);
-    kw_kfams f;
-    kw_kfam_hits fh;
-    kw_err err;
-    int rc = KW_EXIT_OK;
-    if (app->ix.kernels_some) {
-        if (kw_kfams_build(&f, &app->model, &a, &err) != KW_OK)
-            rc = kw_cli_fail(&err);
-        else
-            kw_kfam_match(&f, &app->model, c->kernel, c->o.arch, c->tu, &a, &fh);
-        bool picked = rc == KW_EXIT_OK && fh.kernels.n;
-        kw_arena_free(&a);
-        if (rc != KW_EXIT_OK || picked)
-            return rc;
-        const char *want[1] = {c->kernel};
-        if ((rc = kw_app_reload_only(app, want, 1, true)) != KW_EXIT_OK)
-            return rc;
-        kw_arena_init(&a);
-    }
-    kw_pick_hits h;
-    kw_pick_match(&app->model, c->kernel, c->o.arch, c->tu, &a, &h);
-    const char *sym = h.v.n == 1 ? app->model.kernels.v[h.v.v[0]].symbol : NULL;
-    if (sym && strcmp(sym, c->kernel)) {
-        const char *want[1] = {kw_arena_strdup(&c->arena, sym)};
-        rc = want[0] ? kw_app_reload_only(app, want, 1, true) : kw_cli_failf("out of memory");
-    } else if (!sym && kw_kfams_build(&f, &app->model, &a, &err) == KW_OK) {
-        kw_kfam_match(&f, &app->model, c->kernel, c->o.arch, c->tu, &a, &fh);
-        size_t n = fh.fams.n == 1 && fh.kernels.n > 1 ? fh.kernels.n : 0, i = 0;
-        const char **want = n ? kw_arena_alloc(&c->arena, n * sizeof *want) : NULL;
-        while (want && i < n &&
-               (want[i] = kw_arena_strdup(&c->arena, app->model.kernels.v[fh.kernels.v[i]].symbol)))
-            i++;
-        if (n)
-            rc = i == n ? kw_app_reload_only(app, want, n, false) : kw_cli_failf("out of memory");
-    }
-    kw_arena_free(&a);
-    return rc;
-}
-
 /* ---- writing ------------------------------------------------------------------------------ */
 
 /* The pages a --all run wrote are listed in DIR/.kwalk-pages (kw_pages.h). */
@@ -360,7 +307,7 @@ int kw_cmd_render(int argc, char **argv) {
                : kw_app_load_only(&app, want, 1, c.db, c.python_roots, c.npython_roots,
                                   c.python_from);
     if (rc == KW_EXIT_OK && !c.all)
-        rc = kw_render_reload(&app, &c);
+        rc = kw_render_reload(&app, c.kernel, c.o.arch, c.tu, &c.arena);
     if (rc == KW_EXIT_OK && c.trace) {
         kw_err err;
         if (kw_trace_load(&trace, c.trace, &app.ix, app.db, &err) != KW_OK)

@@ -54,9 +54,10 @@ static kw_only_role kw_only_role_of(const kw_dbplan *pl, int ti, int kt, int at)
     if (ti == at || !strcmp(name, "kernels_triton") || !strcmp(name, "kernels_triton_files"))
         return KW_ONLY_ARCHS;
     /* the kernel struct's template arguments as the source wrote them: the
-     * names `kwalk list` prints and `render NAME` matches (model/kw_title.c) */
+     * names `kwalk list` prints and `render NAME` matches (model/kw_title.c);
+     * read as an arch is, for every kernel whose own row is read */
     if (!strcmp(name, "kernels_functor_args"))
-        return KW_ONLY_ALL;
+        return KW_ONLY_ARCHS;
     const kw_dbtab *t = &pl->tabs[ti];
     if (t->graph && t->parent == 0)
         return KW_ONLY_GRAPH;
