@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "common/kw_buf.h"
+#include "common/kw_varint.h"
 
 #define KW_CO_NCOUNTS (sizeof(kw_isa_classes) / sizeof(long long))
 _Static_assert(sizeof(kw_isa_classes) % sizeof(long long) == 0, "classes are long longs");
@@ -54,37 +55,20 @@ struct kw_co_record_w {
     size_t nkernels, next; /* entries are appended in kernel order */
 };
 
-static void kw_rec_u(kw_buf *b, uint64_t v) {
-    unsigned char t[10];
-    size_t k = 0;
-    do {
-        t[k] = (unsigned char)(v & 0x7f);
-        v >>= 7;
-        if (v)
-            t[k] |= 0x80;
-        k++;
-    } while (v);
-    kw_buf_append(b, t, k);
-}
-
-static void kw_rec_s(kw_buf *b, long long v) {
-    kw_rec_u(b, ((uint64_t)v << 1) ^ (uint64_t)(v < 0 ? -1 : 0));
-}
-
 static void kw_rec_str(kw_buf *b, const char *s) {
     if (!s) {
-        kw_rec_u(b, 0);
+        kw_varint_put_u(b, 0);
         return;
     }
     size_t n = strlen(s);
-    kw_rec_u(b, (uint64_t)n + 1);
+    kw_varint_put_u(b, (uint64_t)n + 1);
     kw_buf_append(b, s, n);
 }
 
 static void kw_rec_loc(kw_buf *b, const kw_loc *l) {
     kw_rec_str(b, l->file);
-    kw_rec_s(b, l->line);
-    kw_rec_s(b, l->column);
+    kw_varint_put_s(b, l->line);
+    kw_varint_put_s(b, l->column);
 }
 
 kw_co_record_w *kw_co_record_begin(size_t nkernels) {
@@ -94,15 +78,15 @@ kw_co_record_w *kw_co_record_begin(size_t nkernels) {
     kw_buf_init(&w->b);
     w->nkernels = nkernels;
     kw_buf_append(&w->b, "KWCO", 4);
-    kw_rec_u(&w->b, KW_CO_CACHE_FORM);
-    kw_rec_u(&w->b, nkernels);
+    kw_varint_put_u(&w->b, KW_CO_CACHE_FORM);
+    kw_varint_put_u(&w->b, nkernels);
     return w;
 }
 
 /* Mark kernels [next, i) as without entry. */
 static void kw_rec_skip_to(kw_co_record_w *w, size_t i) {
     for (; w->next < i && w->next < w->nkernels; w->next++)
-        kw_rec_u(&w->b, 0);
+        kw_varint_put_u(&w->b, 0);
 }
 
 bool kw_co_record_put(kw_co_record_w *w, size_t i, const char *symbol, const kw_kernel_arch *a,
@@ -111,32 +95,32 @@ bool kw_co_record_put(kw_co_record_w *w, size_t i, const char *symbol, const kw_
         return false;
     kw_rec_skip_to(w, i);
     kw_buf *b = &w->b;
-    kw_rec_u(b, 1);
+    kw_varint_put_u(b, 1);
     kw_rec_str(b, symbol);
     const long long *c = (const long long *)&a->classes;
     for (size_t k = 0; k < KW_CO_NCOUNTS; k++)
-        kw_rec_s(b, c[k]);
-    kw_rec_u(b, a->dpp_patterns.n);
+        kw_varint_put_s(b, c[k]);
+    kw_varint_put_u(b, a->dpp_patterns.n);
     for (size_t k = 0; k < a->dpp_patterns.n; k++) {
         kw_rec_str(b, a->dpp_patterns.v[k].key);
-        kw_rec_s(b, a->dpp_patterns.v[k].n);
+        kw_varint_put_s(b, a->dpp_patterns.v[k].n);
     }
-    kw_rec_u(b, a->memory.n);
+    kw_varint_put_u(b, a->memory.n);
     for (size_t k = 0; k < a->memory.n; k++) {
         kw_rec_str(b, a->memory.v[k].key);
-        kw_rec_s(b, a->memory.v[k].bytes);
-        kw_rec_s(b, a->memory.v[k].n);
+        kw_varint_put_s(b, a->memory.v[k].bytes);
+        kw_varint_put_s(b, a->memory.v[k].n);
     }
     kw_rec_str(b, a->isa);
-    kw_rec_u(b, note ? 1 : 0);
+    kw_varint_put_u(b, note ? 1 : 0);
     if (note)
         kw_rec_str(b, a->lines_note);
-    kw_rec_u(b, a->lines.n);
+    kw_varint_put_u(b, a->lines.n);
     for (size_t k = 0; k < a->lines.n; k++) {
         const kw_isa_line *l = &a->lines.v[k];
-        kw_rec_s(b, l->offset);
+        kw_varint_put_s(b, l->offset);
         kw_rec_loc(b, &l->location);
-        kw_rec_u(b, l->inlined_at.n);
+        kw_varint_put_u(b, l->inlined_at.n);
         for (size_t f = 0; f < l->inlined_at.n; f++)
             kw_rec_loc(b, &l->inlined_at.v[f]);
     }
@@ -160,40 +144,16 @@ void kw_co_record_free(kw_co_record_w *w) {
 /* ---- reading ----------------------------------------------------------------------------------
  */
 
-typedef struct kw_rec_in {
-    const unsigned char *p, *end;
-    bool bad;
-} kw_rec_in;
-
-static uint64_t kw_rec_gu(kw_rec_in *in) {
-    uint64_t v = 0;
-    for (unsigned shift = 0; shift < 64; shift += 7) {
-        if (in->p >= in->end)
-            break;
-        unsigned char c = *in->p++;
-        v |= (uint64_t)(c & 0x7f) << shift;
-        if (!(c & 0x80))
-            return v;
-    }
-    in->bad = true;
-    return 0;
-}
-
-static long long kw_rec_gs(kw_rec_in *in) {
-    uint64_t u = kw_rec_gu(in);
-    return (long long)((u >> 1) ^ (uint64_t) - (int64_t)(u & 1));
-}
-
-static int kw_rec_gi(kw_rec_in *in) {
-    long long v = kw_rec_gs(in);
+static int kw_rec_gi(kw_varint_in *in) {
+    long long v = kw_varint_get_s(in);
     if (v < INT32_MIN || v > INT32_MAX)
         in->bad = true;
     return (int)v;
 }
 
 /* A string; with arena NULL only skipped. *len its length. */
-static const char *kw_rec_gstr(kw_rec_in *in, kw_arena *arena, size_t *len) {
-    uint64_t n = kw_rec_gu(in);
+static const char *kw_rec_gstr(kw_varint_in *in, kw_arena *arena, size_t *len) {
+    uint64_t n = kw_varint_get_u(in);
     *len = 0;
     if (in->bad || !n)
         return NULL;
@@ -216,12 +176,12 @@ static const char *kw_rec_gstr(kw_rec_in *in, kw_arena *arena, size_t *len) {
     return c;
 }
 
-static const char *kw_rec_gs_arena(kw_rec_in *in, kw_arena *arena) {
+static const char *kw_rec_gs_arena(kw_varint_in *in, kw_arena *arena) {
     size_t n;
     return kw_rec_gstr(in, arena, &n);
 }
 
-static void kw_rec_gloc(kw_rec_in *in, kw_arena *arena, kw_loc *l) {
+static void kw_rec_gloc(kw_varint_in *in, kw_arena *arena, kw_loc *l) {
     l->file = kw_rec_gs_arena(in, arena);
     l->line = kw_rec_gi(in);
     l->column = kw_rec_gi(in);
@@ -229,7 +189,7 @@ static void kw_rec_gloc(kw_rec_in *in, kw_arena *arena, kw_loc *l) {
 
 /* An array of n elements of size sz in arena (NULL for none); n checked
  * against the bytes left (every element takes one byte at least). */
-static void *kw_rec_array(kw_rec_in *in, kw_arena *arena, uint64_t n, size_t sz) {
+static void *kw_rec_array(kw_varint_in *in, kw_arena *arena, uint64_t n, size_t sz) {
     if (in->bad || !n)
         return NULL;
     if (n > (uint64_t)(in->end - in->p)) {
@@ -243,45 +203,45 @@ static void *kw_rec_array(kw_rec_in *in, kw_arena *arena, uint64_t n, size_t sz)
 }
 
 /* Read (arena, a) or skip (NULL, NULL) one entry after its symbol. */
-static void kw_rec_entry(kw_rec_in *in, kw_arena *arena, kw_kernel_arch *a) {
+static void kw_rec_entry(kw_varint_in *in, kw_arena *arena, kw_kernel_arch *a) {
     kw_kernel_arch scratch;
     kw_kernel_arch *o = a ? a : &scratch;
     long long *c = (long long *)&o->classes;
     for (size_t k = 0; k < KW_CO_NCOUNTS; k++)
-        c[k] = kw_rec_gs(in);
-    uint64_t n = kw_rec_gu(in);
+        c[k] = kw_varint_get_s(in);
+    uint64_t n = kw_varint_get_u(in);
     kw_isa_count *d = kw_rec_array(in, arena, n, sizeof *d);
     for (uint64_t k = 0; k < n && !in->bad; k++) {
         const char *key = kw_rec_gs_arena(in, arena);
-        long long v = kw_rec_gs(in);
+        long long v = kw_varint_get_s(in);
         if (d)
             d[k] = (kw_isa_count){key, -1, v};
     }
     o->dpp_patterns.v = d;
     o->dpp_patterns.n = o->dpp_patterns.cap = d ? (size_t)n : 0;
-    n = kw_rec_gu(in);
+    n = kw_varint_get_u(in);
     kw_isa_count *m = kw_rec_array(in, arena, n, sizeof *m);
     for (uint64_t k = 0; k < n && !in->bad; k++) {
         const char *key = kw_rec_gs_arena(in, arena);
-        long long bytes = kw_rec_gs(in);
-        long long v = kw_rec_gs(in);
+        long long bytes = kw_varint_get_s(in);
+        long long v = kw_varint_get_s(in);
         if (m)
             m[k] = (kw_isa_count){key, bytes, v};
     }
     o->memory.v = m;
     o->memory.n = o->memory.cap = m ? (size_t)n : 0;
     const char *isa = kw_rec_gs_arena(in, arena);
-    if (kw_rec_gu(in))
+    if (kw_varint_get_u(in))
         o->lines_note = kw_rec_gs_arena(in, arena);
     o->isa = isa ? isa : (arena ? kw_arena_strdup(arena, "") : NULL);
-    n = kw_rec_gu(in);
+    n = kw_varint_get_u(in);
     kw_isa_line *l = kw_rec_array(in, arena, n, sizeof *l);
     for (uint64_t k = 0; k < n && !in->bad; k++) {
         kw_isa_line row;
         memset(&row, 0, sizeof row);
-        row.offset = kw_rec_gs(in);
+        row.offset = kw_varint_get_s(in);
         kw_rec_gloc(in, arena, &row.location);
-        uint64_t f = kw_rec_gu(in);
+        uint64_t f = kw_varint_get_u(in);
         kw_loc *at = kw_rec_array(in, arena, f, sizeof *at);
         for (uint64_t j = 0; j < f && !in->bad; j++) {
             kw_loc x;
@@ -300,17 +260,17 @@ static void kw_rec_entry(kw_rec_in *in, kw_arena *arena, kw_kernel_arch *a) {
 
 bool kw_co_record_open(kw_co_record *r, const unsigned char *data, size_t n, size_t nkernels) {
     memset(r, 0, sizeof *r);
-    kw_rec_in in = {data, data + n, false};
+    kw_varint_in in = {data, data + n, false};
     if (n < 4 || memcmp(data, "KWCO", 4))
         return false;
     in.p += 4;
-    if (kw_rec_gu(&in) != KW_CO_CACHE_FORM || kw_rec_gu(&in) != nkernels || in.bad)
+    if (kw_varint_get_u(&in) != KW_CO_CACHE_FORM || kw_varint_get_u(&in) != nkernels || in.bad)
         return false;
     r->at = calloc(nkernels + 1, sizeof *r->at);
     if (!r->at)
         return false;
     for (size_t i = 0; i < nkernels && !in.bad; i++) {
-        uint64_t has = kw_rec_gu(&in);
+        uint64_t has = kw_varint_get_u(&in);
         if (!has)
             continue;
         if (has != 1) {
@@ -340,7 +300,7 @@ void kw_co_record_close(kw_co_record *r) {
 bool kw_co_record_has(const kw_co_record *r, size_t i, const char *symbol) {
     if (i >= r->nkernels || !r->at[i])
         return false;
-    kw_rec_in in = {r->data + r->at[i], r->data + r->n, false};
+    kw_varint_in in = {r->data + r->at[i], r->data + r->n, false};
     size_t len;
     const char *s = kw_rec_gstr(&in, NULL, &len);
     return s && symbol && strlen(symbol) == len && !memcmp(s, symbol, len);
@@ -349,7 +309,7 @@ bool kw_co_record_has(const kw_co_record *r, size_t i, const char *symbol) {
 bool kw_co_record_fill(const kw_co_record *r, size_t i, kw_arena *arena, kw_kernel_arch *a) {
     if (i >= r->nkernels || !r->at[i])
         return false;
-    kw_rec_in in = {r->data + r->at[i], r->data + r->n, false};
+    kw_varint_in in = {r->data + r->at[i], r->data + r->n, false};
     size_t len;
     kw_rec_gstr(&in, NULL, &len);
     kw_rec_entry(&in, arena, a);

@@ -11,25 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/kw_varint.h"
 #include "index/kw_index_db.h"
 
 enum { KW_PACK_VERSION = 1 };
-
-static void kw_pack_u(kw_buf *b, uint64_t v) {
-    unsigned char t[10];
-    size_t n = 0;
-    do {
-        t[n] = (unsigned char)(v & 0x7f);
-        v >>= 7;
-        t[n] |= v ? 0x80 : 0;
-        n++;
-    } while (v);
-    kw_buf_append(b, t, n);
-}
-
-static void kw_pack_s(kw_buf *b, long long v) {
-    kw_pack_u(b, ((uint64_t)v << 1) ^ (uint64_t)(v < 0 ? -1 : 0));
-}
 
 /* The number of file f among files[0, n) (comparing pointers first: the
  * entries of one file share its string), or -1. */
@@ -64,20 +49,20 @@ kw_status kw_db_lines_pack(kw_buf *out, const kw_isa_line *v, size_t n, const ch
             fi = (long)nfiles;
             files[nfiles++] = f;
         }
-        kw_pack_s(&body, v[i].offset);
-        kw_pack_u(&body, f ? (uint64_t)fi + 1 : 0);
-        kw_pack_s(&body, v[i].location.line);
-        kw_pack_s(&body, v[i].location.column);
+        kw_varint_put_s(&body, v[i].offset);
+        kw_varint_put_u(&body, f ? (uint64_t)fi + 1 : 0);
+        kw_varint_put_s(&body, v[i].location.line);
+        kw_varint_put_s(&body, v[i].location.column);
     }
     kw_buf_reset(out);
-    kw_pack_u(out, KW_PACK_VERSION);
-    kw_pack_u(out, nfiles);
+    kw_varint_put_u(out, KW_PACK_VERSION);
+    kw_varint_put_u(out, nfiles);
     for (size_t i = 0; i < nfiles; i++) {
         size_t len = strlen(files[i]);
-        kw_pack_u(out, len);
+        kw_varint_put_u(out, len);
         kw_buf_append(out, files[i], len);
     }
-    kw_pack_u(out, n);
+    kw_varint_put_u(out, n);
     if (body.len)
         kw_buf_append(out, body.ptr, body.len);
     bool oom = out->oom || body.oom;
@@ -90,40 +75,16 @@ kw_status kw_db_lines_pack(kw_buf *out, const kw_isa_line *v, size_t n, const ch
     return KW_OK;
 }
 
-typedef struct kw_unpack {
-    const unsigned char *p, *end;
-    bool bad;
-} kw_unpack;
-
-static uint64_t kw_unpack_u(kw_unpack *u) {
-    uint64_t v = 0;
-    for (unsigned shift = 0; shift < 64; shift += 7) {
-        if (u->p >= u->end)
-            break;
-        unsigned char c = *u->p++;
-        v |= (uint64_t)(c & 0x7f) << shift;
-        if (!(c & 0x80))
-            return v;
-    }
-    u->bad = true;
-    return 0;
-}
-
-static long long kw_unpack_s(kw_unpack *u) {
-    uint64_t z = kw_unpack_u(u);
-    return (long long)(z >> 1) ^ -(long long)(z & 1);
-}
-
 kw_status kw_db_lines_unpack(const void *data, size_t len, kw_arena *a, kw_isa_line **out,
                              size_t *nout, const char **why) {
-    kw_unpack u = {data, (const unsigned char *)data + len, false};
+    kw_varint_in u = {data, (const unsigned char *)data + len, false};
     *out = NULL;
     *nout = 0;
-    if (kw_unpack_u(&u) != KW_PACK_VERSION) {
+    if (kw_varint_get_u(&u) != KW_PACK_VERSION) {
         *why = "a packed line table of another version";
         return KW_ERR;
     }
-    uint64_t nfiles = kw_unpack_u(&u);
+    uint64_t nfiles = kw_varint_get_u(&u);
     if (u.bad || nfiles > (uint64_t)(u.end - u.p)) { /* a byte per file at least */
         *why = "a damaged packed line table";
         return KW_ERR;
@@ -134,7 +95,7 @@ kw_status kw_db_lines_unpack(const void *data, size_t len, kw_arena *a, kw_isa_l
         return KW_ERR;
     }
     for (uint64_t i = 0; i < nfiles; i++) {
-        uint64_t fl = kw_unpack_u(&u);
+        uint64_t fl = kw_varint_get_u(&u);
         if (u.bad || fl > (uint64_t)(u.end - u.p)) {
             *why = "a damaged packed line table";
             return KW_ERR;
@@ -146,7 +107,7 @@ kw_status kw_db_lines_unpack(const void *data, size_t len, kw_arena *a, kw_isa_l
         }
         u.p += fl;
     }
-    uint64_t n = kw_unpack_u(&u);
+    uint64_t n = kw_varint_get_u(&u);
     /* each entry takes 4 bytes at least: no more entries than that */
     if (u.bad || n > (uint64_t)(u.end - u.p) / 4) {
         *why = "a damaged packed line table";
@@ -160,11 +121,11 @@ kw_status kw_db_lines_unpack(const void *data, size_t len, kw_arena *a, kw_isa_l
     for (uint64_t i = 0; i < n; i++) {
         kw_isa_line *l = &v[i];
         memset(l, 0, sizeof *l);
-        l->offset = kw_unpack_s(&u);
-        uint64_t f = kw_unpack_u(&u);
+        l->offset = kw_varint_get_s(&u);
+        uint64_t f = kw_varint_get_u(&u);
         l->location.file = f && f <= nfiles ? files[f - 1] : NULL;
-        l->location.line = (int)kw_unpack_s(&u);
-        l->location.column = (int)kw_unpack_s(&u);
+        l->location.line = (int)kw_varint_get_s(&u);
+        l->location.column = (int)kw_varint_get_s(&u);
         if (u.bad || f > nfiles) {
             *why = "a damaged packed line table";
             return KW_ERR;
