@@ -211,17 +211,22 @@ static void kw_kw_ways(kw_render *r, const kw_krow *first) {
     kw_r_gap(r);
 }
 
-/* The instantiation's cell: its name and page (in HTML a link to it, data-r
- * the row the shape box marks). */
+/* In HTML, text as code in a link to the instantiation's page (data-r the
+ * row the shape box marks). */
+static void kw_kw_link(kw_render *r, const kw_mkernel *mk, size_t row, const char *text) {
+    kw_buf_puts(r->out, "<a href=\"");
+    if (mk->page)
+        kw_esc_html(r->out, mk->page, strlen(mk->page), true);
+    kw_buf_printf(r->out, "\" data-r=\"%zu\">", row);
+    kw_md_code(r->out, text, r->in);
+    kw_buf_puts(r->out, "</a>");
+}
+
+/* The instantiation's cell: its name and page (in HTML a link to it). */
 static void kw_kw_name(kw_render *r, const kw_mkernel *mk, size_t row) {
     const char *title = mk->title ? mk->title : mk->name;
     if (kw_r_html(r)) {
-        kw_buf_puts(r->out, "<a href=\"");
-        if (mk->page)
-            kw_esc_html(r->out, mk->page, strlen(mk->page), true);
-        kw_buf_printf(r->out, "\" data-r=\"%zu\">", row);
-        kw_md_code(r->out, title, r->in);
-        kw_buf_puts(r->out, "</a>");
+        kw_kw_link(r, mk, row, title);
         return;
     }
     kw_md_code(r->out, title, r->in);
@@ -230,6 +235,16 @@ static void kw_kw_name(kw_render *r, const kw_mkernel *mk, size_t row) {
         kw_md_code(r->out, mk->page, r->in);
         kw_md_text(r->out, ")", r->in);
     }
+}
+
+/* The row's --shape cell, where the table has one (with --shape; in HTML
+ * always, for the shape box): its verdict, or empty. */
+static void kw_kw_verdict(kw_render *r, const kw_kpage *p, const kw_krow *row, bool html) {
+    if (!p->shape && !html)
+        return;
+    kw_r_cell(r);
+    if (p->shape)
+        kw_md_text(r->out, kw_kverdict_word(row->v), r->in);
 }
 
 static void kw_kw_group(kw_render *r, const kw_kpage *p, size_t g, size_t nth) {
@@ -265,11 +280,7 @@ static void kw_kw_group(kw_render *r, const kw_kpage *p, size_t g, size_t nth) {
         kw_kw_resources(r, mk, r->in);
         kw_r_cell(r);
         kw_kw_mix(r, row, r->in);
-        if (p->shape || html) {
-            kw_r_cell(r);
-            if (p->shape)
-                kw_md_text(r->out, kw_kverdict_word(row->v), r->in);
-        }
+        kw_kw_verdict(r, p, row, html);
     }
     kw_r_table_end(r);
     kw_r_gap(r);
@@ -460,20 +471,11 @@ static void kw_kw_fold(kw_render *r, const kw_kpage *p) {
             kw_r_cell(r);
             kw_r_plainf(r, "%zu", g + 1);
             kw_r_cell(r);
-            if (html) {
-                kw_buf_puts(r->out, "<a href=\"");
-                if (mk->page)
-                    kw_esc_html(r->out, mk->page, strlen(mk->page), true);
-                kw_buf_printf(r->out, "\" data-r=\"%zu\">", i);
-            }
-            kw_md_code(r->out, mk->symbol, r->in);
             if (html)
-                kw_buf_puts(r->out, "</a>");
-            if (p->shape || html) {
-                kw_r_cell(r);
-                if (p->shape)
-                    kw_md_text(r->out, kw_kverdict_word(row->v), r->in);
-            }
+                kw_kw_link(r, mk, i, mk->symbol);
+            else
+                kw_md_code(r->out, mk->symbol, r->in);
+            kw_kw_verdict(r, p, row, html);
         }
     kw_r_table_end(r);
     kw_r_gap(r);
