@@ -105,6 +105,29 @@ static kw_status kw_map_kernels(kw_app *app, const char *names, const char *root
     return st;
 }
 
+/* --kernels: every kernel's own rows read to match the names (against the
+ * whole build, as people type them), then the rows of the kernels they
+ * match (kw_index_read_file_only), not the whole index. */
+static int kw_map_load_kernels(kw_app *app, const char *names, const char *db,
+                               const char *const *py, size_t npy, const char *py_from) {
+    const char *want[1] = {names};
+    int rc = kw_app_load_pick(app, want, 1, db, py, npy, py_from);
+    if (rc != KW_EXIT_OK)
+        return rc;
+    kw_arena a;
+    kw_arena_init(&a);
+    kw_kfams f;
+    kw_kseed_syms syms;
+    kw_err err;
+    if (kw_kfams_build(&f, &app->model, &a, &err) != KW_OK ||
+        kw_kseed_symbols(&app->model, &f, names, &a, &syms, &err) != KW_OK)
+        rc = kw_cli_fail(&err);
+    else if (syms.n)
+        rc = kw_app_reload_only(app, syms.v, syms.n, true);
+    kw_arena_free(&a);
+    return rc;
+}
+
 int kw_cmd_map(int argc, char **argv) {
     const char *db = NULL, *out = NULL, *py_from = NULL;
     const char *py[64]; /* --python-root, repeatable */
@@ -180,7 +203,8 @@ int kw_cmd_map(int argc, char **argv) {
     }
     kw_app app;
     /* the map shows no ISA listing or line table: they stay in the index */
-    int rc = kw_app_load_later(&app, 0, db, py, npy, py_from);
+    int rc = kernels ? kw_map_load_kernels(&app, kernels, db, py, npy, py_from)
+                     : kw_app_load_later(&app, 0, db, py, npy, py_from);
     if (rc == KW_EXIT_OK) {
         kw_map m;
         kw_buf b;

@@ -102,7 +102,7 @@ static int kw_app_read(kw_index *ix, const char *db, const kw_app_how *how) {
      * its rows (the comparison of tests/index/test_index_only.py) */
     const char *env = getenv("KWALK_INDEX_READ");
     bool only = how->only && !(env && !strcmp(env, "whole"));
-    kw_status st = only         ? kw_index_read_file_only(ix, path, how->symbols, how->n, how->every, &err)
+    kw_status st = only ? kw_index_read_file_only(ix, path, how->symbols, how->n, how->every, &err)
                    : how->later ? kw_index_read_file_later(ix, path, how->readers, &err)
                                 : kw_index_read_file(ix, path, &err);
     if (st == KW_OK)
@@ -161,6 +161,12 @@ static int kw_app_load_in(kw_app *app, const kw_app_how *how, const char *db,
 int kw_app_load_only(kw_app *app, const char *const *symbols, size_t n, const char *db,
                      const char *const *python_roots, size_t nroots, const char *python_from) {
     kw_app_how how = {false, 0, true, symbols, n, false};
+    return kw_app_load_in(app, &how, db, python_roots, nroots, python_from);
+}
+
+int kw_app_load_pick(kw_app *app, const char *const *symbols, size_t n, const char *db,
+                     const char *const *python_roots, size_t nroots, const char *python_from) {
+    kw_app_how how = {false, 0, true, symbols, n, true};
     return kw_app_load_in(app, &how, db, python_roots, nroots, python_from);
 }
 

@@ -7,9 +7,9 @@
 #ifndef KW_APP_H
 #define KW_APP_H
 
+#include "index/kw_index.h"
 #include "model/kw_annot.h"
 #include "model/kw_hw.h"
-#include "index/kw_index.h"
 #include "model/kw_isa_notes.h"
 #include "model/kw_model.h"
 #include "model/kw_provider.h"
@@ -18,7 +18,7 @@
 #include "model/kw_src.h"
 
 typedef struct kw_app {
-    const char *db;          /* as given, or the default path */
+    const char *db; /* as given, or the default path */
     kw_index ix;
     kw_annot annot;
     kw_providers providers;
@@ -52,6 +52,10 @@ int kw_app_read_index_only(kw_index *ix, const char *db, const char *const *symb
 /* Load everything (above), the index read for the kernels of the n symbols
  * (kw_index_read_file_only). */
 int kw_app_load_only(kw_app *app, const char *const *symbols, size_t n, const char *db,
+                     const char *const *python_roots, size_t nroots, const char *python_from);
+/* The same with every kernel's own rows (and every launch that makes a
+ * kernel of its own): names are matched against the whole build. */
+int kw_app_load_pick(kw_app *app, const char *const *symbols, size_t n, const char *db,
                      const char *const *python_roots, size_t nroots, const char *python_from);
 /* Read the index and build the model again, for the kernels of other
  * symbols (the annotations and Python ops stay); every: with every

@@ -16,7 +16,9 @@
  * --arch or --tu leaves none of them, where the index is read again with
  * every kernel's own rows, as when KERNEL named no symbol: then the one
  * kernel of another symbol than KERNEL is read again whole (with every
- * kernel's own rows: the page picks it by KERNEL again), or every
+ * kernel's own rows: the page picks it by KERNEL again; so is the one
+ * kernel KERNEL names as people type names, kw_kfam_match: the first read
+ * has not its launches), or every
  * instantiation of the one kernel whose page KERNEL asks for (its dispatch
  * table needs each one's launches, guards and template arguments), with
  * its template's kernels only (kw_index.kernels_some: that kernel is their
@@ -52,13 +54,14 @@ int kw_render_reload(kw_app *app, const char *kernel, const char *arch, const ch
         rc = want[0] ? kw_app_reload_only(app, want, 1, true) : kw_cli_failf("out of memory");
     } else if (!sym && kw_kfams_build(&f, &app->model, &a, &err) == KW_OK) {
         kw_kfam_match(&f, &app->model, kernel, arch, tu, &a, &fh);
-        size_t n = fh.fams.n == 1 && fh.kernels.n > 1 ? fh.kernels.n : 0, i = 0;
+        size_t n = fh.fams.n == 1 ? fh.kernels.n : 0, i = 0;
         const char **want = n ? kw_arena_alloc(keep, n * sizeof *want) : NULL;
         while (want && i < n &&
                (want[i] = kw_arena_strdup(keep, app->model.kernels.v[fh.kernels.v[i]].symbol)))
             i++;
+        /* one kernel: its page, picked by KERNEL again among every kernel */
         if (n)
-            rc = i == n ? kw_app_reload_only(app, want, n, false) : kw_cli_failf("out of memory");
+            rc = i == n ? kw_app_reload_only(app, want, n, n == 1) : kw_cli_failf("out of memory");
     }
     kw_arena_free(&a);
     return rc;

@@ -25,9 +25,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "common/kw_symmap.h"
 #include "index/kw_index.h"
 #include "sidecar/kw_schema.h"
-#include "common/kw_symmap.h"
 
 enum { KW_DB_MAXTABS = 128 };
 
@@ -207,6 +207,25 @@ typedef struct kw_dbonly {
     bool every;
     bool *some;
 } kw_dbonly;
+/* What temp.kw_only keeps under t (kw_index_db_only.c, kw_index_db_host.c):
+ * the string ids of the symbols and names a read is for (and of the chosen
+ * kernels' symbols), the rows of the chosen kernels' templates, the
+ * launches whose own tables a page reads (those of its kernels), the host
+ * functions above them (string ids). A table's chosen rows are kept under
+ * its number, the rows read of an archs table under KW_ONLY_READ - its number. */
+enum {
+    KW_ONLY_SYMBOLS = -1,
+    KW_ONLY_GROUP = -2,
+    KW_ONLY_KEPT = -3,
+    KW_ONLY_UP = -4,
+    KW_ONLY_READ = -1000
+};
+/* Choose the host records a page of the kernels chosen in temp.kw_only
+ * reads (kw_index_db_host.c): the rows of `launches`, `host_calls` and
+ * `entries` under their table numbers, the launches kept (KW_ONLY_KEPT);
+ * pick_all: also every launch that makes a kernel of its own in the model
+ * (picking by name sees the whole build). */
+kw_status kw_db_host_choose(sqlite3 *db, const kw_dbplan *pl, bool pick_all);
 /* kw_index_db_read, leaving the listings for `readers` connections when
  * later is true (kw_index_read_file_later), or reading only what a question
  * about the kernels of `only` needs when that is not NULL. */

@@ -5,10 +5,12 @@
  * rows, their archs' rows without their listings and their kernel structs'
  * template arguments (the names list prints), so that picking a kernel and a
  * page of it see the same build as the whole read; what hangs below another kernel (its
- * calls, parameters, IR facts, line tables, ...), the device call graphs
- * of the translation units that define none of those kernels and what hangs
- * below a launch of another symbol (its guards, constants, arguments, operand
- * declarations, macro expansions) are not read.
+ * calls, parameters, IR facts, line tables, ...) and the device call graphs
+ * of the translation units that define none of those kernels are not read.
+ * Of the host records, a page reads those of its kernels' launches
+ * (kw_index_db_host.c: the launches, the calls and entry points above them),
+ * `kwalk list` the columns it lists (every launch, entry point and host
+ * call, not what hangs below them but a launch's ASM kernels).
  *
  * The rows are found through the indexes the database has (kernels(symbol),
  * each table's _parent, the top level's _sidecar): the ids chosen at each
@@ -24,18 +26,20 @@
 
 /* What a table's rows are, for this read. */
 typedef enum kw_only_role {
-    KW_ONLY_ALL,    /* every row (the sidecars, launches, entries, host calls, ...) */
+    KW_ONLY_ALL,    /* every row (the sidecars, their units' offload archs, ...) */
     KW_ONLY_KERNEL, /* `kernels`: every row; the chosen symbols' ids kept */
     KW_ONLY_ARCHS,  /* `kernels_archs`, `kernels_triton`: every row, the chosen kernels' kept
                        (a listing only under a chosen kernel) */
     KW_ONLY_BELOW,  /* below a kernel or a unit's call graph: the chosen parents' rows */
     KW_ONLY_GRAPH,  /* `device_calls`: the rows of the units that define a chosen kernel */
-    KW_ONLY_LAUNCH  /* `launches`: every row; those of a chosen symbol or of none kept */
+    KW_ONLY_HOST,   /* a page's `launches`, `entries`, `host_calls`: those chosen before
+                       (kw_db_host_choose) */
+    KW_ONLY_PART,   /* a page's launch's guards, constants, ...: below the launches kept */
+    KW_ONLY_NONE    /* `kwalk list`: a host table none of its columns comes from */
 } kw_only_role;
 
-/* A launch's tables read only under the launches kept (KW_ONLY_LAUNCH): what
- * a page shows of its own kernel's launch sites. Those every launch gives the
- * model (its instantiation chain, the ASM kernels it may pick) are read whole. */
+/* A launch's tables read only under the launches kept (KW_ONLY_KEPT): what
+ * a page shows of its own kernel's launch sites. */
 static bool kw_only_launch_part(const char *name) {
     static const char *const parts[] = {"launches_guards", "launches_constants", "launches_args",
                                         "launches_operand_decls", "launches_macro_expansions"};
@@ -45,7 +49,38 @@ static bool kw_only_launch_part(const char *name) {
     return false;
 }
 
-static kw_only_role kw_only_role_of(const kw_dbplan *pl, int ti, int kt, int at) {
+/* The role of a host table (below the sidecars: `launches`, `entries`,
+ * `host_calls` and what hangs below them). A page (page) reads the rows
+ * kw_db_host_choose chose and what hangs below them; `kwalk list` every
+ * launch, entry and host call, and of what hangs below a launch the ASM
+ * kernels it may run only (a table's rows: asm_choices). */
+static kw_only_role kw_only_host_role(const kw_dbplan *pl, int ti, bool page) {
+    const kw_dbtab *t = &pl->tabs[ti];
+    if (t->parent == 0)
+        return page ? KW_ONLY_HOST : KW_ONLY_ALL;
+    if (kw_only_launch_part(t->name))
+        return page ? KW_ONLY_PART : KW_ONLY_NONE;
+    if (page)
+        return KW_ONLY_BELOW;
+    return !strncmp(t->name, "launches_asm_choices", strlen("launches_asm_choices")) ? KW_ONLY_ALL
+                                                                                     : KW_ONLY_NONE;
+}
+
+/* The top level's host table (launches, entries, host_calls) table ti is or
+ * hangs below, or -1. */
+static int kw_only_host_top(const kw_dbplan *pl, int ti) {
+    int top = ti;
+    while (top > 0 && pl->tabs[top].parent > 0)
+        top = pl->tabs[top].parent;
+    if (top <= 0 || pl->tabs[top].graph)
+        return -1;
+    const char *name = pl->tabs[top].name;
+    return !strcmp(name, "launches") || !strcmp(name, "entries") || !strcmp(name, "host_calls")
+               ? top
+               : -1;
+}
+
+static kw_only_role kw_only_role_of(const kw_dbplan *pl, int ti, int kt, int at, bool page) {
     if (ti == kt)
         return KW_ONLY_KERNEL;
     /* a kernel's archs, and a Triton kernel's record and files (its kind and
@@ -61,13 +96,15 @@ static kw_only_role kw_only_role_of(const kw_dbplan *pl, int ti, int kt, int at)
     const kw_dbtab *t = &pl->tabs[ti];
     if (t->graph && t->parent == 0)
         return KW_ONLY_GRAPH;
-    if (!strcmp(name, "launches") && t->parent == 0)
-        return KW_ONLY_LAUNCH;
-    if (kw_only_launch_part(name))
-        return KW_ONLY_BELOW;
+    if (kw_only_host_top(pl, ti) >= 0) {
+        /* below a launch part (an argument's parameters): below its rows */
+        for (int p = t->parent; p > 0; p = pl->tabs[p].parent)
+            if (kw_only_launch_part(pl->tabs[p].name))
+                return page ? KW_ONLY_BELOW : KW_ONLY_NONE;
+        return kw_only_host_role(pl, ti, page);
+    }
     for (int p = t->parent; p > 0; p = pl->tabs[p].parent)
-        if (p == kt || (pl->tabs[p].graph && pl->tabs[p].parent == 0) ||
-            kw_only_launch_part(pl->tabs[p].name))
+        if (p == kt || (pl->tabs[p].graph && pl->tabs[p].parent == 0))
             return KW_ONLY_BELOW;
     return KW_ONLY_ALL;
 }
@@ -77,13 +114,6 @@ static kw_status kw_only_exec(sqlite3 *db, char *sql) {
     sqlite3_free(sql);
     return rc == SQLITE_OK ? KW_OK : KW_ERR;
 }
-
-/* The ids kept in temp.kw_only under t: the symbols' string ids (launches
- * of these symbols, KW_ONLY_LAUNCH) and the rows of a chosen kernel's
- * template (read where kw_dbonly.some is set). A table's own chosen rows
- * are kept under its number, the rows read of an archs table under
- * KW_ONLY_READ - its number. */
-enum { KW_ONLY_SYMBOLS = -1, KW_ONLY_GROUP = -2, KW_ONLY_READ = -1000 };
 
 /* A kernel's template key: its template's name, else its printed name,
  * else its symbol (the model's group key; kernels_group indexes it). */
@@ -97,8 +127,10 @@ enum { KW_ONLY_SYMBOLS = -1, KW_ONLY_GROUP = -2, KW_ONLY_READ = -1000 };
 static kw_status kw_only_choose(sqlite3 *db, int kt, const kw_dbonly *only, bool *some) {
     /* the names' string ids, in one scan of `strings` (it has no index on value) */
     sqlite3_stmt *st = NULL;
-    int rc = sqlite3_exec(db, "CREATE TEMP TABLE IF NOT EXISTS kw_want (v TEXT); DELETE FROM "
-                              "temp.kw_want", NULL, NULL, NULL);
+    int rc = sqlite3_exec(db,
+                          "CREATE TEMP TABLE IF NOT EXISTS kw_want (v TEXT); DELETE FROM "
+                          "temp.kw_want",
+                          NULL, NULL, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(db, "INSERT INTO temp.kw_want (v) VALUES (?1)", -1, &st, NULL);
     for (size_t i = 0; i < only->n && rc == SQLITE_OK; i++) {
@@ -135,8 +167,8 @@ static kw_status kw_only_choose(sqlite3 *db, int kt, const kw_dbonly *only, bool
     rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_NOMEM;
     sqlite3_free(sql);
     int step = rc == SQLITE_OK ? sqlite3_step(st) : SQLITE_ERROR;
-    bool group = step == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0 &&
-                 sqlite3_column_int64(st, 1) == 0;
+    bool group =
+        step == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0 && sqlite3_column_int64(st, 1) == 0;
     sqlite3_finalize(st);
     if (step != SQLITE_ROW)
         return KW_ERR;
@@ -174,16 +206,19 @@ static char *kw_only_sql(const kw_dbplan *pl, int ti, kw_only_role role, int kt,
         const char *isa = strstr(names, "\"isa\"");
         if (!isa || !where)
             break;
-        sql = sqlite3_mprintf("SELECT _id, _parent, _ord, %.*s(CASE WHEN _parent IN (SELECT id "
-                              "FROM temp.kw_only WHERE t = %d) THEN \"isa\" END)%s FROM \"%w\" "
-                              "%s ORDER BY _id",
-                              (int)(isa - names), names, kt, isa + strlen("\"isa\""), t->raw,
-                              where);
+        sql =
+            sqlite3_mprintf("SELECT _id, _parent, _ord, %.*s(CASE WHEN _parent IN (SELECT id "
+                            "FROM temp.kw_only WHERE t = %d) THEN \"isa\" END)%s FROM \"%w\" "
+                            "%s ORDER BY _id",
+                            (int)(isa - names), names, kt, isa + strlen("\"isa\""), t->raw, where);
         sqlite3_free(where);
         return sql;
     }
     case KW_ONLY_BELOW:
     case KW_ONLY_GRAPH:
+    case KW_ONLY_HOST:
+    case KW_ONLY_PART:
+    case KW_ONLY_NONE:
         sqlite3_free(where);
         return sqlite3_mprintf("SELECT _id, _parent, _ord, %s FROM \"%w\" WHERE _id IN (SELECT id "
                                "FROM temp.kw_only WHERE t = %d) ORDER BY _id",
@@ -200,8 +235,8 @@ static char *kw_only_sql(const kw_dbplan *pl, int ti, kw_only_role role, int kt,
 
 /* Choose table ti's rows of its role before they are read: those below a
  * chosen parent, or the call graphs of the units of the chosen kernels. */
-static kw_status kw_only_below(sqlite3 *db, const kw_dbplan *pl, int ti, kw_only_role role,
-                               int kt, bool some) {
+static kw_status kw_only_below(sqlite3 *db, const kw_dbplan *pl, int ti, kw_only_role role, int kt,
+                               bool some) {
     const kw_dbtab *t = &pl->tabs[ti];
     /* only some kernels: an archs table's rows below the rows read of its parent */
     if (some && role == KW_ONLY_ARCHS &&
@@ -217,33 +252,29 @@ static kw_status kw_only_below(sqlite3 *db, const kw_dbplan *pl, int ti, kw_only
                                 "FROM \"%w\" WHERE _sidecar IN (SELECT _sidecar FROM _kernels "
                                 "WHERE _id IN (SELECT id FROM temp.kw_only WHERE t = %d))",
                                 ti, t->raw, kt));
-    if (role == KW_ONLY_LAUNCH)
-        return kw_only_exec(
-            db, sqlite3_mprintf("INSERT OR IGNORE INTO temp.kw_only (t, id) SELECT %d, _id "
-                                "FROM \"%w\" WHERE kernel IS NULL OR kernel IN (SELECT id FROM "
-                                "temp.kw_only WHERE t = -1)",
-                                ti, t->raw));
-    if (role == KW_ONLY_BELOW || role == KW_ONLY_ARCHS)
+    /* below their parents chosen; a launch's guards, ...: below the launches kept */
+    if (role == KW_ONLY_BELOW || role == KW_ONLY_ARCHS || role == KW_ONLY_PART)
         return kw_only_exec(
             db, sqlite3_mprintf("INSERT OR IGNORE INTO temp.kw_only (t, id) SELECT %d, _id "
                                 "FROM \"%w\" WHERE _parent IN (SELECT id FROM temp.kw_only "
                                 "WHERE t = %d)",
-                                ti, t->raw, t->parent));
+                                ti, t->raw, role == KW_ONLY_PART ? KW_ONLY_KEPT : t->parent));
     return KW_OK;
 }
 
-/* Only some kernels read: their rows are a unit's list with gaps, which
- * are closed (in _ord order, which stays increasing: else the list is left
- * as read and kw_db_link says it is corrupt). */
-static void kw_only_close_gaps(kw_dbread *r, int kt) {
+/* Only some of table ti's rows read (kernels, a page's launches, entries,
+ * host calls): they are a unit's list with gaps, which are closed (in _ord
+ * order, which stays increasing: else the list is left as read and
+ * kw_db_link says it is corrupt). */
+static void kw_only_close_gaps(kw_dbread *r, int ti) {
     long long next = 0, last = -1;
-    for (size_t i = 0; i < r->n[kt]; i++) {
-        if (i == 0 || r->parents[kt][i] != r->parents[kt][i - 1])
+    for (size_t i = 0; i < r->n[ti]; i++) {
+        if (i == 0 || r->parents[ti][i] != r->parents[ti][i - 1])
             next = 0, last = -1;
-        if (r->ords[kt][i] <= last)
+        if (r->ords[ti][i] <= last)
             return;
-        last = r->ords[kt][i];
-        r->ords[kt][i] = next++;
+        last = r->ords[ti][i];
+        r->ords[ti][i] = next++;
     }
 }
 
@@ -257,8 +288,14 @@ kw_status kw_db_only_tables(sqlite3 *db, const char *path, const kw_dbplan *pl,
                                          "DELETE FROM temp.kw_only")) != KW_OK ||
         (kt >= 0 && kw_only_choose(db, kt, only, &some) != KW_OK))
         return kw_fail(err, "%s: %s", path, kw_db_msg(db, m));
+    /* a page (some kernels named): the host records of their launches only;
+     * with every kernel's own rows (picking by name) also every launch that
+     * makes a kernel of its own */
+    bool page = only->n > 0;
+    if (page && kw_db_host_choose(db, pl, !some) != KW_OK)
+        return kw_fail(err, "%s: %s", path, kw_db_msg(db, m));
     for (int ti = 0; ti < pl->n; ti++) {
-        kw_only_role role = kw_only_role_of(pl, ti, kt, at);
+        kw_only_role role = kw_only_role_of(pl, ti, kt, at, page);
         const char *why = NULL;
         sqlite3_stmt *st = NULL;
         size_t cap = 0;
@@ -268,15 +305,15 @@ kw_status kw_db_only_tables(sqlite3 *db, const char *path, const kw_dbplan *pl,
             cap = (size_t)sqlite3_column_int64(st, 0);
         sqlite3_finalize(st);
         st = NULL;
-        char *sql =
-            kw_only_below(db, pl, ti, role, kt, some) == KW_OK ? kw_only_sql(pl, ti, role, kt, some)
-                                                                : NULL;
+        char *sql = kw_only_below(db, pl, ti, role, kt, some) == KW_OK
+                        ? kw_only_sql(pl, ti, role, kt, some)
+                        : NULL;
         int rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_ERROR;
         sqlite3_free(sql);
         kw_status s =
             rc == SQLITE_OK ? kw_db_fill(st, cap, ti != 0, pl, ti, r, a, -1, &why) : KW_ERR;
-        if (s == KW_OK && some && ti == kt)
-            kw_only_close_gaps(r, kt);
+        if (s == KW_OK && ((some && ti == kt) || role == KW_ONLY_HOST))
+            kw_only_close_gaps(r, ti);
         sqlite3_finalize(st);
         if (s != KW_OK)
             return kw_fail(err, "%s: corrupt kwalk index (%s: %s); rebuild it with 'kwalk index'",

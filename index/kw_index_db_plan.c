@@ -500,7 +500,17 @@ static void kw_db_indexes_sql(kw_buf *b, const kw_dbplan *pl, sqlite3 *db) {
                    "CREATE INDEX IF NOT EXISTS kernels_name ON _kernels(\"name\");\n"
                    "CREATE INDEX IF NOT EXISTS kernels_group ON _kernels(coalesce(\"template\", "
                    "\"name\", symbol));\n"
-                   "CREATE INDEX IF NOT EXISTS launches_kernel ON _launches(kernel);\n");
+                   "CREATE INDEX IF NOT EXISTS launches_kernel ON _launches(kernel);\n"
+                   /* a page's host records (kw_index_db_host.c): its launches by
+                    * printed name and ASM kernel name, the calls up from them */
+                   "CREATE INDEX IF NOT EXISTS launches_kernel_name ON _launches(kernel_name);\n"
+                   "CREATE INDEX IF NOT EXISTS launches_asm_kernel ON _launches(asm_kernel);\n"
+                   "CREATE INDEX IF NOT EXISTS launches_asm_choices_candidates_asm_kernel ON "
+                   "_launches_asm_choices_candidates(asm_kernel);\n"
+                   "CREATE INDEX IF NOT EXISTS host_calls_callee ON _host_calls(callee);\n"
+                   "CREATE INDEX IF NOT EXISTS host_calls_caller ON _host_calls(caller);\n"
+                   "CREATE INDEX IF NOT EXISTS entries_function_symbol ON "
+                   "_entries(function_symbol);\n");
     if (kw_db_has_rows(db, KW_DB_LINES_PACKED))
         kw_buf_puts(b, "CREATE INDEX IF NOT EXISTS \"" KW_DB_LINES_PACKED
                        "_sidecar\" ON \"" KW_DB_LINES_PACKED "\"(_sidecar);\n");

@@ -115,27 +115,58 @@ static kw_status kw_kseed_row_build(kw_kseed_row *r, kw_model *m, const kw_kfams
     return KW_OK;
 }
 
+/* The next comma-separated name of *p (its blanks around it not part of
+ * it: "a, b"), in a; NULL past the last (*p then NULL) or for an empty one
+ * (*oom when out of memory). */
+static char *kw_kseed_next(const char **p, kw_arena *a, bool *oom) {
+    const char *e = strchr(*p, ',');
+    size_t n = e ? (size_t)(e - *p) : strlen(*p);
+    const char *q = *p;
+    while (n && *q == ' ')
+        q++, n--;
+    while (n && q[n - 1] == ' ')
+        n--;
+    *p = e ? e + 1 : NULL;
+    char *name = n ? kw_arena_strndup(a, q, n) : NULL;
+    *oom = n && !name;
+    return name;
+}
+
 kw_status kw_kseed_build(kw_kseed *s, kw_model *m, const kw_kfams *f, const char *names,
                          kw_arena *a, kw_err *err) {
     memset(s, 0, sizeof(*s));
     for (const char *p = names; p && *p;) {
-        const char *e = strchr(p, ',');
-        size_t n = e ? (size_t)(e - p) : strlen(p);
-        while (n && *p == ' ') /* "a, b": the blanks around a name are not part of it */
-            p++, n--;
-        while (n && p[n - 1] == ' ')
-            n--;
-        if (n) {
-            kw_kseed_row *r = KW_PUSH(a, s->rows);
-            char *q = kw_arena_strndup(a, p, n);
-            if (!r || !q)
-                return kw_fail(err, "out of memory");
-            memset(r, 0, sizeof(*r));
-            r->query = q;
-            if (kw_kseed_row_build(r, m, f, q, a, err) != KW_OK)
-                return KW_ERR;
-        }
-        p = e ? e + 1 : NULL;
+        bool oom;
+        char *q = kw_kseed_next(&p, a, &oom);
+        if (!q && !oom)
+            continue;
+        kw_kseed_row *r = q ? KW_PUSH(a, s->rows) : NULL;
+        if (!r)
+            return kw_fail(err, "out of memory");
+        memset(r, 0, sizeof(*r));
+        r->query = q;
+        if (kw_kseed_row_build(r, m, f, q, a, err) != KW_OK)
+            return KW_ERR;
     }
     return s->rows.n ? KW_OK : kw_fail(err, "map: --kernels names no kernel ('%s')", names);
+}
+
+kw_status kw_kseed_symbols(const kw_model *m, const kw_kfams *f, const char *names, kw_arena *a,
+                           kw_kseed_syms *out, kw_err *err) {
+    memset(out, 0, sizeof(*out));
+    for (const char *p = names; p && *p;) {
+        bool oom;
+        char *q = kw_kseed_next(&p, a, &oom);
+        if (oom)
+            return kw_fail(err, "out of memory");
+        kw_kfam_hits h;
+        if (q)
+            kw_kfam_match(f, m, q, NULL, NULL, a, &h);
+        for (size_t i = 0; q && i < h.kernels.n; i++) {
+            const char **slot = KW_PUSH(a, *out);
+            if (!slot || !(*slot = kw_arena_strdup(a, m->kernels.v[h.kernels.v[i]].symbol)))
+                return kw_fail(err, "out of memory");
+        }
+    }
+    return KW_OK;
 }

@@ -44,4 +44,11 @@ typedef struct kw_kseed {
 kw_status kw_kseed_build(kw_kseed *s, kw_model *m, const kw_kfams *f, const char *names,
                          kw_arena *a, kw_err *err);
 
+/* The device symbols of the kernels the comma-separated names of names
+ * match (kw_kfam_match, as kw_kseed_build matches them), copied into a:
+ * what a read of the index for these rows needs (kw_index_read_file_only). */
+typedef KW_ARRAY(const char *) kw_kseed_syms;
+kw_status kw_kseed_symbols(const kw_model *m, const kw_kfams *f, const char *names, kw_arena *a,
+                           kw_kseed_syms *out, kw_err *err);
+
 #endif

@@ -21,8 +21,14 @@ On an index of the corpus sidecars:
   copy must still be the whole read's page of the intact index. So are the
   rows below every launch of another symbol (its guards, constants,
   arguments, operand declarations, macro expansions: damaged_launches).
+  So are the host records (launches, entry points, host calls) of every
+  translation unit the page cannot need: none of its launches, and no host
+  call or entry point of a function above one (found here by walking up the
+  host calls: damage_units).
   `kwalk list` the same, with every kernel's rows and every launch's of a
-  symbol below it damaged.
+  symbol below it damaged, and every row of the host tables it lists
+  nothing of (a launch's guards, constants, arguments, chains, ...; a host
+  call's guards and constants).
 
 usage: test_index_only.py --kwalk KWALK --corpus-out DIR
 """
@@ -150,6 +156,59 @@ def damage_launches(con, keep_symbol):
     return n
 
 
+def needed_units(con, sym):
+    """The sidecars whose host records a page of sym can need, found here
+    from the index's views: those holding a launch of sym, a host call into
+    or out of a host function above one (a walk up the callers) or an entry
+    point at such a function."""
+    units = {r[0] for r in con.execute("SELECT _sidecar FROM launches WHERE kernel = ?", (sym,))}
+    up = {r[0] for r in con.execute(
+        "SELECT function_symbol FROM launches WHERE kernel = ? AND function_symbol IS NOT NULL",
+        (sym,))}
+    calls = con.execute("SELECT _sidecar, caller, callee FROM host_calls").fetchall()
+    todo = list(up)
+    while todo:
+        fn = todo.pop()
+        for _, caller, callee in calls:
+            if callee == fn and caller and caller not in up:
+                up.add(caller)
+                todo.append(caller)
+    units |= {u for u, caller, callee in calls if caller in up or callee in up}
+    units |= {r[0] for r in con.execute("SELECT _sidecar, function_symbol FROM entries")
+              if r[1] in up}
+    return units
+
+
+def damage_units(con, keep_symbol):
+    """The host records (launches, entry points, host calls) of every unit a
+    page of keep_symbol cannot need (needed_units) get a parent that does not
+    exist. Returns the rows damaged."""
+    keep = needed_units(con, keep_symbol)
+    n = 0
+    for name in ("launches", "entries", "host_calls"):
+        rows = [(r[0],) for r in con.execute(f'SELECT _id, _sidecar FROM "_{name}"')
+                if r[1] not in keep]
+        n += con.executemany(f'UPDATE "_{name}" SET _parent = -7 WHERE _id = ?', rows).rowcount
+    con.commit()
+    return n
+
+
+# the host tables `kwalk list` takes no column from: what hangs below a
+# launch but its ASM kernels' table rows, and below a host call
+LIST_UNREAD = LAUNCH_PARTS + ("launches_instantiation_chain", "launches_call_chain",
+                              "host_calls_guards", "host_calls_constants")
+
+
+def damage_list_host(con):
+    """Every row of the host tables `kwalk list` does not read gets a parent
+    that does not exist. Returns the rows damaged."""
+    n = 0
+    for name in LIST_UNREAD:
+        n += con.execute(f'UPDATE "_{name}" SET _parent = -7').rowcount
+    con.commit()
+    return n
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kwalk", required=True)
@@ -235,7 +294,9 @@ def main():
                 f"other templates, their own rows too)")
         with contextlib.closing(sqlite3.connect(bad)) as con:
             n = damage_launches(con, sym)
+            u = damage_units(con, sym)
         c.check(n > 0, f"{sym}: rows below launches of other symbols damaged ({n})")
+        c.check(u > 0, f"{sym}: host records of the units its page cannot need damaged ({u})")
         whole_bad = kw(WHOLE, "render", sym, d=bad)
         c.check(whole_bad.returncode != 0 and "corrupt kwalk index" in whole_bad.stderr,
                 f"{sym}: the whole read of the damaged copy fails ({whole_bad.stderr.strip()})")
@@ -249,7 +310,9 @@ def main():
     c.check(n > 0, f"list: every kernel's rows below it damaged ({n})")
     with contextlib.closing(sqlite3.connect(bad)) as con:
         n = damage_launches(con, None)
+        h = damage_list_host(con)
     c.check(n > 0, f"list: rows below every launch of a symbol damaged ({n})")
+    c.check(h > 0, f"list: the host rows it lists nothing of damaged ({h}: {LIST_UNREAD})")
     c.check(kw(WHOLE, "list", d=bad).returncode != 0, "list: the whole read of the damaged copy fails")
     same(kw(ONLY, "list", d=bad).stdout, kw(WHOLE, "list").stdout,
          "list: from the damaged copy, the intact whole read's rows")
