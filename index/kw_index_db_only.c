@@ -182,6 +182,17 @@ static kw_status kw_only_choose(sqlite3 *db, int kt, const kw_dbonly *only, bool
                             kt));
 }
 
+/* Were kernels chosen (kw_only_choose: of the symbols or names asked for)? */
+static bool kw_only_chosen(sqlite3 *db, int kt) {
+    char *sql = sqlite3_mprintf("SELECT 1 FROM temp.kw_only WHERE t = %d LIMIT 1", kt);
+    sqlite3_stmt *st = NULL;
+    bool any = sql && sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+               sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_finalize(st);
+    sqlite3_free(sql);
+    return any;
+}
+
 /* The kw_only key of the rows read of table ti when only some kernels' are
  * (the kernels of the chosen templates and the rows below them). */
 static int kw_only_read_key(int ti, int kt) {
@@ -289,10 +300,11 @@ kw_status kw_db_only_tables(sqlite3 *db, const char *path, const kw_dbplan *pl,
         (kt >= 0 && kw_only_choose(db, kt, only, &some) != KW_OK))
         return kw_fail(err, "%s: %s", path, kw_db_msg(db, m));
     /* a page (some kernels named): the host records of their launches only;
-     * with every kernel's own rows (picking by name) also every launch that
-     * makes a kernel of its own */
+     * where picking by name needs the whole build (every, or no kernel of
+     * those symbols or names) also every launch that makes a kernel of its
+     * own (a trampoline's family is the kernels' own rows') */
     bool page = only->n > 0;
-    if (page && kw_db_host_choose(db, pl, !some) != KW_OK)
+    if (page && kw_db_host_choose(db, pl, only->every || !kw_only_chosen(db, kt)) != KW_OK)
         return kw_fail(err, "%s: %s", path, kw_db_msg(db, m));
     for (int ti = 0; ti < pl->n; ti++) {
         kw_only_role role = kw_only_role_of(pl, ti, kt, at, page);
