@@ -80,7 +80,11 @@ static int kw_only_host_top(const kw_dbplan *pl, int ti) {
                : -1;
 }
 
-static kw_only_role kw_only_role_of(const kw_dbplan *pl, int ti, int kt, int at, bool page) {
+/* page: a page's read (kw_db_host_choose chose its host records); units:
+ * only the units of the rows read are (kw_only_units), so are their own
+ * tables' rows (their offload archs and code objects). */
+static kw_only_role kw_only_role_of(const kw_dbplan *pl, int ti, int kt, int at, bool page,
+                                    bool units) {
     if (ti == kt)
         return KW_ONLY_KERNEL;
     /* a kernel's archs, and a Triton kernel's record and files (its kind and
@@ -106,7 +110,7 @@ static kw_only_role kw_only_role_of(const kw_dbplan *pl, int ti, int kt, int at,
     for (int p = t->parent; p > 0; p = pl->tabs[p].parent)
         if (p == kt || (pl->tabs[p].graph && pl->tabs[p].parent == 0))
             return KW_ONLY_BELOW;
-    return KW_ONLY_ALL;
+    return units && ti > 0 ? KW_ONLY_BELOW : KW_ONLY_ALL;
 }
 
 static kw_status kw_only_exec(sqlite3 *db, char *sql) {
@@ -125,7 +129,8 @@ static kw_status kw_only_exec(sqlite3 *db, char *sql) {
  * family spans templates: kw_kfamily.c), keep the rows of their templates
  * (KW_ONLY_GROUP) and set *some. */
 static kw_status kw_only_choose(sqlite3 *db, int kt, const kw_dbonly *only, bool *some) {
-    /* the names' string ids, in one scan of `strings` (it has no index on value) */
+    /* the names' string ids (through the index strings(value); an index
+     * written without it: one scan of `strings`) */
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_exec(db,
                           "CREATE TEMP TABLE IF NOT EXISTS kw_want (v TEXT); DELETE FROM "
@@ -200,11 +205,14 @@ static int kw_only_read_key(int ti, int kt) {
 }
 
 /* The SELECT of table ti's rows for its role (NULL: out of memory). */
-static char *kw_only_sql(const kw_dbplan *pl, int ti, kw_only_role role, int kt, bool some) {
+static char *kw_only_sql(const kw_dbplan *pl, int ti, kw_only_role role, int kt, bool some,
+                         bool units) {
     const kw_dbtab *t = &pl->tabs[ti];
     const char *names = t->names.ptr;
     if (ti == 0)
-        return sqlite3_mprintf("SELECT _id, path, _ord, %s FROM _sidecars ORDER BY _id", names);
+        return sqlite3_mprintf("SELECT _id, path, _ord, %s FROM _sidecars %s ORDER BY _id", names,
+                               units ? "WHERE _id IN (SELECT id FROM temp.kw_only WHERE t = 0)"
+                                     : "");
     /* only some kernels: the rows read of `kernels` and of their archs' tables */
     char *where = some && (role == KW_ONLY_KERNEL || role == KW_ONLY_ARCHS)
                       ? sqlite3_mprintf("WHERE _id IN (SELECT id FROM temp.kw_only WHERE t = %d)",
@@ -273,6 +281,26 @@ static kw_status kw_only_below(sqlite3 *db, const kw_dbplan *pl, int ti, kw_only
     return KW_OK;
 }
 
+/* The units (sidecars, under table 0) of the rows a page reads of only some
+ * kernels (those of its kernels' templates) and of its host records:
+ * the other units are not read. */
+static kw_status kw_only_units(sqlite3 *db, const kw_dbplan *pl) {
+    int lt = kw_db_table(pl, "launches"), ct = kw_db_table(pl, "host_calls"),
+        et = kw_db_table(pl, "entries");
+    return kw_only_exec(
+        db, sqlite3_mprintf("INSERT OR IGNORE INTO temp.kw_only (t, id) "
+                            "SELECT 0, _sidecar FROM _kernels WHERE _id IN (SELECT id FROM "
+                            "temp.kw_only WHERE t = %d) "
+                            "UNION SELECT 0, _sidecar FROM \"%w\" WHERE _id IN (SELECT id FROM "
+                            "temp.kw_only WHERE t = %d) "
+                            "UNION SELECT 0, _sidecar FROM \"%w\" WHERE _id IN (SELECT id FROM "
+                            "temp.kw_only WHERE t = %d) "
+                            "UNION SELECT 0, _sidecar FROM \"%w\" WHERE _id IN (SELECT id FROM "
+                            "temp.kw_only WHERE t = %d)",
+                            KW_ONLY_GROUP, pl->tabs[lt].raw, lt, pl->tabs[ct].raw, ct,
+                            pl->tabs[et].raw, et));
+}
+
 /* Only some of table ti's rows read (kernels, a page's launches, entries,
  * host calls): they are a unit's list with gaps, which are closed (in _ord
  * order, which stays increasing: else the list is left as read and
@@ -306,8 +334,12 @@ kw_status kw_db_only_tables(sqlite3 *db, const char *path, const kw_dbplan *pl,
     bool page = only->n > 0;
     if (page && kw_db_host_choose(db, pl, only->every || !kw_only_chosen(db, kt)) != KW_OK)
         return kw_fail(err, "%s: %s", path, kw_db_msg(db, m));
+    /* some kernels' rows and a page's host records: the units they are in */
+    bool units = page && some;
+    if (units && kw_only_units(db, pl) != KW_OK)
+        return kw_fail(err, "%s: %s", path, kw_db_msg(db, m));
     for (int ti = 0; ti < pl->n; ti++) {
-        kw_only_role role = kw_only_role_of(pl, ti, kt, at, page);
+        kw_only_role role = kw_only_role_of(pl, ti, kt, at, page, units);
         const char *why = NULL;
         sqlite3_stmt *st = NULL;
         size_t cap = 0;
@@ -318,7 +350,7 @@ kw_status kw_db_only_tables(sqlite3 *db, const char *path, const kw_dbplan *pl,
         sqlite3_finalize(st);
         st = NULL;
         char *sql = kw_only_below(db, pl, ti, role, kt, some) == KW_OK
-                        ? kw_only_sql(pl, ti, role, kt, some)
+                        ? kw_only_sql(pl, ti, role, kt, some, units)
                         : NULL;
         int rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_ERROR;
         sqlite3_free(sql);

@@ -510,7 +510,9 @@ static void kw_db_indexes_sql(kw_buf *b, const kw_dbplan *pl, sqlite3 *db) {
                    "CREATE INDEX IF NOT EXISTS host_calls_callee ON _host_calls(callee);\n"
                    "CREATE INDEX IF NOT EXISTS host_calls_caller ON _host_calls(caller);\n"
                    "CREATE INDEX IF NOT EXISTS entries_function_symbol ON "
-                   "_entries(function_symbol);\n");
+                   "_entries(function_symbol);\n"
+                   /* the names a question asks for, to their string ids */
+                   "CREATE INDEX IF NOT EXISTS strings_value ON strings(value);\n");
     if (kw_db_has_rows(db, KW_DB_LINES_PACKED))
         kw_buf_puts(b, "CREATE INDEX IF NOT EXISTS \"" KW_DB_LINES_PACKED
                        "_sidecar\" ON \"" KW_DB_LINES_PACKED "\"(_sidecar);\n");
