@@ -77,15 +77,20 @@ kw_status kw_index_read_file(kw_index *ix, const char *path, kw_err *err);
 /* kw_index_read_file reading from the database only what a question about
  * the kernels of the n device symbols (or printed names) needs (one page,
  * `kwalk list`; n may be 0): those kernels whole, in every translation
- * unit, and the device call graphs of their units; every translation
- * unit's host records (launches, entry points, host calls). Of the other
+ * unit, and the device call graphs of their units; of the host records
+ * (launches, entry points, host calls), with n > 0 those of their launches
+ * (the launches, their guards, ..., the host calls and entry points above
+ * them: kw_index_db_host.c), with n == 0 (the list) every launch, entry
+ * point and host call without what hangs below them (but a launch's ASM
+ * kernels). Of the other
  * kernels: with every, or where no kernel is chosen or one chosen is a
  * trampoline, every kernel's own record, its archs without their listings
  * and its kernel struct's template arguments (so that picking a kernel by
  * name, template or arch sees the whole build); else only those of the
  * chosen kernels' templates (the kernels of the same template, or printed
  * name where there is none: their model groups and families are whole), and
- * ix->kernels_some is set. A YAML index is read whole. (kw_index_db_only.c) */
+ * ix->kernels_some is set, and of the translation units only those the
+ * rows read belong to. A YAML index is read whole. (kw_index_db_only.c) */
 kw_status kw_index_read_file_only(kw_index *ix, const char *path, const char *const *symbols,
                                   size_t n, bool every, kw_err *err);
 

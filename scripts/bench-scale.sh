@@ -14,7 +14,10 @@
 # llvm-objdump disassembles the code objects cut from the objects' offload
 # bundles (clang-offload-bundler), one process, output discarded; the ASM
 # kernels' .co files that pages of ASM kernels disassemble are not in it.
-#   scripts/bench-scale.sh [-k KWALK] [-n RUNS] [-S KERNELS] BUILD_DIR [KERNEL]
+#   scripts/bench-scale.sh [-k KWALK] [-n RUNS] [-S KERNELS] [-Q] BUILD_DIR [KERNEL]
+# -Q: ratios 1 and 2 only (the questions: render, list), on one `kwalk index`
+# of the build; no llvm-objdump, no second index, no site (a big build's
+# disassembly takes most of the run).
 # BUILD_DIR holds the build's sidecars and objects (e.g. the aiter fixture's
 # BUILD/tests/aiter/work/plugin: side/*.kwalk.yaml.zst, obj/*.o); KERNEL (a
 # symbol) defaults to the first kernel of the unit holding the most.
@@ -29,17 +32,19 @@ set -euo pipefail
 KWALK=build-rel/cli/kwalk
 RUNS=3
 SYNTH=0
-while getopts k:n:S: o; do
+QUERY=0
+while getopts k:n:S:Q o; do
   case $o in
     k) KWALK=$OPTARG ;;
     n) RUNS=$OPTARG ;;
     S) SYNTH=$OPTARG ;;
-    *) echo "usage: $0 [-k KWALK] [-n RUNS] [-S KERNELS] BUILD_DIR [KERNEL]" >&2; exit 2 ;;
+    Q) QUERY=1 ;;
+    *) echo "usage: $0 [-k KWALK] [-n RUNS] [-S KERNELS] [-Q] BUILD_DIR [KERNEL]" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
 if [ $# -lt 1 ]; then
-  echo "usage: $0 [-k KWALK] [-n RUNS] [-S KERNELS] BUILD_DIR [KERNEL]" >&2
+  echo "usage: $0 [-k KWALK] [-n RUNS] [-S KERNELS] [-Q] BUILD_DIR [KERNEL]" >&2
   exit 2
 fi
 BUILD=$1 KERNEL=${2:-}
@@ -62,18 +67,28 @@ scale() {
   # the code objects of the build's objects, for the reference
   local objs=()
   mapfile -d '' objs < <(find "$BUILD" -name '*.o' -print0)
-  code_objects "$W" "${objs[@]}"
-  if [ "$NCO" -eq 0 ]; then
+  if [ "$QUERY" = 1 ]; then
+    NCO=0 OBJ_BYTES=0
+  else
+    code_objects "$W" "${objs[@]}"
+  fi
+  if [ "$QUERY" = 0 ] && [ "$NCO" -eq 0 ]; then
     echo "bench-scale: no code objects in the objects under $BUILD" >&2
     exit 1
   fi
 
-  OD=$(best "$LLVM/llvm-objdump" -d --no-show-raw-insn "$W"/co*.co)
-  # first: nothing decoded before (the cache emptied); again: a new index of
-  # the same code objects (another build of them, a deleted index), cache kept
-  IX=$(PRE='rm -f "$W/all.db" "$KWALK_CACHE"*' best "$KWALK" index "$BUILD" -o "$W/all.db")
-  IXW=$(PRE='rm -f "$W/again.db"' best "$KWALK" index "$BUILD" -o "$W/again.db")
-  rm -f "$W/again.db"
+  if [ "$QUERY" = 1 ]; then
+    # the questions only: one index, the rest not measured
+    OD="0 0" IXW="0 0" SITE="0 0"
+    IX=$(RUNS=1 PRE='rm -f "$W/all.db" "$KWALK_CACHE"*' best "$KWALK" index "$BUILD" -o "$W/all.db")
+  else
+    OD=$(best "$LLVM/llvm-objdump" -d --no-show-raw-insn "$W"/co*.co)
+    # first: nothing decoded before (the cache emptied); again: a new index of
+    # the same code objects (another build of them, a deleted index), cache kept
+    IX=$(PRE='rm -f "$W/all.db" "$KWALK_CACHE"*' best "$KWALK" index "$BUILD" -o "$W/all.db")
+    IXW=$(PRE='rm -f "$W/again.db"' best "$KWALK" index "$BUILD" -o "$W/again.db")
+    rm -f "$W/again.db"
+  fi
   KERNEL=$(pick_kernel "$W/all.db" "$KERNEL")
   OWN=$(own_sidecar "$W/all.db" "$KERNEL")
   if [ -z "$OWN" ]; then
@@ -87,7 +102,7 @@ scale() {
   R_ALL=$(best "$KWALK" render "$KERNEL" --db "$W/all.db")
   R_OWN=$(best "$KWALK" render "$KERNEL" --db "$W/own.db")
   LS=$(best "$KWALK" list --db "$W/all.db")
-  SITE=$(PRE='rm -rf "$W/site"' best "$KWALK" site --db "$W/all.db" -o "$W/site")
+  [ "$QUERY" = 1 ] || SITE=$(PRE='rm -rf "$W/site"' best "$KWALK" site --db "$W/all.db" -o "$W/site")
 
   echo "build: $NTU translation units, $NCO code objects, $NK lines of kwalk list;"
   echo "  KERNEL $KERNEL (own TU $(basename "$OWN"))"
@@ -103,6 +118,11 @@ scale() {
     "$(holds "${R_ALL%% *} <= 0.15 && $r1 <= 1.5")"
   echo "2. list of $NK: ${LS%% *} s (target <= $(awk -v n="$NK" 'BEGIN{printf "%.3f", 0.15 + 0.0002 * n}') s):" \
     "$(holds "${LS%% *} <= 0.15 + 0.0002 * $NK")"
+  if [ "$QUERY" = 1 ]; then
+    echo "3.-5.: not measured (-Q)"
+    rm -rf "$W"
+    return
+  fi
   r3=$(ratio "$DB_BYTES" "$OBJ_BYTES")
   echo "3. index $((DB_BYTES / 1024)) KiB vs objects $((OBJ_BYTES / 1024)) KiB: ${r3}x (target <= 1):" \
     "$(holds "$r3 <= 1")"
