@@ -139,11 +139,9 @@ def stored_listings(db):
     some = " OR ".join(f"{c} IS NOT NULL" for c in cols)
     stored = con.execute(f"SELECT count(*) FROM _kernels_archs WHERE _id IN ({archs}) "
                          f"AND ({some})").fetchone()[0]
-    for t in ("kernels_archs_lines", "kernels_archs_lines_packed", "kernels_archs_memory",
-              "kernels_archs_dpp_patterns"):
-        stored += con.execute(f"SELECT count(*) FROM _{t} WHERE _parent IN ({archs})"
-                              if t != "kernels_archs_lines_packed" else
-                              f"SELECT count(*) FROM _{t} WHERE _id IN ({archs})").fetchone()[0]
+    for t, col in (("_kernels_archs_lines", "_parent"), ("kernels_archs_lines_packed", "_id"),
+                   ("_kernels_archs_memory", "_parent"), ("_kernels_archs_dpp_patterns", "_parent")):
+        stored += con.execute(f"SELECT count(*) FROM {t} WHERE {col} IN ({archs})").fetchone()[0]
     con.close()
     return stored, n
 
