@@ -265,8 +265,9 @@ static kw_status kw_diff_isa(kw_diff *d, const kw_diff_side *o, const kw_kernel_
     kw_arena_init(&a);
     kw_kernel_arch oc = *oa, nc = *na; /* copies: the listing read replaces isa and lines */
     kw_status st = KW_ERR;
-    if (kw_index_read_listing(o->ix, 0, &oc, &a, err) == KW_OK &&
-        kw_index_read_listing(n->ix, 0, &nc, &a, err) == KW_OK) {
+    /* a listing decoded from its code object (kw_decode.h) is there already */
+    if ((oc.isa && *oc.isa ? KW_OK : kw_index_read_listing(o->ix, 0, &oc, &a, err)) == KW_OK &&
+        (nc.isa && *nc.isa ? KW_OK : kw_index_read_listing(n->ix, 0, &nc, &a, err)) == KW_OK) {
         st = KW_OK;
         if (oc.isa && *oc.isa && nc.isa && *nc.isa && !oc.isa_note && !nc.isa_note &&
             strcmp(oc.isa, nc.isa)) {
