@@ -19,11 +19,12 @@
  * (triton/kw_triton.h, docs/triton.md) after them, one record per folder.
  *
  * A schema 2 sidecar names its object's code objects instead of carrying the
- * listings: each is read back from translation_unit.object (under a
- * --map-prefix NEW when it moved) while the sidecar is parsed, checked by
- * size and MD5 (codeobj/kw_co_sidecar.h, kw_co_sidecar_refill). A missing or
- * changed object costs its kernels' listings, each arch gets a note, and the
- * run warns once per sidecar; it is not an error.
+ * listings: each is looked up in translation_unit.object (under a
+ * --map-prefix NEW when it moved) while the sidecar is parsed and checked by
+ * size and MD5 (codeobj/kw_co_sidecar.h, kw_co_sidecar_check), not decoded:
+ * a page decodes it when it shows its listings (model/kw_decode.h). A missing
+ * or changed object costs its kernels' listings, each arch gets a note, and
+ * the run warns once per sidecar; it is not an error.
  *
  * This file parses the command line; the sidecars are found by kw_gather.c,
  * the Triton cache folders read by kw_gather_triton.c, the index written by

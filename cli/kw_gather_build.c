@@ -13,6 +13,7 @@
 #include "codeobj/kw_co_sidecar.h"
 #include "common/kw_fs.h"
 #include "common/kw_pool.h"
+#include "model/kw_decode.h"
 #include "sidecar/kw_schema.h"
 
 #ifndef KWALK_VERSION
@@ -67,18 +68,23 @@ static void kw_build_map_paths(kw_sidecar *sc, kw_prefixes p) {
     }
 }
 
-/* A sidecar just read, made ready for the index: its paths mapped, and a
- * schema 2 sidecar's listings read back from its object (object when given:
- * the object an embedded sidecar was found in; *isa_note: why they were not,
- * in sc's arena). Errors name path. */
+/* A sidecar just read, made ready for the index: its paths mapped, and the
+ * code objects a schema 2 sidecar names checked in its object (object when
+ * given: the object an embedded sidecar was found in; *isa_note: why one is
+ * gone or changed, in sc's arena). For the database they are not decoded: a
+ * page decodes them when it shows their listings (index version 5,
+ * model/kw_decode.h); with fill (the YAML form, read without the objects)
+ * the listings are read back into sc. Errors name path. */
 static kw_status kw_build_prepare(kw_sidecar *sc, kw_prefixes p, const char *path,
-                                  const char *object, const char **isa_note, kw_err *err) {
+                                  const char *object, bool fill, const char **isa_note,
+                                  kw_err *err) {
     kw_build_map_paths(sc, p);
     if (object && !(sc->tu.object = kw_arena_strdup(&sc->arena, object)))
         return kw_fail(err, "out of memory");
     if (!sc->tu.code_objects.n)
         return KW_OK;
-    if (kw_co_sidecar_refill(sc, sc->tu.object, isa_note, err) == KW_OK)
+    if ((fill ? kw_co_sidecar_refill : kw_co_sidecar_check)(sc, sc->tu.object, isa_note, err) ==
+        KW_OK)
         return KW_OK;
     kw_err e = *err;
     return kw_fail(err, "%s: %s", path, e.msg);
@@ -98,7 +104,7 @@ static void kw_build_parse(void *ctx, unsigned worker, size_t i) {
     free(text);
     if (s->st == KW_OK)
         s->st = kw_build_prepare(&s->sc, b->prefixes, b->f->paths.v[i], b->f->src.v[i].object,
-                                 &s->isa_note, &s->err);
+                                 true, &s->isa_note, &s->err);
 }
 
 static int kw_build_add(void *ctx, size_t i) {
@@ -152,12 +158,32 @@ int kw_gather_build_yaml(const kw_found *f, const kw_tcache *tc, const char *out
     return rc;
 }
 
+/* The export carries the listings the database leaves in the code objects
+ * (index version 5): each kernel's archs decoded from them (model/kw_decode.h). */
+static kw_status kw_gather_export_listings(kw_index *ix, kw_err *err) {
+    kw_decode *d = kw_decode_new(ix);
+    if (!d)
+        return kw_fail(err, "out of memory");
+    kw_status st = kw_decode_all(d, 0, err);
+    for (size_t i = 0; i < ix->kernels.n && st == KW_OK; i++) {
+        const kw_kernel *k = &ix->kernels.v[i];
+        st = kw_decode_kernel(d, k, &ix->arena, &k, err);
+        if (st == KW_OK)
+            ix->kernels.v[i] = *k;
+    }
+    kw_decode_free(d);
+    return st;
+}
+
 int kw_gather_export(const char *from, const char *out) {
     kw_index ix;
     kw_err err;
     if (kw_index_read_file(&ix, from, &err) != KW_OK)
         return kw_cli_fail(&err);
-    int rc = kw_index_write_yaml(&ix, out, &err) == KW_OK ? KW_EXIT_OK : kw_cli_fail(&err);
+    int rc = kw_gather_export_listings(&ix, &err) == KW_OK &&
+                     kw_index_write_yaml(&ix, out, &err) == KW_OK
+                 ? KW_EXIT_OK
+                 : kw_cli_fail(&err);
     kw_index_free(&ix);
     return rc;
 }
@@ -204,7 +230,7 @@ static void kw_db_parse(void *ctx, unsigned worker, size_t i) {
         s->st = kw_sidecar_parse(&s->sc, b->f->paths.v[i], text, len, &s->err);
         if (s->st == KW_OK)
             s->st = kw_build_prepare(&s->sc, b->prefixes, b->f->paths.v[i], b->f->src.v[i].object,
-                                     &s->isa_note, &s->err);
+                                     false, &s->isa_note, &s->err);
     }
     free(text);
 }

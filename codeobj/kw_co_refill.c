@@ -1,8 +1,9 @@
 /* kw_co_refill.c: schema 2's read-back. A sidecar names the code objects its
  * compile embedded (translation_unit.code_objects: arch, target id, size,
- * MD5); `kwalk index` opens the object, checks each one and fills the
- * kernels' listings from those that are unchanged, with the code the plugin
- * itself runs (kw_co_sidecar_fill_set). A code object that is gone or changed
+ * MD5); the object is opened and each one checked (`kwalk index`:
+ * kw_co_sidecar_check, which decodes nothing), and the kernels' listings
+ * filled from those that are unchanged (kw_co_sidecar_refill), with the code
+ * the plugin itself runs (kw_co_sidecar_fill_set). A code object that is gone or changed
  * gives its kernel archs a note instead: never another object's ISA. */
 #include <errno.h>
 #include <stdio.h>
@@ -94,7 +95,8 @@ static kw_status kw_refill_fill(kw_sidecar *sc, kw_co_set *set, const bool *skip
     return st;
 }
 
-kw_status kw_co_sidecar_refill(kw_sidecar *sc, const char *object, const char **note, kw_err *err) {
+static kw_status kw_refill_run(kw_sidecar *sc, const char *object, bool fill, const char **note,
+                               kw_err *err) {
     *note = NULL;
     if (!sc->tu.code_objects.n)
         return KW_OK;
@@ -156,10 +158,18 @@ kw_status kw_co_sidecar_refill(kw_sidecar *sc, const char *object, const char **
     for (size_t o = 0; o < set.objects.n && st == KW_OK; o++)
         if (!taken[o])
             skip[o] = true;
-    if (st == KW_OK)
+    if (st == KW_OK && fill)
         st = kw_refill_fill(sc, &set, skip, err);
     free(taken);
     free(skip);
     kw_co_set_free(&set);
     return st;
+}
+
+kw_status kw_co_sidecar_refill(kw_sidecar *sc, const char *object, const char **note, kw_err *err) {
+    return kw_refill_run(sc, object, true, note, err);
+}
+
+kw_status kw_co_sidecar_check(kw_sidecar *sc, const char *object, const char **note, kw_err *err) {
+    return kw_refill_run(sc, object, false, note, err);
 }

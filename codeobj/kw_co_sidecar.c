@@ -345,6 +345,25 @@ static kw_status kw_co_sidecar_record(kw_co_set *set, const kw_co_object *obj, u
     return st;
 }
 
+kw_status kw_co_sidecar_record_of(kw_co_set *set, size_t o, unsigned char **data, size_t *n,
+                                  kw_err *err) {
+    *data = NULL;
+    *n = 0;
+    if (o >= set->objects.n)
+        return kw_fail(err, "no code object %zu", o);
+    const kw_co_object *obj = &set->objects.v[o];
+    kw_co_listing l;
+    kw_co_listing_init(&l);
+    kw_co_record rec;
+    kw_status st = kw_co_sidecar_record(set, obj, obj->has_debug_line ? KW_CO_WANT_LINES : 0, &l,
+                                        &rec, data, err);
+    if (st == KW_OK)
+        *n = rec.n;
+    kw_co_record_close(&rec);
+    kw_co_listing_free(&l);
+    return st;
+}
+
 kw_status kw_co_sidecar_fill_set(kw_sidecar *sc, kw_co_set *set, unsigned flags, const char *match,
                                  const bool *skip, kw_err *err) {
     const char *path = set->name ? set->name : "code objects";

@@ -59,4 +59,20 @@ kw_status kw_co_sidecar_fill_set(kw_sidecar *sc, kw_co_set *set, unsigned flags,
  * a disassembly error): the object's state is never an error. */
 kw_status kw_co_sidecar_refill(kw_sidecar *sc, const char *object, const char **note, kw_err *err);
 
+/* kw_co_sidecar_refill without the fill (`kwalk index`, index version 5):
+ * the object is opened and each named code object checked by size and MD5,
+ * the archs of those missing or changed get isa_note and *note says the
+ * first problem, but nothing is disassembled: a page decodes its code
+ * object when it needs the listing (model/kw_decode.h). */
+kw_status kw_co_sidecar_check(kw_sidecar *sc, const char *object, const char **note, kw_err *err);
+
+/* The decode cache's record (kw_co_cache.h) of code object o of set, line
+ * tables read when it has them: the store's, else decoded once and stored
+ * (or only returned, with no store). *data is malloc'd (the caller frees
+ * it), *n its length; open it with kw_co_record_open for the code object's
+ * kernels.n kernels. KW_ERR only when out of memory or the disassembly
+ * fails. */
+kw_status kw_co_sidecar_record_of(kw_co_set *set, size_t o, unsigned char **data, size_t *n,
+                                  kw_err *err);
+
 #endif

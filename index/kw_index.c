@@ -79,6 +79,11 @@ static kw_status kw_index_take(kw_index *ix, kw_sidecar *sc, const char *path, b
     const char *sidecar = kw_arena_strdup(a, path);
     if (!sidecar)
         return kw_fail(err, "%s: out of memory", path);
+    /* each arch record knows its unit (the one pushed below), whose object
+     * holds its code: the listing is decoded from there on first use */
+    for (size_t i = 0; i < sc->kernels.n; i++)
+        for (size_t j = 0; j < sc->kernels.v[i].archs.n; j++)
+            sc->kernels.v[i].archs.v[j].unit = ix->tus.n + 1;
     for (size_t i = 0; i < sc->kernels.n; i++) {
         /* a kernel with internal linkage is this unit's own: keyed by the unit too */
         kw_kernel k = sc->kernels.v[i];

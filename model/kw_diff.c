@@ -10,6 +10,7 @@
 
 #include "common/kw_natcmp.h"
 #include "common/kw_symmap.h"
+#include "model/kw_decode.h"
 #include "model/kw_diff_lines.h"
 #include "model/kw_diff_triton.h"
 #include "model/kw_list.h"
@@ -24,6 +25,7 @@ typedef struct kw_diff_side {
     kw_diff_locs *launches; /* per kernel */
     kw_list list;           /* its entry points, built for the first added / removed row */
     bool listed;
+    kw_decode *dec; /* its listings in code objects (index version 5) */
 } kw_diff_side;
 
 static const char *const kw_diff_names[KW_DIFF_NKINDS] = {
@@ -119,6 +121,8 @@ static kw_status kw_diff_side_init(kw_diff_side *s, kw_arena *a, const kw_index 
     memset(s, 0, sizeof *s);
     s->ix = ix;
     kw_symmap_init(&s->by_key);
+    if (!(s->dec = kw_decode_new(ix)))
+        return kw_fail(err, "out of memory");
     size_t n = ix->kernels.n;
     s->keys = kw_arena_alloc(a, (n ? n : 1) * sizeof *s->keys);
     s->launches = kw_arena_alloc(a, (n ? n : 1) * sizeof *s->launches);
@@ -261,8 +265,9 @@ static kw_status kw_diff_isa(kw_diff *d, const kw_diff_side *o, const kw_kernel_
     kw_arena_init(&a);
     kw_kernel_arch oc = *oa, nc = *na; /* copies: the listing read replaces isa and lines */
     kw_status st = KW_ERR;
-    if (kw_index_read_listing(o->ix, 0, &oc, &a, err) == KW_OK &&
-        kw_index_read_listing(n->ix, 0, &nc, &a, err) == KW_OK) {
+    /* a listing decoded from its code object (kw_decode.h) is there already */
+    if ((oc.isa && *oc.isa ? KW_OK : kw_index_read_listing(o->ix, 0, &oc, &a, err)) == KW_OK &&
+        (nc.isa && *nc.isa ? KW_OK : kw_index_read_listing(n->ix, 0, &nc, &a, err)) == KW_OK) {
         st = KW_OK;
         if (oc.isa && *oc.isa && nc.isa && *nc.isa && !oc.isa_note && !nc.isa_note &&
             strcmp(oc.isa, nc.isa)) {
@@ -357,6 +362,11 @@ static kw_status kw_diff_pair(kw_diff *d, const kw_diff_side *o, const kw_kernel
 static kw_status kw_diff_kernel(kw_diff *d, kw_diff_side *o, size_t oi, kw_diff_side *n, size_t ni,
                                 const char *arch, kw_err *err) {
     const kw_kernel *ok = &o->ix->kernels.v[oi], *nk = &n->ix->kernels.v[ni];
+    /* with their listings, classes and line tables (decoded from their code
+     * objects where the index keeps none) */
+    if (kw_decode_kernel(o->dec, ok, &d->arena, &ok, err) != KW_OK ||
+        kw_decode_kernel(n->dec, nk, &d->arena, &nk, err) != KW_OK)
+        return KW_ERR;
     for (size_t i = 0; i < ok->archs.n; i++) {
         const char *a = ok->archs.v[i].arch;
         if (!a || (arch && strcmp(a, arch)))
@@ -418,6 +428,8 @@ kw_status kw_diff_build(kw_diff *d, const kw_index *old_ix, const kw_index *new_
     kw_status st = kw_diff_run(d, &o, &n, arch, err);
     kw_symmap_free(&o.by_key);
     kw_symmap_free(&n.by_key);
+    kw_decode_free(o.dec);
+    kw_decode_free(n.dec);
     if (o.listed)
         kw_list_free(&o.list);
     if (n.listed)

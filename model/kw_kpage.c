@@ -8,6 +8,7 @@
 
 #include "common/kw_buf.h"
 #include "common/kw_symmap.h"
+#include "model/kw_decode.h"
 #include "model/kw_operand.h"
 
 /* A name and value that tell a row from its siblings: a template argument,
@@ -272,14 +273,19 @@ static kw_status kw_krow_build(kw_krow *r, kw_model *m, size_t ki, kw_kparams *p
                 return kw_oom(err);
         }
     }
-    for (size_t i = 0; mk->k && i < mk->k->archs.n; i++) {
+    /* the instruction mix: classes decoded from the code objects where the
+     * index keeps none (kw_decode.h) */
+    const kw_kernel *dk = mk->k;
+    if (dk && kw_decode_kernel(m->decode, dk, a, &dk, err) != KW_OK)
+        return KW_ERR;
+    for (size_t i = 0; dk && i < dk->archs.n; i++) {
         kw_isa_mix mix;
-        if (!kw_page_isa_mix(&mk->k->archs.v[i].classes, &mix))
+        if (!kw_page_isa_mix(&dk->archs.v[i].classes, &mix))
             continue;
         kw_kmix *x = KW_PUSH(a, r->mix);
         if (!x)
             return kw_oom(err);
-        x->arch = mk->k->archs.v[i].arch;
+        x->arch = dk->archs.v[i].arch;
         x->m = mix;
     }
     /* the row's verdict: the best of its ways */

@@ -3,6 +3,7 @@
 #include "model/kw_model.h"
 
 #include "codeobj/kw_names.h"
+#include "model/kw_decode.h"
 #include "model/kw_entry.h"
 #include "model/kw_node.h"
 
@@ -387,7 +388,7 @@ kw_status kw_model_build(kw_model *m, const kw_index *ix, const kw_py_ops *py, k
     if (kw_model_kernels(m, err) != KW_OK || kw_model_host(m, err) != KW_OK ||
         kw_model_ops(m, err) != KW_OK)
         return KW_ERR;
-    if (kw_model_titles(m) != KW_OK)
+    if (kw_model_titles(m) != KW_OK || !(m->decode = kw_decode_new(ix)))
         return kw_oom(err);
     return KW_OK;
 }
@@ -407,6 +408,7 @@ void kw_model_free(kw_model *m) {
     free(m->dfs_calls);
     kw_symmap_free(&m->kernel_of);
     kw_symmap_free(&m->node_of);
+    kw_decode_free(m->decode);
     kw_arena_free(&m->arena);
     memset(m, 0, sizeof(*m));
 }

@@ -142,6 +142,9 @@ typedef struct kw_model {
     /* kw_model_cache_paths: every launch's paths, computed once (read-only
      * afterwards, so renders on several threads can share the model) */
     kw_mpaths *lpaths;
+    /* the listings a page decodes from its code objects (kw_decode.h;
+     * kw_model_build makes it, kw_page_open uses it) */
+    struct kw_decode *decode;
 } kw_model;
 
 /* Join ix (and the Python ops of py, which may be NULL) into m. */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model/kw_asm_kernel.h"
+#include "model/kw_decode.h"
 #include "model/kw_operand.h"
 #include "model/kw_pysrc.h"
 
@@ -175,6 +176,10 @@ kw_status kw_page_open(kw_page *p, kw_model *m, const kw_mkernel *mk, kw_srcs *s
     p->asm_note = NULL;
     if (!p->k && mk->asm_code_object)
         p->k = p->asm_k = kw_asm_kernel_read(&p->asm_sc, mk, a, &p->asm_note);
+    /* listings kept in code objects (index version 5): the page's copy of
+     * its kernel, filled from them */
+    else if (p->k && kw_decode_kernel(m->decode, p->k, a, &p->k, err) != KW_OK)
+        return KW_ERR;
     const kw_kernel *k = p->k;
     kw_page_sources(p, m);
     if (k && k->triton && k->language && !strcmp(k->language, "triton")) {

@@ -8,6 +8,7 @@
 
 #include "common/kw_fs.h"
 #include "common/kw_pool.h"
+#include "model/kw_decode.h"
 #include "model/kw_model_pages.h"
 
 typedef struct kw_pages_worker {
@@ -77,6 +78,8 @@ kw_status kw_pages_pool_run(const kw_pages_pool *p, kw_err *err) {
     kw_status st = KW_OK;
     if (!run.w || !run.st || !run.err) {
         st = kw_fail(err, "out of memory");
+    } else if (kw_decode_all(m->decode, 0, err) != KW_OK) { /* the code objects first */
+        st = KW_ERR;
     } else {
         for (unsigned t = 0; t < threads; t++) {
             kw_pages_worker *w = &run.w[t];

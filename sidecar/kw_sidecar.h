@@ -157,6 +157,11 @@ typedef struct kw_kernel_arch {
      * listing and line table are read later (kw_index_read_listing); 0
      * otherwise. */
     long long db_row;
+    /* Not a sidecar field: 1 + the index's translation unit (kw_index.tus)
+     * this arch record came from, whose object holds its code object (its
+     * listing is decoded from there when a page needs it: model/kw_decode.h);
+     * 0 outside an index. */
+    size_t unit;
 } kw_kernel_arch;
 
 /* Every "not known" field of a kernel arch set (-1, NULL, empty). */

@@ -1,27 +1,36 @@
 #!/usr/bin/env python3
-"""test_decode_cache.py: the decode cache (docs/index-schema.md, "The decode
-cache"): a code object is disassembled once, its record kept under its MD5
-in the file KWALK_CACHE names.
+"""test_decode_cache.py: listings decoded on use and the decode cache
+(docs/index-schema.md, "Listings decoded on use", "The decode cache"):
+`kwalk index` decodes nothing; a page decodes the code objects it shows,
+once, their records kept under their MD5s in the file KWALK_CACHE names.
 
 On the corpus's objects (KWALK_CACHE a file of this test's own, never
 $HOME's; KWALK_CACHE_STATS=1 makes kwalk say on stderr how many code
 objects it read from the cache and how many it decoded):
 - the code objects are found independently: each object's .hip_fatbin
-  offload bundle read here (ELF sections, the bundle's entry table) and
-  each amdgcn entry's MD5 taken with hashlib;
-- `kwalk index` into a first database decodes each distinct code object
-  once, and the cache then holds one record per code object, whose keys
-  name exactly those MD5s;
-- a second index of the same objects (another database) decodes nothing:
-  the two indexes share the records; its listings are the first's, and
-  those of an index with KWALK_CACHE=off;
+  offload bundle read here (ELF sections, the bundle's entry table), each
+  amdgcn entry's MD5 taken with hashlib and its kernels read from its ELF
+  symbols (NAME.kd);
+- `kwalk index` decodes nothing (0 decoded, the cache empty) and the
+  database holds no listing, line table or instruction class of a unit
+  that names its code objects;
+- the first page of a kernel of rope_kernels.o decodes exactly the code
+  objects that hold it (the cache's keys then name exactly their MD5s) and
+  shows a listing per arch; the second page decodes nothing and is the
+  same, as is the page with KWALK_CACHE=off (decoded in memory) and the
+  page after every record was damaged (decoded again);
+- `kwalk site` decodes every code object of the corpus's objects once
+  (each MD5 a key of the cache), a second `site` none;
+- a code object changed after the index (one byte of its .text flipped in
+  a copy of the object the index names through --map-prefix): the page
+  exits 0, says `ARCH ISA not shown: ... changed since the compile` with the
+  new and the recorded MD5 (hashlib's), and lists only the other arch;
 - the page of a precompiled ASM kernel (its symbol read from the .co's
   ELF symbols) decodes its .co the first time and reads the cache the
   second, the same page;
-- damaged records (every record's bytes cut) are decoded again, not used:
-  the index's listings stay the same; a cache file that is not SQLite, or
-  one that cannot be created, is no error (the index decodes in memory);
-- two `kwalk index` runs at once on a new cache both succeed.
+- a cache file that is not SQLite, or one that cannot be created, is no
+  error (the page decodes in memory); two pages at once on a new cache
+  both succeed, the same page.
 
 usage: test_decode_cache.py --kwalk KWALK --corpus-out DIR
 """
@@ -37,10 +46,13 @@ import subprocess
 import sys
 import tempfile
 
+import yaml
+
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from kwcheck import Checker  # noqa: E402
 from kwrun import run  # noqa: E402
 
+TU = "rope_kernels"
 STATS = re.compile(r"kwalk: decode cache: (\d+) code objects from the cache, (\d+) decoded")
 
 
@@ -55,18 +67,20 @@ def elf_sections(data):
         n0 = names + h[0]
         name = data[n0:data.index(b"\0", n0)].decode()
         body = data[h[4]:h[4] + h[5]] if h[1] != 8 else b""  # SHT_NOBITS
-        out[name] = (h[1], body, h[6], h[9], i)
+        out[name] = (h[1], body, h[6], h[9], i, h[4])
     return out
 
 
-def bundle_md5s(path):
-    """The MD5 of each amdgcn code object in the object's offload bundle."""
+def bundle_cos(path):
+    """The amdgcn code objects of the object's offload bundle: (MD5, bytes,
+    offset of the bytes in the object file) each."""
     with open(path, "rb") as f:
         data = f.read()
     sec = elf_sections(data).get(".hip_fatbin")
     if not sec:
         return []
     b = sec[1]
+    base = data.find(b)
     magic = b"__CLANG_OFFLOAD_BUNDLE__"
     if not b.startswith(magic):
         return []
@@ -77,21 +91,26 @@ def bundle_md5s(path):
         ident = b[at + 24:at + 24 + idlen].decode()
         at += 24 + idlen
         if "amdgcn" in ident and size:
-            out.append(hashlib.md5(b[off:off + size]).hexdigest())
+            co = b[off:off + size]
+            out.append((hashlib.md5(co).hexdigest(), co, base + off))
     return out
 
 
 def kd_symbols(path):
-    """The kernels of a code object: its symbols NAME.kd, NAME each."""
-    with open(path, "rb") as f:
-        data = f.read()
+    """The kernels of a code object (a file, or its bytes): its symbols
+    NAME.kd, NAME each."""
+    if isinstance(path, bytes):
+        data = path
+    else:
+        with open(path, "rb") as f:
+            data = f.read()
     secs = elf_sections(data)
     by_index = {v[4]: v for v in secs.values()}
     out = set()
     for name in (".symtab", ".dynsym"):
         if name not in secs:
             continue
-        _, body, link, entsize, _ = secs[name]
+        _, body, link, entsize, _, _ = secs[name]
         strtab = by_index[link][1]
         for i in range(0, len(body), entsize or 24):
             st_name, = struct.unpack_from("<I", body, i)
@@ -107,16 +126,24 @@ def stats(c, err, what):
     return (int(m.group(1)), int(m.group(2))) if m else (-1, -1)
 
 
-def listings(db):
-    """Every kernel arch's listing and line table bytes, by (sidecar, symbol, arch)."""
+def stored_listings(db):
+    """How many kernel archs of a unit naming code objects have a listing,
+    a line table, instruction classes, DPP patterns or memory widths in the
+    database, and how many such archs there are."""
     con = sqlite3.connect(db)
-    rows = con.execute(
-        "SELECT s.path, k.symbol, a.arch, x.isa, x.isa_size, p.data "
-        "FROM _kernels_archs x JOIN kernels_archs a ON a._id = x._id "
-        "JOIN kernels k ON k._id = a._parent JOIN sidecars s ON s._id = k._sidecar "
-        "LEFT JOIN kernels_archs_lines_packed p ON p._id = x._id").fetchall()
+    archs = ("SELECT x._id FROM _kernels_archs x JOIN kernels k ON k._id = x._parent "
+             "WHERE k._sidecar IN (SELECT DISTINCT _sidecar FROM translation_unit_code_objects)")
+    n = con.execute(f"SELECT count(*) FROM ({archs})").fetchone()[0]
+    cols = [r[1] for r in con.execute("PRAGMA table_info(_kernels_archs)")
+            if r[1] == "isa" or r[1].startswith("classes_") or r[1] == "lines_note"]
+    some = " OR ".join(f"{c} IS NOT NULL" for c in cols)
+    stored = con.execute(f"SELECT count(*) FROM _kernels_archs WHERE _id IN ({archs}) "
+                         f"AND ({some})").fetchone()[0]
+    for t, col in (("_kernels_archs_lines", "_parent"), ("kernels_archs_lines_packed", "_id"),
+                   ("_kernels_archs_memory", "_parent"), ("_kernels_archs_dpp_patterns", "_parent")):
+        stored += con.execute(f"SELECT count(*) FROM {t} WHERE {col} IN ({archs})").fetchone()[0]
     con.close()
-    return {(r[0], r[1], r[2]): r[3:] for r in rows}
+    return stored, n
 
 
 def cache_keys(path):
@@ -132,6 +159,17 @@ def cache_keys(path):
         con.close()
 
 
+def key_md5s(keys):
+    return {m for k in keys for m in re.findall(r"\b[0-9a-f]{32}\b", k)}
+
+
+def text_at(co):
+    """Offset of an instruction word halfway through the code object's .text."""
+    sec = elf_sections(co).get(".text")
+    off, size = sec[5], len(sec[1])
+    return off + (size // 8) * 4
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kwalk", required=True)
@@ -139,52 +177,124 @@ def main():
     args = ap.parse_args()
     c = Checker("index.decode_cache")
     objs = sorted(glob.glob(os.path.join(args.corpus_out, "*.o")))
-    want = set()
-    for o in objs:
-        want.update(bundle_md5s(o))
-    cos = sorted(glob.glob(os.path.join(args.corpus_out, "hsa", "*", "*.co")))
-    if not want or not cos:
+    cos = {o: bundle_cos(o) for o in objs}
+    want = {m for v in cos.values() for m, _, _ in v}
+    asm = sorted(glob.glob(os.path.join(args.corpus_out, "hsa", "*", "*.co")))
+    obj = os.path.join(args.corpus_out, TU + ".o")
+    if not want or not asm or not cos.get(obj):
         c.skip("no corpus objects with code objects (build kw_corpus)")
+    # a kernel of TU's code objects found in no other object: its page
+    # decodes exactly the code objects of TU that hold it
+    holds = {}
+    for o, v in cos.items():
+        for m, co, _ in v:
+            for s in kd_symbols(co):
+                holds.setdefault(s, set()).add((o, m))
+    sym = next((s for s in sorted(holds) if {o for o, _ in holds[s]} == {obj}), None)
+    c.check(sym is not None, f"{obj}: a kernel no other object holds")
+    if sym is None:
+        c.finish()
+    want_sym = {m for _, m in holds[sym]}
     tmp = tempfile.mkdtemp(prefix="kw-decode-cache-")
     try:
         cache = os.path.join(tmp, "decoded.db")
         env = dict(os.environ, KWALK_CACHE=cache, KWALK_CACHE_STATS="1")
+        db = os.path.join(tmp, "a.db")
+        r = run([args.kwalk, "index", args.corpus_out, "-o", db], env=env)
+        c.eq(r.returncode, 0, f"kwalk index: exit status ({r.stderr[-300:]})")
+        c.eq(stats(c, r.stderr, "kwalk index"), (0, 0), "kwalk index: nothing decoded")
+        c.eq(cache_keys(cache), [], "kwalk index: no record in the cache")
+        stored, n = stored_listings(db)
+        c.check(n > 0, "the index has kernel archs of units that name code objects")
+        c.eq(stored, 0, "the index: no listing, line table or class of those archs")
 
-        def index(name, e=env):
-            db = os.path.join(tmp, name)
-            r = run([args.kwalk, "index", args.corpus_out, "-o", db], env=e)
-            c.eq(r.returncode, 0, f"kwalk index -o {name}: exit status ({r.stderr[-300:]})")
-            return db, r.stderr
+        def page(what, e=env, d=db, s=sym):
+            r = run([args.kwalk, "render", s, "--db", d], env=e)
+            c.eq(r.returncode, 0, f"{what}: exit status ({r.stderr[-300:]})")
+            return r.stdout, stats(c, r.stderr, what)
 
-        a, err = index("a.db")
-        c.eq(stats(c, err, "first index"), (0, len(want)),
-             "first index: every distinct code object decoded once, none from the cache")
-        keys = cache_keys(cache)
-        c.eq(len(keys), len(want), "the cache: one record per code object")
-        got = {m for k in keys for m in re.findall(r"\b[0-9a-f]{32}\b", k)}
-        c.eq(got, want, "the cache's keys: the MD5s of the objects' code objects")
+        first, st = page(f"render {sym}")
+        c.eq(st, (0, len(want_sym)), f"render {sym}: its {len(want_sym)} code objects decoded")
+        c.eq(key_md5s(cache_keys(cache)), want_sym,
+             f"render {sym}: the cache holds the MD5s of the code objects holding it")
+        listed = re.findall(r"<summary>(\S+) ISA listing", first)
+        c.eq(len(listed), len(want_sym), f"render {sym}: a listing per code object holding it")
+        c.check("s_endpgm" in first, f"render {sym}: the listing is on the page")
+        again, st = page(f"render {sym} again")
+        c.eq(st, (len(want_sym), 0), f"render {sym} again: from the cache, nothing decoded")
+        c.check(again == first, f"render {sym} again: the same page")
+        off, st = page(f"render {sym}, KWALK_CACHE=off", dict(env, KWALK_CACHE="off"))
+        c.eq(st, (0, len(want_sym)), "KWALK_CACHE=off: decoded in memory")
+        c.check(off == first, "KWALK_CACHE=off: the same page")
 
-        b, err = index("b.db")
-        c.eq(stats(c, err, "second index"), (len(want), 0),
-             "second index of the same objects: nothing decoded, every code object from the cache")
-        la, lb = listings(a), listings(b)
-        c.check(any(v[0] is not None for v in la.values()), "the first index has listings")
-        c.check(la == lb, "the second index's listings and line tables are the first's")
-        off, err = index("off.db", dict(env, KWALK_CACHE="off"))
-        c.eq(stats(c, err, "KWALK_CACHE=off"), (0, len(want)), "KWALK_CACHE=off: decoded")
-        c.check(listings(off) == la, "KWALK_CACHE=off: the same listings and line tables")
+        # damaged records are decoded again, not used
+        con = sqlite3.connect(cache)
+        try:
+            con.execute("UPDATE decoded SET data = substr(data, 1, length(data) / 2)")
+            con.commit()
+        except sqlite3.Error as e:
+            c.check(False, f"damaging the records: {e}")
+        con.close()
+        dmg, st = page("damaged records")
+        c.eq(st, (0, len(want_sym)), "damaged records: decoded again")
+        c.check(dmg == first, "damaged records: the same page")
+
+        # site: every code object decoded once, first
+        senv = dict(env, KWALK_CACHE=os.path.join(tmp, "site.db"))
+        for n in (1, 2):
+            r = run([args.kwalk, "site", "--db", db, "-o", os.path.join(tmp, f"site{n}")],
+                    env=senv)
+            c.eq(r.returncode, 0, f"site {n}: exit status ({r.stderr[-300:]})")
+            hits, dec = stats(c, r.stderr, f"site {n}")
+            if n == 1:
+                c.check(want <= key_md5s(cache_keys(senv["KWALK_CACHE"])),
+                        "site: every code object of the objects in the cache")
+                c.check(dec >= len(want), f"site: {dec} decoded, {len(want)} code objects")
+            else:
+                c.eq(dec, 0, "site again: nothing decoded")
+
+        # a code object changed after the index: the page refuses its listing
+        with open(sidecar_of(obj)) as f:
+            tu = yaml.safe_load(f)["translation_unit"]
+        cdir = os.path.join(tmp, "copy")
+        os.makedirs(cdir)
+        copy = os.path.join(cdir, os.path.basename(obj))
+        shutil.copy(obj, copy)
+        cdb = os.path.join(tmp, "copy.db")
+        r = run([args.kwalk, "index", sidecar_of(obj), "-o", cdb, "--map-prefix",
+                 "%s=%s" % (os.path.dirname(tu["object"]), cdir)], env=env)
+        c.eq((r.returncode, stats(c, r.stderr, "index of the copy")), (0, (0, 0)),
+             f"index of the copy: exit status, nothing decoded ({r.stderr[-300:]})")
+        ok, _ = page("the copy, unchanged", d=cdb)
+        c.check(ok == first.replace(db, cdb), "the copy, unchanged: the same page")
+        md5, co, at = next((m, co, at) for m, co, at in cos[obj] if m in want_sym)
+        with open(copy, "rb") as f:
+            data = bytearray(f.read())
+        pos = at + text_at(co)
+        data[pos] ^= 0x01
+        with open(copy, "wb") as f:
+            f.write(data)
+        new = bytearray(co)
+        new[pos - at] ^= 0x01
+        new_md5 = hashlib.md5(bytes(new)).hexdigest()
+        bad, st = page("a code object changed since the index", d=cdb)
+        notes = re.findall(r"^(\S+) ISA not shown: (.*)$", bad, re.M)
+        c.check(len(notes) == 1 and "changed since the compile" in notes[0][1]
+                and new_md5 in notes[0][1] and md5 in notes[0][1],
+                "changed since the index: one arch's ISA not shown, naming both MD5s", notes)
+        arch = notes[0][0] if notes else None
+        c.eq(re.findall(r"<summary>(\S+) ISA listing", bad), [a for a in listed if a != arch],
+             "changed since the index: the other arch's listing only")
 
         # an ASM kernel's page: its .co decoded once, then read from the cache
-        co = cos[0]
+        co = asm[0]
         syms = kd_symbols(co)
         c.check(len(syms) >= 1, f"{co}: a kernel symbol")
         if syms:
             pages = []
             for n in (1, 2):
-                r = run([args.kwalk, "render", syms[0], "--db", a], env=env)
-                c.eq(r.returncode, 0, f"render {syms[0]} ({n}): exit status ({r.stderr[-300:]})")
-                pages.append(r.stdout)
-                hits, decoded = stats(c, r.stderr, f"render {syms[0]} ({n})")
+                out, (hits, decoded) = page(f"render {syms[0]} ({n})", s=syms[0])
+                pages.append(out)
                 if n == 1:
                     c.eq(decoded, 1, f"render {syms[0]}: its .co decoded once")
                 else:
@@ -194,45 +304,37 @@ def main():
             c.check(pages[0] == pages[1] and "s_endpgm" in pages[0],
                     "the ASM kernel's page, with its listing, the same both times")
 
-        # damaged records are decoded again, not used
-        con = sqlite3.connect(cache)
-        try:
-            con.execute("UPDATE decoded SET data = substr(data, 1, length(data) / 2)")
-            con.commit()
-        except sqlite3.Error as e:
-            c.fail(f"damaging the records: {e}")
-        con.close()
-        d, err = index("d.db")
-        c.eq(stats(c, err, "damaged records"), (0, len(want)), "damaged records: decoded again")
-        c.check(listings(d) == la, "damaged records: the same listings and line tables")
         junk = os.path.join(tmp, "junk.db")
         with open(junk, "wb") as f:
             f.write(b"not a database\n" * 100)
-        _, err = index("j.db", dict(env, KWALK_CACHE=junk))
-        c.eq(stats(c, err, "a cache file that is not SQLite"), (0, len(want)),
-             "a cache file that is not SQLite: decoded in memory")
+        out, st = page("a cache file that is not SQLite", dict(env, KWALK_CACHE=junk))
+        c.eq(st, (0, len(want_sym)), "a cache file that is not SQLite: decoded in memory")
+        c.check(out == first, "a cache file that is not SQLite: the same page")
         with open(junk, "rb") as f:
             c.eq(f.read(), b"not a database\n" * 100, "a cache file that is not SQLite: left alone")
-        _, err = index("u.db", dict(env, KWALK_CACHE=os.path.join(tmp, "junk.db", "x", "c.db")))
-        c.check("warning" not in err and "error" not in err,
-                "a cache that cannot be created: no message", err[-300:])
+        r = run([args.kwalk, "render", sym, "--db", db],
+                env=dict(env, KWALK_CACHE=os.path.join(tmp, "junk.db", "x", "c.db")))
+        c.check(r.returncode == 0 and "warning" not in r.stderr and "error" not in r.stderr,
+                "a cache that cannot be created: no message", r.stderr[-300:])
 
-        # two writers at once on a new cache
+        # two pages at once on a new cache
         env2 = dict(env, KWALK_CACHE=os.path.join(tmp, "two.db"))
-        procs = [subprocess.Popen([args.kwalk, "index", args.corpus_out, "-o",
-                                   os.path.join(tmp, f"p{i}.db")], env=env2,
+        procs = [subprocess.Popen([args.kwalk, "render", sym, "--db", db], env=env2,
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-                 for i in range(2)]
+                 for _ in range(2)]
         for i, p in enumerate(procs):
             out, err = p.communicate(timeout=600)
-            c.eq(p.returncode, 0, f"concurrent index {i}: exit status ({err[-300:]})")
-            c.check(listings(os.path.join(tmp, f"p{i}.db")) == la,
-                    f"concurrent index {i}: the same listings")
-        c.eq(len(cache_keys(env2["KWALK_CACHE"])), len(want),
-             "two writers at once: one record per code object")
+            c.eq(p.returncode, 0, f"concurrent page {i}: exit status ({err[-300:]})")
+            c.check(out == first, f"concurrent page {i}: the same page")
+        c.eq(key_md5s(cache_keys(env2["KWALK_CACHE"])), want_sym,
+             "two pages at once: one record per code object")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     c.finish()
+
+
+def sidecar_of(obj):
+    return obj + ".kwalk.yaml"
 
 
 if __name__ == "__main__":

@@ -1,0 +1,278 @@
+/* kw_decode.c: listings decoded on use (see kw_decode.h). One entry per code
+ * object a unit names; an entry is resolved once, under its own lock: the
+ * unit's object opened, the code object found by target id and checked by
+ * size and MD5 (the messages are kw_co_refill.c's), and its decode cache
+ * record read or made (kw_co_sidecar_record_of). An arch is filled from the
+ * record's entry of its kernel's symbol. */
+#define _POSIX_C_SOURCE 200809L
+#include "model/kw_decode.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "codeobj/kw_co_cache.h"
+#include "codeobj/kw_co_sidecar.h"
+#include "codeobj/kw_codeobj.h"
+#include "common/kw_pool.h"
+
+typedef struct kw_dec_co {
+    const kw_index_tu *tu;
+    const kw_code_object *c;
+    pthread_mutex_t mu;
+    bool done;
+    kw_status st; /* KW_ERR: out of memory or the disassembly failed (err) */
+    kw_err err;
+    char *note;          /* gone or changed: why (malloc'd) */
+    unsigned char *data; /* the record */
+    kw_co_record rec;
+} kw_dec_co;
+
+struct kw_decode {
+    size_t n;
+    kw_dec_co *v;
+    size_t *first; /* unit u's entries: v[first[u] .. first[u + 1]) */
+    size_t nunits;
+};
+
+kw_decode *kw_decode_new(const kw_index *ix) {
+    kw_decode *d = calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
+    d->nunits = ix->tus.n;
+    d->first = calloc(d->nunits + 1, sizeof *d->first);
+    for (size_t u = 0; u < ix->tus.n; u++)
+        d->n += ix->tus.v[u].tu.code_objects.n;
+    d->v = calloc(d->n + 1, sizeof *d->v);
+    if (!d->first || !d->v) {
+        free(d->first);
+        free(d->v);
+        free(d);
+        return NULL;
+    }
+    size_t j = 0;
+    for (size_t u = 0; u < ix->tus.n; u++) {
+        d->first[u] = j;
+        const kw_index_tu *tu = &ix->tus.v[u];
+        for (size_t i = 0; i < tu->tu.code_objects.n; i++, j++) {
+            d->v[j].tu = tu;
+            d->v[j].c = &tu->tu.code_objects.v[i];
+            pthread_mutex_init(&d->v[j].mu, NULL);
+        }
+    }
+    d->first[ix->tus.n] = j;
+    return d;
+}
+
+void kw_decode_free(kw_decode *d) {
+    if (!d)
+        return;
+    for (size_t i = 0; i < d->n; i++) {
+        pthread_mutex_destroy(&d->v[i].mu);
+        kw_co_record_close(&d->v[i].rec);
+        free(d->v[i].data);
+        free(d->v[i].note);
+    }
+    free(d->v);
+    free(d->first);
+    free(d);
+}
+
+static char *kw_dec_printf(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (s) {
+        va_start(ap, fmt);
+        vsnprintf(s, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    return s;
+}
+
+/* The code object of set for e: of e's target id (its arch when it has none)
+ * and e's size and MD5 (*same), else the first of that target; -1 when none. */
+static long kw_dec_find(const kw_co_set *set, const kw_code_object *c, bool *same) {
+    long first = -1;
+    *same = false;
+    const char *want = c->target_id ? c->target_id : c->arch;
+    for (size_t o = 0; o < set->objects.n && want; o++) {
+        const kw_co_object *obj = &set->objects.v[o];
+        const char *have = c->target_id ? obj->target_id : obj->arch;
+        if (!obj->arch || !have || strcmp(want, have))
+            continue;
+        if (first < 0)
+            first = (long)o;
+        if (c->md5 && (long long)obj->image_size == c->bytes) {
+            char md5[33];
+            kw_co_md5_hex(obj->image, obj->image_size, md5);
+            if (!strcmp(md5, c->md5)) {
+                *same = true;
+                return (long)o;
+            }
+        }
+    }
+    return first;
+}
+
+/* Open and check e's code object and read its record (e->mu held). */
+static void kw_dec_resolve(kw_dec_co *e) {
+    const char *object = e->tu->tu.object;
+    const char *name = object ? object : "the object";
+    const kw_code_object *c = e->c;
+    struct stat sb;
+    e->st = KW_OK;
+    if (!object || stat(object, &sb) != 0) {
+        e->note = kw_dec_printf("%s not found (%s)", name,
+                                object ? strerror(errno) : "the sidecar names none");
+        return;
+    }
+    kw_co_set set;
+    kw_co_set_init(&set);
+    kw_err oerr;
+    if (kw_co_open(&set, object, &oerr) != KW_OK) {
+        e->note = kw_dec_printf("%s holds no code object the sidecar names: %s", name, oerr.msg);
+        kw_co_set_free(&set);
+        return;
+    }
+    bool same;
+    long o = kw_dec_find(&set, c, &same);
+    if (o < 0) {
+        e->note = kw_dec_printf("%s changed since the compile: it has no %s code object now", name,
+                                c->target_id ? c->target_id : c->arch);
+    } else if (!same) {
+        const kw_co_object *obj = &set.objects.v[o];
+        char md5[33];
+        kw_co_md5_hex(obj->image, obj->image_size, md5);
+        e->note = kw_dec_printf("%s changed since the compile (%s code object: %zu bytes, md5 %s; "
+                                "was %lld bytes, md5 %s)",
+                                name, obj->arch, obj->image_size, md5, c->bytes,
+                                c->md5 ? c->md5 : "not recorded");
+    } else {
+        size_t n = 0;
+        e->st = kw_co_sidecar_record_of(&set, (size_t)o, &e->data, &n, &e->err);
+        if (e->st == KW_OK && !kw_co_record_open(&e->rec, e->data, n, set.objects.v[o].kernels.n))
+            e->st = kw_fail(&e->err, "%s: a decoded code object that does not read back", name);
+    }
+    kw_co_set_free(&set);
+}
+
+static kw_dec_co *kw_dec_ready(kw_dec_co *e) {
+    pthread_mutex_lock(&e->mu);
+    if (!e->done) {
+        kw_dec_resolve(e);
+        e->done = true;
+    }
+    pthread_mutex_unlock(&e->mu);
+    return e;
+}
+
+/* Is a the record of code object c (its arch key is c's arch or target id,
+ * or it has c's target id)? kw_co_refill.c's rule. */
+static bool kw_dec_owns(const kw_kernel_arch *a, const kw_code_object *c) {
+    if (!a->arch)
+        return false;
+    if ((c->arch && !strcmp(a->arch, c->arch)) || (c->target_id && !strcmp(a->arch, c->target_id)))
+        return true;
+    return a->target_id && c->target_id && !strcmp(a->target_id, c->target_id);
+}
+
+/* Has arch a its listing in a code object of its unit? */
+static bool kw_dec_wants(const kw_decode *d, const kw_kernel_arch *a) {
+    if (a->isa || a->isa_note || !a->unit || a->unit > d->nunits)
+        return false;
+    for (size_t i = d->first[a->unit - 1]; i < d->first[a->unit]; i++)
+        if (kw_dec_owns(a, d->v[i].c))
+            return true;
+    return false;
+}
+
+/* Fill arch a of kernel symbol from its unit's code objects. */
+static kw_status kw_dec_fill(kw_decode *d, const char *symbol, kw_kernel_arch *a, kw_arena *arena,
+                             kw_err *err) {
+    const char *note = NULL;
+    for (size_t i = d->first[a->unit - 1]; i < d->first[a->unit]; i++) {
+        if (!kw_dec_owns(a, d->v[i].c))
+            continue;
+        kw_dec_co *e = kw_dec_ready(&d->v[i]);
+        if (e->st != KW_OK) {
+            *err = e->err;
+            return KW_ERR;
+        }
+        if (e->note) {
+            note = note ? note : e->note;
+            continue;
+        }
+        if (!e->note && !e->data)
+            return kw_fail(err, "out of memory");
+        for (size_t k = 0; k < e->rec.nkernels; k++) {
+            if (!kw_co_record_has(&e->rec, k, symbol))
+                continue;
+            if (!kw_co_record_fill(&e->rec, k, arena, a))
+                return kw_fail(err, "%s: a damaged decode cache record", symbol);
+            return KW_OK;
+        }
+    }
+    if (note && !(a->isa_note = kw_arena_strdup(arena, note)))
+        return kw_fail(err, "out of memory");
+    return KW_OK;
+}
+
+kw_status kw_decode_kernel(kw_decode *d, const kw_kernel *k, kw_arena *a, const kw_kernel **out,
+                           kw_err *err) {
+    *out = k;
+    bool any = false;
+    for (size_t j = 0; d && k && j < k->archs.n && !any; j++)
+        any = kw_dec_wants(d, &k->archs.v[j]);
+    if (!any)
+        return KW_OK;
+    kw_kernel *c = kw_arena_alloc(a, sizeof *c);
+    kw_kernel_arch *v = c ? kw_arena_alloc(a, k->archs.n * sizeof *v) : NULL;
+    if (!v)
+        return kw_fail(err, "out of memory");
+    *c = *k;
+    memcpy(v, k->archs.v, k->archs.n * sizeof *v);
+    c->archs.v = v;
+    c->archs.cap = k->archs.n;
+    for (size_t j = 0; j < c->archs.n; j++)
+        if (kw_dec_wants(d, &v[j]) && kw_dec_fill(d, k->symbol, &v[j], a, err) != KW_OK)
+            return KW_ERR;
+    *out = c;
+    return KW_OK;
+}
+
+static void kw_dec_work(void *ctx, unsigned worker, size_t i) {
+    kw_decode *d = ctx;
+    (void)worker;
+    kw_dec_ready(&d->v[i]);
+}
+
+static int kw_dec_done(void *ctx, size_t i) {
+    kw_decode *d = ctx;
+    return d->v[i].st == KW_OK ? 0 : (int)i + 1;
+}
+
+kw_status kw_decode_all(kw_decode *d, unsigned threads, kw_err *err) {
+    if (!d || !d->n)
+        return KW_OK;
+    if (!threads) { /* every core, unless KWALK_JOBS says */
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = getenv("KWALK_JOBS") || cpus < 1 ? kw_pool_threads()
+                  : cpus > 256                     ? 256
+                                                   : (unsigned)cpus;
+    }
+    int rc = kw_pool_run(d->n, threads, 4 * (size_t)(threads ? threads : 1), kw_dec_work,
+                         kw_dec_done, d);
+    if (rc) {
+        *err = d->v[rc - 1].err;
+        return KW_ERR;
+    }
+    return KW_OK;
+}
