@@ -68,6 +68,11 @@ cache_env=(CCACHE_DIR="${CCACHE_DIR:-$PWD/$BUILD-ccache}" CCACHE_BASEDIR="$PWD" 
 launcher=()
 command -v ccache > /dev/null &&
   launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# Ground truth that does not depend on the major (tests/lib/kwtruth.py: clang-query's
+# launch sites of the aiter TUs) is computed by the first major's ctest and read by the
+# next ones: a directory of this run's own, emptied here.
+export KWALK_TEST_TRUTH=$PWD/$BUILD-truth
+rm -rf "$KWALK_TEST_TRUTH"
 with22=0
 for m in "${MAJORS[@]}"; do [ "$m" != 22 ] || with22=1; done
 dir_of() { if [ "$1" = 22 ]; then echo "$BUILD"; else echo "$BUILD-clang$1"; fi; }
