@@ -71,7 +71,8 @@ command -v ccache > /dev/null &&
 # Ground truth that does not depend on the major (tests/lib/kwtruth.py: clang-query's
 # launch sites of the aiter TUs) is computed by the first major's ctest and read by the
 # next ones: a directory of this run's own, emptied here.
-export KWALK_TEST_TRUTH=$PWD/$BUILD-truth
+case $BUILD in /*) KWALK_TEST_TRUTH=$BUILD-truth ;; *) KWALK_TEST_TRUTH=$PWD/$BUILD-truth ;; esac
+export KWALK_TEST_TRUTH
 rm -rf "$KWALK_TEST_TRUTH"
 with22=0
 for m in "${MAJORS[@]}"; do [ "$m" != 22 ] || with22=1; done
