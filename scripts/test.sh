@@ -11,9 +11,11 @@
 # Tests labelled major_independent (tests/lib/KwTest.cmake: no clang, LLVM or input
 # of the major in them) or major_once (they compare kwalk with itself on the major's
 # corpus) run in clang 22's ctest only, when 22 is among the majors.
-# Warnings are errors here (KWALK_WERROR), never in a user's build; the C code
-# is also compiled once at -O3 (BUILD_DIR-O3), where the optimizer sees warnings
-# the -O2 build does not (the C code only: KWALK_IRFACTS=OFF leaves out the C++
+# Each major's tree after the first, and then the -O3 tree, is built at nice 19
+# while the previous major's ctest runs (the idle core it leaves; logs in
+# BUILD_DIR-*.log). Warnings are errors here (KWALK_WERROR), never in a user's
+# build; the C code is also compiled once at -O3 (BUILD_DIR-O3), where the
+# optimizer sees warnings the -O2 build does not (the C code only: KWALK_IRFACTS=OFF leaves out the C++
 # tool kwalk-irfacts). The C++ (the plugin, the IR passes, their test tools) is
 # built with line tables only (-g1): full debug info of Clang's templates is a
 # quarter of their compile time, and the tests read none of it. After clang 22's ctest, the README's main command
@@ -30,18 +32,13 @@ bash scripts/install-deps.sh
 failed=()
 
 # The C code at -O3 with warnings as errors: the kwalk command and every C
-# library it links (the plugin's C++ is compiled with -Werror below).
-echo "test.sh: the C code at -O3 in $BUILD-O3"
-if cmake -S . -B "$BUILD-O3" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKWALK_WERROR=ON \
-     -DCMAKE_C_FLAGS_RELEASE="-O3 -DNDEBUG" -DBUILD_TESTING=OFF -DKWALK_IRFACTS=OFF \
-     > "$BUILD-O3.log" 2>&1 &&
-   cmake --build "$BUILD-O3" --target kwalk >> "$BUILD-O3.log" 2>&1; then
-  echo "test.sh: -O3 build passed"
-else
-  tail -40 "$BUILD-O3.log"
-  echo "test.sh: -O3 build FAILED (log: $BUILD-O3.log)"
-  failed+=(O3)
-fi
+# library it links (the plugin's C++ is compiled with -Werror below). Built at
+# nice 19 while the last major's ctest runs (see "overlap" below).
+o3_build() {
+  cmake -S . -B "$BUILD-O3" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKWALK_WERROR=ON \
+    -DCMAKE_C_FLAGS_RELEASE="-O3 -DNDEBUG" -DBUILD_TESTING=OFF -DKWALK_IRFACTS=OFF &&
+    cmake --build "$BUILD-O3" --target kwalk
+}
 
 # demo DIR: the README's main command on the build in DIR, without a second
 # install or build; fails unless it left what it promises.
@@ -71,20 +68,69 @@ cache_env=(CCACHE_DIR="${CCACHE_DIR:-$PWD/$BUILD-ccache}" CCACHE_BASEDIR="$PWD" 
 launcher=()
 command -v ccache > /dev/null &&
   launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# Ground truth that does not depend on the major (tests/lib/kwtruth.py: clang-query's
+# launch sites of the aiter TUs) is computed by the first major's ctest and read by the
+# next ones: a directory of this run's own, emptied here.
+case $BUILD in /*) KWALK_TEST_TRUTH=$BUILD-truth ;; *) KWALK_TEST_TRUTH=$PWD/$BUILD-truth ;; esac
+export KWALK_TEST_TRUTH
+rm -rf "$KWALK_TEST_TRUTH"
 with22=0
 for m in "${MAJORS[@]}"; do [ "$m" != 22 ] || with22=1; done
-for m in "${MAJORS[@]}"; do
-  dir=$BUILD
-  [ "$m" = 22 ] || dir=$BUILD-clang$m
+dir_of() { if [ "$1" = 22 ]; then echo "$BUILD"; else echo "$BUILD-clang$1"; fi; }
+# major_build M: configure and build clang M's tree
+major_build() {
+  local root=/usr/lib/llvm-$1
+  cmake -S . -B "$(dir_of "$1")" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKWALK_SANITIZE=ON \
+    -DKWALK_WERROR=ON "${launcher[@]}" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
+    -DLLVM_DIR="$root/lib/cmake/llvm" -DClang_DIR="$root/lib/cmake/clang" &&
+    env "${cache_env[@]}" cmake --build "$(dir_of "$1")"
+}
+# Overlap: ctest -j2 leaves a core idle for much of its run (tests that wait for
+# a fixture, the capture tests that hold both cores for one compile, the tail;
+# docs/test-time.md), so while one major's ctest runs the next major's tree is
+# built (after the last, the -O3 tree) at nice 19: it gets the CPU the tests do
+# not use. Its output goes to a log, shown if it fails; ctest waits for it.
+# bg_start NAME CMD...: runs CMD at nice 19 in the background, output to $BUILD-NAME.log
+bg_pid='' bg_name='' bg_log=''
+bg_start() {
+  bg_name=$1; bg_log=$BUILD-$1.log; shift
+  echo "test.sh: building $bg_name beside the tests (nice 19, log: $bg_log)"
+  # renice (bsdutils, Essential in Debian): the function runs in this subshell;
+  # two jobs, one a core (ninja's default is cores + 2: more memory beside the tests)
+  ( renice -n 19 -p "$BASHPID" > /dev/null && CMAKE_BUILD_PARALLEL_LEVEL=2 "$@" ) \
+    > "$bg_log" 2>&1 &
+  bg_pid=$!
+}
+# bg_wait: waits for the background build; fails (its log's tail shown) if it did
+bg_wait() {
+  [ -n "$bg_pid" ] || return 0
+  local pid=$bg_pid; bg_pid=''
+  if wait "$pid"; then
+    echo "test.sh: $bg_name built"
+  else
+    tail -40 "$bg_log"; echo "test.sh: building $bg_name FAILED (log: $bg_log)"; return 1
+  fi
+}
+for i in "${!MAJORS[@]}"; do
+  m=${MAJORS[$i]}
+  dir=$(dir_of "$m")
   only=()
   [ "$m" = 22 ] || [ $with22 = 0 ] || only=(-LE 'major_independent|major_once')
-  root=/usr/lib/llvm-$m
   start=$(date +%s)
   echo "test.sh: clang $m in $dir"
-  if cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKWALK_SANITIZE=ON \
-       -DKWALK_WERROR=ON "${launcher[@]}" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
-       -DLLVM_DIR="$root/lib/cmake/llvm" -DClang_DIR="$root/lib/cmake/clang" &&
-     env "${cache_env[@]}" cmake --build "$dir" &&
+  built=0
+  if [ "$i" = 0 ]; then
+    major_build "$m" || built=1
+  else
+    bg_wait || built=1
+  fi
+  next=$((i + 1))
+  if [ "$next" -lt ${#MAJORS[@]} ]; then
+    bg_start "clang${MAJORS[$next]}-build" major_build "${MAJORS[$next]}"
+  else
+    bg_start O3 o3_build
+  fi
+  if [ $built = 0 ] &&
      ctest --test-dir "$dir" --output-on-failure -j2 "${only[@]}" &&
      { [ "$m" != 22 ] || demo "$dir"; }; then
     echo "test.sh: clang $m passed in $(( $(date +%s) - start )) s"
@@ -93,6 +139,12 @@ for m in "${MAJORS[@]}"; do
     failed+=("$m")
   fi
 done
+if bg_wait; then
+  echo "test.sh: -O3 build passed"
+else
+  echo "test.sh: -O3 build FAILED"
+  failed+=(O3)
+fi
 if [ ${#failed[@]} -gt 0 ]; then
   echo "test.sh: failed for clang ${failed[*]}"
   exit 1

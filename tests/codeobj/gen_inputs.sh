@@ -17,8 +17,10 @@
 #   libmixed.so          a compressed and a plain bundle in one .hip_fatbin
 #   kinds.g.dev.o        the first arch with -gline-tables-only
 #   asm_kernel.co / asm_kernel.rel.o  the hand-written .s, linked / relocatable
-#   corpus/<tu>.<arch>.dev.o (+ remarks) the project's corpus, HIP compat flags;
-#                        rmsnorm also with -gline-tables-only
+#   corpus/<tu>.<arch>.dev.o (+ remarks) the project's corpus as the build compiled
+#                        it (KWCO_ISA_DIR, KWCO_CORPUS_OBJ: copied, not compiled
+#                        again); rmsnorm also with line tables (every arch),
+#                        as a host object, and compressed
 #   co/*.co              every code object unbundled by clang-offload-bundler
 #   bad/*                broken inputs (make_bad.py)
 #   fuzz-seeds/*         small inputs of each kind for the fuzzer
@@ -74,23 +76,25 @@ $B/clang -x assembler -target amdgcn-amd-amdhsa -mcpu=gfx942 -c "$S/asm_kernel.s
   -o asm_kernel.rel.o
 cp asm_kernel.co co/asm_kernel.co
 
-# The project's corpus (real HIP with the compat flags), when it is there.
-if [ -n "${KWCO_CORPUS_FLAGS:-}" ] && [ -f "$KWCO_CORPUS_FLAGS" ] && [ -d "${KWCO_CORPUS:-}" ]; then
-  set --
-  while IFS= read -r f; do [ -n "$f" ] && set -- "$@" "$f"; done < "$KWCO_CORPUS_FLAGS"
+# The project's corpus, from what the build already compiled (nothing compiled
+# again here): the isa_sidecar inputs hold each corpus TU compiled device-only
+# per arch with the corpus's flags and -cuid, with the same compile's
+# resource-usage remarks (isa_sidecar.corpus checks that those code objects are
+# byte for byte the corpus's), rmsnorm_quant_kernels with -Xarch_device
+# -gline-tables-only (_g.o) and with --offload-compress (_z.o, the corpus's
+# -cuid); the corpus build's own rmsnorm_quant_kernels.o is the plain bundle.
+if [ -n "${KWCO_ISA_DIR:-}" ] && [ -d "${KWCO_CORPUS:-}" ]; then
   for src in "$KWCO_CORPUS"/*.hip; do
     tu=$(basename "$src" .hip)
     for a in $ARCHS; do
-      $B/clang++ -x hip "$@" --offload-arch=$a --cuda-device-only -c "$src" \
-        -o corpus/$tu.$a.dev.o $RU 2> remarks/corpus.$tu.$a.txt
+      cp "$KWCO_ISA_DIR/remarks/$tu.$a.dev.o" corpus/$tu.$a.dev.o
+      cp "$KWCO_ISA_DIR/remarks/$tu.$a.txt" remarks/corpus.$tu.$a.txt
     done
   done
-  src=$KWCO_CORPUS/rmsnorm_quant_kernels.hip
-  $B/clang++ -x hip "$@" --offload-arch=$FIRST --cuda-device-only -gline-tables-only \
-    -c "$src" -o corpus/rmsnorm_quant_kernels.g.dev.o
-  $B/clang++ -x hip "$@" $ALL -cuid=kwco -c "$src" -o corpus/rmsnorm.host.o
-  $B/clang++ -x hip "$@" $ALL -cuid=kwco \
-    --offload-compress -c "$src" -o corpus/rmsnorm.ccob.host.o
+  "$B/llvm-objcopy" --dump-section=.hip_fatbin=corpus/rmsnorm_quant_kernels.g.dev.o \
+    "$KWCO_ISA_DIR/objs/rmsnorm_quant_kernels_g.o"
+  cp "$KWCO_CORPUS_OBJ/rmsnorm_quant_kernels.o" corpus/rmsnorm.host.o
+  cp "$KWCO_ISA_DIR/objs/rmsnorm_quant_kernels_z.o" corpus/rmsnorm.ccob.host.o
 fi
 
 # CCOB with zlib: clang's bundler writes zstd whenever LLVM has it, so these
