@@ -8,6 +8,7 @@
 
 #include "common/kw_buf.h"
 #include "common/kw_symmap.h"
+#include "model/kw_kpage_walk.h"
 #include "model/kw_operand.h"
 
 /* A name and value that tell a row from its siblings: a template argument,
@@ -700,5 +701,9 @@ kw_status kw_kpage_build(kw_kpage *p, kw_model *m, const kw_kfam *fam, const siz
     if (kw_kdiffer(p, params, a) != KW_OK || kw_kgroups(p) != KW_OK || kw_kopen(p, a) != KW_OK ||
         kw_kcommon(p, a) != KW_OK || kw_kfold(p, m, params, a) != KW_OK)
         return kw_oom(err);
-    return KW_OK;
+    kw_kpage_walk *w = kw_arena_alloc(a, sizeof(*w));
+    if (!w)
+        return kw_oom(err);
+    p->walk = w;
+    return kw_kpage_walk_build(w, p, m, a, err);
 }

@@ -122,6 +122,9 @@ typedef struct kw_kpage {
     /* the template's definition and parameters (kw_kpage_src.h): set by the
      * caller after kw_kpage_build, NULL when not read */
     const struct kw_kpage_src *src;
+    /* the facts of the six walkthrough sections every row has alike
+     * (kw_kpage_walk.h), built by kw_kpage_build */
+    const struct kw_kpage_walk *walk;
     /* more than KW_KPAGE_FOLD_ROWS rows: the conditions every way of every
      * row needs (in the first way's order) and a line per group */
     bool fold;

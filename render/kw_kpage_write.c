@@ -10,6 +10,7 @@
 #include "common/kw_esc.h"
 #include "common/kw_fs.h"
 #include "model/kw_kpage_src.h"
+#include "render/kw_kpage_shared.h"
 #include "render/kw_md.h"
 
 static void kw_kw_loc(kw_render *r, const kw_loc *l, kw_md_in in) {
@@ -373,40 +374,6 @@ static void kw_kw_source(kw_render *r, const kw_kpage *p) {
     kw_r_gap(r);
 }
 
-/* What the instantiations share: their launch sites and entry points. */
-static void kw_kw_common(kw_render *r, const kw_kpage *p) {
-    if (!p->sites.n)
-        return;
-    kw_r_h(r, 2);
-    kw_r_t(r, "What the instantiations share");
-    kw_r_h_end(r);
-    kw_r_para(r, "Launched at:");
-    kw_r_list(r);
-    for (size_t i = 0; i < p->sites.n; i++) {
-        kw_r_item(r, 0);
-        kw_kw_loc(r, p->sites.v[i].loc, kw_r_prose_in(r));
-        kw_r_tf(r, ": %zu of %zu", p->sites.v[i].rows, p->rows.n);
-    }
-    kw_r_list_end(r);
-    kw_r_gap(r);
-    if (!p->entries.n)
-        return;
-    kw_r_para(r, "Entry points reaching them:");
-    kw_r_list(r);
-    for (size_t i = 0; i < p->entries.n; i++) {
-        const kw_entry *e = r->m->entries.v[p->entries.v[i].entry].e;
-        kw_r_item(r, 0);
-        kw_r_c(r, e->name ? e->name : "?");
-        if (e->location.file) {
-            kw_r_t(r, " at ");
-            kw_kw_loc(r, &e->location, kw_r_prose_in(r));
-        }
-        kw_r_tf(r, ": %zu of %zu", p->entries.v[i].rows, p->rows.n);
-    }
-    kw_r_list_end(r);
-    kw_r_gap(r);
-}
-
 /* A folded family (p->fold): the conditions every way needs once, a line
  * per group (its other conditions, its rows' template arguments), then
  * every instantiation by symbol under its group's number (in HTML linking
@@ -484,7 +451,7 @@ static void kw_kw_fold(kw_render *r, const kw_kpage *p) {
 void kw_kpage_write(kw_render *r, const kw_kpage *p, const char *query) {
     kw_kw_head(r, p, query);
     kw_kw_source(r, p);
-    kw_kw_common(r, p);
+    kw_kpage_shared_write(r, p);
     kw_kw_shape(r, p);
     kw_r_h(r, 2);
     kw_r_t(r, "Dispatch table");
