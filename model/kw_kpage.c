@@ -31,6 +31,39 @@ static bool kw_kguard_dispatch(const kw_guard *g) {
            strcmp(kind, "do") && strcmp(kind, "default") && !g->constant && g->condition;
 }
 
+/* The evaluator's reason as a page's prose writes it: a quoted name or
+ * text ('s.time_kernel_', `at "..."` closing the message) as code, so that
+ * it is printed as typed, with no Markdown escape in it (the site's shape
+ * box, kw_html_kpage_js.c, writes its reasons so too). */
+static const char *kw_kwhy(const char *msg, kw_arena *a) {
+    kw_buf b;
+    kw_buf_init(&b);
+    for (const char *s = msg; *s; s++) {
+        const char *e = *s == '\'' ? strchr(s + 1, '\'') : NULL;
+        if (e && !memchr(s + 1, '`', (size_t)(e - s - 1))) {
+            kw_buf_putc(&b, '`');
+            kw_buf_append(&b, s + 1, (size_t)(e - s - 1));
+            kw_buf_putc(&b, '`');
+            s = e;
+        } else {
+            kw_buf_putc(&b, *s);
+        }
+    }
+    const char *t = b.ptr ? b.ptr : "";
+    size_t n = b.len;
+    for (const char *at = t; n && t[n - 1] == '"' && (at = strstr(at, " at \"")); at++) {
+        const char *in = at + 5, *end = t + n - 1;
+        if (in > end || memchr(in, '`', (size_t)(end - in)))
+            continue;
+        b.ptr[in - 1 - t] = '`';
+        b.ptr[n - 1] = '`';
+        break;
+    }
+    const char *out = b.oom ? NULL : kw_arena_strndup(a, t, n);
+    kw_buf_free(&b);
+    return out ? out : msg;
+}
+
 static void kw_keval(kw_kcond *c, const char *expr, bool need, const kw_shape *shape, kw_arena *a) {
     if (!shape) {
         c->v = KW_KV_NONE;
@@ -40,7 +73,7 @@ static void kw_keval(kw_kcond *c, const char *expr, bool need, const kw_shape *s
     kw_err e;
     if (kw_expr_eval(expr, shape, KW_EXPR_C, &val, &e) != KW_OK) {
         c->v = KW_KV_OPEN;
-        c->why = kw_arena_strdup(a, e.msg);
+        c->why = kw_kwhy(e.msg, a);
         return;
     }
     c->v = ((val.v[0] != 0) == need) ? KW_KV_HOLDS : KW_KV_FAILS;
@@ -639,6 +672,51 @@ static kw_status kw_ktree_build(kw_kpage *p, const kw_model *m, kw_arena *a) {
     return KW_OK;
 }
 
+/* Chains of single children as one node: a node with one child and no
+ * group of its own takes its child's text (into more), group and children,
+ * and the nodes below move up a level. */
+static kw_status kw_ktree_collapse(kw_kpage *p, kw_arena *a) {
+    size_t n = p->tree.n;
+    const kw_ktree *t = p->tree.v;
+    size_t *up = kw_arena_alloc(a, (n + 1) * sizeof *up);
+    size_t *kids = kw_arena_alloc(a, (n + 1) * sizeof *kids);
+    size_t *at = kw_arena_alloc(a, (n + 1) * sizeof *at); /* a node's place in out */
+    size_t *stack = kw_arena_alloc(a, (n + 1) * sizeof *stack);
+    if (!up || !kids || !at || !stack)
+        return KW_ERR;
+    memset(kids, 0, (n + 1) * sizeof *kids);
+    for (size_t i = 0; i < n; i++) {
+        size_t d = t[i].depth < n ? t[i].depth : n - 1;
+        up[i] = d ? stack[d - 1] : KW_NONE;
+        stack[d] = i;
+        if (up[i] != KW_NONE)
+            kids[up[i]]++;
+    }
+    KW_ARRAY(kw_ktree) out;
+    memset(&out, 0, sizeof(out));
+    for (size_t i = 0; i < n; i++) {
+        size_t u = up[i];
+        if (u != KW_NONE && kids[u] == 1 && !t[u].group) {
+            kw_ktree *o = &out.v[at[u]];
+            const char **m = KW_PUSH(a, o->more);
+            if (!m)
+                return KW_ERR;
+            *m = t[i].text;
+            o->group = t[i].group;
+            at[i] = at[u];
+            continue;
+        }
+        kw_ktree *o = KW_PUSH(a, out);
+        if (!o)
+            return KW_ERR;
+        *o = t[i];
+        o->depth = u == KW_NONE ? 0 : out.v[at[u]].depth + 1;
+        at[i] = out.n - 1;
+    }
+    p->tree.v = out.v, p->tree.n = out.n, p->tree.cap = out.cap;
+    return KW_OK;
+}
+
 static kw_status kw_kfold(kw_kpage *p, const kw_model *m, const kw_kparams *params, kw_arena *a) {
     p->fold = p->rows.n > KW_KPAGE_FOLD_ROWS;
     if (!p->fold)
@@ -676,7 +754,7 @@ static kw_status kw_kfold(kw_kpage *p, const kw_model *m, const kw_kparams *para
         if (!k->rest || !k->args)
             return KW_ERR;
     }
-    return kw_ktree_build(p, m, a);
+    return kw_ktree_build(p, m, a) == KW_OK ? kw_ktree_collapse(p, a) : KW_ERR;
 }
 
 kw_status kw_kpage_build(kw_kpage *p, kw_model *m, const kw_kfam *fam, const size_t *kernels,

@@ -92,12 +92,14 @@ typedef struct kw_kgroup {
 
 /* A node of a folded page's condition tree: a condition (or an entry
  * point's name, or a group's several ways in one text) under the node
- * depth - 1 above it; a group's last node names it (group + 1, 0 for an
- * inner node). */
+ * depth - 1 above it, followed by the conditions in more: a chain of nodes
+ * each the only child of the one before is one node; a group's last node
+ * names it (group + 1, 0 for an inner node). */
 typedef struct kw_ktree {
     size_t depth, group;
     const char *text;
     bool entry; /* text is an entry point's name */
+    KW_ARRAY(const char *) more; /* the chain's later conditions, outermost first */
 } kw_ktree;
 
 /* A family with more rows than this is written folded: one line per group,

@@ -149,13 +149,15 @@ static bool kw_kpage_walk_str_eq(const char *x, const char *y) {
     return !strcmp(x ? x : "", y ? y : "");
 }
 
+static bool kw_kpage_walk_has_shared_one(const kw_shared_var *u, const kw_shared_var *v) {
+    return kw_kpage_walk_str_eq(u->name, v->name) && kw_kpage_walk_str_eq(u->type, v->type) &&
+           u->bytes == v->bytes && kw_kpage_walk_same_loc(&u->location, &v->location);
+}
+
 static bool kw_kpage_walk_has_shared(const kw_kernel *k, const kw_shared_var *v) {
-    for (size_t i = 0; i < k->shared.n; i++) {
-        const kw_shared_var *u = &k->shared.v[i];
-        if (kw_kpage_walk_str_eq(u->name, v->name) && kw_kpage_walk_str_eq(u->type, v->type) &&
-            u->bytes == v->bytes && kw_kpage_walk_same_loc(&u->location, &v->location))
+    for (size_t i = 0; i < k->shared.n; i++)
+        if (kw_kpage_walk_has_shared_one(&k->shared.v[i], v))
             return true;
-    }
     return false;
 }
 
@@ -180,7 +182,9 @@ static kw_status kw_kpage_walk_decls(kw_kpage_walk *w, const kw_kpage *p, const 
     if (!k0 || w->trees != p->rows.n)
         return KW_OK;
     for (size_t i = 0; i < k0->shared.n; i++) {
-        bool all = true;
+        bool all = true; /* and not listed yet */
+        for (size_t j = 0; j < w->shared.n && all; j++)
+            all = !kw_kpage_walk_has_shared_one(w->shared.v[j], &k0->shared.v[i]);
         for (size_t r = 1; r < p->rows.n && all; r++)
             all = kw_kpage_walk_has_shared(kw_kpage_walk_k(p, m, r), &k0->shared.v[i]);
         const kw_shared_var **s = all ? KW_PUSH(a, w->shared) : NULL;
@@ -190,7 +194,10 @@ static kw_status kw_kpage_walk_decls(kw_kpage_walk *w, const kw_kpage *p, const 
             *s = &k0->shared.v[i];
     }
     for (size_t i = 0; i < k0->inline_asm.n; i++) {
-        bool all = true;
+        bool all = true; /* and not listed yet: each text and place once */
+        for (size_t j = 0; j < w->asms.n && all; j++)
+            all = !kw_kpage_walk_str_eq(w->asms.v[j]->text, k0->inline_asm.v[i].text) ||
+                  !kw_kpage_walk_same_loc(&w->asms.v[j]->location, &k0->inline_asm.v[i].location);
         for (size_t r = 1; r < p->rows.n && all; r++)
             all = kw_kpage_walk_has_asm(kw_kpage_walk_k(p, m, r), &k0->inline_asm.v[i]);
         const kw_inline_asm **s = all ? KW_PUSH(a, w->asms) : NULL;

@@ -410,6 +410,10 @@ static void kw_kw_fold(kw_render *r, const kw_kpage *p) {
         if (t->entry)
             kw_r_t(r, "from ");
         kw_r_c(r, t->text);
+        for (size_t j = 0; j < t->more.n; j++) {
+            kw_r_t(r, t->entry && !j ? ": " : " && ");
+            kw_r_c(r, t->more.v[j]);
+        }
         if (!t->group)
             continue;
         const kw_kgroup *k = &p->groups.v[t->group - 1];

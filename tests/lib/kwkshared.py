@@ -116,8 +116,9 @@ def check_names(ck, name, every, some):
             sym = last[len("operator"):][:1]
             ck.check(at is not None and sym in at, "%s: %s at %s:%d: no %r there: %r"
                      % (name, label, f, n, sym, at))
-            ck.check(de is not None and "operator" in de, "%s: %s defined at %s:%d: %r"
-                     % (name, label, df, dn, de))
+            lam = label.startswith("(lambda")  # defined by its introducer, `[&](...)`
+            ck.check(de is not None and ("[" if lam else "operator") in de,
+                     "%s: %s defined at %s:%d: %r" % (name, label, df, dn, de))
             continue
         ck.check(at is not None and re.search(r"\b%s\b" % re.escape(last), at),
                  "%s: %s at %s:%d: the call line does not name it: %r" % (name, label, f, n, at))
