@@ -80,8 +80,8 @@ static void kw_keval(kw_kcond *c, const char *expr, bool need, const kw_shape *s
 }
 
 static kw_status kw_kway_cond(kw_kway *w, kw_arena *a, const char *text, const char *expr,
-                              bool need, kw_loc loc, const kw_shape *shape,
-                              const kw_constant *k, size_t nk) {
+                              bool need, kw_loc loc, const kw_shape *shape, const kw_constant *k,
+                              size_t nk) {
     for (size_t i = 0; i < w->conds.n; i++)
         if (!strcmp(w->conds.v[i].text, text))
             return KW_OK;
@@ -106,9 +106,8 @@ static kw_status kw_kway_guards(kw_kway *w, kw_arena *a, const kw_guard *g, size
             continue;
         const char *text =
             g[i].holds ? g[i].condition : kw_arena_printf(a, "!(%s)", g[i].condition);
-        if (!text ||
-            kw_kway_cond(w, a, text, g[i].condition, g[i].holds, g[i].location, shape, k, nk) !=
-                KW_OK)
+        if (!text || kw_kway_cond(w, a, text, g[i].condition, g[i].holds, g[i].location, shape, k,
+                                  nk) != KW_OK)
             return KW_ERR;
     }
     return KW_OK;
@@ -238,13 +237,12 @@ static kw_status kw_kway_add(kw_krow *r, kw_model *m, size_t li, const kw_mpath 
         const kw_host_call *hc = m->calls.v[path->calls.v[c]].c;
         const kw_shape *s =
             base ? kw_operand_shape(base, a, hc->constants.v, hc->constants.n) : NULL;
-        if (kw_kway_guards(w, a, hc->guards.v, hc->guards.n, s, hc->constants.v,
-                           hc->constants.n) != KW_OK)
+        if (kw_kway_guards(w, a, hc->guards.v, hc->guards.n, s, hc->constants.v, hc->constants.n) !=
+            KW_OK)
             return KW_ERR;
     }
     const kw_shape *s = base ? kw_operand_shape(base, a, l->constants.v, l->constants.n) : NULL;
-    if (kw_kway_guards(w, a, l->guards.v, l->guards.n, s, l->constants.v, l->constants.n) !=
-        KW_OK)
+    if (kw_kway_guards(w, a, l->guards.v, l->guards.n, s, l->constants.v, l->constants.n) != KW_OK)
         return KW_ERR;
     for (size_t i = 0; fields && i < fields->n; i++) {
         const char *text = kw_arena_printf(a, "%s == %s", fields->v[i].name, fields->v[i].value);
@@ -296,8 +294,11 @@ static kw_status kw_krow_build(kw_krow *r, kw_model *m, size_t ki, kw_kparams *p
         kw_mpaths paths;
         if (kw_model_paths(m, li, a, &paths, err) != KW_OK)
             return KW_ERR;
-        if (paths.dead)
+        r->nlaunches++;
+        if (paths.dead) {
+            r->ndead++;
             continue;
+        }
         for (size_t p = 0; p <= paths.v.n; p++) {
             if (p == paths.v.n && paths.v.n)
                 break;
@@ -569,8 +570,10 @@ static void kw_kfold_rest(const kw_kpage *p, const kw_model *m, const kw_krow *r
         if (!n)
             kw_buf_puts(b, "(none beyond those)");
     }
-    if (!r->ways.n)
-        kw_buf_puts(b, "(no recorded way)");
+    if (!r->ways.n && r->ndead)
+        kw_buf_puts(b, "(never runs: each launch of these is under a constant-false condition)");
+    else if (!r->ways.n)
+        kw_buf_puts(b, "(no recorded launch)");
 }
 
 /* The differing arguments' values in the group of rows idx[0..n). */
@@ -597,8 +600,8 @@ static void kw_kfold_args(const kw_kpage *p, const kw_kparams *params, const siz
  * or its several ways as one text. */
 typedef KW_ARRAY(kw_ktree) kw_ktoks;
 
-static kw_status kw_ktokens(const kw_kpage *p, const kw_model *m, const kw_kgroup *k,
-                            kw_ktoks *t, kw_arena *a) {
+static kw_status kw_ktokens(const kw_kpage *p, const kw_model *m, const kw_kgroup *k, kw_ktoks *t,
+                            kw_arena *a) {
     const kw_krow *r = &p->rows.v[k->first];
     kw_ktree *x;
     if (r->ways.n != 1) {
@@ -672,6 +675,47 @@ static kw_status kw_ktree_build(kw_kpage *p, const kw_model *m, kw_arena *a) {
     return KW_OK;
 }
 
+/* Whether x is "!(y)". */
+static bool kw_knegates(const char *x, const char *y) {
+    size_t n = strlen(y);
+    return !strncmp(x, "!(", 2) && !strncmp(x + 2, y, n) && !strcmp(x + 2 + n, ")");
+}
+
+/* The condition among texts[0..n) that text contradicts, else NULL. */
+static const char *kw_kcontra_in(const char *text, const char *const *texts, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (kw_knegates(text, texts[i]) || kw_knegates(texts[i], text))
+            return texts[i];
+    return NULL;
+}
+
+/* Each node's contra: its conditions against those of the nodes above it
+ * and its own earlier ones (entry names are no conditions). */
+static kw_status kw_ktree_contra(kw_kpage *p, kw_arena *a) {
+    KW_ARRAY(const char *) above; /* the conditions on the way to node i */
+    memset(&above, 0, sizeof(above));
+    size_t *mark = kw_arena_alloc(a, (p->tree.n + 1) * sizeof *mark); /* above.n at depth d */
+    if (!mark)
+        return KW_ERR;
+    for (size_t i = 0; i < p->tree.n; i++) {
+        kw_ktree *t = &p->tree.v[i];
+        above.n = t->depth ? mark[t->depth - 1] : 0;
+        for (size_t j = 0; j <= t->more.n; j++) {
+            const char *c = j ? t->more.v[j - 1] : t->text;
+            if (!j && t->entry)
+                continue;
+            if (!t->contra)
+                t->contra = kw_kcontra_in(c, above.v, above.n);
+            const char **slot = KW_PUSH(a, above);
+            if (!slot)
+                return KW_ERR;
+            *slot = c;
+        }
+        mark[t->depth] = above.n;
+    }
+    return KW_OK;
+}
+
 /* Chains of single children as one node: a node with one child and no
  * group of its own takes its child's text (into more), group and children,
  * and the nodes below move up a level. */
@@ -714,7 +758,7 @@ static kw_status kw_ktree_collapse(kw_kpage *p, kw_arena *a) {
         at[i] = out.n - 1;
     }
     p->tree.v = out.v, p->tree.n = out.n, p->tree.cap = out.cap;
-    return KW_OK;
+    return kw_ktree_contra(p, a);
 }
 
 static kw_status kw_kfold(kw_kpage *p, const kw_model *m, const kw_kparams *params, kw_arena *a) {

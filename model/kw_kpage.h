@@ -65,6 +65,7 @@ typedef struct kw_kmix {
 typedef struct kw_krow {
     size_t kernel; /* into the model's kernels */
     KW_ARRAY(kw_kway) ways;
+    size_t nlaunches, ndead; /* its launches, those under a constant-false condition */
     const char *conds; /* the conditions of its ways, a line per way ("; "-joined), for grouping */
     const char *args;  /* the differing template arguments "N=v, ..." (NULL: none) */
     kw_kverdict v;     /* HOLDS: selected; OPEN: a candidate; FAILS: ruled out */
@@ -86,7 +87,7 @@ typedef KW_ARRAY(kw_kshared) kw_kshareds;
  * template arguments, each with its values in the group ("N=v" where the
  * group agrees, "N=v1 | v2" where not). */
 typedef struct kw_kgroup {
-    size_t first, n; /* first row, row count */
+    size_t first, n;         /* first row, row count */
     const char *rest, *args; /* args: the values only, in kw_kpage.differ's order */
 } kw_kgroup;
 
@@ -98,8 +99,12 @@ typedef struct kw_kgroup {
 typedef struct kw_ktree {
     size_t depth, group;
     const char *text;
-    bool entry; /* text is an entry point's name */
+    bool entry;                  /* text is an entry point's name */
     KW_ARRAY(const char *) more; /* the chain's later conditions, outermost first */
+    /* a condition of this node that is "!(C)" of a C above it on the same way
+     * (or C of a "!(C)"): that C, else NULL. The way is taken by no shape
+     * unless a name in C changes between the two tests. */
+    const char *contra;
 } kw_ktree;
 
 /* A family with more rows than this is written folded: one line per group,

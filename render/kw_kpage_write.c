@@ -259,7 +259,7 @@ static void kw_kw_group(kw_render *r, const kw_kpage *p, size_t g, size_t nth) {
     kw_r_h_end(r);
     kw_kw_ways(r, first);
     bool html = kw_r_html(r);
-    const char *const titles[] = {"Instantiation", "Symbol",  "Differs by",
+    const char *const titles[] = {"Instantiation", "Symbol",          "Differs by",
                                   "Resources",     "Instruction mix", html ? "Shape" : "--shape"};
     kw_r_table(r, p->shape || html ? 6 : 5, titles);
     for (size_t i = 0; i < p->rows.n; i++) {
@@ -414,6 +414,11 @@ static void kw_kw_fold(kw_render *r, const kw_kpage *p) {
             kw_r_t(r, t->entry && !j ? ": " : " && ");
             kw_r_c(r, t->more.v[j]);
         }
+        if (t->contra) {
+            kw_r_t(r, " (unreachable unless a name changes between the tests: contradicts ");
+            kw_r_c(r, t->contra);
+            kw_r_t(r, ")");
+        }
         if (!t->group)
             continue;
         const kw_kgroup *k = &p->groups.v[t->group - 1];
@@ -428,7 +433,8 @@ static void kw_kw_fold(kw_render *r, const kw_kpage *p) {
     kw_r_h(r, 3);
     kw_r_t(r, "Instantiations by group");
     kw_r_h_end(r);
-    kw_r_para(r, html ? "Each links to its walkthrough." : "Each one's walkthrough: kwalk render SYMBOL.");
+    kw_r_para(r, html ? "Each links to its walkthrough."
+                      : "Each one's walkthrough: kwalk render SYMBOL.");
     static const char *const it[] = {"Group", "Symbol", "--shape"};
     static const char *const ith[] = {"Group", "Symbol", "Shape"};
     kw_r_table(r, p->shape || html ? 3 : 2, html ? ith : it);
