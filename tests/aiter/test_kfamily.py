@@ -262,6 +262,7 @@ def do_page(a, ck):
     check_source(a, ck, md, "add_rmsnorm_quant_kernel", cu)
     check_shared(a, ck, md, "add_rmsnorm_quant_kernel", obj, sorted(want), work)
     check_tree(a, ck, md, "add_rmsnorm_quant_kernel", cu)
+    check_ways(a, ck, md, "add_rmsnorm_quant_kernel", cu)
     act = os.path.join(a.fixture, "aiter", "csrc", "kernels", "activation_kernels.cu")
     rc, md, err = render(a, db, "act_and_mul_bias_kernel")
     check_source(a, ck, md, "act_and_mul_bias_kernel", act)
@@ -329,7 +330,7 @@ def check_tree(a, ck, md, name, cu):
     words = set(re.findall(r"[A-Za-z_]\w*", src))
     seen = 0
     for _, text, _ in items:
-        if text.startswith("`(no ") or "; " in text:
+        if text.startswith(("`(no ", "`(never ")) or "; " in text:
             continue  # no way, or a group's several ways in one line
         body = re.sub(r"^from `[^`]*`: ", "", text.split(" → group ")[0])
         if body.startswith("from `"):
@@ -340,6 +341,87 @@ def check_tree(a, ck, md, name, cu):
                      "the source: %r" % (name, c, sorted(set(names) - words)))
             seen += 1
     ck.check(seen >= 10, "%s: conditions of the tree compared with the source: %d" % (name, seen))
+
+
+def tree_ways(items):
+    """Each tree line's conditions on its way: those of the lines above it
+    (by depth) and its own, in order; an entry point's name is none."""
+    out, stack = [], []
+    for d, text, _ in items:
+        del stack[d:]
+        body = text.split(" → group ")[0].split(" (unreachable")[0]
+        body = re.sub(r"^from `[^`]*`:? ?", "", body)
+        stack.append(re.findall(r"`([^`]*)`", body))
+        out.append([c for line in stack for c in line])
+    return out
+
+
+def rms_unassigned(src, name):
+    """Whether add_rmsnorm_quant's body and the file's macros leave name
+    unchanged (no assignment, increment or address taken)."""
+    body = src.split("void add_rmsnorm_quant(", 1)[-1].split("void rmsnorm_quant(", 1)[0]
+    body = body[body.find("{"):]  # not the parameters' defaults
+    macros = "".join(re.findall(r"#define[^\n]*(?:\\\n[^\n]*)*", src))
+    bad = r"\b%s\s*(?:[-+*/%%&|^]?=(?!=)|\+\+|--)|(?:\+\+|--|&)\s*%s\b" % (name, name)
+    return not re.search(bad, body + macros)
+
+
+def check_ways(a, ck, md, name, cu):
+    """The tree's unreachable ways (issue 42 follow-up): the line where a
+    way first has C and !(C) says so and no other line does; the source's dispatch
+    tests `group_size == 0` in ADD_RMSNORM_QUANT_KERNEL_DISPATCH and again
+    in ADD_RMSNORM_QUANT_KERNEL_IMPL with nothing between changing
+    group_size, so such ways are real and unreachable; the group the page
+    says never runs holds exactly the instantiations with interleave false
+    that the source launches only under a constant-false `if constexpr`
+    (interleave is false only under thread_data_size > 8 and FUSE_QUANT)."""
+    src = open(cu, encoding="utf-8").read()
+    items = tree_items(md)
+    contra, ways, up = 0, tree_ways(items), []
+    for (d, text, g), way in zip(items, ways):
+        del up[d:]
+        pair = [c for c in way if "!(%s)" % c in way]
+        first = bool(pair) and not (up and any("!(%s)" % c in up[-1] for c in up[-1]))
+        up.append(way)
+        contra += first
+        ck.eq("(unreachable" in text, first, "%s: the tree's line %r: unreachable said, against "
+              "the first line whose way has C and !(C): %r" % (name, text[:160], way))
+        for c in pair:
+            for n in set(re.findall(r"[A-Za-z_]\w*", c)):
+                ck.check(rms_unassigned(src, n), "%s: %s is changed in the source: %r is no "
+                         "contradiction" % (name, n, c))
+    disp = re.search(r"#define ADD_RMSNORM_QUANT_KERNEL_DISPATCH\(.*?\n\n", src, re.S)
+    impl = re.search(r"#define ADD_RMSNORM_QUANT_KERNEL_IMPL\(.*?\n\n", src, re.S)
+    twice = bool(disp and impl and "if (group_size == 0)" in disp.group(0)
+                 and "if (group_size == 0)" in impl.group(0))
+    ck.check(twice, "the source's dispatch tests group_size == 0 in both macros")
+    ck.check(not twice or contra >= 2, "%s: unreachable ways on the page: %d" % (name, contra))
+    # interleave false: the IMPL macro's only `, false);` call is under both if constexpr
+    body = impl.group(0) if impl else ""
+    f = body.find(", false);")
+    gate = [body.find("if constexpr((thread_data_size > 8))"), body.find("if constexpr(FUSE_QUANT)")]
+    ck.check(0 <= gate[0] < gate[1] < f and body.count(", false);") == 1,
+             "the source's IMPL macro: interleave false only under both if constexpr")
+    params, _ = rms_source(a)
+    if not all(p in params for p in ("thread_data_size", "FUSE_QUANT", "interleave")):
+        ck.check(False, "the template's parameters from the source: %r" % params)
+        return
+    never = [g for _, text, g in items if text.startswith("`(never runs")]
+    groups = page_groups(md)
+    dead = set()
+    for _, syms in groups:
+        for s in syms:
+            v = mangled_args(s)
+            if len(v) != len(params):
+                continue
+            val = dict(zip(params, v))
+            tds = int(re.sub(r"\D", "", val["thread_data_size"]))
+            if val["interleave"] == "Lb0E" and not (tds > 8 and val["FUSE_QUANT"] == "Lb1E"):
+                dead.add(s)
+    got = {s for g in never for s in groups[g - 1][1]}
+    ck.check(dead, "%s: instantiations launched only under constant-false if constexpr" % name)
+    ck.eq(sorted(got), sorted(dead), "%s: the group that never runs, against the symbols' "
+          "interleave, thread_data_size and FUSE_QUANT and the source's if constexpr" % name)
 
 
 def src_decl(path, name):
