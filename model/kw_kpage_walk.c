@@ -128,6 +128,14 @@ static kw_status kw_kpage_walk_split(kw_kpage_walk *w, const kw_kwalk_seens *see
                 continue;
             }
         }
+        if (all && s->c.depth > KW_KWALK_DEPTH_MAX) {
+            w->calls_deep++;
+            continue;
+        }
+        if (all && w->calls.n >= KW_KWALK_CALLS_MAX) {
+            w->calls_more++;
+            continue;
+        }
         kw_kwalk_call *c = all ? KW_PUSH(a, w->calls) : KW_PUSH(a, w->some);
         if (!c)
             return KW_ERR;

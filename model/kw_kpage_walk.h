@@ -54,12 +54,19 @@ typedef struct kw_kwalk_arch {
     bool ir;            /* every one has IR facts for it */
 } kw_kwalk_arch;
 
+/* The calls every tree has are listed to level KW_KWALK_DEPTH_MAX (0: the
+ * kernel's own calls) and KW_KWALK_CALLS_MAX at most, in preorder; those
+ * left out are counted (each instantiation's walkthrough has them). */
+#define KW_KWALK_DEPTH_MAX 3
+#define KW_KWALK_CALLS_MAX 48
+
 /* How many "some" calls are listed at most (the rest counted). */
 #define KW_KWALK_SOME_MAX 24
 
 typedef struct kw_kpage_walk {
     size_t trees;                  /* instantiations with a device record (a call tree) */
     KW_ARRAY(kw_kwalk_call) calls; /* every tree's, preorder of the first's */
+    size_t calls_deep, calls_more; /* left out: below KW_KWALK_DEPTH_MAX; beyond the count */
     KW_ARRAY(kw_kwalk_call) some;  /* where they differ, first-seen order */
     size_t some_more;              /* such calls beyond those listed */
     KW_ARRAY(const kw_shared_var *) shared;

@@ -79,6 +79,11 @@ static void kw_kpage_shared_tree(kw_render *r, const kw_kpage *p, const kw_kpage
         }
         kw_r_list_end(r);
         kw_r_gap(r);
+        if (w->calls_deep || w->calls_more)
+            kw_r_ptf(r,
+                     "Left out here: %zu calls below level %d, %zu more beyond the first %d "
+                     "(each instantiation's walkthrough has its whole tree).",
+                     w->calls_deep, KW_KWALK_DEPTH_MAX + 1, w->calls_more, KW_KWALK_CALLS_MAX);
     }
     if (!w->some.n)
         return;
