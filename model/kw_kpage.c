@@ -9,6 +9,7 @@
 #include "common/kw_buf.h"
 #include "common/kw_symmap.h"
 #include "model/kw_decode.h"
+#include "model/kw_kpage_walk.h"
 #include "model/kw_operand.h"
 
 /* A name and value that tell a row from its siblings: a template argument,
@@ -31,6 +32,39 @@ static bool kw_kguard_dispatch(const kw_guard *g) {
            strcmp(kind, "do") && strcmp(kind, "default") && !g->constant && g->condition;
 }
 
+/* The evaluator's reason as a page's prose writes it: a quoted name or
+ * text ('s.time_kernel_', `at "..."` closing the message) as code, so that
+ * it is printed as typed, with no Markdown escape in it (the site's shape
+ * box, kw_html_kpage_js.c, writes its reasons so too). */
+static const char *kw_kwhy(const char *msg, kw_arena *a) {
+    kw_buf b;
+    kw_buf_init(&b);
+    for (const char *s = msg; *s; s++) {
+        const char *e = *s == '\'' ? strchr(s + 1, '\'') : NULL;
+        if (e && !memchr(s + 1, '`', (size_t)(e - s - 1))) {
+            kw_buf_putc(&b, '`');
+            kw_buf_append(&b, s + 1, (size_t)(e - s - 1));
+            kw_buf_putc(&b, '`');
+            s = e;
+        } else {
+            kw_buf_putc(&b, *s);
+        }
+    }
+    const char *t = b.ptr ? b.ptr : "";
+    size_t n = b.len;
+    for (const char *at = t; n && t[n - 1] == '"' && (at = strstr(at, " at \"")); at++) {
+        const char *in = at + 5, *end = t + n - 1;
+        if (in > end || memchr(in, '`', (size_t)(end - in)))
+            continue;
+        b.ptr[in - 1 - t] = '`';
+        b.ptr[n - 1] = '`';
+        break;
+    }
+    const char *out = b.oom ? NULL : kw_arena_strndup(a, t, n);
+    kw_buf_free(&b);
+    return out ? out : msg;
+}
+
 static void kw_keval(kw_kcond *c, const char *expr, bool need, const kw_shape *shape, kw_arena *a) {
     if (!shape) {
         c->v = KW_KV_NONE;
@@ -40,15 +74,15 @@ static void kw_keval(kw_kcond *c, const char *expr, bool need, const kw_shape *s
     kw_err e;
     if (kw_expr_eval(expr, shape, KW_EXPR_C, &val, &e) != KW_OK) {
         c->v = KW_KV_OPEN;
-        c->why = kw_arena_strdup(a, e.msg);
+        c->why = kw_kwhy(e.msg, a);
         return;
     }
     c->v = ((val.v[0] != 0) == need) ? KW_KV_HOLDS : KW_KV_FAILS;
 }
 
 static kw_status kw_kway_cond(kw_kway *w, kw_arena *a, const char *text, const char *expr,
-                              bool need, kw_loc loc, const kw_shape *shape,
-                              const kw_constant *k, size_t nk) {
+                              bool need, kw_loc loc, const kw_shape *shape, const kw_constant *k,
+                              size_t nk) {
     for (size_t i = 0; i < w->conds.n; i++)
         if (!strcmp(w->conds.v[i].text, text))
             return KW_OK;
@@ -73,9 +107,8 @@ static kw_status kw_kway_guards(kw_kway *w, kw_arena *a, const kw_guard *g, size
             continue;
         const char *text =
             g[i].holds ? g[i].condition : kw_arena_printf(a, "!(%s)", g[i].condition);
-        if (!text ||
-            kw_kway_cond(w, a, text, g[i].condition, g[i].holds, g[i].location, shape, k, nk) !=
-                KW_OK)
+        if (!text || kw_kway_cond(w, a, text, g[i].condition, g[i].holds, g[i].location, shape, k,
+                                  nk) != KW_OK)
             return KW_ERR;
     }
     return KW_OK;
@@ -205,13 +238,12 @@ static kw_status kw_kway_add(kw_krow *r, kw_model *m, size_t li, const kw_mpath 
         const kw_host_call *hc = m->calls.v[path->calls.v[c]].c;
         const kw_shape *s =
             base ? kw_operand_shape(base, a, hc->constants.v, hc->constants.n) : NULL;
-        if (kw_kway_guards(w, a, hc->guards.v, hc->guards.n, s, hc->constants.v,
-                           hc->constants.n) != KW_OK)
+        if (kw_kway_guards(w, a, hc->guards.v, hc->guards.n, s, hc->constants.v, hc->constants.n) !=
+            KW_OK)
             return KW_ERR;
     }
     const kw_shape *s = base ? kw_operand_shape(base, a, l->constants.v, l->constants.n) : NULL;
-    if (kw_kway_guards(w, a, l->guards.v, l->guards.n, s, l->constants.v, l->constants.n) !=
-        KW_OK)
+    if (kw_kway_guards(w, a, l->guards.v, l->guards.n, s, l->constants.v, l->constants.n) != KW_OK)
         return KW_ERR;
     for (size_t i = 0; fields && i < fields->n; i++) {
         const char *text = kw_arena_printf(a, "%s == %s", fields->v[i].name, fields->v[i].value);
@@ -263,8 +295,11 @@ static kw_status kw_krow_build(kw_krow *r, kw_model *m, size_t ki, kw_kparams *p
         kw_mpaths paths;
         if (kw_model_paths(m, li, a, &paths, err) != KW_OK)
             return KW_ERR;
-        if (paths.dead)
+        r->nlaunches++;
+        if (paths.dead) {
+            r->ndead++;
             continue;
+        }
         for (size_t p = 0; p <= paths.v.n; p++) {
             if (p == paths.v.n && paths.v.n)
                 break;
@@ -541,8 +576,10 @@ static void kw_kfold_rest(const kw_kpage *p, const kw_model *m, const kw_krow *r
         if (!n)
             kw_buf_puts(b, "(none beyond those)");
     }
-    if (!r->ways.n)
-        kw_buf_puts(b, "(no recorded way)");
+    if (!r->ways.n && r->ndead)
+        kw_buf_puts(b, "(never runs: each launch of these is under a constant-false condition)");
+    else if (!r->ways.n)
+        kw_buf_puts(b, "(no recorded launch)");
 }
 
 /* The differing arguments' values in the group of rows idx[0..n). */
@@ -569,8 +606,8 @@ static void kw_kfold_args(const kw_kpage *p, const kw_kparams *params, const siz
  * or its several ways as one text. */
 typedef KW_ARRAY(kw_ktree) kw_ktoks;
 
-static kw_status kw_ktokens(const kw_kpage *p, const kw_model *m, const kw_kgroup *k,
-                            kw_ktoks *t, kw_arena *a) {
+static kw_status kw_ktokens(const kw_kpage *p, const kw_model *m, const kw_kgroup *k, kw_ktoks *t,
+                            kw_arena *a) {
     const kw_krow *r = &p->rows.v[k->first];
     kw_ktree *x;
     if (r->ways.n != 1) {
@@ -644,6 +681,92 @@ static kw_status kw_ktree_build(kw_kpage *p, const kw_model *m, kw_arena *a) {
     return KW_OK;
 }
 
+/* Whether x is "!(y)". */
+static bool kw_knegates(const char *x, const char *y) {
+    size_t n = strlen(y);
+    return !strncmp(x, "!(", 2) && !strncmp(x + 2, y, n) && !strcmp(x + 2 + n, ")");
+}
+
+/* The condition among texts[0..n) that text contradicts, else NULL. */
+static const char *kw_kcontra_in(const char *text, const char *const *texts, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (kw_knegates(text, texts[i]) || kw_knegates(texts[i], text))
+            return texts[i];
+    return NULL;
+}
+
+/* Each node's contra: its conditions against those of the nodes above it
+ * and its own earlier ones (entry names are no conditions). */
+static kw_status kw_ktree_contra(kw_kpage *p, kw_arena *a) {
+    KW_ARRAY(const char *) above; /* the conditions on the way to node i */
+    memset(&above, 0, sizeof(above));
+    size_t *mark = kw_arena_alloc(a, (p->tree.n + 1) * sizeof *mark); /* above.n at depth d */
+    if (!mark)
+        return KW_ERR;
+    for (size_t i = 0; i < p->tree.n; i++) {
+        kw_ktree *t = &p->tree.v[i];
+        above.n = t->depth ? mark[t->depth - 1] : 0;
+        for (size_t j = 0; j <= t->more.n; j++) {
+            const char *c = j ? t->more.v[j - 1] : t->text;
+            if (!j && t->entry)
+                continue;
+            if (!t->contra)
+                t->contra = kw_kcontra_in(c, above.v, above.n);
+            const char **slot = KW_PUSH(a, above);
+            if (!slot)
+                return KW_ERR;
+            *slot = c;
+        }
+        mark[t->depth] = above.n;
+    }
+    return KW_OK;
+}
+
+/* Chains of single children as one node: a node with one child and no
+ * group of its own takes its child's text (into more), group and children,
+ * and the nodes below move up a level. */
+static kw_status kw_ktree_collapse(kw_kpage *p, kw_arena *a) {
+    size_t n = p->tree.n;
+    const kw_ktree *t = p->tree.v;
+    size_t *up = kw_arena_alloc(a, (n + 1) * sizeof *up);
+    size_t *kids = kw_arena_alloc(a, (n + 1) * sizeof *kids);
+    size_t *at = kw_arena_alloc(a, (n + 1) * sizeof *at); /* a node's place in out */
+    size_t *stack = kw_arena_alloc(a, (n + 1) * sizeof *stack);
+    if (!up || !kids || !at || !stack)
+        return KW_ERR;
+    memset(kids, 0, (n + 1) * sizeof *kids);
+    for (size_t i = 0; i < n; i++) {
+        size_t d = t[i].depth < n ? t[i].depth : n - 1;
+        up[i] = d ? stack[d - 1] : KW_NONE;
+        stack[d] = i;
+        if (up[i] != KW_NONE)
+            kids[up[i]]++;
+    }
+    KW_ARRAY(kw_ktree) out;
+    memset(&out, 0, sizeof(out));
+    for (size_t i = 0; i < n; i++) {
+        size_t u = up[i];
+        if (u != KW_NONE && kids[u] == 1 && !t[u].group) {
+            kw_ktree *o = &out.v[at[u]];
+            const char **m = KW_PUSH(a, o->more);
+            if (!m)
+                return KW_ERR;
+            *m = t[i].text;
+            o->group = t[i].group;
+            at[i] = at[u];
+            continue;
+        }
+        kw_ktree *o = KW_PUSH(a, out);
+        if (!o)
+            return KW_ERR;
+        *o = t[i];
+        o->depth = u == KW_NONE ? 0 : out.v[at[u]].depth + 1;
+        at[i] = out.n - 1;
+    }
+    p->tree.v = out.v, p->tree.n = out.n, p->tree.cap = out.cap;
+    return kw_ktree_contra(p, a);
+}
+
 static kw_status kw_kfold(kw_kpage *p, const kw_model *m, const kw_kparams *params, kw_arena *a) {
     p->fold = p->rows.n > KW_KPAGE_FOLD_ROWS;
     if (!p->fold)
@@ -681,7 +804,7 @@ static kw_status kw_kfold(kw_kpage *p, const kw_model *m, const kw_kparams *para
         if (!k->rest || !k->args)
             return KW_ERR;
     }
-    return kw_ktree_build(p, m, a);
+    return kw_ktree_build(p, m, a) == KW_OK ? kw_ktree_collapse(p, a) : KW_ERR;
 }
 
 kw_status kw_kpage_build(kw_kpage *p, kw_model *m, const kw_kfam *fam, const size_t *kernels,
@@ -706,5 +829,9 @@ kw_status kw_kpage_build(kw_kpage *p, kw_model *m, const kw_kfam *fam, const siz
     if (kw_kdiffer(p, params, a) != KW_OK || kw_kgroups(p) != KW_OK || kw_kopen(p, a) != KW_OK ||
         kw_kcommon(p, a) != KW_OK || kw_kfold(p, m, params, a) != KW_OK)
         return kw_oom(err);
-    return KW_OK;
+    kw_kpage_walk *w = kw_arena_alloc(a, sizeof(*w));
+    if (!w)
+        return kw_oom(err);
+    p->walk = w;
+    return kw_kpage_walk_build(w, p, m, a, err);
 }

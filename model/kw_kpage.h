@@ -65,6 +65,7 @@ typedef struct kw_kmix {
 typedef struct kw_krow {
     size_t kernel; /* into the model's kernels */
     KW_ARRAY(kw_kway) ways;
+    size_t nlaunches, ndead; /* its launches, those under a constant-false condition */
     const char *conds; /* the conditions of its ways, a line per way ("; "-joined), for grouping */
     const char *args;  /* the differing template arguments "N=v, ..." (NULL: none) */
     kw_kverdict v;     /* HOLDS: selected; OPEN: a candidate; FAILS: ruled out */
@@ -86,18 +87,24 @@ typedef KW_ARRAY(kw_kshared) kw_kshareds;
  * template arguments, each with its values in the group ("N=v" where the
  * group agrees, "N=v1 | v2" where not). */
 typedef struct kw_kgroup {
-    size_t first, n; /* first row, row count */
+    size_t first, n;         /* first row, row count */
     const char *rest, *args; /* args: the values only, in kw_kpage.differ's order */
 } kw_kgroup;
 
 /* A node of a folded page's condition tree: a condition (or an entry
  * point's name, or a group's several ways in one text) under the node
- * depth - 1 above it; a group's last node names it (group + 1, 0 for an
- * inner node). */
+ * depth - 1 above it, followed by the conditions in more: a chain of nodes
+ * each the only child of the one before is one node; a group's last node
+ * names it (group + 1, 0 for an inner node). */
 typedef struct kw_ktree {
     size_t depth, group;
     const char *text;
-    bool entry; /* text is an entry point's name */
+    bool entry;                  /* text is an entry point's name */
+    KW_ARRAY(const char *) more; /* the chain's later conditions, outermost first */
+    /* a condition of this node that is "!(C)" of a C above it on the same way
+     * (or C of a "!(C)"): that C, else NULL. The way is taken by no shape
+     * unless a name in C changes between the two tests. */
+    const char *contra;
 } kw_ktree;
 
 /* A family with more rows than this is written folded: one line per group,
@@ -122,6 +129,9 @@ typedef struct kw_kpage {
     /* the template's definition and parameters (kw_kpage_src.h): set by the
      * caller after kw_kpage_build, NULL when not read */
     const struct kw_kpage_src *src;
+    /* the facts of the six walkthrough sections every row has alike
+     * (kw_kpage_walk.h), built by kw_kpage_build */
+    const struct kw_kpage_walk *walk;
     /* more than KW_KPAGE_FOLD_ROWS rows: the conditions every way of every
      * row needs (in the first way's order) and a line per group */
     bool fold;

@@ -10,6 +10,7 @@
 #include "common/kw_esc.h"
 #include "common/kw_fs.h"
 #include "model/kw_kpage_src.h"
+#include "render/kw_kpage_shared.h"
 #include "render/kw_md.h"
 
 static void kw_kw_loc(kw_render *r, const kw_loc *l, kw_md_in in) {
@@ -258,7 +259,7 @@ static void kw_kw_group(kw_render *r, const kw_kpage *p, size_t g, size_t nth) {
     kw_r_h_end(r);
     kw_kw_ways(r, first);
     bool html = kw_r_html(r);
-    const char *const titles[] = {"Instantiation", "Symbol",  "Differs by",
+    const char *const titles[] = {"Instantiation", "Symbol",          "Differs by",
                                   "Resources",     "Instruction mix", html ? "Shape" : "--shape"};
     kw_r_table(r, p->shape || html ? 6 : 5, titles);
     for (size_t i = 0; i < p->rows.n; i++) {
@@ -373,40 +374,6 @@ static void kw_kw_source(kw_render *r, const kw_kpage *p) {
     kw_r_gap(r);
 }
 
-/* What the instantiations share: their launch sites and entry points. */
-static void kw_kw_common(kw_render *r, const kw_kpage *p) {
-    if (!p->sites.n)
-        return;
-    kw_r_h(r, 2);
-    kw_r_t(r, "What the instantiations share");
-    kw_r_h_end(r);
-    kw_r_para(r, "Launched at:");
-    kw_r_list(r);
-    for (size_t i = 0; i < p->sites.n; i++) {
-        kw_r_item(r, 0);
-        kw_kw_loc(r, p->sites.v[i].loc, kw_r_prose_in(r));
-        kw_r_tf(r, ": %zu of %zu", p->sites.v[i].rows, p->rows.n);
-    }
-    kw_r_list_end(r);
-    kw_r_gap(r);
-    if (!p->entries.n)
-        return;
-    kw_r_para(r, "Entry points reaching them:");
-    kw_r_list(r);
-    for (size_t i = 0; i < p->entries.n; i++) {
-        const kw_entry *e = r->m->entries.v[p->entries.v[i].entry].e;
-        kw_r_item(r, 0);
-        kw_r_c(r, e->name ? e->name : "?");
-        if (e->location.file) {
-            kw_r_t(r, " at ");
-            kw_kw_loc(r, &e->location, kw_r_prose_in(r));
-        }
-        kw_r_tf(r, ": %zu of %zu", p->entries.v[i].rows, p->rows.n);
-    }
-    kw_r_list_end(r);
-    kw_r_gap(r);
-}
-
 /* A folded family (p->fold): the conditions every way needs once, a line
  * per group (its other conditions, its rows' template arguments), then
  * every instantiation by symbol under its group's number (in HTML linking
@@ -443,6 +410,15 @@ static void kw_kw_fold(kw_render *r, const kw_kpage *p) {
         if (t->entry)
             kw_r_t(r, "from ");
         kw_r_c(r, t->text);
+        for (size_t j = 0; j < t->more.n; j++) {
+            kw_r_t(r, t->entry && !j ? ": " : " && ");
+            kw_r_c(r, t->more.v[j]);
+        }
+        if (t->contra) {
+            kw_r_t(r, " (unreachable unless a name changes between the tests: contradicts ");
+            kw_r_c(r, t->contra);
+            kw_r_t(r, ")");
+        }
         if (!t->group)
             continue;
         const kw_kgroup *k = &p->groups.v[t->group - 1];
@@ -457,7 +433,8 @@ static void kw_kw_fold(kw_render *r, const kw_kpage *p) {
     kw_r_h(r, 3);
     kw_r_t(r, "Instantiations by group");
     kw_r_h_end(r);
-    kw_r_para(r, html ? "Each links to its walkthrough." : "Each one's walkthrough: kwalk render SYMBOL.");
+    kw_r_para(r, html ? "Each links to its walkthrough."
+                      : "Each one's walkthrough: kwalk render SYMBOL.");
     static const char *const it[] = {"Group", "Symbol", "--shape"};
     static const char *const ith[] = {"Group", "Symbol", "Shape"};
     kw_r_table(r, p->shape || html ? 3 : 2, html ? ith : it);
@@ -484,7 +461,7 @@ static void kw_kw_fold(kw_render *r, const kw_kpage *p) {
 void kw_kpage_write(kw_render *r, const kw_kpage *p, const char *query) {
     kw_kw_head(r, p, query);
     kw_kw_source(r, p);
-    kw_kw_common(r, p);
+    kw_kpage_shared_write(r, p);
     kw_kw_shape(r, p);
     kw_r_h(r, 2);
     kw_r_t(r, "Dispatch table");

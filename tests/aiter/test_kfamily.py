@@ -21,7 +21,13 @@ the aiter fixture's plugin build, against ground truth kwalk does not produce:
             invocation lines (a scan of the source; those under
             `#if defined(__Float4_e2m1fn_x2)`, which the host compile
             does not define, left out), each listed once in the page's
-            "What the instantiations share" section; its "The kernel's
+            "What the instantiations share" section, whose calls are
+            named on their call and definition lines of the source and
+            whose alike resources and instruction classes hold for every
+            instantiation (llvm-readelf --notes, llvm-objdump -d), and whose
+            folded decision tree has no line alone under a line without a
+            group (chains written as one line), every group once, every
+            condition's names in the fixture's csrc; its "The kernel's
             source" section (and act_and_mul_bias_kernel's) quotes the
             .cu's lines from the template header over `__global__ void
             NAME(` verbatim (read here), and its parameter table gives the
@@ -50,7 +56,10 @@ the aiter fixture's plugin build, against ground truth kwalk does not produce:
             more, marks every instantiation as `kwalk render NAME --shape`
             does (selected / candidate / ruled out), says what it could not
             evaluate as render does, and gives a malformed shape --shape's
-            error (skipped, with a note, where chromium cannot start).
+            error (skipped, with a note, where chromium cannot start). The
+            reasons for what is left open name the names as code spans with
+            no Markdown escape (`_st`), and binding the names so copied
+            leaves none of them unknown.
   seed      `kwalk map --kernels` regenerates the seed's rows the fixture
             builds: every Host Entry cited is a `def NAME(` line decorated
             by @compile_ops in the Python source, or the def of a function
@@ -83,6 +92,8 @@ sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import kwbrowser  # noqa: E402
 import kwcap  # noqa: E402
 from kwcheck import Checker  # noqa: E402
+import kwkshared  # noqa: E402
+import kwllvm  # noqa: E402
 import kwrun  # noqa: E402
 
 GLOB = "pa_bf16_pertokenFp8_gqa8_*"
@@ -242,17 +253,175 @@ def do_page(a, ck):
         elif not skip and re.match(r"\s+\w+_DISPATCH\(opus::\w+,", l):
             want_sites.append(i)
     shared = md.split("## What the instantiations share", 1)[-1].split("## Dispatch table")[0]
+    shared = shared.split("### 2. Device kernel")[0]  # the host side's launch sites
     sites = [(int(m.group(1)), int(m.group(2))) for m in re.finditer(
         r"^- `[^`]*rmsnorm_quant_kernels\.cu:(\d+)`: (\d+) of %d$" % len(got), shared, re.M)]
     ck.eq(sorted(x for x, _ in sites), sorted(want_sites),
           "add_rmsnorm_quant_kernel: the launch sites shared, against the .cu's dispatch lines")
     ck.check(all(0 < n <= len(got) for _, n in sites), "the sites' counts: %r" % sites)
     check_source(a, ck, md, "add_rmsnorm_quant_kernel", cu)
+    check_shared(a, ck, md, "add_rmsnorm_quant_kernel", obj, sorted(want), work)
+    check_tree(a, ck, md, "add_rmsnorm_quant_kernel", cu)
+    check_ways(a, ck, md, "add_rmsnorm_quant_kernel", cu)
     act = os.path.join(a.fixture, "aiter", "csrc", "kernels", "activation_kernels.cu")
     rc, md, err = render(a, db, "act_and_mul_bias_kernel")
     check_source(a, ck, md, "act_and_mul_bias_kernel", act)
     check_sizes(a, ck, db)
     ck.note("%d ASM rows, %d template instantiations" % (len(rows), len(got)))
+
+
+def check_shared(a, ck, md, name, obj, syms, work):
+    """The page's "What the instantiations share" (issue 42, item 1): every
+    call it cites named on its call and definition lines of the source, and
+    the resources and instruction classes said to be alike against
+    llvm-readelf --notes and llvm-objdump -d of every instantiation."""
+    sec = kwkshared.section(md)
+    every, some = kwkshared.calls(sec)
+    ck.check(every, "%s: no call every instantiation makes" % name)
+    kwkshared.check_names(ck, name, every, some)
+    per_arch = {}
+    for arch in a.archs:
+        co, err = kwcap.unbundle_code_object(argparse.Namespace(llvm_bin=a.llvm_bin), obj, arch,
+                                             work)
+        if not ck.check(co, "%s %s: %s" % (obj, arch, err)):
+            continue
+        meta = kwllvm.readelf_metadata(a.llvm_bin, co) or {}
+        per_arch[arch] = (kwkshared.objdump(a.llvm_bin, co),
+                          {k.get(".symbol", "")[:-3]: k for k in meta.get("amdhsa.kernels", [])})
+    n = kwkshared.check_isa(ck, name, sec, syms, per_arch)
+    ck.check(n >= len(syms), "%s: ISA facts compared: %d" % (name, n))
+
+
+def tree_items(md):
+    """The folded page's decision tree: [(depth, text, group or None)]."""
+    part = md.split("### Groups by the conditions that select them", 1)
+    out = []
+    for l in (part[1].split("\n### ", 1)[0] if len(part) > 1 else "").split("\n"):
+        m = re.match(r"^( *)- (.*)$", l)
+        if m:
+            g = re.search(r" → group (\d+): \d+", m.group(2))
+            out.append((len(m.group(1)) // 2, m.group(2), int(g.group(1)) if g else None))
+    return out
+
+
+def check_tree(a, ck, md, name, cu):
+    """The folded page's decision tree (issue 42, item 2): no line without a
+    group has one line under it (a chain of single children is one line),
+    every group once, and every name of every condition on a line is one
+    the fixture's csrc writes (its dispatch macros expand into the
+    conditions, so the names are compared, not the texts)."""
+    items = tree_items(md)
+    if not ck.check(items, "%s: no decision tree on the folded page" % name):
+        return
+    for i, (d, text, g) in enumerate(items):
+        kids = 0
+        for d2, _, _ in items[i + 1:]:
+            if d2 <= d:
+                break
+            kids += d2 == d + 1
+        ck.check(g is not None or kids != 1, "%s: the tree's line %r has one line under it"
+                 % (name, text[:120]))
+    groups = [g for _, _, g in items if g is not None]
+    ck.eq(sorted(groups), list(range(1, len(groups) + 1)), "%s: the tree's groups, each once" % name)
+    src = ""
+    for d, _, files in os.walk(os.path.join(a.fixture, "aiter", "csrc")):
+        src += "".join(open(os.path.join(d, f), encoding="utf-8", errors="replace").read()
+                       for f in files if f.endswith((".cu", ".h", ".hpp")))
+    words = set(re.findall(r"[A-Za-z_]\w*", src))
+    seen = 0
+    for _, text, _ in items:
+        if text.startswith(("`(no ", "`(never ")) or "; " in text:
+            continue  # no way, or a group's several ways in one line
+        body = re.sub(r"^from `[^`]*`: ", "", text.split(" → group ")[0])
+        if body.startswith("from `"):
+            continue
+        for c in re.findall(r"`([^`]*)`", body):
+            names = re.findall(r"[A-Za-z_]\w*", c)
+            ck.check(names and set(names) <= words, "%s: the tree's condition %r: names not in "
+                     "the source: %r" % (name, c, sorted(set(names) - words)))
+            seen += 1
+    ck.check(seen >= 10, "%s: conditions of the tree compared with the source: %d" % (name, seen))
+
+
+def tree_ways(items):
+    """Each tree line's conditions on its way: those of the lines above it
+    (by depth) and its own, in order; an entry point's name is none."""
+    out, stack = [], []
+    for d, text, _ in items:
+        del stack[d:]
+        body = text.split(" → group ")[0].split(" (unreachable")[0]
+        body = re.sub(r"^from `[^`]*`:? ?", "", body)
+        stack.append(re.findall(r"`([^`]*)`", body))
+        out.append([c for line in stack for c in line])
+    return out
+
+
+def rms_unassigned(src, name):
+    """Whether add_rmsnorm_quant's body and the file's macros leave name
+    unchanged (no assignment, increment or address taken)."""
+    body = src.split("void add_rmsnorm_quant(", 1)[-1].split("void rmsnorm_quant(", 1)[0]
+    body = body[body.find("{"):]  # not the parameters' defaults
+    macros = "".join(re.findall(r"#define[^\n]*(?:\\\n[^\n]*)*", src))
+    bad = r"\b%s\s*(?:[-+*/%%&|^]?=(?!=)|\+\+|--)|(?:\+\+|--|&)\s*%s\b" % (name, name)
+    return not re.search(bad, body + macros)
+
+
+def check_ways(a, ck, md, name, cu):
+    """The tree's unreachable ways (issue 42 follow-up): the line where a
+    way first has C and !(C) says so and no other line does; the source's dispatch
+    tests `group_size == 0` in ADD_RMSNORM_QUANT_KERNEL_DISPATCH and again
+    in ADD_RMSNORM_QUANT_KERNEL_IMPL with nothing between changing
+    group_size, so such ways are real and unreachable; the group the page
+    says never runs holds exactly the instantiations with interleave false
+    that the source launches only under a constant-false `if constexpr`
+    (interleave is false only under thread_data_size > 8 and FUSE_QUANT)."""
+    src = open(cu, encoding="utf-8").read()
+    items = tree_items(md)
+    contra, ways, up = 0, tree_ways(items), []
+    for (d, text, g), way in zip(items, ways):
+        del up[d:]
+        pair = [c for c in way if "!(%s)" % c in way]
+        first = bool(pair) and not (up and any("!(%s)" % c in up[-1] for c in up[-1]))
+        up.append(way)
+        contra += first
+        ck.eq("(unreachable" in text, first, "%s: the tree's line %r: unreachable said, against "
+              "the first line whose way has C and !(C): %r" % (name, text[:160], way))
+        for c in pair:
+            for n in set(re.findall(r"[A-Za-z_]\w*", c)):
+                ck.check(rms_unassigned(src, n), "%s: %s is changed in the source: %r is no "
+                         "contradiction" % (name, n, c))
+    disp = re.search(r"#define ADD_RMSNORM_QUANT_KERNEL_DISPATCH\(.*?\n\n", src, re.S)
+    impl = re.search(r"#define ADD_RMSNORM_QUANT_KERNEL_IMPL\(.*?\n\n", src, re.S)
+    twice = bool(disp and impl and "if (group_size == 0)" in disp.group(0)
+                 and "if (group_size == 0)" in impl.group(0))
+    ck.check(twice, "the source's dispatch tests group_size == 0 in both macros")
+    ck.check(not twice or contra >= 2, "%s: unreachable ways on the page: %d" % (name, contra))
+    # interleave false: the IMPL macro's only `, false);` call is under both if constexpr
+    body = impl.group(0) if impl else ""
+    f = body.find(", false);")
+    gate = [body.find("if constexpr((thread_data_size > 8))"), body.find("if constexpr(FUSE_QUANT)")]
+    ck.check(0 <= gate[0] < gate[1] < f and body.count(", false);") == 1,
+             "the source's IMPL macro: interleave false only under both if constexpr")
+    params, _ = rms_source(a)
+    if not all(p in params for p in ("thread_data_size", "FUSE_QUANT", "interleave")):
+        ck.check(False, "the template's parameters from the source: %r" % params)
+        return
+    never = [g for _, text, g in items if text.startswith("`(never runs")]
+    groups = page_groups(md)
+    dead = set()
+    for _, syms in groups:
+        for s in syms:
+            v = mangled_args(s)
+            if len(v) != len(params):
+                continue
+            val = dict(zip(params, v))
+            tds = int(re.sub(r"\D", "", val["thread_data_size"]))
+            if val["interleave"] == "Lb0E" and not (tds > 8 and val["FUSE_QUANT"] == "Lb1E"):
+                dead.add(s)
+    got = {s for g in never for s in groups[g - 1][1]}
+    ck.check(dead, "%s: instantiations launched only under constant-false if constexpr" % name)
+    ck.eq(sorted(got), sorted(dead), "%s: the group that never runs, against the symbols' "
+          "interleave, thread_data_size and FUSE_QUANT and the source's if constexpr" % name)
 
 
 def src_decl(path, name):
@@ -420,6 +589,7 @@ def do_shape(a, ck):
     ck.check(tried >= 2, "only %d shapes tried" % tried)
     ck.note("%d shapes over the fields %s" % (tried, ", ".join(numeric + words)))
     shape_dtype(a, ck, db)
+    check_reasons(a, ck, db)
     shapes = ["%s=%s" % (k, v) for k in numeric for v in sorted({f[k] for f in rows.values()})]
     shapes += [",".join(shapes[:3]), "head_size=128,qTile=0,Gqa=8,Mtp=1,Msk=0,Hp=0"]
     # words: the pa tables' string fields (qType=bf16), element types by
@@ -429,6 +599,27 @@ def do_shape(a, ck):
            "n=6000,group_size=24,reduce_thread_size=4,m=1", "dtype=bf16", "dtype=fp16",
            "dtype=bfloat16", "dtype=bf16,_st=bf16", "n=4096,dtype=Half", "dtype=bf17"]
     site_shapes(a, ck, db, [(GLOB, shapes), ("add_rmsnorm_quant_kernel", rms)], seen)
+
+
+def check_reasons(a, ck, db):
+    """The reasons a --shape page gives for what it could not evaluate
+    (issue 42, item 3): each name as a code span, with no Markdown escape
+    in it (`_st`, not '\\_st'), so that the name copied from the page binds
+    it: --shape with every such name bound leaves none of them unknown."""
+    name, shape = "add_rmsnorm_quant_kernel", "n=4096"
+    rc, md, err = render(a, db, name, "--shape", shape)
+    why = [w for w in open_reasons(md) if w]
+    ck.check(why, "%s --shape %s: no reason given: %r" % (name, shape, err[:200]))
+    ck.eq([w for w in why if "\\" in w], [], "%s --shape %s: reasons with an escape" % (name, shape))
+    names = sorted({m.group(1) for w in why for m in re.finditer(r"unknown name `([^`]+)`", w)})
+    ck.check(any(n.startswith("_") or n.endswith("_") for n in names),
+             "%s --shape %s: a name an escape would have changed among %r" % (name, shape, names))
+    more = shape + "," + ",".join("%s=0" % n for n in names)
+    rc, md, err = render(a, db, name, "--shape", more)
+    ck.eq(rc, 0, "%s --shape %s: exit status (%s)" % (name, more, err.strip()[:200]))
+    left = sorted({m.group(1) for w in open_reasons(md) if w
+                   for m in re.finditer(r"unknown name `([^`]+)`", w)} & set(names))
+    ck.eq(left, [], "%s --shape %s: names the page gave, still unknown" % (name, more))
 
 
 def open_conds(md):
@@ -442,7 +633,7 @@ def open_reasons(md):
     part = md.split("Not evaluated (bind their names with --shape to decide):\n\n", 1)
     if len(part) < 2:
         return []
-    return [m.group(1) and re.sub(r"\\(.)", r"\1", m.group(1))  # Markdown's \_ is _
+    return [m.group(1)  # names as code spans: no Markdown escape to undo
             for m in re.finditer(r"^- `[^`]*` at `[^`]*`(?:: (.*))?$",
                                  part[1].split("\n\n")[0], re.M)]
 
@@ -589,7 +780,7 @@ def shape_dtype(a, ck, db):
     # a spelling the table lacks decides nothing: the out.dtype() conditions stay open
     got, md = kept("dtype=bf17")
     ck.eq(sorted(got), sorted(base), "--shape dtype=bf17: nothing ruled out")
-    ck.check("'bf17' is no element type" in md, "--shape dtype=bf17: the reason")
+    ck.check("`bf17` is no element type" in md, "--shape dtype=bf17: the reason")
     ck.note("%d dtype shapes over %d instantiations" % (tried + 1, len(base)))
 
 

@@ -6,6 +6,12 @@ reads as a CK engineer reads the code (issue 36, items 6 and 7).
 Sizes, against the objects the same compiles wrote (ck.build_plugin):
   - each TU's sidecar (compressed, the default) <= 1x its object;
   - each page of `kwalk render --all` <= 256 KB;
+  - the kernel pages of the struct families (`kwalk render Layernorm2dFwd`,
+    `Reduce`: a page for several instantiations) <= 40 KB (the shared call
+    tree is capped; uncapped, Layernorm2dFwd's was 47 KB), their shared
+    call list at most KPAGE_CALLS items and KPAGE_LEVELS levels deep, and a
+    page's listed and left-out calls together no more than the call tree
+    of its first instantiation's walkthrough has;
   - with --index-only (ctest ck.volume_index), `kwalk index` of all the
     sidecars <= 2x the objects together.
 The call tree ("Device call tree" of section 2), against the fixture's source
@@ -35,6 +41,8 @@ from kwcheck import Checker  # noqa: E402
 from kwrun import run  # noqa: E402
 
 PAGE_MAX = 256 * 1024
+KPAGE_MAX = 40 * 1024
+KPAGE_CALLS, KPAGE_LEVELS = 48, 4
 MAX_MFMA_DEPTH = 7  # items below the kernel's own calls (0 = a call of the kernel)
 MAX_LABEL = 120
 HELPER_WORDS = ("static_for", "static_ford", "static_uford", "(lambda", "(anonymous class)",
@@ -152,6 +160,39 @@ def check_tree(c, what, items, fulls):
             "%s: no full name carries template arguments" % what)
 
 
+def check_kpages(c, args, db, tmp):
+    """The struct families' kernel pages: size, and the shared call list's
+    bounds (its items are `- ` lines between the list's lead-in and the
+    next paragraph), with what is left out said."""
+    for name in ("Layernorm2dFwd", "Reduce"):
+        r = run([args.kwalk, "render", "--db", db, name])
+        if not c.check(r.returncode == 0 and r.stdout.startswith("# Kernel "),
+                       "render %s: no kernel page (%s)" % (name, r.stderr.strip()[:200])):
+            continue
+        n = len(r.stdout.encode())
+        c.note("kernel page %s: %d B" % (name, n))
+        c.check(n <= KPAGE_MAX, "kernel page %s: %d B > %d B" % (name, n, KPAGE_MAX))
+        part = r.stdout.split("The device calls every instantiation makes", 1)
+        if not c.check(len(part) == 2, "kernel page %s: no shared call list" % name):
+            continue
+        items = re.findall(r"^( *)- ", part[1].split("\n\n", 2)[1], re.M)
+        c.check(0 < len(items) <= KPAGE_CALLS, "kernel page %s: %d shared calls" % (name, len(items)))
+        c.check(all(len(i) // 2 < KPAGE_LEVELS for i in items),
+                "kernel page %s: shared calls deeper than %d levels" % (name, KPAGE_LEVELS))
+        # the first instantiation's own walkthrough: its call tree's items
+        sym = re.search(r"`(_Z[\w.$]+)`", r.stdout)
+        if not c.check(sym, "kernel page %s: no instantiation symbol" % name):
+            continue
+        wp = os.path.join(tmp, name + ".first.md")
+        run([args.kwalk, "render", "--db", db, sym.group(1), "-o", wp])
+        whole = len(tree_of(wp)[0] or []) if os.path.isfile(wp) else 0
+        said = re.search(r"Left out here: (\d+) calls below level \d+, (\d+) more", r.stdout)
+        left = int(said.group(1)) + int(said.group(2)) if said else 0
+        c.check(0 < whole and len(items) + left <= whole,
+                "kernel page %s: %d shared calls and %d left out, of its first instantiation's %d"
+                % (name, len(items), left, whole))
+
+
 def main():
     args = ckargs(extra=lambda ap: ap.add_argument("--index-only", action="store_true"))
     if args.index_only:
@@ -189,6 +230,7 @@ def main():
         n = os.path.getsize(p)
         c.check(n <= PAGE_MAX, "%s: %d B > %d B" % (os.path.basename(p), n, PAGE_MAX))
     c.note("largest page %d B" % max([os.path.getsize(p) for p in mds] or [0]))
+    check_kpages(c, args, db, tmp)
 
     def page_with(word):
         for p in mds:

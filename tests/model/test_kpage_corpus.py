@@ -32,31 +32,9 @@ import kwcap  # noqa: E402
 from kwcheck import Checker  # noqa: E402
 import kwrender  # noqa: E402
 import kwrun  # noqa: E402
+from kwkshared import mix_of  # noqa: E402
 
 KERNEL = "reshape_and_cache_with_per_token_quant_kernel"
-
-BRANCH = ("s_branch", "s_cbranch_", "s_setpc_", "s_swappc_", "s_call_")
-NOT_SALU = BRANCH + ("s_waitcnt", "s_wait_", "s_barrier", "s_load_", "s_buffer_load_",
-                     "s_store_", "s_buffer_store_", "s_scratch_", "s_dcache_", "s_atc_probe",
-                     "s_memtime", "s_memrealtime", "s_atomic_", "s_buffer_atomic_", "s_prefetch_")
-MATRIX = ("v_mfma_", "v_smfmac_", "v_wmma_", "v_swmmac_")
-LANE = ("v_readlane_", "v_writelane_", "v_readfirstlane_", "v_permlane")
-VMEM = ("global_", "buffer_", "tbuffer_", "flat_", "scratch_", "image_")
-
-
-def mix_of(mnems):
-    """(MFMA, VALU, SALU, VMEM, LDS, branch, all) of a list of mnemonics."""
-    parts = [set(m.split("_")) for m in mnems]
-    return (sum(m.startswith(MATRIX) for m in mnems),
-            sum(m.startswith("v_") and not m.startswith(MATRIX + LANE) for m in mnems),
-            sum(m.startswith("s_") and not m.startswith(NOT_SALU) and m != "s_nop"
-                for m in mnems),
-            sum(m.startswith(VMEM) and bool(p & {"load", "store", "atomic", "sample", "gather4"})
-                for m, p in zip(mnems, parts)),
-            sum(m.startswith("ds_") for m in mnems),
-            sum(m.startswith(BRANCH) for m in mnems),
-            len(mnems))
-
 
 def objdump_mnemonics(llvm_bin, co):
     """{function symbol: [mnemonic, ...]} by llvm-objdump -d, each within its
