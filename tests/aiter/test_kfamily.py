@@ -691,15 +691,7 @@ def opus_members(path):
     """{functor struct: line of its `operator()(Kargs` definition} in
     moe_sorting_opus.h, read as text: the first such line after
     `struct NAME` (its Kargs' own accessors take no Kargs)."""
-    lines = open(path, encoding="utf-8").read().split("\n")
-    out, cur = {}, None
-    for i, l in enumerate(lines, 1):
-        m = re.match(r"struct\s+(\w+)\s*$", l)
-        if m:
-            cur = m.group(1)
-        elif cur and cur not in out and re.search(r"\boperator\(\)\s*\(\s*Kargs\b", l):
-            out[cur] = i
-    return out
+    return kwcap.struct_members(path, r"struct\s+(\w+)\s*$", r"\boperator\(\)\s*\(\s*Kargs\b")
 
 
 def opus_functors(a, ck):
