@@ -291,12 +291,19 @@ static kw_status kw_krow_build(kw_krow *r, kw_model *m, size_t ki, kw_kparams *p
                 (r->ways.v[i].v == KW_KV_OPEN && r->v == KW_KV_FAILS))
                 r->v = r->ways.v[i].v;
     }
-    /* the grouping key: each way's conditions */
+    /* the grouping key: each way, its entry point and launch site with its
+     * conditions (a group's ways are its first row's: rows of two entry
+     * points, gelu_and_mul_bias and silu_and_mul_bias, under one condition
+     * text are two groups) */
     kw_buf b;
     kw_buf_init(&b);
     for (size_t i = 0; i < r->ways.n; i++) {
+        const kw_loc *at = &r->ways.v[i].launch->l->location;
         if (i)
             kw_buf_puts(&b, "; ");
+        if (r->ways.v[i].entry != KW_NONE)
+            kw_buf_printf(&b, "%zu", r->ways.v[i].entry);
+        kw_buf_printf(&b, "@%s:%d: ", at->file ? at->file : "", at->line);
         for (size_t c = 0; c < r->ways.v[i].conds.n; c++) {
             if (c)
                 kw_buf_puts(&b, " && ");

@@ -65,7 +65,8 @@ typedef struct kw_kmix {
 typedef struct kw_krow {
     size_t kernel; /* into the model's kernels */
     KW_ARRAY(kw_kway) ways;
-    const char *conds; /* the conditions of its ways, a line per way ("; "-joined), for grouping */
+    const char *conds; /* its ways (entry point, launch site, conditions), "; "-joined:
+                          the grouping key */
     const char *args;  /* the differing template arguments "N=v, ..." (NULL: none) */
     kw_kverdict v;     /* HOLDS: selected; OPEN: a candidate; FAILS: ruled out */
     size_t group;      /* rows with the same conds share it (0, 1, ... in first-row order) */
