@@ -15,21 +15,20 @@
  * internal linkage is one unit's own). */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli/kw_app.h"
 #include "cli/kw_cli.h"
+#include "cli/kw_page_opts.h"
 #include "cli/kw_render_reload.h"
 #include "common/kw_fs.h"
 #include "common/kw_pool.h"
 #include "model/kw_kfamily.h"
 #include "model/kw_kpage.h"
+#include "model/kw_kpage_src.h"
 #include "model/kw_model_pages.h"
 #include "model/kw_pick.h"
-#include "model/kw_kpage_src.h"
 #include "render/kw_kpage_write.h"
 #include "render/kw_pages.h"
 #include "render/kw_pages_pool.h"
@@ -71,80 +70,33 @@ static const char kw_render_usage[] =
 
 typedef struct kw_render_cli {
     const char *kernel;
-    const char *db;
-    const char *out;
     bool all;
-    const char *python_roots[64]; /* --python-root, repeatable */
-    size_t npython_roots;
-    const char *python_from; /* --python-from PKG */
-    const char *trace;       /* --trace FILE */
-    const char *tu;          /* --tu FILE */
-    kw_render_opts o;
-    kw_shape shape; /* --shape, parsed once: the model's (kw_model.shape) */
-    bool have_shape;
+    const char *tu; /* --tu FILE */
+    kw_page_opts p; /* --db, -o, --arch, ... (kw_page_opts.h) */
     kw_arena arena;
 } kw_render_cli;
 
 static int kw_render_args(kw_render_cli *c, int argc, char **argv) {
-    c->o.time_us = -1;
+    kw_page_opts_init(&c->p);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
+        bool taken;
         int r;
         if (kw_cli_is_help(a)) {
             fputs(kw_render_usage, stdout);
             return kw_cli_flush_stdout() == KW_EXIT_OK ? -1 : KW_EXIT_INPUT;
         }
-#define KW_OPT(name, alias) ((r = kw_cli_opt(argc, argv, &i, name, alias, &v)) != 0)
-#define KW_NEED(name)                                                                              \
-    if (r < 0 || !*v)                                                                              \
-        return kw_cli_usage_error("render", "option %s needs a value", name);
+        if ((r = kw_page_opts_take(&c->p, "render", argc, argv, &i, &c->arena, &taken)) !=
+            KW_EXIT_OK)
+            return r;
+        if (taken)
+            continue;
         if (!strcmp(a, "--all")) {
             c->all = true;
-        } else if (KW_OPT("--db", NULL)) {
-            KW_NEED("--db");
-            c->db = v;
-        } else if (KW_OPT("--output", "-o")) {
-            KW_NEED("-o");
-            c->out = v;
-        } else if (KW_OPT("--arch", NULL)) {
-            KW_NEED("--arch");
-            c->o.arch = v;
-        } else if (KW_OPT("--root", NULL)) {
-            KW_NEED("--root");
-            c->o.root = v;
-        } else if (KW_OPT("--python-root", NULL)) {
-            KW_NEED("--python-root");
-            if (c->npython_roots == sizeof c->python_roots / sizeof c->python_roots[0])
-                return kw_cli_usage_error("render", "at most 64 --python-root directories");
-            c->python_roots[c->npython_roots++] = v;
-        } else if (KW_OPT("--python-from", NULL)) {
-            KW_NEED("--python-from");
-            c->python_from = v;
-        } else if (KW_OPT("--trace", NULL)) {
-            KW_NEED("--trace");
-            c->trace = v;
-        } else if (KW_OPT("--tu", NULL)) {
-            KW_NEED("--tu");
+        } else if ((r = kw_cli_opt(argc, argv, &i, "--tu", NULL, &v)) != 0) {
+            if (r < 0 || !*v)
+                return kw_cli_usage_error("render", "option %s needs a value", "--tu");
             c->tu = v;
-        } else if (KW_OPT("--gpu", NULL)) {
-            KW_NEED("--gpu");
-            c->o.gpu = v;
-        } else if (KW_OPT("--shape", NULL)) {
-            KW_NEED("--shape");
-            kw_err err;
-            if (kw_shape_parse(&c->shape, &c->arena, v, &err) != KW_OK)
-                return kw_cli_usage_error("render", "%s", err.msg);
-            c->have_shape = true;
-        } else if (KW_OPT("--time-us", NULL)) {
-            KW_NEED("--time-us");
-            char *end;
-            double t = strtod(v, &end);
-            if (*end || !(t > 0) || !isfinite(t))
-                return kw_cli_usage_error("render",
-                                          "--time-us takes a positive number of "
-                                          "microseconds, got '%s'",
-                                          v);
-            c->o.time_us = t;
         } else if (a[0] == '-' && a[1]) {
             return kw_cli_usage_error("render", "unknown option '%s'", a);
         } else if (!c->kernel) {
@@ -152,14 +104,12 @@ static int kw_render_args(kw_render_cli *c, int argc, char **argv) {
         } else {
             return kw_cli_usage_error("render", "unexpected argument '%s' (one KERNEL only)", a);
         }
-#undef KW_OPT
-#undef KW_NEED
     }
     if (c->all && c->kernel)
         return kw_cli_usage_error("render", "give KERNEL or --all, not both");
     if (c->all && c->tu)
         return kw_cli_usage_error("render", "--tu picks one KERNEL; --all renders every one");
-    if (c->all && !c->out)
+    if (c->all && !c->p.out)
         return kw_cli_usage_error("render", "--all needs -o DIR");
     if (!c->all && !c->kernel)
         return kw_cli_usage_error("render", "no KERNEL given (or --all)");
@@ -174,17 +124,17 @@ static int kw_render_args(kw_render_cli *c, int argc, char **argv) {
 static int kw_pick_none(const kw_model *m, const kw_render_cli *c, kw_arena *a) {
     kw_pick_hits any, anytu;
     kw_pick_match(m, c->kernel, NULL, c->tu, a, &any);
-    kw_pick_match(m, c->kernel, c->o.arch, NULL, a, &anytu);
+    kw_pick_match(m, c->kernel, c->p.o.arch, NULL, a, &anytu);
     if (c->tu && anytu.v.n)
         return kw_cli_failf("render: no kernel matching '%s' belongs to the translation unit "
                             "'%s' (kernels with internal linkage are their unit's own; "
                             "'kwalk list' shows each with its unit)",
                             c->kernel, c->tu);
-    if (c->o.arch && any.v.n)
+    if (c->p.o.arch && any.v.n)
         return kw_cli_failf("render: no kernel matching '%s' was built for %s", c->kernel,
-                            c->o.arch);
+                            c->p.o.arch);
     return kw_cli_failf("render: no kernel matches '%s' in %s ('kwalk list' shows them)", c->kernel,
-                        c->db ? c->db : KW_INDEX_DEFAULT_PATH);
+                        c->p.db ? c->p.db : KW_INDEX_DEFAULT_PATH);
 }
 
 /* The name means several kernels, or one symbol in several units: the
@@ -210,7 +160,7 @@ static int kw_pick_units(const kw_model *m, const kw_render_cli *c, const kw_kfa
  * (*fam and its matching instantiations in *hits), or an error. */
 static int kw_pick(const kw_model *m, const kw_kfams *f, const kw_render_cli *c, kw_arena *a,
                    size_t *out, kw_kfam_hits *hits) {
-    kw_kfam_match(f, m, c->kernel, c->o.arch, c->tu, a, hits);
+    kw_kfam_match(f, m, c->kernel, c->p.o.arch, c->tu, a, hits);
     if (!hits->kernels.n)
         return kw_pick_none(m, c, a);
     if (hits->fams.n > 1)
@@ -302,35 +252,20 @@ int kw_cmd_render(int argc, char **argv) {
      * the symbol KERNEL names, and again those of the one kernel KERNEL picks
      * when that is another symbol */
     const char *want[1] = {c.kernel};
-    rc = c.all ? kw_app_load_later(&app, kw_pool_threads(), c.db, c.python_roots, c.npython_roots,
-                                   c.python_from)
-               : kw_app_load_only(&app, want, 1, c.db, c.python_roots, c.npython_roots,
-                                  c.python_from);
+    rc = c.all ? kw_app_load_later(&app, kw_pool_threads(), c.p.db, c.p.python_roots,
+                                   c.p.npython_roots, c.p.python_from)
+               : kw_app_load_only(&app, want, 1, c.p.db, c.p.python_roots, c.p.npython_roots,
+                                  c.p.python_from);
     if (rc == KW_EXIT_OK && !c.all)
-        rc = kw_render_reload(&app, c.kernel, c.o.arch, c.tu, &c.arena);
-    if (rc == KW_EXIT_OK && c.trace) {
-        kw_err err;
-        if (kw_trace_load(&trace, c.trace, &app.ix, app.db, &err) != KW_OK)
-            rc = kw_cli_fail(&err);
-        measured = kw_tstats_source(&trace.stats);
-        c.o.trace = &measured;
-    }
-    if (rc == KW_EXIT_OK) {
-        c.o.db_path = app.db;
-        app.model.shape = c.have_shape ? &c.shape : NULL; /* every page's (kw_page_open) */
-        c.o.python_root = c.npython_roots ? c.python_roots[0] : NULL;
-        c.o.all = c.all;
-        if (c.o.gpu && !kw_gpu_named(&app.gpus, c.o.gpu))
-            rc = kw_cli_usage_error("render",
-                                    "--gpu: unknown product '%s' (see "
-                                    "annotations/hw/amdgpu-peaks.txt)",
-                                    c.o.gpu);
-    }
+        rc = kw_render_reload(&app, c.kernel, c.p.o.arch, c.tu, &c.arena);
+    if (rc == KW_EXIT_OK)
+        rc = kw_page_opts_apply(&c.p, "render", &app, &trace, &measured);
+    c.p.o.all = c.all;
     if (rc == KW_EXIT_OK) {
         kw_render r;
-        kw_render_init(&r, &app.model, &app.srcs, &app.providers, &app.gpus, &app.notes, &c.o);
+        kw_render_init(&r, &app.model, &app.srcs, &app.providers, &app.gpus, &app.notes, &c.p.o);
         if (c.all) {
-            rc = kw_render_all(&app, &r, c.out);
+            rc = kw_render_all(&app, &r, c.p.out);
         } else {
             size_t ki = 0;
             kw_kfams fams;
@@ -348,9 +283,10 @@ int kw_cmd_render(int argc, char **argv) {
                     rc = kw_cli_fail(&err);
                 if (rc != KW_EXIT_OK) {
                     /* said */
-                } else if (c.out)
-                    rc = kw_fs_write_atomic(c.out, b.ptr, b.len, &err) == KW_OK ? KW_EXIT_OK
-                                                                                : kw_cli_fail(&err);
+                } else if (c.p.out)
+                    rc = kw_fs_write_atomic(c.p.out, b.ptr, b.len, &err) == KW_OK
+                             ? KW_EXIT_OK
+                             : kw_cli_fail(&err);
                 else if (fwrite(b.ptr ? b.ptr : "", 1, b.len, stdout) != b.len)
                     rc = kw_cli_failf("cannot write the output: %s", strerror(errno));
                 else

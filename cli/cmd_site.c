@@ -8,13 +8,12 @@
  * pages (the load leaves them); the files of a previous run that no
  * instantiation has now are removed (DIR/.kwalk-site). */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli/kw_app.h"
 #include "cli/kw_cli.h"
+#include "cli/kw_page_opts.h"
 #include "common/kw_fs.h"
 #include "common/kw_pool.h"
 #include "model/kw_map.h"
@@ -51,81 +50,27 @@ static const char kw_site_usage[] =
     "  --python-from PKG   with two --python-root or more: only chains starting in PKG\n";
 
 typedef struct kw_site_cli {
-    const char *db, *out;
-    const char *python_roots[64]; /* --python-root, repeatable */
-    size_t npython_roots;
-    const char *python_from;
-    const char *trace; /* --trace FILE */
-    kw_render_opts o;
-    kw_shape shape; /* --shape, parsed once: the model's (kw_model.shape) */
-    bool have_shape;
+    kw_page_opts p; /* --db, -o, --arch, ... (kw_page_opts.h) */
     kw_arena arena;
 } kw_site_cli;
 
 static int kw_site_args(kw_site_cli *c, int argc, char **argv) {
-    c->o.time_us = -1;
-    c->o.listing_in_view = true; /* section 5's listings from the view's data */
-    c->o.printer = KW_R_HTML;    /* the pages written by the HTML printer */
+    kw_page_opts_init(&c->p);
+    c->p.o.listing_in_view = true; /* section 5's listings from the view's data */
+    c->p.o.printer = KW_R_HTML;    /* the pages written by the HTML printer */
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
+        bool taken;
         int r;
-        if (kw_cli_is_help(a)) {
+        if (kw_cli_is_help(argv[i])) {
             fputs(kw_site_usage, stdout);
             return kw_cli_flush_stdout() == KW_EXIT_OK ? -1 : KW_EXIT_INPUT;
         }
-#define KW_OPT(name, alias) ((r = kw_cli_opt(argc, argv, &i, name, alias, &v)) != 0)
-#define KW_NEED(name)                                                                              \
-    if (r < 0 || !*v)                                                                              \
-        return kw_cli_usage_error("site", "option %s needs a value", name);
-        if (KW_OPT("--db", NULL)) {
-            KW_NEED("--db");
-            c->db = v;
-        } else if (KW_OPT("--output", "-o")) {
-            KW_NEED("-o");
-            c->out = v;
-        } else if (KW_OPT("--arch", NULL)) {
-            KW_NEED("--arch");
-            c->o.arch = v;
-        } else if (KW_OPT("--root", NULL)) {
-            KW_NEED("--root");
-            c->o.root = v;
-        } else if (KW_OPT("--python-root", NULL)) {
-            KW_NEED("--python-root");
-            if (c->npython_roots == sizeof c->python_roots / sizeof c->python_roots[0])
-                return kw_cli_usage_error("site", "at most 64 --python-root directories");
-            c->python_roots[c->npython_roots++] = v;
-        } else if (KW_OPT("--python-from", NULL)) {
-            KW_NEED("--python-from");
-            c->python_from = v;
-        } else if (KW_OPT("--gpu", NULL)) {
-            KW_NEED("--gpu");
-            c->o.gpu = v;
-        } else if (KW_OPT("--trace", NULL)) {
-            KW_NEED("--trace");
-            c->trace = v;
-        } else if (KW_OPT("--shape", NULL)) {
-            KW_NEED("--shape");
-            kw_err err;
-            if (kw_shape_parse(&c->shape, &c->arena, v, &err) != KW_OK)
-                return kw_cli_usage_error("site", "%s", err.msg);
-            c->have_shape = true;
-        } else if (KW_OPT("--time-us", NULL)) {
-            KW_NEED("--time-us");
-            char *end;
-            double t = strtod(v, &end);
-            if (*end || !(t > 0) || !isfinite(t))
-                return kw_cli_usage_error("site",
-                                          "--time-us takes a positive number of "
-                                          "microseconds, got '%s'",
-                                          v);
-            c->o.time_us = t;
-        } else {
-            return kw_cli_usage_error("site", "unexpected argument '%s'", a);
-        }
-#undef KW_OPT
-#undef KW_NEED
+        if ((r = kw_page_opts_take(&c->p, "site", argc, argv, &i, &c->arena, &taken)) != KW_EXIT_OK)
+            return r;
+        if (!taken)
+            return kw_cli_usage_error("site", "unexpected argument '%s'", argv[i]);
     }
-    if (!c->out)
+    if (!c->p.out)
         return kw_cli_usage_error("site", "-o DIR is required");
     return KW_EXIT_OK;
 }
@@ -237,7 +182,7 @@ static int kw_site_write(kw_app *app, kw_render *r, const char *dir) {
 /* DIR/map.html: the map of `kwalk map` from the site's own index (loaded
  * once for both), written by the HTML printer and linked (kw_html_map). */
 static int kw_site_map(const kw_site_cli *c, kw_app *app, kw_render *r) {
-    char *html = kw_arena_printf(&r->scratch, "%s/map.html", c->out);
+    char *html = kw_arena_printf(&r->scratch, "%s/map.html", c->p.out);
     if (!html)
         return kw_cli_failf("out of memory");
     kw_buf b;
@@ -246,7 +191,7 @@ static int kw_site_map(const kw_site_cli *c, kw_app *app, kw_render *r) {
     kw_err err;
     int rc = KW_EXIT_OK;
     if (kw_map_build(&m, &app->model, &err) != KW_OK ||
-        kw_map_sites_build(&m, c->o.root, &err) != KW_OK ||
+        kw_map_sites_build(&m, c->p.o.root, &err) != KW_OK ||
         kw_html_map(r, &m, &b, &err) != KW_OK ||
         kw_fs_write_atomic(html, b.ptr ? b.ptr : "", b.len, &err) != KW_OK)
         rc = kw_cli_fail(&err);
@@ -269,29 +214,14 @@ int kw_cmd_site(int argc, char **argv) {
     kw_perf_source measured;
     memset(&trace, 0, sizeof trace);
     /* each page thread reads its kernels' listings (the largest part of the index) */
-    rc = kw_app_load_later(&app, kw_pool_threads(), c.db, c.python_roots, c.npython_roots,
-                           c.python_from);
-    if (rc == KW_EXIT_OK && c.trace) {
-        kw_err err;
-        if (kw_trace_load(&trace, c.trace, &app.ix, app.db, &err) != KW_OK)
-            rc = kw_cli_fail(&err);
-        measured = kw_tstats_source(&trace.stats);
-        c.o.trace = &measured;
-    }
-    if (rc == KW_EXIT_OK) {
-        c.o.db_path = app.db;
-        app.model.shape = c.have_shape ? &c.shape : NULL; /* every page's (kw_page_open) */
-        c.o.python_root = c.npython_roots ? c.python_roots[0] : NULL;
-        if (c.o.gpu && !kw_gpu_named(&app.gpus, c.o.gpu))
-            rc = kw_cli_usage_error("site",
-                                    "--gpu: unknown product '%s' (see "
-                                    "annotations/hw/amdgpu-peaks.txt)",
-                                    c.o.gpu);
-    }
+    rc = kw_app_load_later(&app, kw_pool_threads(), c.p.db, c.p.python_roots, c.p.npython_roots,
+                           c.p.python_from);
+    if (rc == KW_EXIT_OK)
+        rc = kw_page_opts_apply(&c.p, "site", &app, &trace, &measured);
     if (rc == KW_EXIT_OK) {
         kw_render r;
-        kw_render_init(&r, &app.model, &app.srcs, &app.providers, &app.gpus, &app.notes, &c.o);
-        rc = kw_site_write(&app, &r, c.out);
+        kw_render_init(&r, &app.model, &app.srcs, &app.providers, &app.gpus, &app.notes, &c.p.o);
+        rc = kw_site_write(&app, &r, c.p.out);
         if (rc == KW_EXIT_OK)
             rc = kw_site_map(&c, &app, &r);
         kw_render_free(&r);

@@ -332,12 +332,20 @@ static kw_status kw_krow_build(kw_krow *r, kw_model *m, size_t ki, kw_kparams *p
                 (r->ways.v[i].v == KW_KV_OPEN && r->v == KW_KV_FAILS))
                 r->v = r->ways.v[i].v;
     }
-    /* the grouping key: each way's conditions */
-    kw_buf b;
+    /* the grouping keys: each way as a page writes it: its entry point and
+     * conditions (the folded tree's line: rows of two entry points,
+     * gelu_and_mul_bias and silu_and_mul_bias, under one condition text are
+     * two groups), and for a group's list of ways its launch site too */
+    kw_buf b, at;
     kw_buf_init(&b);
+    kw_buf_init(&at);
     for (size_t i = 0; i < r->ways.n; i++) {
+        const kw_loc *l = &r->ways.v[i].launch->l->location;
         if (i)
             kw_buf_puts(&b, "; ");
+        if (r->ways.v[i].entry != KW_NONE)
+            kw_buf_printf(&b, "%zu: ", r->ways.v[i].entry);
+        kw_buf_printf(&at, "; %s:%d", l->file ? l->file : "", l->line);
         for (size_t c = 0; c < r->ways.v[i].conds.n; c++) {
             if (c)
                 kw_buf_puts(&b, " && ");
@@ -347,8 +355,12 @@ static kw_status kw_krow_build(kw_krow *r, kw_model *m, size_t ki, kw_kparams *p
             kw_buf_puts(&b, "(always)");
     }
     r->conds = b.oom ? NULL : kw_arena_strndup(a, b.ptr ? b.ptr : "", b.len);
+    r->ways_at = b.oom || at.oom ? NULL
+                                 : kw_arena_printf(a, "%s%.*s", r->conds ? r->conds : "",
+                                                   (int)at.len, at.ptr ? at.ptr : "");
     kw_buf_free(&b);
-    return r->conds ? KW_OK : kw_oom(err);
+    kw_buf_free(&at);
+    return r->conds && r->ways_at ? KW_OK : kw_oom(err);
 }
 
 kw_kverdict kw_kpage_launch_verdict(kw_model *m, const kw_shape *shape, size_t ki, size_t li,
@@ -439,17 +451,22 @@ static kw_status kw_kdiffer(kw_kpage *p, const kw_kparams *params, kw_arena *a) 
     return kw_kdiffer_rows(p, params, a);
 }
 
+/* Rows whose ways the page writes alike share a group: a folded page's
+ * tree writes entry points and conditions, a group's list of ways the
+ * launch sites too. */
 static kw_status kw_kgroups(kw_kpage *p) {
     kw_symmap seen;
     kw_symmap_init(&seen);
     kw_status st = KW_OK;
+    bool fold = p->rows.n > KW_KPAGE_FOLD_ROWS;
     for (size_t r = 0; r < p->rows.n && st == KW_OK; r++) {
-        size_t *g = kw_symmap_get(&seen, p->rows.v[r].conds);
+        const char *key = fold ? p->rows.v[r].conds : p->rows.v[r].ways_at;
+        size_t *g = kw_symmap_get(&seen, key);
         if (g) {
             p->rows.v[r].group = *g;
         } else {
             p->rows.v[r].group = p->ngroups;
-            st = kw_symmap_put(&seen, p->rows.v[r].conds, p->ngroups++);
+            st = kw_symmap_put(&seen, key, p->ngroups++);
         }
     }
     kw_symmap_free(&seen);

@@ -66,10 +66,12 @@ typedef struct kw_krow {
     size_t kernel; /* into the model's kernels */
     KW_ARRAY(kw_kway) ways;
     size_t nlaunches, ndead; /* its launches, those under a constant-false condition */
-    const char *conds; /* the conditions of its ways, a line per way ("; "-joined), for grouping */
-    const char *args;  /* the differing template arguments "N=v, ..." (NULL: none) */
-    kw_kverdict v;     /* HOLDS: selected; OPEN: a candidate; FAILS: ruled out */
-    size_t group;      /* rows with the same conds share it (0, 1, ... in first-row order) */
+    const char *conds;     /* its ways' entry points and conditions, "; "-joined: the
+                              grouping key of a folded page */
+    const char *ways_at;   /* conds and the ways' launch sites: the key of a page's groups */
+    const char *args;      /* the differing template arguments "N=v, ..." (NULL: none) */
+    kw_kverdict v;         /* HOLDS: selected; OPEN: a candidate; FAILS: ruled out */
+    size_t group;          /* rows with the same key share it (0, 1, ... in first-row order) */
     KW_ARRAY(kw_kmix) mix; /* per arch with class counts, in the kernel's arch order */
 } kw_krow;
 

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "model/kw_map.h"
 #include "model/kw_python_entries.h"
 
 /* Add (what, loc) to x, each once. */
@@ -45,9 +46,8 @@ static kw_status kw_kseed_kernel(kw_kseed_row *r, kw_model *m, size_t ki, bool s
         if (kw_kseed_co(r, mk, several, a) != KW_OK)
             return kw_fail(err, "out of memory");
     } else if (mk->k) {
-        const kw_loc *def =
-            mk->k->functor_location.file ? &mk->k->functor_location : &mk->k->location;
-        if (def->file && kw_kseed_at_add(a, &r->device, "", *def) != KW_OK)
+        const kw_loc *def = kw_map_device(mk); /* a trampoline's: its functor's */
+        if (def && kw_kseed_at_add(a, &r->device, "", *def) != KW_OK)
             return kw_fail(err, "out of memory");
     }
     for (size_t j = 0; j < mk->launches.n; j++) {

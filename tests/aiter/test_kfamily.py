@@ -35,9 +35,13 @@ the aiter fixture's plugin build, against ground truth kwalk does not produce:
             where no template parameter appears in the written type; every
             template of the code objects (llvm-cxxfilt of their symbols)
             of more than 16 instantiations whose render is a kernel page
-            stays within 64 KB of Markdown
+            stays within 72 KB of Markdown
             and names every one of its instantiations' symbols (those of
-            more than 64 instantiations folded).
+            more than 64 instantiations folded); on act_and_mul_bias_kernel's
+            and act_and_mul_kernel's pages, each entry point's groups hold
+            only instantiations of the activation function (ACT_FN, read
+            from llvm-cxxfilt's demangling of their symbols) that entry's
+            body in the .cu names (`silu_and_mul_bias`: `aiter::silu_kernel`).
   shape     `--shape` with the table's fields, numbers and words
             (`qType=bf16`): the instantiations selected or left as
             candidates are exactly the rows that agree with the shape, every
@@ -266,6 +270,10 @@ def do_page(a, ck):
     act = os.path.join(a.fixture, "aiter", "csrc", "kernels", "activation_kernels.cu")
     rc, md, err = render(a, db, "act_and_mul_bias_kernel")
     check_source(a, ck, md, "act_and_mul_bias_kernel", act)
+    check_act_entries(a, ck, md, act, "act_and_mul_bias_kernel")
+    rc, md, err = render(a, db, "act_and_mul_kernel")
+    ck.eq(rc, 0, "render act_and_mul_kernel: exit status (%s)" % err.strip()[:300])
+    check_act_entries(a, ck, md, act, "act_and_mul_kernel")
     check_sizes(a, ck, db)
     ck.note("%d ASM rows, %d template instantiations" % (len(rows), len(got)))
 
@@ -424,6 +432,87 @@ def check_ways(a, ck, md, name, cu):
           "interleave, thread_data_size and FUSE_QUANT and the source's if constexpr" % name)
 
 
+def act_launchers(path, kernel):
+    """From the .cu read here: {host function: the activation functions it
+    names (`aiter::NAME` of a `__device__ __forceinline__ float NAME(`
+    definition)} for every top-level `void NAME(` whose body launches
+    kernel, itself or through a macro whose #define names it (or names
+    such a macro)."""
+    text = open(path, encoding="utf-8").read()
+    acts = set(re.findall(r"^__device__\s+__forceinline__\s+float\s+(\w+)\s*\(", text, re.M))
+    macros = {m.group(1): m.group(2) for m in re.finditer(
+        r"^#define\s+(\w+)((?:.*\\\n)*.*)$", text, re.M)}
+    names, grew = {kernel}, True
+    while grew:
+        more = {n for n, body in macros.items()
+                if any(re.search(r"\b%s\b" % re.escape(x), body) for x in names)}
+        grew = not more <= names
+        names |= more
+    out = {}
+    for m in re.finditer(r"^void\s+(\w+)\s*\((.*?)^\}", text, re.M | re.S):
+        body = m.group(2)
+        if any(re.search(r"\b%s\b" % re.escape(x), body) for x in names):
+            out[m.group(1)] = {x for x in acts if re.search(r"\baiter::%s\b" % x, body)}
+    return out, acts
+
+
+def page_group_entries(md):
+    """A folded kernel page's groups: {group number: the entry points of its
+    ways}, from the tree of "Groups by the conditions that select them" (a
+    group of one way under its `from ENTRY` line, a group of several ways
+    one line `ENTRY: conditions; ENTRY: ...`)."""
+    tree = md.split("### Groups by the conditions that select them", 1)[-1]
+    tree = tree.split("### Instantiations by group", 1)[0]
+    out, entry = {}, None
+    for line in tree.splitlines():
+        m = re.match(r"^- from `([^`]*)`", line)
+        if m:
+            entry = m.group(1)
+        elif line.startswith("- "):
+            entry = None
+        g = re.search(r" → group (\d+): \d+", line)
+        if not g:
+            continue
+        if entry:
+            out[int(g.group(1))] = {entry}
+        else:
+            way = re.match(r"^\s*- `([^`]*)`", line)
+            ways = way.group(1).split("; ") if way else []
+            out[int(g.group(1))] = {w.split(": ", 1)[0] for w in ways if ": " in w}
+    return out
+
+
+def check_act_entries(a, ck, md, path, kernel):
+    """Each entry point's groups on kernel's (folded) page launch only the
+    activation function (the ACT_FN template argument, read from each
+    symbol's demangling by llvm-cxxfilt) that entry's body names in the .cu
+    (act_launchers): gelu_and_mul_bias launches gelu_kernel instantiations
+    only, silu_and_mul_bias silu_kernel ones (act_and_mul_kernel: gelu_and_mul,
+    gelu_tanh_and_mul and silu_and_mul each its own)."""
+    want, acts = act_launchers(path, kernel)
+    ck.check(len(want) >= 2 and all(len(v) == 1 for v in want.values()),
+             "%s: the .cu's launchers and their activations: %r" % (kernel, want))
+    entries = page_group_entries(md)
+    rows = {}
+    for m in re.finditer(r"^\| (\d+) \| `([^`]*)` \|",
+                         md.split("### Instantiations by group", 1)[-1], re.M):
+        rows.setdefault(int(m.group(1)), []).append(m.group(2))
+    ck.check(rows and set(rows) == set(entries),
+             "%s: the groups of the tree %d, of the table %d" % (kernel, len(entries), len(rows)))
+    syms = sorted({s for v in rows.values() for s in v})
+    dem = kwrun.run([os.path.join(a.llvm_bin, "llvm-cxxfilt")], input="\n".join(syms) + "\n",
+                    must=True).stdout.split("\n")
+    act_of = {s: {x for x in acts if re.search(r"\b%s\b" % x, d)} for s, d in zip(syms, dem)}
+    got = {}
+    for g, es in entries.items():
+        for e in es:
+            for s in rows.get(g, ()):
+                got.setdefault(e, set()).update(act_of[s])
+    ck.eq({e: sorted(v) for e, v in got.items()}, {e: sorted(v) for e, v in want.items()},
+          "%s: the activation functions (ACT_FN) of each entry point's groups, against the "
+          "ACT_FN each entry's launches name in the .cu" % kernel)
+
+
 def src_decl(path, name):
     """From the source read here: the line of `__global__ void NAME(`, the
     line of the `template` header above it (or that line), and the
@@ -529,9 +618,13 @@ def family_symbols(a, work):
 
 def check_sizes(a, ck, db):
     """The kernel page of every template of the fixture with more than 16
-    instantiations (a smaller one's rows cannot fill 64 KB; not rendered, to
-    keep the test cheap): at most 64 KB of Markdown, naming every
-    instantiation of the code objects."""
+    instantiations (a smaller one's rows cannot fill the bound; not rendered,
+    to keep the test cheap): at most 72 KB of Markdown, naming every
+    instantiation of the code objects. The bound was 64 KB while
+    act_and_mul_bias_kernel's groups merged the gelu and silu entry points'
+    rows (135 groups, 56 KB); one group per way, 270 groups, it is 68,032 B,
+    and add_rmsnorm_quant_kernel's, its add_rmsnorm rows no longer in the
+    rmsnorm entry's groups (65 -> 109 groups), 67,117 B."""
     fams = {b: s for b, s in family_symbols(a, os.path.join(a.out, "co")).items() if len(s) > 16}
     big = 0
     for base, syms in sorted(fams.items()):
@@ -539,12 +632,12 @@ def check_sizes(a, ck, db):
         if rc != 0 or not md.startswith("# Kernel "):
             continue
         big += len(syms) > 64
-        ck.check(len(md.encode()) <= 64 * 1024, "render %s: %d bytes (over 64 KB)" % (base, len(md.encode())))
+        ck.check(len(md.encode()) <= 72 * 1024, "render %s: %d bytes (over 72 KB)" % (base, len(md.encode())))
         shown = {n for _, ns in page_groups(md) for n in ns}
         ck.eq(sorted(syms - shown), [], "render %s: instantiations of the code objects not on the page"
               % base)
     ck.check(big >= 2, "%d templates of more than 64 instantiations" % big)
-    ck.note("%d kernel pages within 64 KB, %d folded" % (len(fams), big))
+    ck.note("%d kernel pages within 72 KB, %d folded" % (len(fams), big))
 
 
 def verdicts(md):
@@ -882,15 +975,7 @@ def opus_members(path):
     """{functor struct: line of its `operator()(Kargs` definition} in
     moe_sorting_opus.h, read as text: the first such line after
     `struct NAME` (its Kargs' own accessors take no Kargs)."""
-    lines = open(path, encoding="utf-8").read().split("\n")
-    out, cur = {}, None
-    for i, l in enumerate(lines, 1):
-        m = re.match(r"struct\s+(\w+)\s*$", l)
-        if m:
-            cur = m.group(1)
-        elif cur and cur not in out and re.search(r"\boperator\(\)\s*\(\s*Kargs\b", l):
-            out[cur] = i
-    return out
+    return kwcap.struct_members(path, r"struct\s+(\w+)\s*$", r"\boperator\(\)\s*\(\s*Kargs\b")
 
 
 def opus_functors(a, ck):

@@ -421,6 +421,22 @@ def source_lines(path, regex):
         return [i + 1 for i, line in enumerate(f) if re.search(regex, line)]
 
 
+def struct_members(path, struct_regex, member_regex):
+    """{struct name: 1-based line of its member} in the text file path: a
+    line struct_regex matches (re.match, group 1 the name) opens a struct,
+    the first later line member_regex matches (re.search) before the next
+    struct's is that struct's member."""
+    members, cur = {}, None
+    with open(path, encoding="utf-8") as f:
+        for i, line in enumerate(f, 1):
+            m = re.match(struct_regex, line)
+            if m:
+                cur = m.group(1)
+            elif cur and cur not in members and re.search(member_regex, line):
+                members[cur] = i
+    return members
+
+
 def clean_env(**extra):
     env = dict(os.environ)
     for k in ("KWALK_OUT", "KWALK_FAULT"):

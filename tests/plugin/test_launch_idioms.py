@@ -484,17 +484,10 @@ def scan_functors(path):
     """kw_functor_entry.hip read as text: ({struct: line of the member its
     entry runs (`operator()(` or `run(`, the first after `struct NAME`)},
     line of `extern "C" ... fe_moe_sort(`)."""
-    lines = open(path, encoding="utf-8").read().split("\n")
-    members, cur, host = {}, None, None
-    for i, l in enumerate(lines, 1):
-        m = re.match(r"\s*struct\s+(Fe\w+)\s*\{", l)
-        if m:
-            cur = m.group(1)
-        elif cur and cur not in members and re.search(r"\b(operator\(\)|run)\s*\(", l):
-            members[cur] = i
-        if re.match(r'extern "C" .*\bfe_moe_sort\(', l):
-            host = i
-    return members, host
+    members = kwcap.struct_members(path, r"\s*struct\s+(Fe\w+)\s*\{",
+                                   r"\b(operator\(\)|run)\s*\(")
+    host = kwcap.source_lines(path, r'^extern "C" .*\bfe_moe_sort\(')
+    return members, host[-1] if host else None
 
 
 def demangle(args, syms):

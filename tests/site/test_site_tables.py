@@ -89,13 +89,14 @@ def markdown_walkthrough(md):
 
 def compare(c, what, site, md):
     """Every walkthrough page of the site against libcmark-gfm's HTML of its
-    Markdown page; returns the site pages' text."""
+    Markdown page; returns the site pages' text and whether every page was
+    identical."""
     pages = sorted(n[:-5] for n in os.listdir(site)  # not the site-only pages
                    if n.endswith(".html") and not n.endswith(".kernel.html") and
                    not n.endswith(".ir.html") and
                    n not in ("index.html", "map.html", "instantiations.html"))
     mds = sorted(n[:-3] for n in os.listdir(md) if n.endswith(".md") and n != "index.md")
-    c.eq(pages, mds, "%s: a site page per Markdown page" % what)
+    same = c.eq(pages, mds, "%s: a site page per Markdown page" % what)
     texts, differ = [], 0
     for n in sorted(set(pages) & set(mds)):
         with open(os.path.join(site, n + ".html"), encoding="utf-8") as f:
@@ -109,8 +110,8 @@ def compare(c, what, site, md):
                 c.fail("%s: %s.html differs from libcmark-gfm's HTML of %s.md: %s"
                        % (what, n, n, first_difference(got, want)))
         texts.append(page)
-    c.check(differ == 0, "%s: %d of %d pages differ" % (what, differ, len(texts)))
-    return texts
+    same &= c.check(differ == 0, "%s: %d of %d pages differ" % (what, differ, len(texts)))
+    return texts, same
 
 
 UNBOUND = '''
@@ -144,19 +145,20 @@ LINK = re.compile(r'<a href="[^"<>]*">(<code>[^<]*</code>)</a>')
 
 def compare_map(c, what, a, db, site, opts):
     """DIR/map.html against libcmark-gfm's HTML of `kwalk map` with opts;
-    returns how many code spans the site linked."""
+    returns how many code spans the site linked and whether the two were
+    identical."""
     rc, md, err = run([a.kwalk, "map", "--db", db] + opts)
     if not c.check(rc == 0, "%s: kwalk map: exit %d %s" % (what, rc, err)):
-        return 0
+        return 0, False
     with open(os.path.join(site, "map.html"), encoding="utf-8") as f:
         page = f.read()
     body = page.split("<main>\n", 1)[1].rsplit("</main>", 1)[0]
     got, links = LINK.subn(r"\1", body)
     want = kwcmark.html(md)
-    c.check(got == want, "%s: map.html differs from libcmark-gfm's HTML of kwalk map: %s"
-            % (what, first_difference(got, want)))
+    same = c.check(got == want, "%s: map.html differs from libcmark-gfm's HTML of kwalk map: %s"
+                   % (what, first_difference(got, want)))
     c.check("<table>" in got, "%s: map.html holds the map's table" % what)
-    return links
+    return links, same
 
 
 def main():
@@ -223,9 +225,9 @@ def main():
                        "%s: kwalk site / render --all: exit %d / %d %s %s"
                        % (name, rc1, rc2, err1, err2)):
             continue
-        pages = compare(c, name, site, md)
+        pages, same = compare(c, name, site, md)
         if name in ("plain", "python"):
-            n = compare_map(c, name, a, db, site, opts)
+            n, map_same = compare_map(c, name, a, db, site, opts)
             if name == "python" and a.unbound_ops:
                 with open(os.path.join(site, "map.html"), encoding="utf-8") as f:
                     page = f.read()
@@ -234,14 +236,15 @@ def main():
                         and "module_&lt;b&gt;kwalk&lt;/b&gt;&amp;test" in page,
                         "python: map.html lists the two unbound ops, their names as text")
             links += n
-            print("%s: map.html identical to libcmark-gfm's HTML of kwalk map (%d links set aside)"
-                  % (name, n))
+            # the verdict of the checks above (the FAIL lines at the end say what differs)
+            print("%s: map.html %s libcmark-gfm's HTML of kwalk map (%d links set aside)"
+                  % (name, "identical to" if map_same else "DIFFERS from", n))
         c.check(len(pages) > 0, "%s: the site has pages" % name)
         c.check(any(header in p for p in pages), "%s: some page has %s" % (name, header))
         tables += sum(p.count("<table>") for p in pages)
         right += sum(p.count('<td align="right">') for p in pages)
-        print("%s: %d pages, identical to libcmark-gfm's HTML of the Markdown pages"
-              % (name, len(pages)))
+        print("%s: %d pages, %s libcmark-gfm's HTML of the Markdown pages"
+              % (name, len(pages), "identical to" if same else "NOT all identical to"))
     c.check(tables > 0, "the pages hold tables (%d)" % tables)
     c.check(right > 0, "some tables have right-aligned columns (%d cells)" % right)
     c.check(links > 0, "map.html links some code spans (%d)" % links)
