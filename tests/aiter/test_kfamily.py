@@ -35,7 +35,7 @@ the aiter fixture's plugin build, against ground truth kwalk does not produce:
             where no template parameter appears in the written type; every
             template of the code objects (llvm-cxxfilt of their symbols)
             of more than 16 instantiations whose render is a kernel page
-            stays within 72 KB of Markdown
+            stays within 80 KB of Markdown
             and names every one of its instantiations' symbols (those of
             more than 64 instantiations folded); on act_and_mul_bias_kernel's
             and act_and_mul_kernel's pages, each entry point's groups hold
@@ -619,12 +619,16 @@ def family_symbols(a, work):
 def check_sizes(a, ck, db):
     """The kernel page of every template of the fixture with more than 16
     instantiations (a smaller one's rows cannot fill the bound; not rendered,
-    to keep the test cheap): at most 72 KB of Markdown, naming every
+    to keep the test cheap): at most 80 KB of Markdown, naming every
     instantiation of the code objects. The bound was 64 KB while
     act_and_mul_bias_kernel's groups merged the gelu and silu entry points'
     rows (135 groups, 56 KB); one group per way, 270 groups, it is 68,032 B,
     and add_rmsnorm_quant_kernel's, its add_rmsnorm rows no longer in the
-    rmsnorm entry's groups (65 -> 109 groups), 67,117 B."""
+    rmsnorm entry's groups (65 -> 109 groups), 67,117 B; with the facts
+    every instantiation shares (issue 42, item 1) 72,603 and 71,853 B on
+    clang 22's two arches. 80 KB leaves room for another major's longer
+    manglings; making the folded tree state a branch's common template
+    arguments once is what would bring them back under 64 KB."""
     fams = {b: s for b, s in family_symbols(a, os.path.join(a.out, "co")).items() if len(s) > 16}
     big = 0
     for base, syms in sorted(fams.items()):
@@ -632,12 +636,12 @@ def check_sizes(a, ck, db):
         if rc != 0 or not md.startswith("# Kernel "):
             continue
         big += len(syms) > 64
-        ck.check(len(md.encode()) <= 72 * 1024, "render %s: %d bytes (over 72 KB)" % (base, len(md.encode())))
+        ck.check(len(md.encode()) <= 80 * 1024, "render %s: %d bytes (over 80 KB)" % (base, len(md.encode())))
         shown = {n for _, ns in page_groups(md) for n in ns}
         ck.eq(sorted(syms - shown), [], "render %s: instantiations of the code objects not on the page"
               % base)
     ck.check(big >= 2, "%d templates of more than 64 instantiations" % big)
-    ck.note("%d kernel pages within 72 KB, %d folded" % (len(fams), big))
+    ck.note("%d kernel pages within 80 KB, %d folded" % (len(fams), big))
 
 
 def verdicts(md):
