@@ -129,8 +129,8 @@ static kw_status kw_only_exec(sqlite3 *db, char *sql) {
  * family spans templates: kw_kfamily.c), keep the rows of their templates
  * (KW_ONLY_GROUP) and set *some. */
 static kw_status kw_only_choose(sqlite3 *db, int kt, const kw_dbonly *only, bool *some) {
-    /* the names' string ids (through the index strings(value); an index
-     * written without it: one scan of `strings`) */
+    /* the names' string ids (through the index strings(length(value)); an
+     * index written without it: one scan of `strings`) */
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_exec(db,
                           "CREATE TEMP TABLE IF NOT EXISTS kw_want (v TEXT); DELETE FROM "
@@ -145,8 +145,8 @@ static kw_status kw_only_choose(sqlite3 *db, int kt, const kw_dbonly *only, bool
     }
     sqlite3_finalize(st);
     char *sql = sqlite3_mprintf(
-        "INSERT OR IGNORE INTO temp.kw_only (t, id) SELECT -1, _id FROM strings WHERE value IN "
-        "(SELECT v FROM temp.kw_want); "
+        "INSERT OR IGNORE INTO temp.kw_only (t, id) SELECT -1, _id FROM strings WHERE length(value) "
+        "IN (SELECT length(v) FROM temp.kw_want) AND value IN (SELECT v FROM temp.kw_want); "
         "INSERT OR IGNORE INTO temp.kw_only (t, id) SELECT %d, _id FROM _kernels WHERE symbol IN "
         "(SELECT id FROM temp.kw_only WHERE t = -1) OR \"name\" IN (SELECT id FROM temp.kw_only "
         "WHERE t = -1)",

@@ -511,8 +511,11 @@ static void kw_db_indexes_sql(kw_buf *b, const kw_dbplan *pl, sqlite3 *db) {
                    "CREATE INDEX IF NOT EXISTS host_calls_caller ON _host_calls(caller);\n"
                    "CREATE INDEX IF NOT EXISTS entries_function_symbol ON "
                    "_entries(function_symbol);\n"
-                   /* the names a question asks for, to their string ids */
-                   "CREATE INDEX IF NOT EXISTS strings_value ON strings(value);\n");
+                   /* the names a question asks for, to their string ids: by
+                    * length, which finds a name among few rows and keeps the
+                    * index a few bytes a string (names of composable_kernel
+                    * are kilobytes: an index of the values doubled the file) */
+                   "CREATE INDEX IF NOT EXISTS strings_length ON strings(length(value));\n");
     if (kw_db_has_rows(db, KW_DB_LINES_PACKED))
         kw_buf_puts(b, "CREATE INDEX IF NOT EXISTS \"" KW_DB_LINES_PACKED
                        "_sidecar\" ON \"" KW_DB_LINES_PACKED "\"(_sidecar);\n");
