@@ -124,7 +124,7 @@ for i in "${!MAJORS[@]}"; do
   else
     bg_wait || built=1
   fi
-  next=$((i + 1))
+  next=$(($i + 1))
   if [ "$next" -lt ${#MAJORS[@]} ]; then
     bg_start "clang${MAJORS[$next]}-build" major_build "${MAJORS[$next]}"
   else
