@@ -34,19 +34,16 @@ static void kw_refill_note(kw_sidecar *sc, const kw_code_object *c, const char *
         }
 }
 
-/* The object's code object for table entry c, among those not taken yet
- * with c's target id (its arch when c has none): the one of c's size and
- * MD5 (*same set), else the first (which then reads as changed); -1 when
- * there is none.
- * A file linked from several units (`ld -r`, a shared library: embedded
- * sidecars, kw_co_embedded.h) holds several code objects of one target. */
-static long kw_refill_find(const kw_co_set *set, const kw_code_object *c, const bool *taken,
-                           bool *same) {
+/* A file linked from several units (`ld -r`, a shared library: embedded
+ * sidecars, kw_co_embedded.h) holds several code objects of one target:
+ * kw_co_sidecar_find takes the first not yet taken. */
+long kw_co_sidecar_find(const kw_co_set *set, const kw_code_object *c, const bool *taken,
+                        bool *same) {
     long first = -1;
     *same = false;
     for (size_t o = 0; o < set->objects.n; o++) {
         const kw_co_object *obj = &set->objects.v[o];
-        if (taken[o] || !obj->arch)
+        if ((taken && taken[o]) || !obj->arch)
             continue;
         const char *want = c->target_id ? c->target_id : c->arch;
         const char *have = c->target_id ? obj->target_id : obj->arch;
@@ -125,7 +122,7 @@ static kw_status kw_refill_run(kw_sidecar *sc, const char *object, bool fill, co
     for (size_t i = 0; i < sc->tu.code_objects.n && st == KW_OK; i++) {
         const kw_code_object *c = &sc->tu.code_objects.v[i];
         bool same;
-        long o = kw_refill_find(&set, c, taken, &same);
+        long o = kw_co_sidecar_find(&set, c, taken, &same);
         const char *why = NULL;
         bool bad = !same;
         if (o < 0) {
@@ -134,7 +131,7 @@ static kw_status kw_refill_run(kw_sidecar *sc, const char *object, bool fill, co
         } else {
             const kw_co_object *obj = &set.objects.v[o];
             taken[o] = true;
-            if (bad) { /* kw_refill_find compared them; the MD5 again for the message */
+            if (bad) { /* kw_co_sidecar_find compared them; the MD5 again for the message */
                 char md5[33];
                 kw_co_md5_hex(obj->image, obj->image_size, md5);
                 why = kw_arena_printf(A,

@@ -66,6 +66,14 @@ kw_status kw_co_sidecar_refill(kw_sidecar *sc, const char *object, const char **
  * object when it needs the listing (model/kw_decode.h). */
 kw_status kw_co_sidecar_check(kw_sidecar *sc, const char *object, const char **note, kw_err *err);
 
+/* The code object of set for table entry c, among those not taken yet
+ * (taken may be NULL: none is) with c's target id (its arch when c has
+ * none): the one of c's size and MD5 (*same set), else the first (which then
+ * reads as changed); -1 when there is none. The read-back above and a page's
+ * decoding (model/kw_decode.c) match code objects by it. */
+long kw_co_sidecar_find(const kw_co_set *set, const kw_code_object *c, const bool *taken,
+                        bool *same);
+
 /* The decode cache's record (kw_co_cache.h) of code object o of set, line
  * tables read when it has them: the store's, else decoded once and stored
  * (or only returned, with no store). *data is malloc'd (the caller frees

@@ -97,31 +97,6 @@ static char *kw_dec_printf(const char *fmt, ...) {
     return s;
 }
 
-/* The code object of set for e: of e's target id (its arch when it has none)
- * and e's size and MD5 (*same), else the first of that target; -1 when none. */
-static long kw_dec_find(const kw_co_set *set, const kw_code_object *c, bool *same) {
-    long first = -1;
-    *same = false;
-    const char *want = c->target_id ? c->target_id : c->arch;
-    for (size_t o = 0; o < set->objects.n && want; o++) {
-        const kw_co_object *obj = &set->objects.v[o];
-        const char *have = c->target_id ? obj->target_id : obj->arch;
-        if (!obj->arch || !have || strcmp(want, have))
-            continue;
-        if (first < 0)
-            first = (long)o;
-        if (c->md5 && (long long)obj->image_size == c->bytes) {
-            char md5[33];
-            kw_co_md5_hex(obj->image, obj->image_size, md5);
-            if (!strcmp(md5, c->md5)) {
-                *same = true;
-                return (long)o;
-            }
-        }
-    }
-    return first;
-}
-
 /* Open and check e's code object and read its record (e->mu held). */
 static void kw_dec_resolve(kw_dec_co *e) {
     const char *object = e->tu->tu.object;
@@ -143,7 +118,7 @@ static void kw_dec_resolve(kw_dec_co *e) {
         return;
     }
     bool same;
-    long o = kw_dec_find(&set, c, &same);
+    long o = kw_co_sidecar_find(&set, c, NULL, &same);
     if (o < 0) {
         e->note = kw_dec_printf("%s changed since the compile: it has no %s code object now", name,
                                 c->target_id ? c->target_id : c->arch);
