@@ -2,8 +2,10 @@
  * lines: a block mapping is "key: value" lines at one column, a block
  * sequence "- item" lines at one column (a mapping's value may be a sequence
  * at the mapping's own column, as libyaml writes it), flow collections stay
- * on one line. Every case it does not know returns false ("not handled"),
- * never a guess. */
+ * on one line. A key longer than libyaml's emitter allows a simple key (128
+ * characters: long mangled names) is written explicitly, "? key" and then
+ * ": value" at the key's column; that form is read too. Every case it does not know returns false
+ * ("not handled"), never a guess. */
 #include "sidecar/kw_yaml_fast.h"
 
 #include <stdlib.h>
@@ -692,6 +694,16 @@ static bool kw_yaml_fast_is_key(const kw_yaml_fast *y, const char *q) {
     return stop < y->end && *stop == ':';
 }
 
+/* "? " at q: an explicit key ("? key" line, then ": value" at its column). */
+static bool kw_yaml_fast_is_explicit(const kw_yaml_fast *y, const char *q) {
+    return y->end - q >= 2 && q[0] == '?' && q[1] == ' ';
+}
+
+/* Does a block mapping's entry start at q (a key, simple or explicit)? */
+static bool kw_yaml_fast_is_entry(const kw_yaml_fast *y, const char *q) {
+    return kw_yaml_fast_is_explicit(y, q) || kw_yaml_fast_is_key(y, q);
+}
+
 static bool kw_yaml_fast_value_below(kw_yaml_fast *y, int col, bool after_key);
 
 /* A value on the key's (or dash's) line, p at its first character; ends at
@@ -762,26 +774,72 @@ static int kw_yaml_fast_next_entry(kw_yaml_fast *y, int col, const char **q) {
     return 1;
 }
 
+static bool kw_yaml_fast_block_map(kw_yaml_fast *y, int col);
+static bool kw_yaml_fast_block_seq(kw_yaml_fast *y, int col, bool indentless);
+
+/* A key scalar at p, quoted or plain. */
+static bool kw_yaml_fast_key(kw_yaml_fast *y) {
+    if (*y->p == '"')
+        return kw_yaml_fast_double(y);
+    if (*y->p == '\'')
+        return kw_yaml_fast_single(y);
+    return kw_yaml_fast_plain_start(y, y->p, false) && kw_yaml_fast_plain(y, false);
+}
+
+/* An explicit entry of the block mapping at column col, p at its "? ": a key
+ * scalar alone on its line, then ":" at col with the value after it (inline,
+ * a compact mapping or sequence, or a node on the next lines). Any other
+ * shape (a key on the next lines, no ":" line: a null value) is declined. */
+static bool kw_yaml_fast_explicit_entry(kw_yaml_fast *y, int col) {
+    if (++y->depth > KW_YAML_FAST_MAXDEPTH)
+        return false;
+    y->p += 2;
+    kw_yaml_fast_spaces(y);
+    bool ok = !kw_yaml_fast_eol(y) && kw_yaml_fast_key(y) && kw_yaml_fast_line_end(y) &&
+              y->bol < y->end && kw_yaml_fast_indent(y) == col && y->bol[col] == ':';
+    if (ok) {
+        y->p = y->bol + col + 1;
+        ok = kw_yaml_fast_eol(y) || *y->p == ' ';
+    }
+    if (ok) {
+        kw_yaml_fast_spaces(y);
+        int icol = (int)(y->p - y->bol);
+        if (kw_yaml_fast_eol(y)) {
+            kw_yaml_fast_next_line(y);
+            ok = kw_yaml_fast_value_below(y, col, true);
+        } else if (kw_yaml_fast_is_dash(y, y->p)) {
+            ok = kw_yaml_fast_block_seq(y, icol, false);
+        } else if (kw_yaml_fast_is_entry(y, y->p)) {
+            ok = kw_yaml_fast_block_map(y, icol);
+        } else {
+            ok = kw_yaml_fast_inline_value(y, col, true);
+        }
+    }
+    y->depth--;
+    return ok;
+}
+
 /* A block mapping whose first key is at p, column col. */
 static bool kw_yaml_fast_block_map(kw_yaml_fast *y, int col) {
     if (!kw_yaml_fast_event_add(y, YAML_MAPPING_START_EVENT, YAML_BLOCK_MAPPING_STYLE))
         return false;
     for (;;) {
-        if (!kw_yaml_fast_is_key(y, y->p))
-            return false;
-        bool ok = *y->p == '"'    ? kw_yaml_fast_double(y)
-                  : *y->p == '\'' ? kw_yaml_fast_single(y)
-                                  : kw_yaml_fast_plain(y, false);
-        if (!ok || y->p == y->end || *y->p != ':')
-            return false;
-        y->p++;
-        kw_yaml_fast_spaces(y);
-        if (kw_yaml_fast_eol(y)) {
-            kw_yaml_fast_next_line(y);
-            if (!kw_yaml_fast_value_below(y, col, true))
+        if (kw_yaml_fast_is_explicit(y, y->p)) {
+            if (!kw_yaml_fast_explicit_entry(y, col))
                 return false;
-        } else if (!kw_yaml_fast_inline_value(y, col, true)) {
-            return false;
+        } else {
+            if (!kw_yaml_fast_is_key(y, y->p) || !kw_yaml_fast_key(y) || y->p == y->end ||
+                *y->p != ':')
+                return false;
+            y->p++;
+            kw_yaml_fast_spaces(y);
+            if (kw_yaml_fast_eol(y)) {
+                kw_yaml_fast_next_line(y);
+                if (!kw_yaml_fast_value_below(y, col, true))
+                    return false;
+            } else if (!kw_yaml_fast_inline_value(y, col, true)) {
+                return false;
+            }
         }
         const char *q = NULL;
         int next = kw_yaml_fast_next_entry(y, col, &q);
@@ -810,7 +868,7 @@ static bool kw_yaml_fast_block_seq(kw_yaml_fast *y, int col, bool indentless) {
             int icol = (int)(y->p - y->bol);
             if (kw_yaml_fast_is_dash(y, y->p))
                 return false; /* "- - x": a compact nested sequence */
-            if (kw_yaml_fast_is_key(y, y->p)) {
+            if (kw_yaml_fast_is_entry(y, y->p)) {
                 if (!kw_yaml_fast_block_map(y, icol))
                     return false;
             } else if (!kw_yaml_fast_inline_value(y, col, false)) {
@@ -843,7 +901,7 @@ static bool kw_yaml_fast_block_node(kw_yaml_fast *y, int col, bool indentless) {
     if (kw_yaml_fast_is_dash(y, y->p))
         ok = kw_yaml_fast_block_seq(y, col, indentless);
     else
-        ok = !indentless && kw_yaml_fast_is_key(y, y->p) && kw_yaml_fast_block_map(y, col);
+        ok = !indentless && kw_yaml_fast_is_entry(y, y->p) && kw_yaml_fast_block_map(y, col);
     y->depth--;
     return ok;
 }
@@ -858,7 +916,7 @@ bool kw_yaml_fast_parse(kw_yaml_fast_doc *d, const char *text, size_t len) {
               kw_yaml_fast_event_add(&y, YAML_DOCUMENT_START_EVENT, 0);
     if (ok) {
         kw_yaml_fast_skip_blank(&y);
-        ok = y.bol < y.end && kw_yaml_fast_indent(&y) == 0 && kw_yaml_fast_is_key(&y, y.bol) &&
+        ok = y.bol < y.end && kw_yaml_fast_indent(&y) == 0 && kw_yaml_fast_is_entry(&y, y.bol) &&
              kw_yaml_fast_block_map(&y, 0);
     }
     int implicit = 1;

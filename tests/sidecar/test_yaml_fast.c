@@ -15,9 +15,10 @@
 #include <yaml.h>
 
 #include "common/kw_fs.h"
-#include "sidecar/kw_sidecar.h"
 #include "kw_test.h"
 #include "kw_test_sidecar.h"
+#include "sidecar/kw_sidecar.h"
+#include "sidecar/kw_yaml_emit.h"
 #include "sidecar/kw_yaml_fast.h"
 
 /* ---- libyaml's events, compared with the fast reader's -------------------------------------- */
@@ -234,6 +235,15 @@ static const char *const in_subset[] = {
     "a: *undefined\n",
     "a: &x [*x]\n",
     "a: &x\nb: *x\n",
+    /* explicit keys, as libyaml writes a key of over 128 characters */
+    "? complex\n: key\n",
+    "a:\n  ? long\n  : calls:\n    - 1\n    - 2\n  b: 1\n",
+    "? 'q k'\n: v\n? \"d\"\n:\n  x: 1\nz: 2\n",
+    "a:\n- ? k\n  : v\n  b: 2\n",
+    "? k\n: - 1\n  - 2\n? k2\n: &x v\nb: *x\n",
+    "? k\n:\n- 1\n- 2\n",
+    "? k\n: ? k2\n  : v\n",
+    "? k\n: {a: 1}\nb: [1]\n",
 };
 
 /* Outside the subset: the fast reader must decline (libyaml reads them). */
@@ -258,7 +268,12 @@ static const char *const outside[] = {
     "a: {b: row_shr:1}\n",
     "a: [x,\n  y]\n",
     "a:\n- - nested\n",
-    "? complex\n: key\n",
+    "? k\nb: 1\n",   /* an explicit key without a value line: null */
+    "?\n  k\n: v\n", /* the key below its \"?\" */
+    "? a: b\n: c\n", /* a mapping as the key */
+    "? k\n\n: v\n",  /* a blank line before the value */
+    "? k\n : v\n",   /* the value line indented */
+    "? &a k\n: v\n", /* an anchored key */
     "a: 1\r\nb: 2\r\n",
     "a: b: c\n",
     "a: [1, 2,]\n",
@@ -426,6 +441,48 @@ int main(int argc, char **argv) {
         seed_add(&seeds, &nseeds, out.ptr, out.len);
         kw_buf_free(&out);
         kw_sidecar_free(&sc);
+    }
+
+    /* a key over libyaml's 128-character limit for a simple key (a long
+     * mangled name of device_calls), as kwalk's writer writes it: explicit,
+     * "? key" then ": value"; the fast reader must take it (else such a
+     * sidecar is read by libyaml, several times slower) */
+    char longkey[201];
+    memset(longkey, 'K', 200);
+    longkey[200] = '\0';
+    for (int shape = 0; shape < 3; shape++) {
+        kw_yaml_emitter e;
+        kw_buf_init(&out);
+        CHECK(kw_yaml_emit_begin(&e, &out, &err) == KW_OK);
+        kw_yaml_emit_str(&e, "device_calls");
+        kw_yaml_emit_map_start(&e, false);
+        kw_yaml_emit_str(&e, "short");
+        kw_yaml_emit_str(&e, "v");
+        kw_yaml_emit_str(&e, longkey);
+        if (shape == 0) { /* a mapping holding a sequence */
+            kw_yaml_emit_map_start(&e, false);
+            kw_yaml_emit_str(&e, "calls");
+            kw_yaml_emit_seq_start(&e, false);
+            kw_yaml_emit_str(&e, "a");
+            kw_yaml_emit_str(&e, "b");
+            kw_yaml_emit_seq_end(&e);
+            kw_yaml_emit_map_end(&e);
+        } else if (shape == 1) { /* a sequence */
+            kw_yaml_emit_seq_start(&e, false);
+            kw_yaml_emit_str(&e, "a");
+            kw_yaml_emit_seq_end(&e);
+        } else { /* a scalar */
+            kw_yaml_emit_str(&e, "v");
+        }
+        kw_yaml_emit_str(&e, "after");
+        kw_yaml_emit_str(&e, "v");
+        kw_yaml_emit_map_end(&e);
+        CHECK(kw_yaml_emit_end(&e) == KW_OK);
+        kw_yaml_emit_free(&e);
+        CHECK(out.ptr && strstr(out.ptr, "? KKK") != NULL); /* written explicitly */
+        CHECK(check_text("a long key", out.ptr, out.len));
+        seed_add(&seeds, &nseeds, out.ptr, out.len);
+        kw_buf_free(&out);
     }
 
     /* the golden sidecar (the writer's edge cases) and the hand-written
