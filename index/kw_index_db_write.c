@@ -206,7 +206,7 @@ kw_status kw_index_db_begin(kw_index_db **out, const char *path, const kw_produc
             else
                 st = kw_db_exec(w->db, w->tmp,
                                 "PRAGMA page_size = 1024; PRAGMA journal_mode = OFF; "
-                                "PRAGMA synchronous = OFF",
+                                "PRAGMA synchronous = OFF; PRAGMA cache_size = -262144",
                                 err);
             if (st == KW_OK)
                 st = kw_db_create(w->db, &w->plan, false, w->tmp, err); /* indexes at the commit */
