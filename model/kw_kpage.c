@@ -3,6 +3,7 @@
  * conditions, and the template arguments that tell the rows apart. */
 #include "model/kw_kpage.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -651,12 +652,62 @@ static kw_status kw_ktokens(const kw_kpage *p, const kw_model *m, const kw_kgrou
     return KW_OK;
 }
 
+/* Whether condition t is "NAME OP INTEGER" (OP a comparison, INTEGER a C
+ * integer literal, `16`, `0x10`, `16u`, `-1`): *head the length of "NAME
+ * OP " before the literal, *v its value. */
+static bool kw_kint_cond(const char *t, size_t *head, long long *v) {
+    const char *lit = strrchr(t, ' ');
+    if (!lit || lit == t)
+        return false;
+    lit++;
+    static const char *const ops[] = {" == ", " != ", " <= ", " >= ", " < ", " > "};
+    bool op = false;
+    for (size_t i = 0; i < sizeof ops / sizeof *ops && !op; i++) {
+        size_t n = strlen(ops[i]);
+        op = (size_t)(lit - t) > n && !strncmp(lit - n, ops[i], n);
+    }
+    char *end;
+    errno = 0;
+    long long x = strtoll(lit, &end, 0);
+    if (!op || end == lit || errno || (*lit != '-' && (*lit < '0' || *lit > '9')))
+        return false;
+    while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
+        end++;
+    if (*end)
+        return false;
+    *head = (size_t)(lit - t);
+    *v = x;
+    return true;
+}
+
+/* The tree's order of sibling conditions: as text, but those that compare
+ * the same name with the same operator against integer literals by value
+ * (`vec_size == 1`, `2`, `4`, `8`, `16`, `32`). A total order: by the
+ * text up to the literal (the whole text where there is none), then by
+ * value, then by text. */
+static int kw_kcond_cmp(const char *x, const char *y) {
+    size_t hx, hy;
+    long long vx, vy;
+    bool ix = kw_kint_cond(x, &hx, &vx), iy = kw_kint_cond(y, &hy, &vy);
+    if (!ix && !iy)
+        return strcmp(x, y);
+    size_t lx = ix ? hx : strlen(x), ly = iy ? hy : strlen(y);
+    int c = memcmp(x, y, lx < ly ? lx : ly);
+    if (c || lx != ly)
+        return c ? c : lx < ly ? -1 : 1;
+    if (ix != iy)
+        return ix ? 1 : -1;
+    if (vx != vy)
+        return vx < vy ? -1 : 1;
+    return strcmp(x, y);
+}
+
 /* qsort's order of the groups' tokens (pointers into one array: the
  * earlier group first among equals). */
 static int kw_ktok_cmp(const void *pa, const void *pb) {
     const kw_ktoks *x = *(const kw_ktoks *const *)pa, *y = *(const kw_ktoks *const *)pb;
     for (size_t i = 0; i < x->n && i < y->n; i++) {
-        int c = strcmp(x->v[i].text, y->v[i].text);
+        int c = kw_kcond_cmp(x->v[i].text, y->v[i].text);
         if (c)
             return c;
     }
@@ -695,6 +746,34 @@ static kw_status kw_ktree_build(kw_kpage *p, const kw_model *m, kw_arena *a) {
             x->group = d + 1 == t->n ? (size_t)(t - toks) + 1 : 0;
         }
     }
+    return KW_OK;
+}
+
+/* The groups numbered in the tree's order, each group's line its number:
+ * p->groups, the rows' group and the tree's lines renumbered alike. */
+static kw_status kw_ktree_renumber(kw_kpage *p, kw_arena *a) {
+    size_t n = p->groups.n, next = 0;
+    size_t *to = kw_arena_alloc(a, (n + 1) * sizeof *to);
+    kw_kgroup *g = kw_arena_alloc(a, (n + 1) * sizeof *g);
+    if (!to || !g)
+        return KW_ERR;
+    for (size_t k = 0; k < n; k++)
+        to[k] = KW_NONE;
+    for (size_t i = 0; i < p->tree.n; i++) {
+        size_t k = p->tree.v[i].group - 1;
+        if (p->tree.v[i].group && k < n && to[k] == KW_NONE)
+            to[k] = next++;
+    }
+    if (next != n) /* each group has one line: never */
+        return KW_OK;
+    for (size_t i = 0; i < p->tree.n; i++)
+        if (p->tree.v[i].group)
+            p->tree.v[i].group = to[p->tree.v[i].group - 1] + 1;
+    for (size_t k = 0; k < n; k++)
+        g[to[k]] = p->groups.v[k];
+    memcpy(p->groups.v, g, n * sizeof *g);
+    for (size_t r = 0; r < p->rows.n; r++)
+        p->rows.v[r].group = to[p->rows.v[r].group];
     return KW_OK;
 }
 
@@ -821,7 +900,9 @@ static kw_status kw_kfold(kw_kpage *p, const kw_model *m, const kw_kparams *para
         if (!k->rest || !k->args)
             return KW_ERR;
     }
-    return kw_ktree_build(p, m, a) == KW_OK ? kw_ktree_collapse(p, a) : KW_ERR;
+    return kw_ktree_build(p, m, a) == KW_OK && kw_ktree_renumber(p, a) == KW_OK
+               ? kw_ktree_collapse(p, a)
+               : KW_ERR;
 }
 
 kw_status kw_kpage_build(kw_kpage *p, kw_model *m, const kw_kfam *fam, const size_t *kernels,

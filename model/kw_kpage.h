@@ -71,7 +71,8 @@ typedef struct kw_krow {
     const char *ways_at;   /* conds and the ways' launch sites: the key of a page's groups */
     const char *args;      /* the differing template arguments "N=v, ..." (NULL: none) */
     kw_kverdict v;         /* HOLDS: selected; OPEN: a candidate; FAILS: ruled out */
-    size_t group;          /* rows with the same key share it (0, 1, ... in first-row order) */
+    size_t group;          /* rows with the same key share it (0, 1, ... in first-row order;
+                              a folded page's in its tree's order) */
     KW_ARRAY(kw_kmix) mix; /* per arch with class counts, in the kernel's arch order */
 } kw_krow;
 
@@ -139,7 +140,10 @@ typedef struct kw_kpage {
     bool fold;
     KW_ARRAY(const char *) common;
     KW_ARRAY(kw_kgroup) groups;
-    KW_ARRAY(kw_ktree) tree; /* the groups by their conditions, depth first */
+    /* the groups by their conditions, depth first: siblings in text order,
+     * but those comparing one name against integer literals by value
+     * (`n == 2` before `n == 16`); the groups numbered in this order */
+    KW_ARRAY(kw_ktree) tree;
 } kw_kpage;
 
 /* The value a template argument binds for the conditions (an integral or

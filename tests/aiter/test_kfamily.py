@@ -274,6 +274,9 @@ def do_page(a, ck):
     rc, md, err = render(a, db, "act_and_mul_kernel")
     ck.eq(rc, 0, "render act_and_mul_kernel: exit status (%s)" % err.strip()[:300])
     check_act_entries(a, ck, md, act, "act_and_mul_kernel")
+    run = check_siblings(ck, md, "act_and_mul_kernel")
+    ck.check(len(run) >= 4, "act_and_mul_kernel: sibling lines comparing one name with "
+             "integers: %r" % run)
     check_sizes(a, ck, db)
     ck.note("%d ASM rows, %d template instantiations" % (len(rows), len(got)))
 
@@ -330,7 +333,8 @@ def check_tree(a, ck, md, name, cu):
         ck.check(g is not None or kids != 1, "%s: the tree's line %r has one line under it"
                  % (name, text[:120]))
     groups = [g for _, _, g in items if g is not None]
-    ck.eq(sorted(groups), list(range(1, len(groups) + 1)), "%s: the tree's groups, each once" % name)
+    ck.eq(groups, list(range(1, len(groups) + 1)),
+          "%s: the tree's groups, each once, numbered in the tree's order" % name)
     src = ""
     for d, _, files in os.walk(os.path.join(a.fixture, "aiter", "csrc")):
         src += "".join(open(os.path.join(d, f), encoding="utf-8", errors="replace").read()
@@ -349,6 +353,32 @@ def check_tree(a, ck, md, name, cu):
                      "the source: %r" % (name, c, sorted(set(names) - words)))
             seen += 1
     ck.check(seen >= 10, "%s: conditions of the tree compared with the source: %d" % (name, seen))
+
+
+def check_siblings(ck, md, name):
+    """The folded page's decision tree: sibling lines that compare one name
+    with one operator against integer literals (`vec_size == 1`, `2`, ...),
+    read from the page, in ascending order of the literals' values (not as
+    text: 1, 16, 2); and its groups numbered in the tree's order. Returns
+    the longest such run of siblings."""
+    items = tree_items(md)
+    groups = [g for _, _, g in items if g is not None]
+    ck.eq(groups, list(range(1, len(groups) + 1)),
+          "%s: the tree's groups numbered in the tree's order" % name)
+    kids, up = {}, []
+    for i, (d, text, _) in enumerate(items):
+        del up[d:]
+        m = re.match(r"`(\w+) (==|!=|<=|>=|<|>) (-?\d+)`", text)
+        if m:
+            kids.setdefault((up[-1] if up else None, m.group(1), m.group(2)), []).append(
+                int(m.group(3)))
+        up.append(i)
+    longest = []
+    for (parent, n, op), vals in sorted(kids.items(), key=lambda kv: str(kv[0])):
+        ck.eq(vals, sorted(vals), "%s: sibling lines `%s %s N` under line %s: the values in "
+              "order" % (name, n, op, parent))
+        longest = max(longest, vals, key=len)
+    return longest
 
 
 def tree_ways(items):
