@@ -212,6 +212,22 @@ static const kw_shape *kw_kbase(const kw_shape *user, const kw_kernel *k, kw_are
     return s;
 }
 
+static bool kw_knegates(const char *x, const char *y);
+
+/* An open way's pair of conditions C and "!(C)", one of them not
+ * evaluated: w->contra and w->contra_of, and the way fails. */
+static void kw_kway_contra(kw_kway *w) {
+    for (size_t j = 1; j < w->conds.n; j++)
+        for (size_t i = 0; i < j; i++) {
+            const kw_kcond *x = &w->conds.v[i], *y = &w->conds.v[j];
+            if ((x->v == KW_KV_OPEN || y->v == KW_KV_OPEN) &&
+                (kw_knegates(x->text, y->text) || kw_knegates(y->text, x->text))) {
+                w->contra = y, w->contra_of = x, w->v = KW_KV_FAILS;
+                return;
+            }
+        }
+}
+
 static kw_kverdict kw_kway_verdict(const kw_kway *w) {
     kw_kverdict v = KW_KV_HOLDS;
     for (size_t i = 0; i < w->conds.n; i++) {
@@ -252,6 +268,8 @@ static kw_status kw_kway_add(kw_krow *r, kw_model *m, size_t li, const kw_mpath 
             return KW_ERR;
     }
     w->v = base ? kw_kway_verdict(w) : KW_KV_NONE;
+    if (w->v == KW_KV_OPEN)
+        kw_kway_contra(w);
     return KW_OK;
 }
 
@@ -493,6 +511,24 @@ static kw_status kw_kopen(kw_kpage *p, kw_arena *a) {
                     *slot = k;
             }
     }
+    return KW_OK;
+}
+
+/* The ways of ruled-out rows a contradiction failed, one per pair. */
+static kw_status kw_kunreach(kw_kpage *p, kw_arena *a) {
+    for (size_t r = 0; r < p->rows.n; r++)
+        for (size_t w = 0; p->rows.v[r].v == KW_KV_FAILS && w < p->rows.v[r].ways.n; w++) {
+            const kw_kway *way = &p->rows.v[r].ways.v[w];
+            bool seen = !way->contra;
+            for (size_t i = 0; i < p->unreach.n && !seen; i++)
+                seen = !strcmp(p->unreach.v[i]->contra->text, way->contra->text) &&
+                       !strcmp(p->unreach.v[i]->contra_of->text, way->contra_of->text);
+            const kw_kway **slot = seen ? NULL : KW_PUSH(a, p->unreach);
+            if (!seen && !slot)
+                return KW_ERR;
+            if (slot)
+                *slot = way;
+        }
     return KW_OK;
 }
 
@@ -925,7 +961,8 @@ kw_status kw_kpage_build(kw_kpage *p, kw_model *m, const kw_kfam *fam, const siz
         p->ncandidates += r->v == KW_KV_OPEN;
     }
     if (kw_kdiffer(p, params, a) != KW_OK || kw_kgroups(p) != KW_OK || kw_kopen(p, a) != KW_OK ||
-        kw_kcommon(p, a) != KW_OK || kw_kfold(p, m, params, a) != KW_OK)
+        kw_kunreach(p, a) != KW_OK || kw_kcommon(p, a) != KW_OK ||
+        kw_kfold(p, m, params, a) != KW_OK)
         return kw_oom(err);
     kw_kpage_walk *w = kw_arena_alloc(a, sizeof(*w));
     if (!w)

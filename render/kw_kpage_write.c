@@ -78,6 +78,25 @@ static void kw_kw_shape_box(kw_render *r, const kw_kpage *p) {
     kw_buf_puts(r->out, "\"></p>\n<div id=\"kw-shape-out\"></div>\n");
 }
 
+/* The ways ruled out, though open, as unreachable: each contradiction. */
+static void kw_kw_unreach(kw_render *r, const kw_kpage *p) {
+    if (!p->unreach.n)
+        return;
+    kw_kpage_shared_list(r, "Ruled out where open, as unreachable (a way that needs a condition "
+                            "and its negation runs only if a name in it changes between the "
+                            "two tests):");
+    for (size_t i = 0; i < p->unreach.n; i++) {
+        const kw_kway *w = p->unreach.v[i];
+        kw_kpage_shared_at(r, w->contra->text, &w->contra->loc);
+        kw_r_t(r, ": contradicts ");
+        kw_r_c(r, w->contra_of->text);
+        kw_r_t(r, " at ");
+        kw_kpage_shared_loc(r, &w->contra_of->loc, kw_r_prose_in(r));
+    }
+    kw_r_list_end(r);
+    kw_r_gap(r);
+}
+
 static void kw_kw_shape(kw_render *r, const kw_kpage *p) {
     if (kw_r_html(r)) {
         kw_kw_shape_box(r, p);
@@ -105,18 +124,19 @@ static void kw_kw_shape(kw_render *r, const kw_kpage *p) {
     kw_r_list_end(r);
     if (p->nselected + p->ncandidates)
         kw_r_gap(r);
-    if (!p->open.n)
-        return;
-    kw_kpage_shared_list(r, "Not evaluated (bind their names with --shape to decide):");
-    for (size_t i = 0; i < p->open.n; i++) {
-        kw_kpage_shared_at(r, p->open.v[i]->text, &p->open.v[i]->loc);
-        if (p->open.v[i]->why) {
-            kw_r_t(r, ": ");
-            kw_r_sp(r, p->open.v[i]->why);
+    if (p->open.n) {
+        kw_kpage_shared_list(r, "Not evaluated (bind their names with --shape to decide):");
+        for (size_t i = 0; i < p->open.n; i++) {
+            kw_kpage_shared_at(r, p->open.v[i]->text, &p->open.v[i]->loc);
+            if (p->open.v[i]->why) {
+                kw_r_t(r, ": ");
+                kw_r_sp(r, p->open.v[i]->why);
+            }
         }
+        kw_r_list_end(r);
+        kw_r_gap(r);
     }
-    kw_r_list_end(r);
-    kw_r_gap(r);
+    kw_kw_unreach(r, p);
 }
 
 static void kw_kw_resources(kw_render *r, const kw_mkernel *mk, kw_md_in in) {
