@@ -13,7 +13,6 @@
  * kernels is an error that lists the kernels. --tu FILE keeps the candidates
  * of the unit whose source, object or sidecar FILE names (a kernel with
  * internal linkage is one unit's own). */
-#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

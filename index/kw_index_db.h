@@ -105,6 +105,9 @@ void kw_db_row(kw_dbcur *c, const kw_dbtab *tab, void *elem);
 const char *kw_db_msg(sqlite3 *db, char buf[256]);
 /* Run SQL; on error fail with "<name>: <what>: <sqlite message>". */
 kw_status kw_db_exec(sqlite3 *db, const char *name, const char *sql, kw_err *err);
+/* Whether query sql (from sqlite3_mprintf, freed here; NULL: out of memory,
+ * taken as no) gives db a row. */
+bool kw_db_any(sqlite3 *db, char *sql);
 /* Create the tables, views and (when indexes) indexes of plan pl in an
  * empty database. A database filled anew is faster to fill without its
  * indexes: kw_db_create_indexes adds them once the rows are in. */

@@ -189,13 +189,7 @@ static kw_status kw_only_choose(sqlite3 *db, int kt, const kw_dbonly *only, bool
 
 /* Were kernels chosen (kw_only_choose: of the symbols or names asked for)? */
 static bool kw_only_chosen(sqlite3 *db, int kt) {
-    char *sql = sqlite3_mprintf("SELECT 1 FROM temp.kw_only WHERE t = %d LIMIT 1", kt);
-    sqlite3_stmt *st = NULL;
-    bool any = sql && sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
-               sqlite3_step(st) == SQLITE_ROW;
-    sqlite3_finalize(st);
-    sqlite3_free(sql);
-    return any;
+    return kw_db_any(db, sqlite3_mprintf("SELECT 1 FROM temp.kw_only WHERE t = %d LIMIT 1", kt));
 }
 
 /* The kw_only key of the rows read of table ti when only some kernels' are

@@ -463,18 +463,18 @@ static const char kw_db_views[] =
 #include "index/kw_index_db_views.inc"
     ;
 
-/* The indexes of plan pl's tables, as SQL, into b. */
-/* Whether table raw of db has a row (db NULL: taken as yes). */
-static bool kw_db_has_rows(sqlite3 *db, const char *raw) {
-    if (!db)
-        return true;
-    char *q = sqlite3_mprintf("SELECT 1 FROM \"%w\" LIMIT 1", raw);
+bool kw_db_any(sqlite3 *db, char *sql) {
     sqlite3_stmt *st = NULL;
-    bool yes = q && sqlite3_prepare_v2(db, q, -1, &st, NULL) == SQLITE_OK &&
+    bool yes = sql && sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
                sqlite3_step(st) == SQLITE_ROW;
     sqlite3_finalize(st);
-    sqlite3_free(q);
+    sqlite3_free(sql);
     return yes;
+}
+
+/* Whether table raw of db has a row (db NULL: taken as yes). */
+static bool kw_db_has_rows(sqlite3 *db, const char *raw) {
+    return !db || kw_db_any(db, sqlite3_mprintf("SELECT 1 FROM \"%w\" LIMIT 1", raw));
 }
 
 /* The indexes of plan pl's tables, as SQL, into b: of the tables of db that

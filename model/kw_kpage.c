@@ -3,6 +3,7 @@
  * conditions, and the template arguments that tell the rows apart. */
 #include "model/kw_kpage.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -211,6 +212,22 @@ static const kw_shape *kw_kbase(const kw_shape *user, const kw_kernel *k, kw_are
     return s;
 }
 
+static bool kw_knegates(const char *x, const char *y);
+
+/* An open way's pair of conditions C and "!(C)", one of them not
+ * evaluated: w->contra and w->contra_of, and the way fails. */
+static void kw_kway_contra(kw_kway *w) {
+    for (size_t j = 1; j < w->conds.n; j++)
+        for (size_t i = 0; i < j; i++) {
+            const kw_kcond *x = &w->conds.v[i], *y = &w->conds.v[j];
+            if ((x->v == KW_KV_OPEN || y->v == KW_KV_OPEN) &&
+                (kw_knegates(x->text, y->text) || kw_knegates(y->text, x->text))) {
+                w->contra = y, w->contra_of = x, w->v = KW_KV_FAILS;
+                return;
+            }
+        }
+}
+
 static kw_kverdict kw_kway_verdict(const kw_kway *w) {
     kw_kverdict v = KW_KV_HOLDS;
     for (size_t i = 0; i < w->conds.n; i++) {
@@ -251,6 +268,8 @@ static kw_status kw_kway_add(kw_krow *r, kw_model *m, size_t li, const kw_mpath 
             return KW_ERR;
     }
     w->v = base ? kw_kway_verdict(w) : KW_KV_NONE;
+    if (w->v == KW_KV_OPEN)
+        kw_kway_contra(w);
     return KW_OK;
 }
 
@@ -495,6 +514,24 @@ static kw_status kw_kopen(kw_kpage *p, kw_arena *a) {
     return KW_OK;
 }
 
+/* The ways of ruled-out rows a contradiction failed, one per pair. */
+static kw_status kw_kunreach(kw_kpage *p, kw_arena *a) {
+    for (size_t r = 0; r < p->rows.n; r++)
+        for (size_t w = 0; p->rows.v[r].v == KW_KV_FAILS && w < p->rows.v[r].ways.n; w++) {
+            const kw_kway *way = &p->rows.v[r].ways.v[w];
+            bool seen = !way->contra;
+            for (size_t i = 0; i < p->unreach.n && !seen; i++)
+                seen = !strcmp(p->unreach.v[i]->contra->text, way->contra->text) &&
+                       !strcmp(p->unreach.v[i]->contra_of->text, way->contra_of->text);
+            const kw_kway **slot = seen ? NULL : KW_PUSH(a, p->unreach);
+            if (!seen && !slot)
+                return KW_ERR;
+            if (slot)
+                *slot = way;
+        }
+    return KW_OK;
+}
+
 /* Count row r at the site or entry (once per row: last is the row's). */
 static kw_status kw_kshare(kw_kpage *p, kw_arena *a, const kw_loc *loc, size_t entry, size_t *last,
                            size_t r) {
@@ -651,12 +688,62 @@ static kw_status kw_ktokens(const kw_kpage *p, const kw_model *m, const kw_kgrou
     return KW_OK;
 }
 
+/* Whether condition t is "NAME OP INTEGER" (OP a comparison, INTEGER a C
+ * integer literal, `16`, `0x10`, `16u`, `-1`): *head the length of "NAME
+ * OP " before the literal, *v its value. */
+static bool kw_kint_cond(const char *t, size_t *head, long long *v) {
+    const char *lit = strrchr(t, ' ');
+    if (!lit || lit == t)
+        return false;
+    lit++;
+    static const char *const ops[] = {" == ", " != ", " <= ", " >= ", " < ", " > "};
+    bool op = false;
+    for (size_t i = 0; i < sizeof ops / sizeof *ops && !op; i++) {
+        size_t n = strlen(ops[i]);
+        op = (size_t)(lit - t) > n && !strncmp(lit - n, ops[i], n);
+    }
+    char *end;
+    errno = 0;
+    long long x = strtoll(lit, &end, 0);
+    if (!op || end == lit || errno || (*lit != '-' && (*lit < '0' || *lit > '9')))
+        return false;
+    while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
+        end++;
+    if (*end)
+        return false;
+    *head = (size_t)(lit - t);
+    *v = x;
+    return true;
+}
+
+/* The tree's order of sibling conditions: as text, but those that compare
+ * the same name with the same operator against integer literals by value
+ * (`vec_size == 1`, `2`, `4`, `8`, `16`, `32`). A total order: by the
+ * text up to the literal (the whole text where there is none), then by
+ * value, then by text. */
+static int kw_kcond_cmp(const char *x, const char *y) {
+    size_t hx, hy;
+    long long vx, vy;
+    bool ix = kw_kint_cond(x, &hx, &vx), iy = kw_kint_cond(y, &hy, &vy);
+    if (!ix && !iy)
+        return strcmp(x, y);
+    size_t lx = ix ? hx : strlen(x), ly = iy ? hy : strlen(y);
+    int c = memcmp(x, y, lx < ly ? lx : ly);
+    if (c || lx != ly)
+        return c ? c : lx < ly ? -1 : 1;
+    if (ix != iy)
+        return ix ? 1 : -1;
+    if (vx != vy)
+        return vx < vy ? -1 : 1;
+    return strcmp(x, y);
+}
+
 /* qsort's order of the groups' tokens (pointers into one array: the
  * earlier group first among equals). */
 static int kw_ktok_cmp(const void *pa, const void *pb) {
     const kw_ktoks *x = *(const kw_ktoks *const *)pa, *y = *(const kw_ktoks *const *)pb;
     for (size_t i = 0; i < x->n && i < y->n; i++) {
-        int c = strcmp(x->v[i].text, y->v[i].text);
+        int c = kw_kcond_cmp(x->v[i].text, y->v[i].text);
         if (c)
             return c;
     }
@@ -695,6 +782,34 @@ static kw_status kw_ktree_build(kw_kpage *p, const kw_model *m, kw_arena *a) {
             x->group = d + 1 == t->n ? (size_t)(t - toks) + 1 : 0;
         }
     }
+    return KW_OK;
+}
+
+/* The groups numbered in the tree's order, each group's line its number:
+ * p->groups, the rows' group and the tree's lines renumbered alike. */
+static kw_status kw_ktree_renumber(kw_kpage *p, kw_arena *a) {
+    size_t n = p->groups.n, next = 0;
+    size_t *to = kw_arena_alloc(a, (n + 1) * sizeof *to);
+    kw_kgroup *g = kw_arena_alloc(a, (n + 1) * sizeof *g);
+    if (!to || !g)
+        return KW_ERR;
+    for (size_t k = 0; k < n; k++)
+        to[k] = KW_NONE;
+    for (size_t i = 0; i < p->tree.n; i++) {
+        size_t k = p->tree.v[i].group - 1;
+        if (p->tree.v[i].group && k < n && to[k] == KW_NONE)
+            to[k] = next++;
+    }
+    if (next != n) /* each group has one line: never */
+        return KW_OK;
+    for (size_t i = 0; i < p->tree.n; i++)
+        if (p->tree.v[i].group)
+            p->tree.v[i].group = to[p->tree.v[i].group - 1] + 1;
+    for (size_t k = 0; k < n; k++)
+        g[to[k]] = p->groups.v[k];
+    memcpy(p->groups.v, g, n * sizeof *g);
+    for (size_t r = 0; r < p->rows.n; r++)
+        p->rows.v[r].group = to[p->rows.v[r].group];
     return KW_OK;
 }
 
@@ -821,7 +936,9 @@ static kw_status kw_kfold(kw_kpage *p, const kw_model *m, const kw_kparams *para
         if (!k->rest || !k->args)
             return KW_ERR;
     }
-    return kw_ktree_build(p, m, a) == KW_OK ? kw_ktree_collapse(p, a) : KW_ERR;
+    return kw_ktree_build(p, m, a) == KW_OK && kw_ktree_renumber(p, a) == KW_OK
+               ? kw_ktree_collapse(p, a)
+               : KW_ERR;
 }
 
 kw_status kw_kpage_build(kw_kpage *p, kw_model *m, const kw_kfam *fam, const size_t *kernels,
@@ -844,7 +961,8 @@ kw_status kw_kpage_build(kw_kpage *p, kw_model *m, const kw_kfam *fam, const siz
         p->ncandidates += r->v == KW_KV_OPEN;
     }
     if (kw_kdiffer(p, params, a) != KW_OK || kw_kgroups(p) != KW_OK || kw_kopen(p, a) != KW_OK ||
-        kw_kcommon(p, a) != KW_OK || kw_kfold(p, m, params, a) != KW_OK)
+        kw_kunreach(p, a) != KW_OK || kw_kcommon(p, a) != KW_OK ||
+        kw_kfold(p, m, params, a) != KW_OK)
         return kw_oom(err);
     kw_kpage_walk *w = kw_arena_alloc(a, sizeof(*w));
     if (!w)

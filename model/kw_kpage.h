@@ -9,8 +9,9 @@
  * group). With a --shape, each condition is evaluated (kw_expr, with the
  * constants of the call or launch it is on and the instantiation's integral
  * template arguments), each way holds (every condition true), fails (one
- * false) or is open (the rest not evaluated), and a row is selected when a
- * way of it holds, a candidate when none holds but one is open. Also: the
+ * false) or is open (the rest not evaluated; but a way needing both C and
+ * "!(C)" fails, kw_kway.contra), and a row is selected when a way of it
+ * holds, a candidate when none holds but one is open. Also: the
  * template arguments that differ between the rows, and per row its
  * resources and occupancy on each arch and its instruction mix per arch
  * (kw_page_isa_mix: the walkthrough's classes). */
@@ -54,6 +55,11 @@ typedef struct kw_kway {
     const kw_mlaunch *launch;
     KW_ARRAY(kw_kcond) conds; /* outermost first, each text once */
     kw_kverdict v;            /* with --shape */
+    /* with --shape, a way that would be open but needs a condition C and
+     * "!(C)" (either first), one of them not evaluated: no shape takes it
+     * unless a name in C changes between the two tests, so it fails (v);
+     * contra the later of the two, contra_of the earlier. NULL: not so. */
+    const kw_kcond *contra, *contra_of;
 } kw_kway;
 
 /* An instantiation's instruction mix on one arch. */
@@ -71,7 +77,8 @@ typedef struct kw_krow {
     const char *ways_at;   /* conds and the ways' launch sites: the key of a page's groups */
     const char *args;      /* the differing template arguments "N=v, ..." (NULL: none) */
     kw_kverdict v;         /* HOLDS: selected; OPEN: a candidate; FAILS: ruled out */
-    size_t group;          /* rows with the same key share it (0, 1, ... in first-row order) */
+    size_t group;          /* rows with the same key share it (0, 1, ... in first-row order;
+                              a folded page's in its tree's order) */
     KW_ARRAY(kw_kmix) mix; /* per arch with class counts, in the kernel's arch order */
 } kw_krow;
 
@@ -124,6 +131,9 @@ typedef struct kw_kpage {
     /* the distinct conditions a --shape left open on a candidate's way, each
      * with the reason (a name it does not bind) */
     KW_ARRAY(const kw_kcond *) open;
+    /* the ways of ruled-out rows that a contradiction failed (kw_kway.contra),
+     * one per pair of conditions */
+    KW_ARRAY(const kw_kway *) unreach;
     /* what the rows share, for the page's first section: the launch sites
      * and entry points of their ways, each with the rows reaching it, in
      * first-seen order */
@@ -139,7 +149,10 @@ typedef struct kw_kpage {
     bool fold;
     KW_ARRAY(const char *) common;
     KW_ARRAY(kw_kgroup) groups;
-    KW_ARRAY(kw_ktree) tree; /* the groups by their conditions, depth first */
+    /* the groups by their conditions, depth first: siblings in text order,
+     * but those comparing one name against integer literals by value
+     * (`n == 2` before `n == 16`); the groups numbered in this order */
+    KW_ARRAY(kw_ktree) tree;
 } kw_kpage;
 
 /* The value a template argument binds for the conditions (an integral or

@@ -8,7 +8,9 @@
  * names bound exactly or as the last part of a.b, p->b, ns::b, unary - + !,
  * * / %, + -, comparisons, && ||, ?:, ceil floor log2 min max dim3
  * static_cast, true false nullptr; the same messages). A way holds when
- * each of its conditions holds, fails when one fails, is open otherwise; a
+ * each of its conditions holds, fails when one fails, is open otherwise
+ * (but fails when it needs C and !(C), one not evaluated: the ways so
+ * ruled out are listed, as `kwalk render NAME --shape` lists them); a
  * row is selected when a way holds, a candidate when one is open, ruled
  * out else. The rows are marked (tr.kw-sel, kw-cand, kw-out and the last
  * cell), and what `kwalk render NAME --shape` says above its table is
@@ -230,18 +232,25 @@ const char kw_html_kernel_js[] =
     "/* the verdicts of every row for shape sh (kw_kpage_build) */\n"
     "function judge(sh){var open=[],seen={},res=D.r.map(function(row){\n"
     "var base=copy(sh);row.a.forEach(function(t){var n=S[t[0]];if(!lookup(base,n))set(base,n,num(t[1]))});\n"
-    "var conds=[],v=FAILS;\n"
+    "var conds=[],v=FAILS,un=[];\n"
     "row.w.forEach(function(w){var wv=HOLDS,cs=w.map(function(c){\n"
     "var r=evaluate(S[c[0]],opShape(base,c[2])),cv;\n"
     "if(!r.ok)cv=OPEN;else cv=((r.v!=0)===(c[1]===1))?HOLDS:FAILS;\n"
     "if(cv===FAILS)wv=FAILS;else if(cv===OPEN&&wv!==FAILS)wv=OPEN;\n"
     "return {c:c,v:cv,why:r.ok?null:whyText(r.msg)}});\n"
     "conds.push(cs);\n"
+    "/* an open way needing C and !(C), one not evaluated, fails (kw_kway.contra) */\n"
+    "if(wv===OPEN)cs.some(function(y,j){return cs.slice(0,j).some(function(x){var a=S[x.c[3]],b=S[y.c[3]];\n"
+    "if((x.v!==OPEN&&y.v!==OPEN)||(a!=='!('+b+')'&&b!=='!('+a+')'))return false;\n"
+    "wv=FAILS;un.push([y,x]);return true})});\n"
     "if(wv===HOLDS||(wv===OPEN&&v===FAILS))v=wv});\n"
-    "return {v:v,conds:conds}});\n"
+    "return {v:v,conds:conds,un:un}});\n"
     "res.forEach(function(x){if(x.v!==OPEN)return;x.conds.forEach(function(cs){cs.forEach(function(k){\n"
     "var t=S[k.c[3]];if(k.v!==OPEN||seen[t])return;seen[t]=1;open.push([t,S[k.c[4]],k.why])})})});\n"
-    "return {rows:res,open:open}}\n"
+    "var unreach=[],useen={};res.forEach(function(x){if(x.v===FAILS)x.un.forEach(function(u){\n"
+    "var k=S[u[0].c[3]]+'\\n'+S[u[1].c[3]];if(useen[k])return;useen[k]=1;\n"
+    "unreach.push([S[u[0].c[3]],S[u[0].c[4]],S[u[1].c[3]],S[u[1].c[4]]])})});\n"
+    "return {rows:res,open:open,unreach:unreach}}\n"
     "var box=document.getElementById('kw-shape-in'),out=document.getElementById('kw-shape-out');\n"
     "var links=[].slice.call(document.querySelectorAll('a[data-r]'));\n"
     "function add(parent,tag,text){var e=document.createElement(tag);if(text!==undefined)e.textContent=text;parent.appendChild(e);return e}\n"
@@ -264,6 +273,11 @@ const char kw_html_kernel_js[] =
     "j.open.forEach(function(o){var li=add(ol,'li');code(li,o[0]);li.appendChild(document.createTextNode(' at '));\n"
     "code(li,o[1]);if(o[2]){li.appendChild(document.createTextNode(': '));\n"
     "o[2].split('`').forEach(function(p,i){if(i%2)code(li,p);else if(p)li.appendChild(document.createTextNode(p))})}})}\n"
+    "if(j.unreach.length){add(out,'p','Ruled out where open, as unreachable (a way that needs a condition and its negation '+\n"
+    "'runs only if a name in it changes between the two tests):');var ul2=add(out,'ul');\n"
+    "j.unreach.forEach(function(o){var li=add(ul2,'li');code(li,o[0]);li.appendChild(document.createTextNode(' at '));\n"
+    "code(li,o[1]);li.appendChild(document.createTextNode(': contradicts '));code(li,o[2]);\n"
+    "li.appendChild(document.createTextNode(' at '));code(li,o[3])})}\n"
     "return j}\n"
     "box.addEventListener('input',show);show();\n"
     "/* ?kwtest=shape&s=SHAPE&s=SHAPE...: each shape typed, the rows' verdicts by symbol */\n"
@@ -272,6 +286,7 @@ const char kw_html_kernel_js[] =
     "box.dispatchEvent(new Event('input'));var j=show(),rows={};\n"
     "links.forEach(function(a){var tr=a.closest('tr');rows[S[D.r[+a.getAttribute('data-r')].y]]=tr.cells[tr.cells.length-1].textContent});\n"
     "var e=document.getElementById('kw-shape-err');\n"
-    "res.push({shape:box.value,rows:rows,error:e?e.textContent:null,open:j?j.open.map(function(o){return o[0]}):[],why:j?j.open.map(function(o){return o[2]}):[]})}\n"
+    "res.push({shape:box.value,rows:rows,error:e?e.textContent:null,open:j?j.open.map(function(o){return o[0]}):[],why:j?j.open.map(function(o){return o[2]}):[],\n"
+    "unreach:j?j.unreach.map(function(o){return o[0]+' / '+o[2]}):[]})}\n"
     "var o=document.createElement('pre');o.id='kw-test-result';o.textContent=JSON.stringify(res);document.body.appendChild(o)}\n"
     "})();\n";

@@ -11,13 +11,30 @@
 #include "model/kw_kpage_walk.h"
 #include "render/kw_md.h"
 
-static void kw_kpage_shared_loc(kw_render *r, const kw_loc *l) {
+void kw_kpage_shared_loc(kw_render *r, const kw_loc *l, kw_md_in in) {
     if (!l || !l->file) {
-        kw_r_t(r, "(no location recorded)");
+        kw_md_text(r->out, "(no location recorded)", in);
         return;
     }
     char *s = kw_arena_printf(&r->scratch, "%s:%d", kw_r_path(r, l->file), l->line);
-    kw_md_code(r->out, s ? s : "?", kw_r_prose_in(r));
+    kw_md_code(r->out, s ? s : "?", in);
+}
+
+void kw_kpage_shared_list(kw_render *r, const char *lead) {
+    kw_r_para(r, lead);
+    kw_r_list(r);
+}
+
+void kw_kpage_shared_at(kw_render *r, const char *code, const kw_loc *l) {
+    kw_r_item(r, 0);
+    kw_r_c(r, code);
+    kw_r_t(r, " at ");
+    kw_kpage_shared_loc(r, l, kw_r_prose_in(r));
+}
+
+/* In prose. */
+static void kw_kpage_shared_ploc(kw_render *r, const kw_loc *l) {
+    kw_kpage_shared_loc(r, l, kw_r_prose_in(r));
 }
 
 /* Section 1's: the launch sites and entry points, each with its reach. */
@@ -25,26 +42,24 @@ static void kw_kpage_shared_host(kw_render *r, const kw_kpage *p) {
     kw_r_h(r, 3);
     kw_r_t(r, "1. Host side");
     kw_r_h_end(r);
-    kw_r_para(r, "Launched at:");
-    kw_r_list(r);
+    kw_kpage_shared_list(r, "Launched at:");
     for (size_t i = 0; i < p->sites.n; i++) {
         kw_r_item(r, 0);
-        kw_kpage_shared_loc(r, p->sites.v[i].loc);
+        kw_kpage_shared_ploc(r, p->sites.v[i].loc);
         kw_r_tf(r, ": %zu of %zu", p->sites.v[i].rows, p->rows.n);
     }
     kw_r_list_end(r);
     kw_r_gap(r);
     if (!p->entries.n)
         return;
-    kw_r_para(r, "Entry points reaching them:");
-    kw_r_list(r);
+    kw_kpage_shared_list(r, "Entry points reaching them:");
     for (size_t i = 0; i < p->entries.n; i++) {
         const kw_entry *e = r->m->entries.v[p->entries.v[i].entry].e;
         kw_r_item(r, 0);
         kw_r_c(r, e->name ? e->name : "?");
         if (e->location.file) {
             kw_r_t(r, " at ");
-            kw_kpage_shared_loc(r, &e->location);
+            kw_kpage_shared_ploc(r, &e->location);
         }
         kw_r_tf(r, ": %zu of %zu", p->entries.v[i].rows, p->rows.n);
     }
@@ -55,10 +70,10 @@ static void kw_kpage_shared_host(kw_render *r, const kw_kpage *p) {
 static void kw_kpage_shared_call(kw_render *r, const kw_kwalk_call *c) {
     kw_r_c(r, c->label);
     kw_r_t(r, " at ");
-    kw_kpage_shared_loc(r, &c->at);
+    kw_kpage_shared_ploc(r, &c->at);
     if (c->def.file) {
         kw_r_t(r, " (defined at ");
-        kw_kpage_shared_loc(r, &c->def);
+        kw_kpage_shared_ploc(r, &c->def);
         kw_r_t(r, ")");
     }
 }
@@ -87,9 +102,8 @@ static void kw_kpage_shared_tree(kw_render *r, const kw_kpage *p, const kw_kpage
     }
     if (!w->some.n)
         return;
-    kw_r_para(r, "Where the instantiations differ: calls only some make (each the first of its "
-                 "subtree), with how many make it:");
-    kw_r_list(r);
+    kw_kpage_shared_list(r, "Where the instantiations differ: calls only some make (each the "
+                            "first of its subtree), with how many make it:");
     for (size_t i = 0; i < w->some.n; i++) {
         const kw_kwalk_call *c = &w->some.v[i];
         kw_r_item(r, 0);
@@ -110,8 +124,7 @@ static void kw_kpage_shared_tree(kw_render *r, const kw_kpage *p, const kw_kpage
 
 static void kw_kpage_shared_decls(kw_render *r, const kw_kpage_walk *w) {
     if (w->shared.n) {
-        kw_r_para(r, "__shared__ variables every instantiation declares alike:");
-        kw_r_list(r);
+        kw_kpage_shared_list(r, "__shared__ variables every instantiation declares alike:");
         for (size_t i = 0; i < w->shared.n; i++) {
             const kw_shared_var *v = w->shared.v[i];
             kw_r_item(r, 0);
@@ -121,21 +134,17 @@ static void kw_kpage_shared_decls(kw_render *r, const kw_kpage_walk *w) {
             if (v->bytes >= 0)
                 kw_r_tf(r, ", %lld bytes", v->bytes);
             kw_r_t(r, ") at ");
-            kw_kpage_shared_loc(r, &v->location);
+            kw_kpage_shared_ploc(r, &v->location);
         }
         kw_r_list_end(r);
         kw_r_gap(r);
     }
     if (!w->asms.n)
         return;
-    kw_r_para(r, "Inline asm every instantiation has:");
-    kw_r_list(r);
-    for (size_t i = 0; i < w->asms.n; i++) {
-        kw_r_item(r, 0);
-        kw_r_c(r, w->asms.v[i]->text ? w->asms.v[i]->text : "?");
-        kw_r_t(r, " at ");
-        kw_kpage_shared_loc(r, &w->asms.v[i]->location);
-    }
+    kw_kpage_shared_list(r, "Inline asm every instantiation has:");
+    for (size_t i = 0; i < w->asms.n; i++)
+        kw_kpage_shared_at(r, w->asms.v[i]->text ? w->asms.v[i]->text : "?",
+                           &w->asms.v[i]->location);
     kw_r_list_end(r);
     kw_r_gap(r);
 }
@@ -171,7 +180,7 @@ static void kw_kpage_shared_ir(kw_render *r, const kw_kpage_walk *w) {
             if (d->op)
                 kw_r_tf(r, " (%s)", d->op);
             kw_r_t(r, " at ");
-            kw_kpage_shared_loc(r, &d->loc.location.at);
+            kw_kpage_shared_ploc(r, &d->loc.location.at);
         }
     }
     kw_r_list_end(r);

@@ -13,15 +13,6 @@
 #include "render/kw_kpage_shared.h"
 #include "render/kw_md.h"
 
-static void kw_kw_loc(kw_render *r, const kw_loc *l, kw_md_in in) {
-    if (!l || !l->file) {
-        kw_md_text(r->out, "(no location recorded)", in);
-        return;
-    }
-    char *s = kw_arena_printf(&r->scratch, "%s:%d", kw_r_path(r, l->file), l->line);
-    kw_md_code(r->out, s ? s : "?", in);
-}
-
 static const char *kw_kverdict_word(kw_kverdict v) {
     return v == KW_KV_HOLDS ? "selected" : v == KW_KV_OPEN ? "candidate" : "ruled out";
 }
@@ -46,7 +37,7 @@ static void kw_kw_head(kw_render *r, const kw_kpage *p, const char *query) {
                                  : NULL;
     if (def && def->file) {
         kw_r_t(r, "Defined at ");
-        kw_kw_loc(r, def, kw_r_prose_in(r));
+        kw_kpage_shared_loc(r, def, kw_r_prose_in(r));
         kw_r_t(r, ". ");
     } else if (first->asm_code_object) {
         kw_r_t(r, "Precompiled code objects, e.g. ");
@@ -87,6 +78,25 @@ static void kw_kw_shape_box(kw_render *r, const kw_kpage *p) {
     kw_buf_puts(r->out, "\"></p>\n<div id=\"kw-shape-out\"></div>\n");
 }
 
+/* The ways ruled out, though open, as unreachable: each contradiction. */
+static void kw_kw_unreach(kw_render *r, const kw_kpage *p) {
+    if (!p->unreach.n)
+        return;
+    kw_kpage_shared_list(r, "Ruled out where open, as unreachable (a way that needs a condition "
+                            "and its negation runs only if a name in it changes between the "
+                            "two tests):");
+    for (size_t i = 0; i < p->unreach.n; i++) {
+        const kw_kway *w = p->unreach.v[i];
+        kw_kpage_shared_at(r, w->contra->text, &w->contra->loc);
+        kw_r_t(r, ": contradicts ");
+        kw_r_c(r, w->contra_of->text);
+        kw_r_t(r, " at ");
+        kw_kpage_shared_loc(r, &w->contra_of->loc, kw_r_prose_in(r));
+    }
+    kw_r_list_end(r);
+    kw_r_gap(r);
+}
+
 static void kw_kw_shape(kw_render *r, const kw_kpage *p) {
     if (kw_r_html(r)) {
         kw_kw_shape_box(r, p);
@@ -114,22 +124,19 @@ static void kw_kw_shape(kw_render *r, const kw_kpage *p) {
     kw_r_list_end(r);
     if (p->nselected + p->ncandidates)
         kw_r_gap(r);
-    if (!p->open.n)
-        return;
-    kw_r_para(r, "Not evaluated (bind their names with --shape to decide):");
-    kw_r_list(r);
-    for (size_t i = 0; i < p->open.n; i++) {
-        kw_r_item(r, 0);
-        kw_r_c(r, p->open.v[i]->text);
-        kw_r_t(r, " at ");
-        kw_kw_loc(r, &p->open.v[i]->loc, kw_r_prose_in(r));
-        if (p->open.v[i]->why) {
-            kw_r_t(r, ": ");
-            kw_r_sp(r, p->open.v[i]->why);
+    if (p->open.n) {
+        kw_kpage_shared_list(r, "Not evaluated (bind their names with --shape to decide):");
+        for (size_t i = 0; i < p->open.n; i++) {
+            kw_kpage_shared_at(r, p->open.v[i]->text, &p->open.v[i]->loc);
+            if (p->open.v[i]->why) {
+                kw_r_t(r, ": ");
+                kw_r_sp(r, p->open.v[i]->why);
+            }
         }
+        kw_r_list_end(r);
+        kw_r_gap(r);
     }
-    kw_r_list_end(r);
-    kw_r_gap(r);
+    kw_kw_unreach(r, p);
 }
 
 static void kw_kw_resources(kw_render *r, const kw_mkernel *mk, kw_md_in in) {
@@ -175,7 +182,7 @@ static void kw_kw_way(kw_render *r, const kw_kway *way, kw_md_in in) {
         kw_md_code(r->out, r->m->entries.v[way->entry].e->name, in);
         kw_md_text(r->out, " → ", in);
     }
-    kw_kw_loc(r, &way->launch->l->location, in);
+    kw_kpage_shared_loc(r, &way->launch->l->location, in);
     if (way->v != KW_KV_NONE) {
         kw_md_text(r->out,
                    way->v == KW_KV_HOLDS   ? " (holds)"
@@ -193,8 +200,7 @@ static void kw_kw_ways(kw_render *r, const kw_krow *first) {
                      "launches them.");
         return;
     }
-    kw_r_para(r, "Selected where:");
-    kw_r_list(r);
+    kw_kpage_shared_list(r, "Selected where:");
     for (size_t i = 0; i < first->ways.n; i++) {
         const kw_kway *way = &first->ways.v[i];
         kw_r_item(r, 0);
@@ -381,8 +387,7 @@ static void kw_kw_source(kw_render *r, const kw_kpage *p) {
 static void kw_kw_fold(kw_render *r, const kw_kpage *p) {
     bool html = kw_r_html(r);
     if (p->common.n) {
-        kw_r_para(r, "Every way to every instantiation needs:");
-        kw_r_list(r);
+        kw_kpage_shared_list(r, "Every way to every instantiation needs:");
         for (size_t i = 0; i < p->common.n; i++) {
             kw_r_item(r, 0);
             kw_r_c(r, p->common.v[i]);

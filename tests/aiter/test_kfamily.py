@@ -274,6 +274,9 @@ def do_page(a, ck):
     rc, md, err = render(a, db, "act_and_mul_kernel")
     ck.eq(rc, 0, "render act_and_mul_kernel: exit status (%s)" % err.strip()[:300])
     check_act_entries(a, ck, md, act, "act_and_mul_kernel")
+    run = check_siblings(ck, md, "act_and_mul_kernel")
+    ck.check(len(run) >= 4, "act_and_mul_kernel: sibling lines comparing one name with "
+             "integers: %r" % run)
     check_sizes(a, ck, db)
     ck.note("%d ASM rows, %d template instantiations" % (len(rows), len(got)))
 
@@ -330,7 +333,8 @@ def check_tree(a, ck, md, name, cu):
         ck.check(g is not None or kids != 1, "%s: the tree's line %r has one line under it"
                  % (name, text[:120]))
     groups = [g for _, _, g in items if g is not None]
-    ck.eq(sorted(groups), list(range(1, len(groups) + 1)), "%s: the tree's groups, each once" % name)
+    ck.eq(groups, list(range(1, len(groups) + 1)),
+          "%s: the tree's groups, each once, numbered in the tree's order" % name)
     src = ""
     for d, _, files in os.walk(os.path.join(a.fixture, "aiter", "csrc")):
         src += "".join(open(os.path.join(d, f), encoding="utf-8", errors="replace").read()
@@ -349,6 +353,32 @@ def check_tree(a, ck, md, name, cu):
                      "the source: %r" % (name, c, sorted(set(names) - words)))
             seen += 1
     ck.check(seen >= 10, "%s: conditions of the tree compared with the source: %d" % (name, seen))
+
+
+def check_siblings(ck, md, name):
+    """The folded page's decision tree: sibling lines that compare one name
+    with one operator against integer literals (`vec_size == 1`, `2`, ...),
+    read from the page, in ascending order of the literals' values (not as
+    text: 1, 16, 2); and its groups numbered in the tree's order. Returns
+    the longest such run of siblings."""
+    items = tree_items(md)
+    groups = [g for _, _, g in items if g is not None]
+    ck.eq(groups, list(range(1, len(groups) + 1)),
+          "%s: the tree's groups numbered in the tree's order" % name)
+    kids, up = {}, []
+    for i, (d, text, _) in enumerate(items):
+        del up[d:]
+        m = re.match(r"`(\w+) (==|!=|<=|>=|<|>) (-?\d+)`", text)
+        if m:
+            kids.setdefault((up[-1] if up else None, m.group(1), m.group(2)), []).append(
+                int(m.group(3)))
+        up.append(i)
+    longest = []
+    for (parent, n, op), vals in sorted(kids.items(), key=lambda kv: str(kv[0])):
+        ck.eq(vals, sorted(vals), "%s: sibling lines `%s %s N` under line %s: the values in "
+              "order" % (name, n, op, parent))
+        longest = max(longest, vals, key=len)
+    return longest
 
 
 def tree_ways(items):
@@ -687,6 +717,7 @@ def do_shape(a, ck):
     ck.note("%d shapes over the fields %s" % (tried, ", ".join(numeric + words)))
     shape_dtype(a, ck, db)
     check_reasons(a, ck, db)
+    check_unreach(a, ck, db)
     shapes = ["%s=%s" % (k, v) for k in numeric for v in sorted({f[k] for f in rows.values()})]
     shapes += [",".join(shapes[:3]), "head_size=128,qTile=0,Gqa=8,Mtp=1,Msk=0,Hp=0"]
     # words: the pa tables' string fields (qType=bf16), element types by
@@ -694,7 +725,7 @@ def do_shape(a, ck):
     shapes += ["%s=%s" % (k, v) for k in words for v in sorted({f[k] for f in rows.values()})]
     rms = ["n=4096,group_size=0,emit_e8m0_scale=0", "n=300", "n=8192,group_size=32",
            "n=6000,group_size=24,reduce_thread_size=4,m=1", "dtype=bf16", "dtype=fp16",
-           "dtype=bfloat16", "dtype=bf16,_st=bf16", "n=4096,dtype=Half", "dtype=bf17"]
+           "dtype=bfloat16", "dtype=bf16,_st=bf16", "n=4096,dtype=Half", "dtype=bf17", "n=8192"]
     site_shapes(a, ck, db, [(GLOB, shapes), ("add_rmsnorm_quant_kernel", rms)], seen)
 
 
@@ -717,6 +748,58 @@ def check_reasons(a, ck, db):
     left = sorted({m.group(1) for w in open_reasons(md) if w
                    for m in re.finditer(r"unknown name `([^`]+)`", w)} & set(names))
     ck.eq(left, [], "%s --shape %s: names the page gave, still unknown" % (name, more))
+
+
+def unreach_list(md):
+    """The contradictions a --shape page says ruled ways out: ["T / C"], T
+    the way's later condition, C the earlier one it contradicts."""
+    part = md.split("Ruled out where open, as unreachable (", 1)
+    if len(part) < 2:
+        return []
+    return ["%s / %s" % m.groups() for m in re.finditer(
+        r"^- `([^`]*)` at `[^`]*`: contradicts `([^`]*)` at `[^`]*`$",
+        part[1].split("\n\n", 1)[1].split("\n\n")[0], re.M)]
+
+
+def check_unreach(a, ck, db):
+    """--shape leaving `group_size` unbound (n=8192, cu_num=100: shapes that
+    leave such ways open otherwise; issue 42 follow-up): a way that
+    needs C and !(C), whose names add_rmsnorm_quant and the file's macros
+    never assign (rms_unassigned: read from the source here), is taken by
+    no shape. So each group of the folded page whose one way (its tree
+    line's and the lines' above it) is such a way is ruled out, every row
+    of it; and the page says why: each contradiction it lists is a C and
+    !(C) of such a way."""
+    name = "add_rmsnorm_quant_kernel"
+    src = open(os.path.join(a.fixture, "aiter", "csrc", "kernels", "rmsnorm_quant_kernels.cu"),
+               encoding="utf-8").read()
+    for shape in ("n=8192", "cu_num=100"):
+        rc, md, err = render(a, db, name, "--shape", shape)
+        ck.eq(rc, 0, "%s --shape %s: exit status (%s)" % (name, shape, err.strip()[:200]))
+        items = tree_items(md)
+        groups, got = page_groups(md), verdicts(md)
+        ruled, pairs = 0, set()
+        for (d, text, g), way in zip(items, tree_ways(items)):
+            pair = [c for c in way if "!(%s)" % c in way]
+            names = {n for c in pair for n in re.findall(r"[A-Za-z_]\w*", c)}
+            if (g is None or "; " in text or not pair or len(groups) < g
+                    or any("%s=" % n in shape for n in names)
+                    or not all(rms_unassigned(src, n) for n in names)):
+                continue
+            pairs |= set(pair)
+            for sym in groups[g - 1][1]:
+                ck.eq(got.get(sym), "ruled out", "%s --shape %s: %s of group %d, whose one way "
+                      "needs %s and its negation" % (name, shape, sym, g, pair[0]))
+                ruled += 1
+        ck.check(ruled >= 2, "%s --shape %s: rows only on contradicting ways: %d"
+                 % (name, shape, ruled))
+        said = unreach_list(md)
+        ck.check(said, "%s --shape %s: no contradiction said" % (name, shape))
+        for t in said:
+            x, c = t.split(" / ")
+            ck.check({x, c} in ({"!(%s)" % p, p} for p in pairs), "%s --shape %s: the "
+                     "contradiction %r is no C and !(C) of a way the source never changes"
+                     % (name, shape, t))
 
 
 def open_conds(md):
@@ -785,6 +868,8 @@ def site_shapes(a, ck, db, names, seen):
                       % (name, s))
                 ck.eq(x.get("why"), open_reasons(md), "%s --shape %s: why, each"
                       % (name, s))
+                ck.eq(x.get("unreach"), unreach_list(md), "%s --shape %s: the ways ruled "
+                      "out as unreachable" % (name, s))
             marked += len(rv)
         bad = res[-1]
         ck.check(bad["error"] == "--shape: expected NAME=NUMBER after the last ','",

@@ -3,11 +3,15 @@
 model.kpage_shared, aiter.kernel_page): llvm-objdump -d of a code object per
 symbol, its mnemonics classified as docs/render.md defines the mix, the
 section parsed, and the section's calls and ISA facts checked against the
-source lines and each instantiation's llvm-objdump / llvm-readelf --notes.
+source lines and each instantiation's llvm-objdump / llvm-readelf --notes;
+and the corpus tests' one set-up (`corpus_setup`).
 """
+import argparse
 import os
 import re
 
+from kwcheck import Checker
+import kwrender
 import kwrun
 
 BRANCH = ("s_branch", "s_cbranch_", "s_setpc_", "s_swappc_", "s_call_")
@@ -71,6 +75,19 @@ def objdump(llvm_bin, co):
             parts = text.split(None, 1)
             funcs[cur].append((parts[0], parts[1] if len(parts) > 1 else ""))
     return funcs
+
+
+def corpus_setup(name):
+    """The corpus kernel-page tests' arguments (--kwalk, --corpus-out, --src,
+    --llvm-bin, --archs, --work), their Checker and the corpus's index in
+    WORK: (args, checker, db)."""
+    p = argparse.ArgumentParser()
+    for opt in ("--kwalk", "--corpus-out", "--src", "--llvm-bin", "--archs", "--work"):
+        p.add_argument(opt, required=True)
+    a = p.parse_args()
+    ck = Checker(name)
+    os.makedirs(a.work, exist_ok=True)
+    return a, ck, kwrender.corpus_db(a.kwalk, a.corpus_out, a.work)
 
 
 def section(md):

@@ -29,40 +29,10 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import kwcap  # noqa: E402
-from kwcheck import Checker  # noqa: E402
-import kwrender  # noqa: E402
 import kwrun  # noqa: E402
-from kwkshared import mix_of  # noqa: E402
+from kwkshared import corpus_setup, mix_of, objdump  # noqa: E402
 
 KERNEL = "reshape_and_cache_with_per_token_quant_kernel"
-
-def objdump_mnemonics(llvm_bin, co):
-    """{function symbol: [mnemonic, ...]} by llvm-objdump -d, each within its
-    symbol's size (llvm-readelf --syms): the padding after it left out."""
-    sizes = {}
-    for l in kwrun.run([os.path.join(llvm_bin, "llvm-readelf"), "--syms", "--wide", co],
-                       must=True).stdout.splitlines():
-        f = l.split()
-        if len(f) >= 8 and f[0].endswith(":") and f[3] == "FUNC" and f[6] != "UND":
-            sizes[f[7]] = (int(f[1], 16), int(f[2]))
-    funcs, cur, hi = {}, None, None
-    for l in kwrun.run([os.path.join(llvm_bin, "llvm-objdump"), "-d", "--no-show-raw-insn", co],
-                       must=True).stdout.splitlines():
-        m = re.match(r"^([0-9a-f]+) <([^>]+)>:$", l)
-        if m:
-            cur = m.group(2)
-            lo, size = sizes.get(cur, (int(m.group(1), 16), 0))
-            hi = lo + size if size else None
-            funcs[cur] = []
-            continue
-        text, _, comment = l.strip().partition("//")
-        at = re.match(r"\s*([0-9A-Fa-f]+):", comment)
-        if cur is None or not l.startswith("\t") or not text.strip() or not at:
-            continue
-        if hi is None or int(at.group(1), 16) < hi:
-            funcs[cur].append(text.split()[0])
-    return funcs
-
 
 def page_mix(cell):
     """{arch: (MFMA, VALU, SALU, VMEM, LDS, branch, all)} of a row's mix cell."""
@@ -131,16 +101,7 @@ def check_source(ck, md, path):
 
 
 def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--kwalk", required=True)
-    p.add_argument("--corpus-out", required=True)
-    p.add_argument("--src", required=True)
-    p.add_argument("--llvm-bin", required=True)
-    p.add_argument("--archs", required=True)
-    p.add_argument("--work", required=True)
-    a = p.parse_args()
-    ck = Checker("model.kpage_corpus")
-    os.makedirs(a.work, exist_ok=True)
+    a, ck, db = corpus_setup("model.kpage_corpus")
     disp = source_dispatch(a.src)
     ck.check(len(disp) >= 2, "the source's head-size dispatch: %r" % disp)
     obj = os.path.join(a.corpus_out, "cache_kernels.o")
@@ -162,7 +123,6 @@ def main():
             m = re.search(r"Li(\d+)EEEv", s)
         ck.check(m, "%s: no head size in %r" % (s, d))
         head[s] = m.group(1) if m else "?"
-    db = kwrender.corpus_db(a.kwalk, a.corpus_out, a.work)
     r = kwrun.run([a.kwalk, "render", KERNEL, "--db", db])
     ck.check(r.returncode == 0 and r.stdout.startswith("# Kernel "), "render %s: %d %r"
              % (KERNEL, r.returncode, r.stderr[:300]))
@@ -189,10 +149,10 @@ def main():
         co, err = kwcap.unbundle_code_object(argparse.Namespace(llvm_bin=a.llvm_bin), obj, arch,
                                              a.work)
         ck.check(co, "%s %s: %s" % (obj, arch, err))
-        funcs = objdump_mnemonics(a.llvm_bin, co) if co else {}
+        funcs = objdump(a.llvm_bin, co) if co else {}
         for s in syms:
             if s in funcs:
-                ck.eq(mixes.get(s, {}).get(arch), mix_of(funcs[s]),
+                ck.eq(mixes.get(s, {}).get(arch), mix_of([m for m, _ in funcs[s]]),
                       "%s on %s: the row's instruction mix against llvm-objdump" % (s, arch))
                 compared += 1
     ck.check(compared >= len(syms), "instruction mixes compared: %d" % compared)

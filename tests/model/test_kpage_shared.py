@@ -35,10 +35,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import kwcap  # noqa: E402
 import kwllvm  # noqa: E402
-from kwcheck import Checker  # noqa: E402
-import kwrender  # noqa: E402
 import kwrun  # noqa: E402
-from kwkshared import calls, check_isa, check_names, objdump, section, text_line  # noqa: E402
+from kwkshared import (calls, check_isa, check_names, corpus_setup, objdump, section,  # noqa: E402
+                       text_line)
 
 # (name as typed, its object, its KW:KERNEL marker)
 KERNELS = [("reshape_and_cache_with_per_token_quant_kernel", "cache_kernels",
@@ -114,17 +113,7 @@ def check_overloads(ck, name, every, some, targs):
 
 
 def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--kwalk", required=True)
-    p.add_argument("--corpus-out", required=True)
-    p.add_argument("--src", required=True)
-    p.add_argument("--llvm-bin", required=True)
-    p.add_argument("--archs", required=True)
-    p.add_argument("--work", required=True)
-    a = p.parse_args()
-    ck = Checker("model.kpage_shared")
-    os.makedirs(a.work, exist_ok=True)
-    db = kwrender.corpus_db(a.kwalk, a.corpus_out, a.work)
+    a, ck, db = corpus_setup("model.kpage_shared")
     funcs = device_functions(a.src)
     ns = argparse.Namespace(llvm_bin=a.llvm_bin)
     isa_checks = overloads = 0

@@ -15,6 +15,7 @@
 
 #include "index/kw_index_int.h"
 #include "kw_test.h"
+#include "kw_test_tmp.h"
 #include "model/kw_page.h"
 #include "model/kw_pysrc.h"
 
@@ -228,17 +229,10 @@ static void test_pysrc(void) {
 }
 
 int main(void) {
-    snprintf(kw_tmp, sizeof kw_tmp, "%s/kwalk-page-unit-XXXXXX",
-             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(kw_tmp)) {
-        perror("mkdtemp");
+    if (!kw_test_tmp_make(kw_tmp, sizeof kw_tmp, "kwalk-page-unit"))
         return 1;
-    }
     test_page();
     test_pysrc();
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", kw_tmp);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", kw_tmp);
+    kw_test_tmp_remove(kw_tmp);
     return kw_test_result("test_page_unit");
 }

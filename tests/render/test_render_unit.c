@@ -15,13 +15,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "model/kw_expr.h"
-#include "render/kw_md.h"
-#include "model/kw_python_entries.h"
-#include "render/kw_render.h"
 #include "index/kw_index_int.h"
-#include "model/kw_src.h"
 #include "kw_test.h"
+#include "kw_test_tmp.h"
+#include "model/kw_expr.h"
+#include "model/kw_python_entries.h"
+#include "model/kw_src.h"
+#include "render/kw_md.h"
+#include "render/kw_render.h"
 
 static char kw_tmp[256];
 
@@ -692,12 +693,8 @@ static void test_facts(void) {
 }
 
 int main(void) {
-    snprintf(kw_tmp, sizeof kw_tmp, "%s/kwalk-render-unit-XXXXXX",
-             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(kw_tmp)) {
-        perror("mkdtemp");
+    if (!kw_test_tmp_make(kw_tmp, sizeof kw_tmp, "kwalk-render-unit"))
         return 1;
-    }
     test_expr();
     test_md();
     test_src();
@@ -705,9 +702,6 @@ int main(void) {
     test_kinds();
     test_isa_typed();
     test_facts();
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", kw_tmp);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", kw_tmp);
+    kw_test_tmp_remove(kw_tmp);
     return kw_test_result("test_render_unit");
 }

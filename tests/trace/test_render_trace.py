@@ -21,27 +21,16 @@ the pages; a broken or missing trace file is one `kwalk: ...` line and exit 1.
 
 Exit 0 when all checks hold, 1 otherwise, 77 when it cannot run.
 """
-import argparse
 import glob
 import math
 import os
 import random
 import re
-import shutil
-import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-try:
-    import yaml
-    import test_trace as tt  # the CSV/JSON writers, demanglers
-    from kwcheck import Checker  # noqa: E402
-except ImportError:  # pragma: no cover
-    print("test_render_trace: PyYAML is missing (Debian: python3-yaml)")
-    sys.exit(77)
-
-Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+import test_trace as tt  # noqa: E402  (set-up, index, the CSV/JSON writers, demanglers)
+from test_trace import Loader, yaml  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 PEAKS = os.path.join(HERE, "..", "..", "annotations", "hw", "amdgpu-peaks.txt")
 
@@ -148,16 +137,7 @@ def measured(page):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--kwalk", required=True)
-    ap.add_argument("--corpus-out", required=True)
-    ap.add_argument("--keep", action="store_true")
-    args = ap.parse_args()
-    c = Checker()
-    sidecars = sorted(glob.glob(os.path.join(args.corpus_out, "*.kwalk.yaml")))
-    if not sidecars:
-        print("test_render_trace: no corpus sidecars in %s" % args.corpus_out)
-        sys.exit(77)
+    args, c, sidecars = tt.setup("test_render_trace")
     kernels = {}
     for s in sidecars:
         with open(s) as f:
@@ -197,12 +177,7 @@ def main():
     vocab = 5000
     shape = {"vocab": vocab}
 
-    tmp = tempfile.mkdtemp(prefix="kwalk-render-trace-")
-    try:
-        db = os.path.join(tmp, "idx.db")
-        p = tt.run([args.kwalk, "index", args.corpus_out, "-o", db])
-        if not c.check(p.returncode == 0, "kwalk index: %s" % p.stderr):
-            c.finish()
+    with tt.indexed(args, c, "kwalk-render-trace-") as (tmp, db):
 
         rng = random.Random(4321)
         t = 1700000000000000000
@@ -412,11 +387,6 @@ def main():
         p = tt.run([args.kwalk, "render", k_int, "--db", db, "--trace"])
         c.check(p.returncode == 2 and p.stderr.startswith("kwalk: render: "),
                 "--trace without a file: rc %d %r" % (p.returncode, p.stderr))
-    finally:
-        if args.keep:
-            print("kept %s" % tmp)
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
     c.finish()
 
 

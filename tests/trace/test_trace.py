@@ -22,10 +22,10 @@ would make this test say so and skip that check).
 Exit 0 when all checks hold, 1 otherwise, 77 when it cannot run.
 """
 import argparse
+import contextlib
 import ctypes
 import glob
 import json
-import math
 import os
 import random
 import shutil
@@ -36,13 +36,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from kwcheck import Checker  # noqa: E402
 from kwrun import run  # noqa: E402
 
-try:
-    import yaml
-except ImportError:  # pragma: no cover
-    print("test_trace: PyYAML is missing (Debian: python3-yaml)")
-    sys.exit(77)
-
-Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+import yaml  # noqa: E402
+from kwllvm import YAML_LOADER as Loader  # noqa: E402
 
 # rocprofv3's kernel trace columns, in its documented order
 # (rocprofiler-sdk docs, "Kernel naming and filtering": *_kernel_trace.csv).
@@ -175,17 +170,41 @@ def stats(durs):
     return {"dispatches": n, "total_ns": sum(s), "median_ns": med, "min_ns": s[0], "max_ns": s[-1]}
 
 
-def main():
+def setup(name):
+    """The trace tests' arguments (--kwalk, --corpus-out, --keep), their
+    Checker and the corpus's sidecars (none: the test is skipped)."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--kwalk", required=True)
     ap.add_argument("--corpus-out", required=True)
     ap.add_argument("--keep", action="store_true")
     args = ap.parse_args()
-    c = Checker()
     sidecars = sorted(glob.glob(os.path.join(args.corpus_out, "*.kwalk.yaml")))
     if not sidecars:
-        print("test_trace: no corpus sidecars in %s (build target kw_corpus)" % args.corpus_out)
+        print("%s: no corpus sidecars in %s (build target kw_corpus)" % (name, args.corpus_out))
         sys.exit(77)
+    return args, Checker(), sidecars
+
+
+@contextlib.contextmanager
+def indexed(args, c, prefix):
+    """A new temporary folder holding `kwalk index` of the corpus: (folder,
+    index); removed at the end unless --keep (then its path printed)."""
+    tmp = tempfile.mkdtemp(prefix=prefix)
+    try:
+        db = os.path.join(tmp, "idx.db")
+        p = run([args.kwalk, "index", args.corpus_out, "-o", db])
+        if not c.check(p.returncode == 0, "kwalk index: %s" % p.stderr):
+            c.finish()
+        yield tmp, db
+    finally:
+        if args.keep:
+            print("kept %s" % tmp)
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main():
+    args, c, sidecars = setup("test_trace")
     kernels = {}
     has_ir = False
     for s in sidecars:
@@ -203,12 +222,7 @@ def main():
         print("test_trace: c++filt (binutils) or libstdc++'s __cxa_demangle is missing")
         sys.exit(77)
 
-    tmp = tempfile.mkdtemp(prefix="kwalk-trace-test-")
-    try:
-        db = os.path.join(tmp, "idx.db")
-        p = run([args.kwalk, "index", args.corpus_out, "-o", db])
-        if not c.check(p.returncode == 0, "kwalk index: %s" % p.stderr):
-            c.finish()
+    with indexed(args, c, "kwalk-trace-test-") as (tmp, db):
 
         # Kernels of the corpus, picked by symbol (never by line numbers; the
         # printed name may be absent for a kernel the AST capture missed).
@@ -468,11 +482,6 @@ def main():
             c.check(p.returncode == 2 and len(p.stderr.splitlines()) == 1
                     and p.stderr.startswith("kwalk: trace: "),
                     "usage error (%s): rc %d, %r" % (what, p.returncode, p.stderr))
-    finally:
-        if args.keep:
-            print("kept %s" % tmp)
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
     c.finish()
 
 

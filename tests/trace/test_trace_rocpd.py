@@ -28,28 +28,17 @@ exit 1.
 
 Exit 0 when all checks hold, 1 otherwise, 77 when it cannot run.
 """
-import argparse
-import glob
 import json
 import os
 import random
 import shutil
 import sqlite3
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from kwcheck import Checker  # noqa: E402
 from kwrun import run  # noqa: E402
-
-try:
-    import yaml
-except ImportError:  # pragma: no cover
-    print("test_trace_rocpd: PyYAML is missing (Debian: python3-yaml)")
-    sys.exit(77)
-
-Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+import test_trace as tt  # noqa: E402  (set-up, index, statistics)
 UUID = "_0f1e2d3c"  # the run's uuid suffix of every table
 GUID = "11111111-2222-3333-4444-555555555555"
 
@@ -111,13 +100,6 @@ CREATE TABLE "rocpd_kernel_dispatch{u}" (id INTEGER PRIMARY KEY AUTOINCREMENT,
   grid_size_x INTEGER NOT NULL, grid_size_y INTEGER NOT NULL, grid_size_z INTEGER NOT NULL,
   region_name_id INTEGER, event_id INTEGER, extdata JSONB NOT NULL DEFAULT '{{}}');
 """
-
-
-def stats(durs):
-    s = sorted(durs)
-    n = len(s)
-    med = s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
-    return {"dispatches": n, "total_ns": sum(s), "median_ns": med, "min_ns": s[0], "max_ns": s[-1]}
 
 
 def write_rocpd(path, symbols, dispatches, layout):
@@ -182,22 +164,8 @@ def write_rocpd(path, symbols, dispatches, layout):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--kwalk", required=True)
-    ap.add_argument("--corpus-out", required=True)
-    ap.add_argument("--keep", action="store_true")
-    args = ap.parse_args()
-    c = Checker()
-    if not glob.glob(os.path.join(args.corpus_out, "*.kwalk.yaml")):
-        print("test_trace_rocpd: no corpus sidecars in %s (build target kw_corpus)"
-              % args.corpus_out)
-        sys.exit(77)
-    tmp = tempfile.mkdtemp(prefix="kwalk-rocpd-test-")
-    try:
-        db = os.path.join(tmp, "idx.db")
-        p = run([args.kwalk, "index", args.corpus_out, "-o", db])
-        if not c.check(p.returncode == 0, "kwalk index: %s" % p.stderr):
-            c.finish()
+    args, c, _ = tt.setup("test_trace_rocpd")
+    with tt.indexed(args, c, "kwalk-rocpd-test-") as (tmp, db):
         ix = sqlite3.connect(db)
         names = {}
         for sym, name in ix.execute("SELECT symbol, name FROM instantiations"):
@@ -262,7 +230,7 @@ def main():
                 if sym not in per:
                     continue
                 c.check(sym in names, "%s: %s is a symbol of the index" % (what, sym))
-                for key, v in stats(per[sym]).items():
+                for key, v in tt.stats(per[sym]).items():
                     c.eq(k.get(key), v, "%s: %s %s" % (what, sym, key))
                 c.eq(k.get("match"), "name" if sym == by_name else "symbol",
                      "%s: %s matched by" % (what, sym))
@@ -271,13 +239,13 @@ def main():
                 c.eq(sorted(gcfg), sorted(cfgs[sym]), "%s: %s launch configurations" % (what, sym))
                 for ck, durs in cfgs[sym].items():
                     x = gcfg.get(ck) or {}
-                    for key, v in stats(durs).items():
+                    for key, v in tt.stats(durs).items():
                         c.eq(x.get(key), v, "%s: %s %r %s" % (what, sym, ck, key))
                     c.eq(x.get("arch"), "gfx942", "%s: %s arch from the agent" % (what, sym))
             un = {u["trace_name"]: u for u in rep.get("unmatched") or []}
             c.eq(sorted(un), [unknown], what + ": names not in the index (kernel_name, no .kd)")
             if unknown in un:
-                for key, v in stats(per[("unknown", unknown)]).items():
+                for key, v in tt.stats(per[("unknown", unknown)]).items():
                     c.eq(un[unknown].get(key), v, "%s: unknown %s" % (what, key))
             c.eq(rep.get("ambiguous"), [], what + ": no ambiguous names")
 
@@ -293,7 +261,7 @@ def main():
                 p = run([args.kwalk, "trace", rp, "--db", index, "--format", "yaml"])
                 if c.check(p.returncode == 0 and p.stderr == "",
                            "%s: rc %d %r" % (what, p.returncode, p.stderr)):
-                    check_report(yaml.load(p.stdout, Loader=Loader), what, index == db)
+                    check_report(tt.yaml.load(p.stdout, Loader=tt.Loader), what, index == db)
             # --json (docs/json.md): read with Python's json, the same checks
             p = run([args.kwalk, "trace", rp, "--db", db, "--json"])
             if c.check(p.returncode == 0 and p.stderr == "",
@@ -357,11 +325,6 @@ def main():
                     and err[0].startswith("kwalk: %s: " % path),
                     "%s: rc %d, stdout %r, stderr %r" % (os.path.basename(path), p.returncode,
                                                          p.stdout[:200], p.stderr))
-    finally:
-        if args.keep:
-            print("kept %s" % tmp)
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
     c.finish()
 
 
