@@ -34,9 +34,8 @@ enum { KW_DB_MAXTABS = 128 };
 /* What the rows of a table hold. */
 typedef enum kw_dbkind {
     KW_DB_RECORD, /* a record of type t (LIST, KEYED, PTR; the root: kw_t_sidecar) */
-    KW_DB_STRS,   /* one string: column value */
-    KW_DB_INTS,   /* one integer: column value */
-    KW_DB_COUNTS  /* a kw_count: columns key, n */
+    KW_DB_COUNTS  /* a kw_count: columns key, n (a list of strings or integers is a
+                   * column of its record: kw_index_db_list.c) */
 } kw_dbkind;
 
 typedef struct kw_dbtab {
@@ -88,7 +87,8 @@ typedef struct kw_dbcur {
     kw_arena *arena;   /* READ: where strings go */
     const char *bad;   /* READ: first problem */
     kw_dbshare *share; /* BIND: where strings and chains get their ids; READ: what ids name */
-    bool chains;       /* READ: resolve inlined_at chains (else left empty) */
+    bool chains;       /* READ: resolve inlined_at chains and read the lists no page
+                        * shows (else left empty) */
     bool pack;         /* BIND: long strings of this row may be stored compressed */
 } kw_dbcur;
 /* Bind (BIND) or read (READ) the data columns of an element of table tab. */
@@ -98,7 +98,7 @@ void kw_db_row(kw_dbcur *c, const kw_dbtab *tab, void *elem);
 #define KW_DB_APP_ID 0x6B77616C /* "kwal" */
 /* 3: kernels_archs_lines_packed; 4: strings, chains and call graphs stored once; 5: no
  * listing of a code object a unit names (a page decodes it: model/kw_decode.h) */
-#define KW_INDEX_DB_VERSION 5
+#define KW_INDEX_DB_VERSION 6
 
 /* SQLite's message for db's last error on one line (a message may quote a
  * corrupt schema's text): control characters become '?'. In buf. */
@@ -159,6 +159,23 @@ kw_status kw_db_share_collect(sqlite3 *db, const kw_dbplan *pl);
 /* The SQL of the shared tables, and of the views over plan pl's tables. */
 void kw_db_share_tables_sql(kw_buf *b);
 void kw_db_share_views_sql(kw_buf *b, const kw_dbplan *pl);
+
+/* ---- Lists of strings or integers (kw_index_db_list.c) ---- */
+
+/* Whether field f is a list of strings or integers: one column of its
+ * record, the id of its JSON array text in `strings` (NULL: empty). */
+bool kw_db_list_field(const kw_field *f);
+/* Whether no page shows list f (an access's depends_on): a load without
+ * chains (kw_dbcur.chains false) leaves it empty. */
+bool kw_db_list_unshown(const kw_field *f);
+/* List arr of field f as its JSON array text, appended to b. */
+void kw_db_list_json(kw_buf *b, const kw_field *f, const kw_anyarr *arr);
+/* The JSON text s of kw_db_list_json back into *out (in a); NULL, or what
+ * is wrong. */
+const char *kw_db_list_parse(const char *s, const kw_field *f, kw_arena *a, kw_anyarr *out);
+/* The views giving each list's values as rows (_sidecar, _parent, _ord,
+ * value), named as their tables were before index version 6. */
+void kw_db_list_views_sql(kw_buf *b, const kw_dbplan *pl);
 
 /* ---- Packed line tables (kw_index_db_lines.c) ---- */
 

@@ -87,10 +87,10 @@ static kw_only_role kw_only_role_of(const kw_dbplan *pl, int ti, int kt, int at,
                                     bool units) {
     if (ti == kt)
         return KW_ONLY_KERNEL;
-    /* a kernel's archs, and a Triton kernel's record and files (its kind and
-     * code object in `kwalk list`): every row, the chosen kernels' kept */
+    /* a kernel's archs, and a Triton kernel's record with its files (its kind
+     * and code object in `kwalk list`): every row, the chosen kernels' kept */
     const char *name = pl->tabs[ti].name;
-    if (ti == at || !strcmp(name, "kernels_triton") || !strcmp(name, "kernels_triton_files"))
+    if (ti == at || !strcmp(name, "kernels_triton"))
         return KW_ONLY_ARCHS;
     /* the kernel struct's template arguments as the source wrote them: the
      * names `kwalk list` prints and `render NAME` matches (model/kw_title.c);

@@ -67,6 +67,10 @@ static void kw_plan_cols(kw_dbplan *pl, int ti, const kw_type *t, size_t off, co
         case KW_F_BOOL:
             kw_plan_col(pl, tab, name, "", KW_COL_INT);
             break;
+        case KW_F_STRS: /* the JSON array text, a string (kw_index_db_list.c) */
+        case KW_F_INTS:
+            kw_plan_col(pl, tab, name, "", KW_COL_STR);
+            break;
         case KW_F_LOC:
             kw_plan_col(pl, tab, name, "_file", KW_COL_STR);
             kw_plan_col(pl, tab, name, "_line", KW_COL_INT);
@@ -106,8 +110,6 @@ static void kw_plan_cols(kw_dbplan *pl, int ti, const kw_type *t, size_t off, co
                 break;
             }
             /* fall through */
-        case KW_F_STRS:
-        case KW_F_INTS:
         case KW_F_COUNTS:
         case KW_F_KEYED:
         case KW_F_PTR:
@@ -146,9 +148,7 @@ static int kw_plan_add(kw_dbplan *pl, int parent, const kw_field *f, size_t off,
         tab->t = f ? f->sub : &kw_t_sidecar;
         tab->esize = tab->t->size;
     } else {
-        tab->kind = f->kind == KW_F_STRS   ? KW_DB_STRS
-                    : f->kind == KW_F_INTS ? KW_DB_INTS
-                                           : KW_DB_COUNTS;
+        tab->kind = KW_DB_COUNTS;
         tab->esize = kw_schema_elem_size(f);
     }
     return pl->n++;
@@ -173,10 +173,6 @@ kw_status kw_db_plan_make(kw_dbplan *pl, kw_err *err) {
         kw_dbtab *tab = &pl->tabs[i];
         if (tab->kind == KW_DB_RECORD)
             kw_plan_cols(pl, i, tab->t, 0, "");
-        else if (tab->kind == KW_DB_STRS)
-            kw_plan_col(pl, tab, "value", "", KW_COL_STR);
-        else if (tab->kind == KW_DB_INTS)
-            kw_plan_col(pl, tab, "value", "", KW_COL_INT);
         else {
             kw_plan_col(pl, tab, "key", "", KW_COL_STR);
             kw_plan_col(pl, tab, "n", "", KW_COL_INT);
@@ -293,6 +289,39 @@ static void kw_cur_chain(kw_dbcur *c, const kw_field *f, void *p) {
     arr->n = arr->cap = n;
 }
 
+/* A list of strings or integers (field f, the array at p): one column, the
+ * id of its JSON array text (NULL: empty). A reader without chains leaves
+ * a list no page shows empty. */
+static void kw_cur_list(kw_dbcur *c, const kw_field *f, void *p) {
+    kw_anyarr *arr = p;
+    if (c->mode == KW_DB_BIND) {
+        if (!arr->n) {
+            sqlite3_bind_null(c->st, c->col++);
+            return;
+        }
+        kw_buf b;
+        kw_buf_init(&b);
+        kw_db_list_json(&b, f, arr);
+        long long id = b.oom ? 0 : kw_db_share_str(c->share, kw_buf_str(&b), false);
+        kw_buf_free(&b);
+        if (id > 0) {
+            sqlite3_bind_int64(c->st, c->col++, id);
+        } else { /* (kw_db_share_bad says why when the share failed) */
+            c->col++;
+            c->bad = c->bad ? c->bad : "out of memory";
+        }
+        return;
+    }
+    int col = c->col++;
+    memset(arr, 0, sizeof *arr);
+    if ((!c->chains && kw_db_list_unshown(f)) || sqlite3_column_type(c->st, col) == SQLITE_NULL)
+        return;
+    const char *s = kw_db_share_get(c->share, sqlite3_column_int64(c->st, col));
+    const char *why = s ? kw_db_list_parse(s, f, c->arena, arr) : "a string id that is not stored";
+    if (why)
+        c->bad = c->bad ? c->bad : why;
+}
+
 /* An integer column; NULL reads as dflt, and with nullable a value below 0
  * is written as NULL. */
 static long long kw_cur_ll(kw_dbcur *c, long long v, bool nullable, long long dflt) {
@@ -406,6 +435,10 @@ static void kw_cur_fields(kw_dbcur *c, const kw_type *t, unsigned char *base, bo
             if (kw_db_chain_field(f))
                 kw_cur_chain(c, f, p);
             break;
+        case KW_F_STRS:
+        case KW_F_INTS:
+            kw_cur_list(c, f, p);
+            break;
         default: /* other arrays and pointers: rows of a child table */
             break;
         }
@@ -420,16 +453,6 @@ void kw_db_row(kw_dbcur *c, const kw_dbtab *tab, void *elem) {
         if (c->mode == KW_DB_READ)
             kw_schema_normalize(tab->t, elem);
         break;
-    case KW_DB_STRS:
-        kw_cur_text(c, (const char **)elem, false);
-        if (c->mode == KW_DB_READ && !*(const char **)elem)
-            c->bad = c->bad ? c->bad : "missing string";
-        break;
-    case KW_DB_INTS: {
-        long long *v = elem;
-        *v = kw_cur_ll(c, *v, false, 0);
-        break;
-    }
     case KW_DB_COUNTS: {
         kw_count *k = elem;
         kw_cur_text(c, &k->key, false);
@@ -548,6 +571,7 @@ kw_status kw_db_create(sqlite3 *db, const kw_dbplan *pl, bool indexes, const cha
     if (indexes)
         kw_db_indexes_sql(&b, pl, NULL);
     kw_db_share_views_sql(&b, pl);
+    kw_db_list_views_sql(&b, pl);
     kw_buf_puts(&b, kw_db_views);
     kw_buf_printf(&b,
                   "INSERT INTO kwalk_meta VALUES ('kwalk_index', '%d'), ('kwalk_schema', '%d'), "

@@ -343,6 +343,8 @@ static kw_status kw_dbw_list(kw_index_db *w, int ci, const unsigned char *p, lon
         kw_db_row(&cur, c, (void *)e);
         if (kw_db_share_bad(w->share))
             return kw_dbw_fail(w, kw_db_share_bad(w->share), err);
+        if (cur.bad)
+            return kw_fail(err, "%s: %s", w->name, cur.bad);
         if (kw_dbw_step(w, st, err) != KW_OK)
             return KW_ERR;
         long long row = sqlite3_last_insert_rowid(w->db);
@@ -387,6 +389,8 @@ kw_status kw_index_db_put(kw_index_db *w, const char *path, const kw_sidecar *sc
     kw_db_row(&cur, &w->plan.tabs[0], (void *)sc);
     if (kw_db_share_bad(w->share))
         return kw_dbw_fail(w, kw_db_share_bad(w->share), err);
+    if (cur.bad)
+        return kw_fail(err, "%s: %s", w->name, cur.bad);
     if (kw_dbw_step(w, st, err) != KW_OK)
         return KW_ERR;
     long long sid = sqlite3_last_insert_rowid(w->db);

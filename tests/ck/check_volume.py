@@ -13,7 +13,7 @@ Sizes, against the objects the same compiles wrote (ck.build_plugin):
     page's listed and left-out calls together no more than the call tree
     of its first instantiation's walkthrough has;
   - with --index-only (ctest ck.volume_index), `kwalk index` of all the
-    sidecars <= 2x the objects together.
+    sidecars <= INDEX_BOUND (1.96) times the objects together.
 The call tree ("Device call tree" of section 2), against the fixture's source
 text and the code objects:
   - the GEMM kernel's code object issues v_mfma (llvm-objdump), and an item
@@ -42,6 +42,11 @@ from kwrun import run  # noqa: E402
 
 PAGE_MAX = 256 * 1024
 KPAGE_MAX = 40 * 1024
+# The index against the objects: index version 6 (lists as one column) is
+# 1.89x on clang 22's build of the fixture and 1.93x on clang 19's (lambda
+# frames the call graph does not fold); version 5 was 1.94x and 1.99x
+# (docs/perf/scale.md).
+INDEX_BOUND = 1.96
 KPAGE_CALLS, KPAGE_LEVELS = 48, 4
 MAX_MFMA_DEPTH = 7  # items below the kernel's own calls (0 = a call of the kernel)
 MAX_LABEL = 120
@@ -218,8 +223,8 @@ def main():
     if not c.check(r.returncode == 0, "kwalk index: %s" % r.stderr.strip()[:300]):
         c.finish()
     dbb = os.path.getsize(db)
-    c.note("index %d B, objects %d B (%.2fx; ck.volume_index holds it to 2x)"
-           % (dbb, total_obj, dbb / max(total_obj, 1)))
+    c.note("index %d B, objects %d B (%.2fx; ck.volume_index holds it to %.2fx)"
+           % (dbb, total_obj, dbb / max(total_obj, 1), INDEX_BOUND))
     pages = os.path.join(tmp, "pages")
     r = run([args.kwalk, "render", "--db", db, "--all", "-o", pages])
     c.check(r.returncode == 0, "kwalk render --all: %s" % r.stderr.strip()[:300])
@@ -268,8 +273,8 @@ def main():
 
 
 def index_only(args):
-    """ck.volume_index: `kwalk index` of the fixture's sidecars <= 2x the
-    objects together."""
+    """ck.volume_index: `kwalk index` of the fixture's sidecars <=
+    INDEX_BOUND times the objects together."""
     c = Checker("ck.volume_index")
     side = os.path.join(args.work, "plugin", "side")
     total = 0
@@ -284,7 +289,8 @@ def index_only(args):
     if c.check(r.returncode == 0, "kwalk index: %s" % r.stderr.strip()[:300]):
         n = os.path.getsize(db)
         c.note("index %d B, objects %d B (%.2fx)" % (n, total, n / max(total, 1)))
-        c.check(n <= 2 * total, "index %d B > 2x the objects (%d B)" % (n, total))
+        c.check(n <= INDEX_BOUND * total, "index %d B > %.2fx the objects (%d B)"
+                % (n, INDEX_BOUND, total))
     c.finish()
 
 
