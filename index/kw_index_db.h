@@ -98,7 +98,7 @@ void kw_db_row(kw_dbcur *c, const kw_dbtab *tab, void *elem);
 #define KW_DB_APP_ID 0x6B77616C /* "kwal" */
 /* 3: kernels_archs_lines_packed; 4: strings, chains and call graphs stored once; 5: no
  * listing of a code object a unit names (a page decodes it: model/kw_decode.h) */
-#define KW_INDEX_DB_VERSION 5
+#define KW_INDEX_DB_VERSION 6
 
 /* SQLite's message for db's last error on one line (a message may quote a
  * corrupt schema's text): control characters become '?'. In buf. */
