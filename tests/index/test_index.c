@@ -265,7 +265,7 @@ static void test_db(void) {
     spit("c.db", d, n);
     sql("c.db", "UPDATE kwalk_meta SET value = '99' WHERE key = 'kwalk_index'");
     CHECK(kw_index_read_file(&other, "c.db", &err) == KW_ERR);
-    CHECK_STR(err.msg, "c.db: unsupported kwalk_index 99 (this kwalk reads 5)");
+    CHECK_STR(err.msg, "c.db: unsupported kwalk_index 99 (this kwalk reads 6)");
     spit("c.db", d, n);
     sql("c.db", "UPDATE kwalk_meta SET value = '0' WHERE key = 'layout'");
     CHECK(kw_index_read_file(&other, "c.db", &err) == KW_ERR);
