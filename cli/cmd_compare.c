@@ -11,6 +11,7 @@
 #include "cli/kw_tpick.h"
 #include "common/kw_buf.h"
 #include "index/kw_index.h"
+#include "model/kw_decode.h"
 #include "model/kw_model.h"
 #include "model/kw_tcompare.h"
 #include "render/kw_tcompare_write.h"
@@ -57,7 +58,11 @@ int kw_cmd_compare(int argc, char **argv) {
         rc = kw_cli_failf("compare: '%s' and '%s' name the same specialization", q[0], q[1]);
         goto model;
     }
-    if (kw_tcmp_build(&c, m.kernels.v[ka].k, m.kernels.v[kb].k, &a, &err) != KW_OK) {
+    /* their instruction classes, decoded from their code objects (model/kw_decode.h) */
+    const kw_kernel *k0 = m.kernels.v[ka].k, *k1 = m.kernels.v[kb].k;
+    if (kw_decode_kernel(m.decode, k0, &a, &k0, &err) != KW_OK ||
+        kw_decode_kernel(m.decode, k1, &a, &k1, &err) != KW_OK ||
+        kw_tcmp_build(&c, k0, k1, &a, &err) != KW_OK) {
         rc = kw_cli_fail(&err);
         goto model;
     }

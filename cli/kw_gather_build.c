@@ -120,6 +120,25 @@ static int kw_build_add(void *ctx, size_t i) {
     return b->rc;
 }
 
+/* The export carries the listings the database leaves in the code objects
+ * (index version 5; a Triton cache's since version 6): each kernel's archs
+ * decoded from them (model/kw_decode.h). The YAML form of `kwalk index`
+ * decodes a Triton cache's .hsaco files the same way. */
+static kw_status kw_gather_export_listings(kw_index *ix, kw_err *err) {
+    kw_decode *d = kw_decode_new(ix);
+    if (!d)
+        return kw_fail(err, "out of memory");
+    kw_status st = kw_decode_all(d, 0, err);
+    for (size_t i = 0; i < ix->kernels.n && st == KW_OK; i++) {
+        const kw_kernel *k = &ix->kernels.v[i];
+        st = kw_decode_kernel(d, k, &ix->arena, &k, err);
+        if (st == KW_OK)
+            ix->kernels.v[i] = *k;
+    }
+    kw_decode_free(d);
+    return st;
+}
+
 int kw_gather_build_yaml(const kw_found *f, const kw_tcache *tc, const char *out) {
     kw_index ix;
     kw_index_init(&ix);
@@ -145,6 +164,8 @@ int kw_gather_build_yaml(const kw_found *f, const kw_tcache *tc, const char *out
     size_t launches = b.launches, entries = b.entries;
     if (rc == KW_EXIT_OK)
         rc = kw_gather_triton_index(&ix, tc);
+    if (rc == KW_EXIT_OK && tc->entries.n && kw_gather_export_listings(&ix, &err) != KW_OK)
+        rc = kw_cli_fail(&err);
     if (rc == KW_EXIT_OK && kw_index_write_yaml(&ix, out, &err) != KW_OK)
         rc = kw_cli_fail(&err);
     if (rc == KW_EXIT_OK) {
@@ -156,23 +177,6 @@ int kw_gather_build_yaml(const kw_found *f, const kw_tcache *tc, const char *out
     }
     kw_index_free(&ix);
     return rc;
-}
-
-/* The export carries the listings the database leaves in the code objects
- * (index version 5): each kernel's archs decoded from them (model/kw_decode.h). */
-static kw_status kw_gather_export_listings(kw_index *ix, kw_err *err) {
-    kw_decode *d = kw_decode_new(ix);
-    if (!d)
-        return kw_fail(err, "out of memory");
-    kw_status st = kw_decode_all(d, 0, err);
-    for (size_t i = 0; i < ix->kernels.n && st == KW_OK; i++) {
-        const kw_kernel *k = &ix->kernels.v[i];
-        st = kw_decode_kernel(d, k, &ix->arena, &k, err);
-        if (st == KW_OK)
-            ix->kernels.v[i] = *k;
-    }
-    kw_decode_free(d);
-    return st;
 }
 
 int kw_gather_export(const char *from, const char *out) {

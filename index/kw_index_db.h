@@ -97,7 +97,9 @@ void kw_db_row(kw_dbcur *c, const kw_dbtab *tab, void *elem);
 /* The database's identity: PRAGMA application_id and the meta table's keys. */
 #define KW_DB_APP_ID 0x6B77616C /* "kwal" */
 /* 3: kernels_archs_lines_packed; 4: strings, chains and call graphs stored once; 5: no
- * listing of a code object a unit names (a page decodes it: model/kw_decode.h) */
+ * listing of a code object a unit names (a page decodes it: model/kw_decode.h); 6: a list
+ * of strings or integers is one column (its JSON array text), and no listing of a Triton
+ * cache's .hsaco either */
 #define KW_INDEX_DB_VERSION 6
 
 /* SQLite's message for db's last error on one line (a message may quote a

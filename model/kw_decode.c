@@ -3,7 +3,8 @@
  * unit's object opened, the code object found by target id and checked by
  * size and MD5 (the messages are kw_co_refill.c's), and its decode cache
  * record read or made (kw_co_sidecar_record_of). An arch is filled from the
- * record's entry of its kernel's symbol. */
+ * record's entry of its kernel's symbol (a Triton specialization's: its
+ * NAME, its line table then under the index's --map-prefix rules). */
 #define _POSIX_C_SOURCE 200809L
 #include "model/kw_decode.h"
 
@@ -27,6 +28,7 @@ typedef struct kw_dec_co {
     pthread_mutex_t mu;
     bool done;
     kw_status st; /* KW_ERR: out of memory or the disassembly failed (err) */
+    bool soft;    /* a Triton .hsaco: a failed disassembly is the arch's lines_note */
     kw_err err;
     char *note;          /* gone or changed: why (malloc'd) */
     unsigned char *data; /* the record */
@@ -66,6 +68,14 @@ kw_decode *kw_decode_new(const kw_index *ix) {
         }
     }
     d->first[ix->tus.n] = j;
+    for (size_t i = 0; i < ix->kernels.n; i++) /* the units of Triton specializations */
+        for (size_t r = 0; ix->kernels.v[i].triton && r < ix->kernels.v[i].archs.n; r++) {
+            size_t u = ix->kernels.v[i].archs.v[r].unit;
+            if (!u || u > ix->tus.n)
+                continue;
+            for (size_t c = d->first[u - 1]; c < d->first[u]; c++)
+                d->v[c].soft = true;
+        }
     return d;
 }
 
@@ -169,14 +179,43 @@ static bool kw_dec_wants(const kw_decode *d, const kw_kernel_arch *a) {
     return false;
 }
 
-/* Fill arch a of kernel symbol from its unit's code objects. */
-static kw_status kw_dec_fill(kw_decode *d, const char *symbol, kw_kernel_arch *a, kw_arena *arena,
+/* The symbol of k in its code object: a Triton specialization's symbol is
+ * NAME@HASH (docs/triton.md), its code object's kernel NAME. */
+static const char *kw_dec_symbol(const kw_kernel *k, kw_arena *arena) {
+    const char *at = k->triton ? strrchr(k->symbol, '@') : NULL;
+    return at ? kw_arena_strndup(arena, k->symbol, (size_t)(at - k->symbol)) : k->symbol;
+}
+
+/* A Triton specialization's line table under the --map-prefix rules its
+ * index was written with (kw_triton.map_prefix), as the cache reader
+ * rewrote it before index version 6. */
+static void kw_dec_map_lines(const kw_triton *t, kw_kernel_arch *a, kw_arena *arena) {
+    const kw_path_prefix *p = t->map_prefix.v;
+    size_t n = t->map_prefix.n;
+    for (size_t i = 0; n && i < a->lines.n; i++) {
+        kw_isa_line *l = &a->lines.v[i];
+        l->location.file = kw_path_prefix_map(arena, p, n, l->location.file);
+        for (size_t m = 0; m < l->inlined_at.n; m++)
+            l->inlined_at.v[m].file = kw_path_prefix_map(arena, p, n, l->inlined_at.v[m].file);
+    }
+}
+
+/* Fill arch a of kernel k from its unit's code objects. A Triton
+ * specialization whose code object this LLVM cannot disassemble (gfx950 on
+ * LLVM 19) keeps its metadata's facts and says why in lines_note. */
+static kw_status kw_dec_fill(kw_decode *d, const kw_kernel *k, kw_kernel_arch *a, kw_arena *arena,
                              kw_err *err) {
-    const char *note = NULL;
+    const char *note = NULL, *symbol = kw_dec_symbol(k, arena);
+    if (!symbol)
+        return kw_fail(err, "out of memory");
     for (size_t i = d->first[a->unit - 1]; i < d->first[a->unit]; i++) {
         if (!kw_dec_owns(a, d->v[i].c))
             continue;
         kw_dec_co *e = kw_dec_ready(&d->v[i]);
+        if (e->st != KW_OK && k->triton) {
+            a->lines_note = kw_arena_printf(arena, "no listing: %s", e->err.msg);
+            return a->lines_note ? KW_OK : kw_fail(err, "out of memory");
+        }
         if (e->st != KW_OK) {
             *err = e->err;
             return KW_ERR;
@@ -187,11 +226,13 @@ static kw_status kw_dec_fill(kw_decode *d, const char *symbol, kw_kernel_arch *a
         }
         if (!e->note && !e->data)
             return kw_fail(err, "out of memory");
-        for (size_t k = 0; k < e->rec.nkernels; k++) {
-            if (!kw_co_record_has(&e->rec, k, symbol))
+        for (size_t r = 0; r < e->rec.nkernels; r++) {
+            if (!kw_co_record_has(&e->rec, r, symbol))
                 continue;
-            if (!kw_co_record_fill(&e->rec, k, arena, a))
-                return kw_fail(err, "%s: a damaged decode cache record", symbol);
+            if (!kw_co_record_fill(&e->rec, r, arena, a))
+                return kw_fail(err, "%s: a damaged decode cache record", k->symbol);
+            if (k->triton)
+                kw_dec_map_lines(k->triton, a, arena);
             return KW_OK;
         }
     }
@@ -217,7 +258,7 @@ kw_status kw_decode_kernel(kw_decode *d, const kw_kernel *k, kw_arena *a, const 
     c->archs.v = v;
     c->archs.cap = k->archs.n;
     for (size_t j = 0; j < c->archs.n; j++)
-        if (kw_dec_wants(d, &v[j]) && kw_dec_fill(d, k->symbol, &v[j], a, err) != KW_OK)
+        if (kw_dec_wants(d, &v[j]) && kw_dec_fill(d, k, &v[j], a, err) != KW_OK)
             return KW_ERR;
     *out = c;
     return KW_OK;
@@ -231,7 +272,7 @@ static void kw_dec_work(void *ctx, unsigned worker, size_t i) {
 
 static int kw_dec_done(void *ctx, size_t i) {
     kw_decode *d = ctx;
-    return d->v[i].st == KW_OK ? 0 : (int)i + 1;
+    return d->v[i].st == KW_OK || d->v[i].soft ? 0 : (int)i + 1;
 }
 
 kw_status kw_decode_all(kw_decode *d, unsigned threads, kw_err *err) {

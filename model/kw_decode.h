@@ -7,7 +7,11 @@
  * the decode cache (codeobj/kw_co_cache.h: once per code object, kept by its
  * MD5). A code object gone or changed since the index gives the arch the
  * isa_note `kwalk index` gives one it finds so (`ARCH ISA not shown: ...` on
- * the page), never another object's listing.
+ * the page), never another object's listing. A Triton specialization
+ * (index version 6) is decoded the same way from its cache folder's .hsaco
+ * (its unit's object), its line table's paths rewritten with the
+ * --map-prefix rules the index keeps (kw_triton.map_prefix); a .hsaco this
+ * LLVM cannot disassemble gives its arch `lines_note: no listing: ...`.
  *
  * Each code object is opened, checked and its record read once per process
  * (kept in memory for the pages after); several page workers may ask at

@@ -192,6 +192,29 @@ static const kw_field kw_f_triton_memop[] = {
 };
 static KW_TYPE(kw_t_triton_memop, "Triton memory op", kw_triton_memop, true, kw_f_triton_memop);
 
+static const kw_field kw_f_path_prefix[] = {
+    {"from", KW_F_STR, offsetof(kw_path_prefix, from), NULL, KW_F_REQUIRED, NULL},
+    {"to", KW_F_STR, offsetof(kw_path_prefix, to), NULL, KW_F_REQUIRED, NULL},
+};
+static KW_TYPE(kw_t_path_prefix, "path prefix", kw_path_prefix, true, kw_f_path_prefix);
+
+const char *kw_path_prefix_map(kw_arena *a, const kw_path_prefix *prefixes, size_t np,
+                               const char *file) {
+    if (!file)
+        return NULL;
+    for (size_t i = 0; i < np; i++) {
+        const char *f = prefixes[i].from;
+        size_t n = strlen(f);
+        while (n > 1 && f[n - 1] == '/')
+            n--;
+        if (!strncmp(file, f, n) && (file[n] == '/' || file[n] == '\0')) {
+            const char *m = kw_arena_printf(a, "%s%s", prefixes[i].to, file + n);
+            return m ? m : file;
+        }
+    }
+    return file;
+}
+
 static const kw_field kw_f_triton[] = {
     {"hash", KW_F_STR, offsetof(kw_triton, hash), NULL, KW_F_REQUIRED, NULL},
     {"cache_key", KW_F_STR, offsetof(kw_triton, cache_key), NULL, 0, NULL},
@@ -209,6 +232,8 @@ static const kw_field kw_f_triton[] = {
     {"layouts", KW_F_LIST, offsetof(kw_triton, layouts), &kw_t_triton_layout, 0, NULL},
     {"memory_ops", KW_F_LIST, offsetof(kw_triton, memory_ops), &kw_t_triton_memop, 0, NULL},
     {"ir_note", KW_F_STR, offsetof(kw_triton, ir_note), NULL, 0, NULL},
+    {"map_prefix", KW_F_LIST, offsetof(kw_triton, map_prefix), &kw_t_path_prefix, KW_F_FLOW,
+     NULL},
 };
 KW_TYPE(kw_t_triton, "Triton facts", kw_triton, false, kw_f_triton);
 

@@ -184,6 +184,19 @@ typedef struct kw_triton_option {
     const char *value; /* as NAME.json writes it: "4", "true", "none" */
 } kw_triton_option;
 
+/* A path prefix rewritten (`kwalk index --map-prefix OLD=NEW`): the tree
+ * that was at `from` when the record was made is at `to` now. */
+typedef struct kw_path_prefix {
+    const char *from;
+    const char *to;
+} kw_path_prefix;
+
+/* path with the first prefix whose `from` is a leading part of it (whole
+ * path components) replaced by its `to`, in arena a; path itself when none
+ * matches (or when out of memory); NULL for NULL. */
+const char *kw_path_prefix_map(kw_arena *a, const kw_path_prefix *prefixes, size_t n,
+                               const char *path);
+
 typedef struct kw_triton_constexpr {
     const char *name;  /* the tl.constexpr argument */
     const char *value; /* Python's repr: "8192", "True", "240.0"; NULL when not known */
@@ -246,6 +259,10 @@ typedef struct kw_triton {
     /* Why the kernel's arch has no IR facts from NAME.llir (cache reader):
      * "IR facts: not readable by LLVM 19.1.7: ..."; NULL when it has them. */
     const char *ir_note;
+    /* The cache reader: the --map-prefix rules `kwalk index` applied to this
+     * record's paths, in order; a page applies them to the line table it
+     * decodes from the .hsaco (model/kw_decode.h). Empty otherwise. */
+    KW_ARRAY(kw_path_prefix) map_prefix;
 } kw_triton;
 
 typedef struct kw_kernel {

@@ -104,6 +104,21 @@ static kw_status kw_merge_ttgir(kw_arena *a, kw_triton *dst, const kw_triton *sr
     return KW_OK;
 }
 
+/* The --map-prefix rules of src into dst (which has none). */
+static kw_status kw_merge_prefixes(kw_arena *a, kw_triton *dst, const kw_triton *src, bool adopt) {
+    size_t n = src->map_prefix.n;
+    kw_path_prefix *v = adopt ? src->map_prefix.v : kw_arena_alloc(a, n * sizeof *v);
+    if (!v)
+        return KW_ERR;
+    for (size_t i = 0; i < n && !adopt; i++)
+        if (!(v[i].from = kw_arena_strdup(a, src->map_prefix.v[i].from)) ||
+            !(v[i].to = kw_arena_strdup(a, src->map_prefix.v[i].to)))
+            return KW_ERR;
+    dst->map_prefix.v = v;
+    dst->map_prefix.n = dst->map_prefix.cap = n;
+    return KW_OK;
+}
+
 kw_status kw_sidecar_merge_kernel(kw_arena *a, kw_anyarr *kernels, kw_symmap *map,
                                   const kw_kernel *k, bool adopt, kw_err *err) {
     const char *key = kw_kernel_key(a, k->symbol, k->tu);
@@ -123,6 +138,10 @@ kw_status kw_sidecar_merge_kernel(kw_arena *a, kw_anyarr *kernels, kw_symmap *ma
         if (have->triton && k->triton && !have->triton->ir_note && k->triton->ir_note &&
             !(have->triton->ir_note =
                   adopt ? k->triton->ir_note : kw_arena_strdup(a, k->triton->ir_note)))
+            return kw_fail(err, "out of memory merging kernel %s", k->symbol);
+        /* and the prefixes its line table, decoded on use, is rewritten with */
+        if (have->triton && k->triton && !have->triton->map_prefix.n && k->triton->map_prefix.n &&
+            kw_merge_prefixes(a, have->triton, k->triton, adopt) != KW_OK)
             return kw_fail(err, "out of memory merging kernel %s", k->symbol);
         if (!k->not_in_object) /* another object holds it (or may): no longer "not in" */
             have->not_in_object = NULL;

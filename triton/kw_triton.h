@@ -15,14 +15,10 @@
 
 /* A path prefix the cache's locations are rewritten with: the tree that was
  * at `from` when Triton compiled (`/opt/aiter`) is at `to` now. */
-typedef struct kw_triton_prefix {
-    const char *from;
-    const char *to;
-} kw_triton_prefix;
+typedef kw_path_prefix kw_triton_prefix;
 
-/* path with the first prefix whose `from` is a leading part of it (whole
- * path components) replaced by its `to`, in arena a; path itself when none
- * matches (or when out of memory); NULL for NULL. */
+/* kw_path_prefix_map (sidecar/kw_sidecar.h): path with the first prefix
+ * that matches (whole path components) replaced. */
 const char *kw_triton_map_path(kw_arena *a, const kw_triton_prefix *prefixes, size_t n,
                                const char *path);
 

@@ -84,19 +84,7 @@ kw_status kw_triton_cache_entries(kw_arena *a, const char *dir, kw_triton_paths 
 /* file with the first matching prefix rewritten (a whole path component). */
 const char *kw_triton_map_path(kw_arena *a, const kw_triton_prefix *prefixes, size_t np,
                                const char *file) {
-    if (!file)
-        return NULL;
-    for (size_t i = 0; i < np; i++) {
-        const char *f = prefixes[i].from;
-        size_t n = strlen(f);
-        while (n > 1 && f[n - 1] == '/')
-            n--;
-        if (!strncmp(file, f, n) && (file[n] == '/' || file[n] == '\0')) {
-            const char *m = kw_arena_printf(a, "%s%s", prefixes[i].to, file + n);
-            return m ? m : file;
-        }
-    }
-    return file;
+    return kw_path_prefix_map(a, prefixes, np, file);
 }
 
 static const char *kw_triton_map(kw_arena *a, const kw_triton_opts *o, const char *file) {
@@ -429,17 +417,21 @@ static kw_status kw_triton_fill(kw_sidecar *sc, const char *dir, const char *grp
     free(text);
     if (s)
         return s;
-    /* the code object: every fact a HIP kernel's archs have */
+    /* the code object: its identity (translation_unit.code_objects: arch,
+     * target id, size, MD5) and its metadata's facts (resources, occupancy);
+     * nothing is disassembled: a page decodes the listing, line table and
+     * instruction classes when it shows them, through the decode cache
+     * (index version 6, model/kw_decode.h), the line table's paths rewritten
+     * with t->map_prefix */
     const char *hsaco = kw_arena_printf(a, "%s/%s.hsaco", dir, grp);
     bool have_co = hsaco && stat(hsaco, &st) == 0;
-    const char *no_listing = NULL;
-    if (have_co && kw_co_sidecar_fill_kernels(sc, hsaco, KW_CO_SC_LISTING, name, err)) {
-        /* an arch this LLVM cannot disassemble (gfx950 on LLVM 19): keep the
-         * metadata's facts and say why there is no listing */
-        no_listing = kw_arena_printf(a, "no listing: %s", err->msg);
-        sc->kernels.n = 0;
-        if (!no_listing || kw_co_sidecar_fill_kernels(sc, hsaco, 0, name, err))
-            return KW_ERR;
+    if (have_co && kw_co_sidecar_fill_kernels(sc, hsaco, KW_CO_SC_CODE_OBJECTS, name, err))
+        return KW_ERR;
+    for (size_t i = 0; have_co && i < o->nprefixes; i++) {
+        kw_path_prefix *p = KW_PUSH(a, t->map_prefix);
+        if (!p || !(p->from = kw_arena_strdup(a, o->prefixes[i].from)) ||
+            !(p->to = kw_arena_strdup(a, o->prefixes[i].to)))
+            return kw_fail(err, "out of memory");
     }
     kw_kernel *k = NULL;
     for (size_t i = 0; i < sc->kernels.n; i++)
@@ -468,15 +460,6 @@ static kw_status kw_triton_fill(kw_sidecar *sc, const char *dir, const char *grp
         ka->arch = arch;
         ka->lines_note = have_co ? NULL : "no .hsaco in the cache folder";
     }
-    for (size_t i = 0; i < k->archs.n && no_listing; i++)
-        k->archs.v[i].lines_note = no_listing;
-    for (size_t i = 0; i < k->archs.n; i++)
-        for (size_t j = 0; j < k->archs.v[i].lines.n; j++) {
-            kw_isa_line *l = &k->archs.v[i].lines.v[j];
-            kw_triton_map_loc(a, o, &l->location);
-            for (size_t m = 0; m < l->inlined_at.n; m++)
-                kw_triton_map_loc(a, o, &l->inlined_at.v[m]);
-        }
     if (kw_triton_constexprs(sc, t, &ir, k->location.file, o, err) ||
         kw_triton_ttgir(sc, t, dir, grp, o, err) || kw_triton_llir(sc, k, dir, grp, &ir, o, err))
         return KW_ERR;
