@@ -461,13 +461,14 @@ static const char *target_from_flags(kw_arena *a, unsigned flags, unsigned abive
 }
 
 kw_status kw_co_add_elf(kw_co_set *set, const char *origin, const char *container,
-                        const char *bundle_id, const unsigned char *data, size_t size,
+                        const char *bundle_id, const unsigned char *data, size_t size, bool borrow,
                         kw_err *err) {
     kw_arena *a = &set->arena;
-    unsigned char *copy = kw_arena_alloc(a, size ? size : 1);
+    unsigned char *copy = borrow ? (unsigned char *)data : kw_arena_alloc_raw(a, size ? size : 1);
     if (!copy)
         return kw_fail(err, "%s: out of memory", origin);
-    memcpy(copy, data, size);
+    if (!borrow)
+        memcpy(copy, data, size);
     kw_co_object *obj = KW_PUSH(a, set->objects);
     if (!obj)
         return kw_fail(err, "%s: out of memory", origin);

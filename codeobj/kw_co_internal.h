@@ -53,9 +53,11 @@ typedef struct kw_co_priv {
 /* kw_co_md5.c: the first 8 bytes (little-endian) of the MD5 of data. */
 uint64_t kw_co_md5_low64(const unsigned char *data, size_t n);
 
-/* kw_co_elf.c: parse one AMDGPU code object into a new entry of set. */
+/* kw_co_elf.c: parse one AMDGPU code object into a new entry of set: its
+ * bytes copied into set's arena, or, with borrow, used where they are (a
+ * file kw_co_open mapped, kept until kw_co_set_free). */
 kw_status kw_co_add_elf(kw_co_set *set, const char *origin, const char *container,
-                        const char *bundle_id, const unsigned char *data, size_t size,
+                        const char *bundle_id, const unsigned char *data, size_t size, bool borrow,
                         kw_err *err);
 void kw_co_object_release(kw_co_object *obj);
 /* Bytes addr..addr+len of section shndx (addr in the section's address

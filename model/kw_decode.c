@@ -132,7 +132,8 @@ static void kw_dec_resolve(kw_dec_co *e) {
                                 c->md5 ? c->md5 : "not recorded");
     } else {
         size_t n = 0;
-        e->st = kw_co_sidecar_record_of(&set, (size_t)o, &e->data, &n, &e->err);
+        /* its MD5 is c's: kw_co_sidecar_find compared them */
+        e->st = kw_co_sidecar_record_of(&set, (size_t)o, c->md5, &e->data, &n, &e->err);
         if (e->st == KW_OK && !kw_co_record_open(&e->rec, e->data, n, set.objects.v[o].kernels.n))
             e->st = kw_fail(&e->err, "%s: a decoded code object that does not read back", name);
     }
