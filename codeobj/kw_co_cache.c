@@ -14,6 +14,7 @@
  * then file, line, column). A string is 0 for NULL, else 1 + its length,
  * then its bytes. */
 #include "codeobj/kw_co_cache.h"
+#include "codeobj/kw_co_ids.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -301,14 +302,20 @@ static void kw_rec_entry(kw_varint_in *in, kw_arena *arena, kw_kernel_arch *a) {
     o->lines.n = o->lines.cap = l ? (size_t)n : 0;
 }
 
-bool kw_co_record_open(kw_co_record *r, const unsigned char *data, size_t n, size_t nkernels) {
+/* kw_co_record_open; with any, nkernels is the record's own count. */
+static bool kw_rec_open(kw_co_record *r, const unsigned char *data, size_t n, size_t nkernels,
+                        bool any) {
     memset(r, 0, sizeof *r);
     kw_varint_in in = {data, data + n, false};
     if (n < 4 || memcmp(data, "KWCO", 4))
         return false;
     in.p += 4;
-    if (kw_varint_get_u(&in) != KW_CO_CACHE_FORM || kw_varint_get_u(&in) != nkernels || in.bad)
+    if (kw_varint_get_u(&in) != KW_CO_CACHE_FORM)
         return false;
+    uint64_t count = kw_varint_get_u(&in);
+    if (in.bad || (!any && count != nkernels) || count > (uint64_t)(in.end - in.p))
+        return false;
+    nkernels = (size_t)count;
     uint64_t crc = kw_varint_get_u(&in);
     if (in.bad || crc != crc32_z(crc32(0L, Z_NULL, 0), in.p, (size_t)(in.end - in.p)))
         return false; /* damaged */
@@ -346,6 +353,29 @@ bool kw_co_record_open(kw_co_record *r, const unsigned char *data, size_t n, siz
     r->data = data;
     r->n = n;
     r->nkernels = nkernels;
+    return true;
+}
+
+bool kw_co_record_open(kw_co_record *r, const unsigned char *data, size_t n, size_t nkernels) {
+    return kw_rec_open(r, data, n, nkernels, false);
+}
+
+bool kw_co_record_cached(const kw_co_object *obj, const char *md5, unsigned char **data,
+                         kw_co_record *r) {
+    const kw_co_cache_store *s = kw_co_cache_store_now();
+    char key[96];
+    size_t n = 0;
+    *data = NULL;
+    memset(r, 0, sizeof *r);
+    kw_co_cache_key(md5, obj->has_debug_line, key);
+    if (!s || !md5 || !s->get(s->ctx, key, data, &n))
+        return false;
+    if (!kw_rec_open(r, *data, n, 0, true)) {
+        free(*data);
+        *data = NULL;
+        return false;
+    }
+    kw_co_cache_count(true);
     return true;
 }
 

@@ -26,6 +26,7 @@
 #include <zstd.h>
 
 #include "kw_co_internal.h"
+#include "codeobj/kw_co_ids.h"
 #include "common/kw_fs.h"
 
 #ifndef EM_AMDGPU
@@ -450,6 +451,7 @@ void kw_co_set_free(kw_co_set *set) {
 typedef struct add_ctx {
     kw_co_set *set;
     const unsigned char *lo, *hi;
+    unsigned how; /* KW_CO_ADD_IDS or 0 */
 } add_ctx;
 
 static kw_status found_add(void *ctx, const char *origin, const char *container,
@@ -457,7 +459,8 @@ static kw_status found_add(void *ctx, const char *origin, const char *container,
                            kw_err *err) {
     add_ctx *c = ctx;
     bool borrow = c->lo && data >= c->lo && size <= (size_t)(c->hi - data);
-    return kw_co_add_elf(c->set, origin, container, bundle_id, data, size, borrow, err);
+    return kw_co_add_elf(c->set, origin, container, bundle_id, data, size,
+                         c->how | (borrow ? KW_CO_ADD_BORROW : 0), err);
 }
 
 static void note_add(void *ctx, const char *msg) {
@@ -470,11 +473,12 @@ static void note_add(void *ctx, const char *msg) {
 /* Add buf's code objects; those within [lo, hi) (bytes the set keeps) are
  * used in place, the others copied. */
 static kw_status load_owned(kw_co_set *set, const char *name, unsigned char *buf, size_t size,
-                            const unsigned char *lo, const unsigned char *hi, kw_err *err) {
+                            const unsigned char *lo, const unsigned char *hi, unsigned how,
+                            kw_err *err) {
     if (!set->name)
         set->name = kw_arena_strdup(&set->arena, name);
     size_t before = set->objects.n;
-    add_ctx c = {set, lo, hi};
+    add_ctx c = {set, lo, hi, how};
     kw_status st = kw_co_walk(name, buf, size, found_add, note_add, &c, false, err);
     if (st != KW_OK) {
         /* leave the set as it was before this input */
@@ -485,7 +489,8 @@ static kw_status load_owned(kw_co_set *set, const char *name, unsigned char *buf
     return st;
 }
 
-kw_status kw_co_open(kw_co_set *set, const char *path, kw_err *err) {
+/* kw_co_open, or with KW_CO_ADD_IDS kw_co_open_ids. */
+static kw_status kw_co_open_as(kw_co_set *set, const char *path, unsigned how, kw_err *err) {
     /* mapped: a large host object costs only the pages read; kept with the
      * set, so that its code objects are not copied */
     kw_co_map *m = calloc(1, sizeof *m);
@@ -495,20 +500,28 @@ kw_status kw_co_open(kw_co_set *set, const char *path, kw_err *err) {
         free(m);
         return KW_ERR;
     }
-    kw_status st = load_owned(set, path, m->m.data, m->m.len, m->m.data, m->m.data + m->m.len, err);
+    kw_status st =
+        load_owned(set, path, m->m.data, m->m.len, m->m.data, m->m.data + m->m.len, how, err);
     m->next = set->maps;
     set->maps = m;
     return st;
 }
 
-kw_status kw_co_load(kw_co_set *set, const char *name, const void *data, size_t size,
-                     kw_err *err) {
+kw_status kw_co_open(kw_co_set *set, const char *path, kw_err *err) {
+    return kw_co_open_as(set, path, 0, err);
+}
+
+kw_status kw_co_open_ids(kw_co_set *set, const char *path, kw_err *err) {
+    return kw_co_open_as(set, path, KW_CO_ADD_IDS, err);
+}
+
+kw_status kw_co_load(kw_co_set *set, const char *name, const void *data, size_t size, kw_err *err) {
     unsigned char *buf = malloc(size ? size : 1);
     if (!buf)
         return kw_fail(err, "%s: out of memory", name);
     if (size)
         memcpy(buf, data, size);
-    kw_status st = load_owned(set, name, buf, size, NULL, NULL, err);
+    kw_status st = load_owned(set, name, buf, size, NULL, NULL, 0, err);
     free(buf);
     return st;
 }
