@@ -63,7 +63,8 @@ void kw_co_cache_key(const char *md5, bool lines, char key[96]) {
 struct kw_co_record_w {
     kw_buf dir, parts, entry; /* the directory, the compressed entries, one entry */
     size_t nkernels, next;    /* entries are appended in kernel order */
-    bool oom;
+    bool oom, zinit;
+    z_stream z; /* one deflate state for every entry (reset between them) */
 };
 
 static void kw_rec_str(kw_buf *b, const char *s) {
@@ -90,6 +91,11 @@ kw_co_record_w *kw_co_record_begin(size_t nkernels) {
     kw_buf_init(&w->parts);
     kw_buf_init(&w->entry);
     w->nkernels = nkernels;
+    w->zinit = deflateInit(&w->z, 1) == Z_OK;
+    if (!w->zinit) {
+        free(w);
+        return NULL;
+    }
     return w;
 }
 
@@ -137,13 +143,21 @@ bool kw_co_record_put(kw_co_record_w *w, size_t i, const char *symbol, const kw_
     kw_rec_skip_to(w, i);
     kw_buf_reset(&w->entry);
     kw_rec_put_entry(&w->entry, a, note);
-    uLongf zn = compressBound((uLong)w->entry.len);
-    char *room = w->entry.oom ? NULL : kw_buf_room(&w->parts, zn);
-    if (!room || compress2((Bytef *)room, &zn, (const Bytef *)w->entry.ptr, (uLong)w->entry.len,
-                           1) != Z_OK) {
+    uLong bound = deflateBound(&w->z, (uLong)w->entry.len);
+    char *room = w->entry.oom ? NULL : kw_buf_room(&w->parts, bound);
+    if (!room || deflateReset(&w->z) != Z_OK) {
         w->oom = true;
         return false;
     }
+    w->z.next_in = (Bytef *)w->entry.ptr;
+    w->z.avail_in = (uInt)w->entry.len;
+    w->z.next_out = (Bytef *)room;
+    w->z.avail_out = (uInt)bound;
+    if (deflate(&w->z, Z_FINISH) != Z_STREAM_END) {
+        w->oom = true;
+        return false;
+    }
+    uLongf zn = (uLongf)(bound - w->z.avail_out);
     kw_buf_commit(&w->parts, zn);
     kw_varint_put_u(&w->dir, 1);
     kw_rec_str(&w->dir, symbol);
@@ -182,6 +196,8 @@ void kw_co_record_free(kw_co_record_w *w) {
     kw_buf_free(&w->dir);
     kw_buf_free(&w->parts);
     kw_buf_free(&w->entry);
+    if (w->zinit)
+        deflateEnd(&w->z);
     free(w);
 }
 
