@@ -19,8 +19,10 @@ static void kw_decode_cache_stop(void) {
     unsigned long hits, decoded;
     kw_co_cache_counts(&hits, &decoded);
     if (getenv("KWALK_CACHE_STATS"))
-        fprintf(stderr, "kwalk: decode cache: %lu code objects from the cache, %lu decoded\n", hits,
-                decoded);
+        fprintf(stderr,
+                "kwalk: decode cache: %lu code objects from the cache, %lu decoded, %lu kernel "
+                "entries read\n",
+                hits, decoded, kw_co_cache_entries());
     kw_co_cache_use(NULL);
     kw_index_cache_free(kw_decode_file);
     kw_decode_file = NULL;

@@ -36,13 +36,15 @@ const kw_co_cache_store *kw_co_cache_store_now(void);
 const char *kw_co_llvm_library(void);
 
 /* Counts of this process: code objects whose record came from the store, and
- * code objects disassembled for a record. */
+ * code objects disassembled for a record; kernel entries read (inflated) from
+ * records. */
 void kw_co_cache_counts(unsigned long *from_cache, unsigned long *decoded);
 void kw_co_cache_count(bool from_cache);
+unsigned long kw_co_cache_entries(void);
 
 /* The key of a code object's record: its MD5, whether line tables were
  * read, and the record's form (KW_CO_CACHE_FORM), into key[96]. */
-#define KW_CO_CACHE_FORM 1
+#define KW_CO_CACHE_FORM 2
 void kw_co_cache_key(const char *md5, bool lines, char key[96]);
 
 /* A record being written: one entry per kernel of the code object, in the
@@ -57,20 +59,28 @@ bool kw_co_record_put(kw_co_record_w *w, size_t i, const char *symbol, const kw_
 const unsigned char *kw_co_record_bytes(kw_co_record_w *w, size_t *n);
 void kw_co_record_free(kw_co_record_w *w);
 
-/* A record read back: the position of each kernel's entry. */
+/* A record read back: where each kernel's symbol and compressed entry are.
+ * Only the directory is read when it is opened; kw_co_record_fill inflates
+ * the one entry it fills from. */
+typedef struct kw_co_record_part {
+    size_t symbol;     /* offset of the symbol into data, 0 when no entry */
+    size_t at, packed; /* the compressed entry: offset and length */
+    size_t raw;        /* its length inflated */
+} kw_co_record_part;
 typedef struct kw_co_record {
     const unsigned char *data;
     size_t n, nkernels;
-    size_t *at; /* entry of kernel i: offset into data, 0 when none */
+    kw_co_record_part *part;
 } kw_co_record;
 /* Index data (not copied) for nkernels kernels; false when it is not a
- * record of that many kernels (damaged, another form). */
+ * record of that many kernels (damaged: its CRC-32 differs; another form). */
 bool kw_co_record_open(kw_co_record *r, const unsigned char *data, size_t n, size_t nkernels);
 void kw_co_record_close(kw_co_record *r);
 /* Does kernel i have an entry (of that symbol)? */
 bool kw_co_record_has(const kw_co_record *r, size_t i, const char *symbol);
-/* Fill arch a from kernel i's entry, its strings and arrays in arena, as the
- * disassembly itself would set them. false when the entry is damaged
+/* Fill arch a from kernel i's entry (inflated now, counted by
+ * kw_co_cache_entries), its strings and arrays in arena, as the disassembly
+ * itself would set them. false when the entry is damaged or out of memory
  * (a then unchanged except for what was filled). */
 bool kw_co_record_fill(const kw_co_record *r, size_t i, kw_arena *arena, kw_kernel_arch *a);
 

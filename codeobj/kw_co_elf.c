@@ -36,6 +36,7 @@ typedef struct parse {
     const sym **funcs;   /* function symbols, sorted by (section, address) */
     size_t nfuncs;
     const char *origin;
+    bool ids; /* KW_CO_ADD_IDS: no kernel read */
 } parse;
 
 /* ---- msgpack: a bounds check first (kw_msgpack_check.h), then msgpack-c -- */
@@ -393,7 +394,7 @@ static kw_status read_metadata(parse *p, kw_err *err) {
         p->obj->metadata_version[0] = mp_int(&ver->via.array.ptr[0]);
         p->obj->metadata_version[1] = mp_int(&ver->via.array.ptr[1]);
     }
-    const msgpack_object *ks = mp_get(root, "amdhsa.kernels");
+    const msgpack_object *ks = p->ids ? NULL : mp_get(root, "amdhsa.kernels");
     if (ks && ks->type == MSGPACK_OBJECT_ARRAY)
         for (uint32_t i = 0; i < ks->via.array.size && st == KW_OK; i++)
             st = read_kernel(p, &ks->via.array.ptr[i], err);
@@ -461,13 +462,15 @@ static const char *target_from_flags(kw_arena *a, unsigned flags, unsigned abive
 }
 
 kw_status kw_co_add_elf(kw_co_set *set, const char *origin, const char *container,
-                        const char *bundle_id, const unsigned char *data, size_t size,
+                        const char *bundle_id, const unsigned char *data, size_t size, unsigned how,
                         kw_err *err) {
     kw_arena *a = &set->arena;
-    unsigned char *copy = kw_arena_alloc(a, size ? size : 1);
+    bool borrow = how & KW_CO_ADD_BORROW;
+    unsigned char *copy = borrow ? (unsigned char *)data : kw_arena_alloc_raw(a, size ? size : 1);
     if (!copy)
         return kw_fail(err, "%s: out of memory", origin);
-    memcpy(copy, data, size);
+    if (!borrow)
+        memcpy(copy, data, size);
     kw_co_object *obj = KW_PUSH(a, set->objects);
     if (!obj)
         return kw_fail(err, "%s: out of memory", origin);
@@ -477,7 +480,7 @@ kw_status kw_co_add_elf(kw_co_set *set, const char *origin, const char *containe
     obj->image = copy;
     obj->image_size = size;
     obj->metadata_version[0] = obj->metadata_version[1] = KW_CO_ABSENT;
-    parse p = {set, obj, NULL, NULL, 0, NULL, NULL, 0, obj->origin};
+    parse p = {set, obj, NULL, NULL, 0, NULL, NULL, 0, obj->origin, (how & KW_CO_ADD_IDS) != 0};
     kw_status st = KW_OK;
     GElf_Ehdr eh;
     kw_co_priv *pv = kw_arena_alloc(a, sizeof *pv);
@@ -505,9 +508,12 @@ kw_status kw_co_add_elf(kw_co_set *set, const char *origin, const char *containe
     }
     obj->e_flags = (unsigned)eh.e_flags;
     obj->elf_type = eh.e_type;
-    if ((st = read_symbols(&p, err)) != KW_OK || (st = index_symbols(&p, err)) != KW_OK ||
-        (st = read_metadata(&p, err)) != KW_OK ||
-        (st = add_unlisted_kernels(&p, err)) != KW_OK)
+    if (p.ids)
+        st = read_metadata(&p, err); /* the target id; no kernel */
+    else if ((st = read_symbols(&p, err)) == KW_OK && (st = index_symbols(&p, err)) == KW_OK &&
+             (st = read_metadata(&p, err)) == KW_OK)
+        st = add_unlisted_kernels(&p, err);
+    if (st != KW_OK)
         goto done;
     obj->elf_target_id = target_from_flags(a, obj->e_flags, eh.e_ident[EI_ABIVERSION]);
     if (!obj->target_id)

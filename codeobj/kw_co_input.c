@@ -26,6 +26,7 @@
 #include <zstd.h>
 
 #include "kw_co_internal.h"
+#include "codeobj/kw_co_ids.h"
 #include "common/kw_fs.h"
 
 #ifndef EM_AMDGPU
@@ -426,33 +427,59 @@ void kw_co_set_init(kw_co_set *set) {
     kw_arena_init(&set->arena);
 }
 
+/* A file kw_co_open mapped; its code objects' bytes are used in place. */
+typedef struct kw_co_map {
+    kw_fs_map m;
+    struct kw_co_map *next;
+} kw_co_map;
+
 void kw_co_set_free(kw_co_set *set) {
     for (size_t i = 0; i < set->objects.n; i++)
         kw_co_object_release(&set->objects.v[i]);
     kw_co_disasm_release(set);
+    for (kw_co_map *m = set->maps, *next; m; m = next) {
+        next = m->next;
+        kw_fs_map_close(&m->m);
+        free(m);
+    }
     kw_arena_free(&set->arena);
     memset(set, 0, sizeof *set);
 }
 
+/* The walk's context: the set, and the bytes that outlive the walk (a
+ * mapping the set keeps; NULL: none). */
+typedef struct add_ctx {
+    kw_co_set *set;
+    const unsigned char *lo, *hi;
+    unsigned how; /* KW_CO_ADD_IDS or 0 */
+} add_ctx;
+
 static kw_status found_add(void *ctx, const char *origin, const char *container,
                            const char *bundle_id, const unsigned char *data, size_t size,
                            kw_err *err) {
-    return kw_co_add_elf(ctx, origin, container, bundle_id, data, size, err);
+    add_ctx *c = ctx;
+    bool borrow = c->lo && data >= c->lo && size <= (size_t)(c->hi - data);
+    return kw_co_add_elf(c->set, origin, container, bundle_id, data, size,
+                         c->how | (borrow ? KW_CO_ADD_BORROW : 0), err);
 }
 
 static void note_add(void *ctx, const char *msg) {
-    kw_co_set *set = ctx;
+    kw_co_set *set = ((add_ctx *)ctx)->set;
     const char **slot = KW_PUSH(&set->arena, set->notes);
     if (slot)
         *slot = kw_arena_strdup(&set->arena, msg);
 }
 
+/* Add buf's code objects; those within [lo, hi) (bytes the set keeps) are
+ * used in place, the others copied. */
 static kw_status load_owned(kw_co_set *set, const char *name, unsigned char *buf, size_t size,
+                            const unsigned char *lo, const unsigned char *hi, unsigned how,
                             kw_err *err) {
     if (!set->name)
         set->name = kw_arena_strdup(&set->arena, name);
     size_t before = set->objects.n;
-    kw_status st = kw_co_walk(name, buf, size, found_add, note_add, set, false, err);
+    add_ctx c = {set, lo, hi, how};
+    kw_status st = kw_co_walk(name, buf, size, found_add, note_add, &c, false, err);
     if (st != KW_OK) {
         /* leave the set as it was before this input */
         for (size_t i = before; i < set->objects.n; i++)
@@ -462,23 +489,39 @@ static kw_status load_owned(kw_co_set *set, const char *name, unsigned char *buf
     return st;
 }
 
-kw_status kw_co_open(kw_co_set *set, const char *path, kw_err *err) {
-    kw_fs_map m; /* mapped: a large host object costs only the pages read */
-    if (kw_fs_map_open(&m, path, KW_FS_CODE, err) != KW_OK)
+/* kw_co_open, or with KW_CO_ADD_IDS kw_co_open_ids. */
+static kw_status kw_co_open_as(kw_co_set *set, const char *path, unsigned how, kw_err *err) {
+    /* mapped: a large host object costs only the pages read; kept with the
+     * set, so that its code objects are not copied */
+    kw_co_map *m = calloc(1, sizeof *m);
+    if (!m)
+        return kw_fail(err, "%s: out of memory", path);
+    if (kw_fs_map_open(&m->m, path, KW_FS_CODE, err) != KW_OK) {
+        free(m);
         return KW_ERR;
-    kw_status st = load_owned(set, path, m.data, m.len, err);
-    kw_fs_map_close(&m);
+    }
+    kw_status st =
+        load_owned(set, path, m->m.data, m->m.len, m->m.data, m->m.data + m->m.len, how, err);
+    m->next = set->maps;
+    set->maps = m;
     return st;
 }
 
-kw_status kw_co_load(kw_co_set *set, const char *name, const void *data, size_t size,
-                     kw_err *err) {
+kw_status kw_co_open(kw_co_set *set, const char *path, kw_err *err) {
+    return kw_co_open_as(set, path, 0, err);
+}
+
+kw_status kw_co_open_ids(kw_co_set *set, const char *path, kw_err *err) {
+    return kw_co_open_as(set, path, KW_CO_ADD_IDS, err);
+}
+
+kw_status kw_co_load(kw_co_set *set, const char *name, const void *data, size_t size, kw_err *err) {
     unsigned char *buf = malloc(size ? size : 1);
     if (!buf)
         return kw_fail(err, "%s: out of memory", name);
     if (size)
         memcpy(buf, data, size);
-    kw_status st = load_owned(set, name, buf, size, err);
+    kw_status st = load_owned(set, name, buf, size, NULL, NULL, 0, err);
     free(buf);
     return st;
 }

@@ -53,9 +53,14 @@ typedef struct kw_co_priv {
 /* kw_co_md5.c: the first 8 bytes (little-endian) of the MD5 of data. */
 uint64_t kw_co_md5_low64(const unsigned char *data, size_t n);
 
-/* kw_co_elf.c: parse one AMDGPU code object into a new entry of set. */
+/* kw_co_elf.c: parse one AMDGPU code object into a new entry of set: its
+ * bytes copied into set's arena, or, with KW_CO_ADD_BORROW, used where they
+ * are (a file kw_co_open mapped, kept until kw_co_set_free); with
+ * KW_CO_ADD_IDS only its identity is read (target id, arch, ELF flags,
+ * metadata version, whether it has line tables), no kernel (kw_co_ids.h). */
+enum { KW_CO_ADD_BORROW = 1u << 0, KW_CO_ADD_IDS = 1u << 1 };
 kw_status kw_co_add_elf(kw_co_set *set, const char *origin, const char *container,
-                        const char *bundle_id, const unsigned char *data, size_t size,
+                        const char *bundle_id, const unsigned char *data, size_t size, unsigned how,
                         kw_err *err);
 void kw_co_object_release(kw_co_object *obj);
 /* Bytes addr..addr+len of section shndx (addr in the section's address

@@ -290,12 +290,15 @@ static kw_status kw_co_sidecar_table(kw_sidecar *sc, const kw_co_object *obj, kw
  * kernel with code disassembled once and the record stored. *r is closed
  * (nothing to fill from) when out of memory; *data is the record's memory,
  * for free. */
-static kw_status kw_co_sidecar_record(kw_co_set *set, const kw_co_object *obj, unsigned want,
-                                      kw_co_listing *l, kw_co_record *r, unsigned char **data,
-                                      kw_err *err) {
+static kw_status kw_co_sidecar_record(kw_co_set *set, const kw_co_object *obj, const char *md5,
+                                      unsigned want, kw_co_listing *l, kw_co_record *r,
+                                      unsigned char **data, kw_err *err) {
     const kw_co_cache_store *s = kw_co_cache_store_now();
-    char md5[33], key[96];
-    kw_co_md5_hex(obj->image, obj->image_size, md5);
+    char hex[33], key[96];
+    if (!md5) {
+        kw_co_md5_hex(obj->image, obj->image_size, hex);
+        md5 = hex;
+    }
     kw_co_cache_key(md5, want & KW_CO_WANT_LINES, key);
     size_t n = 0;
     *data = NULL;
@@ -345,8 +348,8 @@ static kw_status kw_co_sidecar_record(kw_co_set *set, const kw_co_object *obj, u
     return st;
 }
 
-kw_status kw_co_sidecar_record_of(kw_co_set *set, size_t o, unsigned char **data, size_t *n,
-                                  kw_err *err) {
+kw_status kw_co_sidecar_record_of(kw_co_set *set, size_t o, const char *md5, unsigned char **data,
+                                  size_t *n, kw_err *err) {
     *data = NULL;
     *n = 0;
     if (o >= set->objects.n)
@@ -355,8 +358,8 @@ kw_status kw_co_sidecar_record_of(kw_co_set *set, size_t o, unsigned char **data
     kw_co_listing l;
     kw_co_listing_init(&l);
     kw_co_record rec;
-    kw_status st = kw_co_sidecar_record(set, obj, obj->has_debug_line ? KW_CO_WANT_LINES : 0, &l,
-                                        &rec, data, err);
+    kw_status st = kw_co_sidecar_record(set, obj, md5, obj->has_debug_line ? KW_CO_WANT_LINES : 0,
+                                        &l, &rec, data, err);
     if (st == KW_OK)
         *n = rec.n;
     kw_co_record_close(&rec);
@@ -386,7 +389,7 @@ kw_status kw_co_sidecar_fill_set(kw_sidecar *sc, kw_co_set *set, unsigned flags,
         bool cached = (flags & KW_CO_SC_LISTING) && (flags & KW_CO_SC_CACHE);
         memset(&rec, 0, sizeof rec);
         if (st == KW_OK && cached)
-            st = kw_co_sidecar_record(set, obj, want, &l, &rec, &rec_data, err);
+            st = kw_co_sidecar_record(set, obj, NULL, want, &l, &rec, &rec_data, err);
         for (size_t i = 0; i < obj->kernels.n && st == KW_OK; i++) {
             const kw_co_kernel *k = &obj->kernels.v[i];
             if (match && !kw_co_match(k, match, best, &names))

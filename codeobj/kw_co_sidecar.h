@@ -76,11 +76,12 @@ long kw_co_sidecar_find(const kw_co_set *set, const kw_code_object *c, const boo
 
 /* The decode cache's record (kw_co_cache.h) of code object o of set, line
  * tables read when it has them: the store's, else decoded once and stored
- * (or only returned, with no store). *data is malloc'd (the caller frees
- * it), *n its length; open it with kw_co_record_open for the code object's
- * kernels.n kernels. KW_ERR only when out of memory or the disassembly
- * fails. */
-kw_status kw_co_sidecar_record_of(kw_co_set *set, size_t o, unsigned char **data, size_t *n,
-                                  kw_err *err);
+ * (or only returned, with no store). md5: the code object's MD5 in hex when
+ * the caller has checked it already (kw_co_sidecar_find), else NULL (it is
+ * computed). *data is malloc'd (the caller frees it), *n its length; open it
+ * with kw_co_record_open for the code object's kernels.n kernels. KW_ERR only
+ * when out of memory or the disassembly fails. */
+kw_status kw_co_sidecar_record_of(kw_co_set *set, size_t o, const char *md5, unsigned char **data,
+                                  size_t *n, kw_err *err);
 
 #endif

@@ -1,7 +1,8 @@
 /* kw_index_cache.c: the decode cache's SQLite file (see kw_index_cache.h).
- * One table, decoded(key, size, data): data is the record compressed with
- * zlib when that is shorter (size: the record's length), else as it is
- * (size NULL). The file's application_id is 0x6B77636F ("kwco"), its
+ * One table, decoded(key, size, data): data is the record as it is (size
+ * NULL; a record compresses its own parts, codeobj/kw_co_cache.c), or, as
+ * earlier kwalks wrote it, compressed with zlib (size: the record's length),
+ * which is still read. The file's application_id is 0x6B77636F ("kwco"), its
  * user_version 1; a file of anything else is left alone (cache off). */
 #define _POSIX_C_SOURCE 200809L
 #include "index/kw_index_cache.h"
@@ -183,20 +184,13 @@ void kw_index_cache_put(void *ctx, const char *key, const unsigned char *data, s
     kw_index_cache *c = ctx;
     if (!c)
         return;
-    uLongf zn = compressBound((uLong)n);
-    unsigned char *z = malloc(zn);
-    bool packed = z && compress2(z, &zn, data, (uLong)n, 1) == Z_OK && zn < n;
     pthread_mutex_lock(&c->mu);
     if (kw_cache_open(c) && kw_cache_bind_key(c, c->put, key)) {
-        if (packed)
-            sqlite3_bind_int64(c->put, 2, (sqlite3_int64)n);
-        else
-            sqlite3_bind_null(c->put, 2);
-        sqlite3_bind_blob64(c->put, 3, packed ? z : data, packed ? zn : n, SQLITE_STATIC);
+        sqlite3_bind_null(c->put, 2);
+        sqlite3_bind_blob64(c->put, 3, data, n, SQLITE_STATIC);
         (void)sqlite3_step(c->put); /* busy past the timeout, full: decoded again next time */
         sqlite3_reset(c->put);
         sqlite3_clear_bindings(c->put);
     }
     pthread_mutex_unlock(&c->mu);
-    free(z);
 }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "codeobj/kw_co_cache.h"
+#include "codeobj/kw_co_ids.h"
 #include "codeobj/kw_co_sidecar.h"
 #include "codeobj/kw_codeobj.h"
 #include "common/kw_pool.h"
@@ -107,43 +108,64 @@ static char *kw_dec_printf(const char *fmt, ...) {
     return s;
 }
 
-/* Open and check e's code object and read its record (e->mu held). */
-static void kw_dec_resolve(kw_dec_co *e) {
+/* Open set from object (by identity only with ids), find and check e's code
+ * object; the index of the code object when it is e's, else -1 with e->note
+ * (or e->st) set. */
+static long kw_dec_check(kw_dec_co *e, kw_co_set *set, bool ids) {
     const char *object = e->tu->tu.object;
     const char *name = object ? object : "the object";
     const kw_code_object *c = e->c;
     struct stat sb;
-    e->st = KW_OK;
     if (!object || stat(object, &sb) != 0) {
         e->note = kw_dec_printf("%s not found (%s)", name,
                                 object ? strerror(errno) : "the sidecar names none");
-        return;
+        return -1;
     }
-    kw_co_set set;
-    kw_co_set_init(&set);
     kw_err oerr;
-    if (kw_co_open(&set, object, &oerr) != KW_OK) {
+    if ((ids ? kw_co_open_ids(set, object, &oerr) : kw_co_open(set, object, &oerr)) != KW_OK) {
         e->note = kw_dec_printf("%s holds no code object the sidecar names: %s", name, oerr.msg);
-        kw_co_set_free(&set);
-        return;
+        return -1;
     }
     bool same;
-    long o = kw_co_sidecar_find(&set, c, NULL, &same);
+    long o = kw_co_sidecar_find(set, c, NULL, &same);
     if (o < 0) {
         e->note = kw_dec_printf("%s changed since the compile: it has no %s code object now", name,
                                 c->target_id ? c->target_id : c->arch);
     } else if (!same) {
-        const kw_co_object *obj = &set.objects.v[o];
+        const kw_co_object *obj = &set->objects.v[o];
         char md5[33];
         kw_co_md5_hex(obj->image, obj->image_size, md5);
         e->note = kw_dec_printf("%s changed since the compile (%s code object: %zu bytes, md5 %s; "
                                 "was %lld bytes, md5 %s)",
                                 name, obj->arch, obj->image_size, md5, c->bytes,
                                 c->md5 ? c->md5 : "not recorded");
-    } else {
+        o = -1;
+    }
+    if (e->note == NULL && o < 0)
+        e->st = kw_fail(&e->err, "out of memory");
+    return o;
+}
+
+/* Open and check e's code object and read its record (e->mu held): the
+ * object read by identity only and the record taken from the decode cache;
+ * when the cache has none, the object read whole and the code object
+ * decoded. */
+static void kw_dec_resolve(kw_dec_co *e) {
+    const char *name = e->tu->tu.object ? e->tu->tu.object : "the object";
+    kw_co_set set;
+    kw_co_set_init(&set);
+    e->st = KW_OK;
+    long o = kw_dec_check(e, &set, true);
+    if (o >= 0 && !kw_co_record_cached(&set.objects.v[o], e->c->md5, &e->data, &e->rec)) {
+        kw_co_set_free(&set);
+        kw_co_set_init(&set);
+        o = kw_dec_check(e, &set, false);
         size_t n = 0;
-        e->st = kw_co_sidecar_record_of(&set, (size_t)o, &e->data, &n, &e->err);
-        if (e->st == KW_OK && !kw_co_record_open(&e->rec, e->data, n, set.objects.v[o].kernels.n))
+        /* its MD5 is e->c's: kw_co_sidecar_find compared them */
+        if (o >= 0)
+            e->st = kw_co_sidecar_record_of(&set, (size_t)o, e->c->md5, &e->data, &n, &e->err);
+        if (o >= 0 && e->st == KW_OK &&
+            !kw_co_record_open(&e->rec, e->data, n, set.objects.v[o].kernels.n))
             e->st = kw_fail(&e->err, "%s: a decoded code object that does not read back", name);
     }
     kw_co_set_free(&set);

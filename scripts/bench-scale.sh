@@ -83,7 +83,7 @@ scale() {
 
   if [ "$QUERY" = 1 ]; then
     # the questions only: one index, the rest not measured
-    OD="0 0" IXW="0 0" SITE="0 0"
+    OD="0 0" IXW="0 0" SITE="0 0" SITEW="0 0"
     IX=$(RUNS=1 PRE='rm -f "$W/all.db" "$KWALK_CACHE"*' best "$KWALK" index "$BUILD" -o "$W/all.db")
   else
     OD=$(best "$LLVM/llvm-objdump" -d --no-show-raw-insn "$W"/co*.co)

@@ -18,7 +18,12 @@ objects it read from the cache and how many it decoded):
   objects that hold it (the cache's keys then name exactly their MD5s) and
   shows a listing per arch; the second page decodes nothing and is the
   same, as is the page with KWALK_CACHE=off (decoded in memory) and the
-  page after every record was damaged (decoded again);
+  page after every record was damaged (decoded again): cut to half,
+  one byte flipped halfway (its CRC-32 then differs), or its form byte set
+  to form 1's (an earlier kwalk's record);
+- a page reads (inflates) only its own kernel's entry of each record: the
+  second page reads as many kernel entries as code objects hold its kernel,
+  while those code objects hold more kernels (their ELF symbols);
 - `kwalk site` decodes every code object of the corpus's objects once
   (each MD5 a key of the cache), a second `site` none;
 - a code object changed after the index (one byte of its .text flipped in
@@ -54,6 +59,7 @@ from kwrun import run  # noqa: E402
 
 TU = "rope_kernels"
 STATS = re.compile(r"kwalk: decode cache: (\d+) code objects from the cache, (\d+) decoded")
+ENTRIES = re.compile(r"kwalk: decode cache: .*, (\d+) kernel entries read")
 
 
 def elf_sections(data):
@@ -208,9 +214,12 @@ def main():
         c.check(n > 0, "the index has kernel archs of units that name code objects")
         c.eq(stored, 0, "the index: no listing, line table or class of those archs")
 
+        last_err = [""]
+
         def page(what, e=env, d=db, s=sym):
             r = run([args.kwalk, "render", s, "--db", d], env=e)
             c.eq(r.returncode, 0, f"{what}: exit status ({r.stderr[-300:]})")
+            last_err[0] = r.stderr
             return r.stdout, stats(c, r.stderr, what)
 
         first, st = page(f"render {sym}")
@@ -223,6 +232,13 @@ def main():
         again, st = page(f"render {sym} again")
         c.eq(st, (len(want_sym), 0), f"render {sym} again: from the cache, nothing decoded")
         c.check(again == first, f"render {sym} again: the same page")
+        m = ENTRIES.search(last_err[0])
+        c.check(m is not None, f"render {sym} again: kwalk says how many entries it read")
+        nk = [len(kd_symbols(co)) for v in cos.values() for m5, co, _ in v if m5 in want_sym]
+        c.check(min(nk, default=0) > 1, f"the code objects holding {sym} hold more kernels: {nk}")
+        if m:
+            c.eq(int(m.group(1)), len(want_sym),
+                 f"render {sym} again: one kernel entry read per code object, of {nk} kernels")
         off, st = page(f"render {sym}, KWALK_CACHE=off", dict(env, KWALK_CACHE="off"))
         c.eq(st, (0, len(want_sym)), "KWALK_CACHE=off: decoded in memory")
         c.check(off == first, "KWALK_CACHE=off: the same page")
@@ -238,6 +254,23 @@ def main():
         dmg, st = page("damaged records")
         c.eq(st, (0, len(want_sym)), "damaged records: decoded again")
         c.check(dmg == first, "damaged records: the same page")
+
+        def damage(what, edit):
+            con = sqlite3.connect(cache)
+            rows = con.execute("SELECT key, data FROM decoded").fetchall()
+            for k, d in rows:
+                con.execute("UPDATE decoded SET data = ? WHERE key = ?", (edit(bytes(d)), k))
+            con.commit()
+            con.close()
+            c.eq(len(rows), len(want_sym), f"{what}: the records damaged")
+            got, st = page(what)
+            c.eq(st, (0, len(want_sym)), f"{what}: decoded again")
+            c.check(got == first, f"{what}: the same page")
+
+        damage("a byte flipped halfway",
+               lambda d: d[:len(d) // 2] + bytes([d[len(d) // 2] ^ 0x20]) + d[len(d) // 2 + 1:])
+        # "KWCO", then the form: 1 is an earlier kwalk's record
+        damage("a record of form 1", lambda d: d[:4] + b"\x01" + d[5:])
 
         # site: every code object decoded once, first
         senv = dict(env, KWALK_CACHE=os.path.join(tmp, "site.db"))
