@@ -7,14 +7,17 @@
  * UTF-8 and for negative and large integers, equal lists stored once, a
  * page's load leaving depends_on unread, and every damaged list text a
  * one-line corrupt-index error, never a crash. */
+#define _POSIX_C_SOURCE 200809L
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "index/kw_index.h"
 #include "kw_test.h"
 #include "kw_test_sidecar.h"
+#include "kw_test_tmp.h"
 
 static const char *const deps[] = {"threadIdx.x", "q\"b\\s\nc\x01", "\xc3\xa9t\xc3\xa9"};
 static const long long members[] = {0, -3, 4000000000LL};
@@ -211,6 +214,15 @@ static void test_lists(void) {
 }
 
 int main(void) {
+    /* its files (v.db, c.db) in a folder of its own: index.unit, run beside
+     * it, writes a c.db of its own in the build's test folder */
+    char dir[512], here[4096];
+    if (!kw_test_tmp_make(dir, sizeof dir, "kw-index-lists") || !getcwd(here, sizeof here) ||
+        chdir(dir) != 0)
+        return 1;
     test_lists();
+    if (chdir(here) != 0)
+        perror("chdir");
+    kw_test_tmp_remove(dir);
     return kw_test_result("test_index_lists");
 }
