@@ -38,7 +38,7 @@ struct kw_index_db {
     kw_arena arena;
     kw_symmap seen;    /* sidecar paths kept or written this run */
     kw_dbshare *share; /* strings and chains stored once (kw_index_db_share.c) */
-    bool deleted;      /* rows were deleted: collect the strings no row names */
+    long long deleted; /* sidecars whose rows were deleted (replaced or gone) */
     kw_producer producer;
 };
 
@@ -286,8 +286,52 @@ kw_status kw_index_db_keep(kw_index_db *w, const char *path, long long size, lon
     return kw_dbw_mark(w, path, err);
 }
 
+/* The one integer a query gives (0 when it gives no row). */
+static bool kw_dbw_int(sqlite3 *db, const char *sql, long long *out) {
+    sqlite3_stmt *q = NULL;
+    *out = 0;
+    if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
+        return false;
+    int rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW)
+        *out = sqlite3_column_int64(q, 0);
+    sqlite3_finalize(q);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE;
+}
+
+/* After rows were deleted: the strings and inlining frames no row names
+ * are deleted once the sidecars replaced or removed since the last such
+ * collection are a quarter of the index's sidecars or more (kwalk_meta's
+ * garbage_sidecars counts them; docs/index-schema.md "Shared strings,
+ * chains and call graphs"). Collecting reads every row of the index, so doing it on
+ * each update made re-indexing one changed sidecar cost what the whole
+ * build's index holds; deferred, its cost per replaced sidecar is a few
+ * sidecars' rows, and what is left meanwhile is rows no reader reaches. */
+static kw_status kw_dbw_collect(kw_index_db *w, kw_err *err) {
+    long long before, n;
+    if (!kw_dbw_int(w->db,
+                    "SELECT CAST(value AS INTEGER) FROM kwalk_meta WHERE key = 'garbage_sidecars'",
+                    &before) ||
+        !kw_dbw_int(w->db, "SELECT count(*) FROM _sidecars", &n))
+        return kw_dbw_fail(w, "cannot read", err);
+    long long garbage = before + w->deleted;
+    if (garbage * 4 >= n) {
+        if (kw_db_share_collect(w->db, &w->plan) != KW_OK)
+            return kw_dbw_fail(w, "cannot delete the strings no row names", err);
+        garbage = 0;
+    }
+    char *sql = sqlite3_mprintf(garbage ? "INSERT OR REPLACE INTO kwalk_meta VALUES "
+                                          "('garbage_sidecars', '%lld')"
+                                        : "DELETE FROM kwalk_meta WHERE key = 'garbage_sidecars'",
+                                garbage);
+    kw_status st =
+        sql ? kw_db_exec(w->db, w->name, sql, err) : kw_fail(err, "%s: out of memory", w->name);
+    sqlite3_free(sql);
+    return st;
+}
+
 static kw_status kw_dbw_delete(kw_index_db *w, long long id, kw_err *err) {
-    w->deleted = true;
+    w->deleted++;
     sqlite3_bind_int64(w->pack_del, 1, id);
     if (kw_dbw_step(w, w->pack_del, err) != KW_OK)
         return KW_ERR;
@@ -453,8 +497,8 @@ kw_status kw_index_db_commit(kw_index_db *w, kw_index_db_counts *n, kw_err *err)
     sqlite3_finalize(q);
     for (size_t i = 0; i < gone.n && st == KW_OK; i++)
         st = kw_dbw_delete(w, gone.v[i], err);
-    if (st == KW_OK && w->deleted && kw_db_share_collect(w->db, &w->plan) != KW_OK)
-        st = kw_dbw_fail(w, "cannot delete the strings no row names", err);
+    if (st == KW_OK && w->deleted)
+        st = kw_dbw_collect(w, err);
     if (st == KW_OK) {
         kw_buf b;
         kw_buf_init(&b);
