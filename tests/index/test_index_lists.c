@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/kw_fs.h"
 #include "index/kw_index.h"
 #include "kw_test.h"
 #include "kw_test_sidecar.h"
@@ -78,27 +79,10 @@ static const char *rows(const char *path, const char *q, char *buf, size_t n) {
     return buf;
 }
 
-static char *slurp(const char *path, size_t *n) {
-    FILE *f = fopen(path, "rb");
-    char *d = NULL;
-    *n = 0;
-    if (f && fseek(f, 0, SEEK_END) == 0) {
-        long len = ftell(f);
-        rewind(f);
-        d = len > 0 ? malloc((size_t)len) : NULL;
-        if (d && fread(d, 1, (size_t)len, f) == (size_t)len)
-            *n = (size_t)len;
-    }
-    if (f)
-        fclose(f);
-    return d;
-}
-
+/* A copy of the index (n bytes d) at path. */
 static void spit(const char *path, const void *d, size_t n) {
-    FILE *f = fopen(path, "wb");
-    CHECK(f && fwrite(d, 1, n, f) == n);
-    if (f)
-        fclose(f);
+    kw_err err;
+    CHECK(kw_fs_write(path, d, n, &err) == KW_OK);
 }
 
 /* The YAML of the index read from path (whole), into y; false: no read. */
@@ -180,9 +164,9 @@ static void test_lists(void) {
         "'[,]'",      "'[\"a\\q\"]'", "'[\"\\u0041\"]'", "'[\"\\u00'",
         "'[\"a\"]x'", "'[1]'",        "'[\"a\"\"b\"]'",  "'[\"\\\\\"'",
         "''",         "x'5b22'"};
-    size_t n;
-    char *d = slurp("v.db", &n);
-    CHECK(d != NULL);
+    size_t n = 0;
+    char *d = NULL;
+    CHECK(kw_fs_read("v.db", &d, &n, &err) == KW_OK);
     for (size_t i = 0; d && i < sizeof bad / sizeof *bad; i++) {
         spit("c.db", d, n);
         char q[256];
