@@ -55,10 +55,10 @@ import yaml
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from kwcheck import Checker  # noqa: E402
+from kwdecoded import cache_keys, key_md5s, stats, stored_listings  # noqa: E402
 from kwrun import run  # noqa: E402
 
 TU = "rope_kernels"
-STATS = re.compile(r"kwalk: decode cache: (\d+) code objects from the cache, (\d+) decoded")
 ENTRIES = re.compile(r"kwalk: decode cache: .*, (\d+) kernel entries read")
 
 
@@ -126,49 +126,6 @@ def kd_symbols(path):
     return sorted(out)
 
 
-def stats(c, err, what):
-    m = STATS.search(err)
-    c.check(m is not None, f"{what}: kwalk says what it decoded", err[-400:])
-    return (int(m.group(1)), int(m.group(2))) if m else (-1, -1)
-
-
-def stored_listings(db):
-    """How many kernel archs of a unit naming code objects have a listing,
-    a line table, instruction classes, DPP patterns or memory widths in the
-    database, and how many such archs there are."""
-    con = sqlite3.connect(db)
-    archs = ("SELECT x._id FROM _kernels_archs x JOIN kernels k ON k._id = x._parent "
-             "WHERE k._sidecar IN (SELECT DISTINCT _sidecar FROM translation_unit_code_objects)")
-    n = con.execute(f"SELECT count(*) FROM ({archs})").fetchone()[0]
-    cols = [r[1] for r in con.execute("PRAGMA table_info(_kernels_archs)")
-            if r[1] == "isa" or r[1].startswith("classes_") or r[1] == "lines_note"]
-    some = " OR ".join(f"{c} IS NOT NULL" for c in cols)
-    stored = con.execute(f"SELECT count(*) FROM _kernels_archs WHERE _id IN ({archs}) "
-                         f"AND ({some})").fetchone()[0]
-    for t, col in (("_kernels_archs_lines", "_parent"), ("kernels_archs_lines_packed", "_id"),
-                   ("_kernels_archs_memory", "_parent"), ("_kernels_archs_dpp_patterns", "_parent")):
-        stored += con.execute(f"SELECT count(*) FROM {t} WHERE {col} IN ({archs})").fetchone()[0]
-    con.close()
-    return stored, n
-
-
-def cache_keys(path):
-    """The keys of the cache file's records ([] when it has none)."""
-    if not os.path.exists(path):
-        return []
-    con = sqlite3.connect(path)
-    try:
-        return [k for (k,) in con.execute("SELECT key FROM decoded")]
-    except sqlite3.Error:
-        return []
-    finally:
-        con.close()
-
-
-def key_md5s(keys):
-    return {m for k in keys for m in re.findall(r"\b[0-9a-f]{32}\b", k)}
-
-
 def text_at(co):
     """Offset of an instruction word halfway through the code object's .text."""
     sec = elf_sections(co).get(".text")
@@ -210,7 +167,9 @@ def main():
         c.eq(r.returncode, 0, f"kwalk index: exit status ({r.stderr[-300:]})")
         c.eq(stats(c, r.stderr, "kwalk index"), (0, 0), "kwalk index: nothing decoded")
         c.eq(cache_keys(cache), [], "kwalk index: no record in the cache")
-        stored, n = stored_listings(db)
+        stored, n = stored_listings(
+            db, "SELECT _id FROM _kernels WHERE _sidecar IN "
+            "(SELECT DISTINCT _sidecar FROM translation_unit_code_objects)")
         c.check(n > 0, "the index has kernel archs of units that name code objects")
         c.eq(stored, 0, "the index: no listing, line table or class of those archs")
 

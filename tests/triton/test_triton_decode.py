@@ -42,29 +42,10 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from kwcheck import Checker  # noqa: E402
 from kwllvm import LineTable, tool  # noqa: E402
+from kwdecoded import cache_keys, key_md5s, stats, stored_listings  # noqa: E402
 from kwrun import run  # noqa: E402
 
-STATS = re.compile(r"kwalk: decode cache: (\d+) code objects from the cache, (\d+) decoded")
 OLD = "/opt/kwalk"
-
-
-def stats(c, err, what):
-    m = STATS.search(err)
-    c.check(m is not None, f"{what}: kwalk says what it decoded", err[-400:])
-    return (int(m.group(1)), int(m.group(2))) if m else (-1, -1)
-
-
-def cache_md5s(path):
-    """The MD5s the cache file's record keys name (empty when none)."""
-    if not os.path.exists(path):
-        return set()
-    con = sqlite3.connect(path)
-    try:
-        keys = [k for (k,) in con.execute("SELECT key FROM decoded")]
-    except sqlite3.Error:
-        keys = []
-    con.close()
-    return {m for k in keys for m in re.findall(r"\b[0-9a-f]{32}\b", k)}
 
 
 def text_offset(path):
@@ -95,25 +76,6 @@ def folders(cache):
             md5 = hashlib.md5(f.read()).hexdigest()
         out[meta["hash"]] = (d, meta["name"], co, md5)
     return out
-
-
-def stored(db):
-    """(archs of Triton kernels with a listing, line table, classes, DPP
-    patterns or memory widths stored; Triton kernel archs in all)."""
-    con = sqlite3.connect(db)
-    archs = ("SELECT x._id FROM _kernels_archs x JOIN kernels k ON k._id = x._parent "
-             "WHERE k._id IN (SELECT _parent FROM _kernels_triton)")
-    n = con.execute(f"SELECT count(*) FROM ({archs})").fetchone()[0]
-    cols = [r[1] for r in con.execute("PRAGMA table_info(_kernels_archs)")
-            if r[1] == "isa" or r[1].startswith("classes_") or r[1] == "lines_note"]
-    some = " OR ".join(f"{c} IS NOT NULL" for c in cols)
-    s = con.execute(f"SELECT count(*) FROM _kernels_archs WHERE _id IN ({archs}) "
-                    f"AND ({some})").fetchone()[0]
-    for t, col in (("_kernels_archs_lines", "_parent"), ("kernels_archs_lines_packed", "_id"),
-                   ("_kernels_archs_memory", "_parent"), ("_kernels_archs_dpp_patterns", "_parent")):
-        s += con.execute(f"SELECT count(*) FROM {t} WHERE {col} IN ({archs})").fetchone()[0]
-    con.close()
-    return s, n
 
 
 def units(db):
@@ -171,8 +133,8 @@ def main():
                 env=env)
         c.eq(r.returncode, 0, f"kwalk index: exit status ({r.stderr[-300:]})")
         c.eq(stats(c, r.stderr, "kwalk index"), (0, 0), "kwalk index: nothing decoded")
-        c.eq(cache_md5s(kcache), set(), "kwalk index: no record in the cache")
-        s, n = stored(db)
+        c.eq(key_md5s(cache_keys(kcache)), set(), "kwalk index: no record in the cache")
+        s, n = stored_listings(db, "SELECT _parent FROM _kernels_triton")
         c.eq(n, len(fold), "the index: an arch per specialization")
         c.eq(s, 0, "the index: no listing, line table or class of a Triton specialization")
         c.eq(units(db), {os.path.realpath(v[2]): (os.path.getsize(v[2]), v[3])
@@ -189,7 +151,7 @@ def main():
 
         first, st = page(f"render {name}@{h[:8]}")
         c.eq(st, (0, 1), f"render {name}: its .hsaco decoded")
-        c.eq(cache_md5s(kcache), {md5}, f"render {name}: the cache holds its .hsaco's MD5")
+        c.eq(key_md5s(cache_keys(kcache)), {md5}, f"render {name}: the cache holds its .hsaco's MD5")
         c.eq(len(re.findall(r"<summary>\S+ ISA listing", first)), 1, f"render {name}: a listing")
         c.check("s_endpgm" in first, f"render {name}: the listing is on the page")
         check_lines(c, first, co, dwarfdump, src, f"render {name}")
@@ -209,7 +171,7 @@ def main():
             got = stats(c, r.stderr, f"site {i}")
             c.eq(got, (0, len(md5s)) if i == 1 else (len(md5s), 0),
                  f"site {i}: every .hsaco decoded once" if i == 1 else "site again: none decoded")
-        c.eq(cache_md5s(senv["KWALK_CACHE"]), md5s, "site: the cache holds every .hsaco's MD5")
+        c.eq(key_md5s(cache_keys(senv["KWALK_CACHE"])), md5s, "site: the cache holds every .hsaco's MD5")
 
         # the hook's sidecars with the cache: the cache's arch, decoded on use
         hdb = os.path.join(tmp, "hook.db")
