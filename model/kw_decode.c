@@ -234,7 +234,7 @@ static kw_status kw_dec_fill(kw_decode *d, const kw_kernel *k, kw_kernel_arch *a
         if (!kw_dec_owns(a, d->v[i].c))
             continue;
         kw_dec_co *e = kw_dec_ready(&d->v[i]);
-        if (e->st != KW_OK && k->triton) {
+        if (e->st != KW_OK && (k->triton || e->soft || strstr(e->err.msg, "needs LLVM"))) {
             a->lines_note = kw_arena_printf(arena, "no listing: %s", e->err.msg);
             return a->lines_note ? KW_OK : kw_fail(err, "out of memory");
         }
@@ -292,9 +292,12 @@ static void kw_dec_work(void *ctx, unsigned worker, size_t i) {
     kw_dec_ready(&d->v[i]);
 }
 
+/* A code object this LLVM cannot disassemble (gfx950 on LLVM 19) is not
+ * an error here: the page of a kernel in it says so in lines_note. */
 static int kw_dec_done(void *ctx, size_t i) {
     kw_decode *d = ctx;
-    return d->v[i].st == KW_OK || d->v[i].soft ? 0 : (int)i + 1;
+    const kw_dec_co *e = &d->v[i];
+    return e->st == KW_OK || e->soft || strstr(e->err.msg, "needs LLVM") ? 0 : (int)i + 1;
 }
 
 kw_status kw_decode_all(kw_decode *d, unsigned threads, kw_err *err) {

@@ -74,8 +74,16 @@ def folders(cache):
         co = os.path.join(d, name + ".hsaco")
         with open(co, "rb") as f:
             md5 = hashlib.md5(f.read()).hexdigest()
-        out[meta["hash"]] = (d, meta["name"], co, md5)
+        out[meta["hash"]] = (d, meta["name"], co, md5, meta.get("target", {}).get("arch"))
     return out
+
+
+def llvm_knows(llvm_bin, arch):
+    """Whether this LLVM knows processor arch (its llvm-mc says so): gfx950
+    needs LLVM 20, so a kwalk on LLVM 19 gives its .hsaco no listing."""
+    r = run([tool(llvm_bin, "llvm-mc"), "-triple=amdgcn-amd-amdhsa", f"-mcpu={arch}",
+             "-filetype=null"], input="")
+    return r.returncode == 0 and "not a recognized processor" not in r.stderr
 
 
 def units(db):
@@ -125,6 +133,11 @@ def main():
         if not fold:
             c.skip("no Triton corpus cache")
         md5s = {v[3] for v in fold.values()}
+        known = {a: llvm_knows(args.llvm_bin, a) for a in {v[4] for v in fold.values()}}
+        ok = {h: v for h, v in fold.items() if known[v[4]]}  # those with a listing
+        if not ok:
+            c.skip("this LLVM disassembles none of the corpus cache's .hsaco")
+        ok_md5s = {v[3] for v in ok.values()}
         kcache = os.path.join(tmp, "decoded.db")
         env = dict(os.environ, KWALK_CACHE=kcache, KWALK_CACHE_STATS="1")
         db = os.path.join(tmp, "t.db")
@@ -141,8 +154,8 @@ def main():
                          for v in fold.values()},
              "the index: each .hsaco's path, size and MD5 as its unit's code object")
 
-        h = sorted(fold)[0]
-        d, name, co, md5 = fold[h]
+        h = sorted(ok)[0]
+        d, name, co, md5, _ = ok[h]
 
         def page(what, e=env, dbf=db):
             r = run([args.kwalk, "render", h, "--db", dbf], env=e)
@@ -169,9 +182,11 @@ def main():
                     env=senv)
             c.eq(r.returncode, 0, f"site {i}: exit status ({r.stderr[-300:]})")
             got = stats(c, r.stderr, f"site {i}")
-            c.eq(got, (0, len(md5s)) if i == 1 else (len(md5s), 0),
+            # one this LLVM cannot disassemble is tried again (no record)
+            c.eq(got, (0, len(md5s)) if i == 1 else (len(ok_md5s), len(md5s) - len(ok_md5s)),
                  f"site {i}: every .hsaco decoded once" if i == 1 else "site again: none decoded")
-        c.eq(key_md5s(cache_keys(senv["KWALK_CACHE"])), md5s, "site: the cache holds every .hsaco's MD5")
+        c.eq(key_md5s(cache_keys(senv["KWALK_CACHE"])), ok_md5s,
+             "site: the cache holds the MD5 of every .hsaco this LLVM disassembles")
 
         # the hook's sidecars with the cache: the cache's arch, decoded on use
         hdb = os.path.join(tmp, "hook.db")
