@@ -89,6 +89,7 @@ static LLVMDisasmContextRef get_context(kw_co_set *set, const char *arch, kw_err
     }
     unsigned need;
     if (too_old(c->llvm, arch, &need)) {
+        set->llvm_too_old = true;
         kw_fail(err,
                 "processor '%s' needs LLVM %u or later to disassemble (this kwalk loads LLVM %u)",
                 arch, need, c->llvm->major);

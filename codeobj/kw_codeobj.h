@@ -230,6 +230,7 @@ typedef struct kw_co_set {
     KW_ARRAY(const char *) notes; /* things skipped on purpose (host entries, bitcode) */
     void *priv;                   /* disassembler contexts, one per arch */
     void *maps;                   /* the files kw_co_open mapped: the objects' bytes */
+    bool llvm_too_old; /* a disassembly failed: the loaded LLVM predates the processor */
 } kw_co_set;
 
 void kw_co_set_init(kw_co_set *set);

@@ -30,6 +30,7 @@ typedef struct kw_dec_co {
     bool done;
     kw_status st; /* KW_ERR: out of memory or the disassembly failed (err) */
     bool soft;    /* a Triton .hsaco: a failed disassembly is the arch's lines_note */
+    bool too_old; /* it failed because this LLVM predates its processor (gfx950, LLVM 19) */
     kw_err err;
     char *note;          /* gone or changed: why (malloc'd) */
     unsigned char *data; /* the record */
@@ -167,6 +168,7 @@ static void kw_dec_resolve(kw_dec_co *e) {
         if (o >= 0 && e->st == KW_OK &&
             !kw_co_record_open(&e->rec, e->data, n, set.objects.v[o].kernels.n))
             e->st = kw_fail(&e->err, "%s: a decoded code object that does not read back", name);
+        e->too_old = e->st != KW_OK && set.llvm_too_old;
     }
     kw_co_set_free(&set);
 }
@@ -234,7 +236,7 @@ static kw_status kw_dec_fill(kw_decode *d, const kw_kernel *k, kw_kernel_arch *a
         if (!kw_dec_owns(a, d->v[i].c))
             continue;
         kw_dec_co *e = kw_dec_ready(&d->v[i]);
-        if (e->st != KW_OK && (k->triton || e->soft || strstr(e->err.msg, "needs LLVM"))) {
+        if (e->st != KW_OK && (k->triton || e->soft || e->too_old)) {
             a->lines_note = kw_arena_printf(arena, "no listing: %s", e->err.msg);
             return a->lines_note ? KW_OK : kw_fail(err, "out of memory");
         }
@@ -297,7 +299,7 @@ static void kw_dec_work(void *ctx, unsigned worker, size_t i) {
 static int kw_dec_done(void *ctx, size_t i) {
     kw_decode *d = ctx;
     const kw_dec_co *e = &d->v[i];
-    return e->st == KW_OK || e->soft || strstr(e->err.msg, "needs LLVM") ? 0 : (int)i + 1;
+    return e->st == KW_OK || e->soft || e->too_old ? 0 : (int)i + 1;
 }
 
 kw_status kw_decode_all(kw_decode *d, unsigned threads, kw_err *err) {
