@@ -1,12 +1,15 @@
 /* kw_co_embedded.c: the embed section's records in objects, archives and
- * linked files (kw_co_embedded.h), read with elfutils' libelf over the file
- * mapped into memory. */
+ * linked files (kw_co_embedded.h), read with elfutils' libelf from the file
+ * (the headers and the embed section, not the whole file). */
+#define _POSIX_C_SOURCE 200809L /* pread */
 #include "codeobj/kw_co_embedded.h"
 
 #include <ar.h>
+#include <errno.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/kw_fs.h"
 #include "sidecar/kw_sidecar_embed.h"
@@ -65,27 +68,31 @@ static kw_status kw_scan_elf(Elf *e, const char *path, const char *member, uint6
 kw_status kw_co_embedded_scan(const char *path, kw_arena *a, kw_co_embedded_list *out,
                               kw_err *err) {
     memset(out, 0, sizeof *out);
+    int fd;
+    uint64_t size;
+    if (kw_fs_open_fd(path, KW_FS_CODE, &fd, &size, err) != KW_OK)
+        return KW_ERR;
     unsigned char head[SARMAG];
-    size_t got;
-    if (kw_fs_head(path, KW_FS_CODE, head, sizeof head, &got, err) != KW_OK)
-        return KW_ERR;
-    if (!kw_co_embedded_is_container(head, got))
-        return KW_OK;
+    ssize_t got = pread(fd, head, sizeof head, 0);
+    if (got < 0 || !kw_co_embedded_is_container(head, (size_t)got)) {
+        close(fd);
+        return got < 0 ? kw_fail(err, "%s: %s", path, strerror(errno)) : KW_OK;
+    }
     out->container = true;
-    kw_fs_map m;
-    if (kw_fs_map_open(&m, path, KW_FS_CODE, err) != KW_OK)
-        return KW_ERR;
     elf_version(EV_CURRENT); /* libelf's handshake; idempotent */
     kw_status st = KW_OK;
-    Elf *e = elf_memory((char *)m.data, m.len);
+    /* read, not mapped: libelf reads the headers and the sections asked for
+     * (mapping each object of a build and unmapping it cost more than the
+     * reads: a re-index of an unchanged build opens every object) */
+    Elf *e = elf_begin(fd, ELF_C_READ, NULL);
     if (!e) {
         st = kw_fail(err, "%s: unreadable: %s", path, elf_errmsg(-1));
     } else if (elf_kind(e) == ELF_K_ELF) {
         st = kw_scan_elf(e, path, NULL, 0, a, out, err);
     } else if (elf_kind(e) == ELF_K_AR) {
         out->archive = true;
-        Elf_Cmd cmd = ELF_C_READ_MMAP; /* as elf_memory opened it */
-        for (Elf *mem; st == KW_OK && (mem = elf_begin(-1, cmd, e));) {
+        Elf_Cmd cmd = ELF_C_READ;
+        for (Elf *mem; st == KW_OK && (mem = elf_begin(fd, cmd, e));) {
             Elf_Arhdr *ar = elf_getarhdr(mem);
             /* the archive's symbol and name tables ("/", "//") are not ELF */
             if (ar && ar->ar_name && elf_kind(mem) == ELF_K_ELF) {
@@ -102,6 +109,6 @@ kw_status kw_co_embedded_scan(const char *path, kw_arena *a, kw_co_embedded_list
     }
     if (e)
         elf_end(e);
-    kw_fs_map_close(&m);
+    close(fd);
     return st;
 }

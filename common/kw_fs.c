@@ -53,7 +53,7 @@ static kw_status kw_fs_too_big(const char *path, kw_fs_kind kind, unsigned long 
 /* Open path for reading if it is a regular file within the kind's limit. The
  * open does not block on a FIFO (O_NONBLOCK, cleared once the file is known
  * to be regular). */
-static kw_status kw_fs_open(const char *path, kw_fs_kind kind, int *fd, uint64_t *size,
+kw_status kw_fs_open_fd(const char *path, kw_fs_kind kind, int *fd, uint64_t *size,
                             kw_err *err) {
     struct stat st;
     *fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
@@ -86,7 +86,7 @@ kw_status kw_fs_head(const char *path, kw_fs_kind kind, void *buf, size_t n, siz
     *got = 0;
     int fd;
     uint64_t size;
-    if (kw_fs_open(path, kind, &fd, &size, err) != KW_OK)
+    if (kw_fs_open_fd(path, kind, &fd, &size, err) != KW_OK)
         return KW_ERR;
     kw_status s = KW_OK;
     while (*got < n) {
@@ -108,7 +108,7 @@ kw_status kw_fs_read_range(const char *path, kw_fs_kind kind, uint64_t off, size
     *data = NULL;
     int fd;
     uint64_t size;
-    if (kw_fs_open(path, kind, &fd, &size, err) != KW_OK)
+    if (kw_fs_open_fd(path, kind, &fd, &size, err) != KW_OK)
         return KW_ERR;
     kw_status s = KW_OK;
     char *buf = NULL;
@@ -143,7 +143,7 @@ kw_status kw_fs_read_as(const char *path, kw_fs_kind kind, char **data, size_t *
     *len = 0;
     int fd;
     uint64_t size;
-    if (kw_fs_open(path, kind, &fd, &size, err) != KW_OK)
+    if (kw_fs_open_fd(path, kind, &fd, &size, err) != KW_OK)
         return KW_ERR;
     /* the size fstat gave; a file that says 0 (in /proc) or grows is read on,
      * in bounded chunks, up to the limit */
@@ -208,7 +208,7 @@ kw_status kw_fs_map_open(kw_fs_map *m, const char *path, kw_fs_kind kind, kw_err
     m->base_ = NULL;
     int fd = -1;
     uint64_t size = 0;
-    if (kw_fs_open(path, kind, &fd, &size, err) != KW_OK)
+    if (kw_fs_open_fd(path, kind, &fd, &size, err) != KW_OK)
         return KW_ERR;
     if (size == 0) {
         close(fd);

@@ -32,6 +32,10 @@ kw_status kw_fs_read_as(const char *path, kw_fs_kind kind, char **data, size_t *
  * before it reads it whole or hands it to a library (an SQLite database). */
 kw_status kw_fs_head(const char *path, kw_fs_kind kind, void *buf, size_t n, size_t *got,
                      kw_err *err);
+/* path opened for reading (*fd, the caller closes it; *size its size) with
+ * kw_fs_read_as's checks: for a library that reads only the parts it needs
+ * (libelf's ELF_C_READ: an object's section headers, not its bytes). */
+kw_status kw_fs_open_fd(const char *path, kw_fs_kind kind, int *fd, uint64_t *size, kw_err *err);
 /* len bytes of a file from offset off (NUL-terminated, malloc'd): a record
  * inside a larger file (a sidecar embedded in an object). The range must lie
  * in the file and len within the kind's limit. */

@@ -36,12 +36,18 @@ void kw_htab_clear(kw_htab *t) {
 }
 
 kw_status kw_htab_reserve(kw_htab *t) {
-    if ((t->n + 1) * 2 <= t->cap)
+    return kw_htab_presize(t, t->n + 1);
+}
+
+kw_status kw_htab_presize(kw_htab *t, size_t n) {
+    if (n * 2 <= t->cap)
         return KW_OK;
     size_t ncap = t->cap ? t->cap * 2 : 64;
+    while (ncap < n * 2 && ncap <= SIZE_MAX / 4)
+        ncap *= 2;
     /* slots are placed by their 32 stored bits: under 2^31 entries keep the
      * table at 2^32 slots at most */
-    if (t->n >= 0x7FFFFFFFu || ncap > SIZE_MAX / sizeof(kw_htab_slot))
+    if (n > 0x7FFFFFFFu || ncap > SIZE_MAX / sizeof(kw_htab_slot))
         return KW_ERR;
     kw_htab_slot *slot = calloc(ncap, sizeof(*slot));
     if (!slot)

@@ -39,6 +39,9 @@ void kw_htab_clear(kw_htab *t);
  * 2^31 entries (the table is unchanged then). Call it before the
  * kw_htab_find whose empty slot kw_htab_fill fills: growing moves slots. */
 kw_status kw_htab_reserve(kw_htab *t);
+/* Room for n entries in all, grown once (a table about to be filled with a
+ * known number of entries); KW_ERR as kw_htab_reserve. */
+kw_status kw_htab_presize(kw_htab *t, size_t n);
 
 /* Does the caller's entry number i have the key looked for? */
 typedef bool (*kw_htab_eq)(const void *ctx, size_t i);

@@ -29,6 +29,12 @@ typedef struct kw_dbframe {
     bool stored;    /* reading: a row of that id was read */
 } kw_dbframe;
 
+/* A frame's key when writing: its columns, all ids or numbers. */
+typedef struct kw_dbfkey {
+    long long file, function, next, id;
+    int line, column;
+} kw_dbfkey;
+
 struct kw_dbshare {
     kw_arena arena;
     const char *bad;
@@ -38,7 +44,10 @@ struct kw_dbshare {
     kw_buf z;               /* room for a string compressed */
     kw_symmap strs;         /* string -> id * 2, + 1 when stored compressed */
     sqlite3_stmt *str_text; /* a compressed string stored as text again */
-    kw_symmap frames;       /* "file function line column next" (ids) -> id */
+    kw_htab frames;         /* the frames stored, by their key's hash: fkey's numbers */
+    kw_dbfkey *fkey;        /* malloc'd: nfkey of capfkey */
+    size_t nfkey, capfkey;
+    bool unloaded;          /* the ids already stored not read in yet (read on first use) */
     /* reading: by id */
     const char **str;
     size_t nstr;
@@ -106,14 +115,62 @@ static void kw_frame_to(const kw_type *sub, void *e, const kw_dbframe *f) {
 
 /* ---- writing -------------------------------------------------------------------------------- */
 
-static const char *kw_share_key(kw_dbshare *s, long long file, long long fn, int line, int column,
-                                long long next) {
-    char k[128];
-    snprintf(k, sizeof k, "%lld %lld %d %d %lld", file, fn, line, column, next);
-    return kw_arena_strdup(&s->arena, k);
+static uint64_t kw_fkey_hash(const kw_dbfkey *k) {
+    long long v[5] = {k->file, k->function, k->next, k->line, k->column};
+    return kw_htab_hash(v, sizeof v);
+}
+
+typedef struct kw_fkey_ctx {
+    const kw_dbshare *s;
+    const kw_dbfkey *k;
+} kw_fkey_ctx;
+
+static bool kw_fkey_eq(const void *ctx, size_t i) {
+    const kw_fkey_ctx *c = ctx;
+    const kw_dbfkey *a = &c->s->fkey[i], *b = c->k;
+    return a->file == b->file && a->function == b->function && a->next == b->next &&
+           a->line == b->line && a->column == b->column;
+}
+
+/* The id of the stored frame of key k, or 0 with *slot where it would go
+ * (the table has room: kw_htab_reserve first). */
+static long long kw_share_frame_find(kw_dbshare *s, const kw_dbfkey *k, kw_htab_slot **slot) {
+    kw_fkey_ctx c = {s, k};
+    *slot = kw_htab_find(&s->frames, kw_fkey_hash(k), kw_fkey_eq, &c);
+    return (*slot)->idx ? s->fkey[(*slot)->idx - 1].id : 0;
+}
+
+/* Room for n frame keys in all (the array and the table). */
+static kw_status kw_share_frame_room(kw_dbshare *s, size_t n) {
+    if (n > s->capfkey) {
+        size_t cap = s->capfkey ? s->capfkey : 256;
+        while (cap < n)
+            cap *= 2;
+        kw_dbfkey *v = cap < SIZE_MAX / sizeof *v ? realloc(s->fkey, cap * sizeof *v) : NULL;
+        if (!v)
+            return KW_ERR;
+        s->fkey = v;
+        s->capfkey = cap;
+    }
+    return kw_htab_presize(&s->frames, n);
+}
+
+static long long kw_share_max(sqlite3 *db, const char *sql);
+
+/* Add frame key k (with its id); KW_ERR when out of memory. */
+static kw_status kw_share_frame_add(kw_dbshare *s, const kw_dbfkey *k) {
+    kw_htab_slot *slot = NULL;
+    if (kw_htab_reserve(&s->frames) != KW_OK || kw_share_frame_find(s, k, &slot))
+        return KW_ERR;
+    if (s->nfkey == s->capfkey && kw_share_frame_room(s, s->nfkey + 1) != KW_OK)
+        return KW_ERR;
+    s->fkey[s->nfkey] = *k;
+    kw_htab_fill(&s->frames, slot, kw_fkey_hash(k), s->nfkey++);
+    return KW_OK;
 }
 
 static kw_status kw_share_load(kw_dbshare *s) {
+    s->unloaded = false;
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(s->db, "SELECT _id, value, size FROM strings", -1, &st, NULL);
     while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -129,20 +186,29 @@ static kw_status kw_share_load(kw_dbshare *s) {
     if (rc != SQLITE_DONE)
         return KW_ERR;
     st = NULL;
+    long long nf = kw_share_max(s->db, "SELECT count(*) FROM inline_frames");
+    if (nf < 0 || (unsigned long long)nf >= SIZE_MAX / 4 ||
+        kw_share_frame_room(s, (size_t)nf + 1024) != KW_OK)
+        return KW_ERR;
     rc = sqlite3_prepare_v2(s->db,
                             "SELECT _id, file, function, line, \"column\", next FROM inline_frames",
                             -1, &st, NULL);
     while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *k = kw_share_key(s, sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
-                                     sqlite3_column_int(st, 3), sqlite3_column_int(st, 4),
-                                     sqlite3_column_int64(st, 5));
-        if (!k || kw_symmap_put(&s->frames, k, (size_t)sqlite3_column_int64(st, 0)) != KW_OK)
-            rc = SQLITE_NOMEM;
-        else
-            rc = SQLITE_OK;
+        kw_dbfkey k = {sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
+                       sqlite3_column_int64(st, 5), sqlite3_column_int64(st, 0),
+                       sqlite3_column_int(st, 3),   sqlite3_column_int(st, 4)};
+        rc = kw_share_frame_add(s, &k) == KW_OK ? SQLITE_OK : SQLITE_NOMEM;
     }
     sqlite3_finalize(st);
     return rc == SQLITE_DONE ? KW_OK : KW_ERR;
+}
+
+/* The ids already stored, read in before the first string or chain is
+ * interned (a run that writes nothing reads none). */
+static bool kw_share_ready(kw_dbshare *s) {
+    if (s->unloaded && kw_share_load(s) != KW_OK)
+        s->bad = s->bad ? s->bad : "cannot read the shared strings";
+    return !s->bad;
 }
 
 kw_status kw_db_share_writer(kw_dbshare **out, sqlite3 *db, bool load, const char **why) {
@@ -155,7 +221,7 @@ kw_status kw_db_share_writer(kw_dbshare **out, sqlite3 *db, bool load, const cha
     kw_arena_init(&s->arena);
     kw_buf_init(&s->z);
     kw_symmap_init(&s->strs);
-    kw_symmap_init(&s->frames);
+    kw_htab_init(&s->frames);
     s->db = db;
     if (sqlite3_prepare_v3(db, "INSERT INTO strings (value, size) VALUES (?, ?)", -1,
                            SQLITE_PREPARE_PERSISTENT, &s->str_ins, NULL) != SQLITE_OK ||
@@ -168,10 +234,7 @@ kw_status kw_db_share_writer(kw_dbshare **out, sqlite3 *db, bool load, const cha
         *why = "cannot prepare a statement";
         return KW_ERR;
     }
-    if (load && kw_share_load(s) != KW_OK) {
-        *why = "cannot read the shared strings";
-        return KW_ERR;
-    }
+    s->unloaded = load;
     return KW_OK;
 }
 
@@ -183,7 +246,8 @@ void kw_db_share_free(kw_dbshare *s) {
     sqlite3_finalize(s->str_text);
     kw_db_share_detach(s);
     kw_symmap_free(&s->strs);
-    kw_symmap_free(&s->frames);
+    kw_htab_free(&s->frames);
+    free(s->fkey);
     kw_buf_free(&s->z);
     free(s->str);
     free(s->fr);
@@ -219,6 +283,8 @@ const void *kw_db_share_pack(kw_dbshare *s, const char *str, size_t n, size_t *z
 }
 
 long long kw_db_share_str(kw_dbshare *s, const char *str, bool pack) {
+    if (s->unloaded && !kw_share_ready(s))
+        return 0;
     size_t *have = kw_symmap_get(&s->strs, str);
     if (have && (*have & 1) && !pack) { /* a column that looks it up names it: text */
         sqlite3_bind_text(s->str_text, 1, str, -1, SQLITE_STATIC);
@@ -247,37 +313,43 @@ long long kw_db_share_str(kw_dbshare *s, const char *str, bool pack) {
 }
 
 long long kw_db_share_chain(kw_dbshare *s, const kw_type *sub, const void *v, size_t n) {
+    if (s->unloaded && !kw_share_ready(s))
+        return 0;
     long long next = 0;
     for (size_t i = n; i-- > 0;) { /* the outermost frame first: the others name it */
         kw_dbframe f;
         kw_frame_of(sub, (const unsigned char *)v + i * sub->size, &f);
-        long long file = f.file ? kw_db_share_str(s, f.file, false) : 0;
-        long long fn = f.function ? kw_db_share_str(s, f.function, true) : 0;
-        const char *k = kw_share_key(s, file, fn, f.line, f.column, next);
-        if (!k) {
+        kw_dbfkey k = {f.file ? kw_db_share_str(s, f.file, false) : 0,
+                       f.function ? kw_db_share_str(s, f.function, true) : 0,
+                       next,
+                       0,
+                       f.line,
+                       f.column};
+        kw_htab_slot *slot = NULL;
+        long long have = 0;
+        if (kw_htab_reserve(&s->frames) != KW_OK) {
             s->bad = s->bad ? s->bad : "out of memory";
             return 0;
         }
-        const size_t *have = kw_symmap_get(&s->frames, k);
-        if (have) {
-            next = (long long)*have;
+        if ((have = kw_share_frame_find(s, &k, &slot))) {
+            next = have;
             continue;
         }
         sqlite3_stmt *st = s->frame_ins;
-        if (file)
-            sqlite3_bind_int64(st, 1, file);
-        if (fn)
-            sqlite3_bind_int64(st, 2, fn);
+        if (k.file)
+            sqlite3_bind_int64(st, 1, k.file);
+        if (k.function)
+            sqlite3_bind_int64(st, 2, k.function);
         sqlite3_bind_int(st, 3, f.line);
         sqlite3_bind_int(st, 4, f.column);
         if (next)
             sqlite3_bind_int64(st, 5, next);
-        long long id = kw_share_insert(s, st);
-        if (!id || kw_symmap_put(&s->frames, k, (size_t)id) != KW_OK) {
+        k.id = kw_share_insert(s, st);
+        if (!k.id || kw_share_frame_add(s, &k) != KW_OK) {
             s->bad = s->bad ? s->bad : "out of memory";
             return 0;
         }
-        next = id;
+        next = k.id;
     }
     return next;
 }
