@@ -524,8 +524,10 @@ kw_status kw_index_db_commit(kw_index_db *w, kw_index_db_counts *n, kw_err *err)
         st = kw_dbw_count(w, "SELECT count(*) FROM sidecars", &n->sidecars, err);
         if (st == KW_OK)
             st = kw_dbw_count(w,
-                              "SELECT count(*) FROM (SELECT DISTINCT k.symbol, CASE WHEN "
-                              "k.linkage = 'internal' THEN k._sidecar END FROM kernels k)",
+                              /* strings are stored once: their ids compare as they do */
+                              "SELECT count(*) FROM (SELECT DISTINCT t.symbol, CASE WHEN (SELECT "
+                              "value FROM strings WHERE _id = t.linkage) = 'internal' THEN "
+                              "t._sidecar END FROM _kernels t)",
                               &n->kernels, err);
         if (st == KW_OK)
             st = kw_dbw_count(w, "SELECT count(*) FROM launches", &n->launches, err);
