@@ -166,15 +166,24 @@ static kw_status kw_share_frame_room(kw_dbshare *s, size_t n) {
 
 static long long kw_share_max(sqlite3 *db, const char *sql);
 
-/* Add frame key k (with its id); KW_ERR when out of memory. */
+static bool kw_fkey_none(const void *ctx, size_t i) {
+    (void)ctx;
+    (void)i;
+    return false;
+}
+
+/* Add frame key k (with its id), known not to be in the table (the stored
+ * frames are distinct; a new one was looked up first); KW_ERR when out of
+ * memory. Its empty slot is found without reading any other key. */
 static kw_status kw_share_frame_add(kw_dbshare *s, const kw_dbfkey *k) {
-    kw_htab_slot *slot = NULL;
-    if (kw_htab_reserve(&s->frames) != KW_OK || kw_share_frame_find(s, k, &slot))
-        return KW_ERR;
     if (s->nfkey == s->capfkey && kw_share_frame_room(s, s->nfkey + 1) != KW_OK)
         return KW_ERR;
+    if (kw_htab_reserve(&s->frames) != KW_OK)
+        return KW_ERR;
+    uint64_t h = kw_fkey_hash(k);
+    kw_htab_slot *slot = kw_htab_find(&s->frames, h, kw_fkey_none, NULL);
     s->fkey[s->nfkey] = *k;
-    kw_htab_fill(&s->frames, slot, kw_fkey_hash(k), s->nfkey++);
+    kw_htab_fill(&s->frames, slot, h, s->nfkey++);
     return KW_OK;
 }
 
