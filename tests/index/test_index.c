@@ -6,6 +6,7 @@
  * truncated or corrupt (never a crash: the database reader is fed truncated
  * and mutated files, and rows it cannot place), and the listings read one
  * arch at a time after the rest (kw_index_read_listing). */
+#define _POSIX_C_SOURCE 200809L
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "kw_test.h"
 #include "kw_test_index.h"
 #include "kw_test_sidecar.h"
+#include "kw_test_tmp.h"
 
 static const char *parse_err(const char *text) {
     static kw_err err;
@@ -685,7 +687,7 @@ static void test_db_shared(void) {
     kw_sidecar_free(&b);
 }
 
-int main(void) {
+static void test_all(void) {
     test_build_and_round_trip();
     test_errors();
     test_db();
@@ -693,5 +695,12 @@ int main(void) {
     test_db_shared();
     test_lines_packed();
     test_internal_linkage();
+}
+
+int main(void) {
+    /* its files (p.db, l.db, s.db, c.db, ...) in a folder of its own: one
+     * an earlier run left would be read where this run's write failed */
+    if (!kw_test_tmp_run("kw-index-unit", test_all))
+        return 1;
     return kw_test_result("test_index");
 }

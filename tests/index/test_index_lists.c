@@ -177,14 +177,8 @@ static void test_lists(void) {
 
 int main(void) {
     /* its files (v.db, c.db) in a folder of its own: index.unit, run beside
-     * it, writes a c.db of its own in the build's test folder */
-    char dir[512], here[4096];
-    if (!kw_test_tmp_make(dir, sizeof dir, "kw-index-lists") || !getcwd(here, sizeof here) ||
-        chdir(dir) != 0)
+     * it, writes a c.db of its own */
+    if (!kw_test_tmp_run("kw-index-lists", test_lists))
         return 1;
-    test_lists();
-    if (chdir(here) != 0)
-        perror("chdir");
-    kw_test_tmp_remove(dir);
     return kw_test_result("test_index_lists");
 }
