@@ -17,6 +17,7 @@
 #include "common/kw_buf.h"
 #include "common/kw_err.h"
 #include "common/kw_fs.h"
+#include "index/kw_index_db.h"
 
 #define KW_CACHE_APP_ID 0x6B77636F
 #define KW_CACHE_VERSION 1
@@ -92,15 +93,6 @@ static bool kw_cache_bind_key(kw_index_cache *c, sqlite3_stmt *st, const char *k
     return true;
 }
 
-static int kw_cache_int(sqlite3 *db, const char *sql) {
-    sqlite3_stmt *st = NULL;
-    int v = -1;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-        v = sqlite3_column_int(st, 0);
-    sqlite3_finalize(st);
-    return v;
-}
-
 /* Open the file (under c->mu); false: the cache is off from now on. */
 static bool kw_cache_open(kw_index_cache *c) {
     if (c->tried)
@@ -119,8 +111,10 @@ static bool kw_cache_open(kw_index_cache *c) {
         SQLITE_OK)
         return false;
     sqlite3_busy_timeout(c->db, 10000);
-    int app = kw_cache_int(c->db, "PRAGMA application_id");
-    int tables = kw_cache_int(c->db, "SELECT count(*) FROM sqlite_master");
+    /* -1: not read (the checks below then fail: the cache is off) */
+    long long app, tables, version;
+    kw_db_int(c->db, "PRAGMA application_id", -1, &app);
+    kw_db_int(c->db, "SELECT count(*) FROM sqlite_master", -1, &tables);
     if (app == 0 && tables == 0) { /* new: set it up (two processes may race: IF NOT EXISTS) */
         if (sqlite3_exec(c->db,
                          "PRAGMA journal_mode = WAL; BEGIN IMMEDIATE; "
@@ -129,9 +123,10 @@ static bool kw_cache_open(kw_index_cache *c) {
                          "data BLOB NOT NULL) WITHOUT ROWID; COMMIT",
                          NULL, NULL, NULL) != SQLITE_OK)
             return false;
-        app = kw_cache_int(c->db, "PRAGMA application_id");
+        kw_db_int(c->db, "PRAGMA application_id", -1, &app);
     }
-    if (app != KW_CACHE_APP_ID || kw_cache_int(c->db, "PRAGMA user_version") != KW_CACHE_VERSION)
+    kw_db_int(c->db, "PRAGMA user_version", -1, &version);
+    if (app != KW_CACHE_APP_ID || version != KW_CACHE_VERSION)
         return false;
     sqlite3_exec(c->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
     if (sqlite3_prepare_v2(c->db, "SELECT size, data FROM decoded WHERE key = ?1", -1, &c->get,

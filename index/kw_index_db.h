@@ -110,6 +110,10 @@ kw_status kw_db_exec(sqlite3 *db, const char *name, const char *sql, kw_err *err
 /* Whether query sql (from sqlite3_mprintf, freed here; NULL: out of memory,
  * taken as no) gives db a row. */
 bool kw_db_any(sqlite3 *db, char *sql);
+/* The integer in the first column of query sql's first row on db, into
+ * *out; none when the query gives no row. False, *out none, when the query
+ * cannot be prepared or fails. */
+bool kw_db_int(sqlite3 *db, const char *sql, long long none, long long *out);
 /* Create the tables, views and (when indexes) indexes of plan pl in an
  * empty database. A database filled anew is faster to fill without its
  * indexes: kw_db_create_indexes adds them once the rows are in. */

@@ -495,6 +495,18 @@ bool kw_db_any(sqlite3 *db, char *sql) {
     return yes;
 }
 
+bool kw_db_int(sqlite3 *db, const char *sql, long long none, long long *out) {
+    sqlite3_stmt *st = NULL;
+    *out = none;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        return false;
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *out = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE;
+}
+
 /* Whether table raw of db has a row (db NULL: taken as yes). */
 static bool kw_db_has_rows(sqlite3 *db, const char *raw) {
     return !db || kw_db_any(db, sqlite3_mprintf("SELECT 1 FROM \"%w\" LIMIT 1", raw));

@@ -286,19 +286,6 @@ kw_status kw_index_db_keep(kw_index_db *w, const char *path, long long size, lon
     return kw_dbw_mark(w, path, err);
 }
 
-/* The one integer a query gives (0 when it gives no row). */
-static bool kw_dbw_int(sqlite3 *db, const char *sql, long long *out) {
-    sqlite3_stmt *q = NULL;
-    *out = 0;
-    if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
-        return false;
-    int rc = sqlite3_step(q);
-    if (rc == SQLITE_ROW)
-        *out = sqlite3_column_int64(q, 0);
-    sqlite3_finalize(q);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE;
-}
-
 /* After rows were deleted: the strings and inlining frames no row names
  * are deleted once the sidecars replaced or removed since the last such
  * collection are a quarter of the index's sidecars or more (kwalk_meta's
@@ -309,10 +296,10 @@ static bool kw_dbw_int(sqlite3 *db, const char *sql, long long *out) {
  * sidecars' rows, and what is left meanwhile is rows no reader reaches. */
 static kw_status kw_dbw_collect(kw_index_db *w, kw_err *err) {
     long long before, n;
-    if (!kw_dbw_int(w->db,
-                    "SELECT CAST(value AS INTEGER) FROM kwalk_meta WHERE key = 'garbage_sidecars'",
-                    &before) ||
-        !kw_dbw_int(w->db, "SELECT count(*) FROM _sidecars", &n))
+    if (!kw_db_int(w->db,
+                   "SELECT CAST(value AS INTEGER) FROM kwalk_meta WHERE key = 'garbage_sidecars'",
+                   0, &before) ||
+        !kw_db_int(w->db, "SELECT count(*) FROM _sidecars", 0, &n))
         return kw_dbw_fail(w, "cannot read", err);
     long long garbage = before + w->deleted;
     if (garbage * 4 >= n) {

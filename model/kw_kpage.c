@@ -492,13 +492,45 @@ static kw_status kw_kgroups(kw_kpage *p) {
     return st;
 }
 
-/* The distinct open conditions of the candidates' ways. */
+/* Whether every open condition of way x is an open condition of way y. */
+static bool kw_kopen_within(const kw_kway *x, const kw_kway *y) {
+    for (size_t i = 0; i < x->conds.n; i++) {
+        bool in = x->conds.v[i].v != KW_KV_OPEN;
+        for (size_t j = 0; j < y->conds.n && !in; j++)
+            in = y->conds.v[j].v == KW_KV_OPEN && !strcmp(y->conds.v[j].text, x->conds.v[i].text);
+        if (!in)
+            return false;
+    }
+    return true;
+}
+
+/* Whether open way w of row decides the row: no other open way's open
+ * conditions are some of w's (that way is taken wherever w is, so what w
+ * needs beyond them decides nothing; of two with the same, the first
+ * decides). A way that fails decides nothing either. */
+static bool kw_kopen_decides(const kw_krow *row, size_t w) {
+    const kw_kway *x = &row->ways.v[w];
+    if (x->v != KW_KV_OPEN)
+        return false;
+    for (size_t o = 0; o < row->ways.n; o++) {
+        const kw_kway *y = &row->ways.v[o];
+        if (o != w && y->v == KW_KV_OPEN && kw_kopen_within(y, x) &&
+            (o < w || !kw_kopen_within(x, y)))
+            return false;
+    }
+    return true;
+}
+
+/* The distinct open conditions of the candidates' ways that decide them
+ * (kw_kopen_decides). */
 static kw_status kw_kopen(kw_kpage *p, kw_arena *a) {
     for (size_t r = 0; r < p->rows.n; r++) {
         const kw_krow *row = &p->rows.v[r];
         if (row->v != KW_KV_OPEN)
             continue;
-        for (size_t w = 0; w < row->ways.n; w++)
+        for (size_t w = 0; w < row->ways.n; w++) {
+            if (!kw_kopen_decides(row, w))
+                continue;
             for (size_t c = 0; c < row->ways.v[w].conds.n; c++) {
                 const kw_kcond *k = &row->ways.v[w].conds.v[c];
                 bool seen = k->v != KW_KV_OPEN;
@@ -510,6 +542,7 @@ static kw_status kw_kopen(kw_kpage *p, kw_arena *a) {
                 if (slot)
                     *slot = k;
             }
+        }
     }
     return KW_OK;
 }

@@ -128,8 +128,10 @@ typedef struct kw_kpage {
     size_t ngroups;
     KW_ARRAY(const char *) differ; /* the template parameters whose arguments differ */
     size_t nselected, ncandidates;
-    /* the distinct conditions a --shape left open on a candidate's way, each
-     * with the reason (a name it does not bind) */
+    /* the distinct conditions a --shape left open on a candidate's open
+     * ways, each with the reason (a name it does not bind); but not those of
+     * a way another open way settles (its open conditions are some of this
+     * way's: it is taken wherever this one is, so the rest decide nothing) */
     KW_ARRAY(const kw_kcond *) open;
     /* the ways of ruled-out rows that a contradiction failed (kw_kway.contra),
      * one per pair of conditions */

@@ -12,14 +12,16 @@
  * (but fails when it needs C and !(C), one not evaluated: the ways so
  * ruled out are listed, as `kwalk render NAME --shape` lists them); a
  * row is selected when a way holds, a candidate when one is open, ruled
- * out else. The rows are marked (tr.kw-sel, kw-cand, kw-out and the last
- * cell), and what `kwalk render NAME --shape` says above its table is
- * written under the box. Leading and trailing blanks of the box are
- * ignored. Words (dtype=bf16, qType=bf16) are compared as kw_expr.c
- * compares them, element types through model/kw_dtype.c's table, which
- * the page's data carries ("t", "u": kw_html_kpage.c). ?kwtest=shape&s=
- * SHAPE&s=...: each shape typed in turn, every row's verdict by symbol
- * written into #kw-test-result (docs/site.md). */
+ * out else; the conditions left open are listed as kw_kpage.c lists them
+ * (only those of a candidate's open ways that decide it). The rows are
+ * marked (tr.kw-sel, kw-cand, kw-out and the last cell), and what `kwalk
+ * render NAME --shape` says above its table is written under the box.
+ * Leading and trailing blanks of the box are ignored. Words (dtype=bf16,
+ * qType=bf16) are compared as kw_expr.c compares them, element types
+ * through model/kw_dtype.c's table, which the page's data carries ("t",
+ * "u": kw_html_kpage.c). ?kwtest=shape&s=SHAPE&s=...: each shape typed in
+ * turn, every row's verdict by symbol written into #kw-test-result
+ * (docs/site.md). */
 #include "render/kw_html.h"
 
 const char kw_html_kernel_js[] =
@@ -229,10 +231,19 @@ const char kw_html_kernel_js[] =
     "if(m.charAt(m.length-1)==='\"')while((i=m.indexOf(' at \"',i+1))>=0){var t=m.substring(i+5,m.length-1);\n"
     "if(i+5<=m.length-1&&t.indexOf('`')<0)return m.substring(0,i)+' at `'+t+'`'}\n"
     "return m}\n"
+    "/* the texts of a way's open conditions; whether all of x are in y */\n"
+    "function opens(cs){return cs.filter(function(k){return k.v===OPEN})\n"
+    ".map(function(k){return S[k.c[3]]})}\n"
+    "function within(x,y){return x.every(function(t){return y.indexOf(t)>=0})}\n"
+    "/* kw_kopen_decides: open way w of row x decides it unless another open way's open\n"
+    " * conditions are some of its own (of two with the same, the first decides) */\n"
+    "function decides(x,w){if(x.wvs[w]!==OPEN)return false;var me=opens(x.conds[w]);\n"
+    "return !x.conds.some(function(cs,o){if(o===w||x.wvs[o]!==OPEN)return false;var y=opens(cs);\n"
+    "return within(y,me)&&(o<w||!within(me,y))})}\n"
     "/* the verdicts of every row for shape sh (kw_kpage_build) */\n"
     "function judge(sh){var open=[],seen={},res=D.r.map(function(row){\n"
     "var base=copy(sh);row.a.forEach(function(t){var n=S[t[0]];if(!lookup(base,n))set(base,n,num(t[1]))});\n"
-    "var conds=[],v=FAILS,un=[];\n"
+    "var conds=[],wvs=[],v=FAILS,un=[];\n"
     "row.w.forEach(function(w){var wv=HOLDS,cs=w.map(function(c){\n"
     "var r=evaluate(S[c[0]],opShape(base,c[2])),cv;\n"
     "if(!r.ok)cv=OPEN;else cv=((r.v!=0)===(c[1]===1))?HOLDS:FAILS;\n"
@@ -243,9 +254,11 @@ const char kw_html_kernel_js[] =
     "if(wv===OPEN)cs.some(function(y,j){return cs.slice(0,j).some(function(x){var a=S[x.c[3]],b=S[y.c[3]];\n"
     "if((x.v!==OPEN&&y.v!==OPEN)||(a!=='!('+b+')'&&b!=='!('+a+')'))return false;\n"
     "wv=FAILS;un.push([y,x]);return true})});\n"
-    "if(wv===HOLDS||(wv===OPEN&&v===FAILS))v=wv});\n"
-    "return {v:v,conds:conds,un:un}});\n"
-    "res.forEach(function(x){if(x.v!==OPEN)return;x.conds.forEach(function(cs){cs.forEach(function(k){\n"
+    "wvs.push(wv);if(wv===HOLDS||(wv===OPEN&&v===FAILS))v=wv});\n"
+    "return {v:v,conds:conds,wvs:wvs,un:un}});\n"
+    "/* the open conditions of the candidates' ways that decide them (kw_kopen_decides) */\n"
+    "res.forEach(function(x){if(x.v!==OPEN)return;\n"
+    "x.conds.forEach(function(cs,w){if(!decides(x,w))return;cs.forEach(function(k){\n"
     "var t=S[k.c[3]];if(k.v!==OPEN||seen[t])return;seen[t]=1;open.push([t,S[k.c[4]],k.why])})})});\n"
     "var unreach=[],useen={};res.forEach(function(x){if(x.v===FAILS)x.un.forEach(function(u){\n"
     "var k=S[u[0].c[3]]+'\\n'+S[u[1].c[3]];if(useen[k])return;useen[k]=1;\n"

@@ -54,7 +54,14 @@ the aiter fixture's plugin build, against ground truth kwalk does not produce:
             position of the template's own parameter list); with `_st` (the
             dispatch macro's input type) bound too, DTYPE_I's mangled code as
             well; every spelling of the type decides the same, an unknown
-            spelling decides nothing. And the site: in headless Chromium,
+            spelling decides nothing. What a --shape page lists as not
+            evaluated on the glob's rows is exactly what can still decide
+            them: each row is reached from asm_pa.cu's two entry points
+            (each function that reads cfg_pa_asm and launches, with its
+            AITER_CHECK conditions, read here), so where a shape makes one
+            entry's checks hold, the other entry's checks decide nothing
+            and are not listed; the expected list is worked out here from
+            those checks and the csv's fields. And the site: in headless Chromium,
             the shape box of the kernel pages of the glob's table and of
             add_rmsnorm_quant_kernel, given each numeric shape and a few
             more, marks every instantiation as `kwalk render NAME --shape`
@@ -718,15 +725,21 @@ def do_shape(a, ck):
     shape_dtype(a, ck, db)
     check_reasons(a, ck, db)
     check_unreach(a, ck, db)
+    check_settled(a, ck, db)
     shapes = ["%s=%s" % (k, v) for k in numeric for v in sorted({f[k] for f in rows.values()})]
-    shapes += [",".join(shapes[:3]), "head_size=128,qTile=0,Gqa=8,Mtp=1,Msk=0,Hp=0"]
+    shapes += [",".join(shapes[:3]), "head_size=128,qTile=0,Gqa=8,Mtp=1,Msk=0,Hp=0",
+               "head_size=128"]  # pa_ps_fwd's way settled (check_settled)
     # words: the pa tables' string fields (qType=bf16), element types by
     # model/kw_dtype.c's spellings, an unknown spelling (not evaluated)
     shapes += ["%s=%s" % (k, v) for k in words for v in sorted({f[k] for f in rows.values()})]
     rms = ["n=4096,group_size=0,emit_e8m0_scale=0", "n=300", "n=8192,group_size=32",
            "n=6000,group_size=24,reduce_thread_size=4,m=1", "dtype=bf16", "dtype=fp16",
            "dtype=bfloat16", "dtype=bf16,_st=bf16", "n=4096,dtype=Half", "dtype=bf17", "n=8192"]
-    site_shapes(a, ck, db, [(GLOB, shapes), ("add_rmsnorm_quant_kernel", rms)], seen)
+    # the whole table (its page's list of what is not evaluated compared too):
+    # each entry point's check settling the other's way (check_settled)
+    table = ["qTile=16", "head_size=128", "Gqa=8"]
+    site_shapes(a, ck, db, [(GLOB, shapes), ("add_rmsnorm_quant_kernel", rms), ("pa_*", table)],
+                seen)
 
 
 def check_reasons(a, ck, db):
@@ -816,6 +829,116 @@ def open_reasons(md):
     return [m.group(1)  # names as code spans: no Markdown escape to undo
             for m in re.finditer(r"^- `[^`]*` at `[^`]*`(?:: (.*))?$",
                                  part[1].split("\n\n")[0], re.M)]
+
+
+def pa_entries(a):
+    """asm_pa.cu's entry points that launch a row of the pa table: each
+    function `void NAME(` whose body reads cfg_pa_asm and calls
+    launch_kernel, with the conditions of its AITER_CHECKs (the first
+    argument; `false`, an error branch's, left out), in source order."""
+    src = open(os.path.join(a.fixture, "aiter", "csrc", "py_itfs_cu", "asm_pa.cu"),
+               encoding="utf-8").read()
+    src = re.sub(r"//[^\n]*|/\*.*?\*/", " ", src, flags=re.S)
+    out = {}
+    for m in re.finditer(r"^void\s+(\w+)\s*\(", src, re.M):
+        at = src.index("{", src.index(")", m.end()))
+        depth, end = 0, at
+        for end in range(at, len(src)):
+            depth += {"{": 1, "}": -1}.get(src[end], 0)
+            if not depth:
+                break
+        body = src[at:end]
+        if "cfg_pa_asm" not in body or "launch_kernel" not in body:
+            continue
+        checks = []
+        for c in re.finditer(r"\bAITER_CHECK\s*\(", body):
+            depth, arg = 0, ""
+            for ch in body[c.end():]:
+                if ch == "," and not depth:
+                    break
+                depth += {"(": 1, ")": -1}.get(ch, 0)
+                arg += ch
+            if " ".join(arg.split()) != "false":
+                checks.append(" ".join(arg.split()))
+        out[m.group(1)] = checks
+    return out
+
+
+CMP = {"==": lambda x, y: x == y, "!=": lambda x, y: x != y, "<": lambda x, y: x < y,
+       "<=": lambda x, y: x <= y, ">": lambda x, y: x > y, ">=": lambda x, y: x >= y}
+
+
+def open_expected(rows, entries, shape):
+    """The conditions a --shape page must list as not evaluated, worked out
+    from the table's rows and the entry points' checks (pa_entries): per
+    row agreeing with the shape, its fields the shape leaves unbound and,
+    of each entry whose checks do not fail, the checks left unbound; but
+    not those of an entry settled by another: one whose unbound checks are
+    some of its own (every field is on both ways, so wherever this entry's
+    way holds that one's does, and its extra checks decide nothing); of
+    two with the same, the first decides. Also the checks so dropped."""
+    want, dropped = set(), set()
+    for fields in rows.values():
+        if any(k in shape and shape[k] != v for k, v in fields.items()):
+            continue
+        unbound = {("%s == %s" if re.fullmatch(r"-?\d+", v) else '%s == "%s"') % (k, v)
+                   for k, v in fields.items() if k not in shape}
+        ways = []
+        for checks in entries.values():
+            left, fails = [], False
+            for c in checks:
+                n, op, lit = re.fullmatch(r"(\w+) (==|!=|<=|>=|<|>) (-?\d+)", c).groups()
+                if n in shape:
+                    fails = fails or not CMP[op](int(shape[n]), int(lit))
+                else:
+                    left.append(c)
+            if not fails:
+                ways.append(set(left))
+        if not ways or (not unbound and any(not w for w in ways)):
+            continue  # ruled out, or selected: nothing to list
+        want |= unbound
+        for i, w in enumerate(ways):
+            settled = any(o < w or (o == w and j < i) for j, o in enumerate(ways) if j != i)
+            (dropped if settled else want).update(w)
+    return want, dropped - want
+
+
+def check_settled(a, ck, db):
+    """What a --shape page lists as not evaluated, on the glob's table rows:
+    each row is reached from both entry points of asm_pa.cu (pa_fwd and
+    pa_ps_fwd, read from the source with their AITER_CHECK conditions),
+    each way needing its entry's checks and every field of the row
+    (pa_asm.csv). Where a shape makes one entry's checks hold, that way
+    needs only the fields, so the other entry's checks decide nothing and
+    are not listed as "bind their names to decide"; where neither is
+    settled (a field bound, a check failing), each check that can still
+    decide stays. The expected list is worked out here (open_expected)."""
+    rows, entries = pa_rows(a), pa_entries(a)
+    if not ck.check(len(entries) >= 2 and all(entries.values()),
+                    "asm_pa.cu: two entry points with checks that launch a pa row: %r" % entries):
+        return
+    shapes = [{"kwalk_unused_name": "1"}]
+    field = sorted(k for f in rows.values() for k in f)[0]
+    shapes.append({field: sorted({f[field] for f in rows.values()})[0]})
+    for checks in entries.values():
+        for c in checks:
+            n, op, lit = re.fullmatch(r"(\w+) (==|!=|<=|>=|<|>) (-?\d+)", c).groups()
+            tried = sorted({f[n] for f in rows.values() if n in f}) or [
+                str(int(lit) + d) for d in (-1, 0, 1)]
+            shapes += [{n: v} for v in tried]
+    dropped = 0
+    for shape in shapes:
+        text = ",".join("%s=%s" % kv for kv in shape.items())
+        rc, md, err = render(a, db, GLOB, "--shape", text)
+        ck.eq(rc, 0, "--shape %s: exit status (%s)" % (text, err.strip()[:200]))
+        want, gone = open_expected(rows, entries, shape)
+        got = open_conds(md)
+        ck.eq(len(got), len(set(got)), "--shape %s: a condition listed twice" % text)
+        ck.eq(sorted(set(got)), sorted(want), "--shape %s: the conditions listed as not "
+              "evaluated (deciding nothing: %s)" % (text, ", ".join(sorted(gone)) or "none"))
+        dropped += len(gone)
+    ck.check(dropped >= 2, "no shape settled an entry's checks (%d shapes)" % len(shapes))
+    ck.note("%d shapes, %d checks not listed as they decide nothing" % (len(shapes), dropped))
 
 
 def site_shapes(a, ck, db, names, seen):

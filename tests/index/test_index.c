@@ -6,6 +6,7 @@
  * truncated or corrupt (never a crash: the database reader is fed truncated
  * and mutated files, and rows it cannot place), and the listings read one
  * arch at a time after the rest (kw_index_read_listing). */
+#define _POSIX_C_SOURCE 200809L
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,9 @@
 #include "index/kw_index_db.h"
 #include "index/kw_index_int.h"
 #include "kw_test.h"
+#include "kw_test_index.h"
 #include "kw_test_sidecar.h"
+#include "kw_test_tmp.h"
 
 static const char *parse_err(const char *text) {
     static kw_err err;
@@ -126,15 +129,9 @@ static void test_errors(void) {
 
 /* A small index with every field, and its database. */
 static void build(kw_index *ix, kw_sidecar *a) {
-    kw_err err;
-    kw_index_init(ix);
-    ix->producer.name = "kwalk";
     kw_sidecar_init(a);
     kw_tc_full_sidecar(a);
-    CHECK(kw_index_add(ix, a, "a.kwalk.yaml", &err) == KW_OK);
-    const kw_sidecar *scs[] = {a};
-    const char *names[] = {"a.kwalk.yaml"};
-    CHECK(kw_index_db_write("p.db", &ix->producer, scs, names, 1, &err) == KW_OK);
+    kw_test_index_one(ix, a, "p.db");
 }
 
 static char *slurp(const char *path, size_t *n) {
@@ -153,18 +150,11 @@ static char *slurp(const char *path, size_t *n) {
     return d;
 }
 
-static void spit(const char *path, const void *d, size_t n) {
-    FILE *f = fopen(path, "wb");
-    CHECK(f && fwrite(d, 1, n, f) == n);
-    if (f)
-        fclose(f);
-}
-
 /* The error reading the file of n bytes d as "c.db", NULL when it reads. */
 static const char *load_err(const void *d, size_t n) {
     static kw_err err;
     kw_index ix;
-    spit("c.db", d, n);
+    kw_test_index_spit("c.db", d, n);
     kw_status st = kw_index_read_file(&ix, "c.db", &err);
     CHECK(st == KW_OK || (ix.kernels.n == 0 && ix.tus.n == 0));
     kw_index_free(&ix);
@@ -172,13 +162,6 @@ static const char *load_err(const void *d, size_t n) {
         return NULL;
     CHECK(!strchr(err.msg, '\n') && !strncmp(err.msg, "c.db: ", 6));
     return err.msg;
-}
-
-static void sql(const char *path, const char *q) {
-    sqlite3 *db = NULL;
-    CHECK(sqlite3_open(path, &db) == SQLITE_OK);
-    CHECK(sqlite3_exec(db, q, NULL, NULL, NULL) == SQLITE_OK);
-    sqlite3_close(db);
 }
 
 static void test_db(void) {
@@ -257,35 +240,24 @@ static void test_db(void) {
     }
     free(m);
     /* another SQLite database, another version, another layout */
-    spit("c.db", d, n);
-    sql("c.db", "PRAGMA application_id = 7");
-    kw_index other;
-    CHECK(kw_index_read_file(&other, "c.db", &err) == KW_ERR);
-    CHECK_STR(err.msg, "c.db: an SQLite database, not a kwalk index");
-    spit("c.db", d, n);
-    sql("c.db", "UPDATE kwalk_meta SET value = '99' WHERE key = 'kwalk_index'");
-    CHECK(kw_index_read_file(&other, "c.db", &err) == KW_ERR);
-    CHECK_STR(err.msg, "c.db: unsupported kwalk_index 99 (this kwalk reads 6)");
-    spit("c.db", d, n);
-    sql("c.db", "UPDATE kwalk_meta SET value = '0' WHERE key = 'layout'");
-    CHECK(kw_index_read_file(&other, "c.db", &err) == KW_ERR);
-    CHECK_STR(err.msg, "c.db: written by a kwalk build with another record layout; rebuild it "
-                       "with 'kwalk index'");
+    CHECK_STR(kw_test_index_damaged(d, n, "PRAGMA application_id = 7"),
+              "c.db: an SQLite database, not a kwalk index");
+    CHECK_STR(
+        kw_test_index_damaged(d, n, "UPDATE kwalk_meta SET value = '99' WHERE key = 'kwalk_index'"),
+        "c.db: unsupported kwalk_index 99 (this kwalk reads 6)");
+    CHECK_STR(kw_test_index_damaged(d, n, "UPDATE kwalk_meta SET value = '0' WHERE key = 'layout'"),
+              "c.db: written by a kwalk build with another record layout; rebuild it "
+              "with 'kwalk index'");
     /* rows a reader cannot place */
-    spit("c.db", d, n);
-    sql("c.db", "UPDATE _kernels_params SET _ord = _ord + 1 WHERE _ord = 3");
-    CHECK(kw_index_read_file(&other, "c.db", &err) == KW_ERR);
-    CHECK_STR(err.msg, "c.db: corrupt kwalk index (kernels_params: a gap in a list); rebuild it "
-                       "with 'kwalk index'");
-    spit("c.db", d, n);
-    sql("c.db", "UPDATE _kernels_archs SET _parent = 999999");
-    CHECK(kw_index_read_file(&other, "c.db", &err) == KW_ERR);
-    CHECK_STR(err.msg, "c.db: corrupt kwalk index (kernels_archs: a row without its parent); "
-                       "rebuild it with 'kwalk index'");
-    spit("c.db", d, n);
-    sql("c.db", "DROP TABLE _kernels_calls");
-    CHECK(kw_index_read_file(&other, "c.db", &err) == KW_ERR);
-    CHECK(strstr(err.msg, "c.db: corrupt kwalk index (kernels_calls: ") == err.msg);
+    CHECK_STR(
+        kw_test_index_damaged(d, n, "UPDATE _kernels_params SET _ord = _ord + 1 WHERE _ord = 3"),
+        "c.db: corrupt kwalk index (kernels_params: a gap in a list); rebuild it "
+        "with 'kwalk index'");
+    CHECK_STR(kw_test_index_damaged(d, n, "UPDATE _kernels_archs SET _parent = 999999"),
+              "c.db: corrupt kwalk index (kernels_archs: a row without its parent); "
+              "rebuild it with 'kwalk index'");
+    const char *e = kw_test_index_damaged(d, n, "DROP TABLE _kernels_calls");
+    CHECK(e && strstr(e, "c.db: corrupt kwalk index (kernels_calls: ") == e);
     free(d);
     kw_buf_free(&y1);
     kw_buf_free(&y2);
@@ -341,13 +313,8 @@ static void test_db_later(void) {
     kw_index ix, back;
     kw_sidecar a;
     kw_err err;
-    kw_index_init(&ix);
-    ix.producer.name = "kwalk";
     listing_sidecar(&a);
-    CHECK(kw_index_add(&ix, &a, "a.kwalk.yaml", &err) == KW_OK);
-    const kw_sidecar *scs[] = {&a};
-    const char *names[] = {"a.kwalk.yaml"};
-    CHECK(kw_index_db_write("l.db", &ix.producer, scs, names, 1, &err) == KW_OK);
+    kw_test_index_one(&ix, &a, "l.db");
     kw_buf y1, y2;
     kw_buf_init(&y1);
     kw_buf_init(&y2);
@@ -414,8 +381,9 @@ static void test_db_later(void) {
     char *d = slurp("l.db", &n);
     CHECK(d != NULL);
     if (d) {
-        spit("c.db", d, n);
-        sql("c.db", "UPDATE kernels_archs_lines_packed SET data = substr(data, 1, length(data) - "
+        kw_test_index_spit("c.db", d, n);
+        kw_test_index_sql(
+            "c.db", "UPDATE kernels_archs_lines_packed SET data = substr(data, 1, length(data) - "
                     "1) WHERE _id = (SELECT min(_id) FROM kernels_archs_lines_packed)");
         CHECK(kw_index_read_file(&back, "c.db", &err) == KW_OK);
         kw_index_free(&back);
@@ -709,10 +677,7 @@ static void test_db_shared(void) {
          "with 'kwalk index'"},
     };
     for (size_t i = 0; d && i < sizeof bad / sizeof bad[0]; i++) {
-        spit("c.db", d, n);
-        sql("c.db", bad[i].sql);
-        CHECK(kw_index_read_file(&back, "c.db", &err) == KW_ERR);
-        CHECK_STR(err.msg, bad[i].msg);
+        CHECK_STR(kw_test_index_damaged(d, n, bad[i].sql), bad[i].msg);
     }
     free(d);
     kw_buf_free(&y1);
@@ -722,7 +687,7 @@ static void test_db_shared(void) {
     kw_sidecar_free(&b);
 }
 
-int main(void) {
+static void test_all(void) {
     test_build_and_round_trip();
     test_errors();
     test_db();
@@ -730,5 +695,12 @@ int main(void) {
     test_db_shared();
     test_lines_packed();
     test_internal_linkage();
+}
+
+int main(void) {
+    /* its files (p.db, l.db, s.db, c.db, ...) in a folder of its own: one
+     * an earlier run left would be read where this run's write failed */
+    if (!kw_test_tmp_run("kw-index-unit", test_all))
+        return 1;
     return kw_test_result("test_index");
 }

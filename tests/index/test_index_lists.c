@@ -17,6 +17,7 @@
 #include "common/kw_fs.h"
 #include "index/kw_index.h"
 #include "kw_test.h"
+#include "kw_test_index.h"
 #include "kw_test_sidecar.h"
 #include "kw_test_tmp.h"
 
@@ -54,13 +55,6 @@ static void lists_sidecar(kw_sidecar *sc) {
     sc->kernels.v[0].archs.v[0].ir = ir;
 }
 
-static void sql(const char *path, const char *q) {
-    sqlite3 *db = NULL;
-    CHECK(sqlite3_open(path, &db) == SQLITE_OK);
-    CHECK(sqlite3_exec(db, q, NULL, NULL, NULL) == SQLITE_OK);
-    sqlite3_close(db);
-}
-
 /* Every row of query q's first column, as text, joined by '|' into buf. */
 static const char *rows(const char *path, const char *q, char *buf, size_t n) {
     sqlite3 *db = NULL;
@@ -79,12 +73,6 @@ static const char *rows(const char *path, const char *q, char *buf, size_t n) {
     return buf;
 }
 
-/* A copy of the index (n bytes d) at path. */
-static void spit(const char *path, const void *d, size_t n) {
-    kw_err err;
-    CHECK(kw_fs_write(path, d, n, &err) == KW_OK);
-}
-
 /* The YAML of the index read from path (whole), into y; false: no read. */
 static bool read_yaml(const char *path, kw_buf *y) {
     kw_index ix;
@@ -101,13 +89,8 @@ static void test_lists(void) {
     kw_index ix;
     kw_sidecar a;
     kw_err err;
-    kw_index_init(&ix);
-    ix.producer.name = "kwalk";
     lists_sidecar(&a);
-    CHECK(kw_index_add(&ix, &a, "a.kwalk.yaml", &err) == KW_OK);
-    const kw_sidecar *scs[] = {&a};
-    const char *names[] = {"a.kwalk.yaml"};
-    CHECK(kw_index_db_write("v.db", &ix.producer, scs, names, 1, &err) == KW_OK);
+    kw_test_index_one(&ix, &a, "v.db");
     kw_buf want, got;
     kw_buf_init(&want);
     kw_buf_init(&got);
@@ -168,29 +151,24 @@ static void test_lists(void) {
     char *d = NULL;
     CHECK(kw_fs_read("v.db", &d, &n, &err) == KW_OK);
     for (size_t i = 0; d && i < sizeof bad / sizeof *bad; i++) {
-        spit("c.db", d, n);
         char q[256];
         snprintf(q, sizeof q,
                  "UPDATE strings SET value = %s WHERE _id = (SELECT depends_on FROM "
                  "_kernels_archs_ir_accesses LIMIT 1)",
                  bad[i]);
-        sql("c.db", q);
-        kw_index back;
-        CHECK(kw_index_read_file(&back, "c.db", &err) == KW_ERR);
-        CHECK(!strchr(err.msg, '\n') && strstr(err.msg, "c.db: corrupt kwalk index (") == err.msg);
+        const char *e = kw_test_index_damaged(d, n, q);
+        CHECK(e && !strchr(e, '\n') && strstr(e, "c.db: corrupt kwalk index (") == e);
     }
     /* an integer list with a string in it, and an id no string has */
-    spit("c.db", d, n);
-    sql("c.db", "UPDATE strings SET value = '[0,\"a\"]' WHERE _id = (SELECT members FROM "
-                "_kernels_archs_ir_groups)");
-    kw_index back;
-    CHECK(kw_index_read_file(&back, "c.db", &err) == KW_ERR);
-    CHECK_STR(err.msg, "c.db: corrupt kwalk index (kernels_archs_ir_groups: a damaged list); "
-                       "rebuild it with 'kwalk index'");
-    spit("c.db", d, n);
-    sql("c.db", "UPDATE _kernels_archs_ir_groups SET members = 999999");
-    CHECK(kw_index_read_file(&back, "c.db", &err) == KW_ERR);
-    CHECK(strstr(err.msg, "c.db: corrupt kwalk index (") == err.msg);
+    CHECK_STR(kw_test_index_damaged(
+                  d, n,
+                  "UPDATE strings SET value = '[0,\"a\"]' WHERE _id = (SELECT members FROM "
+                  "_kernels_archs_ir_groups)"),
+              "c.db: corrupt kwalk index (kernels_archs_ir_groups: a damaged list); "
+              "rebuild it with 'kwalk index'");
+    const char *e =
+        kw_test_index_damaged(d, n, "UPDATE _kernels_archs_ir_groups SET members = 999999");
+    CHECK(e && strstr(e, "c.db: corrupt kwalk index (") == e);
     free(d);
     kw_buf_free(&want);
     kw_buf_free(&got);
@@ -199,14 +177,8 @@ static void test_lists(void) {
 
 int main(void) {
     /* its files (v.db, c.db) in a folder of its own: index.unit, run beside
-     * it, writes a c.db of its own in the build's test folder */
-    char dir[512], here[4096];
-    if (!kw_test_tmp_make(dir, sizeof dir, "kw-index-lists") || !getcwd(here, sizeof here) ||
-        chdir(dir) != 0)
+     * it, writes a c.db of its own */
+    if (!kw_test_tmp_run("kw-index-lists", test_lists))
         return 1;
-    test_lists();
-    if (chdir(here) != 0)
-        perror("chdir");
-    kw_test_tmp_remove(dir);
     return kw_test_result("test_index_lists");
 }
