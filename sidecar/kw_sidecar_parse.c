@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +108,7 @@ static void kw_sidecar_parse_fill(kw_sidecar_parser *p, size_t i) {
     const kw_yaml_fast_event *e = &p->fy.ev[i];
     memset(&p->ev, 0, sizeof(p->ev));
     p->ev.type = (yaml_event_type_t)e->type;
+    p->items = p->ev.type == YAML_SEQUENCE_START_EVENT ? e->len : 0;
     p->ev.start_mark.line = p->ev.end_mark.line = e->line;
     switch (p->ev.type) {
     case YAML_SCALAR_EVENT:
@@ -403,7 +405,8 @@ static kw_status kw_sidecar_parse_str(kw_sidecar_parser *p, const char **out) {
     size_t n = p->ev.data.scalar.length;
     if (memchr(v, '\0', n))
         return kw_sidecar_parse_fail(p, "strings must not contain NUL characters");
-    *out = kw_arena_strndup(p->arena, v, n);
+    /* the fast reader's values live in the arena already (kw_yaml_fast_doc.arena) */
+    *out = p->fast ? v : kw_arena_strndup(p->arena, v, n);
     if (!*out)
         return kw_fail(p->err, "%s: out of memory", p->name);
     kw_sidecar_parse_consume(p);
@@ -466,7 +469,8 @@ static const kw_field *kw_sidecar_parse_lookup(const kw_type *t, const char *key
         start = 0;
     for (size_t k = 0; k < t->nfields; k++) {
         *i = start + k < t->nfields ? start + k : start + k - t->nfields;
-        if (!strcmp(t->fields[*i].key, key))
+        const char *fk = t->fields[*i].key;
+        if (fk[0] == key[0] && !strcmp(fk, key))
             return &t->fields[*i];
     }
     return NULL;
@@ -679,10 +683,27 @@ static kw_status kw_sidecar_parse_counts(kw_sidecar_parser *p, kw_anyarr *arr) {
     }
 }
 
+/* An empty array about to get the items of the sequence just started: room
+ * for all of them at once when the fast reader counted them (p->items), so
+ * that the array is not copied as it grows. */
+static kw_status kw_sidecar_parse_presize(kw_sidecar_parser *p, kw_anyarr *arr, size_t esize) {
+    size_t n = p->items;
+    if (!n || arr->cap || n > SIZE_MAX / esize)
+        return KW_OK;
+    void *v = kw_arena_alloc_raw(p->arena, n * esize); /* a slot is zeroed when pushed */
+    if (!v)
+        return kw_sidecar_parse_oom(p);
+    arr->v = v;
+    arr->cap = n;
+    return KW_OK;
+}
+
 static kw_status kw_sidecar_parse_list(kw_sidecar_parser *p, const kw_field *f, kw_anyarr *arr) {
     if (kw_sidecar_parse_expect(p, YAML_SEQUENCE_START_EVENT, NULL) != KW_OK)
         return KW_ERR;
     size_t esize = kw_schema_elem_size(f);
+    if (kw_sidecar_parse_presize(p, arr, esize) != KW_OK)
+        return KW_ERR;
     for (size_t i = 0;; i++) {
         bool more;
         if (kw_sidecar_parse_next_item(p, &more) != KW_OK)
@@ -718,7 +739,8 @@ static kw_status kw_sidecar_parse_list(kw_sidecar_parser *p, const kw_field *f, 
 
 /* A sequence of integers (KW_F_INTS). */
 static kw_status kw_sidecar_parse_ints(kw_sidecar_parser *p, kw_anyarr *arr) {
-    if (kw_sidecar_parse_expect(p, YAML_SEQUENCE_START_EVENT, NULL) != KW_OK)
+    if (kw_sidecar_parse_expect(p, YAML_SEQUENCE_START_EVENT, NULL) != KW_OK ||
+        kw_sidecar_parse_presize(p, arr, sizeof(long long)) != KW_OK)
         return KW_ERR;
     for (size_t i = 0;; i++) {
         bool more;
@@ -880,6 +902,7 @@ kw_status kw_sidecar_parse_begin_mode(kw_sidecar_parser *p, const char *name, co
     p->arena = a;
     p->err = err;
     kw_yaml_fast_init(&p->fy);
+    p->fy.arena = a; /* the strings read point into the values (kw_sidecar_parse_str) */
     if (fast && kw_yaml_fast_enabled() && kw_yaml_fast_parse(&p->fy, text, len)) {
         p->fast = true;
     } else {
