@@ -321,6 +321,8 @@ static bool kw_sidecar_parse_is_null(const yaml_event_t *ev) {
     if (ev->type != YAML_SCALAR_EVENT || ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
         return false;
     const char *v = (const char *)ev->data.scalar.value;
+    if (v[0] != '~' && v[0] != 'n' && v[0] != 'N' && v[0]) /* most values: no comparison */
+        return false;
     return !v[0] || !strcmp(v, "~") || !strcmp(v, "null") || !strcmp(v, "Null") ||
            !strcmp(v, "NULL");
 }

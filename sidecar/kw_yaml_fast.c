@@ -359,7 +359,9 @@ static bool kw_yaml_fast_plain_scan(const kw_yaml_fast *y, const char *q, bool f
         char c = *q;
         if (c == '\n')
             break;
-        if (!(k = kw_yaml_fast_char(y, q)))
+        if ((unsigned char)c >= 0x20 && (unsigned char)c < 0x7F) /* printable ASCII, inline */
+            k = 1;
+        else if (!(k = kw_yaml_fast_char(y, q)))
             return false;
         if (c == '#' && q > s && q[-1] == ' ')
             return false;
@@ -369,7 +371,7 @@ static bool kw_yaml_fast_plain_scan(const kw_yaml_fast *y, const char *q, bool f
             if (q + 1 == y->end || q[1] == ' ' || q[1] == '\n')
                 break;
         }
-        if (flow && strchr(",[]{}", c))
+        if (flow && (c == ',' || c == '[' || c == ']' || c == '{' || c == '}'))
             break;
     }
     *stop = q;
