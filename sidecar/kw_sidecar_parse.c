@@ -482,7 +482,7 @@ kw_status kw_sidecar_parse_field(kw_sidecar_parser *p, const kw_type *t, void *o
                                  uint64_t *seen) {
     size_t i;
     const kw_field *f = t ? kw_sidecar_parse_lookup(t, key, *seen, &i) : NULL;
-    size_t klen = strlen(key);
+    size_t klen = !f && t ? strlen(key) : 0; /* a key found needs no length */
     if (!f && t && klen > 4 && klen < 128 && !strcmp(key + klen - 4, "_why")) {
         /* the reason of a kw_val that is unknown: "<key>_why" */
         char stem[128];
