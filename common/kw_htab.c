@@ -1,4 +1,5 @@
-/* kw_htab.c: the hash table's growth and the FNV-1a hash (kw_htab.h). */
+/* kw_htab.c: the hash table's growth, the FNV-1a hash and the word-wise
+ * hash of kw_symmap (kw_htab.h). */
 #include "common/kw_htab.h"
 
 #include <stdlib.h>
@@ -16,6 +17,25 @@ uint64_t kw_htab_hash_str(const char *s) {
     uint64_t h = 14695981039346656037ull;
     for (; *s; s++)
         h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+uint64_t kw_htab_hash_words(const void *p, size_t n) {
+    const unsigned char *s = p;
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ n, w;
+    for (; n >= 8; s += 8, n -= 8) {
+        memcpy(&w, s, 8);
+        h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 29;
+    }
+    w = 0;
+    memcpy(&w, s, n);
+    h ^= w;
+    h ^= h >> 30;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 27;
+    h *= 0x94d049bb133111ebull;
+    h ^= h >> 31;
     return h;
 }
 

@@ -1,5 +1,5 @@
-/* kw_symmap.c: the string-keyed map (kw_symmap.h): FNV-1a and the one hash
- * table (kw_htab.c) over an array of keys and values. */
+/* kw_symmap.c: the string-keyed map (kw_symmap.h): kw_htab_hash_words and
+ * the one hash table (kw_htab.c) over an array of keys and values. */
 #include "common/kw_symmap.h"
 
 #include <stdlib.h>
@@ -17,7 +17,8 @@ typedef struct kw_symmap_key {
 
 static bool kw_symmap_eq(const void *ctx, size_t i) {
     const kw_symmap_key *k = ctx;
-    return strcmp(k->m->ent[i].key, k->key) == 0;
+    const char *o = k->m->ent[i].key;
+    return o == k->key || strcmp(o, k->key) == 0;
 }
 
 void kw_symmap_init(kw_symmap *m) {
@@ -34,7 +35,8 @@ void kw_symmap_free(kw_symmap *m) {
 
 size_t *kw_symmap_get(const kw_symmap *m, const char *key) {
     kw_symmap_key k = {m, key};
-    kw_htab_slot *s = kw_htab_find(&m->tab, kw_htab_hash_str(key), kw_symmap_eq, &k);
+    uint64_t h = kw_htab_hash_words(key, strlen(key));
+    kw_htab_slot *s = kw_htab_find(&m->tab, h, kw_symmap_eq, &k);
     return s && s->idx ? &m->ent[s->idx - 1].value : NULL;
 }
 
@@ -51,7 +53,7 @@ kw_status kw_symmap_put(kw_symmap *m, const char *key, size_t value) {
     }
     if (kw_htab_reserve(&m->tab) != KW_OK)
         return KW_ERR;
-    uint64_t h = kw_htab_hash_str(key);
+    uint64_t h = kw_htab_hash_words(key, strlen(key));
     kw_symmap_key k = {m, key};
     kw_htab_slot *s = kw_htab_find(&m->tab, h, kw_symmap_eq, &k);
     if (s->idx) {

@@ -80,6 +80,20 @@ bool kw_db_chain_field(const kw_field *f);
 /* Column walks over the data columns of one row, in plan order. */
 typedef enum kw_dbmode { KW_DB_BIND, KW_DB_READ } kw_dbmode;
 typedef struct kw_dbshare kw_dbshare;
+/* BIND: the ids of the strings bound lately, by their address (one sidecar's
+ * strings, which its aliases share: kw_sidecar_parse_str), so that a string
+ * bound again skips kw_db_share_str's hashing and comparing. text: the id was
+ * asked for without pack (its text row is stored). Emptied when the strings
+ * it points to may be freed (kw_index_db_put). */
+enum { KW_DB_STRS = 4096 };
+typedef struct kw_dbstrs {
+    struct {
+        const char *s;
+        long long id;
+        bool text;
+    } e[KW_DB_STRS];
+} kw_dbstrs;
+
 typedef struct kw_dbcur {
     kw_dbmode mode;
     sqlite3_stmt *st;
@@ -90,6 +104,7 @@ typedef struct kw_dbcur {
     bool chains;       /* READ: resolve inlined_at chains and read the lists no page
                         * shows (else left empty) */
     bool pack;         /* BIND: long strings of this row may be stored compressed */
+    kw_dbstrs *strs;   /* BIND: the ids of strings bound lately, or NULL */
 } kw_dbcur;
 /* Bind (BIND) or read (READ) the data columns of an element of table tab. */
 void kw_db_row(kw_dbcur *c, const kw_dbtab *tab, void *elem);

@@ -5,6 +5,7 @@
 #include "index/kw_index_db.h"
 #include "sidecar/kw_call_graph.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,10 +247,27 @@ static void kw_cur_plain(kw_dbcur *c, const char **s) {
 
 /* A string column: its id in `strings` (every string is stored once, and
  * read once: the rows share the reader's copy). */
+static long long kw_cur_str_id(kw_dbcur *c, const char *s, bool pack) {
+    if (!c->strs)
+        return kw_db_share_str(c->share, s, pack);
+    uintptr_t a = (uintptr_t)s;
+    size_t h = (size_t)((a >> 3) ^ (a >> 15)) & (KW_DB_STRS - 1);
+    __typeof__(c->strs->e[0]) *e = &c->strs->e[h];
+    if (e->s == s && (pack || e->text)) /* what kw_db_share_str would answer */
+        return e->id;
+    long long id = kw_db_share_str(c->share, s, pack);
+    if (id > 0) {
+        e->text = !pack || (e->s == s && e->text);
+        e->s = s;
+        e->id = id;
+    }
+    return id;
+}
+
 static void kw_cur_text(kw_dbcur *c, const char **s, bool pack) {
     if (c->mode == KW_DB_BIND) {
         if (*s)
-            sqlite3_bind_int64(c->st, c->col++, kw_db_share_str(c->share, *s, pack));
+            sqlite3_bind_int64(c->st, c->col++, kw_cur_str_id(c, *s, pack));
         else
             sqlite3_bind_null(c->st, c->col++);
         return;

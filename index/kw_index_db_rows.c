@@ -60,7 +60,7 @@ kw_status kw_db_fill(sqlite3_stmt *st, size_t cap, bool grow, const kw_dbplan *p
     }
     int rc;
     size_t i = 0;
-    kw_dbcur cur = {KW_DB_READ, st, 3, a, NULL, r->share, r->chains, false};
+    kw_dbcur cur = {KW_DB_READ, st, 3, a, NULL, r->share, r->chains, false, NULL};
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (i >= cap && (ti == 0 || !grow || !kw_dbr_grow(r, ti, t->esize, a, i, &cap))) {
             *why = grow ? "out of memory" : "more rows than counted";

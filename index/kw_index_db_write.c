@@ -38,6 +38,7 @@ struct kw_index_db {
     kw_arena arena;
     kw_symmap seen;    /* sidecar paths kept or written this run */
     kw_dbshare *share; /* strings and chains stored once (kw_index_db_share.c) */
+    kw_dbstrs *strs;   /* the ids of the strings of the sidecar being written */
     long long deleted; /* sidecars whose rows were deleted (replaced or gone) */
     kw_producer producer;
 };
@@ -160,6 +161,7 @@ void kw_index_db_abort(kw_index_db *w) {
     kw_db_plan_free(&w->plan);
     kw_symmap_free(&w->seen);
     kw_arena_free(&w->arena);
+    free(w->strs);
     free(w);
 }
 
@@ -189,6 +191,7 @@ kw_status kw_index_db_begin(kw_index_db **out, const char *path, const kw_produc
         return kw_fail(err, "%s: out of memory", path);
     w->name = path;
     w->producer = *producer;
+    w->strs = calloc(1, sizeof *w->strs); /* none: every string looked up (kw_index_db.h) */
     kw_arena_init(&w->arena);
     kw_symmap_init(&w->seen);
     kw_status st = kw_db_plan_make(&w->plan, err);
@@ -370,7 +373,7 @@ static kw_status kw_dbw_list(kw_index_db *w, int ci, const unsigned char *p, lon
         sqlite3_bind_int64(st, 1, sid);
         sqlite3_bind_int64(st, 2, id);
         sqlite3_bind_int64(st, 3, (long long)i);
-        kw_dbcur cur = {KW_DB_BIND, st, 4, NULL, NULL, w->share, false, false};
+        kw_dbcur cur = {KW_DB_BIND, st, 4, NULL, NULL, w->share, false, false, w->strs};
         kw_db_row(&cur, c, (void *)e);
         if (kw_db_share_bad(w->share))
             return kw_dbw_fail(w, kw_db_share_bad(w->share), err);
@@ -406,6 +409,8 @@ kw_status kw_index_db_put(kw_index_db *w, const char *path, const kw_sidecar *sc
     long long old = kw_dbw_find_id(w, path);
     if (old >= 0 && kw_dbw_delete(w, old, err) != KW_OK)
         return KW_ERR;
+    if (w->strs) /* the last sidecar's strings may be freed, their addresses reused */
+        memset(w->strs, 0, sizeof *w->strs);
     sqlite3_stmt *st = w->ins[0];
     char h[17];
     kw_hash_text(h, hash);
@@ -416,7 +421,7 @@ kw_status kw_index_db_put(kw_index_db *w, const char *path, const kw_sidecar *sc
         sqlite3_bind_text(st, 4, h, -1, SQLITE_TRANSIENT);
     }
     sqlite3_bind_int64(st, 5, (long long)ord);
-    kw_dbcur cur = {KW_DB_BIND, st, 6, NULL, NULL, w->share, false, false};
+    kw_dbcur cur = {KW_DB_BIND, st, 6, NULL, NULL, w->share, false, false, w->strs};
     kw_db_row(&cur, &w->plan.tabs[0], (void *)sc);
     if (kw_db_share_bad(w->share))
         return kw_dbw_fail(w, kw_db_share_bad(w->share), err);

@@ -164,6 +164,7 @@ typedef struct kw_sidecar_parser {
     bool fast; /* events come from kw_yaml_fast.h (fy), not from parser */
     kw_yaml_fast_doc fy;       /* the events: all of them (fast), or those read so far (libyaml) */
     size_t fy_next;            /* the next event of fy */
+    size_t items;              /* a sequence start's item count (the fast reader's), else 0 */
     kw_sidecar_replay *replay; /* the aliases being read, innermost last */
     size_t nreplay, creplay;
     size_t replayed; /* events read through aliases, capped (kw_sidecar_parse.c) */

@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,14 +103,18 @@ kw_status kw_sidecar_parse_fail(kw_sidecar_parser *p, const char *fmt, ...) {
 }
 
 /* Event i of p->fy as a libyaml event whose value points into p->fy
- * (nothing to free; valid until the next event is read from libyaml). */
+ * (nothing to free; valid until the next event is read from libyaml). Every
+ * field of the event's kind is set, not the whole event cleared first (a
+ * `rep stos` per event in `kwalk index`'s profile): the marks' other fields
+ * stay 0 from kw_sidecar_parse_begin_mode. */
 static void kw_sidecar_parse_fill(kw_sidecar_parser *p, size_t i) {
     const kw_yaml_fast_event *e = &p->fy.ev[i];
-    memset(&p->ev, 0, sizeof(p->ev));
     p->ev.type = (yaml_event_type_t)e->type;
+    p->items = p->ev.type == YAML_SEQUENCE_START_EVENT ? e->len : 0;
     p->ev.start_mark.line = p->ev.end_mark.line = e->line;
     switch (p->ev.type) {
     case YAML_SCALAR_EVENT:
+        p->ev.data.scalar.anchor = p->ev.data.scalar.tag = NULL;
         p->ev.data.scalar.value = (yaml_char_t *)p->fy.vals + e->off;
         p->ev.data.scalar.length = e->len;
         p->ev.data.scalar.style = (yaml_scalar_style_t)e->style;
@@ -117,20 +122,24 @@ static void kw_sidecar_parse_fill(kw_sidecar_parser *p, size_t i) {
         p->ev.data.scalar.quoted_implicit = e->style != YAML_PLAIN_SCALAR_STYLE;
         break;
     case YAML_MAPPING_START_EVENT:
+        p->ev.data.mapping_start.anchor = p->ev.data.mapping_start.tag = NULL;
         p->ev.data.mapping_start.implicit = 1;
         p->ev.data.mapping_start.style = (yaml_mapping_style_t)e->style;
         break;
     case YAML_SEQUENCE_START_EVENT:
+        p->ev.data.sequence_start.anchor = p->ev.data.sequence_start.tag = NULL;
         p->ev.data.sequence_start.implicit = 1;
         p->ev.data.sequence_start.style = (yaml_sequence_style_t)e->style;
         break;
     case YAML_DOCUMENT_START_EVENT:
+        memset(&p->ev.data, 0, sizeof(p->ev.data));
         p->ev.data.document_start.implicit = 1;
         break;
     case YAML_DOCUMENT_END_EVENT:
+        memset(&p->ev.data, 0, sizeof(p->ev.data));
         p->ev.data.document_end.implicit = e->style;
         break;
-    default:
+    default: /* an end, the stream's start or end: nothing in data */
         break;
     }
 }
@@ -319,6 +328,8 @@ static bool kw_sidecar_parse_is_null(const yaml_event_t *ev) {
     if (ev->type != YAML_SCALAR_EVENT || ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
         return false;
     const char *v = (const char *)ev->data.scalar.value;
+    if (v[0] != '~' && v[0] != 'n' && v[0] != 'N' && v[0]) /* most values: no comparison */
+        return false;
     return !v[0] || !strcmp(v, "~") || !strcmp(v, "null") || !strcmp(v, "Null") ||
            !strcmp(v, "NULL");
 }
@@ -403,7 +414,8 @@ static kw_status kw_sidecar_parse_str(kw_sidecar_parser *p, const char **out) {
     size_t n = p->ev.data.scalar.length;
     if (memchr(v, '\0', n))
         return kw_sidecar_parse_fail(p, "strings must not contain NUL characters");
-    *out = kw_arena_strndup(p->arena, v, n);
+    /* the fast reader's values live in the arena already (kw_yaml_fast_doc.arena) */
+    *out = p->fast ? v : kw_arena_strndup(p->arena, v, n);
     if (!*out)
         return kw_fail(p->err, "%s: out of memory", p->name);
     kw_sidecar_parse_consume(p);
@@ -466,7 +478,8 @@ static const kw_field *kw_sidecar_parse_lookup(const kw_type *t, const char *key
         start = 0;
     for (size_t k = 0; k < t->nfields; k++) {
         *i = start + k < t->nfields ? start + k : start + k - t->nfields;
-        if (!strcmp(t->fields[*i].key, key))
+        const char *fk = t->fields[*i].key;
+        if (fk[0] == key[0] && !strcmp(fk, key))
             return &t->fields[*i];
     }
     return NULL;
@@ -476,7 +489,7 @@ kw_status kw_sidecar_parse_field(kw_sidecar_parser *p, const kw_type *t, void *o
                                  uint64_t *seen) {
     size_t i;
     const kw_field *f = t ? kw_sidecar_parse_lookup(t, key, *seen, &i) : NULL;
-    size_t klen = strlen(key);
+    size_t klen = !f && t ? strlen(key) : 0; /* a key found needs no length */
     if (!f && t && klen > 4 && klen < 128 && !strcmp(key + klen - 4, "_why")) {
         /* the reason of a kw_val that is unknown: "<key>_why" */
         char stem[128];
@@ -679,10 +692,27 @@ static kw_status kw_sidecar_parse_counts(kw_sidecar_parser *p, kw_anyarr *arr) {
     }
 }
 
+/* An empty array about to get the items of the sequence just started: room
+ * for all of them at once when the fast reader counted them (p->items), so
+ * that the array is not copied as it grows. */
+static kw_status kw_sidecar_parse_presize(kw_sidecar_parser *p, kw_anyarr *arr, size_t esize) {
+    size_t n = p->items;
+    if (!n || arr->cap || n > SIZE_MAX / esize)
+        return KW_OK;
+    void *v = kw_arena_alloc_raw(p->arena, n * esize); /* a slot is zeroed when pushed */
+    if (!v)
+        return kw_sidecar_parse_oom(p);
+    arr->v = v;
+    arr->cap = n;
+    return KW_OK;
+}
+
 static kw_status kw_sidecar_parse_list(kw_sidecar_parser *p, const kw_field *f, kw_anyarr *arr) {
     if (kw_sidecar_parse_expect(p, YAML_SEQUENCE_START_EVENT, NULL) != KW_OK)
         return KW_ERR;
     size_t esize = kw_schema_elem_size(f);
+    if (kw_sidecar_parse_presize(p, arr, esize) != KW_OK)
+        return KW_ERR;
     for (size_t i = 0;; i++) {
         bool more;
         if (kw_sidecar_parse_next_item(p, &more) != KW_OK)
@@ -718,7 +748,8 @@ static kw_status kw_sidecar_parse_list(kw_sidecar_parser *p, const kw_field *f, 
 
 /* A sequence of integers (KW_F_INTS). */
 static kw_status kw_sidecar_parse_ints(kw_sidecar_parser *p, kw_anyarr *arr) {
-    if (kw_sidecar_parse_expect(p, YAML_SEQUENCE_START_EVENT, NULL) != KW_OK)
+    if (kw_sidecar_parse_expect(p, YAML_SEQUENCE_START_EVENT, NULL) != KW_OK ||
+        kw_sidecar_parse_presize(p, arr, sizeof(long long)) != KW_OK)
         return KW_ERR;
     for (size_t i = 0;; i++) {
         bool more;
@@ -880,6 +911,7 @@ kw_status kw_sidecar_parse_begin_mode(kw_sidecar_parser *p, const char *name, co
     p->arena = a;
     p->err = err;
     kw_yaml_fast_init(&p->fy);
+    p->fy.arena = a; /* the strings read point into the values (kw_sidecar_parse_str) */
     if (fast && kw_yaml_fast_enabled() && kw_yaml_fast_parse(&p->fy, text, len)) {
         p->fast = true;
     } else {

@@ -8,6 +8,7 @@
  * ("not handled"), never a guess. */
 #include "sidecar/kw_yaml_fast.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -28,7 +29,8 @@ void kw_yaml_fast_init(kw_yaml_fast_doc *d) {
 
 void kw_yaml_fast_free(kw_yaml_fast_doc *d) {
     free(d->ev);
-    free(d->vals);
+    if (!d->arena)
+        free(d->vals);
     free(d->anchors);
     kw_htab_free(&d->names);
     kw_yaml_fast_init(d);
@@ -67,7 +69,14 @@ static bool kw_yaml_fast_vals_reserve(kw_yaml_fast_doc *d, size_t n) {
     size_t ncap = d->vcap ? d->vcap : 4096;
     while (ncap < d->vlen + n + 1)
         ncap *= 2;
-    char *v = realloc(d->vals, ncap);
+    char *v;
+    if (d->arena) { /* the old block stays in the arena, unused */
+        v = kw_arena_alloc_raw(d->arena, ncap);
+        if (v && d->vlen)
+            memcpy(v, d->vals, d->vlen);
+    } else {
+        v = realloc(d->vals, ncap);
+    }
     if (!v)
         return false;
     d->vals = v;
@@ -350,7 +359,9 @@ static bool kw_yaml_fast_plain_scan(const kw_yaml_fast *y, const char *q, bool f
         char c = *q;
         if (c == '\n')
             break;
-        if (!(k = kw_yaml_fast_char(y, q)))
+        if ((unsigned char)c >= 0x20 && (unsigned char)c < 0x7F) /* printable ASCII, inline */
+            k = 1;
+        else if (!(k = kw_yaml_fast_char(y, q)))
             return false;
         if (c == '#' && q > s && q[-1] == ' ')
             return false;
@@ -360,7 +371,7 @@ static bool kw_yaml_fast_plain_scan(const kw_yaml_fast *y, const char *q, bool f
             if (q + 1 == y->end || q[1] == ' ' || q[1] == '\n')
                 break;
         }
-        if (flow && strchr(",[]{}", c))
+        if (flow && (c == ',' || c == '[' || c == ']' || c == '{' || c == '}'))
             break;
     }
     *stop = q;
@@ -908,11 +919,50 @@ static bool kw_yaml_fast_block_node(kw_yaml_fast *y, int col, bool indentless) {
 
 /* ---- Document ------------------------------------------------------------------------------- */
 
+/* Room for the events and values of a text of len bytes, taken once: a value
+ * is at most as long as its own text (an escape is longer than what it
+ * stands for), and kwalk's YAML has an event for every 10 bytes or more; the
+ * arrays still grow when a text has more. */
+static bool kw_yaml_fast_presize(kw_yaml_fast_doc *d, size_t len) {
+    size_t events = len / 8 + 256;
+    if (d->cap < events && events < SIZE_MAX / sizeof(*d->ev)) {
+        kw_yaml_fast_event *ev = realloc(d->ev, events * sizeof(*ev));
+        if (!ev)
+            return false;
+        d->ev = ev;
+        d->cap = events;
+    }
+    return len < SIZE_MAX / 2 && kw_yaml_fast_vals_reserve(d, len + len / 4);
+}
+
+/* Each sequence start's len: how many items (nodes one level down) it holds.
+ * A nesting deeper than the reader allows is not counted. */
+static void kw_yaml_fast_count_items(kw_yaml_fast_doc *d) {
+    size_t open[KW_YAML_FAST_MAXDEPTH + 8];
+    size_t depth = 0;
+    for (size_t i = 0; i < d->n; i++) {
+        int type = d->ev[i].type;
+        bool node = type == YAML_SCALAR_EVENT || type == YAML_ALIAS_EVENT ||
+                    type == YAML_MAPPING_START_EVENT || type == YAML_SEQUENCE_START_EVENT;
+        if (node && depth && depth <= KW_YAML_FAST_MAXDEPTH + 8 &&
+            d->ev[open[depth - 1]].type == YAML_SEQUENCE_START_EVENT)
+            d->ev[open[depth - 1]].len++;
+        if (type == YAML_MAPPING_START_EVENT || type == YAML_SEQUENCE_START_EVENT) {
+            if (depth < KW_YAML_FAST_MAXDEPTH + 8)
+                open[depth] = i;
+            depth++;
+        } else if ((type == YAML_MAPPING_END_EVENT || type == YAML_SEQUENCE_END_EVENT) && depth) {
+            depth--;
+        }
+    }
+}
+
 bool kw_yaml_fast_parse(kw_yaml_fast_doc *d, const char *text, size_t len) {
     kw_yaml_fast y = {text, text + len, text, 0, 0, d};
     d->n = d->vlen = d->nanchors = 0;
     kw_htab_clear(&d->names);
-    bool ok = kw_yaml_fast_event_add(&y, YAML_STREAM_START_EVENT, 0) &&
+    bool ok = kw_yaml_fast_presize(d, len) &&
+              kw_yaml_fast_event_add(&y, YAML_STREAM_START_EVENT, 0) &&
               kw_yaml_fast_event_add(&y, YAML_DOCUMENT_START_EVENT, 0);
     if (ok) {
         kw_yaml_fast_skip_blank(&y);
@@ -938,6 +988,8 @@ bool kw_yaml_fast_parse(kw_yaml_fast_doc *d, const char *text, size_t len) {
     if (!ok) {
         d->n = d->vlen = d->nanchors = 0;
         kw_htab_clear(&d->names);
+    } else {
+        kw_yaml_fast_count_items(d);
     }
     return ok;
 }

@@ -22,11 +22,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "common/kw_arena.h"
 #include "common/kw_htab.h"
 
 /* One event. type is a yaml_event_type_t; style a yaml_scalar_style_t for a
  * scalar, a yaml_mapping_style_t / yaml_sequence_style_t for a collection
- * start, and for a document end 1 when it was implicit (no "..."). */
+ * start, and for a document end 1 when it was implicit (no "..."). len is a
+ * scalar's or an alias's length; for a sequence start that kw_yaml_fast_parse
+ * read, how many items the sequence holds (an alias is one item), so that a
+ * reader can size its array once; 0 otherwise. */
 typedef struct kw_yaml_fast_event {
     unsigned char type;
     unsigned char style;
@@ -51,6 +55,10 @@ typedef struct kw_yaml_fast_doc {
     kw_yaml_fast_anchor *anchors;
     size_t nanchors, acap;
     kw_htab names; /* the anchors by name (entry number: anchor index) */
+    /* When set (after kw_yaml_fast_init), vals are allocated from this arena
+     * and not freed with the doc: a reader may keep pointers to the values
+     * (no copy of each string) for as long as the arena lives. */
+    kw_arena *arena;
 } kw_yaml_fast_doc;
 
 /* Anchors and aliases, also for events that come from libyaml (the reader

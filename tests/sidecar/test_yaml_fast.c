@@ -1,10 +1,10 @@
 /* test_yaml_fast.c: the fast YAML reader (sidecar/kw_yaml_fast.h) against
  * libyaml, the independent reference. Whenever the fast reader accepts a
  * text, its event stream must equal libyaml's event for event (type, style,
- * value, implicit flags); it must accept what kwalk's own writer produces
- * (else the speed is silently lost); and it must decline what lies outside
- * its subset. Checked on the fixture sidecars, on hand-written edge cases,
- * and on many deterministic random mutations of all of them. */
+ * value, implicit flags, a sequence's item count); it must accept what
+ * kwalk's own writer produces (else the speed is silently lost); and it must
+ * decline what lies outside its subset. Checked on the fixture sidecars, on hand-written edge
+ * cases, and on many deterministic random mutations of all of them. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stdint.h>
@@ -70,6 +70,27 @@ static bool anchor_same(const yaml_char_t *a, const kw_yaml_fast_doc *d,
            !strcmp((const char *)a, d->vals + d->anchors[b->anchor - 1].name);
 }
 
+/* How many items (nodes one level down) libyaml's sequence starting at
+ * event i holds: what the fast reader's len of a sequence start must say. */
+static size_t ref_items(const ref_events *r, size_t i) {
+    size_t items = 0, depth = 0;
+    for (size_t j = i + 1; j < r->n; j++) {
+        yaml_event_type_t t = r->v[j].type;
+        if (t == YAML_MAPPING_END_EVENT || t == YAML_SEQUENCE_END_EVENT) {
+            if (!depth)
+                break;
+            depth--;
+            continue;
+        }
+        if (!depth && (t == YAML_SCALAR_EVENT || t == YAML_ALIAS_EVENT ||
+                       t == YAML_MAPPING_START_EVENT || t == YAML_SEQUENCE_START_EVENT))
+            items++;
+        if (t == YAML_MAPPING_START_EVENT || t == YAML_SEQUENCE_START_EVENT)
+            depth++;
+    }
+    return items;
+}
+
 /* Why the two streams differ, or NULL when they are the same. Also checks
  * that an alias names the anchor that libyaml's document defined last
  * before it under that name, and that each anchor spans its node. */
@@ -117,6 +138,8 @@ static const char *streams_differ(const ref_events *r, const kw_yaml_fast_doc *d
                 return "sequence anchor";
             if ((int)a->data.sequence_start.style != b->style)
                 return "sequence style";
+            if (b->len != ref_items(r, i))
+                return "sequence item count";
             break;
         case YAML_ALIAS_EVENT: {
             if (strlen((const char *)a->data.alias.anchor) != b->len ||
