@@ -23,7 +23,8 @@
  * through model/kw_dtype.c's table, which the page's data carries ("t",
  * "u": kw_html_kpage.c). ?kwtest=shape&s=SHAPE&s=...: each shape typed in
  * turn, every row's verdict by symbol written into #kw-test-result
- * (docs/site.md). */
+ * (docs/site.md). A page holding #kw-expr-cases instead gets the
+ * evaluator's answer for each case (the hook of model.expr_c). */
 #include "render/kw_html.h"
 
 const char kw_html_kernel_js[] =
@@ -239,6 +240,14 @@ const char kw_html_kernel_js[] =
     "isNum(v);\n"
     "if(failed)return {ok:false,msg:msg};\n"
     "return {ok:true,v:v.v,dims:1}}\n"
+    "/* the evaluator's test hook: a page with <pre id=\"kw-expr-cases\">, a line\n"
+    " * \"SHAPE<TAB>EXPR\" each (SHAPE - for none), gets [\"=\", value] or [\"!\", reason]\n"
+    " * per line in #kw-test-result (tests/model/test_expr_c.py) */\n"
+    "var xc=typeof document!=='undefined'&&document.getElementById('kw-expr-cases');\n"
+    "if(xc){var xo=document.createElement('pre');xo.id='kw-test-result';\n"
+    "xo.textContent=JSON.stringify(xc.textContent.split('\\n').filter(function(l){return l.length}).map(function(l){\n"
+    "var t=l.indexOf('\\t'),h=l.slice(0,t),r=evaluate(l.slice(t+1),h==='-'?[]:parseShape(h));\n"
+    "return r.ok?['=',r.v]:['!',r.msg]}));document.body.appendChild(xo);return}\n"
     "/* ---- the page ---- */\n"
     "var el=typeof document!=='undefined'&&document.getElementById('kw-kdata');\n"
     "if(!el)return;\n"

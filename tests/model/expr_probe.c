@@ -3,13 +3,16 @@
  * the same text. Reads queries from stdin, one a line: "SHAPE<TAB>EXPR"
  * (SHAPE as --shape reads it, or "-" for none), and writes one answer a
  * line: "= VALUE" (%.17g), or "! REASON" when it is not evaluated. Exit 1
- * on a malformed query or shape. */
+ * on a malformed query or shape. `expr_probe --js` prints the site's kernel
+ * page script (render/kw_html_kpage_js.c), whose port of the evaluator the
+ * test runs on the same cases in Chromium. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/kw_expr.h"
+#include "render/kw_html.h"
 
 /* One query: its answer line on stdout; KW_ERR on a malformed query. */
 static kw_status expr_probe_one(char *line) {
@@ -33,7 +36,11 @@ static kw_status expr_probe_one(char *line) {
     return st;
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    if (argc == 2 && !strcmp(argv[1], "--js")) {
+        fputs(kw_html_kernel_js, stdout);
+        return 0;
+    }
     char *line = NULL;
     size_t cap = 0;
     ssize_t n;

@@ -13,18 +13,26 @@ expressions generated from a fixed seed. And what C leaves undefined or
 rejects (a shift by a negative count or by 64 or more, a left shift of a
 negative value or past int64, a bitwise operand that is not an integer, a
 word, a dangling operator) is "not evaluated" with a one-line reason.
+The site's script (kwalk-kernel.js, printed by `expr_probe --js`), loaded
+in headless Chromium on a page of the same cases (its #kw-expr-cases hook),
+must give C's values and the evaluator's reasons, word for word (noted, not
+checked, where Chromium cannot start).
 
-    test_expr_c.py --probe EXPR_PROBE --cc C_COMPILER
+    test_expr_c.py --probe EXPR_PROBE --cc C_COMPILER [--chromium EXE]
 """
 import argparse
+import html
+import json
 import os
 import random
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import kwbrowser  # noqa: E402
 from kwcheck import Checker  # noqa: E402
 import kwrun  # noqa: E402
 
@@ -129,10 +137,38 @@ def probe(exe, cases):
     return [(l[0], float(l[2:]) if l[0] == "=" else l[2:]) for l in r.stdout.splitlines()]
 
 
+def js_answers(a, cases, tmp):
+    """The site script's answers to cases, as probe's; None when Chromium
+    cannot start."""
+    try:
+        chrome = kwbrowser.chromium(a.chromium, "kwexpr-chromium-")
+    except SystemExit:
+        return None
+    with open(os.path.join(tmp, "kwalk-kernel.js"), "w") as f:
+        f.write(kwrun.run([a.probe, "--js"], must=True).stdout)
+    page = os.path.join(tmp, "expr.html")
+    with open(page, "w") as f:
+        f.write('<!doctype html><meta charset="utf-8"><pre id="kw-expr-cases">%s</pre>'
+                '<script src="kwalk-kernel.js"></script>\n'
+                % html.escape("".join("%s\t%s\n" % (shape_text(b), e) for e, b in cases)))
+    try:
+        p = subprocess.run(chrome + ["--allow-file-access-from-files", "--dump-dom",
+                                     "file://" + page], capture_output=True, text=True,
+                           errors="replace", timeout=300)
+        dom = p.stdout
+    except subprocess.TimeoutExpired:
+        dom = ""
+    shutil.rmtree(kwbrowser.profile(chrome), ignore_errors=True)
+    m = re.search(r'<pre id="kw-test-result">(.*?)</pre>', dom, re.S)
+    res = json.loads(html.unescape(m.group(1))) if m else []
+    return [(k, float(v) if k == "=" else v) for k, v in res]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--probe", required=True)
     ap.add_argument("--cc", required=True)
+    ap.add_argument("--chromium")
     a = ap.parse_args()
     ck = Checker("model.expr_c", who="kw_expr")
     tmp = tempfile.mkdtemp(prefix="kwexpr-")
@@ -155,6 +191,15 @@ def main():
                                                                         word or "the input"),
                      "got %r" % (g,))
         ck.note("%d expressions against %s, %d refused" % (len(cases), a.cc, len(refused)))
+        js = js_answers(a, cases + refused, tmp)
+        if js is None:
+            ck.note("chromium cannot start: the site's script not checked")
+        elif ck.eq(len(js), len(cases) + len(refused), "the site's script: an answer a case"):
+            for (expr, binds), t, g in zip(cases, truth, js):
+                ck.eq(g, ("=", float(t)), "the site's script: %s [%s]" % (expr, shape_text(binds)))
+            for (expr, binds), g, want in zip(refused, js[len(cases):], probe(a.probe, refused)):
+                ck.eq(g, want, "the site's script: %s [%s]: the evaluator's answer"
+                      % (expr, shape_text(binds)))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     for n in ck.notes:
