@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/kw_dtype.h"
+#include "model/kw_expr_int.h"
 
 /* ---- shapes --------------------------------------------------------------------------------- */
 
@@ -155,10 +156,12 @@ static bool kw_expr_eat(kw_ev *e, const char *tok) {
     size_t n = strlen(tok);
     if (strncmp(e->p, tok, n))
         return false;
-    /* do not split "<=" into "<" "=", "&&" into "&", "->" into "-" */
-    if (n == 1 && strchr("<>=!&|-", tok[0]) && e->p[1] &&
+    /* do not split "<=" into "<" "=", "&&" into "&", "<<" into "<", "->"
+     * into "-" */
+    if (n == 1 && strchr("<>=!&|^-", tok[0]) && e->p[1] &&
         ((tok[0] != '-' && e->p[1] == '=') || (tok[0] == '&' && e->p[1] == '&') ||
-         (tok[0] == '|' && e->p[1] == '|') || (tok[0] == '-' && e->p[1] == '>')))
+         (tok[0] == '|' && e->p[1] == '|') || (tok[0] == '<' && e->p[1] == '<') ||
+         (tok[0] == '>' && e->p[1] == '>') || (tok[0] == '-' && e->p[1] == '>')))
         return false;
     e->p += n;
     return true;
@@ -428,6 +431,17 @@ static kw_num kw_expr_primary(kw_ev *e) {
     return r;
 }
 
+/* a OP b (or OP a) for C's bitwise operators (kw_expr_int.h). */
+static kw_num kw_expr_bits(kw_ev *e, const char *op, kw_num a, kw_num b) {
+    if (!kw_expr_num(e, a) || !kw_expr_num(e, b))
+        return kw_mk(0, true);
+    kw_err err;
+    double r;
+    if (kw_expr_int_op(op, a.v, b.v, &r, &err) != KW_OK)
+        return kw_expr_fail(e, err.msg, NULL);
+    return kw_mk(r, true);
+}
+
 static kw_num kw_expr_unary(kw_ev *e) {
     if (kw_expr_eat(e, "-")) {
         kw_num v = kw_expr_unary(e);
@@ -443,6 +457,10 @@ static kw_num kw_expr_unary(kw_ev *e) {
         kw_num v = kw_expr_unary(e);
         kw_expr_num(e, v);
         return kw_mk(v.v == 0, true);
+    }
+    if (kw_expr_eat(e, "~")) {
+        kw_num v = kw_expr_unary(e);
+        return kw_expr_bits(e, "~", v, v);
     }
     return kw_expr_primary(e);
 }
@@ -499,30 +517,34 @@ static kw_num kw_expr_add(kw_ev *e) {
     return a;
 }
 
-static kw_num kw_expr_cmp(kw_ev *e) {
+static kw_num kw_expr_shift(kw_ev *e) {
     kw_num a = kw_expr_add(e);
+    while (!e->failed) {
+        const char *op = kw_expr_eat(e, "<<") ? "<<" : kw_expr_eat(e, ">>") ? ">>" : NULL;
+        if (!op)
+            break;
+        kw_num b = kw_expr_add(e);
+        a = kw_expr_bits(e, op, a, b);
+    }
+    return a;
+}
+
+static kw_num kw_expr_rel(kw_ev *e) {
+    kw_num a = kw_expr_shift(e);
     while (!e->failed) {
         double r;
         kw_num b;
         if (kw_expr_eat(e, "<=")) {
-            b = kw_expr_add(e);
+            b = kw_expr_shift(e);
             r = a.v <= b.v;
         } else if (kw_expr_eat(e, ">=")) {
-            b = kw_expr_add(e);
+            b = kw_expr_shift(e);
             r = a.v >= b.v;
-        } else if (kw_expr_eat(e, "==") || kw_expr_eat(e, "!=")) {
-            bool eq = e->p[-2] == '=';
-            b = kw_expr_add(e);
-            if (!e->failed && (a.kind != KW_NUMBER || b.kind != KW_NUMBER)) {
-                a = kw_expr_text_eq(e, a, b, eq);
-                continue;
-            }
-            r = eq ? a.v == b.v : a.v != b.v;
         } else if (kw_expr_eat(e, "<")) {
-            b = kw_expr_add(e);
+            b = kw_expr_shift(e);
             r = a.v < b.v;
         } else if (kw_expr_eat(e, ">")) {
-            b = kw_expr_add(e);
+            b = kw_expr_shift(e);
             r = a.v > b.v;
         } else {
             break;
@@ -534,10 +556,54 @@ static kw_num kw_expr_cmp(kw_ev *e) {
     return a;
 }
 
+static kw_num kw_expr_eq(kw_ev *e) {
+    kw_num a = kw_expr_rel(e);
+    while (!e->failed && (kw_expr_eat(e, "==") || kw_expr_eat(e, "!="))) {
+        bool eq = e->p[-2] == '=';
+        kw_num b = kw_expr_rel(e);
+        if (!e->failed && (a.kind != KW_NUMBER || b.kind != KW_NUMBER)) {
+            a = kw_expr_text_eq(e, a, b, eq);
+            continue;
+        }
+        if (!kw_expr_num(e, a) || !kw_expr_num(e, b))
+            break;
+        a = kw_mk(eq ? a.v == b.v : a.v != b.v, true);
+    }
+    return a;
+}
+
+/* & ^ |, each its own level as in C (the tokenizer keeps && and || whole) */
+static kw_num kw_expr_bitand(kw_ev *e) {
+    kw_num a = kw_expr_eq(e);
+    while (!e->failed && kw_expr_eat(e, "&")) {
+        kw_num b = kw_expr_eq(e);
+        a = kw_expr_bits(e, "&", a, b);
+    }
+    return a;
+}
+
+static kw_num kw_expr_bitxor(kw_ev *e) {
+    kw_num a = kw_expr_bitand(e);
+    while (!e->failed && kw_expr_eat(e, "^")) {
+        kw_num b = kw_expr_bitand(e);
+        a = kw_expr_bits(e, "^", a, b);
+    }
+    return a;
+}
+
+static kw_num kw_expr_bitor(kw_ev *e) {
+    kw_num a = kw_expr_bitxor(e);
+    while (!e->failed && kw_expr_eat(e, "|")) {
+        kw_num b = kw_expr_bitxor(e);
+        a = kw_expr_bits(e, "|", a, b);
+    }
+    return a;
+}
+
 static kw_num kw_expr_and(kw_ev *e) {
-    kw_num a = kw_expr_cmp(e);
+    kw_num a = kw_expr_bitor(e);
     while (!e->failed && kw_expr_eat(e, "&&")) {
-        kw_num b = kw_expr_cmp(e);
+        kw_num b = kw_expr_bitor(e);
         if (kw_expr_num(e, a) && kw_expr_num(e, b))
             a = kw_mk(a.v != 0 && b.v != 0, true);
     }

@@ -5,14 +5,18 @@
  *
  * Grammar (a subset of C expressions, plus the IR grammar's functions):
  *   numbers (123, 1.5, 0x1f; suffixes u l f ignored), names (a.hidden,
- *   p->n, ns::k, threadIdx.x, loop0.trips), ( ), unary - + !,
- *   * / %, + -, < <= > >= == !=, &&, ||, ?:,
+ *   p->n, ns::k, threadIdx.x, loop0.trips), ( ), unary - + ! ~,
+ *   * / %, + -, << >>, < <= > >=, == !=, &, ^, |, &&, ||, ?: (C's
+ *   precedence, loosest last),
  *   ceil(x) floor(x) log2(x) min(a, b, ...) max(a, b, ...), dim3(x[, y[, z]]), static_cast<T>(x),
  *   true, false, nullptr.
  * In C mode (launch expressions, guards) '/' and '%' of two integers are
  * integer operations, as in the source; in exact mode (IR expressions) '/' is
- * exact division. Anything else is "not evaluated" with the reason (an
- * unknown name, a construct outside the grammar), never a guess.
+ * exact division. The bitwise operators ~ << >> & ^ | take integers within
+ * int64 and follow C on int64_t (kw_expr_int.h: a value that is no such
+ * integer, a shift C leaves undefined, is not evaluated). Anything else is
+ * "not evaluated" with the reason (an unknown name, a construct outside the
+ * grammar), never a guess.
  *
  * Name lookup (kw_shape): a bound name matches a name of the expression that
  * is equal to it or ends with ".name", "->name" or "::name", so

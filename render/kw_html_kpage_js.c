@@ -5,9 +5,11 @@
  * shape, the instantiation's template arguments where the shape does not
  * bind the name, the constants of its call or launch (kw_operand_shape),
  * then kw_expr_eval in C mode, ported function by function (numbers,
- * names bound exactly or as the last part of a.b, p->b, ns::b, unary - + !,
- * * / %, + -, comparisons, && ||, ?:, ceil floor log2 min max dim3
- * static_cast, true false nullptr; the same messages). A way holds when
+ * names bound exactly or as the last part of a.b, p->b, ns::b, unary - + ! ~,
+ * * / %, + -, << >>, comparisons, & ^ |, && ||, ?:, ceil floor log2 min max dim3
+ * static_cast, true false nullptr; the same messages; the bitwise operators
+ * on BigInt as model/kw_expr_int.c does them on int64_t, never JS's 32-bit
+ * ones). A way holds when
  * each of its conditions holds, fails when one fails, is open otherwise
  * (but fails when it needs C and !(C), one not evaluated: the ways so
  * ruled out are listed, as `kwalk render NAME --shape` lists them); a
@@ -21,7 +23,8 @@
  * through model/kw_dtype.c's table, which the page's data carries ("t",
  * "u": kw_html_kpage.c). ?kwtest=shape&s=SHAPE&s=...: each shape typed in
  * turn, every row's verdict by symbol written into #kw-test-result
- * (docs/site.md). */
+ * (docs/site.md). A page holding #kw-expr-cases instead gets the
+ * evaluator's answer for each case (the hook of model.expr_c). */
 #include "render/kw_html.h"
 
 const char kw_html_kernel_js[] =
@@ -112,8 +115,8 @@ const char kw_html_kernel_js[] =
     "function ws(){while(p<s.length&&' \\t\\n\\r'.indexOf(s[p])>=0)p++}\n"
     "function eat(tok){ws();var n=tok.length;if(s.substr(p,n)!==tok)return false;\n"
     "var c1=s[p+1];\n"
-    "if(n===1&&'<>=!&|-'.indexOf(tok)>=0&&c1&&((tok!=='-'&&c1==='=')||(tok==='&'&&c1==='&')||\n"
-    "(tok==='|'&&c1==='|')||(tok==='-'&&c1==='>')))return false;\n"
+    "if(n===1&&'<>=!&|^-'.indexOf(tok)>=0&&c1&&((tok!=='-'&&c1==='=')||(tok==='&'&&c1==='&')||\n"
+    "(tok==='|'&&c1==='|')||(tok==='<'&&c1==='<')||(tok==='>'&&c1==='>')||(tok==='-'&&c1==='>')))return false;\n"
     "p+=n;return true}\n"
     "function args(max){var a=[];ws();if(eat(')'))return a;\n"
     "for(;;){var v=expr();if(failed)return null;\n"
@@ -169,9 +172,22 @@ const char kw_html_kernel_js[] =
     "if(!b)return fail(\"unknown name '\"+w.substr(0,60)+\"'\",null);\n"
     "r=mk(b.v,b.v===Math.trunc(b.v));if(canon(w)!==null)r.s=w;/* an enumerator with a value: still a type to text */\n"
     "return r}\n"
+    "/* C's bitwise operators as model/kw_expr_int.c does them: integers within\n"
+    " * int64 on BigInt (JS's own are 32-bit), C's undefined shifts refused */\n"
+    "function isI64(x){return x>=-9223372036854775808&&x<9223372036854775808&&x===Math.trunc(x)}\n"
+    "function bits(op,a,b){if(!isNum(a)||!isNum(b))return mk(0,true);\n"
+    "if(!isI64(a.v)||!isI64(b.v))return fail(\"'\"+op+\"' of a value that is not an integer within int64\",null);\n"
+    "var x=BigInt(a.v),y=BigInt(b.v),r;\n"
+    "if(op==='~')r=~x;else if(op==='&')r=x&y;else if(op==='^')r=x^y;else if(op==='|')r=x|y;\n"
+    "else{if(y<BigInt(0)||y>=BigInt(64))return fail(\"'\"+op+\"' by a count outside 0..63 (undefined in C)\",null);\n"
+    "if(op==='>>')r=x>>y;\n"
+    "else{if(x<BigInt(0)||x>(BigInt('9223372036854775807')>>y))return fail(\"'<<' of a negative value or past int64 (undefined in C)\",null);\n"
+    "r=x<<y}}\n"
+    "return mk(Number(r),true)}\n"
     "function unary(){var v;if(eat('-')){v=unary();isNum(v);return mk(-v.v,v.i)}\n"
     "if(eat('+')){v=unary();isNum(v);return mk(v.v,v.i)}\n"
     "if(eat('!')){v=unary();isNum(v);return mk(v.v==0?1:0,true)}\n"
+    "if(eat('~')){v=unary();return bits('~',v,v)}\n"
     "return primary()}\n"
     "function mul(){var a=unary();\n"
     "while(!failed){var op;if(eat('*'))op='*';else if(eat('/'))op='/';else if(eat('%'))op='%';else break;\n"
@@ -187,17 +203,27 @@ const char kw_html_kernel_js[] =
     "while(!failed){var b;if(eat('+')){b=mul();if(isNum(a)&&isNum(b))a=mk(a.v+b.v,a.i&&b.i)}\n"
     "else if(eat('-')){b=mul();if(isNum(a)&&isNum(b))a=mk(a.v-b.v,a.i&&b.i)}else break}\n"
     "return a}\n"
-    "function cmp(){var a=add();\n"
+    "function shift(){var a=add();\n"
+    "while(!failed){var op=eat('<<')?'<<':eat('>>')?'>>':null;if(!op)break;var b=add();a=bits(op,a,b)}\n"
+    "return a}\n"
+    "function rel(){var a=shift();\n"
     "while(!failed){var b,r;\n"
-    "if(eat('<=')){b=add();r=a.v<=b.v}else if(eat('>=')){b=add();r=a.v>=b.v}\n"
-    "else if(eat('==')||eat('!=')){var eq=s[p-2]==='=';b=add();\n"
-    "if(!failed&&(a.k!==0||b.k!==0)){a=textEq(a,b,eq);continue}\n"
-    "r=eq?a.v==b.v:a.v!=b.v}\n"
-    "else if(eat('<')){b=add();r=a.v<b.v}else if(eat('>')){b=add();r=a.v>b.v}else break;\n"
+    "if(eat('<=')){b=shift();r=a.v<=b.v}else if(eat('>=')){b=shift();r=a.v>=b.v}\n"
+    "else if(eat('<')){b=shift();r=a.v<b.v}else if(eat('>')){b=shift();r=a.v>b.v}else break;\n"
     "if(!isNum(a)||!isNum(b))break;\n"
     "a=mk(r?1:0,true)}\n"
     "return a}\n"
-    "function and(){var a=cmp();while(!failed&&eat('&&')){var b=cmp();if(isNum(a)&&isNum(b))a=mk(a.v!=0&&b.v!=0?1:0,true)}return a}\n"
+    "function eqs(){var a=rel();\n"
+    "while(!failed&&(eat('==')||eat('!='))){var eq=s[p-2]==='=',b=rel();\n"
+    "if(!failed&&(a.k!==0||b.k!==0)){a=textEq(a,b,eq);continue}\n"
+    "if(!isNum(a)||!isNum(b))break;\n"
+    "a=mk((eq?a.v==b.v:a.v!=b.v)?1:0,true)}\n"
+    "return a}\n"
+    "/* & ^ |, each its own level as in C (eat keeps && and || whole) */\n"
+    "function band(){var a=eqs();while(!failed&&eat('&')){var b=eqs();a=bits('&',a,b)}return a}\n"
+    "function bxor(){var a=band();while(!failed&&eat('^')){var b=band();a=bits('^',a,b)}return a}\n"
+    "function bor(){var a=bxor();while(!failed&&eat('|')){var b=bxor();a=bits('|',a,b)}return a}\n"
+    "function and(){var a=bor();while(!failed&&eat('&&')){var b=bor();if(isNum(a)&&isNum(b))a=mk(a.v!=0&&b.v!=0?1:0,true)}return a}\n"
     "function or(){var a=and();while(!failed&&eat('||')){var b=and();if(isNum(a)&&isNum(b))a=mk(a.v!=0||b.v!=0?1:0,true)}return a}\n"
     "function expr(){var c=or();\n"
     "if(!failed&&eat('?')&&isNum(c)){var a=expr();if(!eat(':'))return fail(\"expected ':'\",rest());\n"
@@ -214,6 +240,14 @@ const char kw_html_kernel_js[] =
     "isNum(v);\n"
     "if(failed)return {ok:false,msg:msg};\n"
     "return {ok:true,v:v.v,dims:1}}\n"
+    "/* the evaluator's test hook: a page with <pre id=\"kw-expr-cases\">, a line\n"
+    " * \"SHAPE<TAB>EXPR\" each (SHAPE - for none), gets [\"=\", value] or [\"!\", reason]\n"
+    " * per line in #kw-test-result (tests/model/test_expr_c.py) */\n"
+    "var xc=typeof document!=='undefined'&&document.getElementById('kw-expr-cases');\n"
+    "if(xc){var xo=document.createElement('pre');xo.id='kw-test-result';\n"
+    "xo.textContent=JSON.stringify(xc.textContent.split('\\n').filter(function(l){return l.length}).map(function(l){\n"
+    "var t=l.indexOf('\\t'),h=l.slice(0,t),r=evaluate(l.slice(t+1),h==='-'?[]:parseShape(h));\n"
+    "return r.ok?['=',r.v]:['!',r.msg]}));document.body.appendChild(xo);return}\n"
     "/* ---- the page ---- */\n"
     "var el=typeof document!=='undefined'&&document.getElementById('kw-kdata');\n"
     "if(!el)return;\n"

@@ -9,6 +9,7 @@
 
 #include "common/kw_esc.h"
 #include "common/kw_fs.h"
+#include "common/kw_num.h"
 #include "model/kw_kpage_src.h"
 #include "render/kw_kpage_shared.h"
 #include "render/kw_md.h"
@@ -52,14 +53,16 @@ static void kw_kw_head(kw_render *r, const kw_kpage *p, const char *query) {
     kw_r_p_end(r);
 }
 
-/* "N=V,..." of --shape as the page prints it, in scratch. */
+/* "N=V,..." of --shape as the page prints it, in scratch (a whole number
+ * in full, kw_num_value: the site's box reads it back). */
 static const char *kw_kw_shape_text(kw_render *r, const kw_shape *s) {
     const char *t = "";
-    for (size_t i = 0; s && t && i < s->v.n; i++)
-        t = s->v.v[i].text ? kw_arena_printf(&r->scratch, "%s%s%s=%s", t, i ? "," : "",
-                                             s->v.v[i].name, s->v.v[i].text)
-                           : kw_arena_printf(&r->scratch, "%s%s%s=%g", t, i ? "," : "",
-                                             s->v.v[i].name, s->v.v[i].value);
+    for (size_t i = 0; s && t && i < s->v.n; i++) {
+        char v[32];
+        kw_num_value_to(v, sizeof v, s->v.v[i].value);
+        t = kw_arena_printf(&r->scratch, "%s%s%s=%s", t, i ? "," : "", s->v.v[i].name,
+                            s->v.v[i].text ? s->v.v[i].text : v);
+    }
     return t ? t : "";
 }
 

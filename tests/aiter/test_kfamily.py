@@ -54,7 +54,14 @@ the aiter fixture's plugin build, against ground truth kwalk does not produce:
             position of the template's own parameter list); with `_st` (the
             dispatch macro's input type) bound too, DTYPE_I's mangled code as
             well; every spelling of the type decides the same, an unknown
-            spelling decides nothing. What a --shape page lists as not
+            spelling decides nothing. The .cu's power-of-two guard (the
+            AITER_CHECK with a single `&`, its two names, read here) with
+            both names bound is decided as C decides it (Python's ints on
+            the source text), values beyond 2^31 among them: where it fails
+            every row is ruled out (every launch follows it in its macro),
+            where it holds it is not listed as not evaluated and the rows
+            kept are the same for every such value; the site's box is given
+            the same shapes. What a --shape page lists as not
             evaluated on the glob's rows is exactly what can still decide
             them: each row is reached from asm_pa.cu's two entry points
             (each function that reads cfg_pa_asm and launches, with its
@@ -723,6 +730,7 @@ def do_shape(a, ck):
     ck.check(tried >= 2, "only %d shapes tried" % tried)
     ck.note("%d shapes over the fields %s" % (tried, ", ".join(numeric + words)))
     shape_dtype(a, ck, db)
+    pow2 = check_pow2(a, ck, db)
     check_reasons(a, ck, db)
     check_unreach(a, ck, db)
     check_settled(a, ck, db)
@@ -735,11 +743,97 @@ def do_shape(a, ck):
     rms = ["n=4096,group_size=0,emit_e8m0_scale=0", "n=300", "n=8192,group_size=32",
            "n=6000,group_size=24,reduce_thread_size=4,m=1", "dtype=bf16", "dtype=fp16",
            "dtype=bfloat16", "dtype=bf16,_st=bf16", "n=4096,dtype=Half", "dtype=bf17", "n=8192"]
+    rms += pow2  # the power-of-two guard bound, values beyond 2^31 among them (check_pow2)
     # the whole table (its page's list of what is not evaluated compared too):
     # each entry point's check settling the other's way (check_settled)
     table = ["qTile=16", "head_size=128", "Gqa=8"]
     site_shapes(a, ck, db, [(GLOB, shapes), ("add_rmsnorm_quant_kernel", rms), ("pa_*", table)],
                 seen)
+
+
+def rms_bitwise_guard(a):
+    """From rmsnorm_quant_kernels.cu: the AITER_CHECK condition with a
+    single `&` (the power-of-two test), its names, and whether every launch
+    of add_rmsnorm_quant_kernel in the file follows it in the one macro
+    that holds it (so every instantiation's way needs it)."""
+    src = open(os.path.join(a.fixture, "aiter", "csrc", "kernels", "rmsnorm_quant_kernels.cu"),
+               encoding="utf-8").read()
+    guard, launches, guarded = None, 0, 0
+    for m in re.finditer(r"#define\s+\w+\(.*?(?<!\\)\n", src, re.S):
+        body = m.group(0)
+        for c in re.finditer(r"\bAITER_CHECK\s*\(", body):
+            depth, arg = 0, ""
+            for ch in body[c.end():]:
+                if ch == "," and not depth:
+                    break
+                depth += {"(": 1, ")": -1}.get(ch, 0)
+                arg += ch
+            if re.search(r"[^&]&[^&]", arg):
+                guard = " ".join(arg.split())
+                guarded += len(re.findall(r"add_rmsnorm_quant_kernel<[^;]*?>\s*<<<",
+                                          body[c.end():]))
+    launches = len(re.findall(r"add_rmsnorm_quant_kernel<[^;]*?>\s*<<<", src))
+    names = sorted(set(re.findall(r"[A-Za-z_]\w*", guard or "")))
+    return guard, names, launches > 0 and guarded == launches
+
+
+def c_truth(cond, binds):
+    """cond (C: names, ==, ||, &&, &, -, parentheses, each & parenthesized
+    with its == outside, as the source writes it) for the ints binds, as C
+    decides it: Python's operators on unbounded ints, || and && spelled out."""
+    py = cond.replace("||", " or ").replace("&&", " and ")
+    return bool(eval(py, {"__builtins__": {}}, dict(binds)))
+
+
+def check_pow2(a, ck, db):
+    """add_rmsnorm_quant's power-of-two guard (a single `&`, read from the
+    .cu with its names) decided as C decides it: with its names bound, a
+    shape where it fails rules every row out (every launch of the kernel is
+    in the macro after the check, read from the source), one where it holds
+    leaves it unlisted among what is not evaluated and keeps the rows the
+    rest of the shape keeps. Values beyond 2^31 included (a 32-bit `&`
+    would differ). The shapes, for the site's box (site_shapes)."""
+    guard, names, all_guarded = rms_bitwise_guard(a)
+    if not ck.check(guard and len(names) == 2, "rmsnorm_quant_kernels.cu: the guard with a "
+                    "single & and its two names: %r %r" % (guard, names)):
+        return []
+    ck.check(all_guarded, "rmsnorm_quant_kernels.cu: every add_rmsnorm_quant_kernel launch "
+             "after the guard %r" % guard)
+    # the name tested against 0 alone and the one tested for a power of two
+    zero = [n for n in names if re.search(r"\b%s == 0 \|\|" % n, guard)]
+    if not ck.check(len(zero) == 1, "the guard's `NAME == 0 ||`: %r" % guard):
+        return []
+    gs, rts = zero[0], [n for n in names if n != zero[0]][0]
+    base = "n=6000,m=1,dtype=bf16,_st=bf16,WARP_SIZE=64,emit_e8m0_scale=0,cu_num=100"
+    vals = [(24, 4), (24, 6), (24, 2**32 + 2**31), (24, 2**33), (24, 2**31), (24, 2**31 + 1),
+            (24, 0), (0, 6)]
+    name, shapes, kept_if_holds, held = "add_rmsnorm_quant_kernel", [], None, 0
+    for g, r in vals:
+        truth = c_truth(guard, {gs: g, rts: r})
+        for pre in ("", base + ","):
+            shape = "%s%s=%d,%s=%d" % (pre, gs, g, rts, r)
+            shapes.append(shape)
+            rc, md, err = render(a, db, name, "--shape", shape)
+            ck.eq(rc, 0, "%s --shape %s: exit status (%s)" % (name, shape, err.strip()[:200]))
+            got = verdicts(md)
+            ck.check(got, "%s --shape %s: no rows" % (name, shape))
+            ck.check(guard not in open_conds(md), "%s --shape %s: the guard %r listed as not "
+                     "evaluated" % (name, shape, guard))
+            kept = sorted(s for s, v in got.items() if v != "ruled out")
+            if not truth:
+                ck.eq(kept, [], "%s --shape %s: rows kept where the guard fails in C"
+                      % (name, shape))
+            elif pre and g:  # the same rows for every value that holds
+                ck.check(any(v == "selected" for v in got.values()),
+                         "%s --shape %s: no row selected" % (name, shape))
+                if kept_if_holds is None:
+                    kept_if_holds = kept
+                ck.eq(kept, kept_if_holds, "%s --shape %s: the rows kept where the guard holds"
+                      % (name, shape))
+                held += 1
+    ck.check(held >= 2, "shapes where the guard holds: %d" % held)
+    ck.note("%s: %d shapes binding %s and %s" % (name, len(shapes), gs, rts))
+    return shapes
 
 
 def check_reasons(a, ck, db):
