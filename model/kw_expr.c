@@ -180,7 +180,16 @@ static kw_num kw_mk_text(kw_num_kind kind, const char *s, size_t n) {
 }
 
 /* x where a number is needed: text is "not evaluated" there. */
+/* Integers are held in doubles: exact below 2^53. One as large (a literal,
+ * a binding, a product) may already be rounded, so it is not evaluated
+ * rather than given a value C would not give. */
+#define KW_EXPR_EXACT 9007199254740992.0
+
 static bool kw_expr_num(kw_ev *e, kw_num x) {
+    if (x.kind == KW_NUMBER && !e->failed && x.is_int && fabs(x.v) >= KW_EXPR_EXACT) {
+        kw_expr_fail(e, "an integer past 2^53, which this evaluator does not hold exactly", NULL);
+        return false;
+    }
     if (x.kind == KW_NUMBER || e->failed)
         return !e->failed;
     char msg[128];
@@ -646,6 +655,8 @@ kw_status kw_expr_eval(const char *text, const kw_shape *shape, kw_expr_mode mod
             kw_num a[3];
             int k = kw_expr_args(&e, a, 3);
             kw_expr_ws(&e);
+            for (int i = 0; i < k && !e.failed; i++)
+                kw_expr_num(&e, a[i]);
             if (!e.failed && k >= 1 && !*e.p) {
                 out->dims = 3;
                 out->is_int = true;
