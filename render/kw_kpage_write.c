@@ -73,8 +73,9 @@ static void kw_kw_shape_box(kw_render *r, const kw_kpage *p) {
     const char *s = kw_kw_shape_text(r, p->shape);
     kw_buf_puts(r->out, "<h2>For a shape</h2>\n<p><label for=\"kw-shape-in\">Bind the names of "
                         "the dispatch conditions as <code>kwalk render NAME --shape</code> "
-                        "does (integers, comparisons, <code>&amp;&amp;</code>, "
-                        "<code>||</code>, <code>!</code>):</label> <input id=\"kw-shape-in\" "
+                        "does (C's operators on integers: arithmetic, comparisons, bitwise, "
+                        "<code>&amp;&amp;</code>, <code>||</code>, <code>!</code>, "
+                        "<code>?:</code>):</label> <input id=\"kw-shape-in\" "
                         "type=\"search\" size=\"60\" placeholder=\"name=value,name=value\" "
                         "value=\"");
     kw_esc_html(r->out, s, strlen(s), true);
