@@ -751,6 +751,20 @@ def do_shape(a, ck):
                 seen)
 
 
+def aiter_checks(body):
+    """Each AITER_CHECK(COND, ...) in body: (where its arguments start,
+    COND with its white space runs as one space), read up to the first
+    comma outside parentheses."""
+    for c in re.finditer(r"\bAITER_CHECK\s*\(", body):
+        depth, arg = 0, ""
+        for ch in body[c.end():]:
+            if ch == "," and not depth:
+                break
+            depth += {"(": 1, ")": -1}.get(ch, 0)
+            arg += ch
+        yield c.end(), " ".join(arg.split())
+
+
 def rms_bitwise_guard(a):
     """From rmsnorm_quant_kernels.cu: the AITER_CHECK condition with a
     single `&` (the power-of-two test), its names, and whether every launch
@@ -761,17 +775,11 @@ def rms_bitwise_guard(a):
     guard, launches, guarded = None, 0, 0
     for m in re.finditer(r"#define\s+\w+\(.*?(?<!\\)\n", src, re.S):
         body = m.group(0)
-        for c in re.finditer(r"\bAITER_CHECK\s*\(", body):
-            depth, arg = 0, ""
-            for ch in body[c.end():]:
-                if ch == "," and not depth:
-                    break
-                depth += {"(": 1, ")": -1}.get(ch, 0)
-                arg += ch
+        for end, arg in aiter_checks(body):
             if re.search(r"[^&]&[^&]", arg):
-                guard = " ".join(arg.split())
+                guard = arg
                 guarded += len(re.findall(r"add_rmsnorm_quant_kernel<[^;]*?>\s*<<<",
-                                          body[c.end():]))
+                                          body[end:]))
     launches = len(re.findall(r"add_rmsnorm_quant_kernel<[^;]*?>\s*<<<", src))
     names = sorted(set(re.findall(r"[A-Za-z_]\w*", guard or "")))
     return guard, names, launches > 0 and guarded == launches
@@ -944,17 +952,7 @@ def pa_entries(a):
         body = src[at:end]
         if "cfg_pa_asm" not in body or "launch_kernel" not in body:
             continue
-        checks = []
-        for c in re.finditer(r"\bAITER_CHECK\s*\(", body):
-            depth, arg = 0, ""
-            for ch in body[c.end():]:
-                if ch == "," and not depth:
-                    break
-                depth += {"(": 1, ")": -1}.get(ch, 0)
-                arg += ch
-            if " ".join(arg.split()) != "false":
-                checks.append(" ".join(arg.split()))
-        out[m.group(1)] = checks
+        out[m.group(1)] = [arg for _, arg in aiter_checks(body) if arg != "false"]
     return out
 
 
