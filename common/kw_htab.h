@@ -5,8 +5,8 @@
  * sequence of a hash with kw_htab_find and compares its own keys, so one
  * table serves string keys (kw_symmap.h, the YAML reader's anchor names) and
  * keys that are already hashes (the YAML writer's shared subtrees). The hash
- * function of strings and bytes is FNV-1a (64 bits); kw_symmap's is
- * kw_htab_hash_words. */
+ * function of strings and bytes is FNV-1a (64 bits); kw_symmap's, and the
+ * index writer's inlining frames', is kw_htab_hash_words. */
 #ifndef KW_HTAB_H
 #define KW_HTAB_H
 
@@ -33,7 +33,8 @@ uint64_t kw_htab_hash_str(const char *s);
 /* A hash of p[0, n) taken 8 bytes a step (multiply and fold, then
  * splitmix64's finalizer), for keys hashed only in memory and never stored:
  * kw_symmap's, whose long mangled names made FNV-1a's byte a step show in
- * `kwalk index`'s profile. Its values depend on the byte order. */
+ * `kwalk index`'s profile, and the index writer's frame keys (their numbers
+ * as words). Its values depend on the byte order. */
 uint64_t kw_htab_hash_words(const void *p, size_t n);
 
 void kw_htab_init(kw_htab *t);

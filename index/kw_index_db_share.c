@@ -115,18 +115,11 @@ static void kw_frame_to(const kw_type *sub, void *e, const kw_dbframe *f) {
 
 /* ---- writing -------------------------------------------------------------------------------- */
 
-/* A frame key's hash: its numbers multiplied into one word, then mixed
- * (splitmix64's finalizer; FNV-1a over the 40 bytes cost a multiply a byte). */
+/* A frame key's hash: its numbers as four words, kw_symmap's word hash. */
 static uint64_t kw_fkey_hash(const kw_dbfkey *k) {
-    uint64_t h = (uint64_t)k->file * 0x9E3779B97F4A7C15ull;
-    h = (h ^ (uint64_t)k->function) * 0xC2B2AE3D27D4EB4Full;
-    h = (h ^ (uint64_t)k->next) * 0x165667B19E3779F9ull;
-    h = (h ^ ((uint64_t)(unsigned)k->line << 32 | (unsigned)k->column)) * 0x9E3779B97F4A7C15ull;
-    h ^= h >> 30;
-    h *= 0xBF58476D1CE4E5B9ull;
-    h ^= h >> 27;
-    h *= 0x94D049BB133111EBull;
-    return h ^ (h >> 31);
+    uint64_t w[4] = {(uint64_t)k->file, (uint64_t)k->function, (uint64_t)k->next,
+                     (uint64_t)(unsigned)k->line << 32 | (unsigned)k->column};
+    return kw_htab_hash_words(w, sizeof w);
 }
 
 typedef struct kw_fkey_ctx {
